@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// `npm test`: type-check, lint, build, Vitest (unit + integration against the sandbox over real
+// HTTP), then Playwright end-to-end tests in Chromium against the web shell. Finds a Chromium or
+// gets one first (Debian's package when running as root, else Playwright's own download), and
+// LibreOffice for the spreadsheet round-trip tests; says what to do where it can do neither.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
+
+function step(title, command, args, options = {}) {
+  console.log(`\n━━ ${title}`);
+  const started = Date.now();
+  const r = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  console.log(`━━ ${title}: ${r.status === 0 ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  return r.status === 0;
+}
+
+function have(file) {
+  return fs.existsSync(file);
+}
+
+function aptInstall(pkg) {
+  if (!isRoot || !have('/usr/bin/apt-get')) return false;
+  console.log(`Installing Debian's ${pkg} (apt-get)…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  return spawnSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: 'inherit', env }).status === 0;
+}
+
+function ensureChromium() {
+  const known = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && have(p));
+  if (known) return true;
+  if (aptInstall('chromium') && have('/usr/bin/chromium')) return true;
+  console.log('Trying Playwright\'s own Chromium download…');
+  if (spawnSync(bin('playwright'), ['install', 'chromium'], { cwd: root, stdio: 'inherit', timeout: 300_000 }).status === 0) return true;
+  console.error(
+    '\nNo Chromium for the end-to-end tests, and none could be installed.\n' +
+      'Install one, then run npm test again:\n' +
+      '  Debian/Ubuntu:  sudo apt-get install -y chromium\n' +
+      '  anywhere else:  npx playwright install chromium   (or set CHROMIUM_PATH to a Chromium/Chrome binary)\n',
+  );
+  return false;
+}
+
+function ensureLibreOffice() {
+  if (have('/usr/bin/soffice') || have('/usr/bin/libreoffice')) return true;
+  if (aptInstall('libreoffice-calc-nogui') && have('/usr/bin/soffice')) return true;
+  console.error(
+    '\nLibreOffice is needed by the spreadsheet round-trip tests and could not be installed.\n' +
+      'Install it, then run npm test again:  sudo apt-get install -y libreoffice-calc-nogui\n',
+  );
+  return false;
+}
+
+const counts = { passed: 0, failed: 0, skipped: 0 };
+function addVitest(file) {
+  try {
+    const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+    counts.passed += r.numPassedTests ?? 0;
+    counts.failed += r.numFailedTests ?? 0;
+    counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  } catch {
+    counts.failed += 1;
+  }
+}
+function addPlaywright(file) {
+  try {
+    const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+    counts.passed += r.stats?.expected ?? 0;
+    counts.failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
+    counts.skipped += r.stats?.skipped ?? 0;
+  } catch {
+    counts.failed += 1;
+  }
+}
+
+let ok = true;
+ok = step('Type-check', bin('tsc'), ['-b', 'tsconfig.json']) && ok;
+ok = step('Lint', bin('eslint'), ['--max-warnings', '0', '.']) && ok;
+ok = step('Build', bin('electron-vite'), ['build']) && ok;
+const tools = ensureChromium() & ensureLibreOffice();
+if (!tools) ok = false;
+
+const vitestJson = path.join(root, '.tmp', 'vitest.json');
+fs.rmSync(vitestJson, { force: true });
+ok = step('Unit and integration tests (Vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]) && ok;
+addVitest(vitestJson);
+
+if (tools) {
+  const pwJson = path.join(root, '.tmp', 'playwright.json');
+  fs.rmSync(pwJson, { force: true });
+  ok =
+    step('End-to-end tests (Playwright, Chromium, web shell)', bin('playwright'), ['test', '--reporter=list,json'], {
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson },
+    }) && ok;
+  addPlaywright(pwJson);
+}
+
+console.log(`\n${ok ? 'All checks passed.' : 'Some checks FAILED (see above).'}`);
+console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+process.exit(ok ? 0 : 1);

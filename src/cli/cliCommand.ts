@@ -1,0 +1,82 @@
+/**
+ * How a `vendesk` command is declared. Each area adds its commands in its own file under
+ * src/cli/commands/ and one line in src/cli/commands/index.ts.
+ */
+import type { App } from '../main/app';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, invalidRows: 3 } as const;
+
+export interface OptionSpec {
+  /** `--name`; values are strings, flags are booleans. */
+  name: string;
+  kind: 'string' | 'boolean';
+  description: string;
+  multiple?: boolean;
+}
+
+export interface ParsedArgs {
+  positionals: string[];
+  options: Record<string, string | boolean | string[] | undefined>;
+}
+
+export interface CliContext {
+  args: ParsedArgs;
+  json: boolean;
+  /** The app, connected as the global options say; created on first use. */
+  app(): Promise<App>;
+  /** Progress and notes for humans; goes to stderr so stdout stays one JSON document. */
+  progress(message: string): void;
+  /** Resolves when the user presses Ctrl-C (for long-running commands). */
+  interrupted: Promise<void>;
+  stdout: (text: string) => void;
+}
+
+export interface CliResult {
+  exitCode?: number;
+  /** What `--json` prints (exactly one document). */
+  json: unknown;
+  /** What a person reads. */
+  text: string;
+}
+
+export interface CliCommand {
+  /** Words that select the command: ['balance'], ['export', 'logs']. */
+  path: string[];
+  summary: string;
+  usage: string;
+  options: OptionSpec[];
+  /** Commands such as `sandbox` that must not open the app themselves. */
+  run(ctx: CliContext): Promise<CliResult>;
+}
+
+export class UsageError extends Error {}
+
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const v = args.options[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new UsageError(`--${name} needs a value`);
+  return v;
+}
+
+export function requireOption(args: ParsedArgs, name: string): string {
+  const v = stringOption(args, name);
+  if (v === undefined || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+export function numberOption(args: ParsedArgs, name: string): number | undefined {
+  const v = stringOption(args, name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${v}"`);
+  return n;
+}
+
+export function dateOption(args: ParsedArgs, name: string): string | undefined {
+  const v = stringOption(args, name);
+  if (v === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) {
+    throw new UsageError(`--${name} must be a date written YYYY-MM-DD, got "${v}"`);
+  }
+  return v;
+}

@@ -1,0 +1,42 @@
+import { runSandboxCli } from '../../sandbox/standalone';
+import { formatNaira } from '../../shared/money';
+import type { CliCommand } from '../cliCommand';
+import { callOrThrow } from '../callOrThrow';
+
+export const balanceCommand: CliCommand = {
+  path: ['balance'],
+  summary: "Show the organisation's wallet balance",
+  usage: 'vendesk balance [--json]',
+  options: [],
+  async run(ctx) {
+    const app = await ctx.app();
+    const b = await callOrThrow(app, 'account.balance', {});
+    return {
+      json: { accountName: b.accountName, balance: b.balanceKobo / 100, currency: b.currency, accountNumber: b.accountNumber, readAt: b.readAt, connection: app.connection.kind },
+      text: `${b.accountName}\nBalance: ${formatNaira(b.balanceKobo)} (${b.currency}, account ${b.accountNumber})\nConnection: ${app.connection.kind.toUpperCase()} ${app.connection.profileName}`,
+    };
+  },
+};
+
+export const sandboxCommand: CliCommand = {
+  path: ['sandbox'],
+  summary: 'Run the standalone sandbox service until Ctrl-C',
+  usage: 'vendesk sandbox [--port 4010] [--token T ...] [--db FILE] [--seed-history N] [--balance NAIRA]',
+  options: [
+    { name: 'port', kind: 'string', description: 'Port on 127.0.0.1 (0 = any free port)' },
+    { name: 'token', kind: 'string', description: 'A token the sandbox accepts (repeatable)', multiple: true },
+    { name: 'db', kind: 'string', description: 'SQLite file that keeps the state across restarts' },
+    { name: 'seed-history', kind: 'string', description: 'Create N past log entries on first start' },
+    { name: 'balance', kind: 'string', description: 'Starting wallet balance in Naira' },
+    { name: 'host', kind: 'string', description: 'Address to listen on (default 127.0.0.1)' },
+  ],
+  async run(ctx) {
+    const argv: string[] = [];
+    for (const [key, value] of Object.entries(ctx.args.options)) {
+      if (value === undefined || key === 'json') continue;
+      for (const v of Array.isArray(value) ? value : [value]) argv.push(`--${key}`, String(v));
+    }
+    const code = await runSandboxCli(argv);
+    return { exitCode: code, json: { stopped: true }, text: 'Sandbox stopped.' };
+  },
+};

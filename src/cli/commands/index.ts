@@ -1,0 +1,5 @@
+/** Every `vendesk` command; each area adds its own file and one entry here. */
+import type { CliCommand } from '../cliCommand';
+import { balanceCommand, sandboxCommand } from './appCommands';
+
+export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand];

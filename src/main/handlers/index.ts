@@ -1,0 +1,8 @@
+/** The one handler table every shell dispatches through: one file per area, combined here. */
+import type { Operations } from '../../shared/contract';
+import { appHandlers } from './appHandlers';
+import type { HandlersOf } from './handlerTypes';
+
+export const handlers: HandlersOf<Operations> = {
+  ...appHandlers,
+};

@@ -1,0 +1,11 @@
+/**
+ * Every schema step, in order. Numbers are reserved per area so work in different areas never
+ * collides: 1 core, 2 log mirror and sync, 3 bulk jobs and pending, 4 reconciliation, 5 messaging.
+ */
+import type { Migration } from './migration';
+import { coreMigration } from './001_core';
+
+export const MIGRATIONS: Migration[] = [
+  coreMigration,
+  // (add one import and one entry per migration file, in number order)
+];

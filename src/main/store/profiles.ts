@@ -1,0 +1,71 @@
+/** Connection profiles: the embedded sandbox (always there) and live ones (base URL + token). */
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../shared/appError';
+import type { Db } from './database';
+import type { Settings } from './settings';
+
+export const SANDBOX_PROFILE_ID = 'sandbox';
+const ACTIVE_KEY = 'profiles.active';
+
+export interface Profile {
+  id: string;
+  name: string;
+  kind: 'sandbox' | 'live';
+  baseUrl: string | null;
+  createdAt: string;
+}
+
+interface ProfileRow {
+  id: string;
+  name: string;
+  kind: 'sandbox' | 'live';
+  base_url: string | null;
+  created_at: string;
+}
+
+const toProfile = (r: ProfileRow): Profile => ({ id: r.id, name: r.name, kind: r.kind, baseUrl: r.base_url, createdAt: r.created_at });
+
+export class ProfileStore {
+  constructor(private readonly db: Db) {}
+
+  list(): Profile[] {
+    return (this.db.prepare('SELECT * FROM profiles ORDER BY kind DESC, name').all() as ProfileRow[]).map(toProfile);
+  }
+
+  get(id: string): Profile {
+    const row = this.db.prepare('SELECT * FROM profiles WHERE id = ?').get(id) as ProfileRow | undefined;
+    if (!row) throw new AppError('profile_not_found', `There is no connection profile "${id}".`, 'Pick one from Settings → Connection profiles.');
+    return toProfile(row);
+  }
+
+  active(settings: Settings): Profile {
+    const id = settings.get<string>(ACTIVE_KEY, SANDBOX_PROFILE_ID);
+    try {
+      return this.get(id);
+    } catch {
+      return this.get(SANDBOX_PROFILE_ID);
+    }
+  }
+
+  setActive(settings: Settings, id: string): void {
+    this.get(id);
+    settings.set(ACTIVE_KEY, id);
+  }
+
+  saveLive(input: { id?: string; name: string; baseUrl: string }): Profile {
+    const id = input.id ?? randomUUID();
+    if (id === SANDBOX_PROFILE_ID) throw new AppError('profile_readonly', 'The built-in sandbox profile cannot be changed.');
+    this.db
+      .prepare(
+        `INSERT INTO profiles (id, name, kind, base_url, created_at) VALUES (?, ?, 'live', ?, ?)
+         ON CONFLICT(id) DO UPDATE SET name = excluded.name, base_url = excluded.base_url`,
+      )
+      .run(id, input.name, input.baseUrl, new Date().toISOString());
+    return this.get(id);
+  }
+
+  delete(id: string): void {
+    if (id === SANDBOX_PROFILE_ID) throw new AppError('profile_readonly', 'The built-in sandbox profile cannot be deleted.');
+    this.db.prepare('DELETE FROM profiles WHERE id = ?').run(id);
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Starts vendesk as the web shell: the app's services plus the renderer on 127.0.0.1.
+ * Used by `npm start` where the Electron runtime is not installed. Runs until Ctrl-C.
+ */
+import path from 'node:path';
+import { createApp } from '../app';
+import { defaultDataDir } from '../dataDir';
+import { startWebShell } from './webShell';
+
+async function main(): Promise<void> {
+  const dataDir = defaultDataDir();
+  const app = await createApp({ dataDir, shell: 'web' });
+  const port = process.env.VENDESK_PORT ? Number(process.env.VENDESK_PORT) : 0;
+  const shell = await startWebShell({ app, staticDir: path.resolve(__dirname, '../../../out/renderer'), port });
+  const badge = app.connection.kind === 'sandbox' ? 'SANDBOX (built-in test service, no money moves)' : `LIVE (${app.connection.profileName})`;
+  process.stdout.write(
+    `\nvendesk is running — ${badge}\nData folder: ${dataDir}\n\nOpen this address in your browser (it signs this browser in):\n\n  ${shell.openUrl}\n\nPress Ctrl-C to stop.\n`,
+  );
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\nStopping vendesk…\n');
+    void shell
+      .close()
+      .then(() => app.close())
+      .then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`vendesk could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

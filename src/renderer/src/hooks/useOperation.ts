@@ -1,0 +1,58 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract';
+import { AppError, bridge } from '../bridge';
+
+export interface OperationState<T> {
+  data: T | undefined;
+  error: AppError | null;
+  loading: boolean;
+  reload: () => Promise<void>;
+}
+
+/**
+ * Calls an operation when the component shows and whenever `input` changes (compared as JSON);
+ * keeps the last data while reloading so tables do not flash empty.
+ */
+export function useOperation<N extends OperationName>(name: N, input: OperationInput<N>, options: { enabled?: boolean } = {}): OperationState<OperationOutput<N>> {
+  const [data, setData] = useState<OperationOutput<N> | undefined>(undefined);
+  const [error, setError] = useState<AppError | null>(null);
+  const [loading, setLoading] = useState(false);
+  const key = JSON.stringify(input);
+  const seq = useRef(0);
+  const enabled = options.enabled ?? true;
+
+  const reload = useCallback(async () => {
+    const mine = ++seq.current;
+    setLoading(true);
+    try {
+      const value = await bridge.call(name, JSON.parse(key) as OperationInput<N>);
+      if (mine === seq.current) {
+        setData(value);
+        setError(null);
+      }
+    } catch (e) {
+      if (mine === seq.current) setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+    } finally {
+      if (mine === seq.current) setLoading(false);
+    }
+  }, [name, key]);
+
+  useEffect(() => {
+    if (enabled) void reload();
+  }, [reload, enabled]);
+
+  return { data, error, loading, reload };
+}
+
+/** Re-runs `fn` whenever the main side says one of `topics` changed. */
+export function useDataChanged(topics: string[], fn: () => void): void {
+  const fnRef = useRef(fn);
+  fnRef.current = fn;
+  const key = topics.join(',');
+  useEffect(() => {
+    const wanted = key.split(',');
+    return bridge.on('data.changed', (p) => {
+      if (p.topics.some((t) => wanted.includes(t))) fnRef.current();
+    });
+  }, [key]);
+}

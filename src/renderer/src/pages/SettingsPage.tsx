@@ -1,0 +1,151 @@
+import { Badge, Button, Card, Code, Group, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { AppError, bridge } from '../bridge';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { PageHeader } from '../components/PageHeader';
+import { useConnection } from '../hooks/useConnection';
+import { useOperation } from '../hooks/useOperation';
+
+function AddProfileForm({ onSaved }: { onSaved: () => void }) {
+  const [name, setName] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<AppError | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      await bridge.call('profiles.save', { name, baseUrl, token: token || undefined });
+      setName('');
+      setBaseUrl('');
+      setToken('');
+      setError(null);
+      notifications.show({ color: 'teal', message: `Profile "${name}" saved. Activate it to use the live service.` });
+      onSaved();
+    } catch (e) {
+      setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card withBorder padding="lg">
+      <Title order={4}>Add a live profile</Title>
+      <Text size="sm" c="dimmed" mb="md">
+        A live profile spends real money from your organisation's wallet. The token is stored encrypted and is never shown again.
+      </Text>
+      <Stack gap="sm" maw={520}>
+        <TextInput label="Name" placeholder="Acme Finance — production" value={name} onChange={(e) => setName(e.currentTarget.value)} required />
+        <TextInput label="Service address" placeholder="https://…" value={baseUrl} onChange={(e) => setBaseUrl(e.currentTarget.value)} required />
+        <PasswordInput label="API token" value={token} onChange={(e) => setToken(e.currentTarget.value)} autoComplete="off" />
+        <ErrorNotice error={error} title="The profile was not saved" />
+        <Group>
+          <Button onClick={() => void save()} loading={saving} disabled={!name || !baseUrl}>
+            Save profile
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+export function SettingsPage() {
+  const { info, refresh } = useConnection();
+  const profiles = useOperation('profiles.list', {});
+  const [error, setError] = useState<AppError | null>(null);
+
+  const act = async (fn: () => Promise<unknown>, done: string) => {
+    try {
+      await fn();
+      setError(null);
+      notifications.show({ color: 'teal', message: done });
+      await Promise.all([profiles.reload(), refresh()]);
+    } catch (e) {
+      setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title="Settings" description="Connection profiles, limits and the data folder" />
+      <Stack gap="lg">
+        <Card withBorder padding="lg">
+          <Title order={4} mb="sm">
+            Connection profiles
+          </Title>
+          <ErrorNotice error={error ?? profiles.error} />
+          <Table verticalSpacing="sm" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Profile</Table.Th>
+                <Table.Th>Kind</Table.Th>
+                <Table.Th>Service</Table.Th>
+                <Table.Th>Token</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {(profiles.data ?? []).map((p) => (
+                <Table.Tr key={p.id}>
+                  <Table.Td>
+                    <Group gap="xs">
+                      <Text fw={500}>{p.name}</Text>
+                      {p.active && (
+                        <Badge color="teal" variant="light">
+                          In use
+                        </Badge>
+                      )}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={p.kind === 'live' ? 'red' : 'yellow'} variant="light">
+                      {p.kind === 'live' ? 'LIVE' : 'SANDBOX'}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{p.baseUrl ?? 'Built in (this computer)'}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" c={p.hasToken ? undefined : 'red'}>
+                      {p.kind === 'sandbox' ? 'Not needed' : p.hasToken ? 'Stored' : 'Missing — save the profile with a token'}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end">
+                      {!p.active && (
+                        <Button size="xs" variant="light" onClick={() => void act(() => bridge.call('profiles.activate', { id: p.id }), `Now using ${p.name}`)}>
+                          Use this profile
+                        </Button>
+                      )}
+                      {p.kind === 'live' && (
+                        <Button size="xs" variant="subtle" color="red" onClick={() => void act(() => bridge.call('profiles.delete', { id: p.id }), `Deleted ${p.name}`)}>
+                          Delete
+                        </Button>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Card>
+        <AddProfileForm onSaved={() => void profiles.reload()} />
+        <Card withBorder padding="lg">
+          <Title order={4} mb="xs">
+            Data folder
+          </Title>
+          <Text size="sm" c="dimmed" mb="xs">
+            The local database, the mirrored log, exports and the built-in sandbox's state live here. Back it up with your other finance records.
+          </Text>
+          <Code data-testid="data-dir">{info?.dataDir ?? '…'}</Code>
+          <Text size="xs" c="dimmed" mt="sm">
+            vendesk {info?.version} · {info?.shell === 'electron' ? 'desktop app' : 'browser window (web shell)'}
+          </Text>
+        </Card>
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * How an operation of the app contract is declared: a name, a zod schema for its input (parsed
+ * at every shell's edge) and the type of its output. Every shell dispatches through one table.
+ */
+import type { z } from 'zod';
+
+export interface OperationDef<I extends z.ZodType = z.ZodType, O = unknown> {
+  readonly input: I;
+  readonly summary: string;
+  /** Phantom: carries the output type only. */
+  readonly __output?: O;
+}
+
+export function op<I extends z.ZodType>(input: I, summary: string) {
+  return {
+    returns<O>(): OperationDef<I, O> {
+      return { input, summary };
+    },
+  };
+}
+
+export type OperationTable = Record<string, OperationDef>;
+export type InputOf<D> = D extends OperationDef<infer I, unknown> ? z.input<I> : never;
+export type ParsedInputOf<D> = D extends OperationDef<infer I, unknown> ? z.output<I> : never;
+export type OutputOf<D> = D extends OperationDef<z.ZodType, infer O> ? O : never;
+
+/** A failure the user can act on: `message` says what happened, `hint` what to do. */
+export interface AppErrorShape {
+  code: string;
+  message: string;
+  hint?: string;
+  details?: unknown;
+}
+
+/** What travels over IPC and HTTP for every call: never a thrown error across the boundary. */
+export type CallResult<O> = { ok: true; value: O } | { ok: false; error: AppErrorShape };

@@ -1,0 +1,36 @@
+/**
+ * Events the main side pushes to the renderer (IPC `vendesk:event`, or the web shell's
+ * Server-Sent Events stream). Declared once here; every shell forwards them unchanged.
+ */
+export interface Progress {
+  done: number;
+  total: number | null;
+  message?: string;
+}
+
+export interface EventMap {
+  /** Mirror sync through /logEntries. */
+  'sync.progress': Progress & { state: 'running' | 'done' | 'failed' | 'cancelled'; pages: number };
+  /** A spreadsheet being read. */
+  'import.progress': Progress & { importId: string };
+  /** A bulk job executing. */
+  'job.progress': Progress & {
+    jobId: string;
+    state: string;
+    counts: Record<string, number>;
+  };
+  /** Pending purchases whose requery is due now. */
+  'pending.due': { count: number };
+  /** A reconciliation run. */
+  'reconcile.progress': Progress & { runId: string | null; stage: string };
+  /** Contacts upload into a phonebook. */
+  'contacts.progress': Progress & { phoneBookId: number };
+  /** Something changed that lists should re-read (balance, mirror, jobs, pending). */
+  'data.changed': { topics: string[] };
+}
+
+export type EventName = keyof EventMap;
+export interface AppEvent<N extends EventName = EventName> {
+  name: N;
+  payload: EventMap[N];
+}

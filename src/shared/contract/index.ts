@@ -1,0 +1,26 @@
+/**
+ * The app contract: every operation the UI can ask for, in one table built from one file per
+ * area. The Electron shell, the web shell, the CLI and tests all dispatch through it.
+ */
+import { appOperations } from './app';
+import type { InputOf, OperationDef, OutputOf } from './define';
+
+export const operations = {
+  ...appOperations,
+} as const;
+
+export type Operations = typeof operations;
+export type OperationName = keyof Operations;
+export type OperationInput<N extends OperationName> = InputOf<Operations[N]>;
+export type OperationOutput<N extends OperationName> = OutputOf<Operations[N]>;
+
+export function isOperationName(name: string): name is OperationName {
+  return Object.prototype.hasOwnProperty.call(operations, name);
+}
+
+export function operationDef(name: OperationName): OperationDef {
+  return operations[name] as OperationDef;
+}
+
+export type { AppErrorShape, CallResult } from './define';
+export type { AppEvent, EventMap, EventName } from './events';
