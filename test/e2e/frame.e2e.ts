@@ -1,0 +1,45 @@
+import { formatNaira } from '../../src/shared/money';
+import { expect, test } from './support/fixtures';
+
+const PAGES = ['Dashboard', 'Purchases', 'Transactions', 'Pending', 'Reconcile', 'Messaging', 'Catalog', 'Settings'];
+
+test('opens on the dashboard with the sandbox wallet balance and the SANDBOX badge', async ({ page, vendesk }) => {
+  const balance = await vendesk.call('account.balance', {});
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(page.getByTestId('wallet-balance')).toContainText(formatNaira(balance.balanceKobo));
+  await expect(page.getByTestId('connection-badge')).toHaveText('SANDBOX');
+  // The session secret was moved into a cookie: it is no longer in the address bar.
+  expect(page.url()).not.toContain('session=');
+});
+
+test('every page is reachable from the navigation and by keyboard', async ({ page, vendesk }) => {
+  void vendesk;
+  const nav = page.getByRole('navigation', { name: 'Pages' });
+  for (const name of PAGES) {
+    await nav.getByRole('link', { name: new RegExp(`^${name}`) }).click();
+    await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
+    await expect(page.getByTestId('connection-badge')).toHaveText('SANDBOX');
+  }
+  await page.keyboard.press('Alt+3');
+  await expect(page.getByRole('heading', { name: 'Transactions', level: 2 })).toBeVisible();
+  await page.keyboard.press('Alt+1');
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+});
+
+test('settings show the data folder and switch between light and dark themes', async ({ page, vendesk }) => {
+  await page.goto(`${vendesk.shell?.origin}/#/settings`);
+  await expect(page.getByTestId('data-dir')).toHaveText(vendesk.dataDir);
+  await expect(page.getByRole('cell', { name: 'Test sandbox' }).or(page.getByText('Sandbox (built in)'))).toBeVisible();
+  const html = page.locator('html');
+  const before = await html.getAttribute('data-mantine-color-scheme');
+  await page.getByRole('button', { name: /Switch to (dark|light) theme/ }).click();
+  await expect(html).not.toHaveAttribute('data-mantine-color-scheme', before ?? '');
+});
+
+test('a live profile without a valid address is refused with a message saying what to fix', async ({ page, vendesk }) => {
+  await page.goto(`${vendesk.shell?.origin}/#/settings`);
+  await page.getByLabel('Name').fill('Production');
+  await page.getByLabel('Service address').fill('not a url');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByRole('alert')).toContainText('Enter the service address as a full URL');
+});

@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../support/testApp';
+import { SESSION_COOKIE, startWebShell, type WebShell } from '../../../src/main/web/webShell';
+
+/** Real HTTP with full control of the headers (fetch will not let a test forge Host). */
+function request(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+describe('web shell', () => {
+  let t: TestApp;
+  let shell: WebShell;
+  let staticDir: string;
+  let host: string;
+  let cookie: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-static-'));
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>vendesk</title>');
+    shell = await startWebShell({ app: t.app, staticDir });
+    host = `127.0.0.1:${shell.port}`;
+    cookie = `${SESSION_COOKIE}=${shell.secret}`;
+  });
+
+  afterAll(async () => {
+    await shell.close();
+    await t.close();
+    fs.rmSync(staticDir, { recursive: true, force: true });
+  });
+
+  const apiCall = (name: string, body: unknown, headers: Record<string, string> = {}) =>
+    request(shell.port, {
+      method: 'POST',
+      path: `/api/${name}`,
+      headers: { Host: host, 'Content-Type': 'application/json', Cookie: cookie, ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('listens on 127.0.0.1 only and its session secret has at least 128 bits', () => {
+    expect(shell.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(shell.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(shell.openUrl).toBe(`${shell.origin}/?session=${shell.secret}`);
+  });
+
+  it('turns the one-time URL into an HttpOnly, SameSite=Strict cookie and drops the secret from the address', async () => {
+    const res = await request(shell.port, { path: `/?session=${shell.secret}`, headers: { Host: host } });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/');
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toContain(`${SESSION_COOKIE}=${shell.secret}`);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+  });
+
+  it('answers a call that carries the session', async () => {
+    const res = await apiCall('app.info', {});
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.body) as { ok: boolean; value: { connection: { kind: string } } };
+    expect(body.ok).toBe(true);
+    expect(body.value.connection.kind).toBe('sandbox');
+  });
+
+  it('refuses a call without the session secret with 401', async () => {
+    const res = await apiCall('app.info', {}, { Cookie: '' });
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'no_session' } });
+    const wrong = await apiCall('app.info', {}, { Cookie: `${SESSION_COOKIE}=${'0'.repeat(64)}` });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('refuses a foreign Host header with 403 (DNS rebinding)', async () => {
+    const res = await apiCall('app.info', {}, { Host: `evil.example:${shell.port}` });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'bad_host' } });
+    const otherPort = await apiCall('app.info', {}, { Host: `127.0.0.1:${shell.port + 1}` });
+    expect(otherPort.status).toBe(403);
+    const localhost = await apiCall('app.info', {}, { Host: `localhost:${shell.port}` });
+    expect(localhost.status).toBe(200);
+  });
+
+  it('refuses calls from another origin, even with the cookie', async () => {
+    const res = await apiCall('app.info', {}, { Origin: 'http://evil.example' });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'cross_origin' } });
+    const crossSite = await apiCall('app.info', {}, { 'Sec-Fetch-Site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    const same = await apiCall('app.info', {}, { Origin: shell.origin, 'Sec-Fetch-Site': 'same-origin' });
+    expect(same.status).toBe(200);
+  });
+
+  it('refuses a form post (not JSON), which a foreign page could send without CORS', async () => {
+    const res = await request(shell.port, {
+      method: 'POST',
+      path: '/api/app.info',
+      headers: { Host: host, Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
+    expect(res.status).toBe(415);
+  });
+
+  it('refuses malformed input with a message naming the field', async () => {
+    const res = await apiCall('profiles.save', { name: '', baseUrl: 'ftp://x' });
+    expect(res.status).toBe(400);
+    const body = JSON.parse(res.body) as { ok: false; error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid_input');
+    expect(body.error.message).toContain('name: Give the profile a name');
+    expect(body.error.message).toContain('baseUrl:');
+    const notJson = await request(shell.port, {
+      method: 'POST',
+      path: '/api/app.info',
+      headers: { Host: host, Cookie: cookie, 'Content-Type': 'application/json' },
+      body: '{not json',
+    });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body).toContain('not valid JSON');
+  });
+
+  it('answers an unknown operation with 404', async () => {
+    const res = await apiCall('no.such.thing', {});
+    expect(res.status).toBe(404);
+  });
+
+  it('serves the app with a strict Content-Security-Policy and never a file outside the build folder', async () => {
+    const index = await request(shell.port, { path: '/', headers: { Host: host } });
+    expect(index.status).toBe(200);
+    expect(index.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(index.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(index.headers['x-frame-options']).toBe('DENY');
+    for (const p of ['/../package.json', '/%2e%2e/%2e%2e/package.json', '/..%2f..%2fpackage.json']) {
+      const res = await request(shell.port, { path: p, headers: { Host: host } });
+      expect(res.body).not.toContain('"name": "vendesk"');
+    }
+  });
+
+  it('sends events to a signed-in event stream only', async () => {
+    const anonymous = await fetch(`${shell.origin}/api/events`);
+    expect(anonymous.status).toBe(401);
+    await anonymous.body?.cancel();
+    const controller = new AbortController();
+    const response = await fetch(`${shell.origin}/api/events`, { headers: { Cookie: cookie }, signal: controller.signal });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body!.getReader();
+    await reader.read(); // ": connected"
+    t.app.events.emit('pending.due', { count: 3 });
+    let received = '';
+    while (!received.includes('\n\n')) received += new TextDecoder().decode((await reader.read()).value);
+    expect(received).toContain('event: pending.due');
+    expect(received).toContain('"count":3');
+    controller.abort();
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * A whole vendesk for tests: a sandbox on a free 127.0.0.1 port (its own organisation per test,
+ * by a unique token), an App connected to it with its own data folder, and optionally the web
+ * shell serving the built renderer. Everything is stopped by close().
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { createApp, type App } from '../../src/main/app';
+import { dispatch } from '../../src/main/dispatch';
+import { startWebShell, type WebShell } from '../../src/main/web/webShell';
+import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract';
+import { AppError } from '../../src/shared/appError';
+
+export interface TestApp {
+  sandbox: SandboxHandle;
+  app: App;
+  token: string;
+  dataDir: string;
+  shell: WebShell | null;
+  /** Calls an operation through the same dispatch the shells use; throws AppError on failure. */
+  call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>>;
+  /** Calls a sandbox control endpoint (/__sandbox/…) for this organisation. */
+  control(pathname: string, body?: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  web?: boolean;
+  seedHistory?: number;
+  /** Reuse a sandbox another part of the test started. */
+  sandbox?: SandboxHandle;
+  token?: string;
+}
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const ownSandbox = !options.sandbox;
+  const sandbox = options.sandbox ?? (await startSandbox({ port: 0, acceptAnyToken: true, seedHistory: options.seedHistory, quiet: true }));
+  const token = options.token ?? `test-${randomUUID()}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-test-'));
+  const app = await createApp({ dataDir, shell: options.web ? 'web' : 'test', connection: { baseUrl: sandbox.url, token, kind: 'sandbox', name: 'Test sandbox' } });
+  const shell = options.web ? await startWebShell({ app, staticDir: path.join(ROOT, 'out', 'renderer') }) : null;
+  return {
+    sandbox,
+    app,
+    token,
+    dataDir,
+    shell,
+    async call(name, input) {
+      const result = await dispatch(app, name, input);
+      if (!result.ok) throw AppError.fromShape(result.error);
+      return result.value as never;
+    },
+    async control(pathname, body) {
+      const response = await fetch(`${sandbox.url}/__sandbox/${pathname.replace(/^\//, '')}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`sandbox control ${pathname} answered ${response.status}: ${text}`);
+      return text ? (JSON.parse(text) as unknown) : null;
+    },
+    async close() {
+      if (shell) await shell.close();
+      await app.close();
+      if (ownSandbox) await sandbox.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
