@@ -13,7 +13,6 @@ import { SafeStorageTokenStore } from './shell/safeTokenStore';
 import { CONTENT_SECURITY_POLICY } from './web/webShell';
 
 let core: App | null = null;
-let mainWindow: BrowserWindow | null = null;
 
 const rendererUrl = process.env.ELECTRON_RENDERER_URL;
 const rendererFile = path.join(__dirname, '../renderer/index.html');
@@ -95,9 +94,9 @@ async function start(): Promise<void> {
     for (const win of BrowserWindow.getAllWindows()) win.webContents.send('vendesk:event', event);
   });
 
-  mainWindow = createWindow();
+  createWindow();
   electronApp.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });
 }
 
