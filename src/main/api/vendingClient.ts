@@ -1,0 +1,532 @@
+/**
+ * The typed client of the vending and messaging service (`shared/spec/vending-messaging-interface.md`).
+ * Plain Node 20 (global fetch), no Electron. One method per endpoint; bodies are parsed with the
+ * zod schemas of `wireSchemas.ts` and envelopes decoded by `decodeEnvelope` only.
+ *
+ * ## Errors and retries
+ * - Every call has a timeout (`timeoutMs`, default 30 s, `AbortSignal.timeout`) and accepts an
+ *   optional `AbortSignal`.
+ * - Reads (catalogs, balance, validations, requery, logs, messaging lists and status) are retried
+ *   with jittered exponential backoff on timeouts, network errors and HTTP 500/502/503/504;
+ *   when they still fail they throw `ServiceError` (action `retry_later`).
+ * - Purchases are retried only on HTTP 503 (the spec: nothing was posted, retry after a short
+ *   delay) and when the connection was refused (nothing was sent). A timeout, a dropped
+ *   connection, a cancel after sending, any other 5xx or an unreadable 2xx throws
+ *   `UncertainOutcomeError`: the purchase may have been charged and must be settled from the log
+ *   or by requery, never resent blindly.
+ * - Voucher rule: when an airtime or data batch still answers 503 after those retries and some
+ *   items carried a `voucherCode`, the batch is sent once more with the voucher codes removed
+ *   (another server can then vend it); the result says `voucherDropped: true`.
+ * - Messaging and phonebook writes (`sendMessage`, `sendEvidence`, `confirmEvidence`,
+ *   `createTemplate`, `createPhonebook`, `createContacts`) are never repeated automatically; a
+ *   timeout on them throws `UncertainOutcomeError` too (a message may have been sent and paid).
+ * - Every HTTP error status becomes a `ServiceError` whose `action` says what to do (see
+ *   `serviceErrors.ts` and docs/errors.md). The token never appears in any message.
+ */
+import type { z } from 'zod';
+import type {
+  AccountBalance,
+  AirtimeItem,
+  AirtimeProduct,
+  BatchAccepted,
+  CableBouquet,
+  CablePurchase,
+  CableResult,
+  ContactsCreated,
+  CreateTemplateBody,
+  DataItem,
+  DataPlan,
+  ElectricityProvider,
+  ElectricityPurchase,
+  ElectricityResult,
+  EvidenceConfirmed,
+  EvidenceSent,
+  LogEntry,
+  LogQuery,
+  MessageRecord,
+  MeterValidation,
+  PageObject,
+  PhonebookRecord,
+  PhonebookWithContacts,
+  RequeryResult,
+  SendEvidenceBody,
+  SendMessageBody,
+  SenderIdRecord,
+  SmartcardValidation,
+  TemplateRecord,
+  VendType,
+} from '../../shared/wire';
+import { registerSecret } from '../redact';
+import { decodeEnvelope, MalformedResponseError, type DecodedResult } from './decodeEnvelope';
+import { backoffDelay, parseRetryAfter, resolveRetry, sleep, type ResolvedRetry, type RetryOptions } from './retryBackoff';
+import {
+  ENDPOINTS,
+  malformedError,
+  RequestCancelledError,
+  ServiceError,
+  serviceErrorFor,
+  UncertainOutcomeError,
+  unreachableError,
+  type EndpointName,
+} from './serviceErrors';
+import * as schemas from './wireSchemas';
+
+export interface VendingClientOptions {
+  /** The service root, e.g. `https://api.example.ng` or the sandbox URL. */
+  baseUrl: string;
+  token: string;
+  /** Per attempt, including reading the body. Default 30 000 ms. */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** Notes on how a purchase was carried out. */
+export interface PurchaseNotes {
+  /** Airtime/data: the batch went through only after its voucher codes were removed (voucher rule). */
+  voucherDropped?: boolean;
+  /** Electricity/cable `failed` from an HTTP 400 decline: a debited wallet is refunded automatically. */
+  refunded?: boolean;
+}
+
+/**
+ * What a purchase answered. `success`: completed (electricity/cable) or accepted (airtime/data:
+ * `data.references` has one reference per item; each item's outcome comes through the log or a
+ * requery of that reference). `pending`: accepted, not confirmed; requery `reference` no earlier
+ * than 2 minutes later and do not buy it again meanwhile. `failed`: the service settled THIS
+ * purchase as not done, with its reason (an `88` answer, or an electricity/cable HTTP 400
+ * decline — nothing charged, or refunded automatically: `refunded: true`).
+ */
+export type PurchaseResult<T> = DecodedResult<T> & PurchaseNotes;
+
+export type MeterValidationRequest = { meter: string; disco: string; vendType: VendType };
+export type SmartcardValidationRequest = { smartcard: string; provider: string };
+
+export interface MessageHistoryQuery {
+  page?: number;
+  perPage?: number;
+  startdate?: string;
+  enddate?: string;
+  senderId?: string;
+  search?: string;
+}
+
+interface RawAnswer {
+  status: number;
+  body: unknown;
+  retryAfterMs: number | null;
+}
+
+type TransportKind = 'timeout' | 'network' | 'unreachable' | 'cancelled';
+
+class TransportFailure extends Error {
+  constructor(
+    readonly kind: TransportKind,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** Error codes of a connection that was never made: nothing was sent. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+const READ_RETRY_STATUSES = new Set([500, 502, 503, 504]);
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+interface RequestSpec<T> {
+  endpoint: EndpointName;
+  method: 'GET' | 'POST';
+  /** A path under baseUrl, or an absolute URL (rebased on baseUrl's origin). */
+  path: string;
+  query?: Query;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  signal?: AbortSignal;
+  /** Overrides the retry policy's attempts (the voucher retry is a single try). */
+  attempts?: number;
+}
+
+interface Answered<T> {
+  result: DecodedResult<T>;
+  /** More than one attempt was made. */
+  retried: boolean;
+}
+
+export class VendingClient {
+  readonly baseUrl: string;
+  private readonly token: string;
+  private readonly timeoutMs: number;
+  private readonly retry: ResolvedRetry;
+
+  constructor(options: { baseUrl: string; token: string; timeoutMs?: number; retry?: RetryOptions }) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.token = options.token;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.retry = resolveRetry(options.retry);
+    registerSecret(options.token);
+  }
+
+  // ---------------------------------------------------------------- catalogs and account
+
+  airtimeCatalog(options: CallOptions = {}): Promise<AirtimeProduct[]> {
+    return this.read('airtimeCatalog', '/AirtimeList', schemas.airtimeProductSchema.array(), {}, options);
+  }
+
+  /** `network`: GLOBACOM, AIRTEL, MTN or 9MOBILE; without it the full catalog. */
+  dataCatalog(network?: string, options: CallOptions = {}): Promise<DataPlan[]> {
+    return this.read('dataCatalog', '/DataList', schemas.dataPlanSchema.array(), { network }, options);
+  }
+
+  /** `provider`: a cable provider (DSTV, GOTV, …), sent as `?provider=`; without it every bouquet. */
+  cableCatalog(provider?: string, options: CallOptions = {}): Promise<CableBouquet[]> {
+    return this.read('cableCatalog', '/CableTVList', schemas.cableBouquetSchema.array(), { provider }, options);
+  }
+
+  electricityCatalog(options: CallOptions = {}): Promise<ElectricityProvider[]> {
+    return this.read('electricityCatalog', '/ElectricityList', schemas.electricityProviderSchema.array(), {}, options);
+  }
+
+  accountBalance(options: CallOptions = {}): Promise<AccountBalance> {
+    return this.read('accountBalance', '/accountBalance', schemas.accountBalanceSchema, {}, options);
+  }
+
+  // ---------------------------------------------------------------- validation
+
+  /** Throws `ServiceError` (`fix_input`) when the meter is unknown or its type does not match. */
+  async validateMeter(request: MeterValidationRequest, options: CallOptions = {}): Promise<MeterValidation> {
+    const answered = await this.request({ endpoint: 'validateMeter', method: 'POST', path: '/validateMeter', body: request, schema: schemas.meterValidationSchema, signal: options.signal });
+    return this.unwrap('validateMeter', answered);
+  }
+
+  async validateSmartcard(request: SmartcardValidationRequest, options: CallOptions = {}): Promise<SmartcardValidation> {
+    const answered = await this.request({ endpoint: 'validateSmartcard', method: 'POST', path: '/validateSmartcard', body: request, schema: schemas.smartcardValidationSchema, signal: options.signal });
+    return this.unwrap('validateSmartcard', answered);
+  }
+
+  // ---------------------------------------------------------------- purchases
+
+  /**
+   * Buys airtime for a batch (at least one item). Resolves `success` when the batch was accepted
+   * (HTTP 202, `00`; `data.references[i]` tracks `items[i]`), or the decoded `pending`/`failed`.
+   * Throws `ServiceError` when the service refused the whole batch (400 fix_input, 401, 422
+   * configuration, 429 do_not_resend, 503 after retries and the voucher retry), and
+   * `UncertainOutcomeError` when the outcome is unknown (timeout, other 5xx): do not resend.
+   */
+  purchaseAirtime(items: AirtimeItem[], options: CallOptions = {}): Promise<PurchaseResult<BatchAccepted>> {
+    return this.purchaseBatch('purchaseAirtime', '/purchaseAirtime', items, options);
+  }
+
+  /** As `purchaseAirtime`, for data bundles. */
+  purchaseData(items: DataItem[], options: CallOptions = {}): Promise<PurchaseResult<BatchAccepted>> {
+    return this.purchaseBatch('purchaseData', '/purchaseData', items, options);
+  }
+
+  /**
+   * Buys an electricity token. `success` (HTTP 200) carries the token; `pending` (202/`01`):
+   * requery `reference` no earlier than 2 min later; `failed` with `refunded: true`: declined
+   * (HTTP 400: invalid, insufficient balance or provider decline; a debited wallet is refunded).
+   * Throws `ServiceError` for 401/422/429 (`do_not_resend`: the same meter and amount is in
+   * progress)/503 after retries, and `UncertainOutcomeError` when the outcome is unknown.
+   */
+  purchaseElectricity(body: ElectricityPurchase, options: CallOptions = {}): Promise<PurchaseResult<ElectricityResult>> {
+    return this.purchaseSingle('purchaseElectricity', '/purchaseElectricity', body, schemas.electricityResultSchema, options);
+  }
+
+  /** As `purchaseElectricity`, for a cable TV subscription. */
+  purchaseCableTV(body: CablePurchase, options: CallOptions = {}): Promise<PurchaseResult<CableResult>> {
+    return this.purchaseSingle('purchaseCableTV', '/purchaseCableTV', body, schemas.cableResultSchema, options);
+  }
+
+  // ---------------------------------------------------------------- requery and logs
+
+  /**
+   * The outcome of a pending purchase (`orderId` = its requestReference, or an airtime/data item
+   * reference). Retried on 502 (and timeouts). Throws `ServiceError`: 404 `not_found`, 425
+   * `wait` (earlier than 2 min 1 s after the purchase), 429 `hand_to_support` (no more requeries).
+   */
+  async requery(orderId: string, options: CallOptions = {}): Promise<RequeryResult> {
+    const answered = await this.request({
+      endpoint: 'requery',
+      method: 'GET',
+      path: `/requeryTransaction/${encodeURIComponent(orderId)}`,
+      schema: schemas.requeryResultSchema,
+      signal: options.signal,
+    });
+    if (answered.result.kind === 'pending') return { status: 'PENDING', reference: answered.result.reference || orderId };
+    const data = this.unwrap('requery', answered);
+    return { ...data, reference: data.reference || orderId };
+  }
+
+  /** One page of the vending log. Follow `NextPage` with `logPage` (never assume numbering). */
+  logEntries(query: LogQuery = {}, options: CallOptions = {}): Promise<PageObject<LogEntry>> {
+    const q: Query = {
+      page: query.page,
+      perPage: query.perPage,
+      startdate: query.startdate,
+      enddate: query.enddate,
+      download: query.download,
+      status: query.status,
+      type: query.type,
+      network: query.network?.toLowerCase(),
+      search: query.search,
+    };
+    return this.read('logEntries', '/logEntries', schemas.logPageSchema, q, options);
+  }
+
+  /**
+   * The page at a `NextPage`/`PreviousPage` URL. Its path and query are requested from this
+   * client's own origin, so the token is never sent to a host other than `baseUrl`'s.
+   */
+  logPage(absoluteUrl: string, options: CallOptions = {}): Promise<PageObject<LogEntry>> {
+    return this.read('logEntries', absoluteUrl, schemas.logPageSchema, {}, options);
+  }
+
+  // ---------------------------------------------------------------- messaging
+
+  /** Sends an SMS (or a bulk SMS to `phoneBookId`). Costs money: never repeated automatically. */
+  async sendMessage(body: SendMessageBody, options: CallOptions = {}): Promise<MessageRecord> {
+    return this.write('sendMessage', '/sendMessage', body, schemas.messageSchema, options);
+  }
+
+  /** Creates a template; it needs approval for the coverage area before use. */
+  async createTemplate(body: CreateTemplateBody, options: CallOptions = {}): Promise<TemplateRecord> {
+    return this.write('createTemplate', '/createTemplates', body, schemas.templateSchema, options);
+  }
+
+  getTemplates(options: CallOptions = {}): Promise<TemplateRecord[]> {
+    return this.read('getTemplates', '/getTemplates', schemas.templateSchema.array(), {}, options);
+  }
+
+  /** Sends a one-time code; keep `reference` to confirm it. */
+  async sendEvidence(body: SendEvidenceBody, options: CallOptions = {}): Promise<EvidenceSent> {
+    return this.write('sendEvidence', '/sendEvidence', body, schemas.evidenceSentSchema, options);
+  }
+
+  /** Confirms a one-time code; a wrong, used or expired code throws `ServiceError` (`fix_input`). */
+  async confirmEvidence(body: { otp: string; reference: string }, options: CallOptions = {}): Promise<EvidenceConfirmed> {
+    return this.write('confirmEvidence', '/confirmEvidence', body, schemas.evidenceConfirmedSchema, options);
+  }
+
+  /** POST /craetePhonebook (the path is spelled so by the service). */
+  async createPhonebook(body: { name: string; description: string }, options: CallOptions = {}): Promise<PhonebookRecord> {
+    return this.write('createPhonebook', '/craetePhonebook', body, schemas.phonebookSchema, options);
+  }
+
+  /** Adds contacts to `phoneBookId` (`?phoneBookId=`), or to the most recently created phonebook. */
+  async createContacts(contacts: { name: string; phoneNumber: string }[], phoneBookId?: number, options: CallOptions = {}): Promise<ContactsCreated> {
+    return this.write('createContacts', '/createContact', contacts, schemas.contactsCreatedSchema, options, { phoneBookId });
+  }
+
+  getPhonebooks(options: CallOptions = {}): Promise<PhonebookRecord[]> {
+    return this.read('getPhonebooks', '/getPhonebook', schemas.phonebookSchema.array(), {}, options);
+  }
+
+  getPhonebook(id: number, options: CallOptions = {}): Promise<PhonebookWithContacts> {
+    return this.read('getPhonebook', '/getPhonebook', schemas.phonebookWithContactsSchema, { phoneBookId: id }, options);
+  }
+
+  getSenderIds(options: CallOptions = {}): Promise<SenderIdRecord[]> {
+    return this.read('getSenderIds', '/getSenderIds', schemas.senderIdSchema.array(), {}, options);
+  }
+
+  messageStatus(reference: string, options: CallOptions = {}): Promise<MessageRecord> {
+    return this.read('messageStatus', `/MSQ/${encodeURIComponent(reference)}`, schemas.messageSchema, {}, options);
+  }
+
+  messageHistory(query: MessageHistoryQuery = {}, options: CallOptions = {}): Promise<MessageRecord[]> {
+    return this.read('messageHistory', '/messageHistory', schemas.messageHistorySchema, { ...query }, options);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async read<T>(endpoint: EndpointName, path: string, schema: z.ZodType<T>, query: Query, options: CallOptions): Promise<T> {
+    const answered = await this.request({ endpoint, method: 'GET', path, query, schema, signal: options.signal });
+    return this.unwrap(endpoint, answered);
+  }
+
+  private async write<T>(endpoint: EndpointName, path: string, body: unknown, schema: z.ZodType<T>, options: CallOptions, query: Query = {}): Promise<T> {
+    const answered = await this.request({ endpoint, method: 'POST', path, query, body, schema, signal: options.signal });
+    return this.unwrap(endpoint, answered);
+  }
+
+  /** Data of a success; a `ServiceError` for anything else. */
+  private unwrap<T>(endpoint: EndpointName, { result, retried }: Answered<T>): T {
+    if (result.kind === 'success') return result.data;
+    if (result.kind === 'failed') {
+      if (result.httpStatus >= 400) throw serviceErrorFor(endpoint, result.httpStatus, result.reason, { reference: result.reference, retried });
+      // An `88` on a 2xx answer: the request was understood and refused.
+      throw serviceErrorFor(endpoint, 400, result.reason, { reference: result.reference });
+    }
+    throw malformedError(endpoint, result.httpStatus, 'a pending answer where a result was expected');
+  }
+
+  private async purchaseBatch<I extends { voucherCode?: string }>(
+    endpoint: 'purchaseAirtime' | 'purchaseData',
+    path: string,
+    items: I[],
+    options: CallOptions,
+  ): Promise<PurchaseResult<BatchAccepted>> {
+    const spec: RequestSpec<BatchAccepted> = { endpoint, method: 'POST', path, body: items, schema: schemas.batchAcceptedSchema, signal: options.signal };
+    let answered = await this.request(spec);
+    let voucherDropped = false;
+    const hasVoucher = items.some((item) => typeof item.voucherCode === 'string' && item.voucherCode !== '');
+    if (answered.result.kind === 'failed' && answered.result.httpStatus === 503 && hasVoucher) {
+      const withoutVoucher = items.map((item) => {
+        const copy: Partial<I> = { ...item };
+        delete copy.voucherCode;
+        return copy;
+      });
+      answered = await this.request({ ...spec, body: withoutVoucher, attempts: 1 });
+      answered = { ...answered, retried: true };
+      voucherDropped = true;
+    }
+    const { result } = answered;
+    if (result.kind === 'failed' && result.httpStatus >= 400) {
+      throw serviceErrorFor(endpoint, result.httpStatus, result.reason, { reference: result.reference, retried: answered.retried });
+    }
+    return voucherDropped ? { ...result, voucherDropped } : result;
+  }
+
+  private async purchaseSingle<T>(
+    endpoint: 'purchaseElectricity' | 'purchaseCableTV',
+    path: string,
+    body: ElectricityPurchase | CablePurchase,
+    schema: z.ZodType<T>,
+    options: CallOptions,
+  ): Promise<PurchaseResult<T>> {
+    const answered = await this.request({ endpoint, method: 'POST', path, body, schema, signal: options.signal });
+    const { result } = answered;
+    if (result.kind === 'failed' && result.httpStatus === 400) return { ...result, refunded: true };
+    if (result.kind === 'failed' && result.httpStatus > 400) {
+      throw serviceErrorFor(endpoint, result.httpStatus, result.reason, { reference: result.reference, retried: answered.retried });
+    }
+    return result;
+  }
+
+  private url(path: string, query: Query = {}): URL {
+    let url: URL;
+    if (/^https?:\/\//i.test(path)) {
+      const given = new URL(path);
+      const base = new URL(this.baseUrl);
+      url = given.origin === base.origin ? given : new URL(given.pathname + given.search, base.origin);
+    } else {
+      url = new URL(this.baseUrl + path);
+    }
+    for (const [key, value] of Object.entries(query)) {
+      if (value === undefined || value === '') continue;
+      url.searchParams.set(key, String(value));
+    }
+    return url;
+  }
+
+  /**
+   * Sends the request with the retry policy of the endpoint's kind. Returns the decoded answer
+   * (including `failed` for HTTP errors, which the caller maps); throws `UncertainOutcomeError`,
+   * `RequestCancelledError` or `ServiceError` for transport failures and unreadable answers.
+   */
+  private async request<T>(spec: RequestSpec<T>): Promise<Answered<T>> {
+    const { endpoint, signal } = spec;
+    const kind = ENDPOINTS[endpoint].kind;
+    const attempts = spec.attempts ?? (kind === 'write' ? 1 : this.retry.attempts);
+    const url = this.url(spec.path, spec.query);
+
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw new RequestCancelledError(endpoint);
+      const canRetry = attempt + 1 < attempts;
+      let answer: RawAnswer;
+      try {
+        answer = await this.send(spec.method, url, spec.body, signal);
+      } catch (error) {
+        if (!(error instanceof TransportFailure)) throw error;
+        if (error.kind === 'cancelled') {
+          if (kind === 'read') throw new RequestCancelledError(endpoint);
+          throw new UncertainOutcomeError(endpoint, 'cancelled', null, error.detail);
+        }
+        const safeToRepeat = kind === 'read' || error.kind === 'unreachable';
+        if (safeToRepeat && canRetry) {
+          await this.pause(attempt, null, endpoint, signal);
+          continue;
+        }
+        if (safeToRepeat) throw unreachableError(endpoint, error.kind === 'timeout' ? 'timeout' : 'network', error.detail);
+        throw new UncertainOutcomeError(endpoint, error.kind === 'timeout' ? 'timeout' : 'network', null, error.detail);
+      }
+
+      const { status } = answer;
+      const retryable = kind === 'read' ? READ_RETRY_STATUSES.has(status) : kind === 'purchase' && status === 503;
+      if (retryable && canRetry) {
+        await this.pause(attempt, answer.retryAfterMs, endpoint, signal);
+        continue;
+      }
+      // A purchase or paid write that failed on the server's side after it was received.
+      if (kind !== 'read' && status >= 500 && status !== 503) {
+        throw new UncertainOutcomeError(endpoint, 'server_error', status, `HTTP ${status}`);
+      }
+      try {
+        return { result: decodeEnvelope(status, answer.body, spec.schema), retried: attempt > 0 };
+      } catch (error) {
+        if (!(error instanceof MalformedResponseError)) throw error;
+        if (kind === 'read') throw malformedError(endpoint, status, error.problem);
+        throw new UncertainOutcomeError(endpoint, 'malformed_answer', status, error.problem);
+      }
+    }
+  }
+
+  private async pause(attempt: number, retryAfterMs: number | null, endpoint: EndpointName, signal?: AbortSignal): Promise<void> {
+    try {
+      await sleep(backoffDelay(attempt, this.retry, retryAfterMs), signal);
+    } catch {
+      throw new RequestCancelledError(endpoint);
+    }
+  }
+
+  /** One HTTP exchange, body included, under the timeout and the caller's signal. */
+  private async send(method: 'GET' | 'POST', url: URL, body: unknown, signal?: AbortSignal): Promise<RawAnswer> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    try {
+      const response = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: combined,
+        redirect: 'error',
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      if (text.trim() !== '') {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = text;
+        }
+      }
+      return { status: response.status, body: parsed, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) };
+    } catch (error) {
+      if (signal?.aborted) throw new TransportFailure('cancelled', 'cancelled by the caller');
+      if (timeout.aborted) throw new TransportFailure('timeout', `no answer within ${this.timeoutMs} ms`);
+      const code = errorCode(error);
+      if (code && NOT_SENT_CODES.has(code)) throw new TransportFailure('unreachable', code);
+      throw new TransportFailure('network', code ?? (error instanceof Error ? error.message : 'network error'));
+    }
+  }
+}
+
+/** The system error code (ECONNREFUSED…) of a fetch failure, looking through `cause`. */
+function errorCode(error: unknown): string | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== '') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+export { ServiceError, UncertainOutcomeError, RequestCancelledError };
