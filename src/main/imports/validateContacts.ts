@@ -1,0 +1,51 @@
+/** Contact sheets (name, phone) for phonebooks: numbers normalized, repeats dropped. */
+import { phoneFromCell, textFromCell } from './cellValues';
+import { assertMappingComplete, type ColumnMapping } from './columnMapping';
+import type { SheetTable } from './sheetTable';
+import type { InvalidRow } from './validateRows';
+
+export interface ContactRow {
+  row: number;
+  name: string;
+  phone: string;
+}
+
+export interface ContactDuplicate {
+  row: number;
+  phone: string;
+  /** The row kept for this number. */
+  firstRow: number;
+  message: string;
+}
+
+export interface ContactValidation {
+  valid: ContactRow[];
+  invalid: InvalidRow[];
+  /** Rows left out because an earlier row has the same number. */
+  duplicates: ContactDuplicate[];
+}
+
+export function validateContactRows(table: SheetTable, mapping: ColumnMapping): ContactValidation {
+  assertMappingComplete(mapping, 'contacts', table.headers);
+  const phoneCol = mapping.phone as number;
+  const nameCol = mapping.name;
+  const valid: ContactRow[] = [];
+  const invalid: InvalidRow[] = [];
+  const duplicates: ContactDuplicate[] = [];
+  const seen = new Map<string, number>();
+  for (const { row, cells } of table.rows) {
+    const phone = phoneFromCell(cells[phoneCol] ?? null);
+    if (!phone.ok) {
+      invalid.push({ row, issues: [{ row, field: 'phone', message: `Row ${row}: ${phone.reason}; fix or exclude the row` }] });
+      continue;
+    }
+    const firstRow = seen.get(phone.phone);
+    if (firstRow !== undefined) {
+      duplicates.push({ row, phone: phone.phone, firstRow, message: `Row ${row}: ${phone.phone} is already on row ${firstRow}; it is added once` });
+      continue;
+    }
+    seen.set(phone.phone, row);
+    valid.push({ row, name: nameCol === null ? '' : textFromCell(cells[nameCol] ?? null), phone: phone.phone });
+  }
+  return { valid, invalid, duplicates };
+}

@@ -1,0 +1,513 @@
+/**
+ * Row validation of bulk purchase sheets, before anything is charged. Pure and fast: catalogs
+ * and the recent-purchase lookup are passed in. Every row ends up valid (ready to buy, with
+ * catalog values, never the file's, for codes and prices) or invalid with the reasons, and
+ * rows a user should look at twice (duplicates, numbers whose network was ported) are flagged.
+ */
+import { formatNaira, nairaToKobo, type Kobo } from '../../shared/money';
+import { networkOfPhone, type Network } from '../../shared/phone';
+import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider, VendType } from '../../shared/wire';
+import { accountNumberFromCell, amountFromCell, networkFromCell, phoneFromCell, textFromCell, vendTypeFromCell } from './cellValues';
+import { assertMappingComplete, type BulkKind, type ColumnMapping, type FieldKey } from './columnMapping';
+import type { CellValue, SheetTable } from './sheetTable';
+
+export interface RowIssue {
+  /** Row number as the spreadsheet shows it. */
+  row: number;
+  field: FieldKey;
+  /** Complete sentence starting `Row N:`, saying what to do. */
+  message: string;
+}
+
+/** A purchase in the last 24 hours (mirror of the vending log, or an item of a job) that a row may repeat. */
+export interface RecentMatch {
+  source: 'log' | 'job';
+  /** Service reference or job item reference, when known. */
+  reference: string | null;
+  /** When it was bought or queued (ISO 8601). */
+  at: string;
+  amountKobo: Kobo;
+  /** Log status or job item state, as the caller names it. */
+  status: string;
+  jobId?: string | null;
+}
+
+export interface ValidRow {
+  row: number;
+  /** Customer phone, 11-digit local form. */
+  phone: string;
+  /** Airtime and data: the network bought on; null for electricity and cable. */
+  network: Network | null;
+  amountKobo: Kobo;
+  /** Catalog product code: airtime product, data plan, disco (electricity) or bouquet (cable). */
+  productCode: string;
+  voucherCode: string | null;
+  dataValue: number | null;
+  /** Airtime/data catalog operator and region ('' when the catalog has none). */
+  operator: string;
+  region: string;
+  /** Data plan or bouquet description from the catalog, for the preview. */
+  description: string | null;
+  name: string | null;
+  reference: string | null;
+  /** Electricity */
+  meter: string | null;
+  disco: string | null;
+  vendType: VendType | null;
+  /** Cable */
+  smartcard: string | null;
+  provider: string | null;
+  bouquetCode: string | null;
+  warnings: RowIssue[];
+}
+
+export interface InvalidRow {
+  row: number;
+  issues: RowIssue[];
+}
+
+export interface InFileDuplicate {
+  kind: 'in_file';
+  /** Rows that would buy the same thing, first one first. */
+  rows: number[];
+  /** Phone (airtime, data) or meter/smartcard number. */
+  account: string;
+  amountKobo: Kobo;
+  productCode: string;
+  message: string;
+}
+
+export interface RecentDuplicate {
+  kind: 'recent';
+  row: number;
+  account: string;
+  amountKobo: Kobo;
+  matches: RecentMatch[];
+  message: string;
+}
+
+export type Duplicate = InFileDuplicate | RecentDuplicate;
+
+/** The file names one network, the number's prefix another (the number may have been ported). */
+export interface NetworkConflict {
+  row: number;
+  phone: string;
+  /** The network used (from the file, or the data plan's network). */
+  given: Network;
+  /** The network of the number's prefix. */
+  inferred: Network;
+  message: string;
+}
+
+export interface ValidationResult {
+  kind: BulkKind;
+  valid: ValidRow[];
+  invalid: InvalidRow[];
+  duplicates: Duplicate[];
+  networkConflicts: NetworkConflict[];
+  /** Sum of the valid rows' amounts. */
+  totalKobo: Kobo;
+  counts: { rows: number; valid: number; invalid: number; duplicateRows: number; warnings: number };
+  /** Every issue of every invalid row, in row order (what the CLI prints). */
+  errors: RowIssue[];
+}
+
+export interface BulkCatalogs {
+  airtime: AirtimeProduct[];
+  data: DataPlan[];
+  electricity?: ElectricityProvider[];
+  cable?: CableBouquet[];
+  /** Last 24 hours of the mirror and of job items for this phone (or meter/smartcard) and amount. */
+  recentPurchases?: (phoneOrAccount: string, amountKobo: Kobo) => RecentMatch[];
+}
+
+const FIX = 'fix or exclude the row';
+
+function at(cells: readonly CellValue[], column: number | null): CellValue {
+  if (column === null) return null;
+  const v = cells[column];
+  return v === undefined ? null : v;
+}
+
+function optionalText(cell: CellValue): string | null {
+  const t = textFromCell(cell);
+  return t === '' ? null : t;
+}
+
+function lower(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** `an MTN`, `an Airtel`, `a Glo`, `a 9mobile`. */
+function withArticle(word: string): string {
+  return /^[AEIOM]/i.test(word) && !/^[Mm][a-z]/.test(word) ? `an ${word}` : `a ${word}`;
+}
+
+const NETWORK_LABEL: Record<Network, string> = { MTN: 'MTN', AIRTEL: 'Airtel', GLOBACOM: 'Glo', '9MOBILE': '9mobile' };
+
+interface Indexes {
+  airtimeByNetwork: Map<Network, AirtimeProduct>;
+  airtimeByCode: Map<string, AirtimeProduct>;
+  plansByCode: Map<string, DataPlan>;
+  plansByLowerCode: Map<string, DataPlan>;
+  discoByCode: Map<string, ElectricityProvider>;
+  discoByLooseName: Map<string, ElectricityProvider>;
+  bouquetsByCode: Map<string, CableBouquet[]>;
+  bouquetsByLowerCode: Map<string, CableBouquet>;
+  providers: Map<string, string>;
+}
+
+function buildIndexes(ctx: BulkCatalogs, kind: BulkKind): Indexes {
+  const ix: Indexes = {
+    airtimeByNetwork: new Map(),
+    airtimeByCode: new Map(),
+    plansByCode: new Map(),
+    plansByLowerCode: new Map(),
+    discoByCode: new Map(),
+    discoByLooseName: new Map(),
+    bouquetsByCode: new Map(),
+    bouquetsByLowerCode: new Map(),
+    providers: new Map(),
+  };
+  for (const p of ctx.airtime) {
+    if (!ix.airtimeByNetwork.has(p.network)) ix.airtimeByNetwork.set(p.network, p);
+    ix.airtimeByCode.set(p.productCode, p);
+  }
+  for (const p of ctx.data) {
+    ix.plansByCode.set(p.productCode, p);
+    ix.plansByLowerCode.set(p.productCode.toLowerCase(), p);
+  }
+  if (kind === 'electricity') {
+    if (!ctx.electricity) throw new TypeError('validateBulkRows: the electricity catalog is required for electricity rows');
+    for (const d of ctx.electricity) {
+      ix.discoByCode.set(d.productCode, d);
+      ix.discoByLooseName.set(lower(d.name), d);
+    }
+  }
+  if (kind === 'cable') {
+    if (!ctx.cable) throw new TypeError('validateBulkRows: the cable catalog is required for cable rows');
+    for (const b of ctx.cable) {
+      const list = ix.bouquetsByCode.get(b.productCode);
+      if (list) list.push(b);
+      else ix.bouquetsByCode.set(b.productCode, [b]);
+      ix.bouquetsByLowerCode.set(b.productCode.toLowerCase(), b);
+      ix.providers.set(lower(b.network), b.network);
+    }
+  }
+  return ix;
+}
+
+/** Validates the rows of a bulk airtime, data, electricity or cable sheet. */
+export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind: BulkKind, ctx: BulkCatalogs): ValidationResult {
+  assertMappingComplete(mapping, kind, table.headers);
+  const ix = buildIndexes(ctx, kind);
+  const valid: ValidRow[] = [];
+  const invalid: InvalidRow[] = [];
+  const networkConflicts: NetworkConflict[] = [];
+  const duplicates: Duplicate[] = [];
+  const firstByKey = new Map<string, ValidRow>();
+  const groups = new Map<ValidRow, InFileDuplicate>();
+  let totalKobo = 0;
+  let warnings = 0;
+  let duplicateRows = 0;
+  const col = mapping;
+
+  for (let r = 0; r < table.rows.length; r++) {
+    const { row, cells } = table.rows[r];
+    const issues: RowIssue[] = [];
+    const rowWarnings: RowIssue[] = [];
+    const issue = (field: FieldKey, text: string) => issues.push({ row, field, message: `Row ${row}: ${text}; ${FIX}` });
+    const warn = (field: FieldKey, text: string) => rowWarnings.push({ row, field, message: `Row ${row}: ${text}` });
+
+    const phoneResult = phoneFromCell(at(cells, col.phone));
+    const phone = phoneResult.ok ? phoneResult.phone : '';
+    if (!phoneResult.ok) issue('phone', phoneResult.reason);
+
+    let out: ValidRow | null = null;
+    if (kind === 'airtime' || kind === 'data') {
+      out = kind === 'airtime' ? airtimeRow(row, cells, col, ix, phone, issue, warn, networkConflicts) : dataRow(row, cells, col, ix, phone, issue, warn, networkConflicts);
+    } else if (kind === 'electricity') {
+      out = electricityRow(row, cells, col, ix, phone, issue);
+    } else {
+      out = cableRow(row, cells, col, ix, phone, issue, warn);
+    }
+
+    if (issues.length > 0 || out === null) {
+      invalid.push({ row, issues });
+      continue;
+    }
+    out.name = optionalText(at(cells, col.name));
+    out.reference = optionalText(at(cells, col.reference));
+
+    const account = kind === 'electricity' ? (out.meter as string) : kind === 'cable' ? (out.smartcard as string) : out.phone;
+    const sameWhat = kind === 'airtime' ? 'phone and amount' : kind === 'data' ? 'phone and data plan' : kind === 'electricity' ? 'meter and amount' : 'smartcard and bouquet';
+    const key = kind === 'airtime' || kind === 'electricity' ? `${account}|${out.amountKobo}` : `${account}|${out.productCode}`;
+    const first = firstByKey.get(key);
+    if (first) {
+      let group = groups.get(first);
+      if (!group) {
+        group = { kind: 'in_file', rows: [first.row], account, amountKobo: out.amountKobo, productCode: out.productCode, message: '' };
+        groups.set(first, group);
+        duplicates.push(group);
+        duplicateRows++;
+      }
+      group.rows.push(row);
+      duplicateRows++;
+      warn(kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', `same ${sameWhat} as row ${first.row} (${account}, ${formatNaira(out.amountKobo)}); keep it only if both purchases are wanted`);
+    } else {
+      firstByKey.set(key, out);
+    }
+    if (ctx.recentPurchases) {
+      const matches = ctx.recentPurchases(account, out.amountKobo);
+      if (matches.length > 0) {
+        const last = matches[matches.length - 1];
+        const message = `Row ${row}: ${account} already had ${formatNaira(out.amountKobo)} bought in the last 24 hours (${matches.length === 1 ? '' : `${matches.length} times, last `}${last.at}${last.reference ? `, reference ${last.reference}` : ''}, ${last.status}); keep the row only if another purchase is wanted`;
+        duplicates.push({ kind: 'recent', row, account, amountKobo: out.amountKobo, matches, message });
+        if (!first) duplicateRows++;
+        rowWarnings.push({ row, field: kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', message });
+      }
+    }
+    out.warnings = rowWarnings;
+    warnings += rowWarnings.length;
+    totalKobo += out.amountKobo;
+    valid.push(out);
+  }
+
+  for (const group of groups.values()) {
+    group.message = `Rows ${group.rows.join(', ')} buy the same thing for ${group.account} (${formatNaira(group.amountKobo)} each); keep them only if every purchase is wanted, otherwise exclude the extra rows`;
+  }
+  const errors: RowIssue[] = [];
+  for (const r of invalid) for (const i of r.issues) errors.push(i);
+  return {
+    kind,
+    valid,
+    invalid,
+    duplicates,
+    networkConflicts,
+    totalKobo,
+    counts: { rows: table.rows.length, valid: valid.length, invalid: invalid.length, duplicateRows, warnings },
+    errors,
+  };
+}
+
+type Report = (field: FieldKey, text: string) => void;
+
+function blankRow(row: number, phone: string): ValidRow {
+  return {
+    row,
+    phone,
+    network: null,
+    amountKobo: 0,
+    productCode: '',
+    voucherCode: null,
+    dataValue: null,
+    operator: '',
+    region: '',
+    description: null,
+    name: null,
+    reference: null,
+    meter: null,
+    disco: null,
+    vendType: null,
+    smartcard: null,
+    provider: null,
+    bouquetCode: null,
+    warnings: [],
+  };
+}
+
+function airtimeRow(
+  row: number,
+  cells: readonly CellValue[],
+  col: ColumnMapping,
+  ix: Indexes,
+  phone: string,
+  issue: Report,
+  warn: Report,
+  conflicts: NetworkConflict[],
+): ValidRow | null {
+  const given = networkFromCell(at(cells, col.network));
+  if (given && !given.ok) issue('network', given.reason);
+  const inferred = phone ? networkOfPhone(phone) : null;
+  let network: Network | null = given?.ok ? given.value : inferred;
+  const codeText = optionalText(at(cells, col.productCode));
+  let product: AirtimeProduct | undefined;
+  if (codeText !== null) {
+    product = ix.airtimeByCode.get(codeText);
+    if (!product) {
+      const hint = [...ix.airtimeByCode.keys()].find((c) => c.toLowerCase() === codeText.toLowerCase());
+      issue('productCode', `airtime product code ${codeText} is not in the catalog${hint ? ` (did you mean ${hint}? codes are case-sensitive)` : ''}`);
+    } else if (network && product.network !== network) {
+      issue('productCode', `airtime product ${codeText} is for ${NETWORK_LABEL[product.network]}, not ${NETWORK_LABEL[network]}`);
+    } else {
+      network = product.network;
+    }
+  }
+  if (phone && !network && !(given && !given.ok)) {
+    issue('network', `cannot tell the network of ${phone} from its prefix; add a Network column (MTN, Airtel, Glo or 9mobile)`);
+  }
+  if (network && !product) {
+    product = ix.airtimeByNetwork.get(network);
+    if (!product) issue('network', `the airtime catalog has no product for ${NETWORK_LABEL[network]}; refresh the catalog or choose another network`);
+  }
+  const amount = amountFromCell(at(cells, col.amount));
+  if (!amount.ok) issue('amount', amount.reason);
+  else if (product) {
+    const min = Math.max(10_000, nairaToKobo(product.minAmount));
+    const max = nairaToKobo(product.maxAmount);
+    if (amount.kobo < min) issue('amount', `${formatNaira(amount.kobo)} is below the ${NETWORK_LABEL[product.network]} airtime minimum of ${formatNaira(min)}`);
+    else if (max > 0 && amount.kobo > max) issue('amount', `${formatNaira(amount.kobo)} is above the ${NETWORK_LABEL[product.network]} airtime maximum of ${formatNaira(max)}`);
+  }
+  if (!product || !network || !amount.ok || !phone) return null;
+  if (given?.ok && inferred && inferred !== given.value) {
+    const message = `Row ${row}: ${phone} has ${withArticle(NETWORK_LABEL[inferred])} prefix but the file says ${NETWORK_LABEL[given.value]}; ${NETWORK_LABEL[given.value]} will be used (numbers can be ported). Change the Network cell if that is wrong`;
+    conflicts.push({ row, phone, given: given.value, inferred, message });
+    warn('network', message.slice(message.indexOf(': ') + 2));
+  }
+  const out = blankRow(row, phone);
+  out.network = network;
+  out.amountKobo = amount.kobo;
+  out.productCode = product.productCode;
+  out.voucherCode = product.voucherCode ? product.voucherCode : null;
+  out.operator = product.operator;
+  out.region = product.region;
+  return out;
+}
+
+function dataRow(
+  row: number,
+  cells: readonly CellValue[],
+  col: ColumnMapping,
+  ix: Indexes,
+  phone: string,
+  issue: Report,
+  warn: Report,
+  conflicts: NetworkConflict[],
+): ValidRow | null {
+  const codeText = optionalText(at(cells, col.productCode));
+  let plan: DataPlan | undefined;
+  if (codeText === null) issue('productCode', 'the data plan code is empty; copy a product code from the data plan list');
+  else {
+    plan = ix.plansByCode.get(codeText);
+    if (!plan) {
+      const near = ix.plansByLowerCode.get(codeText.toLowerCase());
+      issue(
+        'productCode',
+        near
+          ? `data plan code ${codeText} is not in the catalog; did you mean ${near.productCode}? (codes are case-sensitive)`
+          : `data plan code ${codeText} is not in the catalog; copy the exact product code from the data plan list`,
+      );
+    }
+  }
+  const given = networkFromCell(at(cells, col.network));
+  if (given && !given.ok) issue('network', given.reason);
+  // The plan's price is charged whatever the file says; a different amount is only a warning.
+  const fileAmountCell = at(cells, col.amount);
+  if (!plan || !phone || (given && !given.ok)) return null;
+  const planKobo = nairaToKobo(plan.amount);
+  const out = blankRow(row, phone);
+  out.network = plan.network;
+  out.amountKobo = planKobo;
+  out.productCode = plan.productCode;
+  out.voucherCode = plan.voucherCode ? plan.voucherCode : null;
+  out.dataValue = Number.isFinite(plan.dataValue) ? plan.dataValue : null;
+  out.operator = plan.operator;
+  out.description = plan.description;
+  if (given?.ok && given.value !== plan.network) {
+    warn('network', `the file says ${NETWORK_LABEL[given.value]} but plan ${plan.productCode} is ${withArticle(NETWORK_LABEL[plan.network])} plan; ${NETWORK_LABEL[plan.network]} will be used`);
+  }
+  const inferred = networkOfPhone(phone);
+  if (inferred && inferred !== plan.network) {
+    const message = `Row ${row}: ${phone} has ${withArticle(NETWORK_LABEL[inferred])} prefix but plan ${plan.productCode} is for ${NETWORK_LABEL[plan.network]}; it will be bought on ${NETWORK_LABEL[plan.network]} (numbers can be ported). Choose ${withArticle(NETWORK_LABEL[inferred])} plan if that is wrong`;
+    conflicts.push({ row, phone, given: plan.network, inferred, message });
+    warn('network', message.slice(message.indexOf(': ') + 2));
+  }
+  if (fileAmountCell !== null) {
+    const fileAmount = amountFromCell(fileAmountCell);
+    if (!fileAmount.ok || fileAmount.kobo !== planKobo) {
+      warn('amount', `the file's amount ${textFromCell(fileAmountCell)} is ignored; plan ${plan.productCode} costs ${formatNaira(planKobo)}`);
+    }
+  }
+  return out;
+}
+
+function electricityRow(row: number, cells: readonly CellValue[], col: ColumnMapping, ix: Indexes, phone: string, issue: Report): ValidRow | null {
+  const discoText = optionalText(at(cells, col.disco));
+  let disco: ElectricityProvider | undefined;
+  if (discoText === null) issue('disco', 'the disco is empty; write the disco code from the electricity provider list');
+  else {
+    disco = ix.discoByCode.get(discoText) ?? ix.discoByLooseName.get(lower(discoText));
+    if (!disco) {
+      const near = [...ix.discoByCode.keys()].find((c) => c.toLowerCase() === discoText.toLowerCase());
+      issue(
+        'disco',
+        near
+          ? `disco ${discoText} is not in the catalog; did you mean ${near}? (codes are case-sensitive)`
+          : `disco ${discoText} is not in the catalog; use one of ${[...ix.discoByCode.keys()].join(', ')}`,
+      );
+    }
+  }
+  const meter = accountNumberFromCell(at(cells, col.meter), 'Meter number', 6, 20);
+  if (!meter.ok) issue('meter', meter.reason);
+  const vendType = vendTypeFromCell(at(cells, col.vendType));
+  if (!vendType.ok) issue('vendType', vendType.reason);
+  const amount = amountFromCell(at(cells, col.amount));
+  if (!amount.ok) issue('amount', amount.reason);
+  else if (disco) {
+    const min = nairaToKobo(disco.minAmount);
+    const max = nairaToKobo(disco.maxAmount);
+    if (amount.kobo < min) issue('amount', `${formatNaira(amount.kobo)} is below ${disco.name}'s minimum of ${formatNaira(min)}`);
+    else if (max > 0 && amount.kobo > max) issue('amount', `${formatNaira(amount.kobo)} is above ${disco.name}'s maximum of ${formatNaira(max)}`);
+  }
+  if (!disco || !meter.ok || !vendType.ok || !amount.ok || !phone) return null;
+  const out = blankRow(row, phone);
+  out.amountKobo = amount.kobo;
+  out.productCode = disco.productCode;
+  out.disco = disco.productCode;
+  out.meter = meter.value;
+  out.vendType = vendType.value;
+  out.description = disco.name;
+  return out;
+}
+
+function cableRow(row: number, cells: readonly CellValue[], col: ColumnMapping, ix: Indexes, phone: string, issue: Report, warn: Report): ValidRow | null {
+  const providerText = optionalText(at(cells, col.provider));
+  let provider: string | null = null;
+  if (providerText !== null) {
+    provider = ix.providers.get(lower(providerText)) ?? null;
+    if (!provider) issue('provider', `cable provider ${providerText} is not in the catalog; use one of ${[...new Set(ix.providers.values())].join(', ')}`);
+  }
+  const codeText = optionalText(at(cells, col.bouquet));
+  let bouquet: CableBouquet | undefined;
+  if (codeText === null) issue('bouquet', 'the bouquet code is empty; copy a bouquet code from the cable TV list');
+  else {
+    const candidates = ix.bouquetsByCode.get(codeText);
+    if (!candidates) {
+      const near = ix.bouquetsByLowerCode.get(codeText.toLowerCase());
+      issue(
+        'bouquet',
+        near ? `bouquet code ${codeText} is not in the catalog; did you mean ${near.productCode}? (codes are case-sensitive)` : `bouquet code ${codeText} is not in the catalog; copy the exact code from the cable TV list`,
+      );
+    } else {
+      bouquet = provider ? candidates.find((b) => b.network === provider) : candidates[0];
+      if (!bouquet && provider) issue('bouquet', `bouquet ${codeText} is ${withArticle(candidates[0].network)} bouquet, not ${provider}`);
+    }
+  }
+  const smartcard = accountNumberFromCell(at(cells, col.smartcard), 'Smartcard number', 8, 20);
+  if (!smartcard.ok) issue('smartcard', smartcard.reason);
+  if (!bouquet || !smartcard.ok || !phone || (providerText !== null && !provider)) return null;
+  const kobo = nairaToKobo(bouquet.amount);
+  const out = blankRow(row, phone);
+  out.amountKobo = kobo;
+  out.productCode = bouquet.productCode;
+  out.bouquetCode = bouquet.productCode;
+  out.provider = bouquet.network;
+  out.smartcard = smartcard.value;
+  out.description = bouquet.description;
+  const fileAmountCell = at(cells, col.amount);
+  if (fileAmountCell !== null) {
+    const fileAmount = amountFromCell(fileAmountCell);
+    if (!fileAmount.ok || fileAmount.kobo !== kobo) warn('amount', `the file's amount ${textFromCell(fileAmountCell)} is ignored; ${bouquet.description} costs ${formatNaira(kobo)}`);
+  }
+  return out;
+}
