@@ -1,0 +1,104 @@
+/** `/__sandbox/*`: clock, faults, wallet, outbox and reset — per organisation, sandbox only. */
+import { z } from 'zod';
+import { nairaToKobo } from '../shared/money';
+import { SUCCESS_MESSAGE, type OutboxEntry } from '../shared/wire';
+import { parseBody, type Ctx } from './context';
+import type { Fault } from './core';
+import { HttpError, ok, type Reply } from './httpErrors';
+import { accountBalance } from './vending';
+
+const TEN_YEARS_S = 10 * 366 * 86_400;
+
+const clockBody = z.object({ advanceSeconds: z.number().min(0).max(TEN_YEARS_S) });
+
+export interface ClockState {
+  now: string;
+  offsetSeconds: number;
+}
+
+function clockState(ctx: Ctx): ClockState {
+  return { now: new Date(ctx.core.now(ctx.org)).toISOString(), offsetSeconds: ctx.org.clockOffsetMs / 1000 };
+}
+
+export function advanceClock(ctx: Ctx): Reply {
+  const body = parseBody(ctx, clockBody, 'a JSON object like {"advanceSeconds": 121}');
+  ctx.core.advanceClock(ctx.org, body.advanceSeconds);
+  ctx.core.settle(ctx.org, ctx.core.now(ctx.org));
+  return ok(ctx.ref, clockState(ctx), SUCCESS_MESSAGE);
+}
+
+export function readClock(ctx: Ctx): Reply {
+  return ok(ctx.ref, clockState(ctx), SUCCESS_MESSAGE);
+}
+
+const faultBody = z.object({
+  path: z.string().regex(/^\/\S*$/, 'path must start with / (for example /purchaseAirtime)'),
+  status: z.number().int().min(400).max(599),
+  count: z.number().int().min(1).max(1_000_000).default(1),
+  withVoucherOnly: z.boolean().default(false),
+});
+
+export interface FaultView {
+  path: string;
+  status: number;
+  remaining: number;
+  withVoucherOnly: boolean;
+}
+
+const viewFaults = (faults: Fault[]): FaultView[] => faults.map((f) => ({ ...f }));
+
+export function addFault(ctx: Ctx): Reply {
+  const body = parseBody(ctx, faultBody, 'a JSON object like {"path": "/purchaseAirtime", "status": 503, "count": 2}');
+  if (body.path.startsWith('/__sandbox')) throw new HttpError(400, 'faults cannot target the /__sandbox control endpoints');
+  ctx.org.faults.push({ path: body.path, status: body.status, remaining: body.count, withVoucherOnly: body.withVoucherOnly });
+  return ok(ctx.ref, { faults: viewFaults(ctx.org.faults) }, SUCCESS_MESSAGE);
+}
+
+export function listFaults(ctx: Ctx): Reply {
+  return ok(ctx.ref, { faults: viewFaults(ctx.org.faults) }, SUCCESS_MESSAGE);
+}
+
+export function clearFaults(ctx: Ctx): Reply {
+  ctx.org.faults = [];
+  return ok(ctx.ref, { faults: [] }, SUCCESS_MESSAGE);
+}
+
+const walletBody = z.object({ balance: z.number().min(0).max(1e12) });
+
+export function setWallet(ctx: Ctx): Reply {
+  const body = parseBody(ctx, walletBody, 'a JSON object like {"balance": 5000} (Naira)');
+  if (!ctx.org.configured) throw new HttpError(422, 'vending account not configured: this organisation has no NGN wallet');
+  ctx.core.setBalance(ctx.org, nairaToKobo(body.balance));
+  return accountBalance(ctx);
+}
+
+interface OutboxRow {
+  channel: 'sms' | 'email';
+  recipient: string;
+  subject: string | null;
+  body: string;
+  reference: string;
+  code: string | null;
+  created_ms: number;
+}
+
+/** An outbox entry; email copies also carry `subject` (a sandbox addition). */
+export type OutboxView = OutboxEntry & { subject?: string };
+
+export function outbox(ctx: Ctx): Reply {
+  const rows = ctx.core
+    .stmt<[number], OutboxRow>('SELECT channel, recipient, subject, body, reference, code, created_ms FROM outbox WHERE org_id = ? ORDER BY id')
+    .all(ctx.org.id);
+  const entries = rows.map((r): OutboxView => {
+    const entry: OutboxView = { channel: r.channel, to: r.recipient, body: r.body, reference: r.reference, createdAt: new Date(r.created_ms).toISOString() };
+    if (r.code !== null) entry.code = r.code;
+    if (r.subject !== null) entry.subject = r.subject;
+    return entry;
+  });
+  return ok(ctx.ref, entries, SUCCESS_MESSAGE);
+}
+
+export function reset(ctx: Ctx): Reply {
+  ctx.core.reset(ctx.org);
+  return ok(ctx.ref, { reset: true }, SUCCESS_MESSAGE);
+}

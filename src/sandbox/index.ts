@@ -1,0 +1,105 @@
+/**
+ * The vending and messaging service as an HTTP server (docs/sandbox.md): the app's embedded
+ * default, the peer of every integration test, and a standalone test double.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SandboxCore } from './core';
+import { seedHistory } from './seedHistory';
+import { createHandler } from './server';
+
+export interface SandboxOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Known organisations' bearer tokens. */
+  tokens?: string[];
+  /** Any non-empty bearer token becomes its own organisation on first use. */
+  acceptAnyToken?: boolean;
+  /** SQLite file; state survives restarts. Omitted: in memory. */
+  dbPath?: string;
+  /** On first creation of each known organisation, this many past log entries (last 90 days). */
+  seedHistory?: number;
+  /** Starting wallet of each organisation, Naira (default 1,000,000). */
+  initialBalanceNaira?: number;
+  accountName?: string;
+  /** No diagnostics on stderr. */
+  quiet?: boolean;
+}
+
+export interface SandboxHandle {
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const initialBalanceNaira = options.initialBalanceNaira ?? 1_000_000;
+  if (!Number.isFinite(initialBalanceNaira) || initialBalanceNaira < 0) throw new RangeError('initialBalanceNaira must be a non-negative number');
+  const core = new SandboxCore({
+    dbPath: options.dbPath,
+    initialBalanceKobo: Math.round(initialBalanceNaira * 100),
+    accountName: options.accountName,
+    seedHistory: Math.max(0, Math.floor(options.seedHistory ?? 0)),
+    quiet: options.quiet ?? false,
+  });
+  core.seeder = seedHistory;
+  const knownTokens = new Set((options.tokens ?? []).filter((t) => t.trim() !== ''));
+  try {
+    for (const token of knownTokens) core.createOrg(token, core.options.seedHistory);
+  } catch (err) {
+    core.close();
+    throw err;
+  }
+
+  let port = 0;
+  const server = createServer(
+    createHandler({
+      core,
+      acceptAnyToken: options.acceptAnyToken ?? false,
+      knownTokens,
+      quiet: options.quiet ?? false,
+      fallbackHost: () => `${host.includes(':') ? `[${host}]` : host}:${port}`,
+    }),
+  );
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 60_000;
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((err: unknown) => {
+    core.close();
+    throw err;
+  });
+  port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => {
+          core.close();
+          resolve();
+        });
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+      });
+      return closing;
+    },
+  };
+}
