@@ -4,8 +4,10 @@
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
+import { bulkMigration } from './003_bulk';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
+  bulkMigration,
   // (add one import and one entry per migration file, in number order)
 ];

@@ -1,0 +1,66 @@
+/**
+ * Reading the service's vending log to learn what happened to items: by reference (the
+ * `transaction_id` of an entry is the reference the purchase answer gave), or by phone for
+ * items whose reference is unknown (a crash or timeout while sending).
+ */
+import { parseLogEntry, type ParsedLogEntry } from '../api/parseLogEntry';
+import type { VendingClient } from '../api/vendingClient';
+import type { LogEntry, LogQuery, PageObject } from '../../shared/wire';
+import type { BulkJobKind } from './jobStates';
+
+const PER_PAGE = 100;
+/** Safety stop: never page forever through a log that keeps growing. */
+const MAX_PAGES = 500;
+
+export type LogReader = Pick<VendingClient, 'logEntries' | 'logPage'>;
+
+function parseAll(items: LogEntry[]): ParsedLogEntry[] {
+  const out: ParsedLogEntry[] = [];
+  for (const item of items) {
+    try {
+      out.push(parseLogEntry(item));
+    } catch {
+      // An entry vendesk cannot read cannot settle an item; it is simply not matched.
+    }
+  }
+  return out;
+}
+
+/** Every page of the log for a query. */
+export async function readAllLogPages(client: LogReader, query: LogQuery, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
+  const out: ParsedLogEntry[] = [];
+  let page: PageObject<LogEntry> = await client.logEntries({ ...query, perPage: PER_PAGE }, { signal });
+  out.push(...parseAll(page.Items));
+  let pages = 1;
+  let pageNumber = page.CurrentPage;
+  while (pages < MAX_PAGES && page.Items.length > 0 && (page.NextPage || pageNumber < page.TotalPages)) {
+    page = page.NextPage
+      ? await client.logPage(page.NextPage, { signal })
+      : await client.logEntries({ ...query, perPage: PER_PAGE, page: pageNumber + 1 }, { signal });
+    pageNumber = page.CurrentPage > pageNumber ? page.CurrentPage : pageNumber + 1;
+    out.push(...parseAll(page.Items));
+    pages++;
+  }
+  return out;
+}
+
+export function logType(kind: BulkJobKind): 'airtime' | 'data' {
+  return kind;
+}
+
+/** Entries for one phone number (the log's search matches phone or transaction id). */
+export function logEntriesForPhone(client: LogReader, kind: BulkJobKind, phone: string, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
+  return readAllLogPages(client, { search: phone, type: logType(kind), status: 'all' }, signal);
+}
+
+/** Entries from a UTC date on, for settling many accepted items at once. */
+export function logEntriesSince(client: LogReader, kind: BulkJobKind, startMs: number, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
+  const start = new Date(startMs - 24 * 3600_000).toISOString().slice(0, 10);
+  return readAllLogPages(client, { startdate: start, type: logType(kind), status: 'all' }, signal);
+}
+
+/** Entries for one reference. */
+export async function logEntriesForReference(client: LogReader, kind: BulkJobKind, reference: string, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
+  const entries = await readAllLogPages(client, { search: reference, type: logType(kind), status: 'all' }, signal);
+  return entries.filter((e) => e.transactionId === reference);
+}
