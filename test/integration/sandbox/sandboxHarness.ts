@@ -1,0 +1,105 @@
+/** Shared helpers for the sandbox's integration tests: real HTTP against a real sandbox. */
+import { randomUUID } from 'node:crypto';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../../src/sandbox/index';
+import type { Envelope } from '../../../src/shared/wire';
+
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: Envelope<T>;
+}
+
+export class Org {
+  constructor(
+    readonly url: string,
+    readonly token: string,
+  ) {}
+
+  async call<T = unknown>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Answer<T>> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, ...extraHeaders };
+    let payload: string | undefined;
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const res = await fetch(this.url + path, { method, headers, body: payload });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: JSON.parse(text) as Envelope<T> };
+  }
+
+  get<T = unknown>(path: string) {
+    return this.call<T>('GET', path);
+  }
+
+  post<T = unknown>(path: string, body?: unknown) {
+    return this.call<T>('POST', path, body);
+  }
+
+  async balance(): Promise<number> {
+    const r = await this.get<{ GlobalBalance: { Balance: number }[] }>('/accountBalance');
+    return r.body.data.GlobalBalance[0]?.Balance ?? NaN;
+  }
+
+  async advance(seconds: number): Promise<void> {
+    const r = await this.post('/__sandbox/clock', { advanceSeconds: seconds });
+    if (r.status !== 200) throw new Error(`clock: ${r.status}`);
+  }
+
+  async setWallet(naira: number): Promise<void> {
+    const r = await this.post('/__sandbox/wallet', { balance: naira });
+    if (r.status !== 200) throw new Error(`wallet: ${r.status}`);
+  }
+
+  async fault(fault: { path: string; status: number; count?: number; withVoucherOnly?: boolean }): Promise<void> {
+    const r = await this.post('/__sandbox/faults', fault);
+    if (r.status !== 200) throw new Error(`fault: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+}
+
+export interface Started {
+  sandbox: SandboxHandle;
+  /** A fresh organisation (its own wallet, clock, faults and data). */
+  org(prefix?: string): Org;
+}
+
+export async function start(options: SandboxOptions = {}): Promise<Started> {
+  const sandbox = await startSandbox({ acceptAnyToken: true, quiet: true, ...options });
+  return {
+    sandbox,
+    org: (prefix = 'test') => new Org(sandbox.url, `${prefix}-${randomUUID()}`),
+  };
+}
+
+export const mtnAirtime = (phoneNumber: string, amount: number, extra: Record<string, unknown> = {}) => ({
+  amount,
+  phoneNumber,
+  network: 'MTN',
+  productCode: 'MTN-VTU',
+  operator: 'MTN Nigeria',
+  region: '',
+  ...extra,
+});
+
+export const mtnData = (phoneNumber: string, extra: Record<string, unknown> = {}) => ({
+  phoneNumber,
+  productCode: 'MTN-2GB-30D',
+  network: 'MTN',
+  amount: 1500,
+  dataValue: 2048,
+  ...extra,
+});
+
+/** Commission rates the sandbox documents (basis points). */
+export const AIRTIME_BP = { MTN: 300, AIRTEL: 350, GLOBACOM: 400, '9MOBILE': 400 } as const;
+export const DATA_BP = { MTN: 200, AIRTEL: 250, GLOBACOM: 300, '9MOBILE': 300 } as const;
+
+/** amount − commission, in Naira, computed in kobo. */
+export function costNaira(amountNaira: number, basisPoints: number): number {
+  const kobo = Math.round(amountNaira * 100);
+  return (kobo - Math.floor((kobo * basisPoints) / 10_000)) / 100;
+}
+
+/** Naira sums without float drift. */
+export function naira(...values: number[]): number {
+  return values.reduce((sum, v) => sum + Math.round(v * 100), 0) / 100;
+}
