@@ -75,6 +75,18 @@ function addPlaywright(file) {
     counts.passed += r.stats?.expected ?? 0;
     counts.failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
     counts.skipped += r.stats?.skipped ?? 0;
+    // Say why anything was skipped (only the Electron-runtime test may be).
+    const walk = (suite, trail) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status !== 'skipped') continue;
+          const why = (t.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given';
+          console.log(`Skipped: ${[...trail, spec.title].join(' › ')} — ${why}`);
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child, [...trail, child.title]);
+    };
+    for (const suite of r.suites ?? []) walk(suite, [suite.title]);
   } catch {
     counts.failed += 1;
   }

@@ -99,7 +99,7 @@ export function AppFrame() {
                 key={r.path}
                 href={`#/${r.path}`}
                 label={r.label}
-                description={r.description}
+                title={r.description}
                 active={r.path === route.path}
                 onClick={close}
                 aria-current={r.path === route.path ? 'page' : undefined}

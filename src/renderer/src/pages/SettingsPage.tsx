@@ -35,7 +35,7 @@ function AddProfileForm({ onSaved }: { onSaved: () => void }) {
     <Card withBorder padding="lg">
       <Title order={4}>Add a live profile</Title>
       <Text size="sm" c="dimmed" mb="md">
-        A live profile spends real money from your organisation's wallet. The token is stored encrypted and is never shown again.
+        A live profile spends real money from your organisation's wallet. The token is kept in protected storage on this computer (encrypted by the system keychain in the desktop app) and is never shown again.
       </Text>
       <Stack gap="sm" maw={520}>
         <TextInput label="Name" placeholder="Acme Finance — production" value={name} onChange={(e) => setName(e.currentTarget.value)} required />
@@ -73,9 +73,10 @@ export function SettingsPage() {
       <PageHeader title="Settings" description="Connection profiles, limits and the data folder" />
       <Stack gap="lg">
         <Card withBorder padding="lg">
-          <Title order={4} mb="sm">
-            Connection profiles
-          </Title>
+          <Title order={4}>Connection profiles</Title>
+          <Text size="sm" c="dimmed" mb="sm" data-testid="current-connection">
+            Connected now to {info ? `${info.connection.profileName} (${info.connection.kind === 'live' ? 'LIVE' : 'SANDBOX'})` : '…'}
+          </Text>
           <ErrorNotice error={error ?? profiles.error} />
           <Table verticalSpacing="sm" highlightOnHover>
             <Table.Thead>
