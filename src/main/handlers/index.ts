@@ -2,7 +2,9 @@
 import type { Operations } from '../../shared/contract';
 import { appHandlers } from './appHandlers';
 import type { HandlersOf } from './handlerTypes';
+import { messagingHandlers } from './messagingHandlers';
 
 export const handlers: HandlersOf<Operations> = {
   ...appHandlers,
+  ...messagingHandlers,
 };

@@ -4,9 +4,11 @@
  */
 import { appOperations } from './app';
 import type { InputOf, OperationDef, OutputOf } from './define';
+import { messagingOperations } from './messaging';
 
 export const operations = {
   ...appOperations,
+  ...messagingOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -5,9 +5,11 @@
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
 import { bulkMigration } from './003_bulk';
+import { messagingMigration } from './005_messaging';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
   bulkMigration,
+  messagingMigration,
   // (add one import and one entry per migration file, in number order)
 ];

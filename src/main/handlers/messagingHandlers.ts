@@ -1,0 +1,22 @@
+import { messagingOperations } from '../../shared/contract/messaging';
+import { createContactsImporter } from '../messaging/contactsImport';
+import { createMessagingService } from '../messaging/messagingService';
+import type { HandlersOf } from './handlerTypes';
+
+export const messagingHandlers: HandlersOf<typeof messagingOperations> = {
+  'messaging.senderIds': (_input, app) => app.service(createMessagingService).senderIds(),
+  'messaging.templates.list': (_input, app) => app.service(createMessagingService).templates(),
+  'messaging.templates.create': (input, app) => app.service(createMessagingService).createTemplate(input),
+  'messaging.phonebooks.list': (_input, app) => app.service(createMessagingService).phonebooks(),
+  'messaging.phonebooks.create': (input, app) => app.service(createMessagingService).createPhonebook(input),
+  'messaging.phonebooks.get': (input, app) => app.service(createMessagingService).phonebook(input),
+  'messaging.contacts.preview': (input, app) => app.service(createContactsImporter).preview(input),
+  'messaging.contacts.import': (input, app) => app.service(createContactsImporter).import(input),
+  'messaging.contacts.cancel': (input, app) => ({ cancelled: app.service(createContactsImporter).cancel(input.phoneBookId) }),
+  'messaging.quote': (input, app) => app.service(createMessagingService).quote(input),
+  'messaging.send': (input, app) => app.service(createMessagingService).send(input),
+  'messaging.status': (input, app) => app.service(createMessagingService).status(input.reference),
+  'messaging.history': (input, app) => app.service(createMessagingService).history(input),
+  'messaging.otp.send': (input, app) => app.service(createMessagingService).sendOtp(input),
+  'messaging.otp.confirm': (input, app) => app.service(createMessagingService).confirmOtp(input),
+};

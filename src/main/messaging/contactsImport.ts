@@ -1,0 +1,219 @@
+/**
+ * Contacts from a CSV or XLSX file into a phonebook, through the one spreadsheet importer:
+ * numbers normalized, repeats in the file dropped, invalid rows explained; then the numbers the
+ * phonebook does not hold yet are uploaded in chunks with progress, so re-importing the same
+ * file adds nothing twice. Each uploaded number is remembered locally with its file and row.
+ */
+import type { ContactsImportResult, ContactsPreview, RowProblem } from '../../shared/contract/messaging';
+import type { FileRef } from '../../shared/contract/files';
+import { AppError } from '../../shared/appError';
+import type { App } from '../app';
+import { fileRefName, resolveFileRef } from '../files';
+import { detectMapping, inspectSpreadsheet, isImportError, readSpreadsheet, validateContactRows, type ContactRow, type ContactValidation } from '../imports';
+import { createMessagingService, serviceKeyOf, type MessagingService } from './messagingService';
+
+/** Contacts per /createContact request: small enough to show progress, large enough to be quick. */
+export const CONTACTS_CHUNK = 500;
+/** Rows explained in an answer; the counts are always complete. */
+const PROBLEMS_SHOWN = 200;
+
+interface ReadContacts {
+  fileName: string;
+  fileHash: string;
+  format: 'csv' | 'xlsx';
+  sheetNames: string[];
+  sheet: string | null;
+  headers: string[];
+  phoneColumn: string | null;
+  nameColumn: string | null;
+  rows: number;
+  validation: ContactValidation;
+}
+
+function importFailure(error: unknown): never {
+  if (isImportError(error)) throw new AppError(`import_${error.code}`, error.message, 'Fix the file and import it again.');
+  throw error;
+}
+
+export class ContactsImporter {
+  private readonly running = new Map<number, AbortController>();
+
+  constructor(
+    private readonly app: App,
+    private readonly messaging: MessagingService,
+  ) {}
+
+  private async read(file: FileRef, sheet: string | undefined, onRows?: (rows: number) => void, signal?: AbortSignal): Promise<ReadContacts> {
+    const path = resolveFileRef(this.app, file);
+    try {
+      const info = await inspectSpreadsheet(path);
+      if (sheet && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
+        throw new AppError('import_no_sheet', `The workbook has no sheet called "${sheet}" (it has ${info.sheetNames.join(', ')}).`, 'Choose one of its sheets.');
+      }
+      const table = await readSpreadsheet(path, { sheet, signal, onProgress: onRows });
+      const mapping = detectMapping(table.headers, 'contacts');
+      const validation = validateContactRows(table, mapping);
+      const header = (i: number | null) => (i === null ? null : (table.headers[i] ?? null));
+      return {
+        fileName: fileRefName(file),
+        fileHash: table.fileHash || info.fileHash,
+        format: info.format,
+        sheetNames: info.sheetNames,
+        sheet: table.sheetName,
+        headers: table.headers,
+        phoneColumn: header(mapping.phone),
+        nameColumn: header(mapping.name),
+        rows: table.rows.length,
+        validation,
+      };
+    } catch (error) {
+      return importFailure(error);
+    }
+  }
+
+  private problems(v: ContactValidation): { invalid: RowProblem[]; duplicates: RowProblem[] } {
+    return {
+      invalid: v.invalid.slice(0, PROBLEMS_SHOWN).map((r) => ({ row: r.row, message: r.issues.map((i) => i.message).join('; ') })),
+      duplicates: v.duplicates.slice(0, PROBLEMS_SHOWN).map((d) => ({ row: d.row, message: d.message })),
+    };
+  }
+
+  private lastImport(phoneBookId: number, fileHash: string): string | null {
+    const row = this.app.db
+      .prepare("SELECT finished_at FROM messaging_imports WHERE service_key = ? AND phonebook_id = ? AND file_hash = ? AND state = 'done' ORDER BY id DESC LIMIT 1")
+      .get(serviceKeyOf(this.app), phoneBookId, fileHash) as { finished_at: string } | undefined;
+    return row?.finished_at ?? null;
+  }
+
+  async preview(input: { file: FileRef; sheet?: string; phoneBookId?: number }): Promise<ContactsPreview> {
+    const read = await this.read(input.file, input.sheet);
+    let alreadyInPhonebook: number | null = null;
+    let importedBefore: string | null = null;
+    if (input.phoneBookId !== undefined) {
+      const existing = new Set((await this.messaging.getPhonebookOrExplain(input.phoneBookId)).contacts.map((c) => c.phoneNumber));
+      alreadyInPhonebook = read.validation.valid.filter((c) => existing.has(c.phone)).length;
+      importedBefore = this.lastImport(input.phoneBookId, read.fileHash);
+    }
+    const { invalid, duplicates } = this.problems(read.validation);
+    return {
+      fileName: read.fileName,
+      format: read.format,
+      sheetNames: read.sheetNames,
+      sheet: read.sheet,
+      headers: read.headers,
+      phoneColumn: read.phoneColumn,
+      nameColumn: read.nameColumn,
+      rows: read.rows,
+      valid: read.validation.valid.length,
+      invalidCount: read.validation.invalid.length,
+      invalid,
+      duplicateCount: read.validation.duplicates.length,
+      duplicates,
+      sample: read.validation.valid.slice(0, 10),
+      alreadyInPhonebook,
+      importedBefore,
+    };
+  }
+
+  cancel(phoneBookId: number): boolean {
+    const controller = this.running.get(phoneBookId);
+    if (!controller) return false;
+    controller.abort();
+    return true;
+  }
+
+  async import(input: { file: FileRef; sheet?: string; phoneBookId: number }, options: { signal?: AbortSignal } = {}): Promise<ContactsImportResult> {
+    const { phoneBookId } = input;
+    if (this.running.has(phoneBookId)) {
+      throw new AppError('import_running', `Contacts are already being uploaded into phonebook ${phoneBookId}.`, 'Wait for that upload to finish, or cancel it.');
+    }
+    const controller = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    this.running.set(phoneBookId, controller);
+    const started = Date.now();
+    const progress = (done: number, total: number | null, message: string) => this.app.events.emit('contacts.progress', { phoneBookId, done, total, message });
+    let importId: number | null = null;
+    try {
+      progress(0, null, 'Reading the file…');
+      const phonebook = await this.messaging.getPhonebookOrExplain(phoneBookId);
+      const read = await this.read(input.file, input.sheet, (rows) => progress(0, null, `Reading the file: ${rows.toLocaleString('en-NG')} rows`), signal);
+      const existing = new Set(phonebook.contacts.map((c) => c.phoneNumber));
+      const toUpload: ContactRow[] = read.validation.valid.filter((c) => !existing.has(c.phone));
+      let skipped = read.validation.valid.length - toUpload.length;
+      importId = Number(
+        this.app.db
+          .prepare(
+            `INSERT INTO messaging_imports (service_key, phonebook_id, file_name, file_hash, rows, valid, invalid, state, started_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?)`,
+          )
+          .run(serviceKeyOf(this.app), phoneBookId, read.fileName, read.fileHash, read.rows, read.validation.valid.length, read.validation.invalid.length, new Date(started).toISOString())
+          .lastInsertRowid,
+      );
+      const remember = this.app.db.prepare(
+        'INSERT OR REPLACE INTO messaging_contact_uploads (service_key, phonebook_id, phone, file_hash, row, uploaded_at) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      const serviceKey = serviceKeyOf(this.app);
+      let added = 0;
+      let chunks = 0;
+      let cancelled = false;
+      const total = toUpload.length;
+      progress(0, total, total ? `Uploading ${total.toLocaleString('en-NG')} contacts into ${phonebook.name}` : 'Nothing new to upload');
+      for (let i = 0; i < toUpload.length; i += CONTACTS_CHUNK) {
+        if (signal.aborted) {
+          cancelled = true;
+          break;
+        }
+        const chunk = toUpload.slice(i, i + CONTACTS_CHUNK);
+        const answer = await this.app.client().createContacts(
+          chunk.map((c) => ({ name: c.name, phoneNumber: c.phone })),
+          phoneBookId,
+        );
+        chunks++;
+        added += answer.added;
+        skipped += answer.skipped;
+        const at = new Date().toISOString();
+        this.app.db.transaction(() => {
+          for (const c of chunk) remember.run(serviceKey, phoneBookId, c.phone, read.fileHash, c.row, at);
+        })();
+        const done = Math.min(i + chunk.length, total);
+        progress(done, total, `Uploaded ${done.toLocaleString('en-NG')} of ${total.toLocaleString('en-NG')} contacts`);
+      }
+      const durationMs = Date.now() - started;
+      this.app.db
+        .prepare('UPDATE messaging_imports SET added = ?, skipped = ?, state = ?, finished_at = ? WHERE id = ?')
+        .run(added, skipped, cancelled ? 'cancelled' : 'done', new Date().toISOString(), importId);
+      this.app.events.emit('data.changed', { topics: ['phonebooks'] });
+      const { invalid } = this.problems(read.validation);
+      return {
+        phoneBookId,
+        fileName: read.fileName,
+        rows: read.rows,
+        valid: read.validation.valid.length,
+        added,
+        skipped,
+        invalidCount: read.validation.invalid.length,
+        invalid,
+        duplicateCount: read.validation.duplicates.length,
+        cancelled,
+        chunks,
+        durationMs,
+      };
+    } catch (error) {
+      if (importId !== null) {
+        this.app.db
+          .prepare("UPDATE messaging_imports SET state = 'failed', error = ?, finished_at = ? WHERE id = ?")
+          .run(error instanceof Error ? error.message : String(error), new Date().toISOString(), importId);
+      }
+      if (signal.aborted && (error as { name?: string } | null)?.name === 'AbortError') {
+        throw new AppError('cancelled', 'The contacts import was cancelled before anything was uploaded.', 'Import the file again when ready.');
+      }
+      throw error;
+    } finally {
+      this.running.delete(phoneBookId);
+    }
+  }
+}
+
+export function createContactsImporter(app: App): ContactsImporter {
+  return new ContactsImporter(app, app.service(createMessagingService));
+}

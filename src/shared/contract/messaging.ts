@@ -1,0 +1,293 @@
+/**
+ * Operations of messaging: sender IDs, templates, phonebooks and contacts (imported from
+ * spreadsheets), single and bulk SMS with their cost, status and history, one-time codes.
+ * Money is integer kobo; the cost of a message comes from `shared/messagingCost.ts` only.
+ */
+import { z } from 'zod';
+import type { ApprovalByArea, ApprovalState, MessageStatus } from '../wire';
+import { isEmailAddress } from '../emailAddresses';
+import type { MessageCost } from '../messagingCost';
+import { analyzeTemplate } from '../messagingTemplate';
+import { normalizePhone } from '../phone';
+import { op } from './define';
+import { fileRefSchema } from './files';
+
+/** The coverage area whose approval decides whether a sender ID or template can be used. */
+export const COVERAGE_AREA = 'NG';
+
+export interface SenderIdView {
+  senderId: string;
+  approval: ApprovalByArea;
+  /** Approval in {@link COVERAGE_AREA}. */
+  state: ApprovalState;
+  approved: boolean;
+  createdAt: string;
+}
+
+export interface TemplateView {
+  id: string;
+  name: string;
+  slug: string;
+  body: string;
+  indexes: string[];
+  useCases: string[];
+  approval: ApprovalByArea;
+  state: ApprovalState;
+  approved: boolean;
+  createdAt: string;
+}
+
+export interface PhonebookView {
+  id: number;
+  name: string;
+  description: string;
+  contactCount: number;
+  createdAt: string;
+}
+
+export interface ContactView {
+  id: number;
+  name: string;
+  phoneNumber: string;
+  createdAt: string;
+}
+
+export interface PhonebookContactsPage {
+  phonebook: PhonebookView;
+  /** Contacts matching the search, this page only. */
+  contacts: ContactView[];
+  /** Contacts matching the search in all. */
+  matching: number;
+  offset: number;
+}
+
+export interface RowProblem {
+  row: number;
+  message: string;
+}
+
+export interface ContactsPreview {
+  fileName: string;
+  format: 'csv' | 'xlsx';
+  sheetNames: string[];
+  sheet: string | null;
+  headers: string[];
+  phoneColumn: string | null;
+  nameColumn: string | null;
+  /** Data rows read. */
+  rows: number;
+  /** Rows with a valid number, repeats in the file removed. */
+  valid: number;
+  invalidCount: number;
+  /** The first invalid rows, each explained. */
+  invalid: RowProblem[];
+  duplicateCount: number;
+  duplicates: RowProblem[];
+  /** The first valid contacts, as they will be uploaded. */
+  sample: { row: number; name: string; phone: string }[];
+  /** When a phonebook was named: valid numbers it already holds (they are not added again). */
+  alreadyInPhonebook: number | null;
+  /** When this file was imported into that phonebook before, when. */
+  importedBefore: string | null;
+}
+
+export interface ContactsImportResult {
+  phoneBookId: number;
+  fileName: string;
+  rows: number;
+  valid: number;
+  /** New contacts the phonebook received. */
+  added: number;
+  /** Valid numbers already in the phonebook: not added again. */
+  skipped: number;
+  invalidCount: number;
+  invalid: RowProblem[];
+  duplicateCount: number;
+  cancelled: boolean;
+  chunks: number;
+  durationMs: number;
+}
+
+export interface MessageView {
+  reference: string;
+  senderId: string;
+  body: string;
+  isBulk: boolean;
+  phoneBookId: number | null;
+  recipientCount: number;
+  /** Up to the first 50 recipients. */
+  recipients: string[];
+  pages: number;
+  emails: string[];
+  smsCostKobo: number;
+  emailCostKobo: number;
+  totalCostKobo: number;
+  status: MessageStatus;
+  templateId: string | null;
+  createdAt: string;
+}
+
+export interface MessageQuote extends MessageCost {
+  /** The text recipients receive (a template's placeholders filled in). */
+  body: string;
+  /** "08031234567" or "Staff (1,204 contacts)". */
+  recipientsLabel: string;
+}
+
+export interface MessageHistoryView {
+  items: MessageView[];
+  page: number;
+  perPage: number;
+  hasMore: boolean;
+}
+
+export interface OtpSentView {
+  reference: string;
+  receiverNumber: string;
+  numberOfDigits: number;
+  seconds: number;
+  sentAt: string;
+  expiresAt: string;
+  costKobo: number;
+}
+
+export interface OtpConfirmedView {
+  reference: string;
+  confirmedAt: string;
+}
+
+// ---------------------------------------------------------------- input schemas
+
+const phoneInput = z
+  .string()
+  .trim()
+  .min(1, 'Enter the phone number')
+  .transform((value, ctx) => {
+    const r = normalizePhone(value);
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', message: `${r.reason}.` });
+      return z.NEVER;
+    }
+    return r.phone;
+  });
+
+const senderIdInput = z.string().trim().min(1, 'Choose an approved sender ID');
+
+const emailsInput = z
+  .array(z.string().trim())
+  .default([])
+  .superRefine((list, ctx) => {
+    const bad = list.filter((e) => !isEmailAddress(e));
+    if (bad.length) ctx.addIssue({ code: 'custom', message: `Not an email address: ${bad.slice(0, 3).join(', ')}. Correct or remove it.` });
+  })
+  .transform((list) => [...new Set(list.map((e) => e.toLowerCase()))]);
+
+export const messageTargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('number'), to: phoneInput }),
+  z.object({ kind: z.literal('phonebook'), phoneBookId: z.number().int().positive('Choose a phonebook') }),
+]);
+
+export const messageContentSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string().min(1, 'Write the message').max(1600, 'A message can be at most 1,600 characters (10 pages)') }),
+  z.object({ kind: z.literal('template'), templateId: z.string().min(1, 'Choose an approved template'), values: z.array(z.string()).default([]) }),
+]);
+
+const quoteInput = z.object({
+  target: messageTargetSchema,
+  content: messageContentSchema,
+  emails: emailsInput,
+});
+
+const sendInput = quoteInput.extend({
+  senderId: senderIdInput,
+  subject: z.string().trim().max(200).optional(),
+  /** The total the user confirmed; the send is refused if the cost has changed since. */
+  confirmedTotalKobo: z.number().int().nonnegative(),
+});
+
+export type MessageTargetInput = z.input<typeof messageTargetSchema>;
+export type MessageContentInput = z.input<typeof messageContentSchema>;
+
+const templateCreateInput = z
+  .object({
+    name: z.string().trim().min(1, 'Give the template a name').max(100),
+    slug: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'The slug is lower-case letters, digits and dashes, like salary-notice')
+      .max(60)
+      .optional(),
+    body: z.string().max(1600, 'A template can be at most 1,600 characters'),
+    useCases: z.array(z.string().trim().min(1)).min(1, 'Name at least one use case, like payroll or alerts'),
+  })
+  .superRefine((t, ctx) => {
+    for (const p of analyzeTemplate(t.body).problems) ctx.addIssue({ code: 'custom', path: ['body'], message: p.message });
+  });
+
+const dateInput = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Write dates as YYYY-MM-DD')
+  .optional();
+
+export const messagingOperations = {
+  'messaging.senderIds': op(z.object({}), 'Sender IDs of the organisation with their approval state').returns<SenderIdView[]>(),
+
+  'messaging.templates.list': op(z.object({}), 'Templates with their approval state per coverage area').returns<TemplateView[]>(),
+  'messaging.templates.create': op(templateCreateInput, 'Create a template; its indexes are derived from the body').returns<TemplateView>(),
+
+  'messaging.phonebooks.list': op(z.object({}), 'Phonebooks of the organisation').returns<PhonebookView[]>(),
+  'messaging.phonebooks.create': op(
+    z.object({ name: z.string().trim().min(1, 'Give the phonebook a name').max(100), description: z.string().trim().max(500).default('') }),
+    'Create a phonebook',
+  ).returns<PhonebookView>(),
+  'messaging.phonebooks.get': op(
+    z.object({
+      id: z.number().int().positive(),
+      offset: z.number().int().nonnegative().default(0),
+      limit: z.number().int().min(1).max(1000).default(200),
+      search: z.string().trim().default(''),
+    }),
+    'One phonebook and a page of its contacts',
+  ).returns<PhonebookContactsPage>(),
+
+  'messaging.contacts.preview': op(
+    z.object({ file: fileRefSchema, sheet: z.string().optional(), phoneBookId: z.number().int().positive().optional() }),
+    'Read a contacts file and explain every row that cannot be imported',
+  ).returns<ContactsPreview>(),
+  'messaging.contacts.import': op(
+    z.object({ file: fileRefSchema, sheet: z.string().optional(), phoneBookId: z.number().int().positive() }),
+    'Upload the valid contacts of a file into a phonebook, in chunks, with progress; numbers already there are not added again',
+  ).returns<ContactsImportResult>(),
+  'messaging.contacts.cancel': op(z.object({ phoneBookId: z.number().int().positive() }), 'Stop a contacts upload after the chunk in flight').returns<{
+    cancelled: boolean;
+  }>(),
+
+  'messaging.quote': op(quoteInput, 'Recipients and cost of a message before it is sent').returns<MessageQuote>(),
+  'messaging.send': op(sendInput, 'Send an SMS to one number or a phonebook, optionally with email copies').returns<MessageView>(),
+  'messaging.status': op(z.object({ reference: z.string().trim().min(1, 'Enter the message reference') }), 'Status of a message by its reference').returns<MessageView>(),
+  'messaging.history': op(
+    z.object({
+      page: z.number().int().min(1).default(1),
+      perPage: z.number().int().min(1).max(100).default(20),
+      startDate: dateInput,
+      endDate: dateInput,
+      search: z.string().trim().optional(),
+    }),
+    'Messages sent, newest first, with filters',
+  ).returns<MessageHistoryView>(),
+
+  'messaging.otp.send': op(
+    z.object({
+      receiverNumber: phoneInput,
+      senderId: senderIdInput,
+      numberOfDigits: z.number().int().min(6, 'A code has at least 6 digits').max(100, 'A code has at most 100 digits'),
+      seconds: z.number().int().min(30, 'A code is valid for at least 30 seconds').max(86_400, 'A code is valid for at most 86,400 seconds (24 hours)'),
+      emails: emailsInput,
+    }),
+    'Send a one-time code',
+  ).returns<OtpSentView>(),
+  'messaging.otp.confirm': op(
+    z.object({ reference: z.string().trim().min(1, 'Enter the reference of the code'), code: z.string().trim().regex(/^\d+$/, 'The code is digits only') }),
+    'Confirm a one-time code',
+  ).returns<OtpConfirmedView>(),
+} as const;
