@@ -70,7 +70,7 @@ export interface LogFilter {
 export function parseDay(text: string, name: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) {
+  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text) {
     throw new HttpError(400, `${name} must be a date written YYYY-MM-DD, got "${text}"`);
   }
   return ms;
