@@ -4,7 +4,7 @@
  * and thousands separators, network names spelled several ways. Pure and cheap: these run
  * once per cell of 200,000-row files, so the common forms take a char-loop fast path.
  */
-import { nairaToKobo, type Kobo } from '../../shared/money';
+import type { Kobo } from '../../shared/money';
 import { normalizePhone, parseNetwork, type Network } from '../../shared/phone';
 import type { VendType } from '../../shared/wire';
 import type { CellValue } from './sheetTable';
@@ -95,6 +95,31 @@ export function phoneFromCell(cell: CellValue): PhoneFromCell {
   return notAPhone(textFromCell(cell), 'the cell holds a date or TRUE/FALSE, not a number');
 }
 
+/**
+ * Digits of a phone spelled with separators, in the local form when it is a Nigerian mobile
+ * number: the char-loop equivalent of normalizePhone's success path, plus `00234…` and
+ * `+234 (0) 803…`. Null when it is not one (the caller then asks normalizePhone for the reason).
+ */
+function fastLocalPhone(s: string): string | null {
+  let digits = '';
+  let plus = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits += s[i];
+    else if (c === 43 && digits.length === 0 && !plus) plus = true; // +
+    else if (c !== 32 && c !== 45 && c !== 46 && c !== 40 && c !== 41 && c !== 47 && c !== 160) return null; // space - . ( ) / nbsp
+  }
+  if (!plus && digits.startsWith('00234')) digits = digits.slice(2);
+  if (digits.startsWith('234')) {
+    if (digits.length === 14 && digits.charCodeAt(3) === 48) digits = digits.slice(4);
+    else if (digits.length === 13) digits = digits.slice(3);
+    else return null;
+    digits = '0' + digits;
+  } else if (plus) return null;
+  else if (digits.length === 10) digits = '0' + digits;
+  return isLocalMobile(digits) ? digits : null;
+}
+
 function phoneFromText(text: string): PhoneFromCell {
   let s = text;
   if (s.startsWith("'")) s = s.slice(1).trim();
@@ -102,18 +127,11 @@ function phoneFromText(text: string): PhoneFromCell {
   // A number that went through a float: "8031234567.0"
   const dot = s.indexOf('.');
   if (dot > 0 && /^\+?\d+\.0+$/.test(s)) s = s.slice(0, dot);
-  const first = normalizePhone(s);
-  if (first.ok) return first;
-  // `+234 (0) 803 …`, `00234 803 …`: common spellings the shared normalizer does not take.
-  const compact = s.replace(/[\s\-.()/]/g, '');
-  let digits = compact.startsWith('+') ? compact.slice(1) : compact;
-  if (digits.startsWith('00234')) digits = digits.slice(2);
-  if (digits.startsWith('2340') && digits.length === 14) digits = '234' + digits.slice(4);
-  if (digits !== compact) {
-    const second = normalizePhone(digits);
-    if (second.ok) return second;
-  }
-  return first.reason.startsWith(s) && s !== text ? { ok: false, reason: first.reason.replace(s, text) } : first;
+  const fast = fastLocalPhone(s);
+  if (fast !== null) return { ok: true, phone: fast };
+  const shared = normalizePhone(s);
+  if (shared.ok) return shared;
+  return s !== text && shared.reason.startsWith(s) ? { ok: false, reason: text + shared.reason.slice(s.length) } : shared;
 }
 
 /**
@@ -129,7 +147,7 @@ export function amountFromCell(cell: CellValue): AmountFromCell {
     if (Math.abs(hundredths - Math.round(hundredths)) > 1e-6 * Math.max(1, hundredths)) {
       return { ok: false, reason: `Amount ${cell} has more than two decimal places; round it to kobo (e.g. ${cell.toFixed(2)})` };
     }
-    const kobo = nairaToKobo(cell);
+    const kobo = Math.round(hundredths);
     if (!Number.isSafeInteger(kobo)) return { ok: false, reason: `Amount ${cell} is too large` };
     return { ok: true, kobo };
   }
@@ -151,7 +169,11 @@ function amountFromText(raw: string): AmountFromCell {
   }
   const text = raw.trim();
   if (text === '') return { ok: false, reason: 'Amount is empty' };
-  let s = text.replace(/^(?:NGN|₦|N)\.?\s*/i, '').replace(/\s*(?:NGN|naira|₦)$/i, '');
+  let s = text;
+  const c0 = s.charCodeAt(0);
+  if (c0 < 48 || c0 > 57) s = s.replace(/^(?:NGN|₦|N)\.?\s*/i, '');
+  const cl = s.charCodeAt(s.length - 1);
+  if (cl < 48 || cl > 57) s = s.replace(/\s*(?:NGN|naira|₦)$/i, '');
   if (/^[-(]|[)]$/.test(s) || s.startsWith('-')) return { ok: false, reason: `Amount ${text} is negative; amounts must be more than zero` };
   let whole = 0;
   let frac = 0;
@@ -186,7 +208,19 @@ function amountFromText(raw: string): AmountFromCell {
 }
 
 /** A network cell: `MTN`, `Airtel`, `glo`, `Globacom`, `9mobile`, `Etisalat`, `MTN NG`… */
+const COMMON_NETWORK_SPELLINGS = new Map<string, Parsed<Network>>();
+for (const [spelling, network] of [
+  ['MTN', 'MTN'], ['mtn', 'MTN'], ['Mtn', 'MTN'], ['AIRTEL', 'AIRTEL'], ['Airtel', 'AIRTEL'], ['airtel', 'AIRTEL'],
+  ['GLO', 'GLOBACOM'], ['Glo', 'GLOBACOM'], ['glo', 'GLOBACOM'], ['GLOBACOM', 'GLOBACOM'], ['Globacom', 'GLOBACOM'],
+  ['9MOBILE', '9MOBILE'], ['9mobile', '9MOBILE'], ['9Mobile', '9MOBILE'], ['ETISALAT', '9MOBILE'], ['Etisalat', '9MOBILE'],
+] as const) COMMON_NETWORK_SPELLINGS.set(spelling, { ok: true, value: network });
+
 export function networkFromCell(cell: CellValue): Parsed<Network> | null {
+  if (cell === null) return null;
+  if (typeof cell === 'string') {
+    const common = COMMON_NETWORK_SPELLINGS.get(cell);
+    if (common) return common;
+  }
   const text = textFromCell(cell);
   if (text === '') return null;
   const direct = parseNetwork(text);

@@ -116,8 +116,8 @@ function parseCsv(
     };
     let parserRef: Papa.Parser | null = null;
     const onAbort = () => {
-      parserRef?.abort();
       fail(signal?.reason ?? new DOMException('The import was cancelled', 'AbortError'));
+      parserRef?.abort();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -138,8 +138,8 @@ function parseCsv(
           }
           onProgress?.(builder.rowsRead);
         } catch (error) {
+          fail(error); // before abort(): papaparse calls complete() from inside abort()
           parser.abort();
-          fail(error);
         }
       },
       complete() {

@@ -122,6 +122,8 @@ export interface BulkCatalogs {
 }
 
 const FIX = 'fix or exclude the row';
+/** The service's floor for airtime, whatever the catalog says: ₦100. */
+const MIN_AIRTIME_KOBO = 10_000;
 
 function at(cells: readonly CellValue[], column: number | null): CellValue {
   if (column === null) return null;
@@ -155,6 +157,8 @@ interface Indexes {
   bouquetsByCode: Map<string, CableBouquet[]>;
   bouquetsByLowerCode: Map<string, CableBouquet>;
   providers: Map<string, string>;
+  /** Catalog amounts in kobo, converted once: [min, max] for airtime and discos, [amount, amount] for plans and bouquets. */
+  kobo: Map<object, [number, number]>;
 }
 
 function buildIndexes(ctx: BulkCatalogs, kind: BulkKind): Indexes {
@@ -168,20 +172,25 @@ function buildIndexes(ctx: BulkCatalogs, kind: BulkKind): Indexes {
     bouquetsByCode: new Map(),
     bouquetsByLowerCode: new Map(),
     providers: new Map(),
+    kobo: new Map(),
   };
   for (const p of ctx.airtime) {
     if (!ix.airtimeByNetwork.has(p.network)) ix.airtimeByNetwork.set(p.network, p);
     ix.airtimeByCode.set(p.productCode, p);
+    ix.kobo.set(p, [Math.max(MIN_AIRTIME_KOBO, nairaToKobo(p.minAmount)), nairaToKobo(p.maxAmount)]);
   }
   for (const p of ctx.data) {
     ix.plansByCode.set(p.productCode, p);
     ix.plansByLowerCode.set(p.productCode.toLowerCase(), p);
+    const amount = nairaToKobo(p.amount);
+    ix.kobo.set(p, [amount, amount]);
   }
   if (kind === 'electricity') {
     if (!ctx.electricity) throw new TypeError('validateBulkRows: the electricity catalog is required for electricity rows');
     for (const d of ctx.electricity) {
       ix.discoByCode.set(d.productCode, d);
       ix.discoByLooseName.set(lower(d.name), d);
+      ix.kobo.set(d, [nairaToKobo(d.minAmount), nairaToKobo(d.maxAmount)]);
     }
   }
   if (kind === 'cable') {
@@ -192,6 +201,8 @@ function buildIndexes(ctx: BulkCatalogs, kind: BulkKind): Indexes {
       else ix.bouquetsByCode.set(b.productCode, [b]);
       ix.bouquetsByLowerCode.set(b.productCode.toLowerCase(), b);
       ix.providers.set(lower(b.network), b.network);
+      const amount = nairaToKobo(b.amount);
+      ix.kobo.set(b, [amount, amount]);
     }
   }
   return ix;
@@ -211,29 +222,28 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
   let warnings = 0;
   let duplicateRows = 0;
   const col = mapping;
+  const check = new RowChecker();
 
   for (let r = 0; r < table.rows.length; r++) {
     const { row, cells } = table.rows[r];
-    const issues: RowIssue[] = [];
-    const rowWarnings: RowIssue[] = [];
-    const issue = (field: FieldKey, text: string) => issues.push({ row, field, message: `Row ${row}: ${text}; ${FIX}` });
-    const warn = (field: FieldKey, text: string) => rowWarnings.push({ row, field, message: `Row ${row}: ${text}` });
+    check.reset(row);
 
     const phoneResult = phoneFromCell(at(cells, col.phone));
     const phone = phoneResult.ok ? phoneResult.phone : '';
-    if (!phoneResult.ok) issue('phone', phoneResult.reason);
+    if (!phoneResult.ok) check.issue('phone', phoneResult.reason);
 
     let out: ValidRow | null = null;
     if (kind === 'airtime' || kind === 'data') {
-      out = kind === 'airtime' ? airtimeRow(row, cells, col, ix, phone, issue, warn, networkConflicts) : dataRow(row, cells, col, ix, phone, issue, warn, networkConflicts);
+      out = kind === 'airtime' ? airtimeRow(row, cells, col, ix, phone, check, networkConflicts) : dataRow(row, cells, col, ix, phone, check, networkConflicts);
     } else if (kind === 'electricity') {
-      out = electricityRow(row, cells, col, ix, phone, issue);
+      out = electricityRow(row, cells, col, ix, phone, check);
     } else {
-      out = cableRow(row, cells, col, ix, phone, issue, warn);
+      out = cableRow(row, cells, col, ix, phone, check);
     }
 
-    if (issues.length > 0 || out === null) {
-      invalid.push({ row, issues });
+    if (check.issues.length > 0 || out === null) {
+      if (check.issues.length === 0) check.issue('phone', 'the row could not be read');
+      invalid.push({ row, issues: check.issues });
       continue;
     }
     out.name = optionalText(at(cells, col.name));
@@ -253,7 +263,7 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
       }
       group.rows.push(row);
       duplicateRows++;
-      warn(kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', `same ${sameWhat} as row ${first.row} (${account}, ${formatNaira(out.amountKobo)}); keep it only if both purchases are wanted`);
+      check.warn(kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', `same ${sameWhat} as row ${first.row} (${account}, ${formatNaira(out.amountKobo)}); keep it only if both purchases are wanted`);
     } else {
       firstByKey.set(key, out);
     }
@@ -264,11 +274,11 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
         const message = `Row ${row}: ${account} already had ${formatNaira(out.amountKobo)} bought in the last 24 hours (${matches.length === 1 ? '' : `${matches.length} times, last `}${last.at}${last.reference ? `, reference ${last.reference}` : ''}, ${last.status}); keep the row only if another purchase is wanted`;
         duplicates.push({ kind: 'recent', row, account, amountKobo: out.amountKobo, matches, message });
         if (!first) duplicateRows++;
-        rowWarnings.push({ row, field: kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', message });
+        check.warnings.push({ row, field: kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', message });
       }
     }
-    out.warnings = rowWarnings;
-    warnings += rowWarnings.length;
+    out.warnings = check.warnings.length > 0 ? check.warnings : [];
+    warnings += check.warnings.length;
     totalKobo += out.amountKobo;
     valid.push(out);
   }
@@ -290,7 +300,26 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
   };
 }
 
-type Report = (field: FieldKey, text: string) => void;
+/** Collects one row's issues and warnings; one instance is reused for every row (no per-row closures). */
+class RowChecker {
+  row = 0;
+  issues: RowIssue[] = [];
+  warnings: RowIssue[] = [];
+
+  reset(row: number): void {
+    this.row = row;
+    if (this.issues.length > 0) this.issues = [];
+    if (this.warnings.length > 0) this.warnings = [];
+  }
+
+  issue(field: FieldKey, text: string): void {
+    this.issues.push({ row: this.row, field, message: `Row ${this.row}: ${text}; ${FIX}` });
+  }
+
+  warn(field: FieldKey, text: string): void {
+    this.warnings.push({ row: this.row, field, message: `Row ${this.row}: ${text}` });
+  }
+}
 
 function blankRow(row: number, phone: string): ValidRow {
   return {
@@ -322,12 +351,11 @@ function airtimeRow(
   col: ColumnMapping,
   ix: Indexes,
   phone: string,
-  issue: Report,
-  warn: Report,
+  check: RowChecker,
   conflicts: NetworkConflict[],
 ): ValidRow | null {
   const given = networkFromCell(at(cells, col.network));
-  if (given && !given.ok) issue('network', given.reason);
+  if (given && !given.ok) check.issue('network', given.reason);
   const inferred = phone ? networkOfPhone(phone) : null;
   let network: Network | null = given?.ok ? given.value : inferred;
   const codeText = optionalText(at(cells, col.productCode));
@@ -336,33 +364,32 @@ function airtimeRow(
     product = ix.airtimeByCode.get(codeText);
     if (!product) {
       const hint = [...ix.airtimeByCode.keys()].find((c) => c.toLowerCase() === codeText.toLowerCase());
-      issue('productCode', `airtime product code ${codeText} is not in the catalog${hint ? ` (did you mean ${hint}? codes are case-sensitive)` : ''}`);
+      check.issue('productCode', `airtime product code ${codeText} is not in the catalog${hint ? ` (did you mean ${hint}? codes are case-sensitive)` : ''}`);
     } else if (network && product.network !== network) {
-      issue('productCode', `airtime product ${codeText} is for ${NETWORK_LABEL[product.network]}, not ${NETWORK_LABEL[network]}`);
+      check.issue('productCode', `airtime product ${codeText} is for ${NETWORK_LABEL[product.network]}, not ${NETWORK_LABEL[network]}`);
     } else {
       network = product.network;
     }
   }
   if (phone && !network && !(given && !given.ok)) {
-    issue('network', `cannot tell the network of ${phone} from its prefix; add a Network column (MTN, Airtel, Glo or 9mobile)`);
+    check.issue('network', `cannot tell the network of ${phone} from its prefix; add a Network column (MTN, Airtel, Glo or 9mobile)`);
   }
   if (network && !product) {
     product = ix.airtimeByNetwork.get(network);
-    if (!product) issue('network', `the airtime catalog has no product for ${NETWORK_LABEL[network]}; refresh the catalog or choose another network`);
+    if (!product) check.issue('network', `the airtime catalog has no product for ${NETWORK_LABEL[network]}; refresh the catalog or choose another network`);
   }
   const amount = amountFromCell(at(cells, col.amount));
-  if (!amount.ok) issue('amount', amount.reason);
+  if (!amount.ok) check.issue('amount', amount.reason);
   else if (product) {
-    const min = Math.max(10_000, nairaToKobo(product.minAmount));
-    const max = nairaToKobo(product.maxAmount);
-    if (amount.kobo < min) issue('amount', `${formatNaira(amount.kobo)} is below the ${NETWORK_LABEL[product.network]} airtime minimum of ${formatNaira(min)}`);
-    else if (max > 0 && amount.kobo > max) issue('amount', `${formatNaira(amount.kobo)} is above the ${NETWORK_LABEL[product.network]} airtime maximum of ${formatNaira(max)}`);
+    const [min, max] = ix.kobo.get(product) as [number, number];
+    if (amount.kobo < min) check.issue('amount', `${formatNaira(amount.kobo)} is below the ${NETWORK_LABEL[product.network]} airtime minimum of ${formatNaira(min)}`);
+    else if (max > 0 && amount.kobo > max) check.issue('amount', `${formatNaira(amount.kobo)} is above the ${NETWORK_LABEL[product.network]} airtime maximum of ${formatNaira(max)}`);
   }
   if (!product || !network || !amount.ok || !phone) return null;
   if (given?.ok && inferred && inferred !== given.value) {
     const message = `Row ${row}: ${phone} has ${withArticle(NETWORK_LABEL[inferred])} prefix but the file says ${NETWORK_LABEL[given.value]}; ${NETWORK_LABEL[given.value]} will be used (numbers can be ported). Change the Network cell if that is wrong`;
     conflicts.push({ row, phone, given: given.value, inferred, message });
-    warn('network', message.slice(message.indexOf(': ') + 2));
+    check.warn('network', message.slice(message.indexOf(': ') + 2));
   }
   const out = blankRow(row, phone);
   out.network = network;
@@ -380,18 +407,17 @@ function dataRow(
   col: ColumnMapping,
   ix: Indexes,
   phone: string,
-  issue: Report,
-  warn: Report,
+  check: RowChecker,
   conflicts: NetworkConflict[],
 ): ValidRow | null {
   const codeText = optionalText(at(cells, col.productCode));
   let plan: DataPlan | undefined;
-  if (codeText === null) issue('productCode', 'the data plan code is empty; copy a product code from the data plan list');
+  if (codeText === null) check.issue('productCode', 'the data plan code is empty; copy a product code from the data plan list');
   else {
     plan = ix.plansByCode.get(codeText);
     if (!plan) {
       const near = ix.plansByLowerCode.get(codeText.toLowerCase());
-      issue(
+      check.issue(
         'productCode',
         near
           ? `data plan code ${codeText} is not in the catalog; did you mean ${near.productCode}? (codes are case-sensitive)`
@@ -400,11 +426,11 @@ function dataRow(
     }
   }
   const given = networkFromCell(at(cells, col.network));
-  if (given && !given.ok) issue('network', given.reason);
+  if (given && !given.ok) check.issue('network', given.reason);
   // The plan's price is charged whatever the file says; a different amount is only a warning.
   const fileAmountCell = at(cells, col.amount);
   if (!plan || !phone || (given && !given.ok)) return null;
-  const planKobo = nairaToKobo(plan.amount);
+  const planKobo = (ix.kobo.get(plan) as [number, number])[0];
   const out = blankRow(row, phone);
   out.network = plan.network;
   out.amountKobo = planKobo;
@@ -414,32 +440,32 @@ function dataRow(
   out.operator = plan.operator;
   out.description = plan.description;
   if (given?.ok && given.value !== plan.network) {
-    warn('network', `the file says ${NETWORK_LABEL[given.value]} but plan ${plan.productCode} is ${withArticle(NETWORK_LABEL[plan.network])} plan; ${NETWORK_LABEL[plan.network]} will be used`);
+    check.warn('network', `the file says ${NETWORK_LABEL[given.value]} but plan ${plan.productCode} is ${withArticle(NETWORK_LABEL[plan.network])} plan; ${NETWORK_LABEL[plan.network]} will be used`);
   }
   const inferred = networkOfPhone(phone);
   if (inferred && inferred !== plan.network) {
     const message = `Row ${row}: ${phone} has ${withArticle(NETWORK_LABEL[inferred])} prefix but plan ${plan.productCode} is for ${NETWORK_LABEL[plan.network]}; it will be bought on ${NETWORK_LABEL[plan.network]} (numbers can be ported). Choose ${withArticle(NETWORK_LABEL[inferred])} plan if that is wrong`;
     conflicts.push({ row, phone, given: plan.network, inferred, message });
-    warn('network', message.slice(message.indexOf(': ') + 2));
+    check.warn('network', message.slice(message.indexOf(': ') + 2));
   }
   if (fileAmountCell !== null) {
     const fileAmount = amountFromCell(fileAmountCell);
     if (!fileAmount.ok || fileAmount.kobo !== planKobo) {
-      warn('amount', `the file's amount ${textFromCell(fileAmountCell)} is ignored; plan ${plan.productCode} costs ${formatNaira(planKobo)}`);
+      check.warn('amount', `the file's amount ${textFromCell(fileAmountCell)} is ignored; plan ${plan.productCode} costs ${formatNaira(planKobo)}`);
     }
   }
   return out;
 }
 
-function electricityRow(row: number, cells: readonly CellValue[], col: ColumnMapping, ix: Indexes, phone: string, issue: Report): ValidRow | null {
+function electricityRow(row: number, cells: readonly CellValue[], col: ColumnMapping, ix: Indexes, phone: string, check: RowChecker): ValidRow | null {
   const discoText = optionalText(at(cells, col.disco));
   let disco: ElectricityProvider | undefined;
-  if (discoText === null) issue('disco', 'the disco is empty; write the disco code from the electricity provider list');
+  if (discoText === null) check.issue('disco', 'the disco is empty; write the disco code from the electricity provider list');
   else {
     disco = ix.discoByCode.get(discoText) ?? ix.discoByLooseName.get(lower(discoText));
     if (!disco) {
       const near = [...ix.discoByCode.keys()].find((c) => c.toLowerCase() === discoText.toLowerCase());
-      issue(
+      check.issue(
         'disco',
         near
           ? `disco ${discoText} is not in the catalog; did you mean ${near}? (codes are case-sensitive)`
@@ -448,16 +474,15 @@ function electricityRow(row: number, cells: readonly CellValue[], col: ColumnMap
     }
   }
   const meter = accountNumberFromCell(at(cells, col.meter), 'Meter number', 6, 20);
-  if (!meter.ok) issue('meter', meter.reason);
+  if (!meter.ok) check.issue('meter', meter.reason);
   const vendType = vendTypeFromCell(at(cells, col.vendType));
-  if (!vendType.ok) issue('vendType', vendType.reason);
+  if (!vendType.ok) check.issue('vendType', vendType.reason);
   const amount = amountFromCell(at(cells, col.amount));
-  if (!amount.ok) issue('amount', amount.reason);
+  if (!amount.ok) check.issue('amount', amount.reason);
   else if (disco) {
-    const min = nairaToKobo(disco.minAmount);
-    const max = nairaToKobo(disco.maxAmount);
-    if (amount.kobo < min) issue('amount', `${formatNaira(amount.kobo)} is below ${disco.name}'s minimum of ${formatNaira(min)}`);
-    else if (max > 0 && amount.kobo > max) issue('amount', `${formatNaira(amount.kobo)} is above ${disco.name}'s maximum of ${formatNaira(max)}`);
+    const [min, max] = ix.kobo.get(disco) as [number, number];
+    if (amount.kobo < min) check.issue('amount', `${formatNaira(amount.kobo)} is below ${disco.name}'s minimum of ${formatNaira(min)}`);
+    else if (max > 0 && amount.kobo > max) check.issue('amount', `${formatNaira(amount.kobo)} is above ${disco.name}'s maximum of ${formatNaira(max)}`);
   }
   if (!disco || !meter.ok || !vendType.ok || !amount.ok || !phone) return null;
   const out = blankRow(row, phone);
@@ -470,33 +495,33 @@ function electricityRow(row: number, cells: readonly CellValue[], col: ColumnMap
   return out;
 }
 
-function cableRow(row: number, cells: readonly CellValue[], col: ColumnMapping, ix: Indexes, phone: string, issue: Report, warn: Report): ValidRow | null {
+function cableRow(row: number, cells: readonly CellValue[], col: ColumnMapping, ix: Indexes, phone: string, check: RowChecker): ValidRow | null {
   const providerText = optionalText(at(cells, col.provider));
   let provider: string | null = null;
   if (providerText !== null) {
     provider = ix.providers.get(lower(providerText)) ?? null;
-    if (!provider) issue('provider', `cable provider ${providerText} is not in the catalog; use one of ${[...new Set(ix.providers.values())].join(', ')}`);
+    if (!provider) check.issue('provider', `cable provider ${providerText} is not in the catalog; use one of ${[...new Set(ix.providers.values())].join(', ')}`);
   }
   const codeText = optionalText(at(cells, col.bouquet));
   let bouquet: CableBouquet | undefined;
-  if (codeText === null) issue('bouquet', 'the bouquet code is empty; copy a bouquet code from the cable TV list');
+  if (codeText === null) check.issue('bouquet', 'the bouquet code is empty; copy a bouquet code from the cable TV list');
   else {
     const candidates = ix.bouquetsByCode.get(codeText);
     if (!candidates) {
       const near = ix.bouquetsByLowerCode.get(codeText.toLowerCase());
-      issue(
+      check.issue(
         'bouquet',
         near ? `bouquet code ${codeText} is not in the catalog; did you mean ${near.productCode}? (codes are case-sensitive)` : `bouquet code ${codeText} is not in the catalog; copy the exact code from the cable TV list`,
       );
     } else {
       bouquet = provider ? candidates.find((b) => b.network === provider) : candidates[0];
-      if (!bouquet && provider) issue('bouquet', `bouquet ${codeText} is ${withArticle(candidates[0].network)} bouquet, not ${provider}`);
+      if (!bouquet && provider) check.issue('bouquet', `bouquet ${codeText} is ${withArticle(candidates[0].network)} bouquet, not ${provider}`);
     }
   }
   const smartcard = accountNumberFromCell(at(cells, col.smartcard), 'Smartcard number', 8, 20);
-  if (!smartcard.ok) issue('smartcard', smartcard.reason);
+  if (!smartcard.ok) check.issue('smartcard', smartcard.reason);
   if (!bouquet || !smartcard.ok || !phone || (providerText !== null && !provider)) return null;
-  const kobo = nairaToKobo(bouquet.amount);
+  const kobo = (ix.kobo.get(bouquet) as [number, number])[0];
   const out = blankRow(row, phone);
   out.amountKobo = kobo;
   out.productCode = bouquet.productCode;
@@ -507,7 +532,7 @@ function cableRow(row: number, cells: readonly CellValue[], col: ColumnMapping, 
   const fileAmountCell = at(cells, col.amount);
   if (fileAmountCell !== null) {
     const fileAmount = amountFromCell(fileAmountCell);
-    if (!fileAmount.ok || fileAmount.kobo !== kobo) warn('amount', `the file's amount ${textFromCell(fileAmountCell)} is ignored; ${bouquet.description} costs ${formatNaira(kobo)}`);
+    if (!fileAmount.ok || fileAmount.kobo !== kobo) check.warn('amount', `the file's amount ${textFromCell(fileAmountCell)} is ignored; ${bouquet.description} costs ${formatNaira(kobo)}`);
   }
   return out;
 }

@@ -1,0 +1,121 @@
+/**
+ * Import benchmarks (issue 5): read + validate a 100,000-row CSV (target < 0.5 s), a
+ * 100,000-row XLSX (target < 3 s), and the 200,000-row limit files end to end, each with peak
+ * memory (target < 300 MB). Every measurement runs in its own child process so the peak RSS is
+ * that run's alone. Baselines (papaparse alone, exceljs alone) are printed for comparison.
+ *
+ *   npx tsx bench/imports.bench.ts            # generates bench/data/*.{csv,xlsx} when missing
+ *   npx tsx bench/imports.bench.ts --runs 5
+ */
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import ExcelJS from 'exceljs';
+import Papa from 'papaparse';
+import { detectMapping, readSpreadsheet, validateBulkRows } from '../src/main/imports';
+import { generateSpreadsheet, sandboxCatalogs } from './generate/spreadsheets';
+
+const DATA_DIR = resolve(__dirname, 'data');
+
+interface ChildResult {
+  readMs: number;
+  validateMs: number;
+  totalMs: number;
+  rows: number;
+  valid: number;
+  invalid: number;
+  peakRssMb: number;
+}
+
+async function measure(path: string): Promise<ChildResult> {
+  const t0 = performance.now();
+  const table = await readSpreadsheet(path);
+  const t1 = performance.now();
+  const mapping = detectMapping(table.headers, 'airtime');
+  const result = validateBulkRows(table, mapping, 'airtime', sandboxCatalogs());
+  const t2 = performance.now();
+  return {
+    readMs: t1 - t0,
+    validateMs: t2 - t1,
+    totalMs: t2 - t0,
+    rows: table.rows.length,
+    valid: result.counts.valid,
+    invalid: result.counts.invalid,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
+}
+
+async function baseline(path: string): Promise<{ ms: number; rows: number; peakRssMb: number }> {
+  const t0 = performance.now();
+  let rows = 0;
+  if (path.endsWith('.csv')) {
+    await new Promise<void>((done) => {
+      Papa.parse<string[]>(createReadStream(path, { encoding: 'utf8' }), { chunk: (r) => void (rows += r.data.length), complete: () => done() });
+    });
+  } else {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', styles: 'ignore', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+    for await (const sheet of reader) for await (const _row of sheet) rows++;
+  }
+  return { ms: performance.now() - t0, rows, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+}
+
+function runChild(mode: 'measure' | 'baseline', path: string): ChildResult & { ms?: number } {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', __filename, `--child-${mode}`, path], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (child.status !== 0) throw new Error(`child failed: ${child.stderr}`);
+  const line = child.stdout.trim().split('\n').pop() as string;
+  return JSON.parse(line) as ChildResult & { ms?: number };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === '--child-measure') {
+    console.log(JSON.stringify(await measure(args[1])));
+    return;
+  }
+  if (args[0] === '--child-baseline') {
+    console.log(JSON.stringify(await baseline(args[1])));
+    return;
+  }
+  const runsIndex = args.indexOf('--runs');
+  const runs = runsIndex >= 0 ? Number(args[runsIndex + 1]) : 3;
+  mkdirSync(DATA_DIR, { recursive: true });
+  const files = [
+    { label: '100,000-row CSV', path: join(DATA_DIR, 'airtime-100k.csv'), rows: 100_000, format: 'csv' as const, target: 'read+validate < 500 ms' },
+    { label: '100,000-row XLSX', path: join(DATA_DIR, 'airtime-100k.xlsx'), rows: 100_000, format: 'xlsx' as const, target: 'read+validate < 3000 ms' },
+    { label: '200,000-row CSV (limit)', path: join(DATA_DIR, 'airtime-200k.csv'), rows: 200_000, format: 'csv' as const, target: 'end to end, < 300 MB' },
+    { label: '200,000-row XLSX (limit)', path: join(DATA_DIR, 'airtime-200k.xlsx'), rows: 200_000, format: 'xlsx' as const, target: 'end to end, < 300 MB' },
+  ];
+  for (const f of files) {
+    if (!existsSync(f.path)) {
+      const t = performance.now();
+      await generateSpreadsheet(f.path, { kind: 'airtime', rows: f.rows, format: f.format, seed: f.rows, blankEvery: 5000 });
+      console.log(`generated ${f.path} in ${Math.round(performance.now() - t)} ms`);
+    }
+  }
+  console.log(`\nvendesk import benchmark — Node ${process.version}, ${runs} runs each (median; min in brackets), each run in a fresh process\n`);
+  for (const f of files) {
+    const size = (statSync(f.path).size / 1024 / 1024).toFixed(1);
+    const results: ChildResult[] = [];
+    for (let i = 0; i < runs; i++) results.push(runChild('measure', f.path));
+    const base = runChild('baseline', f.path);
+    const r0 = results[0];
+    const fmt = (key: 'readMs' | 'validateMs' | 'totalMs') => `${Math.round(median(results.map((r) => r[key])))} ms [${Math.round(Math.min(...results.map((r) => r[key])))}]`;
+    console.log(`${f.label} (${size} MB, ${r0.rows} data rows: ${r0.valid} valid, ${r0.invalid} invalid) — target ${f.target}`);
+    console.log(`  read      ${fmt('readMs')}`);
+    console.log(`  validate  ${fmt('validateMs')}`);
+    console.log(`  total     ${fmt('totalMs')}  (${Math.round(r0.rows / (median(results.map((r) => r.totalMs)) / 1000)).toLocaleString('en-US')} rows/s)`);
+    console.log(`  peak RSS  ${Math.round(Math.max(...results.map((r) => r.peakRssMb)))} MB`);
+    console.log(`  baseline  ${f.format === 'csv' ? 'papaparse' : 'exceljs streaming'} alone: ${Math.round(base.ms as number)} ms, peak RSS ${Math.round(base.peakRssMb)} MB\n`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
