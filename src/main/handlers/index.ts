@@ -1,10 +1,12 @@
 /** The one handler table every shell dispatches through: one file per area, combined here. */
 import type { Operations } from '../../shared/contract';
 import { appHandlers } from './appHandlers';
+import { bulkHandlers } from './bulkHandlers';
 import type { HandlersOf } from './handlerTypes';
 import { messagingHandlers } from './messagingHandlers';
 
 export const handlers: HandlersOf<Operations> = {
   ...appHandlers,
+  ...bulkHandlers,
   ...messagingHandlers,
 };

@@ -3,11 +3,13 @@
  * area. The Electron shell, the web shell, the CLI and tests all dispatch through it.
  */
 import { appOperations } from './app';
+import { bulkOperations } from './bulk';
 import type { InputOf, OperationDef, OutputOf } from './define';
 import { messagingOperations } from './messaging';
 
 export const operations = {
   ...appOperations,
+  ...bulkOperations,
   ...messagingOperations,
 } as const;
 

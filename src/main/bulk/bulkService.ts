@@ -1,0 +1,479 @@
+/**
+ * The bulk purchase service of one app: prepares jobs from spreadsheets, confirms them against
+ * the spending caps (and the typed total on a LIVE connection), runs them, and settles items by
+ * hand when the log cannot. Built once per app with `app.service(createBulkService)`.
+ */
+import { AppError } from '../../shared/appError';
+import type {
+  BulkItemView,
+  BulkJobView,
+  BulkPreview,
+  BulkSettingsView,
+  BulkValidation,
+} from '../../shared/contract/bulk';
+import type { FileRef } from '../../shared/contract/files';
+import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
+import type { App } from '../app';
+import { fileRefName, resolveFileRef } from '../files';
+import { readBulkSettings, startOfLocalDay, writeBulkSettings } from './bulkSettings';
+import { JobRunner, doneCount, pidAlive, totalCount, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
+import { JobStore, type ItemRow, type JobRow } from './jobStore';
+import type { BulkJobKind, ItemState } from './jobStates';
+import { ITEM_STATES } from './jobStates';
+import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentFromJobs, validate, type Catalogs } from './prepareJob';
+import { exportJobResults } from './exportResults';
+
+export interface PrepareInput {
+  file: FileRef;
+  kind: BulkJobKind;
+  sheet?: string;
+  mapping?: Record<string, number | null>;
+  replaceJobId?: string;
+  keepDuplicates: boolean;
+}
+
+export class BulkService {
+  readonly store: JobStore;
+  private readonly runners = new Map<string, { runner: JobRunner; done: Promise<void> }>();
+  /** Tests may shorten the runner's timing. */
+  timing: RunnerTiming = DEFAULT_TIMING;
+
+  constructor(private readonly app: App) {
+    this.store = new JobStore(app.db);
+    app.onClose(async () => {
+      for (const { runner } of this.runners.values()) runner.requestStop('pause');
+      await Promise.allSettled([...this.runners.values()].map((r) => r.done));
+    });
+  }
+
+  // ------------------------------------------------------------------ preparing
+
+  private async catalogs(kind: BulkJobKind): Promise<Catalogs> {
+    const client = this.app.client();
+    if (kind === 'airtime') return { airtime: await client.airtimeCatalog(), data: [] };
+    return { airtime: [], data: await client.dataCatalog() };
+  }
+
+  async validateOnly(input: { file: FileRef; kind: BulkJobKind; sheet?: string; mapping?: Record<string, number | null> }): Promise<BulkValidation> {
+    const path = resolveFileRef(this.app, input.file);
+    const { table } = await readSheet(path, input.sheet);
+    const { mapping } = chooseMapping(this.app.settings, input.kind, table.headers, input.mapping);
+    const result = validate(table, mapping, input.kind, await this.catalogs(input.kind), recentFromJobs(this.store, null));
+    return {
+      rows: result.counts.rows,
+      valid: result.counts.valid,
+      invalid: result.counts.invalid,
+      duplicates: result.counts.duplicateRows,
+      totalKobo: result.totalKobo,
+      errors: result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })),
+    };
+  }
+
+  async prepare(input: PrepareInput): Promise<BulkPreview> {
+    const path = resolveFileRef(this.app, input.file);
+    const fileName = fileRefName(input.file);
+    const { table, sheetNames } = await readSheet(path, input.sheet, (rows) =>
+      this.app.events.emit('import.progress', { importId: fileName, done: rows, total: null, message: `Reading ${fileName}` }),
+    );
+    const choice = chooseMapping(this.app.settings, input.kind, table.headers, input.mapping);
+    const catalogs = await this.catalogs(input.kind);
+    const result = validate(table, choice.mapping, input.kind, catalogs, recentFromJobs(this.store, input.replaceJobId ?? null));
+    if (input.replaceJobId) {
+      const old = this.store.job(input.replaceJobId);
+      if (old && old.state === 'draft') this.store.deleteJob(old.id);
+    }
+    const settings = readBulkSettings(this.app.settings);
+    const connection = this.app.connection;
+    const jobId = this.store.createJob(
+      {
+        kind: input.kind,
+        profileId: connection.profileId,
+        connectionKind: connection.kind,
+        baseUrl: connection.baseUrl,
+        fileName,
+        fileHash: table.fileHash,
+        sheetName: table.sheetName,
+        headers: table.headers,
+        mapping: choice.mapping,
+        rowsTotal: result.counts.rows,
+        batchSize: settings.batchSize,
+        concurrency: settings.concurrency,
+      },
+      itemsFromValidation(result, input.keepDuplicates),
+      result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })),
+    );
+    this.app.events.emit('data.changed', { topics: ['jobs'] });
+    return this.preview(jobId, { sheetNames, remembered: choice.remembered });
+  }
+
+  async preview(jobId: string, extra: { sheetNames?: string[]; remembered?: boolean } = {}): Promise<BulkPreview> {
+    const job = this.requireJob(jobId);
+    const view = this.view(job);
+    const settings = readBulkSettings(this.app.settings);
+    let walletKobo: number | null = null;
+    let walletProblem: string | null = null;
+    try {
+      const balance = await this.app.client().accountBalance();
+      const ngn = balance.GlobalBalance.find((b) => b.Currency === 'NGN') ?? balance.GlobalBalance[0];
+      walletKobo = ngn ? nairaToKobo(ngn.Balance) : null;
+      if (!ngn) walletProblem = 'The service reported no NGN wallet.';
+    } catch (error) {
+      walletProblem = `The wallet balance could not be read (${error instanceof Error ? error.message : String(error)}).`;
+    }
+    const flagged = this.store.db
+      .prepare('SELECT * FROM bulk_items WHERE job_id = ? AND duplicate_of IS NOT NULL ORDER BY seq LIMIT 5000')
+      .all(jobId) as ItemRow[];
+    const conflicts = this.store.db
+      .prepare('SELECT * FROM bulk_items WHERE job_id = ? AND given_network IS NOT NULL ORDER BY seq LIMIT 5000')
+      .all(jobId) as ItemRow[];
+    const headers = JSON.parse(job.headers_json) as string[];
+    const mapping = JSON.parse(job.mapping_json) as Parameters<typeof mappingFields>[1];
+    const includedKobo = view.totalKobo;
+    const spentToday = this.store.spentSince(startOfLocalDay());
+    return {
+      job: view,
+      headers,
+      sheetNames: extra.sheetNames ?? (job.sheet_name ? [job.sheet_name] : []),
+      mapping: mappingFields(job.kind, mapping),
+      mappingRemembered: extra.remembered ?? false,
+      includedItems: view.items,
+      includedKobo,
+      walletKobo,
+      remainingKobo: walletKobo === null ? null : walletKobo - includedKobo,
+      walletProblem,
+      duplicates: flagged.map(itemView),
+      networkConflicts: conflicts.map(itemView),
+      capPerJobKobo: settings.capPerJobKobo,
+      capPerDayKobo: settings.capPerDayKobo,
+      spentTodayKobo: spentToday,
+      blocker: job.state === 'draft' ? this.blocker(includedKobo, view.items, walletKobo) : null,
+      live: job.connection_kind === 'live',
+    };
+  }
+
+  /** Why confirming now would be refused; null when it may go ahead. */
+  private blocker(totalKobo: number, items: number, walletKobo: number | null, maxTotalKobo?: number): string | null {
+    const settings = readBulkSettings(this.app.settings);
+    if (items === 0) return 'There is nothing to buy: every row is invalid or left out.';
+    if (settings.capPerJobKobo !== null && totalKobo > settings.capPerJobKobo) {
+      return `The job total ${formatNaira(totalKobo)} is above the spending cap per job of ${formatNaira(settings.capPerJobKobo)}. Split the file, or raise the cap in Settings.`;
+    }
+    if (settings.capPerDayKobo !== null) {
+      const today = this.store.spentSince(startOfLocalDay());
+      if (today + totalKobo > settings.capPerDayKobo) {
+        return `This job (${formatNaira(totalKobo)}) would take today's bulk spending to ${formatNaira(today + totalKobo)}, above the daily cap of ${formatNaira(settings.capPerDayKobo)}. Buy fewer rows today, or raise the daily cap in Settings.`;
+      }
+    }
+    if (maxTotalKobo !== undefined && totalKobo > maxTotalKobo) {
+      return `The job total ${formatNaira(totalKobo)} is above the maximum you allowed (${formatNaira(maxTotalKobo)}).`;
+    }
+    if (walletKobo !== null && walletKobo < totalKobo) {
+      return `The wallet holds ${formatNaira(walletKobo)}, less than the job total of ${formatNaira(totalKobo)}. Top up the wallet or leave rows out.`;
+    }
+    return null;
+  }
+
+  setIncluded(jobId: string, seqs: number[], include: boolean): Promise<BulkPreview> {
+    this.requireDraft(jobId);
+    this.store.setIncluded(jobId, seqs, include);
+    return this.preview(jobId);
+  }
+
+  async setNetwork(jobId: string, seqs: number[], use: 'file' | 'prefix'): Promise<BulkPreview> {
+    const job = this.requireDraft(jobId);
+    if (job.kind !== 'airtime') {
+      throw new AppError('network_fixed_by_plan', 'A data plan belongs to one network, so the network cannot be switched here.', 'Put a plan of the right network in the file, or leave the row out.');
+    }
+    const catalog = await this.app.client().airtimeCatalog();
+    for (const seq of seqs) {
+      const item = this.store.item(jobId, seq);
+      if (!item || !item.given_network || !item.prefix_network) continue;
+      const network = use === 'file' ? item.given_network : item.prefix_network;
+      const product = catalog.find((p) => p.network === network);
+      if (!product) throw new AppError('no_airtime_product', `The airtime catalog has no product for ${network}.`, 'Refresh the catalog, or leave the row out.');
+      if (item.amount_kobo < Math.max(10_000, nairaToKobo(product.minAmount)) || (product.maxAmount > 0 && item.amount_kobo > nairaToKobo(product.maxAmount))) {
+        throw new AppError('amount_out_of_range', `Row ${item.row_number}: ${formatNaira(item.amount_kobo)} is outside the ${network} airtime range (${formatNaira(nairaToKobo(product.minAmount))} to ${formatNaira(nairaToKobo(product.maxAmount))}).`, 'Keep the other network or leave the row out.');
+      }
+      this.store.setNetwork(jobId, seq, { network, productCode: product.productCode, voucherCode: product.voucherCode, operator: product.operator, region: product.region });
+    }
+    return this.preview(jobId);
+  }
+
+  discard(jobId: string): { deleted: true } {
+    this.requireDraft(jobId);
+    this.store.deleteJob(jobId);
+    this.app.events.emit('data.changed', { topics: ['jobs'] });
+    return { deleted: true };
+  }
+
+  // ------------------------------------------------------------------ running
+
+  async confirm(input: { jobId: string; typedTotal?: string; maxTotalKobo?: number; wait: boolean }): Promise<BulkJobView> {
+    const job = this.requireDraft(input.jobId);
+    this.checkConnection(job);
+    const view = this.view(job);
+    if (job.connection_kind === 'live' || this.app.connection.kind === 'live') {
+      const typed = input.typedTotal === undefined ? null : parseNairaText(input.typedTotal);
+      if (typed === null || typed !== view.totalKobo) {
+        throw new AppError(
+          'confirmation_mismatch',
+          input.typedTotal === undefined
+            ? `This is a LIVE connection: real money is spent. Type the job total (${formatNaira(view.totalKobo)}) to confirm.`
+            : `The total you typed (${input.typedTotal}) is not the job total (${formatNaira(view.totalKobo)}). Nothing was bought.`,
+          'Type the total exactly as shown, then confirm again.',
+        );
+      }
+    }
+    let walletKobo: number | null = null;
+    try {
+      const balance = await this.app.client().accountBalance();
+      const ngn = balance.GlobalBalance.find((b) => b.Currency === 'NGN') ?? balance.GlobalBalance[0];
+      walletKobo = ngn ? nairaToKobo(ngn.Balance) : null;
+    } catch {
+      walletKobo = null; // The job pauses with a clear message if the wallet runs short.
+    }
+    const blocker = this.blocker(view.totalKobo, view.items, walletKobo, input.maxTotalKobo);
+    if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
+    const settings = readBulkSettings(this.app.settings);
+    this.store.db.prepare('UPDATE bulk_jobs SET batch_size = ?, concurrency = ? WHERE id = ?').run(settings.batchSize, settings.concurrency, job.id);
+    this.store.confirmJob(job.id);
+    if (this.store.job(job.id)?.state !== 'running') {
+      throw new AppError('job_not_draft', 'This job was already confirmed.', 'Open it from the job list to follow its progress.');
+    }
+    return this.start(job.id, input.wait);
+  }
+
+  async resume(jobId: string, wait: boolean): Promise<BulkJobView> {
+    const job = this.requireJob(jobId);
+    if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job has not been confirmed yet.', 'Check the preview and confirm it.');
+    if (this.runners.has(jobId)) {
+      if (wait) await this.runners.get(jobId)?.done;
+      return this.status(jobId);
+    }
+    this.checkConnection(job);
+    if (job.state === 'cancelled' || job.state === 'completed' || job.state === 'needs_attention') {
+      // Nothing new is sent; pending and uncertain items are checked again.
+      const c = this.store.counts(jobId);
+      if (c.queued + c.held === 0 && c.pending + c.uncertain + c.sending === 0) return this.status(jobId);
+      if (c.pending > 0) this.store.transition(jobId, this.store.items(jobId, { states: ['pending'] }).map((i) => i.seq), 'accepted', {}, ['pending']);
+      if (job.state === 'cancelled') {
+        // A cancelled job keeps its unsent items cancelled; only its outcomes are refreshed.
+      }
+    }
+    return this.start(jobId, wait);
+  }
+
+  private start(jobId: string, wait: boolean): Promise<BulkJobView> | BulkJobView {
+    const runner = new JobRunner(
+      { store: this.store, settings: this.app.settings, events: this.app.events, client: () => this.app.client() },
+      jobId,
+      this.timing,
+    );
+    const lease = this.store.acquireLease(jobId, process.pid, this.timing.leaseMs, pidAlive);
+    if (!lease.ok) {
+      throw new AppError('job_running_elsewhere', `This job is being run by another vendesk process (pid ${lease.holder}).`, 'Wait for it to finish or close that vendesk, then resume the job.');
+    }
+    const done = runner
+      .run()
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        this.store.setJobState(jobId, 'paused', `Stopped by an error: ${message} Resume the job to continue; nothing is sent twice.`);
+        this.app.events.emit('data.changed', { topics: ['jobs'] });
+      })
+      .finally(() => this.runners.delete(jobId));
+    this.runners.set(jobId, { runner, done });
+    this.app.events.emit('data.changed', { topics: ['jobs'] });
+    if (!wait) return this.status(jobId);
+    return done.then(() => this.status(jobId));
+  }
+
+  pause(jobId: string): BulkJobView {
+    const job = this.requireJob(jobId);
+    const running = this.runners.get(jobId);
+    if (running) running.runner.requestStop('pause');
+    else if (job.state === 'running') this.store.setJobState(jobId, 'paused', 'Paused: resume to send the remaining items.');
+    return this.status(jobId);
+  }
+
+  async cancel(jobId: string): Promise<BulkJobView> {
+    const job = this.requireJob(jobId);
+    if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job was never confirmed, so nothing was bought.', 'Discard it instead.');
+    const running = this.runners.get(jobId);
+    if (running) {
+      running.runner.requestStop('cancel');
+      await running.done;
+    } else if (job.state === 'running' || job.state === 'paused') {
+      const toCancel = this.store.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
+      this.store.transition(jobId, toCancel, 'cancelled', { reason: 'The job was cancelled before this item was sent; nothing was charged for it' }, ['queued', 'held']);
+      const c = this.store.counts(jobId);
+      this.store.setJobState(
+        jobId,
+        'cancelled',
+        c.sending + c.uncertain > 0 ? `Cancelled. ${c.sending + c.uncertain} item(s) may have been bought: resume the job to check them against the log.` : 'Cancelled: items not yet sent were not bought.',
+      );
+    }
+    this.app.events.emit('data.changed', { topics: ['jobs'] });
+    return this.status(jobId);
+  }
+
+  /** Resolves when the job is no longer running in this process. */
+  async waitFor(jobId: string): Promise<BulkJobView> {
+    await this.runners.get(jobId)?.done;
+    return this.status(jobId);
+  }
+
+  resolveItems(jobId: string, seqs: number[], resolution: 'bought' | 'not_bought' | 'resend', note: string | undefined): BulkJobView {
+    this.requireJob(jobId);
+    if (this.runners.has(jobId) && resolution === 'resend') {
+      // The runner picks re-queued items up; that is fine while it runs.
+    }
+    const who = `user${note ? `: ${note}` : ''}`;
+    const from: ItemState[] = ['uncertain'];
+    let changed = 0;
+    if (resolution === 'bought') {
+      changed = this.store.transition(jobId, seqs, 'success', { reason: 'Marked bought by the user', settledBy: who, final: true }, from);
+    } else if (resolution === 'not_bought') {
+      changed = this.store.transition(jobId, seqs, 'cancelled', { reason: 'Marked not bought by the user; it was not sent again', settledBy: who, final: true }, from);
+    } else {
+      changed = this.store.transition(jobId, seqs, 'queued', { reason: null, settledBy: `${who} (send again)` }, from);
+    }
+    if (changed === 0) {
+      throw new AppError('nothing_to_resolve', 'None of the chosen items is uncertain.', 'Only items marked "uncertain" can be settled by hand.');
+    }
+    const job = this.requireJob(jobId);
+    const c = this.store.counts(jobId);
+    if (job.state === 'needs_attention' && c.uncertain === 0 && !this.runners.has(jobId)) {
+      this.store.setJobState(jobId, c.queued > 0 ? 'paused' : 'completed', c.queued > 0 ? 'Items to send again: resume the job.' : null);
+    }
+    this.app.events.emit('data.changed', { topics: ['jobs'] });
+    return this.status(jobId);
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  status(jobId: string): BulkJobView {
+    return this.view(this.requireJob(jobId));
+  }
+
+  list(limit: number): BulkJobView[] {
+    return this.store.listJobs(limit).map((j) => this.view(j));
+  }
+
+  items(jobId: string, offset: number, limit: number, states?: string[]): { total: number; items: BulkItemView[] } {
+    this.requireJob(jobId);
+    const wanted = states?.filter((s): s is ItemState => (ITEM_STATES as readonly string[]).includes(s));
+    return {
+      total: this.store.countItems(jobId, wanted),
+      items: this.store.items(jobId, { states: wanted, offset, limit }).map(itemView),
+    };
+  }
+
+  invalidRows(jobId: string, offset: number, limit: number) {
+    this.requireJob(jobId);
+    return { total: this.store.invalidRowCount(jobId), rows: this.store.invalidRows(jobId, offset, limit) };
+  }
+
+  exportResults(jobId: string, format: 'xlsx' | 'csv') {
+    const job = this.requireJob(jobId);
+    return exportJobResults(this.app, this.store, job, this.view(job), format);
+  }
+
+  settingsView(): BulkSettingsView {
+    return readBulkSettings(this.app.settings);
+  }
+
+  updateSettings(patch: Partial<BulkSettingsView>): BulkSettingsView {
+    const next = writeBulkSettings(this.app.settings, patch);
+    this.app.events.emit('data.changed', { topics: ['bulk.settings'] });
+    return next;
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  view(job: JobRow): BulkJobView {
+    const counts = this.store.counts(job.id);
+    const sums = this.store.amounts(job.id);
+    const active = this.runners.has(job.id);
+    const heldElsewhere = job.runner_pid !== null && job.runner_pid !== process.pid && (job.lease_until_ms ?? 0) > Date.now() && pidAlive(job.runner_pid);
+    const total = totalCount(counts);
+    let totalKobo = 0;
+    for (const s of ITEM_STATES) if (s !== 'excluded') totalKobo += sums[s];
+    return {
+      id: job.id,
+      kind: job.kind,
+      state: job.state,
+      active: active || heldElsewhere,
+      interrupted: job.state === 'running' && !active && !heldElsewhere,
+      fileName: job.file_name,
+      sheetName: job.sheet_name,
+      connectionKind: job.connection_kind,
+      profileId: job.profile_id,
+      createdAt: job.created_at,
+      confirmedAt: job.confirmed_at,
+      finishedAt: job.finished_at,
+      message: job.state === 'running' && !active && !heldElsewhere ? 'vendesk stopped while this job was running. Resume it: items that may have been sent are checked against the service log first, so nothing is bought twice.' : job.message,
+      rowsInFile: job.rows_total,
+      invalidRows: job.invalid_count,
+      counts,
+      items: total,
+      done: doneCount(counts),
+      totalKobo,
+      chargedKobo: sums.accepted + sums.pending + sums.success,
+      refundedKobo: sums.failed,
+      uncertainKobo: sums.uncertain + sums.sending,
+    };
+  }
+
+  private requireJob(jobId: string): JobRow {
+    const job = this.store.job(jobId);
+    if (!job) throw new AppError('job_not_found', `There is no bulk job ${jobId}.`, 'Check the job id (vendesk bulk status lists it) or open the Purchases page.');
+    return job;
+  }
+
+  private requireDraft(jobId: string): JobRow {
+    const job = this.requireJob(jobId);
+    if (job.state !== 'draft') throw new AppError('job_not_draft', 'This job is already confirmed; its rows cannot be changed.', 'Prepare a new job from the file for other changes.');
+    return job;
+  }
+
+  /** A job is sent only to the service it was prepared for. */
+  private checkConnection(job: JobRow): void {
+    const c = this.app.connection;
+    const same = c.profileId === job.profile_id && (c.kind === 'sandbox' && c.profileId === 'sandbox' ? true : c.baseUrl === job.base_url);
+    if (!same) {
+      throw new AppError(
+        'job_other_connection',
+        `This job was prepared for another connection (${job.connection_kind.toUpperCase()} ${job.base_url}); vendesk is now connected to ${c.kind.toUpperCase()} ${c.profileName}.`,
+        'Switch back to the connection the job was prepared for, or prepare the file again on this connection.',
+      );
+    }
+  }
+}
+
+export function itemView(i: ItemRow): BulkItemView {
+  return {
+    seq: i.seq,
+    row: i.row_number,
+    phone: i.phone,
+    network: i.network,
+    productCode: i.product_code,
+    description: i.description,
+    amountKobo: i.amount_kobo,
+    name: i.name,
+    note: i.note,
+    state: i.state,
+    reference: i.reference,
+    reason: i.reason,
+    settledBy: i.settled_by,
+    attempts: i.attempts,
+    duplicateOf: i.duplicate_of,
+    givenNetwork: i.given_network,
+    prefixNetwork: i.prefix_network,
+    updatedAt: i.updated_at,
+  };
+}
+
+export function createBulkService(app: App): BulkService {
+  return new BulkService(app);
+}

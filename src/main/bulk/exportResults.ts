@@ -1,0 +1,111 @@
+/**
+ * The results of a job as a spreadsheet, through the one exporter: XLSX with a summary sheet and
+ * an items sheet, or CSV with the items.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BulkJobView } from '../../shared/contract/bulk';
+import type { ExportedFile } from '../../shared/contract/files';
+import type { App } from '../app';
+import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
+import { exportFileName, exportsDir } from '../files';
+import type { JobRow, JobStore } from './jobStore';
+import type { ItemState } from './jobStates';
+
+/** What each state means, in the words of the results file. */
+export const STATE_LABEL: Record<ItemState, string> = {
+  excluded: 'Left out (not bought)',
+  queued: 'Not sent yet',
+  held: 'Held (same purchase in progress)',
+  sending: 'Being sent',
+  accepted: 'Accepted, outcome not known yet',
+  rejected: 'Rejected (not charged)',
+  uncertain: 'Uncertain (check before buying again)',
+  success: 'Successful',
+  failed: 'Failed (refunded)',
+  pending: 'Pending at the service',
+  cancelled: 'Cancelled (not bought)',
+};
+
+const ITEM_COLUMNS: ExportColumn[] = [
+  { header: 'Row', kind: 'integer' },
+  { header: 'Phone', kind: 'text' },
+  { header: 'Name', kind: 'text' },
+  { header: 'Your reference', kind: 'text' },
+  { header: 'Network', kind: 'text' },
+  { header: 'Product', kind: 'text' },
+  { header: 'Amount', kind: 'naira' },
+  { header: 'Outcome', kind: 'text' },
+  { header: 'Service reference', kind: 'text' },
+  { header: 'Reason', kind: 'text' },
+  { header: 'How it was settled', kind: 'text' },
+  { header: 'Attempts', kind: 'integer' },
+  { header: 'Last update', kind: 'datetime' },
+];
+
+function* itemRows(store: JobStore, jobId: string): Generator<unknown[]> {
+  const pageSize = 2000;
+  for (let offset = 0; ; offset += pageSize) {
+    const items = store.items(jobId, { offset, limit: pageSize });
+    for (const i of items) {
+      yield [
+        i.row_number,
+        i.phone,
+        i.name,
+        i.note,
+        i.network,
+        i.description || i.product_code,
+        i.amount_kobo,
+        STATE_LABEL[i.state],
+        i.reference ?? '',
+        i.reason ?? '',
+        i.settled_by ?? '',
+        i.attempts,
+        i.updated_at,
+      ];
+    }
+    if (items.length < pageSize) return;
+  }
+}
+
+export async function exportJobResults(app: App, store: JobStore, job: JobRow, view: BulkJobView, format: 'xlsx' | 'csv'): Promise<ExportedFile> {
+  const base = `Bulk ${job.kind} results ${path.parse(job.file_name).name}`;
+  const file = path.join(exportsDir(app), exportFileName(base, format));
+  let rows: number;
+  if (format === 'csv') {
+    rows = (await writeTableCsv(file, ITEM_COLUMNS, itemRows(store, job.id))).rows;
+  } else {
+    const c = view.counts;
+    const summary: unknown[][] = [
+      ['File', job.file_name],
+      ['Sheet', job.sheet_name ?? ''],
+      ['Kind', job.kind === 'airtime' ? 'Airtime' : 'Data'],
+      ['Connection', job.connection_kind.toUpperCase()],
+      ['Job id', job.id],
+      ['Job state', job.state],
+      ['Confirmed at', job.confirmed_at ?? ''],
+      ['Finished at', job.finished_at ?? ''],
+      ['Rows in file', String(job.rows_total)],
+      ['Invalid rows (not bought)', String(job.invalid_count)],
+      ['Items to buy', String(view.items)],
+      ['Successful', String(c.success)],
+      ['Failed (refunded)', String(c.failed)],
+      ['Pending at the service', String(c.pending + c.accepted)],
+      ['Rejected (not charged)', String(c.rejected)],
+      ['Uncertain', String(c.uncertain + c.sending)],
+      ['Cancelled or not sent', String(c.cancelled + c.queued + c.held)],
+      ['Left out (duplicates)', String(c.excluded)],
+      ['Job total (₦)', (view.totalKobo / 100).toFixed(2)],
+      ['Charged (₦)', (view.chargedKobo / 100).toFixed(2)],
+      ['Refunded (₦)', (view.refundedKobo / 100).toFixed(2)],
+      ['Note', job.message ?? ''],
+    ];
+    rows = (
+      await writeTableXlsx(file, [
+        { name: 'Summary', columns: [{ header: 'What', kind: 'text' }, { header: 'Value', kind: 'text' }], rows: summary, autoFilter: false },
+        { name: 'Items', columns: ITEM_COLUMNS, rows: itemRows(store, job.id) },
+      ])
+    ).rows;
+  }
+  return { fileName: path.basename(file), path: file, bytes: fs.statSync(file).size, rows };
+}

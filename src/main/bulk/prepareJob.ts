@@ -1,0 +1,150 @@
+/**
+ * From a spreadsheet to a draft job: read the sheet with the one importer, map its columns
+ * (given, remembered for these headers, or detected), validate every row against the catalogs
+ * and the last 24 hours of purchases, and write the job, its items and its invalid rows.
+ */
+import { AppError } from '../../shared/appError';
+import { networkOfPhone } from '../../shared/phone';
+import type { AirtimeProduct, DataPlan } from '../../shared/wire';
+import {
+  detectMapping,
+  emptyMapping,
+  fieldsFor,
+  FIELD_KEYS,
+  headersKey,
+  ImportError,
+  inspectSpreadsheet,
+  readSpreadsheet,
+  validateBulkRows,
+  type ColumnMapping,
+  type FieldKey,
+  type RecentMatch,
+  type SheetTable,
+  type ValidationResult,
+} from '../imports';
+import type { Settings } from '../store/settings';
+import type { BulkJobKind } from './jobStates';
+import type { JobStore, NewItem } from './jobStore';
+
+export interface Catalogs {
+  airtime: AirtimeProduct[];
+  data: DataPlan[];
+}
+
+export interface MappingChoice {
+  mapping: ColumnMapping;
+  remembered: boolean;
+}
+
+const mappingKey = (kind: BulkJobKind, headers: readonly string[]) => `bulk.mapping.${kind}.${headersKey(headers)}`;
+
+/** Turns an importer error into one a user can act on. */
+export function importFailure(error: unknown): never {
+  if (error instanceof ImportError) {
+    throw new AppError(`import_${error.code}`, error.message, 'Fix the file (or choose another sheet or column mapping), then try again.');
+  }
+  throw error;
+}
+
+export async function readSheet(path: string, sheet: string | undefined, onProgress?: (rows: number) => void): Promise<{ table: SheetTable; sheetNames: string[] }> {
+  try {
+    const info = await inspectSpreadsheet(path);
+    if (sheet !== undefined && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
+      throw new AppError('no_sheet', `The workbook has no sheet called "${sheet}".`, `Choose one of: ${info.sheetNames.join(', ')}.`);
+    }
+    const table = await readSpreadsheet(path, { sheet, onProgress });
+    return { table, sheetNames: info.sheetNames };
+  } catch (error) {
+    return importFailure(error);
+  }
+}
+
+/** The mapping to use: given by the user (then remembered), remembered for these headers, or detected. */
+export function chooseMapping(settings: Settings, kind: BulkJobKind, headers: string[], given: Record<string, number | null> | undefined): MappingChoice {
+  if (given) {
+    const mapping = emptyMapping();
+    for (const [field, column] of Object.entries(given)) {
+      if (!(FIELD_KEYS as readonly string[]).includes(field)) {
+        throw new AppError('invalid_mapping', `"${field}" is not a column vendesk knows.`, 'Choose columns for Phone, Amount, Network, Product code, Name or Reference.');
+      }
+      if (column !== null && (column < 0 || column >= headers.length)) {
+        throw new AppError('invalid_mapping', `Column ${column + 1} chosen for ${field} is not in the sheet (it has ${headers.length} columns).`, 'Choose a column of the sheet.');
+      }
+      mapping[field as FieldKey] = column;
+    }
+    settings.set(mappingKey(kind, headers), mapping);
+    return { mapping, remembered: false };
+  }
+  const saved = settings.get<ColumnMapping | null>(mappingKey(kind, headers), null);
+  if (saved) {
+    const mapping = emptyMapping();
+    for (const f of FIELD_KEYS) {
+      const c = saved[f];
+      mapping[f] = typeof c === 'number' && c >= 0 && c < headers.length ? c : null;
+    }
+    return { mapping, remembered: true };
+  }
+  return { mapping: detectMapping(headers, kind), remembered: false };
+}
+
+export function mappingFields(kind: BulkJobKind, mapping: ColumnMapping): { field: string; label: string; required: boolean; column: number | null }[] {
+  return fieldsFor(kind).map((f) => ({ field: f.key, label: f.label, required: f.required, column: mapping[f.key] }));
+}
+
+export function validate(table: SheetTable, mapping: ColumnMapping, kind: BulkJobKind, catalogs: Catalogs, recent: (account: string, amountKobo: number) => RecentMatch[]): ValidationResult {
+  try {
+    return validateBulkRows(table, mapping, kind, { airtime: catalogs.airtime, data: catalogs.data, recentPurchases: recent });
+  } catch (error) {
+    return importFailure(error);
+  }
+}
+
+/**
+ * The items of a job from a validation. Duplicates are flagged and, unless `keepDuplicates`,
+ * left out (`excluded`): the first row of an in-file group is kept, the repeats and rows bought
+ * in the last 24 hours are dropped until the user keeps them.
+ */
+export function itemsFromValidation(result: ValidationResult, keepDuplicates: boolean): NewItem[] {
+  const dupMessage = new Map<number, string>();
+  for (const d of result.duplicates) {
+    if (d.kind === 'in_file') {
+      for (const row of d.rows.slice(1)) dupMessage.set(row, `Same purchase as row ${d.rows[0]} of this file`);
+    } else {
+      const prev = dupMessage.get(d.row);
+      dupMessage.set(d.row, prev ? `${prev}; ${d.message.replace(/^Row \d+: /, '')}` : d.message.replace(/^Row \d+: /, ''));
+    }
+  }
+  const conflictByRow = new Map(result.networkConflicts.map((c) => [c.row, c]));
+  return result.valid.map((v): NewItem => {
+    const conflict = conflictByRow.get(v.row);
+    const dup = dupMessage.get(v.row) ?? null;
+    return {
+      rowNumber: v.row,
+      phone: v.phone,
+      network: v.network ?? '',
+      productCode: v.productCode,
+      voucherCode: v.voucherCode ?? '',
+      operator: v.operator,
+      region: v.region,
+      dataValue: v.dataValue,
+      description: v.description ?? '',
+      amountKobo: v.amountKobo,
+      name: v.name ?? '',
+      note: v.reference ?? '',
+      givenNetwork: conflict ? conflict.given : null,
+      prefixNetwork: conflict ? conflict.inferred : (v.network && networkOfPhone(v.phone) !== v.network ? networkOfPhone(v.phone) : null),
+      duplicateOf: dup,
+      state: dup && !keepDuplicates ? 'excluded' : 'queued',
+    };
+  });
+}
+
+/** Last 24 hours of this computer's job items for a phone and amount. */
+export function recentFromJobs(store: JobStore, excludeJobId: string | null): (account: string, amountKobo: number) => RecentMatch[] {
+  const since = new Date(Date.now() - 24 * 3600_000).toISOString();
+  return (account, amountKobo) =>
+    store
+      .recentItems(account, amountKobo, since)
+      .filter((i) => i.job_id !== excludeJobId)
+      .map((i) => ({ source: 'job' as const, reference: i.reference, at: i.updated_at, amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
+}

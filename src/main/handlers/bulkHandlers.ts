@@ -1,0 +1,36 @@
+import { bulkOperations } from '../../shared/contract/bulk';
+import { inspectSpreadsheet } from '../imports';
+import { fileRefName, resolveFileRef } from '../files';
+import { createBulkService } from '../bulk/bulkService';
+import { importFailure } from '../bulk/prepareJob';
+import type { HandlersOf } from './handlerTypes';
+
+export const bulkHandlers: HandlersOf<typeof bulkOperations> = {
+  'bulk.inspect': async (input, app) => {
+    const path = resolveFileRef(app, input.file);
+    try {
+      const info = await inspectSpreadsheet(path);
+      return { fileName: fileRefName(input.file), format: info.format, sheetNames: info.sheetNames };
+    } catch (error) {
+      return importFailure(error);
+    }
+  },
+  'bulk.validate': (input, app) => app.service(createBulkService).validateOnly(input),
+  'bulk.prepare': (input, app) => app.service(createBulkService).prepare(input),
+  'bulk.preview': (input, app) => app.service(createBulkService).preview(input.jobId),
+  'bulk.invalidRows': (input, app) => app.service(createBulkService).invalidRows(input.jobId, input.offset, input.limit),
+  'bulk.items': (input, app) => app.service(createBulkService).items(input.jobId, input.offset, input.limit, input.states),
+  'bulk.setIncluded': (input, app) => app.service(createBulkService).setIncluded(input.jobId, input.seqs, input.include),
+  'bulk.setNetwork': (input, app) => app.service(createBulkService).setNetwork(input.jobId, input.seqs, input.use),
+  'bulk.confirm': (input, app) => app.service(createBulkService).confirm(input),
+  'bulk.pause': (input, app) => app.service(createBulkService).pause(input.jobId),
+  'bulk.resume': (input, app) => app.service(createBulkService).resume(input.jobId, input.wait),
+  'bulk.cancel': (input, app) => app.service(createBulkService).cancel(input.jobId),
+  'bulk.status': (input, app) => app.service(createBulkService).status(input.jobId),
+  'bulk.list': (input, app) => app.service(createBulkService).list(input.limit),
+  'bulk.resolveItems': (input, app) => app.service(createBulkService).resolveItems(input.jobId, input.seqs, input.resolution, input.note),
+  'bulk.discard': (input, app) => app.service(createBulkService).discard(input.jobId),
+  'bulk.export': (input, app) => app.service(createBulkService).exportResults(input.jobId, input.format),
+  'bulk.settings.get': (_input, app) => app.service(createBulkService).settingsView(),
+  'bulk.settings.set': (input, app) => app.service(createBulkService).updateSettings(input),
+};

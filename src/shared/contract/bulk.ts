@@ -1,0 +1,231 @@
+/**
+ * Bulk purchase jobs: airtime and data for every row of a spreadsheet. A job is prepared (file
+ * read, rows validated, everything written to the database), previewed, confirmed, executed in
+ * batches with progress events, and its results exported. Amounts are integer kobo.
+ */
+import { z } from 'zod';
+import { op } from './define';
+import { fileRefSchema, type ExportedFile } from './files';
+
+export type BulkKind = 'airtime' | 'data';
+
+/**
+ * - `queued`: waiting to be sent. `held`: the service said the same phone and amount is in
+ *   progress; sent again once that one is final.
+ * - `sending`: written before its request left; no answer yet.
+ * - `accepted`: the service took it and gave a reference; the outcome follows in its log.
+ * - `success` / `failed` (refunded) / `pending` (not final yet at the service).
+ * - `rejected`: refused by the service; nothing was charged.
+ * - `uncertain`: may or may not have been bought (timeout, vendesk stopped while sending);
+ *   checked against the service log before anything is sent again.
+ * - `excluded`: left out before confirmation. `cancelled`: never sent.
+ */
+export type BulkItemState =
+  | 'excluded'
+  | 'queued'
+  | 'held'
+  | 'sending'
+  | 'accepted'
+  | 'rejected'
+  | 'uncertain'
+  | 'success'
+  | 'failed'
+  | 'pending'
+  | 'cancelled';
+
+export type BulkJobState = 'draft' | 'running' | 'paused' | 'cancelled' | 'completed' | 'needs_attention';
+
+export interface BulkJobView {
+  id: string;
+  kind: BulkKind;
+  state: BulkJobState;
+  /** Running in this vendesk right now. */
+  active: boolean;
+  /** Left `running` by a vendesk that stopped: resume it to finish (nothing is sent twice). */
+  interrupted: boolean;
+  fileName: string;
+  sheetName: string | null;
+  connectionKind: 'sandbox' | 'live';
+  profileId: string;
+  createdAt: string;
+  confirmedAt: string | null;
+  finishedAt: string | null;
+  /** What the user should know now (why it paused, what needs attention). */
+  message: string | null;
+  rowsInFile: number;
+  invalidRows: number;
+  counts: Record<BulkItemState, number>;
+  /** Items the job is to buy (excluded rows left out). */
+  items: number;
+  /** Items with their answer. */
+  done: number;
+  /** Total of the items the job is to buy. */
+  totalKobo: number;
+  /** Accepted, pending and successful items: what the wallet was charged. */
+  chargedKobo: number;
+  /** Failed items: charged and refunded by the service. */
+  refundedKobo: number;
+  uncertainKobo: number;
+}
+
+export interface BulkItemView {
+  seq: number;
+  /** Row number as the spreadsheet shows it. */
+  row: number;
+  phone: string;
+  network: string;
+  productCode: string;
+  description: string;
+  amountKobo: number;
+  name: string;
+  note: string;
+  state: BulkItemState;
+  reference: string | null;
+  /** Why it was rejected, held, failed, or is uncertain. */
+  reason: string | null;
+  /** How its outcome was learned (`log`, `log: phone, amount and time`, `user: …`). */
+  settledBy: string | null;
+  attempts: number;
+  /** Why it looks like a duplicate, when it does. */
+  duplicateOf: string | null;
+  /** Network in the file, and network of the number's prefix, when they disagree. */
+  givenNetwork: string | null;
+  prefixNetwork: string | null;
+  updatedAt: string;
+}
+
+export interface BulkRowIssueView {
+  row: number;
+  field: string;
+  message: string;
+}
+
+export interface BulkMappingField {
+  field: string;
+  label: string;
+  required: boolean;
+  /** Column index (0 = A); null when not mapped. */
+  column: number | null;
+}
+
+export interface BulkPreview {
+  job: BulkJobView;
+  headers: string[];
+  sheetNames: string[];
+  mapping: BulkMappingField[];
+  /** The mapping came from an earlier file with the same headers. */
+  mappingRemembered: boolean;
+  /** Included items and their total: what confirmation buys. */
+  includedItems: number;
+  includedKobo: number;
+  walletKobo: number | null;
+  /** Wallet after the job, when the balance could be read. */
+  remainingKobo: number | null;
+  walletProblem: string | null;
+  /** Items flagged as duplicates (in the file, or bought in the last 24 hours). */
+  duplicates: BulkItemView[];
+  /** Airtime items whose file network disagrees with the number's prefix. */
+  networkConflicts: BulkItemView[];
+  capPerJobKobo: number | null;
+  capPerDayKobo: number | null;
+  spentTodayKobo: number;
+  /** Why confirmation would be refused now (cap, nothing to buy), or null. */
+  blocker: string | null;
+  /** A LIVE connection: confirmation needs the total typed in. */
+  live: boolean;
+}
+
+export interface BulkValidation {
+  rows: number;
+  valid: number;
+  invalid: number;
+  duplicates: number;
+  totalKobo: number;
+  errors: BulkRowIssueView[];
+}
+
+export interface BulkSettingsView {
+  batchSize: number;
+  concurrency: number;
+  capPerJobKobo: number | null;
+  capPerDayKobo: number | null;
+  uncertainSafeDelaySeconds: number;
+  outcomeWaitSeconds: number;
+}
+
+const jobId = z.string().uuid('Not a job id');
+const kind = z.enum(['airtime', 'data'], { message: 'kind must be airtime or data' });
+const seqs = z.array(z.number().int().positive()).min(1, 'Choose at least one row');
+const mapping = z.record(z.string(), z.number().int().min(0).nullable());
+const page = { offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(5000).default(200) };
+const koboCap = z.number().int().positive('A cap must be more than ₦0').nullable();
+
+export const bulkOperations = {
+  'bulk.inspect': op(z.object({ file: fileRefSchema }), 'The sheets of a spreadsheet before it is read').returns<{ fileName: string; format: 'csv' | 'xlsx'; sheetNames: string[] }>(),
+  'bulk.validate': op(
+    z.object({ file: fileRefSchema, kind, sheet: z.string().optional(), mapping: mapping.optional() }),
+    'Check every row of a spreadsheet without creating a job',
+  ).returns<BulkValidation>(),
+  'bulk.prepare': op(
+    z.object({
+      file: fileRefSchema,
+      kind,
+      sheet: z.string().optional(),
+      /** Field → column index; omitted: detected (or remembered for these headers). */
+      mapping: mapping.optional(),
+      /** A draft this one replaces (the same file with another sheet or mapping). */
+      replaceJobId: jobId.optional(),
+      keepDuplicates: z.boolean().default(false),
+    }),
+    'Read and validate a spreadsheet into a draft job, ready to preview and confirm',
+  ).returns<BulkPreview>(),
+  'bulk.preview': op(z.object({ jobId }), 'The preview of a draft job').returns<BulkPreview>(),
+  'bulk.invalidRows': op(z.object({ jobId, ...page }), 'Rows left out of a job and why').returns<{ total: number; rows: BulkRowIssueView[] }>(),
+  'bulk.items': op(
+    z.object({ jobId, ...page, states: z.array(z.string()).optional() }),
+    'Items of a job with their state, reference and reason',
+  ).returns<{ total: number; items: BulkItemView[] }>(),
+  'bulk.setIncluded': op(z.object({ jobId, seqs, include: z.boolean() }), 'Keep or drop flagged rows of a draft job').returns<BulkPreview>(),
+  'bulk.setNetwork': op(
+    z.object({ jobId, seqs, use: z.enum(['file', 'prefix']) }),
+    "Buy airtime on the file's network or on the network of the number's prefix",
+  ).returns<BulkPreview>(),
+  'bulk.confirm': op(
+    z.object({
+      jobId,
+      /** On a LIVE connection: the job total typed by the user, e.g. "12,500.00". */
+      typedTotal: z.string().optional(),
+      /** Refuse when the job total is above this (CLI --max-total). */
+      maxTotalKobo: z.number().int().positive().optional(),
+      /** Resolve when the job has finished instead of when it has started. */
+      wait: z.boolean().default(false),
+    }),
+    'Confirm a draft job and start buying',
+  ).returns<BulkJobView>(),
+  'bulk.pause': op(z.object({ jobId }), 'Stop sending; items in flight finish').returns<BulkJobView>(),
+  'bulk.resume': op(
+    z.object({ jobId, wait: z.boolean().default(false) }),
+    'Continue a paused or interrupted job; uncertain items are settled from the log first',
+  ).returns<BulkJobView>(),
+  'bulk.cancel': op(z.object({ jobId }), 'Stop the job; items not yet sent are not bought').returns<BulkJobView>(),
+  'bulk.status': op(z.object({ jobId }), 'Where a job stands').returns<BulkJobView>(),
+  'bulk.list': op(z.object({ limit: z.number().int().min(1).max(500).default(50) }), 'Recent jobs, newest first').returns<BulkJobView[]>(),
+  'bulk.resolveItems': op(
+    z.object({ jobId, seqs, resolution: z.enum(['bought', 'not_bought', 'resend']), note: z.string().max(500).optional() }),
+    'Settle uncertain items by hand: bought, not bought, or send again',
+  ).returns<BulkJobView>(),
+  'bulk.discard': op(z.object({ jobId }), 'Delete a draft job').returns<{ deleted: true }>(),
+  'bulk.export': op(z.object({ jobId, format: z.enum(['xlsx', 'csv']) }), 'Results of a job as a spreadsheet').returns<ExportedFile>(),
+  'bulk.settings.get': op(z.object({}), 'Batch size, concurrency and spending caps of bulk jobs').returns<BulkSettingsView>(),
+  'bulk.settings.set': op(
+    z.object({
+      batchSize: z.number().int().min(1).max(100).optional(),
+      concurrency: z.number().int().min(1).max(8).optional(),
+      capPerJobKobo: koboCap.optional(),
+      capPerDayKobo: koboCap.optional(),
+      uncertainSafeDelaySeconds: z.number().int().min(0).max(3600).optional(),
+      outcomeWaitSeconds: z.number().int().min(0).max(3600).optional(),
+    }),
+    'Change batch size, concurrency and spending caps',
+  ).returns<BulkSettingsView>(),
+} as const;
