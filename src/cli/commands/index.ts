@@ -1,5 +1,6 @@
 /** Every `vendesk` command; each area adds its own file and one entry here. */
 import type { CliCommand } from '../cliCommand';
 import { balanceCommand, sandboxCommand } from './appCommands';
+import { MESSAGING_COMMANDS } from './messagingCommands';
 
-export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand];
+export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand, ...MESSAGING_COMMANDS];
