@@ -4,9 +4,13 @@ import { appHandlers } from './appHandlers';
 import { bulkHandlers } from './bulkHandlers';
 import type { HandlersOf } from './handlerTypes';
 import { messagingHandlers } from './messagingHandlers';
+import { pendingHandlers } from './pendingHandlers';
+import { purchasesHandlers } from './purchasesHandlers';
 
 export const handlers: HandlersOf<Operations> = {
   ...appHandlers,
   ...bulkHandlers,
   ...messagingHandlers,
+  ...purchasesHandlers,
+  ...pendingHandlers,
 };

@@ -6,11 +6,15 @@ import { appOperations } from './app';
 import { bulkOperations } from './bulk';
 import type { InputOf, OperationDef, OutputOf } from './define';
 import { messagingOperations } from './messaging';
+import { pendingOperations } from './pending';
+import { purchasesOperations } from './purchases';
 
 export const operations = {
   ...appOperations,
   ...bulkOperations,
   ...messagingOperations,
+  ...purchasesOperations,
+  ...pendingOperations,
 } as const;
 
 export type Operations = typeof operations;

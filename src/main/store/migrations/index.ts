@@ -6,10 +6,12 @@ import type { Migration } from './migration';
 import { coreMigration } from './001_core';
 import { bulkMigration } from './003_bulk';
 import { messagingMigration } from './005_messaging';
+import { pendingMigration } from './006_pending';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
   bulkMigration,
   messagingMigration,
+  pendingMigration,
   // (add one import and one entry per migration file, in number order)
 ];

@@ -1,0 +1,89 @@
+import { purchasesOperations } from '../../shared/contract/purchases';
+import { nairaToKobo } from '../../shared/money';
+import type { App } from '../app';
+import {
+  buyCable,
+  buyElectricity,
+  checkRefund,
+  createVendingCatalogs,
+  findPurchaseRow,
+  listPurchaseRows,
+  settleFromLog,
+  toPurchaseView,
+  validateMeter,
+  validateSmartcard,
+} from '../purchases';
+import { AppError } from '../../shared/appError';
+import { ensurePendingScheduler } from '../requery';
+import type { HandlersOf } from './handlerTypes';
+
+function purchaseOrThrow(app: App, id: string) {
+  const row = findPurchaseRow(app, id);
+  if (!row) throw new AppError('purchase_not_found', `There is no purchase ${id} on this computer.`, 'Reload the page.');
+  return row;
+}
+
+export const purchasesHandlers: HandlersOf<typeof purchasesOperations> = {
+  'purchases.electricityProviders': async (_input, app) =>
+    (await app.service(createVendingCatalogs).electricity()).map((d) => ({
+      code: d.productCode,
+      name: d.name,
+      description: d.description,
+      minKobo: nairaToKobo(d.minAmount),
+      maxKobo: nairaToKobo(d.maxAmount),
+    })),
+
+  'purchases.cableProviders': async (_input, app) => {
+    const byProvider = new Map<string, { code: string; name: string; amountKobo: number }[]>();
+    for (const b of await app.service(createVendingCatalogs).cable()) {
+      const list = byProvider.get(b.network) ?? [];
+      list.push({ code: b.productCode, name: b.description, amountKobo: nairaToKobo(b.amount) });
+      byProvider.set(b.network, list);
+    }
+    return [...byProvider].map(([provider, bouquets]) => ({ provider, bouquets: bouquets.sort((a, b) => a.amountKobo - b.amountKobo) }));
+  },
+
+  'purchases.validateMeter': async (input, app) => {
+    const { disco, validation } = await validateMeter(app, input);
+    const meterMin = nairaToKobo(validation.minAmount);
+    return {
+      disco: disco.productCode,
+      meter: input.meter,
+      vendType: input.vendType,
+      name: validation.name,
+      address: validation.address,
+      meterMinKobo: meterMin,
+      outstandingKobo: nairaToKobo(validation.outstanding),
+      allowedMinKobo: Math.max(meterMin, nairaToKobo(disco.minAmount)),
+      allowedMaxKobo: nairaToKobo(disco.maxAmount),
+    };
+  },
+
+  'purchases.validateSmartcard': async (input, app) => {
+    const { provider, validation } = await validateSmartcard(app, input);
+    return {
+      provider,
+      smartcard: input.smartcard,
+      name: validation.name,
+      address: validation.address,
+      customerType: validation.customerType,
+      outstandingKobo: nairaToKobo(validation.outstanding),
+    };
+  },
+
+  'purchases.buyElectricity': async (input, app) => toPurchaseView(await buyElectricity(app, input)),
+  'purchases.buyCable': async (input, app) => toPurchaseView(await buyCable(app, input)),
+  'purchases.get': (input, app) => toPurchaseView(purchaseOrThrow(app, input.id)),
+  'purchases.recent': (input, app) => {
+    ensurePendingScheduler(app);
+    return listPurchaseRows(app, { kind: input.kind, limit: input.limit }).map(toPurchaseView);
+  },
+  'purchases.settleUncertain': async (input, app) => {
+    purchaseOrThrow(app, input.id);
+    return toPurchaseView(await settleFromLog(app, input.id));
+  },
+  'purchases.checkRefund': async (input, app) => {
+    purchaseOrThrow(app, input.id);
+    return toPurchaseView(await checkRefund(app, input.id));
+  },
+};

@@ -1,0 +1,282 @@
+/**
+ * Buying one electricity token or one cable TV bouquet, safely:
+ *
+ * 1. Everything that can be checked before money moves is checked: the phone number, the disco
+ *    or provider and bouquet in the catalog, the amount against the catalog range and the meter's
+ *    own minimum, the meter or smartcard against the service (validation), and that no purchase
+ *    of the same meter/smartcard and amount (and bouquet) is still unsettled.
+ * 2. The purchase is written in state `sending` and committed before the request leaves.
+ * 3. Its state moves only from the service's answer: `success` (with token and units),
+ *    `pending` (tracked by the requery loop), `failed` (a 400 decline: refunded, checked at the
+ *    next balance read), `rejected` (refused, nothing charged) or `uncertain` (no usable answer:
+ *    settled from the transaction log, never resent).
+ *
+ * `buyElectricity` and `buyCable` are used by the single-purchase screens and the CLI, and by
+ * bulk jobs for spreadsheet rows (`source: 'bulk'`).
+ */
+import type { CableRequest, ElectricityRequest, PurchaseKind } from '../../shared/contract/purchases';
+import { cableRequestSchema, electricityRequestSchema } from '../../shared/contract/purchases';
+import { AppError } from '../../shared/appError';
+import { formatNaira, koboToNaira, nairaToKobo } from '../../shared/money';
+import { normalizePhone } from '../../shared/phone';
+import type { CableBouquet, ElectricityProvider, MeterValidation, SmartcardValidation } from '../../shared/wire';
+import { ServiceError, UncertainOutcomeError, type PurchaseResult } from '../api/vendingClient';
+import type { App } from '../app';
+import { firstRequeryDueMs } from '../requery/requeryBackoff';
+import { createServiceClock } from '../requery/serviceClock';
+import { ensurePendingScheduler } from '../requery/pendingScheduler';
+import { checkRefund, readWalletKobo } from './refundCheck';
+import { describeAccount, findBlockingPurchase, insertSendingPurchase, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
+import { settleFromLog } from './settleFromLog';
+import { createVendingCatalogs } from './vendingCatalogs';
+
+export interface BuyOptions {
+  /** `bulk` for spreadsheet rows; shown on the Pending page. Default `single`. */
+  source?: string;
+}
+
+function phoneOrThrow(input: string): string {
+  const result = normalizePhone(input);
+  if (!result.ok) throw new AppError('invalid_phone', result.reason, "Enter the customer's Nigerian mobile number, like 08031234567.");
+  return result.phone;
+}
+
+/** A validation the service refused becomes an error that quotes it and says what to fix. */
+function validationError(error: unknown, what: 'meter' | 'smartcard'): never {
+  if (error instanceof ServiceError && error.action === 'fix_input') {
+    throw new AppError(
+      `invalid_${what}`,
+      `The ${what} was not accepted by the service: ${error.reason || error.message}`,
+      what === 'meter'
+        ? 'Check the meter number, the electricity company and whether the meter is PREPAID or POSTPAID, then validate again. Nothing was charged.'
+        : 'Check the smartcard (IUC) number and the provider, then validate again. Nothing was charged.',
+    );
+  }
+  throw error;
+}
+
+export async function findDisco(app: App, code: string): Promise<ElectricityProvider> {
+  const discos = await app.service(createVendingCatalogs).electricity();
+  const disco = discos.find((d) => d.productCode === code);
+  if (!disco) {
+    const near = discos.find((d) => d.productCode.toLowerCase() === code.toLowerCase());
+    throw new AppError(
+      'unknown_disco',
+      `"${code}" is not an electricity company in the catalog.`,
+      near ? `Codes are case-sensitive: did you mean ${near.productCode} (${near.name})?` : `Use one of: ${discos.map((d) => d.productCode).join(', ')}.`,
+    );
+  }
+  return disco;
+}
+
+export async function findBouquet(app: App, provider: string, code: string): Promise<CableBouquet> {
+  const bouquets = await app.service(createVendingCatalogs).cable();
+  const ofProvider = bouquets.filter((b) => b.network.toUpperCase() === provider.toUpperCase());
+  if (ofProvider.length === 0) {
+    const providers = [...new Set(bouquets.map((b) => b.network))];
+    throw new AppError('unknown_provider', `"${provider}" is not a cable TV provider in the catalog.`, `Use one of: ${providers.join(', ')}.`);
+  }
+  const bouquet = ofProvider.find((b) => b.productCode === code);
+  if (!bouquet) {
+    const near = ofProvider.find((b) => b.productCode.toLowerCase() === code.toLowerCase());
+    throw new AppError(
+      'unknown_bouquet',
+      `"${code}" is not a ${ofProvider[0].network} bouquet in the catalog.`,
+      near ? `Codes are case-sensitive: did you mean ${near.productCode} (${near.description})?` : `Choose a bouquet from the list (Catalog page), e.g. ${ofProvider[0].productCode} (${ofProvider[0].description}).`,
+    );
+  }
+  return bouquet;
+}
+
+export async function validateMeter(app: App, request: { disco: string; meter: string; vendType: 'PREPAID' | 'POSTPAID' }): Promise<{ disco: ElectricityProvider; validation: MeterValidation }> {
+  const disco = await findDisco(app, request.disco);
+  try {
+    const validation = await app.client().validateMeter({ meter: request.meter, disco: disco.productCode, vendType: request.vendType });
+    return { disco, validation };
+  } catch (error) {
+    return validationError(error, 'meter');
+  }
+}
+
+export async function validateSmartcard(app: App, request: { provider: string; smartcard: string }): Promise<{ provider: string; validation: SmartcardValidation }> {
+  const bouquets = await app.service(createVendingCatalogs).cable();
+  const provider = bouquets.find((b) => b.network.toUpperCase() === request.provider.toUpperCase())?.network;
+  if (!provider) {
+    throw new AppError('unknown_provider', `"${request.provider}" is not a cable TV provider in the catalog.`, `Use one of: ${[...new Set(bouquets.map((b) => b.network))].join(', ')}.`);
+  }
+  try {
+    const validation = await app.client().validateSmartcard({ smartcard: request.smartcard, provider });
+    return { provider, validation };
+  } catch (error) {
+    return validationError(error, 'smartcard');
+  }
+}
+
+/** Refuses a purchase while the same one is unsettled, naming the purchase that blocks it. */
+export function refuseDuplicate(app: App, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): void {
+  const blocking = findBlockingPurchase(app, key);
+  if (!blocking) return;
+  const when = new Date(blocking.created_at).toISOString().replace('T', ' ').slice(0, 16);
+  const ref = blocking.reference ? `reference ${blocking.reference}` : `purchase ${blocking.id}, no reference yet`;
+  const stateWord = blocking.state === 'needs_support' ? 'waiting for support' : blocking.state;
+  throw new AppError(
+    'duplicate_pending',
+    `A purchase of ${formatNaira(blocking.amount_kobo)} for ${describeAccount(blocking)} is still ${stateWord} (${ref}, started ${when} UTC). Buying it again could charge twice.`,
+    'Wait until it is settled on the Pending page (or resolve it there), then buy again if it failed.',
+    { blockingId: blocking.id, blockingReference: blocking.reference, blockingState: blocking.state },
+  );
+}
+
+/** Sends the purchase whose row is `sending`, and records what the service answered. */
+async function sendAndRecord<T>(app: App, row: PurchaseRow, send: () => Promise<PurchaseResult<T>>, onSuccess: (data: T) => Partial<PurchaseRow>): Promise<PurchaseRow> {
+  const clock = app.service(createServiceClock);
+  let updated: PurchaseRow;
+  try {
+    const result = await send();
+    const at = new Date().toISOString();
+    const purchasedMs = clock.now();
+    if (result.kind === 'success') {
+      updated = updatePurchase(app, row.id, { state: 'success', reference: result.reference || null, purchased_ms: purchasedMs, settled_by: 'answer', final_at: at, ...onSuccess(result.data) });
+    } else if (result.kind === 'pending') {
+      updated = updatePurchase(app, row.id, {
+        state: 'pending',
+        reference: result.reference || null,
+        purchased_ms: purchasedMs,
+        next_requery_ms: firstRequeryDueMs(purchasedMs),
+      });
+    } else {
+      updated = updatePurchase(app, row.id, {
+        state: 'failed',
+        reference: result.reference || null,
+        purchased_ms: purchasedMs,
+        reason: result.reason,
+        hint: 'The wallet is refunded automatically. Check the meter or smartcard, the amount and the wallet balance, then try again.',
+        refund_state: row.balance_before_kobo === null ? 'not_applicable' : 'checking',
+        settled_by: 'answer',
+        final_at: at,
+      });
+      if (updated.refund_state === 'checking') updated = await checkRefund(app, row.id);
+    }
+  } catch (error) {
+    if (error instanceof UncertainOutcomeError || !(error instanceof AppError)) {
+      const detail = error instanceof Error ? error.message : String(error);
+      updated = updatePurchase(app, row.id, {
+        state: 'uncertain',
+        reason: detail,
+        hint: error instanceof AppError ? error.hint ?? null : null,
+        next_requery_ms: clock.now() + 30_000,
+      });
+      app.events.emit('data.changed', { topics: ['purchases', 'pending'] });
+      // The log usually has it already: try once now, then the requery loop keeps trying.
+      try {
+        updated = await settleFromLog(app, row.id);
+      } catch {
+        // Stays uncertain; the loop tries again.
+      }
+    } else if (error instanceof ServiceError) {
+      updated = updatePurchase(app, row.id, {
+        state: 'rejected',
+        reference: error.reference || null,
+        reason: error.reason || error.message,
+        hint: error.hint ?? null,
+        settled_by: 'answer',
+        final_at: new Date().toISOString(),
+      });
+    } else {
+      updated = updatePurchase(app, row.id, { state: 'rejected', reason: error.message, hint: error.hint ?? null, settled_by: 'answer', final_at: new Date().toISOString() });
+    }
+  }
+  app.events.emit('data.changed', { topics: ['purchases', 'pending', 'balance', 'mirror'] });
+  return updated;
+}
+
+export async function buyElectricity(app: App, request: ElectricityRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
+  ensurePendingScheduler(app);
+  const req = electricityRequestSchema.parse(request);
+  const phone = phoneOrThrow(req.phone);
+  const disco = await findDisco(app, req.disco);
+  const min = nairaToKobo(disco.minAmount);
+  const max = nairaToKobo(disco.maxAmount);
+  if (req.amountKobo < min || req.amountKobo > max) {
+    throw new AppError('amount_out_of_range', `${disco.name} sells ${formatNaira(min)} to ${formatNaira(max)} per purchase; ${formatNaira(req.amountKobo)} is outside that range.`, 'Enter an amount within the range.');
+  }
+  // Refuse a duplicate before the validation call too: nothing is worth asking while one is unsettled.
+  refuseDuplicate(app, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo });
+  const { validation } = await validateMeter(app, { disco: disco.productCode, meter: req.meter, vendType: req.vendType });
+  const meterMin = nairaToKobo(validation.minAmount);
+  if (req.amountKobo < meterMin) {
+    throw new AppError('amount_below_meter_minimum', `Meter ${req.meter} accepts at least ${formatNaira(meterMin)}; ${formatNaira(req.amountKobo)} is less.`, `Enter ${formatNaira(meterMin)} or more.`);
+  }
+  const balanceBefore = await readWalletKobo(app);
+  const purchase: NewPurchase = {
+    kind: 'electricity',
+    source: options.source,
+    provider_code: disco.productCode,
+    provider_name: disco.name,
+    account: req.meter,
+    vend_type: req.vendType,
+    bouquet_code: '',
+    bouquet_name: '',
+    amount_kobo: req.amountKobo,
+    phone,
+    customer_name: validation.name,
+    customer_address: validation.address,
+    customer_type: '',
+    balance_before_kobo: balanceBefore,
+  };
+  const row = insertGuarded(app, purchase, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo });
+  return sendAndRecord(
+    app,
+    row,
+    () => app.client().purchaseElectricity({ amount: koboToNaira(req.amountKobo), meter: req.meter, phone, disco: disco.productCode, vendType: req.vendType }),
+    (data) => ({
+      token: data.token || null,
+      units: Number.isFinite(data.units) && (data.units > 0 || data.token) ? data.units : null,
+      receipt_no: data.receiptNo || null,
+      commission_kobo: nairaToKobo(data.commission),
+    }),
+  );
+}
+
+export async function buyCable(app: App, request: CableRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
+  ensurePendingScheduler(app);
+  const req = cableRequestSchema.parse(request);
+  const phone = phoneOrThrow(req.phone);
+  const bouquet = await findBouquet(app, req.provider, req.bouquetCode);
+  const amountKobo = nairaToKobo(bouquet.amount);
+  refuseDuplicate(app, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode });
+  const { validation } = await validateSmartcard(app, { provider: bouquet.network, smartcard: req.smartcard });
+  const balanceBefore = await readWalletKobo(app);
+  const purchase: NewPurchase = {
+    kind: 'cable',
+    source: options.source,
+    provider_code: bouquet.network,
+    provider_name: bouquet.network,
+    account: req.smartcard,
+    vend_type: null,
+    bouquet_code: bouquet.productCode,
+    bouquet_name: bouquet.description,
+    amount_kobo: amountKobo,
+    phone,
+    customer_name: validation.name,
+    customer_address: validation.address,
+    customer_type: validation.customerType,
+    balance_before_kobo: balanceBefore,
+  };
+  const row = insertGuarded(app, purchase, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode });
+  return sendAndRecord(
+    app,
+    row,
+    () => app.client().purchaseCableTV({ amount: bouquet.amount, smartcard: req.smartcard, phone, provider: bouquet.network, bouquetCode: bouquet.productCode }),
+    (data) => ({ commission_kobo: nairaToKobo(data.commission), bouquet_name: data.bouquet || bouquet.description }),
+  );
+}
+
+/** The duplicate check and the `sending` row in one transaction: two windows cannot both pass. */
+function insertGuarded(app: App, purchase: NewPurchase, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): PurchaseRow {
+  const clock = app.service(createServiceClock);
+  return app.db.transaction(() => {
+    refuseDuplicate(app, key);
+    return insertSendingPurchase(app, purchase, clock.now());
+  }).immediate();
+}

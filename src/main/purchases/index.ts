@@ -1,0 +1,6 @@
+/** Single electricity and cable TV purchases; also used by bulk jobs for spreadsheet rows. */
+export { buyElectricity, buyCable, validateMeter, validateSmartcard, findDisco, findBouquet, refuseDuplicate, type BuyOptions } from './buyVending';
+export { toPurchaseView, findPurchaseRow, listPurchaseRows, findBlockingPurchase, type PurchaseRow } from './purchaseStore';
+export { settleFromLog } from './settleFromLog';
+export { checkRefund, readWalletKobo } from './refundCheck';
+export { createVendingCatalogs } from './vendingCatalogs';

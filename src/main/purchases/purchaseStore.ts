@@ -1,0 +1,251 @@
+/**
+ * The `purchases` table (migration 006): one row per electricity or cable purchase, written in
+ * state `sending` before its request leaves. Rows are read into `PurchaseRow` and shown as
+ * `PurchaseView` (the receipt); every state change goes through `updatePurchase`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { PurchaseKind, PurchaseState, PurchaseView, RefundState, VendTypeInput } from '../../shared/contract/purchases';
+import { formatNaira } from '../../shared/money';
+import type { App } from '../app';
+
+export interface PurchaseRow {
+  id: string;
+  kind: PurchaseKind;
+  source: string;
+  state: PurchaseState;
+  profile_id: string;
+  connection_kind: 'sandbox' | 'live';
+  base_url: string;
+  provider_code: string;
+  provider_name: string;
+  account: string;
+  vend_type: VendTypeInput | null;
+  bouquet_code: string;
+  bouquet_name: string;
+  amount_kobo: number;
+  phone: string;
+  customer_name: string;
+  customer_address: string;
+  customer_type: string;
+  reference: string | null;
+  token: string | null;
+  units: number | null;
+  receipt_no: string | null;
+  commission_kobo: number | null;
+  reason: string | null;
+  hint: string | null;
+  refund_state: RefundState;
+  balance_before_kobo: number | null;
+  balance_after_kobo: number | null;
+  sent_ms: number | null;
+  purchased_ms: number | null;
+  requery_attempts: number;
+  requery_tries: number;
+  next_requery_ms: number | null;
+  last_requery_at: string | null;
+  last_requery_note: string | null;
+  settled_by: 'answer' | 'requery' | 'log' | 'manual' | null;
+  note: string | null;
+  created_at: string;
+  updated_at: string;
+  final_at: string | null;
+}
+
+/** States in which the purchase may still be charged or completed: a duplicate is refused. */
+export const UNSETTLED_STATES: readonly PurchaseState[] = ['sending', 'pending', 'uncertain', 'needs_support'];
+/** States the requery loop or the log can still settle. */
+export const OPEN_STATES: readonly PurchaseState[] = ['sending', 'pending', 'uncertain', 'needs_support', 'not_found'];
+
+export type NewPurchase = Pick<
+  PurchaseRow,
+  | 'kind'
+  | 'provider_code'
+  | 'provider_name'
+  | 'account'
+  | 'vend_type'
+  | 'bouquet_code'
+  | 'bouquet_name'
+  | 'amount_kobo'
+  | 'phone'
+  | 'customer_name'
+  | 'customer_address'
+  | 'customer_type'
+  | 'balance_before_kobo'
+> & { source?: string };
+
+const nowIso = (): string => new Date().toISOString();
+
+/** Writes the purchase in state `sending` and commits, before anything is sent. */
+export function insertSendingPurchase(app: App, purchase: NewPurchase, sentMs: number): PurchaseRow {
+  const id = `P${Date.now().toString(36).toUpperCase()}${randomUUID().slice(0, 8).toUpperCase()}`;
+  const at = nowIso();
+  const c = app.connection;
+  app.db
+    .prepare(
+      `INSERT INTO purchases (id, kind, source, state, profile_id, connection_kind, base_url, provider_code, provider_name, account, vend_type,
+        bouquet_code, bouquet_name, amount_kobo, phone, customer_name, customer_address, customer_type, balance_before_kobo, sent_ms, created_at, updated_at)
+       VALUES (@id, @kind, @source, 'sending', @profile_id, @connection_kind, @base_url, @provider_code, @provider_name, @account, @vend_type,
+        @bouquet_code, @bouquet_name, @amount_kobo, @phone, @customer_name, @customer_address, @customer_type, @balance_before_kobo, @sent_ms, @at, @at)`,
+    )
+    .run({
+      ...purchase,
+      source: purchase.source ?? 'single',
+      id,
+      profile_id: c.profileId,
+      connection_kind: c.kind,
+      base_url: c.baseUrl,
+      sent_ms: sentMs,
+      at,
+    });
+  return getPurchaseRow(app, id);
+}
+
+export function findPurchaseRow(app: App, id: string): PurchaseRow | null {
+  return (app.db.prepare('SELECT * FROM purchases WHERE id = ?').get(id) as PurchaseRow | undefined) ?? null;
+}
+
+export function getPurchaseRow(app: App, id: string): PurchaseRow {
+  const row = findPurchaseRow(app, id);
+  if (!row) throw new Error(`purchase ${id} vanished`);
+  return row;
+}
+
+type Changes = Partial<Omit<PurchaseRow, 'id' | 'created_at'>>;
+
+export function updatePurchase(app: App, id: string, changes: Changes): PurchaseRow {
+  const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
+  const sets = [...entries.map(([k]) => `${k} = @${k}`), 'updated_at = @updated_at'];
+  app.db.prepare(`UPDATE purchases SET ${sets.join(', ')} WHERE id = @id`).run({ ...Object.fromEntries(entries), updated_at: nowIso(), id });
+  return getPurchaseRow(app, id);
+}
+
+/** The unsettled purchase a new one would duplicate (same meter/smartcard and amount, and bouquet for cable). */
+export function findBlockingPurchase(app: App, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): PurchaseRow | null {
+  const placeholders = UNSETTLED_STATES.map(() => '?').join(', ');
+  const row = app.db
+    .prepare(
+      `SELECT * FROM purchases WHERE kind = ? AND account = ? AND amount_kobo = ? AND bouquet_code = ? AND state IN (${placeholders})
+       ORDER BY created_at DESC LIMIT 1`,
+    )
+    .get(key.kind, key.account, key.amountKobo, key.bouquetCode ?? '', ...UNSETTLED_STATES) as PurchaseRow | undefined;
+  return row ?? null;
+}
+
+export function listPurchaseRows(app: App, options: { states?: readonly PurchaseState[]; kind?: PurchaseKind; limit?: number; since?: string } = {}): PurchaseRow[] {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (options.states) {
+    where.push(`state IN (${options.states.map(() => '?').join(', ')})`);
+    params.push(...options.states);
+  }
+  if (options.kind) {
+    where.push('kind = ?');
+    params.push(options.kind);
+  }
+  if (options.since) {
+    where.push('updated_at >= ?');
+    params.push(options.since);
+  }
+  const sql = `SELECT * FROM purchases ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC ${options.limit ? `LIMIT ${Math.floor(options.limit)}` : ''}`;
+  return app.db.prepare(sql).all(...params) as PurchaseRow[];
+}
+
+export function describeAccount(row: Pick<PurchaseRow, 'kind' | 'account' | 'provider_code' | 'vend_type' | 'bouquet_code' | 'bouquet_name'>): string {
+  return row.kind === 'electricity'
+    ? `meter ${row.account} (${row.provider_code}, ${row.vend_type ?? ''})`
+    : `smartcard ${row.account} (${row.provider_code}, ${row.bouquet_name || row.bouquet_code})`;
+}
+
+function refundMessage(row: PurchaseRow): string | null {
+  switch (row.refund_state) {
+    case 'checking':
+      return 'The service refunds a declined purchase automatically; vendesk confirms it at the next balance read.';
+    case 'confirmed':
+      return `Refund confirmed: the wallet is back to ${formatNaira(row.balance_after_kobo ?? 0)} (it was ${formatNaira(row.balance_before_kobo ?? 0)} before this purchase).`;
+    case 'missing': {
+      const gap = (row.balance_before_kobo ?? 0) - (row.balance_after_kobo ?? 0);
+      return `Refund not seen yet: the wallet is ${formatNaira(gap)} lower than before this purchase. If no other purchase ran meanwhile, the refund is missing — press "Check refund again" later, and contact support with the reference if it stays missing.`;
+    }
+    default:
+      return null;
+  }
+}
+
+function statusOf(row: PurchaseRow): { text: string; whatToDo: string | null } {
+  const what = row.kind === 'electricity' ? 'Electricity token' : 'Cable TV subscription';
+  const amount = formatNaira(row.amount_kobo);
+  switch (row.state) {
+    case 'sending':
+      return { text: `${what} of ${amount} is being sent.`, whatToDo: 'Wait for the answer. Do not buy it again.' };
+    case 'success':
+      return row.kind === 'electricity'
+        ? {
+            text: row.token ? `Paid: ${amount} for meter ${row.account}. Token ${row.token}.` : `Paid: ${amount} for meter ${row.account}.`,
+            whatToDo: row.token ? 'Give the token to the customer: copy it or print the receipt.' : row.vend_type === 'POSTPAID' ? 'Postpaid bills have no token; the payment is credited to the account.' : null,
+          }
+        : { text: `Paid: ${row.bouquet_name || row.bouquet_code} (${amount}) for smartcard ${row.account}.`, whatToDo: 'The subscription is active; the customer may need to leave the decoder on for a few minutes.' };
+    case 'pending':
+      return { text: `${what} of ${amount} was accepted but is not confirmed yet.`, whatToDo: 'vendesk checks it automatically (from 2 minutes after the purchase) and shows the result here and on the Pending page. Do not buy it again meanwhile.' };
+    case 'failed':
+      return { text: `${what} of ${amount} failed${row.reason ? `: ${row.reason}` : ''}.`, whatToDo: row.refund_state === 'missing' ? 'Check the refund again later; contact support with the reference if it stays missing.' : row.hint ?? 'Check the details and try again.' };
+    case 'rejected':
+      return { text: `${what} was not bought${row.reason ? `: ${row.reason}` : ''}. Nothing was charged.`, whatToDo: row.hint };
+    case 'uncertain':
+      return {
+        text: `${what} of ${amount} was sent but no answer came back; it may have been charged.`,
+        whatToDo: 'Do not buy it again. vendesk looks for it in the transaction log ("Settle from log") and settles it from there; if it is not there after a few minutes, resolve it by hand on the Pending page.',
+      };
+    case 'needs_support':
+      return { text: `${what} of ${amount} is still pending and the service will not answer more status checks.`, whatToDo: "Send the support details (reference, time, amount, account, phone) to the service provider's support; they resolve it manually. Do not buy it again." };
+    case 'not_found':
+      return {
+        text: `The service has no transaction with reference ${row.reference ?? '—'}.`,
+        whatToDo: 'Check the wallet and the Transactions page: if nothing was debited, nothing was bought and you may buy again; otherwise contact support with the reference.',
+      };
+  }
+}
+
+export function toPurchaseView(row: PurchaseRow): PurchaseView {
+  const status = statusOf(row);
+  return {
+    id: row.id,
+    kind: row.kind,
+    state: row.state,
+    statusText: status.text,
+    whatToDo: status.whatToDo,
+    connectionKind: row.connection_kind,
+    providerCode: row.provider_code,
+    providerName: row.provider_name,
+    account: row.account,
+    vendType: row.vend_type,
+    bouquetCode: row.bouquet_code || null,
+    bouquetName: row.bouquet_name || null,
+    amountKobo: row.amount_kobo,
+    phone: row.phone,
+    customerName: row.customer_name,
+    customerAddress: row.customer_address,
+    customerType: row.customer_type,
+    reference: row.reference,
+    token: row.token,
+    units: row.units,
+    receiptNo: row.receipt_no,
+    commissionKobo: row.commission_kobo,
+    reason: row.reason,
+    refund: {
+      state: row.refund_state,
+      balanceBeforeKobo: row.balance_before_kobo,
+      balanceAfterKobo: row.balance_after_kobo,
+      message: refundMessage(row),
+    },
+    requery: {
+      attempts: row.requery_attempts,
+      nextAt: row.next_requery_ms === null ? null : new Date(row.next_requery_ms).toISOString(),
+      lastAt: row.last_requery_at,
+      lastNote: row.last_requery_note,
+    },
+    settledBy: row.settled_by,
+    note: row.note,
+    createdAt: row.created_at,
+    finalAt: row.final_at,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Settling an `uncertain` purchase (sent, no usable answer) from the service's transaction log,
+ * never by sending it again. The log is searched by the customer's phone number and the type;
+ * an entry matches when its amount is the purchase's, its description names the meter or
+ * smartcard, and no other local purchase already owns its transaction id. Among matches the one
+ * closest in time to the send wins.
+ *
+ * What the log says decides the state: PENDING → `pending` (the requery loop takes over);
+ * SUCCESS → `success`, except a prepaid electricity purchase, which becomes `pending` so the
+ * requery fetches its token (the log has none); FAILED → `failed` (refunded, checked). Not in the
+ * log: stays `uncertain`, the loop looks again, and a person can resolve it on the Pending page.
+ */
+import { parseNairaText } from '../../shared/money';
+import type { LogEntry } from '../../shared/wire';
+import type { App } from '../app';
+import { firstRequeryDueMs } from '../requery/requeryBackoff';
+import { createServiceClock } from '../requery/serviceClock';
+import { checkRefund, readWalletKobo } from './refundCheck';
+import { getPurchaseRow, updatePurchase, type PurchaseRow } from './purchaseStore';
+
+const DAY_MS = 86_400_000;
+const MAX_PAGES = 10;
+
+const ymd = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+function claimedReferences(app: App, exceptId: string): Set<string> {
+  const rows = app.db.prepare('SELECT reference FROM purchases WHERE reference IS NOT NULL AND id != ?').all(exceptId) as { reference: string }[];
+  return new Set(rows.map((r) => r.reference));
+}
+
+async function candidates(app: App, row: PurchaseRow, sentMs: number): Promise<LogEntry[]> {
+  const client = app.client();
+  const out: LogEntry[] = [];
+  let page = await client.logEntries({
+    type: row.kind === 'electricity' ? 'electricity' : 'cable',
+    status: 'all',
+    search: row.phone,
+    startdate: ymd(sentMs - DAY_MS),
+    enddate: ymd(sentMs + 2 * DAY_MS),
+    perPage: 100,
+  });
+  for (let n = 0; ; n++) {
+    out.push(...page.Items);
+    if (!page.NextPage || n + 1 >= MAX_PAGES) break;
+    page = await client.logPage(page.NextPage);
+  }
+  return out;
+}
+
+/** Looks for the purchase in the log; returns the row, settled or still uncertain. */
+export async function settleFromLog(app: App, id: string): Promise<PurchaseRow> {
+  const row = getPurchaseRow(app, id);
+  if (row.state !== 'uncertain' && row.state !== 'sending') return row;
+  const clock = app.service(createServiceClock);
+  const sentMs = row.sent_ms ?? Date.parse(row.created_at);
+  const claimed = claimedReferences(app, row.id);
+  const entries = (await candidates(app, row, sentMs)).filter(
+    (e) =>
+      e.phone_number === row.phone &&
+      parseNairaText(e.amount) === row.amount_kobo &&
+      e.description.includes(row.account) &&
+      !claimed.has(e.transaction_id),
+  );
+  const at = new Date().toISOString();
+  if (entries.length === 0) {
+    return updatePurchase(app, id, {
+      state: 'uncertain',
+      last_requery_at: at,
+      last_requery_note: 'Not in the transaction log yet; vendesk looks again shortly.',
+      next_requery_ms: clock.now() + 60_000,
+    });
+  }
+  const closest = entries.reduce((best, e) => (Math.abs(Date.parse(e.created_at) - sentMs) < Math.abs(Date.parse(best.created_at) - sentMs) ? e : best));
+  const createdMs = Date.parse(closest.created_at);
+  const purchasedMs = Number.isNaN(createdMs) ? sentMs : createdMs;
+  const note = `Found in the transaction log as ${closest.status} (${closest.transaction_id}).`;
+  let updated: PurchaseRow;
+  if (closest.status === 'FAILED') {
+    const walletNow = await readWalletKobo(app);
+    updated = updatePurchase(app, id, {
+      state: 'failed',
+      reference: closest.transaction_id,
+      purchased_ms: purchasedMs,
+      reason: closest.description || 'the transaction log shows it as FAILED',
+      hint: 'The wallet is refunded automatically for a failed purchase. You may buy again.',
+      refund_state: row.balance_before_kobo === null ? 'not_applicable' : 'checking',
+      settled_by: 'log',
+      last_requery_note: note,
+      next_requery_ms: null,
+      final_at: at,
+    });
+    if (updated.refund_state === 'checking') updated = await checkRefund(app, id, walletNow);
+  } else if (closest.status === 'SUCCESS' && !(row.kind === 'electricity' && row.vend_type === 'PREPAID')) {
+    updated = updatePurchase(app, id, {
+      state: 'success',
+      reference: closest.transaction_id,
+      purchased_ms: purchasedMs,
+      receipt_no: closest.partner_reference || null,
+      commission_kobo: Math.round(closest.commission * 100),
+      settled_by: 'log',
+      last_requery_note: note,
+      next_requery_ms: null,
+      final_at: at,
+    });
+  } else {
+    updated = updatePurchase(app, id, {
+      state: 'pending',
+      reference: closest.transaction_id,
+      purchased_ms: purchasedMs,
+      receipt_no: closest.partner_reference || null,
+      settled_by: null,
+      last_requery_note: closest.status === 'SUCCESS' ? `${note} vendesk requeries it to fetch the token.` : note,
+      next_requery_ms: Math.max(firstRequeryDueMs(purchasedMs), clock.now()),
+    });
+  }
+  app.events.emit('data.changed', { topics: ['purchases', 'pending'] });
+  return updated;
+}

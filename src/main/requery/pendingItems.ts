@@ -1,0 +1,145 @@
+/**
+ * The Pending page's data: purchases without a final answer, when each is due, what support
+ * needs for the stuck ones, checking now, and resolving by hand with a note.
+ */
+import type { PendingCounts, PendingItemView, RequeryRunSummary, SupportDetails } from '../../shared/contract/pending';
+import { AppError } from '../../shared/appError';
+import { formatNaira } from '../../shared/money';
+import type { App } from '../app';
+import { describeAccount, findPurchaseRow, listPurchaseRows, toPurchaseView, updatePurchase, OPEN_STATES, type PurchaseRow } from '../purchases/purchaseStore';
+import { ensurePendingScheduler } from './pendingScheduler';
+import { requeryPurchase } from './requeryPurchase';
+import { createServiceClock } from './serviceClock';
+
+/** States counted as "waiting for a final answer" (the dashboard's number). */
+const WAITING_STATES = ['sending', 'pending', 'uncertain', 'needs_support'] as const;
+
+function supportDetails(row: PurchaseRow): SupportDetails {
+  const purchasedAt = new Date(row.purchased_ms ?? row.sent_ms ?? Date.parse(row.created_at)).toISOString();
+  const account = describeAccount(row).replace(/^./, (c) => c.toUpperCase());
+  const lines = [
+    `Reference: ${row.reference ?? '(none: the answer was lost)'}`,
+    `Purchase time (UTC): ${purchasedAt}`,
+    `Amount: ${formatNaira(row.amount_kobo)}`,
+    `${account}`,
+    `Customer phone: ${row.phone}`,
+    `Status checks answered: ${row.requery_attempts}`,
+  ];
+  return { reference: row.reference, purchasedAt, amountKobo: row.amount_kobo, account, phone: row.phone, attempts: row.requery_attempts, text: lines.join('\n') };
+}
+
+export function pendingItemView(app: App, row: PurchaseRow): PendingItemView {
+  const now = app.service(createServiceClock).now();
+  const waiting = row.state === 'pending' || row.state === 'uncertain';
+  const dueMs = waiting ? row.next_requery_ms : null;
+  const dueIn = dueMs === null ? null : Math.max(0, Math.ceil((dueMs - now) / 1000));
+  return {
+    purchase: toPurchaseView(row),
+    dueAt: dueMs === null ? null : new Date(dueMs - app.service(createServiceClock).offsetMs()).toISOString(),
+    dueInSeconds: dueIn,
+    due: dueIn === 0,
+    support: row.state === 'needs_support' || row.state === 'uncertain' || row.state === 'not_found' ? supportDetails(row) : null,
+  };
+}
+
+export function listPendingItems(app: App, includeSettled = false): PendingItemView[] {
+  const open = listPurchaseRows(app, { states: OPEN_STATES });
+  const settled = includeSettled
+    ? listPurchaseRows(app, { since: new Date(Date.now() - 7 * 86_400_000).toISOString() }).filter(
+        (r) => !OPEN_STATES.includes(r.state) && (r.requery_tries > 0 || r.settled_by === 'log' || r.settled_by === 'manual'),
+      )
+    : [];
+  return [...open, ...settled].map((r) => pendingItemView(app, r));
+}
+
+/** How many purchases wait for a final answer: the dashboard shows this number. */
+export function countPendingItems(app: App): number {
+  const row = app.db
+    .prepare(`SELECT COUNT(*) AS n FROM purchases WHERE state IN (${WAITING_STATES.map(() => '?').join(', ')})`)
+    .get(...WAITING_STATES) as { n: number };
+  return row.n;
+}
+
+export function pendingCounts(app: App): PendingCounts {
+  const rows = listPurchaseRows(app, { states: WAITING_STATES });
+  const scheduler = ensurePendingScheduler(app);
+  return {
+    count: rows.length,
+    due: scheduler.dueRows().length,
+    needsSupport: rows.filter((r) => r.state === 'needs_support').length,
+    uncertain: rows.filter((r) => r.state === 'uncertain' || r.state === 'sending').length,
+  };
+}
+
+function rowOrThrow(app: App, id: string): PurchaseRow {
+  const row = findPurchaseRow(app, id);
+  if (!row) throw new AppError('purchase_not_found', `There is no purchase ${id} on this computer.`, 'Reload the Pending page.');
+  return row;
+}
+
+/** "Requery now": only when due, unless `force` (the CLI's `vendesk requery` without --due, tests). */
+export async function requeryNow(app: App, id: string, force: boolean): Promise<PendingItemView> {
+  const scheduler = ensurePendingScheduler(app);
+  const row = rowOrThrow(app, id);
+  if (row.state !== 'pending' && row.state !== 'uncertain') {
+    if (row.state === 'sending') {
+      throw new AppError('still_sending', 'This purchase is still being sent.', 'Wait for its answer; it shows here when it comes.');
+    }
+    return pendingItemView(app, row);
+  }
+  const view = pendingItemView(app, row);
+  if (!force && !view.due) {
+    throw new AppError(
+      'requery_not_due',
+      `It is too early to check this purchase: the service answers from 2 minutes 1 second after the purchase, and the next check is due in ${view.dueInSeconds ?? 0} s.`,
+      'Wait for the countdown; vendesk checks it automatically when it reaches zero.',
+    );
+  }
+  const updated = await scheduler.run(() => requeryPurchase(app, id));
+  return pendingItemView(app, updated);
+}
+
+export async function requeryDue(app: App, all: boolean): Promise<RequeryRunSummary> {
+  const scheduler = ensurePendingScheduler(app);
+  const rows = all ? listPurchaseRows(app, { states: ['pending', 'uncertain'] }) : scheduler.dueRows();
+  const summary: RequeryRunSummary = { checked: 0, success: 0, failed: 0, stillPending: 0, needsSupport: 0, notFound: 0, rescheduled: 0, items: [] };
+  for (const row of rows) {
+    let updated: PurchaseRow;
+    try {
+      updated = await scheduler.run(() => requeryPurchase(app, row.id));
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'other_connection') continue;
+      throw error;
+    }
+    summary.checked++;
+    if (updated.state === 'success') summary.success++;
+    else if (updated.state === 'failed') summary.failed++;
+    else if (updated.state === 'needs_support') summary.needsSupport++;
+    else if (updated.state === 'not_found') summary.notFound++;
+    else if (updated.requery_attempts > row.requery_attempts) summary.stillPending++;
+    else summary.rescheduled++;
+    summary.items.push(pendingItemView(app, updated));
+  }
+  return summary;
+}
+
+/** A person settles it: support confirmed, or the log/wallet shows the outcome. Kept with the note. */
+export function resolveByHand(app: App, input: { id: string; outcome: 'SUCCESS' | 'FAILED'; note: string; token?: string }): PendingItemView {
+  const row = rowOrThrow(app, input.id);
+  if (!OPEN_STATES.includes(row.state)) {
+    throw new AppError('already_settled', `This purchase is already settled (${row.state}).`, 'Nothing to resolve.');
+  }
+  const at = new Date().toISOString();
+  const updated = updatePurchase(app, input.id, {
+    state: input.outcome === 'SUCCESS' ? 'success' : 'failed',
+    token: input.outcome === 'SUCCESS' && input.token ? input.token : row.token,
+    reason: input.outcome === 'FAILED' ? `resolved by hand as failed: ${input.note}` : row.reason,
+    hint: input.outcome === 'FAILED' ? 'Resolved by hand. Buy again if the customer still needs it.' : row.hint,
+    note: input.note,
+    settled_by: 'manual',
+    next_requery_ms: null,
+    final_at: at,
+  });
+  app.events.emit('data.changed', { topics: ['pending', 'purchases'] });
+  return pendingItemView(app, updated);
+}

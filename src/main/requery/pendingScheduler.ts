@@ -1,0 +1,145 @@
+/**
+ * The requery loop of the main process. Every few seconds it looks for pending purchases whose
+ * check is due on the service clock, announces them (`pending.due`), requeries them one at a
+ * time, looks for uncertain purchases in the log, re-reads the wallet for refunds not seen yet,
+ * and tells the windows to re-read (`data.changed` with topic `pending`).
+ *
+ * All requeries — the loop's, "Requery now", `vendesk requery` — go through `run`, one after
+ * another, so one purchase is never checked twice at once.
+ *
+ * It starts on the first purchase or pending operation of an app (`ensurePendingScheduler`; the
+ * shells may call it at start), stops with the app (`app.onClose`). Tests that drive the loop by
+ * hand call `pause()` so it does not race them.
+ */
+import type { App } from '../app';
+import { checkRefund } from '../purchases/refundCheck';
+import { listPurchaseRows, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
+import { onCurrentConnection, requeryPurchase } from './requeryPurchase';
+import { createServiceClock } from './serviceClock';
+
+export const TICK_MS = 5_000;
+/** A `sending` row older than this had its answer lost (the client gives up after 30 s). */
+const STALE_SENDING_MS = 90_000;
+const REFUND_WATCH_MS = 60 * 60_000;
+const REFUND_RECHECK_MS = 60_000;
+
+export interface PendingScheduler {
+  start(): void;
+  stop(): Promise<void>;
+  /** Ticks do nothing while paused (tests drive the loop by hand). */
+  pause(): void;
+  resume(): void;
+  /** One pass of the loop; resolves when its requeries are done. */
+  tick(): Promise<void>;
+  /** Runs `fn` after every requery already queued: one check at a time. */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Purchases whose check is due now (on this connection). */
+  dueRows(): PurchaseRow[];
+}
+
+export function createPendingScheduler(app: App): PendingScheduler {
+  const clock = app.service(createServiceClock);
+  let timer: NodeJS.Timeout | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+  let ticking = false;
+  let paused = false;
+  let closed = false;
+  let lastRefundCheck = 0;
+  let lastDueAnnounced = -1;
+
+  const run = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = queue.then(fn, fn);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const dueRows = (): PurchaseRow[] => {
+    const now = clock.now();
+    return listPurchaseRows(app, { states: ['pending', 'uncertain'] }).filter(
+      (r) => r.next_requery_ms !== null && r.next_requery_ms <= now && onCurrentConnection(app, r),
+    );
+  };
+
+  /** A `sending` row left by a process that stopped mid-purchase: it may have been charged. */
+  const markStaleSending = (): void => {
+    const cutoff = clock.now() - STALE_SENDING_MS;
+    for (const r of listPurchaseRows(app, { states: ['sending'] })) {
+      if ((r.sent_ms ?? 0) < cutoff) {
+        updatePurchase(app, r.id, {
+          state: 'uncertain',
+          reason: 'vendesk stopped while this purchase was being sent; it may have been charged.',
+          next_requery_ms: clock.now(),
+        });
+      }
+    }
+  };
+
+  const tick = async (): Promise<void> => {
+    if (ticking || paused || closed) return;
+    ticking = true;
+    try {
+      markStaleSending();
+      const due = dueRows();
+      if (due.length !== lastDueAnnounced) {
+        app.events.emit('pending.due', { count: due.length });
+        lastDueAnnounced = due.length;
+      }
+      for (const row of due) {
+        if (paused || closed) break;
+        await run(async () => {
+          try {
+            await requeryPurchase(app, row.id);
+          } catch {
+            // Kept on the row by requeryPurchase where it can be; the next tick tries again.
+          }
+        });
+      }
+      if (Date.now() - lastRefundCheck > REFUND_RECHECK_MS) {
+        lastRefundCheck = Date.now();
+        const since = new Date(Date.now() - REFUND_WATCH_MS).toISOString();
+        const watching = listPurchaseRows(app, { states: ['failed'], since }).filter((r) => r.refund_state === 'missing' || r.refund_state === 'checking');
+        for (const r of watching) await checkRefund(app, r.id);
+      }
+      if (due.length > 0) {
+        lastDueAnnounced = dueRows().length;
+        app.events.emit('pending.due', { count: lastDueAnnounced });
+      }
+    } catch {
+      // A failed pass (service unreachable, app closing) is retried at the next tick.
+    } finally {
+      ticking = false;
+    }
+  };
+
+  const scheduler: PendingScheduler = {
+    start() {
+      if (timer || closed) return;
+      timer = setInterval(() => void tick(), TICK_MS);
+      timer.unref();
+    },
+    async stop() {
+      closed = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await queue;
+    },
+    pause() {
+      paused = true;
+    },
+    resume() {
+      paused = false;
+    },
+    tick,
+    run,
+    dueRows,
+  };
+  app.onClose(() => scheduler.stop());
+  return scheduler;
+}
+
+/** Starts the loop for this app if it is not running (idempotent). */
+export function ensurePendingScheduler(app: App): PendingScheduler {
+  const scheduler = app.service(createPendingScheduler);
+  scheduler.start();
+  return scheduler;
+}

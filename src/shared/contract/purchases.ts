@@ -1,0 +1,167 @@
+/**
+ * Single electricity and cable TV purchases: catalogs, meter and smartcard validation, the
+ * purchase itself and its receipt. Amounts are integer kobo; phones any accepted spelling (the
+ * main side normalizes them).
+ */
+import { z } from 'zod';
+import { op } from './define';
+
+export type PurchaseKind = 'electricity' | 'cable';
+export type VendTypeInput = 'PREPAID' | 'POSTPAID';
+
+/**
+ * Where a purchase stands.
+ * - `sending`: written before the request left; no answer yet (after a crash: see `uncertain`).
+ * - `success`: completed; electricity carries the token (prepaid) and units.
+ * - `pending`: accepted, not confirmed; the requery loop settles it.
+ * - `failed`: declined or failed at the provider; the wallet is refunded (see `refund`).
+ * - `rejected`: refused before anything was charged (configuration, same purchase in progress…).
+ * - `uncertain`: the request left and no usable answer came back; settled from the log, never resent.
+ * - `needs_support`: the service stopped answering status checks; support resolves it.
+ * - `not_found`: the service has no transaction with this reference.
+ */
+export type PurchaseState = 'sending' | 'success' | 'pending' | 'failed' | 'rejected' | 'uncertain' | 'needs_support' | 'not_found';
+
+/** Whether the refund of a declined or failed purchase reached the wallet. */
+export type RefundState = 'not_applicable' | 'checking' | 'confirmed' | 'missing';
+
+export interface RefundView {
+  state: RefundState;
+  balanceBeforeKobo: number | null;
+  balanceAfterKobo: number | null;
+  message: string | null;
+}
+
+export interface PurchaseView {
+  id: string;
+  kind: PurchaseKind;
+  state: PurchaseState;
+  /** One sentence a finance officer can read: what happened. */
+  statusText: string;
+  /** What to do next, when anything. */
+  whatToDo: string | null;
+  connectionKind: 'sandbox' | 'live';
+  providerCode: string;
+  providerName: string;
+  /** Meter number (electricity) or smartcard/IUC number (cable). */
+  account: string;
+  vendType: VendTypeInput | null;
+  bouquetCode: string | null;
+  bouquetName: string | null;
+  amountKobo: number;
+  phone: string;
+  customerName: string;
+  customerAddress: string;
+  customerType: string;
+  /** The service's requestReference: quote it to support; used for requery. */
+  reference: string | null;
+  token: string | null;
+  units: number | null;
+  receiptNo: string | null;
+  commissionKobo: number | null;
+  /** The service's reason for a decline or failure, as it said it. */
+  reason: string | null;
+  refund: RefundView;
+  requery: {
+    attempts: number;
+    nextAt: string | null;
+    lastAt: string | null;
+    lastNote: string | null;
+  };
+  settledBy: 'answer' | 'requery' | 'log' | 'manual' | null;
+  note: string | null;
+  createdAt: string;
+  finalAt: string | null;
+}
+
+export interface ElectricityProviderView {
+  code: string;
+  name: string;
+  description: string;
+  minKobo: number;
+  maxKobo: number;
+}
+
+export interface BouquetView {
+  code: string;
+  name: string;
+  amountKobo: number;
+}
+
+export interface CableProviderView {
+  provider: string;
+  bouquets: BouquetView[];
+}
+
+export interface MeterView {
+  disco: string;
+  meter: string;
+  vendType: VendTypeInput;
+  name: string;
+  address: string;
+  /** The meter's own minimum (validation) and the disco's range: the amount must sit in both. */
+  meterMinKobo: number;
+  outstandingKobo: number;
+  allowedMinKobo: number;
+  allowedMaxKobo: number;
+}
+
+export interface SmartcardView {
+  provider: string;
+  smartcard: string;
+  name: string;
+  address: string;
+  customerType: string;
+  outstandingKobo: number;
+}
+
+const accountNumber = (what: string) =>
+  z
+    .string()
+    .transform((s) => s.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(/^\d{6,20}$/, `Enter the ${what} as 6 to 20 digits`));
+
+export const meterNumber = accountNumber('meter number');
+export const smartcardNumber = accountNumber('smartcard (IUC) number');
+const vendType = z.enum(['PREPAID', 'POSTPAID'], { message: 'Choose PREPAID or POSTPAID' });
+const amountKobo = z.number().int('Amounts are whole kobo').positive('Enter an amount above zero');
+const phone = z.string().trim().min(1, "Enter the customer's phone number");
+
+export const electricityRequestSchema = z.object({
+  disco: z.string().trim().min(1, 'Choose the electricity company (disco)'),
+  meter: meterNumber,
+  vendType,
+  amountKobo,
+  phone,
+});
+export type ElectricityRequest = z.input<typeof electricityRequestSchema>;
+
+export const cableRequestSchema = z.object({
+  provider: z.string().trim().min(1, 'Choose the cable TV provider'),
+  smartcard: smartcardNumber,
+  bouquetCode: z.string().trim().min(1, 'Choose the bouquet'),
+  phone,
+});
+export type CableRequest = z.input<typeof cableRequestSchema>;
+
+export const purchasesOperations = {
+  'purchases.electricityProviders': op(z.object({}), 'Electricity companies (discos) and their amount ranges, from the catalog').returns<ElectricityProviderView[]>(),
+  'purchases.cableProviders': op(z.object({}), 'Cable TV providers and their bouquets, from the catalog').returns<CableProviderView[]>(),
+  'purchases.validateMeter': op(
+    z.object({ disco: z.string().trim().min(1, 'Choose the electricity company (disco)'), meter: meterNumber, vendType }),
+    "Checks a meter with its disco: the customer's name, address, minimum and outstanding amount",
+  ).returns<MeterView>(),
+  'purchases.validateSmartcard': op(
+    z.object({ provider: z.string().trim().min(1, 'Choose the cable TV provider'), smartcard: smartcardNumber }),
+    "Checks a smartcard with its provider: the customer's name and type",
+  ).returns<SmartcardView>(),
+  'purchases.buyElectricity': op(electricityRequestSchema, 'Buys an electricity token; refused while the same meter and amount is pending').returns<PurchaseView>(),
+  'purchases.buyCable': op(cableRequestSchema, 'Buys a cable TV bouquet; refused while the same smartcard and bouquet is pending').returns<PurchaseView>(),
+  'purchases.get': op(z.object({ id: z.string().min(1) }), 'One purchase and its receipt').returns<PurchaseView>(),
+  'purchases.recent': op(
+    z.object({ kind: z.enum(['electricity', 'cable']).optional(), limit: z.number().int().min(1).max(500).default(20) }),
+    'The latest electricity and cable purchases, newest first',
+  ).returns<PurchaseView[]>(),
+  'purchases.settleUncertain': op(z.object({ id: z.string().min(1) }), 'Looks for an uncertain purchase in the transaction log and settles it from there').returns<PurchaseView>(),
+  'purchases.checkRefund': op(z.object({ id: z.string().min(1) }), 'Reads the wallet again to confirm the refund of a declined or failed purchase').returns<PurchaseView>(),
+} as const;
