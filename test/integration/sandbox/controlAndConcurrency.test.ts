@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchAccepted, LogEntry, PageObject, SenderIdRecord } from '../../../src/shared/wire';
+import { AIRTIME_BP, costNaira, mtnAirtime, naira, start, type Started } from './sandboxHarness';
+
+let s: Started;
+beforeAll(async () => {
+  s = await start();
+});
+afterAll(() => s.sandbox.close());
+
+describe('control endpoints', () => {
+  it('advances this organisation’s clock only', async () => {
+    const a = s.org();
+    const b = s.org();
+    const r = await a.post<{ now: string; offsetSeconds: number }>('/__sandbox/clock', { advanceSeconds: 3600 });
+    expect(r.status).toBe(200);
+    expect(r.body.data.offsetSeconds).toBe(3600);
+    expect(Date.parse(r.body.data.now) - Date.now()).toBeGreaterThan(3_590_000);
+    const other = await b.get<{ offsetSeconds: number }>('/__sandbox/clock');
+    expect(other.body.data.offsetSeconds).toBe(0);
+    expect((await a.post('/__sandbox/clock', { advanceSeconds: -5 })).status).toBe(400);
+    expect((await a.post('/__sandbox/clock', { advanceSeconds: 'soon' })).status).toBe(400);
+  });
+
+  it('stamps log entries with the sandbox clock', async () => {
+    const org = s.org();
+    await org.advance(10 * 86_400);
+    await org.post('/purchaseAirtime', [mtnAirtime('08031234567', 100)]);
+    const [e] = (await org.get<PageObject<LogEntry>>('/logEntries')).body.data.Items;
+    expect(Date.parse(e.created_at) - Date.now()).toBeGreaterThan(10 * 86_400_000 - 60_000);
+  });
+
+  it('injects faults for the next count matching calls, with the envelope', async () => {
+    const org = s.org();
+    await org.fault({ path: '/AirtimeList', status: 500, count: 2 });
+    const listed = await org.get<{ faults: unknown[] }>('/__sandbox/faults');
+    expect(listed.body.data.faults).toEqual([{ path: '/AirtimeList', status: 500, remaining: 2, withVoucherOnly: false }]);
+    for (let i = 0; i < 2; i++) {
+      const r = await org.get('/AirtimeList');
+      expect(r.status).toBe(500);
+      expect(r.body.gatewayStatus).toBe('88');
+      expect(r.body.gatewayMessage).toBe('Unsucessfull');
+    }
+    expect((await org.get('/AirtimeList')).status).toBe(200);
+    expect((await s.org().get('/AirtimeList')).status).toBe(200);
+    expect((await org.post('/__sandbox/faults', { path: 'purchaseAirtime', status: 503 })).status).toBe(400);
+    expect((await org.post('/__sandbox/faults', { path: '/purchaseAirtime', status: 200 })).status).toBe(400);
+    await org.fault({ path: '/getSenderIds', status: 503, count: 9 });
+    expect((await org.call('DELETE', '/__sandbox/faults')).status).toBe(200);
+    expect((await org.get('/getSenderIds')).status).toBe(200);
+  });
+
+  it('sets the wallet in Naira', async () => {
+    const org = s.org();
+    const r = await org.post<{ GlobalBalance: { Balance: number }[] }>('/__sandbox/wallet', { balance: 5000.25 });
+    expect(r.status).toBe(200);
+    expect(r.body.data.GlobalBalance[0].Balance).toBe(5000.25);
+    expect(await org.balance()).toBe(5000.25);
+    expect((await org.post('/__sandbox/wallet', { balance: -1 })).status).toBe(400);
+    expect((await org.post('/__sandbox/wallet', {})).status).toBe(400);
+  });
+
+  it('resets data, clock, faults and wallet of this organisation only', async () => {
+    const org = s.org();
+    const other = s.org();
+    await other.post('/purchaseAirtime', [mtnAirtime('08031234567', 100)]);
+    await org.post('/purchaseAirtime', [mtnAirtime('08031234567', 100)]);
+    await org.post('/craetePhonebook', { name: 'x', description: '' });
+    await org.post('/sendMessage', { senderId: 'VENDESK', receiverNumber: '08031234567', messageBody: 'hi' });
+    await org.setWallet(10);
+    await org.advance(500);
+    await org.fault({ path: '/AirtimeList', status: 503, count: 3 });
+    const r = await org.post('/__sandbox/reset');
+    expect(r.status).toBe(200);
+    expect((await org.get<PageObject<LogEntry>>('/logEntries')).body.data.TotalRecords).toBe(0);
+    expect((await org.get<unknown[]>('/getPhonebook')).body.data).toEqual([]);
+    expect((await org.get<unknown[]>('/__sandbox/outbox')).body.data).toEqual([]);
+    expect((await org.get<PageObject<unknown>>('/messageHistory')).body.data.TotalRecords).toBe(0);
+    expect((await org.get<{ offsetSeconds: number }>('/__sandbox/clock')).body.data.offsetSeconds).toBe(0);
+    expect((await org.get('/AirtimeList')).status).toBe(200);
+    expect(await org.balance()).toBe(1_000_000);
+    const senders = (await org.get<SenderIdRecord[]>('/getSenderIds')).body.data.map((x) => x.senderId).sort();
+    expect(senders).toEqual(['PROMOTXT', 'VENDESK']);
+    expect((await other.get<PageObject<LogEntry>>('/logEntries')).body.data.TotalRecords).toBe(1);
+  });
+});
+
+describe('wallet under concurrency', () => {
+  it('1,000 concurrent purchases leave the balance exactly right', async () => {
+    const org = s.org();
+    const amounts = Array.from({ length: 1000 }, (_, i) => 100 + (i % 37) * 3 + 0.5 * (i % 2));
+    const results = await Promise.all(
+      amounts.map((amount, i) => org.post<BatchAccepted>('/purchaseAirtime', [mtnAirtime(`0803${String(2_000_000 + i).padStart(7, '0')}`, amount)])),
+    );
+    expect(results.every((r) => r.status === 202)).toBe(true);
+    const expected = naira(1_000_000, ...amounts.map((a) => -costNaira(a, AIRTIME_BP.MTN)));
+    expect(await org.balance()).toBe(expected);
+    const log = await org.get<PageObject<LogEntry>>('/logEntries');
+    expect(log.body.data.TotalRecords).toBe(1000);
+    const refs = results.flatMap((r) => r.body.data.references);
+    expect(new Set(refs).size).toBe(1000);
+  });
+
+  it('never overdraws: concurrent purchases beyond the wallet are refused and charge nothing', async () => {
+    const org = s.org();
+    await org.setWallet(10_000);
+    const cost = costNaira(1000, AIRTIME_BP.MTN); // 970
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => org.post('/purchaseAirtime', [mtnAirtime(`0806${String(3_000_000 + i).padStart(7, '0')}`, 1000)])),
+    );
+    const accepted = results.filter((r) => r.status === 202).length;
+    const refused = results.filter((r) => r.status === 400).length;
+    expect(accepted).toBe(Math.floor(10_000 / cost));
+    expect(accepted + refused).toBe(50);
+    expect(await org.balance()).toBe(naira(10_000, -accepted * cost));
+  });
+
+  it('refunds failures exactly while other purchases run concurrently', async () => {
+    const org = s.org();
+    const jobs = Array.from({ length: 200 }, (_, i) =>
+      i % 2 === 0
+        ? org.post('/purchaseAirtime', [mtnAirtime(`0813${String(i).padStart(3, '0')}9999`, 250)])
+        : org.post('/purchaseElectricity', { amount: 1000, meter: `4507${String(i).padStart(7, '0')}`, phone: '08031234567', disco: 'IKEDC', vendType: 'PREPAID' }),
+    );
+    const results = await Promise.all(jobs);
+    const airtimeAccepted = results.filter((r, i) => i % 2 === 0 && r.status === 202).length;
+    const powerOk = results.filter((r, i) => i % 2 === 1 && r.status === 200).length;
+    await org.advance(5);
+    // every failing-number airtime purchase is refunded; electricity stays charged
+    expect(await org.balance()).toBe(naira(1_000_000, -powerOk * naira(1000, -12)));
+    expect(airtimeAccepted).toBe(100);
+    expect(powerOk).toBe(100);
+  });
+});

@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../../src/sandbox/index';
+import { parseSandboxArgs, runSandboxCli } from '../../../src/sandbox/standalone';
+import type { LogEntry, PageObject, PhonebookRecord } from '../../../src/shared/wire';
+import { AIRTIME_BP, costNaira, mtnAirtime, naira, Org } from './sandboxHarness';
+
+const dir = mkdtempSync(join(tmpdir(), 'vendesk-sandbox-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('SQLite file state', () => {
+  it('survives a restart: wallet, log, clock and messaging data; history is seeded only once', async () => {
+    const dbPath = join(dir, 'state.db');
+    const first = await startSandbox({ tokens: ['demo'], dbPath, seedHistory: 50, quiet: true });
+    const org = new Org(first.url, 'demo');
+    expect((await org.get<PageObject<LogEntry>>('/logEntries')).body.data.TotalRecords).toBe(50);
+    await org.post('/purchaseAirtime', [mtnAirtime('08031234567', 1000), mtnAirtime('08031239999', 1000)]);
+    await org.post('/craetePhonebook', { name: 'Kept', description: 'across restarts' });
+    await org.advance(2);
+    await first.close();
+
+    const second = await startSandbox({ tokens: ['demo'], dbPath, seedHistory: 50, quiet: true });
+    try {
+      const again = new Org(second.url, 'demo');
+      const log = await again.get<PageObject<LogEntry>>('/logEntries?status=pending');
+      expect(log.body.data.TotalRecords).toBe(2);
+      expect((await again.get<PageObject<LogEntry>>('/logEntries')).body.data.TotalRecords).toBe(52);
+      expect((await again.get<PhonebookRecord[]>('/getPhonebook')).body.data.map((p) => p.name)).toEqual(['Kept']);
+      expect((await again.get<{ offsetSeconds: number }>('/__sandbox/clock')).body.data.offsetSeconds).toBe(2);
+      expect(await again.balance()).toBe(naira(1_000_000, -2 * costNaira(1000, AIRTIME_BP.MTN)));
+      await again.advance(3);
+      expect((await again.get<PageObject<LogEntry>>('/logEntries?status=pending')).body.data.TotalRecords).toBe(0);
+      expect(await again.balance()).toBe(naira(1_000_000, -costNaira(1000, AIRTIME_BP.MTN)));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses to start on a port that is taken, without leaking', async () => {
+    const a = await startSandbox({ quiet: true });
+    try {
+      await expect(startSandbox({ port: a.port, quiet: true })).rejects.toThrow();
+    } finally {
+      await a.close();
+    }
+  });
+});
+
+describe('paging at scale', () => {
+  it('pages through 100,000 seeded entries, 100 per page, quickly and without gaps', async () => {
+    const t0 = Date.now();
+    const sb = await startSandbox({ tokens: ['big'], seedHistory: 100_000, quiet: true });
+    const seedMs = Date.now() - t0;
+    try {
+      const org = new Org(sb.url, 'big');
+      const t1 = Date.now();
+      let count = 0;
+      let lastId = Number.POSITIVE_INFINITY;
+      let lastCreated = '9999';
+      let next = '/logEntries?perPage=100&page=1';
+      while (next) {
+        const r = await org.get<PageObject<LogEntry>>(next);
+        for (const e of r.body.data.Items) {
+          expect(e.created_at < lastCreated || (e.created_at === lastCreated && e.id < lastId)).toBe(true);
+          lastCreated = e.created_at;
+          lastId = e.id;
+          count++;
+        }
+        next = r.body.data.NextPage ? new URL(r.body.data.NextPage).pathname + new URL(r.body.data.NextPage).search : '';
+      }
+      const pageMs = Date.now() - t1;
+      expect(count).toBe(100_000);
+      expect(seedMs).toBeLessThan(15_000);
+      expect(pageMs).toBeLessThan(20_000);
+    } finally {
+      await sb.close();
+    }
+  }, 60_000);
+});
+
+describe('standalone', () => {
+  it('parses the documented flags', () => {
+    const { options } = parseSandboxArgs(['--port', '4010', '--token', 'a', '--token=b', '--db', 'x.db', '--seed-history', '10', '--balance', '5000', '--host', '127.0.0.1']);
+    expect(options).toMatchObject({ port: 4010, tokens: ['a', 'b'], dbPath: 'x.db', seedHistory: 10, initialBalanceNaira: 5000, host: '127.0.0.1' });
+    expect(() => parseSandboxArgs(['--port', 'abc'])).toThrow(/--port/);
+    expect(() => parseSandboxArgs(['--nope'])).toThrow(/unknown option/);
+  });
+
+  it('exits 2 on bad arguments without listening', async () => {
+    expect(await runSandboxCli(['--bogus'])).toBe(2);
+    expect(await runSandboxCli([])).toBe(2);
+  });
+
+  it('runs as a process: prints its URL, serves the tokens, and stops cleanly on SIGTERM', async () => {
+    const root = resolve(__dirname, '../../..');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/runStandalone.ts', '--port', '0', '--token', 'demo-token', '--seed-history', '25'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolveUrl, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 20_000);
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolveUrl(m[0]);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`exited early with ${code}: ${out}`)));
+      });
+      const org = new Org(url, 'demo-token');
+      expect((await org.get<PageObject<LogEntry>>('/logEntries')).body.data.TotalRecords).toBe(25);
+      expect((await new Org(url, 'someone-else').get('/AirtimeList')).status).toBe(401);
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 40_000);
+});
