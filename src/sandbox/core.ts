@@ -71,7 +71,7 @@ export class SandboxCore {
       setBalance: db.prepare('UPDATE orgs SET balance_kobo = ? WHERE id = ?'),
       setClock: db.prepare('UPDATE orgs SET clock_offset_ms = ? WHERE id = ?'),
       dueRows: db.prepare(
-        "SELECT id, outcome, cost_kobo, final_at_ms FROM log WHERE org_id = ? AND status = 'PENDING' AND final_at_ms <= ?",
+        "SELECT id, outcome, cost_kobo, final_at_ms FROM log INDEXED BY log_pending WHERE org_id = ? AND status = 'PENDING' AND final_at_ms <= ?",
       ),
       settleRow: db.prepare('UPDATE log SET status = ?, updated_ms = ? WHERE id = ?'),
       insertLog: db.prepare(LOG_INSERT_SQL),

@@ -49,6 +49,7 @@ CREATE TABLE IF NOT EXISTS log (
 CREATE INDEX IF NOT EXISTS log_org_created ON log(org_id, created_ms DESC, id DESC);
 CREATE UNIQUE INDEX IF NOT EXISTS log_org_txn ON log(org_id, transaction_id);
 CREATE INDEX IF NOT EXISTS log_pending ON log(org_id, final_at_ms) WHERE status = 'PENDING';
+CREATE INDEX IF NOT EXISTS log_pending_account ON log(org_id, account, amount_kobo) WHERE status = 'PENDING';
 CREATE TABLE IF NOT EXISTS sender_ids (
   org_id INTEGER NOT NULL,
   sender_id TEXT NOT NULL,

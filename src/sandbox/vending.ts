@@ -72,10 +72,10 @@ function insufficient(ctx: Ctx, needed: number): HttpError {
 
 /** Whether an identical purchase (same account and amount) is still pending. */
 function inProgress(ctx: Ctx, type: LogRow['type'], account: string, amount: number): boolean {
-  const statement = ctx.core.stmt<[number, string, string, number], { id: number }>(
-    "SELECT id FROM log WHERE org_id = ? AND status = 'PENDING' AND type = ? AND account = ? AND amount_kobo = ? LIMIT 1",
+  const statement = ctx.core.stmt<[number, string, number, string], { id: number }>(
+    "SELECT id FROM log INDEXED BY log_pending_account WHERE org_id = ? AND account = ? AND amount_kobo = ? AND status = 'PENDING' AND type = ? LIMIT 1",
   );
-  return statement.get(ctx.org.id, type, account, amount) !== undefined;
+  return statement.get(ctx.org.id, account, amount, type) !== undefined;
 }
 
 // ---------------------------------------------------------------- airtime and data
