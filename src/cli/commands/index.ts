@@ -2,5 +2,6 @@
 import type { CliCommand } from '../cliCommand';
 import { balanceCommand, sandboxCommand } from './appCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
+import { PURCHASE_COMMANDS } from './purchaseCommands';
 
-export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand, ...MESSAGING_COMMANDS];
+export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand, ...MESSAGING_COMMANDS, ...PURCHASE_COMMANDS];

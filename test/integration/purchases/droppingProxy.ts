@@ -1,0 +1,53 @@
+/**
+ * A real HTTP hop in front of the sandbox that can lose answers: the request reaches the sandbox
+ * (so the purchase happens and is charged), then the connection to vendesk is cut before the
+ * answer arrives — what a timeout or a dropped mobile connection looks like to the app.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface DroppingProxy {
+  url: string;
+  /** The next `count` requests whose path starts with `pathPrefix` lose their answer. */
+  dropAnswers(pathPrefix: string, count: number): void;
+  close(): Promise<void>;
+}
+
+export async function startDroppingProxy(target: string): Promise<DroppingProxy> {
+  const drops: { prefix: string; remaining: number }[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const rule = drops.find((d) => d.remaining > 0 && (req.url ?? '').startsWith(d.prefix));
+      if (rule) rule.remaining--;
+      const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
+        const body: Buffer[] = [];
+        answer.on('data', (c: Buffer) => body.push(c));
+        answer.on('end', () => {
+          if (rule) {
+            req.socket.destroy();
+            return;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(Buffer.concat(body));
+        });
+      });
+      upstream.on('error', () => res.destroy());
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dropAnswers(prefix, count) {
+      drops.push({ prefix, remaining: count });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

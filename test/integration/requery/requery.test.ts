@@ -1,0 +1,190 @@
+/**
+ * The pending-to-requery loop against the sandbox over real HTTP. The sandbox's clock and
+ * vendesk's service clock are moved forward together (advanceClocks) instead of waiting 2 min.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/main';
+import { countPendingItems, createPendingScheduler } from '../../../src/main/requery';
+import type { EventMap } from '../../../src/shared/contract';
+import { AppError } from '../../../src/shared/appError';
+import { startTestApp, type TestApp } from '../../support/testApp';
+import { PHONE, account, advanceClocks, pauseLoop, walletKobo } from '../purchases/purchaseHelpers';
+
+async function buyPending(t: TestApp, ending: string, amountKobo = 300_000) {
+  const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account(ending), vendType: 'PREPAID', amountKobo, phone: PHONE });
+  expect(p.state).toBe('pending');
+  return p;
+}
+
+describe('pending purchases and requery', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+    pauseLoop(t);
+    await t.control('wallet', { balance: 1_000_000 });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('tracks a pending purchase with a countdown, refuses "requery now" before it is due, then brings the token into the receipt', async () => {
+    const p = await buyPending(t, '0000');
+    const [item] = (await t.call('pending.list', {})).filter((i) => i.purchase.id === p.id);
+    expect(item.due).toBe(false);
+    expect(item.dueInSeconds).toBeGreaterThan(115);
+    expect(item.dueInSeconds).toBeLessThanOrEqual(121);
+    const early = await t.call('pending.requeryNow', { id: p.id }).catch((e: unknown) => e);
+    expect(early).toBeInstanceOf(AppError);
+    expect((early as AppError).code).toBe('requery_not_due');
+
+    await advanceClocks(t, 125);
+    const done = await t.call('pending.requeryNow', { id: p.id });
+    expect(done.purchase.state).toBe('success');
+    expect(done.purchase.token).toMatch(/^\d{4}(-\d{4}){4}$/);
+    expect(done.purchase.units).toBeGreaterThan(0);
+    expect(done.purchase.settledBy).toBe('requery');
+    expect(done.purchase.requery.attempts).toBe(1);
+    expect((await t.call('purchases.get', { id: p.id })).token).toBe(done.purchase.token);
+  });
+
+  it('settles a pending purchase that FAILED and confirms the refund', async () => {
+    const before = await walletKobo(t);
+    const p = await buyPending(t, '1111');
+    expect(await walletKobo(t)).toBeLessThan(before);
+    await advanceClocks(t, 125);
+    const done = await t.call('pending.requeryNow', { id: p.id });
+    expect(done.purchase.state).toBe('failed');
+    expect(done.purchase.refund.state).toBe('confirmed');
+    expect(await walletKobo(t)).toBe(before);
+  });
+
+  it('flags a refund that does not show in the wallet, and confirms it once it does', async () => {
+    const p = await buyPending(t, '1111', 250_000);
+    const high = await walletKobo(t);
+    await t.control('wallet', { balance: 10 });
+    await advanceClocks(t, 125);
+    const done = await t.call('pending.requeryNow', { id: p.id });
+    expect(done.purchase.state).toBe('failed');
+    expect(done.purchase.refund.state).toBe('missing');
+    expect(done.purchase.refund.message).toMatch(/Refund not seen yet/);
+    await t.control('wallet', { balance: high / 100 + 10_000 });
+    const rechecked = await t.call('purchases.checkRefund', { id: p.id });
+    expect(rechecked.refund.state).toBe('confirmed');
+  });
+
+  it('keeps a purchase that stays PENDING, counts the attempt and backs off', async () => {
+    const p = await buyPending(t, '2222');
+    await advanceClocks(t, 125);
+    const once = await t.call('pending.requeryNow', { id: p.id });
+    expect(once.purchase.state).toBe('pending');
+    expect(once.purchase.requery.attempts).toBe(1);
+    expect(once.due).toBe(false);
+    expect(once.dueInSeconds).toBeGreaterThan(50);
+    expect(once.purchase.requery.lastNote).toMatch(/still PENDING/);
+  });
+
+  it('reschedules when the service says it is too early (425), without counting an attempt', async () => {
+    const p = await buyPending(t, '0000', 350_000);
+    const item = await t.call('pending.requeryNow', { id: p.id, force: true });
+    expect(item.purchase.state).toBe('pending');
+    expect(item.purchase.requery.attempts).toBe(0);
+    expect(item.purchase.requery.lastNote).toMatch(/Too early/);
+    expect(item.dueInSeconds).toBeGreaterThan(100);
+  });
+
+  it('retries later when the provider cannot be reached (502), then settles', async () => {
+    const p = await buyPending(t, '0000', 360_000);
+    await advanceClocks(t, 125);
+    await t.control('faults', { path: '/requeryTransaction', status: 502, count: 3 });
+    const failedCheck = await t.call('pending.requeryNow', { id: p.id });
+    expect(failedCheck.purchase.state).toBe('pending');
+    expect(failedCheck.purchase.requery.lastNote).toMatch(/could not be reached/);
+    expect(failedCheck.dueInSeconds).toBeGreaterThan(50);
+    await advanceClocks(t, 61);
+    const settled = await t.call('pending.requeryNow', { id: p.id });
+    expect(settled.purchase.state).toBe('success');
+  });
+
+  it('hands a purchase to support once the service stops answering (429), with the details support asks for', async () => {
+    const p = await buyPending(t, '2222', 410_000);
+    await advanceClocks(t, 125);
+    for (let i = 0; i < 5; i++) {
+      const item = await t.call('pending.requeryNow', { id: p.id, force: true });
+      expect(item.purchase.state).toBe('pending');
+    }
+    const stuck = await t.call('pending.requeryNow', { id: p.id, force: true });
+    expect(stuck.purchase.state).toBe('needs_support');
+    expect(stuck.due).toBe(false);
+    expect(stuck.support).not.toBeNull();
+    const text = stuck.support?.text ?? '';
+    expect(text).toContain(p.reference ?? 'missing');
+    expect(text).toContain('₦4,100.00');
+    expect(text).toContain(p.account);
+    expect(text).toContain(PHONE);
+    expect(text).toContain('Status checks answered: 5');
+    expect(stuck.purchase.whatToDo).toMatch(/support/);
+    // Still unsettled: a duplicate is refused.
+    const dup = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: p.account, vendType: 'PREPAID', amountKobo: 410_000, phone: PHONE }).catch((e: unknown) => e);
+    expect((dup as AppError).code).toBe('duplicate_pending');
+    // Resolved by hand with a note.
+    const resolved = await t.call('pending.resolve', { id: p.id, outcome: 'SUCCESS', note: 'Support ticket 5512 confirmed the token', token: '1111-2222-3333-4444-5555' });
+    expect(resolved.purchase.state).toBe('success');
+    expect(resolved.purchase.settledBy).toBe('manual');
+    expect(resolved.purchase.note).toContain('5512');
+  });
+
+  it('explains a reference the service does not know (404)', async () => {
+    const other = await startTestApp();
+    try {
+      pauseLoop(other);
+      const p = await other.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE });
+      await other.control('reset', {});
+      await advanceClocks(other, 125);
+      const item = await other.call('pending.requeryNow', { id: p.id });
+      expect(item.purchase.state).toBe('not_found');
+      expect(item.purchase.statusText).toContain(p.reference ?? 'missing');
+      expect(item.purchase.whatToDo).toMatch(/nothing was bought/i);
+      expect(countPendingItems(other.app)).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('runs by itself: the loop announces due purchases and settles them', async () => {
+    const p = await buyPending(t, '0000', 370_000);
+    const events: EventMap['pending.due'][] = [];
+    const off = t.app.events.subscribe((e) => {
+      if (e.name === 'pending.due') events.push(e.payload as EventMap['pending.due']);
+    });
+    await advanceClocks(t, 125);
+    const loop = t.app.service(createPendingScheduler);
+    loop.resume();
+    try {
+      await loop.tick();
+    } finally {
+      loop.pause();
+      off();
+    }
+    expect(events.some((e) => e.count >= 1)).toBe(true);
+    expect((await t.call('purchases.get', { id: p.id })).state).toBe('success');
+  });
+
+  it('counts what waits for a final answer, and `vendesk requery` checks every one now', async () => {
+    const a = await buyPending(t, '0000', 380_000);
+    const b = await buyPending(t, '2222', 390_000);
+    const counted = countPendingItems(t.app);
+    expect(counted).toBeGreaterThanOrEqual(2);
+    expect((await t.call('pending.count', {})).count).toBe(counted);
+    await advanceClocks(t, 125);
+    let stdout = '';
+    const code = await runCli(['requery', '--json', '--base-url', t.sandbox.url, '--data-dir', t.dataDir], {
+      stdout: (s) => (stdout += s),
+      stderr: () => undefined,
+      env: { VENDESK_TOKEN: t.token },
+    });
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout) as { checked: number; success: number; items: { id: string; state: string }[] };
+    expect(summary.items.find((i) => i.id === a.id)?.state).toBe('success');
+    expect(summary.items.find((i) => i.id === b.id)?.state).toBe('pending');
+  });
+});
