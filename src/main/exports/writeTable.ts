@@ -1,0 +1,299 @@
+/**
+ * The one spreadsheet exporter of vendesk: tables (rows of values, described by columns) to XLSX
+ * through exceljs's streaming WorkbookWriter, or to CSV. Rows are pulled one at a time from an
+ * iterable or async iterable and committed as they go, so a 1,000,000-row export never holds the
+ * table in memory. In both formats money is a number (Naira, from integer kobo) with a Naira
+ * format, dates are dates, and text that a spreadsheet could evaluate as a formula is neutralized.
+ *
+ * A file is written under a temporary name beside `path` and renamed when complete: a failed or
+ * cancelled export never leaves a half-written file at `path`.
+ */
+import fs from 'node:fs';
+import { once } from 'node:events';
+import ExcelJS from 'exceljs';
+import { AppError } from '../../shared/appError';
+import {
+  columnWidth,
+  csvDateTime,
+  NUM_FORMATS,
+  toCellValue,
+  type CellValue,
+  type ExportColumn,
+} from './exportColumns';
+import { neutralizeFormula } from './neutralizeFormula';
+
+export type { ExportColumn, ExportColumnKind } from './exportColumns';
+export { neutralizeFormula } from './neutralizeFormula';
+
+export type ExportRows = Iterable<readonly unknown[]> | AsyncIterable<readonly unknown[]>;
+
+export interface ExportSheet {
+  name: string;
+  columns: ExportColumn[];
+  rows: ExportRows;
+  /** Keep the header row visible while scrolling (default true). */
+  freezeHeader?: boolean;
+  /** Filter buttons on the header row (default true). */
+  autoFilter?: boolean;
+}
+
+export interface ExportOptions {
+  /** Called with the number of data rows written so far (every 1,000 rows and at the end). */
+  onProgress?(rows: number): void;
+  /** Cancels the export; the partial file is removed and an AppError `cancelled` is thrown. */
+  signal?: AbortSignal;
+}
+
+export interface ExportResult {
+  /** Data rows written (headers not counted), over all sheets. */
+  rows: number;
+  /** Size of the written file. */
+  bytes: number;
+}
+
+/** Rows sampled at the start of each sheet to size its columns. */
+const WIDTH_SAMPLE_ROWS = 200;
+const PROGRESS_EVERY = 1000;
+
+function cancelled(): AppError {
+  return new AppError('cancelled', 'The export was cancelled; no file was written.');
+}
+
+function exportFailed(path: string, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const detail = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const hint =
+    code === 'EACCES' || code === 'EPERM' || code === 'EBUSY'
+      ? 'The file may be open in Excel or the folder is read-only: close it or choose another place, then export again.'
+      : code === 'ENOSPC'
+        ? 'The disk is full: free some space or choose another drive, then export again.'
+        : code === 'ENOENT'
+          ? 'The folder does not exist: choose another place, then export again.'
+          : 'Choose another place or file name and export again.';
+  return new AppError('export_failed', `The export to ${path} failed: ${detail}.`, hint, { code: typeof code === 'string' ? code : undefined });
+}
+
+function temporaryPath(path: string): string {
+  return `${path}.${process.pid}.${Date.now().toString(36)}.partial`;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    fs.rmSync(path, { force: true });
+  } catch {
+    // nothing more can be done; the name says it is partial
+  }
+}
+
+/** Gives other work (the zip and file streams) a turn, so output drains while rows are produced. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function validateColumns(columns: ExportColumn[], where: string): void {
+  if (columns.length === 0) throw new AppError('export_no_columns', `${where} has no columns to export.`);
+}
+
+/** Excel sheet names: at most 31 characters, none of `[]:*?/\`, unique, not empty. */
+export function sheetName(name: string, taken: Set<string>): string {
+  let base = name.replace(/[[\]:*?/\\]/g, ' ').replace(/^'+|'+$/g, '').trim().slice(0, 31) || 'Sheet';
+  let candidate = base;
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++) {
+    const suffix = ` (${n})`;
+    base = base.slice(0, 31 - suffix.length);
+    candidate = base + suffix;
+  }
+  taken.add(candidate.toLowerCase());
+  return candidate;
+}
+
+class RowCounter {
+  total = 0;
+  constructor(private readonly options: ExportOptions) {}
+
+  async tick(): Promise<void> {
+    this.total++;
+    if (this.total % PROGRESS_EVERY === 0) {
+      this.options.onProgress?.(this.total);
+      await yieldToEventLoop();
+    }
+    if (this.options.signal?.aborted) throw cancelled();
+  }
+}
+
+/**
+ * Writes sheets of rows to an XLSX file with exceljs's streaming writer. Each sheet has a bold
+ * header row (frozen, with filter buttons unless turned off) and columns sized from the header
+ * and the first rows. Cells: `text` as plain string cells (a leading `=`, `+`, `-`, `@`, tab or
+ * CR gets a `'` prefix: never a formula), `naira` as numbers in Naira with `"₦"#,##0.00`,
+ * `integer`/`number` as numbers, `datetime`/`date` as Excel dates (UTC wall-clock time).
+ */
+export async function writeTableXlsx(path: string, sheets: ExportSheet[], options: ExportOptions = {}): Promise<ExportResult> {
+  if (sheets.length === 0) throw new AppError('export_no_sheets', 'There is nothing to export.');
+  sheets.forEach((sheet) => validateColumns(sheet.columns, `Sheet "${sheet.name}"`));
+  if (options.signal?.aborted) throw cancelled();
+
+  const tmp = temporaryPath(path);
+  const counter = new RowCounter(options);
+  let workbook: ExcelJS.stream.xlsx.WorkbookWriter | null = null;
+  try {
+    workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: tmp, useStyles: true, useSharedStrings: false });
+    workbook.creator = 'vendesk';
+    workbook.created = new Date();
+    const taken = new Set<string>();
+    for (const sheet of sheets) {
+      await writeSheet(workbook, sheet, sheetName(sheet.name, taken), counter);
+    }
+    await workbook.commit();
+    workbook = null;
+    fs.renameSync(tmp, path);
+  } catch (error) {
+    if (workbook) {
+      try {
+        await workbook.commit();
+      } catch {
+        // the file is removed below either way
+      }
+    }
+    removeQuietly(tmp);
+    throw exportFailed(path, error);
+  }
+  options.onProgress?.(counter.total);
+  return { rows: counter.total, bytes: fs.statSync(path).size };
+}
+
+async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: ExportSheet, name: string, counter: RowCounter): Promise<void> {
+  const { columns } = sheet;
+  const freeze = sheet.freezeHeader ?? true;
+  const worksheet = workbook.addWorksheet(name, {
+    views: freeze ? [{ state: 'frozen', xSplit: 0, ySplit: 1 }] : [],
+  });
+
+  // Sample the first rows to size the columns, then write them and stream the rest.
+  const iterator = toAsyncIterator(sheet.rows);
+  const sample: CellValue[][] = [];
+  let dataRow = 0;
+  while (sample.length < WIDTH_SAMPLE_ROWS) {
+    const next = await iterator.next();
+    if (next.done) break;
+    dataRow++;
+    sample.push(columns.map((column, i) => toCellValue(column, next.value[i], dataRow)));
+  }
+
+  worksheet.columns = columns.map((column, i) => {
+    const numFmt = NUM_FORMATS[column.kind];
+    return {
+      key: `c${i}`,
+      width: columnWidth(column, sample.map((row) => row[i])),
+      ...(numFmt ? { style: { numFmt } } : {}),
+    };
+  });
+  const header = worksheet.addRow(columns.map((column) => neutralizeFormula(column.header)));
+  header.eachCell((cell) => {
+    cell.style = { font: { bold: true }, alignment: { vertical: 'middle' } };
+  });
+  header.commit();
+  if (sheet.autoFilter ?? true) {
+    worksheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
+  }
+
+  for (const values of sample) {
+    worksheet.addRow(values).commit();
+    await counter.tick();
+  }
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    dataRow++;
+    const values = columns.map((column, i) => toCellValue(column, next.value[i], dataRow));
+    worksheet.addRow(values).commit();
+    await counter.tick();
+  }
+  worksheet.commit();
+}
+
+function toAsyncIterator<T>(rows: Iterable<T> | AsyncIterable<T>): AsyncIterator<T> {
+  if (Symbol.asyncIterator in rows) return (rows as AsyncIterable<T>)[Symbol.asyncIterator]();
+  const sync = (rows as Iterable<T>)[Symbol.iterator]();
+  return {
+    next: async () => sync.next(),
+    return: async (value?: unknown) => sync.return?.(value) ?? { done: true, value: undefined },
+  };
+}
+
+// ---------------------------------------------------------------- CSV
+
+const CSV_NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
+
+function csvField(text: string): string {
+  return CSV_NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Integer kobo as plain Naira text with two decimals, exactly (`-1234567` → `-12345.67`). */
+function koboToPlainNaira(kobo: number): string {
+  const sign = kobo < 0 ? '-' : '';
+  const abs = Math.abs(kobo);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+function csvCell(column: ExportColumn, raw: unknown, value: CellValue): string {
+  if (value === null) return '';
+  switch (column.kind) {
+    case 'naira':
+      return koboToPlainNaira(typeof raw === 'bigint' ? Number(raw) : (raw as number));
+    case 'datetime':
+      return csvDateTime(value as Date);
+    case 'date':
+      return (value as Date).toISOString().slice(0, 10);
+    case 'integer':
+    case 'number':
+      return String(value);
+    case 'text':
+      return csvField(value as string);
+  }
+}
+
+/**
+ * Writes rows to a CSV file: UTF-8 with a byte-order mark (so Excel reads ₦ and Nigerian names
+ * right), CRLF line ends, a header row. Money is a plain number with two decimals (Naira), a
+ * date-time `YYYY-MM-DD HH:MM:SS` (UTC), a date `YYYY-MM-DD`; text is quoted when needed and
+ * neutralized against formula injection like the XLSX writer.
+ */
+export async function writeTableCsv(path: string, columns: ExportColumn[], rows: ExportRows, options: ExportOptions = {}): Promise<ExportResult> {
+  validateColumns(columns, 'The CSV export');
+  if (options.signal?.aborted) throw cancelled();
+  const tmp = temporaryPath(path);
+  const counter = new RowCounter(options);
+  const out = fs.createWriteStream(tmp, { encoding: 'utf8' });
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  failed.catch(() => undefined);
+  const write = async (chunk: string) => {
+    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+  };
+  try {
+    await write('\uFEFF' + columns.map((column) => csvField(neutralizeFormula(column.header))).join(',') + '\r\n');
+    let buffer = '';
+    let dataRow = 0;
+    for await (const raw of rows) {
+      dataRow++;
+      buffer += columns.map((column, i) => csvCell(column, raw[i], toCellValue(column, raw[i], dataRow))).join(',') + '\r\n';
+      if (buffer.length >= 64 * 1024) {
+        await write(buffer);
+        buffer = '';
+      }
+      await counter.tick();
+    }
+    if (buffer) await write(buffer);
+    const closed = once(out, 'close');
+    out.end();
+    await Promise.race([closed, failed]);
+    fs.renameSync(tmp, path);
+  } catch (error) {
+    out.destroy();
+    removeQuietly(tmp);
+    throw exportFailed(path, error);
+  }
+  options.onProgress?.(counter.total);
+  return { rows: counter.total, bytes: fs.statSync(path).size };
+}
