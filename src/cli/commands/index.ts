@@ -1,7 +1,8 @@
 /** Every `vendesk` command; each area adds its own file and one entry here. */
 import type { CliCommand } from '../cliCommand';
 import { balanceCommand, sandboxCommand } from './appCommands';
+import { BULK_COMMANDS } from './bulkCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
 import { PURCHASE_COMMANDS } from './purchaseCommands';
 
-export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand, ...MESSAGING_COMMANDS, ...PURCHASE_COMMANDS];
+export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand, ...MESSAGING_COMMANDS, ...BULK_COMMANDS, ...PURCHASE_COMMANDS];

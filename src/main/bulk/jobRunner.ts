@@ -79,6 +79,7 @@ export class JobRunner {
   private unavailableRounds = 0;
   private pauseReason: string | null = null;
   private lastPoll = 0;
+  private polling: Promise<void> | null = null;
   private lastEmit = 0;
   private lastAcceptedAt = 0;
   private batchCounter = 0;
@@ -134,15 +135,20 @@ export class JobRunner {
       }
       if (!this.stop && !this.pauseReason) this.launchBatches();
       const t = Date.now();
-      if (t - this.lastPoll >= this.timing.pollMs) {
-        this.lastPoll = t;
-        await this.pollOutcomes();
-        await this.settleUncertain(false);
+      if (!this.polling && t - this.lastPoll >= this.timing.pollMs) {
+        // Reading the log runs beside the sending, never holding it up.
+        this.polling = (async () => {
+          await this.pollOutcomes();
+          await this.settleUncertain(false);
+        })().finally(() => {
+          this.lastPoll = Date.now();
+          this.polling = null;
+        });
       }
       const counts = store.counts(this.jobId);
       this.emit(false);
       const toSend = counts.queued + counts.held;
-      if (this.inFlight.size === 0) {
+      if (this.inFlight.size === 0 && !this.polling) {
         if (this.stop || this.pauseReason) {
           if (toSend === 0 && counts.accepted === 0 && counts.uncertain === 0) break;
           if (this.stop === 'cancel' || this.stop === 'pause' || this.pauseReason) {
@@ -156,6 +162,7 @@ export class JobRunner {
       }
       await this.wait();
     }
+    if (this.polling) await this.polling;
     await this.pollOutcomes();
     return this.finish();
   }
@@ -205,8 +212,9 @@ export class JobRunner {
 
   private async wait(): Promise<void> {
     const timer = sleep(this.timing.tickMs);
-    if (this.inFlight.size === 0) return timer;
-    await Promise.race([timer, ...this.inFlight.values()]);
+    const waits: Promise<void>[] = [timer, ...this.inFlight.values()];
+    if (this.polling) waits.push(this.polling);
+    await Promise.race(waits);
   }
 
   // ------------------------------------------------------------------ sending
@@ -396,8 +404,8 @@ export class JobRunner {
         entries = [];
         for (const item of accepted) entries.push(...(await logEntriesForReference(client, this.job.kind, item.reference ?? '')));
       } else {
-        const since = Math.min(...accepted.map((i) => i.sent_ms ?? Date.now()));
-        entries = await logEntriesSince(client, this.job.kind, since);
+        const since = accepted.reduce((m, i) => Math.min(m, i.sent_ms ?? Date.now()), Date.now());
+        entries = await logEntriesSince(client, this.job.kind, since, new Set(accepted.map((i) => i.reference ?? '')));
       }
     } catch {
       return; // The log could not be read now; the next poll tries again.

@@ -369,7 +369,7 @@ export class JobStore {
     const at = now();
     this.db
       .prepare(
-        "UPDATE bulk_items SET state = ?, reason = ?, settled_by = ?, updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ?",
+        "UPDATE bulk_items SET state = ?, reason = ?, settled_by = COALESCE(settled_by, ?), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ?",
       )
       .run(to, reason, settledBy, at, to, at, jobId, seq);
   }

@@ -26,19 +26,30 @@ function parseAll(items: LogEntry[]): ParsedLogEntry[] {
   return out;
 }
 
-/** Every page of the log for a query. */
-export async function readAllLogPages(client: LogReader, query: LogQuery, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
+/**
+ * Every page of the log for a query, or fewer: `enough(entries so far, last page)` ends the
+ * reading early when it returns true.
+ */
+export async function readAllLogPages(
+  client: LogReader,
+  query: LogQuery,
+  signal?: AbortSignal,
+  enough?: (all: readonly ParsedLogEntry[], page: readonly ParsedLogEntry[]) => boolean,
+): Promise<ParsedLogEntry[]> {
   const out: ParsedLogEntry[] = [];
   let page: PageObject<LogEntry> = await client.logEntries({ ...query, perPage: PER_PAGE }, { signal });
-  out.push(...parseAll(page.Items));
+  let parsed = parseAll(page.Items);
+  out.push(...parsed);
   let pages = 1;
   let pageNumber = page.CurrentPage;
   while (pages < MAX_PAGES && page.Items.length > 0 && (page.NextPage || pageNumber < page.TotalPages)) {
+    if (enough?.(out, parsed)) break;
     page = page.NextPage
       ? await client.logPage(page.NextPage, { signal })
       : await client.logEntries({ ...query, perPage: PER_PAGE, page: pageNumber + 1 }, { signal });
     pageNumber = page.CurrentPage > pageNumber ? page.CurrentPage : pageNumber + 1;
-    out.push(...parseAll(page.Items));
+    parsed = parseAll(page.Items);
+    out.push(...parsed);
     pages++;
   }
   return out;
@@ -53,10 +64,23 @@ export function logEntriesForPhone(client: LogReader, kind: BulkJobKind, phone: 
   return readAllLogPages(client, { search: phone, type: logType(kind), status: 'all' }, signal);
 }
 
-/** Entries from a UTC date on, for settling many accepted items at once. */
-export function logEntriesSince(client: LogReader, kind: BulkJobKind, startMs: number, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
+/**
+ * Entries from a UTC date on, for settling many accepted items at once. Reading stops once
+ * every wanted reference was seen, or — when the log lists newest first — once a whole page is
+ * older than `startMs` minus 15 minutes.
+ */
+export function logEntriesSince(client: LogReader, kind: BulkJobKind, startMs: number, wanted: ReadonlySet<string>, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
   const start = new Date(startMs - 24 * 3600_000).toISOString().slice(0, 10);
-  return readAllLogPages(client, { startdate: start, type: logType(kind), status: 'all' }, signal);
+  const floor = startMs - 15 * 60_000;
+  let newestFirst: boolean | null = null;
+  const seen = new Set<string>();
+  return readAllLogPages(client, { startdate: start, type: logType(kind), status: 'all' }, signal, (_all, page) => {
+    for (const e of page) if (wanted.has(e.transactionId)) seen.add(e.transactionId);
+    if (seen.size >= wanted.size) return true;
+    if (page.length < 2) return false;
+    if (newestFirst === null) newestFirst = Date.parse(page[0].createdAt) >= Date.parse(page[page.length - 1].createdAt);
+    return newestFirst && page.every((e) => Date.parse(e.createdAt) < floor);
+  });
 }
 
 /** Entries for one reference. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
 import { startTestApp, type TestApp } from '../../support/testApp';
-import { airtimeRows, allLogEntries, mtnPhone, tempDir, waitForJob, writeCsv } from './bulkTestFiles';
+import { airtimeRows, allLogEntries, mtnPhone, tempDir, writeCsv } from './bulkTestFiles';
 
 let t: TestApp;
 let dir: string;

@@ -1,0 +1,192 @@
+/**
+ * `vendesk bulk validate|submit|resume|status`: bulk airtime and data from a spreadsheet, through
+ * the same operations as the Purchases page. Amounts in the JSON are Naira.
+ */
+import type { BulkJobView } from '../../shared/contract/bulk';
+import { formatNaira, parseNairaText } from '../../shared/money';
+import type { App } from '../../main/app';
+import { callOrThrow } from '../callOrThrow';
+import { EXIT, UsageError, requireOption, stringOption, type CliCommand, type CliContext } from '../cliCommand';
+
+function kindOption(ctx: CliContext): 'airtime' | 'data' {
+  const kind = requireOption(ctx.args, 'kind');
+  if (kind !== 'airtime' && kind !== 'data') throw new UsageError(`--kind must be airtime or data, got "${kind}"`);
+  return kind;
+}
+
+function fileArg(ctx: CliContext): string {
+  const file = ctx.args.positionals[0];
+  if (!file) throw new UsageError('Name the spreadsheet: vendesk bulk … FILE');
+  return file;
+}
+
+function jobIdArg(ctx: CliContext): string {
+  const id = ctx.args.positionals[0];
+  if (!id) throw new UsageError('Name the job: vendesk bulk … JOB_ID');
+  return id;
+}
+
+function nairaOption(ctx: CliContext, name: string): number | undefined {
+  const v = stringOption(ctx.args, name);
+  if (v === undefined) return undefined;
+  const kobo = parseNairaText(v);
+  if (kobo === null || kobo <= 0) throw new UsageError(`--${name} must be an amount in Naira, like 25000 or 25,000.50; got "${v}"`);
+  return kobo;
+}
+
+/** The JSON of submit, resume and status. */
+export function jobSummary(job: BulkJobView) {
+  const c = job.counts;
+  return {
+    jobId: job.id,
+    state: job.state,
+    items: job.items,
+    accepted: c.accepted + c.success + c.failed + c.pending,
+    rejected: c.rejected,
+    success: c.success,
+    failed: c.failed,
+    pending: c.pending + c.accepted,
+    uncertain: c.uncertain + c.sending,
+    notSent: c.queued + c.held + c.cancelled,
+    totalCharged: job.chargedKobo / 100,
+    ...(job.message ? { message: job.message } : {}),
+  };
+}
+
+function jobText(job: BulkJobView): string {
+  const s = jobSummary(job);
+  const lines = [
+    `Job ${job.id} (${job.kind}, ${job.fileName}): ${job.state}`,
+    `  ${s.items} item(s): ${s.success} successful, ${s.failed} failed (refunded), ${s.pending} pending, ${s.rejected} rejected, ${s.uncertain} uncertain, ${s.notSent} not sent`,
+    `  Charged: ${formatNaira(job.chargedKobo)}`,
+  ];
+  if (job.message) lines.push(`  ${job.message}`);
+  return lines.join('\n');
+}
+
+function exitFor(job: BulkJobView): number {
+  return job.state === 'completed' ? EXIT.ok : EXIT.failed;
+}
+
+/** Prints progress to stderr while a job runs; pauses the job on Ctrl-C. */
+async function follow(ctx: CliContext, app: App, jobId: string, run: () => Promise<BulkJobView>): Promise<BulkJobView> {
+  let last = 0;
+  const unsubscribe = app.events.subscribe((event) => {
+    if (event.name !== 'job.progress') return;
+    const p = event.payload as { jobId: string; done: number; total: number | null; message?: string };
+    if (p.jobId !== jobId) return;
+    const now = Date.now();
+    if (now - last < 1000 && !p.message) return;
+    last = now;
+    ctx.progress(`${p.done}/${p.total ?? '?'} item(s) answered${p.message ? ` — ${p.message}` : ''}`);
+  });
+  const onInterrupt = ctx.interrupted.then(() => {
+    ctx.progress('Pausing: items in flight finish, nothing new is sent. Resume with: vendesk bulk resume ' + jobId);
+    void callOrThrow(app, 'bulk.pause', { jobId });
+  });
+  void onInterrupt;
+  try {
+    return await run();
+  } finally {
+    unsubscribe();
+  }
+}
+
+export const bulkValidateCommand: CliCommand = {
+  path: ['bulk', 'validate'],
+  summary: 'Check every row of a bulk airtime or data spreadsheet; nothing is bought',
+  usage: 'vendesk bulk validate FILE --kind airtime|data [--sheet NAME] [--json]',
+  options: [
+    { name: 'kind', kind: 'string', description: 'airtime or data' },
+    { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
+  ],
+  async run(ctx) {
+    const file = fileArg(ctx);
+    const kind = kindOption(ctx);
+    const app = await ctx.app();
+    const sheet = stringOption(ctx.args, 'sheet');
+    const v = await callOrThrow(app, 'bulk.validate', { file: { path: file }, kind, ...(sheet ? { sheet } : {}) });
+    const json = { rows: v.rows, valid: v.valid, invalid: v.invalid, duplicates: v.duplicates, totalAmount: v.totalKobo / 100, errors: v.errors };
+    const text = [
+      `${v.rows} row(s): ${v.valid} valid, ${v.invalid} invalid, ${v.duplicates} duplicate(s). Total of valid rows: ${formatNaira(v.totalKobo)}.`,
+      ...v.errors.map((e) => `  ${e.message}`),
+    ].join('\n');
+    return { exitCode: v.invalid > 0 ? EXIT.invalidRows : EXIT.ok, json, text };
+  },
+};
+
+export const bulkSubmitCommand: CliCommand = {
+  path: ['bulk', 'submit'],
+  summary: 'Buy airtime or data for every valid row of a spreadsheet and wait for the outcomes',
+  usage: 'vendesk bulk submit FILE --kind airtime|data --yes [--max-total NAIRA] [--confirm-total NAIRA] [--sheet NAME] [--skip-invalid] [--keep-duplicates] [--json]',
+  options: [
+    { name: 'kind', kind: 'string', description: 'airtime or data' },
+    { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
+    { name: 'yes', kind: 'boolean', description: 'Confirm the purchase (required)' },
+    { name: 'max-total', kind: 'string', description: 'Refuse when the job total is above this many Naira' },
+    { name: 'confirm-total', kind: 'string', description: 'LIVE connections: the job total in Naira, typed as deliberate confirmation' },
+    { name: 'skip-invalid', kind: 'boolean', description: 'Buy the valid rows even when some rows are invalid' },
+    { name: 'keep-duplicates', kind: 'boolean', description: 'Also buy rows that repeat another row or a purchase of the last 24 hours' },
+  ],
+  async run(ctx) {
+    const file = fileArg(ctx);
+    const kind = kindOption(ctx);
+    if (ctx.args.options.yes !== true) throw new UsageError('Add --yes to confirm: this spends money from the wallet.');
+    const maxTotalKobo = nairaOption(ctx, 'max-total');
+    const confirmTotal = stringOption(ctx.args, 'confirm-total');
+    const sheet = stringOption(ctx.args, 'sheet');
+    const app = await ctx.app();
+    const preview = await callOrThrow(app, 'bulk.prepare', {
+      file: { path: file },
+      kind,
+      ...(sheet ? { sheet } : {}),
+      keepDuplicates: ctx.args.options['keep-duplicates'] === true,
+    });
+    const jobId = preview.job.id;
+    if (preview.job.invalidRows > 0 && ctx.args.options['skip-invalid'] !== true) {
+      const invalid = await callOrThrow(app, 'bulk.invalidRows', { jobId, limit: 5000 });
+      await callOrThrow(app, 'bulk.discard', { jobId });
+      return {
+        exitCode: EXIT.invalidRows,
+        json: { error: { code: 'invalid_rows', message: `${preview.job.invalidRows} row(s) are invalid; nothing was bought.`, hint: 'Fix them, or add --skip-invalid to buy only the valid rows.' }, errors: invalid.rows },
+        text: [`${preview.job.invalidRows} row(s) are invalid; nothing was bought. Fix them, or add --skip-invalid to buy only the valid rows.`, ...invalid.rows.map((r) => `  ${r.message}`)].join('\n'),
+      };
+    }
+    const left = preview.job.counts.excluded;
+    ctx.progress(
+      `Job ${jobId}: ${preview.includedItems} item(s), ${formatNaira(preview.includedKobo)}${left ? `; ${left} duplicate row(s) left out (--keep-duplicates buys them)` : ''}.`,
+    );
+    const job = await follow(ctx, app, jobId, () =>
+      callOrThrow(app, 'bulk.confirm', { jobId, wait: true, ...(maxTotalKobo ? { maxTotalKobo } : {}), ...(confirmTotal ? { typedTotal: confirmTotal } : {}) }),
+    );
+    return { exitCode: exitFor(job), json: jobSummary(job), text: jobText(job) };
+  },
+};
+
+export const bulkResumeCommand: CliCommand = {
+  path: ['bulk', 'resume'],
+  summary: 'Continue a paused or interrupted bulk job; what may have been sent is checked first',
+  usage: 'vendesk bulk resume JOB_ID [--json]',
+  options: [],
+  async run(ctx) {
+    const jobId = jobIdArg(ctx);
+    const app = await ctx.app();
+    const job = await follow(ctx, app, jobId, () => callOrThrow(app, 'bulk.resume', { jobId, wait: true }));
+    return { exitCode: exitFor(job), json: jobSummary(job), text: jobText(job) };
+  },
+};
+
+export const bulkStatusCommand: CliCommand = {
+  path: ['bulk', 'status'],
+  summary: 'Where a bulk job stands',
+  usage: 'vendesk bulk status JOB_ID [--json]',
+  options: [],
+  async run(ctx) {
+    const jobId = jobIdArg(ctx);
+    const app = await ctx.app();
+    const job = await callOrThrow(app, 'bulk.status', { jobId });
+    return { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
+  },
+};
+
+export const BULK_COMMANDS: CliCommand[] = [bulkValidateCommand, bulkSubmitCommand, bulkResumeCommand, bulkStatusCommand];
