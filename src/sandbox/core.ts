@@ -100,9 +100,10 @@ export class SandboxCore {
     const cached = this.orgs.get(token);
     if (cached) return cached;
     const unconfigured = token.startsWith(UNCONFIGURED_PREFIX);
+    // A token is accepted only under this run's rules, even if a SQLite file remembers it.
+    if (!unconfigured && !acceptAny && !known.has(token)) return null;
     const row = this.stmts.orgByToken.get(token);
     if (row) return this.remember(row);
-    if (!unconfigured && !acceptAny && !known.has(token)) return null;
     return this.createOrg(token, known.has(token) ? this.options.seedHistory : 0);
   }
 

@@ -110,6 +110,8 @@ function send(res: ServerResponse, reply: Reply): void {
 }
 
 class BodyTooLarge extends Error {}
+/** The client went away before its body arrived: nobody to answer. */
+class ClientGone extends Error {}
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -137,10 +139,15 @@ function readBody(req: IncomingMessage): Promise<string> {
       done = true;
       resolve(Buffer.concat(chunks).toString('utf8'));
     });
-    req.on('error', (err) => {
+    req.on('error', () => {
       if (done) return;
       done = true;
-      reject(err);
+      reject(new ClientGone());
+    });
+    req.on('close', () => {
+      if (done) return;
+      done = true;
+      reject(new ClientGone());
     });
   });
 }
@@ -240,6 +247,10 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
         if (err instanceof BodyTooLarge) {
           send(res, failure(ref, 413, `request body too large: the limit is ${MAX_BODY_BYTES} bytes (5 MB)`, { Connection: 'close' }));
           res.on('finish', () => setTimeout(() => req.socket.destroy(), 500).unref());
+          return;
+        }
+        if (err instanceof ClientGone) {
+          res.destroy();
           return;
         }
         throw err;

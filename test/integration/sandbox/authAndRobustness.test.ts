@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type Started } from './sandboxHarness';
 
@@ -166,6 +167,28 @@ describe('robustness', () => {
     const results = await Promise.all([...abusive, ...good]);
     expect(results.slice(0, 20).every((r) => r.status === 400)).toBe(true);
     expect(results.slice(20).every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('survives a client that disconnects mid-body, and raw garbage on the socket', async () => {
+    const url = new URL(s.sandbox.url);
+    await new Promise<void>((resolve) => {
+      const sock = connect(Number(url.port), url.hostname, () => {
+        sock.write('POST /purchaseAirtime HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer known-token\r\nContent-Length: 1000\r\n\r\n[{"amount":');
+        setTimeout(() => {
+          sock.destroy();
+          resolve();
+        }, 50);
+      });
+    });
+    const garbage = await new Promise<string>((resolve) => {
+      let out = '';
+      const sock = connect(Number(url.port), url.hostname, () => sock.write('\x00\x01 NOT HTTP AT ALL\r\n\r\n'));
+      sock.on('data', (c: Buffer) => (out += c.toString()));
+      sock.on('close', () => resolve(out));
+      sock.on('error', () => resolve(out));
+    });
+    expect(garbage).toMatch(/^HTTP\/1\.1 400/);
+    expect((await raw('/AirtimeList', { headers: auth })).status).toBe(200);
   });
 
   it('answers every response as JSON with the envelope', async () => {

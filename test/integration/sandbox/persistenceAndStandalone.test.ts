@@ -39,6 +39,20 @@ describe('SQLite file state', () => {
     }
   });
 
+  it('accepts only this run’s tokens, even if the file remembers others', async () => {
+    const dbPath = join(dir, 'tokens.db');
+    const first = await startSandbox({ tokens: ['old-token'], dbPath, quiet: true });
+    expect((await new Org(first.url, 'old-token').get('/AirtimeList')).status).toBe(200);
+    await first.close();
+    const second = await startSandbox({ tokens: ['new-token'], dbPath, quiet: true });
+    try {
+      expect((await new Org(second.url, 'old-token').get('/AirtimeList')).status).toBe(401);
+      expect((await new Org(second.url, 'new-token').get('/AirtimeList')).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('refuses to start on a port that is taken, without leaking', async () => {
     const a = await startSandbox({ quiet: true });
     try {
