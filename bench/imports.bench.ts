@@ -9,6 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import ExcelJS from 'exceljs';
@@ -22,6 +23,10 @@ interface ChildResult {
   readMs: number;
   validateMs: number;
   totalMs: number;
+  /** CPU time (user + system, all threads) of the same spans: less disturbed by other load on the machine. */
+  readCpuMs: number;
+  validateCpuMs: number;
+  totalCpuMs: number;
   rows: number;
   valid: number;
   invalid: number;
@@ -29,16 +34,26 @@ interface ChildResult {
 }
 
 async function measure(path: string): Promise<ChildResult> {
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const c0 = cpu();
   const t0 = performance.now();
   const table = await readSpreadsheet(path);
   const t1 = performance.now();
+  const c1 = cpu();
   const mapping = detectMapping(table.headers, 'airtime');
   const result = validateBulkRows(table, mapping, 'airtime', sandboxCatalogs());
   const t2 = performance.now();
+  const c2 = cpu();
   return {
     readMs: t1 - t0,
     validateMs: t2 - t1,
     totalMs: t2 - t0,
+    readCpuMs: c1 - c0,
+    validateCpuMs: c2 - c1,
+    totalCpuMs: c2 - c0,
     rows: table.rows.length,
     valid: result.counts.valid,
     invalid: result.counts.invalid,
@@ -60,7 +75,7 @@ async function baseline(path: string): Promise<{ ms: number; rows: number; peakR
   return { ms: performance.now() - t0, rows, peakRssMb: process.resourceUsage().maxRSS / 1024 };
 }
 
-function runChild(mode: 'measure' | 'baseline', path: string): ChildResult & { ms?: number } {
+function runChild(mode: 'measure' | 'baseline' | 'idle', path: string): ChildResult & { ms?: number } {
   const child = spawnSync(process.execPath, ['--import', 'tsx', __filename, `--child-${mode}`, path], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (child.status !== 0) throw new Error(`child failed: ${child.stderr}`);
   const line = child.stdout.trim().split('\n').pop() as string;
@@ -76,6 +91,10 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child-measure') {
     console.log(JSON.stringify(await measure(args[1])));
+    return;
+  }
+  if (args[0] === '--child-idle') {
+    console.log(JSON.stringify({ peakRssMb: process.resourceUsage().maxRSS / 1024 }));
     return;
   }
   if (args[0] === '--child-baseline') {
@@ -98,14 +117,23 @@ async function main(): Promise<void> {
       console.log(`generated ${f.path} in ${Math.round(performance.now() - t)} ms`);
     }
   }
-  console.log(`\nvendesk import benchmark — Node ${process.version}, ${runs} runs each (median; min in brackets), each run in a fresh process\n`);
+  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  console.log(`\nvendesk import benchmark — Node ${process.version}, ${cpus().length} CPUs, load average ${load}`);
+  console.log(`${runs} runs each, each in a fresh process; wall-clock and CPU time, median [min]`);
+  const idle = runChild('idle', '');
+  console.log(`a process that only loads node + tsx + the importer (exceljs, papaparse) peaks at ${Math.round(idle.peakRssMb)} MB RSS\n`);
   for (const f of files) {
     const size = (statSync(f.path).size / 1024 / 1024).toFixed(1);
     const results: ChildResult[] = [];
     for (let i = 0; i < runs; i++) results.push(runChild('measure', f.path));
     const base = runChild('baseline', f.path);
     const r0 = results[0];
-    const fmt = (key: 'readMs' | 'validateMs' | 'totalMs') => `${Math.round(median(results.map((r) => r[key])))} ms [${Math.round(Math.min(...results.map((r) => r[key])))}]`;
+    const fmt = (key: 'readMs' | 'validateMs' | 'totalMs') => {
+      const cpuKey = key.replace('Ms', 'CpuMs') as 'readCpuMs' | 'validateCpuMs' | 'totalCpuMs';
+      const wall = results.map((r) => r[key]);
+      const cpuTimes = results.map((r) => r[cpuKey]);
+      return `${String(Math.round(median(wall))).padStart(5)} ms [${Math.round(Math.min(...wall))}]   cpu ${String(Math.round(median(cpuTimes))).padStart(5)} ms [${Math.round(Math.min(...cpuTimes))}]`;
+    };
     console.log(`${f.label} (${size} MB, ${r0.rows} data rows: ${r0.valid} valid, ${r0.invalid} invalid) — target ${f.target}`);
     console.log(`  read      ${fmt('readMs')}`);
     console.log(`  validate  ${fmt('validateMs')}`);

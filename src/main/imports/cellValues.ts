@@ -83,10 +83,17 @@ export function phoneFromCell(cell: CellValue): PhoneFromCell {
     }
     if (!Number.isInteger(cell)) return notAPhone(String(cell), 'it has a fraction; a phone number is whole digits');
     if (cell < 0) return notAPhone(String(cell), 'it is negative');
+    if (cell >= 7e9 && cell < 1e10) {
+      // 8031234567: a number cell that lost its leading zero (the common case)
+      const local = '0' + cell.toFixed(0);
+      if (isLocalMobile(local)) return { ok: true, phone: local };
+    }
     return phoneFromText(cell.toFixed(0));
   }
   if (typeof cell === 'string') {
     if (isLocalMobile(cell)) return { ok: true, phone: cell };
+    const quick = fastLocalPhone(cell);
+    if (quick !== null) return { ok: true, phone: quick };
     const text = cell.trim();
     if (text === '') return { ok: false, reason: 'Phone number is empty' };
     if (isScientificText(text)) return { ok: false, reason: `${text} is in scientific notation: ${ROUNDED_ADVICE}` };
@@ -100,24 +107,37 @@ export function phoneFromCell(cell: CellValue): PhoneFromCell {
  * number: the char-loop equivalent of normalizePhone's success path, plus `00234…` and
  * `+234 (0) 803…`. Null when it is not one (the caller then asks normalizePhone for the reason).
  */
+const DIGITS = new Uint16Array(24);
+
 function fastLocalPhone(s: string): string | null {
-  let digits = '';
+  let n = 0;
   let plus = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) digits += s[i];
-    else if (c === 43 && digits.length === 0 && !plus) plus = true; // +
+    if (c >= 48 && c <= 57) {
+      if (n === 24) return null;
+      DIGITS[n++] = c;
+    } else if (c === 43 && n === 0 && !plus) plus = true; // +
     else if (c !== 32 && c !== 45 && c !== 46 && c !== 40 && c !== 41 && c !== 47 && c !== 160) return null; // space - . ( ) / nbsp
   }
-  if (!plus && digits.startsWith('00234')) digits = digits.slice(2);
-  if (digits.startsWith('234')) {
-    if (digits.length === 14 && digits.charCodeAt(3) === 48) digits = digits.slice(4);
-    else if (digits.length === 13) digits = digits.slice(3);
+  // Start of the 10 digits after the local 0.
+  let start: number;
+  let d = 0;
+  if (!plus && n === 15 && DIGITS[0] === 48 && DIGITS[1] === 48 && DIGITS[2] === 50 && DIGITS[3] === 51 && DIGITS[4] === 52) d = 2; // 00234…
+  if (n - d >= 13 && DIGITS[d] === 50 && DIGITS[d + 1] === 51 && DIGITS[d + 2] === 52) {
+    if (n - d === 13) start = d + 3;
+    else if (n - d === 14 && DIGITS[d + 3] === 48) start = d + 4; // +234 (0) 803…
     else return null;
-    digits = '0' + digits;
-  } else if (plus) return null;
-  else if (digits.length === 10) digits = '0' + digits;
-  return isLocalMobile(digits) ? digits : null;
+  } else if (plus || d !== 0) return null;
+  else if (n === 11 && DIGITS[0] === 48) start = 1;
+  else if (n === 10) start = 0;
+  else return null;
+  const a = DIGITS[start];
+  const b = DIGITS[start + 1];
+  if (a < 55 || a > 57 || (b !== 48 && b !== 49)) return null;
+  const g = DIGITS;
+  const k = start;
+  return String.fromCharCode(48, g[k], g[k + 1], g[k + 2], g[k + 3], g[k + 4], g[k + 5], g[k + 6], g[k + 7], g[k + 8], g[k + 9]);
 }
 
 function phoneFromText(text: string): PhoneFromCell {

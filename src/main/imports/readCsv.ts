@@ -20,6 +20,9 @@ const CANDIDATES: readonly CsvDelimiter[] = [',', ';', '\t', '|'];
  * (quotes respected), so `1,000` amounts in a semicolon file do not fool it.
  */
 export function detectDelimiter(text: string): CsvDelimiter {
+  // Excel's own hint on the first line: `sep=;`
+  const hint = /^\uFEFF?sep=(.)\r?$/im.exec(text.slice(0, text.indexOf('\n') >>> 0));
+  if (hint && (CANDIDATES as readonly string[]).includes(hint[1])) return hint[1] as CsvDelimiter;
   const lines: string[] = [];
   let start = 0;
   while (lines.length < 30 && start < text.length) {

@@ -147,6 +147,26 @@ function withArticle(word: string): string {
 
 const NETWORK_LABEL: Record<Network, string> = { MTN: 'MTN', AIRTEL: 'Airtel', GLOBACOM: 'Glo', '9MOBILE': '9mobile' };
 
+/**
+ * networkOfPhone as a table indexed by the three digits after the 0 (and the fourth where a
+ * block is split), built once from the shared function so the two cannot disagree.
+ */
+const PREFIX_NETWORK: (Network | null | (Network | null)[])[] = (() => {
+  const table: (Network | null | (Network | null)[])[] = new Array(1000).fill(null);
+  for (let p = 700; p < 1000; p++) {
+    const byFourth: (Network | null)[] = [];
+    for (let f = 0; f < 10; f++) byFourth.push(networkOfPhone(`0${p}${f}000000`));
+    table[p] = byFourth.every((n) => n === byFourth[0]) ? byFourth[0] : byFourth;
+  }
+  return table;
+})();
+
+function networkOfLocalPhone(phone: string): Network | null {
+  const p = (phone.charCodeAt(1) - 48) * 100 + (phone.charCodeAt(2) - 48) * 10 + (phone.charCodeAt(3) - 48);
+  const entry = PREFIX_NETWORK[p];
+  return Array.isArray(entry) ? entry[phone.charCodeAt(4) - 48] : (entry ?? null);
+}
+
 interface Indexes {
   airtimeByNetwork: Map<Network, AirtimeProduct>;
   airtimeByCode: Map<string, AirtimeProduct>;
@@ -216,7 +236,7 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
   const invalid: InvalidRow[] = [];
   const networkConflicts: NetworkConflict[] = [];
   const duplicates: Duplicate[] = [];
-  const firstByKey = new Map<string, ValidRow>();
+  const firstByAccount = new Map<string, ValidRow | ValidRow[]>();
   const groups = new Map<ValidRow, InFileDuplicate>();
   let totalKobo = 0;
   let warnings = 0;
@@ -251,8 +271,20 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
 
     const account = kind === 'electricity' ? (out.meter as string) : kind === 'cable' ? (out.smartcard as string) : out.phone;
     const sameWhat = kind === 'airtime' ? 'phone and amount' : kind === 'data' ? 'phone and data plan' : kind === 'electricity' ? 'meter and amount' : 'smartcard and bouquet';
-    const key = kind === 'airtime' || kind === 'electricity' ? `${account}|${out.amountKobo}` : `${account}|${out.productCode}`;
-    const first = firstByKey.get(key);
+    // Same account and same amount (airtime, electricity) or product (data, cable). Keyed by the
+    // account string the row already holds: no key string is built per row.
+    const sameByAmount = kind === 'airtime' || kind === 'electricity';
+    const earlier = firstByAccount.get(account);
+    let first: ValidRow | undefined;
+    if (earlier === undefined) firstByAccount.set(account, out);
+    else {
+      const list = Array.isArray(earlier) ? earlier : [earlier];
+      first = list.find((e) => (sameByAmount ? e.amountKobo === out.amountKobo : e.productCode === out.productCode));
+      if (!first) {
+        list.push(out);
+        if (!Array.isArray(earlier)) firstByAccount.set(account, list);
+      }
+    }
     if (first) {
       let group = groups.get(first);
       if (!group) {
@@ -264,8 +296,6 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
       group.rows.push(row);
       duplicateRows++;
       check.warn(kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', `same ${sameWhat} as row ${first.row} (${account}, ${formatNaira(out.amountKobo)}); keep it only if both purchases are wanted`);
-    } else {
-      firstByKey.set(key, out);
     }
     if (ctx.recentPurchases) {
       const matches = ctx.recentPurchases(account, out.amountKobo);
@@ -356,7 +386,7 @@ function airtimeRow(
 ): ValidRow | null {
   const given = networkFromCell(at(cells, col.network));
   if (given && !given.ok) check.issue('network', given.reason);
-  const inferred = phone ? networkOfPhone(phone) : null;
+  const inferred = phone ? networkOfLocalPhone(phone) : null;
   let network: Network | null = given?.ok ? given.value : inferred;
   const codeText = optionalText(at(cells, col.productCode));
   let product: AirtimeProduct | undefined;
@@ -442,7 +472,7 @@ function dataRow(
   if (given?.ok && given.value !== plan.network) {
     check.warn('network', `the file says ${NETWORK_LABEL[given.value]} but plan ${plan.productCode} is ${withArticle(NETWORK_LABEL[plan.network])} plan; ${NETWORK_LABEL[plan.network]} will be used`);
   }
-  const inferred = networkOfPhone(phone);
+  const inferred = networkOfLocalPhone(phone);
   if (inferred && inferred !== plan.network) {
     const message = `Row ${row}: ${phone} has ${withArticle(NETWORK_LABEL[inferred])} prefix but plan ${plan.productCode} is for ${NETWORK_LABEL[plan.network]}; it will be bought on ${NETWORK_LABEL[plan.network]} (numbers can be ported). Choose ${withArticle(NETWORK_LABEL[inferred])} plan if that is wrong`;
     conflicts.push({ row, phone, given: plan.network, inferred, message });

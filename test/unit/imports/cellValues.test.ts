@@ -154,3 +154,26 @@ describe('other cells', () => {
     expect(textFromCell(null)).toBe('');
   });
 });
+
+describe('phoneFromCell agrees with the shared normalizePhone', () => {
+  it('accepts every spelling normalizePhone accepts, with the same result (random spellings)', async () => {
+    const { normalizePhone } = await import('../../../src/shared/phone');
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const pieces = ['0', '8', '0', '3', '1', '2', '7', '9', '+', '234', ' ', '-', '.', '(', ')', '00', '5'];
+    let accepted = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let s = random() < 0.5 ? '0' + ['803', '702', '905', '811'][Math.floor(random() * 4)] : ['+234', '234', '+234 ', '', '(0)'][Math.floor(random() * 5)];
+      const length = 4 + Math.floor(random() * 14);
+      for (let k = 0; k < length; k++) s += pieces[Math.floor(random() * pieces.length)];
+      const shared = normalizePhone(s);
+      const ours = phoneFromCell(s);
+      if (shared.ok) {
+        accepted++;
+        expect(ours).toEqual(shared);
+      }
+      if (ours.ok) expect(ours.phone).toMatch(/^0[789][01]\d{8}$/);
+    }
+    expect(accepted).toBeGreaterThan(100);
+  });
+});

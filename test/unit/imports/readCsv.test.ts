@@ -173,3 +173,12 @@ describe('CSV files that cannot be imported give a clear ImportError', () => {
     expect(error.message).toMatch(/does not exist/);
   });
 });
+
+describe('Excel quirks', () => {
+  it('honours a `sep=;` first line', async () => {
+    const file = tmp.write('sep.csv', 'sep=;\r\nPhone;Amount;Note\r\n08031234567;500;a,b,c\r\n08051234567;200;d,e,f\r\n');
+    const table = await readSpreadsheet(file);
+    expect(table.headerRow).toBe(2);
+    expect(table.rows[0].cells).toEqual(['08031234567', '500', 'a,b,c']);
+  });
+});
