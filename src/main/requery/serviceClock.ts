@@ -17,13 +17,15 @@ export interface ServiceClock {
   offsetMs(): number;
 }
 
-export function createServiceClock(_app: App): ServiceClock {
+export function createServiceClock(app: App): ServiceClock {
   let offset = 0;
   return {
     now: () => Date.now() + offset,
     advance(ms: number) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('The service clock only moves forward');
       offset += ms;
+      // What is due has changed: the Pending page re-reads its countdowns.
+      app.events.emit('data.changed', { topics: ['pending'] });
     },
     offsetMs: () => offset,
   };

@@ -1,0 +1,219 @@
+import { Alert, Button, Card, Grid, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import type { PurchaseView, SmartcardView } from '../../../../shared/contract/purchases';
+import { normalizePhone } from '../../../../shared/phone';
+import { AppError, bridge } from '../../bridge';
+import { formatNaira } from '../../format';
+import { useOperation } from '../../hooks/useOperation';
+import { ErrorNotice } from '../ErrorNotice';
+import { PurchaseReceipt } from './PurchaseReceipt';
+import { asAppError } from './purchaseStatus';
+import { RecentPurchases } from './RecentPurchases';
+
+/**
+ * Buy one cable TV bouquet: pick the provider, enter the smartcard (IUC) number, check it (the
+ * customer's name and type come back), choose the bouquet from the catalog (its price is the
+ * amount), confirm, and get the receipt.
+ */
+export function CablePurchase() {
+  const providers = useOperation('purchases.cableProviders', {});
+  const [provider, setProvider] = useState<string | null>(null);
+  const [smartcard, setSmartcard] = useState('');
+  const [bouquetCode, setBouquetCode] = useState<string | null>(null);
+  const [phone, setPhone] = useState('');
+  const [card, setCard] = useState<SmartcardView | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [buying, setBuying] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+  const [result, setResult] = useState<PurchaseView | null>(null);
+  const [recentKey, setRecentKey] = useState(0);
+
+  const bouquets = useMemo(() => providers.data?.find((p) => p.provider === provider)?.bouquets ?? [], [providers.data, provider]);
+  const bouquet = bouquets.find((b) => b.code === bouquetCode) ?? null;
+  const phoneCheck = phone.trim() === '' ? null : normalizePhone(phone);
+  const phoneProblem = phoneCheck && !phoneCheck.ok ? phoneCheck.reason : null;
+  const canBuy = card !== null && bouquet !== null && phoneCheck?.ok === true;
+
+  const checkCard = async () => {
+    if (!provider) return;
+    setChecking(true);
+    setError(null);
+    try {
+      setCard(await bridge.call('purchases.validateSmartcard', { provider, smartcard }));
+    } catch (e) {
+      setCard(null);
+      setError(asAppError(e));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  const buy = async () => {
+    if (!provider || !bouquet) return;
+    setBuying(true);
+    setError(null);
+    try {
+      setResult(await bridge.call('purchases.buyCable', { provider, smartcard, bouquetCode: bouquet.code, phone }));
+      setRecentKey((k) => k + 1);
+    } catch (e) {
+      setError(asAppError(e));
+    } finally {
+      setConfirming(false);
+      setBuying(false);
+    }
+  };
+
+  const startOver = () => {
+    setResult(null);
+    setSmartcard('');
+    setBouquetCode(null);
+    setCard(null);
+    setError(null);
+  };
+
+  return (
+    <Stack gap="lg">
+      <ErrorNotice error={providers.error} onRetry={() => void providers.reload()} title="The cable TV catalog could not be read" />
+      {result ? (
+        <PurchaseReceipt
+          purchase={result}
+          actions={
+            <Button onClick={startOver} data-testid="buy-another">
+              Buy another subscription
+            </Button>
+          }
+        />
+      ) : (
+        <Card withBorder padding="lg" radius="md">
+          <Title order={4} mb="md">
+            Buy a cable TV subscription
+          </Title>
+          <Grid gap="md">
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <Stack gap="sm">
+                <Select
+                  label="Provider"
+                  placeholder={providers.loading ? 'Loading…' : 'Choose the provider'}
+                  data={(providers.data ?? []).map((p) => p.provider)}
+                  value={provider}
+                  onChange={(v) => {
+                    setProvider(v);
+                    setBouquetCode(null);
+                    setCard(null);
+                    setError(null);
+                  }}
+                />
+                <TextInput
+                  label="Smartcard / IUC number"
+                  placeholder="e.g. 7012345678"
+                  value={smartcard}
+                  inputMode="numeric"
+                  onChange={(e) => {
+                    setSmartcard(e.currentTarget.value);
+                    setCard(null);
+                    setError(null);
+                  }}
+                />
+                <Group>
+                  <Button variant={card ? 'default' : 'filled'} onClick={() => void checkCard()} loading={checking} disabled={!provider || smartcard.trim().length < 6}>
+                    {card ? 'Check again' : 'Check smartcard'}
+                  </Button>
+                </Group>
+              </Stack>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              {card ? (
+                <Stack gap="sm">
+                  <Alert color="green" variant="light" title="Smartcard found" data-testid="smartcard-details">
+                    <Text size="sm" fw={600} data-testid="smartcard-name">
+                      {card.name}
+                    </Text>
+                    <Text size="sm">
+                      {[card.customerType, card.address].filter(Boolean).join(' · ')}
+                    </Text>
+                  </Alert>
+                  <Select
+                    label="Bouquet"
+                    placeholder="Choose the bouquet"
+                    data={bouquets.map((b) => ({ value: b.code, label: `${b.name} — ${formatNaira(b.amountKobo)}` }))}
+                    value={bouquetCode}
+                    onChange={setBouquetCode}
+                    searchable
+                  />
+                  <TextInput label="Customer phone" placeholder="e.g. 08031234567" value={phone} onChange={(e) => setPhone(e.currentTarget.value)} error={phoneProblem} />
+                  <Group justify="flex-end">
+                    <Button onClick={() => setConfirming(true)} disabled={!canBuy} data-testid="cable-review">
+                      {bouquet ? `Review purchase of ${formatNaira(bouquet.amountKobo)}` : 'Review purchase'}
+                    </Button>
+                  </Group>
+                </Stack>
+              ) : (
+                <Card withBorder padding="md" h="100%" bg="var(--mantine-color-default-hover)">
+                  <Text size="sm" c="dimmed">
+                    1. Choose the provider and enter the smartcard (IUC) number.
+                    <br />
+                    2. Check the smartcard: confirm the customer's name.
+                    <br />
+                    3. Choose the bouquet (its price is the amount), enter the phone, review, and buy.
+                  </Text>
+                </Card>
+              )}
+            </Grid.Col>
+          </Grid>
+          <Stack mt="md">
+            <ErrorNotice error={error} title="Not bought" />
+          </Stack>
+        </Card>
+      )}
+
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Confirm the cable TV purchase" centered>
+        {card && bouquet && (
+          <Stack gap="sm">
+            <Table withRowBorders={false} verticalSpacing={4}>
+              <Table.Tbody>
+                <Table.Tr>
+                  <Table.Td c="dimmed">Customer</Table.Td>
+                  <Table.Td fw={600}>{card.name}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Td c="dimmed">Smartcard</Table.Td>
+                  <Table.Td>
+                    {card.smartcard} · {card.provider}
+                  </Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Td c="dimmed">Bouquet</Table.Td>
+                  <Table.Td>{bouquet.name}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Td c="dimmed">Phone</Table.Td>
+                  <Table.Td>{phoneCheck?.ok ? phoneCheck.phone : phone}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Td c="dimmed">Amount</Table.Td>
+                  <Table.Td fw={700} fz="lg">
+                    {formatNaira(bouquet.amountKobo)}
+                  </Table.Td>
+                </Table.Tr>
+              </Table.Tbody>
+            </Table>
+            <Text size="sm" c="dimmed">
+              The amount is taken from the wallet now.
+            </Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setConfirming(false)} disabled={buying}>
+                Go back
+              </Button>
+              <Button onClick={() => void buy()} loading={buying} data-testid="cable-buy">
+                Buy for {formatNaira(bouquet.amountKobo)}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+
+      <RecentPurchases kind="cable" refreshKey={recentKey} />
+    </Stack>
+  );
+}

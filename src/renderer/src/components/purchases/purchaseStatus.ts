@@ -1,0 +1,51 @@
+/** How each purchase state is named and coloured everywhere in the renderer. */
+import type { PurchaseState, PurchaseView } from '../../../../shared/contract/purchases';
+import { AppError } from '../../bridge';
+
+export const STATE_LABEL: Record<PurchaseState, string> = {
+  sending: 'Sending',
+  success: 'Successful',
+  pending: 'Pending',
+  failed: 'Failed',
+  rejected: 'Not bought',
+  uncertain: 'Uncertain',
+  needs_support: 'Needs support',
+  not_found: 'Not found',
+};
+
+export const STATE_COLOR: Record<PurchaseState, string> = {
+  sending: 'blue',
+  success: 'green',
+  pending: 'yellow',
+  failed: 'red',
+  rejected: 'gray',
+  uncertain: 'orange',
+  needs_support: 'grape',
+  not_found: 'gray',
+};
+
+export function asAppError(e: unknown): AppError {
+  return e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e));
+}
+
+/** The receipt as plain text, for the clipboard. */
+export function receiptText(p: PurchaseView): string {
+  const money = (kobo: number) => `NGN ${(kobo / 100).toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const lines = [
+    p.kind === 'electricity' ? 'ELECTRICITY RECEIPT' : 'CABLE TV RECEIPT',
+    `Status: ${STATE_LABEL[p.state]}`,
+    `Customer: ${p.customerName}`,
+    p.customerAddress ? `Address: ${p.customerAddress}` : '',
+    p.kind === 'electricity' ? `Meter: ${p.account} (${p.vendType ?? ''})` : `Smartcard: ${p.account}`,
+    `${p.kind === 'electricity' ? 'Disco' : 'Provider'}: ${p.providerName}${p.providerName !== p.providerCode ? ` (${p.providerCode})` : ''}`,
+    p.bouquetName ? `Bouquet: ${p.bouquetName}` : '',
+    `Amount: ${money(p.amountKobo)}`,
+    p.token ? `Token: ${p.token}` : '',
+    p.units !== null ? `Units: ${p.units} kWh` : '',
+    `Phone: ${p.phone}`,
+    p.reference ? `Reference: ${p.reference}` : '',
+    p.receiptNo ? `Receipt no: ${p.receiptNo}` : '',
+    `Date: ${new Date(p.finalAt ?? p.createdAt).toLocaleString('en-GB')}`,
+  ];
+  return lines.filter(Boolean).join('\n');
+}
