@@ -240,7 +240,8 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
   const groups = new Map<ValidRow, InFileDuplicate>();
   let totalKobo = 0;
   let warnings = 0;
-  let duplicateRows = 0;
+  /** Rows in any duplicate (in the file or against recent purchases), each counted once. */
+  const flaggedRows = new Set<number>();
   const col = mapping;
   const check = new RowChecker();
 
@@ -291,10 +292,10 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
         group = { kind: 'in_file', rows: [first.row], account, amountKobo: out.amountKobo, productCode: out.productCode, message: '' };
         groups.set(first, group);
         duplicates.push(group);
-        duplicateRows++;
+        flaggedRows.add(first.row);
       }
       group.rows.push(row);
-      duplicateRows++;
+      flaggedRows.add(row);
       check.warn(kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', `same ${sameWhat} as row ${first.row} (${account}, ${formatNaira(out.amountKobo)}); keep it only if both purchases are wanted`);
     }
     if (ctx.recentPurchases) {
@@ -303,7 +304,7 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
         const last = matches[matches.length - 1];
         const message = `Row ${row}: ${account} already had ${formatNaira(out.amountKobo)} bought in the last 24 hours (${matches.length === 1 ? '' : `${matches.length} times, last `}${last.at}${last.reference ? `, reference ${last.reference}` : ''}, ${last.status}); keep the row only if another purchase is wanted`;
         duplicates.push({ kind: 'recent', row, account, amountKobo: out.amountKobo, matches, message });
-        if (!first) duplicateRows++;
+        flaggedRows.add(row);
         check.warnings.push({ row, field: kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', message });
       }
     }
@@ -325,7 +326,7 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
     duplicates,
     networkConflicts,
     totalKobo,
-    counts: { rows: table.rows.length, valid: valid.length, invalid: invalid.length, duplicateRows, warnings },
+    counts: { rows: table.rows.length, valid: valid.length, invalid: invalid.length, duplicateRows: flaggedRows.size, warnings },
     errors,
   };
 }
@@ -351,28 +352,40 @@ class RowChecker {
   }
 }
 
+/**
+ * A class rather than an object literal: V8 clones literals of more than a handful of
+ * properties through a slow runtime path, and this runs once per row.
+ */
+class ValidRowRecord implements ValidRow {
+  network: Network | null = null;
+  amountKobo = 0;
+  productCode = '';
+  voucherCode: string | null = null;
+  dataValue: number | null = null;
+  operator = '';
+  region = '';
+  description: string | null = null;
+  name: string | null = null;
+  reference: string | null = null;
+  meter: string | null = null;
+  disco: string | null = null;
+  vendType: VendType | null = null;
+  smartcard: string | null = null;
+  provider: string | null = null;
+  bouquetCode: string | null = null;
+  warnings: RowIssue[] = NO_WARNINGS;
+
+  constructor(
+    public row: number,
+    public phone: string,
+  ) {}
+}
+
+/** Placeholder until the row's warnings are known; every row gets its own array. */
+const NO_WARNINGS: RowIssue[] = [];
+
 function blankRow(row: number, phone: string): ValidRow {
-  return {
-    row,
-    phone,
-    network: null,
-    amountKobo: 0,
-    productCode: '',
-    voucherCode: null,
-    dataValue: null,
-    operator: '',
-    region: '',
-    description: null,
-    name: null,
-    reference: null,
-    meter: null,
-    disco: null,
-    vendType: null,
-    smartcard: null,
-    provider: null,
-    bouquetCode: null,
-    warnings: [],
-  };
+  return new ValidRowRecord(row, phone);
 }
 
 function airtimeRow(
