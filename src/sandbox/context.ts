@@ -31,12 +31,20 @@ export function describeIssues(error: z.ZodError, itemWord = 'item'): string {
 }
 
 /** Parses a body with a schema, or throws 400 `invalid payload: …` (or `empty body`). */
-export function parseBody<S extends z.ZodType>(ctx: Ctx, schema: S, expected: string): z.infer<S> {
+export function parseBody<S extends z.ZodType>(ctx: Ctx, schema: S, expected: string, maxItems?: number): z.infer<S> {
   if (ctx.body === undefined) throw new HttpError(400, `empty body: send ${expected}`);
+  if (maxItems !== undefined && Array.isArray(ctx.body) && ctx.body.length > maxItems) {
+    throw new HttpError(400, `invalid payload: at most ${maxItems} items per request, got ${ctx.body.length}; split the list`);
+  }
   const result = schema.safeParse(ctx.body);
   if (!result.success) throw new HttpError(400, `invalid payload: ${describeIssues(result.error)}`);
   return result.data;
 }
+
+/** Largest airtime or data batch one request may carry (the spec leaves it open). */
+export const MAX_BATCH_ITEMS = 1000;
+/** Largest contact list one `/createContact` request may carry. */
+export const MAX_CONTACTS_PER_REQUEST = 10_000;
 
 /** Kobo of a wire Naira amount, refusing fractions of a kobo. */
 export function amountKobo(naira: number, where: string): number {

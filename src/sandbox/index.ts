@@ -4,6 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FAILURE_MESSAGE } from '../shared/wire';
 import { SandboxCore } from './core';
 import { seedHistory } from './seedHistory';
 import { createHandler } from './server';
@@ -68,9 +69,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 30_000;
   server.requestTimeout = 60_000;
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify({
+      gatewayStatus: '88',
+      gatewayMessage: FAILURE_MESSAGE,
+      requestReference: '',
+      data: tooLarge ? 'request headers (or URL) too large' : 'malformed HTTP request',
+    });
+    socket.end(
+      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
 
   await new Promise<void>((resolve, reject) => {

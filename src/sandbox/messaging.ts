@@ -20,7 +20,7 @@ import {
   type SenderIdRecord,
   type TemplateRecord,
 } from '../shared/wire';
-import { parseBody, type Ctx } from './context';
+import { MAX_CONTACTS_PER_REQUEST, parseBody, type Ctx } from './context';
 import { HttpError, ok, type Reply } from './httpErrors';
 import { intParam, pageObject, pageWindow, parseDay } from './logEntries';
 import { newReference, randomDigits } from './references';
@@ -223,7 +223,7 @@ export function createPhonebook(ctx: Ctx): Reply {
 const contactsBody = z.array(z.object({ name: z.string(), phoneNumber: z.string() })).min(1, 'send at least one contact');
 
 export function createContacts(ctx: Ctx): Reply {
-  const input = parseBody(ctx, contactsBody, 'a JSON array of {"name", "phoneNumber"}');
+  const input = parseBody(ctx, contactsBody, 'a JSON array of {"name", "phoneNumber"}', MAX_CONTACTS_PER_REQUEST);
   const explicit = ctx.url.searchParams.get('phoneBookId');
   let phonebook: PhonebookRow;
   if (explicit !== null && explicit.trim() !== '') {

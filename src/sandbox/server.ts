@@ -109,6 +109,25 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether arrays/objects nest deeper than `limit` (strings skipped); a cheap guard before JSON.parse. */
+export function nestingExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
 class BodyTooLarge extends Error {}
 /** The client went away before its body arrived: nobody to answer. */
 class ClientGone extends Error {}
@@ -256,6 +275,10 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
         throw err;
       }
       if (text.trim() !== '') {
+        if (nestingExceeds(text, MAX_JSON_DEPTH)) {
+          send(res, failure(ref, 400, `malformed JSON body: nested deeper than ${MAX_JSON_DEPTH} levels`));
+          return;
+        }
         try {
           body = JSON.parse(text) as unknown;
         } catch (err) {

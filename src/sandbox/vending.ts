@@ -28,7 +28,7 @@ import {
   findDisco,
   parseCableProvider,
 } from './catalogs';
-import { amountKobo, parseBody, type Ctx } from './context';
+import { MAX_BATCH_ITEMS, amountKobo, parseBody, type Ctx } from './context';
 import { customerAddress, customerName, electricityToken, outstandingNaira } from './customers';
 import { HttpError, ok, type Reply } from './httpErrors';
 import { newReference } from './references';
@@ -171,7 +171,7 @@ function acceptBatch(ctx: Ctx, type: 'AIRTIME' | 'DATA', items: PreparedItem[]):
 
 export function purchaseAirtime(ctx: Ctx): Reply {
   requireConfigured(ctx);
-  const batch = parseBody(ctx, airtimeBatch, 'a JSON array with at least one airtime item');
+  const batch = parseBody(ctx, airtimeBatch, 'a JSON array with at least one airtime item', MAX_BATCH_ITEMS);
   const items = batch.map((item, i): PreparedItem => {
     const where = `item ${i + 1}: `;
     const network = parseNetwork(item.network);
@@ -203,7 +203,7 @@ export function purchaseAirtime(ctx: Ctx): Reply {
 
 export function purchaseData(ctx: Ctx): Reply {
   requireConfigured(ctx);
-  const batch = parseBody(ctx, dataBatch, 'a JSON array with at least one data item');
+  const batch = parseBody(ctx, dataBatch, 'a JSON array with at least one data item', MAX_BATCH_ITEMS);
   const items = batch.map((item, i): PreparedItem => {
     const where = `item ${i + 1}: `;
     const network = parseNetwork(item.network);

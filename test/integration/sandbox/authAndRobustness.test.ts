@@ -191,6 +191,24 @@ describe('robustness', () => {
     expect((await raw('/AirtimeList', { headers: auth })).status).toBe(200);
   });
 
+  it('refuses pathological bodies quickly: deep nesting, oversized batches, oversized headers', async () => {
+    const t0 = Date.now();
+    const deep = await raw('/purchaseAirtime', { method: 'POST', headers: auth, body: '['.repeat(1_000_000) + ']'.repeat(1_000_000) });
+    expect(deep.status).toBe(400);
+    expect(deep.json.data).toMatch(/nested deeper/);
+    const items = Array.from({ length: 1001 }, () => ({ amount: 100, phoneNumber: '08031234567', network: 'MTN', productCode: 'MTN-VTU' }));
+    const big = await raw('/purchaseAirtime', { method: 'POST', headers: auth, body: JSON.stringify(items) });
+    expect(big.status).toBe(400);
+    expect(big.json.data).toMatch(/at most 1000 items/);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    const longUrl = await fetch(`${s.sandbox.url}/logEntries?search=${'a'.repeat(20_000)}`, { headers: auth });
+    expect(longUrl.status).toBe(431);
+    expect(((await longUrl.json()) as { gatewayStatus: string }).gatewayStatus).toBe('88');
+    // strings containing brackets do not count as nesting
+    const bracketText = await raw('/purchaseAirtime', { method: 'POST', headers: auth, body: JSON.stringify([{ amount: 100, phoneNumber: '08031234567', network: 'MTN', productCode: 'MTN-VTU', region: '[['.repeat(100) + '\\"' }]) });
+    expect(bracketText.status).toBe(202);
+  });
+
   it('answers every response as JSON with the envelope', async () => {
     const r = await raw('/ElectricityList', { headers: auth });
     expect(r.headers.get('content-type')).toMatch(/application\/json/);
