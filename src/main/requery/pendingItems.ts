@@ -52,8 +52,12 @@ export function listPendingItems(app: App, includeSettled = false): PendingItemV
   return [...open, ...settled].map((r) => pendingItemView(app, r));
 }
 
-/** How many purchases wait for a final answer: the dashboard shows this number. */
+/**
+ * How many purchases wait for a final answer: the dashboard shows this number. Reading it also
+ * starts the requery loop, so opening the app (its dashboard) resumes checking what was pending.
+ */
 export function countPendingItems(app: App): number {
+  ensurePendingScheduler(app);
   const row = app.db
     .prepare(`SELECT COUNT(*) AS n FROM purchases WHERE state IN (${WAITING_STATES.map(() => '?').join(', ')})`)
     .get(...WAITING_STATES) as { n: number };

@@ -1,8 +1,10 @@
 import { Alert, Badge, Button, Card, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { PurchaseView } from '../../../../shared/contract/purchases';
+import { AppError, bridge } from '../../bridge';
 import { formatDateTime, formatNaira } from '../../format';
-import { receiptText, STATE_COLOR, STATE_LABEL } from './purchaseStatus';
+import { ErrorNotice } from '../ErrorNotice';
+import { asAppError, receiptText, STATE_COLOR, STATE_LABEL } from './purchaseStatus';
 
 /** While printing, only the receipt marked `vd-printing` is shown. */
 const PRINT_CSS = `@media print {
@@ -28,8 +30,23 @@ function Row({ label, children, testId }: { label: string; children: ReactNode; 
  * large type (copy it, or print the receipt for the customer), and every detail support or the
  * customer may ask for.
  */
-export function PurchaseReceipt({ purchase: p, actions }: { purchase: PurchaseView; actions?: ReactNode }) {
+export function PurchaseReceipt({ purchase, actions }: { purchase: PurchaseView; actions?: ReactNode }) {
   const [printing, setPrinting] = useState(false);
+  const [rechecked, setRechecked] = useState<PurchaseView | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [checkError, setCheckError] = useState<AppError | null>(null);
+  const p = rechecked && rechecked.id === purchase.id && rechecked.refund.state !== purchase.refund.state ? rechecked : purchase;
+  const recheckRefund = async () => {
+    setChecking(true);
+    setCheckError(null);
+    try {
+      setRechecked(await bridge.call('purchases.checkRefund', { id: purchase.id }));
+    } catch (e) {
+      setCheckError(asAppError(e));
+    } finally {
+      setChecking(false);
+    }
+  };
   useEffect(() => {
     if (!printing) return;
     const done = () => setPrinting(false);
@@ -152,8 +169,14 @@ export function PurchaseReceipt({ purchase: p, actions }: { purchase: PurchaseVi
         <Button variant="default" onClick={() => setPrinting(true)}>
           Print receipt
         </Button>
+        {(p.refund.state === 'missing' || p.refund.state === 'checking') && (
+          <Button variant="light" color="orange" onClick={() => void recheckRefund()} loading={checking}>
+            Check refund again
+          </Button>
+        )}
         {actions}
       </Group>
+      <ErrorNotice error={checkError} title="The wallet could not be read" />
     </Card>
   );
 }

@@ -1,0 +1,77 @@
+/**
+ * Done-when of the pending loop, through the real UI: buy electricity for a meter ending 0000
+ * (the sandbox answers "pending"), see it on the Pending page with a countdown, move the sandbox
+ * clock (and vendesk's service clock) past 2 min 1 s, "Requery now", and read the token in the
+ * receipt.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createPendingScheduler, createServiceClock } from '../../src/main/requery';
+import { expect, test } from './support/fixtures';
+
+const SCREENS = path.resolve(__dirname, '..', '..', '.tmp', 'screens');
+fs.mkdirSync(SCREENS, { recursive: true });
+
+test('an electricity purchase that goes pending is settled by requery and its token shows in the receipt', async ({ page, vendesk }) => {
+  // The test moves the clocks itself; the automatic loop must not race it.
+  vendesk.app.service(createPendingScheduler).pause();
+  const origin = vendesk.shell?.origin ?? '';
+
+  await page.goto(`${origin}/#/purchases`);
+  await page.getByRole('tab', { name: /Electricity/ }).click();
+  await page.getByLabel('Electricity company (disco)').click();
+  await page.getByRole('option', { name: /Ikeja Electric \(IKEDC\)/ }).click();
+  await page.getByLabel('Meter number').fill('45012340000');
+  await page.getByRole('button', { name: 'Check meter' }).click();
+  await expect(page.getByTestId('meter-name')).not.toBeEmpty();
+  const customer = (await page.getByTestId('meter-name').textContent()) ?? '';
+  await page.getByLabel('Amount (₦)').fill('5000');
+  await page.getByLabel('Customer phone').fill('0803 123 4567');
+  await page.screenshot({ path: path.join(SCREENS, 'electricity-form.png'), fullPage: true });
+  await page.getByTestId('electricity-review').click();
+  await expect(page.getByRole('dialog', { name: 'Confirm the electricity purchase' })).toContainText(customer);
+  await page.screenshot({ path: path.join(SCREENS, 'electricity-confirm.png') });
+  await page.getByTestId('electricity-buy').click();
+
+  const receipt = page.getByTestId('purchase-receipt');
+  await expect(receipt.getByTestId('receipt-state')).toHaveText('Pending');
+  await expect(receipt.getByTestId('receipt-status')).toContainText('not confirmed yet');
+  await page.screenshot({ path: path.join(SCREENS, 'electricity-pending-receipt.png'), fullPage: true });
+
+  // The same purchase is refused while it is pending.
+  await page.getByTestId('buy-another').click();
+  await page.getByLabel('Electricity company (disco)').click();
+  await page.getByRole('option', { name: /Ikeja Electric \(IKEDC\)/ }).click();
+  await page.getByLabel('Meter number').fill('45012340000');
+  await page.getByRole('button', { name: 'Check meter' }).click();
+  await page.getByLabel('Amount (₦)').fill('5000');
+  await page.getByLabel('Customer phone').fill('08031234567');
+  await page.getByTestId('electricity-review').click();
+  await page.getByTestId('electricity-buy').click();
+  await expect(page.getByRole('alert')).toContainText('is still pending');
+
+  await page.goto(`${origin}/#/pending`);
+  await expect(page.getByRole('heading', { name: 'Pending', level: 2 })).toBeVisible();
+  const row = page.getByTestId('pending-table').getByRole('row').filter({ hasText: '45012340000' });
+  await expect(row.getByTestId('pending-state')).toHaveText('Pending');
+  await expect(row.getByTestId('pending-countdown')).toContainText(/in [12]:\d\d/);
+  await expect(row.getByTestId('requery-now')).toBeDisabled();
+  await expect(page.getByTestId('pending-count')).toHaveText('1');
+  await page.screenshot({ path: path.join(SCREENS, 'pending-waiting.png'), fullPage: true });
+
+  await vendesk.control('clock', { advanceSeconds: 125 });
+  vendesk.app.service(createServiceClock).advance(125_000);
+  await expect(row.getByTestId('pending-countdown')).toHaveText('Due now');
+  await expect(row.getByTestId('requery-now')).toBeEnabled();
+  await page.screenshot({ path: path.join(SCREENS, 'pending-due.png'), fullPage: true });
+  await row.getByTestId('requery-now').click();
+
+  const settled = page.getByRole('dialog', { name: 'Receipt' }).getByTestId('purchase-receipt');
+  await expect(settled.getByTestId('receipt-state')).toHaveText('Successful');
+  await expect(settled.getByTestId('receipt-token')).toHaveText(/^\d{4}(-\d{4}){4}$/);
+  await expect(settled.getByTestId('receipt-units')).toContainText('kWh');
+  await expect(settled).toContainText(customer);
+  await page.screenshot({ path: path.join(SCREENS, 'pending-settled-receipt.png'), fullPage: true });
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('pending-count')).toHaveText('0');
+});
