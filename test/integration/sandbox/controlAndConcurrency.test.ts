@@ -101,6 +101,19 @@ describe('wallet under concurrency', () => {
     expect(new Set(refs).size).toBe(1000);
   });
 
+  it('lets exactly one of many concurrent identical purchases through (429 for the rest)', async () => {
+    const org = s.org();
+    const spellings = ['08037770001', '2348037770001', '+2348037770001', '8037770001'];
+    const airtime = await Promise.all(Array.from({ length: 20 }, (_, i) => org.post('/purchaseAirtime', [mtnAirtime(spellings[i % 4], 700)])));
+    expect(airtime.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(airtime.filter((r) => r.status === 429)).toHaveLength(19);
+    const power = { amount: 3000, meter: '55501230000', phone: '08031234567', disco: 'EKEDC', vendType: 'PREPAID' };
+    const meters = await Promise.all(Array.from({ length: 20 }, () => org.post('/purchaseElectricity', power)));
+    expect(meters.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(meters.filter((r) => r.status === 429)).toHaveLength(19);
+    expect(await org.balance()).toBe(naira(1_000_000, -costNaira(700, AIRTIME_BP.MTN), -naira(3000, -36)));
+  });
+
   it('never overdraws: concurrent purchases beyond the wallet are refused and charge nothing', async () => {
     const org = s.org();
     await org.setWallet(10_000);

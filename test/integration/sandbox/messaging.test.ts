@@ -185,6 +185,17 @@ describe('sendMessage', () => {
   });
 });
 
+describe('unconfigured organisations', () => {
+  it('cannot send messages or codes (422) but can read and manage their lists', async () => {
+    const org = s.org('unconfigured');
+    const r = await org.post('/sendMessage', { senderId: 'VENDESK', receiverNumber: '08031234567', messageBody: 'hi' });
+    expect(r.status).toBe(422);
+    expect((await org.post('/sendEvidence', { receiverNumber: '08031234567', senderId: 'VENDESK', numberOfDigits: 6, seconds: 60 })).status).toBe(422);
+    expect((await org.get('/getSenderIds')).status).toBe(200);
+    expect((await org.post('/craetePhonebook', { name: 'ok', description: '' })).status).toBe(200);
+  });
+});
+
 describe('phonebooks, contacts and bulk sends', () => {
   it('creates phonebooks (/craetePhonebook) and lists them', async () => {
     const org = s.org();
