@@ -259,7 +259,7 @@ export const smsHistoryCommand: CliCommand = {
     });
     const rows = h.items.map((m) => [m.createdAt.slice(0, 16).replace('T', ' '), m.reference, m.status, m.isBulk ? `${m.recipientCount} (bulk)` : (m.recipients[0] ?? ''), formatNaira(m.totalCostKobo), m.body.length > 40 ? `${m.body.slice(0, 39)}…` : m.body]);
     const text = h.items.length
-      ? `${table([['SENT (UTC)', 'REFERENCE', 'STATUS', 'TO', 'COST', 'TEXT'], ...rows])}${h.hasMore ? `\nMore: --page ${h.page + 1}` : ''}`
+      ? `${table([['SENT (UTC)', 'REFERENCE', 'STATUS', 'TO', 'COST', 'TEXT'], ...rows])}\nPage ${h.page} of ${Math.max(1, h.totalPages)} (${h.totalRecords} messages)${h.hasMore ? `; next: --page ${h.page + 1}` : ''}`
       : 'No messages match.';
     return { json: h, text };
   },

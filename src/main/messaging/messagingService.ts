@@ -269,14 +269,21 @@ export class MessagingService {
     if (input.startDate && input.endDate && input.startDate > input.endDate) {
       throw new AppError('invalid_dates', `The start date ${input.startDate} is after the end date ${input.endDate}.`, 'Swap the dates or correct one of them.');
     }
-    const items = await this.app.client().messageHistory({
+    const answer = await this.app.client().messageHistory({
       page: input.page,
       perPage: input.perPage,
       ...(input.startDate ? { startdate: input.startDate } : {}),
       ...(input.endDate ? { enddate: input.endDate } : {}),
       ...(input.search ? { search: input.search } : {}),
     });
-    return { items: items.map(messageView), page: input.page, perPage: input.perPage, hasMore: items.length === input.perPage };
+    return {
+      items: answer.Items.map(messageView),
+      page: input.page,
+      perPage: input.perPage,
+      totalPages: answer.TotalPages,
+      totalRecords: answer.TotalRecords,
+      hasMore: input.page < answer.TotalPages,
+    };
   }
 
   // ------------------------------------------------------------ one-time codes

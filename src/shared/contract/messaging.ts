@@ -138,6 +138,9 @@ export interface MessageHistoryView {
   items: MessageView[];
   page: number;
   perPage: number;
+  totalPages: number;
+  /** Messages matching the filters, on all pages. */
+  totalRecords: number;
   hasMore: boolean;
 }
 

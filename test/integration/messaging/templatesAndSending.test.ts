@@ -165,6 +165,8 @@ describe('sending', () => {
     const all = await t.call('messaging.history', { page: 1, perPage: 2 });
     expect(all.items).toHaveLength(2);
     expect(all.hasMore).toBe(true);
+    expect(all.totalRecords).toBe(3);
+    expect(all.totalPages).toBe(2);
   });
 
   it('explains an unknown message reference and an empty phonebook', async () => {
