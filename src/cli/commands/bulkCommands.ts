@@ -156,9 +156,16 @@ export const bulkSubmitCommand: CliCommand = {
     ctx.progress(
       `Job ${jobId}: ${preview.includedItems} item(s), ${formatNaira(preview.includedKobo)}${left ? `; ${left} duplicate row(s) left out (--keep-duplicates buys them)` : ''}.`,
     );
-    const job = await follow(ctx, app, jobId, () =>
-      callOrThrow(app, 'bulk.confirm', { jobId, wait: true, ...(maxTotalKobo ? { maxTotalKobo } : {}), ...(confirmTotal ? { typedTotal: confirmTotal } : {}) }),
-    );
+    const job = await follow(ctx, app, jobId, async () => {
+      try {
+        return await callOrThrow(app, 'bulk.confirm', { jobId, wait: true, ...(maxTotalKobo ? { maxTotalKobo } : {}), ...(confirmTotal ? { typedTotal: confirmTotal } : {}) });
+      } catch (error) {
+        // Refused before anything was sent: no draft is left behind.
+        const status = await callOrThrow(app, 'bulk.status', { jobId }).catch(() => null);
+        if (status?.state === 'draft') await callOrThrow(app, 'bulk.discard', { jobId });
+        throw error;
+      }
+    });
     return { exitCode: exitFor(job), json: jobSummary(job), text: jobText(job) };
   },
 };

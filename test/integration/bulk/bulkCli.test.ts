@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { ROOT } from '../../support/testApp';
+import { airtimeRows, allLogEntries, tempDir, writeCsv } from './bulkTestFiles';
+
+const TOKEN = 'bulk-cli-org';
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'imports');
+
+function vendesk(args: string[], dataDir: string, baseUrl: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'vendesk.mjs'), ...args, '--data-dir', dataDir, '--base-url', baseUrl, '--json'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: dataDir, VENDESK_TOKEN: TOKEN },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('vendesk bulk', () => {
+  let sandbox: SandboxHandle;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
+    dataDir = tempDir();
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('validate: one JSON document, rows numbered as the spreadsheet shows them, amounts in Naira, exit 3 on invalid rows', async () => {
+    const r = await vendesk(['bulk', 'validate', path.join(FIXTURES, 'libreoffice-airtime.xlsx'), '--kind', 'airtime'], dataDir, sandbox.url);
+    expect(r.code, r.stderr).toBe(3);
+    const out = JSON.parse(r.stdout) as { rows: number; valid: number; invalid: number; duplicates: number; totalAmount: number; errors: { row: number; field: string; message: string }[] };
+    expect(out).toMatchObject({ rows: 10, valid: 7, invalid: 3, duplicates: 2, totalAmount: 6200 });
+    expect([...new Set(out.errors.map((e) => e.row))]).toEqual([8, 9, 13]);
+    expect(out.errors.find((e) => e.row === 13)).toMatchObject({ field: 'amount', message: expect.stringMatching(/^Row 13: .*below/) });
+  });
+
+  it('validate: exit 0 when every row is valid', async () => {
+    const file = writeCsv(dataDir, 'ok.csv', airtimeRows(3, 200));
+    const r = await vendesk(['bulk', 'validate', file, '--kind', 'airtime'], dataDir, sandbox.url);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, valid: 3, invalid: 0, totalAmount: 600, errors: [] });
+  });
+
+  it('submit refuses a file with invalid rows (exit 3) and a LIVE job without the typed total; then buys, and status repeats the result', async () => {
+    const bad = await vendesk(['bulk', 'submit', path.join(FIXTURES, 'libreoffice-airtime.csv'), '--kind', 'airtime', '--yes'], dataDir, sandbox.url);
+    expect(bad.code).toBe(3);
+    expect(JSON.parse(bad.stdout).error.message).toMatch(/row\(s\) are invalid; nothing was bought/);
+
+    const file = writeCsv(dataDir, 'ok2.csv', airtimeRows(4, 150, 50));
+    const noYes = await vendesk(['bulk', 'submit', file, '--kind', 'airtime'], dataDir, sandbox.url);
+    expect(noYes.code).toBe(2);
+    const untyped = await vendesk(['bulk', 'submit', file, '--kind', 'airtime', '--yes'], dataDir, sandbox.url);
+    expect(untyped.code).toBe(1);
+    expect(JSON.parse(untyped.stdout).error.message).toMatch(/LIVE connection.*Type the job total \(₦600\.00\)/);
+    const capped = await vendesk(['bulk', 'submit', file, '--kind', 'airtime', '--yes', '--confirm-total', '600', '--max-total', '500'], dataDir, sandbox.url);
+    expect(capped.code).toBe(1);
+    expect(JSON.parse(capped.stdout).error.message).toMatch(/above the maximum you allowed \(₦500\.00\)/);
+    expect(await allLogEntries(sandbox.url, TOKEN)).toHaveLength(0);
+
+    const ok = await vendesk(['bulk', 'submit', file, '--kind', 'airtime', '--yes', '--confirm-total', '600'], dataDir, sandbox.url);
+    expect(ok.code, ok.stderr).toBe(0);
+    const summary = JSON.parse(ok.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({ items: 4, accepted: 4, rejected: 0, success: 4, failed: 0, pending: 0, uncertain: 0, totalCharged: 600 });
+    const status = await vendesk(['bulk', 'status', String(summary.jobId)], dataDir, sandbox.url);
+    expect(JSON.parse(status.stdout)).toEqual(summary);
+  });
+});

@@ -1,0 +1,348 @@
+/**
+ * Every path of a bulk job against the real sandbox: service refusals and retries, holds,
+ * caps, the LIVE confirmation, duplicates, uncertain items and hand settlement, exports and the
+ * LibreOffice-made workbooks.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../../src/main/app';
+import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { dispatch } from '../../../src/main/dispatch';
+import { AppError } from '../../../src/shared/appError';
+import { ROOT, startTestApp, type TestApp } from '../../support/testApp';
+import { airtimeRows, allLogEntries, mtnPhone, tempDir, waitForJob, writeCsv } from './bulkTestFiles';
+
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'imports');
+
+let t: TestApp;
+let dir: string;
+
+function fast(app: App): void {
+  const bulk = app.service(createBulkService);
+  bulk.timing = { ...bulk.timing, pollMs: 300, tickMs: 50, backoffBaseMs: 200, holdBaseMs: 500 };
+}
+
+async function start(token?: string): Promise<void> {
+  t = await startTestApp(token ? { token } : {});
+  dir = tempDir();
+  fast(t.app);
+  await t.call('bulk.settings.set', { outcomeWaitSeconds: 30, uncertainSafeDelaySeconds: 1 });
+}
+
+async function prepareAirtime(rows: (string | number)[][], name = 'sheet.csv', keepDuplicates = false) {
+  const file = writeCsv(dir, name, rows);
+  return t.call('bulk.prepare', { file: { path: file }, kind: 'airtime', keepDuplicates });
+}
+
+async function failure(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+afterEach(async () => {
+  await t.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('service answers during a job', () => {
+  beforeEach(() => start());
+
+  it('503 after the client gave up: the batch waits, goes again, and every item is bought once', async () => {
+    const preview = await prepareAirtime(airtimeRows(3));
+    // 3 tries by the client + 1 without voucher codes: the whole round fails, then the next succeeds.
+    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 4 });
+    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(done.state).toBe('completed');
+    expect(done.counts.success).toBe(3);
+    const log = await allLogEntries(t.sandbox.url, t.token);
+    expect(log).toHaveLength(3);
+  });
+
+  it('voucher rule: when only the voucher server is down the items go through without it, and say so', async () => {
+    const preview = await prepareAirtime(airtimeRows(2));
+    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 50, withVoucherOnly: true });
+    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(done.counts.success).toBe(2);
+    const items = await t.call('bulk.items', { jobId: preview.job.id });
+    for (const item of items.items) expect(item.reason).toMatch(/without its voucher code/);
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(2);
+  });
+
+  it('400 on a batch: nothing was charged, the items go one by one and each gets its own answer', async () => {
+    const preview = await prepareAirtime(airtimeRows(3));
+    await t.control('faults', { path: '/purchaseAirtime', status: 400, count: 1 });
+    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(done.counts.success).toBe(3);
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(3);
+  });
+
+  it('429: an item whose phone and amount is already in progress is held, then bought after it', async () => {
+    const first = await prepareAirtime([['Phone', 'Amount'], [mtnPhone(1), 100]], 'first.csv');
+    await t.call('bulk.confirm', { jobId: first.job.id });
+    await waitForJob(t, first.job.id, (j) => j.counts.accepted + j.counts.success === 1);
+    // Same phone and amount, a second job while the first is not final (5 s): the service says 429.
+    const second = await prepareAirtime([['Phone', 'Amount'], [mtnPhone(1), 100]], 'second.csv', true);
+    expect(second.duplicates).toHaveLength(1);
+    expect(second.duplicates[0].duplicateOf).toMatch(/last 24 hours/);
+    await t.call('bulk.confirm', { jobId: second.job.id });
+    const held = await waitForJob(t, second.job.id, (j) => j.counts.held === 1, 10_000);
+    expect(held.counts.held).toBe(1);
+    const items = await t.call('bulk.items', { jobId: second.job.id });
+    expect(items.items[0].reason).toMatch(/in progress/);
+    const done = await waitForJob(t, second.job.id, (j) => j.state === 'completed', 60_000);
+    expect(done.counts.success).toBe(1);
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(2);
+  });
+
+  it('the same phone and amount twice in one file (kept) is never sent together: no 429, both bought', async () => {
+    const preview = await prepareAirtime([['Phone', 'Amount'], [mtnPhone(1), 100], [mtnPhone(2), 100], [mtnPhone(1), 100]]);
+    expect(preview.duplicates.map((d) => d.row)).toEqual([4]);
+    expect(preview.includedItems).toBe(2);
+    const kept = await t.call('bulk.setIncluded', { jobId: preview.job.id, seqs: [preview.duplicates[0].seq], include: true });
+    expect(kept.includedItems).toBe(3);
+    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(done.counts.success).toBe(3);
+    const items = await t.call('bulk.items', { jobId: preview.job.id });
+    for (const item of items.items) expect(item.attempts).toBe(1);
+    expect((await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.phone_number === mtnPhone(1))).toHaveLength(2);
+  });
+
+  it('a duplicate row left out is not bought and says why', async () => {
+    const preview = await prepareAirtime([['Phone', 'Amount'], [mtnPhone(1), 100], [mtnPhone(1), 100]]);
+    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(done.counts).toMatchObject({ success: 1, excluded: 1 });
+    const items = await t.call('bulk.items', { jobId: preview.job.id, states: ['excluded'] });
+    expect(items.items[0]).toMatchObject({ row: 3, duplicateOf: 'Same purchase as row 2 of this file' });
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(1);
+  });
+
+  it('the wallet running short pauses the job; after a top-up, resume buys the rest', async () => {
+    const preview = await prepareAirtime(airtimeRows(3));
+    await t.control('wallet', { balance: 150 });
+    const paused = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true }).catch((e: unknown) => e);
+    // The preview's wallet check refuses it first.
+    expect(paused).toBeInstanceOf(AppError);
+    expect((paused as AppError).message).toMatch(/wallet holds ₦150\.00/);
+    // One item at a time; the first is slowed by 503s while the wallet drops under the next one.
+    await t.call('bulk.settings.set', { batchSize: 1, concurrency: 1 });
+    await t.control('wallet', { balance: 10_000 });
+    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 3 });
+    const running = await t.call('bulk.confirm', { jobId: preview.job.id });
+    await t.control('wallet', { balance: 150 });
+    const stopped = await waitForJob(t, running.id, (j) => !j.active, 30_000);
+    expect(stopped.state).toBe('paused');
+    expect(stopped.message).toMatch(/wallet does not hold enough.*Top up the wallet, then resume/);
+    expect(stopped.counts.queued).toBe(2);
+    await t.control('wallet', { balance: 10_000 });
+    const resumed = await t.call('bulk.resume', { jobId: running.id, wait: true });
+    expect(resumed.state).toBe('completed');
+    const final = await t.call('bulk.status', { jobId: running.id });
+    expect(final.counts.success).toBe(3);
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(3);
+  });
+});
+
+describe('an organisation not configured for vending (422)', () => {
+  beforeEach(() => start(`unconfigured-${Date.now()}`));
+
+  it('keeps the service reason on every item and charges nothing', async () => {
+    const preview = await prepareAirtime(airtimeRows(2));
+    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(done.counts.rejected).toBe(2);
+    expect(done.chargedKobo).toBe(0);
+    const items = await t.call('bulk.items', { jobId: preview.job.id });
+    for (const item of items.items) expect(item.reason).toMatch(/Not possible for this organisation: .*not configured.*Nothing was charged/);
+  });
+});
+
+describe('spending caps and confirmation', () => {
+  beforeEach(() => start());
+
+  it('a job above the cap per job is refused at confirmation; nothing is bought', async () => {
+    await t.call('bulk.settings.set', { capPerJobKobo: 250_00 });
+    const preview = await prepareAirtime(airtimeRows(3));
+    expect(preview.blocker).toMatch(/above the spending cap per job of ₦250\.00/);
+    const error = await failure(t.call('bulk.confirm', { jobId: preview.job.id }));
+    expect(error.code).toBe('job_refused');
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(0);
+  });
+
+  it('the daily cap counts earlier jobs, and is enforced again while a job runs', async () => {
+    const first = await prepareAirtime(airtimeRows(3), 'a.csv');
+    await t.call('bulk.confirm', { jobId: first.job.id, wait: true });
+    await t.call('bulk.settings.set', { capPerDayKobo: 500_00 });
+    const second = await prepareAirtime(airtimeRows(3, 100, 10), 'b.csv');
+    expect(second.spentTodayKobo).toBe(300_00);
+    expect(second.blocker).toMatch(/daily cap of ₦500\.00/);
+    expect((await failure(t.call('bulk.confirm', { jobId: second.job.id }))).code).toBe('job_refused');
+
+    // At execution: the cap is lowered after confirmation; the job stops at the cap.
+    await t.call('bulk.settings.set', { capPerDayKobo: 10_000_00, batchSize: 1, concurrency: 1 });
+    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 3 });
+    await t.call('bulk.confirm', { jobId: second.job.id });
+    await t.call('bulk.settings.set', { capPerDayKobo: 400_00 });
+    const paused = await waitForJob(t, second.job.id, (j) => !j.active, 30_000);
+    expect(paused.state).toBe('paused');
+    expect(paused.message).toMatch(/daily spending cap of ₦400\.00 is reached/);
+    expect(paused.counts.success + paused.counts.accepted).toBe(1);
+    expect(paused.counts.queued).toBe(2);
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(4);
+  });
+
+  it('on a LIVE connection the total must be typed to confirm', async () => {
+    const liveDir = tempDir();
+    const live = await createApp({ dataDir: liveDir, shell: 'test', connection: { baseUrl: t.sandbox.url, token: t.token, kind: 'live' } });
+    fast(live);
+    try {
+      const file = writeCsv(dir, 'live.csv', airtimeRows(2, 500));
+      const call = async (name: string, input: unknown) => {
+        const r = await dispatch(live, name, input);
+        if (!r.ok) throw AppError.fromShape(r.error);
+        return r.value as never;
+      };
+      const preview: { live: boolean; job: { id: string } } = await call('bulk.prepare', { file: { path: file }, kind: 'airtime' });
+      expect(preview.live).toBe(true);
+      const none = await failure(call('bulk.confirm', { jobId: preview.job.id }));
+      expect(none.code).toBe('confirmation_mismatch');
+      expect(none.message).toMatch(/LIVE.*Type the job total \(₦1,000\.00\)/);
+      const wrong = await failure(call('bulk.confirm', { jobId: preview.job.id, typedTotal: '100' }));
+      expect(wrong.message).toMatch(/not the job total/);
+      expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(0);
+      const done: { state: string; counts: { success: number } } = await call('bulk.confirm', { jobId: preview.job.id, typedTotal: '1,000.00', wait: true });
+      expect(done).toMatchObject({ state: 'completed', counts: { success: 2 } });
+    } finally {
+      await live.close();
+      fs.rmSync(liveDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('uncertain items', () => {
+  beforeEach(() => start());
+
+  /** A confirmed job left as a crash would leave it: the given items `sending`, nothing running. */
+  function crashWith(jobId: string, sendingSeqs: number[]): void {
+    const db = t.app.db;
+    db.prepare("UPDATE bulk_jobs SET state = 'running', confirmed_at = ? WHERE id = ?").run(new Date().toISOString(), jobId);
+    db.prepare(`UPDATE bulk_items SET state = 'sending', attempts = 1, sent_ms = ? WHERE job_id = ? AND seq IN (${sendingSeqs.join(',')})`).run(Date.now(), jobId);
+  }
+
+  it('after a crash, an item that reached the service is matched in the log and not bought again; one that did not is sent', async () => {
+    const preview = await prepareAirtime(airtimeRows(3));
+    crashWith(preview.job.id, [1, 2]);
+    // Item 1 reached the service before the crash; item 2 never left.
+    const item1 = (await t.call('bulk.items', { jobId: preview.job.id })).items[0];
+    await t.app.client().purchaseAirtime([{ amount: 100, phoneNumber: item1.phone, network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN Nigeria', region: '' }]);
+
+    const before = await t.call('bulk.status', { jobId: preview.job.id });
+    expect(before.interrupted).toBe(true);
+    const done = await t.call('bulk.resume', { jobId: preview.job.id, wait: true });
+    expect(done.counts.success).toBe(3);
+    const items = (await t.call('bulk.items', { jobId: preview.job.id })).items;
+    expect(items[0].settledBy).toBe('log: phone, amount and time');
+    expect(items[0].attempts).toBe(1);
+    expect(items[1].settledBy).toMatch(/no matching entry .* sent again/);
+    const log = await allLogEntries(t.sandbox.url, t.token);
+    expect(log).toHaveLength(3);
+    expect(new Set(log.map((e) => e.phone_number)).size).toBe(3);
+  });
+
+  it('what the log cannot settle is put to the user, who marks it bought or not bought', async () => {
+    const preview = await prepareAirtime(airtimeRows(2));
+    crashWith(preview.job.id, [1]);
+    t.app.db.prepare('UPDATE bulk_items SET attempts = 5 WHERE job_id = ? AND seq = 1').run(preview.job.id);
+    const done = await t.call('bulk.resume', { jobId: preview.job.id, wait: true });
+    expect(done.state).toBe('needs_attention');
+    expect(done.counts.uncertain).toBe(1);
+    expect(done.message).toMatch(/mark it bought or not bought/);
+    const uncertain = (await t.call('bulk.items', { jobId: preview.job.id, states: ['uncertain'] })).items[0];
+    expect(uncertain.reason).toMatch(/not found in the service log/);
+    const resolved = await t.call('bulk.resolveItems', { jobId: preview.job.id, seqs: [uncertain.seq], resolution: 'not_bought', note: 'checked with the provider' });
+    expect(resolved.state).toBe('completed');
+    expect(resolved.counts).toMatchObject({ uncertain: 0, cancelled: 1, success: 1 });
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(1);
+  });
+});
+
+describe('results and real spreadsheets', () => {
+  beforeEach(() => start());
+
+  it('exports the results to XLSX (summary and items) and CSV', async () => {
+    const preview = await prepareAirtime(airtimeRows(2).concat([['Fails', '08031239999', 'MTN', 100]]));
+    await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    const csv = await t.call('bulk.export', { jobId: preview.job.id, format: 'csv' });
+    expect(csv.rows).toBe(3);
+    const text = fs.readFileSync(csv.path, 'utf8');
+    expect(text).toMatch(/Row,Phone,Name/);
+    expect(text).toMatch(/08031239999.*Failed \(refunded\)/);
+    expect(text.match(/Successful/g)).toHaveLength(2);
+    const xlsx = await t.call('bulk.export', { jobId: preview.job.id, format: 'xlsx' });
+    expect(xlsx.fileName).toMatch(/\.xlsx$/);
+    const ExcelJS = (await import('exceljs')).default;
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(xlsx.path);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Items']);
+    expect(wb.getWorksheet('Items')?.rowCount).toBe(4);
+  });
+
+  it('a LibreOffice-made airtime workbook: the right outcome for each row, and the network chosen for a ported number', async () => {
+    const preview = await t.call('bulk.prepare', { file: { path: path.join(FIXTURES, 'libreoffice-airtime.xlsx') }, kind: 'airtime' });
+    const invalid = await t.call('bulk.invalidRows', { jobId: preview.job.id });
+    expect([...new Set(invalid.rows.map((r) => r.row))]).toEqual([8, 9, 13]);
+    expect(invalid.rows.find((r) => r.row === 8)?.message).toMatch(/Row 8:/);
+    expect(preview.duplicates.map((d) => d.row)).toEqual([12]);
+    expect(preview.networkConflicts.map((c) => [c.row, c.givenNetwork, c.prefixNetwork])).toEqual([[10, 'MTN', '9MOBILE']]);
+    const switched = await t.call('bulk.setNetwork', { jobId: preview.job.id, seqs: [preview.networkConflicts[0].seq], use: 'prefix' });
+    expect(switched.networkConflicts[0].network).toBe('9MOBILE');
+    expect(switched.includedItems).toBe(6);
+    expect(switched.includedKobo).toBe(1000_00 + 500_00 + 200_00 + 1000_00 + 500_00 + 2000_00);
+    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(done.counts.success).toBe(6);
+    const log = await allLogEntries(t.sandbox.url, t.token);
+    expect(log.find((e) => e.phone_number === '08091234567')?.network).toBe('9MOBILE');
+    expect(log.filter((e) => e.phone_number === '08031234567')).toHaveLength(1);
+  });
+
+  it('a LibreOffice-made data workbook buys the catalog plans', async () => {
+    const preview = await t.call('bulk.prepare', { file: { path: path.join(FIXTURES, 'libreoffice-data.xlsx') }, kind: 'data' });
+    expect(preview.includedItems).toBe(3);
+    expect(preview.job.invalidRows).toBe(2);
+    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(done.counts.success).toBe(3);
+    const log = await allLogEntries(t.sandbox.url, t.token);
+    expect(log.map((e) => e.amount).sort()).toEqual(['NGN 300.00', 'NGN 350.00', 'NGN 350.00']);
+  });
+});
+
+describe('pause, resume and cancel', () => {
+  beforeEach(() => start());
+
+  it('pause stops sending, resume buys the rest; cancel leaves the unsent rows unbought', async () => {
+    await t.call('bulk.settings.set', { batchSize: 1, concurrency: 1 });
+    const preview = await prepareAirtime(airtimeRows(12));
+    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 2 });
+    await t.call('bulk.confirm', { jobId: preview.job.id });
+    await t.call('bulk.pause', { jobId: preview.job.id });
+    const paused = await waitForJob(t, preview.job.id, (j) => !j.active);
+    expect(paused.state).toBe('paused');
+    expect(paused.counts.queued).toBeGreaterThan(0);
+    const sentBeforeResume = (await allLogEntries(t.sandbox.url, t.token)).length;
+    expect(sentBeforeResume).toBe(12 - paused.counts.queued);
+
+    await t.call('bulk.resume', { jobId: preview.job.id });
+    await waitForJob(t, preview.job.id, (j) => j.counts.queued < paused.counts.queued);
+    const cancelled = await t.call('bulk.cancel', { jobId: preview.job.id });
+    expect(cancelled.state).toBe('cancelled');
+    const log = await allLogEntries(t.sandbox.url, t.token);
+    expect(log.length).toBe(12 - cancelled.counts.cancelled);
+    expect(cancelled.counts.queued + cancelled.counts.held + cancelled.counts.sending).toBe(0);
+    const items = await t.call('bulk.items', { jobId: preview.job.id, states: ['cancelled'] });
+    for (const item of items.items) expect(item.reason).toMatch(/nothing was charged/);
+  });
+});
