@@ -43,6 +43,7 @@ export interface LogRow {
   amount: string;
   status: string;
   type: string;
+  network: string;
 }
 
 /** Every entry of the sandbox's log for this organisation, all pages, over HTTP. */
