@@ -111,7 +111,7 @@ export interface MessageHistoryQuery {
   perPage?: number;
   startdate?: string;
   enddate?: string;
-  senderId?: string;
+  /** Partial match on reference, text, sender ID or recipient. */
   search?: string;
 }
 
@@ -338,8 +338,14 @@ export class VendingClient {
     return this.read('messageStatus', `/MSQ/${encodeURIComponent(reference)}`, schemas.messageSchema, {}, options);
   }
 
-  messageHistory(query: MessageHistoryQuery = {}, options: CallOptions = {}): Promise<MessageRecord[]> {
+  /** One page of sent messages, newest first; follow `NextPage` with `messageHistoryPage`. */
+  messageHistory(query: MessageHistoryQuery = {}, options: CallOptions = {}): Promise<PageObject<MessageRecord>> {
     return this.read('messageHistory', '/messageHistory', schemas.messageHistorySchema, { ...query }, options);
+  }
+
+  /** The message-history page at a `NextPage`/`PreviousPage` URL (rebased on `baseUrl`, as `logPage`). */
+  messageHistoryPage(absoluteUrl: string, options: CallOptions = {}): Promise<PageObject<MessageRecord>> {
+    return this.read('messageHistory', absoluteUrl, schemas.messageHistorySchema, {}, options);
   }
 
   // ---------------------------------------------------------------- internals

@@ -258,8 +258,22 @@ export const contactsCreatedSchema: z.ZodType<ContactsCreated> = z.object({
 /** Shape-agnostic: endpoints whose answer the app only passes through. */
 export const anyDataSchema: z.ZodType<unknown> = z.unknown();
 
-/** `/messageHistory`: a plain array of messages, or a page object of them. */
-export const messageHistorySchema: z.ZodType<MessageRecord[]> = z.union([
-  z.array(messageSchema),
-  z.object({ Items: z.array(messageSchema) }).transform((page) => page.Items),
+/** `/messageHistory`: a page object of messages (a bare array is read as one page). */
+export const messageHistorySchema: z.ZodType<PageObject<MessageRecord>> = z.union([
+  z.object({
+    TotalPages: z.number(),
+    CurrentPage: z.number(),
+    TotalRecords: z.number(),
+    NextPage: z.string().nullish().transform((v) => v ?? ''),
+    PreviousPage: z.string().nullish().transform((v) => v ?? ''),
+    Items: z.array(messageSchema).nullish().transform((v) => v ?? []),
+  }),
+  z.array(messageSchema).transform((items) => ({
+    TotalPages: items.length > 0 ? 1 : 0,
+    CurrentPage: 1,
+    TotalRecords: items.length,
+    NextPage: '',
+    PreviousPage: '',
+    Items: items,
+  })),
 ]);

@@ -54,6 +54,8 @@ export interface ExportResult {
 /** Rows sampled at the start of each sheet to size its columns. */
 const WIDTH_SAMPLE_ROWS = 200;
 const PROGRESS_EVERY = 1000;
+/** Rows between turns given to the zip and file streams (and backpressure checks). */
+const YIELD_EVERY = 100;
 
 function cancelled(): AppError {
   return new AppError('cancelled', 'The export was cancelled; no file was written.');
@@ -108,15 +110,67 @@ export function sheetName(name: string, taken: Set<string>): string {
   return candidate;
 }
 
+/** Bytes a downstream stream may hold before the writer waits for it. */
+const HIGH_WATER_BYTES = 1024 * 1024;
+
+interface Drainable {
+  once(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+  removeListener(event: 'drain' | 'close' | 'error', listener: () => void): unknown;
+}
+
+function isDrainable(value: unknown): value is Drainable {
+  return typeof value === 'object' && value !== null && typeof (value as { once?: unknown }).once === 'function' && typeof (value as { removeListener?: unknown }).removeListener === 'function';
+}
+
+/** Bytes waiting in a writable; `_writableState.length` for readable-stream v2 (archiver's). */
+function bufferedBytes(stream: unknown): number {
+  const s = stream as { writableLength?: unknown; _writableState?: { length?: unknown } };
+  if (typeof s.writableLength === 'number') return s.writableLength;
+  if (typeof s._writableState?.length === 'number') return s._writableState.length;
+  return 0;
+}
+
+/**
+ * exceljs's sheet stream pushes into the zip's deflate stream without honouring backpressure, so
+ * when rows come faster than they compress the compressed-but-unwritten data piles up (hundreds
+ * of MB for a million rows). Waiting for the streams it feeds to drain keeps memory flat. The
+ * streams are found through exceljs internals (`worksheet.stream.pipes`); if they are not there,
+ * this only yields to the event loop.
+ */
+async function waitForDrain(targets: readonly unknown[]): Promise<void> {
+  for (const target of targets) {
+    if (!isDrainable(target) || bufferedBytes(target) < HIGH_WATER_BYTES) continue;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        target.removeListener('drain', done);
+        target.removeListener('close', done);
+        target.removeListener('error', done);
+        resolve();
+      };
+      target.once('drain', done);
+      target.once('close', done);
+      target.once('error', done);
+    });
+  }
+}
+
+function downstreamOf(worksheet: unknown): readonly unknown[] {
+  const stream = (worksheet as { stream?: { pipes?: unknown } } | null)?.stream;
+  return Array.isArray(stream?.pipes) ? stream.pipes : [];
+}
+
 class RowCounter {
   total = 0;
+  /** Streams to wait for every PROGRESS_EVERY rows (the current sheet's zip entry). */
+  downstream: () => readonly unknown[] = () => [];
   constructor(private readonly options: ExportOptions) {}
 
   async tick(): Promise<void> {
     this.total++;
-    if (this.total % PROGRESS_EVERY === 0) {
-      this.options.onProgress?.(this.total);
+    if (this.total % YIELD_EVERY === 0) {
+      if (this.total % PROGRESS_EVERY === 0) this.options.onProgress?.(this.total);
       await yieldToEventLoop();
+      await waitForDrain(this.downstream());
     }
     if (this.options.signal?.aborted) throw cancelled();
   }
@@ -197,6 +251,7 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
   if (sheet.autoFilter ?? true) {
     worksheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
   }
+  counter.downstream = () => downstreamOf(worksheet);
 
   for (const values of sample) {
     worksheet.addRow(values).commit();
@@ -210,6 +265,7 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
     worksheet.addRow(values).commit();
     await counter.tick();
   }
+  counter.downstream = () => [];
   worksheet.commit();
 }
 
