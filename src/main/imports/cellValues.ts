@@ -189,12 +189,20 @@ function amountFromText(raw: string): AmountFromCell {
   }
   const text = raw.trim();
   if (text === '') return { ok: false, reason: 'Amount is empty' };
-  let s = text;
-  const c0 = s.charCodeAt(0);
-  if (c0 < 48 || c0 > 57) s = s.replace(/^(?:NGN|₦|N)\.?\s*/i, '');
+  // Currency before the number: NGN, ₦, N (any case), optionally followed by '.' and spaces.
+  let from = 0;
+  const c0 = text.charCodeAt(0);
+  if (c0 === 0x20a6) from = 1;
+  else if (c0 === 78 || c0 === 110) from = (text.charCodeAt(1) | 32) === 103 && (text.charCodeAt(2) | 32) === 110 ? 3 : 1;
+  if (from > 0) {
+    if (text.charCodeAt(from) === 46) from++;
+    while (text.charCodeAt(from) === 32 || text.charCodeAt(from) === 160) from++;
+  }
+  let s = from > 0 ? text.slice(from) : text;
   const cl = s.charCodeAt(s.length - 1);
   if (cl < 48 || cl > 57) s = s.replace(/\s*(?:NGN|naira|₦)$/i, '');
-  if (/^[-(]|[)]$/.test(s) || s.startsWith('-')) return { ok: false, reason: `Amount ${text} is negative; amounts must be more than zero` };
+  const first = s.charCodeAt(0);
+  if (first === 45 || first === 40 || s.charCodeAt(s.length - 1) === 41) return { ok: false, reason: `Amount ${text} is negative; amounts must be more than zero` };
   let whole = 0;
   let frac = 0;
   let fracDigits = 0;
