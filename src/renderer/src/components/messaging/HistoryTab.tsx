@@ -1,0 +1,141 @@
+import { Badge, Button, Card, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import type { MessageView } from '../../../../shared/contract/messaging';
+import { AppError, bridge } from '../../bridge';
+import { ErrorNotice } from '../ErrorNotice';
+import { formatCount, formatDateTime, formatNaira } from '../../format';
+import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { asAppError } from './asAppError';
+import { MessageDetails } from './MessageDetails';
+
+const PER_PAGE = 20;
+const STATUS_COLOR: Record<MessageView['status'], string> = { DELIVERED: 'teal', SENT: 'blue', FAILED: 'red' };
+
+/** Look up one message by reference. */
+function StatusLookup({ initialReference, onChecked }: { initialReference: string; onChecked: () => void }) {
+  const [reference, setReference] = useState(initialReference);
+  const [message, setMessage] = useState<MessageView | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const check = async (ref: string) => {
+    if (!ref.trim()) return;
+    setBusy(true);
+    try {
+      setMessage(await bridge.call('messaging.status', { reference: ref.trim() }));
+      setError(null);
+      onChecked();
+    } catch (e) {
+      setMessage(null);
+      setError(asAppError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  useEffect(() => {
+    setReference(initialReference);
+    if (initialReference) void check(initialReference);
+  }, [initialReference]);
+  return (
+    <Card withBorder padding="lg">
+      <Title order={4} mb="xs">
+        Status by reference
+      </Title>
+      <Group align="flex-end">
+        <TextInput label="Message reference" placeholder="MSG-…" value={reference} onChange={(e) => setReference(e.currentTarget.value)} w={320} onKeyDown={(e) => e.key === 'Enter' && void check(reference)} />
+        <Button onClick={() => void check(reference)} loading={busy} disabled={!reference.trim()}>
+          Check status
+        </Button>
+      </Group>
+      <ErrorNotice error={error} title="No status" />
+      {message && (
+        <Stack gap="xs" mt="sm" data-testid="status-lookup-result">
+          <MessageDetails message={message} />
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+export function HistoryTab({ statusReference }: { statusReference: string }) {
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const history = useOperation('messaging.history', { page, perPage: PER_PAGE, ...(from ? { startDate: from } : {}), ...(to ? { endDate: to } : {}), ...(search.trim() ? { search: search.trim() } : {}) });
+  useDataChanged(['messages'], () => void history.reload());
+  const items = history.data?.items ?? [];
+  return (
+    <Stack gap="lg">
+      <StatusLookup initialReference={statusReference} onChecked={() => void history.reload()} />
+      <Card withBorder padding="lg">
+        <Title order={4} mb="xs">
+          Messages sent
+        </Title>
+        <Group align="flex-end" mb="sm">
+          <TextInput type="date" label="From" value={from} onChange={(e) => { setFrom(e.currentTarget.value); setPage(1); }} />
+          <TextInput type="date" label="To" value={to} onChange={(e) => { setTo(e.currentTarget.value); setPage(1); }} />
+          <TextInput label="Search" placeholder="Reference, number, sender or words" value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} w={300} />
+          {(from || to || search) && (
+            <Button variant="subtle" onClick={() => { setFrom(''); setTo(''); setSearch(''); setPage(1); }}>
+              Clear filters
+            </Button>
+          )}
+        </Group>
+        <ErrorNotice error={history.error} onRetry={() => void history.reload()} />
+        {items.length === 0 && !history.loading ? (
+          <Text c="dimmed" size="sm">
+            {from || to || search ? 'No message matches these filters.' : 'No messages sent yet.'}
+          </Text>
+        ) : (
+          <Table striped verticalSpacing="xs" data-testid="history-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Sent</Table.Th>
+                <Table.Th>Reference</Table.Th>
+                <Table.Th>To</Table.Th>
+                <Table.Th>Text</Table.Th>
+                <Table.Th ta="right">Cost</Table.Th>
+                <Table.Th>Status</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((m) => (
+                <Table.Tr key={m.reference}>
+                  <Table.Td>{formatDateTime(m.createdAt)}</Table.Td>
+                  <Table.Td ff="monospace" fz="xs">
+                    {m.reference}
+                  </Table.Td>
+                  <Table.Td>{m.isBulk ? `${formatCount(m.recipientCount)} (phonebook ${m.phoneBookId ?? ''})` : m.recipients[0]}</Table.Td>
+                  <Table.Td maw={320}>
+                    <Text size="sm" truncate="end">
+                      {m.body}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="right">{formatNaira(m.totalCostKobo)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={STATUS_COLOR[m.status]} variant="light">
+                      {m.status}
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        <Group justify="space-between" mt="sm">
+          <Text size="sm" c="dimmed">
+            {history.data ? `Page ${page} of ${Math.max(1, history.data.totalPages)} · ${formatCount(history.data.totalRecords)} message${history.data.totalRecords === 1 ? '' : 's'}` : `Page ${page}`}
+          </Text>
+          <Group gap="xs">
+            <Button size="xs" variant="default" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>
+              Newer
+            </Button>
+            <Button size="xs" variant="default" disabled={!history.data?.hasMore} onClick={() => setPage((p) => p + 1)}>
+              Older
+            </Button>
+          </Group>
+        </Group>
+      </Card>
+    </Stack>
+  );
+}

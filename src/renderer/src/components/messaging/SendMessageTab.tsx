@@ -1,0 +1,361 @@
+import { Alert, Button, Card, Checkbox, Group, Modal, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import type { MessageQuote, MessageView } from '../../../../shared/contract/messaging';
+import { parseEmailList } from '../../../../shared/emailAddresses';
+import { messageCost, SMS_PAGE_CHARACTERS } from '../../../../shared/messagingCost';
+import { renderTemplate } from '../../../../shared/messagingTemplate';
+import { normalizePhone } from '../../../../shared/phone';
+import { AppError, bridge } from '../../bridge';
+import { ErrorNotice } from '../ErrorNotice';
+import { formatCount, formatNaira } from '../../format';
+import { asAppError } from './asAppError';
+import { MessageDetails } from './MessageDetails';
+import { usePhonebooks, useSenderIds, useTemplates } from './useMessagingLists';
+
+type TargetKind = 'number' | 'phonebook';
+type ContentKind = 'text' | 'template';
+
+/** The confirmation: who receives it, what it says, and what it costs, before anything is sent. */
+function ConfirmSend({ quote, senderId, sending, error, onCancel, onSend }: { quote: MessageQuote; senderId: string; sending: boolean; error: AppError | null; onCancel: () => void; onSend: () => void }) {
+  return (
+    <Stack gap="sm">
+      <Table withRowBorders={false} verticalSpacing={4}>
+        <Table.Tbody>
+          <Table.Tr>
+            <Table.Td c="dimmed">To</Table.Td>
+            <Table.Td fw={500}>{quote.recipientsLabel}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Td c="dimmed">From</Table.Td>
+            <Table.Td>{senderId}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Td c="dimmed">Recipients</Table.Td>
+            <Table.Td data-testid="confirm-recipients">{formatCount(quote.recipients)}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Td c="dimmed">SMS</Table.Td>
+            <Table.Td>
+              {formatCount(quote.recipients)} × {quote.pages} page{quote.pages === 1 ? '' : 's'} × ₦4 = {formatNaira(quote.smsKobo)}
+            </Table.Td>
+          </Table.Tr>
+          {quote.emails > 0 && (
+            <Table.Tr>
+              <Table.Td c="dimmed">Email copies</Table.Td>
+              <Table.Td>
+                {quote.emails} × ₦1 = {formatNaira(quote.emailKobo)}
+              </Table.Td>
+            </Table.Tr>
+          )}
+          <Table.Tr>
+            <Table.Td c="dimmed">Total cost</Table.Td>
+            <Table.Td fw={700} fz="lg" data-testid="confirm-total">
+              {formatNaira(quote.totalKobo)}
+            </Table.Td>
+          </Table.Tr>
+        </Table.Tbody>
+      </Table>
+      <Card withBorder padding="sm" bg="var(--mantine-color-default-hover)">
+        <Text size="xs" c="dimmed" mb={4}>
+          The message ({formatCount(quote.characters)} characters)
+        </Text>
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+          {quote.body}
+        </Text>
+      </Card>
+      <Text size="sm" c="dimmed">
+        The cost is taken from the wallet when you send. A sent message cannot be recalled.
+      </Text>
+      <ErrorNotice error={error} title="The message was not sent" />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onCancel} disabled={sending}>
+          Go back
+        </Button>
+        <Button onClick={onSend} loading={sending} data-testid="confirm-send">
+          Send for {formatNaira(quote.totalKobo)}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: string) => void }) {
+  const senders = useSenderIds();
+  const templates = useTemplates();
+  const phonebooks = usePhonebooks();
+
+  const [targetKind, setTargetKind] = useState<TargetKind>('number');
+  const [number, setNumber] = useState('');
+  const [phonebookId, setPhonebookId] = useState<string | null>(null);
+  const [senderId, setSenderId] = useState<string | null>(null);
+  const [contentKind, setContentKind] = useState<ContentKind>('text');
+  const [text, setText] = useState('');
+  const [templateId, setTemplateId] = useState<string | null>(null);
+  const [values, setValues] = useState<string[]>([]);
+  const [emailCopy, setEmailCopy] = useState(false);
+  const [emailsText, setEmailsText] = useState('');
+  const [subject, setSubject] = useState('');
+  const [quote, setQuote] = useState<MessageQuote | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+  const [sendError, setSendError] = useState<AppError | null>(null);
+  const [sent, setSent] = useState<MessageView | null>(null);
+
+  const approvedSenders = (senders.data ?? []).filter((s) => s.approved);
+  const effectiveSender = senderId ?? approvedSenders[0]?.senderId ?? null;
+  const template = (templates.data ?? []).find((t) => t.id === templateId) ?? null;
+  const phonebook = (phonebooks.data ?? []).find((p) => String(p.id) === phonebookId) ?? null;
+  const phone = normalizePhone(number);
+  const emails = emailCopy ? parseEmailList(emailsText) : { emails: [], invalid: [] };
+  const body = contentKind === 'text' ? text : template ? renderTemplate(template.body, template.indexes.map((_, i) => values[i] || `{{${i + 1}}}`)) : '';
+  const recipients = targetKind === 'number' ? 1 : (phonebook?.contactCount ?? 0);
+  const estimate = useMemo(() => messageCost({ text: body, recipients, emails: emails.emails.length }), [body, recipients, emails.emails.length]);
+
+  const problems: string[] = [];
+  if (targetKind === 'number' && number.trim() !== '' && !phone.ok) problems.push(`${phone.reason}.`);
+  if (targetKind === 'number' && number.trim() === '') problems.push('Enter the phone number that receives the message.');
+  if (targetKind === 'phonebook' && !phonebook) problems.push('Choose the phonebook that receives the message.');
+  if (targetKind === 'phonebook' && phonebook && phonebook.contactCount === 0) problems.push(`The phonebook "${phonebook.name}" has no contacts yet: import some on the Phonebooks tab.`);
+  if (!effectiveSender) problems.push('No approved sender ID: a message can only be sent from an approved one (see the Sender IDs tab).');
+  if (contentKind === 'text' && text.trim() === '') problems.push('Write the message.');
+  if (contentKind === 'template' && !template) problems.push('Choose an approved template.');
+  if (contentKind === 'template' && template && template.indexes.some((_, i) => !values[i]?.trim())) problems.push('Fill in a value for every placeholder of the template.');
+  if (emailCopy && emails.invalid.length) problems.push(`Not an email address: ${emails.invalid.join(', ')}.`);
+  if (emailCopy && emails.emails.length === 0 && emails.invalid.length === 0) problems.push('Enter the email addresses that receive a copy, or untick email copies.');
+
+  const input = () => ({
+    target: targetKind === 'number' ? { kind: 'number' as const, to: number } : { kind: 'phonebook' as const, phoneBookId: Number(phonebookId) },
+    content: contentKind === 'text' ? { kind: 'text' as const, text } : { kind: 'template' as const, templateId: templateId ?? '', values: template ? template.indexes.map((_, i) => values[i] ?? '') : [] },
+    emails: emails.emails,
+  });
+
+  const review = async () => {
+    setBusy(true);
+    setSendError(null);
+    try {
+      setQuote(await bridge.call('messaging.quote', input()));
+      setError(null);
+    } catch (e) {
+      setError(asAppError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const send = async () => {
+    if (!quote || !effectiveSender) return;
+    setBusy(true);
+    try {
+      const message = await bridge.call('messaging.send', { ...input(), senderId: effectiveSender, confirmedTotalKobo: quote.totalKobo, ...(subject.trim() ? { subject: subject.trim() } : {}) });
+      setSent(message);
+      setQuote(null);
+      setSendError(null);
+      setText('');
+      setValues([]);
+    } catch (e) {
+      const err = asAppError(e);
+      setSendError(err);
+      if (err.code === 'cost_changed') {
+        const details = err.details as { quote?: MessageQuote } | undefined;
+        if (details?.quote) setQuote(details.quote);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const senderOptions = (senders.data ?? []).map((s) => ({ value: s.senderId, label: s.approved ? s.senderId : `${s.senderId} — ${s.state}, cannot be used`, disabled: !s.approved }));
+  const templateOptions = (templates.data ?? []).map((t) => ({ value: t.id, label: t.approved ? t.name : `${t.name} — ${t.state}, cannot be used yet`, disabled: !t.approved }));
+  const phonebookOptions = (phonebooks.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${formatCount(p.contactCount)} contacts)` }));
+
+  return (
+    <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+      <Card withBorder padding="lg">
+        <Stack gap="md">
+          <ErrorNotice error={senders.error ?? templates.error ?? phonebooks.error} />
+          <div>
+            <Text fw={500} size="sm" mb={4}>
+              Send to
+            </Text>
+            <SegmentedControl
+              value={targetKind}
+              onChange={(v) => setTargetKind(v as TargetKind)}
+              data={[
+                { value: 'number', label: 'One phone number' },
+                { value: 'phonebook', label: 'A phonebook (bulk)' },
+              ]}
+            />
+          </div>
+          {targetKind === 'number' ? (
+            <TextInput
+              label="Phone number"
+              placeholder="08031234567"
+              value={number}
+              onChange={(e) => setNumber(e.currentTarget.value)}
+              error={number.trim() !== '' && !phone.ok ? phone.reason : undefined}
+              description={phone.ok ? `Will be sent to ${phone.phone}` : '080…, 234… or +234… are all accepted'}
+            />
+          ) : (
+            <Select label="Phonebook" placeholder="Choose a phonebook" data={phonebookOptions} value={phonebookId} onChange={setPhonebookId} searchable nothingFoundMessage="No phonebook: create one on the Phonebooks tab" />
+          )}
+          <Select
+            label="Sender ID"
+            description="What recipients see as the sender. Only approved sender IDs can be chosen."
+            data={senderOptions}
+            value={effectiveSender}
+            onChange={setSenderId}
+            allowDeselect={false}
+          />
+          <div>
+            <Text fw={500} size="sm" mb={4}>
+              Message
+            </Text>
+            <SegmentedControl
+              value={contentKind}
+              onChange={(v) => setContentKind(v as ContentKind)}
+              data={[
+                { value: 'text', label: 'Type the text' },
+                { value: 'template', label: 'Use a template' },
+              ]}
+            />
+          </div>
+          {contentKind === 'text' ? (
+            <Textarea
+              label="Text"
+              autosize
+              minRows={3}
+              maxRows={10}
+              value={text}
+              onChange={(e) => setText(e.currentTarget.value)}
+              description={`${formatCount(estimate.characters)} characters · ${estimate.pages} page${estimate.pages === 1 ? '' : 's'} (${SMS_PAGE_CHARACTERS} characters per page, ₦4 per page per recipient)`}
+            />
+          ) : (
+            <>
+              <Select
+                label="Template"
+                description="Only approved templates can be chosen; new ones are usually approved within minutes."
+                placeholder="Choose a template"
+                data={templateOptions}
+                value={templateId}
+                onChange={(v) => {
+                  setTemplateId(v);
+                  setValues([]);
+                }}
+                nothingFoundMessage="No templates: create one on the Templates tab"
+              />
+              {template?.indexes.map((index, i) => (
+                <TextInput
+                  key={`${template.id}-${index}`}
+                  label={`Value for {{${index}}}`}
+                  value={values[i] ?? ''}
+                  onChange={(e) => {
+                    const v = e.currentTarget.value;
+                    setValues((old) => {
+                      const next = [...old];
+                      next[i] = v;
+                      return next;
+                    });
+                  }}
+                />
+              ))}
+            </>
+          )}
+          <Checkbox label="Also email a copy (₦1 per address)" checked={emailCopy} onChange={(e) => setEmailCopy(e.currentTarget.checked)} />
+          {emailCopy && (
+            <>
+              <TextInput
+                label="Email addresses"
+                placeholder="finance@company.ng, audit@company.ng"
+                value={emailsText}
+                onChange={(e) => setEmailsText(e.currentTarget.value)}
+                error={emails.invalid.length ? `Not an email address: ${emails.invalid.join(', ')}` : undefined}
+                description={emails.emails.length ? `${emails.emails.length} address${emails.emails.length === 1 ? '' : 'es'}` : 'Separate addresses with commas'}
+              />
+              <TextInput label="Email subject" placeholder={`Message from ${effectiveSender ?? 'your organisation'}`} value={subject} onChange={(e) => setSubject(e.currentTarget.value)} />
+            </>
+          )}
+        </Stack>
+      </Card>
+
+      <Stack gap="lg">
+        <Card withBorder padding="lg">
+          <Title order={4} mb="xs">
+            Before you send
+          </Title>
+          {contentKind === 'template' && template && (
+            <Card withBorder padding="sm" mb="sm">
+              <Text size="xs" c="dimmed" mb={4}>
+                Preview
+              </Text>
+              <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid="send-preview">
+                {body}
+              </Text>
+            </Card>
+          )}
+          <Group gap="xl" mb="sm">
+            <div>
+              <Text size="xs" c="dimmed">
+                Recipients
+              </Text>
+              <Text fw={600}>{formatCount(recipients)}</Text>
+            </div>
+            <div>
+              <Text size="xs" c="dimmed">
+                Pages
+              </Text>
+              <Text fw={600}>{estimate.pages}</Text>
+            </div>
+            <div>
+              <Text size="xs" c="dimmed">
+                Email copies
+              </Text>
+              <Text fw={600}>{estimate.emails}</Text>
+            </div>
+            <div>
+              <Text size="xs" c="dimmed">
+                Estimated cost
+              </Text>
+              <Text fw={700} data-testid="send-estimate">
+                {formatNaira(estimate.totalKobo)}
+              </Text>
+            </div>
+          </Group>
+          {problems.length > 0 && (
+            <Alert color="gray" variant="light" mb="sm" title="To send, first:">
+              <Stack gap={2}>
+                {problems.map((p) => (
+                  <Text key={p} size="sm">
+                    {p}
+                  </Text>
+                ))}
+              </Stack>
+            </Alert>
+          )}
+          <ErrorNotice error={error} title="The message cannot be sent yet" />
+          <Group mt="sm">
+            <Button onClick={() => void review()} disabled={problems.length > 0} loading={busy && !quote}>
+              Review and send…
+            </Button>
+          </Group>
+        </Card>
+        {sent && (
+          <Card withBorder padding="lg" data-testid="sent-message">
+            <Title order={4} mb="xs">
+              Sent
+            </Title>
+            <MessageDetails message={sent} />
+            <Group mt="sm">
+              <Button variant="light" onClick={() => onShowStatus(sent.reference)}>
+                Check its status
+              </Button>
+            </Group>
+          </Card>
+        )}
+      </Stack>
+
+      <Modal opened={quote !== null} onClose={() => setQuote(null)} title={<Text fw={700}>Send this message?</Text>} size="lg" centered>
+        {quote && effectiveSender && <ConfirmSend quote={quote} senderId={effectiveSender} sending={busy} error={sendError} onCancel={() => setQuote(null)} onSend={() => void send()} />}
+      </Modal>
+    </SimpleGrid>
+  );
+}
