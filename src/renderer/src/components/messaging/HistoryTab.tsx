@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MessageView } from '../../../../shared/contract/messaging';
 import { AppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
@@ -17,24 +17,26 @@ function StatusLookup({ initialReference, onChecked }: { initialReference: strin
   const [message, setMessage] = useState<MessageView | null>(null);
   const [error, setError] = useState<AppError | null>(null);
   const [busy, setBusy] = useState(false);
-  const check = async (ref: string) => {
+  const onCheckedRef = useRef(onChecked);
+  onCheckedRef.current = onChecked;
+  const check = useCallback(async (ref: string) => {
     if (!ref.trim()) return;
     setBusy(true);
     try {
       setMessage(await bridge.call('messaging.status', { reference: ref.trim() }));
       setError(null);
-      onChecked();
+      onCheckedRef.current();
     } catch (e) {
       setMessage(null);
       setError(asAppError(e));
     } finally {
       setBusy(false);
     }
-  };
+  }, []);
   useEffect(() => {
     setReference(initialReference);
     if (initialReference) void check(initialReference);
-  }, [initialReference]);
+  }, [initialReference, check]);
   return (
     <Card withBorder padding="lg">
       <Title order={4} mb="xs">
