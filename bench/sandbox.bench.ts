@@ -92,6 +92,15 @@ async function main(): Promise<void> {
     }
     const pageMs = Date.now() - t1;
     console.log(`${'page through all, perPage=100'.padEnd(34)} ${pages.toLocaleString('en-US')} requests, ${items.toLocaleString('en-US')} entries: ${(pageMs / 1000).toFixed(2)} s (${((pageMs / pages)).toFixed(2)} ms/page)`);
+    const t3 = Date.now();
+    const mixed = 1000;
+    for (let i = 0; i < mixed; i++) {
+      const phone = `0806${String(1_000_000 + i).padStart(7, '0')}`;
+      await call(big.url, 'seeded', 'POST', '/purchaseAirtime', JSON.stringify([{ amount: 100, phoneNumber: phone, network: 'MTN', productCode: 'MTN-VTU' }]));
+      await call(big.url, 'seeded', 'GET', `/logEntries?perPage=100&page=${i + 1}`);
+    }
+    const mixedMs = Date.now() - t3;
+    console.log(`${'purchase, then a page, x1000'.padEnd(34)} log of ${(SEED / 1e6).toFixed(1)}M growing: ${(mixedMs / 1000).toFixed(2)} s (${(mixedMs / mixed).toFixed(2)} ms per purchase+page)`);
     const t2 = Date.now();
     const filtered = await call(big.url, 'seeded', 'GET', '/logEntries?perPage=100&status=failed&network=glo&type=airtime');
     const total = (JSON.parse(filtered.text) as { data: { TotalRecords: number } }).data.TotalRecords;

@@ -19,8 +19,10 @@ export interface OrgState {
   configured: boolean;
   clockOffsetMs: number;
   faults: Fault[];
-  /** Bumped on every change to this organisation's log; keys the ordering cache. */
-  version: number;
+  /** Bumped when log statuses change (settling): orderings filtered by status are recomputed. */
+  statusVersion: number;
+  /** Bumped when log rows are removed or inserted out of order (reset, seeding): every ordering is recomputed. */
+  layoutVersion: number;
 }
 
 export interface CoreOptions {
@@ -117,7 +119,7 @@ export class SandboxCore {
     const name = this.options.accountName ?? (configured ? 'Vendesk Demo Ltd' : 'Unconfigured Organisation');
     const created = Date.now();
     const info = this.stmts.insertOrg.run(token, name, accountNumber, configured ? 1 : 0, configured ? this.options.initialBalanceKobo : 0, created);
-    const org: OrgState = { id: Number(info.lastInsertRowid), token, configured, clockOffsetMs: 0, faults: [], version: 0 };
+    const org: OrgState = { id: Number(info.lastInsertRowid), token, configured, clockOffsetMs: 0, faults: [], statusVersion: 0, layoutVersion: 0 };
     this.orgs.set(token, org);
     this.insertDefaultSenders(org, created);
     if (seed > 0 && configured) (seeder ?? this.seeder)?.(this, org, seed);
@@ -134,7 +136,8 @@ export class SandboxCore {
       configured: row.configured === 1,
       clockOffsetMs: row.clock_offset_ms,
       faults: [],
-      version: 0,
+      statusVersion: 0,
+      layoutVersion: 0,
     };
     this.orgs.set(row.token, org);
     return org;
@@ -178,8 +181,12 @@ export class SandboxCore {
     this.stmts.setBalance.run(kobo, org.id);
   }
 
-  bump(org: OrgState): void {
-    org.version++;
+  /**
+   * New log rows need no notice: they always sort first (newest, highest id) and the ordering
+   * cache picks them up by id watermark. Rows removed or inserted in the past need this.
+   */
+  relayout(org: OrgState): void {
+    org.layoutVersion++;
   }
 
   /**
@@ -196,7 +203,7 @@ export class SandboxCore {
         if (row.outcome === 'FAILED') this.credit(org, row.cost_kobo);
       }
     })();
-    this.bump(org);
+    org.statusVersion++;
   }
 
   insertLog(row: NewLogRow): number {
@@ -216,6 +223,6 @@ export class SandboxCore {
       this.insertDefaultSenders(org, nowMs);
     })();
     org.faults = [];
-    this.bump(org);
+    this.relayout(org);
   }
 }

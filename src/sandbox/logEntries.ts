@@ -2,8 +2,8 @@
  * `GET /logEntries`: filters, ordering (newest first: created_at DESC, id DESC) and paging.
  *
  * Paging never scans the whole log per request: the ordered id list of a filter is computed
- * once and cached under (organisation, data version, filter); every page is a slice of it plus
- * one `id IN (…)` lookup. Any change to the organisation's log bumps its version.
+ * once and cached per (organisation, filter); every page is a slice of it plus one `id IN (…)`
+ * lookup. New purchases are added to cached orderings incrementally (see orderedIds).
  */
 import { koboToNaira, koboToWireText } from '../shared/money';
 import { normalizePhone, parseNetwork } from '../shared/phone';
@@ -136,23 +136,46 @@ function filterKey(f: LogFilter): string {
 
 const likeEscape = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Ids newest first, kept as a small front part (recent additions) and the big computed part. */
+export class Ordering {
+  constructor(
+    readonly front: number[],
+    readonly base: number[],
+  ) {}
+
+  get length(): number {
+    return this.front.length + this.base.length;
+  }
+
+  slice(start: number, end: number): number[] {
+    const f = this.front.length;
+    if (end <= f) return this.front.slice(start, end);
+    if (start >= f) return this.base.slice(start - f, end - f);
+    return this.front.slice(start).concat(this.base.slice(0, end - f));
+  }
+
+  /** Puts newer ids in front; merges into one array once the front part grows large. */
+  prepend(newer: number[]): Ordering {
+    const front = newer.concat(this.front);
+    return front.length > 50_000 ? new Ordering([], front.concat(this.base)) : new Ordering(front, this.base);
+  }
+}
+
+/** One cached ordering of a filter: ids newest first, valid up to the `watermark` row id. */
+interface CachedOrdering {
+  ids: Ordering;
+  watermark: number;
+  /** created_ms of the newest row in `ids` (new rows must not sort below it to be prepended). */
+  headCreated: number;
+  statusVersion: number;
+  layoutVersion: number;
+}
+
 /** The ordering cache: most recently used last; a handful of entries is plenty. */
 const CACHE_LIMIT = 16;
-const orderCache = new WeakMap<SandboxCore, Map<string, number[]>>();
+const orderCache = new WeakMap<SandboxCore, Map<string, CachedOrdering>>();
 
-export function orderedIds(core: SandboxCore, org: OrgState, filter: LogFilter): number[] {
-  let cache = orderCache.get(core);
-  if (!cache) {
-    cache = new Map();
-    orderCache.set(core, cache);
-  }
-  const key = `${org.id}|${org.version}|${filterKey(filter)}`;
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+function filterSql(org: OrgState, filter: LogFilter): { where: string[]; args: (string | number)[] } {
   const where = ['org_id = ?'];
   const args: (string | number)[] = [org.id];
   if (filter.fromMs !== undefined) {
@@ -183,13 +206,55 @@ export function orderedIds(core: SandboxCore, org: OrgState, filter: LogFilter):
     }
     where.push(`(${ors.join(' OR ')})`);
   }
-  const sql = `SELECT id FROM log INDEXED BY log_org_created WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, id DESC`;
-  const ids = core.stmt<(string | number)[], number>(sql).pluck().all(...args);
-  // Drop older versions of this organisation's orderings, then bound the cache.
-  for (const k of cache.keys()) if (k.startsWith(`${org.id}|`) && !k.startsWith(`${org.id}|${org.version}|`)) cache.delete(k);
-  cache.set(key, ids);
+  return { where, args };
+}
+
+/**
+ * The ids matching a filter, newest first. Computed once per filter; afterwards only rows newer
+ * than the cached watermark are read (a rowid range, not a scan) and put in front, because new
+ * rows always sort first. Settling invalidates status-filtered orderings; reset and seeding all.
+ */
+export function orderedIds(core: SandboxCore, org: OrgState, filter: LogFilter): Ordering {
+  let cache = orderCache.get(core);
+  if (!cache) {
+    cache = new Map();
+    orderCache.set(core, cache);
+  }
+  const key = `${org.id}|${filterKey(filter)}`;
+  const watermark = core.stmt<[], number | null>('SELECT MAX(id) FROM log').pluck().get() ?? 0;
+  const { where, args } = filterSql(org, filter);
+  let entry = cache.get(key);
+  const usable =
+    entry !== undefined &&
+    entry.layoutVersion === org.layoutVersion &&
+    (filter.status === undefined || entry.statusVersion === org.statusVersion);
+  if (entry && usable && entry.watermark !== watermark) {
+    const fresh = core
+      .stmt<(string | number)[], { id: number; created_ms: number }>(
+        `SELECT id, created_ms FROM log NOT INDEXED WHERE id > ? AND ${where.join(' AND ')} ORDER BY created_ms DESC, id DESC`,
+      )
+      .all(entry.watermark, ...args);
+    if (fresh.length === 0) {
+      entry.watermark = watermark;
+    } else if (fresh[fresh.length - 1].created_ms >= entry.headCreated) {
+      entry = { ...entry, ids: entry.ids.prepend(fresh.map((r) => r.id)), watermark, headCreated: fresh[0].created_ms };
+    } else {
+      entry = undefined;
+    }
+  } else if (!usable) {
+    entry = undefined;
+  }
+  if (!entry) {
+    const sql = `SELECT id FROM log INDEXED BY log_org_created WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, id DESC`;
+    const ids = core.stmt<(string | number)[], number>(sql).pluck().all(...args);
+    const headCreated =
+      ids.length > 0 ? (core.stmt<[number], number>('SELECT created_ms FROM log WHERE id = ?').pluck().get(ids[0]) ?? 0) : Number.NEGATIVE_INFINITY;
+    entry = { ids: new Ordering([], ids), watermark, headCreated, statusVersion: org.statusVersion, layoutVersion: org.layoutVersion };
+  }
+  cache.delete(key);
+  cache.set(key, entry);
   while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  return ids;
+  return entry.ids;
 }
 
 export function rowsByIds(core: SandboxCore, ids: number[]): LogRow[] {

@@ -140,5 +140,5 @@ export function seedHistory(core: SandboxCore, org: OrgState, n: number): void {
       }
     }
   })();
-  core.bump(org);
+  core.relayout(org);
 }

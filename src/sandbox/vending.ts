@@ -161,7 +161,6 @@ function acceptBatch(ctx: Ctx, type: 'AIRTIME' | 'DATA', items: PreparedItem[]):
     return true;
   })();
   if (!accepted) throw insufficient(ctx, total);
-  core.bump(org);
   const data: BatchAccepted = {
     message: `Batch accepted: ${items.length} item(s) will be credited within seconds; track each by its reference`,
     references,
@@ -285,7 +284,6 @@ function declined(ctx: Ctx, row: NewLogRow, what: string): never {
     return true;
   })();
   if (!charged) throw insufficient(ctx, row.cost_kobo);
-  core.bump(org);
   throw new HttpError(400, `declined by provider: ${what}; the wallet was refunded ${koboToWireText(row.cost_kobo)}`);
 }
 
@@ -298,7 +296,6 @@ function chargeAndLog(ctx: Ctx, row: NewLogRow): void {
     return true;
   })();
   if (!ok) throw insufficient(ctx, row.cost_kobo);
-  core.bump(org);
 }
 
 function pendingFields(account: string, now: number): Pick<NewLogRow, 'status' | 'outcome' | 'final_at_ms'> | null {

@@ -113,6 +113,27 @@ describe('logEntries paging', () => {
     expect(new URL(p.NextPage).searchParams.get('perPage')).toBe('100');
   });
 
+  it('keeps cached orderings right as purchases, settling and reset change the log', async () => {
+    const org = await mixedOrg();
+    const before = await page(org, '?perPage=100');
+    const airtimeBefore = (await page(org, '?type=airtime')).TotalRecords;
+    const pendingBefore = (await page(org, '?status=pending')).TotalRecords;
+    const other = s.org();
+    await other.post('/purchaseAirtime', [mtnAirtime('08030000001', 100)]); // another organisation's row
+    const r = await org.post<{ references: string[] }>('/purchaseData', [mtnData('08030000002')]);
+    const after = await page(org, '?perPage=100');
+    expect(after.TotalRecords).toBe(before.TotalRecords + 1);
+    expect(after.Items[0].transaction_id).toBe(r.body.data.references[0]);
+    expect(after.Items.slice(1).map((e) => e.id)).toEqual(before.Items.map((e) => e.id));
+    expect((await page(org, '?type=airtime')).TotalRecords).toBe(airtimeBefore);
+    expect((await page(org, '?status=pending')).TotalRecords).toBe(pendingBefore + 1);
+    await org.advance(5);
+    expect((await page(org, '?status=pending')).TotalRecords).toBe(1);
+    await org.post('/__sandbox/reset');
+    expect((await page(org, '?perPage=100')).TotalRecords).toBe(0);
+    expect((await page(org, '?type=airtime')).TotalRecords).toBe(0);
+  });
+
   it('answers 400 for invalid paging and filter values', async () => {
     const org = s.org();
     for (const q of ['?page=-1', '?page=abc', '?perPage=0', '?status=done', '?type=gas', '?startdate=2024-13-01', '?enddate=yesterday', '?download=maybe', '?startdate=2026-02-10&enddate=2026-02-01']) {
