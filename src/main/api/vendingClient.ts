@@ -160,7 +160,8 @@ interface Answered<T> {
 export class VendingClient {
   readonly baseUrl: string;
   private readonly token: string;
-  private readonly timeoutMs: number;
+  /** Per attempt, body included. */
+  readonly timeoutMs: number;
   private readonly retry: ResolvedRetry;
 
   constructor(options: { baseUrl: string; token: string; timeoutMs?: number; retry?: RetryOptions }) {
