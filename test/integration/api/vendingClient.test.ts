@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RequestCancelledError, ServiceError, UncertainOutcomeError } from '../../../src/main/api/serviceErrors';
+import { ServiceError } from '../../../src/main/api/serviceErrors';
 import { VendingClient } from '../../../src/main/api/vendingClient';
 import { parseLogEntry } from '../../../src/main/api/parseLogEntry';
 import type { AirtimeItem, AirtimeProduct, DataItem, ElectricityPurchase } from '../../../src/shared/wire';
