@@ -230,6 +230,24 @@ describe('purchaseData', () => {
     expect(await org.balance()).toBe(1_000_000);
   });
 
+  it('refuses a data batch the wallet cannot cover with 400 and charges nothing', async () => {
+    const org = s.org();
+    await org.setWallet(2000);
+    const r = await org.post('/purchaseData', [mtnData('08031234567'), mtnData('08031234568')]);
+    expect(r.status).toBe(400);
+    expect(r.body.data).toMatch(/insufficient balance/);
+    expect(await org.balance()).toBe(2000);
+  });
+
+  it('answers 422 "an item could not be posted" through a fault', async () => {
+    const org = s.org();
+    await org.fault({ path: '/purchaseData', status: 422 });
+    const r = await org.post('/purchaseData', [mtnData('08031234567')]);
+    expect(r.status).toBe(422);
+    expect(r.body.data).toMatch(/could not be posted/);
+    expect(await org.balance()).toBe(1_000_000);
+  });
+
   it('has no 429 rule: the same data item twice is accepted', async () => {
     const org = s.org();
     expect((await org.post('/purchaseData', [mtnData('08031234567')])).status).toBe(202);
