@@ -42,3 +42,13 @@ export function messageCost(input: MessageCostInput): MessageCost {
   const emailKobo = emails * EMAIL_COPY_KOBO;
   return { recipients, pages, characters: [...input.text].length, emails, smsKobo, emailKobo, totalKobo: smsKobo + emailKobo };
 }
+
+/**
+ * What a one-time code costs before it is sent: one SMS page (codes up to about 60 digits fit in
+ * one page with the service's wording) plus the email copies. The service reports the exact
+ * cost after sending.
+ */
+export function otpCostEstimate(numberOfDigits: number, emails: number): MessageCost {
+  const wording = 100; // "Your SENDER verification code is … It expires in 5 minute(s). Do not share it."
+  return messageCost({ text: '0'.repeat(Math.max(0, Math.trunc(numberOfDigits)) + wording), recipients: 1, emails });
+}

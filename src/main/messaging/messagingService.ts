@@ -15,7 +15,7 @@ import type {
   TemplateView,
 } from '../../shared/contract/messaging';
 import { AppError } from '../../shared/appError';
-import { messageCost } from '../../shared/messagingCost';
+import { messageCost, otpCostEstimate } from '../../shared/messagingCost';
 import { analyzeTemplate, renderTemplate, slugify } from '../../shared/messagingTemplate';
 import { formatNaira, nairaToKobo } from '../../shared/money';
 import type { SendMessageBody, TemplateRecord } from '../../shared/wire';
@@ -173,8 +173,11 @@ export class MessagingService {
       recipients = 1;
       recipientsLabel = input.target.to;
     } else {
-      const pb = await this.getPhonebookOrExplain(input.target.phoneBookId);
-      recipients = pb.contacts.length || pb.contactCount;
+      // The list carries each phonebook's count: no need to download every contact to price a send.
+      const phoneBookId = input.target.phoneBookId;
+      const pb = (await this.app.client().getPhonebooks()).find((p) => p.id === phoneBookId);
+      if (!pb) throw new AppError('phonebook_not_found', `There is no phonebook with id ${phoneBookId}.`, 'Choose one from the Phonebooks tab (vendesk phonebook list), or create it first.');
+      recipients = pb.contactCount;
       recipientsLabel = `${pb.name} (${recipients.toLocaleString('en-NG')} contact${recipients === 1 ? '' : 's'})`;
       if (recipients === 0) {
         throw new AppError('phonebook_empty', `The phonebook "${pb.name}" has no contacts.`, 'Import contacts into it on the Phonebooks tab first.');
@@ -290,7 +293,8 @@ export class MessagingService {
 
   async sendOtp(input: { receiverNumber: string; senderId: string; numberOfDigits: number; seconds: number; emails: string[] }): Promise<OtpSentView> {
     await this.approvedSender(input.senderId);
-    const sendId = this.recordSend('otp', input.senderId, input.receiverNumber, null, `${input.numberOfDigits}-digit code, valid ${input.seconds} s`, 1, input.emails.length, 0);
+    const estimate = otpCostEstimate(input.numberOfDigits, input.emails.length);
+    const sendId = this.recordSend('otp', input.senderId, input.receiverNumber, null, `${input.numberOfDigits}-digit code, valid ${input.seconds} s`, 1, input.emails.length, estimate.totalKobo);
     const sentAt = now();
     try {
       const sent = await this.app.client().sendEvidence({

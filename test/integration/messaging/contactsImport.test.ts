@@ -64,6 +64,21 @@ describe('contacts import', () => {
     expect(search.matching).toBe(1);
   });
 
+  it('cancel stops the upload after the chunk in flight; importing again completes it without doubles', async () => {
+    const pb = await t.call('messaging.phonebooks.create', { name: 'Cancelled', description: '' });
+    const file = await writeContactsXlsx(path.join(dir, 'cancel.xlsx'), makeContacts(2_000, 50_000));
+    const unsubscribe = subscribe((p) => {
+      if (p.phoneBookId === pb.id && p.done >= 500) void t.call('messaging.contacts.cancel', { phoneBookId: pb.id });
+    });
+    const first = await t.call('messaging.contacts.import', { file: { path: file }, phoneBookId: pb.id });
+    unsubscribe();
+    expect(first.cancelled).toBe(true);
+    expect(first.added).toBeGreaterThanOrEqual(500);
+    expect(first.added).toBeLessThan(2_000);
+    const rest = await t.call('messaging.contacts.import', { file: { path: file }, phoneBookId: pb.id });
+    expect(rest).toMatchObject({ cancelled: false, skipped: first.added, added: 2_000 - first.added });
+  });
+
   it('explains a file without a phone column and a phonebook that does not exist', async () => {
     const file = path.join(dir, 'names.csv');
     fs.writeFileSync(file, 'Name,Department\nAda,Finance\n');

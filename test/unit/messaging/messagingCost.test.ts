@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseEmailList } from '../../../src/shared/emailAddresses';
-import { messageCost, smsPages } from '../../../src/shared/messagingCost';
+import { messageCost, otpCostEstimate, smsPages } from '../../../src/shared/messagingCost';
 
 describe('messageCost', () => {
   it('charges ₦4 per 160-character page per recipient and ₦1 per email copy', () => {
@@ -28,5 +28,13 @@ describe('parseEmailList', () => {
   it('splits on commas, semicolons and spaces, drops repeats and reports what is not an address', () => {
     expect(parseEmailList('a@x.com; B@X.com, a@x.com\nnope  c@y.org.ng')).toEqual({ emails: ['a@x.com', 'b@x.com', 'c@y.org.ng'], invalid: ['nope'] });
     expect(parseEmailList('   ')).toEqual({ emails: [], invalid: [] });
+  });
+});
+
+describe('otpCostEstimate', () => {
+  it('is one page for a usual code and two for a very long one, plus ₦1 per email copy', () => {
+    expect(otpCostEstimate(6, 0).totalKobo).toBe(400);
+    expect(otpCostEstimate(6, 2).totalKobo).toBe(600);
+    expect(otpCostEstimate(100, 0).pages).toBe(2);
   });
 });

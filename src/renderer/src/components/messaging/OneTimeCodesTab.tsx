@@ -2,7 +2,7 @@ import { Alert, Button, Card, Checkbox, Group, NumberInput, RingProgress, Select
 import { useEffect, useState } from 'react';
 import type { OtpConfirmedView, OtpSentView } from '../../../../shared/contract/messaging';
 import { parseEmailList } from '../../../../shared/emailAddresses';
-import { EMAIL_COPY_KOBO, SMS_PAGE_KOBO } from '../../../../shared/messagingCost';
+import { otpCostEstimate } from '../../../../shared/messagingCost';
 import { normalizePhone } from '../../../../shared/phone';
 import { AppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
@@ -123,7 +123,8 @@ export function OneTimeCodesTab() {
             <TextInput label="Email addresses" value={emailsText} onChange={(e) => setEmailsText(e.currentTarget.value)} error={emails.invalid.length ? `Not an email address: ${emails.invalid.join(', ')}` : undefined} />
           )}
           <Text size="sm" c="dimmed">
-            Cost: about {formatNaira(SMS_PAGE_KOBO + EMAIL_COPY_KOBO * emails.emails.length)} (one SMS page{emails.emails.length ? ` + ${emails.emails.length} email cop${emails.emails.length === 1 ? 'y' : 'ies'}` : ''}); very long codes may take a second page.
+            Cost: about {formatNaira(otpCostEstimate(digitsOk ? d : 6, emails.emails.length).totalKobo)} ({otpCostEstimate(digitsOk ? d : 6, 0).pages} SMS page
+            {emails.emails.length ? ` + ${emails.emails.length} email cop${emails.emails.length === 1 ? 'y' : 'ies'}` : ''}); the service reports the exact cost after sending.
           </Text>
           <ErrorNotice error={senders.error ?? sendError} title="The code was not sent" />
           <Group>
