@@ -19,7 +19,7 @@ test('an electricity purchase that goes pending is settled by requery and its to
 
   await page.goto(`${origin}/#/purchases`);
   await page.getByRole('tab', { name: /Electricity/ }).click();
-  await page.getByLabel('Electricity company (disco)').click();
+  await page.getByRole('combobox', { name: 'Electricity company (disco)' }).click();
   await page.getByRole('option', { name: /Ikeja Electric \(IKEDC\)/ }).click();
   await page.getByLabel('Meter number').fill('45012340000');
   await page.getByRole('button', { name: 'Check meter' }).click();
@@ -40,7 +40,7 @@ test('an electricity purchase that goes pending is settled by requery and its to
 
   // The same purchase is refused while it is pending.
   await page.getByTestId('buy-another').click();
-  await page.getByLabel('Electricity company (disco)').click();
+  await page.getByRole('combobox', { name: 'Electricity company (disco)' }).click();
   await page.getByRole('option', { name: /Ikeja Electric \(IKEDC\)/ }).click();
   await page.getByLabel('Meter number').fill('45012340000');
   await page.getByRole('button', { name: 'Check meter' }).click();

@@ -48,8 +48,8 @@ function validationError(error: unknown, what: 'meter' | 'smartcard'): never {
       `invalid_${what}`,
       `The ${what} was not accepted by the service: ${error.reason || error.message}`,
       what === 'meter'
-        ? 'Check the meter number, the electricity company and whether the meter is PREPAID or POSTPAID, then validate again. Nothing was charged.'
-        : 'Check the smartcard (IUC) number and the provider, then validate again. Nothing was charged.',
+        ? 'Check the meter number, the electricity company and whether the meter is PREPAID or POSTPAID, then check the meter again. Nothing was charged.'
+        : 'Check the smartcard (IUC) number and the provider, then check the smartcard again. Nothing was charged.',
     );
   }
   throw error;

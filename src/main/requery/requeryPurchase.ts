@@ -110,7 +110,8 @@ export async function requeryPurchase(app: App, id: string): Promise<PurchaseRow
         updated = updatePurchase(app, id, {
           ...base,
           state: 'needs_support',
-          last_requery_note: `The service will not answer more status checks (${error.reason || 'maximum requery attempts reached'}); support resolves it manually.`,
+          reason: error.reason || 'maximum requery attempts reached',
+          last_requery_note: `The service will not answer more status checks after ${row.requery_attempts} answers. Send the details to support ("Copy for support").`,
           next_requery_ms: null,
         });
         break;

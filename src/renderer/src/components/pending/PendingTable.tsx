@@ -33,8 +33,8 @@ export function PendingTable({ items, secondsLeft, actions }: { items: PendingIt
           <Table.Th style={{ textAlign: 'right' }}>Amount</Table.Th>
           <Table.Th>Bought</Table.Th>
           <Table.Th>Status</Table.Th>
-          <Table.Th style={{ textAlign: 'center' }}>Checks</Table.Th>
-          <Table.Th>Next check</Table.Th>
+          <Table.Th style={{ textAlign: 'center', whiteSpace: 'nowrap' }}>Checks answered</Table.Th>
+          <Table.Th style={{ whiteSpace: 'nowrap' }}>Next check</Table.Th>
           <Table.Th />
         </Table.Tr>
       </Table.Thead>
@@ -83,7 +83,7 @@ export function PendingTable({ items, secondsLeft, actions }: { items: PendingIt
               <Table.Td style={{ textAlign: 'center' }} data-testid="pending-attempts">
                 {p.requery.attempts}
               </Table.Td>
-              <Table.Td data-testid="pending-countdown">
+              <Table.Td data-testid="pending-countdown" style={{ whiteSpace: 'nowrap' }}>
                 {waiting && left !== null ? (
                   <Text size="sm" fw={due ? 700 : undefined} c={due ? 'blue' : undefined} className="tabular">
                     {countdownText(left)}

@@ -26,6 +26,7 @@ export function CablePurchase() {
   const [confirming, setConfirming] = useState(false);
   const [buying, setBuying] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
+  const [errorTitle, setErrorTitle] = useState('Not bought');
   const [result, setResult] = useState<PurchaseView | null>(null);
   const [recentKey, setRecentKey] = useState(0);
 
@@ -36,6 +37,7 @@ export function CablePurchase() {
   const canBuy = card !== null && bouquet !== null && phoneCheck?.ok === true;
 
   const checkCard = async () => {
+    setErrorTitle('The smartcard check did not go through');
     if (!provider) return;
     setChecking(true);
     setError(null);
@@ -50,6 +52,7 @@ export function CablePurchase() {
   };
 
   const buy = async () => {
+    setErrorTitle('Not bought');
     if (!provider || !bouquet) return;
     setBuying(true);
     setError(null);
@@ -93,6 +96,7 @@ export function CablePurchase() {
             <Grid.Col span={{ base: 12, md: 6 }}>
               <Stack gap="sm">
                 <Select
+                  allowDeselect={false}
                   label="Provider"
                   placeholder={providers.loading ? 'Loading…' : 'Choose the provider'}
                   data={(providers.data ?? []).map((p) => p.provider)}
@@ -134,6 +138,7 @@ export function CablePurchase() {
                     </Text>
                   </Alert>
                   <Select
+                  allowDeselect={false}
                     label="Bouquet"
                     placeholder="Choose the bouquet"
                     data={bouquets.map((b) => ({ value: b.code, label: `${b.name} — ${formatNaira(b.amountKobo)}` }))}
@@ -162,7 +167,7 @@ export function CablePurchase() {
             </Grid.Col>
           </Grid>
           <Stack mt="md">
-            <ErrorNotice error={error} title="Not bought" />
+            <ErrorNotice error={error} title={errorTitle} />
           </Stack>
         </Card>
       )}

@@ -29,6 +29,7 @@ export function ElectricityPurchase() {
   const [confirming, setConfirming] = useState(false);
   const [buying, setBuying] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
+  const [errorTitle, setErrorTitle] = useState('Not bought');
   const [result, setResult] = useState<PurchaseView | null>(null);
   const [recentKey, setRecentKey] = useState(0);
 
@@ -50,6 +51,7 @@ export function ElectricityPurchase() {
   };
 
   const checkMeter = async () => {
+    setErrorTitle('The meter check did not go through');
     if (!disco) return;
     setChecking(true);
     setError(null);
@@ -64,6 +66,7 @@ export function ElectricityPurchase() {
   };
 
   const buy = async () => {
+    setErrorTitle('Not bought');
     if (!disco || amountKobo === null) return;
     setBuying(true);
     setError(null);
@@ -116,6 +119,7 @@ export function ElectricityPurchase() {
             <Grid.Col span={{ base: 12, md: 6 }}>
               <Stack gap="sm">
                 <Select
+                  allowDeselect={false}
                   label="Electricity company (disco)"
                   placeholder={discos.loading ? 'Loading…' : 'Choose the company'}
                   data={discoOptions}
@@ -230,7 +234,7 @@ export function ElectricityPurchase() {
             </Grid.Col>
           </Grid>
           <Stack mt="md">
-            <ErrorNotice error={error} title="Not bought" />
+            <ErrorNotice error={error} title={errorTitle} />
           </Stack>
         </Card>
       )}

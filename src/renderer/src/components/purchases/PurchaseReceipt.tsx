@@ -14,9 +14,9 @@ const PRINT_CSS = `@media print {
   .vd-printing .vd-no-print { display: none !important; }
 }`;
 
-function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+function Row({ label, children, testId, className }: { label: string; children: ReactNode; testId?: string; className?: string }) {
   return (
-    <Table.Tr>
+    <Table.Tr className={className}>
       <Table.Td c="dimmed" w={150} style={{ verticalAlign: 'top' }}>
         {label}
       </Table.Td>
@@ -152,7 +152,7 @@ export function PurchaseReceipt({ purchase, actions }: { purchase: PurchaseView;
             </Text>
           </Row>
           {p.receiptNo && <Row label="Receipt no.">{p.receiptNo}</Row>}
-          {p.commissionKobo !== null && p.state === 'success' && <Row label="Commission">{formatNaira(p.commissionKobo)}</Row>}
+          {p.commissionKobo !== null && p.state === 'success' && <Row label="Commission (not printed)" className="vd-no-print">{formatNaira(p.commissionKobo)}</Row>}
           {p.requery.attempts > 0 && <Row label="Status checks">{p.requery.attempts}</Row>}
           {p.note && <Row label="Note">{p.note}</Row>}
         </Table.Tbody>
