@@ -214,12 +214,13 @@ export function serviceErrorFor(
   endpoint: EndpointName,
   httpStatus: number,
   reason: string,
-  options: { reference?: string; retried?: boolean } = {},
+  options: { reference?: string; retried?: boolean; answeredStatus?: number } = {},
 ): ServiceError {
   const action = actionFor(endpoint, httpStatus);
   const subject = ENDPOINTS[endpoint].subject;
   const said = quoteReason(reason);
-  const base = { endpoint, httpStatus, reason, action, reference: options.reference };
+  // `answeredStatus`: the status actually received when it differs from the row applied (an `88` on a 200).
+  const base = { endpoint, httpStatus: options.answeredStatus ?? httpStatus, reason, action, reference: options.reference };
   switch (action) {
     case 'retry_later':
       return new ServiceError({

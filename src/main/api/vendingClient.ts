@@ -366,8 +366,8 @@ export class VendingClient {
     if (result.kind === 'success') return result.data;
     if (result.kind === 'failed') {
       if (result.httpStatus >= 400) throw serviceErrorFor(endpoint, result.httpStatus, result.reason, { reference: result.reference, retried });
-      // An `88` on a 2xx answer: the request was understood and refused.
-      throw serviceErrorFor(endpoint, 400, result.reason, { reference: result.reference });
+      // An `88` on a 2xx answer: the request was understood and refused, as a 400 would say.
+      throw serviceErrorFor(endpoint, 400, result.reason, { reference: result.reference, answeredStatus: result.httpStatus });
     }
     throw malformedError(endpoint, result.httpStatus, 'a pending answer where a result was expected');
   }

@@ -217,3 +217,18 @@ describe('the token', () => {
     }
   });
 });
+
+describe('quirky answers', () => {
+  it('an 88 on HTTP 200 to a read is a fix_input ServiceError carrying the real status and reason', async () => {
+    const server = await serve(() => ({ status: 200, body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: 'R9', data: 'meter not found for the disco' }) }));
+    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, retry: FAST_RETRY });
+    const error = await rejectionOf(client.validateMeter({ meter: '1', disco: 'IKEDC', vendType: 'PREPAID' }));
+    expect(error).toMatchObject({ action: 'fix_input', httpStatus: 200, reason: 'meter not found for the disco', reference: 'R9' });
+  });
+
+  it('an 88 on HTTP 202 to a purchase is a failed result, not an exception', async () => {
+    const server = await serve(() => ({ status: 202, body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: 'R8', data: 'amount out of range for the network' }) }));
+    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, retry: FAST_RETRY });
+    expect(await client.purchaseAirtime([airtime])).toEqual({ kind: 'failed', reason: 'amount out of range for the network', reference: 'R8', httpStatus: 202 });
+  });
+});
