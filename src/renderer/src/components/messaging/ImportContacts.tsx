@@ -175,7 +175,7 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
       {result && (
         <Alert color={result.cancelled ? 'yellow' : 'teal'} variant="light" mt="sm" title={result.cancelled ? 'Import cancelled' : 'Import finished'} data-testid="import-result">
           <Text size="sm">
-            {formatCount(result.added)} added · {formatCount(result.skipped)} already in the phonebook · {formatCount(result.invalidCount)} invalid rows left out ·{' '}
+            {formatCount(result.added)} added · {formatCount(result.skipped)} already in the phonebook · {formatCount(result.invalidCount)} invalid row{result.invalidCount === 1 ? '' : 's'} left out ·{' '}
             {(result.durationMs / 1000).toFixed(1)} s
           </Text>
         </Alert>
