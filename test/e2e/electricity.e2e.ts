@@ -48,7 +48,8 @@ test('an electricity purchase that goes pending is settled by requery and its to
   await page.getByLabel('Customer phone').fill('08031234567');
   await page.getByTestId('electricity-review').click();
   await page.getByTestId('electricity-buy').click();
-  await expect(page.getByRole('alert')).toContainText('is still pending');
+  await expect(page.getByRole('alert').filter({ hasText: 'is still pending' })).toContainText('Buying it again could charge twice');
+  await page.screenshot({ path: path.join(SCREENS, 'electricity-duplicate-refused.png'), fullPage: true });
 
   await page.goto(`${origin}/#/pending`);
   await expect(page.getByRole('heading', { name: 'Pending', level: 2 })).toBeVisible();

@@ -180,7 +180,7 @@ function statusOf(row: PurchaseRow): { text: string; whatToDo: string | null } {
     case 'success':
       return row.kind === 'electricity'
         ? {
-            text: row.token ? `Paid: ${amount} for meter ${row.account}. Token ${row.token}.` : `Paid: ${amount} for meter ${row.account}.`,
+            text: `Paid: ${amount} for meter ${row.account}.`,
             whatToDo: row.token ? 'Give the token to the customer: copy it or print the receipt.' : row.vend_type === 'POSTPAID' ? 'Postpaid bills have no token; the payment is credited to the account.' : null,
           }
         : { text: `Paid: ${row.bouquet_name || row.bouquet_code} (${amount}) for smartcard ${row.account}.`, whatToDo: 'The subscription is active; the customer may need to leave the decoder on for a few minutes.' };

@@ -66,7 +66,8 @@ describe('electricity and cable purchases', () => {
     expect(p.reference).toBeTruthy();
     expect(p.phone).toBe(PHONE);
     expect(p.customerName).toBe(meterView.name);
-    expect(p.statusText).toContain(p.token);
+    expect(p.statusText).toContain('Paid');
+    expect(p.whatToDo).toContain('token');
     expect(await walletKobo(t)).toBeLessThan(before);
     // The receipt can be opened again later.
     expect((await t.call('purchases.get', { id: p.id })).token).toBe(p.token);

@@ -97,8 +97,8 @@ export function PurchaseReceipt({ purchase, actions }: { purchase: PurchaseView;
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
             Token
           </Text>
-          <Group justify="space-between" wrap="nowrap">
-            <Text ff="monospace" fz={26} fw={700} style={{ letterSpacing: '0.06em' }} data-testid="receipt-token">
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text ff="monospace" fz={24} fw={700} style={{ letterSpacing: '0.04em', whiteSpace: 'nowrap' }} data-testid="receipt-token">
               {p.token}
             </Text>
             <CopyButton value={p.token}>
