@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main';
-import { countPendingItems, createPendingScheduler } from '../../../src/main/requery';
+import { insertSendingPurchase } from '../../../src/main/purchases/purchaseStore';
+import { countPendingItems, createPendingScheduler, createServiceClock } from '../../../src/main/requery';
 import type { EventMap } from '../../../src/shared/contract';
 import { AppError } from '../../../src/shared/appError';
 import { startTestApp, type TestApp } from '../../support/testApp';
@@ -186,5 +187,45 @@ describe('pending purchases and requery', () => {
     const summary = JSON.parse(stdout) as { checked: number; success: number; items: { id: string; state: string }[] };
     expect(summary.items.find((i) => i.id === a.id)?.state).toBe('success');
     expect(summary.items.find((i) => i.id === b.id)?.state).toBe('pending');
+  });
+
+  it('turns a purchase left in "sending" by a crash into "uncertain", looks for it in the log, and blocks a duplicate meanwhile', async () => {
+    const meter = account('1234');
+    const clock = t.app.service(createServiceClock);
+    const row = insertSendingPurchase(
+      t.app,
+      {
+        kind: 'electricity',
+        provider_code: 'IKEDC',
+        provider_name: 'Ikeja Electric',
+        account: meter,
+        vend_type: 'POSTPAID',
+        bouquet_code: '',
+        bouquet_name: '',
+        amount_kobo: 130_000,
+        phone: PHONE,
+        customer_name: 'Left by a crash',
+        customer_address: '',
+        customer_type: '',
+        balance_before_kobo: null,
+      },
+      clock.now() - 5 * 60_000,
+    );
+    const loop = t.app.service(createPendingScheduler);
+    loop.resume();
+    try {
+      await loop.tick();
+    } finally {
+      loop.pause();
+    }
+    const after = await t.call('purchases.get', { id: row.id });
+    expect(after.state).toBe('uncertain');
+    expect(after.requery.lastNote).toMatch(/Not in the transaction log yet/);
+    const dup = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 130_000, phone: PHONE }).catch((e: unknown) => e);
+    expect((dup as AppError).code).toBe('duplicate_pending');
+    const resolved = await t.call('pending.resolve', { id: row.id, outcome: 'FAILED', note: 'Not in the log after a day; wallet not debited' });
+    expect(resolved.purchase.state).toBe('failed');
+    const bought = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 130_000, phone: PHONE });
+    expect(bought.state).toBe('success');
   });
 });
