@@ -1,15 +1,18 @@
 /**
  * Every schema step, in order. Numbers are reserved per area so work in different areas never
- * collides: 1 core, 2 log mirror and sync, 3 bulk jobs and pending, 4 reconciliation, 5 messaging.
+ * collides: 1 core, 2 log mirror and sync, 3 bulk jobs, 4 reconciliation, 5 messaging,
+ * 6 pending purchases and requery.
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
+import { logMirrorMigration } from './002_log_mirror';
 import { bulkMigration } from './003_bulk';
 import { messagingMigration } from './005_messaging';
 import { pendingMigration } from './006_pending';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
+  logMirrorMigration,
   bulkMigration,
   messagingMigration,
   pendingMigration,
