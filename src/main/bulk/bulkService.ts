@@ -22,6 +22,7 @@ import type { BulkJobKind, ItemState } from './jobStates';
 import { ITEM_STATES } from './jobStates';
 import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentFromJobs, validate, type Catalogs } from './prepareJob';
 import { exportJobResults } from './exportResults';
+import { fieldLabel, missingFields, type ColumnMapping } from '../imports';
 
 export interface PrepareInput {
   file: FileRef;
@@ -77,7 +78,10 @@ export class BulkService {
     );
     const choice = chooseMapping(this.app.settings, input.kind, table.headers, input.mapping);
     const catalogs = await this.catalogs(input.kind);
-    const result = validate(table, choice.mapping, input.kind, catalogs, recentFromJobs(this.store, input.replaceJobId ?? null));
+    // A required column the headings did not reveal: the draft is kept (with no rows) so the
+    // user can choose the column, rather than an error that leaves nothing to correct.
+    const unmapped = missingFields(choice.mapping, input.kind).length > 0;
+    const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentFromJobs(this.store, input.replaceJobId ?? null));
     if (input.replaceJobId) {
       const old = this.store.job(input.replaceJobId);
       if (old && old.state === 'draft') this.store.deleteJob(old.id);
@@ -95,12 +99,12 @@ export class BulkService {
         sheetName: table.sheetName,
         headers: table.headers,
         mapping: choice.mapping,
-        rowsTotal: result.counts.rows,
+        rowsTotal: result ? result.counts.rows : table.rows.length,
         batchSize: settings.batchSize,
         concurrency: settings.concurrency,
       },
-      itemsFromValidation(result, input.keepDuplicates),
-      result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })),
+      result ? itemsFromValidation(result, input.keepDuplicates) : [],
+      result ? result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })) : [],
     );
     this.app.events.emit('data.changed', { topics: ['jobs'] });
     return this.preview(jobId, { sheetNames, remembered: choice.remembered });
@@ -127,7 +131,7 @@ export class BulkService {
       .prepare('SELECT * FROM bulk_items WHERE job_id = ? AND given_network IS NOT NULL ORDER BY seq LIMIT 5000')
       .all(jobId) as ItemRow[];
     const headers = JSON.parse(job.headers_json) as string[];
-    const mapping = JSON.parse(job.mapping_json) as Parameters<typeof mappingFields>[1];
+    const mapping = JSON.parse(job.mapping_json) as ColumnMapping;
     const includedKobo = view.totalKobo;
     const spentToday = this.store.spentSince(startOfLocalDay());
     return {
@@ -146,7 +150,7 @@ export class BulkService {
       capPerJobKobo: settings.capPerJobKobo,
       capPerDayKobo: settings.capPerDayKobo,
       spentTodayKobo: spentToday,
-      blocker: job.state === 'draft' ? this.blocker(includedKobo, view.items, walletKobo) : null,
+      blocker: job.state === 'draft' ? (unmappedBlocker(job.kind, mapping) ?? this.blocker(includedKobo, view.items, walletKobo)) : null,
       live: job.connection_kind === 'live',
     };
   }
@@ -449,6 +453,12 @@ export class BulkService {
       );
     }
   }
+}
+
+function unmappedBlocker(kind: BulkJobKind, mapping: ColumnMapping): string | null {
+  const missing = missingFields(mapping, kind).map((f) => fieldLabel(f));
+  if (missing.length === 0) return null;
+  return `vendesk could not tell which column holds ${missing.join(' and ')}. Choose it under "Columns used" and apply; the rows are then checked.`;
 }
 
 export function itemView(i: ItemRow): BulkItemView {

@@ -1,0 +1,296 @@
+import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '../../../../shared/contract/bulk';
+import { parseNairaText } from '../../../../shared/money';
+import { AppError, bridge } from '../../bridge';
+import { formatCount, formatNaira } from '../../format';
+import { ErrorNotice } from '../ErrorNotice';
+import { asAppError } from './bulkLabels';
+import { ColumnMappingEditor } from './ColumnMappingEditor';
+import { VirtualRows } from './VirtualRows';
+
+function Figure({ label, value, hint, color }: { label: string; value: string; hint?: string; color?: string }) {
+  return (
+    <Card withBorder padding="sm">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text size="xl" fw={700} c={color}>
+        {value}
+      </Text>
+      {hint && (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+/** Step 2: what would be bought, what is left out and why, and the confirmation. */
+export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onConfirmed, onDiscard }: {
+  preview: BulkPreview;
+  onPreview: (p: BulkPreview) => void;
+  onRemap: (mapping: Record<string, number | null>) => void;
+  remapping: boolean;
+  onConfirmed: (job: BulkJobView) => void;
+  onDiscard: () => void;
+}) {
+  const jobId = preview.job.id;
+  const [invalid, setInvalid] = useState<BulkRowIssueView[]>([]);
+  const [invalidTotal, setInvalidTotal] = useState(0);
+  const [typed, setTyped] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    void bridge.call('bulk.invalidRows', { jobId, limit: 5000 }).then((r) => {
+      if (!live) return;
+      setInvalid(r.rows);
+      setInvalidTotal(r.total);
+    });
+    return () => {
+      live = false;
+    };
+  }, [jobId]);
+
+  const act = async (fn: () => Promise<BulkPreview>) => {
+    setBusy(true);
+    try {
+      onPreview(await fn());
+      setError(null);
+    } catch (e) {
+      setError(asAppError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      const job = await bridge.call('bulk.confirm', { jobId, ...(preview.live ? { typedTotal: typed } : {}) });
+      onConfirmed(job);
+    } catch (e) {
+      setError(asAppError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const invalidRowCount = preview.job.invalidRows;
+  const unmapped = preview.mapping.some((m) => m.required && m.column === null);
+  const typedOk = !preview.live || parseNairaText(typed) === preview.includedKobo;
+  const kindWord = preview.job.kind === 'airtime' ? 'airtime' : 'data';
+
+  const setKept = (item: BulkItemView, keep: boolean) => act(() => bridge.call('bulk.setIncluded', { jobId, seqs: [item.seq], include: keep }));
+
+  return (
+    <Stack gap="md">
+      <Card withBorder padding="lg">
+        <Stack gap="md">
+          <Group justify="space-between">
+            <div>
+              <Title order={4}>Check before buying: {preview.job.fileName}</Title>
+              <Text size="sm" c="dimmed">
+                {preview.job.sheetName ? `Sheet “${preview.job.sheetName}”, ` : ''}
+                {formatCount(preview.job.rowsInFile)} rows read. Nothing has been bought yet.
+              </Text>
+              <Text size="sm" c="dimmed" data-testid="mapping-source">
+                Columns: {preview.mappingRemembered ? 'as you chose them for an earlier file with the same headings' : 'recognised from the headings'} (see “Columns used” below).
+              </Text>
+            </div>
+            {preview.live ? <Badge color="red" size="lg">LIVE — real money</Badge> : <Badge color="gray" size="lg">Sandbox — test money</Badge>}
+          </Group>
+          <SimpleGrid cols={{ base: 2, md: 4 }}>
+            <Figure
+              label={`${kindWord} purchases`}
+              value={unmapped ? '—' : formatCount(preview.includedItems)}
+              hint={unmapped ? 'Choose the columns first' : `${formatCount(invalidRowCount)} invalid, ${formatCount(preview.job.counts.excluded)} left out`}
+            />
+            <Figure label="Total cost" value={unmapped ? '—' : formatNaira(preview.includedKobo)} />
+            <Figure label="Wallet balance" value={preview.walletKobo === null ? '—' : formatNaira(preview.walletKobo)} hint={preview.walletProblem ?? undefined} />
+            <Figure
+              label="Wallet after this job"
+              value={preview.remainingKobo === null || unmapped ? '—' : formatNaira(preview.remainingKobo)}
+              color={preview.remainingKobo !== null && preview.remainingKobo < 0 ? 'red' : undefined}
+            />
+          </SimpleGrid>
+        </Stack>
+      </Card>
+
+      <Accordion variant="separated" multiple defaultValue={[preview.mapping.some((m) => m.required && m.column === null) ? 'columns' : '', invalidRowCount > 0 ? 'invalid' : '', preview.duplicates.length > 0 ? 'duplicates' : '', preview.networkConflicts.length > 0 ? 'networks' : ''].filter(Boolean)}>
+        <Accordion.Item value="columns">
+          <Accordion.Control>Columns used</Accordion.Control>
+          <Accordion.Panel>
+            <ColumnMappingEditor headers={preview.headers} mapping={preview.mapping} remembered={preview.mappingRemembered} busy={remapping} onApply={onRemap} />
+          </Accordion.Panel>
+        </Accordion.Item>
+
+        <Accordion.Item value="invalid">
+          <Accordion.Control>
+            <Group gap="xs">
+              <Text>Rows that will not be bought</Text>
+              <Badge color={invalidRowCount > 0 ? 'red' : 'gray'} variant="light">
+                {formatCount(invalidRowCount)}
+              </Badge>
+            </Group>
+          </Accordion.Control>
+          <Accordion.Panel>
+            {invalidRowCount === 0 ? (
+              <Text size="sm" c="dimmed">
+                Every row is valid.
+              </Text>
+            ) : (
+              <Stack gap="xs">
+                <Text size="sm" c="dimmed">
+                  These rows are skipped. To buy them, fix them in the spreadsheet and check the file again.
+                  {invalidTotal > invalid.length ? ` The first ${formatCount(invalid.length)} problems are shown.` : ''}
+                </Text>
+                <VirtualRows
+                  label="Invalid rows"
+                  rows={invalid}
+                  rowKey={(r) => `${r.row}-${r.field}-${r.message}`}
+                  columns={[
+                    { header: 'Row', width: 70, render: (r) => <Text size="sm">{r.row}</Text> },
+                    { header: 'Column', width: 130, render: (r) => <Text size="sm">{r.field}</Text> },
+                    { header: 'What to fix', width: '1fr', render: (r) => <Text size="sm">{r.message.replace(/^Row \d+: /, '')}</Text> },
+                  ]}
+                />
+              </Stack>
+            )}
+          </Accordion.Panel>
+        </Accordion.Item>
+
+        <Accordion.Item value="duplicates">
+          <Accordion.Control>
+            <Group gap="xs">
+              <Text>Possible duplicates</Text>
+              <Badge color={preview.duplicates.length > 0 ? 'yellow' : 'gray'} variant="light">
+                {formatCount(preview.duplicates.length)}
+              </Badge>
+            </Group>
+          </Accordion.Control>
+          <Accordion.Panel>
+            {preview.duplicates.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No row repeats another row or a purchase of the last 24 hours.
+              </Text>
+            ) : (
+              <Stack gap="xs">
+                <Text size="sm" c="dimmed">
+                  These rows would buy the same thing again. They are left out unless you tick them.
+                </Text>
+                <Group gap="xs">
+                  <Button size="xs" variant="light" disabled={busy} onClick={() => void act(() => bridge.call('bulk.setIncluded', { jobId, seqs: preview.duplicates.map((d) => d.seq), include: true }))}>
+                    Buy all of them
+                  </Button>
+                  <Button size="xs" variant="subtle" disabled={busy} onClick={() => void act(() => bridge.call('bulk.setIncluded', { jobId, seqs: preview.duplicates.map((d) => d.seq), include: false }))}>
+                    Leave all out
+                  </Button>
+                </Group>
+                <VirtualRows
+                  label="Possible duplicates"
+                  rows={preview.duplicates}
+                  rowKey={(r) => r.seq}
+                  columns={[
+                    {
+                      header: 'Buy',
+                      width: 60,
+                      render: (r) => <Checkbox aria-label={`Buy row ${r.row}`} checked={r.state !== 'excluded'} disabled={busy} onChange={(e) => void setKept(r, e.currentTarget.checked)} />,
+                    },
+                    { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
+                    { header: 'Phone', width: 130, render: (r) => <Text size="sm">{r.phone}</Text> },
+                    { header: 'Amount', width: 110, align: 'right', render: (r) => <Text size="sm">{formatNaira(r.amountKobo)}</Text> },
+                    { header: 'Why it is flagged', width: '1fr', render: (r) => <Text size="sm">{r.duplicateOf}</Text> },
+                  ]}
+                />
+              </Stack>
+            )}
+          </Accordion.Panel>
+        </Accordion.Item>
+
+        {preview.networkConflicts.length > 0 && (
+          <Accordion.Item value="networks">
+            <Accordion.Control>
+              <Group gap="xs">
+                <Text>Network to check</Text>
+                <Badge color="yellow" variant="light">
+                  {formatCount(preview.networkConflicts.length)}
+                </Badge>
+              </Group>
+            </Accordion.Control>
+            <Accordion.Panel>
+              <Stack gap="xs">
+                <Text size="sm" c="dimmed">
+                  The file names one network but the number starts like another (numbers can be moved between networks). Choose the network to buy on.
+                </Text>
+                {preview.networkConflicts.map((c) => (
+                  <Group key={c.seq} gap="md">
+                    <Text size="sm" w={220}>
+                      Row {c.row}: {c.phone}
+                    </Text>
+                    {preview.job.kind === 'airtime' && c.givenNetwork && c.prefixNetwork ? (
+                      <SegmentedControl
+                        size="xs"
+                        aria-label={`Network for row ${c.row}`}
+                        value={c.network === c.prefixNetwork ? 'prefix' : 'file'}
+                        disabled={busy}
+                        onChange={(v) => void act(() => bridge.call('bulk.setNetwork', { jobId, seqs: [c.seq], use: v as 'file' | 'prefix' }))}
+                        data={[
+                          { value: 'file', label: `${c.givenNetwork} (as in the file)` },
+                          { value: 'prefix', label: `${c.prefixNetwork} (from the number)` },
+                        ]}
+                      />
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        Bought on {c.network} with plan {c.productCode}. To change it, use a plan of the other network in the file.
+                      </Text>
+                    )}
+                  </Group>
+                ))}
+              </Stack>
+            </Accordion.Panel>
+          </Accordion.Item>
+        )}
+      </Accordion>
+
+      <Card withBorder padding="lg">
+        <Stack gap="sm">
+          {preview.blocker ? (
+            <Alert color="red" variant="light" title="This job cannot be confirmed yet">
+              {preview.blocker}
+            </Alert>
+          ) : (
+            <Text size="sm">
+              Confirming buys {kindWord} for <b>{formatCount(preview.includedItems)}</b> recipient(s), <b>{formatNaira(preview.includedKobo)}</b> in total, from the wallet of this connection.
+              {preview.capPerDayKobo !== null && ` Today's bulk spending so far: ${formatNaira(preview.spentTodayKobo)} of ${formatNaira(preview.capPerDayKobo)}.`}
+            </Text>
+          )}
+          {preview.live && !preview.blocker && (
+            <TextInput
+              label={`Type the total (${formatNaira(preview.includedKobo)}) to confirm this LIVE purchase`}
+              placeholder={(preview.includedKobo / 100).toFixed(2)}
+              value={typed}
+              onChange={(e) => setTyped(e.currentTarget.value)}
+              error={typed !== '' && !typedOk ? 'This is not the total shown above' : undefined}
+              w={360}
+            />
+          )}
+          <ErrorNotice error={error} />
+          <Group>
+            {!unmapped && (
+              <Button color={preview.live ? 'red' : 'blue'} onClick={() => void confirm()} loading={busy} disabled={!!preview.blocker || !typedOk || (preview.live && typed === '')}>
+                Buy {formatCount(preview.includedItems)} for {formatNaira(preview.includedKobo)}
+              </Button>
+            )}
+            <Button variant="default" onClick={onDiscard} disabled={busy}>
+              Discard
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}

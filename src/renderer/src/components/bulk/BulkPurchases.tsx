@@ -1,0 +1,124 @@
+import { Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import type { BulkKind, BulkPreview } from '../../../../shared/contract/bulk';
+import type { FileRef } from '../../../../shared/contract/files';
+import { AppError, bridge } from '../../bridge';
+import { formatCount, formatDateTime, formatNaira } from '../../format';
+import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { ErrorNotice } from '../ErrorNotice';
+import { asAppError, JOB_COLOR, jobLabel } from './bulkLabels';
+import { BulkPreviewPanel } from './BulkPreviewPanel';
+import { JobProgressPanel } from './JobProgressPanel';
+import { NewBulkJob } from './NewBulkJob';
+
+interface Draft {
+  preview: BulkPreview;
+  file: FileRef;
+  kind: BulkKind;
+  sheet: string | null;
+}
+
+/** Bulk airtime and data: pick a file → check it → confirm → watch it buy → download the results. */
+export function BulkPurchases() {
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [openJob, setOpenJob] = useState<string | null>(null);
+  const [remapping, setRemapping] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+  const jobs = useOperation('bulk.list', { limit: 20 });
+  useDataChanged(['jobs'], () => void jobs.reload());
+
+  const remap = async (mapping: Record<string, number | null>) => {
+    if (!draft) return;
+    setRemapping(true);
+    try {
+      const preview = await bridge.call('bulk.prepare', { file: draft.file, kind: draft.kind, ...(draft.sheet ? { sheet: draft.sheet } : {}), mapping, replaceJobId: draft.preview.job.id });
+      setDraft({ ...draft, preview });
+      setError(null);
+    } catch (e) {
+      setError(asAppError(e));
+    } finally {
+      setRemapping(false);
+    }
+  };
+
+  const discard = async () => {
+    if (!draft) return;
+    try {
+      await bridge.call('bulk.discard', { jobId: draft.preview.job.id });
+    } catch {
+      // Already gone: nothing to discard.
+    }
+    setDraft(null);
+  };
+
+  if (openJob) return <JobProgressPanel jobId={openJob} onClose={() => setOpenJob(null)} />;
+
+  if (draft) {
+    return (
+      <Stack gap="md">
+        <ErrorNotice error={error} title="The columns could not be applied" />
+        <BulkPreviewPanel
+          key={draft.preview.job.id}
+          preview={draft.preview}
+          onPreview={(preview) => setDraft({ ...draft, preview })}
+          onRemap={(m) => void remap(m)}
+          remapping={remapping}
+          onConfirmed={(job) => {
+            setDraft(null);
+            setOpenJob(job.id);
+          }}
+          onDiscard={() => void discard()}
+        />
+      </Stack>
+    );
+  }
+
+  const list = (jobs.data ?? []).filter((j) => j.state !== 'draft');
+  return (
+    <Stack gap="md">
+      <NewBulkJob onPrepared={(preview, file, kind, sheet) => setDraft({ preview, file, kind, sheet })} />
+      <Card withBorder padding="lg">
+        <Title order={4} mb="sm">
+          Bulk jobs
+        </Title>
+        <ErrorNotice error={jobs.error} onRetry={() => void jobs.reload()} />
+        {list.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No bulk jobs yet. Jobs you confirm appear here with their results.
+          </Text>
+        ) : (
+          <Table highlightOnHover verticalSpacing="xs" aria-label="Bulk jobs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Confirmed</Table.Th>
+                <Table.Th>File</Table.Th>
+                <Table.Th>Kind</Table.Th>
+                <Table.Th>State</Table.Th>
+                <Table.Th ta="right">Rows</Table.Th>
+                <Table.Th ta="right">Successful</Table.Th>
+                <Table.Th ta="right">Charged</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.map((j) => (
+                <Table.Tr key={j.id} onClick={() => setOpenJob(j.id)} style={{ cursor: 'pointer' }}>
+                  <Table.Td>{formatDateTime(j.confirmedAt ?? j.createdAt)}</Table.Td>
+                  <Table.Td>{j.fileName}</Table.Td>
+                  <Table.Td>{j.kind === 'airtime' ? 'Airtime' : 'Data'}</Table.Td>
+                  <Table.Td>
+                    <Badge color={j.interrupted ? 'orange' : JOB_COLOR[j.state]} variant="light">
+                      {j.active && j.state === 'running' ? 'Buying…' : jobLabel(j)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td ta="right">{formatCount(j.items)}</Table.Td>
+                  <Table.Td ta="right">{formatCount(j.counts.success)}</Table.Td>
+                  <Table.Td ta="right">{formatNaira(j.chargedKobo)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,273 @@
+import { Alert, Badge, Button, Card, Group, Progress, SegmentedControl, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import type { BulkItemState, BulkItemView, BulkJobView } from '../../../../shared/contract/bulk';
+import { AppError, bridge } from '../../bridge';
+import { formatCount, formatDateTime, formatNaira } from '../../format';
+import { useDataChanged } from '../../hooks/useOperation';
+import { ErrorNotice } from '../ErrorNotice';
+import { asAppError, ITEM_COLOR, ITEM_LABEL, ITEM_MEANING, JOB_COLOR, jobLabel } from './bulkLabels';
+import { VirtualRows } from './VirtualRows';
+
+const SHOWN: BulkItemState[] = ['success', 'failed', 'pending', 'accepted', 'rejected', 'uncertain', 'held', 'queued', 'sending', 'cancelled', 'excluded'];
+
+type Filter = 'all' | 'problems' | BulkItemState;
+
+/** Step 3: the job buying, its live counts, its controls, and each row's result. */
+export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: () => void }) {
+  const [job, setJob] = useState<BulkJobView | null>(null);
+  const [items, setItems] = useState<BulkItemView[]>([]);
+  const [itemTotal, setItemTotal] = useState(0);
+  const [filter, setFilter] = useState<Filter>('all');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const [j, list] = await Promise.all([
+        bridge.call('bulk.status', { jobId }),
+        bridge.call('bulk.items', {
+          jobId,
+          limit: 5000,
+          ...(filter === 'all' ? {} : { states: filter === 'problems' ? ['rejected', 'uncertain', 'failed', 'held', 'pending'] : [filter] }),
+        }),
+      ]);
+      setJob(j);
+      setItems(list.items);
+      setItemTotal(list.total);
+    } catch (e) {
+      setError(asAppError(e));
+    }
+  }, [jobId, filter]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useDataChanged(['jobs'], () => void load());
+
+  // Live counts from progress events; the row list refreshes at most twice a second.
+  useEffect(() => {
+    let timer: number | null = null;
+    const off = bridge.on('job.progress', (p) => {
+      if (p.jobId !== jobId) return;
+      setJob((j) => (j ? { ...j, counts: p.counts as BulkJobView['counts'], done: p.done, message: p.message ?? j.message } : j));
+      if (timer === null) {
+        timer = window.setTimeout(() => {
+          timer = null;
+          void load();
+        }, 500);
+      }
+    });
+    return () => {
+      off();
+      if (timer !== null) window.clearTimeout(timer);
+    };
+  }, [jobId, load]);
+
+  const run = async (fn: () => Promise<unknown>) => {
+    setBusy(true);
+    try {
+      await fn();
+      setError(null);
+      await load();
+    } catch (e) {
+      setError(asAppError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const download = (format: 'xlsx' | 'csv') => run(async () => bridge.download(await bridge.call('bulk.export', { jobId, format })));
+
+  if (!job) {
+    return <ErrorNotice error={error} />;
+  }
+
+  const c = job.counts;
+  const percent = job.items === 0 ? 0 : Math.round((job.done / job.items) * 100);
+  const running = job.active;
+  const canResume = !running && (job.state === 'paused' || job.interrupted || ((job.state === 'completed' || job.state === 'needs_attention') && c.pending + c.uncertain > 0));
+  const canPause = running && job.state === 'running';
+  const canCancel = job.state === 'running' || job.state === 'paused';
+  const uncertain = items.filter((i) => i.state === 'uncertain');
+
+  return (
+    <Stack gap="md">
+      <Card withBorder padding="lg">
+        <Stack gap="sm">
+          <Group justify="space-between" align="flex-start">
+            <div>
+              <Title order={4}>
+                {job.kind === 'airtime' ? 'Airtime' : 'Data'} for {formatCount(job.items)} recipient(s) — {job.fileName}
+              </Title>
+              <Text size="sm" c="dimmed">
+                Confirmed {formatDateTime(job.confirmedAt)}
+                {job.finishedAt ? ` · finished ${formatDateTime(job.finishedAt)}` : ''} · {job.connectionKind === 'live' ? 'LIVE' : 'Sandbox'}
+              </Text>
+            </div>
+            <Badge size="lg" color={job.interrupted ? 'orange' : JOB_COLOR[job.state]} data-testid="job-state">
+              {running && job.state === 'running' ? 'Buying…' : jobLabel(job)}
+            </Badge>
+          </Group>
+          <Progress.Root size={22} aria-label="Progress of the job">
+            <Progress.Section value={job.items ? (c.success / job.items) * 100 : 0} color="green">
+              <Progress.Label>{c.success > 0 ? formatCount(c.success) : ''}</Progress.Label>
+            </Progress.Section>
+            <Progress.Section value={job.items ? ((c.accepted + c.pending) / job.items) * 100 : 0} color="cyan" />
+            <Progress.Section value={job.items ? ((c.failed + c.rejected) / job.items) * 100 : 0} color="red" />
+            <Progress.Section value={job.items ? (c.uncertain / job.items) * 100 : 0} color="orange" />
+            <Progress.Section value={job.items ? (c.cancelled / job.items) * 100 : 0} color="gray" />
+          </Progress.Root>
+          <Text size="sm" aria-live="polite" data-testid="job-progress-text">
+            {formatCount(job.done)} of {formatCount(job.items)} answered ({percent}%) · {formatNaira(job.chargedKobo)} spent of the {formatNaira(job.totalKobo)} job
+            {job.refundedKobo > 0 ? ` · ${formatNaira(job.refundedKobo)} failed and refunded` : ''}
+          </Text>
+          <SimpleGrid cols={{ base: 3, md: 6 }} spacing="xs">
+            {(['success', 'failed', 'pending', 'rejected', 'uncertain', 'queued'] as BulkItemState[]).map((s) => {
+              const n = s === 'pending' ? c.pending + c.accepted : s === 'queued' ? c.queued + c.held + c.sending : c[s];
+              return (
+                <Tooltip key={s} label={ITEM_MEANING[s]} withArrow>
+                  <Card withBorder padding="xs" data-testid={`count-${s}`}>
+                    <Text size="xs" c="dimmed">
+                      {s === 'queued' ? 'To send' : ITEM_LABEL[s]}
+                    </Text>
+                    <Text fw={700} c={n > 0 && (s === 'failed' || s === 'rejected' || s === 'uncertain') ? ITEM_COLOR[s] : undefined}>
+                      {formatCount(n)}
+                    </Text>
+                  </Card>
+                </Tooltip>
+              );
+            })}
+          </SimpleGrid>
+          {job.message && (
+            <Alert color={job.state === 'needs_attention' || job.interrupted ? 'orange' : job.state === 'paused' ? 'yellow' : 'blue'} variant="light">
+              {job.message}
+            </Alert>
+          )}
+          <ErrorNotice error={error} />
+          <Group>
+            {canPause && (
+              <Button variant="default" onClick={() => void run(() => bridge.call('bulk.pause', { jobId }))} loading={busy}>
+                Pause
+              </Button>
+            )}
+            {canResume && (
+              <Button onClick={() => void run(() => bridge.call('bulk.resume', { jobId }))} loading={busy}>
+                {job.state === 'paused' || job.interrupted ? 'Resume' : 'Check outcomes again'}
+              </Button>
+            )}
+            {canCancel && (
+              <Button color="red" variant="light" onClick={() => void run(() => bridge.call('bulk.cancel', { jobId }))} loading={busy}>
+                Cancel the rest
+              </Button>
+            )}
+            <Button variant="light" onClick={() => void download('xlsx')} disabled={busy}>
+              Download results (Excel)
+            </Button>
+            <Button variant="subtle" onClick={() => void download('csv')} disabled={busy}>
+              CSV
+            </Button>
+            <Button variant="subtle" color="gray" onClick={onClose}>
+              Back to jobs
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+
+      {uncertain.length > 0 && !running && (
+        <Alert color="orange" title="Items that may or may not have been bought" variant="light">
+          <Stack gap="xs">
+            <Text size="sm">
+              The service's log could not settle these. Check each with the service (Transactions page or support) before buying again, then record what you found.
+            </Text>
+            {uncertain.slice(0, 50).map((i) => (
+              <Group key={i.seq} gap="xs">
+                <Text size="sm" w={300}>
+                  Row {i.row}: {i.phone}, {formatNaira(i.amountKobo)}
+                </Text>
+                <Button size="xs" variant="light" color="green" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'bought' }))}>
+                  It was bought
+                </Button>
+                <Button size="xs" variant="light" color="gray" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'not_bought' }))}>
+                  Not bought — leave it
+                </Button>
+                <Button size="xs" variant="light" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'resend' }))}>
+                  Not bought — buy it again
+                </Button>
+              </Group>
+            ))}
+          </Stack>
+        </Alert>
+      )}
+
+      <Card withBorder padding="lg">
+        <Stack gap="sm">
+          <Group justify="space-between">
+            <Title order={5}>Result per row</Title>
+            <SegmentedControl
+              size="xs"
+              value={filter}
+              onChange={(v) => setFilter(v as Filter)}
+              data={[
+                { value: 'all', label: 'All' },
+                { value: 'problems', label: 'Needs a look' },
+                { value: 'success', label: 'Successful' },
+                { value: 'failed', label: 'Failed' },
+                { value: 'rejected', label: 'Rejected' },
+              ]}
+            />
+          </Group>
+          {itemTotal > items.length && (
+            <Text size="xs" c="dimmed">
+              Showing the first {formatCount(items.length)} of {formatCount(itemTotal)} rows; the download has them all.
+            </Text>
+          )}
+          <VirtualRows
+            label="Result per row"
+            rows={items}
+            height={420}
+            rowKey={(r) => r.seq}
+            columns={[
+              { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
+              {
+                header: 'Recipient',
+                width: 200,
+                render: (r) => (
+                  <Stack gap={0}>
+                    <Text size="sm">{r.phone}</Text>
+                    {r.name && (
+                      <Text size="xs" c="dimmed" truncate>
+                        {r.name}
+                      </Text>
+                    )}
+                  </Stack>
+                ),
+              },
+              { header: 'Network', width: 80, render: (r) => <Text size="sm">{r.network}</Text> },
+              { header: 'Amount', width: 110, align: 'right', render: (r) => <Text size="sm">{formatNaira(r.amountKobo)}</Text> },
+              {
+                header: 'Outcome',
+                width: 140,
+                render: (r) => (
+                  <Tooltip label={ITEM_MEANING[r.state]} withArrow>
+                    <Badge color={ITEM_COLOR[r.state]} variant="light" style={{ overflow: 'visible' }}>
+                      {ITEM_LABEL[r.state]}
+                    </Badge>
+                  </Tooltip>
+                ),
+              },
+              { header: 'Reference', width: 250, render: (r) => <Text size="xs" ff="monospace">{r.reference ?? '—'}</Text> },
+              { header: 'Details', width: '1fr', render: (r) => <Text size="xs" c="dimmed">{r.reason ?? r.duplicateOf ?? ''}</Text> },
+            ]}
+          />
+          <Group gap={6}>
+            {SHOWN.filter((s) => c[s] > 0).map((s) => (
+              <Badge key={s} color={ITEM_COLOR[s]} variant="dot">
+                {ITEM_LABEL[s]}: {formatCount(c[s])}
+              </Badge>
+            ))}
+          </Group>
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}

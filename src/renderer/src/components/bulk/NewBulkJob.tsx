@@ -1,0 +1,131 @@
+import { Alert, Button, Card, FileButton, Group, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import type { BulkKind, BulkPreview } from '../../../../shared/contract/bulk';
+import type { FileRef } from '../../../../shared/contract/files';
+import { AppError, bridge } from '../../bridge';
+import { formatCount } from '../../format';
+import { ErrorNotice } from '../ErrorNotice';
+import { asAppError } from './bulkLabels';
+
+/** Step 1: what to buy, and the spreadsheet with the recipients. */
+export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, file: FileRef, kind: BulkKind, sheet: string | null) => void }) {
+  const [kind, setKind] = useState<BulkKind>('airtime');
+  const [file, setFile] = useState<FileRef | null>(null);
+  const [sheets, setSheets] = useState<string[]>([]);
+  const [sheet, setSheet] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [rowsRead, setRowsRead] = useState<number | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+  const resetPicker = useRef<() => void>(null);
+
+  useEffect(() => bridge.on('import.progress', (p) => setRowsRead(p.done)), []);
+
+  const prepare = async (ref: FileRef, sheetName: string | null, k: BulkKind) => {
+    setBusy(true);
+    setRowsRead(null);
+    setError(null);
+    try {
+      const preview = await bridge.call('bulk.prepare', { file: ref, kind: k, ...(sheetName ? { sheet: sheetName } : {}) });
+      onPrepared(preview, ref, k, sheetName);
+    } catch (e) {
+      setError(asAppError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const choose = async (picked: File | null) => {
+    if (!picked) return;
+    resetPicker.current?.();
+    setError(null);
+    try {
+      const ref = await bridge.fileRef(picked);
+      const info = await bridge.call('bulk.inspect', { file: ref });
+      setFile(ref);
+      setSheets(info.sheetNames);
+      const first = info.sheetNames[0] ?? null;
+      setSheet(first);
+      // One sheet (or a CSV): nothing to choose, go straight to the preview.
+      if (info.sheetNames.length <= 1) await prepare(ref, first, kind);
+    } catch (e) {
+      setError(asAppError(e));
+    }
+  };
+
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    setDragging(false);
+    const dropped = e.dataTransfer.files[0];
+    if (dropped) void choose(dropped);
+  };
+
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="md">
+        <Title order={4}>New bulk purchase</Title>
+        <Group gap="md" align="flex-end">
+          <Stack gap={4}>
+            <Text size="sm" fw={500}>
+              What to buy
+            </Text>
+            <SegmentedControl
+              aria-label="What to buy"
+              value={kind}
+              onChange={(v) => setKind(v as BulkKind)}
+              data={[
+                { value: 'airtime', label: 'Airtime' },
+                { value: 'data', label: 'Data bundles' },
+              ]}
+            />
+          </Stack>
+        </Group>
+        <Paper
+          withBorder
+          p="xl"
+          radius="md"
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+          style={{ borderStyle: 'dashed', background: dragging ? 'var(--mantine-color-blue-light)' : undefined, textAlign: 'center' }}
+        >
+          <Stack gap="xs" align="center">
+            <Text fw={500}>Drop a spreadsheet here (.xlsx or .csv)</Text>
+            <Text size="sm" c="dimmed">
+              {kind === 'airtime'
+                ? 'One row per recipient, with a Phone and an Amount column (Network, Name and Reference are optional).'
+                : 'One row per recipient, with a Phone and a Plan code column (copy codes from the Catalog page; Name and Reference are optional).'}
+            </Text>
+            <FileButton resetRef={resetPicker} onChange={(f) => void choose(f)} accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">
+              {(props) => (
+                <Button {...props} variant="light" loading={busy}>
+                  Choose a spreadsheet…
+                </Button>
+              )}
+            </FileButton>
+            {busy && (
+              <Text size="sm" c="dimmed" aria-live="polite">
+                Reading and checking every row{rowsRead !== null ? ` — ${formatCount(rowsRead)} rows read` : ''}…
+              </Text>
+            )}
+          </Stack>
+        </Paper>
+        {file && sheets.length > 1 && (
+          <Group align="flex-end">
+            <Select label="Sheet" data={sheets} value={sheet} onChange={setSheet} allowDeselect={false} w={260} />
+            <Button onClick={() => void prepare(file, sheet, kind)} loading={busy}>
+              Check this sheet
+            </Button>
+          </Group>
+        )}
+        <Alert variant="light" color="blue" title="Nothing is bought yet">
+          vendesk reads and checks every row first, then shows what it would buy, the total and your wallet. You confirm before anything is sent.
+        </Alert>
+        <ErrorNotice error={error} title="The spreadsheet could not be used" />
+      </Stack>
+    </Card>
+  );
+}

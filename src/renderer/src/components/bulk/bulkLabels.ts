@@ -1,0 +1,85 @@
+/** Words and colours for the states of bulk jobs and items, as a finance officer reads them. */
+import type { BulkItemState, BulkJobState, BulkJobView } from '../../../../shared/contract/bulk';
+import { AppError } from '../../bridge';
+
+export const ITEM_LABEL: Record<BulkItemState, string> = {
+  excluded: 'Left out',
+  queued: 'Waiting',
+  held: 'Held',
+  sending: 'Sending',
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  uncertain: 'Uncertain',
+  success: 'Successful',
+  failed: 'Failed',
+  pending: 'Pending',
+  cancelled: 'Not bought',
+};
+
+export const ITEM_COLOR: Record<BulkItemState, string> = {
+  excluded: 'gray',
+  queued: 'gray',
+  held: 'yellow',
+  sending: 'blue',
+  accepted: 'cyan',
+  rejected: 'red',
+  uncertain: 'orange',
+  success: 'green',
+  failed: 'red',
+  pending: 'yellow',
+  cancelled: 'gray',
+};
+
+/** One line under each label: what it means for the money. */
+export const ITEM_MEANING: Record<BulkItemState, string> = {
+  excluded: 'Left out before confirming: not bought',
+  queued: 'Not sent yet',
+  held: 'Same number and amount in progress: sent after it',
+  sending: 'Request on its way',
+  accepted: 'Taken by the service: outcome follows',
+  rejected: 'Refused by the service: not charged',
+  uncertain: 'May have been bought: being checked',
+  success: 'Delivered',
+  failed: 'Failed at the network: refunded',
+  pending: 'Not final yet at the service',
+  cancelled: 'Never sent: not charged',
+};
+
+export const JOB_LABEL: Record<BulkJobState, string> = {
+  draft: 'Waiting for your confirmation',
+  running: 'Buying',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
+  completed: 'Finished',
+  needs_attention: 'Needs your attention',
+};
+
+export const JOB_COLOR: Record<BulkJobState, string> = {
+  draft: 'gray',
+  running: 'blue',
+  paused: 'yellow',
+  cancelled: 'gray',
+  completed: 'green',
+  needs_attention: 'orange',
+};
+
+export function jobLabel(job: BulkJobView): string {
+  if (job.interrupted) return 'Interrupted — resume to finish';
+  return JOB_LABEL[job.state];
+}
+
+export function asAppError(e: unknown): AppError {
+  return e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e));
+}
+
+/** Column letter of a 0-based index: 0 → A, 27 → AB. */
+export function columnLetter(index: number): string {
+  let n = index + 1;
+  let s = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    s = String.fromCharCode(65 + r) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s;
+}

@@ -1,0 +1,90 @@
+/**
+ * Bulk airtime end to end in the real UI: upload an XLSX, correct a column the headings did
+ * not reveal, read why rows are invalid, confirm, watch the progress, download the results.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { expect, test } from './support/fixtures';
+
+const SCREENS = path.resolve(__dirname, '..', '..', '.tmp', 'screens');
+
+async function payrollWorkbook(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-e2e-'));
+  const file = path.join(dir, 'March staff airtime.xlsx');
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Staff');
+  ws.addRow(['Staff name', 'Mobile line', 'Airtime value (N)', 'Remark']);
+  ws.addRow(['Adaeze Okafor', 8031234501, 1000, 'HR']);
+  ws.addRow(['Bola Tinubu-Ade', '0803 123 4502', 500, 'Finance']);
+  ws.addRow(['Chinedu Eze', '+2348031234503', 1500, 'Sales']);
+  ws.addRow(['Danjuma Bello', '0703123', 500, 'Sales']);
+  ws.addRow(['Efe Oghene', '08031234505', 50, 'Ops']);
+  ws.addRow(['Funke Akin', '08031234506', 2000, 'Ops']);
+  ws.addRow(['Garba Musa', '08031239999', 700, 'Drivers']);
+  await wb.xlsx.writeFile(file);
+  return file;
+}
+
+test('upload an XLSX, fix a column, read the invalid rows, confirm, watch progress and download the results', async ({ page, vendesk }) => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  await vendesk.call('bulk.settings.set', { batchSize: 2, concurrency: 1 });
+  const file = await payrollWorkbook();
+  await page.goto(`${vendesk.shell?.origin}/#/purchases`);
+  await expect(page.getByRole('tab', { name: 'Bulk airtime & data' })).toHaveAttribute('aria-selected', 'true');
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-1-new.png'), fullPage: true });
+
+  await page.locator('input[type=file]').setInputFiles(file);
+  await expect(page.getByRole('heading', { name: /Check before buying: March staff airtime\.xlsx/ })).toBeVisible();
+  // "Airtime value (N)" is not a heading vendesk knows: it asks for the Amount column.
+  await expect(page.getByText(/could not tell which column holds Amount/)).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-2-missing-column.png'), fullPage: true });
+
+  await page.getByRole('combobox', { name: 'Amount (required)' }).click();
+  await page.getByRole('option', { name: 'C — Airtime value (N)' }).click();
+  await page.getByRole('button', { name: 'Apply columns and check again' }).click();
+
+  await expect(page.getByRole('button', { name: 'Buy 5 for ₦5,700.00' })).toBeEnabled();
+  const invalid = page.getByRole('table', { name: 'Invalid rows' });
+  await expect(invalid.getByRole('row').filter({ hasText: /^5/ })).toContainText('not a Nigerian mobile number');
+  await expect(invalid.getByRole('row').filter({ hasText: /^6/ })).toContainText('below the MTN airtime minimum of ₦100.00');
+  await expect(page.getByText('₦1,000,000.00')).toBeVisible();
+  await expect(page.getByText('₦994,300.00')).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-3-preview.png'), fullPage: true });
+
+  await page.getByRole('button', { name: 'Buy 5 for ₦5,700.00' }).click();
+  await expect(page.getByTestId('job-progress-text')).toContainText('of 5 answered');
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-4-running.png'), fullPage: true });
+  await expect(page.getByTestId('job-state')).toHaveText('Finished', { timeout: 60_000 });
+  await expect(page.getByTestId('job-progress-text')).toContainText('5 of 5 answered (100%)');
+  await expect(page.getByTestId('count-success')).toContainText('4');
+  await expect(page.getByTestId('count-failed')).toContainText('1');
+  const results = page.getByRole('table', { name: 'Result per row' });
+  await expect(results.getByRole('row').filter({ hasText: '08031239999' })).toContainText('Failed');
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-5-finished.png'), fullPage: true });
+
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download results (Excel)' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^Bulk airtime results March staff airtime .*\.xlsx$/);
+  const saved = path.join(path.dirname(file), download.suggestedFilename());
+  await download.saveAs(saved);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(saved);
+  const items = wb.getWorksheet('Items');
+  expect(items?.rowCount).toBe(6);
+  const summary = new Map<string, unknown>();
+  wb.getWorksheet('Summary')?.eachRow((row) => summary.set(String(row.getCell(1).value), row.getCell(2).value));
+  expect(summary.get('Successful')).toBe('4');
+  expect(summary.get('Failed (refunded)')).toBe('1');
+
+  // The next file with the same headings gets the corrected columns, and flags what was just bought.
+  await page.getByRole('button', { name: 'Back to jobs' }).click();
+  await expect(page.getByRole('table', { name: 'Bulk jobs' })).toContainText('March staff airtime.xlsx');
+  await page.locator('input[type=file]').setInputFiles(file);
+  await expect(page.getByTestId('mapping-source')).toContainText('as you chose them for an earlier file');
+  // The four delivered rows are flagged; the failed (refunded) one may be bought again.
+  await expect(page.getByRole('button', { name: /Possible duplicates/ })).toContainText('4');
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-6-again.png'), fullPage: true });
+});
