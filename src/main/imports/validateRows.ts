@@ -228,107 +228,129 @@ function buildIndexes(ctx: BulkCatalogs, kind: BulkKind): Indexes {
   return ix;
 }
 
+/** State of one validation run. The rare paths (invalid rows, duplicates) live in their own methods so the hot loop stays small and does not deoptimize when the first bad row turns up. */
+class Validation {
+  readonly valid: ValidRow[] = [];
+  readonly invalid: InvalidRow[] = [];
+  readonly networkConflicts: NetworkConflict[] = [];
+  readonly duplicates: Duplicate[] = [];
+  readonly firstByAccount = new Map<string, ValidRow | ValidRow[]>();
+  readonly groups = new Map<ValidRow, InFileDuplicate>();
+  /** Rows in any duplicate (in the file or against recent purchases), each counted once. */
+  readonly flaggedRows = new Set<number>();
+  readonly check = new RowChecker();
+  totalKobo = 0;
+  warnings = 0;
+  readonly accountField: FieldKey;
+  readonly sameWhat: string;
+  readonly sameByAmount: boolean;
+
+  constructor(readonly kind: BulkKind) {
+    this.accountField = kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone';
+    this.sameWhat = kind === 'airtime' ? 'phone and amount' : kind === 'data' ? 'phone and data plan' : kind === 'electricity' ? 'meter and amount' : 'smartcard and bouquet';
+    this.sameByAmount = kind === 'airtime' || kind === 'electricity';
+  }
+
+  rejectRow(row: number): void {
+    const check = this.check;
+    if (check.issues.length === 0) check.issue('phone', 'the row could not be read');
+    this.invalid.push({ row, issues: check.issues });
+  }
+
+  /** Same account and same amount (airtime, electricity) or product (data, cable) as an earlier row. */
+  sameAsEarlier(out: ValidRow, account: string, earlier: ValidRow | ValidRow[]): void {
+    const list = Array.isArray(earlier) ? earlier : [earlier];
+    const first = list.find((e) => (this.sameByAmount ? e.amountKobo === out.amountKobo : e.productCode === out.productCode));
+    if (!first) {
+      list.push(out);
+      if (!Array.isArray(earlier)) this.firstByAccount.set(account, list);
+      return;
+    }
+    let group = this.groups.get(first);
+    if (!group) {
+      group = { kind: 'in_file', rows: [first.row], account, amountKobo: out.amountKobo, productCode: out.productCode, message: '' };
+      this.groups.set(first, group);
+      this.duplicates.push(group);
+      this.flaggedRows.add(first.row);
+    }
+    group.rows.push(out.row);
+    this.flaggedRows.add(out.row);
+    this.check.warn(this.accountField, `same ${this.sameWhat} as row ${first.row} (${account}, ${formatNaira(out.amountKobo)}); keep it only if both purchases are wanted`);
+  }
+
+  boughtRecently(out: ValidRow, account: string, matches: RecentMatch[]): void {
+    const row = out.row;
+    const last = matches[matches.length - 1];
+    const message = `Row ${row}: ${account} already had ${formatNaira(out.amountKobo)} bought in the last 24 hours (${matches.length === 1 ? '' : `${matches.length} times, last `}${last.at}${last.reference ? `, reference ${last.reference}` : ''}, ${last.status}); keep the row only if another purchase is wanted`;
+    this.duplicates.push({ kind: 'recent', row, account, amountKobo: out.amountKobo, matches, message });
+    this.flaggedRows.add(row);
+    this.check.warnings.push({ row, field: this.accountField, message });
+  }
+
+  accept(out: ValidRow, account: string, recentPurchases: BulkCatalogs['recentPurchases']): void {
+    const earlier = this.firstByAccount.get(account);
+    if (earlier === undefined) this.firstByAccount.set(account, out);
+    else this.sameAsEarlier(out, account, earlier);
+    if (recentPurchases) {
+      const matches = recentPurchases(account, out.amountKobo);
+      if (matches.length > 0) this.boughtRecently(out, account, matches);
+    }
+    const warnings = this.check.warnings;
+    out.warnings = warnings.length > 0 ? warnings : [];
+    this.warnings += warnings.length;
+    this.totalKobo += out.amountKobo;
+    this.valid.push(out);
+  }
+
+  result(rowCount: number): ValidationResult {
+    for (const group of this.groups.values()) {
+      group.message = `Rows ${group.rows.join(', ')} buy the same thing for ${group.account} (${formatNaira(group.amountKobo)} each); keep them only if every purchase is wanted, otherwise exclude the extra rows`;
+    }
+    const errors: RowIssue[] = [];
+    for (const r of this.invalid) for (const i of r.issues) errors.push(i);
+    return {
+      kind: this.kind,
+      valid: this.valid,
+      invalid: this.invalid,
+      duplicates: this.duplicates,
+      networkConflicts: this.networkConflicts,
+      totalKobo: this.totalKobo,
+      counts: { rows: rowCount, valid: this.valid.length, invalid: this.invalid.length, duplicateRows: this.flaggedRows.size, warnings: this.warnings },
+      errors,
+    };
+  }
+}
+
 /** Validates the rows of a bulk airtime, data, electricity or cable sheet. */
 export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind: BulkKind, ctx: BulkCatalogs): ValidationResult {
   assertMappingComplete(mapping, kind, table.headers);
   const ix = buildIndexes(ctx, kind);
-  const valid: ValidRow[] = [];
-  const invalid: InvalidRow[] = [];
-  const networkConflicts: NetworkConflict[] = [];
-  const duplicates: Duplicate[] = [];
-  const firstByAccount = new Map<string, ValidRow | ValidRow[]>();
-  const groups = new Map<ValidRow, InFileDuplicate>();
-  let totalKobo = 0;
-  let warnings = 0;
-  /** Rows in any duplicate (in the file or against recent purchases), each counted once. */
-  const flaggedRows = new Set<number>();
+  const v = new Validation(kind);
+  const check = v.check;
   const col = mapping;
-  const check = new RowChecker();
-
-  for (let r = 0; r < table.rows.length; r++) {
-    const { row, cells } = table.rows[r];
+  const rows = table.rows;
+  const recentPurchases = ctx.recentPurchases;
+  for (let r = 0; r < rows.length; r++) {
+    const { row, cells } = rows[r];
     check.reset(row);
-
     const phoneResult = phoneFromCell(at(cells, col.phone));
-    const phone = phoneResult.ok ? phoneResult.phone : '';
-    if (!phoneResult.ok) check.issue('phone', phoneResult.reason);
-
-    let out: ValidRow | null = null;
-    if (kind === 'airtime' || kind === 'data') {
-      out = kind === 'airtime' ? airtimeRow(row, cells, col, ix, phone, check, networkConflicts) : dataRow(row, cells, col, ix, phone, check, networkConflicts);
-    } else if (kind === 'electricity') {
-      out = electricityRow(row, cells, col, ix, phone, check);
-    } else {
-      out = cableRow(row, cells, col, ix, phone, check);
-    }
-
-    if (check.issues.length > 0 || out === null) {
-      if (check.issues.length === 0) check.issue('phone', 'the row could not be read');
-      invalid.push({ row, issues: check.issues });
+    let phone = '';
+    if (phoneResult.ok) phone = phoneResult.phone;
+    else check.issue('phone', phoneResult.reason);
+    let out: ValidRow | null;
+    if (kind === 'airtime') out = airtimeRow(row, cells, col, ix, phone, check, v.networkConflicts);
+    else if (kind === 'data') out = dataRow(row, cells, col, ix, phone, check, v.networkConflicts);
+    else if (kind === 'electricity') out = electricityRow(row, cells, col, ix, phone, check);
+    else out = cableRow(row, cells, col, ix, phone, check);
+    if (out === null || check.issues.length > 0) {
+      v.rejectRow(row);
       continue;
     }
     out.name = optionalText(at(cells, col.name));
     out.reference = optionalText(at(cells, col.reference));
-
-    const account = kind === 'electricity' ? (out.meter as string) : kind === 'cable' ? (out.smartcard as string) : out.phone;
-    const sameWhat = kind === 'airtime' ? 'phone and amount' : kind === 'data' ? 'phone and data plan' : kind === 'electricity' ? 'meter and amount' : 'smartcard and bouquet';
-    // Same account and same amount (airtime, electricity) or product (data, cable). Keyed by the
-    // account string the row already holds: no key string is built per row.
-    const sameByAmount = kind === 'airtime' || kind === 'electricity';
-    const earlier = firstByAccount.get(account);
-    let first: ValidRow | undefined;
-    if (earlier === undefined) firstByAccount.set(account, out);
-    else {
-      const list = Array.isArray(earlier) ? earlier : [earlier];
-      first = list.find((e) => (sameByAmount ? e.amountKobo === out.amountKobo : e.productCode === out.productCode));
-      if (!first) {
-        list.push(out);
-        if (!Array.isArray(earlier)) firstByAccount.set(account, list);
-      }
-    }
-    if (first) {
-      let group = groups.get(first);
-      if (!group) {
-        group = { kind: 'in_file', rows: [first.row], account, amountKobo: out.amountKobo, productCode: out.productCode, message: '' };
-        groups.set(first, group);
-        duplicates.push(group);
-        flaggedRows.add(first.row);
-      }
-      group.rows.push(row);
-      flaggedRows.add(row);
-      check.warn(kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', `same ${sameWhat} as row ${first.row} (${account}, ${formatNaira(out.amountKobo)}); keep it only if both purchases are wanted`);
-    }
-    if (ctx.recentPurchases) {
-      const matches = ctx.recentPurchases(account, out.amountKobo);
-      if (matches.length > 0) {
-        const last = matches[matches.length - 1];
-        const message = `Row ${row}: ${account} already had ${formatNaira(out.amountKobo)} bought in the last 24 hours (${matches.length === 1 ? '' : `${matches.length} times, last `}${last.at}${last.reference ? `, reference ${last.reference}` : ''}, ${last.status}); keep the row only if another purchase is wanted`;
-        duplicates.push({ kind: 'recent', row, account, amountKobo: out.amountKobo, matches, message });
-        flaggedRows.add(row);
-        check.warnings.push({ row, field: kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone', message });
-      }
-    }
-    out.warnings = check.warnings.length > 0 ? check.warnings : [];
-    warnings += check.warnings.length;
-    totalKobo += out.amountKobo;
-    valid.push(out);
+    v.accept(out, kind === 'electricity' ? (out.meter as string) : kind === 'cable' ? (out.smartcard as string) : out.phone, recentPurchases);
   }
-
-  for (const group of groups.values()) {
-    group.message = `Rows ${group.rows.join(', ')} buy the same thing for ${group.account} (${formatNaira(group.amountKobo)} each); keep them only if every purchase is wanted, otherwise exclude the extra rows`;
-  }
-  const errors: RowIssue[] = [];
-  for (const r of invalid) for (const i of r.issues) errors.push(i);
-  return {
-    kind,
-    valid,
-    invalid,
-    duplicates,
-    networkConflicts,
-    totalKobo,
-    counts: { rows: table.rows.length, valid: valid.length, invalid: invalid.length, duplicateRows: flaggedRows.size, warnings },
-    errors,
-  };
+  return v.result(rows.length);
 }
 
 /** Collects one row's issues and warnings; one instance is reused for every row (no per-row closures). */
