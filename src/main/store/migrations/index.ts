@@ -7,6 +7,7 @@ import type { Migration } from './migration';
 import { coreMigration } from './001_core';
 import { logMirrorMigration } from './002_log_mirror';
 import { bulkMigration } from './003_bulk';
+import { reconcileMigration } from './004_reconcile';
 import { messagingMigration } from './005_messaging';
 import { pendingMigration } from './006_pending';
 
@@ -14,6 +15,7 @@ export const MIGRATIONS: Migration[] = [
   coreMigration,
   logMirrorMigration,
   bulkMigration,
+  reconcileMigration,
   messagingMigration,
   pendingMigration,
   // (add one import and one entry per migration file, in number order)

@@ -1,0 +1,420 @@
+/**
+ * From pairs to findings. Every export row in the range and every mirror entry lands in exactly
+ * one category; vendesk's own purchases that neither side knows are lost submissions; charges
+ * repeated where vendesk asked once are duplicate charges; failures whose refund never reached
+ * the wallet are missing refunds; and the wallet is rolled forward between balance snapshots.
+ */
+import { RECONCILE_CATEGORIES, type CategoryTotal, type MatchRule, type ReconcileCategory, type ReconcileItemView } from '../../shared/contract/reconcile';
+import { formatNaira } from '../../shared/money';
+import { STATUS_FAILED, STATUS_NAMES, STATUS_PENDING, STATUS_SUCCESS, type EntryDetail, type LogColumns } from './logColumns';
+import { matchEntries, RULE_NAMES, RULE_NONE, type MatchResult } from './matchEntries';
+import { rollWalletForward, type BalanceSnapshot, type WalletFlow, type RollForwardResult } from './walletRollForward';
+
+/** Something vendesk sent: a bulk job item or a single electricity/cable purchase. */
+export interface LocalSubmission {
+  /** `bulk:<jobId>/<seq>` or `purchase:<id>`. */
+  localRef: string;
+  /** The service's reference for it (the log's transaction_id), when known. */
+  reference: string | null;
+  phone: string;
+  amountKobo: number;
+  /** AIRTIME, DATA, ELECTRICITY or CABLETV. */
+  type: string;
+  product: string;
+  state: string;
+  /** When it was sent, epoch ms. */
+  sentMs: number;
+  /** vendesk itself saw that its refund did not arrive (single purchases). */
+  refundMissing: boolean;
+}
+
+export type ItemDraft = Omit<ReconcileItemView, 'seq' | 'resolvedAt' | 'resolutionNote' | 'requeryStatus' | 'requeryAt'>;
+
+export interface ReconcileInput {
+  exp: LogColumns;
+  mir: LogColumns;
+  local: readonly LocalSubmission[];
+  snapshots: readonly BalanceSnapshot[];
+  rangeStartMs: number;
+  /** Exclusive. */
+  rangeEndMs: number;
+  matchWindowMs: number;
+  duplicateWindowMs: number;
+}
+
+export interface ReconcileOutcome {
+  match: MatchResult;
+  /** Category index (into RECONCILE_CATEGORIES) per export row; 255 outside the range. */
+  exportCategory: Uint8Array;
+  /** Category index per mirror entry (its pair's for paired entries); 255 when only used for the wallet. */
+  mirrorCategory: Uint8Array;
+  totals: Record<ReconcileCategory, CategoryTotal>;
+  matchedByRule: Record<MatchRule, number>;
+  /** Every item of every category but `matched`, in category order. */
+  items: ItemDraft[];
+  rollForward: RollForwardResult;
+  exportInRange: number;
+  exportOutsideRange: number;
+  mirrorInRange: number;
+}
+
+export const OUTSIDE = 255;
+const CAT = Object.fromEntries(RECONCILE_CATEGORIES.map((c, i) => [c, i])) as Record<ReconcileCategory, number>;
+
+/** Local states in which money may have left the wallet, so the vendor must know the purchase. */
+const CHARGED_LOCAL_STATES = new Set(['sending', 'accepted', 'uncertain', 'success', 'pending', 'needs_support', 'not_found']);
+
+function emptyTotals(): Record<ReconcileCategory, CategoryTotal> {
+  const t = {} as Record<ReconcileCategory, CategoryTotal>;
+  for (const c of RECONCILE_CATEGORIES) t[c] = { count: 0, amountKobo: 0 };
+  return t;
+}
+
+function orNull(n: number): number | null {
+  return Number.isNaN(n) ? null : n;
+}
+
+function statusName(code: number): string | null {
+  return STATUS_NAMES[code] || null;
+}
+
+function dupKey(phone: string, amountKobo: number, type: string): string {
+  return `${phone}|${amountKobo}|${type.toUpperCase()}`;
+}
+
+export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
+  const { exp, mir, rangeStartMs, rangeEndMs } = input;
+  const exportInRangeMask = new Uint8Array(exp.length);
+  let exportInRange = 0;
+  for (let e = 0; e < exp.length; e++) {
+    const t = exp.createdMs[e];
+    // A row without a time cannot be placed: it is kept, the file was given for this range.
+    if (Number.isNaN(t) || (t >= rangeStartMs && t < rangeEndMs)) {
+      exportInRangeMask[e] = 1;
+      exportInRange++;
+    }
+  }
+  // Mirror entries before the range are read only to roll the wallet forward from an earlier snapshot.
+  const mirrorInRangeMask = new Uint8Array(mir.length);
+  let mirrorInRange = 0;
+  for (let m = 0; m < mir.length; m++) {
+    const t = mir.createdMs[m];
+    if (Number.isNaN(t) || (t >= rangeStartMs && t < rangeEndMs)) {
+      mirrorInRangeMask[m] = 1;
+      mirrorInRange++;
+    }
+  }
+  const mirForMatch = mirrorInRange === mir.length ? mir : maskedColumns(mir, mirrorInRangeMask);
+  const match = matchEntries(exp, mirForMatch, { windowMs: input.matchWindowMs, exportInRange: exportInRangeMask });
+  const { exportToMirror, mirrorToExport } = match;
+
+  const exportCategory = new Uint8Array(exp.length).fill(OUTSIDE);
+  const mirrorCategory = new Uint8Array(mir.length).fill(OUTSIDE);
+  for (let e = 0; e < exp.length; e++) {
+    if (exportInRangeMask[e] === 0) continue;
+    const m = exportToMirror[e];
+    if (m === -1) {
+      exportCategory[e] = CAT.missingLocally;
+      continue;
+    }
+    const es = exp.status[e];
+    const ms = mir.status[m];
+    let cat: number;
+    if (es === STATUS_PENDING || ms === STATUS_PENDING) cat = CAT.pending;
+    else if (es !== ms) cat = CAT.statusMismatch;
+    else if (exp.amountKobo[e] !== mir.amountKobo[m] || (!Number.isNaN(exp.costKobo[e]) && !Number.isNaN(mir.costKobo[m]) && exp.costKobo[e] !== mir.costKobo[m])) {
+      cat = CAT.amountMismatch;
+    } else cat = CAT.matched;
+    exportCategory[e] = cat;
+    mirrorCategory[m] = cat;
+  }
+  for (let m = 0; m < mir.length; m++) {
+    if (mirrorInRangeMask[m] === 1 && mirrorToExport[m] === -1) mirrorCategory[m] = CAT.missingInExport;
+  }
+
+  // vendesk's own purchases: which ones the vendor knows, and the asks per phone/amount/type.
+  const inRangeLocal = input.local.filter((l) => l.sentMs >= rangeStartMs - input.matchWindowMs && l.sentMs < rangeEndMs + input.matchWindowMs);
+  const exportByTx = new Map<string, number>();
+  const mirrorByTx = new Map<string, number>();
+  const localRefs = new Set<string>();
+  for (const l of inRangeLocal) if (l.reference) localRefs.add(l.reference);
+  if (localRefs.size > 0) {
+    for (let e = 0; e < exp.length; e++) if (localRefs.has(exp.txId[e])) exportByTx.set(exp.txId[e], e);
+    for (let m = 0; m < mir.length; m++) if (localRefs.has(mir.txId[m])) mirrorByTx.set(mir.txId[m], m);
+  }
+  const localAmounts = new Set(inRangeLocal.map((l) => l.amountKobo));
+  const byPhoneAmount = new Map<string, { side: 'e' | 'm'; i: number; t: number }[]>();
+  if (localAmounts.size > 0) {
+    for (let e = 0; e < exp.length; e++) {
+      if (!localAmounts.has(exp.amountKobo[e])) continue;
+      const key = `${exp.detail(e).phone}|${exp.amountKobo[e]}`;
+      const list = byPhoneAmount.get(key) ?? [];
+      list.push({ side: 'e', i: e, t: exp.createdMs[e] });
+      byPhoneAmount.set(key, list);
+    }
+    for (let m = 0; m < mir.length; m++) {
+      if (!localAmounts.has(mir.amountKobo[m])) continue;
+      const key = `${mir.detail(m).phone}|${mir.amountKobo[m]}`;
+      const list = byPhoneAmount.get(key) ?? [];
+      list.push({ side: 'm', i: m, t: mir.createdMs[m] });
+      byPhoneAmount.set(key, list);
+    }
+  }
+
+  const lost: LocalSubmission[] = [];
+  for (const l of inRangeLocal) {
+    if (l.sentMs < rangeStartMs || l.sentMs >= rangeEndMs) continue;
+    if (!CHARGED_LOCAL_STATES.has(l.state)) continue;
+    if (l.reference && (exportByTx.has(l.reference) || mirrorByTx.has(l.reference))) continue;
+    const near = (byPhoneAmount.get(`${l.phone}|${l.amountKobo}`) ?? []).some((c) => Math.abs(c.t - l.sentMs) <= input.matchWindowMs);
+    if (!l.reference && near) continue;
+    lost.push(l);
+  }
+
+  // Duplicate charges: more charges for one phone, amount and type inside the window than vendesk asked for.
+  const duplicateExportRows = new Set<number>();
+  if (inRangeLocal.length > 0) {
+    const asks = new Map<string, number[]>();
+    for (const l of inRangeLocal) {
+      if (!CHARGED_LOCAL_STATES.has(l.state) && l.state !== 'failed') continue;
+      const key = dupKey(l.phone, l.amountKobo, l.type);
+      const list = asks.get(key) ?? [];
+      list.push(l.sentMs);
+      asks.set(key, list);
+    }
+    const charges = new Map<string, { e: number; t: number }[]>();
+    for (const list of byPhoneAmount.values()) {
+      for (const c of list) {
+        if (c.side !== 'e' || exportInRangeMask[c.i] === 0) continue;
+        const st = exp.status[c.i];
+        if (st !== STATUS_SUCCESS && st !== STATUS_PENDING) continue;
+        const d = exp.detail(c.i);
+        const key = dupKey(d.phone, exp.amountKobo[c.i], d.type);
+        if (!asks.has(key)) continue;
+        const group = charges.get(key) ?? [];
+        group.push({ e: c.i, t: c.t });
+        charges.set(key, group);
+      }
+    }
+    for (const [key, group] of charges) {
+      if (group.length < 2) continue;
+      group.sort((a, b) => a.t - b.t);
+      const askTimes = asks.get(key) ?? [];
+      // Clusters of charges no further apart than the window.
+      let start = 0;
+      for (let i = 1; i <= group.length; i++) {
+        if (i < group.length && group[i].t - group[i - 1].t <= input.duplicateWindowMs) continue;
+        const cluster = group.slice(start, i);
+        start = i;
+        if (cluster.length < 2) continue;
+        const from = cluster[0].t - input.duplicateWindowMs;
+        const to = cluster[cluster.length - 1].t + input.duplicateWindowMs;
+        const asked = askTimes.filter((t) => t >= from && t <= to).length;
+        if (asked === 0) continue;
+        for (const c of cluster.slice(asked)) duplicateExportRows.add(c.e);
+      }
+    }
+  }
+  for (const e of duplicateExportRows) {
+    if (exportCategory[e] === CAT.matched || exportCategory[e] === CAT.missingLocally) {
+      exportCategory[e] = CAT.duplicateCharges;
+      const m = exportToMirror[e];
+      if (m !== -1) mirrorCategory[m] = CAT.duplicateCharges;
+    }
+  }
+
+  // Money movements for the wallet: each transaction once (the export's values when paired).
+  const flows: WalletFlow[] = [];
+  const flowOf = (cost: number, amount: number, status: number, createdMs: number, updatedMs: number, side: 'e' | 'm', i: number): WalletFlow => ({
+    costKobo: Number.isNaN(cost) ? amount : cost,
+    status: status === STATUS_SUCCESS ? 'SUCCESS' : status === STATUS_FAILED ? 'FAILED' : 'PENDING',
+    debitMs: createdMs,
+    refundMs: Number.isNaN(updatedMs) ? createdMs : updatedMs,
+    side,
+    index: i,
+  });
+  for (let e = 0; e < exp.length; e++) {
+    if (exportInRangeMask[e] === 0 || Number.isNaN(exp.createdMs[e])) continue;
+    const m = exportToMirror[e];
+    const cost = !Number.isNaN(exp.costKobo[e]) ? exp.costKobo[e] : m !== -1 ? mir.costKobo[m] : NaN;
+    const updated = exp.status[e] === STATUS_FAILED ? exp.detail(e).updatedMs : NaN;
+    const refundAt = Number.isNaN(updated) && m !== -1 && exp.status[e] === STATUS_FAILED ? mir.detail(m).updatedMs : updated;
+    flows.push(flowOf(cost, exp.amountKobo[e], exp.status[e], exp.createdMs[e], refundAt, 'e', e));
+  }
+  for (let m = 0; m < mir.length; m++) {
+    if (mirrorToExport[m] !== -1 || Number.isNaN(mir.createdMs[m])) continue;
+    const updated = mir.status[m] === STATUS_FAILED ? mir.detail(m).updatedMs : NaN;
+    flows.push(flowOf(mir.costKobo[m], mir.amountKobo[m], mir.status[m], mir.createdMs[m], updated, 'm', m));
+  }
+  const rollForward = rollWalletForward(input.snapshots, flows, rangeStartMs, rangeEndMs);
+
+  // Missing refunds: seen in the balance, or noted by vendesk on the purchase itself.
+  const missingRefundExport = new Set<number>();
+  const missingRefundMirror = new Set<number>();
+  for (const f of rollForward.missingRefunds) (f.side === 'e' ? missingRefundExport : missingRefundMirror).add(f.index);
+  const localRefundMissing: LocalSubmission[] = [];
+  for (const l of inRangeLocal) {
+    if (!l.refundMissing) continue;
+    const e = l.reference ? exportByTx.get(l.reference) : undefined;
+    const m = l.reference ? mirrorByTx.get(l.reference) : undefined;
+    if (e !== undefined && exportInRangeMask[e] === 1) missingRefundExport.add(e);
+    else if (m !== undefined && mirrorToExport[m] === -1) missingRefundMirror.add(m);
+    else if (e === undefined && m === undefined) localRefundMissing.push(l);
+  }
+  for (const e of missingRefundExport) {
+    if (exportCategory[e] === CAT.matched) {
+      exportCategory[e] = CAT.missingRefunds;
+      const m = exportToMirror[e];
+      if (m !== -1) mirrorCategory[m] = CAT.missingRefunds;
+    }
+  }
+  for (const m of missingRefundMirror) {
+    if (mirrorCategory[m] === CAT.missingInExport) mirrorCategory[m] = CAT.missingRefunds;
+  }
+
+  // Totals and items.
+  const totals = emptyTotals();
+  const matchedByRule: Record<MatchRule, number> = { transaction_id: 0, id: 0, phone_amount_time: 0 };
+  const items: ItemDraft[] = [];
+  const refundSet = new Map<string, number>();
+  for (const f of rollForward.missingRefunds) refundSet.set(`${f.side}${f.index}`, f.costKobo);
+
+  for (let e = 0; e < exp.length; e++) {
+    const cat = exportCategory[e];
+    if (cat === OUTSIDE) continue;
+    const name = RECONCILE_CATEGORIES[cat];
+    const amount = exp.amountKobo[e];
+    totals[name].count++;
+    totals[name].amountKobo += amount;
+    if (cat === CAT.matched) {
+      const rule = RULE_NAMES[match.exportRule[e]];
+      if (rule) matchedByRule[rule]++;
+      continue;
+    }
+    const m = exportToMirror[e];
+    items.push(pairItem(name, exp, e, m === -1 ? null : mir, m, match.exportRule[e], refundSet.get(`e${e}`) ?? null));
+  }
+  for (let m = 0; m < mir.length; m++) {
+    const cat = mirrorCategory[m];
+    if (cat === OUTSIDE || mirrorToExport[m] !== -1) continue;
+    const name = RECONCILE_CATEGORIES[cat];
+    totals[name].count++;
+    totals[name].amountKobo += mir.amountKobo[m];
+    items.push(pairItem(name, null, -1, mir, m, RULE_NONE, refundSet.get(`m${m}`) ?? null));
+  }
+  for (const l of lost) {
+    totals.lostSubmissions.count++;
+    totals.lostSubmissions.amountKobo += l.amountKobo;
+    items.push(localItem('lostSubmissions', l));
+  }
+  for (const l of localRefundMissing) {
+    totals.missingRefunds.count++;
+    totals.missingRefunds.amountKobo += l.amountKobo;
+    items.push(localItem('missingRefunds', l));
+  }
+  const order = new Map(RECONCILE_CATEGORIES.map((c, i) => [c, i]));
+  items.sort((a, b) => (order.get(a.category) ?? 0) - (order.get(b.category) ?? 0) || (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
+
+  return {
+    match,
+    exportCategory,
+    mirrorCategory,
+    totals,
+    matchedByRule,
+    items,
+    rollForward,
+    exportInRange,
+    exportOutsideRange: exp.length - exportInRange,
+    mirrorInRange,
+  };
+}
+
+/** The mirror restricted to some of its entries, indices kept (others look like entries with no keys). */
+function maskedColumns(mir: LogColumns, mask: Uint8Array): LogColumns {
+  const txId = mir.txId.map((t, i) => (mask[i] ? t : ''));
+  const logId = mir.logId.map((v, i) => (mask[i] ? v : NaN));
+  const amountKobo = mir.amountKobo.map((v, i) => (mask[i] ? v : -1));
+  return { ...mir, length: mir.length, txId, logId, amountKobo, detail: (i) => mir.detail(i) };
+}
+
+function describe(category: ReconcileCategory, expDetail: EntryDetail | null, exp: LogColumns | null, e: number, mir: LogColumns | null, m: number, refundKobo: number | null): string {
+  switch (category) {
+    case 'missingLocally':
+      return 'The vendor charged this but the local mirror does not have it. Sync the mirror (Transactions → Sync) and reconcile again; if it is still missing, ask the vendor for the transaction details.';
+    case 'missingInExport':
+      return 'The local mirror has this entry but the vendor export does not. Check that the export covers the whole range and every status; otherwise ask the vendor why it is left out.';
+    case 'amountMismatch': {
+      const parts: string[] = [];
+      if (exp && mir && exp.amountKobo[e] !== mir.amountKobo[m]) parts.push(`amount ${formatNaira(exp.amountKobo[e])} in the export, ${formatNaira(mir.amountKobo[m])} locally`);
+      if (exp && mir && !Number.isNaN(exp.costKobo[e]) && exp.costKobo[e] !== mir.costKobo[m]) parts.push(`cost ${formatNaira(exp.costKobo[e])} in the export, ${formatNaira(mir.costKobo[m])} locally`);
+      return `The vendor charged a different figure: ${parts.join('; ')}. Raise it with the vendor with the transaction id.`;
+    }
+    case 'statusMismatch':
+      return `The export says ${statusName(exp?.status[e] ?? 0) ?? '?'} but the mirror says ${statusName(mir?.status[m] ?? 0) ?? '?'}. Sync the mirror; if they still differ, ask the vendor which is right and whether the wallet was charged or refunded.`;
+    case 'pending':
+      return 'Not final yet. Use "Requery all pending" to ask the service for the outcome; sync and reconcile again once it is final.';
+    case 'duplicateCharges':
+      return `Charged more than once for ${expDetail?.phone ?? 'this number'} with the same amount within minutes, where vendesk asked once. Ask the vendor to reverse the extra charge.`;
+    case 'missingRefunds':
+      return `This purchase failed, but its refund${refundKobo !== null ? ` of ${formatNaira(refundKobo)}` : ''} never showed in the wallet balance. Ask the vendor to refund it, quoting the transaction id.`;
+    default:
+      return '';
+  }
+}
+
+function pairItem(category: ReconcileCategory, exp: LogColumns | null, e: number, mir: LogColumns | null, m: number, rule: number, refundKobo: number | null): ItemDraft {
+  const ed = exp ? exp.detail(e) : null;
+  const md = mir ? mir.detail(m) : null;
+  const d = (ed ?? md) as EntryDetail;
+  const amount = exp ? exp.amountKobo[e] : (mir as LogColumns).amountKobo[m];
+  return {
+    category,
+    rule: RULE_NAMES[rule] ?? null,
+    exportRow: ed?.rowNumber ?? null,
+    transactionId: (exp ? exp.txId[e] : '') || (mir ? mir.txId[m] : ''),
+    logId: (exp ? orNull(exp.logId[e]) : null) ?? (mir ? orNull(mir.logId[m]) : null),
+    phone: d.phone,
+    type: d.type,
+    product: d.product,
+    network: d.network,
+    createdAt: d.createdAt,
+    exportAmountKobo: exp ? exp.amountKobo[e] : null,
+    mirrorAmountKobo: mir ? mir.amountKobo[m] : null,
+    exportCostKobo: exp ? orNull(exp.costKobo[e]) : null,
+    mirrorCostKobo: mir ? orNull(mir.costKobo[m]) : null,
+    exportStatus: exp ? statusName(exp.status[e]) : null,
+    mirrorStatus: mir ? statusName(mir.status[m]) : null,
+    localRef: null,
+    localState: null,
+    amountKobo: amount,
+    detail: describe(category, ed ?? md, exp, e, mir, m, refundKobo),
+  };
+}
+
+function localItem(category: 'lostSubmissions' | 'missingRefunds', l: LocalSubmission): ItemDraft {
+  return {
+    category,
+    rule: null,
+    exportRow: null,
+    transactionId: l.reference ?? '',
+    logId: null,
+    phone: l.phone,
+    type: l.type,
+    product: l.product,
+    network: '',
+    createdAt: new Date(l.sentMs).toISOString(),
+    exportAmountKobo: null,
+    mirrorAmountKobo: null,
+    exportCostKobo: null,
+    mirrorCostKobo: null,
+    exportStatus: null,
+    mirrorStatus: null,
+    localRef: l.localRef,
+    localState: l.state,
+    amountKobo: l.amountKobo,
+    detail:
+      category === 'lostSubmissions'
+        ? `vendesk sent this purchase (${l.state}) but neither the vendor export nor the mirror has it. Check the wallet was not charged; ask the vendor with the reference${l.reference ? ` ${l.reference}` : ' and the time it was sent'} before buying again.`
+        : 'vendesk saw that the refund of this failed purchase did not reach the wallet, and the vendor log does not list it. Ask the vendor to refund it.',
+  };
+}

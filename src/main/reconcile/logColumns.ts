@@ -1,0 +1,107 @@
+/**
+ * Log entries held column by column, the way the matching engine reads them: the fields every
+ * row needs (references, amounts, status, time) in typed arrays, everything else read on demand
+ * for the few rows that end up in a report. A million rows stay a few tens of megabytes.
+ */
+
+export const STATUS_UNKNOWN = 0;
+export const STATUS_SUCCESS = 1;
+export const STATUS_FAILED = 2;
+export const STATUS_PENDING = 3;
+export type StatusCode = 0 | 1 | 2 | 3;
+
+export const STATUS_NAMES = ['', 'SUCCESS', 'FAILED', 'PENDING'] as const;
+
+/** `SUCCESS`, `successful`, `Sucessfully Processed`, `FAILED`, `Unsucessfull`, `pending` … → a code. */
+export function statusCode(text: string): StatusCode {
+  const t = text.trim().toUpperCase();
+  if (t === 'SUCCESS' || t === 'SUCCESSFUL' || t.startsWith('SUC') || t === '00' || t === 'COMPLETED') return STATUS_SUCCESS;
+  if (t === 'FAILED' || t === 'FAIL' || t === 'FAILURE' || t.startsWith('UNSUC') || t === '88' || t === 'DECLINED' || t === 'REVERSED') return STATUS_FAILED;
+  if (t === 'PENDING' || t === '01' || t === 'PROCESSING' || t === 'IN PROGRESS') return STATUS_PENDING;
+  return STATUS_UNKNOWN;
+}
+
+/** The fields of one entry that only reports need. */
+export interface EntryDetail {
+  phone: string;
+  type: string;
+  /** Data plan code, else the description. */
+  product: string;
+  network: string;
+  createdAt: string | null;
+  /** When the entry became final (refund time for failures); NaN when unknown. */
+  updatedMs: number;
+  /** Row number in the export file; null for mirror entries. */
+  rowNumber: number | null;
+}
+
+export interface LogColumns {
+  readonly length: number;
+  /** `transaction_id`; '' when the entry has none. */
+  readonly txId: string[];
+  /** `id`; NaN when the entry has none. */
+  readonly logId: Float64Array;
+  readonly amountKobo: Float64Array;
+  /** `transaction_cost`; NaN when the export has no cost column. */
+  readonly costKobo: Float64Array;
+  readonly status: Uint8Array;
+  /** `created_at` as epoch ms; NaN when unknown. */
+  readonly createdMs: Float64Array;
+  detail(index: number): EntryDetail;
+}
+
+/** Builds LogColumns from plain entries (tests, small sources, the service log). */
+export interface PlainEntry {
+  transactionId: string;
+  id: number | null;
+  amountKobo: number;
+  costKobo: number | null;
+  status: string;
+  createdAt: string | null;
+  updatedAt?: string | null;
+  phone: string;
+  type: string;
+  product: string;
+  network: string;
+  rowNumber?: number | null;
+}
+
+export function columnsFromEntries(entries: readonly PlainEntry[]): LogColumns {
+  const n = entries.length;
+  const txId: string[] = new Array<string>(n);
+  const logId = new Float64Array(n);
+  const amountKobo = new Float64Array(n);
+  const costKobo = new Float64Array(n);
+  const status = new Uint8Array(n);
+  const createdMs = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const e = entries[i];
+    txId[i] = e.transactionId;
+    logId[i] = e.id ?? NaN;
+    amountKobo[i] = e.amountKobo;
+    costKobo[i] = e.costKobo ?? NaN;
+    status[i] = statusCode(e.status);
+    createdMs[i] = e.createdAt ? Date.parse(e.createdAt) : NaN;
+  }
+  return {
+    length: n,
+    txId,
+    logId,
+    amountKobo,
+    costKobo,
+    status,
+    createdMs,
+    detail(i) {
+      const e = entries[i];
+      return {
+        phone: e.phone,
+        type: e.type,
+        product: e.product,
+        network: e.network,
+        createdAt: e.createdAt,
+        updatedMs: e.updatedAt ? Date.parse(e.updatedAt) : NaN,
+        rowNumber: e.rowNumber ?? null,
+      };
+    },
+  };
+}

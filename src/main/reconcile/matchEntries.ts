@@ -1,0 +1,123 @@
+/**
+ * Pairs export rows with mirror entries, in three passes, each pass only over what the earlier
+ * ones left: the same `transaction_id`; then the same `id` (when the references do not
+ * contradict each other); then, where a reference is missing on one side, the same phone and
+ * amount with the nearest time inside the window. Each pair records the rule that made it.
+ */
+import type { MatchRule } from '../../shared/contract/reconcile';
+import type { LogColumns } from './logColumns';
+
+export const RULE_NONE = 0;
+export const RULE_TRANSACTION_ID = 1;
+export const RULE_ID = 2;
+export const RULE_PHONE_AMOUNT_TIME = 3;
+export const RULE_NAMES: readonly (MatchRule | null)[] = [null, 'transaction_id', 'id', 'phone_amount_time'];
+
+export interface MatchOptions {
+  /** Largest time difference the phone + amount + time rule accepts, ms. */
+  windowMs: number;
+  /** Export rows to consider (1) or leave out (0), e.g. outside the range; all when absent. */
+  exportInRange?: Uint8Array;
+}
+
+export interface MatchResult {
+  /** For each export row: the mirror index it is paired with, or -1. */
+  exportToMirror: Int32Array;
+  /** For each export row: RULE_*. */
+  exportRule: Uint8Array;
+  /** For each mirror entry: the export row it is paired with, or -1. */
+  mirrorToExport: Int32Array;
+  pairs: number;
+  byRule: [number, number, number, number];
+  /** Mirror entries sharing a transaction_id with an earlier one (kept apart, never paired twice). */
+  mirrorDuplicateReferences: number;
+}
+
+export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOptions): MatchResult {
+  const exportToMirror = new Int32Array(exp.length).fill(-1);
+  const exportRule = new Uint8Array(exp.length);
+  const mirrorToExport = new Int32Array(mir.length).fill(-1);
+  const inRange = options.exportInRange;
+  const byRule: [number, number, number, number] = [0, 0, 0, 0];
+  let pairs = 0;
+  const pair = (e: number, m: number, rule: number) => {
+    exportToMirror[e] = m;
+    exportRule[e] = rule;
+    mirrorToExport[m] = e;
+    byRule[rule]++;
+    pairs++;
+  };
+
+  // Pass 1: transaction_id.
+  const byTx = new Map<string, number>();
+  let mirrorDuplicateReferences = 0;
+  const mTx = mir.txId;
+  for (let m = 0; m < mir.length; m++) {
+    const tx = mTx[m];
+    if (tx === '') continue;
+    if (byTx.has(tx)) mirrorDuplicateReferences++;
+    else byTx.set(tx, m);
+  }
+  const eTx = exp.txId;
+  for (let e = 0; e < exp.length; e++) {
+    if (inRange && inRange[e] === 0) continue;
+    const tx = eTx[e];
+    if (tx === '') continue;
+    const m = byTx.get(tx);
+    if (m !== undefined && mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
+  }
+  byTx.clear();
+
+  // Pass 2: id, among what is left, when the references do not say they are different entries.
+  const byId = new Map<number, number>();
+  for (let m = 0; m < mir.length; m++) {
+    if (mirrorToExport[m] !== -1) continue;
+    const id = mir.logId[m];
+    if (!Number.isNaN(id) && !byId.has(id)) byId.set(id, m);
+  }
+  if (byId.size > 0) {
+    for (let e = 0; e < exp.length; e++) {
+      if (exportToMirror[e] !== -1 || (inRange && inRange[e] === 0)) continue;
+      const id = exp.logId[e];
+      if (Number.isNaN(id)) continue;
+      const m = byId.get(id);
+      if (m === undefined || mirrorToExport[m] !== -1) continue;
+      if (eTx[e] !== '' && mTx[m] !== '' && eTx[e] !== mTx[m]) continue;
+      pair(e, m, RULE_ID);
+    }
+  }
+
+  // Pass 3: phone + amount + nearest time, where one side has no reference.
+  const candidates = new Map<string, number[]>();
+  for (let m = 0; m < mir.length; m++) {
+    if (mirrorToExport[m] !== -1) continue;
+    const d = mir.detail(m);
+    const key = `${d.phone}|${mir.amountKobo[m]}`;
+    const list = candidates.get(key);
+    if (list) list.push(m);
+    else candidates.set(key, [m]);
+  }
+  if (candidates.size > 0) {
+    for (let e = 0; e < exp.length; e++) {
+      if (exportToMirror[e] !== -1 || (inRange && inRange[e] === 0)) continue;
+      const t = exp.createdMs[e];
+      if (Number.isNaN(t)) continue;
+      const list = candidates.get(`${exp.detail(e).phone}|${exp.amountKobo[e]}`);
+      if (!list) continue;
+      let best = -1;
+      let bestGap = Infinity;
+      for (const m of list) {
+        if (mirrorToExport[m] !== -1) continue;
+        if (eTx[e] !== '' && mTx[m] !== '') continue;
+        const gap = Math.abs(mir.createdMs[m] - t);
+        if (gap <= options.windowMs && gap < bestGap) {
+          best = m;
+          bestGap = gap;
+        }
+      }
+      if (best >= 0) pair(e, best, RULE_PHONE_AMOUNT_TIME);
+    }
+  }
+
+  return { exportToMirror, exportRule, mirrorToExport, pairs, byRule, mirrorDuplicateReferences };
+}
