@@ -20,7 +20,7 @@ import { JobRunner, doneCount, pidAlive, totalCount, type RunnerTiming, DEFAULT_
 import { JobStore, type ItemRow, type JobRow } from './jobStore';
 import type { BulkJobKind, ItemState } from './jobStates';
 import { ITEM_STATES } from './jobStates';
-import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentFromJobs, validate, type Catalogs } from './prepareJob';
+import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentLog, recentPurchases, validate, type Catalogs } from './prepareJob';
 import { exportJobResults } from './exportResults';
 import { fieldLabel, missingFields, type ColumnMapping } from '../imports';
 
@@ -59,7 +59,8 @@ export class BulkService {
     const path = resolveFileRef(this.app, input.file);
     const { table } = await readSheet(path, input.sheet);
     const { mapping } = chooseMapping(this.app.settings, input.kind, table.headers, input.mapping);
-    const result = validate(table, mapping, input.kind, await this.catalogs(input.kind), recentFromJobs(this.store, null));
+    const log = await recentLog(this.app.client(), input.kind);
+    const result = validate(table, mapping, input.kind, await this.catalogs(input.kind), recentPurchases(this.store, null, log.entries));
     return {
       rows: result.counts.rows,
       valid: result.counts.valid,
@@ -81,7 +82,8 @@ export class BulkService {
     // A required column the headings did not reveal: the draft is kept (with no rows) so the
     // user can choose the column, rather than an error that leaves nothing to correct.
     const unmapped = missingFields(choice.mapping, input.kind).length > 0;
-    const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentFromJobs(this.store, input.replaceJobId ?? null));
+    const log = unmapped ? { entries: [], problem: null } : await recentLog(this.app.client(), input.kind);
+    const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentPurchases(this.store, input.replaceJobId ?? null, log.entries));
     if (input.replaceJobId) {
       const old = this.store.job(input.replaceJobId);
       if (old && old.state === 'draft') this.store.deleteJob(old.id);
@@ -106,6 +108,7 @@ export class BulkService {
       result ? itemsFromValidation(result, input.keepDuplicates) : [],
       result ? result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })) : [],
     );
+    if (log.problem) this.store.setJobState(jobId, 'draft', log.problem);
     this.app.events.emit('data.changed', { topics: ['jobs'] });
     return this.preview(jobId, { sheetNames, remembered: choice.remembered });
   }

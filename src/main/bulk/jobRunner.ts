@@ -58,6 +58,11 @@ const MAX_HOLDS = 20;
 const MAX_ATTEMPTS = 5;
 const MATCH_BEFORE_MS = 5 * 60_000;
 const MATCH_AFTER_MS = 15 * 60_000;
+/** The service answers a requery from 2 minutes 1 second after the purchase. */
+const REQUERY_AFTER_MS = 121_000;
+/** At most one requery per item per minute: the service answers only a few per transaction. */
+const REQUERY_EVERY_MS = 60_000;
+const FAILED_REASON = 'The service reported this purchase FAILED; the amount is refunded to the wallet.';
 
 export function pidAlive(pid: number): boolean {
   try {
@@ -80,6 +85,7 @@ export class JobRunner {
   private pauseReason: string | null = null;
   private lastPoll = 0;
   private polling: Promise<void> | null = null;
+  private readonly lastRequery = new Map<number, number>();
   private lastEmit = 0;
   private lastAcceptedAt = 0;
   private batchCounter = 0;
@@ -411,11 +417,38 @@ export class JobRunner {
       return; // The log could not be read now; the next poll tries again.
     }
     const byRef = new Map(entries.map((e) => [e.transactionId, e]));
+    const stillOpen: ItemRow[] = [];
     for (const item of accepted) {
       const entry = item.reference ? byRef.get(item.reference) : undefined;
-      if (!entry) continue;
-      if (entry.status === 'SUCCESS') store.setFinal(this.jobId, item.seq, 'success', item.reason, 'log');
-      else if (entry.status === 'FAILED') store.setFinal(this.jobId, item.seq, 'failed', 'The service reported this purchase FAILED; the amount is refunded to the wallet.', 'log');
+      if (entry?.status === 'SUCCESS') store.setFinal(this.jobId, item.seq, 'success', item.reason, 'log');
+      else if (entry?.status === 'FAILED') store.setFinal(this.jobId, item.seq, 'failed', FAILED_REASON, 'log');
+      else stillOpen.push(item);
+    }
+    await this.requeryOverdue(stillOpen);
+  }
+
+  /**
+   * Items the log still shows as not final 2 minutes 1 second after they were sent are asked
+   * about by requery (a few per poll). 425 (too early) and 502 are tried again later; 429 (no
+   * more requeries) and 404 are noted on the item for the user.
+   */
+  private async requeryOverdue(items: ItemRow[]): Promise<void> {
+    const { store } = this.deps;
+    const t = Date.now();
+    const due = items
+      .filter((i) => i.reference && (i.sent_ms ?? 0) + REQUERY_AFTER_MS <= t && t - (this.lastRequery.get(i.seq) ?? 0) >= REQUERY_EVERY_MS)
+      .slice(0, 10);
+    for (const item of due) {
+      this.lastRequery.set(item.seq, t);
+      try {
+        const r = await this.deps.client().requery(item.reference as string);
+        if (r.status === 'SUCCESS') store.setFinal(this.jobId, item.seq, 'success', item.reason, 'requery');
+        else if (r.status === 'FAILED') store.setFinal(this.jobId, item.seq, 'failed', FAILED_REASON, 'requery');
+      } catch (error) {
+        if (error instanceof ServiceError && (error.action === 'hand_to_support' || error.action === 'not_found')) {
+          store.setFinal(this.jobId, item.seq, 'accepted', `${error.message} ${error.hint ?? ''}`.trim(), 'requery');
+        }
+      }
     }
   }
 

@@ -22,7 +22,9 @@ import {
   type SheetTable,
   type ValidationResult,
 } from '../imports';
+import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Settings } from '../store/settings';
+import { readAllLogPages, type LogReader } from './logLookup';
 import type { BulkJobKind } from './jobStates';
 import type { JobStore, NewItem } from './jobStore';
 
@@ -139,12 +141,40 @@ export function itemsFromValidation(result: ValidationResult, keepDuplicates: bo
   });
 }
 
-/** Last 24 hours of this computer's job items for a phone and amount. */
-export function recentFromJobs(store: JobStore, excludeJobId: string | null): (account: string, amountKobo: number) => RecentMatch[] {
+export type RecentLookup = (account: string, amountKobo: number) => RecentMatch[];
+
+/**
+ * Purchases of the last 24 hours for a phone and amount: this computer's job items, and the
+ * service's log (entries not FAILED; an entry that is a job item's reference is listed once).
+ */
+export function recentPurchases(store: JobStore, excludeJobId: string | null, log: readonly ParsedLogEntry[] = []): RecentLookup {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
-  return (account, amountKobo) =>
-    store
-      .recentItems(account, amountKobo, since)
-      .filter((i) => i.job_id !== excludeJobId)
-      .map((i) => ({ source: 'job' as const, reference: i.reference, at: i.updated_at, amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
+  const byKey = new Map<string, ParsedLogEntry[]>();
+  for (const e of log) {
+    if (e.status === 'FAILED' || e.createdAt < since) continue;
+    const key = `${e.phoneNumber}|${e.amountKobo}`;
+    const list = byKey.get(key);
+    if (list) list.push(e);
+    else byKey.set(key, [e]);
+  }
+  return (account, amountKobo) => {
+    const items = store.recentItems(account, amountKobo, since).filter((i) => i.job_id !== excludeJobId);
+    const refs = new Set(items.map((i) => i.reference).filter((r): r is string => r !== null));
+    const fromJobs = items.map((i) => ({ source: 'job' as const, reference: i.reference, at: i.updated_at, amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
+    const fromLog = (byKey.get(`${account}|${amountKobo}`) ?? [])
+      .filter((e) => !refs.has(e.transactionId))
+      .map((e) => ({ source: 'log' as const, reference: e.transactionId, at: e.createdAt, amountKobo: e.amountKobo, status: e.status }));
+    return [...fromLog, ...fromJobs].sort((a, b) => a.at.localeCompare(b.at));
+  };
+}
+
+/** The service's log of the last 24 hours (at most 5,000 entries), for the duplicate check. */
+export async function recentLog(client: LogReader, kind: BulkJobKind): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
+  const start = new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 10);
+  try {
+    const entries = await readAllLogPages(client, { startdate: start, type: kind, status: 'all' }, undefined, (all) => all.length >= 5000);
+    return { entries, problem: null };
+  } catch (error) {
+    return { entries: [], problem: `The service's log could not be read, so rows were compared with this computer's jobs only (${error instanceof Error ? error.message : String(error)}).` };
+  }
 }

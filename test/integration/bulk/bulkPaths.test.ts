@@ -113,6 +113,14 @@ describe('service answers during a job', () => {
     expect((await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.phone_number === mtnPhone(1))).toHaveLength(2);
   });
 
+  it('a row bought outside vendesk jobs in the last 24 hours (found in the service log) is flagged and left out', async () => {
+    await t.app.client().purchaseAirtime([{ amount: 300, phoneNumber: mtnPhone(7), network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN Nigeria', region: '' }]);
+    const preview = await prepareAirtime([['Phone', 'Amount'], [mtnPhone(7), 300], [mtnPhone(8), 300]]);
+    expect(preview.duplicates).toHaveLength(1);
+    expect(preview.duplicates[0]).toMatchObject({ row: 2, state: 'excluded', duplicateOf: expect.stringMatching(/already had ₦300\.00 bought in the last 24 hours.*reference ATM/) });
+    expect(preview.includedItems).toBe(1);
+  });
+
   it('a duplicate row left out is not bought and says why', async () => {
     const preview = await prepareAirtime([['Phone', 'Amount'], [mtnPhone(1), 100], [mtnPhone(1), 100]]);
     const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });

@@ -120,6 +120,12 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
         </Stack>
       </Card>
 
+      {preview.job.message && (
+        <Alert color="yellow" variant="light">
+          {preview.job.message}
+        </Alert>
+      )}
+
       <Accordion variant="separated" multiple defaultValue={[preview.mapping.some((m) => m.required && m.column === null) ? 'columns' : '', invalidRowCount > 0 ? 'invalid' : '', preview.duplicates.length > 0 ? 'duplicates' : '', preview.networkConflicts.length > 0 ? 'networks' : ''].filter(Boolean)}>
         <Accordion.Item value="columns">
           <Accordion.Control>Columns used</Accordion.Control>
