@@ -163,12 +163,12 @@ export class BulkService {
     const settings = readBulkSettings(this.app.settings);
     if (items === 0) return 'There is nothing to buy: every row is invalid or left out.';
     if (settings.capPerJobKobo !== null && totalKobo > settings.capPerJobKobo) {
-      return `The job total ${formatNaira(totalKobo)} is above the spending cap per job of ${formatNaira(settings.capPerJobKobo)}. Split the file, or raise the cap in Settings.`;
+      return `The job total ${formatNaira(totalKobo)} is above the spending cap per job of ${formatNaira(settings.capPerJobKobo)}. Split the file, or raise the cap per job (Purchases → Limits for bulk jobs).`;
     }
     if (settings.capPerDayKobo !== null) {
       const today = this.store.spentSince(startOfLocalDay());
       if (today + totalKobo > settings.capPerDayKobo) {
-        return `This job (${formatNaira(totalKobo)}) would take today's bulk spending to ${formatNaira(today + totalKobo)}, above the daily cap of ${formatNaira(settings.capPerDayKobo)}. Buy fewer rows today, or raise the daily cap in Settings.`;
+        return `This job (${formatNaira(totalKobo)}) would take today's bulk spending to ${formatNaira(today + totalKobo)}, above the daily cap of ${formatNaira(settings.capPerDayKobo)}. Buy fewer rows today, or raise the daily cap (Purchases → Limits for bulk jobs).`;
       }
     }
     if (maxTotalKobo !== undefined && totalKobo > maxTotalKobo) {

@@ -279,13 +279,13 @@ export class JobRunner {
       const a = store.amounts(this.jobId);
       const committed = a.sending + a.accepted + a.uncertain + a.success + a.pending;
       if (committed + batchKobo > capPerJobKobo) {
-        return `Paused: sending more would take this job past its spending cap of ${fmt(capPerJobKobo)} (${fmt(committed)} committed so far). Raise the cap per job in Settings, then resume.`;
+        return `Paused: sending more would take this job past its spending cap of ${fmt(capPerJobKobo)} (${fmt(committed)} committed so far). Raise the cap per job (Purchases → Limits for bulk jobs), then resume.`;
       }
     }
     if (capPerDayKobo !== null) {
       const today = store.spentSince(startOfLocalDay());
       if (today + batchKobo > capPerDayKobo) {
-        return `Paused: the daily spending cap of ${fmt(capPerDayKobo)} is reached (${fmt(today)} spent on bulk jobs today). Resume tomorrow, or raise the daily cap in Settings and resume.`;
+        return `Paused: the daily spending cap of ${fmt(capPerDayKobo)} is reached (${fmt(today)} spent on bulk jobs today). Resume tomorrow, or raise the daily cap (Purchases → Limits for bulk jobs) and resume.`;
       }
     }
     return null;

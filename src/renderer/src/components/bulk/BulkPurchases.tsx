@@ -7,6 +7,7 @@ import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { asAppError, JOB_COLOR, jobLabel } from './bulkLabels';
+import { BulkLimits } from './BulkLimits';
 import { BulkPreviewPanel } from './BulkPreviewPanel';
 import { JobProgressPanel } from './JobProgressPanel';
 import { NewBulkJob } from './NewBulkJob';
@@ -119,6 +120,7 @@ export function BulkPurchases() {
           </Table>
         )}
       </Card>
+      <BulkLimits />
     </Stack>
   );
 }

@@ -1,0 +1,84 @@
+import { Accordion, Button, Group, NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import type { BulkSettingsView } from '../../../../shared/contract/bulk';
+import { AppError, bridge } from '../../bridge';
+import { formatNaira } from '../../format';
+import { useOperation } from '../../hooks/useOperation';
+import { ErrorNotice } from '../ErrorNotice';
+import { asAppError } from './bulkLabels';
+
+type Field = number | string;
+
+const toNaira = (kobo: number | null): Field => (kobo === null ? '' : kobo / 100);
+const toKobo = (v: Field): number | null => (typeof v === 'number' && v > 0 ? Math.round(v * 100) : null);
+
+/** Spending caps and sending pace of bulk jobs. Empty cap = no cap. */
+export function BulkLimits() {
+  const current = useOperation('bulk.settings.get', {});
+  const [perJob, setPerJob] = useState<Field>('');
+  const [perDay, setPerDay] = useState<Field>('');
+  const [batch, setBatch] = useState<Field>(50);
+  const [concurrency, setConcurrency] = useState<Field>(3);
+  const [saved, setSaved] = useState<BulkSettingsView | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+
+  useEffect(() => {
+    const s = current.data;
+    if (!s) return;
+    setPerJob(toNaira(s.capPerJobKobo));
+    setPerDay(toNaira(s.capPerDayKobo));
+    setBatch(s.batchSize);
+    setConcurrency(s.concurrency);
+  }, [current.data]);
+
+  const save = async () => {
+    setBusy(true);
+    try {
+      const next = await bridge.call('bulk.settings.set', {
+        capPerJobKobo: toKobo(perJob),
+        capPerDayKobo: toKobo(perDay),
+        ...(typeof batch === 'number' ? { batchSize: batch } : {}),
+        ...(typeof concurrency === 'number' ? { concurrency } : {}),
+      });
+      setSaved(next);
+      setError(null);
+    } catch (e) {
+      setError(asAppError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Accordion variant="separated">
+      <Accordion.Item value="limits">
+        <Accordion.Control>Limits for bulk jobs</Accordion.Control>
+        <Accordion.Panel>
+          <Stack gap="sm">
+            <Text size="sm" c="dimmed">
+              Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap empty for no cap. The daily cap counts every bulk job of the day on this computer.
+            </Text>
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+              <NumberInput label="Cap per job (₦)" placeholder="No cap" value={perJob} onChange={setPerJob} min={0} thousandSeparator="," decimalScale={2} />
+              <NumberInput label="Cap per day (₦)" placeholder="No cap" value={perDay} onChange={setPerDay} min={0} thousandSeparator="," decimalScale={2} />
+              <NumberInput label="Rows per request" description="1 to 100" value={batch} onChange={setBatch} min={1} max={100} allowDecimal={false} />
+              <NumberInput label="Requests at once" description="1 to 8" value={concurrency} onChange={setConcurrency} min={1} max={8} allowDecimal={false} />
+            </SimpleGrid>
+            <ErrorNotice error={error ?? current.error} />
+            <Group>
+              <Button onClick={() => void save()} loading={busy}>
+                Save limits
+              </Button>
+              {saved && (
+                <Text size="sm" c="green" role="status">
+                  Saved. Per job: {saved.capPerJobKobo === null ? 'no cap' : formatNaira(saved.capPerJobKobo)}; per day: {saved.capPerDayKobo === null ? 'no cap' : formatNaira(saved.capPerDayKobo)}.
+                </Text>
+              )}
+            </Group>
+          </Stack>
+        </Accordion.Panel>
+      </Accordion.Item>
+    </Accordion>
+  );
+}
