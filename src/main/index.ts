@@ -8,6 +8,7 @@ import { app as electronApp, BrowserWindow, ipcMain, session, shell } from 'elec
 import path from 'node:path';
 import { createApp, type App } from './app';
 import { dispatch } from './dispatch';
+import { ensurePendingScheduler } from './requery';
 import { electronNativeBinding } from './shell/nativeBinding';
 import { SafeStorageTokenStore } from './shell/safeTokenStore';
 import { CONTENT_SECURITY_POLICY } from './web/webShell';
@@ -77,6 +78,7 @@ async function start(): Promise<void> {
     nativeBinding: electronNativeBinding(electronApp.getAppPath()),
   });
   const appCore = core;
+  ensurePendingScheduler(appCore);
 
   ipcMain.handle('vendesk:call', async (event, name: unknown, input: unknown) => {
     if (!isTrustedFrame(event.senderFrame)) {
