@@ -88,3 +88,30 @@ test('upload an XLSX, fix a column, read the invalid rows, confirm, watch progre
   await expect(page.getByRole('button', { name: /Possible duplicates/ })).toContainText('4');
   await page.screenshot({ path: path.join(SCREENS, 'bulk-6-again.png'), fullPage: true });
 });
+
+test('a job left with an uncertain item asks the user, who settles it by hand', async ({ page, vendesk }) => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  await vendesk.call('bulk.settings.set', { uncertainSafeDelaySeconds: 0 });
+  const source = await payrollWorkbook();
+  // As if uploaded through the browser.
+  const uploadId = 'ab'.repeat(16);
+  fs.mkdirSync(path.join(vendesk.dataDir, 'uploads'), { recursive: true });
+  fs.copyFileSync(source, path.join(vendesk.dataDir, 'uploads', uploadId));
+  const preview = await vendesk.call('bulk.prepare', { file: { uploadId, name: 'March staff airtime.xlsx' }, kind: 'airtime', mapping: { phone: 1, amount: 2, name: 0, reference: 3 } });
+  // vendesk stopped while row 2 was being sent, and it was retried 5 times before: the log cannot settle it.
+  vendesk.app.db.prepare("UPDATE bulk_jobs SET state = 'running', confirmed_at = ? WHERE id = ?").run(new Date().toISOString(), preview.job.id);
+  vendesk.app.db.prepare("UPDATE bulk_items SET state = 'sending', attempts = 5, sent_ms = ? WHERE job_id = ? AND seq = 1").run(Date.now(), preview.job.id);
+
+  await page.goto(`${vendesk.shell?.origin}/#/purchases`);
+  await page.getByRole('table', { name: 'Bulk jobs' }).getByText('Interrupted — resume to finish').click();
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(page.getByTestId('job-state')).toHaveText('Needs your attention', { timeout: 60_000 });
+  await expect(page.getByText('Items that may or may not have been bought')).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-7-needs-attention.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Not bought — leave it' }).click();
+  await expect(page.getByTestId('job-state')).toHaveText('Finished');
+  await expect(page.getByTestId('count-uncertain')).toContainText('0');
+  await page.getByRole('button', { name: 'Back to jobs' }).click();
+  await page.getByRole('button', { name: 'Limits for bulk jobs' }).click();
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-8-jobs-and-limits.png'), fullPage: true });
+});

@@ -97,7 +97,7 @@ export function BulkPurchases() {
                 <Table.Th>State</Table.Th>
                 <Table.Th ta="right">Rows</Table.Th>
                 <Table.Th ta="right">Successful</Table.Th>
-                <Table.Th ta="right">Charged</Table.Th>
+                <Table.Th ta="right">Spent</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
