@@ -1,0 +1,139 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readBulkSettings, writeBulkSettings } from '../../../src/main/bulk/bulkSettings';
+import { JobStore, type NewItem } from '../../../src/main/bulk/jobStore';
+import { itemsFromValidation } from '../../../src/main/bulk/prepareJob';
+import type { ValidationResult, ValidRow } from '../../../src/main/imports';
+import { openDatabase, type Db } from '../../../src/main/store/database';
+import { Settings } from '../../../src/main/store/settings';
+
+let db: Db;
+let store: JobStore;
+
+function item(i: number, over: Partial<NewItem> = {}): NewItem {
+  return {
+    rowNumber: i + 2,
+    phone: `0803${String(1_000_000 + i).slice(-7)}`,
+    network: 'MTN',
+    productCode: 'MTN-VTU',
+    voucherCode: '',
+    operator: '',
+    region: '',
+    dataValue: null,
+    description: '',
+    amountKobo: 100_00,
+    name: '',
+    note: '',
+    givenNetwork: null,
+    prefixNetwork: null,
+    duplicateOf: null,
+    state: 'queued',
+    ...over,
+  };
+}
+
+function job(items: NewItem[]): string {
+  return store.createJob(
+    { kind: 'airtime', profileId: 'sandbox', connectionKind: 'sandbox', baseUrl: 'http://127.0.0.1:1', fileName: 'f.csv', fileHash: 'h', sheetName: null, headers: ['Phone', 'Amount'], mapping: {}, rowsTotal: items.length, batchSize: 50, concurrency: 3 },
+    items,
+    [{ row: 9, field: 'phone', message: 'Row 9: bad' }],
+  );
+}
+
+beforeEach(() => {
+  db = openDatabase(':memory:');
+  store = new JobStore(db);
+});
+afterEach(() => db.close());
+
+describe('the job store', () => {
+  it('writes the job, its items and its invalid rows before anything is sent', () => {
+    const id = job([item(0), item(1)]);
+    expect(store.job(id)).toMatchObject({ state: 'draft', file_name: 'f.csv', invalid_count: 1 });
+    expect(store.counts(id)).toMatchObject({ queued: 2 });
+    expect(store.invalidRows(id, 0, 10)).toEqual([{ row: 9, field: 'phone', message: 'Row 9: bad' }]);
+  });
+
+  it('an item can be marked sending only from queued or held, so it is never sent twice at once', () => {
+    const id = job([item(0)]);
+    store.markSending(id, [1]);
+    expect(store.item(id, 1)).toMatchObject({ state: 'sending', attempts: 1 });
+    expect(() => store.markSending(id, [1])).toThrow(/not ready to send/);
+  });
+
+  it('after a crash, items caught sending become uncertain', () => {
+    const id = job([item(0), item(1)]);
+    store.markSending(id, [1]);
+    expect(store.sendingToUncertain(id)).toBe(1);
+    expect(store.item(id, 1)?.state).toBe('uncertain');
+    expect(store.item(id, 2)?.state).toBe('queued');
+  });
+
+  it('one log entry can settle only one item', () => {
+    const id = job([item(0), item(0, { rowNumber: 3 })]);
+    store.markSending(id, [1]);
+    store.sendingToUncertain(id);
+    store.markSending(id, [2]);
+    store.sendingToUncertain(id);
+    expect(store.claimFromLog(id, 1, 'ATM-1', 'success', 'log: phone, amount and time')).toBe(true);
+    expect(store.isReferenceClaimed('ATM-1')).toBe(true);
+    expect(store.claimFromLog(id, 2, 'ATM-1', 'success', 'log: phone, amount and time')).toBe(false);
+    expect(store.item(id, 2)?.state).toBe('uncertain');
+  });
+
+  it('counts what was spent since a time for the daily cap: sending, accepted, uncertain, successful and pending items', () => {
+    const id = job([item(0), item(1), item(2), item(3)]);
+    store.markSending(id, [1, 2, 3, 4]);
+    store.markAccepted(id, [{ seq: 1, reference: 'R1' }], null);
+    store.transition(id, [2], 'rejected', { reason: 'no' });
+    store.transition(id, [3], 'failed', { reason: 'refunded' });
+    expect(store.spentSince(Date.now() - 60_000)).toBe(200_00);
+    expect(store.spentSince(Date.now() + 60_000)).toBe(0);
+  });
+
+  it('busy keys hold back an item whose phone and amount is in progress', () => {
+    const id = job([item(0), item(1)]);
+    store.markSending(id, [1]);
+    expect([...store.busyKeys(id)]).toEqual([`${item(0).phone}|10000`]);
+  });
+});
+
+describe('bulk settings', () => {
+  it('defaults, clamps and keeps caps in kobo (null = no cap)', () => {
+    const settings = new Settings(db);
+    expect(readBulkSettings(settings)).toMatchObject({ batchSize: 50, concurrency: 3, capPerJobKobo: null, capPerDayKobo: null, uncertainSafeDelaySeconds: 120 });
+    const next = writeBulkSettings(settings, { batchSize: 500, concurrency: 0, capPerDayKobo: 5_000_000 });
+    expect(next).toMatchObject({ batchSize: 100, concurrency: 1, capPerDayKobo: 5_000_000 });
+    expect(writeBulkSettings(settings, { capPerDayKobo: null }).capPerDayKobo).toBeNull();
+  });
+});
+
+describe('items from a validation', () => {
+  const row = (r: number, phone: string): ValidRow => ({
+    row: r, phone, network: 'MTN', amountKobo: 100_00, productCode: 'MTN-VTU', voucherCode: 'V', dataValue: null, operator: 'op', region: '', description: null,
+    name: null, reference: 'ref', meter: null, disco: null, vendType: null, smartcard: null, provider: null, bouquetCode: null, warnings: [],
+  });
+
+  it('leaves repeats and recent duplicates out unless kept, and says why', () => {
+    const result: ValidationResult = {
+      kind: 'airtime',
+      valid: [row(2, '08031000001'), row(3, '08031000001'), row(4, '08031000002')],
+      invalid: [],
+      duplicates: [
+        { kind: 'in_file', rows: [2, 3], account: '08031000001', amountKobo: 100_00, productCode: 'MTN-VTU', message: '' },
+        { kind: 'recent', row: 4, account: '08031000002', amountKobo: 100_00, matches: [], message: 'Row 4: 08031000002 already had ₦100.00 bought in the last 24 hours' },
+      ],
+      networkConflicts: [],
+      totalKobo: 300_00,
+      counts: { rows: 3, valid: 3, invalid: 0, duplicateRows: 3, warnings: 0 },
+      errors: [],
+    };
+    const items = itemsFromValidation(result, false);
+    expect(items.map((i) => [i.rowNumber, i.state, i.duplicateOf])).toEqual([
+      [2, 'queued', null],
+      [3, 'excluded', 'Same purchase as row 2 of this file'],
+      [4, 'excluded', '08031000002 already had ₦100.00 bought in the last 24 hours'],
+    ]);
+    expect(itemsFromValidation(result, true).every((i) => i.state === 'queued')).toBe(true);
+    expect(items[0]).toMatchObject({ voucherCode: 'V', operator: 'op', note: 'ref' });
+  });
+});
