@@ -258,21 +258,33 @@ export class BulkService {
       return this.status(jobId);
     }
     this.checkConnection(job);
-    if (job.state === 'cancelled' || job.state === 'completed' || job.state === 'needs_attention') {
-      // Nothing new is sent; pending and uncertain items are checked again.
-      const c = this.store.counts(jobId);
-      if (c.queued + c.held === 0 && c.pending + c.uncertain + c.sending === 0) return this.status(jobId);
-      if (c.pending > 0) this.store.transition(jobId, this.store.items(jobId, { states: ['pending'] }).map((i) => i.seq), 'accepted', {}, ['pending']);
-      if (job.state === 'cancelled') {
-        // A cancelled job keeps its unsent items cancelled; only its outcomes are refreshed.
-      }
+    const c = this.store.counts(jobId);
+    if (job.state !== 'running' && job.state !== 'paused' && c.queued + c.held + c.pending + c.uncertain + c.sending + c.accepted === 0) {
+      return this.status(jobId);
     }
+    // Pending items are asked about again (log, then requery); a cancelled job keeps its unsent
+    // items cancelled, so only outcomes are refreshed.
+    if (c.pending > 0) this.store.transition(jobId, this.store.items(jobId, { states: ['pending'] }).map((i) => i.seq), 'accepted', {}, ['pending']);
     return this.start(jobId, wait);
   }
 
   private start(jobId: string, wait: boolean): Promise<BulkJobView> | BulkJobView {
+    const job = this.requireJob(jobId);
     const runner = new JobRunner(
-      { store: this.store, settings: this.app.settings, events: this.app.events, client: () => this.app.client() },
+      {
+        store: this.store,
+        settings: this.app.settings,
+        events: this.app.events,
+        client: () => this.app.client(),
+        connectionProblem: () => {
+          try {
+            this.checkConnection(job);
+            return null;
+          } catch (error) {
+            return error instanceof AppError ? `${error.message} ${error.hint ?? ''}`.trim() : String(error);
+          }
+        },
+      },
       jobId,
       this.timing,
     );

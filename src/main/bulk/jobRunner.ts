@@ -39,6 +39,8 @@ export interface RunnerDeps {
   settings: Settings;
   events: EventBus;
   client: () => PurchaseClient;
+  /** Why sending must stop now (the app was switched to another connection), or null. */
+  connectionProblem?: () => string | null;
 }
 
 /** Tuning that tests may shorten; production uses the defaults. */
@@ -157,10 +159,10 @@ export class JobRunner {
       if (this.inFlight.size === 0 && !this.polling) {
         if (this.stop || this.pauseReason) {
           if (toSend === 0 && counts.accepted === 0 && counts.uncertain === 0) break;
-          if (this.stop === 'cancel' || this.stop === 'pause' || this.pauseReason) {
-            // Outcomes of what was already accepted are still read; nothing new is sent.
-            if (counts.accepted === 0 || this.outcomeWaitOver()) break;
-          }
+          // A pause (or closing vendesk) stops at once: accepted items are checked on resume.
+          if (this.stop === 'pause' || this.pauseReason) break;
+          // A cancel still reads the outcomes of what was already accepted.
+          if (counts.accepted === 0 || this.outcomeWaitOver()) break;
         } else if (toSend === 0) {
           const waitingUncertain = counts.uncertain > 0 && this.uncertainStillSettling();
           if ((counts.accepted === 0 || this.outcomeWaitOver()) && !waitingUncertain) break;
@@ -175,8 +177,9 @@ export class JobRunner {
 
   private finish(): JobState {
     const { store } = this.deps;
-    // Accepted items the log has not settled yet: they are pending at the service.
-    const accepted = store.items(this.jobId, { states: ['accepted'] });
+    // Accepted items the log has not settled yet: they are pending at the service (a paused
+    // job keeps them accepted; resuming reads their outcome).
+    const accepted = this.stop === 'pause' || this.pauseReason ? [] : store.items(this.jobId, { states: ['accepted'] });
     if (accepted.length > 0) {
       store.transition(this.jobId, accepted.map((i) => i.seq), 'pending', { reason: 'Accepted by the service; its outcome is not in the log yet. vendesk checks again when you open or resume the job.' }, ['accepted']);
     }
@@ -227,6 +230,11 @@ export class JobRunner {
 
   private launchBatches(): void {
     const { store } = this.deps;
+    const connection = this.deps.connectionProblem?.() ?? null;
+    if (connection) {
+      this.pauseReason = `Paused: ${connection}`;
+      return;
+    }
     while (this.inFlight.size < this.settings.concurrency) {
       const batch = this.pickBatch();
       if (batch.length === 0) return;
