@@ -2,7 +2,8 @@
 import type { CliCommand } from '../cliCommand';
 import { balanceCommand, sandboxCommand } from './appCommands';
 import { BULK_COMMANDS } from './bulkCommands';
+import { LOGS_COMMANDS } from './logsCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
 import { PURCHASE_COMMANDS } from './purchaseCommands';
 
-export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand, ...MESSAGING_COMMANDS, ...BULK_COMMANDS, ...PURCHASE_COMMANDS];
+export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand, ...MESSAGING_COMMANDS, ...BULK_COMMANDS, ...PURCHASE_COMMANDS, ...LOGS_COMMANDS];

@@ -3,6 +3,7 @@ import type { Operations } from '../../shared/contract';
 import { appHandlers } from './appHandlers';
 import { bulkHandlers } from './bulkHandlers';
 import type { HandlersOf } from './handlerTypes';
+import { logsHandlers } from './logsHandlers';
 import { messagingHandlers } from './messagingHandlers';
 import { pendingHandlers } from './pendingHandlers';
 import { purchasesHandlers } from './purchasesHandlers';
@@ -13,4 +14,5 @@ export const handlers: HandlersOf<Operations> = {
   ...messagingHandlers,
   ...purchasesHandlers,
   ...pendingHandlers,
+  ...logsHandlers,
 };

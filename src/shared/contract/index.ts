@@ -5,6 +5,7 @@
 import { appOperations } from './app';
 import { bulkOperations } from './bulk';
 import type { InputOf, OperationDef, OutputOf } from './define';
+import { logsOperations } from './logs';
 import { messagingOperations } from './messaging';
 import { pendingOperations } from './pending';
 import { purchasesOperations } from './purchases';
@@ -15,6 +16,7 @@ export const operations = {
   ...messagingOperations,
   ...purchasesOperations,
   ...pendingOperations,
+  ...logsOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -1,0 +1,168 @@
+/**
+ * `vendesk sync`, `vendesk logs`, `vendesk export logs`, `vendesk catalog`: the log mirror and the
+ * catalogs from the command line (nightly sync, scripted exports). Amounts in the JSON are Naira.
+ */
+import path from 'node:path';
+import type { EventMap } from '../../shared/contract/events';
+import type { LogFilter, MirrorRow } from '../../shared/contract/logs';
+import { formatNaira } from '../../shared/money';
+import { exportLogs } from '../../main/mirror/logExport';
+import { logSync } from '../../main/mirror/logSync';
+import { callOrThrow } from '../callOrThrow';
+import { UsageError, dateOption, numberOption, requireOption, stringOption, type CliCommand, type CliContext, type OptionSpec } from '../cliCommand';
+
+const FILTER_OPTIONS: OptionSpec[] = [
+  { name: 'status', kind: 'string', description: 'success, failed or pending' },
+  { name: 'type', kind: 'string', description: 'airtime, data, electricity or cable' },
+  { name: 'network', kind: 'string', description: 'MTN, GLO, AIRTEL, 9MOBILE, or a disco or cable provider (IKEDC, DSTV)' },
+  { name: 'search', kind: 'string', description: 'Part of a phone number or transaction id' },
+  { name: 'from', kind: 'string', description: 'First day, YYYY-MM-DD (UTC)' },
+  { name: 'to', kind: 'string', description: 'Last day, YYYY-MM-DD (UTC)' },
+];
+
+function filterOf(ctx: CliContext): LogFilter {
+  const status = stringOption(ctx.args, 'status')?.toUpperCase();
+  if (status !== undefined && status !== 'SUCCESS' && status !== 'FAILED' && status !== 'PENDING') {
+    throw new UsageError(`--status must be success, failed or pending, got "${status.toLowerCase()}"`);
+  }
+  const typeText = stringOption(ctx.args, 'type')?.toUpperCase();
+  const type = typeText === 'CABLE' ? 'CABLETV' : typeText;
+  if (type !== undefined && type !== 'AIRTIME' && type !== 'DATA' && type !== 'ELECTRICITY' && type !== 'CABLETV') {
+    throw new UsageError(`--type must be airtime, data, electricity or cable, got "${typeText?.toLowerCase()}"`);
+  }
+  const from = dateOption(ctx.args, 'from');
+  const to = dateOption(ctx.args, 'to');
+  if (from && to && from > to) throw new UsageError('--from is after --to');
+  return { status, type, network: stringOption(ctx.args, 'network'), search: stringOption(ctx.args, 'search'), from, to };
+}
+
+function rowJson(r: MirrorRow) {
+  return {
+    id: r.id,
+    transactionId: r.transactionId,
+    partnerReference: r.partnerReference,
+    phoneNumber: r.phoneNumber,
+    amount: r.amountKobo / 100,
+    cost: r.costKobo / 100,
+    commission: r.commissionKobo / 100,
+    type: r.type,
+    network: r.network,
+    status: r.status,
+    description: r.description,
+    dataPlan: r.dataPlan,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+export const syncCommand: CliCommand = {
+  path: ['sync'],
+  summary: 'Sync the vending log into the local mirror',
+  usage: 'vendesk sync [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]',
+  options: [
+    { name: 'from', kind: 'string', description: 'First day to read (default: the recent days not yet final, or everything on a first sync)' },
+    { name: 'to', kind: 'string', description: 'Last day to read' },
+  ],
+  async run(ctx) {
+    const from = dateOption(ctx.args, 'from');
+    const to = dateOption(ctx.args, 'to');
+    if (from && to && from > to) throw new UsageError('--from is after --to');
+    const app = await ctx.app();
+    const controller = new AbortController();
+    void ctx.interrupted.then(() => controller.abort());
+    const stop = app.events.subscribe((event) => {
+      if (event.name !== 'sync.progress') return;
+      const p = event.payload as EventMap['sync.progress'];
+      if (p.state === 'running') ctx.progress(`sync: ${p.done}${p.total !== null ? ` of ${p.total}` : ''} entries, ${p.pages} pages`);
+    });
+    try {
+      const r = await logSync(app).run({ from, to, signal: controller.signal });
+      return {
+        json: { fetched: r.fetched, inserted: r.inserted, updated: r.updated, pages: r.pages },
+        text: `Synced ${r.fetched} entries in ${r.pages} pages: ${r.inserted} new, ${r.updated} changed${r.resumed ? ' (continued an interrupted sync)' : ''}.`,
+      };
+    } finally {
+      stop();
+    }
+  },
+};
+
+export const logsCommand: CliCommand = {
+  path: ['logs'],
+  summary: 'List vending log entries from the local mirror (newest first)',
+  usage: 'vendesk logs [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D] [--limit N] [--json]',
+  options: [...FILTER_OPTIONS, { name: 'limit', kind: 'string', description: 'At most N entries (default 50, up to 1000)' }],
+  async run(ctx) {
+    const filter = filterOf(ctx);
+    const limit = numberOption(ctx.args, 'limit') ?? 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
+    const app = await ctx.app();
+    const page = await callOrThrow(app, 'logs.query', { filter, sort: 'time_desc', offset: 0, limit });
+    const totals = await callOrThrow(app, 'logs.totals', { filter });
+    const lines = page.rows.map((r) => `${r.createdAt.slice(0, 19).replace('T', ' ')}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`);
+    return {
+      json: { total: totals.count, amount: totals.amountKobo / 100, cost: totals.costKobo / 100, commission: totals.commissionKobo / 100, entries: page.rows.map(rowJson) },
+      text: [...lines, `${page.rows.length} shown of ${totals.count} matching; amount ${formatNaira(totals.amountKobo)}, cost ${formatNaira(totals.costKobo)}, commission ${formatNaira(totals.commissionKobo)}.`].join('\n'),
+    };
+  },
+};
+
+export const exportLogsCommand: CliCommand = {
+  path: ['export', 'logs'],
+  summary: 'Export the mirrored vending log (filtered) to XLSX or CSV',
+  usage: 'vendesk export logs --out FILE.xlsx|FILE.csv [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D]',
+  options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx or .csv' }, ...FILTER_OPTIONS],
+  async run(ctx) {
+    const out = requireOption(ctx.args, 'out');
+    const ext = path.extname(out).toLowerCase();
+    if (ext !== '.xlsx' && ext !== '.csv') throw new UsageError('--out must end in .xlsx or .csv');
+    const filter = filterOf(ctx);
+    const app = await ctx.app();
+    const file = await exportLogs(app, { filter, sort: 'time_desc', format: ext === '.xlsx' ? 'xlsx' : 'csv', outPath: out, onProgress: (n) => ctx.progress(`export: ${n} rows`) });
+    return {
+      json: { path: file.path, rows: file.rows, bytes: file.bytes, amount: file.totals.amountKobo / 100, cost: file.totals.costKobo / 100, commission: file.totals.commissionKobo / 100 },
+      text: `Wrote ${file.rows} entries to ${file.path} (amount ${formatNaira(file.totals.amountKobo)}).`,
+    };
+  },
+};
+
+const CATALOG_KINDS = ['airtime', 'data', 'cable', 'electricity'] as const;
+
+export const catalogCommand: CliCommand = {
+  path: ['catalog'],
+  summary: 'Show a catalog with the codes a purchase sends',
+  usage: 'vendesk catalog airtime|data|cable|electricity [--network X] [--refresh] [--json]',
+  options: [
+    { name: 'network', kind: 'string', description: 'Only this network (data, airtime) or provider (cable)' },
+    { name: 'refresh', kind: 'boolean', description: 'Read the catalog from the service again' },
+  ],
+  async run(ctx) {
+    const kind = ctx.args.positionals[0];
+    if (!CATALOG_KINDS.includes(kind as (typeof CATALOG_KINDS)[number])) throw new UsageError('Name the catalog: vendesk catalog airtime|data|cable|electricity');
+    const network = stringOption(ctx.args, 'network')?.toUpperCase();
+    const wanted = network === 'GLO' ? 'GLOBACOM' : network;
+    const app = await ctx.app();
+    const c = await callOrThrow(app, ctx.args.options.refresh === true ? 'catalog.refresh' : 'catalog.get', {});
+    const match = (n: string) => !wanted || n.toUpperCase() === wanted;
+    switch (kind) {
+      case 'airtime': {
+        const items = c.airtime.filter((p) => match(p.network));
+        return { json: items, text: items.map((p) => `${p.network.padEnd(9)} ${p.productCode.padEnd(16)} ₦${p.minAmount}–₦${p.maxAmount}${p.voucherCode ? `  voucher ${p.voucherCode}` : ''}`).join('\n') };
+      }
+      case 'data': {
+        const items = c.data.filter((p) => match(p.network));
+        return { json: items, text: items.map((p) => `${p.network.padEnd(9)} ${p.productCode.padEnd(16)} ₦${p.amount}  ${p.description}`).join('\n') };
+      }
+      case 'cable': {
+        const items = c.cable.filter((p) => match(p.network));
+        return { json: items, text: items.map((p) => `${p.network.padEnd(9)} ${p.productCode.padEnd(16)} ₦${p.amount}  ${p.description}`).join('\n') };
+      }
+      default: {
+        const items = c.electricity;
+        return { json: items, text: items.map((p) => `${p.productCode.padEnd(10)} ${p.name.padEnd(40)} ₦${p.minAmount}–₦${p.maxAmount}`).join('\n') };
+      }
+    }
+  },
+};
+
+export const LOGS_COMMANDS: CliCommand[] = [syncCommand, logsCommand, exportLogsCommand, catalogCommand];

@@ -1,0 +1,30 @@
+/** Handlers of the mirror operations: sync, the Transactions table, export, catalogs, dashboard. */
+import { AppError } from '../../shared/appError';
+import type { logsOperations } from '../../shared/contract/logs';
+import { getCatalogs } from '../mirror/catalogCache';
+import { dashboardSummary } from '../mirror/dashboardSummary';
+import { exportLogs } from '../mirror/logExport';
+import { logRow, logTotals, queryLogRows } from '../mirror/logQuery';
+import { logSync } from '../mirror/logSync';
+import type { HandlersOf } from './handlerTypes';
+
+export const logsHandlers: HandlersOf<typeof logsOperations> = {
+  'sync.start': (input, app) => logSync(app).start(input),
+  'sync.run': (input, app) => logSync(app).run(input),
+  'sync.cancel': (_input, app) => ({ cancelled: logSync(app).cancel() }),
+  'sync.status': (_input, app) => logSync(app).status(),
+  'logs.query': (input, app) => ({
+    offset: input.offset,
+    rows: queryLogRows(app.db, app.connection.profileId, input.filter, input.sort, input.offset, input.limit),
+  }),
+  'logs.totals': (input, app) => logTotals(app.db, app.connection.profileId, input.filter),
+  'logs.get': (input, app) => {
+    const row = logRow(app.db, app.connection.profileId, input.rowid);
+    if (!row) throw new AppError('log_row_missing', 'That transaction is not in the mirror of this connection.', 'Sync again, or clear the filters and look for it by its transaction id.');
+    return row;
+  },
+  'logs.export': (input, app) => exportLogs(app, input),
+  'catalog.get': (_input, app) => getCatalogs(app),
+  'catalog.refresh': (_input, app) => getCatalogs(app, { refresh: true }),
+  'dashboard.summary': (_input, app) => dashboardSummary(app),
+};

@@ -1,0 +1,104 @@
+/**
+ * What the Dashboard shows: the wallet (read live), spend today / this week / this month and the
+ * daily spend of the last 30 days by type and by network (from the mirror: SUCCESS and PENDING
+ * entries, failed ones were refunded), the pending count and the last sync.
+ *
+ * Days and weeks are UTC days (the log's timestamps are UTC); a week starts on Monday.
+ *
+ * On a first start the mirror of the active profile is empty and was never synced: asking for
+ * the summary starts a sync in the background so a new user sees their history.
+ */
+import type { DashboardSummary, SpendPoint } from '../../shared/contract/logs';
+import { nairaToKobo } from '../../shared/money';
+import type { App } from '../app';
+import { countPendingItems } from '../requery/pendingItems';
+import { mirrorEntryCount } from './logQuery';
+import { logSync } from './logSync';
+import { readCheckpoint } from './syncCheckpoint';
+
+const SPENT = "status IN ('SUCCESS', 'PENDING')";
+const DAY_MS = 86_400_000;
+
+function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+function spendSince(app: App, profileId: string, fromIso: string): number {
+  return app.db
+    .prepare(`SELECT COALESCE(SUM(amount_kobo), 0) FROM log_entries WHERE profile_id = ? AND created_at >= ? AND ${SPENT}`)
+    .pluck()
+    .get(profileId, fromIso) as number;
+}
+
+function dailySeries(app: App, profileId: string, column: 'type' | 'network', days: string[]): { points: SpendPoint[]; keys: string[] } {
+  const rows = app.db
+    .prepare(
+      `SELECT substr(created_at, 1, 10) AS day, ${column} AS k, SUM(amount_kobo) AS kobo FROM log_entries
+        WHERE profile_id = ? AND created_at >= ? AND ${SPENT} GROUP BY day, k`,
+    )
+    .all(profileId, `${days[0]}T00:00:00.000Z`) as { day: string; k: string; kobo: number }[];
+  const byDay = new Map(days.map((d) => [d, {} as Record<string, number>]));
+  const totals = new Map<string, number>();
+  for (const r of rows) {
+    const values = byDay.get(r.day);
+    if (!values) continue;
+    values[r.k] = r.kobo;
+    totals.set(r.k, (totals.get(r.k) ?? 0) + r.kobo);
+  }
+  const keys = [...totals.entries()].sort((a, b) => b[1] - a[1]).map(([k]) => k);
+  return { points: days.map((day) => ({ day, values: byDay.get(day) ?? {} })), keys };
+}
+
+export async function dashboardSummary(app: App, now = new Date()): Promise<DashboardSummary> {
+  const profileId = app.connection.profileId;
+  const sync = logSync(app);
+  const entries = mirrorEntryCount(app.db, profileId);
+  const checkpoint = readCheckpoint(app.db, profileId);
+  if (entries === 0 && checkpoint.lastFinishedAt === null && !sync.isRunning()) sync.start();
+
+  let balance: DashboardSummary['balance'] = null;
+  let balanceError: DashboardSummary['balanceError'] = null;
+  try {
+    const b = await app.client().accountBalance();
+    const main = b.GlobalBalance[0];
+    if (main) balance = { balanceKobo: nairaToKobo(main.Balance), accountName: b.AccountName, readAt: new Date().toISOString() };
+  } catch (error) {
+    balanceError = { message: error instanceof Error ? error.message : String(error), hint: (error as { hint?: string }).hint };
+  }
+
+  const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const weekStart = todayStart - ((new Date(todayStart).getUTCDay() + 6) % 7) * DAY_MS;
+  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  const days = Array.from({ length: 30 }, (_, i) => utcDay(todayStart - (29 - i) * DAY_MS));
+  const byType = dailySeries(app, profileId, 'type', days);
+  const byNetwork = dailySeries(app, profileId, 'network', days);
+
+  let pendingCount: number;
+  let pendingSource: DashboardSummary['pendingSource'];
+  try {
+    pendingCount = countPendingItems(app);
+    pendingSource = 'purchases';
+  } catch {
+    pendingCount = app.db.prepare("SELECT COUNT(*) FROM log_entries WHERE profile_id = ? AND status = 'PENDING'").pluck().get(profileId) as number;
+    pendingSource = 'mirror';
+  }
+
+  return {
+    balance,
+    balanceError,
+    spend: {
+      todayKobo: spendSince(app, profileId, new Date(todayStart).toISOString()),
+      weekKobo: spendSince(app, profileId, new Date(weekStart).toISOString()),
+      monthKobo: spendSince(app, profileId, new Date(monthStart).toISOString()),
+    },
+    dailyByType: byType.points,
+    dailyByNetwork: byNetwork.points,
+    typeKeys: byType.keys,
+    networkKeys: byNetwork.keys,
+    pendingCount,
+    pendingSource,
+    lastSyncAt: checkpoint.lastFinishedAt,
+    syncing: sync.isRunning(),
+    entries,
+  };
+}

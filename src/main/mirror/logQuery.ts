@@ -1,0 +1,157 @@
+/**
+ * Reading the vending log mirror: the WHERE clause of a filter (the log endpoint's filters plus
+ * partial search), windows of rows in a sort, totals, one row, and a streaming iterator for
+ * exports. Every query is for one connection profile.
+ *
+ * Search: 3 characters or more go through the trigram FTS index (`log_search`), which finds a
+ * part of a phone number or transaction id among 1,000,000 rows in milliseconds; 1 or 2
+ * characters are matched with LIKE (they match most rows anyway). A phone number written
+ * `234803…` or `+234 803…` is searched in its local form `0803…`.
+ */
+import type { LogFilter, LogSort, LogTotals, MirrorRow } from '../../shared/contract/logs';
+import { normalizePhone } from '../../shared/phone';
+import type { Db } from '../store/database';
+
+interface Where {
+  sql: string;
+  params: (string | number)[];
+}
+
+/** How the user's network names map onto what the log stores (`GLO` is logged `GLOBACOM`). */
+const NETWORK_ALIASES: Record<string, string> = { GLO: 'GLOBACOM', ETISALAT: '9MOBILE' };
+
+export function searchTerm(raw: string): string {
+  const text = raw.trim();
+  if (/^\+?[\d\s-]{10,}$/.test(text)) {
+    const phone = normalizePhone(text);
+    if (phone.ok) return phone.phone;
+  }
+  return text;
+}
+
+function ftsPhrase(text: string): string {
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Day boundaries as UTC ISO strings, compared with `created_at` as text. */
+function dayStart(day: string): string {
+  return `${day}T00:00:00.000Z`;
+}
+function dayAfter(day: string): string {
+  const d = new Date(`${day}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString();
+}
+
+export function whereOf(profileId: string, filter: LogFilter): Where {
+  const parts = ['e.profile_id = ?'];
+  const params: (string | number)[] = [profileId];
+  if (filter.from) {
+    parts.push('e.created_at >= ?');
+    params.push(dayStart(filter.from));
+  }
+  if (filter.to) {
+    parts.push('e.created_at < ?');
+    params.push(dayAfter(filter.to));
+  }
+  if (filter.status) {
+    parts.push('e.status = ?');
+    params.push(filter.status);
+  }
+  if (filter.type) {
+    parts.push('e.type = ?');
+    params.push(filter.type);
+  }
+  if (filter.network && filter.network.toUpperCase() !== 'ALL') {
+    const upper = filter.network.toUpperCase();
+    parts.push('e.network = ?');
+    params.push(NETWORK_ALIASES[upper] ?? upper);
+  }
+  if (filter.search) {
+    const term = searchTerm(filter.search);
+    if ([...term].length >= 3) {
+      parts.push('e.rowid IN (SELECT rowid FROM log_search WHERE log_search MATCH ?)');
+      params.push(ftsPhrase(term));
+    } else if (term.length > 0) {
+      parts.push("(e.phone_number LIKE ? ESCAPE '\\' OR e.transaction_id LIKE ? ESCAPE '\\')");
+      params.push(likePattern(term), likePattern(term));
+    }
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
+const ORDER: Record<LogSort, string> = {
+  time_desc: 'e.created_at DESC, e.id DESC',
+  time_asc: 'e.created_at ASC, e.id ASC',
+  amount_desc: 'e.amount_kobo DESC, e.id DESC',
+  amount_asc: 'e.amount_kobo ASC, e.id ASC',
+};
+
+export const ROW_COLUMNS = `e.rowid AS rowid, e.id AS id, e.transaction_id AS transactionId, e.partner_reference AS partnerReference,
+  e.phone_number AS phoneNumber, e.amount_kobo AS amountKobo, e.cost_kobo AS costKobo, e.commission_kobo AS commissionKobo,
+  e.type AS type, e.network AS network, e.operator AS operator, e.region AS region, e.description AS description,
+  e.data_plan AS dataPlan, e.status AS status, e.time_text AS time, e.created_at AS createdAt, e.updated_at AS updatedAt,
+  e.synced_at AS syncedAt`;
+
+/** Rows [offset, offset + limit) of the filtered mirror in `sort` order. */
+export function queryLogRows(db: Db, profileId: string, filter: LogFilter, sort: LogSort, offset: number, limit: number): MirrorRow[] {
+  const where = whereOf(profileId, filter);
+  // The window's rowids come from the indexes alone; only the rows shown are read in full.
+  return db
+    .prepare(
+      `SELECT ${ROW_COLUMNS} FROM log_entries e WHERE e.rowid IN (
+         SELECT e.rowid FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?)
+       ORDER BY ${ORDER[sort]}`,
+    )
+    .all(...where.params, limit, offset) as MirrorRow[];
+}
+
+export function logTotals(db: Db, profileId: string, filter: LogFilter): LogTotals {
+  const where = whereOf(profileId, filter);
+  const row = db
+    .prepare(
+      `SELECT COUNT(*) AS count, COALESCE(SUM(e.amount_kobo), 0) AS amountKobo, COALESCE(SUM(e.cost_kobo), 0) AS costKobo,
+              COALESCE(SUM(e.commission_kobo), 0) AS commissionKobo
+         FROM log_entries e WHERE ${where.sql}`,
+    )
+    .get(...where.params) as LogTotals;
+  return row;
+}
+
+export function logRow(db: Db, profileId: string, rowid: number): MirrorRow | null {
+  const row = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE e.profile_id = ? AND e.rowid = ?`).get(profileId, rowid) as MirrorRow | undefined;
+  return row ?? null;
+}
+
+export function mirrorEntryCount(db: Db, profileId: string): number {
+  return (db.prepare('SELECT COUNT(*) FROM log_entries WHERE profile_id = ?').pluck().get(profileId) as number) ?? 0;
+}
+
+const KEY: Record<LogSort, { cols: string; cmp: '<' | '>'; of(row: MirrorRow): [string | number, number] }> = {
+  time_desc: { cols: '(e.created_at, e.id)', cmp: '<', of: (r) => [r.createdAt, r.id] },
+  time_asc: { cols: '(e.created_at, e.id)', cmp: '>', of: (r) => [r.createdAt, r.id] },
+  amount_desc: { cols: '(e.amount_kobo, e.id)', cmp: '<', of: (r) => [r.amountKobo, r.id] },
+  amount_asc: { cols: '(e.amount_kobo, e.id)', cmp: '>', of: (r) => [r.amountKobo, r.id] },
+};
+
+/**
+ * Every filtered row in `sort` order, read in chunks by key (after the last row of the previous
+ * chunk), so an export of 1,000,000 rows never holds them all, never walks an OFFSET, and keeps
+ * no statement open across the writer's awaits.
+ */
+export function* iterateLogRows(db: Db, profileId: string, filter: LogFilter, sort: LogSort, chunk = 2000): Generator<MirrorRow> {
+  const where = whereOf(profileId, filter);
+  const key = KEY[sort];
+  const first = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]} LIMIT ?`);
+  const next = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE ${where.sql} AND ${key.cols} ${key.cmp} (?, ?) ORDER BY ${ORDER[sort]} LIMIT ?`);
+  let rows = first.all(...where.params, chunk) as MirrorRow[];
+  while (rows.length > 0) {
+    for (const row of rows) yield row;
+    if (rows.length < chunk) return;
+    rows = next.all(...where.params, ...key.of(rows[rows.length - 1]), chunk) as MirrorRow[];
+  }
+}

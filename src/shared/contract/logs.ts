@@ -1,0 +1,146 @@
+/**
+ * The local mirror of the vending log: sync from the service, the Transactions table (a window of
+ * rows for a filter and a sort, totals, one row, export), the catalog cache and the dashboard.
+ * Money is integer kobo; times are UTC ISO-8601.
+ */
+import { z } from 'zod';
+import { op } from './define';
+import type { ExportedFile } from './files';
+import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../wire';
+
+export type MirrorStatus = 'SUCCESS' | 'FAILED' | 'PENDING';
+export type MirrorType = 'AIRTIME' | 'DATA' | 'ELECTRICITY' | 'CABLETV';
+
+export interface MirrorRow {
+  /** Local key of the row (stable; used for the detail panel). */
+  rowid: number;
+  id: number;
+  transactionId: string;
+  partnerReference: string;
+  phoneNumber: string;
+  amountKobo: number;
+  costKobo: number;
+  commissionKobo: number;
+  type: MirrorType;
+  network: string;
+  operator: string;
+  region: string;
+  description: string;
+  dataPlan: string;
+  status: MirrorStatus;
+  time: string;
+  createdAt: string;
+  updatedAt: string;
+  syncedAt: string;
+}
+
+export interface LogTotals {
+  count: number;
+  amountKobo: number;
+  costKobo: number;
+  commissionKobo: number;
+}
+
+export interface SyncResult {
+  fetched: number;
+  inserted: number;
+  updated: number;
+  pages: number;
+  /** Records the service reported for the range when the run started. */
+  totalRecords: number | null;
+  startdate: string | null;
+  enddate: string | null;
+  /** The run continued one that a crash or a cancel had left half-way. */
+  resumed: boolean;
+  balanceKobo: number | null;
+  finishedAt: string;
+}
+
+export interface SyncStatus {
+  running: boolean;
+  progress: { done: number; total: number | null; pages: number } | null;
+  lastFinishedAt: string | null;
+  lastResult: SyncResult | null;
+  /** A run was left half-way (crash or cancel); the next sync continues it. */
+  interrupted: boolean;
+  lastError: { message: string; hint?: string } | null;
+  entries: number;
+}
+
+export type CatalogKind = 'airtime' | 'data' | 'cable' | 'electricity';
+
+export interface Catalogs {
+  airtime: AirtimeProduct[];
+  data: DataPlan[];
+  cable: CableBouquet[];
+  electricity: ElectricityProvider[];
+  /** When each was read from the service. */
+  readAt: Record<CatalogKind, string | null>;
+}
+
+export interface SpendPoint {
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  /** Kobo per series key (a type such as AIRTIME, or a network such as MTN). */
+  values: Record<string, number>;
+}
+
+export interface DashboardSummary {
+  balance: { balanceKobo: number; accountName: string; readAt: string } | null;
+  balanceError: { message: string; hint?: string } | null;
+  spend: { todayKobo: number; weekKobo: number; monthKobo: number };
+  dailyByType: SpendPoint[];
+  dailyByNetwork: SpendPoint[];
+  typeKeys: string[];
+  networkKeys: string[];
+  pendingCount: number;
+  pendingSource: 'purchases' | 'mirror';
+  lastSyncAt: string | null;
+  syncing: boolean;
+  entries: number;
+}
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Write dates as YYYY-MM-DD');
+
+export const logFilterSchema = z
+  .object({
+    from: day.optional(),
+    to: day.optional(),
+    status: z.enum(['SUCCESS', 'FAILED', 'PENDING']).optional(),
+    type: z.enum(['AIRTIME', 'DATA', 'ELECTRICITY', 'CABLETV']).optional(),
+    network: z.string().trim().max(40).optional(),
+    search: z.string().trim().max(60).optional(),
+  })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'The start date is after the end date', path: ['from'] });
+export type LogFilter = z.infer<typeof logFilterSchema>;
+
+export const logSortSchema = z.enum(['time_desc', 'time_asc', 'amount_desc', 'amount_asc']);
+export type LogSort = z.infer<typeof logSortSchema>;
+
+export const logsOperations = {
+  'sync.start': op(
+    z.object({ from: day.optional(), to: day.optional() }),
+    'Start syncing the vending log into the mirror (runs in the background; progress as sync.progress events)',
+  ).returns<{ started: boolean; running: boolean }>(),
+  'sync.run': op(z.object({ from: day.optional(), to: day.optional() }), 'Sync the vending log into the mirror and wait for the result').returns<SyncResult>(),
+  'sync.cancel': op(z.object({}), 'Stop the sync in progress; the next sync continues where it stopped').returns<{ cancelled: boolean }>(),
+  'sync.status': op(z.object({}), 'Whether a sync runs, its progress and the last result').returns<SyncStatus>(),
+  'logs.query': op(
+    z.object({
+      filter: logFilterSchema.default({}),
+      sort: logSortSchema.default('time_desc'),
+      offset: z.number().int().min(0).default(0),
+      limit: z.number().int().min(1).max(1000).default(100),
+    }),
+    'A window of mirror rows for a filter and a sort',
+  ).returns<{ offset: number; rows: MirrorRow[] }>(),
+  'logs.totals': op(z.object({ filter: logFilterSchema.default({}) }), 'Count and sums (amount, cost, commission) of the mirror rows for a filter').returns<LogTotals>(),
+  'logs.get': op(z.object({ rowid: z.number().int().positive() }), 'One mirror row').returns<MirrorRow>(),
+  'logs.export': op(
+    z.object({ filter: logFilterSchema.default({}), sort: logSortSchema.default('time_desc'), format: z.enum(['xlsx', 'csv']) }),
+    'Write the filtered mirror rows to an XLSX or CSV file',
+  ).returns<ExportedFile & { totals: LogTotals }>(),
+  'catalog.get': op(z.object({}), 'Catalogs from the cache (read from the service when never read)').returns<Catalogs>(),
+  'catalog.refresh': op(z.object({}), 'Read every catalog from the service again').returns<Catalogs>(),
+  'dashboard.summary': op(z.object({}), 'Wallet, spend, daily spend chart, pending count and last sync').returns<DashboardSummary>(),
+} as const;
