@@ -257,7 +257,7 @@ export class JobRunner {
 
   private pickBatch(): ItemRow[] {
     const { store } = this.deps;
-    const candidates = store.sendable(this.jobId, Date.now(), 5000);
+    const candidates = store.sendable(this.jobId, Date.now(), Math.max(500, this.settings.batchSize * 10));
     if (candidates.length === 0) return [];
     const busy = store.busyKeys(this.jobId);
     for (const k of this.inFlightKeys) busy.add(k);
