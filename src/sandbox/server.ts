@@ -210,7 +210,7 @@ function takeFault(org: OrgState, pathname: string, body: unknown): Fault | null
   return null;
 }
 
-const SAFE_HOST = /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+const SAFE_HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 function bearer(req: IncomingMessage): string | null {
   const header = req.headers.authorization;

@@ -23,13 +23,6 @@ const template = (name: string, body = 'Hello {{1}}, your balance is {{2}}', ind
   body, indexes, name, slug: name.toLowerCase().replace(/\s+/g, '-'), useCase: 'notification,billing',
 });
 
-async function approvedTemplate(org: Org, name = 'Balance alert'): Promise<TemplateRecord> {
-  const r = await org.post<TemplateRecord>('/createTemplates', template(name));
-  expect(r.status).toBe(200);
-  await org.advance(60);
-  return r.body.data;
-}
-
 async function outbox(org: Org): Promise<(OutboxEntry & { subject?: string })[]> {
   return (await org.get<(OutboxEntry & { subject?: string })[]>('/__sandbox/outbox')).body.data;
 }
