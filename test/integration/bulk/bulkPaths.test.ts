@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../src/main/app';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
 import { dispatch } from '../../../src/main/dispatch';
+import { startSandbox } from '../../../src/sandbox';
 import { AppError } from '../../../src/shared/appError';
 import { ROOT, startTestApp, type TestApp } from '../../support/testApp';
 import { airtimeRows, allLogEntries, mtnPhone, tempDir, waitForJob, writeCsv } from './bulkTestFiles';
@@ -201,6 +202,24 @@ describe('spending caps and confirmation', () => {
     expect(paused.counts.success + paused.counts.accepted).toBe(1);
     expect(paused.counts.queued).toBe(2);
     expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(4);
+  });
+
+  it('a job is sent only to the service it was prepared for', async () => {
+    const preview = await prepareAirtime(airtimeRows(2));
+    const other = await startSandbox({ port: 0, acceptAnyToken: true, quiet: true });
+    const elsewhere = await createApp({ dataDir: t.dataDir, shell: 'test', connection: { baseUrl: other.url, token: t.token, kind: 'sandbox' } });
+    try {
+      const r = await dispatch(elsewhere, 'bulk.confirm', { jobId: preview.job.id });
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.error.code).toBe('job_other_connection');
+        expect(r.error.hint).toMatch(/Switch back to the connection the job was prepared for/);
+      }
+    } finally {
+      await elsewhere.close();
+      await other.close();
+    }
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(0);
   });
 
   it('on a LIVE connection the total must be typed to confirm', async () => {
