@@ -41,6 +41,8 @@ export class BulkService {
 
   constructor(private readonly app: App) {
     this.store = new JobStore(app.db);
+    // Files checked but never confirmed (nothing was bought) are forgotten after a week.
+    this.store.deleteStaleDrafts(new Date(Date.now() - 7 * 24 * 3600_000).toISOString());
     app.onClose(async () => {
       for (const { runner } of this.runners.values()) runner.requestStop('pause');
       await Promise.allSettled([...this.runners.values()].map((r) => r.done));

@@ -164,6 +164,11 @@ export class JobStore {
     return this.stmt('SELECT * FROM bulk_jobs ORDER BY created_at DESC LIMIT ?').all(limit) as JobRow[];
   }
 
+  /** Drafts never confirmed (nothing was bought) older than `beforeIso`. */
+  deleteStaleDrafts(beforeIso: string): number {
+    return this.stmt("DELETE FROM bulk_jobs WHERE state = 'draft' AND created_at < ?").run(beforeIso).changes;
+  }
+
   deleteJob(id: string): void {
     this.stmt('DELETE FROM bulk_jobs WHERE id = ?').run(id);
   }
