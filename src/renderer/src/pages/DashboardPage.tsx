@@ -1,37 +1,71 @@
-import { Card, Group, SimpleGrid, Skeleton, Text } from '@mantine/core';
+/**
+ * Dashboard: the wallet (read live), spend today / this week / this month, daily spend of the
+ * last 30 days by type or network, purchases waiting for a final answer, and the sync.
+ */
+import { Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { SpendChart } from '../components/mirror/SpendChart';
+import { SyncControl } from '../components/mirror/SyncControl';
 import { PageHeader } from '../components/PageHeader';
-import { formatDateTime, formatNaira } from '../format';
+import { formatAgo, formatCount, formatDateTime, formatNaira } from '../format';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
+
+function Figure({ label, value, note, testId }: { label: string; value: string | null; note?: string; testId?: string }) {
+  return (
+    <Card withBorder padding="lg" data-testid={testId}>
+      <Text size="sm" c="dimmed">{label}</Text>
+      {value === null ? <Skeleton height={28} mt={6} /> : <Text size="xl" fw={700} className="money" mt={4}>{value}</Text>}
+      {note && <Text size="xs" c="dimmed" mt={4}>{note}</Text>}
+    </Card>
+  );
+}
 
 export function DashboardPage() {
   const balance = useOperation('account.balance', {});
+  const summary = useOperation('dashboard.summary', {});
   useDataChanged(['balance', 'connection'], () => void balance.reload());
+  useDataChanged(['mirror', 'balance', 'connection', 'pending', 'jobs'], () => void summary.reload());
+  const s = summary.data;
   return (
     <>
-      <PageHeader title="Dashboard" description="Wallet, spend and what needs attention" />
+      <PageHeader title="Dashboard" description="Wallet, spend and what needs attention" actions={<SyncControl />} />
       <ErrorNotice error={balance.error} onRetry={() => void balance.reload()} title="The wallet balance could not be read" />
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-        <Card withBorder padding="lg" data-testid="wallet-balance">
-          <Text size="sm" c="dimmed">
-            Wallet balance
-          </Text>
-          {balance.data ? (
-            <>
-              <Text size="xl" fw={700} className="money" mt={4}>
-                {formatNaira(balance.data.balanceKobo)}
-              </Text>
-              <Group gap={4} mt={4}>
-                <Text size="xs" c="dimmed">
-                  {balance.data.accountName} · read {formatDateTime(balance.data.readAt)}
-                </Text>
-              </Group>
-            </>
-          ) : (
-            <Skeleton height={28} mt={6} />
-          )}
+      <ErrorNotice error={summary.error} onRetry={() => void summary.reload()} title="The dashboard could not be read" />
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
+          <Card withBorder padding="lg" data-testid="wallet-balance">
+            <Text size="sm" c="dimmed">Wallet balance</Text>
+            {balance.data ? (
+              <>
+                <Text size="xl" fw={700} className="money" mt={4}>{formatNaira(balance.data.balanceKobo)}</Text>
+                <Group gap={4} mt={4}>
+                  <Text size="xs" c="dimmed">{balance.data.accountName} · read {formatDateTime(balance.data.readAt)}</Text>
+                </Group>
+              </>
+            ) : (
+              <Skeleton height={28} mt={6} />
+            )}
+          </Card>
+          <Figure label="Spent today" value={s ? formatNaira(s.spend.todayKobo) : null} note="Successful and pending, UTC day" testId="spend-today" />
+          <Figure label="Spent this week" value={s ? formatNaira(s.spend.weekKobo) : null} note="Since Monday" testId="spend-week" />
+          <Figure label="Spent this month" value={s ? formatNaira(s.spend.monthKobo) : null} testId="spend-month" />
+          <Figure
+            label="Pending purchases"
+            value={s ? formatCount(s.pendingCount) : null}
+            note={s ? (s.pendingCount === 0 ? 'Nothing waiting for an answer' : 'Waiting for a final answer: see Pending') : undefined}
+            testId="pending-count"
+          />
+        </SimpleGrid>
+        <Card withBorder padding="lg">
+          <Group justify="space-between" mb="sm">
+            <Title order={4}>Daily spend, last 30 days</Title>
+            <Text size="xs" c="dimmed" data-testid="last-sync">
+              {s ? `${formatCount(s.entries)} transactions on this computer · last synced ${formatAgo(s.lastSyncAt)}${s.syncing ? ' · syncing now' : ''}` : ''}
+            </Text>
+          </Group>
+          {s ? <SpendChart summary={s} /> : <Skeleton height={280} />}
         </Card>
-      </SimpleGrid>
+      </Stack>
     </>
   );
 }

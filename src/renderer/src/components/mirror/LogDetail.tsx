@@ -1,0 +1,53 @@
+/** The detail panel of one mirrored log entry: every field the service gave, money in Naira. */
+import { Badge, Drawer, Stack, Table, Text } from '@mantine/core';
+import type { MirrorRow } from '../../../../shared/contract/logs';
+import { formatDateTime, formatNaira } from '../../format';
+import { STATUS_COLOR, typeLabel } from './VirtualLogTable';
+
+export function LogDetail({ row, onClose }: { row: MirrorRow | null; onClose: () => void }) {
+  const fields: [string, string][] = row
+    ? [
+        ['Time', `${formatDateTime(row.createdAt)} (service: ${row.time})`],
+        ['Type', typeLabel(row.type)],
+        ['Network / provider', row.network],
+        ['Operator', row.operator || '—'],
+        ['Region', row.region || '—'],
+        ['Phone number', row.phoneNumber],
+        ['Description', row.description || '—'],
+        ['Data plan code', row.dataPlan || '—'],
+        ['Amount', formatNaira(row.amountKobo)],
+        ['Cost charged', formatNaira(row.costKobo)],
+        ['Commission earned', formatNaira(row.commissionKobo)],
+        ['Transaction id', row.transactionId],
+        ['Partner reference', row.partnerReference],
+        ['Log id', String(row.id)],
+        ['Last changed', formatDateTime(row.updatedAt)],
+        ['Synced to this computer', formatDateTime(row.syncedAt)],
+      ]
+    : [];
+  return (
+    <Drawer opened={row !== null} onClose={onClose} position="right" size="md" title="Transaction details">
+      {row && (
+        <Stack gap="sm" data-testid="tx-detail">
+          <Badge size="lg" variant="light" color={STATUS_COLOR[row.status] ?? 'gray'}>
+            {row.status === 'PENDING' ? 'Pending: not final yet' : row.status === 'FAILED' ? 'Failed: refunded by the service' : 'Successful'}
+          </Badge>
+          <Table withRowBorders={false} verticalSpacing={4}>
+            <Table.Tbody>
+              {fields.map(([label, value]) => (
+                <Table.Tr key={label}>
+                  <Table.Td w={170}>
+                    <Text size="sm" c="dimmed">{label}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" style={{ wordBreak: 'break-all' }}>{value}</Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * The mirror as a table that reaches every row of 1,000,000: a capped spacer with a scaled scroll
+ * (see logTableModel), and rows fetched from SQLite in blocks of 100 for the visible window only.
+ */
+import { Badge, Box, Group, Text } from '@mantine/core';
+import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
+import type { LogFilter, LogSort, MirrorRow } from '../../../../shared/contract/logs';
+import { bridge } from '../../bridge';
+import { formatDateTime, formatNaira } from '../../format';
+import { BLOCK, ROW_HEIGHT, blocksFor, firstRowAt, spacerHeight } from './logTableModel';
+
+const VIEWPORT_PX = 540;
+export const STATUS_COLOR: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
+const TYPE_LABEL: Record<string, string> = { AIRTIME: 'Airtime', DATA: 'Data', ELECTRICITY: 'Electricity', CABLETV: 'Cable TV' };
+const GRID = '150px 100px 100px 120px 130px 90px minmax(160px, 1fr)';
+
+export function typeLabel(type: string): string {
+  return TYPE_LABEL[type] ?? type;
+}
+
+export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filter: LogFilter; sort: LogSort; count: number; version: number; onOpen: (row: MirrorRow) => void }) {
+  const [scrollTop, setScrollTop] = useState(0);
+  const [blocks, setBlocks] = useState<Map<number, MirrorRow[]>>(new Map());
+  const asked = useRef(new Set<number>());
+  const key = JSON.stringify({ filter, sort, version });
+  const scroller = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    asked.current = new Set();
+    setBlocks(new Map());
+    setScrollTop(0);
+    if (scroller.current) scroller.current.scrollTop = 0;
+  }, [key]);
+
+  const first = firstRowAt(scrollTop, count, VIEWPORT_PX);
+  const firstIndex = Math.floor(first);
+  const shown = Math.ceil(VIEWPORT_PX / ROW_HEIGHT) + 1;
+
+  const load = useCallback(
+    (block: number, forKey: string) => {
+      if (asked.current.has(block)) return;
+      asked.current.add(block);
+      void bridge.call('logs.query', { filter, sort, offset: block * BLOCK, limit: BLOCK }).then(
+        (page) => {
+          if (forKey !== key) return;
+          setBlocks((old) => new Map(old).set(block, page.rows));
+        },
+        () => asked.current.delete(block),
+      );
+    },
+    [filter, sort, key],
+  );
+
+  useEffect(() => {
+    // Wait for the scrollbar to rest a moment so a fast drag does not ask for every block it passes.
+    const timer = setTimeout(() => blocksFor(firstIndex, shown, count).forEach((b) => load(b, key)), 40);
+    return () => clearTimeout(timer);
+  }, [firstIndex, shown, count, load, key]);
+
+  const rows: { index: number; row: MirrorRow | undefined }[] = [];
+  for (let i = firstIndex; i < Math.min(count, firstIndex + shown); i++) {
+    rows.push({ index: i, row: blocks.get(Math.floor(i / BLOCK))?.[i % BLOCK] });
+  }
+  const offset = (first - firstIndex) * ROW_HEIGHT;
+
+  return (
+    <Box style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8, overflow: 'hidden' }}>
+      <Box style={{ display: 'grid', gridTemplateColumns: GRID, gap: 8, padding: '8px 12px', background: 'var(--mantine-color-default-hover)', fontWeight: 600, fontSize: 13 }}>
+        <span>Time</span>
+        <span>Type</span>
+        <span>Network</span>
+        <span>Phone</span>
+        <span style={{ textAlign: 'right' }}>Amount</span>
+        <span>Status</span>
+        <span>Transaction id</span>
+      </Box>
+      <div
+        ref={scroller}
+        data-testid="transactions-table"
+        role="grid"
+        aria-rowcount={count}
+        style={{ height: VIEWPORT_PX, overflowY: 'auto', position: 'relative' }}
+        onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}
+      >
+        <div style={{ height: Math.max(spacerHeight(count), VIEWPORT_PX - 2), position: 'relative' }}>
+          <div style={{ position: 'absolute', top: scrollTop - offset, left: 0, right: 0 }}>
+            {rows.map(({ index, row }) => (
+              <div
+                key={index}
+                role="row"
+                aria-rowindex={index + 1}
+                data-testid={row ? 'tx-row' : 'tx-row-loading'}
+                tabIndex={0}
+                onClick={() => row && onOpen(row)}
+                onKeyDown={(e) => e.key === 'Enter' && row && onOpen(row)}
+                style={{ display: 'grid', gridTemplateColumns: GRID, gap: 8, alignItems: 'center', height: ROW_HEIGHT, padding: '0 12px', borderTop: '1px solid var(--mantine-color-default-border)', cursor: row ? 'pointer' : 'default', fontSize: 13, background: index % 2 ? 'var(--mantine-color-gray-0)' : undefined }}
+              >
+                {row ? (
+                  <>
+                    <span>{formatDateTime(row.createdAt)}</span>
+                    <span>{typeLabel(row.type)}</span>
+                    <span>{row.network}</span>
+                    <span className="money">{row.phoneNumber}</span>
+                    <span className="money" style={{ textAlign: 'right' }}>{formatNaira(row.amountKobo)}</span>
+                    <span>
+                      <Badge size="sm" variant="light" color={STATUS_COLOR[row.status] ?? 'gray'}>
+                        {row.status.toLowerCase()}
+                      </Badge>
+                    </span>
+                    <Text size="xs" c="dimmed" truncate>
+                      {row.transactionId}
+                    </Text>
+                  </>
+                ) : (
+                  <Text size="xs" c="dimmed">
+                    Loading row {index + 1}…
+                  </Text>
+                )}
+              </div>
+            ))}
+          </div>
+        </div>
+      </div>
+      <Group justify="space-between" px="sm" py={6} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+        <Text size="xs" c="dimmed" data-testid="table-position">
+          {count === 0 ? 'No transactions match' : `Rows ${(firstIndex + 1).toLocaleString('en-NG')}–${Math.min(count, firstIndex + shown - 1).toLocaleString('en-NG')} of ${count.toLocaleString('en-NG')}`}
+        </Text>
+        <Text size="xs" c="dimmed">Click a row for its details</Text>
+      </Group>
+    </Box>
+  );
+}
