@@ -10,10 +10,12 @@
  *   sent while another item of the job with that phone and amount is accepted but not final
  *   (the service answers 429 to that; see "held").
  * - An `uncertain` item is matched against the log: by reference when known, else by phone,
- *   amount and time (an entry created from 5 minutes before to 15 minutes after the item was
+ *   amount and time (an entry created from 30 minutes before to 15 minutes after the item was
  *   sent, of the job's type, not already owned by another item). A match settles it. It is
  *   sent again only when, at least `uncertainSafeDelaySeconds` after it was sent, the log was
- *   read completely and shows no such entry; after 5 attempts it is left for the user.
+ *   read completely and shows no unowned entry of that phone and amount from 30 minutes before
+ *   it was sent on; after 5 attempts, or when an unowned entry lies beyond the window, it is
+ *   left for the user.
  * - 400/422/2xx-refusals of a batch: the batch is all or nothing, so nothing was charged; its
  *   items are sent again one by one so each gets its own reason. "insufficient balance" pauses
  *   the job instead. 401 pauses the job. 503 (after the client's retries and voucher rule):
@@ -58,7 +60,7 @@ export const DEFAULT_TIMING: RunnerTiming = { tickMs: 250, pollMs: 2000, leaseMs
 const MAX_UNAVAILABLE_ROUNDS = 6;
 const MAX_HOLDS = 20;
 const MAX_ATTEMPTS = 5;
-const MATCH_BEFORE_MS = 5 * 60_000;
+const MATCH_BEFORE_MS = 30 * 60_000;
 const MATCH_AFTER_MS = 15 * 60_000;
 /** The service answers a requery from 2 minutes 1 second after the purchase. */
 const REQUERY_AFTER_MS = 121_000;
@@ -508,20 +510,28 @@ export class JobRunner {
       }
     }
     const sent = item.sent_ms ?? 0;
-    const candidates = entries
+    const same = entries
       .filter((e) => e.type === expectedType && e.phoneNumber === item.phone && e.amountKobo === item.amount_kobo)
       .filter((e) => this.job.kind !== 'data' || !e.dataPlan || e.dataPlan === item.product_code)
+      .filter((e) => !store.isReferenceClaimed(e.transactionId));
+    const candidates = same
       .filter((e) => {
         const created = Date.parse(e.createdAt);
         return created >= sent - MATCH_BEFORE_MS && created <= sent + MATCH_AFTER_MS;
       })
-      .filter((e) => !store.isReferenceClaimed(e.transactionId))
       .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
     for (const candidate of candidates) {
       if (store.claimFromLog(this.jobId, item.seq, candidate.transactionId, statusState(candidate), 'log: phone, amount and time')) {
         if (statusState(candidate) === 'accepted') this.lastAcceptedAt = Date.now();
         return;
       }
+    }
+    // An unowned entry of the same phone and amount later than the window (a service clock far
+    // ahead, say) cannot be tied to the item for sure, nor ruled out: the user decides.
+    const later = same.find((e) => Date.parse(e.createdAt) > sent + MATCH_AFTER_MS);
+    if (later) {
+      store.transition(this.jobId, [item.seq], 'uncertain', { reason: `The service log has a purchase of the same phone and amount (reference ${later.transactionId}, ${later.createdAt}) that vendesk cannot tie to this item for sure. Check it, then mark this item bought or not bought.` }, ['uncertain']);
+      return;
     }
     // Confirmed absent: the log was read completely, after the safe delay, and holds no entry.
     if (item.attempts >= MAX_ATTEMPTS) {

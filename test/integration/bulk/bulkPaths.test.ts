@@ -280,6 +280,20 @@ describe('uncertain items', () => {
     expect(new Set(log.map((e) => e.phone_number)).size).toBe(3);
   });
 
+  it('a log entry that cannot be tied to the item for sure (service clock far ahead) is never answered by buying again', async () => {
+    const preview = await prepareAirtime(airtimeRows(2));
+    crashWith(preview.job.id, [1]);
+    await t.control('clock', { advanceSeconds: 20 * 60 });
+    const item1 = (await t.call('bulk.items', { jobId: preview.job.id })).items[0];
+    await t.app.client().purchaseAirtime([{ amount: 100, phoneNumber: item1.phone, network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN Nigeria', region: '' }]);
+    const done = await t.call('bulk.resume', { jobId: preview.job.id, wait: true });
+    expect(done.state).toBe('needs_attention');
+    const uncertain = (await t.call('bulk.items', { jobId: preview.job.id, states: ['uncertain'] })).items;
+    expect(uncertain.map((i) => i.seq)).toEqual([1]);
+    expect(uncertain[0].reason).toMatch(/cannot tie to this item for sure/);
+    expect((await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.phone_number === item1.phone)).toHaveLength(1);
+  });
+
   it('what the log cannot settle is put to the user, who marks it bought or not bought', async () => {
     const preview = await prepareAirtime(airtimeRows(2));
     crashWith(preview.job.id, [1]);
