@@ -65,6 +65,19 @@ describe('service answers during a job', () => {
     expect(log).toHaveLength(3);
   });
 
+  it('vending that stays unavailable pauses the job with nothing charged; resume finishes it once it is back', { timeout: 90_000 }, async () => {
+    const preview = await prepareAirtime(airtimeRows(2));
+    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 1000 });
+    const paused = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(paused.state).toBe('paused');
+    expect(paused.message).toMatch(/stayed unavailable after 6 tries.*Nothing was charged for the waiting items/);
+    expect(paused.counts.queued).toBe(2);
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(0);
+    await t.control('reset', {});
+    const done = await t.call('bulk.resume', { jobId: preview.job.id, wait: true });
+    expect(done.counts.success).toBe(2);
+  });
+
   it('voucher rule: when only the voucher server is down the items go through without it, and say so', async () => {
     const preview = await prepareAirtime(airtimeRows(2));
     await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 50, withVoucherOnly: true });
