@@ -1,0 +1,91 @@
+/**
+ * Log mirror benchmarks (`npm run bench -- mirror [--rows N] [--skip-sync]`):
+ * 1. full sync of N entries from a standalone sandbox (its own process) seeded with that history;
+ * 2. SQLite upsert of N log entries with every index and the trigram search index;
+ * 3. partial phone search (first page + count) on the N-row mirror.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../src/main/app';
+import { upsertLogEntries } from '../src/main/mirror/logStore';
+import { logTotals, queryLogRows } from '../src/main/mirror/logQuery';
+import { logSync } from '../src/main/mirror/logSync';
+import { openDatabase } from '../src/main/store/database';
+import { generateLogEntries } from './generate/logEntries';
+
+const args = process.argv.slice(2);
+const rowsArg = args.indexOf('--rows');
+const N = rowsArg >= 0 ? Number(args[rowsArg + 1]) : 1_000_000;
+const skipSync = args.includes('--skip-sync');
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-mirror-bench-'));
+
+async function startStandaloneSandbox(seed: number): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/runStandalone.ts', '--port', '0', '--token', 'bench', '--seed-history', String(seed), '--db', path.join(tmp, 'sandbox.db')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+      if (m) resolve(m[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${out}`)));
+  });
+  return { url, stop: () => child.kill() };
+}
+
+async function benchSync(): Promise<void> {
+  const t0 = performance.now();
+  const sandbox = await startStandaloneSandbox(N);
+  const seeded = performance.now() - t0;
+  const app = await createApp({ dataDir: path.join(tmp, 'app'), shell: 'cli', connection: { baseUrl: sandbox.url, token: 'bench', kind: 'sandbox' } });
+  try {
+    const t1 = performance.now();
+    const r = await logSync(app).run();
+    const s = (performance.now() - t1) / 1000;
+    console.log(`full sync                 ${fmt(r.fetched)} entries, ${fmt(r.pages)} pages: ${s.toFixed(1)} s (${fmt(r.fetched / s)} entries/s; sandbox start+seed ${(seeded / 1000).toFixed(1)} s)`);
+  } finally {
+    await app.close();
+    sandbox.stop();
+  }
+}
+
+function benchUpsertAndSearch(): void {
+  const db = openDatabase(path.join(tmp, 'upsert.db'));
+  const entries = [...generateLogEntries(N)];
+  const syncedAt = new Date().toISOString();
+  const page = db.transaction((from: number, to: number) => upsertLogEntries(db, 'bench', entries.slice(from, to), syncedAt));
+  const t0 = performance.now();
+  for (let i = 0; i < N; i += 1000) page(i, Math.min(N, i + 1000));
+  const s = (performance.now() - t0) / 1000;
+  console.log(`upsert (new rows)         ${fmt(N)} rows in pages of 1,000, all indexes + trigram search: ${s.toFixed(1)} s (${fmt(N / s)} rows/s)`);
+  const again = Math.min(N, 100_000);
+  const t1 = performance.now();
+  for (let i = 0; i < again; i += 1000) page(i, Math.min(again, i + 1000));
+  const s1 = (performance.now() - t1) / 1000;
+  console.log(`upsert (unchanged rows)   ${fmt(again)} rows: ${s1.toFixed(2)} s (${fmt(again / s1)} rows/s)`);
+
+  const probes = [entries[Math.floor(N / 2)].phoneNumber.slice(3, 10), entries[N - 1].phoneNumber.slice(4), entries[7].phoneNumber.slice(2, 8)];
+  for (const term of probes) {
+    const t2 = performance.now();
+    const rows = queryLogRows(db, 'bench', { search: term }, 'time_desc', 0, 100);
+    const t3 = performance.now();
+    const totals = logTotals(db, 'bench', { search: term });
+    const t4 = performance.now();
+    console.log(`phone search "${term}"${' '.repeat(Math.max(0, 9 - term.length))} first page ${rows.length} rows: ${(t3 - t2).toFixed(1)} ms; count+sums (${fmt(totals.count)}): ${(t4 - t3).toFixed(1)} ms`);
+  }
+  const t5 = performance.now();
+  const deep = queryLogRows(db, 'bench', {}, 'time_desc', N - 100, 100);
+  console.log(`window at row ${fmt(N - 100)}       ${deep.length} rows: ${(performance.now() - t5).toFixed(1)} ms`);
+  db.close();
+}
+
+try {
+  console.log(`mirror benchmark, ${fmt(N)} entries, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
+  benchUpsertAndSearch();
+  if (!skipSync) await benchSync();
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
