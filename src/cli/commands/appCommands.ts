@@ -21,7 +21,7 @@ export const balanceCommand: CliCommand = {
 export const sandboxCommand: CliCommand = {
   path: ['sandbox'],
   summary: 'Run the standalone sandbox service until Ctrl-C',
-  usage: 'vendesk sandbox [--port 4010] [--token T ...] [--db FILE] [--seed-history N] [--balance NAIRA]',
+  usage: 'vendesk sandbox [--port 4010] [--token T ...] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--quiet]',
   options: [
     { name: 'port', kind: 'string', description: 'Port on 127.0.0.1 (0 = any free port)' },
     { name: 'token', kind: 'string', description: 'A token the sandbox accepts (repeatable)', multiple: true },
@@ -29,12 +29,15 @@ export const sandboxCommand: CliCommand = {
     { name: 'seed-history', kind: 'string', description: 'Create N past log entries on first start' },
     { name: 'balance', kind: 'string', description: 'Starting wallet balance in Naira' },
     { name: 'host', kind: 'string', description: 'Address to listen on (default 127.0.0.1)' },
+    { name: 'any-token', kind: 'boolean', description: 'Accept any bearer token as its own organisation' },
+    { name: 'quiet', kind: 'boolean', description: 'No diagnostics' },
   ],
   async run(ctx) {
     const argv: string[] = [];
     for (const [key, value] of Object.entries(ctx.args.options)) {
       if (value === undefined || key === 'json') continue;
-      for (const v of Array.isArray(value) ? value : [value]) argv.push(`--${key}`, String(v));
+      if (value === true) argv.push(`--${key}`);
+      else if (value !== false) for (const v of Array.isArray(value) ? value : [value]) argv.push(`--${key}`, String(v));
     }
     const code = await runSandboxCli(argv);
     return { exitCode: code, json: { stopped: true }, text: 'Sandbox stopped.' };
