@@ -82,10 +82,15 @@ function benchUpsertAndSearch(): void {
   db.close();
 }
 
-try {
+async function main(): Promise<void> {
   console.log(`mirror benchmark, ${fmt(N)} entries, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
   benchUpsertAndSearch();
   if (!skipSync) await benchSync();
-} finally {
-  fs.rmSync(tmp, { recursive: true, force: true });
 }
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => fs.rmSync(tmp, { recursive: true, force: true }));
