@@ -346,9 +346,7 @@ export class BulkService {
 
   resolveItems(jobId: string, seqs: number[], resolution: 'bought' | 'not_bought' | 'resend', note: string | undefined): BulkJobView {
     this.requireJob(jobId);
-    if (this.runners.has(jobId) && resolution === 'resend') {
-      // The runner picks re-queued items up; that is fine while it runs.
-    }
+    // While the job runs, re-queued items are simply picked up by its runner.
     const who = `user${note ? `: ${note}` : ''}`;
     const from: ItemState[] = ['uncertain'];
     let changed = 0;
