@@ -229,6 +229,17 @@ function buildIndexes(ctx: BulkCatalogs, kind: BulkKind): Indexes {
   return ix;
 }
 
+/**
+ * A number standing for an account (phone, meter or smartcard number): equal accounts always
+ * give equal numbers; different ones almost never do (a 10- or 11-digit phone is exact), and
+ * when they do the exact comparison in findDuplicates sorts them out.
+ */
+function accountDigest(account: string): number {
+  let v = 0;
+  for (let i = 0; i < account.length; i++) v = (v * 10 + account.charCodeAt(i) - 48) % 9007199254740881;
+  return v;
+}
+
 /** State of one validation run. The rare paths (invalid rows, duplicates) live in their own methods so the hot loop stays small and does not deoptimize when the first bad row turns up. */
 class Validation {
   readonly valid: ValidRow[] = [];
@@ -246,7 +257,14 @@ class Validation {
   readonly sameWhat: string;
   readonly sameByAmount: boolean;
 
-  constructor(readonly kind: BulkKind) {
+  /** accountDigest of each valid row's account, by index into `valid`. */
+  readonly keys: Float64Array;
+
+  constructor(
+    readonly kind: BulkKind,
+    rowCount: number,
+  ) {
+    this.keys = new Float64Array(rowCount);
     this.accountField = kind === 'electricity' ? 'meter' : kind === 'cable' ? 'smartcard' : 'phone';
     this.sameWhat = kind === 'airtime' ? 'phone and amount' : kind === 'data' ? 'phone and data plan' : kind === 'electricity' ? 'meter and amount' : 'smartcard and bouquet';
     this.sameByAmount = kind === 'airtime' || kind === 'electricity';
@@ -288,19 +306,59 @@ class Validation {
     this.check.warnings.push({ row, field: this.accountField, message });
   }
 
-  accept(out: ValidRow, account: string, recentPurchases: BulkCatalogs['recentPurchases']): void {
-    const earlier = this.firstByAccount.get(account);
-    if (earlier === undefined) this.firstByAccount.set(account, out);
-    else this.sameAsEarlier(out, account, earlier);
-    if (recentPurchases) {
-      const matches = recentPurchases(account, out.amountKobo);
-      if (matches.length > 0) this.boughtRecently(out, account, matches);
-    }
+  /**
+   * A valid row: counted now; its duplicate checks wait for {@link findDuplicates}. Keying a Map
+   * by 100,000 fresh account strings cost more than the rest of the validation, so the hot loop
+   * only records a numeric digest of the account and the (rare) repeats are found afterwards.
+   */
+  accept(out: ValidRow, account: string): void {
+    this.keys[this.valid.length] = accountDigest(account);
     const warnings = this.check.warnings;
     out.warnings = warnings.length > 0 ? warnings : NO_WARNINGS;
     this.warnings += warnings.length;
     this.totalKobo += out.amountKobo;
     this.valid.push(out);
+  }
+
+  /**
+   * Duplicates within the file and against recent purchases, row by row in file order, with
+   * the same results (and warnings in the same order) as checking each row as it was accepted.
+   * Rows whose account digest occurs once cannot repeat an earlier row and skip the in-file check.
+   */
+  findDuplicates(recentPurchases: BulkCatalogs['recentPurchases']): void {
+    const n = this.valid.length;
+    const keys = this.keys.subarray(0, n);
+    const sorted = keys.slice().sort();
+    const repeated = new Set<number>();
+    for (let i = 1; i < n; i++) if (sorted[i] === sorted[i - 1]) repeated.add(sorted[i]);
+    if (repeated.size === 0 && !recentPurchases) return;
+    const check = this.check;
+    for (let i = 0; i < n; i++) {
+      const inFile = repeated.size > 0 && repeated.has(keys[i]);
+      if (!inFile && !recentPurchases) continue;
+      const out = this.valid[i];
+      const account = this.accountOf(out);
+      check.row = out.row;
+      check.warnings = [];
+      if (inFile) {
+        const earlier = this.firstByAccount.get(account);
+        if (earlier === undefined) this.firstByAccount.set(account, out);
+        else this.sameAsEarlier(out, account, earlier);
+      }
+      if (recentPurchases) {
+        const matches = recentPurchases(account, out.amountKobo);
+        if (matches.length > 0) this.boughtRecently(out, account, matches);
+      }
+      const added = check.warnings;
+      if (added.length > 0) {
+        out.warnings = out.warnings.length > 0 ? [...out.warnings, ...added] : added;
+        this.warnings += added.length;
+      }
+    }
+  }
+
+  accountOf(out: ValidRow): string {
+    return this.kind === 'electricity' ? (out.meter as string) : this.kind === 'cable' ? (out.smartcard as string) : out.phone;
   }
 
   result(rowCount: number): ValidationResult {
@@ -326,7 +384,7 @@ class Validation {
 export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind: BulkKind, ctx: BulkCatalogs): ValidationResult {
   assertMappingComplete(mapping, kind, table.headers);
   const ix = buildIndexes(ctx, kind);
-  const v = new Validation(kind);
+  const v = new Validation(kind, table.rows.length);
   const check = v.check;
   const col = mapping;
   const rows = table.rows;
@@ -349,8 +407,9 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
     }
     out.name = optionalText(at(cells, col.name));
     out.reference = optionalText(at(cells, col.reference));
-    v.accept(out, kind === 'electricity' ? (out.meter as string) : kind === 'cable' ? (out.smartcard as string) : out.phone, recentPurchases);
+    v.accept(out, v.accountOf(out));
   }
+  v.findDuplicates(recentPurchases);
   return v.result(rows.length);
 }
 
