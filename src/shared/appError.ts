@@ -25,3 +25,8 @@ export class AppError extends Error implements AppErrorShape {
     return new AppError(shape.code, shape.message, shape.hint, shape.details);
   }
 }
+
+/** Any thrown value as an AppError, so every error the user sees has a message (and a hint when known). */
+export function asAppError(e: unknown): AppError {
+  return e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e));
+}

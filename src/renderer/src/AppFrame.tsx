@@ -7,7 +7,7 @@ import { ConnectionBadge } from './components/ConnectionBadge';
 import { ErrorNotice } from './components/ErrorNotice';
 import { ConnectionContext } from './hooks/useConnection';
 import { useHashRoute } from './hooks/useHashRoute';
-import { AppError } from './bridge';
+import { AppError, asAppError } from './bridge';
 import { ROUTES } from './routes';
 
 function ThemeToggle() {
@@ -37,7 +37,7 @@ export function AppFrame() {
       setError(null);
     } catch (e) {
       setOnline(false);
-      setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+      setError(asAppError(e));
     }
   }, []);
 

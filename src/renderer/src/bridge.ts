@@ -5,7 +5,7 @@
  */
 import type { AppEvent, CallResult, EventMap, EventName, OperationInput, OperationName, OperationOutput } from '../../shared/contract';
 import type { ExportedFile, FileRef } from '../../shared/contract/files';
-import { AppError } from '../../shared/appError';
+import { AppError, asAppError } from '../../shared/appError';
 
 type Listener = (event: AppEvent) => void;
 const listeners = new Set<Listener>();
@@ -88,4 +88,4 @@ export const bridge = {
   },
 };
 
-export { AppError };
+export { AppError, asAppError };

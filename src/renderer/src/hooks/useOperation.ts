@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract';
-import { AppError, bridge } from '../bridge';
+import { AppError, asAppError, bridge } from '../bridge';
 
 export interface OperationState<T> {
   data: T | undefined;
@@ -31,7 +31,7 @@ export function useOperation<N extends OperationName>(name: N, input: OperationI
         setError(null);
       }
     } catch (e) {
-      if (mine === seq.current) setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+      if (mine === seq.current) setError(asAppError(e));
     } finally {
       if (mine === seq.current) setLoading(false);
     }

@@ -5,7 +5,7 @@
 import { Badge, Button, Card, Group, Select, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { Catalogs, CatalogKind } from '../../../shared/contract/logs';
-import { AppError, bridge } from '../bridge';
+import { AppError, asAppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { PageHeader } from '../components/PageHeader';
 import { formatAgo, formatNaira } from '../format';
@@ -34,7 +34,7 @@ export function CatalogPage() {
     try {
       setFresh(await bridge.call('catalog.refresh', {}));
     } catch (e) {
-      setRefreshError(e instanceof AppError ? e : new AppError('internal', String(e)));
+      setRefreshError(asAppError(e));
     } finally {
       setRefreshing(false);
     }

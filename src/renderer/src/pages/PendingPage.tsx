@@ -8,7 +8,7 @@ import { PageHeader } from '../components/PageHeader';
 import { PendingTable } from '../components/pending/PendingTable';
 import { ResolveDialog } from '../components/pending/ResolveDialog';
 import { PurchaseReceipt } from '../components/purchases/PurchaseReceipt';
-import { asAppError } from '../components/purchases/purchaseStatus';
+import { asAppError } from '../bridge';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 function useSecondsTicker(): number {

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Code, Group, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { AppError, bridge } from '../bridge';
+import { AppError, asAppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { PageHeader } from '../components/PageHeader';
 import { useConnection } from '../hooks/useConnection';
@@ -25,7 +25,7 @@ function AddProfileForm({ onSaved }: { onSaved: () => void }) {
       notifications.show({ color: 'teal', message: `Profile "${name}" saved. Activate it to use the live service.` });
       onSaved();
     } catch (e) {
-      setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+      setError(asAppError(e));
     } finally {
       setSaving(false);
     }
@@ -64,7 +64,7 @@ export function SettingsPage() {
       notifications.show({ color: 'teal', message: done });
       await Promise.all([profiles.reload(), refresh()]);
     } catch (e) {
-      setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+      setError(asAppError(e));
     }
   };
 

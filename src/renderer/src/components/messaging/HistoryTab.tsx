@@ -5,7 +5,7 @@ import { AppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
-import { asAppError } from './asAppError';
+import { asAppError } from '../../bridge';
 import { MessageDetails } from './MessageDetails';
 
 const PER_PAGE = 20;

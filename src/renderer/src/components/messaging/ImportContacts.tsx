@@ -5,7 +5,7 @@ import type { ContactsImportResult, ContactsPreview, PhonebookView } from '../..
 import { AppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatDateTime } from '../../format';
-import { asAppError } from './asAppError';
+import { asAppError } from '../../bridge';
 
 interface ProgressState {
   done: number;

@@ -7,7 +7,7 @@ import { normalizePhone } from '../../../../shared/phone';
 import { AppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatNaira } from '../../format';
-import { asAppError } from './asAppError';
+import { asAppError } from '../../bridge';
 import { useSenderIds } from './useMessagingLists';
 
 function formatLeft(ms: number): string {

@@ -6,7 +6,7 @@ import { bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatDate } from '../../format';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
-import { asAppError } from './asAppError';
+import { asAppError } from '../../bridge';
 import { ImportContacts } from './ImportContacts';
 import { usePhonebooks } from './useMessagingLists';
 

@@ -8,7 +8,7 @@ import { normalizePhone } from '../../../../shared/phone';
 import { AppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatNaira } from '../../format';
-import { asAppError } from './asAppError';
+import { asAppError } from '../../bridge';
 import { MessageDetails } from './MessageDetails';
 import { usePhonebooks, useSenderIds, useTemplates } from './useMessagingLists';
 

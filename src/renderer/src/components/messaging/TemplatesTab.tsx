@@ -7,7 +7,7 @@ import { AppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatDateTime } from '../../format';
 import { ApprovalBadges } from './ApprovalBadges';
-import { asAppError } from './asAppError';
+import { asAppError } from '../../bridge';
 import { useTemplates } from './useMessagingLists';
 
 function CreateTemplate({ onCreated }: { onCreated: () => void }) {

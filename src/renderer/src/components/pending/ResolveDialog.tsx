@@ -4,7 +4,7 @@ import type { PendingItemView } from '../../../../shared/contract/pending';
 import { AppError, bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError } from '../purchases/purchaseStatus';
+import { asAppError } from '../../bridge';
 
 /** Settling a purchase by hand (support answered, or the wallet shows it): an outcome and a note that says how you know. */
 export function ResolveDialog({ item, onClose, onResolved }: { item: PendingItemView | null; onClose: () => void; onResolved: () => void }) {

@@ -7,7 +7,7 @@ import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { PurchaseReceipt } from './PurchaseReceipt';
-import { asAppError } from './purchaseStatus';
+import { asAppError } from '../../bridge';
 import { RecentPurchases } from './RecentPurchases';
 
 type VendType = 'PREPAID' | 'POSTPAID';

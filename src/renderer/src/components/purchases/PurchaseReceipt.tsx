@@ -4,7 +4,8 @@ import type { PurchaseView } from '../../../../shared/contract/purchases';
 import { AppError, bridge } from '../../bridge';
 import { formatDateTime, formatNaira } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError, receiptText, STATE_COLOR, STATE_LABEL } from './purchaseStatus';
+import { asAppError } from '../../bridge';
+import { receiptText, STATE_COLOR, STATE_LABEL } from './purchaseStatus';
 
 /** While printing, only the receipt marked `vd-printing` is shown. */
 const PRINT_CSS = `@media print {

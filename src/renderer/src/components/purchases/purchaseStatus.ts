@@ -1,6 +1,5 @@
 /** How each purchase state is named and coloured everywhere in the renderer. */
 import type { PurchaseState, PurchaseView } from '../../../../shared/contract/purchases';
-import { AppError } from '../../bridge';
 
 export const STATE_LABEL: Record<PurchaseState, string> = {
   sending: 'Sending',
@@ -23,10 +22,6 @@ export const STATE_COLOR: Record<PurchaseState, string> = {
   needs_support: 'grape',
   not_found: 'gray',
 };
-
-export function asAppError(e: unknown): AppError {
-  return e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e));
-}
 
 /** The receipt as plain text, for the clipboard. */
 export function receiptText(p: PurchaseView): string {
