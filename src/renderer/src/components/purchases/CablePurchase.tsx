@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Grid, Group, Modal, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Grid, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { PurchaseView, SmartcardView } from '../../../../shared/contract/purchases';
 import { normalizePhone } from '../../../../shared/phone';
@@ -6,6 +6,7 @@ import { AppError, bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+import { ConfirmPurchaseModal } from './ConfirmPurchaseModal';
 import { PurchaseReceipt } from './PurchaseReceipt';
 import { asAppError } from '../../bridge';
 import { RecentPurchases } from './RecentPurchases';
@@ -172,51 +173,24 @@ export function CablePurchase() {
         </Card>
       )}
 
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Confirm the cable TV purchase" centered>
-        {card && bouquet && (
-          <Stack gap="sm">
-            <Table withRowBorders={false} verticalSpacing={4}>
-              <Table.Tbody>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Customer</Table.Td>
-                  <Table.Td fw={600}>{card.name}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Smartcard</Table.Td>
-                  <Table.Td>
-                    {card.smartcard} · {card.provider}
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Bouquet</Table.Td>
-                  <Table.Td>{bouquet.name}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Phone</Table.Td>
-                  <Table.Td>{phoneCheck?.ok ? phoneCheck.phone : phone}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Amount</Table.Td>
-                  <Table.Td fw={700} fz="lg">
-                    {formatNaira(bouquet.amountKobo)}
-                  </Table.Td>
-                </Table.Tr>
-              </Table.Tbody>
-            </Table>
-            <Text size="sm" c="dimmed">
-              The amount is taken from the wallet now.
-            </Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setConfirming(false)} disabled={buying}>
-                Go back
-              </Button>
-              <Button onClick={() => void buy()} loading={buying} data-testid="cable-buy">
-                Buy for {formatNaira(bouquet.amountKobo)}
-              </Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+      {card && bouquet && (
+        <ConfirmPurchaseModal
+          opened={confirming}
+          title="Confirm the cable TV purchase"
+          rows={[
+            { label: 'Customer', value: card.name, strong: true },
+            { label: 'Smartcard', value: `${card.smartcard} · ${card.provider}` },
+            { label: 'Bouquet', value: bouquet.name },
+            { label: 'Phone', value: phoneCheck?.ok ? phoneCheck.phone : phone },
+          ]}
+          amountKobo={bouquet.amountKobo}
+          note="The amount is taken from the wallet now."
+          buying={buying}
+          buyTestId="cable-buy"
+          onBuy={() => void buy()}
+          onClose={() => setConfirming(false)}
+        />
+      )}
 
       <RecentPurchases kind="cable" refreshKey={recentKey} />
     </Stack>

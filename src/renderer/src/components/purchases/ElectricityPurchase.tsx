@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Grid, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Grid, Group, NumberInput, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { MeterView, PurchaseView } from '../../../../shared/contract/purchases';
 import { normalizePhone } from '../../../../shared/phone';
@@ -6,6 +6,7 @@ import { AppError, bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+import { ConfirmPurchaseModal } from './ConfirmPurchaseModal';
 import { PurchaseReceipt } from './PurchaseReceipt';
 import { asAppError } from '../../bridge';
 import { RecentPurchases } from './RecentPurchases';
@@ -239,51 +240,24 @@ export function ElectricityPurchase() {
         </Card>
       )}
 
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Confirm the electricity purchase" centered>
-        {meterView && selected && amountKobo !== null && (
-          <Stack gap="sm">
-            <Table withRowBorders={false} verticalSpacing={4}>
-              <Table.Tbody>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Customer</Table.Td>
-                  <Table.Td fw={600}>{meterView.name}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Meter</Table.Td>
-                  <Table.Td>
-                    {meterView.meter} · {vendType}
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Company</Table.Td>
-                  <Table.Td>{selected.name}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Phone</Table.Td>
-                  <Table.Td>{phoneCheck?.ok ? phoneCheck.phone : phone}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Amount</Table.Td>
-                  <Table.Td fw={700} fz="lg">
-                    {formatNaira(amountKobo)}
-                  </Table.Td>
-                </Table.Tr>
-              </Table.Tbody>
-            </Table>
-            <Text size="sm" c="dimmed">
-              The amount is taken from the wallet now. A token that has been issued cannot be reversed.
-            </Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setConfirming(false)} disabled={buying}>
-                Go back
-              </Button>
-              <Button onClick={() => void buy()} loading={buying} data-testid="electricity-buy">
-                Buy for {formatNaira(amountKobo)}
-              </Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+      {meterView && selected && amountKobo !== null && (
+        <ConfirmPurchaseModal
+          opened={confirming}
+          title="Confirm the electricity purchase"
+          rows={[
+            { label: 'Customer', value: meterView.name, strong: true },
+            { label: 'Meter', value: `${meterView.meter} · ${vendType}` },
+            { label: 'Company', value: selected.name },
+            { label: 'Phone', value: phoneCheck?.ok ? phoneCheck.phone : phone },
+          ]}
+          amountKobo={amountKobo}
+          note="The amount is taken from the wallet now. A token that has been issued cannot be reversed."
+          buying={buying}
+          buyTestId="electricity-buy"
+          onBuy={() => void buy()}
+          onClose={() => setConfirming(false)}
+        />
+      )}
 
       <RecentPurchases kind="electricity" refreshKey={recentKey} />
     </Stack>
