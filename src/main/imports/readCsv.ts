@@ -4,7 +4,7 @@
  * every record, blank ones too, so they match what a spreadsheet program shows.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
 import { detectEncoding, type TextEncodingName } from './detectEncoding';
@@ -59,6 +59,8 @@ export function detectDelimiter(text: string): CsvDelimiter {
 
 class NotUtf8 extends Error {}
 
+const READ_CHUNK_BYTES = 1 << 20;
+
 export async function readCsv(path: string, opened: OpenedSpreadsheet, options: ReadSpreadsheetOptions, maxRows: number): Promise<SheetTable> {
   const detected = detectEncoding(opened.sample);
   const delimiter = detectDelimiter(new TextDecoder(detected.encoding).decode(opened.sample));
@@ -83,17 +85,29 @@ function parseCsv(
   signal?.throwIfAborted();
   const hash = createHash('sha256');
   const decoder = new TextDecoder(encoding, { fatal });
-  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  // One buffer, read into again and again: the file's bytes are decoded at once into the text
+  // papaparse needs, so at most one chunk of raw bytes is held at any time (a stream would
+  // allocate a fresh buffer per chunk and leave them all for the garbage collector).
+  let handle: FileHandle | null = null;
   async function* decodedChunks(): AsyncGenerator<string> {
-    for await (const buffer of file as AsyncIterable<Buffer>) {
-      hash.update(buffer);
-      let text: string;
-      try {
-        text = decoder.decode(buffer, { stream: true });
-      } catch {
-        throw new NotUtf8();
+    handle = await open(path, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        const bytes = buffer.subarray(0, bytesRead);
+        hash.update(bytes);
+        let text: string;
+        try {
+          text = decoder.decode(bytes, { stream: true });
+        } catch {
+          throw new NotUtf8();
+        }
+        if (text.length > 0) yield text;
       }
-      if (text.length > 0) yield text;
+    } finally {
+      await closeFile();
     }
     let tail: string;
     try {
@@ -103,6 +117,11 @@ function parseCsv(
     }
     if (tail.length > 0) yield tail;
   }
+  const closeFile = async () => {
+    const h = handle;
+    handle = null;
+    await h?.close();
+  };
   const input = Readable.from(decodedChunks(), { objectMode: true });
   const builder = new TableBuilder(maxRows);
   let rowNumber = 0;
@@ -114,7 +133,7 @@ function parseCsv(
       settled = true;
       signal?.removeEventListener('abort', onAbort);
       input.destroy();
-      file.destroy();
+      void closeFile().catch(() => undefined);
       reject(error);
     };
     let parserRef: Papa.Parser | null = null;
