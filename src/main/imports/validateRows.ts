@@ -236,7 +236,7 @@ function buildIndexes(ctx: BulkCatalogs, kind: BulkKind): Indexes {
  */
 function accountDigest(account: string): number {
   let v = 0;
-  for (let i = 0; i < account.length; i++) v = (v * 10 + account.charCodeAt(i) - 48) % 9007199254740881;
+  for (let i = 0; i < account.length; i++) v = (v * 10 + (account.charCodeAt(i) & 15)) % 9007199254740881; // never negative
   return v;
 }
 
@@ -327,14 +327,27 @@ class Validation {
    */
   findDuplicates(recentPurchases: BulkCatalogs['recentPurchases']): void {
     const n = this.valid.length;
-    const keys = this.keys.subarray(0, n);
-    const sorted = keys.slice().sort();
-    const repeated = new Set<number>();
-    for (let i = 1; i < n; i++) if (sorted[i] === sorted[i - 1]) repeated.add(sorted[i]);
-    if (repeated.size === 0 && !recentPurchases) return;
+    // Digest and index packed in one exact double, sorted: equal digests end up side by side.
+    let indexBits = 1;
+    while (2 ** indexBits < n) indexBits++;
+    const span = 2 ** indexBits;
+    const digestSpan = 2 ** (52 - indexBits);
+    const packed = new Float64Array(n);
+    for (let i = 0; i < n; i++) packed[i] = (this.keys[i] % digestSpan) * span + i;
+    packed.sort();
+    const candidate = new Uint8Array(n);
+    let candidates = 0;
+    for (let i = 1; i < n; i++) {
+      if (Math.floor(packed[i] / span) === Math.floor(packed[i - 1] / span)) {
+        candidate[packed[i] % span] = 1;
+        candidate[packed[i - 1] % span] = 1;
+        candidates++;
+      }
+    }
+    if (candidates === 0 && !recentPurchases) return;
     const check = this.check;
     for (let i = 0; i < n; i++) {
-      const inFile = repeated.size > 0 && repeated.has(keys[i]);
+      const inFile = candidate[i] === 1;
       if (!inFile && !recentPurchases) continue;
       const out = this.valid[i];
       const account = this.accountOf(out);
