@@ -10,9 +10,12 @@ import ExcelJS from 'exceljs';
 import { hashFile, emptyFileError, type OpenedSpreadsheet, type WorksheetPart } from './inspectSpreadsheet';
 import { ImportError } from './importError';
 import { TableBuilder, type CellValue, type ReadSpreadsheetOptions, type SheetTable } from './sheetTable';
-import { MAX_TOTAL_UNCOMPRESSED, verifyZipEntry } from './zipDirectory';
+import { MAX_TOTAL_UNCOMPRESSED, verifyZipEntry, zipRecordsStream, type ZipEntry } from './zipDirectory';
 
 const MAX_SHARED_STRINGS_BYTES = 512 * 1024 * 1024;
+
+/** Workbook parts exceljs's streaming reader uses before it can parse a worksheet as it streams. */
+const PARTS_BEFORE_SHEETS = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/styles.xml', 'xl/sharedStrings.xml'];
 
 export function chooseWorksheet(worksheets: readonly WorksheetPart[], wanted: string | undefined): WorksheetPart {
   if (wanted !== undefined) {
@@ -84,7 +87,16 @@ export async function readXlsx(path: string, opened: OpenedSpreadsheet, options:
   const [fileHash] = await Promise.all([hashFile(path), verifyParts(path, opened)]);
   signal?.throwIfAborted();
 
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  // Only the parts exceljs reads for this sheet, shared strings before the sheet, so the sheet
+  // streams straight into the parser; the whole file as it is when the sheet's part is not found.
+  const byName = new Map(opened.zipEntries.map((e) => [e.name, e]));
+  const sheetEntry = byName.get(sheet.part);
+  const stream = sheetEntry
+    ? zipRecordsStream(
+        path,
+        [...PARTS_BEFORE_SHEETS.map((name) => byName.get(name)).filter((e): e is ZipEntry => e !== undefined), sheetEntry],
+      )
+    : createReadStream(path, { highWaterMark: 1 << 20 });
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(stream, {
     worksheets: 'emit',
     sharedStrings: 'cache',

@@ -6,6 +6,7 @@
  * crash, a hang or a machine out of memory.
  */
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import type { FileHandle } from 'node:fs/promises';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { ImportError } from './importError';
@@ -17,6 +18,8 @@ export interface ZipEntry {
   compressedSize: number;
   uncompressedSize: number;
   localHeaderOffset: number;
+  /** Byte after the entry's local record (header, data, descriptor): the next entry's local header, or the central directory. */
+  recordEnd: number;
 }
 
 const EOCD_SIGNATURE = 0x06054b50;
@@ -110,10 +113,36 @@ export async function readZipDirectory(handle: FileHandle, fileSize: number): Pr
       }
       e += 4 + size;
     }
-    entries.push({ name, method, flags, compressedSize, uncompressedSize, localHeaderOffset });
+    entries.push({ name, method, flags, compressedSize, uncompressedSize, localHeaderOffset, recordEnd: directoryOffset });
     p = extraEnd + commentLength;
   }
+  const byOffset = [...entries].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset);
+  for (let i = 0; i + 1 < byOffset.length; i++) byOffset[i].recordEnd = byOffset[i + 1].localHeaderOffset;
   return entries;
+}
+
+/** An empty end-of-central-directory record: where a stream of local records ends. */
+const EMPTY_EOCD = (() => {
+  const record = Buffer.alloc(22);
+  record.writeUInt32LE(EOCD_SIGNATURE, 0);
+  return record;
+})();
+
+/**
+ * The local records of `entries`, in the order given, followed by an empty end record: a zip
+ * stream as a streaming unzipper reads it, holding only the parts asked for, in the order they
+ * are needed. (exceljs's streaming reader must copy a worksheet that comes before the shared
+ * strings to a temporary file and read it back; Excel and exceljs both write them in that order.)
+ */
+export function zipRecordsStream(path: string, entries: readonly ZipEntry[]): Readable {
+  async function* records(): AsyncGenerator<Buffer> {
+    for (const entry of entries) {
+      if (entry.recordEnd <= entry.localHeaderOffset) continue;
+      for await (const chunk of createReadStream(path, { start: entry.localHeaderOffset, end: entry.recordEnd - 1, highWaterMark: 1 << 20 })) yield chunk as Buffer;
+    }
+    yield EMPTY_EOCD;
+  }
+  return Readable.from(records(), { objectMode: false });
 }
 
 /** Total and per-entry declared sizes that no real spreadsheet reaches (a zip bomb does). */
