@@ -5,5 +5,6 @@ import { BULK_COMMANDS } from './bulkCommands';
 import { LOGS_COMMANDS } from './logsCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
 import { PURCHASE_COMMANDS } from './purchaseCommands';
+import { RECONCILE_COMMANDS } from './reconcileCommands';
 
-export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand, ...MESSAGING_COMMANDS, ...BULK_COMMANDS, ...PURCHASE_COMMANDS, ...LOGS_COMMANDS];
+export const COMMANDS: CliCommand[] = [balanceCommand, sandboxCommand, ...MESSAGING_COMMANDS, ...BULK_COMMANDS, ...PURCHASE_COMMANDS, ...RECONCILE_COMMANDS, ...LOGS_COMMANDS];

@@ -7,6 +7,7 @@ import { logsHandlers } from './logsHandlers';
 import { messagingHandlers } from './messagingHandlers';
 import { pendingHandlers } from './pendingHandlers';
 import { purchasesHandlers } from './purchasesHandlers';
+import { reconcileHandlers } from './reconcileHandlers';
 
 export const handlers: HandlersOf<Operations> = {
   ...appHandlers,
@@ -14,5 +15,6 @@ export const handlers: HandlersOf<Operations> = {
   ...messagingHandlers,
   ...purchasesHandlers,
   ...pendingHandlers,
+  ...reconcileHandlers,
   ...logsHandlers,
 };

@@ -8,7 +8,7 @@ import { RECONCILE_CATEGORIES, type CategoryTotal, type MatchRule, type Reconcil
 import { formatNaira } from '../../shared/money';
 import { STATUS_FAILED, STATUS_NAMES, STATUS_PENDING, STATUS_SUCCESS, type EntryDetail, type LogColumns } from './logColumns';
 import { matchEntries, RULE_NAMES, RULE_NONE, type MatchResult } from './matchEntries';
-import { rollWalletForward, type BalanceSnapshot, type WalletFlow, type RollForwardResult } from './walletRollForward';
+import { chooseSnapshots, rollWalletForward, WalletFlows, type BalanceSnapshot, type RollForwardResult } from './walletRollForward';
 
 /** Something vendesk sent: a bulk job item or a single electricity/cable purchase. */
 export interface LocalSubmission {
@@ -224,27 +224,32 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
   }
 
   // Money movements for the wallet: each transaction once (the export's values when paired).
-  const flows: WalletFlow[] = [];
-  const flowOf = (cost: number, amount: number, status: number, createdMs: number, updatedMs: number, side: 'e' | 'm', i: number): WalletFlow => ({
-    costKobo: Number.isNaN(cost) ? amount : cost,
-    status: status === STATUS_SUCCESS ? 'SUCCESS' : status === STATUS_FAILED ? 'FAILED' : 'PENDING',
-    debitMs: createdMs,
-    refundMs: Number.isNaN(updatedMs) ? createdMs : updatedMs,
-    side,
-    index: i,
-  });
-  for (let e = 0; e < exp.length; e++) {
-    if (exportInRangeMask[e] === 0 || Number.isNaN(exp.createdMs[e])) continue;
-    const m = exportToMirror[e];
-    const cost = !Number.isNaN(exp.costKobo[e]) ? exp.costKobo[e] : m !== -1 ? mir.costKobo[m] : NaN;
-    const updated = exp.status[e] === STATUS_FAILED ? exp.detail(e).updatedMs : NaN;
-    const refundAt = Number.isNaN(updated) && m !== -1 && exp.status[e] === STATUS_FAILED ? mir.detail(m).updatedMs : updated;
-    flows.push(flowOf(cost, exp.amountKobo[e], exp.status[e], exp.createdMs[e], refundAt, 'e', e));
-  }
-  for (let m = 0; m < mir.length; m++) {
-    if (mirrorToExport[m] !== -1 || Number.isNaN(mir.createdMs[m])) continue;
-    const updated = mir.status[m] === STATUS_FAILED ? mir.detail(m).updatedMs : NaN;
-    flows.push(flowOf(mir.costKobo[m], mir.amountKobo[m], mir.status[m], mir.createdMs[m], updated, 'm', m));
+  // Only needed when there are snapshots to roll forward between.
+  const haveSnapshots = chooseSnapshots(input.snapshots, rangeStartMs, rangeEndMs) !== null;
+  const flows = new WalletFlows(haveSnapshots ? exp.length + mir.length : 0);
+  if (haveSnapshots) {
+    const updatedOf = (cols: LogColumns, i: number): number => (cols.updatedMs ? cols.updatedMs[i] : cols.detail(i).updatedMs);
+    for (let e = 0; e < exp.length; e++) {
+      if (exportInRangeMask[e] === 0 || Number.isNaN(exp.createdMs[e])) continue;
+      const m = exportToMirror[e];
+      const st = exp.status[e];
+      let cost = exp.costKobo[e];
+      if (Number.isNaN(cost)) cost = m !== -1 ? mir.costKobo[m] : exp.amountKobo[e];
+      let refundAt = NaN;
+      if (st === STATUS_FAILED) {
+        refundAt = updatedOf(exp, e);
+        if (Number.isNaN(refundAt) && m !== -1) refundAt = updatedOf(mir, m);
+        if (Number.isNaN(refundAt)) refundAt = exp.createdMs[e];
+      }
+      flows.push(cost, st === STATUS_SUCCESS ? 1 : st === STATUS_FAILED ? 2 : 3, exp.createdMs[e], refundAt, 0, e);
+    }
+    for (let m = 0; m < mir.length; m++) {
+      if (mirrorToExport[m] !== -1 || Number.isNaN(mir.createdMs[m])) continue;
+      const st = mir.status[m];
+      let refundAt = st === STATUS_FAILED ? updatedOf(mir, m) : NaN;
+      if (st === STATUS_FAILED && Number.isNaN(refundAt)) refundAt = mir.createdMs[m];
+      flows.push(mir.costKobo[m], st === STATUS_SUCCESS ? 1 : st === STATUS_FAILED ? 2 : 3, mir.createdMs[m], refundAt, 1, m);
+    }
   }
   const rollForward = rollWalletForward(input.snapshots, flows, rangeStartMs, rangeEndMs);
 

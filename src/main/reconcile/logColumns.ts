@@ -47,6 +47,10 @@ export interface LogColumns {
   readonly status: Uint8Array;
   /** `created_at` as epoch ms; NaN when unknown. */
   readonly createdMs: Float64Array;
+  /** `updated_at` as epoch ms for failed entries (when their refund was due), when read eagerly. */
+  readonly updatedMs?: Float64Array;
+  /** Row numbers in the export file, when the source is a file. */
+  readonly rowNumbers?: Int32Array;
   detail(index: number): EntryDetail;
 }
 

@@ -48,25 +48,23 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
     pairs++;
   };
 
-  // Pass 1: transaction_id.
-  const byTx = new Map<string, number>();
-  let mirrorDuplicateReferences = 0;
+  // Pass 1: transaction_id, through an open-addressing table of the mirror's references (a JS Map
+  // of a million strings costs about a second; this, a tenth of that).
   const mTx = mir.txId;
+  const eTx = exp.txId;
+  const table = new TxTable(mir.length);
+  let mirrorDuplicateReferences = 0;
   for (let m = 0; m < mir.length; m++) {
     const tx = mTx[m];
-    if (tx === '') continue;
-    if (byTx.has(tx)) mirrorDuplicateReferences++;
-    else byTx.set(tx, m);
+    if (tx !== '' && !table.add(tx, m, mTx)) mirrorDuplicateReferences++;
   }
-  const eTx = exp.txId;
   for (let e = 0; e < exp.length; e++) {
     if (inRange && inRange[e] === 0) continue;
     const tx = eTx[e];
     if (tx === '') continue;
-    const m = byTx.get(tx);
-    if (m !== undefined && mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
+    const m = table.find(tx, mTx);
+    if (m !== -1 && mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
   }
-  byTx.clear();
 
   // Pass 2: id, among what is left, when the references do not say they are different entries.
   const byId = new Map<number, number>();
@@ -120,4 +118,49 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   }
 
   return { exportToMirror, exportRule, mirrorToExport, pairs, byRule, mirrorDuplicateReferences };
+}
+
+/** FNV-1a over the UTF-16 code units. */
+function hashText(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Reference → first index with it: linear probing over typed arrays. */
+class TxTable {
+  private readonly mask: number;
+  private readonly slots: Int32Array;
+  private readonly hashes: Uint32Array;
+
+  constructor(entries: number) {
+    let size = 16;
+    while (size < entries * 2) size *= 2;
+    this.mask = size - 1;
+    this.slots = new Int32Array(size).fill(-1);
+    this.hashes = new Uint32Array(size);
+  }
+
+  /** False when the reference is already there (the first one is kept). */
+  add(tx: string, index: number, texts: readonly string[]): boolean {
+    const h = hashText(tx);
+    for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
+      const slot = this.slots[at];
+      if (slot === -1) {
+        this.slots[at] = index;
+        this.hashes[at] = h;
+        return true;
+      }
+      if (this.hashes[at] === h && texts[slot] === tx) return false;
+    }
+  }
+
+  find(tx: string, texts: readonly string[]): number {
+    const h = hashText(tx);
+    for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
+      const slot = this.slots[at];
+      if (slot === -1) return -1;
+      if (this.hashes[at] === h && texts[slot] === tx) return slot;
+    }
+  }
 }

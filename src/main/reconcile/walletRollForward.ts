@@ -24,6 +24,55 @@ export interface WalletFlow {
   index: number;
 }
 
+/** Many flows, column by column (a million transactions need no million objects). */
+export class WalletFlows {
+  length = 0;
+  cost: Float64Array;
+  /** 1 SUCCESS, 2 FAILED, 3 PENDING. */
+  status: Uint8Array;
+  debitMs: Float64Array;
+  refundMs: Float64Array;
+  /** 0 export row, 1 mirror entry. */
+  side: Uint8Array;
+  index: Int32Array;
+
+  constructor(capacity: number) {
+    this.cost = new Float64Array(capacity);
+    this.status = new Uint8Array(capacity);
+    this.debitMs = new Float64Array(capacity);
+    this.refundMs = new Float64Array(capacity);
+    this.side = new Uint8Array(capacity);
+    this.index = new Int32Array(capacity);
+  }
+
+  static of(flows: readonly WalletFlow[]): WalletFlows {
+    const f = new WalletFlows(flows.length);
+    for (const x of flows) f.push(x.costKobo, x.status === 'SUCCESS' ? 1 : x.status === 'FAILED' ? 2 : 3, x.debitMs, x.refundMs, x.side === 'e' ? 0 : 1, x.index);
+    return f;
+  }
+
+  push(cost: number, status: number, debitMs: number, refundMs: number, side: number, index: number): void {
+    const i = this.length++;
+    this.cost[i] = cost;
+    this.status[i] = status;
+    this.debitMs[i] = debitMs;
+    this.refundMs[i] = refundMs;
+    this.side[i] = side;
+    this.index[i] = index;
+  }
+
+  flow(i: number): WalletFlow {
+    return {
+      costKobo: this.cost[i],
+      status: this.status[i] === 1 ? 'SUCCESS' : this.status[i] === 2 ? 'FAILED' : 'PENDING',
+      debitMs: this.debitMs[i],
+      refundMs: this.refundMs[i],
+      side: this.side[i] === 0 ? 'e' : 'm',
+      index: this.index[i],
+    };
+  }
+}
+
 export interface RollForwardResult extends RollForward {
   missingRefunds: WalletFlow[];
 }
@@ -72,7 +121,7 @@ export function chooseSnapshots(snapshots: readonly BalanceSnapshot[], rangeStar
   return { opening: open, closing: close, between: sorted.filter((s) => s.atMs >= open.atMs && s.atMs <= close.atMs) };
 }
 
-export function rollWalletForward(snapshots: readonly BalanceSnapshot[], flows: readonly WalletFlow[], rangeStartMs: number, rangeEndMs: number): RollForwardResult {
+export function rollWalletForward(snapshots: readonly BalanceSnapshot[], flows: WalletFlows, rangeStartMs: number, rangeEndMs: number): RollForwardResult {
   const chosen = chooseSnapshots(snapshots, rangeStartMs, rangeEndMs);
   if (!chosen) {
     return notAvailable(
@@ -83,40 +132,60 @@ export function rollWalletForward(snapshots: readonly BalanceSnapshot[], flows: 
     );
   }
   const { opening, closing, between } = chosen;
-  const within = (t: number, from: number, to: number) => t > from && t <= to;
+  const open = opening.atMs;
+  const close = closing.atMs;
   let successful = 0;
   let pending = 0;
   let failedDebits = 0;
   let refunds = 0;
-  for (const f of flows) {
-    if (within(f.debitMs, opening.atMs, closing.atMs)) {
-      if (f.status === 'SUCCESS') successful += f.costKobo;
-      else if (f.status === 'PENDING') pending += f.costKobo;
-      else failedDebits += f.costKobo;
+  // Per interval between consecutive snapshots: debits, and the failures whose refund is due in it.
+  const k = between.length - 1;
+  const debitsIn = new Float64Array(Math.max(0, k));
+  const dueIn: number[][] = Array.from({ length: Math.max(0, k) }, () => []);
+  const intervalOf = (t: number): number => {
+    if (!(t > open && t <= close)) return -1;
+    let lo = 0;
+    let hi = k - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (t <= between[mid + 1].atMs) hi = mid;
+      else lo = mid + 1;
     }
-    if (f.status === 'FAILED' && within(f.refundMs, opening.atMs, closing.atMs)) refunds += f.costKobo;
+    return lo;
+  };
+  for (let i = 0; i < flows.length; i++) {
+    const cost = flows.cost[i];
+    const st = flows.status[i];
+    const d = flows.debitMs[i];
+    if (d > open && d <= close) {
+      if (st === 1) successful += cost;
+      else if (st === 3) pending += cost;
+      else failedDebits += cost;
+      debitsIn[intervalOf(d)] += cost;
+    }
+    if (st === 2) {
+      const r = flows.refundMs[i];
+      if (r > open && r <= close) {
+        refunds += cost;
+        dueIn[intervalOf(r)].push(i);
+      }
+    }
   }
   const expected = opening.balanceKobo - successful - pending - failedDebits + refunds;
   const difference = closing.balanceKobo - expected;
 
-  // Interval by interval: a shortfall the refunds due in it account for.
+  // A shortfall in an interval that the refunds due in it account for (all of them, or one).
   const missing: WalletFlow[] = [];
-  for (let k = 0; k + 1 < between.length; k++) {
-    const a = between[k];
-    const b = between[k + 1];
-    let debits = 0;
-    const due: WalletFlow[] = [];
-    for (const f of flows) {
-      if (within(f.debitMs, a.atMs, b.atMs)) debits += f.costKobo;
-      if (f.status === 'FAILED' && within(f.refundMs, a.atMs, b.atMs)) due.push(f);
-    }
-    const dueTotal = due.reduce((s, f) => s + f.costKobo, 0);
-    const shortfall = a.balanceKobo - debits + dueTotal - b.balanceKobo;
-    if (shortfall <= 0 || due.length === 0) continue;
-    if (shortfall === dueTotal) missing.push(...due);
+  for (let j = 0; j < k; j++) {
+    const due = dueIn[j];
+    if (due.length === 0) continue;
+    const dueTotal = due.reduce((s, i) => s + flows.cost[i], 0);
+    const shortfall = between[j].balanceKobo - debitsIn[j] + dueTotal - between[j + 1].balanceKobo;
+    if (shortfall <= 0) continue;
+    if (shortfall === dueTotal) for (const i of due) missing.push(flows.flow(i));
     else {
-      const one = due.find((f) => f.costKobo === shortfall);
-      if (one) missing.push(one);
+      const one = due.find((i) => flows.cost[i] === shortfall);
+      if (one !== undefined) missing.push(flows.flow(one));
     }
   }
   const missingTotal = missing.reduce((s, f) => s + f.costKobo, 0);

@@ -9,6 +9,7 @@ import { logsOperations } from './logs';
 import { messagingOperations } from './messaging';
 import { pendingOperations } from './pending';
 import { purchasesOperations } from './purchases';
+import { reconcileOperations } from './reconcile';
 
 export const operations = {
   ...appOperations,
@@ -16,6 +17,7 @@ export const operations = {
   ...messagingOperations,
   ...purchasesOperations,
   ...pendingOperations,
+  ...reconcileOperations,
   ...logsOperations,
 } as const;
 

@@ -1,0 +1,182 @@
+/**
+ * Reconciliation benchmark (issue 6): 1,000,000 exported CSV rows against a 1,000,000-row
+ * mirror, end to end — read the file, match, categorize, store the run — target < 4 s and peak
+ * memory < 1 GB. Each measurement runs in its own child process so its peak RSS is its own.
+ *
+ * Yardsticks on the same data, same machine, same moment:
+ *  - Debian's sqlite3 CLI: `.import` the CSV into an in-memory table, ATTACH the mirror
+ *    database, FULL OUTER JOIN on transaction_id and count both sides (wall time of the process).
+ *  - DuckDB (@duckdb/node-api): read the CSV and the mirror and FULL OUTER JOIN them. DuckDB's
+ *    SQLite reader is an extension it downloads, and this machine is offline, so DuckDB reads the
+ *    mirror from a CSV dump of the same table (made once, not timed).
+ *
+ *   npx tsx bench/reconcile.bench.ts                 # 1,000,000 rows; data cached in .tmp/bench
+ *   npx tsx bench/reconcile.bench.ts --rows 200000 --runs 3
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openDatabase } from '../src/main/store/database';
+import { reconcileFile } from '../src/main/reconcile/reconcileService';
+import { runView } from '../src/main/reconcile/reconcileRunStore';
+import { fillMirror, generateLogEntries, planDiscrepancies, writeVendorExportCsv, type Discrepancies } from './generate/vendorExport';
+
+const ROOT = path.resolve(__dirname, '..');
+const PROFILE = 'bench';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+interface Measured {
+  totalMs: number;
+  cpuMs: number;
+  timings: Record<string, number>;
+  peakRssMb: number;
+  totals: Record<string, { count: number; amountKobo: number }>;
+  matchedByRule: Record<string, number>;
+}
+
+async function measure(dir: string): Promise<void> {
+  const db = openDatabase(path.join(dir, 'vendesk.db'));
+  db.exec('DELETE FROM reconcile_runs');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const { runId, timings } = await reconcileFile(db, {
+    path: path.join(dir, 'export.csv'),
+    fileName: 'export.csv',
+    profileId: PROFILE,
+    matchWindowMinutes: 15,
+    duplicateWindowMinutes: 10,
+  });
+  const totalMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const run = runView(db, runId);
+  db.close();
+  const result: Measured = {
+    totalMs: Math.round(totalMs),
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    timings,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    totals: run.totals,
+    matchedByRule: run.matchedByRule,
+  };
+  process.stdout.write(JSON.stringify(result));
+}
+
+function generate(dir: string, rows: number): Discrepancies {
+  const plan: Discrepancies = {
+    missingLocally: Math.round(rows / 2000),
+    missingInExport: Math.round(rows / 2000),
+    amountMismatch: Math.round(rows / 4000),
+    statusMismatch: Math.round(rows / 4000),
+    pending: Math.round(rows / 4000),
+    byId: Math.round(rows / 1000),
+    byPhoneAmountTime: Math.round(rows / 10000),
+  };
+  const marker = path.join(dir, `plan-${rows}.json`);
+  if (fs.existsSync(marker)) return JSON.parse(fs.readFileSync(marker, 'utf8')) as Discrepancies;
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const t0 = performance.now();
+  const start = Date.parse('2026-01-01T00:00:00.000Z');
+  const entries = generateLogEntries(rows, { startMs: start, stepMs: Math.floor((30 * 86_400_000) / rows), seed: 6 });
+  const { exported, mirror } = planDiscrepancies(entries, plan);
+  // The vendor's column order is not the spec's: the importer maps them by name.
+  const columns = ['created_at', 'transaction_id', 'id', 'phone_number', 'amount', 'transaction_cost', 'commission', 'status', 'type', 'network', 'data_plan', 'description', 'partner_reference', 'operator', 'region', 'time', 'updated_at'] as const;
+  const bytes = writeVendorExportCsv(path.join(dir, 'export.csv'), exported, { columns });
+  const db = openDatabase(path.join(dir, 'vendesk.db'));
+  fillMirror(db, PROFILE, mirror);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  // The same mirror as CSV, for DuckDB (which cannot read SQLite offline).
+  writeVendorExportCsv(path.join(dir, 'mirror.csv'), mirror, { columns });
+  fs.writeFileSync(marker, JSON.stringify(plan));
+  console.log(`generated ${rows.toLocaleString('en-US')} export rows (${(bytes / 1e6).toFixed(0)} MB) and a ${mirror.length.toLocaleString('en-US')}-entry mirror in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return plan;
+}
+
+function sqliteYardstick(dir: string): { ms: number; output: string } {
+  const script = [
+    '.mode csv',
+    `.import '${path.join(dir, 'export.csv')}' exp`,
+    `ATTACH '${path.join(dir, 'vendesk.db')}' AS m;`,
+    '.mode list',
+    // Joined on the mirror's (profile_id, transaction_id) index; through a subquery SQLite falls back to a nested loop.
+    `SELECT sum(e.transaction_id IS NOT NULL AND l.transaction_id IS NOT NULL) AS both_sides, sum(l.transaction_id IS NULL) AS export_only, sum(e.transaction_id IS NULL) AS mirror_only
+       FROM exp e FULL OUTER JOIN m.log_entries l ON l.profile_id = '${PROFILE}' AND l.transaction_id = e.transaction_id;`,
+  ].join('\n');
+  const t0 = performance.now();
+  const r = spawnSync('/usr/bin/sqlite3', [':memory:'], { input: script, encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`sqlite3 failed: ${r.stderr}`);
+  return { ms, output: r.stdout.trim() };
+}
+
+async function duckdbYardstick(dir: string): Promise<{ ms: number; output: string }> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const t0 = performance.now();
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  const reader = (file: string) => `read_csv('${path.join(dir, file)}', header = true, all_varchar = true)`;
+  const result = await conn.runAndReadAll(
+    `SELECT count(*) FILTER (WHERE e.transaction_id IS NOT NULL AND l.transaction_id IS NOT NULL), count(*) FILTER (WHERE l.transaction_id IS NULL), count(*) FILTER (WHERE e.transaction_id IS NULL)
+       FROM ${reader('export.csv')} e FULL OUTER JOIN ${reader('mirror.csv')} l ON l.transaction_id = e.transaction_id`,
+  );
+  const ms = performance.now() - t0;
+  const output = result.getRows().map((row) => row.map(String).join('|')).join('\n');
+  conn.closeSync();
+  return { ms, output };
+}
+
+async function main(): Promise<void> {
+  const measureAt = process.argv.indexOf('--measure');
+  if (measureAt >= 0) return measure(process.argv[measureAt + 1]);
+
+  const rows = arg('rows', 1_000_000);
+  const runs = arg('runs', 3);
+  const dir = path.join(ROOT, '.tmp', 'bench', `reconcile-${rows}`);
+  const plan = generate(dir, rows);
+  console.log(`reconcile: ${rows.toLocaleString('en-US')} exported CSV rows against a ${rows.toLocaleString('en-US')}-row mirror (load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores)`);
+  console.log(`planted: ${JSON.stringify(plan)}`);
+
+  const results: Measured[] = [];
+  for (let i = 0; i < runs; i++) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--measure', dir], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (child.status !== 0) throw new Error(`measurement failed: ${child.stderr}`);
+    const m = JSON.parse(child.stdout) as Measured;
+    results.push(m);
+    console.log(`  run ${i + 1}: ${m.totalMs} ms (cpu ${m.cpuMs} ms; ${Object.entries(m.timings).map(([k, v]) => `${k} ${v}`).join(', ')}), peak RSS ${m.peakRssMb} MB`);
+  }
+  const best = [...results].sort((a, b) => a.totalMs - b.totalMs)[0];
+  const median = [...results].sort((a, b) => a.totalMs - b.totalMs)[Math.floor(results.length / 2)];
+  const t = best.totals;
+  console.log(
+    `  found: matched ${t.matched.count} (by rule ${JSON.stringify(best.matchedByRule)}), missing locally ${t.missingLocally.count}, missing in export ${t.missingInExport.count}, amount ${t.amountMismatch.count}, status ${t.statusMismatch.count}, pending ${t.pending.count}`,
+  );
+
+  const sqlite = sqliteYardstick(dir);
+  console.log(`sqlite3 CLI (${spawnSync('/usr/bin/sqlite3', ['--version'], { encoding: 'utf8' }).stdout.split(' ')[0]}): import CSV + full outer join: ${Math.round(sqlite.ms)} ms  [${sqlite.output}]`);
+  let duck: { ms: number; output: string } | null = null;
+  try {
+    duck = await duckdbYardstick(dir);
+    console.log(`DuckDB (@duckdb/node-api): read both CSVs + full outer join: ${Math.round(duck.ms)} ms  [${duck.output}]`);
+  } catch (error) {
+    console.log(`DuckDB: not measured (${error instanceof Error ? error.message : String(error)})`);
+  }
+
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  console.log('');
+  console.log(`vendesk end to end: best ${best.totalMs} ms, median ${median.totalMs} ms (target < 4000 ms: ${verdict(median.totalMs < 4000)}); peak RSS ${Math.max(...results.map((r) => r.peakRssMb))} MB (target < 1024 MB: ${verdict(Math.max(...results.map((r) => r.peakRssMb)) < 1024)})`);
+  console.log(`ratio vendesk / sqlite3 CLI: ${(median.totalMs / sqlite.ms).toFixed(2)} (below 1 beats it)`);
+  if (duck) console.log(`ratio vendesk / DuckDB:      ${(median.totalMs / duck.ms).toFixed(2)}`);
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

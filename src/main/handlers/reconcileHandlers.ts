@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { CATEGORY_SHORT_LABELS, reconcileOperations } from '../../shared/contract/reconcile';
+import type { App } from '../app';
+import { exportFileName, exportsDir } from '../files';
+import { createReconcileRunner } from '../reconcile/reconcileService';
+import { itemsPage, listRuns, resolveItems, runView } from '../reconcile/reconcileRunStore';
+import { requeryPendingItems } from '../reconcile/requeryPendingItems';
+import { exported, writeCategoryCsv, writeReconcileWorkbook } from '../reports/reconcileWorkbook';
+import { spendReport, writeSpendChart, writeSpendWorkbook } from '../reports/spendReport';
+import type { HandlersOf } from './handlerTypes';
+
+function exportPath(app: App, base: string, extension: 'xlsx' | 'csv'): string {
+  return path.join(exportsDir(app), exportFileName(base, extension));
+}
+
+export const reconcileHandlers: HandlersOf<typeof reconcileOperations> = {
+  'reconcile.start': (input, app) => app.service(createReconcileRunner).start(input),
+  'reconcile.cancel': (input, app) => ({ cancelled: app.service(createReconcileRunner).cancel(input.runId) }),
+  'reconcile.runs': (input, app) => listRuns(app.db, input.limit),
+  'reconcile.run': (input, app) => runView(app.db, input.runId),
+  'reconcile.items': (input, app) => itemsPage(app.db, input.runId, input.category, input.offset, input.limit, input.search),
+  'reconcile.resolve': (input, app) => {
+    const resolved = resolveItems(app.db, input.runId, input.seqs, input.note);
+    app.events.emit('data.changed', { topics: ['reconcile'] });
+    return { resolved };
+  },
+  'reconcile.requeryPending': (input, app) => requeryPendingItems(app, input.runId),
+  'reconcile.exportWorkbook': async (input, app) => {
+    const run = runView(app.db, input.runId);
+    const file = exportPath(app, `Reconciliation ${run.parameters.from} to ${run.parameters.to}`, 'xlsx');
+    return exported(file, await writeReconcileWorkbook(app.db, input.runId, file));
+  },
+  'reconcile.exportCsv': async (input, app) => {
+    const run = runView(app.db, input.runId);
+    const file = exportPath(app, `Reconciliation ${run.parameters.from} to ${run.parameters.to} ${CATEGORY_SHORT_LABELS[input.category]}`, 'csv');
+    return exported(file, await writeCategoryCsv(app.db, input.runId, input.category, file));
+  },
+  'reports.spend': async (input, app) => {
+    const report = spendReport(app.db, app.connection.profileId, input.from, input.to);
+    const file = exportPath(app, `Spend ${input.from} to ${input.to}`, 'xlsx');
+    const result = await writeSpendWorkbook(report, file);
+    const chartFile = file.replace(/\.xlsx$/, ' chart.svg');
+    const bytes = writeSpendChart(report, chartFile);
+    return { ...exported(file, result), chart: { fileName: path.basename(chartFile), path: chartFile, bytes, rows: report.byDay.length } };
+  },
+};

@@ -1,0 +1,204 @@
+/**
+ * The local mirror of the vending log (table `log_entries`, migration 002) and the wallet's
+ * balance snapshots (`balance_snapshots`), read for one connection profile and a time range as
+ * {@link LogColumns}. Only the columns matching needs are read for every entry; the rest of an
+ * entry is read by its id when it ends up in a report.
+ */
+import { createHash } from 'node:crypto';
+import type { Db } from '../store/database';
+import type { LogColumns } from './logColumns';
+import type { BalanceSnapshot } from './walletRollForward';
+
+export interface MirrorRead {
+  columns: LogColumns;
+  /** `log_entries.id` per entry (unique per profile), to read it again later (matched pairs of a saved run). */
+  ids: Float64Array;
+  /** Fingerprint of the entries read: SHA-256 of a running hash over id, amount, cost, status, time and the reference. */
+  hash: string;
+}
+
+function digits(s: string, i: number, n: number): number {
+  let v = 0;
+  for (let k = 0; k < n; k++) v = v * 10 + (s.charCodeAt(i + k) - 48);
+  return v;
+}
+
+/** `2026-11-22T14:14:08.000Z` → ms without Date.parse's general parser; Date.parse for other forms. */
+export function isoMs(s: string): number {
+  if (s.length < 19 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58) return Date.parse(s);
+  const ms = s.charCodeAt(19) === 46 ? digits(s, 20, 3) : 0;
+  const t = Date.UTC(digits(s, 0, 4), digits(s, 5, 2) - 1, digits(s, 8, 2), digits(s, 11, 2), digits(s, 14, 2), digits(s, 17, 2), ms);
+  return Number.isNaN(t) ? Date.parse(s) : t;
+}
+
+type DetailRow = { phone_number: string; type: string; data_plan: string; description: string; network: string; created_at: string; updated_at: string };
+
+/** Reads an unsigned integer at `i` of `s`, stopping at `stop`; leaves the end in `parsedEnd`. */
+let parsedEnd = 0;
+function intAt(s: string, i: number, stop: number): number {
+  let v = 0;
+  let neg = false;
+  if (s.charCodeAt(i) === 45) {
+    neg = true;
+    i++;
+  }
+  for (;;) {
+    const c = s.charCodeAt(i);
+    if (c === stop || Number.isNaN(c)) break;
+    v = v * 10 + (c - 48);
+    i++;
+  }
+  parsedEnd = i;
+  return neg ? -v : v;
+}
+
+/** `YYYY-MM-DDTHH:MM:SS[.mmm]Z` at `i` of `s` up to `stop` → ms (Date.parse for other forms). */
+function isoAt(s: string, i: number, stop: number): number {
+  const end = s.indexOf(String.fromCharCode(stop), i);
+  parsedEnd = end;
+  if (end === i) return NaN;
+  if (s.charCodeAt(i + 4) === 45 && s.charCodeAt(i + 10) === 84 && (end - i === 24 || end - i === 20)) {
+    const ms = end - i === 24 ? digits(s, i + 20, 3) : 0;
+    return Date.UTC(digits(s, i, 4), digits(s, i + 5, 2) - 1, digits(s, i + 8, 2), digits(s, i + 11, 2), digits(s, i + 14, 2), digits(s, i + 17, 2), ms);
+  }
+  return Date.parse(s.slice(i, end));
+}
+
+/**
+ * Entries created in [fromIso, toIso) for the profile.
+ *
+ * A million rows through better-sqlite3 one row object at a time take seconds (an array and
+ * several strings per row); SQLite concatenating them into one string takes well under one. So
+ * the entries come back as one text — `id,amount,cost,status code,created_at,updated_at (failed
+ * only),transaction_id`, records separated by U+001E — read here with a character loop. The
+ * reference is last, so a comma in it does no harm.
+ */
+export function mirrorQuery(profileId: string, fromIso: string, toIso: string): { sql: string; params: string[] } {
+  return {
+    sql: `SELECT group_concat(id || ',' || amount_kobo || ',' || cost_kobo || ',' ||
+                (CASE status WHEN 'SUCCESS' THEN 1 WHEN 'FAILED' THEN 2 WHEN 'PENDING' THEN 3 ELSE 0 END) || ',' ||
+                created_at || ',' || (CASE status WHEN 'FAILED' THEN updated_at ELSE '' END) || ',' || transaction_id, char(30))
+           FROM log_entries WHERE profile_id = ? AND created_at >= ? AND created_at < ?`,
+    params: [profileId, fromIso, toIso],
+  };
+}
+
+export function readMirror(db: Db, profileId: string, fromIso: string, toIso: string): MirrorRead {
+  const q = mirrorQuery(profileId, fromIso, toIso);
+  const text = db.prepare(q.sql).pluck().get(...q.params) as string | null;
+  return parseMirrorText(db, profileId, text ?? '', fromIso, toIso);
+}
+
+/** Entries from the text of {@link mirrorQuery} (read here or on a worker thread). */
+export function parseMirrorText(db: Db, profileId: string, text: string, fromIso: string, toIso: string): MirrorRead {
+  let n = 0;
+  if (text) {
+    n = 1;
+    for (let at = text.indexOf('\x1e'); at !== -1; at = text.indexOf('\x1e', at + 1)) n++;
+  }
+  const txId: string[] = new Array<string>(n);
+  const logId = new Float64Array(n);
+  const amountKobo = new Float64Array(n);
+  const costKobo = new Float64Array(n);
+  const status = new Uint8Array(n);
+  const createdMs = new Float64Array(n);
+  const updatedMs = new Float64Array(n);
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  let i = 0;
+  for (let k = 0; k < n && text; k++) {
+    logId[k] = intAt(text, i, 44);
+    amountKobo[k] = intAt(text, parsedEnd + 1, 44);
+    costKobo[k] = intAt(text, parsedEnd + 1, 44);
+    const st = text.charCodeAt(parsedEnd + 1) - 48;
+    status[k] = st;
+    createdMs[k] = isoAt(text, parsedEnd + 3, 44);
+    updatedMs[k] = isoAt(text, parsedEnd + 1, 44);
+    let end = text.indexOf('\x1e', parsedEnd + 1);
+    if (end === -1) end = text.length;
+    const tx = text.slice(parsedEnd + 1, end);
+    txId[k] = tx;
+    i = end + 1;
+    h1 = Math.imul(h1 ^ logId[k], 0x01000193);
+    h1 = Math.imul(h1 ^ amountKobo[k], 0x01000193);
+    h2 = Math.imul(h2 ^ costKobo[k], 0x5bd1e995) ^ st;
+    h2 = Math.imul(h2 ^ (createdMs[k] % 0x7fffffff), 0x5bd1e995);
+    h2 = Math.imul(h2 ^ tx.length ^ (tx.length > 0 ? tx.charCodeAt(tx.length - 1) : 0), 0x5bd1e995);
+  }
+  const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${n}|${h1 >>> 0}|${h2 >>> 0}`).digest('hex');
+  return { columns: mirrorColumns(db, profileId, logId, { txId, logId, amountKobo, costKobo, status, createdMs, updatedMs }), ids: logId, hash };
+}
+
+function mirrorColumns(
+  db: Db,
+  profileId: string,
+  ids: Float64Array,
+  c: Pick<LogColumns, 'txId' | 'logId' | 'amountKobo' | 'costKobo' | 'status' | 'createdMs'> & { updatedMs: Float64Array },
+): LogColumns {
+  const detailOf = db.prepare('SELECT phone_number, type, data_plan, description, network, created_at, updated_at FROM log_entries WHERE profile_id = ? AND id = ?');
+  return {
+    length: ids.length,
+    ...c,
+    detail(i) {
+      const r = detailOf.get(profileId, ids[i]) as DetailRow | undefined;
+      if (!r) return { phone: '', type: '', product: '', network: '', createdAt: null, updatedMs: NaN, rowNumber: null };
+      return {
+        phone: r.phone_number,
+        type: r.type,
+        product: r.data_plan || r.description,
+        network: r.network,
+        createdAt: r.created_at,
+        updatedMs: isoMs(r.updated_at),
+        rowNumber: null,
+      };
+    },
+  };
+}
+
+/** Mirror entries of a profile by log id (the matched pairs of a saved run). */
+export function mirrorEntriesById(db: Db, profileId: string, ids: readonly number[]): Map<number, MirrorEntryRow> {
+  const out = new Map<number, MirrorEntryRow>();
+  const stmt = db.prepare(
+    'SELECT id, transaction_id, phone_number, amount_kobo, cost_kobo, type, network, data_plan, description, status, created_at FROM log_entries WHERE profile_id = ? AND id = ?',
+  );
+  for (const id of ids) {
+    const row = stmt.get(profileId, id) as MirrorEntryRow | undefined;
+    if (row) out.set(id, row);
+  }
+  return out;
+}
+
+export interface MirrorEntryRow {
+  id: number;
+  transaction_id: string;
+  phone_number: string;
+  amount_kobo: number;
+  cost_kobo: number;
+  type: string;
+  network: string;
+  data_plan: string;
+  description: string;
+  status: string;
+  created_at: string;
+}
+
+export function readSnapshots(db: Db, profileId: string): BalanceSnapshot[] {
+  const rows = db.prepare('SELECT taken_at, balance_kobo FROM balance_snapshots WHERE profile_id = ? ORDER BY taken_at, id').all(profileId) as { taken_at: string; balance_kobo: number }[];
+  return rows.map((r) => ({ atMs: isoMs(r.taken_at), balanceKobo: r.balance_kobo }));
+}
+
+export function snapshotsHash(snapshots: readonly BalanceSnapshot[]): string {
+  return createHash('sha256')
+    .update(snapshots.map((s) => `${s.atMs}:${s.balanceKobo}`).join(','))
+    .digest('hex');
+}
+
+/** The earliest and latest entry times of the mirror for the profile (for messages). */
+export function mirrorSpan(db: Db, profileId: string): { first: string | null; last: string | null; count: number } {
+  const r = db.prepare('SELECT min(created_at) AS first, max(created_at) AS last, count(*) AS count FROM log_entries WHERE profile_id = ?').get(profileId) as {
+    first: string | null;
+    last: string | null;
+    count: number;
+  };
+  return r;
+}

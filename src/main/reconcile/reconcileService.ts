@@ -1,0 +1,274 @@
+/**
+ * One reconciliation, end to end: read the vendor export, choose the range, read the mirror,
+ * vendesk's own purchases and the balance snapshots, match and categorize, and save the run.
+ * Progress goes out as `reconcile.progress`; one run at a time per app, cancellable.
+ */
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { AppError } from '../../shared/appError';
+import { RECONCILE_CATEGORIES, type ReconcileInputs, type ReconcileParameters, type ReconcileRunView, type reconcileStartSchema } from '../../shared/contract/reconcile';
+import type { App } from '../app';
+import { resolveFileRef, fileRefName } from '../files';
+import { isImportError } from '../imports';
+import type { Db } from '../store/database';
+import { reconcileEntries } from './categorizeEntries';
+import { readLocalSubmissions } from './localSubmissions';
+import { chooseSnapshots } from './walletRollForward';
+import { mirrorQuery, parseMirrorText, readMirror, readSnapshots, snapshotsHash } from './mirrorEntries';
+import { startBackgroundReads } from './backgroundReads';
+import { hashFile } from '../imports/inspectSpreadsheet';
+import fs from 'node:fs';
+import { createRun, failRun, finishRun, packPairs, runView } from './reconcileRunStore';
+import { readVendorExport } from './vendorExportRows';
+
+export type ReconcileStartInput = z.output<typeof reconcileStartSchema>;
+
+const DAY_MS = 86_400_000;
+const MATCHED = RECONCILE_CATEGORIES.indexOf('matched');
+
+export interface ReconcileRequest {
+  path: string;
+  fileName: string;
+  profileId: string;
+  from?: string;
+  to?: string;
+  sheet?: string;
+  matchWindowMinutes: number;
+  duplicateWindowMinutes: number;
+  signal?: AbortSignal;
+  onProgress?: (stage: string, done: number, total: number | null, runId: string) => void;
+}
+
+function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * The days an export covers, guessed from the dates in its first and last 64 KB (exports are
+ * in time order, one way or the other). Only used to start reading the mirror early: when the
+ * real range turns out wider, the mirror is read again for it.
+ */
+export function guessExportRange(file: string): { from: string; to: string } | null {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const part = (at: number) => {
+        const b = Buffer.alloc(Math.min(65_536, size));
+        fs.readSync(fd, b, 0, b.length, at);
+        return b.toString('latin1');
+      };
+      const text = part(0) + '\n' + part(Math.max(0, size - 65_536));
+      let min = '';
+      let max = '';
+      for (const m of text.matchAll(/\b(20\d\d-[01]\d-[0-3]\d)[T ][0-2]\d:[0-5]\d/g)) {
+        if (min === '' || m[1] < min) min = m[1];
+        if (m[1] > max) max = m[1];
+      }
+      return min ? { from: min, to: max } : null;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** The core, without the App: used by the service, the CLI and the benchmark. */
+export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ runId: string; timings: Record<string, number> }> {
+  const runId = randomUUID();
+  const started = performance.now();
+  const timings: Record<string, number> = {};
+  let mark = started;
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - mark);
+    mark = now;
+  };
+  const parameters: ReconcileParameters = {
+    from: req.from ?? '',
+    to: req.to ?? '',
+    matchWindowMinutes: req.matchWindowMinutes,
+    duplicateWindowMinutes: req.duplicateWindowMinutes,
+    sheet: req.sheet ?? null,
+  };
+  createRun(db, { id: runId, profileId: req.profileId, createdAt: new Date().toISOString(), parameters, fileName: req.fileName });
+  const progress = (stage: string, done: number, total: number | null) => req.onProgress?.(stage, done, total, runId);
+  const snapshots = readSnapshots(db, req.profileId);
+  // The mirror's window: the range, from the opening snapshot when that is earlier.
+  const windowOf = (fromDay: string, toDayExclusiveMs: number): [string, string] => {
+    const start = Date.parse(`${fromDay}T00:00:00.000Z`);
+    const chosen = chooseSnapshots(snapshots, start, toDayExclusiveMs);
+    return [new Date(Math.min(start, chosen ? chosen.opening.atMs : start)).toISOString(), new Date(toDayExclusiveMs).toISOString()];
+  };
+  // Start reading the mirror (for the range given, or guessed from the export's first and last
+  // lines) and hashing the file on a worker thread while this thread parses the export.
+  const guess = req.from && req.to ? { from: req.from, to: req.to } : guessExportRange(req.path);
+  const guessedWindow = guess ? windowOf(guess.from, Date.parse(`${guess.to}T00:00:00.000Z`) + DAY_MS) : null;
+  const background = startBackgroundReads({
+    dbPath: db.name,
+    ...(guessedWindow ? mirrorQuery(req.profileId, guessedWindow[0], guessedWindow[1]) : { sql: 'SELECT NULL', params: [] }),
+    filePath: req.path,
+  });
+  try {
+    progress('Reading the export', 0, null);
+    const exported = await readVendorExport(req.path, {
+      sheet: req.sheet,
+      signal: req.signal,
+      skipHash: true,
+      onProgress: (rows, bytes, total) => progress(`Reading the export: ${rows.toLocaleString('en-US')} rows`, bytes ?? rows, total),
+    });
+    lap('readExport');
+    const exp = exported.columns;
+
+    // The range: as given, else the export's own first and last days.
+    if (!parameters.from || !parameters.to) {
+      let min = Infinity;
+      let max = -Infinity;
+      for (let i = 0; i < exp.length; i++) {
+        const t = exp.createdMs[i];
+        if (t < min) min = t;
+        if (t > max) max = t;
+      }
+      if (!Number.isFinite(min)) {
+        throw new AppError('range_needed', 'The export has no created_at or time column, so its date range is unknown.', 'Give the range: choose the from and to dates (CLI: --from and --to).');
+      }
+      parameters.from ||= dayOf(min);
+      parameters.to ||= dayOf(max);
+      if (parameters.from > parameters.to) parameters.to = parameters.from;
+    }
+    const rangeStartMs = Date.parse(`${parameters.from}T00:00:00.000Z`);
+    const rangeEndMs = Date.parse(`${parameters.to}T00:00:00.000Z`) + DAY_MS;
+    req.signal?.throwIfAborted();
+
+    progress('Reading the local mirror', 0, null);
+    const [loadFrom, loadTo] = windowOf(parameters.from, rangeEndMs);
+    const fromBackground = guessedWindow && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo ? await background.mirrorText : null;
+    const mirror = fromBackground !== null && guessedWindow ? parseMirrorText(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
+    const fileHash = (await background.fileHash) ?? (await hashFile(req.path));
+    const matchWindowMs = req.matchWindowMinutes * 60_000;
+    const local = readLocalSubmissions(db, req.profileId, rangeStartMs - matchWindowMs, rangeEndMs + matchWindowMs);
+    lap('readMirror');
+    req.signal?.throwIfAborted();
+
+    progress('Matching', 0, exp.length);
+    const outcome = reconcileEntries({
+      exp,
+      mir: mirror.columns,
+      local: local.submissions,
+      snapshots,
+      rangeStartMs,
+      rangeEndMs,
+      matchWindowMs,
+      duplicateWindowMs: req.duplicateWindowMinutes * 60_000,
+    });
+    lap('match');
+    req.signal?.throwIfAborted();
+
+    progress('Saving the run', 0, null);
+    const matched = outcome.totals.matched.count;
+    const rowids = new Float64Array(matched);
+    const exportRows = new Int32Array(matched);
+    const rules = new Uint8Array(matched);
+    let k = 0;
+    for (let e = 0; e < exp.length; e++) {
+      if (outcome.exportCategory[e] !== MATCHED) continue;
+      rowids[k] = mirror.ids[outcome.match.exportToMirror[e]];
+      exportRows[k] = exp.rowNumbers ? exp.rowNumbers[e] : (exp.detail(e).rowNumber ?? 0);
+      rules[k] = outcome.match.exportRule[e];
+      k++;
+    }
+    const inputs: ReconcileInputs = {
+      fileName: req.fileName,
+      fileFormat: exported.format,
+      fileHash,
+      exportRows: exp.length + exported.unreadableCount,
+      exportRowsOutsideRange: outcome.exportOutsideRange,
+      exportRowsUnreadable: exported.unreadableCount,
+      mirrorRows: outcome.mirrorInRange,
+      mirrorHash: mirror.hash,
+      localSubmissions: local.submissions.length,
+      localHash: local.hash,
+      snapshotsHash: snapshotsHash(snapshots),
+      mirrorSource: 'log_entries (local mirror)',
+    };
+    const { missingRefunds: _named, ...rollForward } = outcome.rollForward;
+    void _named;
+    finishRun(db, runId, {
+      parameters,
+      inputs,
+      totals: outcome.totals,
+      matchedByRule: outcome.matchedByRule,
+      rollForward,
+      unreadable: exported.unreadable,
+      items: outcome.items,
+      pairs: packPairs(rowids, exportRows, rules),
+      matchedCount: matched,
+      durationMs: Math.round(performance.now() - started),
+    });
+    lap('store');
+    progress('Done', 1, 1);
+    return { runId, timings };
+  } catch (error) {
+    background.stop();
+    const aborted = req.signal?.aborted === true;
+    const message = aborted ? 'Cancelled before it finished; nothing was concluded.' : error instanceof Error ? error.message : String(error);
+    failRun(db, runId, aborted ? 'cancelled' : 'failed', message, parameters.from && parameters.to ? parameters : undefined);
+    if (aborted) throw new AppError('cancelled', 'The reconciliation was cancelled; the run is kept in the history as cancelled.', 'Start it again when ready.');
+    if (isImportError(error)) throw new AppError(`import_${error.code}`, error.message, 'Fix the export file as described and reconcile again.');
+    throw error;
+  }
+}
+
+/** One running reconciliation per app. */
+class ReconcileRunner {
+  private current: { runId: string | null; controller: AbortController } | null = null;
+  constructor(private readonly app: App) {}
+
+  async start(input: ReconcileStartInput): Promise<ReconcileRunView> {
+    if (this.current) {
+      throw new AppError('reconcile_running', 'A reconciliation is already running.', 'Wait for it to finish (or cancel it), then start the next one.');
+    }
+    const controller = new AbortController();
+    const mine: { runId: string | null; controller: AbortController } = { runId: null, controller };
+    this.current = mine;
+    const app = this.app;
+    try {
+      const path = resolveFileRef(app, input.file);
+      const { runId } = await reconcileFile(app.db, {
+        path,
+        fileName: fileRefName(input.file),
+        profileId: app.connection.profileId,
+        from: input.from,
+        to: input.to,
+        sheet: input.sheet,
+        matchWindowMinutes: input.matchWindowMinutes,
+        duplicateWindowMinutes: input.duplicateWindowMinutes,
+        signal: controller.signal,
+        onProgress: (stage, done, total, runId) => {
+          mine.runId = runId;
+          app.events.emit('reconcile.progress', { runId, stage, done, total, message: stage });
+        },
+      });
+      app.events.emit('data.changed', { topics: ['reconcile'] });
+      return runView(app.db, runId);
+    } finally {
+      if (mine.runId) app.events.emit('data.changed', { topics: ['reconcile'] });
+      this.current = null;
+    }
+  }
+
+  cancel(runId?: string): boolean {
+    if (!this.current || (runId && this.current.runId && this.current.runId !== runId)) return false;
+    this.current.controller.abort(new AppError('cancelled', 'The reconciliation was cancelled.'));
+    return true;
+  }
+}
+
+export function createReconcileRunner(app: App): ReconcileRunner {
+  const runner = new ReconcileRunner(app);
+  app.onClose(() => {
+    runner.cancel();
+  });
+  return runner;
+}
