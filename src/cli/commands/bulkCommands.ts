@@ -1,17 +1,21 @@
 /**
- * `vendesk bulk validate|submit|resume|status`: bulk airtime and data from a spreadsheet, through
+ * `vendesk bulk validate|submit|resume|status`: bulk airtime, data, electricity and cable TV from
+ * a spreadsheet, through
  * the same operations as the Purchases page. Amounts in the JSON are Naira.
  */
-import type { BulkJobView } from '../../shared/contract/bulk';
+import type { BulkJobView, BulkKind } from '../../shared/contract/bulk';
 import { formatNaira, parseNairaText } from '../../shared/money';
 import type { App } from '../../main/app';
 import { callOrThrow } from '../callOrThrow';
 import { EXIT, UsageError, requireOption, stringOption, type CliCommand, type CliContext } from '../cliCommand';
 
-function kindOption(ctx: CliContext): 'airtime' | 'data' {
+const KINDS: readonly BulkKind[] = ['airtime', 'data', 'electricity', 'cable'];
+
+function kindOption(ctx: CliContext): BulkKind {
   const kind = requireOption(ctx.args, 'kind');
-  if (kind !== 'airtime' && kind !== 'data') throw new UsageError(`--kind must be airtime or data, got "${kind}"`);
-  return kind;
+  const found = KINDS.find((k) => k === kind);
+  if (!found) throw new UsageError(`--kind must be airtime, data, electricity or cable, got "${kind}"`);
+  return found;
 }
 
 function fileArg(ctx: CliContext): string {
@@ -94,10 +98,10 @@ async function follow(ctx: CliContext, app: App, jobId: string, run: () => Promi
 
 export const bulkValidateCommand: CliCommand = {
   path: ['bulk', 'validate'],
-  summary: 'Check every row of a bulk airtime or data spreadsheet; nothing is bought',
-  usage: 'vendesk bulk validate FILE --kind airtime|data [--sheet NAME] [--json]',
+  summary: 'Check every row of a bulk airtime, data, electricity or cable spreadsheet; nothing is bought',
+  usage: 'vendesk bulk validate FILE --kind airtime|data|electricity|cable [--sheet NAME] [--json]',
   options: [
-    { name: 'kind', kind: 'string', description: 'airtime or data' },
+    { name: 'kind', kind: 'string', description: 'airtime, data, electricity or cable' },
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
   ],
   async run(ctx) {
@@ -117,10 +121,10 @@ export const bulkValidateCommand: CliCommand = {
 
 export const bulkSubmitCommand: CliCommand = {
   path: ['bulk', 'submit'],
-  summary: 'Buy airtime or data for every valid row of a spreadsheet and wait for the outcomes',
-  usage: 'vendesk bulk submit FILE --kind airtime|data --yes [--max-total NAIRA] [--confirm-total NAIRA] [--sheet NAME] [--skip-invalid] [--keep-duplicates] [--json]',
+  summary: 'Buy airtime, data, electricity or cable TV for every valid row of a spreadsheet and wait for the outcomes',
+  usage: 'vendesk bulk submit FILE --kind airtime|data|electricity|cable --yes [--max-total NAIRA] [--confirm-total NAIRA] [--sheet NAME] [--skip-invalid] [--keep-duplicates] [--json]',
   options: [
-    { name: 'kind', kind: 'string', description: 'airtime or data' },
+    { name: 'kind', kind: 'string', description: 'airtime, data, electricity or cable' },
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
     { name: 'yes', kind: 'boolean', description: 'Confirm the purchase (required)' },
     { name: 'max-total', kind: 'string', description: 'Refuse when the job total is above this many Naira' },

@@ -19,8 +19,10 @@ import { readBulkSettings, startOfLocalDay, writeBulkSettings } from './bulkSett
 import { JobRunner, doneCount, pidAlive, totalCount, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
 import { JobStore, type ItemRow, type JobRow } from './jobStore';
 import type { BulkJobKind, ItemState } from './jobStates';
-import { ITEM_STATES } from './jobStates';
-import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentLog, recentPurchases, validate, type Catalogs } from './prepareJob';
+import { ITEM_STATES, isVendingKind } from './jobStates';
+import { createVendingBuyer } from './vendingItems';
+import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentLog, recentLookupFor, validate, type Catalogs } from './prepareJob';
+import { createVendingCatalogs } from '../purchases';
 import { exportJobResults } from './exportResults';
 import { fieldLabel, missingFields, type ColumnMapping } from '../imports';
 
@@ -54,6 +56,8 @@ export class BulkService {
   private async catalogs(kind: BulkJobKind): Promise<Catalogs> {
     const client = this.app.client();
     if (kind === 'airtime') return { airtime: await client.airtimeCatalog(), data: [] };
+    if (kind === 'electricity') return { airtime: [], data: [], electricity: await this.app.service(createVendingCatalogs).electricity() };
+    if (kind === 'cable') return { airtime: [], data: [], cable: await this.app.service(createVendingCatalogs).cable() };
     return { airtime: [], data: await client.dataCatalog() };
   }
 
@@ -62,7 +66,7 @@ export class BulkService {
     const { table } = await readSheet(path, input.sheet);
     const { mapping } = chooseMapping(this.app.settings, input.kind, table.headers, input.mapping);
     const log = await recentLog(this.app.client(), input.kind);
-    const result = validate(table, mapping, input.kind, await this.catalogs(input.kind), recentPurchases(this.store, null, log.entries));
+    const result = validate(table, mapping, input.kind, await this.catalogs(input.kind), recentLookupFor(this.store, input.kind, null, log.entries));
     return {
       rows: result.counts.rows,
       valid: result.counts.valid,
@@ -85,7 +89,7 @@ export class BulkService {
     // user can choose the column, rather than an error that leaves nothing to correct.
     const unmapped = missingFields(choice.mapping, input.kind).length > 0;
     const log = unmapped ? { entries: [], problem: null } : await recentLog(this.app.client(), input.kind);
-    const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentPurchases(this.store, input.replaceJobId ?? null, log.entries));
+    const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(this.store, input.kind, input.replaceJobId ?? null, log.entries));
     if (input.replaceJobId) {
       const old = this.store.job(input.replaceJobId);
       if (old && old.state === 'draft') this.store.deleteJob(old.id);
@@ -266,7 +270,7 @@ export class BulkService {
     }
     // Pending items are asked about again (log, then requery); a cancelled job keeps its unsent
     // items cancelled, so only outcomes are refreshed.
-    if (c.pending > 0) this.store.transition(jobId, this.store.items(jobId, { states: ['pending'] }).map((i) => i.seq), 'accepted', {}, ['pending']);
+    if (c.pending > 0 && !isVendingKind(job.kind)) this.store.transition(jobId, this.store.items(jobId, { states: ['pending'] }).map((i) => i.seq), 'accepted', {}, ['pending']);
     return this.start(jobId, wait);
   }
 
@@ -278,6 +282,7 @@ export class BulkService {
         settings: this.app.settings,
         events: this.app.events,
         client: () => this.app.client(),
+        ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
         connectionProblem: () => {
           try {
             this.checkConnection(job);
@@ -345,7 +350,15 @@ export class BulkService {
   }
 
   resolveItems(jobId: string, seqs: number[], resolution: 'bought' | 'not_bought' | 'resend', note: string | undefined): BulkJobView {
-    this.requireJob(jobId);
+    const target = this.requireJob(jobId);
+    if (isVendingKind(target.kind) && seqs.some((seq) => this.store.item(jobId, seq)?.purchase_id)) {
+      // Its purchase is the record of what was bought: settled in one place, never sent again from here.
+      throw new AppError(
+        'settle_on_pending_page',
+        'This row was sent as a purchase that is still being settled; it cannot be marked or sent again from the job.',
+        'Settle it on the Pending page (check with support first); the job shows the outcome.',
+      );
+    }
     // While the job runs, re-queued items are simply picked up by its runner.
     const who = `user${note ? `: ${note}` : ''}`;
     const from: ItemState[] = ['uncertain'];
@@ -372,15 +385,38 @@ export class BulkService {
   // ------------------------------------------------------------------ reading
 
   status(jobId: string): BulkJobView {
+    this.syncVending(jobId);
     return this.view(this.requireJob(jobId));
   }
 
   list(limit: number): BulkJobView[] {
-    return this.store.listJobs(limit).map((j) => this.view(j));
+    return this.store.listJobs(limit).map((j) => {
+      if (!isVendingKind(j.kind) || j.state === 'draft') return this.view(j);
+      this.syncVending(j.id);
+      return this.view(this.requireJob(j.id));
+    });
+  }
+
+  /**
+   * Electricity and cable items follow their purchases, which the requery loop, the log and the
+   * Pending page keep settling after the job has finished. A job left needing attention only for
+   * items that are now settled is finished.
+   */
+  private syncVending(jobId: string): void {
+    const job = this.store.job(jobId);
+    if (!job || !isVendingKind(job.kind) || job.state === 'draft') return;
+    const changed = this.store.syncFromPurchases(jobId);
+    if (changed === 0 || this.runners.has(jobId)) return;
+    const c = this.store.counts(jobId);
+    if ((job.state === 'needs_attention' || job.state === 'completed') && c.uncertain + c.sending === 0) {
+      this.store.setJobState(jobId, 'completed', c.pending > 0 ? `${c.pending} item(s) are still pending at the service.` : null);
+    }
+    this.app.events.emit('data.changed', { topics: ['jobs'] });
   }
 
   items(jobId: string, offset: number, limit: number, states?: string[]): { total: number; items: BulkItemView[] } {
     this.requireJob(jobId);
+    this.syncVending(jobId);
     const wanted = states?.filter((s): s is ItemState => (ITEM_STATES as readonly string[]).includes(s));
     return {
       total: this.store.countItems(jobId, wanted),
@@ -394,6 +430,7 @@ export class BulkService {
   }
 
   exportResults(jobId: string, format: 'xlsx' | 'csv') {
+    this.syncVending(jobId);
     const job = this.requireJob(jobId);
     return exportJobResults(this.app, this.store, job, this.view(job), format);
   }
@@ -496,6 +533,11 @@ export function itemView(i: ItemRow): BulkItemView {
     givenNetwork: i.given_network,
     prefixNetwork: i.prefix_network,
     updatedAt: i.updated_at,
+    account: i.account ?? null,
+    vendType: i.vend_type ?? null,
+    purchaseId: i.purchase_id ?? null,
+    token: i.token ?? null,
+    units: i.units ?? null,
   };
 }
 

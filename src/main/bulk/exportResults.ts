@@ -10,7 +10,7 @@ import type { App } from '../app';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
 import { exportFileName, exportsDir } from '../files';
 import type { JobRow, JobStore } from './jobStore';
-import type { ItemState } from './jobStates';
+import { isVendingKind, type BulkJobKind, type ItemState } from './jobStates';
 
 /** What each state means, in the words of the results file. */
 export const STATE_LABEL: Record<ItemState, string> = {
@@ -43,6 +43,58 @@ const ITEM_COLUMNS: ExportColumn[] = [
   { header: 'Last update', kind: 'datetime' },
 ];
 
+/** Electricity and cable: the meter or smartcard, what was bought, and the token and units of prepaid meters. */
+function vendingColumns(kind: 'electricity' | 'cable'): ExportColumn[] {
+  return [
+    { header: 'Row', kind: 'integer' },
+    { header: kind === 'electricity' ? 'Meter number' : 'Smartcard number', kind: 'text' },
+    { header: kind === 'electricity' ? 'Disco' : 'Provider', kind: 'text' },
+    { header: kind === 'electricity' ? 'Meter type' : 'Bouquet', kind: 'text' },
+    { header: 'Phone', kind: 'text' },
+    { header: 'Name', kind: 'text' },
+    { header: 'Your reference', kind: 'text' },
+    { header: 'Amount', kind: 'naira' },
+    { header: 'Outcome', kind: 'text' },
+    { header: 'Token', kind: 'text' },
+    { header: 'Units (kWh)', kind: 'text' },
+    { header: 'Service reference', kind: 'text' },
+    { header: 'Reason', kind: 'text' },
+    { header: 'How it was settled', kind: 'text' },
+    { header: 'Purchase id', kind: 'text' },
+    { header: 'Last update', kind: 'datetime' },
+  ];
+}
+
+function* vendingRows(store: JobStore, jobId: string, kind: 'electricity' | 'cable'): Generator<unknown[]> {
+  const pageSize = 2000;
+  for (let offset = 0; ; offset += pageSize) {
+    const items = store.items(jobId, { offset, limit: pageSize });
+    for (const i of items) {
+      yield [
+        i.row_number,
+        i.account ?? '',
+        i.network,
+        kind === 'electricity' ? (i.vend_type ?? '') : i.description || i.product_code,
+        i.phone,
+        i.name,
+        i.note,
+        i.amount_kobo,
+        STATE_LABEL[i.state],
+        i.token ?? '',
+        i.units === null || i.units === undefined ? '' : String(i.units),
+        i.reference ?? '',
+        i.reason ?? '',
+        i.settled_by ?? '',
+        i.purchase_id ?? '',
+        i.updated_at,
+      ];
+    }
+    if (items.length < pageSize) return;
+  }
+}
+
+const KIND_LABEL: Record<BulkJobKind, string> = { airtime: 'Airtime', data: 'Data', electricity: 'Electricity', cable: 'Cable TV' };
+
 function* itemRows(store: JobStore, jobId: string): Generator<unknown[]> {
   const pageSize = 2000;
   for (let offset = 0; ; offset += pageSize) {
@@ -72,14 +124,17 @@ export async function exportJobResults(app: App, store: JobStore, job: JobRow, v
   const base = `Bulk ${job.kind} results ${path.parse(job.file_name).name}`;
   const file = path.join(exportsDir(app), exportFileName(base, format));
   let rows: number;
+  const vending = isVendingKind(job.kind) ? job.kind : null;
+  const columns = vending ? vendingColumns(vending) : ITEM_COLUMNS;
+  const items = () => (vending ? vendingRows(store, job.id, vending) : itemRows(store, job.id));
   if (format === 'csv') {
-    rows = (await writeTableCsv(file, ITEM_COLUMNS, itemRows(store, job.id))).rows;
+    rows = (await writeTableCsv(file, columns, items())).rows;
   } else {
     const c = view.counts;
     const summary: unknown[][] = [
       ['File', job.file_name],
       ['Sheet', job.sheet_name ?? ''],
-      ['Kind', job.kind === 'airtime' ? 'Airtime' : 'Data'],
+      ['Kind', KIND_LABEL[job.kind]],
       ['Connection', job.connection_kind.toUpperCase()],
       ['Job id', job.id],
       ['Job state', job.state],
@@ -103,7 +158,7 @@ export async function exportJobResults(app: App, store: JobStore, job: JobRow, v
     rows = (
       await writeTableXlsx(file, [
         { name: 'Summary', columns: [{ header: 'What', kind: 'text' }, { header: 'Value', kind: 'text' }], rows: summary, autoFilter: false },
-        { name: 'Items', columns: ITEM_COLUMNS, rows: itemRows(store, job.id) },
+        { name: 'Items', columns, rows: items() },
       ])
     ).rows;
   }

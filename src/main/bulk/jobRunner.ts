@@ -21,6 +21,12 @@
  *   the job instead. 401 pauses the job. 503 (after the client's retries and voucher rule):
  *   the items wait and go again with backoff; the job pauses after repeated 503s.
  * - 429 on a single item: it is held and sent again later, at most 20 times.
+ *
+ * Electricity and cable jobs send one item at a time per slot through the purchases module
+ * (`deps.vending`), which validates the meter or smartcard and writes the purchase before its
+ * request leaves. An item caught `sending` by a crash is settled by its purchase: none written
+ * means it was never sent (it goes again); a purchase in `sending` or `uncertain` is settled by
+ * the purchases module from the log, and the item is never sent again.
  */
 import { AppError } from '../../shared/appError';
 import type { AirtimeItem, DataItem } from '../../shared/wire';
@@ -31,7 +37,8 @@ import type { EventBus } from '../eventBus';
 import type { Settings } from '../store/settings';
 import { readBulkSettings, startOfLocalDay, type BulkSettings } from './bulkSettings';
 import { itemKey, type ItemRow, type JobRow, type JobStore } from './jobStore';
-import type { ItemCounts, JobState } from './jobStates';
+import { isVendingKind, type ItemCounts, type JobState, type VendingJobKind } from './jobStates';
+import type { VendingBuyer } from './vendingItems';
 import { logEntriesForPhone, logEntriesForReference, logEntriesSince } from './logLookup';
 
 export type PurchaseClient = Pick<VendingClient, 'purchaseAirtime' | 'purchaseData' | 'logEntries' | 'logPage' | 'requery'>;
@@ -43,6 +50,8 @@ export interface RunnerDeps {
   client: () => PurchaseClient;
   /** Why sending must stop now (the app was switched to another connection), or null. */
   connectionProblem?: () => string | null;
+  /** Electricity and cable jobs: buys each item through the purchases module. */
+  vending?: VendingBuyer;
 }
 
 /** Tuning that tests may shorten; production uses the defaults. */
@@ -273,7 +282,7 @@ export class JobRunner {
       }
       batch.push(item);
       busy.add(key);
-      if (batch.length >= this.settings.batchSize) break;
+      if (batch.length >= (this.vendingKind ? 1 : this.settings.batchSize)) break;
     }
     return batch;
   }
@@ -301,9 +310,22 @@ export class JobRunner {
     return null;
   }
 
+  /** The kind when the job buys electricity or cable through the purchases module, else null. */
+  private get vendingKind(): VendingJobKind | null {
+    return isVendingKind(this.job.kind) ? this.job.kind : null;
+  }
+
   private async send(batch: ItemRow[]): Promise<void> {
     const { store } = this.deps;
     const seqs = batch.map((i) => i.seq);
+    if (this.vendingKind) {
+      try {
+        await this.sendVending(this.vendingKind, batch[0]);
+      } finally {
+        this.emit(false);
+      }
+      return;
+    }
     try {
       const client = this.deps.client();
       const result =
@@ -354,7 +376,7 @@ export class JobRunner {
           const delay = Math.min(60_000, this.timing.backoffBaseMs * 2 ** (this.unavailableRounds - 1));
           store.transition(this.jobId, seqs, 'queued', { reason: `Vending was temporarily unavailable (${reason}); sent again automatically`, notBeforeMs: Date.now() + delay }, ['sending']);
           if (this.unavailableRounds >= MAX_UNAVAILABLE_ROUNDS) {
-            this.pauseReason = `Paused: ${this.job.kind === 'airtime' ? 'airtime' : 'data'} vending stayed unavailable after ${MAX_UNAVAILABLE_ROUNDS} tries (${reason}). Nothing was charged for the waiting items. Resume in a few minutes.`;
+            this.pauseReason = `Paused: ${this.job.kind} vending stayed unavailable after ${MAX_UNAVAILABLE_ROUNDS} tries (${reason}). Nothing was charged for the waiting items. Resume in a few minutes.`;
           }
           return;
         }
@@ -411,6 +433,11 @@ export class JobRunner {
   /** Reads the log for accepted items and records SUCCESS / FAILED. */
   async pollOutcomes(): Promise<void> {
     const { store } = this.deps;
+    if (this.vendingKind) {
+      // Pending purchases are chased by the requery loop; the items follow their purchases.
+      store.syncFromPurchases(this.jobId);
+      return;
+    }
     const accepted = store.items(this.jobId, { states: ['accepted'] });
     if (accepted.length === 0) return;
     const client = this.deps.client();
@@ -470,6 +497,10 @@ export class JobRunner {
    */
   async settleUncertain(waitForSafeDelay: boolean): Promise<void> {
     const { store } = this.deps;
+    if (this.vendingKind) {
+      await this.settleVendingUncertain(this.vendingKind);
+      return;
+    }
     const safeMs = this.settings.uncertainSafeDelaySeconds * 1000;
     for (;;) {
       const items = store.items(this.jobId, { states: ['uncertain'] });
@@ -545,6 +576,104 @@ export class JobRunner {
       { reason: null, settledBy: `log: no matching entry ${Math.round((Date.now() - sent) / 1000)} s after sending; sent again` },
       ['uncertain'],
     );
+  }
+
+  // ------------------------------------------------------------------ electricity and cable
+
+  /** Buys one electricity or cable item through the purchases module and mirrors the outcome. */
+  private async sendVending(kind: VendingJobKind, item: ItemRow): Promise<void> {
+    const { store } = this.deps;
+    const vending = this.deps.vending;
+    if (!vending) throw new Error('an electricity or cable job needs the purchases module');
+    try {
+      const purchaseId = await vending.buy(kind, item);
+      store.linkPurchase(this.jobId, item.seq, purchaseId);
+      this.afterPurchase(item);
+      this.unavailableRounds = 0;
+      return;
+    } catch (error) {
+      // The purchases module writes the purchase before sending and then never throws; be sure anyway.
+      const current = store.item(this.jobId, item.seq) ?? item;
+      const written = current.purchase_id ? { id: current.purchase_id } : store.findUnlinkedPurchase(kind, current);
+      if (written) {
+        store.linkPurchase(this.jobId, item.seq, written.id);
+        await vending.settle(written.id);
+        this.afterPurchase(item);
+        return;
+      }
+      this.refusedBeforeCharge(item, error);
+    }
+  }
+
+  /** The item follows its purchase; a purchase still without an answer makes the item uncertain. */
+  private afterPurchase(item: ItemRow): void {
+    const { store } = this.deps;
+    store.syncFromPurchases(this.jobId);
+    const now = store.item(this.jobId, item.seq);
+    if (now?.state === 'sending') {
+      store.transition(this.jobId, [item.seq], 'uncertain', { reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log; it is never sent again.' }, ['sending']);
+    }
+    if (now?.state === 'rejected' && /insufficient balance|insufficient fund/i.test(now.reason ?? '')) {
+      this.pauseReason = `Paused: the wallet does not hold enough for the next items (${now.reason}). Top up the wallet, then resume the job.`;
+    }
+  }
+
+  /** No purchase was written for the item: nothing was sent or charged. */
+  private refusedBeforeCharge(item: ItemRow, error: unknown): void {
+    const { store } = this.deps;
+    const seqs = [item.seq];
+    if (error instanceof AppError && error.code === 'duplicate_pending') {
+      if (item.holds + 1 >= MAX_HOLDS) {
+        store.transition(this.jobId, seqs, 'rejected', { reason: `${error.message} This row was not bought (nothing was charged); buy it again once that purchase is settled.`, final: true }, ['sending']);
+      } else {
+        const delay = Math.min(60_000, this.timing.holdBaseMs * (item.holds + 1));
+        store.transition(this.jobId, seqs, 'held', { hold: true, notBeforeMs: Date.now() + delay, reason: `Held: ${error.message} Sent after it is settled.` }, ['sending']);
+      }
+      return;
+    }
+    const transient =
+      error instanceof RequestCancelledError ||
+      error instanceof UncertainOutcomeError ||
+      (error instanceof ServiceError && error.action === 'retry_later') ||
+      !(error instanceof AppError || (error instanceof Error && error.name === 'ZodError'));
+    if (transient) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.unavailableRounds++;
+      const delay = Math.min(60_000, this.timing.backoffBaseMs * 2 ** (this.unavailableRounds - 1));
+      store.transition(this.jobId, seqs, 'queued', { reason: `Could not be checked with the service yet (${message}); nothing was charged, tried again automatically`, notBeforeMs: Date.now() + delay }, ['sending']);
+      if (this.unavailableRounds >= MAX_UNAVAILABLE_ROUNDS) {
+        this.pauseReason = `Paused: ${this.job.kind} vending stayed unavailable after ${MAX_UNAVAILABLE_ROUNDS} tries (${message}). Nothing was charged for the waiting items. Resume in a few minutes.`;
+      }
+      return;
+    }
+    if (error instanceof ServiceError && error.action === 'credentials') {
+      store.transition(this.jobId, seqs, 'queued', { reason: null }, ['sending']);
+      this.pauseReason = `Paused: ${error.message} ${error.hint ?? ''}`.trim();
+      return;
+    }
+    const reason = error instanceof AppError ? `${error.message}${error.hint ? ` ${error.hint}` : ''}` : error instanceof Error ? error.message : String(error);
+    store.transition(this.jobId, seqs, 'rejected', { reason: /nothing was charged/i.test(reason) ? reason : `${reason} Nothing was charged.`, final: true }, ['sending']);
+  }
+
+  /**
+   * Items left `sending` or `uncertain`: no purchase written means never sent (queued again);
+   * otherwise the purchase is settled by the purchases module and the item follows it.
+   */
+  private async settleVendingUncertain(kind: VendingJobKind): Promise<void> {
+    const { store } = this.deps;
+    const vending = this.deps.vending;
+    if (!vending) return;
+    for (const item of store.items(this.jobId, { states: ['uncertain'] })) {
+      if (this.stop === 'cancel') return;
+      const purchase = item.purchase_id ? { id: item.purchase_id } : store.findUnlinkedPurchase(kind, item);
+      if (!purchase) {
+        store.transition(this.jobId, [item.seq], 'queued', { reason: null, settledBy: 'no purchase was written for it, so it was never sent; sent again' }, ['uncertain']);
+        continue;
+      }
+      store.linkPurchase(this.jobId, item.seq, purchase.id);
+      await vending.settle(purchase.id);
+      store.syncFromPurchases(this.jobId);
+    }
   }
 
   // ------------------------------------------------------------------ progress

@@ -56,4 +56,11 @@ export function emptyCounts(): ItemCounts {
   return counts;
 }
 
-export type BulkJobKind = 'airtime' | 'data';
+export type BulkJobKind = 'airtime' | 'data' | 'electricity' | 'cable';
+
+/** Electricity and cable rows are bought one by one through the purchases module (each with its `purchases` row). */
+export type VendingJobKind = 'electricity' | 'cable';
+
+export function isVendingKind(kind: BulkJobKind): kind is VendingJobKind {
+  return kind === 'electricity' || kind === 'cable';
+}

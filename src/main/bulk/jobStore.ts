@@ -63,6 +63,15 @@ export interface ItemRow {
   not_before_ms: number | null;
   final_at: string | null;
   updated_at: string;
+  /** Electricity and cable: meter or smartcard number (migration 007); null for airtime and data. */
+  account: string | null;
+  /** Electricity: PREPAID or POSTPAID. */
+  vend_type: string | null;
+  /** Electricity and cable: the `purchases` row this item was bought as. */
+  purchase_id: string | null;
+  /** From the linked purchase (read by `items`): prepaid token and units. */
+  token?: string | null;
+  units?: number | null;
 }
 
 export interface NewJob {
@@ -98,6 +107,9 @@ export interface NewItem {
   duplicateOf: string | null;
   /** `excluded` for duplicates left out by default; otherwise `queued`. */
   state: 'queued' | 'excluded';
+  /** Electricity and cable: meter or smartcard number, and meter type. */
+  account?: string | null;
+  vendType?: string | null;
 }
 
 export interface InvalidRowRecord {
@@ -135,8 +147,8 @@ export class JobStore {
     );
     const insertItem = this.stmt(
       `INSERT INTO bulk_items (job_id, seq, row_number, phone, network, product_code, voucher_code, operator, region, data_value,
-        description, amount_kobo, name, note, given_network, prefix_network, duplicate_of, state, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        description, amount_kobo, name, note, given_network, prefix_network, duplicate_of, state, updated_at, account, vend_type)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertInvalid = this.stmt('INSERT INTO bulk_invalid_rows (job_id, row_number, field, message) VALUES (?, ?, ?, ?)');
     const invalidRows = new Set(invalid.map((i) => i.row)).size;
@@ -149,6 +161,7 @@ export class JobStore {
         insertItem.run(
           id, i + 1, it.rowNumber, it.phone, it.network, it.productCode, it.voucherCode, it.operator, it.region, it.dataValue,
           it.description, it.amountKobo, it.name, it.note, it.givenNetwork, it.prefixNetwork, it.duplicateOf, it.state, at,
+          it.account ?? null, it.vendType ?? null,
         );
       });
       for (const r of invalid) insertInvalid.run(id, r.row, r.field, r.message);
@@ -233,8 +246,11 @@ export class JobStore {
 
   items(jobId: string, options: { states?: readonly ItemState[]; offset?: number; limit?: number } = {}): ItemRow[] {
     const states = options.states;
-    const where = states && states.length ? `AND state IN (${states.map(() => '?').join(',')})` : '';
-    return this.stmt(`SELECT * FROM bulk_items WHERE job_id = ? ${where} ORDER BY seq LIMIT ? OFFSET ?`)
+    const where = states && states.length ? `AND b.state IN (${states.map(() => '?').join(',')})` : '';
+    return this.stmt(
+        `SELECT b.*, p.token AS token, p.units AS units FROM bulk_items b LEFT JOIN purchases p ON p.id = b.purchase_id
+         WHERE b.job_id = ? ${where} ORDER BY b.seq LIMIT ? OFFSET ?`,
+      )
       .all(jobId, ...(states ?? []), options.limit ?? -1, options.offset ?? 0) as ItemRow[];
   }
 
@@ -263,8 +279,8 @@ export class JobStore {
 
   /** `phone|amount` of this job's items whose purchase is in progress at the service. */
   busyKeys(jobId: string): Set<string> {
-    const rows = this.stmt("SELECT phone, amount_kobo FROM bulk_items WHERE job_id = ? AND state IN ('sending', 'accepted', 'uncertain')")
-      .all(jobId) as { phone: string; amount_kobo: number }[];
+    const rows = this.stmt("SELECT phone, account, amount_kobo FROM bulk_items WHERE job_id = ? AND state IN ('sending', 'accepted', 'uncertain')")
+      .all(jobId) as { phone: string; account: string | null; amount_kobo: number }[];
     return new Set(rows.map((r) => itemKey(r)));
   }
 
@@ -400,8 +416,121 @@ export class JobStore {
       )
       .run(now(), jobId).changes;
   }
+
+  // ------------------------------------------------------------------ electricity and cable items
+
+  /** Electricity and cable items and purchases of an account and amount since `sinceIso`, for duplicate checks. */
+  recentAccountPurchases(kind: string, account: string, amountKobo: number, sinceIso: string): { source: 'job' | 'purchase'; reference: string | null; at: string; status: string; jobId: string | null; purchaseId: string | null }[] {
+    const items = this.stmt(
+        `SELECT job_id, reference, state, updated_at, purchase_id FROM bulk_items WHERE account = ? AND amount_kobo = ?
+         AND state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND updated_at >= ?`,
+      )
+      .all(account, amountKobo, sinceIso) as { job_id: string; reference: string | null; state: string; updated_at: string; purchase_id: string | null }[];
+    const linked = new Set(items.map((i) => i.purchase_id).filter((p): p is string => p !== null));
+    const purchases = (this.stmt(
+        `SELECT id, reference, state, created_at FROM purchases WHERE kind = ? AND account = ? AND amount_kobo = ?
+         AND state NOT IN ('failed', 'rejected', 'not_found') AND created_at >= ?`,
+      )
+      .all(kind, account, amountKobo, sinceIso) as { id: string; reference: string | null; state: string; created_at: string }[]).filter((p) => !linked.has(p.id));
+    return [
+      ...items.map((i) => ({ source: 'job' as const, reference: i.reference, at: i.updated_at, status: i.state, jobId: i.job_id, purchaseId: i.purchase_id })),
+      ...purchases.map((p) => ({ source: 'purchase' as const, reference: p.reference, at: p.created_at, status: p.state, jobId: null, purchaseId: p.id })),
+    ].sort((a, b) => a.at.localeCompare(b.at));
+  }
+
+  /**
+   * The purchase an electricity or cable item was bought as, when the process stopped before it
+   * could link it: a bulk purchase of the same kind, account, amount (and bouquet) made from the
+   * moment the item was marked sending, not linked to another item. None means never sent.
+   */
+  findUnlinkedPurchase(kind: string, item: ItemRow): { id: string } | null {
+    const since = new Date((item.sent_ms ?? 0) - 1000).toISOString();
+    const row = this.stmt(
+        `SELECT p.id FROM purchases p WHERE p.kind = ? AND p.source = 'bulk' AND p.account = ? AND p.amount_kobo = ? AND p.bouquet_code = ?
+         AND p.created_at >= ? AND NOT EXISTS (SELECT 1 FROM bulk_items b WHERE b.purchase_id = p.id) ORDER BY p.created_at, p.id LIMIT 1`,
+      )
+      .get(kind, item.account ?? '', item.amount_kobo, kind === 'cable' ? item.product_code : '', since) as { id: string } | undefined;
+    return row ?? null;
+  }
+
+  linkPurchase(jobId: string, seq: number, purchaseId: string): void {
+    this.stmt('UPDATE bulk_items SET purchase_id = ?, updated_at = ? WHERE job_id = ? AND seq = ? AND purchase_id IS NULL').run(purchaseId, now(), jobId, seq);
+  }
+
+  /**
+   * Brings each linked item of the job up to its purchase's state: the purchases module (answer,
+   * requery loop, log settlement, the Pending page) is the one source of truth for them.
+   * Returns how many items changed.
+   */
+  syncFromPurchases(jobId: string): number {
+    const rows = this.stmt(
+        `SELECT b.seq, b.state AS item_state, b.reason AS item_reason, b.reference AS item_reference,
+                p.state, p.reference, p.reason, p.hint, p.refund_state, p.settled_by, p.final_at
+         FROM bulk_items b JOIN purchases p ON p.id = b.purchase_id WHERE b.job_id = ?`,
+      )
+      .all(jobId) as {
+      seq: number;
+      item_state: ItemState;
+      item_reason: string | null;
+      item_reference: string | null;
+      state: string;
+      reference: string | null;
+      reason: string | null;
+      hint: string | null;
+      refund_state: string;
+      settled_by: string | null;
+      final_at: string | null;
+    }[];
+    const update = this.stmt(
+      `UPDATE bulk_items SET state = @state, reason = @reason, reference = COALESCE(@reference, reference), settled_by = @settledBy,
+        final_at = CASE WHEN @state IN ('success', 'failed', 'rejected') THEN COALESCE(final_at, @at) ELSE final_at END, updated_at = @at
+       WHERE job_id = @jobId AND seq = @seq`,
+    );
+    let changed = 0;
+    const at = now();
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const next = itemFromPurchase(r);
+        if (!next) continue;
+        if (next.state === r.item_state && next.reason === r.item_reason && (r.reference === null || r.reference === r.item_reference)) continue;
+        update.run({ state: next.state, reason: next.reason, reference: r.reference, settledBy: r.settled_by ? `purchase: ${r.settled_by}` : null, at, jobId, seq: r.seq });
+        changed++;
+      }
+    })();
+    return changed;
+  }
 }
 
-export function itemKey(item: { phone: string; amount_kobo: number }): string {
-  return `${item.phone}|${item.amount_kobo}`;
+/** Items that must never be in flight together: same phone (or meter/smartcard) and amount. */
+export function itemKey(item: { phone: string; amount_kobo: number; account?: string | null }): string {
+  return `${item.account ?? item.phone}|${item.amount_kobo}`;
+}
+
+/** The item state and reason that a purchase's state means. `sending` purchases are left to the runner. */
+export function itemFromPurchase(p: { state: string; reason: string | null; hint: string | null; refund_state: string }): { state: ItemState; reason: string | null } | null {
+  switch (p.state) {
+    case 'success':
+      return { state: 'success', reason: null };
+    case 'failed': {
+      const refund =
+        p.refund_state === 'missing'
+          ? 'The refund has not shown in the wallet yet; see the purchase on the Pending page.'
+          : p.refund_state === 'confirmed'
+            ? 'Refund confirmed in the wallet.'
+            : 'The service refunds the wallet automatically.';
+      return { state: 'failed', reason: `${p.reason ?? 'Declined by the provider'}. ${refund}` };
+    }
+    case 'rejected':
+      return { state: 'rejected', reason: `Refused by the service: ${p.reason ?? 'no reason given'}. Nothing was charged.` };
+    case 'pending':
+      return { state: 'pending', reason: 'Accepted, not confirmed yet; vendesk requeries it from 2 minutes after the purchase (see the Pending page).' };
+    case 'needs_support':
+      return { state: 'pending', reason: 'Still pending and the service will not answer more status checks: contact support with the reference (Pending page). Do not buy it again.' };
+    case 'not_found':
+      return { state: 'pending', reason: 'The service has no transaction with this reference: check the wallet, then resolve it on the Pending page.' };
+    case 'uncertain':
+      return { state: 'uncertain', reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log (Pending page); it is never sent again.' };
+    default:
+      return null;
+  }
 }

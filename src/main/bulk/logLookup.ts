@@ -55,7 +55,7 @@ export async function readAllLogPages(
   return out;
 }
 
-export function logType(kind: BulkJobKind): 'airtime' | 'data' {
+export function logType(kind: BulkJobKind): BulkJobKind {
   return kind;
 }
 

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../shared/appError';
 import { networkOfPhone } from '../../shared/phone';
-import type { AirtimeProduct, DataPlan } from '../../shared/wire';
+import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../../shared/wire';
 import {
   detectMapping,
   emptyMapping,
@@ -25,12 +25,14 @@ import {
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Settings } from '../store/settings';
 import { readAllLogPages, type LogReader } from './logLookup';
-import type { BulkJobKind } from './jobStates';
+import { isVendingKind, type BulkJobKind } from './jobStates';
 import type { JobStore, NewItem } from './jobStore';
 
 export interface Catalogs {
   airtime: AirtimeProduct[];
   data: DataPlan[];
+  electricity?: ElectricityProvider[];
+  cable?: CableBouquet[];
 }
 
 export interface MappingChoice {
@@ -95,7 +97,7 @@ export function mappingFields(kind: BulkJobKind, mapping: ColumnMapping): { fiel
 
 export function validate(table: SheetTable, mapping: ColumnMapping, kind: BulkJobKind, catalogs: Catalogs, recent: (account: string, amountKobo: number) => RecentMatch[]): ValidationResult {
   try {
-    return validateBulkRows(table, mapping, kind, { airtime: catalogs.airtime, data: catalogs.data, recentPurchases: recent });
+    return validateBulkRows(table, mapping, kind, { airtime: catalogs.airtime, data: catalogs.data, electricity: catalogs.electricity, cable: catalogs.cable, recentPurchases: recent });
   } catch (error) {
     return importFailure(error);
   }
@@ -123,7 +125,8 @@ export function itemsFromValidation(result: ValidationResult, keepDuplicates: bo
     return {
       rowNumber: v.row,
       phone: v.phone,
-      network: v.network ?? '',
+      // Electricity and cable: the disco or provider stands where airtime has its network.
+      network: v.network ?? v.disco ?? v.provider ?? '',
       productCode: v.productCode,
       voucherCode: v.voucherCode ?? '',
       operator: v.operator,
@@ -137,6 +140,8 @@ export function itemsFromValidation(result: ValidationResult, keepDuplicates: bo
       prefixNetwork: conflict ? conflict.inferred : (v.network && networkOfPhone(v.phone) !== v.network ? networkOfPhone(v.phone) : null),
       duplicateOf: dup,
       state: dup && !keepDuplicates ? 'excluded' : 'queued',
+      account: v.meter ?? v.smartcard ?? null,
+      vendType: v.vendType ?? null,
     };
   });
 }
@@ -168,8 +173,28 @@ export function recentPurchases(store: JobStore, excludeJobId: string | null, lo
   };
 }
 
+/**
+ * Electricity and cable: purchases of the last 24 hours for a meter or smartcard and amount, on
+ * this computer (bulk items and single purchases). The service's log names the customer's phone,
+ * not the meter, so it is not used here.
+ */
+export function recentAccountPurchases(store: JobStore, kind: BulkJobKind, excludeJobId: string | null): RecentLookup {
+  const since = new Date(Date.now() - 24 * 3600_000).toISOString();
+  return (account, amountKobo) =>
+    store
+      .recentAccountPurchases(kind, account, amountKobo, since)
+      .filter((m) => m.jobId === null || m.jobId !== excludeJobId)
+      .map((m) => ({ source: 'job' as const, reference: m.reference, at: m.at, amountKobo, status: m.status, jobId: m.jobId }));
+}
+
+/** The lookup of recent purchases for a job's kind. */
+export function recentLookupFor(store: JobStore, kind: BulkJobKind, excludeJobId: string | null, log: readonly ParsedLogEntry[]): RecentLookup {
+  return isVendingKind(kind) ? recentAccountPurchases(store, kind, excludeJobId) : recentPurchases(store, excludeJobId, log);
+}
+
 /** The service's log of the last 24 hours (at most 5,000 entries), for the duplicate check. */
 export async function recentLog(client: LogReader, kind: BulkJobKind): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
+  if (isVendingKind(kind)) return { entries: [], problem: null };
   const start = new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 10);
   try {
     const entries = await readAllLogPages(client, { startdate: start, type: kind, status: 'all' }, undefined, (all) => all.length >= 5000);

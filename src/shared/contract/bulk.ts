@@ -1,5 +1,6 @@
 /**
- * Bulk purchase jobs: airtime and data for every row of a spreadsheet. A job is prepared (file
+ * Bulk purchase jobs: airtime, data, electricity tokens and cable TV bouquets for every row of a
+ * spreadsheet. A job is prepared (file
  * read, rows validated, everything written to the database), previewed, confirmed, executed in
  * batches with progress events, and its results exported. Amounts are integer kobo.
  */
@@ -7,7 +8,7 @@ import { z } from 'zod';
 import { op } from './define';
 import { fileRefSchema, type ExportedFile } from './files';
 
-export type BulkKind = 'airtime' | 'data';
+export type BulkKind = 'airtime' | 'data' | 'electricity' | 'cable';
 
 /**
  * - `queued`: waiting to be sent. `held`: the service said the same phone and amount is in
@@ -92,6 +93,15 @@ export interface BulkItemView {
   givenNetwork: string | null;
   prefixNetwork: string | null;
   updatedAt: string;
+  /** Electricity and cable: meter or smartcard number (null for airtime and data). */
+  account: string | null;
+  /** Electricity: PREPAID or POSTPAID. */
+  vendType: string | null;
+  /** Electricity and cable: the purchase (receipt, Pending page) this row was bought as. */
+  purchaseId: string | null;
+  /** Prepaid electricity: the token and units, once successful. */
+  token: string | null;
+  units: number | null;
 }
 
 export interface BulkRowIssueView {
@@ -154,7 +164,7 @@ export interface BulkSettingsView {
 }
 
 const jobId = z.string().uuid('Not a job id');
-const kind = z.enum(['airtime', 'data'], { message: 'kind must be airtime or data' });
+const kind = z.enum(['airtime', 'data', 'electricity', 'cable'], { message: 'kind must be airtime, data, electricity or cable' });
 const seqs = z.array(z.number().int().positive()).min(1, 'Choose at least one row');
 const mapping = z.record(z.string(), z.number().int().min(0).nullable());
 const page = { offset: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(5000).default(200) };

@@ -1,0 +1,166 @@
+/**
+ * Bulk electricity and cable TV from a spreadsheet, against the sandbox over HTTP. Each row is
+ * validated before anything is charged, bought through the purchases module (so its purchase is
+ * written before the request leaves and the requery loop chases a pending one), and the job's
+ * counts, items and results files show each row's outcome, with the token of prepaid meters.
+ */
+import fs from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { startTestApp, type TestApp } from '../../support/testApp';
+import { advanceClocks, pauseLoop, walletKobo } from '../purchases/purchaseHelpers';
+import { allLogEntries, tempDir, writeCsv } from './bulkTestFiles';
+
+let t: TestApp;
+let dir: string;
+
+beforeEach(async () => {
+  t = await startTestApp();
+  dir = tempDir();
+  // The test moves the clocks and requeries by hand; the automatic loop must not race it.
+  pauseLoop(t);
+  const bulk = t.app.service(createBulkService);
+  bulk.timing = { ...bulk.timing, pollMs: 300, tickMs: 50, backoffBaseMs: 200, holdBaseMs: 500 };
+  await t.call('bulk.settings.set', { outcomeWaitSeconds: 30, uncertainSafeDelaySeconds: 1 });
+});
+
+afterEach(async () => {
+  await t.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a bulk electricity job', () => {
+  it('checks every row before charging, buys each meter once and reports tokens, declines, refusals and pending outcomes', async () => {
+    const file = writeCsv(dir, 'meters.csv', [
+      ['Name', 'Meter number', 'Disco', 'Meter type', 'Amount', 'Phone'],
+      ['Head office', '45011112345', 'IKEDC', 'PREPAID', 5000, '08031234567'],
+      ['Warehouse', '45011110000', 'IKEDC', 'PREPAID', 3000, '08031234568'],
+      ['Shop', '45011119999', 'EKEDC', 'PREPAID', 2000, '08031234569'],
+      ['Staff flat', '45011115555', 'IKEDC', 'PREPAID', 4000, '08031234570'],
+      ['Unknown disco', '45011112346', 'NOPE', 'PREPAID', 4000, '08031234571'],
+      ['Too little', '45011112347', 'IKEDC', 'PREPAID', 500, '08031234572'],
+      ['No type', '45011112348', 'IKEDC', 'PAYG', 4000, '08031234573'],
+    ]);
+    const before = await walletKobo(t);
+
+    const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'electricity' });
+    expect(preview.job.kind).toBe('electricity');
+    expect(preview.includedItems).toBe(4);
+    expect(preview.includedKobo).toBe((5000 + 3000 + 2000 + 4000) * 100);
+    expect(preview.remainingKobo).toBe(before - preview.includedKobo);
+    expect(preview.mapping.filter((m) => m.required).every((m) => m.column !== null)).toBe(true);
+    const invalid = await t.call('bulk.invalidRows', { jobId: preview.job.id });
+    expect(invalid.rows.map((r) => r.row)).toEqual([6, 7, 8]);
+    expect(invalid.rows[0].message).toMatch(/Row 6: disco NOPE is not in the catalog/);
+    expect(invalid.rows[1].message).toMatch(/Row 7: .*below Ikeja Electric's minimum/);
+    expect(invalid.rows[2].message).toMatch(/Row 8: /);
+    // Nothing has been bought by checking the file.
+    expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(0);
+    expect(await walletKobo(t)).toBe(before);
+
+    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(done.state).toBe('completed');
+    expect(done.counts).toMatchObject({ success: 1, pending: 1, failed: 1, rejected: 1, uncertain: 0, queued: 0 });
+    expect(done.message).toMatch(/1 item\(s\) are still pending/);
+
+    const items = (await t.call('bulk.items', { jobId: preview.job.id, limit: 100 })).items;
+    const byMeter = (m: string) => items.find((i) => i.account === m);
+    const ok = byMeter('45011112345');
+    expect(ok).toMatchObject({ state: 'success', vendType: 'PREPAID', network: 'IKEDC', phone: '08031234567' });
+    expect(ok?.token).toMatch(/^\d{4}(-\d{4}){4}$/);
+    expect(ok?.units).toBeGreaterThan(0);
+    expect(ok?.purchaseId).toBeTruthy();
+    const declined = byMeter('45011119999');
+    expect(declined?.state).toBe('failed');
+    expect(declined?.reason).toMatch(/refund/i);
+    expect(declined?.token).toBeNull();
+    const postpaid = byMeter('45011115555');
+    expect(postpaid?.state).toBe('rejected');
+    expect(postpaid?.reason).toMatch(/meter was not accepted.*Nothing was charged/i);
+    expect(postpaid?.purchaseId).toBeNull();
+    const pending = byMeter('45011110000');
+    expect(pending?.state).toBe('pending');
+    expect(pending?.reference).toBeTruthy();
+
+    // Each purchase is one row of the purchases table with source bulk, and one log entry.
+    const receipt = await t.call('purchases.get', { id: ok?.purchaseId as string });
+    expect(receipt.token).toBe(ok?.token);
+    const log = await allLogEntries(t.sandbox.url, t.token);
+    expect(log.filter((e) => e.type.toUpperCase() === 'ELECTRICITY').length).toBe(log.length);
+    expect(log).toHaveLength(3); // success, pending, declined: the postpaid meter was refused before any charge
+    // The declined meter was refunded: the wallet lost the successful and the pending purchase
+    // only (less the service's commission credited back).
+    const spent = before - (await walletKobo(t));
+    expect(spent).toBeLessThanOrEqual(5000_00 + 3000_00);
+    expect(spent).toBeGreaterThan(5000_00 + 3000_00 - 2000_00);
+
+    // Pending → the requery loop brings success and the token into the job.
+    await advanceClocks(t, 125);
+    await t.call('pending.requeryDue', {});
+    const after = await t.call('bulk.status', { jobId: preview.job.id });
+    expect(after.counts).toMatchObject({ success: 2, pending: 0, failed: 1, rejected: 1 });
+    expect(after.message).toBeNull();
+    const settled = (await t.call('bulk.items', { jobId: preview.job.id, limit: 100 })).items.find((i) => i.account === '45011110000');
+    expect(settled?.state).toBe('success');
+    expect(settled?.token).toMatch(/^\d{4}(-\d{4}){4}$/);
+
+    // The results: Summary + Items with token and units; CSV with the items.
+    const xlsx = await t.call('bulk.export', { jobId: preview.job.id, format: 'xlsx' });
+    const ExcelJS = (await import('exceljs')).default;
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(xlsx.path);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Summary', 'Items']);
+    const sheet = wb.getWorksheet('Items');
+    const header = (sheet?.getRow(1).values as unknown[]).slice(1);
+    expect(header).toEqual(expect.arrayContaining(['Meter number', 'Disco', 'Meter type', 'Token', 'Units (kWh)', 'Outcome', 'Reason']));
+    expect(sheet?.rowCount).toBe(5);
+    const summary = wb.getWorksheet('Summary');
+    const summaryText = JSON.stringify(summary?.getSheetValues());
+    expect(summaryText).toContain('Electricity');
+    const csv = await t.call('bulk.export', { jobId: preview.job.id, format: 'csv' });
+    const text = fs.readFileSync(csv.path, 'utf8');
+    expect(text).toMatch(/^\uFEFF?Row,Meter number,Disco,Meter type/);
+    expect(text).toContain(settled?.token as string);
+    expect(text).toMatch(/45011119999.*Failed \(refunded\)/);
+  });
+
+  it('leaves out a meter already bought for the same amount today unless kept', async () => {
+    const rows = [
+      ['Meter', 'Disco', 'Type', 'Amount', 'Phone'],
+      ['45022223456', 'IKEDC', 'PREPAID', 2500, '08031234567'],
+    ];
+    const first = await t.call('bulk.prepare', { file: { path: writeCsv(dir, 'a.csv', rows) }, kind: 'electricity' });
+    await t.call('bulk.confirm', { jobId: first.job.id, wait: true });
+    const again = await t.call('bulk.prepare', { file: { path: writeCsv(dir, 'b.csv', rows) }, kind: 'electricity' });
+    expect(again.duplicates).toHaveLength(1);
+    expect(again.duplicates[0].account).toBe('45022223456');
+    expect(again.includedItems).toBe(0);
+    expect(again.blocker).toMatch(/nothing to buy/);
+  });
+});
+
+describe('a bulk cable TV job', () => {
+  it('buys bouquets at the catalog price and keeps the decline reason', async () => {
+    const file = writeCsv(dir, 'decoders.csv', [
+      ['Smartcard', 'Provider', 'Bouquet', 'Amount', 'Phone'],
+      ['7012345678', 'DSTV', 'dstv79', 1, '08031234567'],
+      ['7012349999', 'GOTV', 'gotv-max', 8500, '08031234568'],
+      ['7012341234', 'DSTV', 'DSTV79', 19000, '08031234569'],
+    ]);
+    const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'cable' });
+    expect(preview.includedItems).toBe(2);
+    expect(preview.includedKobo).toBe((19000 + 8500) * 100);
+    const invalid = await t.call('bulk.invalidRows', { jobId: preview.job.id });
+    expect(invalid.rows[0].message).toMatch(/Row 4: .*did you mean dstv79/);
+    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    expect(done.state).toBe('completed');
+    expect(done.counts).toMatchObject({ success: 1, failed: 1 });
+    expect(done.chargedKobo).toBe(19000_00);
+    const items = (await t.call('bulk.items', { jobId: preview.job.id, limit: 10 })).items;
+    expect(items.find((i) => i.account === '7012345678')).toMatchObject({ state: 'success', productCode: 'dstv79', network: 'DSTV' });
+    expect(items.find((i) => i.account === '7012349999')?.reason).toMatch(/refund/i);
+    const log = await allLogEntries(t.sandbox.url, t.token);
+    expect(log).toHaveLength(2);
+    expect(log.find((e) => e.status === 'SUCCESS')?.amount).toBe('NGN 19,000.00');
+  });
+});
