@@ -1,0 +1,56 @@
+import { Badge, Card, Table, Text } from '@mantine/core';
+import type { ReconcileRunListItem } from '../../../../shared/contract/reconcile';
+import { formatCount, formatDateTime, formatNaira } from '../../format';
+
+const STATE_COLOURS = { done: 'teal', running: 'blue', failed: 'red', cancelled: 'gray' } as const;
+
+/** Saved runs, newest first; a click reopens one. */
+export function RunHistory({ runs, currentId, onOpen }: { runs: ReconcileRunListItem[]; currentId: string | null; onOpen: (id: string) => void }) {
+  return (
+    <Card withBorder padding="md">
+      <Text fw={600} mb="xs">
+        History of runs
+      </Text>
+      {runs.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No reconciliation yet. Choose a vendor export above to make the first one.
+        </Text>
+      ) : (
+        <Table highlightOnHover aria-label="Reconciliation runs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Made</Table.Th>
+              <Table.Th>Range</Table.Th>
+              <Table.Th>Export</Table.Th>
+              <Table.Th ta="right">Matched</Table.Th>
+              <Table.Th ta="right">To look at</Table.Th>
+              <Table.Th ta="right">Unexplained</Table.Th>
+              <Table.Th>State</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {runs.map((r) => (
+              <Table.Tr key={r.id} onClick={() => r.state === 'done' && onOpen(r.id)} style={{ cursor: r.state === 'done' ? 'pointer' : 'default', fontWeight: r.id === currentId ? 600 : undefined }}>
+                <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
+                <Table.Td>{r.from && r.to ? `${r.from} → ${r.to}` : '—'}</Table.Td>
+                <Table.Td>
+                  <Text size="sm" truncate maw={220} title={r.fileName}>
+                    {r.fileName}
+                  </Text>
+                </Table.Td>
+                <Table.Td ta="right">{formatCount(r.matched)}</Table.Td>
+                <Table.Td ta="right">{`${formatCount(r.exceptions)} · ${formatNaira(r.exceptionsKobo)}${r.resolvedCount ? ` (${r.resolvedCount} resolved)` : ''}`}</Table.Td>
+                <Table.Td ta="right">{r.unexplainedKobo === null ? '—' : formatNaira(r.unexplainedKobo)}</Table.Td>
+                <Table.Td>
+                  <Badge color={STATE_COLOURS[r.state]} variant="light">
+                    {r.state}
+                  </Badge>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}
