@@ -115,3 +115,45 @@ test('a job left with an uncertain item asks the user, who settles it by hand', 
   await page.getByRole('button', { name: 'Limits for bulk jobs' }).click();
   await page.screenshot({ path: path.join(SCREENS, 'bulk-8-jobs-and-limits.png'), fullPage: true });
 });
+
+test('bulk electricity: choose the kind, read why rows are refused, buy, and read each token', async ({ page, vendesk }) => {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-e2e-'));
+  const file = path.join(dir, 'Branch meters April.csv');
+  fs.writeFileSync(
+    file,
+    [
+      'Branch,Meter number,Disco,Meter type,Amount,Phone',
+      'Ikeja office,45012345678,IKEDC,PREPAID,5000,08031234567',
+      'Yaba warehouse,45012340000,IKEDC,PREPAID,3000,08031234568',
+      'Lekki shop,45012349999,EKEDC,PREPAID,2000,08031234569',
+      'Apapa depot,45012341234,ikedc,PREPAID,2000,08031234570',
+      'Ajah kiosk,45012344321,IKEDC,PREPAID,200,08031234571',
+    ].join('\n'),
+  );
+  await page.goto(`${vendesk.shell?.origin}/#/purchases`);
+  await page.getByRole('radiogroup', { name: 'What to buy' }).locator('label', { hasText: /^Electricity$/ }).click();
+  await expect(page.getByText(/One row per meter, with Meter number, Disco/)).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'Electricity' })).toBeChecked();
+  await page.waitForTimeout(400); // the segmented control's indicator slides to the choice
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-9-electricity-new.png'), fullPage: true });
+
+  await page.locator('input[type=file]').setInputFiles(file);
+  await expect(page.getByRole('heading', { name: /Check before buying: Branch meters April\.csv/ })).toBeVisible();
+  const invalid = page.getByRole('table', { name: 'Invalid rows' });
+  await expect(invalid.getByRole('row').filter({ hasText: /^5/ })).toContainText('did you mean IKEDC');
+  await expect(invalid.getByRole('row').filter({ hasText: /^6/ })).toContainText("below Ikeja Electric's minimum");
+  await expect(page.getByText(/Confirming buys electricity for 3 meter\(s\)/)).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-10-electricity-preview.png'), fullPage: true });
+
+  await page.getByRole('button', { name: 'Buy 3 for ₦10,000.00' }).click();
+  await expect(page.getByTestId('job-state')).toHaveText('Finished', { timeout: 60_000 });
+  await expect(page.getByRole('heading', { name: /Electricity for 3 meter\(s\)/ })).toBeVisible();
+  const results = page.getByRole('table', { name: 'Result per row' });
+  await expect(results.getByRole('row').filter({ hasText: '45012345678' })).toContainText('Successful');
+  await expect(results.getByRole('row').filter({ hasText: '45012345678' }).getByTestId('row-token')).toHaveText(/^\d{4}(-\d{4}){4}$/);
+  await expect(results.getByRole('row').filter({ hasText: '45012340000' })).toContainText('Pending');
+  await expect(results.getByRole('row').filter({ hasText: '45012349999' })).toContainText('Failed');
+  await expect(results.getByRole('row').filter({ hasText: '45012349999' })).toContainText(/refund/i);
+  await page.screenshot({ path: path.join(SCREENS, 'bulk-11-electricity-finished.png'), fullPage: true });
+});

@@ -514,7 +514,7 @@ export function itemFromPurchase(p: { state: string; reason: string | null; hint
     case 'failed': {
       const refund =
         p.refund_state === 'missing'
-          ? 'The refund has not shown in the wallet yet; see the purchase on the Pending page.'
+          ? 'The wallet has not shown the refund yet; other rows bought at the same time lower the wallet too, so this may be a false alarm. vendesk keeps checking (see the purchase on the Pending page).'
           : p.refund_state === 'confirmed'
             ? 'Refund confirmed in the wallet.'
             : 'The service refunds the wallet automatically.';

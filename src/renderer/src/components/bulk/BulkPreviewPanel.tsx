@@ -5,7 +5,7 @@ import { parseNairaText } from '../../../../shared/money';
 import { AppError, bridge } from '../../bridge';
 import { formatCount, formatNaira } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError } from './bulkLabels';
+import { asAppError, KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
 import { VirtualRows } from './VirtualRows';
 
@@ -82,7 +82,8 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
   const invalidRowCount = preview.job.invalidRows;
   const unmapped = preview.mapping.some((m) => m.required && m.column === null);
   const typedOk = !preview.live || parseNairaText(typed) === preview.includedKobo;
-  const kindWord = preview.job.kind === 'airtime' ? 'airtime' : 'data';
+  const kindWord = KIND_WORD[preview.job.kind];
+  const vending = preview.job.kind === 'electricity' || preview.job.kind === 'cable';
 
   const setKept = (item: BulkItemView, keep: boolean) => act(() => bridge.call('bulk.setIncluded', { jobId, seqs: [item.seq], include: keep }));
 
@@ -207,7 +208,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                       render: (r) => <Checkbox aria-label={`Buy row ${r.row}`} checked={r.state !== 'excluded'} disabled={busy} onChange={(e) => void setKept(r, e.currentTarget.checked)} />,
                     },
                     { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
-                    { header: 'Phone', width: 130, render: (r) => <Text size="sm">{r.phone}</Text> },
+                    { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm">{rowAccount(r)}</Text> },
                     { header: 'Amount', width: 110, align: 'right', render: (r) => <Text size="sm">{formatNaira(r.amountKobo)}</Text> },
                     { header: 'Why it is flagged', width: '1fr', render: (r) => <Text size="sm">{r.duplicateOf}</Text> },
                   ]}
@@ -270,7 +271,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
             </Alert>
           ) : (
             <Text size="sm">
-              Confirming buys {kindWord} for <b>{formatCount(preview.includedItems)}</b> recipient(s), <b>{formatNaira(preview.includedKobo)}</b> in total, from the wallet of this connection.
+              Confirming buys {kindWord} for <b>{formatCount(preview.includedItems)}</b> {RECIPIENT_WORD[preview.job.kind]}, <b>{formatNaira(preview.includedKobo)}</b> in total, from the wallet of this connection.
               {preview.capPerDayKobo !== null && ` Today's bulk spending so far: ${formatNaira(preview.spentTodayKobo)} of ${formatNaira(preview.capPerDayKobo)}.`}
             </Text>
           )}

@@ -6,7 +6,7 @@ import { AppError, bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError, JOB_COLOR, jobLabel } from './bulkLabels';
+import { asAppError, JOB_COLOR, jobLabel, KIND_LABEL } from './bulkLabels';
 import { BulkLimits } from './BulkLimits';
 import { BulkPreviewPanel } from './BulkPreviewPanel';
 import { JobProgressPanel } from './JobProgressPanel';
@@ -105,7 +105,7 @@ export function BulkPurchases() {
                 <Table.Tr key={j.id} onClick={() => setOpenJob(j.id)} style={{ cursor: 'pointer' }}>
                   <Table.Td>{formatDateTime(j.confirmedAt ?? j.createdAt)}</Table.Td>
                   <Table.Td>{j.fileName}</Table.Td>
-                  <Table.Td>{j.kind === 'airtime' ? 'Airtime' : 'Data'}</Table.Td>
+                  <Table.Td>{KIND_LABEL[j.kind]}</Table.Td>
                   <Table.Td>
                     <Badge color={j.interrupted ? 'orange' : JOB_COLOR[j.state]} variant="light">
                       {j.active && j.state === 'running' ? 'Buying…' : jobLabel(j)}

@@ -5,7 +5,7 @@ import { AppError, bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useDataChanged } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError, ITEM_COLOR, ITEM_LABEL, ITEM_MEANING, JOB_COLOR, jobLabel } from './bulkLabels';
+import { asAppError, ITEM_COLOR, ITEM_LABEL, ITEM_MEANING, JOB_COLOR, jobLabel, KIND_LABEL, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { VirtualRows } from './VirtualRows';
 
 const SHOWN: BulkItemState[] = ['success', 'failed', 'pending', 'accepted', 'rejected', 'uncertain', 'held', 'queued', 'sending', 'cancelled', 'excluded'];
@@ -89,6 +89,7 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
   const canPause = running && job.state === 'running';
   const canCancel = job.state === 'running' || job.state === 'paused';
   const uncertain = items.filter((i) => i.state === 'uncertain');
+  const vending = job.kind === 'electricity' || job.kind === 'cable';
 
   return (
     <Stack gap="md">
@@ -97,7 +98,7 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
           <Group justify="space-between" align="flex-start">
             <div>
               <Title order={4}>
-                {job.kind === 'airtime' ? 'Airtime' : 'Data'} for {formatCount(job.items)} recipient(s) — {job.fileName}
+                {KIND_LABEL[job.kind]} for {formatCount(job.items)} {RECIPIENT_WORD[job.kind]} — {job.fileName}
               </Title>
               <Text size="sm" c="dimmed">
                 Confirmed {formatDateTime(job.confirmedAt)}
@@ -182,8 +183,14 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
             {uncertain.slice(0, 50).map((i) => (
               <Group key={i.seq} gap="xs">
                 <Text size="sm" w={300}>
-                  Row {i.row}: {i.phone}, {formatNaira(i.amountKobo)}
+                  Row {i.row}: {rowAccount(i)}, {formatNaira(i.amountKobo)}
                 </Text>
+                {vending && i.purchaseId ? (
+                  <Text size="sm" c="dimmed">
+                    Sent as a purchase that is being settled from the service’s log; it is never sent again. Follow or settle it on the Pending page.
+                  </Text>
+                ) : (
+                  <>
                 <Button size="xs" variant="light" color="green" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'bought' }))}>
                   It was bought
                 </Button>
@@ -193,6 +200,8 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
                 <Button size="xs" variant="light" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'resend' }))}>
                   Not bought — buy it again
                 </Button>
+                  </>
+                )}
               </Group>
             ))}
           </Stack>
@@ -229,11 +238,17 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
             columns={[
               { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
               {
-                header: 'Recipient',
-                width: 200,
+                header: vending ? (job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Recipient',
+                width: vending ? 150 : 200,
                 render: (r) => (
                   <Stack gap={0}>
-                    <Text size="sm">{r.phone}</Text>
+                    <Text size="sm">{rowAccount(r)}</Text>
+                    {r.account && (
+                      <Text size="xs" c="dimmed" truncate>
+                        {r.vendType ? `${r.vendType.toLowerCase()} · ` : ''}
+                        {r.phone}
+                      </Text>
+                    )}
                     {r.name && (
                       <Text size="xs" c="dimmed" truncate>
                         {r.name}
@@ -242,7 +257,7 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
                   </Stack>
                 ),
               },
-              { header: 'Network', width: 80, render: (r) => <Text size="sm">{r.network}</Text> },
+              { header: vending ? (job.kind === 'electricity' ? 'Disco' : 'Bouquet') : 'Network', width: vending ? 110 : 80, render: (r) => <Text size="sm">{job.kind === 'cable' ? r.description || r.productCode : r.network}</Text> },
               { header: 'Amount', width: 110, align: 'right', render: (r) => <Text size="sm">{formatNaira(r.amountKobo)}</Text> },
               {
                 header: 'Outcome',
@@ -255,8 +270,51 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
                   </Tooltip>
                 ),
               },
-              { header: 'Reference', width: 250, render: (r) => <Text size="xs" ff="monospace">{r.reference ?? '—'}</Text> },
-              { header: 'Details', width: '1fr', render: (r) => <Text size="xs" c="dimmed">{r.reason ?? r.duplicateOf ?? ''}</Text> },
+              ...(job.kind === 'electricity'
+                ? [
+                    {
+                      header: 'Token',
+                      width: 240,
+                      render: (r: BulkItemView) =>
+                        r.token ? (
+                          <Stack gap={0}>
+                            <Text size="sm" ff="monospace" data-testid="row-token">
+                              {r.token}
+                            </Text>
+                            {r.units !== null && (
+                              <Text size="xs" c="dimmed">
+                                {r.units} kWh
+                              </Text>
+                            )}
+                          </Stack>
+                        ) : (
+                          <Text size="xs" c="dimmed">
+                            —
+                          </Text>
+                        ),
+                    },
+                  ]
+                : []),
+              // Electricity and cable rows carry a token and longer reasons: their reference goes under the details.
+              ...(vending ? [] : [{ header: 'Reference', width: 250, render: (r: BulkItemView) => <Text size="xs" ff="monospace">{r.reference ?? '—'}</Text> }]),
+              {
+                header: 'Details',
+                width: '1fr',
+                render: (r) => (
+                  <Stack gap={2}>
+                    {(r.reason ?? r.duplicateOf) && (
+                      <Text size="xs" c="dimmed">
+                        {r.reason ?? r.duplicateOf}
+                      </Text>
+                    )}
+                    {vending && r.reference && (
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        Ref. {r.reference}
+                      </Text>
+                    )}
+                  </Stack>
+                ),
+              },
             ]}
           />
           <Group gap={6}>

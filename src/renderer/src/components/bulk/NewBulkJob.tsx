@@ -7,6 +7,14 @@ import { formatCount } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { asAppError } from './bulkLabels';
 
+const KIND_HELP: Record<BulkKind, string> = {
+  airtime: 'One row per recipient, with a Phone and an Amount column (Network, Name and Reference are optional).',
+  data: 'One row per recipient, with a Phone and a Plan code column (copy codes from the Catalog page; Name and Reference are optional).',
+  electricity:
+    'One row per meter, with Meter number, Disco (e.g. IKEDC), Meter type (PREPAID or POSTPAID), Amount and the customer’s Phone. Each meter is checked with its disco before it is charged.',
+  cable: 'One row per decoder, with Smartcard number, Bouquet code (from the Catalog page; the catalog’s price is used) and the customer’s Phone. Provider is optional.',
+};
+
 /** Step 1: what to buy, and the spreadsheet with the recipients. */
 export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, file: FileRef, kind: BulkKind, sheet: string | null) => void }) {
   const [kind, setKind] = useState<BulkKind>('airtime');
@@ -76,6 +84,8 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
               data={[
                 { value: 'airtime', label: 'Airtime' },
                 { value: 'data', label: 'Data bundles' },
+                { value: 'electricity', label: 'Electricity' },
+                { value: 'cable', label: 'Cable TV' },
               ]}
             />
           </Stack>
@@ -95,9 +105,7 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
           <Stack gap="xs" align="center">
             <Text fw={500}>Drop a spreadsheet here (.xlsx or .csv)</Text>
             <Text size="sm" c="dimmed">
-              {kind === 'airtime'
-                ? 'One row per recipient, with a Phone and an Amount column (Network, Name and Reference are optional).'
-                : 'One row per recipient, with a Phone and a Plan code column (copy codes from the Catalog page; Name and Reference are optional).'}
+              {KIND_HELP[kind]}
             </Text>
             <FileButton resetRef={resetPicker} onChange={(f) => void choose(f)} accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">
               {(props) => (

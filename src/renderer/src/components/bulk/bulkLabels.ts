@@ -1,6 +1,20 @@
 /** Words and colours for the states of bulk jobs and items, as a finance officer reads them. */
-import type { BulkItemState, BulkJobState, BulkJobView } from '../../../../shared/contract/bulk';
+import type { BulkItemState, BulkItemView, BulkJobState, BulkJobView, BulkKind } from '../../../../shared/contract/bulk';
 import { AppError } from '../../bridge';
+
+/** What a job buys, as a title ("Electricity for 12 meters"). */
+export const KIND_LABEL: Record<BulkKind, string> = { airtime: 'Airtime', data: 'Data', electricity: 'Electricity', cable: 'Cable TV' };
+
+/** The lower-case word for sentences ("Confirming buys electricity for …"). */
+export const KIND_WORD: Record<BulkKind, string> = { airtime: 'airtime', data: 'data', electricity: 'electricity', cable: 'cable TV' };
+
+/** Who each row buys for: recipients, meters or smartcards. */
+export const RECIPIENT_WORD: Record<BulkKind, string> = { airtime: 'recipient(s)', data: 'recipient(s)', electricity: 'meter(s)', cable: 'smartcard(s)' };
+
+/** The number a row buys for: the meter or smartcard for electricity and cable, else the phone. */
+export function rowAccount(item: Pick<BulkItemView, 'account' | 'phone'>): string {
+  return item.account ?? item.phone;
+}
 
 export const ITEM_LABEL: Record<BulkItemState, string> = {
   excluded: 'Left out',
