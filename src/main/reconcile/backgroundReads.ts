@@ -82,7 +82,8 @@ export function startBackgroundReads(options: { dbPath: string; sql: string; par
   };
   worker.on('error', giveUp);
   worker.on('exit', giveUp);
-  worker.unref();
+  // Not unref'd: while its answers are awaited, the worker is what keeps the process running
+  // (an unref'd worker let a CLI run end silently mid-way). It ends by itself when done.
   return {
     mirrorText,
     fileHash,
