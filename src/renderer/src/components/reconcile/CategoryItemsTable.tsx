@@ -58,7 +58,7 @@ function columnsFor(category: ReconcileCategory): Column[] {
     ...side,
     {
       header: 'What to do',
-      width: 'minmax(180px, 1.4fr)',
+      width: 'minmax(165px, 1.4fr)',
       render: (i) => (
         <Tooltip label={i.detail} multiline w={360} openDelay={300}>
           <Text size="xs" c="dimmed" lineClamp={2}>
@@ -69,7 +69,7 @@ function columnsFor(category: ReconcileCategory): Column[] {
     },
     {
       header: 'Resolved / requery',
-      width: '100px',
+      width: '115px',
       render: (i) =>
         i.resolvedAt ? (
           <Tooltip label={i.resolutionNote ?? ''} multiline w={300}>

@@ -31,8 +31,8 @@ export function RunHistory({ runs, currentId, onOpen }: { runs: ReconcileRunList
           <Table.Tbody>
             {runs.map((r) => (
               <Table.Tr key={r.id} onClick={() => r.state === 'done' && onOpen(r.id)} style={{ cursor: r.state === 'done' ? 'pointer' : 'default', fontWeight: r.id === currentId ? 600 : undefined }}>
-                <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
-                <Table.Td>{r.from && r.to ? `${r.from} → ${r.to}` : '—'}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.createdAt)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{r.from && r.to ? `${r.from} → ${r.to}` : '—'}</Table.Td>
                 <Table.Td>
                   <Text size="sm" truncate maw={220} title={r.fileName}>
                     {r.fileName}
@@ -41,8 +41,8 @@ export function RunHistory({ runs, currentId, onOpen }: { runs: ReconcileRunList
                 <Table.Td ta="right">{formatCount(r.matched)}</Table.Td>
                 <Table.Td ta="right">{`${formatCount(r.exceptions)} · ${formatNaira(r.exceptionsKobo)}${r.resolvedCount ? ` (${r.resolvedCount} resolved)` : ''}`}</Table.Td>
                 <Table.Td ta="right">{r.unexplainedKobo === null ? '—' : formatNaira(r.unexplainedKobo)}</Table.Td>
-                <Table.Td>
-                  <Badge color={STATE_COLOURS[r.state]} variant="light">
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Badge color={STATE_COLOURS[r.state]} variant="light" style={{ overflow: 'visible' }}>
                     {r.state}
                   </Badge>
                 </Table.Td>
