@@ -1,7 +1,8 @@
 /**
  * Log mirror benchmarks (`npm run bench -- mirror [--rows N] [--skip-sync]`):
  * 1. full sync of N entries from a standalone sandbox (its own process) seeded with that history;
- * 2. SQLite upsert of N log entries with every index and the trigram search index;
+ * 2. SQLite upsert of N log entries with every index and the search index (in process since the
+ *    trigram FTS table was dropped; its build is part of the measured upsert);
  * 3. partial phone search (first page + count) on the N-row mirror.
  */
 import { spawn } from 'node:child_process';
@@ -20,6 +21,11 @@ const rowsArg = args.indexOf('--rows');
 const N = rowsArg >= 0 ? Number(args[rowsArg + 1]) : 1_000_000;
 const skipSync = args.includes('--skip-sync');
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+/** CPU seconds (user + system) of this process since `from`: the machine is shared, wall time alone misleads. */
+const cpu = (from: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(from);
+  return `cpu ${((u.user + u.system) / 1e6).toFixed(2)} s`;
+};
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-mirror-bench-'));
 
 async function startStandaloneSandbox(seed: number): Promise<{ url: string; stop: () => void }> {
@@ -43,9 +49,10 @@ async function benchSync(): Promise<void> {
   const app = await createApp({ dataDir: path.join(tmp, 'app'), shell: 'cli', connection: { baseUrl: sandbox.url, token: 'bench', kind: 'sandbox' } });
   try {
     const t1 = performance.now();
+    const c1 = process.cpuUsage();
     const r = await logSync(app).run();
     const s = (performance.now() - t1) / 1000;
-    console.log(`full sync                 ${fmt(r.fetched)} entries, ${fmt(r.pages)} pages: ${s.toFixed(1)} s (${fmt(r.fetched / s)} entries/s; sandbox start+seed ${(seeded / 1000).toFixed(1)} s)`);
+    console.log(`full sync                 ${fmt(r.fetched)} entries, ${fmt(r.pages)} pages: ${s.toFixed(1)} s (${fmt(r.fetched / s)} entries/s; app process ${cpu(c1)}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s)`);
   } finally {
     await app.close();
     sandbox.stop();
@@ -57,15 +64,17 @@ function benchUpsertAndSearch(): void {
   const entries = [...generateLogEntries(N)];
   const syncedAt = new Date().toISOString();
   const page = db.transaction((from: number, to: number) => upsertLogEntries(db, 'bench', entries.slice(from, to), syncedAt));
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < N; i += 1000) page(i, Math.min(N, i + 1000));
   const s = (performance.now() - t0) / 1000;
-  console.log(`upsert (new rows)         ${fmt(N)} rows in pages of 1,000, all indexes + trigram search: ${s.toFixed(1)} s (${fmt(N / s)} rows/s)`);
+  console.log(`upsert (new rows)         ${fmt(N)} rows in pages of 1,000, all indexes + search index: ${s.toFixed(1)} s (${fmt(N / s)} rows/s, ${cpu(c0)})`);
   const again = Math.min(N, 100_000);
+  const c1 = process.cpuUsage();
   const t1 = performance.now();
   for (let i = 0; i < again; i += 1000) page(i, Math.min(again, i + 1000));
   const s1 = (performance.now() - t1) / 1000;
-  console.log(`upsert (unchanged rows)   ${fmt(again)} rows: ${s1.toFixed(2)} s (${fmt(again / s1)} rows/s)`);
+  console.log(`upsert (unchanged rows)   ${fmt(again)} rows: ${s1.toFixed(2)} s (${fmt(again / s1)} rows/s, ${cpu(c1)})`);
 
   const probes = [entries[Math.floor(N / 2)].phoneNumber.slice(3, 10), entries[N - 1].phoneNumber.slice(4), entries[7].phoneNumber.slice(2, 8)];
   for (const term of probes) {

@@ -3,14 +3,20 @@
  * partial search), windows of rows in a sort, totals, one row, and a streaming iterator for
  * exports. Every query is for one connection profile.
  *
- * Search: 3 characters or more go through the trigram FTS index (`log_search`), which finds a
- * part of a phone number or transaction id among 1,000,000 rows in milliseconds; 1 or 2
- * characters are matched with LIKE (they match most rows anyway). A phone number written
- * `234803…` or `+234 803…` is searched in its local form `0803…`.
+ * Search: the in-process index (logSearchIndex.ts) finds the rowids whose phone number or
+ * transaction id contains the text, of any length, among 1,000,000 rows in milliseconds; SQL
+ * reads only those rows. A search that matches more than MAX_HITS rows (one or two characters,
+ * usually) is matched with LIKE instead. A phone number written `234803…` or `+234 803…` is
+ * searched in its local form `0803…`.
+ *
+ * Deep windows: a window past the middle of the filtered list is read in the opposite order from
+ * the other end (OFFSET walks the index from its start, so row 999,900 of 1,000,000 becomes
+ * row 0 of the reverse order).
  */
 import type { LogFilter, LogSort, LogTotals, MirrorRow } from '../../shared/contract/logs';
 import { normalizePhone } from '../../shared/phone';
 import type { Db } from '../store/database';
+import { searchRowids } from './logSearchIndex';
 
 interface Where {
   sql: string;
@@ -43,7 +49,10 @@ function dayAfter(day: string): string {
   return d.toISOString();
 }
 
-export function whereOf(profileId: string, filter: LogFilter): Where {
+/** Up to this many search hits, rows are read by rowid rather than by walking an index. */
+const FEW_HITS = 20_000;
+
+export function whereOf(db: Db, profileId: string, filter: LogFilter): Where {
   const parts = ['e.profile_id = ?'];
   const params: (string | number)[] = [profileId];
   if (filter.from) {
@@ -69,12 +78,14 @@ export function whereOf(profileId: string, filter: LogFilter): Where {
   }
   if (filter.search) {
     const term = searchTerm(filter.search);
-    if ([...term].length >= 3) {
-      // LIKE on the trigram table is answered from its index (MATCH phrases need detail=full,
-      // which would double the index for no gain here).
-      const pattern = `%${term.replace(/[%_]/g, '')}%`;
-      parts.push('e.rowid IN (SELECT rowid FROM log_search WHERE phone_number LIKE ? UNION SELECT rowid FROM log_search WHERE transaction_id LIKE ?)');
-      params.push(pattern, pattern);
+    const rowids = term.length > 0 ? searchRowids(db, profileId, term) : null;
+    if (rowids) {
+      // A few thousand hits are read by rowid and sorted ("+" keeps the planner off the
+      // profile's indexes, which it would walk whole checking each rowid); many hits are found
+      // walking the index in the list's order.
+      if (rowids.length <= FEW_HITS) parts[0] = '+e.profile_id = ?';
+      parts.push('e.rowid IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify(rowids));
     } else if (term.length > 0) {
       parts.push("(e.phone_number LIKE ? ESCAPE '\\' OR e.transaction_id LIKE ? ESCAPE '\\')");
       params.push(likePattern(term), likePattern(term));
@@ -96,9 +107,12 @@ export const ROW_COLUMNS = `e.rowid AS rowid, e.id AS id, e.transaction_id AS tr
   e.data_plan AS dataPlan, e.status AS status, e.time_text AS time, e.created_at AS createdAt, e.updated_at AS updatedAt,
   e.synced_at AS syncedAt`;
 
-/** Rows [offset, offset + limit) of the filtered mirror in `sort` order. */
-export function queryLogRows(db: Db, profileId: string, filter: LogFilter, sort: LogSort, offset: number, limit: number): MirrorRow[] {
-  const where = whereOf(profileId, filter);
+const REVERSE: Record<LogSort, LogSort> = { time_desc: 'time_asc', time_asc: 'time_desc', amount_desc: 'amount_asc', amount_asc: 'amount_desc' };
+
+/** Past this offset a window may be read from the other end of the list. */
+const DEEP_OFFSET = 20_000;
+
+function windowRows(db: Db, where: Where, sort: LogSort, offset: number, limit: number): MirrorRow[] {
   // The window's rowids come from the indexes alone; only the rows shown are read in full.
   return db
     .prepare(
@@ -109,8 +123,21 @@ export function queryLogRows(db: Db, profileId: string, filter: LogFilter, sort:
     .all(...where.params, limit, offset) as MirrorRow[];
 }
 
+/** Rows [offset, offset + limit) of the filtered mirror in `sort` order. */
+export function queryLogRows(db: Db, profileId: string, filter: LogFilter, sort: LogSort, offset: number, limit: number): MirrorRow[] {
+  const where = whereOf(db, profileId, filter);
+  if (offset > DEEP_OFFSET) {
+    const count = db.prepare(`SELECT COUNT(*) FROM log_entries e WHERE ${where.sql}`).pluck().get(...where.params) as number;
+    if (offset >= count) return [];
+    const end = Math.min(count, offset + limit);
+    const fromEnd = count - end;
+    if (fromEnd < offset) return windowRows(db, where, REVERSE[sort], fromEnd, end - offset).reverse();
+  }
+  return windowRows(db, where, sort, offset, limit);
+}
+
 export function logTotals(db: Db, profileId: string, filter: LogFilter): LogTotals {
-  const where = whereOf(profileId, filter);
+  const where = whereOf(db, profileId, filter);
   const row = db
     .prepare(
       `SELECT COUNT(*) AS count, COALESCE(SUM(e.amount_kobo), 0) AS amountKobo, COALESCE(SUM(e.cost_kobo), 0) AS costKobo,
@@ -143,7 +170,7 @@ const KEY: Record<LogSort, { cols: string; cmp: '<' | '>'; of(row: MirrorRow): [
  * no statement open across the writer's awaits.
  */
 export function* iterateLogRows(db: Db, profileId: string, filter: LogFilter, sort: LogSort, chunk = 2000): Generator<MirrorRow> {
-  const where = whereOf(profileId, filter);
+  const where = whereOf(db, profileId, filter);
   const key = KEY[sort];
   const first = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]} LIMIT ?`);
   const next = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE ${where.sql} AND ${key.cols} ${key.cmp} (?, ?) ORDER BY ${ORDER[sort]} LIMIT ?`);

@@ -1,11 +1,18 @@
 /**
  * Writing the vending log mirror: upsert of parsed log entries by (profile, id). An entry that
- * comes back unchanged costs an index probe and no write; a status that moved (PENDING →
- * SUCCESS/FAILED) or a corrected field is updated in place and its search row kept in step.
+ * comes back unchanged costs an index probe and no write (the DO UPDATE has a WHERE that any field
+ * differs); a status that moved (PENDING → SUCCESS/FAILED) or a corrected field is updated in
+ * place.
+ *
+ * Speed (a first sync writes 1,000,000 rows): one query per batch finds which ids are already
+ * mirrored, rows go in through multi-row INSERT statements (ROWS_PER_STATEMENT rows each, compiled
+ * once per connection), and the search index (logSearchIndex.ts) gets the new rows appended in
+ * process; nothing else than the table and its three indexes is written.
  */
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/database';
+import { forgetSearchIndex, maxRowid, searchIndexForWrite } from './logSearchIndex';
 
 export interface UpsertCounts {
   inserted: number;
@@ -18,15 +25,22 @@ const COLUMNS = [
 ] as const;
 const CHANGING = COLUMNS.filter((c) => c !== 'profile_id' && c !== 'id' && c !== 'synced_at');
 
-const UPSERT_SQL = `INSERT INTO log_entries (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})
+/** 50 rows × 19 columns = 950 parameters, well inside SQLite's limit. */
+const ROWS_PER_STATEMENT = 50;
+
+function upsertSql(rows: number): string {
+  const tuple = `(${COLUMNS.map(() => '?').join(', ')})`;
+  return `INSERT INTO log_entries (${COLUMNS.join(', ')}) VALUES ${Array.from({ length: rows }, () => tuple).join(', ')}
   ON CONFLICT (profile_id, id) DO UPDATE SET ${[...CHANGING, 'synced_at'].map((c) => `${c} = excluded.${c}`).join(', ')}
   WHERE ${CHANGING.map((c) => `${c} IS NOT excluded.${c}`).join(' OR ')}`;
+}
 
 type Param = string | number;
 
 interface Statements {
-  upsert: Statement<Param[]>;
-  exists: Statement<Param[]>;
+  many: Statement<Param[]>;
+  one: Statement<Param[]>;
+  known: Statement<Param[]>;
 }
 
 const cache = new WeakMap<Db, Statements>();
@@ -35,37 +49,76 @@ function statements(db: Db): Statements {
   let s = cache.get(db);
   if (!s) {
     s = {
-      upsert: db.prepare<Param[]>(UPSERT_SQL),
-      exists: db.prepare<Param[]>('SELECT 1 FROM log_entries WHERE profile_id = ? AND id = ?').pluck(),
+      many: db.prepare<Param[]>(upsertSql(ROWS_PER_STATEMENT)),
+      one: db.prepare<Param[]>(upsertSql(1)),
+      known: db.prepare<Param[]>('SELECT id FROM log_entries WHERE profile_id = ? AND id IN (SELECT value FROM json_each(?))').pluck(),
     };
     cache.set(db, s);
   }
   return s;
 }
 
+function pushRow(params: Param[], profileId: string, e: ParsedLogEntry, syncedAt: string): void {
+  params.push(
+    profileId, e.id, e.transactionId, e.partnerReference, e.phoneNumber, e.amountKobo, e.costKobo, e.commissionKobo,
+    e.type, e.network, e.operator, e.region, e.description, e.dataPlan, e.status, e.time, e.createdAt, e.updatedAt, syncedAt,
+  );
+}
+
+/** The last occurrence of each id (a batch of several pages can read an entry twice as the log shifts). */
+function lastOfEachId(entries: readonly ParsedLogEntry[]): readonly ParsedLogEntry[] {
+  const seen = new Map<number, number>();
+  for (let i = 0; i < entries.length; i++) seen.set(entries[i].id, i);
+  if (seen.size === entries.length) return entries;
+  return entries.filter((e, i) => seen.get(e.id) === i);
+}
+
 /**
- * Upserts `entries` for `profileId` in the caller's transaction (wrap a page in one). Counts
- * what was new and what changed; entries identical to the mirror are neither.
+ * Upserts `entries` for `profileId` in the caller's transaction (wrap a batch in one; if that
+ * transaction rolls back, call `forgetSearchIndex`). Counts what was new and what changed;
+ * entries identical to the mirror are neither.
  */
 export function upsertLogEntries(db: Db, profileId: string, entries: readonly ParsedLogEntry[], syncedAt: string): UpsertCounts {
-  const { upsert, exists } = statements(db);
-  let inserted = 0;
-  let updated = 0;
-  for (const e of entries) {
-    const known = exists.get(profileId, e.id) !== undefined;
-    const info = upsert.run(
-      profileId, e.id, e.transactionId, e.partnerReference, e.phoneNumber, e.amountKobo, e.costKobo, e.commissionKobo,
-      e.type, e.network, e.operator, e.region, e.description, e.dataPlan, e.status, e.time, e.createdAt, e.updatedAt, syncedAt,
-    );
-    if (info.changes > 0) {
-      if (known) updated++;
-      else inserted++;
+  if (entries.length === 0) return { inserted: 0, updated: 0 };
+  const { many, one, known } = statements(db);
+  const rows = lastOfEachId(entries);
+  const existing = new Set(known.all(profileId, JSON.stringify(rows.map((e) => e.id))) as number[]);
+  const top = maxRowid(db);
+  const index = searchIndexForWrite(db, profileId, top);
+
+  let changes = 0;
+  let i = 0;
+  const params: Param[] = [];
+  for (; i + ROWS_PER_STATEMENT <= rows.length; i += ROWS_PER_STATEMENT) {
+    params.length = 0;
+    for (let k = i; k < i + ROWS_PER_STATEMENT; k++) pushRow(params, profileId, rows[k], syncedAt);
+    changes += many.run(...params).changes;
+  }
+  for (; i < rows.length; i++) {
+    params.length = 0;
+    pushRow(params, profileId, rows[i], syncedAt);
+    changes += one.run(...params).changes;
+  }
+
+  const inserted = rows.length - existing.size;
+  if (index) {
+    // New rows took rowids top+1, top+2, … in batch order (no AUTOINCREMENT, one connection).
+    if (inserted > 0 && maxRowid(db) !== top + inserted) forgetSearchIndex(db, profileId);
+    else {
+      let rowid = top;
+      for (const e of rows) if (!existing.has(e.id)) index.append(++rowid, e.phoneNumber, e.transactionId);
+      index.lastRowid = top + inserted;
     }
   }
-  return { inserted, updated };
+  return { inserted, updated: changes - inserted };
 }
 
 /** Upserts in one transaction (benchmarks, tests, imports of many pages at once). */
 export function upsertLogEntriesInTransaction(db: Db, profileId: string, entries: readonly ParsedLogEntry[], syncedAt: string): UpsertCounts {
-  return db.transaction(() => upsertLogEntries(db, profileId, entries, syncedAt))();
+  try {
+    return db.transaction(() => upsertLogEntries(db, profileId, entries, syncedAt))();
+  } catch (error) {
+    forgetSearchIndex(db, profileId);
+    throw error;
+  }
 }

@@ -6,11 +6,12 @@ import type { Migration } from './migration';
  * rolls forward, the sync checkpoint and the catalog cache. Money in integer kobo, times in UTC
  * ISO-8601.
  *
- * Indexes follow the filters of the log endpoint (date, status, type, network) and the two sorts
- * of the Transactions page (time, amount); each ends with `created_at, id` so a filtered list is
- * read in time order straight from the index. Partial search on phone number and transaction id
- * uses an external-content FTS5 table with the trigram tokenizer keyed by `log_entries.rowid`
- * (searches of 3 characters or more); shorter searches fall back to LIKE.
+ * Few indexes, because each one costs on every insert of a 1,000,000-entry sync: one covering index
+ * in time order holds every filter column (status, type, network) and the three amounts, so a
+ * filtered list is read in time order and its totals summed from the index alone; one serves the
+ * amount sort; a partial one holds only PENDING rows. Partial search on phone number and
+ * transaction id is not in SQLite: an in-process index (src/main/mirror/logSearchIndex.ts) scans
+ * packed buffers of both columns and hands the matching rowids to SQL.
  */
 export const logMirrorMigration: Migration = {
   version: 2,
@@ -39,26 +40,23 @@ export const logMirrorMigration: Migration = {
       synced_at TEXT NOT NULL,
       UNIQUE (profile_id, id)
     );
-    CREATE INDEX log_entries_created ON log_entries (profile_id, created_at, id);
-    CREATE INDEX log_entries_transaction ON log_entries (profile_id, transaction_id);
-    CREATE INDEX log_entries_status ON log_entries (profile_id, status, created_at, id);
-    CREATE INDEX log_entries_type ON log_entries (profile_id, type, created_at, id);
-    CREATE INDEX log_entries_network ON log_entries (profile_id, network, created_at, id);
+    -- Default order, every filter but search, and the totals, all from one covering index.
+    CREATE INDEX log_entries_created ON log_entries (profile_id, created_at, id, status, type, network, amount_kobo, cost_kobo, commission_kobo);
     CREATE INDEX log_entries_amount ON log_entries (profile_id, amount_kobo, id);
+    -- Only the (few) PENDING rows: where an incremental sync must start re-reading.
+    CREATE INDEX log_entries_pending ON log_entries (profile_id, created_at) WHERE status = 'PENDING';
 
-    CREATE VIRTUAL TABLE log_search USING fts5(
-      phone_number, transaction_id,
-      content = 'log_entries', content_rowid = 'rowid', tokenize = 'trigram', detail = 'none'
-    );
-    CREATE TRIGGER log_entries_search_insert AFTER INSERT ON log_entries BEGIN
-      INSERT INTO log_search (rowid, phone_number, transaction_id) VALUES (new.rowid, new.phone_number, new.transaction_id);
+    -- Bumped when a row's searchable text changes or a row goes away, so the in-process search
+    -- index (logSearchIndex.ts) knows to rebuild; inserts are picked up by rowid without it.
+    CREATE TABLE log_search_state (one INTEGER PRIMARY KEY CHECK (one = 1), generation INTEGER NOT NULL);
+    INSERT INTO log_search_state (one, generation) VALUES (1, 0);
+    CREATE TRIGGER log_entries_search_update AFTER UPDATE OF phone_number, transaction_id, profile_id ON log_entries
+      WHEN old.phone_number IS NOT new.phone_number OR old.transaction_id IS NOT new.transaction_id OR old.profile_id IS NOT new.profile_id
+    BEGIN
+      UPDATE log_search_state SET generation = generation + 1;
     END;
     CREATE TRIGGER log_entries_search_delete AFTER DELETE ON log_entries BEGIN
-      INSERT INTO log_search (log_search, rowid, phone_number, transaction_id) VALUES ('delete', old.rowid, old.phone_number, old.transaction_id);
-    END;
-    CREATE TRIGGER log_entries_search_update AFTER UPDATE OF phone_number, transaction_id ON log_entries BEGIN
-      INSERT INTO log_search (log_search, rowid, phone_number, transaction_id) VALUES ('delete', old.rowid, old.phone_number, old.transaction_id);
-      INSERT INTO log_search (rowid, phone_number, transaction_id) VALUES (new.rowid, new.phone_number, new.transaction_id);
+      UPDATE log_search_state SET generation = generation + 1;
     END;
 
     CREATE TABLE balance_snapshots (

@@ -1,0 +1,235 @@
+/**
+ * Partial-match search on phone number and transaction id, in process.
+ *
+ * Per connection profile, both columns are kept lower-cased in two packed buffers, one record
+ * after another separated by '\n', with the start offset and the `log_entries.rowid` of each
+ * record in typed arrays. A search is `buffer.indexOf(needle)` (a native memmem over ~12 MB of
+ * phone numbers and ~27 MB of transaction ids for 1,000,000 entries: a few milliseconds), a binary
+ * search from each hit to its record, and the rowids of the matching records, ascending; SQL then
+ * applies the other filters, the order and the window to those rowids.
+ *
+ * This replaces an FTS5 trigram table kept by triggers, which cost ~90% of every insert. Nothing
+ * is written to SQLite for search:
+ * - the index is built lazily from the table (one read of three columns) and caught up by rowid:
+ *   any row with a rowid above the last one seen is read on the next search;
+ * - `upsertLogEntries` appends the rows it inserts itself, so a sync does not leave a catch-up
+ *   for the first search;
+ * - a row whose phone number or transaction id changes, or a deleted row, bumps
+ *   `log_search_state.generation` (triggers of migration 002, which fire on those rare updates
+ *   only), and the next search rebuilds the index. That also covers other connections and
+ *   processes writing the same file.
+ *
+ * Matching is a case-insensitive substring match, like the LIKE it replaces, for every length
+ * (1 and 2 characters included); a search matching more than MAX_HITS records returns null and
+ * the caller falls back to LIKE in SQL (such a search matches most of the log anyway).
+ */
+import type { Db } from '../store/database';
+
+/** Above this many matching records a search is answered by SQL (see logQuery.ts). */
+export const MAX_HITS = 200_000;
+
+const SEPARATOR = 0x0a;
+
+class Packed {
+  buf = Buffer.allocUnsafe(1 << 16);
+  len = 0;
+  starts = new Int32Array(1024);
+
+  append(index: number, text: string): void {
+    const need = this.len + Buffer.byteLength(text) + 1;
+    if (need > this.buf.length) {
+      const next = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
+      this.buf.copy(next, 0, 0, this.len);
+      this.buf = next;
+    }
+    if (index >= this.starts.length) {
+      const next = new Int32Array(this.starts.length * 2);
+      next.set(this.starts);
+      this.starts = next;
+    }
+    this.starts[index] = this.len;
+    const end = this.len + this.buf.write(text, this.len, 'utf8');
+    const freq = this.freq;
+    for (let i = this.len; i < end; i++) freq[this.buf[i]]++;
+    this.len = end;
+    this.buf[this.len++] = SEPARATOR;
+  }
+
+  /** How often each byte occurs: a search anchors on the needle's rarest byte. */
+  freq = new Float64Array(256);
+
+  /** Record indexes containing `needle`, ascending, into `out`; false if more than `max`. */
+  scan(needle: Buffer, count: number, out: number[], max: number): boolean {
+    const view = this.buf.subarray(0, this.len);
+    const starts = this.starts;
+    // indexOf runs memchr on the needle's first byte and compares at each occurrence; digits
+    // are common, so search from the needle's rarest byte on and check the part before it.
+    let k = 0;
+    for (let i = 1; i < needle.length; i++) if (this.freq[needle[i]] < this.freq[needle[k]]) k = i;
+    const tail = needle.subarray(k);
+    let from = 0;
+    for (;;) {
+      const found = view.indexOf(tail, from + k);
+      if (found < 0) return true;
+      const at = found - k;
+      if (k > 0 && view.compare(needle, 0, k, at, found) !== 0) {
+        from = at + 1;
+        continue;
+      }
+      let lo = 0;
+      let hi = count - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1;
+        if (starts[mid] <= at) lo = mid;
+        else hi = mid - 1;
+      }
+      out.push(lo);
+      if (out.length > max) return false;
+      if (lo + 1 >= count) return true;
+      from = starts[lo + 1];
+    }
+  }
+}
+
+class ProfileIndex {
+  count = 0;
+  rowids = new Float64Array(1024);
+  phones = new Packed();
+  transactions = new Packed();
+  /** The highest rowid of the whole table this index has seen (rows above it are unread). */
+  lastRowid = 0;
+  generation = -1;
+  lastSearch: { text: string; max: number; count: number; rowids: number[] | null } | null = null;
+
+  append(rowid: number, phone: string, transactionId: string): void {
+    const k = this.count;
+    if (k >= this.rowids.length) {
+      const next = new Float64Array(this.rowids.length * 2);
+      next.set(this.rowids);
+      this.rowids = next;
+    }
+    this.rowids[k] = rowid;
+    this.phones.append(k, phone.toLowerCase());
+    this.transactions.append(k, transactionId.toLowerCase());
+    this.count = k + 1;
+  }
+}
+
+const indexes = new WeakMap<Db, Map<string, ProfileIndex>>();
+
+function profiles(db: Db): Map<string, ProfileIndex> {
+  let m = indexes.get(db);
+  if (!m) {
+    m = new Map();
+    indexes.set(db, m);
+  }
+  return m;
+}
+
+function generationOf(db: Db): number {
+  return db.prepare('SELECT generation FROM log_search_state').pluck().get() as number;
+}
+
+export function maxRowid(db: Db): number {
+  return (db.prepare('SELECT COALESCE(MAX(rowid), 0) FROM log_entries').pluck().get() as number) ?? 0;
+}
+
+/** Reads rows above `index.lastRowid` (all of them for a new index). */
+function catchUp(db: Db, profileId: string, index: ProfileIndex, top: number): void {
+  if (top <= index.lastRowid) return;
+  const rows = db
+    .prepare('SELECT rowid, phone_number, transaction_id FROM log_entries WHERE rowid > ? AND profile_id = ? ORDER BY rowid')
+    .raw()
+    .iterate(index.lastRowid, profileId) as IterableIterator<[number, string, string]>;
+  for (const [rowid, phone, transactionId] of rows) index.append(rowid, phone, transactionId);
+  index.lastRowid = top;
+}
+
+/** The profile's index, current with the table (built or caught up as needed). */
+function current(db: Db, profileId: string): ProfileIndex {
+  const map = profiles(db);
+  return db.transaction(() => {
+    const generation = generationOf(db);
+    const top = maxRowid(db);
+    let index = map.get(profileId);
+    if (!index || index.generation !== generation || top < index.lastRowid) {
+      index = new ProfileIndex();
+      index.generation = generation;
+      map.set(profileId, index);
+    }
+    catchUp(db, profileId, index, top);
+    return index;
+  })();
+}
+
+/**
+ * Rowids (ascending) of the profile's entries whose phone number or transaction id contains
+ * `term` (case-insensitive), or null when more than `max` match.
+ */
+export function searchRowids(db: Db, profileId: string, term: string, max = MAX_HITS): number[] | null {
+  const text = term.replace(/\n/g, '').toLowerCase();
+  const index = current(db, profileId);
+  if (db.inTransaction) forgetSearchIndex(db, profileId); // it may have read rows that get rolled back
+  if (text.length === 0) return null;
+  // The Transactions page asks for a window and the totals of the same search: scan once.
+  const last = index.lastSearch;
+  if (last && last.text === text && last.max === max && last.count === index.count) return last.rowids;
+  const rowids = scanIndex(index, text, max);
+  index.lastSearch = { text, max, count: index.count, rowids };
+  return rowids;
+}
+
+function scanIndex(index: ProfileIndex, text: string, max: number): number[] | null {
+  const needle = Buffer.from(text, 'utf8');
+  const phoneHits: number[] = [];
+  const transactionHits: number[] = [];
+  if (!index.phones.scan(needle, index.count, phoneHits, max)) return null;
+  if (!index.transactions.scan(needle, index.count, transactionHits, max)) return null;
+  const rowids: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < phoneHits.length || j < transactionHits.length) {
+    const a = i < phoneHits.length ? phoneHits[i] : Infinity;
+    const b = j < transactionHits.length ? transactionHits[j] : Infinity;
+    const k = Math.min(a, b);
+    if (a === k) i++;
+    if (b === k) j++;
+    rowids.push(index.rowids[k]);
+  }
+  return rowids.length > max ? null : rowids;
+}
+
+/**
+ * Called by the upsert before a batch: the index to append the batch's new rows to, or null.
+ * An index that exists is caught up first; a profile with no rows yet gets an (empty) index, so a
+ * first sync fills it as it goes. An index is not built here for a mirror that has rows: that
+ * read is left to the first search.
+ */
+export function searchIndexForWrite(db: Db, profileId: string, top: number): ProfileIndex | null {
+  const map = profiles(db);
+  let index = map.get(profileId);
+  if (index) {
+    if (index.generation !== generationOf(db) || top < index.lastRowid) {
+      map.delete(profileId);
+      index = undefined;
+    } else {
+      catchUp(db, profileId, index, top);
+      return index;
+    }
+  }
+  const any = db.prepare('SELECT 1 FROM log_entries WHERE profile_id = ? LIMIT 1').pluck().get(profileId);
+  if (any !== undefined) return null;
+  index = new ProfileIndex();
+  index.generation = generationOf(db);
+  index.lastRowid = top;
+  map.set(profileId, index);
+  return index;
+}
+
+/** Drops the profile's index (after a rolled-back write); the next search rebuilds it. */
+export function forgetSearchIndex(db: Db, profileId?: string): void {
+  if (profileId === undefined) indexes.delete(db);
+  else indexes.get(db)?.delete(profileId);
+}
+
+export type { ProfileIndex };

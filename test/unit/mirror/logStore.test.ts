@@ -1,0 +1,90 @@
+/**
+ * Upserts into the mirror as a user sees them: new entries appear once, a status that changes is
+ * updated, a page read twice adds nothing, and the search finds the new and changed rows.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ParsedLogEntry } from '../../../src/main/api/parseLogEntry';
+import { logTotals, queryLogRows } from '../../../src/main/mirror/logQuery';
+import { upsertLogEntries, upsertLogEntriesInTransaction } from '../../../src/main/mirror/logStore';
+import { openDatabase, type Db } from '../../../src/main/store/database';
+import { generateLogEntries } from '../../../bench/generate/logEntries';
+
+let db: Db;
+beforeEach(() => {
+  db = openDatabase(':memory:');
+});
+afterEach(() => db.close());
+
+const ids = (profile = 'p') => db.prepare('SELECT id FROM log_entries WHERE profile_id = ? ORDER BY id').pluck().all(profile) as number[];
+
+describe('upsertLogEntries', () => {
+  it('inserts new entries once and counts them, across multi-row statements and a remainder', () => {
+    const entries = [...generateLogEntries(173)];
+    expect(upsertLogEntriesInTransaction(db, 'p', entries, 't1')).toEqual({ inserted: 173, updated: 0 });
+    expect(ids()).toEqual(entries.map((e) => e.id).sort((a, b) => a - b));
+    // The same pages again: nothing new, nothing changed, no duplicate.
+    expect(upsertLogEntriesInTransaction(db, 'p', entries, 't2')).toEqual({ inserted: 0, updated: 0 });
+    expect(ids()).toHaveLength(173);
+    const syncedAt = db.prepare('SELECT DISTINCT synced_at FROM log_entries').pluck().all();
+    expect(syncedAt).toEqual(['t1']);
+  });
+
+  it('updates a status that changed and counts it as updated', () => {
+    const entries: ParsedLogEntry[] = [...generateLogEntries(120)].map((e) => ({ ...e, status: 'PENDING' }));
+    upsertLogEntriesInTransaction(db, 'p', entries, 't1');
+    expect(logTotals(db, 'p', { status: 'PENDING' }).count).toBe(120);
+    const settled = entries.map((e, i) => (i % 3 === 0 ? { ...e, status: 'SUCCESS' as const } : e));
+    expect(upsertLogEntriesInTransaction(db, 'p', settled, 't2')).toEqual({ inserted: 0, updated: 40 });
+    expect(logTotals(db, 'p', { status: 'SUCCESS' }).count).toBe(40);
+    expect(logTotals(db, 'p', { status: 'PENDING' }).count).toBe(80);
+  });
+
+  it('keeps an entry read twice in one batch once, with its later version', () => {
+    const [a, b] = [...generateLogEntries(2)];
+    const counts = upsertLogEntriesInTransaction(db, 'p', [a, b, { ...a, status: 'FAILED' }], 't');
+    expect(counts).toEqual({ inserted: 2, updated: 0 });
+    expect(db.prepare('SELECT status FROM log_entries WHERE id = ?').pluck().get(a.id)).toBe('FAILED');
+  });
+
+  it('mixes new and known entries in one batch', () => {
+    const entries = [...generateLogEntries(100)];
+    upsertLogEntriesInTransaction(db, 'p', entries.slice(0, 60), 't');
+    const changed = { ...entries[10], status: 'FAILED' as const, amountKobo: entries[10].amountKobo + 100 };
+    const batch = [...entries.slice(40, 100), changed];
+    expect(upsertLogEntriesInTransaction(db, 'p', batch, 't')).toEqual({ inserted: 40, updated: 1 });
+    expect(ids()).toHaveLength(100);
+  });
+
+  it('keeps profiles apart', () => {
+    const entries = [...generateLogEntries(10)];
+    upsertLogEntriesInTransaction(db, 'a', entries, 't');
+    expect(upsertLogEntriesInTransaction(db, 'b', entries, 't')).toEqual({ inserted: 10, updated: 0 });
+    expect(ids('a')).toHaveLength(10);
+    expect(ids('b')).toHaveLength(10);
+    expect(logTotals(db, 'a', { search: entries[3].phoneNumber }).count).toBeGreaterThanOrEqual(1);
+  });
+
+  it('finds rows by search after they are written, changed or written by someone else', () => {
+    const entries = [...generateLogEntries(300)];
+    db.transaction(() => upsertLogEntries(db, 'p', entries.slice(0, 200), 't'))();
+    const phone = entries[150].phoneNumber;
+    expect(queryLogRows(db, 'p', { search: phone.slice(3, 9) }, 'time_desc', 0, 50).map((r) => r.id)).toContain(entries[150].id);
+    // Rows added later, by the upsert and by a plain INSERT of another writer.
+    db.transaction(() => upsertLogEntries(db, 'p', entries.slice(200, 250), 't'))();
+    const e = entries[260];
+    db.prepare(
+      `INSERT INTO log_entries (profile_id, id, transaction_id, partner_reference, phone_number, amount_kobo, cost_kobo, commission_kobo, type, network,
+         operator, region, description, data_plan, status, time_text, created_at, updated_at, synced_at)
+       VALUES ('p', ?, ?, '', '07019998888', 100, 97, 3, 'AIRTIME', 'MTN', 'MTN', 'NG', '', '', 'SUCCESS', ?, ?, ?, 't')`,
+    ).run(e.id, e.transactionId, e.time, e.createdAt, e.updatedAt);
+    expect(logTotals(db, 'p', { search: entries[230].phoneNumber }).count).toBeGreaterThanOrEqual(1);
+    expect(logTotals(db, 'p', { search: '019998' }).count).toBe(1);
+    // A corrected phone number: the old one no longer matches, the new one does.
+    db.prepare("UPDATE log_entries SET phone_number = '09090000001' WHERE id = ?").run(e.id);
+    expect(logTotals(db, 'p', { search: '019998' }).count).toBe(0);
+    expect(logTotals(db, 'p', { search: '9090000001' }).count).toBe(1);
+    // A deleted row is gone from the search.
+    db.prepare('DELETE FROM log_entries WHERE id = ?').run(e.id);
+    expect(logTotals(db, 'p', { search: '9090000001' }).count).toBe(0);
+  });
+});
