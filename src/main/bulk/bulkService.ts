@@ -20,7 +20,7 @@ import { JobRunner, doneCount, pidAlive, totalCount, type RunnerTiming, DEFAULT_
 import { JobStore, type ItemRow, type JobRow } from './jobStore';
 import type { BulkJobKind, ItemState } from './jobStates';
 import { ITEM_STATES, isVendingKind } from './jobStates';
-import { createVendingBuyer } from './vendingItems';
+import { checkAccountsWithService, createVendingBuyer } from './vendingItems';
 import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentLog, recentLookupFor, validate, type Catalogs } from './prepareJob';
 import { createVendingCatalogs } from '../purchases';
 import { exportJobResults } from './exportResults';
@@ -67,6 +67,7 @@ export class BulkService {
     const { mapping } = chooseMapping(this.app.settings, input.kind, table.headers, input.mapping);
     const log = await recentLog(this.app.client(), input.kind);
     const result = validate(table, mapping, input.kind, await this.catalogs(input.kind), recentLookupFor(this.store, input.kind, null, log.entries));
+    if (isVendingKind(input.kind)) await checkAccountsWithService(this.app, input.kind, result);
     return {
       rows: result.counts.rows,
       valid: result.counts.valid,
@@ -90,6 +91,7 @@ export class BulkService {
     const unmapped = missingFields(choice.mapping, input.kind).length > 0;
     const log = unmapped ? { entries: [], problem: null } : await recentLog(this.app.client(), input.kind);
     const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(this.store, input.kind, input.replaceJobId ?? null, log.entries));
+    const accountsNote = result && isVendingKind(input.kind) ? await checkAccountsWithService(this.app, input.kind, result) : null;
     if (input.replaceJobId) {
       const old = this.store.job(input.replaceJobId);
       if (old && old.state === 'draft') this.store.deleteJob(old.id);
@@ -114,7 +116,8 @@ export class BulkService {
       result ? itemsFromValidation(result, input.keepDuplicates) : [],
       result ? result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })) : [],
     );
-    if (log.problem) this.store.setJobState(jobId, 'draft', log.problem);
+    const problem = [log.problem, accountsNote].filter(Boolean).join(' ');
+    if (problem) this.store.setJobState(jobId, 'draft', problem);
     this.app.events.emit('data.changed', { topics: ['jobs'] });
     return this.preview(jobId, { sheetNames, remembered: choice.remembered });
   }

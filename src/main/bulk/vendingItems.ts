@@ -6,8 +6,11 @@
  * its state, so a purchase is settled in one place (answer, requery, log, Pending page).
  */
 import type { VendTypeInput } from '../../shared/contract/purchases';
+import { AppError } from '../../shared/appError';
+import { formatNaira, nairaToKobo } from '../../shared/money';
 import type { App } from '../app';
-import { buyCable, buyElectricity, findPurchaseRow, settleFromLog } from '../purchases';
+import type { ValidationResult } from '../imports';
+import { buyCable, buyElectricity, findPurchaseRow, settleFromLog, validateMeter, validateSmartcard } from '../purchases';
 import type { VendingJobKind } from './jobStates';
 import type { ItemRow } from './jobStore';
 
@@ -41,4 +44,53 @@ export function createVendingBuyer(app: App): VendingBuyer {
       }
     },
   };
+}
+
+/** Files up to this many valid rows have each meter or smartcard checked with the service while preparing. */
+export const CHECK_ACCOUNTS_UP_TO = 300;
+const CHECK_CONCURRENCY = 4;
+
+/**
+ * Checks each valid row's meter (with its disco and type, and the meter's own minimum) or
+ * smartcard with the service before the preview, so a POSTPAID meter written as PREPAID, say,
+ * is shown with the rows that will not be bought instead of being refused while buying. Rows the
+ * service refuses move to the invalid rows; when the service cannot be asked now, the row stays
+ * valid and is checked again just before it is bought. Larger files are checked while buying.
+ * Returns a note for the preview when some rows could not be checked.
+ */
+export async function checkAccountsWithService(app: App, kind: 'electricity' | 'cable', result: ValidationResult): Promise<string | null> {
+  if (result.valid.length === 0 || result.valid.length > CHECK_ACCOUNTS_UP_TO) return null;
+  const refused = new Map<number, { field: 'meter' | 'smartcard' | 'amount'; message: string }>();
+  let unchecked = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < result.valid.length) {
+      const row = result.valid[next++];
+      try {
+        if (kind === 'electricity') {
+          const { validation } = await validateMeter(app, { disco: row.disco ?? '', meter: row.meter ?? '', vendType: (row.vendType ?? 'PREPAID') as VendTypeInput });
+          const min = nairaToKobo(validation.minAmount);
+          if (row.amountKobo < min) refused.set(row.row, { field: 'amount', message: `meter ${row.meter} accepts at least ${formatNaira(min)}; ${formatNaira(row.amountKobo)} is less` });
+        } else {
+          await validateSmartcard(app, { provider: row.provider ?? '', smartcard: row.smartcard ?? '' });
+        }
+      } catch (error) {
+        if (error instanceof AppError && (error.code === 'invalid_meter' || error.code === 'invalid_smartcard')) {
+          refused.set(row.row, { field: kind === 'electricity' ? 'meter' : 'smartcard', message: error.message.replace(/\.$/, '') });
+        } else {
+          unchecked++;
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CHECK_CONCURRENCY }, worker));
+  if (refused.size > 0) {
+    result.valid = result.valid.filter((v) => !refused.has(v.row));
+    const added = [...refused].map(([row, r]) => ({ row, field: r.field, message: `Row ${row}: ${r.message}; fix or exclude the row` }));
+    result.errors = [...result.errors, ...added].sort((a, b) => a.row - b.row);
+    result.invalid = [...result.invalid, ...added.map((a) => ({ row: a.row, issues: [a] }))].sort((a, b) => a.row - b.row);
+    result.totalKobo = result.valid.reduce((s, v) => s + v.amountKobo, 0);
+    result.counts = { ...result.counts, valid: result.valid.length, invalid: result.counts.invalid + refused.size };
+  }
+  return unchecked > 0 ? `${unchecked} ${kind === 'electricity' ? 'meter' : 'smartcard'}(s) could not be checked with the service now; each is checked again just before it is bought, and nothing is charged for one it refuses.` : null;
 }

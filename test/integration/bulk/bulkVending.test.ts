@@ -45,22 +45,25 @@ describe('a bulk electricity job', () => {
 
     const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'electricity' });
     expect(preview.job.kind).toBe('electricity');
-    expect(preview.includedItems).toBe(4);
-    expect(preview.includedKobo).toBe((5000 + 3000 + 2000 + 4000) * 100);
+    // The POSTPAID meter written as PREPAID is caught by the meter check, before any charge.
+    expect(preview.includedItems).toBe(3);
+    expect(preview.includedKobo).toBe((5000 + 3000 + 2000) * 100);
     expect(preview.remainingKobo).toBe(before - preview.includedKobo);
     expect(preview.mapping.filter((m) => m.required).every((m) => m.column !== null)).toBe(true);
     const invalid = await t.call('bulk.invalidRows', { jobId: preview.job.id });
-    expect(invalid.rows.map((r) => r.row)).toEqual([6, 7, 8]);
-    expect(invalid.rows[0].message).toMatch(/Row 6: disco NOPE is not in the catalog/);
-    expect(invalid.rows[1].message).toMatch(/Row 7: .*below Ikeja Electric's minimum/);
-    expect(invalid.rows[2].message).toMatch(/Row 8: /);
+    expect(invalid.rows.map((r) => r.row)).toEqual([5, 6, 7, 8]);
+    expect(invalid.rows[0]).toMatchObject({ field: 'meter', message: expect.stringMatching(/^Row 5: The meter was not accepted by the service: .*POSTPAID/i) });
+    expect(invalid.rows[1].message).toMatch(/Row 6: disco NOPE is not in the catalog/);
+    expect(invalid.rows[2].message).toMatch(/Row 7: .*below Ikeja Electric's minimum/);
+    expect(invalid.rows[3].message).toMatch(/Row 8: /);
     // Nothing has been bought by checking the file.
     expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(0);
     expect(await walletKobo(t)).toBe(before);
 
     const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
     expect(done.state).toBe('completed');
-    expect(done.counts).toMatchObject({ success: 1, pending: 1, failed: 1, rejected: 1, uncertain: 0, queued: 0 });
+    expect(done.counts).toMatchObject({ success: 1, pending: 1, failed: 1, rejected: 0, uncertain: 0, queued: 0 });
+    expect(done.items).toBe(3);
     expect(done.message).toMatch(/1 item\(s\) are still pending/);
 
     const items = (await t.call('bulk.items', { jobId: preview.job.id, limit: 100 })).items;
@@ -74,10 +77,7 @@ describe('a bulk electricity job', () => {
     expect(declined?.state).toBe('failed');
     expect(declined?.reason).toMatch(/refund/i);
     expect(declined?.token).toBeNull();
-    const postpaid = byMeter('45011115555');
-    expect(postpaid?.state).toBe('rejected');
-    expect(postpaid?.reason).toMatch(/meter was not accepted.*Nothing was charged/i);
-    expect(postpaid?.purchaseId).toBeNull();
+    expect(byMeter('45011115555')).toBeUndefined();
     const pending = byMeter('45011110000');
     expect(pending?.state).toBe('pending');
     expect(pending?.reference).toBeTruthy();
@@ -98,7 +98,7 @@ describe('a bulk electricity job', () => {
     await advanceClocks(t, 125);
     await t.call('pending.requeryDue', {});
     const after = await t.call('bulk.status', { jobId: preview.job.id });
-    expect(after.counts).toMatchObject({ success: 2, pending: 0, failed: 1, rejected: 1 });
+    expect(after.counts).toMatchObject({ success: 2, pending: 0, failed: 1, rejected: 0 });
     expect(after.message).toBeNull();
     const settled = (await t.call('bulk.items', { jobId: preview.job.id, limit: 100 })).items.find((i) => i.account === '45011110000');
     expect(settled?.state).toBe('success');
@@ -113,7 +113,7 @@ describe('a bulk electricity job', () => {
     const sheet = wb.getWorksheet('Items');
     const header = (sheet?.getRow(1).values as unknown[]).slice(1);
     expect(header).toEqual(expect.arrayContaining(['Meter number', 'Disco', 'Meter type', 'Token', 'Units (kWh)', 'Outcome', 'Reason']));
-    expect(sheet?.rowCount).toBe(5);
+    expect(sheet?.rowCount).toBe(4);
     const summary = wb.getWorksheet('Summary');
     const summaryText = JSON.stringify(summary?.getSheetValues());
     expect(summaryText).toContain('Electricity');
