@@ -127,7 +127,7 @@ function windowRows(db: Db, where: Where, sort: LogSort, offset: number, limit: 
 export function queryLogRows(db: Db, profileId: string, filter: LogFilter, sort: LogSort, offset: number, limit: number): MirrorRow[] {
   const where = whereOf(db, profileId, filter);
   if (offset > DEEP_OFFSET) {
-    const count = db.prepare(`SELECT COUNT(*) FROM log_entries e WHERE ${where.sql}`).pluck().get(...where.params) as number;
+    const count = cachedCount(db, where) ?? logTotalsOf(db, where).count;
     if (offset >= count) return [];
     const end = Math.min(count, offset + limit);
     const fromEnd = count - end;
@@ -136,8 +136,29 @@ export function queryLogRows(db: Db, profileId: string, filter: LogFilter, sort:
   return windowRows(db, where, sort, offset, limit);
 }
 
-export function logTotals(db: Db, profileId: string, filter: LogFilter): LogTotals {
-  const where = whereOf(db, profileId, filter);
+/**
+ * Totals of recent filters while the mirror is unchanged (`data_version` moves when another
+ * connection commits, `total_changes()` when this one writes): a deep window needs the count the
+ * page's totals just computed.
+ */
+const totalsCache = new WeakMap<Db, { version: string; byWhere: Map<string, LogTotals> }>();
+
+function versionOf(db: Db): string {
+  const v = db.prepare('SELECT total_changes()').pluck().get() as number;
+  return `${db.pragma('data_version', { simple: true }) as number}/${v}`;
+}
+
+function whereKey(where: Where): string {
+  return `${where.sql}\u0000${JSON.stringify(where.params)}`;
+}
+
+function cachedCount(db: Db, where: Where): number | null {
+  const c = totalsCache.get(db);
+  if (!c || c.version !== versionOf(db)) return null;
+  return c.byWhere.get(whereKey(where))?.count ?? null;
+}
+
+function logTotalsOf(db: Db, where: Where): LogTotals {
   const row = db
     .prepare(
       `SELECT COUNT(*) AS count, COALESCE(SUM(e.amount_kobo), 0) AS amountKobo, COALESCE(SUM(e.cost_kobo), 0) AS costKobo,
@@ -145,7 +166,19 @@ export function logTotals(db: Db, profileId: string, filter: LogFilter): LogTota
          FROM log_entries e WHERE ${where.sql}`,
     )
     .get(...where.params) as LogTotals;
+  const version = versionOf(db);
+  let c = totalsCache.get(db);
+  if (!c || c.version !== version) {
+    c = { version, byWhere: new Map() };
+    totalsCache.set(db, c);
+  }
+  if (c.byWhere.size > 20) c.byWhere.clear();
+  c.byWhere.set(whereKey(where), row);
   return row;
+}
+
+export function logTotals(db: Db, profileId: string, filter: LogFilter): LogTotals {
+  return { ...logTotalsOf(db, whereOf(db, profileId, filter)) };
 }
 
 export function logRow(db: Db, profileId: string, rowid: number): MirrorRow | null {
