@@ -63,9 +63,10 @@ class Packed {
     const view = this.buf.subarray(0, this.len);
     const starts = this.starts;
     // indexOf runs memchr on the needle's first byte and compares at each occurrence; digits
-    // are common, so search from the needle's rarest byte on and check the part before it.
+    // are common, so search from the needle's rarest byte on and check the part before it. The
+    // part searched keeps at least 3 bytes: a 1- or 2-byte tail stops at nearly every digit.
     let k = 0;
-    for (let i = 1; i < needle.length; i++) if (this.freq[needle[i]] < this.freq[needle[k]]) k = i;
+    for (let i = 1; i <= needle.length - 3; i++) if (this.freq[needle[i]] < this.freq[needle[k]]) k = i;
     const tail = needle.subarray(k);
     let from = 0;
     for (;;) {
