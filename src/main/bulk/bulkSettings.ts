@@ -3,25 +3,11 @@
  * (null = no cap) and in kobo; they are checked when a job is confirmed and again before every
  * batch is sent.
  */
+import type { BulkSettingsView } from '../../shared/contract/bulk';
 import type { Settings } from '../store/settings';
 
-export interface BulkSettings {
-  /** Items per purchase request (1–100). */
-  batchSize: number;
-  /** Requests in flight at once (1–8). */
-  concurrency: number;
-  /** Largest total one job may have, in kobo; null = no cap. */
-  capPerJobKobo: number | null;
-  /** Most that bulk jobs may spend in one calendar day (this computer's time zone), in kobo; null = no cap. */
-  capPerDayKobo: number | null;
-  /**
-   * How long after an uncertain item was sent vendesk waits before it trusts the log's silence
-   * (no matching entry) and sends the item again, in seconds.
-   */
-  uncertainSafeDelaySeconds: number;
-  /** How long vendesk keeps checking the log for the outcome of accepted items once all are sent, in seconds. */
-  outcomeWaitSeconds: number;
-}
+/** The settings as the contract shows them; the field docs are there. */
+export type BulkSettings = BulkSettingsView;
 
 export const DEFAULT_BULK_SETTINGS: BulkSettings = {
   batchSize: 50,

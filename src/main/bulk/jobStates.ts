@@ -10,37 +10,15 @@
  * (a duplicate the user dropped). `cancelled`: never sent because the job was cancelled, or the
  * user settled an uncertain item as "not bought".
  */
-export type ItemState =
-  | 'excluded'
-  | 'queued'
-  | 'held'
-  | 'sending'
-  | 'accepted'
-  | 'rejected'
-  | 'uncertain'
-  | 'success'
-  | 'failed'
-  | 'pending'
-  | 'cancelled';
+import { BULK_ITEM_STATES, BULK_JOB_STATES, type BulkItemState, type BulkJobState, type BulkKind } from '../../shared/contract/bulk';
 
-export const ITEM_STATES: readonly ItemState[] = [
-  'excluded',
-  'queued',
-  'held',
-  'sending',
-  'accepted',
-  'rejected',
-  'uncertain',
-  'success',
-  'failed',
-  'pending',
-  'cancelled',
-];
+export type ItemState = BulkItemState;
 
-/** draft: prepared, waiting for confirmation. running/paused/cancelling while it executes. */
-export type JobState = 'draft' | 'running' | 'paused' | 'cancelled' | 'completed' | 'needs_attention';
+export const ITEM_STATES: readonly ItemState[] = BULK_ITEM_STATES;
 
-export const JOB_STATES: readonly JobState[] = ['draft', 'running', 'paused', 'cancelled', 'completed', 'needs_attention'];
+export type JobState = BulkJobState;
+
+export const JOB_STATES: readonly JobState[] = BULK_JOB_STATES;
 
 /** Items whose money may have left the wallet (or has): they count against spending caps. */
 export const SPENDING_STATES: readonly ItemState[] = ['sending', 'accepted', 'uncertain', 'success', 'pending'];
@@ -56,7 +34,7 @@ export function emptyCounts(): ItemCounts {
   return counts;
 }
 
-export type BulkJobKind = 'airtime' | 'data' | 'electricity' | 'cable';
+export type BulkJobKind = BulkKind;
 
 /** Electricity and cable rows are bought one by one through the purchases module (each with its `purchases` row). */
 export type VendingJobKind = 'electricity' | 'cable';

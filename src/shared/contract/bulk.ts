@@ -21,20 +21,26 @@ export type BulkKind = 'airtime' | 'data' | 'electricity' | 'cable';
  *   checked against the service log before anything is sent again.
  * - `excluded`: left out before confirmation. `cancelled`: never sent.
  */
-export type BulkItemState =
-  | 'excluded'
-  | 'queued'
-  | 'held'
-  | 'sending'
-  | 'accepted'
-  | 'rejected'
-  | 'uncertain'
-  | 'success'
-  | 'failed'
-  | 'pending'
-  | 'cancelled';
+export const BULK_ITEM_STATES = [
+  'excluded',
+  'queued',
+  'held',
+  'sending',
+  'accepted',
+  'rejected',
+  'uncertain',
+  'success',
+  'failed',
+  'pending',
+  'cancelled',
+] as const;
 
-export type BulkJobState = 'draft' | 'running' | 'paused' | 'cancelled' | 'completed' | 'needs_attention';
+export type BulkItemState = (typeof BULK_ITEM_STATES)[number];
+
+/** draft: prepared, waiting for confirmation. running/paused/cancelling while it executes. */
+export const BULK_JOB_STATES = ['draft', 'running', 'paused', 'cancelled', 'completed', 'needs_attention'] as const;
+
+export type BulkJobState = (typeof BULK_JOB_STATES)[number];
 
 export interface BulkJobView {
   id: string;
@@ -155,11 +161,20 @@ export interface BulkValidation {
 }
 
 export interface BulkSettingsView {
+  /** Items per purchase request (1–100). */
   batchSize: number;
+  /** Requests in flight at once (1–8). */
   concurrency: number;
+  /** Largest total one job may have, in kobo; null = no cap. */
   capPerJobKobo: number | null;
+  /** Most that bulk jobs may spend in one calendar day (this computer's time zone), in kobo; null = no cap. */
   capPerDayKobo: number | null;
+  /**
+   * How long after an uncertain item was sent vendesk waits before it trusts the log's silence
+   * (no matching entry) and sends the item again, in seconds.
+   */
   uncertainSafeDelaySeconds: number;
+  /** How long vendesk keeps checking the log for the outcome of accepted items once all are sent, in seconds. */
   outcomeWaitSeconds: number;
 }
 
