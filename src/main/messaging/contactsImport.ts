@@ -17,16 +17,9 @@ export const CONTACTS_CHUNK = 500;
 /** Rows explained in an answer; the counts are always complete. */
 const PROBLEMS_SHOWN = 200;
 
-interface ReadContacts {
-  fileName: string;
+/** What a file read gives: the preview's description of the file, plus its hash and every row checked. */
+interface ReadContacts extends Pick<ContactsPreview, 'fileName' | 'format' | 'sheetNames' | 'sheet' | 'headers' | 'phoneColumn' | 'nameColumn' | 'rows'> {
   fileHash: string;
-  format: 'csv' | 'xlsx';
-  sheetNames: string[];
-  sheet: string | null;
-  headers: string[];
-  phoneColumn: string | null;
-  nameColumn: string | null;
-  rows: number;
   validation: ContactValidation;
 }
 
