@@ -9,7 +9,7 @@ import type { ExportedFile } from '../../shared/contract/files';
 import type { App } from '../app';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
 import { exportFileName, exportsDir } from '../files';
-import type { JobRow, JobStore } from './jobStore';
+import type { ItemRow, JobRow, JobStore } from './jobStore';
 import { isVendingKind, type BulkJobKind, type ItemState } from './jobStates';
 
 /** What each state means, in the words of the results file. */
@@ -65,58 +65,58 @@ function vendingColumns(kind: 'electricity' | 'cable'): ExportColumn[] {
   ];
 }
 
-function* vendingRows(store: JobStore, jobId: string, kind: 'electricity' | 'cable'): Generator<unknown[]> {
+/** Every item of a job in row order, read a page at a time so a 100k-row job is never all in memory. */
+function* allItems(store: JobStore, jobId: string): Generator<ItemRow> {
   const pageSize = 2000;
   for (let offset = 0; ; offset += pageSize) {
     const items = store.items(jobId, { offset, limit: pageSize });
-    for (const i of items) {
-      yield [
-        i.row_number,
-        i.account ?? '',
-        i.network,
-        kind === 'electricity' ? (i.vend_type ?? '') : i.description || i.product_code,
-        i.phone,
-        i.name,
-        i.note,
-        i.amount_kobo,
-        STATE_LABEL[i.state],
-        i.token ?? '',
-        i.units === null || i.units === undefined ? '' : String(i.units),
-        i.reference ?? '',
-        i.reason ?? '',
-        i.settled_by ?? '',
-        i.purchase_id ?? '',
-        i.updated_at,
-      ];
-    }
+    yield* items;
     if (items.length < pageSize) return;
+  }
+}
+
+function* vendingRows(store: JobStore, jobId: string, kind: 'electricity' | 'cable'): Generator<unknown[]> {
+  for (const i of allItems(store, jobId)) {
+    yield [
+      i.row_number,
+      i.account ?? '',
+      i.network,
+      kind === 'electricity' ? (i.vend_type ?? '') : i.description || i.product_code,
+      i.phone,
+      i.name,
+      i.note,
+      i.amount_kobo,
+      STATE_LABEL[i.state],
+      i.token ?? '',
+      i.units === null || i.units === undefined ? '' : String(i.units),
+      i.reference ?? '',
+      i.reason ?? '',
+      i.settled_by ?? '',
+      i.purchase_id ?? '',
+      i.updated_at,
+    ];
   }
 }
 
 const KIND_LABEL: Record<BulkJobKind, string> = { airtime: 'Airtime', data: 'Data', electricity: 'Electricity', cable: 'Cable TV' };
 
 function* itemRows(store: JobStore, jobId: string): Generator<unknown[]> {
-  const pageSize = 2000;
-  for (let offset = 0; ; offset += pageSize) {
-    const items = store.items(jobId, { offset, limit: pageSize });
-    for (const i of items) {
-      yield [
-        i.row_number,
-        i.phone,
-        i.name,
-        i.note,
-        i.network,
-        i.description || i.product_code,
-        i.amount_kobo,
-        STATE_LABEL[i.state],
-        i.reference ?? '',
-        i.reason ?? '',
-        i.settled_by ?? '',
-        i.attempts,
-        i.updated_at,
-      ];
-    }
-    if (items.length < pageSize) return;
+  for (const i of allItems(store, jobId)) {
+    yield [
+      i.row_number,
+      i.phone,
+      i.name,
+      i.note,
+      i.network,
+      i.description || i.product_code,
+      i.amount_kobo,
+      STATE_LABEL[i.state],
+      i.reference ?? '',
+      i.reason ?? '',
+      i.settled_by ?? '',
+      i.attempts,
+      i.updated_at,
+    ];
   }
 }
 
