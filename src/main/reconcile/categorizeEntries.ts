@@ -82,28 +82,29 @@ function dupKey(phone: string, amountKobo: number, type: string): string {
   return `${phone}|${amountKobo}|${type.toUpperCase()}`;
 }
 
+/**
+ * 1 for each entry created in [startMs, endMs), and for each entry without a time (it cannot be
+ * placed, so it is kept: its source was given for this range); with how many are 1.
+ */
+function inRange(cols: LogColumns, startMs: number, endMs: number): { mask: Uint8Array; count: number } {
+  const created = cols.createdMs;
+  const mask = new Uint8Array(cols.length);
+  let count = 0;
+  for (let i = 0; i < mask.length; i++) {
+    const t = created[i];
+    if (Number.isNaN(t) || (t >= startMs && t < endMs)) {
+      mask[i] = 1;
+      count++;
+    }
+  }
+  return { mask, count };
+}
+
 export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
   const { exp, mir, rangeStartMs, rangeEndMs } = input;
-  const exportInRangeMask = new Uint8Array(exp.length);
-  let exportInRange = 0;
-  for (let e = 0; e < exp.length; e++) {
-    const t = exp.createdMs[e];
-    // A row without a time cannot be placed: it is kept, the file was given for this range.
-    if (Number.isNaN(t) || (t >= rangeStartMs && t < rangeEndMs)) {
-      exportInRangeMask[e] = 1;
-      exportInRange++;
-    }
-  }
+  const { mask: exportInRangeMask, count: exportInRange } = inRange(exp, rangeStartMs, rangeEndMs);
   // Mirror entries before the range are read only to roll the wallet forward from an earlier snapshot.
-  const mirrorInRangeMask = new Uint8Array(mir.length);
-  let mirrorInRange = 0;
-  for (let m = 0; m < mir.length; m++) {
-    const t = mir.createdMs[m];
-    if (Number.isNaN(t) || (t >= rangeStartMs && t < rangeEndMs)) {
-      mirrorInRangeMask[m] = 1;
-      mirrorInRange++;
-    }
-  }
+  const { mask: mirrorInRangeMask, count: mirrorInRange } = inRange(mir, rangeStartMs, rangeEndMs);
   const mirForMatch = mirrorInRange === mir.length ? mir : maskedColumns(mir, mirrorInRangeMask);
   const match = matchEntries(exp, mirForMatch, { windowMs: input.matchWindowMs, exportInRange: exportInRangeMask });
   const { exportToMirror, mirrorToExport } = match;

@@ -70,14 +70,24 @@ export interface PlainEntry {
   rowNumber?: number | null;
 }
 
+/** The columns every source fills for every entry. */
+export type CoreColumns = Pick<LogColumns, 'txId' | 'logId' | 'amountKobo' | 'costKobo' | 'status' | 'createdMs'>;
+
+/** The core columns for `n` entries, to be filled in place. */
+export function allocCoreColumns(n: number): CoreColumns {
+  return {
+    txId: new Array<string>(n),
+    logId: new Float64Array(n),
+    amountKobo: new Float64Array(n),
+    costKobo: new Float64Array(n),
+    status: new Uint8Array(n),
+    createdMs: new Float64Array(n),
+  };
+}
+
 export function columnsFromEntries(entries: readonly PlainEntry[]): LogColumns {
   const n = entries.length;
-  const txId: string[] = new Array<string>(n);
-  const logId = new Float64Array(n);
-  const amountKobo = new Float64Array(n);
-  const costKobo = new Float64Array(n);
-  const status = new Uint8Array(n);
-  const createdMs = new Float64Array(n);
+  const { txId, logId, amountKobo, costKobo, status, createdMs } = allocCoreColumns(n);
   for (let i = 0; i < n; i++) {
     const e = entries[i];
     txId[i] = e.transactionId;

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
-import type { LogColumns } from './logColumns';
+import { allocCoreColumns, type CoreColumns, type LogColumns } from './logColumns';
 import type { BalanceSnapshot } from './walletRollForward';
 
 export interface MirrorRead {
@@ -96,12 +96,7 @@ export function parseMirrorText(db: Db, profileId: string, text: string, fromIso
     n = 1;
     for (let at = text.indexOf('\x1e'); at !== -1; at = text.indexOf('\x1e', at + 1)) n++;
   }
-  const txId: string[] = new Array<string>(n);
-  const logId = new Float64Array(n);
-  const amountKobo = new Float64Array(n);
-  const costKobo = new Float64Array(n);
-  const status = new Uint8Array(n);
-  const createdMs = new Float64Array(n);
+  const { txId, logId, amountKobo, costKobo, status, createdMs } = allocCoreColumns(n);
   const updatedMs = new Float64Array(n);
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
@@ -133,7 +128,7 @@ function mirrorColumns(
   db: Db,
   profileId: string,
   ids: Float64Array,
-  c: Pick<LogColumns, 'txId' | 'logId' | 'amountKobo' | 'costKobo' | 'status' | 'createdMs'> & { updatedMs: Float64Array },
+  c: CoreColumns & { updatedMs: Float64Array },
 ): LogColumns {
   const detailOf = db.prepare('SELECT phone_number, type, data_plan, description, network, created_at, updated_at FROM log_entries WHERE profile_id = ? AND id = ?');
   return {
