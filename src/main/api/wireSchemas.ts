@@ -161,14 +161,19 @@ export const logEntrySchema: z.ZodType<LogEntry> = z.object({
   updated_at: z.string(),
 });
 
-export const logPageSchema: z.ZodType<PageObject<LogEntry>> = z.object({
-  TotalPages: z.number(),
-  CurrentPage: z.number(),
-  TotalRecords: z.number(),
-  NextPage: z.string().nullish().transform((v) => v ?? ''),
-  PreviousPage: z.string().nullish().transform((v) => v ?? ''),
-  Items: z.array(logEntrySchema).nullish().transform((v) => v ?? []),
-});
+/** A page object of the service; missing links read as '' and missing items as none. */
+function pageObjectSchema<T>(item: z.ZodType<T>) {
+  return z.object({
+    TotalPages: z.number(),
+    CurrentPage: z.number(),
+    TotalRecords: z.number(),
+    NextPage: z.string().nullish().transform((v) => v ?? ''),
+    PreviousPage: z.string().nullish().transform((v) => v ?? ''),
+    Items: z.array(item).nullish().transform((v) => v ?? []),
+  });
+}
+
+export const logPageSchema: z.ZodType<PageObject<LogEntry>> = pageObjectSchema(logEntrySchema);
 
 // ---- Messaging (shapes of the sandbox, docs/sandbox.md) ----
 
@@ -260,14 +265,7 @@ export const anyDataSchema: z.ZodType<unknown> = z.unknown();
 
 /** `/messageHistory`: a page object of messages (a bare array is read as one page). */
 export const messageHistorySchema: z.ZodType<PageObject<MessageRecord>> = z.union([
-  z.object({
-    TotalPages: z.number(),
-    CurrentPage: z.number(),
-    TotalRecords: z.number(),
-    NextPage: z.string().nullish().transform((v) => v ?? ''),
-    PreviousPage: z.string().nullish().transform((v) => v ?? ''),
-    Items: z.array(messageSchema).nullish().transform((v) => v ?? []),
-  }),
+  pageObjectSchema(messageSchema),
   z.array(messageSchema).transform((items) => ({
     TotalPages: items.length > 0 ? 1 : 0,
     CurrentPage: 1,
