@@ -1,11 +1,10 @@
 import { Accordion, Button, Group, NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { BulkSettingsView } from '../../../../shared/contract/bulk';
-import { AppError, bridge } from '../../bridge';
+import { AppError, asAppError, bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError } from './bulkLabels';
 
 type Field = number | string;
 

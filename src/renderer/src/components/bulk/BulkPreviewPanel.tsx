@@ -2,10 +2,10 @@ import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedContro
 import { useEffect, useState } from 'react';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '../../../../shared/contract/bulk';
 import { parseNairaText } from '../../../../shared/money';
-import { AppError, bridge } from '../../bridge';
+import { AppError, asAppError, bridge } from '../../bridge';
 import { formatCount, formatNaira } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError, KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
+import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
 import { VirtualRows } from './VirtualRows';
 

@@ -1,11 +1,11 @@
 import { Alert, Badge, Button, Card, Group, Progress, SegmentedControl, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import type { BulkItemState, BulkItemView, BulkJobView } from '../../../../shared/contract/bulk';
-import { AppError, bridge } from '../../bridge';
+import { AppError, asAppError, bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useDataChanged } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError, ITEM_COLOR, ITEM_LABEL, ITEM_MEANING, JOB_COLOR, jobLabel, KIND_LABEL, RECIPIENT_WORD, rowAccount } from './bulkLabels';
+import { ITEM_COLOR, ITEM_LABEL, ITEM_MEANING, JOB_COLOR, jobLabel, KIND_LABEL, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { VirtualRows } from './VirtualRows';
 
 const SHOWN: BulkItemState[] = ['success', 'failed', 'pending', 'accepted', 'rejected', 'uncertain', 'held', 'queued', 'sending', 'cancelled', 'excluded'];

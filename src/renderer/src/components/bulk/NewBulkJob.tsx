@@ -2,10 +2,9 @@ import { Alert, Button, Card, FileButton, Group, Paper, SegmentedControl, Select
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import type { BulkKind, BulkPreview } from '../../../../shared/contract/bulk';
 import type { FileRef } from '../../../../shared/contract/files';
-import { AppError, bridge } from '../../bridge';
+import { AppError, asAppError, bridge } from '../../bridge';
 import { formatCount } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError } from './bulkLabels';
 
 const KIND_HELP: Record<BulkKind, string> = {
   airtime: 'One row per recipient, with a Phone and an Amount column (Network, Name and Reference are optional).',

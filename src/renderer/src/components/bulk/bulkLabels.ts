@@ -1,6 +1,5 @@
 /** Words and colours for the states of bulk jobs and items, as a finance officer reads them. */
 import type { BulkItemState, BulkItemView, BulkJobState, BulkJobView, BulkKind } from '../../../../shared/contract/bulk';
-import { AppError } from '../../bridge';
 
 /** What a job buys, as a title ("Electricity for 12 meters"). */
 export const KIND_LABEL: Record<BulkKind, string> = { airtime: 'Airtime', data: 'Data', electricity: 'Electricity', cable: 'Cable TV' };
@@ -80,10 +79,6 @@ export const JOB_COLOR: Record<BulkJobState, string> = {
 export function jobLabel(job: BulkJobView): string {
   if (job.interrupted) return 'Interrupted — resume to finish';
   return JOB_LABEL[job.state];
-}
-
-export function asAppError(e: unknown): AppError {
-  return e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e));
 }
 
 /** Column letter of a 0-based index: 0 → A, 27 → AB. */
