@@ -32,7 +32,7 @@ test('upload an XLSX, fix a column, read the invalid rows, confirm, watch progre
   await vendesk.call('bulk.settings.set', { batchSize: 2, concurrency: 1 });
   const file = await payrollWorkbook();
   await page.goto(`${vendesk.shell?.origin}/#/purchases`);
-  await expect(page.getByRole('tab', { name: 'Bulk airtime & data' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: 'Bulk purchases' })).toHaveAttribute('aria-selected', 'true');
   await page.screenshot({ path: path.join(SCREENS, 'bulk-1-new.png'), fullPage: true });
 
   await page.locator('input[type=file]').setInputFiles(file);

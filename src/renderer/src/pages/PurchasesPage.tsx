@@ -12,7 +12,7 @@ export function PurchasesPage() {
       <PageHeader title="Purchases" description="Bulk airtime and data from spreadsheets, electricity tokens and cable TV subscriptions" />
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List mb="md">
-          <Tabs.Tab value="bulk">Bulk airtime &amp; data</Tabs.Tab>
+          <Tabs.Tab value="bulk">Bulk purchases</Tabs.Tab>
           <Tabs.Tab value="electricity">Electricity</Tabs.Tab>
           <Tabs.Tab value="cable">Cable TV</Tabs.Tab>
         </Tabs.List>

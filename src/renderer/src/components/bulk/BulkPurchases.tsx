@@ -19,7 +19,7 @@ interface Draft {
   sheet: string | null;
 }
 
-/** Bulk airtime and data: pick a file → check it → confirm → watch it buy → download the results. */
+/** Bulk purchases (airtime, data, electricity, cable TV): pick a file → check it → confirm → watch it buy → download the results. */
 export function BulkPurchases() {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [openJob, setOpenJob] = useState<string | null>(null);
