@@ -72,6 +72,13 @@ export function numberOption(args: ParsedArgs, name: string): number | undefined
   return n;
 }
 
+/** The positional argument at `index`; `message` says what is missing when it is absent or empty. */
+export function requirePositional(args: ParsedArgs, index: number, message: string): string {
+  const v = args.positionals[index];
+  if (!v) throw new UsageError(message);
+  return v;
+}
+
 export function dateOption(args: ParsedArgs, name: string): string | undefined {
   const v = stringOption(args, name);
   if (v === undefined) return undefined;
@@ -79,4 +86,12 @@ export function dateOption(args: ParsedArgs, name: string): string | undefined {
     throw new UsageError(`--${name} must be a date written YYYY-MM-DD, got "${v}"`);
   }
   return v;
+}
+
+/** `--from` and `--to` (both optional), refused with `afterMessage` when the range ends before it starts. */
+export function dateRangeOptions(args: ParsedArgs, afterMessage = '--from is after --to'): { from: string | undefined; to: string | undefined } {
+  const from = dateOption(args, 'from');
+  const to = dateOption(args, 'to');
+  if (from && to && from > to) throw new UsageError(afterMessage);
+  return { from, to };
 }

@@ -118,15 +118,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   const { command } = found;
+  const usage = (error: UsageError) => {
+    io.stderr(`${error.message}\n\n${commandHelp(command)}`);
+    return EXIT.usage;
+  };
   const rest = argv.slice(command.path.length);
   let args: ParsedArgs;
   try {
     args = parseArgs(rest, [...GLOBAL_OPTIONS, ...command.options]);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`${error.message}\n\n${commandHelp(command)}`);
-      return EXIT.usage;
-    }
+    if (error instanceof UsageError) return usage(error);
     throw error;
   }
   if (args.options.help) {
@@ -171,10 +172,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(json ? JSON.stringify(result.json) : result.text);
     return result.exitCode ?? EXIT.ok;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`${error.message}\n\n${commandHelp(command)}`);
-      return EXIT.usage;
-    }
+    if (error instanceof UsageError) return usage(error);
     if (error instanceof AppError) return fail(EXIT.failed, error);
     return fail(EXIT.failed, { code: 'internal', message: error instanceof Error ? error.message : String(error) });
   } finally {

@@ -7,7 +7,7 @@ import type { BulkJobView, BulkKind } from '../../shared/contract/bulk';
 import { formatNaira, parseNairaText } from '../../shared/money';
 import type { App } from '../../main/app';
 import { callOrThrow } from '../callOrThrow';
-import { EXIT, UsageError, requireOption, stringOption, type CliCommand, type CliContext } from '../cliCommand';
+import { EXIT, UsageError, requireOption, requirePositional, stringOption, type CliCommand, type CliContext, type CliResult } from '../cliCommand';
 
 const KINDS: readonly BulkKind[] = ['airtime', 'data', 'electricity', 'cable'];
 
@@ -19,15 +19,11 @@ function kindOption(ctx: CliContext): BulkKind {
 }
 
 function fileArg(ctx: CliContext): string {
-  const file = ctx.args.positionals[0];
-  if (!file) throw new UsageError('Name the spreadsheet: vendesk bulk … FILE');
-  return file;
+  return requirePositional(ctx.args, 0, 'Name the spreadsheet: vendesk bulk … FILE');
 }
 
 function jobIdArg(ctx: CliContext): string {
-  const id = ctx.args.positionals[0];
-  if (!id) throw new UsageError('Name the job: vendesk bulk … JOB_ID');
-  return id;
+  return requirePositional(ctx.args, 0, 'Name the job: vendesk bulk … JOB_ID');
 }
 
 function nairaOption(ctx: CliContext, name: string): number | undefined {
@@ -68,8 +64,9 @@ function jobText(job: BulkJobView): string {
   return lines.join('\n');
 }
 
-function exitFor(job: BulkJobView): number {
-  return job.state === 'completed' ? EXIT.ok : EXIT.failed;
+/** What submit and resume answer: done only when the job completed. */
+function finishedJobResult(job: BulkJobView): CliResult {
+  return { exitCode: job.state === 'completed' ? EXIT.ok : EXIT.failed, json: jobSummary(job), text: jobText(job) };
 }
 
 /** Prints progress to stderr while a job runs; pauses the job on Ctrl-C. */
@@ -170,7 +167,7 @@ export const bulkSubmitCommand: CliCommand = {
         throw error;
       }
     });
-    return { exitCode: exitFor(job), json: jobSummary(job), text: jobText(job) };
+    return finishedJobResult(job);
   },
 };
 
@@ -183,7 +180,7 @@ export const bulkResumeCommand: CliCommand = {
     const jobId = jobIdArg(ctx);
     const app = await ctx.app();
     const job = await follow(ctx, app, jobId, () => callOrThrow(app, 'bulk.resume', { jobId, wait: true }));
-    return { exitCode: exitFor(job), json: jobSummary(job), text: jobText(job) };
+    return finishedJobResult(job);
   },
 };
 

@@ -9,7 +9,7 @@ import { formatNaira } from '../../shared/money';
 import { exportLogs } from '../../main/mirror/logExport';
 import { logSync } from '../../main/mirror/logSync';
 import { callOrThrow } from '../callOrThrow';
-import { UsageError, dateOption, numberOption, requireOption, stringOption, type CliCommand, type CliContext, type OptionSpec } from '../cliCommand';
+import { UsageError, dateRangeOptions, numberOption, requireOption, stringOption, type CliCommand, type CliContext, type OptionSpec } from '../cliCommand';
 
 const FILTER_OPTIONS: OptionSpec[] = [
   { name: 'status', kind: 'string', description: 'success, failed or pending' },
@@ -30,9 +30,7 @@ function filterOf(ctx: CliContext): LogFilter {
   if (type !== undefined && type !== 'AIRTIME' && type !== 'DATA' && type !== 'ELECTRICITY' && type !== 'CABLETV') {
     throw new UsageError(`--type must be airtime, data, electricity or cable, got "${typeText?.toLowerCase()}"`);
   }
-  const from = dateOption(ctx.args, 'from');
-  const to = dateOption(ctx.args, 'to');
-  if (from && to && from > to) throw new UsageError('--from is after --to');
+  const { from, to } = dateRangeOptions(ctx.args);
   return { status, type, network: stringOption(ctx.args, 'network'), search: stringOption(ctx.args, 'search'), from, to };
 }
 
@@ -64,9 +62,7 @@ export const syncCommand: CliCommand = {
     { name: 'to', kind: 'string', description: 'Last day to read' },
   ],
   async run(ctx) {
-    const from = dateOption(ctx.args, 'from');
-    const to = dateOption(ctx.args, 'to');
-    if (from && to && from > to) throw new UsageError('--from is after --to');
+    const { from, to } = dateRangeOptions(ctx.args);
     const app = await ctx.app();
     const controller = new AbortController();
     void ctx.interrupted.then(() => controller.abort());

@@ -7,12 +7,10 @@ import { formatNaira } from '../../shared/money';
 import { parseUseCases } from '../../shared/messagingTemplate';
 import { createMessagingService } from '../../main/messaging/messagingService';
 import { callOrThrow } from '../callOrThrow';
-import { EXIT, UsageError, dateOption, numberOption, requireOption, stringOption, type CliCommand, type ParsedArgs } from '../cliCommand';
+import { EXIT, UsageError, dateOption, numberOption, requireOption, requirePositional, stringOption, type CliCommand, type ParsedArgs } from '../cliCommand';
 
 function positional(args: ParsedArgs, index: number, what: string): string {
-  const v = args.positionals[index];
-  if (v === undefined || v === '') throw new UsageError(`${what} is required`);
-  return v;
+  return requirePositional(args, index, `${what} is required`);
 }
 
 function listOption(args: ParsedArgs, name: string): string[] {

@@ -10,7 +10,7 @@ import type { PendingItemView, RequeryRunSummary } from '../../shared/contract/p
 import type { PurchaseView } from '../../shared/contract/purchases';
 import { formatNaira, koboToNaira, parseNairaText } from '../../shared/money';
 import { callOrThrow } from '../callOrThrow';
-import { EXIT, requireOption, UsageError, type CliCommand } from '../cliCommand';
+import { EXIT, requireOption, UsageError, type CliCommand, type CliResult } from '../cliCommand';
 
 /** A purchase as the CLI's JSON prints it: amounts in Naira. */
 function purchaseJson(p: PurchaseView) {
@@ -55,6 +55,11 @@ function receiptText(p: PurchaseView): string {
 
 const SETTLED_OK = new Set(['success', 'pending']);
 
+/** A purchase's answer: done when bought or accepted and pending, failed otherwise. */
+function purchaseResult(purchase: PurchaseView): CliResult {
+  return { exitCode: SETTLED_OK.has(purchase.state) ? EXIT.ok : EXIT.failed, json: purchaseJson(purchase), text: receiptText(purchase) };
+}
+
 function confirmOrStop(yes: boolean, summary: string): void {
   if (!yes) throw new UsageError(`${summary}\nNothing was bought. Add --yes to buy it.`);
 }
@@ -90,8 +95,7 @@ const buyElectricityCommand: CliCommand = {
       confirmOrStop(false, `Would buy ${formatNaira(amountKobo)} of electricity for meter ${meter.meter} (${meter.disco}, ${meter.vendType}): ${meter.name}, ${meter.address}.`);
     }
     ctx.progress(`Buying ${formatNaira(amountKobo)} for meter ${request.meter} on ${app.connection.kind.toUpperCase()}…`);
-    const purchase = await callOrThrow(app, 'purchases.buyElectricity', request);
-    return { exitCode: SETTLED_OK.has(purchase.state) ? EXIT.ok : EXIT.failed, json: purchaseJson(purchase), text: receiptText(purchase) };
+    return purchaseResult(await callOrThrow(app, 'purchases.buyElectricity', request));
   },
 };
 
@@ -119,8 +123,7 @@ const buyCableCommand: CliCommand = {
       confirmOrStop(false, `Would buy ${request.bouquetCode} for ${card.provider} smartcard ${card.smartcard}: ${card.name}${card.customerType ? ` (${card.customerType})` : ''}.`);
     }
     ctx.progress(`Buying ${request.bouquetCode} for smartcard ${request.smartcard} on ${app.connection.kind.toUpperCase()}…`);
-    const purchase = await callOrThrow(app, 'purchases.buyCable', request);
-    return { exitCode: SETTLED_OK.has(purchase.state) ? EXIT.ok : EXIT.failed, json: purchaseJson(purchase), text: receiptText(purchase) };
+    return purchaseResult(await callOrThrow(app, 'purchases.buyCable', request));
   },
 };
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { CATEGORY_LABELS, RECONCILE_CATEGORIES, type ReconcileRunView } from '../../shared/contract/reconcile';
 import { formatNaira } from '../../shared/money';
 import { callOrThrow } from '../callOrThrow';
-import { dateOption, numberOption, stringOption, UsageError, type CliCommand } from '../cliCommand';
+import { dateOption, dateRangeOptions, numberOption, requirePositional, stringOption, UsageError, type CliCommand } from '../cliCommand';
 
 const naira = (kobo: number) => kobo / 100;
 
@@ -55,11 +55,8 @@ export const reconcileCommand: CliCommand = {
     { name: 'window', kind: 'string', description: 'Minutes apart the phone + amount + time rule accepts (default 15)' },
   ],
   async run(ctx) {
-    const file = ctx.args.positionals[0];
-    if (!file) throw new UsageError('Name the vendor export: vendesk reconcile FILE');
-    const from = dateOption(ctx.args, 'from');
-    const to = dateOption(ctx.args, 'to');
-    if (from && to && from > to) throw new UsageError('--from is after --to; swap them');
+    const file = requirePositional(ctx.args, 0, 'Name the vendor export: vendesk reconcile FILE');
+    const { from, to } = dateRangeOptions(ctx.args, '--from is after --to; swap them');
     const out = stringOption(ctx.args, 'out');
     const sheet = stringOption(ctx.args, 'sheet');
     const window = numberOption(ctx.args, 'window');
