@@ -145,21 +145,18 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
   }
   const localAmounts = new Set(inRangeLocal.map((l) => l.amountKobo));
   const byPhoneAmount = new Map<string, { side: 'e' | 'm'; i: number; t: number }[]>();
+  const addByPhoneAmount = (cols: LogColumns, side: 'e' | 'm') => {
+    for (let i = 0; i < cols.length; i++) {
+      if (!localAmounts.has(cols.amountKobo[i])) continue;
+      const key = `${cols.detail(i).phone}|${cols.amountKobo[i]}`;
+      const list = byPhoneAmount.get(key) ?? [];
+      list.push({ side, i, t: cols.createdMs[i] });
+      byPhoneAmount.set(key, list);
+    }
+  };
   if (localAmounts.size > 0) {
-    for (let e = 0; e < exp.length; e++) {
-      if (!localAmounts.has(exp.amountKobo[e])) continue;
-      const key = `${exp.detail(e).phone}|${exp.amountKobo[e]}`;
-      const list = byPhoneAmount.get(key) ?? [];
-      list.push({ side: 'e', i: e, t: exp.createdMs[e] });
-      byPhoneAmount.set(key, list);
-    }
-    for (let m = 0; m < mir.length; m++) {
-      if (!localAmounts.has(mir.amountKobo[m])) continue;
-      const key = `${mir.detail(m).phone}|${mir.amountKobo[m]}`;
-      const list = byPhoneAmount.get(key) ?? [];
-      list.push({ side: 'm', i: m, t: mir.createdMs[m] });
-      byPhoneAmount.set(key, list);
-    }
+    addByPhoneAmount(exp, 'e');
+    addByPhoneAmount(mir, 'm');
   }
 
   const lost: LocalSubmission[] = [];
