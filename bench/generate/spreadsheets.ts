@@ -9,6 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import ExcelJS from 'exceljs';
 import { AIRTIME_CATALOG, CABLE_CATALOG, DATA_CATALOG, ELECTRICITY_CATALOG } from '../../src/sandbox/catalogs';
+import { randomDraws, seededRandom } from '../../src/sandbox/randomData';
 import type { Network } from '../../src/shared/phone';
 
 export type GeneratedKind = 'airtime' | 'data' | 'electricity' | 'cable' | 'contacts';
@@ -41,24 +42,6 @@ export interface GenerateOptions {
   numbersAsNumbers?: boolean;
 }
 
-/** mulberry32: small, fast, deterministic. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const PREFIXES: Record<Network, string[]> = {
-  MTN: ['0803', '0806', '0703', '0706', '0813', '0816', '0810', '0814', '0903', '0906'],
-  AIRTEL: ['0802', '0808', '0708', '0812', '0701', '0902', '0901', '0907'],
-  GLOBACOM: ['0805', '0807', '0705', '0815', '0811', '0905'],
-  '9MOBILE': ['0809', '0817', '0818', '0909', '0908'],
-};
 const NETWORK_WEIGHTS: [Network, number][] = [['MTN', 0.5], ['AIRTEL', 0.28], ['GLOBACOM', 0.14], ['9MOBILE', 0.08]];
 const NETWORK_SPELLINGS: Record<Network, string[]> = {
   MTN: ['MTN', 'mtn', 'Mtn', 'MTN NG'],
@@ -72,24 +55,14 @@ const LAST = ['Okafor', 'Adeyemi', 'Bello', 'Eze', 'Ogunleye', 'Abubakar', 'Nwos
 const SPECIAL_ENDINGS = ['0000', '1111', '2222', '5555', '9999'];
 
 export function generateTable(options: GenerateOptions): GeneratedTable {
-  const random = seededRandom(options.seed ?? 20251122);
+  const { random, pick, digits, network: weightedNetwork, mobileNumber } = randomDraws(seededRandom(options.seed ?? 20251122));
   const messy = options.messy ?? true;
   const invalidRate = options.invalidRate ?? 0.01;
   const blankEvery = options.blankEvery ?? 0;
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
-  const digits = (n: number): string => {
-    let s = '';
-    for (let i = 0; i < n; i++) s += Math.floor(random() * 10);
-    return s;
-  };
-  const network = (): Network => {
-    let x = random();
-    for (const [n, w] of NETWORK_WEIGHTS) if ((x -= w) < 0) return n;
-    return 'MTN';
-  };
+  const network = (): Network => weightedNetwork(NETWORK_WEIGHTS);
   const localPhone = (n: Network): string => {
     for (;;) {
-      const p = pick(PREFIXES[n]) + digits(7);
+      const p = mobileNumber(n);
       if (!SPECIAL_ENDINGS.some((e) => p.endsWith(e))) return p;
     }
   };

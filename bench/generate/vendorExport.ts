@@ -8,6 +8,8 @@
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
+import { seededRandom } from '../../src/sandbox/randomData';
+import { networkOfPhone, type Network } from '../../src/shared/phone';
 import type { LogEntry, LogStatus, LogType } from '../../src/shared/wire';
 
 /** The spec's log-entry fields, in the spec's order. */
@@ -31,18 +33,6 @@ export const LOG_FIELDS: readonly (keyof LogEntry)[] = [
   'updated_at',
 ];
 
-/** Small, fast, deterministic PRNG (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const grouped = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 /** `NGN 1,000.00` (fast for the common amounts). */
 export function wireAmount(kobo: number): string {
@@ -54,7 +44,6 @@ export function wireAmount(kobo: number): string {
 }
 
 const PREFIXES = ['0803', '0806', '0813', '0816', '0802', '0808', '0812', '0805', '0807', '0809', '0817'];
-const NETWORK_OF: Record<string, string> = { '0803': 'MTN', '0806': 'MTN', '0813': 'MTN', '0816': 'MTN', '0802': 'AIRTEL', '0808': 'AIRTEL', '0812': 'AIRTEL', '0805': 'GLOBACOM', '0807': 'GLOBACOM', '0809': '9MOBILE', '0817': '9MOBILE' };
 const AIRTIME = [10_000, 20_000, 50_000, 100_000, 150_000, 200_000, 500_000];
 const DATA: [string, number][] = [
   ['MTN-1GB-30D', 100_000],
@@ -69,12 +58,13 @@ function timeText(ms: number): string {
 
 /** `n` log entries, one every `stepMs` from `startMs`, about 94 % SUCCESS, 6 % FAILED. */
 export function generateLogEntries(n: number, options: { seed?: number; startMs: number; stepMs: number; firstId?: number }): LogEntry[] {
-  const rnd = random(options.seed ?? 42);
+  const rnd = seededRandom(options.seed ?? 42);
   const out: LogEntry[] = new Array<LogEntry>(n);
   const firstId = options.firstId ?? 1;
   for (let i = 0; i < n; i++) {
     const prefix = PREFIXES[Math.floor(rnd() * PREFIXES.length)];
     const phone = prefix + String(Math.floor(rnd() * 10_000_000)).padStart(7, '0');
+    const network = networkOfPhone(phone) as Network;
     const isData = rnd() < 0.3;
     const [plan, kobo] = isData ? DATA[Math.floor(rnd() * DATA.length)] : ['', AIRTIME[Math.floor(rnd() * AIRTIME.length)]];
     const rate = isData ? 2 : 3;
@@ -92,10 +82,10 @@ export function generateLogEntries(n: number, options: { seed?: number; startMs:
       transaction_cost: (kobo - commission) / 100,
       commission: commission / 100,
       type: (isData ? 'DATA' : 'AIRTIME') as LogType,
-      network: NETWORK_OF[prefix],
+      network,
       operator: '',
       region: '',
-      description: isData ? `${plan} data bundle` : `${NETWORK_OF[prefix]} airtime`,
+      description: isData ? `${plan} data bundle` : `${network} airtime`,
       data_plan: plan,
       status,
       time: timeText(created),

@@ -20,27 +20,10 @@ import {
 import type { OrgState, SandboxCore } from './core';
 import { electricityToken } from './customers';
 import type { DataPlan } from '../shared/wire';
+import { randomDraws, seededRandom } from './randomData';
 
 const DAY_MS = 86_400_000;
 
-/** Small, fast, deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const PREFIXES: Record<Network, string[]> = {
-  MTN: ['0803', '0806', '0703', '0706', '0813', '0816', '0810', '0814', '0903', '0906'],
-  AIRTEL: ['0802', '0808', '0708', '0812', '0701', '0902', '0901', '0907'],
-  GLOBACOM: ['0805', '0807', '0705', '0815', '0811', '0905'],
-  '9MOBILE': ['0809', '0817', '0818', '0909', '0908'],
-};
 const NETWORK_WEIGHTS: [Network, number][] = [['MTN', 0.45], ['AIRTEL', 0.3], ['GLOBACOM', 0.15], ['9MOBILE', 0.1]];
 const AIRTIME_AMOUNTS = [100, 100, 200, 200, 500, 500, 500, 1000, 1000, 1500, 2000, 5000, 10000];
 const ELECTRICITY_AMOUNTS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 20000, 50000];
@@ -54,23 +37,10 @@ function stamp(ms: number): string {
 }
 
 export function seedHistory(core: SandboxCore, org: OrgState, n: number): void {
-  const rand = prng(org.id * 7919 + n);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
-  const digits = (count: number) => {
-    let s = '';
-    for (let i = 0; i < count; i++) s += String(Math.floor(rand() * 10));
-    return s;
-  };
-  const network = (): Network => {
-    let r = rand();
-    for (const [name, w] of NETWORK_WEIGHTS) {
-      if ((r -= w) < 0) return name;
-    }
-    return 'MTN';
-  };
+  const { random: rand, pick, digits, network, mobileNumber } = randomDraws(seededRandom(org.id * 7919 + n));
   /** A number that is not one of the test numbers (ending 9999 fails by rule). */
   const phoneOf = (net: Network) => {
-    let p = pick(PREFIXES[net]) + digits(7);
+    let p = mobileNumber(net);
     if (p.endsWith('9999')) p = p.slice(0, -1) + '8';
     return p;
   };
@@ -98,7 +68,7 @@ export function seedHistory(core: SandboxCore, org: OrgState, n: number): void {
       const when = stamp(created);
       if (r < 0.75) {
         const isAirtime = r < 0.5;
-        const net = network();
+        const net = network(NETWORK_WEIGHTS);
         const phone = phoneOf(net);
         if (isAirtime) {
           const product = AIRTIME_CATALOG.find((p) => p.network === net) ?? AIRTIME_CATALOG[0];
@@ -125,7 +95,7 @@ export function seedHistory(core: SandboxCore, org: OrgState, n: number): void {
         const vend = prepaid ? 'PREPAID' : 'POSTPAID';
         const ref = `ELE${when}S${seq}`;
         const ok = status === 'SUCCESS';
-        insert.run(org.id, ref, `RCPT${seq}${digits(4)}`, phoneOf(network()), amount, amount - commission, commission, 'ELECTRICITY',
+        insert.run(org.id, ref, `RCPT${seq}${digits(4)}`, phoneOf(network(NETWORK_WEIGHTS)), amount, amount - commission, commission, 'ELECTRICITY',
           disco.productCode, disco.name, DISCO_REGION[disco.productCode] ?? '', `${disco.productCode} ${vend} ${koboToWireText(amount)} for meter ${meter}`,
           '', status, status, created, created, created, meter, vend, ok && prepaid ? electricityToken(ref) : '',
           ok && prepaid ? Math.round((amount / 100 / TARIFF_NAIRA_PER_KWH) * 100) / 100 : 0);
@@ -134,7 +104,7 @@ export function seedHistory(core: SandboxCore, org: OrgState, n: number): void {
         const amount = bouquet.amount * 100;
         const commission = Math.floor((amount * Math.round(bouquet.percentage * 100)) / 10_000);
         const card = accountNumber(10);
-        insert.run(org.id, `CTV${when}S${seq}`, `RCPT${seq}${digits(4)}`, phoneOf(network()), amount, amount - commission, commission, 'CABLETV',
+        insert.run(org.id, `CTV${when}S${seq}`, `RCPT${seq}${digits(4)}`, phoneOf(network(NETWORK_WEIGHTS)), amount, amount - commission, commission, 'CABLETV',
           bouquet.network, bouquet.network, '', `${bouquet.description} for smartcard ${card}`, '', status, status,
           created, created, created, card, '', '', 0);
       }
