@@ -1,0 +1,133 @@
+import { Button, Card, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Fragment, type ReactNode } from 'react';
+import type { PurchaseKind } from '../../../../shared/contract/purchases';
+import type { AppError } from '../../bridge';
+import { formatNaira } from '../../format';
+import { ErrorNotice } from '../ErrorNotice';
+import { ConfirmPurchaseModal, type ConfirmPurchaseModalProps } from './ConfirmPurchaseModal';
+import { PurchaseReceipt } from './PurchaseReceipt';
+import { RecentPurchases } from './RecentPurchases';
+import type { PurchaseFlow } from './usePurchaseFlow';
+
+export interface PurchaseFlowLayoutProps<Checked> {
+  kind: PurchaseKind;
+  flow: PurchaseFlow<Checked>;
+  /** The providers' list the form chooses from; shown as an error when it cannot be read. */
+  catalog: { error: AppError | null; reload: () => Promise<void> };
+  catalogErrorTitle: string;
+  title: string;
+  /** Left column: what identifies the account (provider, number, type). */
+  accountFields: ReactNode;
+  checkLabel: string;
+  canCheck: boolean;
+  onCheck: () => void;
+  /** Shown beside the check button until the account is checked. */
+  checkHint?: string;
+  /** Right column before the check: the steps, one line each. */
+  steps: string[];
+  /** Right column after the check: what the service said, and what to buy. */
+  checkedDetails: (checked: Checked) => ReactNode;
+  canBuy: boolean;
+  /** The amount named on the review button, when it is known. */
+  reviewAmountKobo: number | null;
+  /** The confirmation, once there is something to confirm. */
+  confirm: Pick<ConfirmPurchaseModalProps, 'title' | 'rows' | 'amountKobo' | 'note' | 'onBuy'> | null;
+  buyAnotherLabel: string;
+  /** After a receipt: back to an empty form (call `flow.startOver` and clear the fields). */
+  onStartOver: () => void;
+  /** Under the receipt of a purchase that is still pending. */
+  pendingNote?: string;
+}
+
+/**
+ * The screen of one electricity or cable purchase: the form (check the account, then what to buy
+ * and the customer's phone), the confirmation, the receipt, and the latest purchases of the kind.
+ */
+export function PurchaseFlowLayout<Checked>(props: PurchaseFlowLayoutProps<Checked>) {
+  const { kind, flow, catalog, confirm } = props;
+  const { checked, result } = flow;
+  return (
+    <Stack gap="lg">
+      <ErrorNotice error={catalog.error} onRetry={() => void catalog.reload()} title={props.catalogErrorTitle} />
+      {result ? (
+        <Stack gap="sm">
+          <PurchaseReceipt
+            purchase={result}
+            actions={
+              <Button onClick={props.onStartOver} data-testid="buy-another">
+                {props.buyAnotherLabel}
+              </Button>
+            }
+          />
+          {props.pendingNote && result.state === 'pending' && (
+            <Text size="sm" c="dimmed">
+              {props.pendingNote}
+            </Text>
+          )}
+        </Stack>
+      ) : (
+        <Card withBorder padding="lg" radius="md">
+          <Title order={4} mb="md">
+            {props.title}
+          </Title>
+          <Grid gap="md">
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <Stack gap="sm">
+                {props.accountFields}
+                <Group>
+                  <Button variant={checked ? 'default' : 'filled'} onClick={props.onCheck} loading={flow.checking} disabled={!props.canCheck}>
+                    {checked ? 'Check again' : props.checkLabel}
+                  </Button>
+                  {!checked && props.checkHint && (
+                    <Text size="xs" c="dimmed">
+                      {props.checkHint}
+                    </Text>
+                  )}
+                </Group>
+              </Stack>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              {checked ? (
+                <Stack gap="sm">
+                  {props.checkedDetails(checked)}
+                  <TextInput label="Customer phone" placeholder="e.g. 08031234567" value={flow.phone} onChange={(e) => flow.setPhone(e.currentTarget.value)} error={flow.phoneProblem} />
+                  <Group justify="flex-end">
+                    <Button onClick={() => flow.setConfirming(true)} disabled={!props.canBuy} data-testid={`${kind}-review`}>
+                      {props.reviewAmountKobo !== null ? `Review purchase of ${formatNaira(props.reviewAmountKobo)}` : 'Review purchase'}
+                    </Button>
+                  </Group>
+                </Stack>
+              ) : (
+                <Card withBorder padding="md" h="100%" bg="var(--mantine-color-default-hover)">
+                  <Text size="sm" c="dimmed">
+                    {props.steps.map((step, i) => (
+                      <Fragment key={step}>
+                        {i > 0 && <br />}
+                        {`${i + 1}. ${step}`}
+                      </Fragment>
+                    ))}
+                  </Text>
+                </Card>
+              )}
+            </Grid.Col>
+          </Grid>
+          <Stack mt="md">
+            <ErrorNotice error={flow.error} title={flow.errorTitle} />
+          </Stack>
+        </Card>
+      )}
+
+      {confirm && (
+        <ConfirmPurchaseModal
+          {...confirm}
+          opened={flow.confirming}
+          buying={flow.buying}
+          buyTestId={`${kind}-buy`}
+          onClose={() => flow.setConfirming(false)}
+        />
+      )}
+
+      <RecentPurchases kind={kind} refreshKey={flow.recentKey} />
+    </Stack>
+  );
+}
