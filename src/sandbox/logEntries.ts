@@ -178,25 +178,18 @@ const orderCache = new WeakMap<SandboxCore, Map<string, CachedOrdering>>();
 function filterSql(org: OrgState, filter: LogFilter): { where: string[]; args: (string | number)[] } {
   const where = ['org_id = ?'];
   const args: (string | number)[] = [org.id];
-  if (filter.fromMs !== undefined) {
-    where.push('created_ms >= ?');
-    args.push(filter.fromMs);
-  }
-  if (filter.toMs !== undefined) {
-    where.push('created_ms < ?');
-    args.push(filter.toMs);
-  }
-  if (filter.status) {
-    where.push('status = ?');
-    args.push(filter.status);
-  }
-  if (filter.type) {
-    where.push('type = ?');
-    args.push(filter.type);
-  }
-  if (filter.network) {
-    where.push('network = ?');
-    args.push(filter.network);
+  const conditions: [sql: string, value: string | number | undefined][] = [
+    ['created_ms >= ?', filter.fromMs],
+    ['created_ms < ?', filter.toMs],
+    ['status = ?', filter.status],
+    ['type = ?', filter.type],
+    ['network = ?', filter.network],
+  ];
+  for (const [sql, value] of conditions) {
+    // An empty text means no filter; 0 is a time like any other.
+    if (value === undefined || value === '') continue;
+    where.push(sql);
+    args.push(value);
   }
   if (filter.search) {
     const ors: string[] = [];

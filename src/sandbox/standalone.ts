@@ -35,37 +35,33 @@ export function parseSandboxArgs(argv: string[]): SandboxCliArgs {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = () => inline ?? argv[++i];
+    const text = (what: string) => {
+      const v = value();
+      if (!v) throw new Error(`${flag} needs ${what}`);
+      return v;
+    };
     switch (flag) {
       case '--port':
         options.port = numberArg(flag, value());
         break;
-      case '--token': {
-        const t = value();
-        if (!t) throw new Error('--token needs a value');
-        options.tokens!.push(t);
+      case '--token':
+        options.tokens!.push(text('a value'));
         break;
-      }
       case '--any-token':
         options.acceptAnyToken = true;
         break;
-      case '--db': {
-        const f = value();
-        if (!f) throw new Error('--db needs a file name');
-        options.dbPath = f;
+      case '--db':
+        options.dbPath = text('a file name');
         break;
-      }
       case '--seed-history':
         options.seedHistory = Math.floor(numberArg(flag, value()));
         break;
       case '--balance':
         options.initialBalanceNaira = numberArg(flag, value());
         break;
-      case '--host': {
-        const h = value();
-        if (!h) throw new Error('--host needs a value');
-        options.host = h;
+      case '--host':
+        options.host = text('a value');
         break;
-      }
       case '--quiet':
         options.quiet = true;
         break;

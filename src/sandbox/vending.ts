@@ -168,19 +168,39 @@ function acceptBatch(ctx: Ctx, type: 'AIRTIME' | 'DATA', items: PreparedItem[]):
   return ok(ctx.ref, data, SUCCESS_MESSAGE, 202, '00');
 }
 
-export function purchaseAirtime(ctx: Ctx): Reply {
+/**
+ * A batch purchase: the organisation must be configured, the body a non-empty array of items,
+ * each with a recognised network; `prepare` checks the rest of an item (`where` names it).
+ */
+function purchaseBatch<T extends { network: string }>(
+  ctx: Ctx,
+  type: 'AIRTIME' | 'DATA',
+  schema: z.ZodType<T[]>,
+  prepare: (item: T, where: string, network: Network) => PreparedItem,
+): Reply {
   requireConfigured(ctx);
-  const batch = parseBody(ctx, airtimeBatch, 'a JSON array with at least one airtime item', MAX_BATCH_ITEMS);
+  const batch = parseBody(ctx, schema, `a JSON array with at least one ${type.toLowerCase()} item`, MAX_BATCH_ITEMS);
   const items = batch.map((item, i): PreparedItem => {
     const where = `item ${i + 1}: `;
     const network = parseNetwork(item.network);
     if (!network) throw new HttpError(400, `${where}unrecognised network "${item.network}"; use MTN, AIRTEL, GLOBACOM or 9MOBILE`);
+    return prepare(item, where, network);
+  });
+  return acceptBatch(ctx, type, items);
+}
+
+function checkVoucher(where: string, given: string | undefined, product: { voucherCode: string; productCode: string }): void {
+  if (given && given !== product.voucherCode) {
+    throw new HttpError(400, `${where}voucher code "${given}" not found for ${product.productCode} (codes are case-sensitive)`);
+  }
+}
+
+export function purchaseAirtime(ctx: Ctx): Reply {
+  return purchaseBatch(ctx, 'AIRTIME', airtimeBatch, (item, where, network) => {
     const product = findAirtime(item.productCode);
     if (!product) throw new HttpError(400, `${where}airtime product code "${item.productCode}" not found in the airtime catalog (codes are case-sensitive)`);
     if (product.network !== network) throw new HttpError(400, `${where}product code ${product.productCode} is for ${product.network}, not ${network}`);
-    if (item.voucherCode && item.voucherCode !== product.voucherCode) {
-      throw new HttpError(400, `${where}voucher code "${item.voucherCode}" not found for ${product.productCode} (codes are case-sensitive)`);
-    }
+    checkVoucher(where, item.voucherCode, product);
     const amount = amountKobo(item.amount, where);
     if (amount < product.minAmount * 100 || amount > product.maxAmount * 100) {
       throw new HttpError(400, `${where}amount out of range for the network: ${network} airtime is ${product.minAmount} to ${product.maxAmount} Naira, got ${item.amount}`);
@@ -197,23 +217,15 @@ export function purchaseAirtime(ctx: Ctx): Reply {
       dataPlan: '',
     };
   });
-  return acceptBatch(ctx, 'AIRTIME', items);
 }
 
 export function purchaseData(ctx: Ctx): Reply {
-  requireConfigured(ctx);
-  const batch = parseBody(ctx, dataBatch, 'a JSON array with at least one data item', MAX_BATCH_ITEMS);
-  const items = batch.map((item, i): PreparedItem => {
-    const where = `item ${i + 1}: `;
-    const network = parseNetwork(item.network);
-    if (!network) throw new HttpError(400, `${where}unrecognised network "${item.network}"; use MTN, AIRTEL, GLOBACOM or 9MOBILE`);
+  return purchaseBatch(ctx, 'DATA', dataBatch, (item, where, network) => {
     const plan = findDataPlan(item.productCode);
     if (!plan || plan.network !== network) {
       throw new HttpError(400, `${where}data bundle for the product code not found: "${item.productCode}" on ${network} (codes are case-sensitive)`);
     }
-    if (item.voucherCode && item.voucherCode !== plan.voucherCode) {
-      throw new HttpError(400, `${where}voucher code "${item.voucherCode}" not found for ${plan.productCode} (codes are case-sensitive)`);
-    }
+    checkVoucher(where, item.voucherCode, plan);
     const amount = amountKobo(item.amount, where);
     if (amount !== plan.amount * 100) {
       throw new HttpError(400, `${where}amount ${item.amount} does not match the catalog amount ${plan.amount} of ${plan.productCode}`);
@@ -230,7 +242,6 @@ export function purchaseData(ctx: Ctx): Reply {
       dataPlan: plan.productCode,
     };
   });
-  return acceptBatch(ctx, 'DATA', items);
 }
 
 // ---------------------------------------------------------------- electricity
