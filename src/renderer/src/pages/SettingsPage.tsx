@@ -5,31 +5,24 @@ import { AppError, asAppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { PageHeader } from '../components/PageHeader';
 import { useConnection } from '../hooks/useConnection';
+import { useAction } from '../hooks/useAction';
 import { useOperation } from '../hooks/useOperation';
 
 function AddProfileForm({ onSaved }: { onSaved: () => void }) {
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
   const [token, setToken] = useState('');
-  const [error, setError] = useState<AppError | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, error, run } = useAction();
 
-  const save = async () => {
-    setSaving(true);
-    try {
+  const save = () =>
+    run(async () => {
       await bridge.call('profiles.save', { name, baseUrl, token: token || undefined });
       setName('');
       setBaseUrl('');
       setToken('');
-      setError(null);
       notifications.show({ color: 'teal', message: `Profile "${name}" saved. Activate it to use the live service.` });
       onSaved();
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   return (
     <Card withBorder padding="lg">

@@ -1,8 +1,9 @@
 import { Accordion, Button, Group, NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { BulkSettingsView } from '../../../../shared/contract/bulk';
-import { AppError, asAppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
+import { useAction } from '../../hooks/useAction';
 import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 
@@ -19,8 +20,7 @@ export function BulkLimits() {
   const [batch, setBatch] = useState<Field>(50);
   const [concurrency, setConcurrency] = useState<Field>(3);
   const [saved, setSaved] = useState<BulkSettingsView | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const { busy, error, run } = useAction();
 
   useEffect(() => {
     const s = current.data;
@@ -31,9 +31,8 @@ export function BulkLimits() {
     setConcurrency(s.concurrency);
   }, [current.data]);
 
-  const save = async () => {
-    setBusy(true);
-    try {
+  const save = () =>
+    run(async () => {
       const next = await bridge.call('bulk.settings.set', {
         capPerJobKobo: toKobo(perJob),
         capPerDayKobo: toKobo(perDay),
@@ -41,13 +40,7 @@ export function BulkLimits() {
         ...(typeof concurrency === 'number' ? { concurrency } : {}),
       });
       setSaved(next);
-      setError(null);
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Accordion variant="separated">

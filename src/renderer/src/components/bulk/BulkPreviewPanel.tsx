@@ -2,8 +2,9 @@ import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedContro
 import { useEffect, useState } from 'react';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '../../../../shared/contract/bulk';
 import { parseNairaText } from '../../../../shared/money';
-import { AppError, asAppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
 import { formatCount, formatNaira } from '../../format';
+import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
 import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
@@ -40,8 +41,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
   const [invalid, setInvalid] = useState<BulkRowIssueView[]>([]);
   const [invalidTotal, setInvalidTotal] = useState(0);
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const { busy, error, run } = useAction();
 
   useEffect(() => {
     let live = true;
@@ -55,29 +55,9 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
     };
   }, [jobId]);
 
-  const act = async (fn: () => Promise<BulkPreview>) => {
-    setBusy(true);
-    try {
-      onPreview(await fn());
-      setError(null);
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const act = (fn: () => Promise<BulkPreview>) => run(async () => onPreview(await fn()));
 
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      const job = await bridge.call('bulk.confirm', { jobId, ...(preview.live ? { typedTotal: typed } : {}) });
-      onConfirmed(job);
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const confirm = () => run(async () => onConfirmed(await bridge.call('bulk.confirm', { jobId, ...(preview.live ? { typedTotal: typed } : {}) })));
 
   const invalidRowCount = preview.job.invalidRows;
   const unmapped = preview.mapping.some((m) => m.required && m.column === null);

@@ -2,8 +2,9 @@ import { Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { BulkKind, BulkPreview } from '../../../../shared/contract/bulk';
 import type { FileRef } from '../../../../shared/contract/files';
-import { AppError, asAppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
+import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { JOB_COLOR, jobLabel, KIND_LABEL } from './bulkLabels';
@@ -23,23 +24,16 @@ interface Draft {
 export function BulkPurchases() {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [openJob, setOpenJob] = useState<string | null>(null);
-  const [remapping, setRemapping] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const { busy: remapping, error, run } = useAction();
   const jobs = useOperation('bulk.list', { limit: 20 });
   useDataChanged(['jobs'], () => void jobs.reload());
 
   const remap = async (mapping: Record<string, number | null>) => {
     if (!draft) return;
-    setRemapping(true);
-    try {
+    await run(async () => {
       const preview = await bridge.call('bulk.prepare', { file: draft.file, kind: draft.kind, ...(draft.sheet ? { sheet: draft.sheet } : {}), mapping, replaceJobId: draft.preview.job.id });
       setDraft({ ...draft, preview });
-      setError(null);
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setRemapping(false);
-    }
+    });
   };
 
   const discard = async () => {

@@ -1,11 +1,11 @@
 import { Badge, Button, Card, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MessageView } from '../../../../shared/contract/messaging';
-import { AppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
+import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
-import { asAppError } from '../../bridge';
 import { MessageDetails } from './MessageDetails';
 
 const PER_PAGE = 20;
@@ -15,24 +15,20 @@ const STATUS_COLOR: Record<MessageView['status'], string> = { DELIVERED: 'teal',
 function StatusLookup({ initialReference, onChecked }: { initialReference: string; onChecked: () => void }) {
   const [reference, setReference] = useState(initialReference);
   const [message, setMessage] = useState<MessageView | null>(null);
-  const [error, setError] = useState<AppError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const onCheckedRef = useRef(onChecked);
   onCheckedRef.current = onChecked;
-  const check = useCallback(async (ref: string) => {
-    if (!ref.trim()) return;
-    setBusy(true);
-    try {
-      setMessage(await bridge.call('messaging.status', { reference: ref.trim() }));
-      setError(null);
-      onCheckedRef.current();
-    } catch (e) {
-      setMessage(null);
-      setError(asAppError(e));
-    } finally {
-      setBusy(false);
-    }
-  }, []);
+  const check = useCallback(
+    async (ref: string) => {
+      if (!ref.trim()) return;
+      const found = await run(async () => {
+        setMessage(await bridge.call('messaging.status', { reference: ref.trim() }));
+        onCheckedRef.current();
+      });
+      if (!found) setMessage(null);
+    },
+    [run],
+  );
   useEffect(() => {
     setReference(initialReference);
     if (initialReference) void check(initialReference);

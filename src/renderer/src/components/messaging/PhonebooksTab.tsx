@@ -1,12 +1,11 @@
 import { Badge, Button, Card, Group, Pagination, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import type { AppError } from '../../bridge';
 import { bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatDate } from '../../format';
+import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
-import { asAppError } from '../../bridge';
 import { ImportContacts } from './ImportContacts';
 import { usePhonebooks } from './useMessagingLists';
 
@@ -15,23 +14,15 @@ const PAGE = 100;
 function CreatePhonebook({ onCreated }: { onCreated: (id: number) => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
-  const create = async () => {
-    setBusy(true);
-    try {
+  const { busy, error, run } = useAction();
+  const create = () =>
+    run(async () => {
       const pb = await bridge.call('messaging.phonebooks.create', { name, description });
       notifications.show({ color: 'teal', message: `Phonebook "${pb.name}" created. Import contacts into it next.` });
       setName('');
       setDescription('');
-      setError(null);
       onCreated(pb.id);
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Card withBorder padding="lg">
       <Title order={5} mb="xs">

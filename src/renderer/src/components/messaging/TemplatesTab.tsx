@@ -3,11 +3,11 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { analyzeTemplate, renderTemplate, slugify } from '../../../../shared/messagingTemplate';
 import { smsPages } from '../../../../shared/messagingCost';
-import { AppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatDateTime } from '../../format';
+import { useAction } from '../../hooks/useAction';
 import { ApprovalBadges } from './ApprovalBadges';
-import { asAppError } from '../../bridge';
 import { useTemplates } from './useMessagingLists';
 
 function CreateTemplate({ onCreated }: { onCreated: () => void }) {
@@ -17,17 +17,15 @@ function CreateTemplate({ onCreated }: { onCreated: () => void }) {
   const [useCases, setUseCases] = useState<string[]>([]);
   const [body, setBody] = useState('');
   const [samples, setSamples] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const { busy, error, run } = useAction();
 
   const analysis = analyzeTemplate(body);
   const effectiveSlug = slugTouched ? slug : slugify(name);
   const preview = renderTemplate(body, analysis.placeholders.map((n, i) => samples[i] || `[value ${n}]`));
   const canCreate = name.trim() !== '' && useCases.length > 0 && analysis.ok;
 
-  const create = async () => {
-    setBusy(true);
-    try {
+  const create = () =>
+    run(async () => {
       const t = await bridge.call('messaging.templates.create', { name, body, useCases, ...(effectiveSlug ? { slug: effectiveSlug } : {}) });
       notifications.show({ color: 'teal', message: `Template "${t.name}" created. It can be used once it is approved.` });
       setName('');
@@ -36,14 +34,8 @@ function CreateTemplate({ onCreated }: { onCreated: () => void }) {
       setBody('');
       setUseCases([]);
       setSamples([]);
-      setError(null);
       onCreated();
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Card withBorder padding="lg">

@@ -1,34 +1,28 @@
 import { Button, Group, Modal, Radio, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import type { PendingItemView } from '../../../../shared/contract/pending';
-import { AppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
+import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError } from '../../bridge';
 
 /** Settling a purchase by hand (support answered, or the wallet shows it): an outcome and a note that says how you know. */
 export function ResolveDialog({ item, onClose, onResolved }: { item: PendingItemView | null; onClose: () => void; onResolved: () => void }) {
   const [outcome, setOutcome] = useState<'SUCCESS' | 'FAILED'>('SUCCESS');
   const [note, setNote] = useState('');
   const [token, setToken] = useState('');
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const { busy: saving, error, setError, run } = useAction();
   const p = item?.purchase;
 
   const save = async () => {
     if (!p) return;
-    setSaving(true);
     setError(null);
-    try {
+    await run(async () => {
       await bridge.call('pending.resolve', { id: p.id, outcome, note, ...(outcome === 'SUCCESS' && token.trim() ? { token: token.trim() } : {}) });
       setNote('');
       setToken('');
       onResolved();
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
