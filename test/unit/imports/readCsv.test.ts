@@ -1,20 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ImportError, inspectSpreadsheet, readSpreadsheet } from '../../../src/main/imports';
+import { inspectSpreadsheet, readSpreadsheet } from '../../../src/main/imports';
 import { encodeText } from '../../../bench/generate/spreadsheets';
-import { tempDir } from './tempFiles';
+import { importError, tempDir } from './tempFiles';
 
 const tmp = tempDir();
-
-async function importError(promise: Promise<unknown>): Promise<ImportError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ImportError);
-    return error as ImportError;
-  }
-  throw new Error('expected an ImportError');
-}
 
 describe('reading CSV files', () => {
   it('finds the header row below a title and keeps row numbers as the spreadsheet shows them, skipping blank rows', async () => {

@@ -2,20 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ImportError, inspectSpreadsheet, readSpreadsheet } from '../../../src/main/imports';
-import { FIXTURES, tempDir } from './tempFiles';
+import { inspectSpreadsheet, readSpreadsheet } from '../../../src/main/imports';
+import { FIXTURES, importError, tempDir } from './tempFiles';
 
 const tmp = tempDir();
-
-async function importError(promise: Promise<unknown>): Promise<ImportError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ImportError);
-    return error as ImportError;
-  }
-  throw new Error('expected an ImportError');
-}
 
 /** Offsets of the central directory entries of a zip, by entry name. */
 function centralEntries(zip: Buffer): Map<string, number> {
