@@ -2,13 +2,12 @@ import { Alert, Button, Card, Group, Modal, SimpleGrid, Switch, Text } from '@ma
 import { useCallback, useEffect, useState } from 'react';
 import type { PendingItemView } from '../../../shared/contract/pending';
 import type { PurchaseView } from '../../../shared/contract/purchases';
-import { AppError, bridge } from '../bridge';
+import { AppError, asAppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { PageHeader } from '../components/PageHeader';
 import { PendingTable } from '../components/pending/PendingTable';
 import { ResolveDialog } from '../components/pending/ResolveDialog';
 import { PurchaseReceipt } from '../components/purchases/PurchaseReceipt';
-import { asAppError } from '../bridge';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 function useSecondsTicker(): number {

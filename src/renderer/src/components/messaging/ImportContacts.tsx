@@ -2,10 +2,9 @@ import { Alert, Button, Card, FileButton, Group, List, Progress, ScrollArea, Sel
 import { useEffect, useRef, useState } from 'react';
 import type { FileRef } from '../../../../shared/contract/files';
 import type { ContactsImportResult, ContactsPreview, PhonebookView } from '../../../../shared/contract/messaging';
-import { AppError, bridge } from '../../bridge';
+import { AppError, asAppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatDateTime } from '../../format';
-import { asAppError } from '../../bridge';
 
 interface ProgressState {
   done: number;

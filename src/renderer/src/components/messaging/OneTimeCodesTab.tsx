@@ -4,10 +4,9 @@ import type { OtpConfirmedView, OtpSentView } from '../../../../shared/contract/
 import { parseEmailList } from '../../../../shared/emailAddresses';
 import { otpCostEstimate } from '../../../../shared/messagingCost';
 import { normalizePhone } from '../../../../shared/phone';
-import { AppError, bridge } from '../../bridge';
+import { AppError, asAppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatNaira } from '../../format';
-import { asAppError } from '../../bridge';
 import { useSenderIds } from './useMessagingLists';
 
 function formatLeft(ms: number): string {

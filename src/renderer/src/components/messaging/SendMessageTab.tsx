@@ -5,10 +5,9 @@ import { parseEmailList } from '../../../../shared/emailAddresses';
 import { messageCost, SMS_PAGE_CHARACTERS } from '../../../../shared/messagingCost';
 import { renderTemplate } from '../../../../shared/messagingTemplate';
 import { normalizePhone } from '../../../../shared/phone';
-import { AppError, bridge } from '../../bridge';
+import { AppError, asAppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatNaira } from '../../format';
-import { asAppError } from '../../bridge';
 import { MessageDetails } from './MessageDetails';
 import { usePhonebooks, useSenderIds, useTemplates } from './useMessagingLists';
 

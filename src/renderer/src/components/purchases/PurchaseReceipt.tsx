@@ -1,10 +1,9 @@
 import { Alert, Badge, Button, Card, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { PurchaseView } from '../../../../shared/contract/purchases';
-import { AppError, bridge } from '../../bridge';
+import { AppError, asAppError, bridge } from '../../bridge';
 import { formatDateTime, formatNaira } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
-import { asAppError } from '../../bridge';
 import { receiptText, STATE_COLOR, STATE_LABEL } from './purchaseStatus';
 
 /** While printing, only the receipt marked `vd-printing` is shown. */
