@@ -1,40 +1,22 @@
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { SandboxHandle } from '../../../src/sandbox';
 import { ROOT } from '../../support/testApp';
-import { airtimeRows, allLogEntries, tempDir, writeCsv } from './bulkTestFiles';
+import { airtimeRows, allLogEntries, runBulkCli, startCliSandbox, stopCliSandbox, writeCsv } from './bulkTestFiles';
 
 const TOKEN = 'bulk-cli-org';
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'imports');
 
-function vendesk(args: string[], dataDir: string, baseUrl: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'vendesk.mjs'), ...args, '--data-dir', dataDir, '--base-url', baseUrl, '--json'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: dataDir, VENDESK_TOKEN: TOKEN },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const vendesk = (args: string[], dataDir: string, baseUrl: string) => runBulkCli(TOKEN, args, dataDir, baseUrl);
 
 describe('vendesk bulk', () => {
   let sandbox: SandboxHandle;
   let dataDir: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
-    dataDir = tempDir();
+    ({ sandbox, dataDir } = await startCliSandbox(TOKEN));
   });
-  afterAll(async () => {
-    await sandbox.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stopCliSandbox({ sandbox, dataDir }));
 
   it('validate: one JSON document, rows numbered as the spreadsheet shows them, amounts in Naira, exit 3 on invalid rows', async () => {
     const r = await vendesk(['bulk', 'validate', path.join(FIXTURES, 'libreoffice-airtime.xlsx'), '--kind', 'airtime'], dataDir, sandbox.url);

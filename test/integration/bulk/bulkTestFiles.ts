@@ -1,9 +1,15 @@
-/** Spreadsheets for the bulk tests, written to a temporary folder as CSV. */
+/**
+ * Spreadsheets for the bulk tests, written to a temporary folder as CSV; the sandbox's log read
+ * back; and the CLI tests' sandbox, data folder and `vendesk` runs.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BulkJobView } from '../../../src/shared/contract/bulk';
+import { createApp } from '../../../src/main/app';
+import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { BulkJobView, BulkSettingsView } from '../../../src/shared/contract/bulk';
 import type { TestApp } from '../../support/testApp';
+import { runVendesk, spawnVendesk, type VendeskRun } from '../../support/vendeskProcess';
 
 export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-'));
@@ -39,6 +45,7 @@ export async function waitForJob(t: TestApp, jobId: string, until: (j: BulkJobVi
 
 export interface LogRow {
   transaction_id: string;
+  description: string;
   phone_number: string;
   amount: string;
   status: string;
@@ -55,4 +62,47 @@ export async function allLogEntries(baseUrl: string, token: string): Promise<Log
     out.push(...body.data.Items);
     if (page >= body.data.TotalPages || body.data.Items.length === 0) return out;
   }
+}
+
+/** Job settings for the CLI's fault tests: small batches so kills land mid-run, a short safe delay so no test waits 2 minutes. */
+export const QUICK_CLI_JOBS: Partial<BulkSettingsView> = { batchSize: 5, concurrency: 2, uncertainSafeDelaySeconds: 1, outcomeWaitSeconds: 30 };
+
+export interface CliSandbox {
+  sandbox: SandboxHandle;
+  /** The CLI's data folder (and HOME). */
+  dataDir: string;
+}
+
+/**
+ * A sandbox that knows only `token`, and a data folder for the CLI. With `jobSettings`, a vendesk
+ * on a LIVE connection first saves them as the folder's bulk settings.
+ */
+export async function startCliSandbox(token: string, jobSettings?: Partial<BulkSettingsView>): Promise<CliSandbox> {
+  const sandbox = await startSandbox({ port: 0, tokens: [token], quiet: true });
+  const dataDir = tempDir();
+  if (jobSettings) {
+    const app = await createApp({ dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token, kind: 'live' } });
+    app.settings.set('bulk.settings', jobSettings);
+    await app.close();
+  }
+  return { sandbox, dataDir };
+}
+
+export async function stopCliSandbox({ sandbox, dataDir }: CliSandbox): Promise<void> {
+  await sandbox.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+function cliCall(token: string, args: string[], dataDir: string, baseUrl: string): [string[], { HOME: string; VENDESK_TOKEN: string }] {
+  return [[...args, '--data-dir', dataDir, '--base-url', baseUrl, '--json'], { HOME: dataDir, VENDESK_TOKEN: token }];
+}
+
+/** `vendesk ARGS --data-dir DIR --base-url URL --json` as `token`'s organisation, running. */
+export function spawnBulkCli(token: string, args: string[], dataDir: string, baseUrl: string): VendeskRun {
+  return spawnVendesk(...cliCall(token, args, dataDir, baseUrl));
+}
+
+/** The same, run to the end. */
+export function runBulkCli(token: string, args: string[], dataDir: string, baseUrl: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runVendesk(...cliCall(token, args, dataDir, baseUrl));
 }

@@ -4,53 +4,17 @@
  * Every meter is bought at most once, and a meter not bought is never lost: it is either bought
  * on resume (no purchase was written for it, so it was never sent) or left to the user.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../src/main/app';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import { ROOT } from '../../support/testApp';
-import { tempDir, writeCsv } from './bulkTestFiles';
+import type { SandboxHandle } from '../../../src/sandbox';
+import { killWhen, type VendeskRun } from '../../support/vendeskProcess';
+import { QUICK_CLI_JOBS, allLogEntries, spawnBulkCli, startCliSandbox, stopCliSandbox, writeCsv } from './bulkTestFiles';
 
 const TOKEN = 'bulk-vending-cli-org';
 
-interface Run {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exited: Promise<number | null>;
-}
-
-function vendesk(args: string[], dataDir: string, baseUrl: string): Run {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'vendesk.mjs'), ...args, '--data-dir', dataDir, '--base-url', baseUrl, '--json'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: dataDir, VENDESK_TOKEN: TOKEN },
-  });
-  const run: Run = { child, stdout: '', stderr: '', exited: Promise.resolve(null) };
-  child.stdout?.on('data', (c: Buffer) => (run.stdout += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (run.stderr += c.toString()));
-  run.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  return run;
-}
-
-interface LogRow {
-  transaction_id: string;
-  description: string;
-  type: string;
-  status: string;
-}
-
-async function logEntries(baseUrl: string): Promise<LogRow[]> {
-  const out: LogRow[] = [];
-  for (let page = 1; ; page++) {
-    const res = await fetch(`${baseUrl}/logEntries?page=${page}&perPage=100`, { headers: { Authorization: `Bearer ${TOKEN}` } });
-    const body = (await res.json()) as { data: { Items: LogRow[]; TotalPages: number } };
-    out.push(...body.data.Items);
-    if (page >= body.data.TotalPages || body.data.Items.length === 0) return out;
-  }
-}
+const vendesk = (args: string[], dataDir: string, baseUrl: string): VendeskRun => spawnBulkCli(TOKEN, args, dataDir, baseUrl);
+const logEntries = (baseUrl: string) => allLogEntries(baseUrl, TOKEN);
 
 const meter = (i: number) => `4503${String(100_000 + i).padStart(6, '0')}7`;
 
@@ -65,16 +29,9 @@ describe('vendesk bulk for electricity and cable', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
-    dataDir = tempDir();
-    const app = await createApp({ dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
-    await app.settings.set('bulk.settings', { batchSize: 5, concurrency: 2, uncertainSafeDelaySeconds: 1, outcomeWaitSeconds: 30 });
-    await app.close();
+    ({ sandbox, dataDir } = await startCliSandbox(TOKEN, QUICK_CLI_JOBS));
   });
-  afterAll(async () => {
-    await sandbox.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stopCliSandbox({ sandbox, dataDir }));
 
   it('validate --kind electricity: rows numbered as the spreadsheet shows them, exit 3 on invalid rows', async () => {
     const file = writeCsv(dataDir, 'meters-check.csv', [
@@ -111,26 +68,14 @@ describe('vendesk bulk for electricity and cable', () => {
     const ITEMS = 60;
     const file = writeCsv(dataDir, 'meters.csv', meterRows(ITEMS, 1500));
     const electricityCount = async () => (await logEntries(sandbox.url)).filter((e) => e.type.toUpperCase() === 'ELECTRICITY').length;
-    const killWhen = async (run: Run, atLeast: number): Promise<'killed' | 'finished'> => {
-      let exited = false;
-      void run.exited.then(() => (exited = true));
-      for (;;) {
-        if (exited) return 'finished';
-        if ((await electricityCount()) >= atLeast) {
-          run.child.kill('SIGKILL');
-          await run.exited;
-          return 'killed';
-        }
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
+    const killAt = (run: VendeskRun, atLeast: number) => killWhen(run, async () => (await electricityCount()) >= atLeast);
 
     const first = vendesk(['bulk', 'submit', file, '--kind', 'electricity', '--yes', '--confirm-total', String(ITEMS * 1500)], dataDir, sandbox.url);
-    const kills = [await killWhen(first, 10)];
+    const kills = [await killAt(first, 10)];
     const jobId = /Job ([0-9a-f-]{36})/.exec(first.stderr)?.[1];
     expect(jobId, first.stderr).toBeTruthy();
     const second = vendesk(['bulk', 'resume', jobId as string], dataDir, sandbox.url);
-    kills.push(await killWhen(second, 35));
+    kills.push(await killAt(second, 35));
     expect(kills.filter((k) => k === 'killed').length).toBeGreaterThanOrEqual(1);
 
     const last = vendesk(['bulk', 'resume', jobId as string], dataDir, sandbox.url);

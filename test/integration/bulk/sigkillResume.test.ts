@@ -3,40 +3,19 @@
  * SIGKILL several times while it buys, and resumed each time. Afterwards the sandbox's log must
  * show every row bought exactly once: none twice, none missing.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../src/main/app';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import { ROOT } from '../../support/testApp';
-import { airtimeRows, allLogEntries, mtnPhone, tempDir, writeCsv } from './bulkTestFiles';
+import type { SandboxHandle } from '../../../src/sandbox';
+import { killWhen, type VendeskRun } from '../../support/vendeskProcess';
+import { QUICK_CLI_JOBS, airtimeRows, allLogEntries, mtnPhone, spawnBulkCli, startCliSandbox, stopCliSandbox, writeCsv } from './bulkTestFiles';
 
 const ITEMS = 500;
 /** Items found `sending` (request possibly in flight) right after a kill. */
 let caughtSending = 0;
 const TOKEN = 'sigkill-bulk-org';
 
-interface Run {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exited: Promise<number | null>;
-  dataDir: string;
-}
-
-function vendesk(args: string[], dataDir: string, baseUrl: string): Run {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'vendesk.mjs'), ...args, '--data-dir', dataDir, '--base-url', baseUrl, '--json'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: dataDir, VENDESK_TOKEN: TOKEN },
-  });
-  const run: Run = { child, stdout: '', stderr: '', exited: Promise.resolve(null), dataDir };
-  child.stdout?.on('data', (c: Buffer) => (run.stdout += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (run.stderr += c.toString()));
-  run.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  return run;
-}
+const vendesk = (args: string[], dataDir: string, baseUrl: string): VendeskRun => spawnBulkCli(TOKEN, args, dataDir, baseUrl);
 
 async function logCount(baseUrl: string): Promise<number> {
   const res = await fetch(`${baseUrl}/logEntries?perPage=1`, { headers: { Authorization: `Bearer ${TOKEN}` } });
@@ -45,22 +24,15 @@ async function logCount(baseUrl: string): Promise<number> {
 }
 
 /** Kills the child with SIGKILL once the log holds at least `atLeast` entries (or it exits). */
-async function killWhenLogReaches(run: Run, baseUrl: string, atLeast: number): Promise<'killed' | 'finished'> {
-  let exited = false;
-  void run.exited.then(() => (exited = true));
-  for (;;) {
-    if (exited) return 'finished';
-    if ((await logCount(baseUrl)) >= atLeast) {
-      run.child.kill('SIGKILL');
-      await run.exited;
-      const db = new Database(path.join(run.dataDir, 'vendesk.db'), { readonly: true });
-      const row = db.prepare("SELECT COUNT(*) AS n FROM bulk_items WHERE state = 'sending'").get() as { n: number };
-      db.close();
-      caughtSending += row.n;
-      return 'killed';
-    }
-    await new Promise((r) => setTimeout(r, 5));
+async function killWhenLogReaches(run: VendeskRun, dataDir: string, baseUrl: string, atLeast: number): Promise<'killed' | 'finished'> {
+  const outcome = await killWhen(run, async () => (await logCount(baseUrl)) >= atLeast);
+  if (outcome === 'killed') {
+    const db = new Database(path.join(dataDir, 'vendesk.db'), { readonly: true });
+    const row = db.prepare("SELECT COUNT(*) AS n FROM bulk_items WHERE state = 'sending'").get() as { n: number };
+    db.close();
+    caughtSending += row.n;
   }
+  return outcome;
 }
 
 describe('a bulk job killed with SIGKILL and resumed', () => {
@@ -68,31 +40,23 @@ describe('a bulk job killed with SIGKILL and resumed', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
-    dataDir = tempDir();
-    // Small batches so kills land mid-run; a short safe delay so the test does not wait 2 minutes.
-    const app = await createApp({ dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
-    await app.settings.set('bulk.settings', { batchSize: 5, concurrency: 2, uncertainSafeDelaySeconds: 1, outcomeWaitSeconds: 30 });
-    await app.close();
+    ({ sandbox, dataDir } = await startCliSandbox(TOKEN, QUICK_CLI_JOBS));
   });
 
-  afterAll(async () => {
-    await sandbox.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stopCliSandbox({ sandbox, dataDir }));
 
   it('buys every valid row exactly once', { timeout: 240_000 }, async () => {
     const file = writeCsv(dataDir, 'payroll-airtime.csv', airtimeRows(ITEMS, 100));
     const first = vendesk(['bulk', 'submit', file, '--kind', 'airtime', '--yes', '--confirm-total', String(ITEMS * 100)], dataDir, sandbox.url);
     const kills: string[] = [];
-    kills.push(await killWhenLogReaches(first, sandbox.url, 40));
+    kills.push(await killWhenLogReaches(first, dataDir, sandbox.url, 40));
     const jobId = /Job ([0-9a-f-]{36})/.exec(first.stderr)?.[1];
     expect(jobId, `the CLI printed the job id before buying:\n${first.stderr}`).toBeTruthy();
 
-    let last: Run = first;
+    let last: VendeskRun = first;
     for (const threshold of [150, 280, 400]) {
       last = vendesk(['bulk', 'resume', jobId as string], dataDir, sandbox.url);
-      kills.push(await killWhenLogReaches(last, sandbox.url, threshold));
+      kills.push(await killWhenLogReaches(last, dataDir, sandbox.url, threshold));
     }
     expect(kills.filter((k) => k === 'killed').length).toBeGreaterThanOrEqual(3);
 

@@ -1,24 +1,12 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-
-const ROOT = path.resolve(__dirname, '../../..');
+import { runVendesk } from '../../support/vendeskProcess';
 
 function vendesk(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'vendesk.mjs'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runVendesk(args, { HOME: process.env.HOME ?? os.tmpdir(), ...env });
 }
 
 describe('vendesk CLI', () => {
