@@ -12,6 +12,7 @@ import { dispatch } from '../../../src/main/dispatch';
 import { startSandbox } from '../../../src/sandbox';
 import { AppError } from '../../../src/shared/appError';
 import { ROOT, startTestApp, type TestApp } from '../../support/testApp';
+import { refusal } from '../../support/refusal';
 import { airtimeRows, allLogEntries, mtnPhone, tempDir, waitForJob, writeCsv } from './bulkTestFiles';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'imports');
@@ -34,16 +35,6 @@ async function start(token?: string): Promise<void> {
 async function prepareAirtime(rows: (string | number)[][], name = 'sheet.csv', keepDuplicates = false) {
   const file = writeCsv(dir, name, rows);
   return t.call('bulk.prepare', { file: { path: file }, kind: 'airtime', keepDuplicates });
-}
-
-async function failure(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected a failure');
 }
 
 afterEach(async () => {
@@ -190,7 +181,7 @@ describe('spending caps and confirmation', () => {
     await t.call('bulk.settings.set', { capPerJobKobo: 250_00 });
     const preview = await prepareAirtime(airtimeRows(3));
     expect(preview.blocker).toMatch(/above the spending cap per job of ₦250\.00/);
-    const error = await failure(t.call('bulk.confirm', { jobId: preview.job.id }));
+    const error = await refusal(t.call('bulk.confirm', { jobId: preview.job.id }));
     expect(error.code).toBe('job_refused');
     expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(0);
   });
@@ -202,7 +193,7 @@ describe('spending caps and confirmation', () => {
     const second = await prepareAirtime(airtimeRows(3, 100, 10), 'b.csv');
     expect(second.spentTodayKobo).toBe(300_00);
     expect(second.blocker).toMatch(/daily cap of ₦500\.00/);
-    expect((await failure(t.call('bulk.confirm', { jobId: second.job.id }))).code).toBe('job_refused');
+    expect((await refusal(t.call('bulk.confirm', { jobId: second.job.id }))).code).toBe('job_refused');
 
     // At execution: the cap is lowered after confirmation; the job stops at the cap.
     await t.call('bulk.settings.set', { capPerDayKobo: 10_000_00, batchSize: 1, concurrency: 1 });
@@ -248,10 +239,10 @@ describe('spending caps and confirmation', () => {
       };
       const preview: { live: boolean; job: { id: string } } = await call('bulk.prepare', { file: { path: file }, kind: 'airtime' });
       expect(preview.live).toBe(true);
-      const none = await failure(call('bulk.confirm', { jobId: preview.job.id }));
+      const none = await refusal(call('bulk.confirm', { jobId: preview.job.id }));
       expect(none.code).toBe('confirmation_mismatch');
       expect(none.message).toMatch(/LIVE.*Type the job total \(₦1,000\.00\)/);
-      const wrong = await failure(call('bulk.confirm', { jobId: preview.job.id, typedTotal: '100' }));
+      const wrong = await refusal(call('bulk.confirm', { jobId: preview.job.id, typedTotal: '100' }));
       expect(wrong.message).toMatch(/not the job total/);
       expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(0);
       const done: { state: string; counts: { success: number } } = await call('bulk.confirm', { jobId: preview.job.id, typedTotal: '1,000.00', wait: true });

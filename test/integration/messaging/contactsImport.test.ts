@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventMap } from '../../../src/shared/contract';
-import { AppError } from '../../../src/shared/appError';
 import { startTestApp, type TestApp } from '../../support/testApp';
+import { refusal } from '../../support/refusal';
 import { makeContacts, tempDir, writeContactsCsv, writeContactsXlsx } from './contactsFiles';
 
 let t: TestApp;
@@ -96,14 +96,4 @@ function subscribe(fn: (p: EventMap['contacts.progress']) => void): () => void {
   return t.app.events.subscribe((event) => {
     if (event.name === 'contacts.progress') fn(event.payload as EventMap['contacts.progress']);
   });
-}
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal, but it succeeded');
 }

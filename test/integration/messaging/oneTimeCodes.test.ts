@@ -1,19 +1,9 @@
 /** One-time codes (evidence) against the real sandbox: the code is read from the sandbox outbox. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/shared/appError';
 import { startTestApp, type TestApp } from '../../support/testApp';
+import { refusal } from '../../support/refusal';
 
 let t: TestApp;
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal, but it succeeded');
-}
 
 async function codeFor(reference: string): Promise<string> {
   const outbox = (await t.control('outbox')) as { data: { reference: string; code?: string; channel: string }[] };

@@ -4,24 +4,14 @@
  * vendesk refuses before anything leaves, with a message that says what to do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/shared/appError';
 import { messageCost } from '../../../src/shared/messagingCost';
 import { startTestApp, type TestApp } from '../../support/testApp';
+import { refusal } from '../../support/refusal';
 
 let t: TestApp;
 
 async function balanceKobo(): Promise<number> {
   return (await t.call('account.balance', {})).balanceKobo;
-}
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal, but it succeeded');
 }
 
 beforeAll(async () => {

@@ -1,6 +1,15 @@
 /** Shared steps of the purchase and requery tests. */
-import type { TestApp } from '../../support/testApp';
+import { runCli } from '../../../src/cli/main';
+import { startTestApp, type TestApp } from '../../support/testApp';
 import { createPendingScheduler, createServiceClock } from '../../../src/main/requery';
+
+/** A vendesk whose requery loop the test drives by hand, with ₦1,000,000 in the wallet. */
+export async function startPurchaseTestApp(): Promise<TestApp> {
+  const t = await startTestApp();
+  pauseLoop(t);
+  await t.control('wallet', { balance: 1_000_000 });
+  return t;
+}
 
 /** Moves the sandbox's clock and vendesk's service clock forward together. */
 export async function advanceClocks(t: TestApp, seconds: number): Promise<void> {
@@ -11,6 +20,29 @@ export async function advanceClocks(t: TestApp, seconds: number): Promise<void> 
 /** The tests drive the requery loop by hand; the automatic one must not race them. */
 export function pauseLoop(t: TestApp): void {
   t.app.service(createPendingScheduler).pause();
+}
+
+/** One pass of the requery loop, now; the loop is paused again afterwards. */
+export async function tickRequeryLoop(t: TestApp): Promise<void> {
+  const loop = t.app.service(createPendingScheduler);
+  loop.resume();
+  try {
+    await loop.tick();
+  } finally {
+    loop.pause();
+  }
+}
+
+/** `vendesk ARGS --json` in process, against the test's sandbox and data folder. */
+export async function cli(t: TestApp, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli([...args, '--base-url', t.sandbox.url, '--data-dir', t.dataDir, '--json'], {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    env: { VENDESK_TOKEN: t.token },
+  });
+  return { code, stdout, stderr };
 }
 
 export async function walletKobo(t: TestApp): Promise<number> {

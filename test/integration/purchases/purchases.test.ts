@@ -4,41 +4,17 @@
  * purchase whose answer was lost, settled from the transaction log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/main';
-import { AppError } from '../../../src/shared/appError';
 import { startTestApp, type TestApp } from '../../support/testApp';
+import { refusal } from '../../support/refusal';
 import { startDroppingProxy, type DroppingProxy } from './droppingProxy';
-import { PHONE, account, pauseLoop, walletKobo } from './purchaseHelpers';
+import { PHONE, account, cli, pauseLoop, startPurchaseTestApp, walletKobo } from './purchaseHelpers';
 
 const TOKEN_SHAPE = /^\d{4}(-\d{4}){4}$/;
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to be refused');
-}
-
-async function cli(t: TestApp, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli([...args, '--base-url', t.sandbox.url, '--data-dir', t.dataDir, '--json'], {
-    stdout: (s) => (stdout += s),
-    stderr: (s) => (stderr += s),
-    env: { VENDESK_TOKEN: t.token },
-  });
-  return { code, stdout, stderr };
-}
 
 describe('electricity and cable purchases', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
-    pauseLoop(t);
-    await t.control('wallet', { balance: 1_000_000 });
+    t = await startPurchaseTestApp();
   });
   afterAll(async () => {
     await t.close();

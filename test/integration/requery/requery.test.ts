@@ -3,13 +3,12 @@
  * vendesk's service clock are moved forward together (advanceClocks) instead of waiting 2 min.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/main';
 import { insertSendingPurchase } from '../../../src/main/purchases/purchaseStore';
-import { countPendingItems, createPendingScheduler, createServiceClock } from '../../../src/main/requery';
+import { countPendingItems, createServiceClock } from '../../../src/main/requery';
 import type { EventMap } from '../../../src/shared/contract';
 import { AppError } from '../../../src/shared/appError';
 import { startTestApp, type TestApp } from '../../support/testApp';
-import { PHONE, account, advanceClocks, pauseLoop, walletKobo } from '../purchases/purchaseHelpers';
+import { PHONE, account, advanceClocks, cli, pauseLoop, startPurchaseTestApp, tickRequeryLoop, walletKobo } from '../purchases/purchaseHelpers';
 
 async function buyPending(t: TestApp, ending: string, amountKobo = 300_000) {
   const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account(ending), vendType: 'PREPAID', amountKobo, phone: PHONE });
@@ -20,9 +19,7 @@ async function buyPending(t: TestApp, ending: string, amountKobo = 300_000) {
 describe('pending purchases and requery', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
-    pauseLoop(t);
-    await t.control('wallet', { balance: 1_000_000 });
+    t = await startPurchaseTestApp();
   });
   afterAll(async () => {
     await t.close();
@@ -158,12 +155,9 @@ describe('pending purchases and requery', () => {
       if (e.name === 'pending.due') events.push(e.payload as EventMap['pending.due']);
     });
     await advanceClocks(t, 125);
-    const loop = t.app.service(createPendingScheduler);
-    loop.resume();
     try {
-      await loop.tick();
+      await tickRequeryLoop(t);
     } finally {
-      loop.pause();
       off();
     }
     expect(events.some((e) => e.count >= 1)).toBe(true);
@@ -177,12 +171,7 @@ describe('pending purchases and requery', () => {
     expect(counted).toBeGreaterThanOrEqual(2);
     expect((await t.call('pending.count', {})).count).toBe(counted);
     await advanceClocks(t, 125);
-    let stdout = '';
-    const code = await runCli(['requery', '--json', '--base-url', t.sandbox.url, '--data-dir', t.dataDir], {
-      stdout: (s) => (stdout += s),
-      stderr: () => undefined,
-      env: { VENDESK_TOKEN: t.token },
-    });
+    const { code, stdout } = await cli(t, ['requery']);
     expect(code).toBe(0);
     const summary = JSON.parse(stdout) as { checked: number; success: number; items: { id: string; state: string }[] };
     expect(summary.items.find((i) => i.id === a.id)?.state).toBe('success');
@@ -211,13 +200,7 @@ describe('pending purchases and requery', () => {
       },
       clock.now() - 5 * 60_000,
     );
-    const loop = t.app.service(createPendingScheduler);
-    loop.resume();
-    try {
-      await loop.tick();
-    } finally {
-      loop.pause();
-    }
+    await tickRequeryLoop(t);
     const after = await t.call('purchases.get', { id: row.id });
     expect(after.state).toBe('uncertain');
     expect(after.requery.lastNote).toMatch(/Not in the transaction log yet/);
