@@ -29,6 +29,7 @@ export interface TestApp {
 
 export interface TestAppOptions {
   web?: boolean;
+  /** The app's organisation starts with this many past log entries (on a sandbox of its own). */
   seedHistory?: number;
   /** Reuse a sandbox another part of the test started. */
   sandbox?: SandboxHandle;
@@ -39,8 +40,10 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownSandbox = !options.sandbox;
-  const sandbox = options.sandbox ?? (await startSandbox({ port: 0, acceptAnyToken: true, seedHistory: options.seedHistory, quiet: true }));
   const token = options.token ?? `test-${randomUUID()}`;
+  // The sandbox seeds only the organisations of the tokens it knows, created as it starts.
+  const seeded = options.seedHistory ? { tokens: [token], seedHistory: options.seedHistory } : {};
+  const sandbox = options.sandbox ?? (await startSandbox({ port: 0, acceptAnyToken: true, ...seeded, quiet: true }));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-test-'));
   const app = await createApp({ dataDir, shell: options.web ? 'web' : 'test', connection: { baseUrl: sandbox.url, token, kind: 'sandbox', name: 'Test sandbox' } });
   const shell = options.web ? await startWebShell({ app, staticDir: path.join(ROOT, 'out', 'renderer') }) : null;

@@ -7,24 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { logSync } from '../../../src/main/mirror/logSync';
 import { nairaToKobo, parseNairaText } from '../../../src/shared/money';
 import type { LogEntry } from '../../../src/shared/wire';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startTestApp, type TestApp } from '../../support/testApp';
 
 let t: TestApp | null = null;
-let sandbox: SandboxHandle | null = null;
 afterEach(async () => {
   await t?.close();
-  await sandbox?.close();
   t = null;
-  sandbox = null;
 });
-
-/** An app on a sandbox whose organisation starts with `entries` of history. */
-export async function seededApp(entries: number): Promise<TestApp> {
-  const token = `mirror-${entries}-${Math.random().toString(36).slice(2)}`;
-  sandbox = await startSandbox({ port: 0, tokens: [token], seedHistory: entries, quiet: true });
-  return startTestApp({ sandbox, token });
-}
 
 /** Every entry of the service's log, read directly (the reference the mirror must equal). */
 async function serviceLog(app: TestApp): Promise<LogEntry[]> {
@@ -57,7 +46,7 @@ function mirrorIds(app: TestApp): number[] {
 
 describe('log sync', () => {
   it('mirrors every entry of the log, amounts in kobo, and records the wallet balance', async () => {
-    t = await seededApp(750);
+    t = await startTestApp({ seedHistory: 750 });
     const result = await t.call('sync.run', {});
     const service = await serviceLog(t);
     expect(result.totalRecords).toBe(750);
@@ -81,7 +70,7 @@ describe('log sync', () => {
   });
 
   it('resumes a sync stopped half-way without a duplicate or a gap, even with purchases in between', async () => {
-    t = await seededApp(1000);
+    t = await startTestApp({ seedHistory: 1000 });
     const sync = logSync(t.app);
     await expect(sync.run({ stopAfterPages: 4 })).rejects.toMatchObject({ code: 'sync_cancelled' });
     expect(mirrorIds(t)).toHaveLength(400);
@@ -102,7 +91,7 @@ describe('log sync', () => {
   });
 
   it('updates a status that changed between two syncs (PENDING → SUCCESS / FAILED)', async () => {
-    t = await seededApp(20);
+    t = await startTestApp({ seedHistory: 20 });
     await buyAirtime(t, ['08031239999', '08031231234']);
     await t.call('sync.run', {});
     const statusOf = (phone: string) => t!.app.db.prepare('SELECT status FROM log_entries WHERE phone_number = ?').pluck().get(phone);
@@ -119,7 +108,7 @@ describe('log sync', () => {
   });
 
   it('can be cancelled through the contract while it runs', async () => {
-    t = await seededApp(3000);
+    t = await startTestApp({ seedHistory: 3000 });
     const sync = logSync(t.app);
     const controller = new AbortController();
     const run = sync.run({ signal: controller.signal });

@@ -5,28 +5,21 @@
  * second charge made outside vendesk) or by editing the vendor's export — and found, with
  * nothing else reported.
  */
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { runCli } from '../../../src/cli/main';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { advanceClocks, pauseLoop } from '../purchases/purchaseHelpers';
 import { buyElectricity, CUSTOMER_PHONE, exceptions, exportVendorLog, meter, reconcile, sync } from './reconcileHelpers';
 
 let t: TestApp | null = null;
-let sandbox: SandboxHandle | null = null;
 afterEach(async () => {
   await t?.close();
-  await sandbox?.close();
   t = null;
-  sandbox = null;
 });
 
 /** A vendesk on its own sandbox organisation, whose log starts with `seedHistory` past entries. */
 async function start(seedHistory = 0): Promise<TestApp> {
-  const token = `reconcile-${randomUUID()}`;
-  sandbox = await startSandbox({ port: 0, tokens: [token], seedHistory, quiet: true });
-  t = await startTestApp({ sandbox, token });
+  t = await startTestApp({ seedHistory });
   pauseLoop(t);
   return t;
 }

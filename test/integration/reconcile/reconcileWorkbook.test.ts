@@ -3,13 +3,11 @@
  * is converted headless, every sheet to CSV, and the numbers read back are the run's.
  */
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { CATEGORY_LABELS, CATEGORY_SHORT_LABELS, RECONCILE_CATEGORIES, type ReconcileRunView } from '../../../src/shared/contract/reconcile';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { pauseLoop } from '../purchases/purchaseHelpers';
@@ -43,14 +41,11 @@ function sheetsViaLibreOffice(file: string): Map<string, string[][]> {
 
 const naira = (kobo: number) => kobo / 100;
 
-let sandbox: SandboxHandle;
 let t: TestApp;
 let run: ReconcileRunView;
 
 beforeAll(async () => {
-  const token = `workbook-${randomUUID()}`;
-  sandbox = await startSandbox({ port: 0, tokens: [token], seedHistory: 60, quiet: true });
-  t = await startTestApp({ sandbox, token });
+  t = await startTestApp({ seedHistory: 60 });
   pauseLoop(t);
   await sync(t);
   await buyElectricity(t, meter(), 2500);
@@ -66,7 +61,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  await sandbox?.close();
 });
 
 describe('reconciliation workbook', () => {
