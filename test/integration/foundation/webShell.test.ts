@@ -49,13 +49,15 @@ describe('web shell', () => {
     fs.rmSync(staticDir, { recursive: true, force: true });
   });
 
-  const apiCall = (name: string, body: unknown, headers: Record<string, string> = {}) =>
+  /** A POST to /api/NAME with the session cookie and this exact body. */
+  const apiPost = (name: string, contentType: string, body: string, headers: Record<string, string> = {}) =>
     request(shell.port, {
       method: 'POST',
       path: `/api/${name}`,
-      headers: { Host: host, 'Content-Type': 'application/json', Cookie: cookie, ...headers },
-      body: JSON.stringify(body),
+      headers: { Host: host, 'Content-Type': contentType, Cookie: cookie, ...headers },
+      body,
     });
+  const apiCall = (name: string, body: unknown, headers: Record<string, string> = {}) => apiPost(name, 'application/json', JSON.stringify(body), headers);
 
   it('listens on 127.0.0.1 only and its session secret has at least 128 bits', () => {
     expect(shell.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -110,12 +112,7 @@ describe('web shell', () => {
   });
 
   it('refuses a form post (not JSON), which a foreign page could send without CORS', async () => {
-    const res = await request(shell.port, {
-      method: 'POST',
-      path: '/api/app.info',
-      headers: { Host: host, Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'a=1',
-    });
+    const res = await apiPost('app.info', 'application/x-www-form-urlencoded', 'a=1');
     expect(res.status).toBe(415);
   });
 
@@ -126,12 +123,7 @@ describe('web shell', () => {
     expect(body.error.code).toBe('invalid_input');
     expect(body.error.message).toContain('name: Give the profile a name');
     expect(body.error.message).toContain('baseUrl:');
-    const notJson = await request(shell.port, {
-      method: 'POST',
-      path: '/api/app.info',
-      headers: { Host: host, Cookie: cookie, 'Content-Type': 'application/json' },
-      body: '{not json',
-    });
+    const notJson = await apiPost('app.info', 'application/json', '{not json');
     expect(notJson.status).toBe(400);
     expect(notJson.body).toContain('not valid JSON');
   });
