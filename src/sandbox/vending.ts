@@ -168,15 +168,26 @@ function acceptBatch(ctx: Ctx, type: 'AIRTIME' | 'DATA', items: PreparedItem[]):
   return ok(ctx.ref, data, SUCCESS_MESSAGE, 202, '00');
 }
 
+/** What an item buys, once its product, voucher and amount are checked. */
+interface Offer {
+  amount: number;
+  commissionBp: number;
+  operator: string;
+  region: string;
+  dataPlan: string;
+  describe(phone: string): string;
+}
+
 /**
  * A batch purchase: the organisation must be configured, the body a non-empty array of items,
- * each with a recognised network; `prepare` checks the rest of an item (`where` names it).
+ * each with a recognised network; `offer` checks an item's product, voucher and amount (`where`
+ * names the item), then its phone number is checked.
  */
-function purchaseBatch<T extends { network: string }>(
+function purchaseBatch<T extends { network: string; phoneNumber: string }>(
   ctx: Ctx,
   type: 'AIRTIME' | 'DATA',
   schema: z.ZodType<T[]>,
-  prepare: (item: T, where: string, network: Network) => PreparedItem,
+  offer: (item: T, where: string, network: Network) => Offer,
 ): Reply {
   requireConfigured(ctx);
   const batch = parseBody(ctx, schema, `a JSON array with at least one ${type.toLowerCase()} item`, MAX_BATCH_ITEMS);
@@ -184,7 +195,9 @@ function purchaseBatch<T extends { network: string }>(
     const where = `item ${i + 1}: `;
     const network = parseNetwork(item.network);
     if (!network) throw new HttpError(400, `${where}unrecognised network "${item.network}"; use MTN, AIRTEL, GLOBACOM or 9MOBILE`);
-    return prepare(item, where, network);
+    const { amount, commissionBp, operator, region, dataPlan, describe } = offer(item, where, network);
+    const phone = phoneOrThrow(item.phoneNumber, where);
+    return { phone, network, amount, commission: commissionKobo(amount, commissionBp), operator, region, description: describe(phone), dataPlan };
   });
   return acceptBatch(ctx, type, items);
 }
@@ -205,16 +218,13 @@ export function purchaseAirtime(ctx: Ctx): Reply {
     if (amount < product.minAmount * 100 || amount > product.maxAmount * 100) {
       throw new HttpError(400, `${where}amount out of range for the network: ${network} airtime is ${product.minAmount} to ${product.maxAmount} Naira, got ${item.amount}`);
     }
-    const phone = phoneOrThrow(item.phoneNumber, where);
     return {
-      phone,
-      network,
       amount,
-      commission: commissionKobo(amount, AIRTIME_COMMISSION_BP[network]),
+      commissionBp: AIRTIME_COMMISSION_BP[network],
       operator: item.operator ?? product.operator,
       region: item.region ?? product.region,
-      description: `${network} airtime ${koboToWireText(amount)} to ${phone}`,
       dataPlan: '',
+      describe: (phone) => `${network} airtime ${koboToWireText(amount)} to ${phone}`,
     };
   });
 }
@@ -230,16 +240,13 @@ export function purchaseData(ctx: Ctx): Reply {
     if (amount !== plan.amount * 100) {
       throw new HttpError(400, `${where}amount ${item.amount} does not match the catalog amount ${plan.amount} of ${plan.productCode}`);
     }
-    const phone = phoneOrThrow(item.phoneNumber, where);
     return {
-      phone,
-      network,
       amount,
-      commission: commissionKobo(amount, DATA_COMMISSION_BP[network]),
+      commissionBp: DATA_COMMISSION_BP[network],
       operator: plan.operator,
       region: '',
-      description: `${plan.description} to ${phone}`,
       dataPlan: plan.productCode,
+      describe: (phone) => `${plan.description} to ${phone}`,
     };
   });
 }
