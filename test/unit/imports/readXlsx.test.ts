@@ -7,6 +7,17 @@ import { FIXTURES, importError, tempDir } from './tempFiles';
 
 const tmp = tempDir();
 
+/** A workbook with a sheet "Big" of `rows` rows under a Phone, Amount header. */
+async function bigWorkbook(name: string, rows: number): Promise<string> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Big');
+  sheet.addRow(['Phone', 'Amount']);
+  for (let i = 0; i < rows; i++) sheet.addRow([8031234567, 100]);
+  const file = tmp.path(name);
+  await workbook.xlsx.writeFile(file);
+  return file;
+}
+
 /** Offsets of the central directory entries of a zip, by entry name. */
 function centralEntries(zip: Buffer): Map<string, number> {
   let eocd = zip.length - 22;
@@ -80,23 +91,13 @@ describe('reading XLSX workbooks', () => {
   });
 
   it('stops at the row limit', async () => {
-    const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet('Big');
-    sheet.addRow(['Phone', 'Amount']);
-    for (let i = 0; i < 60; i++) sheet.addRow([8031234567, 100]);
-    const file = tmp.path('big.xlsx');
-    await workbook.xlsx.writeFile(file);
+    const file = await bigWorkbook('big.xlsx', 60);
     expect((await importError(readSpreadsheet(file, { maxRows: 50 }))).code).toBe('too_many_rows');
     expect((await readSpreadsheet(file, { maxRows: 60 })).rows).toHaveLength(60);
   });
 
   it('can be cancelled while reading', async () => {
-    const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet('Big');
-    sheet.addRow(['Phone', 'Amount']);
-    for (let i = 0; i < 5000; i++) sheet.addRow([8031234567, 100]);
-    const file = tmp.path('cancel.xlsx');
-    await workbook.xlsx.writeFile(file);
+    const file = await bigWorkbook('cancel.xlsx', 5000);
     const controller = new AbortController();
     await expect(readSpreadsheet(file, { signal: controller.signal, onProgress: () => controller.abort() })).rejects.toThrow();
   });
