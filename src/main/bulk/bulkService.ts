@@ -92,6 +92,10 @@ export class BulkService {
     const log = unmapped ? { entries: [], problem: null } : await recentLog(this.app.client(), input.kind);
     const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(this.store, input.kind, input.replaceJobId ?? null, log.entries));
     const accountsNote = result && isVendingKind(input.kind) ? await checkAccountsWithService(this.app, input.kind, result) : null;
+    // The raw rows are not needed once validated: let them go before the items are written, so
+    // the 200,000-row file is not in memory three times over.
+    const rowsTotal = result ? result.counts.rows : table.rows.length;
+    table.rows = [];
     if (input.replaceJobId) {
       const old = this.store.job(input.replaceJobId);
       if (old && old.state === 'draft') this.store.deleteJob(old.id);
@@ -109,7 +113,7 @@ export class BulkService {
         sheetName: table.sheetName,
         headers: table.headers,
         mapping: choice.mapping,
-        rowsTotal: result ? result.counts.rows : table.rows.length,
+        rowsTotal,
         batchSize: settings.batchSize,
         concurrency: settings.concurrency,
       },

@@ -137,7 +137,7 @@ export class JobStore {
 
   // ------------------------------------------------------------------ jobs
 
-  createJob(job: NewJob, items: NewItem[], invalid: InvalidRowRecord[]): string {
+  createJob(job: NewJob, items: Iterable<NewItem>, invalid: InvalidRowRecord[]): string {
     const id = randomUUID();
     const at = now();
     const insertJob = this.stmt(
@@ -157,13 +157,14 @@ export class JobStore {
         id, job.kind, job.profileId, job.connectionKind, job.baseUrl, job.fileName, job.fileHash, job.sheetName,
         JSON.stringify(job.headers), JSON.stringify(job.mapping), job.rowsTotal, invalidRows, job.batchSize, job.concurrency, at, at,
       );
-      items.forEach((it, i) => {
+      let seq = 0;
+      for (const it of items) {
         insertItem.run(
-          id, i + 1, it.rowNumber, it.phone, it.network, it.productCode, it.voucherCode, it.operator, it.region, it.dataValue,
+          id, ++seq, it.rowNumber, it.phone, it.network, it.productCode, it.voucherCode, it.operator, it.region, it.dataValue,
           it.description, it.amountKobo, it.name, it.note, it.givenNetwork, it.prefixNetwork, it.duplicateOf, it.state, at,
           it.account ?? null, it.vendType ?? null,
         );
-      });
+      }
       for (const r of invalid) insertInvalid.run(id, r.row, r.field, r.message);
     })();
     return id;

@@ -106,9 +106,10 @@ export function validate(table: SheetTable, mapping: ColumnMapping, kind: BulkJo
 /**
  * The items of a job from a validation. Duplicates are flagged and, unless `keepDuplicates`,
  * left out (`excluded`): the first row of an in-file group is kept, the repeats and rows bought
- * in the last 24 hours are dropped until the user keeps them.
+ * in the last 24 hours are dropped until the user keeps them. A generator, so a 200,000-row job is
+ * written to SQLite item by item rather than held twice in memory.
  */
-export function itemsFromValidation(result: ValidationResult, keepDuplicates: boolean): NewItem[] {
+export function* itemsFromValidation(result: ValidationResult, keepDuplicates: boolean): Generator<NewItem> {
   const dupMessage = new Map<number, string>();
   for (const d of result.duplicates) {
     if (d.kind === 'in_file') {
@@ -119,10 +120,10 @@ export function itemsFromValidation(result: ValidationResult, keepDuplicates: bo
     }
   }
   const conflictByRow = new Map(result.networkConflicts.map((c) => [c.row, c]));
-  return result.valid.map((v): NewItem => {
+  for (const v of result.valid) {
     const conflict = conflictByRow.get(v.row);
     const dup = dupMessage.get(v.row) ?? null;
-    return {
+    yield {
       rowNumber: v.row,
       phone: v.phone,
       // Electricity and cable: the disco or provider stands where airtime has its network.
@@ -143,7 +144,7 @@ export function itemsFromValidation(result: ValidationResult, keepDuplicates: bo
       account: v.meter ?? v.smartcard ?? null,
       vendType: v.vendType ?? null,
     };
-  });
+  }
 }
 
 export type RecentLookup = (account: string, amountKobo: number) => RecentMatch[];

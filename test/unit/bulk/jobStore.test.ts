@@ -127,13 +127,13 @@ describe('items from a validation', () => {
       counts: { rows: 3, valid: 3, invalid: 0, duplicateRows: 3, warnings: 0 },
       errors: [],
     };
-    const items = itemsFromValidation(result, false);
+    const items = [...itemsFromValidation(result, false)];
     expect(items.map((i) => [i.rowNumber, i.state, i.duplicateOf])).toEqual([
       [2, 'queued', null],
       [3, 'excluded', 'Same purchase as row 2 of this file'],
       [4, 'excluded', '08031000002 already had ₦100.00 bought in the last 24 hours'],
     ]);
-    expect(itemsFromValidation(result, true).every((i) => i.state === 'queued')).toBe(true);
+    expect([...itemsFromValidation(result, true)].every((i) => i.state === 'queued')).toBe(true);
     expect(items[0]).toMatchObject({ voucherCode: 'V', operator: 'op', note: 'ref' });
   });
 });
