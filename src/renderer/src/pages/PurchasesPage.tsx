@@ -11,7 +11,7 @@ export function PurchasesPage() {
   return (
     <TabbedPage
       title="Purchases"
-      description="Bulk airtime and data from spreadsheets, electricity tokens and cable TV subscriptions"
+      description="Electricity tokens and cable TV one at a time; airtime, data, electricity and cable TV in bulk from a spreadsheet"
       value={tab}
       onChange={setTab}
       tabs={[
