@@ -1,10 +1,10 @@
-import { Alert, Select, Text, TextInput } from '@mantine/core';
+import { Alert, Select, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { SmartcardView } from '../../../../shared/contract/purchases';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
-import { PurchaseFlowLayout } from './PurchaseFlowLayout';
+import { AccountNumberInput, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
 
 /**
@@ -61,16 +61,7 @@ export function CablePurchase() {
               flow.forgetCheck();
             }}
           />
-          <TextInput
-            label="Smartcard / IUC number"
-            placeholder="e.g. 7012345678"
-            value={smartcard}
-            inputMode="numeric"
-            onChange={(e) => {
-              setSmartcard(e.currentTarget.value);
-              flow.forgetCheck();
-            }}
-          />
+          <AccountNumberInput label="Smartcard / IUC number" placeholder="e.g. 7012345678" value={smartcard} onChange={setSmartcard} flow={flow} />
         </>
       }
       checkLabel="Check smartcard"

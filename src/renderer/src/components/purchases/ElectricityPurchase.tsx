@@ -1,10 +1,10 @@
-import { Alert, NumberInput, SegmentedControl, Select, Table, Text, TextInput } from '@mantine/core';
+import { Alert, NumberInput, SegmentedControl, Select, Table, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { MeterView } from '../../../../shared/contract/purchases';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
-import { PurchaseFlowLayout } from './PurchaseFlowLayout';
+import { AccountNumberInput, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
 
 type VendType = 'PREPAID' | 'POSTPAID';
@@ -71,16 +71,7 @@ export function ElectricityPurchase() {
             searchable
             description={selected ? `${selected.description}. Sells ${formatNaira(selected.minKobo)} to ${formatNaira(selected.maxKobo)}.` : undefined}
           />
-          <TextInput
-            label="Meter number"
-            placeholder="e.g. 45012345678"
-            value={meter}
-            inputMode="numeric"
-            onChange={(e) => {
-              setMeter(e.currentTarget.value);
-              flow.forgetCheck();
-            }}
-          />
+          <AccountNumberInput label="Meter number" placeholder="e.g. 45012345678" value={meter} onChange={setMeter} flow={flow} />
           <div>
             <Text size="sm" fw={500} mb={4}>
               Meter type

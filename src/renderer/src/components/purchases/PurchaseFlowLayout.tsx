@@ -131,3 +131,22 @@ export function PurchaseFlowLayout<Checked>(props: PurchaseFlowLayoutProps<Check
     </Stack>
   );
 }
+
+/**
+ * The number that identifies the account (meter, smartcard): digits typed by the user; any change
+ * forgets the last check, so a purchase never goes to a number that was not checked.
+ */
+export function AccountNumberInput<Checked>(props: { label: string; placeholder: string; value: string; onChange: (value: string) => void; flow: PurchaseFlow<Checked> }) {
+  return (
+    <TextInput
+      label={props.label}
+      placeholder={props.placeholder}
+      value={props.value}
+      inputMode="numeric"
+      onChange={(e) => {
+        props.onChange(e.currentTarget.value);
+        props.flow.forgetCheck();
+      }}
+    />
+  );
+}
