@@ -150,7 +150,7 @@ async function sendAndRecord<T>(app: App, row: PurchaseRow, send: () => Promise<
         reference: result.reference || null,
         purchased_ms: purchasedMs,
         reason: result.reason,
-        hint: 'The wallet is refunded automatically. Check the meter or smartcard, the amount and the wallet balance, then try again.',
+        hint: `The wallet is refunded automatically. Check the ${row.kind === 'electricity' ? 'meter number' : 'smartcard number'}, the amount and the wallet balance, then try again.`,
         refund_state: row.balance_before_kobo === null ? 'not_applicable' : 'checking',
         settled_by: 'answer',
         final_at: at,
