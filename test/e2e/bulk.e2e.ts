@@ -6,9 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import { expect, test } from './support/fixtures';
+import { expect, test, saveScreen } from './support/fixtures';
 
-const SCREENS = path.resolve(__dirname, '..', '..', '.tmp', 'screens');
 
 async function payrollWorkbook(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-e2e-'));
@@ -28,18 +27,17 @@ async function payrollWorkbook(): Promise<string> {
 }
 
 test('upload an XLSX, fix a column, read the invalid rows, confirm, watch progress and download the results', async ({ page, vendesk }) => {
-  fs.mkdirSync(SCREENS, { recursive: true });
   await vendesk.call('bulk.settings.set', { batchSize: 2, concurrency: 1 });
   const file = await payrollWorkbook();
   await page.goto(`${vendesk.shell?.origin}/#/purchases`);
   await expect(page.getByRole('tab', { name: 'Bulk purchases' })).toHaveAttribute('aria-selected', 'true');
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-1-new.png'), fullPage: true });
+  await saveScreen(page, 'bulk-1-new.png', { fullPage: true });
 
   await page.locator('input[type=file]').setInputFiles(file);
   await expect(page.getByRole('heading', { name: /Check before buying: March staff airtime\.xlsx/ })).toBeVisible();
   // "Airtime value (N)" is not a heading vendesk knows: it asks for the Amount column.
   await expect(page.getByText(/could not tell which column holds Amount/)).toBeVisible();
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-2-missing-column.png'), fullPage: true });
+  await saveScreen(page, 'bulk-2-missing-column.png', { fullPage: true });
 
   await page.getByRole('combobox', { name: 'Amount (required)' }).click();
   await page.getByRole('option', { name: 'C — Airtime value (N)' }).click();
@@ -51,18 +49,18 @@ test('upload an XLSX, fix a column, read the invalid rows, confirm, watch progre
   await expect(invalid.getByRole('row').filter({ hasText: /^6/ })).toContainText('below the MTN airtime minimum of ₦100.00');
   await expect(page.getByText('₦1,000,000.00')).toBeVisible();
   await expect(page.getByText('₦994,300.00')).toBeVisible();
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-3-preview.png'), fullPage: true });
+  await saveScreen(page, 'bulk-3-preview.png', { fullPage: true });
 
   await page.getByRole('button', { name: 'Buy 5 for ₦5,700.00' }).click();
   await expect(page.getByTestId('job-progress-text')).toContainText('of 5 answered');
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-4-running.png'), fullPage: true });
+  await saveScreen(page, 'bulk-4-running.png', { fullPage: true });
   await expect(page.getByTestId('job-state')).toHaveText('Finished', { timeout: 60_000 });
   await expect(page.getByTestId('job-progress-text')).toContainText('5 of 5 answered (100%)');
   await expect(page.getByTestId('count-success')).toContainText('4');
   await expect(page.getByTestId('count-failed')).toContainText('1');
   const results = page.getByRole('table', { name: 'Result per row' });
   await expect(results.getByRole('row').filter({ hasText: '08031239999' })).toContainText('Failed');
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-5-finished.png'), fullPage: true });
+  await saveScreen(page, 'bulk-5-finished.png', { fullPage: true });
 
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download results (Excel)' }).click();
@@ -86,11 +84,10 @@ test('upload an XLSX, fix a column, read the invalid rows, confirm, watch progre
   await expect(page.getByTestId('mapping-source')).toContainText('as you chose them for an earlier file');
   // The four delivered rows are flagged; the failed (refunded) one may be bought again.
   await expect(page.getByRole('button', { name: /Possible duplicates/ })).toContainText('4');
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-6-again.png'), fullPage: true });
+  await saveScreen(page, 'bulk-6-again.png', { fullPage: true });
 });
 
 test('a job left with an uncertain item asks the user, who settles it by hand', async ({ page, vendesk }) => {
-  fs.mkdirSync(SCREENS, { recursive: true });
   await vendesk.call('bulk.settings.set', { uncertainSafeDelaySeconds: 0 });
   const source = await payrollWorkbook();
   // As if uploaded through the browser.
@@ -107,17 +104,16 @@ test('a job left with an uncertain item asks the user, who settles it by hand', 
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(page.getByTestId('job-state')).toHaveText('Needs your attention', { timeout: 60_000 });
   await expect(page.getByText('Items that may or may not have been bought')).toBeVisible();
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-7-needs-attention.png'), fullPage: true });
+  await saveScreen(page, 'bulk-7-needs-attention.png', { fullPage: true });
   await page.getByRole('button', { name: 'Not bought — leave it' }).click();
   await expect(page.getByTestId('job-state')).toHaveText('Finished');
   await expect(page.getByTestId('count-uncertain')).toContainText('0');
   await page.getByRole('button', { name: 'Back to jobs' }).click();
   await page.getByRole('button', { name: 'Limits for bulk jobs' }).click();
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-8-jobs-and-limits.png'), fullPage: true });
+  await saveScreen(page, 'bulk-8-jobs-and-limits.png', { fullPage: true });
 });
 
 test('bulk electricity: choose the kind, read why rows are refused, buy, and read each token', async ({ page, vendesk }) => {
-  fs.mkdirSync(SCREENS, { recursive: true });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-e2e-'));
   const file = path.join(dir, 'Branch meters April.csv');
   fs.writeFileSync(
@@ -136,7 +132,7 @@ test('bulk electricity: choose the kind, read why rows are refused, buy, and rea
   await expect(page.getByText(/One row per meter, with Meter number, Disco/)).toBeVisible();
   await expect(page.getByRole('radio', { name: 'Electricity' })).toBeChecked();
   await page.waitForTimeout(400); // the segmented control's indicator slides to the choice
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-9-electricity-new.png'), fullPage: true });
+  await saveScreen(page, 'bulk-9-electricity-new.png', { fullPage: true });
 
   await page.locator('input[type=file]').setInputFiles(file);
   await expect(page.getByRole('heading', { name: /Check before buying: Branch meters April\.csv/ })).toBeVisible();
@@ -144,7 +140,7 @@ test('bulk electricity: choose the kind, read why rows are refused, buy, and rea
   await expect(invalid.getByRole('row').filter({ hasText: /^5/ })).toContainText('did you mean IKEDC');
   await expect(invalid.getByRole('row').filter({ hasText: /^6/ })).toContainText("below Ikeja Electric's minimum");
   await expect(page.getByText(/Confirming buys electricity for 3 meter\(s\)/)).toBeVisible();
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-10-electricity-preview.png'), fullPage: true });
+  await saveScreen(page, 'bulk-10-electricity-preview.png', { fullPage: true });
 
   await page.getByRole('button', { name: 'Buy 3 for ₦10,000.00' }).click();
   await expect(page.getByTestId('job-state')).toHaveText('Finished', { timeout: 60_000 });
@@ -155,5 +151,5 @@ test('bulk electricity: choose the kind, read why rows are refused, buy, and rea
   await expect(results.getByRole('row').filter({ hasText: '45012340000' })).toContainText('Pending');
   await expect(results.getByRole('row').filter({ hasText: '45012349999' })).toContainText('Failed');
   await expect(results.getByRole('row').filter({ hasText: '45012349999' })).toContainText(/refund/i);
-  await page.screenshot({ path: path.join(SCREENS, 'bulk-11-electricity-finished.png'), fullPage: true });
+  await saveScreen(page, 'bulk-11-electricity-finished.png', { fullPage: true });
 });

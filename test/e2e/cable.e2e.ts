@@ -3,12 +3,8 @@
  * bouquet (its price is the amount), confirm, and read the receipt. Then a smartcard the sandbox
  * declines (ending 9999): the receipt says it failed and that the wallet was refunded.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { expect, test } from './support/fixtures';
+import { expect, test, saveScreen } from './support/fixtures';
 
-const SCREENS = path.resolve(__dirname, '..', '..', '.tmp', 'screens');
-fs.mkdirSync(SCREENS, { recursive: true });
 
 test('a cable TV subscription is bought after the smartcard check, and a declined one says the wallet was refunded', async ({ page, vendesk }) => {
   const origin = vendesk.shell?.origin ?? '';
@@ -43,7 +39,7 @@ test('a cable TV subscription is bought after the smartcard check, and a decline
   await expect(confirm).toContainText(bouquetName);
   await expect(confirm).toContainText(price);
   await expect(confirm).toContainText('08031234567');
-  await page.screenshot({ path: path.join(SCREENS, 'cable-confirm.png'), animations: 'disabled' });
+  await saveScreen(page, 'cable-confirm.png');
   await page.getByTestId('cable-buy').click();
   await expect(confirm).toBeHidden();
 
@@ -51,7 +47,7 @@ test('a cable TV subscription is bought after the smartcard check, and a decline
   await expect(receipt.getByTestId('receipt-state')).toHaveText('Successful');
   await expect(receipt.getByTestId('receipt-status')).toContainText(`Paid: ${bouquetName} (${price}) for smartcard 7012345678`);
   await expect(receipt).toContainText(customer);
-  await page.screenshot({ path: path.join(SCREENS, 'cable-receipt.png'), fullPage: true });
+  await saveScreen(page, 'cable-receipt.png', { fullPage: true });
 
   // A smartcard the provider declines: the wallet is debited and refunded, and the receipt says so.
   await page.getByTestId('buy-another').click();
@@ -63,5 +59,5 @@ test('a cable TV subscription is bought after the smartcard check, and a decline
   await expect(receipt.getByTestId('receipt-status')).toContainText('smartcard 7012349999 could not be renewed');
   await expect(receipt.getByTestId('receipt-refund')).toContainText('Refund confirmed');
   await expect(receipt.getByTestId('receipt-status')).toContainText('Check the smartcard number');
-  await page.screenshot({ path: path.join(SCREENS, 'cable-declined-receipt.png'), fullPage: true });
+  await saveScreen(page, 'cable-declined-receipt.png', { fullPage: true });
 });

@@ -4,13 +4,9 @@
  * clock (and vendesk's service clock) past 2 min 1 s, "Requery now", and read the token in the
  * receipt.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { createPendingScheduler, createServiceClock } from '../../src/main/requery';
-import { expect, test } from './support/fixtures';
+import { expect, test, saveScreen } from './support/fixtures';
 
-const SCREENS = path.resolve(__dirname, '..', '..', '.tmp', 'screens');
-fs.mkdirSync(SCREENS, { recursive: true });
 
 test('an electricity purchase that goes pending is settled by requery and its token shows in the receipt', async ({ page, vendesk }) => {
   // The test moves the clocks itself; the automatic loop must not race it.
@@ -27,16 +23,16 @@ test('an electricity purchase that goes pending is settled by requery and its to
   const customer = (await page.getByTestId('meter-name').textContent()) ?? '';
   await page.getByLabel('Amount (₦)').fill('5000');
   await page.getByLabel('Customer phone').fill('0803 123 4567');
-  await page.screenshot({ path: path.join(SCREENS, 'electricity-form.png'), fullPage: true });
+  await saveScreen(page, 'electricity-form.png', { fullPage: true });
   await page.getByTestId('electricity-review').click();
   await expect(page.getByRole('dialog', { name: 'Confirm the electricity purchase' })).toContainText(customer);
-  await page.screenshot({ path: path.join(SCREENS, 'electricity-confirm.png') });
+  await saveScreen(page, 'electricity-confirm.png');
   await page.getByTestId('electricity-buy').click();
 
   const receipt = page.getByTestId('purchase-receipt');
   await expect(receipt.getByTestId('receipt-state')).toHaveText('Pending');
   await expect(receipt.getByTestId('receipt-status')).toContainText('not confirmed yet');
-  await page.screenshot({ path: path.join(SCREENS, 'electricity-pending-receipt.png'), fullPage: true });
+  await saveScreen(page, 'electricity-pending-receipt.png', { fullPage: true });
 
   // The same purchase is refused while it is pending.
   await page.getByTestId('buy-another').click();
@@ -49,7 +45,7 @@ test('an electricity purchase that goes pending is settled by requery and its to
   await page.getByTestId('electricity-review').click();
   await page.getByTestId('electricity-buy').click();
   await expect(page.getByRole('alert').filter({ hasText: 'is still pending' })).toContainText('Buying it again could charge twice');
-  await page.screenshot({ path: path.join(SCREENS, 'electricity-duplicate-refused.png'), fullPage: true });
+  await saveScreen(page, 'electricity-duplicate-refused.png', { fullPage: true });
 
   await page.goto(`${origin}/#/pending`);
   await expect(page.getByRole('heading', { name: 'Pending', level: 2 })).toBeVisible();
@@ -58,13 +54,13 @@ test('an electricity purchase that goes pending is settled by requery and its to
   await expect(row.getByTestId('pending-countdown')).toContainText(/in [12]:\d\d/);
   await expect(row.getByTestId('requery-now')).toBeDisabled();
   await expect(page.getByTestId('pending-count')).toHaveText('1');
-  await page.screenshot({ path: path.join(SCREENS, 'pending-waiting.png'), fullPage: true });
+  await saveScreen(page, 'pending-waiting.png', { fullPage: true });
 
   await vendesk.control('clock', { advanceSeconds: 125 });
   vendesk.app.service(createServiceClock).advance(125_000);
   await expect(row.getByTestId('pending-countdown')).toHaveText('Due now');
   await expect(row.getByTestId('requery-now')).toBeEnabled();
-  await page.screenshot({ path: path.join(SCREENS, 'pending-due.png'), fullPage: true });
+  await saveScreen(page, 'pending-due.png', { fullPage: true });
   await row.getByTestId('requery-now').click();
 
   const settled = page.getByRole('dialog', { name: 'Receipt' }).getByTestId('purchase-receipt');
@@ -72,7 +68,7 @@ test('an electricity purchase that goes pending is settled by requery and its to
   await expect(settled.getByTestId('receipt-token')).toHaveText(/^\d{4}(-\d{4}){4}$/);
   await expect(settled.getByTestId('receipt-units')).toContainText('kWh');
   await expect(settled).toContainText(customer);
-  await page.screenshot({ path: path.join(SCREENS, 'pending-settled-receipt.png'), fullPage: true });
+  await saveScreen(page, 'pending-settled-receipt.png', { fullPage: true });
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('pending-count')).toHaveText('0');
 });

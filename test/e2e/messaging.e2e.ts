@@ -7,13 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { makeContacts, tempDir, writeContactsXlsx } from '../integration/messaging/contactsFiles';
-import { expect, test } from './support/fixtures';
-
-const SCREENS = path.resolve(__dirname, '..', '..', '.tmp', 'screens');
+import { expect, test, saveScreen } from './support/fixtures';
 
 async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENS, `messaging-${name}.png`), fullPage: true });
+  await saveScreen(page, `messaging-${name}.png`, { fullPage: true });
 }
 
 async function choose(page: Page, label: string, option: RegExp): Promise<void> {

@@ -4,17 +4,14 @@
  * summary cards and the roll-forward, drill down into a category, requery the pending one, and
  * export the workbook — whose numbers equal the screen's.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { createPendingScheduler } from '../../src/main/requery';
 import { CATEGORY_LABELS, RECONCILE_CATEGORIES } from '../../src/shared/contract/reconcile';
 import { formatNaira } from '../../src/shared/money';
 import { exportVendorLog } from '../integration/reconcile/reconcileHelpers';
-import { expect, test } from './support/fixtures';
+import { expect, test, saveScreen } from './support/fixtures';
 
-const SCREENS = path.resolve(__dirname, '..', '..', '.tmp', 'screens');
-fs.mkdirSync(SCREENS, { recursive: true });
 
 const electricity = (vendesk: Parameters<typeof exportVendorLog>[0], meter: string, naira: number) =>
   vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: naira * 100, phone: '08031234567' });
@@ -31,7 +28,7 @@ test('reconcile an export, drill down, and export a workbook whose numbers equal
 
   await page.goto(`${origin}/#/reconcile`);
   await expect(page.getByText('No reconciliation yet')).toBeVisible();
-  await page.screenshot({ path: path.join(SCREENS, 'reconcile-empty.png'), fullPage: true });
+  await saveScreen(page, 'reconcile-empty.png', { fullPage: true });
   await page.locator('input[type="file"]').setInputFiles(file);
   await page.getByRole('button', { name: 'Reconcile', exact: true }).click();
 
@@ -42,7 +39,7 @@ test('reconcile an export, drill down, and export a workbook whose numbers equal
   await expect(page.getByTestId('count-pending')).toHaveText('1');
   for (const c of ['statusMismatch', 'lostSubmissions', 'duplicateCharges', 'missingRefunds']) await expect(page.getByTestId(`count-${c}`)).toHaveText('0');
   await expect(page.getByTestId('unexplained')).toContainText('₦0.00');
-  await page.screenshot({ path: path.join(SCREENS, 'reconcile-summary.png'), fullPage: true });
+  await saveScreen(page, 'reconcile-summary.png', { fullPage: true });
 
   // Drill down: the edited amount, with both figures side by side.
   await page.getByTestId('card-amountMismatch').click();
@@ -58,7 +55,7 @@ test('reconcile an export, drill down, and export a workbook whose numbers equal
   await page.getByRole('button', { name: 'Mark resolved', exact: true }).click();
   await expect(page.getByRole('table', { name: 'missingInExport items' })).toContainText('resolved');
   await expect(page.getByRole('dialog')).toBeHidden();
-  await page.screenshot({ path: path.join(SCREENS, 'reconcile-drilldown.png'), fullPage: true });
+  await saveScreen(page, 'reconcile-drilldown.png', { fullPage: true });
 
   // Requery all pending: too early for the service (2 min 1 s), and the screen says so.
   await page.getByRole('button', { name: 'Requery all pending (1)' }).click();

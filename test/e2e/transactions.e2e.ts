@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
-import { test, expect } from './support/fixtures';
+import { test, expect, saveScreen } from './support/fixtures';
 
 const PHONES = ['08031110001', '08031110002', '08052220003', '08031239999', '08064440005'];
 
@@ -20,7 +20,7 @@ test('sync, filter, search by part of a phone number, and export what the screen
   await expect(page.getByTestId('totals-count')).toHaveText('5', { timeout: 15_000 });
   await expect(page.getByTestId('tx-row')).toHaveCount(5);
   await fs.promises.mkdir('.tmp/screens', { recursive: true });
-  await page.screenshot({ path: '.tmp/screens/transactions.png', fullPage: true });
+  await saveScreen(page, 'transactions.png', { fullPage: true });
 
   // Filter: successful only (the number ending 9999 failed and was refunded).
   await page.getByTestId('filter-status').click();
@@ -36,7 +36,7 @@ test('sync, filter, search by part of a phone number, and export what the screen
 
   await page.getByTestId('tx-row').first().click();
   await expect(page.getByTestId('tx-detail')).toContainText('Partner reference');
-  await page.screenshot({ path: '.tmp/screens/transactions-detail.png', fullPage: true });
+  await saveScreen(page, 'transactions-detail.png', { fullPage: true });
   await page.keyboard.press('Escape');
 
   const downloadPromise = page.waitForEvent('download');
@@ -60,8 +60,8 @@ test('sync, filter, search by part of a phone number, and export what the screen
   await page.goto(vendesk.shell!.origin + '/#/dashboard');
   await expect(page.getByTestId('wallet-balance')).toContainText('₦');
   await expect(page.getByTestId('spend-today')).toContainText('₦');
-  await page.screenshot({ path: '.tmp/screens/dashboard.png', fullPage: true });
+  await saveScreen(page, 'dashboard.png', { fullPage: true });
   await page.goto(vendesk.shell!.origin + '/#/catalog');
   await expect(page.getByText('Product code').first()).toBeVisible();
-  await page.screenshot({ path: '.tmp/screens/catalog.png', fullPage: true });
+  await saveScreen(page, 'catalog.png', { fullPage: true });
 });

@@ -2,7 +2,9 @@
  * Playwright fixture: `vendesk` is a running app (sandbox + services + web shell) and `page` is
  * already signed in to it through the one-time session URL.
  */
-import { test as base, expect } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
 import { startTestApp, type TestApp } from '../../support/testApp';
 
 export const test = base.extend<{ vendesk: TestApp }>({
@@ -17,3 +19,15 @@ export const test = base.extend<{ vendesk: TestApp }>({
 });
 
 export { expect };
+
+/** Where the end-to-end tests leave their screenshots, to look at after a run. */
+export const SCREENS_DIR = path.resolve(__dirname, '..', '..', '..', '.tmp', 'screens');
+
+/**
+ * Saves a screenshot of the page as `.tmp/screens/<name>`. Transitions are run to their end first,
+ * so a dialog that is opening or closing is shown as the user sees it a moment later.
+ */
+export async function saveScreen(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  fs.mkdirSync(SCREENS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS_DIR, name), animations: 'disabled', ...options });
+}
