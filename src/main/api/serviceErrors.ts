@@ -88,6 +88,13 @@ export const ENDPOINTS: Record<EndpointName, EndpointInfo> = {
 const isPurchase = (endpoint: EndpointName): boolean => ENDPOINTS[endpoint].kind === 'purchase';
 const declinesAreRefunded = (endpoint: EndpointName): boolean => endpoint === 'purchaseElectricity' || endpoint === 'purchaseCableTV';
 
+/** What to check after an electricity or cable TV purchase was declined (the wallet is refunded). */
+export function declinedPurchaseHint(kind: 'electricity' | 'cable'): string {
+  return kind === 'electricity'
+    ? 'Check the meter number and whether the meter is PREPAID or POSTPAID, the amount and the wallet balance, then try again.'
+    : 'Check the smartcard number, the bouquet and the wallet balance, then try again.';
+}
+
 export interface ServiceErrorInit {
   endpoint: EndpointName;
   /** null when no HTTP answer was received (timeout, network). */
@@ -256,7 +263,7 @@ export function serviceErrorFor(
           ...base,
           refunded: true,
           message: `${subject} was declined${said}. Any amount debited from the wallet is refunded automatically.`,
-          hint: 'Check the meter or smartcard number, the type, the amount and the wallet balance, then try again.',
+          hint: declinedPurchaseHint(endpoint === 'purchaseElectricity' ? 'electricity' : 'cable'),
         });
       }
       return new ServiceError({

@@ -20,6 +20,7 @@ import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira, nairaToKobo } from '../../shared/money';
 import { normalizePhone } from '../../shared/phone';
 import type { CableBouquet, ElectricityProvider, MeterValidation, SmartcardValidation } from '../../shared/wire';
+import { declinedPurchaseHint } from '../api/serviceErrors';
 import { ServiceError, UncertainOutcomeError, type PurchaseResult } from '../api/vendingClient';
 import type { App } from '../app';
 import { firstRequeryDueMs } from '../requery/requeryBackoff';
@@ -150,7 +151,7 @@ async function sendAndRecord<T>(app: App, row: PurchaseRow, send: () => Promise<
         reference: result.reference || null,
         purchased_ms: purchasedMs,
         reason: result.reason,
-        hint: `The wallet is refunded automatically. Check the ${row.kind === 'electricity' ? 'meter number' : 'smartcard number'}, the amount and the wallet balance, then try again.`,
+        hint: `The wallet is refunded automatically. ${declinedPurchaseHint(row.kind)}`,
         refund_state: row.balance_before_kobo === null ? 'not_applicable' : 'checking',
         settled_by: 'answer',
         final_at: at,

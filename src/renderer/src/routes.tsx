@@ -20,7 +20,7 @@ export interface Route {
 
 export const ROUTES: Route[] = [
   { path: 'dashboard', label: 'Dashboard', description: 'Wallet, spend and what needs attention', key: '1', component: DashboardPage },
-  { path: 'purchases', label: 'Purchases', description: 'Airtime, data, electricity and cable TV — one at a time or in bulk from a spreadsheet', key: '2', component: PurchasesPage },
+  { path: 'purchases', label: 'Purchases', description: 'Electricity and cable TV one at a time; airtime, data, electricity and cable TV in bulk', key: '2', component: PurchasesPage },
   { path: 'transactions', label: 'Transactions', description: 'The vending log mirrored on this computer', key: '3', component: TransactionsPage },
   { path: 'pending', label: 'Pending', description: 'Purchases waiting for a final answer', key: '4', component: PendingPage },
   { path: 'reconcile', label: 'Reconcile', description: 'Vendor exports against local records', key: '5', component: ReconcilePage },

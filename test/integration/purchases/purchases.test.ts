@@ -76,6 +76,7 @@ describe('electricity and cable purchases', () => {
     const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('9999'), vendType: 'PREPAID', amountKobo: 200_000, phone: PHONE });
     expect(p.state).toBe('failed');
     expect(p.reason).toMatch(/declined by provider/);
+    expect(p.whatToDo).toMatch(/Check the meter number and whether the meter is PREPAID or POSTPAID/);
     expect(p.refund.state).toBe('confirmed');
     expect(p.refund.message).toMatch(/Refund confirmed/);
     expect(await walletKobo(t)).toBe(before);
