@@ -8,6 +8,26 @@ export interface Progress {
   message?: string;
 }
 
+/**
+ * What a `data.changed` event says changed, so the views that show it re-read. `connection`
+ * means everything: a view of one connection's data never stays on screen under another.
+ */
+export const DATA_TOPICS = [
+  'connection',
+  'balance',
+  'mirror',
+  'catalog',
+  'jobs',
+  'bulk.settings',
+  'pending',
+  'purchases',
+  'phonebooks',
+  'templates',
+  'messages',
+  'reconcile',
+] as const;
+export type DataTopic = (typeof DATA_TOPICS)[number];
+
 export interface EventMap {
   /** Mirror sync through /logEntries. */
   'sync.progress': Progress & { state: 'running' | 'done' | 'failed' | 'cancelled'; pages: number };
@@ -26,7 +46,7 @@ export interface EventMap {
   /** Contacts upload into a phonebook. */
   'contacts.progress': Progress & { phoneBookId: number };
   /** Something changed that lists should re-read (balance, mirror, jobs, pending). */
-  'data.changed': { topics: string[] };
+  'data.changed': { topics: DataTopic[] };
 }
 
 export type EventName = keyof EventMap;

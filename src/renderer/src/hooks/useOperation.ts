@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract';
+import type { DataTopic } from '../../../shared/contract/events';
 import { AppError, asAppError, bridge } from '../bridge';
 
 export interface OperationState<T> {
@@ -44,15 +45,18 @@ export function useOperation<N extends OperationName>(name: N, input: OperationI
   return { data, error, loading, reload };
 }
 
-/** Re-runs `fn` whenever the main side says one of `topics` changed. */
-export function useDataChanged(topics: string[], fn: () => void): void {
+/**
+ * Re-runs `fn` whenever the main side says one of `topics` changed, and always when the
+ * connection changed: nothing of one connection stays on screen under another.
+ */
+export function useDataChanged(topics: DataTopic[], fn: () => void): void {
   const fnRef = useRef(fn);
   fnRef.current = fn;
   const key = topics.join(',');
   useEffect(() => {
-    const wanted = key.split(',');
+    const wanted = new Set<string>([...key.split(','), 'connection']);
     return bridge.on('data.changed', (p) => {
-      if (p.topics.some((t) => wanted.includes(t))) fnRef.current();
+      if (p.topics.some((t) => wanted.has(t))) fnRef.current();
     });
   }, [key]);
 }
