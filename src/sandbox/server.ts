@@ -97,10 +97,12 @@ export interface ServerConfig {
   fallbackHost: () => string;
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+/** Writes the answer; `Date` is the organisation's clock (which tests move), as a real service's is its own. */
+function send(res: ServerResponse, reply: Reply, nowMs = Date.now()): void {
   if (res.headersSent || res.writableEnded) return;
   const text = JSON.stringify(reply.body);
   res.writeHead(reply.status, {
+    Date: new Date(nowMs).toUTCString(),
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
     'Cache-Control': 'no-store',
@@ -256,6 +258,7 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
       send(res, failure(ref, 401, 'invalid bearer token: this token is not an organisation of this sandbox', { 'WWW-Authenticate': 'Bearer error="invalid_token"' }));
       return;
     }
+    const answer = (reply: Reply) => send(res, reply, core.now(org));
 
     let body: unknown;
     if (method === 'POST' || method === 'DELETE') {
@@ -264,7 +267,7 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
         text = await readBody(req);
       } catch (err) {
         if (err instanceof BodyTooLarge) {
-          send(res, failure(ref, 413, `request body too large: the limit is ${MAX_BODY_BYTES} bytes (5 MB)`, { Connection: 'close' }));
+          answer(failure(ref, 413, `request body too large: the limit is ${MAX_BODY_BYTES} bytes (5 MB)`, { Connection: 'close' }));
           res.on('finish', () => setTimeout(() => req.socket.destroy(), 500).unref());
           return;
         }
@@ -276,14 +279,14 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
       }
       if (text.trim() !== '') {
         if (nestingExceeds(text, MAX_JSON_DEPTH)) {
-          send(res, failure(ref, 400, `malformed JSON body: nested deeper than ${MAX_JSON_DEPTH} levels`));
+          answer(failure(ref, 400, `malformed JSON body: nested deeper than ${MAX_JSON_DEPTH} levels`));
           return;
         }
         try {
           body = JSON.parse(text) as unknown;
         } catch (err) {
           const detail = err instanceof Error ? err.message : 'unparseable';
-          send(res, failure(ref, 400, `malformed JSON body: ${detail}`));
+          answer(failure(ref, 400, `malformed JSON body: ${detail}`));
           return;
         }
       }
@@ -295,7 +298,7 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
 
     const fault = takeFault(org, url.pathname, body);
     if (fault) {
-      send(res, failure(ref, fault.status, faultReason(url.pathname, fault.status)));
+      answer(failure(ref, fault.status, faultReason(url.pathname, fault.status)));
       return;
     }
 
@@ -303,9 +306,9 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
     const origin = `http://${SAFE_HOST.test(hostHeader) ? hostHeader : config.fallbackHost()}`;
     const ctx: Ctx = { core, org, now, ref, url, origin, body, param: matched.param };
     try {
-      send(res, handler(ctx));
+      answer(handler(ctx));
     } catch (err) {
-      if (err instanceof HttpError) send(res, failure(ref, err.status, err.reason, err.headers));
+      if (err instanceof HttpError) answer(failure(ref, err.status, err.reason, err.headers));
       else throw err;
     }
   }

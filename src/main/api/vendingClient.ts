@@ -69,6 +69,7 @@ import {
   unreachableError,
   type EndpointName,
 } from './serviceErrors';
+import { ServiceClockEstimate, type ServiceWindow } from './serviceTime';
 import * as schemas from './wireSchemas';
 
 export interface VendingClientOptions {
@@ -83,6 +84,8 @@ export interface VendingClientOptions {
 /** Per-call options. */
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Told where the answer was made on the service's clock (see serviceTime.ts). */
+  onAnswered?: (window: ServiceWindow) => void;
 }
 
 /** Notes on how a purchase was carried out. */
@@ -119,6 +122,8 @@ interface RawAnswer {
   status: number;
   body: unknown;
   retryAfterMs: number | null;
+  /** Where the answer was made on the service's clock. */
+  window: ServiceWindow;
 }
 
 type TransportKind = 'timeout' | 'network' | 'unreachable' | 'cancelled';
@@ -147,6 +152,7 @@ interface RequestSpec<T> {
   body?: unknown;
   schema: z.ZodType<T>;
   signal?: AbortSignal;
+  onAnswered?: (window: ServiceWindow) => void;
   /** Overrides the retry policy's attempts (the voucher retry is a single try). */
   attempts?: number;
 }
@@ -163,6 +169,8 @@ export class VendingClient {
   /** Per attempt, body included. */
   readonly timeoutMs: number;
   private readonly retry: ResolvedRetry;
+  /** The service's clock, learnt from every answer's `Date` header. */
+  readonly clock = new ServiceClockEstimate();
 
   constructor(options: { baseUrl: string; token: string; timeoutMs?: number; retry?: RetryOptions }) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -200,12 +208,12 @@ export class VendingClient {
 
   /** Throws `ServiceError` (`fix_input`) when the meter is unknown or its type does not match. */
   async validateMeter(request: MeterValidationRequest, options: CallOptions = {}): Promise<MeterValidation> {
-    const answered = await this.request({ endpoint: 'validateMeter', method: 'POST', path: '/validateMeter', body: request, schema: schemas.meterValidationSchema, signal: options.signal });
+    const answered = await this.request({ endpoint: 'validateMeter', method: 'POST', path: '/validateMeter', body: request, schema: schemas.meterValidationSchema, signal: options.signal, onAnswered: options.onAnswered });
     return this.unwrap('validateMeter', answered);
   }
 
   async validateSmartcard(request: SmartcardValidationRequest, options: CallOptions = {}): Promise<SmartcardValidation> {
-    const answered = await this.request({ endpoint: 'validateSmartcard', method: 'POST', path: '/validateSmartcard', body: request, schema: schemas.smartcardValidationSchema, signal: options.signal });
+    const answered = await this.request({ endpoint: 'validateSmartcard', method: 'POST', path: '/validateSmartcard', body: request, schema: schemas.smartcardValidationSchema, signal: options.signal, onAnswered: options.onAnswered });
     return this.unwrap('validateSmartcard', answered);
   }
 
@@ -257,6 +265,7 @@ export class VendingClient {
       path: `/requeryTransaction/${encodeURIComponent(orderId)}`,
       schema: schemas.requeryResultSchema,
       signal: options.signal,
+      onAnswered: options.onAnswered,
     });
     if (answered.result.kind === 'pending') return { status: 'PENDING', reference: answered.result.reference || orderId };
     const data = this.unwrap('requery', answered);
@@ -352,12 +361,12 @@ export class VendingClient {
   // ---------------------------------------------------------------- internals
 
   private async read<T>(endpoint: EndpointName, path: string, schema: z.ZodType<T>, query: Query, options: CallOptions): Promise<T> {
-    const answered = await this.request({ endpoint, method: 'GET', path, query, schema, signal: options.signal });
+    const answered = await this.request({ endpoint, method: 'GET', path, query, schema, signal: options.signal, onAnswered: options.onAnswered });
     return this.unwrap(endpoint, answered);
   }
 
   private async write<T>(endpoint: EndpointName, path: string, body: unknown, schema: z.ZodType<T>, options: CallOptions, query: Query = {}): Promise<T> {
-    const answered = await this.request({ endpoint, method: 'POST', path, query, body, schema, signal: options.signal });
+    const answered = await this.request({ endpoint, method: 'POST', path, query, body, schema, signal: options.signal, onAnswered: options.onAnswered });
     return this.unwrap(endpoint, answered);
   }
 
@@ -378,7 +387,7 @@ export class VendingClient {
     items: I[],
     options: CallOptions,
   ): Promise<PurchaseResult<BatchAccepted>> {
-    const spec: RequestSpec<BatchAccepted> = { endpoint, method: 'POST', path, body: items, schema: schemas.batchAcceptedSchema, signal: options.signal };
+    const spec: RequestSpec<BatchAccepted> = { endpoint, method: 'POST', path, body: items, schema: schemas.batchAcceptedSchema, signal: options.signal, onAnswered: options.onAnswered };
     let answered = await this.request(spec);
     let voucherDropped = false;
     const hasVoucher = items.some((item) => typeof item.voucherCode === 'string' && item.voucherCode !== '');
@@ -406,7 +415,7 @@ export class VendingClient {
     schema: z.ZodType<T>,
     options: CallOptions,
   ): Promise<PurchaseResult<T>> {
-    const answered = await this.request({ endpoint, method: 'POST', path, body, schema, signal: options.signal });
+    const answered = await this.request({ endpoint, method: 'POST', path, body, schema, signal: options.signal, onAnswered: options.onAnswered });
     const { result } = answered;
     if (result.kind === 'failed' && result.httpStatus === 400) return { ...result, refunded: true };
     if (result.kind === 'failed' && result.httpStatus > 400) {
@@ -464,6 +473,7 @@ export class VendingClient {
       }
 
       const { status } = answer;
+      spec.onAnswered?.(answer.window);
       const retryable = kind === 'read' ? READ_RETRY_STATUSES.has(status) : kind === 'purchase' && status === 503;
       if (retryable && canRetry) {
         await this.pause(attempt, answer.retryAfterMs, endpoint, signal);
@@ -497,6 +507,7 @@ export class VendingClient {
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const sentAt = Date.now();
     try {
       const response = await fetch(url, {
         method,
@@ -514,7 +525,8 @@ export class VendingClient {
           parsed = text;
         }
       }
-      return { status: response.status, body: parsed, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')) };
+      const window = this.clock.observe(Date.parse(response.headers.get('date') ?? ''), sentAt, Date.now());
+      return { status: response.status, body: parsed, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')), window };
     } catch (error) {
       if (signal?.aborted) throw new TransportFailure('cancelled', 'cancelled by the caller');
       if (timeout.aborted) throw new TransportFailure('timeout', `no answer within ${this.timeoutMs} ms`);

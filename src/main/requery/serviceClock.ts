@@ -1,8 +1,9 @@
 /**
- * The clock the requery loop reads to decide what is due. It is real time, shifted by an offset
- * that only tests (and a person demonstrating the sandbox) change: the sandbox has its own clock
- * that tests move forward with `/__sandbox/clock`, and moving this one by the same amount makes
- * "due" agree with the sandbox's answers without waiting two real minutes.
+ * The clock the requery loop reads to decide what is due: the service's own clock, as the
+ * connection in use learns it from every answer's `Date` header (src/main/api/serviceTime.ts).
+ * A sandbox whose clock a test or a demonstration moved forward is followed from its next answer;
+ * `advance` moves this estimate at once, for tests that move the sandbox's clock and want "due"
+ * to agree before vendesk has asked the sandbox anything.
  *
  *   app.service(createServiceClock).advance(125_000)
  *
@@ -12,21 +13,22 @@ import type { App } from '../app';
 
 export interface ServiceClock {
   now(): number;
-  /** Moves this app's service clock forward (tests, sandbox demonstrations). */
+  /** Moves this app's estimate of the service clock forward (tests, sandbox demonstrations). */
   advance(ms: number): void;
+  /** Service time − this computer's time, ms. */
   offsetMs(): number;
 }
 
 export function createServiceClock(app: App): ServiceClock {
-  let offset = 0;
+  const estimate = () => app.client().clock;
   return {
-    now: () => Date.now() + offset,
+    now: () => Date.now() + estimate().offsetMs(),
     advance(ms: number) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('The service clock only moves forward');
-      offset += ms;
+      estimate().shift(ms);
       // What is due has changed: the Pending page re-reads its countdowns.
       app.events.emit('data.changed', { topics: ['pending'] });
     },
-    offsetMs: () => offset,
+    offsetMs: () => estimate().offsetMs(),
   };
 }
