@@ -4,6 +4,7 @@
  * which are built on first use from their own modules (`app.service(createX)`), so adding a
  * service never means editing this file.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../sandbox';
@@ -36,10 +37,35 @@ export interface AppOptions {
 }
 
 export interface Connection {
+  /**
+   * The key every local record of this connection carries (`profile_id` columns): the built-in
+   * sandbox's id, a saved live profile's id, or for a connection given on the command line
+   * (`--base-url`) a key of its address and token (see `adhocConnectionKey`).
+   */
   profileId: string;
   profileName: string;
   kind: 'sandbox' | 'live';
   baseUrl: string;
+}
+
+/**
+ * The connection in use and its client, taken together: code that must not ask one service
+ * about another's purchase takes one session and uses only it, even if the app switches
+ * connection meanwhile.
+ */
+export interface Session {
+  readonly connection: Connection;
+  readonly client: VendingClient;
+}
+
+/** A service address as one string: scheme, host (lower case), port and path, no trailing slash. */
+export function normalizeBaseUrl(baseUrl: string): string {
+  try {
+    const u = new URL(baseUrl);
+    return `${u.protocol}//${u.host.toLowerCase()}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return baseUrl.trim().replace(/\/+$/, '');
+  }
 }
 
 type ServiceFactory<T> = (app: App) => T;
@@ -51,8 +77,7 @@ export class App {
   private readonly services = new Map<ServiceFactory<unknown>, unknown>();
   private readonly closers: (() => void | Promise<void>)[] = [];
   private sandbox: SandboxHandle | null = null;
-  private currentClient: VendingClient | null = null;
-  private currentConnection: Connection | null = null;
+  private current: Session | null = null;
   private closed = false;
 
   constructor(
@@ -66,16 +91,20 @@ export class App {
     this.profiles = new ProfileStore(db);
   }
 
+  /** The connection in use and its client, as one value that a switch of connection does not change. */
+  session(): Session {
+    if (!this.current) throw new AppError('not_connected', 'vendesk is not connected to a service yet.');
+    return this.current;
+  }
+
   /** The connection in use. */
   get connection(): Connection {
-    if (!this.currentConnection) throw new AppError('not_connected', 'vendesk is not connected to a service yet.');
-    return this.currentConnection;
+    return this.session().connection;
   }
 
   /** The client for the connection in use. */
   client(): VendingClient {
-    if (!this.currentClient) throw new AppError('not_connected', 'vendesk is not connected to a service yet.');
-    return this.currentClient;
+    return this.session().client;
   }
 
   /** A service of this app, built on first use and kept for the app's life. */
@@ -97,7 +126,7 @@ export class App {
     const override = this.options.connection;
     if (override) {
       this.useConnection(
-        { profileId: 'override', profileName: override.name ?? override.baseUrl, kind: override.kind ?? 'live', baseUrl: override.baseUrl },
+        { profileId: this.adhocConnectionKey(override.baseUrl, override.token), profileName: override.name ?? override.baseUrl, kind: override.kind ?? 'live', baseUrl: override.baseUrl },
         override.token,
       );
       return this.connection;
@@ -134,8 +163,28 @@ export class App {
 
   private useConnection(connection: Connection, token: string): void {
     registerSecret(token);
-    this.currentConnection = connection;
-    this.currentClient = new VendingClient({ baseUrl: connection.baseUrl, token });
+    this.current = Object.freeze({ connection: Object.freeze({ ...connection }), client: new VendingClient({ baseUrl: connection.baseUrl, token }) });
+  }
+
+  /**
+   * The key of a connection given on the command line or by a test (not saved as a profile): the
+   * saved live profile with the same address and token when there is one, else the address and a
+   * keyed fingerprint of the token — two organisations at one address never share records, and
+   * the token itself is never stored. Records made before keys existed (`url:<address>`) are
+   * taken over by the first such connection to that address.
+   */
+  private adhocConnectionKey(baseUrl: string, token: string): string {
+    const address = normalizeBaseUrl(baseUrl);
+    const saved = this.profiles.list().find((p) => p.kind === 'live' && p.baseUrl !== null && normalizeBaseUrl(p.baseUrl) === address && this.tokens.get(p.id) === token);
+    if (saved) return saved.id;
+    let salt = this.settings.get<string | null>(CONNECTION_KEY_SALT, null);
+    if (!salt) {
+      salt = randomBytes(32).toString('hex');
+      this.settings.set(CONNECTION_KEY_SALT, salt);
+    }
+    const key = `url:${address}#${createHmac('sha256', salt).update(token).digest('hex').slice(0, 16)}`;
+    adoptLegacyRecords(this.db, `url:${address}`, key);
+    return key;
   }
 
   /** The embedded sandbox, started on first need, its state kept in the data folder. */
@@ -160,6 +209,27 @@ export class App {
     if (this.sandbox) await this.sandbox.close();
     this.db.close();
   }
+}
+
+const CONNECTION_KEY_SALT = 'connections.keySalt';
+
+/** Tables whose rows belong to a connection, and the column that says which. */
+export const CONNECTION_SCOPED = [
+  ['purchases', 'profile_id'],
+  ['bulk_jobs', 'profile_id'],
+  ['reconcile_runs', 'profile_id'],
+  ['balance_snapshots', 'profile_id'],
+  ['messaging_sends', 'service_key'],
+  ['messaging_imports', 'service_key'],
+  ['messaging_contact_uploads', 'service_key'],
+] as const;
+
+function adoptLegacyRecords(db: Db, legacyKey: string, key: string): void {
+  db.transaction(() => {
+    for (const [table, column] of CONNECTION_SCOPED) {
+      db.prepare(`UPDATE OR REPLACE ${table} SET ${column} = ? WHERE ${column} = ?`).run(key, legacyKey);
+    }
+  })();
 }
 
 export async function createApp(options: AppOptions): Promise<App> {

@@ -63,6 +63,15 @@ export function clearFaults(ctx: Ctx): Reply {
   return ok(ctx.ref, { faults: [] }, SUCCESS_MESSAGE);
 }
 
+const refundsBody = z.object({ withhold: z.number().int().min(0).max(1_000_000) });
+
+/** The next `withhold` refunds of failed purchases are not paid back, though the log shows them FAILED. */
+export function withholdRefunds(ctx: Ctx): Reply {
+  const body = parseBody(ctx, refundsBody, 'a JSON object like {"withhold": 1}');
+  ctx.org.withheldRefunds = body.withhold;
+  return ok(ctx.ref, { withheld: ctx.org.withheldRefunds }, SUCCESS_MESSAGE);
+}
+
 const walletBody = z.object({ balance: z.number().min(0).max(1e12) });
 
 export function setWallet(ctx: Ctx): Reply {

@@ -19,6 +19,8 @@ export interface OrgState {
   configured: boolean;
   clockOffsetMs: number;
   faults: Fault[];
+  /** The next this many refunds of failed purchases are not paid back (a provider's fault, for tests). */
+  withheldRefunds: number;
   /** Bumped when log statuses change (settling): orderings filtered by status are recomputed. */
   statusVersion: number;
   /** Bumped when log rows are removed or inserted out of order (reset, seeding): every ordering is recomputed. */
@@ -119,7 +121,7 @@ export class SandboxCore {
     const name = this.options.accountName ?? (configured ? 'Vendesk Demo Ltd' : 'Unconfigured Organisation');
     const created = Date.now();
     const info = this.stmts.insertOrg.run(token, name, accountNumber, configured ? 1 : 0, configured ? this.options.initialBalanceKobo : 0, created);
-    const org: OrgState = { id: Number(info.lastInsertRowid), token, configured, clockOffsetMs: 0, faults: [], statusVersion: 0, layoutVersion: 0 };
+    const org: OrgState = { id: Number(info.lastInsertRowid), token, configured, clockOffsetMs: 0, faults: [], withheldRefunds: 0, statusVersion: 0, layoutVersion: 0 };
     this.orgs.set(token, org);
     this.insertDefaultSenders(org, created);
     if (seed > 0 && configured) (seeder ?? this.seeder)?.(this, org, seed);
@@ -136,6 +138,7 @@ export class SandboxCore {
       configured: row.configured === 1,
       clockOffsetMs: row.clock_offset_ms,
       faults: [],
+      withheldRefunds: 0,
       statusVersion: 0,
       layoutVersion: 0,
     };
@@ -177,6 +180,15 @@ export class SandboxCore {
     this.stmts.credit.run(kobo, org.id);
   }
 
+  /** Pays back a failed purchase, unless a test asked for the next refunds to be withheld. */
+  refund(org: OrgState, kobo: number): void {
+    if (org.withheldRefunds > 0) {
+      org.withheldRefunds--;
+      return;
+    }
+    this.credit(org, kobo);
+  }
+
   setBalance(org: OrgState, kobo: number): void {
     this.stmts.setBalance.run(kobo, org.id);
   }
@@ -200,7 +212,7 @@ export class SandboxCore {
       for (const row of due) {
         const at = row.final_at_ms ?? nowMs;
         this.stmts.settleRow.run(row.outcome, at, row.id);
-        if (row.outcome === 'FAILED') this.credit(org, row.cost_kobo);
+        if (row.outcome === 'FAILED') this.refund(org, row.cost_kobo);
       }
     })();
     org.statusVersion++;
@@ -223,6 +235,7 @@ export class SandboxCore {
       this.insertDefaultSenders(org, nowMs);
     })();
     org.faults = [];
+    org.withheldRefunds = 0;
     this.relayout(org);
   }
 }

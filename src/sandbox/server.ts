@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cableList, airtimeList, dataList, electricityList } from './catalogRoutes';
 import type { Ctx } from './context';
-import { addFault, advanceClock, clearFaults, listFaults, outbox, readClock, reset, setWallet } from './control';
+import { addFault, advanceClock, clearFaults, listFaults, outbox, readClock, reset, setWallet, withholdRefunds } from './control';
 import type { Fault, OrgState, SandboxCore } from './core';
 import { HttpError, failure, type Reply } from './httpErrors';
 import { logEntries } from './logEntries';
@@ -54,6 +54,7 @@ const ROUTES: Record<string, MethodTable> = {
   '/__sandbox/clock': { GET: readClock, POST: advanceClock },
   '/__sandbox/faults': { GET: listFaults, POST: addFault, DELETE: clearFaults },
   '/__sandbox/wallet': { POST: setWallet },
+  '/__sandbox/refunds': { POST: withholdRefunds },
   '/__sandbox/outbox': { GET: outbox },
   '/__sandbox/reset': { POST: reset },
 };

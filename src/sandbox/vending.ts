@@ -298,7 +298,7 @@ function declined(ctx: Ctx, row: NewLogRow, what: string): never {
   const charged = core.db.transaction(() => {
     if (!core.tryDebit(org, row.cost_kobo)) return false;
     core.insertLog({ ...row, status: 'FAILED', outcome: 'FAILED', final_at_ms: row.created_ms });
-    core.credit(org, row.cost_kobo);
+    core.refund(org, row.cost_kobo);
     return true;
   })();
   if (!charged) throw insufficient(ctx, row.cost_kobo);

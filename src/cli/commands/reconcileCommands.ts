@@ -13,7 +13,33 @@ import { dateOption, dateRangeOptions, numberOption, requirePositional, stringOp
 
 const naira = (kobo: number) => kobo / 100;
 
-/** The JSON of the issue: each category `{ count, amount }` in Naira, `unexplainedBalance` in Naira. */
+const nairaOrNull = (kobo: number | null | undefined) => (kobo === null || kobo === undefined ? null : naira(kobo));
+
+/** The wallet roll-forward in Naira; every figure null when none could be made ("unknown" is never 0). */
+export function rollForwardJson(rf: ReconcileRunView['rollForward']) {
+  const made = rf?.available === true;
+  const line = (kobo: number | undefined) => (made ? naira(kobo ?? 0) : null);
+  return {
+    available: made,
+    note: rf?.note ?? (rf ? null : 'No roll-forward was made for this run.'),
+    openingAt: rf?.openingAt ?? null,
+    closingAt: rf?.closingAt ?? null,
+    opening: nairaOrNull(rf?.openingKobo),
+    successfulSpend: line(rf?.successfulSpendKobo),
+    pendingSpend: line(rf?.pendingSpendKobo),
+    failedDebits: line(rf?.failedDebitsKobo),
+    refunds: line(rf?.refundsKobo),
+    messagingCharges: line(rf?.messagingKobo),
+    expectedClosing: nairaOrNull(rf?.expectedClosingKobo),
+    closing: nairaOrNull(rf?.closingKobo),
+    difference: nairaOrNull(rf?.differenceKobo),
+    missingRefunds: line(rf?.missingRefundsKobo),
+    unexplained: made ? nairaOrNull(rf?.unexplainedKobo) : null,
+    balanceReadings: rf?.snapshots ?? 0,
+  };
+}
+
+/** The JSON of the issue: each category `{ count, amount }` in Naira, `unexplainedBalance` in Naira (null: no roll-forward). */
 export function reconcileJson(run: ReconcileRunView) {
   const c = (name: (typeof RECONCILE_CATEGORIES)[number]) => ({ count: run.totals[name].count, amount: naira(run.totals[name].amountKobo) });
   return {
@@ -27,7 +53,8 @@ export function reconcileJson(run: ReconcileRunView) {
     lostSubmissions: c('lostSubmissions'),
     duplicateCharges: c('duplicateCharges'),
     missingRefunds: c('missingRefunds'),
-    unexplainedBalance: run.rollForward?.unexplainedKobo != null ? naira(run.rollForward.unexplainedKobo) : 0,
+    unexplainedBalance: run.rollForward?.available ? nairaOrNull(run.rollForward.unexplainedKobo) : null,
+    rollForward: rollForwardJson(run.rollForward),
   };
 }
 
@@ -38,7 +65,11 @@ function summaryText(run: ReconcileRunView, out: string | null): string {
     lines.push(`  ${CATEGORY_LABELS[name].padEnd(40)} ${String(t.count).padStart(9)}  ${formatNaira(t.amountKobo)}`);
   }
   const rf = run.rollForward;
-  lines.push(rf?.available ? `  Wallet: opening ${formatNaira(rf.openingKobo ?? 0)}, expected closing ${formatNaira(rf.expectedClosingKobo ?? 0)}, closing ${formatNaira(rf.closingKobo ?? 0)}; unexplained ${formatNaira(rf.unexplainedKobo ?? 0)}` : `  Wallet roll-forward not available: ${rf?.note ?? ''}`);
+  lines.push(
+    rf?.available
+      ? `  Wallet: opening ${formatNaira(rf.openingKobo ?? 0)}, purchases ${formatNaira(rf.successfulSpendKobo + rf.pendingSpendKobo + rf.failedDebitsKobo)}, refunds ${formatNaira(rf.refundsKobo)}, vendesk messaging ${formatNaira(rf.messagingKobo)}, expected closing ${formatNaira(rf.expectedClosingKobo ?? 0)}, closing ${formatNaira(rf.closingKobo ?? 0)}; unexplained ${formatNaira(rf.unexplainedKobo ?? 0)}`
+      : `  Wallet roll-forward not available: ${rf?.note ?? ''}`,
+  );
   if (out) lines.push(`  Workbook: ${out}`);
   return lines.join('\n');
 }

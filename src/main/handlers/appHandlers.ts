@@ -1,6 +1,6 @@
 import { appOperations, type ProfileView } from '../../shared/contract/app';
 import { AppError } from '../../shared/appError';
-import { nairaToKobo } from '../../shared/money';
+import { readWallet } from '../mirror/balanceSnapshots';
 import type { App } from '../app';
 import { APP_VERSION } from '../version';
 import type { HandlersOf } from './handlerTypes';
@@ -26,16 +26,8 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
   }),
 
   'account.balance': async (_input, app) => {
-    const balance = await app.client().accountBalance();
-    const ngn = balance.GlobalBalance.find((b) => b.Currency === 'NGN') ?? balance.GlobalBalance[0];
-    if (!ngn) throw new AppError('no_wallet', 'The service reported no wallet for this organisation.', 'Ask the service to enable an NGN wallet.');
-    return {
-      accountName: balance.AccountName,
-      balanceKobo: nairaToKobo(ngn.Balance),
-      currency: ngn.Currency,
-      accountNumber: ngn.AccountNumber,
-      readAt: new Date().toISOString(),
-    };
+    const { at: _at, ...wallet } = await readWallet(app, 'balance');
+    return { ...wallet, readAt: new Date().toISOString() };
   },
 
   'profiles.list': (_input, app) => profileViews(app),
@@ -48,7 +40,35 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
     return view;
   },
 
-  'profiles.activate': async (input, app) => ({ ...(await app.switchProfile(input.id)) }),
+  'connection.check': async (_input, app) => {
+    const started = Date.now();
+    const checkedAt = new Date().toISOString();
+    try {
+      await readWallet(app, 'check');
+      return { reachable: true as const, checkedAt, latencyMs: Date.now() - started };
+    } catch (error) {
+      const e = error instanceof AppError ? error : null;
+      return {
+        reachable: false as const,
+        checkedAt,
+        code: e?.code ?? 'unreachable',
+        message: e?.message ?? (error instanceof Error ? error.message : String(error)),
+        hint: e?.hint ?? null,
+      };
+    }
+  },
+
+  'profiles.activate': async (input, app) => {
+    const target = app.profiles.get(input.id);
+    if (target.kind === 'live' && target.id !== app.connection.profileId && input.confirmLive !== true) {
+      throw new AppError(
+        'live_confirmation_needed',
+        `"${target.name}" is a LIVE connection: purchases made there spend real money from ${target.baseUrl ?? 'the live service'}.`,
+        'Confirm that you want to switch to it (the window asks; the CLI takes --yes).',
+      );
+    }
+    return { ...(await app.switchProfile(input.id)) };
+  },
 
   'profiles.delete': async (input, app) => {
     if (app.connection.profileId === input.id) await app.switchProfile('sandbox');

@@ -3,7 +3,7 @@ import { CATEGORY_SHORT_LABELS, reconcileOperations } from '../../shared/contrac
 import type { App } from '../app';
 import { exportFileName, exportsDir } from '../files';
 import { createReconcileRunner } from '../reconcile/reconcileService';
-import { itemsPage, listRuns, resolveItems, runView } from '../reconcile/reconcileRunStore';
+import { itemsPage, listRuns, requireRunOf, resolveItems, runView } from '../reconcile/reconcileRunStore';
 import { requeryPendingItems } from '../reconcile/requeryPendingItems';
 import { exported, writeCategoryCsv, writeReconcileWorkbook } from '../reports/reconcileWorkbook';
 import { spendReport, writeSpendChart, writeSpendWorkbook } from '../reports/spendReport';
@@ -13,25 +13,31 @@ function exportPath(app: App, base: string, extension: 'xlsx' | 'csv'): string {
   return path.join(exportsDir(app), exportFileName(base, extension));
 }
 
+/** The run's id, once it is known to be a run of the connection in use. */
+function ownRun(app: App, runId: string): string {
+  requireRunOf(app.db, app.connection.profileId, runId);
+  return runId;
+}
+
 export const reconcileHandlers: HandlersOf<typeof reconcileOperations> = {
   'reconcile.start': (input, app) => app.service(createReconcileRunner).start(input),
   'reconcile.cancel': (input, app) => ({ cancelled: app.service(createReconcileRunner).cancel(input.runId) }),
-  'reconcile.runs': (input, app) => listRuns(app.db, input.limit),
-  'reconcile.run': (input, app) => runView(app.db, input.runId),
-  'reconcile.items': (input, app) => itemsPage(app.db, input.runId, input.category, input.offset, input.limit, input.search),
+  'reconcile.runs': (input, app) => listRuns(app.db, app.connection.profileId, input.limit),
+  'reconcile.run': (input, app) => runView(app.db, ownRun(app, input.runId)),
+  'reconcile.items': (input, app) => itemsPage(app.db, ownRun(app, input.runId), input.category, input.offset, input.limit, input.search),
   'reconcile.resolve': (input, app) => {
-    const resolved = resolveItems(app.db, input.runId, input.seqs, input.note);
+    const resolved = resolveItems(app.db, ownRun(app, input.runId), input.seqs, input.note);
     app.events.emit('data.changed', { topics: ['reconcile'] });
     return { resolved };
   },
-  'reconcile.requeryPending': (input, app) => requeryPendingItems(app, input.runId),
+  'reconcile.requeryPending': (input, app) => requeryPendingItems(app, ownRun(app, input.runId)),
   'reconcile.exportWorkbook': async (input, app) => {
-    const run = runView(app.db, input.runId);
+    const run = runView(app.db, ownRun(app, input.runId));
     const file = exportPath(app, `Reconciliation ${run.parameters.from} to ${run.parameters.to}`, 'xlsx');
     return exported(file, await writeReconcileWorkbook(app.db, input.runId, file));
   },
   'reconcile.exportCsv': async (input, app) => {
-    const run = runView(app.db, input.runId);
+    const run = runView(app.db, ownRun(app, input.runId));
     const file = exportPath(app, `Reconciliation ${run.parameters.from} to ${run.parameters.to} ${CATEGORY_SHORT_LABELS[input.category]}`, 'csv');
     return exported(file, await writeCategoryCsv(app.db, input.runId, input.category, file));
   },

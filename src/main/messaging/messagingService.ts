@@ -20,6 +20,8 @@ import { analyzeTemplate, renderTemplate, slugify } from '../../shared/messaging
 import { formatNaira, nairaToKobo } from '../../shared/money';
 import type { SendMessageBody, TemplateRecord } from '../../shared/wire';
 import { ServiceError, UncertainOutcomeError } from '../api/serviceErrors';
+import type { ServiceWindow } from '../api/serviceTime';
+import type { CallOptions, VendingClient } from '../api/vendingClient';
 import type { App } from '../app';
 import { contactView, messageView, phonebookView, senderIdView, templateView } from './messagingViews';
 
@@ -35,9 +37,9 @@ export interface SendRequest {
   confirmedTotalKobo: number;
 }
 
-/** Phonebook ids and references belong to one service and profile. */
+/** Phonebook ids, references and sends belong to one connection (`service_key` columns). */
 export function serviceKeyOf(app: App): string {
-  return `${app.connection.profileId}|${app.connection.baseUrl}`;
+  return app.connection.profileId;
 }
 
 const now = (): string => new Date().toISOString();
@@ -229,32 +231,51 @@ export class MessagingService {
       ...(input.content.kind === 'template' ? { template: { templateId: input.content.templateId, indexes: input.content.values } } : {}),
     };
     const target = input.target.kind === 'phonebook' ? `phonebook:${input.target.phoneBookId}` : input.target.to;
-    const sendId = this.recordSend('sms', input.senderId, target, input.content.kind === 'template' ? input.content.templateId : null, quote.body, quote.recipients, quote.emails, quote.totalKobo);
-    try {
-      const record = await this.app.client().sendMessage(body);
-      this.finishSend(sendId, 'sent', record.reference, nairaToKobo(record.totalCost), null);
-      this.app.events.emit('data.changed', { topics: ['balance', 'messages'] });
-      return messageView(record);
-    } catch (error) {
-      this.finishSend(sendId, error instanceof UncertainOutcomeError ? 'uncertain' : 'failed', null, null, error instanceof Error ? error.message : String(error));
-      throw error;
-    }
+    const record = await this.paidSend(
+      { kind: 'sms', senderId: input.senderId, target, templateId: input.content.kind === 'template' ? input.content.templateId : null, body: quote.body, recipients: quote.recipients, emails: quote.emails, quotedKobo: quote.totalKobo },
+      (client, options) => client.sendMessage(body, options),
+      (r) => ({ reference: r.reference, chargedKobo: nairaToKobo(r.totalCost) }),
+    );
+    this.app.events.emit('data.changed', { topics: ['balance', 'messages'] });
+    return messageView(record);
   }
 
-  private recordSend(kind: 'sms' | 'otp', senderId: string, target: string, templateId: string | null, body: string, recipients: number, emails: number, quotedKobo: number): number {
+  /**
+   * A request that costs money: recorded (committed) before it leaves, with what it was quoted,
+   * then with the service's answer — its reference, what it charged, and when on the service's
+   * clock, so the wallet roll-forward can place the charge. Never repeated automatically: a send
+   * whose answer was lost stays "uncertain".
+   */
+  private async paidSend<T>(
+    send: { kind: 'sms' | 'otp'; senderId: string; target: string; templateId: string | null; body: string; recipients: number; emails: number; quotedKobo: number },
+    call: (client: VendingClient, options: CallOptions) => Promise<T>,
+    charged: (answer: T) => { reference: string; chargedKobo: number },
+  ): Promise<T> {
+    const { connection, client } = this.app.session();
     const info = this.app.db
       .prepare(
         `INSERT INTO messaging_sends (service_key, kind, sender_id, target, template_id, body, recipients, emails, quoted_kobo, state, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', ?)`,
       )
-      .run(serviceKeyOf(this.app), kind, senderId, target, templateId, body, recipients, emails, quotedKobo, now());
-    return Number(info.lastInsertRowid);
-  }
-
-  private finishSend(id: number, state: 'sent' | 'failed' | 'uncertain', reference: string | null, chargedKobo: number | null, error: string | null): void {
-    this.app.db
-      .prepare('UPDATE messaging_sends SET state = ?, reference = ?, charged_kobo = ?, error = ?, finished_at = ? WHERE id = ?')
-      .run(state, reference, chargedKobo, error, now(), id);
+      .run(connection.profileId, send.kind, send.senderId, send.target, send.templateId, send.body, send.recipients, send.emails, send.quotedKobo, now());
+    const id = Number(info.lastInsertRowid);
+    const startedLocal = Date.now();
+    let answeredAt: ServiceWindow | null = null;
+    const finish = this.app.db.prepare(
+      'UPDATE messaging_sends SET state = ?, reference = ?, charged_kobo = ?, error = ?, finished_at = ?, service_from_ms = ?, service_to_ms = ? WHERE id = ?',
+    );
+    try {
+      const answer = await call(client, { onAnswered: (w) => (answeredAt = w) });
+      const c = charged(answer);
+      const at = answeredAt ?? client.clock.windowAt(startedLocal, Date.now());
+      finish.run('sent', c.reference, c.chargedKobo, null, now(), at.fromMs, at.toMs, id);
+      return answer;
+    } catch (error) {
+      // Without an answer the charge may have happened any time until now.
+      const at = answeredAt ?? client.clock.windowAt(startedLocal, Date.now());
+      finish.run(error instanceof UncertainOutcomeError ? 'uncertain' : 'failed', null, null, error instanceof Error ? error.message : String(error), now(), at.fromMs, at.toMs, id);
+      throw error;
+    }
   }
 
   async status(reference: string): Promise<MessageView> {
@@ -294,25 +315,26 @@ export class MessagingService {
   async sendOtp(input: { receiverNumber: string; senderId: string; numberOfDigits: number; seconds: number; emails: string[] }): Promise<OtpSentView> {
     await this.approvedSender(input.senderId);
     const estimate = otpCostEstimate(input.numberOfDigits, input.emails.length);
-    const sendId = this.recordSend('otp', input.senderId, input.receiverNumber, null, `${input.numberOfDigits}-digit code, valid ${input.seconds} s`, 1, input.emails.length, estimate.totalKobo);
     const sentAt = now();
-    try {
-      const sent = await this.app.client().sendEvidence({
-        receiverNumber: input.receiverNumber,
-        senderId: input.senderId,
-        numberOfDigits: input.numberOfDigits,
-        seconds: input.seconds,
-        sendtoEmail: input.emails.length > 0,
-        emails: input.emails,
-      });
-      const costKobo = nairaToKobo(sent.cost);
-      this.finishSend(sendId, 'sent', sent.reference, costKobo, null);
-      this.app.events.emit('data.changed', { topics: ['balance'] });
-      return { reference: sent.reference, receiverNumber: sent.receiverNumber, numberOfDigits: sent.numberOfDigits, seconds: input.seconds, sentAt, expiresAt: sent.expiresAt, costKobo };
-    } catch (error) {
-      this.finishSend(sendId, error instanceof UncertainOutcomeError ? 'uncertain' : 'failed', null, null, error instanceof Error ? error.message : String(error));
-      throw error;
-    }
+    const sent = await this.paidSend(
+      { kind: 'otp', senderId: input.senderId, target: input.receiverNumber, templateId: null, body: `${input.numberOfDigits}-digit code, valid ${input.seconds} s`, recipients: 1, emails: input.emails.length, quotedKobo: estimate.totalKobo },
+      (client, options) =>
+        client.sendEvidence(
+          {
+            receiverNumber: input.receiverNumber,
+            senderId: input.senderId,
+            numberOfDigits: input.numberOfDigits,
+            seconds: input.seconds,
+            sendtoEmail: input.emails.length > 0,
+            emails: input.emails,
+          },
+          options,
+        ),
+      (answer) => ({ reference: answer.reference, chargedKobo: nairaToKobo(answer.cost) }),
+    );
+    const costKobo = nairaToKobo(sent.cost);
+    this.app.events.emit('data.changed', { topics: ['balance', 'messages'] });
+    return { reference: sent.reference, receiverNumber: sent.receiverNumber, numberOfDigits: sent.numberOfDigits, seconds: input.seconds, sentAt, expiresAt: sent.expiresAt, costKobo };
   }
 
   async confirmOtp(input: { reference: string; code: string }): Promise<OtpConfirmedView> {

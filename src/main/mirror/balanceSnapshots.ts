@@ -1,39 +1,94 @@
 /**
- * Wallet balance history: every sync records one snapshot (`source` 'sync'); reconciliation rolls
- * the wallet forward between two of them.
+ * The wallet, read from the service, and its history: every reading is kept as a snapshot of its
+ * connection (`source` says who read it: 'sync', 'purchase', 'balance', …), placed on the
+ * service's clock by the answer's `Date` header as a window `[taken_at, taken_to]` (see
+ * src/main/api/serviceTime.ts). Reconciliation rolls the wallet forward between two of them.
  */
+import { AppError } from '../../shared/appError';
+import { nairaToKobo } from '../../shared/money';
+import type { ServiceWindow } from '../api/serviceTime';
+import type { App, Session } from '../app';
 import type { Db } from '../store/database';
 
 export interface BalanceSnapshotRow {
   id: number;
+  /** Earliest moment of the reading, service clock (ISO). */
   takenAt: string;
+  /** Latest moment of the reading, service clock (ISO). */
+  takenTo: string;
   balanceKobo: number;
   source: string;
+  clock: 'service' | 'local';
 }
 
-export function recordBalanceSnapshot(db: Db, profileId: string, balanceKobo: number, source: string, takenAt = new Date().toISOString()): BalanceSnapshotRow {
+const COLUMNS = "id, taken_at AS takenAt, coalesce(taken_to, taken_at) AS takenTo, balance_kobo AS balanceKobo, source, clock";
+
+/** `local`: when the request left and the answer arrived on this computer's clock. */
+export function recordBalanceSnapshot(db: Db, profileId: string, balanceKobo: number, source: string, at: ServiceWindow, local?: { fromMs: number; toMs: number }): BalanceSnapshotRow {
+  const takenAt = new Date(at.fromMs).toISOString();
+  const takenTo = new Date(at.toMs).toISOString();
   const info = db
-    .prepare('INSERT INTO balance_snapshots (profile_id, taken_at, balance_kobo, source) VALUES (?, ?, ?, ?)')
-    .run(profileId, takenAt, balanceKobo, source);
-  return { id: Number(info.lastInsertRowid), takenAt, balanceKobo, source };
+    .prepare('INSERT INTO balance_snapshots (profile_id, taken_at, taken_to, balance_kobo, source, clock, local_from_ms, local_to_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(profileId, takenAt, takenTo, balanceKobo, source, at.clock, local?.fromMs ?? null, local?.toMs ?? null);
+  return { id: Number(info.lastInsertRowid), takenAt, takenTo, balanceKobo, source, clock: at.clock };
 }
 
 /** The newest snapshots of a profile, newest first. */
 export function latestBalanceSnapshots(db: Db, profileId: string, limit = 10): BalanceSnapshotRow[] {
-  return db
-    .prepare(
-      `SELECT id, taken_at AS takenAt, balance_kobo AS balanceKobo, source FROM balance_snapshots
-        WHERE profile_id = ? ORDER BY taken_at DESC, id DESC LIMIT ?`,
-    )
-    .all(profileId, limit) as BalanceSnapshotRow[];
+  return db.prepare(`SELECT ${COLUMNS} FROM balance_snapshots WHERE profile_id = ? ORDER BY taken_at DESC, id DESC LIMIT ?`).all(profileId, limit) as BalanceSnapshotRow[];
 }
 
 /** Snapshots taken in [fromIso, toIso], oldest first. */
 export function balanceSnapshotsBetween(db: Db, profileId: string, fromIso: string, toIso: string): BalanceSnapshotRow[] {
   return db
-    .prepare(
-      `SELECT id, taken_at AS takenAt, balance_kobo AS balanceKobo, source FROM balance_snapshots
-        WHERE profile_id = ? AND taken_at >= ? AND taken_at <= ? ORDER BY taken_at, id`,
-    )
+    .prepare(`SELECT ${COLUMNS} FROM balance_snapshots WHERE profile_id = ? AND taken_at >= ? AND taken_at <= ? ORDER BY taken_at, id`)
     .all(profileId, fromIso, toIso) as BalanceSnapshotRow[];
+}
+
+export interface WalletReading {
+  accountName: string;
+  balanceKobo: number;
+  currency: string;
+  accountNumber: string;
+  /** When the service read it, on its clock. */
+  at: ServiceWindow;
+}
+
+/**
+ * Reads the NGN wallet of the session's connection (the one in use unless given) and keeps the
+ * reading as a snapshot of that connection. Throws what the client throws; `no_wallet` when the
+ * service reports no wallet.
+ */
+export async function readWallet(app: App, source: string, session: Session = app.session(), signal?: AbortSignal): Promise<WalletReading> {
+  let at: ServiceWindow | null = null;
+  const startedLocal = Date.now();
+  const balance = await session.client.accountBalance({ signal, onAnswered: (w) => (at = w) });
+  const ngn = balance.GlobalBalance.find((b) => b.Currency === 'NGN') ?? balance.GlobalBalance[0];
+  if (!ngn) throw new AppError('no_wallet', 'The service reported no wallet for this organisation.', 'Ask the service to enable an NGN wallet.');
+  const reading: WalletReading = {
+    accountName: balance.AccountName,
+    balanceKobo: nairaToKobo(ngn.Balance),
+    currency: ngn.Currency,
+    accountNumber: ngn.AccountNumber,
+    at: at ?? session.client.clock.windowAt(startedLocal, Date.now()),
+  };
+  if (source !== 'check' || !recentlyTheSame(app.db, session.connection.profileId, reading)) {
+    recordBalanceSnapshot(app.db, session.connection.profileId, reading.balanceKobo, source, reading.at, { fromMs: startedLocal, toMs: Date.now() });
+  }
+  return reading;
+}
+
+/** The periodic connection check keeps a reading only when the wallet moved or 10 minutes passed. */
+function recentlyTheSame(db: Db, profileId: string, reading: WalletReading): boolean {
+  const last = latestBalanceSnapshots(db, profileId, 1)[0];
+  return last !== undefined && last.balanceKobo === reading.balanceKobo && reading.at.fromMs - Date.parse(last.takenAt) < 10 * 60_000;
+}
+
+/** The wallet in kobo read now (and kept as a snapshot), or null when it cannot be read. */
+export async function walletKoboOrNull(app: App, source: string): Promise<number | null> {
+  try {
+    return (await readWallet(app, source)).balanceKobo;
+  } catch {
+    return null;
+  }
 }

@@ -9,11 +9,11 @@
  * the summary starts a sync in the background so a new user sees their history.
  */
 import type { DashboardSummary, SpendPoint } from '../../shared/contract/logs';
-import { nairaToKobo } from '../../shared/money';
 import type { App } from '../app';
 import { countPendingItems } from '../requery/pendingItems';
 import { mirrorEntryCount } from './logQuery';
 import { logSync } from './logSync';
+import { readWallet } from './balanceSnapshots';
 import { readCheckpoint } from './syncCheckpoint';
 
 const SPENT = "status IN ('SUCCESS', 'PENDING')";
@@ -54,14 +54,14 @@ export async function dashboardSummary(app: App, now = new Date()): Promise<Dash
   const sync = logSync(app);
   const entries = mirrorEntryCount(app.db, profileId);
   const checkpoint = readCheckpoint(app.db, profileId);
-  if (entries === 0 && checkpoint.lastFinishedAt === null && !sync.isRunning()) sync.start();
+  // Never synced (entries vendesk mirrored right after its own purchases are not a sync): read the log.
+  if (checkpoint.lastFinishedAt === null && checkpoint.run === null && !sync.isRunning()) sync.start();
 
   let balance: DashboardSummary['balance'] = null;
   let balanceError: DashboardSummary['balanceError'] = null;
   try {
-    const b = await app.client().accountBalance();
-    const main = b.GlobalBalance[0];
-    if (main) balance = { balanceKobo: nairaToKobo(main.Balance), accountName: b.AccountName, readAt: new Date().toISOString() };
+    const w = await readWallet(app, 'dashboard');
+    balance = { balanceKobo: w.balanceKobo, accountName: w.accountName, readAt: new Date().toISOString() };
   } catch (error) {
     balanceError = { message: error instanceof Error ? error.message : String(error), hint: (error as { hint?: string }).hint };
   }

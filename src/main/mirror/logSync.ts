@@ -20,11 +20,10 @@
  */
 import { AppError } from '../../shared/appError';
 import type { SyncResult, SyncStatus } from '../../shared/contract/logs';
-import { nairaToKobo } from '../../shared/money';
 import type { LogEntry, PageObject } from '../../shared/wire';
 import { parseLogEntry } from '../api/parseLogEntry';
-import type { App } from '../app';
-import { recordBalanceSnapshot } from './balanceSnapshots';
+import type { App, Session } from '../app';
+import { readWallet } from './balanceSnapshots';
 import { forgetSearchIndex } from './logSearchIndex';
 import { upsertLogEntries } from './logStore';
 import { mirrorEntryCount } from './logQuery';
@@ -48,6 +47,8 @@ export interface SyncRunOptions extends SyncRange {
 }
 
 interface Running {
+  /** The connection the run reads (and writes the mirror of), fixed for the whole run. */
+  session: Session;
   profileId: string;
   controller: AbortController;
   promise: Promise<SyncResult>;
@@ -64,14 +65,20 @@ function cancelledError(): AppError {
   return new AppError('sync_cancelled', 'The sync was stopped.', 'Press Sync to continue it; it carries on from the last page saved.');
 }
 
-/** The range an incremental run re-reads (null: the whole log). */
+/**
+ * The range an incremental run re-reads (null: the whole log): from WINDOW_DAYS before the newest
+ * entry mirrored by the last finished sync — entries vendesk mirrored itself right after buying
+ * (mirrorRefresh.ts) are newer and must not move the start past what no sync has read yet.
+ */
 export function incrementalStart(app: App, profileId: string): string | null {
+  const finished = readCheckpoint(app.db, profileId).lastFinishedAt;
+  if (!finished) return null;
   const row = app.db
     .prepare(
-      `SELECT (SELECT MAX(created_at) FROM log_entries WHERE profile_id = ?) AS newest,
+      `SELECT (SELECT MAX(created_at) FROM log_entries WHERE profile_id = ? AND synced_at <= ?) AS newest,
               (SELECT MIN(created_at) FROM log_entries WHERE profile_id = ? AND status = 'PENDING') AS oldestPending`,
     )
-    .get(profileId, profileId) as { newest: string | null; oldestPending: string | null };
+    .get(profileId, finished, profileId) as { newest: string | null; oldestPending: string | null };
   if (!row.newest) return null;
   let start = shiftDay(row.newest.slice(0, 10), -WINDOW_DAYS);
   if (row.oldestPending && row.oldestPending.slice(0, 10) < start) start = row.oldestPending.slice(0, 10);
@@ -140,8 +147,10 @@ export class LogSyncService {
       if (outer.aborted) controller.abort();
       else outer.addEventListener('abort', () => controller.abort(), { once: true });
     }
+    const session = this.app.session();
     const running: Running = {
-      profileId: this.app.connection.profileId,
+      session,
+      profileId: session.connection.profileId,
       controller,
       progress: { done: 0, total: null, pages: 0 },
       promise: Promise.resolve(null as unknown as SyncResult),
@@ -165,7 +174,7 @@ export class LogSyncService {
     const { app } = this;
     const db = app.db;
     const profileId = running.profileId;
-    const client = app.client();
+    const client = running.session.client;
     const signal = running.controller.signal;
     const explicit = options.from !== undefined || options.to !== undefined;
     const checkpoint = readCheckpoint(db, profileId);
@@ -269,12 +278,7 @@ export class LogSyncService {
 
     let balanceKobo: number | null = null;
     try {
-      const balance = await client.accountBalance({ signal });
-      const main = balance.GlobalBalance[0];
-      if (main) {
-        balanceKobo = nairaToKobo(main.Balance);
-        recordBalanceSnapshot(db, profileId, balanceKobo, 'sync');
-      }
+      balanceKobo = (await readWallet(app, 'sync', running.session, signal)).balanceKobo;
     } catch (error) {
       this.lastError = { message: `The log is synced but the wallet balance could not be read: ${error instanceof Error ? error.message : String(error)}`, hint: 'Sync again later to record the balance.' };
     }

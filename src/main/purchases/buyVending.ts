@@ -22,11 +22,14 @@ import { normalizePhone } from '../../shared/phone';
 import type { CableBouquet, ElectricityProvider, MeterValidation, SmartcardValidation } from '../../shared/wire';
 import { declinedPurchaseHint } from '../api/serviceErrors';
 import { ServiceError, UncertainOutcomeError, type PurchaseResult } from '../api/vendingClient';
-import type { App } from '../app';
+import type { App, Session } from '../app';
+import type { VendingClient } from '../api/vendingClient';
 import { firstRequeryDueMs } from '../requery/requeryBackoff';
 import { createServiceClock } from '../requery/serviceClock';
 import { ensurePendingScheduler } from '../requery/pendingScheduler';
-import { checkRefund, readWalletKobo } from './refundCheck';
+import { walletKoboOrNull } from '../mirror/balanceSnapshots';
+import { refreshReferences } from '../mirror/mirrorRefresh';
+import { checkRefund } from './refundCheck';
 import { describeAccount, findBlockingPurchase, insertSendingPurchase, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
 import { settleFromLog } from './settleFromLog';
 import { createVendingCatalogs } from './vendingCatalogs';
@@ -129,11 +132,17 @@ export function refuseDuplicate(app: App, key: { kind: PurchaseKind; account: st
 }
 
 /** Sends the purchase whose row is `sending`, and records what the service answered. */
-async function sendAndRecord<T>(app: App, row: PurchaseRow, send: () => Promise<PurchaseResult<T>>, onSuccess: (data: T) => Partial<PurchaseRow>): Promise<PurchaseRow> {
+async function sendAndRecord<T>(
+  app: App,
+  session: Session,
+  row: PurchaseRow,
+  send: (client: VendingClient) => Promise<PurchaseResult<T>>,
+  onSuccess: (data: T) => Partial<PurchaseRow>,
+): Promise<PurchaseRow> {
   const clock = app.service(createServiceClock);
   let updated: PurchaseRow;
   try {
-    const result = await send();
+    const result = await send(session.client).finally(() => updatePurchase(app, row.id, { local_answered_ms: Date.now() }));
     const at = new Date().toISOString();
     const purchasedMs = clock.now();
     if (result.kind === 'success') {
@@ -152,11 +161,11 @@ async function sendAndRecord<T>(app: App, row: PurchaseRow, send: () => Promise<
         purchased_ms: purchasedMs,
         reason: result.reason,
         hint: `The wallet is refunded automatically. ${declinedPurchaseHint(row.kind)}`,
-        refund_state: row.balance_before_kobo === null ? 'not_applicable' : 'checking',
+        refund_state: 'checking',
         settled_by: 'answer',
         final_at: at,
       });
-      if (updated.refund_state === 'checking') updated = await checkRefund(app, row.id);
+      updated = await checkRefund(app, row.id);
     }
   } catch (error) {
     if (error instanceof UncertainOutcomeError || !(error instanceof AppError)) {
@@ -187,12 +196,15 @@ async function sendAndRecord<T>(app: App, row: PurchaseRow, send: () => Promise<
       updated = updatePurchase(app, row.id, { state: 'rejected', reason: error.message, hint: error.hint ?? null, settled_by: 'answer', final_at: new Date().toISOString() });
     }
   }
-  app.events.emit('data.changed', { topics: ['purchases', 'pending', 'balance', 'mirror'] });
+  app.events.emit('data.changed', { topics: ['purchases', 'pending', 'balance'] });
+  // The Dashboard and Transactions show it by the time the answer is shown, without a sync.
+  await refreshReferences(app, session, row.kind, [updated.reference]);
   return updated;
 }
 
 export async function buyElectricity(app: App, request: ElectricityRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
   ensurePendingScheduler(app);
+  const session = app.session();
   const req = electricityRequestSchema.parse(request);
   const phone = phoneOrThrow(req.phone);
   const disco = await findDisco(app, req.disco);
@@ -208,7 +220,7 @@ export async function buyElectricity(app: App, request: ElectricityRequest, opti
   if (req.amountKobo < meterMin) {
     throw new AppError('amount_below_meter_minimum', `Meter ${req.meter} accepts at least ${formatNaira(meterMin)}; ${formatNaira(req.amountKobo)} is less.`, `Enter ${formatNaira(meterMin)} or more.`);
   }
-  const balanceBefore = await readWalletKobo(app);
+  const balanceBefore = await walletKoboOrNull(app, 'purchase');
   const purchase: NewPurchase = {
     kind: 'electricity',
     source: options.source,
@@ -225,11 +237,12 @@ export async function buyElectricity(app: App, request: ElectricityRequest, opti
     customer_type: '',
     balance_before_kobo: balanceBefore,
   };
-  const row = insertGuarded(app, purchase, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo });
+  const row = insertGuarded(app, session, purchase, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo });
   return sendAndRecord(
     app,
+    session,
     row,
-    () => app.client().purchaseElectricity({ amount: koboToNaira(req.amountKobo), meter: req.meter, phone, disco: disco.productCode, vendType: req.vendType }),
+    (client) => client.purchaseElectricity({ amount: koboToNaira(req.amountKobo), meter: req.meter, phone, disco: disco.productCode, vendType: req.vendType }),
     (data) => ({
       token: data.token || null,
       units: Number.isFinite(data.units) && (data.units > 0 || data.token) ? data.units : null,
@@ -241,13 +254,14 @@ export async function buyElectricity(app: App, request: ElectricityRequest, opti
 
 export async function buyCable(app: App, request: CableRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
   ensurePendingScheduler(app);
+  const session = app.session();
   const req = cableRequestSchema.parse(request);
   const phone = phoneOrThrow(req.phone);
   const bouquet = await findBouquet(app, req.provider, req.bouquetCode);
   const amountKobo = nairaToKobo(bouquet.amount);
   refuseDuplicate(app, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode });
   const { validation } = await validateSmartcard(app, { provider: bouquet.network, smartcard: req.smartcard });
-  const balanceBefore = await readWalletKobo(app);
+  const balanceBefore = await walletKoboOrNull(app, 'purchase');
   const purchase: NewPurchase = {
     kind: 'cable',
     source: options.source,
@@ -264,20 +278,24 @@ export async function buyCable(app: App, request: CableRequest, options: BuyOpti
     customer_type: validation.customerType,
     balance_before_kobo: balanceBefore,
   };
-  const row = insertGuarded(app, purchase, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode });
+  const row = insertGuarded(app, session, purchase, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode });
   return sendAndRecord(
     app,
+    session,
     row,
-    () => app.client().purchaseCableTV({ amount: bouquet.amount, smartcard: req.smartcard, phone, provider: bouquet.network, bouquetCode: bouquet.productCode }),
+    (client) => client.purchaseCableTV({ amount: bouquet.amount, smartcard: req.smartcard, phone, provider: bouquet.network, bouquetCode: bouquet.productCode }),
     (data) => ({ commission_kobo: nairaToKobo(data.commission), bouquet_name: data.bouquet || bouquet.description }),
   );
 }
 
 /** The duplicate check and the `sending` row in one transaction: two windows cannot both pass. */
-function insertGuarded(app: App, purchase: NewPurchase, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): PurchaseRow {
+function insertGuarded(app: App, session: Session, purchase: NewPurchase, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): PurchaseRow {
   const clock = app.service(createServiceClock);
   return app.db.transaction(() => {
+    if (app.connection.profileId !== session.connection.profileId) {
+      throw new AppError('connection_changed', 'The connection changed while the purchase was being prepared. Nothing was bought.', 'Check the connection shown at the top, then buy again.');
+    }
     refuseDuplicate(app, key);
-    return insertSendingPurchase(app, purchase, clock.now());
+    return insertSendingPurchase(app, session, purchase, clock.now());
   }).immediate();
 }

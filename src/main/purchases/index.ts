@@ -2,5 +2,5 @@
 export { buyElectricity, buyCable, validateMeter, validateSmartcard, findDisco, findBouquet, refuseDuplicate, type BuyOptions } from './buyVending';
 export { toPurchaseView, findPurchaseRow, listPurchaseRows, findBlockingPurchase, type PurchaseRow } from './purchaseStore';
 export { settleFromLog } from './settleFromLog';
-export { checkRefund, readWalletKobo } from './refundCheck';
+export { checkRefund } from './refundCheck';
 export { createVendingCatalogs } from './vendingCatalogs';

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PurchaseKind, PurchaseState, PurchaseView, RefundState, VendTypeInput } from '../../shared/contract/purchases';
 import { formatNaira } from '../../shared/money';
-import type { App } from '../app';
+import { AppError } from '../../shared/appError';
+import type { App, Session } from '../app';
 
 export interface PurchaseRow {
   id: string;
@@ -35,6 +36,10 @@ export interface PurchaseRow {
   reason: string | null;
   hint: string | null;
   refund_state: RefundState;
+  refund_evidence: string | null;
+  /** When the request left and its answer arrived, on this computer's clock (epoch ms). */
+  local_sent_ms: number | null;
+  local_answered_ms: number | null;
   balance_before_kobo: number | null;
   balance_after_kobo: number | null;
   sent_ms: number | null;
@@ -75,17 +80,30 @@ export type NewPurchase = Pick<
 
 const nowIso = (): string => new Date().toISOString();
 
+/** Whether this purchase was made on the connection of `session`: only that service is asked about it. */
+export function onConnection(session: Session, row: PurchaseRow): boolean {
+  return row.profile_id === session.connection.profileId;
+}
+
+export function notOnThisConnection(row: PurchaseRow): AppError {
+  return new AppError(
+    'other_connection',
+    `This purchase was made on another connection (${row.connection_kind === 'live' ? 'LIVE' : 'SANDBOX'} ${row.base_url}).`,
+    'Switch to that connection profile in Settings to check it.',
+  );
+}
+
 /** Writes the purchase in state `sending` and commits, before anything is sent. */
-export function insertSendingPurchase(app: App, purchase: NewPurchase, sentMs: number): PurchaseRow {
+export function insertSendingPurchase(app: App, session: Session, purchase: NewPurchase, sentMs: number): PurchaseRow {
   const id = `P${Date.now().toString(36).toUpperCase()}${randomUUID().slice(0, 8).toUpperCase()}`;
   const at = nowIso();
-  const c = app.connection;
+  const c = session.connection;
   app.db
     .prepare(
       `INSERT INTO purchases (id, kind, source, state, profile_id, connection_kind, base_url, provider_code, provider_name, account, vend_type,
-        bouquet_code, bouquet_name, amount_kobo, phone, customer_name, customer_address, customer_type, balance_before_kobo, sent_ms, created_at, updated_at)
+        bouquet_code, bouquet_name, amount_kobo, phone, customer_name, customer_address, customer_type, balance_before_kobo, sent_ms, local_sent_ms, created_at, updated_at)
        VALUES (@id, @kind, @source, 'sending', @profile_id, @connection_kind, @base_url, @provider_code, @provider_name, @account, @vend_type,
-        @bouquet_code, @bouquet_name, @amount_kobo, @phone, @customer_name, @customer_address, @customer_type, @balance_before_kobo, @sent_ms, @at, @at)`,
+        @bouquet_code, @bouquet_name, @amount_kobo, @phone, @customer_name, @customer_address, @customer_type, @balance_before_kobo, @sent_ms, @local_sent_ms, @at, @at)`,
     )
     .run({
       ...purchase,
@@ -95,17 +113,20 @@ export function insertSendingPurchase(app: App, purchase: NewPurchase, sentMs: n
       connection_kind: c.kind,
       base_url: c.baseUrl,
       sent_ms: sentMs,
+      local_sent_ms: Date.now(),
       at,
     });
   return getPurchaseRow(app, id);
 }
 
+/** A purchase of the connection in use (null for another connection's: it is not shown here). */
 export function findPurchaseRow(app: App, id: string): PurchaseRow | null {
-  return (app.db.prepare('SELECT * FROM purchases WHERE id = ?').get(id) as PurchaseRow | undefined) ?? null;
+  return (app.db.prepare('SELECT * FROM purchases WHERE id = ? AND profile_id = ?').get(id, app.connection.profileId) as PurchaseRow | undefined) ?? null;
 }
 
+/** A purchase the caller already holds (any connection): for updates of a row it is working on. */
 export function getPurchaseRow(app: App, id: string): PurchaseRow {
-  const row = findPurchaseRow(app, id);
+  const row = app.db.prepare('SELECT * FROM purchases WHERE id = ?').get(id) as PurchaseRow | undefined;
   if (!row) throw new Error(`purchase ${id} vanished`);
   return row;
 }
@@ -119,21 +140,25 @@ export function updatePurchase(app: App, id: string, changes: Changes): Purchase
   return getPurchaseRow(app, id);
 }
 
-/** The unsettled purchase a new one would duplicate (same meter/smartcard and amount, and bouquet for cable). */
+/**
+ * The unsettled purchase a new one would duplicate (same meter/smartcard and amount, and bouquet
+ * for cable) on the same connection: another service's purchase cannot be charged twice here.
+ */
 export function findBlockingPurchase(app: App, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): PurchaseRow | null {
   const placeholders = UNSETTLED_STATES.map(() => '?').join(', ');
   const row = app.db
     .prepare(
-      `SELECT * FROM purchases WHERE kind = ? AND account = ? AND amount_kobo = ? AND bouquet_code = ? AND state IN (${placeholders})
+      `SELECT * FROM purchases WHERE profile_id = ? AND kind = ? AND account = ? AND amount_kobo = ? AND bouquet_code = ? AND state IN (${placeholders})
        ORDER BY created_at DESC LIMIT 1`,
     )
-    .get(key.kind, key.account, key.amountKobo, key.bouquetCode ?? '', ...UNSETTLED_STATES) as PurchaseRow | undefined;
+    .get(app.connection.profileId, key.kind, key.account, key.amountKobo, key.bouquetCode ?? '', ...UNSETTLED_STATES) as PurchaseRow | undefined;
   return row ?? null;
 }
 
+/** Purchases of the connection in use, newest first. */
 export function listPurchaseRows(app: App, options: { states?: readonly PurchaseState[]; kind?: PurchaseKind; limit?: number; since?: string } = {}): PurchaseRow[] {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
+  const where: string[] = ['profile_id = ?'];
+  const params: (string | number)[] = [app.connection.profileId];
   if (options.states) {
     where.push(`state IN (${options.states.map(() => '?').join(', ')})`);
     params.push(...options.states);
@@ -146,7 +171,7 @@ export function listPurchaseRows(app: App, options: { states?: readonly Purchase
     where.push('updated_at >= ?');
     params.push(options.since);
   }
-  const sql = `SELECT * FROM purchases ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC ${options.limit ? `LIMIT ${Math.floor(options.limit)}` : ''}`;
+  const sql = `SELECT * FROM purchases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC ${options.limit ? `LIMIT ${Math.floor(options.limit)}` : ''}`;
   return app.db.prepare(sql).all(...params) as PurchaseRow[];
 }
 
@@ -157,15 +182,16 @@ export function describeAccount(row: Pick<PurchaseRow, 'kind' | 'account' | 'pro
 }
 
 function refundMessage(row: PurchaseRow): string | null {
+  const amount = formatNaira(row.amount_kobo);
   switch (row.refund_state) {
     case 'checking':
-      return 'The service refunds a declined purchase automatically; vendesk confirms it at the next balance read.';
+      return `The service refunds a failed purchase automatically; vendesk confirms it from the service's log of this purchase (${row.reference ?? 'no reference yet'}) and keeps checking.`;
     case 'confirmed':
-      return `Refund confirmed: the wallet is back to ${formatNaira(row.balance_after_kobo ?? 0)} (it was ${formatNaira(row.balance_before_kobo ?? 0)} before this purchase).`;
-    case 'missing': {
-      const gap = (row.balance_before_kobo ?? 0) - (row.balance_after_kobo ?? 0);
-      return `Refund not seen yet: the wallet is ${formatNaira(gap)} lower than before this purchase. If no other purchase ran meanwhile, the refund is missing — press "Check refund again" later, and contact support with the reference if it stays missing.`;
-    }
+      return `Refunded: the service records this purchase as FAILED (${row.refund_evidence ?? 'its own record'}), and it gives the ${amount} back to the wallet automatically.`;
+    case 'not_charged':
+      return `Nothing was charged: ${row.refund_evidence ?? 'the service has no transaction for it'}.`;
+    case 'missing':
+      return `Refund missing: the service's log shows this purchase as charged (${row.refund_evidence ?? ''}) although it was answered as failed. Contact support with the reference ${row.reference ?? ''}; do not buy it again until they answer.`;
     default:
       return null;
   }
@@ -187,7 +213,7 @@ function statusOf(row: PurchaseRow): { text: string; whatToDo: string | null } {
     case 'pending':
       return { text: `${what} of ${amount} was accepted but is not confirmed yet.`, whatToDo: 'vendesk checks it automatically (from 2 minutes after the purchase) and shows the result here and on the Pending page. Do not buy it again meanwhile.' };
     case 'failed':
-      return { text: `${what} of ${amount} failed${row.reason ? `: ${row.reason}` : ''}.`, whatToDo: row.refund_state === 'missing' ? 'Check the refund again later; contact support with the reference if it stays missing.' : row.hint ?? 'Check the details and try again.' };
+      return { text: `${what} of ${amount} failed${row.reason ? `: ${row.reason}` : ''}.`, whatToDo: row.refund_state === 'missing' ? 'Contact support with the reference: the service shows this purchase as charged.' : row.hint ?? 'Check the details and try again.' };
     case 'rejected':
       return { text: `${what} was not bought${row.reason ? `: ${row.reason}` : ''}. Nothing was charged.`, whatToDo: row.hint };
     case 'uncertain':
@@ -233,8 +259,8 @@ export function toPurchaseView(row: PurchaseRow): PurchaseView {
     reason: row.reason,
     refund: {
       state: row.refund_state,
+      evidence: row.refund_evidence,
       balanceBeforeKobo: row.balance_before_kobo,
-      balanceAfterKobo: row.balance_after_kobo,
       message: refundMessage(row),
     },
     requery: {

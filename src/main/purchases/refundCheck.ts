@@ -1,37 +1,73 @@
 /**
- * A declined (HTTP 400) or failed electricity/cable purchase is refunded by the service
- * automatically. vendesk checks that at the next balance read: the wallet read just before the
- * purchase is compared with a read after the decline. Back to (or above) the earlier balance:
- * confirmed. Lower: flagged `missing`, shown on the receipt, and read again by the requery loop
- * for an hour (other purchases running at the same time can also lower the wallet, which the
- * message says).
+ * Was the money of a failed electricity or cable purchase given back? The service refunds a
+ * declined or failed purchase automatically (spec: "a debited wallet is refunded automatically").
+ * vendesk concludes from evidence about THAT purchase, in the service's own records — never from
+ * the wallet balance, which every other purchase, message and top-up moves as well:
+ *
+ * | Evidence                                                      | Refund state   |
+ * |---------------------------------------------------------------|----------------|
+ * | its requery answered FAILED, or the log found it FAILED       | `confirmed`    |
+ * | its log entry (by reference) is FAILED                        | `confirmed`    |
+ * | declined, and its reference is not in the log a while later   | `not_charged`  |
+ * | its log entry shows SUCCESS or PENDING: the wallet was charged | `missing`      |
+ * | the log cannot be read now                                    | `checking`     |
+ *
+ * Whether the wallet as a whole adds up (every purchase, message and refund between two balance
+ * readings) is the wallet roll-forward's question (src/main/reconcile/walletRollForward.ts).
  */
-import { nairaToKobo } from '../../shared/money';
+import { formatNaira } from '../../shared/money';
+import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { App } from '../app';
+import { logEntriesForReference } from '../bulk/logLookup';
 import { getPurchaseRow, updatePurchase, type PurchaseRow } from './purchaseStore';
 
-/** The NGN wallet in kobo, or null when it cannot be read now. */
-export async function readWalletKobo(app: App): Promise<number | null> {
-  try {
-    const balance = await app.client().accountBalance();
-    const ngn = balance.GlobalBalance.find((b) => b.Currency === 'NGN') ?? balance.GlobalBalance[0];
-    return ngn ? nairaToKobo(ngn.Balance) : null;
-  } catch {
-    return null;
-  }
+/** A declined purchase not in the log this long after it was answered was never charged. */
+export const NOT_IN_LOG_AFTER_MS = 2 * 60_000;
+
+function entryText(e: ParsedLogEntry): string {
+  return `log entry ${e.id} (${e.transactionId}, ${formatNaira(e.amountKobo)}): ${e.status}`;
 }
 
-/** Compares the wallet now with the wallet before the purchase; records confirmed or missing. */
-export async function checkRefund(app: App, id: string, walletKobo?: number | null): Promise<PurchaseRow> {
+/**
+ * Settles the refund question of a failed purchase from the service's records, when they answer.
+ * Returns the row, changed or not. Reads nothing for a purchase of another connection.
+ */
+export async function checkRefund(app: App, id: string): Promise<PurchaseRow> {
   const row = getPurchaseRow(app, id);
-  if (row.refund_state !== 'checking' && row.refund_state !== 'missing') return row;
-  const now = walletKobo === undefined ? await readWalletKobo(app) : walletKobo;
-  if (now === null || row.balance_before_kobo === null) {
-    // Without a reading either side, nothing can be concluded yet: keep checking.
-    return row;
+  if (row.state !== 'failed' || (row.refund_state !== 'checking' && row.refund_state !== 'missing')) return row;
+  const session = app.session();
+  if (row.profile_id !== session.connection.profileId) return row;
+
+  // Settled as FAILED by the service's own answer about this purchase (its requery, or its log
+  // entry found when it was uncertain): that is the evidence.
+  if (row.refund_state === 'checking' && (row.settled_by === 'requery' || row.settled_by === 'log')) {
+    const evidence = row.settled_by === 'requery' ? `requery of ${row.reference ?? 'the purchase'}: FAILED` : (row.last_requery_note ?? 'the service log: FAILED');
+    return conclude(app, row, 'confirmed', evidence);
   }
-  const state = now >= row.balance_before_kobo ? 'confirmed' : 'missing';
-  const updated = updatePurchase(app, id, { refund_state: state, balance_after_kobo: now });
-  if (state !== row.refund_state) app.events.emit('data.changed', { topics: ['purchases', 'pending', 'balance'] });
+  if (!row.reference) {
+    // A decline without a reference cannot be looked up; it was answered before any charge
+    // could be tied to it.
+    return conclude(app, row, 'not_charged', 'declined without a reference: the service tied no transaction to it');
+  }
+  let entries: ParsedLogEntry[];
+  try {
+    entries = await logEntriesForReference(session.client, row.kind, row.reference);
+  } catch {
+    return row; // The log cannot be read now; the requery loop asks again.
+  }
+  const entry = entries[0];
+  if (!entry) {
+    const answeredMs = Date.parse(row.final_at ?? row.updated_at);
+    if (Date.now() - answeredMs < NOT_IN_LOG_AFTER_MS) return row;
+    return conclude(app, row, 'not_charged', `reference ${row.reference} is not in the service log`);
+  }
+  if (entry.status === 'FAILED') return conclude(app, row, 'confirmed', entryText(entry));
+  return conclude(app, row, 'missing', entryText(entry));
+}
+
+function conclude(app: App, row: PurchaseRow, state: 'confirmed' | 'not_charged' | 'missing', evidence: string): PurchaseRow {
+  if (row.refund_state === state && row.refund_evidence === evidence) return row;
+  const updated = updatePurchase(app, row.id, { refund_state: state, refund_evidence: evidence });
+  app.events.emit('data.changed', { topics: ['purchases', 'pending'] });
   return updated;
 }

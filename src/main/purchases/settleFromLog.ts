@@ -12,24 +12,25 @@
  */
 import { parseNairaText } from '../../shared/money';
 import type { LogEntry } from '../../shared/wire';
-import type { App } from '../app';
+import type { VendingClient } from '../api/vendingClient';
+import type { App, Session } from '../app';
 import { firstRequeryDueMs } from '../requery/requeryBackoff';
 import { createServiceClock } from '../requery/serviceClock';
-import { checkRefund, readWalletKobo } from './refundCheck';
-import { getPurchaseRow, updatePurchase, type PurchaseRow } from './purchaseStore';
+import { checkRefund } from './refundCheck';
+import { mirrorWireEntries } from '../mirror/mirrorRefresh';
+import { getPurchaseRow, notOnThisConnection, updatePurchase, type PurchaseRow } from './purchaseStore';
 
 const DAY_MS = 86_400_000;
 const MAX_PAGES = 10;
 
 const ymd = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-function claimedReferences(app: App, exceptId: string): Set<string> {
-  const rows = app.db.prepare('SELECT reference FROM purchases WHERE reference IS NOT NULL AND id != ?').all(exceptId) as { reference: string }[];
+function claimedReferences(app: App, row: PurchaseRow): Set<string> {
+  const rows = app.db.prepare('SELECT reference FROM purchases WHERE reference IS NOT NULL AND profile_id = ? AND id != ?').all(row.profile_id, row.id) as { reference: string }[];
   return new Set(rows.map((r) => r.reference));
 }
 
-async function candidates(app: App, row: PurchaseRow, sentMs: number): Promise<LogEntry[]> {
-  const client = app.client();
+async function candidates(client: VendingClient, row: PurchaseRow, sentMs: number): Promise<LogEntry[]> {
   const out: LogEntry[] = [];
   let page = await client.logEntries({
     type: row.kind === 'electricity' ? 'electricity' : 'cable',
@@ -47,14 +48,18 @@ async function candidates(app: App, row: PurchaseRow, sentMs: number): Promise<L
   return out;
 }
 
-/** Looks for the purchase in the log; returns the row, settled or still uncertain. */
-export async function settleFromLog(app: App, id: string): Promise<PurchaseRow> {
+/**
+ * Looks for the purchase in the log of its own connection (`session`, the one in use unless
+ * given); returns the row, settled or still uncertain.
+ */
+export async function settleFromLog(app: App, id: string, session: Session = app.session()): Promise<PurchaseRow> {
   const row = getPurchaseRow(app, id);
   if (row.state !== 'uncertain' && row.state !== 'sending') return row;
+  if (row.profile_id !== session.connection.profileId) throw notOnThisConnection(row);
   const clock = app.service(createServiceClock);
   const sentMs = row.sent_ms ?? Date.parse(row.created_at);
-  const claimed = claimedReferences(app, row.id);
-  const entries = (await candidates(app, row, sentMs)).filter(
+  const claimed = claimedReferences(app, row);
+  const entries = (await candidates(session.client, row, sentMs)).filter(
     (e) =>
       e.phone_number === row.phone &&
       parseNairaText(e.amount) === row.amount_kobo &&
@@ -71,25 +76,25 @@ export async function settleFromLog(app: App, id: string): Promise<PurchaseRow> 
     });
   }
   const closest = entries.reduce((best, e) => (Math.abs(Date.parse(e.created_at) - sentMs) < Math.abs(Date.parse(best.created_at) - sentMs) ? e : best));
+  mirrorWireEntries(app, session, [closest]);
   const createdMs = Date.parse(closest.created_at);
   const purchasedMs = Number.isNaN(createdMs) ? sentMs : createdMs;
   const note = `Found in the transaction log as ${closest.status} (${closest.transaction_id}).`;
   let updated: PurchaseRow;
   if (closest.status === 'FAILED') {
-    const walletNow = await readWalletKobo(app);
     updated = updatePurchase(app, id, {
       state: 'failed',
       reference: closest.transaction_id,
       purchased_ms: purchasedMs,
       reason: closest.description || 'the transaction log shows it as FAILED',
       hint: 'The wallet is refunded automatically for a failed purchase. You may buy again.',
-      refund_state: row.balance_before_kobo === null ? 'not_applicable' : 'checking',
+      refund_state: 'checking',
       settled_by: 'log',
       last_requery_note: note,
       next_requery_ms: null,
       final_at: at,
     });
-    if (updated.refund_state === 'checking') updated = await checkRefund(app, id, walletNow);
+    updated = await checkRefund(app, id);
   } else if (closest.status === 'SUCCESS' && !(row.kind === 'electricity' && row.vend_type === 'PREPAID')) {
     updated = updatePurchase(app, id, {
       state: 'success',

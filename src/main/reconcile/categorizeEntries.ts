@@ -8,7 +8,7 @@ import { RECONCILE_CATEGORIES, type CategoryTotal, type MatchRule, type Reconcil
 import { formatNaira } from '../../shared/money';
 import { STATUS_FAILED, STATUS_NAMES, STATUS_PENDING, STATUS_SUCCESS, type EntryDetail, type LogColumns } from './logColumns';
 import { matchEntries, RULE_NAMES, RULE_NONE, type MatchResult } from './matchEntries';
-import { chooseSnapshots, rollWalletForward, WalletFlows, type BalanceSnapshot, type RollForwardResult } from './walletRollForward';
+import { chooseSnapshots, rollWalletForward, WalletFlows, type BalanceSnapshot, type MessagingCharge, type RollForwardResult } from './walletRollForward';
 
 /** Something vendesk sent: a bulk job item or a single electricity/cable purchase. */
 export interface LocalSubmission {
@@ -26,6 +26,9 @@ export interface LocalSubmission {
   sentMs: number;
   /** vendesk itself saw that its refund did not arrive (single purchases). */
   refundMissing: boolean;
+  /** When its request left and its answer arrived on this computer's clock, when known. */
+  localSentMs?: number | null;
+  localAnsweredMs?: number | null;
 }
 
 export type ItemDraft = Omit<ReconcileItemView, 'seq' | 'resolvedAt' | 'resolutionNote' | 'requeryStatus' | 'requeryAt'>;
@@ -35,6 +38,8 @@ export interface ReconcileInput {
   mir: LogColumns;
   local: readonly LocalSubmission[];
   snapshots: readonly BalanceSnapshot[];
+  /** vendesk's own messaging charges (SMS, email copies, one-time codes), for the wallet. */
+  messaging?: readonly MessagingCharge[];
   rangeStartMs: number;
   /** Exclusive. */
   rangeEndMs: number;
@@ -227,6 +232,10 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
   const flows = new WalletFlows(haveSnapshots ? exp.length + mir.length : 0);
   if (haveSnapshots) {
     const updatedOf = (cols: LogColumns, i: number): number => (cols.updatedMs ? cols.updatedMs[i] : cols.detail(i).updatedMs);
+    // vendesk's own purchases: when they left and were answered on this computer's clock.
+    const ownTimes = new Map<string, [number, number]>();
+    for (const l of input.local) if (l.reference && l.localSentMs != null && l.localAnsweredMs != null) ownTimes.set(l.reference, [l.localSentMs, l.localAnsweredMs]);
+    const own = (txId: string): [number, number] => ownTimes.get(txId) ?? [NaN, NaN];
     for (let e = 0; e < exp.length; e++) {
       if (exportInRangeMask[e] === 0 || Number.isNaN(exp.createdMs[e])) continue;
       const m = exportToMirror[e];
@@ -239,17 +248,17 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
         if (Number.isNaN(refundAt) && m !== -1) refundAt = updatedOf(mir, m);
         if (Number.isNaN(refundAt)) refundAt = exp.createdMs[e];
       }
-      flows.push(cost, st === STATUS_SUCCESS ? 1 : st === STATUS_FAILED ? 2 : 3, exp.createdMs[e], refundAt, 0, e);
+      flows.push(cost, st === STATUS_SUCCESS ? 1 : st === STATUS_FAILED ? 2 : 3, exp.createdMs[e], refundAt, 0, e, ...own(exp.txId[e]));
     }
     for (let m = 0; m < mir.length; m++) {
       if (mirrorToExport[m] !== -1 || Number.isNaN(mir.createdMs[m])) continue;
       const st = mir.status[m];
       let refundAt = st === STATUS_FAILED ? updatedOf(mir, m) : NaN;
       if (st === STATUS_FAILED && Number.isNaN(refundAt)) refundAt = mir.createdMs[m];
-      flows.push(mir.costKobo[m], st === STATUS_SUCCESS ? 1 : st === STATUS_FAILED ? 2 : 3, mir.createdMs[m], refundAt, 1, m);
+      flows.push(mir.costKobo[m], st === STATUS_SUCCESS ? 1 : st === STATUS_FAILED ? 2 : 3, mir.createdMs[m], refundAt, 1, m, ...own(mir.txId[m]));
     }
   }
-  const rollForward = rollWalletForward(input.snapshots, flows, rangeStartMs, rangeEndMs);
+  const rollForward = rollWalletForward(input.snapshots, flows, rangeStartMs, rangeEndMs, input.messaging ?? []);
 
   // Missing refunds: seen in the balance, or noted by vendesk on the purchase itself.
   const missingRefundExport = new Set<number>();

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
 import type { LocalSubmission } from './categorizeEntries';
+import type { MessagingCharge } from './walletRollForward';
 
 function tableExists(db: Db, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
@@ -34,6 +35,8 @@ interface PurchaseRow {
   state: string;
   at_ms: number;
   refund_state: string;
+  local_sent_ms: number | null;
+  local_answered_ms: number | null;
 }
 
 /** Items sent in [fromMs, toMs). */
@@ -65,7 +68,8 @@ export function readLocalSubmissions(db: Db, profileId: string, fromMs: number, 
   if (tableExists(db, 'purchases')) {
     const rows = db
       .prepare(
-        `SELECT id, kind, phone, amount_kobo, provider_code, bouquet_code, reference, state, coalesce(sent_ms, purchased_ms) AS at_ms, refund_state
+        `SELECT id, kind, phone, amount_kobo, provider_code, bouquet_code, reference, state, coalesce(sent_ms, purchased_ms) AS at_ms, refund_state,
+                local_sent_ms, local_answered_ms
            FROM purchases
           WHERE profile_id = ? AND coalesce(sent_ms, purchased_ms) IS NOT NULL AND coalesce(sent_ms, purchased_ms) >= ? AND coalesce(sent_ms, purchased_ms) < ?
           ORDER BY at_ms`,
@@ -82,6 +86,8 @@ export function readLocalSubmissions(db: Db, profileId: string, fromMs: number, 
         state: r.state,
         sentMs: r.at_ms,
         refundMissing: r.refund_state === 'missing',
+        localSentMs: r.local_sent_ms,
+        localAnsweredMs: r.local_answered_ms,
       });
     }
   }
@@ -89,4 +95,30 @@ export function readLocalSubmissions(db: Db, profileId: string, fromMs: number, 
     .update(out.map((s) => `${s.localRef}|${s.reference ?? ''}|${s.amountKobo}|${s.state}`).join('\n'))
     .digest('hex');
   return { submissions: out, hash };
+}
+
+/**
+ * vendesk's own messaging charges of one connection that may touch [fromMs, toMs) on the service's
+ * clock: sent ones at what the service said it charged (else what was quoted), and sends whose
+ * answer was lost as uncertain. Refused sends charged nothing and are left out.
+ */
+export function readMessagingCharges(db: Db, profileId: string, fromMs: number, toMs: number): MessagingCharge[] {
+  const rows = db
+    .prepare(
+      `SELECT state, coalesce(charged_kobo, quoted_kobo) AS kobo, created_at, finished_at, service_from_ms, service_to_ms
+         FROM messaging_sends
+        WHERE service_key = ? AND state IN ('sent', 'uncertain', 'sending')`,
+    )
+    .all(profileId) as { state: string; kobo: number; created_at: string; finished_at: string | null; service_from_ms: number | null; service_to_ms: number | null }[];
+  const out: MessagingCharge[] = [];
+  for (const r of rows) {
+    const localFromMs = Date.parse(r.created_at);
+    const localToMs = r.finished_at ? Date.parse(r.finished_at) : localFromMs + 60_000;
+    // Sends recorded before service times were kept: placed by this computer's clock.
+    const from = r.service_from_ms ?? localFromMs;
+    const to = r.service_to_ms ?? localToMs;
+    if (r.kobo <= 0 || to < fromMs || from >= toMs) continue;
+    out.push({ kobo: r.kobo, fromMs: from, toMs: to, uncertain: r.state !== 'sent', localFromMs, localToMs });
+  }
+  return out;
 }

@@ -178,13 +178,20 @@ export interface MirrorEntryRow {
 }
 
 export function readSnapshots(db: Db, profileId: string): BalanceSnapshot[] {
-  const rows = db.prepare('SELECT taken_at, balance_kobo FROM balance_snapshots WHERE profile_id = ? ORDER BY taken_at, id').all(profileId) as { taken_at: string; balance_kobo: number }[];
-  return rows.map((r) => ({ atMs: isoMs(r.taken_at), balanceKobo: r.balance_kobo }));
+  const rows = db
+    .prepare('SELECT taken_at, coalesce(taken_to, taken_at) AS taken_to, balance_kobo, local_from_ms, local_to_ms FROM balance_snapshots WHERE profile_id = ? ORDER BY taken_at, id')
+    .all(profileId) as { taken_at: string; taken_to: string; balance_kobo: number; local_from_ms: number | null; local_to_ms: number | null }[];
+  return rows.map((r) => ({
+    atMs: isoMs(r.taken_at),
+    toMs: isoMs(r.taken_to),
+    balanceKobo: r.balance_kobo,
+    ...(r.local_from_ms !== null && r.local_to_ms !== null ? { localFromMs: r.local_from_ms, localToMs: r.local_to_ms } : {}),
+  }));
 }
 
 export function snapshotsHash(snapshots: readonly BalanceSnapshot[]): string {
   return createHash('sha256')
-    .update(snapshots.map((s) => `${s.atMs}:${s.balanceKobo}`).join(','))
+    .update(snapshots.map((s) => `${s.atMs}-${s.toMs ?? s.atMs}:${s.balanceKobo}`).join(','))
     .digest('hex');
 }
 

@@ -194,9 +194,22 @@ export function failRun(db: Db, runId: string, state: 'failed' | 'cancelled', me
   );
 }
 
+/**
+ * Refuses a run of another connection (its figures belong to that service, not the one in use),
+ * with the same words as a run that does not exist.
+ */
+export function requireRunOf(db: Db, profileId: string, runId: string): void {
+  const row = db.prepare('SELECT profile_id FROM reconcile_runs WHERE id = ?').get(runId) as { profile_id: string } | undefined;
+  if (!row || row.profile_id !== profileId) throw runNotFound(runId);
+}
+
+function runNotFound(runId: string): AppError {
+  return new AppError('run_not_found', `There is no reconciliation run ${runId} on this connection.`, 'Choose a run from the history list (it lists the runs of the connection in use).');
+}
+
 function getRunRow(db: Db, runId: string): RunRow {
   const row = db.prepare('SELECT * FROM reconcile_runs WHERE id = ?').get(runId) as RunRow | undefined;
-  if (!row) throw new AppError('run_not_found', `There is no reconciliation run ${runId}.`, 'Choose a run from the history list.');
+  if (!row) throw runNotFound(runId);
   return row;
 }
 
@@ -229,8 +242,9 @@ export function runView(db: Db, runId: string): ReconcileRunView {
   };
 }
 
-export function listRuns(db: Db, limit: number): ReconcileRunListItem[] {
-  const rows = db.prepare('SELECT * FROM reconcile_runs ORDER BY created_at DESC LIMIT ?').all(limit) as RunRow[];
+/** The runs of one connection, newest first. */
+export function listRuns(db: Db, profileId: string, limit: number): ReconcileRunListItem[] {
+  const rows = db.prepare('SELECT * FROM reconcile_runs WHERE profile_id = ? ORDER BY created_at DESC LIMIT ?').all(profileId, limit) as RunRow[];
   const resolvedCount = db.prepare('SELECT count(*) AS n FROM reconcile_items WHERE run_id = ? AND resolved_at IS NOT NULL');
   return rows.map((row) => {
     const totals = parse(row.totals_json, emptyTotals());

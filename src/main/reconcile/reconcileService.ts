@@ -12,7 +12,7 @@ import { resolveFileRef, fileRefName } from '../files';
 import { isImportError } from '../imports';
 import type { Db } from '../store/database';
 import { reconcileEntries } from './categorizeEntries';
-import { readLocalSubmissions } from './localSubmissions';
+import { readLocalSubmissions, readMessagingCharges } from './localSubmissions';
 import { chooseSnapshots } from './walletRollForward';
 import { mirrorQuery, parseMirrorText, readMirror, readSnapshots, snapshotsHash } from './mirrorEntries';
 import { startBackgroundReads } from './backgroundReads';
@@ -148,6 +148,7 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     const fileHash = (await background.fileHash) ?? (await hashFile(req.path));
     const matchWindowMs = req.matchWindowMinutes * 60_000;
     const local = readLocalSubmissions(db, req.profileId, rangeStartMs - matchWindowMs, rangeEndMs + matchWindowMs);
+    const messaging = readMessagingCharges(db, req.profileId, Date.parse(loadFrom), rangeEndMs);
     lap('readMirror');
     req.signal?.throwIfAborted();
 
@@ -157,6 +158,7 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
       mir: mirror.columns,
       local: local.submissions,
       snapshots,
+      messaging,
       rangeStartMs,
       rangeEndMs,
       matchWindowMs,

@@ -15,14 +15,16 @@ function purchaseIdFor(app: App, reference: string, localRef: string | null): st
   if (localRef?.startsWith('purchase:')) return localRef.slice('purchase:'.length);
   if (!reference) return null;
   try {
-    const row = app.db.prepare('SELECT id FROM purchases WHERE reference = ?').get(reference) as { id: string } | undefined;
+    const row = app.db.prepare('SELECT id FROM purchases WHERE reference = ? AND profile_id = ?').get(reference, app.connection.profileId) as { id: string } | undefined;
     return row?.id ?? null;
   } catch {
     return null; // no purchases table in this build
   }
 }
 
+/** Requeries the run's pending items; the run must be one of the connection in use (its handler checks). */
 export async function requeryPendingItems(app: App, runId: string): Promise<RequeryPendingSummary> {
+  const session = app.session();
   const items = pendingItems(app.db, runId);
   const summary: RequeryPendingSummary = { queued: items.length, success: 0, failed: 0, stillPending: 0, notChecked: 0, notes: [] };
   let viaLoop = 0;
@@ -38,7 +40,7 @@ export async function requeryPendingItems(app: App, runId: string): Promise<Requ
         status = s === 'success' ? 'SUCCESS' : s === 'failed' ? 'FAILED' : s === 'pending' ? 'PENDING' : s.toUpperCase();
       } else if (item.transactionId) {
         direct++;
-        const answer = await app.client().requery(item.transactionId);
+        const answer = await session.client.requery(item.transactionId);
         status = answer.status;
       } else {
         status = 'NOT CHECKED: no reference to requery';

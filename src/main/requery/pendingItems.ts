@@ -59,8 +59,8 @@ export function listPendingItems(app: App, includeSettled = false): PendingItemV
 export function countPendingItems(app: App): number {
   ensurePendingScheduler(app);
   const row = app.db
-    .prepare(`SELECT COUNT(*) AS n FROM purchases WHERE state IN (${WAITING_STATES.map(() => '?').join(', ')})`)
-    .get(...WAITING_STATES) as { n: number };
+    .prepare(`SELECT COUNT(*) AS n FROM purchases WHERE profile_id = ? AND state IN (${WAITING_STATES.map(() => '?').join(', ')})`)
+    .get(app.connection.profileId, ...WAITING_STATES) as { n: number };
   return row.n;
 }
 

@@ -14,7 +14,7 @@
 import type { App } from '../app';
 import { checkRefund } from '../purchases/refundCheck';
 import { listPurchaseRows, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
-import { onCurrentConnection, requeryPurchase } from './requeryPurchase';
+import { requeryPurchase } from './requeryPurchase';
 import { createServiceClock } from './serviceClock';
 
 export const TICK_MS = 5_000;
@@ -55,9 +55,8 @@ export function createPendingScheduler(app: App): PendingScheduler {
 
   const dueRows = (): PurchaseRow[] => {
     const now = clock.now();
-    return listPurchaseRows(app, { states: ['pending', 'uncertain'] }).filter(
-      (r) => r.next_requery_ms !== null && r.next_requery_ms <= now && onCurrentConnection(app, r),
-    );
+    // Only the connection in use: another service is never asked about a purchase.
+    return listPurchaseRows(app, { states: ['pending', 'uncertain'] }).filter((r) => r.next_requery_ms !== null && r.next_requery_ms <= now);
   };
 
   /** A `sending` row left by a process that stopped mid-purchase: it may have been charged. */

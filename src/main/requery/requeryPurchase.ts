@@ -13,46 +13,35 @@
  *
  * An `uncertain` purchase has no trustworthy reference yet: it is settled from the log instead.
  */
-import { AppError } from '../../shared/appError';
 import { ServiceError } from '../api/serviceErrors';
 import type { App } from '../app';
 import { checkRefund } from '../purchases/refundCheck';
-import { getPurchaseRow, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
+import { getPurchaseRow, notOnThisConnection, onConnection, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
 import { settleFromLog } from '../purchases/settleFromLog';
+import { refreshReferences } from '../mirror/mirrorRefresh';
 import { requeryBackoffMs, RETRY_LATER_MS, TOO_EARLY_FALLBACK_MS, waitFromReason } from './requeryBackoff';
 import { createServiceClock } from './serviceClock';
 
-/** Whether this purchase was made on the service vendesk is connected to now. */
-export function onCurrentConnection(app: App, row: PurchaseRow): boolean {
-  const c = app.connection;
-  return row.profile_id === c.profileId || row.base_url === c.baseUrl;
-}
-
-function notOnThisConnection(row: PurchaseRow): AppError {
-  return new AppError(
-    'other_connection',
-    `This purchase was made on another connection (${row.connection_kind === 'live' ? 'LIVE' : 'SANDBOX'} ${row.base_url}).`,
-    'Switch to that connection profile in Settings to check it.',
-  );
-}
-
 export async function requeryPurchase(app: App, id: string): Promise<PurchaseRow> {
+  // One session for the whole check: a switch of connection meanwhile cannot send this
+  // purchase's reference to another service.
+  const session = app.session();
   const row = getPurchaseRow(app, id);
-  if (row.state === 'uncertain' || row.state === 'sending') return settleFromLog(app, id);
+  if (!onConnection(session, row)) throw notOnThisConnection(row);
+  if (row.state === 'uncertain' || row.state === 'sending') return settleFromLog(app, id, session);
   if (row.state !== 'pending') return row;
   if (!row.reference) {
     // A pending answer without a reference cannot be requeried: look for it in the log.
     updatePurchase(app, id, { state: 'uncertain', reason: 'The service answered "pending" without a reference.' });
-    return settleFromLog(app, id);
+    return settleFromLog(app, id, session);
   }
-  if (!onCurrentConnection(app, row)) throw notOnThisConnection(row);
 
   const clock = app.service(createServiceClock);
   const at = new Date().toISOString();
   const tries = row.requery_tries + 1;
   let updated: PurchaseRow;
   try {
-    const answer = await app.client().requery(row.reference);
+    const answer = await session.client.requery(row.reference);
     const attempts = row.requery_attempts + 1;
     if (answer.status === 'SUCCESS') {
       const units = answer.units ?? row.units;
@@ -73,7 +62,7 @@ export async function requeryPurchase(app: App, id: string): Promise<PurchaseRow
         state: 'failed',
         reason: 'the provider reported the purchase as failed (requery)',
         hint: 'The wallet is refunded automatically for a failed purchase. You may buy again.',
-        refund_state: row.balance_before_kobo === null ? 'not_applicable' : 'checking',
+        refund_state: 'checking',
         requery_attempts: attempts,
         requery_tries: tries,
         last_requery_at: at,
@@ -82,7 +71,7 @@ export async function requeryPurchase(app: App, id: string): Promise<PurchaseRow
         settled_by: 'requery',
         final_at: at,
       });
-      if (updated.refund_state === 'checking') updated = await checkRefund(app, id);
+      updated = await checkRefund(app, id);
     } else {
       const wait = requeryBackoffMs(attempts);
       updated = updatePurchase(app, id, {
@@ -141,5 +130,6 @@ export async function requeryPurchase(app: App, id: string): Promise<PurchaseRow
     }
   }
   app.events.emit('data.changed', { topics: ['pending', 'purchases'] });
+  if (updated.state !== row.state) await refreshReferences(app, session, row.kind, [row.reference]);
   return updated;
 }

@@ -1,7 +1,7 @@
 import { ActionIcon, AppShell, Burger, Group, NavLink, ScrollArea, Text, Title, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { AppInfo } from '../../shared/contract/app';
+import type { AppInfo, ConnectionCheck } from '../../shared/contract/app';
 import { bridge } from './bridge';
 import { ConnectionBadge } from './components/ConnectionBadge';
 import { ErrorNotice } from './components/ErrorNotice';
@@ -28,6 +28,7 @@ export function AppFrame() {
   const [path, navigate] = useHashRoute('dashboard');
   const [info, setInfo] = useState<AppInfo | null>(null);
   const [online, setOnline] = useState(false);
+  const [service, setService] = useState<ConnectionCheck | null>(null);
   const [error, setError] = useState<AppError | null>(null);
 
   const refresh = useCallback(async () => {
@@ -38,13 +39,22 @@ export function AppFrame() {
     } catch (e) {
       setOnline(false);
       setError(asAppError(e));
+      return;
+    }
+    try {
+      setService(await bridge.call('connection.check', {}));
+    } catch {
+      setService(null);
     }
   }, []);
 
   useEffect(() => {
     void refresh();
     const unsubscribe = bridge.on('data.changed', (p) => {
-      if (p.topics.includes('connection')) void refresh();
+      if (p.topics.includes('connection')) {
+        setService(null);
+        void refresh();
+      }
     });
     const timer = window.setInterval(() => void refresh(), 30_000);
     return () => {
@@ -69,7 +79,7 @@ export function AppFrame() {
 
   const route = ROUTES.find((r) => r.path === path) ?? ROUTES[0];
   const Page = route.component;
-  const connection = useMemo(() => ({ info, online, refresh }), [info, online, refresh]);
+  const connection = useMemo(() => ({ info, online, service, refresh }), [info, online, service, refresh]);
 
   useEffect(() => {
     document.title = `${route.label} · vendesk${info?.connection.kind === 'live' ? ' (LIVE)' : info ? ' (SANDBOX)' : ''}`;

@@ -24,6 +24,11 @@ export interface BalanceView {
   readAt: string;
 }
 
+/** Whether the service of the connection in use answers (the header shows it). */
+export type ConnectionCheck =
+  | { reachable: true; checkedAt: string; latencyMs: number }
+  | { reachable: false; checkedAt: string; code: string; message: string; hint: string | null };
+
 export interface ProfileView {
   id: string;
   name: string;
@@ -52,6 +57,14 @@ export const appOperations = {
     }),
     'Create or update a live profile; the token goes to the protected store only',
   ).returns<ProfileView>(),
-  'profiles.activate': op(z.object({ id: z.string().min(1) }), 'Connect to a profile').returns<ConnectionInfo>(),
+  'connection.check': op(z.object({}), 'Whether the service of the connection in use answers now (reads the wallet; buys nothing)').returns<ConnectionCheck>(),
+  'profiles.activate': op(
+    z.object({
+      id: z.string().min(1),
+      /** A LIVE profile spends real money: the user confirmed switching to it. */
+      confirmLive: z.boolean().optional(),
+    }),
+    'Connect to a profile; a LIVE one only with confirmLive',
+  ).returns<ConnectionInfo>(),
   'profiles.delete': op(z.object({ id: z.string().min(1) }), 'Delete a live profile and its token').returns<{ deleted: true }>(),
 } as const;

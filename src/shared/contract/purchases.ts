@@ -22,13 +22,25 @@ export type VendTypeInput = 'PREPAID' | 'POSTPAID';
  */
 export type PurchaseState = 'sending' | 'success' | 'pending' | 'failed' | 'rejected' | 'uncertain' | 'needs_support' | 'not_found';
 
-/** Whether the refund of a declined or failed purchase reached the wallet. */
-export type RefundState = 'not_applicable' | 'checking' | 'confirmed' | 'missing';
+/**
+ * What the service's own records say about the money of a declined or failed purchase — never
+ * concluded from the wallet balance, which other purchases move.
+ * - `checking`: not known yet (the log has not been read since it failed).
+ * - `confirmed`: the service records it FAILED (its log entry, or its requery answer): a failed
+ *   purchase is refunded automatically.
+ * - `not_charged`: declined and not in the service's log at all: nothing was taken.
+ * - `missing`: the service's log shows it charged (SUCCESS or still PENDING) although it was
+ *   answered as failed.
+ * - `not_applicable`: nothing could have been charged (refused before sending).
+ */
+export type RefundState = 'not_applicable' | 'checking' | 'confirmed' | 'not_charged' | 'missing';
 
 export interface RefundView {
   state: RefundState;
+  /** The record the conclusion rests on, e.g. "log entry 4512 (ELE…): FAILED". */
+  evidence: string | null;
+  /** The wallet read just before the purchase was sent (for the record; not a refund test). */
   balanceBeforeKobo: number | null;
-  balanceAfterKobo: number | null;
   message: string | null;
 }
 

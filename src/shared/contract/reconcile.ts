@@ -79,11 +79,20 @@ export interface RollForward {
   failedDebitsKobo: number;
   /** Refunds of failed purchases expected in the window (their cost). */
   refundsKobo: number;
+  /** vendesk's own SMS, email copies and one-time codes charged in the window (from its send records). */
+  messagingKobo: number;
+  /** How many such charges. */
+  messagingCharges: number;
   expectedClosingKobo: number | null;
   differenceKobo: number | null;
   /** Part of the difference explained by refunds that never showed in the balance (negative). */
   missingRefundsKobo: number;
   unexplainedKobo: number | null;
+  /**
+   * Movements within a second of a balance reading (or messages whose answer was lost) that the
+   * clock alone could not place before or after it: placed the way that makes the figures agree.
+   */
+  placedByBalance: number;
   snapshots: number;
 }
 

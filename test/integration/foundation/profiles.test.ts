@@ -38,9 +38,17 @@ describe('connection profiles and the live token', () => {
     expect(filesContaining(t.dataDir, token)).toEqual([path.relative(t.dataDir, tokenFile)]);
   });
 
+  it('switches to a LIVE profile only when the switch is confirmed', async () => {
+    const profile = (await t.call('profiles.list', {})).find((p) => p.name === 'Acme live')!;
+    const error = await t.call('profiles.activate', { id: profile.id }).catch((e: unknown) => e);
+    expect((error as AppError).code).toBe('live_confirmation_needed');
+    expect((error as AppError).message).toContain('real money');
+    expect((await t.call('app.info', {})).connection.kind).not.toBe('live');
+  });
+
   it('connects to a live profile and shows it as LIVE', async () => {
     const profile = (await t.call('profiles.list', {})).find((p) => p.name === 'Acme live');
-    const connection = await t.call('profiles.activate', { id: profile!.id });
+    const connection = await t.call('profiles.activate', { id: profile!.id, confirmLive: true });
     expect(connection).toMatchObject({ kind: 'live', profileName: 'Acme live', baseUrl: live.url });
     const balance = await t.call('account.balance', {});
     expect(balance.accountName).toBe('Acme Finance Ltd');
@@ -51,7 +59,7 @@ describe('connection profiles and the live token', () => {
     const profile = (await t.call('profiles.list', {})).find((p) => p.name === 'Acme live')!;
     const tokenFile = path.join(t.dataDir, 'tokens', `${profile.id}.token`);
     fs.chmodSync(tokenFile, 0o644);
-    const error = await t.call('profiles.activate', { id: profile.id }).catch((e: unknown) => e);
+    const error = await t.call('profiles.activate', { id: profile.id, confirmLive: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).message).toContain('can be read by other users');
     expect((error as AppError).hint).toContain('chmod 600');
@@ -61,7 +69,7 @@ describe('connection profiles and the live token', () => {
   it('reports a refused token without showing it', async () => {
     const wrong = 'wrong-token-88e1b0c4d2';
     const saved = await t.call('profiles.save', { name: 'Typo', baseUrl: live.url, token: wrong });
-    await t.call('profiles.activate', { id: saved.id });
+    await t.call('profiles.activate', { id: saved.id, confirmLive: true });
     const error = (await t.call('account.balance', {}).catch((e: unknown) => e)) as AppError;
     expect(error).toBeInstanceOf(AppError);
     expect(`${error.message} ${error.hint ?? ''}`).not.toContain(wrong);

@@ -6,27 +6,41 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export type Rewrite = (answer: { status: number; body: string }) => { status: number; body: string };
+
 export interface DroppingProxy {
   url: string;
   /** The next `count` requests whose path starts with `pathPrefix` lose their answer. */
   dropAnswers(pathPrefix: string, count: number): void;
+  /** The next `count` answers to `pathPrefix` reach vendesk changed by `rewrite` (the sandbox did the real thing). */
+  rewriteAnswers(pathPrefix: string, count: number, rewrite: Rewrite): void;
   close(): Promise<void>;
 }
 
 export async function startDroppingProxy(target: string): Promise<DroppingProxy> {
   const drops: { prefix: string; remaining: number }[] = [];
+  const rewrites: { prefix: string; remaining: number; rewrite: Rewrite }[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const rule = drops.find((d) => d.remaining > 0 && (req.url ?? '').startsWith(d.prefix));
       if (rule) rule.remaining--;
+      const change = rewrites.find((r) => r.remaining > 0 && (req.url ?? '').startsWith(r.prefix));
+      if (change) change.remaining--;
       const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
         const body: Buffer[] = [];
         answer.on('data', (c: Buffer) => body.push(c));
         answer.on('end', () => {
           if (rule) {
             req.socket.destroy();
+            return;
+          }
+          if (change) {
+            const changed = change.rewrite({ status: answer.statusCode ?? 502, body: Buffer.concat(body).toString('utf8') });
+            const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(changed.body)) };
+            res.writeHead(changed.status, headers);
+            res.end(changed.body);
             return;
           }
           res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -43,6 +57,9 @@ export async function startDroppingProxy(target: string): Promise<DroppingProxy>
     url: `http://127.0.0.1:${port}`,
     dropAnswers(prefix, count) {
       drops.push({ prefix, remaining: count });
+    },
+    rewriteAnswers(prefix, count, rewrite) {
+      rewrites.push({ prefix, remaining: count, rewrite });
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -2,6 +2,7 @@
 import { runCli } from '../../../src/cli/main';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { createPendingScheduler, createServiceClock } from '../../../src/main/requery';
+import type { LogEntry, PageObject } from '../../../src/shared/wire';
 
 /** A vendesk whose requery loop the test drives by hand, with ₦1,000,000 in the wallet. */
 export async function startPurchaseTestApp(): Promise<TestApp> {
@@ -47,6 +48,15 @@ export async function cli(t: TestApp, args: string[]): Promise<{ code: number; s
 
 export async function walletKobo(t: TestApp): Promise<number> {
   return (await t.call('account.balance', {})).balanceKobo;
+}
+
+/** The sandbox's own log entry with this transaction id (read straight from the service, not vendesk). */
+export async function serviceLogEntry(t: TestApp, transactionId: string): Promise<LogEntry | undefined> {
+  const url = new URL(`${t.sandbox.url}/logEntries`);
+  url.searchParams.set('search', transactionId);
+  url.searchParams.set('perPage', '100');
+  const answer = (await (await fetch(url, { headers: { Authorization: `Bearer ${t.token}` } })).json()) as { data: PageObject<LogEntry> };
+  return answer.data.Items.find((e) => e.transaction_id === transactionId);
 }
 
 export const PHONE = '08031234567';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { refusal } from '../../support/refusal';
 import { startDroppingProxy, type DroppingProxy } from './droppingProxy';
-import { PHONE, account, cli, pauseLoop, startPurchaseTestApp, walletKobo } from './purchaseHelpers';
+import { PHONE, account, cli, pauseLoop, serviceLogEntry, startPurchaseTestApp, walletKobo } from './purchaseHelpers';
 
 const TOKEN_SHAPE = /^\d{4}(-\d{4}){4}$/;
 
@@ -71,14 +71,16 @@ describe('electricity and cable purchases', () => {
     expect(unknown.hint).toContain('IKEDC');
   });
 
-  it("shows a provider decline with the provider's reason and confirms the refund against the wallet", async () => {
+  it("shows a provider decline with the provider's reason and confirms the refund from the service's log of that purchase", async () => {
     const before = await walletKobo(t);
     const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('9999'), vendType: 'PREPAID', amountKobo: 200_000, phone: PHONE });
     expect(p.state).toBe('failed');
     expect(p.reason).toMatch(/declined by provider/);
     expect(p.whatToDo).toMatch(/Check the meter number and whether the meter is PREPAID or POSTPAID/);
     expect(p.refund.state).toBe('confirmed');
-    expect(p.refund.message).toMatch(/Refund confirmed/);
+    expect(p.refund.message).toMatch(/^Refunded: the service records this purchase as FAILED/);
+    expect(p.refund.evidence).toContain(p.reference);
+    expect((await serviceLogEntry(t, p.reference ?? ''))?.status).toBe('FAILED');
     expect(await walletKobo(t)).toBe(before);
   });
 
@@ -190,6 +192,22 @@ describe('a purchase whose answer is lost', () => {
     const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 150_000, phone: PHONE });
     expect(p.state).toBe('pending');
     expect(p.requery.lastNote).toMatch(/requeries it to fetch the token/);
+  });
+
+  it('says the refund is missing when the answer said declined but the service logged the purchase as charged', async () => {
+    const before = await walletKobo(t);
+    proxy.rewriteAnswers('/purchaseElectricity', 1, ({ body }) => {
+      const real = JSON.parse(body) as { requestReference: string };
+      return { status: 400, body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: real.requestReference, data: 'declined by provider: try again later' }) };
+    });
+    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'POSTPAID', amountKobo: 110_000, phone: PHONE });
+    expect(p.state).toBe('failed');
+    // The service's own records: charged and logged SUCCESS under the reference it answered with.
+    expect((await serviceLogEntry(t, p.reference ?? ''))?.status).toBe('SUCCESS');
+    expect(await walletKobo(t)).toBeLessThan(before);
+    expect(p.refund.state).toBe('missing');
+    expect(p.refund.message).toMatch(/^Refund missing: the service's log shows this purchase as charged/);
+    expect(p.whatToDo).toMatch(/Contact support/);
   });
 
   it('stays uncertain (and blocks a duplicate) when the log does not show it', async () => {

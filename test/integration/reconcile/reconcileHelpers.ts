@@ -62,3 +62,18 @@ export function exceptions(run: ReconcileRunView): Partial<Record<ReconcileCateg
 export function removeFile(file: string): void {
   fs.rmSync(file, { force: true });
 }
+
+/**
+ * A purchase made outside this vendesk (another desktop, the vendor's portal): straight to the
+ * service with the organisation's token, so vendesk's mirror and records know nothing of it.
+ */
+export async function buyElsewhere(t: TestApp, account: string, naira = 2000): Promise<{ reference: string }> {
+  const answer = await fetch(`${t.sandbox.url}/purchaseElectricity`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ amount: naira, meter: account, phone: CUSTOMER_PHONE, disco: 'IKEDC', vendType: 'PREPAID' }),
+  });
+  const body = (await answer.json()) as { requestReference: string; gatewayStatus: string };
+  if (body.gatewayStatus !== '00') throw new Error(`the purchase outside vendesk was not completed: ${JSON.stringify(body)}`);
+  return { reference: body.requestReference };
+}

@@ -8,7 +8,7 @@ import { countPendingItems, createServiceClock } from '../../../src/main/requery
 import type { EventMap } from '../../../src/shared/contract';
 import { AppError } from '../../../src/shared/appError';
 import { startTestApp, type TestApp } from '../../support/testApp';
-import { PHONE, account, advanceClocks, cli, pauseLoop, startPurchaseTestApp, tickRequeryLoop, walletKobo } from '../purchases/purchaseHelpers';
+import { PHONE, account, advanceClocks, cli, pauseLoop, serviceLogEntry, startPurchaseTestApp, tickRequeryLoop, walletKobo } from '../purchases/purchaseHelpers';
 
 async function buyPending(t: TestApp, ending: string, amountKobo = 300_000) {
   const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account(ending), vendType: 'PREPAID', amountKobo, phone: PHONE });
@@ -56,18 +56,22 @@ describe('pending purchases and requery', () => {
     expect(await walletKobo(t)).toBe(before);
   });
 
-  it('flags a refund that does not show in the wallet, and confirms it once it does', async () => {
+  it('confirms the refund of a purchase that failed after requery from its own record, although another purchase lowered the wallet meanwhile', async () => {
     const p = await buyPending(t, '1111', 250_000);
-    const high = await walletKobo(t);
-    await t.control('wallet', { balance: 10 });
+    // Another purchase before it settles: the wallet is lower than before the failed one, for a good reason.
+    const other = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE });
+    expect(other.state).toBe('success');
     await advanceClocks(t, 125);
     const done = await t.call('pending.requeryNow', { id: p.id });
     expect(done.purchase.state).toBe('failed');
-    expect(done.purchase.refund.state).toBe('missing');
-    expect(done.purchase.refund.message).toMatch(/Refund not seen yet/);
-    await t.control('wallet', { balance: high / 100 + 10_000 });
+    expect(done.purchase.refund.state).toBe('confirmed');
+    expect(done.purchase.refund.message).toMatch(/^Refunded: the service records this purchase as FAILED/);
+    expect(done.purchase.refund.message).not.toMatch(/lower|not seen/i);
+    expect((await serviceLogEntry(t, p.reference ?? ''))?.status).toBe('FAILED');
+    // "Check refund again" keeps it confirmed: nothing flips it back.
     const rechecked = await t.call('purchases.checkRefund', { id: p.id });
     expect(rechecked.refund.state).toBe('confirmed');
+    expect(rechecked.refund.evidence).toMatch(/FAILED/);
   });
 
   it('keeps a purchase that stays PENDING, counts the attempt and backs off', async () => {
@@ -183,6 +187,7 @@ describe('pending purchases and requery', () => {
     const clock = t.app.service(createServiceClock);
     const row = insertSendingPurchase(
       t.app,
+      t.app.session(),
       {
         kind: 'electricity',
         provider_code: 'IKEDC',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reconcileEntries, type LocalSubmission } from '../../../src/main/reconcile/categorizeEntries';
 import { columnsFromEntries, type PlainEntry } from '../../../src/main/reconcile/logColumns';
-import type { BalanceSnapshot } from '../../../src/main/reconcile/walletRollForward';
+import type { BalanceSnapshot, MessagingCharge } from '../../../src/main/reconcile/walletRollForward';
 import { EXCEPTION_CATEGORIES, type ReconcileCategory } from '../../../src/shared/contract/reconcile';
 
 const DAY = Date.parse('2026-03-02T00:00:00.000Z');
@@ -27,12 +27,13 @@ function entry(over: Partial<PlainEntry> & { minute?: number } = {}): PlainEntry
   };
 }
 
-function run(exportEntries: PlainEntry[], mirrorEntries: PlainEntry[], extra: { local?: LocalSubmission[]; snapshots?: BalanceSnapshot[] } = {}) {
+function run(exportEntries: PlainEntry[], mirrorEntries: PlainEntry[], extra: { local?: LocalSubmission[]; snapshots?: BalanceSnapshot[]; messaging?: MessagingCharge[] } = {}) {
   return reconcileEntries({
     exp: columnsFromEntries(exportEntries),
     mir: columnsFromEntries(mirrorEntries),
     local: extra.local ?? [],
     snapshots: extra.snapshots ?? [],
+    messaging: extra.messaging ?? [],
     rangeStartMs: DAY,
     rangeEndMs: DAY + 86_400_000,
     matchWindowMs: 15 * 60_000,
@@ -166,6 +167,37 @@ describe('wallet roll-forward', () => {
     const ok = entry({ minute: 10 });
     const outcome = run([ok], [ok], { snapshots: [snap(0, 10_000), snap(30, 14_030)] });
     expect(outcome.rollForward).toMatchObject({ available: true, differenceKobo: 500_000, unexplainedKobo: 500_000 });
+  });
+
+  it("explains vendesk's own messaging charges on their own line, so a range where only vendesk moved the wallet leaves nothing unexplained", () => {
+    const ok = entry({ minute: 10, costKobo: 97_000 });
+    const sms = Array.from({ length: 11 }, (_, i) => ({ kobo: 400, fromMs: DAY + (12 + i) * 60_000, toMs: DAY + (12 + i) * 60_000 + 999, uncertain: false }));
+    // 10,000 − 970 − 11 × 4 = 8,986
+    const outcome = run([ok], [ok], { snapshots: [snap(0, 10_000), snap(30, 8_986)], messaging: sms });
+    expect(outcome.rollForward).toMatchObject({ available: true, successfulSpendKobo: 97_000, messagingKobo: 4_400, messagingCharges: 11, differenceKobo: 0, unexplainedKobo: 0 });
+  });
+
+  it('works between two readings inside the range when none predates it', () => {
+    const ok = entry({ minute: 40, costKobo: 97_000 });
+    const outcome = run([ok], [ok], { snapshots: [snap(30, 10_000), snap(50, 9_030)] });
+    expect(outcome.rollForward).toMatchObject({ available: true, openingKobo: 1_000_000, closingKobo: 903_000, unexplainedKobo: 0 });
+  });
+
+  it('places a refund stamped inside a reading’s second by what the balance already holds, not by the clock alone', () => {
+    const failed = entry({ minute: 10, status: 'FAILED', costKobo: 48_500, amountKobo: 50_000, updatedAt: new Date(DAY + 30 * 60_000 + 600).toISOString() });
+    // The closing reading's answer said 00:30:00 (its Date header); the refund at 00:30:00.600 is already in it.
+    const closing: BalanceSnapshot = { atMs: DAY + 30 * 60_000, toMs: DAY + 30 * 60_000 + 999, balanceKobo: 1_000_000 };
+    const outcome = run([failed], [failed], { snapshots: [snap(0, 10_000), closing] });
+    expect(outcome.rollForward).toMatchObject({ available: true, failedDebitsKobo: 48_500, refundsKobo: 48_500, differenceKobo: 0, unexplainedKobo: 0, placedByBalance: 1 });
+    expect(exceptions(outcome)).toEqual({});
+  });
+
+  it('counts a message whose answer was lost only if the balance shows it was charged', () => {
+    const lost = { kobo: 800, fromMs: DAY + 5 * 60_000, toMs: DAY + 5 * 60_000 + 30_000, uncertain: true };
+    const charged = run([], [], { snapshots: [snap(0, 10_000), snap(30, 9_992)], messaging: [lost] });
+    expect(charged.rollForward).toMatchObject({ messagingKobo: 800, unexplainedKobo: 0 });
+    const notCharged = run([], [], { snapshots: [snap(0, 10_000), snap(30, 10_000)], messaging: [lost] });
+    expect(notCharged.rollForward).toMatchObject({ messagingKobo: 0, unexplainedKobo: 0 });
   });
 
   it('says why when there are no snapshots to roll forward from', () => {

@@ -1,30 +1,37 @@
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import { useConnection } from '../hooks/useConnection';
 
-/** SANDBOX or LIVE, always visible, and whether the service answers. */
+/** SANDBOX or LIVE, always visible, the profile in use, and whether its service answers. */
 export function ConnectionBadge() {
-  const { info, online } = useConnection();
+  const { info, online, service } = useConnection();
   if (!info) return null;
   const live = info.connection.kind === 'live';
+  const state = !online ? 'down' : service === null ? 'checking' : service.reachable ? 'up' : 'unreachable';
+  const colour = state === 'up' ? 'var(--mantine-color-green-6)' : state === 'checking' ? 'var(--mantine-color-gray-5)' : 'var(--mantine-color-red-6)';
+  const words =
+    state === 'down'
+      ? 'vendesk is not answering'
+      : state === 'checking'
+        ? `${info.connection.profileName} · checking…`
+        : state === 'up'
+          ? `${info.connection.profileName} · service answers`
+          : `${info.connection.profileName} · service not answering`;
+  const detail = service && !service.reachable ? `${service.message}${service.hint ? ` ${service.hint}` : ''}` : live ? `Real money: connected to ${info.connection.baseUrl}` : 'Built-in test service: no real money moves';
   return (
     <Group gap="xs" wrap="nowrap">
-      <Tooltip
-        label={live ? `Real money: connected to ${info.connection.baseUrl}` : 'Built-in test service: no real money moves'}
-        withArrow
-      >
+      <Tooltip label={live ? `Real money: connected to ${info.connection.baseUrl}` : 'Built-in test service: no real money moves'} withArrow>
         <Badge size="lg" color={live ? 'red' : 'yellow'} variant={live ? 'filled' : 'light'} data-testid="connection-badge">
           {live ? 'LIVE' : 'SANDBOX'}
         </Badge>
       </Tooltip>
-      <Group gap={6} wrap="nowrap" data-testid="connection-status">
-        <span
-          aria-hidden
-          style={{ width: 8, height: 8, borderRadius: 8, background: online ? 'var(--mantine-color-green-6)' : 'var(--mantine-color-red-6)' }}
-        />
-        <Text size="sm" c="dimmed">
-          {online ? info.connection.profileName : 'Not reachable'}
-        </Text>
-      </Group>
+      <Tooltip label={detail} withArrow multiline maw={360}>
+        <Group gap={6} wrap="nowrap" data-testid="connection-status" data-state={state}>
+          <span aria-hidden style={{ width: 8, height: 8, borderRadius: 8, background: colour, flex: 'none' }} />
+          <Text size="sm" c={state === 'unreachable' || state === 'down' ? 'red' : 'dimmed'} truncate maw={280}>
+            {words}
+          </Text>
+        </Group>
+      </Tooltip>
     </Group>
   );
 }

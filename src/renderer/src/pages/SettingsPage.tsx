@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Code, Group, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Code, Group, Modal, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { AppError, asAppError, bridge } from '../bridge';
@@ -7,6 +7,7 @@ import { PageHeader } from '../components/PageHeader';
 import { useConnection } from '../hooks/useConnection';
 import { useAction } from '../hooks/useAction';
 import { useOperation } from '../hooks/useOperation';
+import type { ProfileView } from '../../../shared/contract/app';
 
 function AddProfileForm({ onSaved }: { onSaved: () => void }) {
   const [name, setName] = useState('');
@@ -45,10 +46,37 @@ function AddProfileForm({ onSaved }: { onSaved: () => void }) {
   );
 }
 
+/** Switching to a LIVE profile spends real money from then on: the user says so first. */
+function ConfirmLiveSwitch({ profile, onCancel, onConfirm }: { profile: ProfileView | null; onCancel: () => void; onConfirm: (p: ProfileView) => void }) {
+  return (
+    <Modal opened={profile !== null} onClose={onCancel} title="Switch to a LIVE connection?" centered>
+      {profile && (
+        <Stack gap="sm">
+          <Text size="sm">
+            From now on, purchases and messages go to <b>{profile.baseUrl}</b> as <b>{profile.name}</b> and spend <b>real money</b> from your organisation's wallet.
+          </Text>
+          <Text size="sm" c="dimmed">
+            The sandbox's test purchases, jobs and reports stay with the sandbox; this connection shows only its own.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onCancel}>
+              Stay on the current connection
+            </Button>
+            <Button color="red" onClick={() => onConfirm(profile)} data-testid="confirm-live-switch">
+              Switch to LIVE
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
 export function SettingsPage() {
   const { info, refresh } = useConnection();
   const profiles = useOperation('profiles.list', {});
   const [error, setError] = useState<AppError | null>(null);
+  const [confirming, setConfirming] = useState<ProfileView | null>(null);
 
   const act = async (fn: () => Promise<unknown>, done: string) => {
     try {
@@ -60,10 +88,19 @@ export function SettingsPage() {
       setError(asAppError(e));
     }
   };
+  const activate = (p: ProfileView) => act(() => bridge.call('profiles.activate', { id: p.id, confirmLive: p.kind === 'live' }), `Now using ${p.name}`);
 
   return (
     <>
-      <PageHeader title="Settings" description="Connection profiles, limits and the data folder" />
+      <PageHeader title="Settings" description="Connection profiles and the data folder" />
+      <ConfirmLiveSwitch
+        profile={confirming}
+        onCancel={() => setConfirming(null)}
+        onConfirm={(p) => {
+          setConfirming(null);
+          void activate(p);
+        }}
+      />
       <Stack gap="lg">
         <Card withBorder padding="lg">
           <Title order={4}>Connection profiles</Title>
@@ -110,7 +147,7 @@ export function SettingsPage() {
                   <Table.Td>
                     <Group gap="xs" justify="flex-end">
                       {!p.active && (
-                        <Button size="xs" variant="light" onClick={() => void act(() => bridge.call('profiles.activate', { id: p.id }), `Now using ${p.name}`)}>
+                        <Button size="xs" variant="light" onClick={() => (p.kind === 'live' ? setConfirming(p) : void activate(p))}>
                           Use this profile
                         </Button>
                       )}
