@@ -13,9 +13,11 @@ import type { BulkItemView } from '../../../src/shared/contract/bulk';
 import type { PurchaseView } from '../../../src/shared/contract/purchases';
 import type { LogEntry } from '../../../src/shared/wire';
 import { cellsViaLibreOffice, sheetsViaLibreOffice, type ReadCell } from '../../support/libreOffice';
+import { serviceLog, serviceSpend } from '../../support/serviceSpend';
+import { formatNaira } from '../../../src/shared/money';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { airtimeRows, tempDir, writeCsv } from '../bulk/bulkTestFiles';
-import { pauseLoop } from '../purchases/purchaseHelpers';
+import { cli, pauseLoop } from '../purchases/purchaseHelpers';
 import { buyElectricity, CUSTOMER_PHONE, exportVendorLog, meter, reconcile, sync, vendorLog } from './reconcileHelpers';
 
 const naira = (kobo: number) => kobo / 100;
@@ -211,20 +213,69 @@ describe('reconciliation workbook', () => {
 });
 
 describe('spend report', () => {
-  it('adds up spend by day, type and network, with a chart image beside the workbook', async () => {
-    const today = new Date().toISOString().slice(0, 10);
-    const from = new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10);
+  const today = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 100 * 86_400_000).toISOString().slice(0, 10);
+  const inRange = (e: LogEntry) => e.status === 'SUCCESS' && e.created_at.slice(0, 10) >= from && e.created_at.slice(0, 10) <= today;
+
+  it('gives the face value and wallet cost of successful purchases as the service logged them, as numbers on every sheet', async () => {
     const written = await t.call('reports.spend', { from, to: today });
+    const serviceEntries = (await serviceLog(t)).filter(inRange);
+    const service = serviceSpend(serviceEntries, () => true);
+    const commissionKobo = serviceEntries.reduce((sum, e) => sum + Math.round(e.commission * 100), 0);
+    expect(service.costKobo).toBeLessThan(service.faceKobo);
+    expect(written.totals).toEqual({ ...service, commissionKobo });
+
+    // The chart beside it plots the wallet cost and says both totals.
     expect(written.chart?.fileName).toMatch(/chart\.svg$/);
-    expect(fs.readFileSync(written.chart?.path ?? '', 'utf8')).toMatch(/^<svg[\s\S]*Spend by day/);
-    const totals = t.app.db
-      .prepare("SELECT count(*) AS n, sum(cost_kobo) AS cost FROM log_entries WHERE profile_id = ? AND status = 'SUCCESS'")
-      .get(t.app.connection.profileId) as { n: number; cost: number };
+    const svg = fs.readFileSync(written.chart?.path ?? '', 'utf8');
+    expect(svg).toMatch(/^<svg[\s\S]*Spend by day/);
+    expect(svg).toContain(`Face value ${formatNaira(service.faceKobo)} · Wallet cost ${formatNaira(service.costKobo)}`);
+
     const sheets = sheetsViaLibreOffice(written.path);
-    expect([...sheets.keys()].sort()).toEqual(['By day', 'By day and type', 'By network', 'By type']);
+    expect([...sheets.keys()].sort()).toEqual(['By day', 'By day and type', 'By network', 'By type', 'Summary']);
+    for (const name of ['By day', 'By type', 'By network', 'By day and type']) {
+      const rows = sheets.get(name) ?? [];
+      const col = (h: string) => rows[0].indexOf(h);
+      const sum = (h: string) => rows.slice(1).reduce((s, r) => s + Math.round(Number(r[col(h)]) * 100), 0);
+      expect({ purchases: sum('Purchases') / 100, faceKobo: sum('Face value (₦)'), costKobo: sum('Wallet cost (₦)') }, name).toEqual(service);
+    }
     const byType = sheets.get('By type') ?? [];
-    const costCol = byType[0].indexOf('Cost charged (₦)');
-    expect(byType.slice(1).reduce((s, r) => s + Math.round(Number(r[costCol]) * 100), 0)).toBe(totals.cost);
-    expect(byType.slice(1).reduce((s, r) => s + Number(r[1]), 0)).toBe(totals.n);
+    for (const type of ['AIRTIME', 'ELECTRICITY']) {
+      const row = byType.find((r) => r[0] === type);
+      const expected = serviceSpend(serviceEntries, (e) => e.type === type);
+      expect([Number(row?.[1]), Math.round(Number(row?.[2]) * 100), Math.round(Number(row?.[3]) * 100)], type).toEqual([expected.purchases, expected.faceKobo, expected.costKobo]);
+    }
+
+    // As LibreOffice reads it: the Summary's range as dates, its totals as number cells.
+    const cells = await cellsViaLibreOffice(written.path);
+    const summary = cells.get('Summary');
+    expect(summary?.get('A1')?.value).toBe('Item');
+    expect(summary?.get('B2')).toMatchObject({ type: 'Date' });
+    expect((summary?.get('B2')?.value as Date).toISOString().slice(0, 10)).toBe(from);
+    expect((summary?.get('B3')?.value as Date).toISOString().slice(0, 10)).toBe(today);
+    expect(summary?.get('A4')?.value).toBe('Successful purchases');
+    for (const [address, expected] of [['C4', service.purchases], ['D4', service.faceKobo / 100], ['E4', service.costKobo / 100], ['F4', commissionKobo / 100]] as const) {
+      expect(summary?.get(address), address).toMatchObject({ type: 'Number' });
+      expect(summary?.get(address)?.value, address).toBeCloseTo(expected, 2);
+    }
+    expect(summary?.get('D4')?.numFmt).toMatch(/₦.*0\.00/);
+    for (const [name, sheet] of cells) {
+      if (name === 'Summary') continue;
+      for (const [address, c] of sheet) {
+        if (/^[A-Z]+1$/.test(address)) continue; // headers
+        const column = address.replace(/\d+$/, '');
+        const isText = name === 'By type' || name === 'By network' ? column === 'A' : name === 'By day and type' && column === 'B';
+        const isDate = (name === 'By day' || name === 'By day and type') && column === 'A';
+        expect(c.type, `${name}!${address}`).toBe(isText ? 'String' : isDate ? 'Date' : 'Number');
+      }
+    }
   }, 180_000);
+
+  it('says both figures on the command line', async () => {
+    const r = await cli(t, ['report', 'spend', '--from', from, '--to', today]);
+    expect(r.code).toBe(0);
+    const service = serviceSpend(await serviceLog(t), inRange);
+    expect(JSON.parse(r.stdout)).toMatchObject({ purchases: service.purchases, faceValue: service.faceKobo / 100, walletCost: service.costKobo / 100 });
+    expect(fs.existsSync(JSON.parse(r.stdout).workbook)).toBe(true);
+  }, 60_000);
 });
