@@ -37,6 +37,8 @@ export interface ExportSheet {
   freezeHeader?: boolean;
   /** Filter buttons on the header row (default true). */
   autoFilter?: boolean;
+  /** Printed landscape with every column on the page's width (a summary that should print on one page). */
+  printOnePageWide?: boolean;
 }
 
 export interface ExportOptions {
@@ -231,6 +233,7 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
   const freeze = sheet.freezeHeader ?? true;
   const worksheet = workbook.addWorksheet(name, {
     views: freeze ? [{ state: 'frozen', xSplit: 0, ySplit: 1 }] : [],
+    ...(sheet.printOnePageWide ? { pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 } } : {}),
   });
 
   // Sample the first rows to size the columns, then write them and stream the rest.

@@ -75,7 +75,7 @@ export function spendSummaryRows(report: SpendReport): unknown[][] {
 export async function writeSpendWorkbook(report: SpendReport, file: string): Promise<{ rows: number; bytes: number }> {
   const lines = (first: ExportColumn, rows: SpendLine[]) => ({ columns: [first, ...FIGURE_COLUMNS], rows: rows.map((l) => [l.key, ...figures(l)]) });
   return writeTableXlsx(file, [
-    { name: 'Summary', columns: SPEND_SUMMARY_COLUMNS, rows: spendSummaryRows(report), freezeHeader: false, autoFilter: false },
+    { name: 'Summary', columns: SPEND_SUMMARY_COLUMNS, rows: spendSummaryRows(report), freezeHeader: false, autoFilter: false, printOnePageWide: true },
     { name: 'By day', ...lines({ header: 'Day', kind: 'date' }, report.byDay) },
     { name: 'By type', ...lines({ header: 'Type', kind: 'text' }, report.byType) },
     { name: 'By network', ...lines({ header: 'Network', kind: 'text' }, report.byNetwork) },

@@ -145,6 +145,17 @@ describe('writeTableXlsx', () => {
     expect(ws.getColumn(1).width).toBeGreaterThanOrEqual(18);
   });
 
+  it('prints a summary sheet landscape, one page wide, when asked', async () => {
+    const file = path.join(dir, 'print.xlsx');
+    await writeTableXlsx(file, [
+      { name: 'Summary', columns, rows, printOnePageWide: true },
+      { name: 'Items', columns, rows },
+    ]);
+    const wb = await readBack(file);
+    expect(wb.getWorksheet('Summary')?.pageSetup).toMatchObject({ orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 });
+    expect(wb.getWorksheet('Items')?.pageSetup.fitToPage).toBeFalsy();
+  });
+
   it('writes several sheets from async iterables and makes sheet names valid and unique', async () => {
     async function* gen(n: number) {
       for (let i = 0; i < n; i++) yield [`r${i}`, i * 100];
