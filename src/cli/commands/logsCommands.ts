@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { EventMap } from '../../shared/contract/events';
 import type { LogFilter, MirrorRow } from '../../shared/contract/logs';
 import { formatNaira } from '../../shared/money';
+import { faceAndCostText } from '../../shared/spendText';
 import { exportLogs } from '../../main/mirror/logExport';
 import { logSync } from '../../main/mirror/logSync';
 import { callOrThrow } from '../callOrThrow';
@@ -98,7 +99,7 @@ export const logsCommand: CliCommand = {
     const lines = page.rows.map((r) => `${r.createdAt.slice(0, 19).replace('T', ' ')}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`);
     return {
       json: { total: totals.count, amount: totals.amountKobo / 100, cost: totals.costKobo / 100, commission: totals.commissionKobo / 100, entries: page.rows.map(rowJson) },
-      text: [...lines, `${page.rows.length} shown of ${totals.count} matching; amount ${formatNaira(totals.amountKobo)}, cost ${formatNaira(totals.costKobo)}, commission ${formatNaira(totals.commissionKobo)}.`].join('\n'),
+      text: [...lines, `${page.rows.length} shown of ${totals.count} matching; ${faceAndCostText(totals.amountKobo, totals.costKobo)} · Commission ${formatNaira(totals.commissionKobo)}.`].join('\n'),
     };
   },
 };
@@ -117,7 +118,7 @@ export const exportLogsCommand: CliCommand = {
     const file = await exportLogs(app, { filter, sort: 'time_desc', format: ext === '.xlsx' ? 'xlsx' : 'csv', outPath: out, onProgress: (n) => ctx.progress(`export: ${n} rows`) });
     return {
       json: { path: file.path, rows: file.rows, bytes: file.bytes, amount: file.totals.amountKobo / 100, cost: file.totals.costKobo / 100, commission: file.totals.commissionKobo / 100 },
-      text: `Wrote ${file.rows} entries to ${file.path} (amount ${formatNaira(file.totals.amountKobo)}).`,
+      text: `Wrote ${file.rows} entries to ${file.path} (${faceAndCostText(file.totals.amountKobo, file.totals.costKobo)}).`,
     };
   },
 };

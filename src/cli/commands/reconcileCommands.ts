@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CATEGORY_LABELS, RECONCILE_CATEGORIES, type ReconcileRunView } from '../../shared/contract/reconcile';
 import { formatNaira } from '../../shared/money';
+import { faceAndCostText, purchasesText } from '../../shared/spendText';
 import { callOrThrow } from '../callOrThrow';
 import { dateOption, dateRangeOptions, numberOption, requirePositional, stringOption, UsageError, type CliCommand } from '../cliCommand';
 
@@ -166,7 +167,11 @@ export const spendReportCommand: CliCommand = {
         chart = chartOut;
       }
     }
-    return { json: { workbook: file, chart, days: written.chart?.rows ?? 0 }, text: `Spend report: ${file}${chart ? `\nChart: ${chart}` : ''}` };
+    const t = written.totals;
+    return {
+      json: { workbook: file, chart, days: written.chart?.rows ?? 0, purchases: t.purchases, faceValue: t.faceKobo / 100, walletCost: t.costKobo / 100, commission: t.commissionKobo / 100 },
+      text: `Spend report: ${file}${chart ? `\nChart: ${chart}` : ''}\n${purchasesText(t.purchases)}, successful: ${faceAndCostText(t.faceKobo, t.costKobo)}`,
+    };
   },
 };
 

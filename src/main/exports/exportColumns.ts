@@ -3,10 +3,9 @@
  * the XLSX and the CSV writer so both files say the same thing.
  */
 import { AppError } from '../../shared/appError';
-import { neutralizeFormula } from './neutralizeFormula';
 
 export type ExportColumnKind =
-  /** Any value, written as text (formula injection neutralized). */
+  /** Any value, written as text (a string cell in XLSX; formula injection neutralized in CSV). */
   | 'text'
   /** Integer kobo, written as a Naira number with the format `"₦"#,##0.00`. */
   | 'naira'
@@ -38,7 +37,7 @@ export const NUM_FORMATS: Record<ExportColumnKind, string | undefined> = {
   date: DATE_FORMAT,
 };
 
-/** A value ready for a cell: a string (already neutralized), a number, a Date, or empty. */
+/** A value ready for a cell: a string (exactly the text), a number, a Date, or empty. */
 export type CellValue = string | number | Date | null;
 
 function badValue(column: ExportColumn, rowNumber: number, value: unknown, expected: string): AppError {
@@ -75,7 +74,7 @@ export function toCellValue(column: ExportColumn, value: unknown, rowNumber: num
   if (value === null || value === undefined || value === '') return null;
   switch (column.kind) {
     case 'text':
-      return neutralizeFormula(value instanceof Date ? value.toISOString() : String(value));
+      return value instanceof Date ? value.toISOString() : String(value);
     case 'naira': {
       const kobo = typeof value === 'bigint' ? Number(value) : value;
       if (typeof kobo !== 'number' || !Number.isSafeInteger(kobo)) throw badValue(column, rowNumber, value, 'an amount in integer kobo');

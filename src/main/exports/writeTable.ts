@@ -3,7 +3,8 @@
  * through exceljs's streaming WorkbookWriter, or to CSV. Rows are pulled one at a time from an
  * iterable or async iterable and committed as they go, so a 1,000,000-row export never holds the
  * table in memory. In both formats money is a number (Naira, from integer kobo) with a Naira
- * format, dates are dates, and text that a spreadsheet could evaluate as a formula is neutralized.
+ * format, counts are integers, dates are dates, and text that a spreadsheet could evaluate as a
+ * formula is never one: a plain string cell with the quote-prefix style in XLSX, a quoted text in CSV.
  *
  * A file is written under a temporary name beside `path` and renamed when complete: a failed or
  * cancelled export never leaves a half-written file at `path`.
@@ -20,10 +21,11 @@ import {
   type CellValue,
   type ExportColumn,
 } from './exportColumns';
-import { neutralizeFormula } from './neutralizeFormula';
+import { needsNeutralizing, neutralizeCsvText } from './neutralizeFormula';
+import { allowQuotePrefix, quoted } from './quotePrefixStyle';
 
 export type { ExportColumn, ExportColumnKind } from './exportColumns';
-export { neutralizeFormula } from './neutralizeFormula';
+export { neutralizeFormula, neutralizeCsvText } from './neutralizeFormula';
 
 export type ExportRows = Iterable<readonly unknown[]> | AsyncIterable<readonly unknown[]>;
 
@@ -35,6 +37,8 @@ export interface ExportSheet {
   freezeHeader?: boolean;
   /** Filter buttons on the header row (default true). */
   autoFilter?: boolean;
+  /** Printed landscape with every column on the page's width (a summary that should print on one page). */
+  printOnePageWide?: boolean;
 }
 
 export interface ExportOptions {
@@ -179,8 +183,9 @@ class RowCounter {
 /**
  * Writes sheets of rows to an XLSX file with exceljs's streaming writer. Each sheet has a bold
  * header row (frozen, with filter buttons unless turned off) and columns sized from the header
- * and the first rows. Cells: `text` as plain string cells (a leading `=`, `+`, `-`, `@`, tab or
- * CR gets a `'` prefix: never a formula), `naira` as numbers in Naira with `"₦"#,##0.00`,
+ * and the first rows. Cells: `text` as plain string cells holding exactly the text (one starting
+ * with `=`, `+`, `-`, `@`, tab or CR gets the quote-prefix style, so editing it in Excel keeps it
+ * text; it is never a formula), `naira` as numbers in Naira with `"₦"#,##0.00`,
  * `integer`/`number` as numbers, `datetime`/`date` as Excel dates (UTC wall-clock time).
  */
 export async function writeTableXlsx(path: string, sheets: ExportSheet[], options: ExportOptions = {}): Promise<ExportResult> {
@@ -193,6 +198,7 @@ export async function writeTableXlsx(path: string, sheets: ExportSheet[], option
   let workbook: ExcelJS.stream.xlsx.WorkbookWriter | null = null;
   try {
     workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: tmp, useStyles: true, useSharedStrings: false });
+    allowQuotePrefix(workbook);
     workbook.creator = 'vendesk';
     workbook.created = new Date();
     const taken = new Set<string>();
@@ -217,11 +223,17 @@ export async function writeTableXlsx(path: string, sheets: ExportSheet[], option
   return { rows: counter.total, bytes: fs.statSync(path).size };
 }
 
+const HEADER_STYLE: Partial<ExcelJS.Style> = { font: { bold: true }, alignment: { vertical: 'middle' } };
+const HEADER_QUOTED = quoted(HEADER_STYLE);
+/** One style object for every quoted text cell, so exceljs registers it once. */
+const QUOTED = quoted();
+
 async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: ExportSheet, name: string, counter: RowCounter): Promise<void> {
   const { columns } = sheet;
   const freeze = sheet.freezeHeader ?? true;
   const worksheet = workbook.addWorksheet(name, {
     views: freeze ? [{ state: 'frozen', xSplit: 0, ySplit: 1 }] : [],
+    ...(sheet.printOnePageWide ? { pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 } } : {}),
   });
 
   // Sample the first rows to size the columns, then write them and stream the rest.
@@ -243,9 +255,9 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
       ...(numFmt ? { style: { numFmt } } : {}),
     };
   });
-  const header = worksheet.addRow(columns.map((column) => neutralizeFormula(column.header)));
+  const header = worksheet.addRow(columns.map((column) => column.header));
   header.eachCell((cell) => {
-    cell.style = { font: { bold: true }, alignment: { vertical: 'middle' } };
+    cell.style = needsNeutralizing(String(cell.value)) ? HEADER_QUOTED : HEADER_STYLE;
   });
   header.commit();
   if (sheet.autoFilter ?? true) {
@@ -253,16 +265,24 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
   }
   counter.downstream = () => downstreamOf(worksheet);
 
+  const textColumns = columns.flatMap((column, i) => (column.kind === 'text' ? [i] : []));
+  const addRow = (values: CellValue[]) => {
+    const row = worksheet.addRow(values);
+    for (const i of textColumns) {
+      const value = values[i];
+      if (typeof value === 'string' && needsNeutralizing(value)) row.getCell(i + 1).style = QUOTED;
+    }
+    row.commit();
+  };
   for (const values of sample) {
-    worksheet.addRow(values).commit();
+    addRow(values);
     await counter.tick();
   }
   for (;;) {
     const next = await iterator.next();
     if (next.done) break;
     dataRow++;
-    const values = columns.map((column, i) => toCellValue(column, next.value[i], dataRow));
-    worksheet.addRow(values).commit();
+    addRow(columns.map((column, i) => toCellValue(column, next.value[i], dataRow)));
     await counter.tick();
   }
   counter.downstream = () => [];
@@ -280,7 +300,8 @@ function toAsyncIterator<T>(rows: Iterable<T> | AsyncIterable<T>): AsyncIterator
 
 // ---------------------------------------------------------------- CSV
 
-const CSV_NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
+/** Quoted: separators (`;` too, so a reader guessing the separator is not misled), quotes, line breaks, edge spaces. */
+const CSV_NEEDS_QUOTES = /[",;\r\n]|^\s|\s$/;
 
 function csvField(text: string): string {
   return CSV_NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
@@ -306,15 +327,16 @@ function csvCell(column: ExportColumn, raw: unknown, value: CellValue): string {
     case 'number':
       return String(value);
     case 'text':
-      return csvField(value as string);
+      return csvField(neutralizeCsvText(value as string));
   }
 }
 
 /**
  * Writes rows to a CSV file: UTF-8 with a byte-order mark (so Excel reads ₦ and Nigerian names
  * right), CRLF line ends, a header row. Money is a plain number with two decimals (Naira), a
- * date-time `YYYY-MM-DD HH:MM:SS` (UTC), a date `YYYY-MM-DD`; text is quoted when needed and
- * neutralized against formula injection like the XLSX writer.
+ * date-time `YYYY-MM-DD HH:MM:SS` (UTC), a date `YYYY-MM-DD`; text is quoted when needed, and a
+ * `'` goes before a formula trigger at its start or after a `;` or line break inside it, so no cell
+ * starts a formula whether the file is opened with `,` or `;` as the separator.
  */
 export async function writeTableCsv(path: string, columns: ExportColumn[], rows: ExportRows, options: ExportOptions = {}): Promise<ExportResult> {
   validateColumns(columns, 'The CSV export');
@@ -328,7 +350,7 @@ export async function writeTableCsv(path: string, columns: ExportColumn[], rows:
     if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
   };
   try {
-    await write('\uFEFF' + columns.map((column) => csvField(neutralizeFormula(column.header))).join(',') + '\r\n');
+    await write('\uFEFF' + columns.map((column) => csvField(neutralizeCsvText(column.header))).join(',') + '\r\n');
     let buffer = '';
     let dataRow = 0;
     for await (const raw of rows) {

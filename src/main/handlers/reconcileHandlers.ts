@@ -47,6 +47,6 @@ export const reconcileHandlers: HandlersOf<typeof reconcileOperations> = {
     const result = await writeSpendWorkbook(report, file);
     const chartFile = file.replace(/\.xlsx$/, ' chart.svg');
     const bytes = writeSpendChart(report, chartFile);
-    return { ...exported(file, result), chart: { fileName: path.basename(chartFile), path: chartFile, bytes, rows: report.byDay.length } };
+    return { ...exported(file, result), chart: { fileName: path.basename(chartFile), path: chartFile, bytes, rows: report.byDay.length }, totals: report.total };
   },
 };

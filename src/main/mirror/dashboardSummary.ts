@@ -1,14 +1,16 @@
 /**
- * What the Dashboard shows: the wallet (read live), spend today / this week / this month and the
- * daily spend of the last 30 days by type and by network (from the mirror: SUCCESS and PENDING
- * entries, failed ones were refunded), the pending count and the last sync.
+ * What the Dashboard shows: the wallet (read live), spend today / this week / this month / the
+ * last 30 days and the daily spend of the last 30 days by type and by network (from the mirror:
+ * SUCCESS and PENDING entries, failed ones were refunded), the pending count and the last sync.
+ * Spend is always both figures of the log: the face value (`amount`, what the customers got) and
+ * the wallet cost (`transaction_cost`, what the wallet was charged: face value less commission).
  *
  * Days and weeks are UTC days (the log's timestamps are UTC); a week starts on Monday.
  *
  * On a first start the mirror of the active profile is empty and was never synced: asking for
  * the summary starts a sync in the background so a new user sees their history.
  */
-import type { DashboardSummary, SpendPoint } from '../../shared/contract/logs';
+import type { DashboardSummary, SpendFigures, SpendPoint } from '../../shared/contract/logs';
 import type { App } from '../app';
 import { countPendingItems } from '../requery/pendingItems';
 import { mirrorEntryCount } from './logQuery';
@@ -23,30 +25,33 @@ function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-function spendSince(app: App, profileId: string, fromIso: string): number {
+function spendSince(app: App, profileId: string, fromIso: string): SpendFigures {
   return app.db
-    .prepare(`SELECT COALESCE(SUM(amount_kobo), 0) FROM log_entries WHERE profile_id = ? AND created_at >= ? AND ${SPENT}`)
-    .pluck()
-    .get(profileId, fromIso) as number;
+    .prepare(
+      `SELECT COUNT(*) AS purchases, COALESCE(SUM(amount_kobo), 0) AS faceKobo, COALESCE(SUM(cost_kobo), 0) AS costKobo
+         FROM log_entries WHERE profile_id = ? AND created_at >= ? AND ${SPENT}`,
+    )
+    .get(profileId, fromIso) as SpendFigures;
 }
 
 function dailySeries(app: App, profileId: string, column: 'type' | 'network', days: string[]): { points: SpendPoint[]; keys: string[] } {
   const rows = app.db
     .prepare(
-      `SELECT substr(created_at, 1, 10) AS day, ${column} AS k, SUM(amount_kobo) AS kobo FROM log_entries
+      `SELECT substr(created_at, 1, 10) AS day, ${column} AS k, SUM(amount_kobo) AS face, SUM(cost_kobo) AS cost FROM log_entries
         WHERE profile_id = ? AND created_at >= ? AND ${SPENT} GROUP BY day, k`,
     )
-    .all(profileId, `${days[0]}T00:00:00.000Z`) as { day: string; k: string; kobo: number }[];
-  const byDay = new Map(days.map((d) => [d, {} as Record<string, number>]));
+    .all(profileId, `${days[0]}T00:00:00.000Z`) as { day: string; k: string; face: number; cost: number }[];
+  const byDay = new Map<string, SpendPoint>(days.map((day) => [day, { day, values: {}, costs: {} }]));
   const totals = new Map<string, number>();
   for (const r of rows) {
-    const values = byDay.get(r.day);
-    if (!values) continue;
-    values[r.k] = r.kobo;
-    totals.set(r.k, (totals.get(r.k) ?? 0) + r.kobo);
+    const point = byDay.get(r.day);
+    if (!point) continue;
+    point.values[r.k] = r.face;
+    point.costs[r.k] = r.cost;
+    totals.set(r.k, (totals.get(r.k) ?? 0) + r.face);
   }
   const keys = [...totals.entries()].sort((a, b) => b[1] - a[1]).map(([k]) => k);
-  return { points: days.map((day) => ({ day, values: byDay.get(day) ?? {} })), keys };
+  return { points: [...byDay.values()], keys };
 }
 
 export async function dashboardSummary(app: App, now = new Date()): Promise<DashboardSummary> {
@@ -87,9 +92,10 @@ export async function dashboardSummary(app: App, now = new Date()): Promise<Dash
     balance,
     balanceError,
     spend: {
-      todayKobo: spendSince(app, profileId, new Date(todayStart).toISOString()),
-      weekKobo: spendSince(app, profileId, new Date(weekStart).toISOString()),
-      monthKobo: spendSince(app, profileId, new Date(monthStart).toISOString()),
+      today: spendSince(app, profileId, new Date(todayStart).toISOString()),
+      week: spendSince(app, profileId, new Date(weekStart).toISOString()),
+      month: spendSince(app, profileId, new Date(monthStart).toISOString()),
+      last30Days: spendSince(app, profileId, `${days[0]}T00:00:00.000Z`),
     },
     dailyByType: byType.points,
     dailyByNetwork: byNetwork.points,

@@ -290,6 +290,16 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
   const items: ItemDraft[] = [];
   const refundSet = new Map<string, number>();
   for (const f of rollForward.missingRefunds) refundSet.set(`${f.side}${f.index}`, f.costKobo);
+  // vendesk's record of each paired transaction it sent: the log's transaction_id is the reference it kept.
+  const sentByRef = new Map<string, LocalSubmission>();
+  for (const l of input.local) if (l.reference) sentByRef.set(l.reference, l);
+  const sentAs = (txIds: string[]): LocalSubmission | null => {
+    for (const tx of txIds) {
+      const l = tx ? sentByRef.get(tx) : undefined;
+      if (l) return l;
+    }
+    return null;
+  };
 
   for (let e = 0; e < exp.length; e++) {
     const cat = exportCategory[e];
@@ -304,7 +314,8 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
       continue;
     }
     const m = exportToMirror[e];
-    items.push(pairItem(name, exp, e, m === -1 ? null : mir, m, match.exportRule[e], refundSet.get(`e${e}`) ?? null));
+    const sent = sentAs(m === -1 ? [exp.txId[e]] : [exp.txId[e], mir.txId[m]]);
+    items.push(pairItem(name, exp, e, m === -1 ? null : mir, m, match.exportRule[e], refundSet.get(`e${e}`) ?? null, sent));
   }
   for (let m = 0; m < mir.length; m++) {
     const cat = mirrorCategory[m];
@@ -312,7 +323,7 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
     const name = RECONCILE_CATEGORIES[cat];
     totals[name].count++;
     totals[name].amountKobo += mir.amountKobo[m];
-    items.push(pairItem(name, null, -1, mir, m, RULE_NONE, refundSet.get(`m${m}`) ?? null));
+    items.push(pairItem(name, null, -1, mir, m, RULE_NONE, refundSet.get(`m${m}`) ?? null, sentAs([mir.txId[m]])));
   }
   for (const l of lost) {
     totals.lostSubmissions.count++;
@@ -374,7 +385,17 @@ function describe(category: ReconcileCategory, expDetail: EntryDetail | null, ex
   }
 }
 
-function pairItem(category: ReconcileCategory, exp: LogColumns | null, e: number, mir: LogColumns | null, m: number, rule: number, refundKobo: number | null): ItemDraft {
+/** An item of an export row and/or a mirror entry; `sent` is vendesk's own record of it, when it sent it. */
+function pairItem(
+  category: ReconcileCategory,
+  exp: LogColumns | null,
+  e: number,
+  mir: LogColumns | null,
+  m: number,
+  rule: number,
+  refundKobo: number | null,
+  sent: LocalSubmission | null,
+): ItemDraft {
   const ed = exp ? exp.detail(e) : null;
   const md = mir ? mir.detail(m) : null;
   const d = (ed ?? md) as EntryDetail;
@@ -396,8 +417,8 @@ function pairItem(category: ReconcileCategory, exp: LogColumns | null, e: number
     mirrorCostKobo: mir ? orNull(mir.costKobo[m]) : null,
     exportStatus: exp ? statusName(exp.status[e]) : null,
     mirrorStatus: mir ? statusName(mir.status[m]) : null,
-    localRef: null,
-    localState: null,
+    localRef: sent?.localRef ?? null,
+    localState: sent?.state ?? null,
     amountKobo: amount,
     detail: describe(category, ed ?? md, exp, e, mir, m, refundKobo),
   };

@@ -23,6 +23,7 @@ import type { Db } from '../store/database';
 import type { ItemDraft } from './categorizeEntries';
 import { RULE_NAMES } from './matchEntries';
 import { mirrorEntriesById } from './mirrorEntries';
+import { localSubmissionsByReference } from './localSubmissions';
 
 interface RunRow {
   id: string;
@@ -322,9 +323,17 @@ export function matchedPairs(db: Db, runId: string): PackedPairs {
   return pairs;
 }
 
-function matchedItem(seq: number, logId: number, exportRow: number, rule: number, m: ReturnType<typeof mirrorEntriesById>): ReconcileItemView | null {
+function matchedItem(
+  seq: number,
+  logId: number,
+  exportRow: number,
+  rule: number,
+  m: ReturnType<typeof mirrorEntriesById>,
+  sent: ReturnType<typeof localSubmissionsByReference>,
+): ReconcileItemView | null {
   const e = m.get(logId);
   if (!e) return null;
+  const local = sent.get(e.transaction_id);
   return {
     seq,
     category: 'matched',
@@ -343,8 +352,8 @@ function matchedItem(seq: number, logId: number, exportRow: number, rule: number
     mirrorCostKobo: e.cost_kobo,
     exportStatus: e.status,
     mirrorStatus: e.status,
-    localRef: null,
-    localState: null,
+    localRef: local?.localRef ?? null,
+    localState: local?.state ?? null,
     amountKobo: e.amount_kobo,
     detail: 'The export and the mirror agree.',
     resolvedAt: null,
@@ -372,9 +381,10 @@ export function itemsPage(db: Db, runId: string, category: ReconcileCategory, of
     const chosen: number[] = [];
     for (let k = offset; k < Math.min(total, offset + limit); k++) chosen.push(indices ? indices[k] : k);
     const entries = mirrorEntriesById(db, run.profile_id, chosen.map((k) => pairs.logIds[k]));
+    const sent = localSubmissionsByReference(db, run.profile_id, [...entries.values()].map((e) => e.transaction_id));
     const items: ReconcileItemView[] = [];
     for (const k of chosen) {
-      const item = matchedItem(k + 1, pairs.logIds[k], pairs.exportRows[k], pairs.rules[k], entries);
+      const item = matchedItem(k + 1, pairs.logIds[k], pairs.exportRows[k], pairs.rules[k], entries, sent);
       if (item) items.push(item);
     }
     return { total, offset, items };

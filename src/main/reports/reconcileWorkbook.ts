@@ -136,7 +136,7 @@ function requireDone(run: ReconcileRunView): void {
 export async function writeReconcileWorkbook(db: Db, runId: string, file: string): Promise<{ rows: number; bytes: number; sheets: string[] }> {
   const run = runView(db, runId);
   requireDone(run);
-  const sheets: ExportSheet[] = [{ name: 'Summary', columns: SUMMARY_COLUMNS, rows: summaryRows(run) }];
+  const sheets: ExportSheet[] = [{ name: 'Summary', columns: SUMMARY_COLUMNS, rows: summaryRows(run), printOnePageWide: true }];
   for (const c of RECONCILE_CATEGORIES) {
     if (run.totals[c].count === 0) continue;
     sheets.push({ name: CATEGORY_SHORT_LABELS[c], columns: ITEM_COLUMNS, rows: mapRows(allItems(db, runId, c)) });

@@ -1,19 +1,23 @@
 /**
  * Spend for a date range from the local mirror (successful purchases only: failures were
- * refunded), by day, by type, by network and by day and type, as one workbook through the one
- * exporter, with a bar chart of the daily spend beside it as an SVG image (the exporter streams
- * rows and has no charts; an SVG opens in any browser and pastes into Excel or Word).
+ * refunded, pending ones are not final), by day, by type, by network and by day and type, as one
+ * workbook through the one exporter, with a bar chart of the daily wallet cost beside it as an SVG
+ * image (the exporter streams rows and has no charts; an SVG opens in any browser and pastes into
+ * Excel or Word).
+ *
+ * Every line carries both figures of the log: the face value (`amount`, what the customers
+ * received) and the wallet cost (`transaction_cost`, what the wallet was charged), with the
+ * commission the log records.
  */
 import fs from 'node:fs';
 import type { Db } from '../store/database';
 import { writeTableXlsx, type ExportColumn } from '../exports';
 import { formatNaira } from '../../shared/money';
+import { faceAndCostText, purchasesText } from '../../shared/spendText';
+import type { SpendReportTotals } from '../../shared/contract/reconcile';
 
-export interface SpendLine {
+export interface SpendLine extends SpendReportTotals {
   key: string;
-  purchases: number;
-  amountKobo: number;
-  costKobo: number;
 }
 
 export interface SpendReport {
@@ -23,7 +27,7 @@ export interface SpendReport {
   byType: SpendLine[];
   byNetwork: SpendLine[];
   byDayAndType: (SpendLine & { type: string })[];
-  total: SpendLine;
+  total: SpendReportTotals;
 }
 
 function range(from: string, to: string): [string, string] {
@@ -31,47 +35,54 @@ function range(from: string, to: string): [string, string] {
   return [`${from}T00:00:00.000Z`, end];
 }
 
+const SUMS = 'count(*) AS purchases, COALESCE(sum(amount_kobo), 0) AS faceKobo, COALESCE(sum(cost_kobo), 0) AS costKobo, COALESCE(sum(commission_kobo), 0) AS commissionKobo';
+
 export function spendReport(db: Db, profileId: string, from: string, to: string): SpendReport {
   const [start, end] = range(from, to);
   const where = "profile_id = ? AND created_at >= ? AND created_at < ? AND status = 'SUCCESS'";
   const group = (expr: string) =>
-    db
-      .prepare(`SELECT ${expr} AS key, count(*) AS purchases, sum(amount_kobo) AS amountKobo, sum(cost_kobo) AS costKobo FROM log_entries WHERE ${where} GROUP BY key ORDER BY key`)
-      .all(profileId, start, end) as SpendLine[];
+    db.prepare(`SELECT ${expr} AS key, ${SUMS} FROM log_entries WHERE ${where} GROUP BY key ORDER BY key`).all(profileId, start, end) as SpendLine[];
   const byDayAndType = db
-    .prepare(
-      `SELECT substr(created_at, 1, 10) AS key, type, count(*) AS purchases, sum(amount_kobo) AS amountKobo, sum(cost_kobo) AS costKobo FROM log_entries WHERE ${where} GROUP BY key, type ORDER BY key, type`,
-    )
+    .prepare(`SELECT substr(created_at, 1, 10) AS key, type, ${SUMS} FROM log_entries WHERE ${where} GROUP BY key, type ORDER BY key, type`)
     .all(profileId, start, end) as (SpendLine & { type: string })[];
-  const byDay = group('substr(created_at, 1, 10)');
-  const total = byDay.reduce<SpendLine>((t, l) => ({ key: 'Total', purchases: t.purchases + l.purchases, amountKobo: t.amountKobo + l.amountKobo, costKobo: t.costKobo + l.costKobo }), {
-    key: 'Total',
-    purchases: 0,
-    amountKobo: 0,
-    costKobo: 0,
-  });
-  return { from, to, byDay, byType: group('type'), byNetwork: group('network'), byDayAndType, total };
+  const total = db.prepare(`SELECT ${SUMS} FROM log_entries WHERE ${where}`).get(profileId, start, end) as SpendReportTotals;
+  return { from, to, byDay: group('substr(created_at, 1, 10)'), byType: group('type'), byNetwork: group('network'), byDayAndType, total };
 }
 
-const lineColumns = (first: ExportColumn): ExportColumn[] => [
-  first,
+const FIGURE_COLUMNS: ExportColumn[] = [
   { header: 'Purchases', kind: 'integer' },
   { header: 'Face value (₦)', kind: 'naira' },
-  { header: 'Cost charged (₦)', kind: 'naira' },
+  { header: 'Wallet cost (₦)', kind: 'naira' },
   { header: 'Commission earned (₦)', kind: 'naira' },
 ];
 
-const lineRow = (l: SpendLine): unknown[] => [l.key, l.purchases, l.amountKobo, l.costKobo, l.amountKobo - l.costKobo];
+const figures = (l: SpendReportTotals): unknown[] => [l.purchases, l.faceKobo, l.costKobo, l.commissionKobo];
+
+export const SPEND_SUMMARY_COLUMNS: ExportColumn[] = [{ header: 'Item', kind: 'text', width: 44 }, { header: 'Day (UTC)', kind: 'date' }, ...FIGURE_COLUMNS];
+
+/** The Summary sheet: the range (as dates), the totals (as numbers), and what the two figures mean. */
+export function spendSummaryRows(report: SpendReport): unknown[][] {
+  return [
+    ['From', report.from, null, null, null, null],
+    ['To (inclusive)', report.to, null, null, null, null],
+    ['Successful purchases', null, ...figures(report.total)],
+    ['Face value: what the customers received (the log’s amount).'],
+    ['Wallet cost: what the wallet was charged (the log’s transaction_cost).'],
+    ['Failed purchases were refunded and pending ones are not final: neither is counted.'],
+  ];
+}
 
 export async function writeSpendWorkbook(report: SpendReport, file: string): Promise<{ rows: number; bytes: number }> {
+  const lines = (first: ExportColumn, rows: SpendLine[]) => ({ columns: [first, ...FIGURE_COLUMNS], rows: rows.map((l) => [l.key, ...figures(l)]) });
   return writeTableXlsx(file, [
-    { name: 'By day', columns: lineColumns({ header: 'Day', kind: 'date' }), rows: [...report.byDay.map(lineRow), ['', report.total.purchases, report.total.amountKobo, report.total.costKobo, report.total.amountKobo - report.total.costKobo]] },
-    { name: 'By type', columns: lineColumns({ header: 'Type', kind: 'text' }), rows: report.byType.map(lineRow) },
-    { name: 'By network', columns: lineColumns({ header: 'Network', kind: 'text' }), rows: report.byNetwork.map(lineRow) },
+    { name: 'Summary', columns: SPEND_SUMMARY_COLUMNS, rows: spendSummaryRows(report), freezeHeader: false, autoFilter: false, printOnePageWide: true },
+    { name: 'By day', ...lines({ header: 'Day', kind: 'date' }, report.byDay) },
+    { name: 'By type', ...lines({ header: 'Type', kind: 'text' }, report.byType) },
+    { name: 'By network', ...lines({ header: 'Network', kind: 'text' }, report.byNetwork) },
     {
       name: 'By day and type',
-      columns: [{ header: 'Day', kind: 'date' }, { header: 'Type', kind: 'text' }, ...lineColumns({ header: 'x', kind: 'text' }).slice(1)],
-      rows: report.byDayAndType.map((l) => [l.key, l.type, l.purchases, l.amountKobo, l.costKobo, l.amountKobo - l.costKobo]),
+      columns: [{ header: 'Day', kind: 'date' }, { header: 'Type', kind: 'text' }, ...FIGURE_COLUMNS],
+      rows: report.byDayAndType.map((l) => [l.key, l.type, ...figures(l)]),
     },
   ]);
 }
@@ -82,7 +93,7 @@ function escapeXml(text: string): string {
 
 const TYPE_COLOURS: Record<string, string> = { AIRTIME: '#228be6', DATA: '#40c057', ELECTRICITY: '#fab005', CABLETV: '#be4bdb' };
 
-/** A stacked bar chart of the cost charged per day, by type, as SVG. */
+/** A stacked bar chart of the wallet cost per day, by type, as SVG, with both totals above it. */
 export function spendChartSvg(report: SpendReport): string {
   const days = report.byDay.map((d) => d.key);
   const types = [...new Set(report.byDayAndType.map((l) => l.type))].sort();
@@ -97,8 +108,8 @@ export function spendChartSvg(report: SpendReport): string {
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Arial, sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="${left}" y="22" font-size="15" font-weight="bold">${escapeXml(`Spend by day, ${report.from} to ${report.to} (cost charged, successful purchases)`)}</text>`,
-    `<text x="${left}" y="40" fill="#555">${escapeXml(`Total ${formatNaira(report.total.costKobo)} for ${report.total.purchases.toLocaleString('en-US')} purchases`)}</text>`,
+    `<text x="${left}" y="22" font-size="15" font-weight="bold">${escapeXml(`Spend by day, ${report.from} to ${report.to} (wallet cost, successful purchases)`)}</text>`,
+    `<text x="${left}" y="40" fill="#555">${escapeXml(`${faceAndCostText(report.total.faceKobo, report.total.costKobo)} · ${purchasesText(report.total.purchases)}`)}</text>`,
   ];
   for (let g = 0; g <= 4; g++) {
     const v = (max * g) / 4;

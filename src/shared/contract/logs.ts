@@ -81,14 +81,24 @@ export interface Catalogs {
 export interface SpendPoint {
   /** `YYYY-MM-DD` (UTC). */
   day: string;
-  /** Kobo per series key (a type such as AIRTIME, or a network such as MTN). */
+  /** Face value in kobo (the log's `amount`) per series key (a type such as AIRTIME, or a network such as MTN). */
   values: Record<string, number>;
+  /** Wallet cost in kobo (the log's `transaction_cost`, what the wallet was charged) per series key. */
+  costs: Record<string, number>;
+}
+
+/** Spend over a period: face value (the log's `amount`) and wallet cost (its `transaction_cost`). */
+export interface SpendFigures {
+  purchases: number;
+  faceKobo: number;
+  costKobo: number;
 }
 
 export interface DashboardSummary {
   balance: { balanceKobo: number; accountName: string; readAt: string } | null;
   balanceError: { message: string; hint?: string } | null;
-  spend: { todayKobo: number; weekKobo: number; monthKobo: number };
+  /** Successful and pending purchases (failed ones were refunded), by UTC day, week (from Monday), month and the last 30 days. */
+  spend: { today: SpendFigures; week: SpendFigures; month: SpendFigures; last30Days: SpendFigures };
   dailyByType: SpendPoint[];
   dailyByNetwork: SpendPoint[];
   typeKeys: string[];

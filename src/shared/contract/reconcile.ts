@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { op } from './define';
 import { fileRefSchema, type ExportedFile } from './files';
+import type { SpendFigures } from './logs';
 
 /** Every category a run reports, in the order the Summary shows them. */
 export const RECONCILE_CATEGORIES = [
@@ -236,6 +237,11 @@ export const reconcileStartSchema = z
 const runId = z.string().min(1, 'Choose a reconciliation run');
 const category = z.enum(RECONCILE_CATEGORIES);
 
+/** Successful purchases of a spend report: face value (the log's `amount`), wallet cost (its `transaction_cost`) and commission. */
+export interface SpendReportTotals extends SpendFigures {
+  commissionKobo: number;
+}
+
 export const reconcileOperations = {
   'reconcile.start': op(reconcileStartSchema, 'Reconciles a vendor export with the mirror, vendesk purchases and the wallet; saves the run').returns<ReconcileRunView>(),
   'reconcile.cancel': op(z.object({ runId: z.string().min(1).optional() }), 'Stops the reconciliation that is running').returns<{ cancelled: boolean }>(),
@@ -264,6 +270,6 @@ export const reconcileOperations = {
   'reconcile.exportCsv': op(z.object({ runId, category }), "One category's items as CSV").returns<ExportedFile>(),
   'reports.spend': op(
     z.object({ from: day, to: day }).refine((v) => v.from <= v.to, { message: 'The start date is after the end date; swap them', path: ['to'] }),
-    'Spend for a range by day, type and network as an Excel workbook, with a chart image beside it',
-  ).returns<ExportedFile & { chart: ExportedFile | null }>(),
+    'Spend for a range (face value and wallet cost) by day, type and network as an Excel workbook, with a chart image beside it',
+  ).returns<ExportedFile & { chart: ExportedFile | null; totals: SpendReportTotals }>(),
 } as const;

@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/shared/appError';
-import { neutralizeFormula, writeTableCsv, writeTableXlsx, type ExportColumn } from '../../../src/main/exports/writeTable';
+import { neutralizeCsvText, neutralizeFormula, writeTableCsv, writeTableXlsx, type ExportColumn } from '../../../src/main/exports/writeTable';
 import { NAIRA_FORMAT } from '../../../src/main/exports/exportColumns';
 
 let dir: string;
@@ -35,6 +37,19 @@ const rows: unknown[][] = [
   ['Ọlá "Ade", Lagos ₦', 250_00, '2026-03-01T00:00:00Z', '2026-03-01', 7, 7],
 ];
 
+/**
+ * Addresses of the cells of the first sheet whose style carries `quotePrefix="1"` (exceljs does not
+ * read that attribute back, so the XML is read directly).
+ */
+async function quotePrefixedCells(file: string): Promise<string[]> {
+  const zip = await JSZip.loadAsync(fs.readFileSync(file));
+  const styles = (await zip.file('xl/styles.xml')?.async('string')) ?? '';
+  const cellXfs = /<cellXfs[^>]*>([\s\S]*?)<\/cellXfs>/.exec(styles)?.[1] ?? '';
+  const quoted = new Set([...cellXfs.matchAll(/<xf\b[^>]*?\/?>/g)].flatMap((m, i) => (/quotePrefix="1"/.test(m[0]) ? [String(i)] : [])));
+  const sheet = (await zip.file('xl/worksheets/sheet1.xml')?.async('string')) ?? '';
+  return [...sheet.matchAll(/<c r="([A-Z]+\d+)"(?: s="(\d+)")?/g)].filter((m) => m[2] !== undefined && quoted.has(m[2])).map((m) => m[1]);
+}
+
 async function readBack(file: string): Promise<ExcelJS.Workbook> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(file);
@@ -47,6 +62,25 @@ describe('neutralizeFormula', () => {
   });
   it.each(['', 'plain', '1+1', ' =x', "'=x", 'A=B'])('leaves %j alone', (text) => {
     expect(neutralizeFormula(text)).toBe(text);
+  });
+});
+
+describe('neutralizeCsvText', () => {
+  // A spreadsheet that splits the file on `;` (the list separator where the decimal mark is a
+  // comma), or ends a record at a line break inside a quoted field, starts a cell after each of them.
+  it.each([
+    ['Lagos;=1+2', "Lagos;'=1+2"],
+    ['a; =cmd|"/C calc"!A0', `a; '=cmd|"/C calc"!A0`],
+    ['a;"=1+2"', `a;"'=1+2"`],
+    ['a;+1;-2;@x', "a;'+1;'-2;'@x"],
+    ['line one\r\n=HYPERLINK("x")', 'line one\r\n\'=HYPERLINK("x")'],
+    ['line one\n@SUM(1)', "line one\n'@SUM(1)"],
+    ['=1;=2', "'=1;'=2"],
+  ])('neutralizes %j as %j', (text, safe) => {
+    expect(neutralizeCsvText(text)).toBe(safe);
+  });
+  it.each(['a;b', 'a; b', '08031234567;08031234568', 'x\ny', 'A=B;C=D'])('leaves %j alone', (text) => {
+    expect(neutralizeCsvText(text)).toBe(text);
   });
 });
 
@@ -82,14 +116,17 @@ describe('writeTableXlsx', () => {
     expect(ws.getCell('E3').value).toBe(1_000_000);
     expect(ws.getCell('F2').value).toBe(2.5);
 
-    // Formula injection: a string cell with a quote prefix, never a formula.
-    for (const [address, text] of [['A3', '=1+1'], ['A4', '+2348031234567'], ['A5', '@SUM(A1:A2)'], ['A6', '-10'], ['A7', '\tcmd'], ['A8', '\rcmd']] as const) {
+    // Formula injection: a plain string cell holding exactly the text (no apostrophe added), never a
+    // formula, styled with the quote prefix so that editing it in Excel keeps it text.
+    const risky = [['A3', '=1+1'], ['A4', '+2348031234567'], ['A5', '@SUM(A1:A2)'], ['A6', '-10'], ['A7', '\tcmd'], ['A8', '\rcmd']] as const;
+    for (const [address, text] of risky) {
       const cell = ws.getCell(address);
       expect(cell.type).toBe(ExcelJS.ValueType.String);
       expect(cell.formula).toBeUndefined();
-      // XML normalizes a literal CR to LF when the file is read back; the quote prefix stays.
-      expect(String(cell.value).replace(/\n/g, '\r')).toBe(`'${text}`);
+      // XML normalizes a literal CR to LF when the file is read back.
+      expect(String(cell.value).replace(/\n/g, '\r')).toBe(text);
     }
+    expect(await quotePrefixedCells(file)).toEqual(risky.map(([address]) => address));
     expect(ws.getCell('A9').value).toBe('Ọlá "Ade", Lagos ₦');
     // Empty values stay empty.
     expect(ws.getCell('C5').value).toBeNull();
@@ -106,6 +143,17 @@ describe('writeTableXlsx', () => {
     expect(ws.getColumn(3).width).toBeGreaterThanOrEqual(20);
     // Sized from content: the longest reference is 18 characters.
     expect(ws.getColumn(1).width).toBeGreaterThanOrEqual(18);
+  });
+
+  it('prints a summary sheet landscape, one page wide, when asked', async () => {
+    const file = path.join(dir, 'print.xlsx');
+    await writeTableXlsx(file, [
+      { name: 'Summary', columns, rows, printOnePageWide: true },
+      { name: 'Items', columns, rows },
+    ]);
+    const wb = await readBack(file);
+    expect(wb.getWorksheet('Summary')?.pageSetup).toMatchObject({ orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 });
+    expect(wb.getWorksheet('Items')?.pageSetup.fitToPage).toBeFalsy();
   });
 
   it('writes several sheets from async iterables and makes sheet names valid and unique', async () => {
@@ -179,6 +227,20 @@ describe('writeTableCsv', () => {
     expect(lines[6].startsWith("'\tcmd,0.99,")).toBe(true);
     expect(lines[7].startsWith("\"'\rcmd\",0.99,")).toBe(true);
     expect(lines[8].startsWith('"Ọlá ""Ade"", Lagos ₦",250.00,')).toBe(true);
+  });
+
+  it('no cell starts with a formula trigger when the file is split on ";" or at every line break', async () => {
+    const file = path.join(dir, 'semicolon.csv');
+    const nasty = ['Lagos;=1+2', 'x;"=HYPERLINK(""http://x"")"', 'a\r\n+1', 'note;\t@SUM(1)', 'ok;-2'];
+    await writeTableCsv(file, [{ header: 'A', kind: 'text' }, { header: 'B', kind: 'integer' }], nasty.map((t, i) => [t, i]));
+    const text = fs.readFileSync(file, 'utf8').slice(1);
+    // Cells as a spreadsheet splitting on ";" and on every line break sees them, quotes and spaces trimmed.
+    const cells = text.split(/[;\r\n]/).map((c) => c.replace(/^[\s"]+/, ''));
+    for (const c of cells) expect(c, JSON.stringify(c)).not.toMatch(/^[=+\-@]/);
+    // With "," as the separator the file still reads back as the text, with a quote before each trigger.
+    const rows = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+    expect(rows[1][0]).toBe("Lagos;'=1+2");
+    expect(rows[3][0]).toBe("a\r\n'+1");
   });
 
   it('no line of the CSV starts a cell with a formula trigger', async () => {

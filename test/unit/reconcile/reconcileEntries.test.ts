@@ -128,6 +128,37 @@ describe('categories', () => {
     expect(outcome.items[0]).toMatchObject({ localRef: 'bulk:J1/2', transactionId: 'REF-NOWHERE', amountKobo: 50_000 });
   });
 
+  it("names vendesk's record and state on every paired item it sent, by the log's transaction_id", () => {
+    const bulkItem = entry();
+    const purchase = entry({ type: 'ELECTRICITY', status: 'PENDING' });
+    const byId = entry();
+    const notOurs = entry();
+    const sent = (localRef: string, e: PlainEntry, state: string): LocalSubmission => ({
+      localRef,
+      reference: e.transactionId,
+      phone: e.phone,
+      amountKobo: e.amountKobo,
+      type: e.type,
+      product: e.product,
+      state,
+      sentMs: Date.parse(e.createdAt ?? ''),
+      refundMissing: false,
+    });
+    const local = [sent('bulk:J1/4', bulkItem, 'success'), sent('purchase:P1', purchase, 'pending'), sent('bulk:J2/2', byId, 'success')];
+    const outcome = run(
+      // The export has the bulk item at another amount, and lost the transaction_id of the third (paired by id).
+      [{ ...bulkItem, amountKobo: 120_000 }, purchase, { ...byId, transactionId: '', costKobo: 1 }, { ...notOurs, status: 'FAILED' }],
+      [bulkItem, purchase, byId, notOurs],
+      { local },
+    );
+    expect(exceptions(outcome)).toEqual({ amountMismatch: 2, pending: 1, statusMismatch: 1 });
+    const item = (tx: string) => outcome.items.find((i) => i.transactionId === tx);
+    expect(item(bulkItem.transactionId)).toMatchObject({ category: 'amountMismatch', localRef: 'bulk:J1/4', localState: 'success' });
+    expect(item(purchase.transactionId)).toMatchObject({ category: 'pending', localRef: 'purchase:P1', localState: 'pending' });
+    expect(item(byId.transactionId)).toMatchObject({ category: 'amountMismatch', rule: 'id', localRef: 'bulk:J2/2', localState: 'success' });
+    expect(item(notOurs.transactionId)).toMatchObject({ category: 'statusMismatch', localRef: null, localState: null });
+  });
+
   it('flags a second charge for the same phone, amount and type where vendesk asked once', () => {
     const first = entry({ minute: 100 });
     const second = entry({ minute: 102, phone: first.phone });

@@ -1,8 +1,10 @@
 /**
- * Dashboard: the wallet (read live), spend today / this week / this month, daily spend of the
- * last 30 days by type or network, purchases waiting for a final answer, and the sync.
+ * Dashboard: the wallet (read live), spend today / this week / this month (face value and wallet
+ * cost), daily spend of the last 30 days by type or network, purchases waiting for a final answer,
+ * and the sync.
  */
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import type { SpendFigures } from '../../../shared/contract/logs';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SpendChart } from '../components/mirror/SpendChart';
 import { SyncControl } from '../components/mirror/SyncControl';
@@ -16,6 +18,26 @@ function Figure({ label, value, note, testId }: { label: string; value: string |
       <Text size="sm" c="dimmed">{label}</Text>
       {value === null ? <Skeleton height={28} mt={6} /> : <Text size="xl" fw={700} className="money" mt={4}>{value}</Text>}
       {note && <Text size="xs" c="dimmed" mt={4}>{note}</Text>}
+    </Card>
+  );
+}
+
+/** Spend of a period: the face value (what the customers received) and the wallet cost (what the wallet was charged). */
+function SpendCard({ label, figures, note, testId }: { label: string; figures: SpendFigures | null; note: string; testId: string }) {
+  return (
+    <Card withBorder padding="lg" data-testid={testId}>
+      <Text size="sm" c="dimmed">{label}</Text>
+      {figures === null ? (
+        <Skeleton height={56} mt={6} />
+      ) : (
+        <Stack gap={0} mt={4}>
+          <Text size="xs" c="dimmed">Face value</Text>
+          <Text size="xl" fw={700} className="money" data-testid={`${testId}-face`}>{formatNaira(figures.faceKobo)}</Text>
+          <Text size="xs" c="dimmed" mt={4}>Wallet cost</Text>
+          <Text size="lg" fw={600} className="money" data-testid={`${testId}-cost`}>{formatNaira(figures.costKobo)}</Text>
+        </Stack>
+      )}
+      <Text size="xs" c="dimmed" mt={4}>{figures ? `${note} · ${formatCount(figures.purchases)} purchase${figures.purchases === 1 ? '' : 's'}` : note}</Text>
     </Card>
   );
 }
@@ -46,9 +68,9 @@ export function DashboardPage() {
               <Skeleton height={28} mt={6} />
             )}
           </Card>
-          <Figure label="Spent today" value={s ? formatNaira(s.spend.todayKobo) : null} note="Successful and pending, UTC day" testId="spend-today" />
-          <Figure label="Spent this week" value={s ? formatNaira(s.spend.weekKobo) : null} note="Since Monday" testId="spend-week" />
-          <Figure label="Spent this month" value={s ? formatNaira(s.spend.monthKobo) : null} testId="spend-month" />
+          <SpendCard label="Spent today" figures={s?.spend.today ?? null} note="UTC day" testId="spend-today" />
+          <SpendCard label="Spent this week" figures={s?.spend.week ?? null} note="Since Monday" testId="spend-week" />
+          <SpendCard label="Spent this month" figures={s?.spend.month ?? null} note="Since the 1st" testId="spend-month" />
           <Figure
             label="Pending purchases"
             value={s ? formatCount(s.pendingCount) : null}
@@ -56,6 +78,10 @@ export function DashboardPage() {
             testId="pending-count"
           />
         </SimpleGrid>
+        <Text size="xs" c="dimmed" data-testid="spend-explained">
+          Spent counts successful and pending purchases (failed ones were refunded). Face value is what the customers received (the log’s amount); wallet
+          cost is what the wallet was charged for it (the log’s transaction cost: face value less commission).
+        </Text>
         <Card withBorder padding="lg">
           <Group justify="space-between" mb="sm">
             <Title order={4}>Daily spend, last 30 days</Title>

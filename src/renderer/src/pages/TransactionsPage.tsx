@@ -7,10 +7,12 @@ import { Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { LogFilter, LogSort, MirrorRow } from '../../../shared/contract/logs';
+import { faceAndCostText } from '../../../shared/spendText';
 import { AppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { LogDetail } from '../components/mirror/LogDetail';
 import { LogFilters } from '../components/mirror/LogFilters';
+import { SpendReportButton } from '../components/mirror/SpendReportButton';
 import { SyncControl } from '../components/mirror/SyncControl';
 import { VirtualLogTable } from '../components/mirror/VirtualLogTable';
 import { PageHeader } from '../components/PageHeader';
@@ -46,7 +48,7 @@ export function TransactionsPage() {
     try {
       const file = await bridge.call('logs.export', { filter, sort, format });
       await bridge.download(file);
-      notifications.show({ color: 'teal', title: 'Export ready', message: `${formatCount(file.rows)} transactions written to ${file.fileName}` });
+      notifications.show({ color: 'teal', title: 'Export ready', message: `${formatCount(file.rows)} transactions written to ${file.fileName} (${faceAndCostText(file.totals.amountKobo, file.totals.costKobo)})` });
     } catch (e) {
       setExportError(e instanceof AppError ? e : new AppError('export_failed', String(e)));
     } finally {
@@ -64,8 +66,8 @@ export function TransactionsPage() {
         <Group justify="space-between" align="flex-end">
           <SimpleGrid cols={4} spacing="sm" style={{ flex: 1 }}>
             <Total label="Transactions" value={t ? formatCount(t.count) : '…'} testId="totals-count" />
-            <Total label="Amount" value={t ? formatNaira(t.amountKobo) : '…'} testId="totals-amount" />
-            <Total label="Cost charged" value={t ? formatNaira(t.costKobo) : '…'} testId="totals-cost" />
+            <Total label="Face value" value={t ? formatNaira(t.amountKobo) : '…'} testId="totals-amount" />
+            <Total label="Wallet cost" value={t ? formatNaira(t.costKobo) : '…'} testId="totals-cost" />
             <Total label="Commission earned" value={t ? formatNaira(t.commissionKobo) : '…'} testId="totals-commission" />
           </SimpleGrid>
           <Group gap="xs">
@@ -75,6 +77,7 @@ export function TransactionsPage() {
             <Button variant="default" loading={exporting === 'csv'} disabled={!t || t.count === 0 || exporting !== null} onClick={() => void exportAs('csv')}>
               Export CSV
             </Button>
+            <SpendReportButton from={filter.from} to={filter.to} />
           </Group>
         </Group>
         <ErrorNotice error={exportError} title="The export was not written" />

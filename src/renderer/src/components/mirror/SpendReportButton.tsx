@@ -1,0 +1,95 @@
+/**
+ * "Spend report…": the spend workbook of `vendesk report spend` from the window. Asks for the days
+ * (the Transactions filter's, else this month), writes the workbook and its chart, downloads (or,
+ * in the desktop app, shows) the workbook, and says where it went with both totals.
+ */
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import type { OperationOutput } from '../../../../shared/contract';
+import { faceAndCostText, purchasesText } from '../../../../shared/spendText';
+import { bridge } from '../../bridge';
+import { formatNaira } from '../../format';
+import { useAction } from '../../hooks/useAction';
+import { ErrorNotice } from '../ErrorNotice';
+
+type SpendReportWritten = OperationOutput<'reports.spend'>;
+
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+const monthStartUtc = () => `${todayUtc().slice(0, 8)}01`;
+
+export function SpendReportButton({ from, to }: { from?: string; to?: string }) {
+  const [opened, setOpened] = useState(false);
+  const [range, setRange] = useState({ from: '', to: '' });
+  const [written, setWritten] = useState<SpendReportWritten | null>(null);
+  const { busy, error, setError, run } = useAction();
+  const badRange = Boolean(range.from && range.to && range.from > range.to);
+
+  const open = () => {
+    setRange({ from: from ?? monthStartUtc(), to: to ?? todayUtc() });
+    setWritten(null);
+    setError(null);
+    setOpened(true);
+  };
+  const write = () =>
+    void run(async () => {
+      setWritten(null);
+      const file = await bridge.call('reports.spend', range);
+      setWritten(file);
+      await bridge.download(file);
+    });
+
+  return (
+    <>
+      <Button variant="default" onClick={open} data-testid="spend-report-open">
+        Spend report…
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title="Spend report (Excel)" centered size="lg">
+        <Stack gap="sm">
+          <Text size="sm">
+            Successful purchases of the chosen days, from the transactions on this computer (sync first for the latest): totals, then by day, by type and by
+            network, each with the face value, the wallet cost and the commission. A chart of the daily wallet cost is saved beside it.
+          </Text>
+          <Group gap="sm" align="flex-end">
+            <TextInput label="From" type="date" value={range.from} onChange={(e) => setRange({ ...range, from: e.currentTarget.value })} w={170} error={badRange ? 'After “To”' : undefined} data-testid="spend-report-from" />
+            <TextInput label="To (inclusive)" type="date" value={range.to} onChange={(e) => setRange({ ...range, to: e.currentTarget.value })} w={170} data-testid="spend-report-to" />
+          </Group>
+          <ErrorNotice error={error} title="The spend report was not written" />
+          {written && (
+            <Alert color="teal" variant="light" title="Spend report written" data-testid="spend-report-written">
+              <Text size="sm" fw={600} className="money" data-testid="spend-report-totals">
+                {faceAndCostText(written.totals.faceKobo, written.totals.costKobo)}
+              </Text>
+              <Text size="sm">
+                {purchasesText(written.totals.purchases)} from {range.from} to {range.to}; commission earned {formatNaira(written.totals.commissionKobo)}.
+              </Text>
+              <Text size="sm" mt={6}>
+                Saved as <b>{written.fileName}</b> in the exports folder:
+              </Text>
+              <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }} data-testid="spend-report-path">
+                {written.path}
+              </Text>
+              <Group gap="xs" mt="sm">
+                <Button size="xs" variant="white" onClick={() => void bridge.download(written)}>
+                  Download the workbook again
+                </Button>
+                {written.chart && (
+                  <Button size="xs" variant="white" onClick={() => written.chart && void bridge.download(written.chart)} data-testid="spend-report-chart">
+                    Chart (SVG image)
+                  </Button>
+                )}
+              </Group>
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setOpened(false)}>
+              Close
+            </Button>
+            <Button onClick={write} loading={busy} disabled={!range.from || !range.to || badRange} data-testid="spend-report-write">
+              Write the report
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
