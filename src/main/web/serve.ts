@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const shell = await startWebShell({ app, staticDir: path.resolve(__dirname, '../../../out/renderer'), port });
   const badge = app.connection.kind === 'sandbox' ? 'SANDBOX (built-in test service, no money moves)' : `LIVE (${app.connection.profileName})`;
   process.stdout.write(
-    `\nvendesk is running — ${badge}\nData folder: ${dataDir}\n\nOpen this address in your browser (it signs this browser in):\n\n  ${shell.openUrl}\n\nPress Ctrl-C to stop.\n`,
+    `\nvendesk is running — ${badge}\nData folder: ${dataDir}\n\nOpen this link in your browser (it signs in the tab you open it in; a new tab needs it again):\n\n  ${shell.openUrl}\n\nPress Ctrl-C to stop.\n`,
   );
   let stopping = false;
   const stop = () => {
