@@ -4,13 +4,14 @@
  * contract's schema in dispatch, the sender frame checked), forwards events, and keeps live
  * tokens encrypted with safeStorage.
  */
-import { app as electronApp, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app as electronApp, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron';
 import path from 'node:path';
 import { createApp, type App } from './app';
 import { dispatch } from './dispatch';
 import { ensurePendingScheduler } from './requery';
 import { electronNativeBinding } from './shell/nativeBinding';
 import { SafeStorageTokenStore } from './shell/safeTokenStore';
+import { EnvFirstTokenStore } from './store/tokenStore';
 import { CONTENT_SECURITY_POLICY } from './web/webShell';
 
 let core: App | null = null;
@@ -74,7 +75,8 @@ async function start(): Promise<void> {
   core = await createApp({
     dataDir: electronApp.getPath('userData'),
     shell: 'electron',
-    tokenStore: new SafeStorageTokenStore(path.join(electronApp.getPath('userData'), 'tokens.json')),
+    // VENDESK_TOKEN wins, as in the other shells: the way to a live profile where there is no keyring.
+    tokenStore: new EnvFirstTokenStore(new SafeStorageTokenStore(path.join(electronApp.getPath('userData'), 'tokens.json'), safeStorage), process.env.VENDESK_TOKEN),
     nativeBinding: electronNativeBinding(electronApp.getAppPath()),
   });
   const appCore = core;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { createApp, type App } from '../../src/main/app';
 import { dispatch } from '../../src/main/dispatch';
+import type { TokenStore } from '../../src/main/store/tokenStore';
 import { startWebShell, type WebShell } from '../../src/main/web/webShell';
 import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract';
 import { AppError } from '../../src/shared/appError';
@@ -34,6 +35,8 @@ export interface TestAppOptions {
   /** Reuse a sandbox another part of the test started. */
   sandbox?: SandboxHandle;
   token?: string;
+  /** Where live tokens are kept (default: the web shell's and CLI's file store). */
+  tokenStore?: TokenStore;
 }
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -45,7 +48,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const seeded = options.seedHistory ? { tokens: [token], seedHistory: options.seedHistory } : {};
   const sandbox = options.sandbox ?? (await startSandbox({ port: 0, acceptAnyToken: true, ...seeded, quiet: true }));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-test-'));
-  const app = await createApp({ dataDir, shell: options.web ? 'web' : 'test', connection: { baseUrl: sandbox.url, token, kind: 'sandbox', name: 'Test sandbox' } });
+  const app = await createApp({ dataDir, shell: options.web ? 'web' : 'test', connection: { baseUrl: sandbox.url, token, kind: 'sandbox', name: 'Test sandbox' }, tokenStore: options.tokenStore });
   const shell = options.web ? await startWebShell({ app, staticDir: path.join(ROOT, 'out', 'renderer') }) : null;
   return {
     sandbox,

@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '../app';
 import { dispatch } from '../dispatch';
 import { exportsDir, uploadsDir } from '../files';
+import { formatStreamEvent } from '../../shared/eventStream';
 import { SESSION_HEADER, sessionLink } from '../../shared/webSession';
 
 const MAX_JSON_BYTES = 5 * 1024 * 1024;
@@ -121,7 +122,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 
   const unsubscribe = app.events.subscribe((event) => {
-    const data = `event: ${event.name}\ndata: ${JSON.stringify(event.payload)}\n\n`;
+    const data = formatStreamEvent(event.name, event.payload);
     for (const client of sseClients) client.write(data);
   });
 

@@ -1,5 +1,6 @@
 import { Code, Container, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
+import { sessionLink } from '../../shared/webSession';
 import { bridge } from './bridge';
 import type { SessionState } from './webSession';
 
@@ -19,7 +20,7 @@ function SignInNeeded({ stale }: { stale: boolean }) {
   useEffect(() => {
     document.title = 'Open vendesk from its link';
   }, []);
-  const example = `${window.location.origin}/#session=…`;
+  const example = sessionLink(window.location.origin, '…');
   return (
     <Container size={640} py={80}>
       <Paper withBorder radius="md" p="xl">

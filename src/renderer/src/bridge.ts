@@ -7,7 +7,7 @@
 import type { AppEvent, CallResult, EventMap, EventName, OperationInput, OperationName, OperationOutput } from '../../shared/contract';
 import type { ExportedFile, FileRef } from '../../shared/contract/files';
 import { AppError, asAppError } from '../../shared/appError';
-import { splitEventStream } from './eventStream';
+import { splitEventStream } from '../../shared/eventStream';
 import { sessionHeaders, sessionRefused, sessionState, startWebSession, watchSession, type SessionState } from './webSession';
 
 type Listener = (event: AppEvent) => void;

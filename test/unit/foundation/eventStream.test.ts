@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitEventStream } from '../../../src/renderer/src/eventStream';
+import { formatStreamEvent, splitEventStream } from '../../../src/shared/eventStream';
 
 describe('splitEventStream (the browser reads the web shell events from a fetch body)', () => {
   it('reads named events and skips the comment the stream opens with', () => {
@@ -9,6 +9,11 @@ describe('splitEventStream (the browser reads the web shell events from a fetch 
       { name: 'data.changed', data: '{"topics":["jobs"]}' },
     ]);
     expect(rest).toBe('');
+  });
+
+  it('reads back what the web shell writes', () => {
+    const payload = { topics: ['jobs'], note: 'line one\nline two' };
+    expect(splitEventStream(formatStreamEvent('data.changed', payload))).toEqual({ events: [{ name: 'data.changed', data: JSON.stringify(payload) }], rest: '' });
   });
 
   it('keeps an event cut between two chunks until its end arrives, and loses nothing', () => {

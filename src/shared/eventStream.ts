@@ -1,10 +1,16 @@
 /**
- * Server-Sent Events read from a fetch() body. EventSource cannot send headers, and the web shell's
- * session travels in a header only, so the renderer reads the stream itself and splits it here.
+ * The web shell's event stream (Server-Sent Events), written by the shell and read by the renderer.
+ * EventSource cannot send headers, and the web shell's session travels in a header only, so the
+ * renderer reads the stream from a fetch() body and splits it here.
  */
 export interface StreamedEvent {
   name: string;
   data: string;
+}
+
+/** One event as the web shell writes it: its name, and its payload as one line of JSON. */
+export function formatStreamEvent(name: string, payload: unknown): string {
+  return `event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`;
 }
 
 /**
