@@ -5,12 +5,15 @@
 import path from 'node:path';
 import { createApp } from '../app';
 import { defaultDataDir } from '../dataDir';
+import { uploadsDirIn } from '../files';
+import { uploadedFilesPolicy } from '../filePolicy';
 import { ensurePendingScheduler } from '../requery';
 import { startWebShell } from './webShell';
 
 async function main(): Promise<void> {
   const dataDir = defaultDataDir();
-  const app = await createApp({ dataDir, shell: 'web' });
+  // The browser names files only by uploading them.
+  const app = await createApp({ dataDir, shell: 'web', filePolicy: uploadedFilesPolicy(uploadsDirIn(dataDir)) });
   // Pending purchases are requeried while the app runs.
   ensurePendingScheduler(app);
   const port = process.env.VENDESK_PORT ? Number(process.env.VENDESK_PORT) : 0;

@@ -8,6 +8,7 @@ import type { AppEvent, CallResult, EventMap, EventName, OperationInput, Operati
 import type { ExportedFile, FileRef } from '../../shared/contract/files';
 import { AppError, asAppError } from '../../shared/appError';
 import { splitEventStream } from '../../shared/eventStream';
+import { electronFileRef, startElectronFilePicks } from './electronFilePicks';
 import { sessionHeaders, sessionRefused, sessionState, startWebSession, watchSession, type SessionState } from './webSession';
 
 type Listener = (event: AppEvent) => void;
@@ -16,7 +17,8 @@ const listeners = new Set<Listener>();
 const EVENTS_RETRY_MS = 2000;
 let streaming = false;
 
-if (!window.vendesk) startWebSession();
+if (window.vendesk) startElectronFilePicks(window.vendesk);
+else startWebSession();
 
 /** A request to the web shell with this tab's session; a 401 means the tab is no longer signed in. */
 async function webFetch(path: string, init: RequestInit = {}): Promise<Response> {
@@ -132,9 +134,9 @@ export const bridge = {
     return () => listeners.delete(listener);
   },
 
-  /** Turns a file the user picked into something the main side can read. */
+  /** Turns a file the user picked into something the main side can read: an upload, or main's handle in Electron. */
   async fileRef(file: File): Promise<FileRef> {
-    if (window.vendesk) return { path: window.vendesk.pathForFile(file), name: file.name };
+    if (window.vendesk) return electronFileRef(window.vendesk, file);
     const response = await webFetch(`/api/upload?name=${encodeURIComponent(file.name)}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/octet-stream' },
