@@ -6,6 +6,7 @@
  */
 import { createApp, type App } from '../main/app';
 import { defaultDataDir } from '../main/dataDir';
+import { namedPathsPolicy } from '../main/filePolicy';
 import { redactSecrets, registerSecret } from '../main/redact';
 import { AppError } from '../shared/appError';
 import { EXIT, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
@@ -163,6 +164,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
             dataDir,
             shell: 'cli',
             env,
+            // The command line names files by their paths.
+            filePolicy: namedPathsPolicy,
             ...(baseUrl && token ? { connection: { baseUrl, token, kind: 'live' as const } } : {}),
           });
         }

@@ -11,6 +11,7 @@ import { startSandbox, type SandboxHandle } from '../sandbox';
 import { AppError } from '../shared/appError';
 import { VendingClient } from './api/vendingClient';
 import { EventBus } from './eventBus';
+import { namedPathsPolicy, type FilePolicy } from './filePolicy';
 import { registerSecret } from './redact';
 import { openDatabase, type Db } from './store/database';
 import { ProfileStore, SANDBOX_PROFILE_ID, type Profile } from './store/profiles';
@@ -28,6 +29,8 @@ export interface AppOptions {
   dataDir: string;
   shell: ShellKind;
   tokenStore?: TokenStore;
+  /** Which files a FileRef may name: the shell decides (default: paths, for the CLI and tests). */
+  filePolicy?: FilePolicy;
   nativeBinding?: string;
   env?: NodeJS.ProcessEnv;
   /** Use this service instead of the saved profile (CLI `--base-url`, tests). Not saved. */
@@ -73,6 +76,8 @@ type ServiceFactory<T> = (app: App) => T;
 export class App {
   readonly events = new EventBus();
   readonly settings: Settings;
+  /** Which files a FileRef may name, as the shell injected it. */
+  readonly files: FilePolicy;
   readonly profiles: ProfileStore;
   private readonly services = new Map<ServiceFactory<unknown>, unknown>();
   private readonly closers: (() => void | Promise<void>)[] = [];
@@ -89,6 +94,7 @@ export class App {
   ) {
     this.settings = new Settings(db);
     this.profiles = new ProfileStore(db);
+    this.files = options.filePolicy ?? namedPathsPolicy;
   }
 
   /** The connection in use and its client, as one value that a switch of connection does not change. */

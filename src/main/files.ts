@@ -2,11 +2,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FileRef } from '../shared/contract/files';
-import { AppError } from '../shared/appError';
 import type { App } from './app';
 
+/** Where the web shell keeps the files a browser uploaded, in a data folder. */
+export function uploadsDirIn(dataDir: string): string {
+  return path.join(dataDir, 'uploads');
+}
+
 export function uploadsDir(app: App): string {
-  return path.join(app.dataDir, 'uploads');
+  return uploadsDirIn(app.dataDir);
 }
 
 export function exportsDir(app: App): string {
@@ -22,24 +26,12 @@ export function exportFileName(base: string, extension: 'xlsx' | 'csv', at = new
   return `${clean} ${stamp}.${extension}`;
 }
 
-/** The absolute path of a file the user gave. Paths are accepted from the Electron shell and the CLI only. */
+/** The absolute path of a file the user gave, as the shell's file policy allows (src/main/filePolicy.ts). */
 export function resolveFileRef(app: App, ref: FileRef): string {
-  if ('uploadId' in ref) {
-    const file = path.join(uploadsDir(app), ref.uploadId);
-    if (!fs.existsSync(file)) {
-      throw new AppError('upload_missing', 'The uploaded file is no longer available.', 'Choose the file again.');
-    }
-    return file;
-  }
-  if (app.shell === 'web') {
-    throw new AppError('path_refused', 'The browser window cannot name files on disk.', 'Choose the file with the file picker so it is uploaded.');
-  }
-  const file = path.resolve(ref.path);
-  if (!fs.existsSync(file)) throw new AppError('file_missing', `There is no file at ${file}.`, 'Check the path and try again.');
-  return file;
+  return app.files.resolve(ref);
 }
 
 /** The original file name of a FileRef, for messages and job records. */
 export function fileRefName(ref: FileRef): string {
-  return ref.name ?? ('path' in ref ? path.basename(ref.path) : 'uploaded file');
+  return ref.name ?? ('path' in ref ? path.basename(ref.path) : 'uploadId' in ref ? 'uploaded file' : 'chosen file');
 }

@@ -1,29 +1,54 @@
 /**
  * The Electron shell — the only code that imports `electron`. It creates the window per
- * Electron's security checklist, wires the contract to ipcMain.handle (every input parsed by the
- * contract's schema in dispatch, the sender frame checked), forwards events, and keeps live
- * tokens encrypted with safeStorage.
+ * Electron's security checklist, serves the renderer from its own app:// origin, wires the
+ * contract to ipcMain.handle (every input parsed by the contract's schema in dispatch, the sender
+ * frame checked), forwards events, opens files only through its own dialog, and keeps live tokens
+ * encrypted with safeStorage where there is a keyring.
  */
-import { app as electronApp, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app as electronApp, BrowserWindow, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isAllowedExternalUrl } from '../shared/externalLinks';
 import { createApp, type App } from './app';
 import { dispatch } from './dispatch';
 import { ensurePendingScheduler } from './requery';
+import { appAssetPath } from './shell/appProtocol';
 import { electronNativeBinding } from './shell/nativeBinding';
+import { PickedFiles } from './shell/pickedFiles';
+import { APP_ENTRY_URL, APP_SCHEME, isRendererUrl } from './shell/rendererOrigin';
 import { SafeStorageTokenStore } from './shell/safeTokenStore';
+import { EnvFirstTokenStore } from './store/tokenStore';
 import { CONTENT_SECURITY_POLICY } from './web/webShell';
 
 let core: App | null = null;
 
+/** Set by electron-vite in development only: the dev server's address. */
 const rendererUrl = process.env.ELECTRON_RENDERER_URL;
-const rendererFile = path.join(__dirname, '../renderer/index.html');
+const rendererDir = path.join(__dirname, '../renderer');
 
-/** Only our own page may call the contract. */
+// app:// is a standard, secure origin of its own (registered before the app is ready, as Electron requires).
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+/** Only our own page, in its top frame, may call the contract. */
 function isTrustedFrame(frame: Electron.WebFrameMain | null): boolean {
-  if (!frame) return false;
-  const url = frame.url;
-  if (rendererUrl && url.startsWith(rendererUrl)) return true;
-  return url.startsWith('file://') && decodeURIComponent(new URL(url).pathname).endsWith('/renderer/index.html');
+  return !!frame && frame.parent === null && isRendererUrl(frame.url, rendererUrl);
+}
+
+/** Serves the build folder on app://vendesk/, with the strict CSP; nothing outside it. */
+function serveRenderer(): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = appAssetPath(rendererDir, request.url);
+    if (!file) return new Response('Not found', { status: 404 });
+    try {
+      const response = await net.fetch(pathToFileURL(file).toString());
+      const headers = new Headers(response.headers);
+      headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+      headers.set('X-Content-Type-Options', 'nosniff');
+      return new Response(response.body, { status: response.status, headers });
+    } catch {
+      return new Response('Not found', { status: 404 });
+    }
+  });
 }
 
 function createWindow(): BrowserWindow {
@@ -47,34 +72,39 @@ function createWindow(): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
-  // No navigation away from the app, no new windows; links open in the system browser.
+  // No navigation away from the app, no new windows; the links vendesk shows open in the system browser.
   win.webContents.on('will-navigate', (event, url) => {
-    if (!(rendererUrl && url.startsWith(rendererUrl))) event.preventDefault();
+    if (!isRendererUrl(url, rendererUrl)) event.preventDefault();
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https:\/\//.test(url)) void shell.openExternal(url);
+    if (isAllowedExternalUrl(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  if (rendererUrl) void win.loadURL(rendererUrl);
-  else void win.loadFile(rendererFile);
+  void win.loadURL(rendererUrl ?? APP_ENTRY_URL);
   return win;
 }
 
 async function start(): Promise<void> {
   await electronApp.whenReady();
-  // Strict CSP on every response, and no permission (camera, notifications…) is ever granted.
+  serveRenderer();
+  // Strict CSP on every response, and no permission (camera, notifications…) is ever granted or reported as granted.
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
   electronApp.on('web-contents-created', (_e, contents) => {
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
 
+  // Main opens only the files the user chose in its dialog (handles), never a path the renderer names.
+  const pickedFiles = new PickedFiles();
   core = await createApp({
     dataDir: electronApp.getPath('userData'),
     shell: 'electron',
-    tokenStore: new SafeStorageTokenStore(path.join(electronApp.getPath('userData'), 'tokens.json')),
+    // VENDESK_TOKEN wins, as in the other shells: the way to a live profile where there is no keyring.
+    tokenStore: new EnvFirstTokenStore(new SafeStorageTokenStore(path.join(electronApp.getPath('userData'), 'tokens.json'), safeStorage), process.env.VENDESK_TOKEN),
+    filePolicy: pickedFiles,
     nativeBinding: electronNativeBinding(electronApp.getAppPath()),
   });
   const appCore = core;
@@ -86,6 +116,11 @@ async function start(): Promise<void> {
     }
     if (typeof name !== 'string') return { ok: false, error: { code: 'invalid_input', message: 'Operation name must be text.' } };
     return dispatch(appCore, name, input);
+  });
+  ipcMain.handle('vendesk:pick-file', async (event, request: unknown) => {
+    if (!isTrustedFrame(event.senderFrame)) return null;
+    const win = BrowserWindow.fromWebContents(event.sender);
+    return pickedFiles.choose(request, (options) => (win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options)));
   });
   ipcMain.handle('vendesk:reveal', (event, filePath: unknown) => {
     if (!isTrustedFrame(event.senderFrame) || typeof filePath !== 'string') return;

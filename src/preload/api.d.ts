@@ -1,10 +1,16 @@
 /** What the preload script exposes to the renderer as `window.vendesk` (Electron shell only). */
 import type { AppEvent, CallResult } from '../shared/contract';
+import type { FileRef } from '../shared/contract/files';
 
 export interface VendeskPreloadApi {
   call(name: string, input: unknown): Promise<CallResult<unknown>>;
   on(listener: (event: AppEvent) => void): () => void;
-  /** The path of a file the user picked (Electron's webUtils.getPathForFile). */
+  /**
+   * Opens vendesk's open-file dialog (in main). The chosen file comes back as a handle main issued
+   * (the only way the renderer can name a file); null when the user cancels.
+   */
+  pickFile(request: { accept?: string; defaultPath?: string }): Promise<FileRef | null>;
+  /** The path of a file dropped on the page (Electron's webUtils.getPathForFile): where the dialog opens. */
   pathForFile(file: File): string;
   /** Shows an exported file in the system's file manager. */
   reveal(path: string): Promise<void>;

@@ -4,6 +4,7 @@
  */
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { AppEvent, CallResult } from '../shared/contract';
+import type { FileRef } from '../shared/contract/files';
 import type { VendeskPreloadApi } from './api';
 
 const api: VendeskPreloadApi = {
@@ -13,6 +14,7 @@ const api: VendeskPreloadApi = {
     ipcRenderer.on('vendesk:event', wrapped);
     return () => ipcRenderer.removeListener('vendesk:event', wrapped);
   },
+  pickFile: (request) => ipcRenderer.invoke('vendesk:pick-file', request) as Promise<FileRef | null>,
   pathForFile: (file) => webUtils.getPathForFile(file),
   reveal: (path) => ipcRenderer.invoke('vendesk:reveal', path) as Promise<void>,
 };

@@ -8,8 +8,9 @@ test('opens on the dashboard with the sandbox wallet balance and the SANDBOX bad
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
   await expect(page.getByTestId('wallet-balance')).toContainText(formatNaira(balance.balanceKobo));
   await expect(page.getByTestId('connection-badge')).toHaveText('SANDBOX');
-  // The session secret was moved into a cookie: it is no longer in the address bar.
+  // The session secret was taken into this tab's storage: it is no longer in the address bar.
   expect(page.url()).not.toContain('session=');
+  expect(page.url()).not.toContain(vendesk.shell!.secret);
 });
 
 test('every page is reachable from the navigation and by keyboard', async ({ page, vendesk }) => {

@@ -10,6 +10,9 @@ import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { createApp, type App } from '../../src/main/app';
 import { dispatch } from '../../src/main/dispatch';
+import { uploadsDirIn } from '../../src/main/files';
+import { uploadedFilesPolicy, type FilePolicy } from '../../src/main/filePolicy';
+import type { TokenStore } from '../../src/main/store/tokenStore';
 import { startWebShell, type WebShell } from '../../src/main/web/webShell';
 import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract';
 import { AppError } from '../../src/shared/appError';
@@ -34,6 +37,10 @@ export interface TestAppOptions {
   /** Reuse a sandbox another part of the test started. */
   sandbox?: SandboxHandle;
   token?: string;
+  /** Where live tokens are kept (default: the web shell's and CLI's file store). */
+  tokenStore?: TokenStore;
+  /** Which files a FileRef may name (default: uploads with `web`, paths otherwise). */
+  filePolicy?: FilePolicy;
 }
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -45,7 +52,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const seeded = options.seedHistory ? { tokens: [token], seedHistory: options.seedHistory } : {};
   const sandbox = options.sandbox ?? (await startSandbox({ port: 0, acceptAnyToken: true, ...seeded, quiet: true }));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-test-'));
-  const app = await createApp({ dataDir, shell: options.web ? 'web' : 'test', connection: { baseUrl: sandbox.url, token, kind: 'sandbox', name: 'Test sandbox' } });
+  const app = await createApp({
+    dataDir,
+    shell: options.web ? 'web' : 'test',
+    connection: { baseUrl: sandbox.url, token, kind: 'sandbox', name: 'Test sandbox' },
+    tokenStore: options.tokenStore,
+    // As each shell injects it: the web shell reads uploads only; tests name paths, like the CLI.
+    filePolicy: options.filePolicy ?? (options.web ? uploadedFilesPolicy(uploadsDirIn(dataDir)) : undefined),
+  });
   const shell = options.web ? await startWebShell({ app, staticDir: path.join(ROOT, 'out', 'renderer') }) : null;
   return {
     sandbox,

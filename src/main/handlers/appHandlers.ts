@@ -23,6 +23,7 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
     shell: app.shell,
     dataDir: app.dataDir,
     connection: { ...app.connection },
+    tokenRefusal: app.tokens.refusal?.() ?? null,
   }),
 
   'account.balance': async (_input, app) => {
@@ -33,6 +34,9 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
   'profiles.list': (_input, app) => profileViews(app),
 
   'profiles.save': (input, app) => {
+    // Refused before anything is saved, so a refused token never leaves a half-made profile.
+    const refusal = input.token ? app.tokens.refusal?.() : null;
+    if (refusal) throw AppError.fromShape(refusal);
     const profile = app.profiles.saveLive({ id: input.id, name: input.name, baseUrl: input.baseUrl });
     if (input.token) app.tokens.set(profile.id, input.token);
     const view = profileViews(app).find((p) => p.id === profile.id);

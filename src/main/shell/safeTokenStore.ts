@@ -1,13 +1,28 @@
-/** Live tokens in the Electron shell: encrypted with the OS keychain through safeStorage. */
-import { safeStorage } from 'electron';
+/**
+ * Live tokens in the Electron shell: encrypted with the OS keychain through safeStorage, and only
+ * where that is a real keyring (./keyringVerdict.ts). Electron's safeStorage is passed in, so the
+ * store runs under tests with a fake one.
+ */
 import fs from 'node:fs';
 import { AppError } from '../../shared/appError';
+import type { AppErrorShape } from '../../shared/contract/define';
 import type { TokenStore } from '../store/tokenStore';
+import { keyringVerdict, type KeyringProbe } from './keyringVerdict';
+
+/** The part of Electron's safeStorage the store uses. */
+export interface SafeStorageApi extends KeyringProbe {
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+}
 
 type Sealed = Record<string, string>;
 
 export class SafeStorageTokenStore implements TokenStore {
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly safeStorage: SafeStorageApi,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
 
   private read(): Sealed {
     try {
@@ -21,18 +36,30 @@ export class SafeStorageTokenStore implements TokenStore {
     fs.writeFileSync(this.file, JSON.stringify(sealed), { mode: 0o600 });
   }
 
+  refusal(): AppErrorShape | null {
+    const verdict = keyringVerdict(this.safeStorage, this.platform);
+    return verdict.ok ? null : verdict.refusal;
+  }
+
+  /**
+   * A token sealed before the keyring went away (or by another keyring) cannot be trusted or
+   * opened: the profile then shows as having no token, and Settings says why.
+   */
   get(profileId: string): string | null {
     const sealed = this.read()[profileId];
-    if (!sealed) return null;
-    return safeStorage.decryptString(Buffer.from(sealed, 'base64'));
+    if (!sealed || this.refusal()) return null;
+    try {
+      return this.safeStorage.decryptString(Buffer.from(sealed, 'base64'));
+    } catch {
+      return null;
+    }
   }
 
   set(profileId: string, token: string): void {
-    if (!safeStorage.isEncryptionAvailable()) {
-      throw new AppError('no_keychain', 'This computer offers no secure storage for the token.', 'Set VENDESK_TOKEN instead, or enable the system keychain.');
-    }
+    const refusal = this.refusal();
+    if (refusal) throw AppError.fromShape(refusal);
     const sealed = this.read();
-    sealed[profileId] = safeStorage.encryptString(token).toString('base64');
+    sealed[profileId] = this.safeStorage.encryptString(token).toString('base64');
     this.write(sealed);
   }
 

@@ -6,11 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../shared/appError';
+import type { AppErrorShape } from '../../shared/contract/define';
 
 export interface TokenStore {
   get(profileId: string): string | null;
   set(profileId: string, token: string): void;
   delete(profileId: string): void;
+  /** Why this store will not keep a token on this computer (null or absent: it will). */
+  refusal?(): AppErrorShape | null;
 }
 
 /** One file per profile in `<dataDir>/tokens/`, mode 0600; refused when others can read it. */
@@ -67,5 +70,8 @@ export class EnvFirstTokenStore implements TokenStore {
   }
   delete(profileId: string): void {
     this.inner.delete(profileId);
+  }
+  refusal(): AppErrorShape | null {
+    return this.inner.refusal?.() ?? null;
   }
 }

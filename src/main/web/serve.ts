@@ -5,19 +5,22 @@
 import path from 'node:path';
 import { createApp } from '../app';
 import { defaultDataDir } from '../dataDir';
+import { uploadsDirIn } from '../files';
+import { uploadedFilesPolicy } from '../filePolicy';
 import { ensurePendingScheduler } from '../requery';
 import { startWebShell } from './webShell';
 
 async function main(): Promise<void> {
   const dataDir = defaultDataDir();
-  const app = await createApp({ dataDir, shell: 'web' });
+  // The browser names files only by uploading them.
+  const app = await createApp({ dataDir, shell: 'web', filePolicy: uploadedFilesPolicy(uploadsDirIn(dataDir)) });
   // Pending purchases are requeried while the app runs.
   ensurePendingScheduler(app);
   const port = process.env.VENDESK_PORT ? Number(process.env.VENDESK_PORT) : 0;
   const shell = await startWebShell({ app, staticDir: path.resolve(__dirname, '../../../out/renderer'), port });
   const badge = app.connection.kind === 'sandbox' ? 'SANDBOX (built-in test service, no money moves)' : `LIVE (${app.connection.profileName})`;
   process.stdout.write(
-    `\nvendesk is running — ${badge}\nData folder: ${dataDir}\n\nOpen this address in your browser (it signs this browser in):\n\n  ${shell.openUrl}\n\nPress Ctrl-C to stop.\n`,
+    `\nvendesk is running — ${badge}\nData folder: ${dataDir}\n\nOpen this link in your browser (it signs in the tab you open it in; a new tab needs it again):\n\n  ${shell.openUrl}\n\nPress Ctrl-C to stop.\n`,
   );
   let stopping = false;
   const stop = () => {

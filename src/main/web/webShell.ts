@@ -3,9 +3,11 @@
  * (`POST /api/<operation>`, events as Server-Sent Events at `GET /api/events`).
  *
  * Safety: loopback only; a random 256-bit session secret made at each start is given once in the
- * printed URL and then kept in an HttpOnly, SameSite=Strict cookie; calls without it get 401; a
- * Host other than 127.0.0.1/localhost with our port gets 403 (DNS rebinding); cross-origin calls
- * get 403; static files cannot escape the build folder; a strict Content-Security-Policy.
+ * printed link's #fragment and then sent by the renderer in the X-Vendesk-Session header on every
+ * call (src/shared/webSession.ts) — never a cookie, which browsers would also send to every other
+ * server on 127.0.0.1; calls without it get 401; a Host other than 127.0.0.1/localhost with our
+ * port gets 403 (DNS rebinding); cross-origin calls get 403; static files cannot escape the build
+ * folder; a strict Content-Security-Policy.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,8 +18,9 @@ import type { AddressInfo } from 'node:net';
 import type { App } from '../app';
 import { dispatch } from '../dispatch';
 import { exportsDir, uploadsDir } from '../files';
+import { formatStreamEvent } from '../../shared/eventStream';
+import { SESSION_HEADER, sessionLink } from '../../shared/webSession';
 
-export const SESSION_COOKIE = 'vendesk_session';
 const MAX_JSON_BYTES = 5 * 1024 * 1024;
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024 + 1024 * 1024;
 
@@ -58,7 +61,7 @@ export interface WebShellOptions {
 }
 
 export interface WebShell {
-  /** The URL to open once: carries the session secret. */
+  /** The link to open: carries the session secret in its #fragment. */
   openUrl: string;
   origin: string;
   port: number;
@@ -70,16 +73,6 @@ function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function readCookie(req: http.IncomingMessage, name: string): string | null {
-  const header = req.headers.cookie;
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return null;
 }
 
 function securityHeaders(res: http.ServerResponse): void {
@@ -129,7 +122,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 
   const unsubscribe = app.events.subscribe((event) => {
-    const data = `event: ${event.name}\ndata: ${JSON.stringify(event.payload)}\n\n`;
+    const data = formatStreamEvent(event.name, event.payload);
     for (const client of sseClients) client.write(data);
   });
 
@@ -215,21 +208,12 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
       const isApi = url.pathname.startsWith('/api/');
 
-      // The one-time URL: turn the secret into a cookie and drop it from the address bar.
-      const offered = url.searchParams.get('session');
-      if (!isApi && offered !== null && req.method === 'GET') {
-        if (!sameSecret(offered, secret)) return refuse(res, 401, 'bad_session', 'This link is from another run of vendesk.', 'Use the address printed by npm start.');
-        res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/`);
-        res.writeHead(302, { Location: url.pathname });
-        return void res.end();
-      }
-
       if (!isApi) {
         if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'method', 'Only GET is allowed here.');
         return serveStatic(req, res, url.pathname);
       }
 
-      // Cross-origin calls are refused, whether or not they carry the cookie.
+      // Cross-origin calls are refused, whatever they carry.
       const origin = req.headers.origin;
       if (origin !== undefined && !allowedOrigins().has(origin)) {
         return refuse(res, 403, 'cross_origin', 'Calls from other web pages are not allowed.');
@@ -238,9 +222,10 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       if (site !== undefined && site !== 'same-origin' && site !== 'none') {
         return refuse(res, 403, 'cross_origin', 'Calls from other web pages are not allowed.');
       }
-      const cookie = readCookie(req, SESSION_COOKIE);
-      if (!cookie || !sameSecret(cookie, secret)) {
-        return refuse(res, 401, 'no_session', 'This window is not signed in to vendesk.', 'Open the address printed by npm start (it carries the session).');
+      // The session travels in a header only the tab opened from the link can set (never a cookie).
+      const offered = req.headers[SESSION_HEADER.toLowerCase()];
+      if (typeof offered !== 'string' || !sameSecret(offered, secret)) {
+        return refuse(res, 401, 'no_session', 'This window is not signed in to vendesk.', 'Open vendesk from the link it printed in the terminal.');
       }
 
       if (url.pathname === '/api/events' && req.method === 'GET') {
@@ -280,7 +265,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   port = (server.address() as AddressInfo).port;
   const originUrl = `http://127.0.0.1:${port}`;
   return {
-    openUrl: `${originUrl}/?session=${secret}`,
+    openUrl: sessionLink(originUrl, secret),
     origin: originUrl,
     port,
     secret,

@@ -7,6 +7,7 @@ import { Notifications } from '@mantine/notifications';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppFrame } from './AppFrame';
+import { SessionGate } from './SessionGate';
 
 const theme = createTheme({
   primaryColor: 'teal',
@@ -23,7 +24,9 @@ createRoot(root).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager}>
       <Notifications position="bottom-right" />
-      <AppFrame />
+      <SessionGate>
+        <AppFrame />
+      </SessionGate>
     </MantineProvider>
   </StrictMode>,
 );

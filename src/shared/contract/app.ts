@@ -1,6 +1,6 @@
 /** Operations of the app frame: who we are connected to, the wallet, profiles, settings. */
 import { z } from 'zod';
-import { op } from './define';
+import { op, type AppErrorShape } from './define';
 
 export interface ConnectionInfo {
   profileId: string;
@@ -14,6 +14,8 @@ export interface AppInfo {
   shell: 'electron' | 'web' | 'cli' | 'test';
   dataDir: string;
   connection: ConnectionInfo;
+  /** Why a live token cannot be saved on this computer (the desktop app without a keyring); null when it can. */
+  tokenRefusal: AppErrorShape | null;
 }
 
 export interface BalanceView {

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/testApp';
-import { SESSION_COOKIE, startWebShell, type WebShell } from '../../../src/main/web/webShell';
+import { exportsDir, uploadsDir } from '../../../src/main/files';
+import { startWebShell, type WebShell } from '../../../src/main/web/webShell';
+import { SESSION_HEADER } from '../../../src/shared/webSession';
 
 /** Real HTTP with full control of the headers (fetch will not let a test forge Host). */
 function request(
@@ -32,7 +34,7 @@ describe('web shell', () => {
   let shell: WebShell;
   let staticDir: string;
   let host: string;
-  let cookie: string;
+  let session: Record<string, string>;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -40,7 +42,7 @@ describe('web shell', () => {
     fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>vendesk</title>');
     shell = await startWebShell({ app: t.app, staticDir });
     host = `127.0.0.1:${shell.port}`;
-    cookie = `${SESSION_COOKIE}=${shell.secret}`;
+    session = { [SESSION_HEADER]: shell.secret };
   });
 
   afterAll(async () => {
@@ -49,12 +51,12 @@ describe('web shell', () => {
     fs.rmSync(staticDir, { recursive: true, force: true });
   });
 
-  /** A POST to /api/NAME with the session cookie and this exact body. */
+  /** A POST to /api/NAME with the session header and this exact body. */
   const apiPost = (name: string, contentType: string, body: string, headers: Record<string, string> = {}) =>
     request(shell.port, {
       method: 'POST',
       path: `/api/${name}`,
-      headers: { Host: host, 'Content-Type': contentType, Cookie: cookie, ...headers },
+      headers: { Host: host, 'Content-Type': contentType, ...session, ...headers },
       body,
     });
   const apiCall = (name: string, body: unknown, headers: Record<string, string> = {}) => apiPost(name, 'application/json', JSON.stringify(body), headers);
@@ -62,17 +64,21 @@ describe('web shell', () => {
   it('listens on 127.0.0.1 only and its session secret has at least 128 bits', () => {
     expect(shell.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(shell.secret).toMatch(/^[0-9a-f]{64}$/);
-    expect(shell.openUrl).toBe(`${shell.origin}/?session=${shell.secret}`);
+    // The secret rides in the #fragment, which browsers never send to a server or put in a Referer.
+    expect(shell.openUrl).toBe(`${shell.origin}/#session=${shell.secret}`);
   });
 
-  it('turns the one-time URL into an HttpOnly, SameSite=Strict cookie and drops the secret from the address', async () => {
-    const res = await request(shell.port, { path: `/?session=${shell.secret}`, headers: { Host: host } });
-    expect(res.status).toBe(302);
-    expect(res.headers.location).toBe('/');
-    const setCookie = String(res.headers['set-cookie']);
-    expect(setCookie).toContain(`${SESSION_COOKIE}=${shell.secret}`);
-    expect(setCookie).toContain('HttpOnly');
-    expect(setCookie).toContain('SameSite=Strict');
+  it('never hands the browser a cookie: browsers would send it to every other server on 127.0.0.1', async () => {
+    // What a browser requests for the printed link (the fragment stays in the browser)…
+    const opened = await request(shell.port, { path: '/', headers: { Host: host } });
+    expect(opened.status).toBe(200);
+    expect(opened.headers['set-cookie']).toBeUndefined();
+    // …and for the link form of earlier versions: the app, no redirect, no cookie.
+    const legacy = await request(shell.port, { path: `/?session=${shell.secret}`, headers: { Host: host } });
+    expect(legacy.status).toBe(200);
+    expect(legacy.headers['set-cookie']).toBeUndefined();
+    const answered = await apiCall('app.info', {});
+    expect(answered.headers['set-cookie']).toBeUndefined();
   });
 
   it('answers a call that carries the session', async () => {
@@ -83,12 +89,43 @@ describe('web shell', () => {
     expect(body.value.connection.kind).toBe('sandbox');
   });
 
-  it('refuses a call without the session secret with 401', async () => {
-    const res = await apiCall('app.info', {}, { Cookie: '' });
+  it('refuses a call without the session header with 401, wherever else the secret is put', async () => {
+    const res = await apiCall('app.info', {}, { [SESSION_HEADER]: '' });
     expect(res.status).toBe(401);
     expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'no_session' } });
-    const wrong = await apiCall('app.info', {}, { Cookie: `${SESSION_COOKIE}=${'0'.repeat(64)}` });
+    const wrong = await apiCall('app.info', {}, { [SESSION_HEADER]: '0'.repeat(64) });
     expect(wrong.status).toBe(401);
+    // The secret itself, anywhere but the header (a cookie another port's page would have been sent).
+    const noHeader = { Host: host, 'Content-Type': 'application/json' };
+    for (const attempt of [
+      { path: '/api/app.info', headers: { ...noHeader, Cookie: `vendesk_session=${shell.secret}` } },
+      { path: `/api/app.info?session=${shell.secret}`, headers: noHeader },
+      { path: '/api/app.info', headers: { ...noHeader, Authorization: `Bearer ${shell.secret}` } },
+    ]) {
+      const refused = await request(shell.port, { method: 'POST', body: '{}', ...attempt });
+      expect(refused.status).toBe(401);
+    }
+  });
+
+  it('uploads and downloads need the session header too', async () => {
+    const uploadedBefore = fs.existsSync(uploadsDir(t.app)) ? fs.readdirSync(uploadsDir(t.app)).length : 0;
+    const anonymousUpload = await request(shell.port, {
+      method: 'POST',
+      path: '/api/upload?name=a.csv',
+      headers: { Host: host, 'Content-Type': 'application/octet-stream' },
+      body: 'Phone\n08031234567\n',
+    });
+    expect(anonymousUpload.status).toBe(401);
+    expect(fs.existsSync(uploadsDir(t.app)) ? fs.readdirSync(uploadsDir(t.app)).length : 0).toBe(uploadedBefore);
+
+    fs.writeFileSync(path.join(exportsDir(t.app), 'Report.csv'), 'Amount\n100\n');
+    const anonymousDownload = await request(shell.port, { path: '/api/files/Report.csv', headers: { Host: host, Cookie: `vendesk_session=${shell.secret}` } });
+    expect(anonymousDownload.status).toBe(401);
+    expect(anonymousDownload.body).not.toContain('Amount');
+    const download = await request(shell.port, { path: '/api/files/Report.csv', headers: { Host: host, ...session } });
+    expect(download.status).toBe(200);
+    expect(download.body).toBe('Amount\n100\n');
+    expect(download.headers['content-disposition']).toContain('attachment');
   });
 
   it('refuses a foreign Host header with 403 (DNS rebinding)', async () => {
@@ -101,7 +138,7 @@ describe('web shell', () => {
     expect(localhost.status).toBe(200);
   });
 
-  it('refuses calls from another origin, even with the cookie', async () => {
+  it('refuses calls from another origin, even with the session', async () => {
     const res = await apiCall('app.info', {}, { Origin: 'http://evil.example' });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'cross_origin' } });
@@ -150,7 +187,10 @@ describe('web shell', () => {
     expect(anonymous.status).toBe(401);
     await anonymous.body?.cancel();
     const controller = new AbortController();
-    const response = await fetch(`${shell.origin}/api/events`, { headers: { Cookie: cookie }, signal: controller.signal });
+    const withCookie = await fetch(`${shell.origin}/api/events`, { headers: { Cookie: `vendesk_session=${shell.secret}` } });
+    expect(withCookie.status).toBe(401);
+    await withCookie.body?.cancel();
+    const response = await fetch(`${shell.origin}/api/events`, { headers: session, signal: controller.signal });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const reader = response.body!.getReader();
     await reader.read(); // ": connected"

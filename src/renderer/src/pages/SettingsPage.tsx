@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Code, Group, Modal, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Code, Group, Modal, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { AppError, asAppError, bridge } from '../bridge';
@@ -14,6 +14,8 @@ function AddProfileForm({ onSaved }: { onSaved: () => void }) {
   const [baseUrl, setBaseUrl] = useState('');
   const [token, setToken] = useState('');
   const { busy: saving, error, run } = useAction();
+  // The desktop app without a keyring: say so where the token would be entered.
+  const tokenRefusal = useConnection().info?.tokenRefusal ?? null;
 
   const save = () =>
     run(async () => {
@@ -34,7 +36,18 @@ function AddProfileForm({ onSaved }: { onSaved: () => void }) {
       <Stack gap="sm" maw={520}>
         <TextInput label="Name" placeholder="Acme Finance — production" value={name} onChange={(e) => setName(e.currentTarget.value)} required />
         <TextInput label="Service address" placeholder="https://…" value={baseUrl} onChange={(e) => setBaseUrl(e.currentTarget.value)} required />
-        <PasswordInput label="API token" value={token} onChange={(e) => setToken(e.currentTarget.value)} autoComplete="off" />
+        {tokenRefusal ? (
+          <Alert color="orange" variant="light" title="The API token cannot be saved on this computer" data-testid="token-refusal">
+            <Text size="sm">{tokenRefusal.message}</Text>
+            {tokenRefusal.hint && (
+              <Text size="sm" mt={4}>
+                {tokenRefusal.hint}
+              </Text>
+            )}
+          </Alert>
+        ) : (
+          <PasswordInput label="API token" value={token} onChange={(e) => setToken(e.currentTarget.value)} autoComplete="off" />
+        )}
         <ErrorNotice error={error} title="The profile was not saved" />
         <Group>
           <Button onClick={() => void save()} loading={saving} disabled={!name || !baseUrl}>
@@ -141,7 +154,7 @@ export function SettingsPage() {
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm" c={p.hasToken ? undefined : 'red'}>
-                      {p.kind === 'sandbox' ? 'Not needed' : p.hasToken ? 'Stored' : 'Missing — save the profile with a token'}
+                      {p.kind === 'sandbox' ? 'Not needed' : p.hasToken ? 'Stored' : info?.tokenRefusal ? 'Missing — this computer cannot store it (see below)' : 'Missing — save the profile with a token'}
                     </Text>
                   </Table.Td>
                   <Table.Td>
