@@ -1,0 +1,105 @@
+/**
+ * Every local record belongs to the connection it was made on (issue 12, finding 1): after
+ * switching to a LIVE profile, nothing made on the sandbox is listed, counted, summed, opened or
+ * requeried there, and the live service is never asked about a sandbox purchase.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../../src/main/app';
+import { dispatch } from '../../../src/main/dispatch';
+import { createPendingScheduler } from '../../../src/main/requery';
+import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { OperationInput, OperationName, OperationOutput } from '../../../src/shared/contract';
+import { AppError } from '../../../src/shared/appError';
+import { refusal } from '../../support/refusal';
+import { startTestApp, type TestApp } from '../../support/testApp';
+import { PHONE, account, advanceClocks, pauseLoop } from '../purchases/purchaseHelpers';
+
+const LIVE_TOKEN = 'scope-live-token-7d2e';
+
+async function call<N extends OperationName>(app: App, name: N, input: OperationInput<N>): Promise<OperationOutput<N>> {
+  const r = await dispatch(app, name, input);
+  if (!r.ok) throw AppError.fromShape(r.error);
+  return r.value as OperationOutput<N>;
+}
+
+/** The live service's own list of faults still armed on /requeryTransaction: a requery would have used one. */
+async function armedRequeryFaults(live: SandboxHandle): Promise<number> {
+  const r = await fetch(`${live.url}/__sandbox/faults`, { headers: { Authorization: `Bearer ${LIVE_TOKEN}` } });
+  const body = (await r.json()) as { data: { faults: { path: string; remaining: number }[] } };
+  return body.data.faults.filter((f) => f.path === '/requeryTransaction').reduce((s, f) => s + f.remaining, 0);
+}
+
+describe('records of one connection stay with it', () => {
+  let t: TestApp;
+  let live: SandboxHandle;
+  let pendingId = '';
+  let paidId = '';
+
+  beforeAll(async () => {
+    live = await startSandbox({ port: 0, tokens: [LIVE_TOKEN], quiet: true, accountName: 'Acme Live Ltd' });
+    t = await startTestApp();
+    pauseLoop(t);
+    await t.control('wallet', { balance: 1_000_000 });
+    const pending = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE });
+    const paid = await t.call('purchases.buyCable', { provider: 'DSTV', smartcard: account('4321'), bouquetCode: (await t.call('purchases.cableProviders', {})).find((c) => c.provider === 'DSTV')!.bouquets[0].code, phone: PHONE });
+    expect(pending.state).toBe('pending');
+    expect(paid.state).toBe('success');
+    pendingId = pending.id;
+    paidId = paid.id;
+    await t.call('sync.run', {});
+  });
+  afterAll(async () => {
+    await t.close();
+    await live.close();
+  });
+
+  it('on the sandbox, its purchases are listed, pending and summed', async () => {
+    expect((await t.call('purchases.recent', { limit: 50 })).map((p) => p.id)).toEqual(expect.arrayContaining([pendingId, paidId]));
+    expect((await t.call('pending.list', {})).map((i) => i.purchase.id)).toContain(pendingId);
+    expect((await t.call('dashboard.summary', {})).spend.today.purchases).toBeGreaterThanOrEqual(2);
+  });
+
+  it('after switching to a LIVE profile, nothing of the sandbox is listed, counted, summed, opened or requeried', async () => {
+    const saved = await t.call('profiles.save', { name: 'Acme live', baseUrl: live.url, token: LIVE_TOKEN });
+    await t.call('profiles.activate', { id: saved.id, confirmLive: true });
+    expect((await t.call('app.info', {})).connection).toMatchObject({ kind: 'live', profileName: 'Acme live' });
+
+    expect(await t.call('purchases.recent', { limit: 50 })).toEqual([]);
+    expect(await t.call('pending.list', { includeSettled: true })).toEqual([]);
+    expect(await t.call('pending.count', {})).toMatchObject({ count: 0, due: 0 });
+    const summary = await t.call('dashboard.summary', {});
+    expect(summary.spend.today).toEqual({ purchases: 0, faceKobo: 0, costKobo: 0 });
+    expect(summary.pendingCount).toBe(0);
+    expect(summary.balance?.accountName).toBe('Acme Live Ltd');
+    expect(await t.call('reconcile.runs', {})).toEqual([]);
+    expect((await refusal(t.call('purchases.get', { id: paidId }))).code).toBe('purchase_not_found');
+    expect((await refusal(t.call('pending.requeryNow', { id: pendingId, force: true }))).code).toBe('purchase_not_found');
+
+    // The requery loop of the live connection never asks the live service about the sandbox's purchase.
+    await fetch(`${live.url}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${LIVE_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: '/requeryTransaction', status: 502, count: 1 }),
+    });
+    await advanceClocks(t, 125);
+    const loop = t.app.service(createPendingScheduler);
+    loop.resume();
+    await loop.tick();
+    loop.pause();
+    expect(await call(t.app, 'pending.requeryDue', { all: true })).toMatchObject({ checked: 0 });
+    expect(await armedRequeryFaults(live)).toBe(1);
+  });
+
+  it('a second vendesk on the same data folder, connected to the sandbox again, still has them, untouched', async () => {
+    const again = await createApp({ dataDir: t.dataDir, shell: 'test', connection: { baseUrl: t.sandbox.url, token: t.token, kind: 'sandbox', name: 'Test sandbox' } });
+    try {
+      const pending = await call(again, 'purchases.get', { id: pendingId });
+      expect(pending.state).toBe('pending');
+      expect(pending.requery.attempts).toBe(0);
+      expect((await call(again, 'purchases.recent', { limit: 50 })).map((p) => p.id)).toEqual(expect.arrayContaining([pendingId, paidId]));
+    } finally {
+      again.service(createPendingScheduler).pause();
+      await again.close();
+    }
+  });
+});
