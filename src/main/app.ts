@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../sandbox';
 import { AppError } from '../shared/appError';
+import { checkServiceAddress } from '../shared/serviceAddress';
 import { VendingClient } from './api/vendingClient';
 import { EventBus } from './eventBus';
 import { namedPathsPolicy, type FilePolicy } from './filePolicy';
@@ -131,6 +132,8 @@ export class App {
   async connect(): Promise<Connection> {
     const override = this.options.connection;
     if (override) {
+      const address = checkServiceAddress(override.baseUrl);
+      if (!address.ok) throw new AppError('unsafe_address', `vendesk will not send the token to ${override.baseUrl}: ${address.reason}`, 'Give the service’s https:// address.');
       this.useConnection(
         { profileId: this.adhocConnectionKey(override.baseUrl, override.token), profileName: override.name ?? override.baseUrl, kind: override.kind ?? 'live', baseUrl: override.baseUrl },
         override.token,
@@ -154,6 +157,11 @@ export class App {
       const sandbox = await this.embeddedSandbox();
       this.useConnection({ profileId: profile.id, profileName: profile.name, kind: 'sandbox', baseUrl: sandbox.url }, EMBEDDED_SANDBOX_TOKEN);
     } else {
+      const baseUrl = profile.baseUrl ?? '';
+      const address = checkServiceAddress(baseUrl);
+      if (!address.ok) {
+        throw new AppError('unsafe_address', `The live profile "${profile.name}" has an address vendesk will not send a token to: ${address.reason}`, 'Open Settings, correct the address and enter the token again.');
+      }
       const token = this.tokens.get(profile.id);
       if (!token) {
         throw new AppError(
@@ -162,7 +170,18 @@ export class App {
           'Open Settings and enter the token for this profile, or set VENDESK_TOKEN.',
         );
       }
-      this.useConnection({ profileId: profile.id, profileName: profile.name, kind: 'live', baseUrl: profile.baseUrl ?? '' }, token);
+      // A stored token goes only to the address it was entered for.
+      if (profile.tokenAddress !== null && profile.tokenAddress !== normalizeBaseUrl(baseUrl)) {
+        this.tokens.delete(profile.id);
+        this.profiles.bindToken(profile.id, null);
+        throw new AppError(
+          'token_missing',
+          `The address of the live profile "${profile.name}" changed since its token was entered; the token was cleared and not sent to ${baseUrl}.`,
+          'Open Settings and enter the token for the new address.',
+        );
+      }
+      if (profile.tokenAddress === null) this.profiles.bindToken(profile.id, normalizeBaseUrl(baseUrl));
+      this.useConnection({ profileId: profile.id, profileName: profile.name, kind: 'live', baseUrl }, token);
     }
     return this.connection;
   }
@@ -247,9 +266,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   try {
     await app.connect();
   } catch (error) {
-    // A live profile without a token still opens the app, so the user can fix it in Settings;
-    // the embedded sandbox is used meanwhile.
-    if (error instanceof AppError && error.code === 'token_missing' && !options.connection) {
+    // A live profile without a usable token (or with an address vendesk will not send one to)
+    // still opens the app, so the user can fix it in Settings; the embedded sandbox is used meanwhile.
+    if (error instanceof AppError && (error.code === 'token_missing' || error.code === 'unsafe_address') && !options.connection) {
       await app.switchProfile(SANDBOX_PROFILE_ID);
     } else {
       await app.close();

@@ -1,20 +1,25 @@
 import { appOperations, type ProfileView } from '../../shared/contract/app';
 import { AppError } from '../../shared/appError';
 import { readWallet } from '../mirror/balanceSnapshots';
-import type { App } from '../app';
+import { normalizeBaseUrl, type App } from '../app';
+import { checkServiceAddress } from '../../shared/serviceAddress';
 import { APP_VERSION } from '../version';
 import type { HandlersOf } from './handlerTypes';
 
 function profileViews(app: App): ProfileView[] {
   const activeId = app.connection.profileId;
-  return app.profiles.list().map((p) => ({
-    id: p.id,
-    name: p.name,
-    kind: p.kind,
-    baseUrl: p.baseUrl,
-    hasToken: p.kind === 'sandbox' || app.tokens.get(p.id) !== null,
-    active: p.id === activeId,
-  }));
+  return app.profiles.list().map((p) => {
+    const address = p.baseUrl ? checkServiceAddress(p.baseUrl) : null;
+    return {
+      id: p.id,
+      name: p.name,
+      kind: p.kind,
+      baseUrl: p.baseUrl,
+      hasToken: p.kind === 'sandbox' || app.tokens.get(p.id) !== null,
+      active: p.id === activeId,
+      warning: address === null ? null : address.ok ? address.warning : address.reason,
+    };
+  });
 }
 
 export const appHandlers: HandlersOf<typeof appOperations> = {
@@ -37,11 +42,24 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
     // Refused before anything is saved, so a refused token never leaves a half-made profile.
     const refusal = input.token ? app.tokens.refusal?.() : null;
     if (refusal) throw AppError.fromShape(refusal);
+    const before = input.id ? app.profiles.list().find((p) => p.id === input.id) : undefined;
+    if (before && app.connection.profileId === before.id && normalizeBaseUrl(before.baseUrl ?? '') !== normalizeBaseUrl(input.baseUrl)) {
+      throw new AppError('profile_in_use', `"${before.name}" is the connection in use; its address cannot change under it.`, 'Switch to another profile first (Settings → Connection profiles), then change the address.');
+    }
     const profile = app.profiles.saveLive({ id: input.id, name: input.name, baseUrl: input.baseUrl });
-    if (input.token) app.tokens.set(profile.id, input.token);
+    // A token is bound to the address it was entered for: a new address clears it and asks again.
+    let tokenCleared = false;
+    if (input.token) {
+      app.tokens.set(profile.id, input.token);
+      app.profiles.bindToken(profile.id, normalizeBaseUrl(input.baseUrl));
+    } else if (before && normalizeBaseUrl(before.baseUrl ?? '') !== normalizeBaseUrl(input.baseUrl)) {
+      tokenCleared = app.tokens.get(profile.id) !== null || before.tokenAddress !== null;
+      app.tokens.delete(profile.id);
+      app.profiles.bindToken(profile.id, null);
+    }
     const view = profileViews(app).find((p) => p.id === profile.id);
     if (!view) throw new AppError('profile_not_found', 'The profile was not saved.');
-    return view;
+    return { ...view, tokenCleared };
   },
 
   'connection.check': async (_input, app) => {

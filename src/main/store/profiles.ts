@@ -13,6 +13,8 @@ export interface Profile {
   kind: 'sandbox' | 'live';
   baseUrl: string | null;
   createdAt: string;
+  /** The address the stored token was entered for (normalized), or null when none is bound. */
+  tokenAddress: string | null;
 }
 
 interface ProfileRow {
@@ -21,9 +23,10 @@ interface ProfileRow {
   kind: 'sandbox' | 'live';
   base_url: string | null;
   created_at: string;
+  token_address: string | null;
 }
 
-const toProfile = (r: ProfileRow): Profile => ({ id: r.id, name: r.name, kind: r.kind, baseUrl: r.base_url, createdAt: r.created_at });
+const toProfile = (r: ProfileRow): Profile => ({ id: r.id, name: r.name, kind: r.kind, baseUrl: r.base_url, createdAt: r.created_at, tokenAddress: r.token_address });
 
 export class ProfileStore {
   constructor(private readonly db: Db) {}
@@ -62,6 +65,11 @@ export class ProfileStore {
       )
       .run(id, input.name, input.baseUrl, new Date().toISOString());
     return this.get(id);
+  }
+
+  /** Records the address a token was entered for (null: no token bound). */
+  bindToken(id: string, address: string | null): void {
+    this.db.prepare('UPDATE profiles SET token_address = ? WHERE id = ?').run(address, id);
   }
 
   delete(id: string): void {

@@ -1,6 +1,7 @@
 /** Operations of the app frame: who we are connected to, the wallet, profiles, settings. */
 import { z } from 'zod';
 import { op, type AppErrorShape } from './define';
+import { checkServiceAddress } from '../serviceAddress';
 
 export interface ConnectionInfo {
   profileId: string;
@@ -38,13 +39,20 @@ export interface ProfileView {
   baseUrl: string | null;
   hasToken: boolean;
   active: boolean;
+  /** Something to know about the address (plain http:// on this computer), or null. */
+  warning: string | null;
 }
 
-const httpUrl = z
+/** What `profiles.save` did with the token: kept, stored, or cleared because the address changed. */
+export type SavedProfileView = ProfileView & { tokenCleared: boolean };
+
+const serviceAddress = z
   .string()
   .trim()
-  .url('Enter the service address as a full URL, like https://api.example.com')
-  .refine((u) => /^https?:\/\//i.test(u), 'The service address must start with http:// or https://');
+  .superRefine((u, ctx) => {
+    const check = checkServiceAddress(u);
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.reason });
+  });
 
 export const appOperations = {
   'app.info': op(z.object({}), 'Version, shell, data folder and the connection in use').returns<AppInfo>(),
@@ -54,11 +62,11 @@ export const appOperations = {
     z.object({
       id: z.string().min(1).optional(),
       name: z.string().trim().min(1, 'Give the profile a name'),
-      baseUrl: httpUrl,
+      baseUrl: serviceAddress,
       token: z.string().trim().min(1).optional(),
     }),
-    'Create or update a live profile; the token goes to the protected store only',
-  ).returns<ProfileView>(),
+    'Create or update a live profile; the token goes to the protected store only, bound to the address (a new address clears it)',
+  ).returns<SavedProfileView>(),
   'connection.check': op(z.object({}), 'Whether the service of the connection in use answers now (reads the wallet; buys nothing)').returns<ConnectionCheck>(),
   'profiles.activate': op(
     z.object({

@@ -19,6 +19,8 @@ import type { Migration } from './migration';
  * - When vendesk's own balance readings and purchases left and were answered on this computer's
  *   clock (`local_*_ms`): their order is certain even where the service's clock (known only to
  *   the second) cannot tell which came first.
+ * - A live profile's token is bound to the address it was entered for (`token_address`): it is
+ *   never sent anywhere else; changing the address clears it.
  * - A failed purchase's refund is concluded from evidence about that purchase (`refund_evidence`),
  *   no longer from the wallet balance, which other purchases move: refunds flagged 'missing' that
  *   way are checked again.
@@ -65,6 +67,8 @@ export const connectionScopeMigration: Migration = {
     ALTER TABLE purchases ADD COLUMN local_sent_ms INTEGER;
     ALTER TABLE purchases ADD COLUMN local_answered_ms INTEGER;
     UPDATE purchases SET refund_state = 'checking' WHERE refund_state = 'missing';
+
+    ALTER TABLE profiles ADD COLUMN token_address TEXT;
 
     CREATE INDEX purchases_profile_state ON purchases (profile_id, state, next_requery_ms);
     CREATE INDEX purchases_profile_created ON purchases (profile_id, created_at);

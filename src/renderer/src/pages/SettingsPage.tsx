@@ -8,10 +8,12 @@ import { useConnection } from '../hooks/useConnection';
 import { useAction } from '../hooks/useAction';
 import { useOperation } from '../hooks/useOperation';
 import type { ProfileView } from '../../../shared/contract/app';
+import { checkServiceAddress } from '../../../shared/serviceAddress';
 
 function AddProfileForm({ onSaved }: { onSaved: () => void }) {
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
+  const addressCheck = baseUrl.trim() === '' ? null : checkServiceAddress(baseUrl);
   const [token, setToken] = useState('');
   const { busy: saving, error, run } = useAction();
   // The desktop app without a keyring: say so where the token would be entered.
@@ -35,7 +37,15 @@ function AddProfileForm({ onSaved }: { onSaved: () => void }) {
       </Text>
       <Stack gap="sm" maw={520}>
         <TextInput label="Name" placeholder="Acme Finance — production" value={name} onChange={(e) => setName(e.currentTarget.value)} required />
-        <TextInput label="Service address" placeholder="https://…" value={baseUrl} onChange={(e) => setBaseUrl(e.currentTarget.value)} required />
+        <TextInput
+          label="Service address"
+          placeholder="https://…"
+          value={baseUrl}
+          onChange={(e) => setBaseUrl(e.currentTarget.value)}
+          required
+          error={addressCheck && !addressCheck.ok ? addressCheck.reason : undefined}
+          description={addressCheck?.ok && addressCheck.warning ? addressCheck.warning : 'The token is sent to this address only; changing it later clears the token.'}
+        />
         {tokenRefusal ? (
           <Alert color="orange" variant="light" title="The API token cannot be saved on this computer" data-testid="token-refusal">
             <Text size="sm">{tokenRefusal.message}</Text>
@@ -151,6 +161,11 @@ export function SettingsPage() {
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm">{p.baseUrl ?? 'Built in (this computer)'}</Text>
+                    {p.warning && (
+                      <Text size="xs" c="orange.8" data-testid="profile-warning">
+                        {p.warning}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm" c={p.hasToken ? undefined : 'red'}>
