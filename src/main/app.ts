@@ -21,8 +21,12 @@ import { EnvFirstTokenStore, FileTokenStore, type TokenStore } from './store/tok
 
 export type ShellKind = 'electron' | 'web' | 'cli' | 'test';
 
-/** The token of the embedded sandbox's one organisation: not a secret, it never leaves this machine. */
-export const EMBEDDED_SANDBOX_TOKEN = 'vendesk-embedded-sandbox';
+/**
+ * The embedded sandbox's one organisation (its name in the sandbox's own database, kept across
+ * starts). It is not a bearer token: each start of vendesk gives it a new random secret, so no
+ * other local user can call the embedded sandbox and change its demo wallet.
+ */
+export const EMBEDDED_SANDBOX_ORG = 'vendesk-embedded-sandbox';
 /** Demo history a new user sees on first start. */
 export const EMBEDDED_SANDBOX_HISTORY = 1500;
 
@@ -83,6 +87,8 @@ export class App {
   private readonly services = new Map<ServiceFactory<unknown>, unknown>();
   private readonly closers: (() => void | Promise<void>)[] = [];
   private sandbox: SandboxHandle | null = null;
+  /** This start's secret for the embedded sandbox. */
+  private readonly sandboxBearer = randomBytes(32).toString('base64url');
   private current: Session | null = null;
   private closed = false;
 
@@ -155,7 +161,7 @@ export class App {
   private async connectProfile(profile: Profile): Promise<Connection> {
     if (profile.kind === 'sandbox') {
       const sandbox = await this.embeddedSandbox();
-      this.useConnection({ profileId: profile.id, profileName: profile.name, kind: 'sandbox', baseUrl: sandbox.url }, EMBEDDED_SANDBOX_TOKEN);
+      this.useConnection({ profileId: profile.id, profileName: profile.name, kind: 'sandbox', baseUrl: sandbox.url }, this.sandboxBearer);
     } else {
       const baseUrl = profile.baseUrl ?? '';
       const address = checkServiceAddress(baseUrl);
@@ -218,7 +224,7 @@ export class App {
       this.sandbox = await startSandbox({
         port: 0,
         dbPath: path.join(this.dataDir, 'sandbox.db'),
-        tokens: [EMBEDDED_SANDBOX_TOKEN],
+        bearers: { [this.sandboxBearer]: EMBEDDED_SANDBOX_ORG },
         seedHistory: this.options.sandboxSeedHistory ?? EMBEDDED_SANDBOX_HISTORY,
         accountName: 'Demo Organisation (sandbox)',
         quiet: true,

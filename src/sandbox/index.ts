@@ -16,6 +16,12 @@ export interface SandboxOptions {
   host?: string;
   /** Known organisations' bearer tokens. */
   tokens?: string[];
+  /**
+   * Bearer tokens that stand for an organisation without being its name: `{ bearer: organisation }`.
+   * The organisation (created and seeded like a known one) answers only to these bearers — vendesk's
+   * embedded sandbox keeps its demo organisation across starts and gives each start a new secret.
+   */
+  bearers?: Record<string, string>;
   /** Any non-empty bearer token becomes its own organisation on first use. */
   acceptAnyToken?: boolean;
   /** SQLite file; state survives restarts. Omitted: in memory. */
@@ -49,8 +55,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   core.seeder = seedHistory;
   const knownTokens = new Set((options.tokens ?? []).filter((t) => t.trim() !== ''));
+  const bearers = new Map(Object.entries(options.bearers ?? {}).filter(([bearer, org]) => bearer.trim() !== '' && org.trim() !== ''));
   try {
-    for (const token of knownTokens) core.createOrg(token, core.options.seedHistory);
+    for (const token of [...knownTokens, ...new Set(bearers.values())]) core.createOrg(token, core.options.seedHistory);
   } catch (err) {
     core.close();
     throw err;
@@ -62,6 +69,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       core,
       acceptAnyToken: options.acceptAnyToken ?? false,
       knownTokens,
+      bearers,
       quiet: options.quiet ?? false,
       fallbackHost: () => `${host.includes(':') ? `[${host}]` : host}:${port}`,
     }),

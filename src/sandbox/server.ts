@@ -94,6 +94,8 @@ export interface ServerConfig {
   core: SandboxCore;
   acceptAnyToken: boolean;
   knownTokens: ReadonlySet<string>;
+  /** Bearer → organisation, for organisations that answer only to these bearers. */
+  bearers: ReadonlyMap<string, string>;
   quiet: boolean;
   fallbackHost: () => string;
 }
@@ -254,7 +256,10 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
       send(res, failure(ref, 401, 'missing bearer token: send the header Authorization: Bearer <token>', { 'WWW-Authenticate': 'Bearer' }));
       return;
     }
-    const org = core.resolveOrg(token, config.acceptAnyToken, config.knownTokens);
+    const alias = config.bearers.get(token);
+    const aliased = new Set(config.bearers.values());
+    // An organisation reached through bearers answers to them only, never to its own name.
+    const org = alias ? core.resolveOrg(alias, false, new Set([alias])) : aliased.has(token) ? null : core.resolveOrg(token, config.acceptAnyToken, config.knownTokens);
     if (!org) {
       send(res, failure(ref, 401, 'invalid bearer token: this token is not an organisation of this sandbox', { 'WWW-Authenticate': 'Bearer error="invalid_token"' }));
       return;
