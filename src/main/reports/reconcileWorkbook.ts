@@ -5,7 +5,7 @@
  * category's count and total, and the wallet roll-forward, so the workbook stands on its own.
  */
 import path from 'node:path';
-import { CATEGORY_LABELS, CATEGORY_SHORT_LABELS, RECONCILE_CATEGORIES, type ReconcileCategory, type ReconcileItemView, type ReconcileRunView } from '../../shared/contract/reconcile';
+import { CATEGORY_LABELS, CATEGORY_SHORT_LABELS, RECONCILE_CATEGORIES, rollForwardLines, UNEXPLAINED_MEANING, type ReconcileCategory, type ReconcileItemView, type ReconcileRunView } from '../../shared/contract/reconcile';
 import type { ExportedFile } from '../../shared/contract/files';
 import { AppError } from '../../shared/appError';
 import { writeTableCsv, writeTableXlsx, type ExportColumn, type ExportSheet } from '../exports';
@@ -108,20 +108,13 @@ export function summaryRows(run: ReconcileRunView): unknown[][] {
   );
   const rf = run.rollForward;
   if (rf?.available) {
-    rows.push(
-      ['Wallet roll-forward', 'Opening balance (snapshot)', null, rf.openingKobo, rf.openingAt],
-      ['Wallet roll-forward', '− Successful purchases (cost)', null, -rf.successfulSpendKobo, null],
-      ['Wallet roll-forward', '− Pending purchases (cost, debited)', null, -rf.pendingSpendKobo, null],
-      ['Wallet roll-forward', '− Failed purchases (cost, debited)', null, -rf.failedDebitsKobo, null],
-      ['Wallet roll-forward', '+ Refunds of failed purchases', null, rf.refundsKobo, null],
-      ['Wallet roll-forward', '= Expected closing balance', null, rf.expectedClosingKobo, null],
-      ['Wallet roll-forward', 'Closing balance (snapshot)', null, rf.closingKobo, rf.closingAt],
-      ['Wallet roll-forward', 'Difference (closing − expected)', null, rf.differenceKobo, null],
-      ['Wallet roll-forward', 'of which refunds that never arrived', null, rf.missingRefundsKobo, null],
-      ['Wallet roll-forward', 'Unexplained difference', null, rf.unexplainedKobo, rf.unexplainedKobo === 0 ? 'none' : 'top-ups, fees or messaging charges not in the vending log, or an error: ask the vendor for a statement'],
-    );
+    for (const l of rollForwardLines(rf)) {
+      const note = l.label === 'Unexplained difference' ? (rf.unexplainedKobo === 0 ? 'none' : UNEXPLAINED_MEANING) : l.at;
+      rows.push(['Wallet roll-forward', l.label, null, l.kobo, note]);
+    }
+    if (rf.placedByBalance > 0) rows.push(['Wallet roll-forward', 'Placed by the balance', rf.placedByBalance, null, 'movements in the same second as a balance reading, placed the way the balances agree']);
   } else {
-    rows.push(['Wallet roll-forward', 'Not available', null, null, rf?.note ?? 'No balance snapshots']);
+    rows.push(['Wallet roll-forward', 'Not available', null, null, rf?.note ?? 'No wallet balance readings in the range']);
   }
   for (const u of run.unreadable) rows.push(['Unreadable rows', `Row ${u.row}`, null, null, u.message]);
   return rows;

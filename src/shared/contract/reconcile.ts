@@ -273,3 +273,35 @@ export const reconcileOperations = {
     'Spend for a range (face value and wallet cost) by day, type and network as an Excel workbook, with a chart image beside it',
   ).returns<ExportedFile & { chart: ExportedFile | null; totals: SpendReportTotals }>(),
 } as const;
+
+/** One line of the wallet roll-forward, as the screen and the workbook show it. */
+export interface RollForwardLine {
+  label: string;
+  kobo: number | null;
+  /** When (service clock, ISO) for the opening and closing readings. */
+  at: string | null;
+  /** The lines a reader adds up to: expected and actual closing, the unexplained difference. */
+  total: boolean;
+}
+
+/** The roll-forward of an available run, line by line: written once for the screen and the workbook. */
+export function rollForwardLines(rf: RollForward): RollForwardLine[] {
+  const line = (label: string, kobo: number | null, at: string | null = null, total = false): RollForwardLine => ({ label, kobo, at, total });
+  return [
+    line('Opening balance (reading)', rf.openingKobo, rf.openingAt),
+    line('− Successful purchases (cost)', -rf.successfulSpendKobo),
+    line('− Pending purchases (cost, debited)', -rf.pendingSpendKobo),
+    line('− Failed purchases (cost, debited)', -rf.failedDebitsKobo),
+    line('+ Refunds of failed purchases', rf.refundsKobo),
+    line(`− vendesk's own messaging (${rf.messagingCharges} SMS, email cop${rf.messagingCharges === 1 ? 'y' : 'ies'} or codes)`, -rf.messagingKobo),
+    line('= Expected closing balance', rf.expectedClosingKobo, null, true),
+    line('Closing balance (reading)', rf.closingKobo, rf.closingAt, true),
+    line('Difference (closing − expected)', rf.differenceKobo),
+    line('of which refunds that never arrived', rf.missingRefundsKobo),
+    line('Unexplained difference', rf.unexplainedKobo, null, true),
+  ];
+}
+
+/** What an unexplained difference means, in words a finance officer acts on. */
+export const UNEXPLAINED_MEANING =
+  'Money moved that neither the vending log nor vendesk’s own messages explain: top-ups, fees, messages sent outside vendesk, or an error. Ask the vendor for a wallet statement for these dates.';

@@ -88,8 +88,8 @@ describe('reconciliation workbook', () => {
     const rf = run.rollForward;
     expect(rf?.available).toBe(true);
     const line = (item: string) => Number(summary.find((r) => r[0] === 'Wallet roll-forward' && r[1] === item)?.[3]);
-    expect(line('Opening balance (snapshot)')).toBeCloseTo(naira(rf?.openingKobo ?? NaN), 2);
-    expect(line('Closing balance (snapshot)')).toBeCloseTo(naira(rf?.closingKobo ?? NaN), 2);
+    expect(line('Opening balance (reading)')).toBeCloseTo(naira(rf?.openingKobo ?? NaN), 2);
+    expect(line('Closing balance (reading)')).toBeCloseTo(naira(rf?.closingKobo ?? NaN), 2);
     expect(line('Unexplained difference')).toBeCloseTo(naira(rf?.unexplainedKobo ?? NaN), 2);
 
     // Each category sheet: one row per item, and the amounts add up to the category total.

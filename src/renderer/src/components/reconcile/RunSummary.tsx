@@ -1,5 +1,5 @@
 import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { RECONCILE_CATEGORIES, type ReconcileCategory, type ReconcileRunView, type RollForward } from '../../../../shared/contract/reconcile';
+import { RECONCILE_CATEGORIES, rollForwardLines, UNEXPLAINED_MEANING, type ReconcileCategory, type ReconcileRunView, type RollForward } from '../../../../shared/contract/reconcile';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { CATEGORY_COLOURS, CATEGORY_HINTS, categoryTitle } from './reconcileLabels';
 
@@ -56,17 +56,7 @@ export function RollForwardCard({ rollForward }: { rollForward: RollForward | nu
     );
   }
   const r = rollForward;
-  const lines: [string, number | null, string?][] = [
-    [`Opening balance (snapshot ${formatDateTime(r.openingAt)})`, r.openingKobo],
-    ['− Successful purchases (cost)', -r.successfulSpendKobo],
-    ['− Pending purchases (cost, debited)', -r.pendingSpendKobo],
-    ['− Failed purchases (cost, debited)', -r.failedDebitsKobo],
-    ['+ Refunds of failed purchases', r.refundsKobo],
-    ['= Expected closing balance', r.expectedClosingKobo, 'bold'],
-    [`Closing balance (snapshot ${formatDateTime(r.closingAt)})`, r.closingKobo, 'bold'],
-    ['Difference (closing − expected)', r.differenceKobo],
-    ['of which refunds that never arrived', r.missingRefundsKobo],
-  ];
+  const lines = rollForwardLines(r).filter((l) => l.label !== 'Unexplained difference');
   const unexplained = r.unexplainedKobo ?? 0;
   return (
     <Card withBorder padding="md">
@@ -79,16 +69,16 @@ export function RollForwardCard({ rollForward }: { rollForward: RollForward | nu
         </Group>
         <Table withRowBorders={false} verticalSpacing={2} aria-label="Wallet roll-forward">
           <Table.Tbody>
-            {lines.map(([label, kobo, weight]) => (
-              <Table.Tr key={label}>
+            {lines.map((l) => (
+              <Table.Tr key={l.label}>
                 <Table.Td>
-                  <Text size="sm" fw={weight ? 600 : 400}>
-                    {label}
+                  <Text size="sm" fw={l.total ? 600 : 400}>
+                    {l.at ? `${l.label.replace(' (reading)', '')} (read ${formatDateTime(l.at)})` : l.label}
                   </Text>
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Text size="sm" fw={weight ? 600 : 400}>
-                    {kobo === null ? '—' : formatNaira(kobo)}
+                  <Text size="sm" fw={l.total ? 600 : 400}>
+                    {l.kobo === null ? '—' : formatNaira(l.kobo)}
                   </Text>
                 </Table.Td>
               </Table.Tr>
@@ -109,7 +99,7 @@ export function RollForwardCard({ rollForward }: { rollForward: RollForward | nu
         </Table>
         {unexplained !== 0 && (
           <Text size="xs" c="dimmed">
-            Money moved that the vending log does not explain: top-ups, fees or messaging charges, or an error. Ask the vendor for a wallet statement for these dates.
+            {UNEXPLAINED_MEANING}
           </Text>
         )}
       </Stack>
