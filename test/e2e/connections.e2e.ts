@@ -8,7 +8,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { formatNaira } from '../../src/shared/money';
 import { createPendingScheduler } from '../../src/main/requery';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
-import { expect, saveScreen, test } from './support/fixtures';
+import { expect, fillElectricityForm, saveScreen, test } from './support/fixtures';
 
 const LIVE_TOKEN = 'e2e-live-org-6b1f';
 
@@ -22,13 +22,7 @@ test('purchases on the sandbox show at once; a LIVE profile, once confirmed, sho
     await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45012340000', vendType: 'PREPAID', amountKobo: 400_000, phone: '08031234567' });
     await page.goto(`${origin}/#/purchases`);
     await page.getByRole('tab', { name: /Electricity/ }).click();
-    await page.getByRole('combobox', { name: 'Electricity company (disco)' }).click();
-    await page.getByRole('option', { name: /Ikeja Electric \(IKEDC\)/ }).click();
-    await page.getByLabel('Meter number').fill('45012341234');
-    await page.getByRole('button', { name: 'Check meter' }).click();
-    await expect(page.getByTestId('meter-name')).not.toBeEmpty();
-    await page.getByLabel('Amount (₦)').fill('7500');
-    await page.getByLabel('Customer phone').fill('08031234567');
+    await fillElectricityForm(page, { meter: '45012341234', amount: '7500', phone: '08031234567' });
     await page.getByTestId('electricity-review').click();
     await page.getByTestId('electricity-buy').click();
     await expect(page.getByTestId('purchase-receipt').getByTestId('receipt-state')).toHaveText('Successful');

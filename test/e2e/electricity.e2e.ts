@@ -5,7 +5,7 @@
  * receipt.
  */
 import { createPendingScheduler, createServiceClock } from '../../src/main/requery';
-import { expect, test, saveScreen } from './support/fixtures';
+import { expect, fillElectricityForm, test, saveScreen } from './support/fixtures';
 
 
 test('an electricity purchase that goes pending is settled by requery and its token shows in the receipt', async ({ page, vendesk }) => {
@@ -15,14 +15,8 @@ test('an electricity purchase that goes pending is settled by requery and its to
 
   await page.goto(`${origin}/#/purchases`);
   await page.getByRole('tab', { name: /Electricity/ }).click();
-  await page.getByRole('combobox', { name: 'Electricity company (disco)' }).click();
-  await page.getByRole('option', { name: /Ikeja Electric \(IKEDC\)/ }).click();
-  await page.getByLabel('Meter number').fill('45012340000');
-  await page.getByRole('button', { name: 'Check meter' }).click();
-  await expect(page.getByTestId('meter-name')).not.toBeEmpty();
+  await fillElectricityForm(page, { meter: '45012340000', amount: '5000', phone: '0803 123 4567' });
   const customer = (await page.getByTestId('meter-name').textContent()) ?? '';
-  await page.getByLabel('Amount (₦)').fill('5000');
-  await page.getByLabel('Customer phone').fill('0803 123 4567');
   await saveScreen(page, 'electricity-form.png', { fullPage: true });
   await page.getByTestId('electricity-review').click();
   await expect(page.getByRole('dialog', { name: 'Confirm the electricity purchase' })).toContainText(customer);
@@ -36,12 +30,7 @@ test('an electricity purchase that goes pending is settled by requery and its to
 
   // The same purchase is refused while it is pending.
   await page.getByTestId('buy-another').click();
-  await page.getByRole('combobox', { name: 'Electricity company (disco)' }).click();
-  await page.getByRole('option', { name: /Ikeja Electric \(IKEDC\)/ }).click();
-  await page.getByLabel('Meter number').fill('45012340000');
-  await page.getByRole('button', { name: 'Check meter' }).click();
-  await page.getByLabel('Amount (₦)').fill('5000');
-  await page.getByLabel('Customer phone').fill('08031234567');
+  await fillElectricityForm(page, { meter: '45012340000', amount: '5000', phone: '08031234567' });
   await page.getByTestId('electricity-review').click();
   await page.getByTestId('electricity-buy').click();
   await expect(page.getByRole('alert').filter({ hasText: 'is still pending' })).toContainText('Buying it again could charge twice');

@@ -31,3 +31,17 @@ export async function saveScreen(page: Page, name: string, options: { fullPage?:
   fs.mkdirSync(SCREENS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENS_DIR, name), animations: 'disabled', ...options });
 }
+
+/**
+ * On the Purchases page's Electricity tab: chooses Ikeja Electric, checks the meter, and fills the
+ * amount and phone (nothing is bought until the caller reviews and confirms).
+ */
+export async function fillElectricityForm(page: Page, form: { meter: string; amount: string; phone: string }): Promise<void> {
+  await page.getByRole('combobox', { name: 'Electricity company (disco)' }).click();
+  await page.getByRole('option', { name: /Ikeja Electric \(IKEDC\)/ }).click();
+  await page.getByLabel('Meter number').fill(form.meter);
+  await page.getByRole('button', { name: 'Check meter' }).click();
+  await expect(page.getByTestId('meter-name')).not.toBeEmpty();
+  await page.getByLabel('Amount (₦)').fill(form.amount);
+  await page.getByLabel('Customer phone').fill(form.phone);
+}
