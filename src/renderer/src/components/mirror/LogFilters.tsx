@@ -93,6 +93,7 @@ export function LogFilters({ filter, sort, facets, onChange }: { filter: LogFilt
         value={filter.network ?? null}
         onChange={(v) => set({ network: v ?? undefined })}
         nothingFoundMessage={facets ? 'None in this mirror' : 'Loading…'}
+        maxDropdownHeight={400}
         clearable
         searchable
         w={180}
