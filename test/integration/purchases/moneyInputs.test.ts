@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nairaToKobo } from '../../../src/shared/money';
+import { parseSandboxArgs } from '../../../src/sandbox/standalone';
 import { refusal } from '../../support/refusal';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
 import type { TestApp } from '../../support/testApp';
@@ -62,6 +63,13 @@ describe('money typed outside the window', () => {
     const r = await cli(t, ['bulk', 'submit', 'no-such-file.csv', '--kind', 'airtime', '--yes', option, value]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${option} "${value}" is not an amount vendesk reads.`);
+  });
+
+  it('the sandbox command reads --balance with the same reader', () => {
+    expect(parseSandboxArgs(['--balance', '1,000,000.50']).options.initialBalanceNaira).toBe(1_000_000.5);
+    expect(parseSandboxArgs(['--balance', '0']).options.initialBalanceNaira).toBe(0);
+    expect(() => parseSandboxArgs(['--balance', '1e5'])).toThrow('--balance "1e5" is not an amount the sandbox reads. Type the amount in full');
+    expect(() => parseSandboxArgs(['--balance', '5k'])).toThrow(/--balance "5k"/);
   });
 
   it('numbers that are not amounts are read in digits only (--limit 1e2 is refused)', async () => {
