@@ -69,6 +69,7 @@ export function TransactionsPage() {
             {badRange}
           </Alert>
         )}
+        <ErrorNotice error={facets.error} onRetry={() => void facets.reload()} title="The filter choices could not be read" />
         <ErrorNotice error={totals.error} onRetry={() => void totals.reload()} title="The totals could not be read" />
         <Group justify="space-between" align="flex-end">
           <SimpleGrid cols={4} spacing="sm" style={{ flex: 1 }}>
