@@ -85,7 +85,7 @@ export async function dispatch(app: App, name: string, rawInput: unknown): Promi
     if (!parsed.success) {
       throw new AppError('invalid_input', describeZodError(parsed.error), 'Correct it and try again.', {
         operation: name,
-        issues: parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+        issues: parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message })),
       });
     }
     const handler = handlers[name as OperationName] as (input: unknown, app: App) => unknown;
