@@ -3,7 +3,8 @@
  * 1. full sync of N entries from a standalone sandbox (its own process) seeded with that history;
  * 2. SQLite upsert of N log entries with every index and the search index (in process since the
  *    trigram FTS table was dropped; its build is part of the measured upsert);
- * 3. partial phone search (first page + count) on the N-row mirror.
+ * 3. partial phone search (first page + count) on the N-row mirror;
+ * 4. the Transactions filter choices (logs.facets) of that mirror.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../src/main/app';
 import { upsertLogEntries } from '../src/main/mirror/logStore';
+import { logFacets } from '../src/main/mirror/logFacets';
 import { logTotals, queryLogRows } from '../src/main/mirror/logQuery';
 import { logSync } from '../src/main/mirror/logSync';
 import { openDatabase } from '../src/main/store/database';
@@ -126,6 +128,10 @@ function benchUpsertAndSearch(): void {
   const t5 = performance.now();
   const deep = queryLogRows(db, 'bench', {}, 'time_desc', N - 100, 100);
   console.log(`window at row ${fmt(N - 100)}       ${deep.length} rows: ${(performance.now() - t5).toFixed(1)} ms`);
+  const t6 = performance.now();
+  const facets = logFacets(db, 'bench');
+  const choices = facets.networks.reduce((n, g) => n + g.networks.length, 0) + facets.statuses.length;
+  console.log(`filter choices (logs.facets) ${choices} networks and statuses: ${(performance.now() - t6).toFixed(1)} ms`);
   db.close();
 }
 

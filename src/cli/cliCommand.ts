@@ -3,6 +3,7 @@
  * src/cli/commands/ and one line in src/cli/commands/index.ts.
  */
 import type { App } from '../main/app';
+import { parseNairaText, type Kobo } from '../shared/money';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, invalidRows: 3 } as const;
 
@@ -64,12 +65,21 @@ export function requireOption(args: ParsedArgs, name: string): string {
   return v;
 }
 
+/** A count or a duration: digits, with an optional decimal point (no exponents, signs or hex). */
 export function numberOption(args: ParsedArgs, name: string): number | undefined {
   const v = stringOption(args, name);
   if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got "${v}"`);
-  return n;
+  if (!/^\d+(?:\.\d+)?$/.test(v.trim())) throw new UsageError(`--${name} must be a number written in digits, like 50; got "${v}"`);
+  return Number(v);
+}
+
+/** An amount of Naira (`5000`, `5,000.50`, `₦5,000`), read by the shared parser; kobo. */
+export function nairaOption(args: ParsedArgs, name: string): Kobo | undefined {
+  const v = stringOption(args, name);
+  if (v === undefined) return undefined;
+  const r = parseNairaText(v);
+  if (!r.ok) throw new UsageError(`--${name} "${v}" is not an amount vendesk reads. ${r.reason}`);
+  return r.kobo;
 }
 
 /** The positional argument at `index`; `message` says what is missing when it is absent or empty. */
@@ -89,9 +99,12 @@ export function dateOption(args: ParsedArgs, name: string): string | undefined {
 }
 
 /** `--from` and `--to` (both optional), refused with `afterMessage` when the range ends before it starts. */
-export function dateRangeOptions(args: ParsedArgs, afterMessage = '--from is after --to'): { from: string | undefined; to: string | undefined } {
+export function dateRangeOptions(
+  args: ParsedArgs,
+  afterMessage: string | ((from: string, to: string) => string) = '--from is after --to',
+): { from: string | undefined; to: string | undefined } {
   const from = dateOption(args, 'from');
   const to = dateOption(args, 'to');
-  if (from && to && from > to) throw new UsageError(afterMessage);
+  if (from && to && from > to) throw new UsageError(typeof afterMessage === 'string' ? afterMessage : afterMessage(from, to));
   return { from, to };
 }

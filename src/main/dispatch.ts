@@ -10,13 +10,70 @@ import type { App } from './app';
 import { handlers } from './handlers';
 import { redactSecrets } from './redact';
 
+/**
+ * Sentences for zod's own checks, used where the contract gives no message of its own (the
+ * contract's messages always win): "Expected a whole number, not 5000.5." rather than
+ * "Invalid input: expected int, received number".
+ */
+export const plainIssueMessages: z.core.$ZodErrorMap = (issue) => {
+  const list = (values: readonly unknown[]) => values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (issue.input === undefined) return 'This is required.';
+      const expected = issue.expected === 'int' ? 'a whole number' : issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a set of fields' : `a ${issue.expected}`;
+      const got = typeof issue.input === 'number' ? String(issue.input) : typeof issue.input === 'string' ? 'text' : Array.isArray(issue.input) ? 'a list' : issue.input === null ? 'nothing' : typeof issue.input;
+      return `Expected ${expected}, not ${got}.`;
+    }
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'This cannot be empty.' : `Use at least ${issue.minimum} characters.`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `Give at least ${issue.minimum}.`;
+      return issue.inclusive ? `Must be ${issue.minimum} or more.` : `Must be more than ${issue.minimum}.`;
+    case 'too_big':
+      if (issue.origin === 'string') return `Use at most ${issue.maximum} characters.`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `Give at most ${issue.maximum}.`;
+      return issue.inclusive ? `Must be ${issue.maximum} or less.` : `Must be less than ${issue.maximum}.`;
+    case 'invalid_value':
+      return `Must be one of: ${list(issue.values)}.`;
+    case 'unrecognized_keys':
+      return `vendesk does not know ${issue.keys.length === 1 ? 'the field' : 'the fields'} ${list(issue.keys)}.`;
+    case 'invalid_format':
+      return `Not a valid ${issue.format}.`;
+    default:
+      return undefined;
+  }
+};
+
+/** `amountKobo` → "Amount", `filter.from` → "From", `baseUrl` → "Base URL", `values.2` → "Values, item 3". */
+function fieldLabel(path: readonly PropertyKey[]): string {
+  const named = path.filter((p) => typeof p === 'string');
+  const last = named.length ? named[named.length - 1] : '';
+  const words = last
+    .replace(/Kobo$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\b(url|id|sms)\b/g, (w) => w.toUpperCase());
+  const item = typeof path[path.length - 1] === 'number' ? `, item ${Number(path[path.length - 1]) + 1}` : '';
+  return words ? `${words[0].toUpperCase()}${words.slice(1)}${item}` : '';
+}
+
+/** Whether `message` already names the field: each word of its label starts a word of the message. */
+function namesField(message: string, label: string): boolean {
+  const words = label.split(',')[0].toLowerCase().split(' ');
+  return words.every((w) => new RegExp(`\\b${w.replace(/[^a-z0-9]/g, '')}`, 'i').test(message));
+}
+
+/**
+ * A refused input as sentences, one per problem, each naming its field ("Limit: Must be 1000 or
+ * less.") unless the sentence already does ("The From date 20 Nov 2026 is after…").
+ */
 export function describeZodError(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
-      const where = issue.path.length ? `${issue.path.join('.')}: ` : '';
-      return `${where}${issue.message}`;
+      const message = /[.!?]$/.test(issue.message) ? issue.message : `${issue.message}.`;
+      const label = fieldLabel(issue.path);
+      return label === '' || namesField(message, label) ? message : `${label}: ${message}`;
     })
-    .join('; ');
+    .join(' ');
 }
 
 export async function dispatch(app: App, name: string, rawInput: unknown): Promise<CallResult<unknown>> {
@@ -24,9 +81,12 @@ export async function dispatch(app: App, name: string, rawInput: unknown): Promi
     if (!isOperationName(name)) {
       throw new AppError('unknown_operation', `There is no operation called "${name}".`, 'Update vendesk: the window and the app are out of step.');
     }
-    const parsed = operationDef(name).input.safeParse(rawInput ?? {});
+    const parsed = operationDef(name).input.safeParse(rawInput ?? {}, { error: plainIssueMessages });
     if (!parsed.success) {
-      throw new AppError('invalid_input', `Invalid input for ${name}: ${describeZodError(parsed.error)}`, 'Correct the highlighted values and try again.');
+      throw new AppError('invalid_input', describeZodError(parsed.error), 'Correct it and try again.', {
+        operation: name,
+        issues: parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message })),
+      });
     }
     const handler = handlers[name as OperationName] as (input: unknown, app: App) => unknown;
     const value = await handler(parsed.data, app);

@@ -2,6 +2,7 @@
  * `vendesk sandbox` / `npm run sandbox -- --port 4010 --token demo-token [--db FILE]
  * [--seed-history N] [--balance NAIRA] [--host H]`: runs until SIGINT/SIGTERM.
  */
+import { parseNairaText } from '../shared/money';
 import { startSandbox, type SandboxOptions } from './index';
 
 export interface SandboxCliArgs {
@@ -16,7 +17,7 @@ export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token T [--tok
   --any-token        accept any bearer token as its own organisation
   --db FILE          keep state in this SQLite file (survives restarts); default in memory
   --seed-history N   give each new token N past log entries over the last 90 days
-  --balance NAIRA    starting wallet of each organisation (default 1000000)
+  --balance NAIRA    starting wallet of each organisation, like 1000000 or 1,000,000 (default 1,000,000)
   --host H           interface to bind (default 127.0.0.1)
   --quiet            no diagnostics
 Tokens starting with "unconfigured-" are always accepted as unconfigured organisations.`;
@@ -56,9 +57,13 @@ export function parseSandboxArgs(argv: string[]): SandboxCliArgs {
       case '--seed-history':
         options.seedHistory = Math.floor(numberArg(flag, value()));
         break;
-      case '--balance':
-        options.initialBalanceNaira = numberArg(flag, value());
+      case '--balance': {
+        const v = value() ?? '';
+        const read = parseNairaText(v, { allowZero: true });
+        if (!read.ok) throw new Error(`--balance "${v}" is not an amount the sandbox reads. ${read.reason}`);
+        options.initialBalanceNaira = read.kobo / 100;
         break;
+      }
       case '--host':
         options.host = text('a value');
         break;

@@ -4,10 +4,10 @@
  * the same operations as the Purchases page. Amounts in the JSON are Naira.
  */
 import type { BulkJobView, BulkKind } from '../../shared/contract/bulk';
-import { formatNaira, parseNairaText } from '../../shared/money';
+import { formatNaira } from '../../shared/money';
 import type { App } from '../../main/app';
 import { callOrThrow } from '../callOrThrow';
-import { EXIT, UsageError, requireOption, requirePositional, stringOption, type CliCommand, type CliContext, type CliResult } from '../cliCommand';
+import { EXIT, UsageError, nairaOption, requireOption, requirePositional, stringOption, type CliCommand, type CliContext, type CliResult } from '../cliCommand';
 
 const KINDS: readonly BulkKind[] = ['airtime', 'data', 'electricity', 'cable'];
 
@@ -24,14 +24,6 @@ function fileArg(ctx: CliContext): string {
 
 function jobIdArg(ctx: CliContext): string {
   return requirePositional(ctx.args, 0, 'Name the job: vendesk bulk … JOB_ID');
-}
-
-function nairaOption(ctx: CliContext, name: string): number | undefined {
-  const v = stringOption(ctx.args, name);
-  if (v === undefined) return undefined;
-  const kobo = parseNairaText(v);
-  if (kobo === null || kobo <= 0) throw new UsageError(`--${name} must be an amount in Naira, like 25000 or 25,000.50; got "${v}"`);
-  return kobo;
 }
 
 /** The JSON of submit, resume and status. */
@@ -133,8 +125,9 @@ export const bulkSubmitCommand: CliCommand = {
     const file = fileArg(ctx);
     const kind = kindOption(ctx);
     if (ctx.args.options.yes !== true) throw new UsageError('Add --yes to confirm: this spends money from the wallet.');
-    const maxTotalKobo = nairaOption(ctx, 'max-total');
-    const confirmTotal = stringOption(ctx.args, 'confirm-total');
+    const maxTotalKobo = nairaOption(ctx.args, 'max-total');
+    // Read here so a mistyped total is a usage error; the typed text itself is what bulk.confirm checks.
+    const confirmTotal = nairaOption(ctx.args, 'confirm-total') === undefined ? undefined : stringOption(ctx.args, 'confirm-total');
     const sheet = stringOption(ctx.args, 'sheet');
     const app = await ctx.app();
     const preview = await callOrThrow(app, 'bulk.prepare', {

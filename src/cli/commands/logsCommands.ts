@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { EventMap } from '../../shared/contract/events';
-import type { LogFilter, MirrorRow } from '../../shared/contract/logs';
+import { reversedDatesMessage, type LogFilter, type MirrorRow } from '../../shared/contract/logs';
 import { formatNaira } from '../../shared/money';
 import { faceAndCostText } from '../../shared/spendText';
 import { exportLogs } from '../../main/mirror/logExport';
@@ -31,7 +31,7 @@ function filterOf(ctx: CliContext): LogFilter {
   if (type !== undefined && type !== 'AIRTIME' && type !== 'DATA' && type !== 'ELECTRICITY' && type !== 'CABLETV') {
     throw new UsageError(`--type must be airtime, data, electricity or cable, got "${typeText?.toLowerCase()}"`);
   }
-  const { from, to } = dateRangeOptions(ctx.args);
+  const { from, to } = dateRangeOptions(ctx.args, reversedDatesMessage);
   return { status, type, network: stringOption(ctx.args, 'network'), search: stringOption(ctx.args, 'search'), from, to };
 }
 
@@ -63,7 +63,7 @@ export const syncCommand: CliCommand = {
     { name: 'to', kind: 'string', description: 'Last day to read' },
   ],
   async run(ctx) {
-    const { from, to } = dateRangeOptions(ctx.args);
+    const { from, to } = dateRangeOptions(ctx.args, reversedDatesMessage);
     const app = await ctx.app();
     const controller = new AbortController();
     void ctx.interrupted.then(() => controller.abort());

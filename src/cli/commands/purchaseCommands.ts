@@ -8,9 +8,9 @@
  */
 import type { PendingItemView, RequeryRunSummary } from '../../shared/contract/pending';
 import type { PurchaseView } from '../../shared/contract/purchases';
-import { formatNaira, koboToNaira, parseNairaText } from '../../shared/money';
+import { formatNaira, koboToNaira } from '../../shared/money';
 import { callOrThrow } from '../callOrThrow';
-import { EXIT, requireOption, UsageError, type CliCommand, type CliResult } from '../cliCommand';
+import { EXIT, nairaOption, requireOption, UsageError, type CliCommand, type CliResult } from '../cliCommand';
 
 /** A purchase as the CLI's JSON prints it: amounts in Naira. */
 function purchaseJson(p: PurchaseView) {
@@ -79,9 +79,8 @@ const buyElectricityCommand: CliCommand = {
   async run(ctx) {
     const type = requireOption(ctx.args, 'type').toUpperCase();
     if (type !== 'PREPAID' && type !== 'POSTPAID') throw new UsageError(`--type must be PREPAID or POSTPAID, got "${type}"`);
-    const amountText = requireOption(ctx.args, 'amount');
-    const amountKobo = parseNairaText(amountText);
-    if (amountKobo === null || amountKobo <= 0) throw new UsageError(`--amount must be an amount in Naira, like 5000, got "${amountText}"`);
+    const amountKobo = nairaOption(ctx.args, 'amount');
+    if (amountKobo === undefined) throw new UsageError('--amount is required');
     const request = {
       disco: requireOption(ctx.args, 'disco'),
       meter: requireOption(ctx.args, 'meter'),

@@ -3,7 +3,7 @@
  * ISO-8601 for every timestamp, camelCase names, the phone number in 11-digit local form.
  */
 import { AppError } from '../../shared/appError';
-import { nairaToKobo, parseNairaText, type Kobo } from '../../shared/money';
+import { nairaToKobo, wireTextToKobo, type Kobo } from '../../shared/money';
 import { normalizePhone } from '../../shared/phone';
 import type { LogEntry, LogStatus, LogType } from '../../shared/wire';
 
@@ -59,7 +59,7 @@ function invalid(entry: LogEntry, field: string, value: unknown): AppError {
 
 /** Throws `AppError` (`log_entry_invalid`) when an amount or a timestamp cannot be read. */
 export function parseLogEntry(entry: LogEntry): ParsedLogEntry {
-  const amountKobo = parseNairaText(String(entry.amount));
+  const amountKobo = wireTextToKobo(String(entry.amount));
   if (amountKobo === null) throw invalid(entry, 'amount', entry.amount);
   const createdAt = utcTimestampToIso(entry.created_at);
   if (createdAt === null) throw invalid(entry, 'created_at', entry.created_at);

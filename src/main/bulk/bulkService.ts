@@ -234,7 +234,7 @@ export class BulkService {
     const view = this.view(job);
     if (job.connection_kind === 'live' || this.app.connection.kind === 'live') {
       const typed = input.typedTotal === undefined ? null : parseNairaText(input.typedTotal);
-      if (typed === null || typed !== view.totalKobo) {
+      if (!typed?.ok || typed.kobo !== view.totalKobo) {
         throw new AppError(
           'confirmation_mismatch',
           input.typedTotal === undefined

@@ -4,6 +4,7 @@ import type { logsOperations } from '../../shared/contract/logs';
 import { getCatalogs } from '../mirror/catalogCache';
 import { dashboardSummary } from '../mirror/dashboardSummary';
 import { exportLogs } from '../mirror/logExport';
+import { logFacets } from '../mirror/logFacets';
 import { logRow, logTotals, queryLogRows } from '../mirror/logQuery';
 import { logSync } from '../mirror/logSync';
 import type { HandlersOf } from './handlerTypes';
@@ -18,6 +19,7 @@ export const logsHandlers: HandlersOf<typeof logsOperations> = {
     rows: queryLogRows(app.db, app.connection.profileId, input.filter, input.sort, input.offset, input.limit),
   }),
   'logs.totals': (input, app) => logTotals(app.db, app.connection.profileId, input.filter),
+  'logs.facets': (_input, app) => logFacets(app.db, app.connection.profileId),
   'logs.get': (input, app) => {
     const row = logRow(app.db, app.connection.profileId, input.rowid);
     if (!row) throw new AppError('log_row_missing', 'That transaction is not in the mirror of this connection.', 'Sync again, or clear the filters and look for it by its transaction id.');

@@ -7,11 +7,13 @@
  * Speed (a first sync writes 1,000,000 rows): one query per batch finds which ids are already
  * mirrored, rows go in through multi-row INSERT statements (ROWS_PER_STATEMENT rows each, compiled
  * once per connection), and the search index (logSearchIndex.ts) gets the new rows appended in
- * process; nothing else than the table and its three indexes is written.
+ * process; nothing else than the table, its three indexes and the few filter choices of the new
+ * rows (logFacets.ts) is written.
  */
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/database';
+import { recordLogFacets } from './logFacets';
 import { forgetSearchIndex, maxRowid, searchIndexForWrite } from './logSearchIndex';
 
 export interface UpsertCounts {
@@ -101,6 +103,7 @@ export function upsertLogEntries(db: Db, profileId: string, entries: readonly Pa
   }
 
   const inserted = rows.length - existing.size;
+  if (inserted > 0) recordLogFacets(db, profileId, existing.size === 0 ? rows : rows.filter((e) => !existing.has(e.id)));
   if (index) {
     // New rows took rowids top+1, top+2, … in batch order (no AUTOINCREMENT, one connection).
     if (inserted > 0 && maxRowid(db) !== top + inserted) forgetSearchIndex(db, profileId);

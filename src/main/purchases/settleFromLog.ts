@@ -10,7 +10,7 @@
  * requery fetches its token (the log has none); FAILED → `failed` (refunded, checked). Not in the
  * log: stays `uncertain`, the loop looks again, and a person can resolve it on the Pending page.
  */
-import { parseNairaText } from '../../shared/money';
+import { wireTextToKobo } from '../../shared/money';
 import type { LogEntry } from '../../shared/wire';
 import type { VendingClient } from '../api/vendingClient';
 import type { App, Session } from '../app';
@@ -62,7 +62,7 @@ export async function settleFromLog(app: App, id: string, session: Session = app
   const entries = (await candidates(session.client, row, sentMs)).filter(
     (e) =>
       e.phone_number === row.phone &&
-      parseNairaText(e.amount) === row.amount_kobo &&
+      wireTextToKobo(e.amount) === row.amount_kobo &&
       e.description.includes(row.account) &&
       !claimed.has(e.transaction_id),
   );

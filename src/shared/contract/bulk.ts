@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { op } from './define';
 import { fileRefSchema, type ExportedFile } from './files';
+import { parseNairaText } from '../money';
 
 export type BulkKind = 'airtime' | 'data' | 'electricity' | 'cable';
 
@@ -219,7 +220,13 @@ export const bulkOperations = {
     z.object({
       jobId,
       /** On a LIVE connection: the job total typed by the user, e.g. "12,500.00". */
-      typedTotal: z.string().optional(),
+      typedTotal: z
+        .string()
+        .superRefine((text, ctx) => {
+          const read = parseNairaText(text);
+          if (!read.ok) ctx.addIssue({ code: 'custom', message: `The total typed to confirm, ${text}, is not an amount. ${read.reason}` });
+        })
+        .optional(),
       /** Refuse when the job total is above this (CLI --max-total). */
       maxTotalKobo: z.number().int().positive().optional(),
       /** Resolve when the job has finished instead of when it has started. */

@@ -41,6 +41,13 @@ export interface LogTotals {
   commissionKobo: number;
 }
 
+/** The filter choices present in a connection's mirror. */
+export interface LogFacets {
+  /** Per type present (in the order airtime, data, electricity, cable TV): its networks or providers as the log writes them (MTN, IKEDC, SHOWMAX), sorted. */
+  networks: { type: MirrorType; networks: string[] }[];
+  statuses: MirrorStatus[];
+}
+
 export interface SyncResult {
   fetched: number;
   inserted: number;
@@ -112,6 +119,14 @@ export interface DashboardSummary {
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Write dates as YYYY-MM-DD');
 
+const dayLabel = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** What a From date after the To date is told, in the window, the CLI and the contract alike. */
+export function reversedDatesMessage(from: string, to: string): string {
+  const label = (d: string) => (Number.isNaN(Date.parse(`${d}T00:00:00Z`)) ? d : dayLabel.format(new Date(`${d}T00:00:00Z`)));
+  return `The From date ${label(from)} is after the To date ${label(to)}. Swap them, or change one of them.`;
+}
+
 export const logFilterSchema = z
   .object({
     from: day.optional(),
@@ -121,7 +136,9 @@ export const logFilterSchema = z
     network: z.string().trim().max(40).optional(),
     search: z.string().trim().max(60).optional(),
   })
-  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'The start date is after the end date', path: ['from'] });
+  .superRefine((f, ctx) => {
+    if (f.from && f.to && f.from > f.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(f.from, f.to), path: ['from'] });
+  });
 export type LogFilter = z.infer<typeof logFilterSchema>;
 
 export const logSortSchema = z.enum(['time_desc', 'time_asc', 'amount_desc', 'amount_asc']);
@@ -145,6 +162,7 @@ export const logsOperations = {
     'A window of mirror rows for a filter and a sort',
   ).returns<{ offset: number; rows: MirrorRow[] }>(),
   'logs.totals': op(z.object({ filter: logFilterSchema.default({}) }), 'Count and sums (amount, cost, commission) of the mirror rows for a filter').returns<LogTotals>(),
+  'logs.facets': op(z.object({}), 'The filter choices present in the mirror of this connection: networks and providers per type, and statuses').returns<LogFacets>(),
   'logs.get': op(z.object({ rowid: z.number().int().positive() }), 'One mirror row').returns<MirrorRow>(),
   'logs.export': op(
     z.object({ filter: logFilterSchema.default({}), sort: logSortSchema.default('time_desc'), format: z.enum(['xlsx', 'csv']) }),

@@ -158,8 +158,7 @@ describe('web shell', () => {
     expect(res.status).toBe(400);
     const body = JSON.parse(res.body) as { ok: false; error: { code: string; message: string } };
     expect(body.error.code).toBe('invalid_input');
-    expect(body.error.message).toContain('name: Give the profile a name');
-    expect(body.error.message).toContain('baseUrl:');
+    expect(body.error.message).toBe('Give the profile a name. Base URL: The service address must start with https://.');
     const notJson = await apiPost('app.info', 'application/json', '{not json');
     expect(notJson.status).toBe(400);
     expect(notJson.body).toContain('not valid JSON');

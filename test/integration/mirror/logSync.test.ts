@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { logSync } from '../../../src/main/mirror/logSync';
-import { nairaToKobo, parseNairaText } from '../../../src/shared/money';
+import { nairaToKobo, wireTextToKobo } from '../../../src/shared/money';
 import type { LogEntry } from '../../../src/shared/wire';
 import { startTestApp, type TestApp } from '../../support/testApp';
 
@@ -55,7 +55,7 @@ describe('log sync', () => {
 
     const sample = service[17];
     const row = t.app.db.prepare('SELECT amount_kobo, cost_kobo, commission_kobo, status FROM log_entries WHERE id = ?').get(sample.id) as Record<string, unknown>;
-    expect(row).toEqual({ amount_kobo: parseNairaText(sample.amount), cost_kobo: nairaToKobo(sample.transaction_cost), commission_kobo: nairaToKobo(sample.commission), status: sample.status });
+    expect(row).toEqual({ amount_kobo: wireTextToKobo(sample.amount), cost_kobo: nairaToKobo(sample.transaction_cost), commission_kobo: nairaToKobo(sample.commission), status: sample.status });
 
     const snapshots = t.app.db.prepare("SELECT balance_kobo FROM balance_snapshots WHERE source = 'sync'").pluck().all() as number[];
     const balance = await t.call('account.balance', {});

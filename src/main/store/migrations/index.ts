@@ -1,7 +1,8 @@
 /**
  * Every schema step, in order. Numbers are reserved per area so work in different areas never
  * collides: 1 core, 2 log mirror and sync, 3 bulk jobs, 4 reconciliation, 5 messaging,
- * 6 pending purchases and requery, 7 bulk electricity and cable items, 8 connection scope.
+ * 6 pending purchases and requery, 7 bulk electricity and cable items, 8 connection scope,
+ * 11 the filter choices of the log mirror.
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -12,6 +13,7 @@ import { messagingMigration } from './005_messaging';
 import { pendingMigration } from './006_pending';
 import { bulkAccountsMigration } from './007_bulk_accounts';
 import { connectionScopeMigration } from './008_connection_scope';
+import { logFacetsMigration } from './011_log_facets';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -22,5 +24,6 @@ export const MIGRATIONS: Migration[] = [
   pendingMigration,
   bulkAccountsMigration,
   connectionScopeMigration,
+  logFacetsMigration,
   // (add one import and one entry per migration file, in number order)
 ];

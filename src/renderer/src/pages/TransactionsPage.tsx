@@ -3,10 +3,10 @@
  * table that reaches every row of a million, totals for the filter, a detail panel, and export of
  * exactly the filtered rows to XLSX or CSV.
  */
-import { Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import type { LogFilter, LogSort, MirrorRow } from '../../../shared/contract/logs';
+import { reversedDatesMessage, type LogFilter, type LogSort, type MirrorRow } from '../../../shared/contract/logs';
 import { faceAndCostText } from '../../../shared/spendText';
 import { AppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -35,11 +35,13 @@ export function TransactionsPage() {
   const [open, setOpen] = useState<MirrorRow | null>(null);
   const [exporting, setExporting] = useState<'xlsx' | 'csv' | null>(null);
   const [exportError, setExportError] = useState<AppError | null>(null);
-  const badRange = Boolean(filter.from && filter.to && filter.from > filter.to);
+  const badRange = filter.from && filter.to && filter.from > filter.to ? reversedDatesMessage(filter.from, filter.to) : null;
   const totals = useOperation('logs.totals', { filter }, { enabled: !badRange });
+  const facets = useOperation('logs.facets', {});
   useDataChanged(['mirror', 'connection'], () => {
     setVersion((v) => v + 1);
-    void totals.reload();
+    void facets.reload();
+    if (!badRange) void totals.reload();
   });
 
   async function exportAs(format: 'xlsx' | 'csv') {
@@ -56,19 +58,27 @@ export function TransactionsPage() {
     }
   }
 
-  const t = totals.data;
+  // Figures only for the filter in force: none beside an error, none for filters that cannot be read.
+  const t = badRange || totals.error ? undefined : totals.data;
+  const figure = (f: (totals: NonNullable<typeof t>) => string) => (t ? f(t) : badRange || totals.error ? '—' : '…');
   return (
     <>
       <PageHeader title="Transactions" description="The vending log, mirrored on this computer" actions={<SyncControl compact />} />
       <Stack gap="md">
-        <LogFilters filter={filter} sort={sort} onChange={(f, s) => { setFilter(f); setSort(s); }} />
+        <LogFilters filter={filter} sort={sort} facets={facets.data} onChange={(f, s) => { setFilter(f); setSort(s); setExportError(null); }} />
+        {badRange && (
+          <Alert color="red" variant="light" title="These filters cannot be applied" role="alert" data-testid="filter-problem">
+            {badRange}
+          </Alert>
+        )}
+        <ErrorNotice error={facets.error} onRetry={() => void facets.reload()} title="The filter choices could not be read" />
         <ErrorNotice error={totals.error} onRetry={() => void totals.reload()} title="The totals could not be read" />
         <Group justify="space-between" align="flex-end">
           <SimpleGrid cols={4} spacing="sm" style={{ flex: 1 }}>
-            <Total label="Transactions" value={t ? formatCount(t.count) : '…'} testId="totals-count" />
-            <Total label="Face value" value={t ? formatNaira(t.amountKobo) : '…'} testId="totals-amount" />
-            <Total label="Wallet cost" value={t ? formatNaira(t.costKobo) : '…'} testId="totals-cost" />
-            <Total label="Commission earned" value={t ? formatNaira(t.commissionKobo) : '…'} testId="totals-commission" />
+            <Total label="Transactions" value={figure((x) => formatCount(x.count))} testId="totals-count" />
+            <Total label="Face value" value={figure((x) => formatNaira(x.amountKobo))} testId="totals-amount" />
+            <Total label="Wallet cost" value={figure((x) => formatNaira(x.costKobo))} testId="totals-cost" />
+            <Total label="Commission earned" value={figure((x) => formatNaira(x.commissionKobo))} testId="totals-commission" />
           </SimpleGrid>
           <Group gap="xs">
             <Button variant="default" loading={exporting === 'xlsx'} disabled={!t || t.count === 0 || exporting !== null} onClick={() => void exportAs('xlsx')}>
@@ -81,11 +91,7 @@ export function TransactionsPage() {
           </Group>
         </Group>
         <ErrorNotice error={exportError} title="The export was not written" />
-        {badRange ? (
-          <Text c="red" size="sm">The “From” date is after the “To” date: change one of them.</Text>
-        ) : (
-          <VirtualLogTable filter={filter} sort={sort} count={t?.count ?? 0} version={version} onOpen={setOpen} />
-        )}
+        {!badRange && !totals.error && <VirtualLogTable filter={filter} sort={sort} count={t?.count ?? 0} version={version} onOpen={setOpen} />}
       </Stack>
       <LogDetail row={open} onClose={() => setOpen(null)} />
     </>

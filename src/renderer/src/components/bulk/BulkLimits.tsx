@@ -6,17 +6,18 @@ import { formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+import { MoneyInput, readMoneyField } from '../MoneyInput';
 
 type Field = number | string;
 
-const toNaira = (kobo: number | null): Field => (kobo === null ? '' : kobo / 100);
-const toKobo = (v: Field): number | null => (typeof v === 'number' && v > 0 ? Math.round(v * 100) : null);
+/** A cap as its box shows it: empty for no cap, else the amount as vendesk writes it (₦50,000.00). */
+const capText = (kobo: number | null): string => (kobo === null ? '' : formatNaira(kobo));
 
 /** Spending caps and sending pace of bulk jobs. Empty cap = no cap. */
 export function BulkLimits() {
   const current = useOperation('bulk.settings.get', {});
-  const [perJob, setPerJob] = useState<Field>('');
-  const [perDay, setPerDay] = useState<Field>('');
+  const [perJob, setPerJob] = useState('');
+  const [perDay, setPerDay] = useState('');
   const [batch, setBatch] = useState<Field>(50);
   const [concurrency, setConcurrency] = useState<Field>(3);
   const [saved, setSaved] = useState<BulkSettingsView | null>(null);
@@ -25,17 +26,21 @@ export function BulkLimits() {
   useEffect(() => {
     const s = current.data;
     if (!s) return;
-    setPerJob(toNaira(s.capPerJobKobo));
-    setPerDay(toNaira(s.capPerDayKobo));
+    setPerJob(capText(s.capPerJobKobo));
+    setPerDay(capText(s.capPerDayKobo));
     setBatch(s.batchSize);
     setConcurrency(s.concurrency);
   }, [current.data]);
 
+  const jobCap = readMoneyField(perJob, true);
+  const dayCap = readMoneyField(perDay, true);
+  const capsRead = jobCap.reason === null && dayCap.reason === null;
+
   const save = () =>
     run(async () => {
       const next = await bridge.call('bulk.settings.set', {
-        capPerJobKobo: toKobo(perJob),
-        capPerDayKobo: toKobo(perDay),
+        capPerJobKobo: jobCap.kobo,
+        capPerDayKobo: dayCap.kobo,
         ...(typeof batch === 'number' ? { batchSize: batch } : {}),
         ...(typeof concurrency === 'number' ? { concurrency } : {}),
       });
@@ -52,14 +57,14 @@ export function BulkLimits() {
               Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap empty for no cap. The daily cap counts every bulk job of the day on this computer.
             </Text>
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-              <NumberInput label="Cap per job (₦)" placeholder="No cap" value={perJob} onChange={setPerJob} min={0} thousandSeparator="," decimalScale={2} />
-              <NumberInput label="Cap per day (₦)" placeholder="No cap" value={perDay} onChange={setPerDay} min={0} thousandSeparator="," decimalScale={2} />
+              <MoneyInput label="Cap per job (₦)" placeholder="No cap" value={perJob} onChange={setPerJob} optional />
+              <MoneyInput label="Cap per day (₦)" placeholder="No cap" value={perDay} onChange={setPerDay} optional />
               <NumberInput label="Rows per request" description="1 to 100" value={batch} onChange={setBatch} min={1} max={100} allowDecimal={false} />
               <NumberInput label="Requests at once" description="1 to 8" value={concurrency} onChange={setConcurrency} min={1} max={8} allowDecimal={false} />
             </SimpleGrid>
             <ErrorNotice error={error ?? current.error} />
             <Group>
-              <Button onClick={() => void save()} loading={busy}>
+              <Button onClick={() => void save()} loading={busy} disabled={!capsRead}>
                 Save limits
               </Button>
               {saved && (

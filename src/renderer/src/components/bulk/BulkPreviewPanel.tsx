@@ -1,11 +1,11 @@
-import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '../../../../shared/contract/bulk';
-import { parseNairaText } from '../../../../shared/money';
 import { bridge } from '../../bridge';
 import { formatCount, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
+import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
 import { VirtualRows } from './VirtualRows';
@@ -61,7 +61,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
 
   const invalidRowCount = preview.job.invalidRows;
   const unmapped = preview.mapping.some((m) => m.required && m.column === null);
-  const typedOk = !preview.live || parseNairaText(typed) === preview.includedKobo;
+  const typedOk = !preview.live || readMoneyField(typed).kobo === preview.includedKobo;
   const kindWord = KIND_WORD[preview.job.kind];
   const vending = preview.job.kind === 'electricity' || preview.job.kind === 'cable';
 
@@ -256,12 +256,12 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
             </Text>
           )}
           {preview.live && !preview.blocker && (
-            <TextInput
+            <MoneyInput
               label={`Type the total (${formatNaira(preview.includedKobo)}) to confirm this LIVE purchase`}
-              placeholder={(preview.includedKobo / 100).toFixed(2)}
+              placeholder={formatNaira(preview.includedKobo).slice(1)}
               value={typed}
-              onChange={(e) => setTyped(e.currentTarget.value)}
-              error={typed !== '' && !typedOk ? 'This is not the total shown above' : undefined}
+              onChange={setTyped}
+              problem={typedOk ? null : `This is not the total shown above (${formatNaira(preview.includedKobo)}).`}
               w={360}
             />
           )}

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Checkbox, Group, Modal, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import type { MessageQuote, MessageView } from '../../../../shared/contract/messaging';
 import { parseEmailList } from '../../../../shared/emailAddresses';
 import { messageCost, SMS_PAGE_CHARACTERS } from '../../../../shared/messagingCost';
@@ -78,27 +78,40 @@ function ConfirmSend({ quote, senderId, sending, error, onCancel, onSend }: { qu
   );
 }
 
+/** A form field whose edits also call `onEdit`; the third item sets it without that (the form's own resets). */
+function useFormField<T>(initial: T, onEdit: () => void): [T, (value: SetStateAction<T>) => void, Dispatch<SetStateAction<T>>] {
+  const [value, set] = useState<T>(initial);
+  const edit = (next: SetStateAction<T>) => {
+    onEdit();
+    set(next);
+  };
+  return [value, edit, set];
+}
+
 export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: string) => void }) {
   const senders = useSenderIds();
   const templates = useTemplates();
   const phonebooks = usePhonebooks();
 
-  const [targetKind, setTargetKind] = useState<TargetKind>('number');
-  const [number, setNumber] = useState('');
-  const [phonebookId, setPhonebookId] = useState<string | null>(null);
-  const [senderId, setSenderId] = useState<string | null>(null);
-  const [contentKind, setContentKind] = useState<ContentKind>('text');
-  const [text, setText] = useState('');
-  const [templateId, setTemplateId] = useState<string | null>(null);
-  const [values, setValues] = useState<string[]>([]);
-  const [emailCopy, setEmailCopy] = useState(false);
-  const [emailsText, setEmailsText] = useState('');
-  const [subject, setSubject] = useState('');
+  const [sent, setSent] = useState<MessageView | null>(null);
+  // Editing any field starts the next message: the last one's "Sent" card goes (it stays in History).
+  const clearSent = () => setSent(null);
+  const useField = <T,>(initial: T) => useFormField(initial, clearSent);
+  const [targetKind, setTargetKind] = useField<TargetKind>('number');
+  const [number, setNumber] = useField('');
+  const [phonebookId, setPhonebookId] = useField<string | null>(null);
+  const [senderId, setSenderId] = useField<string | null>(null);
+  const [contentKind, setContentKind] = useField<ContentKind>('text');
+  const [text, setText, resetText] = useField('');
+  const [templateId, setTemplateId] = useField<string | null>(null);
+  const [values, setValues, resetValues] = useField<string[]>([]);
+  const [emailCopy, setEmailCopy] = useField(false);
+  const [emailsText, setEmailsText] = useField('');
+  const [subject, setSubject] = useField('');
   const [quote, setQuote] = useState<MessageQuote | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
   const [sendError, setSendError] = useState<AppError | null>(null);
-  const [sent, setSent] = useState<MessageView | null>(null);
 
   const approvedSenders = (senders.data ?? []).filter((s) => s.approved);
   const effectiveSender = senderId ?? approvedSenders[0]?.senderId ?? null;
@@ -149,8 +162,8 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
       setSent(message);
       setQuote(null);
       setSendError(null);
-      setText('');
-      setValues([]);
+      resetText('');
+      resetValues([]);
     } catch (e) {
       const err = asAppError(e);
       setSendError(err);

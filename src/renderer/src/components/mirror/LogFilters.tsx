@@ -1,21 +1,11 @@
 /** The filters of the Transactions page, matching the log endpoint's: dates, status, type, network, search; and the sort. */
-import { Button, Group, Select, TextInput } from '@mantine/core';
+import { Button, Group, Select, TextInput, type ComboboxData } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
-import type { LogFilter, LogSort } from '../../../../shared/contract/logs';
+import type { LogFacets, LogFilter, LogSort } from '../../../../shared/contract/logs';
+import { typeLabel } from './VirtualLogTable';
 
-const STATUS = [
-  { value: 'SUCCESS', label: 'Successful' },
-  { value: 'FAILED', label: 'Failed' },
-  { value: 'PENDING', label: 'Pending' },
-];
-const TYPES = [
-  { value: 'AIRTIME', label: 'Airtime' },
-  { value: 'DATA', label: 'Data' },
-  { value: 'ELECTRICITY', label: 'Electricity' },
-  { value: 'CABLETV', label: 'Cable TV' },
-];
-const NETWORKS = ['MTN', 'AIRTEL', 'GLOBACOM', '9MOBILE', 'IKEDC', 'EKEDC', 'AEDC', 'DSTV', 'GOTV', 'STARTIMES'].map((n) => ({ value: n, label: n }));
+const STATUS_LABEL: Record<string, string> = { SUCCESS: 'Successful', FAILED: 'Failed', PENDING: 'Pending' };
 const SORTS: { value: LogSort; label: string }[] = [
   { value: 'time_desc', label: 'Newest first' },
   { value: 'time_asc', label: 'Oldest first' },
@@ -23,7 +13,34 @@ const SORTS: { value: LogSort; label: string }[] = [
   { value: 'amount_asc', label: 'Smallest amount first' },
 ];
 
-export function LogFilters({ filter, sort, onChange }: { filter: LogFilter; sort: LogSort; onChange: (filter: LogFilter, sort: LogSort) => void }) {
+/** `values` as options, plus the chosen one when the data no longer has it, so a filter in force is never hidden. */
+function options(values: string[], chosen: string | undefined, label: (v: string) => string = (v) => v) {
+  const all = chosen && !values.includes(chosen) ? [...values, chosen] : values;
+  return all.map((v) => ({ value: v, label: label(v) }));
+}
+
+/**
+ * Networks and providers of the type chosen, or of every type grouped by the types they serve
+ * ("Airtime and Data": MTN…, "Electricity": IKEDC…, "Cable TV": DSTV…). Each appears once.
+ */
+function networkOptions(facets: LogFacets | undefined, filter: LogFilter): ComboboxData {
+  const typesOf = new Map<string, string[]>();
+  for (const g of facets?.networks ?? []) {
+    if (filter.type && g.type !== filter.type) continue;
+    for (const n of g.networks) typesOf.set(n, [...(typesOf.get(n) ?? []), g.type]);
+  }
+  const chosen = filter.network && !typesOf.has(filter.network) ? [{ value: filter.network, label: filter.network }] : [];
+  if (filter.type) return [...options([...typesOf.keys()], undefined), ...chosen];
+  const groups = new Map<string, string[]>();
+  for (const [network, types] of typesOf) {
+    const label = types.map(typeLabel).join(' and ');
+    groups.set(label, [...(groups.get(label) ?? []), network]);
+  }
+  return [...[...groups].map(([group, networks]) => ({ group, items: options(networks, undefined) })), ...chosen];
+}
+
+/** `facets`: the choices present in this connection's mirror (logs.facets); undefined while they load. */
+export function LogFilters({ filter, sort, facets, onChange }: { filter: LogFilter; sort: LogSort; facets: LogFacets | undefined; onChange: (filter: LogFilter, sort: LogSort) => void }) {
   const [search, setSearch] = useState(filter.search ?? '');
   const [debounced] = useDebouncedValue(search, 250);
   useEffect(() => {
@@ -44,9 +61,44 @@ export function LogFilters({ filter, sort, onChange }: { filter: LogFilter; sort
       />
       <TextInput label="From" type="date" value={filter.from ?? ''} onChange={(e) => set({ from: e.currentTarget.value || undefined })} w={150} error={badRange ? 'After “To”' : undefined} data-testid="filter-from" />
       <TextInput label="To" type="date" value={filter.to ?? ''} onChange={(e) => set({ to: e.currentTarget.value || undefined })} w={150} data-testid="filter-to" />
-      <Select label="Status" placeholder="Any status" data={STATUS} value={filter.status ?? null} onChange={(v) => set({ status: (v ?? undefined) as LogFilter['status'] })} clearable w={140} data-testid="filter-status" />
-      <Select label="Type" placeholder="Any type" data={TYPES} value={filter.type ?? null} onChange={(v) => set({ type: (v ?? undefined) as LogFilter['type'] })} clearable w={140} data-testid="filter-type" />
-      <Select label="Network / provider" placeholder="Any" data={NETWORKS} value={filter.network ?? null} onChange={(v) => set({ network: v ?? undefined })} clearable searchable w={160} data-testid="filter-network" />
+      <Select
+        label="Status"
+        placeholder="Any status"
+        data={options(facets?.statuses ?? [], filter.status, (v) => STATUS_LABEL[v] ?? v)}
+        value={filter.status ?? null}
+        onChange={(v) => set({ status: (v ?? undefined) as LogFilter['status'] })}
+        clearable
+        w={140}
+        data-testid="filter-status"
+      />
+      <Select
+        label="Type"
+        placeholder="Any type"
+        data={options((facets?.networks ?? []).map((g) => g.type), filter.type, typeLabel)}
+        value={filter.type ?? null}
+        onChange={(v) => {
+          const type = (v ?? undefined) as LogFilter['type'];
+          // A network of another type would leave the list empty for no visible reason.
+          const keeps = !type || !filter.network || facets?.networks.some((g) => g.type === type && g.networks.includes(filter.network ?? ''));
+          set({ type, ...(keeps ? {} : { network: undefined }) });
+        }}
+        clearable
+        w={140}
+        data-testid="filter-type"
+      />
+      <Select
+        label="Network / provider"
+        placeholder="Any"
+        data={networkOptions(facets, filter)}
+        value={filter.network ?? null}
+        onChange={(v) => set({ network: v ?? undefined })}
+        nothingFoundMessage={facets ? 'None in this mirror' : 'Loading…'}
+        maxDropdownHeight={400}
+        clearable
+        searchable
+        w={180}
+        data-testid="filter-network"
+      />
       <Select label="Sort" data={SORTS} value={sort} onChange={(v) => v && onChange(filter, v as LogSort)} allowDeselect={false} w={190} data-testid="sort" />
       <Button
         variant="subtle"

@@ -1,9 +1,10 @@
-import { Alert, NumberInput, SegmentedControl, Select, Table, Text } from '@mantine/core';
+import { Alert, SegmentedControl, Select, Table, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { MeterView } from '../../../../shared/contract/purchases';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
+import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { AccountNumberInput, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
 
@@ -20,11 +21,11 @@ export function ElectricityPurchase() {
   const [disco, setDisco] = useState<string | null>(null);
   const [meter, setMeter] = useState('');
   const [vendType, setVendType] = useState<VendType>('PREPAID');
-  const [amount, setAmount] = useState<number | string>('');
+  const [amount, setAmount] = useState('');
 
   const { phone, phoneCheck, checked: meterView } = flow;
   const selected = discos.data?.find((d) => d.code === disco) ?? null;
-  const amountKobo = typeof amount === 'number' && Number.isFinite(amount) ? Math.round(amount * 100) : null;
+  const amountKobo = readMoneyField(amount).kobo;
   const min = meterView?.allowedMinKobo ?? selected?.minKobo ?? null;
   const max = meterView?.allowedMaxKobo ?? selected?.maxKobo ?? null;
   const amountProblem =
@@ -130,17 +131,13 @@ export function ElectricityPurchase() {
               </Table.Tbody>
             </Table>
           </Alert>
-          <NumberInput
+          <MoneyInput
             label="Amount (₦)"
-            placeholder="e.g. 5000"
+            placeholder="e.g. 5,000"
             value={amount}
             onChange={setAmount}
-            min={0}
-            decimalScale={2}
-            thousandSeparator=","
-            hideControls
-            description={`Between ${formatNaira(checkedMeter.allowedMinKobo)} and ${formatNaira(checkedMeter.allowedMaxKobo)}`}
-            error={amountProblem}
+            description={`Between ${formatNaira(checkedMeter.allowedMinKobo)} and ${formatNaira(checkedMeter.allowedMaxKobo)}, in Naira like 5000, 5,000 or 5,000.50`}
+            problem={amountProblem}
           />
         </>
       )}
