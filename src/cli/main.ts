@@ -12,13 +12,68 @@ import { AppError } from '../shared/appError';
 import { EXIT, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
 import { COMMANDS } from './commands';
 
-const GLOBAL_OPTIONS: OptionSpec[] = [
+/** Options every command takes, before or after the command's words (as git and kubectl do). */
+export const GLOBAL_OPTIONS: OptionSpec[] = [
   { name: 'data-dir', kind: 'string', description: 'App data folder (default ~/.config/vendesk; env VENDESK_DATA_DIR)' },
-  { name: 'base-url', kind: 'string', description: 'Use this service instead of the embedded sandbox (env VENDESK_BASE_URL)' },
+  { name: 'profile', kind: 'string', description: 'Use this saved connection profile (name or id) for this command' },
+  { name: 'base-url', kind: 'string', description: 'Use this service instead of the saved profile (env VENDESK_BASE_URL)' },
   { name: 'token', kind: 'string', description: 'API token for --base-url (env VENDESK_TOKEN; prefer the env variable)' },
   { name: 'json', kind: 'boolean', description: 'Print exactly one JSON document on stdout' },
   { name: 'help', kind: 'boolean', description: 'Show help' },
 ];
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const keep = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = keep;
+    }
+  }
+  return row[b.length];
+}
+
+/** The closest of `choices` to `word`, when it is close enough to be a typo. */
+export function didYouMean(word: string, choices: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const c of choices) {
+    const d = distance(word, c);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best !== null && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : null;
+}
+
+/**
+ * The words that name the command, wherever the global options stand: everything up to the first
+ * option that is not a global one, skipping the global options and their values.
+ */
+function commandWords(argv: readonly string[]): { words: string[]; at: number[] } {
+  const words: string[] = [];
+  const at: number[] = [];
+  const valued = new Set(GLOBAL_OPTIONS.filter((o) => o.kind === 'string').map((o) => `--${o.name}`));
+  const flags = new Set(GLOBAL_OPTIONS.filter((o) => o.kind === 'boolean').map((o) => `--${o.name}`));
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') break;
+    if (valued.has(a)) {
+      i++;
+      continue;
+    }
+    if (flags.has(a) || a === '-h' || [...valued, ...flags].some((g) => a.startsWith(`${g}=`))) continue;
+    if (a.startsWith('-')) break;
+    words.push(a);
+    at.push(i);
+  }
+  return { words, at };
+}
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -53,7 +108,10 @@ export function parseArgs(argv: string[], specs: OptionSpec[]): ParsedArgs {
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
     const spec = byName.get(name);
-    if (!spec) throw new UsageError(`Unknown option --${name}`);
+    if (!spec) {
+      const near = didYouMean(name, [...byName.keys()]);
+      throw new UsageError(`Unknown option --${name}${near ? `. Did you mean --${near}?` : ''}`);
+    }
     let value: string | boolean;
     if (spec.kind === 'boolean') {
       value = eq === -1 ? true : arg.slice(eq + 1) !== 'false';
@@ -104,26 +162,31 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return code;
   };
 
-  const words: string[] = [];
-  for (const a of argv) {
-    if (a.startsWith('-')) break;
-    words.push(a);
-  }
+  const usageFail = (message: string, more: string) => {
+    if (json) io.stdout(JSON.stringify({ error: { code: 'usage', message, hint: more } }));
+    else io.stderr(`vendesk: ${message}\n${more}`);
+    return EXIT.usage;
+  };
+  const { words, at } = commandWords(argv);
   const found = findCommand(words);
   if (!found) {
     if (words.length === 0) {
-      io.stdout(helpText());
-      return argv.includes('--help') || argv.length === 0 ? EXIT.ok : EXIT.usage;
+      const asked = argv.includes('--help') || argv.includes('-h') || argv.length === 0;
+      if (asked) {
+        io.stdout(helpText());
+        return EXIT.ok;
+      }
+      const option = argv.find((a) => a.startsWith('-') && !GLOBAL_OPTIONS.some((o) => a === `--${o.name}` || a.startsWith(`--${o.name}=`)));
+      return usageFail(option ? `${option} is not a global option, and no command was given.` : 'No command was given.', "Run 'vendesk --help' for the commands.");
     }
-    io.stderr(`Unknown command "${words.join(' ')}".\n\n${helpText()}`);
-    return EXIT.usage;
+    const near = didYouMean(words.slice(0, 2).join(' '), COMMANDS.map((c) => c.path.join(' '))) ?? didYouMean(words[0], [...new Set(COMMANDS.map((c) => c.path[0]))]);
+    return usageFail(`'${words.join(' ')}' is not a vendesk command.${near ? ` Did you mean 'vendesk ${near}'?` : ''}`, "Run 'vendesk --help' for the commands.");
   }
   const { command } = found;
-  const usage = (error: UsageError) => {
-    io.stderr(`${error.message}\n\n${commandHelp(command)}`);
-    return EXIT.usage;
-  };
-  const rest = argv.slice(command.path.length);
+  const usage = (error: UsageError) => usageFail(error.message, `Run 'vendesk ${command.path.join(' ')} --help' for its options.`);
+  // The command's words are taken out wherever they stood; everything else is its arguments.
+  const taken = new Set(at.slice(0, command.path.length));
+  const rest = argv.filter((_, i) => !taken.has(i));
   let args: ParsedArgs;
   try {
     args = parseArgs(rest, [...GLOBAL_OPTIONS, ...command.options]);
@@ -138,7 +201,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   const env = io.env;
   const dataDir = (args.options['data-dir'] as string | undefined) ?? defaultDataDir(env);
-  const baseUrl = (args.options['base-url'] as string | undefined) ?? env.VENDESK_BASE_URL;
+  const profile = args.options.profile as string | undefined;
+  const baseUrl = (args.options['base-url'] as string | undefined) ?? (profile ? undefined : env.VENDESK_BASE_URL);
   const token = (args.options.token as string | undefined) ?? env.VENDESK_TOKEN;
   if (token) registerSecret(token);
   let app: App | null = null;
@@ -149,6 +213,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   });
 
   try {
+    if (profile && args.options['base-url'] !== undefined) {
+      return usageFail('--profile and --base-url name two different connections; give one of them.', "Run 'vendesk --help' for the global options.");
+    }
     if (baseUrl && !token) {
       return fail(EXIT.usage, { code: 'token_missing', message: '--base-url needs a token.', hint: 'Set VENDESK_TOKEN (or pass --token).' });
     }
@@ -167,6 +234,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
             // The command line names files by their paths.
             filePolicy: namedPathsPolicy,
             ...(baseUrl && token ? { connection: { baseUrl, token, kind: 'live' as const } } : {}),
+            ...(profile ? { profile } : {}),
           });
         }
         return app;

@@ -38,6 +38,8 @@ export interface AppOptions {
   filePolicy?: FilePolicy;
   nativeBinding?: string;
   env?: NodeJS.ProcessEnv;
+  /** Use this saved profile (name or id) instead of the active one, for this process only (CLI `--profile`). */
+  profile?: string;
   /** Use this service instead of the saved profile (CLI `--base-url`, tests). Not saved. */
   connection?: { baseUrl: string; token: string; kind?: 'sandbox' | 'live'; name?: string };
   /** Embedded sandbox: demo entries created on first start (default EMBEDDED_SANDBOX_HISTORY). */
@@ -146,7 +148,8 @@ export class App {
       );
       return this.connection;
     }
-    const profile = this.profiles.active(this.settings);
+    const named = this.options.profile;
+    const profile = named ? this.profiles.byNameOrId(named) : this.profiles.active(this.settings);
     return this.connectProfile(profile);
   }
 
@@ -274,7 +277,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   } catch (error) {
     // A live profile without a usable token (or with an address vendesk will not send one to)
     // still opens the app, so the user can fix it in Settings; the embedded sandbox is used meanwhile.
-    if (error instanceof AppError && (error.code === 'token_missing' || error.code === 'unsafe_address') && !options.connection) {
+    if (error instanceof AppError && (error.code === 'token_missing' || error.code === 'unsafe_address') && !options.connection && !options.profile) {
       await app.switchProfile(SANDBOX_PROFILE_ID);
     } else {
       await app.close();

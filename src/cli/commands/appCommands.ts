@@ -35,7 +35,8 @@ export const sandboxCommand: CliCommand = {
   async run(ctx) {
     const argv: string[] = [];
     for (const [key, value] of Object.entries(ctx.args.options)) {
-      if (value === undefined || key === 'json') continue;
+      // The global options are vendesk's, not the sandbox's (the sandbox takes --token itself).
+      if (value === undefined || ['json', 'data-dir', 'profile', 'base-url', 'help'].includes(key)) continue;
       if (value === true) argv.push(`--${key}`);
       else if (value !== false) for (const v of Array.isArray(value) ? value : [value]) argv.push(`--${key}`, String(v));
     }

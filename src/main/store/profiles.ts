@@ -41,6 +41,19 @@ export class ProfileStore {
     return toProfile(row);
   }
 
+  /** A profile named by its id or (case-insensitively) its name. */
+  byNameOrId(nameOrId: string): Profile {
+    const all = this.list();
+    const found = all.find((p) => p.id === nameOrId) ?? all.filter((p) => p.name.toLowerCase() === nameOrId.trim().toLowerCase());
+    if (!Array.isArray(found)) return found;
+    if (found.length === 1) return found[0];
+    throw new AppError(
+      found.length === 0 ? 'profile_not_found' : 'profile_ambiguous',
+      found.length === 0 ? `There is no connection profile "${nameOrId}".` : `${found.length} connection profiles are named "${nameOrId}".`,
+      `Name one of: ${all.map((p) => `${p.name} (${p.id})`).join(', ')}.`,
+    );
+  }
+
   active(settings: Settings): Profile {
     const id = settings.get<string>(ACTIVE_KEY, SANDBOX_PROFILE_ID);
     try {
