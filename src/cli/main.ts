@@ -162,9 +162,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return code;
   };
 
+  // A mistake is said on stderr for the person; with --json stdout also carries it as its one document.
   const usageFail = (message: string, more: string) => {
     if (json) io.stdout(JSON.stringify({ error: { code: 'usage', message, hint: more } }));
-    else io.stderr(`vendesk: ${message}\n${more}`);
+    io.stderr(`vendesk: ${message}\n${more}`);
     return EXIT.usage;
   };
   const { words, at } = commandWords(argv);

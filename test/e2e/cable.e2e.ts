@@ -57,7 +57,7 @@ test('a cable TV subscription is bought after the smartcard check, and a decline
   await expect(confirm).toBeHidden();
   await expect(receipt.getByTestId('receipt-state')).toHaveText('Failed');
   await expect(receipt.getByTestId('receipt-status')).toContainText('smartcard 7012349999 could not be renewed');
-  await expect(receipt.getByTestId('receipt-refund')).toContainText('Refund confirmed');
+  await expect(receipt.getByTestId('receipt-refund')).toContainText('Refunded: the service records this purchase as FAILED');
   await expect(receipt.getByTestId('receipt-status')).toContainText('Check the smartcard number');
   await saveScreen(page, 'cable-declined-receipt.png', { fullPage: true });
 });

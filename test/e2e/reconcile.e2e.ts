@@ -1,6 +1,6 @@
 /**
  * Done-when of reconciliation, through the real UI: reconcile a vendor export (one entry left
- * out, one amount edited, one purchase made after the mirror's sync, one pending), see the
+ * out, one amount edited, one purchase made elsewhere after the mirror's sync, one pending), see the
  * summary cards and the roll-forward, drill down into a category, requery the pending one, and
  * export the workbook — whose numbers equal the screen's.
  */
@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import { createPendingScheduler } from '../../src/main/requery';
 import { CATEGORY_LABELS, RECONCILE_CATEGORIES } from '../../src/shared/contract/reconcile';
 import { formatNaira } from '../../src/shared/money';
-import { exportVendorLog } from '../integration/reconcile/reconcileHelpers';
+import { buyElsewhere, exportVendorLog } from '../integration/reconcile/reconcileHelpers';
 import { expect, test, saveScreen } from './support/fixtures';
 
 
@@ -23,7 +23,7 @@ test('reconcile an export, drill down, and export a workbook whose numbers equal
   for (let i = 0; i < 12; i++) await electricity(vendesk, `4500012${String(i).padStart(4, '3')}`, 1000 + i * 250);
   await electricity(vendesk, '45000990000', 2000); // pending
   await vendesk.call('sync.run', {}); // mirror + closing snapshot
-  await electricity(vendesk, '45000881234', 7000); // after the sync: missing locally
+  await buyElsewhere(vendesk, '45000881234', 7000); // made elsewhere after the sync: missing locally
   const file = await exportVendorLog(vendesk, (rows) => rows.filter((_, i) => i !== 5).map((r, i) => (i === 7 ? { ...r, amount: 'NGN 9,999.00' } : r)));
 
   await page.goto(`${origin}/#/reconcile`);
