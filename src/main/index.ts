@@ -8,6 +8,7 @@ import { app as electronApp, BrowserWindow, ipcMain, session, shell } from 'elec
 import path from 'node:path';
 import { createApp, type App } from './app';
 import { dispatch } from './dispatch';
+import { ensureBulkFollowUp } from './bulk/followUpLoop';
 import { ensurePendingScheduler } from './requery';
 import { electronNativeBinding } from './shell/nativeBinding';
 import { SafeStorageTokenStore } from './shell/safeTokenStore';
@@ -79,6 +80,7 @@ async function start(): Promise<void> {
   });
   const appCore = core;
   ensurePendingScheduler(appCore);
+  ensureBulkFollowUp(appCore);
 
   ipcMain.handle('vendesk:call', async (event, name: unknown, input: unknown) => {
     if (!isTrustedFrame(event.senderFrame)) {

@@ -5,14 +5,16 @@
 import path from 'node:path';
 import { createApp } from '../app';
 import { defaultDataDir } from '../dataDir';
+import { ensureBulkFollowUp } from '../bulk/followUpLoop';
 import { ensurePendingScheduler } from '../requery';
 import { startWebShell } from './webShell';
 
 async function main(): Promise<void> {
   const dataDir = defaultDataDir();
   const app = await createApp({ dataDir, shell: 'web' });
-  // Pending purchases are requeried while the app runs.
+  // Pending purchases are requeried, and bulk jobs' open items followed, while the app runs.
   ensurePendingScheduler(app);
+  ensureBulkFollowUp(app);
   const port = process.env.VENDESK_PORT ? Number(process.env.VENDESK_PORT) : 0;
   const shell = await startWebShell({ app, staticDir: path.resolve(__dirname, '../../../out/renderer'), port });
   const badge = app.connection.kind === 'sandbox' ? 'SANDBOX (built-in test service, no money moves)' : `LIVE (${app.connection.profileName})`;

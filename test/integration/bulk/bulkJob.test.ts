@@ -41,8 +41,8 @@ describe('a bulk airtime job', () => {
     expect(done.state).toBe('completed');
     expect(done.counts.success).toBe(7);
     expect(done.counts.failed).toBe(1);
-    expect(done.chargedKobo).toBe(700_00);
-    expect(done.refundedKobo).toBe(200_00);
+    expect(done.bought.faceKobo).toBe(700_00);
+    expect(done.refunded.faceKobo).toBe(200_00);
 
     const items = await t.call('bulk.items', { jobId: preview.job.id, limit: 100 });
     for (const item of items.items) expect(item.reference).toMatch(/\S/);

@@ -168,7 +168,7 @@ describe('an organisation not configured for vending (422)', () => {
     const preview = await prepareAirtime(airtimeRows(2));
     const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
     expect(done.counts.rejected).toBe(2);
-    expect(done.chargedKobo).toBe(0);
+    expect(done.bought.faceKobo).toBe(0);
     const items = await t.call('bulk.items', { jobId: preview.job.id });
     for (const item of items.items) expect(item.reason).toMatch(/Not possible for this organisation: .*not configured.*Nothing was charged/);
   });

@@ -11,6 +11,7 @@ import { reconcileMigration } from './004_reconcile';
 import { messagingMigration } from './005_messaging';
 import { pendingMigration } from './006_pending';
 import { bulkAccountsMigration } from './007_bulk_accounts';
+import { bulkFiguresMigration } from './009_bulk_figures';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -20,5 +21,6 @@ export const MIGRATIONS: Migration[] = [
   messagingMigration,
   pendingMigration,
   bulkAccountsMigration,
+  bulkFiguresMigration,
   // (add one import and one entry per migration file, in number order)
 ];

@@ -4,7 +4,7 @@ import type { BulkSettingsView } from '../../../../shared/contract/bulk';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
-import { useOperation } from '../../hooks/useOperation';
+import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 
 type Field = number | string;
@@ -15,6 +15,8 @@ const toKobo = (v: Field): number | null => (typeof v === 'number' && v > 0 ? Ma
 /** Spending caps and sending pace of bulk jobs. Empty cap = no cap. */
 export function BulkLimits() {
   const current = useOperation('bulk.settings.get', {});
+  // The limits are those of the connection in use: another connection's are read when it is switched.
+  useDataChanged(['bulk.settings'], () => void current.reload());
   const [perJob, setPerJob] = useState<Field>('');
   const [perDay, setPerDay] = useState<Field>('');
   const [batch, setBatch] = useState<Field>(50);
@@ -49,7 +51,7 @@ export function BulkLimits() {
         <Accordion.Panel>
           <Stack gap="sm">
             <Text size="sm" c="dimmed">
-              Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap empty for no cap. The daily cap counts every bulk job of the day on this computer.
+              These limits are for the connection in use; each connection has its own. Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap empty for no cap. The daily cap counts every bulk job of the day on this connection.
             </Text>
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
               <NumberInput label="Cap per job (₦)" placeholder="No cap" value={perJob} onChange={setPerJob} min={0} thousandSeparator="," decimalScale={2} />

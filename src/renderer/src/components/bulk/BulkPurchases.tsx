@@ -2,6 +2,7 @@ import { Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { BulkKind, BulkPreview } from '../../../../shared/contract/bulk';
 import type { FileRef } from '../../../../shared/contract/files';
+import { walletCostText } from '../../../../shared/bulkMoney';
 import { bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
@@ -12,6 +13,7 @@ import { BulkLimits } from './BulkLimits';
 import { BulkPreviewPanel } from './BulkPreviewPanel';
 import { JobProgressPanel } from './JobProgressPanel';
 import { NewBulkJob } from './NewBulkJob';
+import { useJobProgress } from './useJobProgress';
 
 interface Draft {
   preview: BulkPreview;
@@ -27,6 +29,8 @@ export function BulkPurchases() {
   const { busy: remapping, error, run } = useAction();
   const jobs = useOperation('bulk.list', { limit: 20 });
   useDataChanged(['jobs'], () => void jobs.reload());
+  // A job running (here or opened and left) moves the list's counts as it goes.
+  useJobProgress(null, 1000, () => void jobs.reload());
 
   const remap = async (mapping: Record<string, number | null>) => {
     if (!draft) return;
@@ -91,7 +95,9 @@ export function BulkPurchases() {
                 <Table.Th>State</Table.Th>
                 <Table.Th ta="right">Rows</Table.Th>
                 <Table.Th ta="right">Successful</Table.Th>
-                <Table.Th ta="right">Spent</Table.Th>
+                <Table.Th ta="right">Bought (face value)</Table.Th>
+                <Table.Th ta="right">Wallet cost</Table.Th>
+                <Table.Th ta="right">Not bought</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -107,7 +113,9 @@ export function BulkPurchases() {
                   </Table.Td>
                   <Table.Td ta="right">{formatCount(j.items)}</Table.Td>
                   <Table.Td ta="right">{formatCount(j.counts.success)}</Table.Td>
-                  <Table.Td ta="right">{formatNaira(j.chargedKobo)}</Table.Td>
+                  <Table.Td ta="right">{formatNaira(j.bought.faceKobo)}</Table.Td>
+                  <Table.Td ta="right">{walletCostText(j.bought)}</Table.Td>
+                  <Table.Td ta="right">{j.notBought.count > 0 ? `${formatCount(j.notBought.count)} (${formatNaira(j.notBought.faceKobo)})` : '—'}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
