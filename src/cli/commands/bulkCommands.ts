@@ -205,31 +205,33 @@ export const bulkResumeCommand: CliCommand = {
   },
 };
 
-export const bulkStatusCommand: CliCommand = {
-  path: ['bulk', 'status'],
-  summary: "Where a bulk job stands; its pending items and unknown wallet costs are asked about first (the service's log, then requery)",
-  usage: 'vendesk bulk status JOB_ID [--json]',
-  options: [],
-  async run(ctx) {
-    const jobId = jobIdArg(ctx);
-    const app = await ctx.app();
-    const job = await callOrThrow(app, 'bulk.checkAgain', { jobId });
-    return { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
-  },
-};
+/** A command on one job that prints where it stands after `op` (the same shape as submit). */
+function jobCommand(path: string[], summary: string, op: 'bulk.checkAgain' | 'bulk.cancel'): CliCommand {
+  return {
+    path,
+    summary,
+    usage: `vendesk ${path.join(' ')} JOB_ID [--json]`,
+    options: [],
+    async run(ctx) {
+      const jobId = jobIdArg(ctx);
+      const app = await ctx.app();
+      const job = await callOrThrow(app, op, { jobId });
+      return { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
+    },
+  };
+}
 
-export const bulkCancelCommand: CliCommand = {
-  path: ['bulk', 'cancel'],
-  summary: 'Cancel a bulk job: rows not yet sent are not bought; what the service accepted is still followed to its outcome',
-  usage: 'vendesk bulk cancel JOB_ID [--json]',
-  options: [],
-  async run(ctx) {
-    const jobId = jobIdArg(ctx);
-    const app = await ctx.app();
-    const job = await callOrThrow(app, 'bulk.cancel', { jobId });
-    return { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
-  },
-};
+export const bulkStatusCommand = jobCommand(
+  ['bulk', 'status'],
+  "Where a bulk job stands; its pending items and unknown wallet costs are asked about first (the service's log, then requery)",
+  'bulk.checkAgain',
+);
+
+export const bulkCancelCommand = jobCommand(
+  ['bulk', 'cancel'],
+  'Cancel a bulk job: rows not yet sent are not bought; what the service accepted is still followed to its outcome',
+  'bulk.cancel',
+);
 
 export const bulkListCommand: CliCommand = {
   path: ['bulk', 'list'],

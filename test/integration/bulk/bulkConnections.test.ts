@@ -8,12 +8,11 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import type { ProfileView } from '../../../src/shared/contract/app';
 import { refusal } from '../../support/refusal';
-import { startTestApp, type TestApp } from '../../support/testApp';
-import { airtimeRows, allLogEntries, tempDir, writeCsv } from './bulkTestFiles';
+import type { TestApp } from '../../support/testApp';
+import { airtimeRows, allLogEntries, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
 
 const TOKEN_B = 'bulk-connections-b';
 
@@ -24,11 +23,9 @@ let profileA: ProfileView;
 let profileB: ProfileView;
 
 beforeEach(async () => {
-  t = await startTestApp();
+  t = await startBulkTestApp();
   b = await startSandbox({ port: 0, tokens: [TOKEN_B], quiet: true });
   dir = tempDir();
-  const bulk = t.app.service(createBulkService);
-  bulk.timing = { ...bulk.timing, pollMs: 300, tickMs: 50 };
   profileA = await t.call('profiles.save', { name: 'Sandbox A', baseUrl: t.sandbox.url, token: t.token });
   profileB = await t.call('profiles.save', { name: 'Sandbox B', baseUrl: b.url, token: TOKEN_B });
   await t.call('profiles.activate', { id: profileA.id });

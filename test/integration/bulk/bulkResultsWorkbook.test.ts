@@ -4,33 +4,17 @@
  * reason; the Summary's counts and amounts are numbers (Naira amounts with a Naira format), and
  * they agree with the service's log and wallet.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { describe, expect, it } from 'vitest';
 import { parseNairaText } from '../../../src/shared/money';
 import { workbookViaLibreOffice, type LibreOfficeCell } from '../../support/libreOfficeCells';
-import { ROOT, startTestApp, type TestApp } from '../../support/testApp';
+import { ROOT } from '../../support/testApp';
 import { advanceClocks, walletKobo } from '../purchases/purchaseHelpers';
-import { allLogEntries, tempDir, waitForJob, writeCsv } from './bulkTestFiles';
+import { allLogEntries, bulkTestEach, waitForJob, writeCsv } from './bulkTestFiles';
 
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'imports', 'libreoffice-airtime.xlsx');
 
-let t: TestApp;
-let dir: string;
-
-beforeEach(async () => {
-  t = await startTestApp();
-  dir = tempDir();
-  const bulk = t.app.service(createBulkService);
-  bulk.timing = { ...bulk.timing, pollMs: 300, tickMs: 50 };
-  await t.call('bulk.settings.set', { outcomeWaitSeconds: 30, uncertainSafeDelaySeconds: 1 });
-});
-
-afterEach(async () => {
-  await t.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const env = bulkTestEach();
 
 /** A sheet's rows as objects by header (row 1), with LibreOffice's cells. */
 function table(rows: LibreOfficeCell[][]): Record<string, LibreOfficeCell>[] {
@@ -57,11 +41,11 @@ describe('the results workbook', () => {
     const fileRows = dataRowNumbers([...uploaded.values()][0], 'Phone Number');
     expect(fileRows).toHaveLength(10);
 
-    const walletBefore = await walletKobo(t);
-    const preview = await t.call('bulk.prepare', { file: { path: FIXTURE }, kind: 'airtime' });
-    const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    const walletBefore = await walletKobo(env.t);
+    const preview = await env.t.call('bulk.prepare', { file: { path: FIXTURE }, kind: 'airtime' });
+    const done = await env.t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
     expect(done.state).toBe('completed');
-    const exported = await t.call('bulk.export', { jobId: preview.job.id, format: 'xlsx' });
+    const exported = await env.t.call('bulk.export', { jobId: preview.job.id, format: 'xlsx' });
     expect(exported.rows).toBeGreaterThanOrEqual(fileRows.length);
 
     const book = workbookViaLibreOffice(exported.path);
@@ -84,7 +68,7 @@ describe('the results workbook', () => {
       expect(isNumber(r['Wallet cost'])).toBe(true);
     }
 
-    const log = await allLogEntries(t.sandbox.url, t.token);
+    const log = await allLogEntries(env.t.sandbox.url, env.t.token);
     const s = summary(book.get('Summary') ?? []);
     expect(s.get('Rows in the file')?.Items).toMatchObject({ type: 'float', value: 10 });
     expect(s.get('Invalid rows (not bought)')?.Items).toMatchObject({ type: 'float', value: 3 });
@@ -94,13 +78,13 @@ describe('the results workbook', () => {
     expect(isNumber(boughtLine?.['Face value'] ?? { type: 'empty', value: null, text: '' })).toBe(true);
     expect(Math.round((boughtLine?.['Face value'].value ?? 0) * 100)).toBe(log.reduce((sum, e) => sum + (parseNairaText(e.amount) ?? NaN), 0));
     expect(boughtLine?.['Face value'].text).toMatch(/^₦[\d,]+\.\d\d$/);
-    expect(Math.round((boughtLine?.['Wallet cost'].value ?? 0) * 100)).toBe(walletBefore - (await walletKobo(t)));
+    expect(Math.round((boughtLine?.['Wallet cost'].value ?? 0) * 100)).toBe(walletBefore - (await walletKobo(env.t)));
     expect(boughtLine?.['Wallet cost known for (items)']).toMatchObject({ type: 'float', value: log.length });
   });
 
   it('a cancelled job lists every row: bought, failed, not bought and invalid', { timeout: 60_000 }, async () => {
-    await t.call('bulk.settings.set', { batchSize: 1, concurrency: 1 });
-    const file = writeCsv(dir, 'payroll.csv', [
+    await env.t.call('bulk.settings.set', { batchSize: 1, concurrency: 1 });
+    const file = writeCsv(env.dir, 'payroll.csv', [
       ['Name', 'Phone', 'Amount'],
       ['Ade', '08031230001', 100],
       ['Fails', '08031239999', 100],
@@ -110,20 +94,20 @@ describe('the results workbook', () => {
       ['Efe', '08031230005', 100],
       ['Funmi', '08031230006', 100],
     ]);
-    const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'airtime' });
+    const preview = await env.t.call('bulk.prepare', { file: { path: file }, kind: 'airtime' });
     // The first row is slowed by 503s while the daily cap is lowered: the job stops at the cap, then is cancelled.
-    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 3 });
-    await t.call('bulk.confirm', { jobId: preview.job.id });
-    await t.call('bulk.settings.set', { capPerDayKobo: 250_00 });
-    const paused = await waitForJob(t, preview.job.id, (j) => !j.active, 30_000);
+    await env.t.control('faults', { path: '/purchaseAirtime', status: 503, count: 3 });
+    await env.t.call('bulk.confirm', { jobId: preview.job.id });
+    await env.t.call('bulk.settings.set', { capPerDayKobo: 250_00 });
+    const paused = await waitForJob(env.t, preview.job.id, (j) => !j.active, 30_000);
     expect(paused.state).toBe('paused');
-    await t.call('bulk.cancel', { jobId: preview.job.id });
-    await advanceClocks(t, 10);
-    const job = await t.call('bulk.checkAgain', { jobId: preview.job.id });
+    await env.t.call('bulk.cancel', { jobId: preview.job.id });
+    await advanceClocks(env.t, 10);
+    const job = await env.t.call('bulk.checkAgain', { jobId: preview.job.id });
     expect(job.counts).toMatchObject({ failed: 1, accepted: 0, pending: 0 });
     expect(job.notBought.count).toBeGreaterThan(0);
 
-    const exported = await t.call('bulk.export', { jobId: preview.job.id, format: 'xlsx' });
+    const exported = await env.t.call('bulk.export', { jobId: preview.job.id, format: 'xlsx' });
     const book = workbookViaLibreOffice(exported.path);
     const items = table(book.get('Items') ?? []);
     expect(items.map((r) => r.Row.value)).toEqual([2, 3, 4, 5, 6, 7, 8]);
@@ -144,7 +128,7 @@ describe('the results workbook', () => {
     expect(s.get('Job state')?.Value.text).toBe('cancelled');
 
     // The CSV has the same rows.
-    const csv = await t.call('bulk.export', { jobId: preview.job.id, format: 'csv' });
+    const csv = await env.t.call('bulk.export', { jobId: preview.job.id, format: 'csv' });
     expect(csv.rows).toBe(7);
   });
 });

@@ -6,22 +6,18 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
-import { startTestApp, type TestApp } from '../../support/testApp';
+import type { TestApp } from '../../support/testApp';
 import { advanceClocks, pauseLoop, walletKobo } from '../purchases/purchaseHelpers';
-import { allLogEntries, tempDir, writeCsv } from './bulkTestFiles';
+import { allLogEntries, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
 
 let t: TestApp;
 let dir: string;
 
 beforeEach(async () => {
-  t = await startTestApp();
+  t = await startBulkTestApp();
   dir = tempDir();
   // The test moves the clocks and requeries by hand; the automatic loop must not race it.
   pauseLoop(t);
-  const bulk = t.app.service(createBulkService);
-  bulk.timing = { ...bulk.timing, pollMs: 300, tickMs: 50, backoffBaseMs: 200, holdBaseMs: 500 };
-  await t.call('bulk.settings.set', { outcomeWaitSeconds: 30, uncertainSafeDelaySeconds: 1 });
 });
 
 afterEach(async () => {

@@ -2,7 +2,6 @@ import { Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { BulkKind, BulkPreview } from '../../../../shared/contract/bulk';
 import type { FileRef } from '../../../../shared/contract/files';
-import { walletCostText } from '../../../../shared/bulkMoney';
 import { bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
@@ -11,6 +10,7 @@ import { ErrorNotice } from '../ErrorNotice';
 import { JOB_COLOR, jobLabel, KIND_LABEL } from './bulkLabels';
 import { BulkLimits } from './BulkLimits';
 import { BulkPreviewPanel } from './BulkPreviewPanel';
+import { WalletCost } from './JobMoney';
 import { JobProgressPanel } from './JobProgressPanel';
 import { NewBulkJob } from './NewBulkJob';
 import { useJobProgress } from './useJobProgress';
@@ -103,18 +103,20 @@ export function BulkPurchases() {
             <Table.Tbody>
               {list.map((j) => (
                 <Table.Tr key={j.id} onClick={() => setOpenJob(j.id)} style={{ cursor: 'pointer' }}>
-                  <Table.Td>{formatDateTime(j.confirmedAt ?? j.createdAt)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(j.confirmedAt ?? j.createdAt)}</Table.Td>
                   <Table.Td>{j.fileName}</Table.Td>
                   <Table.Td>{KIND_LABEL[j.kind]}</Table.Td>
-                  <Table.Td>
-                    <Badge color={j.interrupted ? 'orange' : JOB_COLOR[j.state]} variant="light">
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Badge color={j.interrupted ? 'orange' : JOB_COLOR[j.state]} variant="light" style={{ minWidth: 'max-content' }}>
                       {j.active && j.state === 'running' ? 'Buying…' : jobLabel(j)}
                     </Badge>
                   </Table.Td>
                   <Table.Td ta="right">{formatCount(j.items)}</Table.Td>
                   <Table.Td ta="right">{formatCount(j.counts.success)}</Table.Td>
                   <Table.Td ta="right">{formatNaira(j.bought.faceKobo)}</Table.Td>
-                  <Table.Td ta="right">{walletCostText(j.bought)}</Table.Td>
+                  <Table.Td ta="right">
+                    <WalletCost money={j.bought} />
+                  </Table.Td>
                   <Table.Td ta="right">{j.notBought.count > 0 ? `${formatCount(j.notBought.count)} (${formatNaira(j.notBought.faceKobo)})` : '—'}</Table.Td>
                 </Table.Tr>
               ))}

@@ -10,6 +10,21 @@ function costHeadline(m: BulkMoney): string {
   return m.costKnown === 0 ? 'Not known yet' : formatNaira(m.costKobo);
 }
 
+/** A wallet cost in a table cell: the amount, and for how many items it is known when not all. */
+export function WalletCost({ money }: { money: BulkMoney }) {
+  const note = costKnownNote(money);
+  return (
+    <>
+      <Text size="sm">{costHeadline(money)}</Text>
+      {note && (
+        <Text size="xs" c="dimmed">
+          {note}
+        </Text>
+      )}
+    </>
+  );
+}
+
 function Figure({ label, value, note, tooltip, testId }: { label: string; value: string; note: string; tooltip: string; testId: string }) {
   return (
     <Tooltip label={tooltip} withArrow multiline w={320}>

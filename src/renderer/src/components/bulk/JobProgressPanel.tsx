@@ -24,39 +24,37 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
   const [error, setError] = useState<AppError | null>(null);
   const [askingCancel, setAskingCancel] = useState(false);
 
-  const load = useCallback(async () => {
+  // The job's counts and money come from one read, so they always agree with each other.
+  const loadJob = useCallback(async () => {
     try {
-      const [j, list] = await Promise.all([
-        bridge.call('bulk.status', { jobId }),
-        bridge.call('bulk.items', {
-          jobId,
-          limit: 5000,
-          ...(filter === 'all' ? {} : { states: filter === 'problems' ? ['rejected', 'uncertain', 'failed', 'held', 'pending'] : [filter] }),
-        }),
-      ]);
-      setJob(j);
+      setJob(await bridge.call('bulk.status', { jobId }));
+    } catch (e) {
+      setError(asAppError(e));
+    }
+  }, [jobId]);
+  const loadItems = useCallback(async () => {
+    try {
+      const list = await bridge.call('bulk.items', {
+        jobId,
+        limit: 5000,
+        ...(filter === 'all' ? {} : { states: filter === 'problems' ? ['rejected', 'uncertain', 'failed', 'held', 'pending'] : [filter] }),
+      });
       setItems(list.items);
       setItemTotal(list.total);
     } catch (e) {
       setError(asAppError(e));
     }
   }, [jobId, filter]);
+  const load = useCallback(() => Promise.all([loadJob(), loadItems()]).then(() => undefined), [loadJob, loadItems]);
 
   useEffect(() => {
     void load();
   }, [load]);
   useDataChanged(['jobs'], () => void load());
 
-  // Live counts from progress events; the money and the row list refresh at most twice a second.
-  useEffect(
-    () =>
-      bridge.on('job.progress', (p) => {
-        if (p.jobId !== jobId) return;
-        setJob((j) => (j ? { ...j, counts: p.counts as BulkJobView['counts'], done: p.done, message: p.message ?? j.message } : j));
-      }),
-    [jobId],
-  );
-  useJobProgress(jobId, 500, () => void load());
+  // While it runs: the counts and money about three times a second, the row list once a second.
+  useJobProgress(jobId, 300, () => void loadJob());
+  useJobProgress(jobId, 1000, () => void loadItems());
 
   const run = async (fn: () => Promise<unknown>) => {
     setBusy(true);
@@ -106,7 +104,7 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setAskingCancel(false)}>
-              Keep buying
+              Keep the job
             </Button>
             <Button color="red" onClick={cancel}>
               Cancel the rest
@@ -140,12 +138,12 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
             <Progress.Section value={job.items ? (c.cancelled / job.items) * 100 : 0} color="gray" />
           </Progress.Root>
           <Text size="sm" aria-live="polite" data-testid="job-progress-text">
-            {formatCount(job.done)} of {formatCount(job.items)} answered by the service ({percent}%)
+            {formatCount(job.done)} of {formatCount(job.items)} answered ({percent}%)
             {job.notBought.count > 0 ? ` · ${formatCount(job.notBought.count)} not bought` : ''} · the job totals {formatNaira(job.totalKobo)}
           </Text>
           <JobMoney job={job} />
-          <SimpleGrid cols={{ base: 4, md: 7 }} spacing="xs">
-            {(['success', 'failed', 'pending', 'rejected', 'uncertain', 'queued', 'cancelled'] as BulkItemState[]).map((s) => {
+          <SimpleGrid cols={{ base: 3, md: 6 }} spacing="xs">
+            {(['success', 'failed', 'pending', 'rejected', 'uncertain', 'queued'] as BulkItemState[]).map((s) => {
               const n = s === 'pending' ? c.pending + c.accepted : s === 'queued' ? c.queued + c.held + c.sending : c[s];
               return (
                 <Tooltip key={s} label={ITEM_MEANING[s]} withArrow>
