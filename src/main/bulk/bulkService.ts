@@ -40,6 +40,8 @@ export interface PrepareInput {
 
 /** Between two looks at a finished job's items whose wallet cost the log did not show. */
 const COST_LOOKUP_EVERY_MS = 10 * 60_000;
+/** The loop looks up unknown costs of jobs finished in the last this many days. */
+const COST_LOOKUP_DAYS = 7;
 
 export class BulkService {
   readonly store: JobStore;
@@ -299,7 +301,7 @@ export class BulkService {
    */
   async checkAgain(jobId: string): Promise<BulkJobView> {
     const job = this.requireJob(jobId);
-    if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job has not been confirmed yet, so nothing was bought.', 'Check the preview and confirm it.');
+    if (job.state === 'draft') return this.status(jobId); // nothing was sent: nothing to ask about
     this.checkConnection(job);
     if (!this.runningAnywhere(job)) {
       this.lastCostLookup.set(jobId, Date.now());
@@ -311,13 +313,15 @@ export class BulkService {
   /**
    * One pass of the follow-up loop: every job of the connection in use that is not running and
    * still has something to learn from the service. Wallet costs the log did not show are looked
-   * up again at most every 10 minutes per job.
+   * up again at most every 10 minutes per job, for jobs of the last 7 days (older ones on
+   * Check again).
    */
   async followUpAll(): Promise<void> {
+    const recent = new Date(Date.now() - COST_LOOKUP_DAYS * 86_400_000).toISOString();
     for (const job of this.store.jobsToFollow(this.profileId)) {
       if (this.runningAnywhere(job) || this.connectionProblem(job)) continue;
       const last = this.lastCostLookup.get(job.id) ?? 0;
-      const costs = Date.now() - last >= COST_LOOKUP_EVERY_MS;
+      const costs = (job.finished_at ?? job.created_at) >= recent && Date.now() - last >= COST_LOOKUP_EVERY_MS;
       if (costs) this.lastCostLookup.set(job.id, Date.now());
       await this.followUp(job, costs);
     }
@@ -411,7 +415,7 @@ export class BulkService {
       const toCancel = this.store.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
       this.store.transition(jobId, toCancel, 'cancelled', { reason: 'The job was cancelled before this item was sent; nothing was charged for it' }, ['queued', 'held']);
       // Items caught sending by a vendesk that stopped may have been bought: the log settles them.
-      this.store.sendingToUncertain(jobId);
+      if (!this.heldElsewhere(job)) this.store.sendingToUncertain(jobId);
       this.store.setJobState(jobId, 'cancelled', settledMessage('cancelled', this.store.counts(jobId)));
     }
     this.app.events.emit('data.changed', { topics: ['jobs'] });

@@ -441,11 +441,14 @@ export class JobStore {
     }
   }
 
-  /** An accepted or pending item's outcome from the log or a requery (with the log entry's cost when read there). */
+  /**
+   * An accepted or pending item's outcome from the log or a requery (with the log entry's cost
+   * when read there). An item another check already settled is left as it is.
+   */
   setFinal(jobId: string, seq: number, to: 'success' | 'failed' | 'pending' | 'accepted', reason: string | null, settledBy: string, costKobo: number | null = null): void {
     const at = now();
     this.stmt(
-        "UPDATE bulk_items SET state = ?, reason = ?, settled_by = COALESCE(settled_by, ?), cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ?",
+        "UPDATE bulk_items SET state = ?, reason = ?, settled_by = COALESCE(settled_by, ?), cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND state IN ('accepted', 'pending')",
       )
       .run(to, reason, settledBy, costKobo, at, to, at, jobId, seq);
   }
