@@ -18,7 +18,7 @@ import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
 import type { App } from '../app';
 import { fileRefName, resolveFileRef } from '../files';
 import { readBulkSettings, startOfLocalDay, writeBulkSettings, type BulkSettings } from './bulkSettings';
-import { followUpJob } from './jobFollowUp';
+import { followUpJob, settleJobState } from './jobFollowUp';
 import { JobRunner, doneCount, pidAlive, totalCount, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
 import { JobStore, type ItemRow, type JobRow } from './jobStore';
 import type { BulkJobKind, ItemState } from './jobStates';
@@ -463,7 +463,7 @@ export class BulkService {
     if (job.state === 'needs_attention' && c.uncertain === 0 && !this.runners.has(jobId)) {
       this.store.setJobState(jobId, c.queued > 0 ? 'paused' : 'completed', c.queued > 0 ? 'Items to send again: resume the job.' : settledMessage('completed', c));
     } else if (job.state === 'cancelled') {
-      this.store.setJobState(jobId, 'cancelled', settledMessage('cancelled', c));
+      this.store.setJobMessage(jobId, settledMessage('cancelled', c));
     }
     this.app.events.emit('data.changed', { topics: ['jobs'] });
     return this.status(jobId);
@@ -495,12 +495,7 @@ export class BulkService {
     if (!job || !isVendingKind(job.kind) || job.state === 'draft') return;
     const changed = this.store.syncFromPurchases(jobId);
     if (changed === 0 || this.runners.has(jobId)) return;
-    const c = this.store.counts(jobId);
-    if ((job.state === 'needs_attention' || job.state === 'completed') && c.uncertain + c.sending === 0) {
-      this.store.setJobState(jobId, 'completed', settledMessage('completed', c));
-    } else if (job.state === 'cancelled') {
-      this.store.setJobState(jobId, 'cancelled', settledMessage('cancelled', c));
-    }
+    settleJobState(this.store, jobId);
     this.app.events.emit('data.changed', { topics: ['jobs'] });
   }
 

@@ -50,18 +50,19 @@ export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { co
     const costless = store.items(job.id, { states: ['pending', 'success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference);
     if (costless.length > 0) changed += await readOutcomes(deps.client(), store, job, costless, { settle: false });
   }
-  if (changed > 0) settleJobState(store, job);
+  if (changed > 0) settleJobState(store, job.id);
   return changed;
 }
 
-/** After items changed outside a run: a job left needing attention for items now settled is finished; the message says what is still open. */
-function settleJobState(store: JobStore, job: JobRow): void {
-  const current = store.job(job.id);
+/**
+ * After items changed outside a run: the message of a finished or cancelled job says what is
+ * still open (its finish time is kept); a job left needing attention for items now settled is
+ * finished.
+ */
+export function settleJobState(store: JobStore, jobId: string): void {
+  const current = store.job(jobId);
   if (!current) return;
-  const c = store.counts(job.id);
-  if (current.state === 'cancelled') {
-    store.setJobState(job.id, 'cancelled', settledMessage('cancelled', c));
-  } else if (current.state === 'completed' || (current.state === 'needs_attention' && c.uncertain + c.sending === 0)) {
-    store.setJobState(job.id, 'completed', settledMessage('completed', c));
-  }
+  const c = store.counts(jobId);
+  if (current.state === 'cancelled' || current.state === 'completed') store.setJobMessage(jobId, settledMessage(current.state, c));
+  else if (current.state === 'needs_attention' && c.uncertain + c.sending === 0) store.setJobState(jobId, 'completed', settledMessage('completed', c));
 }

@@ -229,6 +229,11 @@ export class JobStore {
     this.stmt(`UPDATE bulk_jobs SET state = @state, message = @message, updated_at = @at${extra} WHERE id = @id`).run({ id, state, message, at });
   }
 
+  /** A new message for a job that stays in its state (its finish time is kept). */
+  setJobMessage(id: string, message: string | null): void {
+    this.stmt('UPDATE bulk_jobs SET message = ?, updated_at = ? WHERE id = ?').run(message, now(), id);
+  }
+
   confirmJob(id: string): void {
     const at = now();
     this.stmt("UPDATE bulk_jobs SET state = 'running', confirmed_at = ?, started_at = ?, message = NULL, updated_at = ? WHERE id = ? AND state = 'draft'").run(at, at, at, id);

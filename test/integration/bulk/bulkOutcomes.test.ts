@@ -56,7 +56,12 @@ async function expectJobMatchesService(job: BulkJobView, walletBefore: number): 
 }
 
 describe('a paused, then cancelled job', () => {
-  /** 20 rows of ₦100 (row 3 fails at the network), paused with items accepted but not final, then cancelled. */
+  /**
+   * 20 rows of ₦100 (row 4 fails at the network), paused with items accepted but not final, then
+   * cancelled. The daily cap, lowered as it starts, pauses the job after 6 rows, before the
+   * network has credited them (5 s after the service accepts them) — as a quick Pause would, but
+   * at a row the test knows.
+   */
   async function pausedThenCancelled(): Promise<{ cancelled: BulkJobView; walletBefore: number }> {
     await env.t.call('bulk.settings.set', { batchSize: 2, concurrency: 1 });
     const rows = airtimeRows(20, 100);
@@ -64,10 +69,9 @@ describe('a paused, then cancelled job', () => {
     const preview = await env.t.call('bulk.prepare', { file: { path: writeCsv(env.dir, 'payroll.csv', rows) }, kind: 'airtime' });
     const walletBefore = await walletKobo(env.t);
     await env.t.call('bulk.confirm', { jobId: preview.job.id });
-    await waitForJob(env.t, preview.job.id, (j) => j.counts.accepted + j.counts.success >= 4, 20_000);
-    await env.t.call('bulk.pause', { jobId: preview.job.id });
+    await env.t.call('bulk.settings.set', { capPerDayKobo: 600_00 });
     const paused = await waitForJob(env.t, preview.job.id, (j) => !j.active);
-    // Airtime is credited 5 s after the service accepts it: these are accepted, not final yet.
+    expect(paused.state).toBe('paused');
     expect(paused.counts.accepted).toBeGreaterThan(0);
     const cancelled = await env.t.call('bulk.cancel', { jobId: preview.job.id });
     return { cancelled, walletBefore };
@@ -77,7 +81,7 @@ describe('a paused, then cancelled job', () => {
     const { cancelled, walletBefore } = await pausedThenCancelled();
     expect(cancelled.state).toBe('cancelled');
     const sent = (await log()).length;
-    expect(sent).toBeGreaterThanOrEqual(4);
+    expect(sent).toBeGreaterThanOrEqual(3);
     expect(sent).toBeLessThan(20);
     expect(cancelled.done).toBe(sent);
     expect(cancelled.notBought).toMatchObject({ count: 20 - sent, faceKobo: (20 - sent) * 100_00 });
