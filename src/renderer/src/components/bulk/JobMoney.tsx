@@ -3,11 +3,11 @@ import type { BulkJobView, BulkMoney } from '../../../../shared/contract/bulk';
 import { costKnownNote, walletCostKobo, walletCostText } from '../../../../shared/bulkMoney';
 import { formatCount, formatNaira } from '../../format';
 
-/** The wallet cost as a headline: the amount when known for every item, else what is known (the note says for how many). */
+/** The wallet cost as a headline: the amount when known for every item, else at least what is known (the note says for how many). */
 function costHeadline(m: BulkMoney): string {
   const all = walletCostKobo(m);
   if (all !== null) return formatNaira(all);
-  return m.costKnown === 0 ? 'Not known yet' : formatNaira(m.costKobo);
+  return m.costKnown === 0 ? 'Not known yet' : `At least ${formatNaira(m.costKobo)}`;
 }
 
 /** A wallet cost in a table cell: the amount, and for how many items it is known when not all. */
