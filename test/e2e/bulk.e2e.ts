@@ -70,12 +70,14 @@ test('upload an XLSX, fix a column, read the invalid rows, confirm, watch progre
   await download.saveAs(saved);
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(saved);
+  // One row per row of the uploaded sheet (7), the two invalid ones included, and the counts as numbers.
   const items = wb.getWorksheet('Items');
-  expect(items?.rowCount).toBe(6);
+  expect(items?.rowCount).toBe(8);
   const summary = new Map<string, unknown>();
-  wb.getWorksheet('Summary')?.eachRow((row) => summary.set(String(row.getCell(1).value), row.getCell(2).value));
-  expect(summary.get('Successful')).toBe('4');
-  expect(summary.get('Failed (refunded)')).toBe('1');
+  wb.getWorksheet('Summary')?.eachRow((row) => summary.set(String(row.getCell(1).value), row.getCell(3).value));
+  expect(summary.get('Successful')).toBe(4);
+  expect(summary.get('Failed (refunded)')).toBe(1);
+  expect(summary.get('Invalid rows (not bought)')).toBe(2);
 
   // The next file with the same headings gets the corrected columns, and flags what was just bought.
   await page.getByRole('button', { name: 'Back to jobs' }).click();
@@ -85,6 +87,80 @@ test('upload an XLSX, fix a column, read the invalid rows, confirm, watch progre
   // The four delivered rows are flagged; the failed (refunded) one may be bought again.
   await expect(page.getByRole('button', { name: /Possible duplicates/ })).toContainText('4');
   await saveScreen(page, 'bulk-6-again.png', { fullPage: true });
+});
+
+test('the job list follows a running job; cancel asks first, and the cancelled job says what was not bought', async ({ page, vendesk }) => {
+  test.setTimeout(180_000);
+  await vendesk.call('bulk.settings.set', { batchSize: 1, concurrency: 1 });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-e2e-'));
+  const file = path.join(dir, 'April field staff.csv');
+  const rows = ['Name,Phone,Amount'];
+  for (let i = 0; i < 1000; i++) rows.push(`Staff ${i + 1},0803${String(2_000_000 + i)},100`);
+  fs.writeFileSync(file, `${rows.join('\n')}\n`);
+
+  await page.goto(`${vendesk.shell?.origin}/#/purchases`);
+  await page.locator('input[type=file]').setInputFiles(file);
+  await page.getByRole('button', { name: 'Buy 1,000 for ₦100,000.00' }).click();
+  await expect(page.getByTestId('job-state')).toHaveText('Buying…');
+  await expect(page.getByTestId('count-success')).not.toContainText(/^Successful0$/);
+  await saveScreen(page, 'bulk-12-running.png', { fullPage: true });
+
+  // Back on the list while it buys: the list's counts move with the job, without a refresh.
+  await page.getByRole('button', { name: 'Back to jobs' }).click();
+  const jobs = page.getByRole('table', { name: 'Bulk jobs' });
+  const row = jobs.getByRole('row').filter({ hasText: 'April field staff.csv' });
+  await expect(row).toContainText('Buying…');
+  const successCell = row.getByRole('cell').nth(5);
+  const first = Number((await successCell.textContent())?.replace(/,/g, ''));
+  await expect.poll(async () => Number((await successCell.textContent())?.replace(/,/g, '')), { timeout: 30_000 }).toBeGreaterThan(first);
+  await saveScreen(page, 'bulk-13-list-following.png', { fullPage: true });
+
+  // Vending becomes unavailable (the job waits and retries), and is paused, then cancelled:
+  // vendesk asks first and says what will not be bought.
+  await vendesk.control('faults', { path: '/purchaseAirtime', status: 503, count: 100_000 });
+  await row.click();
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(page.getByTestId('job-state')).toHaveText('Paused', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Cancel the rest' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cancel the rest of this job?' });
+  await expect(dialog).toBeVisible();
+  const paused = (await vendesk.call('bulk.list', {}))[0];
+  await expect(dialog.getByTestId('cancel-what')).toHaveText(
+    `${paused.toSend.count.toLocaleString('en-NG')} row(s) not sent yet (₦${(paused.toSend.faceKobo / 100).toLocaleString('en-NG', { minimumFractionDigits: 2 })}) will not be bought.`,
+  );
+  await saveScreen(page, 'bulk-14-cancel-confirm.png');
+  await dialog.getByRole('button', { name: 'Keep the job' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('job-state')).toHaveText('Paused');
+  await page.getByRole('button', { name: 'Cancel the rest' }).click();
+  await page.getByRole('dialog', { name: 'Cancel the rest of this job?' }).getByRole('button', { name: 'Cancel the rest' }).click();
+  await expect(page.getByTestId('job-state')).toHaveText('Cancelled');
+
+  // What the service accepted is followed to its outcome: the network credits it, and what the
+  // look right after the cancel found not final yet, Check again reads from the log now.
+  await vendesk.control('clock', { advanceSeconds: 10 });
+  const open = (await vendesk.call('bulk.status', { jobId: paused.id })).counts;
+  await page.mouse.move(0, 0); // no tooltip over the figures in the screenshots
+  if (open.pending + open.accepted > 0) {
+    await saveScreen(page, 'bulk-15-cancelled-pending.png', { fullPage: true });
+    await page.getByRole('button', { name: 'Check again' }).click();
+  }
+  await expect(page.getByTestId('count-pending')).toContainText(/Pending0$/);
+  const job = await vendesk.call('bulk.status', { jobId: paused.id });
+  expect(job.notBought.count).toBeGreaterThan(0);
+  await expect(page.getByTestId('job-progress-text')).toContainText(`${job.done.toLocaleString('en-NG')} of 1,000 answered (`);
+  await expect(page.getByTestId('job-progress-text')).toContainText(`${job.notBought.count.toLocaleString('en-NG')} not bought`);
+  await expect(page.getByTestId('not-bought')).toContainText(job.notBought.count.toLocaleString('en-NG'));
+  await expect(page.getByTestId('bought-face')).toContainText(`₦${(job.bought.faceKobo / 100).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`);
+  await expect(page.getByTestId('bought-cost')).toContainText(`₦${(job.bought.costKobo / 100).toLocaleString('en-NG', { minimumFractionDigits: 2 })}`);
+  await saveScreen(page, 'bulk-16-cancelled.png', { fullPage: true });
+
+  // The list says the same as the job.
+  await page.getByRole('button', { name: 'Back to jobs' }).click();
+  await expect(row).toContainText('Cancelled');
+  await expect(successCell).toHaveText(job.counts.success.toLocaleString('en-NG'));
+  await expect(row).toContainText(`${job.notBought.count.toLocaleString('en-NG')} (₦`);
+  await saveScreen(page, 'bulk-17-jobs-list.png', { fullPage: true });
 });
 
 test('a job left with an uncertain item asks the user, who settles it by hand', async ({ page, vendesk }) => {

@@ -1,13 +1,14 @@
 /**
- * `vendesk bulk validate|submit|resume|status`: bulk airtime, data, electricity and cable TV from
- * a spreadsheet, through
- * the same operations as the Purchases page. Amounts in the JSON are Naira.
+ * `vendesk bulk validate|submit|resume|status|cancel|list`: bulk airtime, data, electricity and
+ * cable TV from a spreadsheet, through the same operations as the Purchases page, on the
+ * connection in use (the jobs of another connection are not shown). Amounts in the JSON are Naira.
  */
-import type { BulkJobView, BulkKind } from '../../shared/contract/bulk';
+import { walletCostKobo, walletCostText } from '../../shared/bulkMoney';
+import type { BulkJobView, BulkKind, BulkMoney } from '../../shared/contract/bulk';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../../main/app';
 import { callOrThrow } from '../callOrThrow';
-import { EXIT, UsageError, nairaOption, requireOption, requirePositional, stringOption, type CliCommand, type CliContext, type CliResult } from '../cliCommand';
+import { EXIT, UsageError, nairaOption, numberOption, requireOption, requirePositional, stringOption, type CliCommand, type CliContext, type CliResult } from '../cliCommand';
 
 const KINDS: readonly BulkKind[] = ['airtime', 'data', 'electricity', 'cable'];
 
@@ -26,13 +27,23 @@ function jobIdArg(ctx: CliContext): string {
   return requirePositional(ctx.args, 0, 'Name the job: vendesk bulk … JOB_ID');
 }
 
-/** The JSON of submit, resume and status. */
+/**
+ * Money of some items in the JSON: face value, and the wallet cost — null until it is known for
+ * every item (`walletCostKnownFor` says for how many it is, `walletCostOfKnown` what those cost).
+ */
+function moneyJson(m: BulkMoney) {
+  const cost = walletCostKobo(m);
+  return { items: m.count, faceValue: m.faceKobo / 100, walletCost: cost === null ? null : cost / 100, walletCostKnownFor: m.costKnown, walletCostOfKnown: m.costKobo / 100 };
+}
+
+/** The JSON of submit, resume, status and cancel. */
 export function jobSummary(job: BulkJobView) {
   const c = job.counts;
   return {
     jobId: job.id,
     state: job.state,
     items: job.items,
+    answered: job.done,
     accepted: c.accepted + c.success + c.failed + c.pending,
     rejected: c.rejected,
     success: c.success,
@@ -40,18 +51,28 @@ export function jobSummary(job: BulkJobView) {
     pending: c.pending + c.accepted,
     uncertain: c.uncertain + c.sending,
     notSent: c.queued + c.held + c.cancelled,
-    totalCharged: job.chargedKobo / 100,
+    bought: moneyJson(job.bought),
+    refunded: moneyJson(job.refunded),
+    notBought: { items: job.notBought.count, faceValue: job.notBought.faceKobo / 100 },
+    /** Kept for scripts: the face value of what was bought (`bought.faceValue`), not the wallet cost. */
+    totalCharged: job.bought.faceKobo / 100,
     ...(job.message ? { message: job.message } : {}),
   };
+}
+
+function moneyText(m: BulkMoney): string {
+  return `${formatNaira(m.faceKobo)} face value, wallet cost ${walletCostText(m)}`;
 }
 
 function jobText(job: BulkJobView): string {
   const s = jobSummary(job);
   const lines = [
     `Job ${job.id} (${job.kind}, ${job.fileName}): ${job.state}`,
-    `  ${s.items} item(s): ${s.success} successful, ${s.failed} failed (refunded), ${s.pending} pending, ${s.rejected} rejected, ${s.uncertain} uncertain, ${s.notSent} not sent`,
-    `  Charged: ${formatNaira(job.chargedKobo)}`,
+    `  ${s.items} item(s), ${s.answered} answered: ${s.success} successful, ${s.failed} failed (refunded), ${s.pending} pending, ${s.rejected} rejected, ${s.uncertain} uncertain, ${s.notSent} not sent`,
+    `  Bought: ${job.bought.count} item(s), ${moneyText(job.bought)}`,
   ];
+  if (job.refunded.count > 0) lines.push(`  Failed and refunded: ${job.refunded.count} item(s), ${moneyText(job.refunded)}`);
+  if (job.notBought.count > 0) lines.push(`  Not bought: ${job.notBought.count} item(s), ${formatNaira(job.notBought.faceKobo)} (nothing charged)`);
   if (job.message) lines.push(`  ${job.message}`);
   return lines.join('\n');
 }
@@ -166,7 +187,7 @@ export const bulkSubmitCommand: CliCommand = {
 
 export const bulkResumeCommand: CliCommand = {
   path: ['bulk', 'resume'],
-  summary: 'Continue a paused or interrupted bulk job; what may have been sent is checked first',
+  summary: 'Continue a paused or interrupted bulk job (what may have been sent is checked first); for a finished or cancelled one, ask the service about its pending items',
   usage: 'vendesk bulk resume JOB_ID [--json]',
   options: [],
   async run(ctx) {
@@ -177,17 +198,51 @@ export const bulkResumeCommand: CliCommand = {
   },
 };
 
-export const bulkStatusCommand: CliCommand = {
-  path: ['bulk', 'status'],
-  summary: 'Where a bulk job stands',
-  usage: 'vendesk bulk status JOB_ID [--json]',
-  options: [],
+/** A command on one job that prints where it stands after `op` (the same shape as submit). */
+function jobCommand(path: string[], summary: string, op: 'bulk.checkAgain' | 'bulk.cancel'): CliCommand {
+  return {
+    path,
+    summary,
+    usage: `vendesk ${path.join(' ')} JOB_ID [--json]`,
+    options: [],
+    async run(ctx) {
+      const jobId = jobIdArg(ctx);
+      const app = await ctx.app();
+      const job = await callOrThrow(app, op, { jobId });
+      return { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
+    },
+  };
+}
+
+export const bulkStatusCommand = jobCommand(
+  ['bulk', 'status'],
+  "Where a bulk job stands; its pending items and unknown wallet costs are asked about first (the service's log, then requery)",
+  'bulk.checkAgain',
+);
+
+export const bulkCancelCommand = jobCommand(
+  ['bulk', 'cancel'],
+  'Cancel a bulk job: rows not yet sent are not bought; what the service accepted is still followed to its outcome',
+  'bulk.cancel',
+);
+
+export const bulkListCommand: CliCommand = {
+  path: ['bulk', 'list'],
+  summary: 'The recent bulk jobs of the connection in use, newest first',
+  usage: 'vendesk bulk list [--limit N] [--json]',
+  options: [{ name: 'limit', kind: 'string', description: 'How many jobs (1–500, default 20)' }],
   async run(ctx) {
-    const jobId = jobIdArg(ctx);
+    const limit = numberOption(ctx.args, 'limit') ?? 20;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, got "${limit}"`);
     const app = await ctx.app();
-    const job = await callOrThrow(app, 'bulk.status', { jobId });
-    return { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
+    const jobs = (await callOrThrow(app, 'bulk.list', { limit })).filter((j) => j.state !== 'draft');
+    const text = jobs.length === 0
+      ? `No bulk jobs on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
+      : jobs
+          .map((j) => `${j.id}  ${j.confirmedAt ?? j.createdAt}  ${j.kind}  ${j.state}  ${j.items} item(s), ${j.counts.success} successful, bought ${moneyText(j.bought)}  ${j.fileName}`)
+          .join('\n');
+    return { exitCode: EXIT.ok, json: jobs.map((j) => ({ ...jobSummary(j), kind: j.kind, fileName: j.fileName, confirmedAt: j.confirmedAt })), text };
   },
 };
 
-export const BULK_COMMANDS: CliCommand[] = [bulkValidateCommand, bulkSubmitCommand, bulkResumeCommand, bulkStatusCommand];
+export const BULK_COMMANDS: CliCommand[] = [bulkValidateCommand, bulkSubmitCommand, bulkResumeCommand, bulkStatusCommand, bulkCancelCommand, bulkListCommand];

@@ -7,19 +7,22 @@ import { AppError } from '../../shared/appError';
 import type {
   BulkItemView,
   BulkJobView,
+  BulkMoney,
   BulkPreview,
   BulkSettingsView,
   BulkValidation,
 } from '../../shared/contract/bulk';
 import type { FileRef } from '../../shared/contract/files';
+import { addMoney } from '../../shared/bulkMoney';
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
 import type { App } from '../app';
 import { fileRefName, resolveFileRef } from '../files';
-import { readBulkSettings, startOfLocalDay, writeBulkSettings } from './bulkSettings';
+import { readBulkSettings, startOfLocalDay, writeBulkSettings, type BulkSettings } from './bulkSettings';
+import { followUpJob, settleJobState } from './jobFollowUp';
 import { JobRunner, doneCount, pidAlive, totalCount, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
 import { JobStore, type ItemRow, type JobRow } from './jobStore';
 import type { BulkJobKind, ItemState } from './jobStates';
-import { ITEM_STATES, isVendingKind } from './jobStates';
+import { ITEM_STATES, isVendingKind, settledMessage } from './jobStates';
 import { checkAccountsWithService, createVendingBuyer } from './vendingItems';
 import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentLog, recentLookupFor, validate, type Catalogs } from './prepareJob';
 import { createVendingCatalogs } from '../purchases';
@@ -35,9 +38,17 @@ export interface PrepareInput {
   keepDuplicates: boolean;
 }
 
+/** Between two looks at a finished job's items whose wallet cost the log did not show. */
+const COST_LOOKUP_EVERY_MS = 10 * 60_000;
+/** The loop looks up unknown costs of jobs finished in the last this many days. */
+const COST_LOOKUP_DAYS = 7;
+
 export class BulkService {
   readonly store: JobStore;
   private readonly runners = new Map<string, { runner: JobRunner; done: Promise<void> }>();
+  /** Follow-ups in progress, one per job. */
+  private readonly following = new Map<string, Promise<number>>();
+  private readonly lastCostLookup = new Map<string, number>();
   /** Tests may shorten the runner's timing. */
   timing: RunnerTiming = DEFAULT_TIMING;
 
@@ -66,7 +77,7 @@ export class BulkService {
     const { table } = await readSheet(path, input.sheet);
     const { mapping } = chooseMapping(this.app.settings, input.kind, table.headers, input.mapping);
     const log = await recentLog(this.app.client(), input.kind);
-    const result = validate(table, mapping, input.kind, await this.catalogs(input.kind), recentLookupFor(this.store, input.kind, null, log.entries));
+    const result = validate(table, mapping, input.kind, await this.catalogs(input.kind), recentLookupFor(this.store, this.profileId, input.kind, null, log.entries));
     if (isVendingKind(input.kind)) await checkAccountsWithService(this.app, input.kind, result);
     return {
       rows: result.counts.rows,
@@ -90,7 +101,7 @@ export class BulkService {
     // user can choose the column, rather than an error that leaves nothing to correct.
     const unmapped = missingFields(choice.mapping, input.kind).length > 0;
     const log = unmapped ? { entries: [], problem: null } : await recentLog(this.app.client(), input.kind);
-    const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(this.store, input.kind, input.replaceJobId ?? null, log.entries));
+    const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(this.store, this.profileId, input.kind, input.replaceJobId ?? null, log.entries));
     const accountsNote = result && isVendingKind(input.kind) ? await checkAccountsWithService(this.app, input.kind, result) : null;
     // The raw rows are not needed once validated: let them go before the items are written, so
     // the 200,000-row file is not in memory three times over.
@@ -98,9 +109,9 @@ export class BulkService {
     table.rows = [];
     if (input.replaceJobId) {
       const old = this.store.job(input.replaceJobId);
-      if (old && old.state === 'draft') this.store.deleteJob(old.id);
+      if (old && old.state === 'draft' && old.profile_id === this.profileId) this.store.deleteJob(old.id);
     }
-    const settings = readBulkSettings(this.app.settings);
+    const settings = this.settingsView();
     const connection = this.app.connection;
     const jobId = this.store.createJob(
       {
@@ -129,7 +140,7 @@ export class BulkService {
   async preview(jobId: string, extra: { sheetNames?: string[]; remembered?: boolean } = {}): Promise<BulkPreview> {
     const job = this.requireJob(jobId);
     const view = this.view(job);
-    const settings = readBulkSettings(this.app.settings);
+    const settings = this.settingsView();
     let walletKobo: number | null = null;
     let walletProblem: string | null = null;
     try {
@@ -149,7 +160,7 @@ export class BulkService {
     const headers = JSON.parse(job.headers_json) as string[];
     const mapping = JSON.parse(job.mapping_json) as ColumnMapping;
     const includedKobo = view.totalKobo;
-    const spentToday = this.store.spentSince(startOfLocalDay());
+    const spentToday = this.store.spentSince(this.profileId, startOfLocalDay());
     return {
       job: view,
       headers,
@@ -173,13 +184,13 @@ export class BulkService {
 
   /** Why confirming now would be refused; null when it may go ahead. */
   private blocker(totalKobo: number, items: number, walletKobo: number | null, maxTotalKobo?: number): string | null {
-    const settings = readBulkSettings(this.app.settings);
+    const settings = this.settingsView();
     if (items === 0) return 'There is nothing to buy: every row is invalid or left out.';
     if (settings.capPerJobKobo !== null && totalKobo > settings.capPerJobKobo) {
       return `The job total ${formatNaira(totalKobo)} is above the spending cap per job of ${formatNaira(settings.capPerJobKobo)}. Split the file, or raise the cap per job (Purchases → Limits for bulk jobs).`;
     }
     if (settings.capPerDayKobo !== null) {
-      const today = this.store.spentSince(startOfLocalDay());
+      const today = this.store.spentSince(this.profileId, startOfLocalDay());
       if (today + totalKobo > settings.capPerDayKobo) {
         return `This job (${formatNaira(totalKobo)}) would take today's bulk spending to ${formatNaira(today + totalKobo)}, above the daily cap of ${formatNaira(settings.capPerDayKobo)}. Buy fewer rows today, or raise the daily cap (Purchases → Limits for bulk jobs).`;
       }
@@ -254,7 +265,7 @@ export class BulkService {
     }
     const blocker = this.blocker(view.totalKobo, view.items, walletKobo, input.maxTotalKobo);
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
-    const settings = readBulkSettings(this.app.settings);
+    const settings = this.settingsView();
     this.store.db.prepare('UPDATE bulk_jobs SET batch_size = ?, concurrency = ? WHERE id = ?').run(settings.batchSize, settings.concurrency, job.id);
     this.store.confirmJob(job.id);
     if (this.store.job(job.id)?.state !== 'running') {
@@ -271,14 +282,78 @@ export class BulkService {
       return this.status(jobId);
     }
     this.checkConnection(job);
+    // A finished or cancelled job sends nothing more: its open items are asked about (log, then
+    // requery). A cancelled job keeps its unsent items cancelled.
+    if (job.state === 'completed' || job.state === 'cancelled') return this.checkAgain(jobId);
     const c = this.store.counts(jobId);
     if (job.state !== 'running' && job.state !== 'paused' && c.queued + c.held + c.pending + c.uncertain + c.sending + c.accepted === 0) {
       return this.status(jobId);
     }
-    // Pending items are asked about again (log, then requery); a cancelled job keeps its unsent
-    // items cancelled, so only outcomes are refreshed.
     if (c.pending > 0 && !isVendingKind(job.kind)) this.store.transition(jobId, this.store.items(jobId, { states: ['pending'] }).map((i) => i.seq), 'accepted', {}, ['pending']);
     return this.start(jobId, wait);
+  }
+
+  /**
+   * Asks the service now about a job that is not sending: its accepted and pending items (log,
+   * then requery when due), the uncertain items of a cancelled job (log; never sent again), and
+   * the wallet cost of what was bought. A job running here or in another vendesk is left to its
+   * runner, which reads the same.
+   */
+  async checkAgain(jobId: string): Promise<BulkJobView> {
+    const job = this.requireJob(jobId);
+    if (job.state === 'draft') return this.status(jobId); // nothing was sent: nothing to ask about
+    this.checkConnection(job);
+    if (!this.runningAnywhere(job)) {
+      this.lastCostLookup.set(jobId, Date.now());
+      await this.followUp(job, true, true);
+    }
+    return this.status(jobId);
+  }
+
+  /**
+   * One pass of the follow-up loop: every job of the connection in use that is not running and
+   * still has something to learn from the service. Wallet costs the log did not show are looked
+   * up again at most every 10 minutes per job, for jobs of the last 7 days (older ones on
+   * Check again).
+   */
+  async followUpAll(): Promise<void> {
+    const recent = new Date(Date.now() - COST_LOOKUP_DAYS * 86_400_000).toISOString();
+    for (const job of this.store.jobsToFollow(this.profileId)) {
+      if (this.runningAnywhere(job) || this.connectionProblem(job)) continue;
+      const last = this.lastCostLookup.get(job.id) ?? 0;
+      const costs = (job.finished_at ?? job.created_at) >= recent && Date.now() - last >= COST_LOOKUP_EVERY_MS;
+      if (costs) this.lastCostLookup.set(job.id, Date.now());
+      await this.followUp(job, costs);
+    }
+  }
+
+  /**
+   * One follow-up of a job at a time; tells the windows when items changed. The loop joins one
+   * already under way; `fresh` (Check again) waits for it, then looks again.
+   */
+  private async followUp(job: JobRow, costs: boolean, fresh = false): Promise<number> {
+    const current = this.following.get(job.id);
+    if (current) {
+      const changed = await current.catch(() => 0);
+      if (!fresh) return changed;
+    }
+    const settings = this.settingsFor(job);
+    const run = followUpJob({ store: this.store, client: () => this.app.client(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000 }, this.requireJob(job.id), { costs }).finally(() => {
+      if (this.following.get(job.id) === run) this.following.delete(job.id);
+    });
+    this.following.set(job.id, run);
+    const changed = await run;
+    if (changed > 0) this.app.events.emit('data.changed', { topics: ['jobs'] });
+    return changed;
+  }
+
+  /** Runs in this process, or in another live vendesk that holds its lease. */
+  private runningAnywhere(job: JobRow): boolean {
+    return this.runners.has(job.id) || this.heldElsewhere(job);
+  }
+
+  private heldElsewhere(job: JobRow): boolean {
+    return job.runner_pid !== null && job.runner_pid !== process.pid && (job.lease_until_ms ?? 0) > Date.now() && pidAlive(job.runner_pid);
   }
 
   private start(jobId: string, wait: boolean): Promise<BulkJobView> | BulkJobView {
@@ -286,7 +361,7 @@ export class BulkService {
     const runner = new JobRunner(
       {
         store: this.store,
-        settings: this.app.settings,
+        settings: () => this.settingsFor(job),
         events: this.app.events,
         client: () => this.app.client(),
         ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
@@ -339,14 +414,14 @@ export class BulkService {
     } else if (job.state === 'running' || job.state === 'paused') {
       const toCancel = this.store.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
       this.store.transition(jobId, toCancel, 'cancelled', { reason: 'The job was cancelled before this item was sent; nothing was charged for it' }, ['queued', 'held']);
-      const c = this.store.counts(jobId);
-      this.store.setJobState(
-        jobId,
-        'cancelled',
-        c.sending + c.uncertain > 0 ? `Cancelled. ${c.sending + c.uncertain} item(s) may have been bought: resume the job to check them against the log.` : 'Cancelled: items not yet sent were not bought.',
-      );
+      // Items caught sending by a vendesk that stopped may have been bought: the log settles them.
+      if (!this.heldElsewhere(job)) this.store.sendingToUncertain(jobId);
+      this.store.setJobState(jobId, 'cancelled', settledMessage('cancelled', this.store.counts(jobId)));
     }
     this.app.events.emit('data.changed', { topics: ['jobs'] });
+    // What the service accepted before the cancel is followed to its outcome (and the loop keeps at it).
+    const cancelled = this.requireJob(jobId);
+    if (!this.runningAnywhere(cancelled) && !this.connectionProblem(cancelled)) void this.followUp(cancelled, true).catch(() => undefined);
     return this.status(jobId);
   }
 
@@ -366,6 +441,9 @@ export class BulkService {
         'Settle it on the Pending page (check with support first); the job shows the outcome.',
       );
     }
+    if (resolution === 'resend' && target.state === 'cancelled') {
+      throw new AppError('job_cancelled', 'This job was cancelled, so it sends nothing more.', 'Mark the item bought or not bought here, and buy it in a new job if it is still wanted.');
+    }
     // While the job runs, re-queued items are simply picked up by its runner.
     const who = `user${note ? `: ${note}` : ''}`;
     const from: ItemState[] = ['uncertain'];
@@ -383,7 +461,9 @@ export class BulkService {
     const job = this.requireJob(jobId);
     const c = this.store.counts(jobId);
     if (job.state === 'needs_attention' && c.uncertain === 0 && !this.runners.has(jobId)) {
-      this.store.setJobState(jobId, c.queued > 0 ? 'paused' : 'completed', c.queued > 0 ? 'Items to send again: resume the job.' : null);
+      this.store.setJobState(jobId, c.queued > 0 ? 'paused' : 'completed', c.queued > 0 ? 'Items to send again: resume the job.' : settledMessage('completed', c));
+    } else if (job.state === 'cancelled') {
+      this.store.setJobMessage(jobId, settledMessage('cancelled', c));
     }
     this.app.events.emit('data.changed', { topics: ['jobs'] });
     return this.status(jobId);
@@ -396,8 +476,9 @@ export class BulkService {
     return this.view(this.requireJob(jobId));
   }
 
+  /** The recent jobs of the connection in use. */
   list(limit: number): BulkJobView[] {
-    return this.store.listJobs(limit).map((j) => {
+    return this.store.listJobs(this.profileId, limit).map((j) => {
       if (!isVendingKind(j.kind) || j.state === 'draft') return this.view(j);
       this.syncVending(j.id);
       return this.view(this.requireJob(j.id));
@@ -414,10 +495,7 @@ export class BulkService {
     if (!job || !isVendingKind(job.kind) || job.state === 'draft') return;
     const changed = this.store.syncFromPurchases(jobId);
     if (changed === 0 || this.runners.has(jobId)) return;
-    const c = this.store.counts(jobId);
-    if ((job.state === 'needs_attention' || job.state === 'completed') && c.uncertain + c.sending === 0) {
-      this.store.setJobState(jobId, 'completed', c.pending > 0 ? `${c.pending} item(s) are still pending at the service.` : null);
-    }
+    settleJobState(this.store, jobId);
     this.app.events.emit('data.changed', { topics: ['jobs'] });
   }
 
@@ -442,12 +520,19 @@ export class BulkService {
     return exportJobResults(this.app, this.store, job, this.view(job), format);
   }
 
+  /** The bulk settings of the connection in use. */
   settingsView(): BulkSettingsView {
-    return readBulkSettings(this.app.settings);
+    return readBulkSettings(this.app.settings, this.profileId);
   }
 
+  /** The bulk settings of the connection a job was made on. */
+  private settingsFor(job: JobRow): BulkSettings {
+    return readBulkSettings(this.app.settings, job.profile_id);
+  }
+
+  /** Changes the bulk settings of the connection in use only. */
   updateSettings(patch: Partial<BulkSettingsView>): BulkSettingsView {
-    const next = writeBulkSettings(this.app.settings, patch);
+    const next = writeBulkSettings(this.app.settings, this.profileId, patch);
     this.app.events.emit('data.changed', { topics: ['bulk.settings'] });
     return next;
   }
@@ -455,13 +540,15 @@ export class BulkService {
   // ------------------------------------------------------------------ helpers
 
   view(job: JobRow): BulkJobView {
-    const counts = this.store.counts(job.id);
-    const sums = this.store.amounts(job.id);
+    const figures = this.store.figures(job.id);
+    const counts = {} as Record<ItemState, number>;
+    for (const s of ITEM_STATES) counts[s] = figures[s].count;
+    const money = (...states: ItemState[]): BulkMoney => addMoney(...states.map((s) => figures[s]));
     const active = this.runners.has(job.id);
-    const heldElsewhere = job.runner_pid !== null && job.runner_pid !== process.pid && (job.lease_until_ms ?? 0) > Date.now() && pidAlive(job.runner_pid);
+    const heldElsewhere = this.heldElsewhere(job);
     const total = totalCount(counts);
     let totalKobo = 0;
-    for (const s of ITEM_STATES) if (s !== 'excluded') totalKobo += sums[s];
+    for (const s of ITEM_STATES) if (s !== 'excluded') totalKobo += figures[s].faceKobo;
     return {
       id: job.id,
       kind: job.kind,
@@ -482,15 +569,31 @@ export class BulkService {
       items: total,
       done: doneCount(counts),
       totalKobo,
-      chargedKobo: sums.accepted + sums.pending + sums.success,
-      refundedKobo: sums.failed,
-      uncertainKobo: sums.uncertain + sums.sending,
+      bought: money('accepted', 'pending', 'success'),
+      refunded: money('failed'),
+      notBought: money('cancelled'),
+      uncertain: money('sending', 'uncertain'),
+      toSend: money('queued', 'held'),
     };
   }
 
+  /** The key of the connection in use: every view, export and command reads only its jobs. */
+  private get profileId(): string {
+    return this.app.connection.profileId;
+  }
+
+  /** A job of the connection in use; a job of another connection is not on this one. */
   private requireJob(jobId: string): JobRow {
     const job = this.store.job(jobId);
-    if (!job) throw new AppError('job_not_found', `There is no bulk job ${jobId}.`, 'Check the job id (vendesk bulk status lists it) or open the Purchases page.');
+    if (!job) throw new AppError('job_not_found', `There is no bulk job ${jobId}.`, 'Check the job id (vendesk bulk list lists the jobs of this connection) or open the Purchases page.');
+    if (job.profile_id !== this.profileId) {
+      const c = this.app.connection;
+      throw new AppError(
+        'job_other_connection',
+        `Bulk job ${jobId} is not on this connection: it was made on another one (${job.connection_kind.toUpperCase()} ${job.base_url}); vendesk is now connected to ${c.kind.toUpperCase()} ${c.profileName}.`,
+        'Switch back to the connection the job was prepared for (Settings → Connection profiles, or the same --base-url) to see or resume it.',
+      );
+    }
     return job;
   }
 
@@ -500,17 +603,23 @@ export class BulkService {
     return job;
   }
 
-  /** A job is sent only to the service it was prepared for. */
+  /** A job is sent to, and asked about at, only the service it was prepared for. */
   private checkConnection(job: JobRow): void {
+    const problem = this.connectionProblem(job);
+    if (problem) throw problem;
+  }
+
+  private connectionProblem(job: JobRow): AppError | null {
     const c = this.app.connection;
     const same = c.profileId === job.profile_id && (c.kind === 'sandbox' && c.profileId === 'sandbox' ? true : c.baseUrl === job.base_url);
     if (!same) {
-      throw new AppError(
+      return new AppError(
         'job_other_connection',
         `This job was prepared for another connection (${job.connection_kind.toUpperCase()} ${job.base_url}); vendesk is now connected to ${c.kind.toUpperCase()} ${c.profileName}.`,
         'Switch back to the connection the job was prepared for, or prepare the file again on this connection.',
       );
     }
+    return null;
   }
 }
 

@@ -1,7 +1,9 @@
 /**
- * The settings of bulk jobs, kept in the app's settings table. Spending caps are optional
- * (null = no cap) and in kobo; they are checked when a job is confirmed and again before every
- * batch is sent.
+ * The settings of bulk jobs, per connection profile, kept in the app's settings table under
+ * `bulk.settings:<profile id>`. Spending caps are optional (null = no cap) and in kobo; they
+ * are checked when a job is confirmed and again before every batch is sent. A connection with
+ * no settings of its own has the limits set before limits were per connection (`bulk.settings`,
+ * copied to every profile by migration 9), else the defaults: a cap only ever limits spending.
  */
 import type { BulkSettingsView } from '../../shared/contract/bulk';
 import type { Settings } from '../store/settings';
@@ -18,7 +20,13 @@ export const DEFAULT_BULK_SETTINGS: BulkSettings = {
   outcomeWaitSeconds: 60,
 };
 
-const KEY = 'bulk.settings';
+/** The limits of every connection before they were per connection. */
+const LEGACY_KEY = 'bulk.settings';
+
+/** Where a connection's bulk settings are kept (migration 9 writes the same keys). */
+export function bulkSettingsKey(profileId: string): string {
+  return `${LEGACY_KEY}:${profileId}`;
+}
 
 function clampInt(value: unknown, min: number, max: number, fallback: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
@@ -31,8 +39,10 @@ function cap(value: unknown): number | null {
   return Math.round(value);
 }
 
-export function readBulkSettings(settings: Settings): BulkSettings {
-  const raw = settings.get<Partial<Record<keyof BulkSettings, unknown>>>(KEY, {});
+/** The bulk settings of one connection profile. */
+export function readBulkSettings(settings: Settings, profileId: string): BulkSettings {
+  type Raw = Partial<Record<keyof BulkSettings, unknown>>;
+  const raw = settings.get<Raw | null>(bulkSettingsKey(profileId), null) ?? settings.get<Raw>(LEGACY_KEY, {});
   const d = DEFAULT_BULK_SETTINGS;
   return {
     batchSize: clampInt(raw.batchSize, 1, 100, d.batchSize),
@@ -44,11 +54,11 @@ export function readBulkSettings(settings: Settings): BulkSettings {
   };
 }
 
-export function writeBulkSettings(settings: Settings, patch: Partial<BulkSettings>): BulkSettings {
-  const current = readBulkSettings(settings);
-  const next = { ...current, ...patch };
-  settings.set(KEY, next);
-  return readBulkSettings(settings);
+/** Changes the bulk settings of one connection profile; the others keep theirs. */
+export function writeBulkSettings(settings: Settings, profileId: string, patch: Partial<BulkSettings>): BulkSettings {
+  const current = readBulkSettings(settings, profileId);
+  settings.set(bulkSettingsKey(profileId), { ...current, ...patch });
+  return readBulkSettings(settings, profileId);
 }
 
 /** Midnight of today in this computer's time zone, as epoch ms. */

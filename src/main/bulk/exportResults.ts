@@ -1,20 +1,23 @@
 /**
- * The results of a job as a spreadsheet, through the one exporter: XLSX with a summary sheet and
- * an items sheet, or CSV with the items.
+ * The results of a job as a spreadsheet, through the one exporter: XLSX with a *Summary* sheet
+ * (counts, face value and wallet cost as numbers) and an *Items* sheet, or CSV with the items.
+ * The items are one row per data row of the spreadsheet, in file order, bought or not: each
+ * valid row with its outcome, each invalid row with why it was not bought.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BulkJobView } from '../../shared/contract/bulk';
+import type { BulkJobView, BulkMoney } from '../../shared/contract/bulk';
+import { addMoney } from '../../shared/bulkMoney';
 import type { ExportedFile } from '../../shared/contract/files';
 import type { App } from '../app';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
 import { exportFileName, exportsDir } from '../files';
-import type { ItemRow, JobRow, JobStore } from './jobStore';
+import type { ItemRow, JobRow, JobStore, StateFigures } from './jobStore';
 import { isVendingKind, type BulkJobKind, type ItemState } from './jobStates';
 
 /** What each state means, in the words of the results file. */
 export const STATE_LABEL: Record<ItemState, string> = {
-  excluded: 'Left out (not bought)',
+  excluded: 'Left out: duplicate (not bought)',
   queued: 'Not sent yet',
   held: 'Held (same purchase in progress)',
   sending: 'Being sent',
@@ -24,8 +27,11 @@ export const STATE_LABEL: Record<ItemState, string> = {
   success: 'Successful',
   failed: 'Failed (refunded)',
   pending: 'Pending at the service',
-  cancelled: 'Cancelled (not bought)',
+  cancelled: 'Not bought (never sent)',
 };
+
+/** A row of the file that was not valid: not bought. */
+export const INVALID_LABEL = 'Invalid (not bought)';
 
 const ITEM_COLUMNS: ExportColumn[] = [
   { header: 'Row', kind: 'integer' },
@@ -34,7 +40,8 @@ const ITEM_COLUMNS: ExportColumn[] = [
   { header: 'Your reference', kind: 'text' },
   { header: 'Network', kind: 'text' },
   { header: 'Product', kind: 'text' },
-  { header: 'Amount', kind: 'naira' },
+  { header: 'Amount (face value)', kind: 'naira' },
+  { header: 'Wallet cost', kind: 'naira' },
   { header: 'Outcome', kind: 'text' },
   { header: 'Service reference', kind: 'text' },
   { header: 'Reason', kind: 'text' },
@@ -53,7 +60,8 @@ function vendingColumns(kind: 'electricity' | 'cable'): ExportColumn[] {
     { header: 'Phone', kind: 'text' },
     { header: 'Name', kind: 'text' },
     { header: 'Your reference', kind: 'text' },
-    { header: 'Amount', kind: 'naira' },
+    { header: 'Amount (face value)', kind: 'naira' },
+    { header: 'Wallet cost', kind: 'naira' },
     { header: 'Outcome', kind: 'text' },
     { header: 'Token', kind: 'text' },
     { header: 'Units (kWh)', kind: 'text' },
@@ -65,18 +73,64 @@ function vendingColumns(kind: 'electricity' | 'cable'): ExportColumn[] {
   ];
 }
 
+const PAGE = 2000;
+
 /** Every item of a job in row order, read a page at a time so a 100k-row job is never all in memory. */
 function* allItems(store: JobStore, jobId: string): Generator<ItemRow> {
-  const pageSize = 2000;
-  for (let offset = 0; ; offset += pageSize) {
-    const items = store.items(jobId, { offset, limit: pageSize });
+  for (let offset = 0; ; offset += PAGE) {
+    const items = store.items(jobId, { offset, limit: PAGE });
     yield* items;
-    if (items.length < pageSize) return;
+    if (items.length < PAGE) return;
   }
 }
 
+/** Every invalid row of a job in row order, its issues joined. */
+function* allInvalidRows(store: JobStore, jobId: string): Generator<{ row: number; reason: string }> {
+  let current: { row: number; reasons: string[] } | null = null;
+  for (let offset = 0; ; offset += PAGE) {
+    const issues = store.invalidRows(jobId, offset, PAGE);
+    for (const issue of issues) {
+      if (current && current.row === issue.row) {
+        current.reasons.push(issue.message);
+        continue;
+      }
+      if (current) yield { row: current.row, reason: current.reasons.join('; ') };
+      current = { row: issue.row, reasons: [issue.message] };
+    }
+    if (issues.length < PAGE) break;
+  }
+  if (current) yield { row: current.row, reason: current.reasons.join('; ') };
+}
+
+/** The items and the invalid rows of a job merged in file order (both come sorted by row). */
+function* fileRows(store: JobStore, jobId: string): Generator<{ item: ItemRow } | { invalid: { row: number; reason: string } }> {
+  const invalid = allInvalidRows(store, jobId);
+  let next = invalid.next();
+  for (const item of allItems(store, jobId)) {
+    while (!next.done && next.value.row < item.row_number) {
+      yield { invalid: next.value };
+      next = invalid.next();
+    }
+    yield { item };
+  }
+  while (!next.done) {
+    yield { invalid: next.value };
+    next = invalid.next();
+  }
+}
+
+/** Why an item was not bought or how it ended, in the file's words. */
+function itemReason(i: ItemRow): string {
+  return i.reason ?? (i.state === 'excluded' ? (i.duplicate_of ?? '') : '');
+}
+
 function* vendingRows(store: JobStore, jobId: string, kind: 'electricity' | 'cable'): Generator<unknown[]> {
-  for (const i of allItems(store, jobId)) {
+  for (const r of fileRows(store, jobId)) {
+    if ('invalid' in r) {
+      yield [r.invalid.row, '', '', '', '', '', '', null, null, INVALID_LABEL, '', '', '', r.invalid.reason, '', '', null];
+      continue;
+    }
+    const i = r.item;
     yield [
       i.row_number,
       i.account ?? '',
@@ -86,11 +140,12 @@ function* vendingRows(store: JobStore, jobId: string, kind: 'electricity' | 'cab
       i.name,
       i.note,
       i.amount_kobo,
+      i.cost_kobo,
       STATE_LABEL[i.state],
       i.token ?? '',
       i.units === null || i.units === undefined ? '' : String(i.units),
       i.reference ?? '',
-      i.reason ?? '',
+      itemReason(i),
       i.settled_by ?? '',
       i.purchase_id ?? '',
       i.updated_at,
@@ -101,7 +156,12 @@ function* vendingRows(store: JobStore, jobId: string, kind: 'electricity' | 'cab
 const KIND_LABEL: Record<BulkJobKind, string> = { airtime: 'Airtime', data: 'Data', electricity: 'Electricity', cable: 'Cable TV' };
 
 function* itemRows(store: JobStore, jobId: string): Generator<unknown[]> {
-  for (const i of allItems(store, jobId)) {
+  for (const r of fileRows(store, jobId)) {
+    if ('invalid' in r) {
+      yield [r.invalid.row, '', '', '', '', '', null, null, INVALID_LABEL, '', r.invalid.reason, '', null, null];
+      continue;
+    }
+    const i = r.item;
     yield [
       i.row_number,
       i.phone,
@@ -110,9 +170,10 @@ function* itemRows(store: JobStore, jobId: string): Generator<unknown[]> {
       i.network,
       i.description || i.product_code,
       i.amount_kobo,
+      i.cost_kobo,
       STATE_LABEL[i.state],
       i.reference ?? '',
-      i.reason ?? '',
+      itemReason(i),
       i.settled_by ?? '',
       i.attempts,
       i.updated_at,
@@ -120,47 +181,68 @@ function* itemRows(store: JobStore, jobId: string): Generator<unknown[]> {
   }
 }
 
+const SUMMARY_COLUMNS: ExportColumn[] = [
+  { header: 'What', kind: 'text' },
+  { header: 'Value', kind: 'text' },
+  { header: 'Items', kind: 'integer' },
+  { header: 'Face value', kind: 'naira' },
+  { header: 'Wallet cost', kind: 'naira' },
+  { header: 'Wallet cost known for (items)', kind: 'integer' },
+];
+
+/** A summary line of money: the wallet cost is left empty while no item's cost is known, never 0. */
+function moneyLine(what: string, m: BulkMoney, note = ''): unknown[] {
+  return [what, note, m.count, m.faceKobo, m.costKnown === 0 && m.count > 0 ? null : m.costKobo, m.costKnown];
+}
+
+/** A summary line of items that were not charged: count and face value. */
+function countLine(what: string, count: number, faceKobo: number | null = null): unknown[] {
+  return [what, '', count, faceKobo, null, null];
+}
+
+function summaryRows(job: JobRow, view: BulkJobView, figures: Record<ItemState, StateFigures>): unknown[][] {
+  const money = (...states: ItemState[]): BulkMoney => addMoney(...states.map((state) => figures[state]));
+  const count = (what: string, ...states: ItemState[]) => {
+    const m = money(...states);
+    return countLine(what, m.count, m.faceKobo);
+  };
+  return [
+    ['File', job.file_name],
+    ['Sheet', job.sheet_name ?? ''],
+    ['Kind', KIND_LABEL[job.kind]],
+    ['Connection', job.connection_kind.toUpperCase()],
+    ['Job id', job.id],
+    ['Job state', job.state],
+    ['Confirmed at', job.confirmed_at ?? ''],
+    ['Finished at', job.finished_at ?? ''],
+    countLine('Rows in the file', job.rows_total),
+    countLine('Invalid rows (not bought)', job.invalid_count),
+    countLine('Items to buy', view.items, view.totalKobo),
+    moneyLine('Bought (successful and pending)', view.bought, "Face value: the rows' amounts. Wallet cost: what the wallet was charged."),
+    moneyLine('Successful', money('success')),
+    moneyLine('Pending at the service', money('accepted', 'pending'), 'Charged; refunded if it fails.'),
+    moneyLine('Failed (refunded)', view.refunded, 'Charged, then refunded by the service.'),
+    count('Rejected (not charged)', 'rejected'),
+    moneyLine('Uncertain', view.uncertain, 'May or may not have been bought.'),
+    count('Not bought (never sent)', 'cancelled'),
+    count('Not sent yet', 'queued', 'held'),
+    count('Left out (duplicates)', 'excluded'),
+    ['Note', job.message ?? ''],
+  ];
+}
+
 export async function exportJobResults(app: App, store: JobStore, job: JobRow, view: BulkJobView, format: 'xlsx' | 'csv'): Promise<ExportedFile> {
   const base = `Bulk ${job.kind} results ${path.parse(job.file_name).name}`;
   const file = path.join(exportsDir(app), exportFileName(base, format));
-  let rows: number;
   const vending = isVendingKind(job.kind) ? job.kind : null;
   const columns = vending ? vendingColumns(vending) : ITEM_COLUMNS;
   const items = () => (vending ? vendingRows(store, job.id, vending) : itemRows(store, job.id));
-  if (format === 'csv') {
-    rows = (await writeTableCsv(file, columns, items())).rows;
-  } else {
-    const c = view.counts;
-    const summary: unknown[][] = [
-      ['File', job.file_name],
-      ['Sheet', job.sheet_name ?? ''],
-      ['Kind', KIND_LABEL[job.kind]],
-      ['Connection', job.connection_kind.toUpperCase()],
-      ['Job id', job.id],
-      ['Job state', job.state],
-      ['Confirmed at', job.confirmed_at ?? ''],
-      ['Finished at', job.finished_at ?? ''],
-      ['Rows in file', String(job.rows_total)],
-      ['Invalid rows (not bought)', String(job.invalid_count)],
-      ['Items to buy', String(view.items)],
-      ['Successful', String(c.success)],
-      ['Failed (refunded)', String(c.failed)],
-      ['Pending at the service', String(c.pending + c.accepted)],
-      ['Rejected (not charged)', String(c.rejected)],
-      ['Uncertain', String(c.uncertain + c.sending)],
-      ['Cancelled or not sent', String(c.cancelled + c.queued + c.held)],
-      ['Left out (duplicates)', String(c.excluded)],
-      ['Job total (₦)', (view.totalKobo / 100).toFixed(2)],
-      ['Charged (₦)', (view.chargedKobo / 100).toFixed(2)],
-      ['Refunded (₦)', (view.refundedKobo / 100).toFixed(2)],
-      ['Note', job.message ?? ''],
-    ];
-    rows = (
-      await writeTableXlsx(file, [
-        { name: 'Summary', columns: [{ header: 'What', kind: 'text' }, { header: 'Value', kind: 'text' }], rows: summary, autoFilter: false },
-        { name: 'Items', columns, rows: items() },
-      ])
-    ).rows;
-  }
-  return { fileName: path.basename(file), path: file, bytes: fs.statSync(file).size, rows };
+  const written =
+    format === 'csv'
+      ? await writeTableCsv(file, columns, items())
+      : await writeTableXlsx(file, [
+          { name: 'Summary', columns: SUMMARY_COLUMNS, rows: summaryRows(job, view, store.figures(job.id)), autoFilter: false },
+          { name: 'Items', columns, rows: items() },
+        ]);
+  return { fileName: path.basename(file), path: file, bytes: fs.statSync(file).size, rows: written.rows };
 }

@@ -31,21 +31,20 @@
 import { AppError } from '../../shared/appError';
 import type { AirtimeItem, DataItem } from '../../shared/wire';
 import { ServiceError, UncertainOutcomeError, RequestCancelledError } from '../api/serviceErrors';
-import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { VendingClient } from '../api/vendingClient';
 import type { EventBus } from '../eventBus';
-import type { Settings } from '../store/settings';
-import { readBulkSettings, startOfLocalDay, type BulkSettings } from './bulkSettings';
+import { startOfLocalDay, type BulkSettings } from './bulkSettings';
 import { itemKey, type ItemRow, type JobRow, type JobStore } from './jobStore';
-import { isVendingKind, type ItemCounts, type JobState, type VendingJobKind } from './jobStates';
+import { isVendingKind, settledMessage, type ItemCounts, type JobState, type VendingJobKind } from './jobStates';
 import type { VendingBuyer } from './vendingItems';
-import { logEntriesForPhone, logEntriesForReference, logEntriesSince } from './logLookup';
+import { readOutcomes, settleUncertainItem } from './itemOutcomes';
 
 export type PurchaseClient = Pick<VendingClient, 'purchaseAirtime' | 'purchaseData' | 'logEntries' | 'logPage' | 'requery'>;
 
 export interface RunnerDeps {
   store: JobStore;
-  settings: Settings;
+  /** The bulk settings of the job's connection, read again before every batch. */
+  settings: () => BulkSettings;
   events: EventBus;
   client: () => PurchaseClient;
   /** Why sending must stop now (the app was switched to another connection), or null. */
@@ -68,14 +67,6 @@ export const DEFAULT_TIMING: RunnerTiming = { tickMs: 250, pollMs: 2000, leaseMs
 
 const MAX_UNAVAILABLE_ROUNDS = 6;
 const MAX_HOLDS = 20;
-const MAX_ATTEMPTS = 5;
-const MATCH_BEFORE_MS = 30 * 60_000;
-const MATCH_AFTER_MS = 15 * 60_000;
-/** The service answers a requery from 2 minutes 1 second after the purchase. */
-const REQUERY_AFTER_MS = 121_000;
-/** At most one requery per item per minute: the service answers only a few per transaction. */
-const REQUERY_EVERY_MS = 60_000;
-const FAILED_REASON = 'The service reported this purchase FAILED; the amount is refunded to the wallet.';
 
 export function pidAlive(pid: number): boolean {
   try {
@@ -98,7 +89,6 @@ export class JobRunner {
   private pauseReason: string | null = null;
   private lastPoll = 0;
   private polling: Promise<void> | null = null;
-  private readonly lastRequery = new Map<number, number>();
   private lastEmit = 0;
   private lastAcceptedAt = 0;
   private batchCounter = 0;
@@ -140,7 +130,7 @@ export class JobRunner {
 
   private async execute(): Promise<JobState> {
     const { store } = this.deps;
-    this.settings = readBulkSettings(this.deps.settings);
+    this.settings = this.deps.settings();
     this.lastAcceptedAt = Date.now();
     store.setJobState(this.jobId, 'running');
     const recovered = store.sendingToUncertain(this.jobId);
@@ -192,14 +182,14 @@ export class JobRunner {
     // job keeps them accepted; resuming reads their outcome).
     const accepted = this.stop === 'pause' || this.pauseReason ? [] : store.items(this.jobId, { states: ['accepted'] });
     if (accepted.length > 0) {
-      store.transition(this.jobId, accepted.map((i) => i.seq), 'pending', { reason: 'Accepted by the service; its outcome is not in the log yet. vendesk checks again when you open or resume the job.' }, ['accepted']);
+      store.transition(this.jobId, accepted.map((i) => i.seq), 'pending', { reason: 'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).' }, ['accepted']);
     }
     const counts = store.counts(this.jobId);
     let state: JobState;
     let message: string | null = null;
     if (this.stop === 'cancel') {
       state = 'cancelled';
-      message = 'Cancelled: items not yet sent were not bought.';
+      message = settledMessage('cancelled', counts);
     } else if (this.stop === 'pause' || this.pauseReason) {
       state = 'paused';
       message = this.pauseReason ?? 'Paused: resume to send the remaining items.';
@@ -208,7 +198,7 @@ export class JobRunner {
       message = `${counts.uncertain} item(s) may or may not have been bought and the log could not settle them. Check each one and mark it bought or not bought.`;
     } else {
       state = 'completed';
-      message = counts.pending > 0 ? `${counts.pending} item(s) are still pending at the service.` : null;
+      message = settledMessage('completed', counts);
     }
     if (state === 'paused' && counts.uncertain > 0) {
       message = `${message} ${counts.uncertain} item(s) are still being checked against the log.`;
@@ -292,7 +282,7 @@ export class JobRunner {
     const batchKobo = batch.reduce((s, i) => s + i.amount_kobo, 0);
     const fmt = (k: number) => `₦${(k / 100).toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
     // Settings may have changed since the job was confirmed.
-    this.settings = readBulkSettings(this.deps.settings);
+    this.settings = this.deps.settings();
     const { capPerJobKobo, capPerDayKobo } = this.settings;
     if (capPerJobKobo !== null) {
       const a = store.amounts(this.jobId);
@@ -302,7 +292,7 @@ export class JobRunner {
       }
     }
     if (capPerDayKobo !== null) {
-      const today = store.spentSince(startOfLocalDay());
+      const today = store.spentSince(this.job.profile_id, startOfLocalDay());
       if (today + batchKobo > capPerDayKobo) {
         return `Paused: the daily spending cap of ${fmt(capPerDayKobo)} is reached (${fmt(today)} spent on bulk jobs today). Resume tomorrow, or raise the daily cap (Purchases → Limits for bulk jobs) and resume.`;
       }
@@ -430,7 +420,7 @@ export class JobRunner {
 
   // ------------------------------------------------------------------ outcomes
 
-  /** Reads the log for accepted items and records SUCCESS / FAILED. */
+  /** Reads the log for accepted items and records SUCCESS / FAILED and their cost; requeries overdue ones. */
   async pollOutcomes(): Promise<void> {
     const { store } = this.deps;
     if (this.vendingKind) {
@@ -440,53 +430,7 @@ export class JobRunner {
     }
     const accepted = store.items(this.jobId, { states: ['accepted'] });
     if (accepted.length === 0) return;
-    const client = this.deps.client();
-    let entries: ParsedLogEntry[];
-    try {
-      if (accepted.length <= 5) {
-        entries = [];
-        for (const item of accepted) entries.push(...(await logEntriesForReference(client, this.job.kind, item.reference ?? '')));
-      } else {
-        const since = accepted.reduce((m, i) => Math.min(m, i.sent_ms ?? Date.now()), Date.now());
-        entries = await logEntriesSince(client, this.job.kind, since, new Set(accepted.map((i) => i.reference ?? '')));
-      }
-    } catch {
-      return; // The log could not be read now; the next poll tries again.
-    }
-    const byRef = new Map(entries.map((e) => [e.transactionId, e]));
-    const stillOpen: ItemRow[] = [];
-    for (const item of accepted) {
-      const entry = item.reference ? byRef.get(item.reference) : undefined;
-      if (entry?.status === 'SUCCESS') store.setFinal(this.jobId, item.seq, 'success', item.reason, 'log');
-      else if (entry?.status === 'FAILED') store.setFinal(this.jobId, item.seq, 'failed', FAILED_REASON, 'log');
-      else stillOpen.push(item);
-    }
-    await this.requeryOverdue(stillOpen);
-  }
-
-  /**
-   * Items the log still shows as not final 2 minutes 1 second after they were sent are asked
-   * about by requery (a few per poll). 425 (too early) and 502 are tried again later; 429 (no
-   * more requeries) and 404 are noted on the item for the user.
-   */
-  private async requeryOverdue(items: ItemRow[]): Promise<void> {
-    const { store } = this.deps;
-    const t = Date.now();
-    const due = items
-      .filter((i) => i.reference && (i.sent_ms ?? 0) + REQUERY_AFTER_MS <= t && t - (this.lastRequery.get(i.seq) ?? 0) >= REQUERY_EVERY_MS)
-      .slice(0, 10);
-    for (const item of due) {
-      this.lastRequery.set(item.seq, t);
-      try {
-        const r = await this.deps.client().requery(item.reference as string);
-        if (r.status === 'SUCCESS') store.setFinal(this.jobId, item.seq, 'success', item.reason, 'requery');
-        else if (r.status === 'FAILED') store.setFinal(this.jobId, item.seq, 'failed', FAILED_REASON, 'requery');
-      } catch (error) {
-        if (error instanceof ServiceError && (error.action === 'hand_to_support' || error.action === 'not_found')) {
-          store.setFinal(this.jobId, item.seq, 'accepted', `${error.message} ${error.hint ?? ''}`.trim(), 'requery');
-        }
-      }
-    }
+    await readOutcomes(this.deps.client(), store, this.job, accepted);
   }
 
   // ------------------------------------------------------------------ uncertain items
@@ -522,60 +466,8 @@ export class JobRunner {
   }
 
   private async settleOne(item: ItemRow): Promise<void> {
-    const { store } = this.deps;
-    let entries: ParsedLogEntry[];
-    try {
-      entries = await logEntriesForPhone(this.deps.client(), this.job.kind, item.phone);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      store.transition(this.jobId, [item.seq], 'uncertain', { reason: `Could not be checked against the service log yet (${message}); vendesk tries again.` }, ['uncertain']);
-      return;
-    }
-    const expectedType = this.job.kind === 'airtime' ? 'AIRTIME' : 'DATA';
-    const statusState = (e: ParsedLogEntry) => (e.status === 'SUCCESS' ? 'success' : e.status === 'FAILED' ? 'failed' : 'accepted');
-    if (item.reference) {
-      const match = entries.find((e) => e.transactionId === item.reference);
-      if (match) {
-        store.claimFromLog(this.jobId, item.seq, match.transactionId, statusState(match), 'log: reference');
-        return;
-      }
-    }
-    const sent = item.sent_ms ?? 0;
-    const same = entries
-      .filter((e) => e.type === expectedType && e.phoneNumber === item.phone && e.amountKobo === item.amount_kobo)
-      .filter((e) => this.job.kind !== 'data' || !e.dataPlan || e.dataPlan === item.product_code)
-      .filter((e) => !store.isReferenceClaimed(e.transactionId));
-    const candidates = same
-      .filter((e) => {
-        const created = Date.parse(e.createdAt);
-        return created >= sent - MATCH_BEFORE_MS && created <= sent + MATCH_AFTER_MS;
-      })
-      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
-    for (const candidate of candidates) {
-      if (store.claimFromLog(this.jobId, item.seq, candidate.transactionId, statusState(candidate), 'log: phone, amount and time')) {
-        if (statusState(candidate) === 'accepted') this.lastAcceptedAt = Date.now();
-        return;
-      }
-    }
-    // An unowned entry of the same phone and amount later than the window (a service clock far
-    // ahead, say) cannot be tied to the item for sure, nor ruled out: the user decides.
-    const later = same.find((e) => Date.parse(e.createdAt) > sent + MATCH_AFTER_MS);
-    if (later) {
-      store.transition(this.jobId, [item.seq], 'uncertain', { reason: `The service log has a purchase of the same phone and amount (reference ${later.transactionId}, ${later.createdAt}) that vendesk cannot tie to this item for sure. Check it, then mark this item bought or not bought.` }, ['uncertain']);
-      return;
-    }
-    // Confirmed absent: the log was read completely, after the safe delay, and holds no entry.
-    if (item.attempts >= MAX_ATTEMPTS) {
-      store.transition(this.jobId, [item.seq], 'uncertain', { reason: `Sent ${item.attempts} times without a clear answer and not found in the service log. Check it with the service, then mark it bought or not bought.` }, ['uncertain']);
-      return;
-    }
-    store.transition(
-      this.jobId,
-      [item.seq],
-      'queued',
-      { reason: null, settledBy: `log: no matching entry ${Math.round((Date.now() - sent) / 1000)} s after sending; sent again` },
-      ['uncertain'],
-    );
+    const settled = await settleUncertainItem(this.deps.client(), this.deps.store, this.job, item, 'send_again');
+    if (settled === 'accepted') this.lastAcceptedAt = Date.now();
   }
 
   // ------------------------------------------------------------------ electricity and cable
@@ -694,9 +586,12 @@ export class JobRunner {
   }
 }
 
-/** Items that have their answer (whatever it is). */
+/**
+ * Items the service has answered (whatever the answer). Items never sent — cancelled before
+ * sending, or marked not bought — are not answered: they are "not bought".
+ */
 export function doneCount(c: ItemCounts): number {
-  return c.accepted + c.rejected + c.success + c.failed + c.pending + c.cancelled;
+  return c.accepted + c.rejected + c.success + c.failed + c.pending;
 }
 
 /** Items the job is to buy (excluded rows left out). */

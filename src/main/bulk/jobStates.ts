@@ -42,3 +42,17 @@ export type VendingJobKind = 'electricity' | 'cable';
 export function isVendingKind(kind: BulkJobKind): kind is VendingJobKind {
   return kind === 'electricity' || kind === 'cable';
 }
+
+/**
+ * The message of a job that stopped sending for good (finished or cancelled): what is still open
+ * at the service and what vendesk does about it; null when there is nothing to say.
+ */
+export function settledMessage(state: 'completed' | 'cancelled', c: ItemCounts): string | null {
+  const parts: string[] = [];
+  const open = c.pending + c.accepted;
+  const maybe = c.uncertain + c.sending;
+  if (state === 'cancelled') parts.push('Cancelled: items not yet sent were not bought.');
+  if (open > 0) parts.push(`${open} item(s) are still pending at the service; vendesk keeps checking them.`);
+  if (state === 'cancelled' && maybe > 0) parts.push(`${maybe} item(s) may have been bought: vendesk checks them against the service log and never sends them again.`);
+  return parts.length > 0 ? parts.join(' ') : null;
+}

@@ -8,6 +8,14 @@ import type Database from 'better-sqlite3';
 import type { Db } from '../store/database';
 import { emptyCounts, ITEM_STATES, SPENDING_STATES, type BulkJobKind, type ItemCounts, type ItemState, type JobState } from './jobStates';
 
+/** The items of one state: how many, their face value, and the wallet cost of the `costKnown` whose cost is known. */
+export interface StateFigures {
+  count: number;
+  faceKobo: number;
+  costKobo: number;
+  costKnown: number;
+}
+
 export interface JobRow {
   id: string;
   kind: BulkJobKind;
@@ -69,6 +77,11 @@ export interface ItemRow {
   vend_type: string | null;
   /** Electricity and cable: the `purchases` row this item was bought as. */
   purchase_id: string | null;
+  /** What the wallet was charged for it (migration 9); null while not known. */
+  cost_kobo: number | null;
+  /** When it may next be requeried (see `requeryDueAt`). */
+  next_requery_ms: number | null;
+  requery_tries: number;
   /** From the linked purchase (read by `items`): prepaid token and units. */
   token?: string | null;
   units?: number | null;
@@ -174,8 +187,26 @@ export class JobStore {
     return this.stmt('SELECT * FROM bulk_jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 
-  listJobs(limit: number): JobRow[] {
-    return this.stmt('SELECT * FROM bulk_jobs ORDER BY created_at DESC LIMIT ?').all(limit) as JobRow[];
+  /** The jobs of one connection profile, newest first. */
+  listJobs(profileId: string, limit: number): JobRow[] {
+    return this.stmt('SELECT * FROM bulk_jobs WHERE profile_id = ? ORDER BY created_at DESC LIMIT ?').all(profileId, limit) as JobRow[];
+  }
+
+  /**
+   * Jobs of one connection profile that are not running and still have something to learn from
+   * the service: accepted or pending items, uncertain items of a cancelled job (never sent again),
+   * or items sent with a reference whose wallet cost is not known yet.
+   */
+  jobsToFollow(profileId: string): JobRow[] {
+    return this.stmt(
+        `SELECT j.* FROM bulk_jobs j WHERE j.profile_id = ? AND j.state IN ('completed', 'cancelled', 'needs_attention', 'paused')
+         AND EXISTS (SELECT 1 FROM bulk_items b WHERE b.job_id = j.id AND (
+           b.state IN ('accepted', 'pending')
+           OR (b.state = 'uncertain' AND j.state = 'cancelled')
+           OR (b.state IN ('success', 'failed') AND b.cost_kobo IS NULL AND b.reference IS NOT NULL)))
+         ORDER BY j.created_at DESC`,
+      )
+      .all(profileId) as JobRow[];
   }
 
   /** Drafts never confirmed (nothing was bought) older than `beforeIso`. */
@@ -196,6 +227,11 @@ export class JobStore {
           ? ', finished_at = @at'
           : '';
     this.stmt(`UPDATE bulk_jobs SET state = @state, message = @message, updated_at = @at${extra} WHERE id = @id`).run({ id, state, message, at });
+  }
+
+  /** A new message for a job that stays in its state (its finish time is kept). */
+  setJobMessage(id: string, message: string | null): void {
+    this.stmt('UPDATE bulk_jobs SET message = ?, updated_at = ? WHERE id = ?').run(message, now(), id);
   }
 
   confirmJob(id: string): void {
@@ -240,9 +276,23 @@ export class JobStore {
   /** Sum of amounts per state. */
   amounts(jobId: string): Record<ItemState, number> {
     const sums = emptyCounts();
-    const rows = this.stmt('SELECT state, SUM(amount_kobo) AS s FROM bulk_items WHERE job_id = ? GROUP BY state').all(jobId) as { state: ItemState; s: number }[];
-    for (const r of rows) if ((ITEM_STATES as readonly string[]).includes(r.state)) sums[r.state] = r.s;
+    for (const [state, f] of Object.entries(this.figures(jobId)) as [ItemState, StateFigures][]) sums[state] = f.faceKobo;
     return sums;
+  }
+
+  /** Per state: how many items, their face value, and the wallet cost of those whose cost is known. */
+  figures(jobId: string): Record<ItemState, StateFigures> {
+    const out = {} as Record<ItemState, StateFigures>;
+    for (const s of ITEM_STATES) out[s] = { count: 0, faceKobo: 0, costKobo: 0, costKnown: 0 };
+    const rows = this.stmt(
+        `SELECT state, COUNT(*) AS n, SUM(amount_kobo) AS face, COALESCE(SUM(cost_kobo), 0) AS cost, COUNT(cost_kobo) AS known
+         FROM bulk_items WHERE job_id = ? GROUP BY state`,
+      )
+      .all(jobId) as { state: ItemState; n: number; face: number; cost: number; known: number }[];
+    for (const r of rows) {
+      if ((ITEM_STATES as readonly string[]).includes(r.state)) out[r.state] = { count: r.n, faceKobo: r.face, costKobo: r.cost, costKnown: r.known };
+    }
+    return out;
   }
 
   items(jobId: string, options: { states?: readonly ItemState[]; offset?: number; limit?: number } = {}): ItemRow[] {
@@ -289,21 +339,24 @@ export class JobStore {
     return this.stmt('SELECT 1 FROM bulk_items WHERE reference = ?').get(reference) !== undefined;
   }
 
-  /** Money committed today (local day) across every job, in kobo. */
-  spentSince(sinceMs: number): number {
+  /** Money committed since a time (the daily cap) by the jobs of one connection profile, in kobo (face value). */
+  spentSince(profileId: string, sinceMs: number): number {
     const states = SPENDING_STATES.map(() => '?').join(',');
-    const r = this.stmt(`SELECT COALESCE(SUM(amount_kobo), 0) AS s FROM bulk_items WHERE state IN (${states}) AND sent_ms >= ?`)
-      .get(...SPENDING_STATES, sinceMs) as { s: number };
+    const r = this.stmt(
+        `SELECT COALESCE(SUM(b.amount_kobo), 0) AS s FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
+         WHERE j.profile_id = ? AND b.state IN (${states}) AND b.sent_ms >= ?`,
+      )
+      .get(profileId, ...SPENDING_STATES, sinceMs) as { s: number };
     return r.s;
   }
 
-  /** This job's items for a phone (or account) and amount in the last `sinceMs`, for duplicate checks. */
-  recentItems(phone: string, amountKobo: number, sinceIso: string): ItemRow[] {
+  /** Items of one connection profile's jobs for a phone (or account) and amount since `sinceIso`, for duplicate checks. */
+  recentItems(profileId: string, phone: string, amountKobo: number, sinceIso: string): ItemRow[] {
     return this.stmt(
-        `SELECT * FROM bulk_items WHERE phone = ? AND amount_kobo = ? AND state IN ('sending', 'accepted', 'uncertain', 'success', 'pending')
-         AND updated_at >= ? ORDER BY updated_at`,
+        `SELECT b.* FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id WHERE j.profile_id = ? AND b.phone = ? AND b.amount_kobo = ?
+         AND b.state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND b.updated_at >= ? ORDER BY b.updated_at`,
       )
-      .all(phone, amountKobo, sinceIso) as ItemRow[];
+      .all(profileId, phone, amountKobo, sinceIso) as ItemRow[];
   }
 
   invalidRows(jobId: string, offset: number, limit: number): InvalidRowRecord[] {
@@ -377,14 +430,14 @@ export class JobStore {
     return changed;
   }
 
-  /** An uncertain item found in the service's log: it was bought (or is being). */
-  claimFromLog(jobId: string, seq: number, reference: string, to: ItemState, settledBy: string): boolean {
+  /** An uncertain item found in the service's log: it was bought (or is being), at the entry's cost. */
+  claimFromLog(jobId: string, seq: number, reference: string, to: ItemState, settledBy: string, costKobo: number | null = null): boolean {
     const at = now();
     try {
       const r = this.stmt(
-          "UPDATE bulk_items SET state = ?, reference = ?, settled_by = ?, reason = NULL, updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND state = 'uncertain'",
+          "UPDATE bulk_items SET state = ?, reference = ?, settled_by = ?, reason = NULL, cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND state = 'uncertain'",
         )
-        .run(to, reference, settledBy, at, to, at, jobId, seq);
+        .run(to, reference, settledBy, costKobo, at, to, at, jobId, seq);
       return r.changes === 1;
     } catch (error) {
       // The unique index on reference: another item already owns this log entry.
@@ -393,12 +446,26 @@ export class JobStore {
     }
   }
 
-  setFinal(jobId: string, seq: number, to: 'success' | 'failed' | 'pending' | 'accepted', reason: string | null, settledBy: string): void {
+  /**
+   * An accepted or pending item's outcome from the log or a requery (with the log entry's cost
+   * when read there). An item another check already settled is left as it is.
+   */
+  setFinal(jobId: string, seq: number, to: 'success' | 'failed' | 'pending' | 'accepted', reason: string | null, settledBy: string, costKobo: number | null = null): void {
     const at = now();
     this.stmt(
-        "UPDATE bulk_items SET state = ?, reason = ?, settled_by = COALESCE(settled_by, ?), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ?",
+        "UPDATE bulk_items SET state = ?, reason = ?, settled_by = COALESCE(settled_by, ?), cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND state IN ('accepted', 'pending')",
       )
-      .run(to, reason, settledBy, at, to, at, jobId, seq);
+      .run(to, reason, settledBy, costKobo, at, to, at, jobId, seq);
+  }
+
+  /** The wallet cost of an item, from its log entry; a cost once known is kept. */
+  setCost(jobId: string, seq: number, costKobo: number): boolean {
+    return this.stmt('UPDATE bulk_items SET cost_kobo = ? WHERE job_id = ? AND seq = ? AND cost_kobo IS NULL').run(costKobo, jobId, seq).changes === 1;
+  }
+
+  /** After a requery: when it may be asked again (null: no more requeries, the service will not answer them). */
+  setNextRequery(jobId: string, seq: number, nextMs: number | null): void {
+    this.stmt('UPDATE bulk_items SET next_requery_ms = ?, requery_tries = requery_tries + 1 WHERE job_id = ? AND seq = ?').run(nextMs, jobId, seq);
   }
 
   setIncluded(jobId: string, seqs: readonly number[], included: boolean): number {
@@ -421,18 +488,19 @@ export class JobStore {
   // ------------------------------------------------------------------ electricity and cable items
 
   /** Electricity and cable items and purchases of an account and amount since `sinceIso`, for duplicate checks. */
-  recentAccountPurchases(kind: string, account: string, amountKobo: number, sinceIso: string): { source: 'job' | 'purchase'; reference: string | null; at: string; status: string; jobId: string | null; purchaseId: string | null }[] {
+  recentAccountPurchases(profileId: string, kind: string, account: string, amountKobo: number, sinceIso: string): { source: 'job' | 'purchase'; reference: string | null; at: string; status: string; jobId: string | null; purchaseId: string | null }[] {
     const items = this.stmt(
-        `SELECT job_id, reference, state, updated_at, purchase_id FROM bulk_items WHERE account = ? AND amount_kobo = ?
-         AND state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND updated_at >= ?`,
+        `SELECT b.job_id, b.reference, b.state, b.updated_at, b.purchase_id FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
+         WHERE j.profile_id = ? AND b.account = ? AND b.amount_kobo = ?
+         AND b.state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND b.updated_at >= ?`,
       )
-      .all(account, amountKobo, sinceIso) as { job_id: string; reference: string | null; state: string; updated_at: string; purchase_id: string | null }[];
+      .all(profileId, account, amountKobo, sinceIso) as { job_id: string; reference: string | null; state: string; updated_at: string; purchase_id: string | null }[];
     const linked = new Set(items.map((i) => i.purchase_id).filter((p): p is string => p !== null));
     const purchases = (this.stmt(
-        `SELECT id, reference, state, created_at FROM purchases WHERE kind = ? AND account = ? AND amount_kobo = ?
+        `SELECT id, reference, state, created_at FROM purchases WHERE profile_id = ? AND kind = ? AND account = ? AND amount_kobo = ?
          AND state NOT IN ('failed', 'rejected', 'not_found') AND created_at >= ?`,
       )
-      .all(kind, account, amountKobo, sinceIso) as { id: string; reference: string | null; state: string; created_at: string }[]).filter((p) => !linked.has(p.id));
+      .all(profileId, kind, account, amountKobo, sinceIso) as { id: string; reference: string | null; state: string; created_at: string }[]).filter((p) => !linked.has(p.id));
     return [
       ...items.map((i) => ({ source: 'job' as const, reference: i.reference, at: i.updated_at, status: i.state, jobId: i.job_id, purchaseId: i.purchase_id })),
       ...purchases.map((p) => ({ source: 'purchase' as const, reference: p.reference, at: p.created_at, status: p.state, jobId: null, purchaseId: p.id })),
@@ -497,6 +565,13 @@ export class JobStore {
         update.run({ state: next.state, reason: next.reason, reference: r.reference, settledBy: r.settled_by ? `purchase: ${r.settled_by}` : null, at, jobId, seq: r.seq });
         changed++;
       }
+      // The wallet cost of a purchase whose answer gave its commission: its amount less the commission.
+      changed += this.stmt(
+          `UPDATE bulk_items SET cost_kobo = amount_kobo - (SELECT p.commission_kobo FROM purchases p WHERE p.id = bulk_items.purchase_id)
+           WHERE job_id = ? AND cost_kobo IS NULL AND purchase_id IS NOT NULL AND state IN ('accepted', 'pending', 'success', 'failed')
+           AND (SELECT p.commission_kobo FROM purchases p WHERE p.id = bulk_items.purchase_id) IS NOT NULL`,
+        )
+        .run(jobId).changes;
     })();
     return changed;
   }
@@ -513,12 +588,15 @@ export function itemFromPurchase(p: { state: string; reason: string | null; hint
     case 'success':
       return { state: 'success', reason: null };
     case 'failed': {
+      // What the service's own records say about the money (see purchases/refundCheck.ts).
       const refund =
         p.refund_state === 'missing'
-          ? 'The wallet has not shown the refund yet; other rows bought at the same time lower the wallet too, so this may be a false alarm. vendesk keeps checking (see the purchase on the Pending page).'
+          ? "Refund missing: the service's log shows this purchase as charged although it answered that it failed. Contact support with the reference (see the purchase on the Pending page)."
           : p.refund_state === 'confirmed'
-            ? 'Refund confirmed in the wallet.'
-            : 'The service refunds the wallet automatically.';
+            ? 'Refunded: the service records it as FAILED and gives the money back automatically.'
+            : p.refund_state === 'not_charged'
+              ? 'Nothing was charged: the service has no transaction for it.'
+              : 'The service refunds the wallet automatically; vendesk confirms it from the service’s log.';
       return { state: 'failed', reason: `${p.reason ?? 'Declined by the provider'}. ${refund}` };
     }
     case 'rejected':

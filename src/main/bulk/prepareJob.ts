@@ -150,10 +150,11 @@ export function* itemsFromValidation(result: ValidationResult, keepDuplicates: b
 export type RecentLookup = (account: string, amountKobo: number) => RecentMatch[];
 
 /**
- * Purchases of the last 24 hours for a phone and amount: this computer's job items, and the
- * service's log (entries not FAILED; an entry that is a job item's reference is listed once).
+ * Purchases of the last 24 hours for a phone and amount: the items of this connection's jobs on
+ * this computer, and the service's log (entries not FAILED; an entry that is a job item's
+ * reference is listed once).
  */
-export function recentPurchases(store: JobStore, excludeJobId: string | null, log: readonly ParsedLogEntry[] = []): RecentLookup {
+export function recentPurchases(store: JobStore, profileId: string, excludeJobId: string | null, log: readonly ParsedLogEntry[] = []): RecentLookup {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
   const byKey = new Map<string, ParsedLogEntry[]>();
   for (const e of log) {
@@ -164,7 +165,7 @@ export function recentPurchases(store: JobStore, excludeJobId: string | null, lo
     else byKey.set(key, [e]);
   }
   return (account, amountKobo) => {
-    const items = store.recentItems(account, amountKobo, since).filter((i) => i.job_id !== excludeJobId);
+    const items = store.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId);
     const refs = new Set(items.map((i) => i.reference).filter((r): r is string => r !== null));
     const fromJobs = items.map((i) => ({ source: 'job' as const, reference: i.reference, at: i.updated_at, amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
     const fromLog = (byKey.get(`${account}|${amountKobo}`) ?? [])
@@ -176,21 +177,21 @@ export function recentPurchases(store: JobStore, excludeJobId: string | null, lo
 
 /**
  * Electricity and cable: purchases of the last 24 hours for a meter or smartcard and amount, on
- * this computer (bulk items and single purchases). The service's log names the customer's phone,
- * not the meter, so it is not used here.
+ * this computer and this connection (bulk items and single purchases). The service's log names
+ * the customer's phone, not the meter, so it is not used here.
  */
-export function recentAccountPurchases(store: JobStore, kind: BulkJobKind, excludeJobId: string | null): RecentLookup {
+export function recentAccountPurchases(store: JobStore, profileId: string, kind: BulkJobKind, excludeJobId: string | null): RecentLookup {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
   return (account, amountKobo) =>
     store
-      .recentAccountPurchases(kind, account, amountKobo, since)
+      .recentAccountPurchases(profileId, kind, account, amountKobo, since)
       .filter((m) => m.jobId === null || m.jobId !== excludeJobId)
       .map((m) => ({ source: 'job' as const, reference: m.reference, at: m.at, amountKobo, status: m.status, jobId: m.jobId }));
 }
 
-/** The lookup of recent purchases for a job's kind. */
-export function recentLookupFor(store: JobStore, kind: BulkJobKind, excludeJobId: string | null, log: readonly ParsedLogEntry[]): RecentLookup {
-  return isVendingKind(kind) ? recentAccountPurchases(store, kind, excludeJobId) : recentPurchases(store, excludeJobId, log);
+/** The lookup of recent purchases on one connection profile for a job's kind. */
+export function recentLookupFor(store: JobStore, profileId: string, kind: BulkJobKind, excludeJobId: string | null, log: readonly ParsedLogEntry[]): RecentLookup {
+  return isVendingKind(kind) ? recentAccountPurchases(store, profileId, kind, excludeJobId) : recentPurchases(store, profileId, excludeJobId, log);
 }
 
 /** The service's log of the last 24 hours (at most 5,000 entries), for the duplicate check. */

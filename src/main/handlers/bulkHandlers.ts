@@ -26,6 +26,7 @@ export const bulkHandlers: HandlersOf<typeof bulkOperations> = {
   'bulk.pause': (input, app) => app.service(createBulkService).pause(input.jobId),
   'bulk.resume': (input, app) => app.service(createBulkService).resume(input.jobId, input.wait),
   'bulk.cancel': (input, app) => app.service(createBulkService).cancel(input.jobId),
+  'bulk.checkAgain': (input, app) => app.service(createBulkService).checkAgain(input.jobId),
   'bulk.status': (input, app) => app.service(createBulkService).status(input.jobId),
   'bulk.list': (input, app) => app.service(createBulkService).list(input.limit),
   'bulk.resolveItems': (input, app) => app.service(createBulkService).resolveItems(input.jobId, input.seqs, input.resolution, input.note),

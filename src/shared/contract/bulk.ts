@@ -65,15 +65,33 @@ export interface BulkJobView {
   counts: Record<BulkItemState, number>;
   /** Items the job is to buy (excluded rows left out). */
   items: number;
-  /** Items with their answer. */
+  /** Items the service has answered (accepted, pending, successful, failed, rejected). Items never sent are not counted. */
   done: number;
-  /** Total of the items the job is to buy. */
+  /** Total (face value) of the items the job is to buy. */
   totalKobo: number;
-  /** Accepted, pending and successful items: what the wallet was charged. */
-  chargedKobo: number;
-  /** Failed items: charged and refunded by the service. */
-  refundedKobo: number;
-  uncertainKobo: number;
+  /** Accepted, pending and successful items: bought (a pending one may still fail and be refunded). */
+  bought: BulkMoney;
+  /** Failed items: charged, then refunded by the service. */
+  refunded: BulkMoney;
+  /** Never sent — the job was cancelled first, or the item was marked not bought: nothing charged. */
+  notBought: BulkMoney;
+  /** Sending or uncertain: may or may not have been bought. */
+  uncertain: BulkMoney;
+  /** Waiting or held: not sent yet (what a cancel leaves unbought). */
+  toSend: BulkMoney;
+}
+
+/**
+ * Money of some items of a job: their face value (the amounts of the rows: what the recipients
+ * get), and what the wallet was charged for them (the service's `transaction_cost`, or the amount
+ * less the commission), which is known for `costKnown` of the `count` items; `costKobo` sums
+ * those only. An unknown cost is never counted as 0.
+ */
+export interface BulkMoney {
+  count: number;
+  faceKobo: number;
+  costKobo: number;
+  costKnown: number;
 }
 
 export interface BulkItemView {
@@ -240,15 +258,19 @@ export const bulkOperations = {
     'Continue a paused or interrupted job; uncertain items are settled from the log first',
   ).returns<BulkJobView>(),
   'bulk.cancel': op(z.object({ jobId }), 'Stop the job; items not yet sent are not bought').returns<BulkJobView>(),
+  'bulk.checkAgain': op(
+    z.object({ jobId }),
+    "Ask the service now about a job's accepted and pending items (its log, then requery) and learn the wallet cost of the items bought",
+  ).returns<BulkJobView>(),
   'bulk.status': op(z.object({ jobId }), 'Where a job stands').returns<BulkJobView>(),
-  'bulk.list': op(z.object({ limit: z.number().int().min(1).max(500).default(50) }), 'Recent jobs, newest first').returns<BulkJobView[]>(),
+  'bulk.list': op(z.object({ limit: z.number().int().min(1).max(500).default(50) }), 'Recent jobs of the connection in use, newest first').returns<BulkJobView[]>(),
   'bulk.resolveItems': op(
     z.object({ jobId, seqs, resolution: z.enum(['bought', 'not_bought', 'resend']), note: z.string().max(500).optional() }),
     'Settle uncertain items by hand: bought, not bought, or send again',
   ).returns<BulkJobView>(),
   'bulk.discard': op(z.object({ jobId }), 'Delete a draft job').returns<{ deleted: true }>(),
   'bulk.export': op(z.object({ jobId, format: z.enum(['xlsx', 'csv']) }), 'Results of a job as a spreadsheet').returns<ExportedFile>(),
-  'bulk.settings.get': op(z.object({}), 'Batch size, concurrency and spending caps of bulk jobs').returns<BulkSettingsView>(),
+  'bulk.settings.get': op(z.object({}), 'Batch size, concurrency and spending caps of bulk jobs on the connection in use').returns<BulkSettingsView>(),
   'bulk.settings.set': op(
     z.object({
       batchSize: z.number().int().min(1).max(100).optional(),
@@ -258,6 +280,6 @@ export const bulkOperations = {
       uncertainSafeDelaySeconds: z.number().int().min(0).max(3600).optional(),
       outcomeWaitSeconds: z.number().int().min(0).max(3600).optional(),
     }),
-    'Change batch size, concurrency and spending caps',
+    'Change batch size, concurrency and spending caps of bulk jobs on the connection in use',
   ).returns<BulkSettingsView>(),
 } as const;

@@ -1,17 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
-import { startTestApp, type TestApp } from '../../support/testApp';
-import { airtimeRows, allLogEntries, mtnPhone, tempDir, writeCsv } from './bulkTestFiles';
+import type { TestApp } from '../../support/testApp';
+import { airtimeRows, allLogEntries, mtnPhone, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
 
 let t: TestApp;
 let dir: string;
 
 beforeEach(async () => {
-  t = await startTestApp();
+  t = await startBulkTestApp();
   dir = tempDir();
-  const bulk = t.app.service(createBulkService);
-  bulk.timing = { ...bulk.timing, pollMs: 300, tickMs: 50, backoffBaseMs: 200, holdBaseMs: 500 };
-  await t.call('bulk.settings.set', { outcomeWaitSeconds: 30, uncertainSafeDelaySeconds: 1 });
 });
 
 afterEach(async () => {
@@ -41,8 +37,8 @@ describe('a bulk airtime job', () => {
     expect(done.state).toBe('completed');
     expect(done.counts.success).toBe(7);
     expect(done.counts.failed).toBe(1);
-    expect(done.chargedKobo).toBe(700_00);
-    expect(done.refundedKobo).toBe(200_00);
+    expect(done.bought.faceKobo).toBe(700_00);
+    expect(done.refunded.faceKobo).toBe(200_00);
 
     const items = await t.call('bulk.items', { jobId: preview.job.id, limit: 100 });
     for (const item of items.items) expect(item.reference).toMatch(/\S/);

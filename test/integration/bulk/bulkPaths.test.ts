@@ -6,30 +6,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../../src/main/app';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { createApp } from '../../../src/main/app';
 import { dispatch } from '../../../src/main/dispatch';
 import { startSandbox } from '../../../src/sandbox';
 import { AppError } from '../../../src/shared/appError';
-import { ROOT, startTestApp, type TestApp } from '../../support/testApp';
+import { ROOT, type TestApp } from '../../support/testApp';
 import { refusal } from '../../support/refusal';
-import { airtimeRows, allLogEntries, mtnPhone, tempDir, waitForJob, writeCsv } from './bulkTestFiles';
+import { airtimeRows, allLogEntries, fastJobs, mtnPhone, startBulkTestApp, tempDir, waitForJob, writeCsv } from './bulkTestFiles';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'imports');
 
 let t: TestApp;
 let dir: string;
 
-function fast(app: App): void {
-  const bulk = app.service(createBulkService);
-  bulk.timing = { ...bulk.timing, pollMs: 300, tickMs: 50, backoffBaseMs: 200, holdBaseMs: 500 };
-}
-
 async function start(token?: string): Promise<void> {
-  t = await startTestApp(token ? { token } : {});
+  t = await startBulkTestApp(token ? { token } : {});
   dir = tempDir();
-  fast(t.app);
-  await t.call('bulk.settings.set', { outcomeWaitSeconds: 30, uncertainSafeDelaySeconds: 1 });
 }
 
 async function prepareAirtime(rows: (string | number)[][], name = 'sheet.csv', keepDuplicates = false) {
@@ -168,7 +160,7 @@ describe('an organisation not configured for vending (422)', () => {
     const preview = await prepareAirtime(airtimeRows(2));
     const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
     expect(done.counts.rejected).toBe(2);
-    expect(done.chargedKobo).toBe(0);
+    expect(done.bought.faceKobo).toBe(0);
     const items = await t.call('bulk.items', { jobId: preview.job.id });
     for (const item of items.items) expect(item.reason).toMatch(/Not possible for this organisation: .*not configured.*Nothing was charged/);
   });
@@ -229,7 +221,7 @@ describe('spending caps and confirmation', () => {
   it('on a LIVE connection the total must be typed to confirm', async () => {
     const liveDir = tempDir();
     const live = await createApp({ dataDir: liveDir, shell: 'test', connection: { baseUrl: t.sandbox.url, token: t.token, kind: 'live' } });
-    fast(live);
+    fastJobs(live);
     try {
       const file = writeCsv(dir, 'live.csv', airtimeRows(2, 500));
       const call = async (name: string, input: unknown) => {

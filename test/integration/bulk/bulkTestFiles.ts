@@ -5,10 +5,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../../../src/main/app';
+import { afterEach, beforeEach } from 'vitest';
+import { createApp, type App } from '../../../src/main/app';
+import { createBulkService } from '../../../src/main/bulk/bulkService';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import type { BulkJobView, BulkSettingsView } from '../../../src/shared/contract/bulk';
-import type { TestApp } from '../../support/testApp';
+import { startTestApp, type TestApp, type TestAppOptions } from '../../support/testApp';
 import { runVendesk, spawnVendesk, type VendeskRun } from '../../support/vendeskProcess';
 
 export function tempDir(): string {
@@ -31,6 +33,34 @@ export function airtimeRows(count: number, amountNaira = 100, offset = 0): (stri
   const rows: (string | number)[][] = [['Name', 'Phone', 'Network', 'Amount']];
   for (let i = 0; i < count; i++) rows.push([`Staff ${i + 1}`, mtnPhone(i + offset), 'MTN', amountNaira]);
   return rows;
+}
+
+/** Jobs of this app run on a short clock: polls, ticks, backoffs and holds in tenths of a second. */
+export function fastJobs(app: App): void {
+  const bulk = app.service(createBulkService);
+  bulk.timing = { ...bulk.timing, pollMs: 300, tickMs: 50, backoffBaseMs: 200, holdBaseMs: 500 };
+}
+
+/** A vendesk for job tests: fast jobs that wait 30 s for outcomes and trust the log's silence after 1 s. */
+export async function startBulkTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const t = await startTestApp(options);
+  fastJobs(t.app);
+  await t.call('bulk.settings.set', { outcomeWaitSeconds: 30, uncertainSafeDelaySeconds: 1 });
+  return t;
+}
+
+/** For each test of the file: a fresh `startBulkTestApp` and a temporary folder, both removed after the test. */
+export function bulkTestEach(options: TestAppOptions = {}): { t: TestApp; dir: string } {
+  const current = {} as { t: TestApp; dir: string };
+  beforeEach(async () => {
+    current.t = await startBulkTestApp(options);
+    current.dir = tempDir();
+  });
+  afterEach(async () => {
+    await current.t.close();
+    fs.rmSync(current.dir, { recursive: true, force: true });
+  });
+  return current;
 }
 
 export async function waitForJob(t: TestApp, jobId: string, until: (j: BulkJobView) => boolean, timeoutMs = 60_000): Promise<BulkJobView> {

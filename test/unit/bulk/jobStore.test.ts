@@ -86,8 +86,10 @@ describe('the job store', () => {
     store.markAccepted(id, [{ seq: 1, reference: 'R1' }], null);
     store.transition(id, [2], 'rejected', { reason: 'no' });
     store.transition(id, [3], 'failed', { reason: 'refunded' });
-    expect(store.spentSince(Date.now() - 60_000)).toBe(200_00);
-    expect(store.spentSince(Date.now() + 60_000)).toBe(0);
+    expect(store.spentSince('sandbox', Date.now() - 60_000)).toBe(200_00);
+    expect(store.spentSince('sandbox', Date.now() + 60_000)).toBe(0);
+    // Another connection's jobs never count toward this one's cap.
+    expect(store.spentSince('other-profile', Date.now() - 60_000)).toBe(0);
   });
 
   it('busy keys hold back an item whose phone and amount is in progress', () => {
@@ -100,10 +102,17 @@ describe('the job store', () => {
 describe('bulk settings', () => {
   it('defaults, clamps and keeps caps in kobo (null = no cap)', () => {
     const settings = new Settings(db);
-    expect(readBulkSettings(settings)).toMatchObject({ batchSize: 50, concurrency: 3, capPerJobKobo: null, capPerDayKobo: null, uncertainSafeDelaySeconds: 120 });
-    const next = writeBulkSettings(settings, { batchSize: 500, concurrency: 0, capPerDayKobo: 5_000_000 });
+    expect(readBulkSettings(settings, 'sandbox')).toMatchObject({ batchSize: 50, concurrency: 3, capPerJobKobo: null, capPerDayKobo: null, uncertainSafeDelaySeconds: 120 });
+    const next = writeBulkSettings(settings, 'sandbox', { batchSize: 500, concurrency: 0, capPerDayKobo: 5_000_000 });
     expect(next).toMatchObject({ batchSize: 100, concurrency: 1, capPerDayKobo: 5_000_000 });
-    expect(writeBulkSettings(settings, { capPerDayKobo: null }).capPerDayKobo).toBeNull();
+    expect(writeBulkSettings(settings, 'sandbox', { capPerDayKobo: null }).capPerDayKobo).toBeNull();
+  });
+
+  it('are per connection: a cap set on one connection does not change another', () => {
+    const settings = new Settings(db);
+    writeBulkSettings(settings, 'live-a', { capPerJobKobo: 1_000_00, batchSize: 10 });
+    expect(readBulkSettings(settings, 'live-a')).toMatchObject({ capPerJobKobo: 1_000_00, batchSize: 10 });
+    expect(readBulkSettings(settings, 'sandbox')).toMatchObject({ capPerJobKobo: null, batchSize: 50 });
   });
 });
 

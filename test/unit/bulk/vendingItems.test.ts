@@ -37,7 +37,7 @@ function insertPurchase(id: string, account: string, state: string, createdAt: s
 describe('electricity and cable items', () => {
   it('read each purchase state as the row outcome a user understands', () => {
     expect(itemFromPurchase({ state: 'success', reason: null, hint: null, refund_state: 'not_applicable' })).toEqual({ state: 'success', reason: null });
-    expect(itemFromPurchase({ state: 'failed', reason: 'declined by provider', hint: null, refund_state: 'confirmed' })?.reason).toBe('declined by provider. Refund confirmed in the wallet.');
+    expect(itemFromPurchase({ state: 'failed', reason: 'declined by provider', hint: null, refund_state: 'confirmed' })?.reason).toBe('declined by provider. Refunded: the service records it as FAILED and gives the money back automatically.');
     expect(itemFromPurchase({ state: 'rejected', reason: 'vendType does not match', hint: null, refund_state: 'not_applicable' })?.reason).toMatch(/Nothing was charged/);
     expect(itemFromPurchase({ state: 'needs_support', reason: null, hint: null, refund_state: 'not_applicable' })?.state).toBe('pending');
     expect(itemFromPurchase({ state: 'uncertain', reason: null, hint: null, refund_state: 'not_applicable' })?.reason).toMatch(/never sent again/);

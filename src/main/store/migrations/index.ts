@@ -13,6 +13,7 @@ import { messagingMigration } from './005_messaging';
 import { pendingMigration } from './006_pending';
 import { bulkAccountsMigration } from './007_bulk_accounts';
 import { connectionScopeMigration } from './008_connection_scope';
+import { bulkFiguresMigration } from './009_bulk_figures';
 import { logFacetsMigration } from './011_log_facets';
 
 export const MIGRATIONS: Migration[] = [
@@ -24,6 +25,7 @@ export const MIGRATIONS: Migration[] = [
   pendingMigration,
   bulkAccountsMigration,
   connectionScopeMigration,
+  bulkFiguresMigration,
   logFacetsMigration,
   // (add one import and one entry per migration file, in number order)
 ];

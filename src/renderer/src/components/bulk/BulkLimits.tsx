@@ -4,7 +4,7 @@ import type { BulkSettingsView } from '../../../../shared/contract/bulk';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
-import { useOperation } from '../../hooks/useOperation';
+import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 
@@ -16,6 +16,8 @@ const capText = (kobo: number | null): string => (kobo === null ? '' : formatNai
 /** Spending caps and sending pace of bulk jobs. Empty cap = no cap. */
 export function BulkLimits() {
   const current = useOperation('bulk.settings.get', {});
+  // The limits are those of the connection in use: another connection's are read when it is switched.
+  useDataChanged(['bulk.settings'], () => void current.reload());
   const [perJob, setPerJob] = useState('');
   const [perDay, setPerDay] = useState('');
   const [batch, setBatch] = useState<Field>(50);
@@ -54,7 +56,7 @@ export function BulkLimits() {
         <Accordion.Panel>
           <Stack gap="sm">
             <Text size="sm" c="dimmed">
-              Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap empty for no cap. The daily cap counts every bulk job of the day on this computer.
+              These limits are for the connection in use; each connection has its own. Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap empty for no cap. The daily cap counts every bulk job of the day on this connection.
             </Text>
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
               <MoneyInput label="Cap per job (₦)" placeholder="No cap" value={perJob} onChange={setPerJob} optional />

@@ -10,8 +10,10 @@ import { ErrorNotice } from '../ErrorNotice';
 import { JOB_COLOR, jobLabel, KIND_LABEL } from './bulkLabels';
 import { BulkLimits } from './BulkLimits';
 import { BulkPreviewPanel } from './BulkPreviewPanel';
+import { WalletCost } from './JobMoney';
 import { JobProgressPanel } from './JobProgressPanel';
 import { NewBulkJob } from './NewBulkJob';
+import { useJobProgress } from './useJobProgress';
 
 interface Draft {
   preview: BulkPreview;
@@ -27,6 +29,8 @@ export function BulkPurchases() {
   const { busy: remapping, error, run } = useAction();
   const jobs = useOperation('bulk.list', { limit: 20 });
   useDataChanged(['jobs'], () => void jobs.reload());
+  // A job running (here or opened and left) moves the list's counts as it goes.
+  useJobProgress(null, 1000, () => void jobs.reload());
 
   const remap = async (mapping: Record<string, number | null>) => {
     if (!draft) return;
@@ -91,23 +95,29 @@ export function BulkPurchases() {
                 <Table.Th>State</Table.Th>
                 <Table.Th ta="right">Rows</Table.Th>
                 <Table.Th ta="right">Successful</Table.Th>
-                <Table.Th ta="right">Spent</Table.Th>
+                <Table.Th ta="right">Bought (face value)</Table.Th>
+                <Table.Th ta="right">Wallet cost</Table.Th>
+                <Table.Th ta="right">Not bought</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {list.map((j) => (
                 <Table.Tr key={j.id} onClick={() => setOpenJob(j.id)} style={{ cursor: 'pointer' }}>
-                  <Table.Td>{formatDateTime(j.confirmedAt ?? j.createdAt)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(j.confirmedAt ?? j.createdAt)}</Table.Td>
                   <Table.Td>{j.fileName}</Table.Td>
                   <Table.Td>{KIND_LABEL[j.kind]}</Table.Td>
-                  <Table.Td>
-                    <Badge color={j.interrupted ? 'orange' : JOB_COLOR[j.state]} variant="light">
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Badge color={j.interrupted ? 'orange' : JOB_COLOR[j.state]} variant="light" style={{ minWidth: 'max-content' }}>
                       {j.active && j.state === 'running' ? 'Buying…' : jobLabel(j)}
                     </Badge>
                   </Table.Td>
                   <Table.Td ta="right">{formatCount(j.items)}</Table.Td>
                   <Table.Td ta="right">{formatCount(j.counts.success)}</Table.Td>
-                  <Table.Td ta="right">{formatNaira(j.chargedKobo)}</Table.Td>
+                  <Table.Td ta="right">{formatNaira(j.bought.faceKobo)}</Table.Td>
+                  <Table.Td ta="right">
+                    <WalletCost money={j.bought} />
+                  </Table.Td>
+                  <Table.Td ta="right">{j.notBought.count > 0 ? `${formatCount(j.notBought.count)} (${formatNaira(j.notBought.faceKobo)})` : '—'}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

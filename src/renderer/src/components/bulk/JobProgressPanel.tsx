@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, Progress, SegmentedControl, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Modal, Progress, SegmentedControl, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import type { BulkItemState, BulkItemView, BulkJobView } from '../../../../shared/contract/bulk';
 import { AppError, asAppError, bridge } from '../../bridge';
@@ -6,6 +6,8 @@ import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useDataChanged } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { ITEM_COLOR, ITEM_LABEL, ITEM_MEANING, JOB_COLOR, jobLabel, KIND_LABEL, RECIPIENT_WORD, rowAccount } from './bulkLabels';
+import { JobMoney } from './JobMoney';
+import { useJobProgress } from './useJobProgress';
 import { VirtualRows } from './VirtualRows';
 
 const SHOWN: BulkItemState[] = ['success', 'failed', 'pending', 'accepted', 'rejected', 'uncertain', 'held', 'queued', 'sending', 'cancelled', 'excluded'];
@@ -20,48 +22,39 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
   const [filter, setFilter] = useState<Filter>('all');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
+  const [askingCancel, setAskingCancel] = useState(false);
 
-  const load = useCallback(async () => {
+  // The job's counts and money come from one read, so they always agree with each other.
+  const loadJob = useCallback(async () => {
     try {
-      const [j, list] = await Promise.all([
-        bridge.call('bulk.status', { jobId }),
-        bridge.call('bulk.items', {
-          jobId,
-          limit: 5000,
-          ...(filter === 'all' ? {} : { states: filter === 'problems' ? ['rejected', 'uncertain', 'failed', 'held', 'pending'] : [filter] }),
-        }),
-      ]);
-      setJob(j);
+      setJob(await bridge.call('bulk.status', { jobId }));
+    } catch (e) {
+      setError(asAppError(e));
+    }
+  }, [jobId]);
+  const loadItems = useCallback(async () => {
+    try {
+      const list = await bridge.call('bulk.items', {
+        jobId,
+        limit: 5000,
+        ...(filter === 'all' ? {} : { states: filter === 'problems' ? ['rejected', 'uncertain', 'failed', 'held', 'pending'] : [filter] }),
+      });
       setItems(list.items);
       setItemTotal(list.total);
     } catch (e) {
       setError(asAppError(e));
     }
   }, [jobId, filter]);
+  const load = useCallback(() => Promise.all([loadJob(), loadItems()]).then(() => undefined), [loadJob, loadItems]);
 
   useEffect(() => {
     void load();
   }, [load]);
   useDataChanged(['jobs'], () => void load());
 
-  // Live counts from progress events; the row list refreshes at most twice a second.
-  useEffect(() => {
-    let timer: number | null = null;
-    const off = bridge.on('job.progress', (p) => {
-      if (p.jobId !== jobId) return;
-      setJob((j) => (j ? { ...j, counts: p.counts as BulkJobView['counts'], done: p.done, message: p.message ?? j.message } : j));
-      if (timer === null) {
-        timer = window.setTimeout(() => {
-          timer = null;
-          void load();
-        }, 500);
-      }
-    });
-    return () => {
-      off();
-      if (timer !== null) window.clearTimeout(timer);
-    };
-  }, [jobId, load]);
+  // While it runs: the counts and money about three times a second, the row list once a second.
+  useJobProgress(jobId, 300, () => void loadJob());
+  useJobProgress(jobId, 1000, () => void loadItems());
 
   const run = async (fn: () => Promise<unknown>) => {
     setBusy(true);
@@ -85,14 +78,40 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
   const c = job.counts;
   const percent = job.items === 0 ? 0 : Math.round((job.done / job.items) * 100);
   const running = job.active;
-  const canResume = !running && (job.state === 'paused' || job.interrupted || ((job.state === 'completed' || job.state === 'needs_attention') && c.pending + c.uncertain > 0));
+  const canResume = !running && (job.state === 'paused' || job.interrupted || (job.state === 'needs_attention' && c.pending + c.uncertain > 0));
+  // A finished or cancelled job sends nothing more; what the service has not settled yet (and costs not known yet) can be asked about now.
+  const open = c.pending + c.accepted + c.uncertain + c.sending;
+  const costsUnknown = job.bought.costKnown < job.bought.count || job.refunded.costKnown < job.refunded.count;
+  const canCheck = !running && (job.state === 'completed' || job.state === 'cancelled') && (open > 0 || costsUnknown);
   const canPause = running && job.state === 'running';
   const canCancel = job.state === 'running' || job.state === 'paused';
   const uncertain = items.filter((i) => i.state === 'uncertain');
   const vending = job.kind === 'electricity' || job.kind === 'cable';
+  const cancel = () => {
+    setAskingCancel(false);
+    void run(() => bridge.call('bulk.cancel', { jobId }));
+  };
 
   return (
     <Stack gap="md">
+      <Modal opened={askingCancel} onClose={() => setAskingCancel(false)} title="Cancel the rest of this job?" centered>
+        <Stack gap="sm">
+          <Text size="sm" data-testid="cancel-what">
+            {formatCount(job.toSend.count)} row(s) not sent yet ({formatNaira(job.toSend.faceKobo)}) will not be bought.
+          </Text>
+          <Text size="sm" c="dimmed">
+            Rows already sent are not affected: vendesk keeps following them to their outcome. A cancelled job cannot be resumed; to buy the rest later, check the file again.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setAskingCancel(false)}>
+              Keep the job
+            </Button>
+            <Button color="red" onClick={cancel}>
+              Cancel the rest
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
       <Card withBorder padding="lg">
         <Stack gap="sm">
           <Group justify="space-between" align="flex-start">
@@ -119,9 +138,10 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
             <Progress.Section value={job.items ? (c.cancelled / job.items) * 100 : 0} color="gray" />
           </Progress.Root>
           <Text size="sm" aria-live="polite" data-testid="job-progress-text">
-            {formatCount(job.done)} of {formatCount(job.items)} answered ({percent}%) · {formatNaira(job.chargedKobo)} spent of the {formatNaira(job.totalKobo)} job
-            {job.refundedKobo > 0 ? ` · ${formatNaira(job.refundedKobo)} failed and refunded` : ''}
+            {formatCount(job.done)} of {formatCount(job.items)} answered ({percent}%)
+            {job.notBought.count > 0 ? ` · ${formatCount(job.notBought.count)} not bought` : ''} · the job totals {formatNaira(job.totalKobo)}
           </Text>
+          <JobMoney job={job} />
           <SimpleGrid cols={{ base: 3, md: 6 }} spacing="xs">
             {(['success', 'failed', 'pending', 'rejected', 'uncertain', 'queued'] as BulkItemState[]).map((s) => {
               const n = s === 'pending' ? c.pending + c.accepted : s === 'queued' ? c.queued + c.held + c.sending : c[s];
@@ -153,11 +173,18 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
             )}
             {canResume && (
               <Button onClick={() => void run(() => bridge.call('bulk.resume', { jobId }))} loading={busy}>
-                {job.state === 'paused' || job.interrupted ? 'Resume' : 'Check outcomes again'}
+                {job.state === 'paused' || job.interrupted ? 'Resume' : 'Check again'}
               </Button>
             )}
+            {canCheck && (
+              <Tooltip label="Ask the service now about the items it has not settled, and the wallet cost of what was bought. vendesk also does this by itself every few seconds." withArrow multiline w={300}>
+                <Button variant="light" onClick={() => void run(() => bridge.call('bulk.checkAgain', { jobId }))} loading={busy}>
+                  Check again
+                </Button>
+              </Tooltip>
+            )}
             {canCancel && (
-              <Button color="red" variant="light" onClick={() => void run(() => bridge.call('bulk.cancel', { jobId }))} loading={busy}>
+              <Button color="red" variant="light" onClick={() => setAskingCancel(true)} loading={busy}>
                 Cancel the rest
               </Button>
             )}
@@ -197,9 +224,11 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
                 <Button size="xs" variant="light" color="gray" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'not_bought' }))}>
                   Not bought — leave it
                 </Button>
-                <Button size="xs" variant="light" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'resend' }))}>
-                  Not bought — buy it again
-                </Button>
+                {job.state !== 'cancelled' && (
+                  <Button size="xs" variant="light" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'resend' }))}>
+                    Not bought — buy it again
+                  </Button>
+                )}
                   </>
                 )}
               </Group>

@@ -1,0 +1,68 @@
+/**
+ * The follow-up of bulk jobs that are no longer sending (finished, cancelled, paused, needing
+ * attention): the items the service accepted are followed to their final state like any pending
+ * purchase, and the wallet cost of what was bought is learned, so a job never shows "Pending"
+ * forever nor a cost it does not know.
+ *
+ * - Airtime and data: accepted and pending items are looked up in the service's log by
+ *   reference, then requeried once due (`itemOutcomes.ts`); a bought item whose cost is not
+ *   known yet is looked up in the log too. Uncertain items of a cancelled job are settled from
+ *   the log and never sent again: found → bought, confirmed absent → not bought.
+ * - Electricity and cable: each item follows its purchase, which the requery loop settles; its
+ *   cost is its amount less the commission the service answered, else its log entry's cost.
+ *
+ * The loop in `followUpLoop.ts` runs it for the jobs of the connection in use every few seconds;
+ * "Check again" and the CLI's `bulk status` and `bulk resume` run it for one job at once
+ * (`BulkService.checkAgain`).
+ */
+import { readOutcomes, settleUncertainItem, type OutcomeClient } from './itemOutcomes';
+import { isVendingKind, settledMessage } from './jobStates';
+import type { JobRow, JobStore } from './jobStore';
+
+export interface FollowUpDeps {
+  store: JobStore;
+  client: () => OutcomeClient;
+  /** How long after sending an uncertain item vendesk trusts the log's silence (the job's setting). */
+  uncertainSafeDelayMs: number;
+}
+
+/**
+ * One look at the service for a job that is not running (the caller makes sure: no runner here
+ * or in another process). `costs`: also look up the wallet cost of final items that lack one.
+ * Returns how many items changed.
+ */
+export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { costs: boolean }): Promise<number> {
+  const { store } = deps;
+  let changed = 0;
+  if (isVendingKind(job.kind)) {
+    changed += store.syncFromPurchases(job.id);
+  } else {
+    const open = store.items(job.id, { states: ['accepted', 'pending'] });
+    const costless = options.costs ? store.items(job.id, { states: ['success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference) : [];
+    if (open.length + costless.length > 0) changed += await readOutcomes(deps.client(), store, job, [...open, ...costless]);
+    if (job.state === 'cancelled') {
+      const due = store.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + deps.uncertainSafeDelayMs <= Date.now());
+      for (const item of due) if ((await settleUncertainItem(deps.client(), store, job, item, 'not_bought')) !== null) changed++;
+    }
+  }
+  if (isVendingKind(job.kind) && options.costs) {
+    // Their state follows their purchase; only the cost is read here.
+    const costless = store.items(job.id, { states: ['pending', 'success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference);
+    if (costless.length > 0) changed += await readOutcomes(deps.client(), store, job, costless, { settle: false });
+  }
+  if (changed > 0) settleJobState(store, job.id);
+  return changed;
+}
+
+/**
+ * After items changed outside a run: the message of a finished or cancelled job says what is
+ * still open (its finish time is kept); a job left needing attention for items now settled is
+ * finished.
+ */
+export function settleJobState(store: JobStore, jobId: string): void {
+  const current = store.job(jobId);
+  if (!current) return;
+  const c = store.counts(jobId);
+  if (current.state === 'cancelled' || current.state === 'completed') store.setJobMessage(jobId, settledMessage(current.state, c));
+  else if (current.state === 'needs_attention' && c.uncertain + c.sending === 0) store.setJobState(jobId, 'completed', settledMessage('completed', c));
+}
