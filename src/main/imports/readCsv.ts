@@ -7,10 +7,11 @@ import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import Papa from 'papaparse';
+import { excerpt } from '../../shared/excerpt';
 import { detectEncoding, type TextEncodingName } from './detectEncoding';
 import { emptyFileError, type OpenedSpreadsheet } from './inspectSpreadsheet';
 import { ImportError } from './importError';
-import { TableBuilder, type CellValue, type ReadSpreadsheetOptions, type SheetTable } from './sheetTable';
+import { MAX_COLUMNS, TableBuilder, type CellValue, type ReadSpreadsheetOptions, type SheetTable } from './sheetTable';
 
 export type CsvDelimiter = ',' | ';' | '\t' | '|';
 const CANDIDATES: readonly CsvDelimiter[] = [',', ';', '\t', '|'];
@@ -59,6 +60,86 @@ export function detectDelimiter(text: string): CsvDelimiter {
 
 class NotUtf8 extends Error {}
 
+/** Longest CSV record accepted, in characters: no spreadsheet row comes near it. */
+export const MAX_RECORD_CHARS = 1_000_000;
+
+/** A CSV record over {@link MAX_RECORD_CHARS}; `start` is its first characters. */
+export function recordTooLongError(row: number, start: string): ImportError {
+  return new ImportError(
+    'too_long',
+    `Row ${row.toLocaleString('en-US')} of the file is longer than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters (it starts "${excerpt(start.replace(/\s+/g, ' '), undefined, false)}"), far more than a spreadsheet row holds; the file was not read. If a quote (") on that row is never closed, the rest of the file runs into one cell: fix the quotes (or check that this is a real CSV file), save it again, and import the new file.`,
+  );
+}
+
+/**
+ * Watches the text as it streams in, before papaparse has to hold it: refuses a record (quotes
+ * respected) longer than {@link MAX_RECORD_CHARS} or of more than {@link MAX_COLUMNS} fields.
+ * A quote that is never closed, or a file with no line breaks, is caught within a megabyte.
+ */
+export class CsvShapeGuard {
+  private inQuotes = false;
+  private afterCr = false;
+  private fields = 1;
+  private record = 1;
+  /** Characters of the current record in earlier chunks. */
+  private charsBefore = 0;
+  /** The first characters of the current record that came in earlier chunks, for messages. */
+  private startBefore = '';
+
+  constructor(private readonly delimiter: number) {}
+
+  check(text: string): void {
+    const delimiter = this.delimiter;
+    let inQuotes = this.inQuotes;
+    let afterCr = this.afterCr;
+    let fields = this.fields;
+    let recordStart = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 34) inQuotes = !inQuotes;
+      else if (!inQuotes) {
+        if (c === 10 || c === 13) {
+          if (!(c === 10 && afterCr)) {
+            // A record ends (CRLF counts once).
+            if (this.charsBefore + i - recordStart > MAX_RECORD_CHARS) throw this.tooLong(text, recordStart);
+            this.record++;
+            this.charsBefore = 0;
+            this.startBefore = '';
+            fields = 1;
+          }
+          afterCr = c === 13;
+          recordStart = i + 1;
+          continue;
+        }
+        if (c === delimiter && ++fields > MAX_COLUMNS) throw this.tooWide(text, recordStart);
+      }
+      afterCr = false;
+    }
+    this.inQuotes = inQuotes;
+    this.afterCr = afterCr;
+    this.fields = fields;
+    if (this.charsBefore + text.length - recordStart > MAX_RECORD_CHARS) throw this.tooLong(text, recordStart);
+    this.startBefore = this.start(text, recordStart);
+    this.charsBefore += text.length - recordStart;
+  }
+
+  /** The first characters of the current record, which began at `recordStart` of `text` (or before it). */
+  private start(text: string, recordStart: number): string {
+    return this.startBefore.length >= 200 ? this.startBefore : this.startBefore + text.slice(recordStart, recordStart + 200 - this.startBefore.length);
+  }
+
+  private tooLong(text: string, recordStart: number): ImportError {
+    return recordTooLongError(this.record, this.start(text, recordStart));
+  }
+
+  private tooWide(text: string, recordStart: number): ImportError {
+    return new ImportError(
+      'too_wide',
+      `Row ${this.record.toLocaleString('en-US')} of the file has more than ${MAX_COLUMNS.toLocaleString('en-US')} columns (it starts "${excerpt(this.start(text, recordStart).replace(/\s+/g, ' '), undefined, false)}"), more than a spreadsheet can have; the file was not read. Check that you chose the right file and that it is a real CSV, save it again, and import the new file.`,
+    );
+  }
+}
+
 const READ_CHUNK_BYTES = 1 << 20;
 
 export async function readCsv(path: string, opened: OpenedSpreadsheet, options: ReadSpreadsheetOptions, maxRows: number): Promise<SheetTable> {
@@ -85,6 +166,7 @@ function parseCsv(
   signal?.throwIfAborted();
   const hash = createHash('sha256');
   const decoder = new TextDecoder(encoding, { fatal });
+  const guard = new CsvShapeGuard(delimiter.charCodeAt(0));
   // One buffer, read into again and again: the file's bytes are decoded at once into the text
   // papaparse needs, so at most one chunk of raw bytes is held at any time (a stream would
   // allocate a fresh buffer per chunk and leave them all for the garbage collector).
@@ -104,7 +186,10 @@ function parseCsv(
         } catch {
           throw new NotUtf8();
         }
-        if (text.length > 0) yield text;
+        if (text.length > 0) {
+          guard.check(text);
+          yield text;
+        }
       }
     } finally {
       await closeFile();
@@ -115,7 +200,10 @@ function parseCsv(
     } catch {
       throw new NotUtf8();
     }
-    if (tail.length > 0) yield tail;
+    if (tail.length > 0) {
+      guard.check(tail);
+      yield tail;
+    }
   }
   const closeFile = async () => {
     const h = handle;
@@ -123,7 +211,7 @@ function parseCsv(
     await h?.close();
   };
   const input = Readable.from(decodedChunks(), { objectMode: true });
-  const builder = new TableBuilder(maxRows);
+  const builder = new TableBuilder(maxRows, options.maxCells);
   let rowNumber = 0;
 
   return new Promise<SheetTable>((resolve, reject) => {
@@ -176,8 +264,8 @@ function parseCsv(
         }
       },
       error(error: Error) {
-        if (error instanceof NotUtf8) fail(error);
-        else fail(new ImportError('corrupt', `The CSV file could not be read (${error.message}). Open it in a spreadsheet program, save it again as CSV, and import the new file.`, { cause: error }));
+        if (error instanceof NotUtf8 || error instanceof ImportError) fail(error);
+        else fail(new ImportError('corrupt', `The CSV file could not be read (${excerpt(error.message, 120)}). Open it in a spreadsheet program, save it again as CSV, and import the new file.`, { cause: error }));
       },
     });
   });

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { AppError } from '../../shared/appError';
+import { excerpt } from '../../shared/excerpt';
 import {
   amountFromCell,
   assertMappingComplete,
@@ -30,12 +31,15 @@ import {
   type FieldKey,
 } from '../imports';
 import { openSpreadsheet } from '../imports/inspectSpreadsheet';
+import { MAX_RECORD_CHARS, recordTooLongError } from '../imports/readCsv';
 import { findHeaderRow, noHeaderError, type SheetRow } from '../imports/sheetTable';
 import { STATUS_FAILED, STATUS_PENDING, STATUS_SUCCESS, statusCode, type EntryDetail, type LogColumns } from './logColumns';
 
 /** A vendor export may be large: up to 1 GB and 5,000,000 rows. */
 export const EXPORT_MAX_BYTES = 1024 * 1024 * 1024;
 export const EXPORT_MAX_ROWS = 5_000_000;
+/** Cells an export read through the importer (XLSX, other encodings) may hold: a full-height sheet (1,048,576 rows) of 30 columns. */
+export const EXPORT_MAX_CELLS = 32_000_000;
 
 export interface UnreadableExportRow {
   row: number;
@@ -213,6 +217,7 @@ async function readThroughImporter(path: string, options: ReadExportOptions): Pr
     sheet: options.sheet,
     maxRows: EXPORT_MAX_ROWS,
     maxBytes: EXPORT_MAX_BYTES,
+    maxCells: EXPORT_MAX_CELLS,
     signal: options.signal,
     onProgress: (rows) => options.onProgress?.(rows, null, null),
   });
@@ -265,7 +270,7 @@ async function readThroughImporter(path: string, options: ReadExportOptions): Pr
 function unreadableMessage(row: number, amountReason: string | null, badStatus: string | null): string {
   const parts: string[] = [];
   if (amountReason) parts.push(`amount: ${amountReason}`);
-  if (badStatus !== null) parts.push(badStatus === '' ? 'status is empty' : `status "${badStatus}" is not SUCCESS, FAILED or PENDING`);
+  if (badStatus !== null) parts.push(badStatus === '' ? 'status is empty' : `status "${excerpt(badStatus)}" is not SUCCESS, FAILED or PENDING`);
   return `Row ${row}: ${parts.join('; ')}. The row was left out; correct it in the export and reconcile again.`;
 }
 
@@ -511,9 +516,13 @@ async function readCsvFast(path: string, bomLength: number, options: ReadExportO
   const topEnds: number[] = [];
   let pos = bomLength;
   let rowNumber = 0;
+  const refuseLongRecord = (start: number, end: number, row: number) => {
+    if (end - start > MAX_RECORD_CHARS) throw recordTooLongError(row, buf.toString('utf8', start, start + 200));
+  };
   while (pos < buf.length && top.length < 20) {
     const next = scanRecord(buf, pos, delim, starts, ends, quoted, maxFields);
     rowNumber++;
+    refuseLongRecord(pos, next, rowNumber);
     const cells = cellsOf(scannedFields);
     if (cells.some((c) => c !== null && String(c).trim() !== '')) {
       top.push({ row: rowNumber, cells });
@@ -565,6 +574,7 @@ async function readCsvFast(path: string, bomLength: number, options: ReadExportO
       }
     }
     rowNumber++;
+    refuseLongRecord(recordStart, pos, rowNumber);
     if (fields === 1 && starts[0] === ends[0]) continue; // blank line
     fileRows++;
     if (++sinceYield === YIELD_EVERY_ROWS) {
