@@ -4,12 +4,12 @@
  * which are built on first use from their own modules (`app.service(createX)`), so adding a
  * service never means editing this file.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../sandbox';
 import { AppError } from '../shared/appError';
 import { VendingClient } from './api/vendingClient';
 import { EventBus } from './eventBus';
+import { secureDataFolder } from './privateFiles';
 import { registerSecret } from './redact';
 import { openDatabase, type Db } from './store/database';
 import { ProfileStore, SANDBOX_PROFILE_ID, type Profile } from './store/profiles';
@@ -163,10 +163,13 @@ export class App {
 }
 
 export async function createApp(options: AppOptions): Promise<App> {
-  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  // Every file 600 and folder 700, whatever modes the folder came with; a token file others could
+  // read is left for the token store to refuse (and say so) rather than quietly fixed.
+  const tokensDir = path.join(options.dataDir, 'tokens');
+  secureDataFolder(options.dataDir, (file, mode) => path.dirname(file) === tokensDir && (mode & 0o077) !== 0);
   const db = openDatabase(path.join(options.dataDir, 'vendesk.db'), { nativeBinding: options.nativeBinding });
   const env = options.env ?? process.env;
-  const tokens = options.tokenStore ?? new EnvFirstTokenStore(new FileTokenStore(path.join(options.dataDir, 'tokens')), env.VENDESK_TOKEN);
+  const tokens = options.tokenStore ?? new EnvFirstTokenStore(new FileTokenStore(tokensDir), env.VENDESK_TOKEN);
   const app = new App(options.dataDir, options.shell, db, tokens, options);
   try {
     await app.connect();

@@ -9,7 +9,7 @@ import type { ContactsImportResult, ContactsPreview, RowProblem } from '../../sh
 import type { FileRef } from '../../shared/contract/files';
 import { AppError } from '../../shared/appError';
 import type { App } from '../app';
-import { fileRefName, resolveFileRef } from '../files';
+import { fileRefName, releaseUpload, resolveFileRef } from '../files';
 import { detectMapping, inspectSpreadsheet, isImportError, readSpreadsheet, validateContactRows, type ContactRow, type ContactValidation } from '../imports';
 import { createMessagingService, serviceKeyOf, type MessagingService } from './messagingService';
 
@@ -177,6 +177,8 @@ export class ContactsImporter {
         .prepare('UPDATE messaging_imports SET added = ?, skipped = ?, state = ?, finished_at = ? WHERE id = ?')
         .run(added, skipped, cancelled ? 'cancelled' : 'done', new Date().toISOString(), importId);
       this.app.events.emit('data.changed', { topics: ['phonebooks'] });
+      // Imported (or cancelled part-way): an uploaded file has served; a failed import keeps it for a retry.
+      releaseUpload(this.app, input.file);
       const { invalid } = this.problems(read.validation);
       return {
         phoneBookId,

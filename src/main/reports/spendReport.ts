@@ -4,7 +4,7 @@
  * exporter, with a bar chart of the daily spend beside it as an SVG image (the exporter streams
  * rows and has no charts; an SVG opens in any browser and pastes into Excel or Word).
  */
-import fs from 'node:fs';
+import { writePrivateFile } from '../privateFiles';
 import type { Db } from '../store/database';
 import { writeTableXlsx, type ExportColumn } from '../exports';
 import { formatNaira } from '../../shared/money';
@@ -128,6 +128,6 @@ export function spendChartSvg(report: SpendReport): string {
 
 export function writeSpendChart(report: SpendReport, file: string): number {
   const svg = spendChartSvg(report);
-  fs.writeFileSync(file, svg);
+  writePrivateFile(file, svg);
   return Buffer.byteLength(svg);
 }
