@@ -184,6 +184,10 @@ describe('a CSV record too long or too wide is refused before it is parsed', () 
     const longest = `${'x'.repeat(MAX_RECORD_CHARS)}`;
     expect(guardOf(['Phone,Note\r\n', longest.slice(0, 500_000), longest.slice(500_000), '\r\n', '0803,"a\nb\r\nc"\n'])).not.toThrow();
     expect(guardOf([`${','.repeat(16_383)}\n`])).not.toThrow();
+    // A quote inside a field is just a character (as papaparse reads it): it opens nothing.
+    expect(guardOf(['Phone,Item\n', `0803,32" TV\n${'08031234567,x\n'.repeat(80_000)}`])).not.toThrow();
+    // Old Mac line ends (\r alone) end records too.
+    expect(guardOf([`Phone\r${'08031234567\r'.repeat(100_000)}`])).not.toThrow();
   });
 
   it('refuses the record that passes either limit, naming its row and quoting only its start', () => {
