@@ -50,6 +50,16 @@ async function deflatePart(name: string, text: PartText): Promise<ZipPart> {
   return { name, crc: crc >>> 0, size, data: Buffer.concat(out) };
 }
 
+/** A zip record: `size` bytes, each [offset, width, value] written little-endian, the rest zero. */
+function littleEndian(size: number, fields: [number, 2 | 4, number][]): Buffer {
+  const record = Buffer.alloc(size);
+  for (const [offset, width, value] of fields) {
+    if (width === 2) record.writeUInt16LE(value, offset);
+    else record.writeUInt32LE(value, offset);
+  }
+  return record;
+}
+
 /** Writes a zip of deflated parts (no zip64: every part stays under 4 GB). */
 export async function writeZip(file: string, parts: { name: string; text: PartText }[]): Promise<void> {
   const deflated: ZipPart[] = [];
@@ -59,36 +69,15 @@ export async function writeZip(file: string, parts: { name: string; text: PartTe
   let offset = 0;
   for (const p of deflated) {
     const name = Buffer.from(p.name, 'utf8');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(p.crc, 14);
-    local.writeUInt32LE(p.data.length, 18);
-    local.writeUInt32LE(p.size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const entry = Buffer.alloc(46);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(8, 10);
-    entry.writeUInt32LE(p.crc, 16);
-    entry.writeUInt32LE(p.data.length, 20);
-    entry.writeUInt32LE(p.size, 24);
-    entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt32LE(offset, 42);
+    // Local header and central directory entry: version 2.0, deflate, CRC and sizes, name length.
+    const local = littleEndian(30, [[0, 4, 0x04034b50], [4, 2, 20], [8, 2, 8], [14, 4, p.crc], [18, 4, p.data.length], [22, 4, p.size], [26, 2, name.length]]);
+    const entry = littleEndian(46, [[0, 4, 0x02014b50], [4, 2, 20], [6, 2, 20], [10, 2, 8], [16, 4, p.crc], [20, 4, p.data.length], [24, 4, p.size], [28, 2, name.length], [42, 4, offset]]);
     central.push(entry, name);
     chunks.push(local, name, p.data);
     offset += 30 + name.length + p.data.length;
   }
   const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(deflated.length, 8);
-  end.writeUInt16LE(deflated.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = littleEndian(22, [[0, 4, 0x06054b50], [8, 2, deflated.length], [10, 2, deflated.length], [12, 4, directory.length], [16, 4, offset]]);
   fs.writeFileSync(file, Buffer.concat([...chunks, directory, end]));
 }
 

@@ -5,6 +5,7 @@
  * grow its memory; a single tag or text longer than {@link MAX_TOKEN_BYTES} is refused. No DTD
  * is read (a DOCTYPE is refused), so no entity can expand.
  */
+import { utf8Text } from './bytesText';
 import { ImportError } from './importError';
 
 /** Longest tag or text accepted: far above a 32,767-character cell written with entities. */
@@ -206,23 +207,8 @@ export function letterAttributes(buf: Buffer, start: number, end: number, into: 
 
 /** The text of `buf[start, end)`, decoded from UTF-8, with XML's entities and character references decoded. */
 export function xmlText(buf: Buffer, start: number, end: number): string {
-  let ascii = true;
-  let amp = false;
-  for (let i = start; i < end; i++) {
-    const c = buf[i];
-    if (c >= 0x80) ascii = false;
-    else if (c === 0x26) amp = true;
-  }
-  const raw = ascii ? latin1(buf, start, end) : buf.toString('utf8', start, end);
-  return amp ? decodeXmlText(raw) : raw;
-}
-
-type Latin1Buffer = Buffer & { latin1Slice?: (start: number, end: number) => string };
-
-/** A Buffer's latin1 slice without the encoding lookup of `toString` (ASCII text is the same in both). */
-export function latin1(buf: Buffer, start: number, end: number): string {
-  const b = buf as Latin1Buffer;
-  return b.latin1Slice ? b.latin1Slice(start, end) : buf.toString('latin1', start, end);
+  const raw = utf8Text(buf, start, end);
+  return raw.includes('&') ? decodeXmlText(raw) : raw;
 }
 
 export function decodeXmlText(text: string): string {

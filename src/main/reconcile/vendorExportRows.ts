@@ -30,6 +30,7 @@ import {
   type ColumnMapping,
   type FieldKey,
 } from '../imports';
+import { utf8Text } from '../imports/bytesText';
 import { openSpreadsheet } from '../imports/inspectSpreadsheet';
 import { MAX_RECORD_CHARS, recordTooLongError } from '../imports/readCsv';
 import { findHeaderRow, noHeaderError, type SheetRow } from '../imports/sheetTable';
@@ -349,22 +350,8 @@ function scanRecord(buf: Buffer, pos: number, delim: number, starts: Int32Array,
   }
 }
 
-/** Node's Buffer has a direct latin1 slice (no encoding lookup); `toString` when it does not. */
-type Latin1Slicing = Buffer & { latin1Slice?: (start: number, end: number) => string };
-const latin1 = (buf: Buffer, s: number, e: number): string => {
-  const b = buf as Latin1Slicing;
-  return b.latin1Slice ? b.latin1Slice(s, e) : buf.toString('latin1', s, e);
-};
-
 function fieldString(buf: Buffer, s: number, e: number, q: number): string {
-  let ascii = true;
-  for (let i = s; i < e; i++) {
-    if (buf[i] >= 0x80) {
-      ascii = false;
-      break;
-    }
-  }
-  const text = ascii ? latin1(buf, s, e) : buf.toString('utf8', s, e);
+  const text = utf8Text(buf, s, e);
   return q === 2 ? text.replace(/""/g, '"') : text;
 }
 
