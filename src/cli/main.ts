@@ -17,7 +17,7 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { name: 'data-dir', kind: 'string', description: 'App data folder (default ~/.config/vendesk; env VENDESK_DATA_DIR)' },
   { name: 'profile', kind: 'string', description: 'Use this saved connection profile (name or id) for this command' },
   { name: 'base-url', kind: 'string', description: 'Use this service instead of the saved profile (env VENDESK_BASE_URL)' },
-  { name: 'token', kind: 'string', description: 'API token for --base-url (env VENDESK_TOKEN; prefer the env variable)' },
+  { name: 'token', kind: 'string', description: 'API token for --base-url; prefer env VENDESK_TOKEN (a token on the command line is seen by others and kept in logs)' },
   { name: 'json', kind: 'boolean', description: 'Print exactly one JSON document on stdout' },
   { name: 'help', kind: 'boolean', description: 'Show help' },
 ];
@@ -152,6 +152,16 @@ function commandHelp(c: CliCommand): string {
   return lines.join('\n');
 }
 
+/**
+ * One line on stderr (stdout stays one JSON document with --json): a token given as an option
+ * is visible to other users in the process list, kept in shell history, and written by
+ * `npm run` to its logs (~/.npm/_logs, readable by others).
+ */
+export function tokenOnCommandLineWarning(command: CliCommand): string {
+  const instead = command.path[0] === 'sandbox' ? '--token-file FILE or VENDESK_SANDBOX_TOKENS' : 'VENDESK_TOKEN in the environment';
+  return `Warning: --token on the command line can be seen by other users of this computer and is kept in shell history and npm's logs; use ${instead} instead.`;
+}
+
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
   const fail = (code: number, error: { code: string; message: string; hint?: string }) => {
@@ -199,6 +209,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(commandHelp(command));
     return EXIT.ok;
   }
+  if (args.options.token !== undefined) io.stderr(tokenOnCommandLineWarning(command));
 
   const env = io.env;
   const dataDir = (args.options['data-dir'] as string | undefined) ?? defaultDataDir(env);
@@ -218,7 +229,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return usageFail('--profile and --base-url name two different connections; give one of them.', "Run 'vendesk --help' for the global options.");
     }
     if (baseUrl && !token) {
-      return fail(EXIT.usage, { code: 'token_missing', message: '--base-url needs a token.', hint: 'Set VENDESK_TOKEN (or pass --token).' });
+      return fail(EXIT.usage, { code: 'token_missing', message: '--base-url needs a token.', hint: 'Set VENDESK_TOKEN in the environment.' });
     }
     const result = await command.run({
       args,

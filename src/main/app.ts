@@ -5,7 +5,6 @@
  * service never means editing this file.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../sandbox';
 import { AppError } from '../shared/appError';
@@ -13,6 +12,7 @@ import { checkServiceAddress } from '../shared/serviceAddress';
 import { VendingClient } from './api/vendingClient';
 import { EventBus } from './eventBus';
 import { namedPathsPolicy, type FilePolicy } from './filePolicy';
+import { secureDataFolder } from './privateFiles';
 import { registerSecret } from './redact';
 import { openDatabase, type Db } from './store/database';
 import { ProfileStore, SANDBOX_PROFILE_ID, type Profile } from './store/profiles';
@@ -267,10 +267,13 @@ function adoptLegacyRecords(db: Db, legacyKey: string, key: string): void {
 }
 
 export async function createApp(options: AppOptions): Promise<App> {
-  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  // Every file 600 and folder 700, whatever modes the folder came with; a token file others could
+  // read is left for the token store to refuse (and say so) rather than quietly fixed.
+  const tokensDir = path.join(options.dataDir, 'tokens');
+  secureDataFolder(options.dataDir, (file, mode) => path.dirname(file) === tokensDir && (mode & 0o077) !== 0);
   const db = openDatabase(path.join(options.dataDir, 'vendesk.db'), { nativeBinding: options.nativeBinding });
   const env = options.env ?? process.env;
-  const tokens = options.tokenStore ?? new EnvFirstTokenStore(new FileTokenStore(path.join(options.dataDir, 'tokens')), env.VENDESK_TOKEN);
+  const tokens = options.tokenStore ?? new EnvFirstTokenStore(new FileTokenStore(tokensDir), env.VENDESK_TOKEN);
   const app = new App(options.dataDir, options.shell, db, tokens, options);
   try {
     await app.connect();

@@ -1,8 +1,14 @@
-/** Where uploaded inputs and written exports live, and how a FileRef becomes a path. */
+/**
+ * Where uploaded inputs and written exports live (private folders of the data folder), how a
+ * FileRef becomes a path, and when an upload is deleted: a spreadsheet the browser uploaded holds
+ * personal data, so it is deleted once the work it was uploaded for is done, and any left by an
+ * earlier run when the web shell starts.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FileRef } from '../shared/contract/files';
 import type { App } from './app';
+import { privateDir } from './privateFiles';
 
 /** Where the web shell keeps the files a browser uploaded, in a data folder. */
 export function uploadsDirIn(dataDir: string): string {
@@ -14,9 +20,17 @@ export function uploadsDir(app: App): string {
 }
 
 export function exportsDir(app: App): string {
-  const dir = path.join(app.dataDir, 'exports');
-  fs.mkdirSync(dir, { recursive: true });
-  return dir;
+  return privateDir(path.join(app.dataDir, 'exports'));
+}
+
+/** Deletes an uploaded file once it has been used; a path the user gave is never touched. */
+export function releaseUpload(app: App, ref: FileRef): void {
+  if ('uploadId' in ref) fs.rmSync(path.join(uploadsDir(app), ref.uploadId), { force: true });
+}
+
+/** Uploads left by an earlier run (a window closed half-way, a crash) are deleted at start. */
+export function removeLeftoverUploads(app: App): void {
+  fs.rmSync(uploadsDir(app), { recursive: true, force: true });
 }
 
 /** A file name safe on every OS, kept readable: `Transactions 2026-11-22 1405.xlsx`. */

@@ -1,4 +1,4 @@
-/** Entry point for running the standalone sandbox directly: `npx tsx src/sandbox/runStandalone.ts --port 4010 --token demo`. */
+/** Entry point for running the standalone sandbox directly: `npx tsx src/sandbox/runStandalone.ts --port 4010 --token-file tokens.txt`. */
 import { runSandboxCli } from './standalone';
 
 runSandboxCli(process.argv.slice(2)).then(

@@ -1,7 +1,10 @@
 /**
- * `vendesk sandbox` / `npm run sandbox -- --port 4010 --token demo-token [--db FILE]
- * [--seed-history N] [--balance NAIRA] [--host H]`: runs until SIGINT/SIGTERM.
+ * `vendesk sandbox` / `npm run sandbox -- --port 4010 --token-file tokens.txt [--db FILE]
+ * [--seed-history N] [--balance NAIRA] [--host H]`: runs until SIGINT/SIGTERM. Tokens come from
+ * a file (one a line) or `VENDESK_SANDBOX_TOKENS`, so none has to be typed on a command line
+ * (where other users, shell history and npm's logs see it); `--token T` still works.
  */
+import fs from 'node:fs';
 import { parseNairaText } from '../shared/money';
 import { startSandbox, type SandboxOptions } from './index';
 
@@ -10,17 +13,40 @@ export interface SandboxCliArgs {
   help: boolean;
 }
 
-export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token T [--token T2 ...] [--db FILE] [--seed-history N] [--balance NAIRA] [--host H]
+export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token-file FILE [--db FILE] [--seed-history N] [--balance NAIRA] [--host H]
 
   --port N           port to listen on (0 or omitted: a free port)
-  --token T          a bearer token that is an organisation (repeatable)
+  --token-file FILE  bearer tokens that are organisations, one a line (# starts a comment)
   --any-token        accept any bearer token as its own organisation
+  --token T          a token on the command line (repeatable; others can see it: prefer a file)
   --db FILE          keep state in this SQLite file (survives restarts); default in memory
   --seed-history N   give each new token N past log entries over the last 90 days
   --balance NAIRA    starting wallet of each organisation, like 1000000 or 1,000,000 (default 1,000,000)
   --host H           interface to bind (default 127.0.0.1)
   --quiet            no diagnostics
+Tokens may also come from VENDESK_SANDBOX_TOKENS (separated by commas or spaces).
 Tokens starting with "unconfigured-" are always accepted as unconfigured organisations.`;
+
+/** Tokens in a list: one a line, or separated by commas or spaces; `#` starts a comment. */
+export function tokensFromText(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/#.*$/, ''))
+    .flatMap((line) => line.split(/[\s,]+/))
+    .filter((token) => token !== '');
+}
+
+function tokensFromFile(file: string): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`--token-file ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  const tokens = tokensFromText(text);
+  if (tokens.length === 0) throw new Error(`--token-file ${file} holds no token`);
+  return tokens;
+}
 
 function numberArg(flag: string, value: string | undefined): number {
   if (value === undefined || value.trim() === '' || !Number.isFinite(Number(value)) || Number(value) < 0) {
@@ -29,8 +55,8 @@ function numberArg(flag: string, value: string | undefined): number {
   return Number(value);
 }
 
-export function parseSandboxArgs(argv: string[]): SandboxCliArgs {
-  const options: SandboxOptions = { tokens: [] };
+export function parseSandboxArgs(argv: string[], env: NodeJS.ProcessEnv = {}): SandboxCliArgs {
+  const options: SandboxOptions = { tokens: tokensFromText(env.VENDESK_SANDBOX_TOKENS ?? '') };
   let help = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -47,6 +73,9 @@ export function parseSandboxArgs(argv: string[]): SandboxCliArgs {
         break;
       case '--token':
         options.tokens!.push(text('a value'));
+        break;
+      case '--token-file':
+        options.tokens!.push(...tokensFromFile(text('a file name')));
         break;
       case '--any-token':
         options.acceptAnyToken = true;
@@ -82,10 +111,10 @@ export function parseSandboxArgs(argv: string[]): SandboxCliArgs {
 }
 
 /** Runs the sandbox until SIGINT/SIGTERM; resolves with the process exit code. */
-export async function runSandboxCli(argv: string[]): Promise<number> {
+export async function runSandboxCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let parsed: SandboxCliArgs;
   try {
-    parsed = parseSandboxArgs(argv);
+    parsed = parseSandboxArgs(argv, env);
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n\n${SANDBOX_USAGE}\n`);
     return 2;
@@ -96,7 +125,7 @@ export async function runSandboxCli(argv: string[]): Promise<number> {
   }
   const { options } = parsed;
   if ((options.tokens ?? []).length === 0 && !options.acceptAnyToken) {
-    process.stderr.write(`give at least one --token (or --any-token)\n\n${SANDBOX_USAGE}\n`);
+    process.stderr.write(`give the tokens to accept: --token-file FILE or VENDESK_SANDBOX_TOKENS (or --any-token)\n\n${SANDBOX_USAGE}\n`);
     return 2;
   }
   const started = Date.now();

@@ -3,6 +3,7 @@
  * keyed by organisation. Money is integer kobo; times are epoch milliseconds on the
  * organisation's sandbox clock.
  */
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
@@ -129,6 +130,8 @@ CREATE INDEX IF NOT EXISTS outbox_org ON outbox(org_id, id);
 `;
 
 export function openDb(dbPath: string | undefined): Db {
+  // A new state file is its owner's only (its -wal and -shm take its mode), whatever the umask.
+  if (dbPath) fs.closeSync(fs.openSync(dbPath, 'a', 0o600));
   const db = new Database(dbPath ?? ':memory:');
   if (dbPath) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -2,6 +2,7 @@
  * Nigerian mobile numbers. One pure function normalizes every accepted spelling to the
  * 11-digit local form (`08031234567`); the importer, the client and the sandbox all use it.
  */
+import { excerpt } from './excerpt';
 
 export type Network = 'MTN' | 'AIRTEL' | 'GLOBACOM' | '9MOBILE';
 export const NETWORKS: readonly Network[] = ['MTN', 'AIRTEL', 'GLOBACOM', '9MOBILE'];
@@ -31,18 +32,18 @@ export function normalizePhone(input: string): PhoneResult {
   if (raw === '') return { ok: false, reason: 'Phone number is empty' };
   const compact = raw.replace(/[\s\-.()]/g, '');
   if (!/^\+?\d+$/.test(compact)) {
-    return { ok: false, reason: `${raw} is not a Nigerian mobile number (it contains characters other than digits)` };
+    return { ok: false, reason: `${excerpt(raw)} is not a Nigerian mobile number (it contains characters other than digits)` };
   }
   let digits = compact.startsWith('+') ? compact.slice(1) : compact;
   if (compact.startsWith('+') && !digits.startsWith('234')) {
-    return { ok: false, reason: `${raw} is not a Nigerian mobile number (country code is not +234)` };
+    return { ok: false, reason: `${excerpt(raw)} is not a Nigerian mobile number (country code is not +234)` };
   }
   if (digits.startsWith('234') && digits.length === 13) digits = '0' + digits.slice(3);
   else if (digits.length === 10 && /^[789]/.test(digits)) digits = '0' + digits;
   if (!LOCAL_MOBILE.test(digits)) {
     return {
       ok: false,
-      reason: `${raw} is not a Nigerian mobile number (expected 11 digits like 08031234567, or 2348031234567)`,
+      reason: `${excerpt(raw)} is not a Nigerian mobile number (expected 11 digits like 08031234567, or 2348031234567)`,
     };
   }
   return { ok: true, phone: digits };

@@ -21,10 +21,11 @@ export const balanceCommand: CliCommand = {
 export const sandboxCommand: CliCommand = {
   path: ['sandbox'],
   summary: 'Run the standalone sandbox service until Ctrl-C',
-  usage: 'vendesk sandbox [--port 4010] [--token T ...] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--quiet]',
+  usage: 'vendesk sandbox [--port 4010] [--token-file FILE] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--quiet]  (tokens also from VENDESK_SANDBOX_TOKENS)',
   options: [
     { name: 'port', kind: 'string', description: 'Port on 127.0.0.1 (0 = any free port)' },
-    { name: 'token', kind: 'string', description: 'A token the sandbox accepts (repeatable)', multiple: true },
+    { name: 'token-file', kind: 'string', description: 'File of the tokens the sandbox accepts, one a line (or env VENDESK_SANDBOX_TOKENS)' },
+    { name: 'token', kind: 'string', description: 'A token the sandbox accepts (repeatable; others can see it: prefer --token-file)', multiple: true },
     { name: 'db', kind: 'string', description: 'SQLite file that keeps the state across restarts' },
     { name: 'seed-history', kind: 'string', description: 'Create N past log entries on first start' },
     { name: 'balance', kind: 'string', description: 'Starting wallet balance in Naira' },

@@ -16,7 +16,7 @@ import type { FileRef } from '../../shared/contract/files';
 import { addMoney } from '../../shared/bulkMoney';
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
 import type { App } from '../app';
-import { fileRefName, resolveFileRef } from '../files';
+import { fileRefName, releaseUpload, resolveFileRef } from '../files';
 import { readBulkSettings, startOfLocalDay, writeBulkSettings, type BulkSettings } from './bulkSettings';
 import { followUpJob, settleJobState } from './jobFollowUp';
 import { JobRunner, doneCount, pidAlive, totalCount, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
@@ -49,6 +49,11 @@ export class BulkService {
   /** Follow-ups in progress, one per job. */
   private readonly following = new Map<string, Promise<number>>();
   private readonly lastCostLookup = new Map<string, number>();
+  /**
+   * The upload each draft was read from (web shell): kept while the draft may be read again with
+   * another column mapping, deleted once it is confirmed or discarded.
+   */
+  private readonly uploadsByJob = new Map<string, FileRef>();
   /** Tests may shorten the runner's timing. */
   timing: RunnerTiming = DEFAULT_TIMING;
 
@@ -133,6 +138,7 @@ export class BulkService {
     );
     const problem = [log.problem, accountsNote].filter(Boolean).join(' ');
     if (problem) this.store.setJobState(jobId, 'draft', problem);
+    this.keepUploadWithDraft(jobId, input.file, input.replaceJobId);
     this.app.events.emit('data.changed', { topics: ['jobs'] });
     return this.preview(jobId, { sheetNames, remembered: choice.remembered });
   }
@@ -230,9 +236,24 @@ export class BulkService {
     return this.preview(jobId);
   }
 
+  private keepUploadWithDraft(jobId: string, file: FileRef, replaced: string | undefined): void {
+    const previous = replaced === undefined ? undefined : this.uploadsByJob.get(replaced);
+    if (replaced !== undefined) this.uploadsByJob.delete(replaced);
+    const sameFile = previous !== undefined && 'uploadId' in previous && 'uploadId' in file && file.uploadId === previous.uploadId;
+    if (previous && !sameFile) releaseUpload(this.app, previous);
+    if ('uploadId' in file) this.uploadsByJob.set(jobId, file);
+  }
+
+  private releaseDraftUpload(jobId: string): void {
+    const upload = this.uploadsByJob.get(jobId);
+    this.uploadsByJob.delete(jobId);
+    if (upload) releaseUpload(this.app, upload);
+  }
+
   discard(jobId: string): { deleted: true } {
     this.requireDraft(jobId);
     this.store.deleteJob(jobId);
+    this.releaseDraftUpload(jobId);
     this.app.events.emit('data.changed', { topics: ['jobs'] });
     return { deleted: true };
   }
@@ -271,6 +292,7 @@ export class BulkService {
     if (this.store.job(job.id)?.state !== 'running') {
       throw new AppError('job_not_draft', 'This job was already confirmed.', 'Open it from the job list to follow its progress.');
     }
+    this.releaseDraftUpload(job.id);
     return this.start(job.id, input.wait);
   }
 

@@ -4,6 +4,7 @@
  * and the last 24 hours of purchases, and write the job, its items and its invalid rows.
  */
 import { AppError } from '../../shared/appError';
+import { excerpt, quotedList } from '../../shared/excerpt';
 import { networkOfPhone } from '../../shared/phone';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../../shared/wire';
 import {
@@ -54,7 +55,7 @@ export async function readSheet(path: string, sheet: string | undefined, onProgr
   try {
     const info = await inspectSpreadsheet(path);
     if (sheet !== undefined && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
-      throw new AppError('no_sheet', `The workbook has no sheet called "${sheet}".`, `Choose one of: ${info.sheetNames.join(', ')}.`);
+      throw new AppError('no_sheet', `The workbook has no sheet called "${excerpt(sheet)}".`, `Choose one of: ${quotedList(info.sheetNames)}.`);
     }
     const table = await readSpreadsheet(path, { sheet, onProgress });
     return { table, sheetNames: info.sheetNames };

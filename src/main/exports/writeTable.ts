@@ -9,6 +9,7 @@
  * A file is written under a temporary name beside `path` and renamed when complete: a failed or
  * cancelled export never leaves a half-written file at `path`.
  */
+import { makePrivate, PRIVATE_FILE_MODE } from '../privateFiles';
 import fs from 'node:fs';
 import { once } from 'node:events';
 import ExcelJS from 'exceljs';
@@ -207,6 +208,7 @@ export async function writeTableXlsx(path: string, sheets: ExportSheet[], option
     }
     await workbook.commit();
     workbook = null;
+    makePrivate(tmp);
     fs.renameSync(tmp, path);
   } catch (error) {
     if (workbook) {
@@ -343,7 +345,7 @@ export async function writeTableCsv(path: string, columns: ExportColumn[], rows:
   if (options.signal?.aborted) throw cancelled();
   const tmp = temporaryPath(path);
   const counter = new RowCounter(options);
-  const out = fs.createWriteStream(tmp, { encoding: 'utf8' });
+  const out = fs.createWriteStream(tmp, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
   const failed = new Promise<never>((_, reject) => out.once('error', reject));
   failed.catch(() => undefined);
   const write = async (chunk: string) => {

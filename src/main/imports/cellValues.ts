@@ -4,6 +4,7 @@
  * and thousands separators, network names spelled several ways. Pure and cheap: these run
  * once per cell of 200,000-row files, so the common forms take a char-loop fast path.
  */
+import { excerpt } from '../../shared/excerpt';
 import type { Kobo } from '../../shared/money';
 import { normalizePhone, parseNetwork, type Network } from '../../shared/phone';
 import type { VendType } from '../../shared/wire';
@@ -66,7 +67,7 @@ function isLocalMobile(s: string): boolean {
 }
 
 function notAPhone(shown: string, why: string): { ok: false; reason: string } {
-  return { ok: false, reason: `${shown} is not a Nigerian mobile number (${why})` };
+  return { ok: false, reason: `${excerpt(shown)} is not a Nigerian mobile number (${why})` };
 }
 
 /**
@@ -96,7 +97,7 @@ export function phoneFromCell(cell: CellValue): PhoneFromCell {
     if (quick !== null) return { ok: true, phone: quick };
     const text = cell.trim();
     if (text === '') return { ok: false, reason: 'Phone number is empty' };
-    if (isScientificText(text)) return { ok: false, reason: `${text} is in scientific notation: ${ROUNDED_ADVICE}` };
+    if (isScientificText(text)) return { ok: false, reason: `${excerpt(text)} is in scientific notation: ${ROUNDED_ADVICE}` };
     return phoneFromText(text);
   }
   return notAPhone(textFromCell(cell), 'the cell holds a date or TRUE/FALSE, not a number');
@@ -151,7 +152,7 @@ function phoneFromText(text: string): PhoneFromCell {
   if (fast !== null) return { ok: true, phone: fast };
   const shared = normalizePhone(s);
   if (shared.ok) return shared;
-  return s !== text && shared.reason.startsWith(s) ? { ok: false, reason: text + shared.reason.slice(s.length) } : shared;
+  return s !== text && shared.reason.startsWith(s) ? { ok: false, reason: excerpt(text) + shared.reason.slice(s.length) } : shared;
 }
 
 /**
@@ -172,7 +173,7 @@ export function amountFromCell(cell: CellValue): AmountFromCell {
     return { ok: true, kobo };
   }
   if (typeof cell === 'string') return amountFromText(cell);
-  return { ok: false, reason: `${textFromCell(cell)} is not an amount (the cell holds a date or TRUE/FALSE)` };
+  return { ok: false, reason: `${excerpt(textFromCell(cell))} is not an amount (the cell holds a date or TRUE/FALSE)` };
 }
 
 function amountFromText(raw: string): AmountFromCell {
@@ -185,7 +186,7 @@ function amountFromText(raw: string): AmountFromCell {
   }
   if (plain) {
     const naira = Number(raw);
-    return naira > 0 ? { ok: true, kobo: naira * 100 } : { ok: false, reason: `Amount ${raw} must be more than zero` };
+    return naira > 0 ? { ok: true, kobo: naira * 100 } : { ok: false, reason: `Amount ${excerpt(raw)} must be more than zero` };
   }
   const text = raw.trim();
   if (text === '') return { ok: false, reason: 'Amount is empty' };
@@ -202,7 +203,7 @@ function amountFromText(raw: string): AmountFromCell {
   const cl = s.charCodeAt(s.length - 1);
   if (cl < 48 || cl > 57) s = s.replace(/\s*(?:NGN|naira|₦)$/i, '');
   const first = s.charCodeAt(0);
-  if (first === 45 || first === 40 || s.charCodeAt(s.length - 1) === 41) return { ok: false, reason: `Amount ${text} is negative; amounts must be more than zero` };
+  if (first === 45 || first === 40 || s.charCodeAt(s.length - 1) === 41) return { ok: false, reason: `Amount ${excerpt(text)} is negative; amounts must be more than zero` };
   let whole = 0;
   let frac = 0;
   let fracDigits = 0;
@@ -217,21 +218,21 @@ function amountFromText(raw: string): AmountFromCell {
         frac = frac * 10 + (c - 48);
         fracDigits++;
       } else if (c !== 48) {
-        return { ok: false, reason: `Amount ${text} has more than two decimal places; use Naira and kobo like 1,000.50` };
+        return { ok: false, reason: `Amount ${excerpt(text)} has more than two decimal places; use Naira and kobo like 1,000.50` };
       }
     } else if (c === 46 && !seenDot) seenDot = true; // .
     else if (c === 44 || c === 32 || c === 160 || c === 39 || c === 95) {
       // , space, no-break space, ' and _ as thousands separators (not after the decimal point)
-      if (seenDot) return { ok: false, reason: `${text} is not an amount; write it like 1,000.50` };
+      if (seenDot) return { ok: false, reason: `${excerpt(text)} is not an amount; write it like 1,000.50` };
     } else {
-      return { ok: false, reason: `${text} is not an amount; write it in Naira like 1000, 1,000.50 or ₦1,000` };
+      return { ok: false, reason: `${excerpt(text)} is not an amount; write it in Naira like 1000, 1,000.50 or ₦1,000` };
     }
   }
-  if (digits === 0) return { ok: false, reason: `${text} is not an amount; write it in Naira like 1000, 1,000.50 or ₦1,000` };
+  if (digits === 0) return { ok: false, reason: `${excerpt(text)} is not an amount; write it in Naira like 1000, 1,000.50 or ₦1,000` };
   if (fracDigits === 1) frac *= 10;
   const kobo = whole * 100 + frac;
-  if (!Number.isSafeInteger(kobo)) return { ok: false, reason: `Amount ${text} is too large` };
-  if (kobo === 0) return { ok: false, reason: `Amount ${text} must be more than zero` };
+  if (!Number.isSafeInteger(kobo)) return { ok: false, reason: `Amount ${excerpt(text)} is too large` };
+  if (kobo === 0) return { ok: false, reason: `Amount ${excerpt(text)} must be more than zero` };
   return { ok: true, kobo };
 }
 
@@ -258,7 +259,7 @@ export function networkFromCell(cell: CellValue): Parsed<Network> | null {
   if (key.startsWith('AIRTEL')) return { ok: true, value: 'AIRTEL' };
   if (key.startsWith('GLO')) return { ok: true, value: 'GLOBACOM' };
   if (key.startsWith('9MOBILE') || key.startsWith('ETISALAT') || key === 'T2' || key.startsWith('NINEMOBILE')) return { ok: true, value: '9MOBILE' };
-  return { ok: false, reason: `${text} is not a network; write MTN, Airtel, Glo or 9mobile, or leave the cell empty to use the number's network` };
+  return { ok: false, reason: `${excerpt(text)} is not a network; write MTN, Airtel, Glo or 9mobile, or leave the cell empty to use the number's network` };
 }
 
 /** `PREPAID`, `Prepaid`, `pre-paid`, `POST PAID`… */
@@ -268,7 +269,7 @@ export function vendTypeFromCell(cell: CellValue): Parsed<VendType> {
   const key = text.toUpperCase().replace(/[^A-Z]/g, '');
   if (key === 'PREPAID' || key === 'PREPAY' || key === 'PRE') return { ok: true, value: 'PREPAID' };
   if (key === 'POSTPAID' || key === 'POSTPAY' || key === 'POST') return { ok: true, value: 'POSTPAID' };
-  return { ok: false, reason: `Meter type ${text} is not PREPAID or POSTPAID` };
+  return { ok: false, reason: `Meter type ${excerpt(text)} is not PREPAID or POSTPAID` };
 }
 
 /**
@@ -285,15 +286,15 @@ export function accountNumberFromCell(cell: CellValue, label: string, minDigits 
   } else if (typeof cell === 'string') {
     text = cell.trim();
     if (text.startsWith("'")) text = text.slice(1);
-    if (isScientificText(text)) return { ok: false, reason: `${label} ${text} is in scientific notation: ${ROUNDED_ADVICE}` };
+    if (isScientificText(text)) return { ok: false, reason: `${label} ${excerpt(text)} is in scientific notation: ${ROUNDED_ADVICE}` };
     if (/^\d+\.0+$/.test(text)) text = text.slice(0, text.indexOf('.'));
   } else {
-    return { ok: false, reason: `${label} ${textFromCell(cell)} is not a number` };
+    return { ok: false, reason: `${label} ${excerpt(textFromCell(cell))} is not a number` };
   }
   const digits = text.replace(/[\s-]/g, '');
-  if (!/^\d+$/.test(digits)) return { ok: false, reason: `${label} ${text} must contain digits only` };
+  if (!/^\d+$/.test(digits)) return { ok: false, reason: `${label} ${excerpt(text)} must contain digits only` };
   if (digits.length < minDigits || digits.length > maxDigits) {
-    return { ok: false, reason: `${label} ${text} has ${digits.length} digits; expected ${minDigits} to ${maxDigits}` };
+    return { ok: false, reason: `${label} ${excerpt(text)} has ${digits.length} digits; expected ${minDigits} to ${maxDigits}` };
   }
   return { ok: true, value: digits };
 }
@@ -328,13 +329,13 @@ export function dateFromCell(cell: CellValue): Parsed<Date> {
   }
   const parsed = Date.parse(text);
   if (!Number.isNaN(parsed)) return { ok: true, value: new Date(parsed) };
-  return { ok: false, reason: `${text} is not a date; write it like 2025-03-01 14:05:00` };
+  return { ok: false, reason: `${excerpt(text)} is not a date; write it like 2025-03-01 14:05:00` };
 }
 
 function utcDate(text: string, y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): Parsed<Date> {
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms));
   if (date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) {
-    return { ok: false, reason: `${text} is not a valid date` };
+    return { ok: false, reason: `${excerpt(text)} is not a valid date` };
   }
   return { ok: true, value: date };
 }

@@ -3,6 +3,7 @@
  * punctuation ignored; a few dozen spellings people really use), adjustable in the UI, and
  * remembered per set of headers through {@link headersKey}.
  */
+import { quotedList } from '../../shared/excerpt';
 import { createHash } from 'node:crypto';
 import { ImportError } from './importError';
 
@@ -148,20 +149,17 @@ const SYNONYMS: Record<FieldKey, string[]> = {
 /** Every spelling of every field: what makes a row look like a header row. */
 const ALL_SYNONYMS = new Set<string>(Object.values(SYNONYMS).flat());
 
+/** Longest header text looked at: every known spelling is far shorter (a cell may hold 32,767 characters). */
+const HEADER_CHARS = 256;
+
 /** Lower case, letters and digits only: `Phone No.` → `phoneno`, `₦ Amount` → `amount`. */
 export function normalizeHeader(header: string): string {
-  let out = '';
-  const s = header.toLowerCase();
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) out += s[i];
-  }
-  return out;
+  return (header.length > HEADER_CHARS ? header.slice(0, HEADER_CHARS) : header).toLowerCase().replace(/[^a-z0-9]+/g, '');
 }
 
 /** `Amount (₦)` → `amount`: the header without anything in brackets. */
 function normalizeHeaderWithoutBrackets(header: string): string {
-  return normalizeHeader(header.replace(/\([^)]*\)|\[[^\]]*\]/g, ' '));
+  return normalizeHeader((header.length > HEADER_CHARS ? header.slice(0, HEADER_CHARS) : header).replace(/\([^)]*\)|\[[^\]]*\]/g, ' '));
 }
 
 /** Whether a header cell text is a known column name (any kind). */
@@ -221,7 +219,8 @@ export function assertMappingComplete(mapping: ColumnMapping, kind: ImportKind, 
   if (missing.length === 0) return;
   const names = missing.map((f) => fieldLabel(f));
   const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  const present = headers.filter((h) => h.trim() !== '').map((h) => `"${h.trim()}"`).join(', ') || 'none';
+  const named = headers.map((h) => h.trim()).filter((h) => h !== '');
+  const present = named.length > 0 ? quotedList(named) : 'none';
   throw new ImportError(
     'missing_column',
     `No ${list} column found (the file's columns are: ${present}). Rename the column heading to ${names.map((n) => `"${n}"`).join(' / ')}, or choose the column in the column mapping, then import again.`,

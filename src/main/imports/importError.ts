@@ -7,6 +7,9 @@ export type ImportErrorCode =
   | 'empty'
   | 'too_large'
   | 'too_many_rows'
+  | 'too_many_cells'
+  | 'too_wide'
+  | 'too_long'
   | 'corrupt'
   | 'encrypted'
   | 'zip_bomb'
@@ -31,6 +34,8 @@ export function isImportError(error: unknown): error is ImportError {
 
 export const DEFAULT_MAX_ROWS = 200_000;
 export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
+/** 200,000 rows of 30 columns: what bounds one import's memory, whatever the sheet claims. */
+export const DEFAULT_MAX_CELLS = 6_000_000;
 
 export function formatMegabytes(bytes: number): string {
   const mb = bytes / (1024 * 1024);

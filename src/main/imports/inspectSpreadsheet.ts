@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { detectEncoding, looksBinary } from './detectEncoding';
 import { DEFAULT_MAX_BYTES, formatMegabytes, ImportError } from './importError';
+import { xmlAttributes } from './xmlTokens';
 import { checkDeclaredSizes, readZipDirectory, readZipEntryText, type ZipEntry } from './zipDirectory';
 
 export type SpreadsheetFormat = 'csv' | 'xlsx';
@@ -35,7 +36,18 @@ export interface OpenedSpreadsheet {
   sample: Buffer;
   zipEntries: ZipEntry[];
   worksheets: WorksheetPart[];
+  /** XLSX: where the shared strings and the cell styles are, and whether dates count from 1904. */
+  workbook: WorkbookParts | null;
 }
+
+export interface WorkbookParts {
+  sharedStringsPart: string | null;
+  stylesPart: string | null;
+  date1904: boolean;
+}
+
+/** More sheets than any real workbook has: the workbook is refused rather than listed. */
+export const MAX_SHEETS = 1000;
 
 const SAMPLE_BYTES = 64 * 1024;
 
@@ -96,8 +108,8 @@ export async function openSpreadsheet(path: string, maxBytes: number): Promise<O
     }
     if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5) && (head[3] === 4 || head[3] === 6)) {
       const zipEntries = await readZipDirectory(handle, bytes);
-      const worksheets = await listWorksheets(handle, zipEntries);
-      return { format: 'xlsx', bytes, sample: head, zipEntries, worksheets };
+      const { worksheets, workbook } = await readWorkbook(handle, zipEntries);
+      return { format: 'xlsx', bytes, sample: head, zipEntries, worksheets, workbook };
     }
     const { encoding, bomLength } = detectEncoding(head);
     if (looksBinary(head, encoding)) {
@@ -114,7 +126,7 @@ export async function openSpreadsheet(path: string, maxBytes: number): Promise<O
       );
     }
     if (bytes <= SAMPLE_BYTES && !/[^\s,;\t"]/.test(text)) throw emptyFileError();
-    return { format: 'csv', bytes, sample: head, zipEntries: [], worksheets: [] };
+    return { format: 'csv', bytes, sample: head, zipEntries: [], worksheets: [], workbook: null };
   } finally {
     await handle.close();
   }
@@ -124,7 +136,12 @@ export function emptyFileError(): ImportError {
   return new ImportError('empty', 'The file is empty: it has no rows. Check that you chose the right file, or download a template, fill it in and import that.');
 }
 
-async function listWorksheets(handle: FileHandle, entries: ZipEntry[]): Promise<WorksheetPart[]> {
+/** A relationship's target as a path inside the zip (`worksheets/sheet1.xml` → `xl/worksheets/sheet1.xml`). */
+function partPath(target: string): string {
+  return target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`;
+}
+
+async function readWorkbook(handle: FileHandle, entries: ZipEntry[]): Promise<{ worksheets: WorksheetPart[]; workbook: WorkbookParts }> {
   const byName = new Map(entries.map((e) => [e.name, e]));
   const workbookEntry = byName.get('xl/workbook.xml');
   if (!workbookEntry) {
@@ -141,50 +158,37 @@ async function listWorksheets(handle: FileHandle, entries: ZipEntry[]): Promise<
   const relsEntry = byName.get('xl/_rels/workbook.xml.rels');
   const relsXml = relsEntry ? await readZipEntryText(handle, relsEntry) : '';
   const targets = new Map<string, { target: string; type: string }>();
-  for (const m of relsXml.matchAll(/<(?:\w+:)?Relationship\b([^>]*)>/g)) {
+  for (const m of relsXml.matchAll(/<(?:\w+:)?Relationship\b([^<>]*)>/g)) {
     const attrs = xmlAttributes(m[1]);
     if (attrs.Id && attrs.Target) targets.set(attrs.Id, { target: attrs.Target, type: attrs.Type ?? '' });
   }
   const sheets: WorksheetPart[] = [];
   let index = 0;
-  for (const m of workbookXml.matchAll(/<(?:\w+:)?sheet\b([^>]*)>/g)) {
+  for (const m of workbookXml.matchAll(/<(?:\w+:)?sheet\b([^<>]*)>/g)) {
     index++;
+    if (index > MAX_SHEETS) {
+      throw new ImportError(
+        'corrupt',
+        `The workbook lists more than ${MAX_SHEETS.toLocaleString('en-US')} sheets, far more than a real workbook has; it was not opened, for safety. Copy the data into a new workbook, save it as .xlsx or CSV, and import that.`,
+      );
+    }
     const attrs = xmlAttributes(m[1]);
     const relId = Object.entries(attrs).find(([k]) => k === 'id' || k.endsWith(':id'))?.[1];
     const rel = relId ? targets.get(relId) : undefined;
     if (rel && !rel.type.endsWith('/worksheet')) continue;
-    const target = rel?.target ?? `worksheets/sheet${index}.xml`;
-    const part = target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`;
-    sheets.push({ name: attrs.name ?? `Sheet${index}`, part, hidden: attrs.state === 'hidden' || attrs.state === 'veryHidden' });
+    sheets.push({ name: attrs.name ?? `Sheet${index}`, part: partPath(rel?.target ?? `worksheets/sheet${index}.xml`), hidden: attrs.state === 'hidden' || attrs.state === 'veryHidden' });
   }
   if (sheets.length === 0) {
     throw new ImportError('empty', 'The workbook has no worksheets with data. Check that you chose the right file.');
   }
-  return sheets;
-}
-
-function xmlAttributes(source: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  for (const m of source.matchAll(/([\w:.-]+)\s*=\s*"([^"]*)"/g)) attrs[m[1]] = decodeXmlText(m[2]);
-  for (const m of source.matchAll(/([\w:.-]+)\s*=\s*'([^']*)'/g)) attrs[m[1]] = decodeXmlText(m[2]);
-  return attrs;
-}
-
-function decodeXmlText(text: string): string {
-  return text.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (_, e: string) => {
-    switch (e) {
-      case 'lt':
-        return '<';
-      case 'gt':
-        return '>';
-      case 'amp':
-        return '&';
-      case 'quot':
-        return '"';
-      case 'apos':
-        return "'";
-      default:
-        return String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
-    }
-  });
+  const partOfType = (type: string, fallback: string): string | null => {
+    for (const rel of targets.values()) if (rel.type.endsWith(`/${type}`)) return partPath(rel.target);
+    return byName.has(fallback) ? fallback : null;
+  };
+  const workbookPr = /<(?:\w+:)?workbookPr\b([^<>]*)>/.exec(workbookXml);
+  const date1904 = workbookPr ? ['1', 'true'].includes(xmlAttributes(workbookPr[1]).date1904 ?? '') : false;
+  return {
+    worksheets: sheets,
+    workbook: { sharedStringsPart: partOfType('sharedStrings', 'xl/sharedStrings.xml'), stylesPart: partOfType('styles', 'xl/styles.xml'), date1904 },
+  };
 }

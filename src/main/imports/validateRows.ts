@@ -4,6 +4,7 @@
  * catalog values, never the file's, for codes and prices) or invalid with the reasons, and
  * rows a user should look at twice (duplicates, numbers whose network was ported) are flagged.
  */
+import { excerpt } from '../../shared/excerpt';
 import { formatNaira, nairaToKobo, type Kobo } from '../../shared/money';
 import { networkOfPhone, type Network } from '../../shared/phone';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider, VendType } from '../../shared/wire';
@@ -502,9 +503,9 @@ function airtimeRow(
     product = ix.airtimeByCode.get(codeText);
     if (!product) {
       const hint = [...ix.airtimeByCode.keys()].find((c) => c.toLowerCase() === codeText.toLowerCase());
-      check.issue('productCode', `airtime product code ${codeText} is not in the catalog${hint ? ` (did you mean ${hint}? codes are case-sensitive)` : ''}`);
+      check.issue('productCode', `airtime product code ${excerpt(codeText)} is not in the catalog${hint ? ` (did you mean ${hint}? codes are case-sensitive)` : ''}`);
     } else if (network && product.network !== network) {
-      check.issue('productCode', `airtime product ${codeText} is for ${NETWORK_LABEL[product.network]}, not ${NETWORK_LABEL[network]}`);
+      check.issue('productCode', `airtime product ${excerpt(codeText)} is for ${NETWORK_LABEL[product.network]}, not ${NETWORK_LABEL[network]}`);
     } else {
       network = product.network;
     }
@@ -558,8 +559,8 @@ function dataRow(
       check.issue(
         'productCode',
         near
-          ? `data plan code ${codeText} is not in the catalog; did you mean ${near.productCode}? (codes are case-sensitive)`
-          : `data plan code ${codeText} is not in the catalog; copy the exact product code from the data plan list`,
+          ? `data plan code ${excerpt(codeText)} is not in the catalog; did you mean ${near.productCode}? (codes are case-sensitive)`
+          : `data plan code ${excerpt(codeText)} is not in the catalog; copy the exact product code from the data plan list`,
       );
     }
   }
@@ -589,7 +590,7 @@ function dataRow(
   if (fileAmountCell !== null) {
     const fileAmount = amountFromCell(fileAmountCell);
     if (!fileAmount.ok || fileAmount.kobo !== planKobo) {
-      check.warn('amount', `the file's amount ${textFromCell(fileAmountCell)} is ignored; plan ${plan.productCode} costs ${formatNaira(planKobo)}`);
+      check.warn('amount', `the file's amount ${excerpt(textFromCell(fileAmountCell))} is ignored; plan ${plan.productCode} costs ${formatNaira(planKobo)}`);
     }
   }
   return out;
@@ -606,8 +607,8 @@ function electricityRow(row: number, cells: readonly CellValue[], col: ColumnMap
       check.issue(
         'disco',
         near
-          ? `disco ${discoText} is not in the catalog; did you mean ${near}? (codes are case-sensitive)`
-          : `disco ${discoText} is not in the catalog; use one of ${[...ix.discoByCode.keys()].join(', ')}`,
+          ? `disco ${excerpt(discoText)} is not in the catalog; did you mean ${near}? (codes are case-sensitive)`
+          : `disco ${excerpt(discoText)} is not in the catalog; use one of ${[...ix.discoByCode.keys()].join(', ')}`,
       );
     }
   }
@@ -638,7 +639,7 @@ function cableRow(row: number, cells: readonly CellValue[], col: ColumnMapping, 
   let provider: string | null = null;
   if (providerText !== null) {
     provider = ix.providers.get(lower(providerText)) ?? null;
-    if (!provider) check.issue('provider', `cable provider ${providerText} is not in the catalog; use one of ${[...new Set(ix.providers.values())].join(', ')}`);
+    if (!provider) check.issue('provider', `cable provider ${excerpt(providerText)} is not in the catalog; use one of ${[...new Set(ix.providers.values())].join(', ')}`);
   }
   const codeText = optionalText(at(cells, col.bouquet));
   let bouquet: CableBouquet | undefined;
@@ -649,11 +650,11 @@ function cableRow(row: number, cells: readonly CellValue[], col: ColumnMapping, 
       const near = ix.bouquetsByLowerCode.get(codeText.toLowerCase());
       check.issue(
         'bouquet',
-        near ? `bouquet code ${codeText} is not in the catalog; did you mean ${near.productCode}? (codes are case-sensitive)` : `bouquet code ${codeText} is not in the catalog; copy the exact code from the cable TV list`,
+        near ? `bouquet code ${excerpt(codeText)} is not in the catalog; did you mean ${near.productCode}? (codes are case-sensitive)` : `bouquet code ${excerpt(codeText)} is not in the catalog; copy the exact code from the cable TV list`,
       );
     } else {
       bouquet = provider ? candidates.find((b) => b.network === provider) : candidates[0];
-      if (!bouquet && provider) check.issue('bouquet', `bouquet ${codeText} is ${withArticle(candidates[0].network)} bouquet, not ${provider}`);
+      if (!bouquet && provider) check.issue('bouquet', `bouquet ${excerpt(codeText)} is ${withArticle(candidates[0].network)} bouquet, not ${provider}`);
     }
   }
   const smartcard = accountNumberFromCell(at(cells, col.smartcard), 'Smartcard number', 8, 20);
@@ -670,7 +671,7 @@ function cableRow(row: number, cells: readonly CellValue[], col: ColumnMapping, 
   const fileAmountCell = at(cells, col.amount);
   if (fileAmountCell !== null) {
     const fileAmount = amountFromCell(fileAmountCell);
-    if (!fileAmount.ok || fileAmount.kobo !== kobo) check.warn('amount', `the file's amount ${textFromCell(fileAmountCell)} is ignored; ${bouquet.description} costs ${formatNaira(kobo)}`);
+    if (!fileAmount.ok || fileAmount.kobo !== kobo) check.warn('amount', `the file's amount ${excerpt(textFromCell(fileAmountCell))} is ignored; ${bouquet.description} costs ${formatNaira(kobo)}`);
   }
   return out;
 }

@@ -1,12 +1,11 @@
 /**
- * Just enough of the ZIP format to look inside an .xlsx before handing it to exceljs: list the
- * entries from the central directory (declared sizes, encryption flag), read one small entry
- * (xl/workbook.xml for sheet names), and check that an entry really inflates to what it
- * declares. This is what turns a damaged file or a zip bomb into a clear error instead of a
- * crash, a hang or a machine out of memory.
+ * Just enough of the ZIP format to read an .xlsx: list the entries from the central directory
+ * (declared sizes, encryption flag), read one small entry whole (xl/workbook.xml for sheet
+ * names), and stream a large one (a worksheet) while checking that it never inflates beyond
+ * what it declares. This is what turns a damaged file or a zip bomb into a clear error instead
+ * of a crash, a hang or a machine out of memory.
  */
 import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import type { FileHandle } from 'node:fs/promises';
 import { createInflateRaw, inflateRawSync } from 'node:zlib';
 import { ImportError } from './importError';
@@ -18,8 +17,6 @@ export interface ZipEntry {
   compressedSize: number;
   uncompressedSize: number;
   localHeaderOffset: number;
-  /** Byte after the entry's local record (header, data, descriptor): the next entry's local header, or the central directory. */
-  recordEnd: number;
 }
 
 const EOCD_SIGNATURE = 0x06054b50;
@@ -113,36 +110,10 @@ export async function readZipDirectory(handle: FileHandle, fileSize: number): Pr
       }
       e += 4 + size;
     }
-    entries.push({ name, method, flags, compressedSize, uncompressedSize, localHeaderOffset, recordEnd: directoryOffset });
+    entries.push({ name, method, flags, compressedSize, uncompressedSize, localHeaderOffset });
     p = extraEnd + commentLength;
   }
-  const byOffset = [...entries].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset);
-  for (let i = 0; i + 1 < byOffset.length; i++) byOffset[i].recordEnd = byOffset[i + 1].localHeaderOffset;
   return entries;
-}
-
-/** An empty end-of-central-directory record: where a stream of local records ends. */
-const EMPTY_EOCD = (() => {
-  const record = Buffer.alloc(22);
-  record.writeUInt32LE(EOCD_SIGNATURE, 0);
-  return record;
-})();
-
-/**
- * The local records of `entries`, in the order given, followed by an empty end record: a zip
- * stream as a streaming unzipper reads it, holding only the parts asked for, in the order they
- * are needed. (exceljs's streaming reader must copy a worksheet that comes before the shared
- * strings to a temporary file and read it back; Excel and exceljs both write them in that order.)
- */
-export function zipRecordsStream(path: string, entries: readonly ZipEntry[]): Readable {
-  async function* records(): AsyncGenerator<Buffer> {
-    for (const entry of entries) {
-      if (entry.recordEnd <= entry.localHeaderOffset) continue;
-      for await (const chunk of createReadStream(path, { start: entry.localHeaderOffset, end: entry.recordEnd - 1, highWaterMark: 1 << 20 })) yield chunk as Buffer;
-    }
-    yield EMPTY_EOCD;
-  }
-  return Readable.from(records(), { objectMode: false });
 }
 
 /** Total and per-entry declared sizes that no real spreadsheet reaches (a zip bomb does). */
@@ -198,36 +169,31 @@ export async function readZipEntryText(handle: FileHandle, entry: ZipEntry, maxB
 }
 
 /**
- * Inflates an entry without keeping it, to prove it expands to no more than it declares (and
- * not beyond `cap`). A lying size is how a zip bomb gets past a directory check.
+ * The inflated bytes of an entry, chunk by chunk, never more than it declares nor than `cap`
+ * (a lying size is how a zip bomb gets past a directory check). Stopping early (break, throw)
+ * closes the file.
  */
-export async function verifyZipEntry(path: string, handle: FileHandle, entry: ZipEntry, cap: number): Promise<void> {
-  if (entry.method === 0 || entry.compressedSize === 0) return;
-  if (entry.method !== 8) throw damaged(`part ${entry.name} uses an unknown compression method`);
+export async function* inflateZipEntry(path: string, handle: FileHandle, entry: ZipEntry, cap: number): AsyncGenerator<Buffer> {
+  if (entry.method !== 0 && entry.method !== 8) throw damaged(`part ${entry.name} uses an unknown compression method`);
+  if (entry.uncompressedSize > cap) throw zipBombError(`more than ${Math.round(cap / 1024 / 1024)} MB in ${entry.name}`);
+  if (entry.compressedSize === 0) return;
   const start = await dataStart(handle, entry);
-  const limit = Math.min(cap, entry.uncompressedSize);
-  await new Promise<void>((resolve, reject) => {
-    const source = createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 1 << 20 });
-    const inflate = createInflateRaw();
-    let produced = 0;
-    let settled = false;
-    const finish = (error?: ImportError) => {
-      if (settled) return;
-      settled = true;
-      source.destroy();
-      inflate.destroy();
-      if (error) reject(error);
-      else resolve();
-    };
-    inflate.on('data', (chunk: Buffer) => {
+  const source = createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 1 << 20 });
+  const inflate = entry.method === 8 ? createInflateRaw({ chunkSize: 256 * 1024 }) : null;
+  const chunks = inflate ? source.pipe(inflate) : source;
+  source.on('error', (error) => inflate?.destroy(error));
+  let produced = 0;
+  try {
+    for await (const chunk of chunks as AsyncIterable<Buffer>) {
       produced += chunk.length;
-      if (produced > limit) {
-        finish(produced > entry.uncompressedSize ? zipBombError(`more than it declares in ${entry.name}`) : zipBombError(`more than ${Math.round(cap / 1024 / 1024)} MB in ${entry.name}`));
-      }
-    });
-    inflate.on('end', () => finish());
-    inflate.on('error', () => finish(damaged(`part ${entry.name} cannot be decompressed`)));
-    source.on('error', () => finish(damaged(`part ${entry.name} cannot be read`)));
-    source.pipe(inflate);
-  });
+      if (produced > entry.uncompressedSize) throw zipBombError(`more than it declares in ${entry.name}`);
+      yield chunk;
+    }
+  } catch (error) {
+    if (error instanceof ImportError) throw error;
+    throw damaged(`part ${entry.name} cannot be ${inflate ? 'decompressed' : 'read'}`);
+  } finally {
+    source.destroy();
+    inflate?.destroy();
+  }
 }

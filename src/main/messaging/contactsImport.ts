@@ -4,11 +4,12 @@
  * phonebook does not hold yet are uploaded in chunks with progress, so re-importing the same
  * file adds nothing twice. Each uploaded number is remembered locally with its file and row.
  */
+import { excerpt, quotedList } from '../../shared/excerpt';
 import type { ContactsImportResult, ContactsPreview, RowProblem } from '../../shared/contract/messaging';
 import type { FileRef } from '../../shared/contract/files';
 import { AppError } from '../../shared/appError';
 import type { App } from '../app';
-import { fileRefName, resolveFileRef } from '../files';
+import { fileRefName, releaseUpload, resolveFileRef } from '../files';
 import { detectMapping, inspectSpreadsheet, isImportError, readSpreadsheet, validateContactRows, type ContactRow, type ContactValidation } from '../imports';
 import { createMessagingService, serviceKeyOf, type MessagingService } from './messagingService';
 
@@ -41,7 +42,7 @@ export class ContactsImporter {
     try {
       const info = await inspectSpreadsheet(path);
       if (sheet && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
-        throw new AppError('import_no_sheet', `The workbook has no sheet called "${sheet}" (it has ${info.sheetNames.join(', ')}).`, 'Choose one of its sheets.');
+        throw new AppError('import_no_sheet', `The workbook has no sheet called "${excerpt(sheet)}" (it has ${quotedList(info.sheetNames)}).`, 'Choose one of its sheets.');
       }
       const table = await readSpreadsheet(path, { sheet, signal, onProgress: onRows });
       const mapping = detectMapping(table.headers, 'contacts');
@@ -176,6 +177,8 @@ export class ContactsImporter {
         .prepare('UPDATE messaging_imports SET added = ?, skipped = ?, state = ?, finished_at = ? WHERE id = ?')
         .run(added, skipped, cancelled ? 'cancelled' : 'done', new Date().toISOString(), importId);
       this.app.events.emit('data.changed', { topics: ['phonebooks'] });
+      // Imported (or cancelled part-way): an uploaded file has served; a failed import keeps it for a retry.
+      releaseUpload(this.app, input.file);
       const { invalid } = this.problems(read.validation);
       return {
         phoneBookId,

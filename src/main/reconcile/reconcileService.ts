@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { AppError } from '../../shared/appError';
 import { RECONCILE_CATEGORIES, type ReconcileInputs, type ReconcileParameters, type ReconcileRunView, type reconcileStartSchema } from '../../shared/contract/reconcile';
 import type { App } from '../app';
-import { resolveFileRef, fileRefName } from '../files';
+import { releaseUpload, resolveFileRef, fileRefName } from '../files';
 import { isImportError } from '../imports';
 import type { Db } from '../store/database';
 import { reconcileEntries } from './categorizeEntries';
@@ -255,6 +255,8 @@ class ReconcileRunner {
       app.events.emit('data.changed', { topics: ['reconcile'] });
       return runView(app.db, runId);
     } finally {
+      // The browser uploads the export for each run: once the run is over it has served.
+      releaseUpload(app, input.file);
       if (mine.runId) app.events.emit('data.changed', { topics: ['reconcile'] });
       this.current = null;
     }

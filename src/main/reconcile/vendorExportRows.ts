@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { AppError } from '../../shared/appError';
+import { excerpt } from '../../shared/excerpt';
 import {
   amountFromCell,
   assertMappingComplete,
@@ -29,13 +30,17 @@ import {
   type ColumnMapping,
   type FieldKey,
 } from '../imports';
+import { utf8Text } from '../imports/bytesText';
 import { openSpreadsheet } from '../imports/inspectSpreadsheet';
+import { MAX_RECORD_CHARS, recordTooLongError } from '../imports/readCsv';
 import { findHeaderRow, noHeaderError, type SheetRow } from '../imports/sheetTable';
 import { STATUS_FAILED, STATUS_PENDING, STATUS_SUCCESS, statusCode, type EntryDetail, type LogColumns } from './logColumns';
 
 /** A vendor export may be large: up to 1 GB and 5,000,000 rows. */
 export const EXPORT_MAX_BYTES = 1024 * 1024 * 1024;
 export const EXPORT_MAX_ROWS = 5_000_000;
+/** Cells an export read through the importer (XLSX, other encodings) may hold: a full-height sheet (1,048,576 rows) of 30 columns. */
+export const EXPORT_MAX_CELLS = 32_000_000;
 
 export interface UnreadableExportRow {
   row: number;
@@ -213,6 +218,7 @@ async function readThroughImporter(path: string, options: ReadExportOptions): Pr
     sheet: options.sheet,
     maxRows: EXPORT_MAX_ROWS,
     maxBytes: EXPORT_MAX_BYTES,
+    maxCells: EXPORT_MAX_CELLS,
     signal: options.signal,
     onProgress: (rows) => options.onProgress?.(rows, null, null),
   });
@@ -265,7 +271,7 @@ async function readThroughImporter(path: string, options: ReadExportOptions): Pr
 function unreadableMessage(row: number, amountReason: string | null, badStatus: string | null): string {
   const parts: string[] = [];
   if (amountReason) parts.push(`amount: ${amountReason}`);
-  if (badStatus !== null) parts.push(badStatus === '' ? 'status is empty' : `status "${badStatus}" is not SUCCESS, FAILED or PENDING`);
+  if (badStatus !== null) parts.push(badStatus === '' ? 'status is empty' : `status "${excerpt(badStatus)}" is not SUCCESS, FAILED or PENDING`);
   return `Row ${row}: ${parts.join('; ')}. The row was left out; correct it in the export and reconcile again.`;
 }
 
@@ -344,22 +350,8 @@ function scanRecord(buf: Buffer, pos: number, delim: number, starts: Int32Array,
   }
 }
 
-/** Node's Buffer has a direct latin1 slice (no encoding lookup); `toString` when it does not. */
-type Latin1Slicing = Buffer & { latin1Slice?: (start: number, end: number) => string };
-const latin1 = (buf: Buffer, s: number, e: number): string => {
-  const b = buf as Latin1Slicing;
-  return b.latin1Slice ? b.latin1Slice(s, e) : buf.toString('latin1', s, e);
-};
-
 function fieldString(buf: Buffer, s: number, e: number, q: number): string {
-  let ascii = true;
-  for (let i = s; i < e; i++) {
-    if (buf[i] >= 0x80) {
-      ascii = false;
-      break;
-    }
-  }
-  const text = ascii ? latin1(buf, s, e) : buf.toString('utf8', s, e);
+  const text = utf8Text(buf, s, e);
   return q === 2 ? text.replace(/""/g, '"') : text;
 }
 
@@ -511,9 +503,13 @@ async function readCsvFast(path: string, bomLength: number, options: ReadExportO
   const topEnds: number[] = [];
   let pos = bomLength;
   let rowNumber = 0;
+  const refuseLongRecord = (start: number, end: number, row: number) => {
+    if (end - start > MAX_RECORD_CHARS) throw recordTooLongError(row, buf.toString('utf8', start, start + 200));
+  };
   while (pos < buf.length && top.length < 20) {
     const next = scanRecord(buf, pos, delim, starts, ends, quoted, maxFields);
     rowNumber++;
+    refuseLongRecord(pos, next, rowNumber);
     const cells = cellsOf(scannedFields);
     if (cells.some((c) => c !== null && String(c).trim() !== '')) {
       top.push({ row: rowNumber, cells });
@@ -565,6 +561,7 @@ async function readCsvFast(path: string, bomLength: number, options: ReadExportO
       }
     }
     rowNumber++;
+    refuseLongRecord(recordStart, pos, rowNumber);
     if (fields === 1 && starts[0] === ends[0]) continue; // blank line
     fileRows++;
     if (++sinceYield === YIELD_EVERY_ROWS) {

@@ -9,7 +9,7 @@
  * received) and the wallet cost (`transaction_cost`, what the wallet was charged), with the
  * commission the log records.
  */
-import fs from 'node:fs';
+import { writePrivateFile } from '../privateFiles';
 import type { Db } from '../store/database';
 import { writeTableXlsx, type ExportColumn } from '../exports';
 import { formatNaira } from '../../shared/money';
@@ -139,6 +139,6 @@ export function spendChartSvg(report: SpendReport): string {
 
 export function writeSpendChart(report: SpendReport, file: string): number {
   const svg = spendChartSvg(report);
-  fs.writeFileSync(file, svg);
+  writePrivateFile(file, svg);
   return Buffer.byteLength(svg);
 }

@@ -4,6 +4,7 @@
  * while tests, the web shell and the CLI use Node's build (see scripts/electronNative.ts).
  */
 import Database from 'better-sqlite3';
+import { createPrivateFile } from '../privateFiles';
 import { MIGRATIONS } from './migrations';
 
 export type Db = Database.Database;
@@ -13,6 +14,8 @@ export interface OpenDatabaseOptions {
 }
 
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
+  // Mode 600 before SQLite creates it with the umask's; its -wal and -shm files take its mode.
+  if (file !== ':memory:') createPrivateFile(file);
   const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   if (file !== ':memory:') db.pragma('journal_mode = WAL');
   // FULL: a purchase marked 'sending' must survive a power cut before its request leaves,

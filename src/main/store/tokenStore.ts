@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../shared/appError';
 import type { AppErrorShape } from '../../shared/contract/define';
+import { privateDir, writePrivateFile } from '../privateFiles';
 
 export interface TokenStore {
   get(profileId: string): string | null;
@@ -44,10 +45,8 @@ export class FileTokenStore implements TokenStore {
   }
 
   set(profileId: string, token: string): void {
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const file = this.file(profileId);
-    fs.writeFileSync(file, token, { mode: 0o600 });
-    fs.chmodSync(file, 0o600);
+    privateDir(this.dir);
+    writePrivateFile(this.file(profileId), token);
   }
 
   delete(profileId: string): void {

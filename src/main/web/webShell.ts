@@ -17,7 +17,8 @@ import { pipeline } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app';
 import { dispatch } from '../dispatch';
-import { exportsDir, uploadsDir } from '../files';
+import { exportsDir, removeLeftoverUploads, uploadsDir } from '../files';
+import { privateDir } from '../privateFiles';
 import { formatStreamEvent } from '../../shared/eventStream';
 import { SESSION_HEADER, sessionLink } from '../../shared/webSession';
 
@@ -121,6 +122,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 
+  removeLeftoverUploads(app);
   const unsubscribe = app.events.subscribe((event) => {
     const data = formatStreamEvent(event.name, event.payload);
     for (const client of sseClients) client.write(data);
@@ -161,8 +163,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   async function handleUpload(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
     const declared = Number(req.headers['content-length'] ?? '0');
     if (declared > MAX_UPLOAD_BYTES) return refuse(res, 413, 'too_large', 'The file is larger than 100 MB.', 'Split it into smaller files.');
-    const dir = uploadsDir(app);
-    await fs.promises.mkdir(dir, { recursive: true });
+    const dir = privateDir(uploadsDir(app));
     const uploadId = randomUUID().replace(/-/g, '');
     const target = path.join(dir, uploadId);
     let size = 0;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { inspectSpreadsheet, readSpreadsheet } from '../../../src/main/imports';
+import { ImportError, inspectSpreadsheet, readSpreadsheet } from '../../../src/main/imports';
+import { CsvShapeGuard, MAX_RECORD_CHARS } from '../../../src/main/imports/readCsv';
 import { encodeText } from '../../../bench/generate/spreadsheets';
 import { importError, tempDir } from './tempFiles';
 
@@ -170,5 +171,37 @@ describe('Excel quirks', () => {
     const table = await readSpreadsheet(file);
     expect(table.headerRow).toBe(2);
     expect(table.rows[0].cells).toEqual(['08031234567', '500', 'a,b,c']);
+  });
+});
+
+describe('a CSV record too long or too wide is refused before it is parsed', () => {
+  const guardOf = (text: string[]) => () => {
+    const guard = new CsvShapeGuard(','.charCodeAt(0));
+    for (const chunk of text) guard.check(chunk);
+  };
+
+  it('accepts records up to 1,000,000 characters and 16,384 fields, line breaks inside quotes and CRLF, across chunks', () => {
+    const longest = `${'x'.repeat(MAX_RECORD_CHARS)}`;
+    expect(guardOf(['Phone,Note\r\n', longest.slice(0, 500_000), longest.slice(500_000), '\r\n', '0803,"a\nb\r\nc"\n'])).not.toThrow();
+    expect(guardOf([`${','.repeat(16_383)}\n`])).not.toThrow();
+    // A quote inside a field is just a character (as papaparse reads it): it opens nothing.
+    expect(guardOf(['Phone,Item\n', `0803,32" TV\n${'08031234567,x\n'.repeat(80_000)}`])).not.toThrow();
+    // Old Mac line ends (\r alone) end records too.
+    expect(guardOf([`Phone\r${'08031234567\r'.repeat(100_000)}`])).not.toThrow();
+  });
+
+  it('refuses the record that passes either limit, naming its row and quoting only its start', () => {
+    const tooLong = guardOf(['Phone\r\n0803\r\n"', 'y'.repeat(600_000), 'y'.repeat(600_000)]);
+    expect(tooLong).toThrow(ImportError);
+    expect(tooLong).toThrow(/^Row 3 of the file is longer than 1,000,000 characters \(it starts ""y{38}…"\)/);
+    const tooWide = guardOf(['a\n', ','.repeat(16_384)]);
+    expect(tooWide).toThrow(/^Row 2 of the file has more than 16,384 columns/);
+  });
+
+  it('a quote that never closes is caught within the limit, not at the end of the file', async () => {
+    const file = tmp.write('unclosed.csv', `Phone,Amount\n08031234567,"500\n${'08031234567,500\n'.repeat(200_000)}`);
+    const error = await importError(readSpreadsheet(file));
+    expect(error.code).toBe('too_long');
+    expect(error.message).toMatch(/^Row 2 of the file is longer than 1,000,000 characters \(it starts "08031234567,"500 08031234567,500 080312…"\), .*fix the quotes/);
   });
 });

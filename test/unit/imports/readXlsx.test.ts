@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inspectSpreadsheet, readSpreadsheet } from '../../../src/main/imports';
+import { writeWorkbook, writeZip } from '../../support/hostileSpreadsheets';
 import { FIXTURES, importError, tempDir } from './tempFiles';
 
 const tmp = tempDir();
@@ -188,5 +189,65 @@ describe('workbooks that cannot be imported give a clear ImportError, never a ha
     const file = tmp.path('nosheetdata.xlsx');
     await workbook.xlsx.writeFile(file);
     expect((await importError(readSpreadsheet(file))).code).toBe('empty');
+  });
+});
+
+describe("the reader's own XML parsing gets workbooks right", () => {
+  const sheet = (rows: string) => `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`;
+
+  it('reads booleans, inline and rich text, entities, CDATA and cells without references; leaves out phonetic runs and error values', async () => {
+    const file = tmp.path('parsing.xlsx');
+    await writeWorkbook(
+      file,
+      sheet(
+        '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c t="inlineStr"><is><t>Note</t></is></c><c t="inlineStr"><is><t>Paid</t></is></c></row>' +
+          '<row r="2"><c r="A2" t="inlineStr"><is><t>0803&#32;123 4567</t></is></c><c r="B2"><v>1000.5</v></c><c r="C2" t="s"><v>2</v></c><c r="D2" t="b"><v>1</v></c></row>' +
+          '<row><c r="A3" t="str"><v><![CDATA[08051234567]]></v></c><c r="B3" t="e"><v>#N/A</v></c><c r="C3" t="inlineStr"><is><t>A &amp; B &lt;ok&gt;</t></is></c><c r="D3" t="b"><v>0</v></c></row>',
+      ),
+      {
+        sharedStrings:
+          '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="3" uniqueCount="3">' +
+          '<si><t>Phone</t></si><si><r><rPr><b/></rPr><t>Amo</t></r><r><t>unt</t></r></si><si><r><t>山田</t></r><rPh sb="0" eb="2"><t>ヤマダ</t></rPh></si></sst>',
+      },
+    );
+    const table = await readSpreadsheet(file);
+    expect(table.headers).toEqual(['Phone', 'Amount', 'Note', 'Paid']);
+    expect(table.rows.map((r) => r.row)).toEqual([2, 3]);
+    expect(table.rows[0].cells).toEqual(['0803 123 4567', 1000.5, '山田', true]);
+    expect(table.rows[1].cells).toEqual(['08051234567', null, 'A & B <ok>', false]);
+  });
+
+  it('reads namespace-prefixed elements, dates from custom and built-in date styles, and the 1904 date system', async () => {
+    const file = tmp.path('dates1904.xlsx');
+    const x = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+    await writeZip(file, [
+      { name: 'xl/workbook.xml', text: `<x:workbook xmlns:x="${x}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><x:workbookPr date1904="1"/><x:sheets><x:sheet name="Log" sheetId="1" r:id="rId1"/></x:sheets></x:workbook>` },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        text: '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>',
+      },
+      {
+        name: 'xl/styles.xml',
+        text: `<x:styleSheet xmlns:x="${x}"><x:numFmts count="1"><x:numFmt numFmtId="164" formatCode="&quot;on &quot;dd/mm/yyyy"/></x:numFmts><x:cellStyleXfs count="1"><x:xf numFmtId="14"/></x:cellStyleXfs><x:cellXfs count="4"><x:xf numFmtId="0"/><x:xf numFmtId="164"/><x:xf numFmtId="14"/><x:xf numFmtId="4"/></x:cellXfs></x:styleSheet>`,
+      },
+      {
+        name: 'xl/worksheets/sheet1.xml',
+        text: `<x:worksheet xmlns:x="${x}"><x:sheetData><x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>Date</x:t></x:is></x:c><x:c r="B1" t="inlineStr"><x:is><x:t>Amount</x:t></x:is></x:c></x:row><x:row r="2"><x:c r="A2" s="1"><x:v>0</x:v></x:c><x:c r="B2" s="3"><x:v>500</x:v></x:c></x:row><x:row r="3"><x:c r="A3" s="2"><x:v>44621.5</x:v></x:c><x:c r="B3" s="0"><x:v>-2.5E3</x:v></x:c></x:row></x:sheetData></x:worksheet>`,
+      },
+    ]);
+    const table = await readSpreadsheet(file);
+    expect(table.headers).toEqual(['Date', 'Amount']);
+    expect(table.rows[0].cells).toEqual([new Date(Date.UTC(1904, 0, 1)), 500]);
+    expect(table.rows[1].cells).toEqual([new Date(Date.UTC(2026, 2, 2, 12)), -2500]);
+  });
+
+  it('keeps data rows as narrow as the header: a stray value far to the right costs nothing and the row is still reported', async () => {
+    const file = tmp.path('stray.xlsx');
+    await writeWorkbook(file, sheet('<row r="1"><c r="A1" t="inlineStr"><is><t>Phone</t></is></c></row><row r="2"><c r="A2"><v>8031234567</v></c><c r="ZZ2"><v>1</v></c></row><row r="3"><c r="XFD3"><v>1</v></c></row>'));
+    const table = await readSpreadsheet(file);
+    expect(table.rows).toEqual([
+      { row: 2, cells: [8031234567] },
+      { row: 3, cells: [null] },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImportError, detectMapping, readSpreadsheet, validateBulkRows, validateContactRows, type RecentMatch, type SheetTable } from '../../../src/main/imports';
+import { ImportError, assertMappingComplete, detectMapping, readSpreadsheet, validateBulkRows, validateContactRows, type RecentMatch, type SheetTable } from '../../../src/main/imports';
 import { catalogs } from '../../fixtures/imports/catalogs';
 import { FIXTURES, tempDir } from './tempFiles';
 
@@ -226,5 +226,47 @@ describe('real spreadsheet files end to end', () => {
     const t = await readSpreadsheet(file);
     const result = validateBulkRows(t, detectMapping(t.headers, 'airtime'), 'airtime', catalogs);
     expect(result.valid[0]).toMatchObject({ phone: '08031234567', amountKobo: 50_000, name: 'Renée' });
+  });
+});
+
+describe('a message quotes at most a short excerpt of a cell, whatever the file holds', () => {
+  const long = (c: string) => `${c}${'Z'.repeat(30_000)}`;
+  const headers: Record<string, string[]> = {
+    airtime: ['Phone', 'Amount', 'Network', 'Product code'],
+    data: ['Phone', 'Product code', 'Network', 'Amount'],
+    electricity: ['Meter number', 'Disco', 'Meter type', 'Amount', 'Phone'],
+    cable: ['Smartcard number', 'Bouquet code', 'Provider', 'Phone', 'Amount'],
+  };
+
+  it.each(['airtime', 'data', 'electricity', 'cable'] as const)('%s: every row message stays short when every cell holds 30,000 characters', (kind) => {
+    const h = headers[kind];
+    const rows = [h.map((_, i) => long(String(i))), h.map(() => long('+')), h.map(() => long('1 '))];
+    const result = validateBulkRows(table(h, rows), detectMapping(h, kind), kind, catalogs);
+    const messages = [...result.errors, ...result.valid.flatMap((r) => r.warnings)].map((e) => e.message);
+    expect(messages.length).toBeGreaterThan(0);
+    for (const message of messages) {
+      expect(message.length).toBeLessThan(400);
+      expect(message).not.toMatch(/Z{40}/);
+    }
+  });
+
+  it('contacts: a 30,000-character phone cell is quoted as an excerpt with its length', () => {
+    const t = table(['Name', 'Phone'], [['Ada', long('0803')]]);
+    const result = validateContactRows(t, detectMapping(t.headers, 'contacts'));
+    expect(result.invalid[0].issues[0].message).toBe(`Row 2: 0803${'Z'.repeat(35)}… (30,004 characters) is not a Nigerian mobile number (it contains characters other than digits); fix or exclude the row`);
+  });
+
+  it('a missing column lists at most a few of the file\'s column names, each shortened', () => {
+    const many = Array.from({ length: 5000 }, (_, i) => long(`Column ${i} `));
+    let thrown: unknown = null;
+    try {
+      assertMappingComplete(detectMapping(many, 'airtime'), 'airtime', many);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ImportError);
+    expect((thrown as ImportError).code).toBe('missing_column');
+    expect((thrown as ImportError).message).toMatch(/^No Phone and Amount column found \(the file's columns are: "Column 0 ZZZ.*and 4,99\d more\)\. Rename/);
+    expect((thrown as ImportError).message.length).toBeLessThan(700);
   });
 });
