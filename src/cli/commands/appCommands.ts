@@ -21,7 +21,7 @@ export const balanceCommand: CliCommand = {
 export const sandboxCommand: CliCommand = {
   path: ['sandbox'],
   summary: 'Run the standalone sandbox service until Ctrl-C',
-  usage: 'vendesk sandbox [--port 4010] [--token T ...] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--quiet]',
+  usage: 'vendesk sandbox [--port 4010] [--token T ...] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--shapes standard|alt|sparse] [--quiet]',
   options: [
     { name: 'port', kind: 'string', description: 'Port on 127.0.0.1 (0 = any free port)' },
     { name: 'token', kind: 'string', description: 'A token the sandbox accepts (repeatable)', multiple: true },
@@ -29,6 +29,7 @@ export const sandboxCommand: CliCommand = {
     { name: 'seed-history', kind: 'string', description: 'Create N past log entries on first start' },
     { name: 'balance', kind: 'string', description: 'Starting wallet balance in Naira' },
     { name: 'host', kind: 'string', description: 'Address to listen on (default 127.0.0.1)' },
+    { name: 'shapes', kind: 'string', description: 'Form of the messaging answers: standard (default), alt or sparse' },
     { name: 'any-token', kind: 'boolean', description: 'Accept any bearer token as its own organisation' },
     { name: 'quiet', kind: 'boolean', description: 'No diagnostics' },
   ],

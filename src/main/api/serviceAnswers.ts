@@ -1,0 +1,101 @@
+/**
+ * The last few answers the service gave on each endpoint, as it gave them, so a support
+ * conversation can start from facts (Settings → Connection → Service answers, `vendesk doctor`).
+ * Kept in memory per connection; the token and phone numbers are redacted before an answer is
+ * kept, and a long body is cut to its first characters.
+ */
+import { redactSecrets } from '../redact';
+import { redactPhoneNumbers } from '../redactPhoneNumbers';
+import type { EndpointName } from './serviceErrors';
+
+/** Answers kept per endpoint. */
+export const ANSWERS_PER_ENDPOINT = 5;
+/** Characters of a body kept. */
+export const BODY_CHARS = 4_000;
+
+/** How vendesk read an answer. */
+export type AnswerReading = 'read' | 'read_with_gaps' | 'unreadable' | 'refused' | 'no_answer';
+
+export interface RecordedAnswer {
+  endpoint: EndpointName;
+  method: 'GET' | 'POST';
+  /** Path and query, redacted. */
+  path: string;
+  /** When the answer arrived, this computer's clock (ISO). */
+  at: string;
+  durationMs: number;
+  /** null when no answer came (timeout, network failure). */
+  httpStatus: number | null;
+  contentType: string | null;
+  /** The body as received (pretty-printed when JSON), redacted and cut to {@link BODY_CHARS}. */
+  body: string;
+  /** Characters of the whole body. */
+  bodyChars: number;
+  /** Whether the body carries the service's envelope (`gatewayStatus`, in any spelling). */
+  envelope: boolean;
+  reading: AnswerReading;
+  /** Order of arrival in this connection. */
+  seq: number;
+  /** What vendesk could not read, or what the answer did not say, in sentences. */
+  notes: string[];
+}
+
+/** Token and phone numbers out. */
+export function redactForSupport(text: string): string {
+  return redactPhoneNumbers(redactSecrets(text));
+}
+
+function hasEnvelope(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).some((k) => k.toLowerCase().replace(/[_\s-]/g, '') === 'gatewaystatus');
+}
+
+export class ServiceAnswers {
+  private readonly byEndpoint = new Map<EndpointName, RecordedAnswer[]>();
+  private seq = 0;
+
+  /** Keeps an answer (redacted) and returns the kept record, which the caller completes with its reading. */
+  record(input: { endpoint: EndpointName; method: 'GET' | 'POST'; url: URL; startedMs: number; httpStatus: number | null; contentType: string | null; text: string; parsed: unknown }): RecordedAnswer {
+    let shown = input.text;
+    if (input.parsed !== input.text && typeof input.parsed === 'object' && input.parsed !== null) shown = JSON.stringify(input.parsed, null, 2);
+    const redacted = redactForSupport(shown);
+    const entry: RecordedAnswer = {
+      endpoint: input.endpoint,
+      method: input.method,
+      path: redactForSupport(decodeURIComponentSafe(input.url.pathname + input.url.search)),
+      at: new Date().toISOString(),
+      durationMs: Date.now() - input.startedMs,
+      httpStatus: input.httpStatus,
+      contentType: input.contentType,
+      body: redacted.length > BODY_CHARS ? `${redacted.slice(0, BODY_CHARS)}\n… (${(redacted.length - BODY_CHARS).toLocaleString('en-NG')} more characters not kept)` : redacted,
+      bodyChars: redacted.length,
+      envelope: hasEnvelope(input.parsed),
+      reading: input.httpStatus === null ? 'no_answer' : 'read',
+      seq: ++this.seq,
+      notes: [],
+    };
+    const list = this.byEndpoint.get(input.endpoint) ?? [];
+    list.push(entry);
+    if (list.length > ANSWERS_PER_ENDPOINT) list.splice(0, list.length - ANSWERS_PER_ENDPOINT);
+    this.byEndpoint.set(input.endpoint, list);
+    return entry;
+  }
+
+  /** Every kept answer, newest first. */
+  list(): RecordedAnswer[] {
+    return [...this.byEndpoint.values()].flat().sort((a, b) => b.seq - a.seq);
+  }
+
+  /** The newest answer of an endpoint. */
+  last(endpoint: EndpointName): RecordedAnswer | null {
+    const list = this.byEndpoint.get(endpoint);
+    return list && list.length ? list[list.length - 1] : null;
+  }
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
