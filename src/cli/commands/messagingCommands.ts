@@ -8,6 +8,7 @@ import { NOT_GIVEN, countText } from '../../shared/notGiven';
 import { parseUseCases } from '../../shared/messagingTemplate';
 import { createMessagingService } from '../../main/messaging/messagingService';
 import { callOrThrow } from '../callOrThrow';
+import { textTable as table } from '../textTable';
 import { EXIT, UsageError, dateOption, numberOption, requireOption, requirePositional, stringOption, type CliCommand, type ParsedArgs } from '../cliCommand';
 
 function positional(args: ParsedArgs, index: number, what: string): string {
@@ -26,11 +27,6 @@ function integer(args: ParsedArgs, name: string, fallback: number): number {
   return n;
 }
 
-function table(rows: string[][]): string {
-  if (rows.length === 0) return '';
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('  ')).join('\n');
-}
 
 function messageText(m: MessageView): string {
   const parts = m.smsCostKobo !== null && m.emailCostKobo !== null ? ` (SMS ${formatNaira(m.smsCostKobo)}, email ${formatNaira(m.emailCostKobo)})` : '';

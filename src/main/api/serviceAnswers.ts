@@ -6,38 +6,17 @@
  */
 import { redactSecrets } from '../redact';
 import { redactPhoneNumbers } from '../redactPhoneNumbers';
-import type { EndpointName } from './serviceErrors';
+import type { ServiceAnswerView } from '../../shared/contract/serviceCheck';
+import { ENDPOINTS, type EndpointName } from './serviceErrors';
 
 /** Answers kept per endpoint. */
 export const ANSWERS_PER_ENDPOINT = 5;
 /** Characters of a body kept. */
 export const BODY_CHARS = 4_000;
 
-/** How vendesk read an answer. */
-export type AnswerReading = 'read' | 'read_with_gaps' | 'unreadable' | 'refused' | 'no_answer';
-
-export interface RecordedAnswer {
+/** A kept answer (see ServiceAnswerView in the contract). */
+export interface RecordedAnswer extends ServiceAnswerView {
   endpoint: EndpointName;
-  method: 'GET' | 'POST';
-  /** Path and query, redacted. */
-  path: string;
-  /** When the answer arrived, this computer's clock (ISO). */
-  at: string;
-  durationMs: number;
-  /** null when no answer came (timeout, network failure). */
-  httpStatus: number | null;
-  contentType: string | null;
-  /** The body as received (pretty-printed when JSON), redacted and cut to {@link BODY_CHARS}. */
-  body: string;
-  /** Characters of the whole body. */
-  bodyChars: number;
-  /** Whether the body carries the service's envelope (`gatewayStatus`, in any spelling). */
-  envelope: boolean;
-  reading: AnswerReading;
-  /** Order of arrival in this connection. */
-  seq: number;
-  /** What vendesk could not read, or what the answer did not say, in sentences. */
-  notes: string[];
 }
 
 /** Token and phone numbers out. */
@@ -60,6 +39,7 @@ export class ServiceAnswers {
     const redacted = redactForSupport(shown);
     const entry: RecordedAnswer = {
       endpoint: input.endpoint,
+      subject: ENDPOINTS[input.endpoint].subject,
       method: input.method,
       path: redactForSupport(decodeURIComponentSafe(input.url.pathname + input.url.search)),
       at: new Date().toISOString(),
@@ -70,19 +50,29 @@ export class ServiceAnswers {
       bodyChars: redacted.length,
       envelope: hasEnvelope(input.parsed),
       reading: input.httpStatus === null ? 'no_answer' : 'read',
-      seq: ++this.seq,
+      seq: 0,
       notes: [],
     };
-    const list = this.byEndpoint.get(input.endpoint) ?? [];
+    this.push(entry);
+    return entry;
+  }
+
+  private push(entry: RecordedAnswer): void {
+    entry.seq = ++this.seq;
+    const list = this.byEndpoint.get(entry.endpoint) ?? [];
     list.push(entry);
     if (list.length > ANSWERS_PER_ENDPOINT) list.splice(0, list.length - ANSWERS_PER_ENDPOINT);
-    this.byEndpoint.set(input.endpoint, list);
-    return entry;
+    this.byEndpoint.set(entry.endpoint, list);
   }
 
   /** Every kept answer, newest first. */
   list(): RecordedAnswer[] {
     return [...this.byEndpoint.values()].flat().sort((a, b) => b.seq - a.seq);
+  }
+
+  /** Keeps an answer recorded elsewhere (a check's own client) in this connection's list. */
+  keep(entry: RecordedAnswer): void {
+    this.push({ ...entry, notes: [...entry.notes] });
   }
 
   /** The newest answer of an endpoint. */

@@ -201,9 +201,9 @@ export class VendingClient {
     registerSecret(options.token);
   }
 
-  /** A client for the same service and token, keeping its answers in the same place, with other timings. */
-  withTimings(options: { timeoutMs?: number; retry?: RetryOptions }): VendingClient {
-    return new VendingClient({ baseUrl: this.baseUrl, token: this.token, answers: this.answers, timeoutMs: options.timeoutMs ?? this.timeoutMs, retry: options.retry ?? this.retry });
+  /** A client for the same service and token with other timings, keeping its answers in `answers` (default: this client's). */
+  withTimings(options: { timeoutMs?: number; retry?: RetryOptions }, answers: ServiceAnswers = this.answers): VendingClient {
+    return new VendingClient({ baseUrl: this.baseUrl, token: this.token, answers, timeoutMs: options.timeoutMs ?? this.timeoutMs, retry: options.retry ?? this.retry });
   }
 
   // ---------------------------------------------------------------- catalogs and account
@@ -572,7 +572,7 @@ export class VendingClient {
       if (timeout.aborted) throw new TransportFailure('timeout', `no answer within ${this.timeoutMs} ms`);
       const code = errorCode(error);
       if (code && NOT_SENT_CODES.has(code)) throw new TransportFailure('unreachable', code);
-      throw new TransportFailure('network', code ?? (error instanceof Error ? error.message : 'network error'));
+      throw new TransportFailure('network', code ?? causeMessage(error));
     }
   }
 }
@@ -585,6 +585,17 @@ function noteReading(recorded: RecordedAnswer, result: DecodedResult<unknown>): 
   } else {
     recorded.reading = recorded.notes.length ? 'read_with_gaps' : 'read';
   }
+}
+
+/** The innermost message of a fetch failure ("bad port" rather than "fetch failed"). */
+function causeMessage(error: unknown): string {
+  let current: unknown = error;
+  let message = 'network error';
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if (current.message) message = current.message;
+    current = current.cause;
+  }
+  return message;
 }
 
 /** The system error code (ECONNREFUSED…) of a fetch failure, looking through `cause`. */
