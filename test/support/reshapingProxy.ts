@@ -60,7 +60,7 @@ export async function startReshapingProxy(target: string): Promise<ReshapingProx
         const v = req.headers[name];
         if (typeof v === 'string') headers[name] = v;
       }
-      const upstream = await fetch(target + (req.url ?? '/'), { method: req.method, headers, body: body.length ? body : undefined });
+      const upstream = await fetch(target + (req.url ?? '/'), { method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined });
       let text = await upstream.text();
       const path = new URL(req.url ?? '/', 'http://proxy.invalid').pathname;
       if (MESSAGING.some((p) => path === p || (p.endsWith('/') && path.startsWith(p)))) {
