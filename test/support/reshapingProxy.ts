@@ -10,6 +10,9 @@ import type { AddressInfo } from 'node:net';
 
 const MESSAGING = ['/sendMessage', '/createTemplates', '/getTemplates', '/sendEvidence', '/confirmEvidence', '/craetePhonebook', '/createContact', '/getPhonebook', '/getSenderIds', '/MSQ/', '/messageHistory'];
 
+/** Replaces one answer: return what to answer instead, or null to reshape it as usual. */
+export type AnswerOverride = (path: string, status: number, body: unknown) => { status: number; text: string; contentType?: string } | null;
+
 export interface ReshapingProxy {
   url: string;
   /** Messaging answers reshaped so far. */
@@ -41,6 +44,14 @@ function reshapeEnvelope(body: unknown): unknown {
   return out;
 }
 
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -50,7 +61,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-export async function startReshapingProxy(target: string): Promise<ReshapingProxy> {
+export async function startReshapingProxy(target: string, override?: AnswerOverride): Promise<ReshapingProxy> {
   const proxy: ReshapingProxy = { url: '', reshaped: 0, close: async () => {} };
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -62,8 +73,15 @@ export async function startReshapingProxy(target: string): Promise<ReshapingProx
       }
       const upstream = await fetch(target + (req.url ?? '/'), { method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined });
       let text = await upstream.text();
+      let status = upstream.status;
+      let contentType = upstream.headers.get('content-type') ?? 'application/json';
       const path = new URL(req.url ?? '/', 'http://proxy.invalid').pathname;
-      if (MESSAGING.some((p) => path === p || (p.endsWith('/') && path.startsWith(p)))) {
+      const replaced = override?.(path, status, safeJson(text)) ?? null;
+      if (replaced) {
+        ({ status, text } = replaced);
+        contentType = replaced.contentType ?? contentType;
+        proxy.reshaped++;
+      } else if (MESSAGING.some((p) => path === p || (p.endsWith('/') && path.startsWith(p)))) {
         try {
           text = JSON.stringify(reshapeEnvelope(JSON.parse(text)));
           proxy.reshaped++;
@@ -71,8 +89,8 @@ export async function startReshapingProxy(target: string): Promise<ReshapingProx
           // not JSON: passed on as it came
         }
       }
-      res.writeHead(upstream.status, {
-        'Content-Type': upstream.headers.get('content-type') ?? 'application/json',
+      res.writeHead(status, {
+        'Content-Type': contentType,
         'Content-Length': Buffer.byteLength(text),
         ...(upstream.headers.get('date') ? { Date: upstream.headers.get('date') as string } : {}),
       });

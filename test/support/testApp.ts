@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import type { ShapeVariant } from '../../src/sandbox/answerShapes';
-import { startReshapingProxy } from './reshapingProxy';
+import { startReshapingProxy, type AnswerOverride } from './reshapingProxy';
 import { createApp, type App } from '../../src/main/app';
 import { dispatch } from '../../src/main/dispatch';
 import { uploadsDirIn } from '../../src/main/files';
@@ -45,8 +45,8 @@ export interface TestAppOptions {
   filePolicy?: FilePolicy;
   /** The form of the sandbox's messaging answers for this organisation (set with POST /__sandbox/shapes). */
   shapes?: ShapeVariant;
-  /** Connect the app through a reshaping proxy in front of the sandbox (reshapingProxy.ts). */
-  reshapingProxy?: boolean;
+  /** Connect the app through a reshaping proxy in front of the sandbox (reshapingProxy.ts), optionally replacing some answers. */
+  reshapingProxy?: boolean | AnswerOverride;
 }
 
 /** One form the service's messaging answers can take, for suites that run against each. */
@@ -74,7 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const seeded = options.seedHistory ? { tokens: [token], seedHistory: options.seedHistory } : {};
   const sandbox = options.sandbox ?? (await startSandbox({ port: 0, acceptAnyToken: true, ...seeded, quiet: true }));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-test-'));
-  const proxy = options.reshapingProxy ? await startReshapingProxy(sandbox.url) : null;
+  const proxy = options.reshapingProxy ? await startReshapingProxy(sandbox.url, typeof options.reshapingProxy === 'function' ? options.reshapingProxy : undefined) : null;
   const app = await createApp({
     dataDir,
     shell: options.web ? 'web' : 'test',
