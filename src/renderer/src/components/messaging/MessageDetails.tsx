@@ -18,7 +18,7 @@ const notGiven = <Text span c="dimmed" size="sm">{`Not given by the service`}</T
 function costText(m: MessageView): ReactNode {
   if (m.totalCostKobo === null) return notGiven;
   const parts = m.emailCostKobo && m.smsCostKobo !== null ? ` (SMS ${formatNaira(m.smsCostKobo)} + email ${formatNaira(m.emailCostKobo)})` : '';
-  return `${formatNaira(m.totalCostKobo)}${parts}${m.costSource === 'quoted' ? ' — as quoted; the service did not say what it charged' : ''}`;
+  return `${formatNaira(m.totalCostKobo)}${parts}${m.costSource === 'quoted' ? ' — as quoted' : ''}`;
 }
 
 /** A sent message as a finance officer reads it: reference, who, cost, status; what the service did not say, said so. */

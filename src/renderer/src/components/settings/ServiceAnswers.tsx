@@ -1,9 +1,11 @@
 import { Accordion, Badge, Button, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import type { AnswerReading } from '../../../../shared/contract/serviceCheck';
-import { formatDateTime } from '../../format';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+
+/** To the second: answers often come within the same minute. */
+const atTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
 
 const READING: Record<AnswerReading, { label: string; color: string }> = {
   read: { label: 'Read', color: 'teal' },
@@ -47,8 +49,8 @@ export function ServiceAnswers({ checkedAt }: { checkedAt: number }) {
             <Accordion.Item key={a.seq} value={String(a.seq)} data-testid={`answer-${a.endpoint}`}>
               <Accordion.Control>
                 <Group gap="sm" wrap="nowrap">
-                  <Text size="sm" c="dimmed" w={150}>
-                    {formatDateTime(a.at)}
+                  <Text size="sm" c="dimmed" w={170}>
+                    {atTime.format(new Date(a.at))}
                   </Text>
                   <Text size="sm" fw={500} w={220}>
                     {a.subject}
