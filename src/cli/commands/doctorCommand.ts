@@ -11,8 +11,8 @@ import { EXIT, type CliCommand } from '../cliCommand';
 import { textTable } from '../textTable';
 
 const STATE_WORDS: Record<EndpointCheckState, string> = {
-  readable: 'read',
-  readable_with_gaps: 'read, with gaps',
+  read: 'read',
+  read_with_gaps: 'read, with gaps',
   unreadable: 'NOT READABLE',
   refused: 'REFUSED',
   no_answer: 'NO ANSWER',

@@ -92,7 +92,7 @@ export class ConnectionDoctor {
       checkedAt,
       verdict,
       summary,
-      readable: asked.filter((c) => c.state === 'readable' || c.state === 'readable_with_gaps').length,
+      readable: asked.filter((c) => c.state === 'read' || c.state === 'read_with_gaps').length,
       checked: asked.length,
       checks,
     };
@@ -111,7 +111,7 @@ export class ConnectionDoctor {
     const answer = answers.last(check.endpoint);
     const notes = answer?.notes ?? [];
     let state: EndpointCheckState;
-    if (failure === null) state = answer?.reading === 'read_with_gaps' ? 'readable_with_gaps' : 'readable';
+    if (failure === null) state = answer?.reading === 'read_with_gaps' ? 'read_with_gaps' : 'read';
     else if (answer?.reading === 'no_answer' || (failure instanceof ServiceError && failure.httpStatus === null)) state = 'no_answer';
     else if (answer?.reading === 'refused') state = 'refused';
     else state = 'unreadable';
@@ -124,8 +124,8 @@ export class ConnectionDoctor {
   private verdict(baseUrl: string, checks: EndpointCheck[]): { verdict: DoctorVerdict; summary: string } {
     const asked = checks.filter((c) => c.state !== 'skipped');
     const answered = asked.filter((c) => c.state !== 'no_answer');
-    const readable = asked.filter((c) => c.state === 'readable' || c.state === 'readable_with_gaps');
-    const gaps = asked.filter((c) => c.state === 'readable_with_gaps');
+    const readable = asked.filter((c) => c.state === 'read' || c.state === 'read_with_gaps');
+    const gaps = asked.filter((c) => c.state === 'read_with_gaps');
     if (answered.length === 0) {
       const why = asked[0]?.answer?.notes[0]?.replace(/^No answer: |\.$/g, '') ?? 'no answer';
       return { verdict: 'unreachable', summary: `Nothing answers at ${baseUrl} (${why}): check the address and the network.` };

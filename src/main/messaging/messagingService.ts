@@ -80,13 +80,7 @@ export class MessagingService {
     this.app.events.emit('data.changed', { topics: ['templates'] });
     // What the answer does not say is what was sent; a missing id is looked up in the list.
     const id = answer.id ?? (await this.app.client().getTemplates()).filter((t) => t.id !== null && t.name === sent.name).sort(newestFirst)[0]?.id ?? null;
-    if (id === null) {
-      throw new AppError(
-        'template_id_unknown',
-        `The template "${sent.name}" was created, but the service did not give its id and it is not in the template list yet.`,
-        'Refresh the Templates tab in a moment; do not create it again.',
-      );
-    }
+    if (id === null) throw createdWithoutId('template', sent.name, 'Templates');
     return templateView({
       id,
       name: answer.name ?? sent.name,
@@ -150,13 +144,7 @@ export class MessagingService {
     // A missing id is looked up in the list: the newest phonebook of that name.
     const listed = answer.id === null ? (await this.app.client().getPhonebooks()).filter((p) => p.name === input.name).sort((a, b) => b.id - a.id)[0] : undefined;
     const id = answer.id ?? listed?.id ?? null;
-    if (id === null) {
-      throw new AppError(
-        'phonebook_id_unknown',
-        `The phonebook "${input.name}" was created, but the service did not give its id and it is not in the phonebook list yet.`,
-        'Refresh the Phonebooks tab in a moment; do not create it again.',
-      );
-    }
+    if (id === null) throw createdWithoutId('phonebook', input.name, 'Phonebooks');
     return phonebookView({
       id,
       name: answer.name ?? input.name,
@@ -458,6 +446,15 @@ export class MessagingService {
     if (!confirmed.confirmed) throw otpRefusal(400, confirmed.reason ?? 'the code was not accepted', input.reference);
     return { reference: confirmed.reference ?? input.reference, confirmedAt: confirmed.confirmedAt ?? now() };
   }
+}
+
+/** A template or phonebook the service created (it answered success) without saying its id, and not listed yet. */
+function createdWithoutId(what: 'template' | 'phonebook', name: string, tab: string): AppError {
+  return new AppError(
+    `${what}_id_unknown`,
+    `The ${what} "${name}" was created, but the service did not give its id and it is not in the ${what} list yet.`,
+    `Refresh the ${tab} tab in a moment; do not create it again.`,
+  );
 }
 
 /** Why a code was refused, in words a person acts on. */

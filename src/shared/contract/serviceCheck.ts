@@ -38,7 +38,8 @@ export interface ServiceAnswerView {
   notes: string[];
 }
 
-export type EndpointCheckState = 'readable' | 'readable_with_gaps' | 'unreadable' | 'refused' | 'no_answer' | 'skipped';
+/** How an endpoint's answer was read, or `skipped` (nothing to ask about). */
+export type EndpointCheckState = AnswerReading | 'skipped';
 
 export interface EndpointCheck {
   endpoint: string;

@@ -59,7 +59,7 @@ describe.each(ANSWER_FORMS)('doctor against the sandbox, messaging answers in th
     expect(report.checks.map((c) => c.path.replace(/^\/MSQ\/.*/, '/MSQ/…'))).toEqual([
       '/accountBalance', '/AirtimeList', '/DataList', '/CableTVList', '/ElectricityList', '/logEntries', '/getSenderIds', '/getTemplates', '/getPhonebook', '/messageHistory', '/MSQ/…',
     ]);
-    for (const c of report.checks) expect(['readable', 'readable_with_gaps'], `${c.path}: ${c.summary} ${c.problems.join(' ')}`).toContain(c.state);
+    for (const c of report.checks) expect(['read', 'read_with_gaps'], `${c.path}: ${c.summary} ${c.problems.join(' ')}`).toContain(c.state);
     expect(report).toMatchObject({ readable: 11, checked: 11, verdict: form.sparse ? 'gaps' : 'ok' });
     expect(report.checks.find((c) => c.endpoint === 'getSenderIds')?.summary).toBe('2 sender IDs, 1 approved');
     expect(report.checks.find((c) => c.endpoint === 'messageStatus')?.summary).toMatch(/status of the newest message: (SENT|DELIVERED)/);

@@ -1,10 +1,11 @@
 import { Alert, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { DoctorReport, DoctorVerdict, EndpointCheckState } from '../../../../shared/contract/serviceCheck';
+import type { DoctorReport, DoctorVerdict } from '../../../../shared/contract/serviceCheck';
 import { bridge } from '../../bridge';
 import { formatDateTime } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
+import { READING } from './readingLabels';
 
 const VERDICT_COLOR: Record<DoctorVerdict, string> = { ok: 'teal', gaps: 'yellow', problems: 'orange', not_the_service: 'red', unreachable: 'red', credentials: 'red' };
 const VERDICT_TITLE: Record<DoctorVerdict, string> = {
@@ -14,14 +15,6 @@ const VERDICT_TITLE: Record<DoctorVerdict, string> = {
   not_the_service: 'This address is not the vending service',
   unreachable: 'The service does not answer',
   credentials: 'The API token was refused',
-};
-const STATE: Record<EndpointCheckState, { label: string; color: string }> = {
-  readable: { label: 'Read', color: 'teal' },
-  readable_with_gaps: { label: 'Read, with gaps', color: 'yellow' },
-  unreadable: { label: 'Not readable', color: 'red' },
-  refused: { label: 'Refused', color: 'red' },
-  no_answer: { label: 'No answer', color: 'red' },
-  skipped: { label: 'Skipped', color: 'gray' },
 };
 
 /** Settings → Check connection: every read endpoint once, whether vendesk can read each answer; nothing bought or sent. */
@@ -77,8 +70,8 @@ export function ConnectionCheck({ onChecked }: { onChecked?: () => void }) {
                   </Table.Td>
                   <Table.Td>{c.httpStatus ?? '—'}</Table.Td>
                   <Table.Td>
-                    <Badge color={STATE[c.state].color} variant="light">
-                      {STATE[c.state].label}
+                    <Badge color={READING[c.state].color} variant="light">
+                      {READING[c.state].label}
                     </Badge>
                   </Table.Td>
                   <Table.Td>

@@ -1,19 +1,12 @@
 import { Accordion, Badge, Button, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
-import type { AnswerReading } from '../../../../shared/contract/serviceCheck';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+import { READING } from './readingLabels';
 
 /** To the second: answers often come within the same minute. */
 const atTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
 
-const READING: Record<AnswerReading, { label: string; color: string }> = {
-  read: { label: 'Read', color: 'teal' },
-  read_with_gaps: { label: 'Read, with gaps', color: 'yellow' },
-  unreadable: { label: 'Not readable', color: 'red' },
-  refused: { label: 'Refused', color: 'orange' },
-  no_answer: { label: 'No answer', color: 'red' },
-};
 
 /** Settings → Service answers: the last answers of each endpoint, as the service gave them (token and phone numbers hidden). */
 export function ServiceAnswers({ checkedAt }: { checkedAt: number }) {
