@@ -5,6 +5,7 @@
  * all (a web page) leaves the send uncertain — and it is not sent again either.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMessagingCharges } from '../../../src/main/reconcile/localSubmissions';
 import { refusal } from '../../support/refusal';
 import { sandboxWalletKobo } from '../../support/sandboxRecords';
 import { startTestApp, type TestApp } from '../../support/testApp';
@@ -57,6 +58,9 @@ describe('a send answered with success in an unexpected shape', () => {
     expect(await outboxFor(text)).toHaveLength(1);
     expect(walletBefore - (await sandboxWalletKobo(t))).toBe(quote.totalKobo);
     expect(recorded(text)).toEqual([{ state: 'sent', charged: quote.totalKobo, source: 'quoted', reference: null }]);
+    // The wallet roll-forward counts it, at the quoted cost, and says so.
+    const charges = readMessagingCharges(t.app.db, t.app.connection.profileId, 0, Date.now() + 86_400_000);
+    expect(charges.at(-1)).toMatchObject({ kobo: quote.totalKobo, uncertain: false, asQuoted: true });
   });
 
   it('Shape E: a nested result is read for what it says — its id as the reference, its charge as the cost', async () => {
