@@ -13,6 +13,10 @@ import { ENDPOINTS, type EndpointName } from './serviceErrors';
 export const ANSWERS_PER_ENDPOINT = 5;
 /** Characters of a body kept. */
 export const BODY_CHARS = 4_000;
+/** Bodies up to this size are pretty-printed (larger ones are kept as they came, cut). */
+const PRETTY_UP_TO = 20_000;
+/** Characters past the cut that are redacted with it. */
+const REDACTION_MARGIN = 512;
 
 /** A kept answer (see ServiceAnswerView in the contract). */
 export interface RecordedAnswer extends ServiceAnswerView {
@@ -34,9 +38,13 @@ export class ServiceAnswers {
 
   /** Keeps an answer (redacted) and returns the kept record, which the caller completes with its reading. */
   record(input: { endpoint: EndpointName; method: 'GET' | 'POST'; url: URL; startedMs: number; httpStatus: number | null; contentType: string | null; text: string; parsed: unknown }): RecordedAnswer {
+    // Only the kept part is worked on: a 1,000-entry log page is not re-printed or scanned whole.
     let shown = input.text;
-    if (input.parsed !== input.text && typeof input.parsed === 'object' && input.parsed !== null) shown = JSON.stringify(input.parsed, null, 2);
-    const redacted = redactForSupport(shown);
+    if (input.text.length <= PRETTY_UP_TO && input.parsed !== input.text && typeof input.parsed === 'object' && input.parsed !== null) shown = JSON.stringify(input.parsed, null, 2);
+    const total = shown.length;
+    // Redacted with a margin past the cut, so a token or number across it is hidden whole.
+    const redacted = redactForSupport(shown.slice(0, BODY_CHARS + REDACTION_MARGIN));
+    const kept = total > BODY_CHARS ? `${redacted.slice(0, BODY_CHARS)}\n… (${(total - BODY_CHARS).toLocaleString('en-NG')} more characters not kept)` : redacted;
     const entry: RecordedAnswer = {
       endpoint: input.endpoint,
       subject: ENDPOINTS[input.endpoint].subject,
@@ -46,8 +54,8 @@ export class ServiceAnswers {
       durationMs: Date.now() - input.startedMs,
       httpStatus: input.httpStatus,
       contentType: input.contentType,
-      body: redacted.length > BODY_CHARS ? `${redacted.slice(0, BODY_CHARS)}\n… (${(redacted.length - BODY_CHARS).toLocaleString('en-NG')} more characters not kept)` : redacted,
-      bodyChars: redacted.length,
+      body: kept,
+      bodyChars: total,
       envelope: hasEnvelope(input.parsed),
       reading: input.httpStatus === null ? 'no_answer' : 'read',
       seq: 0,

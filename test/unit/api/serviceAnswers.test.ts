@@ -51,4 +51,19 @@ describe('ServiceAnswers', () => {
     expect(long.body).toMatch(/… \(500 more characters not kept\)$/);
     expect(answers.last('getSenderIds')).toBe(long);
   });
+
+  it('a number or the token across the cut is hidden whole; a large body is kept as it came, cut', () => {
+    registerSecret(TOKEN);
+    const answers = new ServiceAnswers();
+    for (const secret of ['08031234567', TOKEN]) {
+      const text = `${'x'.repeat(BODY_CHARS - 4)} ${secret} ${'y'.repeat(100_000)}`;
+      const kept = keep(answers, text);
+      expect(kept.body.slice(0, BODY_CHARS)).not.toMatch(/803|tok-9f8e/);
+      expect(kept.bodyChars).toBe(text.length);
+    }
+    const big = { gatewayStatus: '00', data: Array.from({ length: 2_000 }, (_, i) => ({ id: i, phone_number: '08031234567' })) };
+    const kept = keep(answers, big);
+    expect(kept.body.startsWith('{"gatewayStatus":"00","data":[{"id":0,"phone_number":"[phone …67]"}')).toBe(true);
+    expect(kept.body).not.toContain('08031234567');
+  });
 });
