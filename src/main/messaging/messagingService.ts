@@ -79,7 +79,8 @@ export class MessagingService {
     const answer = await this.app.client().createTemplate(sent);
     this.app.events.emit('data.changed', { topics: ['templates'] });
     // What the answer does not say is what was sent; a missing id is looked up in the list.
-    const id = answer.id ?? (await this.app.client().getTemplates()).filter((t) => t.id !== null && t.name === sent.name).sort(newestFirst)[0]?.id ?? null;
+    const listed = answer.id === null ? (await this.app.client().getTemplates()).filter((t) => t.id !== null && t.name === sent.name).sort(newestFirst)[0] : undefined;
+    const id = answer.id ?? listed?.id ?? null;
     if (id === null) throw createdWithoutId('template', sent.name, 'Templates');
     return templateView({
       id,
@@ -88,8 +89,8 @@ export class MessagingService {
       body: answer.body ?? sent.body,
       indexes: answer.indexes ?? sent.indexes,
       useCase: answer.useCase ?? sent.useCase,
-      approval: answer.approval,
-      createdAt: answer.createdAt ?? now(),
+      approval: answer.approval ?? listed?.approval ?? null,
+      createdAt: answer.createdAt ?? listed?.createdAt ?? now(),
     });
   }
 

@@ -26,7 +26,15 @@ let lastText = '';
 
 beforeAll(async () => {
   // The app talks to the service through the proxy; the test reads the service's own records directly.
-  t = await startTestApp({ reshapingProxy: (path) => (path === '/sendMessage' ? (ANSWERS[lastText] ?? null) : null) });
+  t = await startTestApp({
+    reshapingProxy: (path) => {
+      if (path === '/sendMessage') return ANSWERS[lastText] ?? null;
+      // Created, but the answer names no id: vendesk finds the new one in the list.
+      if (path === '/craetePhonebook') return { status: 200, text: JSON.stringify({ gatewayStatus: '00', data: 'Phonebook created' }) };
+      if (path === '/createTemplates') return { status: 200, text: JSON.stringify({ gatewayStatus: '00', data: {} }) };
+      return null;
+    },
+  });
   await t.control('wallet', { balance: 10_000 });
 });
 afterAll(async () => {
@@ -81,5 +89,18 @@ describe('a send answered with success in an unexpected shape', () => {
     expect(await outboxFor('Shape G')).toHaveLength(1);
     expect(walletBefore - (await sandboxWalletKobo(t))).toBe(400);
     expect(recorded('Shape G')).toMatchObject([{ state: 'uncertain' }]);
+  });
+});
+
+describe('a phonebook or template created without an id in the answer', () => {
+  it('is found in the service\'s list by its name, never created again', async () => {
+    const pb = await t.call('messaging.phonebooks.create', { name: 'Depot staff', description: 'Kano' });
+    const listed = (await t.call('messaging.phonebooks.list', {})).filter((p) => p.name === 'Depot staff');
+    expect(listed).toHaveLength(1);
+    expect(pb).toMatchObject({ id: listed[0].id, name: 'Depot staff', description: 'Kano' });
+    const tpl = await t.call('messaging.templates.create', { name: 'Depot notice', body: 'Depot {{1}} opens at {{2}}', useCases: ['ops'] });
+    const templates = (await t.call('messaging.templates.list', {})).filter((x) => x.name === 'Depot notice');
+    expect(templates).toHaveLength(1);
+    expect(tpl).toMatchObject({ id: templates[0].id, indexes: ['1', '2'], body: 'Depot {{1}} opens at {{2}}', state: 'PENDING', approved: false });
   });
 });
