@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     );
     if (firstUploadAt) console.log(`    of which read + validate: ${((firstUploadAt - t0) / 1000).toFixed(2)} s, upload: ${((t1 - firstUploadAt) / 1000).toFixed(2)} s`);
     console.log(`  re-import:     ${((t2 - t1) / 1000).toFixed(2)} s  — ${again.added} added, ${again.skipped.toLocaleString('en-US')} already in the phonebook`);
-    console.log(`  phonebook now holds ${after.find((p) => p.id === pb.id)?.contactCount.toLocaleString('en-US')} contacts`);
+    console.log(`  phonebook now holds ${after.find((p) => p.id === pb.id)?.contactCount?.toLocaleString('en-US')} contacts`);
     if (again.added !== 0) throw new Error('re-import added contacts twice');
   } finally {
     await app.close();

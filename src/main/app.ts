@@ -9,6 +9,7 @@ import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../sandbox';
 import { AppError } from '../shared/appError';
 import { checkServiceAddress } from '../shared/serviceAddress';
+import { ServiceAnswers } from './api/serviceAnswers';
 import { VendingClient } from './api/vendingClient';
 import { EventBus } from './eventBus';
 import { namedPathsPolicy, type FilePolicy } from './filePolicy';
@@ -92,6 +93,8 @@ export class App {
   /** This start's secret for the embedded sandbox. */
   private readonly sandboxBearer = randomBytes(32).toString('base64url');
   private current: Session | null = null;
+  /** Each connection's recent service answers (for support), kept across switches while the app runs. */
+  private readonly answerLogs = new Map<string, ServiceAnswers>();
   private closed = false;
 
   constructor(
@@ -197,7 +200,10 @@ export class App {
 
   private useConnection(connection: Connection, token: string): void {
     registerSecret(token);
-    this.current = Object.freeze({ connection: Object.freeze({ ...connection }), client: new VendingClient({ baseUrl: connection.baseUrl, token }) });
+    const key = `${connection.profileId} ${normalizeBaseUrl(connection.baseUrl)}`;
+    let answers = this.answerLogs.get(key);
+    if (!answers) this.answerLogs.set(key, (answers = new ServiceAnswers()));
+    this.current = Object.freeze({ connection: Object.freeze({ ...connection }), client: new VendingClient({ baseUrl: connection.baseUrl, token, answers }) });
   }
 
   /**

@@ -6,6 +6,7 @@ import { parseBody, type Ctx } from './context';
 import type { Fault } from './core';
 import { HttpError, ok, type Reply } from './httpErrors';
 import { accountBalance } from './vending';
+import { SHAPE_VARIANTS, type ShapeVariant } from './answerShapes';
 
 const TEN_YEARS_S = 10 * 366 * 86_400;
 
@@ -110,4 +111,21 @@ export function outbox(ctx: Ctx): Reply {
 export function reset(ctx: Ctx): Reply {
   ctx.core.reset(ctx.org);
   return ok(ctx.ref, { reset: true }, SUCCESS_MESSAGE);
+}
+
+const shapesBody = z.object({ shapes: z.enum(SHAPE_VARIANTS) });
+
+function shapesState(ctx: Ctx): { shapes: ShapeVariant; variants: readonly ShapeVariant[] } {
+  return { shapes: ctx.org.shapes ?? ctx.core.options.shapes ?? 'standard', variants: SHAPE_VARIANTS };
+}
+
+/** The form of this organisation's messaging answers (answerShapes.ts): `standard`, `alt` or `sparse`. */
+export function setShapes(ctx: Ctx): Reply {
+  const body = parseBody(ctx, shapesBody, `a JSON object like {"shapes": "alt"} (one of ${SHAPE_VARIANTS.join(', ')})`);
+  ctx.org.shapes = body.shapes;
+  return ok(ctx.ref, shapesState(ctx), SUCCESS_MESSAGE);
+}
+
+export function readShapes(ctx: Ctx): Reply {
+  return ok(ctx.ref, shapesState(ctx), SUCCESS_MESSAGE);
 }

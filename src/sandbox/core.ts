@@ -2,6 +2,7 @@
  * The sandbox's state holder: the database, organisations (wallet, clock, faults), the data
  * version used to cache log orderings, and the lazy settling of time-based transitions.
  */
+import type { ShapeVariant } from './answerShapes';
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import { LOG_INSERT_SQL, openDb, type Db, type LogRow, type NewLogRow, type OrgRow } from './store';
@@ -25,6 +26,8 @@ export interface OrgState {
   statusVersion: number;
   /** Bumped when log rows are removed or inserted out of order (reset, seeding): every ordering is recomputed. */
   layoutVersion: number;
+  /** The form of the messaging answers for this organisation (`/__sandbox/shapes`); unset: the sandbox's. */
+  shapes?: ShapeVariant;
 }
 
 export interface CoreOptions {
@@ -33,6 +36,8 @@ export interface CoreOptions {
   accountName?: string;
   seedHistory: number;
   quiet: boolean;
+  /** The form of the messaging answers (default `standard`; see answerShapes.ts). */
+  shapes?: ShapeVariant;
 }
 
 export const DEFAULT_SENDER_IDS: ReadonlyArray<{ senderId: string; state: 'APPROVED' | 'PENDING' }> = [
@@ -236,6 +241,7 @@ export class SandboxCore {
     })();
     org.faults = [];
     org.withheldRefunds = 0;
+    org.shapes = undefined;
     this.relayout(org);
   }
 }

@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FAILURE_MESSAGE } from '../shared/wire';
+import type { ShapeVariant } from './answerShapes';
 import { SandboxCore } from './core';
 import { seedHistory } from './seedHistory';
 import { createHandler } from './server';
@@ -33,6 +34,11 @@ export interface SandboxOptions {
   accountName?: string;
   /** No diagnostics on stderr. */
   quiet?: boolean;
+  /**
+   * The form of the messaging answers, whose shapes the spec does not show: `standard` (default),
+   * `alt` or `sparse` (answerShapes.ts). Per organisation: POST /__sandbox/shapes.
+   */
+  shapes?: ShapeVariant;
 }
 
 export interface SandboxHandle {
@@ -52,6 +58,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     accountName: options.accountName,
     seedHistory: Math.max(0, Math.floor(options.seedHistory ?? 0)),
     quiet: options.quiet ?? false,
+    shapes: options.shapes,
   });
   core.seeder = seedHistory;
   const knownTokens = new Set((options.tokens ?? []).filter((t) => t.trim() !== ''));

@@ -5,7 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cableList, airtimeList, dataList, electricityList } from './catalogRoutes';
 import type { Ctx } from './context';
-import { addFault, advanceClock, clearFaults, listFaults, outbox, readClock, reset, setWallet, withholdRefunds } from './control';
+import { reshapeAnswer } from './answerShapes';
+import { addFault, advanceClock, clearFaults, listFaults, outbox, readClock, readShapes, reset, setShapes, setWallet, withholdRefunds } from './control';
 import type { Fault, OrgState, SandboxCore } from './core';
 import { HttpError, failure, type Reply } from './httpErrors';
 import { logEntries } from './logEntries';
@@ -57,6 +58,7 @@ const ROUTES: Record<string, MethodTable> = {
   '/__sandbox/refunds': { POST: withholdRefunds },
   '/__sandbox/outbox': { GET: outbox },
   '/__sandbox/reset': { POST: reset },
+  '/__sandbox/shapes': { GET: readShapes, POST: setShapes },
 };
 
 /** Paths with one parameter segment. */
@@ -312,7 +314,7 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
     const origin = `http://${SAFE_HOST.test(hostHeader) ? hostHeader : config.fallbackHost()}`;
     const ctx: Ctx = { core, org, now, ref, url, origin, body, param: matched.param };
     try {
-      answer(handler(ctx));
+      answer(reshapeAnswer(org.shapes ?? core.options.shapes ?? 'standard', url.pathname, handler(ctx)));
     } catch (err) {
       if (err instanceof HttpError) answer(failure(ref, err.status, err.reason, err.headers));
       else throw err;

@@ -1,11 +1,13 @@
 /**
  * `vendesk sandbox` / `npm run sandbox -- --port 4010 --token-file tokens.txt [--db FILE]
- * [--seed-history N] [--balance NAIRA] [--host H]`: runs until SIGINT/SIGTERM. Tokens come from
- * a file (one a line) or `VENDESK_SANDBOX_TOKENS`, so none has to be typed on a command line
- * (where other users, shell history and npm's logs see it); `--token T` still works.
+ * [--seed-history N] [--balance NAIRA] [--host H] [--shapes standard|alt|sparse]`: runs until
+ * SIGINT/SIGTERM. Tokens come from a file (one a line) or `VENDESK_SANDBOX_TOKENS`, so none has to
+ * be typed on a command line (where other users, shell history and npm's logs see it);
+ * `--token T` still works.
  */
 import fs from 'node:fs';
 import { parseNairaText } from '../shared/money';
+import { isShapeVariant, SHAPE_VARIANTS } from './answerShapes';
 import { startSandbox, type SandboxOptions } from './index';
 
 export interface SandboxCliArgs {
@@ -13,7 +15,7 @@ export interface SandboxCliArgs {
   help: boolean;
 }
 
-export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token-file FILE [--db FILE] [--seed-history N] [--balance NAIRA] [--host H]
+export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token-file FILE [--db FILE] [--seed-history N] [--balance NAIRA] [--host H] [--shapes FORM]
 
   --port N           port to listen on (0 or omitted: a free port)
   --token-file FILE  bearer tokens that are organisations, one a line (# starts a comment)
@@ -23,6 +25,7 @@ export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token-file FIL
   --seed-history N   give each new token N past log entries over the last 90 days
   --balance NAIRA    starting wallet of each organisation, like 1000000 or 1,000,000 (default 1,000,000)
   --host H           interface to bind (default 127.0.0.1)
+  --shapes FORM      form of the messaging answers: standard (default), alt or sparse
   --quiet            no diagnostics
 Tokens may also come from VENDESK_SANDBOX_TOKENS (separated by commas or spaces).
 Tokens starting with "unconfigured-" are always accepted as unconfigured organisations.`;
@@ -96,6 +99,12 @@ export function parseSandboxArgs(argv: string[], env: NodeJS.ProcessEnv = {}): S
       case '--host':
         options.host = text('a value');
         break;
+      case '--shapes': {
+        const v = text(`one of ${SHAPE_VARIANTS.join(', ')}`);
+        if (!isShapeVariant(v)) throw new Error(`--shapes must be one of ${SHAPE_VARIANTS.join(', ')}, got "${v}"`);
+        options.shapes = v;
+        break;
+      }
       case '--quiet':
         options.quiet = true;
         break;
@@ -140,7 +149,7 @@ export async function runSandboxCli(argv: string[], env: NodeJS.ProcessEnv = pro
   process.stdout.write(`vendesk sandbox listening on ${handle.url}\n`);
   process.stdout.write(
     `  ${tokens.length} token(s)${options.acceptAnyToken ? ' (any token accepted)' : ''}; state ${options.dbPath ? `in ${options.dbPath}` : 'in memory'}` +
-      `${options.seedHistory ? `; seeded ${options.seedHistory} entries per new token` : ''} (ready in ${Date.now() - started} ms)\n` +
+      `${options.seedHistory ? `; seeded ${options.seedHistory} entries per new token` : ''}${options.shapes && options.shapes !== 'standard' ? `; messaging answers in the ${options.shapes} form` : ''} (ready in ${Date.now() - started} ms)\n` +
       '  Press Ctrl+C to stop.\n',
   );
   const live = handle;

@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import type { ShapeVariant } from '../../src/sandbox/answerShapes';
+import { startReshapingProxy, type AnswerOverride } from './reshapingProxy';
 import { createApp, type App } from '../../src/main/app';
 import { dispatch } from '../../src/main/dispatch';
 import { uploadsDirIn } from '../../src/main/files';
@@ -41,7 +43,27 @@ export interface TestAppOptions {
   tokenStore?: TokenStore;
   /** Which files a FileRef may name (default: uploads with `web`, paths otherwise). */
   filePolicy?: FilePolicy;
+  /** The form of the sandbox's messaging answers for this organisation (set with POST /__sandbox/shapes). */
+  shapes?: ShapeVariant;
+  /** Connect the app through a reshaping proxy in front of the sandbox (reshapingProxy.ts), optionally replacing some answers. */
+  reshapingProxy?: boolean | AnswerOverride;
 }
+
+/** One form the service's messaging answers can take, for suites that run against each. */
+export interface AnswerForm {
+  name: string;
+  options: Pick<TestAppOptions, 'shapes' | 'reshapingProxy'>;
+  /** Whether this form leaves facts out of its answers (references, costs, counts). */
+  sparse: boolean;
+}
+
+/** Every form the messaging suites run against: the sandbox's three, and the reshaping proxy. */
+export const ANSWER_FORMS: AnswerForm[] = [
+  { name: 'standard', options: {}, sparse: false },
+  { name: 'alt', options: { shapes: 'alt' }, sparse: false },
+  { name: 'sparse', options: { shapes: 'sparse' }, sparse: true },
+  { name: 'reshaping proxy', options: { reshapingProxy: true }, sparse: false },
+];
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -52,16 +74,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const seeded = options.seedHistory ? { tokens: [token], seedHistory: options.seedHistory } : {};
   const sandbox = options.sandbox ?? (await startSandbox({ port: 0, acceptAnyToken: true, ...seeded, quiet: true }));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-test-'));
+  const proxy = options.reshapingProxy ? await startReshapingProxy(sandbox.url, typeof options.reshapingProxy === 'function' ? options.reshapingProxy : undefined) : null;
   const app = await createApp({
     dataDir,
     shell: options.web ? 'web' : 'test',
-    connection: { baseUrl: sandbox.url, token, kind: 'sandbox', name: 'Test sandbox' },
+    connection: { baseUrl: proxy?.url ?? sandbox.url, token, kind: 'sandbox', name: 'Test sandbox' },
     tokenStore: options.tokenStore,
     // As each shell injects it: the web shell reads uploads only; tests name paths, like the CLI.
     filePolicy: options.filePolicy ?? (options.web ? uploadedFilesPolicy(uploadsDirIn(dataDir)) : undefined),
   });
   const shell = options.web ? await startWebShell({ app, staticDir: path.join(ROOT, 'out', 'renderer') }) : null;
-  return {
+  const testApp: TestApp = {
     sandbox,
     app,
     token,
@@ -85,8 +108,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       if (shell) await shell.close();
       await app.close();
+      if (proxy) await proxy.close();
       if (ownSandbox) await sandbox.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  if (options.shapes) await testApp.control('shapes', { shapes: options.shapes });
+  return testApp;
 }

@@ -21,7 +21,7 @@ export const balanceCommand: CliCommand = {
 export const sandboxCommand: CliCommand = {
   path: ['sandbox'],
   summary: 'Run the standalone sandbox service until Ctrl-C',
-  usage: 'vendesk sandbox [--port 4010] [--token-file FILE] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--quiet]  (tokens also from VENDESK_SANDBOX_TOKENS)',
+  usage: 'vendesk sandbox [--port 4010] [--token-file FILE] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--shapes standard|alt|sparse] [--quiet]  (tokens also from VENDESK_SANDBOX_TOKENS)',
   options: [
     { name: 'port', kind: 'string', description: 'Port on 127.0.0.1 (0 = any free port)' },
     { name: 'token-file', kind: 'string', description: 'File of the tokens the sandbox accepts, one a line (or env VENDESK_SANDBOX_TOKENS)' },
@@ -30,6 +30,7 @@ export const sandboxCommand: CliCommand = {
     { name: 'seed-history', kind: 'string', description: 'Create N past log entries on first start' },
     { name: 'balance', kind: 'string', description: 'Starting wallet balance in Naira' },
     { name: 'host', kind: 'string', description: 'Address to listen on (default 127.0.0.1)' },
+    { name: 'shapes', kind: 'string', description: 'Form of the messaging answers: standard (default), alt or sparse' },
     { name: 'any-token', kind: 'boolean', description: 'Accept any bearer token as its own organisation' },
     { name: 'quiet', kind: 'boolean', description: 'No diagnostics' },
   ],

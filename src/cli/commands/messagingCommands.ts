@@ -4,9 +4,11 @@
  */
 import type { MessageView, TemplateView } from '../../shared/contract/messaging';
 import { formatNaira } from '../../shared/money';
+import { NOT_GIVEN, countText } from '../../shared/notGiven';
 import { parseUseCases } from '../../shared/messagingTemplate';
 import { createMessagingService } from '../../main/messaging/messagingService';
 import { callOrThrow } from '../callOrThrow';
+import { textTable as table } from '../textTable';
 import { EXIT, UsageError, dateOption, numberOption, requireOption, requirePositional, stringOption, type CliCommand, type ParsedArgs } from '../cliCommand';
 
 function positional(args: ParsedArgs, index: number, what: string): string {
@@ -25,28 +27,26 @@ function integer(args: ParsedArgs, name: string, fallback: number): number {
   return n;
 }
 
-function table(rows: string[][]): string {
-  if (rows.length === 0) return '';
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]))).join('  ')).join('\n');
-}
 
 function messageText(m: MessageView): string {
+  const parts = m.smsCostKobo !== null && m.emailCostKobo !== null ? ` (SMS ${formatNaira(m.smsCostKobo)}, email ${formatNaira(m.emailCostKobo)})` : '';
   return [
-    `Reference: ${m.reference}`,
+    `Reference: ${m.reference ?? NOT_GIVEN}`,
     `Status:    ${m.status}`,
-    `Sender:    ${m.senderId}`,
-    `To:        ${m.isBulk ? `phonebook ${m.phoneBookId} (${m.recipientCount} recipients)` : m.recipients.join(', ')}`,
-    `Pages:     ${m.pages}`,
+    `Sender:    ${m.senderId || NOT_GIVEN}`,
+    `To:        ${m.isBulk ? `phonebook ${m.phoneBookId ?? '?'} (${countText(m.recipientCount)} recipients)` : m.recipients.join(', ') || NOT_GIVEN}`,
+    `Pages:     ${m.pages ?? NOT_GIVEN}`,
     ...(m.emails.length ? [`Emails:    ${m.emails.join(', ')}`] : []),
-    `Cost:      ${formatNaira(m.totalCostKobo)} (SMS ${formatNaira(m.smsCostKobo)}, email ${formatNaira(m.emailCostKobo)})`,
-    `Sent:      ${m.createdAt}`,
-    `Text:      ${m.body}`,
+    `Cost:      ${m.totalCostKobo === null ? NOT_GIVEN : `${formatNaira(m.totalCostKobo)}${parts}${m.costSource === 'quoted' ? ' — as quoted' : ''}`}`,
+    `Sent:      ${m.createdAt ?? NOT_GIVEN}`,
+    `Text:      ${m.body || NOT_GIVEN}`,
+    ...m.notes.map((n) => `Note:      ${n}`),
   ].join('\n');
 }
 
 function templateRow(t: TemplateView): string[] {
-  return [t.id, t.name, t.state, t.indexes.length ? t.indexes.map((i) => `{{${i}}}`).join(' ') : '—', t.body.length > 50 ? `${t.body.slice(0, 49)}…` : t.body];
+  const body = t.body ?? NOT_GIVEN;
+  return [t.id, t.name, t.state, t.indexes.length ? t.indexes.map((i) => `{{${i}}}`).join(' ') : '—', body.length > 50 ? `${body.slice(0, 49)}…` : body];
 }
 
 export const phonebookCreateCommand: CliCommand = {
@@ -71,7 +71,7 @@ export const phonebookListCommand: CliCommand = {
     const app = await ctx.app();
     const list = await callOrThrow(app, 'messaging.phonebooks.list', {});
     const text = list.length
-      ? table([['ID', 'NAME', 'CONTACTS', 'DESCRIPTION'], ...list.map((p) => [String(p.id), p.name, p.contactCount.toLocaleString('en-NG'), p.description])])
+      ? table([['ID', 'NAME', 'CONTACTS', 'DESCRIPTION'], ...list.map((p) => [String(p.id), p.name, countText(p.contactCount), p.description])])
       : 'No phonebooks yet. Create one with: vendesk phonebook create NAME';
     return { json: list, text };
   },
@@ -255,9 +255,18 @@ export const smsHistoryCommand: CliCommand = {
       ...(endDate ? { endDate } : {}),
       ...(search ? { search } : {}),
     });
-    const rows = h.items.map((m) => [m.createdAt.slice(0, 16).replace('T', ' '), m.reference, m.status, m.isBulk ? `${m.recipientCount} (bulk)` : (m.recipients[0] ?? ''), formatNaira(m.totalCostKobo), m.body.length > 40 ? `${m.body.slice(0, 39)}…` : m.body]);
+    const rows = h.items.map((m) => [
+      m.createdAt?.slice(0, 16).replace('T', ' ') ?? '—',
+      m.reference ?? '—',
+      m.status,
+      m.isBulk ? `${countText(m.recipientCount)} (bulk)` : (m.recipients[0] ?? '—'),
+      m.totalCostKobo === null ? '—' : formatNaira(m.totalCostKobo),
+      m.body.length > 40 ? `${m.body.slice(0, 39)}…` : m.body || '—',
+    ]);
+    const of = h.totalPages !== null ? ` of ${Math.max(1, h.totalPages)}` : '';
+    const total = h.totalRecords !== null ? ` (${h.totalRecords} messages)` : ' (the service does not say how many in all)';
     const text = h.items.length
-      ? `${table([['SENT (UTC)', 'REFERENCE', 'STATUS', 'TO', 'COST', 'TEXT'], ...rows])}\nPage ${h.page} of ${Math.max(1, h.totalPages)} (${h.totalRecords} messages)${h.hasMore ? `; next: --page ${h.page + 1}` : ''}`
+      ? `${table([['SENT (UTC)', 'REFERENCE', 'STATUS', 'TO', 'COST', 'TEXT'], ...rows])}\nPage ${h.page}${of}${total}${h.hasMore ? `; next: --page ${h.page + 1}` : ''}`
       : 'No messages match.';
     return { json: h, text };
   },
@@ -286,7 +295,12 @@ export const otpSendCommand: CliCommand = {
     });
     return {
       json: sent,
-      text: `Code sent to ${sent.receiverNumber} (${sent.numberOfDigits} digits), valid until ${sent.expiresAt}. Cost ${formatNaira(sent.costKobo)}.\nReference: ${sent.reference}\nConfirm with: vendesk otp confirm ${sent.reference} CODE`,
+      text: [
+        `Code sent to ${sent.receiverNumber} (${sent.numberOfDigits} digits), valid until ${sent.expiresAt}. Cost ${formatNaira(sent.costKobo)}${sent.costSource === 'quoted' ? ' (as quoted)' : ''}.`,
+        `Reference: ${sent.reference ?? NOT_GIVEN}`,
+        ...sent.notes.map((n) => `Note: ${n}`),
+        ...(sent.reference ? [`Confirm with: vendesk otp confirm ${sent.reference} CODE`] : []),
+      ].join('\n'),
     };
   },
 };

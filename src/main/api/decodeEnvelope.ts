@@ -104,3 +104,84 @@ export function decodeEnvelope<T>(httpStatus: number, body: unknown, dataSchema:
   }
   return { kind: 'success', data: result.data, reference, httpStatus };
 }
+
+/** What a reader of a not-shown answer knows besides its data, and where it notes what was missing. */
+export interface AnswerContext {
+  /** The envelope's requestReference ('' when none). */
+  requestReference: string;
+  httpStatus: number;
+  /** Keeps a sentence about what the answer did not say, with the recorded answer. */
+  note(text: string): void;
+}
+
+/** Reads a not-shown answer's `data` (see messagingAnswers.ts). */
+export type LooseReader<T> = (data: unknown, context: AnswerContext) => T;
+
+/** A read that found no list or record where one was expected. */
+export class UnreadableDataError extends Error {}
+
+const ENVELOPE_KEYS = { gatewaystatus: 'gatewayStatus', gatewaymessage: 'gatewayMessage', requestreference: 'requestReference', data: 'data' } as const;
+
+/**
+ * The envelope of an answer whose shape the spec does not show, read by meaning: its keys in any
+ * case (`GatewayStatus`, `gateway_status`), the status as a string or a number. A JSON body with
+ * no status at all is no envelope: its HTTP status decides, and the whole body is the data
+ * (unless it says `success: false` or carries an `error`). null for a body that is not JSON.
+ */
+export function looseEnvelope(body: unknown): { status: string | null; message: string; reference: string; data: unknown } | null {
+  if (Array.isArray(body)) return { status: null, message: '', reference: '', data: body };
+  if (typeof body !== 'object' || body === null) return body === '' || body === undefined ? { status: null, message: '', reference: '', data: null } : null;
+  const found: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const canonical = ENVELOPE_KEYS[key.toLowerCase().replace(/[_\s-]/g, '') as keyof typeof ENVELOPE_KEYS];
+    if (canonical && !(canonical in found)) found[canonical] = value;
+  }
+  const status = found.gatewayStatus;
+  if (typeof status !== 'string' && typeof status !== 'number') {
+    const record = body as Record<string, unknown>;
+    const lower = Object.fromEntries(Object.entries(record).map(([k, v]) => [k.toLowerCase(), v]));
+    const failed = lower.success === false || lower.success === 'false' || (typeof lower.error === 'string' && lower.error.trim() !== '') || lower.status === 'error' || lower.status === 'failed';
+    if (failed) return { status: '88', message: '', reference: '', data: lower.message ?? lower.error ?? lower.reason ?? '' };
+    return { status: null, message: '', reference: typeof found.requestReference === 'string' ? found.requestReference : '', data: 'data' in found ? found.data : body };
+  }
+  const numeric = typeof status === 'number' ? String(status).padStart(2, '0') : status.trim();
+  return {
+    status: numeric,
+    message: typeof found.gatewayMessage === 'string' ? found.gatewayMessage : '',
+    reference: typeof found.requestReference === 'string' ? found.requestReference : typeof found.requestReference === 'number' ? String(found.requestReference) : '',
+    data: found.data,
+  };
+}
+
+/**
+ * Decodes an answer of a messaging endpoint (whose shape the spec does not show). A failure is
+ * read as `decodeEnvelope` reads it. A 2xx success — or pending: the request was accepted — is
+ * always a success: `read` takes what it can from `data` and notes what is missing. Throws
+ * `MalformedResponseError` only for a 2xx body that is not JSON, an unknown gatewayStatus, or a
+ * read that found no list.
+ */
+export function decodeLooseAnswer<T>(httpStatus: number, body: unknown, read: LooseReader<T>, note: (text: string) => void): DecodedResult<T> {
+  const envelope = looseEnvelope(body);
+  if (httpStatus >= 400) {
+    if (!envelope) return { kind: 'failed', reason: failureReason(body, '', httpStatus), reference: '', httpStatus };
+    return { kind: 'failed', reason: failureReason(lowerKeys(envelope.data), envelope.message, httpStatus), reference: envelope.reference, httpStatus };
+  }
+  if (httpStatus < 200 || httpStatus >= 300) throw new MalformedResponseError(httpStatus, 'not a success or error status');
+  if (!envelope) throw new MalformedResponseError(httpStatus, 'the body is not JSON');
+  const kind = envelope.status === null ? 'success' : gatewayKind(envelope.status, envelope.message);
+  if (kind === 'failed') return { kind: 'failed', reason: failureReason(lowerKeys(envelope.data), envelope.message, httpStatus), reference: envelope.reference, httpStatus };
+  if (kind === 'unknown') throw new MalformedResponseError(httpStatus, `unknown gatewayStatus "${envelope.status}"`);
+  if (kind === 'pending') note('The service answered "pending": the request was accepted and is taken as done.');
+  if (envelope.status === null) note('The answer is not in the service\'s envelope; its HTTP status is taken as the outcome.');
+  try {
+    return { kind: 'success', data: read(envelope.data, { requestReference: envelope.reference, httpStatus, note }), reference: envelope.reference, httpStatus };
+  } catch (error) {
+    if (error instanceof UnreadableDataError) throw new MalformedResponseError(httpStatus, error.message);
+    throw error;
+  }
+}
+
+function lowerKeys(data: unknown): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k.toLowerCase(), v]));
+}

@@ -1,7 +1,11 @@
 /**
  * The typed client of the vending and messaging service (`shared/spec/vending-messaging-interface.md`).
- * Plain Node 20 (global fetch), no Electron. One method per endpoint; bodies are parsed with the
- * zod schemas of `wireSchemas.ts` and envelopes decoded by `decodeEnvelope` only.
+ * Plain Node 20 (global fetch), no Electron. One method per endpoint. The shapes the spec shows
+ * (envelope, vending, catalogs, logs, balance) are parsed strictly with the zod schemas of
+ * `wireSchemas.ts` by `decodeEnvelope`; the messaging answers, whose shapes it does not show, are
+ * read by meaning (`decodeLooseAnswer` and messagingAnswers.ts): any key spelling, ids as numbers
+ * or strings, lists bare or wrapped, missing fields as null. Every answer is kept, redacted, in
+ * `answers` (serviceAnswers.ts) for support.
  *
  * ## Errors and retries
  * - Every call has a timeout (`timeoutMs`, default 30 s, `AbortSignal.timeout`) and accepts an
@@ -20,6 +24,7 @@
  * - Messaging and phonebook writes (`sendMessage`, `sendEvidence`, `confirmEvidence`,
  *   `createTemplate`, `createPhonebook`, `createContacts`) are never repeated automatically; a
  *   timeout on them throws `UncertainOutcomeError` too (a message may have been sent and paid).
+ *   A 2xx success answer to them is a success whatever shape its data has: never uncertain.
  * - Every HTTP error status becomes a `ServiceError` whose `action` says what to do (see
  *   `serviceErrors.ts` and docs/errors.md). The token never appears in any message.
  */
@@ -32,32 +37,36 @@ import type {
   CableBouquet,
   CablePurchase,
   CableResult,
-  ContactsCreated,
   CreateTemplateBody,
   DataItem,
   DataPlan,
   ElectricityProvider,
   ElectricityPurchase,
   ElectricityResult,
-  EvidenceConfirmed,
-  EvidenceSent,
   LogEntry,
   LogQuery,
-  MessageRecord,
   MeterValidation,
   PageObject,
-  PhonebookRecord,
-  PhonebookWithContacts,
   RequeryResult,
   SendEvidenceBody,
   SendMessageBody,
-  SenderIdRecord,
   SmartcardValidation,
-  TemplateRecord,
   VendType,
 } from '../../shared/wire';
 import { registerSecret } from '../redact';
-import { decodeEnvelope, MalformedResponseError, type DecodedResult } from './decodeEnvelope';
+import { decodeEnvelope, decodeLooseAnswer, MalformedResponseError, type DecodedResult, type LooseReader } from './decodeEnvelope';
+import * as answers from './messagingAnswers';
+import type {
+  ContactsCreatedAnswer,
+  CreatedPhonebookAnswer,
+  EvidenceConfirmedAnswer,
+  EvidenceSentAnswer,
+  HistoryPageAnswer,
+  MessageAnswer,
+  PhonebookAnswer,
+  SenderIdAnswer,
+  TemplateAnswer,
+} from './messagingAnswers';
 import { backoffDelay, parseRetryAfter, resolveRetry, sleep, type ResolvedRetry, type RetryOptions } from './retryBackoff';
 import {
   ENDPOINTS,
@@ -69,6 +78,7 @@ import {
   unreachableError,
   type EndpointName,
 } from './serviceErrors';
+import { ServiceAnswers, type RecordedAnswer } from './serviceAnswers';
 import { ServiceClockEstimate, type ServiceWindow } from './serviceTime';
 import * as schemas from './wireSchemas';
 
@@ -79,6 +89,8 @@ export interface VendingClientOptions {
   /** Per attempt, including reading the body. Default 30 000 ms. */
   timeoutMs?: number;
   retry?: RetryOptions;
+  /** Where the answers are kept (default: a new store for this client). */
+  answers?: ServiceAnswers;
 }
 
 /** Per-call options. */
@@ -121,6 +133,9 @@ export interface MessageHistoryQuery {
 interface RawAnswer {
   status: number;
   body: unknown;
+  /** The body as received. */
+  text: string;
+  contentType: string | null;
   retryAfterMs: number | null;
   /** Where the answer was made on the service's clock. */
   window: ServiceWindow;
@@ -150,7 +165,10 @@ interface RequestSpec<T> {
   path: string;
   query?: Query;
   body?: unknown;
-  schema: z.ZodType<T>;
+  /** A documented shape, read strictly… */
+  schema?: z.ZodType<T>;
+  /** …or a not-shown one, read by meaning. */
+  reader?: LooseReader<T>;
   signal?: AbortSignal;
   onAnswered?: (window: ServiceWindow) => void;
   /** Overrides the retry policy's attempts (the voucher retry is a single try). */
@@ -171,13 +189,21 @@ export class VendingClient {
   private readonly retry: ResolvedRetry;
   /** The service's clock, learnt from every answer's `Date` header. */
   readonly clock = new ServiceClockEstimate();
+  /** The last answers of each endpoint, redacted (Settings → Service answers, `vendesk doctor`). */
+  readonly answers: ServiceAnswers;
 
-  constructor(options: { baseUrl: string; token: string; timeoutMs?: number; retry?: RetryOptions }) {
+  constructor(options: VendingClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.token = options.token;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retry = resolveRetry(options.retry);
+    this.answers = options.answers ?? new ServiceAnswers();
     registerSecret(options.token);
+  }
+
+  /** A client for the same service and token with other timings, keeping its answers in `answers` (default: this client's). */
+  withTimings(options: { timeoutMs?: number; retry?: RetryOptions }, answers: ServiceAnswers = this.answers): VendingClient {
+    return new VendingClient({ baseUrl: this.baseUrl, token: this.token, answers, timeoutMs: options.timeoutMs ?? this.timeoutMs, retry: options.retry ?? this.retry });
   }
 
   // ---------------------------------------------------------------- catalogs and account
@@ -297,76 +323,81 @@ export class VendingClient {
   }
 
   // ---------------------------------------------------------------- messaging
+  // Shapes not shown by the spec: read by meaning (messagingAnswers.ts); null where not said.
 
   /** Sends an SMS (or a bulk SMS to `phoneBookId`). Costs money: never repeated automatically. */
-  async sendMessage(body: SendMessageBody, options: CallOptions = {}): Promise<MessageRecord> {
-    return this.write('sendMessage', '/sendMessage', body, schemas.messageSchema, options);
+  sendMessage(body: SendMessageBody, options: CallOptions = {}): Promise<MessageAnswer> {
+    return this.write('sendMessage', '/sendMessage', body, answers.readSentMessage, options);
   }
 
   /** Creates a template; it needs approval for the coverage area before use. */
-  async createTemplate(body: CreateTemplateBody, options: CallOptions = {}): Promise<TemplateRecord> {
-    return this.write('createTemplate', '/createTemplates', body, schemas.templateSchema, options);
+  createTemplate(body: CreateTemplateBody, options: CallOptions = {}): Promise<TemplateAnswer> {
+    return this.write('createTemplate', '/createTemplates', body, answers.readCreatedTemplate, options);
   }
 
-  getTemplates(options: CallOptions = {}): Promise<TemplateRecord[]> {
-    return this.read('getTemplates', '/getTemplates', schemas.templateSchema.array(), {}, options);
+  getTemplates(options: CallOptions = {}): Promise<TemplateAnswer[]> {
+    return this.read('getTemplates', '/getTemplates', answers.readTemplates, {}, options);
   }
 
   /** Sends a one-time code; keep `reference` to confirm it. */
-  async sendEvidence(body: SendEvidenceBody, options: CallOptions = {}): Promise<EvidenceSent> {
-    return this.write('sendEvidence', '/sendEvidence', body, schemas.evidenceSentSchema, options);
+  sendEvidence(body: SendEvidenceBody, options: CallOptions = {}): Promise<EvidenceSentAnswer> {
+    return this.write('sendEvidence', '/sendEvidence', body, answers.readEvidenceSent, options);
   }
 
-  /** Confirms a one-time code; a wrong, used or expired code throws `ServiceError` (`fix_input`). */
-  async confirmEvidence(body: { otp: string; reference: string }, options: CallOptions = {}): Promise<EvidenceConfirmed> {
-    return this.write('confirmEvidence', '/confirmEvidence', body, schemas.evidenceConfirmedSchema, options);
+  /** Confirms a one-time code; a wrong, used or expired code throws `ServiceError` (`fix_input`) or answers `confirmed: false`. */
+  confirmEvidence(body: { otp: string; reference: string }, options: CallOptions = {}): Promise<EvidenceConfirmedAnswer> {
+    return this.write('confirmEvidence', '/confirmEvidence', body, answers.readEvidenceConfirmed, options);
   }
 
   /** POST /craetePhonebook (the path is spelled so by the service). */
-  async createPhonebook(body: { name: string; description: string }, options: CallOptions = {}): Promise<PhonebookRecord> {
-    return this.write('createPhonebook', '/craetePhonebook', body, schemas.phonebookSchema, options);
+  createPhonebook(body: { name: string; description: string }, options: CallOptions = {}): Promise<CreatedPhonebookAnswer> {
+    return this.write('createPhonebook', '/craetePhonebook', body, answers.readCreatedPhonebook, options);
   }
 
   /** Adds contacts to `phoneBookId` (`?phoneBookId=`), or to the most recently created phonebook. */
-  async createContacts(contacts: { name: string; phoneNumber: string }[], phoneBookId?: number, options: CallOptions = {}): Promise<ContactsCreated> {
-    return this.write('createContacts', '/createContact', contacts, schemas.contactsCreatedSchema, options, { phoneBookId });
+  createContacts(contacts: { name: string; phoneNumber: string }[], phoneBookId?: number, options: CallOptions = {}): Promise<ContactsCreatedAnswer> {
+    return this.write('createContacts', '/createContact', contacts, answers.readContactsCreated, options, { phoneBookId });
   }
 
-  getPhonebooks(options: CallOptions = {}): Promise<PhonebookRecord[]> {
-    return this.read('getPhonebooks', '/getPhonebook', schemas.phonebookSchema.array(), {}, options);
+  getPhonebooks(options: CallOptions = {}): Promise<PhonebookAnswer[]> {
+    return this.read('getPhonebooks', '/getPhonebook', answers.readPhonebooks, {}, options);
   }
 
-  getPhonebook(id: number, options: CallOptions = {}): Promise<PhonebookWithContacts> {
-    return this.read('getPhonebook', '/getPhonebook', schemas.phonebookWithContactsSchema, { phoneBookId: id }, options);
+  /** One phonebook with its contacts (`?phoneBookId=`); null when the answer does not hold it. */
+  getPhonebook(id: number, options: CallOptions = {}): Promise<PhonebookAnswer | null> {
+    return this.read('getPhonebook', '/getPhonebook', (data, context) => answers.readPhonebook(id, data, context), { phoneBookId: id }, options);
   }
 
-  getSenderIds(options: CallOptions = {}): Promise<SenderIdRecord[]> {
-    return this.read('getSenderIds', '/getSenderIds', schemas.senderIdSchema.array(), {}, options);
+  getSenderIds(options: CallOptions = {}): Promise<SenderIdAnswer[]> {
+    return this.read('getSenderIds', '/getSenderIds', answers.readSenderIds, {}, options);
   }
 
-  messageStatus(reference: string, options: CallOptions = {}): Promise<MessageRecord> {
-    return this.read('messageStatus', `/MSQ/${encodeURIComponent(reference)}`, schemas.messageSchema, {}, options);
+  messageStatus(reference: string, options: CallOptions = {}): Promise<MessageAnswer> {
+    return this.read('messageStatus', `/MSQ/${encodeURIComponent(reference)}`, answers.readMessageStatus, {}, options);
   }
 
-  /** One page of sent messages, newest first; follow `NextPage` with `messageHistoryPage`. */
-  messageHistory(query: MessageHistoryQuery = {}, options: CallOptions = {}): Promise<PageObject<MessageRecord>> {
-    return this.read('messageHistory', '/messageHistory', schemas.messageHistorySchema, { ...query }, options);
+  /** One page of sent messages, newest first. */
+  messageHistory(query: MessageHistoryQuery = {}, options: CallOptions = {}): Promise<HistoryPageAnswer> {
+    return this.read('messageHistory', '/messageHistory', answers.readMessageHistory, { ...query }, options);
   }
 
-  /** The message-history page at a `NextPage`/`PreviousPage` URL (rebased on `baseUrl`, as `logPage`). */
-  messageHistoryPage(absoluteUrl: string, options: CallOptions = {}): Promise<PageObject<MessageRecord>> {
-    return this.read('messageHistory', absoluteUrl, schemas.messageHistorySchema, {}, options);
+  /** The message-history page at a `NextPage` URL (rebased on `baseUrl`, as `logPage`). */
+  messageHistoryPage(absoluteUrl: string, options: CallOptions = {}): Promise<HistoryPageAnswer> {
+    return this.read('messageHistory', absoluteUrl, answers.readMessageHistory, {}, options);
   }
 
   // ---------------------------------------------------------------- internals
 
-  private async read<T>(endpoint: EndpointName, path: string, schema: z.ZodType<T>, query: Query, options: CallOptions): Promise<T> {
-    const answered = await this.request({ endpoint, method: 'GET', path, query, schema, signal: options.signal, onAnswered: options.onAnswered });
+  /** A GET: a zod schema for a documented shape, a reader function for a not-shown one. */
+  private async read<T>(endpoint: EndpointName, path: string, shape: z.ZodType<T> | LooseReader<T>, query: Query, options: CallOptions): Promise<T> {
+    const how = typeof shape === 'function' ? { reader: shape } : { schema: shape };
+    const answered = await this.request({ endpoint, method: 'GET', path, query, ...how, signal: options.signal, onAnswered: options.onAnswered });
     return this.unwrap(endpoint, answered);
   }
 
-  private async write<T>(endpoint: EndpointName, path: string, body: unknown, schema: z.ZodType<T>, options: CallOptions, query: Query = {}): Promise<T> {
-    const answered = await this.request({ endpoint, method: 'POST', path, query, body, schema, signal: options.signal, onAnswered: options.onAnswered });
+  /** A messaging write (not-shown answer). */
+  private async write<T>(endpoint: EndpointName, path: string, body: unknown, reader: LooseReader<T>, options: CallOptions, query: Query = {}): Promise<T> {
+    const answered = await this.request({ endpoint, method: 'POST', path, query, body, reader, signal: options.signal, onAnswered: options.onAnswered });
     return this.unwrap(endpoint, answered);
   }
 
@@ -455,10 +486,12 @@ export class VendingClient {
       if (signal?.aborted) throw new RequestCancelledError(endpoint);
       const canRetry = attempt + 1 < attempts;
       let answer: RawAnswer;
+      const startedMs = Date.now();
       try {
         answer = await this.send(spec.method, url, spec.body, signal);
       } catch (error) {
         if (!(error instanceof TransportFailure)) throw error;
+        this.answers.record({ endpoint, method: spec.method, url, startedMs, httpStatus: null, contentType: null, text: '', parsed: '' }).notes.push(`No answer: ${error.detail}.`);
         if (error.kind === 'cancelled') {
           if (kind === 'read') throw new RequestCancelledError(endpoint);
           throw new UncertainOutcomeError(endpoint, 'cancelled', null, error.detail);
@@ -473,6 +506,7 @@ export class VendingClient {
       }
 
       const { status } = answer;
+      const recorded = this.answers.record({ endpoint, method: spec.method, url, startedMs, httpStatus: status, contentType: answer.contentType, text: answer.text, parsed: answer.body });
       spec.onAnswered?.(answer.window);
       const retryable = kind === 'read' ? READ_RETRY_STATUSES.has(status) : kind === 'purchase' && status === 503;
       if (retryable && canRetry) {
@@ -484,9 +518,15 @@ export class VendingClient {
         throw new UncertainOutcomeError(endpoint, 'server_error', status, `HTTP ${status}`);
       }
       try {
-        return { result: decodeEnvelope(status, answer.body, spec.schema), retried: attempt > 0 };
+        const result = spec.reader
+          ? decodeLooseAnswer(status, answer.body, spec.reader, (text) => recorded.notes.push(text))
+          : decodeEnvelope(status, answer.body, spec.schema as z.ZodType<T>);
+        noteReading(recorded, result);
+        return { result, retried: attempt > 0 };
       } catch (error) {
         if (!(error instanceof MalformedResponseError)) throw error;
+        recorded.reading = 'unreadable';
+        recorded.notes.push(`vendesk could not read it: ${error.problem}.`);
         if (kind === 'read') throw malformedError(endpoint, status, error.problem);
         throw new UncertainOutcomeError(endpoint, 'malformed_answer', status, error.problem);
       }
@@ -526,15 +566,36 @@ export class VendingClient {
         }
       }
       const window = this.clock.observe(Date.parse(response.headers.get('date') ?? ''), sentAt, Date.now());
-      return { status: response.status, body: parsed, retryAfterMs: parseRetryAfter(response.headers.get('retry-after')), window };
+      return { status: response.status, body: parsed, text, contentType: response.headers.get('content-type'), retryAfterMs: parseRetryAfter(response.headers.get('retry-after')), window };
     } catch (error) {
       if (signal?.aborted) throw new TransportFailure('cancelled', 'cancelled by the caller');
       if (timeout.aborted) throw new TransportFailure('timeout', `no answer within ${this.timeoutMs} ms`);
       const code = errorCode(error);
       if (code && NOT_SENT_CODES.has(code)) throw new TransportFailure('unreachable', code);
-      throw new TransportFailure('network', code ?? (error instanceof Error ? error.message : 'network error'));
+      throw new TransportFailure('network', code ?? causeMessage(error));
     }
   }
+}
+
+/** How the answer was read, on its record: refused (an error), read, or read with gaps noted. */
+function noteReading(recorded: RecordedAnswer, result: DecodedResult<unknown>): void {
+  if (result.kind === 'failed') {
+    recorded.reading = 'refused';
+    recorded.notes.push(`The service refused the request: ${result.reason}`);
+  } else {
+    recorded.reading = recorded.notes.length ? 'read_with_gaps' : 'read';
+  }
+}
+
+/** The innermost message of a fetch failure ("bad port" rather than "fetch failed"). */
+function causeMessage(error: unknown): string {
+  let current: unknown = error;
+  let message = 'network error';
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if (current.message) message = current.message;
+    current = current.cause;
+  }
+  return message;
 }
 
 /** The system error code (ECONNREFUSED…) of a fetch failure, looking through `cause`. */

@@ -1,7 +1,8 @@
 /**
  * zod schemas of every response body the service sends, applied once at the edge of the client
- * (`VendingClient`). They follow `src/shared/wire.ts`; the schemas are lenient where the spec
- * says a field appears only "when available" (a missing number becomes 0, a missing string "").
+ * (`VendingClient`) for the shapes the spec shows. They follow `src/shared/wire.ts`; the schemas
+ * are lenient where the spec says a field appears only "when available" (a missing number becomes
+ * 0, a missing string "").
  */
 import { z } from 'zod';
 import type {
@@ -10,28 +11,19 @@ import type {
   BatchAccepted,
   CableBouquet,
   CableResult,
-  ContactsCreated,
   DataPlan,
   ElectricityProvider,
   ElectricityResult,
-  EvidenceConfirmed,
-  EvidenceSent,
   LogEntry,
   MeterValidation,
-  MessageRecord,
   PageObject,
-  PhonebookRecord,
-  PhonebookWithContacts,
   RequeryResult,
-  SenderIdRecord,
   SmartcardValidation,
-  TemplateRecord,
 } from '../../shared/wire';
 import { parseNetwork, type Network } from '../../shared/phone';
 
 const str = z.string().catch('');
 const optStr = z.string().optional().default('');
-const optNum = z.number().optional().default(0);
 /** Accepts a number or a numeric string (`"1000"`), as services often drift between the two. */
 const numeric = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
 const optNumeric = numeric.optional().default(0);
@@ -175,103 +167,4 @@ function pageObjectSchema<T>(item: z.ZodType<T>) {
 
 export const logPageSchema: z.ZodType<PageObject<LogEntry>> = pageObjectSchema(logEntrySchema);
 
-// ---- Messaging (shapes of the sandbox, docs/sandbox.md) ----
-
-const approvalSchema = z.record(z.string(), z.enum(['APPROVED', 'PENDING', 'REJECTED']));
-
-export const senderIdSchema: z.ZodType<SenderIdRecord> = z.object({
-  senderId: z.string(),
-  approval: approvalSchema,
-  createdAt: str,
-});
-
-export const templateSchema: z.ZodType<TemplateRecord> = z.object({
-  id: z.union([z.string(), z.number().transform(String)]),
-  body: z.string(),
-  indexes: z.array(z.string()),
-  name: z.string(),
-  slug: optStr,
-  useCase: optStr,
-  approval: approvalSchema,
-  createdAt: str,
-});
-
-export const messageSchema: z.ZodType<MessageRecord> = z.object({
-  reference: z.string(),
-  senderId: str,
-  body: str,
-  isBulk: z.boolean().catch(false),
-  phoneBookId: z.number().nullish().transform((v) => v ?? null),
-  recipients: z.array(z.string()).catch([]),
-  recipientCount: optNum,
-  pages: optNum,
-  emails: z.array(z.string()).catch([]),
-  smsCost: optNumeric,
-  emailCost: optNumeric,
-  totalCost: optNumeric,
-  status: z.enum(['DELIVERED', 'SENT', 'FAILED']),
-  templateId: z.union([z.string(), z.number().transform(String)]).nullish().transform((v) => v ?? null),
-  createdAt: str,
-});
-
-export const evidenceSentSchema: z.ZodType<EvidenceSent> = z.object({
-  reference: z.string(),
-  receiverNumber: str,
-  numberOfDigits: optNum,
-  expiresAt: str,
-  cost: optNumeric,
-});
-
-export const evidenceConfirmedSchema: z.ZodType<EvidenceConfirmed> = z.object({
-  reference: z.string(),
-  confirmed: z.literal(true),
-  confirmedAt: str,
-});
-
-export const phonebookSchema: z.ZodType<PhonebookRecord> = z.object({
-  id: z.number(),
-  name: z.string(),
-  description: optStr,
-  contactCount: optNum,
-  createdAt: str,
-});
-
-const contactSchema = z.object({
-  id: z.number(),
-  phoneBookId: z.number(),
-  name: str,
-  phoneNumber: z.string(),
-  createdAt: str,
-});
-
-export const phonebookWithContactsSchema: z.ZodType<PhonebookWithContacts> = z.object({
-  id: z.number(),
-  name: z.string(),
-  description: optStr,
-  contactCount: optNum,
-  createdAt: str,
-  contacts: z.array(contactSchema).catch([]),
-});
-
-export const contactsCreatedSchema: z.ZodType<ContactsCreated> = z.object({
-  phoneBookId: z.number(),
-  added: optNum,
-  skipped: optNum,
-  contacts: z.array(contactSchema).catch([]),
-});
-
-/** Shape-agnostic: endpoints whose answer the app only passes through. */
-export const anyDataSchema: z.ZodType<unknown> = z.unknown();
-
-/** `/messageHistory`: a page object of messages (a bare array is read as one page). */
-export const messageHistorySchema: z.ZodType<PageObject<MessageRecord>> = z.union([
-  pageObjectSchema(messageSchema),
-  z.array(messageSchema).transform((items) => ({
-    TotalPages: items.length > 0 ? 1 : 0,
-    CurrentPage: 1,
-    TotalRecords: items.length,
-    NextPage: '',
-    PreviousPage: '',
-    Items: items,
-  })),
-]);
+// The messaging answers (shapes the spec does not show) are read by meaning: messagingAnswers.ts.

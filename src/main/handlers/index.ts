@@ -8,6 +8,7 @@ import { messagingHandlers } from './messagingHandlers';
 import { pendingHandlers } from './pendingHandlers';
 import { purchasesHandlers } from './purchasesHandlers';
 import { reconcileHandlers } from './reconcileHandlers';
+import { serviceCheckHandlers } from './serviceCheckHandlers';
 
 export const handlers: HandlersOf<Operations> = {
   ...appHandlers,
@@ -17,4 +18,5 @@ export const handlers: HandlersOf<Operations> = {
   ...pendingHandlers,
   ...reconcileHandlers,
   ...logsHandlers,
+  ...serviceCheckHandlers,
 };

@@ -84,8 +84,10 @@ export class ContactsImporter {
     let alreadyInPhonebook: number | null = null;
     let importedBefore: string | null = null;
     if (input.phoneBookId !== undefined) {
-      const existing = new Set((await this.messaging.getPhonebookOrExplain(input.phoneBookId)).contacts.map((c) => c.phoneNumber));
-      alreadyInPhonebook = read.validation.valid.filter((c) => existing.has(c.phone)).length;
+      const listed = (await this.messaging.getPhonebookOrExplain(input.phoneBookId)).contacts;
+      // Unknown (null) when the service does not list the phonebook's contacts.
+      const existing = listed ? new Set(listed.map((c) => c.phoneNumber)) : null;
+      alreadyInPhonebook = existing ? read.validation.valid.filter((c) => existing.has(c.phone)).length : null;
       importedBefore = this.lastImport(input.phoneBookId, read.fileHash);
     }
     const { invalid, duplicates } = this.problems(read.validation);
@@ -116,6 +118,26 @@ export class ContactsImporter {
     return true;
   }
 
+  /**
+   * How many of the uploaded numbers the phonebook holds now, for answers that did not count them:
+   * the service's own record when it lists the contacts, else every uploaded one, said so.
+   */
+  private async countUploaded(phoneBookId: number, uploaded: ContactRow[], before: Set<string>): Promise<{ added: number; note: string }> {
+    const after = (await this.messaging.getPhonebookOrExplain(phoneBookId)).contacts;
+    if (after === null) {
+      return { added: uploaded.length, note: `The service did not say how many contacts it added; vendesk counts the ${uploaded.length.toLocaleString('en-NG')} it uploaded as added.` };
+    }
+    const now = new Set(after.map((c) => c.phoneNumber));
+    const counted = uploaded.filter((c) => now.has(c.phone) && !before.has(c.phone)).length;
+    const missing = uploaded.filter((c) => !now.has(c.phone)).length;
+    return {
+      added: counted,
+      note:
+        `The service did not say how many contacts it added; vendesk counted them in the phonebook afterwards (${counted.toLocaleString('en-NG')}).` +
+        (missing > 0 ? ` ${missing.toLocaleString('en-NG')} uploaded number${missing === 1 ? ' is' : 's are'} not in the phonebook: import the file again to retry them.` : ''),
+    };
+  }
+
   async import(input: { file: FileRef; sheet?: string; phoneBookId: number }, options: { signal?: AbortSignal } = {}): Promise<ContactsImportResult> {
     const { phoneBookId } = input;
     if (this.running.has(phoneBookId)) {
@@ -131,7 +153,7 @@ export class ContactsImporter {
       progress(0, null, 'Reading the file…');
       const phonebook = await this.messaging.getPhonebookOrExplain(phoneBookId);
       const read = await this.read(input.file, input.sheet, (rows) => progress(0, null, `Reading the file: ${rows.toLocaleString('en-NG')} rows`), signal);
-      const existing = new Set(phonebook.contacts.map((c) => c.phoneNumber));
+      const existing = new Set((phonebook.contacts ?? []).map((c) => c.phoneNumber));
       const toUpload: ContactRow[] = read.validation.valid.filter((c) => !existing.has(c.phone));
       let skipped = read.validation.valid.length - toUpload.length;
       importId = Number(
@@ -151,7 +173,11 @@ export class ContactsImporter {
       let chunks = 0;
       let cancelled = false;
       const total = toUpload.length;
-      progress(0, total, total ? `Uploading ${total.toLocaleString('en-NG')} contacts into ${phonebook.name}` : 'Nothing new to upload');
+      const notes: string[] = [];
+      if (phonebook.contacts === null) notes.push('The service does not list the phonebook\'s contacts, so vendesk could not tell which numbers it already held; it uploaded every valid one.');
+      const uncounted: ContactRow[] = [];
+      const name = phonebook.name ?? `phonebook ${phoneBookId}`;
+      progress(0, total, total ? `Uploading ${total.toLocaleString('en-NG')} contacts into ${name}` : 'Nothing new to upload');
       for (let i = 0; i < toUpload.length; i += CONTACTS_CHUNK) {
         if (signal.aborted) {
           cancelled = true;
@@ -163,14 +189,24 @@ export class ContactsImporter {
           phoneBookId,
         );
         chunks++;
-        added += answer.added;
-        skipped += answer.skipped;
+        // Counts the answer does not give are established from the phonebook after the upload.
+        const chunkAdded = answer.added ?? (answer.skipped !== null ? chunk.length - answer.skipped : null);
+        if (chunkAdded === null) uncounted.push(...chunk);
+        else {
+          added += chunkAdded;
+          skipped += answer.skipped ?? chunk.length - chunkAdded;
+        }
         const at = new Date().toISOString();
         this.app.db.transaction(() => {
           for (const c of chunk) remember.run(serviceKey, phoneBookId, c.phone, read.fileHash, c.row, at);
         })();
         const done = Math.min(i + chunk.length, total);
         progress(done, total, `Uploaded ${done.toLocaleString('en-NG')} of ${total.toLocaleString('en-NG')} contacts`);
+      }
+      if (uncounted.length > 0) {
+        const counted = await this.countUploaded(phoneBookId, uncounted, existing);
+        added += counted.added;
+        notes.push(counted.note);
       }
       const durationMs = Date.now() - started;
       this.app.db
@@ -193,6 +229,7 @@ export class ContactsImporter {
         cancelled,
         chunks,
         durationMs,
+        notes,
       };
     } catch (error) {
       if (importId !== null) {

@@ -17,8 +17,9 @@ import type {
 import { AppError } from '../../shared/appError';
 import { messageCost, otpCostEstimate } from '../../shared/messagingCost';
 import { analyzeTemplate, renderTemplate, slugify } from '../../shared/messagingTemplate';
-import { formatNaira, nairaToKobo } from '../../shared/money';
-import type { SendMessageBody, TemplateRecord } from '../../shared/wire';
+import { formatNaira } from '../../shared/money';
+import type { SendMessageBody } from '../../shared/wire';
+import type { PhonebookAnswer, TemplateAnswer } from '../api/messagingAnswers';
 import { ServiceError, UncertainOutcomeError } from '../api/serviceErrors';
 import type { ServiceWindow } from '../api/serviceTime';
 import type { CallOptions, VendingClient } from '../api/vendingClient';
@@ -44,6 +45,17 @@ export function serviceKeyOf(app: App): string {
 
 const now = (): string => new Date().toISOString();
 
+/** What the service charged for a paid send, or — when its answer does not say — the quote (`source: 'quoted'`). */
+interface Charge {
+  reference: string | null;
+  chargedKobo: number;
+  source: 'service' | 'quoted';
+  requestReference: string | null;
+}
+
+const hasId = (t: TemplateAnswer): t is TemplateAnswer & { id: string } => t.id !== null;
+const newestFirst = (a: { createdAt: string | null }, b: { createdAt: string | null }): number => (b.createdAt ?? '').localeCompare(a.createdAt ?? '');
+
 export class MessagingService {
   constructor(private readonly app: App) {}
 
@@ -54,8 +66,7 @@ export class MessagingService {
   }
 
   async templates(): Promise<TemplateView[]> {
-    const list = (await this.app.client().getTemplates()).map(templateView);
-    return list.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    return (await this.app.client().getTemplates()).filter(hasId).map(templateView).sort(newestFirst);
   }
 
   async createTemplate(input: { name: string; slug?: string; body: string; useCases: string[] }): Promise<TemplateView> {
@@ -64,15 +75,23 @@ export class MessagingService {
       throw new AppError('template_invalid', analysis.problems.map((p) => p.message).join(' '), 'Correct the template text and create it again.');
     }
     const slug = input.slug?.trim() || slugify(input.name) || 'template';
-    const record = await this.app.client().createTemplate({
-      body: input.body,
-      indexes: analysis.indexes,
-      name: input.name.trim(),
-      slug,
-      useCase: input.useCases.join(','),
-    });
+    const sent = { body: input.body, indexes: analysis.indexes, name: input.name.trim(), slug, useCase: input.useCases.join(',') };
+    const answer = await this.app.client().createTemplate(sent);
     this.app.events.emit('data.changed', { topics: ['templates'] });
-    return templateView(record);
+    // What the answer does not say is what was sent; a missing id is looked up in the list.
+    const listed = answer.id === null ? (await this.app.client().getTemplates()).filter((t) => t.id !== null && t.name === sent.name).sort(newestFirst)[0] : undefined;
+    const id = answer.id ?? listed?.id ?? null;
+    if (id === null) throw createdWithoutId('template', sent.name, 'Templates');
+    return templateView({
+      id,
+      name: answer.name ?? sent.name,
+      slug: answer.slug ?? sent.slug,
+      body: answer.body ?? sent.body,
+      indexes: answer.indexes ?? sent.indexes,
+      useCase: answer.useCase ?? sent.useCase,
+      approval: answer.approval ?? listed?.approval ?? null,
+      createdAt: answer.createdAt ?? listed?.createdAt ?? now(),
+    });
   }
 
   private async approvedSender(senderId: string): Promise<void> {
@@ -97,10 +116,13 @@ export class MessagingService {
     }
   }
 
-  private async approvedTemplate(templateId: string): Promise<TemplateRecord> {
-    const record = (await this.app.client().getTemplates()).find((t) => t.id === templateId);
-    if (!record) throw new AppError('template_unknown', `There is no template with id ${templateId}.`, 'Choose a template from the Templates tab.');
-    const view = templateView(record);
+  private async findTemplate(templateId: string): Promise<TemplateView | null> {
+    return (await this.templates()).find((t) => t.id === templateId) ?? null;
+  }
+
+  private async approvedTemplate(templateId: string): Promise<TemplateView> {
+    const view = await this.findTemplate(templateId);
+    if (!view) throw new AppError('template_unknown', `There is no template with id ${templateId}.`, 'Choose a template from the Templates tab.');
     if (!view.approved) {
       throw new AppError(
         'template_not_approved',
@@ -108,7 +130,7 @@ export class MessagingService {
         view.state === 'REJECTED' ? 'Create a new template with different wording.' : 'Wait until it is approved (the Templates tab shows its state), then send.',
       );
     }
-    return record;
+    return view;
   }
 
   // ------------------------------------------------------------ phonebooks
@@ -118,35 +140,49 @@ export class MessagingService {
   }
 
   async createPhonebook(input: { name: string; description: string }): Promise<PhonebookView> {
-    const record = await this.app.client().createPhonebook({ name: input.name, description: input.description });
+    const answer = await this.app.client().createPhonebook({ name: input.name, description: input.description });
     this.app.events.emit('data.changed', { topics: ['phonebooks'] });
-    return phonebookView(record);
+    // A missing id is looked up in the list: the newest phonebook of that name.
+    const listed = answer.id === null ? (await this.app.client().getPhonebooks()).filter((p) => p.name === input.name).sort((a, b) => b.id - a.id)[0] : undefined;
+    const id = answer.id ?? listed?.id ?? null;
+    if (id === null) throw createdWithoutId('phonebook', input.name, 'Phonebooks');
+    return phonebookView({
+      id,
+      name: answer.name ?? input.name,
+      description: answer.description ?? input.description,
+      contactCount: answer.contactCount ?? listed?.contactCount ?? 0,
+      createdAt: answer.createdAt ?? listed?.createdAt ?? now(),
+      contacts: null,
+    });
   }
 
   async phonebook(input: { id: number; offset: number; limit: number; search: string }): Promise<PhonebookContactsPage> {
     const record = await this.getPhonebookOrExplain(input.id);
+    const contacts = record.contacts ?? [];
     const q = input.search.toLowerCase();
     const digits = q.replace(/\D/g, '');
     const matching = q
-      ? record.contacts.filter((c) => c.name.toLowerCase().includes(q) || (digits.length > 0 && c.phoneNumber.includes(digits.replace(/^234/, '0'))))
-      : record.contacts;
+      ? contacts.filter((c) => (c.name ?? '').toLowerCase().includes(q) || (digits.length > 0 && c.phoneNumber.includes(digits.replace(/^234/, '0'))))
+      : contacts;
     return {
-      phonebook: phonebookView({ ...record, contactCount: record.contacts.length || record.contactCount }),
-      contacts: matching.slice(input.offset, input.offset + input.limit).map(contactView),
+      phonebook: phonebookView({ ...record, contactCount: record.contacts?.length || record.contactCount }),
+      contacts: matching.slice(input.offset, input.offset + input.limit).map((c, i) => contactView(c, input.offset + i)),
       matching: matching.length,
       offset: input.offset,
+      contactsListed: record.contacts !== null,
     };
   }
 
-  async getPhonebookOrExplain(id: number) {
+  async getPhonebookOrExplain(id: number): Promise<PhonebookAnswer> {
+    let found: PhonebookAnswer | null;
     try {
-      return await this.app.client().getPhonebook(id);
+      found = await this.app.client().getPhonebook(id);
     } catch (error) {
-      if (error instanceof ServiceError && error.httpStatus === 404) {
-        throw new AppError('phonebook_not_found', `There is no phonebook with id ${id}.`, 'Choose one from the Phonebooks tab (vendesk phonebook list), or create it first.');
-      }
-      throw error;
+      if (error instanceof ServiceError && error.httpStatus === 404) found = null;
+      else throw error;
     }
+    if (!found) throw new AppError('phonebook_not_found', `There is no phonebook with id ${id}.`, 'Choose one from the Phonebooks tab (vendesk phonebook list), or create it first.');
+    return found;
   }
 
   /** A phonebook named by id (digits) or by its exact name (case ignored), for the CLI. */
@@ -177,9 +213,19 @@ export class MessagingService {
     } else {
       // The list carries each phonebook's count: no need to download every contact to price a send.
       const phoneBookId = input.target.phoneBookId;
-      const pb = (await this.app.client().getPhonebooks()).find((p) => p.id === phoneBookId);
-      if (!pb) throw new AppError('phonebook_not_found', `There is no phonebook with id ${phoneBookId}.`, 'Choose one from the Phonebooks tab (vendesk phonebook list), or create it first.');
-      recipients = pb.contactCount;
+      const listed = (await this.app.client().getPhonebooks()).find((p) => p.id === phoneBookId);
+      if (!listed) throw new AppError('phonebook_not_found', `There is no phonebook with id ${phoneBookId}.`, 'Choose one from the Phonebooks tab (vendesk phonebook list), or create it first.');
+      const pb = phonebookView(listed);
+      // A list that does not say how many contacts it holds: count them in the phonebook itself.
+      const count = listed.contactCount ?? (await this.getPhonebookOrExplain(phoneBookId)).contacts?.length ?? null;
+      if (count === null) {
+        throw new AppError(
+          'phonebook_count_unknown',
+          `The service did not say how many contacts the phonebook "${pb.name}" holds, so vendesk cannot show what a message to it costs. Nothing was sent.`,
+          'Send to the phonebook from the service\'s own portal, or ask the service provider how its phonebook list gives the number of contacts.',
+        );
+      }
+      recipients = count;
       recipientsLabel = `${pb.name} (${recipients.toLocaleString('en-NG')} contact${recipients === 1 ? '' : 's'})`;
       if (recipients === 0) {
         throw new AppError('phonebook_empty', `The phonebook "${pb.name}" has no contacts.`, 'Import contacts into it on the Phonebooks tab first.');
@@ -190,10 +236,15 @@ export class MessagingService {
 
   private async bodyOf(content: MessageContent, requireApproved: boolean): Promise<string> {
     if (content.kind === 'text') return content.text;
-    const template = requireApproved
-      ? await this.approvedTemplate(content.templateId)
-      : (await this.app.client().getTemplates()).find((t) => t.id === content.templateId);
+    const template = requireApproved ? await this.approvedTemplate(content.templateId) : await this.findTemplate(content.templateId);
     if (!template) throw new AppError('template_unknown', `There is no template with id ${content.templateId}.`, 'Choose a template from the Templates tab.');
+    if (template.body === null) {
+      throw new AppError(
+        'template_text_unknown',
+        `The service did not give the text of the template "${template.name}", so vendesk cannot show what a message with it says or costs. Nothing was sent.`,
+        'Type the text instead, or send with this template from the service\'s own portal.',
+      );
+    }
     const needed = template.indexes.length;
     if (content.values.length !== needed) {
       throw new AppError(
@@ -231,26 +282,43 @@ export class MessagingService {
       ...(input.content.kind === 'template' ? { template: { templateId: input.content.templateId, indexes: input.content.values } } : {}),
     };
     const target = input.target.kind === 'phonebook' ? `phonebook:${input.target.phoneBookId}` : input.target.to;
-    const record = await this.paidSend(
-      { kind: 'sms', senderId: input.senderId, target, templateId: input.content.kind === 'template' ? input.content.templateId : null, body: quote.body, recipients: quote.recipients, emails: quote.emails, quotedKobo: quote.totalKobo },
+    const templateId = input.content.kind === 'template' ? input.content.templateId : null;
+    const { answer } = await this.paidSend(
+      { kind: 'sms', senderId: input.senderId, target, templateId, body: quote.body, recipients: quote.recipients, emails: quote.emails, quotedKobo: quote.totalKobo },
       (client, options) => client.sendMessage(body, options),
-      (r) => ({ reference: r.reference, chargedKobo: nairaToKobo(r.totalCost) }),
+      (r) => ({ reference: r.reference, chargedKobo: r.totalKobo ?? quote.totalKobo, source: r.totalKobo === null ? 'quoted' : 'service', requestReference: r.requestReference || null }),
     );
     this.app.events.emit('data.changed', { topics: ['balance', 'messages'] });
-    return messageView(record);
+    return messageView(answer, {
+      senderId: input.senderId,
+      body: quote.body,
+      isBulk: input.target.kind === 'phonebook',
+      phoneBookId: input.target.kind === 'phonebook' ? input.target.phoneBookId : null,
+      recipients: input.target.kind === 'number' ? [input.target.to] : [],
+      recipientCount: quote.recipients,
+      pages: quote.pages,
+      emails: input.emails,
+      smsKobo: quote.smsKobo,
+      emailKobo: quote.emailKobo,
+      totalKobo: quote.totalKobo,
+      templateId,
+      at: now(),
+    });
   }
 
   /**
    * A request that costs money: recorded (committed) before it leaves, with what it was quoted,
    * then with the service's answer — its reference, what it charged, and when on the service's
-   * clock, so the wallet roll-forward can place the charge. Never repeated automatically: a send
-   * whose answer was lost stays "uncertain".
+   * clock, so the wallet roll-forward can place the charge. When the answer does not say what it
+   * charged, the quoted cost is recorded as the charge (`charge_source = 'quoted'`). A success
+   * answer, whatever its shape, is "sent". Never repeated automatically: a send whose answer was
+   * lost stays "uncertain".
    */
   private async paidSend<T>(
     send: { kind: 'sms' | 'otp'; senderId: string; target: string; templateId: string | null; body: string; recipients: number; emails: number; quotedKobo: number },
     call: (client: VendingClient, options: CallOptions) => Promise<T>,
-    charged: (answer: T) => { reference: string; chargedKobo: number },
-  ): Promise<T> {
+    charged: (answer: T) => Charge,
+  ): Promise<{ answer: T; charge: Charge }> {
     const { connection, client } = this.app.session();
     const info = this.app.db
       .prepare(
@@ -262,20 +330,22 @@ export class MessagingService {
     const startedLocal = Date.now();
     let answeredAt: ServiceWindow | null = null;
     const finish = this.app.db.prepare(
-      'UPDATE messaging_sends SET state = ?, reference = ?, charged_kobo = ?, error = ?, finished_at = ?, service_from_ms = ?, service_to_ms = ? WHERE id = ?',
+      `UPDATE messaging_sends SET state = ?, reference = ?, charged_kobo = ?, charge_source = ?, request_reference = ?, error = ?, finished_at = ?, service_from_ms = ?, service_to_ms = ?
+       WHERE id = ?`,
     );
+    let answer: T;
     try {
-      const answer = await call(client, { onAnswered: (w) => (answeredAt = w) });
-      const c = charged(answer);
-      const at = answeredAt ?? client.clock.windowAt(startedLocal, Date.now());
-      finish.run('sent', c.reference, c.chargedKobo, null, now(), at.fromMs, at.toMs, id);
-      return answer;
+      answer = await call(client, { onAnswered: (w) => (answeredAt = w) });
     } catch (error) {
       // Without an answer the charge may have happened any time until now.
       const at = answeredAt ?? client.clock.windowAt(startedLocal, Date.now());
-      finish.run(error instanceof UncertainOutcomeError ? 'uncertain' : 'failed', null, null, error instanceof Error ? error.message : String(error), now(), at.fromMs, at.toMs, id);
+      finish.run(error instanceof UncertainOutcomeError ? 'uncertain' : 'failed', null, null, null, null, error instanceof Error ? error.message : String(error), now(), at.fromMs, at.toMs, id);
       throw error;
     }
+    const charge = charged(answer);
+    const at = answeredAt ?? client.clock.windowAt(startedLocal, Date.now());
+    finish.run('sent', charge.reference, charge.chargedKobo, charge.source, charge.requestReference, null, now(), at.fromMs, at.toMs, id);
+    return { answer, charge };
   }
 
   async status(reference: string): Promise<MessageView> {
@@ -300,13 +370,15 @@ export class MessagingService {
       ...(input.endDate ? { enddate: input.endDate } : {}),
       ...(input.search ? { search: input.search } : {}),
     });
+    const totalPages = answer.totalPages ?? (answer.totalRecords !== null ? Math.ceil(answer.totalRecords / input.perPage) : null);
     return {
-      items: answer.Items.map(messageView),
+      items: answer.items.map((m) => messageView(m)),
       page: input.page,
       perPage: input.perPage,
-      totalPages: answer.TotalPages,
-      totalRecords: answer.TotalRecords,
-      hasMore: input.page < answer.TotalPages,
+      totalPages,
+      totalRecords: answer.totalRecords,
+      // Without a count, a full page or a next-page link says there may be more.
+      hasMore: totalPages !== null ? input.page < totalPages : answer.nextPage !== null || answer.items.length >= input.perPage,
     };
   }
 
@@ -316,7 +388,7 @@ export class MessagingService {
     await this.approvedSender(input.senderId);
     const estimate = otpCostEstimate(input.numberOfDigits, input.emails.length);
     const sentAt = now();
-    const sent = await this.paidSend(
+    const { answer: sent, charge } = await this.paidSend(
       { kind: 'otp', senderId: input.senderId, target: input.receiverNumber, templateId: null, body: `${input.numberOfDigits}-digit code, valid ${input.seconds} s`, recipients: 1, emails: input.emails.length, quotedKobo: estimate.totalKobo },
       (client, options) =>
         client.sendEvidence(
@@ -330,40 +402,78 @@ export class MessagingService {
           },
           options,
         ),
-      (answer) => ({ reference: answer.reference, chargedKobo: nairaToKobo(answer.cost) }),
+      // A code is confirmed by its reference: the answer's, else (a service that keeps the code under
+      // the request's reference) the envelope's requestReference.
+      (answer) => ({
+        reference: answer.reference ?? (answer.requestReference || null),
+        chargedKobo: answer.costKobo ?? estimate.totalKobo,
+        source: answer.costKobo === null ? 'quoted' : 'service',
+        requestReference: answer.requestReference || null,
+      }),
     );
-    const costKobo = nairaToKobo(sent.cost);
     this.app.events.emit('data.changed', { topics: ['balance', 'messages'] });
-    return { reference: sent.reference, receiverNumber: sent.receiverNumber, numberOfDigits: sent.numberOfDigits, seconds: input.seconds, sentAt, expiresAt: sent.expiresAt, costKobo };
+    const notes: string[] = [];
+    if (sent.reference === null) {
+      notes.push(
+        charge.reference
+          ? `The service did not give the code's reference; vendesk confirms it with the answer's request reference ${charge.reference}.`
+          : 'The service did not give the code\'s reference, so vendesk cannot confirm it.',
+      );
+    }
+    if (charge.source === 'quoted') notes.push('The service did not say what it charged; the cost shown is the quoted cost.');
+    const expiresAt = sent.expiresAt ?? new Date(Date.parse(sentAt) + input.seconds * 1000).toISOString();
+    return {
+      reference: charge.reference,
+      receiverNumber: sent.receiverNumber ?? input.receiverNumber,
+      numberOfDigits: sent.numberOfDigits ?? input.numberOfDigits,
+      seconds: input.seconds,
+      sentAt,
+      expiresAt,
+      costKobo: charge.chargedKobo,
+      costSource: charge.source,
+      notes,
+    };
   }
 
   async confirmOtp(input: { reference: string; code: string }): Promise<OtpConfirmedView> {
+    let confirmed;
     try {
-      const confirmed = await this.app.client().confirmEvidence({ otp: input.code, reference: input.reference });
-      return { reference: confirmed.reference, confirmedAt: confirmed.confirmedAt };
+      confirmed = await this.app.client().confirmEvidence({ otp: input.code, reference: input.reference });
     } catch (error) {
-      if (error instanceof ServiceError && (error.httpStatus === 400 || error.httpStatus === 404)) throw otpRefusal(error, input.reference);
+      if (error instanceof ServiceError && (error.httpStatus === 400 || error.httpStatus === 404)) throw otpRefusal(error.httpStatus, error.reason, input.reference);
       throw error;
     }
+    // A success envelope whose data still says "not verified".
+    if (!confirmed.confirmed) throw otpRefusal(400, confirmed.reason ?? 'the code was not accepted', input.reference);
+    return { reference: confirmed.reference ?? input.reference, confirmedAt: confirmed.confirmedAt ?? now() };
   }
 }
 
+/** A template or phonebook the service created (it answered success) without saying its id, and not listed yet. */
+function createdWithoutId(what: 'template' | 'phonebook', name: string, tab: string): AppError {
+  return new AppError(
+    `${what}_id_unknown`,
+    `The ${what} "${name}" was created, but the service did not give its id and it is not in the ${what} list yet.`,
+    `Refresh the ${tab} tab in a moment; do not create it again.`,
+  );
+}
+
 /** Why a code was refused, in words a person acts on. */
-function otpRefusal(error: ServiceError, reference: string): AppError {
-  const reason = error.reason.toLowerCase();
-  if (error.httpStatus === 404) {
+function otpRefusal(httpStatus: number | null, said: string, reference: string): AppError {
+  const reason = said.toLowerCase();
+  if (httpStatus === 404) {
     return new AppError('otp_unknown', `No one-time code has the reference ${reference}.`, 'Check the reference shown when the code was sent.');
   }
   if (reason.includes('expired')) {
-    return new AppError('otp_expired', 'The code has expired and can no longer be confirmed.', 'Send a new code.', { reason: error.reason });
+    return new AppError('otp_expired', 'The code has expired and can no longer be confirmed.', 'Send a new code.', { reason: said });
   }
   if (reason.includes('used') || reason.includes('already')) {
-    return new AppError('otp_used', 'This code was already confirmed; a code can be confirmed once only.', 'Send a new code if another confirmation is needed.', { reason: error.reason });
+    return new AppError('otp_used', 'This code was already confirmed; a code can be confirmed once only.', 'Send a new code if another confirmation is needed.', { reason: said });
   }
   if (reason.includes('match') || reason.includes('wrong') || reason.includes('invalid') || reason.includes('incorrect')) {
-    return new AppError('otp_wrong', 'The code does not match the one that was sent.', 'Check the digits with the recipient and try again.', { reason: error.reason });
+    return new AppError('otp_wrong', 'The code does not match the one that was sent.', 'Check the digits with the recipient and try again.', { reason: said });
   }
-  return new AppError('otp_refused', `The code was not accepted (the service said: "${error.reason}").`, 'Check the code and the reference, or send a new code.', { reason: error.reason });
+  return new AppError('otp_refused', `The code was not accepted (the service said: "${said}").`, 'Check the code and the reference, or send a new code.', { reason: said });
 }
 
 export function createMessagingService(app: App): MessagingService {

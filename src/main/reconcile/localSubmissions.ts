@@ -148,17 +148,18 @@ export function localSubmissionsByReference(db: Db, profileId: string, reference
 
 /**
  * vendesk's own messaging charges of one connection that may touch [fromMs, toMs) on the service's
- * clock: sent ones at what the service said it charged (else what was quoted), and sends whose
- * answer was lost as uncertain. Refused sends charged nothing and are left out.
+ * clock: sent ones at what the service said it charged (else what was quoted — `asQuoted`, also
+ * when a success answer did not say), and sends whose answer was lost as uncertain. Refused sends
+ * charged nothing and are left out.
  */
 export function readMessagingCharges(db: Db, profileId: string, fromMs: number, toMs: number): MessagingCharge[] {
   const rows = db
     .prepare(
-      `SELECT state, coalesce(charged_kobo, quoted_kobo) AS kobo, created_at, finished_at, service_from_ms, service_to_ms
+      `SELECT state, coalesce(charged_kobo, quoted_kobo) AS kobo, charged_kobo IS NULL OR charge_source = 'quoted' AS as_quoted, created_at, finished_at, service_from_ms, service_to_ms
          FROM messaging_sends
         WHERE service_key = ? AND state IN ('sent', 'uncertain', 'sending')`,
     )
-    .all(profileId) as { state: string; kobo: number; created_at: string; finished_at: string | null; service_from_ms: number | null; service_to_ms: number | null }[];
+    .all(profileId) as { state: string; kobo: number; as_quoted: number; created_at: string; finished_at: string | null; service_from_ms: number | null; service_to_ms: number | null }[];
   const out: MessagingCharge[] = [];
   for (const r of rows) {
     const localFromMs = Date.parse(r.created_at);
@@ -167,7 +168,7 @@ export function readMessagingCharges(db: Db, profileId: string, fromMs: number, 
     const from = r.service_from_ms ?? localFromMs;
     const to = r.service_to_ms ?? localToMs;
     if (r.kobo <= 0 || to < fromMs || from >= toMs) continue;
-    out.push({ kobo: r.kobo, fromMs: from, toMs: to, uncertain: r.state !== 'sent', localFromMs, localToMs });
+    out.push({ kobo: r.kobo, fromMs: from, toMs: to, uncertain: r.state !== 'sent', asQuoted: r.as_quoted === 1, localFromMs, localToMs });
   }
   return out;
 }

@@ -35,6 +35,8 @@ export interface MessagingCharge {
   toMs: number;
   /** The answer was lost: it may or may not have been charged. */
   uncertain: boolean;
+  /** The service's answer did not say what it charged: `kobo` is the quoted cost. */
+  asQuoted?: boolean;
   /** When vendesk sent it and had its answer, on this computer's clock. */
   localFromMs?: number;
   localToMs?: number;
@@ -131,6 +133,7 @@ function notAvailable(note: string, snapshots: number): RollForwardResult {
     refundsKobo: 0,
     messagingKobo: 0,
     messagingCharges: 0,
+    messagingAsQuoted: 0,
     expectedClosingKobo: null,
     differenceKobo: null,
     missingRefundsKobo: 0,
@@ -175,6 +178,8 @@ interface Movement {
   /** It happened between these two moments of this computer's clock (vendesk's own purchases). */
   localFromMs?: number;
   localToMs?: number;
+  /** A messaging charge recorded at its quoted cost (the service did not say what it charged). */
+  asQuoted?: boolean;
 }
 
 /**
@@ -326,18 +331,20 @@ export function rollWalletForward(snapshots: readonly BalanceSnapshot[], flows: 
     }
   }
   for (const m of messaging) {
-    movements.push({ delta: -m.kobo, fromMs: m.fromMs, toMs: m.toMs, optional: m.uncertain, line: 'messaging', ...(m.localFromMs !== undefined && m.localToMs !== undefined ? { localFromMs: m.localFromMs, localToMs: m.localToMs } : {}) });
+    movements.push({ delta: -m.kobo, fromMs: m.fromMs, toMs: m.toMs, optional: m.uncertain, line: 'messaging', asQuoted: m.asQuoted ?? false, ...(m.localFromMs !== undefined && m.localToMs !== undefined ? { localFromMs: m.localFromMs, localToMs: m.localToMs } : {}) });
   }
 
   const { counted, byBalance } = placeMovements(movements, opening, closing);
   const totals = { successful: 0, pending: 0, failedDebits: 0, refunds: 0, messaging: 0 };
   let messagingCharges = 0;
+  let messagingAsQuoted = 0;
   let expected = opening.balanceKobo;
   movements.forEach((m, i) => {
     if (!counted[i]) return;
     expected += m.delta;
     totals[m.line] += Math.abs(m.delta);
     if (m.line === 'messaging') messagingCharges++;
+    if (m.line === 'messaging' && m.asQuoted) messagingAsQuoted++;
   });
   const difference = closing.balanceKobo - expected;
 
@@ -383,6 +390,7 @@ export function rollWalletForward(snapshots: readonly BalanceSnapshot[], flows: 
     refundsKobo: totals.refunds,
     messagingKobo: totals.messaging,
     messagingCharges,
+    messagingAsQuoted,
     expectedClosingKobo: expected,
     differenceKobo: difference,
     missingRefundsKobo: -missingTotal,

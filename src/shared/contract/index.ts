@@ -10,6 +10,7 @@ import { messagingOperations } from './messaging';
 import { pendingOperations } from './pending';
 import { purchasesOperations } from './purchases';
 import { reconcileOperations } from './reconcile';
+import { serviceCheckOperations } from './serviceCheck';
 
 export const operations = {
   ...appOperations,
@@ -19,6 +20,7 @@ export const operations = {
   ...pendingOperations,
   ...reconcileOperations,
   ...logsOperations,
+  ...serviceCheckOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -15,41 +15,52 @@ import { fileRefSchema } from './files';
 /** The coverage area whose approval decides whether a sender ID or template can be used. */
 export const COVERAGE_AREA = 'NG';
 
+/** Approval in the coverage area; UNKNOWN when the service's answer does not say. */
+export type ApprovalView = ApprovalState | 'UNKNOWN';
+
 export interface SenderIdView {
   senderId: string;
+  /** Per coverage area, as the service gave it ({} when it did not say). */
   approval: ApprovalByArea;
   /** Approval in {@link COVERAGE_AREA}. */
-  state: ApprovalState;
+  state: ApprovalView;
+  /**
+   * Whether vendesk lets it be chosen: APPROVED, or UNKNOWN (the service did not say; it refuses
+   * an unapproved one itself, before charging).
+   */
   approved: boolean;
-  createdAt: string;
+  createdAt: string | null;
 }
 
 export interface TemplateView {
   id: string;
   name: string;
   slug: string;
-  body: string;
+  /** null when the service did not give the text (such a template cannot be priced or sent from vendesk). */
+  body: string | null;
   indexes: string[];
   useCases: string[];
   approval: ApprovalByArea;
-  state: ApprovalState;
+  state: ApprovalView;
+  /** As for sender IDs: APPROVED or UNKNOWN. */
   approved: boolean;
-  createdAt: string;
+  createdAt: string | null;
 }
 
 export interface PhonebookView {
   id: number;
   name: string;
   description: string;
-  contactCount: number;
-  createdAt: string;
+  /** null when the service's list does not say. */
+  contactCount: number | null;
+  createdAt: string | null;
 }
 
 export interface ContactView {
   id: number;
   name: string;
   phoneNumber: string;
-  createdAt: string;
+  createdAt: string | null;
 }
 
 export interface PhonebookContactsPage {
@@ -59,6 +70,8 @@ export interface PhonebookContactsPage {
   /** Contacts matching the search in all. */
   matching: number;
   offset: number;
+  /** false when the service's answer did not list the phonebook's contacts. */
+  contactsListed: boolean;
 }
 
 export interface RowProblem {
@@ -106,25 +119,40 @@ export interface ContactsImportResult {
   cancelled: boolean;
   chunks: number;
   durationMs: number;
+  /** How the counts were established when the service's answers did not give them, in sentences. */
+  notes: string[];
 }
 
+/**
+ * A message as vendesk knows it. What the service's answer did not say is null (shown as not
+ * given, never as 0), and `notes` says so in sentences. For a message vendesk has just sent, what
+ * it sent fills the gaps (text, recipients, sender) and a missing cost is the quoted cost
+ * (`costSource: 'quoted'`).
+ */
 export interface MessageView {
-  reference: string;
+  /** The message's reference; null when the service did not give one. */
+  reference: string | null;
+  /** The answer's request reference, for support (not the message reference). */
+  requestReference: string | null;
   senderId: string;
   body: string;
   isBulk: boolean;
   phoneBookId: number | null;
-  recipientCount: number;
+  recipientCount: number | null;
   /** Up to the first 50 recipients. */
   recipients: string[];
-  pages: number;
+  pages: number | null;
   emails: string[];
-  smsCostKobo: number;
-  emailCostKobo: number;
-  totalCostKobo: number;
-  status: MessageStatus;
+  smsCostKobo: number | null;
+  emailCostKobo: number | null;
+  totalCostKobo: number | null;
+  /** Whose figure the cost is: the service's answer, or the quote the user confirmed (the answer gave none). */
+  costSource: 'service' | 'quoted' | null;
+  status: MessageStatus | 'UNKNOWN';
   templateId: string | null;
-  createdAt: string;
+  createdAt: string | null;
+  /** What the service's answer did not say, in sentences. */
+  notes: string[];
 }
 
 export interface MessageQuote extends MessageCost {
@@ -138,20 +166,26 @@ export interface MessageHistoryView {
   items: MessageView[];
   page: number;
   perPage: number;
-  totalPages: number;
-  /** Messages matching the filters, on all pages. */
-  totalRecords: number;
+  /** null when the service does not say. */
+  totalPages: number | null;
+  /** Messages matching the filters, on all pages; null when the service does not say. */
+  totalRecords: number | null;
   hasMore: boolean;
 }
 
 export interface OtpSentView {
-  reference: string;
+  /** What confirms the code: the answer's reference, else its request reference (see notes); null when neither was given. */
+  reference: string | null;
   receiverNumber: string;
   numberOfDigits: number;
   seconds: number;
   sentAt: string;
   expiresAt: string;
   costKobo: number;
+  /** The service's figure, or the quote (the answer gave none). */
+  costSource: 'service' | 'quoted';
+  /** What the service's answer did not say, in sentences. */
+  notes: string[];
 }
 
 export interface OtpConfirmedView {

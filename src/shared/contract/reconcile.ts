@@ -84,6 +84,8 @@ export interface RollForward {
   messagingKobo: number;
   /** How many such charges. */
   messagingCharges: number;
+  /** Of those, how many are at the quoted cost: the service's answer did not say what it charged. */
+  messagingAsQuoted: number;
   expectedClosingKobo: number | null;
   differenceKobo: number | null;
   /** Part of the difference explained by refunds that never showed in the balance (negative). */
@@ -293,7 +295,10 @@ export function rollForwardLines(rf: RollForward): RollForwardLine[] {
     line('− Pending purchases (cost, debited)', -rf.pendingSpendKobo),
     line('− Failed purchases (cost, debited)', -rf.failedDebitsKobo),
     line('+ Refunds of failed purchases', rf.refundsKobo),
-    line(`− vendesk's own messaging (${rf.messagingCharges} SMS, email cop${rf.messagingCharges === 1 ? 'y' : 'ies'} or codes)`, -rf.messagingKobo),
+    line(
+      `− vendesk's own messaging (${rf.messagingCharges} SMS, email cop${rf.messagingCharges === 1 ? 'y' : 'ies'} or codes${rf.messagingAsQuoted ? `; ${rf.messagingAsQuoted} at the quoted cost — the service did not say what it charged` : ''})`,
+      -rf.messagingKobo,
+    ),
     line('= Expected closing balance', rf.expectedClosingKobo, null, true),
     line('Closing balance (reading)', rf.closingKobo, rf.closingAt, true),
     line('Difference (closing − expected)', rf.differenceKobo),

@@ -5,11 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { startTestApp, type TestApp } from '../../support/testApp';
+import { startTestApp, type TestApp, type TestAppOptions } from '../../support/testApp';
 
-export const test = base.extend<{ vendesk: TestApp }>({
-  vendesk: async ({ page }, use) => {
-    const vendesk = await startTestApp({ web: true });
+export const test = base.extend<{ vendesk: TestApp; appOptions: TestAppOptions }>({
+  /** Options of the app under test, such as the form of the messaging answers: `test.use({ appOptions: form.options })`. */
+  appOptions: [{}, { option: true }],
+  vendesk: async ({ page, appOptions }, use) => {
+    const vendesk = await startTestApp({ ...appOptions, web: true });
     const shell = vendesk.shell;
     if (!shell) throw new Error('web shell did not start');
     await page.goto(shell.openUrl);

@@ -43,7 +43,7 @@ describe('authentication', () => {
       ['POST', '/createTemplates'], ['GET', '/getTemplates'], ['POST', '/sendEvidence'], ['POST', '/confirmEvidence'],
       ['POST', '/craetePhonebook'], ['POST', '/createContact'], ['GET', '/getPhonebook'], ['GET', '/getSenderIds'], ['GET', '/MSQ/X'],
       ['GET', '/messageHistory'], ['POST', '/__sandbox/clock'], ['POST', '/__sandbox/faults'], ['POST', '/__sandbox/wallet'],
-      ['GET', '/__sandbox/outbox'], ['POST', '/__sandbox/reset'],
+      ['GET', '/__sandbox/outbox'], ['POST', '/__sandbox/reset'], ['GET', '/__sandbox/shapes'], ['POST', '/__sandbox/shapes'],
     ];
     for (const [method, path] of paths) {
       const r = await raw(path, { method, body: method === 'POST' ? '{}' : undefined });

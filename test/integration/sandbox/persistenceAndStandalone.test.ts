@@ -101,6 +101,9 @@ describe('standalone', () => {
     expect(options).toMatchObject({ port: 4010, tokens: ['a', 'b'], dbPath: 'x.db', seedHistory: 10, initialBalanceNaira: 5000, host: '127.0.0.1' });
     expect(() => parseSandboxArgs(['--port', 'abc'])).toThrow(/--port/);
     expect(() => parseSandboxArgs(['--nope'])).toThrow(/unknown option/);
+    expect(parseSandboxArgs(['--token', 'a', '--shapes', 'alt']).options.shapes).toBe('alt');
+    expect(parseSandboxArgs(['--token', 'a', '--shapes=sparse']).options.shapes).toBe('sparse');
+    expect(() => parseSandboxArgs(['--shapes', 'pascal'])).toThrow(/--shapes must be one of standard, alt, sparse, got "pascal"/);
   });
 
   it('exits 2 on bad arguments without listening', async () => {
@@ -110,7 +113,7 @@ describe('standalone', () => {
 
   it('runs as a process: prints its URL, serves the tokens, and stops cleanly on SIGTERM', async () => {
     const root = resolve(__dirname, '../../..');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/runStandalone.ts', '--port', '0', '--token', 'demo-token', '--seed-history', '25'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/runStandalone.ts', '--port', '0', '--token', 'demo-token', '--seed-history', '25', '--shapes', 'alt'], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -131,6 +134,8 @@ describe('standalone', () => {
       const org = new Org(url, 'demo-token');
       expect((await org.get<PageObject<LogEntry>>('/logEntries')).body.data.TotalRecords).toBe(25);
       expect((await new Org(url, 'someone-else').get('/AirtimeList')).status).toBe(401);
+      // --shapes alt: the messaging answers come in the alt form.
+      expect((await org.get<{ TotalRecords: number }>('/getSenderIds')).body.data.TotalRecords).toBe(2);
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reconcileEntries, type LocalSubmission } from '../../../src/main/reconcile/categorizeEntries';
 import { columnsFromEntries, type PlainEntry } from '../../../src/main/reconcile/logColumns';
 import type { BalanceSnapshot, MessagingCharge } from '../../../src/main/reconcile/walletRollForward';
-import { EXCEPTION_CATEGORIES, type ReconcileCategory } from '../../../src/shared/contract/reconcile';
+import { EXCEPTION_CATEGORIES, rollForwardLines, type ReconcileCategory } from '../../../src/shared/contract/reconcile';
 
 const DAY = Date.parse('2026-03-02T00:00:00.000Z');
 const at = (minutes: number) => new Date(DAY + minutes * 60_000).toISOString();
@@ -206,6 +206,18 @@ describe('wallet roll-forward', () => {
     // 10,000 − 970 − 11 × 4 = 8,986
     const outcome = run([ok], [ok], { snapshots: [snap(0, 10_000), snap(30, 8_986)], messaging: sms });
     expect(outcome.rollForward).toMatchObject({ available: true, successfulSpendKobo: 97_000, messagingKobo: 4_400, messagingCharges: 11, differenceKobo: 0, unexplainedKobo: 0 });
+  });
+
+  it('says how many messaging charges are at the quoted cost, because the service did not say what it charged', () => {
+    const sms = [
+      { kobo: 400, fromMs: DAY + 12 * 60_000, toMs: DAY + 12 * 60_000 + 999, uncertain: false },
+      { kobo: 800, fromMs: DAY + 13 * 60_000, toMs: DAY + 13 * 60_000 + 999, uncertain: false, asQuoted: true },
+    ];
+    const outcome = run([], [], { snapshots: [snap(0, 10_000), snap(30, 9_988)], messaging: sms });
+    expect(outcome.rollForward).toMatchObject({ messagingKobo: 1_200, messagingCharges: 2, messagingAsQuoted: 1, unexplainedKobo: 0 });
+    expect(rollForwardLines(outcome.rollForward).find((l) => l.label.startsWith('− vendesk'))?.label).toBe(
+      "− vendesk's own messaging (2 SMS, email copies or codes; 1 at the quoted cost — the service did not say what it charged)",
+    );
   });
 
   it('works between two readings inside the range when none predates it', () => {

@@ -3,6 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { AppError, asAppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { ConnectionCheck } from '../components/settings/ConnectionCheck';
+import { ServiceAnswers } from '../components/settings/ServiceAnswers';
 import { PageHeader } from '../components/PageHeader';
 import { useConnection } from '../hooks/useConnection';
 import { useAction } from '../hooks/useAction';
@@ -100,6 +102,7 @@ export function SettingsPage() {
   const profiles = useOperation('profiles.list', {});
   const [error, setError] = useState<AppError | null>(null);
   const [confirming, setConfirming] = useState<ProfileView | null>(null);
+  const [checkedAt, setCheckedAt] = useState(0);
 
   const act = async (fn: () => Promise<unknown>, done: string) => {
     try {
@@ -115,7 +118,7 @@ export function SettingsPage() {
 
   return (
     <>
-      <PageHeader title="Settings" description="Connection profiles and the data folder" />
+      <PageHeader title="Settings" description="Connection profiles, the connection check, the service's answers and the data folder" />
       <ConfirmLiveSwitch
         profile={confirming}
         onCancel={() => setConfirming(null)}
@@ -191,6 +194,8 @@ export function SettingsPage() {
             </Table.Tbody>
           </Table>
         </Card>
+        <ConnectionCheck onChecked={() => setCheckedAt(Date.now())} />
+        <ServiceAnswers checkedAt={checkedAt} />
         <AddProfileForm onSaved={() => void profiles.reload()} />
         <Card withBorder padding="lg">
           <Title order={4} mb="xs">

@@ -12,7 +12,14 @@ const AREAS: Record<string, string> = { NG: 'Nigeria' };
 /** One badge per coverage area: "NG · APPROVED". */
 export function ApprovalBadges({ approval }: { approval: ApprovalByArea }) {
   const entries = Object.entries(approval);
-  if (entries.length === 0) return <Badge color="gray" variant="light">No coverage area</Badge>;
+  if (entries.length === 0)
+    return (
+      <Tooltip label="The service's answer does not say whether it is approved" withArrow>
+        <Badge color="gray" variant="light" data-testid="approval-unknown">
+          Approval not given
+        </Badge>
+      </Tooltip>
+    );
   return (
     <Group gap={4}>
       {entries.map(([area, state]) => (

@@ -6,10 +6,15 @@ import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
-import { MessageDetails } from './MessageDetails';
+import { MessageDetails, STATUS_COLOR } from './MessageDetails';
 
 const PER_PAGE = 20;
-const STATUS_COLOR: Record<MessageView['status'], string> = { DELIVERED: 'teal', SENT: 'blue', FAILED: 'red' };
+
+function historyCounts(page: number, totalPages: number | null, totalRecords: number | null): string {
+  const of = totalPages === null ? '' : ` of ${Math.max(1, totalPages)}`;
+  const total = totalRecords === null ? 'the service does not say how many messages in all' : `${formatCount(totalRecords)} message${totalRecords === 1 ? '' : 's'}`;
+  return `Page ${page}${of} · ${total}`;
+}
 
 /** Look up one message by reference. */
 function StatusLookup({ initialReference, onChecked }: { initialReference: string; onChecked: () => void }) {
@@ -97,22 +102,22 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {items.map((m) => (
-                <Table.Tr key={m.reference}>
+              {items.map((m, i) => (
+                <Table.Tr key={m.reference ?? `row-${i}`}>
                   <Table.Td>{formatDateTime(m.createdAt)}</Table.Td>
                   <Table.Td ff="monospace" fz="xs">
-                    {m.reference}
+                    {m.reference ?? '—'}
                   </Table.Td>
-                  <Table.Td>{m.isBulk ? `${formatCount(m.recipientCount)} (phonebook ${m.phoneBookId ?? ''})` : m.recipients[0]}</Table.Td>
+                  <Table.Td>{m.isBulk ? `${m.recipientCount === null ? '?' : formatCount(m.recipientCount)} (${m.phoneBookId ? `phonebook ${m.phoneBookId}` : 'bulk'})` : (m.recipients[0] ?? '—')}</Table.Td>
                   <Table.Td maw={320}>
                     <Text size="sm" truncate="end">
                       {m.body}
                     </Text>
                   </Table.Td>
-                  <Table.Td ta="right">{formatNaira(m.totalCostKobo)}</Table.Td>
+                  <Table.Td ta="right">{m.totalCostKobo === null ? <Text span c="dimmed" size="sm" title="The service did not say what it cost">—</Text> : formatNaira(m.totalCostKobo)}</Table.Td>
                   <Table.Td>
                     <Badge color={STATUS_COLOR[m.status]} variant="light">
-                      {m.status}
+                      {m.status === 'UNKNOWN' ? 'not given' : m.status}
                     </Badge>
                   </Table.Td>
                 </Table.Tr>
@@ -122,7 +127,7 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
         )}
         <Group justify="space-between" mt="sm">
           <Text size="sm" c="dimmed">
-            {history.data ? `Page ${page} of ${Math.max(1, history.data.totalPages)} · ${formatCount(history.data.totalRecords)} message${history.data.totalRecords === 1 ? '' : 's'}` : `Page ${page}`}
+            {history.data ? historyCounts(page, history.data.totalPages, history.data.totalRecords) : `Page ${page}`}
           </Text>
           <Group gap="xs">
             <Button size="xs" variant="default" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>

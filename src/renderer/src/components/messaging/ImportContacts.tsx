@@ -4,6 +4,7 @@ import type { FileRef } from '../../../../shared/contract/files';
 import type { ContactsImportResult, ContactsPreview, PhonebookView } from '../../../../shared/contract/messaging';
 import { AppError, asAppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
+import { ServiceNotes } from './ServiceNotes';
 import { formatCount, formatDateTime } from '../../format';
 
 interface ProgressState {
@@ -128,6 +129,7 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
               <b>{formatCount(toAdd)}</b> new contact{toAdd === 1 ? '' : 's'} will be added
             </List.Item>
             {(preview.alreadyInPhonebook ?? 0) > 0 && <List.Item>{formatCount(preview.alreadyInPhonebook ?? 0)} already in this phonebook (not added again)</List.Item>}
+            {preview.alreadyInPhonebook === null && <List.Item c="dimmed">The service does not list this phonebook&apos;s contacts, so vendesk cannot tell which numbers it already holds; every valid one is uploaded.</List.Item>}
             {preview.duplicateCount > 0 && <List.Item>{formatCount(preview.duplicateCount)} repeated in the file (each number added once)</List.Item>}
             {preview.invalidCount > 0 && (
               <List.Item c="red">
@@ -177,6 +179,7 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
             {formatCount(result.added)} added · {formatCount(result.skipped)} already in the phonebook · {formatCount(result.invalidCount)} invalid row{result.invalidCount === 1 ? '' : 's'} left out ·{' '}
             {(result.durationMs / 1000).toFixed(1)} s
           </Text>
+          <ServiceNotes notes={result.notes} />
         </Alert>
       )}
     </Card>

@@ -1,28 +1,45 @@
 import { Badge, Group, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { MessageView } from '../../../../shared/contract/messaging';
+import { NOT_GIVEN } from '../../../../shared/notGiven';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
+import { ServiceNotes } from './ServiceNotes';
 
-/** A sent message as a finance officer reads it: reference, who, cost, status. */
+export const STATUS_COLOR: Record<MessageView['status'], string> = { DELIVERED: 'teal', SENT: 'blue', FAILED: 'red', UNKNOWN: 'gray' };
+const STATUS_WORDS: Record<MessageView['status'], string> = {
+  DELIVERED: 'Delivered to the phones',
+  SENT: 'Sent, waiting for delivery',
+  FAILED: 'Not delivered',
+  UNKNOWN: 'The service did not give the delivery status',
+};
+
+const notGiven = <Text span c="dimmed" size="sm">{`Not given by the service`}</Text>;
+
+function costText(m: MessageView): ReactNode {
+  if (m.totalCostKobo === null) return notGiven;
+  const parts = m.emailCostKobo && m.smsCostKobo !== null ? ` (SMS ${formatNaira(m.smsCostKobo)} + email ${formatNaira(m.emailCostKobo)})` : '';
+  return `${formatNaira(m.totalCostKobo)}${parts}${m.costSource === 'quoted' ? ' — as quoted' : ''}`;
+}
+
+/** A sent message as a finance officer reads it: reference, who, cost, status; what the service did not say, said so. */
 export function MessageDetails({ message: m }: { message: MessageView }) {
-  const statusColor = m.status === 'DELIVERED' ? 'teal' : m.status === 'SENT' ? 'blue' : 'red';
   const rows: [string, ReactNode][] = [
-    ['Reference', m.reference],
+    ['Reference', m.reference ?? notGiven],
     [
       'Status',
       <Group gap="xs" key="status">
-        <Badge color={statusColor}>{m.status}</Badge>
+        <Badge color={STATUS_COLOR[m.status]}>{m.status === 'UNKNOWN' ? 'NOT GIVEN' : m.status}</Badge>
         <Text size="sm" c="dimmed">
-          {m.status === 'DELIVERED' ? 'Delivered to the phones' : m.status === 'SENT' ? 'Sent, waiting for delivery' : 'Not delivered'}
+          {STATUS_WORDS[m.status]}
         </Text>
       </Group>,
     ],
-    ['Sent', formatDateTime(m.createdAt)],
-    ['From', m.senderId],
-    ['To', m.isBulk ? `Phonebook ${m.phoneBookId ?? ''} · ${formatCount(m.recipientCount)} recipients` : m.recipients.join(', ')],
-    ['Pages', String(m.pages)],
+    ['Sent', m.createdAt ? formatDateTime(m.createdAt) : notGiven],
+    ['From', m.senderId || notGiven],
+    ['To', m.isBulk ? `Phonebook ${m.phoneBookId ?? ''} · ${m.recipientCount === null ? `recipients ${NOT_GIVEN}` : `${formatCount(m.recipientCount)} recipients`}` : m.recipients.join(', ') || notGiven],
+    ['Pages', m.pages === null ? notGiven : String(m.pages)],
     ...(m.emails.length ? ([['Email copies', m.emails.join(', ')]] as [string, ReactNode][]) : []),
-    ['Cost', `${formatNaira(m.totalCostKobo)}${m.emailCostKobo ? ` (SMS ${formatNaira(m.smsCostKobo)} + email ${formatNaira(m.emailCostKobo)})` : ''}`],
+    ['Cost', costText(m)],
   ];
   return (
     <>
@@ -41,6 +58,7 @@ export function MessageDetails({ message: m }: { message: MessageView }) {
       <Text size="sm" mt="xs" style={{ whiteSpace: 'pre-wrap' }}>
         {m.body}
       </Text>
+      <ServiceNotes notes={m.notes} />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { otpCostEstimate } from '../../../../shared/messagingCost';
 import { normalizePhone } from '../../../../shared/phone';
 import { AppError, asAppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
+import { ServiceNotes } from './ServiceNotes';
 import { formatNaira } from '../../format';
 import { useSenderIds } from './useMessagingLists';
 
@@ -84,7 +85,7 @@ export function OneTimeCodesTab() {
   };
 
   const confirm = async () => {
-    if (!sent) return;
+    if (!sent?.reference) return;
     setBusy('confirm');
     try {
       setOutcome(await bridge.call('messaging.otp.confirm', { reference: sent.reference, code }));
@@ -146,14 +147,19 @@ export function OneTimeCodesTab() {
           <Stack gap="sm" data-testid="otp-confirm">
             <Text size="sm">
               Code sent to <b>{sent.receiverNumber}</b> ({sent.numberOfDigits} digits) · cost {formatNaira(sent.costKobo)}
+              {sent.costSource === 'quoted' ? ' (as quoted)' : ''}
             </Text>
             <Text size="sm">
-              Reference: <Text span ff="monospace" data-testid="otp-reference">{sent.reference}</Text>
+              Reference:{' '}
+              <Text span ff="monospace" data-testid="otp-reference">
+                {sent.reference ?? 'not given by the service'}
+              </Text>
             </Text>
+            <ServiceNotes notes={sent.notes} />
             <Countdown key={sent.reference} seconds={sent.seconds} receivedAt={sent.receivedAt} />
             <Group align="flex-end">
               <TextInput label="Code" placeholder={'0'.repeat(Math.min(sent.numberOfDigits, 12))} value={code} onChange={(e) => setCode(e.currentTarget.value.replace(/\s/g, ''))} w={260} inputMode="numeric" onKeyDown={(e) => e.key === 'Enter' && code && void confirm()} />
-              <Button onClick={() => void confirm()} disabled={!/^\d+$/.test(code)} loading={busy === 'confirm'}>
+              <Button onClick={() => void confirm()} disabled={!/^\d+$/.test(code) || !sent.reference} loading={busy === 'confirm'}>
                 Confirm
               </Button>
             </Group>

@@ -11,6 +11,8 @@ import { usePhonebooks } from './useMessagingLists';
 
 const PAGE = 100;
 
+const contactsText = (n: number | null): string => (n === null ? 'number of contacts not given by the service' : `${formatCount(n)} contacts`);
+
 function CreatePhonebook({ onCreated }: { onCreated: (id: number) => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -55,7 +57,7 @@ function PhonebookContacts({ id }: { id: number }) {
         <div>
           <Title order={4}>{data?.phonebook.name ?? '…'}</Title>
           <Text size="sm" c="dimmed">
-            {data ? `${formatCount(data.phonebook.contactCount)} contacts${data.phonebook.description ? ` · ${data.phonebook.description}` : ''} · phonebook ${data.phonebook.id}` : 'Loading…'}
+            {data ? `${contactsText(data.phonebook.contactCount)}${data.phonebook.description ? ` · ${data.phonebook.description}` : ''} · phonebook ${data.phonebook.id}` : 'Loading…'}
           </Text>
         </div>
         <TextInput
@@ -70,7 +72,11 @@ function PhonebookContacts({ id }: { id: number }) {
         />
       </Group>
       <ErrorNotice error={contacts.error} onRetry={() => void contacts.reload()} />
-      {data && data.contacts.length === 0 ? (
+      {data && !data.contactsListed ? (
+        <Text c="dimmed" size="sm" py="md">
+          The service does not list this phonebook's contacts, so vendesk cannot show them here.
+        </Text>
+      ) : data && data.contacts.length === 0 ? (
         <Text c="dimmed" size="sm" py="md">
           {search ? 'No contact matches the search.' : 'No contacts yet. Import a CSV or Excel file with a Phone column (and a Name column) above.'}
         </Text>
@@ -145,8 +151,8 @@ export function PhonebooksTab() {
                       )}
                     </Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={p.contactCount ? 'teal' : 'gray'}>
-                        {formatCount(p.contactCount)}
+                      <Badge variant="light" color={p.contactCount ? 'teal' : 'gray'} title={p.contactCount === null ? 'The service\'s list does not say' : undefined}>
+                        {p.contactCount === null ? 'not given' : formatCount(p.contactCount)}
                       </Badge>
                     </Table.Td>
                     <Table.Td>{formatDate(p.createdAt)}</Table.Td>

@@ -119,9 +119,10 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
   const phonebook = (phonebooks.data ?? []).find((p) => String(p.id) === phonebookId) ?? null;
   const phone = normalizePhone(number);
   const emails = emailCopy ? parseEmailList(emailsText) : { emails: [], invalid: [] };
-  const body = contentKind === 'text' ? text : template ? renderTemplate(template.body, template.indexes.map((_, i) => values[i] || `{{${i + 1}}}`)) : '';
-  const recipients = targetKind === 'number' ? 1 : (phonebook?.contactCount ?? 0);
-  const estimate = useMemo(() => messageCost({ text: body, recipients, emails: emails.emails.length }), [body, recipients, emails.emails.length]);
+  const body = contentKind === 'text' ? text : template?.body ? renderTemplate(template.body, template.indexes.map((_, i) => values[i] || `{{${i + 1}}}`)) : '';
+  // null: the service's phonebook list does not say; the review counts them in the phonebook.
+  const recipients = targetKind === 'number' ? 1 : (phonebook?.contactCount ?? null);
+  const estimate = useMemo(() => messageCost({ text: body, recipients: recipients ?? 0, emails: emails.emails.length }), [body, recipients, emails.emails.length]);
 
   const problems: string[] = [];
   if (targetKind === 'number' && number.trim() !== '' && !phone.ok) problems.push(`${phone.reason}.`);
@@ -131,6 +132,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
   if (!effectiveSender) problems.push('No approved sender ID: a message can only be sent from an approved one (see the Sender IDs tab).');
   if (contentKind === 'text' && text.trim() === '') problems.push('Write the message.');
   if (contentKind === 'template' && !template) problems.push('Choose an approved template.');
+  if (contentKind === 'template' && template && template.body === null) problems.push(`The service did not give the text of "${template.name}": type the text instead.`);
   if (contentKind === 'template' && template && template.indexes.some((_, i) => !values[i]?.trim())) problems.push('Fill in a value for every placeholder of the template.');
   if (emailCopy && emails.invalid.length) problems.push(`Not an email address: ${emails.invalid.join(', ')}.`);
   if (emailCopy && emails.emails.length === 0 && emails.invalid.length === 0) problems.push('Enter the email addresses that receive a copy, or untick email copies.');
@@ -178,7 +180,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
 
   const senderOptions = (senders.data ?? []).map((s) => ({ value: s.senderId, label: s.approved ? s.senderId : `${s.senderId} — ${s.state}, cannot be used`, disabled: !s.approved }));
   const templateOptions = (templates.data ?? []).map((t) => ({ value: t.id, label: t.approved ? t.name : `${t.name} — ${t.state}, cannot be used yet`, disabled: !t.approved }));
-  const phonebookOptions = (phonebooks.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${formatCount(p.contactCount)} contacts)` }));
+  const phonebookOptions = (phonebooks.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${p.contactCount === null ? 'contacts counted on review' : `${formatCount(p.contactCount)} contacts`})` }));
 
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
@@ -309,7 +311,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               <Text size="xs" c="dimmed">
                 Recipients
               </Text>
-              <Text fw={600}>{formatCount(recipients)}</Text>
+              <Text fw={600}>{recipients === null ? 'Counted on review' : formatCount(recipients)}</Text>
             </div>
             <div>
               <Text size="xs" c="dimmed">
@@ -328,7 +330,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
                 Estimated cost
               </Text>
               <Text fw={700} data-testid="send-estimate">
-                {formatNaira(estimate.totalKobo)}
+                {recipients === null ? 'Shown on review' : formatNaira(estimate.totalKobo)}
               </Text>
             </div>
           </Group>
@@ -356,11 +358,13 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               Sent
             </Title>
             <MessageDetails message={sent} />
-            <Group mt="sm">
-              <Button variant="light" onClick={() => onShowStatus(sent.reference)}>
-                Check its status
-              </Button>
-            </Group>
+            {sent.reference && (
+              <Group mt="sm">
+                <Button variant="light" onClick={() => onShowStatus(sent.reference ?? '')}>
+                  Check its status
+                </Button>
+              </Group>
+            )}
           </Card>
         )}
       </Stack>

@@ -33,7 +33,7 @@ export function SenderIdsTab() {
               </Table.Td>
               <Table.Td>
                 <Text size="sm" c={s.approved ? 'teal' : 'dimmed'}>
-                  {s.approved ? 'Yes' : s.state === 'REJECTED' ? 'No — rejected' : 'Not yet — waiting for approval'}
+                  {s.state === 'UNKNOWN' ? 'Yes — the service does not say whether it is approved (it refuses an unapproved one without charging)' : s.approved ? 'Yes' : s.state === 'REJECTED' ? 'No — rejected' : 'Not yet — waiting for approval'}
                 </Text>
               </Table.Td>
               <Table.Td>{formatDate(s.createdAt)}</Table.Td>

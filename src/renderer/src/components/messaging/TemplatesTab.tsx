@@ -167,11 +167,11 @@ export function TemplatesTab() {
             </Table.Thead>
             <Table.Tbody>
               {list.map((t) => (
-                <Table.Tr key={t.id} data-testid={`template-row-${t.slug}`}>
+                <Table.Tr key={t.id} data-testid={`template-row-${t.slug || slugify(t.name)}`}>
                   <Table.Td>
                     <Text fw={500}>{t.name}</Text>
-                    <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-                      {t.body}
+                    <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} c={t.body === null ? 'dimmed' : undefined}>
+                      {t.body ?? 'The service did not give the text of this template.'}
                     </Text>
                     <Text size="xs" c="dimmed">
                       {t.indexes.length} value{t.indexes.length === 1 ? '' : 's'} · {t.useCases.join(', ') || 'no use case'} · id {t.id}
