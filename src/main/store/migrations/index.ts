@@ -2,7 +2,7 @@
  * Every schema step, in order. Numbers are reserved per area so work in different areas never
  * collides: 1 core, 2 log mirror and sync, 3 bulk jobs, 4 reconciliation, 5 messaging,
  * 6 pending purchases and requery, 7 bulk electricity and cable items, 8 connection scope,
- * 11 the filter choices of the log mirror.
+ * 11 the filter choices of the log mirror, 14 single airtime and data purchases (one-item bulk jobs).
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -15,6 +15,7 @@ import { bulkAccountsMigration } from './007_bulk_accounts';
 import { connectionScopeMigration } from './008_connection_scope';
 import { bulkFiguresMigration } from './009_bulk_figures';
 import { logFacetsMigration } from './011_log_facets';
+import { singleTopUpsMigration } from './014_single_top_ups';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -27,5 +28,6 @@ export const MIGRATIONS: Migration[] = [
   connectionScopeMigration,
   bulkFiguresMigration,
   logFacetsMigration,
+  singleTopUpsMigration,
   // (add one import and one entry per migration file, in number order)
 ];
