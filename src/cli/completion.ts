@@ -175,10 +175,14 @@ _vendesk() {
     _describe -t options 'option' opts
     return
   fi
+  local ret=1
   if _vendesk_next "$path_"; then
-    _describe -t commands 'command' next
+    _describe -t commands 'command' next && ret=0
   fi
-  ((is_command)) && _files
+  if ((is_command)); then
+    _files && ret=0
+  fi
+  return ret
 }
 
 if [[ "\${zsh_eval_context[-1]}" == loadautofunc ]]; then

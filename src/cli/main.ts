@@ -193,10 +193,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return usageFail(option ? `${option} is not a global option, and no command was given.` : 'No command was given.', "Run 'vendesk --help' for the commands.");
     }
     const near = didYouMean(words.slice(0, 2).join(' '), COMMANDS.map((c) => c.path.join(' '))) ?? didYouMean(words[0], [...new Set(COMMANDS.map((c) => c.path[0]))]);
-    return usageFail(`'${words.join(' ')}' is not a vendesk command.${near ? ` Did you mean 'vendesk ${near}'?` : ''}`, "Run 'vendesk --help' for the commands.");
+    // The words that were taken for a command: two when the first names a group (`bulk stats`).
+    const named = COMMANDS.some((c) => c.path.length > 1 && c.path[0] === words[0]) ? words.slice(0, 2) : words.slice(0, 1);
+    return usageFail(`'${named.join(' ')}' is not a vendesk command.${near ? ` Did you mean 'vendesk ${near}'?` : ''}`, "Run 'vendesk --help' for the commands.");
   }
   const { command } = found;
-  const usage = (error: UsageError) => usageFail(error.message, `Run 'vendesk ${command.path.join(' ')} --help' for its options.`);
+  // A two-line message (what would be bought, then how to go ahead) says what to do itself.
+  const usage = (error: UsageError) => {
+    const [first, ...rest] = error.message.split('\n');
+    return usageFail(first, rest.length > 0 ? rest.join(' ') : `Run 'vendesk ${command.path.join(' ')} --help' for its options.`);
+  };
   // The command's words are taken out wherever they stood; everything else is its arguments.
   const taken = new Set(at.slice(0, command.path.length));
   const rest = argv.filter((_, i) => !taken.has(i));

@@ -325,7 +325,12 @@ function capOption(ctx: CliContext, name: string): number | null | undefined {
   const text = stringOption(ctx.args, name);
   if (text === undefined) return undefined;
   if (/^(off|none)$/i.test(text.trim())) return null;
-  return nairaOption(ctx.args, name);
+  try {
+    return nairaOption(ctx.args, name);
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`${error.message.replace(/\.$/, '')}, or off for no cap.`);
+    throw error;
+  }
 }
 
 export const bulkCapsCommand = command({
