@@ -65,7 +65,7 @@ function recentText(kind: TopUpKind, phone: string, d: RecentDuplicate | undefin
   const last = d.matches[d.matches.length - 1];
   const what = kind === 'airtime' ? `${formatNaira(d.amountKobo)} of airtime` : `This data plan (${formatNaira(d.amountKobo)})`;
   const times = d.matches.length === 1 ? '' : `${d.matches.length} times, last `;
-  return `${what} was already bought for ${phone} in the last 24 hours (${times}${last.at.slice(0, 16).replace('T', ' ')} UTC${last.reference ? `, reference ${last.reference}` : ''}, ${last.status}).`;
+  return `${what} was already bought for ${phone} in the last 24 hours (${times}${last.at.slice(0, 16).replace('T', ' ')} UTC${last.reference ? `, reference ${last.reference}` : ''}, ${last.status.toLowerCase()}).`;
 }
 
 /** Validates the purchase as the bulk engine would, and says what it would buy. Nothing is bought. */

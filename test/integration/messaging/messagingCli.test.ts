@@ -60,12 +60,12 @@ describe('messaging CLI', () => {
     expect(list.stdout).toMatch(/Branch managers\s+30/);
 
     const dry = await vendesk('sms', 'send', '--phonebook', String(pb.id), '--message', 'Close at 3pm today', '--dry-run', '--json');
-    expect(dry.json).toMatchObject({ dryRun: true, quote: { recipients: 30, totalKobo: 30 * 400 } });
+    expect(dry.json).toMatchObject({ dryRun: true, quote: { recipients: 30, totalCost: 30 * 4 } });
 
     const sent = await vendesk('sms', 'send', '--phonebook', String(pb.id), '--sender', 'VENDESK', '--message', 'Close at 3pm today', '--email', 'hq@example.com', '--json');
     expect(sent.code).toBe(0);
-    const msg = sent.json as { reference: string; totalCostKobo: number; recipientCount: number };
-    expect(msg).toMatchObject({ recipientCount: 30, totalCostKobo: 30 * 400 + 100 });
+    const msg = sent.json as { reference: string; totalCost: number; recipientCount: number };
+    expect(msg).toMatchObject({ recipientCount: 30, totalCost: 30 * 4 + 1 });
     expect(sent.stderr).toMatch(/30 recipient\(s\) × 1 page\(s\) × ₦4 \+ 1 email copy × ₦1 = ₦121\.00/);
 
     const status = await vendesk('sms', 'status', msg.reference);
