@@ -4,18 +4,8 @@
  * only when the user says so.
  */
 import { createBulkService } from '../../src/main/bulk/bulkService';
-import { nairaToKobo } from '../../src/shared/money';
-import type { LogEntry, PageObject } from '../../src/shared/wire';
-import type { TestApp } from '../support/testApp';
+import { sandboxLog, sandboxWalletKobo } from '../support/sandboxRecords';
 import { expect, saveScreen, test } from './support/fixtures';
-
-/** The service's own records, read over HTTP with the test's token. */
-async function service<T>(t: TestApp, pathname: string): Promise<T> {
-  const r = await fetch(`${t.sandbox.url}${pathname}`, { headers: { Authorization: `Bearer ${t.token}` } });
-  return ((await r.json()) as { data: T }).data;
-}
-const sandboxLog = async (t: TestApp) => (await service<PageObject<LogEntry>>(t, '/logEntries?perPage=100&status=all')).Items;
-const sandboxWalletKobo = async (t: TestApp) => nairaToKobo((await service<{ GlobalBalance: { Balance: number }[] }>(t, '/accountBalance')).GlobalBalance[0].Balance);
 
 test('airtime and data for one number: checked, confirmed, bought once, with a receipt from the service’s records', async ({ page, vendesk }) => {
   const bulk = vendesk.app.service(createBulkService);

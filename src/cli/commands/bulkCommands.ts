@@ -242,33 +242,37 @@ export const bulkResumeCommand = command({
   },
 });
 
-export const bulkStatusCommand = command({
-  path: ['bulk', 'status'],
-  summary: "Where a bulk job stands; its pending items and unknown wallet costs are asked about first (the service's log, then requery)",
-  usage: 'vendesk bulk status JOB_ID [--json]',
-  options: [],
-  output: jobSummaryShape,
-  exitCodes: JOB_EXIT_CODES,
-  async run(ctx) {
-    const jobId = jobIdArg(ctx);
-    const app = await ctx.app();
-    return jobResult(await callOrThrow(app, 'bulk.checkAgain', { jobId }));
-  },
-});
+/** A command on one job that prints where it stands after `op` (the same shape as submit). */
+function jobCommand(path: string[], summary: string, op: 'bulk.checkAgain' | 'bulk.cancel', exitCodes?: typeof JOB_EXIT_CODES) {
+  return command({
+    path,
+    summary,
+    usage: `vendesk ${path.join(' ')} JOB_ID [--json]`,
+    options: [],
+    output: jobSummaryShape,
+    ...(exitCodes ? { exitCodes } : {}),
+    async run(ctx) {
+      const jobId = jobIdArg(ctx);
+      const app = await ctx.app();
+      const job = await callOrThrow(app, op, { jobId });
+      // Status says with its exit code whether the job waits for someone; a cancel that worked is done.
+      return exitCodes ? jobResult(job) : { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
+    },
+  });
+}
 
-export const bulkCancelCommand = command({
-  path: ['bulk', 'cancel'],
-  summary: 'Cancel a bulk job: rows not yet sent are not bought; what the service accepted is still followed to its outcome',
-  usage: 'vendesk bulk cancel JOB_ID [--json]',
-  options: [],
-  output: jobSummaryShape,
-  async run(ctx) {
-    const jobId = jobIdArg(ctx);
-    const app = await ctx.app();
-    const job = await callOrThrow(app, 'bulk.cancel', { jobId });
-    return { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
-  },
-});
+export const bulkStatusCommand = jobCommand(
+  ['bulk', 'status'],
+  "Where a bulk job stands; its pending items and unknown wallet costs are asked about first (the service's log, then requery)",
+  'bulk.checkAgain',
+  JOB_EXIT_CODES,
+);
+
+export const bulkCancelCommand = jobCommand(
+  ['bulk', 'cancel'],
+  'Cancel a bulk job: rows not yet sent are not bought; what the service accepted is still followed to its outcome',
+  'bulk.cancel',
+);
 
 export const bulkListCommand = command({
   path: ['bulk', 'list'],

@@ -46,15 +46,15 @@ export const purchaseShape = z.strictObject({
   createdAt: isoTime,
 });
 
+/** What every receipt in the JSON starts with, whatever was bought. */
+function receiptHead<P extends Pick<PurchaseView | TopUpView, 'id' | 'kind' | 'state' | 'statusText' | 'whatToDo' | 'reference'>>(p: P) {
+  return { id: p.id, kind: p.kind as P['kind'], state: p.state as P['state'], status: p.statusText, whatToDo: cliText(p.whatToDo), reference: p.reference };
+}
+
 /** A purchase as the CLI's JSON prints it: amounts in Naira. */
 function purchaseJson(p: PurchaseView): z.infer<typeof purchaseShape> {
   return {
-    id: p.id,
-    kind: p.kind,
-    state: p.state,
-    status: p.statusText,
-    whatToDo: cliText(p.whatToDo),
-    reference: p.reference,
+    ...receiptHead(p),
     provider: p.providerCode,
     account: p.account,
     vendType: p.vendType,
@@ -119,12 +119,7 @@ export const topUpShape = z.strictObject({
 
 function topUpJson(p: TopUpView): z.infer<typeof topUpShape> {
   return {
-    id: p.id,
-    kind: p.kind,
-    state: p.state,
-    status: p.statusText,
-    whatToDo: cliText(p.whatToDo),
-    reference: p.reference,
+    ...receiptHead(p),
     phone: p.phone,
     network: p.network,
     product: p.productCode,
@@ -166,40 +161,35 @@ async function buyTopUp(ctx: CliContext, request: { kind: 'airtime'; phone: stri
   return topUpResult(await callOrThrow(app, 'purchases.buyTopUp', { ...request, repeat }));
 }
 
-const topUpOptions = [
-  { name: 'phone', kind: 'string', description: 'The number to top up (any Nigerian spelling: 0803…, +234 803…)' },
-  { name: 'network', kind: 'string', description: "MTN, Airtel, Glo or 9mobile (default: the number's prefix; give it for a ported number)" },
-  { name: 'repeat', kind: 'boolean', description: 'Buy even though the same was bought for this number in the last 24 hours' },
-  { name: 'yes', kind: 'boolean', description: 'Buy without asking (required: money is spent)' },
-] as const;
+const topUpOptions = {
+  phone: { name: 'phone', kind: 'string', description: 'The number to top up (any Nigerian spelling: 0803…, +234 803…)' },
+  amount: { name: 'amount', kind: 'string', description: 'Amount in Naira, e.g. 500 or 1,500' },
+  plan: { name: 'plan', kind: 'string', description: 'Data plan code (case-sensitive), e.g. MTN-1GB-7D' },
+  network: { name: 'network', kind: 'string', description: "MTN, Airtel, Glo or 9mobile (default: the number's prefix; give it for a ported number)" },
+  repeat: { name: 'repeat', kind: 'boolean', description: 'Buy even though the same was bought for this number in the last 24 hours' },
+  yes: { name: 'yes', kind: 'boolean', description: 'Buy without asking (required: money is spent)' },
+} as const;
 
-const buyAirtimeCommand = command({
-  path: ['buy', 'airtime'],
-  summary: 'Buy airtime for one number (no spreadsheet); checked like a bulk row, bought once',
-  usage: 'vendesk buy airtime --phone N --amount NAIRA [--network N] [--repeat] --yes [--json]',
-  options: [topUpOptions[0], { name: 'amount', kind: 'string', description: 'Amount in Naira, e.g. 500 or 1,500' }, topUpOptions[1], topUpOptions[2], topUpOptions[3]],
-  output: topUpShape,
-  exitCodes: BUY_EXIT_CODES,
-  async run(ctx) {
-    const amountKobo = nairaOption(ctx.args, 'amount');
-    if (amountKobo === undefined) throw new UsageError('--amount is required');
-    const network = stringOption(ctx.args, 'network');
-    return buyTopUp(ctx, { kind: 'airtime', phone: requireOption(ctx.args, 'phone'), amountKobo, ...(network ? { network } : {}) });
-  },
-});
-
-const buyDataCommand = command({
-  path: ['buy', 'data'],
-  summary: 'Buy a data plan for one number (no spreadsheet); the plan code is from `vendesk catalog data`',
-  usage: 'vendesk buy data --phone N --plan CODE [--network N] [--repeat] --yes [--json]',
-  options: [topUpOptions[0], { name: 'plan', kind: 'string', description: 'Data plan code (case-sensitive), e.g. MTN-1GB-7D' }, topUpOptions[1], topUpOptions[2], topUpOptions[3]],
-  output: topUpShape,
-  exitCodes: BUY_EXIT_CODES,
-  async run(ctx) {
-    const network = stringOption(ctx.args, 'network');
-    return buyTopUp(ctx, { kind: 'data', phone: requireOption(ctx.args, 'phone'), productCode: requireOption(ctx.args, 'plan'), ...(network ? { network } : {}) });
-  },
-});
+/** `vendesk buy airtime` (an amount) or `vendesk buy data` (a plan) for one number. */
+function topUpCommand(kind: 'airtime' | 'data') {
+  const airtime = kind === 'airtime';
+  return command({
+    path: ['buy', kind],
+    summary: airtime ? 'Buy airtime for one number (no spreadsheet); checked like a bulk row, bought once' : 'Buy a data plan for one number (no spreadsheet); the plan code is from `vendesk catalog data`',
+    usage: `vendesk buy ${kind} --phone N ${airtime ? '--amount NAIRA' : '--plan CODE'} [--network N] [--repeat] --yes [--json]`,
+    options: [topUpOptions.phone, airtime ? topUpOptions.amount : topUpOptions.plan, topUpOptions.network, topUpOptions.repeat, topUpOptions.yes],
+    output: topUpShape,
+    exitCodes: BUY_EXIT_CODES,
+    async run(ctx) {
+      const amountKobo = airtime ? nairaOption(ctx.args, 'amount') : undefined;
+      if (airtime && amountKobo === undefined) throw new UsageError('--amount is required');
+      const phone = requireOption(ctx.args, 'phone');
+      const network = stringOption(ctx.args, 'network');
+      const given = network ? { network } : {};
+      return buyTopUp(ctx, amountKobo !== undefined ? { kind: 'airtime', phone, amountKobo, ...given } : { kind: 'data', phone, productCode: requireOption(ctx.args, 'plan'), ...given });
+    },
+  });
+}
 
 function confirmOrStop(yes: boolean, summary: string): void {
   if (!yes) throw new UsageError(`${summary}\nNothing was bought. Add --yes to buy it.`);
@@ -412,4 +402,4 @@ const receiptCommand = command({
   },
 });
 
-export const PURCHASE_COMMANDS = [buyElectricityCommand, buyCableCommand, buyAirtimeCommand, buyDataCommand, purchasesCommand, receiptCommand, pendingCommand, pendingResolveCommand, requeryCommand];
+export const PURCHASE_COMMANDS = [buyElectricityCommand, buyCableCommand, topUpCommand('airtime'), topUpCommand('data'), purchasesCommand, receiptCommand, pendingCommand, pendingResolveCommand, requeryCommand];

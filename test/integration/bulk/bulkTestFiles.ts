@@ -73,26 +73,7 @@ export async function waitForJob(t: TestApp, jobId: string, until: (j: BulkJobVi
   }
 }
 
-export interface LogRow {
-  transaction_id: string;
-  description: string;
-  phone_number: string;
-  amount: string;
-  status: string;
-  type: string;
-  network: string;
-}
-
-/** Every entry of the sandbox's log for this organisation, all pages, over HTTP. */
-export async function allLogEntries(baseUrl: string, token: string): Promise<LogRow[]> {
-  const out: LogRow[] = [];
-  for (let page = 1; ; page++) {
-    const res = await fetch(`${baseUrl}/logEntries?page=${page}&perPage=100`, { headers: { Authorization: `Bearer ${token}` } });
-    const body = (await res.json()) as { data: { Items: LogRow[]; TotalPages: number } };
-    out.push(...body.data.Items);
-    if (page >= body.data.TotalPages || body.data.Items.length === 0) return out;
-  }
-}
+export { allLogEntries, type LogRow } from '../../support/serviceLogEntries';
 
 /** Job settings for the CLI's fault tests: small batches so kills land mid-run, a short safe delay so no test waits 2 minutes. */
 export const QUICK_CLI_JOBS: Partial<BulkSettingsView> = { batchSize: 5, concurrency: 2, uncertainSafeDelaySeconds: 1, outcomeWaitSeconds: 30 };

@@ -8,6 +8,7 @@ import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { ConfirmPurchaseModal } from './ConfirmPurchaseModal';
+import { PurchaseSteps } from './PurchaseFlowLayout';
 import { RecentTopUps } from './RecentTopUps';
 import { TopUpReceipt, networkName } from './TopUpReceipt';
 import { usePurchaseFlow } from './usePurchaseFlow';
@@ -187,15 +188,13 @@ export function TopUpPurchase() {
                   </Group>
                 </Stack>
               ) : (
-                <Card withBorder padding="md" h="100%" bg="var(--mantine-color-default-hover)">
-                  <Text size="sm" c="dimmed">
-                    1. Choose airtime or data and enter the phone number; the network comes from the number (choose it for a number moved to another network).
-                    <br />
-                    2. Enter the amount, or choose the data plan, and check.
-                    <br />
-                    3. Review and buy. vendesk waits for the service&apos;s answer and shows the receipt; a purchase is never sent twice.
-                  </Text>
-                </Card>
+                <PurchaseSteps
+                  steps={[
+                    'Choose airtime or data and enter the phone number; the network comes from the number (choose it for a number moved to another network).',
+                    'Enter the amount, or choose the data plan, and check.',
+                    "Review and buy. vendesk waits for the service's answer and shows the receipt; a purchase is never sent twice.",
+                  ]}
+                />
               )}
             </Grid.Col>
           </Grid>
