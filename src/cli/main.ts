@@ -141,6 +141,11 @@ function helpText(): string {
   return lines.join('\n');
 }
 
+function groupHelp(word: string, group: CliCommand[]): string {
+  const width = Math.max(...group.map((c) => c.path.join(' ').length));
+  return [`vendesk ${word} — its commands:`, '', ...group.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`), '', `Run 'vendesk ${word} <command> --help' for a command's options.`].join('\n');
+}
+
 function commandHelp(c: CliCommand): string {
   const lines = [c.summary, '', `Usage: ${c.usage}`];
   if (c.options.length) {
@@ -193,6 +198,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return usageFail(option ? `${option} is not a global option, and no command was given.` : 'No command was given.', "Run 'vendesk --help' for the commands.");
     }
     const near = didYouMean(words.slice(0, 2).join(' '), COMMANDS.map((c) => c.path.join(' '))) ?? didYouMean(words[0], [...new Set(COMMANDS.map((c) => c.path[0]))]);
+    // A group's word alone (`vendesk bulk`): its commands, as help or as the mistake.
+    const group = COMMANDS.filter((c) => c.path.length > 1 && c.path[0] === words[0]);
+    if (group.length > 0 && words.length === 1) {
+      if (argv.includes('--help') || argv.includes('-h')) {
+        io.stdout(groupHelp(words[0], group));
+        return EXIT.ok;
+      }
+      return usageFail(`'vendesk ${words[0]}' needs one of its commands: ${group.map((c) => c.path[1]).join(', ')}.`, `Run 'vendesk ${words[0]} --help' for what each does.`);
+    }
     // The words that were taken for a command: two when the first names a group (`bulk stats`).
     const named = COMMANDS.some((c) => c.path.length > 1 && c.path[0] === words[0]) ? words.slice(0, 2) : words.slice(0, 1);
     return usageFail(`'${named.join(' ')}' is not a vendesk command.${near ? ` Did you mean 'vendesk ${near}'?` : ''}`, "Run 'vendesk --help' for the commands.");

@@ -51,6 +51,7 @@ const USAGE_MISTAKES: { args: string[]; says: string; then?: string }[] = [
   { args: ['completion', 'fish'], says: 'vendesk completes commands in bash and zsh, not "fish": vendesk completion bash|zsh' },
   { args: ['completion'], says: 'Name the shell: vendesk completion bash|zsh' },
   { args: ['catalog', 'tv'], says: 'Name the catalog: vendesk catalog airtime|data|cable|electricity' },
+  { args: ['bulk'], says: "'vendesk bulk' needs one of its commands: validate, submit, resume, status, cancel, list, export, caps.", then: "Run 'vendesk bulk --help' for what each does." },
 ];
 
 let peer: CliPeer;
@@ -114,6 +115,10 @@ describe('a usage mistake: one or two lines, exit 2, nothing bought', () => {
       const help = await peer.run(['--help'], order, { json: false });
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('Usage: vendesk <command> [options]');
+      const groupHelp = await peer.run(['buy', '--help'], order, { json: false });
+      expect(groupHelp.code).toBe(0);
+      expect(groupHelp.stdout).toContain('vendesk buy — its commands:');
+      expect(groupHelp.stdout).toContain('buy airtime');
       const commandHelp = await peer.run(['bulk', 'status', '--help'], order, { json: false });
       expect(commandHelp.code).toBe(0);
       expect(commandHelp.stdout).toContain('Usage: vendesk bulk status JOB_ID [--json]');
