@@ -58,6 +58,13 @@ function ensureLibreOffice() {
   return false;
 }
 
+function ensureZsh() {
+  if (have('/usr/bin/zsh') || have('/bin/zsh')) return true;
+  if (aptInstall('zsh') && have('/usr/bin/zsh')) return true;
+  console.error('\nzsh is needed by the shell completion tests and could not be installed.\nInstall it, then run npm test again:  sudo apt-get install -y zsh\n');
+  return false;
+}
+
 const counts = { passed: 0, failed: 0, skipped: 0 };
 function addVitest(file) {
   try {
@@ -96,7 +103,7 @@ let ok = true;
 ok = step('Type-check', bin('tsc'), ['-b', 'tsconfig.json']) && ok;
 ok = step('Lint', bin('eslint'), ['--max-warnings', '0', '.']) && ok;
 ok = step('Build', bin('electron-vite'), ['build']) && ok;
-const tools = ensureChromium() & ensureLibreOffice();
+const tools = ensureChromium() & ensureLibreOffice() & ensureZsh();
 if (!tools) ok = false;
 
 const vitestJson = path.join(root, '.tmp', 'vitest.json');

@@ -2,6 +2,7 @@
  * How a `vendesk` command is declared. Each area adds its commands in its own file under
  * src/cli/commands/ and one line in src/cli/commands/index.ts.
  */
+import type { z } from 'zod';
 import type { App } from '../main/app';
 import { parseNairaText, type Kobo } from '../shared/money';
 
@@ -14,6 +15,16 @@ export interface OptionSpec {
   description: string;
   multiple?: boolean;
 }
+
+/** Options every command takes, before or after the command's words (as git and kubectl do). */
+export const GLOBAL_OPTIONS: OptionSpec[] = [
+  { name: 'data-dir', kind: 'string', description: 'App data folder (default ~/.config/vendesk; env VENDESK_DATA_DIR)' },
+  { name: 'profile', kind: 'string', description: 'Use this saved connection profile (name or id) for this command' },
+  { name: 'base-url', kind: 'string', description: 'Use this service instead of the saved profile (env VENDESK_BASE_URL)' },
+  { name: 'token', kind: 'string', description: 'API token for --base-url; prefer env VENDESK_TOKEN (a token on the command line is seen by others and kept in logs)' },
+  { name: 'json', kind: 'boolean', description: 'Print exactly one JSON document on stdout' },
+  { name: 'help', kind: 'boolean', description: 'Show help' },
+];
 
 export interface ParsedArgs {
   positionals: string[];
@@ -32,22 +43,34 @@ export interface CliContext {
   stdout: (text: string) => void;
 }
 
-export interface CliResult {
+export interface CliResult<Json = unknown> {
   exitCode?: number;
   /** What `--json` prints (exactly one document). */
-  json: unknown;
+  json: Json;
   /** What a person reads. */
   text: string;
 }
 
-export interface CliCommand {
+export interface CliCommand<Json = unknown> {
   /** Words that select the command: ['balance'], ['export', 'logs']. */
   path: string[];
   summary: string;
   usage: string;
   options: OptionSpec[];
+  /**
+   * What `--json` prints when the command runs (src/cli/jsonShape.ts): amounts in Naira. The tests
+   * parse real outputs with it, and docs/cli.md is generated from it.
+   */
+  output: z.ZodType<Json>;
+  /** What the exit codes mean for this command, where more than "0 done, 1 failed, 2 usage error". */
+  exitCodes?: Partial<Record<0 | 1 | 2 | 3, string>>;
   /** Commands such as `sandbox` that must not open the app themselves. */
-  run(ctx: CliContext): Promise<CliResult>;
+  run(ctx: CliContext): Promise<CliResult<Json>>;
+}
+
+/** A command whose JSON is checked against its declared shape by the compiler too. */
+export function command<Json>(c: CliCommand<Json>): CliCommand {
+  return c as CliCommand;
 }
 
 export class UsageError extends Error {}

@@ -1,26 +1,19 @@
 /**
  * `vendesk` — the same services as the app, for scripted and scheduled work.
  * Global options: --data-dir, --base-url, --token (or VENDESK_DATA_DIR, VENDESK_BASE_URL,
- * VENDESK_TOKEN), --json (exactly one JSON document on stdout). Exit codes: 0 done, 1 failed,
- * 2 usage error, 3 the input had invalid rows.
+ * VENDESK_TOKEN), --json (exactly one JSON document on stdout; amounts in Naira). Exit codes:
+ * 0 done, 1 failed (or a bulk job waits for someone), 2 usage error, 3 the input had invalid rows.
  */
 import { createApp, type App } from '../main/app';
 import { defaultDataDir } from '../main/dataDir';
 import { namedPathsPolicy } from '../main/filePolicy';
 import { redactSecrets, registerSecret } from '../main/redact';
 import { AppError } from '../shared/appError';
-import { EXIT, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
+import { EXIT, GLOBAL_OPTIONS, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
+import { cliError } from './cliHints';
 import { COMMANDS } from './commands';
 
-/** Options every command takes, before or after the command's words (as git and kubectl do). */
-export const GLOBAL_OPTIONS: OptionSpec[] = [
-  { name: 'data-dir', kind: 'string', description: 'App data folder (default ~/.config/vendesk; env VENDESK_DATA_DIR)' },
-  { name: 'profile', kind: 'string', description: 'Use this saved connection profile (name or id) for this command' },
-  { name: 'base-url', kind: 'string', description: 'Use this service instead of the saved profile (env VENDESK_BASE_URL)' },
-  { name: 'token', kind: 'string', description: 'API token for --base-url; prefer env VENDESK_TOKEN (a token on the command line is seen by others and kept in logs)' },
-  { name: 'json', kind: 'boolean', description: 'Print exactly one JSON document on stdout' },
-  { name: 'help', kind: 'boolean', description: 'Show help' },
-];
+export { GLOBAL_OPTIONS };
 
 /** Edit distance, for "did you mean". */
 function distance(a: string, b: string): number {
@@ -139,8 +132,18 @@ function helpText(): string {
   for (const c of COMMANDS) lines.push(`  ${c.path.join(' ').padEnd(width)}  ${c.summary}`);
   lines.push('', 'Global options:');
   for (const o of GLOBAL_OPTIONS) lines.push(`  --${o.name.padEnd(10)} ${o.description}`);
-  lines.push('', 'Exit codes: 0 done, 1 failed, 2 usage error, 3 the input had invalid rows.', "Run 'vendesk <command> --help' for a command's options.");
+  lines.push(
+    '',
+    'Exit codes: 0 done, 1 failed (or a bulk job is paused, interrupted or needs attention), 2 usage error, 3 the input had invalid rows.',
+    'Amounts in JSON are Naira. Shell completion: vendesk completion bash|zsh',
+    "Run 'vendesk <command> --help' for a command's options.",
+  );
   return lines.join('\n');
+}
+
+function groupHelp(word: string, group: CliCommand[]): string {
+  const width = Math.max(...group.map((c) => c.path.join(' ').length));
+  return [`vendesk ${word} — its commands:`, '', ...group.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`), '', `Run 'vendesk ${word} <command> --help' for a command's options.`].join('\n');
 }
 
 function commandHelp(c: CliCommand): string {
@@ -148,6 +151,10 @@ function commandHelp(c: CliCommand): string {
   if (c.options.length) {
     lines.push('', 'Options:');
     for (const o of c.options) lines.push(`  --${o.name.padEnd(14)} ${o.description}`);
+  }
+  if (c.exitCodes) {
+    lines.push('', 'Exit codes:');
+    for (const [code, meaning] of Object.entries(c.exitCodes)) lines.push(`  ${code}  ${meaning}`);
   }
   return lines.join('\n');
 }
@@ -191,10 +198,25 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return usageFail(option ? `${option} is not a global option, and no command was given.` : 'No command was given.', "Run 'vendesk --help' for the commands.");
     }
     const near = didYouMean(words.slice(0, 2).join(' '), COMMANDS.map((c) => c.path.join(' '))) ?? didYouMean(words[0], [...new Set(COMMANDS.map((c) => c.path[0]))]);
-    return usageFail(`'${words.join(' ')}' is not a vendesk command.${near ? ` Did you mean 'vendesk ${near}'?` : ''}`, "Run 'vendesk --help' for the commands.");
+    // A group's word alone (`vendesk bulk`): its commands, as help or as the mistake.
+    const group = COMMANDS.filter((c) => c.path.length > 1 && c.path[0] === words[0]);
+    if (group.length > 0 && words.length === 1) {
+      if (argv.includes('--help') || argv.includes('-h')) {
+        io.stdout(groupHelp(words[0], group));
+        return EXIT.ok;
+      }
+      return usageFail(`'vendesk ${words[0]}' needs one of its commands: ${group.map((c) => c.path[1]).join(', ')}.`, `Run 'vendesk ${words[0]} --help' for what each does.`);
+    }
+    // The words that were taken for a command: two when the first names a group (`bulk stats`).
+    const named = COMMANDS.some((c) => c.path.length > 1 && c.path[0] === words[0]) ? words.slice(0, 2) : words.slice(0, 1);
+    return usageFail(`'${named.join(' ')}' is not a vendesk command.${near ? ` Did you mean 'vendesk ${near}'?` : ''}`, "Run 'vendesk --help' for the commands.");
   }
   const { command } = found;
-  const usage = (error: UsageError) => usageFail(error.message, `Run 'vendesk ${command.path.join(' ')} --help' for its options.`);
+  // A two-line message (what would be bought, then how to go ahead) says what to do itself.
+  const usage = (error: UsageError) => {
+    const [first, ...rest] = error.message.split('\n');
+    return usageFail(first, rest.length > 0 ? rest.join(' ') : `Run 'vendesk ${command.path.join(' ')} --help' for its options.`);
+  };
   // The command's words are taken out wherever they stood; everything else is its arguments.
   const taken = new Set(at.slice(0, command.path.length));
   const rest = argv.filter((_, i) => !taken.has(i));
@@ -256,7 +278,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return result.exitCode ?? EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) return usage(error);
-    if (error instanceof AppError) return fail(EXIT.failed, error);
+    if (error instanceof AppError) return fail(EXIT.failed, cliError(error));
     return fail(EXIT.failed, { code: 'internal', message: error instanceof Error ? error.message : String(error) });
   } finally {
     if (onSigint) process.removeListener('SIGINT', onSigint);

@@ -119,8 +119,11 @@ export function parseSandboxArgs(argv: string[], env: NodeJS.ProcessEnv = {}): S
   return { options, help };
 }
 
-/** Runs the sandbox until SIGINT/SIGTERM; resolves with the process exit code. */
-export async function runSandboxCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/**
+ * Runs the sandbox until SIGINT/SIGTERM; resolves with the process exit code. `say` prints what a
+ * person reads (its address, how to stop it): stdout unless the caller keeps stdout for JSON.
+ */
+export async function runSandboxCli(argv: string[], env: NodeJS.ProcessEnv = process.env, say: (text: string) => void = (text) => process.stdout.write(text)): Promise<number> {
   let parsed: SandboxCliArgs;
   try {
     parsed = parseSandboxArgs(argv, env);
@@ -129,7 +132,7 @@ export async function runSandboxCli(argv: string[], env: NodeJS.ProcessEnv = pro
     return 2;
   }
   if (parsed.help) {
-    process.stdout.write(`${SANDBOX_USAGE}\n`);
+    say(`${SANDBOX_USAGE}\n`);
     return 0;
   }
   const { options } = parsed;
@@ -146,8 +149,8 @@ export async function runSandboxCli(argv: string[], env: NodeJS.ProcessEnv = pro
     return 1;
   }
   const tokens = options.tokens ?? [];
-  process.stdout.write(`vendesk sandbox listening on ${handle.url}\n`);
-  process.stdout.write(
+  say(`vendesk sandbox listening on ${handle.url}\n`);
+  say(
     `  ${tokens.length} token(s)${options.acceptAnyToken ? ' (any token accepted)' : ''}; state ${options.dbPath ? `in ${options.dbPath}` : 'in memory'}` +
       `${options.seedHistory ? `; seeded ${options.seedHistory} entries per new token` : ''}${options.shapes && options.shapes !== 'standard' ? `; messaging answers in the ${options.shapes} form` : ''} (ready in ${Date.now() - started} ms)\n` +
       '  Press Ctrl+C to stop.\n',
@@ -157,7 +160,7 @@ export async function runSandboxCli(argv: string[], env: NodeJS.ProcessEnv = pro
     const stop = (signal: NodeJS.Signals) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      process.stdout.write(`\n${signal}: stopping sandbox\n`);
+      say(`\n${signal}: stopping sandbox\n`);
       live.close().then(
         () => resolve(0),
         () => resolve(1),

@@ -7,6 +7,9 @@ import { excerpt } from './excerpt';
 export type Network = 'MTN' | 'AIRTEL' | 'GLOBACOM' | '9MOBILE';
 export const NETWORKS: readonly Network[] = ['MTN', 'AIRTEL', 'GLOBACOM', '9MOBILE'];
 
+/** How people name the networks: MTN, Airtel, Glo, 9mobile. */
+export const NETWORK_LABEL: Record<Network, string> = { MTN: 'MTN', AIRTEL: 'Airtel', GLOBACOM: 'Glo', '9MOBILE': '9mobile' };
+
 /** Four-digit (and five-digit, where a block was split) prefixes of the local form. */
 const PREFIXES: Record<Network, readonly string[]> = {
   MTN: ['0703', '0704', '0706', '07025', '07026', '0803', '0806', '0810', '0813', '0814', '0816', '0903', '0906', '0913', '0916'],

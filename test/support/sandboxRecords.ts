@@ -3,7 +3,7 @@
  * its transaction log (/logEntries) and its wallet (/accountBalance). Figures are checked against
  * these, never against vendesk's own numbers.
  */
-import { allLogEntries, type LogRow } from './serviceLogRows';
+import { allLogEntries, type LogRow } from './serviceLogEntries';
 import { nairaToKobo } from '../../src/shared/money';
 import type { TestApp } from './testApp';
 

@@ -4,7 +4,7 @@
  * read here without vendesk's parsers, so a test checks vendesk's figures against the service.
  */
 import type { LogEntry } from '../../src/shared/wire';
-import { allLogEntries } from './serviceLogRows';
+import { allLogEntries } from './serviceLogEntries';
 import type { TestApp } from './testApp';
 
 export async function serviceLog(t: TestApp): Promise<LogEntry[]> {

@@ -1,13 +1,16 @@
+import { z } from 'zod';
 import { runSandboxCli } from '../../sandbox/standalone';
 import { formatNaira } from '../../shared/money';
-import type { CliCommand } from '../cliCommand';
+import { command } from '../cliCommand';
 import { callOrThrow } from '../callOrThrow';
+import { isoTime, naira } from '../jsonShape';
 
-export const balanceCommand: CliCommand = {
+export const balanceCommand = command({
   path: ['balance'],
   summary: "Show the organisation's wallet balance",
   usage: 'vendesk balance [--json]',
   options: [],
+  output: z.strictObject({ accountName: z.string(), balance: naira, currency: z.string(), accountNumber: z.string(), readAt: isoTime, connection: z.enum(['sandbox', 'live']) }),
   async run(ctx) {
     const app = await ctx.app();
     const b = await callOrThrow(app, 'account.balance', {});
@@ -16,9 +19,9 @@ export const balanceCommand: CliCommand = {
       text: `${b.accountName}\nBalance: ${formatNaira(b.balanceKobo)} (${b.currency}, account ${b.accountNumber})\nConnection: ${app.connection.kind.toUpperCase()} ${app.connection.profileName}`,
     };
   },
-};
+});
 
-export const sandboxCommand: CliCommand = {
+export const sandboxCommand = command({
   path: ['sandbox'],
   summary: 'Run the standalone sandbox service until Ctrl-C',
   usage: 'vendesk sandbox [--port 4010] [--token-file FILE] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--shapes standard|alt|sparse] [--quiet]  (tokens also from VENDESK_SANDBOX_TOKENS)',
@@ -34,6 +37,7 @@ export const sandboxCommand: CliCommand = {
     { name: 'any-token', kind: 'boolean', description: 'Accept any bearer token as its own organisation' },
     { name: 'quiet', kind: 'boolean', description: 'No diagnostics' },
   ],
+  output: z.strictObject({ stopped: z.literal(true) }),
   async run(ctx) {
     const argv: string[] = [];
     for (const [key, value] of Object.entries(ctx.args.options)) {
@@ -42,7 +46,8 @@ export const sandboxCommand: CliCommand = {
       if (value === true) argv.push(`--${key}`);
       else if (value !== false) for (const v of Array.isArray(value) ? value : [value]) argv.push(`--${key}`, String(v));
     }
-    const code = await runSandboxCli(argv);
-    return { exitCode: code, json: { stopped: true }, text: 'Sandbox stopped.' };
+    // With --json, stdout is kept for the one JSON document: the address and notes go to stderr.
+    const code = await runSandboxCli(argv, process.env, ctx.json ? (text) => ctx.progress(text.replace(/\n+$/, '')) : undefined);
+    return { exitCode: code, json: { stopped: true as const }, text: 'Sandbox stopped.' };
   },
-};
+});

@@ -3,12 +3,17 @@
  * cable TV from a spreadsheet, through the same operations as the Purchases page, on the
  * connection in use (the jobs of another connection are not shown). Amounts in the JSON are Naira.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
 import { walletCostKobo, walletCostText } from '../../shared/bulkMoney';
-import type { BulkJobView, BulkKind, BulkMoney } from '../../shared/contract/bulk';
+import { BULK_JOB_STATES, type BulkJobView, type BulkKind, type BulkMoney } from '../../shared/contract/bulk';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../../main/app';
 import { callOrThrow } from '../callOrThrow';
-import { EXIT, UsageError, nairaOption, numberOption, requireOption, requirePositional, stringOption, type CliCommand, type CliContext, type CliResult } from '../cliCommand';
+import { cliText } from '../cliHints';
+import { EXIT, UsageError, command, nairaOption, numberOption, requireOption, requirePositional, stringOption, type CliContext, type CliResult } from '../cliCommand';
+import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
 
 const KINDS: readonly BulkKind[] = ['airtime', 'data', 'electricity', 'cable'];
 
@@ -36,12 +41,41 @@ function moneyJson(m: BulkMoney) {
   return { items: m.count, faceValue: m.faceKobo / 100, walletCost: cost === null ? null : cost / 100, walletCostKnownFor: m.costKnown, walletCostOfKnown: m.costKobo / 100 };
 }
 
+const moneyShape = z.strictObject({ items: z.number(), faceValue: naira, walletCost: nairaOrNull, walletCostKnownFor: z.number(), walletCostOfKnown: naira });
+
+/** A job's state as scripts read it: `interrupted` when it was left running by a vendesk that stopped. */
+export const JOB_STATES_IN_JSON = [...BULK_JOB_STATES, 'interrupted'] as const;
+
+/** A job that waits for someone: paused, interrupted, or with items to check by hand. Status and resume exit 1 for it. */
+export function jobNeedsYou(job: BulkJobView): boolean {
+  return job.interrupted || job.state === 'paused' || job.state === 'needs_attention';
+}
+
+export const jobSummaryShape = z.strictObject({
+  jobId: z.string(),
+  state: z.enum(JOB_STATES_IN_JSON),
+  items: z.number(),
+  answered: z.number(),
+  accepted: z.number(),
+  rejected: z.number(),
+  success: z.number(),
+  failed: z.number(),
+  pending: z.number(),
+  uncertain: z.number(),
+  notSent: z.number(),
+  bought: moneyShape,
+  refunded: moneyShape,
+  notBought: z.strictObject({ items: z.number(), faceValue: naira }),
+  totalCharged: naira.describe('Naira: the face value of what was bought (bought.faceValue), kept for scripts'),
+  message: z.string().optional(),
+});
+
 /** The JSON of submit, resume, status and cancel. */
-export function jobSummary(job: BulkJobView) {
+export function jobSummary(job: BulkJobView): z.infer<typeof jobSummaryShape> {
   const c = job.counts;
   return {
     jobId: job.id,
-    state: job.state,
+    state: job.interrupted ? 'interrupted' : job.state,
     items: job.items,
     answered: job.done,
     accepted: c.accepted + c.success + c.failed + c.pending,
@@ -56,7 +90,7 @@ export function jobSummary(job: BulkJobView) {
     notBought: { items: job.notBought.count, faceValue: job.notBought.faceKobo / 100 },
     /** Kept for scripts: the face value of what was bought (`bought.faceValue`), not the wallet cost. */
     totalCharged: job.bought.faceKobo / 100,
-    ...(job.message ? { message: job.message } : {}),
+    ...(job.message ? { message: cliText(job.message) } : {}),
   };
 }
 
@@ -67,20 +101,22 @@ function moneyText(m: BulkMoney): string {
 function jobText(job: BulkJobView): string {
   const s = jobSummary(job);
   const lines = [
-    `Job ${job.id} (${job.kind}, ${job.fileName}): ${job.state}`,
+    `Job ${job.id} (${job.kind}, ${job.fileName}): ${s.state}`,
     `  ${s.items} item(s), ${s.answered} answered: ${s.success} successful, ${s.failed} failed (refunded), ${s.pending} pending, ${s.rejected} rejected, ${s.uncertain} uncertain, ${s.notSent} not sent`,
     `  Bought: ${job.bought.count} item(s), ${moneyText(job.bought)}`,
   ];
   if (job.refunded.count > 0) lines.push(`  Failed and refunded: ${job.refunded.count} item(s), ${moneyText(job.refunded)}`);
   if (job.notBought.count > 0) lines.push(`  Not bought: ${job.notBought.count} item(s), ${formatNaira(job.notBought.faceKobo)} (nothing charged)`);
-  if (job.message) lines.push(`  ${job.message}`);
+  if (s.message) lines.push(`  ${s.message}`);
   return lines.join('\n');
 }
 
-/** What submit and resume answer: done only when the job completed. */
-function finishedJobResult(job: BulkJobView): CliResult {
-  return { exitCode: job.state === 'completed' ? EXIT.ok : EXIT.failed, json: jobSummary(job), text: jobText(job) };
+/** What status and resume answer: exit 1 when the job waits for someone (paused, interrupted, needs attention). */
+function jobResult(job: BulkJobView): CliResult<z.infer<typeof jobSummaryShape>> {
+  return { exitCode: jobNeedsYou(job) ? EXIT.failed : EXIT.ok, json: jobSummary(job), text: jobText(job) };
 }
+
+const JOB_EXIT_CODES = { 0: 'the job completed or was cancelled (or runs in another vendesk)', 1: 'the job is paused, interrupted or needs attention, or the command failed' } as const;
 
 /** Prints progress to stderr while a job runs; pauses the job on Ctrl-C. */
 async function follow(ctx: CliContext, app: App, jobId: string, run: () => Promise<BulkJobView>): Promise<BulkJobView> {
@@ -106,7 +142,9 @@ async function follow(ctx: CliContext, app: App, jobId: string, run: () => Promi
   }
 }
 
-export const bulkValidateCommand: CliCommand = {
+const rowIssueShape = z.strictObject({ row: z.number(), field: z.string(), message: z.string() });
+
+export const bulkValidateCommand = command({
   path: ['bulk', 'validate'],
   summary: 'Check every row of a bulk airtime, data, electricity or cable spreadsheet; nothing is bought',
   usage: 'vendesk bulk validate FILE --kind airtime|data|electricity|cable [--sheet NAME] [--json]',
@@ -114,6 +152,8 @@ export const bulkValidateCommand: CliCommand = {
     { name: 'kind', kind: 'string', description: 'airtime, data, electricity or cable' },
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
   ],
+  output: z.strictObject({ rows: z.number(), valid: z.number(), invalid: z.number(), duplicates: z.number(), totalAmount: naira, errors: z.array(rowIssueShape) }),
+  exitCodes: { 0: 'every row is valid', 3: 'some rows are invalid (each is listed in `errors`)' },
   async run(ctx) {
     const file = fileArg(ctx);
     const kind = kindOption(ctx);
@@ -127,9 +167,9 @@ export const bulkValidateCommand: CliCommand = {
     ].join('\n');
     return { exitCode: v.invalid > 0 ? EXIT.invalidRows : EXIT.ok, json, text };
   },
-};
+});
 
-export const bulkSubmitCommand: CliCommand = {
+export const bulkSubmitCommand = command({
   path: ['bulk', 'submit'],
   summary: 'Buy airtime, data, electricity or cable TV for every valid row of a spreadsheet and wait for the outcomes',
   usage: 'vendesk bulk submit FILE --kind airtime|data|electricity|cable --yes [--max-total NAIRA] [--confirm-total NAIRA] [--sheet NAME] [--skip-invalid] [--keep-duplicates] [--json]',
@@ -142,6 +182,8 @@ export const bulkSubmitCommand: CliCommand = {
     { name: 'skip-invalid', kind: 'boolean', description: 'Buy the valid rows even when some rows are invalid' },
     { name: 'keep-duplicates', kind: 'boolean', description: 'Also buy rows that repeat another row or a purchase of the last 24 hours' },
   ],
+  output: z.union([jobSummaryShape, errorDocument.extend({ errors: z.array(rowIssueShape) })]),
+  exitCodes: { 0: 'the job completed', 1: 'refused (nothing bought), or the job paused or needs attention', 3: 'some rows are invalid: nothing was bought (`error` and `errors`)' },
   async run(ctx) {
     const file = fileArg(ctx);
     const kind = kindOption(ctx);
@@ -163,7 +205,7 @@ export const bulkSubmitCommand: CliCommand = {
       await callOrThrow(app, 'bulk.discard', { jobId });
       return {
         exitCode: EXIT.invalidRows,
-        json: { error: { code: 'invalid_rows', message: `${preview.job.invalidRows} row(s) are invalid; nothing was bought.`, hint: 'Fix them, or add --skip-invalid to buy only the valid rows.' }, errors: invalid.rows },
+        json: { error: { code: 'invalid_rows', message: `${preview.job.invalidRows} row(s) are invalid; nothing was bought.`, hint: 'Fix them, or add --skip-invalid to buy only the valid rows.' }, errors: invalid.rows.map((r) => ({ row: r.row, field: r.field, message: r.message })) },
         text: [`${preview.job.invalidRows} row(s) are invalid; nothing was bought. Fix them, or add --skip-invalid to buy only the valid rows.`, ...invalid.rows.map((r) => `  ${r.message}`)].join('\n'),
       };
     }
@@ -181,43 +223,49 @@ export const bulkSubmitCommand: CliCommand = {
         throw error;
       }
     });
-    return finishedJobResult(job);
+    return jobResult(job);
   },
-};
+});
 
-export const bulkResumeCommand: CliCommand = {
+export const bulkResumeCommand = command({
   path: ['bulk', 'resume'],
   summary: 'Continue a paused or interrupted bulk job (what may have been sent is checked first); for a finished or cancelled one, ask the service about its pending items',
   usage: 'vendesk bulk resume JOB_ID [--json]',
   options: [],
+  output: jobSummaryShape,
+  exitCodes: JOB_EXIT_CODES,
   async run(ctx) {
     const jobId = jobIdArg(ctx);
     const app = await ctx.app();
     const job = await follow(ctx, app, jobId, () => callOrThrow(app, 'bulk.resume', { jobId, wait: true }));
-    return finishedJobResult(job);
+    return jobResult(job);
   },
-};
+});
 
 /** A command on one job that prints where it stands after `op` (the same shape as submit). */
-function jobCommand(path: string[], summary: string, op: 'bulk.checkAgain' | 'bulk.cancel'): CliCommand {
-  return {
+function jobCommand(path: string[], summary: string, op: 'bulk.checkAgain' | 'bulk.cancel', exitCodes?: typeof JOB_EXIT_CODES) {
+  return command({
     path,
     summary,
     usage: `vendesk ${path.join(' ')} JOB_ID [--json]`,
     options: [],
+    output: jobSummaryShape,
+    ...(exitCodes ? { exitCodes } : {}),
     async run(ctx) {
       const jobId = jobIdArg(ctx);
       const app = await ctx.app();
       const job = await callOrThrow(app, op, { jobId });
-      return { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
+      // Status says with its exit code whether the job waits for someone; a cancel that worked is done.
+      return exitCodes ? jobResult(job) : { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
     },
-  };
+  });
 }
 
 export const bulkStatusCommand = jobCommand(
   ['bulk', 'status'],
   "Where a bulk job stands; its pending items and unknown wallet costs are asked about first (the service's log, then requery)",
   'bulk.checkAgain',
+  JOB_EXIT_CODES,
 );
 
 export const bulkCancelCommand = jobCommand(
@@ -226,11 +274,12 @@ export const bulkCancelCommand = jobCommand(
   'bulk.cancel',
 );
 
-export const bulkListCommand: CliCommand = {
+export const bulkListCommand = command({
   path: ['bulk', 'list'],
   summary: 'The recent bulk jobs of the connection in use, newest first',
   usage: 'vendesk bulk list [--limit N] [--json]',
   options: [{ name: 'limit', kind: 'string', description: 'How many jobs (1–500, default 20)' }],
+  output: z.array(jobSummaryShape.extend({ kind: z.enum(['airtime', 'data', 'electricity', 'cable']), fileName: z.string(), confirmedAt: isoTime.nullable() })),
   async run(ctx) {
     const limit = numberOption(ctx.args, 'limit') ?? 20;
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, got "${limit}"`);
@@ -239,10 +288,83 @@ export const bulkListCommand: CliCommand = {
     const text = jobs.length === 0
       ? `No bulk jobs on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
       : jobs
-          .map((j) => `${j.id}  ${j.confirmedAt ?? j.createdAt}  ${j.kind}  ${j.state}  ${j.items} item(s), ${j.counts.success} successful, bought ${moneyText(j.bought)}  ${j.fileName}`)
+          .map((j) => `${j.id}  ${j.confirmedAt ?? j.createdAt}  ${j.kind}  ${jobSummary(j).state}  ${j.items} item(s), ${j.counts.success} successful, bought ${moneyText(j.bought)}  ${j.fileName}`)
           .join('\n');
     return { exitCode: EXIT.ok, json: jobs.map((j) => ({ ...jobSummary(j), kind: j.kind, fileName: j.fileName, confirmedAt: j.confirmedAt })), text };
   },
-};
+});
 
-export const BULK_COMMANDS: CliCommand[] = [bulkValidateCommand, bulkSubmitCommand, bulkResumeCommand, bulkStatusCommand, bulkCancelCommand, bulkListCommand];
+/** `--out FILE`: the file the CLI writes an export to, made from the copy the app wrote in its exports folder. */
+export function writeExportTo(written: string, out: string): string {
+  const target = path.resolve(out);
+  fs.copyFileSync(written, target);
+  return target;
+}
+
+export const bulkExportCommand = command({
+  path: ['bulk', 'export'],
+  summary: "A bulk job's results, one row per spreadsheet row with its outcome, reference and wallet cost, as XLSX or CSV",
+  usage: 'vendesk bulk export JOB_ID --out FILE.xlsx|FILE.csv [--json]',
+  options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx (with a Summary sheet) or .csv' }],
+  output: z.strictObject({ jobId: z.string(), path: z.string(), format: z.enum(['xlsx', 'csv']), rows: z.number(), bytes: z.number() }),
+  async run(ctx) {
+    const jobId = jobIdArg(ctx);
+    const out = requireOption(ctx.args, 'out');
+    const ext = path.extname(out).toLowerCase();
+    if (ext !== '.xlsx' && ext !== '.csv') throw new UsageError(`--out must end in .xlsx or .csv, got "${out}"`);
+    const format = ext === '.xlsx' ? 'xlsx' : 'csv';
+    const app = await ctx.app();
+    const written = await callOrThrow(app, 'bulk.export', { jobId, format });
+    const file = writeExportTo(written.path, out);
+    return { json: { jobId, path: file, format, rows: written.rows, bytes: written.bytes }, text: `Wrote the results of job ${jobId} (${written.rows} row(s)) to ${file}.` };
+  },
+});
+
+function capText(kobo: number | null): string {
+  return kobo === null ? 'no cap' : formatNaira(kobo);
+}
+
+/** `off` (no cap) or an amount of Naira. */
+function capOption(ctx: CliContext, name: string): number | null | undefined {
+  const text = stringOption(ctx.args, name);
+  if (text === undefined) return undefined;
+  if (/^(off|none)$/i.test(text.trim())) return null;
+  try {
+    return nairaOption(ctx.args, name);
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`${error.message.replace(/\.$/, '')}, or off for no cap.`);
+    throw error;
+  }
+}
+
+export const bulkCapsCommand = command({
+  path: ['bulk', 'caps'],
+  summary: "Read or set the spending caps of bulk jobs on the connection in use (the window's Limits for bulk jobs)",
+  usage: 'vendesk bulk caps [--per-job NAIRA|off] [--per-day NAIRA|off] [--json]',
+  options: [
+    { name: 'per-job', kind: 'string', description: 'Largest total one bulk job may have, in Naira; off for no cap' },
+    { name: 'per-day', kind: 'string', description: "Most bulk jobs may spend in one day (this computer's time zone), in Naira; off for no cap" },
+  ],
+  output: z.strictObject({
+    connection: z.string(),
+    perJob: nairaOrNull.describe('Naira; null: no cap'),
+    perDay: nairaOrNull.describe('Naira; null: no cap'),
+    changed: z.boolean(),
+  }),
+  async run(ctx) {
+    const perJob = capOption(ctx, 'per-job');
+    const perDay = capOption(ctx, 'per-day');
+    const app = await ctx.app();
+    const changed = perJob !== undefined || perDay !== undefined;
+    const caps = changed
+      ? await callOrThrow(app, 'bulk.settings.set', { ...(perJob !== undefined ? { capPerJobKobo: perJob } : {}), ...(perDay !== undefined ? { capPerDayKobo: perDay } : {}) })
+      : await callOrThrow(app, 'bulk.settings.get', {});
+    const connection = `${app.connection.kind.toUpperCase()} ${app.connection.profileName}`;
+    return {
+      json: { connection, perJob: caps.capPerJobKobo === null ? null : caps.capPerJobKobo / 100, perDay: caps.capPerDayKobo === null ? null : caps.capPerDayKobo / 100, changed },
+      text: `${changed ? 'Caps set' : 'Caps'} for bulk jobs on ${connection}: per job ${capText(caps.capPerJobKobo)}, per day ${capText(caps.capPerDayKobo)}.`,
+    };
+  },
+});
+
+export const BULK_COMMANDS = [bulkValidateCommand, bulkSubmitCommand, bulkResumeCommand, bulkStatusCommand, bulkCancelCommand, bulkListCommand, bulkExportCommand, bulkCapsCommand];

@@ -5,9 +5,12 @@
  * buys or sends. `--json` adds each answer as the service gave it (token and phone numbers
  * redacted), for support. Exit 0 when every answer could be read, 1 otherwise.
  */
+import { z } from 'zod';
 import type { EndpointCheck, EndpointCheckState } from '../../shared/contract/serviceCheck';
 import { callOrThrow } from '../callOrThrow';
-import { EXIT, type CliCommand } from '../cliCommand';
+import { cliText } from '../cliHints';
+import { EXIT, command } from '../cliCommand';
+import { isoTime } from '../jsonShape';
 import { textTable } from '../textTable';
 
 const STATE_WORDS: Record<EndpointCheckState, string> = {
@@ -30,17 +33,59 @@ function checkLines(checks: EndpointCheck[]): string {
   return out.join('\n');
 }
 
-export const doctorCommand: CliCommand = {
+const reading = z.enum(['read', 'read_with_gaps', 'unreadable', 'refused', 'no_answer']);
+
+const answerShape = z.strictObject({
+  endpoint: z.string(),
+  subject: z.string(),
+  method: z.enum(['GET', 'POST']),
+  path: z.string(),
+  at: isoTime,
+  durationMs: z.number(),
+  httpStatus: z.number().nullable().describe('null when no answer came'),
+  contentType: z.string().nullable(),
+  body: z.string().describe('as received, token and phone numbers redacted, cut after 4,000 characters'),
+  bodyChars: z.number(),
+  envelope: z.boolean().describe("whether the body carries the service's envelope"),
+  reading,
+  seq: z.number(),
+  notes: z.array(z.string()),
+});
+
+const reportShape = z.strictObject({
+  connection: z.strictObject({ profileId: z.string(), profileName: z.string(), kind: z.enum(['sandbox', 'live']), baseUrl: z.string() }),
+  checkedAt: isoTime,
+  verdict: z.enum(['ok', 'gaps', 'problems', 'not_the_service', 'unreachable', 'credentials']),
+  summary: z.string().describe('the outcome in one sentence'),
+  readable: z.number(),
+  checked: z.number(),
+  checks: z.array(
+    z.strictObject({
+      endpoint: z.string(),
+      subject: z.string(),
+      path: z.string(),
+      state: z.union([reading, z.literal('skipped')]),
+      summary: z.string(),
+      problems: z.array(z.string()),
+      httpStatus: z.number().nullable(),
+      answer: answerShape.nullable().describe('null when skipped'),
+    }),
+  ),
+});
+
+export const doctorCommand = command({
   path: ['doctor'],
   summary: 'Check that vendesk can read every answer of the service (buys and sends nothing)',
   usage: 'vendesk doctor [--json]',
   options: [],
+  output: reportShape,
   async run(ctx) {
     const app = await ctx.app();
-    const report = await callOrThrow(app, 'connection.doctor', {});
+    const answer = await callOrThrow(app, 'connection.doctor', {});
+    const report = { ...answer, summary: cliText(answer.summary) };
     const c = report.connection;
     const text = [`Connection: ${c.kind === 'live' ? 'LIVE' : 'SANDBOX'} ${c.profileName} (${c.baseUrl})`, report.summary, '', checkLines(report.checks)].join('\n');
     const ok = report.verdict === 'ok' || report.verdict === 'gaps';
     return { json: report, text, exitCode: ok ? EXIT.ok : EXIT.failed };
   },
-};
+});

@@ -2,10 +2,21 @@
 import type { CliCommand } from '../cliCommand';
 import { balanceCommand, sandboxCommand } from './appCommands';
 import { BULK_COMMANDS } from './bulkCommands';
+import { completionCommand } from './completionCommand';
 import { doctorCommand } from './doctorCommand';
 import { LOGS_COMMANDS } from './logsCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
 import { PURCHASE_COMMANDS } from './purchaseCommands';
 import { RECONCILE_COMMANDS } from './reconcileCommands';
 
-export const COMMANDS: CliCommand[] = [balanceCommand, doctorCommand, sandboxCommand, ...MESSAGING_COMMANDS, ...BULK_COMMANDS, ...PURCHASE_COMMANDS, ...RECONCILE_COMMANDS, ...LOGS_COMMANDS];
+export const COMMANDS: CliCommand[] = [
+  balanceCommand,
+  doctorCommand,
+  sandboxCommand,
+  ...MESSAGING_COMMANDS,
+  ...BULK_COMMANDS,
+  ...PURCHASE_COMMANDS,
+  ...RECONCILE_COMMANDS,
+  ...LOGS_COMMANDS,
+  completionCommand,
+];

@@ -3,6 +3,7 @@
  * catalogs from the command line (nightly sync, scripted exports). Amounts in the JSON are Naira.
  */
 import path from 'node:path';
+import { z } from 'zod';
 import type { EventMap } from '../../shared/contract/events';
 import { reversedDatesMessage, type LogFilter, type MirrorRow } from '../../shared/contract/logs';
 import { formatNaira } from '../../shared/money';
@@ -10,7 +11,8 @@ import { faceAndCostText } from '../../shared/spendText';
 import { exportLogs } from '../../main/mirror/logExport';
 import { logSync } from '../../main/mirror/logSync';
 import { callOrThrow } from '../callOrThrow';
-import { UsageError, dateRangeOptions, numberOption, requireOption, stringOption, type CliCommand, type CliContext, type OptionSpec } from '../cliCommand';
+import { UsageError, command, dateRangeOptions, numberOption, requireOption, stringOption, type CliContext, type OptionSpec } from '../cliCommand';
+import { isoTime, naira } from '../jsonShape';
 
 const FILTER_OPTIONS: OptionSpec[] = [
   { name: 'status', kind: 'string', description: 'success, failed or pending' },
@@ -35,7 +37,24 @@ function filterOf(ctx: CliContext): LogFilter {
   return { status, type, network: stringOption(ctx.args, 'network'), search: stringOption(ctx.args, 'search'), from, to };
 }
 
-function rowJson(r: MirrorRow) {
+const entryShape = z.strictObject({
+  id: z.number(),
+  transactionId: z.string(),
+  partnerReference: z.string(),
+  phoneNumber: z.string(),
+  amount: naira,
+  cost: naira,
+  commission: naira,
+  type: z.string(),
+  network: z.string(),
+  status: z.string(),
+  description: z.string(),
+  dataPlan: z.string(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+
+function rowJson(r: MirrorRow): z.infer<typeof entryShape> {
   return {
     id: r.id,
     transactionId: r.transactionId,
@@ -54,7 +73,7 @@ function rowJson(r: MirrorRow) {
   };
 }
 
-export const syncCommand: CliCommand = {
+export const syncCommand = command({
   path: ['sync'],
   summary: 'Sync the vending log into the local mirror',
   usage: 'vendesk sync [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]',
@@ -62,6 +81,7 @@ export const syncCommand: CliCommand = {
     { name: 'from', kind: 'string', description: 'First day to read (default: the recent days not yet final, or everything on a first sync)' },
     { name: 'to', kind: 'string', description: 'Last day to read' },
   ],
+  output: z.strictObject({ fetched: z.number(), inserted: z.number(), updated: z.number(), pages: z.number() }),
   async run(ctx) {
     const { from, to } = dateRangeOptions(ctx.args, reversedDatesMessage);
     const app = await ctx.app();
@@ -82,13 +102,14 @@ export const syncCommand: CliCommand = {
       stop();
     }
   },
-};
+});
 
-export const logsCommand: CliCommand = {
+export const logsCommand = command({
   path: ['logs'],
   summary: 'List vending log entries from the local mirror (newest first)',
   usage: 'vendesk logs [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D] [--limit N] [--json]',
   options: [...FILTER_OPTIONS, { name: 'limit', kind: 'string', description: 'At most N entries (default 50, up to 1000)' }],
+  output: z.strictObject({ total: z.number().describe('entries matching'), amount: naira, cost: naira, commission: naira, entries: z.array(entryShape) }),
   async run(ctx) {
     const filter = filterOf(ctx);
     const limit = numberOption(ctx.args, 'limit') ?? 50;
@@ -102,13 +123,14 @@ export const logsCommand: CliCommand = {
       text: [...lines, `${page.rows.length} shown of ${totals.count} matching; ${faceAndCostText(totals.amountKobo, totals.costKobo)} · Commission ${formatNaira(totals.commissionKobo)}.`].join('\n'),
     };
   },
-};
+});
 
-export const exportLogsCommand: CliCommand = {
+export const exportLogsCommand = command({
   path: ['export', 'logs'],
   summary: 'Export the mirrored vending log (filtered) to XLSX or CSV',
   usage: 'vendesk export logs --out FILE.xlsx|FILE.csv [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D]',
   options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx or .csv' }, ...FILTER_OPTIONS],
+  output: z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number(), amount: naira, cost: naira, commission: naira }),
   async run(ctx) {
     const out = requireOption(ctx.args, 'out');
     const ext = path.extname(out).toLowerCase();
@@ -121,11 +143,21 @@ export const exportLogsCommand: CliCommand = {
       text: `Wrote ${file.rows} entries to ${file.path} (${faceAndCostText(file.totals.amountKobo, file.totals.costKobo)}).`,
     };
   },
-};
+});
 
 const CATALOG_KINDS = ['airtime', 'data', 'cable', 'electricity'] as const;
 
-export const catalogCommand: CliCommand = {
+const networkShape = z.enum(['MTN', 'AIRTEL', 'GLOBACOM', '9MOBILE']);
+
+/** The catalogs as the service lists them (its amounts are Naira). */
+const catalogShape = z.union([
+  z.array(z.strictObject({ id: z.number(), network: networkShape, operator: z.string(), region: z.string(), productCode: z.string(), productGroup: z.string(), voucherCode: z.string(), minAmount: naira, maxAmount: naira, networkLogo: z.string() })).describe('airtime'),
+  z.array(z.strictObject({ id: z.number(), network: networkShape, operator: z.string(), productCode: z.string(), productGroup: z.string(), voucherCode: z.string(), description: z.string(), amount: naira, dataValue: z.number(), networkLogo: z.string() })).describe('data'),
+  z.array(z.strictObject({ id: z.number(), network: z.string(), productCode: z.string(), description: z.string(), amount: naira, percentage: z.number() })).describe('cable'),
+  z.array(z.strictObject({ id: z.number(), name: z.string(), productCode: z.string(), description: z.string(), minAmount: naira, maxAmount: naira, percentage: z.number() })).describe('electricity'),
+]);
+
+export const catalogCommand = command({
   path: ['catalog'],
   summary: 'Show a catalog with the codes a purchase sends',
   usage: 'vendesk catalog airtime|data|cable|electricity [--network X] [--refresh] [--json]',
@@ -133,6 +165,7 @@ export const catalogCommand: CliCommand = {
     { name: 'network', kind: 'string', description: 'Only this network (data, airtime) or provider (cable)' },
     { name: 'refresh', kind: 'boolean', description: 'Read the catalog from the service again' },
   ],
+  output: catalogShape,
   async run(ctx) {
     const kind = ctx.args.positionals[0];
     if (!CATALOG_KINDS.includes(kind as (typeof CATALOG_KINDS)[number])) throw new UsageError('Name the catalog: vendesk catalog airtime|data|cable|electricity');
@@ -160,6 +193,6 @@ export const catalogCommand: CliCommand = {
       }
     }
   },
-};
+});
 
-export const LOGS_COMMANDS: CliCommand[] = [syncCommand, logsCommand, exportLogsCommand, catalogCommand];
+export const LOGS_COMMANDS = [syncCommand, logsCommand, exportLogsCommand, catalogCommand];

@@ -2,14 +2,16 @@
  * `vendesk phonebook|contacts|template|sms|otp …`: messaging from scripts, through the same
  * operations as the Messaging page. Every paid send prints its recipients and cost first.
  */
-import type { MessageView, TemplateView } from '../../shared/contract/messaging';
+import { z } from 'zod';
+import type { ContactsImportResult, MessageQuote, MessageView, OtpSentView, PhonebookView, SenderIdView, TemplateView } from '../../shared/contract/messaging';
 import { formatNaira } from '../../shared/money';
 import { NOT_GIVEN, countText } from '../../shared/notGiven';
 import { parseUseCases } from '../../shared/messagingTemplate';
 import { createMessagingService } from '../../main/messaging/messagingService';
 import { callOrThrow } from '../callOrThrow';
 import { textTable as table } from '../textTable';
-import { EXIT, UsageError, dateOption, numberOption, requireOption, requirePositional, stringOption, type CliCommand, type ParsedArgs } from '../cliCommand';
+import { EXIT, UsageError, command, dateOption, numberOption, requireOption, requirePositional, stringOption, type ParsedArgs } from '../cliCommand';
+import { isoTime, naira, nairaOrNull } from '../jsonShape';
 
 function positional(args: ParsedArgs, index: number, what: string): string {
   return requirePositional(args, index, `${what} is required`);
@@ -27,6 +29,115 @@ function integer(args: ParsedArgs, name: string, fallback: number): number {
   return n;
 }
 
+
+// ---------------------------------------------------------------- JSON (amounts in Naira)
+
+const approvalShape = z.record(z.string(), z.enum(['APPROVED', 'PENDING', 'REJECTED'])).describe('approval per coverage area (NG); {} when the service did not say');
+const approvalState = z.enum(['APPROVED', 'PENDING', 'REJECTED', 'UNKNOWN']);
+const isoTimeOrNull = isoTime.nullable().describe('ISO 8601; null when the service did not say');
+const notes = z.array(z.string()).describe("what the service's answer did not say, in sentences");
+
+const phonebookShape = z.strictObject({ id: z.number(), name: z.string(), description: z.string(), contactCount: z.number().nullable(), createdAt: isoTimeOrNull });
+
+const templateShape = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  body: z.string().nullable().describe('null when the service did not give the text'),
+  indexes: z.array(z.string()),
+  useCases: z.array(z.string()),
+  approval: approvalShape,
+  state: approvalState,
+  approved: z.boolean(),
+  createdAt: isoTimeOrNull,
+});
+
+const messageShape = z.strictObject({
+  reference: z.string().nullable().describe('null when the service did not give one'),
+  requestReference: z.string().nullable().describe("the answer's request reference, for support"),
+  senderId: z.string(),
+  body: z.string(),
+  isBulk: z.boolean(),
+  phoneBookId: z.number().nullable(),
+  recipientCount: z.number().nullable(),
+  recipients: z.array(z.string()).describe('the first 50'),
+  pages: z.number().nullable(),
+  emails: z.array(z.string()),
+  smsCost: nairaOrNull,
+  emailCost: nairaOrNull,
+  totalCost: nairaOrNull,
+  costSource: z.enum(['service', 'quoted']).nullable().describe("the service's figure, or the quote the user confirmed (the answer gave none)"),
+  status: z.enum(['DELIVERED', 'SENT', 'FAILED', 'UNKNOWN']),
+  templateId: z.string().nullable(),
+  createdAt: isoTimeOrNull,
+  notes,
+});
+
+const toNaira = (kobo: number | null): number | null => (kobo === null ? null : kobo / 100);
+
+function messageJson(m: MessageView): z.infer<typeof messageShape> {
+  const { smsCostKobo, emailCostKobo, totalCostKobo, ...rest } = m;
+  return { ...rest, smsCost: toNaira(smsCostKobo), emailCost: toNaira(emailCostKobo), totalCost: toNaira(totalCostKobo) };
+}
+
+const quoteShape = z.strictObject({
+  recipients: z.number(),
+  recipientsLabel: z.string(),
+  pages: z.number(),
+  characters: z.number(),
+  emails: z.number(),
+  smsCost: naira,
+  emailCost: naira,
+  totalCost: naira,
+  body: z.string(),
+});
+
+function quoteJson(q: MessageQuote): z.infer<typeof quoteShape> {
+  return { recipients: q.recipients, recipientsLabel: q.recipientsLabel, pages: q.pages, characters: q.characters, emails: q.emails, smsCost: q.smsKobo / 100, emailCost: q.emailKobo / 100, totalCost: q.totalKobo / 100, body: q.body };
+}
+
+const otpShape = z.strictObject({
+  reference: z.string().nullable().describe("what confirms the code; null when the service's answer gave none"),
+  receiverNumber: z.string(),
+  numberOfDigits: z.number(),
+  seconds: z.number(),
+  sentAt: isoTime,
+  expiresAt: isoTime,
+  cost: naira,
+  costSource: z.enum(['service', 'quoted']),
+  notes,
+});
+
+function otpJson(o: OtpSentView): z.infer<typeof otpShape> {
+  const { costKobo, ...rest } = o;
+  return { ...rest, cost: costKobo / 100 };
+}
+
+const rowProblem = z.strictObject({ row: z.number(), message: z.string() });
+
+const importShape = z.strictObject({
+  phoneBookId: z.number(),
+  fileName: z.string(),
+  rows: z.number(),
+  valid: z.number(),
+  added: z.number(),
+  skipped: z.number().describe('already in the phonebook'),
+  invalidCount: z.number(),
+  invalid: z.array(rowProblem).describe('the first 200'),
+  duplicateCount: z.number(),
+  cancelled: z.boolean(),
+  chunks: z.number(),
+  durationMs: z.number(),
+  notes: z.array(z.string()).describe("how the counts were established when the service's answers did not give them"),
+});
+
+const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]): Pick<T, K> => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+
+const phonebookJson = (p: PhonebookView) => pick(p, ['id', 'name', 'description', 'contactCount', 'createdAt']);
+const templateJson = (t: TemplateView) => pick(t, ['id', 'name', 'slug', 'body', 'indexes', 'useCases', 'approval', 'state', 'approved', 'createdAt']);
+const senderJson = (s: SenderIdView) => pick(s, ['senderId', 'approval', 'state', 'approved', 'createdAt']);
+const importJson = (r: ContactsImportResult) =>
+  pick(r, ['phoneBookId', 'fileName', 'rows', 'valid', 'added', 'skipped', 'invalidCount', 'invalid', 'duplicateCount', 'cancelled', 'chunks', 'durationMs', 'notes']);
 
 function messageText(m: MessageView): string {
   const parts = m.smsCostKobo !== null && m.emailCostKobo !== null ? ` (SMS ${formatNaira(m.smsCostKobo)}, email ${formatNaira(m.emailCostKobo)})` : '';
@@ -49,35 +160,75 @@ function templateRow(t: TemplateView): string[] {
   return [t.id, t.name, t.state, t.indexes.length ? t.indexes.map((i) => `{{${i}}}`).join(' ') : '—', body.length > 50 ? `${body.slice(0, 49)}…` : body];
 }
 
-export const phonebookCreateCommand: CliCommand = {
+export const phonebookCreateCommand = command({
   path: ['phonebook', 'create'],
   summary: 'Create a phonebook',
   usage: 'vendesk phonebook create NAME [--description TEXT] [--json]',
   options: [{ name: 'description', kind: 'string', description: 'What the phonebook is for' }],
+  output: phonebookShape,
   async run(ctx) {
     const name = positional(ctx.args, 0, 'The phonebook NAME');
     const app = await ctx.app();
     const pb = await callOrThrow(app, 'messaging.phonebooks.create', { name, description: stringOption(ctx.args, 'description') ?? '' });
-    return { json: pb, text: `Created phonebook ${pb.id}: ${pb.name}` };
+    return { json: phonebookJson(pb), text: `Created phonebook ${pb.id}: ${pb.name}` };
   },
-};
+});
 
-export const phonebookListCommand: CliCommand = {
+export const phonebookListCommand = command({
   path: ['phonebook', 'list'],
   summary: 'List phonebooks with their number of contacts',
   usage: 'vendesk phonebook list [--json]',
   options: [],
+  output: z.array(phonebookShape),
   async run(ctx) {
     const app = await ctx.app();
     const list = await callOrThrow(app, 'messaging.phonebooks.list', {});
     const text = list.length
       ? table([['ID', 'NAME', 'CONTACTS', 'DESCRIPTION'], ...list.map((p) => [String(p.id), p.name, countText(p.contactCount), p.description])])
       : 'No phonebooks yet. Create one with: vendesk phonebook create NAME';
-    return { json: list, text };
+    return { json: list.map(phonebookJson), text };
   },
-};
+});
 
-export const contactsImportCommand: CliCommand = {
+export const phonebookContactsCommand = command({
+  path: ['phonebook', 'contacts'],
+  summary: "List a phonebook's contacts (a page at a time), optionally those matching a search",
+  usage: 'vendesk phonebook contacts ID|NAME [--search TEXT] [--limit N] [--offset N] [--json]',
+  options: [
+    { name: 'search', kind: 'string', description: 'Part of a name or phone number' },
+    { name: 'limit', kind: 'string', description: 'Contacts per page (1–1000, default 200)' },
+    { name: 'offset', kind: 'string', description: 'Contacts to skip first (default 0)' },
+  ],
+  output: z.strictObject({
+    phonebook: phonebookShape,
+    matching: z.number().describe('contacts matching the search, on all pages'),
+    offset: z.number(),
+    contactsListed: z.boolean().describe("false when the service's answer did not list the phonebook's contacts"),
+    contacts: z.array(z.strictObject({ id: z.number(), name: z.string(), phoneNumber: z.string(), createdAt: isoTimeOrNull })),
+  }),
+  async run(ctx) {
+    const which = positional(ctx.args, 0, 'The phonebook ID or NAME');
+    const limit = integer(ctx.args, 'limit', 200);
+    if (limit < 1 || limit > 1000) throw new UsageError(`--limit must be a whole number from 1 to 1000, got "${limit}"`);
+    const offset = integer(ctx.args, 'offset', 0);
+    const search = stringOption(ctx.args, 'search') ?? '';
+    const app = await ctx.app();
+    const pb = await app.service(createMessagingService).resolvePhonebook(which);
+    const page = await callOrThrow(app, 'messaging.phonebooks.get', { id: pb.id, offset, limit, search });
+    const contacts = page.contacts.map((c) => ({ id: c.id, name: c.name, phoneNumber: c.phoneNumber, createdAt: c.createdAt }));
+    const shown = contacts.length ? `${offset + 1}–${offset + contacts.length}` : 'none';
+    const text = !page.contactsListed
+      ? `Phonebook ${pb.id} (${pb.name}): the service's answer did not list its contacts, so vendesk cannot show them.`
+      : [
+      `Phonebook ${pb.id} (${pb.name}): ${page.matching.toLocaleString('en-NG')} contact(s)${search ? ` matching "${search}"` : ''}; showing ${shown}.`,
+      ...(contacts.length ? [table([['PHONE', 'NAME'], ...contacts.map((c) => [c.phoneNumber, c.name])])] : []),
+      ...(offset + contacts.length < page.matching ? [`Next: --offset ${offset + contacts.length}`] : []),
+    ].join('\n');
+    return { json: { phonebook: phonebookJson(page.phonebook), matching: page.matching, offset: page.offset, contactsListed: page.contactsListed, contacts }, text };
+  },
+});
+
+export const contactsImportCommand = command({
   path: ['contacts', 'import'],
   summary: 'Upload the contacts of a CSV or XLSX file (Name, Phone) into a phonebook',
   usage: 'vendesk contacts import FILE --phonebook ID|NAME [--sheet NAME] [--json]',
@@ -85,6 +236,8 @@ export const contactsImportCommand: CliCommand = {
     { name: 'phonebook', kind: 'string', description: 'Phonebook id or exact name' },
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
   ],
+  output: importShape,
+  exitCodes: { 0: 'every row was imported (or was already there)', 1: 'cancelled part-way (Ctrl-C): part was uploaded', 3: 'some rows are invalid and were not imported' },
   async run(ctx) {
     const file = positional(ctx.args, 0, 'The FILE to import');
     const phonebookArg = requireOption(ctx.args, 'phonebook');
@@ -115,14 +268,14 @@ export const contactsImportCommand: CliCommand = {
         ...(r.invalidCount > 20 ? [`  … and ${r.invalidCount - 20} more (use --json for the first 200)`] : []),
         `Time:                  ${(r.durationMs / 1000).toFixed(1)} s`,
       ];
-      return { json: r, text: lines.join('\n'), exitCode: r.invalidCount > 0 ? EXIT.invalidRows : r.cancelled ? EXIT.failed : EXIT.ok };
+      return { json: importJson(r), text: lines.join('\n'), exitCode: r.invalidCount > 0 ? EXIT.invalidRows : r.cancelled ? EXIT.failed : EXIT.ok };
     } finally {
       unsubscribe();
     }
   },
-};
+});
 
-export const templateCreateCommand: CliCommand = {
+export const templateCreateCommand = command({
   path: ['template', 'create'],
   summary: 'Create a message template ({{1}}…{{n}} placeholders); it is usable once approved',
   usage: 'vendesk template create --name NAME --body TEXT --use-case CASE[,CASE] [--slug SLUG] [--json]',
@@ -132,6 +285,7 @@ export const templateCreateCommand: CliCommand = {
     { name: 'use-case', kind: 'string', description: 'Use cases, separated by commas (payroll,alerts)' },
     { name: 'slug', kind: 'string', description: 'Short id (default: made from the name)' },
   ],
+  output: templateShape,
   async run(ctx) {
     const app = await ctx.app();
     const slug = stringOption(ctx.args, 'slug');
@@ -142,28 +296,29 @@ export const templateCreateCommand: CliCommand = {
       ...(slug ? { slug } : {}),
     });
     return {
-      json: t,
+      json: templateJson(t),
       text: `Created template ${t.id} (${t.name}), ${t.state}. Placeholders: ${t.indexes.length ? t.indexes.map((i) => `{{${i}}}`).join(', ') : 'none'}.${t.approved ? '' : '\nIt can be used once it is APPROVED: check with vendesk template list.'}`,
     };
   },
-};
+});
 
-export const templateListCommand: CliCommand = {
+export const templateListCommand = command({
   path: ['template', 'list'],
   summary: 'List templates with their approval state',
   usage: 'vendesk template list [--json]',
   options: [],
+  output: z.array(templateShape),
   async run(ctx) {
     const app = await ctx.app();
     const list = await callOrThrow(app, 'messaging.templates.list', {});
     return {
-      json: list,
+      json: list.map(templateJson),
       text: list.length ? table([['ID', 'NAME', 'STATE (NG)', 'PLACEHOLDERS', 'TEXT'], ...list.map(templateRow)]) : 'No templates yet. Create one with: vendesk template create',
     };
   },
-};
+});
 
-export const smsSendCommand: CliCommand = {
+export const smsSendCommand = command({
   path: ['sms', 'send'],
   summary: 'Send an SMS to one number or a phonebook (prints recipients and cost first)',
   usage: 'vendesk sms send (--to NUMBER | --phonebook ID|NAME) --sender ID (--message TEXT | --template ID --values A,B) [--email ADDR ...] [--subject S] [--dry-run] [--json]',
@@ -179,6 +334,7 @@ export const smsSendCommand: CliCommand = {
     { name: 'subject', kind: 'string', description: 'Subject of the email copies' },
     { name: 'dry-run', kind: 'boolean', description: 'Show recipients and cost, send nothing' },
   ],
+  output: z.union([messageShape, z.strictObject({ dryRun: z.literal(true), quote: quoteShape })]),
   async run(ctx) {
     const a = ctx.args;
     const to = stringOption(a, 'to');
@@ -198,40 +354,42 @@ export const smsSendCommand: CliCommand = {
     const emails = listOption(a, 'email');
     const quote = await callOrThrow(app, 'messaging.quote', { target, content, emails });
     const costLine = `${quote.recipientsLabel}: ${quote.recipients.toLocaleString('en-NG')} recipient(s) × ${quote.pages} page(s) × ₦4${quote.emails ? ` + ${quote.emails} email cop${quote.emails === 1 ? 'y' : 'ies'} × ₦1` : ''} = ${formatNaira(quote.totalKobo)}`;
-    if (dryRun) return { json: { dryRun: true, quote }, text: `Would send (nothing sent):\n${costLine}\nText: ${quote.body}` };
+    if (dryRun) return { json: { dryRun: true as const, quote: quoteJson(quote) }, text: `Would send (nothing sent):\n${costLine}\nText: ${quote.body}` };
     ctx.progress(`Sending: ${costLine}`);
     const subject = stringOption(a, 'subject');
     const sent = await callOrThrow(app, 'messaging.send', { target, content, emails, senderId: sender, confirmedTotalKobo: quote.totalKobo, ...(subject ? { subject } : {}) });
-    return { json: sent, text: `Sent.\n${messageText(sent)}` };
+    return { json: messageJson(sent), text: `Sent.\n${messageText(sent)}` };
   },
-};
+});
 
-export const smsSendersCommand: CliCommand = {
+export const smsSendersCommand = command({
   path: ['sms', 'senders'],
   summary: 'List sender IDs and whether they are approved',
   usage: 'vendesk sms senders [--json]',
   options: [],
+  output: z.array(z.strictObject({ senderId: z.string(), approval: approvalShape, state: approvalState, approved: z.boolean(), createdAt: isoTimeOrNull })),
   async run(ctx) {
     const app = await ctx.app();
     const list = await callOrThrow(app, 'messaging.senderIds', {});
-    return { json: list, text: table([['SENDER ID', 'STATE (NG)', 'USABLE'], ...list.map((s) => [s.senderId, s.state, s.approved ? 'yes' : 'no'])]) };
+    return { json: list.map(senderJson), text: table([['SENDER ID', 'STATE (NG)', 'USABLE'], ...list.map((s) => [s.senderId, s.state, s.approved ? 'yes' : 'no'])]) };
   },
-};
+});
 
-export const smsStatusCommand: CliCommand = {
+export const smsStatusCommand = command({
   path: ['sms', 'status'],
   summary: 'Status of a message by its reference',
   usage: 'vendesk sms status REF [--json]',
   options: [],
+  output: messageShape,
   async run(ctx) {
     const reference = positional(ctx.args, 0, 'The message REF');
     const app = await ctx.app();
     const m = await callOrThrow(app, 'messaging.status', { reference });
-    return { json: m, text: messageText(m) };
+    return { json: messageJson(m), text: messageText(m) };
   },
-};
+});
 
-export const smsHistoryCommand: CliCommand = {
+export const smsHistoryCommand = command({
   path: ['sms', 'history'],
   summary: 'Messages sent, newest first',
   usage: 'vendesk sms history [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--search TEXT] [--page N] [--per-page N] [--json]',
@@ -242,6 +400,7 @@ export const smsHistoryCommand: CliCommand = {
     { name: 'page', kind: 'string', description: 'Page number (from 1)' },
     { name: 'per-page', kind: 'string', description: 'Messages per page (at most 100, default 20)' },
   ],
+  output: z.strictObject({ items: z.array(messageShape), page: z.number(), perPage: z.number(), totalPages: z.number().nullable(), totalRecords: z.number().nullable(), hasMore: z.boolean() }),
   async run(ctx) {
     const a = ctx.args;
     const app = await ctx.app();
@@ -268,11 +427,11 @@ export const smsHistoryCommand: CliCommand = {
     const text = h.items.length
       ? `${table([['SENT (UTC)', 'REFERENCE', 'STATUS', 'TO', 'COST', 'TEXT'], ...rows])}\nPage ${h.page}${of}${total}${h.hasMore ? `; next: --page ${h.page + 1}` : ''}`
       : 'No messages match.';
-    return { json: h, text };
+    return { json: { ...pick(h, ['page', 'perPage', 'totalPages', 'totalRecords', 'hasMore']), items: h.items.map(messageJson) }, text };
   },
-};
+});
 
-export const otpSendCommand: CliCommand = {
+export const otpSendCommand = command({
   path: ['otp', 'send'],
   summary: 'Send a one-time code to a phone number',
   usage: 'vendesk otp send --to NUMBER --sender ID [--digits 6] [--seconds 300] [--email ADDR ...] [--json]',
@@ -283,6 +442,7 @@ export const otpSendCommand: CliCommand = {
     { name: 'seconds', kind: 'string', description: 'Validity, 30 to 86400 seconds (default 300)' },
     { name: 'email', kind: 'string', description: 'Also email the code to this address (₦1 each; repeatable)', multiple: true },
   ],
+  output: otpShape,
   async run(ctx) {
     const a = ctx.args;
     const app = await ctx.app();
@@ -294,7 +454,7 @@ export const otpSendCommand: CliCommand = {
       emails: listOption(a, 'email'),
     });
     return {
-      json: sent,
+      json: otpJson(sent),
       text: [
         `Code sent to ${sent.receiverNumber} (${sent.numberOfDigits} digits), valid until ${sent.expiresAt}. Cost ${formatNaira(sent.costKobo)}${sent.costSource === 'quoted' ? ' (as quoted)' : ''}.`,
         `Reference: ${sent.reference ?? NOT_GIVEN}`,
@@ -303,25 +463,27 @@ export const otpSendCommand: CliCommand = {
       ].join('\n'),
     };
   },
-};
+});
 
-export const otpConfirmCommand: CliCommand = {
+export const otpConfirmCommand = command({
   path: ['otp', 'confirm'],
   summary: 'Confirm a one-time code',
   usage: 'vendesk otp confirm REFERENCE CODE [--json]',
   options: [],
+  output: z.strictObject({ reference: z.string(), confirmedAt: isoTime }),
   async run(ctx) {
     const reference = positional(ctx.args, 0, 'The REFERENCE of the code');
     const code = positional(ctx.args, 1, 'The CODE');
     const app = await ctx.app();
     const r = await callOrThrow(app, 'messaging.otp.confirm', { reference, code });
-    return { json: r, text: `Confirmed: ${r.reference} at ${r.confirmedAt}.` };
+    return { json: { reference: r.reference, confirmedAt: r.confirmedAt }, text: `Confirmed: ${r.reference} at ${r.confirmedAt}.` };
   },
-};
+});
 
-export const MESSAGING_COMMANDS: CliCommand[] = [
+export const MESSAGING_COMMANDS = [
   phonebookCreateCommand,
   phonebookListCommand,
+  phonebookContactsCommand,
   contactsImportCommand,
   templateCreateCommand,
   templateListCommand,

@@ -1,26 +1,60 @@
 /**
- * `vendesk buy electricity`, `vendesk buy cable`, `vendesk pending`, `vendesk requery`: the same
- * operations as the Purchases and Pending pages, with the same checks (a duplicate of a pending
- * purchase is refused here too).
+ * `vendesk buy electricity|cable|airtime|data`, `vendesk purchases`, `vendesk receipt`,
+ * `vendesk pending`, `vendesk pending resolve`, `vendesk requery`: the same operations as the
+ * Purchases and Pending pages, with the same checks (a duplicate of a pending purchase is refused
+ * here too). Airtime and data for one number are bought as the window buys them: through the bulk
+ * engine as a one-item job.
  *
  * Exit codes: 0 bought or accepted (a pending purchase is not a failure: `vendesk requery`
  * settles it), 1 declined, refused, uncertain or any error, 2 usage (including a missing --yes).
  */
+import { z } from 'zod';
+import { BULK_ITEM_STATES } from '../../shared/contract/bulk';
 import type { PendingItemView, RequeryRunSummary } from '../../shared/contract/pending';
-import type { PurchaseView } from '../../shared/contract/purchases';
+import type { PurchaseView, TopUpCheckView, TopUpView } from '../../shared/contract/purchases';
+import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira } from '../../shared/money';
+import type { App } from '../../main/app';
 import { callOrThrow } from '../callOrThrow';
-import { EXIT, nairaOption, requireOption, UsageError, type CliCommand, type CliResult } from '../cliCommand';
+import { cliText } from '../cliHints';
+import { EXIT, command, nairaOption, numberOption, requireOption, requirePositional, stringOption, UsageError, type CliContext, type CliResult } from '../cliCommand';
+import { isoTime, naira, nairaOrNull } from '../jsonShape';
+
+const PURCHASE_STATES = ['sending', 'success', 'pending', 'failed', 'rejected', 'uncertain', 'needs_support', 'not_found'] as const;
+
+export const purchaseShape = z.strictObject({
+  id: z.string(),
+  kind: z.enum(['electricity', 'cable']),
+  state: z.enum(PURCHASE_STATES),
+  status: z.string(),
+  whatToDo: z.string().nullable(),
+  reference: z.string().nullable(),
+  provider: z.string(),
+  account: z.string().describe('meter or smartcard number'),
+  vendType: z.enum(['PREPAID', 'POSTPAID']).nullable(),
+  bouquet: z.string().nullable(),
+  amount: naira,
+  phone: z.string(),
+  customerName: z.string(),
+  token: z.string().nullable(),
+  units: z.number().nullable(),
+  receiptNo: z.string().nullable(),
+  reason: z.string().nullable(),
+  refund: z.enum(['not_applicable', 'checking', 'confirmed', 'not_charged', 'missing']),
+  requeryAttempts: z.number(),
+  nextRequeryAt: isoTime.nullable(),
+  createdAt: isoTime,
+});
+
+/** What every receipt in the JSON starts with, whatever was bought. */
+function receiptHead<P extends Pick<PurchaseView | TopUpView, 'id' | 'kind' | 'state' | 'statusText' | 'whatToDo' | 'reference'>>(p: P) {
+  return { id: p.id, kind: p.kind as P['kind'], state: p.state as P['state'], status: p.statusText, whatToDo: cliText(p.whatToDo), reference: p.reference };
+}
 
 /** A purchase as the CLI's JSON prints it: amounts in Naira. */
-function purchaseJson(p: PurchaseView) {
+function purchaseJson(p: PurchaseView): z.infer<typeof purchaseShape> {
   return {
-    id: p.id,
-    kind: p.kind,
-    state: p.state,
-    status: p.statusText,
-    whatToDo: p.whatToDo,
-    reference: p.reference,
+    ...receiptHead(p),
     provider: p.providerCode,
     account: p.account,
     vendType: p.vendType,
@@ -49,22 +83,119 @@ function receiptText(p: PurchaseView): string {
   if (p.units !== null) lines.push(`  Units: ${p.units} kWh`);
   if (p.receiptNo) lines.push(`  Receipt no: ${p.receiptNo}`);
   if (p.refund.message) lines.push(`  ${p.refund.message}`);
-  if (p.whatToDo) lines.push(p.whatToDo);
+  if (p.whatToDo) lines.push(cliText(p.whatToDo));
   return lines.join('\n');
 }
 
-const SETTLED_OK = new Set(['success', 'pending']);
+const SETTLED_OK = new Set(['success', 'pending', 'accepted']);
 
 /** A purchase's answer: done when bought or accepted and pending, failed otherwise. */
-function purchaseResult(purchase: PurchaseView): CliResult {
+function purchaseResult(purchase: PurchaseView): CliResult<z.infer<typeof purchaseShape>> {
   return { exitCode: SETTLED_OK.has(purchase.state) ? EXIT.ok : EXIT.failed, json: purchaseJson(purchase), text: receiptText(purchase) };
+}
+
+const BUY_EXIT_CODES = { 0: 'bought, or accepted and pending (`vendesk requery` settles it)', 1: 'declined, refused or uncertain (the JSON says which), or the command failed', 2: 'usage error, or --yes missing (nothing bought)' } as const;
+
+// ---------------------------------------------------------------- airtime and data for one number
+
+export const topUpShape = z.strictObject({
+  id: z.string().describe('the id of its one-item job'),
+  kind: z.enum(['airtime', 'data']),
+  state: z.enum(BULK_ITEM_STATES),
+  status: z.string(),
+  whatToDo: z.string().nullable(),
+  reference: z.string().nullable(),
+  phone: z.string(),
+  network: z.string(),
+  product: z.string().describe('catalog product code or data plan'),
+  description: z.string(),
+  amount: naira,
+  walletCost: nairaOrNull,
+  reason: z.string().nullable(),
+  settledBy: z.string().nullable(),
+  createdAt: isoTime,
+  finalAt: isoTime.nullable(),
+});
+
+function topUpJson(p: TopUpView): z.infer<typeof topUpShape> {
+  return {
+    ...receiptHead(p),
+    phone: p.phone,
+    network: p.network,
+    product: p.productCode,
+    description: p.description,
+    amount: koboToNaira(p.amountKobo),
+    walletCost: p.costKobo === null ? null : koboToNaira(p.costKobo),
+    reason: cliText(p.reason),
+    settledBy: p.settledBy,
+    createdAt: p.createdAt,
+    finalAt: p.finalAt,
+  };
+}
+
+function topUpText(p: TopUpView): string {
+  const lines = [p.statusText, `  ${p.kind === 'airtime' ? 'Airtime' : 'Data'}: ${p.description} (${p.productCode}) for ${p.phone}`, `  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${p.costKobo === null ? 'not known yet' : formatNaira(p.costKobo)}`];
+  if (p.reference) lines.push(`  Reference: ${p.reference}`);
+  if (p.reason) lines.push(`  ${cliText(p.reason)}`);
+  if (p.whatToDo) lines.push(cliText(p.whatToDo));
+  return lines.join('\n');
+}
+
+function topUpResult(p: TopUpView): CliResult<z.infer<typeof topUpShape>> {
+  return { exitCode: SETTLED_OK.has(p.state) ? EXIT.ok : EXIT.failed, json: topUpJson(p), text: topUpText(p) };
+}
+
+function checkText(c: TopUpCheckView): string {
+  return `${c.kind === 'airtime' ? `${formatNaira(c.amountKobo)} of ${c.description}` : `${c.description} (${c.productCode}, ${formatNaira(c.amountKobo)})`} for ${c.phone}`;
+}
+
+/** Checks, then (with --yes) buys airtime or data for one number through the bulk engine. */
+async function buyTopUp(ctx: CliContext, request: { kind: 'airtime'; phone: string; amountKobo: number; network?: string } | { kind: 'data'; phone: string; productCode: string; network?: string }) {
+  const repeat = ctx.args.options.repeat === true;
+  const app = await ctx.app();
+  const check = await callOrThrow(app, 'purchases.checkTopUp', request);
+  for (const warning of check.warnings) ctx.progress(`Note: ${warning}`);
+  if (check.recent) ctx.progress(`Note: ${check.recent}${repeat ? ' Buying it again (--repeat).' : ''}`);
+  if (ctx.args.options.yes !== true) confirmOrStop(false, `Would buy ${checkText(check)} on ${app.connection.kind.toUpperCase()} ${app.connection.profileName}.`);
+  ctx.progress(`Buying ${checkText(check)} on ${app.connection.kind.toUpperCase()}…`);
+  return topUpResult(await callOrThrow(app, 'purchases.buyTopUp', { ...request, repeat }));
+}
+
+const topUpOptions = {
+  phone: { name: 'phone', kind: 'string', description: 'The number to top up (any Nigerian spelling: 0803…, +234 803…)' },
+  amount: { name: 'amount', kind: 'string', description: 'Amount in Naira, e.g. 500 or 1,500' },
+  plan: { name: 'plan', kind: 'string', description: 'Data plan code (case-sensitive), e.g. MTN-1GB-7D' },
+  network: { name: 'network', kind: 'string', description: "MTN, Airtel, Glo or 9mobile (default: the number's prefix; give it for a ported number)" },
+  repeat: { name: 'repeat', kind: 'boolean', description: 'Buy even though the same was bought for this number in the last 24 hours' },
+  yes: { name: 'yes', kind: 'boolean', description: 'Buy without asking (required: money is spent)' },
+} as const;
+
+/** `vendesk buy airtime` (an amount) or `vendesk buy data` (a plan) for one number. */
+function topUpCommand(kind: 'airtime' | 'data') {
+  const airtime = kind === 'airtime';
+  return command({
+    path: ['buy', kind],
+    summary: airtime ? 'Buy airtime for one number (no spreadsheet); checked like a bulk row, bought once' : 'Buy a data plan for one number (no spreadsheet); the plan code is from `vendesk catalog data`',
+    usage: `vendesk buy ${kind} --phone N ${airtime ? '--amount NAIRA' : '--plan CODE'} [--network N] [--repeat] --yes [--json]`,
+    options: [topUpOptions.phone, airtime ? topUpOptions.amount : topUpOptions.plan, topUpOptions.network, topUpOptions.repeat, topUpOptions.yes],
+    output: topUpShape,
+    exitCodes: BUY_EXIT_CODES,
+    async run(ctx) {
+      const amountKobo = airtime ? nairaOption(ctx.args, 'amount') : undefined;
+      if (airtime && amountKobo === undefined) throw new UsageError('--amount is required');
+      const phone = requireOption(ctx.args, 'phone');
+      const network = stringOption(ctx.args, 'network');
+      const given = network ? { network } : {};
+      return buyTopUp(ctx, amountKobo !== undefined ? { kind: 'airtime', phone, amountKobo, ...given } : { kind: 'data', phone, productCode: requireOption(ctx.args, 'plan'), ...given });
+    },
+  });
 }
 
 function confirmOrStop(yes: boolean, summary: string): void {
   if (!yes) throw new UsageError(`${summary}\nNothing was bought. Add --yes to buy it.`);
 }
 
-const buyElectricityCommand: CliCommand = {
+const buyElectricityCommand = command({
   path: ['buy', 'electricity'],
   summary: 'Buy an electricity token (validates the meter first)',
   usage: 'vendesk buy electricity --disco CODE --meter N --type PREPAID|POSTPAID --amount NAIRA --phone N --yes [--json]',
@@ -76,6 +207,8 @@ const buyElectricityCommand: CliCommand = {
     { name: 'phone', kind: 'string', description: "Customer's phone number" },
     { name: 'yes', kind: 'boolean', description: 'Buy without asking (required: money is spent)' },
   ],
+  output: purchaseShape,
+  exitCodes: BUY_EXIT_CODES,
   async run(ctx) {
     const type = requireOption(ctx.args, 'type').toUpperCase();
     if (type !== 'PREPAID' && type !== 'POSTPAID') throw new UsageError(`--type must be PREPAID or POSTPAID, got "${type}"`);
@@ -96,9 +229,9 @@ const buyElectricityCommand: CliCommand = {
     ctx.progress(`Buying ${formatNaira(amountKobo)} for meter ${request.meter} on ${app.connection.kind.toUpperCase()}…`);
     return purchaseResult(await callOrThrow(app, 'purchases.buyElectricity', request));
   },
-};
+});
 
-const buyCableCommand: CliCommand = {
+const buyCableCommand = command({
   path: ['buy', 'cable'],
   summary: 'Buy a cable TV bouquet (validates the smartcard first)',
   usage: 'vendesk buy cable --provider P --smartcard N --bouquet CODE --phone N --yes [--json]',
@@ -109,6 +242,8 @@ const buyCableCommand: CliCommand = {
     { name: 'phone', kind: 'string', description: "Customer's phone number" },
     { name: 'yes', kind: 'boolean', description: 'Buy without asking (required: money is spent)' },
   ],
+  output: purchaseShape,
+  exitCodes: BUY_EXIT_CODES,
   async run(ctx) {
     const request = {
       provider: requireOption(ctx.args, 'provider'),
@@ -124,9 +259,11 @@ const buyCableCommand: CliCommand = {
     ctx.progress(`Buying ${request.bouquetCode} for smartcard ${request.smartcard} on ${app.connection.kind.toUpperCase()}…`);
     return purchaseResult(await callOrThrow(app, 'purchases.buyCable', request));
   },
-};
+});
 
-function pendingJson(item: PendingItemView) {
+const pendingShape = purchaseShape.extend({ due: z.boolean(), dueInSeconds: z.number().nullable(), support: z.string().nullable().describe('the details support asks for, ready to paste') });
+
+function pendingJson(item: PendingItemView): z.infer<typeof pendingShape> {
   return { ...purchaseJson(item.purchase), due: item.due, dueInSeconds: item.dueInSeconds, support: item.support?.text ?? null };
 }
 
@@ -136,18 +273,40 @@ function pendingLine(item: PendingItemView): string {
   return `${p.id}  ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.kind === 'electricity' ? 'meter' : 'smartcard'} ${p.account}  ref ${p.reference ?? '—'}  attempts ${p.requery.attempts}  ${when}`;
 }
 
-const pendingCommand: CliCommand = {
+const pendingCommand = command({
   path: ['pending'],
   summary: 'List purchases waiting for a final answer (pending, uncertain, needing support)',
   usage: 'vendesk pending [--json]',
   options: [],
+  output: z.strictObject({ count: z.number(), items: z.array(pendingShape) }),
   async run(ctx) {
     const app = await ctx.app();
     const items = await callOrThrow(app, 'pending.list', { includeSettled: false });
     const text = items.length === 0 ? 'No purchases are waiting for a final answer.' : [`${items.length} purchase(s) waiting for a final answer:`, ...items.map(pendingLine)].join('\n');
     return { json: { count: items.length, items: items.map(pendingJson) }, text };
   },
-};
+});
+
+const pendingResolveCommand = command({
+  path: ['pending', 'resolve'],
+  summary: 'Resolve a pending, uncertain or support-bound purchase by hand (what support confirmed), with a note',
+  usage: 'vendesk pending resolve ID --outcome success|failed --note TEXT [--meter-token TOKEN] [--json]',
+  options: [
+    { name: 'outcome', kind: 'string', description: 'success or failed, as the service or its support confirmed' },
+    { name: 'note', kind: 'string', description: 'How you know, e.g. "support ticket 1234 confirmed the token"' },
+    { name: 'meter-token', kind: 'string', description: 'Prepaid electricity: the token support gave' },
+  ],
+  output: pendingShape,
+  async run(ctx) {
+    const id = requirePositional(ctx.args, 0, 'Name the purchase: vendesk pending resolve ID (vendesk pending lists them)');
+    const outcome = requireOption(ctx.args, 'outcome').toUpperCase();
+    if (outcome !== 'SUCCESS' && outcome !== 'FAILED') throw new UsageError(`--outcome must be success or failed, got "${outcome.toLowerCase()}"`);
+    const token = stringOption(ctx.args, 'meter-token');
+    const app = await ctx.app();
+    const item = await callOrThrow(app, 'pending.resolve', { id, outcome, note: requireOption(ctx.args, 'note'), ...(token ? { token } : {}) });
+    return { json: pendingJson(item), text: receiptText(item.purchase) };
+  },
+});
 
 function summaryText(s: RequeryRunSummary): string {
   if (s.checked === 0) return 'Nothing to check.';
@@ -158,17 +317,89 @@ function summaryText(s: RequeryRunSummary): string {
   return [parts.join(', ') + '.', ...s.items.map(pendingLine)].join('\n');
 }
 
-const requeryCommand: CliCommand = {
+const requeryCommand = command({
   path: ['requery'],
   summary: 'Check pending purchases with the service now (--due: only those whose check is due)',
   usage: 'vendesk requery [--due] [--json]',
   options: [{ name: 'due', kind: 'boolean', description: 'Only purchases whose next check is due' }],
+  output: z.strictObject({
+    checked: z.number(),
+    success: z.number(),
+    failed: z.number(),
+    stillPending: z.number(),
+    needsSupport: z.number(),
+    notFound: z.number(),
+    rescheduled: z.number(),
+    items: z.array(pendingShape),
+  }),
   async run(ctx) {
     const app = await ctx.app();
     const summary = await callOrThrow(app, 'pending.requeryDue', { all: ctx.args.options.due !== true });
     const { items, ...counts } = summary;
     return { json: { ...counts, items: items.map(pendingJson) }, text: summaryText(summary) };
   },
-};
+});
 
-export const PURCHASE_COMMANDS: CliCommand[] = [buyElectricityCommand, buyCableCommand, pendingCommand, requeryCommand];
+// ---------------------------------------------------------------- purchases and receipts
+
+const KIND_NAMES = ['electricity', 'cable', 'airtime', 'data'] as const;
+
+const purchasesCommand = command({
+  path: ['purchases'],
+  summary: 'The latest single purchases of the connection in use (electricity, cable TV, airtime, data), newest first',
+  usage: 'vendesk purchases [--kind electricity|cable|airtime|data] [--limit N] [--json]',
+  options: [
+    { name: 'kind', kind: 'string', description: 'Only this kind' },
+    { name: 'limit', kind: 'string', description: 'How many (1–500, default 20)' },
+  ],
+  output: z.array(z.union([purchaseShape, topUpShape])),
+  async run(ctx) {
+    const kindText = stringOption(ctx.args, 'kind');
+    const kind = KIND_NAMES.find((k) => k === kindText?.toLowerCase());
+    if (kindText !== undefined && !kind) throw new UsageError(`--kind must be electricity, cable, airtime or data, got "${kindText}"`);
+    const limit = numberOption(ctx.args, 'limit') ?? 20;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, got "${limit}"`);
+    const app = await ctx.app();
+    const vending = kind === 'airtime' || kind === 'data' ? [] : await callOrThrow(app, 'purchases.recent', { limit, ...(kind ? { kind } : {}) });
+    const topUps = kind === 'electricity' || kind === 'cable' ? [] : await callOrThrow(app, 'purchases.recentTopUps', { limit, ...(kind ? { kind } : {}) });
+    const all = [...vending.map((p) => ({ at: p.createdAt, json: purchaseJson(p), line: `${p.id}  ${p.createdAt.slice(0, 16).replace('T', ' ')}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.account}` })),
+      ...topUps.map((p) => ({ at: p.createdAt, json: topUpJson(p), line: `${p.id}  ${p.createdAt.slice(0, 16).replace('T', ' ')}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.phone}` }))]
+      .sort((a, b) => b.at.localeCompare(a.at))
+      .slice(0, limit);
+    const text = all.length === 0 ? `No purchases on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).` : `${all.map((p) => p.line).join('\n')}\nA receipt: vendesk receipt ID`;
+    return { json: all.map((p) => p.json), text };
+  },
+});
+
+/** Electricity and cable purchases and single airtime and data purchases, by id: whichever it is. */
+async function anyPurchase(app: App, id: string): Promise<{ vending: PurchaseView } | { topUp: TopUpView }> {
+  try {
+    return { vending: await callOrThrow(app, 'purchases.get', { id }) };
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'purchase_not_found') throw error;
+  }
+  try {
+    return { topUp: await callOrThrow(app, 'purchases.topUp', { id }) };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'purchase_not_found') {
+      throw new AppError('purchase_not_found', `There is no purchase ${id} on this connection.`, error.hint);
+    }
+    throw error;
+  }
+}
+
+const receiptCommand = command({
+  path: ['receipt'],
+  summary: 'One purchase and its receipt (electricity token, cable TV, airtime or data), by its id',
+  usage: 'vendesk receipt ID [--json]',
+  options: [],
+  output: z.union([purchaseShape, topUpShape]),
+  async run(ctx) {
+    const id = requirePositional(ctx.args, 0, 'Name the purchase: vendesk receipt ID (vendesk purchases lists them)');
+    const app = await ctx.app();
+    const found = await anyPurchase(app, id);
+    return 'vending' in found ? { json: purchaseJson(found.vending), text: receiptText(found.vending) } : { json: topUpJson(found.topUp), text: topUpText(found.topUp) };
+  },
+});
+
+export const PURCHASE_COMMANDS = [buyElectricityCommand, buyCableCommand, topUpCommand('airtime'), topUpCommand('data'), purchasesCommand, receiptCommand, pendingCommand, pendingResolveCommand, requeryCommand];

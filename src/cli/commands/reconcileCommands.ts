@@ -6,43 +6,75 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CATEGORY_LABELS, RECONCILE_CATEGORIES, type ReconcileRunView } from '../../shared/contract/reconcile';
+import { z } from 'zod';
+import { CATEGORY_LABELS, EXCEPTION_CATEGORIES, RECONCILE_CATEGORIES, type ReconcileCategory, type ReconcileItemView, type ReconcileRunView } from '../../shared/contract/reconcile';
 import { formatNaira } from '../../shared/money';
 import { faceAndCostText, purchasesText } from '../../shared/spendText';
 import { callOrThrow } from '../callOrThrow';
-import { dateOption, dateRangeOptions, numberOption, requirePositional, stringOption, UsageError, type CliCommand } from '../cliCommand';
+import { cliText } from '../cliHints';
+import { command, dateOption, dateRangeOptions, numberOption, requireOption, requirePositional, stringOption, UsageError } from '../cliCommand';
+import { isoTime, naira, nairaOrNull } from '../jsonShape';
+import { writeExportTo } from './bulkCommands';
 
-const naira = (kobo: number) => kobo / 100;
+const toNaira = (kobo: number) => kobo / 100;
 
-const nairaOrNull = (kobo: number | null | undefined) => (kobo === null || kobo === undefined ? null : naira(kobo));
+const toNairaOrNull = (kobo: number | null | undefined) => (kobo === null || kobo === undefined ? null : toNaira(kobo));
+
+const rollForwardShape = z.strictObject({
+  available: z.boolean(),
+  note: z.string().nullable().describe('why it could not be made'),
+  openingAt: isoTime.nullable(),
+  closingAt: isoTime.nullable(),
+  opening: nairaOrNull,
+  successfulSpend: nairaOrNull,
+  pendingSpend: nairaOrNull,
+  failedDebits: nairaOrNull,
+  refunds: nairaOrNull,
+  messagingCharges: nairaOrNull,
+  expectedClosing: nairaOrNull,
+  closing: nairaOrNull,
+  difference: nairaOrNull,
+  missingRefunds: nairaOrNull,
+  unexplained: nairaOrNull,
+  balanceReadings: z.number(),
+});
+
+const categoryShape = z.strictObject({ count: z.number(), amount: naira });
 
 /** The wallet roll-forward in Naira; every figure null when none could be made ("unknown" is never 0). */
-export function rollForwardJson(rf: ReconcileRunView['rollForward']) {
+export function rollForwardJson(rf: ReconcileRunView['rollForward']): z.infer<typeof rollForwardShape> {
   const made = rf?.available === true;
-  const line = (kobo: number | undefined) => (made ? naira(kobo ?? 0) : null);
+  const line = (kobo: number | undefined) => (made ? toNaira(kobo ?? 0) : null);
   return {
     available: made,
-    note: rf?.note ?? (rf ? null : 'No roll-forward was made for this run.'),
+    note: cliText(rf?.note ?? (rf ? null : 'No roll-forward was made for this run.')),
     openingAt: rf?.openingAt ?? null,
     closingAt: rf?.closingAt ?? null,
-    opening: nairaOrNull(rf?.openingKobo),
+    opening: toNairaOrNull(rf?.openingKobo),
     successfulSpend: line(rf?.successfulSpendKobo),
     pendingSpend: line(rf?.pendingSpendKobo),
     failedDebits: line(rf?.failedDebitsKobo),
     refunds: line(rf?.refundsKobo),
     messagingCharges: line(rf?.messagingKobo),
-    expectedClosing: nairaOrNull(rf?.expectedClosingKobo),
-    closing: nairaOrNull(rf?.closingKobo),
-    difference: nairaOrNull(rf?.differenceKobo),
+    expectedClosing: toNairaOrNull(rf?.expectedClosingKobo),
+    closing: toNairaOrNull(rf?.closingKobo),
+    difference: toNairaOrNull(rf?.differenceKobo),
     missingRefunds: line(rf?.missingRefundsKobo),
-    unexplained: made ? nairaOrNull(rf?.unexplainedKobo) : null,
+    unexplained: made ? toNairaOrNull(rf?.unexplainedKobo) : null,
     balanceReadings: rf?.snapshots ?? 0,
   };
 }
 
+const reconcileShape = z.strictObject({
+  runId: z.string(),
+  ...Object.fromEntries(RECONCILE_CATEGORIES.map((c) => [c, categoryShape])) as Record<ReconcileCategory, typeof categoryShape>,
+  unexplainedBalance: nairaOrNull.describe('Naira; null: no roll-forward'),
+  rollForward: rollForwardShape,
+});
+
 /** The JSON of the issue: each category `{ count, amount }` in Naira, `unexplainedBalance` in Naira (null: no roll-forward). */
-export function reconcileJson(run: ReconcileRunView) {
-  const c = (name: (typeof RECONCILE_CATEGORIES)[number]) => ({ count: run.totals[name].count, amount: naira(run.totals[name].amountKobo) });
+export function reconcileJson(run: ReconcileRunView): z.infer<typeof reconcileShape> {
+  const c = (name: (typeof RECONCILE_CATEGORIES)[number]) => ({ count: run.totals[name].count, amount: toNaira(run.totals[name].amountKobo) });
   return {
     runId: run.id,
     matched: c('matched'),
@@ -54,7 +86,7 @@ export function reconcileJson(run: ReconcileRunView) {
     lostSubmissions: c('lostSubmissions'),
     duplicateCharges: c('duplicateCharges'),
     missingRefunds: c('missingRefunds'),
-    unexplainedBalance: run.rollForward?.available ? nairaOrNull(run.rollForward.unexplainedKobo) : null,
+    unexplainedBalance: run.rollForward?.available ? toNairaOrNull(run.rollForward.unexplainedKobo) : null,
     rollForward: rollForwardJson(run.rollForward),
   };
 }
@@ -75,7 +107,7 @@ function summaryText(run: ReconcileRunView, out: string | null): string {
   return lines.join('\n');
 }
 
-export const reconcileCommand: CliCommand = {
+export const reconcileCommand = command({
   path: ['reconcile'],
   summary: 'Reconcile a vendor-exported transaction log with the mirror, vendesk purchases and the wallet',
   usage: 'vendesk reconcile FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out report.xlsx] [--sheet NAME] [--window MINUTES]',
@@ -86,6 +118,7 @@ export const reconcileCommand: CliCommand = {
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX export (default: the first)' },
     { name: 'window', kind: 'string', description: 'Minutes apart the phone + amount + time rule accepts (default 15)' },
   ],
+  output: reconcileShape,
   async run(ctx) {
     const file = requirePositional(ctx.args, 0, 'Name the vendor export: vendesk reconcile FILE');
     const { from, to } = dateRangeOptions(ctx.args, '--from is after --to; swap them');
@@ -117,30 +150,199 @@ export const reconcileCommand: CliCommand = {
     let outPath: string | null = null;
     if (out) {
       const written = await callOrThrow(app, 'reconcile.exportWorkbook', { runId: run.id });
-      outPath = path.resolve(out);
-      fs.copyFileSync(written.path, outPath);
+      outPath = writeExportTo(written.path, out);
     }
     const json = reconcileJson(run);
     ctx.progress(summaryText(run, outPath));
     return { json, text: JSON.stringify(json, null, 2) };
   },
-};
+});
 
-export const reconcileRunsCommand: CliCommand = {
+export const reconcileRunsCommand = command({
   path: ['reconcile', 'runs'],
   summary: 'List saved reconciliation runs, newest first',
   usage: 'vendesk reconcile runs [--json]',
   options: [],
+  output: z.array(
+    z.strictObject({
+      runId: z.string(),
+      state: z.enum(['running', 'done', 'failed', 'cancelled']),
+      createdAt: isoTime,
+      from: z.string(),
+      to: z.string(),
+      file: z.string(),
+      matched: z.number(),
+      exceptions: z.number(),
+      exceptionsAmount: naira,
+      unexplainedBalance: nairaOrNull,
+    }),
+  ),
   async run(ctx) {
     const app = await ctx.app();
     const runs = await callOrThrow(app, 'reconcile.runs', { limit: 50 });
-    const json = runs.map((r) => ({ runId: r.id, state: r.state, createdAt: r.createdAt, from: r.from, to: r.to, file: r.fileName, matched: r.matched, exceptions: r.exceptions, exceptionsAmount: naira(r.exceptionsKobo), unexplainedBalance: r.unexplainedKobo === null ? null : naira(r.unexplainedKobo) }));
+    const json = runs.map((r) => ({ runId: r.id, state: r.state, createdAt: r.createdAt, from: r.from, to: r.to, file: r.fileName, matched: r.matched, exceptions: r.exceptions, exceptionsAmount: toNaira(r.exceptionsKobo), unexplainedBalance: r.unexplainedKobo === null ? null : toNaira(r.unexplainedKobo) }));
     const text = runs.length === 0 ? 'No reconciliation runs yet.' : runs.map((r) => `${r.id}  ${r.createdAt.slice(0, 16)}  ${r.from}..${r.to}  ${r.state}  ${r.matched} matched, ${r.exceptions} to look at (${formatNaira(r.exceptionsKobo)})  ${r.fileName}`).join('\n');
     return { json, text };
   },
-};
+});
 
-export const spendReportCommand: CliCommand = {
+const itemShape = z.strictObject({
+  seq: z.number().describe('the number `reconcile resolve` takes'),
+  category: z.enum(RECONCILE_CATEGORIES),
+  rule: z.enum(['transaction_id', 'id', 'phone_amount_time']).nullable(),
+  exportRow: z.number().nullable(),
+  transactionId: z.string(),
+  logId: z.number().nullable(),
+  phone: z.string(),
+  type: z.string(),
+  product: z.string(),
+  network: z.string(),
+  createdAt: isoTime.nullable(),
+  exportAmount: nairaOrNull,
+  mirrorAmount: nairaOrNull,
+  exportCost: nairaOrNull,
+  mirrorCost: nairaOrNull,
+  exportStatus: z.string().nullable(),
+  mirrorStatus: z.string().nullable(),
+  localRef: z.string().nullable(),
+  localState: z.string().nullable(),
+  amount: naira,
+  detail: z.string(),
+  resolvedAt: isoTime.nullable(),
+  resolutionNote: z.string().nullable(),
+  requeryStatus: z.string().nullable(),
+  requeryAt: isoTime.nullable(),
+});
+
+function itemJson(i: ReconcileItemView): z.infer<typeof itemShape> {
+  return {
+    seq: i.seq,
+    category: i.category,
+    rule: i.rule,
+    exportRow: i.exportRow,
+    transactionId: i.transactionId,
+    logId: i.logId,
+    phone: i.phone,
+    type: i.type,
+    product: i.product,
+    network: i.network,
+    createdAt: i.createdAt,
+    exportAmount: toNairaOrNull(i.exportAmountKobo),
+    mirrorAmount: toNairaOrNull(i.mirrorAmountKobo),
+    exportCost: toNairaOrNull(i.exportCostKobo),
+    mirrorCost: toNairaOrNull(i.mirrorCostKobo),
+    exportStatus: i.exportStatus,
+    mirrorStatus: i.mirrorStatus,
+    localRef: i.localRef,
+    localState: i.localState,
+    amount: toNaira(i.amountKobo),
+    detail: cliText(i.detail),
+    resolvedAt: i.resolvedAt,
+    resolutionNote: i.resolutionNote,
+    requeryStatus: i.requeryStatus,
+    requeryAt: i.requeryAt,
+  };
+}
+
+/** `--category missingLocally` (or missing-locally, missing_locally, MISSINGLOCALLY). */
+function categoryOption(text: string): ReconcileCategory {
+  const key = (s: string) => s.replace(/[-_\s]/g, '').toLowerCase();
+  const found = RECONCILE_CATEGORIES.find((c) => key(c) === key(text));
+  if (!found) throw new UsageError(`--category must be one of ${RECONCILE_CATEGORIES.join(', ')}; got "${text}"`);
+  return found;
+}
+
+function runIdArg(args: Parameters<typeof requirePositional>[0]): string {
+  return requirePositional(args, 0, 'Name the run: vendesk reconcile … RUN_ID (vendesk reconcile runs lists them)');
+}
+
+export const reconcileItemsCommand = command({
+  path: ['reconcile', 'items'],
+  summary: "A run's items to look at (every exception category, or one --category), with the seq numbers `reconcile resolve` takes",
+  usage: 'vendesk reconcile items RUN_ID [--category NAME] [--search TEXT] [--limit N] [--offset N] [--json]',
+  options: [
+    { name: 'category', kind: 'string', description: `One category: ${RECONCILE_CATEGORIES.join(', ')} (default: every category but matched)` },
+    { name: 'search', kind: 'string', description: 'Part of a phone number or transaction id' },
+    { name: 'limit', kind: 'string', description: 'Items per category (1–1000, default 200)' },
+    { name: 'offset', kind: 'string', description: 'Items of each category to skip first (default 0)' },
+  ],
+  output: z.strictObject({ runId: z.string(), total: z.number().describe('items of the categories listed, on all pages'), items: z.array(itemShape) }),
+  async run(ctx) {
+    const runId = runIdArg(ctx.args);
+    const categoryText = stringOption(ctx.args, 'category');
+    const categories = categoryText === undefined ? EXCEPTION_CATEGORIES : [categoryOption(categoryText)];
+    const limit = numberOption(ctx.args, 'limit') ?? 200;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(`--limit must be a whole number from 1 to 1000, got "${limit}"`);
+    const offset = numberOption(ctx.args, 'offset') ?? 0;
+    if (!Number.isInteger(offset)) throw new UsageError(`--offset must be a whole number, got "${offset}"`);
+    const search = stringOption(ctx.args, 'search');
+    const app = await ctx.app();
+    let total = 0;
+    const items: ReconcileItemView[] = [];
+    for (const category of categories) {
+      const page = await callOrThrow(app, 'reconcile.items', { runId, category, offset, limit, ...(search ? { search } : {}) });
+      total += page.total;
+      items.push(...page.items);
+    }
+    const text =
+      items.length === 0
+        ? `No items to look at in run ${runId}${categoryText ? ` (${categories[0]})` : ''}.`
+        : [
+            ...items.map((i) => `${String(i.seq).padStart(6)}  ${i.category.padEnd(16)} ${(i.phone || '—').padEnd(11)}  ${formatNaira(i.amountKobo).padStart(12)}  ${i.transactionId || '—'}${i.resolvedAt ? '  RESOLVED' : ''}\n        ${cliText(i.detail)}`),
+            `${items.length} shown of ${total}. Resolve with: vendesk reconcile resolve ${runId} SEQ --note TEXT`,
+          ].join('\n');
+    return { json: { runId, total, items: items.map(itemJson) }, text };
+  },
+});
+
+export const reconcileRequeryCommand = command({
+  path: ['reconcile', 'requery'],
+  summary: "Ask the service now about every pending item of a run (vendesk's own purchases through the pending loop, others by transaction id)",
+  usage: 'vendesk reconcile requery RUN_ID [--json]',
+  options: [],
+  output: z.strictObject({
+    runId: z.string(),
+    queued: z.number(),
+    success: z.number(),
+    failed: z.number(),
+    stillPending: z.number(),
+    notChecked: z.number().describe('too early, provider unreachable or no reference'),
+    notes: z.array(z.string()),
+  }),
+  async run(ctx) {
+    const runId = runIdArg(ctx.args);
+    const app = await ctx.app();
+    const r = await callOrThrow(app, 'reconcile.requeryPending', { runId });
+    const text =
+      r.queued === 0
+        ? `Run ${runId} has no pending items to check.`
+        : [`Checked ${r.queued} pending item(s): ${r.success} succeeded, ${r.failed} failed, ${r.stillPending} still pending, ${r.notChecked} not checked.`, ...r.notes].join('\n');
+    return { json: { runId, ...r }, text };
+  },
+});
+
+export const reconcileResolveCommand = command({
+  path: ['reconcile', 'resolve'],
+  summary: 'Mark items of a run resolved, with a note saying why (the seq numbers come from `reconcile items`)',
+  usage: 'vendesk reconcile resolve RUN_ID SEQ [SEQ …] --note TEXT [--json]',
+  options: [{ name: 'note', kind: 'string', description: 'Why it is resolved, e.g. "refund arrived 3 Dec, ticket 1234"' }],
+  output: z.strictObject({ runId: z.string(), resolved: z.number(), seqs: z.array(z.number()) }),
+  async run(ctx) {
+    const runId = runIdArg(ctx.args);
+    const seqTexts = ctx.args.positionals.slice(1);
+    if (seqTexts.length === 0) throw new UsageError('Name the items: vendesk reconcile resolve RUN_ID SEQ [SEQ …] (vendesk reconcile items RUN_ID lists them)');
+    const seqs = seqTexts.map((t) => {
+      if (!/^[1-9]\d*$/.test(t)) throw new UsageError(`"${t}" is not an item number; item numbers are whole numbers from 1 (the seq of vendesk reconcile items)`);
+      return Number(t);
+    });
+    const note = requireOption(ctx.args, 'note');
+    const app = await ctx.app();
+    const r = await callOrThrow(app, 'reconcile.resolve', { runId, seqs, note });
+    return { json: { runId, resolved: r.resolved, seqs }, text: `Resolved ${r.resolved} item(s) of run ${runId}: ${note}` };
+  },
+});
+
+export const spendReportCommand = command({
   path: ['report', 'spend'],
   summary: 'Spend by day, type and network as an Excel workbook with a chart image beside it',
   usage: 'vendesk report spend --from YYYY-MM-DD --to YYYY-MM-DD [--out spend.xlsx]',
@@ -149,6 +351,7 @@ export const spendReportCommand: CliCommand = {
     { name: 'to', kind: 'string', description: 'Last day, inclusive' },
     { name: 'out', kind: 'string', description: 'Write the workbook here (the chart goes beside it)' },
   ],
+  output: z.strictObject({ workbook: z.string(), chart: z.string().nullable(), days: z.number(), purchases: z.number(), faceValue: naira, walletCost: naira, commission: naira }),
   async run(ctx) {
     const from = dateOption(ctx.args, 'from');
     const to = dateOption(ctx.args, 'to');
@@ -173,6 +376,6 @@ export const spendReportCommand: CliCommand = {
       text: `Spend report: ${file}${chart ? `\nChart: ${chart}` : ''}\n${purchasesText(t.purchases)}, successful: ${faceAndCostText(t.faceKobo, t.costKobo)}`,
     };
   },
-};
+});
 
-export const RECONCILE_COMMANDS: CliCommand[] = [reconcileCommand, reconcileRunsCommand, spendReportCommand];
+export const RECONCILE_COMMANDS = [reconcileCommand, reconcileRunsCommand, reconcileItemsCommand, reconcileRequeryCommand, reconcileResolveCommand, spendReportCommand];

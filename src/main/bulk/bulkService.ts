@@ -69,7 +69,8 @@ export class BulkService {
 
   // ------------------------------------------------------------------ preparing
 
-  private async catalogs(kind: BulkJobKind): Promise<Catalogs> {
+  /** The catalogs a job of this kind is validated against. */
+  async catalogs(kind: BulkJobKind): Promise<Catalogs> {
     const client = this.app.client();
     if (kind === 'airtime') return { airtime: await client.airtimeCatalog(), data: [] };
     if (kind === 'electricity') return { airtime: [], data: [], electricity: await this.app.service(createVendingCatalogs).electricity() };
@@ -416,6 +417,11 @@ export class BulkService {
     this.app.events.emit('data.changed', { topics: ['jobs'] });
     if (!wait) return this.status(jobId);
     return done.then(() => this.status(jobId));
+  }
+
+  /** Runs a job already confirmed in the store (a single purchase) and resolves when it has finished. */
+  runConfirmed(jobId: string): Promise<BulkJobView> {
+    return Promise.resolve(this.start(jobId, true));
   }
 
   pause(jobId: string): BulkJobView {

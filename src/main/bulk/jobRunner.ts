@@ -279,6 +279,8 @@ export class JobRunner {
 
   private capProblem(batch: ItemRow[]): string | null {
     const { store } = this.deps;
+    // The caps limit bulk jobs; a single purchase is confirmed on its own.
+    if (this.job.origin === 'single') return null;
     const batchKobo = batch.reduce((s, i) => s + i.amount_kobo, 0);
     const fmt = (k: number) => `₦${(k / 100).toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
     // Settings may have changed since the job was confirmed.

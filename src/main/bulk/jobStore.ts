@@ -40,7 +40,12 @@ export interface JobRow {
   started_at: string | null;
   finished_at: string | null;
   updated_at: string;
+  /** `file`: a spreadsheet's job; `single`: one airtime or data purchase (migration 14). */
+  origin: JobOrigin;
 }
+
+/** Where a job's items came from: a spreadsheet, or one purchase made on its own. */
+export type JobOrigin = 'file' | 'single';
 
 export interface ItemRow {
   job_id: string;
@@ -100,6 +105,8 @@ export interface NewJob {
   rowsTotal: number;
   batchSize: number;
   concurrency: number;
+  /** Default `file`. */
+  origin?: JobOrigin;
 }
 
 export interface NewItem {
@@ -155,8 +162,8 @@ export class JobStore {
     const at = now();
     const insertJob = this.stmt(
       `INSERT INTO bulk_jobs (id, kind, state, profile_id, connection_kind, base_url, file_name, file_hash, sheet_name, headers_json,
-        mapping_json, rows_total, invalid_count, batch_size, concurrency, created_at, updated_at)
-       VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        mapping_json, rows_total, invalid_count, batch_size, concurrency, created_at, updated_at, origin)
+       VALUES (?, ?, 'draft', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertItem = this.stmt(
       `INSERT INTO bulk_items (job_id, seq, row_number, phone, network, product_code, voucher_code, operator, region, data_value,
@@ -169,6 +176,7 @@ export class JobStore {
       insertJob.run(
         id, job.kind, job.profileId, job.connectionKind, job.baseUrl, job.fileName, job.fileHash, job.sheetName,
         JSON.stringify(job.headers), JSON.stringify(job.mapping), job.rowsTotal, invalidRows, job.batchSize, job.concurrency, at, at,
+        job.origin ?? 'file',
       );
       let seq = 0;
       for (const it of items) {
@@ -187,9 +195,9 @@ export class JobStore {
     return this.stmt('SELECT * FROM bulk_jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 
-  /** The jobs of one connection profile, newest first. */
-  listJobs(profileId: string, limit: number): JobRow[] {
-    return this.stmt('SELECT * FROM bulk_jobs WHERE profile_id = ? ORDER BY created_at DESC LIMIT ?').all(profileId, limit) as JobRow[];
+  /** The jobs of one connection profile made from a spreadsheet (`file`) or single purchases (`single`), newest first. */
+  listJobs(profileId: string, limit: number, origin: JobOrigin = 'file'): JobRow[] {
+    return this.stmt('SELECT * FROM bulk_jobs WHERE profile_id = ? AND origin = ? ORDER BY created_at DESC LIMIT ?').all(profileId, origin, limit) as JobRow[];
   }
 
   /**
@@ -339,12 +347,12 @@ export class JobStore {
     return this.stmt('SELECT 1 FROM bulk_items WHERE reference = ?').get(reference) !== undefined;
   }
 
-  /** Money committed since a time (the daily cap) by the jobs of one connection profile, in kobo (face value). */
+  /** Money committed since a time (the daily cap) by the spreadsheet jobs of one connection profile, in kobo (face value); single purchases are not bulk spending. */
   spentSince(profileId: string, sinceMs: number): number {
     const states = SPENDING_STATES.map(() => '?').join(',');
     const r = this.stmt(
         `SELECT COALESCE(SUM(b.amount_kobo), 0) AS s FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
-         WHERE j.profile_id = ? AND b.state IN (${states}) AND b.sent_ms >= ?`,
+         WHERE j.profile_id = ? AND j.origin = 'file' AND b.state IN (${states}) AND b.sent_ms >= ?`,
       )
       .get(profileId, ...SPENDING_STATES, sinceMs) as { s: number };
     return r.s;

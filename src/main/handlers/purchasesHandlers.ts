@@ -14,6 +14,7 @@ import {
   validateSmartcard,
 } from '../purchases';
 import { AppError } from '../../shared/appError';
+import { buyTopUp, checkTopUp, recentTopUps, topUpView } from '../bulk/singleTopUp';
 import { ensurePendingScheduler } from '../requery';
 import type { HandlersOf } from './handlerTypes';
 
@@ -82,6 +83,10 @@ export const purchasesHandlers: HandlersOf<typeof purchasesOperations> = {
     purchaseOrThrow(app, input.id);
     return toPurchaseView(await settleFromLog(app, input.id));
   },
+  'purchases.checkTopUp': async (input, app) => (await checkTopUp(app, input)).view,
+  'purchases.buyTopUp': (input, app) => buyTopUp(app, input),
+  'purchases.topUp': (input, app) => topUpView(app, input.id),
+  'purchases.recentTopUps': (input, app) => recentTopUps(app, input.kind, input.limit),
   'purchases.checkRefund': async (input, app) => {
     purchaseOrThrow(app, input.id);
     return toPurchaseView(await checkRefund(app, input.id));

@@ -37,6 +37,7 @@ export {
 } from './cellValues';
 export {
   validateBulkRows,
+  singlePurchaseText,
   type BulkCatalogs,
   type ValidationResult,
   type ValidRow,

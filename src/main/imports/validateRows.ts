@@ -6,7 +6,7 @@
  */
 import { excerpt } from '../../shared/excerpt';
 import { formatNaira, nairaToKobo, type Kobo } from '../../shared/money';
-import { networkOfPhone, type Network } from '../../shared/phone';
+import { NETWORK_LABEL, networkOfPhone, type Network } from '../../shared/phone';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider, VendType } from '../../shared/wire';
 import { accountNumberFromCell, amountFromCell, networkFromCell, phoneFromCell, textFromCell, vendTypeFromCell } from './cellValues';
 import { assertMappingComplete, type BulkKind, type ColumnMapping, type FieldKey } from './columnMapping';
@@ -146,8 +146,6 @@ function lower(s: string): string {
 function withArticle(word: string): string {
   return /^[AEIOM]/i.test(word) && !/^[Mm][a-z]/.test(word) ? `an ${word}` : `a ${word}`;
 }
-
-const NETWORK_LABEL: Record<Network, string> = { MTN: 'MTN', AIRTEL: 'Airtel', GLOBACOM: 'Glo', '9MOBILE': '9mobile' };
 
 /**
  * networkOfPhone as a table indexed by the three digits after the 0 (and the fourth where a
@@ -425,6 +423,23 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
   }
   v.findDuplicates(recentPurchases);
   return v.result(rows.length);
+}
+
+/**
+ * A row's issue or warning as said about one purchase typed in a form or on the command line
+ * (a single airtime or data purchase is validated as a one-row sheet): no row number, no "fix or
+ * exclude the row", and the network and plan are chosen rather than read from columns.
+ */
+export function singlePurchaseText(message: string): string {
+  const text = message
+    .replace(/^Row \d+: /, '')
+    .replace(`; ${FIX}`, '')
+    .replace('add a Network column (MTN, Airtel, Glo or 9mobile)', 'give the network (MTN, Airtel, Glo or 9mobile)')
+    .replace(/the file says/g, 'you chose')
+    .replace('Change the Network cell if that is wrong', 'Choose the network if that is wrong')
+    .replace('copy the exact product code from the data plan list', 'use the exact plan code of the data catalog')
+    .replace('copy a product code from the data plan list', 'choose a plan of the data catalog');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.?!]$/.test(text) ? '' : '.'}`;
 }
 
 /** Collects one row's issues and warnings; one instance is reused for every row (no per-row closures). */

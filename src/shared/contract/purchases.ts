@@ -4,6 +4,7 @@
  * main side normalizes them).
  */
 import { z } from 'zod';
+import type { BulkItemState } from './bulk';
 import { op } from './define';
 
 export type PurchaseKind = 'electricity' | 'cable';
@@ -156,6 +157,73 @@ export const cableRequestSchema = z.object({
 });
 export type CableRequest = z.input<typeof cableRequestSchema>;
 
+/** A single airtime or data purchase: one number, no spreadsheet. */
+export type TopUpKind = 'airtime' | 'data';
+
+/**
+ * A single airtime or data purchase, bought through the bulk engine as a job of one item (its
+ * `id` is that job's id): written before its request leaves, its outcome read from the
+ * service's log, an uncertain one settled from the log and never resent blindly.
+ */
+export interface TopUpView {
+  id: string;
+  kind: TopUpKind;
+  /** The item's state, as a bulk job's items have it (`success`, `pending`, `failed`, …). */
+  state: BulkItemState;
+  /** One sentence a finance officer can read: what happened. */
+  statusText: string;
+  /** What to do next, when anything. */
+  whatToDo: string | null;
+  connectionKind: 'sandbox' | 'live';
+  phone: string;
+  network: string;
+  productCode: string;
+  /** "MTN airtime" or the data plan's description. */
+  description: string;
+  amountKobo: number;
+  /** What the wallet was charged (the log's `transaction_cost`); null while not known. */
+  costKobo: number | null;
+  /** The service's reference: quote it to support. */
+  reference: string | null;
+  /** Why it was refused, failed or is uncertain, as the service or vendesk said it. */
+  reason: string | null;
+  /** How its outcome was learned (`log`, `requery`, …). */
+  settledBy: string | null;
+  createdAt: string;
+  finalAt: string | null;
+}
+
+/** What a single airtime or data purchase would buy, checked before it is confirmed. Nothing is bought. */
+export interface TopUpCheckView {
+  kind: TopUpKind;
+  /** The number as it is sent (11 digits). */
+  phone: string;
+  network: string;
+  productCode: string;
+  description: string;
+  amountKobo: number;
+  /** Things to read before buying (a number whose prefix names another network: it may have been ported). */
+  warnings: string[];
+  /** The same purchase in the last 24 hours, when there was one: buying again needs `repeat`. */
+  recent: string | null;
+  walletKobo: number | null;
+  /** Why buying now would be refused, or null. */
+  blocker: string | null;
+}
+
+const network = z.string().trim().min(1).optional();
+const topUpPhone = z.string().trim().min(1, 'Enter the phone number to top up');
+
+export const topUpRequestSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({ kind: z.literal('airtime'), phone: topUpPhone, amountKobo, network }),
+    z.object({ kind: z.literal('data'), phone: topUpPhone, productCode: z.string().trim().min(1, 'Choose the data plan'), network }),
+  ],
+  { message: 'kind must be airtime or data' },
+);
+export type TopUpRequest = z.input<typeof topUpRequestSchema>;
+
 export const purchasesOperations = {
   'purchases.electricityProviders': op(z.object({}), 'Electricity companies (discos) and their amount ranges, from the catalog').returns<ElectricityProviderView[]>(),
   'purchases.cableProviders': op(z.object({}), 'Cable TV providers and their bouquets, from the catalog').returns<CableProviderView[]>(),
@@ -175,5 +243,15 @@ export const purchasesOperations = {
     'The latest electricity and cable purchases, newest first',
   ).returns<PurchaseView[]>(),
   'purchases.settleUncertain': op(z.object({ id: z.string().min(1) }), 'Looks for an uncertain purchase in the transaction log and settles it from there').returns<PurchaseView>(),
+  'purchases.checkTopUp': op(topUpRequestSchema, 'What a single airtime or data purchase would buy: the network, the plan, the same purchase in the last 24 hours and the wallet; nothing is bought').returns<TopUpCheckView>(),
+  'purchases.buyTopUp': op(
+    z.intersection(topUpRequestSchema, z.object({ repeat: z.boolean().default(false) })),
+    "Buys airtime or a data plan for one number (as a one-item bulk job) and waits for the service's answer; refused when the same was bought in the last 24 hours unless `repeat`",
+  ).returns<TopUpView>(),
+  'purchases.topUp': op(z.object({ id: z.string().min(1) }), 'One single airtime or data purchase and its receipt').returns<TopUpView>(),
+  'purchases.recentTopUps': op(
+    z.object({ kind: z.enum(['airtime', 'data']).optional(), limit: z.number().int().min(1).max(500).default(20) }),
+    'The latest single airtime and data purchases of the connection in use, newest first',
+  ).returns<TopUpView[]>(),
   'purchases.checkRefund': op(z.object({ id: z.string().min(1) }), 'Reads the wallet again to confirm the refund of a declined or failed purchase').returns<PurchaseView>(),
 } as const;

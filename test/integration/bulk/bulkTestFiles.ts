@@ -73,7 +73,7 @@ export async function waitForJob(t: TestApp, jobId: string, until: (j: BulkJobVi
   }
 }
 
-export { allLogEntries, type LogRow } from '../../support/serviceLogRows';
+export { allLogEntries, type LogRow } from '../../support/serviceLogEntries';
 
 /** Job settings for the CLI's fault tests: small batches so kills land mid-run, a short safe delay so no test waits 2 minutes. */
 export const QUICK_CLI_JOBS: Partial<BulkSettingsView> = { batchSize: 5, concurrency: 2, uncertainSafeDelaySeconds: 1, outcomeWaitSeconds: 30 };

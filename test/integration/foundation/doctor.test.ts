@@ -120,7 +120,7 @@ describe('doctor against what is not the service', () => {
     try {
       const r = await doctor(url, 'doctor-token-5678');
       expect(r.code).toBe(1);
-      expect(r.stdout.split('\n')[1]).toBe(`The service at ${url} refused vendesk's API token on every endpoint: check the token in Settings → Connection.`);
+      expect(r.stdout.split('\n')[1]).toBe(`The service at ${url} refused vendesk's API token on every endpoint: check the token (VENDESK_TOKEN with --base-url, or the --profile in use).`);
     } finally {
       server.close();
     }

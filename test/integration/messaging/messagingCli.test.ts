@@ -70,12 +70,12 @@ describe.each(ANSWER_FORMS)('messaging CLI, answers in the $name form', (form) =
       expect(list.stdout).toMatch(form.sparse ? /Branch managers\s+not given by the service/ : /Branch managers\s+30/);
 
       const dry = await vendesk('sms', 'send', '--phonebook', String(pb.id), '--message', 'Close at 3pm today', '--dry-run', '--json');
-      expect(dry.json).toMatchObject({ dryRun: true, quote: { recipients: 30, totalKobo: 30 * 400 } });
+      expect(dry.json).toMatchObject({ dryRun: true, quote: { recipients: 30, totalCost: 30 * 4 } });
 
       const sent = await vendesk('sms', 'send', '--phonebook', String(pb.id), '--sender', 'VENDESK', '--message', 'Close at 3pm today', '--email', 'hq@example.com', '--json');
       expect(sent.code).toBe(0);
-      const msg = sent.json as { reference: string | null; totalCostKobo: number; recipientCount: number };
-      expect(msg).toMatchObject({ recipientCount: 30, totalCostKobo: 30 * 400 + 100 });
+      const msg = sent.json as { reference: string | null; totalCost: number; recipientCount: number };
+      expect(msg).toMatchObject({ recipientCount: 30, totalCost: 30 * 4 + 1 });
       expect(sent.stderr).toMatch(/30 recipient\(s\) × 1 page\(s\) × ₦4 \+ 1 email copy × ₦1 = ₦121\.00/);
 
       const history = await vendesk('sms', 'history', '--search', 'Close at 3pm', '--json');

@@ -2,7 +2,8 @@
  * Every schema step, in order. Numbers are reserved per area so work in different areas never
  * collides: 1 core, 2 log mirror and sync, 3 bulk jobs, 4 reconciliation, 5 messaging,
  * 6 pending purchases and requery, 7 bulk electricity and cable items, 8 connection scope,
- * 11 the filter choices of the log mirror, 13 where a messaging charge figure comes from.
+ * 11 the filter choices of the log mirror, 13 where a messaging charge figure comes from,
+ * 14 single airtime and data purchases (one-item bulk jobs).
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -16,6 +17,7 @@ import { connectionScopeMigration } from './008_connection_scope';
 import { bulkFiguresMigration } from './009_bulk_figures';
 import { logFacetsMigration } from './011_log_facets';
 import { messagingChargesMigration } from './013_messaging_charges';
+import { singleTopUpsMigration } from './014_single_top_ups';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -29,5 +31,6 @@ export const MIGRATIONS: Migration[] = [
   bulkFiguresMigration,
   logFacetsMigration,
   messagingChargesMigration,
+  singleTopUpsMigration,
   // (add one import and one entry per migration file, in number order)
 ];

@@ -98,16 +98,7 @@ export function PurchaseFlowLayout<Checked>(props: PurchaseFlowLayoutProps<Check
                   </Group>
                 </Stack>
               ) : (
-                <Card withBorder padding="md" h="100%" bg="var(--mantine-color-default-hover)">
-                  <Text size="sm" c="dimmed">
-                    {props.steps.map((step, i) => (
-                      <Fragment key={step}>
-                        {i > 0 && <br />}
-                        {`${i + 1}. ${step}`}
-                      </Fragment>
-                    ))}
-                  </Text>
-                </Card>
+                <PurchaseSteps steps={props.steps} />
               )}
             </Grid.Col>
           </Grid>
@@ -148,5 +139,21 @@ export function AccountNumberInput<Checked>(props: { label: string; placeholder:
         props.flow.forgetCheck();
       }}
     />
+  );
+}
+
+/** Before the check: what the form asks for, one numbered step a line. */
+export function PurchaseSteps({ steps }: { steps: string[] }) {
+  return (
+    <Card withBorder padding="md" h="100%" bg="var(--mantine-color-default-hover)">
+      <Text size="sm" c="dimmed">
+        {steps.map((step, i) => (
+          <Fragment key={step}>
+            {i > 0 && <br />}
+            {`${i + 1}. ${step}`}
+          </Fragment>
+        ))}
+      </Text>
+    </Card>
   );
 }

@@ -5,10 +5,11 @@ import { AppError, asAppError } from '../../bridge';
 
 /**
  * The steps every single purchase goes through, whatever it buys: check the account with the
- * service (a meter, a smartcard), enter the customer's phone, review, buy, and show the receipt.
- * `Checked` is what the check returns (the customer's name and details).
+ * service (a meter, a smartcard, a number), enter the customer's phone, review, buy, and show the
+ * receipt. `Checked` is what the check returns (the customer's name and details); `Result` is the
+ * receipt (an electricity or cable purchase unless said otherwise).
  */
-export function usePurchaseFlow<Checked>() {
+export function usePurchaseFlow<Checked, Result = PurchaseView>() {
   const [phone, setPhone] = useState('');
   const [checked, setChecked] = useState<Checked | null>(null);
   const [checking, setChecking] = useState(false);
@@ -16,7 +17,7 @@ export function usePurchaseFlow<Checked>() {
   const [buying, setBuying] = useState(false);
   const [error, setError] = useState<AppError | null>(null);
   const [errorTitle, setErrorTitle] = useState('Not bought');
-  const [result, setResult] = useState<PurchaseView | null>(null);
+  const [result, setResult] = useState<Result | null>(null);
   const [recentKey, setRecentKey] = useState(0);
 
   const phoneCheck = phone.trim() === '' ? null : normalizePhone(phone);
@@ -37,7 +38,7 @@ export function usePurchaseFlow<Checked>() {
     }
   };
 
-  const buy = async (call: () => Promise<PurchaseView>) => {
+  const buy = async (call: () => Promise<Result>) => {
     setErrorTitle('Not bought');
     setBuying(true);
     setError(null);
@@ -86,4 +87,4 @@ export function usePurchaseFlow<Checked>() {
   };
 }
 
-export type PurchaseFlow<Checked> = ReturnType<typeof usePurchaseFlow<Checked>>;
+export type PurchaseFlow<Checked, Result = PurchaseView> = ReturnType<typeof usePurchaseFlow<Checked, Result>>;

@@ -1,7 +1,6 @@
 /**
- * The service's own log, read straight over HTTP (every page), without vendesk's client: for
- * tests that check vendesk's figures against the service. No test-runner imports here, so the
- * end-to-end tests (Playwright) use it too.
+ * The sandbox's own log, read over HTTP (GET /logEntries, every page). Kept free of Vitest so the
+ * end-to-end tests (Playwright) can read the service's records too.
  */
 export interface LogRow {
   transaction_id: string;
@@ -23,4 +22,3 @@ export async function allLogEntries(baseUrl: string, token: string): Promise<Log
     if (page >= body.data.TotalPages || body.data.Items.length === 0) return out;
   }
 }
-

@@ -1,0 +1,263 @@
+/**
+ * Single airtime and data purchases: one number, no spreadsheet (the window's "Airtime and data"
+ * form and `vendesk buy airtime|data`).
+ *
+ * Each is bought through the bulk engine as a job of one item (`origin = 'single'`, migration 14)
+ * rather than by a second purchase path, so it has every guarantee of a bulk row: validated by the
+ * same rules against the same catalogs, written `sending` before its request leaves, its outcome
+ * read from the service's log (and requery), an uncertain one settled from the log — never resent
+ * blindly — and followed by the same loop after vendesk restarts. What a one-item job does
+ * differently:
+ * - the same phone and amount (airtime) or plan (data) bought in the last 24 hours refuses the
+ *   purchase unless it is asked for again (`repeat`);
+ * - the spending caps of bulk jobs neither apply to it nor count it (like an electricity token,
+ *   it is one deliberate purchase, confirmed on its own);
+ * - it is never left waiting to be resumed: a job that paused before sending (the connection
+ *   changed, the token was refused, vending stayed unavailable) is cancelled, so nothing is sent
+ *   later that the user thinks was refused.
+ */
+import { AppError } from '../../shared/appError';
+import type { TopUpCheckView, TopUpKind, TopUpRequest, TopUpView } from '../../shared/contract/purchases';
+import { formatNaira } from '../../shared/money';
+import { NETWORK_LABEL, normalizePhone, type Network } from '../../shared/phone';
+import type { App } from '../app';
+import { emptyMapping, singlePurchaseText, type RecentDuplicate, type SheetTable } from '../imports';
+import { walletKoboOrNull } from '../mirror/balanceSnapshots';
+import { createBulkService, itemView } from './bulkService';
+import type { ItemRow, JobRow, NewItem } from './jobStore';
+import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
+
+/** A request as the contract parses it. */
+export type TopUpInput = Extract<TopUpRequest, { kind: 'airtime' }> | Extract<TopUpRequest, { kind: 'data' }>;
+
+interface Checked {
+  view: TopUpCheckView;
+  item: NewItem;
+}
+
+/** Single purchases under way in this process, by what they buy: a second click never buys twice. */
+const underWay = new Set<string>();
+
+function networkName(network: string): string {
+  return NETWORK_LABEL[network as Network] ?? network;
+}
+
+function describe(kind: TopUpKind, network: string, planDescription: string): string {
+  return kind === 'airtime' ? `${networkName(network)} airtime` : planDescription || `${networkName(network)} data`;
+}
+
+/** The purchase as a one-row sheet: the same validation, catalogs and duplicate checks as a bulk row. */
+function oneRowTable(request: TopUpInput): SheetTable {
+  const amount = request.kind === 'airtime' ? request.amountKobo / 100 : null;
+  const productCode = request.kind === 'data' ? request.productCode : null;
+  return {
+    format: 'csv',
+    sheetName: null,
+    fileHash: '',
+    headerRow: 1,
+    headers: ['Phone', 'Amount', 'Network', 'Product code'],
+    rows: [{ row: 2, cells: [request.phone, amount, request.network ?? null, productCode] }],
+  };
+}
+
+function recentText(kind: TopUpKind, phone: string, d: RecentDuplicate | undefined): string | null {
+  if (!d) return null;
+  const last = d.matches[d.matches.length - 1];
+  const what = kind === 'airtime' ? `${formatNaira(d.amountKobo)} of airtime` : `This data plan (${formatNaira(d.amountKobo)})`;
+  const times = d.matches.length === 1 ? '' : `${d.matches.length} times, last `;
+  return `${what} was already bought for ${phone} in the last 24 hours (${times}${last.at.slice(0, 16).replace('T', ' ')} UTC${last.reference ? `, reference ${last.reference}` : ''}, ${last.status.toLowerCase()}).`;
+}
+
+/** Validates the purchase as the bulk engine would, and says what it would buy. Nothing is bought. */
+export async function checkTopUp(app: App, request: TopUpInput): Promise<Checked> {
+  const phone = normalizePhone(request.phone);
+  if (!phone.ok) throw new AppError('invalid_phone', `${phone.reason}.`, 'Enter a Nigerian mobile number, like 08031234567.');
+  const service = app.service(createBulkService);
+  const table = oneRowTable(request);
+  const mapping = emptyMapping();
+  Object.assign(mapping, { phone: 0, amount: request.kind === 'airtime' ? 1 : null, network: request.network ? 2 : null, productCode: request.kind === 'data' ? 3 : null });
+  const log = await recentLog(app.client(), request.kind);
+  const result = validate(table, mapping, request.kind, await service.catalogs(request.kind), recentLookupFor(service.store, app.connection.profileId, request.kind, null, log.entries));
+  if (result.errors.length > 0) {
+    throw new AppError('invalid_purchase', result.errors.map((e) => singlePurchaseText(e.message)).join(' '), request.kind === 'airtime' ? 'Correct the number, the network or the amount, then try again. Nothing was bought.' : 'Correct the number or the plan, then try again. Nothing was bought.');
+  }
+  const [item] = [...itemsFromValidation(result, true)];
+  const valid = result.valid[0];
+  const recent = recentText(request.kind, item.phone, result.duplicates.find((d): d is RecentDuplicate => d.kind === 'recent'));
+  const warnings = [
+    ...result.networkConflicts.map((c) => singlePurchaseText(c.message)),
+    ...(log.problem ? [log.problem] : []),
+  ];
+  const walletKobo = await walletKoboOrNull(app, 'purchase');
+  const blocker = walletKobo !== null && walletKobo < item.amountKobo ? `The wallet holds ${formatNaira(walletKobo)}, less than ${formatNaira(item.amountKobo)}.` : null;
+  return {
+    item: { ...item, duplicateOf: recent },
+    view: {
+      kind: request.kind,
+      phone: item.phone,
+      network: item.network,
+      productCode: item.productCode,
+      description: describe(request.kind, item.network, valid.description ?? ''),
+      amountKobo: item.amountKobo,
+      warnings,
+      recent,
+      walletKobo,
+      blocker,
+    },
+  };
+}
+
+/**
+ * Buys the purchase as a one-item job and waits for the service's answer (the job's outcome wait:
+ * a minute by default), then returns its receipt.
+ */
+export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean }): Promise<TopUpView> {
+  const { view: check, item } = await checkTopUp(app, request);
+  if (check.recent && !request.repeat) {
+    throw new AppError('recent_duplicate', `${check.recent} Nothing was bought.`, 'Buy it again only if another purchase is wanted: confirm that you want to buy it again.');
+  }
+  if (check.blocker) throw new AppError('wallet_short', `${check.blocker} Nothing was bought.`, 'Top up the wallet, then buy again.');
+  const key = `${app.connection.profileId}|${item.phone}|${item.amountKobo}|${item.productCode}`;
+  if (underWay.has(key)) {
+    throw new AppError('purchase_in_progress', `The same purchase for ${item.phone} is being sent now. Nothing more was bought.`, 'Wait for its receipt.');
+  }
+  underWay.add(key);
+  try {
+    const service = app.service(createBulkService);
+    const connection = app.connection;
+    const jobId = service.store.createJob(
+      {
+        kind: request.kind,
+        origin: 'single',
+        profileId: connection.profileId,
+        connectionKind: connection.kind,
+        baseUrl: connection.baseUrl,
+        fileName: `${check.description} for ${item.phone}`,
+        fileHash: '',
+        sheetName: null,
+        headers: [],
+        mapping: {},
+        rowsTotal: 1,
+        batchSize: 1,
+        concurrency: 1,
+      },
+      [{ ...item, state: 'queued' }],
+      [],
+    );
+    service.store.confirmJob(jobId);
+    app.events.emit('data.changed', { topics: ['jobs'] });
+    let finished;
+    try {
+      finished = await service.runConfirmed(jobId);
+    } catch (error) {
+      // It did not start: the item was never sent.
+      await cancelPausedSingle(app, jobId, error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    if (finished.state === 'paused') await cancelPausedSingle(app, jobId, finished.message);
+    return topUpView(app, jobId);
+  } finally {
+    underWay.delete(key);
+  }
+}
+
+/** A single purchase that paused before it was sent is not left to be resumed later: it is not bought. */
+async function cancelPausedSingle(app: App, jobId: string, pauseMessage: string | null): Promise<void> {
+  const service = app.service(createBulkService);
+  const why = (pauseMessage ?? '')
+    .replace(/^Paused: /, '')
+    .split(/(?<=\.)\s+/)
+    .filter((sentence) => sentence !== '' && !/resume/i.test(sentence))
+    .join(' ');
+  const unsent = service.store.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
+  service.store.transition(jobId, unsent, 'cancelled', { reason: `Not sent, so nothing was charged${why ? `: ${why}` : '.'}` }, ['queued', 'held']);
+  await service.cancel(jobId);
+}
+
+/**
+ * A single purchase whose vendesk stopped while it was being bought is not resumed (nobody asked
+ * to buy it later): it is cancelled, so an item never sent is not bought and one that may have
+ * been sent is settled from the log, never sent again.
+ */
+async function settleInterrupted(app: App, job: JobRow): Promise<JobRow> {
+  const service = app.service(createBulkService);
+  if (job.state !== 'running' || !service.status(job.id).interrupted) return job;
+  await cancelPausedSingle(app, job.id, 'vendesk stopped before it was sent.');
+  return service.store.job(job.id) ?? job;
+}
+
+/** A single purchase of the connection in use, by its id. */
+export async function topUpView(app: App, id: string): Promise<TopUpView> {
+  const service = app.service(createBulkService);
+  const found = service.store.job(id);
+  // Another connection's purchases, and bulk jobs, are not single purchases of this one.
+  if (!found || found.origin !== 'single' || found.profile_id !== app.connection.profileId) {
+    throw new AppError('purchase_not_found', `There is no airtime or data purchase ${id} on this connection.`, 'Choose one from the recent purchases.');
+  }
+  const job = await settleInterrupted(app, found);
+  return toTopUpView(job, service.store.items(id, { limit: 1 })[0]);
+}
+
+/** The latest single purchases of the connection in use, newest first. */
+export async function recentTopUps(app: App, kind: TopUpKind | undefined, limit: number): Promise<TopUpView[]> {
+  const store = app.service(createBulkService).store;
+  const jobs = store
+    .listJobs(app.connection.profileId, kind ? 500 : limit, 'single')
+    .filter((j) => !kind || j.kind === kind)
+    .slice(0, limit);
+  const views: TopUpView[] = [];
+  for (const found of jobs) views.push(toTopUpView(await settleInterrupted(app, found), store.items(found.id, { limit: 1 })[0]));
+  return views;
+}
+
+function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
+  const item = itemView(row);
+  const kind = job.kind === 'data' ? 'data' : 'airtime';
+  const description = describe(kind, item.network, item.description);
+  const amount = formatNaira(item.amountKobo);
+  const { statusText, whatToDo } = ((): { statusText: string; whatToDo: string | null } => {
+    switch (item.state) {
+      case 'success':
+        return { statusText: `Delivered: ${kind === 'airtime' ? `${amount} of ${description}` : description} to ${item.phone}.`, whatToDo: null };
+      case 'failed':
+        return { statusText: `Failed at the network: ${item.phone} did not receive it. The service refunds the wallet automatically.`, whatToDo: 'Buy it again if it is still wanted.' };
+      case 'accepted':
+      case 'pending':
+        return {
+          statusText: 'Accepted by the service, not confirmed yet.',
+          whatToDo: "Do not buy it again. vendesk keeps reading the service's log (and requeries it from 2 minutes after sending); check again in a few minutes.",
+        };
+      case 'rejected':
+        return { statusText: 'Not bought: the service refused it. Nothing was charged.', whatToDo: 'Correct what the reason says, then buy again.' };
+      case 'uncertain':
+      case 'sending':
+        return {
+          statusText: 'Sent, but no answer came back: it may have been bought.',
+          whatToDo: "Do not buy it again. vendesk settles it from the service's log and never sends it again; check again in a few minutes.",
+        };
+      case 'cancelled':
+        return { statusText: 'Not bought. Nothing was charged.', whatToDo: 'Buy it again when what the reason says is fixed.' };
+      default:
+        return { statusText: 'Not sent yet. Nothing was charged so far.', whatToDo: null };
+    }
+  })();
+  return {
+    id: job.id,
+    kind,
+    state: item.state,
+    statusText,
+    whatToDo,
+    connectionKind: job.connection_kind,
+    phone: item.phone,
+    network: item.network,
+    productCode: item.productCode,
+    description,
+    amountKobo: item.amountKobo,
+    costKobo: row.cost_kobo,
+    reference: item.reference,
+    reason: item.reason,
+    settledBy: item.settledBy,
+    createdAt: job.confirmed_at ?? job.created_at,
+    finalAt: row.final_at,
+  };
+}

@@ -1,0 +1,162 @@
+import { Alert, Badge, Button, Card, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import type { TopUpView } from '../../../../shared/contract/purchases';
+import { NETWORK_LABEL, type Network } from '../../../../shared/phone';
+import { AppError, asAppError, bridge } from '../../bridge';
+import { formatDateTime, formatNaira } from '../../format';
+import { ErrorNotice } from '../ErrorNotice';
+import { ITEM_COLOR, ITEM_LABEL } from '../bulk/bulkLabels';
+
+/** States whose outcome the service has not given yet: "Check again" asks it now. */
+const OPEN = new Set<TopUpView['state']>(['accepted', 'pending', 'uncertain', 'sending', 'queued', 'held']);
+
+export const networkName = (network: string): string => NETWORK_LABEL[network as Network] ?? network;
+
+function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <Table.Tr>
+      <Table.Td c="dimmed" w={150} style={{ verticalAlign: 'top' }}>
+        {label}
+      </Table.Td>
+      <Table.Td data-testid={testId}>{children}</Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** Where the outcome was learned, in words: `log` → the service's transaction log. */
+function outcomeSource(settledBy: string): string {
+  return settledBy.replace(/^log\b/, "the service's transaction log").replace(/^requery\b/, 'a status check (requery)').replace(/^user\b/, 'marked by hand');
+}
+
+/** The receipt as plain text, for the clipboard. */
+export function topUpReceiptText(p: TopUpView): string {
+  const money = (kobo: number) => `NGN ${(kobo / 100).toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return [
+    p.kind === 'airtime' ? 'AIRTIME RECEIPT' : 'DATA RECEIPT',
+    `Status: ${ITEM_LABEL[p.state]}`,
+    `Phone: ${p.phone}`,
+    `Network: ${networkName(p.network)}`,
+    `Bought: ${p.description}${p.kind === 'data' ? ` (${p.productCode})` : ''}`,
+    `Amount: ${money(p.amountKobo)}`,
+    p.reference ? `Reference: ${p.reference}` : '',
+    `Date: ${new Date(p.finalAt ?? p.createdAt).toLocaleString('en-GB')}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
+ * The receipt of one airtime or data purchase: what happened in one sentence, what to do, and
+ * the details support asks for. A purchase the service has not settled yet can be checked again.
+ */
+export function TopUpReceipt({ purchase, actions }: { purchase: TopUpView; actions?: ReactNode }) {
+  const [latest, setLatest] = useState<TopUpView | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+  const p = latest && latest.id === purchase.id ? latest : purchase;
+  const checkAgain = async () => {
+    setChecking(true);
+    setError(null);
+    try {
+      // The purchase is a one-item job: asking about the job asks the service's log (then requery).
+      await bridge.call('bulk.checkAgain', { jobId: p.id });
+      setLatest(await bridge.call('purchases.topUp', { id: p.id }));
+    } catch (e) {
+      setError(asAppError(e));
+    } finally {
+      setChecking(false);
+    }
+  };
+  const tone = p.state === 'success' ? 'green' : p.state === 'failed' || p.state === 'uncertain' ? 'red' : p.state === 'rejected' || p.state === 'cancelled' ? 'gray' : 'yellow';
+  return (
+    <Card withBorder padding="lg" radius="md" data-testid="topup-receipt">
+      <Group justify="space-between" align="flex-start" mb="sm">
+        <Stack gap={2}>
+          <Title order={4}>{p.kind === 'airtime' ? 'Airtime receipt' : 'Data receipt'}</Title>
+          <Text size="xs" c="dimmed">
+            {formatDateTime(p.finalAt ?? p.createdAt)}
+            {p.connectionKind === 'sandbox' ? ' · SANDBOX (no real money)' : ''}
+          </Text>
+        </Stack>
+        <Badge size="lg" color={ITEM_COLOR[p.state]} data-testid="topup-state">
+          {ITEM_LABEL[p.state]}
+        </Badge>
+      </Group>
+
+      <Alert color={tone} variant="light" mb="md" data-testid="topup-status">
+        <Text size="sm" fw={500}>
+          {p.statusText}
+        </Text>
+        {p.reason && (
+          <Text size="sm" mt={4}>
+            {p.reason}
+          </Text>
+        )}
+        {p.whatToDo && (
+          <Text size="sm" mt={4}>
+            {p.whatToDo}
+          </Text>
+        )}
+      </Alert>
+
+      <Table withRowBorders={false} verticalSpacing={3}>
+        <Table.Tbody>
+          <Row label="Phone number">
+            <Text ff="monospace" size="sm" span>
+              {p.phone}
+            </Text>
+          </Row>
+          <Row label="Network">{networkName(p.network)}</Row>
+          <Row label={p.kind === 'airtime' ? 'Bought' : 'Data plan'}>
+            {p.description}
+            {p.kind === 'data' && (
+              <Text size="xs" c="dimmed" span>
+                {' '}
+                ({p.productCode})
+              </Text>
+            )}
+          </Row>
+          <Row label="Amount" testId="topup-amount">
+            <Text fw={700} className="money" span>
+              {formatNaira(p.amountKobo)}
+            </Text>
+          </Row>
+          <Row label="Wallet cost" testId="topup-cost">
+            {p.costKobo === null ? (
+              <Text size="sm" c="dimmed" span>
+                not known yet
+              </Text>
+            ) : (
+              <Text className="money" span>
+                {formatNaira(p.costKobo)}
+              </Text>
+            )}
+          </Row>
+          <Row label="Reference" testId="topup-reference">
+            <Text ff="monospace" size="sm" span>
+              {p.reference ?? 'none yet'}
+            </Text>
+          </Row>
+          {p.settledBy && <Row label="Outcome read from">{outcomeSource(p.settledBy)}</Row>}
+        </Table.Tbody>
+      </Table>
+
+      <Group mt="md" gap="xs">
+        <CopyButton value={topUpReceiptText(p)}>
+          {({ copied, copy }) => (
+            <Button variant="default" onClick={copy}>
+              {copied ? 'Receipt copied' : 'Copy receipt'}
+            </Button>
+          )}
+        </CopyButton>
+        {OPEN.has(p.state) && (
+          <Button variant="light" onClick={() => void checkAgain()} loading={checking} data-testid="topup-check-again">
+            Check again
+          </Button>
+        )}
+        {actions}
+      </Group>
+      <ErrorNotice error={error} title="The service could not be asked" />
+    </Card>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * The CLI tests' peer: a standalone sandbox that knows one token, a data folder, and `vendesk`
+ * run in process (runCli) with the global options before or after the command's own words.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export type Order = 'globals first' | 'globals last';
+export const ORDERS: readonly Order[] = ['globals first', 'globals last'];
+
+export interface CliPeer {
+  sandbox: SandboxHandle;
+  token: string;
+  dataDir: string;
+  /** A folder for files the tests write (exports, spreadsheets). */
+  dir: string;
+  /** The global options of every run: this data folder, this sandbox, `--json` unless `json: false`. */
+  globals(json?: boolean): string[];
+  /** `vendesk ARGS` with the global options before or after ARGS. */
+  run(args: string[], order?: Order, options?: { json?: boolean; env?: Record<string, string> }): Promise<CliRun>;
+  /** `vendesk ARGS` with the global options first; its JSON document, failing on a non-zero exit. */
+  json<T = Record<string, unknown>>(args: string[]): Promise<T>;
+  /** A sandbox control endpoint (/__sandbox/…) of this organisation. */
+  control(pathname: string, body?: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export async function runInProcess(argv: string[], env: Record<string, string>): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += `${t}\n`), stderr: (t) => (stderr += `${t}\n`), env });
+  return { code, stdout, stderr };
+}
+
+export async function startCliPeer(token: string): Promise<CliPeer> {
+  const sandbox = await startSandbox({ port: 0, tokens: [token], quiet: true });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-cli-'));
+  const dir = path.join(dataDir, 'files');
+  fs.mkdirSync(dir);
+  const peer: CliPeer = {
+    sandbox,
+    token,
+    dataDir,
+    dir,
+    globals: (json = true) => ['--data-dir', dataDir, '--base-url', sandbox.url, ...(json ? ['--json'] : [])],
+    run(args, order = 'globals first', options = {}) {
+      const globals = peer.globals(options.json ?? true);
+      const argv = order === 'globals first' ? [...globals, ...args] : [...args, ...globals];
+      return runInProcess(argv, { VENDESK_TOKEN: token, ...options.env });
+    },
+    async json<T>(args: string[]) {
+      const r = await peer.run(args);
+      if (r.code !== 0) throw new Error(`vendesk ${args.join(' ')} exited ${r.code}: ${r.stdout} ${r.stderr}`);
+      return JSON.parse(r.stdout) as T;
+    },
+    async control(pathname, body) {
+      const response = await fetch(`${sandbox.url}/__sandbox/${pathname}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      if (!response.ok) throw new Error(`${pathname}: HTTP ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { data: unknown }).data;
+    },
+    async close() {
+      await sandbox.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return peer;
+}
+
+/** Every key of a JSON document, at any depth (to find a field named in kobo). */
+export function allKeys(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) allKeys(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      allKeys(v, out);
+    }
+  }
+  return out;
+}

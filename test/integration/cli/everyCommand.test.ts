@@ -1,0 +1,256 @@
+/**
+ * Every command of the command table, run against a standalone sandbox both ways round — the
+ * global options (`--data-dir`, `--base-url`, `--json`) before the command and after it — with
+ * the same exit code either way, stdout exactly one JSON document that the command's declared
+ * shape (the one docs/cli.md shows) accepts, and no amount in kobo anywhere.
+ *
+ * A command added to the table without a scenario here fails the first test: give it one.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeVendorExportCsv } from '../../../bench/generate/vendorExport';
+import { COMMANDS } from '../../../src/cli/commands';
+import { errorDocument } from '../../../src/cli/jsonShape';
+import type { LogEntry, PageObject } from '../../../src/shared/wire';
+import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
+import { makeContacts, writeContactsCsv } from '../messaging/contactsFiles';
+import { account } from '../purchases/purchaseHelpers';
+import { ORDERS, allKeys, startCliPeer, type CliPeer } from './cliHarness';
+
+const TOKEN = 'every-command-org-3c1e';
+const PHONE = '08031234567';
+
+type Round = 0 | 1;
+interface Scenario {
+  /** The command's words and arguments for round 0 (globals first) or 1 (globals last): side effects differ per round. */
+  args: (round: Round) => string[];
+  exit: number;
+}
+
+let peer: CliPeer;
+const f = {
+  pendingIds: [] as string[],
+  electricityId: '',
+  topUpId: '',
+  jobId: '',
+  jobTotal: 0,
+  phonebookId: '',
+  contactsFile: '',
+  messageRef: '',
+  otp: [] as { reference: string; code: string }[],
+  exportFile: '',
+  runId: '',
+  exceptionSeq: '',
+  validFile: '',
+  invalidFile: '',
+  bulkFiles: [] as string[],
+  today: new Date().toISOString().slice(0, 10),
+};
+
+const SCENARIOS: Record<string, Scenario[]> = {
+  balance: [{ args: () => ['balance'], exit: 0 }],
+  doctor: [{ args: () => ['doctor'], exit: 0 }],
+  'phonebook create': [{ args: (r) => ['phonebook', 'create', `Branch ${r}`, '--description', 'Lagos'], exit: 0 }],
+  'phonebook list': [{ args: () => ['phonebook', 'list'], exit: 0 }],
+  'phonebook contacts': [{ args: () => ['phonebook', 'contacts', f.phonebookId, '--limit', '5'], exit: 0 }],
+  'contacts import': [{ args: () => ['contacts', 'import', f.contactsFile, '--phonebook', f.phonebookId], exit: 0 }],
+  'template create': [{ args: (r) => ['template', 'create', '--name', `Pay notice ${r}`, '--body', 'Hi {{1}}, paid.', '--use-case', 'payroll'], exit: 0 }],
+  'template list': [{ args: () => ['template', 'list'], exit: 0 }],
+  'sms send': [
+    { args: () => ['sms', 'send', '--to', PHONE, '--sender', 'VENDESK', '--message', 'Salary paid'], exit: 0 },
+    { args: () => ['sms', 'send', '--to', PHONE, '--message', 'Salary paid', '--email', 'pay@example.com', '--dry-run'], exit: 0 },
+  ],
+  'sms senders': [{ args: () => ['sms', 'senders'], exit: 0 }],
+  'sms status': [{ args: () => ['sms', 'status', f.messageRef], exit: 0 }],
+  'sms history': [{ args: () => ['sms', 'history', '--per-page', '5'], exit: 0 }],
+  'otp send': [{ args: () => ['otp', 'send', '--to', PHONE, '--sender', 'VENDESK'], exit: 0 }],
+  'otp confirm': [{ args: (r) => ['otp', 'confirm', f.otp[r].reference, f.otp[r].code], exit: 0 }],
+  'bulk validate': [
+    { args: () => ['bulk', 'validate', f.validFile, '--kind', 'airtime'], exit: 0 },
+    { args: () => ['bulk', 'validate', f.invalidFile, '--kind', 'airtime'], exit: 3 },
+  ],
+  'bulk submit': [
+    { args: (r) => ['bulk', 'submit', f.bulkFiles[r], '--kind', 'airtime', '--yes', '--confirm-total', '300'], exit: 0 },
+    { args: () => ['bulk', 'submit', f.invalidFile, '--kind', 'airtime', '--yes', '--confirm-total', '300'], exit: 3 },
+  ],
+  'bulk resume': [{ args: () => ['bulk', 'resume', f.jobId], exit: 0 }],
+  'bulk status': [{ args: () => ['bulk', 'status', f.jobId], exit: 0 }],
+  'bulk cancel': [{ args: () => ['bulk', 'cancel', f.jobId], exit: 0 }],
+  'bulk list': [{ args: () => ['bulk', 'list', '--limit', '5'], exit: 0 }],
+  'bulk export': [
+    { args: (r) => ['bulk', 'export', f.jobId, '--out', path.join(peer.dir, `results ${r}.xlsx`)], exit: 0 },
+    { args: (r) => ['bulk', 'export', f.jobId, '--out', path.join(peer.dir, `results ${r}.csv`)], exit: 0 },
+  ],
+  'bulk caps': [
+    { args: () => ['bulk', 'caps'], exit: 0 },
+    { args: () => ['bulk', 'caps', '--per-job', '₦500,000', '--per-day', 'off'], exit: 0 },
+  ],
+  'buy electricity': [{ args: () => ['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('1234'), '--type', 'POSTPAID', '--amount', '1,500', '--phone', PHONE, '--yes'], exit: 0 }],
+  'buy cable': [{ args: () => ['buy', 'cable', '--provider', 'GOTV', '--smartcard', account('7777'), '--bouquet', 'gotv-smallie', '--phone', PHONE, '--yes'], exit: 0 }],
+  'buy airtime': [{ args: (r) => ['buy', 'airtime', '--phone', mtnPhone(900 + r), '--amount', '150', '--yes'], exit: 0 }],
+  'buy data': [{ args: (r) => ['buy', 'data', '--phone', mtnPhone(910 + r), '--plan', 'MTN-100MB-1D', '--yes'], exit: 0 }],
+  purchases: [
+    { args: () => ['purchases'], exit: 0 },
+    { args: () => ['purchases', '--kind', 'airtime', '--limit', '3'], exit: 0 },
+  ],
+  receipt: [
+    { args: () => ['receipt', f.topUpId], exit: 0 },
+    { args: () => ['receipt', f.electricityId], exit: 0 },
+  ],
+  pending: [{ args: () => ['pending'], exit: 0 }],
+  'pending resolve': [{ args: (r) => ['pending', 'resolve', f.pendingIds[r], '--outcome', 'failed', '--note', 'support ticket 12 says it failed'], exit: 0 }],
+  requery: [{ args: () => ['requery'], exit: 0 }],
+  reconcile: [{ args: () => ['reconcile', f.exportFile], exit: 0 }],
+  'reconcile runs': [{ args: () => ['reconcile', 'runs'], exit: 0 }],
+  'reconcile items': [
+    { args: () => ['reconcile', 'items', f.runId], exit: 0 },
+    { args: () => ['reconcile', 'items', f.runId, '--category', 'missing-locally', '--limit', '10'], exit: 0 },
+  ],
+  'reconcile requery': [{ args: () => ['reconcile', 'requery', f.runId], exit: 0 }],
+  'reconcile resolve': [{ args: () => ['reconcile', 'resolve', f.runId, f.exceptionSeq, '--note', 'vendor confirmed by email'], exit: 0 }],
+  'report spend': [{ args: (r) => ['report', 'spend', '--from', f.today, '--to', f.today, '--out', path.join(peer.dir, `spend ${r}.xlsx`)], exit: 0 }],
+  sync: [{ args: () => ['sync'], exit: 0 }],
+  logs: [{ args: () => ['logs', '--limit', '5'], exit: 0 }],
+  'export logs': [{ args: (r) => ['export', 'logs', '--out', path.join(peer.dir, `log ${r}.csv`)], exit: 0 }],
+  catalog: ['airtime', 'data', 'cable', 'electricity'].map((kind) => ({ args: () => ['catalog', kind], exit: 0 })),
+  completion: ['bash', 'zsh'].map((shell) => ({ args: () => ['completion', shell], exit: 0 })),
+};
+
+/** Runs in its own process until Ctrl-C: test/integration/cli/scriptedProcess.test.ts runs it both ways round. */
+const OUT_OF_PROCESS = new Set(['sandbox']);
+
+async function serviceLog(): Promise<LogEntry[]> {
+  const out: LogEntry[] = [];
+  for (let page = 1; ; page++) {
+    const r = await fetch(`${peer.sandbox.url}/logEntries?page=${page}&perPage=100&status=all`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const data = ((await r.json()) as { data: PageObject<LogEntry> }).data;
+    out.push(...data.Items);
+    if (page >= data.TotalPages || data.Items.length === 0) return out;
+  }
+}
+
+beforeAll(async () => {
+  peer = await startCliPeer(TOKEN);
+  await peer.control('wallet', { balance: 5_000_000 });
+  // Purchases to read, resolve and reconcile.
+  for (let i = 0; i < 2; i++) {
+    const p = await peer.json<{ id: string; state: string }>(['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('2222'), '--type', 'POSTPAID', '--amount', '1000', '--phone', PHONE, '--yes']);
+    expect(p.state).toBe('pending');
+    f.pendingIds.push(p.id);
+  }
+  f.electricityId = (await peer.json<{ id: string }>(['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('1234'), '--type', 'POSTPAID', '--amount', '2000', '--phone', PHONE, '--yes'])).id;
+  f.topUpId = (await peer.json<{ id: string }>(['buy', 'airtime', '--phone', mtnPhone(800), '--amount', '100', '--yes'])).id;
+  f.validFile = writeCsv(peer.dir, 'valid.csv', airtimeRows(3, 100, 700));
+  f.invalidFile = writeCsv(peer.dir, 'invalid.csv', [['Phone', 'Network', 'Amount'], [mtnPhone(1), 'MTN', 100], ['12345', 'MTN', 100]]);
+  f.bulkFiles = [0, 1].map((r) => writeCsv(peer.dir, `bulk ${r}.csv`, airtimeRows(3, 100, 720 + 10 * r)));
+  f.jobId = (await peer.json<{ jobId: string }>(['bulk', 'submit', writeCsv(peer.dir, 'job.csv', airtimeRows(2, 100, 750)), '--kind', 'airtime', '--yes', '--confirm-total', '200'])).jobId;
+  // Messaging.
+  f.phonebookId = String((await peer.json<{ id: number }>(['phonebook', 'create', 'Fixture staff'])).id);
+  f.contactsFile = writeContactsCsv(path.join(peer.dir, 'contacts.csv'), makeContacts(5));
+  f.messageRef = (await peer.json<{ reference: string }>(['sms', 'send', '--to', PHONE, '--sender', 'VENDESK', '--message', 'Fixture'])).reference;
+  for (let i = 0; i < 2; i++) {
+    const reference = (await peer.json<{ reference: string }>(['otp', 'send', '--to', PHONE, '--sender', 'VENDESK'])).reference;
+    const outbox = (await peer.control('outbox')) as { reference: string; code?: string }[];
+    f.otp.push({ reference, code: outbox.find((e) => e.reference === reference)?.code ?? '' });
+  }
+  // A vendor export: the service's own log, and one row vendesk has never seen (missing locally).
+  await peer.json(['sync']);
+  const log = await serviceLog();
+  const stranger = { ...log[0], id: '' as const, transaction_id: 'VENDOR-ONLY-0001', phone_number: '08059998877' };
+  f.exportFile = path.join(peer.dir, 'vendor export.csv');
+  writeVendorExportCsv(f.exportFile, [...log, stranger]);
+  f.runId = (await peer.json<{ runId: string }>(['reconcile', f.exportFile])).runId;
+  const items = await peer.json<{ items: { seq: number; category: string }[] }>(['reconcile', 'items', f.runId, '--category', 'missingLocally']);
+  f.exceptionSeq = String(items.items[0].seq);
+}, 120_000);
+
+afterAll(async () => {
+  await peer?.close();
+});
+
+describe('every command, both ways round', () => {
+  it('has a scenario for every command of the table', () => {
+    const names = COMMANDS.map((c) => c.path.join(' ')).filter((n) => !OUT_OF_PROCESS.has(n));
+    expect(names.filter((n) => !SCENARIOS[n])).toEqual([]);
+    expect(Object.keys(SCENARIOS).filter((n) => !names.includes(n))).toEqual([]);
+  });
+
+  for (const c of COMMANDS) {
+    const name = c.path.join(' ');
+    if (OUT_OF_PROCESS.has(name)) continue;
+    it(`vendesk ${name}`, async () => {
+      for (const [v, scenario] of (SCENARIOS[name] ?? []).entries()) {
+        for (const [round, order] of ORDERS.entries()) {
+          const args = scenario.args(round as Round);
+          const r = await peer.run(args, order);
+          const what = `variant ${v}, ${order}: vendesk ${args.join(' ')}\n${r.stdout}\n${r.stderr}`;
+          expect(r.code, what).toBe(scenario.exit);
+          const doc = JSON.parse(r.stdout) as unknown;
+          const parsed = c.output.safeParse(doc);
+          expect(parsed.success ? null : parsed.error.issues, what).toBeNull();
+          expect(allKeys(doc).filter((k) => /kobo/i.test(k)), what).toEqual([]);
+        }
+      }
+    });
+  }
+
+  it('prints a failure as the documented error document, whichever side the global options stand', async () => {
+    for (const order of ORDERS) {
+      const r = await peer.run(['bulk', 'status', '00000000-0000-4000-8000-000000000000'], order);
+      expect(r.code).toBe(1);
+      const doc = errorDocument.parse(JSON.parse(r.stdout));
+      expect(doc.error).toEqual({
+        code: 'job_not_found',
+        message: 'There is no bulk job 00000000-0000-4000-8000-000000000000.',
+        hint: 'List the bulk jobs of this connection with `vendesk bulk list`.',
+      });
+    }
+  });
+});
+
+describe('what the new commands do', () => {
+  it('bulk export writes the results the service recorded, one row per spreadsheet row', async () => {
+    const out = path.join(peer.dir, 'check.csv');
+    const r = await peer.json<{ rows: number; path: string }>(['bulk', 'export', f.jobId, '--out', out]);
+    expect(r).toMatchObject({ rows: 2, path: out });
+    const text = fs.readFileSync(out, 'utf8');
+    const log = await serviceLog();
+    for (const phone of [mtnPhone(750), mtnPhone(751)]) {
+      const entry = log.find((e) => e.phone_number === phone);
+      expect(entry?.status).toBe('SUCCESS');
+      expect(text).toContain(entry?.transaction_id ?? 'missing');
+    }
+  });
+
+  it('bulk caps reads and sets the caps of the connection in use, and a job above them is refused', async () => {
+    const set = await peer.json(['bulk', 'caps', '--per-job', '250', '--per-day', 'off']);
+    expect(set).toMatchObject({ perJob: 250, perDay: null, changed: true });
+    expect(await peer.json(['bulk', 'caps'])).toMatchObject({ perJob: 250, perDay: null, changed: false });
+    const refused = await peer.run(['bulk', 'submit', writeCsv(peer.dir, 'capped.csv', airtimeRows(3, 100, 760)), '--kind', 'airtime', '--yes', '--confirm-total', '300']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error.message).toMatch(/above the spending cap per job of ₦250\.00\. Split the file, or raise the cap per job \(`vendesk bulk caps`\)\. Nothing was bought\./);
+    await peer.json(['bulk', 'caps', '--per-job', 'off']);
+  });
+
+  it('phonebook contacts lists what the service holds, searchable', async () => {
+    const r = await peer.json<{ matching: number; contacts: { phoneNumber: string }[] }>(['phonebook', 'contacts', 'Fixture staff']);
+    expect(r.matching).toBeGreaterThan(0);
+    const one = r.contacts[0].phoneNumber;
+    const found = await peer.json<{ matching: number; contacts: { phoneNumber: string }[] }>(['phonebook', 'contacts', f.phonebookId, '--search', one]);
+    expect(found.contacts.map((c) => c.phoneNumber)).toEqual([one]);
+  });
+
+  it('reconcile resolve keeps the note on the item, and the run counts it resolved', async () => {
+    await peer.json(['reconcile', 'resolve', f.runId, f.exceptionSeq, '--note', 'refund arrived 3 Dec, ticket 1234']);
+    const items = await peer.json<{ items: { seq: number; resolutionNote: string | null; resolvedAt: string | null }[] }>(['reconcile', 'items', f.runId, '--category', 'missingLocally']);
+    expect(items.items.find((i) => String(i.seq) === f.exceptionSeq)).toMatchObject({ resolutionNote: 'refund arrived 3 Dec, ticket 1234', resolvedAt: expect.any(String) });
+  });
+
+  it('messaging costs are Naira, and agree with the wallet the service debited', async () => {
+    const before = (await peer.json<{ balance: number }>(['balance'])).balance;
+    const sent = await peer.json<{ totalCost: number; smsCost: number; emailCost: number }>(['sms', 'send', '--to', PHONE, '--sender', 'VENDESK', '--message', 'x'.repeat(200), '--email', 'pay@example.com']);
+    expect(sent).toMatchObject({ smsCost: 8, emailCost: 1, totalCost: 9 });
+    expect(Math.round((before - (await peer.json<{ balance: number }>(['balance'])).balance) * 100)).toBe(900);
+  });
+});
