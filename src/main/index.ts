@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { isAllowedExternalUrl } from '../shared/externalLinks';
 import { createApp, type App } from './app';
 import { dispatch } from './dispatch';
+import { startAutoSync } from './mirror/autoSync';
 import { ensurePendingScheduler } from './requery';
 import { appAssetPath } from './shell/appProtocol';
 import { electronNativeBinding } from './shell/nativeBinding';
@@ -109,6 +110,7 @@ async function start(): Promise<void> {
   });
   const appCore = core;
   ensurePendingScheduler(appCore);
+  startAutoSync(appCore);
 
   ipcMain.handle('vendesk:call', async (event, name: unknown, input: unknown) => {
     if (!isTrustedFrame(event.senderFrame)) {

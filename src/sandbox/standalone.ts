@@ -1,6 +1,6 @@
 /**
  * `vendesk sandbox` / `npm run sandbox -- --port 4010 --token demo-token [--db FILE]
- * [--seed-history N] [--balance NAIRA] [--host H]`: runs until SIGINT/SIGTERM.
+ * [--seed-history N] [--balance NAIRA] [--host H] [--latency-ms N]`: runs until SIGINT/SIGTERM.
  */
 import { parseNairaText } from '../shared/money';
 import { startSandbox, type SandboxOptions } from './index';
@@ -10,7 +10,7 @@ export interface SandboxCliArgs {
   help: boolean;
 }
 
-export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token T [--token T2 ...] [--db FILE] [--seed-history N] [--balance NAIRA] [--host H]
+export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token T [--token T2 ...] [--db FILE] [--seed-history N] [--balance NAIRA] [--host H] [--latency-ms N]
 
   --port N           port to listen on (0 or omitted: a free port)
   --token T          a bearer token that is an organisation (repeatable)
@@ -19,6 +19,7 @@ export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token T [--tok
   --seed-history N   give each new token N past log entries over the last 90 days
   --balance NAIRA    starting wallet of each organisation, like 1000000 or 1,000,000 (default 1,000,000)
   --host H           interface to bind (default 127.0.0.1)
+  --latency-ms N     answer every request N ms later (a service far away; default 0)
   --quiet            no diagnostics
 Tokens starting with "unconfigured-" are always accepted as unconfigured organisations.`;
 
@@ -67,6 +68,9 @@ export function parseSandboxArgs(argv: string[]): SandboxCliArgs {
       case '--host':
         options.host = text('a value');
         break;
+      case '--latency-ms':
+        options.latencyMs = Math.floor(numberArg(flag, value()));
+        break;
       case '--quiet':
         options.quiet = true;
         break;
@@ -111,7 +115,7 @@ export async function runSandboxCli(argv: string[]): Promise<number> {
   process.stdout.write(`vendesk sandbox listening on ${handle.url}\n`);
   process.stdout.write(
     `  ${tokens.length} token(s)${options.acceptAnyToken ? ' (any token accepted)' : ''}; state ${options.dbPath ? `in ${options.dbPath}` : 'in memory'}` +
-      `${options.seedHistory ? `; seeded ${options.seedHistory} entries per new token` : ''} (ready in ${Date.now() - started} ms)\n` +
+      `${options.seedHistory ? `; seeded ${options.seedHistory} entries per new token` : ''}${options.latencyMs ? `; ${options.latencyMs} ms added to every answer` : ''} (ready in ${Date.now() - started} ms)\n` +
       '  Press Ctrl+C to stop.\n',
   );
   const live = handle;

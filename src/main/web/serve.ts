@@ -7,6 +7,7 @@ import { createApp } from '../app';
 import { defaultDataDir } from '../dataDir';
 import { uploadsDirIn } from '../files';
 import { uploadedFilesPolicy } from '../filePolicy';
+import { startAutoSync } from '../mirror/autoSync';
 import { ensurePendingScheduler } from '../requery';
 import { startWebShell } from './webShell';
 
@@ -14,8 +15,9 @@ async function main(): Promise<void> {
   const dataDir = defaultDataDir();
   // The browser names files only by uploading them.
   const app = await createApp({ dataDir, shell: 'web', filePolicy: uploadedFilesPolicy(uploadsDirIn(dataDir)) });
-  // Pending purchases are requeried while the app runs.
+  // Pending purchases are requeried, and the log synced, while the app runs.
   ensurePendingScheduler(app);
+  startAutoSync(app);
   const port = process.env.VENDESK_PORT ? Number(process.env.VENDESK_PORT) : 0;
   const shell = await startWebShell({ app, staticDir: path.resolve(__dirname, '../../../out/renderer'), port });
   const badge = app.connection.kind === 'sandbox' ? 'SANDBOX (built-in test service, no money moves)' : `LIVE (${app.connection.profileName})`;

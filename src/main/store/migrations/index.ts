@@ -2,7 +2,8 @@
  * Every schema step, in order. Numbers are reserved per area so work in different areas never
  * collides: 1 core, 2 log mirror and sync, 3 bulk jobs, 4 reconciliation, 5 messaging,
  * 6 pending purchases and requery, 7 bulk electricity and cable items, 8 connection scope,
- * 11 the filter choices of the log mirror.
+ * 11 the filter choices of the log mirror, 12 the concurrent sync's plan and the changes the
+ * mirror's position index follows.
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -14,6 +15,7 @@ import { pendingMigration } from './006_pending';
 import { bulkAccountsMigration } from './007_bulk_accounts';
 import { connectionScopeMigration } from './008_connection_scope';
 import { logFacetsMigration } from './011_log_facets';
+import { syncPlanAndPositionsMigration } from './012_sync_plan_and_positions';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -25,5 +27,6 @@ export const MIGRATIONS: Migration[] = [
   bulkAccountsMigration,
   connectionScopeMigration,
   logFacetsMigration,
+  syncPlanAndPositionsMigration,
   // (add one import and one entry per migration file, in number order)
 ];
