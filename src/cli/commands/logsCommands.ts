@@ -75,7 +75,7 @@ export const syncCommand: CliCommand = {
     try {
       const r = await logSync(app).run({ from, to, signal: controller.signal });
       return {
-        json: { fetched: r.fetched, inserted: r.inserted, updated: r.updated, pages: r.pages },
+        json: { fetched: r.fetched, inserted: r.inserted, updated: r.updated, pages: r.pages, resumed: r.resumed },
         text: `Synced ${r.fetched} entries in ${r.pages} pages: ${r.inserted} new, ${r.updated} changed${r.resumed ? ' (continued an interrupted sync)' : ''}.`,
       };
     } finally {
