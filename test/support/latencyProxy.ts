@@ -27,16 +27,23 @@ export interface LatencyProxy {
   /** The most requests in flight at once. */
   maxInFlight(): number;
   setDelay(ms: number): void;
+  /** While down, every connection is cut at once (a service that cannot be reached). */
+  setDown(down: boolean): void;
   close(): Promise<void>;
 }
 
 export async function startLatencyProxy(target: string, delayMs: number): Promise<LatencyProxy> {
   let delay = delayMs;
+  let down = false;
   let inFlight = 0;
   let most = 0;
   const exchanges: ProxiedExchange[] = [];
   const upstream = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const server = http.createServer((req, res) => {
+    if (down) {
+      req.socket.destroy();
+      return;
+    }
     inFlight++;
     most = Math.max(most, inFlight);
     const exchange: ProxiedExchange = { startedAt: Date.now(), url: req.url ?? '/', status: 0, answeredAt: 0, inFlight, headers: req.headers };
@@ -74,6 +81,10 @@ export async function startLatencyProxy(target: string, delayMs: number): Promis
     maxInFlight: () => most,
     setDelay(ms) {
       delay = ms;
+    },
+    setDown(value) {
+      down = value;
+      if (value) server.closeAllConnections();
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -11,7 +11,8 @@
  *   (additive increase, multiplicative decrease, as TCP does).
  * - Request starts are spaced at least 1000 / `maxPerSecond` ms apart.
  *
- * The client repeats a paced read up to `attempts` times (see VendingClient.request); the
+ * The client repeats a paced read up to `attempts` times when the service answers 429 or 5xx,
+ * and as often as an unpaced read when it does not answer at all (see VendingClient.request); the
  * caller's AbortSignal ends a wait at once.
  */
 import { backoffDelay, resolveRetry, type ResolvedRetry } from './retryBackoff';

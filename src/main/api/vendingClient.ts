@@ -482,7 +482,8 @@ export class VendingClient {
           throw new UncertainOutcomeError(endpoint, 'cancelled', null, error.detail);
         }
         const safeToRepeat = kind === 'read' || error.kind === 'unreachable';
-        if (safeToRepeat && canRetry) {
+        // A paced read tries a service that does not answer no more often than an unpaced one.
+        if (safeToRepeat && canRetry && (!pacer || attempt + 1 < this.retry.attempts)) {
           if (!pacer) await this.pause(attempt, null, endpoint, signal);
           continue;
         }

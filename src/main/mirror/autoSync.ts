@@ -19,6 +19,7 @@ import { AppError } from '../../shared/appError';
 import type { AutoSyncView } from '../../shared/contract/logs';
 import { ServiceError } from '../api/serviceErrors';
 import type { App } from '../app';
+import { warmPositionIndex } from './logPositionIndex';
 import { logSync } from './logSync';
 import { readCheckpoint } from './syncCheckpoint';
 import { readSyncSettings } from './syncSettings';
@@ -48,9 +49,7 @@ export class AutoSync {
         if (p.state === 'running' && this.state !== 'running') this.set('running');
         else if (p.state !== 'running' && this.state === 'running') this.schedule(this.intervalMs());
       } else if (event.name === 'data.changed' && (event.payload as { topics: string[] }).topics.includes('connection')) {
-        this.unreachableRetries = 0;
-        this.reason = null;
-        this.schedule(FIRST_SYNC_DELAY_MS);
+        this.syncSoon();
       }
     });
   }
@@ -60,6 +59,14 @@ export class AutoSync {
     if (this.started || this.closed) return;
     this.started = true;
     this.schedule(FIRST_SYNC_DELAY_MS);
+  }
+
+  /** The next sync in `delayMs` (a switch of connection; tests). */
+  syncSoon(delayMs = FIRST_SYNC_DELAY_MS): void {
+    if (!this.started || this.closed || this.state === 'running') return;
+    this.unreachableRetries = 0;
+    this.reason = null;
+    this.schedule(delayMs);
   }
 
   stop(): void {
@@ -136,8 +143,11 @@ export class AutoSync {
     }
     this.ownRun = true;
     this.set('running');
+    const profileId = this.app.connection.profileId;
     try {
       await sync.run();
+      // The Transactions table's position index, ready before anyone opens it.
+      void warmPositionIndex(this.app.db, profileId);
       this.unreachableRetries = 0;
       this.reason = null;
       this.ownRun = false;

@@ -10,13 +10,13 @@ export type SyncSettings = SyncSettingsView;
 export const SYNC_SETTING_LIMITS = {
   autoSyncMinutes: { min: 0, max: 1440 },
   concurrency: { min: 1, max: 32 },
-  maxRequestsPerSecond: { min: 1, max: 200 },
+  maxRequestsPerSecond: { min: 1, max: 1000 },
 } as const;
 
 export const DEFAULT_SYNC_SETTINGS: SyncSettings = {
   autoSyncMinutes: 5,
   concurrency: 12,
-  maxRequestsPerSecond: 60,
+  maxRequestsPerSecond: 300,
 };
 
 const KEY = 'sync.settings';

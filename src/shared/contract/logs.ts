@@ -184,7 +184,7 @@ export const logsOperations = {
     z.object({
       autoSyncMinutes: z.number().int().min(0).max(1440).optional(),
       concurrency: z.number().int().min(1).max(32).optional(),
-      maxRequestsPerSecond: z.number().int().min(1).max(200).optional(),
+      maxRequestsPerSecond: z.number().int().min(1).max(1000).optional(),
     }),
     'Change how often the open app syncs by itself (0: never) and the pace of a sync',
   ).returns<SyncSettingsView>(),

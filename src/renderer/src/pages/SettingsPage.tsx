@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { AppError, asAppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { SyncSettings } from '../components/mirror/SyncSettings';
 import { PageHeader } from '../components/PageHeader';
 import { useConnection } from '../hooks/useConnection';
 import { useAction } from '../hooks/useAction';
@@ -115,7 +116,7 @@ export function SettingsPage() {
 
   return (
     <>
-      <PageHeader title="Settings" description="Connection profiles and the data folder" />
+      <PageHeader title="Settings" description="Connection profiles, sync and the data folder" />
       <ConfirmLiveSwitch
         profile={confirming}
         onCancel={() => setConfirming(null)}
@@ -192,6 +193,7 @@ export function SettingsPage() {
           </Table>
         </Card>
         <AddProfileForm onSaved={() => void profiles.reload()} />
+        <SyncSettings />
         <Card withBorder padding="lg">
           <Title order={4} mb="xs">
             Data folder
