@@ -3,29 +3,23 @@
  * per app however often it is started, pauses (and says why) while the service cannot be reached,
  * carries on when it answers, and follows its setting.
  */
-import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { autoSync, FIRST_SYNC_DELAY_MS, startAutoSync } from '../../../src/main/mirror/autoSync';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { SandboxHandle } from '../../../src/sandbox';
 import type { AutoSyncView } from '../../../src/shared/contract/logs';
-import { startLatencyProxy, type LatencyProxy } from '../../support/latencyProxy';
-import { startTestApp, type TestApp } from '../../support/testApp';
+import { farServicePerTest } from '../../support/farService';
+import type { LatencyProxy } from '../../support/latencyProxy';
+import type { TestApp } from '../../support/testApp';
 
+const far = farServicePerTest();
 let t: TestApp | null = null;
 let sandbox: SandboxHandle | null = null;
 let proxy: LatencyProxy | null = null;
-afterEach(async () => {
-  await t?.close();
-  await proxy?.close();
-  await sandbox?.close();
-  t = proxy = sandbox = null;
-});
 
+/** vendesk connected through a proxy (no delay) that can be made unreachable. */
 async function start(history: number): Promise<TestApp> {
-  const token = `auto-${randomUUID()}`;
-  sandbox = await startSandbox({ port: 0, tokens: [token], seedHistory: history, quiet: true });
-  proxy = await startLatencyProxy(sandbox.url, 0);
-  return startTestApp({ sandbox: { url: proxy.url, port: 0, close: async () => {} }, token });
+  ({ sandbox, proxy, app: t } = await far.start(history, 0));
+  return t;
 }
 
 async function until<T>(what: string, read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {

@@ -4,33 +4,23 @@
  * written twice when purchases arrive while it reads, and it slows down when the service asks it
  * to (429 with Retry-After, 503) and never asks more often than its ceiling allows.
  */
-import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { logSync } from '../../../src/main/mirror/logSync';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import { startLatencyProxy, type LatencyProxy } from '../../support/latencyProxy';
-import { startTestApp, type TestApp } from '../../support/testApp';
+import type { SandboxHandle } from '../../../src/sandbox';
+import { farServicePerTest } from '../../support/farService';
+import type { LatencyProxy } from '../../support/latencyProxy';
+import type { TestApp } from '../../support/testApp';
 import { buyAirtimeFor } from './purchaseAirtime';
 
+const far = farServicePerTest();
 let t: TestApp | null = null;
 let sandbox: SandboxHandle | null = null;
 let proxy: LatencyProxy | null = null;
-afterEach(async () => {
-  await t?.close();
-  await proxy?.close();
-  await sandbox?.close();
-  t = null;
-  proxy = null;
-  sandbox = null;
-});
 
 /** A sandbox whose organisation has `history` past entries, and vendesk connected to it (through `proxyDelayMs` of proxy when given). */
 async function start(history: number, proxyDelayMs?: number): Promise<TestApp> {
-  const token = `sync-${randomUUID()}`;
-  sandbox = await startSandbox({ port: 0, tokens: [token], seedHistory: history, quiet: true });
-  if (proxyDelayMs !== undefined) proxy = await startLatencyProxy(sandbox.url, proxyDelayMs);
-  const via: SandboxHandle = proxy ? { url: proxy.url, port: 0, close: async () => {} } : sandbox;
-  return startTestApp({ sandbox: via, token });
+  ({ sandbox, proxy, app: t } = await far.start(history, proxyDelayMs));
+  return t;
 }
 
 /** The ids of the service's whole log, read directly from the sandbox (not through vendesk). */
