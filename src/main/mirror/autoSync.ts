@@ -8,6 +8,9 @@
  *   browser shells); a second call does nothing. It stops with the app.
  * - The first sync comes a few seconds after start; the next `autoSyncMinutes` after the last
  *   finished sync, whoever started it (a sync by hand also moves the next one back).
+ * - The first sync of a connection re-reads the 7 recent days Sync now reads; the ones after it,
+ *   every few minutes, the last day (AUTO_WINDOW_DAYS) and every entry still pending, whatever
+ *   its age: what can have changed since a few minutes ago.
  * - Paused while the service does not answer: a sync that cannot reach the service is tried
  *   again after 30 s, then 1, 2, 4 … minutes (never later than the normal interval); any other
  *   failure is shown and tried again at the normal interval.
@@ -20,13 +23,15 @@ import type { AutoSyncView } from '../../shared/contract/logs';
 import { ServiceError } from '../api/serviceErrors';
 import type { App } from '../app';
 import { warmPositionIndex } from './logPositionIndex';
-import { logSync } from './logSync';
+import { logSync, WINDOW_DAYS } from './logSync';
 import { readCheckpoint } from './syncCheckpoint';
 import { readSyncSettings } from './syncSettings';
 
 /** Delay of the first sync after start, and after a switch of connection. */
 export const FIRST_SYNC_DELAY_MS = 3_000;
 const UNREACHABLE_FIRST_RETRY_MS = 30_000;
+/** Days re-read by the syncs after the first (see above). */
+export const AUTO_WINDOW_DAYS = 1;
 
 export class AutoSync {
   private started = false;
@@ -37,6 +42,8 @@ export class AutoSync {
   private reason: string | null = null;
   private unreachableRetries = 0;
   private ownRun = false;
+  /** The connection whose 7-day window was read by this loop. */
+  private fullWindowFor: string | null = null;
 
   constructor(private readonly app: App) {
     app.onClose(() => this.stop());
@@ -145,7 +152,8 @@ export class AutoSync {
     this.set('running');
     const profileId = this.app.connection.profileId;
     try {
-      await sync.run();
+      await sync.run({ windowDays: this.fullWindowFor === profileId ? AUTO_WINDOW_DAYS : WINDOW_DAYS });
+      this.fullWindowFor = profileId;
       // The Transactions table's position index, ready before anyone opens it.
       void warmPositionIndex(this.app.db, profileId);
       this.unreachableRetries = 0;

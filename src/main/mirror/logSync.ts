@@ -35,7 +35,8 @@
  *
  * Statuses change in place (PENDING → SUCCESS/FAILED) without moving entries, which is why a run
  * never filters by status, and why each incremental run re-reads a window of recent days: from
- * WINDOW_DAYS before the newest mirrored entry, or from the oldest entry still PENDING if earlier.
+ * WINDOW_DAYS before the newest mirrored entry (the open app's own syncs after its first: one day),
+ * or from the oldest entry still PENDING if earlier.
  *
  * Politeness: all requests of a run share one RequestPacer (api/requestPacer.ts): at most
  * `concurrency` in flight and `maxRequestsPerSecond` a second (Settings → Sync), and a shared
@@ -61,7 +62,7 @@ import { readSyncSettings } from './syncSettings';
 export const SYNC_PAGE_SIZE = 100;
 /** Entries written per transaction (several pages). */
 export const BATCH_ENTRIES = 2000;
-/** Days re-read before the newest mirrored entry on every incremental run. */
+/** Days re-read before the newest mirrored entry on every incremental run (Sync now, the CLI). */
 export const WINDOW_DAYS = 7;
 /** A range with more entries than this is read as closed days and today (see above). */
 export const SPLIT_MIN_ENTRIES = 5000;
@@ -75,6 +76,8 @@ export interface SyncRange {
 
 export interface SyncRunOptions extends SyncRange {
   signal?: AbortSignal;
+  /** An incremental run re-reads this many days before the newest mirrored entry (default WINDOW_DAYS). */
+  windowDays?: number;
   /** Stop after this many pages are written, as if cancelled (tests of an interrupted sync). */
   stopAfterPages?: number;
 }
@@ -113,7 +116,7 @@ function pageNumberIn(url: string): number | null {
  * entry mirrored by the last finished sync — entries vendesk mirrored itself right after buying
  * (mirrorRefresh.ts) are newer and must not move the start past what no sync has read yet.
  */
-export function incrementalStart(app: App, profileId: string): string | null {
+export function incrementalStart(app: App, profileId: string, windowDays = WINDOW_DAYS): string | null {
   const finished = readCheckpoint(app.db, profileId).lastFinishedAt;
   if (!finished) return null;
   const row = app.db
@@ -123,7 +126,7 @@ export function incrementalStart(app: App, profileId: string): string | null {
     )
     .get(profileId, finished, profileId) as { newest: string | null; oldestPending: string | null };
   if (!row.newest) return null;
-  let start = shiftDay(row.newest.slice(0, 10), -WINDOW_DAYS);
+  let start = shiftDay(row.newest.slice(0, 10), -windowDays);
   if (row.oldestPending && row.oldestPending.slice(0, 10) < start) start = row.oldestPending.slice(0, 10);
   return start;
 }
@@ -482,7 +485,7 @@ export class LogSyncService {
       // A run of an older vendesk continues by its NextPage link.
       plan = saved.plan ?? { parts: [{ startdate, enddate }], part: 0, perPage: SYNC_PAGE_SIZE, pass: MAX_PASSES + 1, firstPage: null, total: null, nextIndex: 0, nextUrl: saved.legacyNextUrl };
     } else {
-      startdate = explicit ? (options.from ?? null) : incrementalStart(app, profileId);
+      startdate = explicit ? (options.from ?? null) : incrementalStart(app, profileId, options.windowDays);
       enddate = explicit ? (options.to ?? null) : null;
       beginRun(db, profileId, new Date().toISOString(), startdate, enddate);
     }

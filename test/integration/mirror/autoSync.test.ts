@@ -63,6 +63,14 @@ describe('automatic sync', () => {
     expect(states[states.length - 1]).toBe('waiting');
     await new Promise((r) => setTimeout(r, FIRST_SYNC_DELAY_MS));
     expect(runs).toBe(1);
+
+    // The syncs after the first re-read only the last day (and anything still pending).
+    autoSync(t.app).syncSoon(0);
+    const second = await until('second automatic sync', () => t!.call('sync.status', {}), (s) => s.lastFinishedAt !== done.lastFinishedAt && s.auto.state === 'waiting');
+    const newest = t.app.db.prepare('SELECT MAX(created_at) FROM log_entries').pluck().get() as string;
+    const dayBefore = new Date(Date.parse(`${newest.slice(0, 10)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    expect(second.lastResult).toMatchObject({ startdate: dayBefore, inserted: 0 });
+    expect(second.lastResult!.fetched).toBeLessThan(50);
   });
 
   it('pauses while the service cannot be reached, says why, and catches up once it answers', { timeout: 60_000 }, async () => {

@@ -46,7 +46,7 @@ export function SyncSettings() {
         While vendesk is open it reads the recent days of the service's log by itself, so the Dashboard and Transactions stay current. 0 minutes turns that off (Sync now still works).
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 3 }} maw={720}>
-        <NumberInput label="Sync by itself every (minutes)" description="0 to 1,440; 0 = never" value={minutes} onChange={setMinutes} min={0} max={1440} allowDecimal={false} />
+        <NumberInput label="Sync by itself every" description="minutes, 0 to 1,440 (0 = never)" value={minutes} onChange={setMinutes} min={0} max={1440} allowDecimal={false} />
         <NumberInput label="Pages requested at once" description="1 to 32" value={concurrency} onChange={setConcurrency} min={1} max={32} allowDecimal={false} />
         <NumberInput label="Requests a second, at most" description="1 to 1,000" value={rate} onChange={setRate} min={1} max={1000} allowDecimal={false} />
       </SimpleGrid>
