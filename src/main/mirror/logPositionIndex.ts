@@ -332,6 +332,9 @@ export function warmPositionIndex(db: Db, profileId: string): Promise<void> {
   const job = { profileId, promise: Promise.resolve() };
   slot.building = job;
   job.promise = (async () => {
+    // Not even the first chunk on the caller's time.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!db.open || slot.building !== job) return;
     const steps = buildSteps(db, profileId);
     for (;;) {
       const step = steps.next();
@@ -414,6 +417,8 @@ function matching(db: Db, index: ProfilePositions, filter: PositionFilter, byAmo
   if (filter.searchTerm !== undefined) {
     const hits = searchRowids(db, index.profileId, filter.searchTerm);
     if (hits === null) return null;
+    // A few hits are sorted themselves; many are picked out of the order in one pass.
+    if (hits.length <= order.length / 32) return sortedHits(index, hits, filter, byAmount);
     marked = new Uint8Array(index.cap);
     for (const r of hits) if (r < index.cap) marked[r] = 1;
   }
@@ -445,6 +450,28 @@ function matching(db: Db, index: ProfilePositions, filter: PositionFilter, byAmo
     }
   }
   return out.subarray(0, k);
+}
+
+/** Search hits that pass the other filters, in the DESC sort. */
+function sortedHits(index: ProfilePositions, hits: readonly number[], filter: PositionFilter, byAmount: boolean): Int32Array {
+  const status = filter.status ? codeOf(STATUS, filter.status) : 0;
+  const type = filter.type ? codeOf(TYPE, filter.type) : 0;
+  const network = filter.network !== undefined ? (index.networkCodes.get(filter.network) ?? -1) : 0;
+  const from = filter.fromMs ?? Number.NEGATIVE_INFINITY;
+  const to = filter.toMs ?? Number.POSITIVE_INFINITY;
+  const kept: number[] = [];
+  for (const r of hits) {
+    if (r >= index.cap || index.member[r] !== 1) continue;
+    const code = index.codes[r];
+    if (status && (code & 0b11) !== status) continue;
+    if (type && ((code >>> 2) & 0b111) !== type) continue;
+    if (network && code >>> 5 !== network) continue;
+    if (index.created[r] < from || index.created[r] >= to) continue;
+    kept.push(r);
+  }
+  const before = byAmount ? index.amountBefore : index.timeBefore;
+  kept.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  return Int32Array.from(kept);
 }
 
 /**

@@ -38,6 +38,8 @@ const FILTERS: LogFilter[] = [
 let dir: string;
 let db: Db;
 const entries = [...generateLogEntries(6000)];
+// A search with few hits (sorted by themselves rather than picked out of the whole order).
+FILTERS.push({ search: entries[4242].phoneNumber.slice(4, 8) }, { search: entries[4242].phoneNumber.slice(4, 8), status: 'SUCCESS', from: '2026-11-20' });
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-positions-'));
