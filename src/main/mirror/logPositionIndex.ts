@@ -35,6 +35,10 @@ const codeOf = (list: readonly string[], value: string): number => {
   return k > 0 ? k : 0;
 };
 
+const DAY_MS = 86_400_000;
+/** Networks past this many share one code (a filter on one of them is answered by SQL). */
+const NETWORK_OTHER = 0x7ff;
+
 /** A catch-up bigger than this share of the index rebuilds it instead. */
 const REBUILD_SHARE = 0.25;
 /** Filters whose matching rows are kept for the next windows. */
@@ -48,7 +52,11 @@ class ProfilePositions {
   created = new Float64Array(0);
   ids = new Float64Array(0);
   amounts = new Float64Array(0);
-  /** status | type << 2 | network << 5 (codes of STATUS, TYPE and `networks`). */
+  /**
+   * One 32-bit word of what a filter looks at: status (bits 0–1), type (2–4), network (5–15, code
+   * in `networks`; NETWORK_OTHER for any beyond) and the UTC day of created_at (16–31), so a scan
+   * reads one array.
+   */
   codes = new Uint32Array(0);
   member = new Uint8Array(0);
   time: Int32Array = new Int32Array(0);
@@ -96,7 +104,8 @@ class ProfilePositions {
     this.created[r] = Date.parse(row[1]);
     this.ids[r] = row[2];
     this.amounts[r] = row[3];
-    this.codes[r] = codeOf(STATUS, row[4]) | (codeOf(TYPE, row[5]) << 2) | (this.networkCode(row[6]) << 5);
+    const day = Math.min(0xffff, Math.max(0, Math.floor(this.created[r] / DAY_MS)));
+    this.codes[r] = (codeOf(STATUS, row[4]) | (codeOf(TYPE, row[5]) << 2) | (Math.min(NETWORK_OTHER, this.networkCode(row[6])) << 5) | (day << 16)) >>> 0;
     this.member[r] = 1;
   }
 
@@ -413,6 +422,7 @@ function matching(db: Db, index: ProfilePositions, filter: PositionFilter, byAmo
   if (filter.status && status === 0) return new Int32Array(0);
   if (filter.type && type === 0) return new Int32Array(0);
   if (network === -1) return new Int32Array(0);
+  if (network >= NETWORK_OTHER) return null;
   let marked: Uint8Array | null = null;
   if (filter.searchTerm !== undefined) {
     const hits = searchRowids(db, index.profileId, filter.searchTerm);
@@ -427,8 +437,12 @@ function matching(db: Db, index: ProfilePositions, filter: PositionFilter, byAmo
   let want = 0;
   if (status) [mask, want] = [mask | 0b11, want | status];
   if (type) [mask, want] = [mask | (0b111 << 2), want | (type << 2)];
-  if (network) [mask, want] = [mask | (0xffff << 5), want | (network << 5)];
+  if (network) [mask, want] = [mask | (NETWORK_OTHER << 5), want | (network << 5)];
   if (mask === 0 && !marked && !dated) return order.subarray(start, end);
+  // Dates of the table's filter are whole UTC days: compared by the day in the codes.
+  const fromDay = filter.fromMs !== undefined ? filter.fromMs / DAY_MS : 0;
+  const toDay = filter.toMs !== undefined ? filter.toMs / DAY_MS : 0x10000;
+  const byDay = Number.isInteger(fromDay) && Number.isInteger(toDay);
   const from = filter.fromMs ?? Number.NEGATIVE_INFINITY;
   const to = filter.toMs ?? Number.POSITIVE_INFINITY;
   const codes = index.codes;
@@ -439,6 +453,13 @@ function matching(db: Db, index: ProfilePositions, filter: PositionFilter, byAmo
     for (let i = start; i < end; i++) {
       const r = order[i];
       if ((codes[r] & mask) === want) out[k++] = r;
+    }
+  } else if (!marked && byDay) {
+    for (let i = start; i < end; i++) {
+      const r = order[i];
+      const code = codes[r];
+      const day = code >>> 16;
+      if ((code & mask) === want && day >= fromDay && day < toDay) out[k++] = r;
     }
   } else {
     for (let i = start; i < end; i++) {
@@ -465,7 +486,7 @@ function sortedHits(index: ProfilePositions, hits: readonly number[], filter: Po
     const code = index.codes[r];
     if (status && (code & 0b11) !== status) continue;
     if (type && ((code >>> 2) & 0b111) !== type) continue;
-    if (network && code >>> 5 !== network) continue;
+    if (network && ((code >>> 5) & NETWORK_OTHER) !== network) continue;
     if (index.created[r] < from || index.created[r] >= to) continue;
     kept.push(r);
   }
