@@ -104,6 +104,9 @@ describe('position index', () => {
     expectSameAsSql();
     expect(queryLogRows(db, 'p', {}, 'time_desc', 0, 1)[0].transactionId).toBe('NEWEST');
     expect(queryLogRows(db, 'p', {}, 'time_asc', 0, 1)[0].transactionId).toBe('OLDEST');
+    // A hundred statuses settling at once.
+    upsertLogEntriesInTransaction(db, 'p', entries.slice(1000, 1100).map((e) => changed(e, { status: 'PENDING' })), 't3');
+    expectSameAsSql();
     expect(positionIndexBuilds(db), 'followed row by row').toBe(1);
   });
 
