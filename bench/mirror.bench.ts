@@ -1,10 +1,15 @@
 /**
- * Log mirror benchmarks (`npm run bench -- mirror [--rows N] [--skip-sync]`):
- * 1. full sync of N entries from a standalone sandbox (its own process) seeded with that history;
- * 2. SQLite upsert of N log entries with every index and the search index (in process since the
+ * Log mirror benchmarks (`npm run bench -- mirror [--rows N] [--far-rows N] [--latency-ms MS] [--skip-sync] [--skip-far]`):
+ * 1. SQLite upsert of N log entries with every index and the search index (in process since the
  *    trigram FTS table was dropped; its build is part of the measured upsert);
- * 3. partial phone search (first page + count) on the N-row mirror;
- * 4. the Transactions filter choices (logs.facets) of that mirror.
+ * 2. partial phone search (first page + count) on the N-row mirror;
+ * 3. windows of 100 rows of the Transactions table anywhere in the N rows, under every sort and
+ *    the filters the table offers, once the position index is built (its build printed apart);
+ * 4. the Transactions filter choices (logs.facets) of that mirror;
+ * 5. full sync of N entries from a standalone sandbox (its own process) seeded with that history,
+ *    directly, then with the sandbox answering MS ms later (`/__sandbox/latency`, default 150);
+ * 6. the same for `--far-rows` entries (default 20,000), against the floor of reading them one
+ *    page at a time (pages × latency).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +19,10 @@ import { createApp } from '../src/main/app';
 import { upsertLogEntries } from '../src/main/mirror/logStore';
 import { logFacets } from '../src/main/mirror/logFacets';
 import { logTotals, queryLogRows } from '../src/main/mirror/logQuery';
+import { warmPositionIndex } from '../src/main/mirror/logPositionIndex';
 import { logSync } from '../src/main/mirror/logSync';
+import { DEFAULT_SYNC_SETTINGS } from '../src/main/mirror/syncSettings';
+import type { LogFilter } from '../src/shared/contract/logs';
 import { openDatabase } from '../src/main/store/database';
 import { generateLogEntries } from './generate/logEntries';
 import type { ParsedLogEntry } from '../src/main/api/parseLogEntry';
@@ -23,6 +31,11 @@ const args = process.argv.slice(2);
 const rowsArg = args.indexOf('--rows');
 const N = rowsArg >= 0 ? Number(args[rowsArg + 1]) : 1_000_000;
 const skipSync = args.includes('--skip-sync');
+const skipFar = args.includes('--skip-far');
+const farArg = args.indexOf('--far-rows');
+const FAR_N = farArg >= 0 ? Number(args[farArg + 1]) : 20_000;
+const latencyArg = args.indexOf('--latency-ms');
+const LATENCY_MS = latencyArg >= 0 ? Number(args[latencyArg + 1]) : 150;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 /** CPU seconds (user + system) of this process since `from`: the machine is shared, wall time alone misleads. */
 const cpu = (from: NodeJS.CpuUsage) => {
@@ -31,8 +44,8 @@ const cpu = (from: NodeJS.CpuUsage) => {
 };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-mirror-bench-'));
 
-async function startStandaloneSandbox(seed: number): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/runStandalone.ts', '--port', '0', '--token', 'bench', '--seed-history', String(seed), '--db', path.join(tmp, 'sandbox.db')], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startStandaloneSandbox(seed: number): Promise<{ url: string; stop: () => void; latency: (ms: number) => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/runStandalone.ts', '--port', '0', '--token', 'bench', '--seed-history', String(seed), '--db', path.join(tmp, `sandbox-${seed}.db`)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -42,24 +55,82 @@ async function startStandaloneSandbox(seed: number): Promise<{ url: string; stop
     });
     child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${out}`)));
   });
-  return { url, stop: () => child.kill() };
+  const latency = async (ms: number) => {
+    const res = await fetch(`${url}/__sandbox/latency`, { method: 'POST', headers: { Authorization: 'Bearer bench', 'Content-Type': 'application/json' }, body: JSON.stringify({ latencyMs: ms }) });
+    if (!res.ok) throw new Error(`sandbox latency: ${res.status}`);
+  };
+  return { url, stop: () => child.kill(), latency };
 }
 
-async function benchSync(): Promise<void> {
-  const t0 = performance.now();
-  const sandbox = await startStandaloneSandbox(N);
-  const seeded = performance.now() - t0;
-  const app = await createApp({ dataDir: path.join(tmp, 'app'), shell: 'cli', connection: { baseUrl: sandbox.url, token: 'bench', kind: 'sandbox' } });
+/** A first sync of the sandbox's whole log into a fresh data folder; seconds and the result. */
+async function firstSync(url: string, name: string): Promise<{ seconds: number; cpu: string; fetched: number; requests: number; inserted: number }> {
+  const app = await createApp({ dataDir: path.join(tmp, name), shell: 'cli', connection: { baseUrl: url, token: 'bench', kind: 'sandbox' } });
   try {
     const t1 = performance.now();
     const c1 = process.cpuUsage();
     const r = await logSync(app).run();
-    const s = (performance.now() - t1) / 1000;
-    console.log(`full sync                 ${fmt(r.fetched)} entries, ${fmt(r.pages)} pages: ${s.toFixed(1)} s (${fmt(r.fetched / s)} entries/s; app process ${cpu(c1)}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s)`);
+    const seconds = (performance.now() - t1) / 1000;
+    if (r.inserted !== r.totalRecords) throw new Error(`synced ${r.inserted} of ${r.totalRecords}`);
+    return { seconds, cpu: cpu(c1), fetched: r.fetched, requests: r.pages, inserted: r.inserted };
   } finally {
     await app.close();
+  }
+}
+
+/** Direct, then `LATENCY_MS` away, a first sync of `rows` entries; with `floor`, against one page at a time. */
+async function benchSync(rows: number, floor: boolean): Promise<void> {
+  const t0 = performance.now();
+  const sandbox = await startStandaloneSandbox(rows);
+  const seeded = performance.now() - t0;
+  const s = DEFAULT_SYNC_SETTINGS;
+  try {
+    const direct = await firstSync(sandbox.url, `direct-${rows}`);
+    console.log(`full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s)`);
+    await sandbox.latency(LATENCY_MS);
+    const far = await firstSync(sandbox.url, `far-${rows}`);
+    const pages = Math.ceil(rows / 100);
+    const oneAtATime = (pages * LATENCY_MS) / 1000;
+    console.log(
+      `full sync, ${LATENCY_MS} ms away     ${fmt(far.inserted)} entries, ${fmt(far.requests)} pages (${s.concurrency} in flight, at most ${s.maxRequestsPerSecond}/s): ${far.seconds.toFixed(1)} s (${fmt(far.inserted / far.seconds)} entries/s; app process ${far.cpu})` +
+        (floor ? `; one page at a time could not beat ${fmt(pages)} pages × ${LATENCY_MS} ms = ${oneAtATime.toFixed(1)} s: ${(far.seconds / oneAtATime).toFixed(2)} of it` : ''),
+    );
+  } finally {
     sandbox.stop();
   }
+}
+
+/** Windows of 100 rows anywhere in the mirror, under every sort and the table's filters. */
+function benchWindows(db: ReturnType<typeof openDatabase>, probe: string): void {
+  const filters: [string, LogFilter][] = [
+    ['no filter', {}],
+    ['status failed', { status: 'FAILED' }],
+    ['type data, network MTN', { type: 'DATA', network: 'MTN' }],
+    ['one week', { from: '2026-11-01', to: '2026-11-07' }],
+    ['airtime, success, GLO, from a date', { type: 'AIRTIME', status: 'SUCCESS', network: 'GLO', from: '2026-10-01' }],
+    [`search "${probe}"`, { search: probe }],
+  ];
+  const all: number[] = [];
+  for (const [label, filter] of filters) {
+    const count = logTotals(db, 'bench', filter).count;
+    const times: number[] = [];
+    let firstOfFilter = 0;
+    for (const sort of ['time_desc', 'time_asc', 'amount_desc', 'amount_asc'] as const) {
+      for (const at of [0, 0.25, 0.5, 0.75, 1]) {
+        const offset = Math.max(0, Math.min(count - 100, Math.floor(count * at)));
+        const t1 = performance.now();
+        const rows = queryLogRows(db, 'bench', filter, sort, offset, 100);
+        const ms = performance.now() - t1;
+        if (rows.length !== Math.min(100, count)) throw new Error(`${label} ${sort} @${offset}: ${rows.length} rows`);
+        if (times.length === 0) firstOfFilter = ms;
+        times.push(ms);
+      }
+    }
+    all.push(...times);
+    const sorted = [...times].sort((a, b) => a - b);
+    console.log(`windows, ${label.padEnd(36)} ${fmt(count).padStart(9)} rows, 4 sorts × 5 offsets: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, slowest ${sorted[sorted.length - 1].toFixed(1)} ms (first of the filter ${firstOfFilter.toFixed(1)} ms)`);
+  }
+  const sorted = all.sort((a, b) => a - b);
+  console.log(`windows of 100 rows, all ${sorted.length} above: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, slowest ${sorted[sorted.length - 1].toFixed(1)} ms (target < 30 ms)`);
 }
 
 /**
@@ -86,7 +157,7 @@ function rowOf(e: ParsedLogEntry, syncedAt: string): Record<string, string | num
   return { profile_id: 'bench', ...e, synced_at: syncedAt };
 }
 
-function benchUpsertAndSearch(): void {
+async function benchUpsertAndSearch(): Promise<void> {
   const db = openDatabase(path.join(tmp, 'upsert.db'));
   const entries = [...generateLogEntries(N)];
   const syncedAt = new Date().toISOString();
@@ -114,6 +185,12 @@ function benchUpsertAndSearch(): void {
   // them go too, so a major GC of them does not land inside a timed search.
   entries.length = 0;
   global.gc?.();
+  // What the open app does after each sync by itself: the Transactions table's position index is
+  // built in the background (a chunk at a time, the app answering meanwhile).
+  const tw = performance.now();
+  const cw = process.cpuUsage();
+  await warmPositionIndex(db, 'bench');
+  console.log(`position index, built in the background after a sync: ${((performance.now() - tw) / 1000).toFixed(1)} s (${cpu(cw)})`);
   const times: number[] = [];
   for (const [k, term] of probes.entries()) {
     const t2 = performance.now();
@@ -125,9 +202,7 @@ function benchUpsertAndSearch(): void {
   }
   const warm = times.slice(1).sort((a, b) => a - b);
   console.log(`phone search, the ${warm.length} after the first: first page + count+sums: median ${warm[Math.floor(warm.length / 2)].toFixed(1)} ms, slowest ${warm[warm.length - 1].toFixed(1)} ms`);
-  const t5 = performance.now();
-  const deep = queryLogRows(db, 'bench', {}, 'time_desc', N - 100, 100);
-  console.log(`window at row ${fmt(N - 100)}       ${deep.length} rows: ${(performance.now() - t5).toFixed(1)} ms`);
+  benchWindows(db, probes[1]);
   const t6 = performance.now();
   const facets = logFacets(db, 'bench');
   const choices = facets.networks.reduce((n, g) => n + g.networks.length, 0) + facets.statuses.length;
@@ -137,8 +212,9 @@ function benchUpsertAndSearch(): void {
 
 async function main(): Promise<void> {
   console.log(`mirror benchmark, ${fmt(N)} entries, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
-  benchUpsertAndSearch();
-  if (!skipSync) await benchSync();
+  await benchUpsertAndSearch();
+  if (!skipFar) await benchSync(FAR_N, true);
+  if (!skipSync) await benchSync(N, false);
 }
 
 main()

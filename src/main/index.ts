@@ -12,6 +12,7 @@ import { isAllowedExternalUrl } from '../shared/externalLinks';
 import { createApp, type App } from './app';
 import { dispatch } from './dispatch';
 import { ensureBulkFollowUp } from './bulk/followUpLoop';
+import { startAutoSync } from './mirror/autoSync';
 import { ensurePendingScheduler } from './requery';
 import { appAssetPath } from './shell/appProtocol';
 import { electronNativeBinding } from './shell/nativeBinding';
@@ -111,6 +112,7 @@ async function start(): Promise<void> {
   const appCore = core;
   ensurePendingScheduler(appCore);
   ensureBulkFollowUp(appCore);
+  startAutoSync(appCore);
 
   ipcMain.handle('vendesk:call', async (event, name: unknown, input: unknown) => {
     if (!isTrustedFrame(event.senderFrame)) {

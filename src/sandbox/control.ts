@@ -37,6 +37,7 @@ const faultBody = z.object({
   status: z.number().int().min(400).max(599),
   count: z.number().int().min(1).max(1_000_000).default(1),
   withVoucherOnly: z.boolean().default(false),
+  retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
 });
 
 export interface FaultView {
@@ -44,6 +45,7 @@ export interface FaultView {
   status: number;
   remaining: number;
   withVoucherOnly: boolean;
+  retryAfterSeconds?: number;
 }
 
 const viewFaults = (faults: Fault[]): FaultView[] => faults.map((f) => ({ ...f }));
@@ -51,7 +53,13 @@ const viewFaults = (faults: Fault[]): FaultView[] => faults.map((f) => ({ ...f }
 export function addFault(ctx: Ctx): Reply {
   const body = parseBody(ctx, faultBody, 'a JSON object like {"path": "/purchaseAirtime", "status": 503, "count": 2}');
   if (body.path.startsWith('/__sandbox')) throw new HttpError(400, 'faults cannot target the /__sandbox control endpoints');
-  ctx.org.faults.push({ path: body.path, status: body.status, remaining: body.count, withVoucherOnly: body.withVoucherOnly });
+  ctx.org.faults.push({
+    path: body.path,
+    status: body.status,
+    remaining: body.count,
+    withVoucherOnly: body.withVoucherOnly,
+    ...(body.retryAfterSeconds !== undefined ? { retryAfterSeconds: body.retryAfterSeconds } : {}),
+  });
   return ok(ctx.ref, { faults: viewFaults(ctx.org.faults) }, SUCCESS_MESSAGE);
 }
 
@@ -62,6 +70,19 @@ export function listFaults(ctx: Ctx): Reply {
 export function clearFaults(ctx: Ctx): Reply {
   ctx.org.faults = [];
   return ok(ctx.ref, { faults: [] }, SUCCESS_MESSAGE);
+}
+
+const latencyBody = z.object({ latencyMs: z.number().int().min(0).max(60_000) });
+
+/** The sandbox's added round-trip time (all organisations: it stands for the network). */
+export function setLatency(ctx: Ctx): Reply {
+  const body = parseBody(ctx, latencyBody, 'a JSON object like {"latencyMs": 150}');
+  ctx.core.latencyMs = body.latencyMs;
+  return ok(ctx.ref, { latencyMs: ctx.core.latencyMs }, SUCCESS_MESSAGE);
+}
+
+export function readLatency(ctx: Ctx): Reply {
+  return ok(ctx.ref, { latencyMs: ctx.core.latencyMs }, SUCCESS_MESSAGE);
 }
 
 const refundsBody = z.object({ withhold: z.number().int().min(0).max(1_000_000) });

@@ -12,6 +12,8 @@ export interface Fault {
   status: number;
   remaining: number;
   withVoucherOnly: boolean;
+  /** Sent as the answer's `Retry-After` header (seconds), when set. */
+  retryAfterSeconds?: number;
 }
 
 export interface OrgState {
@@ -65,6 +67,12 @@ export class SandboxCore {
   readonly db: Db;
   readonly stmts: Statements;
   private readonly orgs = new Map<string, OrgState>();
+  /**
+   * Added round-trip time of every answer but the control endpoints', in ms (`--latency-ms`,
+   * `/__sandbox/latency`): half before the request is handled, half before its answer leaves. It
+   * stands for the network between a client and the service, so it is the whole sandbox's.
+   */
+  latencyMs = 0;
 
   constructor(readonly options: CoreOptions) {
     this.db = openDb(options.dbPath);

@@ -39,6 +39,8 @@ export interface SandboxOptions {
    * `alt` or `sparse` (answerShapes.ts). Per organisation: POST /__sandbox/shapes.
    */
   shapes?: ShapeVariant;
+  /** Added round-trip time of every answer, ms (a far-away service); changeable at /__sandbox/latency. */
+  latencyMs?: number;
 }
 
 export interface SandboxHandle {
@@ -61,6 +63,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     shapes: options.shapes,
   });
   core.seeder = seedHistory;
+  const latencyMs = options.latencyMs ?? 0;
+  if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new RangeError('latencyMs must be a non-negative number');
+  core.latencyMs = latencyMs;
   const knownTokens = new Set((options.tokens ?? []).filter((t) => t.trim() !== ''));
   const bearers = new Map(Object.entries(options.bearers ?? {}).filter(([bearer, org]) => bearer.trim() !== '' && org.trim() !== ''));
   try {

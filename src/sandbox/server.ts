@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cableList, airtimeList, dataList, electricityList } from './catalogRoutes';
 import type { Ctx } from './context';
 import { reshapeAnswer } from './answerShapes';
-import { addFault, advanceClock, clearFaults, listFaults, outbox, readClock, readShapes, reset, setShapes, setWallet, withholdRefunds } from './control';
+import { addFault, advanceClock, clearFaults, listFaults, outbox, readClock, readLatency, readShapes, reset, setLatency, setShapes, setWallet, withholdRefunds } from './control';
 import type { Fault, OrgState, SandboxCore } from './core';
 import { HttpError, failure, type Reply } from './httpErrors';
 import { logEntries } from './logEntries';
@@ -59,6 +59,7 @@ const ROUTES: Record<string, MethodTable> = {
   '/__sandbox/outbox': { GET: outbox },
   '/__sandbox/reset': { POST: reset },
   '/__sandbox/shapes': { GET: readShapes, POST: setShapes },
+  '/__sandbox/latency': { GET: readLatency, POST: setLatency },
 };
 
 /** Paths with one parameter segment. */
@@ -306,7 +307,8 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
 
     const fault = takeFault(org, url.pathname, body);
     if (fault) {
-      answer(failure(ref, fault.status, faultReason(url.pathname, fault.status)));
+      const retryAfter = fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : undefined;
+      answer(failure(ref, fault.status, faultReason(url.pathname, fault.status), retryAfter));
       return;
     }
 
@@ -321,7 +323,7 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
     }
   }
 
-  return (req, res) => {
+  const run = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: unknown) => {
       if (err instanceof HttpError) {
         send(res, failure(newReference('REQ', Date.now()), err.status, err.reason, err.headers));
@@ -330,6 +332,22 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
       log(`internal error on ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
       send(res, failure(newReference('REQ', Date.now()), 500, 'internal sandbox error; the request was not applied'));
     });
+  };
+
+  return (req, res) => {
+    const latency = core.latencyMs;
+    if (latency <= 0 || (req.url ?? '').startsWith('/__sandbox')) {
+      run(req, res);
+      return;
+    }
+    // Half of the round trip on the way in, half on the way out (the answer is held back).
+    const half = latency / 2;
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.end = ((...args: unknown[]) => {
+      setTimeout(() => end(...args), half);
+      return res;
+    }) as typeof res.end;
+    setTimeout(() => run(req, res), half);
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * `vendesk sandbox` / `npm run sandbox -- --port 4010 --token-file tokens.txt [--db FILE]
- * [--seed-history N] [--balance NAIRA] [--host H] [--shapes standard|alt|sparse]`: runs until
- * SIGINT/SIGTERM. Tokens come from a file (one a line) or `VENDESK_SANDBOX_TOKENS`, so none has to
- * be typed on a command line (where other users, shell history and npm's logs see it);
+ * [--seed-history N] [--balance NAIRA] [--host H] [--shapes standard|alt|sparse] [--latency-ms N]`:
+ * runs until SIGINT/SIGTERM. Tokens come from a file (one a line) or `VENDESK_SANDBOX_TOKENS`, so
+ * none has to be typed on a command line (where other users, shell history and npm's logs see it);
  * `--token T` still works.
  */
 import fs from 'node:fs';
@@ -15,7 +15,7 @@ export interface SandboxCliArgs {
   help: boolean;
 }
 
-export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token-file FILE [--db FILE] [--seed-history N] [--balance NAIRA] [--host H] [--shapes FORM]
+export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token-file FILE [--db FILE] [--seed-history N] [--balance NAIRA] [--host H] [--shapes FORM] [--latency-ms N]
 
   --port N           port to listen on (0 or omitted: a free port)
   --token-file FILE  bearer tokens that are organisations, one a line (# starts a comment)
@@ -26,6 +26,7 @@ export const SANDBOX_USAGE = `Usage: vendesk sandbox [--port N] --token-file FIL
   --balance NAIRA    starting wallet of each organisation, like 1000000 or 1,000,000 (default 1,000,000)
   --host H           interface to bind (default 127.0.0.1)
   --shapes FORM      form of the messaging answers: standard (default), alt or sparse
+  --latency-ms N     answer every request N ms later (a service far away; default 0)
   --quiet            no diagnostics
 Tokens may also come from VENDESK_SANDBOX_TOKENS (separated by commas or spaces).
 Tokens starting with "unconfigured-" are always accepted as unconfigured organisations.`;
@@ -105,6 +106,9 @@ export function parseSandboxArgs(argv: string[], env: NodeJS.ProcessEnv = {}): S
         options.shapes = v;
         break;
       }
+      case '--latency-ms':
+        options.latencyMs = Math.floor(numberArg(flag, value()));
+        break;
       case '--quiet':
         options.quiet = true;
         break;
@@ -152,7 +156,7 @@ export async function runSandboxCli(argv: string[], env: NodeJS.ProcessEnv = pro
   say(`vendesk sandbox listening on ${handle.url}\n`);
   say(
     `  ${tokens.length} token(s)${options.acceptAnyToken ? ' (any token accepted)' : ''}; state ${options.dbPath ? `in ${options.dbPath}` : 'in memory'}` +
-      `${options.seedHistory ? `; seeded ${options.seedHistory} entries per new token` : ''}${options.shapes && options.shapes !== 'standard' ? `; messaging answers in the ${options.shapes} form` : ''} (ready in ${Date.now() - started} ms)\n` +
+      `${options.seedHistory ? `; seeded ${options.seedHistory} entries per new token` : ''}${options.shapes && options.shapes !== 'standard' ? `; messaging answers in the ${options.shapes} form` : ''}${options.latencyMs ? `; ${options.latencyMs} ms added to every answer` : ''} (ready in ${Date.now() - started} ms)\n` +
       '  Press Ctrl+C to stop.\n',
   );
   const live = handle;

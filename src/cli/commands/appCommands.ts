@@ -24,7 +24,7 @@ export const balanceCommand = command({
 export const sandboxCommand = command({
   path: ['sandbox'],
   summary: 'Run the standalone sandbox service until Ctrl-C',
-  usage: 'vendesk sandbox [--port 4010] [--token-file FILE] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--shapes standard|alt|sparse] [--quiet]  (tokens also from VENDESK_SANDBOX_TOKENS)',
+  usage: 'vendesk sandbox [--port 4010] [--token-file FILE] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--shapes standard|alt|sparse] [--latency-ms N] [--quiet]  (tokens also from VENDESK_SANDBOX_TOKENS)',
   options: [
     { name: 'port', kind: 'string', description: 'Port on 127.0.0.1 (0 = any free port)' },
     { name: 'token-file', kind: 'string', description: 'File of the tokens the sandbox accepts, one a line (or env VENDESK_SANDBOX_TOKENS)' },
@@ -34,6 +34,7 @@ export const sandboxCommand = command({
     { name: 'balance', kind: 'string', description: 'Starting wallet balance in Naira' },
     { name: 'host', kind: 'string', description: 'Address to listen on (default 127.0.0.1)' },
     { name: 'shapes', kind: 'string', description: 'Form of the messaging answers: standard (default), alt or sparse' },
+    { name: 'latency-ms', kind: 'string', description: 'Answer every request N ms later (a service far away; default 0)' },
     { name: 'any-token', kind: 'boolean', description: 'Accept any bearer token as its own organisation' },
     { name: 'quiet', kind: 'boolean', description: 'No diagnostics' },
   ],

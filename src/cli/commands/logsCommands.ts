@@ -81,7 +81,7 @@ export const syncCommand = command({
     { name: 'from', kind: 'string', description: 'First day to read (default: the recent days not yet final, or everything on a first sync)' },
     { name: 'to', kind: 'string', description: 'Last day to read' },
   ],
-  output: z.strictObject({ fetched: z.number(), inserted: z.number(), updated: z.number(), pages: z.number() }),
+  output: z.strictObject({ fetched: z.number(), inserted: z.number(), updated: z.number(), pages: z.number(), resumed: z.boolean().describe('whether it continued a sync that was stopped') }),
   async run(ctx) {
     const { from, to } = dateRangeOptions(ctx.args, reversedDatesMessage);
     const app = await ctx.app();
@@ -90,12 +90,12 @@ export const syncCommand = command({
     const stop = app.events.subscribe((event) => {
       if (event.name !== 'sync.progress') return;
       const p = event.payload as EventMap['sync.progress'];
-      if (p.state === 'running') ctx.progress(`sync: ${p.done}${p.total !== null ? ` of ${p.total}` : ''} entries, ${p.pages} pages`);
+      if (p.state === 'running' && p.pages > 0) ctx.progress(`sync: ${p.done}${p.total !== null ? ` of ${p.total}` : ''} entries, ${p.pages} pages`);
     });
     try {
       const r = await logSync(app).run({ from, to, signal: controller.signal });
       return {
-        json: { fetched: r.fetched, inserted: r.inserted, updated: r.updated, pages: r.pages },
+        json: { fetched: r.fetched, inserted: r.inserted, updated: r.updated, pages: r.pages, resumed: r.resumed },
         text: `Synced ${r.fetched} entries in ${r.pages} pages: ${r.inserted} new, ${r.updated} changed${r.resumed ? ' (continued an interrupted sync)' : ''}.`,
       };
     } finally {

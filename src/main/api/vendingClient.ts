@@ -25,6 +25,9 @@
  *   `createTemplate`, `createPhonebook`, `createContacts`) are never repeated automatically; a
  *   timeout on them throws `UncertainOutcomeError` too (a message may have been sent and paid).
  *   A 2xx success answer to them is a success whatever shape its data has: never uncertain.
+ * - A read given a `pacer` (CallOptions; the log sync's pages) waits for the pacer's turn before
+ *   each attempt and reports each answer to it; it is tried up to the pacer's `attempts`, also on
+ *   HTTP 429, and the pacer's shared back-off (Retry-After honoured) replaces the delay above.
  * - Every HTTP error status becomes a `ServiceError` whose `action` says what to do (see
  *   `serviceErrors.ts` and docs/errors.md). The token never appears in any message.
  */
@@ -55,6 +58,7 @@ import type {
 } from '../../shared/wire';
 import { registerSecret } from '../redact';
 import { decodeEnvelope, decodeLooseAnswer, MalformedResponseError, type DecodedResult, type LooseReader } from './decodeEnvelope';
+import type { RequestPacer, Turn } from './requestPacer';
 import * as answers from './messagingAnswers';
 import type {
   ContactsCreatedAnswer,
@@ -98,6 +102,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Told where the answer was made on the service's clock (see serviceTime.ts). */
   onAnswered?: (window: ServiceWindow) => void;
+  /** Reads only: share this pace (in-flight limit, rate ceiling, back-off) with other calls. */
+  pacer?: RequestPacer;
 }
 
 /** Notes on how a purchase was carried out. */
@@ -173,6 +179,7 @@ interface RequestSpec<T> {
   onAnswered?: (window: ServiceWindow) => void;
   /** Overrides the retry policy's attempts (the voucher retry is a single try). */
   attempts?: number;
+  pacer?: RequestPacer;
 }
 
 interface Answered<T> {
@@ -391,7 +398,7 @@ export class VendingClient {
   /** A GET: a zod schema for a documented shape, a reader function for a not-shown one. */
   private async read<T>(endpoint: EndpointName, path: string, shape: z.ZodType<T> | LooseReader<T>, query: Query, options: CallOptions): Promise<T> {
     const how = typeof shape === 'function' ? { reader: shape } : { schema: shape };
-    const answered = await this.request({ endpoint, method: 'GET', path, query, ...how, signal: options.signal, onAnswered: options.onAnswered });
+    const answered = await this.request({ endpoint, method: 'GET', path, query, ...how, signal: options.signal, onAnswered: options.onAnswered, pacer: options.pacer });
     return this.unwrap(endpoint, answered);
   }
 
@@ -479,17 +486,28 @@ export class VendingClient {
   private async request<T>(spec: RequestSpec<T>): Promise<Answered<T>> {
     const { endpoint, signal } = spec;
     const kind = ENDPOINTS[endpoint].kind;
-    const attempts = spec.attempts ?? (kind === 'write' ? 1 : this.retry.attempts);
+    // Only reads are paced: a purchase is never repeated on a 429.
+    const pacer = kind === 'read' ? spec.pacer : undefined;
+    const attempts = spec.attempts ?? (kind === 'write' ? 1 : pacer ? pacer.attempts : this.retry.attempts);
     const url = this.url(spec.path, spec.query);
 
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new RequestCancelledError(endpoint);
       const canRetry = attempt + 1 < attempts;
+      let turn: Turn | null = null;
+      if (pacer) {
+        try {
+          turn = await pacer.acquire(signal);
+        } catch {
+          throw new RequestCancelledError(endpoint);
+        }
+      }
       let answer: RawAnswer;
       const startedMs = Date.now();
       try {
         answer = await this.send(spec.method, url, spec.body, signal);
       } catch (error) {
+        turn?.done(error instanceof TransportFailure && error.kind === 'cancelled' ? 0 : null);
         if (!(error instanceof TransportFailure)) throw error;
         this.answers.record({ endpoint, method: spec.method, url, startedMs, httpStatus: null, contentType: null, text: '', parsed: '' }).notes.push(`No answer: ${error.detail}.`);
         if (error.kind === 'cancelled') {
@@ -497,8 +515,9 @@ export class VendingClient {
           throw new UncertainOutcomeError(endpoint, 'cancelled', null, error.detail);
         }
         const safeToRepeat = kind === 'read' || error.kind === 'unreachable';
-        if (safeToRepeat && canRetry) {
-          await this.pause(attempt, null, endpoint, signal);
+        // A paced read tries a service that does not answer no more often than an unpaced one.
+        if (safeToRepeat && canRetry && (!pacer || attempt + 1 < this.retry.attempts)) {
+          if (!pacer) await this.pause(attempt, null, endpoint, signal);
           continue;
         }
         if (safeToRepeat) throw unreachableError(endpoint, error.kind === 'timeout' ? 'timeout' : 'network', error.detail);
@@ -507,10 +526,11 @@ export class VendingClient {
 
       const { status } = answer;
       const recorded = this.answers.record({ endpoint, method: spec.method, url, startedMs, httpStatus: status, contentType: answer.contentType, text: answer.text, parsed: answer.body });
+      turn?.done(status, answer.retryAfterMs);
       spec.onAnswered?.(answer.window);
-      const retryable = kind === 'read' ? READ_RETRY_STATUSES.has(status) : kind === 'purchase' && status === 503;
+      const retryable = kind === 'read' ? READ_RETRY_STATUSES.has(status) || (pacer !== undefined && status === 429) : kind === 'purchase' && status === 503;
       if (retryable && canRetry) {
-        await this.pause(attempt, answer.retryAfterMs, endpoint, signal);
+        if (!pacer) await this.pause(attempt, answer.retryAfterMs, endpoint, signal);
         continue;
       }
       // A purchase or paid write that failed on the server's side after it was received.

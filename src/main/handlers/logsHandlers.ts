@@ -6,7 +6,9 @@ import { dashboardSummary } from '../mirror/dashboardSummary';
 import { exportLogs } from '../mirror/logExport';
 import { logFacets } from '../mirror/logFacets';
 import { logRow, logTotals, queryLogRows } from '../mirror/logQuery';
+import { autoSync } from '../mirror/autoSync';
 import { logSync } from '../mirror/logSync';
+import { readSyncSettings, writeSyncSettings } from '../mirror/syncSettings';
 import type { HandlersOf } from './handlerTypes';
 
 export const logsHandlers: HandlersOf<typeof logsOperations> = {
@@ -14,6 +16,12 @@ export const logsHandlers: HandlersOf<typeof logsOperations> = {
   'sync.run': (input, app) => logSync(app).run(input),
   'sync.cancel': (_input, app) => ({ cancelled: logSync(app).cancel() }),
   'sync.status': (_input, app) => logSync(app).status(),
+  'sync.settings.get': (_input, app) => readSyncSettings(app.settings),
+  'sync.settings.set': (input, app) => {
+    const next = writeSyncSettings(app.settings, input);
+    autoSync(app).settingsChanged();
+    return next;
+  },
   'logs.query': (input, app) => ({
     offset: input.offset,
     rows: queryLogRows(app.db, app.connection.profileId, input.filter, input.sort, input.offset, input.limit),

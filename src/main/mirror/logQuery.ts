@@ -9,13 +9,17 @@
  * usually) is matched with LIKE instead. A phone number written `234803…` or `+234 803…` is
  * searched in its local form `0803…`.
  *
- * Deep windows: a window past the middle of the filtered list is read in the opposite order from
- * the other end (OFFSET walks the index from its start, so row 999,900 of 1,000,000 becomes
- * row 0 of the reverse order).
+ * Windows: the rows of a window are placed by the in-process position index (logPositionIndex.ts),
+ * which answers any offset under any filter and sort in milliseconds, and read by rowid. Where it
+ * cannot answer (inside a transaction, or a search matching most of the log) SQL does, reading a
+ * window past the middle of the list in the opposite order from the other end (OFFSET walks the
+ * index from its start, so row 999,900 of 1,000,000 becomes row 0 of the reverse order).
  */
+import type { Statement } from 'better-sqlite3';
 import type { LogFilter, LogSort, LogTotals, MirrorRow } from '../../shared/contract/logs';
 import { normalizePhone } from '../../shared/phone';
 import type { Db } from '../store/database';
+import { windowRowids, type PositionFilter } from './logPositionIndex';
 import { searchRowids } from './logSearchIndex';
 
 interface Where {
@@ -52,6 +56,13 @@ function dayAfter(day: string): string {
 /** Up to this many search hits, rows are read by rowid rather than by walking an index. */
 const FEW_HITS = 20_000;
 
+/** The network value the log stores for the filter's choice (null: no network filter). */
+function networkValue(filter: LogFilter): string | null {
+  if (!filter.network || filter.network.toUpperCase() === 'ALL') return null;
+  const upper = filter.network.toUpperCase();
+  return NETWORK_ALIASES[upper] ?? upper;
+}
+
 export function whereOf(db: Db, profileId: string, filter: LogFilter): Where {
   const parts = ['e.profile_id = ?'];
   const params: (string | number)[] = [profileId];
@@ -71,10 +82,10 @@ export function whereOf(db: Db, profileId: string, filter: LogFilter): Where {
     parts.push('e.type = ?');
     params.push(filter.type);
   }
-  if (filter.network && filter.network.toUpperCase() !== 'ALL') {
-    const upper = filter.network.toUpperCase();
+  const network = networkValue(filter);
+  if (network !== null) {
     parts.push('e.network = ?');
-    params.push(NETWORK_ALIASES[upper] ?? upper);
+    params.push(network);
   }
   if (filter.search) {
     const term = searchTerm(filter.search);
@@ -123,8 +134,44 @@ function windowRows(db: Db, where: Where, sort: LogSort, offset: number, limit: 
     .all(...where.params, limit, offset) as MirrorRow[];
 }
 
+function positionFilter(filter: LogFilter): PositionFilter {
+  const f: PositionFilter = {};
+  if (filter.from) f.fromMs = Date.parse(dayStart(filter.from));
+  if (filter.to) f.toMs = Date.parse(dayAfter(filter.to));
+  if (filter.status) f.status = filter.status;
+  if (filter.type) f.type = filter.type;
+  const network = networkValue(filter);
+  if (network !== null) f.network = network;
+  const term = filter.search ? searchTerm(filter.search) : '';
+  if (term.length > 0) f.searchTerm = term;
+  return f;
+}
+
+const byRowid = new WeakMap<Db, Statement<[string, string]>>();
+
+/** The rows of `rowids` (of the profile), in that order. */
+function rowsByRowid(db: Db, profileId: string, rowids: readonly number[]): MirrorRow[] {
+  if (rowids.length === 0) return [];
+  let statement = byRowid.get(db);
+  if (!statement) {
+    // "+" keeps the planner on the rowids rather than walking the profile's index.
+    statement = db.prepare<[string, string]>(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE e.rowid IN (SELECT value FROM json_each(?)) AND +e.profile_id = ?`);
+    byRowid.set(db, statement);
+  }
+  const rows = statement.all(JSON.stringify(rowids), profileId) as MirrorRow[];
+  const at = new Map(rows.map((r) => [r.rowid, r]));
+  const out: MirrorRow[] = [];
+  for (const r of rowids) {
+    const row = at.get(r);
+    if (row) out.push(row);
+  }
+  return out;
+}
+
 /** Rows [offset, offset + limit) of the filtered mirror in `sort` order. */
 export function queryLogRows(db: Db, profileId: string, filter: LogFilter, sort: LogSort, offset: number, limit: number): MirrorRow[] {
+  const placed = windowRowids(db, profileId, positionFilter(filter), sort, offset, limit);
+  if (placed) return rowsByRowid(db, profileId, placed);
   const where = whereOf(db, profileId, filter);
   if (offset > DEEP_OFFSET) {
     const count = cachedCount(db, where) ?? logTotalsOf(db, where).count;

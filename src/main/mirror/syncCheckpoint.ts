@@ -1,26 +1,60 @@
 /**
  * The sync checkpoint of a profile (table `sync_checkpoints`): the last finished sync, and the
- * run in progress — its date range and the NextPage URL after its last committed page — written
- * in the same transaction as that page's rows, so after a crash or a cancel the next sync
+ * run in progress — its date range, its counts and its plan (how far it got, below) — written in
+ * the same transaction as the pages' rows, so after a crash, a kill or a cancel the next sync
  * continues exactly after the last page that reached the mirror.
  */
 import type { SyncResult } from '../../shared/contract/logs';
 import type { Db } from '../store/database';
 
+/** One date range the run reads as a whole (null: open). */
+export interface SyncPart {
+  startdate: string | null;
+  enddate: string | null;
+}
+
+/**
+ * How a run reads the log (see logSync.ts): its parts one after another; within the current part,
+ * pass `pass` reads pages by number, several in flight, and commits them in order; pages
+ * [0, nextIndex) of the pass are in the mirror. `total` is the TotalRecords of the pass's first
+ * page: a page that answers another count ends the pass, and the part is read again (next pass).
+ * A pass above MAX_PASSES follows NextPage one page at a time from `nextUrl`.
+ */
+export interface SyncPlan {
+  parts: SyncPart[];
+  part: number;
+  /** Entries per page the service gives. */
+  perPage: number;
+  pass: number;
+  /** The page number of the part's first page (the service may count from 0 or from 1). */
+  firstPage: number | null;
+  total: number | null;
+  nextIndex: number;
+  /** Following NextPage: the next page's address ('' when the part is read; null: from its start). */
+  nextUrl: string | null;
+}
+
+export interface SyncCounts {
+  pages: number;
+  fetched: number;
+  inserted: number;
+  updated: number;
+  total: number | null;
+}
+
 export interface SyncCheckpoint {
   lastFinishedAt: string | null;
   lastResult: SyncResult | null;
-  run: {
-    startedAt: string;
-    startdate: string | null;
-    enddate: string | null;
-    nextUrl: string | null;
-    pages: number;
-    fetched: number;
-    inserted: number;
-    updated: number;
-    total: number | null;
-  } | null;
+  run:
+    | (SyncCounts & {
+        startedAt: string;
+        startdate: string | null;
+        enddate: string | null;
+        plan: SyncPlan | null;
+        /** A run left by a vendesk from before plans: the NextPage URL after its last committed page. */
+        legacyNextUrl: string | null;
+      })
+    | null;
 }
 
 interface Row {
@@ -30,11 +64,22 @@ interface Row {
   run_startdate: string | null;
   run_enddate: string | null;
   run_next_url: string | null;
+  run_plan: string | null;
   run_pages: number;
   run_fetched: number;
   run_inserted: number;
   run_updated: number;
   run_total: number | null;
+}
+
+function parsePlan(text: string | null): SyncPlan | null {
+  if (!text) return null;
+  try {
+    const plan = JSON.parse(text) as SyncPlan;
+    return Array.isArray(plan.parts) && typeof plan.part === 'number' && typeof plan.perPage === 'number' ? plan : null;
+  } catch {
+    return null;
+  }
 }
 
 export function readCheckpoint(db: Db, profileId: string): SyncCheckpoint {
@@ -48,7 +93,8 @@ export function readCheckpoint(db: Db, profileId: string): SyncCheckpoint {
           startedAt: row.run_started_at,
           startdate: row.run_startdate,
           enddate: row.run_enddate,
-          nextUrl: row.run_next_url,
+          plan: parsePlan(row.run_plan),
+          legacyNextUrl: row.run_plan ? null : row.run_next_url,
           pages: row.run_pages,
           fetched: row.run_fetched,
           inserted: row.run_inserted,
@@ -61,25 +107,25 @@ export function readCheckpoint(db: Db, profileId: string): SyncCheckpoint {
 
 export function beginRun(db: Db, profileId: string, startedAt: string, startdate: string | null, enddate: string | null): void {
   db.prepare(
-    `INSERT INTO sync_checkpoints (profile_id, run_started_at, run_startdate, run_enddate, run_next_url, run_pages, run_fetched, run_inserted, run_updated, run_total)
-     VALUES (?, ?, ?, ?, NULL, 0, 0, 0, 0, NULL)
+    `INSERT INTO sync_checkpoints (profile_id, run_started_at, run_startdate, run_enddate, run_next_url, run_plan, run_pages, run_fetched, run_inserted, run_updated, run_total)
+     VALUES (?, ?, ?, ?, NULL, NULL, 0, 0, 0, 0, NULL)
      ON CONFLICT (profile_id) DO UPDATE SET run_started_at = excluded.run_started_at, run_startdate = excluded.run_startdate,
-       run_enddate = excluded.run_enddate, run_next_url = NULL, run_pages = 0, run_fetched = 0, run_inserted = 0, run_updated = 0, run_total = NULL`,
+       run_enddate = excluded.run_enddate, run_next_url = NULL, run_plan = NULL, run_pages = 0, run_fetched = 0, run_inserted = 0, run_updated = 0, run_total = NULL`,
   ).run(profileId, startedAt, startdate, enddate);
 }
 
-/** Called inside the page's transaction. `nextUrl` '' means the last page was committed. */
-export function advanceRun(db: Db, profileId: string, nextUrl: string, counts: { pages: number; fetched: number; inserted: number; updated: number; total: number | null }): void {
+/** Saves the plan and counts; called inside the transaction that writes the pages they count. */
+export function advanceRun(db: Db, profileId: string, plan: SyncPlan, counts: SyncCounts): void {
   db.prepare(
-    `UPDATE sync_checkpoints SET run_next_url = ?, run_pages = ?, run_fetched = ?, run_inserted = ?, run_updated = ?, run_total = ?
+    `UPDATE sync_checkpoints SET run_plan = ?, run_next_url = NULL, run_pages = ?, run_fetched = ?, run_inserted = ?, run_updated = ?, run_total = ?
       WHERE profile_id = ?`,
-  ).run(nextUrl, counts.pages, counts.fetched, counts.inserted, counts.updated, counts.total, profileId);
+  ).run(JSON.stringify(plan), counts.pages, counts.fetched, counts.inserted, counts.updated, counts.total, profileId);
 }
 
 export function finishRun(db: Db, profileId: string, result: SyncResult): void {
   db.prepare(
     `UPDATE sync_checkpoints SET last_finished_at = ?, last_result = ?, run_started_at = NULL, run_startdate = NULL, run_enddate = NULL,
-       run_next_url = NULL, run_pages = 0, run_fetched = 0, run_inserted = 0, run_updated = 0, run_total = NULL
+       run_next_url = NULL, run_plan = NULL, run_pages = 0, run_fetched = 0, run_inserted = 0, run_updated = 0, run_total = NULL
       WHERE profile_id = ?`,
   ).run(result.finishedAt, JSON.stringify(result), profileId);
 }

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppInfo, ConnectionCheck } from '../../shared/contract/app';
 import { bridge } from './bridge';
+import { AutoSyncStatus } from './components/AutoSyncStatus';
 import { ConnectionBadge } from './components/ConnectionBadge';
 import { ErrorNotice } from './components/ErrorNotice';
 import { ConnectionContext } from './hooks/useConnection';
@@ -97,6 +98,7 @@ export function AppFrame() {
               </Title>
             </Group>
             <Group gap="md" wrap="nowrap">
+              <AutoSyncStatus />
               <ConnectionBadge />
               <ThemeToggle />
             </Group>

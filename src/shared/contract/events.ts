@@ -2,6 +2,8 @@
  * Events the main side pushes to the renderer (IPC `vendesk:event`, or the web shell's
  * Server-Sent Events stream). Declared once here; every shell forwards them unchanged.
  */
+import type { AutoSyncView } from './logs';
+
 export interface Progress {
   done: number;
   total: number | null;
@@ -31,6 +33,8 @@ export type DataTopic = (typeof DATA_TOPICS)[number];
 export interface EventMap {
   /** Mirror sync through /logEntries. */
   'sync.progress': Progress & { state: 'running' | 'done' | 'failed' | 'cancelled'; pages: number };
+  /** The automatic sync of the open app changed state (waiting, running, paused, off). */
+  'sync.auto': AutoSyncView;
   /** A spreadsheet being read. */
   'import.progress': Progress & { importId: string };
   /** A bulk job executing. */

@@ -63,6 +63,32 @@ export interface SyncResult {
   finishedAt: string;
 }
 
+/** How the open app syncs by itself (the header shows it). */
+export interface AutoSyncView {
+  /**
+   * `off`: the setting is 0 (or this shell does not sync by itself, the CLI); `waiting`: the next
+   * sync is at `nextAt`; `running`: a sync runs (started by the schedule or by hand);
+   * `paused`: the service did not answer — tried again at `nextAt`, or as soon as it answers.
+   */
+  state: 'off' | 'waiting' | 'running' | 'paused';
+  everyMinutes: number;
+  nextAt: string | null;
+  /** When the last sync (by the schedule or by hand) finished. */
+  lastAt: string | null;
+  /** Why it is paused (the service's error, in a sentence). */
+  reason: string | null;
+}
+
+/** Settings of the sync (Settings → Sync). */
+export interface SyncSettingsView {
+  /** The open app syncs the recent days this often; 0 = never by itself. */
+  autoSyncMinutes: number;
+  /** Pages of the log requested at once. */
+  concurrency: number;
+  /** Requests a second at most. */
+  maxRequestsPerSecond: number;
+}
+
 export interface SyncStatus {
   running: boolean;
   progress: { done: number; total: number | null; pages: number } | null;
@@ -72,6 +98,7 @@ export interface SyncStatus {
   interrupted: boolean;
   lastError: { message: string; hint?: string } | null;
   entries: number;
+  auto: AutoSyncView;
 }
 
 export type CatalogKind = 'airtime' | 'data' | 'cable' | 'electricity';
@@ -151,7 +178,16 @@ export const logsOperations = {
   ).returns<{ started: boolean; running: boolean }>(),
   'sync.run': op(z.object({ from: day.optional(), to: day.optional() }), 'Sync the vending log into the mirror and wait for the result').returns<SyncResult>(),
   'sync.cancel': op(z.object({}), 'Stop the sync in progress; the next sync continues where it stopped').returns<{ cancelled: boolean }>(),
-  'sync.status': op(z.object({}), 'Whether a sync runs, its progress and the last result').returns<SyncStatus>(),
+  'sync.status': op(z.object({}), 'Whether a sync runs, its progress, the last result and the automatic sync').returns<SyncStatus>(),
+  'sync.settings.get': op(z.object({}), 'How often the open app syncs by itself, and how many pages a sync requests at once').returns<SyncSettingsView>(),
+  'sync.settings.set': op(
+    z.object({
+      autoSyncMinutes: z.number().int().min(0).max(1440).optional(),
+      concurrency: z.number().int().min(1).max(32).optional(),
+      maxRequestsPerSecond: z.number().int().min(1).max(1000).optional(),
+    }),
+    'Change how often the open app syncs by itself (0: never) and the pace of a sync',
+  ).returns<SyncSettingsView>(),
   'logs.query': op(
     z.object({
       filter: logFilterSchema.default({}),

@@ -71,6 +71,11 @@ describe('utcTimestampToIso', () => {
   });
   it('returns null for nonsense', () => {
     expect(utcTimestampToIso('31/01/2026')).toBeNull();
+    // The service's own form is kept as it is; one that is not a real date or time is read the slow way, as before.
+    for (const iso of ['2026-01-31T09:15:00.000Z', '2024-02-29T23:59:59.999Z', '0999-12-31T00:00:00.000Z']) expect(utcTimestampToIso(iso)).toBe(new Date(iso).toISOString());
+    for (const odd of ['2026-02-29T10:00:00.000Z', '2026-04-31T10:00:00.000Z', '2026-01-31T24:00:00.000Z', '2026-01-31T09:60:00.000Z', '2026-1a-31T09:15:00.000Z']) {
+      expect(utcTimestampToIso(odd), odd).toBe(Number.isNaN(Date.parse(odd)) ? null : new Date(odd).toISOString());
+    }
     expect(utcTimestampToIso('2026-13-45')).toBeNull();
   });
 });

@@ -2,7 +2,8 @@
  * Every schema step, in order. Numbers are reserved per area so work in different areas never
  * collides: 1 core, 2 log mirror and sync, 3 bulk jobs, 4 reconciliation, 5 messaging,
  * 6 pending purchases and requery, 7 bulk electricity and cable items, 8 connection scope,
- * 11 the filter choices of the log mirror, 13 where a messaging charge figure comes from,
+ * 9 bulk figures, 11 the filter choices of the log mirror, 12 the concurrent sync's plan and the
+ * changes the mirror's position index follows, 13 where a messaging charge figure comes from,
  * 14 single airtime and data purchases (one-item bulk jobs).
  */
 import type { Migration } from './migration';
@@ -16,6 +17,7 @@ import { bulkAccountsMigration } from './007_bulk_accounts';
 import { connectionScopeMigration } from './008_connection_scope';
 import { bulkFiguresMigration } from './009_bulk_figures';
 import { logFacetsMigration } from './011_log_facets';
+import { syncPlanAndPositionsMigration } from './012_sync_plan_and_positions';
 import { messagingChargesMigration } from './013_messaging_charges';
 import { singleTopUpsMigration } from './014_single_top_ups';
 
@@ -30,6 +32,7 @@ export const MIGRATIONS: Migration[] = [
   connectionScopeMigration,
   bulkFiguresMigration,
   logFacetsMigration,
+  syncPlanAndPositionsMigration,
   messagingChargesMigration,
   singleTopUpsMigration,
   // (add one import and one entry per migration file, in number order)

@@ -5,6 +5,7 @@ import { AppError, asAppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConnectionCheck } from '../components/settings/ConnectionCheck';
 import { ServiceAnswers } from '../components/settings/ServiceAnswers';
+import { SyncSettings } from '../components/mirror/SyncSettings';
 import { PageHeader } from '../components/PageHeader';
 import { useConnection } from '../hooks/useConnection';
 import { useAction } from '../hooks/useAction';
@@ -118,7 +119,7 @@ export function SettingsPage() {
 
   return (
     <>
-      <PageHeader title="Settings" description="Connection profiles, the connection check, the service's answers and the data folder" />
+      <PageHeader title="Settings" description="Connection profiles, the connection check, the service's answers, sync and the data folder" />
       <ConfirmLiveSwitch
         profile={confirming}
         onCancel={() => setConfirming(null)}
@@ -197,6 +198,7 @@ export function SettingsPage() {
         <ConnectionCheck onChecked={() => setCheckedAt(Date.now())} />
         <ServiceAnswers checkedAt={checkedAt} />
         <AddProfileForm onSaved={() => void profiles.reload()} />
+        <SyncSettings />
         <Card withBorder padding="lg">
           <Title order={4} mb="xs">
             Data folder

@@ -26,7 +26,7 @@ export function SyncControl({ compact = false }: { compact?: boolean }) {
 
   let line: string;
   if (running) line = total !== null ? `Syncing: ${formatCount(done)} of ${formatCount(total)} entries` : 'Syncing…';
-  else if (live?.state === 'failed') line = `Sync stopped: ${live.message ?? 'the service could not be read'}. Press Sync to continue.`;
+  else if (live?.state === 'failed') line = `Sync stopped: ${(live.message ?? 'the service could not be read').replace(/\.$/, '')}. Press Sync to continue.`;
   else if (live?.state === 'cancelled' || status.data?.interrupted) line = 'Sync was stopped part-way. Press Sync to continue from where it stopped.';
   else line = lastAt ? `Last synced ${formatAgo(lastAt)} · ${formatCount(status.data?.entries ?? 0)} entries on this computer` : 'Not synced yet';
 

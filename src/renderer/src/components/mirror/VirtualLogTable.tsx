@@ -1,6 +1,12 @@
 /**
  * The mirror as a table that reaches every row of 1,000,000: a capped spacer with a scaled scroll
  * (see logTableModel), and rows fetched from SQLite in blocks of 100 for the visible window only.
+ *
+ * No blank frames: a block is asked for as soon as it comes into view (the main side answers any
+ * window in a few milliseconds), the blocks around the view and the last ones of the list are
+ * fetched ahead (the scrollbar's bottom is where people jump), and until every row of the view has
+ * arrived the last complete view stays on screen. New data (a sync) refetches the rows in view and
+ * keeps the scroll position; only a new filter or sort goes back to the top.
  */
 import { Badge, Box, Group, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
@@ -18,50 +24,71 @@ export function typeLabel(type: string): string {
   return TYPE_LABEL[type] ?? type;
 }
 
+/** Rows fetched for one filter, sort and version of the data. */
+interface Blocks {
+  key: string;
+  rows: Map<number, MirrorRow[]>;
+  asked: Set<number>;
+}
+
+/** Rows [first, first + n) as shown, each with its index. */
+type Frame = { index: number; row: MirrorRow }[];
+
 export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filter: LogFilter; sort: LogSort; count: number; version: number; onOpen: (row: MirrorRow) => void }) {
   const [scrollTop, setScrollTop] = useState(0);
-  const [blocks, setBlocks] = useState<Map<number, MirrorRow[]>>(new Map());
-  const asked = useRef(new Set<number>());
-  const key = JSON.stringify({ filter, sort, version });
+  const [, setArrived] = useState(0);
+  const view = JSON.stringify({ filter, sort });
+  const key = `${view}|${version}|${count}`;
+  const store = useRef<Blocks | null>(null);
+  if (!store.current || store.current.key !== key) store.current = { key, rows: new Map(), asked: new Set() };
+  const blocks = store.current;
+  /** The last view whose rows had all arrived. */
+  const lastFrame = useRef<{ view: string; rows: Frame } | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
 
+  // A new filter or sort starts at the top; new data keeps the place.
   useEffect(() => {
-    asked.current = new Set();
-    setBlocks(new Map());
     setScrollTop(0);
     if (scroller.current) scroller.current.scrollTop = 0;
-  }, [key]);
+  }, [view]);
 
   const first = firstRowAt(scrollTop, count, VIEWPORT_PX);
   const firstIndex = Math.floor(first);
   const shown = Math.ceil(VIEWPORT_PX / ROW_HEIGHT) + 1;
 
   const load = useCallback(
-    (block: number, forKey: string) => {
-      if (asked.current.has(block)) return;
-      asked.current.add(block);
+    (block: number, into: Blocks) => {
+      if (into.asked.has(block)) return;
+      into.asked.add(block);
       void bridge.call('logs.query', { filter, sort, offset: block * BLOCK, limit: BLOCK }).then(
         (page) => {
-          if (forKey !== key) return;
-          setBlocks((old) => new Map(old).set(block, page.rows));
+          into.rows.set(block, page.rows);
+          if (store.current === into) setArrived((n) => n + 1);
         },
-        () => asked.current.delete(block),
+        () => into.asked.delete(block),
       );
     },
-    [filter, sort, key],
+    [filter, sort],
   );
 
   useEffect(() => {
-    // Wait for the scrollbar to rest a moment so a fast drag does not ask for every block it passes.
-    const timer = setTimeout(() => blocksFor(firstIndex, shown, count).forEach((b) => load(b, key)), 40);
-    return () => clearTimeout(timer);
-  }, [firstIndex, shown, count, load, key]);
+    if (count === 0) return;
+    const visible = blocksFor(firstIndex, shown, count);
+    const last = Math.ceil(count / BLOCK) - 1;
+    const around = [visible[0] - 1, visible[visible.length - 1] + 1, 0, last, last - 1];
+    for (const b of [...visible, ...around]) if (b >= 0 && b <= last) load(b, blocks);
+  }, [firstIndex, shown, count, load, blocks]);
 
-  const rows: { index: number; row: MirrorRow | undefined }[] = [];
+  const wanted: { index: number; row: MirrorRow | undefined }[] = [];
   for (let i = firstIndex; i < Math.min(count, firstIndex + shown); i++) {
-    rows.push({ index: i, row: blocks.get(Math.floor(i / BLOCK))?.[i % BLOCK] });
+    wanted.push({ index: i, row: blocks.rows.get(Math.floor(i / BLOCK))?.[i % BLOCK] });
   }
-  const offset = (first - firstIndex) * ROW_HEIGHT;
+  const complete = wanted.every((w) => w.row !== undefined);
+  if (complete) lastFrame.current = { view, rows: wanted as Frame };
+  // Until the view's rows have all arrived, the last complete view of this filter and sort stays.
+  const stale = !complete && lastFrame.current?.view === view ? lastFrame.current.rows : null;
+  const rows: { index: number; row: MirrorRow | undefined }[] = stale ?? wanted;
+  const offset = stale ? 0 : (first - firstIndex) * ROW_HEIGHT;
 
   return (
     <Box style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8, overflow: 'hidden' }}>

@@ -1,0 +1,580 @@
+/**
+ * Where each mirror row stands in the Transactions table's sorts, in process, so that any window
+ * of 100 rows — row 0 or row 999,900 of 1,000,000, under any filter and sort the table offers —
+ * is read in a few milliseconds. (SQLite's OFFSET walks the index from its start: a window deep
+ * in a million rows cost about 200 ms, more under a filter the index does not hold first.)
+ *
+ * Per connection profile it keeps, by rowid, the columns a window needs to place and filter a
+ * row — created_at (as epoch ms), id, amount, and status, type and network as small codes — and
+ * the rowids in the two sort orders, both read in index order from SQLite: time (created_at
+ * DESC, id DESC) and amount (amount_kobo DESC, id DESC). The ascending
+ * sorts are the same arrays read from the other end; beside each order, the filter word of its rows
+ * position by position, so a filter reads memory in sequence. About 50 MB for 1,000,000 rows.
+ *
+ * A window: the rows of the filter in the sort order are found by scanning those arrays (a date
+ * range is a binary search in time order; search uses the rowids of logSearchIndex.ts), kept for
+ * the next window of the same filter, and the window's 100 rowids are read from SQLite by rowid.
+ *
+ * In step with the table, whoever writes it (this process, a CLI sync in another process):
+ * - rows inserted since are found by rowid (above the highest seen) and merged into place;
+ * - rows whose sort or filter columns changed (a status that settled) or that were deleted are
+ *   listed by triggers in `log_entry_changes` (migration 012) and applied from there;
+ * - anything it cannot follow (too many changes at once, changes pruned, rowids going down)
+ *   rebuilds it on the next window.
+ * Built on the first window (at once for up to 100,000 rows; for more in the background, a chunk
+ * at a time, while SQL answers the windows), or ahead of it by `warmPositionIndex` (the open
+ * app's automatic sync calls it after each sync); never inside a write transaction.
+ */
+import type { LogSort } from '../../shared/contract/logs';
+import type { Db } from '../store/database';
+import { maxRowid, searchRowids } from './logSearchIndex';
+
+const STATUS = ['', 'SUCCESS', 'FAILED', 'PENDING'] as const;
+const TYPE = ['', 'AIRTIME', 'DATA', 'ELECTRICITY', 'CABLETV'] as const;
+const codeOf = (list: readonly string[], value: string): number => {
+  const k = list.indexOf(value);
+  return k > 0 ? k : 0;
+};
+
+const DAY_MS = 86_400_000;
+/** Networks past this many share one code (a filter on one of them is answered by SQL). */
+const NETWORK_OTHER = 0x7ff;
+
+/** A catch-up bigger than this share of the index rebuilds it instead. */
+const REBUILD_SHARE = 0.25;
+/** Filters whose matching rows are kept for the next windows. */
+const MATCH_CACHE = 4;
+
+type Row = [rowid: number, createdAt: string, id: number, amountKobo: number, status: string, type: string, network: string];
+
+class ProfilePositions {
+  n = 0;
+  cap = 0;
+  created = new Float64Array(0);
+  ids = new Float64Array(0);
+  amounts = new Float64Array(0);
+  /**
+   * One 32-bit word of what a filter looks at: status (bits 0–1), type (2–4), network (5–15, code
+   * in `networks`; NETWORK_OTHER for any beyond) and the UTC day of created_at (16–31), so a scan
+   * reads one array.
+   */
+  codes = new Uint32Array(0);
+  member = new Uint8Array(0);
+  time: Int32Array = new Int32Array(0);
+  amount: Int32Array | null = null;
+  /** `codes` of the rows in each order, position by position (a filter scans them in sequence); null: to be gathered. */
+  timeCodes: Uint32Array | null = null;
+  amountCodes: Uint32Array | null = null;
+  networks: string[] = [''];
+  networkCodes = new Map<string, number>();
+  /** Highest rowid of the table seen, and last change applied. */
+  lastRowid = 0;
+  lastChange = 0;
+  /** Bumped by every change applied (keys the match cache). */
+  version = 0;
+  matches: { key: string; rowids: Int32Array }[] = [];
+
+  constructor(readonly profileId: string) {}
+
+  ensureCapacity(top: number): void {
+    if (top < this.cap) return;
+    const cap = Math.max(1024, Math.ceil((top + 1) * 1.25));
+    const grow = <T extends Float64Array | Uint8Array | Uint32Array>(old: T, make: (n: number) => T): T => {
+      const next = make(cap);
+      next.set(old);
+      return next;
+    };
+    this.created = grow(this.created, (k) => new Float64Array(k));
+    this.ids = grow(this.ids, (k) => new Float64Array(k));
+    this.amounts = grow(this.amounts, (k) => new Float64Array(k));
+    this.codes = grow(this.codes, (k) => new Uint32Array(k));
+    this.member = grow(this.member, (k) => new Uint8Array(k));
+    this.cap = cap;
+  }
+
+  networkCode(name: string): number {
+    let code = this.networkCodes.get(name);
+    if (code === undefined) {
+      code = this.networks.length;
+      this.networks.push(name);
+      this.networkCodes.set(name, code);
+    }
+    return code;
+  }
+
+  /** Writes a row's columns into its slot (the caller places it in the orders). */
+  put(row: Row): void {
+    const r = row[0];
+    this.created[r] = Date.parse(row[1]);
+    this.ids[r] = row[2];
+    this.amounts[r] = row[3];
+    const day = Math.min(0xffff, Math.max(0, Math.floor(this.created[r] / DAY_MS)));
+    this.codes[r] = (codeOf(STATUS, row[4]) | (codeOf(TYPE, row[5]) << 2) | (Math.min(NETWORK_OTHER, this.networkCode(row[6])) << 5) | (day << 16)) >>> 0;
+    this.member[r] = 1;
+  }
+
+  /** a sorts before b in time DESC order. */
+  timeBefore = (a: number, b: number): boolean => this.created[a] > this.created[b] || (this.created[a] === this.created[b] && this.ids[a] > this.ids[b]);
+  amountBefore = (a: number, b: number): boolean => this.amounts[a] > this.amounts[b] || (this.amounts[a] === this.amounts[b] && this.ids[a] > this.ids[b]);
+}
+
+/** An order and its codes position by position (null: not kept). */
+type Ordered = [rows: Int32Array, codes: Uint32Array | null];
+
+/** Merges `add` (any order) into a sorted order, and the codes along with it. */
+function mergeSorted([order, codes]: Ordered, add: number[], before: (a: number, b: number) => boolean, codeOf: Uint32Array): Ordered {
+  add.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  const out = new Int32Array(order.length + add.length);
+  const outCodes = codes ? new Uint32Array(out.length) : null;
+  let src = 0;
+  let dst = 0;
+  for (const r of add) {
+    let lo = src;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(r, order[mid])) hi = mid;
+      else lo = mid + 1;
+    }
+    out.set(order.subarray(src, lo), dst);
+    if (outCodes && codes) outCodes.set(codes.subarray(src, lo), dst);
+    dst += lo - src;
+    src = lo;
+    if (outCodes) outCodes[dst] = codeOf[r];
+    out[dst++] = r;
+  }
+  out.set(order.subarray(src), dst);
+  if (outCodes && codes) outCodes.set(codes.subarray(src), dst);
+  return [out, outCodes];
+}
+
+function withoutRows([order, codes]: Ordered, gone: Set<number>): Ordered {
+  const out = new Int32Array(order.length);
+  const outCodes = codes ? new Uint32Array(order.length) : null;
+  let k = 0;
+  for (let i = 0; i < order.length; i++) {
+    if (gone.has(order[i])) continue;
+    if (outCodes && codes) outCodes[k] = codes[i];
+    out[k++] = order[i];
+  }
+  return [out.slice(0, k), outCodes ? outCodes.slice(0, k) : null];
+}
+
+/** The codes of `order` position by position. */
+function gather(order: Int32Array, codes: Uint32Array): Uint32Array {
+  const out = new Uint32Array(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = codes[order[i]];
+  return out;
+}
+
+/** Rows whose codes changed in place: their positions get the new codes (many: gathered again on use). */
+function recode([order, codes]: Ordered, rows: number[], codeOf: Uint32Array): Uint32Array | null {
+  if (!codes || rows.length > 32) return null;
+  for (const r of rows) {
+    const i = order.indexOf(r);
+    if (i >= 0) codes[i] = codeOf[r];
+  }
+  return codes;
+}
+
+const ROW_SQL = 'rowid, created_at, id, amount_kobo, status, type, network';
+
+
+function lastChangeSeq(db: Db): number {
+  return (db.prepare('SELECT COALESCE(MAX(seq), 0) FROM log_entry_changes').pluck().get() as number) ?? 0;
+}
+
+/** Rows read per step of a build (between steps a build in the background lets other work run). */
+let chunkRows = 20_000;
+
+/**
+ * Reads the profile's rows in time order, chunkRows at a time by key, and yields between chunks.
+ * Rows above the table's highest rowid at the start are left to the first catch-up, as are
+ * changes made meanwhile (listed in log_entry_changes after the sequence noted at the start).
+ */
+function* buildSteps(db: Db, profileId: string): Generator<void, ProfilePositions> {
+  const index = new ProfilePositions(profileId);
+  const top = maxRowid(db);
+  index.lastRowid = top;
+  index.lastChange = lastChangeSeq(db);
+  index.ensureCapacity(top);
+  let time = new Int32Array(1024);
+  let timeCodes = new Uint32Array(1024);
+  let k = 0;
+  const first = db.prepare(`SELECT ${ROW_SQL} FROM log_entries WHERE profile_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`).raw();
+  const next = db.prepare(`SELECT ${ROW_SQL} FROM log_entries WHERE profile_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`).raw();
+  let rows = first.all(profileId, chunkRows) as Row[];
+  for (;;) {
+    for (const row of rows) {
+      // A row moved by a change made during the build can come again: its first place and
+      // columns stay, and the catch-up places it by the change.
+      if (row[0] > top || index.member[row[0]] === 1) continue;
+      index.put(row);
+      if (k === time.length) {
+        const grown = new Int32Array(time.length * 2);
+        grown.set(time);
+        time = grown;
+        const grownCodes = new Uint32Array(timeCodes.length * 2);
+        grownCodes.set(timeCodes);
+        timeCodes = grownCodes;
+      }
+      timeCodes[k] = index.codes[row[0]];
+      time[k++] = row[0];
+    }
+    if (rows.length < chunkRows) break;
+    const last = rows[rows.length - 1];
+    yield;
+    rows = next.all(profileId, last[1], last[2], chunkRows) as Row[];
+  }
+  index.time = time.slice(0, k);
+  index.timeCodes = timeCodes.slice(0, k);
+  index.n = k;
+
+  // The amount order: rowids from the amount index, by key from the columns just read.
+  const amount = new Int32Array(k);
+  const seen = new Uint8Array(index.cap);
+  let a = 0;
+  const amountFirst = db.prepare('SELECT rowid FROM log_entries WHERE profile_id = ? AND rowid <= ? ORDER BY amount_kobo DESC, id DESC LIMIT ?').pluck();
+  const amountNext = db.prepare('SELECT rowid FROM log_entries WHERE profile_id = ? AND rowid <= ? AND (amount_kobo, id) < (?, ?) ORDER BY amount_kobo DESC, id DESC LIMIT ?').pluck();
+  let rowids = amountFirst.all(profileId, top, chunkRows) as number[];
+  for (;;) {
+    for (const r of rowids) {
+      if (index.member[r] !== 1 || seen[r] === 1 || a === k) continue;
+      seen[r] = 1;
+      amount[a++] = r;
+    }
+    if (rowids.length < chunkRows) break;
+    const last = rowids[rowids.length - 1];
+    yield;
+    rowids = amountNext.all(profileId, top, index.amounts[last], index.ids[last], chunkRows) as number[];
+  }
+  // Rows changed meanwhile are placed by the catch-up; should the two walks disagree, the amount order is read again on its first use.
+  index.amount = a === k ? amount : null;
+  index.amountCodes = index.amount ? gather(index.amount, index.codes) : null;
+  return index;
+}
+
+/** Brings the index in step with the table; false when it must be rebuilt. */
+function catchUp(db: Db, index: ProfilePositions): boolean {
+  const top = maxRowid(db);
+  const seq = lastChangeSeq(db);
+  if (top < index.lastRowid || seq < index.lastChange) return false;
+  if (top === index.lastRowid && seq === index.lastChange) return true;
+  if (top >= 2 ** 31) return false;
+
+  const touched = new Set<number>();
+  if (seq > index.lastChange) {
+    const oldest = db.prepare('SELECT MIN(seq) FROM log_entry_changes').pluck().get() as number | null;
+    if (oldest !== null && oldest > index.lastChange + 1) return false;
+    const changed = db.prepare('SELECT DISTINCT entry_rowid FROM log_entry_changes WHERE seq > ?').pluck().all(index.lastChange) as number[];
+    for (const r of changed) if (r <= index.lastRowid) touched.add(r);
+  }
+  const fresh = top > index.lastRowid ? (db.prepare(`SELECT ${ROW_SQL} FROM log_entries WHERE rowid > ? AND profile_id = ?`).raw().all(index.lastRowid, index.profileId) as Row[]) : [];
+  if (fresh.length + touched.size > Math.max(1000, index.n * REBUILD_SHARE)) return false;
+
+  index.ensureCapacity(top);
+  const gone = new Set<number>();
+  const add: number[] = [];
+  const inPlace: number[] = [];
+  if (touched.size > 0) {
+    const read = db.prepare(`SELECT ${ROW_SQL}, profile_id FROM log_entries WHERE rowid IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify([...touched])) as [...Row, string][];
+    const now = new Map(read.map((r) => [r[0], r]));
+    for (const r of touched) {
+      const row = now.get(r);
+      const was = index.member[r] === 1;
+      const mine = row !== undefined && row[7] === index.profileId;
+      if (was && mine && Date.parse(row[1]) === index.created[r] && row[2] === index.ids[r] && row[3] === index.amounts[r]) {
+        index.put(row.slice(0, 7) as Row); // same place, new status/type/network
+        inPlace.push(r);
+        continue;
+      }
+      if (was) {
+        gone.add(r);
+        index.member[r] = 0;
+      }
+      if (mine) {
+        index.put(row.slice(0, 7) as Row);
+        add.push(r);
+      }
+    }
+  }
+  for (const row of fresh) {
+    index.put(row);
+    add.push(row[0]);
+  }
+  if (inPlace.length > 0) {
+    index.timeCodes = recode([index.time, index.timeCodes], inPlace, index.codes);
+    if (index.amount) index.amountCodes = recode([index.amount, index.amountCodes], inPlace, index.codes);
+  }
+  if (gone.size > 0) {
+    [index.time, index.timeCodes] = withoutRows([index.time, index.timeCodes], gone);
+    if (index.amount) [index.amount, index.amountCodes] = withoutRows([index.amount, index.amountCodes], gone);
+  }
+  if (add.length > 0) {
+    [index.time, index.timeCodes] = mergeSorted([index.time, index.timeCodes], [...add], index.timeBefore, index.codes);
+    if (index.amount) [index.amount, index.amountCodes] = mergeSorted([index.amount, index.amountCodes], [...add], index.amountBefore, index.codes);
+  }
+  index.n = index.time.length;
+  index.lastRowid = top;
+  index.lastChange = seq;
+  index.version += 1;
+  index.matches = [];
+  return true;
+}
+
+/** Up to this many rows in the table, an index is built at once; above, in the background. */
+let syncBuildRows = 100_000;
+
+interface Slot {
+  /** One profile at a time (the connection in use): a switch builds for the new one. */
+  index: ProfilePositions | null;
+  building: { profileId: string; promise: Promise<void> } | null;
+  builds: number;
+}
+
+const slots = new WeakMap<Db, Slot>();
+
+function slotOf(db: Db): Slot {
+  let slot = slots.get(db);
+  if (!slot) {
+    slot = { index: null, building: null, builds: 0 };
+    slots.set(db, slot);
+  }
+  return slot;
+}
+
+/** The profile's index if it is ready (caught up with the table), else null. */
+function ready(db: Db, slot: Slot, profileId: string): ProfilePositions | null {
+  if (!slot.index) return null;
+  if (slot.index.profileId === profileId && catchUp(db, slot.index)) return slot.index;
+  slot.index = null;
+  return null;
+}
+
+/**
+ * The profile's index, built or caught up; null when it is being built in the background (a big
+ * mirror) or inside a transaction (it would read uncommitted rows): SQL answers then.
+ */
+function current(db: Db, profileId: string): ProfilePositions | null {
+  if (db.inTransaction) return null;
+  const slot = slotOf(db);
+  const index = ready(db, slot, profileId);
+  if (index) return index;
+  if (maxRowid(db) > syncBuildRows) {
+    void warmPositionIndex(db, profileId);
+    return null;
+  }
+  const steps = buildSteps(db, profileId);
+  slot.index = db.transaction(() => {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  })();
+  slot.builds += 1;
+  return slot.index;
+}
+
+/**
+ * Builds (or catches up) the profile's index in the background, a chunk at a time, so that the
+ * first window of the Transactions table after start does not wait for it (about a second for a
+ * million rows). Resolves when it is ready; nothing to do when it already is.
+ */
+export function warmPositionIndex(db: Db, profileId: string): Promise<void> {
+  if (!db.open || db.inTransaction) return Promise.resolve();
+  const slot = slotOf(db);
+  if (ready(db, slot, profileId)) return Promise.resolve();
+  if (slot.building?.profileId === profileId) return slot.building.promise;
+  const job = { profileId, promise: Promise.resolve() };
+  slot.building = job;
+  job.promise = (async () => {
+    // Not even the first chunk on the caller's time.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!db.open || slot.building !== job) return;
+    const steps = buildSteps(db, profileId);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) {
+        if (slot.building === job) {
+          slot.index = step.value;
+          slot.builds += 1;
+        }
+        return;
+      }
+      do await new Promise((resolve) => setImmediate(resolve));
+      while (db.open && db.inTransaction);
+      if (!db.open || slot.building !== job) return;
+    }
+  })().finally(() => {
+    if (slot.building === job) slot.building = null;
+  });
+  return job.promise;
+}
+
+/** Tests: the table size up to which an index is built at once, and the rows read per step of a build. */
+export function setPositionIndexBuildSizes(sizes: { syncBuildRows?: number; chunkRows?: number }): void {
+  syncBuildRows = sizes.syncBuildRows ?? 100_000;
+  chunkRows = sizes.chunkRows ?? 20_000;
+}
+
+function amountOrder(db: Db, index: ProfilePositions): Int32Array {
+  if (!index.amount) {
+    // The rows the index holds (later ones are merged in by the next catch-up).
+    const rowids = db.prepare('SELECT rowid FROM log_entries WHERE profile_id = ? AND rowid <= ? ORDER BY amount_kobo DESC, id DESC').pluck().all(index.profileId, index.lastRowid) as number[];
+    index.amount = Int32Array.from(rowids);
+    index.amountCodes = null;
+    if (index.amount.length !== index.n) {
+      // The table moved between the two reads: sort what the index holds instead.
+      index.amount = mergeSorted([new Int32Array(0), null], Array.from(index.time), index.amountBefore, index.codes)[0];
+    }
+  }
+  return index.amount;
+}
+
+/** The codes of an order position by position, gathered when a change left them out of step. */
+function orderCodes(index: ProfilePositions, byAmount: boolean): Uint32Array {
+  if (byAmount) return (index.amountCodes ??= gather(index.amount as Int32Array, index.codes));
+  return (index.timeCodes ??= gather(index.time, index.codes));
+}
+
+/** The filter as codes and bounds; `search` is the rowids matching it (ascending) when searching. */
+export interface PositionFilter {
+  fromMs?: number;
+  toMs?: number;
+  status?: string;
+  type?: string;
+  /** The network as the log writes it (aliases already applied). */
+  network?: string;
+  searchTerm?: string;
+}
+
+/** First position in time order (DESC) whose created_at is below `ms`. */
+function firstBelow(index: ProfilePositions, ms: number): number {
+  let lo = 0;
+  let hi = index.time.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (index.created[index.time[mid]] < ms) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The rows of a filter in a DESC sort: the order array and the [start, end) range to read it in, or a list of matches. */
+function matching(db: Db, index: ProfilePositions, filter: PositionFilter, byAmount: boolean): Int32Array | null {
+  const order = byAmount ? amountOrder(db, index) : index.time;
+  let start = 0;
+  let end = order.length;
+  if (!byAmount) {
+    if (filter.toMs !== undefined) start = firstBelow(index, filter.toMs);
+    if (filter.fromMs !== undefined) end = firstBelow(index, filter.fromMs);
+    if (end < start) end = start;
+  }
+  const status = filter.status ? codeOf(STATUS, filter.status) : 0;
+  const type = filter.type ? codeOf(TYPE, filter.type) : 0;
+  const network = filter.network !== undefined ? (index.networkCodes.get(filter.network) ?? -1) : 0;
+  if (filter.status && status === 0) return new Int32Array(0);
+  if (filter.type && type === 0) return new Int32Array(0);
+  if (network === -1) return new Int32Array(0);
+  if (network >= NETWORK_OTHER) return null;
+  let marked: Uint8Array | null = null;
+  if (filter.searchTerm !== undefined) {
+    const hits = searchRowids(db, index.profileId, filter.searchTerm);
+    if (hits === null) return null;
+    // A few hits are sorted themselves; many are picked out of the order in one pass.
+    if (hits.length <= order.length / 32) return sortedHits(index, hits, filter, byAmount);
+    marked = new Uint8Array(index.cap);
+    for (const r of hits) if (r < index.cap) marked[r] = 1;
+  }
+  const dated = byAmount && (filter.fromMs !== undefined || filter.toMs !== undefined);
+  let mask = 0;
+  let want = 0;
+  if (status) [mask, want] = [mask | 0b11, want | status];
+  if (type) [mask, want] = [mask | (0b111 << 2), want | (type << 2)];
+  if (network) [mask, want] = [mask | (NETWORK_OTHER << 5), want | (network << 5)];
+  if (mask === 0 && !marked && !dated) return order.subarray(start, end);
+  // Dates of the table's filter are whole UTC days: compared by the day in the codes.
+  const fromDay = filter.fromMs !== undefined ? filter.fromMs / DAY_MS : 0;
+  const toDay = filter.toMs !== undefined ? filter.toMs / DAY_MS : 0x10000;
+  const byDay = Number.isInteger(fromDay) && Number.isInteger(toDay);
+  const from = filter.fromMs ?? Number.NEGATIVE_INFINITY;
+  const to = filter.toMs ?? Number.POSITIVE_INFINITY;
+  const codes = orderCodes(index, byAmount);
+  const created = index.created;
+  const out = new Int32Array(end - start);
+  let k = 0;
+  if (!marked && !dated) {
+    for (let i = start; i < end; i++) {
+      if ((codes[i] & mask) === want) out[k++] = order[i];
+    }
+  } else if (!marked && byDay) {
+    for (let i = start; i < end; i++) {
+      const code = codes[i];
+      const day = code >>> 16;
+      if ((code & mask) === want && day >= fromDay && day < toDay) out[k++] = order[i];
+    }
+  } else {
+    for (let i = start; i < end; i++) {
+      const r = order[i];
+      if ((codes[i] & mask) !== want) continue;
+      if (marked !== null && marked[r] !== 1) continue;
+      if (dated && (created[r] < from || created[r] >= to)) continue;
+      out[k++] = r;
+    }
+  }
+  return out.subarray(0, k);
+}
+
+/** Search hits that pass the other filters, in the DESC sort. */
+function sortedHits(index: ProfilePositions, hits: readonly number[], filter: PositionFilter, byAmount: boolean): Int32Array {
+  const status = filter.status ? codeOf(STATUS, filter.status) : 0;
+  const type = filter.type ? codeOf(TYPE, filter.type) : 0;
+  const network = filter.network !== undefined ? (index.networkCodes.get(filter.network) ?? -1) : 0;
+  const from = filter.fromMs ?? Number.NEGATIVE_INFINITY;
+  const to = filter.toMs ?? Number.POSITIVE_INFINITY;
+  const kept: number[] = [];
+  for (const r of hits) {
+    if (r >= index.cap || index.member[r] !== 1) continue;
+    const code = index.codes[r];
+    if (status && (code & 0b11) !== status) continue;
+    if (type && ((code >>> 2) & 0b111) !== type) continue;
+    if (network && ((code >>> 5) & NETWORK_OTHER) !== network) continue;
+    if (index.created[r] < from || index.created[r] >= to) continue;
+    kept.push(r);
+  }
+  const before = byAmount ? index.amountBefore : index.timeBefore;
+  kept.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  return Int32Array.from(kept);
+}
+
+/**
+ * The rowids of rows [offset, offset + limit) of the filtered mirror in `sort` order, or null when
+ * this index cannot answer (inside a transaction; a search matching most of the log) and SQL must.
+ */
+export function windowRowids(db: Db, profileId: string, filter: PositionFilter, sort: LogSort, offset: number, limit: number): number[] | null {
+  const index = current(db, profileId);
+  if (!index) return null;
+  const byAmount = sort === 'amount_desc' || sort === 'amount_asc';
+  const key = JSON.stringify([filter, byAmount]);
+  let rows = index.matches.find((m) => m.key === key)?.rowids ?? null;
+  if (!rows) {
+    rows = matching(db, index, filter, byAmount);
+    if (!rows) return null;
+    index.matches = [{ key, rowids: rows }, ...index.matches.slice(0, MATCH_CACHE - 1)];
+  }
+  const ascending = sort === 'time_asc' || sort === 'amount_asc';
+  const out: number[] = [];
+  const end = Math.min(rows.length, offset + limit);
+  for (let i = offset; i < end; i++) out.push(ascending ? rows[rows.length - 1 - i] : rows[i]);
+  return out;
+}
+
+/** How many times the index of this database was built (tests: a change followed row by row does not rebuild). */
+export function positionIndexBuilds(db: Db): number {
+  return slots.get(db)?.builds ?? 0;
+}
+
+/** Drops the index (tests; a database closed). */
+export function forgetPositionIndex(db: Db): void {
+  slots.delete(db);
+}

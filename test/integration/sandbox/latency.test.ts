@@ -1,0 +1,71 @@
+/**
+ * A far-away service: `latencyMs` / `--latency-ms` / `/__sandbox/latency` make every answer of the
+ * service arrive that much later, and the control endpoints themselves stay immediate.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseSandboxArgs } from '../../../src/sandbox/standalone';
+import { start, type Started } from './sandboxHarness';
+
+let s: Started | null = null;
+afterEach(async () => {
+  await s?.sandbox.close();
+  s = null;
+});
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const value = await fn();
+  return [value, performance.now() - t0];
+}
+
+describe('sandbox latency', () => {
+  it('answers every request the configured round trip later, and the control endpoint changes it', async () => {
+    s = await start({ latencyMs: 200 });
+    const org = s.org();
+    const [balance, slow] = await timed(() => org.get('/accountBalance'));
+    expect(balance.status).toBe(200);
+    expect(slow).toBeGreaterThanOrEqual(195);
+
+    const [read, control] = await timed(() => org.get<{ latencyMs: number }>('/__sandbox/latency'));
+    expect(read.body.data).toEqual({ latencyMs: 200 });
+    expect(control).toBeLessThan(195);
+
+    const set = await org.post<{ latencyMs: number }>('/__sandbox/latency', { latencyMs: 0 });
+    expect(set.body.data).toEqual({ latencyMs: 0 });
+    const [, fast] = await timed(() => org.get('/AirtimeList'));
+    expect(fast).toBeLessThan(195);
+
+    await org.post('/__sandbox/latency', { latencyMs: 120 });
+    const [purchase, took] = await timed(() => org.post('/purchaseAirtime', [{ amount: 100, phoneNumber: '08031234567', network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN Nigeria', region: '' }]));
+    expect(purchase.status).toBe(202);
+    expect(took).toBeGreaterThanOrEqual(115);
+  });
+
+  it('refuses a latency that is not a whole number of milliseconds from 0 to 60,000', async () => {
+    s = await start();
+    const org = s.org();
+    for (const body of [{ latencyMs: -1 }, { latencyMs: 1.5 }, { latencyMs: 60_001 }, { latency: 10 }]) {
+      const r = await org.post('/__sandbox/latency', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.gatewayStatus).toBe('88');
+    }
+  });
+
+  it('sends the Retry-After an injected fault asks for', async () => {
+    s = await start();
+    const org = s.org();
+    await org.post('/__sandbox/faults', { path: '/logEntries', status: 429, count: 1, retryAfterSeconds: 3 });
+    const refused = await org.get('/logEntries');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('3');
+    const next = await org.get('/logEntries');
+    expect(next.status).toBe(200);
+    expect(next.headers.get('retry-after')).toBeNull();
+  });
+
+  it('reads --latency-ms from the command line', () => {
+    expect(parseSandboxArgs(['--token', 'a', '--latency-ms', '150']).options.latencyMs).toBe(150);
+    expect(parseSandboxArgs(['--token', 'a', '--latency-ms=80']).options.latencyMs).toBe(80);
+    expect(() => parseSandboxArgs(['--latency-ms', 'far'])).toThrow(/--latency-ms needs a non-negative number/);
+  });
+});

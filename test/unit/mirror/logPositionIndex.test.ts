@@ -1,0 +1,160 @@
+/**
+ * The Transactions table's windows from the position index are exactly the rows SQL's ORDER BY …
+ * LIMIT … OFFSET gives, for every sort, filter and offset, and stay so while the mirror changes:
+ * statuses that settle, entries older and newer than the mirrored ones, equal times, deletions,
+ * and writes by another connection (a CLI sync in another process).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ParsedLogEntry } from '../../../src/main/api/parseLogEntry';
+import type { LogFilter, LogSort } from '../../../src/shared/contract/logs';
+import { forgetPositionIndex, positionIndexBuilds, setPositionIndexBuildSizes, warmPositionIndex, windowRowids } from '../../../src/main/mirror/logPositionIndex';
+import { queryLogRows, whereOf } from '../../../src/main/mirror/logQuery';
+import { upsertLogEntriesInTransaction } from '../../../src/main/mirror/logStore';
+import { openDatabase, type Db } from '../../../src/main/store/database';
+import { generateLogEntries } from '../../../bench/generate/logEntries';
+
+const ORDER: Record<LogSort, string> = {
+  time_desc: 'e.created_at DESC, e.id DESC',
+  time_asc: 'e.created_at ASC, e.id ASC',
+  amount_desc: 'e.amount_kobo DESC, e.id DESC',
+  amount_asc: 'e.amount_kobo ASC, e.id ASC',
+};
+const SORTS = Object.keys(ORDER) as LogSort[];
+const FILTERS: LogFilter[] = [
+  {},
+  { status: 'FAILED' },
+  { type: 'DATA' },
+  { network: 'GLO' },
+  { from: '2026-11-20', to: '2026-11-21' },
+  { type: 'AIRTIME', network: 'MTN', status: 'SUCCESS', from: '2026-11-21' },
+  { search: '0803' },
+  { search: '0803', type: 'CABLETV', to: '2026-11-21' },
+  { network: 'IKEDC' },
+];
+
+let dir: string;
+let db: Db;
+const entries = [...generateLogEntries(6000)];
+// A search with few hits (sorted by themselves rather than picked out of the whole order).
+FILTERS.push({ search: entries[4242].phoneNumber.slice(4, 8) }, { search: entries[4242].phoneNumber.slice(4, 8), status: 'SUCCESS', from: '2026-11-20' });
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-positions-'));
+  db = openDatabase(path.join(dir, 'vendesk.db'));
+  upsertLogEntriesInTransaction(db, 'p', entries, 't');
+  // Another connection's rows never show.
+  upsertLogEntriesInTransaction(db, 'other', [...generateLogEntries(300, 1)], 't');
+});
+afterEach(() => {
+  setPositionIndexBuildSizes({});
+  forgetPositionIndex(db);
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function sqlWindow(filter: LogFilter, sort: LogSort, offset: number, limit: number): number[] {
+  const where = whereOf(db, 'p', filter);
+  return db.prepare(`SELECT e.rowid FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`).pluck().all(...where.params, limit, offset) as number[];
+}
+
+function count(filter: LogFilter): number {
+  const where = whereOf(db, 'p', filter);
+  return db.prepare(`SELECT COUNT(*) FROM log_entries e WHERE ${where.sql}`).pluck().get(...where.params) as number;
+}
+
+/** Every sort and filter, windows at the start, the middle, the end and past the end. */
+function expectSameAsSql(): void {
+  for (const filter of FILTERS) {
+    const n = count(filter);
+    for (const sort of SORTS) {
+      for (const offset of [0, Math.floor(n / 2), Math.max(0, n - 100), n + 5]) {
+        const rows = queryLogRows(db, 'p', filter, sort, offset, 100).map((r) => r.rowid);
+        expect(rows, `${JSON.stringify(filter)} ${sort} @${offset}`).toEqual(sqlWindow(filter, sort, offset, 100));
+      }
+    }
+  }
+}
+
+const changed = (e: ParsedLogEntry, patch: Partial<ParsedLogEntry>): ParsedLogEntry => ({ ...e, ...patch });
+
+describe('position index', () => {
+  it('gives the same window as ORDER BY … LIMIT … OFFSET for every sort, filter and offset', () => {
+    expectSameAsSql();
+    // Those windows came from the index (built once), not from SQL.
+    expect(windowRowids(db, 'p', { status: 'FAILED' }, 'amount_asc', 100, 5)).toEqual(sqlWindow({ status: 'FAILED' }, 'amount_asc', 100, 5));
+    expect(positionIndexBuilds(db)).toBe(1);
+  });
+
+  it('follows statuses that settle, new entries before and after the mirrored ones, equal times and corrected amounts', () => {
+    expectSameAsSql();
+    const tied = entries[3000].createdAt;
+    upsertLogEntriesInTransaction(db, 'p', [
+      changed(entries[10], { status: 'FAILED' }),
+      changed(entries[4000], { status: 'PENDING', type: 'DATA', network: 'GLOBACOM' }),
+      changed(entries[20], { amountKobo: 5_000_000 }),
+      changed(entries[5999], { createdAt: '2026-11-22T23:00:00.000Z' }),
+      changed(entries[0], { id: 900_001, transactionId: 'NEWEST', createdAt: '2026-11-23T08:00:00.000Z' }),
+      changed(entries[1], { id: 900_002, transactionId: 'OLDEST', createdAt: '2026-01-01T08:00:00.000Z' }),
+      changed(entries[2], { id: 900_003, transactionId: 'TIED-A', createdAt: tied }),
+      changed(entries[3], { id: 2, transactionId: 'TIED-B', createdAt: tied }),
+    ], 't2');
+    expectSameAsSql();
+    expect(queryLogRows(db, 'p', {}, 'time_desc', 0, 1)[0].transactionId).toBe('NEWEST');
+    expect(queryLogRows(db, 'p', {}, 'time_asc', 0, 1)[0].transactionId).toBe('OLDEST');
+    // A hundred statuses settling at once.
+    upsertLogEntriesInTransaction(db, 'p', entries.slice(1000, 1100).map((e) => changed(e, { status: 'PENDING' })), 't3');
+    expectSameAsSql();
+    expect(positionIndexBuilds(db), 'followed row by row').toBe(1);
+  });
+
+  it('follows rows deleted and rows written by another connection to the same file', () => {
+    expectSameAsSql();
+    db.prepare("DELETE FROM log_entries WHERE profile_id = 'p' AND id IN (5, 3001, 5990)").run();
+    expectSameAsSql();
+    const other = openDatabase(path.join(dir, 'vendesk.db'));
+    upsertLogEntriesInTransaction(other, 'p', [...generateLogEntries(50, 700_000, Date.UTC(2026, 10, 24))].concat(changed(entries[100], { status: 'PENDING' })), 't3');
+    other.close();
+    expectSameAsSql();
+    expect(positionIndexBuilds(db), 'followed row by row').toBe(1);
+  });
+
+  it('rebuilds when more changed at once than it follows row by row', () => {
+    expectSameAsSql();
+    upsertLogEntriesInTransaction(db, 'p', entries.slice(0, 3000).map((e) => changed(e, { status: 'PENDING' })), 't4');
+    upsertLogEntriesInTransaction(db, 'p', [...generateLogEntries(2500, 800_000, Date.UTC(2026, 10, 10))], 't4');
+    expectSameAsSql();
+    expect(positionIndexBuilds(db)).toBe(2);
+  });
+
+  it('builds a big mirror’s index in the background while SQL answers, following the writes made meanwhile', async () => {
+    setPositionIndexBuildSizes({ syncBuildRows: 1000, chunkRows: 400 });
+    // Not ready: answered by SQL, and the build starts.
+    expect(windowRowids(db, 'p', {}, 'time_desc', 0, 10)).toBeNull();
+    expectSameAsSql();
+    const warm = warmPositionIndex(db, 'p');
+    for (let k = 0; k < 6; k++) {
+      await new Promise((r) => setImmediate(r));
+      upsertLogEntriesInTransaction(db, 'p', [
+        changed(entries[500 * k + 1], { status: 'PENDING' }),
+        changed(entries[500 * k + 2], { createdAt: `2026-11-2${k}T10:00:00.000Z` }),
+        changed(entries[0], { id: 950_000 + k, transactionId: `DURING-${k}`, createdAt: `2026-11-1${k}T10:00:00.000Z` }),
+      ], `t${k}`);
+    }
+    await warm;
+    expect(positionIndexBuilds(db)).toBe(1);
+    expect(windowRowids(db, 'p', {}, 'time_desc', 0, 10)).not.toBeNull();
+    expectSameAsSql();
+  });
+
+  it('answers inside a transaction too (from SQL, which sees the transaction’s own rows)', () => {
+    expectSameAsSql();
+    db.transaction(() => {
+      upsertLogEntriesInTransaction(db, 'p', [changed(entries[7], { status: 'PENDING' })], 't5');
+      expect(queryLogRows(db, 'p', { status: 'PENDING' }, 'time_desc', 0, 10).map((r) => r.id)).toEqual([entries[7].id]);
+    })();
+    expectSameAsSql();
+  });
+});
