@@ -37,12 +37,29 @@ const FAR_N = farArg >= 0 ? Number(args[farArg + 1]) : 20_000;
 const latencyArg = args.indexOf('--latency-ms');
 const LATENCY_MS = latencyArg >= 0 ? Number(args[latencyArg + 1]) : 150;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+/** The machine is shared: each timed line says how busy it was (1-minute load average) when it ended. */
+const load = () => `load ${os.loadavg()[0].toFixed(1)}`;
 /** CPU seconds (user + system) of this process since `from`: the machine is shared, wall time alone misleads. */
 const cpu = (from: NodeJS.CpuUsage) => {
   const u = process.cpuUsage(from);
   return `cpu ${((u.user + u.system) / 1e6).toFixed(2)} s`;
 };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-mirror-bench-'));
+
+/**
+ * Requests in flight as the client sees them: the app's client uses the global fetch, so the bench
+ * counts the calls that have started and not yet been answered, and keeps the most at once.
+ */
+const flight = { now: 0, most: 0 };
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (...args: Parameters<typeof fetch>) => {
+  flight.most = Math.max(flight.most, ++flight.now);
+  try {
+    return await realFetch(...args);
+  } finally {
+    flight.now--;
+  }
+};
 
 async function startStandaloneSandbox(seed: number): Promise<{ url: string; stop: () => void; latency: (ms: number) => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/runStandalone.ts', '--port', '0', '--token', 'bench', '--seed-history', String(seed), '--db', path.join(tmp, `sandbox-${seed}.db`)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -63,7 +80,8 @@ async function startStandaloneSandbox(seed: number): Promise<{ url: string; stop
 }
 
 /** A first sync of the sandbox's whole log into a fresh data folder; seconds and the result. */
-async function firstSync(url: string, name: string): Promise<{ seconds: number; cpu: string; fetched: number; requests: number; inserted: number }> {
+async function firstSync(url: string, name: string): Promise<{ seconds: number; cpu: string; fetched: number; requests: number; inserted: number; mostInFlight: number }> {
+  flight.most = 0;
   const app = await createApp({ dataDir: path.join(tmp, name), shell: 'cli', connection: { baseUrl: url, token: 'bench', kind: 'sandbox' } });
   try {
     const t1 = performance.now();
@@ -71,7 +89,7 @@ async function firstSync(url: string, name: string): Promise<{ seconds: number; 
     const r = await logSync(app).run();
     const seconds = (performance.now() - t1) / 1000;
     if (r.inserted !== r.totalRecords) throw new Error(`synced ${r.inserted} of ${r.totalRecords}`);
-    return { seconds, cpu: cpu(c1), fetched: r.fetched, requests: r.pages, inserted: r.inserted };
+    return { seconds, cpu: cpu(c1), fetched: r.fetched, requests: r.pages, inserted: r.inserted, mostInFlight: flight.most };
   } finally {
     await app.close();
   }
@@ -85,13 +103,13 @@ async function benchSync(rows: number, floor: boolean): Promise<void> {
   const s = DEFAULT_SYNC_SETTINGS;
   try {
     const direct = await firstSync(sandbox.url, `direct-${rows}`);
-    console.log(`full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s)`);
+    console.log(`full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages, at most ${direct.mostInFlight} requests in flight: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s; ${load()})`);
     await sandbox.latency(LATENCY_MS);
     const far = await firstSync(sandbox.url, `far-${rows}`);
     const pages = Math.ceil(rows / 100);
     const oneAtATime = (pages * LATENCY_MS) / 1000;
     console.log(
-      `full sync, ${LATENCY_MS} ms away     ${fmt(far.inserted)} entries, ${fmt(far.requests)} pages (${s.concurrency} in flight, at most ${s.maxRequestsPerSecond}/s): ${far.seconds.toFixed(1)} s (${fmt(far.inserted / far.seconds)} entries/s; app process ${far.cpu})` +
+      `full sync, ${LATENCY_MS} ms away     ${fmt(far.inserted)} entries, ${fmt(far.requests)} pages, at most ${far.mostInFlight} requests in flight (setting ${s.concurrency}, ceiling ${s.maxRequestsPerSecond}/s): ${far.seconds.toFixed(1)} s (${fmt(far.inserted / far.seconds)} entries/s; app process ${far.cpu}; ${load()})` +
         (floor ? `; one page at a time could not beat ${fmt(pages)} pages × ${LATENCY_MS} ms = ${oneAtATime.toFixed(1)} s: ${(far.seconds / oneAtATime).toFixed(2)} of it` : ''),
     );
   } finally {
@@ -130,7 +148,7 @@ function benchWindows(db: ReturnType<typeof openDatabase>, probe: string): void 
     console.log(`windows, ${label.padEnd(36)} ${fmt(count).padStart(9)} rows, 4 sorts × 5 offsets: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, slowest ${sorted[sorted.length - 1].toFixed(1)} ms (first of the filter ${firstOfFilter.toFixed(1)} ms)`);
   }
   const sorted = all.sort((a, b) => a - b);
-  console.log(`windows of 100 rows, all ${sorted.length} above: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, slowest ${sorted[sorted.length - 1].toFixed(1)} ms (target < 30 ms)`);
+  console.log(`windows of 100 rows, all ${sorted.length} above: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, slowest ${sorted[sorted.length - 1].toFixed(1)} ms (target < 30 ms; ${load()})`);
 }
 
 /**
@@ -167,7 +185,7 @@ async function benchUpsertAndSearch(): Promise<void> {
   const t0 = performance.now();
   for (let i = 0; i < N; i += 1000) page(i, Math.min(N, i + 1000));
   const s = (performance.now() - t0) / 1000;
-  console.log(`upsert (new rows)         ${fmt(N)} rows in pages of 1,000, all indexes + search index: ${s.toFixed(1)} s (${fmt(N / s)} rows/s, ${cpu(c0)})`);
+  console.log(`upsert (new rows)         ${fmt(N)} rows in pages of 1,000, all indexes + search index: ${s.toFixed(1)} s (${fmt(N / s)} rows/s, ${cpu(c0)}; ${load()})`);
   const again = Math.min(N, 100_000);
   const c1 = process.cpuUsage();
   const t1 = performance.now();
@@ -201,7 +219,7 @@ async function benchUpsertAndSearch(): Promise<void> {
     console.log(`phone search "${term}"${' '.repeat(Math.max(0, 9 - term.length))} first page ${rows.length} rows + count+sums (${fmt(totals.count)}): ${ms.toFixed(1)} ms${k === 0 ? ' (first search of the process)' : ''}`);
   }
   const warm = times.slice(1).sort((a, b) => a - b);
-  console.log(`phone search, the ${warm.length} after the first: first page + count+sums: median ${warm[Math.floor(warm.length / 2)].toFixed(1)} ms, slowest ${warm[warm.length - 1].toFixed(1)} ms`);
+  console.log(`phone search, the ${warm.length} after the first: first page + count+sums: median ${warm[Math.floor(warm.length / 2)].toFixed(1)} ms, slowest ${warm[warm.length - 1].toFixed(1)} ms (${load()})`);
   benchWindows(db, probes[1]);
   const t6 = performance.now();
   const facets = logFacets(db, 'bench');

@@ -174,7 +174,7 @@ async function main(): Promise<void> {
 
   const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
   console.log('');
-  console.log(`vendesk end to end: best ${best.totalMs} ms, median ${median.totalMs} ms (target < 4000 ms: ${verdict(median.totalMs < 4000)}); peak RSS ${Math.max(...results.map((r) => r.peakRssMb))} MB (target < 1024 MB: ${verdict(Math.max(...results.map((r) => r.peakRssMb)) < 1024)})`);
+  console.log(`vendesk end to end: best ${best.totalMs} ms, median ${median.totalMs} ms (target < 4000 ms: ${verdict(median.totalMs < 4000)}); peak RSS ${Math.max(...results.map((r) => r.peakRssMb))} MB (target < 1024 MB: ${verdict(Math.max(...results.map((r) => r.peakRssMb)) < 1024)}); load average ${loadavg()[0].toFixed(2)} at the end`);
   console.log(`ratio vendesk / sqlite3 CLI: ${(median.totalMs / sqlite.ms).toFixed(2)} (below 1 beats it)`);
   if (duck) console.log(`ratio vendesk / DuckDB:      ${(median.totalMs / duck.ms).toFixed(2)}`);
 }
