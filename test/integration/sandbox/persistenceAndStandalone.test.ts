@@ -64,13 +64,12 @@ describe('SQLite file state', () => {
 });
 
 describe('paging at scale', () => {
-  it('pages through 100,000 seeded entries, 100 per page, quickly and without gaps', async () => {
-    const t0 = Date.now();
+  // How fast seeding and paging are is the sandbox benchmark's to print (`npm run bench -- sandbox`,
+  // docs/benchmarks.md); a test that timed them would fail on a busy machine, not on a slow sandbox.
+  it('pages through 100,000 seeded entries, 100 per page, newest first and without gaps', async () => {
     const sb = await startSandbox({ tokens: ['big'], seedHistory: 100_000, quiet: true });
-    const seedMs = Date.now() - t0;
     try {
       const org = new Org(sb.url, 'big');
-      const t1 = Date.now();
       let count = 0;
       let lastId = Number.POSITIVE_INFINITY;
       let lastCreated = '9999';
@@ -85,10 +84,7 @@ describe('paging at scale', () => {
         }
         next = r.body.data.NextPage ? new URL(r.body.data.NextPage).pathname + new URL(r.body.data.NextPage).search : '';
       }
-      const pageMs = Date.now() - t1;
       expect(count).toBe(100_000);
-      expect(seedMs).toBeLessThan(15_000);
-      expect(pageMs).toBeLessThan(20_000);
     } finally {
       await sb.close();
     }
