@@ -26,7 +26,7 @@ import { ITEM_STATES, isVendingKind, settledMessage } from './jobStates';
 import { checkAccountsWithService, createVendingBuyer, itemFromPurchase } from './vendingItems';
 import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentLog, recentLookupFor, validate, type Catalogs } from './prepareJob';
 import { createVendingCatalogs } from '../purchases';
-import { createServiceClock } from '../requery/serviceClock';
+import { createServiceClock } from '../api/serviceClock';
 import { exportJobResults } from './exportResults';
 import { fieldLabel, missingFields, type ColumnMapping } from '../imports';
 

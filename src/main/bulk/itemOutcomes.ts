@@ -7,6 +7,7 @@
  * `now` is the service's clock (as the job stores `sent_ms`): a test moves it past the 2 min 1 s rule.
  */
 import type { ParsedLogEntry } from '../api/parseLogEntry';
+import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { ServiceError } from '../api/serviceErrors';
 import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
@@ -17,8 +18,6 @@ import { itemStateOfEntry, matchUncertainItem } from './matchUncertainItem';
 export type OutcomeClient = Pick<VendingClient, 'logEntries' | 'logPage' | 'requery'>;
 
 export const FAILED_REASON = 'The service reported this purchase FAILED; the amount is refunded to the wallet.';
-/** The service answers a requery from 2 minutes 1 second after the purchase. */
-export const REQUERY_AFTER_MS = 121_000;
 /** Between two requeries of one item: a minute, doubling, at most 30 minutes (the service answers only a few per transaction). */
 const REQUERY_EVERY_MS = 60_000;
 const REQUERY_EVERY_MAX_MS = 30 * 60_000;
@@ -37,7 +36,7 @@ export const MAX_ATTEMPTS = 5;
 export function requeryDueAt(item: Pick<ItemRow, 'sent_ms' | 'next_requery_ms' | 'requery_tries' | 'reference'>): number | null {
   if (!item.reference) return null;
   if (item.next_requery_ms !== null) return item.next_requery_ms;
-  return item.requery_tries === 0 ? (item.sent_ms ?? 0) + REQUERY_AFTER_MS : null;
+  return item.requery_tries === 0 ? firstRequeryDueMs(item.sent_ms ?? 0) : null;
 }
 
 /** The log entries that may be `items`' own: by reference for a few, else everything since the earliest was sent. */
