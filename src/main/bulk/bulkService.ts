@@ -147,7 +147,6 @@ export class BulkService {
     const problem = [log.problem, accountsNote].filter(Boolean).join(' ');
     if (problem) this.store.setJobState(jobId, 'draft', problem);
     this.keepUploadWithDraft(jobId, input.file, input.replaceJobId);
-    this.app.events.emit('data.changed', { topics: ['jobs'] });
     return this.preview(jobId, { sheetNames, remembered: choice.remembered });
   }
 
@@ -258,7 +257,6 @@ export class BulkService {
     this.requireDraft(jobId);
     this.store.deleteJob(jobId);
     this.releaseDraftUpload(jobId);
-    this.app.events.emit('data.changed', { topics: ['jobs'] });
     return { deleted: true };
   }
 
@@ -448,7 +446,6 @@ export class BulkService {
       if (!this.heldElsewhere(job)) this.store.sendingToUncertain(jobId);
       this.store.setJobState(jobId, 'cancelled', settledMessage('cancelled', this.store.counts(jobId)));
     }
-    this.app.events.emit('data.changed', { topics: ['jobs'] });
     // What the service accepted before the cancel is followed to its outcome (and the loop keeps at it).
     const cancelled = this.requireJob(jobId);
     if (!this.runningAnywhere(cancelled) && !this.connectionProblem(cancelled)) void this.followUp(cancelled, true).catch(() => undefined);
@@ -495,7 +492,6 @@ export class BulkService {
     } else if (job.state === 'cancelled') {
       this.store.setJobMessage(jobId, settledMessage('cancelled', c));
     }
-    this.app.events.emit('data.changed', { topics: ['jobs'] });
     return this.status(jobId);
   }
 
@@ -563,7 +559,6 @@ export class BulkService {
   /** Changes the bulk settings of the connection in use only. */
   updateSettings(patch: Partial<BulkSettingsView>): BulkSettingsView {
     const next = writeBulkSettings(this.app.settings, this.profileId, patch);
-    this.app.events.emit('data.changed', { topics: ['bulk.settings'] });
     return next;
   }
 
