@@ -29,6 +29,7 @@ import { createVendingCatalogs } from '../purchases';
 import { createServiceClock } from '../api/serviceClock';
 import { exportJobResults } from './exportResults';
 import { fieldLabel, missingFields, type ColumnMapping } from '../imports';
+import { ngnWallet } from '../../shared/ngnWallet';
 
 export interface PrepareInput {
   file: FileRef;
@@ -158,7 +159,7 @@ export class BulkService {
     let walletProblem: string | null = null;
     try {
       const balance = await this.app.client().accountBalance();
-      const ngn = balance.GlobalBalance.find((b) => b.Currency === 'NGN') ?? balance.GlobalBalance[0];
+      const ngn = ngnWallet(balance);
       walletKobo = ngn ? nairaToKobo(ngn.Balance) : null;
       if (!ngn) walletProblem = 'The service reported no NGN wallet.';
     } catch (error) {
@@ -281,7 +282,7 @@ export class BulkService {
     let walletKobo: number | null = null;
     try {
       const balance = await this.app.client().accountBalance();
-      const ngn = balance.GlobalBalance.find((b) => b.Currency === 'NGN') ?? balance.GlobalBalance[0];
+      const ngn = ngnWallet(balance);
       walletKobo = ngn ? nairaToKobo(ngn.Balance) : null;
     } catch {
       walletKobo = null; // The job pauses with a clear message if the wallet runs short.

@@ -5,6 +5,7 @@
  * writes that event by hand). Every shell dispatches through one table.
  */
 import type { z } from 'zod';
+import type { ErrorCode } from '../errorCodes';
 import type { DataTopic } from './events';
 
 export interface OperationDef<I extends z.ZodType = z.ZodType, O = unknown> {
@@ -31,7 +32,7 @@ export type OutputOf<D> = D extends OperationDef<z.ZodType, infer O> ? O : never
 
 /** A failure the user can act on: `message` says what happened, `hint` what to do. */
 export interface AppErrorShape {
-  code: string;
+  code: ErrorCode;
   message: string;
   hint?: string;
   details?: unknown;
