@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import vendesk from './eslint-rules/layers.mjs';
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'build/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'bench/data/**'] },
@@ -23,6 +24,12 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
     },
+  },
+  {
+    // The layers of docs/architecture.md: shared → services → handlers → shells; the sandbox on its own.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { vendesk },
+    rules: { 'vendesk/layers': 'error' },
   },
   {
     // Only the Electron shell may import electron.

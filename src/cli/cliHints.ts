@@ -6,11 +6,12 @@
  * same. Messages themselves are never rewritten otherwise.
  */
 import type { AppErrorShape } from '../shared/contract/define';
+import type { ErrorCode } from '../shared/errorCodes';
 
 type Hint = string | ((error: AppErrorShape) => string | undefined);
 
 /** The command-line hint of each error code whose hint names a place in the window. */
-export const CLI_HINTS: Readonly<Record<string, Hint>> = {
+export const CLI_HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   service_credentials: 'Check the token: run `vendesk --profile NAME balance` with a saved profile, or give a new one in VENDESK_TOKEN with --base-url.',
   service_fix_input: (e) =>
     e.hint?.includes('Catalog page') ? 'Nothing was charged. Correct the phone number, product code, network or amount (see `vendesk catalog airtime|data|cable|electricity`), then try again.' : undefined,

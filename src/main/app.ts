@@ -19,6 +19,7 @@ import { openDatabase, type Db } from './store/database';
 import { ProfileStore, SANDBOX_PROFILE_ID, type Profile } from './store/profiles';
 import { Settings } from './store/settings';
 import { EnvFirstTokenStore, FileTokenStore, type TokenStore } from './store/tokenStore';
+import { startBackgroundLoops } from './backgroundLoops';
 
 export type ShellKind = 'electron' | 'web' | 'cli' | 'test';
 
@@ -45,6 +46,8 @@ export interface AppOptions {
   connection?: { baseUrl: string; token: string; kind?: 'sandbox' | 'live'; name?: string };
   /** Embedded sandbox: demo entries created on first start (default EMBEDDED_SANDBOX_HISTORY). */
   sandboxSeedHistory?: number;
+  /** The shell keeps the app open (desktop, browser): its background loops start with it (`backgroundLoops.ts`). */
+  background?: boolean;
 }
 
 export interface Connection {
@@ -293,5 +296,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       throw error;
     }
   }
+  startBackgroundLoops(app, options.background ?? false);
   return app;
 }

@@ -88,8 +88,11 @@ export async function dispatch(app: App, name: string, rawInput: unknown): Promi
         issues: parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message })),
       });
     }
+    const def = operationDef(name);
     const handler = handlers[name as OperationName] as (input: unknown, app: App) => unknown;
     const value = await handler(parsed.data, app);
+    // What the operation changed, as its contract entry declares: the windows re-read it.
+    if (def.invalidates?.length) app.events.emit('data.changed', { topics: [...def.invalidates] });
     return { ok: true, value };
   } catch (error) {
     return { ok: false, error: toErrorShape(error) };

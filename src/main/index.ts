@@ -11,9 +11,6 @@ import { pathToFileURL } from 'node:url';
 import { isAllowedExternalUrl } from '../shared/externalLinks';
 import { createApp, type App } from './app';
 import { dispatch } from './dispatch';
-import { ensureBulkFollowUp } from './bulk/followUpLoop';
-import { startAutoSync } from './mirror/autoSync';
-import { ensurePendingScheduler } from './requery';
 import { appAssetPath } from './shell/appProtocol';
 import { electronNativeBinding } from './shell/nativeBinding';
 import { PickedFiles } from './shell/pickedFiles';
@@ -108,11 +105,10 @@ async function start(): Promise<void> {
     tokenStore: new EnvFirstTokenStore(new SafeStorageTokenStore(path.join(electronApp.getPath('userData'), 'tokens.json'), safeStorage), process.env.VENDESK_TOKEN),
     filePolicy: pickedFiles,
     nativeBinding: electronNativeBinding(electronApp.getAppPath()),
+    // Pending purchases are requeried, bulk jobs' open items followed and the log synced while the window is open.
+    background: true,
   });
   const appCore = core;
-  ensurePendingScheduler(appCore);
-  ensureBulkFollowUp(appCore);
-  startAutoSync(appCore);
 
   ipcMain.handle('vendesk:call', async (event, name: unknown, input: unknown) => {
     if (!isTrustedFrame(event.senderFrame)) {

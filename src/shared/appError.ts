@@ -1,15 +1,16 @@
 import type { AppErrorShape } from './contract/define';
+import type { ErrorCode } from './errorCodes';
 
 /**
  * An error whose message a user can act on. `code` is stable for programs (the CLI's exit code,
  * tests); `message` says what happened; `hint` says what to do. Never carries a token.
  */
 export class AppError extends Error implements AppErrorShape {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly hint?: string;
   readonly details?: unknown;
 
-  constructor(code: string, message: string, hint?: string, details?: unknown) {
+  constructor(code: ErrorCode, message: string, hint?: string, details?: unknown) {
     super(message);
     this.name = 'AppError';
     this.code = code;

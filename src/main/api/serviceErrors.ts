@@ -4,18 +4,10 @@
  * Messages never contain the token: every text passes through `redactSecrets`.
  */
 import { AppError } from '../../shared/appError';
+import type { ServiceAction } from '../../shared/errorCodes';
 import { redactSecrets } from '../redact';
 
-export type ServiceAction =
-  | 'retry_later'
-  | 'wait'
-  | 'hand_to_support'
-  | 'do_not_resend'
-  | 'fix_input'
-  | 'configuration'
-  | 'credentials'
-  | 'not_found'
-  | 'unknown';
+export type { ServiceAction };
 
 /**
  * How a call may be repeated. `read`: safe to repeat (GETs and validations). `purchase`: moves

@@ -19,15 +19,17 @@ import type { App } from '../app';
 import { fileRefName, releaseUpload, resolveFileRef } from '../files';
 import { readBulkSettings, startOfLocalDay, writeBulkSettings, type BulkSettings } from './bulkSettings';
 import { followUpJob, settleJobState } from './jobFollowUp';
-import { JobRunner, doneCount, pidAlive, totalCount, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
+import { JobRunner, doneCount, pidAlive, runningElsewhere, totalCount, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
 import { JobStore, type ItemRow, type JobRow } from './jobStore';
 import type { BulkJobKind, ItemState } from './jobStates';
 import { ITEM_STATES, isVendingKind, settledMessage } from './jobStates';
-import { checkAccountsWithService, createVendingBuyer } from './vendingItems';
+import { checkAccountsWithService, createVendingBuyer, itemFromPurchase } from './vendingItems';
 import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentLog, recentLookupFor, validate, type Catalogs } from './prepareJob';
 import { createVendingCatalogs } from '../purchases';
+import { createServiceClock } from '../api/serviceClock';
 import { exportJobResults } from './exportResults';
 import { fieldLabel, missingFields, type ColumnMapping } from '../imports';
+import { ngnWallet } from '../../shared/ngnWallet';
 
 export interface PrepareInput {
   file: FileRef;
@@ -42,6 +44,8 @@ export interface PrepareInput {
 const COST_LOOKUP_EVERY_MS = 10 * 60_000;
 /** The loop looks up unknown costs of jobs finished in the last this many days. */
 const COST_LOOKUP_DAYS = 7;
+/** Flagged duplicates and network conflicts a preview lists at most. */
+const PREVIEW_LIST_LIMIT = 5000;
 
 export class BulkService {
   readonly store: JobStore;
@@ -56,9 +60,13 @@ export class BulkService {
   private readonly uploadsByJob = new Map<string, FileRef>();
   /** Tests may shorten the runner's timing. */
   timing: RunnerTiming = DEFAULT_TIMING;
+  /** The service's clock, on which jobs store when items were sent; tests may move it. */
+  now: () => number;
 
   constructor(private readonly app: App) {
     this.store = new JobStore(app.db);
+    const serviceClock = app.service(createServiceClock);
+    this.now = () => serviceClock.now();
     // Files checked but never confirmed (nothing was bought) are forgotten after a week.
     this.store.deleteStaleDrafts(new Date(Date.now() - 7 * 24 * 3600_000).toISOString());
     app.onClose(async () => {
@@ -140,7 +148,6 @@ export class BulkService {
     const problem = [log.problem, accountsNote].filter(Boolean).join(' ');
     if (problem) this.store.setJobState(jobId, 'draft', problem);
     this.keepUploadWithDraft(jobId, input.file, input.replaceJobId);
-    this.app.events.emit('data.changed', { topics: ['jobs'] });
     return this.preview(jobId, { sheetNames, remembered: choice.remembered });
   }
 
@@ -152,18 +159,14 @@ export class BulkService {
     let walletProblem: string | null = null;
     try {
       const balance = await this.app.client().accountBalance();
-      const ngn = balance.GlobalBalance.find((b) => b.Currency === 'NGN') ?? balance.GlobalBalance[0];
+      const ngn = ngnWallet(balance);
       walletKobo = ngn ? nairaToKobo(ngn.Balance) : null;
       if (!ngn) walletProblem = 'The service reported no NGN wallet.';
     } catch (error) {
       walletProblem = `The wallet balance could not be read (${error instanceof Error ? error.message : String(error)}).`;
     }
-    const flagged = this.store.db
-      .prepare('SELECT * FROM bulk_items WHERE job_id = ? AND duplicate_of IS NOT NULL ORDER BY seq LIMIT 5000')
-      .all(jobId) as ItemRow[];
-    const conflicts = this.store.db
-      .prepare('SELECT * FROM bulk_items WHERE job_id = ? AND given_network IS NOT NULL ORDER BY seq LIMIT 5000')
-      .all(jobId) as ItemRow[];
+    const flagged = this.store.duplicateItems(jobId, PREVIEW_LIST_LIMIT);
+    const conflicts = this.store.networkConflictItems(jobId, PREVIEW_LIST_LIMIT);
     const headers = JSON.parse(job.headers_json) as string[];
     const mapping = JSON.parse(job.mapping_json) as ColumnMapping;
     const includedKobo = view.totalKobo;
@@ -255,7 +258,6 @@ export class BulkService {
     this.requireDraft(jobId);
     this.store.deleteJob(jobId);
     this.releaseDraftUpload(jobId);
-    this.app.events.emit('data.changed', { topics: ['jobs'] });
     return { deleted: true };
   }
 
@@ -280,7 +282,7 @@ export class BulkService {
     let walletKobo: number | null = null;
     try {
       const balance = await this.app.client().accountBalance();
-      const ngn = balance.GlobalBalance.find((b) => b.Currency === 'NGN') ?? balance.GlobalBalance[0];
+      const ngn = ngnWallet(balance);
       walletKobo = ngn ? nairaToKobo(ngn.Balance) : null;
     } catch {
       walletKobo = null; // The job pauses with a clear message if the wallet runs short.
@@ -288,7 +290,7 @@ export class BulkService {
     const blocker = this.blocker(view.totalKobo, view.items, walletKobo, input.maxTotalKobo);
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
     const settings = this.settingsView();
-    this.store.db.prepare('UPDATE bulk_jobs SET batch_size = ?, concurrency = ? WHERE id = ?').run(settings.batchSize, settings.concurrency, job.id);
+    this.store.setJobTuning(job.id, settings.batchSize, settings.concurrency);
     this.store.confirmJob(job.id);
     if (this.store.job(job.id)?.state !== 'running') {
       throw new AppError('job_not_draft', 'This job was already confirmed.', 'Open it from the job list to follow its progress.');
@@ -361,7 +363,7 @@ export class BulkService {
       if (!fresh) return changed;
     }
     const settings = this.settingsFor(job);
-    const run = followUpJob({ store: this.store, client: () => this.app.client(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000 }, this.requireJob(job.id), { costs }).finally(() => {
+    const run = followUpJob({ store: this.store, client: () => this.app.client(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now }, this.requireJob(job.id), { costs }).finally(() => {
       if (this.following.get(job.id) === run) this.following.delete(job.id);
     });
     this.following.set(job.id, run);
@@ -387,6 +389,7 @@ export class BulkService {
         settings: () => this.settingsFor(job),
         events: this.app.events,
         client: () => this.app.client(),
+        now: this.now,
         ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
         connectionProblem: () => {
           try {
@@ -401,9 +404,7 @@ export class BulkService {
       this.timing,
     );
     const lease = this.store.acquireLease(jobId, process.pid, this.timing.leaseMs, pidAlive);
-    if (!lease.ok) {
-      throw new AppError('job_running_elsewhere', `This job is being run by another vendesk process (pid ${lease.holder}).`, 'Wait for it to finish or close that vendesk, then resume the job.');
-    }
+    if (!lease.ok) throw runningElsewhere(lease.holder);
     const done = runner
       .run()
       .then(() => undefined)
@@ -446,7 +447,6 @@ export class BulkService {
       if (!this.heldElsewhere(job)) this.store.sendingToUncertain(jobId);
       this.store.setJobState(jobId, 'cancelled', settledMessage('cancelled', this.store.counts(jobId)));
     }
-    this.app.events.emit('data.changed', { topics: ['jobs'] });
     // What the service accepted before the cancel is followed to its outcome (and the loop keeps at it).
     const cancelled = this.requireJob(jobId);
     if (!this.runningAnywhere(cancelled) && !this.connectionProblem(cancelled)) void this.followUp(cancelled, true).catch(() => undefined);
@@ -493,7 +493,6 @@ export class BulkService {
     } else if (job.state === 'cancelled') {
       this.store.setJobMessage(jobId, settledMessage('cancelled', c));
     }
-    this.app.events.emit('data.changed', { topics: ['jobs'] });
     return this.status(jobId);
   }
 
@@ -521,7 +520,7 @@ export class BulkService {
   private syncVending(jobId: string): void {
     const job = this.store.job(jobId);
     if (!job || !isVendingKind(job.kind) || job.state === 'draft') return;
-    const changed = this.store.syncFromPurchases(jobId);
+    const changed = this.store.syncFromPurchases(jobId, itemFromPurchase);
     if (changed === 0 || this.runners.has(jobId)) return;
     settleJobState(this.store, jobId);
     this.app.events.emit('data.changed', { topics: ['jobs'] });
@@ -561,7 +560,6 @@ export class BulkService {
   /** Changes the bulk settings of the connection in use only. */
   updateSettings(patch: Partial<BulkSettingsView>): BulkSettingsView {
     const next = writeBulkSettings(this.app.settings, this.profileId, patch);
-    this.app.events.emit('data.changed', { topics: ['bulk.settings'] });
     return next;
   }
 

@@ -4,19 +4,20 @@
  * it was sent, and the settling of an item whose request may or may not have reached it
  * (`uncertain`). Used by the job runner while a job runs, and by the follow-up of finished and
  * cancelled jobs (`jobFollowUp.ts`), so an item is judged the same way wherever it is checked.
+ * `now` is the service's clock (as the job stores `sent_ms`): a test moves it past the 2 min 1 s rule.
  */
 import type { ParsedLogEntry } from '../api/parseLogEntry';
+import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { ServiceError } from '../api/serviceErrors';
 import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
 import { logEntriesForPhone, logEntriesForReference, logEntriesSince } from './logLookup';
+import { itemStateOfEntry, matchUncertainItem } from './matchUncertainItem';
 
 export type OutcomeClient = Pick<VendingClient, 'logEntries' | 'logPage' | 'requery'>;
 
 export const FAILED_REASON = 'The service reported this purchase FAILED; the amount is refunded to the wallet.';
-/** The service answers a requery from 2 minutes 1 second after the purchase. */
-export const REQUERY_AFTER_MS = 121_000;
 /** Between two requeries of one item: a minute, doubling, at most 30 minutes (the service answers only a few per transaction). */
 const REQUERY_EVERY_MS = 60_000;
 const REQUERY_EVERY_MAX_MS = 30 * 60_000;
@@ -24,10 +25,6 @@ const REQUERY_EVERY_MAX_MS = 30 * 60_000;
 const REQUERIES_PER_CHECK = 10;
 /** By reference one at a time up to this many items; more are read from the log since the earliest was sent. */
 const BY_REFERENCE_UP_TO = 5;
-/** A log entry of the same phone and amount made from this long before an uncertain item was sent… */
-const MATCH_BEFORE_MS = 30 * 60_000;
-/** …to this long after it may be that item. */
-const MATCH_AFTER_MS = 15 * 60_000;
 /** An uncertain item sent this many times without a clear answer is left to the user. */
 export const MAX_ATTEMPTS = 5;
 
@@ -39,18 +36,18 @@ export const MAX_ATTEMPTS = 5;
 export function requeryDueAt(item: Pick<ItemRow, 'sent_ms' | 'next_requery_ms' | 'requery_tries' | 'reference'>): number | null {
   if (!item.reference) return null;
   if (item.next_requery_ms !== null) return item.next_requery_ms;
-  return item.requery_tries === 0 ? (item.sent_ms ?? 0) + REQUERY_AFTER_MS : null;
+  return item.requery_tries === 0 ? firstRequeryDueMs(item.sent_ms ?? 0) : null;
 }
 
 /** The log entries that may be `items`' own: by reference for a few, else everything since the earliest was sent. */
-async function entriesFor(client: OutcomeClient, job: JobRow, items: readonly ItemRow[]): Promise<Map<string, ParsedLogEntry>> {
+async function entriesFor(client: OutcomeClient, job: JobRow, items: readonly ItemRow[], now: number): Promise<Map<string, ParsedLogEntry>> {
   const wanted = items.filter((i) => i.reference);
   let entries: ParsedLogEntry[] = [];
   if (wanted.length === 0) return new Map();
   if (wanted.length <= BY_REFERENCE_UP_TO) {
     for (const item of wanted) entries.push(...(await logEntriesForReference(client, job.kind, item.reference ?? '')));
   } else {
-    const since = wanted.reduce((m, i) => Math.min(m, i.sent_ms ?? Date.now()), Date.now());
+    const since = wanted.reduce((m, i) => Math.min(m, i.sent_ms ?? now), now);
     entries = await logEntriesSince(client, job.kind, since, new Set(wanted.map((i) => i.reference ?? '')));
   }
   return new Map(entries.map((e) => [e.transactionId, e]));
@@ -63,10 +60,17 @@ async function entriesFor(client: OutcomeClient, job: JobRow, items: readonly It
  * requeried when due. Returns how many items changed; a log that cannot be read now changes
  * nothing (the next check tries again).
  */
-export async function readOutcomes(client: OutcomeClient, store: JobStore, job: JobRow, items: readonly ItemRow[], options: { settle: boolean } = { settle: true }): Promise<number> {
+export async function readOutcomes(
+  client: OutcomeClient,
+  store: JobStore,
+  job: JobRow,
+  items: readonly ItemRow[],
+  now: () => number,
+  options: { settle: boolean } = { settle: true },
+): Promise<number> {
   let byRef: Map<string, ParsedLogEntry>;
   try {
-    byRef = await entriesFor(client, job, items);
+    byRef = await entriesFor(client, job, items, now());
   } catch {
     return 0;
   }
@@ -84,7 +88,7 @@ export async function readOutcomes(client: OutcomeClient, store: JobStore, job: 
     }
     changed++;
   }
-  return changed + (await requeryDue(client, store, job, stillOpen));
+  return changed + (await requeryDue(client, store, job, stillOpen, now()));
 }
 
 /**
@@ -92,8 +96,7 @@ export async function readOutcomes(client: OutcomeClient, store: JobStore, job: 
  * check). 425 (too early) and 502 are tried again later; 429 (no more requeries) and 404 are
  * noted on the item for the user, and it is not requeried again (its log is still read).
  */
-async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, items: readonly ItemRow[]): Promise<number> {
-  const t = Date.now();
+async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, items: readonly ItemRow[], t: number): Promise<number> {
   const due = items.filter((i) => {
     const at = requeryDueAt(i);
     return at !== null && at <= t;
@@ -122,14 +125,13 @@ async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, i
 }
 
 /**
- * Settles an uncertain airtime or data item from the log. A log entry with its reference, or
- * else of the same phone, type and amount (and plan) created from 30 minutes before to 15
- * minutes after it was sent and not owned by another item, settles it as the log says. When the
- * log was read completely and holds no unowned entry of that phone and amount from 30 minutes
- * before it was sent on, it was not bought: `whenAbsent` says whether it is sent again (queued)
- * or, for a cancelled job, recorded as not bought. After `MAX_ATTEMPTS` sends, or when an
- * unowned entry lies beyond the window, it is left to the user. The caller waits the safe delay
- * after sending before asking. Returns the item's new state (null: unchanged).
+ * Settles an uncertain airtime or data item from the log: the entry `matchUncertainItem` finds
+ * settles it as the log says. When the log was read completely and holds no unowned entry of that
+ * phone and amount from 30 minutes before it was sent on, it was not bought: `whenAbsent` says
+ * whether it is sent again (queued) or, for a cancelled job, recorded as not bought. After
+ * `MAX_ATTEMPTS` sends, or when an unowned entry lies beyond the window, it is left to the user.
+ * The caller waits the safe delay after sending before asking. Returns the item's new state
+ * (null: unchanged).
  */
 export async function settleUncertainItem(
   client: OutcomeClient,
@@ -137,6 +139,7 @@ export async function settleUncertainItem(
   job: JobRow,
   item: ItemRow,
   whenAbsent: 'send_again' | 'not_bought',
+  now: () => number,
 ): Promise<ItemState | null> {
   let entries: ParsedLogEntry[];
   try {
@@ -146,39 +149,23 @@ export async function settleUncertainItem(
     store.transition(job.id, [item.seq], 'uncertain', { reason: `Could not be checked against the service log yet (${message}); vendesk tries again.` }, ['uncertain']);
     return null;
   }
-  const expectedType = job.kind === 'airtime' ? 'AIRTIME' : 'DATA';
-  const statusState = (e: ParsedLogEntry): ItemState => (e.status === 'SUCCESS' ? 'success' : e.status === 'FAILED' ? 'failed' : 'accepted');
-  if (item.reference) {
-    const match = entries.find((e) => e.transactionId === item.reference);
-    if (match) {
-      return store.claimFromLog(job.id, item.seq, match.transactionId, statusState(match), 'log: reference', match.costKobo) ? statusState(match) : null;
-    }
+  const match = matchUncertainItem(item, job.kind, entries, (reference) => store.isReferenceClaimed(reference));
+  if (match.byReference) {
+    const state = itemStateOfEntry(match.byReference);
+    return store.claimFromLog(job.id, item.seq, match.byReference.transactionId, state, 'log: reference', match.byReference.costKobo) ? state : null;
   }
-  const sent = item.sent_ms ?? 0;
-  const same = entries
-    .filter((e) => e.type === expectedType && e.phoneNumber === item.phone && e.amountKobo === item.amount_kobo)
-    .filter((e) => job.kind !== 'data' || !e.dataPlan || e.dataPlan === item.product_code)
-    .filter((e) => !store.isReferenceClaimed(e.transactionId));
-  const candidates = same
-    .filter((e) => {
-      const created = Date.parse(e.createdAt);
-      return created >= sent - MATCH_BEFORE_MS && created <= sent + MATCH_AFTER_MS;
-    })
-    .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id);
-  for (const candidate of candidates) {
-    if (store.claimFromLog(job.id, item.seq, candidate.transactionId, statusState(candidate), 'log: phone, amount and time', candidate.costKobo)) {
-      return statusState(candidate);
-    }
+  for (const candidate of match.candidates) {
+    const state = itemStateOfEntry(candidate);
+    if (store.claimFromLog(job.id, item.seq, candidate.transactionId, state, 'log: phone, amount and time', candidate.costKobo)) return state;
   }
-  // An unowned entry of the same phone and amount later than the window (a service clock far
-  // ahead, say) cannot be tied to the item for sure, nor ruled out: the user decides.
-  const later = same.find((e) => Date.parse(e.createdAt) > sent + MATCH_AFTER_MS);
+  const later = match.beyondWindow;
   if (later) {
     store.transition(job.id, [item.seq], 'uncertain', { reason: `The service log has a purchase of the same phone and amount (reference ${later.transactionId}, ${later.createdAt}) that vendesk cannot tie to this item for sure. Check it, then mark this item bought or not bought.` }, ['uncertain']);
     return null;
   }
+  const sent = item.sent_ms ?? 0;
   // Confirmed absent: the log was read completely, after the safe delay, and holds no entry.
-  const after = `${Math.round((Date.now() - sent) / 1000)} s after sending`;
+  const after = `${Math.round((now() - sent) / 1000)} s after sending`;
   if (whenAbsent === 'not_bought') {
     const moved = store.transition(
       job.id,

@@ -18,12 +18,15 @@
 import { readOutcomes, settleUncertainItem, type OutcomeClient } from './itemOutcomes';
 import { isVendingKind, settledMessage } from './jobStates';
 import type { JobRow, JobStore } from './jobStore';
+import { itemFromPurchase } from './vendingItems';
 
 export interface FollowUpDeps {
   store: JobStore;
   client: () => OutcomeClient;
   /** How long after sending an uncertain item vendesk trusts the log's silence (the job's setting). */
   uncertainSafeDelayMs: number;
+  /** The service's clock, on which items' `sent_ms` are stored. */
+  now: () => number;
 }
 
 /**
@@ -35,20 +38,20 @@ export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { co
   const { store } = deps;
   let changed = 0;
   if (isVendingKind(job.kind)) {
-    changed += store.syncFromPurchases(job.id);
+    changed += store.syncFromPurchases(job.id, itemFromPurchase);
   } else {
     const open = store.items(job.id, { states: ['accepted', 'pending'] });
     const costless = options.costs ? store.items(job.id, { states: ['success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference) : [];
-    if (open.length + costless.length > 0) changed += await readOutcomes(deps.client(), store, job, [...open, ...costless]);
+    if (open.length + costless.length > 0) changed += await readOutcomes(deps.client(), store, job, [...open, ...costless], deps.now);
     if (job.state === 'cancelled') {
-      const due = store.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + deps.uncertainSafeDelayMs <= Date.now());
-      for (const item of due) if ((await settleUncertainItem(deps.client(), store, job, item, 'not_bought')) !== null) changed++;
+      const due = store.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + deps.uncertainSafeDelayMs <= deps.now());
+      for (const item of due) if ((await settleUncertainItem(deps.client(), store, job, item, 'not_bought', deps.now)) !== null) changed++;
     }
   }
   if (isVendingKind(job.kind) && options.costs) {
     // Their state follows their purchase; only the cost is read here.
     const costless = store.items(job.id, { states: ['pending', 'success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference);
-    if (costless.length > 0) changed += await readOutcomes(deps.client(), store, job, costless, { settle: false });
+    if (costless.length > 0) changed += await readOutcomes(deps.client(), store, job, costless, deps.now, { settle: false });
   }
   if (changed > 0) settleJobState(store, job.id);
   return changed;

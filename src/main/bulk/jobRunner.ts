@@ -1,45 +1,36 @@
 /**
- * Executes one bulk job: sends its queued items in batches with bounded concurrency, records
- * every answer, learns each accepted item's outcome from the service's log, and settles items
- * whose outcome is unknown before anything is sent again.
+ * Executes one bulk job: the loop that sends its queued items with bounded concurrency, reads
+ * what became of them beside the sending, and settles items whose outcome is unknown before
+ * anything is sent again. How items are sent and their outcomes learned is the job kind's
+ * strategy — airtime and data in batches (`airtimeDataSending.ts`), electricity and cable through
+ * the purchases module (`vendingSending.ts`) — and when items go again is one policy
+ * (`sendPolicy.ts`).
  *
  * Rules that keep money safe ("never buy twice, never lose a row"):
  * - An item is written `sending` (committed) before its request leaves; the answer is recorded
  *   right after. A crash leaves `sending` items, which become `uncertain` on the next run.
- * - Two items with the same phone and amount are never in one batch nor in flight together, nor
- *   sent while another item of the job with that phone and amount is accepted but not final
- *   (the service answers 429 to that; see "held").
- * - An `uncertain` item is matched against the log: by reference when known, else by phone,
- *   amount and time (an entry created from 30 minutes before to 15 minutes after the item was
- *   sent, of the job's type, not already owned by another item). A match settles it. It is
- *   sent again only when, at least `uncertainSafeDelaySeconds` after it was sent, the log was
- *   read completely and shows no unowned entry of that phone and amount from 30 minutes before
- *   it was sent on; after 5 attempts, or when an unowned entry lies beyond the window, it is
- *   left for the user.
- * - 400/422/2xx-refusals of a batch: the batch is all or nothing, so nothing was charged; its
- *   items are sent again one by one so each gets its own reason. "insufficient balance" pauses
- *   the job instead. 401 pauses the job. 503 (after the client's retries and voucher rule):
- *   the items wait and go again with backoff; the job pauses after repeated 503s.
- * - 429 on a single item: it is held and sent again later, at most 20 times.
- *
- * Electricity and cable jobs send one item at a time per slot through the purchases module
- * (`deps.vending`), which validates the meter or smartcard and writes the purchase before its
- * request leaves. An item caught `sending` by a crash is settled by its purchase: none written
- * means it was never sent (it goes again); a purchase in `sending` or `uncertain` is settled by
- * the purchases module from the log, and the item is never sent again.
+ * - Two items with the same phone (or meter) and amount are never in one batch nor in flight
+ *   together, nor sent while another item of the job with that phone and amount is accepted but
+ *   not final (the service answers 429 to that; see "held").
+ * - An `uncertain` item is settled before it could be sent again: from the log
+ *   (`matchUncertainItem.ts`) or by its purchase. It is sent again only when, at least
+ *   `uncertainSafeDelaySeconds` after it was sent, the log was read completely and shows no
+ *   unowned entry of that phone and amount from 30 minutes before it was sent on; after 5
+ *   attempts, or when an unowned entry lies beyond the window, it is left for the user.
+ * - Times are on the service's clock (`RunnerDeps.now`), as the 2 min 1 s requery rule is.
  */
 import { AppError } from '../../shared/appError';
-import type { AirtimeItem, DataItem } from '../../shared/wire';
-import { ServiceError, UncertainOutcomeError, RequestCancelledError } from '../api/serviceErrors';
-import type { VendingClient } from '../api/vendingClient';
 import type { EventBus } from '../eventBus';
+import { AirtimeDataSending } from './airtimeDataSending';
 import { startOfLocalDay, type BulkSettings } from './bulkSettings';
 import { itemKey, type ItemRow, type JobRow, type JobStore } from './jobStore';
-import { isVendingKind, settledMessage, type ItemCounts, type JobState, type VendingJobKind } from './jobStates';
+import { isVendingKind, settledMessage, type ItemCounts, type JobState } from './jobStates';
+import { DEFAULT_TIMING, type PurchaseClient, type RunContext, type RunnerTiming, type SendStrategy } from './runContext';
+import { SendPolicy } from './sendPolicy';
 import type { VendingBuyer } from './vendingItems';
-import { readOutcomes, settleUncertainItem } from './itemOutcomes';
+import { VendingSending } from './vendingSending';
 
-export type PurchaseClient = Pick<VendingClient, 'purchaseAirtime' | 'purchaseData' | 'logEntries' | 'logPage' | 'requery'>;
+export { DEFAULT_TIMING, type PurchaseClient, type RunnerTiming };
 
 export interface RunnerDeps {
   store: JobStore;
@@ -47,26 +38,13 @@ export interface RunnerDeps {
   settings: () => BulkSettings;
   events: EventBus;
   client: () => PurchaseClient;
+  /** The service's clock (epoch ms); tests move it. */
+  now: () => number;
   /** Why sending must stop now (the app was switched to another connection), or null. */
   connectionProblem?: () => string | null;
   /** Electricity and cable jobs: buys each item through the purchases module. */
   vending?: VendingBuyer;
 }
-
-/** Tuning that tests may shorten; production uses the defaults. */
-export interface RunnerTiming {
-  tickMs: number;
-  pollMs: number;
-  leaseMs: number;
-  /** Before the first retry of a 503'd batch; doubles each time. */
-  backoffBaseMs: number;
-  holdBaseMs: number;
-}
-
-export const DEFAULT_TIMING: RunnerTiming = { tickMs: 250, pollMs: 2000, leaseMs: 15_000, backoffBaseMs: 2000, holdBaseMs: 3000 };
-
-const MAX_UNAVAILABLE_ROUNDS = 6;
-const MAX_HOLDS = 20;
 
 export function pidAlive(pid: number): boolean {
   try {
@@ -77,6 +55,15 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+/** The refusal when another live vendesk process holds the job's lease. */
+export function runningElsewhere(holder: number): AppError {
+  return new AppError(
+    'job_running_elsewhere',
+    `This job is being run by another vendesk process (pid ${holder}).`,
+    'Wait for it to finish, or close that vendesk window or command, then resume the job.',
+  );
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export type StopRequest = 'pause' | 'cancel' | null;
@@ -85,8 +72,6 @@ export class JobRunner {
   private stop: StopRequest = null;
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly inFlightKeys = new Set<string>();
-  private unavailableRounds = 0;
-  private pauseReason: string | null = null;
   private lastPoll = 0;
   private polling: Promise<void> | null = null;
   private lastEmit = 0;
@@ -94,6 +79,8 @@ export class JobRunner {
   private batchCounter = 0;
   private settings!: BulkSettings;
   private job!: JobRow;
+  private policy!: SendPolicy;
+  private strategy!: SendStrategy;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -112,13 +99,7 @@ export class JobRunner {
     if (!job) throw new AppError('job_not_found', 'There is no bulk job with this id.', 'Check the job id with `vendesk bulk status` or on the Purchases page.');
     this.job = job;
     const lease = store.acquireLease(this.jobId, process.pid, this.timing.leaseMs, pidAlive);
-    if (!lease.ok) {
-      throw new AppError(
-        'job_running_elsewhere',
-        `This job is being run by another vendesk process (pid ${lease.holder}).`,
-        'Wait for it to finish, or close that vendesk window or command, then resume the job.',
-      );
-    }
+    if (!lease.ok) throw runningElsewhere(lease.holder);
     const heartbeat = setInterval(() => store.renewLease(this.jobId, process.pid, this.timing.leaseMs), Math.max(500, this.timing.leaseMs / 3));
     try {
       return await this.execute();
@@ -128,10 +109,35 @@ export class JobRunner {
     }
   }
 
+  private get pauseReason(): string | null {
+    return this.policy.pauseReason;
+  }
+
+  /** The strategy of the job's kind, sharing this run's store, clock, policy and stop request. */
+  private strategyFor(job: JobRow): SendStrategy {
+    const ctx: RunContext = {
+      store: this.deps.store,
+      job,
+      client: this.deps.client,
+      now: this.deps.now,
+      policy: this.policy,
+      settings: () => this.settings,
+      cancelled: () => this.stop === 'cancel',
+      accepted: () => {
+        this.lastAcceptedAt = this.deps.now();
+      },
+    };
+    if (!isVendingKind(job.kind)) return new AirtimeDataSending(ctx);
+    if (!this.deps.vending) throw new Error('an electricity or cable job needs the purchases module');
+    return new VendingSending(ctx, job.kind, this.deps.vending);
+  }
+
   private async execute(): Promise<JobState> {
     const { store } = this.deps;
     this.settings = this.deps.settings();
-    this.lastAcceptedAt = Date.now();
+    this.policy = new SendPolicy(store, this.job, this.timing, this.deps.now);
+    this.strategy = this.strategyFor(this.job);
+    this.lastAcceptedAt = this.deps.now();
     store.setJobState(this.jobId, 'running');
     const recovered = store.sendingToUncertain(this.jobId);
     this.emit(true, recovered > 0 ? `Checking ${recovered} item(s) that were being sent when vendesk stopped` : 'Starting');
@@ -143,14 +149,14 @@ export class JobRunner {
         store.transition(this.jobId, store.items(this.jobId, { states: ['queued', 'held'] }).map((i) => i.seq), 'cancelled', { reason: 'The job was cancelled before this item was sent; nothing was charged for it' }, ['queued', 'held']);
       }
       if (!this.stop && !this.pauseReason) this.launchBatches();
-      const t = Date.now();
+      const t = this.deps.now();
       if (!this.polling && t - this.lastPoll >= this.timing.pollMs) {
         // Reading the log runs beside the sending, never holding it up.
         this.polling = (async () => {
-          await this.pollOutcomes();
+          await this.strategy.pollOutcomes();
           await this.settleUncertain(false);
         })().finally(() => {
-          this.lastPoll = Date.now();
+          this.lastPoll = this.deps.now();
           this.polling = null;
         });
       }
@@ -172,7 +178,7 @@ export class JobRunner {
       await this.wait();
     }
     if (this.polling) await this.polling;
-    await this.pollOutcomes();
+    await this.strategy.pollOutcomes();
     return this.finish();
   }
 
@@ -210,12 +216,12 @@ export class JobRunner {
   }
 
   private outcomeWaitOver(): boolean {
-    return Date.now() - this.lastAcceptedAt >= this.settings.outcomeWaitSeconds * 1000;
+    return this.deps.now() - this.lastAcceptedAt >= this.settings.outcomeWaitSeconds * 1000;
   }
 
   private uncertainStillSettling(): boolean {
     const items = this.deps.store.items(this.jobId, { states: ['uncertain'] });
-    const t = Date.now();
+    const t = this.deps.now();
     // An uncertain item is worth waiting for until its safe delay has passed and it was checked.
     return items.some((i) => (i.sent_ms ?? 0) + this.settings.uncertainSafeDelaySeconds * 1000 + this.timing.pollMs * 2 > t);
   }
@@ -233,7 +239,7 @@ export class JobRunner {
     const { store } = this.deps;
     const connection = this.deps.connectionProblem?.() ?? null;
     if (connection) {
-      this.pauseReason = `Paused: ${connection}`;
+      this.policy.pause(`Paused: ${connection}`);
       return;
     }
     while (this.inFlight.size < this.settings.concurrency) {
@@ -241,27 +247,31 @@ export class JobRunner {
       if (batch.length === 0) return;
       const capProblem = this.capProblem(batch);
       if (capProblem) {
-        this.pauseReason = capProblem;
+        this.policy.pause(capProblem);
         return;
       }
-      store.markSending(this.jobId, batch.map((i) => i.seq));
+      store.markSending(this.jobId, batch.map((i) => i.seq), this.deps.now());
       const id = ++this.batchCounter;
       const keys = batch.map(itemKey);
       for (const k of keys) this.inFlightKeys.add(k);
-      const p = this.send(batch).finally(() => {
-        for (const k of keys) this.inFlightKeys.delete(k);
-        this.inFlight.delete(id);
-      });
+      const p = this.strategy
+        .send(batch)
+        .finally(() => {
+          this.emit(false);
+          for (const k of keys) this.inFlightKeys.delete(k);
+          this.inFlight.delete(id);
+        });
       this.inFlight.set(id, p);
     }
   }
 
   private pickBatch(): ItemRow[] {
     const { store } = this.deps;
-    const candidates = store.sendable(this.jobId, Date.now(), Math.max(500, this.settings.batchSize * 10));
+    const candidates = store.sendable(this.jobId, this.deps.now(), Math.max(500, this.settings.batchSize * 10));
     if (candidates.length === 0) return [];
     const busy = store.busyKeys(this.jobId);
     for (const k of this.inFlightKeys) busy.add(k);
+    const limit = this.strategy.batchLimit(this.settings);
     const batch: ItemRow[] = [];
     for (const item of candidates) {
       const key = itemKey(item);
@@ -272,7 +282,7 @@ export class JobRunner {
       }
       batch.push(item);
       busy.add(key);
-      if (batch.length >= (this.vendingKind ? 1 : this.settings.batchSize)) break;
+      if (batch.length >= limit) break;
     }
     return batch;
   }
@@ -302,271 +312,25 @@ export class JobRunner {
     return null;
   }
 
-  /** The kind when the job buys electricity or cable through the purchases module, else null. */
-  private get vendingKind(): VendingJobKind | null {
-    return isVendingKind(this.job.kind) ? this.job.kind : null;
-  }
-
-  private async send(batch: ItemRow[]): Promise<void> {
-    const { store } = this.deps;
-    const seqs = batch.map((i) => i.seq);
-    if (this.vendingKind) {
-      try {
-        await this.sendVending(this.vendingKind, batch[0]);
-      } finally {
-        this.emit(false);
-      }
-      return;
-    }
-    try {
-      const client = this.deps.client();
-      const result =
-        this.job.kind === 'airtime'
-          ? await client.purchaseAirtime(batch.map(toAirtimeItem))
-          : await client.purchaseData(batch.map(toDataItem));
-      if (result.kind === 'success') {
-        const refs = result.data.references;
-        if (refs.length !== batch.length || refs.some((r) => typeof r !== 'string' || r === '')) {
-          store.transition(this.jobId, seqs, 'uncertain', { reason: `The service accepted the batch but gave ${refs.length} reference(s) for ${batch.length} item(s); each item is checked against the log` }, ['sending']);
-          return;
-        }
-        store.markAccepted(
-          this.jobId,
-          batch.map((item, i) => ({ seq: item.seq, reference: refs[i] })),
-          result.voucherDropped ? 'Sent without its voucher code after the voucher server was unavailable' : null,
-        );
-        this.unavailableRounds = 0;
-        this.lastAcceptedAt = Date.now();
-      } else if (result.kind === 'pending') {
-        store.transition(this.jobId, seqs, 'uncertain', { reason: 'The service answered "pending" without item references; each item is checked against the log' }, ['sending']);
-      } else {
-        this.refused(batch, result.reason || 'refused by the service', 'refused');
-      }
-    } catch (error) {
-      this.handleError(batch, error);
-    } finally {
-      this.emit(false);
-    }
-  }
-
-  private handleError(batch: ItemRow[], error: unknown): void {
-    const { store } = this.deps;
-    const seqs = batch.map((i) => i.seq);
-    if (error instanceof RequestCancelledError) {
-      store.transition(this.jobId, seqs, 'queued', {}, ['sending']);
-      return;
-    }
-    if (error instanceof UncertainOutcomeError) {
-      store.transition(this.jobId, seqs, 'uncertain', { reason: `${error.message} vendesk checks the service log before sending it again.` }, ['sending']);
-      return;
-    }
-    if (error instanceof ServiceError) {
-      const reason = error.reason || error.message;
-      switch (error.action) {
-        case 'retry_later': {
-          this.unavailableRounds++;
-          const delay = Math.min(60_000, this.timing.backoffBaseMs * 2 ** (this.unavailableRounds - 1));
-          store.transition(this.jobId, seqs, 'queued', { reason: `Vending was temporarily unavailable (${reason}); sent again automatically`, notBeforeMs: Date.now() + delay }, ['sending']);
-          if (this.unavailableRounds >= MAX_UNAVAILABLE_ROUNDS) {
-            this.pauseReason = `Paused: ${this.job.kind} vending stayed unavailable after ${MAX_UNAVAILABLE_ROUNDS} tries (${reason}). Nothing was charged for the waiting items. Resume in a few minutes.`;
-          }
-          return;
-        }
-        case 'fix_input':
-        case 'configuration':
-          this.refused(batch, reason, error.action);
-          return;
-        case 'do_not_resend':
-          if (batch.length > 1) {
-            store.transition(this.jobId, seqs, 'queued', { solo: true, reason: null }, ['sending']);
-          } else {
-            const item = batch[0];
-            if (item.holds + 1 >= MAX_HOLDS) {
-              store.transition(this.jobId, seqs, 'rejected', { reason: `Another purchase of the same amount for ${item.phone} stayed in progress at the service, so this one was not sent (nothing was charged for it). Buy it again later if it is still wanted.`, final: true }, ['sending']);
-            } else {
-              const delay = Math.min(60_000, this.timing.holdBaseMs * (item.holds + 1));
-              store.transition(this.jobId, seqs, 'held', { hold: true, notBeforeMs: Date.now() + delay, reason: `Held: another purchase of the same amount for ${item.phone} is in progress at the service (${reason}); sent after it completes` }, ['sending']);
-            }
-          }
-          return;
-        case 'credentials':
-          store.transition(this.jobId, seqs, 'queued', { reason: null }, ['sending']);
-          this.pauseReason = `Paused: ${error.message} ${error.hint ?? ''}`.trim();
-          return;
-        default:
-          break;
-      }
-    }
-    // Anything else: the request may have left and been carried out.
-    const message = error instanceof Error ? error.message : String(error);
-    store.transition(this.jobId, seqs, 'uncertain', { reason: `The purchase request ended with an unexpected error (${message}); vendesk checks the service log before sending it again.` }, ['sending']);
-  }
-
-  /** The service refused the whole batch: nothing was charged. */
-  private refused(batch: ItemRow[], reason: string, what: string): void {
-    const { store } = this.deps;
-    const seqs = batch.map((i) => i.seq);
-    if (/insufficient balance|insufficient fund/i.test(reason)) {
-      store.transition(this.jobId, seqs, 'queued', { reason: null }, ['sending']);
-      this.pauseReason = `Paused: the wallet does not hold enough for the next items (${reason}). Top up the wallet, then resume the job.`;
-      return;
-    }
-    if (batch.length > 1) {
-      // All or nothing: send them one by one so each item gets its own answer.
-      store.transition(this.jobId, seqs, 'queued', { solo: true, reason: null }, ['sending']);
-      return;
-    }
-    const prefix = what === 'configuration' ? 'Not possible for this organisation' : 'Refused by the service';
-    store.transition(this.jobId, seqs, 'rejected', { reason: `${prefix}: ${reason}. Nothing was charged.`, final: true }, ['sending']);
-  }
-
-  // ------------------------------------------------------------------ outcomes
-
-  /** Reads the log for accepted items and records SUCCESS / FAILED and their cost; requeries overdue ones. */
-  async pollOutcomes(): Promise<void> {
-    const { store } = this.deps;
-    if (this.vendingKind) {
-      // Pending purchases are chased by the requery loop; the items follow their purchases.
-      store.syncFromPurchases(this.jobId);
-      return;
-    }
-    const accepted = store.items(this.jobId, { states: ['accepted'] });
-    if (accepted.length === 0) return;
-    await readOutcomes(this.deps.client(), store, this.job, accepted);
-  }
-
   // ------------------------------------------------------------------ uncertain items
 
   /**
-   * Settles uncertain items from the log. `waitForSafeDelay`: at the start of a run, wait until
-   * every uncertain item is past its safe delay, so nothing is sent before they are settled.
+   * Settles uncertain items. `waitForSafeDelay`: at the start of a run, wait until every
+   * uncertain airtime or data item is past its safe delay, so nothing is sent before they are settled.
    */
-  async settleUncertain(waitForSafeDelay: boolean): Promise<void> {
+  private async settleUncertain(waitForSafeDelay: boolean): Promise<void> {
     const { store } = this.deps;
-    if (this.vendingKind) {
-      await this.settleVendingUncertain(this.vendingKind);
-      return;
-    }
-    const safeMs = this.settings.uncertainSafeDelaySeconds * 1000;
     for (;;) {
-      const items = store.items(this.jobId, { states: ['uncertain'] });
-      if (items.length === 0) return;
-      const t = Date.now();
-      const due = items.filter((i) => (i.sent_ms ?? 0) + safeMs <= t);
-      for (const item of due) {
-        if (this.stop === 'cancel') return;
-        await this.settleOne(item);
-      }
-      if (!waitForSafeDelay) return;
-      const waiting = store.items(this.jobId, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + safeMs > Date.now());
+      if (store.countItems(this.jobId, ['uncertain']) === 0) return;
+      await this.strategy.settleUncertain();
+      if (!waitForSafeDelay || !this.strategy.waitsSafeDelay) return;
+      const safeMs = this.settings.uncertainSafeDelaySeconds * 1000;
+      const waiting = store.items(this.jobId, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + safeMs > this.deps.now());
       if (waiting.length === 0) return;
       if (this.stop) return;
-      const next = Math.min(...waiting.map((i) => (i.sent_ms ?? 0) + safeMs)) - Date.now();
+      const next = Math.min(...waiting.map((i) => (i.sent_ms ?? 0) + safeMs)) - this.deps.now();
       this.emit(true, `Waiting ${Math.ceil(Math.max(0, next) / 1000)} s before checking ${waiting.length} uncertain item(s) against the log`);
       await sleep(Math.max(50, Math.min(next, 1000)));
-    }
-  }
-
-  private async settleOne(item: ItemRow): Promise<void> {
-    const settled = await settleUncertainItem(this.deps.client(), this.deps.store, this.job, item, 'send_again');
-    if (settled === 'accepted') this.lastAcceptedAt = Date.now();
-  }
-
-  // ------------------------------------------------------------------ electricity and cable
-
-  /** Buys one electricity or cable item through the purchases module and mirrors the outcome. */
-  private async sendVending(kind: VendingJobKind, item: ItemRow): Promise<void> {
-    const { store } = this.deps;
-    const vending = this.deps.vending;
-    if (!vending) throw new Error('an electricity or cable job needs the purchases module');
-    try {
-      const purchaseId = await vending.buy(kind, item);
-      store.linkPurchase(this.jobId, item.seq, purchaseId);
-      this.afterPurchase(item);
-      this.unavailableRounds = 0;
-      return;
-    } catch (error) {
-      // The purchases module writes the purchase before sending and then never throws; be sure anyway.
-      const current = store.item(this.jobId, item.seq) ?? item;
-      const written = current.purchase_id ? { id: current.purchase_id } : store.findUnlinkedPurchase(kind, current);
-      if (written) {
-        store.linkPurchase(this.jobId, item.seq, written.id);
-        await vending.settle(written.id);
-        this.afterPurchase(item);
-        return;
-      }
-      this.refusedBeforeCharge(item, error);
-    }
-  }
-
-  /** The item follows its purchase; a purchase still without an answer makes the item uncertain. */
-  private afterPurchase(item: ItemRow): void {
-    const { store } = this.deps;
-    store.syncFromPurchases(this.jobId);
-    const now = store.item(this.jobId, item.seq);
-    if (now?.state === 'sending') {
-      store.transition(this.jobId, [item.seq], 'uncertain', { reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log; it is never sent again.' }, ['sending']);
-    }
-    if (now?.state === 'rejected' && /insufficient balance|insufficient fund/i.test(now.reason ?? '')) {
-      this.pauseReason = `Paused: the wallet does not hold enough for the next items (${now.reason}). Top up the wallet, then resume the job.`;
-    }
-  }
-
-  /** No purchase was written for the item: nothing was sent or charged. */
-  private refusedBeforeCharge(item: ItemRow, error: unknown): void {
-    const { store } = this.deps;
-    const seqs = [item.seq];
-    if (error instanceof AppError && error.code === 'duplicate_pending') {
-      if (item.holds + 1 >= MAX_HOLDS) {
-        store.transition(this.jobId, seqs, 'rejected', { reason: `${error.message} This row was not bought (nothing was charged); buy it again once that purchase is settled.`, final: true }, ['sending']);
-      } else {
-        const delay = Math.min(60_000, this.timing.holdBaseMs * (item.holds + 1));
-        store.transition(this.jobId, seqs, 'held', { hold: true, notBeforeMs: Date.now() + delay, reason: `Held: ${error.message} Sent after it is settled.` }, ['sending']);
-      }
-      return;
-    }
-    const transient =
-      error instanceof RequestCancelledError ||
-      error instanceof UncertainOutcomeError ||
-      (error instanceof ServiceError && error.action === 'retry_later') ||
-      !(error instanceof AppError || (error instanceof Error && error.name === 'ZodError'));
-    if (transient) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.unavailableRounds++;
-      const delay = Math.min(60_000, this.timing.backoffBaseMs * 2 ** (this.unavailableRounds - 1));
-      store.transition(this.jobId, seqs, 'queued', { reason: `Could not be checked with the service yet (${message}); nothing was charged, tried again automatically`, notBeforeMs: Date.now() + delay }, ['sending']);
-      if (this.unavailableRounds >= MAX_UNAVAILABLE_ROUNDS) {
-        this.pauseReason = `Paused: ${this.job.kind} vending stayed unavailable after ${MAX_UNAVAILABLE_ROUNDS} tries (${message}). Nothing was charged for the waiting items. Resume in a few minutes.`;
-      }
-      return;
-    }
-    if (error instanceof ServiceError && error.action === 'credentials') {
-      store.transition(this.jobId, seqs, 'queued', { reason: null }, ['sending']);
-      this.pauseReason = `Paused: ${error.message} ${error.hint ?? ''}`.trim();
-      return;
-    }
-    const reason = error instanceof AppError ? `${error.message}${error.hint ? ` ${error.hint}` : ''}` : error instanceof Error ? error.message : String(error);
-    store.transition(this.jobId, seqs, 'rejected', { reason: /nothing was charged/i.test(reason) ? reason : `${reason} Nothing was charged.`, final: true }, ['sending']);
-  }
-
-  /**
-   * Items left `sending` or `uncertain`: no purchase written means never sent (queued again);
-   * otherwise the purchase is settled by the purchases module and the item follows it.
-   */
-  private async settleVendingUncertain(kind: VendingJobKind): Promise<void> {
-    const { store } = this.deps;
-    const vending = this.deps.vending;
-    if (!vending) return;
-    for (const item of store.items(this.jobId, { states: ['uncertain'] })) {
-      if (this.stop === 'cancel') return;
-      const purchase = item.purchase_id ? { id: item.purchase_id } : store.findUnlinkedPurchase(kind, item);
-      if (!purchase) {
-        store.transition(this.jobId, [item.seq], 'queued', { reason: null, settledBy: 'no purchase was written for it, so it was never sent; sent again' }, ['uncertain']);
-        continue;
-      }
-      store.linkPurchase(this.jobId, item.seq, purchase.id);
-      await vending.settle(purchase.id);
-      store.syncFromPurchases(this.jobId);
     }
   }
 
@@ -599,29 +363,6 @@ export function doneCount(c: ItemCounts): number {
 /** Items the job is to buy (excluded rows left out). */
 export function totalCount(c: ItemCounts): number {
   return c.queued + c.held + c.sending + c.accepted + c.rejected + c.uncertain + c.success + c.failed + c.pending + c.cancelled;
-}
-
-function toAirtimeItem(item: ItemRow): AirtimeItem {
-  return {
-    amount: item.amount_kobo / 100,
-    phoneNumber: item.phone,
-    network: item.network,
-    productCode: item.product_code,
-    ...(item.voucher_code ? { voucherCode: item.voucher_code } : {}),
-    operator: item.operator,
-    region: item.region,
-  };
-}
-
-function toDataItem(item: ItemRow): DataItem {
-  return {
-    phoneNumber: item.phone,
-    productCode: item.product_code,
-    network: item.network,
-    ...(item.voucher_code ? { voucherCode: item.voucher_code } : {}),
-    amount: item.amount_kobo / 100,
-    ...(item.data_value !== null ? { dataValue: item.data_value } : {}),
-  };
 }
 
 export type { JobRow };

@@ -16,6 +16,14 @@ export interface StateFigures {
   costKnown: number;
 }
 
+/** What of a purchase decides the state and reason of the bulk item linked to it. */
+export interface PurchaseStateFields {
+  state: string;
+  reason: string | null;
+  hint: string | null;
+  refund_state: string;
+}
+
 export interface JobRow {
   id: string;
   kind: BulkJobKind;
@@ -242,6 +250,11 @@ export class JobStore {
     this.stmt('UPDATE bulk_jobs SET message = ?, updated_at = ? WHERE id = ?').run(message, now(), id);
   }
 
+  /** The batch size and concurrency a job is confirmed with. */
+  setJobTuning(id: string, batchSize: number, concurrency: number): void {
+    this.stmt('UPDATE bulk_jobs SET batch_size = ?, concurrency = ? WHERE id = ?').run(batchSize, concurrency, id);
+  }
+
   confirmJob(id: string): void {
     const at = now();
     this.stmt("UPDATE bulk_jobs SET state = 'running', confirmed_at = ?, started_at = ?, message = NULL, updated_at = ? WHERE id = ? AND state = 'draft'").run(at, at, at, id);
@@ -330,13 +343,17 @@ export class JobStore {
       .all(jobId, at, limit) as ItemRow[];
   }
 
-  /** Earliest time a held or backed-off item may go; null when none waits. */
-  nextNotBefore(jobId: string): number | null {
-    const r = this.stmt("SELECT MIN(not_before_ms) AS t FROM bulk_items WHERE job_id = ? AND state IN ('queued', 'held')").get(jobId) as { t: number | null };
-    return r.t;
+  /** Items flagged as a possible repeat of another purchase, in file order (a preview lists them). */
+  duplicateItems(jobId: string, limit: number): ItemRow[] {
+    return this.stmt('SELECT * FROM bulk_items WHERE job_id = ? AND duplicate_of IS NOT NULL ORDER BY seq LIMIT ?').all(jobId, limit) as ItemRow[];
   }
 
-  /** `phone|amount` of this job's items whose purchase is in progress at the service. */
+  /** Items whose file named another network than the number's, in file order. */
+  networkConflictItems(jobId: string, limit: number): ItemRow[] {
+    return this.stmt('SELECT * FROM bulk_items WHERE job_id = ? AND given_network IS NOT NULL ORDER BY seq LIMIT ?').all(jobId, limit) as ItemRow[];
+  }
+
+  /** The `itemKey`s (phone or meter/smartcard, and amount) of this job's items that may be in progress at the service: sending, accepted or uncertain. */
   busyKeys(jobId: string): Set<string> {
     const rows = this.stmt("SELECT phone, account, amount_kobo FROM bulk_items WHERE job_id = ? AND state IN ('sending', 'accepted', 'uncertain')")
       .all(jobId) as { phone: string; account: string | null; amount_kobo: number }[];
@@ -378,10 +395,10 @@ export class JobStore {
 
   // ------------------------------------------------------------------ items: transitions
 
-  /** Committed before the request leaves: a crash after this leaves the items `sending`. */
-  markSending(jobId: string, seqs: readonly number[]): void {
+  /** Committed before the request leaves: a crash after this leaves the items `sending`. `sentMs`: the service's clock. */
+  markSending(jobId: string, seqs: readonly number[], sentMs: number): void {
     const at = now();
-    const t = Date.now();
+    const t = sentMs;
     const stmt = this.stmt(
       "UPDATE bulk_items SET state = 'sending', attempts = attempts + 1, sent_ms = ?, not_before_ms = NULL, updated_at = ? WHERE job_id = ? AND seq = ? AND state IN ('queued', 'held')",
     );
@@ -536,10 +553,11 @@ export class JobStore {
 
   /**
    * Brings each linked item of the job up to its purchase's state: the purchases module (answer,
-   * requery loop, log settlement, the Pending page) is the one source of truth for them.
+   * requery loop, log settlement, the Pending page) is the one source of truth for them; the
+   * caller says what each purchase state means for the item (`itemFromPurchase`, with its wording).
    * Returns how many items changed.
    */
-  syncFromPurchases(jobId: string): number {
+  syncFromPurchases(jobId: string, itemFromPurchase: (p: PurchaseStateFields) => { state: ItemState; reason: string | null } | null): number {
     const rows = this.stmt(
         `SELECT b.seq, b.state AS item_state, b.reason AS item_reason, b.reference AS item_reference,
                 p.state, p.reference, p.reason, p.hint, p.refund_state, p.settled_by, p.final_at
@@ -588,36 +606,4 @@ export class JobStore {
 /** Items that must never be in flight together: same phone (or meter/smartcard) and amount. */
 export function itemKey(item: { phone: string; amount_kobo: number; account?: string | null }): string {
   return `${item.account ?? item.phone}|${item.amount_kobo}`;
-}
-
-/** The item state and reason that a purchase's state means. `sending` purchases are left to the runner. */
-export function itemFromPurchase(p: { state: string; reason: string | null; hint: string | null; refund_state: string }): { state: ItemState; reason: string | null } | null {
-  switch (p.state) {
-    case 'success':
-      return { state: 'success', reason: null };
-    case 'failed': {
-      // What the service's own records say about the money (see purchases/refundCheck.ts).
-      const refund =
-        p.refund_state === 'missing'
-          ? "Refund missing: the service's log shows this purchase as charged although it answered that it failed. Contact support with the reference (see the purchase on the Pending page)."
-          : p.refund_state === 'confirmed'
-            ? 'Refunded: the service records it as FAILED and gives the money back automatically.'
-            : p.refund_state === 'not_charged'
-              ? 'Nothing was charged: the service has no transaction for it.'
-              : 'The service refunds the wallet automatically; vendesk confirms it from the service’s log.';
-      return { state: 'failed', reason: `${p.reason ?? 'Declined by the provider'}. ${refund}` };
-    }
-    case 'rejected':
-      return { state: 'rejected', reason: `Refused by the service: ${p.reason ?? 'no reason given'}. Nothing was charged.` };
-    case 'pending':
-      return { state: 'pending', reason: 'Accepted, not confirmed yet; vendesk requeries it from 2 minutes after the purchase (see the Pending page).' };
-    case 'needs_support':
-      return { state: 'pending', reason: 'Still pending and the service will not answer more status checks: contact support with the reference (Pending page). Do not buy it again.' };
-    case 'not_found':
-      return { state: 'pending', reason: 'The service has no transaction with this reference: check the wallet, then resolve it on the Pending page.' };
-    case 'uncertain':
-      return { state: 'uncertain', reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log (Pending page); it is never sent again.' };
-    default:
-      return null;
-  }
 }

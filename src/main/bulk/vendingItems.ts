@@ -11,8 +11,8 @@ import { formatNaira, nairaToKobo } from '../../shared/money';
 import type { App } from '../app';
 import type { ValidationResult } from '../imports';
 import { buyCable, buyElectricity, findPurchaseRow, settleFromLog, validateMeter, validateSmartcard } from '../purchases';
-import type { VendingJobKind } from './jobStates';
-import type { ItemRow } from './jobStore';
+import type { ItemState, VendingJobKind } from './jobStates';
+import type { ItemRow, PurchaseStateFields } from './jobStore';
 
 export interface VendingBuyer {
   /** Buys the item; resolves with the id of its purchase. Throws when it was refused before a purchase was written. */
@@ -93,4 +93,36 @@ export async function checkAccountsWithService(app: App, kind: 'electricity' | '
     result.counts = { ...result.counts, valid: result.valid.length, invalid: result.counts.invalid + refused.size };
   }
   return unchecked > 0 ? `${unchecked} ${kind === 'electricity' ? 'meter' : 'smartcard'}(s) could not be checked with the service now; each is checked again just before it is bought, and nothing is charged for one it refuses.` : null;
+}
+
+/** The item state and reason that a purchase's state means. `sending` purchases are left to the runner. */
+export function itemFromPurchase(p: PurchaseStateFields): { state: ItemState; reason: string | null } | null {
+  switch (p.state) {
+    case 'success':
+      return { state: 'success', reason: null };
+    case 'failed': {
+      // What the service's own records say about the money (see purchases/refundCheck.ts).
+      const refund =
+        p.refund_state === 'missing'
+          ? "Refund missing: the service's log shows this purchase as charged although it answered that it failed. Contact support with the reference (see the purchase on the Pending page)."
+          : p.refund_state === 'confirmed'
+            ? 'Refunded: the service records it as FAILED and gives the money back automatically.'
+            : p.refund_state === 'not_charged'
+              ? 'Nothing was charged: the service has no transaction for it.'
+              : 'The service refunds the wallet automatically; vendesk confirms it from the service’s log.';
+      return { state: 'failed', reason: `${p.reason ?? 'Declined by the provider'}. ${refund}` };
+    }
+    case 'rejected':
+      return { state: 'rejected', reason: `Refused by the service: ${p.reason ?? 'no reason given'}. Nothing was charged.` };
+    case 'pending':
+      return { state: 'pending', reason: 'Accepted, not confirmed yet; vendesk requeries it from 2 minutes after the purchase (see the Pending page).' };
+    case 'needs_support':
+      return { state: 'pending', reason: 'Still pending and the service will not answer more status checks: contact support with the reference (Pending page). Do not buy it again.' };
+    case 'not_found':
+      return { state: 'pending', reason: 'The service has no transaction with this reference: check the wallet, then resolve it on the Pending page.' };
+    case 'uncertain':
+      return { state: 'uncertain', reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log (Pending page); it is never sent again.' };
+    default:
+      return null;
+  }
 }

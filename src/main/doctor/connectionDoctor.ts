@@ -11,6 +11,7 @@ import { ServiceAnswers } from '../api/serviceAnswers';
 import { ENDPOINTS, ServiceError, type EndpointName } from '../api/serviceErrors';
 import type { VendingClient } from '../api/vendingClient';
 import type { App } from '../app';
+import { ngnWallet } from '../../shared/ngnWallet';
 
 /** One try per endpoint, each within this. */
 const CHECK_TIMEOUT_MS = 15_000;
@@ -30,7 +31,7 @@ const CHECKS: Check[] = [
     path: '/accountBalance',
     async run(c) {
       const b = await c.accountBalance();
-      const ngn = b.GlobalBalance.find((g) => g.Currency.toUpperCase() === 'NGN');
+      const ngn = ngnWallet(b);
       return ngn ? `${b.AccountName || 'The account'}: ${formatNaira(nairaToKobo(ngn.Balance))} in the NGN wallet` : `${b.AccountName || 'The account'}: no NGN wallet listed`;
     },
   },

@@ -1,12 +1,9 @@
 import { pendingOperations } from '../../shared/contract/pending';
-import { ensurePendingScheduler, listPendingItems, pendingCounts, requeryDue, requeryNow, resolveByHand } from '../requery';
+import { listPendingItems, pendingCounts, requeryDue, requeryNow, resolveByHand } from '../requery';
 import type { HandlersOf } from './handlerTypes';
 
 export const pendingHandlers: HandlersOf<typeof pendingOperations> = {
-  'pending.list': (input, app) => {
-    ensurePendingScheduler(app);
-    return listPendingItems(app, input.includeSettled);
-  },
+  'pending.list': (input, app) => listPendingItems(app, input.includeSettled),
   'pending.count': (_input, app) => pendingCounts(app),
   'pending.requeryNow': (input, app) => requeryNow(app, input.id, input.force),
   'pending.requeryDue': (input, app) => requeryDue(app, input.all),

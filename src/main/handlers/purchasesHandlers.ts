@@ -15,7 +15,6 @@ import {
 } from '../purchases';
 import { AppError } from '../../shared/appError';
 import { buyTopUp, checkTopUp, recentTopUps, topUpView } from '../bulk/singleTopUp';
-import { ensurePendingScheduler } from '../requery';
 import type { HandlersOf } from './handlerTypes';
 
 function purchaseOrThrow(app: App, id: string) {
@@ -75,10 +74,7 @@ export const purchasesHandlers: HandlersOf<typeof purchasesOperations> = {
   'purchases.buyElectricity': async (input, app) => toPurchaseView(await buyElectricity(app, input)),
   'purchases.buyCable': async (input, app) => toPurchaseView(await buyCable(app, input)),
   'purchases.get': (input, app) => toPurchaseView(purchaseOrThrow(app, input.id)),
-  'purchases.recent': (input, app) => {
-    ensurePendingScheduler(app);
-    return listPurchaseRows(app, { kind: input.kind, limit: input.limit }).map(toPurchaseView);
-  },
+  'purchases.recent': (input, app) => listPurchaseRows(app, { kind: input.kind, limit: input.limit }).map(toPurchaseView),
   'purchases.settleUncertain': async (input, app) => {
     purchaseOrThrow(app, input.id);
     return toPurchaseView(await settleFromLog(app, input.id));

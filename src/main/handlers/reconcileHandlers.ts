@@ -25,11 +25,7 @@ export const reconcileHandlers: HandlersOf<typeof reconcileOperations> = {
   'reconcile.runs': (input, app) => listRuns(app.db, app.connection.profileId, input.limit),
   'reconcile.run': (input, app) => runView(app.db, ownRun(app, input.runId)),
   'reconcile.items': (input, app) => itemsPage(app.db, ownRun(app, input.runId), input.category, input.offset, input.limit, input.search),
-  'reconcile.resolve': (input, app) => {
-    const resolved = resolveItems(app.db, ownRun(app, input.runId), input.seqs, input.note);
-    app.events.emit('data.changed', { topics: ['reconcile'] });
-    return { resolved };
-  },
+  'reconcile.resolve': (input, app) => ({ resolved: resolveItems(app.db, ownRun(app, input.runId), input.seqs, input.note) }),
   'reconcile.requeryPending': (input, app) => requeryPendingItems(app, ownRun(app, input.runId)),
   'reconcile.exportWorkbook': async (input, app) => {
     const run = runView(app.db, ownRun(app, input.runId));

@@ -209,6 +209,7 @@ function amountFromText(raw: string): AmountFromCell {
   let fracDigits = 0;
   let seenDot = false;
   let digits = 0;
+  let thirdDecimal = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 48 && c <= 57) {
@@ -217,8 +218,10 @@ function amountFromText(raw: string): AmountFromCell {
       else if (fracDigits < 2) {
         frac = frac * 10 + (c - 48);
         fracDigits++;
-      } else if (c !== 48) {
-        return { ok: false, reason: `Amount ${excerpt(text)} has more than two decimal places; use Naira and kobo like 1,000.50` };
+      } else {
+        // A third digit after the point, even 0 (`100.000` may be a hundred thousand written the
+        // European way): refused below, as the shared parseNairaText refuses it.
+        thirdDecimal = true;
       }
     } else if (c === 46 && !seenDot) seenDot = true; // .
     else if (c === 44 || c === 32 || c === 160 || c === 39 || c === 95) {
@@ -229,6 +232,7 @@ function amountFromText(raw: string): AmountFromCell {
     }
   }
   if (digits === 0) return { ok: false, reason: `${excerpt(text)} is not an amount; write it in Naira like 1000, 1,000.50 or ₦1,000` };
+  if (thirdDecimal) return { ok: false, reason: `Amount ${excerpt(text)} has more than two decimal places; use Naira and kobo like 1,000.50` };
   if (fracDigits === 1) frac *= 10;
   const kobo = whole * 100 + frac;
   if (!Number.isSafeInteger(kobo)) return { ok: false, reason: `Amount ${excerpt(text)} is too large` };

@@ -3,20 +3,9 @@
  * CLI react (e.g. offer "choose another sheet"), `message` tells the user what happened and
  * what to do about it.
  */
-export type ImportErrorCode =
-  | 'empty'
-  | 'too_large'
-  | 'too_many_rows'
-  | 'too_many_cells'
-  | 'too_wide'
-  | 'too_long'
-  | 'corrupt'
-  | 'encrypted'
-  | 'zip_bomb'
-  | 'no_header'
-  | 'missing_column'
-  | 'unsupported'
-  | 'no_sheet';
+import type { ImportErrorCode } from '../../shared/errorCodes';
+
+export type { ImportErrorCode };
 
 export class ImportError extends Error {
   readonly code: ImportErrorCode;

@@ -9,6 +9,7 @@ import { nairaToKobo } from '../../shared/money';
 import type { ServiceWindow } from '../api/serviceTime';
 import type { App, Session } from '../app';
 import type { Db } from '../store/database';
+import { ngnWallet } from '../../shared/ngnWallet';
 
 export interface BalanceSnapshotRow {
   id: number;
@@ -63,8 +64,8 @@ export async function readWallet(app: App, source: string, session: Session = ap
   let at: ServiceWindow | null = null;
   const startedLocal = Date.now();
   const balance = await session.client.accountBalance({ signal, onAnswered: (w) => (at = w) });
-  const ngn = balance.GlobalBalance.find((b) => b.Currency === 'NGN') ?? balance.GlobalBalance[0];
-  if (!ngn) throw new AppError('no_wallet', 'The service reported no wallet for this organisation.', 'Ask the service to enable an NGN wallet.');
+  const ngn = ngnWallet(balance);
+  if (!ngn) throw new AppError('no_wallet', 'The service reported no NGN wallet for this organisation.', 'Ask the service to enable an NGN wallet.');
   const reading: WalletReading = {
     accountName: balance.AccountName,
     balanceKobo: nairaToKobo(ngn.Balance),

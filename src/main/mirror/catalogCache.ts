@@ -1,7 +1,8 @@
 /**
  * The catalogs (airtime, data, cable, electricity) cached in SQLite per profile with the time
- * they were read. Purchases and the Catalog page read the cache; Refresh re-reads the service.
- * A catalog never read is read on first use.
+ * they were read, for the Catalog page (`catalog.get`); its Refresh re-reads the service
+ * (`catalog.refresh`). A catalog never read is read on first use. Purchases and bulk jobs do not
+ * read this cache: they ask the service for the catalog they sell from.
  */
 import type { CatalogKind, Catalogs } from '../../shared/contract/logs';
 import type { App } from '../app';

@@ -24,9 +24,8 @@ import { declinedPurchaseHint } from '../api/serviceErrors';
 import { ServiceError, UncertainOutcomeError, type PurchaseResult } from '../api/vendingClient';
 import type { App, Session } from '../app';
 import type { VendingClient } from '../api/vendingClient';
-import { firstRequeryDueMs } from '../requery/requeryBackoff';
-import { createServiceClock } from '../requery/serviceClock';
-import { ensurePendingScheduler } from '../requery/pendingScheduler';
+import { firstRequeryDueMs } from '../api/requeryBackoff';
+import { createServiceClock } from '../api/serviceClock';
 import { walletKoboOrNull } from '../mirror/balanceSnapshots';
 import { refreshReferences } from '../mirror/mirrorRefresh';
 import { checkRefund } from './refundCheck';
@@ -203,7 +202,6 @@ async function sendAndRecord<T>(
 }
 
 export async function buyElectricity(app: App, request: ElectricityRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
-  ensurePendingScheduler(app);
   const session = app.session();
   const req = electricityRequestSchema.parse(request);
   const phone = phoneOrThrow(req.phone);
@@ -253,7 +251,6 @@ export async function buyElectricity(app: App, request: ElectricityRequest, opti
 }
 
 export async function buyCable(app: App, request: CableRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
-  ensurePendingScheduler(app);
   const session = app.session();
   const req = cableRequestSchema.parse(request);
   const phone = phoneOrThrow(req.phone);

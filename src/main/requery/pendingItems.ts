@@ -7,9 +7,9 @@ import { AppError } from '../../shared/appError';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../app';
 import { describeAccount, findPurchaseRow, listPurchaseRows, toPurchaseView, updatePurchase, OPEN_STATES, type PurchaseRow } from '../purchases/purchaseStore';
-import { ensurePendingScheduler } from './pendingScheduler';
+import { createPendingScheduler } from './pendingScheduler';
 import { requeryPurchase } from './requeryPurchase';
-import { createServiceClock } from './serviceClock';
+import { createServiceClock } from '../api/serviceClock';
 
 /** States counted as "waiting for a final answer" (the dashboard's number). */
 const WAITING_STATES = ['sending', 'pending', 'uncertain', 'needs_support'] as const;
@@ -52,12 +52,8 @@ export function listPendingItems(app: App, includeSettled = false): PendingItemV
   return [...open, ...settled].map((r) => pendingItemView(app, r));
 }
 
-/**
- * How many purchases wait for a final answer: the dashboard shows this number. Reading it also
- * starts the requery loop, so opening the app (its dashboard) resumes checking what was pending.
- */
+/** How many purchases wait for a final answer: the dashboard shows this number. */
 export function countPendingItems(app: App): number {
-  ensurePendingScheduler(app);
   const row = app.db
     .prepare(`SELECT COUNT(*) AS n FROM purchases WHERE profile_id = ? AND state IN (${WAITING_STATES.map(() => '?').join(', ')})`)
     .get(app.connection.profileId, ...WAITING_STATES) as { n: number };
@@ -66,7 +62,7 @@ export function countPendingItems(app: App): number {
 
 export function pendingCounts(app: App): PendingCounts {
   const rows = listPurchaseRows(app, { states: WAITING_STATES });
-  const scheduler = ensurePendingScheduler(app);
+  const scheduler = app.service(createPendingScheduler);
   return {
     count: rows.length,
     due: scheduler.dueRows().length,
@@ -83,7 +79,7 @@ function rowOrThrow(app: App, id: string): PurchaseRow {
 
 /** "Requery now": only when due, unless `force` (the CLI's `vendesk requery` without --due, tests). */
 export async function requeryNow(app: App, id: string, force: boolean): Promise<PendingItemView> {
-  const scheduler = ensurePendingScheduler(app);
+  const scheduler = app.service(createPendingScheduler);
   const row = rowOrThrow(app, id);
   if (row.state !== 'pending' && row.state !== 'uncertain') {
     if (row.state === 'sending') {
@@ -104,7 +100,7 @@ export async function requeryNow(app: App, id: string, force: boolean): Promise<
 }
 
 export async function requeryDue(app: App, all: boolean): Promise<RequeryRunSummary> {
-  const scheduler = ensurePendingScheduler(app);
+  const scheduler = app.service(createPendingScheduler);
   const rows = all ? listPurchaseRows(app, { states: ['pending', 'uncertain'] }) : scheduler.dueRows();
   const summary: RequeryRunSummary = { checked: 0, success: 0, failed: 0, stillPending: 0, needsSupport: 0, notFound: 0, rescheduled: 0, items: [] };
   for (const row of rows) {

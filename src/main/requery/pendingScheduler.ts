@@ -7,15 +7,15 @@
  * All requeries — the loop's, "Requery now", `vendesk requery` — go through `run`, one after
  * another, so one purchase is never checked twice at once.
  *
- * It starts on the first purchase or pending operation of an app (`ensurePendingScheduler`; the
- * shells may call it at start), stops with the app (`app.onClose`). Tests that drive the loop by
+ * It is started in one place, `backgroundLoops.ts` (with the app in the desktop and browser
+ * shells, on the first change to pending purchases elsewhere), and stops with the app (`app.onClose`). Tests that drive the loop by
  * hand call `pause()` so it does not race them.
  */
 import type { App } from '../app';
 import { checkRefund } from '../purchases/refundCheck';
 import { listPurchaseRows, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
 import { requeryPurchase } from './requeryPurchase';
-import { createServiceClock } from './serviceClock';
+import { createServiceClock } from '../api/serviceClock';
 
 export const TICK_MS = 5_000;
 /** A `sending` row older than this had its answer lost (the client gives up after 30 s). */
@@ -136,9 +136,3 @@ export function createPendingScheduler(app: App): PendingScheduler {
   return scheduler;
 }
 
-/** Starts the loop for this app if it is not running (idempotent). */
-export function ensurePendingScheduler(app: App): PendingScheduler {
-  const scheduler = app.service(createPendingScheduler);
-  scheduler.start();
-  return scheduler;
-}

@@ -19,8 +19,8 @@ import { checkRefund } from '../purchases/refundCheck';
 import { getPurchaseRow, notOnThisConnection, onConnection, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
 import { settleFromLog } from '../purchases/settleFromLog';
 import { refreshReferences } from '../mirror/mirrorRefresh';
-import { requeryBackoffMs, RETRY_LATER_MS, TOO_EARLY_FALLBACK_MS, waitFromReason } from './requeryBackoff';
-import { createServiceClock } from './serviceClock';
+import { requeryBackoffMs, RETRY_LATER_MS, TOO_EARLY_FALLBACK_MS, waitFromReason } from '../api/requeryBackoff';
+import { createServiceClock } from '../api/serviceClock';
 
 export async function requeryPurchase(app: App, id: string): Promise<PurchaseRow> {
   // One session for the whole check: a switch of connection meanwhile cannot send this

@@ -7,19 +7,13 @@ import { createApp } from '../app';
 import { defaultDataDir } from '../dataDir';
 import { uploadsDirIn } from '../files';
 import { uploadedFilesPolicy } from '../filePolicy';
-import { ensureBulkFollowUp } from '../bulk/followUpLoop';
-import { startAutoSync } from '../mirror/autoSync';
-import { ensurePendingScheduler } from '../requery';
 import { startWebShell } from './webShell';
 
 async function main(): Promise<void> {
   const dataDir = defaultDataDir();
   // The browser names files only by uploading them.
-  const app = await createApp({ dataDir, shell: 'web', filePolicy: uploadedFilesPolicy(uploadsDirIn(dataDir)) });
   // Pending purchases are requeried, bulk jobs' open items followed and the log synced while the app runs.
-  ensurePendingScheduler(app);
-  ensureBulkFollowUp(app);
-  startAutoSync(app);
+  const app = await createApp({ dataDir, shell: 'web', filePolicy: uploadedFilesPolicy(uploadsDirIn(dataDir)), background: true });
   const port = process.env.VENDESK_PORT ? Number(process.env.VENDESK_PORT) : 0;
   const shell = await startWebShell({ app, staticDir: path.resolve(__dirname, '../../../out/renderer'), port });
   const badge = app.connection.kind === 'sandbox' ? 'SANDBOX (built-in test service, no money moves)' : `LIVE (${app.connection.profileName})`;

@@ -222,6 +222,7 @@ export const bulkOperations = {
       keepDuplicates: z.boolean().default(false),
     }),
     'Read and validate a spreadsheet into a draft job, ready to preview and confirm',
+    { invalidates: ['jobs'] },
   ).returns<BulkPreview>(),
   'bulk.preview': op(z.object({ jobId }), 'The preview of a draft job').returns<BulkPreview>(),
   'bulk.invalidRows': op(z.object({ jobId, ...page }), 'Rows left out of a job and why').returns<{ total: number; rows: BulkRowIssueView[] }>(),
@@ -257,7 +258,7 @@ export const bulkOperations = {
     z.object({ jobId, wait: z.boolean().default(false) }),
     'Continue a paused or interrupted job; uncertain items are settled from the log first',
   ).returns<BulkJobView>(),
-  'bulk.cancel': op(z.object({ jobId }), 'Stop the job; items not yet sent are not bought').returns<BulkJobView>(),
+  'bulk.cancel': op(z.object({ jobId }), 'Stop the job; items not yet sent are not bought', { invalidates: ['jobs'] }).returns<BulkJobView>(),
   'bulk.checkAgain': op(
     z.object({ jobId }),
     "Ask the service now about a job's accepted and pending items (its log, then requery) and learn the wallet cost of the items bought",
@@ -267,8 +268,9 @@ export const bulkOperations = {
   'bulk.resolveItems': op(
     z.object({ jobId, seqs, resolution: z.enum(['bought', 'not_bought', 'resend']), note: z.string().max(500).optional() }),
     'Settle uncertain items by hand: bought, not bought, or send again',
+    { invalidates: ['jobs'] },
   ).returns<BulkJobView>(),
-  'bulk.discard': op(z.object({ jobId }), 'Delete a draft job').returns<{ deleted: true }>(),
+  'bulk.discard': op(z.object({ jobId }), 'Delete a draft job', { invalidates: ['jobs'] }).returns<{ deleted: true }>(),
   'bulk.export': op(z.object({ jobId, format: z.enum(['xlsx', 'csv']) }), 'Results of a job as a spreadsheet').returns<ExportedFile>(),
   'bulk.settings.get': op(z.object({}), 'Batch size, concurrency and spending caps of bulk jobs on the connection in use').returns<BulkSettingsView>(),
   'bulk.settings.set': op(
@@ -281,5 +283,6 @@ export const bulkOperations = {
       outcomeWaitSeconds: z.number().int().min(0).max(3600).optional(),
     }),
     'Change batch size, concurrency and spending caps of bulk jobs on the connection in use',
+    { invalidates: ['bulk.settings'] },
   ).returns<BulkSettingsView>(),
 } as const;

@@ -1,20 +1,26 @@
 /**
  * How an operation of the app contract is declared: a name, a zod schema for its input (parsed
- * at every shell's edge) and the type of its output. Every shell dispatches through one table.
+ * at every shell's edge), the type of its output and what it invalidates (the data topics the
+ * windows re-read after it succeeds: dispatch emits `data.changed` with them, so no handler
+ * writes that event by hand). Every shell dispatches through one table.
  */
 import type { z } from 'zod';
+import type { ErrorCode } from '../errorCodes';
+import type { DataTopic } from './events';
 
 export interface OperationDef<I extends z.ZodType = z.ZodType, O = unknown> {
   readonly input: I;
   readonly summary: string;
+  /** Data topics this operation changes: `data.changed` is emitted with them after it succeeds. */
+  readonly invalidates?: readonly DataTopic[];
   /** Phantom: carries the output type only. */
   readonly __output?: O;
 }
 
-export function op<I extends z.ZodType>(input: I, summary: string) {
+export function op<I extends z.ZodType>(input: I, summary: string, options: { invalidates?: readonly DataTopic[] } = {}) {
   return {
     returns<O>(): OperationDef<I, O> {
-      return { input, summary };
+      return { input, summary, ...(options.invalidates ? { invalidates: options.invalidates } : {}) };
     },
   };
 }
@@ -26,7 +32,7 @@ export type OutputOf<D> = D extends OperationDef<z.ZodType, infer O> ? O : never
 
 /** A failure the user can act on: `message` says what happened, `hint` what to do. */
 export interface AppErrorShape {
-  code: string;
+  code: ErrorCode;
   message: string;
   hint?: string;
   details?: unknown;

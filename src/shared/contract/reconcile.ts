@@ -266,6 +266,7 @@ export const reconcileOperations = {
       note: z.string().trim().min(3, 'Write a short note saying why it is resolved (e.g. "refund arrived 3 Dec, ticket 1234")').max(1000),
     }),
     'Marks items of a run resolved, with a note',
+    { invalidates: ['reconcile'] },
   ).returns<{ resolved: number }>(),
   'reconcile.requeryPending': op(z.object({ runId }), "Requeries every pending item of a run now (vendesk's own purchases through the pending loop)").returns<RequeryPendingSummary>(),
   'reconcile.exportWorkbook': op(z.object({ runId }), 'The run as an Excel workbook: Summary, then one sheet per non-empty category').returns<ExportedFile>(),

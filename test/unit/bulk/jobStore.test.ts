@@ -55,14 +55,14 @@ describe('the job store', () => {
 
   it('an item can be marked sending only from queued or held, so it is never sent twice at once', () => {
     const id = job([item(0)]);
-    store.markSending(id, [1]);
+    store.markSending(id, [1], Date.now());
     expect(store.item(id, 1)).toMatchObject({ state: 'sending', attempts: 1 });
-    expect(() => store.markSending(id, [1])).toThrow(/not ready to send/);
+    expect(() => store.markSending(id, [1], Date.now())).toThrow(/not ready to send/);
   });
 
   it('after a crash, items caught sending become uncertain', () => {
     const id = job([item(0), item(1)]);
-    store.markSending(id, [1]);
+    store.markSending(id, [1], Date.now());
     expect(store.sendingToUncertain(id)).toBe(1);
     expect(store.item(id, 1)?.state).toBe('uncertain');
     expect(store.item(id, 2)?.state).toBe('queued');
@@ -70,9 +70,9 @@ describe('the job store', () => {
 
   it('one log entry can settle only one item', () => {
     const id = job([item(0), item(0, { rowNumber: 3 })]);
-    store.markSending(id, [1]);
+    store.markSending(id, [1], Date.now());
     store.sendingToUncertain(id);
-    store.markSending(id, [2]);
+    store.markSending(id, [2], Date.now());
     store.sendingToUncertain(id);
     expect(store.claimFromLog(id, 1, 'ATM-1', 'success', 'log: phone, amount and time')).toBe(true);
     expect(store.isReferenceClaimed('ATM-1')).toBe(true);
@@ -82,7 +82,7 @@ describe('the job store', () => {
 
   it('counts what was spent since a time for the daily cap: sending, accepted, uncertain, successful and pending items', () => {
     const id = job([item(0), item(1), item(2), item(3)]);
-    store.markSending(id, [1, 2, 3, 4]);
+    store.markSending(id, [1, 2, 3, 4], Date.now());
     store.markAccepted(id, [{ seq: 1, reference: 'R1' }], null);
     store.transition(id, [2], 'rejected', { reason: 'no' });
     store.transition(id, [3], 'failed', { reason: 'refunded' });
@@ -94,7 +94,7 @@ describe('the job store', () => {
 
   it('busy keys hold back an item whose phone and amount is in progress', () => {
     const id = job([item(0), item(1)]);
-    store.markSending(id, [1]);
+    store.markSending(id, [1], Date.now());
     expect([...store.busyKeys(id)]).toEqual([`${item(0).phone}|10000`]);
   });
 });

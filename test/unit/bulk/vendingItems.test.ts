@@ -3,7 +3,8 @@
  * caught mid-send finds the purchase it was bought as (none: it was never sent).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { itemFromPurchase, itemKey, JobStore } from '../../../src/main/bulk/jobStore';
+import { itemKey, JobStore } from '../../../src/main/bulk/jobStore';
+import { itemFromPurchase } from '../../../src/main/bulk/vendingItems';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 
 let db: Db;
@@ -66,9 +67,9 @@ describe('electricity and cable items', () => {
 
     store.linkPurchase(jobId, first.seq, 'P-NEW');
     db.prepare("UPDATE purchases SET state = 'pending', reference = 'REF1' WHERE id = 'P-NEW'").run();
-    expect(store.syncFromPurchases(jobId)).toBe(1);
+    expect(store.syncFromPurchases(jobId, itemFromPurchase)).toBe(1);
     expect(store.item(jobId, first.seq)).toMatchObject({ state: 'pending', reference: 'REF1', purchase_id: 'P-NEW' });
-    expect(store.syncFromPurchases(jobId)).toBe(0);
+    expect(store.syncFromPurchases(jobId, itemFromPurchase)).toBe(0);
     // Linked now: it is no longer free for another row.
     expect(store.findUnlinkedPurchase('electricity', first)).toBeNull();
   });

@@ -10,10 +10,10 @@ describe('the app contract', () => {
     expect(Object.keys(handlers).sort()).toEqual(Object.keys(operations).sort());
   });
 
-  it('gives every operation an input schema and a summary', () => {
+  it('gives every operation a summary, and an input schema that refuses what is not an object of its fields', () => {
     for (const [name, def] of Object.entries(operations)) {
-      expect(typeof def.input.safeParse, name).toBe('function');
       expect(def.summary.length, name).toBeGreaterThan(5);
+      for (const wrong of [42, 'text', null, [1, 2]]) expect(def.input.safeParse(wrong).success, `${name} refuses ${JSON.stringify(wrong)}`).toBe(false);
     }
   });
 

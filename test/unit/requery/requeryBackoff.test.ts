@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstRequeryDueMs, requeryBackoffMs, waitFromReason } from '../../../src/main/requery/requeryBackoff';
+import { firstRequeryDueMs, requeryBackoffMs, waitFromReason } from '../../../src/main/api/requeryBackoff';
 
 describe('when a pending purchase is checked', () => {
   it('never before 2 minutes 1 second after the purchase', () => {

@@ -1,10 +1,10 @@
 /**
- * Every schema step, in order. Numbers are reserved per area so work in different areas never
- * collides: 1 core, 2 log mirror and sync, 3 bulk jobs, 4 reconciliation, 5 messaging,
- * 6 pending purchases and requery, 7 bulk electricity and cable items, 8 connection scope,
- * 9 bulk figures, 11 the filter choices of the log mirror, 12 the concurrent sync's plan and the
- * changes the mirror's position index follows, 13 where a messaging charge figure comes from,
- * 14 single airtime and data purchases (one-item bulk jobs).
+ * Every schema step, in order. Each number is given to one piece of work, so work done side by
+ * side never collides (10 was given out and not used): 1 core, 2 log mirror and sync, 3 bulk
+ * jobs, 4 reconciliation, 5 messaging, 6 pending purchases and requery, 7 bulk electricity and
+ * cable items, 8 connection scope, 9 bulk figures, 11 the filter choices of the log mirror, 12 the
+ * concurrent sync's plan and the changes the mirror's position index follows, 13 where a messaging
+ * charge figure comes from, 14 single airtime and data purchases (one-item bulk jobs).
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';

@@ -1,0 +1,169 @@
+/**
+ * How an airtime or data job sends its items: in batches (one request carries up to the batch
+ * size), each answer recorded right after it arrives; outcomes read from the service's log by
+ * reference and requeried once due (`itemOutcomes.ts`); uncertain items settled from the log once
+ * their safe delay has passed (`matchUncertainItem.ts`).
+ *
+ * - 400/422/2xx refusals of a batch: the batch is all or nothing, so nothing was charged; its
+ *   items are sent again one by one so each gets its own reason. "insufficient balance" pauses
+ *   the job instead. 401 pauses the job. 503 (after the client's retries and voucher rule): the
+ *   items wait and go again with backoff (`sendPolicy.ts`).
+ * - 429 on a single item: it is held and sent again later.
+ * - Anything else (a timeout, a dropped connection): the request may have been carried out, so
+ *   the items become uncertain and the log settles them before anything is sent again.
+ */
+import type { AirtimeItem, DataItem } from '../../shared/wire';
+import { RequestCancelledError, ServiceError, UncertainOutcomeError } from '../api/serviceErrors';
+import type { BulkSettings } from './bulkSettings';
+import { readOutcomes, settleUncertainItem } from './itemOutcomes';
+import type { ItemRow } from './jobStore';
+import type { RunContext, SendStrategy } from './runContext';
+import { isInsufficientBalance } from './sendPolicy';
+
+export class AirtimeDataSending implements SendStrategy {
+  readonly waitsSafeDelay = true;
+
+  constructor(private readonly ctx: RunContext) {}
+
+  batchLimit(settings: BulkSettings): number {
+    return settings.batchSize;
+  }
+
+  async send(batch: ItemRow[]): Promise<void> {
+    const { store, job, policy } = this.ctx;
+    const seqs = batch.map((i) => i.seq);
+    try {
+      const client = this.ctx.client();
+      const result = job.kind === 'airtime' ? await client.purchaseAirtime(batch.map(toAirtimeItem)) : await client.purchaseData(batch.map(toDataItem));
+      if (result.kind === 'success') {
+        const refs = result.data.references;
+        if (refs.length !== batch.length || refs.some((r) => typeof r !== 'string' || r === '')) {
+          store.transition(job.id, seqs, 'uncertain', { reason: `The service accepted the batch but gave ${refs.length} reference(s) for ${batch.length} item(s); each item is checked against the log` }, ['sending']);
+          return;
+        }
+        store.markAccepted(
+          job.id,
+          batch.map((item, i) => ({ seq: item.seq, reference: refs[i] })),
+          result.voucherDropped ? 'Sent without its voucher code after the voucher server was unavailable' : null,
+        );
+        policy.answered();
+        this.ctx.accepted();
+      } else if (result.kind === 'pending') {
+        store.transition(job.id, seqs, 'uncertain', { reason: 'The service answered "pending" without item references; each item is checked against the log' }, ['sending']);
+      } else {
+        this.refused(batch, result.reason || 'refused by the service', 'refused');
+      }
+    } catch (error) {
+      this.failed(batch, error);
+    }
+  }
+
+  private failed(batch: ItemRow[], error: unknown): void {
+    const { store, job, policy } = this.ctx;
+    const seqs = batch.map((i) => i.seq);
+    if (error instanceof RequestCancelledError) {
+      store.transition(job.id, seqs, 'queued', {}, ['sending']);
+      return;
+    }
+    if (error instanceof UncertainOutcomeError) {
+      store.transition(job.id, seqs, 'uncertain', { reason: `${error.message} vendesk checks the service log before sending it again.` }, ['sending']);
+      return;
+    }
+    if (error instanceof ServiceError) {
+      const reason = error.reason || error.message;
+      switch (error.action) {
+        case 'retry_later':
+          policy.retryLater(seqs, `Vending was temporarily unavailable (${reason}); sent again automatically`, reason);
+          return;
+        case 'fix_input':
+        case 'configuration':
+          this.refused(batch, reason, error.action);
+          return;
+        case 'do_not_resend':
+          if (batch.length > 1) {
+            this.sendAlone(seqs);
+          } else {
+            const item = batch[0];
+            policy.hold(
+              item,
+              `Held: another purchase of the same amount for ${item.phone} is in progress at the service (${reason}); sent after it completes`,
+              `Another purchase of the same amount for ${item.phone} stayed in progress at the service, so this one was not sent (nothing was charged for it). Buy it again later if it is still wanted.`,
+            );
+          }
+          return;
+        case 'credentials':
+          policy.credentials(seqs, error);
+          return;
+        default:
+          break;
+      }
+    }
+    // Anything else: the request may have left and been carried out.
+    const message = error instanceof Error ? error.message : String(error);
+    store.transition(job.id, seqs, 'uncertain', { reason: `The purchase request ended with an unexpected error (${message}); vendesk checks the service log before sending it again.` }, ['sending']);
+  }
+
+  /** The service refused the whole batch: nothing was charged. */
+  private refused(batch: ItemRow[], reason: string, what: string): void {
+    const seqs = batch.map((i) => i.seq);
+    if (isInsufficientBalance(reason)) {
+      this.ctx.policy.insufficientBalance(seqs, reason);
+      return;
+    }
+    if (batch.length > 1) {
+      this.sendAlone(seqs);
+      return;
+    }
+    const prefix = what === 'configuration' ? 'Not possible for this organisation' : 'Refused by the service';
+    this.ctx.store.transition(this.ctx.job.id, seqs, 'rejected', { reason: `${prefix}: ${reason}. Nothing was charged.`, final: true }, ['sending']);
+  }
+
+  /** All or nothing: send them one by one so each item gets its own answer. */
+  private sendAlone(seqs: readonly number[]): void {
+    this.ctx.store.transition(this.ctx.job.id, seqs, 'queued', { solo: true, reason: null }, ['sending']);
+  }
+
+  /** Reads the log for accepted items and records SUCCESS / FAILED and their cost; requeries overdue ones. */
+  async pollOutcomes(): Promise<void> {
+    const { store, job } = this.ctx;
+    const accepted = store.items(job.id, { states: ['accepted'] });
+    if (accepted.length === 0) return;
+    await readOutcomes(this.ctx.client(), store, job, accepted, this.ctx.now);
+  }
+
+  /** Settles, from the log, the uncertain items whose safe delay has passed. */
+  async settleUncertain(): Promise<void> {
+    const { store, job } = this.ctx;
+    const safeMs = this.ctx.settings().uncertainSafeDelaySeconds * 1000;
+    const t = this.ctx.now();
+    const due = store.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + safeMs <= t);
+    for (const item of due) {
+      if (this.ctx.cancelled()) return;
+      const settled = await settleUncertainItem(this.ctx.client(), store, job, item, 'send_again', this.ctx.now);
+      if (settled === 'accepted') this.ctx.accepted();
+    }
+  }
+}
+
+function toAirtimeItem(item: ItemRow): AirtimeItem {
+  return {
+    amount: item.amount_kobo / 100,
+    phoneNumber: item.phone,
+    network: item.network,
+    productCode: item.product_code,
+    ...(item.voucher_code ? { voucherCode: item.voucher_code } : {}),
+    operator: item.operator,
+    region: item.region,
+  };
+}
+
+function toDataItem(item: ItemRow): DataItem {
+  return {
+    phoneNumber: item.phone,
+    productCode: item.product_code,
+    network: item.network,
+    ...(item.voucher_code ? { voucherCode: item.voucher_code } : {}),
+    amount: item.amount_kobo / 100,
+    ...(item.data_value !== null ? { dataValue: item.data_value } : {}),
+  };
+}

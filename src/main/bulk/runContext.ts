@@ -1,0 +1,53 @@
+/**
+ * What the job runner's loop (`jobRunner.ts`) shares with the strategy that sends a job's items —
+ * airtime and data in batches (`airtimeDataSending.ts`), electricity and cable one purchase at a
+ * time (`vendingSending.ts`) — and the timing both follow.
+ */
+import type { VendingClient } from '../api/vendingClient';
+import type { BulkSettings } from './bulkSettings';
+import type { ItemRow, JobRow, JobStore } from './jobStore';
+import type { SendPolicy } from './sendPolicy';
+
+export type PurchaseClient = Pick<VendingClient, 'purchaseAirtime' | 'purchaseData' | 'logEntries' | 'logPage' | 'requery'>;
+
+/** Tuning that tests may shorten; production uses the defaults. */
+export interface RunnerTiming {
+  tickMs: number;
+  pollMs: number;
+  leaseMs: number;
+  /** Before the first retry of a 503'd batch; doubles each time. */
+  backoffBaseMs: number;
+  holdBaseMs: number;
+}
+
+export const DEFAULT_TIMING: RunnerTiming = { tickMs: 250, pollMs: 2000, leaseMs: 15_000, backoffBaseMs: 2000, holdBaseMs: 3000 };
+
+export interface RunContext {
+  store: JobStore;
+  job: JobRow;
+  client: () => PurchaseClient;
+  /** The service's clock (epoch ms): items' `sent_ms`, waits and the 2 min 1 s requery rule are on it. */
+  now: () => number;
+  /** The job's retry, hold and pause rules; its `pauseReason` stops the sending. */
+  policy: SendPolicy;
+  /** The bulk settings as last read (the loop reads them again before every batch). */
+  settings: () => BulkSettings;
+  /** True once the user cancelled the job: settling stops at the next item. */
+  cancelled: () => boolean;
+  /** The service accepted an item: the wait for outcomes starts again. */
+  accepted: () => void;
+}
+
+/** How a job of one kind sends its items and learns what became of them. */
+export interface SendStrategy {
+  /** Items one request carries. */
+  batchLimit(settings: BulkSettings): number;
+  /** Sends the items (already committed `sending`) and records the answer of each. */
+  send(batch: ItemRow[]): Promise<void>;
+  /** Learns the outcome of accepted items. */
+  pollOutcomes(): Promise<void>;
+  /** Settles the uncertain items that can be settled now. */
+  settleUncertain(): Promise<void>;
+  /** Whether an uncertain item waits the safe delay after sending before the log can settle it. */
+  readonly waitsSafeDelay: boolean;
+}

@@ -1,0 +1,113 @@
+/**
+ * How an electricity or cable job sends its items: one at a time per slot through the purchases
+ * module (`vendingItems.ts`), which validates the meter or smartcard and writes the purchase
+ * before its request leaves; the item links to its purchase and follows its state. An item
+ * caught `sending` by a crash is settled by its purchase: none written means it was never sent
+ * (it goes again); a purchase in `sending` or `uncertain` is settled by the purchases module from
+ * the log, and the item is never sent again. Pending purchases are chased by the requery loop.
+ */
+import { AppError } from '../../shared/appError';
+import { RequestCancelledError, ServiceError, UncertainOutcomeError } from '../api/serviceErrors';
+import type { VendingJobKind } from './jobStates';
+import type { ItemRow } from './jobStore';
+import type { RunContext, SendStrategy } from './runContext';
+import { isInsufficientBalance } from './sendPolicy';
+import { itemFromPurchase, type VendingBuyer } from './vendingItems';
+
+export class VendingSending implements SendStrategy {
+  readonly waitsSafeDelay = false;
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly kind: VendingJobKind,
+    private readonly vending: VendingBuyer,
+  ) {}
+
+  batchLimit(): number {
+    return 1;
+  }
+
+  /** Buys the item through the purchases module and mirrors the outcome. */
+  async send(batch: ItemRow[]): Promise<void> {
+    const { store, job } = this.ctx;
+    const item = batch[0];
+    try {
+      const purchaseId = await this.vending.buy(this.kind, item);
+      store.linkPurchase(job.id, item.seq, purchaseId);
+      this.afterPurchase(item);
+      this.ctx.policy.answered();
+    } catch (error) {
+      // The purchases module writes the purchase before sending and then never throws; be sure anyway.
+      const current = store.item(job.id, item.seq) ?? item;
+      const written = current.purchase_id ? { id: current.purchase_id } : store.findUnlinkedPurchase(this.kind, current);
+      if (written) {
+        store.linkPurchase(job.id, item.seq, written.id);
+        await this.vending.settle(written.id);
+        this.afterPurchase(item);
+        return;
+      }
+      this.refusedBeforeCharge(item, error);
+    }
+  }
+
+  /** The item follows its purchase; a purchase still without an answer makes the item uncertain. */
+  private afterPurchase(item: ItemRow): void {
+    const { store, job } = this.ctx;
+    store.syncFromPurchases(job.id, itemFromPurchase);
+    const now = store.item(job.id, item.seq);
+    if (now?.state === 'sending') {
+      store.transition(job.id, [item.seq], 'uncertain', { reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log; it is never sent again.' }, ['sending']);
+    }
+    if (now?.state === 'rejected' && isInsufficientBalance(now.reason ?? '')) this.ctx.policy.insufficientBalance([], now.reason ?? '');
+  }
+
+  /** No purchase was written for the item: nothing was sent or charged. */
+  private refusedBeforeCharge(item: ItemRow, error: unknown): void {
+    const { store, job, policy } = this.ctx;
+    const seqs = [item.seq];
+    if (error instanceof AppError && error.code === 'duplicate_pending') {
+      policy.hold(item, `Held: ${error.message} Sent after it is settled.`, `${error.message} This row was not bought (nothing was charged); buy it again once that purchase is settled.`);
+      return;
+    }
+    const transient =
+      error instanceof RequestCancelledError ||
+      error instanceof UncertainOutcomeError ||
+      (error instanceof ServiceError && error.action === 'retry_later') ||
+      !(error instanceof AppError || (error instanceof Error && error.name === 'ZodError'));
+    if (transient) {
+      const message = error instanceof Error ? error.message : String(error);
+      policy.retryLater(seqs, `Could not be checked with the service yet (${message}); nothing was charged, tried again automatically`, message);
+      return;
+    }
+    if (error instanceof ServiceError && error.action === 'credentials') {
+      policy.credentials(seqs, error);
+      return;
+    }
+    const reason = error instanceof AppError ? `${error.message}${error.hint ? ` ${error.hint}` : ''}` : error instanceof Error ? error.message : String(error);
+    store.transition(job.id, seqs, 'rejected', { reason: /nothing was charged/i.test(reason) ? reason : `${reason} Nothing was charged.`, final: true }, ['sending']);
+  }
+
+  /** Pending purchases are chased by the requery loop; the items follow their purchases. */
+  async pollOutcomes(): Promise<void> {
+    this.ctx.store.syncFromPurchases(this.ctx.job.id, itemFromPurchase);
+  }
+
+  /**
+   * Items left `sending` or `uncertain`: no purchase written means never sent (queued again);
+   * otherwise the purchase is settled by the purchases module and the item follows it.
+   */
+  async settleUncertain(): Promise<void> {
+    const { store, job } = this.ctx;
+    for (const item of store.items(job.id, { states: ['uncertain'] })) {
+      if (this.ctx.cancelled()) return;
+      const purchase = item.purchase_id ? { id: item.purchase_id } : store.findUnlinkedPurchase(this.kind, item);
+      if (!purchase) {
+        store.transition(job.id, [item.seq], 'queued', { reason: null, settledBy: 'no purchase was written for it, so it was never sent; sent again' }, ['uncertain']);
+        continue;
+      }
+      store.linkPurchase(job.id, item.seq, purchase.id);
+      await this.vending.settle(purchase.id);
+      store.syncFromPurchases(job.id, itemFromPurchase);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The layers of docs/architecture.md are held by the linter (`eslint-rules/layers.mjs`, rule
+ * `vendesk/layers`): a file importing across a layer the wrong way fails `npx eslint`. Each case
+ * lints a fixture text as if it were a file at that path, with the project's own configuration.
+ */
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../../..');
+const eslint = new ESLint({ cwd: root });
+
+async function layerErrors(file: string, text: string): Promise<string[]> {
+  const [result] = await eslint.lintText(text, { filePath: path.join(root, file) });
+  return result.messages.filter((m) => m.ruleId === 'vendesk/layers').map((m) => m.message);
+}
+
+describe('vendesk/layers', () => {
+  it('refuses a service importing the dispatcher or a handler (a layer above it)', async () => {
+    const errors = await layerErrors('src/main/bulk/layerFixture.ts', "import { dispatch } from '../dispatch';\nimport { handlers } from '../handlers';\nexport const x = [dispatch, handlers];\n");
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/^services may not import handlers: '\.\.\/dispatch'/);
+  });
+
+  it('refuses shared code importing main, and the sandbox importing main', async () => {
+    expect(await layerErrors('src/shared/layerFixture.ts', "import { createApp } from '../main/app';\nexport const x = createApp;\n")).toEqual([
+      expect.stringMatching(/^shared may not import composition root/),
+    ]);
+    expect(await layerErrors('src/sandbox/layerFixture.ts', "import { parseLogEntry } from '../main/api/parseLogEntry';\nexport const x = parseLogEntry;\n")).toEqual([
+      expect.stringMatching(/^sandbox may not import services/),
+    ]);
+  });
+
+  it("lets a service take the App's type from the composition root, never its values", async () => {
+    expect(await layerErrors('src/main/bulk/layerFixture.ts', "import type { App } from '../app';\nexport type X = App;\n")).toEqual([]);
+    expect(await layerErrors('src/main/bulk/layerFixture.ts', "import { createApp } from '../app';\nexport const x = createApp;\n")).toEqual([
+      expect.stringMatching(/^services may not import composition root \(its types only: `import type`\)/),
+    ]);
+  });
+
+  it('refuses purchases importing the requery loop (the cycle it broke)', async () => {
+    expect(await layerErrors('src/main/purchases/layerFixture.ts', "import { createPendingScheduler } from '../requery/pendingScheduler';\nexport const x = createPendingScheduler;\n")).toEqual([
+      expect.stringMatching(/^src\/main\/purchases may not import src\/main\/requery/),
+    ]);
+  });
+
+  it('allows the layers downward: a handler importing a service, the CLI importing dispatch', async () => {
+    expect(await layerErrors('src/main/handlers/layerFixture.ts', "import { getCatalogs } from '../mirror/catalogCache';\nexport const x = getCatalogs;\n")).toEqual([]);
+    expect(await layerErrors('src/cli/layerFixture.ts', "import { dispatch } from '../main/dispatch';\nexport const x = dispatch;\n")).toEqual([]);
+  });
+});
