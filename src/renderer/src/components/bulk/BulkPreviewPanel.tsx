@@ -2,7 +2,7 @@ import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedContro
 import { useEffect, useState } from 'react';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '../../../../shared/contract/bulk';
 import { bridge } from '../../bridge';
-import { formatCount, formatNaira } from '../../format';
+import { formatCount, formatNaira, localTimesIn } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
@@ -190,7 +190,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                     { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
                     { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm">{rowAccount(r)}</Text> },
                     { header: 'Amount', width: 110, align: 'right', render: (r) => <Text size="sm">{formatNaira(r.amountKobo)}</Text> },
-                    { header: 'Why it is flagged', width: '1fr', render: (r) => <Text size="sm">{r.duplicateOf}</Text> },
+                    { header: 'Why it is flagged', width: '1fr', render: (r) => <Text size="sm">{localTimesIn(r.duplicateOf ?? '')}</Text> },
                   ]}
                 />
               </Stack>

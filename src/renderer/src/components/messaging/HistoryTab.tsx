@@ -7,6 +7,7 @@ import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { MessageDetails, STATUS_COLOR } from './MessageDetails';
+import { DateField } from '../DateField';
 
 const PER_PAGE = 20;
 
@@ -75,8 +76,8 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
           Messages sent
         </Title>
         <Group align="flex-end" mb="sm">
-          <TextInput type="date" label="From" value={from} onChange={(e) => { setFrom(e.currentTarget.value); setPage(1); }} />
-          <TextInput type="date" label="To" value={to} onChange={(e) => { setTo(e.currentTarget.value); setPage(1); }} />
+          <DateField label="From" value={from} onChange={(d) => { setFrom(d); setPage(1); }} w={150} />
+          <DateField label="To" value={to} onChange={(d) => { setTo(d); setPage(1); }} w={150} />
           <TextInput label="Search" placeholder="Reference, number, sender or words" value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} w={300} />
           {(from || to || search) && (
             <Button variant="subtle" onClick={() => { setFrom(''); setTo(''); setSearch(''); setPage(1); }}>
