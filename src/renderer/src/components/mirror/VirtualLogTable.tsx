@@ -18,9 +18,10 @@ import { BLOCK, ROW_HEIGHT, blocksFor, firstRowAt, spacerHeight } from './logTab
 const VIEWPORT_PX = 540;
 export const STATUS_COLOR: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
 const TYPE_LABEL: Record<string, string> = { AIRTIME: 'Airtime', DATA: 'Data', ELECTRICITY: 'Electricity', CABLETV: 'Cable TV' };
-const GRID = '150px 90px 80px 110px 120px 90px minmax(230px, 1fr)';
-/** Below this width the table scrolls sideways rather than cut a figure or an id. */
-const MIN_WIDTH = 1000;
+/** Time, type and network, phone, amount, status, transaction id (which wraps rather than being cut). */
+const GRID = '140px 95px 105px 110px 85px minmax(150px, 1fr)';
+/** Below this width (narrower than a 1024 px window's page) the table scrolls sideways rather than cut a figure. */
+const MIN_WIDTH = 720;
 
 export function typeLabel(type: string): string {
   return TYPE_LABEL[type] ?? type;
@@ -98,8 +99,7 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
       <Box role="rowgroup" style={{ minWidth: MIN_WIDTH }}>
         <Box role="row" aria-rowindex={1} style={{ display: 'grid', gridTemplateColumns: GRID, gap: 8, padding: '8px 12px', background: 'var(--mantine-color-default-hover)', fontWeight: 600, fontSize: 13 }}>
           <span role="columnheader">Time</span>
-          <span role="columnheader">Type</span>
-          <span role="columnheader">Network</span>
+          <span role="columnheader">Type / network</span>
           <span role="columnheader">Phone</span>
           <span role="columnheader" style={{ textAlign: 'right' }}>Amount</span>
           <span role="columnheader">Status</span>
@@ -130,8 +130,10 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
                 {row ? (
                   <>
                     <span role="gridcell">{formatDateTime(row.createdAt)}</span>
-                    <span role="gridcell">{typeLabel(row.type)}</span>
-                    <span role="gridcell">{row.network}</span>
+                    <span role="gridcell" style={{ lineHeight: 1.15 }}>
+                      <span style={{ display: 'block' }}>{typeLabel(row.type)}</span>
+                      <span style={{ display: 'block', fontSize: 12, color: 'var(--mantine-color-dimmed)' }}>{row.network}</span>
+                    </span>
                     <span role="gridcell" className="money">{row.phoneNumber}</span>
                     <span role="gridcell" className="money" style={{ textAlign: 'right' }}>{formatNaira(row.amountKobo)}</span>
                     <span role="gridcell">
