@@ -79,3 +79,20 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   }
 }
+
+test('the page of a tab opened without the link is one clear page, readable in both themes', async ({ browser, vendesk }) => {
+  for (const scheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
+    await context.addInitScript((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
+    const page = await context.newPage();
+    await page.goto(`${vendesk.shell!.origin}/`);
+    await expect(page.getByRole('heading', { name: 'Open vendesk from the link it printed in the terminal' })).toBeVisible();
+    // One page: no alerts stacked on it, nothing that looks live.
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect(page.getByRole('button')).toHaveCount(0);
+    await expect(page.getByRole('navigation')).toHaveCount(0);
+    await saveScreen(page, `a11y-sign-in-needed-${scheme}-1024.png`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  }
+});
