@@ -57,8 +57,19 @@ export async function readSheet(path: string, sheet: string | undefined, onProgr
     if (sheet !== undefined && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
       throw new AppError('no_sheet', `The workbook has no sheet called "${excerpt(sheet)}".`, `Choose one of: ${quotedList(info.sheetNames)}.`);
     }
-    const table = await readSpreadsheet(path, { sheet, onProgress });
-    return { table, sheetNames: info.sheetNames };
+    try {
+      const table = await readSpreadsheet(path, { sheet, onProgress });
+      return { table, sheetNames: info.sheetNames };
+    } catch (error) {
+      // No sheet named and the first holds no table (a notes or cover sheet): the first sheet after it that holds one is read.
+      const noTable = error instanceof ImportError && (error.code === 'no_header' || error.code === 'empty');
+      if (sheet !== undefined || info.format !== 'xlsx' || !noTable) throw error;
+      for (const other of info.sheetNames.slice(1)) {
+        const table = await readSpreadsheet(path, { sheet: other, onProgress }).catch((e: unknown) => (e instanceof ImportError && (e.code === 'no_header' || e.code === 'empty') ? null : Promise.reject(e)));
+        if (table) return { table, sheetNames: info.sheetNames };
+      }
+      throw error;
+    }
   } catch (error) {
     return importFailure(error);
   }
