@@ -121,6 +121,18 @@ export function validate(table: SheetTable, mapping: ColumnMapping, kind: BulkJo
  * in the last 24 hours are dropped until the user keeps them. A generator, so a 200,000-row job is
  * written to SQLite item by item rather than held twice in memory.
  */
+/**
+ * What the check says about rows it will still buy, beyond duplicates (shown on their own): a data
+ * plan or bouquet whose price replaces the file's amount ("Row 4: the file's amount 5 is ignored;
+ * plan MTN-1GB-1D costs ₦350.00"). The first three in full, then how many more; null when none.
+ */
+export function rowWarningsNote(result: ValidationResult): string | null {
+  const notes = result.valid.flatMap((v) => v.warnings.filter((w) => w.field === 'amount').map((w) => w.message));
+  if (notes.length === 0) return null;
+  const more = notes.length > 3 ? ` And ${notes.length - 3} more row${notes.length - 3 === 1 ? '' : 's'} like these.` : '';
+  return `${notes.slice(0, 3).map((n) => (n.endsWith('.') ? n : `${n}.`)).join(' ')}${more}`;
+}
+
 export function* itemsFromValidation(result: ValidationResult, keepDuplicates: boolean): Generator<NewItem> {
   const dupMessage = new Map<number, string>();
   for (const d of result.duplicates) {

@@ -36,3 +36,16 @@ describe('a workbook with a notes sheet first', () => {
     expect(preview.sheetNames).toEqual(['Read me', 'Staff']);
   });
 });
+
+describe('a data bundle row whose amount is not the plan price', () => {
+  it('is bought at the plan price, and the preview says the file amount is ignored', async () => {
+    t = await startTestApp();
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-plan-')), 'data.csv');
+    fs.writeFileSync(file, 'Phone,Plan,Amount\n08031110001,MTN-1GB-1D,5\n08031110002,MTN-1GB-1D,350\n');
+    const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'data' });
+    expect(preview.includedItems).toBe(2);
+    expect(preview.includedKobo).toBe(70_000);
+    expect(preview.job.message).toContain("Row 2: the file's amount 5 is ignored; plan MTN-1GB-1D costs ₦350.00.");
+    expect(preview.job.message).not.toContain('Row 3');
+  });
+});
