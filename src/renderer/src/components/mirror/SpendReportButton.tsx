@@ -8,7 +8,7 @@ import { useState } from 'react';
 import type { OperationOutput } from '../../../../shared/contract';
 import { faceAndCostText, purchasesText } from '../../../../shared/spendText';
 import { bridge } from '../../bridge';
-import { formatNaira } from '../../format';
+import { formatDay, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
 import { DateField } from '../DateField';
@@ -61,7 +61,7 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
                 {faceAndCostText(written.totals.faceKobo, written.totals.costKobo)}
               </Text>
               <Text size="sm">
-                {purchasesText(written.totals.purchases)} from {range.from} to {range.to}; commission earned {formatNaira(written.totals.commissionKobo)}.
+                {purchasesText(written.totals.purchases)} from {formatDay(range.from)} to {formatDay(range.to)}; commission earned {formatNaira(written.totals.commissionKobo)}.
               </Text>
               <Text size="sm" mt={6}>
                 Saved as <b>{written.fileName}</b> in the exports folder:
