@@ -44,8 +44,9 @@ function buildIfStale() {
   const built = path.join(root, 'out', 'renderer', 'index.html');
   const sources = Math.max(...['src/renderer', 'src/shared', 'src/main', 'src/preload'].map((d) => newestMtime(path.join(root, d))));
   if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sources) return;
-  console.log('Building vendesk…');
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' });
+  console.log('Building vendesk (about a minute the first time)…');
+  // Only errors reach the terminal: the bundler's file list means nothing to a user.
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

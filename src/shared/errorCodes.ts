@@ -70,6 +70,7 @@ export const APP_ERROR_CODES = [
   'no_sheet',
   'no_wallet',
   'not_connected',
+  'not_sandbox',
   'nothing_to_resolve',
   'offline',
   'other_connection',

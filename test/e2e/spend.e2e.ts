@@ -4,6 +4,7 @@
  * where it went with both totals, and the downloaded workbook holds them as numbers.
  */
 import ExcelJS from 'exceljs';
+import { dayFirstText } from '../../src/shared/localDates';
 import { formatNaira } from '../../src/shared/money';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
 import { test, expect, saveScreen } from './support/fixtures';
@@ -39,8 +40,9 @@ test('the dashboard shows face value and wallet cost, and the spend report is on
 
   await page.getByRole('button', { name: 'Spend report…' }).click();
   const monthStart = `${today.slice(0, 8)}01`;
-  await expect(page.getByTestId('spend-report-from')).toHaveValue(monthStart);
-  await expect(page.getByTestId('spend-report-to')).toHaveValue(today);
+  // Shown day first, as they are typed.
+  await expect(page.getByTestId('spend-report-from')).toHaveValue(dayFirstText(monthStart));
+  await expect(page.getByTestId('spend-report-to')).toHaveValue(dayFirstText(today));
   const downloadPromise = page.waitForEvent('download');
   await page.getByTestId('spend-report-write').click();
   const download = await downloadPromise;

@@ -57,8 +57,11 @@ test('the Network filter offers what the log holds, each choice shows only its r
     }
     await saveScreen(page, 'transactions-showmax.png', { fullPage: true });
 
-    await page.getByTestId('filter-from').fill('2026-11-20');
-    await page.getByTestId('filter-to').fill('2026-11-01');
+    // Dates are typed day first, with or without separators: 01112026 is 1 November 2026.
+    await page.getByTestId('filter-from').fill('20/11/2026');
+    await page.getByTestId('filter-to').fill('01112026');
+    await page.getByTestId('filter-to').blur();
+    await expect(page.getByTestId('filter-to')).toHaveValue('01/11/2026');
     await expect(page.getByTestId('filter-problem')).toContainText(reversedDatesMessage('2026-11-20', '2026-11-01'));
     await expect(page.getByTestId('filter-problem')).toContainText('The From date 20 Nov 2026 is after the To date 1 Nov 2026. Swap them');
     for (const id of ['totals-count', 'totals-amount', 'totals-cost', 'totals-commission']) await expect(page.getByTestId(id)).toHaveText('—');
@@ -68,8 +71,8 @@ test('the Network filter offers what the log holds, each choice shows only its r
     await saveScreen(page, 'transactions-reversed-dates.png', { fullPage: true });
 
     // Swapped, the figures come back for the filter in force.
-    await page.getByTestId('filter-from').fill('2026-11-01');
-    await page.getByTestId('filter-to').fill('2026-11-20');
+    await page.getByTestId('filter-from').fill('01/11/2026');
+    await page.getByTestId('filter-to').fill('20/11/2026');
     await expect(page.getByTestId('filter-problem')).toHaveCount(0);
     await expect(page.getByTestId('totals-count')).not.toHaveText('—');
   } finally {

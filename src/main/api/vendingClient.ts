@@ -49,6 +49,7 @@ import type {
   LogEntry,
   LogQuery,
   MeterValidation,
+  OutboxEntry,
   PageObject,
   RequeryResult,
   SendEvidenceBody,
@@ -206,6 +207,18 @@ export class VendingClient {
     this.retry = resolveRetry(options.retry);
     this.answers = options.answers ?? new ServiceAnswers();
     registerSecret(options.token);
+  }
+
+  /**
+   * What the sandbox "sent" (`GET /__sandbox/outbox`, a sandbox control endpoint): SMS and email
+   * copies, one-time codes included. The real service has no such endpoint; callers ask only on a
+   * sandbox connection. Read once, not retried, not kept among the service's answers.
+   */
+  async sandboxOutbox(): Promise<OutboxEntry[]> {
+    const answer = await this.send('GET', new URL(`${this.baseUrl}/__sandbox/outbox`), undefined);
+    const data = (answer.body as { data?: unknown } | null)?.data;
+    if (answer.status !== 200 || !Array.isArray(data)) throw new Error(`the sandbox outbox answered HTTP ${answer.status}`);
+    return data as OutboxEntry[];
   }
 
   /** A client for the same service and token with other timings, keeping its answers in `answers` (default: this client's). */

@@ -24,7 +24,7 @@ import { JobStore, type ItemRow, type JobRow } from './jobStore';
 import type { BulkJobKind, ItemState } from './jobStates';
 import { ITEM_STATES, isVendingKind, settledMessage } from './jobStates';
 import { checkAccountsWithService, createVendingBuyer, itemFromPurchase } from './vendingItems';
-import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentLog, recentLookupFor, validate, type Catalogs } from './prepareJob';
+import { chooseMapping, itemsFromValidation, mappingFields, readSheet, recentLog, recentLookupFor, rowWarningsNote, validate, type Catalogs } from './prepareJob';
 import { createVendingCatalogs } from '../purchases';
 import { createServiceClock } from '../api/serviceClock';
 import { exportJobResults } from './exportResults';
@@ -145,7 +145,7 @@ export class BulkService {
       result ? itemsFromValidation(result, input.keepDuplicates) : [],
       result ? result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })) : [],
     );
-    const problem = [log.problem, accountsNote].filter(Boolean).join(' ');
+    const problem = [log.problem, accountsNote, result ? rowWarningsNote(result) : null].filter(Boolean).join(' ');
     if (problem) this.store.setJobState(jobId, 'draft', problem);
     this.keepUploadWithDraft(jobId, input.file, input.replaceJobId);
     return this.preview(jobId, { sheetNames, remembered: choice.remembered });

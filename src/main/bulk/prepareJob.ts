@@ -57,8 +57,19 @@ export async function readSheet(path: string, sheet: string | undefined, onProgr
     if (sheet !== undefined && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
       throw new AppError('no_sheet', `The workbook has no sheet called "${excerpt(sheet)}".`, `Choose one of: ${quotedList(info.sheetNames)}.`);
     }
-    const table = await readSpreadsheet(path, { sheet, onProgress });
-    return { table, sheetNames: info.sheetNames };
+    try {
+      const table = await readSpreadsheet(path, { sheet, onProgress });
+      return { table, sheetNames: info.sheetNames };
+    } catch (error) {
+      // No sheet named and the first holds no table (a notes or cover sheet): the first sheet after it that holds one is read.
+      const noTable = error instanceof ImportError && (error.code === 'no_header' || error.code === 'empty');
+      if (sheet !== undefined || info.format !== 'xlsx' || !noTable) throw error;
+      for (const other of info.sheetNames.slice(1)) {
+        const table = await readSpreadsheet(path, { sheet: other, onProgress }).catch((e: unknown) => (e instanceof ImportError && (e.code === 'no_header' || e.code === 'empty') ? null : Promise.reject(e)));
+        if (table) return { table, sheetNames: info.sheetNames };
+      }
+      throw error;
+    }
   } catch (error) {
     return importFailure(error);
   }
@@ -110,6 +121,18 @@ export function validate(table: SheetTable, mapping: ColumnMapping, kind: BulkJo
  * in the last 24 hours are dropped until the user keeps them. A generator, so a 200,000-row job is
  * written to SQLite item by item rather than held twice in memory.
  */
+/**
+ * What the check says about rows it will still buy, beyond duplicates (shown on their own): a data
+ * plan or bouquet whose price replaces the file's amount ("Row 4: the file's amount 5 is ignored;
+ * plan MTN-1GB-1D costs ₦350.00"). The first three in full, then how many more; null when none.
+ */
+export function rowWarningsNote(result: ValidationResult): string | null {
+  const notes = result.valid.flatMap((v) => v.warnings.filter((w) => w.field === 'amount').map((w) => w.message));
+  if (notes.length === 0) return null;
+  const more = notes.length > 3 ? ` And ${notes.length - 3} more row${notes.length - 3 === 1 ? '' : 's'} like these.` : '';
+  return `${notes.slice(0, 3).map((n) => (n.endsWith('.') ? n : `${n}.`)).join(' ')}${more}`;
+}
+
 export function* itemsFromValidation(result: ValidationResult, keepDuplicates: boolean): Generator<NewItem> {
   const dupMessage = new Map<number, string>();
   for (const d of result.duplicates) {

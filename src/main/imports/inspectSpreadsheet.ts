@@ -126,6 +126,14 @@ export async function openSpreadsheet(path: string, maxBytes: number): Promise<O
       );
     }
     if (bytes <= SAMPLE_BYTES && !/[^\s,;\t"]/.test(text)) throw emptyFileError();
+    if (/\.xls[xm]$/i.test(path) && !/[,;\t]/.test(text.split(/\r?\n/, 1)[0] ?? '')) {
+      // Plain text with an Excel name and no columns (a .txt renamed): said as it is, not read as a one-column CSV.
+      // A real CSV saved under an .xlsx name (its first line has separators) is still read as the CSV it is.
+      throw new ImportError(
+        'unsupported',
+        'This file is named .xlsx but is not an Excel workbook or a CSV: it holds plain text without columns (a text file renamed, perhaps). Open the real spreadsheet in Excel or LibreOffice, save it as "Excel Workbook (.xlsx)" or CSV, and import that file.',
+      );
+    }
     return { format: 'csv', bytes, sample: head, zipEntries: [], worksheets: [], workbook: null };
   } finally {
     await handle.close();

@@ -7,6 +7,7 @@ import { createApp } from '../app';
 import { defaultDataDir } from '../dataDir';
 import { uploadsDirIn } from '../files';
 import { uploadedFilesPolicy } from '../filePolicy';
+import { startOnRememberedPort } from './rememberedPort';
 import { startWebShell } from './webShell';
 
 async function main(): Promise<void> {
@@ -14,11 +15,14 @@ async function main(): Promise<void> {
   // The browser names files only by uploading them.
   // Pending purchases are requeried, bulk jobs' open items followed and the log synced while the app runs.
   const app = await createApp({ dataDir, shell: 'web', filePolicy: uploadedFilesPolicy(uploadsDirIn(dataDir)), background: true });
-  const port = process.env.VENDESK_PORT ? Number(process.env.VENDESK_PORT) : 0;
-  const shell = await startWebShell({ app, staticDir: path.resolve(__dirname, '../../../out/renderer'), port });
+  // The same address at every start (remembered in the data folder), unless VENDESK_PORT asks for one.
+  const wanted = process.env.VENDESK_PORT ? Number(process.env.VENDESK_PORT) : undefined;
+  const staticDir = path.resolve(__dirname, '../../../out/renderer');
+  const { started: shell, movedFrom } = await startOnRememberedPort(dataDir, (port) => startWebShell({ app, staticDir, port }), wanted);
+  const moved = movedFrom === null ? '' : `\nPort ${movedFrom} is used by another program, so this address is new (it is kept for the next start).\n`;
   const badge = app.connection.kind === 'sandbox' ? 'SANDBOX (built-in test service, no money moves)' : `LIVE (${app.connection.profileName})`;
   process.stdout.write(
-    `\nvendesk is running — ${badge}\nData folder: ${dataDir}\n\nOpen this link in your browser (it signs in the tab you open it in; a new tab needs it again):\n\n  ${shell.openUrl}\n\nPress Ctrl-C to stop.\n`,
+    `\nvendesk is running — ${badge}\nData folder: ${dataDir}\n\n${moved}Open this link in your browser (it signs in the tab you open it in; a new tab needs it again):\n\n  ${shell.openUrl}\n\nPress Ctrl-C to stop.\n`,
   );
   let stopping = false;
   const stop = () => {

@@ -1,12 +1,11 @@
 /** How the renderer shows money and time. Money arrives as integer kobo. */
+import { APP_LOCALE, formatDate } from '../../shared/localDates';
+
 export { formatNaira } from '../../shared/money';
+export { formatDate, formatDateTime, formatDateTimeSeconds, formatDay, formatTime, localTimesIn } from '../../shared/localDates';
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
-const count = new Intl.NumberFormat('en-NG');
+const count = new Intl.NumberFormat(APP_LOCALE);
 
-export const formatDateTime = (iso: string | null | undefined): string => (iso ? dateTime.format(new Date(iso)) : '—');
-export const formatDate = (iso: string | null | undefined): string => (iso ? dateOnly.format(new Date(iso)) : '—');
 export const formatCount = (n: number): string => count.format(n);
 
 export function formatAgo(iso: string | null | undefined, now = Date.now()): string {

@@ -2,7 +2,7 @@ import '@mantine/core/styles.css';
 import '@mantine/charts/styles.css';
 import '@mantine/notifications/styles.css';
 import './app.css';
-import { MantineProvider, createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import { Alert, Drawer, FileInput, MantineProvider, Modal, Select, createTheme, localStorageColorSchemeManager } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -14,6 +14,16 @@ const theme = createTheme({
   fontFamily: 'Inter, "Segoe UI", system-ui, -apple-system, sans-serif',
   fontFamilyMonospace: '"JetBrains Mono", "SFMono-Regular", Menlo, Consolas, monospace',
   defaultRadius: 'md',
+  // Text on a filled colour (a yellow badge) is dark where white would not be readable.
+  autoContrast: true,
+  // Every × has a name a screen reader says.
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Close' } }),
+    FileInput: FileInput.extend({ defaultProps: { clearButtonProps: { 'aria-label': 'Clear the chosen file' } } }),
+    Select: Select.extend({ defaultProps: { clearButtonProps: { 'aria-label': 'Clear' } } }),
+  },
 });
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'vendesk-color-scheme' });

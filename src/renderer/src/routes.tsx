@@ -26,5 +26,5 @@ export const ROUTES: Route[] = [
   { path: 'reconcile', label: 'Reconcile', description: 'Vendor exports against local records', key: '5', component: ReconcilePage },
   { path: 'messaging', label: 'Messaging', description: 'SMS, phonebooks, templates and one-time codes', key: '6', component: MessagingPage },
   { path: 'catalog', label: 'Catalog', description: 'Products, prices and the codes a purchase sends', key: '7', component: CatalogPage },
-  { path: 'settings', label: 'Settings', description: 'Connection profiles, limits and the data folder', key: '8', component: SettingsPage },
+  { path: 'settings', label: 'Settings', description: 'Connection profiles, the connection check, automatic sync and the data folder', key: '8', component: SettingsPage },
 ];

@@ -266,6 +266,17 @@ const dateInput = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Write dates as YYYY-MM-DD')
   .optional();
 
+/** One message the sandbox "sent" (its outbox): shown in the window on the sandbox connection only. */
+export interface SandboxOutboxItem {
+  channel: 'sms' | 'email';
+  to: string;
+  body: string;
+  reference: string;
+  createdAt: string;
+  /** The one-time code, when the message carried one. */
+  code: string | null;
+}
+
 export const messagingOperations = {
   'messaging.senderIds': op(z.object({}), 'Sender IDs of the organisation with their approval state').returns<SenderIdView[]>(),
 
@@ -327,4 +338,5 @@ export const messagingOperations = {
     z.object({ reference: z.string().trim().min(1, 'Enter the reference of the code'), code: z.string().trim().regex(/^\d+$/, 'The code is digits only') }),
     'Confirm a one-time code',
   ).returns<OtpConfirmedView>(),
+  'messaging.sandboxOutbox': op(z.object({}), 'What the sandbox "sent" (SMS, emails, one-time codes), newest first; sandbox connection only').returns<SandboxOutboxItem[]>(),
 } as const;

@@ -8,10 +8,9 @@ import { Group, Loader, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { AutoSyncView } from '../../../shared/contract/logs';
 import { bridge } from '../bridge';
-import { formatAgo } from '../format';
+import { formatAgo, formatTime } from '../format';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
-const clock = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short' });
 
 export function AutoSyncStatus() {
   const status = useOperation('sync.status', {});
@@ -38,7 +37,7 @@ export function AutoSyncStatus() {
 
   if (!auto) return null;
   const syncing = auto.state === 'running' || status.data?.running === true;
-  const next = auto.nextAt ? clock.format(new Date(auto.nextAt)) : null;
+  const next = auto.nextAt ? formatTime(auto.nextAt) : null;
   let words: string;
   let colour = 'dimmed';
   let detail: string;

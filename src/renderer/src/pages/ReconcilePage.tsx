@@ -9,7 +9,7 @@ import { NewRunForm } from '../components/reconcile/NewRunForm';
 import { categoryTitle } from '../components/reconcile/reconcileLabels';
 import { RunHistory } from '../components/reconcile/RunHistory';
 import { CategoryCards, RollForwardCard } from '../components/reconcile/RunSummary';
-import { formatCount, formatDateTime } from '../format';
+import { formatCount, formatDateTime, formatDay } from '../format';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 /** The first category that needs attention, else Matched. */
@@ -121,7 +121,7 @@ export function ReconcilePage() {
               <Group justify="space-between" wrap="wrap">
                 <Text size="sm">
                   <b>{run.inputs?.fileName}</b>
-                  {` · ${run.parameters.from} → ${run.parameters.to} · ${formatCount(run.inputs?.exportRows ?? 0)} export rows against ${formatCount(run.inputs?.mirrorRows ?? 0)} mirror entries · made ${formatDateTime(run.createdAt)}`}
+                  {` · ${formatDay(run.parameters.from)} → ${formatDay(run.parameters.to)} · ${formatCount(run.inputs?.exportRows ?? 0)} export rows against ${formatCount(run.inputs?.mirrorRows ?? 0)} mirror entries · made ${formatDateTime(run.createdAt)}`}
                 </Text>
                 <Text size="xs" c="dimmed">
                   {`${run.inputs?.exportRowsOutsideRange ? `${formatCount(run.inputs.exportRowsOutsideRange)} export rows outside the range left out · ` : ''}${run.unreadable.length ? `${formatCount(run.inputs?.exportRowsUnreadable ?? 0)} unreadable rows (see the workbook) · ` : ''}took ${((run.durationMs ?? 0) / 1000).toFixed(1)} s`}

@@ -3,7 +3,7 @@
  * table that reaches every row of a million, totals for the filter, a detail panel, and export of
  * exactly the filtered rows to XLSX or CSV.
  */
-import { Alert, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { reversedDatesMessage, type LogFilter, type LogSort, type MirrorRow } from '../../../shared/contract/logs';
@@ -21,7 +21,7 @@ import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 function Total({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
-    <Card withBorder padding="sm">
+    <Card withBorder padding="sm" style={{ flex: '1 1 150px' }}>
       <Text size="xs" c="dimmed">{label}</Text>
       <Text fw={700} className="money" data-testid={testId}>{value}</Text>
     </Card>
@@ -73,13 +73,14 @@ export function TransactionsPage() {
         )}
         <ErrorNotice error={facets.error} onRetry={() => void facets.reload()} title="The filter choices could not be read" />
         <ErrorNotice error={totals.error} onRetry={() => void totals.reload()} title="The totals could not be read" />
-        <Group justify="space-between" align="flex-end">
-          <SimpleGrid cols={4} spacing="sm" style={{ flex: 1 }}>
+        {/* The figures wrap onto two lines in a narrow window; a Naira figure is never cut. */}
+        <Group justify="space-between" align="flex-end" wrap="wrap">
+          <Group gap="sm" wrap="wrap" align="stretch" style={{ flex: '1 1 560px' }}>
             <Total label="Transactions" value={figure((x) => formatCount(x.count))} testId="totals-count" />
             <Total label="Face value" value={figure((x) => formatNaira(x.amountKobo))} testId="totals-amount" />
             <Total label="Wallet cost" value={figure((x) => formatNaira(x.costKobo))} testId="totals-cost" />
             <Total label="Commission earned" value={figure((x) => formatNaira(x.commissionKobo))} testId="totals-commission" />
-          </SimpleGrid>
+          </Group>
           <Group gap="xs">
             <Button variant="default" loading={exporting === 'xlsx'} disabled={!t || t.count === 0 || exporting !== null} onClick={() => void exportAs('xlsx')}>
               Export to Excel

@@ -2,7 +2,7 @@ import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedContro
 import { useEffect, useState } from 'react';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '../../../../shared/contract/bulk';
 import { bridge } from '../../bridge';
-import { formatCount, formatNaira } from '../../format';
+import { formatCount, formatNaira, localTimesIn } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
@@ -41,6 +41,8 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
   const [invalid, setInvalid] = useState<BulkRowIssueView[]>([]);
   const [invalidTotal, setInvalidTotal] = useState(0);
   const [typed, setTyped] = useState('');
+  const [toBuy, setToBuy] = useState<BulkItemView[]>([]);
+  const [toBuyTotal, setToBuyTotal] = useState(0);
   const { busy, error, run } = useAction();
 
   useEffect(() => {
@@ -54,6 +56,19 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
       live = false;
     };
   }, [jobId]);
+
+  // What will be bought, row by row, before anything is: refreshed when rows are kept or left out.
+  useEffect(() => {
+    let live = true;
+    void bridge.call('bulk.items', { jobId, limit: 5000, states: ['queued'] }).then((r) => {
+      if (!live) return;
+      setToBuy(r.items);
+      setToBuyTotal(r.total);
+    });
+    return () => {
+      live = false;
+    };
+  }, [jobId, preview.includedItems, preview.includedKobo]);
 
   const act = (fn: () => Promise<BulkPreview>) => run(async () => onPreview(await fn()));
 
@@ -112,6 +127,45 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
           <Accordion.Control>Columns used</Accordion.Control>
           <Accordion.Panel>
             <ColumnMappingEditor headers={preview.headers} mapping={preview.mapping} remembered={preview.mappingRemembered} busy={remapping} onApply={onRemap} />
+          </Accordion.Panel>
+        </Accordion.Item>
+
+        <Accordion.Item value="tobuy">
+          <Accordion.Control>
+            <Group gap="xs">
+              <Text>What will be bought</Text>
+              <Badge color="teal" variant="light">
+                {formatCount(preview.includedItems)}
+              </Badge>
+            </Group>
+          </Accordion.Control>
+          <Accordion.Panel>
+            {toBuy.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No row will be bought yet.
+              </Text>
+            ) : (
+              <Stack gap="xs">
+                {toBuyTotal > toBuy.length && (
+                  <Text size="sm" c="dimmed">
+                    The first {formatCount(toBuy.length)} of {formatCount(toBuyTotal)} rows are listed.
+                  </Text>
+                )}
+                <VirtualRows
+                  label="What will be bought"
+                  rows={toBuy}
+                  rowKey={(r) => r.seq}
+                  columns={[
+                    { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
+                    { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm" className="money">{rowAccount(r)}</Text> },
+                    { header: 'Name', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.name || '—'}</Text> },
+                    { header: vending ? (preview.job.kind === 'electricity' ? 'Disco' : 'Provider') : 'Network', width: 100, render: (r) => <Text size="sm">{r.network}</Text> },
+                    { header: 'What', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.description || r.productCode}</Text> },
+                    { header: 'Amount', width: 120, align: 'right', render: (r) => <Text size="sm" className="money">{formatNaira(r.amountKobo)}</Text> },
+                  ]}
+                />
+              </Stack>
+            )}
           </Accordion.Panel>
         </Accordion.Item>
 
@@ -190,7 +244,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                     { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
                     { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm">{rowAccount(r)}</Text> },
                     { header: 'Amount', width: 110, align: 'right', render: (r) => <Text size="sm">{formatNaira(r.amountKobo)}</Text> },
-                    { header: 'Why it is flagged', width: '1fr', render: (r) => <Text size="sm">{r.duplicateOf}</Text> },
+                    { header: 'Why it is flagged', width: '1fr', render: (r) => <Text size="sm">{localTimesIn(r.duplicateOf ?? '')}</Text> },
                   ]}
                 />
               </Stack>

@@ -1,4 +1,4 @@
-import { Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { BulkKind, BulkPreview } from '../../../../shared/contract/bulk';
 import type { FileRef } from '../../../../shared/contract/files';
@@ -104,7 +104,12 @@ export function BulkPurchases() {
               {list.map((j) => (
                 <Table.Tr key={j.id} onClick={() => setOpenJob(j.id)} style={{ cursor: 'pointer' }}>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(j.confirmedAt ?? j.createdAt)}</Table.Td>
-                  <Table.Td>{j.fileName}</Table.Td>
+                  <Table.Td>
+                    {/* The row opens by click; this button opens it from the keyboard (Tab, then Enter). */}
+                    <Anchor component="button" type="button" size="sm" ta="left" onClick={(e) => { e.stopPropagation(); setOpenJob(j.id); }} aria-label={`Open the job ${j.fileName}`} data-testid="open-job">
+                      {j.fileName}
+                    </Anchor>
+                  </Table.Td>
                   <Table.Td>{KIND_LABEL[j.kind]}</Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
                     <Badge color={j.interrupted ? 'orange' : JOB_COLOR[j.state]} variant="light" style={{ minWidth: 'max-content' }}>

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Card, Group, Modal, Progress, SegmentedControl, S
 import { useCallback, useEffect, useState } from 'react';
 import type { BulkItemState, BulkItemView, BulkJobView } from '../../../../shared/contract/bulk';
 import { AppError, asAppError, bridge } from '../../bridge';
-import { formatCount, formatDateTime, formatNaira } from '../../format';
+import { formatCount, formatDateTime, formatNaira, localTimesIn } from '../../format';
 import { useDataChanged } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { ITEM_COLOR, ITEM_LABEL, ITEM_MEANING, JOB_COLOR, jobLabel, KIND_LABEL, RECIPIENT_WORD, rowAccount } from './bulkLabels';
@@ -333,7 +333,7 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
                   <Stack gap={2}>
                     {(r.reason ?? r.duplicateOf) && (
                       <Text size="xs" c="dimmed">
-                        {r.reason ?? r.duplicateOf}
+                        {localTimesIn(r.reason ?? r.duplicateOf ?? '')}
                       </Text>
                     )}
                     {vending && r.reference && (

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MessageView } from '../../../../shared/contract/messaging';
 import { bridge } from '../../bridge';
@@ -7,6 +7,8 @@ import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { MessageDetails, STATUS_COLOR } from './MessageDetails';
+import { DateField } from '../DateField';
+import { usePhonebookName } from './phonebookNames';
 
 const PER_PAGE = 20;
 
@@ -67,6 +69,8 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
   const history = useOperation('messaging.history', { page, perPage: PER_PAGE, ...(from ? { startDate: from } : {}), ...(to ? { endDate: to } : {}), ...(search.trim() ? { search: search.trim() } : {}) });
   useDataChanged(['messages'], () => void history.reload());
   const items = history.data?.items ?? [];
+  const phonebookName = usePhonebookName();
+  const [opened, setOpened] = useState<MessageView | null>(null);
   return (
     <Stack gap="lg">
       <StatusLookup initialReference={statusReference} onChecked={() => void history.reload()} />
@@ -75,8 +79,8 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
           Messages sent
         </Title>
         <Group align="flex-end" mb="sm">
-          <TextInput type="date" label="From" value={from} onChange={(e) => { setFrom(e.currentTarget.value); setPage(1); }} />
-          <TextInput type="date" label="To" value={to} onChange={(e) => { setTo(e.currentTarget.value); setPage(1); }} />
+          <DateField label="From" value={from} onChange={(d) => { setFrom(d); setPage(1); }} w={150} />
+          <DateField label="To" value={to} onChange={(d) => { setTo(d); setPage(1); }} w={150} />
           <TextInput label="Search" placeholder="Reference, number, sender or words" value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} w={300} />
           {(from || to || search) && (
             <Button variant="subtle" onClick={() => { setFrom(''); setTo(''); setSearch(''); setPage(1); }}>
@@ -103,12 +107,17 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
             </Table.Thead>
             <Table.Tbody>
               {items.map((m, i) => (
-                <Table.Tr key={m.reference ?? `row-${i}`}>
-                  <Table.Td>{formatDateTime(m.createdAt)}</Table.Td>
+                <Table.Tr key={m.reference ?? `row-${i}`} onClick={() => setOpened(m)} style={{ cursor: 'pointer' }} data-testid="history-row">
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {/* The row opens by click; the link is the same for keyboard and screen-reader users. */}
+                    <Anchor component="button" type="button" size="sm" onClick={(e) => { e.stopPropagation(); setOpened(m); }} aria-label={`Open the message ${m.reference ?? ''} sent ${formatDateTime(m.createdAt)}`}>
+                      {formatDateTime(m.createdAt)}
+                    </Anchor>
+                  </Table.Td>
                   <Table.Td ff="monospace" fz="xs">
                     {m.reference ?? '—'}
                   </Table.Td>
-                  <Table.Td>{m.isBulk ? `${m.recipientCount === null ? '?' : formatCount(m.recipientCount)} (${m.phoneBookId ? `phonebook ${m.phoneBookId}` : 'bulk'})` : (m.recipients[0] ?? '—')}</Table.Td>
+                  <Table.Td>{m.isBulk ? `${m.recipientCount === null ? '?' : formatCount(m.recipientCount)} (${m.phoneBookId ? phonebookName(m.phoneBookId) : 'bulk'})` : (m.recipients[0] ?? '—')}</Table.Td>
                   <Table.Td maw={320}>
                     <Text size="sm" truncate="end">
                       {m.body}
@@ -139,6 +148,13 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
           </Group>
         </Group>
       </Card>
+      <Modal opened={opened !== null} onClose={() => setOpened(null)} title="Message" size="lg" centered>
+        {opened && (
+          <div data-testid="history-message">
+            <MessageDetails message={opened} />
+          </div>
+        )}
+      </Modal>
     </Stack>
   );
 }

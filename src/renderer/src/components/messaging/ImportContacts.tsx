@@ -24,6 +24,8 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
   const [error, setError] = useState<AppError | null>(null);
   // Lets the same file be chosen again (a re-import) after it was edited or uploaded.
   const resetPicker = useRef<() => void>(null);
+  // Progress counts only while this window's upload runs: a late event after the end brings no Cancel back.
+  const uploading = useRef(false);
 
   useEffect(() => {
     setFile(null);
@@ -36,7 +38,7 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
   useEffect(
     () =>
       bridge.on('contacts.progress', (p) => {
-        if (p.phoneBookId === phonebook.id) setProgress({ done: p.done, total: p.total, message: p.message ?? '' });
+        if (p.phoneBookId === phonebook.id && uploading.current) setProgress({ done: p.done, total: p.total, message: p.message ?? '' });
       }),
     [phonebook.id],
   );
@@ -71,6 +73,7 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
   const upload = async () => {
     if (!file) return;
     setBusy('uploading');
+    uploading.current = true;
     setProgress({ done: 0, total: null, message: 'Starting…' });
     try {
       const r = await bridge.call('messaging.contacts.import', { file, phoneBookId: phonebook.id, ...(sheet ? { sheet } : {}) });
@@ -81,6 +84,7 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
     } catch (e) {
       setError(asAppError(e));
     } finally {
+      uploading.current = false;
       setBusy(null);
       setProgress(null);
     }
@@ -160,7 +164,7 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
           </Group>
         </Stack>
       )}
-      {progress && (
+      {progress && busy === 'uploading' && (
         <Stack gap={4} mt="sm">
           <Progress value={progress.total ? percent : 100} animated={!progress.total} aria-label="Upload progress" />
           <Group justify="space-between">

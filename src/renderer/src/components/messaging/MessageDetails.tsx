@@ -4,6 +4,7 @@ import type { MessageView } from '../../../../shared/contract/messaging';
 import { NOT_GIVEN } from '../../../../shared/notGiven';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { ServiceNotes } from './ServiceNotes';
+import { usePhonebookName } from './phonebookNames';
 
 export const STATUS_COLOR: Record<MessageView['status'], string> = { DELIVERED: 'teal', SENT: 'blue', FAILED: 'red', UNKNOWN: 'gray' };
 const STATUS_WORDS: Record<MessageView['status'], string> = {
@@ -23,6 +24,7 @@ function costText(m: MessageView): ReactNode {
 
 /** A sent message as a finance officer reads it: reference, who, cost, status; what the service did not say, said so. */
 export function MessageDetails({ message: m }: { message: MessageView }) {
+  const phonebookName = usePhonebookName();
   const rows: [string, ReactNode][] = [
     ['Reference', m.reference ?? notGiven],
     [
@@ -36,7 +38,7 @@ export function MessageDetails({ message: m }: { message: MessageView }) {
     ],
     ['Sent', m.createdAt ? formatDateTime(m.createdAt) : notGiven],
     ['From', m.senderId || notGiven],
-    ['To', m.isBulk ? `Phonebook ${m.phoneBookId ?? ''} · ${m.recipientCount === null ? `recipients ${NOT_GIVEN}` : `${formatCount(m.recipientCount)} recipients`}` : m.recipients.join(', ') || notGiven],
+    ['To', m.isBulk ? `Phonebook ${phonebookName(m.phoneBookId)} · ${m.recipientCount === null ? `recipients ${NOT_GIVEN}` : `${formatCount(m.recipientCount)} recipients`}` : m.recipients.join(', ') || notGiven],
     ['Pages', m.pages === null ? notGiven : String(m.pages)],
     ...(m.emails.length ? ([['Email copies', m.emails.join(', ')]] as [string, ReactNode][]) : []),
     ['Cost', costText(m)],

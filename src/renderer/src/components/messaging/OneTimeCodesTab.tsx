@@ -6,6 +6,7 @@ import { otpCostEstimate } from '../../../../shared/messagingCost';
 import { normalizePhone } from '../../../../shared/phone';
 import { AppError, asAppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
+import { SandboxOutbox } from './SandboxOutbox';
 import { ServiceNotes } from './ServiceNotes';
 import { formatNaira } from '../../format';
 import { useSenderIds } from './useMessagingLists';
@@ -181,6 +182,9 @@ export function OneTimeCodesTab() {
           </Stack>
         )}
       </Card>
+      <div style={{ gridColumn: '1 / -1' }}>
+        <SandboxOutbox />
+      </div>
     </SimpleGrid>
   );
 }

@@ -4,6 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import type { LogFacets, LogFilter, LogSort } from '../../../../shared/contract/logs';
 import { typeLabel } from './VirtualLogTable';
+import { DateField } from '../DateField';
 
 const STATUS_LABEL: Record<string, string> = { SUCCESS: 'Successful', FAILED: 'Failed', PENDING: 'Pending' };
 const SORTS: { value: LogSort; label: string }[] = [
@@ -59,8 +60,8 @@ export function LogFilters({ filter, sort, facets, onChange }: { filter: LogFilt
         w={280}
         data-testid="filter-search"
       />
-      <TextInput label="From" type="date" value={filter.from ?? ''} onChange={(e) => set({ from: e.currentTarget.value || undefined })} w={150} error={badRange ? 'After “To”' : undefined} data-testid="filter-from" />
-      <TextInput label="To" type="date" value={filter.to ?? ''} onChange={(e) => set({ to: e.currentTarget.value || undefined })} w={150} data-testid="filter-to" />
+      <DateField label="From" value={filter.from ?? ''} onChange={(d) => set({ from: d || undefined })} w={150} error={badRange ? 'After “To”' : undefined} data-testid="filter-from" />
+      <DateField label="To" value={filter.to ?? ''} onChange={(d) => set({ to: d || undefined })} w={150} data-testid="filter-to" />
       <Select
         label="Status"
         placeholder="Any status"

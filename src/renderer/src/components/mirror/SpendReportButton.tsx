@@ -3,14 +3,15 @@
  * (the Transactions filter's, else this month), writes the workbook and its chart, downloads (or,
  * in the desktop app, shows) the workbook, and says where it went with both totals.
  */
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { OperationOutput } from '../../../../shared/contract';
 import { faceAndCostText, purchasesText } from '../../../../shared/spendText';
 import { bridge } from '../../bridge';
-import { formatNaira } from '../../format';
+import { formatDay, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
+import { DateField } from '../DateField';
 
 type SpendReportWritten = OperationOutput<'reports.spend'>;
 
@@ -50,8 +51,8 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
             network, each with the face value, the wallet cost and the commission. A chart of the daily wallet cost is saved beside it.
           </Text>
           <Group gap="sm" align="flex-end">
-            <TextInput label="From" type="date" value={range.from} onChange={(e) => setRange({ ...range, from: e.currentTarget.value })} w={170} error={badRange ? 'After “To”' : undefined} data-testid="spend-report-from" />
-            <TextInput label="To (inclusive)" type="date" value={range.to} onChange={(e) => setRange({ ...range, to: e.currentTarget.value })} w={170} data-testid="spend-report-to" />
+            <DateField label="From" value={range.from} onChange={(d) => setRange({ ...range, from: d })} w={170} error={badRange ? 'After “To”' : undefined} data-testid="spend-report-from" />
+            <DateField label="To (inclusive)" value={range.to} onChange={(d) => setRange({ ...range, to: d })} w={170} data-testid="spend-report-to" />
           </Group>
           <ErrorNotice error={error} title="The spend report was not written" />
           {written && (
@@ -60,7 +61,7 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
                 {faceAndCostText(written.totals.faceKobo, written.totals.costKobo)}
               </Text>
               <Text size="sm">
-                {purchasesText(written.totals.purchases)} from {range.from} to {range.to}; commission earned {formatNaira(written.totals.commissionKobo)}.
+                {purchasesText(written.totals.purchases)} from {formatDay(range.from)} to {formatDay(range.to)}; commission earned {formatNaira(written.totals.commissionKobo)}.
               </Text>
               <Text size="sm" mt={6}>
                 Saved as <b>{written.fileName}</b> in the exports folder:

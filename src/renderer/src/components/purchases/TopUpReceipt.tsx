@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import type { TopUpView } from '../../../../shared/contract/purchases';
 import { NETWORK_LABEL, type Network } from '../../../../shared/phone';
 import { AppError, asAppError, bridge } from '../../bridge';
-import { formatDateTime, formatNaira } from '../../format';
+import { formatDateTime, formatDateTimeSeconds, formatNaira, localTimesIn } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { ITEM_COLOR, ITEM_LABEL } from '../bulk/bulkLabels';
 
@@ -39,7 +39,7 @@ export function topUpReceiptText(p: TopUpView): string {
     `Bought: ${p.description}${p.kind === 'data' ? ` (${p.productCode})` : ''}`,
     `Amount: ${money(p.amountKobo)}`,
     p.reference ? `Reference: ${p.reference}` : '',
-    `Date: ${new Date(p.finalAt ?? p.createdAt).toLocaleString('en-GB')}`,
+    `Date: ${formatDateTimeSeconds(p.finalAt ?? p.createdAt)}`,
   ]
     .filter(Boolean)
     .join('\n');
@@ -89,7 +89,7 @@ export function TopUpReceipt({ purchase, actions }: { purchase: TopUpView; actio
         </Text>
         {p.reason && (
           <Text size="sm" mt={4}>
-            {p.reason}
+            {localTimesIn(p.reason)}
           </Text>
         )}
         {p.whatToDo && (

@@ -1,5 +1,6 @@
 /** How each purchase state is named and coloured everywhere in the renderer. */
 import type { PurchaseState, PurchaseView } from '../../../../shared/contract/purchases';
+import { formatDateTimeSeconds } from '../../format';
 
 export const STATE_LABEL: Record<PurchaseState, string> = {
   sending: 'Sending',
@@ -40,7 +41,7 @@ export function receiptText(p: PurchaseView): string {
     `Phone: ${p.phone}`,
     p.reference ? `Reference: ${p.reference}` : '',
     p.receiptNo ? `Receipt no: ${p.receiptNo}` : '',
-    `Date: ${new Date(p.finalAt ?? p.createdAt).toLocaleString('en-GB')}`,
+    `Date: ${formatDateTimeSeconds(p.finalAt ?? p.createdAt)}`,
   ];
   return lines.filter(Boolean).join('\n');
 }

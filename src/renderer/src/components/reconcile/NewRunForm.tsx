@@ -1,8 +1,9 @@
-import { Button, Card, FileInput, Group, Progress, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Card, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ReconcileRunView } from '../../../../shared/contract/reconcile';
 import { AppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
+import { DateField } from '../DateField';
 
 /** Choose the vendor export and the range; shows progress while it runs, with Cancel. */
 export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void }) {
@@ -53,8 +54,8 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
             w={340}
             disabled={running}
           />
-          <TextInput label="From" type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} description="Default: the export's first day" w={170} disabled={running} />
-          <TextInput label="To (inclusive)" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} description="Default: the export's last day" w={170} disabled={running} />
+          <DateField label="From" value={from} onChange={setFrom} description="Default: the export's first day" w={170} disabled={running} />
+          <DateField label="To (inclusive)" value={to} onChange={setTo} description="Default: the export's last day" w={170} disabled={running} />
           <Button onClick={() => void start()} disabled={!file} loading={running}>
             Reconcile
           </Button>

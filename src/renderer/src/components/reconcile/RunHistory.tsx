@@ -1,6 +1,6 @@
-import { Badge, Card, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Card, Table, Text } from '@mantine/core';
 import type { ReconcileRunListItem } from '../../../../shared/contract/reconcile';
-import { formatCount, formatDateTime, formatNaira } from '../../format';
+import { formatCount, formatDateTime, formatDay, formatNaira } from '../../format';
 
 const STATE_COLOURS = { done: 'teal', running: 'blue', failed: 'red', cancelled: 'gray' } as const;
 
@@ -32,15 +32,24 @@ export function RunHistory({ runs, currentId, onOpen }: { runs: ReconcileRunList
             {runs.map((r) => (
               <Table.Tr key={r.id} onClick={() => r.state === 'done' && onOpen(r.id)} style={{ cursor: r.state === 'done' ? 'pointer' : 'default', fontWeight: r.id === currentId ? 600 : undefined }}>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.createdAt)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{r.from && r.to ? `${r.from} → ${r.to}` : '—'}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{r.from && r.to ? `${formatDay(r.from)} → ${formatDay(r.to)}` : '—'}</Table.Td>
                 <Table.Td>
-                  <Text size="sm" truncate maw={220} title={r.fileName}>
-                    {r.fileName}
-                  </Text>
+                  {r.state === 'done' ? (
+                    <Anchor component="button" type="button" size="sm" ta="left" style={{ overflowWrap: 'anywhere' }} onClick={(e) => { e.stopPropagation(); onOpen(r.id); }} aria-label={`Open the run of ${r.fileName}`}>
+                      {r.fileName}
+                    </Anchor>
+                  ) : (
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {r.fileName}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td ta="right">{formatCount(r.matched)}</Table.Td>
-                <Table.Td ta="right">{`${formatCount(r.exceptions)} · ${formatNaira(r.exceptionsKobo)}${r.resolvedCount ? ` (${r.resolvedCount} resolved)` : ''}`}</Table.Td>
-                <Table.Td ta="right">{r.unexplainedKobo === null ? '—' : formatNaira(r.unexplainedKobo)}</Table.Td>
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  {formatCount(r.exceptions)} · <span className="money">{formatNaira(r.exceptionsKobo)}</span>
+                  {r.resolvedCount ? <Text size="xs" c="dimmed">{`${r.resolvedCount} resolved`}</Text> : null}
+                </Table.Td>
+                <Table.Td ta="right" className="money">{r.unexplainedKobo === null ? '—' : formatNaira(r.unexplainedKobo)}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <Badge color={STATE_COLOURS[r.state]} variant="light" style={{ overflow: 'visible' }}>
                     {r.state}

@@ -3,9 +3,8 @@ import { useEffect } from 'react';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { READING } from './readingLabels';
+import { formatDateTimeSeconds } from '../../format';
 
-/** To the second: answers often come within the same minute. */
-const atTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
 
 
 /** Settings → Service answers: the last answers of each endpoint, as the service gave them (token and phone numbers hidden). */
@@ -43,7 +42,7 @@ export function ServiceAnswers({ checkedAt }: { checkedAt: number }) {
               <Accordion.Control>
                 <Group gap="sm" wrap="nowrap">
                   <Text size="sm" c="dimmed" w={170}>
-                    {atTime.format(new Date(a.at))}
+                    {formatDateTimeSeconds(a.at) /* to the second: answers often come within the same minute */}
                   </Text>
                   <Text size="sm" fw={500} w={220}>
                     {a.subject}

@@ -1,0 +1,98 @@
+/**
+ * Every page and tab of the window, light and dark, at 1024×700 and 1440×900: an axe-core scan that
+ * must report no serious or critical violation, and a screenshot of each under .tmp/screens/ to look at.
+ * The app has history (a synced mirror, a bulk job, a reconcile run) so tables show real rows.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, saveScreen, test } from './support/fixtures';
+
+test.use({ appOptions: { seedHistory: 60 } });
+
+interface View {
+  name: string;
+  path: string;
+  heading: string;
+  tab?: string;
+}
+
+const VIEWS: View[] = [
+  { name: 'dashboard', path: 'dashboard', heading: 'Dashboard' },
+  { name: 'purchases-bulk', path: 'purchases', heading: 'Purchases', tab: 'Bulk purchases' },
+  { name: 'purchases-topup', path: 'purchases', heading: 'Purchases', tab: 'Airtime and data' },
+  { name: 'purchases-electricity', path: 'purchases', heading: 'Purchases', tab: 'Electricity' },
+  { name: 'purchases-cable', path: 'purchases', heading: 'Purchases', tab: 'Cable TV' },
+  { name: 'transactions', path: 'transactions', heading: 'Transactions' },
+  { name: 'pending', path: 'pending', heading: 'Pending' },
+  { name: 'reconcile', path: 'reconcile', heading: 'Reconcile' },
+  { name: 'messaging-send', path: 'messaging', heading: 'Messaging', tab: 'Send' },
+  { name: 'messaging-phonebooks', path: 'messaging', heading: 'Messaging', tab: 'Phonebooks' },
+  { name: 'messaging-templates', path: 'messaging', heading: 'Messaging', tab: 'Templates' },
+  { name: 'messaging-senders', path: 'messaging', heading: 'Messaging', tab: 'Sender IDs' },
+  { name: 'messaging-history', path: 'messaging', heading: 'Messaging', tab: 'History & status' },
+  { name: 'messaging-otp', path: 'messaging', heading: 'Messaging', tab: 'One-time codes' },
+  { name: 'catalog', path: 'catalog', heading: 'Catalog' },
+  { name: 'settings', path: 'settings', heading: 'Settings' },
+];
+
+const SIZES = [
+  { width: 1024, height: 700 },
+  { width: 1440, height: 900 },
+];
+
+/** The serious and critical violations of the page as it stands, one line each, to read in a failure. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`));
+}
+
+async function setTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const size of SIZES) {
+    test(`every page at ${size.width}×${size.height} in the ${scheme} theme has no serious accessibility problem`, async ({ page, vendesk }) => {
+      test.setTimeout(180_000);
+      // History to show: the mirror synced, so Transactions, Dashboard and Reconcile have rows.
+      await vendesk.call('sync.run', {});
+      await page.setViewportSize(size);
+      await setTheme(page, scheme);
+      const found: string[] = [];
+      for (const view of VIEWS) {
+        await page.goto(`${vendesk.shell!.origin}/#/${view.path}`);
+        await expect(page.getByRole('heading', { name: view.heading, level: 2 })).toBeVisible();
+        if (view.tab) {
+          await page.getByRole('tab', { name: view.tab, exact: true }).click();
+          await expect(page.getByRole('tab', { name: view.tab, exact: true })).toHaveAttribute('aria-selected', 'true');
+        }
+        // Let the page's first loads settle (their loaders are not what a user reads).
+        await page.waitForTimeout(400);
+        await saveScreen(page, `a11y-${view.name}-${scheme}-${size.width}.png`);
+        found.push(...(await seriousViolations(page)).map((line) => `${view.name}: ${line}`));
+      }
+      expect(found, found.join('\n')).toEqual([]);
+    });
+  }
+}
+
+test('the page of a tab opened without the link is one clear page, readable in both themes', async ({ browser, vendesk }) => {
+  for (const scheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
+    await context.addInitScript((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
+    const page = await context.newPage();
+    await page.goto(`${vendesk.shell!.origin}/`);
+    await expect(page.getByRole('heading', { name: 'Open vendesk from the link it printed in the terminal' })).toBeVisible();
+    // One page: no alerts stacked on it, nothing that looks live.
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect(page.getByRole('button')).toHaveCount(0);
+    await expect(page.getByRole('navigation')).toHaveCount(0);
+    await saveScreen(page, `a11y-sign-in-needed-${scheme}-1024.png`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  }
+});
