@@ -74,6 +74,10 @@ describe('records of one connection stay with it', () => {
     expect(await t.call('reconcile.runs', {})).toEqual([]);
     expect((await refusal(t.call('purchases.get', { id: paidId }))).code).toBe('purchase_not_found');
     expect((await refusal(t.call('pending.requeryNow', { id: pendingId, force: true }))).code).toBe('purchase_not_found');
+    // The window's sandbox outbox is not read through a live connection (a live service sends to real phones).
+    const outbox = await refusal(t.call('messaging.sandboxOutbox', {}));
+    expect(outbox.code).toBe('not_sandbox');
+    expect(outbox.message).toMatch(/only on the sandbox connection/);
 
     // The requery loop of the live connection never asks the live service about the sandbox's purchase.
     await fetch(`${live.url}/__sandbox/faults`, {
