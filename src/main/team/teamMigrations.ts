@@ -65,6 +65,15 @@ async function canSetUp(client: pg.ClientBase): Promise<boolean> {
   return r.rows[0]?.ok === true;
 }
 
+/** A role that holds none of the team's roles. */
+export function notMemberError(user: string): AppError {
+  return new AppError(
+    'team_not_member',
+    `The database role ${user} is not a member of the team.`,
+    `Ask your database administrator to grant it a team role: GRANT vendesk_preparer TO "${user.replaceAll('"', '""')}"; (or vendesk_approver, vendesk_admin).`,
+  );
+}
+
 /** Brings the team schema up to this vendesk's version (see the file's comment). */
 export async function migrateTeamSchema(client: pg.ClientBase): Promise<TeamMigrationResult> {
   const current = await teamSchemaVersion(client);
@@ -76,7 +85,13 @@ export async function migrateTeamSchema(client: pg.ClientBase): Promise<TeamMigr
     );
   }
   if (current === TEAM_SCHEMA_VERSION) return { applied: [], version: current };
-  if (!(await canSetUp(client))) {
+  const setUp = await canSetUp(client);
+  if (current === null && !setUp) {
+    // The schema is there but hidden from this role: it holds no team role (no USAGE on the schema).
+    const r = await client.query<{ there: boolean; user: string }>("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'vendesk') AS there, session_user AS user");
+    if (r.rows[0].there) throw notMemberError(r.rows[0].user);
+  }
+  if (!setUp) {
     throw new AppError(
       'team_schema_outdated',
       current === null
