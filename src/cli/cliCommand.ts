@@ -36,6 +36,8 @@ export interface CliContext {
   json: boolean;
   /** The app, connected as the global options say; created on first use. */
   app(): Promise<App>;
+  /** The environment the command runs in (secrets such as VENDESK_TEAM_PASSWORD are read from it). */
+  env: NodeJS.ProcessEnv;
   /** Progress and notes for humans; goes to stderr so stdout stays one JSON document. */
   progress(message: string): void;
   /** Resolves when the user presses Ctrl-C (for long-running commands). */

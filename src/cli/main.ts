@@ -258,6 +258,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       json,
       interrupted,
       stdout: io.stdout,
+      env,
       progress: (m) => io.stderr(redactSecrets(m)),
       app: async () => {
         if (!app) {

@@ -51,7 +51,7 @@ export async function* readAuditRows(client: pg.ClientBase, range: { from?: Date
   for (;;) {
     const r = await client.query<AuditRecord>(
       `${SELECT_ROWS} WHERE seq > $1 AND ($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3)
-       ORDER BY seq LIMIT ${PAGE}`,
+       ORDER BY vendesk.audit_trail.seq LIMIT ${PAGE}`,
       [after, range.from ?? null, range.to ?? null],
     );
     for (const record of r.rows) yield toRow(record);

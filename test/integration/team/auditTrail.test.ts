@@ -108,6 +108,13 @@ describe('verifying the chain', () => {
     expect(await verifyAuditTrail(ada, { seq: 9, hash: rows[8].hash })).toMatchObject({ intact: true });
   });
 
+  it('reads rows in the order they were written past row 9 (numbers, not text)', async () => {
+    const { ada } = await teamWithActivity();
+    for (let i = 0; i < 3; i++) await ada.query(`SELECT vendesk.record_join('desk-a', 'Accounts PC')`);
+    expect((await allRows(ada)).map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(await verifyAuditTrail(ada)).toMatchObject({ intact: true, rows: 12, head: { seq: 12 } });
+  });
+
   it('catches a row a superuser altered with the triggers off', async () => {
     const { ada, superuser } = await teamWithActivity();
     await tamper(superuser, 'UPDATE vendesk.audit_trail SET amount_kobo = 25005 WHERE seq = 2');
