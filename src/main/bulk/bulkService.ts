@@ -3,6 +3,7 @@
  * the spending caps (and the typed total on a LIVE connection), runs them, and settles items by
  * hand when the log cannot. Built once per app with `app.service(createBulkService)`.
  */
+import { claimBeforeSend, isSentForApproval, teamApprovalFor } from '../team/bulkApproval';
 import { AppError } from '../../shared/appError';
 import type {
   BulkItemView,
@@ -265,7 +266,9 @@ export class BulkService {
     const job = this.requireDraft(input.jobId);
     this.checkConnection(job);
     const view = this.view(job);
-    if (job.connection_kind === 'live' || this.app.connection.kind === 'live') {
+    // Team workspace: a LIVE job waits for another member's approval (throws until approved).
+    const team = await teamApprovalFor(this.app, this.store, job, { totalKobo: view.totalKobo, items: view.items });
+    if (team.status !== 'approved' && (job.connection_kind === 'live' || this.app.connection.kind === 'live')) {
       const typed = input.typedTotal === undefined ? null : parseNairaText(input.typedTotal);
       if (!typed?.ok || typed.kobo !== view.totalKobo) {
         throw new AppError(
@@ -287,6 +290,7 @@ export class BulkService {
     }
     const blocker = this.blocker(view.totalKobo, view.items, walletKobo, input.maxTotalKobo);
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
+    if (team.status === 'unsent') await team.submit({ totalKobo: view.totalKobo, items: view.items, walletKobo });
     const settings = this.settingsView();
     this.store.db.prepare('UPDATE bulk_jobs SET batch_size = ?, concurrency = ? WHERE id = ?').run(settings.batchSize, settings.concurrency, job.id);
     this.store.confirmJob(job.id);
@@ -299,6 +303,7 @@ export class BulkService {
 
   async resume(jobId: string, wait: boolean): Promise<BulkJobView> {
     const job = this.requireJob(jobId);
+    if (job.state === 'draft' && isSentForApproval(this.app, jobId)) return this.confirm({ jobId, wait });
     if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job has not been confirmed yet.', 'Check the preview and confirm it.');
     if (this.runners.has(jobId)) {
       if (wait) await this.runners.get(jobId)?.done;
@@ -388,6 +393,7 @@ export class BulkService {
         events: this.app.events,
         client: () => this.app.client(),
         ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
+        beforeSend: claimBeforeSend(this.app, this.store, job),
         connectionProblem: () => {
           try {
             this.checkConnection(job);

@@ -51,6 +51,11 @@ export interface RunnerDeps {
   connectionProblem?: () => string | null;
   /** Electricity and cable jobs: buys each item through the purchases module. */
   vending?: VendingBuyer;
+  /**
+   * Asked before a batch (already `sending`) leaves; returns the items that may go and has moved
+   * the others itself (the team workspace claims each item first: src/main/team/bulkApproval.ts).
+   */
+  beforeSend?: (batch: ItemRow[]) => Promise<ItemRow[]>;
 }
 
 /** Tuning that tests may shorten; production uses the defaults. */
@@ -302,13 +307,30 @@ export class JobRunner {
     return null;
   }
 
+  /** The items of a batch `beforeSend` lets go; when it cannot answer, none go and the job pauses. */
+  private async allowedToSend(batch: ItemRow[]): Promise<ItemRow[]> {
+    if (!this.deps.beforeSend) return batch;
+    try {
+      const allowed = await this.deps.beforeSend(batch);
+      if (allowed.length < batch.length) this.emit(false);
+      return allowed;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.store.transition(this.jobId, batch.map((i) => i.seq), 'queued', { reason: null }, ['sending']);
+      this.pauseReason = `Paused: ${message} Nothing was sent; resume the job once that is fixed.`;
+      return [];
+    }
+  }
+
   /** The kind when the job buys electricity or cable through the purchases module, else null. */
   private get vendingKind(): VendingJobKind | null {
     return isVendingKind(this.job.kind) ? this.job.kind : null;
   }
 
-  private async send(batch: ItemRow[]): Promise<void> {
+  private async send(all: ItemRow[]): Promise<void> {
     const { store } = this.deps;
+    const batch = await this.allowedToSend(all);
+    if (batch.length === 0) return;
     const seqs = batch.map((i) => i.seq);
     if (this.vendingKind) {
       try {

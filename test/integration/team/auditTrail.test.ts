@@ -49,10 +49,10 @@ async function teamWithActivity(): Promise<{ db: string; superuser: pg.Client; a
   ).rows[0].id as string;
   await bola.query(`SELECT vendesk.decide_job($1, 'approved', 'Checked against HR list', 'desk-b', 'Finance Lead')`, [job]);
   await bola.query(`SELECT vendesk.decide_job($1, 'rejected', 'Wrong month — ₦ 😀 "quoted"', 'desk-b', 'Finance Lead')`, [other]);
-  await ada.query(`SELECT vendesk.claim_item($1, 0, 125025, 'ref-0', 'desk-a', 'Accounts PC')`, [job]);
-  await ada.query(`SELECT vendesk.settle_item($1, 0, 'succeeded', 'desk-a', 'Accounts PC')`, [job]);
-  await ada.query(`SELECT vendesk.claim_item($1, 1, 125025, 'ref-1', 'desk-a', 'Accounts PC')`, [job]);
-  await ada.query(`SELECT vendesk.settle_item($1, 1, 'failed', 'desk-a', 'Accounts PC')`, [job]);
+  await ada.query(`SELECT vendesk.claim_item($1, 2, 125025, 'ref-0', 'desk-a', 'Accounts PC')`, [job]);
+  await ada.query(`SELECT vendesk.settle_item($1, 2, 'succeeded', 'desk-a', 'Accounts PC')`, [job]);
+  await ada.query(`SELECT vendesk.claim_item($1, 3, 125025, 'ref-1', 'desk-a', 'Accounts PC')`, [job]);
+  await ada.query(`SELECT vendesk.settle_item($1, 3, 'failed', 'desk-a', 'Accounts PC')`, [job]);
   return { db, superuser, ada, bola };
 }
 

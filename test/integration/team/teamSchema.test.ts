@@ -140,11 +140,11 @@ describe('the approver is never the preparer', () => {
 describe('item claims', () => {
   it('sends nothing for a job that is not approved', async () => {
     const job = await prepare(ada, 'b'.repeat(64));
-    await expect(ada.query(`SELECT vendesk.claim_item($1, 0, 50000, 'ref-0', 'desk-1', 'Desk 1')`, [job.id])).rejects.toThrow(
+    await expect(ada.query(`SELECT vendesk.claim_item($1, 2, 50000, 'ref-0', 'desk-1', 'Desk 1')`, [job.id])).rejects.toThrow(
       /nothing is sent before it is approved/,
     );
     await bola.query(`SELECT vendesk.decide_job($1, 'rejected', 'wrong month', 'desk-2', 'Desk 2')`, [job.id]);
-    await expect(ada.query(`SELECT vendesk.claim_item($1, 0, 50000, 'ref-0', 'desk-1', 'Desk 1')`, [job.id])).rejects.toThrow(/is rejected/);
+    await expect(ada.query(`SELECT vendesk.claim_item($1, 2, 50000, 'ref-0', 'desk-1', 'Desk 1')`, [job.id])).rejects.toThrow(/is rejected/);
     const claims = await cluster.superQuery('SELECT count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1', [job.id]);
     expect(claims.rows[0].n).toBe(0);
   });
@@ -155,19 +155,19 @@ describe('item claims', () => {
     const second = await prepare(dayo, sha);
     const repeat = await prepare(ada, sha, true);
     for (const job of [first, second, repeat]) await bola.query(`SELECT vendesk.decide_job($1, 'approved', '', 'desk-2', 'Desk 2')`, [job.id]);
-    const mine = await ada.query(`SELECT * FROM vendesk.claim_item($1, 0, 50000, 'ref-a0', 'desk-1', 'Desk 1')`, [first.id]);
+    const mine = await ada.query(`SELECT * FROM vendesk.claim_item($1, 2, 50000, 'ref-a0', 'desk-1', 'Desk 1')`, [first.id]);
     expect(mine.rows[0]).toMatchObject({ job_id: first.id, request_ref: 'ref-a0', claimed_by: 'ada' });
-    const again = await bola.query(`SELECT * FROM vendesk.claim_item($1, 0, 50000, 'ref-b0', 'desk-2', 'Desk 2')`, [first.id]);
+    const again = await bola.query(`SELECT * FROM vendesk.claim_item($1, 2, 50000, 'ref-b0', 'desk-2', 'Desk 2')`, [first.id]);
     expect(again.rows[0]).toMatchObject({ job_id: first.id, request_ref: 'ref-a0' });
-    const other = await dayo.query(`SELECT * FROM vendesk.claim_item($1, 0, 50000, 'ref-d0', 'desk-3', 'Desk 3')`, [second.id]);
+    const other = await dayo.query(`SELECT * FROM vendesk.claim_item($1, 2, 50000, 'ref-d0', 'desk-3', 'Desk 3')`, [second.id]);
     expect(other.rows[0]).toMatchObject({ job_id: first.id, request_ref: 'ref-a0' });
-    const deliberate = await ada.query(`SELECT * FROM vendesk.claim_item($1, 0, 50000, 'ref-r0', 'desk-1', 'Desk 1')`, [repeat.id]);
+    const deliberate = await ada.query(`SELECT * FROM vendesk.claim_item($1, 2, 50000, 'ref-r0', 'desk-1', 'Desk 1')`, [repeat.id]);
     expect(deliberate.rows[0]).toMatchObject({ job_id: repeat.id, request_ref: 'ref-r0' });
-    await expect(ada.query(`SELECT vendesk.claim_item($1, 3, 50000, 'ref-a3', 'desk-1', 'Desk 1')`, [first.id])).rejects.toThrow(/no item 3/);
+    await expect(ada.query(`SELECT vendesk.claim_item($1, 1048577, 50000, 'ref-a3', 'desk-1', 'Desk 1')`, [first.id])).rejects.toThrow(/has no row 1048577/);
     await expect(ada.query(`DELETE FROM vendesk.item_claims`)).rejects.toThrow(/permission denied/);
-    const settled = await ada.query(`SELECT * FROM vendesk.settle_item($1, 0, 'succeeded', 'desk-1', 'Desk 1')`, [first.id]);
+    const settled = await ada.query(`SELECT * FROM vendesk.settle_item($1, 2, 'succeeded', 'desk-1', 'Desk 1')`, [first.id]);
     expect(settled.rows[0].outcome).toBe('succeeded');
-    await expect(ada.query(`SELECT vendesk.settle_item($1, 0, 'failed', 'desk-1', 'Desk 1')`, [first.id])).rejects.toThrow(/already settled/);
+    await expect(ada.query(`SELECT vendesk.settle_item($1, 2, 'failed', 'desk-1', 'Desk 1')`, [first.id])).rejects.toThrow(/already settled/);
   });
 });
 

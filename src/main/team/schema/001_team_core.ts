@@ -66,7 +66,7 @@ CREATE TABLE vendesk.approvals (
 
 CREATE TABLE vendesk.item_claims (
   claim_scope text NOT NULL,
-  item_index integer NOT NULL CHECK (item_index >= 0),
+  item_index integer NOT NULL CHECK (item_index >= 1),
   job_id uuid NOT NULL REFERENCES vendesk.jobs (id),
   desktop_id text NOT NULL,
   claimed_by name NOT NULL,
@@ -276,8 +276,10 @@ BEGIN
     RAISE EXCEPTION 'Job % is % — nothing is sent before it is approved', p_job_id, job.state
       USING ERRCODE = 'object_not_in_prerequisite_state';
   END IF;
-  IF p_item_index >= job.item_count THEN
-    RAISE EXCEPTION 'Job % has % items; there is no item %', p_job_id, job.item_count, p_item_index USING ERRCODE = 'check_violation';
+  -- An item is named by its spreadsheet row (1 to 1,048,576, Excel's last), so the same row of the
+  -- same spreadsheet is the same claim whichever desktop prepared the job.
+  IF p_item_index < 1 OR p_item_index > 1048576 THEN
+    RAISE EXCEPTION 'A spreadsheet has no row %', p_item_index USING ERRCODE = 'check_violation';
   END IF;
   INSERT INTO vendesk.item_claims (claim_scope, item_index, job_id, desktop_id, claimed_by, request_ref, amount_kobo)
     VALUES (job.claim_scope, p_item_index, job.id, p_desktop_id, session_user, p_request_ref, p_amount_kobo)
