@@ -3,7 +3,7 @@
  * the spending caps (and the typed total on a LIVE connection), runs them, and settles items by
  * hand when the log cannot. Built once per app with `app.service(createBulkService)`.
  */
-import { claimBeforeSend, isSentForApproval, teamApprovalFor } from '../team/bulkApproval';
+import { claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor } from '../team/bulkApproval';
 import { AppError } from '../../shared/appError';
 import type {
   BulkItemView,
@@ -372,6 +372,7 @@ export class BulkService {
     this.following.set(job.id, run);
     const changed = await run;
     if (changed > 0) this.app.events.emit('data.changed', { topics: ['jobs'] });
+    if (changed > 0) await reportTeamOutcomes(this.app, this.store, job.id);
     return changed;
   }
 
@@ -418,6 +419,7 @@ export class BulkService {
         this.store.setJobState(jobId, 'paused', `Stopped by an error: ${message} Resume the job to continue; nothing is sent twice.`);
         this.app.events.emit('data.changed', { topics: ['jobs'] });
       })
+      .then(() => reportTeamOutcomes(this.app, this.store, jobId))
       .finally(() => this.runners.delete(jobId));
     this.runners.set(jobId, { runner, done });
     this.app.events.emit('data.changed', { topics: ['jobs'] });

@@ -163,3 +163,35 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
     return mine;
   };
 }
+
+/**
+ * Writes the outcomes this desktop learned back to the team database: each claim of the job still
+ * open there is settled as the local item stands (success → succeeded; failed, refused or not
+ * bought → failed; anything still open is left), and the team job is finished once the local job
+ * is. Never throws: what the database could not take now is written on the next follow-up.
+ */
+export async function reportTeamOutcomes(app: App, store: JobStore, localJobId: string): Promise<void> {
+  const link = linkOf(app, localJobId);
+  if (!link) return;
+  const team = teamWorkspace(app);
+  const desktop = team.desktop();
+  try {
+    await team.withClient(async (client) => {
+      const open = await client.query<{ item_index: number }>("SELECT item_index FROM vendesk.item_claims WHERE job_id = $1 AND outcome IN ('claimed', 'uncertain')", [
+        link.team_job_id,
+      ]);
+      if (open.rows.length > 0) {
+        const byRow = new Map(store.items(localJobId).map((i) => [i.row_number, i]));
+        for (const { item_index: row } of open.rows) {
+          const state = byRow.get(row)?.state;
+          const outcome = state === 'success' ? 'succeeded' : state === 'failed' || state === 'rejected' || state === 'cancelled' ? 'failed' : null;
+          if (outcome) await client.query('SELECT vendesk.settle_item($1, $2, $3, $4, $5)', [link.team_job_id, row, outcome, desktop.id, desktop.name]);
+        }
+      }
+      const job = store.job(localJobId);
+      if (job?.state === 'completed' || job?.state === 'cancelled') await client.query('SELECT vendesk.finish_job($1)', [link.team_job_id]);
+    });
+  } catch {
+    // The team database is unreachable or refused: tried again on the next follow-up of this job.
+  }
+}

@@ -109,6 +109,16 @@ describe('a LIVE bulk job in a team', () => {
     const cost = bought.reduce((s, e) => s + Math.round((e as unknown as { transaction_cost: number }).transaction_cost * 100), 0);
     expect(cost).toBeGreaterThan(0);
     expect(wallet - (await sandboxWalletKobo(service()))).toBe(cost);
+    // The team database knows it too: each claim settled, the team job finished, in the audit trail.
+    const claims = await cluster.superQuery('SELECT item_index, outcome FROM vendesk.item_claims WHERE job_id = $1 ORDER BY item_index', [adaTeamJob]);
+    expect(claims.rows).toEqual([2, 3, 4].map((row) => ({ item_index: row, outcome: 'succeeded' })));
+    const teamJob = await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [adaTeamJob]);
+    expect(teamJob.rows[0].state).toBe('finished');
+    const settled = await cluster.superQuery<{ n: number; kobo: string }>(
+      "SELECT count(*)::int AS n, sum(amount_kobo)::text AS kobo FROM vendesk.audit_trail WHERE job_id = $1 AND action = 'settle'",
+      [adaTeamJob],
+    );
+    expect(settled.rows[0]).toEqual({ n: 3, kobo: '30000' });
   });
 
   it('buys nothing more when the same spreadsheet is prepared (duplicates kept) and approved on another desktop', async () => {
