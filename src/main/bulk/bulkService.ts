@@ -3,7 +3,7 @@
  * the spending caps (and the typed total on a LIVE connection), runs them, and settles items by
  * hand when the log cannot. Built once per app with `app.service(createBulkService)`.
  */
-import { claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor } from '../team/bulkApproval';
+import { cancelSentForApproval, claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor } from '../team/bulkApproval';
 import { AppError } from '../../shared/appError';
 import type {
   BulkItemView,
@@ -252,8 +252,9 @@ export class BulkService {
     if (upload) releaseUpload(this.app, upload);
   }
 
-  discard(jobId: string): { deleted: true } {
+  async discard(jobId: string): Promise<{ deleted: true }> {
     this.requireDraft(jobId);
+    await cancelSentForApproval(this.app, jobId);
     this.store.deleteJob(jobId);
     this.releaseDraftUpload(jobId);
     this.app.events.emit('data.changed', { topics: ['jobs'] });

@@ -195,3 +195,18 @@ export async function reportTeamOutcomes(app: App, store: JobStore, localJobId: 
     // The team database is unreachable or refused: tried again on the next follow-up of this job.
   }
 }
+
+/**
+ * Before a draft that was sent for approval is discarded here: its team job is cancelled, so no
+ * approver is left deciding a job nobody will run. One already decided, rejected or cancelled is
+ * left as it is. Throws (and the draft is kept) when the team database cannot be told.
+ */
+export async function cancelSentForApproval(app: App, localJobId: string): Promise<void> {
+  const link = linkOf(app, localJobId);
+  if (!link) return;
+  const team = teamWorkspace(app);
+  const desktop = team.desktop();
+  const teamJob = await team.job(link.team_job_id);
+  if (teamJob.state !== 'awaiting_approval' && teamJob.state !== 'approved') return;
+  await team.withClient((client) => client.query('SELECT vendesk.cancel_job($1, $2, $3)', [link.team_job_id, desktop.id, desktop.name]));
+}

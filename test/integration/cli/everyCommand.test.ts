@@ -14,6 +14,7 @@ import { writeVendorExportCsv } from '../../../bench/generate/vendorExport';
 import { COMMANDS } from '../../../src/cli/commands';
 import { errorDocument } from '../../../src/cli/jsonShape';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
+import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
 import { makeContacts, writeContactsCsv } from '../messaging/contactsFiles';
@@ -151,8 +152,13 @@ async function serviceLog(): Promise<LogEntry[]> {
 beforeAll(async () => {
   peer = await startCliPeer(TOKEN);
   // A team database: jobs prepared by `ada` for this data folder (`bola`, an approver) to decide.
+  // The folder joins only in the `team join` scenario (after the bulk ones: joined, a LIVE bulk job
+  // waits for approval), and leaves in `team leave`.
   team = await startPostgresCluster();
-  await peer.json(['team', 'join', '--url', `postgres://${team.superuser}@127.0.0.1:${team.port}/postgres`, '--password-file', writeSecret('admin.pw', team.superuserPassword)]);
+  const setup = new pg.Client(team.config());
+  await setup.connect();
+  await migrateTeamSchema(setup);
+  await setup.end();
   const ada = await team.createLogin('ada', ['vendesk_preparer']);
   f.teamPasswordFile = writeSecret('bola.pw', await team.createLogin('bola', ['vendesk_approver']));
   f.teamUrl = `postgres://bola@127.0.0.1:${team.port}/postgres`;

@@ -10,6 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../../src/main/app';
+import { JobStore } from '../../../src/main/bulk/jobStore';
+import { dispatch } from '../../../src/main/dispatch';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
@@ -94,6 +97,26 @@ describe('a LIVE bulk job in a team', () => {
     expect(await sandboxWalletKobo(service())).toBe(wallet);
     const list = JSON.parse((await bola.run(['approvals'])).stdout) as { jobs: { id: string; total: number; preparedBy: string; items: number }[] };
     expect(list.jobs.find((j) => j.id === adaTeamJob)).toMatchObject({ total: 300, items: 3, preparedBy: 'ada' });
+  });
+
+  it('cancels the team job when a draft waiting for approval is discarded, and keeps it from the weekly clean-up', async () => {
+    const sheet = writeCsv(path.join(root, 'ada'), 'bonus.csv', airtimeRows(2, 100, 4400));
+    const r = await ada.run(['bulk', 'submit', sheet, '--kind', 'airtime', '--yes', '--confirm-total', '200']);
+    expect(r.code).toBe(4);
+    const [, localJob, teamJob] = /Bulk job (\S+) waits for approval by another team member \(team job ([0-9a-f-]{36})/.exec(JSON.parse(r.stdout).error.message) ?? [];
+    const app = await createApp({ dataDir: path.join(root, 'ada'), shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
+    try {
+      expect(new JobStore(app.db).deleteStaleDrafts(new Date(Date.now() + 86_400_000).toISOString())).toBe(0);
+      const discarded = await dispatch(app, 'bulk.discard', { jobId: localJob });
+      expect(discarded).toEqual({ ok: true, value: { deleted: true } });
+    } finally {
+      await app.close();
+    }
+    const state = await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [teamJob]);
+    expect(state.rows[0].state).toBe('cancelled');
+    const audit = await cluster.superQuery("SELECT actor FROM vendesk.audit_trail WHERE job_id = $1 AND action = 'cancel'", [teamJob]);
+    expect(audit.rows).toEqual([{ actor: 'ada' }]);
+    expect((await bola.run(['approve', teamJob])).code).toBe(1);
   });
 
   it('buys each row once after another member approves it', async () => {
