@@ -2,7 +2,7 @@
 // `npm test`: type-check, lint, build, Vitest (unit + integration against the sandbox over real
 // HTTP), then Playwright end-to-end tests in Chromium against the web shell. Finds a Chromium or
 // gets one first (Debian's package when running as root, else Playwright's own download), and
-// LibreOffice for the spreadsheet round-trip tests; says what to do where it can do neither.
+// LibreOffice for the spreadsheet round-trip tests, PostgreSQL 15 for the team workspace tests; says what to do where it can do neither.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,6 +65,17 @@ function ensureZsh() {
   return false;
 }
 
+function ensurePostgres() {
+  const bin = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+  if (have(path.join(bin, 'initdb'))) return true;
+  if (aptInstall('postgresql') && have(path.join(bin, 'initdb'))) return true;
+  console.error(
+    '\nPostgreSQL 15 is needed by the team workspace tests (each starts a throwaway cluster) and could not be installed.\n' +
+      'Install it, then run npm test again:  sudo apt-get install -y postgresql   (or set POSTGRES_BIN to its bin folder)\n',
+  );
+  return false;
+}
+
 const counts = { passed: 0, failed: 0, skipped: 0 };
 function addVitest(file) {
   try {
@@ -103,7 +114,7 @@ let ok = true;
 ok = step('Type-check', bin('tsc'), ['-b', 'tsconfig.json']) && ok;
 ok = step('Lint', bin('eslint'), ['--max-warnings', '0', '.']) && ok;
 ok = step('Build', bin('electron-vite'), ['build']) && ok;
-const tools = ensureChromium() & ensureLibreOffice() & ensureZsh();
+const tools = ensureChromium() & ensureLibreOffice() & ensureZsh() & ensurePostgres();
 if (!tools) ok = false;
 
 const vitestJson = path.join(root, '.tmp', 'vitest.json');

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { App } from '../main/app';
 import { parseNairaText, type Kobo } from '../shared/money';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, invalidRows: 3 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, invalidRows: 3, awaitingApproval: 4 } as const;
 
 export interface OptionSpec {
   /** `--name`; values are strings, flags are booleans. */
@@ -36,6 +36,8 @@ export interface CliContext {
   json: boolean;
   /** The app, connected as the global options say; created on first use. */
   app(): Promise<App>;
+  /** The environment the command runs in (secrets such as VENDESK_TEAM_PASSWORD are read from it). */
+  env: NodeJS.ProcessEnv;
   /** Progress and notes for humans; goes to stderr so stdout stays one JSON document. */
   progress(message: string): void;
   /** Resolves when the user presses Ctrl-C (for long-running commands). */
@@ -63,7 +65,7 @@ export interface CliCommand<Json = unknown> {
    */
   output: z.ZodType<Json>;
   /** What the exit codes mean for this command, where more than "0 done, 1 failed, 2 usage error". */
-  exitCodes?: Partial<Record<0 | 1 | 2 | 3, string>>;
+  exitCodes?: Partial<Record<0 | 1 | 2 | 3 | 4, string>>;
   /** Commands such as `sandbox` that must not open the app themselves. */
   run(ctx: CliContext): Promise<CliResult<Json>>;
 }

@@ -14,7 +14,7 @@ export const SHELLS = ['bash', 'zsh'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Options whose value is a file or folder: completed with file names. */
-const FILE_OPTIONS = new Set(['data-dir', 'out', 'token-file', 'db']);
+const FILE_OPTIONS = new Set(['data-dir', 'out', 'token-file', 'db', 'password-file']);
 
 interface Table {
   /** Each command path (and each prefix of one) → the words that may follow it, with their summaries. */

@@ -258,6 +258,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       json,
       interrupted,
       stdout: io.stdout,
+      env,
       progress: (m) => io.stderr(redactSecrets(m)),
       app: async () => {
         if (!app) {
@@ -278,7 +279,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return result.exitCode ?? EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) return usage(error);
-    if (error instanceof AppError) return fail(EXIT.failed, cliError(error));
+    if (error instanceof AppError) return fail(error.code === 'awaiting_approval' ? EXIT.awaitingApproval : EXIT.failed, cliError(error));
     return fail(EXIT.failed, { code: 'internal', message: error instanceof Error ? error.message : String(error) });
   } finally {
     if (onSigint) process.removeListener('SIGINT', onSigint);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { walletCostKobo, walletCostText } from '../../shared/bulkMoney';
 import { BULK_JOB_STATES, type BulkJobView, type BulkKind, type BulkMoney } from '../../shared/contract/bulk';
+import { AppError } from '../../shared/appError';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../../main/app';
 import { callOrThrow } from '../callOrThrow';
@@ -116,7 +117,11 @@ function jobResult(job: BulkJobView): CliResult<z.infer<typeof jobSummaryShape>>
   return { exitCode: jobNeedsYou(job) ? EXIT.failed : EXIT.ok, json: jobSummary(job), text: jobText(job) };
 }
 
-const JOB_EXIT_CODES = { 0: 'the job completed or was cancelled (or runs in another vendesk)', 1: 'the job is paused, interrupted or needs attention, or the command failed' } as const;
+const JOB_EXIT_CODES = {
+  0: 'the job completed or was cancelled (or runs in another vendesk)',
+  1: 'the job is paused, interrupted or needs attention, or the command failed',
+  4: 'team workspace, LIVE: the job waits for approval by another member (nothing bought)',
+} as const;
 
 /** Prints progress to stderr while a job runs; pauses the job on Ctrl-C. */
 async function follow(ctx: CliContext, app: App, jobId: string, run: () => Promise<BulkJobView>): Promise<BulkJobView> {
@@ -183,7 +188,12 @@ export const bulkSubmitCommand = command({
     { name: 'keep-duplicates', kind: 'boolean', description: 'Also buy rows that repeat another row or a purchase of the last 24 hours' },
   ],
   output: z.union([jobSummaryShape, errorDocument.extend({ errors: z.array(rowIssueShape) })]),
-  exitCodes: { 0: 'the job completed', 1: 'refused (nothing bought), or the job paused or needs attention', 3: 'some rows are invalid: nothing was bought (`error` and `errors`)' },
+  exitCodes: {
+    0: 'the job completed',
+    1: 'refused (nothing bought), or the job paused or needs attention',
+    3: 'some rows are invalid: nothing was bought (`error` and `errors`)',
+    4: 'team workspace, LIVE: sent for approval by another member; nothing bought yet (`vendesk bulk resume JOB_ID` once approved)',
+  },
   async run(ctx) {
     const file = fileArg(ctx);
     const kind = kindOption(ctx);
@@ -217,8 +227,9 @@ export const bulkSubmitCommand = command({
       try {
         return await callOrThrow(app, 'bulk.confirm', { jobId, wait: true, ...(maxTotalKobo ? { maxTotalKobo } : {}), ...(confirmTotal ? { typedTotal: confirmTotal } : {}) });
       } catch (error) {
-        // Refused before anything was sent: no draft is left behind.
-        const status = await callOrThrow(app, 'bulk.status', { jobId }).catch(() => null);
+        // Refused before anything was sent: no draft is left behind (one sent for approval is kept to resume).
+        const waiting = error instanceof AppError && error.code === 'awaiting_approval';
+        const status = waiting ? null : await callOrThrow(app, 'bulk.status', { jobId }).catch(() => null);
         if (status?.state === 'draft') await callOrThrow(app, 'bulk.discard', { jobId });
         throw error;
       }

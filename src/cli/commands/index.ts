@@ -8,6 +8,7 @@ import { LOGS_COMMANDS } from './logsCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
 import { PURCHASE_COMMANDS } from './purchaseCommands';
 import { RECONCILE_COMMANDS } from './reconcileCommands';
+import { TEAM_COMMANDS } from './teamCommands';
 
 export const COMMANDS: CliCommand[] = [
   balanceCommand,
@@ -18,5 +19,6 @@ export const COMMANDS: CliCommand[] = [
   ...PURCHASE_COMMANDS,
   ...RECONCILE_COMMANDS,
   ...LOGS_COMMANDS,
+  ...TEAM_COMMANDS,
   completionCommand,
 ];

@@ -3,6 +3,7 @@
  * the spending caps (and the typed total on a LIVE connection), runs them, and settles items by
  * hand when the log cannot. Built once per app with `app.service(createBulkService)`.
  */
+import { cancelSentForApproval, claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor } from '../team/bulkApproval';
 import { AppError } from '../../shared/appError';
 import type {
   BulkItemView,
@@ -254,8 +255,9 @@ export class BulkService {
     if (upload) releaseUpload(this.app, upload);
   }
 
-  discard(jobId: string): { deleted: true } {
+  async discard(jobId: string): Promise<{ deleted: true }> {
     this.requireDraft(jobId);
+    await cancelSentForApproval(this.app, jobId);
     this.store.deleteJob(jobId);
     this.releaseDraftUpload(jobId);
     return { deleted: true };
@@ -267,7 +269,9 @@ export class BulkService {
     const job = this.requireDraft(input.jobId);
     this.checkConnection(job);
     const view = this.view(job);
-    if (job.connection_kind === 'live' || this.app.connection.kind === 'live') {
+    // Team workspace: a LIVE job waits for another member's approval (throws until approved).
+    const team = await teamApprovalFor(this.app, this.store, job, { totalKobo: view.totalKobo, items: view.items });
+    if (team.status !== 'approved' && (job.connection_kind === 'live' || this.app.connection.kind === 'live')) {
       const typed = input.typedTotal === undefined ? null : parseNairaText(input.typedTotal);
       if (!typed?.ok || typed.kobo !== view.totalKobo) {
         throw new AppError(
@@ -289,6 +293,7 @@ export class BulkService {
     }
     const blocker = this.blocker(view.totalKobo, view.items, walletKobo, input.maxTotalKobo);
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
+    if (team.status === 'unsent') await team.submit({ totalKobo: view.totalKobo, items: view.items, walletKobo });
     const settings = this.settingsView();
     this.store.setJobTuning(job.id, settings.batchSize, settings.concurrency);
     this.store.confirmJob(job.id);
@@ -301,6 +306,7 @@ export class BulkService {
 
   async resume(jobId: string, wait: boolean): Promise<BulkJobView> {
     const job = this.requireJob(jobId);
+    if (job.state === 'draft' && isSentForApproval(this.app, jobId)) return this.confirm({ jobId, wait });
     if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job has not been confirmed yet.', 'Check the preview and confirm it.');
     if (this.runners.has(jobId)) {
       if (wait) await this.runners.get(jobId)?.done;
@@ -369,6 +375,7 @@ export class BulkService {
     this.following.set(job.id, run);
     const changed = await run;
     if (changed > 0) this.app.events.emit('data.changed', { topics: ['jobs'] });
+    if (changed > 0) await reportTeamOutcomes(this.app, this.store, job.id);
     return changed;
   }
 
@@ -391,6 +398,7 @@ export class BulkService {
         client: () => this.app.client(),
         now: this.now,
         ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
+        beforeSend: claimBeforeSend(this.app, this.store, job),
         connectionProblem: () => {
           try {
             this.checkConnection(job);
@@ -413,6 +421,7 @@ export class BulkService {
         this.store.setJobState(jobId, 'paused', `Stopped by an error: ${message} Resume the job to continue; nothing is sent twice.`);
         this.app.events.emit('data.changed', { topics: ['jobs'] });
       })
+      .then(() => reportTeamOutcomes(this.app, this.store, jobId))
       .finally(() => this.runners.delete(jobId));
     this.runners.set(jobId, { runner, done });
     this.app.events.emit('data.changed', { topics: ['jobs'] });

@@ -44,6 +44,11 @@ export interface RunnerDeps {
   connectionProblem?: () => string | null;
   /** Electricity and cable jobs: buys each item through the purchases module. */
   vending?: VendingBuyer;
+  /**
+   * Asked before a batch (already `sending`) leaves; returns the items that may go and has moved
+   * the others itself (the team workspace claims each item first: src/main/team/bulkApproval.ts).
+   */
+  beforeSend?: (batch: ItemRow[]) => Promise<ItemRow[]>;
 }
 
 export function pidAlive(pid: number): boolean {
@@ -254,8 +259,7 @@ export class JobRunner {
       const id = ++this.batchCounter;
       const keys = batch.map(itemKey);
       for (const k of keys) this.inFlightKeys.add(k);
-      const p = this.strategy
-        .send(batch)
+      const p = this.sendBatch(batch)
         .finally(() => {
           this.emit(false);
           for (const k of keys) this.inFlightKeys.delete(k);
@@ -310,6 +314,27 @@ export class JobRunner {
       }
     }
     return null;
+  }
+
+  /** The items of a batch `beforeSend` lets go; when it cannot answer, none go and the job pauses. */
+  private async allowedToSend(batch: ItemRow[]): Promise<ItemRow[]> {
+    if (!this.deps.beforeSend) return batch;
+    try {
+      const allowed = await this.deps.beforeSend(batch);
+      if (allowed.length < batch.length) this.emit(false);
+      return allowed;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.store.transition(this.jobId, batch.map((i) => i.seq), 'queued', { reason: null }, ['sending']);
+      this.policy.pause(`Paused: ${message} Nothing was sent; resume the job once that is fixed.`);
+      return [];
+    }
+  }
+
+  /** Sends what `beforeSend` lets go of a batch through the job's strategy. */
+  private async sendBatch(batch: ItemRow[]): Promise<void> {
+    const allowed = await this.allowedToSend(batch);
+    if (allowed.length > 0) await this.strategy.send(allowed);
   }
 
   // ------------------------------------------------------------------ uncertain items

@@ -227,7 +227,8 @@ export class JobStore {
 
   /** Drafts never confirmed (nothing was bought) older than `beforeIso`. */
   deleteStaleDrafts(beforeIso: string): number {
-    return this.stmt("DELETE FROM bulk_jobs WHERE state = 'draft' AND created_at < ?").run(beforeIso).changes;
+    // A draft sent for a team's approval is kept until it is decided (src/main/team/bulkApproval.ts).
+    return this.stmt("DELETE FROM bulk_jobs WHERE state = 'draft' AND created_at < ? AND id NOT IN (SELECT local_job_id FROM team_job_links)").run(beforeIso).changes;
   }
 
   deleteJob(id: string): void {

@@ -9,6 +9,7 @@ import { pendingHandlers } from './pendingHandlers';
 import { purchasesHandlers } from './purchasesHandlers';
 import { reconcileHandlers } from './reconcileHandlers';
 import { serviceCheckHandlers } from './serviceCheckHandlers';
+import { teamHandlers } from './teamHandlers';
 
 export const handlers: HandlersOf<Operations> = {
   ...appHandlers,
@@ -19,4 +20,5 @@ export const handlers: HandlersOf<Operations> = {
   ...reconcileHandlers,
   ...logsHandlers,
   ...serviceCheckHandlers,
+  ...teamHandlers,
 };

@@ -11,6 +11,7 @@ import { pendingOperations } from './pending';
 import { purchasesOperations } from './purchases';
 import { reconcileOperations } from './reconcile';
 import { serviceCheckOperations } from './serviceCheck';
+import { teamOperations } from './team';
 
 export const operations = {
   ...appOperations,
@@ -21,6 +22,7 @@ export const operations = {
   ...reconcileOperations,
   ...logsOperations,
   ...serviceCheckOperations,
+  ...teamOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -8,11 +8,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeVendorExportCsv } from '../../../bench/generate/vendorExport';
 import { COMMANDS } from '../../../src/cli/commands';
 import { errorDocument } from '../../../src/cli/jsonShape';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
+import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
+import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
 import { makeContacts, writeContactsCsv } from '../messaging/contactsFiles';
 import { account } from '../purchases/purchaseHelpers';
@@ -29,6 +32,8 @@ interface Scenario {
 }
 
 let peer: CliPeer;
+/** The team database of the team commands (this data folder joins it as the approver `bola`). */
+let team: PostgresCluster;
 const f = {
   pendingIds: [] as string[],
   electricityId: '',
@@ -46,6 +51,9 @@ const f = {
   invalidFile: '',
   bulkFiles: [] as string[],
   today: new Date().toISOString().slice(0, 10),
+  teamUrl: '',
+  teamPasswordFile: '',
+  teamJobs: [] as string[],
 };
 
 const SCENARIOS: Record<string, Scenario[]> = {
@@ -115,6 +123,17 @@ const SCENARIOS: Record<string, Scenario[]> = {
   'export logs': [{ args: (r) => ['export', 'logs', '--out', path.join(peer.dir, `log ${r}.csv`)], exit: 0 }],
   catalog: ['airtime', 'data', 'cable', 'electricity'].map((kind) => ({ args: () => ['catalog', kind], exit: 0 })),
   completion: ['bash', 'zsh'].map((shell) => ({ args: () => ['completion', shell], exit: 0 })),
+  'team join': [{ args: () => ['team', 'join', '--url', f.teamUrl, '--password-file', f.teamPasswordFile, '--desktop-name', 'Bola PC'], exit: 0 }],
+  'team status': [{ args: () => ['team', 'status'], exit: 0 }],
+  approvals: [
+    { args: () => ['approvals'], exit: 0 },
+    { args: () => ['approvals', '--state', 'all'], exit: 0 },
+  ],
+  approve: [{ args: (r) => ['approve', f.teamJobs[r], '--note', 'checked'], exit: 0 }],
+  reject: [{ args: (r) => ['reject', f.teamJobs[2 + r], '--note', 'wrong month'], exit: 0 }],
+  'audit verify': [{ args: () => ['audit', 'verify'], exit: 0 }],
+  'audit export': [{ args: (r) => ['audit', 'export', '--from', f.today, '--to', f.today, '--out', path.join(peer.dir, `audit ${r}.xlsx`)], exit: 0 }],
+  'team leave': [{ args: () => ['team', 'leave'], exit: 0 }],
 };
 
 /** Runs in its own process until Ctrl-C: test/integration/cli/scriptedProcess.test.ts runs it both ways round. */
@@ -132,6 +151,24 @@ async function serviceLog(): Promise<LogEntry[]> {
 
 beforeAll(async () => {
   peer = await startCliPeer(TOKEN);
+  // A team database: jobs prepared by `ada` for this data folder (`bola`, an approver) to decide.
+  // The folder joins only in the `team join` scenario (after the bulk ones: joined, a LIVE bulk job
+  // waits for approval), and leaves in `team leave`.
+  team = await startPostgresCluster();
+  const setup = new pg.Client(team.config());
+  await setup.connect();
+  await migrateTeamSchema(setup);
+  await setup.end();
+  const ada = await team.createLogin('ada', ['vendesk_preparer']);
+  f.teamPasswordFile = writeSecret('bola.pw', await team.createLogin('bola', ['vendesk_approver']));
+  f.teamUrl = `postgres://bola@127.0.0.1:${team.port}/postgres`;
+  const asAda = new pg.Client(team.config('ada', ada));
+  await asAda.connect();
+  for (let i = 0; i < 4; i++) {
+    const r = await asAda.query(`SELECT id FROM vendesk.prepare_job('bulk', 'desk-a', 'Ada PC', NULL, 'payroll.xlsx', NULL, false, 1, 150000, NULL, '{}'::jsonb)`);
+    f.teamJobs.push(r.rows[0].id as string);
+  }
+  await asAda.end();
   await peer.control('wallet', { balance: 5_000_000 });
   // Purchases to read, resolve and reconcile.
   for (let i = 0; i < 2; i++) {
@@ -167,7 +204,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await peer?.close();
+  await team?.stop();
 });
+
+function writeSecret(name: string, secret: string): string {
+  const file = path.join(peer.dir, name);
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return file;
+}
 
 describe('every command, both ways round', () => {
   it('has a scenario for every command of the table', () => {

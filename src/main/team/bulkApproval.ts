@@ -1,0 +1,212 @@
+/**
+ * Maker-checker for bulk jobs on a LIVE connection when this desktop is joined to a team:
+ *
+ * - Confirming a job the first time sends it for approval (the team's `prepare_job`, with the
+ *   preview an approver sees) and stops with `awaiting_approval`: nothing is bought.
+ * - Confirming (or resuming) it again proceeds only once another member approved it, and only if
+ *   the job is still what was approved (same items, same total).
+ * - While it runs, each item is claimed in the team database before its request leaves
+ *   (`claimBeforeSend`): a row the same spreadsheet's other job already claimed (on any desktop)
+ *   is not sent here.
+ *
+ * The bulk service calls `teamApprovalFor` at confirm and `claimBeforeSend` when it builds a
+ * runner; a desktop that never joined a team, or a sandbox connection, is untouched.
+ */
+import { AppError } from '../../shared/appError';
+import type { TeamJobPreview } from '../../shared/contract/team';
+import { formatNaira } from '../../shared/money';
+import type { App } from '../app';
+import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
+import { teamWorkspace } from './teamWorkspace';
+
+const PREVIEW_ROWS = 500;
+
+interface LinkRow {
+  local_job_id: string;
+  team_job_id: string;
+  team_url: string;
+  total_kobo: number;
+  items: number;
+}
+
+function linkOf(app: App, localJobId: string): LinkRow | undefined {
+  return app.db.prepare('SELECT * FROM team_job_links WHERE local_job_id = ?').get(localJobId) as LinkRow | undefined;
+}
+
+/** Whether the local job was sent for approval in the team database. */
+export function isSentForApproval(app: App, localJobId: string): boolean {
+  return linkOf(app, localJobId) !== undefined;
+}
+
+/** Whether a job must go through the team: a LIVE connection on a desktop joined to a team. */
+function teamApplies(app: App, job: JobRow): boolean {
+  return job.connection_kind === 'live' && teamWorkspace(app).link() !== null;
+}
+
+export interface TeamApproval {
+  /** 'none': no team applies; 'approved': go ahead (no typed total needed again). */
+  status: 'none' | 'unsent' | 'approved';
+  /** Sends an unsent job for approval; always throws `awaiting_approval` (nothing is bought). */
+  submit(figures: { totalKobo: number; items: number; walletKobo: number | null }): Promise<never>;
+}
+
+function awaiting(localJobId: string, teamJobId: string, who: string | null): AppError {
+  return new AppError(
+    'awaiting_approval',
+    `Bulk job ${localJobId} waits for approval by another team member (team job ${teamJobId}${who ? `, prepared by ${who}` : ''}). Nothing was bought.`,
+    `An approver approves it (Approvals, or \`vendesk approve ${teamJobId}\`); then resume it here (\`vendesk bulk resume ${localJobId}\`).`,
+    { jobId: localJobId, teamJobId },
+  );
+}
+
+/** Where a job stands with the team (see the file's comment). Throws while it waits or when it was rejected. */
+export async function teamApprovalFor(app: App, store: JobStore, job: JobRow, current: { totalKobo: number; items: number }): Promise<TeamApproval> {
+  const none: TeamApproval = { status: 'none', submit: () => Promise.reject(new Error('no team applies')) };
+  const link = linkOf(app, job.id);
+  if (!link && !teamApplies(app, job)) return none;
+  const team = teamWorkspace(app);
+  if (!link) {
+    return {
+      status: 'unsent',
+      async submit(figures) {
+        const desktop = team.desktop();
+        const rows = store.items(job.id, { states: ['queued'], limit: PREVIEW_ROWS });
+        const preview: TeamJobPreview = {
+          kind: job.kind,
+          rows: rows.map((i) => ({ row: i.row_number, phone: i.phone, network: i.network || null, product: i.product_code || i.description || job.kind, amountKobo: i.amount_kobo })),
+          moreRows: Math.max(0, figures.items - rows.length),
+        };
+        const sha = /^[0-9a-f]{64}$/.test(job.file_hash) ? job.file_hash : null;
+        const teamJobId = await team.withClient(async (client) => {
+          const r = await client.query<{ id: string }>('SELECT id FROM vendesk.prepare_job($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10)', [
+            job.origin === 'single' ? 'single' : 'bulk',
+            desktop.id,
+            desktop.name,
+            job.id,
+            job.file_name,
+            sha,
+            figures.items,
+            figures.totalKobo,
+            figures.walletKobo,
+            JSON.stringify(preview),
+          ]);
+          return r.rows[0].id;
+        });
+        app.db
+          .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(job.id, teamJobId, team.link()?.url ?? '', figures.totalKobo, figures.items, new Date().toISOString());
+        throw awaiting(job.id, teamJobId, null);
+      },
+    };
+  }
+  const teamJob = await team.job(link.team_job_id);
+  switch (teamJob.state) {
+    case 'awaiting_approval':
+      throw awaiting(job.id, teamJob.id, teamJob.preparedBy);
+    case 'rejected':
+      throw new AppError(
+        'approval_rejected',
+        `Team job ${teamJob.id} was rejected by ${teamJob.decidedBy ?? 'an approver'}: ${teamJob.decisionNote ?? ''}. Nothing was bought.`,
+        'Correct the spreadsheet and prepare a new job, or discard this one.',
+      );
+    case 'cancelled':
+      throw new AppError('approval_cancelled', `Team job ${teamJob.id} was cancelled. Nothing was bought.`, 'Prepare a new job if it is still wanted.');
+    default:
+      break;
+  }
+  if (current.totalKobo !== link.total_kobo || current.items !== link.items) {
+    throw new AppError(
+      'approval_mismatch',
+      `This job changed after it was sent for approval: it now buys ${current.items} item(s) for ${formatNaira(current.totalKobo)}, but ${link.items} item(s) for ${formatNaira(link.total_kobo)} were approved. Nothing was bought.`,
+      'Prepare the job again from the spreadsheet and send it for approval.',
+    );
+  }
+  return { status: 'approved', submit: () => Promise.reject(new Error('already approved')) };
+}
+
+/**
+ * The runner's hook before a batch leaves: claims each item (by its spreadsheet row) in the team
+ * database, and returns the items this desktop may send. An item another job already claimed is
+ * rejected here with the reason (nothing is charged for it); one this job claimed with another
+ * request (another desktop running it) is left uncertain, settled from the log, never resent.
+ * Undefined when the job was never sent for approval.
+ */
+export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined {
+  const link = linkOf(app, job.id);
+  if (!link) return undefined;
+  const team = teamWorkspace(app);
+  const desktop = team.desktop();
+  return async (batch) => {
+    const mine: ItemRow[] = [];
+    await team.withClient(async (client) => {
+      for (const item of batch) {
+        const ref = `${desktop.id}:${job.id}:${item.seq}`;
+        const r = await client.query<{ job_id: string; request_ref: string; claimed_by: string; desktop_id: string }>(
+          'SELECT job_id::text, request_ref, claimed_by, desktop_id FROM vendesk.claim_item($1, $2, $3, $4, $5, $6)',
+          [link.team_job_id, item.row_number, item.amount_kobo, ref, desktop.id, desktop.name],
+        );
+        const claim = r.rows[0];
+        if (claim.request_ref === ref) mine.push(item);
+        else if (claim.job_id === link.team_job_id) {
+          store.transition(job.id, [item.seq], 'uncertain', { reason: `Another desktop (${claim.desktop_id}) sent row ${item.row_number} of this team job; vendesk checks the service log and never sends it again.` }, ['sending']);
+        } else {
+          store.transition(
+            job.id,
+            [item.seq],
+            'rejected',
+            { reason: `Not sent: row ${item.row_number} of this spreadsheet was already sent by team job ${claim.job_id} (by ${claim.claimed_by}). Nothing was charged for it here.`, final: true },
+            ['sending'],
+          );
+        }
+      }
+    });
+    return mine;
+  };
+}
+
+/**
+ * Writes the outcomes this desktop learned back to the team database: each claim of the job still
+ * open there is settled as the local item stands (success → succeeded; failed, refused or not
+ * bought → failed; anything still open is left), and the team job is finished once the local job
+ * is. Never throws: what the database could not take now is written on the next follow-up.
+ */
+export async function reportTeamOutcomes(app: App, store: JobStore, localJobId: string): Promise<void> {
+  const link = linkOf(app, localJobId);
+  if (!link) return;
+  const team = teamWorkspace(app);
+  const desktop = team.desktop();
+  try {
+    await team.withClient(async (client) => {
+      const open = await client.query<{ item_index: number }>("SELECT item_index FROM vendesk.item_claims WHERE job_id = $1 AND outcome IN ('claimed', 'uncertain')", [
+        link.team_job_id,
+      ]);
+      if (open.rows.length > 0) {
+        const byRow = new Map(store.items(localJobId).map((i) => [i.row_number, i]));
+        for (const { item_index: row } of open.rows) {
+          const state = byRow.get(row)?.state;
+          const outcome = state === 'success' ? 'succeeded' : state === 'failed' || state === 'rejected' || state === 'cancelled' ? 'failed' : null;
+          if (outcome) await client.query('SELECT vendesk.settle_item($1, $2, $3, $4, $5)', [link.team_job_id, row, outcome, desktop.id, desktop.name]);
+        }
+      }
+      const job = store.job(localJobId);
+      if (job?.state === 'completed' || job?.state === 'cancelled') await client.query('SELECT vendesk.finish_job($1)', [link.team_job_id]);
+    });
+  } catch {
+    // The team database is unreachable or refused: tried again on the next follow-up of this job.
+  }
+}
+
+/**
+ * Before a draft that was sent for approval is discarded here: its team job is cancelled, so no
+ * approver is left deciding a job nobody will run. One already decided, rejected or cancelled is
+ * left as it is. Throws (and the draft is kept) when the team database cannot be told.
+ */
+export async function cancelSentForApproval(app: App, localJobId: string): Promise<void> {
+  const link = linkOf(app, localJobId);
+  if (!link) return;
+  const team = teamWorkspace(app);
+  const desktop = team.desktop();
+  const teamJob = await team.job(link.team_job_id);
+  if (teamJob.state !== 'awaiting_approval' && teamJob.state !== 'approved') return;
+  await team.withClient((client) => client.query('SELECT vendesk.cancel_job($1, $2, $3)', [link.team_job_id, desktop.id, desktop.name]));
+}

@@ -1,0 +1,16 @@
+/**
+ * Every step of the team workspace's PostgreSQL schema, in order (numbered on their own; the
+ * SQLite migrations of `src/main/store/migrations/` are a separate list).
+ */
+import type { TeamMigration } from './teamMigration';
+import { teamCoreMigration } from './001_team_core';
+
+export type { TeamMigration } from './teamMigration';
+
+export const TEAM_MIGRATIONS: TeamMigration[] = [
+  teamCoreMigration,
+  // (add one import and one entry per migration file, in number order)
+];
+
+export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1].version;
+

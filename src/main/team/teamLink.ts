@@ -1,0 +1,121 @@
+/**
+ * Which team database this desktop is joined to, and as whom. The address (without password) and
+ * this desktop's id and name are settings; the password is kept like an API token — never in
+ * settings, logs or errors: `VENDESK_TEAM_PASSWORD` for scripted runs, else a file only its owner
+ * can read (`<data folder>/team/password.token`).
+ */
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type pg from 'pg';
+import { AppError } from '../../shared/appError';
+import type { App } from '../app';
+import { registerSecret } from '../redact';
+import { FileTokenStore } from '../store/tokenStore';
+
+export interface TeamLink {
+  /** postgres://user@host:port/database (never a password). */
+  url: string;
+  user: string;
+  database: string;
+  desktopName: string;
+  joinedAt: string;
+}
+
+const LINK_KEY = 'team.link';
+const DESKTOP_ID_KEY = 'team.desktopId';
+const PASSWORD_ID = 'password';
+
+export interface ParsedTeamUrl {
+  url: string;
+  user: string;
+  database: string;
+}
+
+/** How pg connects to a team address (the password is added by the caller). */
+export function teamClientConfig(url: string, password: string): pg.ClientConfig {
+  const parsed = parseTeamUrl(url);
+  const u = new URL(parsed.url);
+  const sslmode = u.searchParams.get('sslmode');
+  const ssl = sslmode === 'require' ? { rejectUnauthorized: false } : sslmode === 'verify-ca' || sslmode === 'verify-full' ? { rejectUnauthorized: true } : false;
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port ? Number(u.port) : 5432,
+    user: parsed.user,
+    database: parsed.database,
+    password,
+    ssl,
+    connectionTimeoutMillis: 10_000,
+  };
+}
+
+/** Reads `postgres://USER@HOST[:PORT]/DATABASE[?sslmode=…]`; an address carrying a password is refused. */
+export function parseTeamUrl(text: string): ParsedTeamUrl {
+  let u: URL;
+  try {
+    u = new URL(text.trim());
+  } catch {
+    throw new AppError('team_bad_url', `"${text}" is not a database address.`, 'Write it as postgres://USER@HOST:PORT/DATABASE.');
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
+    throw new AppError('team_bad_url', `A team database address starts with postgres://, not ${u.protocol}//.`, 'Write it as postgres://USER@HOST:PORT/DATABASE.');
+  }
+  if (u.password) {
+    throw new AppError(
+      'team_password_in_url',
+      'The database address holds a password; vendesk does not take one there (addresses are shown and logged).',
+      'Remove the password from the address and give it in a file (--password-file) or VENDESK_TEAM_PASSWORD, or in Settings → Team.',
+    );
+  }
+  const user = decodeURIComponent(u.username);
+  const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  if (!user || !u.hostname || !database) {
+    throw new AppError('team_bad_url', 'The database address needs your role, the server and the database.', 'Write it as postgres://USER@HOST:PORT/DATABASE.');
+  }
+  const sslmode = u.searchParams.get('sslmode');
+  if (sslmode !== null && !['disable', 'require', 'verify-ca', 'verify-full'].includes(sslmode)) {
+    throw new AppError('team_bad_url', `sslmode=${sslmode} is not one vendesk knows.`, 'Use sslmode=verify-full (recommended across a network), require, or disable.');
+  }
+  const query = sslmode === null ? '' : `?sslmode=${sslmode}`;
+  return { url: `postgres://${encodeURIComponent(user)}@${u.host}/${encodeURIComponent(database)}${query}`, user, database };
+}
+
+function passwords(app: App): FileTokenStore {
+  return new FileTokenStore(path.join(app.dataDir, 'team'));
+}
+
+export function teamLink(app: App): TeamLink | null {
+  return app.settings.get<TeamLink | null>(LINK_KEY, null);
+}
+
+/** This desktop's id in the team (made once, kept across leave and join). */
+export function desktopId(app: App): string {
+  let id = app.settings.get<string | null>(DESKTOP_ID_KEY, null);
+  if (!id) {
+    id = crypto.randomUUID();
+    app.settings.set(DESKTOP_ID_KEY, id);
+  }
+  return id;
+}
+
+export function defaultDesktopName(): string {
+  return os.hostname() || 'This desktop';
+}
+
+export function teamPassword(app: App, env: NodeJS.ProcessEnv = process.env): string | null {
+  const fromEnv = (env.VENDESK_TEAM_PASSWORD ?? '').trim();
+  const password = fromEnv !== '' ? fromEnv : passwords(app).get(PASSWORD_ID);
+  if (password) registerSecret(password);
+  return password;
+}
+
+export function saveTeamLink(app: App, link: TeamLink, password: string): void {
+  registerSecret(password);
+  passwords(app).set(PASSWORD_ID, password);
+  app.settings.set(LINK_KEY, link);
+}
+
+export function forgetTeamLink(app: App): void {
+  passwords(app).delete(PASSWORD_ID);
+  app.settings.delete(LINK_KEY);
+}

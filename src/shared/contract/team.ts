@@ -1,0 +1,119 @@
+/**
+ * The team workspace (optional): this desktop joined to a PostgreSQL database the team shares,
+ * where bulk jobs wait for approval by another member, items are claimed before they are sent,
+ * and every money-moving or approving action is appended to a hash-chained audit trail.
+ * Money is integer kobo; times are ISO 8601.
+ */
+import { z } from 'zod';
+import { op } from './define';
+import type { ExportedFile } from './files';
+import { reversedDatesMessage } from './logs';
+
+export type TeamRole = 'preparer' | 'approver' | 'admin';
+
+export interface TeamStatusView {
+  joined: boolean;
+  /** The database's address without any password: postgres://user@host:port/database. */
+  url: string | null;
+  user: string | null;
+  database: string | null;
+  desktopId: string | null;
+  desktopName: string | null;
+  /** The team roles the signed-in user holds (from PostgreSQL's grants). */
+  roles: TeamRole[];
+  schemaVersion: number | null;
+  /** Single purchases above this need approval (null: none do). */
+  approvalThresholdKobo: number | null;
+  /** Why the database could not be read just now (joined, but unreachable or refusing); null when fine. */
+  problem: string | null;
+}
+
+export interface TeamJoinResult extends TeamStatusView {
+  /** Schema steps this join applied (empty when the database was already current). */
+  migrated: number[];
+}
+
+export type TeamJobState = 'awaiting_approval' | 'approved' | 'rejected' | 'running' | 'finished' | 'cancelled';
+
+/** What the approver sees: the preparer's preview of a job (rows, total, wallet after). */
+export interface TeamJobPreview {
+  kind: string;
+  rows: { row: number; phone: string; network: string | null; product: string; amountKobo: number }[];
+  /** Rows not shown in `rows` (a preview keeps the first 500). */
+  moreRows: number;
+}
+
+export interface TeamJobView {
+  id: string;
+  kind: 'bulk' | 'single';
+  state: TeamJobState;
+  fileName: string | null;
+  fileSha256: string | null;
+  itemCount: number;
+  totalKobo: number;
+  /** The wallet when it was prepared, and after the job if every item succeeds. */
+  walletKobo: number | null;
+  walletAfterKobo: number | null;
+  preparedBy: string;
+  preparedAt: string;
+  preparedOn: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  decisionNote: string | null;
+  /** Other jobs from the same spreadsheet (by content), oldest first. */
+  sameFileJobs: string[];
+  preview: TeamJobPreview;
+}
+
+export interface AuditBreakView {
+  seq: number;
+  kind: 'altered' | 'relinked' | 'missing' | 'head_missing';
+  message: string;
+}
+
+export interface AuditVerifyView {
+  intact: boolean;
+  rows: number;
+  head: { seq: number; hash: string } | null;
+  breaks: AuditBreakView[];
+}
+
+export interface AuditExportView extends ExportedFile {
+  verification: AuditVerifyView;
+}
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Write dates as YYYY-MM-DD');
+
+export const teamJoinInputSchema = z.object({
+  url: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\//, 'Give the database address as postgres://USER@HOST:PORT/DATABASE'),
+  password: z.string().min(1, 'Give the password of your database role'),
+  desktopName: z.string().trim().min(1).max(80).optional(),
+});
+
+export const approvalStateFilter = z.enum(['waiting', 'approved', 'rejected', 'all']);
+export type ApprovalStateFilter = z.infer<typeof approvalStateFilter>;
+
+export const teamOperations = {
+  'team.status': op(z.object({}), 'Whether this desktop is joined to a team database, as whom, with which roles').returns<TeamStatusView>(),
+  'team.join': op(teamJoinInputSchema, 'Joins this desktop to a team database (creating or migrating its schema where the role may)').returns<TeamJoinResult>(),
+  'team.leave': op(z.object({}), 'Forgets the team database on this desktop (the database keeps everything)').returns<TeamStatusView>(),
+  'approvals.list': op(z.object({ state: approvalStateFilter.default('waiting') }), 'Team jobs waiting for approval, approved or rejected').returns<TeamJobView[]>(),
+  'approvals.decide': op(
+    z
+      .object({ jobId: z.string().uuid('Not a team job id'), decision: z.enum(['approve', 'reject']), note: z.string().trim().max(500).default('') })
+      .refine((d) => d.decision === 'approve' || d.note.length > 0, { message: 'Say why the job is rejected (a note)', path: ['note'] }),
+    'Approves or rejects a team job prepared by someone else',
+  ).returns<TeamJobView>(),
+  'audit.verify': op(z.object({}), "Checks the team audit trail's hash chain row by row").returns<AuditVerifyView>(),
+  'audit.export': op(
+    z
+      .object({ from: day.optional(), to: day.optional() })
+      .superRefine((f, ctx) => {
+        if (f.from && f.to && f.from > f.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(f.from, f.to), path: ['from'] });
+      }),
+    'The audit trail of a range of days (UTC, both included) as an Excel workbook for an auditor',
+  ).returns<AuditExportView>(),
+} as const;

@@ -1,0 +1,137 @@
+/**
+ * Two desktops (two data folders, two database roles) joined to one real PostgreSQL through the
+ * app contract: joining (with the schema made by the first, a password never in the address or
+ * settings), the Approvals list, approving someone else's job, self-approval refused, and the
+ * audit trail verified and exported.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
+import { startTestApp, type TestApp } from '../../support/testApp';
+
+let cluster: PostgresCluster;
+let setup: TestApp; // the database administrator's desktop
+let ada: TestApp; // preparer
+let bola: TestApp; // approver
+const pw: Record<string, string> = {};
+const sqlClients: pg.Client[] = [];
+
+function url(user: string): string {
+  return `postgres://${user}@127.0.0.1:${cluster.port}/postgres`;
+}
+
+async function sqlAs(user: string): Promise<pg.Client> {
+  const c = new pg.Client(cluster.config(user, pw[user]));
+  await c.connect();
+  sqlClients.push(c);
+  return c;
+}
+
+/** A job prepared by `user` straight through the schema (the bulk flow's own preparing comes later). */
+async function prepareAs(user: string, sha: string, totalKobo = 300000): Promise<string> {
+  const c = await sqlAs(user);
+  const preview = { kind: 'airtime', rows: [{ row: 2, phone: '08031234567', network: 'MTN', product: 'Airtime', amountKobo: totalKobo }], moreRows: 0 };
+  const r = await c.query(`SELECT id FROM vendesk.prepare_job('bulk', 'desk-x', 'Ada PC', 'l1', 'payroll.xlsx', $1, false, 1, $2, 1000000, $3)`, [sha, totalKobo, preview]);
+  return r.rows[0].id as string;
+}
+
+beforeAll(async () => {
+  cluster = await startPostgresCluster();
+  pw.dba = 'dba-pw-7f3a';
+  await cluster.superQuery(`CREATE ROLE dba LOGIN SUPERUSER PASSWORD '${pw.dba}'`);
+  setup = await startTestApp();
+  ada = await startTestApp();
+  bola = await startTestApp();
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of sqlClients) await c.end().catch(() => undefined);
+  for (const t of [setup, ada, bola]) await t?.close();
+  await cluster?.stop();
+});
+
+describe('joining a team', () => {
+  it('refuses an address that carries the password, and a wrong password', async () => {
+    await expect(setup.call('team.join', { url: `postgres://dba:${pw.dba}@127.0.0.1:${cluster.port}/postgres`, password: pw.dba })).rejects.toMatchObject({
+      code: 'team_password_in_url',
+    });
+    await expect(setup.call('team.join', { url: url('dba'), password: 'wrong' })).rejects.toMatchObject({ code: 'team_auth_failed' });
+    expect(await setup.call('team.status', {})).toMatchObject({ joined: false, roles: [] });
+  });
+
+  it('creates the schema on the first join, then lets members join', async () => {
+    const first = await setup.call('team.join', { url: url('dba'), password: pw.dba, desktopName: 'IT desk' });
+    expect(first).toMatchObject({ joined: true, user: 'dba', migrated: [1], schemaVersion: 1, desktopName: 'IT desk', problem: null });
+    pw.ada = await cluster.createLogin('ada', ['vendesk_preparer']);
+    pw.bola = await cluster.createLogin('bola', ['vendesk_approver']);
+    pw.nobody = await cluster.createLogin('nobody');
+    await expect(ada.call('team.join', { url: url('nobody'), password: pw.nobody })).rejects.toMatchObject({ code: 'team_not_member', hint: expect.stringMatching(/GRANT vendesk_preparer TO "nobody"/) });
+    expect(await ada.call('team.join', { url: url('ada'), password: pw.ada, desktopName: 'Ada PC' })).toMatchObject({ roles: ['preparer'], migrated: [] });
+    expect(await bola.call('team.join', { url: url('bola'), password: pw.bola, desktopName: 'Bola PC' })).toMatchObject({ roles: ['approver'], migrated: [] });
+  });
+
+  it('keeps the password out of settings and the address, in a file only its owner reads', async () => {
+    const settings = ada.app.db.prepare("SELECT value FROM settings WHERE key LIKE 'team.%'").all() as { value: string }[];
+    expect(settings.map((s) => s.value).join('\n')).not.toContain(pw.ada);
+    const file = path.join(ada.dataDir, 'team', 'password.token');
+    expect(fs.readFileSync(file, 'utf8')).toBe(pw.ada);
+    expect(fs.statSync(file).mode & 0o077).toBe(0);
+  });
+});
+
+describe('approvals between two desktops', () => {
+  it('shows a waiting job to the approver with its preview, and approves it', async () => {
+    const jobId = await prepareAs('ada', 'e'.repeat(64), 300000);
+    const waiting = await bola.call('approvals.list', {});
+    expect(waiting.map((j) => j.id)).toContain(jobId);
+    const job = waiting.find((j) => j.id === jobId)!;
+    expect(job).toMatchObject({ state: 'awaiting_approval', preparedBy: 'ada', preparedOn: 'Ada PC', totalKobo: 300000, walletKobo: 1000000, walletAfterKobo: 700000 });
+    expect(job.preview.rows).toEqual([{ row: 2, phone: '08031234567', network: 'MTN', product: 'Airtime', amountKobo: 300000 }]);
+    const decided = await bola.call('approvals.decide', { jobId, decision: 'approve', note: 'Matches HR list' });
+    expect(decided).toMatchObject({ state: 'approved', decidedBy: 'bola', decisionNote: 'Matches HR list' });
+    expect((await ada.call('approvals.list', { state: 'approved' })).map((j) => j.id)).toContain(jobId);
+  });
+
+  it('refuses the preparer approving their own job, and a rejection without a note', async () => {
+    const jobId = await prepareAs('ada', 'f'.repeat(64));
+    await expect(ada.call('approvals.decide', { jobId, decision: 'approve' })).rejects.toMatchObject({ code: 'team_refused' });
+    await expect(bola.call('approvals.decide', { jobId, decision: 'reject' })).rejects.toMatchObject({ code: 'invalid_input' });
+    const rejected = await bola.call('approvals.decide', { jobId, decision: 'reject', note: 'Duplicate of last week' });
+    expect(rejected).toMatchObject({ state: 'rejected', decidedBy: 'bola' });
+    await expect(bola.call('approvals.decide', { jobId, decision: 'approve' })).rejects.toMatchObject({ code: 'team_job_state' });
+  });
+
+  it('flags jobs prepared from the same spreadsheet', async () => {
+    const sha = '1'.repeat(64);
+    const one = await prepareAs('ada', sha);
+    const two = await prepareAs('ada', sha);
+    const list = await bola.call('approvals.list', {});
+    expect(list.find((j) => j.id === two)?.sameFileJobs).toEqual([one]);
+  });
+});
+
+describe('the audit trail through the contract', () => {
+  it('verifies, is exported for a day range, and says when it was cut after this desktop saw it', async () => {
+    const verified = await bola.call('audit.verify', {});
+    expect(verified).toMatchObject({ intact: true, breaks: [] });
+    const today = new Date().toISOString().slice(0, 10);
+    const exported = await bola.call('audit.export', { from: today, to: today });
+    expect(exported.rows).toBe(verified.rows);
+    expect(fs.existsSync(exported.path)).toBe(true);
+    const none = await bola.call('audit.export', { from: '2020-01-01', to: '2020-01-31' });
+    expect(none.rows).toBe(0);
+    await cluster.superQuery(`BEGIN; SET LOCAL session_replication_role = replica; DELETE FROM vendesk.audit_trail WHERE seq = (SELECT max(seq) FROM vendesk.audit_trail); COMMIT;`);
+    const cut = await bola.call('audit.verify', {});
+    expect(cut.intact).toBe(false);
+    expect(cut.breaks.map((b) => b.kind)).toEqual(['head_missing']);
+  });
+
+  it('says a desktop that left is not joined', async () => {
+    const left = await setup.call('team.leave', {});
+    expect(left).toMatchObject({ joined: false });
+    expect(fs.existsSync(path.join(setup.dataDir, 'team', 'password.token'))).toBe(false);
+    await expect(setup.call('approvals.list', {})).rejects.toMatchObject({ code: 'team_not_joined' });
+  });
+});
