@@ -4,7 +4,8 @@
  * jobs, 4 reconciliation, 5 messaging, 6 pending purchases and requery, 7 bulk electricity and
  * cable items, 8 connection scope, 9 bulk figures, 11 the filter choices of the log mirror, 12 the
  * concurrent sync's plan and the changes the mirror's position index follows, 13 where a messaging
- * charge figure comes from, 14 single airtime and data purchases (one-item bulk jobs).
+ * charge figure comes from, 14 single airtime and data purchases (one-item bulk jobs), 15 the
+ * name the service gave for a bulk item's meter or smartcard.
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -20,6 +21,7 @@ import { logFacetsMigration } from './011_log_facets';
 import { syncPlanAndPositionsMigration } from './012_sync_plan_and_positions';
 import { messagingChargesMigration } from './013_messaging_charges';
 import { singleTopUpsMigration } from './014_single_top_ups';
+import { bulkAccountNamesMigration } from './015_bulk_account_names';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -35,5 +37,6 @@ export const MIGRATIONS: Migration[] = [
   syncPlanAndPositionsMigration,
   messagingChargesMigration,
   singleTopUpsMigration,
+  bulkAccountNamesMigration,
   // (add one import and one entry per migration file, in number order)
 ];
