@@ -216,6 +216,19 @@ test('bulk electricity: choose the kind, read why rows are refused, buy, and rea
   await expect(invalid.getByRole('row').filter({ hasText: /^5/ })).toContainText('did you mean IKEDC');
   await expect(invalid.getByRole('row').filter({ hasText: /^6/ })).toContainText("below Ikeja Electric's minimum");
   await expect(page.getByText(/Confirming buys electricity for 3 meter\(s\)/)).toBeVisible();
+  // Whose meter each row pays for, as the service's own meter check names it, before anything is bought.
+  await page.getByRole('button', { name: /What will be bought/ }).click();
+  const toBuy = page.getByRole('table', { name: 'What will be bought' });
+  for (const meter of ['45012345678', '45012340000', '45012349999']) {
+    const disco = meter === '45012349999' ? 'EKEDC' : 'IKEDC';
+    const answer = await fetch(`${vendesk.sandbox.url}/validateMeter`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${vendesk.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ meter, disco, vendType: 'PREPAID' }),
+    });
+    const owner = ((await answer.json()) as { data: { name: string } }).data.name;
+    await expect(toBuy.getByRole('row').filter({ hasText: meter }).getByTestId('tobuy-owner')).toHaveText(owner);
+  }
   await saveScreen(page, 'bulk-10-electricity-preview.png', { fullPage: true });
 
   await page.getByRole('button', { name: 'Buy 3 for ₦10,000.00' }).click();

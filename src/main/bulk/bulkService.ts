@@ -117,7 +117,8 @@ export class BulkService {
     const unmapped = missingFields(choice.mapping, input.kind).length > 0;
     const log = unmapped ? { entries: [], problem: null } : await recentLog(this.app.client(), input.kind);
     const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(this.store, this.profileId, input.kind, input.replaceJobId ?? null, log.entries));
-    const accountsNote = result && isVendingKind(input.kind) ? await checkAccountsWithService(this.app, input.kind, result) : null;
+    const accounts = result && isVendingKind(input.kind) ? await checkAccountsWithService(this.app, input.kind, result) : null;
+    const accountsNote = accounts?.note ?? null;
     // The raw rows are not needed once validated: let them go before the items are written, so
     // the 200,000-row file is not in memory three times over.
     const rowsTotal = result ? result.counts.rows : table.rows.length;
@@ -143,7 +144,7 @@ export class BulkService {
         batchSize: settings.batchSize,
         concurrency: settings.concurrency,
       },
-      result ? itemsFromValidation(result, input.keepDuplicates) : [],
+      result ? itemsFromValidation(result, input.keepDuplicates, accounts?.names) : [],
       result ? result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })) : [],
     );
     const problem = [log.problem, accountsNote, result ? rowWarningsNote(result) : null].filter(Boolean).join(' ');
@@ -686,6 +687,7 @@ export function itemView(i: ItemRow): BulkItemView {
     updatedAt: i.updated_at,
     account: i.account ?? null,
     vendType: i.vend_type ?? null,
+    accountName: i.account_name ?? null,
     purchaseId: i.purchase_id ?? null,
     token: i.token ?? null,
     units: i.units ?? null,

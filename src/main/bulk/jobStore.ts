@@ -88,6 +88,7 @@ export interface ItemRow {
   account: string | null;
   /** Electricity: PREPAID or POSTPAID. */
   vend_type: string | null;
+  account_name: string | null;
   /** Electricity and cable: the `purchases` row this item was bought as. */
   purchase_id: string | null;
   /** What the wallet was charged for it (migration 9); null while not known. */
@@ -138,6 +139,8 @@ export interface NewItem {
   /** Electricity and cable: meter or smartcard number, and meter type. */
   account?: string | null;
   vendType?: string | null;
+  /** Electricity and cable: the name the service gave for the meter or smartcard when it was checked. */
+  accountName?: string | null;
 }
 
 export interface InvalidRowRecord {
@@ -175,8 +178,8 @@ export class JobStore {
     );
     const insertItem = this.stmt(
       `INSERT INTO bulk_items (job_id, seq, row_number, phone, network, product_code, voucher_code, operator, region, data_value,
-        description, amount_kobo, name, note, given_network, prefix_network, duplicate_of, state, updated_at, account, vend_type)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        description, amount_kobo, name, note, given_network, prefix_network, duplicate_of, state, updated_at, account, vend_type, account_name)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertInvalid = this.stmt('INSERT INTO bulk_invalid_rows (job_id, row_number, field, message) VALUES (?, ?, ?, ?)');
     const invalidRows = new Set(invalid.map((i) => i.row)).size;
@@ -191,7 +194,7 @@ export class JobStore {
         insertItem.run(
           id, ++seq, it.rowNumber, it.phone, it.network, it.productCode, it.voucherCode, it.operator, it.region, it.dataValue,
           it.description, it.amountKobo, it.name, it.note, it.givenNetwork, it.prefixNetwork, it.duplicateOf, it.state, at,
-          it.account ?? null, it.vendType ?? null,
+          it.account ?? null, it.vendType ?? null, it.accountName ?? null,
         );
       }
       for (const r of invalid) insertInvalid.run(id, r.row, r.field, r.message);

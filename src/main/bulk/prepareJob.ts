@@ -133,7 +133,8 @@ export function rowWarningsNote(result: ValidationResult): string | null {
   return `${notes.slice(0, 3).map((n) => (n.endsWith('.') ? n : `${n}.`)).join(' ')}${more}`;
 }
 
-export function* itemsFromValidation(result: ValidationResult, keepDuplicates: boolean): Generator<NewItem> {
+/** `accountNames`: the name the service gave for each row's meter or smartcard, by row number, where it was checked. */
+export function* itemsFromValidation(result: ValidationResult, keepDuplicates: boolean, accountNames?: ReadonlyMap<number, string>): Generator<NewItem> {
   const dupMessage = new Map<number, string>();
   for (const d of result.duplicates) {
     if (d.kind === 'in_file') {
@@ -167,6 +168,7 @@ export function* itemsFromValidation(result: ValidationResult, keepDuplicates: b
       state: dup && !keepDuplicates ? 'excluded' : 'queued',
       account: v.meter ?? v.smartcard ?? null,
       vendType: v.vendType ?? null,
+      accountName: accountNames?.get(v.row) ?? null,
     };
   }
 }

@@ -58,8 +58,15 @@ const CHECK_CONCURRENCY = 4;
  * valid and is checked again just before it is bought. Larger files are checked while buying.
  * Returns a note for the preview when some rows could not be checked.
  */
-export async function checkAccountsWithService(app: App, kind: 'electricity' | 'cable', result: ValidationResult): Promise<string | null> {
-  if (result.valid.length === 0 || result.valid.length > CHECK_ACCOUNTS_UP_TO) return null;
+/** What checking the rows' meters or smartcards found: a note when some could not be checked, and the name the service gave for each checked row. */
+export interface AccountsCheck {
+  note: string | null;
+  names: Map<number, string>;
+}
+
+export async function checkAccountsWithService(app: App, kind: 'electricity' | 'cable', result: ValidationResult): Promise<AccountsCheck> {
+  const names = new Map<number, string>();
+  if (result.valid.length === 0 || result.valid.length > CHECK_ACCOUNTS_UP_TO) return { note: null, names };
   const refused = new Map<number, { field: 'meter' | 'smartcard' | 'amount'; message: string }>();
   let unchecked = 0;
   let next = 0;
@@ -69,10 +76,12 @@ export async function checkAccountsWithService(app: App, kind: 'electricity' | '
       try {
         if (kind === 'electricity') {
           const { validation } = await validateMeter(app, { disco: row.disco ?? '', meter: row.meter ?? '', vendType: (row.vendType ?? 'PREPAID') as VendTypeInput });
+          if (validation.name.trim()) names.set(row.row, validation.name.trim());
           const min = nairaToKobo(validation.minAmount);
           if (row.amountKobo < min) refused.set(row.row, { field: 'amount', message: `meter ${row.meter} accepts at least ${formatNaira(min)}; ${formatNaira(row.amountKobo)} is less` });
         } else {
-          await validateSmartcard(app, { provider: row.provider ?? '', smartcard: row.smartcard ?? '' });
+          const { validation } = await validateSmartcard(app, { provider: row.provider ?? '', smartcard: row.smartcard ?? '' });
+          if (validation.name.trim()) names.set(row.row, validation.name.trim());
         }
       } catch (error) {
         if (error instanceof AppError && (error.code === 'invalid_meter' || error.code === 'invalid_smartcard')) {
@@ -92,7 +101,8 @@ export async function checkAccountsWithService(app: App, kind: 'electricity' | '
     result.totalKobo = result.valid.reduce((s, v) => s + v.amountKobo, 0);
     result.counts = { ...result.counts, valid: result.valid.length, invalid: result.counts.invalid + refused.size };
   }
-  return unchecked > 0 ? `${unchecked} ${kind === 'electricity' ? 'meter' : 'smartcard'}(s) could not be checked with the service now; each is checked again just before it is bought, and nothing is charged for one it refuses.` : null;
+  const note = unchecked > 0 ? `${unchecked} ${kind === 'electricity' ? 'meter' : 'smartcard'}(s) could not be checked with the service now; each is checked again just before it is bought, and nothing is charged for one it refuses.` : null;
+  return { note, names };
 }
 
 /** The item state and reason that a purchase's state means. `sending` purchases are left to the runner. */

@@ -122,6 +122,8 @@ export interface BulkItemView {
   account: string | null;
   /** Electricity: PREPAID or POSTPAID. */
   vendType: string | null;
+  /** Electricity and cable: the name the service gave for the meter or smartcard when it was checked before confirming; null when not checked. */
+  accountName: string | null;
   /** Electricity and cable: the purchase (receipt, Pending page) this row was bought as. */
   purchaseId: string | null;
   /** Prepaid electricity: the token and units, once successful. */

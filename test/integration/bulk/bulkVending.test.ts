@@ -25,6 +25,15 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** The name the service itself gives for a prepaid meter (POST /validateMeter, disco by its catalog productCode), asked without vendesk's client. */
+async function serviceMeterName(meter: string, disco: string): Promise<string> {
+  const headers = { Authorization: `Bearer ${t.token}`, 'Content-Type': 'application/json' };
+  const r = await fetch(`${t.sandbox.url}/validateMeter`, { method: 'POST', headers, body: JSON.stringify({ meter, disco, vendType: 'PREPAID' }) });
+  const name = ((await r.json()) as { data: { name: string } }).data.name;
+  expect(name).toMatch(/\S/);
+  return name;
+}
+
 describe('a bulk electricity job', () => {
   it('checks every row before charging, buys each meter once and reports tokens, declines, refusals and pending outcomes', async () => {
     const file = writeCsv(dir, 'meters.csv', [
@@ -52,6 +61,10 @@ describe('a bulk electricity job', () => {
     expect(invalid.rows[1].message).toMatch(/Row 6: disco NOPE is not in the catalog/);
     expect(invalid.rows[2].message).toMatch(/Row 7: .*below Ikeja Electric's minimum/);
     expect(invalid.rows[3].message).toMatch(/Row 8: /);
+    // Before confirming, each meter to be paid for shows whose it is, as the service's own meter check names it.
+    const toBuy = (await t.call('bulk.items', { jobId: preview.job.id, limit: 100, states: ['queued'] })).items;
+    expect(toBuy).toHaveLength(3);
+    for (const item of toBuy) expect(item.accountName).toBe(await serviceMeterName(item.account ?? '', item.network));
     // Nothing has been bought by checking the file.
     expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(0);
     expect(await walletKobo(t)).toBe(before);

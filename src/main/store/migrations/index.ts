@@ -4,8 +4,9 @@
  * jobs, 4 reconciliation, 5 messaging, 6 pending purchases and requery, 7 bulk electricity and
  * cable items, 8 connection scope, 9 bulk figures, 11 the filter choices of the log mirror, 12 the
  * concurrent sync's plan and the changes the mirror's position index follows, 13 where a messaging
- * charge figure comes from, 14 single airtime and data purchases (one-item bulk jobs), 16 local
- * bulk jobs sent for approval in the team workspace.
+ * charge figure comes from, 14 single airtime and data purchases (one-item bulk jobs), 15 the
+ * name the service gave for a bulk item's meter or smartcard, 16 local bulk jobs sent for approval
+ * in the team workspace.
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -21,6 +22,7 @@ import { logFacetsMigration } from './011_log_facets';
 import { syncPlanAndPositionsMigration } from './012_sync_plan_and_positions';
 import { messagingChargesMigration } from './013_messaging_charges';
 import { singleTopUpsMigration } from './014_single_top_ups';
+import { bulkAccountNamesMigration } from './015_bulk_account_names';
 import { teamJobLinksMigration } from './016_team_job_links';
 
 export const MIGRATIONS: Migration[] = [
@@ -37,6 +39,7 @@ export const MIGRATIONS: Migration[] = [
   syncPlanAndPositionsMigration,
   messagingChargesMigration,
   singleTopUpsMigration,
+  bulkAccountNamesMigration,
   teamJobLinksMigration,
   // (add one import and one entry per migration file, in number order)
 ];

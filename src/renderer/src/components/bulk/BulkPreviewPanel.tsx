@@ -159,6 +159,19 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                     { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
                     { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm" className="money">{rowAccount(r)}</Text> },
                     { header: 'Name', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.name || '—'}</Text> },
+                    ...(vending
+                      ? [
+                          {
+                            header: preview.job.kind === 'electricity' ? 'Meter owner (service)' : 'Subscriber (service)',
+                            width: 'minmax(140px, 1fr)',
+                            render: (r: BulkItemView) => (
+                              <Text size="sm" data-testid="tobuy-owner">
+                                {r.accountName ?? 'checked when bought'}
+                              </Text>
+                            ),
+                          },
+                        ]
+                      : []),
                     { header: vending ? (preview.job.kind === 'electricity' ? 'Disco' : 'Provider') : 'Network', width: 100, render: (r) => <Text size="sm">{r.network}</Text> },
                     { header: 'What', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.description || r.productCode}</Text> },
                     { header: 'Amount', width: 120, align: 'right', render: (r) => <Text size="sm" className="money">{formatNaira(r.amountKobo)}</Text> },
