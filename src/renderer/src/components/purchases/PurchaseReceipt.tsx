@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Card, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, CopyButton, Group, Table, Text } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { PurchaseView } from '../../../../shared/contract/purchases';
 import { AppError, asAppError, bridge } from '../../bridge';
-import { formatDateTime, formatNaira } from '../../format';
+import { formatNaira } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { receiptText, STATE_COLOR, STATE_LABEL } from './purchaseStatus';
+import { ReceiptHeader } from './ReceiptHeader';
 
 /** While printing, only the receipt marked `vd-printing` is shown. */
 const PRINT_CSS = `@media print {
@@ -63,18 +64,14 @@ export function PurchaseReceipt({ purchase, actions }: { purchase: PurchaseView;
   return (
     <Card withBorder padding="lg" radius="md" className={printing ? 'vd-printing' : undefined} data-testid="purchase-receipt">
       <style>{PRINT_CSS}</style>
-      <Group justify="space-between" align="flex-start" mb="sm">
-        <Stack gap={2}>
-          <Title order={4}>{electricity ? 'Electricity receipt' : 'Cable TV receipt'}</Title>
-          <Text size="xs" c="dimmed">
-            {formatDateTime(p.finalAt ?? p.createdAt)}
-            {p.connectionKind === 'sandbox' ? ' · SANDBOX (no real money)' : ''}
-          </Text>
-        </Stack>
-        <Badge size="lg" color={STATE_COLOR[p.state]} data-testid="receipt-state">
-          {STATE_LABEL[p.state]}
-        </Badge>
-      </Group>
+      <ReceiptHeader
+        title={electricity ? 'Electricity receipt' : 'Cable TV receipt'}
+        at={p.finalAt ?? p.createdAt}
+        sandbox={p.connectionKind === 'sandbox'}
+        stateColor={STATE_COLOR[p.state]}
+        stateLabel={STATE_LABEL[p.state]}
+        stateTestId="receipt-state"
+      />
 
       <Alert color={tone} variant="light" mb="md" data-testid="receipt-status">
         <Text size="sm" fw={500}>

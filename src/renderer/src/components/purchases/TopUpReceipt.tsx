@@ -1,11 +1,12 @@
-import { Alert, Badge, Button, Card, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, CopyButton, Group, Table, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import type { TopUpView } from '../../../../shared/contract/purchases';
 import { NETWORK_LABEL, type Network } from '../../../../shared/phone';
 import { AppError, asAppError, bridge } from '../../bridge';
-import { formatDateTime, formatDateTimeSeconds, formatNaira, localTimesIn } from '../../format';
+import { formatDateTimeSeconds, formatNaira, localTimesIn } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { ITEM_COLOR, ITEM_LABEL } from '../bulk/bulkLabels';
+import { ReceiptHeader } from './ReceiptHeader';
 
 /** States whose outcome the service has not given yet: "Check again" asks it now. */
 const OPEN = new Set<TopUpView['state']>(['accepted', 'pending', 'uncertain', 'sending', 'queued', 'held']);
@@ -70,18 +71,14 @@ export function TopUpReceipt({ purchase, actions }: { purchase: TopUpView; actio
   const tone = p.state === 'success' ? 'green' : p.state === 'failed' || p.state === 'uncertain' ? 'red' : p.state === 'rejected' || p.state === 'cancelled' ? 'gray' : 'yellow';
   return (
     <Card withBorder padding="lg" radius="md" data-testid="topup-receipt">
-      <Group justify="space-between" align="flex-start" mb="sm">
-        <Stack gap={2}>
-          <Title order={4}>{p.kind === 'airtime' ? 'Airtime receipt' : 'Data receipt'}</Title>
-          <Text size="xs" c="dimmed">
-            {formatDateTime(p.finalAt ?? p.createdAt)}
-            {p.connectionKind === 'sandbox' ? ' · SANDBOX (no real money)' : ''}
-          </Text>
-        </Stack>
-        <Badge size="lg" color={ITEM_COLOR[p.state]} data-testid="topup-state">
-          {ITEM_LABEL[p.state]}
-        </Badge>
-      </Group>
+      <ReceiptHeader
+        title={p.kind === 'airtime' ? 'Airtime receipt' : 'Data receipt'}
+        at={p.finalAt ?? p.createdAt}
+        sandbox={p.connectionKind === 'sandbox'}
+        stateColor={ITEM_COLOR[p.state]}
+        stateLabel={ITEM_LABEL[p.state]}
+        stateTestId="topup-state"
+      />
 
       <Alert color={tone} variant="light" mb="md" data-testid="topup-status">
         <Text size="sm" fw={500}>
