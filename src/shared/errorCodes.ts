@@ -31,6 +31,7 @@ export const APP_ERROR_CODES = [
   'approval_cancelled',
   'approval_mismatch',
   'approval_rejected',
+  'approval_used',
   'awaiting_approval',
   'bad_response',
   'cancelled',

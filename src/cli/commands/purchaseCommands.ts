@@ -90,7 +90,7 @@ function receiptText(p: PurchaseView): string {
 const SETTLED_OK = new Set(['success', 'pending', 'accepted']);
 
 /** A purchase's answer: done when bought or accepted and pending, failed otherwise. */
-function purchaseResult(purchase: PurchaseView): CliResult<z.infer<typeof purchaseShape>> {
+export function purchaseResult(purchase: PurchaseView): CliResult<z.infer<typeof purchaseShape>> {
   return { exitCode: SETTLED_OK.has(purchase.state) ? EXIT.ok : EXIT.failed, json: purchaseJson(purchase), text: receiptText(purchase) };
 }
 
@@ -141,7 +141,7 @@ function topUpText(p: TopUpView): string {
   return lines.join('\n');
 }
 
-function topUpResult(p: TopUpView): CliResult<z.infer<typeof topUpShape>> {
+export function topUpResult(p: TopUpView): CliResult<z.infer<typeof topUpShape>> {
   return { exitCode: SETTLED_OK.has(p.state) ? EXIT.ok : EXIT.failed, json: topUpJson(p), text: topUpText(p) };
 }
 

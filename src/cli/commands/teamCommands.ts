@@ -9,12 +9,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { AuditVerifyView, TeamJobView, TeamStatusView } from '../../shared/contract/team';
 import { parseTeamUrl } from '../../main/team/teamLink';
-import { formatNaira } from '../../shared/money';
+import { formatNaira, parseNairaText } from '../../shared/money';
 import { callOrThrow } from '../callOrThrow';
 import { command, dateRangeOptions, requireOption, requirePositional, stringOption, UsageError, type CliContext } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
 import { textTable } from '../textTable';
 import { writeExportTo } from './bulkCommands';
+import { purchaseResult, purchaseShape, topUpResult, topUpShape } from './purchaseCommands';
 
 const toNairaOrNull = (kobo: number | null) => (kobo === null ? null : kobo / 100);
 
@@ -28,6 +29,7 @@ const statusShape = z.strictObject({
   schemaVersion: z.number().nullable(),
   approvalThreshold: nairaOrNull.describe('single purchases above it need approval; null: none do'),
   problem: z.string().nullable().describe('why the database could not be read just now'),
+  auditQueued: z.number().describe("audit rows of this desktop's actions waiting to be written to the team database"),
 });
 
 function statusJson(s: TeamStatusView): z.infer<typeof statusShape> {
@@ -41,6 +43,7 @@ function statusJson(s: TeamStatusView): z.infer<typeof statusShape> {
     schemaVersion: s.schemaVersion,
     approvalThreshold: toNairaOrNull(s.approvalThresholdKobo),
     problem: s.problem,
+    auditQueued: s.auditQueued,
   };
 }
 
@@ -52,6 +55,7 @@ function statusText(s: TeamStatusView): string {
     `This desktop:  ${s.desktopName}`,
     `Approval above: ${s.approvalThresholdKobo === null ? 'no single-purchase threshold' : formatNaira(s.approvalThresholdKobo)}`,
   ];
+  if (s.auditQueued > 0) lines.push(`Audit rows waiting: ${s.auditQueued} (written when the team database answers)`);
   if (s.problem) lines.push(`Problem: ${s.problem}`);
   return lines.join('\n');
 }
@@ -137,6 +141,18 @@ const jobShape = z.strictObject({
   decidedAt: isoTime.nullable(),
   note: z.string().nullable(),
   sameFileJobs: z.array(z.string()).describe('other jobs from the same spreadsheet'),
+  purchase: z
+    .strictObject({
+      kind: z.enum(['airtime', 'data', 'electricity', 'cable']),
+      recipient: z.string().describe('phone number, meter or smartcard'),
+      phone: z.string(),
+      description: z.string(),
+      customerName: z.string().nullable(),
+      amount: naira,
+    })
+    .nullable()
+    .describe('a single purchase (kind single); null for a bulk job'),
+  preparedHere: z.boolean().describe('prepared on this desktop: once approved it is bought here'),
 });
 
 function jobJson(j: TeamJobView): z.infer<typeof jobShape> {
@@ -156,7 +172,17 @@ function jobJson(j: TeamJobView): z.infer<typeof jobShape> {
     decidedAt: j.decidedAt,
     note: j.decisionNote,
     sameFileJobs: j.sameFileJobs,
+    purchase: j.purchase
+      ? { kind: j.purchase.kind, recipient: j.purchase.account, phone: j.purchase.phone, description: j.purchase.description, customerName: j.purchase.customerName, amount: j.purchase.amountKobo / 100 }
+      : null,
+    preparedHere: j.preparedHere,
   };
+}
+
+/** What a job buys, in a few words: the spreadsheet, or the single purchase. */
+function jobWhat(j: TeamJobView): string {
+  if (j.purchase) return `${j.purchase.description} for ${j.purchase.account}${j.purchase.customerName ? ` (${j.purchase.customerName})` : ''}`;
+  return j.fileName ?? j.kind;
 }
 
 const STATE_TEXT: Record<TeamJobView['state'], string> = {
@@ -171,11 +197,12 @@ const STATE_TEXT: Record<TeamJobView['state'], string> = {
 function jobText(j: TeamJobView): string {
   const lines = [
     `Job ${j.id}: ${STATE_TEXT[j.state]}`,
-    `  ${j.fileName ?? j.kind}, ${j.itemCount} item(s), total ${formatNaira(j.totalKobo)}${j.walletAfterKobo === null ? '' : `, wallet after ${formatNaira(j.walletAfterKobo)}`}`,
+    `  ${jobWhat(j)}, ${j.itemCount} item(s), total ${formatNaira(j.totalKobo)}${j.walletAfterKobo === null ? '' : `, wallet after ${formatNaira(j.walletAfterKobo)}`}`,
     `  prepared by ${j.preparedBy} on ${j.preparedOn} at ${j.preparedAt}`,
   ];
   if (j.decidedBy) lines.push(`  ${j.state === 'rejected' ? 'rejected' : 'approved'} by ${j.decidedBy} at ${j.decidedAt}${j.decisionNote ? `: ${j.decisionNote}` : ''}`);
   if (j.sameFileJobs.length > 0) lines.push(`  Same spreadsheet as job(s) ${j.sameFileJobs.join(', ')}`);
+  if (j.purchase && j.preparedHere && j.state === 'approved') lines.push(`  Buy it here: vendesk purchases resume ${j.id}`);
   return lines.join('\n');
 }
 
@@ -195,8 +222,8 @@ export const approvalsCommand = command({
       jobs.length === 0
         ? `No team jobs ${state === 'all' ? 'yet' : state === 'waiting' ? 'wait for approval' : `were ${state}`}.`
         : textTable([
-            ['Job', 'State', 'Items', 'Total', 'Prepared by', 'Decided by'],
-            ...jobs.map((j) => [j.id, STATE_TEXT[j.state], String(j.itemCount), formatNaira(j.totalKobo), `${j.preparedBy} (${j.preparedOn})`, j.decidedBy ?? '—']),
+            ['Job', 'State', 'What', 'Items', 'Total', 'Prepared by', 'Decided by'],
+            ...jobs.map((j) => [j.id, STATE_TEXT[j.state], jobWhat(j), String(j.itemCount), formatNaira(j.totalKobo), `${j.preparedBy} (${j.preparedOn})`, j.decidedBy ?? '—']),
           ]);
     return { json: { state, jobs: jobs.map(jobJson) }, text };
   },
@@ -264,4 +291,44 @@ export const auditExportCommand = command({
   },
 });
 
-export const TEAM_COMMANDS = [teamJoinCommand, teamStatusCommand, approvalsCommand, decideCommand('approve'), decideCommand('reject'), auditVerifyCommand, auditExportCommand, teamLeaveCommand];
+export const teamThresholdCommand = command({
+  path: ['team', 'threshold'],
+  summary: 'Sets the amount above which a single LIVE purchase waits for approval by another member (team admins only)',
+  usage: 'vendesk team threshold NAIRA|none [--json]',
+  options: [],
+  output: statusShape,
+  async run(ctx) {
+    const text = requirePositional(ctx.args, 0, 'Give the amount in Naira (e.g. `vendesk team threshold 50000`), or `none` so that no single purchase needs approval.');
+    let thresholdKobo: number | null = null;
+    if (text.toLowerCase() !== 'none') {
+      const r = parseNairaText(text);
+      if (!r.ok) throw new UsageError(`"${text}" is not an amount vendesk reads. ${r.reason}`);
+      if (r.kobo < 0) throw new UsageError('The threshold cannot be below ₦0.');
+      thresholdKobo = r.kobo;
+    }
+    const s = await callOrThrow(await ctx.app(), 'team.setThreshold', { thresholdKobo });
+    const said =
+      s.approvalThresholdKobo === null
+        ? 'No single purchase needs approval now.'
+        : `A single LIVE purchase above ${formatNaira(s.approvalThresholdKobo)} now waits for approval by another team member.`;
+    return { json: statusJson(s), text: `${said}\n${statusText(s)}` };
+  },
+});
+
+export const purchasesResumeCommand = command({
+  path: ['purchases', 'resume'],
+  summary: 'Buys an approved single purchase prepared on this desktop, exactly once (asked again: its receipt, nothing more is bought)',
+  usage: 'vendesk purchases resume TEAM_JOB_ID [--json]',
+  options: [],
+  output: z.union([purchaseShape, topUpShape]),
+  exitCodes: { 0: 'bought, or accepted and pending', 1: 'declined, refused, uncertain, rejected by the approver, or the command failed', 4: 'still waits for approval (nothing bought)' },
+  async run(ctx) {
+    const teamJobId = requirePositional(ctx.args, 0, 'Give the team job of the purchase: vendesk purchases resume TEAM_JOB_ID (see `vendesk approvals --state approved`).');
+    const bought = await callOrThrow(await ctx.app(), 'purchases.resume', { teamJobId });
+    if (bought.purchase) return purchaseResult(bought.purchase);
+    if (bought.topUp) return topUpResult(bought.topUp);
+    throw new UsageError(`Team job ${teamJobId} has no purchase.`);
+  },
+});
+
+export const TEAM_COMMANDS = [teamJoinCommand, teamStatusCommand, teamThresholdCommand, purchasesResumeCommand, approvalsCommand, decideCommand('approve'), decideCommand('reject'), auditVerifyCommand, auditExportCommand, teamLeaveCommand];

@@ -26,6 +26,7 @@ import { walletKoboOrNull } from '../mirror/balanceSnapshots';
 import { createBulkService, itemView } from './bulkService';
 import type { ItemRow, JobRow, NewItem } from './jobStore';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
+import { gateSinglePurchase, type SingleGateOptions } from '../team/purchaseApproval';
 
 /** A request as the contract parses it. */
 export type TopUpInput = Extract<TopUpRequest, { kind: 'airtime' }> | Extract<TopUpRequest, { kind: 'data' }>;
@@ -111,12 +112,13 @@ export async function checkTopUp(app: App, request: TopUpInput): Promise<Checked
  * Buys the purchase as a one-item job and waits for the service's answer (the job's outcome wait:
  * a minute by default), then returns its receipt.
  */
-export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean }): Promise<TopUpView> {
+export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean }, options: SingleGateOptions = {}): Promise<TopUpView> {
   const { view: check, item } = await checkTopUp(app, request);
   if (check.recent && !request.repeat) {
     throw new AppError('recent_duplicate', `${check.recent} Nothing was bought.`, 'Buy it again only if another purchase is wanted: confirm that you want to buy it again.');
   }
   if (check.blocker) throw new AppError('wallet_short', `${check.blocker} Nothing was bought.`, 'Top up the wallet, then buy again.');
+  const approved = await gateSinglePurchase(app, { kind: request.kind, account: item.phone, phone: item.phone, amountKobo: item.amountKobo, description: check.description, customerName: null, request }, options);
   const key = `${app.connection.profileId}|${item.phone}|${item.amountKobo}|${item.productCode}`;
   if (underWay.has(key)) {
     throw new AppError('purchase_in_progress', `The same purchase for ${item.phone} is being sent now. Nothing more was bought.`, 'Wait for its receipt.');
@@ -125,25 +127,29 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
   try {
     const service = app.service(createBulkService);
     const connection = app.connection;
-    const jobId = service.store.createJob(
-      {
-        kind: request.kind,
-        origin: 'single',
-        profileId: connection.profileId,
-        connectionKind: connection.kind,
-        baseUrl: connection.baseUrl,
-        fileName: `${check.description} for ${item.phone}`,
-        fileHash: '',
-        sheetName: null,
-        headers: [],
-        mapping: {},
-        rowsTotal: 1,
-        batchSize: 1,
-        concurrency: 1,
-      },
-      [{ ...item, state: 'queued' }],
-      [],
-    );
+    const jobId = app.db.transaction(() => {
+      const id = service.store.createJob(
+        {
+          kind: request.kind,
+          origin: 'single',
+          profileId: connection.profileId,
+          connectionKind: connection.kind,
+          baseUrl: connection.baseUrl,
+          fileName: `${check.description} for ${item.phone}`,
+          fileHash: '',
+          sheetName: null,
+          headers: [],
+          mapping: {},
+          rowsTotal: 1,
+          batchSize: 1,
+          concurrency: 1,
+        },
+        [{ ...item, state: 'queued' }],
+        [],
+      );
+      approved?.written(id); // a team-approved purchase is linked before it can be sent
+      return id;
+    })();
     service.store.confirmJob(jobId);
     app.events.emit('data.changed', { topics: ['jobs'] });
     let finished;

@@ -3,6 +3,7 @@ import { AppError } from '../../shared/appError';
 import { readWallet } from '../mirror/balanceSnapshots';
 import { normalizeBaseUrl, type App } from '../app';
 import { checkServiceAddress } from '../../shared/serviceAddress';
+import { auditProfileChange } from '../team/teamAuditHooks';
 import { APP_VERSION } from '../version';
 import type { HandlersOf } from './handlerTypes';
 
@@ -38,7 +39,7 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
 
   'profiles.list': (_input, app) => profileViews(app),
 
-  'profiles.save': (input, app) => {
+  'profiles.save': async (input, app) => {
     // Refused before anything is saved, so a refused token never leaves a half-made profile.
     const refusal = input.token ? app.tokens.refusal?.() : null;
     if (refusal) throw AppError.fromShape(refusal);
@@ -59,6 +60,7 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
     }
     const view = profileViews(app).find((p) => p.id === profile.id);
     if (!view) throw new AppError('profile_not_found', 'The profile was not saved.');
+    await auditProfileChange(app, 'saved', view, { tokenGiven: input.token !== undefined, tokenCleared });
     return { ...view, tokenCleared };
   },
 
@@ -89,12 +91,16 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
         'Confirm that you want to switch to it (the window asks; the CLI takes --yes).',
       );
     }
-    return { ...(await app.switchProfile(input.id)) };
+    const connection = { ...(await app.switchProfile(input.id)) };
+    await auditProfileChange(app, 'activated', target);
+    return connection;
   },
 
   'profiles.delete': async (input, app) => {
     if (app.connection.profileId === input.id) await app.switchProfile('sandbox');
+    const deleted = app.profiles.list().find((p) => p.id === input.id);
     app.profiles.delete(input.id);
+    if (deleted) await auditProfileChange(app, 'deleted', deleted);
     app.tokens.delete(input.id);
     return { deleted: true as const };
   },

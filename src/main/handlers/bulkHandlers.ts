@@ -3,6 +3,7 @@ import { inspectSpreadsheet } from '../imports';
 import { fileRefName, resolveFileRef } from '../files';
 import { createBulkService } from '../bulk/bulkService';
 import { importFailure } from '../bulk/prepareJob';
+import { auditBulkCaps } from '../team/teamAuditHooks';
 import type { HandlersOf } from './handlerTypes';
 
 export const bulkHandlers: HandlersOf<typeof bulkOperations> = {
@@ -33,5 +34,11 @@ export const bulkHandlers: HandlersOf<typeof bulkOperations> = {
   'bulk.discard': (input, app) => app.service(createBulkService).discard(input.jobId),
   'bulk.export': (input, app) => app.service(createBulkService).exportResults(input.jobId, input.format),
   'bulk.settings.get': (_input, app) => app.service(createBulkService).settingsView(),
-  'bulk.settings.set': (input, app) => app.service(createBulkService).updateSettings(input),
+  'bulk.settings.set': async (input, app) => {
+    const service = app.service(createBulkService);
+    const before = service.settingsView();
+    const after = service.updateSettings(input);
+    await auditBulkCaps(app, before, after);
+    return after;
+  },
 };

@@ -7,6 +7,7 @@ import { itemsPage, listRuns, requireRunOf, resolveItems, runView } from '../rec
 import { requeryPendingItems } from '../reconcile/requeryPendingItems';
 import { exported, writeCategoryCsv, writeReconcileWorkbook } from '../reports/reconcileWorkbook';
 import { spendReport, writeSpendChart, writeSpendWorkbook } from '../reports/spendReport';
+import { auditReconcileResolution, auditReconcileRun } from '../team/teamAuditHooks';
 import type { HandlersOf } from './handlerTypes';
 
 function exportPath(app: App, base: string, extension: 'xlsx' | 'csv'): string {
@@ -20,12 +21,20 @@ function ownRun(app: App, runId: string): string {
 }
 
 export const reconcileHandlers: HandlersOf<typeof reconcileOperations> = {
-  'reconcile.start': (input, app) => app.service(createReconcileRunner).start(input),
+  'reconcile.start': async (input, app) => {
+    const run = await app.service(createReconcileRunner).start(input);
+    await auditReconcileRun(app, run);
+    return run;
+  },
   'reconcile.cancel': (input, app) => ({ cancelled: app.service(createReconcileRunner).cancel(input.runId) }),
   'reconcile.runs': (input, app) => listRuns(app.db, app.connection.profileId, input.limit),
   'reconcile.run': (input, app) => runView(app.db, ownRun(app, input.runId)),
   'reconcile.items': (input, app) => itemsPage(app.db, ownRun(app, input.runId), input.category, input.offset, input.limit, input.search),
-  'reconcile.resolve': (input, app) => ({ resolved: resolveItems(app.db, ownRun(app, input.runId), input.seqs, input.note) }),
+  'reconcile.resolve': async (input, app) => {
+    const resolved = resolveItems(app.db, ownRun(app, input.runId), input.seqs, input.note);
+    await auditReconcileResolution(app, input.runId, input.seqs, input.note);
+    return { resolved };
+  },
   'reconcile.requeryPending': (input, app) => requeryPendingItems(app, ownRun(app, input.runId)),
   'reconcile.exportWorkbook': async (input, app) => {
     const run = runView(app.db, ownRun(app, input.runId));

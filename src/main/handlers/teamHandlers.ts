@@ -1,4 +1,5 @@
 import { teamOperations } from '../../shared/contract/team';
+import { resumeApprovedPurchase, settleApprovedPurchases } from '../team/approvedPurchases';
 import { teamWorkspace } from '../team/teamWorkspace';
 import type { HandlersOf } from './handlerTypes';
 
@@ -6,7 +7,12 @@ export const teamHandlers: HandlersOf<typeof teamOperations> = {
   'team.status': (_input, app) => teamWorkspace(app).status(),
   'team.join': (input, app) => teamWorkspace(app).join(input),
   'team.leave': (_input, app) => teamWorkspace(app).leave(),
-  'approvals.list': (input, app) => teamWorkspace(app).listJobs(input.state),
+  'approvals.list': async (input, app) => {
+    await settleApprovedPurchases(app);
+    return teamWorkspace(app).listJobs(input.state);
+  },
+  'team.setThreshold': (input, app) => teamWorkspace(app).setThreshold(input.thresholdKobo),
+  'purchases.resume': (input, app) => resumeApprovedPurchase(app, input.teamJobId),
   'approvals.decide': (input, app) => teamWorkspace(app).decide(input.jobId, input.decision, input.note),
   'audit.verify': (_input, app) => teamWorkspace(app).verifyAudit(),
   'audit.export': (input, app) => teamWorkspace(app).exportAudit(input),

@@ -32,8 +32,9 @@ import { checkRefund } from './refundCheck';
 import { describeAccount, findBlockingPurchase, insertSendingPurchase, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
 import { settleFromLog } from './settleFromLog';
 import { createVendingCatalogs } from './vendingCatalogs';
+import { gateSinglePurchase, type ApprovedBuy, type SingleGateOptions } from '../team/purchaseApproval';
 
-export interface BuyOptions {
+export interface BuyOptions extends SingleGateOptions {
   /** `bulk` for spreadsheet rows; shown on the Pending page. Default `single`. */
   source?: string;
 }
@@ -235,7 +236,8 @@ export async function buyElectricity(app: App, request: ElectricityRequest, opti
     customer_type: '',
     balance_before_kobo: balanceBefore,
   };
-  const row = insertGuarded(app, session, purchase, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo });
+  const approved = await gateSinglePurchase(app, { kind: 'electricity', account: req.meter, phone, amountKobo: req.amountKobo, description: `${disco.name} ${req.vendType} electricity`, customerName: validation.name, request: req }, options);
+  const row = insertGuarded(app, session, purchase, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo }, approved);
   return sendAndRecord(
     app,
     session,
@@ -275,7 +277,8 @@ export async function buyCable(app: App, request: CableRequest, options: BuyOpti
     customer_type: validation.customerType,
     balance_before_kobo: balanceBefore,
   };
-  const row = insertGuarded(app, session, purchase, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode });
+  const approved = await gateSinglePurchase(app, { kind: 'cable', account: req.smartcard, phone, amountKobo, description: `${bouquet.network} ${bouquet.description}`, customerName: validation.name, request: req }, options);
+  const row = insertGuarded(app, session, purchase, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode }, approved);
   return sendAndRecord(
     app,
     session,
@@ -286,13 +289,15 @@ export async function buyCable(app: App, request: CableRequest, options: BuyOpti
 }
 
 /** The duplicate check and the `sending` row in one transaction: two windows cannot both pass. */
-function insertGuarded(app: App, session: Session, purchase: NewPurchase, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): PurchaseRow {
+function insertGuarded(app: App, session: Session, purchase: NewPurchase, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }, approved: ApprovedBuy | null): PurchaseRow {
   const clock = app.service(createServiceClock);
   return app.db.transaction(() => {
     if (app.connection.profileId !== session.connection.profileId) {
       throw new AppError('connection_changed', 'The connection changed while the purchase was being prepared. Nothing was bought.', 'Check the connection shown at the top, then buy again.');
     }
     refuseDuplicate(app, key);
-    return insertSendingPurchase(app, session, purchase, clock.now());
+    const row = insertSendingPurchase(app, session, purchase, clock.now());
+    approved?.written(row.id); // a team-approved purchase is linked before its request leaves
+    return row;
   }).immediate();
 }

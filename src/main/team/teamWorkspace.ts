@@ -20,6 +20,7 @@ import type {
 import type { App } from '../app';
 import { exportFileName, exportsDir } from '../files';
 import { exportAuditTrail, verifyAuditTrail } from './auditTrail';
+import { flushTeamAudit, queuedTeamAuditRows } from './teamAuditOutbox';
 import { teamError } from './teamErrors';
 import { defaultDesktopName, desktopId, forgetTeamLink, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
 import { migrateTeamSchema, notMemberError, teamSchemaVersion } from './teamMigrations';
@@ -40,6 +41,7 @@ interface JobRecord {
   prepared_by: string;
   prepared_at: Date;
   desktop_name: string;
+  desktop_id: string;
   decided_by: string | null;
   decided_at: Date | null;
   note: string | null;
@@ -47,12 +49,12 @@ interface JobRecord {
 }
 
 const JOB_SELECT = `SELECT j.id, j.kind, j.state, j.file_name, j.file_sha256, j.item_count, j.total_kobo::text, j.wallet_kobo::text,
-    j.preview, j.prepared_by, j.prepared_at, j.desktop_name, a.decided_by, a.decided_at, a.note,
+    j.preview, j.prepared_by, j.prepared_at, j.desktop_name, j.desktop_id, a.decided_by, a.decided_at, a.note,
     (SELECT array_agg(o.id::text ORDER BY o.prepared_at) FROM vendesk.jobs o
       WHERE o.file_sha256 = j.file_sha256 AND o.id <> j.id) AS same_file
   FROM vendesk.jobs j LEFT JOIN vendesk.approvals a ON a.job_id = j.id`;
 
-function jobView(r: JobRecord): TeamJobView {
+function jobView(r: JobRecord, thisDesktopId: string): TeamJobView {
   const total = Number(r.total_kobo);
   const wallet = r.wallet_kobo === null ? null : Number(r.wallet_kobo);
   return {
@@ -72,7 +74,9 @@ function jobView(r: JobRecord): TeamJobView {
     decidedAt: r.decided_at ? r.decided_at.toISOString() : null,
     decisionNote: r.note,
     sameFileJobs: r.same_file ?? [],
-    preview: { kind: r.preview?.kind ?? r.kind, rows: r.preview?.rows ?? [], moreRows: r.preview?.moreRows ?? 0 },
+    preview: { kind: r.preview?.kind ?? r.kind, rows: r.preview?.rows ?? [], moreRows: r.preview?.moreRows ?? 0, ...(r.preview?.purchase ? { purchase: r.preview.purchase } : {}) },
+    purchase: r.kind === 'single' ? (r.preview?.purchase ?? null) : null,
+    preparedHere: r.desktop_id === thisDesktopId,
   };
 }
 
@@ -134,12 +138,21 @@ export class TeamWorkspace {
     } catch (e) {
       throw teamError(e);
     }
+    // A connection cut while it is checked out emits 'error' besides failing its query: without a
+    // listener that would crash the process. A broken connection is not put back in the pool.
+    let broken: Error | undefined;
+    const onError = (e: Error) => {
+      broken = e;
+    };
+    client.on('error', onError);
     try {
       return await fn(client);
     } catch (e) {
+      if ((e as { code?: string }).code === undefined || /terminated|ECONNRESET/i.test(String((e as Error).message))) broken ??= e as Error;
       throw teamError(e);
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken);
     }
   }
 
@@ -185,8 +198,11 @@ export class TeamWorkspace {
       schemaVersion: null,
       approvalThresholdKobo: null,
       problem: null,
+      auditQueued: 0,
     };
     if (!link) return base;
+    await flushTeamAudit(this.app);
+    base.auditQueued = queuedTeamAuditRows(this.app);
     try {
       return await this.withClient(async (client) => {
         const threshold = await client.query<{ value: number | null }>("SELECT value FROM vendesk.team_settings WHERE key = 'single_purchase_approval_kobo'");
@@ -202,7 +218,8 @@ export class TeamWorkspace {
     return this.withClient(async (client) => {
       const states = STATES[state];
       const r = await client.query<JobRecord>(`${JOB_SELECT} WHERE ($1::text[] IS NULL OR j.state = ANY($1)) ORDER BY j.prepared_at DESC LIMIT 500`, [states]);
-      return r.rows.map(jobView);
+      const here = desktopId(this.app);
+      return r.rows.map((row) => jobView(row, here));
     });
   }
 
@@ -210,7 +227,7 @@ export class TeamWorkspace {
     return this.withClient(async (client) => {
       const r = await client.query<JobRecord>(`${JOB_SELECT} WHERE j.id = $1`, [jobId]);
       if (r.rows.length === 0) throw new AppError('team_job_not_found', `There is no team job ${jobId}.`, 'Check the job id (run `vendesk approvals --state all`).');
-      return jobView(r.rows[0]);
+      return jobView(r.rows[0], desktopId(this.app));
     });
   }
 
@@ -222,8 +239,18 @@ export class TeamWorkspace {
     return this.job(jobId);
   }
 
+  /** An admin sets the amount above which a single LIVE purchase needs approval (the database writes the `cap_change` row). */
+  async setThreshold(thresholdKobo: number | null): Promise<TeamStatusView> {
+    const desktop = this.desktop();
+    await this.withClient((client) =>
+      client.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', ['single_purchase_approval_kobo', JSON.stringify(thresholdKobo), desktop.id, desktop.name]),
+    );
+    return this.status();
+  }
+
   /** Checks the chain; when intact, remembers its last row so a later cut of the trail's end shows. */
   async verifyAudit(): Promise<AuditVerifyView> {
+    await flushTeamAudit(this.app);
     const expectHead = this.app.settings.get<{ seq: number; hash: string } | null>(AUDIT_HEAD_KEY, null) ?? undefined;
     const result = await this.withClient((client) => verifyAuditTrail(client, expectHead));
     if (result.intact && result.head) this.app.settings.set(AUDIT_HEAD_KEY, result.head);
@@ -231,6 +258,7 @@ export class TeamWorkspace {
   }
 
   async exportAudit(range: { from?: string; to?: string }): Promise<AuditExportView> {
+    await flushTeamAudit(this.app);
     const fileName = exportFileName('Audit trail', 'xlsx');
     const file = path.join(exportsDir(this.app), fileName);
     const to = range.to ? new Date(dayStart(range.to).getTime() + 86_400_000) : undefined;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { op } from './define';
 import type { ExportedFile } from './files';
 import { reversedDatesMessage } from './logs';
+import type { PurchaseView, TopUpView } from './purchases';
 
 export type TeamRole = 'preparer' | 'approver' | 'admin';
 
@@ -26,6 +27,8 @@ export interface TeamStatusView {
   approvalThresholdKobo: number | null;
   /** Why the database could not be read just now (joined, but unreachable or refusing); null when fine. */
   problem: string | null;
+  /** Audit rows of this desktop's actions (profile, cap, reconcile) not yet written to the team database. */
+  auditQueued: number;
 }
 
 export interface TeamJoinResult extends TeamStatusView {
@@ -35,12 +38,30 @@ export interface TeamJoinResult extends TeamStatusView {
 
 export type TeamJobState = 'awaiting_approval' | 'approved' | 'rejected' | 'running' | 'finished' | 'cancelled';
 
+export type SinglePurchaseKind = 'airtime' | 'data' | 'electricity' | 'cable';
+
+/** A single purchase held for approval, as the approver sees it. */
+export interface SinglePurchaseSummary {
+  kind: SinglePurchaseKind;
+  /** Who receives it: the phone number (airtime, data), the meter or the smartcard. */
+  account: string;
+  /** The customer's phone number (for airtime and data the same as `account`). */
+  phone: string;
+  amountKobo: number;
+  /** "MTN airtime", the data plan, "IKEDC PREPAID electricity", "DSTV Compact". */
+  description: string;
+  /** The name the service gave for the meter or smartcard (null for airtime and data). */
+  customerName: string | null;
+}
+
 /** What the approver sees: the preparer's preview of a job (rows, total, wallet after). */
 export interface TeamJobPreview {
   kind: string;
   rows: { row: number; phone: string; network: string | null; product: string; amountKobo: number }[];
   /** Rows not shown in `rows` (a preview keeps the first 500). */
   moreRows: number;
+  /** A single purchase's details (team jobs of kind `single`). */
+  purchase?: SinglePurchaseSummary;
 }
 
 export interface TeamJobView {
@@ -63,6 +84,19 @@ export interface TeamJobView {
   /** Other jobs from the same spreadsheet (by content), oldest first. */
   sameFileJobs: string[];
   preview: TeamJobPreview;
+  /** A single purchase (kind `single`): what, for whom, how much; null for a bulk job. */
+  purchase: SinglePurchaseSummary | null;
+  /** Prepared on this desktop: once approved, it is bought here (`purchases.resume` for a single purchase). */
+  preparedHere: boolean;
+}
+
+/** What `purchases.resume` bought (or had bought already): the receipt of the one purchase. */
+export interface ApprovedPurchaseView {
+  teamJobId: string;
+  /** Electricity or cable TV. */
+  purchase: PurchaseView | null;
+  /** Airtime or data. */
+  topUp: TopUpView | null;
 }
 
 export interface AuditBreakView {
@@ -107,6 +141,14 @@ export const teamOperations = {
       .refine((d) => d.decision === 'approve' || d.note.length > 0, { message: 'Say why the job is rejected (a note)', path: ['note'] }),
     'Approves or rejects a team job prepared by someone else',
   ).returns<TeamJobView>(),
+  'team.setThreshold': op(
+    z.object({ thresholdKobo: z.number().int('Amounts are whole kobo').min(0, 'The threshold cannot be below ₦0').nullable() }),
+    'Sets the amount above which a single LIVE purchase needs approval by another member (admins only; null: none needs it)',
+  ).returns<TeamStatusView>(),
+  'purchases.resume': op(
+    z.object({ teamJobId: z.string().uuid('Not a team job id') }),
+    'Buys an approved single purchase prepared on this desktop, exactly once (again: its receipt, nothing more is bought)',
+  ).returns<ApprovedPurchaseView>(),
   'audit.verify': op(z.object({}), "Checks the team audit trail's hash chain row by row").returns<AuditVerifyView>(),
   'audit.export': op(
     z

@@ -54,6 +54,7 @@ const f = {
   teamUrl: '',
   teamPasswordFile: '',
   teamJobs: [] as string[],
+  approvedSingle: '',
 };
 
 const SCENARIOS: Record<string, Scenario[]> = {
@@ -125,6 +126,12 @@ const SCENARIOS: Record<string, Scenario[]> = {
   completion: ['bash', 'zsh'].map((shell) => ({ args: () => ['completion', shell], exit: 0 })),
   'team join': [{ args: () => ['team', 'join', '--url', f.teamUrl, '--password-file', f.teamPasswordFile, '--desktop-name', 'Bola PC'], exit: 0 }],
   'team status': [{ args: () => ['team', 'status'], exit: 0 }],
+  'team threshold': [
+    { args: () => ['team', 'threshold', '250,000'], exit: 0 },
+    { args: () => ['team', 'threshold', 'none'], exit: 0 },
+  ],
+  // Bought on the first run; the second returns the same receipt and buys nothing.
+  'purchases resume': [{ args: () => ['purchases', 'resume', f.approvedSingle], exit: 0 }],
   approvals: [
     { args: () => ['approvals'], exit: 0 },
     { args: () => ['approvals', '--state', 'all'], exit: 0 },
@@ -160,7 +167,8 @@ beforeAll(async () => {
   await migrateTeamSchema(setup);
   await setup.end();
   const ada = await team.createLogin('ada', ['vendesk_preparer']);
-  f.teamPasswordFile = writeSecret('bola.pw', await team.createLogin('bola', ['vendesk_approver']));
+  f.teamPasswordFile = writeSecret('bola.pw', await team.createLogin('bola', ['vendesk_approver', 'vendesk_admin']));
+  const chidi = await team.createLogin('chidi', ['vendesk_approver']);
   f.teamUrl = `postgres://bola@127.0.0.1:${team.port}/postgres`;
   const asAda = new pg.Client(team.config('ada', ada));
   await asAda.connect();
@@ -200,6 +208,19 @@ beforeAll(async () => {
   f.runId = (await peer.json<{ runId: string }>(['reconcile', f.exportFile])).runId;
   const items = await peer.json<{ items: { seq: number; category: string }[] }>(['reconcile', 'items', f.runId, '--category', 'missingLocally']);
   f.exceptionSeq = String(items.items[0].seq);
+  // A single LIVE purchase above the team's threshold, prepared here (bola is also the admin) and
+  // approved by chidi, for `purchases resume`; then this folder leaves until the `team join` scenario.
+  expect((await peer.run(['team', 'join', '--url', f.teamUrl, '--password-file', f.teamPasswordFile])).code).toBe(0);
+  expect((await peer.run(['team', 'threshold', '1000'])).code).toBe(0);
+  const held = await peer.run(['buy', 'airtime', '--phone', mtnPhone(990), '--amount', '1500', '--yes']);
+  expect(held.code, held.stdout).toBe(4);
+  f.approvedSingle = (JSON.parse(held.stdout) as { error: { details?: unknown; message: string } }).error.message.match(/team job ([0-9a-f-]{36})/)?.[1] ?? '';
+  const asChidi = new pg.Client(team.config('chidi', chidi));
+  await asChidi.connect();
+  await asChidi.query("SELECT vendesk.decide_job($1, 'approved', 'ok', 'desk-c', 'Chidi PC')", [f.approvedSingle]);
+  await asChidi.end();
+  expect((await peer.run(['team', 'threshold', 'none'])).code).toBe(0);
+  expect((await peer.run(['team', 'leave'])).code).toBe(0);
 }, 120_000);
 
 afterAll(async () => {

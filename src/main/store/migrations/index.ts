@@ -24,6 +24,7 @@ import { messagingChargesMigration } from './013_messaging_charges';
 import { singleTopUpsMigration } from './014_single_top_ups';
 import { bulkAccountNamesMigration } from './015_bulk_account_names';
 import { teamJobLinksMigration } from './016_team_job_links';
+import { teamSinglePurchasesMigration } from './017_team_single_purchases';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -41,5 +42,6 @@ export const MIGRATIONS: Migration[] = [
   singleTopUpsMigration,
   bulkAccountNamesMigration,
   teamJobLinksMigration,
+  teamSinglePurchasesMigration,
   // (add one import and one entry per migration file, in number order)
 ];

@@ -4,11 +4,13 @@
  */
 import type { TeamMigration } from './teamMigration';
 import { teamCoreMigration } from './001_team_core';
+import { singlePurchasesAndAuditMigration } from './002_single_purchases_and_audit';
 
 export type { TeamMigration } from './teamMigration';
 
 export const TEAM_MIGRATIONS: TeamMigration[] = [
   teamCoreMigration,
+  singlePurchasesAndAuditMigration,
   // (add one import and one entry per migration file, in number order)
 ];
 

@@ -1,0 +1,160 @@
+/**
+ * Audit rows this desktop records about its own actions while joined to a team: a connection
+ * profile saved, switched to or deleted (never its token), bulk spending caps changed, a reconcile
+ * run and the resolutions of its items. Each is written to the local outbox first (SQLite,
+ * `team_audit_outbox`) and then to the team database through the schema's functions, in order.
+ * When the team database cannot be reached, the action is not refused and not lost: its row stays
+ * in the outbox, with when it happened (`detail.at`), and is written the next time this desktop
+ * reaches the database (the next such action, `team status`, `audit verify|export`, a purchase
+ * check). `team status` says how many rows wait.
+ *
+ * Two vendesk processes on one data folder never write the same row twice: the writer holds a
+ * PostgreSQL advisory lock named after this desktop while it writes and removes rows.
+ */
+import type pg from 'pg';
+import type { App } from '../app';
+import { teamWorkspace } from './teamWorkspace';
+
+/** What an outbox row asks the team database to record. */
+export type TeamAuditEntry =
+  | { action: 'profile_change'; detail: Record<string, unknown> }
+  | { action: 'cap_change'; amountKobo: number | null; detail: Record<string, unknown> }
+  | { action: 'reconcile'; localRunId: string; from: string; to: string; summary: Record<string, unknown> }
+  | { action: 'resolve'; localRunId: string; entryKey: string; resolution: string; note: string; amountKobo: number | null };
+
+interface OutboxRow {
+  seq: number;
+  args: string;
+}
+
+interface Stored {
+  entry: TeamAuditEntry;
+  desktop: { id: string; name: string };
+  at: string;
+}
+
+const LOCK_NAMESPACE = 'vendesk-audit-outbox:';
+
+/** Writes of this app's outbox in progress (one at a time). */
+const flushing = new WeakMap<App, Promise<number>>();
+
+/**
+ * Records an action in the team's audit trail: queued here, then written when the database
+ * answers. Does nothing on a desktop that is not joined. Never throws for the database.
+ */
+export async function recordTeamAudit(app: App, entry: TeamAuditEntry): Promise<void> {
+  const team = teamWorkspace(app);
+  const link = team.link();
+  if (!link) return;
+  const stored: Stored = { entry, desktop: team.desktop(), at: new Date().toISOString() };
+  app.db
+    .prepare('INSERT INTO team_audit_outbox (team_url, action, args, created_at) VALUES (?, ?, ?, ?)')
+    .run(link.url, entry.action, JSON.stringify(stored), stored.at);
+  await flushTeamAudit(app);
+}
+
+/** Rows waiting in the outbox for the team this desktop is joined to. */
+export function queuedTeamAuditRows(app: App): number {
+  const link = teamWorkspace(app).link();
+  if (!link) return 0;
+  return (app.db.prepare('SELECT count(*) AS n FROM team_audit_outbox WHERE team_url = ?').get(link.url) as { n: number }).n;
+}
+
+/** Writes what waits in the outbox, oldest first; stops at the first failure (kept for the next try). Returns rows written. */
+export function flushTeamAudit(app: App): Promise<number> {
+  const current = flushing.get(app);
+  if (current) return current.then(() => flushTeamAudit(app));
+  const run = flushNow(app).finally(() => flushing.delete(app));
+  flushing.set(app, run);
+  return run;
+}
+
+async function flushNow(app: App): Promise<number> {
+  const team = teamWorkspace(app);
+  const link = team.link();
+  if (!link || queuedTeamAuditRows(app) === 0) return 0;
+  let written = 0;
+  try {
+    await team.withClient(async (client) => {
+      const desktopKey = LOCK_NAMESPACE + team.desktop().id;
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [desktopKey]);
+      try {
+        const rows = app.db.prepare('SELECT seq, args FROM team_audit_outbox WHERE team_url = ? ORDER BY seq').all(link.url) as OutboxRow[];
+        for (const row of rows) {
+          try {
+            await write(app, client, link.url, JSON.parse(row.args) as Stored, row.seq);
+          } catch (error) {
+            app.db.prepare('UPDATE team_audit_outbox SET last_error = ? WHERE seq = ?').run(error instanceof Error ? error.message : String(error), row.seq);
+            throw error;
+          }
+          app.db.prepare('DELETE FROM team_audit_outbox WHERE seq = ?').run(row.seq);
+          written += 1;
+        }
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [desktopKey]);
+      }
+    });
+  } catch {
+    // Unreachable or refused: the rows stay queued and are written on the next try.
+  }
+  return written;
+}
+
+/** The team's id of a local reconcile run, once it was recorded there. */
+function teamRunId(app: App, url: string, localRunId: string): string | null {
+  const r = app.db.prepare('SELECT team_run_id FROM team_reconcile_runs WHERE local_run_id = ? AND team_url = ?').get(localRunId, url) as { team_run_id: string } | undefined;
+  return r?.team_run_id ?? null;
+}
+
+async function write(app: App, client: pg.PoolClient, url: string, stored: Stored, seq: number): Promise<void> {
+  const { entry, desktop, at } = stored;
+  // When it happened on this desktop (the row's own time is when the database wrote it).
+  const when = { at, outboxSeq: seq };
+  switch (entry.action) {
+    case 'profile_change':
+      await client.query('SELECT vendesk.record_profile_change($1, $2, $3)', [desktop.id, desktop.name, JSON.stringify({ ...entry.detail, ...when })]);
+      return;
+    case 'cap_change':
+      await client.query('SELECT vendesk.record_desktop_cap_change($1, $2, $3, $4)', [desktop.id, desktop.name, entry.amountKobo, JSON.stringify({ ...entry.detail, ...when })]);
+      return;
+    case 'reconcile': {
+      if (teamRunId(app, url, entry.localRunId)) return; // recorded already (before a resolution needed it)
+      const r = await client.query<{ id: string }>('SELECT vendesk.record_reconcile_run($1, $2, $3, $4, $5) AS id', [
+        desktop.id,
+        desktop.name,
+        entry.from,
+        entry.to,
+        JSON.stringify({ ...entry.summary, localRunId: entry.localRunId, ...when }),
+      ]);
+      app.db.prepare('INSERT OR REPLACE INTO team_reconcile_runs (local_run_id, team_url, team_run_id) VALUES (?, ?, ?)').run(entry.localRunId, url, r.rows[0].id);
+      return;
+    }
+    case 'resolve': {
+      const runId = teamRunId(app, url, entry.localRunId);
+      if (!runId) throw new Error(`Reconcile run ${entry.localRunId} is not recorded in the team database yet.`);
+      await client.query('SELECT vendesk.resolve_reconcile_entry($1, $2, $3, $4, $5, $6, $7)', [
+        runId,
+        entry.entryKey,
+        entry.resolution,
+        // The row's time is when the database wrote it: a resolution written late says when it was made.
+        Date.now() - Date.parse(at) > 60_000 ? `${entry.note} (resolved at ${at} on this desktop, written later)` : entry.note,
+        entry.amountKobo,
+        desktop.id,
+        desktop.name,
+      ]);
+      return;
+    }
+  }
+}
+
+/** Whether a local reconcile run is recorded in the team (or queued to be). */
+export function reconcileRunRecorded(app: App, localRunId: string): boolean {
+  const link = teamWorkspace(app).link();
+  if (!link) return false;
+  if (teamRunId(app, link.url, localRunId)) return true;
+  const queued = app.db.prepare("SELECT args FROM team_audit_outbox WHERE team_url = ? AND action = 'reconcile'").all(link.url) as { args: string }[];
+  return queued.some((q) => {
+    const stored = JSON.parse(q.args) as Stored;
+    return stored.entry.action === 'reconcile' && stored.entry.localRunId === localRunId;
+  });
+}
