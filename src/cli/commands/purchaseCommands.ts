@@ -6,7 +6,8 @@
  * engine as a one-item job.
  *
  * Exit codes: 0 bought or accepted (a pending purchase is not a failure: `vendesk requery`
- * settles it), 1 declined, refused, uncertain or any error, 2 usage (including a missing --yes).
+ * settles it), 1 declined, refused, uncertain or any error, 2 usage (including a missing --yes),
+ * 4 sent for a team member's approval (a LIVE purchase above the team's threshold: docs/team.md).
  */
 import { z } from 'zod';
 import { BULK_ITEM_STATES } from '../../shared/contract/bulk';
@@ -94,7 +95,12 @@ export function purchaseResult(purchase: PurchaseView): CliResult<z.infer<typeof
   return { exitCode: SETTLED_OK.has(purchase.state) ? EXIT.ok : EXIT.failed, json: purchaseJson(purchase), text: receiptText(purchase) };
 }
 
-const BUY_EXIT_CODES = { 0: 'bought, or accepted and pending (`vendesk requery` settles it)', 1: 'declined, refused or uncertain (the JSON says which), or the command failed', 2: 'usage error, or --yes missing (nothing bought)' } as const;
+const BUY_EXIT_CODES = {
+  0: 'bought, or accepted and pending (`vendesk requery` settles it)',
+  1: 'declined, refused or uncertain (the JSON says which), or the command failed',
+  2: 'usage error, or --yes missing (nothing bought)',
+  4: "LIVE, in a team: above the team's approval threshold, sent for approval (nothing bought; `vendesk purchases resume TEAM_JOB` once approved)",
+} as const;
 
 // ---------------------------------------------------------------- airtime and data for one number
 

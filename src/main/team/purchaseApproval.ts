@@ -76,7 +76,7 @@ function what(p: Pick<SinglePurchaseSummary, 'amountKobo' | 'description' | 'acc
 }
 
 function awaiting(teamJobId: string, p: Pick<SinglePurchaseSummary, 'amountKobo' | 'description' | 'account'>, thresholdKobo: number | null): AppError {
-  const above = thresholdKobo === null ? '' : ` (above the team's ${formatNaira(thresholdKobo)} for a single purchase)`;
+  const above = thresholdKobo === null ? '' : `: it is above the team's ${formatNaira(thresholdKobo)} for a single purchase`;
   return new AppError(
     'awaiting_approval',
     `The purchase of ${what(p)} waits for approval by another team member${above} (team job ${teamJobId}). Nothing was bought.`,
