@@ -22,6 +22,7 @@ import { startPostgresCluster, type PostgresCluster } from '../../support/postgr
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
 import { mtnPhone } from '../bulk/bulkTestFiles';
 import { runInProcess, type CliRun } from '../cli/cliHarness';
+import { startDroppingProxy } from '../purchases/droppingProxy';
 import { account } from '../purchases/purchaseHelpers';
 
 const TOKEN = 'single-approval-org-7a1c';
@@ -37,10 +38,10 @@ interface Desk {
   run(args: string[]): Promise<CliRun>;
 }
 
-function desk(name: string): Desk {
+function desk(name: string, baseUrl?: string): Desk {
   const dataDir = path.join(root, name);
   fs.mkdirSync(dataDir);
-  return { name, dataDir, run: (args) => runInProcess(['--data-dir', dataDir, '--base-url', sandbox.url, '--json', ...args], { VENDESK_TOKEN: TOKEN }) };
+  return { name, dataDir, run: (args) => runInProcess(['--data-dir', dataDir, '--base-url', baseUrl ?? sandbox.url, '--json', ...args], { VENDESK_TOKEN: TOKEN }) };
 }
 
 async function joinAs(d: Desk, role: string, password: string, port = cluster.port): Promise<void> {
@@ -222,6 +223,31 @@ describe('a LIVE single purchase', () => {
     expect((await logFor(phone)).map((e) => e.status)).toEqual(['SUCCESS']);
     expect((await ada.run(['purchases', 'resume', job])).code).toBe(0);
     expect(await logFor(phone)).toHaveLength(1);
+  });
+
+  it('an approved purchase whose answer was lost is never sent again, however often it is resumed', async () => {
+    const proxy = await startDroppingProxy(sandbox.url);
+    try {
+      const efe = desk('efe', proxy.url);
+      await joinAs(efe, 'efe', await cluster.createLogin('efe', ['vendesk_preparer']));
+      const meter = account('1234');
+      const job = heldJob(await efe.run(['buy', 'electricity', '--disco', 'IKEDC', '--meter', meter, '--type', 'POSTPAID', '--amount', '3500', '--phone', PHONE, '--yes']));
+      expect((await bola.run(['approve', job])).code).toBe(0);
+      // The request reaches the service and is charged; its answer, and the log, do not come back.
+      proxy.dropAnswers('/purchaseElectricity', 1);
+      proxy.dropAnswers('/logEntries', 3);
+      const first = await efe.run(['purchases', 'resume', job]);
+      const lost = JSON.parse(first.stdout) as { id: string; state: string };
+      expect(lost.state, first.stdout).toBe('uncertain');
+      expect(await logFor(meter)).toHaveLength(1);
+      for (let i = 0; i < 2; i++) {
+        const again = await efe.run(['purchases', 'resume', job]);
+        expect(JSON.parse(again.stdout)).toMatchObject({ id: lost.id });
+      }
+      expect((await logFor(meter)).map((e) => e.amount)).toEqual(['NGN 3,500.00']);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('rejected: says why and buys nothing; the approver cannot approve their own purchase', async () => {
