@@ -184,6 +184,23 @@ describe('a LIVE single purchase', () => {
     expect(await logFor(airtimePhone)).toHaveLength(1);
   });
 
+  it('once approved, asking for the same purchase again buys it under that approval, once', async () => {
+    const phone = mtnPhone(5250);
+    const job = heldJob(await ada.run(['buy', 'data', '--phone', phone, '--plan', 'MTN-3.5GB-30D', '--yes']));
+    expect((await bola.run(['approve', job])).code).toBe(0);
+    const r = await ada.run(['buy', 'data', '--phone', phone, '--plan', 'MTN-3.5GB-30D', '--yes']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ state: 'success', product: 'MTN-3.5GB-30D', amount: 2500 });
+    expect((await logFor(phone)).map((e) => e.status)).toEqual(['SUCCESS']);
+    expect((await cluster.superQuery('SELECT outcome FROM vendesk.item_claims WHERE job_id = $1', [job])).rows.map((c) => c.outcome)).toEqual(['claimed']);
+    // Its outcome reaches the team database when the approvals are next listed here.
+    expect((await ada.run(['approvals'])).code).toBe(0);
+    expect((await cluster.superQuery('SELECT outcome FROM vendesk.item_claims WHERE job_id = $1', [job])).rows.map((c) => c.outcome)).toEqual(['succeeded']);
+    // Asked once more, it is a new purchase: a new approval, nothing bought.
+    expect(heldJob(await ada.run(['buy', 'data', '--phone', phone, '--plan', 'MTN-3.5GB-30D', '--yes', '--repeat']))).not.toBe(job);
+    expect(await logFor(phone)).toHaveLength(1);
+  });
+
   it('two resumes at once (a retry while the first is still buying) buy an electricity token once', async () => {
     const meter = account('1234');
     const job = heldJob(await ada.run(['buy', 'electricity', '--disco', 'IKEDC', '--meter', meter, '--type', 'POSTPAID', '--amount', '3000', '--phone', PHONE, '--yes']));
@@ -361,7 +378,7 @@ describe("a desktop's own actions in the audit trail", () => {
     for (const a of ['cap_change', 'profile_change', 'reconcile', 'resolve', 'prepare', 'approve', 'reject', 'send', 'settle']) expect(actions, a).toContain(a);
     const capRow = trail.find((r) => r[5] === 'cap_change' && r[2] === 'ada');
     expect(capRow?.[7]).toBe('150000');
-  });
+  }, 120_000); // a reconcile run and a workbook read through LibreOffice
 
   it('when the team database cannot be reached: the action is kept and written later; a single purchase is refused, nothing bought', async () => {
     // dayo's desktop reaches the database through a network hop that can go down.
