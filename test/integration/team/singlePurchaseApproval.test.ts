@@ -16,7 +16,7 @@ import { writeVendorExportCsv } from '../../../bench/generate/vendorExport';
 import { createApp } from '../../../src/main/app';
 import { dispatch } from '../../../src/main/dispatch';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import type { LogEntry, PageObject } from '../../../src/shared/wire';
+import type { LogEntry } from '../../../src/shared/wire';
 import { sheetsViaLibreOffice } from '../../support/libreOffice';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
@@ -310,16 +310,6 @@ async function startTcpHop(target: number): Promise<{ port: number; down(): Prom
   return { port, down, up: () => listen(port), close: () => (server.listening ? down() : Promise.resolve()) };
 }
 
-async function serviceLog(): Promise<LogEntry[]> {
-  const out: LogEntry[] = [];
-  for (let page = 1; ; page++) {
-    const r = await fetch(`${sandbox.url}/logEntries?page=${page}&perPage=100&status=all`, { headers: { Authorization: `Bearer ${TOKEN}` } });
-    const data = ((await r.json()) as { data: PageObject<LogEntry> }).data;
-    out.push(...data.Items);
-    if (page >= data.TotalPages || data.Items.length === 0) return out;
-  }
-}
-
 describe("a desktop's own actions in the audit trail", () => {
   it('profile changes (never the token), bulk caps, a reconcile run and its resolutions, with who, what and how much; the chain verifies and the export shows them', async () => {
     const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
@@ -347,7 +337,7 @@ describe("a desktop's own actions in the audit trail", () => {
     expect(JSON.parse(caps.detail)).toMatchObject({ setting: 'bulk', scope: 'desktop', to: { capPerJobKobo: 15_000_000 } });
 
     const exportFile = path.join(root, 'vendor export.csv');
-    const log = await serviceLog();
+    const log = (await sandboxLog(service())) as unknown as LogEntry[];
     writeVendorExportCsv(exportFile, [...log, { ...log[0], id: '' as const, transaction_id: 'VENDOR-ONLY-0007', phone_number: '08059998877' }]);
     const run = await ada.run(['reconcile', exportFile]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
