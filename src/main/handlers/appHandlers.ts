@@ -1,4 +1,5 @@
 import { appOperations, type ProfileView } from '../../shared/contract/app';
+import { CONNECTION_SWITCH_TOPICS } from '../../shared/contract/events';
 import { AppError } from '../../shared/appError';
 import { readWallet } from '../mirror/balanceSnapshots';
 import { normalizeBaseUrl, type App } from '../app';
@@ -93,7 +94,11 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
   },
 
   'profiles.delete': async (input, app) => {
-    if (app.connection.profileId === input.id) await app.switchProfile('sandbox');
+    if (app.connection.profileId === input.id) {
+      await app.switchProfile('sandbox');
+      // The one change here that depends on the input, so the contract cannot declare it.
+      app.invalidate(CONNECTION_SWITCH_TOPICS, 'the profile in use was deleted');
+    }
     app.profiles.delete(input.id);
     app.tokens.delete(input.id);
     return { deleted: true as const };

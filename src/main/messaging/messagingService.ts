@@ -77,11 +77,14 @@ export class MessagingService {
     const slug = input.slug?.trim() || slugify(input.name) || 'template';
     const sent = { body: input.body, indexes: analysis.indexes, name: input.name.trim(), slug, useCase: input.useCases.join(',') };
     const answer = await this.app.client().createTemplate(sent);
-    this.app.events.emit('data.changed', { topics: ['templates'] });
     // What the answer does not say is what was sent; a missing id is looked up in the list.
     const listed = answer.id === null ? (await this.app.client().getTemplates()).filter((t) => t.id !== null && t.name === sent.name).sort(newestFirst)[0] : undefined;
     const id = answer.id ?? listed?.id ?? null;
-    if (id === null) throw createdWithoutId('template', sent.name, 'Templates');
+    if (id === null) {
+      // Created, though the operation fails: the Templates list shows it.
+      this.app.invalidate(['templates'], 'template created without an id');
+      throw createdWithoutId('template', sent.name, 'Templates');
+    }
     return templateView({
       id,
       name: answer.name ?? sent.name,
@@ -141,11 +144,14 @@ export class MessagingService {
 
   async createPhonebook(input: { name: string; description: string }): Promise<PhonebookView> {
     const answer = await this.app.client().createPhonebook({ name: input.name, description: input.description });
-    this.app.events.emit('data.changed', { topics: ['phonebooks'] });
     // A missing id is looked up in the list: the newest phonebook of that name.
     const listed = answer.id === null ? (await this.app.client().getPhonebooks()).filter((p) => p.name === input.name).sort((a, b) => b.id - a.id)[0] : undefined;
     const id = answer.id ?? listed?.id ?? null;
-    if (id === null) throw createdWithoutId('phonebook', input.name, 'Phonebooks');
+    if (id === null) {
+      // Created, though the operation fails: the Phonebooks list shows it.
+      this.app.invalidate(['phonebooks'], 'phonebook created without an id');
+      throw createdWithoutId('phonebook', input.name, 'Phonebooks');
+    }
     return phonebookView({
       id,
       name: answer.name ?? input.name,
@@ -288,7 +294,6 @@ export class MessagingService {
       (client, options) => client.sendMessage(body, options),
       (r) => ({ reference: r.reference, chargedKobo: r.totalKobo ?? quote.totalKobo, source: r.totalKobo === null ? 'quoted' : 'service', requestReference: r.requestReference || null }),
     );
-    this.app.events.emit('data.changed', { topics: ['balance', 'messages'] });
     return messageView(answer, {
       senderId: input.senderId,
       body: quote.body,
@@ -411,7 +416,6 @@ export class MessagingService {
         requestReference: answer.requestReference || null,
       }),
     );
-    this.app.events.emit('data.changed', { topics: ['balance', 'messages'] });
     const notes: string[] = [];
     if (sent.reference === null) {
       notes.push(

@@ -510,7 +510,7 @@ export class LogSyncService {
           : new AppError('sync_failed', `The sync stopped: ${error instanceof Error ? error.message : String(error)}.`, 'Press Sync to try again; it continues from the last page saved.');
       if (!aborted) this.lastError = { message: appError.message, hint: appError.hint };
       this.emit(running, aborted ? 'cancelled' : 'failed', appError.message, true);
-      app.events.emit('data.changed', { topics: ['mirror'] });
+      app.invalidate(['mirror'], aborted ? 'sync cancelled' : 'sync failed');
       throw appError;
     }
 
@@ -536,7 +536,7 @@ export class LogSyncService {
     finishRun(db, profileId, result);
     running.progress = { done: counts.fetched, total: counts.fetched, pages: counts.pages };
     this.emit(running, 'done', `${counts.fetched} entries read, ${counts.inserted} new, ${counts.updated} changed`, true);
-    app.events.emit('data.changed', { topics: ['mirror', 'balance'] });
+    app.invalidate(['mirror', 'balance'], 'sync done');
     return result;
   }
 }
