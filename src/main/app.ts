@@ -9,6 +9,7 @@ import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../sandbox';
 import { AppError } from '../shared/appError';
 import { checkServiceAddress } from '../shared/serviceAddress';
+import type { DataTopic } from '../shared/contract/events';
 import { ServiceAnswers } from './api/serviceAnswers';
 import { VendingClient } from './api/vendingClient';
 import { EventBus } from './eventBus';
@@ -142,6 +143,17 @@ export class App {
     this.closers.push(fn);
   }
 
+  /**
+   * Tells the windows that `topics` changed, so the views that show them re-read: the one place
+   * that emits `data.changed`. An operation never calls it for what it changes — it declares
+   * that in the contract (`invalidates`) and dispatch calls this after it succeeds. Background
+   * work (the requery loop, a sync, a bulk job's purchases) calls it itself; `reason` says which
+   * (an operation's name, or the work), and travels with the event.
+   */
+  invalidate(topics: readonly DataTopic[], reason: string): void {
+    if (topics.length > 0) this.events.emit('data.changed', { topics: [...topics], reason });
+  }
+
   /** Connects to the active profile (or the override given at start). */
   async connect(): Promise<Connection> {
     const override = this.options.connection;
@@ -163,7 +175,6 @@ export class App {
     const profile = this.profiles.get(profileId);
     const connection = await this.connectProfile(profile);
     this.profiles.setActive(this.settings, profileId);
-    this.events.emit('data.changed', { topics: ['connection', 'balance', 'mirror', 'catalog'] });
     return connection;
   }
 

@@ -92,7 +92,7 @@ export async function dispatch(app: App, name: string, rawInput: unknown): Promi
     const handler = handlers[name as OperationName] as (input: unknown, app: App) => unknown;
     const value = await handler(parsed.data, app);
     // What the operation changed, as its contract entry declares: the windows re-read it.
-    if (def.invalidates?.length) app.events.emit('data.changed', { topics: [...def.invalidates] });
+    if (def.invalidates) app.invalidate(def.invalidates, name);
     return { ok: true, value };
   } catch (error) {
     return { ok: false, error: toErrorShape(error) };

@@ -40,6 +40,11 @@ export function exportFileName(base: string, extension: 'xlsx' | 'csv', at = new
   return `${clean} ${stamp}.${extension}`;
 }
 
+/** Where a new export named after `base` is written: the exports folder, a stamped name. */
+export function exportPath(app: App, base: string, extension: 'xlsx' | 'csv'): string {
+  return path.join(exportsDir(app), exportFileName(base, extension));
+}
+
 /** The absolute path of a file the user gave, as the shell's file policy allows (src/main/filePolicy.ts). */
 export function resolveFileRef(app: App, ref: FileRef): string {
   return app.files.resolve(ref);

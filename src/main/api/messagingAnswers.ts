@@ -5,13 +5,17 @@
  * what the answer did not say; it notes each gap in a sentence (kept with the answer, shown by
  * `vendesk doctor` and Settings → Service answers). A list that cannot be found makes a read
  * unreadable (`UnreadableDataError`); a write's answer is never unreadable: a success is a success.
+ *
+ * Longer than 400 lines on purpose: it is one thing — the readers of every messaging answer — and
+ * they share one vocabulary (the field names each meaning goes by, the approval and status words,
+ * how a list is found and a gap noted). Split by endpoint, each part would import that vocabulary
+ * back and a reader's names could drift from its neighbours'.
  */
 import { analyzeTemplate } from '../../shared/messagingTemplate';
 import type { ApprovalByArea, ApprovalState, MessageStatus } from '../../shared/wire';
 import { COVERAGE_AREA } from '../../shared/contract/messaging';
 import { UnreadableDataError, type AnswerContext } from './decodeEnvelope';
 import { asBoolean, asCount, asKobo, asList, asPhone, asRecord, asText, asTextList, asTime, field, isObject, keyOf, pick, type JsonObject } from './looseFields';
-
 
 export interface SenderIdAnswer {
   senderId: string;

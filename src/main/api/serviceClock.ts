@@ -27,7 +27,7 @@ export function createServiceClock(app: App): ServiceClock {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('The service clock only moves forward');
       estimate().shift(ms);
       // What is due has changed: the Pending page re-reads its countdowns.
-      app.events.emit('data.changed', { topics: ['pending'] });
+      app.invalidate(['pending'], 'service clock moved');
     },
     offsetMs: () => estimate().offsetMs(),
   };

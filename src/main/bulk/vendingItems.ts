@@ -5,7 +5,7 @@
  * and requery loop chases it afterwards. The job item only links to that purchase and mirrors
  * its state, so a purchase is settled in one place (answer, requery, log, Pending page).
  */
-import type { VendTypeInput } from '../../shared/contract/purchases';
+import { PURCHASE_CHANGES, type VendTypeInput } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import { formatNaira, nairaToKobo } from '../../shared/money';
 import type { App } from '../app';
@@ -32,6 +32,8 @@ export function createVendingBuyer(app: App): VendingBuyer {
               { source: 'bulk' },
             )
           : await buyCable(app, { provider: item.network, smartcard: item.account ?? '', bouquetCode: item.product_code, phone: item.phone }, { source: 'bulk' });
+      // A job's purchase is background work: no operation declares it, so the job says it.
+      app.invalidate(PURCHASE_CHANGES, 'bulk job bought an item');
       return row.id;
     },
     async settle(purchaseId) {
@@ -39,6 +41,7 @@ export function createVendingBuyer(app: App): VendingBuyer {
       if (!row || (row.state !== 'sending' && row.state !== 'uncertain')) return;
       try {
         await settleFromLog(app, purchaseId);
+        app.invalidate(['purchases', 'pending', 'mirror'], 'bulk job settled an item from the log');
       } catch {
         // The log could not be read now: the purchase stays uncertain and the requery loop tries again.
       }

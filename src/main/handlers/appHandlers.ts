@@ -1,4 +1,5 @@
 import { appOperations, type ProfileView } from '../../shared/contract/app';
+import { CONNECTION_SWITCH_TOPICS } from '../../shared/contract/events';
 import { AppError } from '../../shared/appError';
 import { readWallet } from '../mirror/balanceSnapshots';
 import { normalizeBaseUrl, type App } from '../app';
@@ -97,7 +98,11 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
   },
 
   'profiles.delete': async (input, app) => {
-    if (app.connection.profileId === input.id) await app.switchProfile('sandbox');
+    if (app.connection.profileId === input.id) {
+      await app.switchProfile('sandbox');
+      // The one change here that depends on the input, so the contract cannot declare it.
+      app.invalidate(CONNECTION_SWITCH_TOPICS, 'the profile in use was deleted');
+    }
     const deleted = app.profiles.list().find((p) => p.id === input.id);
     app.profiles.delete(input.id);
     if (deleted) await auditProfileChange(app, 'deleted', deleted);

@@ -2,12 +2,15 @@
 import type { Operations } from '../../shared/contract';
 import { appHandlers } from './appHandlers';
 import { bulkHandlers } from './bulkHandlers';
+import { catalogHandlers } from './catalogHandlers';
+import { dashboardHandlers } from './dashboardHandlers';
 import type { HandlersOf } from './handlerTypes';
 import { logsHandlers } from './logsHandlers';
 import { messagingHandlers } from './messagingHandlers';
 import { pendingHandlers } from './pendingHandlers';
 import { purchasesHandlers } from './purchasesHandlers';
 import { reconcileHandlers } from './reconcileHandlers';
+import { reportsHandlers } from './reportsHandlers';
 import { serviceCheckHandlers } from './serviceCheckHandlers';
 import { teamHandlers } from './teamHandlers';
 
@@ -19,6 +22,9 @@ export const handlers: HandlersOf<Operations> = {
   ...pendingHandlers,
   ...reconcileHandlers,
   ...logsHandlers,
+  ...catalogHandlers,
+  ...dashboardHandlers,
+  ...reportsHandlers,
   ...serviceCheckHandlers,
   ...teamHandlers,
 };

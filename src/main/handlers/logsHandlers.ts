@@ -1,8 +1,6 @@
-/** Handlers of the mirror operations: sync, the Transactions table, export, catalogs, dashboard. */
+/** Handlers of the mirror operations: sync, the Transactions table, export. */
 import { AppError } from '../../shared/appError';
 import type { logsOperations } from '../../shared/contract/logs';
-import { getCatalogs } from '../mirror/catalogCache';
-import { dashboardSummary } from '../mirror/dashboardSummary';
 import { exportLogs } from '../mirror/logExport';
 import { logFacets } from '../mirror/logFacets';
 import { logRow, logTotals, queryLogRows } from '../mirror/logQuery';
@@ -34,7 +32,4 @@ export const logsHandlers: HandlersOf<typeof logsOperations> = {
     return row;
   },
   'logs.export': (input, app) => exportLogs(app, input),
-  'catalog.get': (_input, app) => getCatalogs(app),
-  'catalog.refresh': (_input, app) => getCatalogs(app, { refresh: true }),
-  'dashboard.summary': (_input, app) => dashboardSummary(app),
 };

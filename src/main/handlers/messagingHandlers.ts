@@ -2,6 +2,7 @@ import { AppError } from '../../shared/appError';
 import { messagingOperations } from '../../shared/contract/messaging';
 import { createContactsImporter } from '../messaging/contactsImport';
 import { createMessagingService } from '../messaging/messagingService';
+import { confirmOneTimeCode, sendOneTimeCode } from '../messaging/oneTimeCodes';
 import type { HandlersOf } from './handlerTypes';
 
 export const messagingHandlers: HandlersOf<typeof messagingOperations> = {
@@ -18,8 +19,8 @@ export const messagingHandlers: HandlersOf<typeof messagingOperations> = {
   'messaging.send': (input, app) => app.service(createMessagingService).send(input),
   'messaging.status': (input, app) => app.service(createMessagingService).status(input.reference),
   'messaging.history': (input, app) => app.service(createMessagingService).history(input),
-  'messaging.otp.send': (input, app) => app.service(createMessagingService).sendOtp(input),
-  'messaging.otp.confirm': (input, app) => app.service(createMessagingService).confirmOtp(input),
+  'messaging.otp.send': (input, app) => sendOneTimeCode(app, input),
+  'messaging.otp.confirm': (input, app) => confirmOneTimeCode(app, input),
   'messaging.sandboxOutbox': async (_input, app) => {
     // A live service has no outbox to read, and nothing is asked of it.
     if (app.connection.kind !== 'sandbox') throw new AppError('not_sandbox', 'The outbox exists only on the sandbox connection: a live service sends real messages to real phones.', 'Switch to the sandbox in Settings to see what it "sent".');

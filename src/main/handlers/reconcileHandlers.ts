@@ -1,18 +1,12 @@
-import path from 'node:path';
 import { CATEGORY_SHORT_LABELS, reconcileOperations } from '../../shared/contract/reconcile';
 import type { App } from '../app';
-import { exportFileName, exportsDir } from '../files';
+import { exportPath } from '../files';
 import { createReconcileRunner } from '../reconcile/reconcileService';
 import { itemsPage, listRuns, requireRunOf, resolveItems, runView } from '../reconcile/reconcileRunStore';
 import { requeryPendingItems } from '../reconcile/requeryPendingItems';
 import { exported, writeCategoryCsv, writeReconcileWorkbook } from '../reports/reconcileWorkbook';
-import { spendReport, writeSpendChart, writeSpendWorkbook } from '../reports/spendReport';
 import { auditReconcileResolution, auditReconcileRun } from '../team/teamAuditHooks';
 import type { HandlersOf } from './handlerTypes';
-
-function exportPath(app: App, base: string, extension: 'xlsx' | 'csv'): string {
-  return path.join(exportsDir(app), exportFileName(base, extension));
-}
 
 /** The run's id, once it is known to be a run of the connection in use. */
 function ownRun(app: App, runId: string): string {
@@ -45,13 +39,5 @@ export const reconcileHandlers: HandlersOf<typeof reconcileOperations> = {
     const run = runView(app.db, ownRun(app, input.runId));
     const file = exportPath(app, `Reconciliation ${run.parameters.from} to ${run.parameters.to} ${CATEGORY_SHORT_LABELS[input.category]}`, 'csv');
     return exported(file, await writeCategoryCsv(app.db, input.runId, input.category, file));
-  },
-  'reports.spend': async (input, app) => {
-    const report = spendReport(app.db, app.connection.profileId, input.from, input.to);
-    const file = exportPath(app, `Spend ${input.from} to ${input.to}`, 'xlsx');
-    const result = await writeSpendWorkbook(report, file);
-    const chartFile = file.replace(/\.xlsx$/, ' chart.svg');
-    const bytes = writeSpendChart(report, chartFile);
-    return { ...exported(file, result), chart: { fileName: path.basename(chartFile), path: chartFile, bytes, rows: report.byDay.length }, totals: report.total };
   },
 };

@@ -212,7 +212,6 @@ export class ContactsImporter {
       this.app.db
         .prepare('UPDATE messaging_imports SET added = ?, skipped = ?, state = ?, finished_at = ? WHERE id = ?')
         .run(added, skipped, cancelled ? 'cancelled' : 'done', new Date().toISOString(), importId);
-      this.app.events.emit('data.changed', { topics: ['phonebooks'] });
       // Imported (or cancelled part-way): an uploaded file has served; a failed import keeps it for a retry.
       releaseUpload(this.app, input.file);
       const { invalid } = this.problems(read.validation);

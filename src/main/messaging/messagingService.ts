@@ -1,29 +1,27 @@
 /**
  * Messaging for the app, the web shell and the CLI: sender IDs, templates, phonebooks, sending
  * (with the cost the user confirmed checked again just before the request leaves), message
- * status and history, and one-time codes. Contacts imports live in contactsImport.ts.
+ * status and history. One-time codes live in oneTimeCodes.ts, the record of every paid send in
+ * paidSends.ts, contacts imports in contactsImport.ts.
  */
 import type {
   MessageHistoryView,
   MessageQuote,
   MessageView,
-  OtpConfirmedView,
-  OtpSentView,
   PhonebookContactsPage,
   PhonebookView,
   SenderIdView,
   TemplateView,
 } from '../../shared/contract/messaging';
 import { AppError } from '../../shared/appError';
-import { messageCost, otpCostEstimate } from '../../shared/messagingCost';
+import { messageCost } from '../../shared/messagingCost';
 import { analyzeTemplate, renderTemplate, slugify } from '../../shared/messagingTemplate';
 import { formatNaira } from '../../shared/money';
 import type { SendMessageBody } from '../../shared/wire';
 import type { PhonebookAnswer, TemplateAnswer } from '../api/messagingAnswers';
-import { ServiceError, UncertainOutcomeError } from '../api/serviceErrors';
-import type { ServiceWindow } from '../api/serviceTime';
-import type { CallOptions, VendingClient } from '../api/vendingClient';
+import { ServiceError } from '../api/serviceErrors';
 import type { App } from '../app';
+import { now, paidSend } from './paidSends';
 import { contactView, messageView, phonebookView, senderIdView, templateView } from './messagingViews';
 
 export type MessageTarget = { kind: 'number'; to: string } | { kind: 'phonebook'; phoneBookId: number };
@@ -41,16 +39,6 @@ export interface SendRequest {
 /** Phonebook ids, references and sends belong to one connection (`service_key` columns). */
 export function serviceKeyOf(app: App): string {
   return app.connection.profileId;
-}
-
-const now = (): string => new Date().toISOString();
-
-/** What the service charged for a paid send, or — when its answer does not say — the quote (`source: 'quoted'`). */
-interface Charge {
-  reference: string | null;
-  chargedKobo: number;
-  source: 'service' | 'quoted';
-  requestReference: string | null;
 }
 
 const hasId = (t: TemplateAnswer): t is TemplateAnswer & { id: string } => t.id !== null;
@@ -77,11 +65,14 @@ export class MessagingService {
     const slug = input.slug?.trim() || slugify(input.name) || 'template';
     const sent = { body: input.body, indexes: analysis.indexes, name: input.name.trim(), slug, useCase: input.useCases.join(',') };
     const answer = await this.app.client().createTemplate(sent);
-    this.app.events.emit('data.changed', { topics: ['templates'] });
     // What the answer does not say is what was sent; a missing id is looked up in the list.
     const listed = answer.id === null ? (await this.app.client().getTemplates()).filter((t) => t.id !== null && t.name === sent.name).sort(newestFirst)[0] : undefined;
     const id = answer.id ?? listed?.id ?? null;
-    if (id === null) throw createdWithoutId('template', sent.name, 'Templates');
+    if (id === null) {
+      // Created, though the operation fails: the Templates list shows it.
+      this.app.invalidate(['templates'], 'template created without an id');
+      throw createdWithoutId('template', sent.name, 'Templates');
+    }
     return templateView({
       id,
       name: answer.name ?? sent.name,
@@ -94,7 +85,8 @@ export class MessagingService {
     });
   }
 
-  private async approvedSender(senderId: string): Promise<void> {
+  /** Refuses a sender ID that is not registered, or not approved, for the organisation. */
+  async approvedSender(senderId: string): Promise<void> {
     const all = await this.senderIds();
     const found = all.find((s) => s.senderId === senderId);
     if (!found) {
@@ -141,11 +133,14 @@ export class MessagingService {
 
   async createPhonebook(input: { name: string; description: string }): Promise<PhonebookView> {
     const answer = await this.app.client().createPhonebook({ name: input.name, description: input.description });
-    this.app.events.emit('data.changed', { topics: ['phonebooks'] });
     // A missing id is looked up in the list: the newest phonebook of that name.
     const listed = answer.id === null ? (await this.app.client().getPhonebooks()).filter((p) => p.name === input.name).sort((a, b) => b.id - a.id)[0] : undefined;
     const id = answer.id ?? listed?.id ?? null;
-    if (id === null) throw createdWithoutId('phonebook', input.name, 'Phonebooks');
+    if (id === null) {
+      // Created, though the operation fails: the Phonebooks list shows it.
+      this.app.invalidate(['phonebooks'], 'phonebook created without an id');
+      throw createdWithoutId('phonebook', input.name, 'Phonebooks');
+    }
     return phonebookView({
       id,
       name: answer.name ?? input.name,
@@ -283,12 +278,12 @@ export class MessagingService {
     };
     const target = input.target.kind === 'phonebook' ? `phonebook:${input.target.phoneBookId}` : input.target.to;
     const templateId = input.content.kind === 'template' ? input.content.templateId : null;
-    const { answer } = await this.paidSend(
+    const { answer } = await paidSend(
+      this.app,
       { kind: 'sms', senderId: input.senderId, target, templateId, body: quote.body, recipients: quote.recipients, emails: quote.emails, quotedKobo: quote.totalKobo },
       (client, options) => client.sendMessage(body, options),
       (r) => ({ reference: r.reference, chargedKobo: r.totalKobo ?? quote.totalKobo, source: r.totalKobo === null ? 'quoted' : 'service', requestReference: r.requestReference || null }),
     );
-    this.app.events.emit('data.changed', { topics: ['balance', 'messages'] });
     return messageView(answer, {
       senderId: input.senderId,
       body: quote.body,
@@ -304,48 +299,6 @@ export class MessagingService {
       templateId,
       at: now(),
     });
-  }
-
-  /**
-   * A request that costs money: recorded (committed) before it leaves, with what it was quoted,
-   * then with the service's answer — its reference, what it charged, and when on the service's
-   * clock, so the wallet roll-forward can place the charge. When the answer does not say what it
-   * charged, the quoted cost is recorded as the charge (`charge_source = 'quoted'`). A success
-   * answer, whatever its shape, is "sent". Never repeated automatically: a send whose answer was
-   * lost stays "uncertain".
-   */
-  private async paidSend<T>(
-    send: { kind: 'sms' | 'otp'; senderId: string; target: string; templateId: string | null; body: string; recipients: number; emails: number; quotedKobo: number },
-    call: (client: VendingClient, options: CallOptions) => Promise<T>,
-    charged: (answer: T) => Charge,
-  ): Promise<{ answer: T; charge: Charge }> {
-    const { connection, client } = this.app.session();
-    const info = this.app.db
-      .prepare(
-        `INSERT INTO messaging_sends (service_key, kind, sender_id, target, template_id, body, recipients, emails, quoted_kobo, state, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', ?)`,
-      )
-      .run(connection.profileId, send.kind, send.senderId, send.target, send.templateId, send.body, send.recipients, send.emails, send.quotedKobo, now());
-    const id = Number(info.lastInsertRowid);
-    const startedLocal = Date.now();
-    let answeredAt: ServiceWindow | null = null;
-    const finish = this.app.db.prepare(
-      `UPDATE messaging_sends SET state = ?, reference = ?, charged_kobo = ?, charge_source = ?, request_reference = ?, error = ?, finished_at = ?, service_from_ms = ?, service_to_ms = ?
-       WHERE id = ?`,
-    );
-    let answer: T;
-    try {
-      answer = await call(client, { onAnswered: (w) => (answeredAt = w) });
-    } catch (error) {
-      // Without an answer the charge may have happened any time until now.
-      const at = answeredAt ?? client.clock.windowAt(startedLocal, Date.now());
-      finish.run(error instanceof UncertainOutcomeError ? 'uncertain' : 'failed', null, null, null, null, error instanceof Error ? error.message : String(error), now(), at.fromMs, at.toMs, id);
-      throw error;
-    }
-    const charge = charged(answer);
-    const at = answeredAt ?? client.clock.windowAt(startedLocal, Date.now());
-    finish.run('sent', charge.reference, charge.chargedKobo, charge.source, charge.requestReference, null, now(), at.fromMs, at.toMs, id);
-    return { answer, charge };
   }
 
   async status(reference: string): Promise<MessageView> {
@@ -381,72 +334,6 @@ export class MessagingService {
       hasMore: totalPages !== null ? input.page < totalPages : answer.nextPage !== null || answer.items.length >= input.perPage,
     };
   }
-
-  // ------------------------------------------------------------ one-time codes
-
-  async sendOtp(input: { receiverNumber: string; senderId: string; numberOfDigits: number; seconds: number; emails: string[] }): Promise<OtpSentView> {
-    await this.approvedSender(input.senderId);
-    const estimate = otpCostEstimate(input.numberOfDigits, input.emails.length);
-    const sentAt = now();
-    const { answer: sent, charge } = await this.paidSend(
-      { kind: 'otp', senderId: input.senderId, target: input.receiverNumber, templateId: null, body: `${input.numberOfDigits}-digit code, valid ${input.seconds} s`, recipients: 1, emails: input.emails.length, quotedKobo: estimate.totalKobo },
-      (client, options) =>
-        client.sendEvidence(
-          {
-            receiverNumber: input.receiverNumber,
-            senderId: input.senderId,
-            numberOfDigits: input.numberOfDigits,
-            seconds: input.seconds,
-            sendtoEmail: input.emails.length > 0,
-            emails: input.emails,
-          },
-          options,
-        ),
-      // A code is confirmed by its reference: the answer's, else (a service that keeps the code under
-      // the request's reference) the envelope's requestReference.
-      (answer) => ({
-        reference: answer.reference ?? (answer.requestReference || null),
-        chargedKobo: answer.costKobo ?? estimate.totalKobo,
-        source: answer.costKobo === null ? 'quoted' : 'service',
-        requestReference: answer.requestReference || null,
-      }),
-    );
-    this.app.events.emit('data.changed', { topics: ['balance', 'messages'] });
-    const notes: string[] = [];
-    if (sent.reference === null) {
-      notes.push(
-        charge.reference
-          ? `The service did not give the code's reference; vendesk confirms it with the answer's request reference ${charge.reference}.`
-          : 'The service did not give the code\'s reference, so vendesk cannot confirm it.',
-      );
-    }
-    if (charge.source === 'quoted') notes.push('The service did not say what it charged; the cost shown is the quoted cost.');
-    const expiresAt = sent.expiresAt ?? new Date(Date.parse(sentAt) + input.seconds * 1000).toISOString();
-    return {
-      reference: charge.reference,
-      receiverNumber: sent.receiverNumber ?? input.receiverNumber,
-      numberOfDigits: sent.numberOfDigits ?? input.numberOfDigits,
-      seconds: input.seconds,
-      sentAt,
-      expiresAt,
-      costKobo: charge.chargedKobo,
-      costSource: charge.source,
-      notes,
-    };
-  }
-
-  async confirmOtp(input: { reference: string; code: string }): Promise<OtpConfirmedView> {
-    let confirmed;
-    try {
-      confirmed = await this.app.client().confirmEvidence({ otp: input.code, reference: input.reference });
-    } catch (error) {
-      if (error instanceof ServiceError && (error.httpStatus === 400 || error.httpStatus === 404)) throw otpRefusal(error.httpStatus, error.reason, input.reference);
-      throw error;
-    }
-    // A success envelope whose data still says "not verified".
-    if (!confirmed.confirmed) throw otpRefusal(400, confirmed.reason ?? 'the code was not accepted', input.reference);
-    return { reference: confirmed.reference ?? input.reference, confirmedAt: confirmed.confirmedAt ?? now() };
-  }
 }
 
 /** A template or phonebook the service created (it answered success) without saying its id, and not listed yet. */
@@ -456,24 +343,6 @@ function createdWithoutId(what: 'template' | 'phonebook', name: string, tab: str
     `The ${what} "${name}" was created, but the service did not give its id and it is not in the ${what} list yet.`,
     `Refresh the ${tab} tab in a moment; do not create it again.`,
   );
-}
-
-/** Why a code was refused, in words a person acts on. */
-function otpRefusal(httpStatus: number | null, said: string, reference: string): AppError {
-  const reason = said.toLowerCase();
-  if (httpStatus === 404) {
-    return new AppError('otp_unknown', `No one-time code has the reference ${reference}.`, 'Check the reference shown when the code was sent.');
-  }
-  if (reason.includes('expired')) {
-    return new AppError('otp_expired', 'The code has expired and can no longer be confirmed.', 'Send a new code.', { reason: said });
-  }
-  if (reason.includes('used') || reason.includes('already')) {
-    return new AppError('otp_used', 'This code was already confirmed; a code can be confirmed once only.', 'Send a new code if another confirmation is needed.', { reason: said });
-  }
-  if (reason.includes('match') || reason.includes('wrong') || reason.includes('invalid') || reason.includes('incorrect')) {
-    return new AppError('otp_wrong', 'The code does not match the one that was sent.', 'Check the digits with the recipient and try again.', { reason: said });
-  }
-  return new AppError('otp_refused', `The code was not accepted (the service said: "${said}").`, 'Check the code and the reference, or send a new code.', { reason: said });
 }
 
 export function createMessagingService(app: App): MessagingService {

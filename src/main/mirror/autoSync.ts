@@ -23,7 +23,8 @@ import type { AutoSyncView } from '../../shared/contract/logs';
 import { ServiceError } from '../api/serviceErrors';
 import type { App } from '../app';
 import { warmPositionIndex } from './logPositionIndex';
-import { logSync, WINDOW_DAYS } from './logSync';
+import { logSync } from './logSync';
+import { WINDOW_DAYS } from './syncRun';
 import { readCheckpoint } from './syncCheckpoint';
 import { readSyncSettings } from './syncSettings';
 

@@ -1,13 +1,29 @@
 /**
- * The catalogs (airtime, data, cable, electricity) cached in SQLite per profile with the time
- * they were read, for the Catalog page (`catalog.get`); its Refresh re-reads the service
- * (`catalog.refresh`). A catalog never read is read on first use. Purchases and bulk jobs do not
- * read this cache: they ask the service for the catalog they sell from.
+ * The one cache of the service's catalogs (airtime, data, cable, electricity): in SQLite per
+ * connection, each with the time it was read.
+ *
+ * - The Catalog page (`catalog.get`) shows what is cached, read from the service when never read;
+ *   its Refresh (`catalog.refresh`) reads every catalog again.
+ * - Purchases and bulk jobs check against a catalog no older than five minutes (`fresh`): a
+ *   disco's range or a bouquet's price rarely changes within a session, and the purchase itself
+ *   is checked again by the service. Reading it again updates what the Catalog page shows.
+ *
+ * A read that fails leaves the cache as it was and throws the service's error.
  */
-import type { CatalogKind, Catalogs } from '../../shared/contract/logs';
+import type { CatalogKind, Catalogs } from '../../shared/contract/catalog';
+import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../../shared/wire';
 import type { App } from '../app';
 
 const KINDS: CatalogKind[] = ['airtime', 'data', 'cable', 'electricity'];
+/** How old a catalog a purchase is checked against may be. */
+export const CATALOG_FRESH_MS = 5 * 60_000;
+
+interface CatalogOf {
+  airtime: AirtimeProduct;
+  data: DataPlan;
+  cable: CableBouquet;
+  electricity: ElectricityProvider;
+}
 
 function readService(app: App, kind: CatalogKind): Promise<unknown[]> {
   const client = app.client();
@@ -29,34 +45,35 @@ interface CachedRow {
   body: string;
 }
 
-/**
- * Every catalog: from the cache, or from the service when `refresh` is set or a catalog was never
- * read. A refresh that fails leaves the cache as it was and throws the service's error.
- */
+function cachedRows(app: App, profileId: string): Map<CatalogKind, CachedRow> {
+  const rows = app.db.prepare('SELECT kind, read_at, body FROM catalog_cache WHERE profile_id = ?').all(profileId) as CachedRow[];
+  return new Map(rows.map((r) => [r.kind, r]));
+}
+
+/** Reads `kinds` from the service and saves them for `profileId`, all or none. */
+async function readAndSave(app: App, profileId: string, kinds: readonly CatalogKind[], into: Map<CatalogKind, CachedRow>): Promise<void> {
+  if (kinds.length === 0) return;
+  const read = await Promise.all(kinds.map(async (kind) => ({ kind, body: await readService(app, kind) })));
+  const readAt = new Date().toISOString();
+  const save = app.db.prepare(
+    `INSERT INTO catalog_cache (profile_id, kind, read_at, body) VALUES (?, ?, ?, ?)
+     ON CONFLICT (profile_id, kind) DO UPDATE SET read_at = excluded.read_at, body = excluded.body`,
+  );
+  app.db.transaction(() => {
+    for (const r of read) {
+      const body = JSON.stringify(r.body);
+      save.run(profileId, r.kind, readAt, body);
+      into.set(r.kind, { kind: r.kind, read_at: readAt, body });
+    }
+  })();
+}
+
+/** Every catalog, from the cache, or from the service when `refresh` is set or a catalog was never read. */
 export async function getCatalogs(app: App, options: { refresh?: boolean } = {}): Promise<Catalogs> {
   const profileId = app.connection.profileId;
-  const cached = new Map<CatalogKind, CachedRow>();
-  for (const row of app.db.prepare('SELECT kind, read_at, body FROM catalog_cache WHERE profile_id = ?').all(profileId) as CachedRow[]) {
-    cached.set(row.kind, row);
-  }
-  const missing = KINDS.filter((k) => options.refresh || !cached.has(k));
-  if (missing.length > 0) {
-    const read = await Promise.all(missing.map(async (kind) => ({ kind, body: await readService(app, kind) })));
-    const readAt = new Date().toISOString();
-    const save = app.db.prepare(
-      `INSERT INTO catalog_cache (profile_id, kind, read_at, body) VALUES (?, ?, ?, ?)
-       ON CONFLICT (profile_id, kind) DO UPDATE SET read_at = excluded.read_at, body = excluded.body`,
-    );
-    app.db.transaction(() => {
-      for (const r of read) {
-        const body = JSON.stringify(r.body);
-        save.run(profileId, r.kind, readAt, body);
-        cached.set(r.kind, { kind: r.kind, read_at: readAt, body });
-      }
-    })();
-    app.events.emit('data.changed', { topics: ['catalog'] });
-  }
-  const body = <T>(kind: CatalogKind): T[] => JSON.parse(cached.get(kind)?.body ?? '[]') as T[];
+  const cached = cachedRows(app, profileId);
+  await readAndSave(app, profileId, KINDS.filter((k) => options.refresh || !cached.has(k)), cached);
+  const body = <K extends CatalogKind>(kind: K): CatalogOf[K][] => JSON.parse(cached.get(kind)?.body ?? '[]') as CatalogOf[K][];
   return {
     airtime: body('airtime'),
     data: body('data'),
@@ -69,4 +86,13 @@ export async function getCatalogs(app: App, options: { refresh?: boolean } = {})
       electricity: cached.get('electricity')?.read_at ?? null,
     },
   };
+}
+
+/** One catalog read from the service within `CATALOG_FRESH_MS`: what a purchase is checked against. */
+export async function freshCatalog<K extends CatalogKind>(app: App, kind: K): Promise<CatalogOf[K][]> {
+  const profileId = app.connection.profileId;
+  const cached = cachedRows(app, profileId);
+  const row = cached.get(kind);
+  if (!row || !(Date.now() - Date.parse(row.read_at) < CATALOG_FRESH_MS)) await readAndSave(app, profileId, [kind], cached);
+  return JSON.parse(cached.get(kind)?.body ?? '[]') as CatalogOf[K][];
 }

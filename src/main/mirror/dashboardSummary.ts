@@ -10,7 +10,7 @@
  * On a first start the mirror of the active profile is empty and was never synced: asking for
  * the summary starts a sync in the background so a new user sees their history.
  */
-import type { DashboardSummary, SpendFigures, SpendPoint } from '../../shared/contract/logs';
+import type { DashboardSummary, SpendFigures, SpendPoint } from '../../shared/contract/dashboard';
 import type { App } from '../app';
 import { countPendingItems } from '../requery/pendingItems';
 import { mirrorEntryCount } from './logQuery';

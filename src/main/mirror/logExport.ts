@@ -8,7 +8,7 @@ import type { ExportedFile } from '../../shared/contract/files';
 import type { LogFilter, LogSort, LogTotals } from '../../shared/contract/logs';
 import type { App } from '../app';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
-import { exportFileName, exportsDir } from '../files';
+import { exportPath } from '../files';
 import { iterateLogRows, logTotals } from './logQuery';
 
 export const LOG_EXPORT_COLUMNS: ExportColumn[] = [
@@ -52,7 +52,7 @@ export interface LogExportOptions {
 export async function exportLogs(app: App, options: LogExportOptions): Promise<ExportedFile & { totals: LogTotals }> {
   const profileId = app.connection.profileId;
   const totals = logTotals(app.db, profileId, options.filter);
-  const file = options.outPath ? path.resolve(options.outPath) : path.join(exportsDir(app), exportFileName('Transactions', options.format));
+  const file = options.outPath ? path.resolve(options.outPath) : exportPath(app, 'Transactions', options.format);
   const rows = exportRows(app, profileId, options.filter, options.sort);
   const result =
     options.format === 'xlsx'

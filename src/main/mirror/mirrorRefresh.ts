@@ -3,6 +3,8 @@
  * read by its reference and written into the mirror of its connection at once, so the Dashboard,
  * the Transactions page and reports show the purchase without waiting for the next sync. A whole
  * sync is still what catches everything else (purchases made elsewhere, statuses that moved).
+ * The operations that buy or requery declare `mirror` among what they change; the requery loop
+ * and bulk jobs say it through `app.invalidate`.
  */
 import { parseLogEntry, type ParsedLogEntry } from '../api/parseLogEntry';
 import type { App, Session } from '../app';
@@ -14,8 +16,7 @@ import { upsertLogEntriesInTransaction } from './logStore';
 /** Writes entries the caller already read (of the session's connection) into the mirror. */
 export function mirrorEntries(app: App, session: Session, entries: readonly ParsedLogEntry[]): void {
   if (entries.length === 0) return;
-  const counts = upsertLogEntriesInTransaction(app.db, session.connection.profileId, entries, new Date().toISOString());
-  if (counts.inserted + counts.updated > 0) app.events.emit('data.changed', { topics: ['mirror'] });
+  upsertLogEntriesInTransaction(app.db, session.connection.profileId, entries, new Date().toISOString());
 }
 
 /** The same, for raw wire entries. */

@@ -12,7 +12,9 @@
  *    settled from the transaction log, never resent).
  *
  * `buyElectricity` and `buyCable` are used by the single-purchase screens and the CLI, and by
- * bulk jobs for spreadsheet rows (`source: 'bulk'`).
+ * bulk jobs for spreadsheet rows (`source: 'bulk'`). They tell no window anything themselves:
+ * the buy operations declare what they change (`PURCHASE_CHANGES`), and a bulk job, which is
+ * background work, says the same through `app.invalidate`.
  */
 import type { CableRequest, ElectricityRequest, PurchaseKind } from '../../shared/contract/purchases';
 import { cableRequestSchema, electricityRequestSchema } from '../../shared/contract/purchases';
@@ -176,7 +178,6 @@ async function sendAndRecord<T>(
         hint: error instanceof AppError ? error.hint ?? null : null,
         next_requery_ms: clock.now() + 30_000,
       });
-      app.events.emit('data.changed', { topics: ['purchases', 'pending'] });
       // The log usually has it already: try once now, then the requery loop keeps trying.
       try {
         updated = await settleFromLog(app, row.id);
@@ -196,7 +197,6 @@ async function sendAndRecord<T>(
       updated = updatePurchase(app, row.id, { state: 'rejected', reason: error.message, hint: error.hint ?? null, settled_by: 'answer', final_at: new Date().toISOString() });
     }
   }
-  app.events.emit('data.changed', { topics: ['purchases', 'pending', 'balance'] });
   // The Dashboard and Transactions show it by the time the answer is shown, without a sync.
   await refreshReferences(app, session, row.kind, [updated.reference]);
   return updated;

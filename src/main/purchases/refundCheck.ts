@@ -67,7 +67,5 @@ export async function checkRefund(app: App, id: string): Promise<PurchaseRow> {
 
 function conclude(app: App, row: PurchaseRow, state: 'confirmed' | 'not_charged' | 'missing', evidence: string): PurchaseRow {
   if (row.refund_state === state && row.refund_evidence === evidence) return row;
-  const updated = updatePurchase(app, row.id, { refund_state: state, refund_evidence: evidence });
-  app.events.emit('data.changed', { topics: ['purchases', 'pending'] });
-  return updated;
+  return updatePurchase(app, row.id, { refund_state: state, refund_evidence: evidence });
 }

@@ -118,6 +118,5 @@ export async function settleFromLog(app: App, id: string, session: Session = app
       next_requery_ms: Math.max(firstRequeryDueMs(purchasedMs), clock.now()),
     });
   }
-  app.events.emit('data.changed', { topics: ['purchases', 'pending'] });
   return updated;
 }

@@ -252,12 +252,14 @@ class ReconcileRunner {
           app.events.emit('reconcile.progress', { runId, stage, done, total, message: stage });
         },
       });
-      app.events.emit('data.changed', { topics: ['reconcile'] });
       return runView(app.db, runId);
+    } catch (error) {
+      // Cancelled or failed part-way: the run saved so far is listed, though the operation failed.
+      if (mine.runId) app.invalidate(['reconcile'], 'reconciliation stopped part-way');
+      throw error;
     } finally {
       // The browser uploads the export for each run: once the run is over it has served.
       releaseUpload(app, input.file);
-      if (mine.runId) app.events.emit('data.changed', { topics: ['reconcile'] });
       this.current = null;
     }
   }

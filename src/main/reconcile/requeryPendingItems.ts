@@ -58,6 +58,5 @@ export async function requeryPendingItems(app: App, runId: string): Promise<Requ
   if (viaLoop > 0) summary.notes.push(`${viaLoop} of vendesk's own purchase(s) checked through the Pending loop (their receipts are updated).`);
   if (direct > 0) summary.notes.push(`${direct} other entr${direct === 1 ? 'y' : 'ies'} requeried directly by transaction id.`);
   if (summary.success + summary.failed > 0) summary.notes.push('Sync the mirror and reconcile again to see the final outcomes in the categories.');
-  if (items.length > 0) app.events.emit('data.changed', { topics: ['reconcile', 'pending'] });
   return summary;
 }

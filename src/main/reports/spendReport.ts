@@ -14,7 +14,7 @@ import type { Db } from '../store/database';
 import { writeTableXlsx, type ExportColumn } from '../exports';
 import { formatNaira } from '../../shared/money';
 import { faceAndCostText, purchasesText } from '../../shared/spendText';
-import type { SpendReportTotals } from '../../shared/contract/reconcile';
+import type { SpendReportTotals } from '../../shared/contract/reports';
 
 export interface SpendLine extends SpendReportTotals {
   key: string;

@@ -140,6 +140,5 @@ export function resolveByHand(app: App, input: { id: string; outcome: 'SUCCESS' 
     next_requery_ms: null,
     final_at: at,
   });
-  app.events.emit('data.changed', { topics: ['pending', 'purchases'] });
   return pendingItemView(app, updated);
 }

@@ -2,7 +2,7 @@
  * The requery loop of the main process. Every few seconds it looks for pending purchases whose
  * check is due on the service clock, announces them (`pending.due`), requeries them one at a
  * time, looks for uncertain purchases in the log, re-reads the wallet for refunds not seen yet,
- * and tells the windows to re-read (`data.changed` with topic `pending`).
+ * and tells the windows to re-read (`app.invalidate`: it is background work, no operation declares it).
  *
  * All requeries — the loop's, "Requery now", `vendesk requery` — go through `run`, one after
  * another, so one purchase is never checked twice at once.
@@ -16,6 +16,7 @@ import { checkRefund } from '../purchases/refundCheck';
 import { listPurchaseRows, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
 import { requeryPurchase } from './requeryPurchase';
 import { createServiceClock } from '../api/serviceClock';
+import { REQUERY_CHANGES } from '../../shared/contract/pending';
 
 export const TICK_MS = 5_000;
 /** A `sending` row older than this had its answer lost (the client gives up after 30 s). */
@@ -87,7 +88,9 @@ export function createPendingScheduler(app: App): PendingScheduler {
         if (paused || closed) break;
         await run(async () => {
           try {
-            await requeryPurchase(app, row.id);
+            const updated = await requeryPurchase(app, row.id);
+            // Its log entries were mirrored when its state moved.
+            app.invalidate(updated.state === row.state ? ['pending', 'purchases'] : REQUERY_CHANGES, 'requery loop');
           } catch {
             // Kept on the row by requeryPurchase where it can be; the next tick tries again.
           }
@@ -97,7 +100,10 @@ export function createPendingScheduler(app: App): PendingScheduler {
         lastRefundCheck = Date.now();
         const since = new Date(Date.now() - REFUND_WATCH_MS).toISOString();
         const watching = listPurchaseRows(app, { states: ['failed'], since }).filter((r) => r.refund_state === 'missing' || r.refund_state === 'checking');
-        for (const r of watching) await checkRefund(app, r.id);
+        for (const r of watching) {
+          const checked = await checkRefund(app, r.id);
+          if (checked.refund_state !== r.refund_state || checked.refund_evidence !== r.refund_evidence) app.invalidate(['purchases', 'pending'], 'requery loop: refund checked');
+        }
       }
       if (due.length > 0) {
         lastDueAnnounced = dueRows().length;

@@ -12,6 +12,8 @@
  * | 404 no such transaction        | `not_found`, with what that means and what to check                 |
  *
  * An `uncertain` purchase has no trustworthy reference yet: it is settled from the log instead.
+ * What a requery changes (`REQUERY_CHANGES`) is declared by the operations that requery and said
+ * by the requery loop; this function tells no window itself.
  */
 import { ServiceError } from '../api/serviceErrors';
 import type { App } from '../app';
@@ -129,7 +131,6 @@ export async function requeryPurchase(app: App, id: string): Promise<PurchaseRow
         });
     }
   }
-  app.events.emit('data.changed', { topics: ['pending', 'purchases'] });
   if (updated.state !== row.state) await refreshReferences(app, session, row.kind, [row.reference]);
   return updated;
 }

@@ -1,6 +1,7 @@
 /** Operations of the app frame: who we are connected to, the wallet, profiles, settings. */
 import { z } from 'zod';
 import { op, type AppErrorShape } from './define';
+import { CONNECTION_SWITCH_TOPICS } from './events';
 import { checkServiceAddress } from '../serviceAddress';
 
 export interface ConnectionInfo {
@@ -66,6 +67,8 @@ export const appOperations = {
       token: z.string().trim().min(1).optional(),
     }),
     'Create or update a live profile; the token goes to the protected store only, bound to the address (a new address clears it)',
+    // Settings re-reads the list itself; no other view shows profiles.
+    { invalidates: [] },
   ).returns<SavedProfileView>(),
   'connection.check': op(z.object({}), 'Whether the service of the connection in use answers now (reads the wallet; buys nothing)').returns<ConnectionCheck>(),
   'profiles.activate': op(
@@ -75,6 +78,9 @@ export const appOperations = {
       confirmLive: z.boolean().optional(),
     }),
     'Connect to a profile; a LIVE one only with confirmLive',
+    { invalidates: CONNECTION_SWITCH_TOPICS },
   ).returns<ConnectionInfo>(),
-  'profiles.delete': op(z.object({ id: z.string().min(1) }), 'Delete a live profile and its token').returns<{ deleted: true }>(),
+  // Deleting the profile in use switches to the sandbox: its handler announces that switch (the
+  // one change here that depends on the input); deleting another profile changes no view but Settings.
+  'profiles.delete': op(z.object({ id: z.string().min(1) }), 'Delete a live profile and its token', { invalidates: [] }).returns<{ deleted: true }>(),
 } as const;

@@ -30,6 +30,9 @@ export const DATA_TOPICS = [
 ] as const;
 export type DataTopic = (typeof DATA_TOPICS)[number];
 
+/** What a switch of connection changes: every view re-reads (`connection`), and these with it. */
+export const CONNECTION_SWITCH_TOPICS = ['connection', 'balance', 'mirror', 'catalog'] as const satisfies readonly DataTopic[];
+
 export interface EventMap {
   /** Mirror sync through /logEntries. */
   'sync.progress': Progress & { state: 'running' | 'done' | 'failed' | 'cancelled'; pages: number };
@@ -49,8 +52,12 @@ export interface EventMap {
   'reconcile.progress': Progress & { runId: string | null; stage: string };
   /** Contacts upload into a phonebook. */
   'contacts.progress': Progress & { phoneBookId: number };
-  /** Something changed that lists should re-read (balance, mirror, jobs, pending). */
-  'data.changed': { topics: DataTopic[] };
+  /**
+   * Something changed that lists should re-read (balance, mirror, jobs, pending). `reason` names
+   * the operation whose contract entry declares the topics (`invalidates`), or the background
+   * work that changed them (see docs/architecture.md, "What tells the windows to re-read").
+   */
+  'data.changed': { topics: DataTopic[]; reason?: string };
 }
 
 export type EventName = keyof EventMap;

@@ -4,12 +4,15 @@
  */
 import { appOperations } from './app';
 import { bulkOperations } from './bulk';
+import { catalogOperations } from './catalog';
+import { dashboardOperations } from './dashboard';
 import type { InputOf, OperationDef, OutputOf } from './define';
 import { logsOperations } from './logs';
 import { messagingOperations } from './messaging';
 import { pendingOperations } from './pending';
 import { purchasesOperations } from './purchases';
 import { reconcileOperations } from './reconcile';
+import { reportsOperations } from './reports';
 import { serviceCheckOperations } from './serviceCheck';
 import { teamOperations } from './team';
 
@@ -21,6 +24,9 @@ export const operations = {
   ...pendingOperations,
   ...reconcileOperations,
   ...logsOperations,
+  ...catalogOperations,
+  ...dashboardOperations,
+  ...reportsOperations,
   ...serviceCheckOperations,
   ...teamOperations,
 } as const;

@@ -1,12 +1,11 @@
 /**
- * The local mirror of the vending log: sync from the service, the Transactions table (a window of
- * rows for a filter and a sort, totals, one row, export), the catalog cache and the dashboard.
- * Money is integer kobo; times are UTC ISO-8601.
+ * The local mirror of the vending log: sync from the service and the Transactions table (a window
+ * of rows for a filter and a sort, totals, one row, export). Money is integer kobo; times are UTC
+ * ISO-8601. The catalogs are in `catalog.ts`, the Dashboard in `dashboard.ts`.
  */
 import { z } from 'zod';
 import { op } from './define';
 import type { ExportedFile } from './files';
-import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../wire';
 
 export type MirrorStatus = 'SUCCESS' | 'FAILED' | 'PENDING';
 export type MirrorType = 'AIRTIME' | 'DATA' | 'ELECTRICITY' | 'CABLETV';
@@ -101,49 +100,6 @@ export interface SyncStatus {
   auto: AutoSyncView;
 }
 
-export type CatalogKind = 'airtime' | 'data' | 'cable' | 'electricity';
-
-export interface Catalogs {
-  airtime: AirtimeProduct[];
-  data: DataPlan[];
-  cable: CableBouquet[];
-  electricity: ElectricityProvider[];
-  /** When each was read from the service. */
-  readAt: Record<CatalogKind, string | null>;
-}
-
-export interface SpendPoint {
-  /** `YYYY-MM-DD` (UTC). */
-  day: string;
-  /** Face value in kobo (the log's `amount`) per series key (a type such as AIRTIME, or a network such as MTN). */
-  values: Record<string, number>;
-  /** Wallet cost in kobo (the log's `transaction_cost`, what the wallet was charged) per series key. */
-  costs: Record<string, number>;
-}
-
-/** Spend over a period: face value (the log's `amount`) and wallet cost (its `transaction_cost`). */
-export interface SpendFigures {
-  purchases: number;
-  faceKobo: number;
-  costKobo: number;
-}
-
-export interface DashboardSummary {
-  balance: { balanceKobo: number; accountName: string; readAt: string } | null;
-  balanceError: { message: string; hint?: string } | null;
-  /** Successful and pending purchases (failed ones were refunded), by UTC day, week (from Monday), month and the last 30 days. */
-  spend: { today: SpendFigures; week: SpendFigures; month: SpendFigures; last30Days: SpendFigures };
-  dailyByType: SpendPoint[];
-  dailyByNetwork: SpendPoint[];
-  typeKeys: string[];
-  networkKeys: string[];
-  pendingCount: number;
-  pendingSource: 'purchases' | 'mirror';
-  lastSyncAt: string | null;
-  syncing: boolean;
-  entries: number;
-}
-
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Write dates as YYYY-MM-DD');
 
 const dayLabel = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -171,13 +127,19 @@ export type LogFilter = z.infer<typeof logFilterSchema>;
 export const logSortSchema = z.enum(['time_desc', 'time_asc', 'amount_desc', 'amount_asc']);
 export type LogSort = z.infer<typeof logSortSchema>;
 
+/**
+ * A sync is background work however it starts (these operations, the automatic sync): the sync
+ * itself says what it wrote when it stops (`mirror`, and `balance` once done), so the operations
+ * that start, wait for or stop one declare nothing of their own.
+ */
 export const logsOperations = {
   'sync.start': op(
     z.object({ from: day.optional(), to: day.optional() }),
     'Start syncing the vending log into the mirror (runs in the background; progress as sync.progress events)',
+    { invalidates: [] },
   ).returns<{ started: boolean; running: boolean }>(),
-  'sync.run': op(z.object({ from: day.optional(), to: day.optional() }), 'Sync the vending log into the mirror and wait for the result').returns<SyncResult>(),
-  'sync.cancel': op(z.object({}), 'Stop the sync in progress; the next sync continues where it stopped').returns<{ cancelled: boolean }>(),
+  'sync.run': op(z.object({ from: day.optional(), to: day.optional() }), 'Sync the vending log into the mirror and wait for the result', { invalidates: [] }).returns<SyncResult>(),
+  'sync.cancel': op(z.object({}), 'Stop the sync in progress; the next sync continues where it stopped', { invalidates: [] }).returns<{ cancelled: boolean }>(),
   'sync.status': op(z.object({}), 'Whether a sync runs, its progress, the last result and the automatic sync').returns<SyncStatus>(),
   'sync.settings.get': op(z.object({}), 'How often the open app syncs by itself, and how many pages a sync requests at once').returns<SyncSettingsView>(),
   'sync.settings.set': op(
@@ -187,6 +149,8 @@ export const logsOperations = {
       maxRequestsPerSecond: z.number().int().min(1).max(1000).optional(),
     }),
     'Change how often the open app syncs by itself (0: never) and the pace of a sync',
+    // The automatic sync announces its new schedule itself (`sync.auto`).
+    { invalidates: [] },
   ).returns<SyncSettingsView>(),
   'logs.query': op(
     z.object({
@@ -204,7 +168,4 @@ export const logsOperations = {
     z.object({ filter: logFilterSchema.default({}), sort: logSortSchema.default('time_desc'), format: z.enum(['xlsx', 'csv']) }),
     'Write the filtered mirror rows to an XLSX or CSV file',
   ).returns<ExportedFile & { totals: LogTotals }>(),
-  'catalog.get': op(z.object({}), 'Catalogs from the cache (read from the service when never read)').returns<Catalogs>(),
-  'catalog.refresh': op(z.object({}), 'Read every catalog from the service again').returns<Catalogs>(),
-  'dashboard.summary': op(z.object({}), 'Wallet, spend, daily spend chart, pending count and last sync').returns<DashboardSummary>(),
 } as const;

@@ -281,12 +281,13 @@ export const messagingOperations = {
   'messaging.senderIds': op(z.object({}), 'Sender IDs of the organisation with their approval state').returns<SenderIdView[]>(),
 
   'messaging.templates.list': op(z.object({}), 'Templates with their approval state per coverage area').returns<TemplateView[]>(),
-  'messaging.templates.create': op(templateCreateInput, 'Create a template; its indexes are derived from the body').returns<TemplateView>(),
+  'messaging.templates.create': op(templateCreateInput, 'Create a template; its indexes are derived from the body', { invalidates: ['templates'] }).returns<TemplateView>(),
 
   'messaging.phonebooks.list': op(z.object({}), 'Phonebooks of the organisation').returns<PhonebookView[]>(),
   'messaging.phonebooks.create': op(
     z.object({ name: z.string().trim().min(1, 'Give the phonebook a name').max(100), description: z.string().trim().max(500).default('') }),
     'Create a phonebook',
+    { invalidates: ['phonebooks'] },
   ).returns<PhonebookView>(),
   'messaging.phonebooks.get': op(
     z.object({
@@ -305,13 +306,15 @@ export const messagingOperations = {
   'messaging.contacts.import': op(
     z.object({ file: fileRefSchema, sheet: z.string().optional(), phoneBookId: z.number().int().positive() }),
     'Upload the valid contacts of a file into a phonebook, in chunks, with progress; numbers already there are not added again',
+    { invalidates: ['phonebooks'] },
   ).returns<ContactsImportResult>(),
-  'messaging.contacts.cancel': op(z.object({ phoneBookId: z.number().int().positive() }), 'Stop a contacts upload after the chunk in flight').returns<{
+  // The import it stops ends its own operation, which says what changed.
+  'messaging.contacts.cancel': op(z.object({ phoneBookId: z.number().int().positive() }), 'Stop a contacts upload after the chunk in flight', { invalidates: [] }).returns<{
     cancelled: boolean;
   }>(),
 
   'messaging.quote': op(quoteInput, 'Recipients and cost of a message before it is sent').returns<MessageQuote>(),
-  'messaging.send': op(sendInput, 'Send an SMS to one number or a phonebook, optionally with email copies').returns<MessageView>(),
+  'messaging.send': op(sendInput, 'Send an SMS to one number or a phonebook, optionally with email copies', { invalidates: ['balance', 'messages'] }).returns<MessageView>(),
   'messaging.status': op(z.object({ reference: z.string().trim().min(1, 'Enter the message reference') }), 'Status of a message by its reference').returns<MessageView>(),
   'messaging.history': op(
     z.object({
@@ -333,10 +336,13 @@ export const messagingOperations = {
       emails: emailsInput,
     }),
     'Send a one-time code',
+    { invalidates: ['balance', 'messages'] },
   ).returns<OtpSentView>(),
   'messaging.otp.confirm': op(
     z.object({ reference: z.string().trim().min(1, 'Enter the reference of the code'), code: z.string().trim().regex(/^\d+$/, 'The code is digits only') }),
     'Confirm a one-time code',
+    // The service marks the code used; nothing a window lists changes.
+    { invalidates: [] },
   ).returns<OtpConfirmedView>(),
   'messaging.sandboxOutbox': op(z.object({}), 'What the sandbox "sent" (SMS, emails, one-time codes), newest first; sandbox connection only').returns<SandboxOutboxItem[]>(),
 } as const;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { op } from './define';
+import type { DataTopic } from './events';
 import type { PurchaseView } from './purchases';
 
 /** What support asks for when the service stops answering status checks. */
@@ -49,6 +50,13 @@ export interface RequeryRunSummary {
   items: PendingItemView[];
 }
 
+/**
+ * What a requery changes: the purchase (Pending page, receipts) and, when its state moved, the
+ * log entries mirrored by its reference (Dashboard, Transactions). The requery loop, which is
+ * background work, says the same through `app.invalidate`.
+ */
+export const REQUERY_CHANGES = ['pending', 'purchases', 'mirror'] as const satisfies readonly DataTopic[];
+
 export const pendingOperations = {
   'pending.list': op(
     z.object({ includeSettled: z.boolean().default(false) }),
@@ -58,10 +66,12 @@ export const pendingOperations = {
   'pending.requeryNow': op(
     z.object({ id: z.string().min(1), force: z.boolean().default(false) }),
     'Checks one pending purchase with the service now (when due; `force` asks even earlier)',
+    { invalidates: REQUERY_CHANGES },
   ).returns<PendingItemView>(),
   'pending.requeryDue': op(
     z.object({ all: z.boolean().default(false) }),
     'Checks every pending purchase that is due (or, with `all`, every one waiting)',
+    { invalidates: REQUERY_CHANGES },
   ).returns<RequeryRunSummary>(),
   'pending.resolve': op(
     z.object({
@@ -71,5 +81,6 @@ export const pendingOperations = {
       token: z.string().trim().max(64).optional(),
     }),
     'Resolves a pending, uncertain or support-bound purchase by hand, with a note',
+    { invalidates: ['pending', 'purchases'] },
   ).returns<PendingItemView>(),
 } as const;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { BulkItemState } from './bulk';
 import { op } from './define';
+import type { DataTopic } from './events';
 
 export type PurchaseKind = 'electricity' | 'cable';
 export type VendTypeInput = 'PREPAID' | 'POSTPAID';
@@ -224,6 +225,13 @@ export const topUpRequestSchema = z.discriminatedUnion(
 );
 export type TopUpRequest = z.input<typeof topUpRequestSchema>;
 
+/**
+ * What buying an electricity token or a cable bouquet changes: the purchase (receipts, Pending
+ * page), the wallet, and the log entry mirrored by its reference (Dashboard, Transactions). A bulk
+ * job's purchases are background work and say the same through `app.invalidate`.
+ */
+export const PURCHASE_CHANGES = ['purchases', 'pending', 'balance', 'mirror'] as const satisfies readonly DataTopic[];
+
 export const purchasesOperations = {
   'purchases.electricityProviders': op(z.object({}), 'Electricity companies (discos) and their amount ranges, from the catalog').returns<ElectricityProviderView[]>(),
   'purchases.cableProviders': op(z.object({}), 'Cable TV providers and their bouquets, from the catalog').returns<CableProviderView[]>(),
@@ -235,14 +243,20 @@ export const purchasesOperations = {
     z.object({ provider: z.string().trim().min(1, 'Choose the cable TV provider'), smartcard: smartcardNumber }),
     "Checks a smartcard with its provider: the customer's name and type",
   ).returns<SmartcardView>(),
-  'purchases.buyElectricity': op(electricityRequestSchema, 'Buys an electricity token; refused while the same meter and amount is pending').returns<PurchaseView>(),
-  'purchases.buyCable': op(cableRequestSchema, 'Buys a cable TV bouquet; refused while the same smartcard and bouquet is pending').returns<PurchaseView>(),
+  'purchases.buyElectricity': op(electricityRequestSchema, 'Buys an electricity token; refused while the same meter and amount is pending', {
+    invalidates: PURCHASE_CHANGES,
+  }).returns<PurchaseView>(),
+  'purchases.buyCable': op(cableRequestSchema, 'Buys a cable TV bouquet; refused while the same smartcard and bouquet is pending', {
+    invalidates: PURCHASE_CHANGES,
+  }).returns<PurchaseView>(),
   'purchases.get': op(z.object({ id: z.string().min(1) }), 'One purchase and its receipt').returns<PurchaseView>(),
   'purchases.recent': op(
     z.object({ kind: z.enum(['electricity', 'cable']).optional(), limit: z.number().int().min(1).max(500).default(20) }),
     'The latest electricity and cable purchases, newest first',
   ).returns<PurchaseView[]>(),
-  'purchases.settleUncertain': op(z.object({ id: z.string().min(1) }), 'Looks for an uncertain purchase in the transaction log and settles it from there').returns<PurchaseView>(),
+  'purchases.settleUncertain': op(z.object({ id: z.string().min(1) }), 'Looks for an uncertain purchase in the transaction log and settles it from there', {
+    invalidates: ['purchases', 'pending', 'mirror'],
+  }).returns<PurchaseView>(),
   'purchases.checkTopUp': op(topUpRequestSchema, 'What a single airtime or data purchase would buy: the network, the plan, the same purchase in the last 24 hours and the wallet; nothing is bought').returns<TopUpCheckView>(),
   'purchases.buyTopUp': op(
     z.intersection(topUpRequestSchema, z.object({ repeat: z.boolean().default(false) })),
@@ -253,5 +267,7 @@ export const purchasesOperations = {
     z.object({ kind: z.enum(['airtime', 'data']).optional(), limit: z.number().int().min(1).max(500).default(20) }),
     'The latest single airtime and data purchases of the connection in use, newest first',
   ).returns<TopUpView[]>(),
-  'purchases.checkRefund': op(z.object({ id: z.string().min(1) }), 'Reads the wallet again to confirm the refund of a declined or failed purchase').returns<PurchaseView>(),
+  'purchases.checkRefund': op(z.object({ id: z.string().min(1) }), 'Reads the wallet again to confirm the refund of a declined or failed purchase', {
+    invalidates: ['purchases', 'pending'],
+  }).returns<PurchaseView>(),
 } as const;

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { op } from './define';
 import { fileRefSchema, type ExportedFile } from './files';
-import type { SpendFigures } from './logs';
+import { REQUERY_CHANGES } from './pending';
 
 /** Every category a run reports, in the order the Summary shows them. */
 export const RECONCILE_CATEGORIES = [
@@ -220,7 +220,8 @@ export interface RequeryPendingSummary {
   notes: string[];
 }
 
-const day = z
+/** A calendar day written YYYY-MM-DD (checked to exist): the range of a run or a report. */
+export const calendarDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Write the date as YYYY-MM-DD')
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Not a real date');
@@ -228,8 +229,8 @@ const day = z
 export const reconcileStartSchema = z
   .object({
     file: fileRefSchema,
-    from: day.optional(),
-    to: day.optional(),
+    from: calendarDay.optional(),
+    to: calendarDay.optional(),
     sheet: z.string().min(1).optional(),
     matchWindowMinutes: z.number().int().min(1).max(24 * 60).default(15),
     duplicateWindowMinutes: z.number().int().min(1).max(24 * 60).default(10),
@@ -239,14 +240,12 @@ export const reconcileStartSchema = z
 const runId = z.string().min(1, 'Choose a reconciliation run');
 const category = z.enum(RECONCILE_CATEGORIES);
 
-/** Successful purchases of a spend report: face value (the log's `amount`), wallet cost (its `transaction_cost`) and commission. */
-export interface SpendReportTotals extends SpendFigures {
-  commissionKobo: number;
-}
-
 export const reconcileOperations = {
-  'reconcile.start': op(reconcileStartSchema, 'Reconciles a vendor export with the mirror, vendesk purchases and the wallet; saves the run').returns<ReconcileRunView>(),
-  'reconcile.cancel': op(z.object({ runId: z.string().min(1).optional() }), 'Stops the reconciliation that is running').returns<{ cancelled: boolean }>(),
+  'reconcile.start': op(reconcileStartSchema, 'Reconciles a vendor export with the mirror, vendesk purchases and the wallet; saves the run', {
+    invalidates: ['reconcile'],
+  }).returns<ReconcileRunView>(),
+  // The run it stops ends its own operation, which says what changed.
+  'reconcile.cancel': op(z.object({ runId: z.string().min(1).optional() }), 'Stops the reconciliation that is running', { invalidates: [] }).returns<{ cancelled: boolean }>(),
   'reconcile.runs': op(z.object({ limit: z.number().int().min(1).max(500).default(50) }), 'Saved reconciliation runs, newest first').returns<ReconcileRunListItem[]>(),
   'reconcile.run': op(z.object({ runId }), 'One saved run: parameters, inputs, totals per category and the roll-forward').returns<ReconcileRunView>(),
   'reconcile.items': op(
@@ -268,13 +267,11 @@ export const reconcileOperations = {
     'Marks items of a run resolved, with a note',
     { invalidates: ['reconcile'] },
   ).returns<{ resolved: number }>(),
-  'reconcile.requeryPending': op(z.object({ runId }), "Requeries every pending item of a run now (vendesk's own purchases through the pending loop)").returns<RequeryPendingSummary>(),
+  'reconcile.requeryPending': op(z.object({ runId }), "Requeries every pending item of a run now (vendesk's own purchases through the pending loop)", {
+    invalidates: ['reconcile', ...REQUERY_CHANGES],
+  }).returns<RequeryPendingSummary>(),
   'reconcile.exportWorkbook': op(z.object({ runId }), 'The run as an Excel workbook: Summary, then one sheet per non-empty category').returns<ExportedFile>(),
   'reconcile.exportCsv': op(z.object({ runId, category }), "One category's items as CSV").returns<ExportedFile>(),
-  'reports.spend': op(
-    z.object({ from: day, to: day }).refine((v) => v.from <= v.to, { message: 'The start date is after the end date; swap them', path: ['to'] }),
-    'Spend for a range (face value and wallet cost) by day, type and network as an Excel workbook, with a chart image beside it',
-  ).returns<ExportedFile & { chart: ExportedFile | null; totals: SpendReportTotals }>(),
 } as const;
 
 /** One line of the wallet roll-forward, as the screen and the workbook show it. */

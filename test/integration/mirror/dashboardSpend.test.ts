@@ -4,7 +4,7 @@
  * (its amounts and transaction_cost) for successful and pending purchases of the period.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DashboardSummary } from '../../../src/shared/contract/logs';
+import type { DashboardSummary } from '../../../src/shared/contract/dashboard';
 import type { LogEntry } from '../../../src/shared/wire';
 import { serviceLog, serviceSpend } from '../../support/serviceSpend';
 import { startTestApp, type TestApp } from '../../support/testApp';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { operations } from '../../../src/shared/contract';
+import { operations, type OperationName } from '../../../src/shared/contract';
 import { handlers } from '../../../src/main/handlers';
 import { APP_VERSION } from '../../../src/main/version';
 
@@ -15,6 +15,35 @@ describe('the app contract', () => {
       expect(def.summary.length, name).toBeGreaterThan(5);
       for (const wrong of [42, 'text', null, [1, 2]]) expect(def.input.safeParse(wrong).success, `${name} refuses ${JSON.stringify(wrong)}`).toBe(false);
     }
+  });
+
+  it('declares, next to every operation that changes something a window shows, what it changes (`invalidates`, [] when nothing)', () => {
+    // Operations that change nothing a window shows: they declare nothing, and dispatch tells no one.
+    const reads = new Set<OperationName>([
+      'app.info', 'account.balance', 'profiles.list', 'connection.check', 'connection.doctor', 'connection.answers',
+      'sync.status', 'sync.settings.get', 'logs.query', 'logs.totals', 'logs.facets', 'logs.get', 'logs.export',
+      'catalog.get', 'dashboard.summary', 'reports.spend',
+      'messaging.senderIds', 'messaging.templates.list', 'messaging.phonebooks.list', 'messaging.phonebooks.get', 'messaging.contacts.preview',
+      'messaging.quote', 'messaging.status', 'messaging.history', 'messaging.sandboxOutbox',
+      'pending.list', 'pending.count',
+      'purchases.electricityProviders', 'purchases.cableProviders', 'purchases.validateMeter', 'purchases.validateSmartcard',
+      'purchases.get', 'purchases.recent', 'purchases.checkTopUp', 'purchases.topUp', 'purchases.recentTopUps',
+      'reconcile.runs', 'reconcile.run', 'reconcile.items', 'reconcile.exportWorkbook', 'reconcile.exportCsv',
+    ]);
+    // Bulk jobs (and the single top-up, a one-row bulk job) and the team workspace are converted
+    // with their own services; until then they may still tell the windows by hand.
+    const notConverted = (name: string) => /^(bulk|team|approvals|audit)\./.test(name) || name === 'purchases.buyTopUp';
+    const undeclared: string[] = [];
+    for (const [name, def] of Object.entries(operations) as [OperationName, (typeof operations)[OperationName]][]) {
+      if (reads.has(name)) expect('invalidates' in def, `${name} changes nothing a window shows, so it declares nothing`).toBe(false);
+      else if (!notConverted(name) && !('invalidates' in def)) undeclared.push(name);
+    }
+    expect(undeclared, 'operations that change something but do not say what (add `invalidates`, or list them as reads)').toEqual([]);
+    // The declarations the windows depend on.
+    expect(operations['purchases.buyElectricity'].invalidates).toEqual(['purchases', 'pending', 'balance', 'mirror']);
+    expect(operations['pending.requeryNow'].invalidates).toEqual(['pending', 'purchases', 'mirror']);
+    expect(operations['messaging.send'].invalidates).toEqual(['balance', 'messages']);
+    expect(operations['profiles.activate'].invalidates).toEqual(['connection', 'balance', 'mirror', 'catalog']);
   });
 
   it('keeps the app version equal to package.json', () => {

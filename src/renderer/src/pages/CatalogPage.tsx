@@ -4,7 +4,7 @@
  */
 import { Badge, Button, Card, Group, Select, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import type { Catalogs, CatalogKind } from '../../../shared/contract/logs';
+import type { Catalogs, CatalogKind } from '../../../shared/contract/catalog';
 import { AppError, asAppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { PageHeader } from '../components/PageHeader';

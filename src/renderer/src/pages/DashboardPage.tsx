@@ -4,7 +4,7 @@
  * and the sync.
  */
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import type { SpendFigures } from '../../../shared/contract/logs';
+import type { SpendFigures } from '../../../shared/contract/dashboard';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SpendChart } from '../components/mirror/SpendChart';
 import { SyncControl } from '../components/mirror/SyncControl';

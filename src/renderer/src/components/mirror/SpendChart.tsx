@@ -5,7 +5,7 @@
 import { BarChart } from '@mantine/charts';
 import { Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import type { DashboardSummary } from '../../../../shared/contract/logs';
+import type { DashboardSummary } from '../../../../shared/contract/dashboard';
 import { formatCount, formatNaira } from '../../format';
 import { typeLabel } from './VirtualLogTable';
 

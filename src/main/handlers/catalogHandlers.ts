@@ -1,0 +1,8 @@
+import type { catalogOperations } from '../../shared/contract/catalog';
+import { getCatalogs } from '../mirror/catalogCache';
+import type { HandlersOf } from './handlerTypes';
+
+export const catalogHandlers: HandlersOf<typeof catalogOperations> = {
+  'catalog.get': (_input, app) => getCatalogs(app),
+  'catalog.refresh': (_input, app) => getCatalogs(app, { refresh: true }),
+};

@@ -1,0 +1,7 @@
+import type { dashboardOperations } from '../../shared/contract/dashboard';
+import { dashboardSummary } from '../mirror/dashboardSummary';
+import type { HandlersOf } from './handlerTypes';
+
+export const dashboardHandlers: HandlersOf<typeof dashboardOperations> = {
+  'dashboard.summary': (_input, app) => dashboardSummary(app),
+};

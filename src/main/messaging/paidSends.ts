@@ -1,0 +1,62 @@
+/**
+ * The record of every send that costs money (SMS, one-time codes) in `messaging_sends`: what the
+ * wallet roll-forward counts as vendesk's own messaging.
+ */
+import type { ServiceWindow } from '../api/serviceTime';
+import { UncertainOutcomeError } from '../api/serviceErrors';
+import type { CallOptions, VendingClient } from '../api/vendingClient';
+import type { App } from '../app';
+
+/** The time now, as the messaging records and views write it. */
+export const now = (): string => new Date().toISOString();
+
+/** What the service charged for a paid send, or — when its answer does not say — the quote (`source: 'quoted'`). */
+export interface Charge {
+  reference: string | null;
+  chargedKobo: number;
+  source: 'service' | 'quoted';
+  requestReference: string | null;
+}
+
+/**
+ * A request that costs money: recorded (committed) before it leaves, with what it was quoted,
+ * then with the service's answer — its reference, what it charged, and when on the service's
+ * clock, so the wallet roll-forward can place the charge. When the answer does not say what it
+ * charged, the quoted cost is recorded as the charge (`charge_source = 'quoted'`). A success
+ * answer, whatever its shape, is "sent". Never repeated automatically: a send whose answer was
+ * lost stays "uncertain".
+ */
+export async function paidSend<T>(
+  app: App,
+  send: { kind: 'sms' | 'otp'; senderId: string; target: string; templateId: string | null; body: string; recipients: number; emails: number; quotedKobo: number },
+  call: (client: VendingClient, options: CallOptions) => Promise<T>,
+  charged: (answer: T) => Charge,
+): Promise<{ answer: T; charge: Charge }> {
+  const { connection, client } = app.session();
+  const info = app.db
+    .prepare(
+      `INSERT INTO messaging_sends (service_key, kind, sender_id, target, template_id, body, recipients, emails, quoted_kobo, state, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', ?)`,
+    )
+    .run(connection.profileId, send.kind, send.senderId, send.target, send.templateId, send.body, send.recipients, send.emails, send.quotedKobo, now());
+  const id = Number(info.lastInsertRowid);
+  const startedLocal = Date.now();
+  let answeredAt: ServiceWindow | null = null;
+  const finish = app.db.prepare(
+    `UPDATE messaging_sends SET state = ?, reference = ?, charged_kobo = ?, charge_source = ?, request_reference = ?, error = ?, finished_at = ?, service_from_ms = ?, service_to_ms = ?
+     WHERE id = ?`,
+  );
+  let answer: T;
+  try {
+    answer = await call(client, { onAnswered: (w) => (answeredAt = w) });
+  } catch (error) {
+    // Without an answer the charge may have happened any time until now.
+    const at = answeredAt ?? client.clock.windowAt(startedLocal, Date.now());
+    finish.run(error instanceof UncertainOutcomeError ? 'uncertain' : 'failed', null, null, null, null, error instanceof Error ? error.message : String(error), now(), at.fromMs, at.toMs, id);
+    throw error;
+  }
+  const charge = charged(answer);
+  const at = answeredAt ?? client.clock.windowAt(startedLocal, Date.now());
+  finish.run('sent', charge.reference, charge.chargedKobo, charge.source, charge.requestReference, null, now(), at.fromMs, at.toMs, id);
+  return { answer, charge };
+}

@@ -1,0 +1,43 @@
+/**
+ * The Dashboard: the wallet, spend today, this week, this month and the last 30 days, the daily
+ * spend chart, the pending count and the last sync, from the mirror of the connection in use.
+ * Money is integer kobo.
+ */
+import { z } from 'zod';
+import { op } from './define';
+
+export interface SpendPoint {
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  /** Face value in kobo (the log's `amount`) per series key (a type such as AIRTIME, or a network such as MTN). */
+  values: Record<string, number>;
+  /** Wallet cost in kobo (the log's `transaction_cost`, what the wallet was charged) per series key. */
+  costs: Record<string, number>;
+}
+
+/** Spend over a period: face value (the log's `amount`) and wallet cost (its `transaction_cost`). */
+export interface SpendFigures {
+  purchases: number;
+  faceKobo: number;
+  costKobo: number;
+}
+
+export interface DashboardSummary {
+  balance: { balanceKobo: number; accountName: string; readAt: string } | null;
+  balanceError: { message: string; hint?: string } | null;
+  /** Successful and pending purchases (failed ones were refunded), by UTC day, week (from Monday), month and the last 30 days. */
+  spend: { today: SpendFigures; week: SpendFigures; month: SpendFigures; last30Days: SpendFigures };
+  dailyByType: SpendPoint[];
+  dailyByNetwork: SpendPoint[];
+  typeKeys: string[];
+  networkKeys: string[];
+  pendingCount: number;
+  pendingSource: 'purchases' | 'mirror';
+  lastSyncAt: string | null;
+  syncing: boolean;
+  entries: number;
+}
+
+export const dashboardOperations = {
+  'dashboard.summary': op(z.object({}), 'Wallet, spend, daily spend chart, pending count and last sync').returns<DashboardSummary>(),
+} as const;
