@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { op } from './define';
 import type { ExportedFile } from './files';
 import { reversedDatesMessage } from './logs';
-import type { PurchaseView, TopUpView } from './purchases';
+import { PURCHASE_CHANGES, type PurchaseView, type TopUpView } from './purchases';
 
 export type TeamRole = 'preparer' | 'approver' | 'admin';
 
@@ -148,6 +148,8 @@ export const teamOperations = {
   'purchases.resume': op(
     z.object({ teamJobId: z.string().uuid('Not a team job id') }),
     'Buys an approved single purchase prepared on this desktop, exactly once (again: its receipt, nothing more is bought)',
+    // A top-up is bought as a one-item bulk job, so the jobs list changes too.
+    { invalidates: [...PURCHASE_CHANGES, 'jobs'] },
   ).returns<ApprovedPurchaseView>(),
   'audit.verify': op(z.object({}), "Checks the team audit trail's hash chain row by row").returns<AuditVerifyView>(),
   'audit.export': op(
