@@ -14,19 +14,7 @@ import { MAX_RECORD_CHARS, recordTooLongError } from '../imports/readCsv';
 import { findHeaderRow, noHeaderError, type SheetRow } from '../imports/sheetTable';
 import { STATUS_FAILED, STATUS_PENDING, STATUS_SUCCESS, statusCode } from './logColumns';
 import { readThroughImporter } from './readExportWithImporter';
-import {
-  ColumnBuilder,
-  costFromCell,
-  detailFromCells,
-  EXPORT_MAX_ROWS,
-  timeFromCell,
-  UNREADABLE_KEPT,
-  unreadableError,
-  unreadableMessage,
-  type ReadExportOptions,
-  type UnreadableExportRow,
-  type VendorExport,
-} from './vendorExportColumns';
+import { ColumnBuilder, costFromCell, detailFromCells, EXPORT_MAX_ROWS, timeFromCell, UNREADABLE_KEPT, unreadableError, unreadableMessage, type ReadExportOptions, type UnreadableExportRow, type VendorExport } from './vendorExportColumns';
 
 const QUOTE = 0x22;
 const CR = 0x0d;

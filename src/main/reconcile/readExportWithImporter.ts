@@ -5,22 +5,7 @@
 import { amountFromCell, assertMappingComplete, detectMapping, readSpreadsheet, textFromCell, type CellValue, type FieldKey } from '../imports';
 import type { SheetRow } from '../imports/sheetTable';
 import { STATUS_FAILED, statusCode } from './logColumns';
-import {
-  ColumnBuilder,
-  costFromCell,
-  detailFromCells,
-  EXPORT_MAX_BYTES,
-  EXPORT_MAX_CELLS,
-  EXPORT_MAX_ROWS,
-  idFromCell,
-  timeFromCell,
-  UNREADABLE_KEPT,
-  unreadableError,
-  unreadableMessage,
-  type ReadExportOptions,
-  type UnreadableExportRow,
-  type VendorExport,
-} from './vendorExportColumns';
+import { ColumnBuilder, costFromCell, detailFromCells, EXPORT_MAX_BYTES, EXPORT_MAX_CELLS, EXPORT_MAX_ROWS, idFromCell, timeFromCell, UNREADABLE_KEPT, unreadableError, unreadableMessage, type ReadExportOptions, type UnreadableExportRow, type VendorExport } from './vendorExportColumns';
 
 export async function readThroughImporter(path: string, options: ReadExportOptions): Promise<VendorExport> {
   const table = await readSpreadsheet(path, {
