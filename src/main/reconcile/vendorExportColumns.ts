@@ -5,6 +5,7 @@
  */
 import { AppError } from '../../shared/appError';
 import { excerpt } from '../../shared/excerpt';
+import { grownColumn } from '../typedColumns';
 import { amountFromCell, dateFromCell, phoneFromCell, textFromCell, type CellValue, type ColumnMapping, type FieldKey } from '../imports';
 import type { EntryDetail, LogColumns } from './logColumns';
 
@@ -79,19 +80,14 @@ export class ColumnBuilder {
 
   private grow(): void {
     this.cap *= 2;
-    const g = <T extends Float64Array | Uint8Array | Int32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(this.cap);
-      b.set(a);
-      return b;
-    };
-    this.logId = g(this.logId, (n) => new Float64Array(n));
-    this.amountKobo = g(this.amountKobo, (n) => new Float64Array(n));
-    this.costKobo = g(this.costKobo, (n) => new Float64Array(n));
-    this.status = g(this.status, (n) => new Uint8Array(n));
-    this.createdMs = g(this.createdMs, (n) => new Float64Array(n));
-    this.updatedMs = g(this.updatedMs, (n) => new Float64Array(n));
-    this.where = g(this.where, (n) => new Float64Array(n));
-    this.rowNumber = g(this.rowNumber, (n) => new Int32Array(n));
+    this.logId = grownColumn(this.logId, this.cap);
+    this.amountKobo = grownColumn(this.amountKobo, this.cap);
+    this.costKobo = grownColumn(this.costKobo, this.cap);
+    this.status = grownColumn(this.status, this.cap);
+    this.createdMs = grownColumn(this.createdMs, this.cap);
+    this.updatedMs = grownColumn(this.updatedMs, this.cap);
+    this.where = grownColumn(this.where, this.cap);
+    this.rowNumber = grownColumn(this.rowNumber, this.cap);
   }
 
   push(tx: string, id: number, amount: number, cost: number, status: number, created: number, updated: number, where: number, row: number): void {
