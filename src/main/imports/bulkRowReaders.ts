@@ -5,9 +5,9 @@
  */
 import { excerpt } from '../../shared/excerpt';
 import { formatNaira } from '../../shared/money';
-import { NETWORK_LABEL, type Network } from '../../shared/phone';
+import { NETWORK_LABEL, networkOfPhone, type Network } from '../../shared/phone';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider, VendType } from '../../shared/wire';
-import { lower, networkOfLocalPhone, type Indexes } from './catalogIndexes';
+import { lower, type Indexes } from './catalogIndexes';
 import { accountNumberFromCell, amountFromCell, networkFromCell, textFromCell, vendTypeFromCell } from './cellValues';
 import type { ColumnMapping, FieldKey } from './columnMapping';
 import type { CellValue } from './sheetTable';
@@ -21,6 +21,26 @@ export interface RowReading {
   ix: Indexes;
   check: RowChecker;
   conflicts: NetworkConflict[];
+}
+
+/**
+ * networkOfPhone as a table indexed by the three digits after the 0 (and the fourth where a
+ * block is split), built once from the shared function so the two cannot disagree.
+ */
+const PREFIX_NETWORK: (Network | null | (Network | null)[])[] = (() => {
+  const table: (Network | null | (Network | null)[])[] = new Array(1000).fill(null);
+  for (let p = 700; p < 1000; p++) {
+    const byFourth: (Network | null)[] = [];
+    for (let f = 0; f < 10; f++) byFourth.push(networkOfPhone(`0${p}${f}000000`));
+    table[p] = byFourth.every((n) => n === byFourth[0]) ? byFourth[0] : byFourth;
+  }
+  return table;
+})();
+
+function networkOfLocalPhone(phone: string): Network | null {
+  const p = (phone.charCodeAt(1) - 48) * 100 + (phone.charCodeAt(2) - 48) * 10 + (phone.charCodeAt(3) - 48);
+  const entry = PREFIX_NETWORK[p];
+  return Array.isArray(entry) ? entry[phone.charCodeAt(4) - 48] : (entry ?? null);
 }
 
 export function at(cells: readonly CellValue[], column: number | null): CellValue {

@@ -1,9 +1,9 @@
 /**
  * The catalogs a bulk sheet is validated against, indexed once per run (by code, by loose name,
- * amounts in kobo), and the network of a phone number's prefix as a table.
+ * amounts in kobo).
  */
 import { nairaToKobo } from '../../shared/money';
-import { networkOfPhone, type Network } from '../../shared/phone';
+import type { Network } from '../../shared/phone';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../../shared/wire';
 import type { BulkKind } from './columnMapping';
 import type { BulkCatalogs } from './validationResult';
@@ -13,26 +13,6 @@ const MIN_AIRTIME_KOBO = 10_000;
 
 export function lower(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
-/**
- * networkOfPhone as a table indexed by the three digits after the 0 (and the fourth where a
- * block is split), built once from the shared function so the two cannot disagree.
- */
-const PREFIX_NETWORK: (Network | null | (Network | null)[])[] = (() => {
-  const table: (Network | null | (Network | null)[])[] = new Array(1000).fill(null);
-  for (let p = 700; p < 1000; p++) {
-    const byFourth: (Network | null)[] = [];
-    for (let f = 0; f < 10; f++) byFourth.push(networkOfPhone(`0${p}${f}000000`));
-    table[p] = byFourth.every((n) => n === byFourth[0]) ? byFourth[0] : byFourth;
-  }
-  return table;
-})();
-
-export function networkOfLocalPhone(phone: string): Network | null {
-  const p = (phone.charCodeAt(1) - 48) * 100 + (phone.charCodeAt(2) - 48) * 10 + (phone.charCodeAt(3) - 48);
-  const entry = PREFIX_NETWORK[p];
-  return Array.isArray(entry) ? entry[phone.charCodeAt(4) - 48] : (entry ?? null);
 }
 
 export interface Indexes {

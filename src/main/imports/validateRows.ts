@@ -12,6 +12,9 @@ import { airtimeRow, at, cableRow, dataRow, electricityRow, FIX, NO_WARNINGS, op
 import type { SheetTable } from './sheetTable';
 import type { BulkCatalogs, Duplicate, InFileDuplicate, InvalidRow, NetworkConflict, RecentMatch, RowIssue, ValidationResult, ValidRow } from './validationResult';
 
+/** Read per valid row: a local binding, as an import read in the loop costs a getter call each time where modules are not bundled (tsx, the benchmarks). */
+const noWarnings = NO_WARNINGS;
+
 export type { BulkCatalogs, Duplicate, InFileDuplicate, InvalidRow, NetworkConflict, RecentDuplicate, RecentMatch, RowIssue, ValidationResult, ValidRow } from './validationResult';
 
 /**
@@ -99,7 +102,7 @@ class Validation {
   accept(out: ValidRow, account: string): void {
     this.keys[this.valid.length] = accountDigest(account);
     const warnings = this.check.warnings;
-    out.warnings = warnings.length > 0 ? warnings : NO_WARNINGS;
+    out.warnings = warnings.length > 0 ? warnings : noWarnings;
     this.warnings += warnings.length;
     this.totalKobo += out.amountKobo;
     this.valid.push(out);
@@ -188,24 +191,24 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
   const rows = table.rows;
   const recentPurchases = ctx.recentPurchases;
   const reading: RowReading = { col, ix, check, conflicts: v.networkConflicts };
+  // Called for every row: local bindings, not imports (see noWarnings).
+  const cellAt = at;
+  const textOrNull = optionalText;
+  const readRow = kind === 'airtime' ? airtimeRow : kind === 'data' ? dataRow : kind === 'electricity' ? electricityRow : cableRow;
   for (let r = 0; r < rows.length; r++) {
     const { row, cells } = rows[r];
     check.reset(row);
-    const phoneResult = phoneFromCell(at(cells, col.phone));
+    const phoneResult = phoneFromCell(cellAt(cells, col.phone));
     let phone = '';
     if (phoneResult.ok) phone = phoneResult.phone;
     else check.issue('phone', phoneResult.reason);
-    let out: ValidRow | null;
-    if (kind === 'airtime') out = airtimeRow(row, cells, phone, reading);
-    else if (kind === 'data') out = dataRow(row, cells, phone, reading);
-    else if (kind === 'electricity') out = electricityRow(row, cells, phone, reading);
-    else out = cableRow(row, cells, phone, reading);
+    const out = readRow(row, cells, phone, reading);
     if (out === null || check.issues.length > 0) {
       v.rejectRow(row);
       continue;
     }
-    out.name = optionalText(at(cells, col.name));
-    out.reference = optionalText(at(cells, col.reference));
+    out.name = textOrNull(cellAt(cells, col.name));
+    out.reference = textOrNull(cellAt(cells, col.reference));
     v.accept(out, v.accountOf(out));
   }
   v.findDuplicates(recentPurchases);
