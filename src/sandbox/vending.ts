@@ -361,11 +361,7 @@ export function purchaseElectricity(ctx: Ctx): Reply {
     region: DISCO_REGION[disco.productCode] ?? '',
     description: `${disco.productCode} ${body.vendType} ${koboToWireText(amount)} for meter ${body.meter}`,
     data_plan: '',
-    status: 'SUCCESS',
-    outcome: 'SUCCESS',
-    final_at_ms: ctx.now,
-    created_ms: ctx.now,
-    updated_ms: ctx.now,
+    ...vendedNow(ctx.now),
     account: body.meter,
     vend_type: body.vendType,
     token,
@@ -389,6 +385,11 @@ const cableBody = z.object({
   provider: z.string().min(1),
   bouquetCode: z.string().min(1),
 });
+
+/** An electricity or cable vend that succeeded when it was asked for (a pending one overrides these). */
+function vendedNow(now: number): Pick<NewLogRow, 'status' | 'outcome' | 'final_at_ms' | 'created_ms' | 'updated_ms'> {
+  return { status: 'SUCCESS', outcome: 'SUCCESS', final_at_ms: now, created_ms: now, updated_ms: now };
+}
 
 function providerOrThrow(input: string) {
   const provider = parseCableProvider(input);
@@ -434,11 +435,7 @@ export function purchaseCableTV(ctx: Ctx): Reply {
     region: '',
     description: `${bouquet.description} for smartcard ${body.smartcard}`,
     data_plan: '',
-    status: 'SUCCESS',
-    outcome: 'SUCCESS',
-    final_at_ms: ctx.now,
-    created_ms: ctx.now,
-    updated_ms: ctx.now,
+    ...vendedNow(ctx.now),
     account: body.smartcard,
     vend_type: '',
     token: '',

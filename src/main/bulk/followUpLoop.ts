@@ -4,6 +4,7 @@
  * desktop and browser shells (`ensureBulkFollowUp`), stopped with the app.
  */
 import type { App } from '../app';
+import { intervalLoop } from '../intervalLoop';
 import { createBulkService } from './bulkService';
 
 /** Between two passes of the loop. */
@@ -18,11 +19,9 @@ export interface BulkFollowUp {
 
 /** The follow-up loop of one app (`app.service(createBulkFollowUp)`); stops with the app. */
 export function createBulkFollowUp(app: App): BulkFollowUp {
-  let timer: NodeJS.Timeout | null = null;
   let ticking: Promise<void> | null = null;
-  let closed = false;
   const tick = (): Promise<void> => {
-    if (closed) return Promise.resolve();
+    if (interval.closed) return Promise.resolve();
     ticking ??= app
       .service(createBulkService)
       .followUpAll()
@@ -30,20 +29,8 @@ export function createBulkFollowUp(app: App): BulkFollowUp {
       .finally(() => (ticking = null));
     return ticking;
   };
-  const loop: BulkFollowUp = {
-    start() {
-      if (timer || closed) return;
-      timer = setInterval(() => void tick(), FOLLOW_UP_EVERY_MS);
-      timer.unref();
-    },
-    async stop() {
-      closed = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await ticking;
-    },
-    tick,
-  };
+  const interval = intervalLoop(FOLLOW_UP_EVERY_MS, tick, () => ticking);
+  const loop: BulkFollowUp = { start: () => interval.start(), stop: () => interval.stop(), tick };
   app.onClose(() => loop.stop());
   return loop;
 }

@@ -22,6 +22,7 @@
 import { AppError } from '../../shared/appError';
 import type { EventBus } from '../eventBus';
 import { AirtimeDataSending } from './airtimeDataSending';
+import { jobFinished } from './jobEvents';
 import { startOfLocalDay, type BulkSettings } from './bulkSettings';
 import { itemKey, type ItemRow, type JobRow, type JobStore } from './jobStore';
 import { isVendingKind, settledMessage, type ItemCounts, type JobState } from './jobStates';
@@ -216,7 +217,7 @@ export class JobRunner {
     }
     store.setJobState(this.jobId, state, message);
     this.emit(true, message ?? 'Finished', state);
-    this.deps.events.emit('data.changed', { topics: ['jobs', 'balance', 'mirror'] });
+    jobFinished(this.deps.events);
     return state;
   }
 

@@ -24,6 +24,8 @@ import type { App } from '../app';
 import { emptyMapping, singlePurchaseText, type RecentDuplicate, type SheetTable } from '../imports';
 import { walletKoboOrNull } from '../mirror/balanceSnapshots';
 import { createBulkService, itemView } from './bulkService';
+import { catalogsFor } from './draftFromFile';
+import { jobsChanged } from './jobEvents';
 import type { ItemRow, JobRow, NewItem } from './jobStore';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
 import { gateSinglePurchase, type SingleGateOptions } from '../team/purchaseApproval';
@@ -78,7 +80,7 @@ export async function checkTopUp(app: App, request: TopUpInput): Promise<Checked
   const mapping = emptyMapping();
   Object.assign(mapping, { phone: 0, amount: request.kind === 'airtime' ? 1 : null, network: request.network ? 2 : null, productCode: request.kind === 'data' ? 3 : null });
   const log = await recentLog(app.client(), request.kind);
-  const result = validate(table, mapping, request.kind, await service.catalogs(request.kind), recentLookupFor(service.store, app.connection.profileId, request.kind, null, log.entries));
+  const result = validate(table, mapping, request.kind, await catalogsFor(app, request.kind), recentLookupFor(service.store, app.connection.profileId, request.kind, null, log.entries));
   if (result.errors.length > 0) {
     throw new AppError('invalid_purchase', result.errors.map((e) => singlePurchaseText(e.message)).join(' '), request.kind === 'airtime' ? 'Correct the number, the network or the amount, then try again. Nothing was bought.' : 'Correct the number or the plan, then try again. Nothing was bought.');
   }
@@ -151,7 +153,7 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
       return id;
     })();
     service.store.confirmJob(jobId);
-    app.events.emit('data.changed', { topics: ['jobs'] });
+    jobsChanged(app.events);
     let finished;
     try {
       finished = await service.runConfirmed(jobId);

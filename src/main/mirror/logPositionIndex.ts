@@ -24,8 +24,13 @@
  * Built on the first window (at once for up to 100,000 rows; for more in the background, a chunk
  * at a time, while SQL answers the windows), or ahead of it by `warmPositionIndex` (the open
  * app's automatic sync calls it after each sync); never inside a write transaction.
+ *
+ * Longer than 400 lines on purpose: the build, the catch-up and the window reads share one
+ * private per-database state (the arrays above and when they were last in step); split, that
+ * state would have to be exported and could be changed from outside.
  */
 import type { LogSort } from '../../shared/contract/logs';
+import { grownColumn } from '../typedColumns';
 import type { Db } from '../store/database';
 import { maxRowid, searchRowids } from './logSearchIndex';
 
@@ -79,16 +84,11 @@ class ProfilePositions {
   ensureCapacity(top: number): void {
     if (top < this.cap) return;
     const cap = Math.max(1024, Math.ceil((top + 1) * 1.25));
-    const grow = <T extends Float64Array | Uint8Array | Uint32Array>(old: T, make: (n: number) => T): T => {
-      const next = make(cap);
-      next.set(old);
-      return next;
-    };
-    this.created = grow(this.created, (k) => new Float64Array(k));
-    this.ids = grow(this.ids, (k) => new Float64Array(k));
-    this.amounts = grow(this.amounts, (k) => new Float64Array(k));
-    this.codes = grow(this.codes, (k) => new Uint32Array(k));
-    this.member = grow(this.member, (k) => new Uint8Array(k));
+    this.created = grownColumn(this.created, cap);
+    this.ids = grownColumn(this.ids, cap);
+    this.amounts = grownColumn(this.amounts, cap);
+    this.codes = grownColumn(this.codes, cap);
+    this.member = grownColumn(this.member, cap);
     this.cap = cap;
   }
 

@@ -24,6 +24,7 @@
  * the caller falls back to LIKE in SQL (such a search matches most of the log anyway).
  */
 import type { Db } from '../store/database';
+import { grownColumn } from '../typedColumns';
 
 /** Above this many matching records a search is answered by SQL (see logQuery.ts). */
 export const MAX_HITS = 200_000;
@@ -43,9 +44,7 @@ class Packed {
       this.buf = next;
     }
     if (index >= this.starts.length) {
-      const next = new Int32Array(this.starts.length * 2);
-      next.set(this.starts);
-      this.starts = next;
+      this.starts = grownColumn(this.starts, this.starts.length * 2);
     }
     this.starts[index] = this.len;
     const end = this.len + this.buf.write(text, this.len, 'utf8');
@@ -105,9 +104,7 @@ class ProfileIndex {
   append(rowid: number, phone: string, transactionId: string): void {
     const k = this.count;
     if (k >= this.rowids.length) {
-      const next = new Float64Array(this.rowids.length * 2);
-      next.set(this.rowids);
-      this.rowids = next;
+      this.rowids = grownColumn(this.rowids, this.rowids.length * 2);
     }
     this.rowids[k] = rowid;
     this.phones.append(k, phone.toLowerCase());

@@ -2,6 +2,9 @@
  * Saved reconciliation runs (migration 004): a run row with its inputs, parameters, totals and
  * roll-forward; one row per exception item; matched pairs packed in one blob (export row number,
  * mirror log id and rule per pair) and read back page by page.
+ *
+ * Longer than 400 lines on purpose: it is the one place that reads and writes the reconcile
+ * tables (runs, items, packed pairs), so their SQL and the views made from it stay together.
  */
 import {
   RECONCILE_CATEGORIES,
@@ -20,7 +23,7 @@ import {
 } from '../../shared/contract/reconcile';
 import { AppError } from '../../shared/appError';
 import type { Db } from '../store/database';
-import type { ItemDraft } from './categorizeEntries';
+import { emptyTotals, type ItemDraft } from './categorizeEntries';
 import { RULE_NAMES } from './matchEntries';
 import { mirrorEntriesById } from './mirrorEntries';
 import { localSubmissionsByReference } from './localSubmissions';
@@ -72,12 +75,6 @@ interface ItemRow {
   resolution_note: string | null;
   requery_status: string | null;
   requery_at: string | null;
-}
-
-export function emptyTotals(): Record<ReconcileCategory, CategoryTotal> {
-  const t = {} as Record<ReconcileCategory, CategoryTotal>;
-  for (const c of RECONCILE_CATEGORIES) t[c] = { count: 0, amountKobo: 0 };
-  return t;
 }
 
 export function createRun(db: Db, run: { id: string; profileId: string; createdAt: string; parameters: ReconcileParameters; fileName: string }): void {

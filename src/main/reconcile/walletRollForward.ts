@@ -13,6 +13,9 @@
  * Between each pair of consecutive readings the same sum is made; when the whole range does not
  * balance, a shortfall in an interval equal to the refunds due in it (or to one of them) names
  * the failed purchases whose refund never reached the wallet.
+ *
+ * Just over 400 lines on purpose: the roll-forward and the placing of movements inside a reading's
+ * window are one argument about the same figures, best read in one file.
  */
 import type { RollForward } from '../../shared/contract/reconcile';
 

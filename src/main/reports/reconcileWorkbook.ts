@@ -20,56 +20,36 @@ export const SUMMARY_COLUMNS: ExportColumn[] = [
   { header: 'Value', kind: 'text', width: 70 },
 ];
 
-export const ITEM_COLUMNS: ExportColumn[] = [
-  { header: 'Export row', kind: 'integer' },
-  { header: 'Transaction id', kind: 'text' },
-  { header: 'Log id', kind: 'integer' },
-  { header: 'Created (UTC)', kind: 'datetime' },
-  { header: 'Phone', kind: 'text', width: 14 },
-  { header: 'Type', kind: 'text' },
-  { header: 'Product', kind: 'text' },
-  { header: 'Network', kind: 'text' },
-  { header: 'Amount (₦)', kind: 'naira' },
-  { header: 'Export amount (₦)', kind: 'naira' },
-  { header: 'Mirror amount (₦)', kind: 'naira' },
-  { header: 'Export cost (₦)', kind: 'naira' },
-  { header: 'Mirror cost (₦)', kind: 'naira' },
-  { header: 'Export status', kind: 'text' },
-  { header: 'Mirror status', kind: 'text' },
-  { header: 'Match rule', kind: 'text' },
-  { header: 'vendesk record', kind: 'text' },
-  { header: 'vendesk state', kind: 'text' },
-  { header: 'What it means / what to do', kind: 'text', width: 60 },
-  { header: 'Resolved at (UTC)', kind: 'datetime' },
-  { header: 'Resolution note', kind: 'text', width: 40 },
-  { header: 'Requery', kind: 'text' },
+/** The columns of an items sheet and what each holds. */
+const ITEM_FIELDS: (ExportColumn & { value: (i: ReconcileItemView) => unknown })[] = [
+  { header: 'Export row', kind: 'integer', value: (i) => i.exportRow },
+  { header: 'Transaction id', kind: 'text', value: (i) => i.transactionId },
+  { header: 'Log id', kind: 'integer', value: (i) => i.logId },
+  { header: 'Created (UTC)', kind: 'datetime', value: (i) => i.createdAt },
+  { header: 'Phone', kind: 'text', width: 14, value: (i) => i.phone },
+  { header: 'Type', kind: 'text', value: (i) => i.type },
+  { header: 'Product', kind: 'text', value: (i) => i.product },
+  { header: 'Network', kind: 'text', value: (i) => i.network },
+  { header: 'Amount (₦)', kind: 'naira', value: (i) => i.amountKobo },
+  { header: 'Export amount (₦)', kind: 'naira', value: (i) => i.exportAmountKobo },
+  { header: 'Mirror amount (₦)', kind: 'naira', value: (i) => i.mirrorAmountKobo },
+  { header: 'Export cost (₦)', kind: 'naira', value: (i) => i.exportCostKobo },
+  { header: 'Mirror cost (₦)', kind: 'naira', value: (i) => i.mirrorCostKobo },
+  { header: 'Export status', kind: 'text', value: (i) => i.exportStatus },
+  { header: 'Mirror status', kind: 'text', value: (i) => i.mirrorStatus },
+  { header: 'Match rule', kind: 'text', value: (i) => i.rule },
+  { header: 'vendesk record', kind: 'text', value: (i) => i.localRef },
+  { header: 'vendesk state', kind: 'text', value: (i) => i.localState },
+  { header: 'What it means / what to do', kind: 'text', width: 60, value: (i) => i.detail },
+  { header: 'Resolved at (UTC)', kind: 'datetime', value: (i) => i.resolvedAt },
+  { header: 'Resolution note', kind: 'text', width: 40, value: (i) => i.resolutionNote },
+  { header: 'Requery', kind: 'text', value: (i) => i.requeryStatus },
 ];
 
+export const ITEM_COLUMNS: ExportColumn[] = ITEM_FIELDS.map(({ value: _value, ...column }) => column);
+
 export function itemRow(i: ReconcileItemView): unknown[] {
-  return [
-    i.exportRow,
-    i.transactionId,
-    i.logId,
-    i.createdAt,
-    i.phone,
-    i.type,
-    i.product,
-    i.network,
-    i.amountKobo,
-    i.exportAmountKobo,
-    i.mirrorAmountKobo,
-    i.exportCostKobo,
-    i.mirrorCostKobo,
-    i.exportStatus,
-    i.mirrorStatus,
-    i.rule,
-    i.localRef,
-    i.localState,
-    i.detail,
-    i.resolvedAt,
-    i.resolutionNote,
-    i.requeryStatus,
-  ];
+  return ITEM_FIELDS.map((f) => f.value(i));
 }
 
 /** The Summary sheet's rows: [section, item, count, amount kobo, value]. */

@@ -12,6 +12,7 @@
  * hand call `pause()` so it does not race them.
  */
 import type { App } from '../app';
+import { intervalLoop } from '../intervalLoop';
 import { checkRefund } from '../purchases/refundCheck';
 import { listPurchaseRows, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
 import { requeryPurchase } from './requeryPurchase';
@@ -40,11 +41,9 @@ export interface PendingScheduler {
 
 export function createPendingScheduler(app: App): PendingScheduler {
   const clock = app.service(createServiceClock);
-  let timer: NodeJS.Timeout | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   let ticking = false;
   let paused = false;
-  let closed = false;
   let lastRefundCheck = 0;
   let lastDueAnnounced = -1;
 
@@ -75,7 +74,7 @@ export function createPendingScheduler(app: App): PendingScheduler {
   };
 
   const tick = async (): Promise<void> => {
-    if (ticking || paused || closed) return;
+    if (ticking || paused || interval.closed) return;
     ticking = true;
     try {
       markStaleSending();
@@ -85,7 +84,7 @@ export function createPendingScheduler(app: App): PendingScheduler {
         lastDueAnnounced = due.length;
       }
       for (const row of due) {
-        if (paused || closed) break;
+        if (paused || interval.closed) break;
         await run(async () => {
           try {
             const updated = await requeryPurchase(app, row.id);
@@ -116,18 +115,10 @@ export function createPendingScheduler(app: App): PendingScheduler {
     }
   };
 
+  const interval = intervalLoop(TICK_MS, tick, () => queue);
   const scheduler: PendingScheduler = {
-    start() {
-      if (timer || closed) return;
-      timer = setInterval(() => void tick(), TICK_MS);
-      timer.unref();
-    },
-    async stop() {
-      closed = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await queue;
-    },
+    start: () => interval.start(),
+    stop: () => interval.stop(),
     pause() {
       paused = true;
     },

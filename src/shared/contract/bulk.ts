@@ -254,11 +254,13 @@ export const bulkOperations = {
       wait: z.boolean().default(false),
     }),
     'Confirm a draft job and start buying',
+    { invalidates: ['jobs'] },
   ).returns<BulkJobView>(),
   'bulk.pause': op(z.object({ jobId }), 'Stop sending; items in flight finish').returns<BulkJobView>(),
   'bulk.resume': op(
     z.object({ jobId, wait: z.boolean().default(false) }),
     'Continue a paused or interrupted job; uncertain items are settled from the log first',
+    { invalidates: ['jobs'] },
   ).returns<BulkJobView>(),
   'bulk.cancel': op(z.object({ jobId }), 'Stop the job; items not yet sent are not bought', { invalidates: ['jobs'] }).returns<BulkJobView>(),
   'bulk.checkAgain': op(

@@ -1,3 +1,6 @@
+// Longer than 400 lines on purpose: a migration is one SQL document, applied in one transaction,
+// whose tables, constraints, triggers and functions refer to each other; split, it would no longer
+// read as the one schema it creates.
 import type { TeamMigration } from './teamMigration';
 
 /**

@@ -1,0 +1,104 @@
+/**
+ * From a file to a draft bulk job, or to a check of its rows only: the sheet is read, its columns
+ * mapped, every row validated against the catalogs of its kind and the last 24 hours of
+ * purchases, and (for a draft) the job written with its items and its invalid rows.
+ */
+import type { BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
+import type { FileRef } from '../../shared/contract/files';
+import type { App } from '../app';
+import { fileRefName, resolveFileRef } from '../files';
+import { missingFields } from '../imports';
+import { createVendingCatalogs } from '../purchases';
+import type { BulkJobKind } from './jobStates';
+import { isVendingKind } from './jobStates';
+import type { JobStore } from './jobStore';
+import { chooseMapping, itemsFromValidation, readSheet, recentLog, recentLookupFor, rowWarningsNote, validate, type Catalogs } from './prepareJob';
+import { checkAccountsWithService } from './vendingItems';
+
+export interface FileCheckInput {
+  file: FileRef;
+  kind: BulkJobKind;
+  sheet?: string;
+  mapping?: Record<string, number | null>;
+}
+
+export interface PrepareInput extends FileCheckInput {
+  replaceJobId?: string;
+  keepDuplicates: boolean;
+}
+
+/** The catalogs a job of this kind is validated against. */
+/** The catalogs a job of this kind is validated against. */
+export async function catalogsFor(app: App, kind: BulkJobKind): Promise<Catalogs> {
+  const client = app.client();
+  if (kind === 'airtime') return { airtime: await client.airtimeCatalog(), data: [] };
+  if (kind === 'electricity') return { airtime: [], data: [], electricity: await app.service(createVendingCatalogs).electricity() };
+  if (kind === 'cable') return { airtime: [], data: [], cable: await app.service(createVendingCatalogs).cable() };
+  return { airtime: [], data: await client.dataCatalog() };
+}
+
+/** Checks every row of a file without creating a job. */
+export async function validateFile(app: App, store: JobStore, input: FileCheckInput): Promise<BulkValidation> {
+  const path = resolveFileRef(app, input.file);
+  const { table } = await readSheet(path, input.sheet);
+  const { mapping } = chooseMapping(app.settings, input.kind, table.headers, input.mapping);
+  const log = await recentLog(app.client(), input.kind);
+  const result = validate(table, mapping, input.kind, await catalogsFor(app, input.kind), recentLookupFor(store, app.connection.profileId, input.kind, null, log.entries));
+  if (isVendingKind(input.kind)) await checkAccountsWithService(app, input.kind, result);
+  return {
+    rows: result.counts.rows,
+    valid: result.counts.valid,
+    invalid: result.counts.invalid,
+    duplicates: result.counts.duplicateRows,
+    totalKobo: result.totalKobo,
+    errors: result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })),
+  };
+}
+
+/** Reads and validates a file into a draft job (replacing the draft it was read into before, if any). */
+export async function prepareDraft(app: App, store: JobStore, input: PrepareInput, settings: BulkSettingsView): Promise<{ jobId: string; sheetNames: string[]; remembered: boolean }> {
+  const path = resolveFileRef(app, input.file);
+  const fileName = fileRefName(input.file);
+  const { table, sheetNames } = await readSheet(path, input.sheet, (rows) =>
+    app.events.emit('import.progress', { importId: fileName, done: rows, total: null, message: `Reading ${fileName}` }),
+  );
+  const choice = chooseMapping(app.settings, input.kind, table.headers, input.mapping);
+  const catalogs = await catalogsFor(app, input.kind);
+  // A required column the headings did not reveal: the draft is kept (with no rows) so the
+  // user can choose the column, rather than an error that leaves nothing to correct.
+  const unmapped = missingFields(choice.mapping, input.kind).length > 0;
+  const log = unmapped ? { entries: [], problem: null } : await recentLog(app.client(), input.kind);
+  const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(store, app.connection.profileId, input.kind, input.replaceJobId ?? null, log.entries));
+  const accounts = result && isVendingKind(input.kind) ? await checkAccountsWithService(app, input.kind, result) : null;
+  const accountsNote = accounts?.note ?? null;
+  // The raw rows are not needed once validated: let them go before the items are written, so
+  // the 200,000-row file is not in memory three times over.
+  const rowsTotal = result ? result.counts.rows : table.rows.length;
+  table.rows = [];
+  if (input.replaceJobId) {
+    const old = store.job(input.replaceJobId);
+    if (old && old.state === 'draft' && old.profile_id === app.connection.profileId) store.deleteJob(old.id);
+  }
+  const connection = app.connection;
+  const jobId = store.createJob(
+    {
+      kind: input.kind,
+      profileId: connection.profileId,
+      connectionKind: connection.kind,
+      baseUrl: connection.baseUrl,
+      fileName,
+      fileHash: table.fileHash,
+      sheetName: table.sheetName,
+      headers: table.headers,
+      mapping: choice.mapping,
+      rowsTotal,
+      batchSize: settings.batchSize,
+      concurrency: settings.concurrency,
+    },
+    result ? itemsFromValidation(result, input.keepDuplicates, accounts?.names) : [],
+    result ? result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })) : [],
+  );
+  const problem = [log.problem, accountsNote, result ? rowWarningsNote(result) : null].filter(Boolean).join(' ');
+  if (problem) store.setJobState(jobId, 'draft', problem);
+  return { jobId, sheetNames, remembered: choice.remembered };
+}
