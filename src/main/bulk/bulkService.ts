@@ -17,7 +17,7 @@ import { prepareDraft, validateFile, type FileCheckInput, type PrepareInput } fr
 import { DraftUploads } from './draftUploads';
 import { JobAccess } from './jobAccess';
 import { settleByHand, type HandResolution } from './settleByHand';
-import { jobsChanged } from './jobEvents';
+import { type Invalidate, jobsChanged } from './jobEvents';
 import { followUpJob, settleJobState } from './jobFollowUp';
 import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
 import { JobStore, type JobRow } from './jobStore';
@@ -45,6 +45,8 @@ export class BulkService {
   timing: RunnerTiming = DEFAULT_TIMING;
   /** The service's clock, on which jobs store when items were sent; tests may move it. */
   now: () => number;
+  /** Background changes to jobs reach the windows through App.invalidate. */
+  private readonly invalidate: Invalidate = (topics, reason) => this.app.invalidate(topics, reason);
 
   constructor(private readonly app: App) {
     this.store = new JobStore(app.db);
@@ -216,7 +218,7 @@ export class BulkService {
     });
     this.following.set(job.id, run);
     const changed = await run;
-    if (changed > 0) jobsChanged(this.app.events);
+    if (changed > 0) jobsChanged(this.invalidate);
     if (changed > 0) await reportTeamOutcomes(this.app, this.store, job.id);
     return changed;
   }
@@ -237,6 +239,7 @@ export class BulkService {
         store: this.store,
         settings: () => this.settingsFor(job),
         events: this.app.events,
+        invalidate: this.invalidate,
         client: () => this.app.client(),
         now: this.now,
         ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
@@ -261,7 +264,7 @@ export class BulkService {
       .catch((error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         this.store.setJobState(jobId, 'paused', `Stopped by an error: ${message} Resume the job to continue; nothing is sent twice.`);
-        jobsChanged(this.app.events);
+        jobsChanged(this.invalidate);
       })
       .then(() => reportTeamOutcomes(this.app, this.store, jobId))
       .finally(() => this.runners.delete(jobId));
@@ -343,7 +346,7 @@ export class BulkService {
     const changed = this.store.syncFromPurchases(jobId, itemFromPurchase);
     if (changed === 0 || this.runners.has(jobId)) return;
     settleJobState(this.store, jobId);
-    jobsChanged(this.app.events);
+    jobsChanged(this.invalidate);
   }
 
   items(jobId: string, offset: number, limit: number, states?: string[]): { total: number; items: BulkItemView[] } {

@@ -22,7 +22,7 @@
 import { AppError } from '../../shared/appError';
 import type { EventBus } from '../eventBus';
 import { AirtimeDataSending } from './airtimeDataSending';
-import { jobFinished } from './jobEvents';
+import { type Invalidate, jobFinished } from './jobEvents';
 import { startOfLocalDay, type BulkSettings } from './bulkSettings';
 import { itemKey, type ItemRow, type JobRow, type JobStore } from './jobStore';
 import { isVendingKind, settledMessage, type ItemCounts, type JobState } from './jobStates';
@@ -38,6 +38,8 @@ export interface RunnerDeps {
   /** The bulk settings of the job's connection, read again before every batch. */
   settings: () => BulkSettings;
   events: EventBus;
+  /** Tells the windows what background sending changed (App.invalidate). */
+  invalidate: Invalidate;
   client: () => PurchaseClient;
   /** The service's clock (epoch ms); tests move it. */
   now: () => number;
@@ -217,7 +219,7 @@ export class JobRunner {
     }
     store.setJobState(this.jobId, state, message);
     this.emit(true, message ?? 'Finished', state);
-    jobFinished(this.deps.events);
+    jobFinished(this.deps.invalidate);
     return state;
   }
 

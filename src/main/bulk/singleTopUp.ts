@@ -153,7 +153,7 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
       return id;
     })();
     service.store.confirmJob(jobId);
-    jobsChanged(app.events);
+    jobsChanged((topics, reason) => app.invalidate(topics, reason));
     let finished;
     try {
       finished = await service.runConfirmed(jobId);

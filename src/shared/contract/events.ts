@@ -57,7 +57,7 @@ export interface EventMap {
    * the operation whose contract entry declares the topics (`invalidates`), or the background
    * work that changed them (see docs/architecture.md, "What tells the windows to re-read").
    */
-  'data.changed': { topics: DataTopic[]; reason?: string };
+  'data.changed': { topics: DataTopic[]; reason: string };
 }
 
 export type EventName = keyof EventMap;
