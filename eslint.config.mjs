@@ -39,4 +39,19 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only the Electron shell (src/main/index.ts, src/main/shell/) imports electron.' }] }],
     },
   },
+  {
+    // Unit tests may sit beside their module (src/**/x.test.ts); the app never imports one, so no
+    // test (nor vitest) is ever bundled into it.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vitest', message: 'vitest belongs in tests (*.test.ts) only.' }],
+          patterns: [{ group: ['**/*.test', '**/*.test.ts'], message: 'The app never imports a test file: it would be bundled into the app.' }],
+        },
+      ],
+    },
+  },
 );

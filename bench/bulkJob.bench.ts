@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../src/main/app';
 import { dispatch } from '../src/main/dispatch';
-import { startSandbox } from '../src/sandbox';
+import { startTestSandbox } from '../test/support/testSandbox';
 import type { BulkPreview } from '../src/shared/contract/bulk';
 import { generateSpreadsheet } from './generate/spreadsheets';
 
@@ -32,7 +32,7 @@ interface ChildResult {
 }
 
 async function child(file: string): Promise<ChildResult> {
-  const sandbox = await startSandbox({ port: 0, acceptAnyToken: true, quiet: true });
+  const sandbox = await startTestSandbox();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-bench-'));
   const app = await createApp({ dataDir, shell: 'cli', connection: { baseUrl: sandbox.url, token: 'bench', kind: 'sandbox' } });
   try {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../src/main/app';
 import { dispatch } from '../src/main/dispatch';
-import { startSandbox } from '../src/sandbox';
+import { startTestSandbox } from '../test/support/testSandbox';
 import type { BulkJobView, BulkPreview } from '../src/shared/contract/bulk';
 
 function arg(name: string, fallback: number): number {
@@ -23,7 +23,7 @@ function arg(name: string, fallback: number): number {
 
 async function main(): Promise<void> {
   const rows = arg('rows', 5000);
-  const sandbox = await startSandbox({ port: 0, acceptAnyToken: true, quiet: true });
+  const sandbox = await startTestSandbox();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-run-bench-'));
   const app = await createApp({ dataDir, shell: 'cli', connection: { baseUrl: sandbox.url, token: 'bench', kind: 'sandbox' } });
   try {

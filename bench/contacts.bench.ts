@@ -14,7 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/main/app';
 import { dispatch } from '../src/main/dispatch';
-import { startSandbox } from '../src/sandbox';
+import { startTestSandbox } from '../test/support/testSandbox';
 import type { ContactsImportResult, PhonebookView } from '../src/shared/contract/messaging';
 import { generateSpreadsheet } from './generate/spreadsheets';
 
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(tmpdir(), 'vendesk-contacts-bench-'));
   const file = path.join(dir, `contacts-${rows}.xlsx`);
   const token = 'bench-contacts-token';
-  const sandbox = await startSandbox({ port: 0, tokens: [token], quiet: true });
+  const sandbox = await startTestSandbox({ tokens: [token] });
   const app = await createApp({ dataDir: path.join(dir, 'app'), shell: 'test', connection: { baseUrl: sandbox.url, token, kind: 'sandbox', name: 'bench' } });
   try {
     const g0 = performance.now();

@@ -11,7 +11,6 @@
  * 6. the same for `--far-rows` entries (default 20,000), against the floor of reading them one
  *    page at a time (pages × latency).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +24,7 @@ import { DEFAULT_SYNC_SETTINGS } from '../src/main/mirror/syncSettings';
 import type { LogFilter } from '../src/shared/contract/logs';
 import { openDatabase } from '../src/main/store/database';
 import { generateLogEntries } from './generate/logEntries';
+import { startSandboxProcess, type SandboxProcess } from '../test/support/testSandbox';
 import type { ParsedLogEntry } from '../src/main/api/parseLogEntry';
 
 const args = process.argv.slice(2);
@@ -61,22 +61,9 @@ globalThis.fetch = async (...args: Parameters<typeof fetch>) => {
   }
 };
 
-async function startStandaloneSandbox(seed: number): Promise<{ url: string; stop: () => void; latency: (ms: number) => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/runStandalone.ts', '--port', '0', '--token', 'bench', '--seed-history', String(seed), '--db', path.join(tmp, `sandbox-${seed}.db`)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${out}`)));
-  });
-  const latency = async (ms: number) => {
-    const res = await fetch(`${url}/__sandbox/latency`, { method: 'POST', headers: { Authorization: 'Bearer bench', 'Content-Type': 'application/json' }, body: JSON.stringify({ latencyMs: ms }) });
-    if (!res.ok) throw new Error(`sandbox latency: ${res.status}`);
-  };
-  return { url, stop: () => child.kill(), latency };
+/** The standalone sandbox in its own process (not the measured one), seeded with `seed` entries. */
+function startStandaloneSandbox(seed: number): Promise<SandboxProcess> {
+  return startSandboxProcess(['--token', 'bench', '--seed-history', String(seed), '--db', path.join(tmp, `sandbox-${seed}.db`)], { entry: 'runStandalone', timeoutMs: 30 * 60_000 });
 }
 
 /** A first sync of the sandbox's whole log into a fresh data folder; seconds and the result. */
@@ -104,7 +91,7 @@ async function benchSync(rows: number, floor: boolean): Promise<void> {
   try {
     const direct = await firstSync(sandbox.url, `direct-${rows}`);
     console.log(`full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages, at most ${direct.mostInFlight} requests in flight: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s; ${load()})`);
-    await sandbox.latency(LATENCY_MS);
+    await sandbox.control('bench').setLatency(LATENCY_MS);
     const far = await firstSync(sandbox.url, `far-${rows}`);
     const pages = Math.ceil(rows / 100);
     const oneAtATime = (pages * LATENCY_MS) / 1000;
@@ -113,7 +100,7 @@ async function benchSync(rows: number, floor: boolean): Promise<void> {
         (floor ? `; one page at a time could not beat ${fmt(pages)} pages × ${LATENCY_MS} ms = ${oneAtATime.toFixed(1)} s: ${(far.seconds / oneAtATime).toFixed(2)} of it` : ''),
     );
   } finally {
-    sandbox.stop();
+    await sandbox.stop();
   }
 }
 

@@ -4,7 +4,7 @@
  * Run: npx tsx bench/sandbox.bench.ts [--requests 5000] [--concurrency 50] [--seed 1000000]
  */
 import { Agent, request } from 'node:http';
-import { startSandbox } from '../src/sandbox/index';
+import { startTestSandbox } from '../test/support/testSandbox';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -61,7 +61,7 @@ async function rate(label: string, total: number, make: (i: number) => Promise<{
 
 async function main(): Promise<void> {
   console.log(`vendesk sandbox benchmark — node ${process.version}, loopback only`);
-  const sb = await startSandbox({ tokens: ['bench'], quiet: true, initialBalanceNaira: 1_000_000_000 });
+  const sb = await startTestSandbox({ tokens: ['bench'], initialBalanceNaira: 1_000_000_000 });
   try {
     // warm-up
     for (let i = 0; i < 200; i++) await call(sb.url, 'bench', 'GET', '/AirtimeList');
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   }
 
   const t0 = Date.now();
-  const big = await startSandbox({ tokens: ['seeded'], seedHistory: SEED, quiet: true });
+  const big = await startTestSandbox({ tokens: ['seeded'], seedHistory: SEED });
   const seedMs = Date.now() - t0;
   console.log(`${'seed history'.padEnd(34)} ${SEED.toLocaleString('en-US')} entries: ${(seedMs / 1000).toFixed(2)} s (${Math.round(SEED / (seedMs / 1000)).toLocaleString('en-US')} entries/s, includes start-up)`);
   try {

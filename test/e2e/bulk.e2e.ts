@@ -117,7 +117,7 @@ test('the job list follows a running job; cancel asks first, and the cancelled j
 
   // Vending becomes unavailable (the job waits and retries), and is paused, then cancelled:
   // vendesk asks first and says what will not be bought.
-  await vendesk.control('faults', { path: '/purchaseAirtime', status: 503, count: 100_000 });
+  await vendesk.sandboxControl.addFault({ path: '/purchaseAirtime', status: 503, count: 100_000 });
   await row.click();
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByTestId('job-state')).toHaveText('Paused', { timeout: 30_000 });
@@ -138,7 +138,7 @@ test('the job list follows a running job; cancel asks first, and the cancelled j
 
   // What the service accepted is followed to its outcome: the network credits it, and what the
   // look right after the cancel found not final yet, Check again reads from the log now.
-  await vendesk.control('clock', { advanceSeconds: 10 });
+  await vendesk.sandboxControl.advanceClock(10);
   const open = (await vendesk.call('bulk.status', { jobId: paused.id })).counts;
   await page.mouse.move(0, 0); // no tooltip over the figures in the screenshots
   if (open.pending + open.accepted > 0) {

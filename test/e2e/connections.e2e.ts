@@ -4,7 +4,8 @@
  * the header says LIVE and that the service answers, and nothing of the sandbox shows on the
  * Dashboard, Purchases or Pending pages. Every figure is checked against the services' own records.
  */
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import type { SandboxHandle } from '../../src/sandbox';
+import { startTestSandbox } from '../support/testSandbox';
 import { formatNaira } from '../../src/shared/money';
 import { createPendingScheduler } from '../../src/main/requery';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
@@ -14,7 +15,7 @@ const LIVE_TOKEN = 'e2e-live-org-6b1f';
 
 test('purchases on the sandbox show at once; a LIVE profile, once confirmed, shows nothing of them', async ({ page, vendesk }) => {
   vendesk.app.service(createPendingScheduler).pause();
-  let live: SandboxHandle | null = await startSandbox({ port: 0, tokens: [LIVE_TOKEN], quiet: true, accountName: 'Acme Live Ltd', initialBalanceNaira: 250_000 });
+  let live: SandboxHandle | null = await startTestSandbox({ tokens: [LIVE_TOKEN], accountName: 'Acme Live Ltd', initialBalanceNaira: 250_000 });
   try {
     const origin = vendesk.shell!.origin;
     // A first sync, as a new user's Dashboard does by itself; then purchases made in the window.

@@ -45,7 +45,7 @@ test('an electricity purchase that goes pending is settled by requery and its to
   await expect(page.getByTestId('pending-count')).toHaveText('1');
   await saveScreen(page, 'pending-waiting.png', { fullPage: true });
 
-  await vendesk.control('clock', { advanceSeconds: 125 });
+  await vendesk.sandboxControl.advanceClock(125);
   vendesk.app.service(createServiceClock).advance(125_000);
   await expect(row.getByTestId('pending-countdown')).toHaveText('Due now');
   await expect(row.getByTestId('requery-now')).toBeEnabled();

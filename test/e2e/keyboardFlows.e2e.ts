@@ -149,8 +149,8 @@ test('the sandbox outbox shows the one-time code that was "sent", and it confirm
   const code = outbox.getByTestId('outbox-code').first();
   await expect(code).toHaveText(/^\d{6,}$/);
   // The code in the outbox is the one the sandbox keeps for this number.
-  const kept = (await vendesk.control('outbox')) as { data: { to: string; code?: string }[] };
-  const sent = kept.data.filter((e) => e.code).at(-1);
+  const kept = await vendesk.sandboxControl.outbox();
+  const sent = kept.filter((e) => e.code).at(-1);
   await expect(code).toHaveText(sent!.code!);
   await page.getByLabel('Code', { exact: true }).fill(sent!.code!);
   await page.getByTestId('otp-confirm').getByRole('button', { name: /^Confirm/ }).click();

@@ -29,7 +29,7 @@ for (const form of ANSWER_FORMS) {
     test('import contacts, create a template, send in bulk with it and see its status', async ({ page, vendesk }) => {
       const dir = tempDir();
       const file = await writeContactsXlsx(path.join(dir, 'field-staff.xlsx'), makeContacts(25), [['Wrong number', '0703']]);
-      await vendesk.control('wallet', { balance: 50_000 });
+      await vendesk.sandboxControl.setWallet(50_000);
       await page.goto(`${vendesk.shell?.origin}/#/messaging`);
       await expect(page.getByRole('heading', { name: 'Messaging', level: 2 })).toBeVisible();
 
@@ -72,7 +72,7 @@ for (const form of ANSWER_FORMS) {
       await page.getByRole('button', { name: 'Create template' }).click();
       const row = page.getByTestId('template-row-allowance-paid');
       await expect(row.getByTestId('approval-NG')).toHaveText('NG · PENDING');
-      await vendesk.control('clock', { advanceSeconds: 61 });
+      await vendesk.sandboxControl.advanceClock(61);
       await page.getByRole('button', { name: 'Refresh' }).click();
       await expect(row.getByTestId('approval-NG')).toHaveText('NG · APPROVED');
       await shot(page, 'templates-approved');
@@ -121,7 +121,7 @@ for (const form of ANSWER_FORMS) {
       }
       const status = page.getByTestId('status-lookup-result');
       await expect(status.getByTestId('message-status')).toContainText(/SENT|DELIVERED/);
-      await vendesk.control('clock', { advanceSeconds: 6 });
+      await vendesk.sandboxControl.advanceClock(6);
       await page.getByRole('button', { name: 'Check status' }).click();
       await expect(status.getByTestId('message-status')).toContainText('Delivered to the phones');
       await expect(page.getByTestId('history-table')).toContainText('Hello team, your allowance');
@@ -139,8 +139,8 @@ for (const form of ANSWER_FORMS) {
       const reference = (await page.getByTestId('otp-reference').textContent()) ?? '';
       expect(reference).not.toBe('');
       await expect(page.getByTestId('otp-countdown')).toHaveText(/^[12]:\d\d$/);
-      const outbox = (await vendesk.control('outbox')) as { data: { reference: string; code?: string }[] };
-      const code = outbox.data.find((e) => e.reference === reference)?.code ?? '';
+      const outbox = await vendesk.sandboxControl.outbox();
+      const code = outbox.find((e) => e.reference === reference)?.code ?? '';
       expect(code).toMatch(/^\d{8}$/);
       await page.getByRole('textbox', { name: 'Code' }).fill(code === '00000000' ? '11111111' : '00000000');
       await page.getByRole('button', { name: 'Confirm' }).click();

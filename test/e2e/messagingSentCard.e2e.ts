@@ -11,7 +11,7 @@ for (const form of ANSWER_FORMS) {
     test.use({ appOptions: form.options });
 
     test('the Sent card goes as soon as the next message is written, and the sent one is in History', async ({ page, vendesk }) => {
-      await vendesk.control('wallet', { balance: 5_000 });
+      await vendesk.sandboxControl.setWallet(5_000);
       await page.goto(`${vendesk.shell?.origin}/#/messaging`);
       await page.getByRole('tab', { name: 'Send', exact: true }).click();
       await page.getByRole('textbox', { name: 'Phone number' }).fill('0803 123 4567');

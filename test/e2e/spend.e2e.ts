@@ -16,7 +16,7 @@ test('the dashboard shows face value and wallet cost, and the spend report is on
   const phones: [string, number][] = [['08031110001', 1500], ['08031110002', 2700], ['08031239999', 500]];
   await client.purchaseAirtime(phones.map(([phoneNumber, amount]) => ({ phoneNumber, amount, network: 'MTN', productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })));
   await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45011112345', vendType: 'PREPAID', amountKobo: 5_200_50, phone: '08031234567' });
-  await vendesk.control('clock', { advanceSeconds: 6 });
+  await vendesk.sandboxControl.advanceClock(6);
 
   await page.goto(vendesk.shell!.origin + '/#/dashboard');
   await page.getByRole('button', { name: 'Sync now' }).first().click();

@@ -13,7 +13,7 @@ test('sync, filter, search by part of a phone number, and export what the screen
   const mtn = (await client.airtimeCatalog()).find((p) => p.network === 'MTN');
   if (!mtn) throw new Error('no MTN airtime in the sandbox catalog');
   await client.purchaseAirtime(PHONES.map((phoneNumber, i) => ({ phoneNumber, amount: 100 * (i + 1), network: 'MTN', productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })));
-  await vendesk.control('clock', { advanceSeconds: 6 });
+  await vendesk.sandboxControl.advanceClock(6);
 
   await page.goto(vendesk.shell!.origin + '/#/transactions');
   await page.getByRole('button', { name: 'Sync now' }).click();

@@ -4,12 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import { startTestSandbox, type TestSandbox } from './testSandbox';
 import { startLatencyProxy, type LatencyProxy } from './latencyProxy';
 import { startTestApp, type TestApp } from './testApp';
 
 export interface FarService {
-  sandbox: SandboxHandle;
+  sandbox: TestSandbox;
   /** In front of the sandbox when a delay was given (vendesk talks to it). */
   proxy: LatencyProxy | null;
   app: TestApp;
@@ -18,7 +18,7 @@ export interface FarService {
 
 export async function startFarService(history: number, proxyDelayMs?: number): Promise<FarService> {
   const token = `far-${randomUUID()}`;
-  const sandbox = await startSandbox({ port: 0, tokens: [token], seedHistory: history, quiet: true });
+  const sandbox = await startTestSandbox({ tokens: [token], seedHistory: history });
   const proxy = proxyDelayMs === undefined ? null : await startLatencyProxy(sandbox.url, proxyDelayMs);
   const app = await startTestApp({ sandbox: proxy ? { url: proxy.url, port: 0, close: async () => {} } : sandbox, token });
   return {

@@ -7,8 +7,11 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox';
+import type { SandboxHandle } from '../../src/sandbox';
 import type { ShapeVariant } from '../../src/sandbox/answerShapes';
+import { SandboxControl } from './sandboxControl';
+import { startTestSandbox } from './testSandbox';
+import { ROOT } from './vendeskProcess';
 import { startReshapingProxy, type AnswerOverride } from './reshapingProxy';
 import { createApp, type App } from '../../src/main/app';
 import { dispatch } from '../../src/main/dispatch';
@@ -27,7 +30,12 @@ export interface TestApp {
   shell: WebShell | null;
   /** Calls an operation through the same dispatch the shells use; throws AppError on failure. */
   call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>>;
-  /** Calls a sandbox control endpoint (/__sandbox/…) for this organisation. */
+  /** The sandbox's control endpoints (/__sandbox/…) for this organisation: wallet, clock, faults, outbox… */
+  sandboxControl: SandboxControl;
+  /**
+   * A control endpoint by name, answering its whole envelope (GET without a body, POST with one).
+   * @deprecated use the typed `sandboxControl`.
+   */
   control(pathname: string, body?: unknown): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -65,14 +73,15 @@ export const ANSWER_FORMS: AnswerForm[] = [
   { name: 'reshaping proxy', options: { reshapingProxy: true }, sparse: false },
 ];
 
-export const ROOT = path.resolve(__dirname, '..', '..');
+export { ROOT };
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownSandbox = !options.sandbox;
   const token = options.token ?? `test-${randomUUID()}`;
   // The sandbox seeds only the organisations of the tokens it knows, created as it starts.
   const seeded = options.seedHistory ? { tokens: [token], seedHistory: options.seedHistory } : {};
-  const sandbox = options.sandbox ?? (await startSandbox({ port: 0, acceptAnyToken: true, ...seeded, quiet: true }));
+  const sandbox = options.sandbox ?? (await startTestSandbox({ acceptAnyToken: true, ...seeded }));
+  const sandboxControl = new SandboxControl(sandbox.url, token);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-test-'));
   const proxy = options.reshapingProxy ? await startReshapingProxy(sandbox.url, typeof options.reshapingProxy === 'function' ? options.reshapingProxy : undefined) : null;
   const app = await createApp({
@@ -95,15 +104,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (!result.ok) throw AppError.fromShape(result.error);
       return result.value as never;
     },
+    sandboxControl,
     async control(pathname, body) {
-      const response = await fetch(`${sandbox.url}/__sandbox/${pathname.replace(/^\//, '')}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`sandbox control ${pathname} answered ${response.status}: ${text}`);
-      return text ? (JSON.parse(text) as unknown) : null;
+      const answer = await sandboxControl.send(body === undefined ? 'GET' : 'POST', pathname, body);
+      if (answer.status !== 200) throw new Error(`sandbox control ${pathname} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      return answer.body;
     },
     async close() {
       if (shell) await shell.close();
@@ -113,6 +118,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  if (options.shapes) await testApp.control('shapes', { shapes: options.shapes });
+  if (options.shapes) await sandboxControl.setShapes(options.shapes);
   return testApp;
 }

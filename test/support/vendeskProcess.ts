@@ -4,7 +4,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from './testApp';
+
+/** The repository's root folder. */
+export const ROOT = path.resolve(__dirname, '..', '..');
 
 export interface VendeskRun {
   child: ChildProcess;
@@ -18,7 +20,12 @@ export interface VendeskRun {
 }
 
 export function spawnVendesk(args: string[], env: { HOME: string } & Record<string, string>): VendeskRun {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'vendesk.mjs'), ...args], {
+  return spawnNode([path.join(ROOT, 'bin', 'vendesk.mjs'), ...args], env);
+}
+
+/** Node running `argv` (a script and its arguments) from the repository's root, as spawnVendesk. */
+export function spawnNode(argv: string[], env: { HOME: string } & Record<string, string>): VendeskRun {
+  const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
   });

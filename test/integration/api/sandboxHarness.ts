@@ -1,46 +1,39 @@
 /**
- * Test harness for the client's integration tests: a sandbox per test (port 0), a client with
- * fast retries, and the sandbox's control endpoints. Raw fetch here only drives `/__sandbox/*`.
+ * Test harness for the client's integration tests: a sandbox per test (test/support/testSandbox.ts),
+ * a client with fast retries, and the organisation's control client (sandboxControl.ts).
  */
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../../src/sandbox';
 import { VendingClient } from '../../../src/main/api/vendingClient';
+import type { SandboxControl } from '../../support/sandboxControl';
+import { startTestSandbox, type TestSandbox, type TestSandboxOptions } from '../../support/testSandbox';
 
 export const FAST_RETRY = { attempts: 3, baseDelayMs: 10, maxDelayMs: 40 };
 
 export interface Harness {
-  sandbox: SandboxHandle;
+  sandbox: TestSandbox;
   token: string;
   client: VendingClient;
-  control(path: string, body?: unknown, method?: 'GET' | 'POST'): Promise<unknown>;
+  /** The sandbox's control endpoints for this token's organisation. */
+  control: SandboxControl;
   fault(path: string, status: number, count: number, withVoucherOnly?: boolean): Promise<void>;
   advanceClock(seconds: number): Promise<void>;
   balanceKobo(): Promise<number>;
   close(): Promise<void>;
 }
 
-export async function startHarness(token = 'test-token-0123456789abcdef', options: SandboxOptions = {}): Promise<Harness> {
-  const sandbox = await startSandbox({ port: 0, acceptAnyToken: true, quiet: true, ...options });
+export async function startHarness(token = 'test-token-0123456789abcdef', options: TestSandboxOptions = {}): Promise<Harness> {
+  const sandbox = await startTestSandbox({ acceptAnyToken: true, ...options });
   const client = new VendingClient({ baseUrl: sandbox.url, token, timeoutMs: 5000, retry: FAST_RETRY });
-  const control = async (path: string, body?: unknown, method: 'GET' | 'POST' = 'POST'): Promise<unknown> => {
-    const response = await fetch(`${sandbox.url}/__sandbox/${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json: unknown = await response.json();
-    if (!response.ok) throw new Error(`control ${path} answered ${response.status}: ${JSON.stringify(json)}`);
-    return json;
-  };
+  const control = sandbox.control(token);
   return {
     sandbox,
     token,
     client,
     control,
     fault: async (path, status, count, withVoucherOnly = false) => {
-      await control('faults', { path, status, count, withVoucherOnly });
+      await control.addFault({ path, status, count, withVoucherOnly });
     },
     advanceClock: async (seconds) => {
-      await control('clock', { advanceSeconds: seconds });
+      await control.advanceClock(seconds);
     },
     balanceKobo: async () => {
       const balance = await client.accountBalance();

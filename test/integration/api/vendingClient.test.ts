@@ -142,8 +142,7 @@ describe('VendingClient against the sandbox: happy paths', () => {
     expect(history.items.map((m) => m.reference)).toContain(reference);
     const evidence = await client.sendEvidence({ receiverNumber: '08031234567', senderId: 'VENDESK', numberOfDigits: 6, seconds: 300 });
     const evidenceReference = evidence.reference ?? '';
-    const outbox = (await h!.control('outbox', undefined, 'GET')) as { data: { code?: string; reference: string }[] | { entries?: { code?: string; reference: string }[] } };
-    const entries = Array.isArray(outbox.data) ? outbox.data : (outbox.data.entries ?? []);
+    const entries = await h!.control.outbox();
     const code = entries.find((e) => e.reference === evidenceReference && e.code)?.code;
     expect(code).toBeTruthy();
     expect((await client.confirmEvidence({ otp: code!, reference: evidenceReference })).confirmed).toBe(true);

@@ -11,8 +11,8 @@ import { bulkTestEach, mtnPhone, waitForJob, writeCsv } from './bulkTestFiles';
 const env = bulkTestEach();
 
 async function requeryFaultsLeft(): Promise<number> {
-  const body = (await env.t.control('faults')) as { data: { faults: { path: string; remaining: number }[] } };
-  return body.data.faults.filter((f) => f.path === '/requeryTransaction').reduce((s, f) => s + f.remaining, 0);
+  const faults = await env.t.sandboxControl.faults();
+  return faults.filter((f) => f.path === '/requeryTransaction').reduce((s, f) => s + f.remaining, 0);
 }
 
 it("requeries an accepted item once the job's clock passes 2 min 1 s after sending, not before", async () => {
@@ -21,7 +21,7 @@ it("requeries an accepted item once the job's clock passes 2 min 1 s after sendi
   let shiftMs = 0;
   bulk.now = () => serviceNow() + shiftMs;
   // The sandbox answers the next requery with 502: the fault is used up only by a requery.
-  await env.t.control('faults', { path: '/requeryTransaction', status: 502, count: 1 });
+  await env.t.sandboxControl.addFault({ path: '/requeryTransaction', status: 502, count: 1 });
   const preview = await env.t.call('bulk.prepare', { file: { path: writeCsv(env.dir, 'one.csv', [['Phone', 'Network', 'Amount'], [mtnPhone(1), 'MTN', 100]]) }, kind: 'airtime' });
   await env.t.call('bulk.confirm', { jobId: preview.job.id });
   await waitForJob(env.t, preview.job.id, (j) => j.counts.accepted === 1, 4_000);

@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { SandboxHandle } from '../../../src/sandbox';
+import { startTestSandbox } from '../../support/testSandbox';
 import type { ProfileView } from '../../../src/shared/contract/app';
 import { refusal } from '../../support/refusal';
 import type { TestApp } from '../../support/testApp';
@@ -24,7 +25,7 @@ let profileB: ProfileView;
 
 beforeEach(async () => {
   t = await startBulkTestApp();
-  b = await startSandbox({ port: 0, tokens: [TOKEN_B], quiet: true });
+  b = await startTestSandbox({ tokens: [TOKEN_B] });
   dir = tempDir();
   profileA = await t.call('profiles.save', { name: 'Sandbox A', baseUrl: t.sandbox.url, token: t.token });
   profileB = await t.call('profiles.save', { name: 'Sandbox B', baseUrl: b.url, token: TOKEN_B });

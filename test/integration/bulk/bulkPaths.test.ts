@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/main/app';
 import { dispatch } from '../../../src/main/dispatch';
-import { startSandbox } from '../../../src/sandbox';
+import { startTestSandbox } from '../../support/testSandbox';
 import { AppError } from '../../../src/shared/appError';
 import { ROOT, type TestApp } from '../../support/testApp';
 import { refusal } from '../../support/refusal';
@@ -40,7 +40,7 @@ describe('service answers during a job', () => {
   it('503 after the client gave up: the batch waits, goes again, and every item is bought once', async () => {
     const preview = await prepareAirtime(airtimeRows(3));
     // 3 tries by the client + 1 without voucher codes: the whole round fails, then the next succeeds.
-    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 4 });
+    await t.sandboxControl.addFault({ path: '/purchaseAirtime', status: 503, count: 4 });
     const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
     expect(done.state).toBe('completed');
     expect(done.counts.success).toBe(3);
@@ -50,20 +50,20 @@ describe('service answers during a job', () => {
 
   it('vending that stays unavailable pauses the job with nothing charged; resume finishes it once it is back', { timeout: 90_000 }, async () => {
     const preview = await prepareAirtime(airtimeRows(2));
-    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 1000 });
+    await t.sandboxControl.addFault({ path: '/purchaseAirtime', status: 503, count: 1000 });
     const paused = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
     expect(paused.state).toBe('paused');
     expect(paused.message).toMatch(/stayed unavailable after 6 tries.*Nothing was charged for the waiting items/);
     expect(paused.counts.queued).toBe(2);
     expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(0);
-    await t.control('reset', {});
+    await t.sandboxControl.reset();
     const done = await t.call('bulk.resume', { jobId: preview.job.id, wait: true });
     expect(done.counts.success).toBe(2);
   });
 
   it('voucher rule: when only the voucher server is down the items go through without it, and say so', async () => {
     const preview = await prepareAirtime(airtimeRows(2));
-    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 50, withVoucherOnly: true });
+    await t.sandboxControl.addFault({ path: '/purchaseAirtime', status: 503, count: 50, withVoucherOnly: true });
     const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
     expect(done.counts.success).toBe(2);
     const items = await t.call('bulk.items', { jobId: preview.job.id });
@@ -73,7 +73,7 @@ describe('service answers during a job', () => {
 
   it('400 on a batch: nothing was charged, the items go one by one and each gets its own answer', async () => {
     const preview = await prepareAirtime(airtimeRows(3));
-    await t.control('faults', { path: '/purchaseAirtime', status: 400, count: 1 });
+    await t.sandboxControl.addFault({ path: '/purchaseAirtime', status: 400, count: 1 });
     const done = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
     expect(done.counts.success).toBe(3);
     expect(await allLogEntries(t.sandbox.url, t.token)).toHaveLength(3);
@@ -129,22 +129,22 @@ describe('service answers during a job', () => {
 
   it('the wallet running short pauses the job; after a top-up, resume buys the rest', async () => {
     const preview = await prepareAirtime(airtimeRows(3));
-    await t.control('wallet', { balance: 150 });
+    await t.sandboxControl.setWallet(150);
     const paused = await t.call('bulk.confirm', { jobId: preview.job.id, wait: true }).catch((e: unknown) => e);
     // The preview's wallet check refuses it first.
     expect(paused).toBeInstanceOf(AppError);
     expect((paused as AppError).message).toMatch(/wallet holds ₦150\.00/);
     // One item at a time; the first is slowed by 503s while the wallet drops under the next one.
     await t.call('bulk.settings.set', { batchSize: 1, concurrency: 1 });
-    await t.control('wallet', { balance: 10_000 });
-    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 3 });
+    await t.sandboxControl.setWallet(10_000);
+    await t.sandboxControl.addFault({ path: '/purchaseAirtime', status: 503, count: 3 });
     const running = await t.call('bulk.confirm', { jobId: preview.job.id });
-    await t.control('wallet', { balance: 150 });
+    await t.sandboxControl.setWallet(150);
     const stopped = await waitForJob(t, running.id, (j) => !j.active, 30_000);
     expect(stopped.state).toBe('paused');
     expect(stopped.message).toMatch(/wallet does not hold enough.*Top up the wallet, then resume/);
     expect(stopped.counts.queued).toBe(2);
-    await t.control('wallet', { balance: 10_000 });
+    await t.sandboxControl.setWallet(10_000);
     const resumed = await t.call('bulk.resume', { jobId: running.id, wait: true });
     expect(resumed.state).toBe('completed');
     const final = await t.call('bulk.status', { jobId: running.id });
@@ -189,7 +189,7 @@ describe('spending caps and confirmation', () => {
 
     // At execution: the cap is lowered after confirmation; the job stops at the cap.
     await t.call('bulk.settings.set', { capPerDayKobo: 10_000_00, batchSize: 1, concurrency: 1 });
-    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 3 });
+    await t.sandboxControl.addFault({ path: '/purchaseAirtime', status: 503, count: 3 });
     await t.call('bulk.confirm', { jobId: second.job.id });
     await t.call('bulk.settings.set', { capPerDayKobo: 400_00 });
     const paused = await waitForJob(t, second.job.id, (j) => !j.active, 30_000);
@@ -202,7 +202,7 @@ describe('spending caps and confirmation', () => {
 
   it('a job is sent only to the service it was prepared for', async () => {
     const preview = await prepareAirtime(airtimeRows(2));
-    const other = await startSandbox({ port: 0, acceptAnyToken: true, quiet: true });
+    const other = await startTestSandbox();
     const elsewhere = await createApp({ dataDir: t.dataDir, shell: 'test', connection: { baseUrl: other.url, token: t.token, kind: 'sandbox' } });
     try {
       const r = await dispatch(elsewhere, 'bulk.confirm', { jobId: preview.job.id });
@@ -279,7 +279,7 @@ describe('uncertain items', () => {
   it('a log entry that cannot be tied to the item for sure (service clock far ahead) is never answered by buying again', async () => {
     const preview = await prepareAirtime(airtimeRows(2));
     crashWith(preview.job.id, [1]);
-    await t.control('clock', { advanceSeconds: 20 * 60 });
+    await t.sandboxControl.advanceClock(20 * 60);
     const item1 = (await t.call('bulk.items', { jobId: preview.job.id })).items[0];
     await t.app.client().purchaseAirtime([{ amount: 100, phoneNumber: item1.phone, network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN Nigeria', region: '' }]);
     const done = await t.call('bulk.resume', { jobId: preview.job.id, wait: true });
@@ -363,7 +363,7 @@ describe('pause, resume and cancel', () => {
   it('pause stops sending, resume buys the rest; cancel leaves the unsent rows unbought', async () => {
     await t.call('bulk.settings.set', { batchSize: 1, concurrency: 1 });
     const preview = await prepareAirtime(airtimeRows(12));
-    await t.control('faults', { path: '/purchaseAirtime', status: 503, count: 2 });
+    await t.sandboxControl.addFault({ path: '/purchaseAirtime', status: 503, count: 2 });
     await t.call('bulk.confirm', { jobId: preview.job.id });
     await t.call('bulk.pause', { jobId: preview.job.id });
     const paused = await waitForJob(t, preview.job.id, (j) => !j.active);

@@ -97,7 +97,7 @@ describe('the results workbook', () => {
     ]);
     const preview = await env.t.call('bulk.prepare', { file: { path: file }, kind: 'airtime' });
     // The first row is slowed by 503s while the daily cap is lowered: the job stops at the cap, then is cancelled.
-    await env.t.control('faults', { path: '/purchaseAirtime', status: 503, count: 3 });
+    await env.t.sandboxControl.addFault({ path: '/purchaseAirtime', status: 503, count: 3 });
     await env.t.call('bulk.confirm', { jobId: preview.job.id });
     await env.t.call('bulk.settings.set', { capPerDayKobo: 250_00 });
     const paused = await waitForJob(env.t, preview.job.id, (j) => !j.active, 30_000);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { createApp, type App } from '../../../src/main/app';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import type { BulkJobView, BulkSettingsView } from '../../../src/shared/contract/bulk';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../support/testApp';
 import { runVendesk, spawnVendesk, type VendeskRun } from '../../support/vendeskProcess';
@@ -79,7 +79,7 @@ export { allLogEntries, type LogRow } from '../../support/serviceLogEntries';
 export const QUICK_CLI_JOBS: Partial<BulkSettingsView> = { batchSize: 5, concurrency: 2, uncertainSafeDelaySeconds: 1, outcomeWaitSeconds: 30 };
 
 export interface CliSandbox {
-  sandbox: SandboxHandle;
+  sandbox: TestSandbox;
   /** The CLI's data folder (and HOME). */
   dataDir: string;
 }
@@ -89,7 +89,7 @@ export interface CliSandbox {
  * on a LIVE connection first saves them as the folder's bulk settings.
  */
 export async function startCliSandbox(token: string, jobSettings?: Partial<BulkSettingsView>): Promise<CliSandbox> {
-  const sandbox = await startSandbox({ port: 0, tokens: [token], quiet: true });
+  const sandbox = await startTestSandbox({ tokens: [token] });
   const dataDir = tempDir();
   if (jobSettings) {
     const app = await createApp({ dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token, kind: 'live' } });
@@ -99,7 +99,7 @@ export async function startCliSandbox(token: string, jobSettings?: Partial<BulkS
   return { sandbox, dataDir };
 }
 
-export async function stopCliSandbox({ sandbox, dataDir }: CliSandbox): Promise<void> {
+export async function stopCliSandbox({ sandbox, dataDir }: { sandbox: Pick<TestSandbox, 'close'>; dataDir: string }): Promise<void> {
   await sandbox.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

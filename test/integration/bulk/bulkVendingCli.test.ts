@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxHandle } from '../../../src/sandbox';
+import type { TestSandbox } from '../../support/testSandbox';
 import { killWhen, type VendeskRun } from '../../support/vendeskProcess';
 import { QUICK_CLI_JOBS, allLogEntries, spawnBulkCli, startCliSandbox, stopCliSandbox, writeCsv } from './bulkTestFiles';
 
@@ -25,7 +25,7 @@ function meterRows(count: number, amountNaira: number): (string | number)[][] {
 }
 
 describe('vendesk bulk for electricity and cable', () => {
-  let sandbox: SandboxHandle;
+  let sandbox: TestSandbox;
   let dataDir: string;
 
   beforeAll(async () => {
@@ -115,7 +115,7 @@ describe('vendesk bulk for electricity and cable', () => {
 
     // The requery loop brings the tokens of the purchases settled from the log.
     if (pendingCount > 0) {
-      await fetch(`${sandbox.url}/__sandbox/clock`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ advanceSeconds: 125 }) });
+      await sandbox.control(TOKEN).advanceClock(125);
       const requery = vendesk(['requery'], dataDir, sandbox.url);
       expect(await requery.exited, requery.stderr).toBe(0);
     }

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { SandboxControl } from '../../support/sandboxControl';
+import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 
 export interface CliRun {
   code: number;
@@ -18,7 +19,7 @@ export type Order = 'globals first' | 'globals last';
 export const ORDERS: readonly Order[] = ['globals first', 'globals last'];
 
 export interface CliPeer {
-  sandbox: SandboxHandle;
+  sandbox: TestSandbox;
   token: string;
   dataDir: string;
   /** A folder for files the tests write (exports, spreadsheets). */
@@ -29,8 +30,8 @@ export interface CliPeer {
   run(args: string[], order?: Order, options?: { json?: boolean; env?: Record<string, string> }): Promise<CliRun>;
   /** `vendesk ARGS` with the global options first; its JSON document, failing on a non-zero exit. */
   json<T = Record<string, unknown>>(args: string[]): Promise<T>;
-  /** A sandbox control endpoint (/__sandbox/…) of this organisation. */
-  control(pathname: string, body?: unknown): Promise<unknown>;
+  /** The sandbox's control endpoints (/__sandbox/…) for this organisation. */
+  control: SandboxControl;
   close(): Promise<void>;
 }
 
@@ -42,7 +43,7 @@ export async function runInProcess(argv: string[], env: Record<string, string>):
 }
 
 export async function startCliPeer(token: string): Promise<CliPeer> {
-  const sandbox = await startSandbox({ port: 0, tokens: [token], quiet: true });
+  const sandbox = await startTestSandbox({ tokens: [token] });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-cli-'));
   const dir = path.join(dataDir, 'files');
   fs.mkdirSync(dir);
@@ -62,15 +63,7 @@ export async function startCliPeer(token: string): Promise<CliPeer> {
       if (r.code !== 0) throw new Error(`vendesk ${args.join(' ')} exited ${r.code}: ${r.stdout} ${r.stderr}`);
       return JSON.parse(r.stdout) as T;
     },
-    async control(pathname, body) {
-      const response = await fetch(`${sandbox.url}/__sandbox/${pathname}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      if (!response.ok) throw new Error(`${pathname}: HTTP ${response.status} ${await response.text()}`);
-      return ((await response.json()) as { data: unknown }).data;
-    },
+    control: sandbox.control(token),
     async close() {
       await sandbox.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

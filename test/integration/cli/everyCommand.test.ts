@@ -177,7 +177,7 @@ beforeAll(async () => {
     f.teamJobs.push(r.rows[0].id as string);
   }
   await asAda.end();
-  await peer.control('wallet', { balance: 5_000_000 });
+  await peer.control.setWallet(5_000_000);
   // Purchases to read, resolve and reconcile.
   for (let i = 0; i < 2; i++) {
     const p = await peer.json<{ id: string; state: string }>(['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('2222'), '--type', 'POSTPAID', '--amount', '1000', '--phone', PHONE, '--yes']);
@@ -196,7 +196,7 @@ beforeAll(async () => {
   f.messageRef = (await peer.json<{ reference: string }>(['sms', 'send', '--to', PHONE, '--sender', 'VENDESK', '--message', 'Fixture'])).reference;
   for (let i = 0; i < 2; i++) {
     const reference = (await peer.json<{ reference: string }>(['otp', 'send', '--to', PHONE, '--sender', 'VENDESK'])).reference;
-    const outbox = (await peer.control('outbox')) as { reference: string; code?: string }[];
+    const outbox = await peer.control.outbox();
     f.otp.push({ reference, code: outbox.find((e) => e.reference === reference)?.code ?? '' });
   }
   // A vendor export: the service's own log, and one row vendesk has never seen (missing locally).

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeVendorExportCsv } from '../../../bench/generate/vendorExport';
 import { createApp } from '../../../src/main/app';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import { wireTextToKobo } from '../../../src/shared/money';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
 import { ROOT } from '../../support/testApp';
@@ -23,7 +23,7 @@ import { runInProcess } from './cliHarness';
 const TOKEN = 'nightly-script-org-51a0';
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'imports');
 
-let sandbox: SandboxHandle;
+let sandbox: TestSandbox;
 let dataDir: string;
 
 const globals = () => ['--data-dir', dataDir, '--base-url', sandbox.url, '--json'];
@@ -42,15 +42,11 @@ async function serviceLog(query = ''): Promise<LogEntry[]> {
   }
 }
 
-async function control(pathname: string, body: unknown): Promise<void> {
-  const r = await fetch(`${sandbox.url}/__sandbox/${pathname}`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  if (!r.ok) throw new Error(`${pathname}: HTTP ${r.status}`);
-}
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, tokens: [TOKEN], seedHistory: 300, quiet: true });
+  sandbox = await startTestSandbox({ tokens: [TOKEN], seedHistory: 300 });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-nightly-'));
-  await control('wallet', { balance: 1_000_000 });
+  await sandbox.control(TOKEN).setWallet(1_000_000);
   // Small batches and a short safe delay, so a kill lands mid-job and nothing waits 2 minutes.
   const app = await createApp({ dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
   app.settings.set('bulk.settings', QUICK_CLI_JOBS);
@@ -138,7 +134,7 @@ describe('exit codes of a bulk job that waits for someone', () => {
 
   it('a paused job exits 1 for submit and status, and 0 once resumed to the end', async () => {
     const file = writeCsv(dataDir, 'paused.csv', airtimeRows(4, 100, 3000));
-    await control('faults', { path: '/purchaseAirtime', status: 401, count: 1 });
+    await sandbox.control(TOKEN).addFault({ path: '/purchaseAirtime', status: 401, count: 1 });
     const submit = await inProcess('bulk', 'submit', file, '--kind', 'airtime', '--yes', '--confirm-total', '400');
     expect(submit.code).toBe(1);
     const job = JSON.parse(submit.stdout) as { jobId: string; state: string; message: string };

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { SandboxHandle } from '../../../src/sandbox';
+import { startTestSandbox } from '../../support/testSandbox';
 import { runVendesk } from '../../support/vendeskProcess';
 
 function vendesk(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -16,7 +17,7 @@ describe('vendesk CLI', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-cli-'));
-    sandbox = await startSandbox({ port: 0, tokens: [token], quiet: true });
+    sandbox = await startTestSandbox({ tokens: [token] });
   });
   afterAll(async () => {
     await sandbox.close();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../src/main/app';
 import { dispatch } from '../../../src/main/dispatch';
 import { createPendingScheduler } from '../../../src/main/requery';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import type { OperationInput, OperationName, OperationOutput } from '../../../src/shared/contract';
 import { AppError } from '../../../src/shared/appError';
 import { refusal } from '../../support/refusal';
@@ -23,23 +23,22 @@ async function call<N extends OperationName>(app: App, name: N, input: Operation
 }
 
 /** The live service's own list of faults still armed on /requeryTransaction: a requery would have used one. */
-async function armedRequeryFaults(live: SandboxHandle): Promise<number> {
-  const r = await fetch(`${live.url}/__sandbox/faults`, { headers: { Authorization: `Bearer ${LIVE_TOKEN}` } });
-  const body = (await r.json()) as { data: { faults: { path: string; remaining: number }[] } };
-  return body.data.faults.filter((f) => f.path === '/requeryTransaction').reduce((s, f) => s + f.remaining, 0);
+async function armedRequeryFaults(live: TestSandbox): Promise<number> {
+  const faults = await live.control(LIVE_TOKEN).faults();
+  return faults.filter((f) => f.path === '/requeryTransaction').reduce((s, f) => s + f.remaining, 0);
 }
 
 describe('records of one connection stay with it', () => {
   let t: TestApp;
-  let live: SandboxHandle;
+  let live: TestSandbox;
   let pendingId = '';
   let paidId = '';
 
   beforeAll(async () => {
-    live = await startSandbox({ port: 0, tokens: [LIVE_TOKEN], quiet: true, accountName: 'Acme Live Ltd' });
+    live = await startTestSandbox({ tokens: [LIVE_TOKEN], accountName: 'Acme Live Ltd' });
     t = await startTestApp();
     pauseLoop(t);
-    await t.control('wallet', { balance: 1_000_000 });
+    await t.sandboxControl.setWallet(1_000_000);
     const pending = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE });
     const paid = await t.call('purchases.buyCable', { provider: 'DSTV', smartcard: account('4321'), bouquetCode: (await t.call('purchases.cableProviders', {})).find((c) => c.provider === 'DSTV')!.bouquets[0].code, phone: PHONE });
     expect(pending.state).toBe('pending');
@@ -80,11 +79,7 @@ describe('records of one connection stay with it', () => {
     expect(outbox.message).toMatch(/only on the sandbox connection/);
 
     // The requery loop of the live connection never asks the live service about the sandbox's purchase.
-    await fetch(`${live.url}/__sandbox/faults`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${LIVE_TOKEN}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ path: '/requeryTransaction', status: 502, count: 1 }),
-    });
+    await live.control(LIVE_TOKEN).addFault({ path: '/requeryTransaction', status: 502, count: 1 });
     await advanceClocks(t, 125);
     const loop = t.app.service(createPendingScheduler);
     loop.resume();

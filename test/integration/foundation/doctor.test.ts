@@ -54,7 +54,7 @@ describe.each(ANSWER_FORMS)('doctor against the sandbox, messaging answers in th
   it('reports every endpoint readable, buys and sends nothing', async () => {
     const logBefore = (await sandboxLog(t)).length;
     const walletBefore = await sandboxWalletKobo(t);
-    const outboxBefore = ((await t.control('outbox')) as { data: unknown[] }).data.length;
+    const outboxBefore = (await t.sandboxControl.outbox()).length;
     const report = await t.call('connection.doctor', {});
     expect(report.checks.map((c) => c.path.replace(/^\/MSQ\/.*/, '/MSQ/…'))).toEqual([
       '/accountBalance', '/AirtimeList', '/DataList', '/CableTVList', '/ElectricityList', '/logEntries', '/getSenderIds', '/getTemplates', '/getPhonebook', '/messageHistory', '/MSQ/…',
@@ -67,7 +67,7 @@ describe.each(ANSWER_FORMS)('doctor against the sandbox, messaging answers in th
     // Nothing bought, nothing sent: the service's own records are unchanged.
     expect((await sandboxLog(t)).length).toBe(logBefore);
     expect(await sandboxWalletKobo(t)).toBe(walletBefore);
-    expect(((await t.control('outbox')) as { data: unknown[] }).data.length).toBe(outboxBefore);
+    expect((await t.sandboxControl.outbox()).length).toBe(outboxBefore);
     // The answers it read are kept with the connection's others (Settings → Service answers).
     const kept = await t.call('connection.answers', {});
     expect(kept.answers.filter((a) => a.endpoint === 'getTemplates').length).toBeGreaterThan(0);

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { SandboxHandle } from '../../../src/sandbox';
+import { startTestSandbox } from '../../support/testSandbox';
 import { AppError } from '../../../src/shared/appError';
 import { startTestApp, type TestApp } from '../../support/testApp';
 
@@ -11,7 +12,7 @@ describe('connection profiles and the live token', () => {
   const token = 'live-token-3c9d1f7e2a';
 
   beforeAll(async () => {
-    live = await startSandbox({ port: 0, tokens: [token], accountName: 'Acme Finance Ltd', quiet: true });
+    live = await startTestSandbox({ tokens: [token], accountName: 'Acme Finance Ltd' });
     t = await startTestApp();
   });
   afterAll(async () => {

@@ -7,7 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { SandboxHandle } from '../../../src/sandbox';
+import { startTestSandbox } from '../../support/testSandbox';
 import { refusal } from '../../support/refusal';
 import { startTestApp, type TestApp } from '../../support/testApp';
 
@@ -35,7 +36,7 @@ describe('a live token is bound to the address it was entered for', () => {
   let catcher: Awaited<ReturnType<typeof startCatcher>>;
 
   beforeAll(async () => {
-    live = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
+    live = await startTestSandbox({ tokens: [TOKEN] });
     t = await startTestApp();
   });
   afterEach(async () => {

@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
-import { runVendesk, spawnVendesk, type VendeskRun } from '../../support/vendeskProcess';
+import type { SandboxHandle } from '../../../src/sandbox';
+import { startSandboxProcess, startTestSandbox, type SandboxProcess } from '../../support/testSandbox';
+import { runVendesk, type VendeskRun } from '../../support/vendeskProcess';
 
 describe('a token on the command line', () => {
   let home = '';
@@ -18,7 +19,7 @@ describe('a token on the command line', () => {
 
   beforeAll(async () => {
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-token-cli-'));
-    sandbox = await startSandbox({ port: 0, tokens: [token], quiet: true });
+    sandbox = await startTestSandbox({ tokens: [token] });
   });
   afterAll(async () => {
     await sandbox.close();
@@ -44,25 +45,19 @@ describe('a token on the command line', () => {
 
 describe('the standalone sandbox takes its tokens without a command line', () => {
   let dir = '';
-  const running: VendeskRun[] = [];
+  const running: SandboxProcess[] = [];
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-sandbox-tokens-'));
   });
-  afterAll(() => {
-    for (const run of running) if (run.child.exitCode === null) run.child.kill('SIGKILL');
+  afterAll(async () => {
+    await Promise.all(running.map((sandbox) => sandbox.stop('SIGKILL')));
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
   async function start(args: string[], env: Record<string, string> = {}): Promise<{ run: VendeskRun; url: string }> {
-    const run = spawnVendesk(['sandbox', '--port', '0', '--quiet', ...args], { HOME: dir, ...env });
-    running.push(run);
-    const started = Date.now();
-    for (;;) {
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(run.stdout);
-      if (m) return { run, url: m[0] };
-      if (run.child.exitCode !== null || Date.now() - started > 30_000) throw new Error(`no URL printed: ${run.stdout} ${run.stderr}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const sandbox = await startSandboxProcess(['--quiet', ...args], { env: { HOME: dir, ...env } });
+    running.push(sandbox);
+    return { run: sandbox.run, url: sandbox.url };
   }
 
   const status = async (url: string, bearer: string) => (await fetch(`${url}/AirtimeList`, { headers: { Authorization: `Bearer ${bearer}` } })).status;

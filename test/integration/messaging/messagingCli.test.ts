@@ -8,13 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import { startReshapingProxy, type ReshapingProxy } from '../../support/reshapingProxy';
 import { ANSWER_FORMS } from '../../support/testApp';
 import { makeContacts, writeContactsCsv } from './contactsFiles';
 
 describe.each(ANSWER_FORMS)('messaging CLI, answers in the $name form', (form) => {
-  let sandbox: SandboxHandle;
+  let sandbox: TestSandbox;
   let proxy: ReshapingProxy | null = null;
   let dataDir: string;
   const token = 'cli-messaging-token-41c2';
@@ -32,17 +32,9 @@ describe.each(ANSWER_FORMS)('messaging CLI, answers in the $name form', (form) =
     return { code, stdout, stderr, json };
   }
 
-  async function control(pathname: string, body?: unknown): Promise<unknown> {
-    const r = await fetch(`${sandbox.url}/__sandbox/${pathname}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return r.json();
-  }
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, tokens: [token], quiet: true, ...(form.options.shapes ? { shapes: form.options.shapes } : {}) });
+    sandbox = await startTestSandbox({ tokens: [token], ...(form.options.shapes ? { shapes: form.options.shapes } : {}) });
     if (form.options.reshapingProxy) proxy = await startReshapingProxy(sandbox.url);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-cli-msg-'));
   });
@@ -100,7 +92,7 @@ describe.each(ANSWER_FORMS)('messaging CLI, answers in the $name form', (form) =
       const early = await vendesk('sms', 'send', '--to', '08031234567', '--sender', 'VENDESK', '--template', tpl.id, '--values', 'Ada,₦5000');
       expect(early.code).toBe(1);
       expect(early.stderr).toMatch(/not approved/);
-      await control('clock', { advanceSeconds: 61 });
+      await sandbox.control(token).advanceClock(61);
       expect((await vendesk('template', 'list')).stdout).toMatch(/Pay alert\s+APPROVED/);
       const sent = await vendesk('sms', 'send', '--to', '08031234567', '--sender', 'VENDESK', '--template', tpl.id, '--value', 'Ada', '--value', '₦5,000', '--json');
       expect((sent.json as { body: string }).body).toBe('Hi Ada, ₦5,000 paid.');
@@ -109,8 +101,8 @@ describe.each(ANSWER_FORMS)('messaging CLI, answers in the $name form', (form) =
     it('sends and confirms a one-time code; usage errors exit 2', async () => {
       const sent = await vendesk('otp', 'send', '--to', '08031234567', '--sender', 'VENDESK', '--digits', '6', '--seconds', '120', '--json');
       const ref = (sent.json as { reference: string }).reference;
-      const outbox = (await control('outbox')) as { data: { reference: string; code?: string }[] };
-      const code = outbox.data.find((e) => e.reference === ref)?.code ?? '';
+      const outbox = await sandbox.control(token).outbox();
+      const code = outbox.find((e) => e.reference === ref)?.code ?? '';
       const ok = await vendesk('otp', 'confirm', ref, code);
       expect(ok.code).toBe(0);
       expect(ok.stdout).toContain(`Confirmed: ${ref}`);

@@ -10,8 +10,8 @@ describe.each(ANSWER_FORMS)('one-time codes, answers in the $name form', (form) 
   let t: TestApp;
 
   async function codeFor(reference: string): Promise<string> {
-    const outbox = (await t.control('outbox')) as { data: { reference: string; code?: string; channel: string }[] };
-    const entry = outbox.data.find((e) => e.reference === reference && e.channel === 'sms');
+    const outbox = await t.sandboxControl.outbox();
+    const entry = outbox.find((e) => e.reference === reference && e.channel === 'sms');
     if (!entry?.code) throw new Error(`no code in the outbox for ${reference}`);
     return entry.code;
   }
@@ -25,7 +25,7 @@ describe.each(ANSWER_FORMS)('one-time codes, answers in the $name form', (form) 
 
   beforeAll(async () => {
     t = await startTestApp(form.options);
-    await t.control('wallet', { balance: 10_000 });
+    await t.sandboxControl.setWallet(10_000);
   });
   afterAll(async () => {
     await t.close();
@@ -64,7 +64,7 @@ describe.each(ANSWER_FORMS)('one-time codes, answers in the $name form', (form) 
       const sent = await t.call('messaging.otp.send', { receiverNumber: '08031234567', senderId: 'VENDESK', numberOfDigits: 6, seconds: 30, emails: [] });
       const reference = referenceOf(sent);
       const code = await codeFor(reference);
-      await t.control('clock', { advanceSeconds: 31 });
+      await t.sandboxControl.advanceClock(31);
       const err = await refusal(t.call('messaging.otp.confirm', { reference, code }));
       expect(err.code).toBe('otp_expired');
       expect(err.hint).toBe('Send a new code.');

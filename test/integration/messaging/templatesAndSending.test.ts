@@ -27,7 +27,7 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
   }
 
   async function outbox(): Promise<OutboxEntry[]> {
-    return ((await t.control('outbox')) as { data: OutboxEntry[] }).data;
+    return t.sandboxControl.outbox();
   }
 
   /**
@@ -48,7 +48,7 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
 
   beforeAll(async () => {
     t = await startTestApp(form.options);
-    await t.control('wallet', { balance: 100_000 });
+    await t.sandboxControl.setWallet(100_000);
   });
   afterAll(async () => {
     await t.close();
@@ -106,7 +106,7 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
       );
       expect(raw.message).toMatch(/not approved/);
 
-      await t.control('clock', { advanceSeconds: 61 });
+      await t.sandboxControl.advanceClock(61);
       const list = await t.call('messaging.templates.list', {});
       expect(list.find((x) => x.id === tpl.id)).toMatchObject({ state: 'APPROVED', approved: true, approval: { NG: 'APPROVED' } });
       expect(list.find((x) => x.id === rejected.id)).toMatchObject({ state: 'REJECTED', approved: false });
@@ -184,7 +184,7 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
       const reference = delivered[0].reference;
 
       expect((await t.call('messaging.status', { reference })).status).toBe('SENT');
-      await t.control('clock', { advanceSeconds: 6 });
+      await t.sandboxControl.advanceClock(6);
       expect((await t.call('messaging.status', { reference })).status).toBe('DELIVERED');
 
       const history = await t.call('messaging.history', { search: 'Fuel allowance' });

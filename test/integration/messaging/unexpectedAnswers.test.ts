@@ -35,14 +35,14 @@ beforeAll(async () => {
       return null;
     },
   });
-  await t.control('wallet', { balance: 10_000 });
+  await t.sandboxControl.setWallet(10_000);
 });
 afterAll(async () => {
   await t.close();
 });
 
 async function outboxFor(text: string): Promise<unknown[]> {
-  return ((await t.control('outbox')) as { data: { body: string }[] }).data.filter((e) => e.body === text);
+  return (await t.sandboxControl.outbox()).filter((e) => e.body === text);
 }
 
 async function send(text: string) {

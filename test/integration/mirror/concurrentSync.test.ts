@@ -6,15 +6,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { logSync } from '../../../src/main/mirror/logSync';
-import type { SandboxHandle } from '../../../src/sandbox';
 import { farServicePerTest } from '../../support/farService';
 import type { LatencyProxy } from '../../support/latencyProxy';
 import type { TestApp } from '../../support/testApp';
+import type { TestSandbox } from '../../support/testSandbox';
 import { buyAirtimeFor } from './purchaseAirtime';
 
 const far = farServicePerTest();
 let t: TestApp | null = null;
-let sandbox: SandboxHandle | null = null;
+let sandbox: TestSandbox | null = null;
 let proxy: LatencyProxy | null = null;
 
 /** A sandbox whose organisation has `history` past entries, and vendesk connected to it (through `proxyDelayMs` of proxy when given). */
@@ -99,7 +99,7 @@ describe('sync over a network distance', () => {
 
   it('waits as long as a 429 answer’s Retry-After asks before asking again, and finishes the sync', async () => {
     t = await start(1500, 0);
-    await t.control('faults', { path: '/logEntries', status: 429, count: 2, retryAfterSeconds: 1 });
+    await t.sandboxControl.addFault({ path: '/logEntries', status: 429, count: 2, retryAfterSeconds: 1 });
     const started = Date.now();
     const result = await t.call('sync.run', {});
 
@@ -117,7 +117,7 @@ describe('sync over a network distance', () => {
 
   it('backs off on 503 answers and still mirrors every entry', async () => {
     t = await start(1500, 0);
-    await t.control('faults', { path: '/logEntries', status: 503, count: 3 });
+    await t.sandboxControl.addFault({ path: '/logEntries', status: 503, count: 3 });
     const result = await t.call('sync.run', {});
     expect(result.inserted).toBe(1500);
     expect(mirrorIds(t)).toEqual(await serviceIds(t.token));
@@ -134,10 +134,10 @@ describe('sync over a network distance', () => {
     await t.call('sync.settings.set', { concurrency: 2 });
     const sync = logSync(t.app);
     await expect(sync.run({ stopAfterPages: 5 })).rejects.toMatchObject({ code: 'sync_cancelled' });
-    await t.control('faults', { path: '/logEntries', status: 429, count: 1000, retryAfterSeconds: 0 });
+    await t.sandboxControl.addFault({ path: '/logEntries', status: 429, count: 1000, retryAfterSeconds: 0 });
     await expect(sync.run()).rejects.toMatchObject({ message: expect.stringMatching(/temporarily unavailable/) });
     expect(mirrorIds(t)).toHaveLength(500);
-    await fetch(`${sandbox!.url}/__sandbox/faults`, { method: 'DELETE', headers: { Authorization: `Bearer ${t.token}` } });
+    await sandbox!.control(t.token).clearFaults();
     const resumed = await sync.run();
     expect(resumed.resumed).toBe(true);
     expect(mirrorIds(t)).toEqual(await serviceIds(t.token));

@@ -28,7 +28,7 @@ beforeAll(async () => {
   ]);
   await buyElectricity(t, meter(), 2500);
   await buyElectricity(t, meter('0000'), 1500); // pending: the wallet is charged
-  await t.control('clock', { advanceSeconds: 6 });
+  await t.sandboxControl.advanceClock(6);
   await t.call('sync.run', {});
   summary = await t.call('dashboard.summary', {});
   log = await serviceLog(t);

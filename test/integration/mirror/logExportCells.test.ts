@@ -17,7 +17,7 @@ beforeAll(async () => {
     ['08031110001', 150],
     ['08031239999', 500],
   ]);
-  await t.control('clock', { advanceSeconds: 6 });
+  await t.sandboxControl.advanceClock(6);
   await t.call('sync.run', {});
 }, 60_000);
 

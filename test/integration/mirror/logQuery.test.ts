@@ -22,7 +22,7 @@ describe('mirror queries', () => {
       ['08052220003', 400],
       ['08031239999', 500],
     ]);
-    await t.control('clock', { advanceSeconds: 6 });
+    await t.sandboxControl.advanceClock(6);
     await t.call('sync.run', {});
 
     const all = await t.call('logs.totals', { filter: {} });

@@ -97,7 +97,7 @@ describe('log sync', () => {
     const statusOf = (phone: string) => t!.app.db.prepare('SELECT status FROM log_entries WHERE phone_number = ?').pluck().get(phone);
     expect(statusOf('08031239999')).toBe('PENDING');
     expect(statusOf('08031231234')).toBe('PENDING');
-    await t.control('clock', { advanceSeconds: 6 });
+    await t.sandboxControl.advanceClock(6);
     const second = await t.call('sync.run', {});
     expect(second.updated).toBe(2);
     expect(second.inserted).toBe(0);

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { SandboxHandle } from '../../../src/sandbox';
+import { startTestSandbox } from '../../support/testSandbox';
 import { killWhen, spawnVendesk, type VendeskRun } from '../../support/vendeskProcess';
 
 const TOKEN = 'sigkill-sync-org';
@@ -54,7 +55,7 @@ describe('a sync killed with SIGKILL and run again', () => {
   let dataDir: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, tokens: [TOKEN], seedHistory: HISTORY, latencyMs: 20, quiet: true });
+    sandbox = await startTestSandbox({ tokens: [TOKEN], seedHistory: HISTORY, latencyMs: 20 });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-sync-kill-'));
   });
 

@@ -8,13 +8,13 @@ import type { LogEntry, PageObject } from '../../../src/shared/wire';
 export async function startPurchaseTestApp(): Promise<TestApp> {
   const t = await startTestApp();
   pauseLoop(t);
-  await t.control('wallet', { balance: 1_000_000 });
+  await t.sandboxControl.setWallet(1_000_000);
   return t;
 }
 
 /** Moves the sandbox's clock and vendesk's service clock forward together. */
 export async function advanceClocks(t: TestApp, seconds: number): Promise<void> {
-  await t.control('clock', { advanceSeconds: seconds });
+  await t.sandboxControl.advanceClock(seconds);
   t.app.service(createServiceClock).advance(seconds * 1000);
 }
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/testApp';
+import { startTestSandbox } from '../../support/testSandbox';
 import { refusal } from '../../support/refusal';
 import { startDroppingProxy, type DroppingProxy } from './droppingProxy';
 import { PHONE, account, cli, pauseLoop, serviceLogEntry, startPurchaseTestApp, walletKobo } from './purchaseHelpers';
@@ -158,8 +159,7 @@ describe('a purchase whose answer is lost', () => {
   let proxy: DroppingProxy;
   let closeSandbox: () => Promise<void>;
   beforeAll(async () => {
-    const { startSandbox } = await import('../../../src/sandbox');
-    const sandbox = await startSandbox({ port: 0, acceptAnyToken: true, quiet: true });
+    const sandbox = await startTestSandbox();
     closeSandbox = () => sandbox.close();
     proxy = await startDroppingProxy(sandbox.url);
     t = await startTestApp({ sandbox: { ...sandbox, url: proxy.url } });

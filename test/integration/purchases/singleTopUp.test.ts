@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
-import { startSandbox } from '../../../src/sandbox';
+import { startTestSandbox } from '../../support/testSandbox';
 import { nairaToKobo } from '../../../src/shared/money';
 import { refusal } from '../../support/refusal';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
@@ -17,7 +17,7 @@ describe('a single airtime or data purchase', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startBulkTestApp();
-    await t.control('wallet', { balance: 100_000 });
+    await t.sandboxControl.setWallet(100_000);
   });
   afterAll(async () => {
     await t.close();
@@ -87,13 +87,13 @@ describe('a single airtime or data purchase', () => {
     expect(amount.message).toBe('₦50.00 is below the MTN airtime minimum of ₦100.00.');
     const plan = await refusal(t.call('purchases.buyTopUp', { kind: 'data', phone: mtnPhone(14), productCode: 'mtn-1gb-7d' }));
     expect(plan.message).toBe('Data plan code mtn-1gb-7d is not in the catalog; did you mean MTN-1GB-7D? (codes are case-sensitive).');
-    await t.control('wallet', { balance: 300 });
+    await t.sandboxControl.setWallet(300);
     try {
       const wallet = await refusal(t.call('purchases.buyTopUp', { kind: 'airtime', phone: mtnPhone(15), amountKobo: 40_000 }));
       expect(wallet.code).toBe('wallet_short');
       expect(wallet.message).toBe('The wallet holds ₦300.00, less than ₦400.00. Nothing was bought.');
     } finally {
-      await t.control('wallet', { balance: 100_000 });
+      await t.sandboxControl.setWallet(100_000);
     }
     expect((await sandboxLog(t)).length).toBe(count);
   });
@@ -136,7 +136,7 @@ describe('a single purchase whose answer is lost', () => {
   let proxy: DroppingProxy;
   let closeSandbox: () => Promise<void>;
   beforeAll(async () => {
-    const sandbox = await startSandbox({ port: 0, acceptAnyToken: true, quiet: true });
+    const sandbox = await startTestSandbox();
     closeSandbox = () => sandbox.close();
     proxy = await startDroppingProxy(sandbox.url);
     t = await startTestApp({ sandbox: { ...sandbox, url: proxy.url } });

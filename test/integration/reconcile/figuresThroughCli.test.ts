@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeVendorExportCsv } from '../../../bench/generate/vendorExport';
 import { runCli } from '../../../src/cli/main';
-import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
 
 const TOKEN = 'figures-cli-org-5f1c';
@@ -23,8 +23,8 @@ interface Run {
 }
 
 describe('figures of one connection, through the CLI, with the service clock 3 hours ahead', () => {
-  let sandbox: SandboxHandle;
-  let other: SandboxHandle;
+  let sandbox: TestSandbox;
+  let other: TestSandbox;
   let dataDir: string;
 
   async function cli(args: string[], baseUrl = sandbox.url, token = TOKEN): Promise<Run> {
@@ -36,12 +36,6 @@ describe('figures of one connection, through the CLI, with the service clock 3 h
       env: { VENDESK_TOKEN: token },
     });
     return { code, json: stdout ? (JSON.parse(stdout) as Record<string, unknown>) : {}, stderr };
-  }
-
-  async function control(pathname: string, body: unknown, on = sandbox, token = TOKEN): Promise<unknown> {
-    const r = await fetch(`${on.url}/__sandbox/${pathname}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    if (!r.ok) throw new Error(`${pathname}: HTTP ${r.status} ${await r.text()}`);
-    return ((await r.json()) as { data: unknown }).data;
   }
 
   /** The service's own wallet, in kobo. */
@@ -63,11 +57,11 @@ describe('figures of one connection, through the CLI, with the service clock 3 h
   }
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
-    other = await startSandbox({ port: 0, tokens: [OTHER_TOKEN], quiet: true });
+    sandbox = await startTestSandbox({ tokens: [TOKEN] });
+    other = await startTestSandbox({ tokens: [OTHER_TOKEN] });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-figures-'));
-    await control('clock', { advanceSeconds: 3 * 3600 });
-    await control('wallet', { balance: 100_000 });
+    await sandbox.control(TOKEN).advanceClock(3 * 3600);
+    await sandbox.control(TOKEN).setWallet(100_000);
   });
   afterAll(async () => {
     await sandbox.close();
@@ -91,7 +85,7 @@ describe('figures of one connection, through the CLI, with the service clock 3 h
     const requeried = await cli(['requery'], other.url, OTHER_TOKEN);
     expect(requeried.json).toMatchObject({ checked: 0 });
     // Settle it on its own service (after the 2-minute rule), for the figures below.
-    await control('clock', { advanceSeconds: 125 });
+    await sandbox.control(TOKEN).advanceClock(125);
     const settled = await cli(['requery']);
     expect(settled.json).toMatchObject({ checked: 1, success: 1 });
   });
@@ -117,7 +111,7 @@ describe('figures of one connection, through the CLI, with the service clock 3 h
     const otp = await cli(['otp', 'send', '--to', PHONE, '--sender', 'VENDESK', '--email', 'finance@example.com']);
     expect(otp.code).toBe(0);
 
-    await control('clock', { advanceSeconds: 125 });
+    await sandbox.control(TOKEN).advanceClock(125);
     const requeried = await cli(['requery']);
     const settled = (requeried.json.items as { id: string; state: string; refund: string }[]).find((i) => i.id === failing.json.id);
     expect(settled).toMatchObject({ state: 'failed', refund: 'confirmed' });

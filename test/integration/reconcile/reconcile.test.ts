@@ -108,7 +108,7 @@ describe('reconciling a vendor export', () => {
   it('reports a purchase vendesk made that the vendor has no record of as a lost submission', async () => {
     const t = await start();
     const lost = await buyElectricity(t, meter(), 1500);
-    await t.control('reset', {});
+    await t.sandboxControl.reset();
     await buyElectricity(t, meter());
     await sync(t);
     const run = await reconcile(t, await exportVendorLog(t));
@@ -135,7 +135,7 @@ describe('reconciling a vendor export', () => {
     await sync(t); // opening snapshot
     await buyElectricity(t, meter(), 4000);
     // The provider logs the decline as FAILED but its refund never reaches the wallet.
-    await t.control('refunds', { withhold: 1 });
+    await t.sandboxControl.withholdRefunds(1);
     await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: meter('9999'), vendType: 'PREPAID', amountKobo: 300_000, phone: CUSTOMER_PHONE });
     const log = (await t.app.client().logEntries({ status: 'failed', perPage: 10 })).Items;
     expect(log).toHaveLength(1);
@@ -153,7 +153,7 @@ describe('reconciling a vendor export', () => {
     await sync(t);
     await buyElectricity(t, meter(), 2000);
     const now = (await t.call('account.balance', {})).balanceKobo;
-    await t.control('wallet', { balance: (now + 50_000_00) / 100 }); // a top-up of ₦50,000
+    await t.sandboxControl.setWallet((now + 50_000_00) / 100); // a top-up of ₦50,000
     await sync(t);
     const run = await reconcile(t, await exportVendorLog(t));
     expect(exceptions(run)).toEqual({});

@@ -97,7 +97,7 @@ describe('pending purchases and requery', () => {
   it('retries later when the provider cannot be reached (502), then settles', async () => {
     const p = await buyPending(t, '0000', 360_000);
     await advanceClocks(t, 125);
-    await t.control('faults', { path: '/requeryTransaction', status: 502, count: 3 });
+    await t.sandboxControl.addFault({ path: '/requeryTransaction', status: 502, count: 3 });
     const failedCheck = await t.call('pending.requeryNow', { id: p.id });
     expect(failedCheck.purchase.state).toBe('pending');
     expect(failedCheck.purchase.requery.lastNote).toMatch(/could not be reached/);
@@ -140,7 +140,7 @@ describe('pending purchases and requery', () => {
     try {
       pauseLoop(other);
       const p = await other.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE });
-      await other.control('reset', {});
+      await other.sandboxControl.reset();
       await advanceClocks(other, 125);
       const item = await other.call('pending.requeryNow', { id: p.id });
       expect(item.purchase.state).toBe('not_found');

@@ -12,14 +12,14 @@ describe('control endpoints', () => {
   it('advances this organisation’s clock only', async () => {
     const a = s.org();
     const b = s.org();
-    const r = await a.post<{ now: string; offsetSeconds: number }>('/__sandbox/clock', { advanceSeconds: 3600 });
+    const r = await a.control.send<{ now: string; offsetSeconds: number }>('POST', 'clock', { advanceSeconds: 3600 });
     expect(r.status).toBe(200);
     expect(r.body.data.offsetSeconds).toBe(3600);
     expect(Date.parse(r.body.data.now) - Date.now()).toBeGreaterThan(3_590_000);
-    const other = await b.get<{ offsetSeconds: number }>('/__sandbox/clock');
+    const other = await b.control.send<{ offsetSeconds: number }>('GET', 'clock');
     expect(other.body.data.offsetSeconds).toBe(0);
-    expect((await a.post('/__sandbox/clock', { advanceSeconds: -5 })).status).toBe(400);
-    expect((await a.post('/__sandbox/clock', { advanceSeconds: 'soon' })).status).toBe(400);
+    expect((await a.control.send('POST', 'clock', { advanceSeconds: -5 })).status).toBe(400);
+    expect((await a.control.send('POST', 'clock', { advanceSeconds: 'soon' })).status).toBe(400);
   });
 
   it('stamps log entries with the sandbox clock', async () => {
@@ -33,7 +33,7 @@ describe('control endpoints', () => {
   it('injects faults for the next count matching calls, with the envelope', async () => {
     const org = s.org();
     await org.fault({ path: '/AirtimeList', status: 500, count: 2 });
-    const listed = await org.get<{ faults: unknown[] }>('/__sandbox/faults');
+    const listed = await org.control.send<{ faults: unknown[] }>('GET', 'faults');
     expect(listed.body.data.faults).toEqual([{ path: '/AirtimeList', status: 500, remaining: 2, withVoucherOnly: false }]);
     for (let i = 0; i < 2; i++) {
       const r = await org.get('/AirtimeList');
@@ -43,21 +43,21 @@ describe('control endpoints', () => {
     }
     expect((await org.get('/AirtimeList')).status).toBe(200);
     expect((await s.org().get('/AirtimeList')).status).toBe(200);
-    expect((await org.post('/__sandbox/faults', { path: 'purchaseAirtime', status: 503 })).status).toBe(400);
-    expect((await org.post('/__sandbox/faults', { path: '/purchaseAirtime', status: 200 })).status).toBe(400);
+    expect((await org.control.send('POST', 'faults', { path: 'purchaseAirtime', status: 503 })).status).toBe(400);
+    expect((await org.control.send('POST', 'faults', { path: '/purchaseAirtime', status: 200 })).status).toBe(400);
     await org.fault({ path: '/getSenderIds', status: 503, count: 9 });
-    expect((await org.call('DELETE', '/__sandbox/faults')).status).toBe(200);
+    expect((await org.control.send('DELETE', 'faults')).status).toBe(200);
     expect((await org.get('/getSenderIds')).status).toBe(200);
   });
 
   it('sets the wallet in Naira', async () => {
     const org = s.org();
-    const r = await org.post<{ GlobalBalance: { Balance: number }[] }>('/__sandbox/wallet', { balance: 5000.25 });
+    const r = await org.control.send<{ GlobalBalance: { Balance: number }[] }>('POST', 'wallet', { balance: 5000.25 });
     expect(r.status).toBe(200);
     expect(r.body.data.GlobalBalance[0].Balance).toBe(5000.25);
     expect(await org.balance()).toBe(5000.25);
-    expect((await org.post('/__sandbox/wallet', { balance: -1 })).status).toBe(400);
-    expect((await org.post('/__sandbox/wallet', {})).status).toBe(400);
+    expect((await org.control.send('POST', 'wallet', { balance: -1 })).status).toBe(400);
+    expect((await org.control.send('POST', 'wallet', {})).status).toBe(400);
   });
 
   it('resets data, clock, faults and wallet of this organisation only', async () => {
@@ -70,13 +70,13 @@ describe('control endpoints', () => {
     await org.setWallet(10);
     await org.advance(500);
     await org.fault({ path: '/AirtimeList', status: 503, count: 3 });
-    const r = await org.post('/__sandbox/reset');
+    const r = await org.control.send('POST', 'reset');
     expect(r.status).toBe(200);
     expect((await org.get<PageObject<LogEntry>>('/logEntries')).body.data.TotalRecords).toBe(0);
     expect((await org.get<unknown[]>('/getPhonebook')).body.data).toEqual([]);
-    expect((await org.get<unknown[]>('/__sandbox/outbox')).body.data).toEqual([]);
+    expect((await org.control.send<unknown[]>('GET', 'outbox')).body.data).toEqual([]);
     expect((await org.get<PageObject<unknown>>('/messageHistory')).body.data.TotalRecords).toBe(0);
-    expect((await org.get<{ offsetSeconds: number }>('/__sandbox/clock')).body.data.offsetSeconds).toBe(0);
+    expect((await org.control.send<{ offsetSeconds: number }>('GET', 'clock')).body.data.offsetSeconds).toBe(0);
     expect((await org.get('/AirtimeList')).status).toBe(200);
     expect(await org.balance()).toBe(1_000_000);
     const senders = (await org.get<SenderIdRecord[]>('/getSenderIds')).body.data.map((x) => x.senderId).sort();

@@ -26,16 +26,16 @@ describe('sandbox latency', () => {
     expect(balance.status).toBe(200);
     expect(slow).toBeGreaterThanOrEqual(195);
 
-    const [read, control] = await timed(() => org.get<{ latencyMs: number }>('/__sandbox/latency'));
+    const [read, control] = await timed(() => org.control.send<{ latencyMs: number }>('GET', 'latency'));
     expect(read.body.data).toEqual({ latencyMs: 200 });
     expect(control).toBeLessThan(195);
 
-    const set = await org.post<{ latencyMs: number }>('/__sandbox/latency', { latencyMs: 0 });
+    const set = await org.control.send<{ latencyMs: number }>('POST', 'latency', { latencyMs: 0 });
     expect(set.body.data).toEqual({ latencyMs: 0 });
     const [, fast] = await timed(() => org.get('/AirtimeList'));
     expect(fast).toBeLessThan(195);
 
-    await org.post('/__sandbox/latency', { latencyMs: 120 });
+    await org.control.setLatency(120);
     const [purchase, took] = await timed(() => org.post('/purchaseAirtime', [{ amount: 100, phoneNumber: '08031234567', network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN Nigeria', region: '' }]));
     expect(purchase.status).toBe(202);
     expect(took).toBeGreaterThanOrEqual(115);
@@ -45,7 +45,7 @@ describe('sandbox latency', () => {
     s = await start();
     const org = s.org();
     for (const body of [{ latencyMs: -1 }, { latencyMs: 1.5 }, { latencyMs: 60_001 }, { latency: 10 }]) {
-      const r = await org.post('/__sandbox/latency', body);
+      const r = await org.control.send('POST', 'latency', body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.gatewayStatus).toBe('88');
     }
@@ -54,7 +54,7 @@ describe('sandbox latency', () => {
   it('sends the Retry-After an injected fault asks for', async () => {
     s = await start();
     const org = s.org();
-    await org.post('/__sandbox/faults', { path: '/logEntries', status: 429, count: 1, retryAfterSeconds: 3 });
+    await org.control.addFault({ path: '/logEntries', status: 429, count: 1, retryAfterSeconds: 3 });
     const refused = await org.get('/logEntries');
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('3');

@@ -129,7 +129,7 @@ describe('logEntries paging', () => {
     expect((await page(org, '?status=pending')).TotalRecords).toBe(pendingBefore + 1);
     await org.advance(5);
     expect((await page(org, '?status=pending')).TotalRecords).toBe(1);
-    await org.post('/__sandbox/reset');
+    await org.control.reset();
     expect((await page(org, '?perPage=100')).TotalRecords).toBe(0);
     expect((await page(org, '?type=airtime')).TotalRecords).toBe(0);
   });

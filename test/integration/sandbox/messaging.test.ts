@@ -22,7 +22,7 @@ const template = (name: string, body = 'Hello {{1}}, your balance is {{2}}', ind
 });
 
 async function outbox(org: Org): Promise<(OutboxEntry & { subject?: string })[]> {
-  return (await org.get<(OutboxEntry & { subject?: string })[]>('/__sandbox/outbox')).body.data;
+  return org.control.outbox();
 }
 
 /** What an answer's data says, read as vendesk reads it. */
@@ -48,9 +48,9 @@ describe('answer shapes: the option, the control endpoint and what each form loo
   it('answers the standard form by default; POST /__sandbox/shapes changes it for one organisation; reset restores it', async () => {
     const org = s.org();
     const other = s.org();
-    expect((await org.get<{ shapes: ShapeVariant; variants: ShapeVariant[] }>('/__sandbox/shapes')).body.data).toEqual({ shapes: 'standard', variants: [...SHAPE_VARIANTS] });
+    expect((await org.control.send<{ shapes: ShapeVariant; variants: ShapeVariant[] }>('GET', 'shapes')).body.data).toEqual({ shapes: 'standard', variants: [...SHAPE_VARIANTS] });
     expect(Array.isArray((await org.get('/getSenderIds')).body.data)).toBe(true);
-    expect((await org.post('/__sandbox/shapes', { shapes: 'alt' })).status).toBe(200);
+    expect((await org.control.send('POST', 'shapes', { shapes: 'alt' })).status).toBe(200);
     const alt = (await org.get<{ Items: Record<string, unknown>[]; TotalRecords: number }>('/getSenderIds')).body;
     expect(alt.gatewayStatus).toBe('00');
     expect(alt.data.TotalRecords).toBe(2);
@@ -58,16 +58,16 @@ describe('answer shapes: the option, the control endpoint and what each form loo
     // Another organisation keeps its own form; documented endpoints keep theirs.
     expect(Array.isArray((await other.get('/getSenderIds')).body.data)).toBe(true);
     expect((await org.get<{ GlobalBalance: unknown[] }>('/accountBalance')).body.data.GlobalBalance).toHaveLength(1);
-    const bad = await org.post('/__sandbox/shapes', { shapes: 'pascal' });
+    const bad = await org.control.send('POST', 'shapes', { shapes: 'pascal' });
     expect(bad.status).toBe(400);
     expect(bad.body.data).toMatch(/shapes/);
-    await org.post('/__sandbox/reset');
-    expect((await org.get<{ shapes: ShapeVariant }>('/__sandbox/shapes')).body.data.shapes).toBe('standard');
+    await org.control.reset();
+    expect((await org.control.send<{ shapes: ShapeVariant }>('GET', 'shapes')).body.data.shapes).toBe('standard');
   });
 
   it('the sparse form leaves facts out: a send says only that it is queued; a code\'s reference is the envelope\'s', async () => {
     const org = s.org();
-    await org.post('/__sandbox/shapes', { shapes: 'sparse' });
+    await org.control.setShapes('sparse');
     const sent = await org.post('/sendMessage', { senderId: 'VENDESK', receiverNumber: '08031234567', messageBody: 'hi' });
     expect(sent.status).toBe(200);
     expect(sent.body.data).toEqual({ status: 'queued' });
@@ -92,7 +92,7 @@ describe.each(SHAPE_VARIANTS)('messaging answered in the %s form', (variant) => 
   const sparse = variant === 'sparse';
   async function newOrg(prefix?: string): Promise<Org> {
     const org = s.org(prefix);
-    const r = await org.post('/__sandbox/shapes', { shapes: variant });
+    const r = await org.control.send('POST', 'shapes', { shapes: variant });
     if (r.status !== 200) throw new Error(`shapes: ${r.status}`);
     return org;
   }

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../../src/sandbox/index';
 import { parseSandboxArgs, runSandboxCli } from '../../../src/sandbox/standalone';
 import type { LogEntry, PageObject, PhonebookRecord } from '../../../src/shared/wire';
+import { startSandboxProcess, startTestSandbox } from '../../support/testSandbox';
 import { AIRTIME_BP, costNaira, mtnAirtime, naira, Org } from './sandboxHarness';
 
 const dir = mkdtempSync(join(tmpdir(), 'vendesk-sandbox-'));
@@ -14,7 +13,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('SQLite file state', () => {
   it('survives a restart: wallet, log, clock and messaging data; history is seeded only once', async () => {
     const dbPath = join(dir, 'state.db');
-    const first = await startSandbox({ tokens: ['demo'], dbPath, seedHistory: 50, quiet: true });
+    const first = await startTestSandbox({ tokens: ['demo'], dbPath, seedHistory: 50 });
     const org = new Org(first.url, 'demo');
     expect((await org.get<PageObject<LogEntry>>('/logEntries')).body.data.TotalRecords).toBe(50);
     await org.post('/purchaseAirtime', [mtnAirtime('08031234567', 1000), mtnAirtime('08031239999', 1000)]);
@@ -22,14 +21,14 @@ describe('SQLite file state', () => {
     await org.advance(2);
     await first.close();
 
-    const second = await startSandbox({ tokens: ['demo'], dbPath, seedHistory: 50, quiet: true });
+    const second = await startTestSandbox({ tokens: ['demo'], dbPath, seedHistory: 50 });
     try {
       const again = new Org(second.url, 'demo');
       const log = await again.get<PageObject<LogEntry>>('/logEntries?status=pending');
       expect(log.body.data.TotalRecords).toBe(2);
       expect((await again.get<PageObject<LogEntry>>('/logEntries')).body.data.TotalRecords).toBe(52);
       expect((await again.get<PhonebookRecord[]>('/getPhonebook')).body.data.map((p) => p.name)).toEqual(['Kept']);
-      expect((await again.get<{ offsetSeconds: number }>('/__sandbox/clock')).body.data.offsetSeconds).toBe(2);
+      expect((await again.control.send<{ offsetSeconds: number }>('GET', 'clock')).body.data.offsetSeconds).toBe(2);
       expect(await again.balance()).toBe(naira(1_000_000, -2 * costNaira(1000, AIRTIME_BP.MTN)));
       await again.advance(3);
       expect((await again.get<PageObject<LogEntry>>('/logEntries?status=pending')).body.data.TotalRecords).toBe(0);
@@ -41,10 +40,10 @@ describe('SQLite file state', () => {
 
   it('accepts only this run’s tokens, even if the file remembers others', async () => {
     const dbPath = join(dir, 'tokens.db');
-    const first = await startSandbox({ tokens: ['old-token'], dbPath, quiet: true });
+    const first = await startTestSandbox({ tokens: ['old-token'], dbPath });
     expect((await new Org(first.url, 'old-token').get('/AirtimeList')).status).toBe(200);
     await first.close();
-    const second = await startSandbox({ tokens: ['new-token'], dbPath, quiet: true });
+    const second = await startTestSandbox({ tokens: ['new-token'], dbPath });
     try {
       expect((await new Org(second.url, 'old-token').get('/AirtimeList')).status).toBe(401);
       expect((await new Org(second.url, 'new-token').get('/AirtimeList')).status).toBe(200);
@@ -54,9 +53,9 @@ describe('SQLite file state', () => {
   });
 
   it('refuses to start on a port that is taken, without leaking', async () => {
-    const a = await startSandbox({ quiet: true });
+    const a = await startTestSandbox({ acceptAnyToken: false });
     try {
-      await expect(startSandbox({ port: a.port, quiet: true })).rejects.toThrow();
+      await expect(startTestSandbox({ port: a.port, acceptAnyToken: false })).rejects.toThrow();
     } finally {
       await a.close();
     }
@@ -67,7 +66,7 @@ describe('paging at scale', () => {
   // How fast seeding and paging are is the sandbox benchmark's to print (`npm run bench -- sandbox`,
   // docs/benchmarks.md); a test that timed them would fail on a busy machine, not on a slow sandbox.
   it('pages through 100,000 seeded entries, 100 per page, newest first and without gaps', async () => {
-    const sb = await startSandbox({ tokens: ['big'], seedHistory: 100_000, quiet: true });
+    const sb = await startTestSandbox({ tokens: ['big'], seedHistory: 100_000 });
     try {
       const org = new Org(sb.url, 'big');
       let count = 0;
@@ -108,35 +107,17 @@ describe('standalone', () => {
   });
 
   it('runs as a process: prints its URL, serves the tokens, and stops cleanly on SIGTERM', async () => {
-    const root = resolve(__dirname, '../../..');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/runStandalone.ts', '--port', '0', '--token', 'demo-token', '--seed-history', '25', '--shapes', 'alt'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const sandbox = await startSandboxProcess(['--token', 'demo-token', '--seed-history', '25', '--shapes', 'alt'], { entry: 'runStandalone', timeoutMs: 20_000 });
     try {
-      const url = await new Promise<string>((resolveUrl, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 20_000);
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString();
-          const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolveUrl(m[0]);
-          }
-        });
-        child.on('exit', (code) => reject(new Error(`exited early with ${code}: ${out}`)));
-      });
+      const url = sandbox.url;
       const org = new Org(url, 'demo-token');
       expect((await org.get<PageObject<LogEntry>>('/logEntries')).body.data.TotalRecords).toBe(25);
       expect((await new Org(url, 'someone-else').get('/AirtimeList')).status).toBe(401);
       // --shapes alt: the messaging answers come in the alt form.
       expect((await org.get<{ TotalRecords: number }>('/getSenderIds')).body.data.TotalRecords).toBe(2);
-      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await sandbox.stop('SIGTERM')).toBe(0);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await sandbox.stop('SIGKILL');
     }
   }, 40_000);
 });

@@ -1,7 +1,8 @@
 /** Shared helpers for the sandbox's integration tests: real HTTP against a real sandbox. */
 import { randomUUID } from 'node:crypto';
-import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../../src/sandbox/index';
 import type { Envelope } from '../../../src/shared/wire';
+import { SandboxControl, type FaultRequest } from '../../support/sandboxControl';
+import { startTestSandbox, type TestSandbox, type TestSandboxOptions } from '../../support/testSandbox';
 
 export interface Answer<T = unknown> {
   status: number;
@@ -10,10 +11,15 @@ export interface Answer<T = unknown> {
 }
 
 export class Org {
+  /** This organisation's control endpoints (`/__sandbox/*`). */
+  readonly control: SandboxControl;
+
   constructor(
     readonly url: string,
     readonly token: string,
-  ) {}
+  ) {
+    this.control = new SandboxControl(url, token);
+  }
 
   async call<T = unknown>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Answer<T>> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, ...extraHeaders };
@@ -41,29 +47,26 @@ export class Org {
   }
 
   async advance(seconds: number): Promise<void> {
-    const r = await this.post('/__sandbox/clock', { advanceSeconds: seconds });
-    if (r.status !== 200) throw new Error(`clock: ${r.status}`);
+    await this.control.advanceClock(seconds);
   }
 
   async setWallet(naira: number): Promise<void> {
-    const r = await this.post('/__sandbox/wallet', { balance: naira });
-    if (r.status !== 200) throw new Error(`wallet: ${r.status}`);
+    await this.control.setWallet(naira);
   }
 
-  async fault(fault: { path: string; status: number; count?: number; withVoucherOnly?: boolean }): Promise<void> {
-    const r = await this.post('/__sandbox/faults', fault);
-    if (r.status !== 200) throw new Error(`fault: ${r.status} ${JSON.stringify(r.body)}`);
+  async fault(fault: FaultRequest): Promise<void> {
+    await this.control.addFault(fault);
   }
 }
 
 export interface Started {
-  sandbox: SandboxHandle;
+  sandbox: TestSandbox;
   /** A fresh organisation (its own wallet, clock, faults and data). */
   org(prefix?: string): Org;
 }
 
-export async function start(options: SandboxOptions = {}): Promise<Started> {
-  const sandbox = await startSandbox({ acceptAnyToken: true, quiet: true, ...options });
+export async function start(options: TestSandboxOptions = {}): Promise<Started> {
+  const sandbox = await startTestSandbox({ acceptAnyToken: true, ...options });
   return {
     sandbox,
     org: (prefix = 'test') => new Org(sandbox.url, `${prefix}-${randomUUID()}`),

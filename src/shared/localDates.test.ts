@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayFirstText, formatDateTime, formatDay, localTimesIn, readDayFirst } from '../../../src/shared/localDates';
+import { dayFirstText, formatDateTime, formatDay, localTimesIn, readDayFirst } from './localDates';
 
 describe('dates as a Nigerian finance officer reads and types them', () => {
   it('reads what is typed day first, with or without separators', () => {

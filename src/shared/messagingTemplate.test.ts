@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeTemplate, parseUseCases, renderTemplate, slugify } from '../../../src/shared/messagingTemplate';
+import { analyzeTemplate, parseUseCases, renderTemplate, slugify } from './messagingTemplate';
 
 describe('analyzeTemplate', () => {
   it('derives the indexes from the body, placeholders in any order', () => {

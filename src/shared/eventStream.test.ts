@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatStreamEvent, splitEventStream } from '../../../src/shared/eventStream';
+import { formatStreamEvent, splitEventStream } from './eventStream';
 
 describe('splitEventStream (the browser reads the web shell events from a fetch body)', () => {
   it('reads named events and skips the comment the stream opens with', () => {

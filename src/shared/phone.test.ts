@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { networkOfPhone, normalizePhone, parseNetwork } from '../../../src/shared/phone';
+import { networkOfPhone, normalizePhone, parseNetwork } from './phone';
 
 describe('normalizePhone', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ngnWallet } from '../../../src/shared/ngnWallet';
+import { ngnWallet } from './ngnWallet';
 
 const entry = (Currency: string, Balance: number) => ({ Currency, Balance, AccountNumber: `ACC-${Currency}` });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEmailList } from '../../../src/shared/emailAddresses';
-import { messageCost, otpCostEstimate, smsPages } from '../../../src/shared/messagingCost';
+import { parseEmailList } from './emailAddresses';
+import { messageCost, otpCostEstimate, smsPages } from './messagingCost';
 
 describe('messageCost', () => {
   it('charges ₦4 per 160-character page per recipient and ₦1 per email copy', () => {

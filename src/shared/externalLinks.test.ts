@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXTERNAL_LINKS, isAllowedExternalUrl } from '../../../src/shared/externalLinks';
+import { EXTERNAL_LINKS, isAllowedExternalUrl } from './externalLinks';
 
 const SHOWN = ['https://help.example.ng/vendesk/keyring'];
 

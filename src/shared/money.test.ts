@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNaira, koboToNaira, koboToWireText, nairaToKobo, parseNairaText, wireTextToKobo } from '../../../src/shared/money';
+import { formatNaira, koboToNaira, koboToWireText, nairaToKobo, parseNairaText, wireTextToKobo } from './money';
 
 describe('money is integer kobo', () => {
   it('converts Naira numbers without float drift', () => {
