@@ -10,6 +10,7 @@ import { purchasesHandlers } from './purchasesHandlers';
 import { reconcileHandlers } from './reconcileHandlers';
 import { serviceCheckHandlers } from './serviceCheckHandlers';
 import { teamHandlers } from './teamHandlers';
+import { teamRunHandlers } from './teamRunHandlers';
 
 export const handlers: HandlersOf<Operations> = {
   ...appHandlers,
@@ -21,4 +22,5 @@ export const handlers: HandlersOf<Operations> = {
   ...logsHandlers,
   ...serviceCheckHandlers,
   ...teamHandlers,
+  ...teamRunHandlers,
 };

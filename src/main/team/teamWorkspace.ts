@@ -127,6 +127,8 @@ export class TeamWorkspace {
       }
       this.pool = new pg.Pool({ ...teamClientConfig(link.url, password), max: 3, idleTimeoutMillis: 30_000 });
       this.pool.on('error', () => undefined);
+      // A connection the server drops while checked out (a restart) fails its query; it must not also crash the process.
+      this.pool.on('connect', (client) => client.on('error', () => undefined));
     }
     let client: pg.PoolClient;
     try {

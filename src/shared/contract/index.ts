@@ -12,6 +12,7 @@ import { purchasesOperations } from './purchases';
 import { reconcileOperations } from './reconcile';
 import { serviceCheckOperations } from './serviceCheck';
 import { teamOperations } from './team';
+import { teamRunOperations } from './teamRun';
 
 export const operations = {
   ...appOperations,
@@ -23,6 +24,7 @@ export const operations = {
   ...logsOperations,
   ...serviceCheckOperations,
   ...teamOperations,
+  ...teamRunOperations,
 } as const;
 
 export type Operations = typeof operations;

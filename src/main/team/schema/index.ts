@@ -4,11 +4,13 @@
  */
 import type { TeamMigration } from './teamMigration';
 import { teamCoreMigration } from './001_team_core';
+import { teamJobItemsMigration } from './003_team_job_items';
 
 export type { TeamMigration } from './teamMigration';
 
 export const TEAM_MIGRATIONS: TeamMigration[] = [
   teamCoreMigration,
+  teamJobItemsMigration,
   // (add one import and one entry per migration file, in number order)
 ];
 
