@@ -4,6 +4,7 @@
  * which are built on first use from their own modules (`app.service(createX)`), so adding a
  * service never means editing this file.
  */
+import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../sandbox';
@@ -72,15 +73,8 @@ export interface Session {
   readonly client: VendingClient;
 }
 
-/** A service address as one string: scheme, host (lower case), port and path, no trailing slash. */
-export function normalizeBaseUrl(baseUrl: string): string {
-  try {
-    const u = new URL(baseUrl);
-    return `${u.protocol}//${u.host.toLowerCase()}${u.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return baseUrl.trim().replace(/\/+$/, '');
-  }
-}
+/** Kept here for its callers; written once in shared/baseUrl.ts (services may not import this file). */
+export { normalizeBaseUrl };
 
 type ServiceFactory<T> = (app: App) => T;
 

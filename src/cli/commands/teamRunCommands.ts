@@ -6,6 +6,8 @@
  */
 import { callOrThrow } from '../callOrThrow';
 import { command, requirePositional } from '../cliCommand';
+import { errorDocument } from '../jsonShape';
+import { z } from 'zod';
 import { JOB_EXIT_CODES, jobResult, jobSummaryShape } from './bulkCommands';
 
 export const bulkAdoptCommand = command({
@@ -13,7 +15,7 @@ export const bulkAdoptCommand = command({
   summary: 'Run an approved team job on this desktop (prepared on another one); rows another desktop sent are never sent again',
   usage: 'vendesk bulk adopt TEAM_JOB_ID [--json]',
   options: [],
-  output: jobSummaryShape,
+  output: z.union([jobSummaryShape, errorDocument]),
   exitCodes: JOB_EXIT_CODES,
   async run(ctx) {
     const teamJobId = requirePositional(ctx.args, 0, 'Name the team job: vendesk bulk adopt TEAM_JOB_ID (see `vendesk approvals --state approved`).');

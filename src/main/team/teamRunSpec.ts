@@ -5,7 +5,8 @@
  * Read back by `teamJobRun.ts` on the desktop that adopts the job.
  */
 import { ngnWallet } from '../../shared/ngnWallet';
-import { normalizeBaseUrl, type App } from '../app';
+import { normalizeBaseUrl } from '../../shared/baseUrl';
+import type { App } from '../app';
 import type { ItemRow, JobRow, NewItem } from '../bulk/jobStore';
 import type { BulkJobKind } from '../bulk/jobStates';
 
