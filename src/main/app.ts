@@ -37,6 +37,11 @@ export interface AppOptions {
   dataDir: string;
   shell: ShellKind;
   tokenStore?: TokenStore;
+  /**
+   * Where the team database password is kept (`team/teamLink.ts`): the Electron shell passes its
+   * safeStorage store (`shell/teamPasswordStore.ts`); default `<data folder>/team/password.token`, 0600.
+   */
+  teamPasswordStore?: TokenStore;
   /** Which files a FileRef may name: the shell decides (default: paths, for the CLI and tests). */
   filePolicy?: FilePolicy;
   nativeBinding?: string;
@@ -84,6 +89,8 @@ export class App {
   /** Which files a FileRef may name, as the shell injected it. */
   readonly files: FilePolicy;
   readonly profiles: ProfileStore;
+  /** The team database password's store (see `AppOptions.teamPasswordStore`). */
+  readonly teamPasswords: TokenStore;
   private readonly services = new Map<ServiceFactory<unknown>, unknown>();
   private readonly closers: (() => void | Promise<void>)[] = [];
   private sandbox: SandboxHandle | null = null;
@@ -104,6 +111,7 @@ export class App {
     this.settings = new Settings(db);
     this.profiles = new ProfileStore(db);
     this.files = options.filePolicy ?? namedPathsPolicy;
+    this.teamPasswords = options.teamPasswordStore ?? new FileTokenStore(path.join(dataDir, 'team'));
   }
 
   /** The connection in use and its client, as one value that a switch of connection does not change. */

@@ -21,7 +21,7 @@ import type { App } from '../app';
 import { exportFileName, exportsDir } from '../files';
 import { exportAuditTrail, verifyAuditTrail } from './auditTrail';
 import { teamError } from './teamErrors';
-import { defaultDesktopName, desktopId, forgetTeamLink, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
+import { checkTeamPasswordCanBeKept, defaultDesktopName, desktopId, forgetTeamLink, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
 import { migrateTeamSchema, notMemberError, teamSchemaVersion } from './teamMigrations';
 import path from 'node:path';
 
@@ -147,6 +147,7 @@ export class TeamWorkspace {
 
   async join(input: { url: string; password: string; desktopName?: string }): Promise<TeamJoinResult> {
     const parsed = parseTeamUrl(input.url);
+    checkTeamPasswordCanBeKept(this.app, input.password);
     const client = new pg.Client(teamClientConfig(parsed.url, input.password));
     let migrated: number[];
     const desktopName = input.desktopName ?? this.link()?.desktopName ?? defaultDesktopName();

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateTeamSchema, teamSchemaVersion } from '../../../src/main/team/teamMigrations';
-import { TEAM_SCHEMA_VERSION } from '../../../src/main/team/schema';
+import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src/main/team/schema';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 
 let cluster: PostgresCluster;
@@ -40,7 +40,7 @@ async function prepare(client: pg.Client, sha: string | null = SHA, repeat = fal
 beforeAll(async () => {
   cluster = await startPostgresCluster();
   const setup = await connect(cluster.config());
-  expect(await migrateTeamSchema(setup)).toEqual({ applied: [1], version: TEAM_SCHEMA_VERSION });
+  expect(await migrateTeamSchema(setup)).toEqual({ applied: TEAM_MIGRATIONS.map((m) => m.version), version: TEAM_SCHEMA_VERSION });
   ada = await login('ada', ['vendesk_preparer']);
   bola = await login('bola', ['vendesk_approver']);
   dayo = await login('dayo', ['vendesk_preparer', 'vendesk_approver']);
@@ -63,7 +63,7 @@ describe('setting up the team schema', () => {
     await cluster.superQuery('CREATE ROLE dba LOGIN CREATEROLE PASSWORD \'dba-secret-1\'');
     await cluster.superQuery('CREATE DATABASE teamtwo OWNER dba');
     const dba = await connect(cluster.config('dba', 'dba-secret-1', 'teamtwo'));
-    expect((await migrateTeamSchema(dba)).applied).toEqual([1]);
+    expect((await migrateTeamSchema(dba)).applied).toEqual(TEAM_MIGRATIONS.map((m) => m.version));
     const r = await dba.query("SELECT pg_has_role('dba', 'vendesk_owner', 'MEMBER') AS m");
     expect(r.rows[0].m).toBe(false);
     await expect(dba.query('DELETE FROM vendesk.audit_trail')).rejects.toThrow(/permission denied/);
