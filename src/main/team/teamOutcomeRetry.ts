@@ -10,6 +10,7 @@
  */
 import type { App } from '../app';
 import { JobStore } from '../bulk/jobStore';
+import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { reportTeamOutcomes } from './bulkApproval';
 import { teamWorkspace } from './teamWorkspace';
 
@@ -54,48 +55,9 @@ export async function writePendingTeamOutcomes(app: App): Promise<number> {
   return written;
 }
 
-export interface TeamOutcomeRetry {
-  /** Starts (or re-arms, with another pace) the loop. */
-  start(everyMs?: number): void;
-  stop(): Promise<void>;
-  readonly running: boolean;
-  /** One pass now. */
-  tick(): Promise<void>;
-}
-
 /** The loop of one app (`app.service(createTeamOutcomeRetry)`); stops with the app. */
-export function createTeamOutcomeRetry(app: App): TeamOutcomeRetry {
-  let timer: NodeJS.Timeout | null = null;
-  let ticking: Promise<void> | null = null;
-  let closed = false;
-  const tick = (): Promise<void> => {
-    if (closed) return Promise.resolve();
-    ticking ??= writePendingTeamOutcomes(app)
-      .then(() => undefined)
-      .catch(() => undefined)
-      .finally(() => (ticking = null));
-    return ticking;
-  };
-  const loop: TeamOutcomeRetry = {
-    start(everyMs = TEAM_OUTCOMES_EVERY_MS) {
-      if (closed) return;
-      if (timer) clearInterval(timer);
-      timer = setInterval(() => void tick(), everyMs);
-      timer.unref();
-    },
-    async stop() {
-      closed = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await ticking;
-    },
-    get running() {
-      return timer !== null;
-    },
-    tick,
-  };
-  app.onClose(() => loop.stop());
-  return loop;
+export function createTeamOutcomeRetry(app: App): PeriodicPass {
+  return periodicPass(app, TEAM_OUTCOMES_EVERY_MS, () => writePendingTeamOutcomes(app));
 }
 
 /** Starts the loop of this app (idempotent). */
