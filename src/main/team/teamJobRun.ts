@@ -2,7 +2,7 @@
  * An approved team job runs on any team desktop that holds a token for the same organisation
  * (issue 18), not only on the preparer's:
  *
- * - `teamJobPayload` is what the preparer's desktop stores in PostgreSQL at prepare time (through
+ * - `teamJobPayload` (teamRunSpec.ts) is what the preparer's desktop stores in PostgreSQL at prepare time (through
  *   `prepare_bulk_job`, team schema 003): every item the job buys (spreadsheet row, recipient,
  *   amount, plan, meter or smartcard fields) and the run spec — which service (base URL) and which
  *   organisation (the NGN wallet's account number and name) it was prepared for, the bulk kind,
@@ -14,8 +14,8 @@
  *
  * Running it twice (two desktops, or one after the other) buys nothing twice: each row is claimed
  * in PostgreSQL by spreadsheet row and file hash before it is sent, and a row another desktop
- * claimed for this team job is marked uncertain here and settled from the service's log, never
- * sent again (`claimBeforeSend` in bulkApproval.ts).
+ * claimed for this team job is settled here from the service's log, never sent again
+ * (`claimBeforeSend` in bulkApproval.ts, sentElsewhere.ts).
  */
 import { AppError } from '../../shared/appError';
 import type { BulkJobView } from '../../shared/contract/bulk';
