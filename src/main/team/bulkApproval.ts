@@ -210,5 +210,7 @@ export async function cancelSentForApproval(app: App, localJobId: string): Promi
   const desktop = team.desktop();
   const teamJob = await team.job(link.team_job_id);
   if (teamJob.state !== 'awaiting_approval' && teamJob.state !== 'approved') return;
+  // A job adopted from another desktop's preparer (teamJobRun.ts) stays theirs: discarding it here only forgets it here.
+  if (teamJob.preparedBy !== team.link()?.user) return;
   await team.withClient((client) => client.query('SELECT vendesk.cancel_job($1, $2, $3)', [link.team_job_id, desktop.id, desktop.name]));
 }

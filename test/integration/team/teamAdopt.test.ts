@@ -151,6 +151,24 @@ describe('an approved team job run on another desktop', () => {
     expect(await boughtPerPhone([mtnPhone(5300)])).toEqual(new Map());
   });
 
+  it("keeps to the adopting desktop's own caps, and discarding the refused job there leaves the team job approved for others", async () => {
+    const { teamJob } = await submitApproved(ada, writeCsv(ada.dir, 'caps.csv', airtimeRows(2, 100, 5400)), 200);
+    expect((await chidi.run(['bulk', 'caps', '--per-job', '150'])).code).toBe(0);
+    const refused = await chidi.run(['bulk', 'adopt', teamJob]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error.code).toBe('job_refused');
+    expect(await boughtPerPhone([mtnPhone(5400), mtnPhone(5401)])).toEqual(new Map());
+    const app = await createApp({ dataDir: chidi.dir, shell: 'test', connection: { baseUrl: sandbox.url, token: CHIDI_TOKEN, kind: 'live' } });
+    try {
+      const link = app.db.prepare('SELECT local_job_id FROM team_job_links WHERE team_job_id = ?').get(teamJob) as { local_job_id: string };
+      expect(await dispatch(app, 'bulk.discard', { jobId: link.local_job_id })).toEqual({ ok: true, value: { deleted: true } });
+    } finally {
+      await app.close();
+    }
+    expect((await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [teamJob])).rows[0].state).toBe('approved');
+    expect((await chidi.run(['bulk', 'caps', '--per-job', 'off'])).code).toBe(0);
+  });
+
   it('loses and doubles nothing when the adopting desktop is killed mid-job and the preparer resumes', { timeout: 240_000 }, async () => {
     const ITEMS = 60;
     const phones = Array.from({ length: ITEMS }, (_, i) => mtnPhone(6000 + i));
