@@ -31,6 +31,7 @@ const GUIDES: Readonly<Record<string, string>> = {
 };
 
 function guideOf(c: CliCommand): string | null {
+  if (c.path[0] === 'bulk' && c.path[1] === 'adopt') return 'team.md';
   if (c.path[0] === 'buy') return c.path[1] === 'electricity' || c.path[1] === 'cable' ? 'electricity-and-cable.md' : 'purchases.md';
   return GUIDES[c.path[0]] ?? null;
 }

@@ -5,6 +5,7 @@
  * 0 done, 1 failed (or a bulk job waits for someone), 2 usage error, 3 the input had invalid rows.
  */
 import { createApp, type App } from '../main/app';
+import { isTeamCommand, writePendingTeamOutcomes } from '../main/team/teamOutcomeRetry';
 import { defaultDataDir } from '../main/dataDir';
 import { namedPathsPolicy } from '../main/filePolicy';
 import { redactSecrets, registerSecret } from '../main/redact';
@@ -271,6 +272,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
             ...(baseUrl && token ? { connection: { baseUrl, token, kind: 'live' as const } } : {}),
             ...(profile ? { profile } : {}),
           });
+          // Outcomes the team database missed while it was unreachable are written first.
+          if (isTeamCommand(command.path)) await writePendingTeamOutcomes(app);
         }
         return app;
       },

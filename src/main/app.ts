@@ -4,6 +4,7 @@
  * which are built on first use from their own modules (`app.service(createX)`), so adding a
  * service never means editing this file.
  */
+import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startSandbox, type SandboxHandle } from '../sandbox';
@@ -37,6 +38,11 @@ export interface AppOptions {
   dataDir: string;
   shell: ShellKind;
   tokenStore?: TokenStore;
+  /**
+   * Where the team database password is kept (`team/teamLink.ts`): the Electron shell passes its
+   * safeStorage store (`shell/teamPasswordStore.ts`); default `<data folder>/team/password.token`, 0600.
+   */
+  teamPasswordStore?: TokenStore;
   /** Which files a FileRef may name: the shell decides (default: paths, for the CLI and tests). */
   filePolicy?: FilePolicy;
   nativeBinding?: string;
@@ -73,15 +79,8 @@ export interface Session {
   readonly client: VendingClient;
 }
 
-/** A service address as one string: scheme, host (lower case), port and path, no trailing slash. */
-export function normalizeBaseUrl(baseUrl: string): string {
-  try {
-    const u = new URL(baseUrl);
-    return `${u.protocol}//${u.host.toLowerCase()}${u.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    return baseUrl.trim().replace(/\/+$/, '');
-  }
-}
+/** Kept here for its callers; written once in shared/baseUrl.ts (services may not import this file). */
+export { normalizeBaseUrl };
 
 type ServiceFactory<T> = (app: App) => T;
 
@@ -91,6 +90,8 @@ export class App {
   /** Which files a FileRef may name, as the shell injected it. */
   readonly files: FilePolicy;
   readonly profiles: ProfileStore;
+  /** The team database password's store (see `AppOptions.teamPasswordStore`). */
+  readonly teamPasswords: TokenStore;
   private readonly services = new Map<ServiceFactory<unknown>, unknown>();
   private readonly closers: (() => void | Promise<void>)[] = [];
   private sandbox: SandboxHandle | null = null;
@@ -111,6 +112,7 @@ export class App {
     this.settings = new Settings(db);
     this.profiles = new ProfileStore(db);
     this.files = options.filePolicy ?? namedPathsPolicy;
+    this.teamPasswords = options.teamPasswordStore ?? new FileTokenStore(path.join(dataDir, 'team'));
   }
 
   /** The connection in use and its client, as one value that a switch of connection does not change. */

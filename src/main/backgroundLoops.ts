@@ -2,10 +2,11 @@
  * The app's background loops, started in one place — here, from `createApp`:
  * - the requery loop of pending purchases (`requery/pendingScheduler.ts`),
  * - the follow-up of bulk jobs that are no longer sending (`bulk/followUpLoop.ts`),
- * - the automatic sync of the log mirror (`mirror/autoSync.ts`).
+ * - the automatic sync of the log mirror (`mirror/autoSync.ts`),
+ * - writing job outcomes the team database missed while it was unreachable (`team/teamOutcomeRetry.ts`).
  *
  * An app the shell keeps open (desktop and browser: `createApp({ background: true })`) starts
- * all three at once. Any other app (a CLI command, a test) starts only the requery loop, and only
+ * all four at once. Any other app (a CLI command, a test) starts only the requery loop, and only
  * when a purchase first changes pending state (`data.changed` with topic `pending`), so what a
  * command buys is still chased while it runs and a command that buys nothing asks the service
  * nothing it was not told to. Each loop stops with the app.
@@ -15,6 +16,7 @@ import type { App } from './app';
 import { ensureBulkFollowUp } from './bulk/followUpLoop';
 import { startAutoSync } from './mirror/autoSync';
 import { createPendingScheduler } from './requery/pendingScheduler';
+import { startTeamOutcomeRetry } from './team/teamOutcomeRetry';
 
 export function startBackgroundLoops(app: App, keptOpen: boolean): void {
   const startRequeryLoop = () => app.service(createPendingScheduler).start();
@@ -22,6 +24,7 @@ export function startBackgroundLoops(app: App, keptOpen: boolean): void {
     startRequeryLoop();
     ensureBulkFollowUp(app);
     startAutoSync(app);
+    startTeamOutcomeRetry(app);
     return;
   }
   const off = app.events.subscribe((event) => {

@@ -16,6 +16,7 @@ import { electronNativeBinding } from './shell/nativeBinding';
 import { PickedFiles } from './shell/pickedFiles';
 import { APP_ENTRY_URL, APP_SCHEME, isRendererUrl } from './shell/rendererOrigin';
 import { SafeStorageTokenStore } from './shell/safeTokenStore';
+import { sealedTeamPasswordStore } from './shell/teamPasswordStore';
 import { EnvFirstTokenStore } from './store/tokenStore';
 import { CONTENT_SECURITY_POLICY } from './web/webShell';
 
@@ -103,6 +104,8 @@ async function start(): Promise<void> {
     shell: 'electron',
     // VENDESK_TOKEN wins, as in the other shells: the way to a live profile where there is no keyring.
     tokenStore: new EnvFirstTokenStore(new SafeStorageTokenStore(path.join(electronApp.getPath('userData'), 'tokens.json'), safeStorage), process.env.VENDESK_TOKEN),
+    // The team database password too, in the keychain (the web shell and the CLI keep a 0600 file).
+    teamPasswordStore: sealedTeamPasswordStore(electronApp.getPath('userData'), safeStorage),
     filePolicy: pickedFiles,
     nativeBinding: electronNativeBinding(electronApp.getAppPath()),
     // Pending purchases are requeried, bulk jobs' open items followed and the log synced while the window is open.

@@ -5,7 +5,9 @@
  */
 export interface IntervalLoop {
   readonly closed: boolean;
-  start(): void;
+  /** Starts the timer (at `everyMs`, or re-armed at another pace). */
+  start(everyMs?: number): void;
+  readonly running: boolean;
   stop(): Promise<void>;
 }
 
@@ -17,10 +19,14 @@ export function intervalLoop(everyMs: number, pass: () => unknown, underWay: () 
     get closed() {
       return closed;
     },
-    start() {
-      if (timer || closed) return;
-      timer = setInterval(() => void pass(), everyMs);
+    start(ms?: number) {
+      if (closed || (timer && ms === undefined)) return;
+      if (timer) clearInterval(timer);
+      timer = setInterval(() => void pass(), ms ?? everyMs);
       timer.unref();
+    },
+    get running() {
+      return timer !== null;
     },
     async stop() {
       closed = true;

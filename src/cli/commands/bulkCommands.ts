@@ -113,11 +113,11 @@ function jobText(job: BulkJobView): string {
 }
 
 /** What status and resume answer: exit 1 when the job waits for someone (paused, interrupted, needs attention). */
-function jobResult(job: BulkJobView): CliResult<z.infer<typeof jobSummaryShape>> {
+export function jobResult(job: BulkJobView): CliResult<z.infer<typeof jobSummaryShape>> {
   return { exitCode: jobNeedsYou(job) ? EXIT.failed : EXIT.ok, json: jobSummary(job), text: jobText(job) };
 }
 
-const JOB_EXIT_CODES = {
+export const JOB_EXIT_CODES = {
   0: 'the job completed or was cancelled (or runs in another vendesk)',
   1: 'the job is paused, interrupted or needs attention, or the command failed',
   4: 'team workspace, LIVE: the job waits for approval by another member (nothing bought)',

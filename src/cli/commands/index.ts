@@ -9,6 +9,7 @@ import { MESSAGING_COMMANDS } from './messagingCommands';
 import { PURCHASE_COMMANDS } from './purchaseCommands';
 import { RECONCILE_COMMANDS } from './reconcileCommands';
 import { TEAM_COMMANDS } from './teamCommands';
+import { TEAM_RUN_COMMANDS } from './teamRunCommands';
 
 export const COMMANDS: CliCommand[] = [
   balanceCommand,
@@ -16,6 +17,7 @@ export const COMMANDS: CliCommand[] = [
   sandboxCommand,
   ...MESSAGING_COMMANDS,
   ...BULK_COMMANDS,
+  ...TEAM_RUN_COMMANDS,
   ...PURCHASE_COMMANDS,
   ...RECONCILE_COMMANDS,
   ...LOGS_COMMANDS,

@@ -4,40 +4,22 @@
  * desktop and browser shells (`ensureBulkFollowUp`), stopped with the app.
  */
 import type { App } from '../app';
-import { intervalLoop } from '../intervalLoop';
+import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { createBulkService } from './bulkService';
 
 /** Between two passes of the loop. */
 export const FOLLOW_UP_EVERY_MS = 15_000;
 
-export interface BulkFollowUp {
-  start(): void;
-  stop(): Promise<void>;
-  /** One pass now, over the jobs of the connection in use. */
-  tick(): Promise<void>;
-}
+export type BulkFollowUp = PeriodicPass;
 
 /** The follow-up loop of one app (`app.service(createBulkFollowUp)`); stops with the app. */
 export function createBulkFollowUp(app: App): BulkFollowUp {
-  let ticking: Promise<void> | null = null;
-  const tick = (): Promise<void> => {
-    if (interval.closed) return Promise.resolve();
-    ticking ??= app
-      .service(createBulkService)
-      .followUpAll()
-      .catch(() => undefined) // not connected, or the app is closing: the next pass tries again
-      .finally(() => (ticking = null));
-    return ticking;
-  };
-  const interval = intervalLoop(FOLLOW_UP_EVERY_MS, tick, () => ticking);
-  const loop: BulkFollowUp = { start: () => interval.start(), stop: () => interval.stop(), tick };
-  app.onClose(() => loop.stop());
-  return loop;
+  return periodicPass(app, FOLLOW_UP_EVERY_MS, () => app.service(createBulkService).followUpAll());
 }
 
 /** Starts the follow-up loop of this app if it is not running (idempotent). */
 export function ensureBulkFollowUp(app: App): BulkFollowUp {
   const loop = app.service(createBulkFollowUp);
-  loop.start();
+  if (!loop.running) loop.start();
   return loop;
 }

@@ -13,6 +13,7 @@ import { reconcileHandlers } from './reconcileHandlers';
 import { reportsHandlers } from './reportsHandlers';
 import { serviceCheckHandlers } from './serviceCheckHandlers';
 import { teamHandlers } from './teamHandlers';
+import { teamRunHandlers } from './teamRunHandlers';
 
 export const handlers: HandlersOf<Operations> = {
   ...appHandlers,
@@ -27,4 +28,5 @@ export const handlers: HandlersOf<Operations> = {
   ...reportsHandlers,
   ...serviceCheckHandlers,
   ...teamHandlers,
+  ...teamRunHandlers,
 };

@@ -17,6 +17,8 @@ import type { TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../app';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
+import { teamJobPayload } from './teamRunSpec';
+import { settleSentElsewhere, type OtherClaim } from './sentElsewhere';
 import { teamWorkspace } from './teamWorkspace';
 
 const PREVIEW_ROWS = 500;
@@ -77,19 +79,17 @@ export async function teamApprovalFor(app: App, store: JobStore, job: JobRow, cu
           moreRows: Math.max(0, figures.items - rows.length),
         };
         const sha = /^[0-9a-f]{64}$/.test(job.file_hash) ? job.file_hash : null;
+        const args = [desktop.id, desktop.name, job.id, job.file_name, sha, false, figures.items, figures.totalKobo, figures.walletKobo, JSON.stringify(preview)];
+        // A spreadsheet's job also stores its items and run spec, so another team desktop can run it (teamJobRun.ts).
+        const payload = job.origin === 'single' ? null : await teamJobPayload(app, job, store.items(job.id, { states: ['queued'] }));
         const teamJobId = await team.withClient(async (client) => {
-          const r = await client.query<{ id: string }>('SELECT id FROM vendesk.prepare_job($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10)', [
-            job.origin === 'single' ? 'single' : 'bulk',
-            desktop.id,
-            desktop.name,
-            job.id,
-            job.file_name,
-            sha,
-            figures.items,
-            figures.totalKobo,
-            figures.walletKobo,
-            JSON.stringify(preview),
-          ]);
+          const r = payload
+            ? await client.query<{ id: string }>('SELECT id FROM vendesk.prepare_bulk_job($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', [
+                ...args,
+                JSON.stringify(payload.runSpec),
+                JSON.stringify(payload.items),
+              ])
+            : await client.query<{ id: string }>("SELECT id FROM vendesk.prepare_job('single', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", args);
           return r.rows[0].id;
         });
         app.db
@@ -128,7 +128,7 @@ export async function teamApprovalFor(app: App, store: JobStore, job: JobRow, cu
  * The runner's hook before a batch leaves: claims each item (by its spreadsheet row) in the team
  * database, and returns the items this desktop may send. An item another job already claimed is
  * rejected here with the reason (nothing is charged for it); one this job claimed with another
- * request (another desktop running it) is left uncertain, settled from the log, never resent.
+ * request (another desktop running it) is settled from the log, never resent (sentElsewhere.ts).
  * Undefined when the job was never sent for approval.
  */
 export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined {
@@ -138,17 +138,18 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
   const desktop = team.desktop();
   return async (batch) => {
     const mine: ItemRow[] = [];
+    const elsewhere: { item: ItemRow; claim: OtherClaim }[] = [];
     await team.withClient(async (client) => {
       for (const item of batch) {
         const ref = `${desktop.id}:${job.id}:${item.seq}`;
-        const r = await client.query<{ job_id: string; request_ref: string; claimed_by: string; desktop_id: string }>(
-          'SELECT job_id::text, request_ref, claimed_by, desktop_id FROM vendesk.claim_item($1, $2, $3, $4, $5, $6)',
+        const r = await client.query<{ job_id: string; request_ref: string; claimed_by: string; desktop_id: string; claimed_ms: string }>(
+          'SELECT job_id::text, request_ref, claimed_by, desktop_id, (extract(epoch FROM claimed_at) * 1000)::bigint::text AS claimed_ms FROM vendesk.claim_item($1, $2, $3, $4, $5, $6)',
           [link.team_job_id, item.row_number, item.amount_kobo, ref, desktop.id, desktop.name],
         );
         const claim = r.rows[0];
         if (claim.request_ref === ref) mine.push(item);
         else if (claim.job_id === link.team_job_id) {
-          store.transition(job.id, [item.seq], 'uncertain', { reason: `Another desktop (${claim.desktop_id}) sent row ${item.row_number} of this team job; vendesk checks the service log and never sends it again.` }, ['sending']);
+          elsewhere.push({ item, claim: { desktopId: claim.desktop_id, claimedBy: claim.claimed_by, claimedMs: Number(claim.claimed_ms) } });
         } else {
           store.transition(
             job.id,
@@ -160,6 +161,7 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
         }
       }
     });
+    for (const { item, claim } of elsewhere) await settleSentElsewhere(app, store, job, item, claim);
     return mine;
   };
 }
@@ -208,5 +210,7 @@ export async function cancelSentForApproval(app: App, localJobId: string): Promi
   const desktop = team.desktop();
   const teamJob = await team.job(link.team_job_id);
   if (teamJob.state !== 'awaiting_approval' && teamJob.state !== 'approved') return;
+  // A job adopted from another desktop's preparer (teamJobRun.ts) stays theirs: discarding it here only forgets it here.
+  if (teamJob.preparedBy !== team.link()?.user) return;
   await team.withClient((client) => client.query('SELECT vendesk.cancel_job($1, $2, $3)', [link.team_job_id, desktop.id, desktop.name]));
 }

@@ -6,12 +6,11 @@
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import type pg from 'pg';
 import { AppError } from '../../shared/appError';
 import type { App } from '../app';
 import { registerSecret } from '../redact';
-import { FileTokenStore } from '../store/tokenStore';
+import type { TokenStore } from '../store/tokenStore';
 
 export interface TeamLink {
   /** postgres://user@host:port/database (never a password). */
@@ -80,8 +79,23 @@ export function parseTeamUrl(text: string): ParsedTeamUrl {
   return { url: `postgres://${encodeURIComponent(user)}@${u.host}/${encodeURIComponent(database)}${query}`, user, database };
 }
 
-function passwords(app: App): FileTokenStore {
-  return new FileTokenStore(path.join(app.dataDir, 'team'));
+/** The shell's store: safeStorage in the Electron shell, else `<data folder>/team/password.token` (0600). */
+function passwords(app: App): TokenStore {
+  return app.teamPasswords;
+}
+
+/**
+ * Refuses a join whose password this desktop could not keep (the Electron shell without a keyring),
+ * before anything is written — unless it is given in VENDESK_TEAM_PASSWORD, which is then used as is.
+ */
+export function checkTeamPasswordCanBeKept(app: App, password: string, env: NodeJS.ProcessEnv = process.env): void {
+  if (keptInEnv(password, env)) return;
+  const refusal = passwords(app).refusal?.() ?? null;
+  if (refusal) throw AppError.fromShape(refusal);
+}
+
+function keptInEnv(password: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.VENDESK_TEAM_PASSWORD ?? '').trim() === password;
 }
 
 export function teamLink(app: App): TeamLink | null {
@@ -111,7 +125,8 @@ export function teamPassword(app: App, env: NodeJS.ProcessEnv = process.env): st
 
 export function saveTeamLink(app: App, link: TeamLink, password: string): void {
   registerSecret(password);
-  passwords(app).set(PASSWORD_ID, password);
+  const store = passwords(app);
+  if (!(store.refusal?.() && keptInEnv(password, process.env))) store.set(PASSWORD_ID, password);
   app.settings.set(LINK_KEY, link);
 }
 

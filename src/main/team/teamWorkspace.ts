@@ -22,7 +22,7 @@ import { exportFileName, exportsDir } from '../files';
 import { exportAuditTrail, verifyAuditTrail } from './auditTrail';
 import { flushTeamAudit, queuedTeamAuditRows } from './teamAuditOutbox';
 import { teamError } from './teamErrors';
-import { defaultDesktopName, desktopId, forgetTeamLink, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
+import { checkTeamPasswordCanBeKept, defaultDesktopName, desktopId, forgetTeamLink, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
 import { migrateTeamSchema, notMemberError, teamSchemaVersion } from './teamMigrations';
 import path from 'node:path';
 
@@ -131,6 +131,8 @@ export class TeamWorkspace {
       }
       this.pool = new pg.Pool({ ...teamClientConfig(link.url, password), max: 3, idleTimeoutMillis: 30_000 });
       this.pool.on('error', () => undefined);
+      // A connection the server drops while checked out (a restart) fails its query; it must not also crash the process.
+      this.pool.on('connect', (client) => client.on('error', () => undefined));
     }
     let client: pg.PoolClient;
     try {
@@ -158,6 +160,7 @@ export class TeamWorkspace {
 
   async join(input: { url: string; password: string; desktopName?: string }): Promise<TeamJoinResult> {
     const parsed = parseTeamUrl(input.url);
+    checkTeamPasswordCanBeKept(this.app, input.password);
     const client = new pg.Client(teamClientConfig(parsed.url, input.password));
     let migrated: number[];
     const desktopName = input.desktopName ?? this.link()?.desktopName ?? defaultDesktopName();

@@ -15,6 +15,7 @@ import { reconcileOperations } from './reconcile';
 import { reportsOperations } from './reports';
 import { serviceCheckOperations } from './serviceCheck';
 import { teamOperations } from './team';
+import { teamRunOperations } from './teamRun';
 
 export const operations = {
   ...appOperations,
@@ -29,6 +30,7 @@ export const operations = {
   ...reportsOperations,
   ...serviceCheckOperations,
   ...teamOperations,
+  ...teamRunOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -91,6 +91,8 @@ const SCENARIOS: Record<string, Scenario[]> = {
     { args: (r) => ['bulk', 'export', f.jobId, '--out', path.join(peer.dir, `results ${r}.xlsx`)], exit: 0 },
     { args: (r) => ['bulk', 'export', f.jobId, '--out', path.join(peer.dir, `results ${r}.csv`)], exit: 0 },
   ],
+  // Before this folder joins the team: refused with team_not_joined (test/integration/team/teamAdopt.test.ts runs one).
+  'bulk adopt': [{ args: () => ['bulk', 'adopt', '0b6f2c1e-5d4a-4f3b-9c2d-1e0f9a8b7c6d'], exit: 1 }],
   'bulk caps': [
     { args: () => ['bulk', 'caps'], exit: 0 },
     { args: () => ['bulk', 'caps', '--per-job', '₦500,000', '--per-day', 'off'], exit: 0 },

@@ -40,7 +40,7 @@ async function prepare(client: pg.Client, sha: string | null = SHA, repeat = fal
 beforeAll(async () => {
   cluster = await startPostgresCluster();
   const setup = await connect(cluster.config());
-  expect(await migrateTeamSchema(setup)).toEqual({ applied: [1, 2], version: TEAM_SCHEMA_VERSION });
+  expect(await migrateTeamSchema(setup)).toEqual({ applied: [1, 2, 3], version: TEAM_SCHEMA_VERSION });
   ada = await login('ada', ['vendesk_preparer']);
   bola = await login('bola', ['vendesk_approver']);
   dayo = await login('dayo', ['vendesk_preparer', 'vendesk_approver']);
@@ -63,7 +63,7 @@ describe('setting up the team schema', () => {
     await cluster.superQuery('CREATE ROLE dba LOGIN CREATEROLE PASSWORD \'dba-secret-1\'');
     await cluster.superQuery('CREATE DATABASE teamtwo OWNER dba');
     const dba = await connect(cluster.config('dba', 'dba-secret-1', 'teamtwo'));
-    expect((await migrateTeamSchema(dba)).applied).toEqual([1, 2]);
+    expect((await migrateTeamSchema(dba)).applied).toEqual([1, 2, 3]);
     const r = await dba.query("SELECT pg_has_role('dba', 'vendesk_owner', 'MEMBER') AS m");
     expect(r.rows[0].m).toBe(false);
     await expect(dba.query('DELETE FROM vendesk.audit_trail')).rejects.toThrow(/permission denied/);

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { startTestApp, type TestApp } from '../../support/testApp';
 
@@ -63,7 +64,7 @@ describe('joining a team', () => {
 
   it('creates the schema on the first join, then lets members join', async () => {
     const first = await setup.call('team.join', { url: url('dba'), password: pw.dba, desktopName: 'IT desk' });
-    expect(first).toMatchObject({ joined: true, user: 'dba', migrated: [1, 2], schemaVersion: 2, desktopName: 'IT desk', problem: null });
+    expect(first).toMatchObject({ joined: true, user: 'dba', migrated: [1, 2, 3], schemaVersion: 3, desktopName: 'IT desk', problem: null });
     pw.ada = await cluster.createLogin('ada', ['vendesk_preparer']);
     pw.bola = await cluster.createLogin('bola', ['vendesk_approver']);
     pw.nobody = await cluster.createLogin('nobody');

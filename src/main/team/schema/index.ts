@@ -5,12 +5,14 @@
 import type { TeamMigration } from './teamMigration';
 import { teamCoreMigration } from './001_team_core';
 import { singlePurchasesAndAuditMigration } from './002_single_purchases_and_audit';
+import { teamJobItemsMigration } from './003_team_job_items';
 
 export type { TeamMigration } from './teamMigration';
 
 export const TEAM_MIGRATIONS: TeamMigration[] = [
   teamCoreMigration,
   singlePurchasesAndAuditMigration,
+  teamJobItemsMigration,
   // (add one import and one entry per migration file, in number order)
 ];
 

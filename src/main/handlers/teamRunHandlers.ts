@@ -1,0 +1,7 @@
+import type { teamRunOperations } from '../../shared/contract/teamRun';
+import { adoptTeamJob } from '../team/teamJobRun';
+import type { HandlersOf } from './handlerTypes';
+
+export const teamRunHandlers: HandlersOf<typeof teamRunOperations> = {
+  'bulk.adopt': (input, app) => adoptTeamJob(app, input.teamJobId, input.wait),
+};

@@ -1,0 +1,84 @@
+/**
+ * What another team desktop needs to run an approved bulk job, stored in PostgreSQL when the job
+ * is sent for approval (`prepare_bulk_job`, team schema 003): every item it buys and its run spec —
+ * the service and organisation it was prepared for, the bulk kind, the sheet and its columns.
+ * Read back by `teamJobRun.ts` on the desktop that adopts the job.
+ */
+import { ngnWallet } from '../../shared/ngnWallet';
+import { normalizeBaseUrl } from '../../shared/baseUrl';
+import type { App } from '../app';
+import type { ItemRow, JobRow, NewItem } from '../bulk/jobStore';
+import type { BulkJobKind } from '../bulk/jobStates';
+
+/** Which service and organisation a team job was prepared for, and how its local job is made again. */
+export interface TeamRunSpec {
+  baseUrl: string;
+  /** The NGN wallet's account number and the organisation's name, as `/accountBalance` gave them; null when it could not be read. */
+  accountNumber: string | null;
+  accountName: string | null;
+  bulkKind: BulkJobKind;
+  sheetName: string | null;
+  headers: string[];
+  mapping: unknown;
+  rowsTotal: number;
+}
+
+/** One item as stored in `vendesk.job_items.item` (the fields a local job's item is made from). */
+export type TeamItem = Omit<NewItem, 'state' | 'duplicateOf'>;
+
+interface ServiceIdentity {
+  baseUrl: string;
+  accountNumber: string | null;
+  accountName: string | null;
+}
+
+/** The service and organisation this desktop is connected to now (the account number from `/accountBalance`). */
+export async function serviceIdentity(app: App): Promise<ServiceIdentity> {
+  const baseUrl = normalizeBaseUrl(app.connection.baseUrl);
+  try {
+    const balance = await app.client().accountBalance();
+    return { baseUrl, accountNumber: ngnWallet(balance)?.AccountNumber ?? null, accountName: balance.AccountName ?? null };
+  } catch {
+    return { baseUrl, accountNumber: null, accountName: null };
+  }
+}
+
+function teamItem(i: ItemRow): TeamItem {
+  return {
+    rowNumber: i.row_number,
+    phone: i.phone,
+    network: i.network,
+    productCode: i.product_code,
+    voucherCode: i.voucher_code,
+    operator: i.operator,
+    region: i.region,
+    dataValue: i.data_value,
+    description: i.description,
+    amountKobo: i.amount_kobo,
+    name: i.name,
+    note: i.note,
+    givenNetwork: i.given_network,
+    prefixNetwork: i.prefix_network,
+    account: i.account,
+    vendType: i.vend_type,
+    accountName: i.account_name,
+  };
+}
+
+/** The run spec and the items (those the job will buy) another desktop needs to run this job. */
+export async function teamJobPayload(app: App, job: JobRow, items: ItemRow[]): Promise<{ runSpec: TeamRunSpec; items: TeamItem[] }> {
+  const identity = await serviceIdentity(app);
+  return {
+    runSpec: {
+      ...identity,
+      baseUrl: normalizeBaseUrl(job.base_url),
+      bulkKind: job.kind,
+      sheetName: job.sheet_name,
+      headers: JSON.parse(job.headers_json) as string[],
+      mapping: JSON.parse(job.mapping_json) as unknown,
+      rowsTotal: job.rows_total,
+    },
+    items: items.map(teamItem),
+  };
+}
+
