@@ -3,7 +3,7 @@
  * the spending caps (and the typed total on a LIVE connection), runs them, and settles items by
  * hand when the log cannot. Built once per app with `app.service(createBulkService)`.
  */
-import { cancelSentForApproval, claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor } from '../team/bulkApproval';
+import { cancelSentForApproval, claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor, teamJobIdOf } from '../team/bulkApproval';
 import { AppError } from '../../shared/appError';
 import type {
   BulkItemView,
@@ -610,6 +610,7 @@ export class BulkService {
       notBought: money('cancelled'),
       uncertain: money('sending', 'uncertain'),
       toSend: money('queued', 'held'),
+      teamJobId: teamJobIdOf(this.app, job.id),
     };
   }
 
