@@ -40,7 +40,7 @@ export function TeamDraftState({ team, unreadable }: { team: TeamJobView | undef
       <Badge color={shown.color} variant="light" style={{ minWidth: 'max-content' }} data-testid="team-draft-state">
         {shown.label}
       </Badge>
-      <Text size="xs" c="dimmed">
+      <Text size="xs" c="dimmed" maw={190} style={{ whiteSpace: 'normal' }}>
         {shown.todo}
       </Text>
     </Stack>
@@ -49,12 +49,29 @@ export function TeamDraftState({ team, unreadable }: { team: TeamJobView | undef
 
 export function PreparedBy({ job, team }: { job: BulkJobView; team: TeamJobView | undefined }) {
   if (!job.teamJobId) return <Text size="sm" c="dimmed">—</Text>;
-  return <Text size="sm">{team ? `${team.preparedBy} (${team.preparedOn})` : '…'}</Text>;
+  if (!team) return <Text size="sm">…</Text>;
+  return (
+    <Stack gap={0}>
+      <Text size="sm">{team.preparedBy}</Text>
+      <Text size="xs" c="dimmed">
+        {team.preparedOn}
+      </Text>
+    </Stack>
+  );
 }
 
 export function ApprovedBy({ job, team }: { job: BulkJobView; team: TeamJobView | undefined }) {
   if (!job.teamJobId) return <Text size="sm" c="dimmed">—</Text>;
   if (!team) return <Text size="sm">…</Text>;
   if (!team.decidedBy) return <Text size="sm" c="dimmed">{team.state === 'cancelled' ? 'Cancelled' : 'Not yet'}</Text>;
-  return <Text size="sm">{team.state === 'rejected' ? `Rejected by ${team.decidedBy}` : team.decidedBy}</Text>;
+  return (
+    <Stack gap={0}>
+      <Text size="sm">{team.decidedBy}</Text>
+      {team.state === 'rejected' && (
+        <Text size="xs" c="red.8">
+          rejected
+        </Text>
+      )}
+    </Stack>
+  );
 }
