@@ -110,7 +110,7 @@ test.describe.serial('team approvals in the window', () => {
     await expect(team.getByTestId('team-joined')).toHaveText('Not joined');
     await team.getByLabel('Database server').fill(`127.0.0.1:${cluster.port}/postgres`);
     await team.getByLabel('Your database role').fill('ada');
-    await team.getByLabel('Name of this desktop').fill('Accounts PC 2');
+    await team.getByLabel('Desktop shown in the audit trail').fill('Accounts PC 2');
     await team.scrollIntoViewIfNeeded();
     await saveScreen(page, 'team-settings-not-joined.png');
 
@@ -147,6 +147,10 @@ test.describe.serial('team approvals in the window', () => {
     await prepareInWindow(page, csv('Bonus.csv', BONUS, 250), '500.00', 2);
     expect(await logFor([...PAYROLL, ...BONUS])).toEqual([]);
     expect(await sandboxWalletKobo(service())).toBe(walletWhenPrepared);
+    // Each local job names the team job it was sent as (the jobs list reads the team's side from there).
+    const local = await ada.call('bulk.list', { limit: 10 });
+    const teamJobs = await bola.call('approvals.list', { state: 'waiting' });
+    expect(local.map((j) => [j.fileName, j.state, j.teamJobId]).sort()).toEqual(teamJobs.map((t) => [t.fileName, 'draft', t.id]).sort());
 
     await page.getByRole('button', { name: 'Back to jobs' }).click();
     const jobs = page.getByRole('table', { name: 'Bulk jobs' });
@@ -314,7 +318,7 @@ test.describe.serial('team approvals in the window', () => {
               .flatMap((v) => v.nodes.map((n) => `${view} (${t === ada ? 'ada' : 'bola'}): ${v.id}: ${n.target.join(' ')} — ${n.failureSummary ?? ''}`)),
           );
         }
-        if (t === bola) await saveScreen(page, `team-approvals-${scheme}.png`, { fullPage: true });
+        if (t === bola) await saveScreen(page, `team-settings-approver-${scheme}.png`, { fullPage: true });
       }
       expect(found, found.join('\n')).toEqual([]);
     });

@@ -6,20 +6,8 @@ import { bridge } from '../../bridge';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+import { teamAddress } from '../../../../shared/teamAddress';
 import { ROLE_LABEL, ROLE_MEANING, teamErrorTitle } from './teamLabels';
-
-/**
- * The address the service is given: the server as typed (`HOST:PORT/DATABASE`, with or without
- * `postgres://`) and the role from its own field. A server holding `@` (a role, or role and
- * password) is refused in the form, so a password never ends up in an address.
- */
-export function teamAddress(server: string, role: string): { url: string } | { problem: string } {
-  const rest = server.trim().replace(/^postgres(ql)?:\/\//i, '');
-  if (rest === '') return { problem: 'Give the server and database, e.g. db.example.ng:5432/finance_team.' };
-  if (rest.includes('@')) return { problem: 'Give the server only (HOST:PORT/DATABASE): your role and password go in their own fields below.' };
-  if (!/^[^/\s]+\/[^/\s]+$/.test(rest)) return { problem: 'Write it as HOST:PORT/DATABASE, e.g. db.example.ng:5432/finance_team.' };
-  return { url: `postgres://${encodeURIComponent(role.trim())}@${rest}` };
-}
 
 function JoinForm({ onJoined }: { onJoined: () => void }) {
   const [server, setServer] = useState('');
@@ -67,7 +55,7 @@ function JoinForm({ onJoined }: { onJoined: () => void }) {
         required
         autoComplete="off"
       />
-      <TextInput label="Name of this desktop" placeholder="Accounts PC 2" description="How the audit trail names this computer (optional)" value={desktopName} onChange={(e) => setDesktopName(e.currentTarget.value)} />
+      <TextInput label="Desktop shown in the audit trail" placeholder="Accounts PC 2" description="Optional: how the audit trail calls this computer" value={desktopName} onChange={(e) => setDesktopName(e.currentTarget.value)} />
       <ErrorNotice error={error} title={teamErrorTitle(error?.code, 'This desktop did not join')} />
       <Group>
         <Button onClick={() => void join()} loading={busy} disabled={!server.trim() || !role.trim() || !password || (address !== null && 'problem' in address)}>
