@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ApprovalStateFilter, TeamStatusView } from '../../../shared/contract/team';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -77,9 +77,11 @@ export function ApprovalsPage() {
         <PageHeader title={title} description={description} />
         <Alert color="gray" variant="light" title="This desktop has not joined a team" data-testid="approvals-not-joined">
           <Text size="sm">
-            Approvals need a team database: on a LIVE connection, one member prepares a bulk job and another approves it before anything is bought. Join one in{' '}
-            <Anchor href="#/settings">Settings → Team</Anchor>.
+            Approvals need a team database: on a LIVE connection, one member prepares a bulk job and another approves it before anything is bought. Join one in Settings → Team.
           </Text>
+          <Button component="a" href="#/settings" variant="default" size="xs" mt="sm">
+            Open Settings
+          </Button>
         </Alert>
       </>
     );
