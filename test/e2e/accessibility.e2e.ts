@@ -33,6 +33,7 @@ const VIEWS: View[] = [
   { name: 'messaging-otp', path: 'messaging', heading: 'Messaging', tab: 'One-time codes' },
   { name: 'catalog', path: 'catalog', heading: 'Catalog' },
   { name: 'settings', path: 'settings', heading: 'Settings' },
+  { name: 'approvals', path: 'approvals', heading: 'Approvals' },
 ];
 
 const SIZES = [

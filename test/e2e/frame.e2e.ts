@@ -1,7 +1,7 @@
 import { formatNaira } from '../../src/shared/money';
 import { expect, test } from './support/fixtures';
 
-const PAGES = ['Dashboard', 'Purchases', 'Transactions', 'Pending', 'Reconcile', 'Messaging', 'Catalog', 'Settings'];
+const PAGES = ['Dashboard', 'Purchases', 'Transactions', 'Pending', 'Reconcile', 'Messaging', 'Catalog', 'Settings', 'Approvals'];
 
 test('opens on the dashboard with the sandbox wallet balance and the SANDBOX badge', async ({ page, vendesk }) => {
   const balance = await vendesk.call('account.balance', {});

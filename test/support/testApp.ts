@@ -55,6 +55,8 @@ export interface TestAppOptions {
   shapes?: ShapeVariant;
   /** Connect the app through a reshaping proxy in front of the sandbox (reshapingProxy.ts), optionally replacing some answers. */
   reshapingProxy?: boolean | AnswerOverride;
+  /** Connect as a LIVE connection (real-money rules: typed totals, team approvals) to the sandbox. */
+  live?: boolean;
 }
 
 /** One form the service's messaging answers can take, for suites that run against each. */
@@ -87,7 +89,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await createApp({
     dataDir,
     shell: options.web ? 'web' : 'test',
-    connection: { baseUrl: proxy?.url ?? sandbox.url, token, kind: 'sandbox', name: 'Test sandbox' },
+    connection: { baseUrl: proxy?.url ?? sandbox.url, token, kind: options.live ? 'live' : 'sandbox', name: options.live ? 'Acme Finance (LIVE)' : 'Test sandbox' },
     tokenStore: options.tokenStore,
     // As each shell injects it: the web shell reads uploads only; tests name paths, like the CLI.
     filePolicy: options.filePolicy ?? (options.web ? uploadedFilesPolicy(uploadsDirIn(dataDir)) : undefined),

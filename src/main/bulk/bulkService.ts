@@ -6,7 +6,7 @@
  * It holds what runs and follows jobs; the rest is in files named for it: draftFromFile,
  * draftPreview (the preview and the caps), settleByHand, jobViews, jobAccess, draftUploads.
  */
-import { cancelSentForApproval, claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor } from '../team/bulkApproval';
+import { cancelSentForApproval, claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor, teamJobIdOf } from '../team/bulkApproval';
 import { AppError } from '../../shared/appError';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
@@ -386,7 +386,7 @@ export class BulkService {
   }
 
   view(job: JobRow): BulkJobView {
-    return jobView(this.store, job, { active: this.runners.has(job.id), heldElsewhere: this.heldElsewhere(job) });
+    return jobView(this.store, job, { active: this.runners.has(job.id), heldElsewhere: this.heldElsewhere(job), teamJobId: teamJobIdOf(this.app, job.id) });
   }
 }
 

@@ -12,7 +12,7 @@ import { ITEM_STATES } from './jobStates';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
 
 /** A job as shown; `running`: whether a runner sends it, here (`active`) or in another vendesk. */
-export function jobView(store: JobStore, job: JobRow, running: { active: boolean; heldElsewhere: boolean }): BulkJobView {
+export function jobView(store: JobStore, job: JobRow, running: { active: boolean; heldElsewhere: boolean; teamJobId: string | null }): BulkJobView {
   const figures = store.figures(job.id);
   const counts = {} as Record<ItemState, number>;
   for (const s of ITEM_STATES) counts[s] = figures[s].count;
@@ -46,6 +46,7 @@ export function jobView(store: JobStore, job: JobRow, running: { active: boolean
     notBought: money('cancelled'),
     uncertain: money('sending', 'uncertain'),
     toSend: money('queued', 'held'),
+    teamJobId: running.teamJobId,
   };
 }
 

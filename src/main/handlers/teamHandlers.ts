@@ -9,7 +9,7 @@ export const teamHandlers: HandlersOf<typeof teamOperations> = {
   'team.leave': (_input, app) => teamWorkspace(app).leave(),
   'approvals.list': async (input, app) => {
     await settleApprovedPurchases(app);
-    return teamWorkspace(app).listJobs(input.state);
+    return teamWorkspace(app).listJobs(input.state, input.jobIds);
   },
   'team.setThreshold': (input, app) => teamWorkspace(app).setThreshold(input.thresholdKobo),
   'purchases.resume': (input, app) => resumeApprovedPurchase(app, input.teamJobId),

@@ -40,6 +40,11 @@ export function isSentForApproval(app: App, localJobId: string): boolean {
   return linkOf(app, localJobId) !== undefined;
 }
 
+/** The team job a local job was sent for approval as, or null. */
+export function teamJobIdOf(app: App, localJobId: string): string | null {
+  return linkOf(app, localJobId)?.team_job_id ?? null;
+}
+
 /** Whether a job must go through the team: a LIVE connection on a desktop joined to a team. */
 function teamApplies(app: App, job: JobRow): boolean {
   return job.connection_kind === 'live' && teamWorkspace(app).link() !== null;

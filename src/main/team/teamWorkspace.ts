@@ -217,10 +217,13 @@ export class TeamWorkspace {
     }
   }
 
-  async listJobs(state: ApprovalStateFilter): Promise<TeamJobView[]> {
+  async listJobs(state: ApprovalStateFilter, jobIds?: string[]): Promise<TeamJobView[]> {
     return this.withClient(async (client) => {
       const states = STATES[state];
-      const r = await client.query<JobRecord>(`${JOB_SELECT} WHERE ($1::text[] IS NULL OR j.state = ANY($1)) ORDER BY j.prepared_at DESC LIMIT 500`, [states]);
+      const r = await client.query<JobRecord>(
+        `${JOB_SELECT} WHERE ($1::text[] IS NULL OR j.state = ANY($1)) AND ($2::uuid[] IS NULL OR j.id = ANY($2)) ORDER BY j.prepared_at DESC LIMIT 500`,
+        [states, jobIds ?? null],
+      );
       const here = desktopId(this.app);
       return r.rows.map((row) => jobView(row, here));
     });

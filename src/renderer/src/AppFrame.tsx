@@ -64,7 +64,7 @@ export function AppFrame() {
     };
   }, [refresh]);
 
-  // Alt+1…8 moves between pages.
+  // Alt+1…9 moves between pages.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;

@@ -1,5 +1,6 @@
 /** The pages of the app, in navigation order. Each page lives in its own file under pages/. */
 import type { ComponentType } from 'react';
+import { ApprovalsPage } from './pages/ApprovalsPage';
 import { CatalogPage } from './pages/CatalogPage';
 import { DashboardPage } from './pages/DashboardPage';
 import { MessagingPage } from './pages/MessagingPage';
@@ -26,5 +27,6 @@ export const ROUTES: Route[] = [
   { path: 'reconcile', label: 'Reconcile', description: 'Vendor exports against local records', key: '5', component: ReconcilePage },
   { path: 'messaging', label: 'Messaging', description: 'SMS, phonebooks, templates and one-time codes', key: '6', component: MessagingPage },
   { path: 'catalog', label: 'Catalog', description: 'Products, prices and the codes a purchase sends', key: '7', component: CatalogPage },
-  { path: 'settings', label: 'Settings', description: 'Connection profiles, the connection check, automatic sync and the data folder', key: '8', component: SettingsPage },
+  { path: 'settings', label: 'Settings', description: 'Connection profiles, the team database, the connection check, automatic sync and the data folder', key: '8', component: SettingsPage },
+  { path: 'approvals', label: 'Approvals', description: 'Team jobs waiting for approval, approved and rejected, and the audit trail', key: '9', component: ApprovalsPage },
 ];

@@ -79,6 +79,8 @@ export interface BulkJobView {
   uncertain: BulkMoney;
   /** Waiting or held: not sent yet (what a cancel leaves unbought). */
   toSend: BulkMoney;
+  /** The team job this job was sent for approval as (team workspace, LIVE), else null: its preparer, approver and state are in `approvals.list`. */
+  teamJobId: string | null;
 }
 
 /**

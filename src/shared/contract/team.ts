@@ -134,7 +134,14 @@ export const teamOperations = {
   'team.status': op(z.object({}), 'Whether this desktop is joined to a team database, as whom, with which roles').returns<TeamStatusView>(),
   'team.join': op(teamJoinInputSchema, 'Joins this desktop to a team database (creating or migrating its schema where the role may)').returns<TeamJoinResult>(),
   'team.leave': op(z.object({}), 'Forgets the team database on this desktop (the database keeps everything)').returns<TeamStatusView>(),
-  'approvals.list': op(z.object({ state: approvalStateFilter.default('waiting') }), 'Team jobs waiting for approval, approved or rejected').returns<TeamJobView[]>(),
+  'approvals.list': op(
+    z.object({
+      state: approvalStateFilter.default('waiting'),
+      /** Only these team jobs (the jobs list asks for the ones its bulk jobs were sent as). */
+      jobIds: z.array(z.string().uuid('Not a team job id')).max(500).optional(),
+    }),
+    'Team jobs waiting for approval, approved or rejected',
+  ).returns<TeamJobView[]>(),
   'approvals.decide': op(
     z
       .object({ jobId: z.string().uuid('Not a team job id'), decision: z.enum(['approve', 'reject']), note: z.string().trim().max(500).default('') })

@@ -111,6 +111,21 @@ describe('approvals between two desktops', () => {
     const list = await bola.call('approvals.list', {});
     expect(list.find((j) => j.id === two)?.sameFileJobs).toEqual([one]);
   });
+
+  it('lists only the team jobs asked for by id (what the jobs list reads), in any state', async () => {
+    const waiting = await prepareAs('ada', '2'.repeat(64));
+    const rejected = await prepareAs('ada', '3'.repeat(64));
+    await bola.call('approvals.decide', { jobId: rejected, decision: 'reject', note: 'Wrong month' });
+    const asked = await ada.call('approvals.list', { state: 'all', jobIds: [waiting, rejected] });
+    expect(asked.map((j) => [j.id, j.state, j.decidedBy]).sort()).toEqual(
+      [
+        [waiting, 'awaiting_approval', null],
+        [rejected, 'rejected', 'bola'],
+      ].sort(),
+    );
+    expect(await ada.call('approvals.list', { state: 'waiting', jobIds: [rejected] })).toEqual([]);
+    await expect(ada.call('approvals.list', { state: 'all', jobIds: ['not-a-job'] })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
 });
 
 describe('the audit trail through the contract', () => {

@@ -7,6 +7,7 @@ import { ConnectionCheck } from '../components/settings/ConnectionCheck';
 import { ServiceAnswers } from '../components/settings/ServiceAnswers';
 import { SyncSettings } from '../components/mirror/SyncSettings';
 import { PageHeader } from '../components/PageHeader';
+import { TeamSettings } from '../components/team/TeamSettings';
 import { useConnection } from '../hooks/useConnection';
 import { useAction } from '../hooks/useAction';
 import { useOperation } from '../hooks/useOperation';
@@ -119,7 +120,7 @@ export function SettingsPage() {
 
   return (
     <>
-      <PageHeader title="Settings" description="Connection profiles, the connection check, the service's answers, sync and the data folder" />
+      <PageHeader title="Settings" description="Connection profiles, the connection check, the service's answers, the team database, sync and the data folder" />
       <ConfirmLiveSwitch
         profile={confirming}
         onCancel={() => setConfirming(null)}
@@ -198,6 +199,7 @@ export function SettingsPage() {
         <ConnectionCheck onChecked={() => setCheckedAt(Date.now())} />
         <ServiceAnswers checkedAt={checkedAt} />
         <AddProfileForm onSaved={() => void profiles.reload()} />
+        <TeamSettings />
         <SyncSettings />
         <Card withBorder padding="lg">
           <Title order={4} mb="xs">

@@ -1,7 +1,7 @@
 import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '../../../../shared/contract/bulk';
-import { bridge } from '../../bridge';
+import { asAppError, bridge } from '../../bridge';
 import { formatCount, formatNaira, localTimesIn } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
@@ -72,7 +72,16 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
 
   const act = (fn: () => Promise<BulkPreview>) => run(async () => onPreview(await fn()));
 
-  const confirm = () => run(async () => onConfirmed(await bridge.call('bulk.confirm', { jobId, ...(preview.live ? { typedTotal: typed } : {}) })));
+  // In a team on a LIVE connection, confirming sends the job for approval (nothing is bought): it opens, waiting.
+  const confirm = () =>
+    run(async () => {
+      try {
+        onConfirmed(await bridge.call('bulk.confirm', { jobId, ...(preview.live ? { typedTotal: typed } : {}) }));
+      } catch (e) {
+        if (asAppError(e).code !== 'awaiting_approval') throw e;
+        onConfirmed(await bridge.call('bulk.status', { jobId }));
+      }
+    });
 
   const invalidRowCount = preview.job.invalidRows;
   const unmapped = preview.mapping.some((m) => m.required && m.column === null);

@@ -7,6 +7,7 @@ import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+import { ApprovedBy, PreparedBy, TeamDraftState, useTeamJobsOf } from '../team/teamJobsOfBulk';
 import { JOB_COLOR, jobLabel, KIND_LABEL } from './bulkLabels';
 import { BulkLimits } from './BulkLimits';
 import { BulkPreviewPanel } from './BulkPreviewPanel';
@@ -50,6 +51,10 @@ export function BulkPurchases() {
     setDraft(null);
   };
 
+  // A draft sent for a team's approval is listed: it waits there as its own state.
+  const list = (jobs.data ?? []).filter((j) => j.state !== 'draft' || j.teamJobId !== null);
+  const team = useTeamJobsOf(list);
+
   if (openJob) return <JobProgressPanel jobId={openJob} onClose={() => setOpenJob(null)} />;
 
   if (draft) {
@@ -72,7 +77,6 @@ export function BulkPurchases() {
     );
   }
 
-  const list = (jobs.data ?? []).filter((j) => j.state !== 'draft');
   return (
     <Stack gap="md">
       <NewBulkJob onPrepared={(preview, file, kind, sheet) => setDraft({ preview, file, kind, sheet })} />
@@ -93,6 +97,8 @@ export function BulkPurchases() {
                 <Table.Th>File</Table.Th>
                 <Table.Th>Kind</Table.Th>
                 <Table.Th>State</Table.Th>
+                {team.linked && <Table.Th>Prepared by</Table.Th>}
+                {team.linked && <Table.Th>Approved by</Table.Th>}
                 <Table.Th ta="right">Rows</Table.Th>
                 <Table.Th ta="right">Successful</Table.Th>
                 <Table.Th ta="right">Bought (face value)</Table.Th>
@@ -112,10 +118,24 @@ export function BulkPurchases() {
                   </Table.Td>
                   <Table.Td>{KIND_LABEL[j.kind]}</Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <Badge color={j.interrupted ? 'orange' : JOB_COLOR[j.state]} variant="light" style={{ minWidth: 'max-content' }}>
-                      {j.active && j.state === 'running' ? 'Buying…' : jobLabel(j)}
-                    </Badge>
+                    {j.state === 'draft' && j.teamJobId ? (
+                      <TeamDraftState team={team.byId.get(j.teamJobId)} unreadable={team.unreadable} />
+                    ) : (
+                      <Badge color={j.interrupted ? 'orange' : JOB_COLOR[j.state]} variant="light" style={{ minWidth: 'max-content' }}>
+                        {j.active && j.state === 'running' ? 'Buying…' : jobLabel(j)}
+                      </Badge>
+                    )}
                   </Table.Td>
+                  {team.linked && (
+                    <Table.Td>
+                      <PreparedBy job={j} team={j.teamJobId ? team.byId.get(j.teamJobId) : undefined} />
+                    </Table.Td>
+                  )}
+                  {team.linked && (
+                    <Table.Td>
+                      <ApprovedBy job={j} team={j.teamJobId ? team.byId.get(j.teamJobId) : undefined} />
+                    </Table.Td>
+                  )}
                   <Table.Td ta="right">{formatCount(j.items)}</Table.Td>
                   <Table.Td ta="right">{formatCount(j.counts.success)}</Table.Td>
                   <Table.Td ta="right">{formatNaira(j.bought.faceKobo)}</Table.Td>

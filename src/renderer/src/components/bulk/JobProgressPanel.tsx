@@ -5,6 +5,7 @@ import { AppError, asAppError, bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira, localTimesIn } from '../../format';
 import { useDataChanged } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+import { TeamDraftPanel } from '../team/TeamDraftPanel';
 import { ITEM_COLOR, ITEM_LABEL, ITEM_MEANING, JOB_COLOR, jobLabel, KIND_LABEL, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { JobMoney } from './JobMoney';
 import { useJobProgress } from './useJobProgress';
@@ -74,6 +75,9 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
   if (!job) {
     return <ErrorNotice error={error} />;
   }
+
+  // Sent for the team's approval and not run yet: what the team decided, and what to do.
+  if (job.state === 'draft' && job.teamJobId) return <TeamDraftPanel job={{ ...job, teamJobId: job.teamJobId }} onStarted={() => void load()} onClose={onClose} />;
 
   const c = job.counts;
   const percent = job.items === 0 ? 0 : Math.round((job.done / job.items) * 100);

@@ -1,0 +1,212 @@
+import { Alert, Badge, Button, Card, Group, Modal, ScrollArea, SimpleGrid, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState, type ReactNode } from 'react';
+import type { TeamJobView, TeamStatusView } from '../../../../shared/contract/team';
+import { bridge } from '../../bridge';
+import { formatCount, formatDateTime, formatNaira } from '../../format';
+import { useAction } from '../../hooks/useAction';
+import { ErrorNotice } from '../ErrorNotice';
+import { mayDecide, TEAM_STATE_COLOR, TEAM_STATE_LABEL, teamErrorTitle, teamJobKindLabel } from './teamLabels';
+
+function Figure({ label, value, testId, color }: { label: string; value: string; testId: string; color?: string }) {
+  return (
+    <Card withBorder padding="xs" data-testid={testId}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} c={color}>
+        {value}
+      </Text>
+    </Card>
+  );
+}
+
+/** What the approver needs to decide: the figures, who prepared it where and when, the same-file flag and the rows. */
+export function TeamJobSummary({ job }: { job: TeamJobView }) {
+  const rows = job.preview.rows;
+  return (
+    <Stack gap="sm">
+      <SimpleGrid cols={{ base: 2, md: 4 }} spacing="xs">
+        <Figure label="Rows" value={formatCount(job.itemCount)} testId="team-job-rows" />
+        <Figure label="Total" value={formatNaira(job.totalKobo)} testId="team-job-total" />
+        <Figure label="Wallet when prepared" value={job.walletKobo === null ? 'Not known' : formatNaira(job.walletKobo)} testId="team-job-wallet" />
+        <Figure
+          label="Wallet after, if every row succeeds"
+          value={job.walletAfterKobo === null ? 'Not known' : formatNaira(job.walletAfterKobo)}
+          color={job.walletAfterKobo !== null && job.walletAfterKobo < 0 ? 'red' : undefined}
+          testId="team-job-wallet-after"
+        />
+      </SimpleGrid>
+      <Text size="sm" data-testid="team-job-prepared">
+        Prepared by <b>{job.preparedBy}</b> on {job.preparedOn}, {formatDateTime(job.preparedAt)}
+        {job.fileName ? (
+          <>
+            {' '}
+            from <b>{job.fileName}</b>
+          </>
+        ) : null}
+      </Text>
+      {job.sameFileJobs.length > 0 && (
+        <Alert color="orange" variant="light" title="The same spreadsheet was prepared before" data-testid="team-job-same-file">
+          <Text size="sm">
+            {job.sameFileJobs.length === 1 ? 'Another team job was' : `${formatCount(job.sameFileJobs.length)} other team jobs were`} prepared from a spreadsheet with exactly the same content (on this or another desktop): {job.sameFileJobs.join(', ')}.
+          </Text>
+          <Text size="sm" mt={4}>
+            Check this is not a repeat. A row another job already sent is not sent again by this one, unless its preparer marked the job as a deliberate repeat.
+          </Text>
+        </Alert>
+      )}
+      {rows.length > 0 && (
+        <ScrollArea.Autosize mah={260} type="auto" offsetScrollbars>
+          <Table striped verticalSpacing={4} aria-label={`Rows of ${job.fileName ?? 'the job'}`}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Row</Table.Th>
+                <Table.Th>Number</Table.Th>
+                <Table.Th>Network</Table.Th>
+                <Table.Th>Product</Table.Th>
+                <Table.Th ta="right">Amount</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((r) => (
+                <Table.Tr key={r.row}>
+                  <Table.Td>{r.row}</Table.Td>
+                  <Table.Td>{r.phone}</Table.Td>
+                  <Table.Td>{r.network ?? '—'}</Table.Td>
+                  <Table.Td>{r.product}</Table.Td>
+                  <Table.Td ta="right">{formatNaira(r.amountKobo)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+      )}
+      {job.preview.moreRows > 0 && (
+        <Text size="xs" c="dimmed">
+          and {formatCount(job.preview.moreRows)} more row(s) not shown here (the preview keeps the first {formatCount(rows.length)}); the total above counts them all.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** Who decided, when, and why. */
+export function TeamDecision({ job }: { job: TeamJobView }) {
+  if (!job.decidedBy) return null;
+  const approved = job.state !== 'rejected';
+  return (
+    <Text size="sm" data-testid="team-job-decision">
+      {approved ? 'Approved' : 'Rejected'} by <b>{job.decidedBy}</b>
+      {job.decidedAt ? `, ${formatDateTime(job.decidedAt)}` : ''}
+      {job.decisionNote ? `: “${job.decisionNote}”` : ''}
+    </Text>
+  );
+}
+
+function DecideButtons({ job, onDecided }: { job: TeamJobView; onDecided: (job: TeamJobView) => void }) {
+  const [asking, setAsking] = useState<'approve' | 'reject' | null>(null);
+  const [note, setNote] = useState('');
+  const { busy, error, run } = useAction();
+  const decide = (decision: 'approve' | 'reject') =>
+    run(async () => {
+      const decided = await bridge.call('approvals.decide', { jobId: job.id, decision, note: note.trim() });
+      setAsking(null);
+      setNote('');
+      notifications.show({ color: decision === 'approve' ? 'teal' : 'red', message: `${decision === 'approve' ? 'Approved' : 'Rejected'}: ${job.fileName ?? 'the job'} (${formatNaira(job.totalKobo)}).` });
+      onDecided(decided);
+    });
+  const what = `${formatCount(job.itemCount)} row(s) for ${formatNaira(job.totalKobo)}`;
+  return (
+    <>
+      <Modal opened={asking !== null} onClose={() => setAsking(null)} title={asking === 'reject' ? 'Reject this job?' : 'Approve this job?'} centered>
+        <Stack gap="sm">
+          <Text size="sm">
+            {asking === 'reject'
+              ? `${job.preparedBy}’s job (${what}) will not be bought. Say why, so they can correct it.`
+              : `${job.preparedBy} can then buy ${what} from the LIVE wallet. Each row is sent once.`}
+          </Text>
+          <Textarea
+            label={asking === 'reject' ? 'Why is it rejected?' : 'Note (optional)'}
+            description="Kept with the decision in the audit trail"
+            value={note}
+            onChange={(e) => setNote(e.currentTarget.value)}
+            required={asking === 'reject'}
+            maxLength={500}
+            minRows={2}
+            autosize
+            data-autofocus
+          />
+          <ErrorNotice error={error} title={teamErrorTitle(error?.code, 'The decision was not saved')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setAsking(null)}>
+              Back
+            </Button>
+            {asking === 'reject' ? (
+              <Button color="red" onClick={() => void decide('reject')} loading={busy} disabled={note.trim() === ''}>
+                Reject
+              </Button>
+            ) : (
+              <Button color="teal" onClick={() => void decide('approve')} loading={busy}>
+                Approve {formatNaira(job.totalKobo)}
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </Modal>
+      <ErrorNotice error={asking === null ? error : null} title={teamErrorTitle(error?.code, 'The decision was not saved')} />
+      <Group>
+        <Button color="teal" onClick={() => setAsking('approve')}>
+          Approve…
+        </Button>
+        <Button color="red" variant="light" onClick={() => setAsking('reject')}>
+          Reject…
+        </Button>
+      </Group>
+    </>
+  );
+}
+
+/** One team job on the Approvals page: its summary, its decision, and Approve / Reject for a member who may decide it. */
+export function TeamJobCard({ job, status, onDecided, extra }: { job: TeamJobView; status: TeamStatusView | undefined; onDecided: (job: TeamJobView) => void; extra?: ReactNode }) {
+  const mine = status?.user === job.preparedBy;
+  const waiting = job.state === 'awaiting_approval';
+  return (
+    <Card withBorder padding="lg" component="article" aria-label={`${teamJobKindLabel(job)}: ${job.fileName ?? job.id}`} data-testid="team-job">
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <div>
+            <Title order={4}>{job.fileName ?? teamJobKindLabel(job)}</Title>
+            <Text size="sm" c="dimmed">
+              {teamJobKindLabel(job)} · team job {job.id}
+            </Text>
+          </div>
+          <Badge size="lg" color={TEAM_STATE_COLOR[job.state]} variant="light" style={{ flexShrink: 0 }} data-testid="team-job-state">
+            {TEAM_STATE_LABEL[job.state]}
+          </Badge>
+        </Group>
+        <TeamJobSummary job={job} />
+        <TeamDecision job={job} />
+        {waiting && mine && (
+          <Alert color="violet" variant="light" data-testid="team-job-own">
+            You prepared this job, so another member approves it: the team database does not accept an approval from its preparer.
+          </Alert>
+        )}
+        {waiting && !mine && mayDecide(status) && <DecideButtons job={job} onDecided={onDecided} />}
+        {waiting && !mine && !mayDecide(status) && (
+          <Text size="sm" c="dimmed">
+            An approver or admin decides this job; your role prepares jobs only.
+          </Text>
+        )}
+        {job.state === 'approved' && (
+          <Text size="sm" c="dimmed">
+            {job.kind === 'bulk'
+              ? `${job.preparedBy} buys it from their desktop (${job.preparedOn}): Purchases → Bulk purchases, open the job, Buy now.`
+              : `${job.preparedBy} completes it from their desktop (${job.preparedOn}).`}
+          </Text>
+        )}
+        {extra}
+      </Stack>
+    </Card>
+  );
+}

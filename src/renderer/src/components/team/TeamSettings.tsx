@@ -1,0 +1,182 @@
+import { Alert, Badge, Button, Card, Code, Group, Modal, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState, type ReactNode } from 'react';
+import type { TeamStatusView } from '../../../../shared/contract/team';
+import { bridge } from '../../bridge';
+import { useAction } from '../../hooks/useAction';
+import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { ErrorNotice } from '../ErrorNotice';
+import { teamAddress } from '../../../../shared/teamAddress';
+import { ROLE_LABEL, ROLE_MEANING, teamErrorTitle } from './teamLabels';
+
+function JoinForm({ onJoined }: { onJoined: () => void }) {
+  const [server, setServer] = useState('');
+  const [role, setRole] = useState('');
+  const [password, setPassword] = useState('');
+  const [desktopName, setDesktopName] = useState('');
+  const { busy, error, run } = useAction();
+  const address = server.trim() === '' ? null : teamAddress(server, role || 'ROLE');
+
+  const join = () =>
+    run(async () => {
+      const target = teamAddress(server, role);
+      if ('problem' in target) return;
+      try {
+        const joined = await bridge.call('team.join', { url: target.url, password, ...(desktopName.trim() ? { desktopName: desktopName.trim() } : {}) });
+        notifications.show({ color: 'teal', message: `This desktop joined ${joined.database} as ${joined.user}.` });
+        onJoined();
+      } finally {
+        // The password is sent once, to the protected store; it is never kept or shown here.
+        setPassword('');
+      }
+    });
+
+  return (
+    <Stack gap="sm" maw={560}>
+      <Text size="sm" c="dimmed">
+        Joining connects this desktop to the PostgreSQL database your team shares. On a LIVE connection, bulk jobs then wait for another member’s approval before anything is bought, and every approval is written to an audit trail no one can quietly change.
+      </Text>
+      <TextInput
+        label="Database server"
+        placeholder="db.example.ng:5432/finance_team"
+        description={address && 'url' in address ? `Connects to ${address.url} (add ?sslmode=verify-full to encrypt the connection)` : 'HOST:PORT/DATABASE — no role or password here'}
+        value={server}
+        onChange={(e) => setServer(e.currentTarget.value)}
+        error={address && 'problem' in address ? address.problem : undefined}
+        required
+        autoComplete="off"
+      />
+      <TextInput label="Your database role" placeholder="ada" value={role} onChange={(e) => setRole(e.currentTarget.value)} required autoComplete="off" />
+      <PasswordInput
+        label="Password of your role"
+        description="Kept in protected storage on this computer and never shown again"
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
+        required
+        autoComplete="off"
+      />
+      <TextInput label="Desktop shown in the audit trail" placeholder="Accounts PC 2" description="Optional: how the audit trail calls this computer" value={desktopName} onChange={(e) => setDesktopName(e.currentTarget.value)} />
+      <ErrorNotice error={error} title={teamErrorTitle(error?.code, 'This desktop did not join')} />
+      <Group>
+        <Button onClick={() => void join()} loading={busy} disabled={!server.trim() || !role.trim() || !password || (address !== null && 'problem' in address)}>
+          Join the team database
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={500} data-testid={testId}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function JoinedStatus({ status, onLeft }: { status: TeamStatusView; onLeft: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const { busy, error, run } = useAction();
+  const leave = () =>
+    run(async () => {
+      setAsking(false);
+      await bridge.call('team.leave', {});
+      notifications.show({ color: 'teal', message: 'This desktop left the team database. The database keeps everything.' });
+      onLeft();
+    });
+  return (
+    <Stack gap="sm">
+      <Modal opened={asking} onClose={() => setAsking(false)} title="Leave the team database?" centered>
+        <Stack gap="sm">
+          <Text size="sm">
+            This desktop forgets <b>{status.url}</b> and its password. Jobs, approvals and the audit trail stay in the database; LIVE bulk jobs prepared here are no longer sent for approval.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setAsking(false)}>
+              Stay joined
+            </Button>
+            <Button color="red" onClick={() => void leave()}>
+              Leave
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" maw={720}>
+        <Fact label="Database" testId="team-database">
+          {status.database}
+        </Fact>
+        <Fact label="Signed in as" testId="team-user">
+          {status.user}
+        </Fact>
+        <Fact label="Server address (no password)">
+          <Code>{status.url}</Code>
+        </Fact>
+        <Fact label="This desktop" testId="team-desktop">
+          {status.desktopName}
+        </Fact>
+      </SimpleGrid>
+      <div>
+        <Text size="xs" c="dimmed" mb={4}>
+          Your team roles
+        </Text>
+        {status.roles.length > 0 ? (
+          <Stack gap={4} data-testid="team-roles">
+            {status.roles.map((r) => (
+              <Group key={r} gap="xs">
+                <Badge variant="light" color={r === 'preparer' ? 'blue' : r === 'approver' ? 'teal' : 'grape'}>
+                  {ROLE_LABEL[r]}
+                </Badge>
+                <Text size="sm" c="dimmed">
+                  {ROLE_MEANING[r]}
+                </Text>
+              </Group>
+            ))}
+          </Stack>
+        ) : (
+          <Text size="sm" c="dimmed" data-testid="team-roles">
+            {status.problem ? 'Not known while the database cannot be read.' : 'None: ask your administrator for a team role.'}
+          </Text>
+        )}
+      </div>
+      {status.problem && (
+        <Alert color="orange" variant="light" title="The team database cannot be read just now" data-testid="team-problem">
+          <Text size="sm">{status.problem}</Text>
+        </Alert>
+      )}
+      <ErrorNotice error={error} title="This desktop did not leave" />
+      <Group>
+        <Button variant="light" color="red" onClick={() => setAsking(true)} loading={busy}>
+          Leave the team database
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** Settings → Team: join a team database, see as whom and with which roles, leave. */
+export function TeamSettings() {
+  const status = useOperation('team.status', {});
+  useDataChanged(['connection'], () => void status.reload());
+  const joined = status.data?.joined ?? false;
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="team-settings-title">
+      <Group justify="space-between" mb="xs">
+        <Title order={4} id="team-settings-title">
+          Team
+        </Title>
+        {status.data && (
+          <Badge color={joined ? 'teal' : 'gray'} variant="light" data-testid="team-joined">
+            {joined ? 'Joined' : 'Not joined'}
+          </Badge>
+        )}
+      </Group>
+      <ErrorNotice error={status.error} onRetry={() => void status.reload()} />
+      {status.data && (joined ? <JoinedStatus status={status.data} onLeft={() => void status.reload()} /> : <JoinForm onJoined={() => void status.reload()} />)}
+    </Card>
+  );
+}

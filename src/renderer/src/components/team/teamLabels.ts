@@ -1,0 +1,63 @@
+/** Words and colours of the team workspace (issue 18), as a finance officer reads them. */
+import type { TeamJobState, TeamJobView, TeamRole, TeamStatusView } from '../../../../shared/contract/team';
+import type { ErrorCode } from '../../../../shared/errorCodes';
+
+export const TEAM_STATE_LABEL: Record<TeamJobState, string> = {
+  awaiting_approval: 'Waiting for approval',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  running: 'Approved · buying',
+  finished: 'Approved · finished',
+  cancelled: 'Cancelled',
+};
+
+export const TEAM_STATE_COLOR: Record<TeamJobState, string> = {
+  awaiting_approval: 'violet',
+  approved: 'teal',
+  rejected: 'red',
+  running: 'blue',
+  finished: 'green',
+  cancelled: 'gray',
+};
+
+export const ROLE_LABEL: Record<TeamRole, string> = { preparer: 'Preparer', approver: 'Approver', admin: 'Admin' };
+
+export const ROLE_MEANING: Record<TeamRole, string> = {
+  preparer: 'prepares jobs and sends them for approval',
+  approver: 'approves or rejects jobs prepared by someone else',
+  admin: 'prepares, approves others’ jobs and changes team settings',
+};
+
+/** What a team job buys, whatever kind the list returns ("bulk", "single", or a kind added later). */
+export function teamJobKindLabel(job: Pick<TeamJobView, 'kind' | 'preview'>): string {
+  const what = { airtime: 'airtime', data: 'data', electricity: 'electricity', cable: 'cable TV' }[job.preview.kind] ?? job.preview.kind;
+  if (job.kind === 'bulk') return `Bulk ${what}`;
+  if (job.kind === 'single') return `Single purchase${what && what !== 'single' ? ` (${what})` : ''}`;
+  return `${String(job.kind)} ${what}`;
+}
+
+/** Whether the signed-in member may approve or reject jobs at all (the database still checks each one). */
+export function mayDecide(status: TeamStatusView | undefined): boolean {
+  return !!status?.roles.some((r) => r === 'approver' || r === 'admin');
+}
+
+/** The titles of team errors: what went wrong in a few words (the message and hint say the rest). */
+export const TEAM_ERROR_TITLE: Partial<Record<ErrorCode, string>> = {
+  team_auth_failed: 'Wrong role or password',
+  team_unreachable: 'The database server could not be reached',
+  team_no_database: 'No such database on that server',
+  team_bad_url: 'The server address is not complete',
+  team_password_in_url: 'Leave the password out of the address',
+  team_schema_outdated: 'vendesk is not set up in that database',
+  team_schema_newer: 'The database needs a newer vendesk',
+  team_not_member: 'Your role holds no team role',
+  team_password_missing: 'The team password is no longer on this desktop',
+  team_not_joined: 'This desktop has not joined a team',
+  team_refused: 'The team database refused',
+  team_job_state: 'This job was already decided',
+  team_job_not_found: 'No such team job',
+};
+
+export function teamErrorTitle(code: string | undefined, fallback: string): string {
+  return (code && TEAM_ERROR_TITLE[code as ErrorCode]) || fallback;
+}
