@@ -104,11 +104,15 @@ export class BulkService {
     };
   }
 
-  async prepare(input: PrepareInput): Promise<BulkPreview> {
+  /** `signal` stops reading a large file; nothing is written when it is aborted before the draft. */
+  async prepare(input: PrepareInput, options: { signal?: AbortSignal } = {}): Promise<BulkPreview> {
     const path = resolveFileRef(this.app, input.file);
     const fileName = fileRefName(input.file);
-    const { table, sheetNames } = await readSheet(path, input.sheet, (rows) =>
-      this.app.events.emit('import.progress', { importId: fileName, done: rows, total: null, message: `Reading ${fileName}` }),
+    const { table, sheetNames } = await readSheet(
+      path,
+      input.sheet,
+      (rows) => this.app.events.emit('import.progress', { importId: fileName, done: rows, total: null, message: `Reading ${fileName}` }),
+      options.signal,
     );
     const choice = chooseMapping(this.app.settings, input.kind, table.headers, input.mapping);
     const catalogs = await this.catalogs(input.kind);
@@ -123,6 +127,8 @@ export class BulkService {
     // the 200,000-row file is not in memory three times over.
     const rowsTotal = result ? result.counts.rows : table.rows.length;
     table.rows = [];
+    // Cancelled while the file was checked: nothing is written (the draft it replaces is kept).
+    options.signal?.throwIfAborted();
     if (input.replaceJobId) {
       const old = this.store.job(input.replaceJobId);
       if (old && old.state === 'draft' && old.profile_id === this.profileId) this.store.deleteJob(old.id);

@@ -20,7 +20,7 @@ function ownRun(app: App, runId: string): string {
 }
 
 export const reconcileHandlers: HandlersOf<typeof reconcileOperations> = {
-  'reconcile.start': (input, app) => app.service(createReconcileRunner).start(input),
+  'reconcile.start': (input, app, call) => app.service(createReconcileRunner).start(input, { signal: call.signal }),
   'reconcile.cancel': (input, app) => ({ cancelled: app.service(createReconcileRunner).cancel(input.runId) }),
   'reconcile.runs': (input, app) => listRuns(app.db, app.connection.profileId, input.limit),
   'reconcile.run': (input, app) => runView(app.db, ownRun(app, input.runId)),
