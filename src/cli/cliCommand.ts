@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { App } from '../main/app';
+import type { OperationInput, OperationName, OperationOutput } from '../shared/contract';
 import { parseNairaText, type Kobo } from '../shared/money';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, invalidRows: 3, awaitingApproval: 4 } as const;
@@ -42,6 +43,13 @@ export interface CliContext {
   progress(message: string): void;
   /** Resolves when the user presses Ctrl-C (for long-running commands). */
   interrupted: Promise<void>;
+  /** Aborted when the user presses Ctrl-C: the signal of every call the command makes. */
+  signal: AbortSignal;
+  /**
+   * Calls one operation of the contract with the app and the command's signal (Ctrl-C cancels
+   * it: the call then fails with the code `cancelled`).
+   */
+  call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>>;
   stdout: (text: string) => void;
 }
 

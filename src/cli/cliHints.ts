@@ -27,6 +27,7 @@ export const CLI_HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   profile_not_found: (e) => (e.hint?.startsWith('Name one of') ? e.hint.replace('Name one of', 'Give --profile one of') : 'Give --profile the name or id of a saved connection profile.'),
   profile_ambiguous: (e) => e.hint?.replace('Name one of', 'Give --profile the id of one of'),
   sync_cancelled: 'Run `vendesk sync` again; it carries on from the last page saved.',
+  cancelled: (e) => (e.hint?.startsWith('Press Sync') ? 'Run `vendesk sync` again; it carries on from the last page saved.' : undefined),
   sync_failed: 'Run `vendesk sync` again; it continues from the last page saved.',
   recent_duplicate: 'Add --repeat to buy it again, only if another purchase is wanted.',
   purchase_in_progress: 'Wait for it to finish: `vendesk purchases` lists it.',

@@ -11,6 +11,7 @@ import { namedPathsPolicy } from '../main/filePolicy';
 import { redactSecrets, registerSecret } from '../main/redact';
 import { AppError } from '../shared/appError';
 import { EXIT, GLOBAL_OPTIONS, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
+import { callOrThrow } from './callOrThrow';
 import { cliError } from './cliHints';
 import { COMMANDS } from './commands';
 
@@ -242,10 +243,31 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (token) registerSecret(token);
   let app: App | null = null;
   let onSigint: (() => void) | null = null;
+  // Ctrl-C aborts the signal of the command's calls (a bulk job pauses instead: see bulk submit).
+  const controller = new AbortController();
   const interrupted = new Promise<void>((resolve) => {
-    onSigint = () => resolve();
+    onSigint = () => {
+      controller.abort();
+      resolve();
+    };
     process.once('SIGINT', onSigint);
   });
+  const openApp = async (): Promise<App> => {
+    if (!app) {
+      app = await createApp({
+        dataDir,
+        shell: 'cli',
+        env,
+        // The command line names files by their paths.
+        filePolicy: namedPathsPolicy,
+        ...(baseUrl && token ? { connection: { baseUrl, token, kind: 'live' as const } } : {}),
+        ...(profile ? { profile } : {}),
+      });
+      // Outcomes the team database missed while it was unreachable are written first.
+      if (isTeamCommand(command.path)) await writePendingTeamOutcomes(app);
+    }
+    return app;
+  };
 
   try {
     if (profile && args.options['base-url'] !== undefined) {
@@ -258,25 +280,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       args,
       json,
       interrupted,
+      signal: controller.signal,
+      call: async (name, input) => callOrThrow(await openApp(), name, input, { signal: controller.signal }),
       stdout: io.stdout,
       env,
       progress: (m) => io.stderr(redactSecrets(m)),
-      app: async () => {
-        if (!app) {
-          app = await createApp({
-            dataDir,
-            shell: 'cli',
-            env,
-            // The command line names files by their paths.
-            filePolicy: namedPathsPolicy,
-            ...(baseUrl && token ? { connection: { baseUrl, token, kind: 'live' as const } } : {}),
-            ...(profile ? { profile } : {}),
-          });
-          // Outcomes the team database missed while it was unreachable are written first.
-          if (isTeamCommand(command.path)) await writePendingTeamOutcomes(app);
-        }
-        return app;
-      },
+      app: openApp,
     });
     io.stdout(json ? JSON.stringify(result.json) : result.text);
     return result.exitCode ?? EXIT.ok;

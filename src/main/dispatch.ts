@@ -1,13 +1,16 @@
 /**
  * Calls one operation of the contract: the name is checked, the input parsed with the
  * operation's schema (a malformed input gets a message naming the field), the handler run, and
- * every failure turned into an error shape a user can act on. All shells go through here.
+ * every failure turned into an error shape a user can act on. All shells go through here, each
+ * with the call's AbortSignal (Ctrl-C in the CLI, a cancel by call id from a window).
  */
 import { z } from 'zod';
 import { isOperationName, operationDef, type AppErrorShape, type CallResult, type OperationName } from '../shared/contract';
+import type { CallOptions } from '../shared/contract/define';
 import { AppError } from '../shared/appError';
 import type { App } from './app';
 import { handlers } from './handlers';
+import type { CallContext } from './handlers/handlerTypes';
 import { redactSecrets } from './redact';
 
 /**
@@ -76,7 +79,35 @@ export function describeZodError(error: z.ZodError): string {
     .join(' ');
 }
 
-export async function dispatch(app: App, name: string, rawInput: unknown): Promise<CallResult<unknown>> {
+/**
+ * Whether a call failed because its signal was aborted (and not for a reason of its own: a
+ * purchase refused after Ctrl-C stays refused).
+ */
+function stoppedByCancel(error: unknown, signal: AbortSignal): boolean {
+  if (!signal.aborted) return false;
+  if (error === signal.reason) return true;
+  if (error instanceof AppError) return error.code === 'cancelled' || error.code === 'sync_cancelled';
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+/**
+ * A call whose caller cancelled it (its signal aborted) ends as `cancelled`: the service's own
+ * words when it said why it stopped (a sync carries on from the last page saved), otherwise what
+ * was stopped.
+ */
+function cancelledError(summary: string, error: unknown): AppError {
+  // A call made after the signal was aborted still runs (a CLI's clean-up after Ctrl-C, such as
+  // pausing a bulk job, must): only the services that take the signal stop, at their first check.
+  if (error instanceof AppError && (error.code === 'cancelled' || error.code === 'sync_cancelled')) {
+    return new AppError('cancelled', error.message, error.hint, error.details);
+  }
+  const what = summary.charAt(0).toLowerCase() + summary.slice(1);
+  return new AppError('cancelled', `Cancelled before it finished: ${what}.`, 'Run it again when you are ready.');
+}
+
+export async function dispatch(app: App, name: string, rawInput: unknown, options: CallOptions = {}): Promise<CallResult<unknown>> {
+  const signal = options.signal ?? new AbortController().signal;
+  let summary = name;
   try {
     if (!isOperationName(name)) {
       throw new AppError('unknown_operation', `There is no operation called "${name}".`, 'Update vendesk: the window and the app are out of step.');
@@ -89,13 +120,14 @@ export async function dispatch(app: App, name: string, rawInput: unknown): Promi
       });
     }
     const def = operationDef(name);
-    const handler = handlers[name as OperationName] as (input: unknown, app: App) => unknown;
-    const value = await handler(parsed.data, app);
+    summary = def.summary;
+    const handler = handlers[name as OperationName] as (input: unknown, app: App, call: CallContext) => unknown;
+    const value = await handler(parsed.data, app, { signal });
     // What the operation changed, as its contract entry declares: the windows re-read it.
     if (def.invalidates) app.invalidate(def.invalidates, name);
     return { ok: true, value };
   } catch (error) {
-    return { ok: false, error: toErrorShape(error) };
+    return { ok: false, error: toErrorShape(stoppedByCancel(error, signal) ? cancelledError(summary, error) : error) };
   }
 }
 

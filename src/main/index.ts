@@ -1,8 +1,8 @@
 /**
  * The Electron shell — the only code that imports `electron`. It creates the window per
  * Electron's security checklist, serves the renderer from its own app:// origin, wires the
- * contract to ipcMain.handle (every input parsed by the contract's schema in dispatch, the sender
- * frame checked), forwards events, opens files only through its own dialog, and keeps live tokens
+ * contract to ipcMain.handle (./shell/ipcCalls.ts: every input parsed by the contract's schema in
+ * dispatch, the sender frame checked, a window's calls cancellable by their id), forwards events, opens files only through its own dialog, and keeps live tokens
  * encrypted with safeStorage where there is a keyring.
  */
 import { app as electronApp, BrowserWindow, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
@@ -10,8 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAllowedExternalUrl } from '../shared/externalLinks';
 import { createApp, type App } from './app';
-import { dispatch } from './dispatch';
 import { appAssetPath } from './shell/appProtocol';
+import { handleContractCalls } from './shell/ipcCalls';
 import { electronNativeBinding } from './shell/nativeBinding';
 import { PickedFiles } from './shell/pickedFiles';
 import { APP_ENTRY_URL, APP_SCHEME, isRendererUrl } from './shell/rendererOrigin';
@@ -113,13 +113,7 @@ async function start(): Promise<void> {
   });
   const appCore = core;
 
-  ipcMain.handle('vendesk:call', async (event, name: unknown, input: unknown) => {
-    if (!isTrustedFrame(event.senderFrame)) {
-      return { ok: false, error: { code: 'untrusted_sender', message: 'This window may not call vendesk.' } };
-    }
-    if (typeof name !== 'string') return { ok: false, error: { code: 'invalid_input', message: 'Operation name must be text.' } };
-    return dispatch(appCore, name, input);
-  });
+  handleContractCalls(ipcMain, appCore, (event) => isTrustedFrame(event.senderFrame));
   ipcMain.handle('vendesk:pick-file', async (event, request: unknown) => {
     if (!isTrustedFrame(event.senderFrame)) return null;
     const win = BrowserWindow.fromWebContents(event.sender);

@@ -3,7 +3,10 @@ import type { AppEvent, CallResult } from '../shared/contract';
 import type { FileRef } from '../shared/contract/files';
 
 export interface VendeskPreloadApi {
-  call(name: string, input: unknown): Promise<CallResult<unknown>>;
+  /** One operation of the contract; with `callId`, `cancel(callId)` can stop it while it runs. */
+  call(name: string, input: unknown, callId?: string): Promise<CallResult<unknown>>;
+  /** Cancels this window's call with that id; `cancelled` is false when none such runs. */
+  cancel(callId: string): Promise<{ cancelled: boolean }>;
   on(listener: (event: AppEvent) => void): () => void;
   /**
    * Opens vendesk's open-file dialog (in main). The chosen file comes back as a handle main issued

@@ -8,7 +8,8 @@ import type { FileRef } from '../shared/contract/files';
 import type { VendeskPreloadApi } from './api';
 
 const api: VendeskPreloadApi = {
-  call: (name, input) => ipcRenderer.invoke('vendesk:call', name, input) as Promise<CallResult<unknown>>,
+  call: (name, input, callId) => ipcRenderer.invoke('vendesk:call', name, input, callId) as Promise<CallResult<unknown>>,
+  cancel: (callId) => ipcRenderer.invoke('vendesk:cancel', callId) as Promise<{ cancelled: boolean }>,
   on: (listener) => {
     const wrapped = (_e: Electron.IpcRendererEvent, event: AppEvent) => listener(event);
     ipcRenderer.on('vendesk:event', wrapped);

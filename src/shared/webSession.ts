@@ -9,6 +9,13 @@
  */
 export const SESSION_HEADER = 'X-Vendesk-Session';
 
+/**
+ * The id a tab gives a call (`POST /api/<operation>`) so it can cancel it while it runs:
+ * `POST /api/cancel/<id>` with the same session. Ids are the caller's own; a web shell session
+ * can cancel only the calls it made.
+ */
+export const CALL_HEADER = 'X-Vendesk-Call';
+
 /** The fragment that carries the secret in the printed link: `#session=<secret>`. */
 export const SESSION_FRAGMENT_PREFIX = '#session=';
 

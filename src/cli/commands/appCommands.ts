@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { runSandboxCli } from '../../sandbox/standalone';
 import { formatNaira } from '../../shared/money';
 import { command } from '../cliCommand';
-import { callOrThrow } from '../callOrThrow';
 import { isoTime, naira } from '../jsonShape';
 
 export const balanceCommand = command({
@@ -13,7 +12,7 @@ export const balanceCommand = command({
   output: z.strictObject({ accountName: z.string(), balance: naira, currency: z.string(), accountNumber: z.string(), readAt: isoTime, connection: z.enum(['sandbox', 'live']) }),
   async run(ctx) {
     const app = await ctx.app();
-    const b = await callOrThrow(app, 'account.balance', {});
+    const b = await ctx.call('account.balance', {});
     return {
       json: { accountName: b.accountName, balance: b.balanceKobo / 100, currency: b.currency, accountNumber: b.accountNumber, readAt: b.readAt, connection: app.connection.kind },
       text: `${b.accountName}\nBalance: ${formatNaira(b.balanceKobo)} (${b.currency}, account ${b.accountNumber})\nConnection: ${app.connection.kind.toUpperCase()} ${app.connection.profileName}`,

@@ -11,7 +11,6 @@ import { BULK_JOB_STATES, type BulkJobView, type BulkKind, type BulkMoney } from
 import { AppError } from '../../shared/appError';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../../main/app';
-import { callOrThrow } from '../callOrThrow';
 import { cliText } from '../cliHints';
 import { EXIT, UsageError, command, nairaOption, numberOption, requireOption, requirePositional, stringOption, type CliContext, type CliResult } from '../cliCommand';
 import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
@@ -137,7 +136,7 @@ async function follow(ctx: CliContext, app: App, jobId: string, run: () => Promi
   });
   const onInterrupt = ctx.interrupted.then(() => {
     ctx.progress('Pausing: items in flight finish, nothing new is sent. Resume with: vendesk bulk resume ' + jobId);
-    void callOrThrow(app, 'bulk.pause', { jobId });
+    void ctx.call('bulk.pause', { jobId });
   });
   void onInterrupt;
   try {
@@ -162,9 +161,8 @@ export const bulkValidateCommand = command({
   async run(ctx) {
     const file = fileArg(ctx);
     const kind = kindOption(ctx);
-    const app = await ctx.app();
     const sheet = stringOption(ctx.args, 'sheet');
-    const v = await callOrThrow(app, 'bulk.validate', { file: { path: file }, kind, ...(sheet ? { sheet } : {}) });
+    const v = await ctx.call('bulk.validate', { file: { path: file }, kind, ...(sheet ? { sheet } : {}) });
     const json = { rows: v.rows, valid: v.valid, invalid: v.invalid, duplicates: v.duplicates, totalAmount: v.totalKobo / 100, errors: v.errors };
     const text = [
       `${v.rows} row(s): ${v.valid} valid, ${v.invalid} invalid, ${v.duplicates} duplicate(s). Total of valid rows: ${formatNaira(v.totalKobo)}.`,
@@ -203,7 +201,7 @@ export const bulkSubmitCommand = command({
     const confirmTotal = nairaOption(ctx.args, 'confirm-total') === undefined ? undefined : stringOption(ctx.args, 'confirm-total');
     const sheet = stringOption(ctx.args, 'sheet');
     const app = await ctx.app();
-    const preview = await callOrThrow(app, 'bulk.prepare', {
+    const preview = await ctx.call('bulk.prepare', {
       file: { path: file },
       kind,
       ...(sheet ? { sheet } : {}),
@@ -211,8 +209,8 @@ export const bulkSubmitCommand = command({
     });
     const jobId = preview.job.id;
     if (preview.job.invalidRows > 0 && ctx.args.options['skip-invalid'] !== true) {
-      const invalid = await callOrThrow(app, 'bulk.invalidRows', { jobId, limit: 5000 });
-      await callOrThrow(app, 'bulk.discard', { jobId });
+      const invalid = await ctx.call('bulk.invalidRows', { jobId, limit: 5000 });
+      await ctx.call('bulk.discard', { jobId });
       return {
         exitCode: EXIT.invalidRows,
         json: { error: { code: 'invalid_rows', message: `${preview.job.invalidRows} row(s) are invalid; nothing was bought.`, hint: 'Fix them, or add --skip-invalid to buy only the valid rows.' }, errors: invalid.rows.map((r) => ({ row: r.row, field: r.field, message: r.message })) },
@@ -225,12 +223,12 @@ export const bulkSubmitCommand = command({
     );
     const job = await follow(ctx, app, jobId, async () => {
       try {
-        return await callOrThrow(app, 'bulk.confirm', { jobId, wait: true, ...(maxTotalKobo ? { maxTotalKobo } : {}), ...(confirmTotal ? { typedTotal: confirmTotal } : {}) });
+        return await ctx.call('bulk.confirm', { jobId, wait: true, ...(maxTotalKobo ? { maxTotalKobo } : {}), ...(confirmTotal ? { typedTotal: confirmTotal } : {}) });
       } catch (error) {
         // Refused before anything was sent: no draft is left behind (one sent for approval is kept to resume).
         const waiting = error instanceof AppError && error.code === 'awaiting_approval';
-        const status = waiting ? null : await callOrThrow(app, 'bulk.status', { jobId }).catch(() => null);
-        if (status?.state === 'draft') await callOrThrow(app, 'bulk.discard', { jobId });
+        const status = waiting ? null : await ctx.call('bulk.status', { jobId }).catch(() => null);
+        if (status?.state === 'draft') await ctx.call('bulk.discard', { jobId });
         throw error;
       }
     });
@@ -248,7 +246,7 @@ export const bulkResumeCommand = command({
   async run(ctx) {
     const jobId = jobIdArg(ctx);
     const app = await ctx.app();
-    const job = await follow(ctx, app, jobId, () => callOrThrow(app, 'bulk.resume', { jobId, wait: true }));
+    const job = await follow(ctx, app, jobId, () => ctx.call('bulk.resume', { jobId, wait: true }));
     return jobResult(job);
   },
 });
@@ -264,8 +262,7 @@ function jobCommand(path: string[], summary: string, op: 'bulk.checkAgain' | 'bu
     ...(exitCodes ? { exitCodes } : {}),
     async run(ctx) {
       const jobId = jobIdArg(ctx);
-      const app = await ctx.app();
-      const job = await callOrThrow(app, op, { jobId });
+      const job = await ctx.call(op, { jobId });
       // Status says with its exit code whether the job waits for someone; a cancel that worked is done.
       return exitCodes ? jobResult(job) : { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
     },
@@ -295,7 +292,7 @@ export const bulkListCommand = command({
     const limit = numberOption(ctx.args, 'limit') ?? 20;
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, got "${limit}"`);
     const app = await ctx.app();
-    const jobs = (await callOrThrow(app, 'bulk.list', { limit })).filter((j) => j.state !== 'draft');
+    const jobs = (await ctx.call('bulk.list', { limit })).filter((j) => j.state !== 'draft');
     const text = jobs.length === 0
       ? `No bulk jobs on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
       : jobs
@@ -324,8 +321,7 @@ export const bulkExportCommand = command({
     const ext = path.extname(out).toLowerCase();
     if (ext !== '.xlsx' && ext !== '.csv') throw new UsageError(`--out must end in .xlsx or .csv, got "${out}"`);
     const format = ext === '.xlsx' ? 'xlsx' : 'csv';
-    const app = await ctx.app();
-    const written = await callOrThrow(app, 'bulk.export', { jobId, format });
+    const written = await ctx.call('bulk.export', { jobId, format });
     const file = writeExportTo(written.path, out);
     return { json: { jobId, path: file, format, rows: written.rows, bytes: written.bytes }, text: `Wrote the results of job ${jobId} (${written.rows} row(s)) to ${file}.` };
   },
@@ -368,8 +364,8 @@ export const bulkCapsCommand = command({
     const app = await ctx.app();
     const changed = perJob !== undefined || perDay !== undefined;
     const caps = changed
-      ? await callOrThrow(app, 'bulk.settings.set', { ...(perJob !== undefined ? { capPerJobKobo: perJob } : {}), ...(perDay !== undefined ? { capPerDayKobo: perDay } : {}) })
-      : await callOrThrow(app, 'bulk.settings.get', {});
+      ? await ctx.call('bulk.settings.set', { ...(perJob !== undefined ? { capPerJobKobo: perJob } : {}), ...(perDay !== undefined ? { capPerDayKobo: perDay } : {}) })
+      : await ctx.call('bulk.settings.get', {});
     const connection = `${app.connection.kind.toUpperCase()} ${app.connection.profileName}`;
     return {
       json: { connection, perJob: caps.capPerJobKobo === null ? null : caps.capPerJobKobo / 100, perDay: caps.capPerDayKobo === null ? null : caps.capPerDayKobo / 100, changed },

@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import type { EndpointCheck, EndpointCheckState } from '../../shared/contract/serviceCheck';
-import { callOrThrow } from '../callOrThrow';
 import { cliText } from '../cliHints';
 import { EXIT, command } from '../cliCommand';
 import { isoTime } from '../jsonShape';
@@ -80,8 +79,7 @@ export const doctorCommand = command({
   options: [],
   output: reportShape,
   async run(ctx) {
-    const app = await ctx.app();
-    const answer = await callOrThrow(app, 'connection.doctor', {});
+    const answer = await ctx.call('connection.doctor', {});
     const report = { ...answer, summary: cliText(answer.summary) };
     const c = report.connection;
     const text = [`Connection: ${c.kind === 'live' ? 'LIVE' : 'SANDBOX'} ${c.profileName} (${c.baseUrl})`, report.summary, '', checkLines(report.checks)].join('\n');

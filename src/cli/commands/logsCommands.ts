@@ -8,9 +8,7 @@ import type { EventMap } from '../../shared/contract/events';
 import { reversedDatesMessage, type LogFilter, type MirrorRow } from '../../shared/contract/logs';
 import { formatNaira } from '../../shared/money';
 import { faceAndCostText } from '../../shared/spendText';
-import { exportLogs } from '../../main/mirror/logExport';
-import { logSync } from '../../main/mirror/logSync';
-import { callOrThrow } from '../callOrThrow';
+import { writeExportTo } from './bulkCommands';
 import { UsageError, command, dateRangeOptions, numberOption, requireOption, stringOption, type CliContext, type OptionSpec } from '../cliCommand';
 import { isoTime, naira } from '../jsonShape';
 
@@ -85,15 +83,14 @@ export const syncCommand = command({
   async run(ctx) {
     const { from, to } = dateRangeOptions(ctx.args, reversedDatesMessage);
     const app = await ctx.app();
-    const controller = new AbortController();
-    void ctx.interrupted.then(() => controller.abort());
     const stop = app.events.subscribe((event) => {
       if (event.name !== 'sync.progress') return;
       const p = event.payload as EventMap['sync.progress'];
       if (p.state === 'running' && p.pages > 0) ctx.progress(`sync: ${p.done}${p.total !== null ? ` of ${p.total}` : ''} entries, ${p.pages} pages`);
     });
     try {
-      const r = await logSync(app).run({ from, to, signal: controller.signal });
+      // Ctrl-C cancels the call: the pages fetched are saved, and the next sync carries on after them.
+      const r = await ctx.call('sync.run', { from, to });
       return {
         json: { fetched: r.fetched, inserted: r.inserted, updated: r.updated, pages: r.pages, resumed: r.resumed },
         text: `Synced ${r.fetched} entries in ${r.pages} pages: ${r.inserted} new, ${r.updated} changed${r.resumed ? ' (continued an interrupted sync)' : ''}.`,
@@ -114,9 +111,8 @@ export const logsCommand = command({
     const filter = filterOf(ctx);
     const limit = numberOption(ctx.args, 'limit') ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
-    const app = await ctx.app();
-    const page = await callOrThrow(app, 'logs.query', { filter, sort: 'time_desc', offset: 0, limit });
-    const totals = await callOrThrow(app, 'logs.totals', { filter });
+    const page = await ctx.call('logs.query', { filter, sort: 'time_desc', offset: 0, limit });
+    const totals = await ctx.call('logs.totals', { filter });
     const lines = page.rows.map((r) => `${r.createdAt.slice(0, 19).replace('T', ' ')}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`);
     return {
       json: { total: totals.count, amount: totals.amountKobo / 100, cost: totals.costKobo / 100, commission: totals.commissionKobo / 100, entries: page.rows.map(rowJson) },
@@ -136,11 +132,11 @@ export const exportLogsCommand = command({
     const ext = path.extname(out).toLowerCase();
     if (ext !== '.xlsx' && ext !== '.csv') throw new UsageError('--out must end in .xlsx or .csv');
     const filter = filterOf(ctx);
-    const app = await ctx.app();
-    const file = await exportLogs(app, { filter, sort: 'time_desc', format: ext === '.xlsx' ? 'xlsx' : 'csv', outPath: out, onProgress: (n) => ctx.progress(`export: ${n} rows`) });
+    const file = await ctx.call('logs.export', { filter, sort: 'time_desc', format: ext === '.xlsx' ? 'xlsx' : 'csv' });
+    const written = writeExportTo(file.path, out);
     return {
-      json: { path: file.path, rows: file.rows, bytes: file.bytes, amount: file.totals.amountKobo / 100, cost: file.totals.costKobo / 100, commission: file.totals.commissionKobo / 100 },
-      text: `Wrote ${file.rows} entries to ${file.path} (${faceAndCostText(file.totals.amountKobo, file.totals.costKobo)}).`,
+      json: { path: written, rows: file.rows, bytes: file.bytes, amount: file.totals.amountKobo / 100, cost: file.totals.costKobo / 100, commission: file.totals.commissionKobo / 100 },
+      text: `Wrote ${file.rows} entries to ${written} (${faceAndCostText(file.totals.amountKobo, file.totals.costKobo)}).`,
     };
   },
 });
@@ -171,8 +167,7 @@ export const catalogCommand = command({
     if (!CATALOG_KINDS.includes(kind as (typeof CATALOG_KINDS)[number])) throw new UsageError('Name the catalog: vendesk catalog airtime|data|cable|electricity');
     const network = stringOption(ctx.args, 'network')?.toUpperCase();
     const wanted = network === 'GLO' ? 'GLOBACOM' : network;
-    const app = await ctx.app();
-    const c = await callOrThrow(app, ctx.args.options.refresh === true ? 'catalog.refresh' : 'catalog.get', {});
+    const c = await ctx.call(ctx.args.options.refresh === true ? 'catalog.refresh' : 'catalog.get', {});
     const match = (n: string) => !wanted || n.toUpperCase() === wanted;
     switch (kind) {
       case 'airtime': {

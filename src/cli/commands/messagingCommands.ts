@@ -7,10 +7,9 @@ import type { ContactsImportResult, MessageQuote, MessageView, OtpSentView, Phon
 import { formatNaira } from '../../shared/money';
 import { NOT_GIVEN, countText } from '../../shared/notGiven';
 import { parseUseCases } from '../../shared/messagingTemplate';
-import { createMessagingService } from '../../main/messaging/messagingService';
-import { callOrThrow } from '../callOrThrow';
+import { AppError } from '../../shared/appError';
 import { textTable as table } from '../textTable';
-import { EXIT, UsageError, command, dateOption, numberOption, requireOption, requirePositional, stringOption, type ParsedArgs } from '../cliCommand';
+import { EXIT, UsageError, command, dateOption, numberOption, requireOption, requirePositional, stringOption, type CliContext, type ParsedArgs } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
 
 function positional(args: ParsedArgs, index: number, what: string): string {
@@ -21,6 +20,21 @@ function listOption(args: ParsedArgs, name: string): string[] {
   const v = args.options[name];
   if (v === undefined) return [];
   return (Array.isArray(v) ? v : [String(v)]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
+/** The phonebook the user named by its id or its exact name (any case), from the service's list. */
+async function phonebookNamed(ctx: CliContext, idOrName: string): Promise<PhonebookView> {
+  const list = await ctx.call('messaging.phonebooks.list', {});
+  if (/^\d+$/.test(idOrName.trim())) {
+    const byId = list.find((p) => p.id === Number(idOrName));
+    if (byId) return byId;
+  }
+  const byName = list.filter((p) => p.name.toLowerCase() === idOrName.trim().toLowerCase());
+  if (byName.length === 1) return byName[0];
+  if (byName.length > 1) {
+    throw new AppError('phonebook_ambiguous', `${byName.length} phonebooks are called "${idOrName}" (ids ${byName.map((p) => p.id).join(', ')}).`, 'Name the phonebook by its id instead.');
+  }
+  throw new AppError('phonebook_not_found', `There is no phonebook "${idOrName}".`, 'List them with: vendesk phonebook list, or create it with: vendesk phonebook create NAME');
 }
 
 function integer(args: ParsedArgs, name: string, fallback: number): number {
@@ -168,8 +182,7 @@ export const phonebookCreateCommand = command({
   output: phonebookShape,
   async run(ctx) {
     const name = positional(ctx.args, 0, 'The phonebook NAME');
-    const app = await ctx.app();
-    const pb = await callOrThrow(app, 'messaging.phonebooks.create', { name, description: stringOption(ctx.args, 'description') ?? '' });
+    const pb = await ctx.call('messaging.phonebooks.create', { name, description: stringOption(ctx.args, 'description') ?? '' });
     return { json: phonebookJson(pb), text: `Created phonebook ${pb.id}: ${pb.name}` };
   },
 });
@@ -181,8 +194,7 @@ export const phonebookListCommand = command({
   options: [],
   output: z.array(phonebookShape),
   async run(ctx) {
-    const app = await ctx.app();
-    const list = await callOrThrow(app, 'messaging.phonebooks.list', {});
+    const list = await ctx.call('messaging.phonebooks.list', {});
     const text = list.length
       ? table([['ID', 'NAME', 'CONTACTS', 'DESCRIPTION'], ...list.map((p) => [String(p.id), p.name, countText(p.contactCount), p.description])])
       : 'No phonebooks yet. Create one with: vendesk phonebook create NAME';
@@ -212,9 +224,8 @@ export const phonebookContactsCommand = command({
     if (limit < 1 || limit > 1000) throw new UsageError(`--limit must be a whole number from 1 to 1000, got "${limit}"`);
     const offset = integer(ctx.args, 'offset', 0);
     const search = stringOption(ctx.args, 'search') ?? '';
-    const app = await ctx.app();
-    const pb = await app.service(createMessagingService).resolvePhonebook(which);
-    const page = await callOrThrow(app, 'messaging.phonebooks.get', { id: pb.id, offset, limit, search });
+    const pb = await phonebookNamed(ctx, which);
+    const page = await ctx.call('messaging.phonebooks.get', { id: pb.id, offset, limit, search });
     const contacts = page.contacts.map((c) => ({ id: c.id, name: c.name, phoneNumber: c.phoneNumber, createdAt: c.createdAt }));
     const shown = contacts.length ? `${offset + 1}–${offset + contacts.length}` : 'none';
     const text = !page.contactsListed
@@ -243,7 +254,7 @@ export const contactsImportCommand = command({
     const phonebookArg = requireOption(ctx.args, 'phonebook');
     const sheet = stringOption(ctx.args, 'sheet');
     const app = await ctx.app();
-    const pb = await app.service(createMessagingService).resolvePhonebook(phonebookArg);
+    const pb = await phonebookNamed(ctx, phonebookArg);
     let lastShown = -1;
     const unsubscribe = app.events.subscribe((event) => {
       if (event.name !== 'contacts.progress') return;
@@ -252,10 +263,9 @@ export const contactsImportCommand = command({
       lastShown = p.done;
       if (p.message) ctx.progress(p.message);
     });
-    const cancel = () => void callOrThrow(app, 'messaging.contacts.cancel', { phoneBookId: pb.id });
-    void ctx.interrupted.then(cancel);
+    // Ctrl-C cancels the import: the chunks uploaded so far are counted and kept.
     try {
-      const r = await callOrThrow(app, 'messaging.contacts.import', { file: { path: file }, phoneBookId: pb.id, ...(sheet ? { sheet } : {}) });
+      const r = await ctx.call('messaging.contacts.import', { file: { path: file }, phoneBookId: pb.id, ...(sheet ? { sheet } : {}) });
       const lines = [
         `${r.fileName} → phonebook ${pb.id} (${pb.name})${r.cancelled ? ' — CANCELLED, part uploaded' : ''}`,
         `Rows read:             ${r.rows.toLocaleString('en-NG')}`,
@@ -287,9 +297,8 @@ export const templateCreateCommand = command({
   ],
   output: templateShape,
   async run(ctx) {
-    const app = await ctx.app();
     const slug = stringOption(ctx.args, 'slug');
-    const t = await callOrThrow(app, 'messaging.templates.create', {
+    const t = await ctx.call('messaging.templates.create', {
       name: requireOption(ctx.args, 'name'),
       body: requireOption(ctx.args, 'body'),
       useCases: parseUseCases(requireOption(ctx.args, 'use-case')),
@@ -309,8 +318,7 @@ export const templateListCommand = command({
   options: [],
   output: z.array(templateShape),
   async run(ctx) {
-    const app = await ctx.app();
-    const list = await callOrThrow(app, 'messaging.templates.list', {});
+    const list = await ctx.call('messaging.templates.list', {});
     return {
       json: list.map(templateJson),
       text: list.length ? table([['ID', 'NAME', 'STATE (NG)', 'PLACEHOLDERS', 'TEXT'], ...list.map(templateRow)]) : 'No templates yet. Create one with: vendesk template create',
@@ -345,19 +353,18 @@ export const smsSendCommand = command({
     if (!message === !templateId) throw new UsageError('Give either --message TEXT or --template ID');
     const dryRun = a.options['dry-run'] === true;
     const sender = dryRun ? (stringOption(a, 'sender') ?? '') : requireOption(a, 'sender');
-    const app = await ctx.app();
     const target = to
       ? { kind: 'number' as const, to }
-      : { kind: 'phonebook' as const, phoneBookId: (await app.service(createMessagingService).resolvePhonebook(phonebookArg ?? '')).id };
+      : { kind: 'phonebook' as const, phoneBookId: (await phonebookNamed(ctx, phonebookArg ?? '')).id };
     const values = a.options.value !== undefined ? (a.options.value as string[]) : (stringOption(a, 'values') ?? '').split(',').map((v) => v.trim()).filter((v, i, all) => v !== '' || all.length > 1);
     const content = templateId ? { kind: 'template' as const, templateId, values } : { kind: 'text' as const, text: message ?? '' };
     const emails = listOption(a, 'email');
-    const quote = await callOrThrow(app, 'messaging.quote', { target, content, emails });
+    const quote = await ctx.call('messaging.quote', { target, content, emails });
     const costLine = `${quote.recipientsLabel}: ${quote.recipients.toLocaleString('en-NG')} recipient(s) × ${quote.pages} page(s) × ₦4${quote.emails ? ` + ${quote.emails} email cop${quote.emails === 1 ? 'y' : 'ies'} × ₦1` : ''} = ${formatNaira(quote.totalKobo)}`;
     if (dryRun) return { json: { dryRun: true as const, quote: quoteJson(quote) }, text: `Would send (nothing sent):\n${costLine}\nText: ${quote.body}` };
     ctx.progress(`Sending: ${costLine}`);
     const subject = stringOption(a, 'subject');
-    const sent = await callOrThrow(app, 'messaging.send', { target, content, emails, senderId: sender, confirmedTotalKobo: quote.totalKobo, ...(subject ? { subject } : {}) });
+    const sent = await ctx.call('messaging.send', { target, content, emails, senderId: sender, confirmedTotalKobo: quote.totalKobo, ...(subject ? { subject } : {}) });
     return { json: messageJson(sent), text: `Sent.\n${messageText(sent)}` };
   },
 });
@@ -369,8 +376,7 @@ export const smsSendersCommand = command({
   options: [],
   output: z.array(z.strictObject({ senderId: z.string(), approval: approvalShape, state: approvalState, approved: z.boolean(), createdAt: isoTimeOrNull })),
   async run(ctx) {
-    const app = await ctx.app();
-    const list = await callOrThrow(app, 'messaging.senderIds', {});
+    const list = await ctx.call('messaging.senderIds', {});
     return { json: list.map(senderJson), text: table([['SENDER ID', 'STATE (NG)', 'USABLE'], ...list.map((s) => [s.senderId, s.state, s.approved ? 'yes' : 'no'])]) };
   },
 });
@@ -383,8 +389,7 @@ export const smsStatusCommand = command({
   output: messageShape,
   async run(ctx) {
     const reference = positional(ctx.args, 0, 'The message REF');
-    const app = await ctx.app();
-    const m = await callOrThrow(app, 'messaging.status', { reference });
+    const m = await ctx.call('messaging.status', { reference });
     return { json: messageJson(m), text: messageText(m) };
   },
 });
@@ -403,11 +408,10 @@ export const smsHistoryCommand = command({
   output: z.strictObject({ items: z.array(messageShape), page: z.number(), perPage: z.number(), totalPages: z.number().nullable(), totalRecords: z.number().nullable(), hasMore: z.boolean() }),
   async run(ctx) {
     const a = ctx.args;
-    const app = await ctx.app();
     const startDate = dateOption(a, 'from');
     const endDate = dateOption(a, 'to');
     const search = stringOption(a, 'search');
-    const h = await callOrThrow(app, 'messaging.history', {
+    const h = await ctx.call('messaging.history', {
       page: integer(a, 'page', 1),
       perPage: integer(a, 'per-page', 20),
       ...(startDate ? { startDate } : {}),
@@ -445,8 +449,7 @@ export const otpSendCommand = command({
   output: otpShape,
   async run(ctx) {
     const a = ctx.args;
-    const app = await ctx.app();
-    const sent = await callOrThrow(app, 'messaging.otp.send', {
+    const sent = await ctx.call('messaging.otp.send', {
       receiverNumber: requireOption(a, 'to'),
       senderId: requireOption(a, 'sender'),
       numberOfDigits: integer(a, 'digits', 6),
@@ -474,8 +477,7 @@ export const otpConfirmCommand = command({
   async run(ctx) {
     const reference = positional(ctx.args, 0, 'The REFERENCE of the code');
     const code = positional(ctx.args, 1, 'The CODE');
-    const app = await ctx.app();
-    const r = await callOrThrow(app, 'messaging.otp.confirm', { reference, code });
+    const r = await ctx.call('messaging.otp.confirm', { reference, code });
     return { json: { reference: r.reference, confirmedAt: r.confirmedAt }, text: `Confirmed: ${r.reference} at ${r.confirmedAt}.` };
   },
 });

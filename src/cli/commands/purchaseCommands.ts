@@ -15,8 +15,6 @@ import type { PendingItemView, RequeryRunSummary } from '../../shared/contract/p
 import type { PurchaseView, TopUpCheckView, TopUpView } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira } from '../../shared/money';
-import type { App } from '../../main/app';
-import { callOrThrow } from '../callOrThrow';
 import { cliText } from '../cliHints';
 import { EXIT, command, nairaOption, numberOption, requireOption, requirePositional, stringOption, UsageError, type CliContext, type CliResult } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
@@ -159,12 +157,12 @@ function checkText(c: TopUpCheckView): string {
 async function buyTopUp(ctx: CliContext, request: { kind: 'airtime'; phone: string; amountKobo: number; network?: string } | { kind: 'data'; phone: string; productCode: string; network?: string }) {
   const repeat = ctx.args.options.repeat === true;
   const app = await ctx.app();
-  const check = await callOrThrow(app, 'purchases.checkTopUp', request);
+  const check = await ctx.call('purchases.checkTopUp', request);
   for (const warning of check.warnings) ctx.progress(`Note: ${warning}`);
   if (check.recent) ctx.progress(`Note: ${check.recent}${repeat ? ' Buying it again (--repeat).' : ''}`);
   if (ctx.args.options.yes !== true) confirmOrStop(false, `Would buy ${checkText(check)} on ${app.connection.kind.toUpperCase()} ${app.connection.profileName}.`);
   ctx.progress(`Buying ${checkText(check)} on ${app.connection.kind.toUpperCase()}…`);
-  return topUpResult(await callOrThrow(app, 'purchases.buyTopUp', { ...request, repeat }));
+  return topUpResult(await ctx.call('purchases.buyTopUp', { ...request, repeat }));
 }
 
 const topUpOptions = {
@@ -229,11 +227,11 @@ const buyElectricityCommand = command({
     };
     const app = await ctx.app();
     if (ctx.args.options.yes !== true) {
-      const meter = await callOrThrow(app, 'purchases.validateMeter', { disco: request.disco, meter: request.meter, vendType: request.vendType });
+      const meter = await ctx.call('purchases.validateMeter', { disco: request.disco, meter: request.meter, vendType: request.vendType });
       confirmOrStop(false, `Would buy ${formatNaira(amountKobo)} of electricity for meter ${meter.meter} (${meter.disco}, ${meter.vendType}): ${meter.name}, ${meter.address}.`);
     }
     ctx.progress(`Buying ${formatNaira(amountKobo)} for meter ${request.meter} on ${app.connection.kind.toUpperCase()}…`);
-    return purchaseResult(await callOrThrow(app, 'purchases.buyElectricity', request));
+    return purchaseResult(await ctx.call('purchases.buyElectricity', request));
   },
 });
 
@@ -259,11 +257,11 @@ const buyCableCommand = command({
     };
     const app = await ctx.app();
     if (ctx.args.options.yes !== true) {
-      const card = await callOrThrow(app, 'purchases.validateSmartcard', { provider: request.provider, smartcard: request.smartcard });
+      const card = await ctx.call('purchases.validateSmartcard', { provider: request.provider, smartcard: request.smartcard });
       confirmOrStop(false, `Would buy ${request.bouquetCode} for ${card.provider} smartcard ${card.smartcard}: ${card.name}${card.customerType ? ` (${card.customerType})` : ''}.`);
     }
     ctx.progress(`Buying ${request.bouquetCode} for smartcard ${request.smartcard} on ${app.connection.kind.toUpperCase()}…`);
-    return purchaseResult(await callOrThrow(app, 'purchases.buyCable', request));
+    return purchaseResult(await ctx.call('purchases.buyCable', request));
   },
 });
 
@@ -286,8 +284,7 @@ const pendingCommand = command({
   options: [],
   output: z.strictObject({ count: z.number(), items: z.array(pendingShape) }),
   async run(ctx) {
-    const app = await ctx.app();
-    const items = await callOrThrow(app, 'pending.list', { includeSettled: false });
+    const items = await ctx.call('pending.list', { includeSettled: false });
     const text = items.length === 0 ? 'No purchases are waiting for a final answer.' : [`${items.length} purchase(s) waiting for a final answer:`, ...items.map(pendingLine)].join('\n');
     return { json: { count: items.length, items: items.map(pendingJson) }, text };
   },
@@ -308,8 +305,7 @@ const pendingResolveCommand = command({
     const outcome = requireOption(ctx.args, 'outcome').toUpperCase();
     if (outcome !== 'SUCCESS' && outcome !== 'FAILED') throw new UsageError(`--outcome must be success or failed, got "${outcome.toLowerCase()}"`);
     const token = stringOption(ctx.args, 'meter-token');
-    const app = await ctx.app();
-    const item = await callOrThrow(app, 'pending.resolve', { id, outcome, note: requireOption(ctx.args, 'note'), ...(token ? { token } : {}) });
+    const item = await ctx.call('pending.resolve', { id, outcome, note: requireOption(ctx.args, 'note'), ...(token ? { token } : {}) });
     return { json: pendingJson(item), text: receiptText(item.purchase) };
   },
 });
@@ -339,8 +335,7 @@ const requeryCommand = command({
     items: z.array(pendingShape),
   }),
   async run(ctx) {
-    const app = await ctx.app();
-    const summary = await callOrThrow(app, 'pending.requeryDue', { all: ctx.args.options.due !== true });
+    const summary = await ctx.call('pending.requeryDue', { all: ctx.args.options.due !== true });
     const { items, ...counts } = summary;
     return { json: { ...counts, items: items.map(pendingJson) }, text: summaryText(summary) };
   },
@@ -366,8 +361,8 @@ const purchasesCommand = command({
     const limit = numberOption(ctx.args, 'limit') ?? 20;
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, got "${limit}"`);
     const app = await ctx.app();
-    const vending = kind === 'airtime' || kind === 'data' ? [] : await callOrThrow(app, 'purchases.recent', { limit, ...(kind ? { kind } : {}) });
-    const topUps = kind === 'electricity' || kind === 'cable' ? [] : await callOrThrow(app, 'purchases.recentTopUps', { limit, ...(kind ? { kind } : {}) });
+    const vending = kind === 'airtime' || kind === 'data' ? [] : await ctx.call('purchases.recent', { limit, ...(kind ? { kind } : {}) });
+    const topUps = kind === 'electricity' || kind === 'cable' ? [] : await ctx.call('purchases.recentTopUps', { limit, ...(kind ? { kind } : {}) });
     const all = [...vending.map((p) => ({ at: p.createdAt, json: purchaseJson(p), line: `${p.id}  ${p.createdAt.slice(0, 16).replace('T', ' ')}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.account}` })),
       ...topUps.map((p) => ({ at: p.createdAt, json: topUpJson(p), line: `${p.id}  ${p.createdAt.slice(0, 16).replace('T', ' ')}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.phone}` }))]
       .sort((a, b) => b.at.localeCompare(a.at))
@@ -378,14 +373,14 @@ const purchasesCommand = command({
 });
 
 /** Electricity and cable purchases and single airtime and data purchases, by id: whichever it is. */
-async function anyPurchase(app: App, id: string): Promise<{ vending: PurchaseView } | { topUp: TopUpView }> {
+async function anyPurchase(ctx: CliContext, id: string): Promise<{ vending: PurchaseView } | { topUp: TopUpView }> {
   try {
-    return { vending: await callOrThrow(app, 'purchases.get', { id }) };
+    return { vending: await ctx.call('purchases.get', { id }) };
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'purchase_not_found') throw error;
   }
   try {
-    return { topUp: await callOrThrow(app, 'purchases.topUp', { id }) };
+    return { topUp: await ctx.call('purchases.topUp', { id }) };
   } catch (error) {
     if (error instanceof AppError && error.code === 'purchase_not_found') {
       throw new AppError('purchase_not_found', `There is no purchase ${id} on this connection.`, error.hint);
@@ -402,8 +397,7 @@ const receiptCommand = command({
   output: z.union([purchaseShape, topUpShape]),
   async run(ctx) {
     const id = requirePositional(ctx.args, 0, 'Name the purchase: vendesk receipt ID (vendesk purchases lists them)');
-    const app = await ctx.app();
-    const found = await anyPurchase(app, id);
+    const found = await anyPurchase(ctx, id);
     return 'vending' in found ? { json: purchaseJson(found.vending), text: receiptText(found.vending) } : { json: topUpJson(found.topUp), text: topUpText(found.topUp) };
   },
 });

@@ -10,7 +10,6 @@ import { z } from 'zod';
 import { CATEGORY_LABELS, EXCEPTION_CATEGORIES, RECONCILE_CATEGORIES, type ReconcileCategory, type ReconcileItemView, type ReconcileRunView } from '../../shared/contract/reconcile';
 import { formatNaira } from '../../shared/money';
 import { faceAndCostText, purchasesText } from '../../shared/spendText';
-import { callOrThrow } from '../callOrThrow';
 import { cliText } from '../cliHints';
 import { command, dateOption, dateRangeOptions, numberOption, requireOption, requirePositional, stringOption, UsageError } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
@@ -134,10 +133,9 @@ export const reconcileCommand = command({
       last = now;
       ctx.progress((event.payload as { stage: string }).stage);
     });
-    void ctx.interrupted.then(() => void callOrThrow(app, 'reconcile.cancel', {}));
     let run: ReconcileRunView;
     try {
-      run = await callOrThrow(app, 'reconcile.start', {
+      run = await ctx.call('reconcile.start', {
         file: { path: path.resolve(file) },
         ...(from ? { from } : {}),
         ...(to ? { to } : {}),
@@ -149,7 +147,7 @@ export const reconcileCommand = command({
     }
     let outPath: string | null = null;
     if (out) {
-      const written = await callOrThrow(app, 'reconcile.exportWorkbook', { runId: run.id });
+      const written = await ctx.call('reconcile.exportWorkbook', { runId: run.id });
       outPath = writeExportTo(written.path, out);
     }
     const json = reconcileJson(run);
@@ -178,8 +176,7 @@ export const reconcileRunsCommand = command({
     }),
   ),
   async run(ctx) {
-    const app = await ctx.app();
-    const runs = await callOrThrow(app, 'reconcile.runs', { limit: 50 });
+    const runs = await ctx.call('reconcile.runs', { limit: 50 });
     const json = runs.map((r) => ({ runId: r.id, state: r.state, createdAt: r.createdAt, from: r.from, to: r.to, file: r.fileName, matched: r.matched, exceptions: r.exceptions, exceptionsAmount: toNaira(r.exceptionsKobo), unexplainedBalance: r.unexplainedKobo === null ? null : toNaira(r.unexplainedKobo) }));
     const text = runs.length === 0 ? 'No reconciliation runs yet.' : runs.map((r) => `${r.id}  ${r.createdAt.slice(0, 16)}  ${r.from}..${r.to}  ${r.state}  ${r.matched} matched, ${r.exceptions} to look at (${formatNaira(r.exceptionsKobo)})  ${r.fileName}`).join('\n');
     return { json, text };
@@ -276,11 +273,10 @@ export const reconcileItemsCommand = command({
     const offset = numberOption(ctx.args, 'offset') ?? 0;
     if (!Number.isInteger(offset)) throw new UsageError(`--offset must be a whole number, got "${offset}"`);
     const search = stringOption(ctx.args, 'search');
-    const app = await ctx.app();
     let total = 0;
     const items: ReconcileItemView[] = [];
     for (const category of categories) {
-      const page = await callOrThrow(app, 'reconcile.items', { runId, category, offset, limit, ...(search ? { search } : {}) });
+      const page = await ctx.call('reconcile.items', { runId, category, offset, limit, ...(search ? { search } : {}) });
       total += page.total;
       items.push(...page.items);
     }
@@ -311,8 +307,7 @@ export const reconcileRequeryCommand = command({
   }),
   async run(ctx) {
     const runId = runIdArg(ctx.args);
-    const app = await ctx.app();
-    const r = await callOrThrow(app, 'reconcile.requeryPending', { runId });
+    const r = await ctx.call('reconcile.requeryPending', { runId });
     const text =
       r.queued === 0
         ? `Run ${runId} has no pending items to check.`
@@ -336,8 +331,7 @@ export const reconcileResolveCommand = command({
       return Number(t);
     });
     const note = requireOption(ctx.args, 'note');
-    const app = await ctx.app();
-    const r = await callOrThrow(app, 'reconcile.resolve', { runId, seqs, note });
+    const r = await ctx.call('reconcile.resolve', { runId, seqs, note });
     return { json: { runId, resolved: r.resolved, seqs }, text: `Resolved ${r.resolved} item(s) of run ${runId}: ${note}` };
   },
 });
@@ -356,8 +350,7 @@ export const spendReportCommand = command({
     const from = dateOption(ctx.args, 'from');
     const to = dateOption(ctx.args, 'to');
     if (!from || !to) throw new UsageError('--from and --to are required');
-    const app = await ctx.app();
-    const written = await callOrThrow(app, 'reports.spend', { from, to });
+    const written = await ctx.call('reports.spend', { from, to });
     let file = written.path;
     let chart = written.chart?.path ?? null;
     const out = stringOption(ctx.args, 'out');

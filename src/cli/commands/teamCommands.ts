@@ -10,7 +10,6 @@ import { z } from 'zod';
 import type { AuditVerifyView, TeamJobView, TeamStatusView } from '../../shared/contract/team';
 import { parseTeamUrl } from '../../main/team/teamLink';
 import { formatNaira, parseNairaText } from '../../shared/money';
-import { callOrThrow } from '../callOrThrow';
 import { command, dateRangeOptions, requireOption, requirePositional, stringOption, UsageError, type CliContext } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
 import { textTable } from '../textTable';
@@ -94,8 +93,7 @@ export const teamJoinCommand = command({
     parseTeamUrl(url); // an address holding a password is refused before anything else
     const password = readPassword(ctx);
     const desktopName = stringOption(ctx.args, 'desktop-name');
-    const app = await ctx.app();
-    const joined = await callOrThrow(app, 'team.join', { url, password, ...(desktopName ? { desktopName } : {}) });
+    const joined = await ctx.call('team.join', { url, password, ...(desktopName ? { desktopName } : {}) });
     const migratedText = joined.migrated.length > 0 ? `\nSet up vendesk's schema in the database (step${joined.migrated.length > 1 ? 's' : ''} ${joined.migrated.join(', ')}).` : '';
     return { json: { ...statusJson(joined), migrated: joined.migrated }, text: `${statusText(joined)}${migratedText}` };
   },
@@ -108,7 +106,7 @@ export const teamStatusCommand = command({
   options: [],
   output: statusShape,
   async run(ctx) {
-    const s = await callOrThrow(await ctx.app(), 'team.status', {});
+    const s = await ctx.call('team.status', {});
     return { json: statusJson(s), text: statusText(s) };
   },
 });
@@ -120,7 +118,7 @@ export const teamLeaveCommand = command({
   options: [],
   output: statusShape,
   async run(ctx) {
-    const s = await callOrThrow(await ctx.app(), 'team.leave', {});
+    const s = await ctx.call('team.leave', {});
     return { json: statusJson(s), text: 'This desktop left the team database; its password was removed from this computer.' };
   },
 });
@@ -217,7 +215,7 @@ export const approvalsCommand = command({
     if (state !== 'waiting' && state !== 'approved' && state !== 'rejected' && state !== 'all') {
       throw new UsageError(`--state must be waiting, approved, rejected or all; got "${state}"`);
     }
-    const jobs = await callOrThrow(await ctx.app(), 'approvals.list', { state });
+    const jobs = await ctx.call('approvals.list', { state });
     const text =
       jobs.length === 0
         ? `No team jobs ${state === 'all' ? 'yet' : state === 'waiting' ? 'wait for approval' : `were ${state}`}.`
@@ -239,7 +237,7 @@ function decideCommand(decision: 'approve' | 'reject') {
     async run(ctx) {
       const jobId = requirePositional(ctx.args, 0, `Give the team job to ${decision}: vendesk ${decision} JOB_ID (see \`vendesk approvals\`).`);
       const note = decision === 'reject' ? requireOption(ctx.args, 'note') : (stringOption(ctx.args, 'note') ?? '');
-      const job = await callOrThrow(await ctx.app(), 'approvals.decide', { jobId, decision, note });
+      const job = await ctx.call('approvals.decide', { jobId, decision, note });
       return { json: jobJson(job), text: jobText(job) };
     },
   });
@@ -265,7 +263,7 @@ export const auditVerifyCommand = command({
   output: verifyShape,
   exitCodes: { 0: 'the chain is intact', 1: 'a row was altered or deleted (listed), or the check could not run' },
   async run(ctx) {
-    const v = await callOrThrow(await ctx.app(), 'audit.verify', {});
+    const v = await ctx.call('audit.verify', {});
     return { exitCode: v.intact ? 0 : 1, json: v, text: verifyText(v) };
   },
 });
@@ -284,7 +282,7 @@ export const auditExportCommand = command({
     const out = requireOption(ctx.args, 'out');
     if (path.extname(out).toLowerCase() !== '.xlsx') throw new UsageError(`--out must end in .xlsx, got "${out}"`);
     const range = dateRangeOptions(ctx.args);
-    const written = await callOrThrow(await ctx.app(), 'audit.export', { ...(range.from ? { from: range.from } : {}), ...(range.to ? { to: range.to } : {}) });
+    const written = await ctx.call('audit.export', { ...(range.from ? { from: range.from } : {}), ...(range.to ? { to: range.to } : {}) });
     const file = writeExportTo(written.path, out);
     const chain = written.verification.intact ? 'the whole chain verified' : 'the chain did NOT verify — see the Verification sheet';
     return { json: { path: file, rows: written.rows, bytes: written.bytes, chainIntact: written.verification.intact }, text: `Wrote ${written.rows} audit row(s) to ${file}; ${chain}.` };
@@ -306,7 +304,7 @@ export const teamThresholdCommand = command({
       if (r.kobo < 0) throw new UsageError('The threshold cannot be below ₦0.');
       thresholdKobo = r.kobo;
     }
-    const s = await callOrThrow(await ctx.app(), 'team.setThreshold', { thresholdKobo });
+    const s = await ctx.call('team.setThreshold', { thresholdKobo });
     const said =
       s.approvalThresholdKobo === null
         ? 'No single purchase needs approval now.'
@@ -324,7 +322,7 @@ export const purchasesResumeCommand = command({
   exitCodes: { 0: 'bought, or accepted and pending', 1: 'declined, refused, uncertain, rejected by the approver, or the command failed', 4: 'still waits for approval (nothing bought)' },
   async run(ctx) {
     const teamJobId = requirePositional(ctx.args, 0, 'Give the team job of the purchase: vendesk purchases resume TEAM_JOB_ID (see `vendesk approvals --state approved`).');
-    const bought = await callOrThrow(await ctx.app(), 'purchases.resume', { teamJobId });
+    const bought = await ctx.call('purchases.resume', { teamJobId });
     if (bought.purchase) return purchaseResult(bought.purchase);
     if (bought.topUp) return topUpResult(bought.topUp);
     throw new UsageError(`Team job ${teamJobId} has no purchase.`);

@@ -68,8 +68,9 @@ export class BulkService {
     return validateFile(this.app, this.store, input);
   }
 
-  async prepare(input: PrepareInput): Promise<BulkPreview> {
-    const { jobId, sheetNames, remembered } = await prepareDraft(this.app, this.store, input, this.settingsView());
+  /** `signal` stops reading a large file; nothing is written when it is aborted before the draft. */
+  async prepare(input: PrepareInput, options: { signal?: AbortSignal } = {}): Promise<BulkPreview> {
+    const { jobId, sheetNames, remembered } = await prepareDraft(this.app, this.store, input, this.settingsView(), options.signal);
     this.uploads.keep(jobId, input.file, input.replaceJobId);
     return this.preview(jobId, { sheetNames, remembered });
   }

@@ -56,11 +56,14 @@ export async function validateFile(app: App, store: JobStore, input: FileCheckIn
 }
 
 /** Reads and validates a file into a draft job (replacing the draft it was read into before, if any). */
-export async function prepareDraft(app: App, store: JobStore, input: PrepareInput, settings: BulkSettingsView): Promise<{ jobId: string; sheetNames: string[]; remembered: boolean }> {
+export async function prepareDraft(app: App, store: JobStore, input: PrepareInput, settings: BulkSettingsView, signal?: AbortSignal): Promise<{ jobId: string; sheetNames: string[]; remembered: boolean }> {
   const path = resolveFileRef(app, input.file);
   const fileName = fileRefName(input.file);
-  const { table, sheetNames } = await readSheet(path, input.sheet, (rows) =>
-    app.events.emit('import.progress', { importId: fileName, done: rows, total: null, message: `Reading ${fileName}` }),
+  const { table, sheetNames } = await readSheet(
+    path,
+    input.sheet,
+    (rows) => app.events.emit('import.progress', { importId: fileName, done: rows, total: null, message: `Reading ${fileName}` }),
+    signal,
   );
   const choice = chooseMapping(app.settings, input.kind, table.headers, input.mapping);
   const catalogs = await catalogsFor(app, input.kind);
@@ -75,6 +78,8 @@ export async function prepareDraft(app: App, store: JobStore, input: PrepareInpu
   // the 200,000-row file is not in memory three times over.
   const rowsTotal = result ? result.counts.rows : table.rows.length;
   table.rows = [];
+  // Cancelled while the file was checked: nothing is written (the draft it replaces is kept).
+  signal?.throwIfAborted();
   if (input.replaceJobId) {
     const old = store.job(input.replaceJobId);
     if (old && old.state === 'draft' && old.profile_id === app.connection.profileId) store.deleteJob(old.id);

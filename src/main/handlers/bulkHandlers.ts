@@ -17,7 +17,7 @@ export const bulkHandlers: HandlersOf<typeof bulkOperations> = {
     }
   },
   'bulk.validate': (input, app) => app.service(createBulkService).validateOnly(input),
-  'bulk.prepare': (input, app) => app.service(createBulkService).prepare(input),
+  'bulk.prepare': (input, app, call) => app.service(createBulkService).prepare(input, { signal: call.signal }),
   'bulk.preview': (input, app) => app.service(createBulkService).preview(input.jobId),
   'bulk.invalidRows': (input, app) => app.service(createBulkService).invalidRows(input.jobId, input.offset, input.limit),
   'bulk.items': (input, app) => app.service(createBulkService).items(input.jobId, input.offset, input.limit, input.states),

@@ -11,7 +11,7 @@ import type { HandlersOf } from './handlerTypes';
 
 export const logsHandlers: HandlersOf<typeof logsOperations> = {
   'sync.start': (input, app) => logSync(app).start(input),
-  'sync.run': (input, app) => logSync(app).run(input),
+  'sync.run': (input, app, call) => logSync(app).run({ ...input, signal: call.signal }),
   'sync.cancel': (_input, app) => ({ cancelled: logSync(app).cancel() }),
   'sync.status': (_input, app) => logSync(app).status(),
   'sync.settings.get': (_input, app) => readSyncSettings(app.settings),
@@ -31,5 +31,5 @@ export const logsHandlers: HandlersOf<typeof logsOperations> = {
     if (!row) throw new AppError('log_row_missing', 'That transaction is not in the mirror of this connection.', 'Sync again, or clear the filters and look for it by its transaction id.');
     return row;
   },
-  'logs.export': (input, app) => exportLogs(app, input),
+  'logs.export': (input, app, call) => exportLogs(app, { ...input, signal: call.signal }),
 };

@@ -15,8 +15,8 @@ function ownRun(app: App, runId: string): string {
 }
 
 export const reconcileHandlers: HandlersOf<typeof reconcileOperations> = {
-  'reconcile.start': async (input, app) => {
-    const run = await app.service(createReconcileRunner).start(input);
+  'reconcile.start': async (input, app, call) => {
+    const run = await app.service(createReconcileRunner).start(input, { signal: call.signal });
     await auditReconcileRun(app, run);
     return run;
   },

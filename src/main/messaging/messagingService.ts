@@ -180,21 +180,6 @@ export class MessagingService {
     return found;
   }
 
-  /** A phonebook named by id (digits) or by its exact name (case ignored), for the CLI. */
-  async resolvePhonebook(idOrName: string): Promise<PhonebookView> {
-    const list = await this.phonebooks();
-    if (/^\d+$/.test(idOrName.trim())) {
-      const byId = list.find((p) => p.id === Number(idOrName));
-      if (byId) return byId;
-    }
-    const byName = list.filter((p) => p.name.toLowerCase() === idOrName.trim().toLowerCase());
-    if (byName.length === 1) return byName[0];
-    if (byName.length > 1) {
-      throw new AppError('phonebook_ambiguous', `${byName.length} phonebooks are called "${idOrName}" (ids ${byName.map((p) => p.id).join(', ')}).`, 'Name the phonebook by its id instead.');
-    }
-    throw new AppError('phonebook_not_found', `There is no phonebook "${idOrName}".`, 'List them with: vendesk phonebook list, or create it with: vendesk phonebook create NAME');
-  }
-
   // ------------------------------------------------------------ sending
 
   /** Recipients and cost, from the same function the confirmation shows. */

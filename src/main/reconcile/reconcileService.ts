@@ -227,11 +227,16 @@ class ReconcileRunner {
   private current: { runId: string | null; controller: AbortController } | null = null;
   constructor(private readonly app: App) {}
 
-  async start(input: ReconcileStartInput): Promise<ReconcileRunView> {
+  /** Runs a reconciliation; `signal` (the caller's cancel) stops it as reconcile.cancel does. */
+  async start(input: ReconcileStartInput, options: { signal?: AbortSignal } = {}): Promise<ReconcileRunView> {
     if (this.current) {
       throw new AppError('reconcile_running', 'A reconciliation is already running.', 'Wait for it to finish (or cancel it), then start the next one.');
     }
     const controller = new AbortController();
+    const outer = options.signal;
+    const stopOnCancel = () => controller.abort(new AppError('cancelled', 'The reconciliation was cancelled.'));
+    if (outer?.aborted) stopOnCancel();
+    outer?.addEventListener('abort', stopOnCancel, { once: true });
     const mine: { runId: string | null; controller: AbortController } = { runId: null, controller };
     this.current = mine;
     const app = this.app;
@@ -260,6 +265,7 @@ class ReconcileRunner {
     } finally {
       // The browser uploads the export for each run: once the run is over it has served.
       releaseUpload(app, input.file);
+      outer?.removeEventListener('abort', stopOnCancel);
       this.current = null;
     }
   }

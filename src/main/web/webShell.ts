@@ -8,6 +8,10 @@
  * server on 127.0.0.1; calls without it get 401; a Host other than 127.0.0.1/localhost with our
  * port gets 403 (DNS rebinding); cross-origin calls get 403; static files cannot escape the build
  * folder; a strict Content-Security-Policy.
+ *
+ * Cancelling: a call sent with an id in the X-Vendesk-Call header can be cancelled while it runs
+ * by `POST /api/cancel/<id>` (src/main/shell/inFlightCalls.ts). Each web shell is one session (its
+ * secret); its calls are kept under that session, so no other session can cancel them.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,11 +20,11 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import type { App } from '../app';
-import { dispatch } from '../dispatch';
+import { inFlightCalls } from '../shell/inFlightCalls';
 import { exportsDir, removeLeftoverUploads, uploadsDir } from '../files';
 import { privateDir } from '../privateFiles';
 import { formatStreamEvent } from '../../shared/eventStream';
-import { SESSION_HEADER, sessionLink } from '../../shared/webSession';
+import { CALL_HEADER, SESSION_HEADER, sessionLink } from '../../shared/webSession';
 
 const MAX_JSON_BYTES = 5 * 1024 * 1024;
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024 + 1024 * 1024;
@@ -117,6 +121,9 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const secret = options.secret ?? randomBytes(32).toString('hex');
   const staticRoot = path.resolve(options.staticDir);
   let port = 0;
+  // The calls of this session (this shell's secret) are kept under this owner.
+  const owner = `web:${randomUUID()}`;
+  const calls = inFlightCalls(app);
   const sseClients = new Set<http.ServerResponse>();
 
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
@@ -242,6 +249,10 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       }
 
       if (req.method !== 'POST') return refuse(res, 405, 'method', 'Operations are called with POST.');
+      if (url.pathname.startsWith('/api/cancel/')) {
+        req.resume();
+        return sendJson(res, 200, { ok: true, value: { cancelled: calls.cancel(owner, url.pathname.slice('/api/cancel/'.length)) } });
+      }
       const type = req.headers['content-type'] ?? '';
       if (!type.startsWith('application/json')) {
         return refuse(res, 415, 'content_type', 'Operations take a JSON body (Content-Type: application/json).');
@@ -249,7 +260,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       const body = await readJsonBody(req);
       if (!body.ok) return refuse(res, body.status, 'bad_request', body.message);
       const name = url.pathname.slice('/api/'.length);
-      const result = await dispatch(app, name, body.value);
+      const result = await calls.dispatch(app, owner, req.headers[CALL_HEADER.toLowerCase()], name, body.value);
       if (result.ok) return sendJson(res, 200, result);
       const status = result.error.code === 'invalid_input' ? 400 : result.error.code === 'unknown_operation' ? 404 : 422;
       return sendJson(res, status, result);

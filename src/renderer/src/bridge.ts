@@ -9,6 +9,7 @@ import type { ExportedFile, FileRef } from '../../shared/contract/files';
 import { AppError, asAppError } from '../../shared/appError';
 import { splitEventStream } from '../../shared/eventStream';
 import { electronFileRef, startElectronFilePicks } from './electronFilePicks';
+import { CALL_HEADER } from '../../shared/webSession';
 import { sessionHeaders, sessionRefused, sessionState, startWebSession, watchSession, type SessionState } from './webSession';
 
 type Listener = (event: AppEvent) => void;
@@ -90,13 +91,32 @@ if (!window.vendesk) {
   });
 }
 
-async function callRaw(name: string, input: unknown): Promise<CallResult<unknown>> {
-  if (window.vendesk) return window.vendesk.call(name, input);
+/** Asks vendesk to stop the call with this id (this window's own); it then answers `cancelled`. */
+function cancelCall(callId: string): void {
+  if (window.vendesk) void window.vendesk.cancel(callId).catch(() => undefined);
+  else void webFetch(`/api/cancel/${callId}`, { method: 'POST' }).catch(() => undefined);
+}
+
+async function callRaw(name: string, input: unknown, signal?: AbortSignal): Promise<CallResult<unknown>> {
+  if (signal?.aborted) return { ok: false, error: { code: 'cancelled', message: 'Cancelled before it was sent.' } };
+  // A call that may be cancelled carries an id; aborting the signal cancels it by that id.
+  const callId = signal ? crypto.randomUUID() : undefined;
+  const cancel = () => callId && cancelCall(callId);
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    return await sendCall(name, input, callId);
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
+}
+
+async function sendCall(name: string, input: unknown, callId: string | undefined): Promise<CallResult<unknown>> {
+  if (window.vendesk) return window.vendesk.call(name, input, callId);
   let response: Response;
   try {
     response = await webFetch(`/api/${name}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...(callId ? { [CALL_HEADER]: callId } : {}) },
       body: JSON.stringify(input ?? {}),
     });
   } catch {
@@ -118,8 +138,12 @@ export const bridge = {
   /** Follows sessionState(); returns the unsubscribe function. */
   watchSession: (watch: (state: SessionState) => void): (() => void) => (window.vendesk ? () => {} : watchSession(watch)),
 
-  async call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>> {
-    const result = await callRaw(name, input);
+  /**
+   * Calls one operation. With `signal` (an AbortController's), aborting it cancels the call in
+   * vendesk: the call then fails with the code `cancelled`.
+   */
+  async call<N extends OperationName>(name: N, input: OperationInput<N>, options: { signal?: AbortSignal } = {}): Promise<OperationOutput<N>> {
+    const result = await callRaw(name, input, options.signal);
     if (!result.ok) throw AppError.fromShape(result.error);
     return result.value as OperationOutput<N>;
   },

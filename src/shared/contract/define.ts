@@ -38,5 +38,14 @@ export interface AppErrorShape {
   details?: unknown;
 }
 
+/**
+ * What a shell hands dispatch besides the input: `signal` aborts the call (the CLI's Ctrl-C, a
+ * window's cancel by call id). Handlers pass it to the service; a call that ends after its signal
+ * was aborted fails with the code `cancelled`.
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 /** What travels over IPC and HTTP for every call: never a thrown error across the boundary. */
 export type CallResult<O> = { ok: true; value: O } | { ok: false; error: AppErrorShape };
