@@ -16,7 +16,7 @@ import type { PurchaseView, TopUpCheckView, TopUpView } from '../../shared/contr
 import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira } from '../../shared/money';
 import { cliText } from '../cliHints';
-import { EXIT, command, nairaOption, numberOption, requireOption, requirePositional, stringOption, UsageError, type CliContext, type CliResult } from '../cliCommand';
+import { EXIT, command, nairaOption, numberOption, requireOption, requirePositional, stringOption, UsageError, type CliContext, type CliResult, type OptionSpec } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
 
 const PURCHASE_STATES = ['sending', 'success', 'pending', 'failed', 'rejected', 'uncertain', 'needs_support', 'not_found'] as const;
@@ -199,7 +199,42 @@ function confirmOrStop(yes: boolean, summary: string): void {
   if (!yes) throw new UsageError(`${summary}\nNothing was bought. Add --yes to buy it.`);
 }
 
-const buyElectricityCommand = command({
+/**
+ * Electricity and cable: without --yes the service's own check of the meter or smartcard is shown
+ * and nothing is bought; with it, the purchase is made and its receipt printed.
+ */
+function vendingBuyCommand<Request>(def: {
+  path: string[];
+  summary: string;
+  usage: string;
+  options: OptionSpec[];
+  read(ctx: CliContext): Request;
+  wouldBuy(ctx: CliContext, request: Request): Promise<string>;
+  buying(request: Request): string;
+  buy(ctx: CliContext, request: Request): Promise<PurchaseView>;
+}) {
+  return command({
+    path: def.path,
+    summary: def.summary,
+    usage: def.usage,
+    options: [
+      ...def.options,
+      { name: 'phone', kind: 'string', description: "Customer's phone number" },
+      { name: 'yes', kind: 'boolean', description: 'Buy without asking (required: money is spent)' },
+    ],
+    output: purchaseShape,
+    exitCodes: BUY_EXIT_CODES,
+    async run(ctx) {
+      const request = def.read(ctx);
+      if (ctx.args.options.yes !== true) confirmOrStop(false, await def.wouldBuy(ctx, request));
+      const app = await ctx.app();
+      ctx.progress(`${def.buying(request)} on ${app.connection.kind.toUpperCase()}…`);
+      return purchaseResult(await def.buy(ctx, request));
+    },
+  });
+}
+
+const buyElectricityCommand = vendingBuyCommand({
   path: ['buy', 'electricity'],
   summary: 'Buy an electricity token (validates the meter first)',
   usage: 'vendesk buy electricity --disco CODE --meter N --type PREPAID|POSTPAID --amount NAIRA --phone N --yes [--json]',
@@ -208,34 +243,29 @@ const buyElectricityCommand = command({
     { name: 'meter', kind: 'string', description: 'Meter number' },
     { name: 'type', kind: 'string', description: 'PREPAID or POSTPAID (must match the meter)' },
     { name: 'amount', kind: 'string', description: 'Amount in Naira, e.g. 5000 or 5,000.00' },
-    { name: 'phone', kind: 'string', description: "Customer's phone number" },
-    { name: 'yes', kind: 'boolean', description: 'Buy without asking (required: money is spent)' },
   ],
-  output: purchaseShape,
-  exitCodes: BUY_EXIT_CODES,
-  async run(ctx) {
+  read(ctx) {
     const type = requireOption(ctx.args, 'type').toUpperCase();
     if (type !== 'PREPAID' && type !== 'POSTPAID') throw new UsageError(`--type must be PREPAID or POSTPAID, got "${type}"`);
     const amountKobo = nairaOption(ctx.args, 'amount');
     if (amountKobo === undefined) throw new UsageError('--amount is required');
-    const request = {
+    return {
       disco: requireOption(ctx.args, 'disco'),
       meter: requireOption(ctx.args, 'meter'),
       vendType: type as 'PREPAID' | 'POSTPAID',
       amountKobo,
       phone: requireOption(ctx.args, 'phone'),
     };
-    const app = await ctx.app();
-    if (ctx.args.options.yes !== true) {
-      const meter = await ctx.call('purchases.validateMeter', { disco: request.disco, meter: request.meter, vendType: request.vendType });
-      confirmOrStop(false, `Would buy ${formatNaira(amountKobo)} of electricity for meter ${meter.meter} (${meter.disco}, ${meter.vendType}): ${meter.name}, ${meter.address}.`);
-    }
-    ctx.progress(`Buying ${formatNaira(amountKobo)} for meter ${request.meter} on ${app.connection.kind.toUpperCase()}…`);
-    return purchaseResult(await ctx.call('purchases.buyElectricity', request));
   },
+  async wouldBuy(ctx, request) {
+    const meter = await ctx.call('purchases.validateMeter', { disco: request.disco, meter: request.meter, vendType: request.vendType });
+    return `Would buy ${formatNaira(request.amountKobo)} of electricity for meter ${meter.meter} (${meter.disco}, ${meter.vendType}): ${meter.name}, ${meter.address}.`;
+  },
+  buying: (request) => `Buying ${formatNaira(request.amountKobo)} for meter ${request.meter}`,
+  buy: (ctx, request) => ctx.call('purchases.buyElectricity', request),
 });
 
-const buyCableCommand = command({
+const buyCableCommand = vendingBuyCommand({
   path: ['buy', 'cable'],
   summary: 'Buy a cable TV bouquet (validates the smartcard first)',
   usage: 'vendesk buy cable --provider P --smartcard N --bouquet CODE --phone N --yes [--json]',
@@ -243,26 +273,19 @@ const buyCableCommand = command({
     { name: 'provider', kind: 'string', description: 'DSTV, GOTV, STARTIMES or SHOWMAX' },
     { name: 'smartcard', kind: 'string', description: 'Smartcard or IUC number' },
     { name: 'bouquet', kind: 'string', description: 'Bouquet code from the catalog (case-sensitive)' },
-    { name: 'phone', kind: 'string', description: "Customer's phone number" },
-    { name: 'yes', kind: 'boolean', description: 'Buy without asking (required: money is spent)' },
   ],
-  output: purchaseShape,
-  exitCodes: BUY_EXIT_CODES,
-  async run(ctx) {
-    const request = {
-      provider: requireOption(ctx.args, 'provider'),
-      smartcard: requireOption(ctx.args, 'smartcard'),
-      bouquetCode: requireOption(ctx.args, 'bouquet'),
-      phone: requireOption(ctx.args, 'phone'),
-    };
-    const app = await ctx.app();
-    if (ctx.args.options.yes !== true) {
-      const card = await ctx.call('purchases.validateSmartcard', { provider: request.provider, smartcard: request.smartcard });
-      confirmOrStop(false, `Would buy ${request.bouquetCode} for ${card.provider} smartcard ${card.smartcard}: ${card.name}${card.customerType ? ` (${card.customerType})` : ''}.`);
-    }
-    ctx.progress(`Buying ${request.bouquetCode} for smartcard ${request.smartcard} on ${app.connection.kind.toUpperCase()}…`);
-    return purchaseResult(await ctx.call('purchases.buyCable', request));
+  read: (ctx) => ({
+    provider: requireOption(ctx.args, 'provider'),
+    smartcard: requireOption(ctx.args, 'smartcard'),
+    bouquetCode: requireOption(ctx.args, 'bouquet'),
+    phone: requireOption(ctx.args, 'phone'),
+  }),
+  async wouldBuy(ctx, request) {
+    const card = await ctx.call('purchases.validateSmartcard', { provider: request.provider, smartcard: request.smartcard });
+    return `Would buy ${request.bouquetCode} for ${card.provider} smartcard ${card.smartcard}: ${card.name}${card.customerType ? ` (${card.customerType})` : ''}.`;
   },
+  buying: (request) => `Buying ${request.bouquetCode} for smartcard ${request.smartcard}`,
+  buy: (ctx, request) => ctx.call('purchases.buyCable', request),
 });
 
 const pendingShape = purchaseShape.extend({ due: z.boolean(), dueInSeconds: z.number().nullable(), support: z.string().nullable().describe('the details support asks for, ready to paste') });
