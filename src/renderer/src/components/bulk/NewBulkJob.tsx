@@ -1,10 +1,11 @@
-import { Alert, Button, Card, FileButton, Group, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, FileButton, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import type { BulkKind, BulkPreview } from '../../../../shared/contract/bulk';
 import type { FileRef } from '../../../../shared/contract/files';
 import { AppError, asAppError, bridge } from '../../bridge';
 import { formatCount } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
+import { LabeledChoice } from '../LabeledChoice';
 
 const KIND_HELP: Record<BulkKind, string> = {
   airtime: 'One row per recipient, with a Phone and an Amount column (Network, Name and Reference are optional).',
@@ -72,22 +73,17 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
       <Stack gap="md">
         <Title order={4}>New bulk purchase</Title>
         <Group gap="md" align="flex-end">
-          <Stack gap={4}>
-            <Text size="sm" fw={500}>
-              What to buy
-            </Text>
-            <SegmentedControl
-              aria-label="What to buy"
-              value={kind}
-              onChange={(v) => setKind(v as BulkKind)}
-              data={[
-                { value: 'airtime', label: 'Airtime' },
-                { value: 'data', label: 'Data bundles' },
-                { value: 'electricity', label: 'Electricity' },
-                { value: 'cable', label: 'Cable TV' },
-              ]}
-            />
-          </Stack>
+          <LabeledChoice
+            label="What to buy"
+            value={kind}
+            onChange={setKind}
+            data={[
+              { value: 'airtime', label: 'Airtime' },
+              { value: 'data', label: 'Data bundles' },
+              { value: 'electricity', label: 'Electricity' },
+              { value: 'cable', label: 'Cable TV' },
+            ]}
+          />
         </Group>
         <Paper
           withBorder

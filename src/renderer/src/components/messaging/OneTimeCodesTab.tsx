@@ -2,7 +2,7 @@ import { Alert, Button, Card, Checkbox, Group, NumberInput, RingProgress, Select
 import { useEffect, useState } from 'react';
 import type { OtpConfirmedView, OtpSentView } from '../../../../shared/contract/messaging';
 import { parseEmailList } from '../../../../shared/emailAddresses';
-import { otpCostEstimate } from '../../../../shared/messagingCost';
+import { EMAIL_COPY_KOBO, otpCostEstimate } from '../../../../shared/messagingCost';
 import { normalizePhone } from '../../../../shared/phone';
 import { AppError, asAppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
@@ -119,7 +119,7 @@ export function OneTimeCodesTab() {
             <NumberInput label="Digits" min={6} max={100} value={digits} onChange={setDigits} error={digitsOk ? undefined : 'From 6 to 100 digits'} />
             <NumberInput label="Valid for (seconds)" min={30} max={86_400} step={30} value={seconds} onChange={setSeconds} error={secondsOk ? undefined : 'From 30 to 86,400 seconds'} />
           </Group>
-          <Checkbox label="Also email the code (₦1 per address)" checked={emailCopy} onChange={(e) => setEmailCopy(e.currentTarget.checked)} />
+          <Checkbox label={`Also email the code (${formatNaira(EMAIL_COPY_KOBO)} per address)`} checked={emailCopy} onChange={(e) => setEmailCopy(e.currentTarget.checked)} />
           {emailCopy && (
             <TextInput label="Email addresses" value={emailsText} onChange={(e) => setEmailsText(e.currentTarget.value)} error={emails.invalid.length ? `Not an email address: ${emails.invalid.join(', ')}` : undefined} />
           )}

@@ -1,13 +1,14 @@
-import { Alert, Button, Card, Checkbox, Group, Modal, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Card, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import type { MessageQuote, MessageView } from '../../../../shared/contract/messaging';
 import { parseEmailList } from '../../../../shared/emailAddresses';
-import { messageCost, SMS_PAGE_CHARACTERS } from '../../../../shared/messagingCost';
+import { EMAIL_COPY_KOBO, messageCost, SMS_PAGE_CHARACTERS, SMS_PAGE_KOBO } from '../../../../shared/messagingCost';
 import { renderTemplate } from '../../../../shared/messagingTemplate';
 import { normalizePhone } from '../../../../shared/phone';
 import { AppError, asAppError, bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatNaira } from '../../format';
+import { LabeledChoice } from '../LabeledChoice';
 import { MessageDetails } from './MessageDetails';
 import { usePhonebooks, useSenderIds, useTemplates } from './useMessagingLists';
 
@@ -35,14 +36,14 @@ function ConfirmSend({ quote, senderId, sending, error, onCancel, onSend }: { qu
           <Table.Tr>
             <Table.Td c="dimmed">SMS</Table.Td>
             <Table.Td>
-              {formatCount(quote.recipients)} × {quote.pages} page{quote.pages === 1 ? '' : 's'} × ₦4 = {formatNaira(quote.smsKobo)}
+              {formatCount(quote.recipients)} × {quote.pages} page{quote.pages === 1 ? '' : 's'} × {formatNaira(SMS_PAGE_KOBO)} = {formatNaira(quote.smsKobo)}
             </Table.Td>
           </Table.Tr>
           {quote.emails > 0 && (
             <Table.Tr>
               <Table.Td c="dimmed">Email copies</Table.Td>
               <Table.Td>
-                {quote.emails} × ₦1 = {formatNaira(quote.emailKobo)}
+                {quote.emails} × {formatNaira(EMAIL_COPY_KOBO)} = {formatNaira(quote.emailKobo)}
               </Table.Td>
             </Table.Tr>
           )}
@@ -187,19 +188,15 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
       <Card withBorder padding="lg">
         <Stack gap="md">
           <ErrorNotice error={senders.error ?? templates.error ?? phonebooks.error} />
-          <div>
-            <Text fw={500} size="sm" mb={4}>
-              Send to
-            </Text>
-            <SegmentedControl
-              value={targetKind}
-              onChange={(v) => setTargetKind(v as TargetKind)}
-              data={[
-                { value: 'number', label: 'One phone number' },
-                { value: 'phonebook', label: 'A phonebook (bulk)' },
-              ]}
-            />
-          </div>
+          <LabeledChoice
+            label="Send to"
+            value={targetKind}
+            onChange={setTargetKind}
+            data={[
+              { value: 'number', label: 'One phone number' },
+              { value: 'phonebook', label: 'A phonebook (bulk)' },
+            ]}
+          />
           {targetKind === 'number' ? (
             <TextInput
               label="Phone number"
@@ -220,19 +217,15 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
             onChange={setSenderId}
             allowDeselect={false}
           />
-          <div>
-            <Text fw={500} size="sm" mb={4}>
-              Message
-            </Text>
-            <SegmentedControl
-              value={contentKind}
-              onChange={(v) => setContentKind(v as ContentKind)}
-              data={[
-                { value: 'text', label: 'Type the text' },
-                { value: 'template', label: 'Use a template' },
-              ]}
-            />
-          </div>
+          <LabeledChoice
+            label="Message"
+            value={contentKind}
+            onChange={setContentKind}
+            data={[
+              { value: 'text', label: 'Type the text' },
+              { value: 'template', label: 'Use a template' },
+            ]}
+          />
           {contentKind === 'text' ? (
             <Textarea
               label="Text"
@@ -241,7 +234,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               maxRows={10}
               value={text}
               onChange={(e) => setText(e.currentTarget.value)}
-              description={`${formatCount(estimate.characters)} characters · ${estimate.pages} page${estimate.pages === 1 ? '' : 's'} (${SMS_PAGE_CHARACTERS} characters per page, ₦4 per page per recipient)`}
+              description={`${formatCount(estimate.characters)} characters · ${estimate.pages} page${estimate.pages === 1 ? '' : 's'} (${SMS_PAGE_CHARACTERS} characters per page, ${formatNaira(SMS_PAGE_KOBO)} per page per recipient)`}
             />
           ) : (
             <>
@@ -274,7 +267,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               ))}
             </>
           )}
-          <Checkbox label="Also email a copy (₦1 per address)" checked={emailCopy} onChange={(e) => setEmailCopy(e.currentTarget.checked)} />
+          <Checkbox label={`Also email a copy (${formatNaira(EMAIL_COPY_KOBO)} per address)`} checked={emailCopy} onChange={(e) => setEmailCopy(e.currentTarget.checked)} />
           {emailCopy && (
             <>
               <TextInput

@@ -1,9 +1,10 @@
-import { Alert, SegmentedControl, Select, Table, Text } from '@mantine/core';
+import { Alert, Select, Table } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { MeterView } from '../../../../shared/contract/purchases';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
+import { LabeledChoice } from '../LabeledChoice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { AccountNumberInput, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
@@ -73,23 +74,18 @@ export function ElectricityPurchase() {
             description={selected ? `${selected.description}. Sells ${formatNaira(selected.minKobo)} to ${formatNaira(selected.maxKobo)}.` : undefined}
           />
           <AccountNumberInput label="Meter number" placeholder="e.g. 45012345678" value={meter} onChange={setMeter} flow={flow} />
-          <div>
-            <Text size="sm" fw={500} mb={4}>
-              Meter type
-            </Text>
-            <SegmentedControl
-              aria-label="Meter type"
-              data={[
-                { value: 'PREPAID', label: 'Prepaid (token)' },
-                { value: 'POSTPAID', label: 'Postpaid (bill)' },
-              ]}
-              value={vendType}
-              onChange={(v) => {
-                setVendType(v === 'POSTPAID' ? 'POSTPAID' : 'PREPAID');
-                flow.forgetCheck();
-              }}
-            />
-          </div>
+          <LabeledChoice
+            label="Meter type"
+            data={[
+              { value: 'PREPAID', label: 'Prepaid (token)' },
+              { value: 'POSTPAID', label: 'Postpaid (bill)' },
+            ]}
+            value={vendType}
+            onChange={(v) => {
+              setVendType(v);
+              flow.forgetCheck();
+            }}
+          />
         </>
       }
       checkLabel="Check meter"

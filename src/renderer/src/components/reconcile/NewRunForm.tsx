@@ -45,8 +45,9 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
         <Text fw={600}>New reconciliation</Text>
         <Group align="flex-end" gap="sm" wrap="wrap">
           <FileInput
-            label="Vendor export (CSV or XLSX)"
-            placeholder="Choose the transaction log the vendor exported"
+            label="Vendor export"
+            description="The transaction log the vendor exported, CSV or XLSX"
+            placeholder="Choose the file"
             accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             value={file}
             onChange={setFile}
