@@ -1,4 +1,4 @@
-import { Alert, Select, Table } from '@mantine/core';
+import { Select } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { MeterView } from '../../../../shared/contract/purchases';
 import { bridge } from '../../bridge';
@@ -6,7 +6,7 @@ import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
 import { LabeledChoice } from '../LabeledChoice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
-import { AccountNumberInput, PurchaseFlowLayout } from './PurchaseFlowLayout';
+import { AccountNumberInput, CheckedAccount, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
 
 type VendType = 'PREPAID' | 'POSTPAID';
@@ -99,34 +99,16 @@ export function ElectricityPurchase() {
       ]}
       checkedDetails={(checkedMeter) => (
         <>
-          <Alert color="green" variant="light" title="Meter found" data-testid="meter-details">
-            <Table withRowBorders={false} verticalSpacing={2}>
-              <Table.Tbody>
-                <Table.Tr>
-                  <Table.Td c="dimmed" w={120}>
-                    Customer
-                  </Table.Td>
-                  <Table.Td fw={600} data-testid="meter-name">
-                    {checkedMeter.name}
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Address</Table.Td>
-                  <Table.Td>{checkedMeter.address}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Minimum</Table.Td>
-                  <Table.Td>{formatNaira(checkedMeter.allowedMinKobo)}</Table.Td>
-                </Table.Tr>
-                {checkedMeter.outstandingKobo > 0 && (
-                  <Table.Tr>
-                    <Table.Td c="dimmed">Outstanding</Table.Td>
-                    <Table.Td>{formatNaira(checkedMeter.outstandingKobo)}</Table.Td>
-                  </Table.Tr>
-                )}
-              </Table.Tbody>
-            </Table>
-          </Alert>
+          <CheckedAccount
+            title="Meter found"
+            testId="meter-details"
+            lines={[
+              { label: 'Customer', value: checkedMeter.name, strong: true, testId: 'meter-name' },
+              { label: 'Address', value: checkedMeter.address },
+              { label: 'Minimum', value: formatNaira(checkedMeter.allowedMinKobo) },
+              checkedMeter.outstandingKobo > 0 && { label: 'Outstanding', value: formatNaira(checkedMeter.outstandingKobo) },
+            ]}
+          />
           <MoneyInput
             label="Amount (₦)"
             placeholder="e.g. 5,000"
