@@ -6,6 +6,7 @@ import { EMAIL_COPY_KOBO, messageCost, SMS_PAGE_CHARACTERS, SMS_PAGE_KOBO } from
 import { renderTemplate } from '../../../../shared/messagingTemplate';
 import { normalizePhone } from '../../../../shared/phone';
 import { AppError, asAppError, bridge } from '../../bridge';
+import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatNaira } from '../../format';
 import { LabeledChoice } from '../LabeledChoice';
@@ -110,9 +111,8 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
   const [emailsText, setEmailsText] = useField('');
   const [subject, setSubject] = useField('');
   const [quote, setQuote] = useState<MessageQuote | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
-  const [sendError, setSendError] = useState<AppError | null>(null);
+  const reviewing = useAction();
+  const sending = useAction();
 
   const approvedSenders = (senders.data ?? []).filter((s) => s.approved);
   const effectiveSender = senderId ?? approvedSenders[0]?.senderId ?? null;
@@ -144,40 +144,28 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
     emails: emails.emails,
   });
 
-  const review = async () => {
-    setBusy(true);
-    setSendError(null);
-    try {
+  const review = () =>
+    reviewing.run(async () => {
+      sending.setError(null);
       setQuote(await bridge.call('messaging.quote', input()));
-      setError(null);
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
-  const send = async () => {
-    if (!quote || !effectiveSender) return;
-    setBusy(true);
-    try {
-      const message = await bridge.call('messaging.send', { ...input(), senderId: effectiveSender, confirmedTotalKobo: quote.totalKobo, ...(subject.trim() ? { subject: subject.trim() } : {}) });
-      setSent(message);
+  const send = () =>
+    sending.run(async () => {
+      if (!quote || !effectiveSender) return;
+      try {
+        setSent(await bridge.call('messaging.send', { ...input(), senderId: effectiveSender, confirmedTotalKobo: quote.totalKobo, ...(subject.trim() ? { subject: subject.trim() } : {}) }));
+      } catch (e) {
+        // The price changed since the review: the confirmation shows the new one, with the error.
+        const err = asAppError(e);
+        const details = err.details as { quote?: MessageQuote } | undefined;
+        if (err.code === 'cost_changed' && details?.quote) setQuote(details.quote);
+        throw err;
+      }
       setQuote(null);
-      setSendError(null);
       resetText('');
       resetValues([]);
-    } catch (e) {
-      const err = asAppError(e);
-      setSendError(err);
-      if (err.code === 'cost_changed') {
-        const details = err.details as { quote?: MessageQuote } | undefined;
-        if (details?.quote) setQuote(details.quote);
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const senderOptions = (senders.data ?? []).map((s) => ({ value: s.senderId, label: s.approved ? s.senderId : `${s.senderId} — ${s.state}, cannot be used`, disabled: !s.approved }));
   const templateOptions = (templates.data ?? []).map((t) => ({ value: t.id, label: t.approved ? t.name : `${t.name} — ${t.state}, cannot be used yet`, disabled: !t.approved }));
@@ -338,9 +326,9 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               </Stack>
             </Alert>
           )}
-          <ErrorNotice error={error} title="The message cannot be sent yet" />
+          <ErrorNotice error={reviewing.error} title="The message cannot be sent yet" />
           <Group mt="sm">
-            <Button onClick={() => void review()} disabled={problems.length > 0} loading={busy && !quote}>
+            <Button onClick={() => void review()} disabled={problems.length > 0} loading={reviewing.busy}>
               Review and send…
             </Button>
           </Group>
@@ -363,7 +351,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
       </Stack>
 
       <Modal opened={quote !== null} onClose={() => setQuote(null)} title={<Text fw={700}>Send this message?</Text>} size="lg" centered>
-        {quote && effectiveSender && <ConfirmSend quote={quote} senderId={effectiveSender} sending={busy} error={sendError} onCancel={() => setQuote(null)} onSend={() => void send()} />}
+        {quote && effectiveSender && <ConfirmSend quote={quote} senderId={effectiveSender} sending={sending.busy} error={sending.error} onCancel={() => setQuote(null)} onSend={() => void send()} />}
       </Modal>
     </SimpleGrid>
   );
