@@ -5,10 +5,11 @@
 import { Badge, Button, Card, Group, Select, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { Catalogs, CatalogKind } from '../../../shared/contract/logs';
-import { AppError, asAppError, bridge } from '../bridge';
+import { bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { PageHeader } from '../components/PageHeader';
 import { formatAgo, formatNaira } from '../format';
+import { useAction } from '../hooks/useAction';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 const naira = (n: number) => formatNaira(Math.round(n * 100));
@@ -20,25 +21,14 @@ function ReadAt({ catalogs, kind }: { catalogs: Catalogs; kind: CatalogKind }) {
 export function CatalogPage() {
   const cached = useOperation('catalog.get', {});
   const [fresh, setFresh] = useState<Catalogs | null>(null);
-  const [refreshing, setRefreshing] = useState(false);
-  const [refreshError, setRefreshError] = useState<AppError | null>(null);
+  const { busy: refreshing, error: refreshError, run } = useAction();
   const [network, setNetwork] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [provider, setProvider] = useState<string | null>(null);
   useDataChanged(['connection'], () => { setFresh(null); void cached.reload(); });
   const c = fresh ?? cached.data;
 
-  async function refresh() {
-    setRefreshing(true);
-    setRefreshError(null);
-    try {
-      setFresh(await bridge.call('catalog.refresh', {}));
-    } catch (e) {
-      setRefreshError(asAppError(e));
-    } finally {
-      setRefreshing(false);
-    }
-  }
+  const refresh = () => run(async () => setFresh(await bridge.call('catalog.refresh', {})));
 
   const q = search.trim().toLowerCase();
   const plans = (c?.data ?? []).filter((p) => (!network || p.network === network) && (!q || p.description.toLowerCase().includes(q) || p.productCode.toLowerCase().includes(q)));
