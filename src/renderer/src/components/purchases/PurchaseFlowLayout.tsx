@@ -196,7 +196,7 @@ export function CheckedAccount({ title, ok = true, testId, lines, children }: { 
             (line) =>
               line && (
                 <Table.Tr key={line.label}>
-                  <Table.Td c="dimmed" w={120}>
+                  <Table.Td c="dimmed" w={130} style={{ whiteSpace: 'nowrap' }}>
                     {line.label}
                   </Table.Td>
                   <Table.Td fw={line.strong ? 600 : undefined} ff={line.mono ? 'monospace' : undefined} data-testid={line.testId}>

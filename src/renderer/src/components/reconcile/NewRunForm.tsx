@@ -40,7 +40,7 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
         <Group align="flex-end" gap="sm" wrap="wrap">
           <FileInput
             label="Vendor export"
-            description="The transaction log the vendor exported, CSV or XLSX"
+            description="The vendor's transaction log, CSV or XLSX"
             placeholder="Choose the file"
             accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             value={file}
@@ -49,8 +49,8 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
             w={340}
             disabled={running}
           />
-          <DateField label="From" value={from} onChange={setFrom} description="Default: the export's first day" w={170} disabled={running} />
-          <DateField label="To (inclusive)" value={to} onChange={setTo} description="Default: the export's last day" w={170} disabled={running} />
+          <DateField label="From" value={from} onChange={setFrom} description="Default: first day in file" w={180} disabled={running} />
+          <DateField label="To (inclusive)" value={to} onChange={setTo} description="Default: last day in file" w={180} disabled={running} />
           <Button onClick={() => void start()} disabled={!file} loading={running}>
             Reconcile
           </Button>
