@@ -11,7 +11,6 @@
  * command buys is still chased while it runs and a command that buys nothing asks the service
  * nothing it was not told to. Each loop stops with the app.
  */
-import type { AppEvent } from '../shared/contract/events';
 import type { App } from './app';
 import { ensureBulkFollowUp } from './bulk/followUpLoop';
 import { startAutoSync } from './mirror/autoSync';
@@ -27,14 +26,10 @@ export function startBackgroundLoops(app: App, keptOpen: boolean): void {
     startTeamOutcomeRetry(app);
     return;
   }
-  const off = app.events.subscribe((event) => {
-    if (!isDataChanged(event) || !event.payload.topics.includes('pending')) return;
+  const off = app.events.on('data.changed', (p) => {
+    if (!p.topics.includes('pending')) return;
     off();
     startRequeryLoop();
   });
   app.onClose(() => off());
-}
-
-function isDataChanged(event: AppEvent): event is AppEvent<'data.changed'> {
-  return event.name === 'data.changed';
 }

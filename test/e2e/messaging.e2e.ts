@@ -91,7 +91,7 @@ for (const form of ANSWER_FORMS) {
       await page.getByLabel('Value for {{1}}').fill('₦15,000');
       await page.getByLabel('Value for {{2}}').fill('team');
       await expect(page.getByTestId('send-preview')).toHaveText('Hello team, your allowance of ₦15,000 is paid.');
-      await page.getByLabel('Also email a copy (₦1 per address)').check();
+      await page.getByLabel('Also email a copy (₦1.00 per address)').check();
       await page.getByLabel('Email addresses').fill('finance@example.com');
       // The sparse form's phonebook list does not say how many contacts it holds: counted on review.
       await expect(page.getByTestId('send-estimate')).toHaveText(form.sparse ? 'Shown on review' : '₦101.00');

@@ -125,9 +125,7 @@ export const JOB_EXIT_CODES = {
 /** Prints progress to stderr while a job runs; pauses the job on Ctrl-C. */
 async function follow(ctx: CliContext, app: App, jobId: string, run: () => Promise<BulkJobView>): Promise<BulkJobView> {
   let last = 0;
-  const unsubscribe = app.events.subscribe((event) => {
-    if (event.name !== 'job.progress') return;
-    const p = event.payload as { jobId: string; done: number; total: number | null; message?: string };
+  const unsubscribe = app.events.on('job.progress', (p) => {
     if (p.jobId !== jobId) return;
     const now = Date.now();
     if (now - last < 1000 && !p.message) return;

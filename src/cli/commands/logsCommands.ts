@@ -4,7 +4,6 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import type { EventMap } from '../../shared/contract/events';
 import { reversedDatesMessage, type LogFilter, type MirrorRow } from '../../shared/contract/logs';
 import { formatNaira } from '../../shared/money';
 import { faceAndCostText } from '../../shared/spendText';
@@ -83,9 +82,7 @@ export const syncCommand = command({
   async run(ctx) {
     const { from, to } = dateRangeOptions(ctx.args, reversedDatesMessage);
     const app = await ctx.app();
-    const stop = app.events.subscribe((event) => {
-      if (event.name !== 'sync.progress') return;
-      const p = event.payload as EventMap['sync.progress'];
+    const stop = app.events.on('sync.progress', (p) => {
       if (p.state === 'running' && p.pages > 0) ctx.progress(`sync: ${p.done}${p.total !== null ? ` of ${p.total}` : ''} entries, ${p.pages} pages`);
     });
     try {

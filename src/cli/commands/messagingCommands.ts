@@ -256,9 +256,7 @@ export const contactsImportCommand = command({
     const app = await ctx.app();
     const pb = await phonebookNamed(ctx, phonebookArg);
     let lastShown = -1;
-    const unsubscribe = app.events.subscribe((event) => {
-      if (event.name !== 'contacts.progress') return;
-      const p = event.payload as { phoneBookId: number; done: number; total: number | null; message?: string };
+    const unsubscribe = app.events.on('contacts.progress', (p) => {
       if (p.phoneBookId !== pb.id || p.done === lastShown) return;
       lastShown = p.done;
       if (p.message) ctx.progress(p.message);

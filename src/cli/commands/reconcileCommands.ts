@@ -126,12 +126,11 @@ export const reconcileCommand = command({
     const window = numberOption(ctx.args, 'window');
     const app = await ctx.app();
     let last = 0;
-    const unsubscribe = app.events.subscribe((event) => {
-      if (event.name !== 'reconcile.progress') return;
+    const unsubscribe = app.events.on('reconcile.progress', (p) => {
       const now = Date.now();
       if (now - last < 1000) return;
       last = now;
-      ctx.progress((event.payload as { stage: string }).stage);
+      ctx.progress(p.stage);
     });
     let run: ReconcileRunView;
     try {

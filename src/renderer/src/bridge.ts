@@ -5,6 +5,7 @@
  * from a fetch() body. Pages never know which.
  */
 import type { AppEvent, CallResult, EventMap, EventName, OperationInput, OperationName, OperationOutput } from '../../shared/contract';
+import { isEventName } from '../../shared/contract/events';
 import type { ExportedFile, FileRef } from '../../shared/contract/files';
 import { AppError, asAppError } from '../../shared/appError';
 import { splitEventStream } from '../../shared/eventStream';
@@ -61,7 +62,9 @@ async function streamEvents(): Promise<void> {
             const split = splitEventStream(rest + value);
             rest = split.rest;
             for (const e of split.events) {
-              const event = { name: e.name as EventName, payload: JSON.parse(e.data) as EventMap[EventName] } as AppEvent;
+              // An event this build does not know (a newer vendesk behind the tab) is skipped.
+              if (!isEventName(e.name)) continue;
+              const event = { name: e.name, payload: JSON.parse(e.data) as unknown } as AppEvent;
               for (const l of listeners) l(event);
             }
           }

@@ -1,7 +1,11 @@
 /**
  * Events the main side pushes to the renderer (IPC `vendesk:event`, or the web shell's
- * Server-Sent Events stream). Declared once here; every shell forwards them unchanged.
+ * Server-Sent Events stream). Declared once here, in {@link events}: the payload type of each
+ * event, the list of event names ({@link EVENT_NAMES}) and the typed emit/subscribe of main's
+ * event bus and of the renderer's bridge all come from that one table. Every shell forwards them
+ * unchanged.
  */
+import type { BulkItemState, BulkJobState } from './bulk';
 import type { AutoSyncView } from './logs';
 
 export interface Progress {
@@ -33,35 +37,47 @@ export type DataTopic = (typeof DATA_TOPICS)[number];
 /** What a switch of connection changes: every view re-reads (`connection`), and these with it. */
 export const CONNECTION_SWITCH_TOPICS = ['connection', 'balance', 'mirror', 'catalog'] as const satisfies readonly DataTopic[];
 
-export interface EventMap {
-  /** Mirror sync through /logEntries. */
-  'sync.progress': Progress & { state: 'running' | 'done' | 'failed' | 'cancelled'; pages: number };
-  /** The automatic sync of the open app changed state (waiting, running, paused, off). */
-  'sync.auto': AutoSyncView;
-  /** A spreadsheet being read. */
-  'import.progress': Progress & { importId: string };
-  /** A bulk job executing. */
-  'job.progress': Progress & {
-    jobId: string;
-    state: string;
-    counts: Record<string, number>;
-  };
-  /** Pending purchases whose requery is due now. */
-  'pending.due': { count: number };
-  /** A reconciliation run. */
-  'reconcile.progress': Progress & { runId: string | null; stage: string };
-  /** Contacts upload into a phonebook. */
-  'contacts.progress': Progress & { phoneBookId: number };
-  /**
-   * Something changed that lists should re-read (balance, mirror, jobs, pending). `reason` names
-   * the operation whose contract entry declares the topics (`invalidates`), or the background
-   * work that changed them (see docs/architecture.md, "What tells the windows to re-read").
-   */
-  'data.changed': { topics: DataTopic[]; reason: string };
+/** How an event is declared: what it means; its payload type rides along (phantom, like an operation's output). */
+export interface EventDef<P> {
+  readonly summary: string;
+  /** Phantom: carries the payload type only. */
+  readonly __payload?: P;
 }
 
-export type EventName = keyof EventMap;
-export interface AppEvent<N extends EventName = EventName> {
-  name: N;
-  payload: EventMap[N];
+function event<P>(summary: string): EventDef<P> {
+  return { summary };
 }
+
+/** Every event, by name, with its exact payload. */
+export const events = {
+  'sync.progress': event<Progress & { state: 'running' | 'done' | 'failed' | 'cancelled'; pages: number }>('Mirror sync through /logEntries.'),
+  'sync.auto': event<AutoSyncView>('The automatic sync of the open app changed state (waiting, running, paused, off).'),
+  'import.progress': event<Progress & { importId: string }>('A spreadsheet being read.'),
+  'job.progress': event<Progress & { jobId: string; state: BulkJobState | 'pausing' | 'cancelling'; counts: Record<BulkItemState, number> }>(
+    'A bulk job executing (pausing/cancelling: asked to stop, items in flight still finishing).',
+  ),
+  'pending.due': event<{ count: number }>('Pending purchases whose requery is due now.'),
+  'reconcile.progress': event<Progress & { runId: string | null; stage: string }>('A reconciliation run.'),
+  'contacts.progress': event<Progress & { phoneBookId: number }>('Contacts upload into a phonebook.'),
+  'data.changed': event<{ topics: DataTopic[]; reason: string }>(
+    'Something changed that views should re-read (the topics say what). `reason` names the operation whose contract entry declares the topics (`invalidates`), or the background work that changed them (docs/architecture.md, "What tells the windows to re-read").',
+  ),
+} as const;
+
+type PayloadOf<D> = D extends EventDef<infer P> ? P : never;
+
+export type EventName = keyof typeof events;
+export type EventMap = { [N in EventName]: PayloadOf<(typeof events)[N]> };
+
+/** The names of every event, from the table above. */
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+export function isEventName(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(events, name);
+}
+
+/**
+ * One event: its name and that event's payload. `AppEvent` alone is the union of every event, so
+ * checking `event.name` narrows `event.payload` to that event's payload, with no cast.
+ */
+export type AppEvent<N extends EventName = EventName> = { [K in N]: { name: K; payload: EventMap[K] } }[N];

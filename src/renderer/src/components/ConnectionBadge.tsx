@@ -1,7 +1,7 @@
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import { useConnection } from '../hooks/useConnection';
 
-/** SANDBOX or LIVE, always visible, the profile in use, and whether its service answers. */
+/** SANDBOX or LIVE, always visible, the profile in use, and whether its service is answering (a state, not a link). */
 export function ConnectionBadge() {
   const { info, online, service } = useConnection();
   if (!info) return null;
@@ -12,9 +12,9 @@ export function ConnectionBadge() {
     state === 'down'
       ? 'vendesk is not answering'
       : state === 'checking'
-        ? `${info.connection.profileName} · checking…`
+        ? `${info.connection.profileName} · checking the service…`
         : state === 'up'
-          ? `${info.connection.profileName} · service answers`
+          ? `${info.connection.profileName} · service answering`
           : `${info.connection.profileName} · service not answering`;
   const detail = service && !service.reachable ? `${service.message}${service.hint ? ` ${service.hint}` : ''}` : live ? `Real money: connected to ${info.connection.baseUrl}` : 'Built-in test service: no real money moves';
   return (

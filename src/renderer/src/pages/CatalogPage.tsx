@@ -3,15 +3,39 @@
  * read from the service and cached on this computer with the time it was read.
  */
 import { Badge, Button, Card, Group, Select, Table, Tabs, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Catalogs, CatalogKind } from '../../../shared/contract/catalog';
-import { AppError, asAppError, bridge } from '../bridge';
+import { bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { PageHeader } from '../components/PageHeader';
 import { formatAgo, formatNaira } from '../format';
+import { useAction } from '../hooks/useAction';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 const naira = (n: number) => formatNaira(Math.round(n * 100));
+
+/** One column of a catalog table: its header, and what each row shows in it (amounts right-aligned). */
+interface Column<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  money?: boolean;
+}
+
+/** A catalog as a table, one row an item. */
+function CatalogTable<T extends { id: string | number }>({ rows, columns }: { rows: T[]; columns: Column<T>[] }) {
+  return (
+    <Table striped>
+      <Table.Thead><Table.Tr>{columns.map((col) => <Table.Th key={col.header} ta={col.money ? 'right' : undefined}>{col.header}</Table.Th>)}</Table.Tr></Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={row.id}>{columns.map((col) => <Table.Td key={col.header} ta={col.money ? 'right' : undefined} className={col.money ? 'money' : undefined}>{col.cell(row)}</Table.Td>)}</Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+const codeOf = (code: string | null | undefined) => (code ? <code>{code}</code> : '—');
 
 function ReadAt({ catalogs, kind }: { catalogs: Catalogs; kind: CatalogKind }) {
   return <Text size="xs" c="dimmed" mb="xs">Read from the service {formatAgo(catalogs.readAt[kind])}</Text>;
@@ -20,25 +44,14 @@ function ReadAt({ catalogs, kind }: { catalogs: Catalogs; kind: CatalogKind }) {
 export function CatalogPage() {
   const cached = useOperation('catalog.get', {});
   const [fresh, setFresh] = useState<Catalogs | null>(null);
-  const [refreshing, setRefreshing] = useState(false);
-  const [refreshError, setRefreshError] = useState<AppError | null>(null);
+  const { busy: refreshing, error: refreshError, run } = useAction();
   const [network, setNetwork] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [provider, setProvider] = useState<string | null>(null);
   useDataChanged(['connection'], () => { setFresh(null); void cached.reload(); });
   const c = fresh ?? cached.data;
 
-  async function refresh() {
-    setRefreshing(true);
-    setRefreshError(null);
-    try {
-      setFresh(await bridge.call('catalog.refresh', {}));
-    } catch (e) {
-      setRefreshError(asAppError(e));
-    } finally {
-      setRefreshing(false);
-    }
-  }
+  const refresh = () => run(async () => setFresh(await bridge.call('catalog.refresh', {})));
 
   const q = search.trim().toLowerCase();
   const plans = (c?.data ?? []).filter((p) => (!network || p.network === network) && (!q || p.description.toLowerCase().includes(q) || p.productCode.toLowerCase().includes(q)));
@@ -65,14 +78,7 @@ export function CatalogPage() {
             </Tabs.List>
             <Tabs.Panel value="airtime">
               <ReadAt catalogs={c} kind="airtime" />
-              <Table striped>
-                <Table.Thead><Table.Tr><Table.Th>Network</Table.Th><Table.Th>Operator</Table.Th><Table.Th>Product code</Table.Th><Table.Th>Voucher code</Table.Th><Table.Th ta="right">Smallest</Table.Th><Table.Th ta="right">Largest</Table.Th></Table.Tr></Table.Thead>
-                <Table.Tbody>
-                  {c.airtime.map((p) => (
-                    <Table.Tr key={p.id}><Table.Td>{p.network}</Table.Td><Table.Td>{p.operator}</Table.Td><Table.Td><code>{p.productCode}</code></Table.Td><Table.Td>{p.voucherCode ? <code>{p.voucherCode}</code> : '—'}</Table.Td><Table.Td ta="right" className="money">{naira(p.minAmount)}</Table.Td><Table.Td ta="right" className="money">{naira(p.maxAmount)}</Table.Td></Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <CatalogTable rows={c.airtime} columns={[{ header: 'Network', cell: (p) => p.network }, { header: 'Operator', cell: (p) => p.operator }, { header: 'Product code', cell: (p) => codeOf(p.productCode) }, { header: 'Voucher code', cell: (p) => codeOf(p.voucherCode) }, { header: 'Smallest', cell: (p) => naira(p.minAmount), money: true }, { header: 'Largest', cell: (p) => naira(p.maxAmount), money: true }]} />
             </Tabs.Panel>
             <Tabs.Panel value="data">
               <ReadAt catalogs={c} kind="data" />
@@ -81,14 +87,7 @@ export function CatalogPage() {
                 <TextInput placeholder="Search description or code" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} aria-label="Search plans" />
                 <Text size="sm" c="dimmed">{plans.length} plans</Text>
               </Group>
-              <Table striped>
-                <Table.Thead><Table.Tr><Table.Th>Network</Table.Th><Table.Th>Plan</Table.Th><Table.Th>Product code</Table.Th><Table.Th>Voucher code</Table.Th><Table.Th ta="right">Price</Table.Th></Table.Tr></Table.Thead>
-                <Table.Tbody>
-                  {plans.map((p) => (
-                    <Table.Tr key={p.id}><Table.Td>{p.network}</Table.Td><Table.Td>{p.description}</Table.Td><Table.Td><code>{p.productCode}</code></Table.Td><Table.Td>{p.voucherCode ? <code>{p.voucherCode}</code> : '—'}</Table.Td><Table.Td ta="right" className="money">{naira(p.amount)}</Table.Td></Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <CatalogTable rows={plans} columns={[{ header: 'Network', cell: (p) => p.network }, { header: 'Plan', cell: (p) => p.description }, { header: 'Product code', cell: (p) => codeOf(p.productCode) }, { header: 'Voucher code', cell: (p) => codeOf(p.voucherCode) }, { header: 'Price', cell: (p) => naira(p.amount), money: true }]} />
             </Tabs.Panel>
             <Tabs.Panel value="cable">
               <ReadAt catalogs={c} kind="cable" />
@@ -97,25 +96,11 @@ export function CatalogPage() {
                   <Badge key={p ?? 'all'} variant={provider === p ? 'filled' : 'light'} style={{ cursor: 'pointer' }} onClick={() => setProvider(p)}>{p ?? 'All providers'}</Badge>
                 ))}
               </Group>
-              <Table striped>
-                <Table.Thead><Table.Tr><Table.Th>Provider</Table.Th><Table.Th>Bouquet</Table.Th><Table.Th>Product code</Table.Th><Table.Th ta="right">Price</Table.Th></Table.Tr></Table.Thead>
-                <Table.Tbody>
-                  {bouquets.map((b) => (
-                    <Table.Tr key={b.id}><Table.Td>{b.network}</Table.Td><Table.Td>{b.description}</Table.Td><Table.Td><code>{b.productCode}</code></Table.Td><Table.Td ta="right" className="money">{naira(b.amount)}</Table.Td></Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <CatalogTable rows={bouquets} columns={[{ header: 'Provider', cell: (b) => b.network }, { header: 'Bouquet', cell: (b) => b.description }, { header: 'Product code', cell: (b) => codeOf(b.productCode) }, { header: 'Price', cell: (b) => naira(b.amount), money: true }]} />
             </Tabs.Panel>
             <Tabs.Panel value="electricity">
               <ReadAt catalogs={c} kind="electricity" />
-              <Table striped>
-                <Table.Thead><Table.Tr><Table.Th>Provider</Table.Th><Table.Th>Product code (disco)</Table.Th><Table.Th ta="right">Smallest</Table.Th><Table.Th ta="right">Largest</Table.Th></Table.Tr></Table.Thead>
-                <Table.Tbody>
-                  {c.electricity.map((p) => (
-                    <Table.Tr key={p.id}><Table.Td>{p.name}</Table.Td><Table.Td><code>{p.productCode}</code></Table.Td><Table.Td ta="right" className="money">{naira(p.minAmount)}</Table.Td><Table.Td ta="right" className="money">{naira(p.maxAmount)}</Table.Td></Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <CatalogTable rows={c.electricity} columns={[{ header: 'Provider', cell: (p) => p.name }, { header: 'Product code (disco)', cell: (p) => codeOf(p.productCode) }, { header: 'Smallest', cell: (p) => naira(p.minAmount), money: true }, { header: 'Largest', cell: (p) => naira(p.maxAmount), money: true }]} />
             </Tabs.Panel>
           </Tabs>
         </Card>

@@ -2,12 +2,13 @@ import { Alert, Button, Card, Group, Modal, SimpleGrid, Switch, Text } from '@ma
 import { useCallback, useEffect, useState } from 'react';
 import type { PendingItemView } from '../../../shared/contract/pending';
 import type { PurchaseView } from '../../../shared/contract/purchases';
-import { AppError, asAppError, bridge } from '../bridge';
+import { bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { PageHeader } from '../components/PageHeader';
 import { PendingTable } from '../components/pending/PendingTable';
 import { ResolveDialog } from '../components/pending/ResolveDialog';
 import { PurchaseReceipt } from '../components/purchases/PurchaseReceipt';
+import { useAction } from '../hooks/useAction';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 function useSecondsTicker(): number {
@@ -37,14 +38,16 @@ function Stat({ label, value, color, testId }: { label: string; value: number; c
  * 2 minutes 1 second after the purchase, then less and less often); here a person sees the
  * countdown, can check one now when it is due, copy what support needs, or resolve it by hand.
  */
+const ALL_DUE = 'all-due';
+
 export function PendingPage() {
   const [includeSettled, setIncludeSettled] = useState(false);
   const list = useOperation('pending.list', { includeSettled });
   const counts = useOperation('pending.count', {});
   const [loadedAt, setLoadedAt] = useState(() => Date.now());
-  const [busyId, setBusyId] = useState<string | null>(null);
-  const [checkingAll, setCheckingAll] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  // One check at a time: a purchase's id while it is asked about, ALL_DUE for "Check all due now".
+  const { running, error, run } = useAction<string>();
+  const busyId = running === ALL_DUE ? null : running;
   const [resolving, setResolving] = useState<PendingItemView | null>(null);
   const [receipt, setReceipt] = useState<PurchaseView | null>(null);
   const now = useSecondsTicker();
@@ -64,30 +67,16 @@ export function PendingPage() {
   const secondsLeft = (item: PendingItemView): number | null => (item.dueInSeconds === null ? null : Math.max(0, item.dueInSeconds - Math.floor((now - loadedAt) / 1000)));
 
   const requery = async (item: PendingItemView) => {
-    setBusyId(item.purchase.id);
-    setError(null);
-    try {
+    await run(async () => {
       const updated = await bridge.call('pending.requeryNow', { id: item.purchase.id });
       if (updated.purchase.state === 'success') setReceipt(updated.purchase);
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setBusyId(null);
-      reloadAll();
-    }
+    }, item.purchase.id);
+    reloadAll();
   };
 
   const checkAllDue = async () => {
-    setCheckingAll(true);
-    setError(null);
-    try {
-      await bridge.call('pending.requeryDue', { all: false });
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setCheckingAll(false);
-      reloadAll();
-    }
+    await run(() => bridge.call('pending.requeryDue', { all: false }), ALL_DUE);
+    reloadAll();
   };
 
   const items = list.data ?? [];
@@ -103,7 +92,7 @@ export function PendingPage() {
         title="Pending"
         description="Purchases waiting for a final answer from the service. vendesk checks each one automatically when it is due; do not buy them again meanwhile."
         actions={
-          <Button onClick={() => void checkAllDue()} loading={checkingAll} disabled={dueNow === 0}>
+          <Button onClick={() => void checkAllDue()} loading={running === ALL_DUE} disabled={dueNow === 0}>
             Check all due now{dueNow > 0 ? ` (${dueNow})` : ''}
           </Button>
         }

@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Group, Stack, Tabs, Text } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { CATEGORY_LABELS, RECONCILE_CATEGORIES, type ReconcileCategory, type ReconcileRunView, type RequeryPendingSummary } from '../../../shared/contract/reconcile';
-import { AppError, bridge } from '../bridge';
+import { AppError, asAppError, bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { PageHeader } from '../components/PageHeader';
 import { CategoryItemsTable } from '../components/reconcile/CategoryItemsTable';
@@ -10,6 +10,7 @@ import { categoryTitle } from '../components/reconcile/reconcileLabels';
 import { RunHistory } from '../components/reconcile/RunHistory';
 import { CategoryCards, RollForwardCard } from '../components/reconcile/RunSummary';
 import { formatCount, formatDateTime, formatDay } from '../format';
+import { useAction } from '../hooks/useAction';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 /** The first category that needs attention, else Matched. */
@@ -21,8 +22,8 @@ export function ReconcilePage() {
   const runs = useOperation('reconcile.runs', { limit: 50 });
   const [run, setRun] = useState<ReconcileRunView | null>(null);
   const [category, setCategory] = useState<ReconcileCategory>('matched');
-  const [error, setError] = useState<AppError | null>(null);
-  const [busy, setBusy] = useState<'requery' | 'export' | 'csv' | null>(null);
+  const [readError, setReadError] = useState<AppError | null>(null);
+  const { running: busy, error: actionError, run: act } = useAction<'requery' | 'export' | 'csv'>();
   const [requery, setRequery] = useState<RequeryPendingSummary | null>(null);
   useDataChanged(['reconcile'], () => void runs.reload());
 
@@ -31,9 +32,9 @@ export function ReconcilePage() {
       const view = await bridge.call('reconcile.run', { runId: id });
       setRun(view);
       if (!keepCategory) setCategory(firstException(view));
-      setError(null);
+      setReadError(null);
     } catch (e) {
-      setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+      setReadError(asAppError(e));
     }
   }, []);
 
@@ -42,19 +43,6 @@ export function ReconcilePage() {
   useEffect(() => {
     if (!run && newest) void open(newest);
   }, [newest, run, open]);
-
-  const act = async <T,>(kind: 'requery' | 'export' | 'csv', fn: () => Promise<T>): Promise<T | null> => {
-    setBusy(kind);
-    setError(null);
-    try {
-      return await fn();
-    } catch (e) {
-      setError(e instanceof AppError ? e : new AppError('internal', String(e)));
-      return null;
-    } finally {
-      setBusy(null);
-    }
-  };
 
   const pendingCount = run?.totals.pending.count ?? 0;
 
@@ -71,11 +59,11 @@ export function ReconcilePage() {
                 disabled={pendingCount === 0}
                 loading={busy === 'requery'}
                 onClick={() =>
-                  void act('requery', async () => {
+                  void act(async () => {
                     const summary = await bridge.call('reconcile.requeryPending', { runId: run.id });
                     setRequery(summary);
                     await open(run.id, true);
-                  })
+                  }, 'requery')
                 }
               >
                 Requery all pending ({pendingCount})
@@ -83,10 +71,10 @@ export function ReconcilePage() {
               <Button
                 loading={busy === 'export'}
                 onClick={() =>
-                  void act('export', async () => {
+                  void act(async () => {
                     const file = await bridge.call('reconcile.exportWorkbook', { runId: run.id });
                     await bridge.download(file);
-                  })
+                  }, 'export')
                 }
               >
                 Export report (Excel)
@@ -104,7 +92,7 @@ export function ReconcilePage() {
             void runs.reload();
           }}
         />
-        <ErrorNotice error={error ?? runs.error} />
+        <ErrorNotice error={actionError ?? readError ?? runs.error} />
         {requery && (
           <Alert color="blue" variant="light" withCloseButton onClose={() => setRequery(null)} title={`Requeried ${requery.queued} pending item(s)`}>
             <Text size="sm">{`${requery.success} succeeded, ${requery.failed} failed, ${requery.stillPending} still pending, ${requery.notChecked} could not be checked now.`}</Text>
@@ -146,10 +134,10 @@ export function ReconcilePage() {
                     loading={busy === 'csv'}
                     disabled={run.totals[category].count === 0}
                     onClick={() =>
-                      void act('csv', async () => {
+                      void act(async () => {
                         const file = await bridge.call('reconcile.exportCsv', { runId: run.id, category });
                         await bridge.download(file);
-                      })
+                      }, 'csv')
                     }
                   >
                     This category as CSV

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Card, Code, Group, Modal, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { AppError, asAppError, bridge } from '../bridge';
+import { bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConnectionCheck } from '../components/settings/ConnectionCheck';
 import { ServiceAnswers } from '../components/settings/ServiceAnswers';
@@ -102,20 +102,17 @@ function ConfirmLiveSwitch({ profile, onCancel, onConfirm }: { profile: ProfileV
 export function SettingsPage() {
   const { info, refresh } = useConnection();
   const profiles = useOperation('profiles.list', {});
-  const [error, setError] = useState<AppError | null>(null);
+  const profileAction = useAction();
+  const error = profileAction.error;
   const [confirming, setConfirming] = useState<ProfileView | null>(null);
   const [checkedAt, setCheckedAt] = useState(0);
 
-  const act = async (fn: () => Promise<unknown>, done: string) => {
-    try {
+  const act = (fn: () => Promise<unknown>, done: string) =>
+    profileAction.run(async () => {
       await fn();
-      setError(null);
       notifications.show({ color: 'teal', message: done });
       await Promise.all([profiles.reload(), refresh()]);
-    } catch (e) {
-      setError(asAppError(e));
-    }
-  };
+    });
   const activate = (p: ProfileView) => act(() => bridge.call('profiles.activate', { id: p.id, confirmLive: p.kind === 'live' }), `Now using ${p.name}`);
 
   return (

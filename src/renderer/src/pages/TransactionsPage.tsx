@@ -8,7 +8,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { reversedDatesMessage, type LogFilter, type LogSort, type MirrorRow } from '../../../shared/contract/logs';
 import { faceAndCostText } from '../../../shared/spendText';
-import { AppError, bridge } from '../bridge';
+import { bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { LogDetail } from '../components/mirror/LogDetail';
 import { LogFilters } from '../components/mirror/LogFilters';
@@ -17,6 +17,7 @@ import { SyncControl } from '../components/mirror/SyncControl';
 import { VirtualLogTable } from '../components/mirror/VirtualLogTable';
 import { PageHeader } from '../components/PageHeader';
 import { formatCount, formatNaira } from '../format';
+import { useAction } from '../hooks/useAction';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 function Total({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -33,8 +34,7 @@ export function TransactionsPage() {
   const [sort, setSort] = useState<LogSort>('time_desc');
   const [version, setVersion] = useState(0);
   const [open, setOpen] = useState<MirrorRow | null>(null);
-  const [exporting, setExporting] = useState<'xlsx' | 'csv' | null>(null);
-  const [exportError, setExportError] = useState<AppError | null>(null);
+  const { running: exporting, error: exportError, setError: setExportError, run } = useAction<'xlsx' | 'csv'>();
   const badRange = filter.from && filter.to && filter.from > filter.to ? reversedDatesMessage(filter.from, filter.to) : null;
   const totals = useOperation('logs.totals', { filter }, { enabled: !badRange });
   const facets = useOperation('logs.facets', {});
@@ -44,19 +44,12 @@ export function TransactionsPage() {
     if (!badRange) void totals.reload();
   });
 
-  async function exportAs(format: 'xlsx' | 'csv') {
-    setExporting(format);
-    setExportError(null);
-    try {
+  const exportAs = (format: 'xlsx' | 'csv') =>
+    run(async () => {
       const file = await bridge.call('logs.export', { filter, sort, format });
       await bridge.download(file);
       notifications.show({ color: 'teal', title: 'Export ready', message: `${formatCount(file.rows)} transactions written to ${file.fileName} (${faceAndCostText(file.totals.amountKobo, file.totals.costKobo)})` });
-    } catch (e) {
-      setExportError(e instanceof AppError ? e : new AppError('export_failed', String(e)));
-    } finally {
-      setExporting(null);
-    }
-  }
+    }, format);
 
   // Figures only for the filter in force: none beside an error, none for filters that cannot be read.
   const t = badRange || totals.error ? undefined : totals.data;

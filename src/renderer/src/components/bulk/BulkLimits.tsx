@@ -1,10 +1,9 @@
 import { Accordion, Button, Group, NumberInput, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { BulkSettingsView } from '../../../../shared/contract/bulk';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
-import { useAction } from '../../hooks/useAction';
-import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { useSettingsForm } from '../../hooks/useSettingsForm';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 
@@ -15,39 +14,35 @@ const capText = (kobo: number | null): string => (kobo === null ? '' : formatNai
 
 /** Spending caps and sending pace of bulk jobs. Empty cap = no cap. */
 export function BulkLimits() {
-  const current = useOperation('bulk.settings.get', {});
-  // The limits are those of the connection in use: another connection's are read when it is switched.
-  useDataChanged(['bulk.settings'], () => void current.reload());
   const [perJob, setPerJob] = useState('');
   const [perDay, setPerDay] = useState('');
   const [batch, setBatch] = useState<Field>(50);
   const [concurrency, setConcurrency] = useState<Field>(3);
-  const [saved, setSaved] = useState<BulkSettingsView | null>(null);
-  const { busy, error, run } = useAction();
-
-  useEffect(() => {
-    const s = current.data;
-    if (!s) return;
-    setPerJob(capText(s.capPerJobKobo));
-    setPerDay(capText(s.capPerDayKobo));
-    setBatch(s.batchSize);
-    setConcurrency(s.concurrency);
-  }, [current.data]);
+  // The limits are those of the connection in use: another connection's are read when it is switched.
+  const { saved, busy, error, save: saveWith } = useSettingsForm<'bulk.settings.get', BulkSettingsView>(
+    'bulk.settings.get',
+    (s) => {
+      setPerJob(capText(s.capPerJobKobo));
+      setPerDay(capText(s.capPerDayKobo));
+      setBatch(s.batchSize);
+      setConcurrency(s.concurrency);
+    },
+    'bulk.settings',
+  );
 
   const jobCap = readMoneyField(perJob, true);
   const dayCap = readMoneyField(perDay, true);
   const capsRead = jobCap.reason === null && dayCap.reason === null;
 
   const save = () =>
-    run(async () => {
-      const next = await bridge.call('bulk.settings.set', {
+    saveWith(() =>
+      bridge.call('bulk.settings.set', {
         capPerJobKobo: jobCap.kobo,
         capPerDayKobo: dayCap.kobo,
         ...(typeof batch === 'number' ? { batchSize: batch } : {}),
         ...(typeof concurrency === 'number' ? { concurrency } : {}),
-      });
-      setSaved(next);
-    });
+      }),
+    );
 
   return (
     <Accordion variant="separated">
@@ -64,7 +59,7 @@ export function BulkLimits() {
               <NumberInput label="Rows per request" description="1 to 100" value={batch} onChange={setBatch} min={1} max={100} allowDecimal={false} />
               <NumberInput label="Requests at once" description="1 to 8" value={concurrency} onChange={setConcurrency} min={1} max={8} allowDecimal={false} />
             </SimpleGrid>
-            <ErrorNotice error={error ?? current.error} />
+            <ErrorNotice error={error} />
             <Group>
               <Button onClick={() => void save()} loading={busy} disabled={!capsRead}>
                 Save limits

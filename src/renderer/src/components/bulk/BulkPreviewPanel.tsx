@@ -28,6 +28,20 @@ function Figure({ label, value, hint, color }: { label: string; value: string; h
   );
 }
 
+/** A section's title with how many rows it holds. */
+function CountedControl({ title, count, color }: { title: string; count: number; color: string }) {
+  return (
+    <Accordion.Control>
+      <Group gap="xs">
+        <Text>{title}</Text>
+        <Badge color={color} variant="light">
+          {formatCount(count)}
+        </Badge>
+      </Group>
+    </Accordion.Control>
+  );
+}
+
 /** Step 2: what would be bought, what is left out and why, and the confirmation. */
 export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onConfirmed, onDiscard }: {
   preview: BulkPreview;
@@ -140,14 +154,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
         </Accordion.Item>
 
         <Accordion.Item value="tobuy">
-          <Accordion.Control>
-            <Group gap="xs">
-              <Text>What will be bought</Text>
-              <Badge color="teal" variant="light">
-                {formatCount(preview.includedItems)}
-              </Badge>
-            </Group>
-          </Accordion.Control>
+          <CountedControl title="What will be bought" count={preview.includedItems} color="teal" />
           <Accordion.Panel>
             {toBuy.length === 0 ? (
               <Text size="sm" c="dimmed">
@@ -192,14 +199,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
         </Accordion.Item>
 
         <Accordion.Item value="invalid">
-          <Accordion.Control>
-            <Group gap="xs">
-              <Text>Rows that will not be bought</Text>
-              <Badge color={invalidRowCount > 0 ? 'red' : 'gray'} variant="light">
-                {formatCount(invalidRowCount)}
-              </Badge>
-            </Group>
-          </Accordion.Control>
+          <CountedControl title="Rows that will not be bought" count={invalidRowCount} color={invalidRowCount > 0 ? 'red' : 'gray'} />
           <Accordion.Panel>
             {invalidRowCount === 0 ? (
               <Text size="sm" c="dimmed">
@@ -227,14 +227,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
         </Accordion.Item>
 
         <Accordion.Item value="duplicates">
-          <Accordion.Control>
-            <Group gap="xs">
-              <Text>Possible duplicates</Text>
-              <Badge color={preview.duplicates.length > 0 ? 'yellow' : 'gray'} variant="light">
-                {formatCount(preview.duplicates.length)}
-              </Badge>
-            </Group>
-          </Accordion.Control>
+          <CountedControl title="Possible duplicates" count={preview.duplicates.length} color={preview.duplicates.length > 0 ? 'yellow' : 'gray'} />
           <Accordion.Panel>
             {preview.duplicates.length === 0 ? (
               <Text size="sm" c="dimmed">
@@ -276,14 +269,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
 
         {preview.networkConflicts.length > 0 && (
           <Accordion.Item value="networks">
-            <Accordion.Control>
-              <Group gap="xs">
-                <Text>Network to check</Text>
-                <Badge color="yellow" variant="light">
-                  {formatCount(preview.networkConflicts.length)}
-                </Badge>
-              </Group>
-            </Accordion.Control>
+            <CountedControl title="Network to check" count={preview.networkConflicts.length} color="yellow" />
             <Accordion.Panel>
               <Stack gap="xs">
                 <Text size="sm" c="dimmed">

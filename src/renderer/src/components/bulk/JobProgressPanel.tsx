@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { BulkItemState, BulkItemView, BulkJobView } from '../../../../shared/contract/bulk';
 import { AppError, asAppError, bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira, localTimesIn } from '../../format';
+import { useAction } from '../../hooks/useAction';
 import { useDataChanged } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { TeamDraftPanel } from '../team/TeamDraftPanel';
@@ -21,16 +22,19 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
   const [items, setItems] = useState<BulkItemView[]>([]);
   const [itemTotal, setItemTotal] = useState(0);
   const [filter, setFilter] = useState<Filter>('all');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const action = useAction();
+  const busy = action.busy;
+  const [readError, setReadError] = useState<AppError | null>(null);
+  const error = action.error ?? readError;
   const [askingCancel, setAskingCancel] = useState(false);
 
   // The job's counts and money come from one read, so they always agree with each other.
   const loadJob = useCallback(async () => {
     try {
       setJob(await bridge.call('bulk.status', { jobId }));
+      setReadError(null);
     } catch (e) {
-      setError(asAppError(e));
+      setReadError(asAppError(e));
     }
   }, [jobId]);
   const loadItems = useCallback(async () => {
@@ -43,7 +47,7 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
       setItems(list.items);
       setItemTotal(list.total);
     } catch (e) {
-      setError(asAppError(e));
+      setReadError(asAppError(e));
     }
   }, [jobId, filter]);
   const load = useCallback(() => Promise.all([loadJob(), loadItems()]).then(() => undefined), [loadJob, loadItems]);
@@ -57,18 +61,11 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
   useJobProgress(jobId, 300, () => void loadJob());
   useJobProgress(jobId, 1000, () => void loadItems());
 
-  const run = async (fn: () => Promise<unknown>) => {
-    setBusy(true);
-    try {
+  const run = (fn: () => Promise<unknown>) =>
+    action.run(async () => {
       await fn();
-      setError(null);
       await load();
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const download = (format: 'xlsx' | 'csv') => run(async () => bridge.download(await bridge.call('bulk.export', { jobId, format })));
 

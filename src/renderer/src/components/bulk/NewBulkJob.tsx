@@ -1,10 +1,12 @@
-import { Alert, Button, Card, FileButton, Group, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, FileButton, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import type { BulkKind, BulkPreview } from '../../../../shared/contract/bulk';
 import type { FileRef } from '../../../../shared/contract/files';
-import { AppError, asAppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
+import { useAction } from '../../hooks/useAction';
 import { formatCount } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
+import { LabeledChoice } from '../LabeledChoice';
 
 const KIND_HELP: Record<BulkKind, string> = {
   airtime: 'One row per recipient, with a Phone and an Amount column (Network, Name and Reference are optional).',
@@ -20,33 +22,24 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
   const [file, setFile] = useState<FileRef | null>(null);
   const [sheets, setSheets] = useState<string[]>([]);
   const [sheet, setSheet] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [rowsRead, setRowsRead] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
   const resetPicker = useRef<() => void>(null);
 
   useEffect(() => bridge.on('import.progress', (p) => setRowsRead(p.done)), []);
 
-  const prepare = async (ref: FileRef, sheetName: string | null, k: BulkKind) => {
-    setBusy(true);
+  const readRows = async (ref: FileRef, sheetName: string | null, k: BulkKind) => {
     setRowsRead(null);
-    setError(null);
-    try {
-      const preview = await bridge.call('bulk.prepare', { file: ref, kind: k, ...(sheetName ? { sheet: sheetName } : {}) });
-      onPrepared(preview, ref, k, sheetName);
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setBusy(false);
-    }
+    const preview = await bridge.call('bulk.prepare', { file: ref, kind: k, ...(sheetName ? { sheet: sheetName } : {}) });
+    onPrepared(preview, ref, k, sheetName);
   };
+  const prepare = (ref: FileRef, sheetName: string | null, k: BulkKind) => run(() => readRows(ref, sheetName, k));
 
   const choose = async (picked: File | null) => {
     if (!picked) return;
     resetPicker.current?.();
-    setError(null);
-    try {
+    await run(async () => {
       const ref = await bridge.fileRef(picked);
       const info = await bridge.call('bulk.inspect', { file: ref });
       setFile(ref);
@@ -54,10 +47,8 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
       const first = info.sheetNames[0] ?? null;
       setSheet(first);
       // One sheet (or a CSV): nothing to choose, go straight to the preview.
-      if (info.sheetNames.length <= 1) await prepare(ref, first, kind);
-    } catch (e) {
-      setError(asAppError(e));
-    }
+      if (info.sheetNames.length <= 1) await readRows(ref, first, kind);
+    });
   };
 
   const onDrop = (e: DragEvent<HTMLDivElement>) => {
@@ -72,22 +63,17 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
       <Stack gap="md">
         <Title order={4}>New bulk purchase</Title>
         <Group gap="md" align="flex-end">
-          <Stack gap={4}>
-            <Text size="sm" fw={500}>
-              What to buy
-            </Text>
-            <SegmentedControl
-              aria-label="What to buy"
-              value={kind}
-              onChange={(v) => setKind(v as BulkKind)}
-              data={[
-                { value: 'airtime', label: 'Airtime' },
-                { value: 'data', label: 'Data bundles' },
-                { value: 'electricity', label: 'Electricity' },
-                { value: 'cable', label: 'Cable TV' },
-              ]}
-            />
-          </Stack>
+          <LabeledChoice
+            label="What to buy"
+            value={kind}
+            onChange={setKind}
+            data={[
+              { value: 'airtime', label: 'Airtime' },
+              { value: 'data', label: 'Data bundles' },
+              { value: 'electricity', label: 'Electricity' },
+              { value: 'cable', label: 'Cable TV' },
+            ]}
+          />
         </Group>
         <Paper
           withBorder

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MessageView } from '../../../../shared/contract/messaging';
 import { bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
+import { TableHead } from '../TableHead';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
@@ -95,16 +96,7 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
           </Text>
         ) : (
           <Table striped verticalSpacing="xs" data-testid="history-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Sent</Table.Th>
-                <Table.Th>Reference</Table.Th>
-                <Table.Th>To</Table.Th>
-                <Table.Th>Text</Table.Th>
-                <Table.Th ta="right">Cost</Table.Th>
-                <Table.Th>Status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Sent', 'Reference', 'To', 'Text', { label: 'Cost', right: true }, 'Status']} />
             <Table.Tbody>
               {items.map((m, i) => (
                 <Table.Tr key={m.reference ?? `row-${i}`} onClick={() => setOpened(m)} style={{ cursor: 'pointer' }} data-testid="history-row">

@@ -2,7 +2,8 @@ import { Alert, Button, Card, FileButton, Group, List, Progress, ScrollArea, Sel
 import { useEffect, useRef, useState } from 'react';
 import type { FileRef } from '../../../../shared/contract/files';
 import type { ContactsImportResult, ContactsPreview, PhonebookView } from '../../../../shared/contract/messaging';
-import { AppError, asAppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
+import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
 import { ServiceNotes } from './ServiceNotes';
 import { formatCount, formatDateTime } from '../../format';
@@ -20,8 +21,8 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
   const [preview, setPreview] = useState<ContactsPreview | null>(null);
   const [result, setResult] = useState<ContactsImportResult | null>(null);
   const [progress, setProgress] = useState<ProgressState | null>(null);
-  const [busy, setBusy] = useState<'reading' | 'uploading' | null>(null);
-  const [error, setError] = useState<AppError | null>(null);
+  const { running: busy, error, setError, run } = useAction<'reading' | 'uploading'>();
+  const cancelling = useAction();
   // Lets the same file be chosen again (a re-import) after it was edited or uploaded.
   const resetPicker = useRef<() => void>(null);
   // Progress counts only while this window's upload runs: a late event after the end brings no Cancel back.
@@ -33,7 +34,7 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
     setResult(null);
     setError(null);
     setSheet(null);
-  }, [phonebook.id]);
+  }, [phonebook.id, setError]);
 
   useEffect(
     () =>
@@ -43,51 +44,35 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
     [phonebook.id],
   );
 
-  const read = async (ref: FileRef, sheetName: string | null) => {
-    setBusy('reading');
+  const readPreview = async (ref: FileRef, sheetName: string | null) => {
     setResult(null);
-    try {
-      setPreview(await bridge.call('messaging.contacts.preview', { file: ref, phoneBookId: phonebook.id, ...(sheetName ? { sheet: sheetName } : {}) }));
-      setError(null);
-    } catch (e) {
-      setPreview(null);
-      setError(asAppError(e));
-    } finally {
-      setBusy(null);
-    }
+    setPreview(null);
+    setPreview(await bridge.call('messaging.contacts.preview', { file: ref, phoneBookId: phonebook.id, ...(sheetName ? { sheet: sheetName } : {}) }));
   };
+  const read = (ref: FileRef, sheetName: string | null) => run(() => readPreview(ref, sheetName), 'reading');
 
   const choose = async (picked: File | null) => {
     if (!picked) return;
     resetPicker.current?.();
-    try {
+    await run(async () => {
       const ref = await bridge.fileRef(picked);
       setFile(ref);
       setSheet(null);
-      await read(ref, null);
-    } catch (e) {
-      setError(asAppError(e));
-    }
+      await readPreview(ref, null);
+    }, 'reading');
   };
 
   const upload = async () => {
     if (!file) return;
-    setBusy('uploading');
     uploading.current = true;
     setProgress({ done: 0, total: null, message: 'Starting…' });
-    try {
-      const r = await bridge.call('messaging.contacts.import', { file, phoneBookId: phonebook.id, ...(sheet ? { sheet } : {}) });
-      setResult(r);
+    await run(async () => {
+      setResult(await bridge.call('messaging.contacts.import', { file, phoneBookId: phonebook.id, ...(sheet ? { sheet } : {}) }));
       setPreview(null);
-      setError(null);
       onImported();
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      uploading.current = false;
-      setBusy(null);
-      setProgress(null);
-    }
+    }, 'uploading');
+    uploading.current = false;
+    setProgress(null);
   };
 
   const toAdd = preview ? preview.valid - (preview.alreadyInPhonebook ?? 0) : 0;
@@ -110,7 +95,7 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
           )}
         </FileButton>
       </Group>
-      <ErrorNotice error={error} title="The contacts cannot be imported" />
+      <ErrorNotice error={error ?? cancelling.error} title="The contacts cannot be imported" />
       {preview && (
         <Stack gap="xs" mt="xs" data-testid="contacts-preview">
           <Text size="sm">
@@ -171,7 +156,7 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
             <Text size="sm" c="dimmed">
               {progress.message}
             </Text>
-            <Button size="xs" variant="subtle" color="red" onClick={() => void bridge.call('messaging.contacts.cancel', { phoneBookId: phonebook.id })}>
+            <Button size="xs" variant="subtle" color="red" onClick={() => void cancelling.run(() => bridge.call('messaging.contacts.cancel', { phoneBookId: phonebook.id }))} loading={cancelling.busy}>
               Cancel
             </Button>
           </Group>

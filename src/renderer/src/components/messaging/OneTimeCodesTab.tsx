@@ -2,9 +2,10 @@ import { Alert, Button, Card, Checkbox, Group, NumberInput, RingProgress, Select
 import { useEffect, useState } from 'react';
 import type { OtpConfirmedView, OtpSentView } from '../../../../shared/contract/messaging';
 import { parseEmailList } from '../../../../shared/emailAddresses';
-import { otpCostEstimate } from '../../../../shared/messagingCost';
+import { EMAIL_COPY_KOBO, otpCostEstimate } from '../../../../shared/messagingCost';
 import { normalizePhone } from '../../../../shared/phone';
-import { AppError, asAppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
+import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
 import { SandboxOutbox } from './SandboxOutbox';
 import { ServiceNotes } from './ServiceNotes';
@@ -55,9 +56,8 @@ export function OneTimeCodesTab() {
   const [sent, setSent] = useState<(OtpSentView & { receivedAt: number }) | null>(null);
   const [code, setCode] = useState('');
   const [outcome, setOutcome] = useState<OtpConfirmedView | null>(null);
-  const [busy, setBusy] = useState<'send' | 'confirm' | null>(null);
-  const [sendError, setSendError] = useState<AppError | null>(null);
-  const [confirmError, setConfirmError] = useState<AppError | null>(null);
+  const sending = useAction();
+  const confirming = useAction();
 
   const sender = senderId ?? approved[0]?.senderId ?? null;
   const phone = normalizePhone(receiver);
@@ -68,35 +68,21 @@ export function OneTimeCodesTab() {
   const secondsOk = Number.isInteger(s) && s >= 30 && s <= 86_400;
   const canSend = phone.ok && sender !== null && digitsOk && secondsOk && emails.invalid.length === 0 && (!emailCopy || emails.emails.length > 0);
 
-  const send = async () => {
-    if (!sender) return;
-    setBusy('send');
-    try {
+  const send = () =>
+    sending.run(async () => {
+      if (!sender) return;
       const r = await bridge.call('messaging.otp.send', { receiverNumber: receiver, senderId: sender, numberOfDigits: d, seconds: s, emails: emails.emails });
       setSent({ ...r, receivedAt: Date.now() });
       setCode('');
       setOutcome(null);
-      setConfirmError(null);
-      setSendError(null);
-    } catch (e) {
-      setSendError(asAppError(e));
-    } finally {
-      setBusy(null);
-    }
-  };
+      confirming.setError(null);
+    });
 
   const confirm = async () => {
     if (!sent?.reference) return;
-    setBusy('confirm');
-    try {
-      setOutcome(await bridge.call('messaging.otp.confirm', { reference: sent.reference, code }));
-      setConfirmError(null);
-    } catch (e) {
-      setOutcome(null);
-      setConfirmError(asAppError(e));
-    } finally {
-      setBusy(null);
-    }
+    const reference = sent.reference;
+    setOutcome(null);
+    await confirming.run(async () => setOutcome(await bridge.call('messaging.otp.confirm', { reference, code })));
   };
 
   return (
@@ -119,7 +105,7 @@ export function OneTimeCodesTab() {
             <NumberInput label="Digits" min={6} max={100} value={digits} onChange={setDigits} error={digitsOk ? undefined : 'From 6 to 100 digits'} />
             <NumberInput label="Valid for (seconds)" min={30} max={86_400} step={30} value={seconds} onChange={setSeconds} error={secondsOk ? undefined : 'From 30 to 86,400 seconds'} />
           </Group>
-          <Checkbox label="Also email the code (₦1 per address)" checked={emailCopy} onChange={(e) => setEmailCopy(e.currentTarget.checked)} />
+          <Checkbox label={`Also email the code (${formatNaira(EMAIL_COPY_KOBO)} per address)`} checked={emailCopy} onChange={(e) => setEmailCopy(e.currentTarget.checked)} />
           {emailCopy && (
             <TextInput label="Email addresses" value={emailsText} onChange={(e) => setEmailsText(e.currentTarget.value)} error={emails.invalid.length ? `Not an email address: ${emails.invalid.join(', ')}` : undefined} />
           )}
@@ -127,9 +113,9 @@ export function OneTimeCodesTab() {
             Cost: about {formatNaira(otpCostEstimate(digitsOk ? d : 6, emails.emails.length).totalKobo)} ({otpCostEstimate(digitsOk ? d : 6, 0).pages} SMS page
             {emails.emails.length ? ` + ${emails.emails.length} email cop${emails.emails.length === 1 ? 'y' : 'ies'}` : ''}); the service reports the exact cost after sending.
           </Text>
-          <ErrorNotice error={senders.error ?? sendError} title="The code was not sent" />
+          <ErrorNotice error={senders.error ?? sending.error} title="The code was not sent" />
           <Group>
-            <Button onClick={() => void send()} disabled={!canSend} loading={busy === 'send'}>
+            <Button onClick={() => void send()} disabled={!canSend} loading={sending.busy}>
               Send code
             </Button>
           </Group>
@@ -160,7 +146,7 @@ export function OneTimeCodesTab() {
             <Countdown key={sent.reference} seconds={sent.seconds} receivedAt={sent.receivedAt} />
             <Group align="flex-end">
               <TextInput label="Code" placeholder={'0'.repeat(Math.min(sent.numberOfDigits, 12))} value={code} onChange={(e) => setCode(e.currentTarget.value.replace(/\s/g, ''))} w={260} inputMode="numeric" onKeyDown={(e) => e.key === 'Enter' && code && void confirm()} />
-              <Button onClick={() => void confirm()} disabled={!/^\d+$/.test(code) || !sent.reference} loading={busy === 'confirm'}>
+              <Button onClick={() => void confirm()} disabled={!/^\d+$/.test(code) || !sent.reference} loading={confirming.busy}>
                 Confirm
               </Button>
             </Group>
@@ -169,16 +155,7 @@ export function OneTimeCodesTab() {
                 The code is correct: {sent.receiverNumber} is confirmed.
               </Alert>
             )}
-            {confirmError && (
-              <Alert color="red" variant="light" title="Not confirmed" data-testid="otp-outcome">
-                <Text size="sm">{confirmError.message}</Text>
-                {confirmError.hint && (
-                  <Text size="sm" c="dimmed">
-                    {confirmError.hint}
-                  </Text>
-                )}
-              </Alert>
-            )}
+            <ErrorNotice error={confirming.error} title="Not confirmed" testId="otp-outcome" />
           </Stack>
         )}
       </Card>

@@ -3,6 +3,7 @@ import { formatDateTimeSeconds } from '../../format';
 import { useConnection } from '../../hooks/useConnection';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+import { TableHead } from '../TableHead';
 
 /**
  * What the sandbox "sent" — its SMS and emails, one-time codes included — so a code can be read
@@ -40,14 +41,7 @@ export function SandboxOutbox({ limit = 8 }: { limit?: number }) {
       ) : (
         <Stack gap={0}>
           <Table verticalSpacing={4} aria-label="Sandbox outbox">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Sent</Table.Th>
-                <Table.Th>To</Table.Th>
-                <Table.Th>Code</Table.Th>
-                <Table.Th>Reference</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Sent', 'To', 'Code', 'Reference']} />
             <Table.Tbody>
               {items.map((m, i) => (
                 <Table.Tr key={`${m.reference}-${m.channel}-${m.to}-${i}`} data-testid="outbox-row">

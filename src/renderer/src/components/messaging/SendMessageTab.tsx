@@ -1,13 +1,15 @@
-import { Alert, Button, Card, Checkbox, Group, Modal, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Card, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useMemo, useState, type Dispatch, type SetStateAction } from 'react';
 import type { MessageQuote, MessageView } from '../../../../shared/contract/messaging';
 import { parseEmailList } from '../../../../shared/emailAddresses';
-import { messageCost, SMS_PAGE_CHARACTERS } from '../../../../shared/messagingCost';
+import { EMAIL_COPY_KOBO, messageCost, SMS_PAGE_CHARACTERS, SMS_PAGE_KOBO } from '../../../../shared/messagingCost';
 import { renderTemplate } from '../../../../shared/messagingTemplate';
 import { normalizePhone } from '../../../../shared/phone';
 import { AppError, asAppError, bridge } from '../../bridge';
+import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatNaira } from '../../format';
+import { LabeledChoice } from '../LabeledChoice';
 import { MessageDetails } from './MessageDetails';
 import { usePhonebooks, useSenderIds, useTemplates } from './useMessagingLists';
 
@@ -35,14 +37,14 @@ function ConfirmSend({ quote, senderId, sending, error, onCancel, onSend }: { qu
           <Table.Tr>
             <Table.Td c="dimmed">SMS</Table.Td>
             <Table.Td>
-              {formatCount(quote.recipients)} × {quote.pages} page{quote.pages === 1 ? '' : 's'} × ₦4 = {formatNaira(quote.smsKobo)}
+              {formatCount(quote.recipients)} × {quote.pages} page{quote.pages === 1 ? '' : 's'} × {formatNaira(SMS_PAGE_KOBO)} = {formatNaira(quote.smsKobo)}
             </Table.Td>
           </Table.Tr>
           {quote.emails > 0 && (
             <Table.Tr>
               <Table.Td c="dimmed">Email copies</Table.Td>
               <Table.Td>
-                {quote.emails} × ₦1 = {formatNaira(quote.emailKobo)}
+                {quote.emails} × {formatNaira(EMAIL_COPY_KOBO)} = {formatNaira(quote.emailKobo)}
               </Table.Td>
             </Table.Tr>
           )}
@@ -109,9 +111,8 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
   const [emailsText, setEmailsText] = useField('');
   const [subject, setSubject] = useField('');
   const [quote, setQuote] = useState<MessageQuote | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
-  const [sendError, setSendError] = useState<AppError | null>(null);
+  const reviewing = useAction();
+  const sending = useAction();
 
   const approvedSenders = (senders.data ?? []).filter((s) => s.approved);
   const effectiveSender = senderId ?? approvedSenders[0]?.senderId ?? null;
@@ -143,40 +144,28 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
     emails: emails.emails,
   });
 
-  const review = async () => {
-    setBusy(true);
-    setSendError(null);
-    try {
+  const review = () =>
+    reviewing.run(async () => {
+      sending.setError(null);
       setQuote(await bridge.call('messaging.quote', input()));
-      setError(null);
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
-  const send = async () => {
-    if (!quote || !effectiveSender) return;
-    setBusy(true);
-    try {
-      const message = await bridge.call('messaging.send', { ...input(), senderId: effectiveSender, confirmedTotalKobo: quote.totalKobo, ...(subject.trim() ? { subject: subject.trim() } : {}) });
-      setSent(message);
+  const send = () =>
+    sending.run(async () => {
+      if (!quote || !effectiveSender) return;
+      try {
+        setSent(await bridge.call('messaging.send', { ...input(), senderId: effectiveSender, confirmedTotalKobo: quote.totalKobo, ...(subject.trim() ? { subject: subject.trim() } : {}) }));
+      } catch (e) {
+        // The price changed since the review: the confirmation shows the new one, with the error.
+        const err = asAppError(e);
+        const details = err.details as { quote?: MessageQuote } | undefined;
+        if (err.code === 'cost_changed' && details?.quote) setQuote(details.quote);
+        throw err;
+      }
       setQuote(null);
-      setSendError(null);
       resetText('');
       resetValues([]);
-    } catch (e) {
-      const err = asAppError(e);
-      setSendError(err);
-      if (err.code === 'cost_changed') {
-        const details = err.details as { quote?: MessageQuote } | undefined;
-        if (details?.quote) setQuote(details.quote);
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const senderOptions = (senders.data ?? []).map((s) => ({ value: s.senderId, label: s.approved ? s.senderId : `${s.senderId} — ${s.state}, cannot be used`, disabled: !s.approved }));
   const templateOptions = (templates.data ?? []).map((t) => ({ value: t.id, label: t.approved ? t.name : `${t.name} — ${t.state}, cannot be used yet`, disabled: !t.approved }));
@@ -187,19 +176,15 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
       <Card withBorder padding="lg">
         <Stack gap="md">
           <ErrorNotice error={senders.error ?? templates.error ?? phonebooks.error} />
-          <div>
-            <Text fw={500} size="sm" mb={4}>
-              Send to
-            </Text>
-            <SegmentedControl
-              value={targetKind}
-              onChange={(v) => setTargetKind(v as TargetKind)}
-              data={[
-                { value: 'number', label: 'One phone number' },
-                { value: 'phonebook', label: 'A phonebook (bulk)' },
-              ]}
-            />
-          </div>
+          <LabeledChoice
+            label="Send to"
+            value={targetKind}
+            onChange={setTargetKind}
+            data={[
+              { value: 'number', label: 'One phone number' },
+              { value: 'phonebook', label: 'A phonebook (bulk)' },
+            ]}
+          />
           {targetKind === 'number' ? (
             <TextInput
               label="Phone number"
@@ -220,19 +205,15 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
             onChange={setSenderId}
             allowDeselect={false}
           />
-          <div>
-            <Text fw={500} size="sm" mb={4}>
-              Message
-            </Text>
-            <SegmentedControl
-              value={contentKind}
-              onChange={(v) => setContentKind(v as ContentKind)}
-              data={[
-                { value: 'text', label: 'Type the text' },
-                { value: 'template', label: 'Use a template' },
-              ]}
-            />
-          </div>
+          <LabeledChoice
+            label="Message"
+            value={contentKind}
+            onChange={setContentKind}
+            data={[
+              { value: 'text', label: 'Type the text' },
+              { value: 'template', label: 'Use a template' },
+            ]}
+          />
           {contentKind === 'text' ? (
             <Textarea
               label="Text"
@@ -241,7 +222,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               maxRows={10}
               value={text}
               onChange={(e) => setText(e.currentTarget.value)}
-              description={`${formatCount(estimate.characters)} characters · ${estimate.pages} page${estimate.pages === 1 ? '' : 's'} (${SMS_PAGE_CHARACTERS} characters per page, ₦4 per page per recipient)`}
+              description={`${formatCount(estimate.characters)} characters · ${estimate.pages} page${estimate.pages === 1 ? '' : 's'} (${SMS_PAGE_CHARACTERS} characters per page, ${formatNaira(SMS_PAGE_KOBO)} per page per recipient)`}
             />
           ) : (
             <>
@@ -274,7 +255,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               ))}
             </>
           )}
-          <Checkbox label="Also email a copy (₦1 per address)" checked={emailCopy} onChange={(e) => setEmailCopy(e.currentTarget.checked)} />
+          <Checkbox label={`Also email a copy (${formatNaira(EMAIL_COPY_KOBO)} per address)`} checked={emailCopy} onChange={(e) => setEmailCopy(e.currentTarget.checked)} />
           {emailCopy && (
             <>
               <TextInput
@@ -345,9 +326,9 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               </Stack>
             </Alert>
           )}
-          <ErrorNotice error={error} title="The message cannot be sent yet" />
+          <ErrorNotice error={reviewing.error} title="The message cannot be sent yet" />
           <Group mt="sm">
-            <Button onClick={() => void review()} disabled={problems.length > 0} loading={busy && !quote}>
+            <Button onClick={() => void review()} disabled={problems.length > 0} loading={reviewing.busy}>
               Review and send…
             </Button>
           </Group>
@@ -370,7 +351,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
       </Stack>
 
       <Modal opened={quote !== null} onClose={() => setQuote(null)} title={<Text fw={700}>Send this message?</Text>} size="lg" centered>
-        {quote && effectiveSender && <ConfirmSend quote={quote} senderId={effectiveSender} sending={busy} error={sendError} onCancel={() => setQuote(null)} onSend={() => void send()} />}
+        {quote && effectiveSender && <ConfirmSend quote={quote} senderId={effectiveSender} sending={sending.busy} error={sending.error} onCancel={() => setQuote(null)} onSend={() => void send()} />}
       </Modal>
     </SimpleGrid>
   );

@@ -5,6 +5,7 @@ import { analyzeTemplate, renderTemplate, slugify } from '../../../../shared/mes
 import { smsPages } from '../../../../shared/messagingCost';
 import { bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
+import { TableHead } from '../TableHead';
 import { formatDateTime } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ApprovalBadges } from './ApprovalBadges';
@@ -158,13 +159,7 @@ export function TemplatesTab() {
           </Text>
         ) : (
           <Table verticalSpacing="xs" data-testid="templates-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Template</Table.Th>
-                <Table.Th>Approval</Table.Th>
-                <Table.Th>Created</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Template', 'Approval', 'Created']} />
             <Table.Tbody>
               {list.map((t) => (
                 <Table.Tr key={t.id} data-testid={`template-row-${t.slug || slugify(t.name)}`}>

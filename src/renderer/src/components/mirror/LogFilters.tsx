@@ -54,7 +54,7 @@ export function LogFilters({ filter, sort, facets, onChange }: { filter: LogFilt
     <Group gap="sm" align="flex-end" wrap="wrap">
       <TextInput
         label="Search"
-        placeholder="Part of a phone number or transaction id"
+        placeholder="Phone number or transaction id"
         value={search}
         onChange={(e) => setSearch(e.currentTarget.value)}
         w={280}

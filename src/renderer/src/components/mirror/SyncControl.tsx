@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import type { EventMap } from '../../../../shared/contract';
 import { bridge } from '../../bridge';
 import { formatAgo, formatCount } from '../../format';
+import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 
 type SyncEvent = EventMap['sync.progress'];
@@ -15,6 +16,7 @@ type SyncEvent = EventMap['sync.progress'];
 export function SyncControl({ compact = false }: { compact?: boolean }) {
   const status = useOperation('sync.status', {});
   const [live, setLive] = useState<SyncEvent | null>(null);
+  const action = useAction();
   useDataChanged(['mirror', 'connection'], () => void status.reload());
   useEffect(() => bridge.on('sync.progress', (p) => setLive(p)), []);
 
@@ -27,6 +29,7 @@ export function SyncControl({ compact = false }: { compact?: boolean }) {
   let line: string;
   if (running) line = total !== null ? `Syncing: ${formatCount(done)} of ${formatCount(total)} entries` : 'Syncing…';
   else if (live?.state === 'failed') line = `Sync stopped: ${(live.message ?? 'the service could not be read').replace(/\.$/, '')}. Press Sync to continue.`;
+  else if (action.error) line = `Sync did not run: ${action.error.message.replace(/\.$/, '')}.${action.error.hint ? ` ${action.error.hint}` : ''}`;
   else if (live?.state === 'cancelled' || status.data?.interrupted) line = 'Sync was stopped part-way. Press Sync to continue from where it stopped.';
   else line = lastAt ? `Last synced ${formatAgo(lastAt)} · ${formatCount(status.data?.entries ?? 0)} entries on this computer` : 'Not synced yet';
 
@@ -34,15 +37,15 @@ export function SyncControl({ compact = false }: { compact?: boolean }) {
     <Stack gap={4} data-testid="sync-control" miw={compact ? 260 : 320}>
       <Group gap="xs" wrap="nowrap">
         {running ? (
-          <Button variant="default" color="red" onClick={() => void bridge.call('sync.cancel', {})}>
+          <Button variant="default" color="red" onClick={() => void action.run(() => bridge.call('sync.cancel', {}))}>
             Stop sync
           </Button>
         ) : (
-          <Button onClick={() => { setLive(null); void bridge.call('sync.start', {}).then(() => status.reload()); }}>
+          <Button onClick={() => { setLive(null); void action.run(() => bridge.call('sync.start', {})).then(() => status.reload()); }} loading={action.busy && !running}>
             Sync now
           </Button>
         )}
-        <Text size="xs" c={live?.state === 'failed' ? 'red' : 'dimmed'} data-testid="sync-line">
+        <Text size="xs" c={live?.state === 'failed' || (!running && action.error) ? 'red' : 'dimmed'} data-testid="sync-line">
           {line}
         </Text>
       </Group>

@@ -3,41 +3,32 @@
  * command line's `vendesk sync` still work), and how hard one sync may press the service.
  */
 import { Button, Card, Group, NumberInput, SimpleGrid, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { SyncSettingsView } from '../../../../shared/contract/logs';
 import { bridge } from '../../bridge';
-import { useAction } from '../../hooks/useAction';
-import { useOperation } from '../../hooks/useOperation';
+import { useSettingsForm } from '../../hooks/useSettingsForm';
 import { ErrorNotice } from '../ErrorNotice';
 
 type Field = number | string;
 
 export function SyncSettings() {
-  const current = useOperation('sync.settings.get', {});
   const [minutes, setMinutes] = useState<Field>(5);
   const [concurrency, setConcurrency] = useState<Field>(12);
   const [rate, setRate] = useState<Field>(300);
-  const [saved, setSaved] = useState<SyncSettingsView | null>(null);
-  const { busy, error, run } = useAction();
-
-  useEffect(() => {
-    const s = current.data;
-    if (!s) return;
+  const { saved, busy, error, save: saveWith } = useSettingsForm<'sync.settings.get', SyncSettingsView>('sync.settings.get', (s) => {
     setMinutes(s.autoSyncMinutes);
     setConcurrency(s.concurrency);
     setRate(s.maxRequestsPerSecond);
-  }, [current.data]);
+  });
 
   const save = () =>
-    run(async () => {
-      setSaved(
-        await bridge.call('sync.settings.set', {
-          ...(typeof minutes === 'number' ? { autoSyncMinutes: minutes } : {}),
-          ...(typeof concurrency === 'number' ? { concurrency } : {}),
-          ...(typeof rate === 'number' ? { maxRequestsPerSecond: rate } : {}),
-        }),
-      );
-    });
+    saveWith(() =>
+      bridge.call('sync.settings.set', {
+        ...(typeof minutes === 'number' ? { autoSyncMinutes: minutes } : {}),
+        ...(typeof concurrency === 'number' ? { concurrency } : {}),
+        ...(typeof rate === 'number' ? { maxRequestsPerSecond: rate } : {}),
+      }),
+    );
 
   return (
     <Card withBorder padding="lg" data-testid="sync-settings">
@@ -50,7 +41,7 @@ export function SyncSettings() {
         <NumberInput label="Pages requested at once" description="1 to 32" value={concurrency} onChange={setConcurrency} min={1} max={32} allowDecimal={false} />
         <NumberInput label="Requests a second, at most" description="1 to 1,000" value={rate} onChange={setRate} min={1} max={1000} allowDecimal={false} />
       </SimpleGrid>
-      <ErrorNotice error={error ?? current.error} title="The sync settings were not saved" />
+      <ErrorNotice error={error} title="The sync settings were not saved" />
       <Group mt="sm">
         <Button onClick={() => void save()} loading={busy}>
           Save sync settings

@@ -1,10 +1,10 @@
-import { Alert, Select, Text } from '@mantine/core';
+import { Select } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { SmartcardView } from '../../../../shared/contract/purchases';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
-import { AccountNumberInput, PurchaseFlowLayout } from './PurchaseFlowLayout';
+import { AccountNumberInput, CheckedAccount, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
 
 /**
@@ -74,12 +74,15 @@ export function CablePurchase() {
       ]}
       checkedDetails={(checkedCard) => (
         <>
-          <Alert color="green" variant="light" title="Smartcard found" data-testid="smartcard-details">
-            <Text size="sm" fw={600} data-testid="smartcard-name">
-              {checkedCard.name}
-            </Text>
-            <Text size="sm">{[checkedCard.customerType, checkedCard.address].filter(Boolean).join(' · ')}</Text>
-          </Alert>
+          <CheckedAccount
+            title="Smartcard found"
+            testId="smartcard-details"
+            lines={[
+              { label: 'Customer', value: checkedCard.name, strong: true, testId: 'smartcard-name' },
+              !!checkedCard.customerType && { label: 'Customer type', value: checkedCard.customerType },
+              !!checkedCard.address && { label: 'Address', value: checkedCard.address },
+            ]}
+          />
           <Select
             allowDeselect={false}
             label="Bouquet"

@@ -1,11 +1,12 @@
-import { Alert, SegmentedControl, Select, Table, Text } from '@mantine/core';
+import { Select } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { MeterView } from '../../../../shared/contract/purchases';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
+import { LabeledChoice } from '../LabeledChoice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
-import { AccountNumberInput, PurchaseFlowLayout } from './PurchaseFlowLayout';
+import { AccountNumberInput, CheckedAccount, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
 
 type VendType = 'PREPAID' | 'POSTPAID';
@@ -73,23 +74,18 @@ export function ElectricityPurchase() {
             description={selected ? `${selected.description}. Sells ${formatNaira(selected.minKobo)} to ${formatNaira(selected.maxKobo)}.` : undefined}
           />
           <AccountNumberInput label="Meter number" placeholder="e.g. 45012345678" value={meter} onChange={setMeter} flow={flow} />
-          <div>
-            <Text size="sm" fw={500} mb={4}>
-              Meter type
-            </Text>
-            <SegmentedControl
-              aria-label="Meter type"
-              data={[
-                { value: 'PREPAID', label: 'Prepaid (token)' },
-                { value: 'POSTPAID', label: 'Postpaid (bill)' },
-              ]}
-              value={vendType}
-              onChange={(v) => {
-                setVendType(v === 'POSTPAID' ? 'POSTPAID' : 'PREPAID');
-                flow.forgetCheck();
-              }}
-            />
-          </div>
+          <LabeledChoice
+            label="Meter type"
+            data={[
+              { value: 'PREPAID', label: 'Prepaid (token)' },
+              { value: 'POSTPAID', label: 'Postpaid (bill)' },
+            ]}
+            value={vendType}
+            onChange={(v) => {
+              setVendType(v);
+              flow.forgetCheck();
+            }}
+          />
         </>
       }
       checkLabel="Check meter"
@@ -103,34 +99,16 @@ export function ElectricityPurchase() {
       ]}
       checkedDetails={(checkedMeter) => (
         <>
-          <Alert color="green" variant="light" title="Meter found" data-testid="meter-details">
-            <Table withRowBorders={false} verticalSpacing={2}>
-              <Table.Tbody>
-                <Table.Tr>
-                  <Table.Td c="dimmed" w={120}>
-                    Customer
-                  </Table.Td>
-                  <Table.Td fw={600} data-testid="meter-name">
-                    {checkedMeter.name}
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Address</Table.Td>
-                  <Table.Td>{checkedMeter.address}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Td c="dimmed">Minimum</Table.Td>
-                  <Table.Td>{formatNaira(checkedMeter.allowedMinKobo)}</Table.Td>
-                </Table.Tr>
-                {checkedMeter.outstandingKobo > 0 && (
-                  <Table.Tr>
-                    <Table.Td c="dimmed">Outstanding</Table.Td>
-                    <Table.Td>{formatNaira(checkedMeter.outstandingKobo)}</Table.Td>
-                  </Table.Tr>
-                )}
-              </Table.Tbody>
-            </Table>
-          </Alert>
+          <CheckedAccount
+            title="Meter found"
+            testId="meter-details"
+            lines={[
+              { label: 'Customer', value: checkedMeter.name, strong: true, testId: 'meter-name' },
+              { label: 'Address', value: checkedMeter.address },
+              { label: 'Minimum', value: formatNaira(checkedMeter.allowedMinKobo) },
+              checkedMeter.outstandingKobo > 0 && { label: 'Outstanding', value: formatNaira(checkedMeter.outstandingKobo) },
+            ]}
+          />
           <MoneyInput
             label="Amount (₦)"
             placeholder="e.g. 5,000"

@@ -1,4 +1,4 @@
-import { Button, Card, Grid, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Grid, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { Fragment, type ReactNode } from 'react';
 import type { PurchaseKind } from '../../../../shared/contract/purchases';
 import type { AppError } from '../../bridge';
@@ -45,7 +45,7 @@ export interface PurchaseFlowLayoutProps<Checked> {
  */
 export function PurchaseFlowLayout<Checked>(props: PurchaseFlowLayoutProps<Checked>) {
   const { kind, flow, catalog, confirm } = props;
-  const { checked, result } = flow;
+  const { result } = flow;
   return (
     <Stack gap="lg">
       <ErrorNotice error={catalog.error} onRetry={() => void catalog.reload()} title={props.catalogErrorTitle} />
@@ -66,46 +66,20 @@ export function PurchaseFlowLayout<Checked>(props: PurchaseFlowLayoutProps<Check
           )}
         </Stack>
       ) : (
-        <Card withBorder padding="lg" radius="md">
-          <Title order={4} mb="md">
-            {props.title}
-          </Title>
-          <Grid gap="md">
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              <Stack gap="sm">
-                {props.accountFields}
-                <Group>
-                  <Button variant={checked ? 'default' : 'filled'} onClick={props.onCheck} loading={flow.checking} disabled={!props.canCheck}>
-                    {checked ? 'Check again' : props.checkLabel}
-                  </Button>
-                  {!checked && props.checkHint && (
-                    <Text size="xs" c="dimmed">
-                      {props.checkHint}
-                    </Text>
-                  )}
-                </Group>
-              </Stack>
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              {checked ? (
-                <Stack gap="sm">
-                  {props.checkedDetails(checked)}
-                  <TextInput label="Customer phone" placeholder="e.g. 08031234567" value={flow.phone} onChange={(e) => flow.setPhone(e.currentTarget.value)} error={flow.phoneProblem} />
-                  <Group justify="flex-end">
-                    <Button onClick={() => flow.setConfirming(true)} disabled={!props.canBuy} data-testid={`${kind}-review`}>
-                      {props.reviewAmountKobo !== null ? `Review purchase of ${formatNaira(props.reviewAmountKobo)}` : 'Review purchase'}
-                    </Button>
-                  </Group>
-                </Stack>
-              ) : (
-                <PurchaseSteps steps={props.steps} />
-              )}
-            </Grid.Col>
-          </Grid>
-          <Stack mt="md">
-            <ErrorNotice error={flow.error} title={flow.errorTitle} />
-          </Stack>
-        </Card>
+        <PurchaseFormCard
+          flow={flow}
+          title={props.title}
+          accountFields={props.accountFields}
+          check={{ label: props.checkLabel, hint: props.checkHint, enabled: props.canCheck, onCheck: props.onCheck }}
+          steps={props.steps}
+          checkedDetails={(c) => (
+            <>
+              {props.checkedDetails(c)}
+              <TextInput label="Customer phone" placeholder="e.g. 08031234567" value={flow.phone} onChange={(e) => flow.setPhone(e.currentTarget.value)} error={flow.phoneProblem} />
+            </>
+          )}
+          review={{ enabled: props.canBuy, amountKobo: props.reviewAmountKobo, testId: `${kind}-review` }}
+        />
       )}
 
       {confirm && (
@@ -120,6 +94,67 @@ export function PurchaseFlowLayout<Checked>(props: PurchaseFlowLayoutProps<Check
 
       <RecentPurchases kind={kind} refreshKey={flow.recentKey} />
     </Stack>
+  );
+}
+
+/**
+ * The form of one purchase, whatever it buys: on the left the account fields and the check button;
+ * on the right the steps until the account is checked, then what the check said and the review
+ * button; the flow's error under both.
+ */
+export function PurchaseFormCard<Checked, Result>(props: {
+  flow: PurchaseFlow<Checked, Result>;
+  title: string;
+  accountFields: ReactNode;
+  check: { label: string; hint?: string; enabled: boolean; onCheck: () => void; testId?: string };
+  steps: string[];
+  /** What the check said (and anything more to fill in), above the review button. */
+  checkedDetails: (checked: Checked) => ReactNode;
+  review: { enabled: boolean; amountKobo: number | null; testId: string };
+  checkedTestId?: string;
+}) {
+  const { flow, check, review } = props;
+  const { checked } = flow;
+  return (
+    <Card withBorder padding="lg" radius="md">
+      <Title order={4} mb="md">
+        {props.title}
+      </Title>
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          <Stack gap="sm">
+            {props.accountFields}
+            <Group>
+              <Button variant={checked ? 'default' : 'filled'} onClick={check.onCheck} loading={flow.checking} disabled={!check.enabled} data-testid={check.testId}>
+                {checked ? 'Check again' : check.label}
+              </Button>
+              {!checked && check.hint && (
+                <Text size="xs" c="dimmed">
+                  {check.hint}
+                </Text>
+              )}
+            </Group>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 6 }}>
+          {checked ? (
+            <Stack gap="sm" data-testid={props.checkedTestId}>
+              {props.checkedDetails(checked)}
+              <Group justify="flex-end">
+                <Button onClick={() => flow.setConfirming(true)} disabled={!review.enabled} data-testid={review.testId}>
+                  {review.amountKobo !== null ? `Review purchase of ${formatNaira(review.amountKobo)}` : 'Review purchase'}
+                </Button>
+              </Group>
+            </Stack>
+          ) : (
+            <PurchaseSteps steps={props.steps} />
+          )}
+        </Grid.Col>
+      </Grid>
+      <Stack mt="md">
+        <ErrorNotice error={flow.error} title={flow.errorTitle} />
+      </Stack>
+    </Card>
   );
 }
 
@@ -139,6 +174,41 @@ export function AccountNumberInput<Checked>(props: { label: string; placeholder:
         props.flow.forgetCheck();
       }}
     />
+  );
+}
+
+/** One line of what a check found: a name and its value. */
+export interface CheckedLine {
+  label: string;
+  value: ReactNode;
+  strong?: boolean;
+  mono?: boolean;
+  testId?: string;
+}
+
+/** What the service said about the account when it was checked, as a short table (lines that are `false` are left out). */
+export function CheckedAccount({ title, ok = true, testId, lines, children }: { title: string; ok?: boolean; testId: string; lines: (CheckedLine | false | null)[]; children?: ReactNode }) {
+  return (
+    <Alert color={ok ? 'green' : 'red'} variant="light" title={title} data-testid={testId}>
+      <Table withRowBorders={false} verticalSpacing={2}>
+        <Table.Tbody>
+          {lines.map(
+            (line) =>
+              line && (
+                <Table.Tr key={line.label}>
+                  <Table.Td c="dimmed" w={130} style={{ whiteSpace: 'nowrap' }}>
+                    {line.label}
+                  </Table.Td>
+                  <Table.Td fw={line.strong ? 600 : undefined} ff={line.mono ? 'monospace' : undefined} data-testid={line.testId}>
+                    {line.value}
+                  </Table.Td>
+                </Table.Tr>
+              ),
+          )}
+        </Table.Tbody>
+      </Table>
+      {children}
+    </Alert>
   );
 }
 

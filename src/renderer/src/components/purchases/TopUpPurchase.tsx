@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Checkbox, Grid, Group, Select, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Select, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { TopUpCheckView, TopUpKind, TopUpView } from '../../../../shared/contract/purchases';
 import { NETWORKS, NETWORK_LABEL, networkOfPhone, type Network } from '../../../../shared/phone';
@@ -8,7 +8,7 @@ import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { ConfirmPurchaseModal } from './ConfirmPurchaseModal';
-import { PurchaseSteps } from './PurchaseFlowLayout';
+import { CheckedAccount, PurchaseFormCard } from './PurchaseFlowLayout';
 import { RecentTopUps } from './RecentTopUps';
 import { TopUpReceipt, networkName } from './TopUpReceipt';
 import { usePurchaseFlow } from './usePurchaseFlow';
@@ -72,136 +72,103 @@ export function TopUpPurchase() {
           }
         />
       ) : (
-        <Card withBorder padding="lg" radius="md">
-          <Title order={4} mb="md">
-            Buy airtime or data for one number
-          </Title>
-          <Grid gap="md">
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              <Stack gap="sm">
-                <SegmentedControl
-                  value={kind}
-                  onChange={edit((v: string) => setKind(v === 'data' ? 'data' : 'airtime'))}
-                  data={[
-                    { value: 'airtime', label: 'Airtime' },
-                    { value: 'data', label: 'Data' },
-                  ]}
-                  data-testid="topup-kind"
+        <PurchaseFormCard
+          flow={flow}
+          title="Buy airtime or data for one number"
+          accountFields={
+            <>
+              <SegmentedControl
+                value={kind}
+                onChange={edit((v: string) => setKind(v === 'data' ? 'data' : 'airtime'))}
+                data={[
+                  { value: 'airtime', label: 'Airtime' },
+                  { value: 'data', label: 'Data' },
+                ]}
+                data-testid="topup-kind"
+              />
+              <TextInput
+                label="Phone number"
+                placeholder="e.g. 08031234567"
+                value={phone}
+                inputMode="tel"
+                onChange={(e) => edit(flow.setPhone)(e.currentTarget.value)}
+                error={flow.phoneProblem}
+                description={prefixNetwork ? `${NETWORK_LABEL[prefixNetwork]} number (from its prefix)` : undefined}
+              />
+              <Select
+                allowDeselect={false}
+                label="Network"
+                value={network}
+                onChange={(v) => edit(setNetwork)(v ?? FROM_PREFIX)}
+                data={[
+                  { value: FROM_PREFIX, label: prefixNetwork ? `From the number (${NETWORK_LABEL[prefixNetwork]})` : 'From the number' },
+                  ...NETWORKS.map((n) => ({ value: n, label: `${NETWORK_LABEL[n]} (a number moved to ${NETWORK_LABEL[n]})` })),
+                ]}
+              />
+              {kind === 'airtime' ? (
+                <MoneyInput
+                  label="Amount"
+                  placeholder="e.g. 1,000"
+                  value={amount}
+                  onChange={edit(setAmount)}
+                  description={airtimeProduct ? `${NETWORK_LABEL[airtimeProduct.network]} airtime: ₦${airtimeProduct.minAmount.toLocaleString('en-NG')} to ₦${airtimeProduct.maxAmount.toLocaleString('en-NG')}` : undefined}
+                  data-testid="topup-amount-input"
                 />
-                <TextInput
-                  label="Phone number"
-                  placeholder="e.g. 08031234567"
-                  value={phone}
-                  inputMode="tel"
-                  onChange={(e) => edit(flow.setPhone)(e.currentTarget.value)}
-                  error={flow.phoneProblem}
-                  description={prefixNetwork ? `${NETWORK_LABEL[prefixNetwork]} number (from its prefix)` : undefined}
-                />
-                <Select
-                  allowDeselect={false}
-                  label="Network"
-                  value={network}
-                  onChange={(v) => edit(setNetwork)(v ?? FROM_PREFIX)}
-                  data={[
-                    { value: FROM_PREFIX, label: prefixNetwork ? `From the number (${NETWORK_LABEL[prefixNetwork]})` : 'From the number' },
-                    ...NETWORKS.map((n) => ({ value: n, label: `${NETWORK_LABEL[n]} (a number moved to ${NETWORK_LABEL[n]})` })),
-                  ]}
-                />
-                {kind === 'airtime' ? (
-                  <MoneyInput
-                    label="Amount"
-                    placeholder="e.g. 1,000"
-                    value={amount}
-                    onChange={edit(setAmount)}
-                    description={airtimeProduct ? `${NETWORK_LABEL[airtimeProduct.network]} airtime: ₦${airtimeProduct.minAmount.toLocaleString('en-NG')} to ₦${airtimeProduct.maxAmount.toLocaleString('en-NG')}` : undefined}
-                    data-testid="topup-amount-input"
-                  />
-                ) : (
-                  <Select
-                    label="Data plan"
-                    placeholder={catalog.loading ? 'Loading…' : chosenNetwork ? `Choose a ${NETWORK_LABEL[chosenNetwork]} plan` : 'Enter the number first, or choose the network'}
-                    searchable
-                    value={plan}
-                    onChange={edit(setPlan)}
-                    data={plans.map((p) => ({ value: p.productCode, label: `${p.description} — ${formatNaira(Math.round(p.amount * 100))}` }))}
-                    data-testid="topup-plan"
-                  />
-                )}
-                <Group>
-                  <Button variant={checked ? 'default' : 'filled'} onClick={check} loading={flow.checking} disabled={!ready} data-testid="topup-check">
-                    {checked ? 'Check again' : 'Check'}
-                  </Button>
-                </Group>
-              </Stack>
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              {checked ? (
-                <Stack gap="sm" data-testid="topup-checked">
-                  <Alert color={checked.blocker ? 'red' : 'green'} variant="light" title={checked.blocker ? 'Cannot be bought now' : 'Ready to buy'}>
-                    <Table withRowBorders={false} verticalSpacing={2}>
-                      <Table.Tbody>
-                        <Table.Tr>
-                          <Table.Td c="dimmed">Phone number</Table.Td>
-                          <Table.Td ff="monospace">{checked.phone}</Table.Td>
-                        </Table.Tr>
-                        <Table.Tr>
-                          <Table.Td c="dimmed">Network</Table.Td>
-                          <Table.Td>{networkName(checked.network)}</Table.Td>
-                        </Table.Tr>
-                        <Table.Tr>
-                          <Table.Td c="dimmed">{checked.kind === 'airtime' ? 'Buys' : 'Data plan'}</Table.Td>
-                          <Table.Td>{checked.description}</Table.Td>
-                        </Table.Tr>
-                        <Table.Tr>
-                          <Table.Td c="dimmed">Amount</Table.Td>
-                          <Table.Td fw={700}>{formatNaira(checked.amountKobo)}</Table.Td>
-                        </Table.Tr>
-                        {checked.walletKobo !== null && (
-                          <Table.Tr>
-                            <Table.Td c="dimmed">Wallet</Table.Td>
-                            <Table.Td>{formatNaira(checked.walletKobo)}</Table.Td>
-                          </Table.Tr>
-                        )}
-                      </Table.Tbody>
-                    </Table>
-                    {checked.blocker && (
-                      <Text size="sm" mt="xs" fw={500}>
-                        {checked.blocker} Top up the wallet, then check again.
-                      </Text>
-                    )}
-                  </Alert>
-                  {checked.warnings.map((w) => (
-                    <Alert key={w} color="yellow" variant="light">
-                      <Text size="sm">{w}</Text>
-                    </Alert>
-                  ))}
-                  {checked.recent && (
-                    <Alert color="orange" variant="light" title="Bought for this number already" data-testid="topup-recent">
-                      <Text size="sm">{checked.recent}</Text>
-                      <Checkbox mt="xs" label="Buy it again anyway" checked={again} onChange={(e) => setAgain(e.currentTarget.checked)} data-testid="topup-again" />
-                    </Alert>
-                  )}
-                  <Group justify="flex-end">
-                    <Button onClick={() => flow.setConfirming(true)} disabled={!canBuy} data-testid="topup-review">
-                      Review purchase of {formatNaira(checked.amountKobo)}
-                    </Button>
-                  </Group>
-                </Stack>
               ) : (
-                <PurchaseSteps
-                  steps={[
-                    'Choose airtime or data and enter the phone number; the network comes from the number (choose it for a number moved to another network).',
-                    'Enter the amount, or choose the data plan, and check.',
-                    "Review and buy. vendesk waits for the service's answer and shows the receipt; a purchase is never sent twice.",
-                  ]}
+                <Select
+                  label="Data plan"
+                  placeholder={catalog.loading ? 'Loading…' : chosenNetwork ? `Choose a ${NETWORK_LABEL[chosenNetwork]} plan` : 'Enter the number first, or choose the network'}
+                  searchable
+                  value={plan}
+                  onChange={edit(setPlan)}
+                  data={plans.map((p) => ({ value: p.productCode, label: `${p.description} — ${formatNaira(Math.round(p.amount * 100))}` }))}
+                  data-testid="topup-plan"
                 />
               )}
-            </Grid.Col>
-          </Grid>
-          <Stack mt="md">
-            <ErrorNotice error={flow.error} title={flow.errorTitle} />
-          </Stack>
-        </Card>
+            </>
+          }
+          check={{ label: 'Check', enabled: ready, onCheck: check, testId: 'topup-check' }}
+          steps={[
+            'Choose airtime or data and enter the phone number; the network comes from the number (choose it for a number moved to another network).',
+            'Enter the amount, or choose the data plan, and check.',
+            "Review and buy. vendesk waits for the service's answer and shows the receipt; a purchase is never sent twice.",
+          ]}
+          checkedTestId="topup-checked"
+          checkedDetails={(checked) => (
+            <>
+              <CheckedAccount
+                title={checked.blocker ? 'Cannot be bought now' : 'Ready to buy'}
+                ok={!checked.blocker}
+                testId="topup-check-result"
+                lines={[
+                  { label: 'Phone number', value: checked.phone, mono: true },
+                  { label: 'Network', value: networkName(checked.network) },
+                  { label: checked.kind === 'airtime' ? 'Buys' : 'Data plan', value: checked.description },
+                  { label: 'Amount', value: formatNaira(checked.amountKobo), strong: true },
+                  checked.walletKobo !== null && { label: 'Wallet', value: formatNaira(checked.walletKobo) },
+                ]}
+              >
+                {checked.blocker && (
+                  <Text size="sm" mt="xs" fw={500}>
+                    {checked.blocker} Top up the wallet, then check again.
+                  </Text>
+                )}
+              </CheckedAccount>
+              {checked.warnings.map((w) => (
+                <Alert key={w} color="yellow" variant="light">
+                  <Text size="sm">{w}</Text>
+                </Alert>
+              ))}
+              {checked.recent && (
+                <Alert color="orange" variant="light" title="Bought for this number already" data-testid="topup-recent">
+                  <Text size="sm">{checked.recent}</Text>
+                  <Checkbox mt="xs" label="Buy it again anyway" checked={again} onChange={(e) => setAgain(e.currentTarget.checked)} data-testid="topup-again" />
+                </Alert>
+              )}
+            </>
+          )}
+          review={{ enabled: canBuy, amountKobo: checked?.amountKobo ?? null, testId: 'topup-review' }}
+        />
       )}
 
       {checked && (

@@ -1,28 +1,18 @@
-import { Alert, Button, Card, CopyButton, Group, Table, Text } from '@mantine/core';
+import { Button, Card, Group, Table, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import type { TopUpView } from '../../../../shared/contract/purchases';
 import { NETWORK_LABEL, type Network } from '../../../../shared/phone';
-import { AppError, asAppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
 import { formatDateTimeSeconds, formatNaira, localTimesIn } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { ITEM_COLOR, ITEM_LABEL } from '../bulk/bulkLabels';
-import { ReceiptHeader } from './ReceiptHeader';
+import { useAction } from '../../hooks/useAction';
+import { CopyReceiptButton, ReceiptHeader, ReceiptRow, ReceiptStatus } from './ReceiptParts';
 
 /** States whose outcome the service has not given yet: "Check again" asks it now. */
 const OPEN = new Set<TopUpView['state']>(['accepted', 'pending', 'uncertain', 'sending', 'queued', 'held']);
 
 export const networkName = (network: string): string => NETWORK_LABEL[network as Network] ?? network;
-
-function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <Table.Tr>
-      <Table.Td c="dimmed" w={150} style={{ verticalAlign: 'top' }}>
-        {label}
-      </Table.Td>
-      <Table.Td data-testid={testId}>{children}</Table.Td>
-    </Table.Tr>
-  );
-}
 
 /** Where the outcome was learned, in words: `log` → the service's transaction log. */
 function outcomeSource(settledBy: string): string {
@@ -52,23 +42,14 @@ export function topUpReceiptText(p: TopUpView): string {
  */
 export function TopUpReceipt({ purchase, actions }: { purchase: TopUpView; actions?: ReactNode }) {
   const [latest, setLatest] = useState<TopUpView | null>(null);
-  const [checking, setChecking] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const checking = useAction();
   const p = latest && latest.id === purchase.id ? latest : purchase;
-  const checkAgain = async () => {
-    setChecking(true);
-    setError(null);
-    try {
+  const checkAgain = () =>
+    checking.run(async () => {
       // The purchase is a one-item job: asking about the job asks the service's log (then requery).
       await bridge.call('bulk.checkAgain', { jobId: p.id });
       setLatest(await bridge.call('purchases.topUp', { id: p.id }));
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setChecking(false);
-    }
-  };
-  const tone = p.state === 'success' ? 'green' : p.state === 'failed' || p.state === 'uncertain' ? 'red' : p.state === 'rejected' || p.state === 'cancelled' ? 'gray' : 'yellow';
+    });
   return (
     <Card withBorder padding="lg" radius="md" data-testid="topup-receipt">
       <ReceiptHeader
@@ -80,31 +61,17 @@ export function TopUpReceipt({ purchase, actions }: { purchase: TopUpView; actio
         stateTestId="topup-state"
       />
 
-      <Alert color={tone} variant="light" mb="md" data-testid="topup-status">
-        <Text size="sm" fw={500}>
-          {p.statusText}
-        </Text>
-        {p.reason && (
-          <Text size="sm" mt={4}>
-            {localTimesIn(p.reason)}
-          </Text>
-        )}
-        {p.whatToDo && (
-          <Text size="sm" mt={4}>
-            {p.whatToDo}
-          </Text>
-        )}
-      </Alert>
+      <ReceiptStatus state={p.state} statusText={p.statusText} testId="topup-status" notes={[{ text: p.reason && localTimesIn(p.reason) }, { text: p.whatToDo }]} />
 
       <Table withRowBorders={false} verticalSpacing={3}>
         <Table.Tbody>
-          <Row label="Phone number">
+          <ReceiptRow label="Phone number">
             <Text ff="monospace" size="sm" span>
               {p.phone}
             </Text>
-          </Row>
-          <Row label="Network">{networkName(p.network)}</Row>
-          <Row label={p.kind === 'airtime' ? 'Bought' : 'Data plan'}>
+          </ReceiptRow>
+          <ReceiptRow label="Network">{networkName(p.network)}</ReceiptRow>
+          <ReceiptRow label={p.kind === 'airtime' ? 'Bought' : 'Data plan'}>
             {p.description}
             {p.kind === 'data' && (
               <Text size="xs" c="dimmed" span>
@@ -112,13 +79,13 @@ export function TopUpReceipt({ purchase, actions }: { purchase: TopUpView; actio
                 ({p.productCode})
               </Text>
             )}
-          </Row>
-          <Row label="Amount" testId="topup-amount">
+          </ReceiptRow>
+          <ReceiptRow label="Amount" testId="topup-amount">
             <Text fw={700} className="money" span>
               {formatNaira(p.amountKobo)}
             </Text>
-          </Row>
-          <Row label="Wallet cost" testId="topup-cost">
+          </ReceiptRow>
+          <ReceiptRow label="Wallet cost" testId="topup-cost">
             {p.costKobo === null ? (
               <Text size="sm" c="dimmed" span>
                 not known yet
@@ -128,32 +95,26 @@ export function TopUpReceipt({ purchase, actions }: { purchase: TopUpView; actio
                 {formatNaira(p.costKobo)}
               </Text>
             )}
-          </Row>
-          <Row label="Reference" testId="topup-reference">
+          </ReceiptRow>
+          <ReceiptRow label="Reference" testId="topup-reference">
             <Text ff="monospace" size="sm" span>
               {p.reference ?? 'none yet'}
             </Text>
-          </Row>
-          {p.settledBy && <Row label="Outcome read from">{outcomeSource(p.settledBy)}</Row>}
+          </ReceiptRow>
+          {p.settledBy && <ReceiptRow label="Outcome read from">{outcomeSource(p.settledBy)}</ReceiptRow>}
         </Table.Tbody>
       </Table>
 
       <Group mt="md" gap="xs">
-        <CopyButton value={topUpReceiptText(p)}>
-          {({ copied, copy }) => (
-            <Button variant="default" onClick={copy}>
-              {copied ? 'Receipt copied' : 'Copy receipt'}
-            </Button>
-          )}
-        </CopyButton>
+        <CopyReceiptButton text={topUpReceiptText(p)} />
         {OPEN.has(p.state) && (
-          <Button variant="light" onClick={() => void checkAgain()} loading={checking} data-testid="topup-check-again">
+          <Button variant="light" onClick={() => void checkAgain()} loading={checking.busy} data-testid="topup-check-again">
             Check again
           </Button>
         )}
         {actions}
       </Group>
-      <ErrorNotice error={error} title="The service could not be asked" />
+      <ErrorNotice error={checking.error} title="The service could not be asked" />
     </Card>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { PurchaseView } from '../../../../shared/contract/purchases';
 import { normalizePhone } from '../../../../shared/phone';
-import { AppError, asAppError } from '../../bridge';
+import { useAction } from '../../hooks/useAction';
 
 /**
  * The steps every single purchase goes through, whatever it buys: check the account with the
@@ -12,11 +12,10 @@ import { AppError, asAppError } from '../../bridge';
 export function usePurchaseFlow<Checked, Result = PurchaseView>() {
   const [phone, setPhone] = useState('');
   const [checked, setChecked] = useState<Checked | null>(null);
-  const [checking, setChecking] = useState(false);
+  const checking = useAction();
+  const [checkTitle, setCheckTitle] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const [buying, setBuying] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
-  const [errorTitle, setErrorTitle] = useState('Not bought');
+  const buying = useAction();
   const [result, setResult] = useState<Result | null>(null);
   const [recentKey, setRecentKey] = useState(0);
 
@@ -25,45 +24,36 @@ export function usePurchaseFlow<Checked, Result = PurchaseView>() {
 
   /** Asks the service about the account; a failure is shown under `failedTitle`. */
   const check = async (failedTitle: string, call: () => Promise<Checked>) => {
-    setErrorTitle(failedTitle);
-    setChecking(true);
-    setError(null);
-    try {
-      setChecked(await call());
-    } catch (e) {
-      setChecked(null);
-      setError(asAppError(e));
-    } finally {
-      setChecking(false);
-    }
+    setCheckTitle(failedTitle);
+    buying.setError(null);
+    if (!(await checking.run(async () => setChecked(await call())))) setChecked(null);
   };
 
   const buy = async (call: () => Promise<Result>) => {
-    setErrorTitle('Not bought');
-    setBuying(true);
-    setError(null);
-    try {
+    checking.setError(null);
+    await buying.run(async () => {
       setResult(await call());
       setRecentKey((k) => k + 1);
-    } catch (e) {
-      setError(asAppError(e));
-    } finally {
-      setConfirming(false);
-      setBuying(false);
-    }
+    });
+    setConfirming(false);
+  };
+
+  const clearErrors = () => {
+    checking.setError(null);
+    buying.setError(null);
   };
 
   /** What was checked no longer holds (another account, company or type was chosen). */
   const forgetCheck = () => {
     setChecked(null);
-    setError(null);
+    clearErrors();
   };
 
   /** Back to the form after a receipt; the caller clears its own fields. */
   const startOver = () => {
     setResult(null);
     setChecked(null);
-    setError(null);
+    clearErrors();
   };
 
   return {
@@ -72,15 +62,15 @@ export function usePurchaseFlow<Checked, Result = PurchaseView>() {
     phoneCheck,
     phoneProblem,
     checked,
-    checking,
+    checking: checking.busy,
     check,
     forgetCheck,
     confirming,
     setConfirming,
-    buying,
+    buying: buying.busy,
     buy,
-    error,
-    errorTitle,
+    error: buying.error ?? checking.error,
+    errorTitle: buying.error ? 'Not bought' : checkTitle,
     result,
     recentKey,
     startOver,

@@ -2,7 +2,8 @@ import { Badge, Box, Button, Checkbox, Group, Modal, Stack, Text, Textarea, Text
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ReconcileCategory, ReconcileItemView } from '../../../../shared/contract/reconcile';
-import { AppError, bridge } from '../../bridge';
+import { AppError, asAppError, bridge } from '../../bridge';
+import { useAction } from '../../hooks/useAction';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { RULE_LABELS } from './reconcileLabels';
@@ -99,7 +100,8 @@ export function CategoryItemsTable({ runId, category, total, onChanged }: { runI
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [resolving, setResolving] = useState(false);
   const [note, setNote] = useState('');
-  const [error, setError] = useState<AppError | null>(null);
+  const [readError, setReadError] = useState<AppError | null>(null);
+  const resolveAction = useAction();
   const loading = useRef(new Set<number>());
   const generation = useRef(0);
   const parent = useRef<HTMLDivElement>(null);
@@ -120,7 +122,7 @@ export function CategoryItemsTable({ runId, category, total, onChanged }: { runI
           return next;
         });
       } catch (e) {
-        setError(e instanceof AppError ? e : new AppError('internal', String(e)));
+        setReadError(asAppError(e));
       }
     },
     [runId, category, search],
@@ -143,8 +145,8 @@ export function CategoryItemsTable({ runId, category, total, onChanged }: { runI
   const columns = columnsFor(category);
   const template = [...(canResolve ? ['32px'] : []), ...columns.map((c) => c.width)].join(' ');
 
-  const resolve = async () => {
-    try {
+  const resolve = () =>
+    resolveAction.run(async () => {
       await bridge.call('reconcile.resolve', { runId, seqs: [...selected], note });
       setResolving(false);
       setNote('');
@@ -154,10 +156,7 @@ export function CategoryItemsTable({ runId, category, total, onChanged }: { runI
       setSelected(new Set());
       void loadChunk(0);
       onChanged();
-    } catch (e) {
-      setError(e instanceof AppError ? e : new AppError('internal', String(e)));
-    }
-  };
+    });
 
   return (
     <Stack gap="xs">
@@ -174,7 +173,7 @@ export function CategoryItemsTable({ runId, category, total, onChanged }: { runI
           )}
         </Group>
       </Group>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={resolveAction.error ?? readError} />
       <Box role="table" aria-label={`${category} items`} style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 6, overflowX: 'auto' }}>
         <Box role="row" style={{ display: 'grid', gridTemplateColumns: template, minWidth: 960, background: 'var(--mantine-color-default-hover)', borderBottom: '1px solid var(--mantine-color-default-border)' }}>
           {canResolve && <span />}
@@ -243,7 +242,7 @@ export function CategoryItemsTable({ runId, category, total, onChanged }: { runI
             <Button variant="default" onClick={() => setResolving(false)}>
               Cancel
             </Button>
-            <Button onClick={() => void resolve()} disabled={note.trim().length < 3}>
+            <Button onClick={() => void resolve()} disabled={note.trim().length < 3} loading={resolveAction.busy}>
               Mark resolved
             </Button>
           </Group>

@@ -1,7 +1,8 @@
 import { Button, Card, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { ReconcileRunView } from '../../../../shared/contract/reconcile';
-import { AppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
+import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
 import { DateField } from '../DateField';
 
@@ -10,9 +11,9 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
   const [file, setFile] = useState<File | null>(null);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [running, setRunning] = useState(false);
+  const { busy: running, error, run: runAction } = useAction();
+  const cancelling = useAction();
   const [stage, setStage] = useState<{ text: string; fraction: number | null } | null>(null);
-  const [error, setError] = useState<AppError | null>(null);
 
   useEffect(
     () =>
@@ -24,19 +25,12 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
 
   const start = async () => {
     if (!file) return;
-    setRunning(true);
-    setError(null);
     setStage({ text: 'Sending the file', fraction: null });
-    try {
+    await runAction(async () => {
       const ref = await bridge.fileRef(file);
-      const run = await bridge.call('reconcile.start', { file: ref, ...(from ? { from } : {}), ...(to ? { to } : {}) });
-      onDone(run);
-    } catch (e) {
-      setError(e instanceof AppError ? e : new AppError('internal', String(e)));
-    } finally {
-      setRunning(false);
-      setStage(null);
-    }
+      onDone(await bridge.call('reconcile.start', { file: ref, ...(from ? { from } : {}), ...(to ? { to } : {}) }));
+    });
+    setStage(null);
   };
 
   return (
@@ -45,8 +39,9 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
         <Text fw={600}>New reconciliation</Text>
         <Group align="flex-end" gap="sm" wrap="wrap">
           <FileInput
-            label="Vendor export (CSV or XLSX)"
-            placeholder="Choose the transaction log the vendor exported"
+            label="Vendor export"
+            description="The vendor's transaction log, CSV or XLSX"
+            placeholder="Choose the file"
             accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
             value={file}
             onChange={setFile}
@@ -54,13 +49,13 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
             w={340}
             disabled={running}
           />
-          <DateField label="From" value={from} onChange={setFrom} description="Default: the export's first day" w={170} disabled={running} />
-          <DateField label="To (inclusive)" value={to} onChange={setTo} description="Default: the export's last day" w={170} disabled={running} />
+          <DateField label="From" value={from} onChange={setFrom} description="Default: first day in file" w={180} disabled={running} />
+          <DateField label="To (inclusive)" value={to} onChange={setTo} description="Default: last day in file" w={180} disabled={running} />
           <Button onClick={() => void start()} disabled={!file} loading={running}>
             Reconcile
           </Button>
           {running && (
-            <Button variant="default" onClick={() => void bridge.call('reconcile.cancel', {})}>
+            <Button variant="default" onClick={() => void cancelling.run(() => bridge.call('reconcile.cancel', {}))} loading={cancelling.busy}>
               Cancel
             </Button>
           )}
@@ -71,7 +66,7 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
             <Progress value={stage.fraction === null ? 100 : stage.fraction * 100} animated={stage.fraction === null} />
           </Stack>
         )}
-        <ErrorNotice error={error} title="The reconciliation did not run" />
+        <ErrorNotice error={error ?? cancelling.error} title="The reconciliation did not run" />
       </Stack>
     </Card>
   );

@@ -1,10 +1,12 @@
-import { Alert, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { DoctorReport, DoctorVerdict } from '../../../../shared/contract/serviceCheck';
 import { bridge } from '../../bridge';
 import { formatDateTime } from '../../format';
 import { useAction } from '../../hooks/useAction';
+import { CardHeader } from '../CardHeader';
 import { ErrorNotice } from '../ErrorNotice';
+import { TableHead } from '../TableHead';
 import { READING } from './readingLabels';
 
 const VERDICT_COLOR: Record<DoctorVerdict, string> = { ok: 'teal', gaps: 'yellow', problems: 'orange', not_the_service: 'red', unreachable: 'red', credentials: 'red' };
@@ -28,17 +30,15 @@ export function ConnectionCheck({ onChecked }: { onChecked?: () => void }) {
     });
   return (
     <Card withBorder padding="lg" data-testid="connection-check">
-      <Group justify="space-between" align="flex-start" mb="xs">
-        <div>
-          <Title order={4}>Check connection</Title>
-          <Text size="sm" c="dimmed" maw={760}>
-            Asks every read endpoint of the connection in use once — wallet, catalogs, a page of the log, sender IDs, templates, phonebooks, message history and one message&apos;s status — and shows whether vendesk can read each answer and what it could not. It buys nothing and sends nothing.
-          </Text>
-        </div>
-        <Button onClick={() => void check()} loading={busy}>
-          Check connection
-        </Button>
-      </Group>
+      <CardHeader
+        title="Check connection"
+        description="Asks every read endpoint of the connection in use once — wallet, catalogs, a page of the log, sender IDs, templates, phonebooks, message history and one message's status — and shows whether vendesk can read each answer and what it could not. It buys nothing and sends nothing."
+        action={
+          <Button onClick={() => void check()} loading={busy}>
+            Check connection
+          </Button>
+        }
+      />
       <ErrorNotice error={error} title="The check could not run" />
       {report && (
         <Stack gap="sm" mt="sm">
@@ -49,14 +49,7 @@ export function ConnectionCheck({ onChecked }: { onChecked?: () => void }) {
             </Text>
           </Alert>
           <Table verticalSpacing="xs" data-testid="doctor-checks">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Endpoint</Table.Th>
-                <Table.Th>HTTP</Table.Th>
-                <Table.Th>Outcome</Table.Th>
-                <Table.Th>What vendesk read</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Endpoint', 'HTTP', 'Outcome', 'What vendesk read']} />
             <Table.Tbody>
               {report.checks.map((c) => (
                 <Table.Tr key={c.endpoint} data-testid={`doctor-${c.endpoint}`}>
