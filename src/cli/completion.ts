@@ -46,6 +46,27 @@ function table(commands: readonly CliCommand[], globals: readonly OptionSpec[]):
 }
 
 /** Single-quoted for the shell. */
+/** The options that take a file, as a shell `case` pattern. */
+const fileOptions = [...FILE_OPTIONS].map((n) => `--${n}`).join('|');
+
+/**
+ * The loop both scripts run over the words typed so far: it sets `valued` (the options that take
+ * a value), skips each such option's value, and follows the command path (`path`) word by word.
+ */
+function commandPathLoop(t: Table, v: { first: number; end: string; words: string; path: string; next: string }): string {
+  return `  local valued=" ${t.valued.map((n) => `--${n}`).join(' ')} "
+  for ((i = ${v.first}; i < ${v.end}; i++)); do
+    w="\${${v.words}[i]}"
+    if ((skip)); then skip=0; continue; fi
+    case "$w" in
+      --*=*) ;;
+      --*) [[ "$valued" == *" $w "* ]] && skip=1 ;;
+      -*) ;;
+      *) if _vendesk_next "$${v.path}" && [[ " $${v.next} " == *" $w "* ]]; then ${v.path}="\${${v.path}:+$${v.path} }$w"; fi ;;
+    esac
+  done`;
+}
+
 function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
@@ -77,22 +98,12 @@ ${optionCases}
 
 _vendesk() {
   local cur prev path="" i w skip=0 next="" opts="" is_command=0
-  local valued=" ${t.valued.map((n) => `--${n}`).join(' ')} "
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    w="\${COMP_WORDS[i]}"
-    if ((skip)); then skip=0; continue; fi
-    case "$w" in
-      --*=*) ;;
-      --*) [[ "$valued" == *" $w "* ]] && skip=1 ;;
-      -*) ;;
-      *) if _vendesk_next "$path" && [[ " $next " == *" $w "* ]]; then path="\${path:+$path }$w"; fi ;;
-    esac
-  done
+${commandPathLoop(t, { first: 1, end: 'COMP_CWORD', words: 'COMP_WORDS', path: 'path', next: 'next' })}
   if [[ "$prev" == --* && "$valued" == *" $prev "* ]]; then
     case "$prev" in
-      ${[...FILE_OPTIONS].map((n) => `--${n}`).join('|')}) COMPREPLY=($(compgen -f -- "$cur")) ;;
+      ${fileOptions}) COMPREPLY=($(compgen -f -- "$cur")) ;;
       *) COMPREPLY=() ;;
     esac
     return 0
@@ -151,21 +162,11 @@ ${optionCases}
 _vendesk() {
   local -a next opts
   local path_="" nextwords="" w prev i skip=0 is_command=0
-  local valued=" ${t.valued.map((n) => `--${n}`).join(' ')} "
-  for ((i = 2; i < CURRENT; i++)); do
-    w="\${words[i]}"
-    if ((skip)); then skip=0; continue; fi
-    case "$w" in
-      --*=*) ;;
-      --*) [[ "$valued" == *" $w "* ]] && skip=1 ;;
-      -*) ;;
-      *) if _vendesk_next "$path_" && [[ " $nextwords " == *" $w "* ]]; then path_="\${path_:+$path_ }$w"; fi ;;
-    esac
-  done
+${commandPathLoop(t, { first: 2, end: 'CURRENT', words: 'words', path: 'path_', next: 'nextwords' })}
   prev="\${words[CURRENT-1]}"
   if [[ "$prev" == --* && "$valued" == *" $prev "* ]]; then
     case "$prev" in
-      ${[...FILE_OPTIONS].map((n) => `--${n}`).join('|')}) _files ;;
+      ${fileOptions}) _files ;;
       *) _message 'value' ;;
     esac
     return
