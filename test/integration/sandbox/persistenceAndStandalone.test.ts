@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -107,7 +107,11 @@ describe('standalone', () => {
   });
 
   it('runs as a process: prints its URL, serves the tokens, and stops cleanly on SIGTERM', async () => {
-    const sandbox = await startSandboxProcess(['--token', 'demo-token', '--seed-history', '25', '--shapes', 'alt'], { entry: 'runStandalone', timeoutMs: 20_000 });
+    // The token comes from a file, as the docs show: never on a command line.
+    const tokenDir = mkdtempSync(join(tmpdir(), 'vendesk-sandbox-tokens-'));
+    const tokenFile = join(tokenDir, 'tokens.txt');
+    writeFileSync(tokenFile, '# one organisation\ndemo-token\n', { mode: 0o600 });
+    const sandbox = await startSandboxProcess(['--token-file', tokenFile, '--seed-history', '25', '--shapes', 'alt'], { entry: 'runStandalone', timeoutMs: 20_000 });
     try {
       const url = sandbox.url;
       const org = new Org(url, 'demo-token');
@@ -118,6 +122,7 @@ describe('standalone', () => {
       expect(await sandbox.stop('SIGTERM')).toBe(0);
     } finally {
       await sandbox.stop('SIGKILL');
+      rmSync(tokenDir, { recursive: true, force: true });
     }
   }, 40_000);
 });
