@@ -44,7 +44,7 @@ const ALLOWED = {
 };
 
 /** Imports forbidden between folders of one layer: [from, to, why]. */
-const FOLDER_RULES = [['src/main/purchases', 'src/main/requery', 'the requery loop settles purchases; purchases never call the requery loop (it starts in backgroundLoops.ts)']];
+const FOLDER_RULES = [['src/main/purchases', 'src/main/pending', 'the requery loop settles purchases; purchases never call the requery loop (it starts in backgroundLoops.ts)']];
 
 function isTypeOnly(node) {
   if (node.importKind === 'type' || node.exportKind === 'type') return true;

@@ -13,8 +13,8 @@
  */
 import type { App } from './app';
 import { ensureBulkFollowUp } from './bulk/followUpLoop';
-import { startAutoSync } from './mirror/autoSync';
-import { createPendingScheduler } from './requery/pendingScheduler';
+import { startAutoSync } from './transactions/autoSync';
+import { createPendingScheduler } from './pending/pendingScheduler';
 import { startTeamOutcomeRetry } from './team/teamOutcomeRetry';
 
 export function startBackgroundLoops(app: App, keptOpen: boolean): void {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { autoSync, startAutoSync } from '../../src/main/mirror/autoSync';
+import { autoSync, startAutoSync } from '../../src/main/transactions/autoSync';
 import { test, expect, SCREENS_DIR } from './support/fixtures';
 
 /** The header and the page title below it. */

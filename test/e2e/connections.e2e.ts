@@ -7,7 +7,7 @@
 import type { SandboxHandle } from '../../src/sandbox';
 import { startTestSandbox } from '../support/testSandbox';
 import { formatNaira } from '../../src/shared/money';
-import { createPendingScheduler } from '../../src/main/requery';
+import { createPendingScheduler } from '../../src/main/pending';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
 import { expect, fillElectricityForm, saveScreen, test } from './support/fixtures';
 

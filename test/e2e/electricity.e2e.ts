@@ -4,7 +4,7 @@
  * clock (and vendesk's service clock) past 2 min 1 s, "Requery now", and read the token in the
  * receipt.
  */
-import { createPendingScheduler, createServiceClock } from '../../src/main/requery';
+import { createPendingScheduler, createServiceClock } from '../../src/main/pending';
 import { expect, fillElectricityForm, test, saveScreen } from './support/fixtures';
 
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { createPendingScheduler } from '../../src/main/requery';
+import { createPendingScheduler } from '../../src/main/pending';
 import { formatNaira } from '../../src/shared/money';
 import { exportVendorLog } from '../integration/reconcile/reconcileHelpers';
 import { expect, saveScreen, test } from './support/fixtures';

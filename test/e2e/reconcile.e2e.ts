@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import { createPendingScheduler } from '../../src/main/requery';
+import { createPendingScheduler } from '../../src/main/pending';
 import { CATEGORY_LABELS, RECONCILE_CATEGORIES } from '../../src/shared/contract/reconcile';
 import { formatNaira } from '../../src/shared/money';
 import { buyElsewhere, exportVendorLog } from '../integration/reconcile/reconcileHelpers';

@@ -2,8 +2,8 @@
  * A million-row mirror in the browser: the Transactions table is dragged to its last row in a few
  * quick steps, and no frame on the way shows a row still loading or an empty table.
  */
-import { warmPositionIndex } from '../../src/main/mirror/logPositionIndex';
-import { upsertLogEntriesInTransaction } from '../../src/main/mirror/logStore';
+import { warmPositionIndex } from '../../src/main/transactions/logPositionIndex';
+import { upsertLogEntriesInTransaction } from '../../src/main/transactions/logStore';
 import { generateLogEntries } from '../../bench/generate/logEntries';
 import type { ParsedLogEntry } from '../../src/main/api/parseLogEntry';
 import { test, expect, saveScreen } from './support/fixtures';

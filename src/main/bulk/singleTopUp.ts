@@ -22,7 +22,7 @@ import { formatNaira } from '../../shared/money';
 import { NETWORK_LABEL, normalizePhone, type Network } from '../../shared/phone';
 import type { App } from '../app';
 import { emptyMapping, singlePurchaseText, type RecentDuplicate, type SheetTable } from '../imports';
-import { walletKoboOrNull } from '../mirror/balanceSnapshots';
+import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { createBulkService, itemView } from './bulkService';
 import { catalogsFor } from './draftFromFile';
 import { jobsChanged } from './jobEvents';

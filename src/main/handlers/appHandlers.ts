@@ -1,7 +1,7 @@
 import { appOperations, type ProfileView } from '../../shared/contract/app';
 import { CONNECTION_SWITCH_TOPICS } from '../../shared/contract/events';
 import { AppError } from '../../shared/appError';
-import { readWallet } from '../mirror/balanceSnapshots';
+import { readWallet } from '../transactions/balanceSnapshots';
 import { normalizeBaseUrl, type App } from '../app';
 import { checkServiceAddress } from '../../shared/serviceAddress';
 import { auditProfileChange } from '../team/teamAuditHooks';

@@ -1,5 +1,5 @@
 import type { catalogOperations } from '../../shared/contract/catalog';
-import { getCatalogs } from '../mirror/catalogCache';
+import { getCatalogs } from '../catalog/catalogCache';
 import type { HandlersOf } from './handlerTypes';
 
 export const catalogHandlers: HandlersOf<typeof catalogOperations> = {

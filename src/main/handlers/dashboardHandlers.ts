@@ -1,5 +1,5 @@
 import type { dashboardOperations } from '../../shared/contract/dashboard';
-import { dashboardSummary } from '../mirror/dashboardSummary';
+import { dashboardSummary } from '../dashboard/dashboardSummary';
 import type { HandlersOf } from './handlerTypes';
 
 export const dashboardHandlers: HandlersOf<typeof dashboardOperations> = {

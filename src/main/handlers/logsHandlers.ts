@@ -1,12 +1,12 @@
 /** Handlers of the mirror operations: sync, the Transactions table, export. */
 import { AppError } from '../../shared/appError';
 import type { logsOperations } from '../../shared/contract/logs';
-import { exportLogs } from '../mirror/logExport';
-import { logFacets } from '../mirror/logFacets';
-import { logRow, logTotals, queryLogRows } from '../mirror/logQuery';
-import { autoSync } from '../mirror/autoSync';
-import { logSync } from '../mirror/logSync';
-import { readSyncSettings, writeSyncSettings } from '../mirror/syncSettings';
+import { exportLogs } from '../transactions/logExport';
+import { logFacets } from '../transactions/logFacets';
+import { logRow, logTotals, queryLogRows } from '../transactions/logQuery';
+import { autoSync } from '../transactions/autoSync';
+import { logSync } from '../transactions/logSync';
+import { readSyncSettings, writeSyncSettings } from '../transactions/syncSettings';
 import type { HandlersOf } from './handlerTypes';
 
 export const logsHandlers: HandlersOf<typeof logsOperations> = {

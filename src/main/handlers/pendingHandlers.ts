@@ -1,5 +1,5 @@
 import { pendingOperations } from '../../shared/contract/pending';
-import { listPendingItems, pendingCounts, requeryDue, requeryNow, resolveByHand } from '../requery';
+import { listPendingItems, pendingCounts, requeryDue, requeryNow, resolveByHand } from '../pending';
 import type { HandlersOf } from './handlerTypes';
 
 export const pendingHandlers: HandlersOf<typeof pendingOperations> = {

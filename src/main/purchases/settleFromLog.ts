@@ -17,7 +17,7 @@ import type { App, Session } from '../app';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
 import { checkRefund } from './refundCheck';
-import { mirrorWireEntries } from '../mirror/mirrorRefresh';
+import { mirrorWireEntries } from '../transactions/mirrorRefresh';
 import { getPurchaseRow, notOnThisConnection, updatePurchase, type PurchaseRow } from './purchaseStore';
 
 const DAY_MS = 86_400_000;

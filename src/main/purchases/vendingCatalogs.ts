@@ -1,10 +1,10 @@
 /**
  * The electricity and cable TV catalogs a purchase is checked against: the one catalog cache
- * (`mirror/catalogCache.ts`), read from the service again when older than five minutes.
+ * (`catalog/catalogCache.ts`), read from the service again when older than five minutes.
  */
 import type { CableBouquet, ElectricityProvider } from '../../shared/wire';
 import type { App } from '../app';
-import { freshCatalog } from '../mirror/catalogCache';
+import { freshCatalog } from '../catalog/catalogCache';
 
 export interface VendingCatalogs {
   electricity(): Promise<ElectricityProvider[]>;

@@ -8,7 +8,7 @@
 import type { RequeryPendingSummary } from '../../shared/contract/reconcile';
 import { AppError } from '../../shared/appError';
 import type { App } from '../app';
-import { requeryNow } from '../requery';
+import { requeryNow } from '../pending';
 import { pendingItems, setRequeryStatus } from './reconcileRunStore';
 
 function purchaseIdFor(app: App, reference: string, localRef: string | null): string | null {

@@ -24,7 +24,7 @@ import { AppError } from '../../shared/appError';
 import type { SinglePurchaseKind, SinglePurchaseSummary, TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../app';
-import { walletKoboOrNull } from '../mirror/balanceSnapshots';
+import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { teamWorkspace } from './teamWorkspace';
 
 /** One single purchase, checked and about to be bought. */

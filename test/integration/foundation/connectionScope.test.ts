@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../src/main/app';
 import { dispatch } from '../../../src/main/dispatch';
-import { createPendingScheduler } from '../../../src/main/requery';
+import { createPendingScheduler } from '../../../src/main/pending';
 import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import type { OperationInput, OperationName, OperationOutput } from '../../../src/shared/contract';
 import { AppError } from '../../../src/shared/appError';

@@ -1,7 +1,7 @@
 /** Shared steps of the purchase and requery tests. */
 import { runCli } from '../../../src/cli/main';
 import { startTestApp, type TestApp } from '../../support/testApp';
-import { createPendingScheduler, createServiceClock } from '../../../src/main/requery';
+import { createPendingScheduler, createServiceClock } from '../../../src/main/pending';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
 
 /** A vendesk whose requery loop the test drives by hand, with ₦1,000,000 in the wallet. */

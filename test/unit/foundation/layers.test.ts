@@ -39,13 +39,13 @@ describe('vendesk/layers', () => {
   });
 
   it('refuses purchases importing the requery loop (the cycle it broke)', async () => {
-    expect(await layerErrors('src/main/purchases/layerFixture.ts', "import { createPendingScheduler } from '../requery/pendingScheduler';\nexport const x = createPendingScheduler;\n")).toEqual([
-      expect.stringMatching(/^src\/main\/purchases may not import src\/main\/requery/),
+    expect(await layerErrors('src/main/purchases/layerFixture.ts', "import { createPendingScheduler } from '../pending/pendingScheduler';\nexport const x = createPendingScheduler;\n")).toEqual([
+      expect.stringMatching(/^src\/main\/purchases may not import src\/main\/pending/),
     ]);
   });
 
   it('allows the layers downward: a handler importing a service, the CLI importing dispatch', async () => {
-    expect(await layerErrors('src/main/handlers/layerFixture.ts', "import { getCatalogs } from '../mirror/catalogCache';\nexport const x = getCatalogs;\n")).toEqual([]);
+    expect(await layerErrors('src/main/handlers/layerFixture.ts', "import { getCatalogs } from '../catalog/catalogCache';\nexport const x = getCatalogs;\n")).toEqual([]);
     expect(await layerErrors('src/cli/layerFixture.ts', "import { dispatch } from '../main/dispatch';\nexport const x = dispatch;\n")).toEqual([]);
   });
 });

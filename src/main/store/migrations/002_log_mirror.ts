@@ -10,7 +10,7 @@ import type { Migration } from './migration';
  * in time order holds every filter column (status, type, network) and the three amounts, so a
  * filtered list is read in time order and its totals summed from the index alone; one serves the
  * amount sort; a partial one holds only PENDING rows. Partial search on phone number and
- * transaction id is not in SQLite: an in-process index (src/main/mirror/logSearchIndex.ts) scans
+ * transaction id is not in SQLite: an in-process index (src/main/transactions/logSearchIndex.ts) scans
  * packed buffers of both columns and hands the matching rowids to SQL.
  */
 export const logMirrorMigration: Migration = {

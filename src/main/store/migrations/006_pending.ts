@@ -7,7 +7,7 @@ import type { Migration } from './migration';
  * decision. The requery columns live on the same row: a purchase and its pending tracking are
  * one record, so the receipt, the Pending page and the duplicate guard read one place.
  *
- * Times ending in `_ms` are epoch milliseconds on the service clock (see src/main/requery).
+ * Times ending in `_ms` are epoch milliseconds on the service clock (see src/main/pending).
  */
 export const pendingMigration: Migration = {
   version: 6,

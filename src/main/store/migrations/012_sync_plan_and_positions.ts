@@ -2,7 +2,7 @@ import type { Migration } from './migration';
 
 /**
  * - `sync_checkpoints.run_plan`: how the sync in progress reads the log with several pages in
- *   flight (JSON, see src/main/mirror/syncCheckpoint.ts): its parts (date ranges), the page size
+ *   flight (JSON, see src/main/transactions/syncCheckpoint.ts): its parts (date ranges), the page size
  *   and numbering, the pass, the records the pass started with and the pages committed, written
  *   in the same transaction as those pages' rows.
  * - `log_entry_changes`: the rowid of every mirror row whose place in a sort or whose filter

@@ -6,8 +6,8 @@
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { SpendFigures } from '../../../shared/contract/dashboard';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { SpendChart } from '../components/mirror/SpendChart';
-import { SyncControl } from '../components/mirror/SyncControl';
+import { SpendChart } from '../components/transactions/SpendChart';
+import { SyncControl } from '../components/transactions/SyncControl';
 import { PageHeader } from '../components/PageHeader';
 import { formatAgo, formatCount, formatDateTime, formatNaira } from '../format';
 import { useDataChanged, useOperation } from '../hooks/useOperation';

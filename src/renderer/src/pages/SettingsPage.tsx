@@ -5,7 +5,7 @@ import { bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { ConnectionCheck } from '../components/settings/ConnectionCheck';
 import { ServiceAnswers } from '../components/settings/ServiceAnswers';
-import { SyncSettings } from '../components/mirror/SyncSettings';
+import { SyncSettings } from '../components/transactions/SyncSettings';
 import { PageHeader } from '../components/PageHeader';
 import { TeamSettings } from '../components/team/TeamSettings';
 import { useConnection } from '../hooks/useConnection';

@@ -10,11 +10,11 @@ import { reversedDatesMessage, type LogFilter, type LogSort, type MirrorRow } fr
 import { faceAndCostText } from '../../../shared/spendText';
 import { bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { LogDetail } from '../components/mirror/LogDetail';
-import { LogFilters } from '../components/mirror/LogFilters';
-import { SpendReportButton } from '../components/mirror/SpendReportButton';
-import { SyncControl } from '../components/mirror/SyncControl';
-import { VirtualLogTable } from '../components/mirror/VirtualLogTable';
+import { LogDetail } from '../components/transactions/LogDetail';
+import { LogFilters } from '../components/transactions/LogFilters';
+import { SpendReportButton } from '../components/transactions/SpendReportButton';
+import { SyncControl } from '../components/transactions/SyncControl';
+import { VirtualLogTable } from '../components/transactions/VirtualLogTable';
 import { PageHeader } from '../components/PageHeader';
 import { formatCount, formatNaira } from '../format';
 import { useAction } from '../hooks/useAction';

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ParsedLogEntry } from '../../../src/main/api/parseLogEntry';
 import type { LogFilter, LogSort } from '../../../src/shared/contract/logs';
-import { forgetPositionIndex, positionIndexBuilds, setPositionIndexBuildSizes, warmPositionIndex, windowRowids } from '../../../src/main/mirror/logPositionIndex';
-import { queryLogRows, whereOf } from '../../../src/main/mirror/logQuery';
-import { upsertLogEntriesInTransaction } from '../../../src/main/mirror/logStore';
+import { forgetPositionIndex, positionIndexBuilds, setPositionIndexBuildSizes, warmPositionIndex, windowRowids } from '../../../src/main/transactions/logPositionIndex';
+import { queryLogRows, whereOf } from '../../../src/main/transactions/logQuery';
+import { upsertLogEntriesInTransaction } from '../../../src/main/transactions/logStore';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { generateLogEntries } from '../../../bench/generate/logEntries';
 

@@ -5,7 +5,7 @@
  * to (429 with Retry-After, 503) and never asks more often than its ceiling allows.
  */
 import { describe, expect, it } from 'vitest';
-import { logSync } from '../../../src/main/mirror/logSync';
+import { logSync } from '../../../src/main/transactions/logSync';
 import { farServicePerTest } from '../../support/farService';
 import type { LatencyProxy } from '../../support/latencyProxy';
 import type { TestApp } from '../../support/testApp';

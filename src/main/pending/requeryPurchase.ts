@@ -20,7 +20,7 @@ import type { App } from '../app';
 import { checkRefund } from '../purchases/refundCheck';
 import { getPurchaseRow, notOnThisConnection, onConnection, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
 import { settleFromLog } from '../purchases/settleFromLog';
-import { refreshReferences } from '../mirror/mirrorRefresh';
+import { refreshReferences } from '../transactions/mirrorRefresh';
 import { requeryBackoffMs, RETRY_LATER_MS, TOO_EARLY_FALLBACK_MS, waitFromReason } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
 

@@ -4,7 +4,7 @@
  * carries on when it answers, and follows its setting.
  */
 import { describe, expect, it } from 'vitest';
-import { autoSync, FIRST_SYNC_DELAY_MS, startAutoSync } from '../../../src/main/mirror/autoSync';
+import { autoSync, FIRST_SYNC_DELAY_MS, startAutoSync } from '../../../src/main/transactions/autoSync';
 import type { SandboxHandle } from '../../../src/sandbox';
 import type { AutoSyncView } from '../../../src/shared/contract/logs';
 import { farServicePerTest } from '../../support/farService';

@@ -12,11 +12,11 @@
  */
 import type { DashboardSummary, SpendFigures, SpendPoint } from '../../shared/contract/dashboard';
 import type { App } from '../app';
-import { countPendingItems } from '../requery/pendingItems';
-import { mirrorEntryCount } from './logQuery';
-import { logSync } from './logSync';
-import { readWallet } from './balanceSnapshots';
-import { readCheckpoint } from './syncCheckpoint';
+import { countPendingItems } from '../pending/pendingItems';
+import { mirrorEntryCount } from '../transactions/logQuery';
+import { logSync } from '../transactions/logSync';
+import { readWallet } from '../transactions/balanceSnapshots';
+import { readCheckpoint } from '../transactions/syncCheckpoint';
 
 const SPENT = "status IN ('SUCCESS', 'PENDING')";
 const DAY_MS = 86_400_000;

@@ -4,7 +4,7 @@
  * are updated, and the Transactions filters, search, totals, sort and export answer from SQLite.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { logSync } from '../../../src/main/mirror/logSync';
+import { logSync } from '../../../src/main/transactions/logSync';
 import { nairaToKobo, wireTextToKobo } from '../../../src/shared/money';
 import type { LogEntry } from '../../../src/shared/wire';
 import { startTestApp, type TestApp } from '../../support/testApp';

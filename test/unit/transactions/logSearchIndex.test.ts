@@ -4,9 +4,9 @@
  * and the same answers as a LIKE over the table.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { logTotals, queryLogRows } from '../../../src/main/mirror/logQuery';
-import { searchRowids } from '../../../src/main/mirror/logSearchIndex';
-import { upsertLogEntriesInTransaction } from '../../../src/main/mirror/logStore';
+import { logTotals, queryLogRows } from '../../../src/main/transactions/logQuery';
+import { searchRowids } from '../../../src/main/transactions/logSearchIndex';
+import { upsertLogEntriesInTransaction } from '../../../src/main/transactions/logStore';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { generateLogEntries } from '../../../bench/generate/logEntries';
 

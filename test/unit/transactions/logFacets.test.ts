@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ParsedLogEntry } from '../../../src/main/api/parseLogEntry';
-import { logFacets } from '../../../src/main/mirror/logFacets';
-import { upsertLogEntriesInTransaction } from '../../../src/main/mirror/logStore';
+import { logFacets } from '../../../src/main/transactions/logFacets';
+import { upsertLogEntriesInTransaction } from '../../../src/main/transactions/logStore';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { generateLogEntries } from '../../../bench/generate/logEntries';
 import fs from 'node:fs';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSendingPurchase } from '../../../src/main/purchases/purchaseStore';
-import { countPendingItems, createServiceClock } from '../../../src/main/requery';
+import { countPendingItems, createServiceClock } from '../../../src/main/pending';
 import type { EventMap } from '../../../src/shared/contract';
 import { AppError } from '../../../src/shared/appError';
 import { startTestApp, type TestApp } from '../../support/testApp';

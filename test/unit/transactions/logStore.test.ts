@@ -4,8 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ParsedLogEntry } from '../../../src/main/api/parseLogEntry';
-import { logTotals, queryLogRows } from '../../../src/main/mirror/logQuery';
-import { upsertLogEntries, upsertLogEntriesInTransaction } from '../../../src/main/mirror/logStore';
+import { logTotals, queryLogRows } from '../../../src/main/transactions/logQuery';
+import { upsertLogEntries, upsertLogEntriesInTransaction } from '../../../src/main/transactions/logStore';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { generateLogEntries } from '../../../bench/generate/logEntries';
 
