@@ -15,6 +15,14 @@ import { usePhonebooks, useSenderIds, useTemplates } from './useMessagingLists';
 
 type TargetKind = 'number' | 'phonebook';
 type ContentKind = 'text' | 'template';
+const TARGET_CHOICES: readonly { value: TargetKind; label: string }[] = [
+  { value: 'number', label: 'One phone number' },
+  { value: 'phonebook', label: 'A phonebook (bulk)' },
+];
+const CONTENT_CHOICES: readonly { value: ContentKind; label: string }[] = [
+  { value: 'text', label: 'Type the text' },
+  { value: 'template', label: 'Use a template' },
+];
 
 /** The confirmation: who receives it, what it says, and what it costs, before anything is sent. */
 function ConfirmSend({ quote, senderId, sending, error, onCancel, onSend }: { quote: MessageQuote; senderId: string; sending: boolean; error: AppError | null; onCancel: () => void; onSend: () => void }) {
@@ -176,15 +184,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
       <Card withBorder padding="lg">
         <Stack gap="md">
           <ErrorNotice error={senders.error ?? templates.error ?? phonebooks.error} />
-          <LabeledChoice
-            label="Send to"
-            value={targetKind}
-            onChange={setTargetKind}
-            data={[
-              { value: 'number', label: 'One phone number' },
-              { value: 'phonebook', label: 'A phonebook (bulk)' },
-            ]}
-          />
+          <LabeledChoice label="Send to" value={targetKind} onChange={setTargetKind} data={TARGET_CHOICES} />
           {targetKind === 'number' ? (
             <TextInput
               label="Phone number"
@@ -205,15 +205,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
             onChange={setSenderId}
             allowDeselect={false}
           />
-          <LabeledChoice
-            label="Message"
-            value={contentKind}
-            onChange={setContentKind}
-            data={[
-              { value: 'text', label: 'Type the text' },
-              { value: 'template', label: 'Use a template' },
-            ]}
-          />
+          <LabeledChoice label="Message" value={contentKind} onChange={setContentKind} data={CONTENT_CHOICES} />
           {contentKind === 'text' ? (
             <Textarea
               label="Text"
