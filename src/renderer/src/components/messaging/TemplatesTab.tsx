@@ -10,6 +10,7 @@ import { formatDateTime } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ApprovalBadges } from './ApprovalBadges';
 import { NewItemCard } from './NewItemCard';
+import { withValueAt } from './placeholderValues';
 import { useTemplates } from './useMessagingLists';
 
 function CreateTemplate({ onCreated }: { onCreated: () => void }) {
@@ -104,11 +105,7 @@ function CreateTemplate({ onCreated }: { onCreated: () => void }) {
               value={samples[i] ?? ''}
               onChange={(e) => {
                 const v = e.currentTarget.value;
-                setSamples((old) => {
-                  const next = [...old];
-                  next[i] = v;
-                  return next;
-                });
+                setSamples((old) => withValueAt(old, i, v));
               }}
             />
           ))}
