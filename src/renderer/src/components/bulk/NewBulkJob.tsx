@@ -8,6 +8,12 @@ import { formatCount } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { LabeledChoice } from '../LabeledChoice';
 
+const KIND_CHOICES: readonly { value: BulkKind; label: string }[] = [
+  { value: 'airtime', label: 'Airtime' },
+  { value: 'data', label: 'Data bundles' },
+  { value: 'electricity', label: 'Electricity' },
+  { value: 'cable', label: 'Cable TV' },
+];
 const KIND_HELP: Record<BulkKind, string> = {
   airtime: 'One row per recipient, with a Phone and an Amount column (Network, Name and Reference are optional).',
   data: 'One row per recipient, with a Phone and a Plan code column (copy codes from the Catalog page; Name and Reference are optional).',
@@ -63,17 +69,7 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
       <Stack gap="md">
         <Title order={4}>New bulk purchase</Title>
         <Group gap="md" align="flex-end">
-          <LabeledChoice
-            label="What to buy"
-            value={kind}
-            onChange={setKind}
-            data={[
-              { value: 'airtime', label: 'Airtime' },
-              { value: 'data', label: 'Data bundles' },
-              { value: 'electricity', label: 'Electricity' },
-              { value: 'cable', label: 'Cable TV' },
-            ]}
-          />
+          <LabeledChoice label="What to buy" value={kind} onChange={setKind} data={KIND_CHOICES} />
         </Group>
         <Paper
           withBorder

@@ -7,6 +7,7 @@ import { formatCount, formatDate } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ImportContacts } from './ImportContacts';
+import { NewItemCard } from './NewItemCard';
 import { usePhonebooks } from './useMessagingLists';
 
 const PAGE = 100;
@@ -26,21 +27,9 @@ function CreatePhonebook({ onCreated }: { onCreated: (id: number) => void }) {
       onCreated(pb.id);
     });
   return (
-    <Card withBorder padding="lg">
-      <Title order={5} mb="xs">
-        New phonebook
-      </Title>
-      <Stack gap="xs">
-        <TextInput label="Name" placeholder="All staff" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-        <TextInput label="Description" placeholder="Who is in it" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
-        <ErrorNotice error={error} title="The phonebook was not created" />
-        <Group>
-          <Button onClick={() => void create()} loading={busy} disabled={!name.trim()}>
-            Create phonebook
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
+    <NewItemCard thing="phonebook" titleOrder={5} gap="xs" name={name} onName={setName} namePlaceholder="All staff" busy={busy} error={error} canCreate={!!name.trim()} onCreate={() => void create()}>
+      <TextInput label="Description" placeholder="Who is in it" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
+    </NewItemCard>
   );
 }
 

@@ -1,5 +1,5 @@
-import { Alert, Button, Card, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
-import { useMemo, useState, type Dispatch, type SetStateAction } from 'react';
+import { Button, Card, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useMemo, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import type { MessageQuote, MessageView } from '../../../../shared/contract/messaging';
 import { parseEmailList } from '../../../../shared/emailAddresses';
 import { EMAIL_COPY_KOBO, messageCost, SMS_PAGE_CHARACTERS, SMS_PAGE_KOBO } from '../../../../shared/messagingCost';
@@ -11,10 +11,34 @@ import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatNaira } from '../../format';
 import { LabeledChoice } from '../LabeledChoice';
 import { MessageDetails } from './MessageDetails';
+import { withValueAt } from './placeholderValues';
+import { SentencesNotice } from './ServiceNotes';
 import { usePhonebooks, useSenderIds, useTemplates } from './useMessagingLists';
 
 type TargetKind = 'number' | 'phonebook';
 type ContentKind = 'text' | 'template';
+const TARGET_CHOICES: readonly { value: TargetKind; label: string }[] = [
+  { value: 'number', label: 'One phone number' },
+  { value: 'phonebook', label: 'A phonebook (bulk)' },
+];
+const CONTENT_CHOICES: readonly { value: ContentKind; label: string }[] = [
+  { value: 'text', label: 'Type the text' },
+  { value: 'template', label: 'Use a template' },
+];
+
+/** One figure of the estimate before sending: a small label over its value. */
+function EstimateFigure({ label, strong = false, testId, children }: { label: string; strong?: boolean; testId?: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={strong ? 700 : 600} data-testid={testId}>
+        {children}
+      </Text>
+    </div>
+  );
+}
 
 /** The confirmation: who receives it, what it says, and what it costs, before anything is sent. */
 function ConfirmSend({ quote, senderId, sending, error, onCancel, onSend }: { quote: MessageQuote; senderId: string; sending: boolean; error: AppError | null; onCancel: () => void; onSend: () => void }) {
@@ -176,15 +200,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
       <Card withBorder padding="lg">
         <Stack gap="md">
           <ErrorNotice error={senders.error ?? templates.error ?? phonebooks.error} />
-          <LabeledChoice
-            label="Send to"
-            value={targetKind}
-            onChange={setTargetKind}
-            data={[
-              { value: 'number', label: 'One phone number' },
-              { value: 'phonebook', label: 'A phonebook (bulk)' },
-            ]}
-          />
+          <LabeledChoice label="Send to" value={targetKind} onChange={setTargetKind} data={TARGET_CHOICES} />
           {targetKind === 'number' ? (
             <TextInput
               label="Phone number"
@@ -205,15 +221,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
             onChange={setSenderId}
             allowDeselect={false}
           />
-          <LabeledChoice
-            label="Message"
-            value={contentKind}
-            onChange={setContentKind}
-            data={[
-              { value: 'text', label: 'Type the text' },
-              { value: 'template', label: 'Use a template' },
-            ]}
-          />
+          <LabeledChoice label="Message" value={contentKind} onChange={setContentKind} data={CONTENT_CHOICES} />
           {contentKind === 'text' ? (
             <Textarea
               label="Text"
@@ -245,11 +253,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
                   value={values[i] ?? ''}
                   onChange={(e) => {
                     const v = e.currentTarget.value;
-                    setValues((old) => {
-                      const next = [...old];
-                      next[i] = v;
-                      return next;
-                    });
+                    setValues((old) => withValueAt(old, i, v));
                   }}
                 />
               ))}
@@ -288,44 +292,14 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
             </Card>
           )}
           <Group gap="xl" mb="sm">
-            <div>
-              <Text size="xs" c="dimmed">
-                Recipients
-              </Text>
-              <Text fw={600}>{recipients === null ? 'Counted on review' : formatCount(recipients)}</Text>
-            </div>
-            <div>
-              <Text size="xs" c="dimmed">
-                Pages
-              </Text>
-              <Text fw={600}>{estimate.pages}</Text>
-            </div>
-            <div>
-              <Text size="xs" c="dimmed">
-                Email copies
-              </Text>
-              <Text fw={600}>{estimate.emails}</Text>
-            </div>
-            <div>
-              <Text size="xs" c="dimmed">
-                Estimated cost
-              </Text>
-              <Text fw={700} data-testid="send-estimate">
-                {recipients === null ? 'Shown on review' : formatNaira(estimate.totalKobo)}
-              </Text>
-            </div>
+            <EstimateFigure label="Recipients">{recipients === null ? 'Counted on review' : formatCount(recipients)}</EstimateFigure>
+            <EstimateFigure label="Pages">{estimate.pages}</EstimateFigure>
+            <EstimateFigure label="Email copies">{estimate.emails}</EstimateFigure>
+            <EstimateFigure label="Estimated cost" strong testId="send-estimate">
+              {recipients === null ? 'Shown on review' : formatNaira(estimate.totalKobo)}
+            </EstimateFigure>
           </Group>
-          {problems.length > 0 && (
-            <Alert color="gray" variant="light" mb="sm" title="To send, first:">
-              <Stack gap={2}>
-                {problems.map((p) => (
-                  <Text key={p} size="sm">
-                    {p}
-                  </Text>
-                ))}
-              </Stack>
-            </Alert>
-          )}
+          <SentencesNotice title="To send, first:" sentences={problems} mb="sm" />
           <ErrorNotice error={reviewing.error} title="The message cannot be sent yet" />
           <Group mt="sm">
             <Button onClick={() => void review()} disabled={problems.length > 0} loading={reviewing.busy}>

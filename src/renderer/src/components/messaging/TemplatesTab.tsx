@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Table, TagsInput, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, SimpleGrid, Table, TagsInput, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { analyzeTemplate, renderTemplate, slugify } from '../../../../shared/messagingTemplate';
@@ -9,6 +9,8 @@ import { TableHead } from '../TableHead';
 import { formatDateTime } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ApprovalBadges } from './ApprovalBadges';
+import { NewItemCard } from './NewItemCard';
+import { withValueAt } from './placeholderValues';
 import { useTemplates } from './useMessagingLists';
 
 function CreateTemplate({ onCreated }: { onCreated: () => void }) {
@@ -39,90 +41,87 @@ function CreateTemplate({ onCreated }: { onCreated: () => void }) {
     });
 
   return (
-    <Card withBorder padding="lg">
-      <Title order={4} mb="xs">
-        New template
-      </Title>
-      <Stack gap="sm">
-        <TextInput label="Name" placeholder="Salary notice" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-        <TextInput
-          label="Slug"
-          description="A short id made from the name; change it if you like."
-          value={effectiveSlug}
-          onChange={(e) => {
-            setSlugTouched(true);
-            setSlug(e.currentTarget.value);
-          }}
-        />
-        <TagsInput label="Use cases" description="Press Enter after each, e.g. payroll, alerts" placeholder="payroll" value={useCases} onChange={setUseCases} />
-        <Textarea
-          label="Text"
-          description="Write {{1}}, {{2}}, … where the values go. Number them from 1 with none skipped; they may appear in any order."
-          placeholder="Dear {{1}}, your salary of {{2}} was paid today."
-          autosize
-          minRows={3}
-          value={body}
-          onChange={(e) => setBody(e.currentTarget.value)}
-          error={body.trim() && !analysis.ok ? analysis.problems.map((p) => p.message).join(' ') : undefined}
-          data-testid="template-body"
-        />
-        <Group gap={6} data-testid="template-placeholders">
+    <NewItemCard
+      thing="template"
+      titleOrder={4}
+      gap="sm"
+      name={name}
+      onName={setName}
+      namePlaceholder="Salary notice"
+      busy={busy}
+      error={error}
+      canCreate={canCreate}
+      onCreate={() => void create()}
+      hint={
+        !canCreate && (
           <Text size="sm" c="dimmed">
-            Placeholders found:
+            {!name.trim() ? 'Give it a name.' : useCases.length === 0 ? 'Add at least one use case.' : !analysis.ok ? 'Correct the text.' : ''}
           </Text>
-          {analysis.placeholders.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              none
-            </Text>
-          ) : (
-            analysis.placeholders.map((n) => (
-              <Badge key={n} variant="light" color={analysis.ok ? 'teal' : 'red'}>{`{{${n}}}`}</Badge>
-            ))
-          )}
-        </Group>
-        {analysis.placeholders.length > 0 && analysis.ok && (
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-            {analysis.placeholders.map((n, i) => (
-              <TextInput
-                key={n}
-                size="xs"
-                label={`Sample value for {{${n}}}`}
-                value={samples[i] ?? ''}
-                onChange={(e) => {
-                  const v = e.currentTarget.value;
-                  setSamples((old) => {
-                    const next = [...old];
-                    next[i] = v;
-                    return next;
-                  });
-                }}
-              />
-            ))}
-          </SimpleGrid>
+        )
+      }
+    >
+      <TextInput
+        label="Slug"
+        description="A short id made from the name; change it if you like."
+        value={effectiveSlug}
+        onChange={(e) => {
+          setSlugTouched(true);
+          setSlug(e.currentTarget.value);
+        }}
+      />
+      <TagsInput label="Use cases" description="Press Enter after each, e.g. payroll, alerts" placeholder="payroll" value={useCases} onChange={setUseCases} />
+      <Textarea
+        label="Text"
+        description="Write {{1}}, {{2}}, … where the values go. Number them from 1 with none skipped; they may appear in any order."
+        placeholder="Dear {{1}}, your salary of {{2}} was paid today."
+        autosize
+        minRows={3}
+        value={body}
+        onChange={(e) => setBody(e.currentTarget.value)}
+        error={body.trim() && !analysis.ok ? analysis.problems.map((p) => p.message).join(' ') : undefined}
+        data-testid="template-body"
+      />
+      <Group gap={6} data-testid="template-placeholders">
+        <Text size="sm" c="dimmed">
+          Placeholders found:
+        </Text>
+        {analysis.placeholders.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            none
+          </Text>
+        ) : (
+          analysis.placeholders.map((n) => (
+            <Badge key={n} variant="light" color={analysis.ok ? 'teal' : 'red'}>{`{{${n}}}`}</Badge>
+          ))
         )}
-        {body.trim() && (
-          <Card withBorder padding="sm">
-            <Text size="xs" c="dimmed" mb={4}>
-              Preview · {smsPages(preview)} SMS page{smsPages(preview) === 1 ? '' : 's'} with these values
-            </Text>
-            <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid="template-preview">
-              {preview}
-            </Text>
-          </Card>
-        )}
-        <ErrorNotice error={error} title="The template was not created" />
-        <Group>
-          <Button onClick={() => void create()} loading={busy} disabled={!canCreate}>
-            Create template
-          </Button>
-          {!canCreate && (
-            <Text size="sm" c="dimmed">
-              {!name.trim() ? 'Give it a name.' : useCases.length === 0 ? 'Add at least one use case.' : !analysis.ok ? 'Correct the text.' : ''}
-            </Text>
-          )}
-        </Group>
-      </Stack>
-    </Card>
+      </Group>
+      {analysis.placeholders.length > 0 && analysis.ok && (
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+          {analysis.placeholders.map((n, i) => (
+            <TextInput
+              key={n}
+              size="xs"
+              label={`Sample value for {{${n}}}`}
+              value={samples[i] ?? ''}
+              onChange={(e) => {
+                const v = e.currentTarget.value;
+                setSamples((old) => withValueAt(old, i, v));
+              }}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+      {body.trim() && (
+        <Card withBorder padding="sm">
+          <Text size="xs" c="dimmed" mb={4}>
+            Preview · {smsPages(preview)} SMS page{smsPages(preview) === 1 ? '' : 's'} with these values
+          </Text>
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid="template-preview">
+            {preview}
+          </Text>
+        </Card>
+      )}
+    </NewItemCard>
   );
 }
 

@@ -4,7 +4,7 @@ import type { SmartcardView } from '../../../../shared/contract/purchases';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
-import { AccountNumberInput, CheckedAccount, PurchaseFlowLayout } from './PurchaseFlowLayout';
+import { AccountCompanySelect, AccountNumberInput, CheckedAccount, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
 
 /**
@@ -49,17 +49,17 @@ export function CablePurchase() {
       title="Buy a cable TV subscription"
       accountFields={
         <>
-          <Select
-            allowDeselect={false}
+          <AccountCompanySelect
             label="Provider"
-            placeholder={providers.loading ? 'Loading…' : 'Choose the provider'}
+            placeholder="Choose the provider"
+            loading={providers.loading}
             data={(providers.data ?? []).map((p) => p.provider)}
             value={provider}
             onChange={(v) => {
               setProvider(v);
               setBouquetCode(null);
-              flow.forgetCheck();
             }}
+            flow={flow}
           />
           <AccountNumberInput label="Smartcard / IUC number" placeholder="e.g. 7012345678" value={smartcard} onChange={setSmartcard} flow={flow} />
         </>

@@ -1,4 +1,3 @@
-import { Select } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { MeterView } from '../../../../shared/contract/purchases';
 import { bridge } from '../../bridge';
@@ -6,10 +5,14 @@ import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
 import { LabeledChoice } from '../LabeledChoice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
-import { AccountNumberInput, CheckedAccount, PurchaseFlowLayout } from './PurchaseFlowLayout';
+import { AccountCompanySelect, AccountNumberInput, CheckedAccount, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
 
 type VendType = 'PREPAID' | 'POSTPAID';
+const VEND_TYPE_CHOICES: readonly { value: VendType; label: string }[] = [
+  { value: 'PREPAID', label: 'Prepaid (token)' },
+  { value: 'POSTPAID', label: 'Postpaid (bill)' },
+];
 
 /**
  * Buy one electricity token: pick the electricity company, enter the meter and its type, check
@@ -60,26 +63,21 @@ export function ElectricityPurchase() {
       title="Buy electricity"
       accountFields={
         <>
-          <Select
-            allowDeselect={false}
+          <AccountCompanySelect
             label="Electricity company (disco)"
-            placeholder={discos.loading ? 'Loading…' : 'Choose the company'}
+            placeholder="Choose the company"
+            loading={discos.loading}
             data={discoOptions}
             value={disco}
-            onChange={(v) => {
-              setDisco(v);
-              flow.forgetCheck();
-            }}
+            onChange={setDisco}
+            flow={flow}
             searchable
             description={selected ? `${selected.description}. Sells ${formatNaira(selected.minKobo)} to ${formatNaira(selected.maxKobo)}.` : undefined}
           />
           <AccountNumberInput label="Meter number" placeholder="e.g. 45012345678" value={meter} onChange={setMeter} flow={flow} />
           <LabeledChoice
             label="Meter type"
-            data={[
-              { value: 'PREPAID', label: 'Prepaid (token)' },
-              { value: 'POSTPAID', label: 'Postpaid (bill)' },
-            ]}
+            data={VEND_TYPE_CHOICES}
             value={vendType}
             onChange={(v) => {
               setVendType(v);

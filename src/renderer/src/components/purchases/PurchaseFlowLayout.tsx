@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Grid, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Grid, Group, Select, Stack, Table, Text, TextInput, Title, type ComboboxData } from '@mantine/core';
 import { Fragment, type ReactNode } from 'react';
 import type { PurchaseKind } from '../../../../shared/contract/purchases';
 import type { AppError } from '../../bridge';
@@ -155,6 +155,28 @@ export function PurchaseFormCard<Checked, Result>(props: {
         <ErrorNotice error={flow.error} title={flow.errorTitle} />
       </Stack>
     </Card>
+  );
+}
+
+/**
+ * Who sells the account (disco, cable provider), chosen from the service's catalog; any change
+ * forgets the last check, since the account was checked with the company chosen before.
+ */
+export function AccountCompanySelect<Checked>(props: { label: string; placeholder: string; loading: boolean; data: ComboboxData; value: string | null; onChange: (value: string | null) => void; flow: PurchaseFlow<Checked>; searchable?: boolean; description?: ReactNode }) {
+  return (
+    <Select
+      allowDeselect={false}
+      label={props.label}
+      placeholder={props.loading ? 'Loading…' : props.placeholder}
+      data={props.data}
+      value={props.value}
+      onChange={(v) => {
+        props.onChange(v);
+        props.flow.forgetCheck();
+      }}
+      searchable={props.searchable}
+      description={props.description}
+    />
   );
 }
 

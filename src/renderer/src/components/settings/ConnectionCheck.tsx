@@ -1,10 +1,10 @@
-import { Alert, Badge, Button, Card, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { DoctorReport, DoctorVerdict } from '../../../../shared/contract/serviceCheck';
 import { bridge } from '../../bridge';
 import { formatDateTime } from '../../format';
 import { useAction } from '../../hooks/useAction';
-import { CardHeader } from '../CardHeader';
+import { HeaderedCard } from '../HeaderedCard';
 import { ErrorNotice } from '../ErrorNotice';
 import { TableHead } from '../TableHead';
 import { READING } from './readingLabels';
@@ -29,16 +29,16 @@ export function ConnectionCheck({ onChecked }: { onChecked?: () => void }) {
       onChecked?.();
     });
   return (
-    <Card withBorder padding="lg" data-testid="connection-check">
-      <CardHeader
-        title="Check connection"
-        description="Asks every read endpoint of the connection in use once — wallet, catalogs, a page of the log, sender IDs, templates, phonebooks, message history and one message's status — and shows whether vendesk can read each answer and what it could not. It buys nothing and sends nothing."
-        action={
-          <Button onClick={() => void check()} loading={busy}>
-            Check connection
-          </Button>
-        }
-      />
+    <HeaderedCard
+      testId="connection-check"
+      title="Check connection"
+      description="Asks every read endpoint of the connection in use once — wallet, catalogs, a page of the log, sender IDs, templates, phonebooks, message history and one message's status — and shows whether vendesk can read each answer and what it could not. It buys nothing and sends nothing."
+      action={
+        <Button onClick={() => void check()} loading={busy}>
+          Check connection
+        </Button>
+      }
+    >
       <ErrorNotice error={error} title="The check could not run" />
       {report && (
         <Stack gap="sm" mt="sm">
@@ -81,6 +81,6 @@ export function ConnectionCheck({ onChecked }: { onChecked?: () => void }) {
           </Table>
         </Stack>
       )}
-    </Card>
+    </HeaderedCard>
   );
 }

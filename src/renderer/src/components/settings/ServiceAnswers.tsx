@@ -1,7 +1,7 @@
-import { Accordion, Badge, Button, Card, Code, Group, Stack, Text } from '@mantine/core';
+import { Accordion, Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
-import { CardHeader } from '../CardHeader';
+import { HeaderedCard } from '../HeaderedCard';
 import { ErrorNotice } from '../ErrorNotice';
 import { READING } from './readingLabels';
 import { formatDateTimeSeconds } from '../../format';
@@ -19,16 +19,16 @@ export function ServiceAnswers({ checkedAt }: { checkedAt: number }) {
   useDataChanged(['balance', 'messages', 'templates', 'phonebooks'], () => void reload());
   const list = answers.data?.answers ?? [];
   return (
-    <Card withBorder padding="lg" data-testid="service-answers">
-      <CardHeader
-        title="Service answers"
-        description="The last five answers of each endpoint on this connection, exactly as the service gave them — the API token and phone numbers are hidden. When something looks wrong, share these with support: they show what the service said and what vendesk could not read."
-        action={
-          <Button variant="default" onClick={() => void answers.reload()} loading={answers.loading}>
-            Refresh
-          </Button>
-        }
-      />
+    <HeaderedCard
+      testId="service-answers"
+      title="Service answers"
+      description="The last five answers of each endpoint on this connection, exactly as the service gave them — the API token and phone numbers are hidden. When something looks wrong, share these with support: they show what the service said and what vendesk could not read."
+      action={
+        <Button variant="default" onClick={() => void answers.reload()} loading={answers.loading}>
+          Refresh
+        </Button>
+      }
+    >
       <ErrorNotice error={answers.error} onRetry={() => void answers.reload()} />
       {list.length === 0 && !answers.loading ? (
         <Text size="sm" c="dimmed">
@@ -76,6 +76,6 @@ export function ServiceAnswers({ checkedAt }: { checkedAt: number }) {
           ))}
         </Accordion>
       )}
-    </Card>
+    </HeaderedCard>
   );
 }
