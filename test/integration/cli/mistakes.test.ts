@@ -51,7 +51,7 @@ const USAGE_MISTAKES: { args: string[]; says: string; then?: string }[] = [
   { args: ['completion', 'fish'], says: 'vendesk completes commands in bash and zsh, not "fish": vendesk completion bash|zsh' },
   { args: ['completion'], says: 'Name the shell: vendesk completion bash|zsh' },
   { args: ['catalog', 'tv'], says: 'Name the catalog: vendesk catalog airtime|data|cable|electricity' },
-  { args: ['bulk'], says: "'vendesk bulk' needs one of its commands: validate, submit, resume, status, cancel, list, export, caps.", then: "Run 'vendesk bulk --help' for what each does." },
+  { args: ['bulk'], says: "'vendesk bulk' needs one of its commands: validate, submit, resume, status, cancel, list, export, caps, adopt.", then: "Run 'vendesk bulk --help' for what each does." },
 ];
 
 let peer: CliPeer;

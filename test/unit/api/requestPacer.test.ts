@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { RequestPacer, type Turn } from '../../../src/main/api/requestPacer';
 
-const settled = () => new Promise((r) => setTimeout(r, 5));
+/**
+ * Long enough for every turn the pacer would grant to be granted (1,000 a second is one a
+ * millisecond; a loaded machine delays timers), so a count below the limit is a real refusal and
+ * one above it a real breach.
+ */
+const settled = () => new Promise((r) => setTimeout(r, 50));
 
 /** Asks for `n` turns; returns the turns granted so far (a live list). */
 function ask(pacer: RequestPacer, n: number, signal?: AbortSignal): { granted: Turn[]; all: Promise<Turn>[] } {
