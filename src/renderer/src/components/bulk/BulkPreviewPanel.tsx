@@ -4,6 +4,7 @@ import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '.
 import { asAppError, bridge } from '../../bridge';
 import { formatCount, formatNaira, localTimesIn } from '../../format';
 import { useAction } from '../../hooks/useAction';
+import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
@@ -97,6 +98,9 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
       }
     });
 
+  // On a joined desktop a LIVE job is sent for approval, not bought: the button says so.
+  const team = useOperation('team.status', {});
+  const forApproval = preview.live && team.data?.joined === true;
   const invalidRowCount = preview.job.invalidRows;
   const unmapped = preview.mapping.some((m) => m.required && m.column === null);
   const typedOk = !preview.live || readMoneyField(typed).kobo === preview.includedKobo;
@@ -315,6 +319,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
             <Text size="sm">
               Confirming buys {kindWord} for <b>{formatCount(preview.includedItems)}</b> {RECIPIENT_WORD[preview.job.kind]}, <b>{formatNaira(preview.includedKobo)}</b> in total, from the wallet of this connection.
               {preview.capPerDayKobo !== null && ` Today's bulk spending so far: ${formatNaira(preview.spentTodayKobo)} of ${formatNaira(preview.capPerDayKobo)}.`}
+              {forApproval && ' This desktop is in a team: confirming sends the job to another member for approval, and nothing is bought until it is approved and you press Buy now.'}
             </Text>
           )}
           {preview.live && !preview.blocker && (
@@ -331,7 +336,9 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
           <Group>
             {!unmapped && (
               <Button color={preview.live ? 'red' : 'blue'} onClick={() => void confirm()} loading={busy} disabled={!!preview.blocker || !typedOk || (preview.live && typed === '')}>
-                Buy {formatCount(preview.includedItems)} for {formatNaira(preview.includedKobo)}
+                {forApproval
+                  ? `Send ${formatCount(preview.includedItems)} for approval (${formatNaira(preview.includedKobo)})`
+                  : `Buy ${formatCount(preview.includedItems)} for ${formatNaira(preview.includedKobo)}`}
               </Button>
             )}
             <Button variant="default" onClick={onDiscard} disabled={busy}>
