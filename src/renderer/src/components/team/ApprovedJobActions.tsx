@@ -40,11 +40,12 @@ function RunHere({ job }: { job: TeamJobView }) {
   const [started, setStarted] = useState<BulkJobView | null>(null);
   const { busy, error, run } = useAction();
   const adopt = () => run(async () => setStarted(await bridge.call('bulk.adopt', { teamJobId: job.id, wait: false })));
+  if (!started && job.state !== 'approved' && job.state !== 'running') return null;
   if (started) {
     return (
-      <Alert color="blue" variant="light" title="Running on this desktop" data-testid="team-job-run-here">
+      <Alert color="blue" variant="light" title="Started on this desktop" data-testid="team-job-run-here">
         <Text size="sm">
-          {formatCount(started.items)} row(s) of {started.fileName} are being bought from this desktop’s LIVE wallet. Follow it, pause it and download its results in Purchases → Bulk purchases (the job {started.fileName}).
+          {formatCount(started.items)} row(s) of {started.fileName} are bought from this desktop’s LIVE wallet, each once. Follow it, pause it and download its results in Purchases → Bulk purchases (the job {started.fileName}).
         </Text>
         <Button component="a" href="#/purchases" variant="default" size="xs" mt="sm">
           Open Bulk purchases
@@ -78,16 +79,14 @@ export function ApprovedJobActions({ job }: { job: TeamJobView }) {
       </Text>
     );
   }
-  if (job.state !== 'approved' && job.state !== 'running') return null;
-  if (job.preparedHere) {
-    return (
-      <Text size="sm" c="dimmed" data-testid="team-job-todo">
-        {job.state === 'approved'
-          ? 'Prepared on this desktop: buy it from Purchases → Bulk purchases, open the job, Buy now.'
-          : 'Being bought: follow it in Purchases → Bulk purchases.'}
-      </Text>
-    );
-  }
-  if (job.kind === 'bulk') return <RunHere job={job} />;
-  return null;
+  // Kept mounted while the job runs and once it finishes, so what Run here started stays on screen.
+  if (job.kind === 'bulk' && !job.preparedHere) return <RunHere job={job} />;
+  if (!job.preparedHere || (job.state !== 'approved' && job.state !== 'running')) return null;
+  return (
+    <Text size="sm" c="dimmed" data-testid="team-job-todo">
+      {job.state === 'approved'
+        ? 'Prepared on this desktop: buy it from Purchases → Bulk purchases, open the job, Buy now.'
+        : 'Being bought: follow it in Purchases → Bulk purchases.'}
+    </Text>
+  );
 }

@@ -6,6 +6,7 @@ import { bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
+import { TableHead } from '../TableHead';
 import { ApprovedJobActions } from './ApprovedJobActions';
 import { mayDecide, TEAM_STATE_COLOR, TEAM_STATE_LABEL, teamErrorTitle, teamJobKindLabel } from './teamLabels';
 
@@ -60,15 +61,7 @@ export function TeamJobSummary({ job }: { job: TeamJobView }) {
       {rows.length > 0 && (
         <ScrollArea.Autosize mah={260} type="auto" offsetScrollbars>
           <Table striped verticalSpacing={4} aria-label={`Rows of ${job.fileName ?? 'the job'}`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Row</Table.Th>
-                <Table.Th>Number</Table.Th>
-                <Table.Th>Network</Table.Th>
-                <Table.Th>Product</Table.Th>
-                <Table.Th ta="right">Amount</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Row', 'Number', 'Network', 'Product', { label: 'Amount', right: true }]} />
             <Table.Tbody>
               {rows.map((r) => (
                 <Table.Tr key={r.row}>
