@@ -73,6 +73,9 @@ async function prepareInWindow(page: Page, file: string, totalNaira: string, row
   await page.getByLabel(/Type the total .* to confirm this LIVE purchase/).fill(totalNaira);
   // On a joined LIVE desktop the button says what confirming does: it sends the job for approval.
   await expect(page.getByRole('button', { name: `Buy ${rows} for ₦${totalNaira}` })).toHaveCount(0);
+  await page.getByRole('button', { name: `Send ${rows} for approval (₦${totalNaira})` }).scrollIntoViewIfNeeded();
+  await saveScreen(page, 'bulk-preview-send-for-approval.png');
+  await expect(page.getByText(/Confirming sends airtime for \d+ recipient\(s\), .* to another team member for approval: nothing is bought/)).toBeVisible();
   await page.getByRole('button', { name: `Send ${rows} for approval (₦${totalNaira})` }).click();
   await expect(page.getByTestId('team-draft-state')).toHaveText('Waiting for approval');
 }

@@ -124,7 +124,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                 Columns: {preview.mappingRemembered ? 'as you chose them for an earlier file with the same headings' : 'recognised from the headings'} (see “Columns used” below).
               </Text>
             </div>
-            {preview.live ? <Badge color="red" size="lg">LIVE — real money</Badge> : <Badge color="gray" size="lg">Sandbox — test money</Badge>}
+            {preview.live ? <Badge color="red.9" size="lg">LIVE — real money</Badge> : <Badge color="gray" size="lg">Sandbox — test money</Badge>}
           </Group>
           <SimpleGrid cols={{ base: 2, md: 4 }}>
             <Figure
@@ -317,9 +317,9 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
             </Alert>
           ) : (
             <Text size="sm">
-              Confirming buys {kindWord} for <b>{formatCount(preview.includedItems)}</b> {RECIPIENT_WORD[preview.job.kind]}, <b>{formatNaira(preview.includedKobo)}</b> in total, from the wallet of this connection.
+              {forApproval ? 'Confirming sends' : 'Confirming buys'} {kindWord} for <b>{formatCount(preview.includedItems)}</b> {RECIPIENT_WORD[preview.job.kind]}, <b>{formatNaira(preview.includedKobo)}</b> in total,{' '}
+              {forApproval ? 'to another team member for approval: nothing is bought until it is approved and you press Buy now.' : 'from the wallet of this connection.'}
               {preview.capPerDayKobo !== null && ` Today's bulk spending so far: ${formatNaira(preview.spentTodayKobo)} of ${formatNaira(preview.capPerDayKobo)}.`}
-              {forApproval && ' This desktop is in a team: confirming sends the job to another member for approval, and nothing is bought until it is approved and you press Buy now.'}
             </Text>
           )}
           {preview.live && !preview.blocker && (
