@@ -20,7 +20,8 @@ export function ConnectionBadge() {
   return (
     <Group gap="xs" wrap="nowrap">
       <Tooltip label={live ? `Real money: connected to ${info.connection.baseUrl}` : 'Built-in test service: no real money moves'} withArrow>
-        <Badge size="lg" color={live ? 'red' : 'yellow'} variant={live ? 'filled' : 'light'} data-testid="connection-badge">
+        {/* red.9 keeps white text at 5.5:1 (AA) in both themes; the default red (shade 6) is 3.3:1. */}
+        <Badge size="lg" color={live ? 'red.9' : 'yellow'} variant={live ? 'filled' : 'light'} data-testid="connection-badge">
           {live ? 'LIVE' : 'SANDBOX'}
         </Badge>
       </Tooltip>

@@ -2,7 +2,9 @@ import { Alert, Badge, Button, Card, Code, Group, Modal, PasswordInput, Stack, T
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { bridge } from '../bridge';
+import { CheckedTextInput } from '../components/CheckedTextInput';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { TableHead } from '../components/TableHead';
 import { ConnectionCheck } from '../components/settings/ConnectionCheck';
 import { ServiceAnswers } from '../components/settings/ServiceAnswers';
 import { SyncSettings } from '../components/transactions/SyncSettings';
@@ -41,14 +43,15 @@ function AddProfileForm({ onSaved }: { onSaved: () => void }) {
       </Text>
       <Stack gap="sm" maw={520}>
         <TextInput label="Name" placeholder="Acme Finance — production" value={name} onChange={(e) => setName(e.currentTarget.value)} required />
-        <TextInput
+        <CheckedTextInput
           label="Service address"
           placeholder="https://…"
           value={baseUrl}
-          onChange={(e) => setBaseUrl(e.currentTarget.value)}
+          onValue={setBaseUrl}
           required
-          error={addressCheck && !addressCheck.ok ? addressCheck.reason : undefined}
-          description={addressCheck?.ok && addressCheck.warning ? addressCheck.warning : 'The token is sent to this address only; changing it later clears the token.'}
+          problem={addressCheck && !addressCheck.ok ? addressCheck.reason : null}
+          note={addressCheck?.ok ? addressCheck.warning : null}
+          hint="The token is sent to this address only; changing it later clears the token."
         />
         {tokenRefusal ? (
           <Alert color="orange" variant="light" title="The API token cannot be saved on this computer" data-testid="token-refusal">
@@ -134,15 +137,7 @@ export function SettingsPage() {
           </Text>
           <ErrorNotice error={error ?? profiles.error} />
           <Table verticalSpacing="sm" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Profile</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>Service</Table.Th>
-                <Table.Th>Token</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Profile', 'Kind', 'Service', 'Token', '']} />
             <Table.Tbody>
               {(profiles.data ?? []).map((p) => (
                 <Table.Tr key={p.id}>

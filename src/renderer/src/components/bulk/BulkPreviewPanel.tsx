@@ -4,6 +4,7 @@ import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '.
 import { asAppError, bridge } from '../../bridge';
 import { formatCount, formatNaira, localTimesIn } from '../../format';
 import { useAction } from '../../hooks/useAction';
+import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
@@ -97,6 +98,9 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
       }
     });
 
+  // On a joined desktop a LIVE job is sent for approval, not bought: the button says so.
+  const team = useOperation('team.status', {});
+  const forApproval = preview.live && team.data?.joined === true;
   const invalidRowCount = preview.job.invalidRows;
   const unmapped = preview.mapping.some((m) => m.required && m.column === null);
   const typedOk = !preview.live || readMoneyField(typed).kobo === preview.includedKobo;
@@ -120,7 +124,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                 Columns: {preview.mappingRemembered ? 'as you chose them for an earlier file with the same headings' : 'recognised from the headings'} (see “Columns used” below).
               </Text>
             </div>
-            {preview.live ? <Badge color="red" size="lg">LIVE — real money</Badge> : <Badge color="gray" size="lg">Sandbox — test money</Badge>}
+            {preview.live ? <Badge color="red.9" size="lg">LIVE — real money</Badge> : <Badge color="gray" size="lg">Sandbox — test money</Badge>}
           </Group>
           <SimpleGrid cols={{ base: 2, md: 4 }}>
             <Figure
@@ -313,7 +317,8 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
             </Alert>
           ) : (
             <Text size="sm">
-              Confirming buys {kindWord} for <b>{formatCount(preview.includedItems)}</b> {RECIPIENT_WORD[preview.job.kind]}, <b>{formatNaira(preview.includedKobo)}</b> in total, from the wallet of this connection.
+              {forApproval ? 'Confirming sends' : 'Confirming buys'} {kindWord} for <b>{formatCount(preview.includedItems)}</b> {RECIPIENT_WORD[preview.job.kind]}, <b>{formatNaira(preview.includedKobo)}</b> in total,{' '}
+              {forApproval ? 'to another team member for approval: nothing is bought until it is approved and you press Buy now.' : 'from the wallet of this connection.'}
               {preview.capPerDayKobo !== null && ` Today's bulk spending so far: ${formatNaira(preview.spentTodayKobo)} of ${formatNaira(preview.capPerDayKobo)}.`}
             </Text>
           )}
@@ -331,7 +336,9 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
           <Group>
             {!unmapped && (
               <Button color={preview.live ? 'red' : 'blue'} onClick={() => void confirm()} loading={busy} disabled={!!preview.blocker || !typedOk || (preview.live && typed === '')}>
-                Buy {formatCount(preview.includedItems)} for {formatNaira(preview.includedKobo)}
+                {forApproval
+                  ? `Send ${formatCount(preview.includedItems)} for approval (${formatNaira(preview.includedKobo)})`
+                  : `Buy ${formatCount(preview.includedItems)} for ${formatNaira(preview.includedKobo)}`}
               </Button>
             )}
             <Button variant="default" onClick={onDiscard} disabled={busy}>

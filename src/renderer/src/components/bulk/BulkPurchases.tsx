@@ -7,6 +7,7 @@ import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+import { TableHead } from '../TableHead';
 import { ApprovedBy, PreparedBy, TeamDraftState, useTeamJobsOf } from '../team/teamJobsOfBulk';
 import { JOB_COLOR, jobLabel, KIND_LABEL } from './bulkLabels';
 import { BulkLimits } from './BulkLimits';
@@ -91,21 +92,16 @@ export function BulkPurchases() {
           </Text>
         ) : (
           <Table highlightOnHover verticalSpacing="xs" aria-label="Bulk jobs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Confirmed</Table.Th>
-                <Table.Th>File</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>State</Table.Th>
-                {team.linked && <Table.Th>Prepared by</Table.Th>}
-                {team.linked && <Table.Th>Approved by</Table.Th>}
-                <Table.Th ta="right">Rows</Table.Th>
-                <Table.Th ta="right">Successful</Table.Th>
-                <Table.Th ta="right">Bought (face value)</Table.Th>
-                <Table.Th ta="right">Wallet cost</Table.Th>
-                <Table.Th ta="right">Not bought</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead
+              columns={[
+                'Confirmed',
+                'File',
+                'Kind',
+                'State',
+                ...(team.linked ? ['Prepared by', 'Approved by'] : []),
+                ...['Rows', 'Successful', 'Bought (face value)', 'Wallet cost', 'Not bought'].map((label) => ({ label, right: true })),
+              ]}
+            />
             <Table.Tbody>
               {list.map((j) => (
                 <Table.Tr key={j.id} onClick={() => setOpenJob(j.id)} style={{ cursor: 'pointer' }}>

@@ -1,6 +1,7 @@
 import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import type { BulkJobView } from '../../../../shared/contract/bulk';
+import type { TeamJobView } from '../../../../shared/contract/team';
 import { bridge } from '../../bridge';
 import { formatCount, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
@@ -10,6 +11,18 @@ import { ErrorNotice } from '../ErrorNotice';
 import { TeamDecision, TeamJobSummary } from './TeamJobCard';
 import { teamErrorTitle } from './teamLabels';
 import { TeamDraftState } from './teamJobsOfBulk';
+
+/** The decision on the job (who, when, why) and what to do now. */
+function DecidedAlert({ job, color, title, children }: { job: TeamJobView; color: string; title: string; children: ReactNode }) {
+  return (
+    <Alert color={color} variant="light" title={title} data-testid="team-draft-todo">
+      <TeamDecision job={job} />
+      <Text size="sm" mt={4}>
+        {children}
+      </Text>
+    </Alert>
+  );
+}
 
 /**
  * A bulk job sent for the team's approval, on the desktop that prepared it: waiting (nothing is
@@ -62,20 +75,14 @@ export function TeamDraftPanel({ job, onStarted, onClose }: { job: BulkJobView &
           </Alert>
         )}
         {teamJob?.state === 'approved' && (
-          <Alert color="teal" variant="light" title="Approved: ready to buy" data-testid="team-draft-todo">
-            <TeamDecision job={teamJob} />
-            <Text size="sm" mt={4}>
-              Buy now sends each row once, as approved ({formatNaira(teamJob.totalKobo)}); no total to type again.
-            </Text>
-          </Alert>
+          <DecidedAlert job={teamJob} color="teal" title="Approved: ready to buy">
+            Buy now sends each row once, as approved ({formatNaira(teamJob.totalKobo)}); no total to type again.
+          </DecidedAlert>
         )}
         {teamJob?.state === 'rejected' && (
-          <Alert color="red" variant="light" title="Rejected: nothing was bought" data-testid="team-draft-todo">
-            <TeamDecision job={teamJob} />
-            <Text size="sm" mt={4}>
-              Correct the spreadsheet and prepare a new job, then discard this one.
-            </Text>
-          </Alert>
+          <DecidedAlert job={teamJob} color="red" title="Rejected: nothing was bought">
+            Correct the spreadsheet and prepare a new job, then discard this one.
+          </DecidedAlert>
         )}
         {teamJob?.state === 'cancelled' && (
           <Alert color="gray" variant="light" title="Cancelled: nothing was bought" data-testid="team-draft-todo">

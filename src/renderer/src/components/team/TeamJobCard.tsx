@@ -6,6 +6,8 @@ import { bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
+import { TableHead } from '../TableHead';
+import { ApprovedJobActions } from './ApprovedJobActions';
 import { mayDecide, TEAM_STATE_COLOR, TEAM_STATE_LABEL, teamErrorTitle, teamJobKindLabel } from './teamLabels';
 
 function Figure({ label, value, testId, color }: { label: string; value: string; testId: string; color?: string }) {
@@ -59,15 +61,7 @@ export function TeamJobSummary({ job }: { job: TeamJobView }) {
       {rows.length > 0 && (
         <ScrollArea.Autosize mah={260} type="auto" offsetScrollbars>
           <Table striped verticalSpacing={4} aria-label={`Rows of ${job.fileName ?? 'the job'}`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Row</Table.Th>
-                <Table.Th>Number</Table.Th>
-                <Table.Th>Network</Table.Th>
-                <Table.Th>Product</Table.Th>
-                <Table.Th ta="right">Amount</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead columns={['Row', 'Number', 'Network', 'Product', { label: 'Amount', right: true }]} />
             <Table.Tbody>
               {rows.map((r) => (
                 <Table.Tr key={r.row}>
@@ -124,7 +118,7 @@ function DecideButtons({ job, onDecided }: { job: TeamJobView; onDecided: (job: 
           <Text size="sm">
             {asking === 'reject'
               ? `${job.preparedBy}’s job (${what}) will not be bought. Say why, so they can correct it.`
-              : `${job.preparedBy} can then buy ${what} from the LIVE wallet. Each row is sent once.`}
+              : `${job.preparedBy} can then buy ${what} from the LIVE wallet${job.kind === 'bulk' ? ' (or another member runs it from their desktop, with Run here)' : ''}. Each row is sent once.`}
           </Text>
           <Textarea
             label={asking === 'reject' ? 'Why is it rejected?' : 'Note (optional)'}
@@ -198,13 +192,7 @@ export function TeamJobCard({ job, status, onDecided, extra }: { job: TeamJobVie
             An approver or admin decides this job; your role prepares jobs only.
           </Text>
         )}
-        {job.state === 'approved' && (
-          <Text size="sm" c="dimmed">
-            {job.kind === 'bulk'
-              ? `${job.preparedBy} buys it from their desktop (${job.preparedOn}): Purchases → Bulk purchases, open the job, Buy now.`
-              : `${job.preparedBy} completes it from their desktop (${job.preparedOn}).`}
-          </Text>
-        )}
+        <ApprovedJobActions job={job} />
         {extra}
       </Stack>
     </Card>

@@ -5,6 +5,7 @@ import type { TeamStatusView } from '../../../../shared/contract/team';
 import { bridge } from '../../bridge';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { CheckedTextInput } from '../CheckedTextInput';
 import { ErrorNotice } from '../ErrorNotice';
 import { teamAddress } from '../../../../shared/teamAddress';
 import { ROLE_LABEL, ROLE_MEANING, teamErrorTitle } from './teamLabels';
@@ -36,13 +37,14 @@ function JoinForm({ onJoined }: { onJoined: () => void }) {
       <Text size="sm" c="dimmed">
         Joining connects this desktop to the PostgreSQL database your team shares. On a LIVE connection, bulk jobs then wait for another member’s approval before anything is bought, and every approval is written to an audit trail no one can quietly change.
       </Text>
-      <TextInput
+      <CheckedTextInput
         label="Database server"
         placeholder="db.example.ng:5432/finance_team"
-        description={address && 'url' in address ? `Connects to ${address.url} (add ?sslmode=verify-full to encrypt the connection)` : 'HOST:PORT/DATABASE — no role or password here'}
         value={server}
-        onChange={(e) => setServer(e.currentTarget.value)}
-        error={address && 'problem' in address ? address.problem : undefined}
+        onValue={setServer}
+        problem={address && 'problem' in address ? address.problem : null}
+        note={address && 'url' in address ? `Connects to ${address.url} (add ?sslmode=verify-full to encrypt the connection)` : null}
+        hint="HOST:PORT/DATABASE — no role or password here"
         required
         autoComplete="off"
       />

@@ -56,6 +56,13 @@ export const TEAM_ERROR_TITLE: Partial<Record<ErrorCode, string>> = {
   team_refused: 'The team database refused',
   team_job_state: 'This job was already decided',
   team_job_not_found: 'No such team job',
+  team_other_organisation: 'This desktop is connected to another service or organisation',
+  team_job_not_runnable_here: 'This job can only run on its preparer’s desktop',
+  approval_used: 'This approval was used already',
+  approval_mismatch: 'The purchase changed after it was approved',
+  approval_rejected: 'This job was rejected',
+  approval_cancelled: 'This job was cancelled',
+  awaiting_approval: 'This job still waits for approval',
 };
 
 export function teamErrorTitle(code: string | undefined, fallback: string): string {
