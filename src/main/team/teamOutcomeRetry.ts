@@ -8,6 +8,7 @@
  * - at the start of the command line's next team command (`cli/main.ts`).
  * It never throws: a database still unreachable is simply tried again next time.
  */
+import { settleApprovedPurchases } from './approvedPurchases';
 import type { App } from '../app';
 import { JobStore } from '../bulk/jobStore';
 import { periodicPass, type PeriodicPass } from '../periodicPass';
@@ -57,7 +58,9 @@ export async function writePendingTeamOutcomes(app: App): Promise<number> {
 
 /** The loop of one app (`app.service(createTeamOutcomeRetry)`); stops with the app. */
 export function createTeamOutcomeRetry(app: App): PeriodicPass {
-  return periodicPass(app, TEAM_OUTCOMES_EVERY_MS, () => writePendingTeamOutcomes(app));
+  // Bulk jobs' outcomes, and those of approved single purchases bought here (which were written
+  // only on the next resume or approvals listing before).
+  return periodicPass(app, TEAM_OUTCOMES_EVERY_MS, () => Promise.all([writePendingTeamOutcomes(app), settleApprovedPurchases(app)]));
 }
 
 /** Starts the loop of this app (idempotent). */
