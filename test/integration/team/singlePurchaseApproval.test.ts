@@ -213,7 +213,7 @@ describe('a LIVE single purchase', () => {
     const [one, two] = await Promise.all([ada.run(['purchases', 'resume', job]), ada.run(['purchases', 'resume', job])]);
     const codes = [one, two].map((r) => (r.code === 0 ? 'bought' : errorOf(r).code)).sort();
     expect(codes.filter((c) => c === 'bought').length, one.stdout + two.stdout).toBeGreaterThanOrEqual(1);
-    expect(codes.every((c) => c === 'bought' || c === 'approval_used' || c === 'purchase_in_progress' || c === 'duplicate_pending')).toBe(true);
+    expect(codes.every((c) => c === 'bought' || c === 'approval_used' || c === 'purchase_in_progress' || c === 'duplicate_pending'), `${codes.join(', ')}\n${one.stdout}${one.stderr}\n${two.stdout}${two.stderr}`).toBe(true);
     const bought = await logFor(meter);
     expect(bought.map((e) => e.amount)).toEqual(['NGN 3,000.00']);
     const receipt = JSON.parse((await ada.run(['purchases', 'resume', job])).stdout) as { account: string; state: string };

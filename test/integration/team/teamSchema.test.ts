@@ -169,6 +169,41 @@ describe('item claims', () => {
     expect(settled.rows[0].outcome).toBe('succeeded');
     await expect(ada.query(`SELECT vendesk.settle_item($1, 2, 'failed', 'desk-1', 'Desk 1')`, [first.id])).rejects.toThrow(/already settled/);
   });
+
+  it('gives the first item of a just-approved job to one of two desktops claiming it at the same moment, and answers both', async () => {
+    // Two desktops (a retry beside the first try, or two team desktops) claim row 1 of a job
+    // that has just been approved. The superuser holds the claims table so that both calls are
+    // inside claim_item, past their read of the job, when they go on together.
+    const job = await prepare(ada, 'e'.repeat(64));
+    await bola.query(`SELECT vendesk.decide_job($1, 'approved', '', 'desk-2', 'Desk 2')`, [job.id]);
+    const gate = await connect(cluster.config());
+    await gate.query('BEGIN');
+    await gate.query('LOCK TABLE vendesk.item_claims IN SHARE MODE');
+    const claims = [
+      ada.query(`SELECT * FROM vendesk.claim_item($1, 1, 50000, 'ref-race-a', 'desk-1', 'Desk 1')`, [job.id]),
+      dayo.query(`SELECT * FROM vendesk.claim_item($1, 1, 50000, 'ref-race-d', 'desk-3', 'Desk 3')`, [job.id]),
+    ];
+    const settled = Promise.allSettled(claims);
+    for (let waited = 0; ; waited += 20) {
+      const r = await gate.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename IN ('ada', 'dayo') AND wait_event_type = 'Lock' AND query LIKE '%claim_item%'",
+      );
+      if (r.rows[0].n === 2) break;
+      if (waited > 10_000) throw new Error('the two claims never both reached the claims table');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await gate.query('COMMIT');
+    const answers = await settled;
+    const refused = answers.filter((a) => a.status === 'rejected').map((a) => String((a as PromiseRejectedResult).reason));
+    expect(refused, refused.join('\n')).toEqual([]);
+    const refs = answers.map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value.rows[0].request_ref);
+    expect(refs[0]).toBe(refs[1]);
+    const rows = await cluster.superQuery('SELECT request_ref FROM vendesk.item_claims WHERE job_id = $1', [job.id]);
+    expect(rows.rows.map((r) => r.request_ref)).toEqual([refs[0]]);
+    expect((await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [job.id])).rows[0].state).toBe('running');
+    const sends = await cluster.superQuery("SELECT count(*)::int AS n FROM vendesk.audit_trail WHERE action = 'send' AND job_id = $1", [job.id]);
+    expect(sends.rows[0].n).toBe(1);
+  });
 });
 
 describe('the audit trail and settings', () => {

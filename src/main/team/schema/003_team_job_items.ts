@@ -63,7 +63,10 @@ END $$;
 -- claim_item as in 001, except that a finished job answers with its existing claims: a desktop that
 -- runs the job after another finished it (the preparer resuming, say) learns that each row was
 -- sent there, settles it from the service's log, and sends nothing. A finished job's row that was
--- never claimed is not sent now.
+-- never claimed is not sent now. And the first claim of an approved job marks it running before it
+-- reads the job, under the row lock of that update: in 001 two first claims at once each held a
+-- share of the job row and then waited for the other (one to insert the claim, the other to mark
+-- the job running), a deadlock PostgreSQL ended by failing one of them. Now they queue.
 CREATE OR REPLACE FUNCTION vendesk.claim_item(p_job_id uuid, p_item_index integer, p_amount_kobo bigint, p_request_ref text,
   p_desktop_id text, p_desktop_name text) RETURNS vendesk.item_claims
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = vendesk, pg_temp AS $$
@@ -72,6 +75,7 @@ DECLARE
   claim vendesk.item_claims;
 BEGIN
   PERFORM vendesk.require_role('vendesk_member', 'send an item');
+  UPDATE vendesk.jobs SET state = 'running' WHERE id = p_job_id AND state = 'approved';
   SELECT * INTO job FROM vendesk.jobs WHERE id = p_job_id FOR SHARE;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'There is no team job %', p_job_id USING ERRCODE = 'no_data_found';
@@ -96,9 +100,6 @@ BEGIN
     ON CONFLICT (claim_scope, item_index) DO NOTHING
     RETURNING * INTO claim;
   IF FOUND THEN
-    IF job.state = 'approved' THEN
-      UPDATE vendesk.jobs SET state = 'running' WHERE id = job.id;
-    END IF;
     PERFORM vendesk.audit_append(p_desktop_id, p_desktop_name, 'send', job.id, p_amount_kobo,
       jsonb_build_object('item', p_item_index, 'requestRef', p_request_ref));
     RETURN claim;
