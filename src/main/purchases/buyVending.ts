@@ -118,8 +118,11 @@ export async function validateSmartcard(app: App, request: { provider: string; s
   }
 }
 
+/** What makes two purchases the same: the meter or smartcard, the amount and (cable) the bouquet. */
+export type DuplicateKey = { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string };
+
 /** Refuses a purchase while the same one is unsettled, naming the purchase that blocks it. */
-export function refuseDuplicate(app: App, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): void {
+export function refuseDuplicate(app: App, key: DuplicateKey): void {
   const blocking = findBlockingPurchase(app, key);
   if (!blocking) return;
   const when = new Date(blocking.created_at).toISOString().replace('T', ' ').slice(0, 16);
@@ -219,37 +222,21 @@ export async function buyElectricity(app: App, request: ElectricityRequest, opti
   if (req.amountKobo < meterMin) {
     throw new AppError('amount_below_meter_minimum', `Meter ${req.meter} accepts at least ${formatNaira(meterMin)}; ${formatNaira(req.amountKobo)} is less.`, `Enter ${formatNaira(meterMin)} or more.`);
   }
-  const balanceBefore = await walletKoboOrNull(app, 'purchase');
-  const purchase: NewPurchase = {
-    kind: 'electricity',
-    source: options.source,
-    provider_code: disco.productCode,
-    provider_name: disco.name,
-    account: req.meter,
-    vend_type: req.vendType,
-    bouquet_code: '',
-    bouquet_name: '',
-    amount_kobo: req.amountKobo,
+  return buyChecked(app, session, options, {
+    key: { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo },
     phone,
-    customer_name: validation.name,
-    customer_address: validation.address,
-    customer_type: '',
-    balance_before_kobo: balanceBefore,
-  };
-  const approved = await gateSinglePurchase(app, { kind: 'electricity', account: req.meter, phone, amountKobo: req.amountKobo, description: `${disco.name} ${req.vendType} electricity`, customerName: validation.name, request: req }, options);
-  const row = insertGuarded(app, session, purchase, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo }, approved);
-  return sendAndRecord(
-    app,
-    session,
-    row,
-    (client) => client.purchaseElectricity({ amount: koboToNaira(req.amountKobo), meter: req.meter, phone, disco: disco.productCode, vendType: req.vendType }),
-    (data) => ({
+    customer: validation,
+    provider: { provider_code: disco.productCode, provider_name: disco.name, vend_type: req.vendType, bouquet_code: '', bouquet_name: '' },
+    description: `${disco.name} ${req.vendType} electricity`,
+    request: req,
+    send: (client) => client.purchaseElectricity({ amount: koboToNaira(req.amountKobo), meter: req.meter, phone, disco: disco.productCode, vendType: req.vendType }),
+    onSuccess: (data) => ({
       token: data.token || null,
       units: Number.isFinite(data.units) && (data.units > 0 || data.token) ? data.units : null,
       receipt_no: data.receiptNo || null,
       commission_kobo: nairaToKobo(data.commission),
     }),
-  );
+  });
 }
 
 export async function buyCable(app: App, request: CableRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
@@ -260,36 +247,56 @@ export async function buyCable(app: App, request: CableRequest, options: BuyOpti
   const amountKobo = nairaToKobo(bouquet.amount);
   refuseDuplicate(app, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode });
   const { validation } = await validateSmartcard(app, { provider: bouquet.network, smartcard: req.smartcard });
+  return buyChecked(app, session, options, {
+    key: { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode },
+    phone,
+    customer: validation,
+    provider: { provider_code: bouquet.network, provider_name: bouquet.network, vend_type: null, bouquet_code: bouquet.productCode, bouquet_name: bouquet.description },
+    description: `${bouquet.network} ${bouquet.description}`,
+    request: req,
+    send: (client) => client.purchaseCableTV({ amount: bouquet.amount, smartcard: req.smartcard, phone, provider: bouquet.network, bouquetCode: bouquet.productCode }),
+    onSuccess: (data) => ({ commission_kobo: nairaToKobo(data.commission), bouquet_name: data.bouquet || bouquet.description }),
+  });
+}
+
+/** A purchase checked with the catalog and the service, ready to be bought. */
+interface CheckedPurchase<T> {
+  key: DuplicateKey;
+  phone: string;
+  /** What the service's meter or smartcard check said of the customer. */
+  customer: { name: string; address: string; customerType?: string };
+  provider: Pick<NewPurchase, 'provider_code' | 'provider_name' | 'vend_type' | 'bouquet_code' | 'bouquet_name'>;
+  /** How the team's approvers see it, like "Ikeja Electric PREPAID electricity". */
+  description: string;
+  /** The request as parsed: kept as it is when the purchase waits for a team member's approval. */
+  request: unknown;
+  send: (client: VendingClient) => Promise<PurchaseResult<T>>;
+  onSuccess: (data: T) => Partial<PurchaseRow>;
+}
+
+/** Steps 2 and 3 of the file's comment, after the team's approval where one is needed. */
+async function buyChecked<T>(app: App, session: Session, options: BuyOptions, p: CheckedPurchase<T>): Promise<PurchaseRow> {
   const balanceBefore = await walletKoboOrNull(app, 'purchase');
   const purchase: NewPurchase = {
-    kind: 'cable',
+    ...p.provider,
+    kind: p.key.kind,
     source: options.source,
-    provider_code: bouquet.network,
-    provider_name: bouquet.network,
-    account: req.smartcard,
-    vend_type: null,
-    bouquet_code: bouquet.productCode,
-    bouquet_name: bouquet.description,
-    amount_kobo: amountKobo,
-    phone,
-    customer_name: validation.name,
-    customer_address: validation.address,
-    customer_type: validation.customerType,
+    account: p.key.account,
+    amount_kobo: p.key.amountKobo,
+    phone: p.phone,
+    customer_name: p.customer.name,
+    customer_address: p.customer.address,
+    customer_type: p.customer.customerType ?? '',
     balance_before_kobo: balanceBefore,
   };
-  const approved = await gateSinglePurchase(app, { kind: 'cable', account: req.smartcard, phone, amountKobo, description: `${bouquet.network} ${bouquet.description}`, customerName: validation.name, request: req }, options);
-  const row = insertGuarded(app, session, purchase, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode }, approved);
-  return sendAndRecord(
-    app,
-    session,
-    row,
-    (client) => client.purchaseCableTV({ amount: bouquet.amount, smartcard: req.smartcard, phone, provider: bouquet.network, bouquetCode: bouquet.productCode }),
-    (data) => ({ commission_kobo: nairaToKobo(data.commission), bouquet_name: data.bouquet || bouquet.description }),
-  );
+  const summary = { kind: p.key.kind, account: p.key.account, phone: p.phone, amountKobo: p.key.amountKobo, description: p.description, customerName: p.customer.name };
+  const approved = await gateSinglePurchase(app, { ...summary, request: p.request }, options);
+  const row = insertGuarded(app, session, purchase, p.key, approved);
+  return sendAndRecord(app, session, row, p.send, p.onSuccess);
 }
 
 /** The duplicate check and the `sending` row in one transaction: two windows cannot both pass. */
-function insertGuarded(app: App, session: Session, purchase: NewPurchase, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }, approved: ApprovedBuy | null): PurchaseRow {
+function insertGuarded(app: App, session: Session, purchase: NewPurchase, key: DuplicateKey, approved: ApprovedBuy | null): PurchaseRow {
   const clock = app.service(createServiceClock);
   return app.db.transaction(() => {
     if (app.connection.profileId !== session.connection.profileId) {

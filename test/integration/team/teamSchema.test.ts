@@ -203,6 +203,8 @@ describe('item claims', () => {
     expect((await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [job.id])).rows[0].state).toBe('running');
     const sends = await cluster.superQuery("SELECT count(*)::int AS n FROM vendesk.audit_trail WHERE action = 'send' AND job_id = $1", [job.id]);
     expect(sends.rows[0].n).toBe(1);
+    // The rules in front of the claim cannot be gone around by calling what they guard.
+    await expect(ada.query(`SELECT vendesk.claim_item_of_open_job($1, 2, 50000, 'ref-race-x', 'desk-1', 'Desk 1')`, [job.id])).rejects.toThrow(/permission denied/);
   });
 });
 

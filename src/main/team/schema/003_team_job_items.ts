@@ -60,14 +60,19 @@ BEGIN
   RETURN job;
 END $$;
 
--- claim_item as in 001, except that a finished job answers with its existing claims: a desktop that
--- runs the job after another finished it (the preparer resuming, say) learns that each row was
--- sent there, settles it from the service's log, and sends nothing. A finished job's row that was
--- never claimed is not sent now. And the first claim of an approved job marks it running before it
--- reads the job, under the row lock of that update: in 001 two first claims at once each held a
--- share of the job row and then waited for the other (one to insert the claim, the other to mark
--- the job running), a deadlock PostgreSQL ended by failing one of them. Now they queue.
-CREATE OR REPLACE FUNCTION vendesk.claim_item(p_job_id uuid, p_item_index integer, p_amount_kobo bigint, p_request_ref text,
+-- claim_item of 001 stays as it was, under a new name that only this function may call, and the
+-- new claim_item puts two rules in front of it:
+-- - A finished job answers with its existing claims: a desktop that runs the job after another
+--   finished it (the preparer resuming, say) learns that each row was sent there, settles it from
+--   the service's log, and sends nothing. A finished job's row that was never claimed is not sent.
+-- - The first claim of an approved job marks it running before the job is read, under the row
+--   lock of that update. In 001 two first claims at once each held a share of the job row and then
+--   waited for the other (one to insert the claim, the other to mark the job running): a deadlock
+--   PostgreSQL ended by failing one of them. Now they queue, and 001's own update never runs.
+ALTER FUNCTION vendesk.claim_item(uuid, integer, bigint, text, text, text) RENAME TO claim_item_of_open_job;
+REVOKE EXECUTE ON FUNCTION vendesk.claim_item_of_open_job(uuid, integer, bigint, text, text, text) FROM vendesk_member;
+
+CREATE FUNCTION vendesk.claim_item(p_job_id uuid, p_item_index integer, p_amount_kobo bigint, p_request_ref text,
   p_desktop_id text, p_desktop_name text) RETURNS vendesk.item_claims
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = vendesk, pg_temp AS $$
 DECLARE
@@ -77,17 +82,7 @@ BEGIN
   PERFORM vendesk.require_role('vendesk_member', 'send an item');
   UPDATE vendesk.jobs SET state = 'running' WHERE id = p_job_id AND state = 'approved';
   SELECT * INTO job FROM vendesk.jobs WHERE id = p_job_id FOR SHARE;
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'There is no team job %', p_job_id USING ERRCODE = 'no_data_found';
-  END IF;
-  IF job.state NOT IN ('approved', 'running', 'finished') THEN
-    RAISE EXCEPTION 'Job % is % — nothing is sent before it is approved', p_job_id, job.state
-      USING ERRCODE = 'object_not_in_prerequisite_state';
-  END IF;
-  IF p_item_index < 1 OR p_item_index > 1048576 THEN
-    RAISE EXCEPTION 'A spreadsheet has no row %', p_item_index USING ERRCODE = 'check_violation';
-  END IF;
-  IF job.state = 'finished' THEN
+  IF FOUND AND job.state = 'finished' THEN
     SELECT * INTO claim FROM vendesk.item_claims WHERE claim_scope = job.claim_scope AND item_index = p_item_index;
     IF NOT FOUND THEN
       RAISE EXCEPTION 'Job % is finished: row % was not sent then and is not sent now', p_job_id, p_item_index
@@ -95,19 +90,11 @@ BEGIN
     END IF;
     RETURN claim;
   END IF;
-  INSERT INTO vendesk.item_claims (claim_scope, item_index, job_id, desktop_id, claimed_by, request_ref, amount_kobo)
-    VALUES (job.claim_scope, p_item_index, job.id, p_desktop_id, session_user, p_request_ref, p_amount_kobo)
-    ON CONFLICT (claim_scope, item_index) DO NOTHING
-    RETURNING * INTO claim;
-  IF FOUND THEN
-    PERFORM vendesk.audit_append(p_desktop_id, p_desktop_name, 'send', job.id, p_amount_kobo,
-      jsonb_build_object('item', p_item_index, 'requestRef', p_request_ref));
-    RETURN claim;
-  END IF;
-  SELECT * INTO claim FROM vendesk.item_claims WHERE claim_scope = job.claim_scope AND item_index = p_item_index;
-  RETURN claim;
+  RETURN vendesk.claim_item_of_open_job(p_job_id, p_item_index, p_amount_kobo, p_request_ref, p_desktop_id, p_desktop_name);
 END $$;
 
+REVOKE EXECUTE ON FUNCTION vendesk.claim_item(uuid, integer, bigint, text, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION vendesk.claim_item(uuid, integer, bigint, text, text, text) TO vendesk_member;
 GRANT SELECT ON vendesk.job_items TO vendesk_member;
 REVOKE EXECUTE ON FUNCTION vendesk.prepare_bulk_job(text, text, text, text, text, boolean, integer, bigint, bigint, jsonb, jsonb, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION vendesk.prepare_bulk_job(text, text, text, text, text, boolean, integer, bigint, bigint, jsonb, jsonb, jsonb) TO vendesk_preparer;
