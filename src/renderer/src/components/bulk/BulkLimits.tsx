@@ -4,6 +4,7 @@ import type { BulkSettingsView } from '../../../../shared/contract/bulk';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { useSettingsForm } from '../../hooks/useSettingsForm';
+import { AccordionSection } from '../AccordionSection';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 
@@ -46,33 +47,30 @@ export function BulkLimits() {
 
   return (
     <Accordion variant="separated">
-      <Accordion.Item value="limits">
-        <Accordion.Control>Limits for bulk jobs</Accordion.Control>
-        <Accordion.Panel>
-          <Stack gap="sm">
-            <Text size="sm" c="dimmed">
-              These limits are for the connection in use; each connection has its own. Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap empty for no cap. The daily cap counts every bulk job of the day on this connection.
-            </Text>
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-              <MoneyInput label="Cap per job (₦)" placeholder="No cap" value={perJob} onChange={setPerJob} optional />
-              <MoneyInput label="Cap per day (₦)" placeholder="No cap" value={perDay} onChange={setPerDay} optional />
-              <NumberInput label="Rows per request" description="1 to 100" value={batch} onChange={setBatch} min={1} max={100} allowDecimal={false} />
-              <NumberInput label="Requests at once" description="1 to 8" value={concurrency} onChange={setConcurrency} min={1} max={8} allowDecimal={false} />
-            </SimpleGrid>
-            <ErrorNotice error={error} />
-            <Group>
-              <Button onClick={() => void save()} loading={busy} disabled={!capsRead}>
-                Save limits
-              </Button>
-              {saved && (
-                <Text size="sm" c="green" role="status">
-                  Saved. Per job: {saved.capPerJobKobo === null ? 'no cap' : formatNaira(saved.capPerJobKobo)}; per day: {saved.capPerDayKobo === null ? 'no cap' : formatNaira(saved.capPerDayKobo)}.
-                </Text>
-              )}
-            </Group>
-          </Stack>
-        </Accordion.Panel>
-      </Accordion.Item>
+      <AccordionSection value="limits" title="Limits for bulk jobs">
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed">
+            These limits are for the connection in use; each connection has its own. Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap empty for no cap. The daily cap counts every bulk job of the day on this connection.
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+            <MoneyInput label="Cap per job (₦)" placeholder="No cap" value={perJob} onChange={setPerJob} optional />
+            <MoneyInput label="Cap per day (₦)" placeholder="No cap" value={perDay} onChange={setPerDay} optional />
+            <NumberInput label="Rows per request" description="1 to 100" value={batch} onChange={setBatch} min={1} max={100} allowDecimal={false} />
+            <NumberInput label="Requests at once" description="1 to 8" value={concurrency} onChange={setConcurrency} min={1} max={8} allowDecimal={false} />
+          </SimpleGrid>
+          <ErrorNotice error={error} />
+          <Group>
+            <Button onClick={() => void save()} loading={busy} disabled={!capsRead}>
+              Save limits
+            </Button>
+            {saved && (
+              <Text size="sm" c="green" role="status">
+                Saved. Per job: {saved.capPerJobKobo === null ? 'no cap' : formatNaira(saved.capPerJobKobo)}; per day: {saved.capPerDayKobo === null ? 'no cap' : formatNaira(saved.capPerDayKobo)}.
+              </Text>
+            )}
+          </Group>
+        </Stack>
+      </AccordionSection>
     </Accordion>
   );
 }

@@ -8,6 +8,7 @@ import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
+import { AccordionSection } from '../AccordionSection';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
 import { VirtualRows } from './VirtualRows';
 
@@ -26,20 +27,6 @@ function Figure({ label, value, hint, color }: { label: string; value: string; h
         </Text>
       )}
     </Card>
-  );
-}
-
-/** A section's title with how many rows it holds. */
-function CountedControl({ title, count, color }: { title: string; count: number; color: string }) {
-  return (
-    <Accordion.Control>
-      <Group gap="xs">
-        <Text>{title}</Text>
-        <Badge color={color} variant="light">
-          {formatCount(count)}
-        </Badge>
-      </Group>
-    </Accordion.Control>
   );
 }
 
@@ -150,162 +137,147 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
       )}
 
       <Accordion variant="separated" multiple defaultValue={[preview.mapping.some((m) => m.required && m.column === null) ? 'columns' : '', invalidRowCount > 0 ? 'invalid' : '', preview.duplicates.length > 0 ? 'duplicates' : '', preview.networkConflicts.length > 0 ? 'networks' : ''].filter(Boolean)}>
-        <Accordion.Item value="columns">
-          <Accordion.Control>Columns used</Accordion.Control>
-          <Accordion.Panel>
-            <ColumnMappingEditor headers={preview.headers} mapping={preview.mapping} remembered={preview.mappingRemembered} busy={remapping} onApply={onRemap} />
-          </Accordion.Panel>
-        </Accordion.Item>
+        <AccordionSection value="columns" title="Columns used">
+          <ColumnMappingEditor headers={preview.headers} mapping={preview.mapping} remembered={preview.mappingRemembered} busy={remapping} onApply={onRemap} />
+        </AccordionSection>
 
-        <Accordion.Item value="tobuy">
-          <CountedControl title="What will be bought" count={preview.includedItems} color="teal" />
-          <Accordion.Panel>
-            {toBuy.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                No row will be bought yet.
-              </Text>
-            ) : (
-              <Stack gap="xs">
-                {toBuyTotal > toBuy.length && (
-                  <Text size="sm" c="dimmed">
-                    The first {formatCount(toBuy.length)} of {formatCount(toBuyTotal)} rows are listed.
-                  </Text>
-                )}
-                <VirtualRows
-                  label="What will be bought"
-                  rows={toBuy}
-                  rowKey={(r) => r.seq}
-                  columns={[
-                    { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
-                    { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm" className="money">{rowAccount(r)}</Text> },
-                    { header: 'Name', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.name || '—'}</Text> },
-                    ...(vending
-                      ? [
-                          {
-                            header: preview.job.kind === 'electricity' ? 'Meter owner (service)' : 'Subscriber (service)',
-                            width: 'minmax(140px, 1fr)',
-                            render: (r: BulkItemView) => (
-                              <Text size="sm" data-testid="tobuy-owner">
-                                {r.accountName ?? 'checked when bought'}
-                              </Text>
-                            ),
-                          },
-                        ]
-                      : []),
-                    { header: vending ? (preview.job.kind === 'electricity' ? 'Disco' : 'Provider') : 'Network', width: 100, render: (r) => <Text size="sm">{r.network}</Text> },
-                    { header: 'What', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.description || r.productCode}</Text> },
-                    { header: 'Amount', width: 120, align: 'right', render: (r) => <Text size="sm" className="money">{formatNaira(r.amountKobo)}</Text> },
-                  ]}
-                />
-              </Stack>
-            )}
-          </Accordion.Panel>
-        </Accordion.Item>
-
-        <Accordion.Item value="invalid">
-          <CountedControl title="Rows that will not be bought" count={invalidRowCount} color={invalidRowCount > 0 ? 'red' : 'gray'} />
-          <Accordion.Panel>
-            {invalidRowCount === 0 ? (
-              <Text size="sm" c="dimmed">
-                Every row is valid.
-              </Text>
-            ) : (
-              <Stack gap="xs">
+        <AccordionSection value="tobuy" title="What will be bought" count={preview.includedItems} countColor="teal">
+          {toBuy.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No row will be bought yet.
+            </Text>
+          ) : (
+            <Stack gap="xs">
+              {toBuyTotal > toBuy.length && (
                 <Text size="sm" c="dimmed">
-                  These rows are skipped. To buy them, fix them in the spreadsheet and check the file again.
-                  {invalidTotal > invalid.length ? ` The first ${formatCount(invalid.length)} problems are shown.` : ''}
+                  The first {formatCount(toBuy.length)} of {formatCount(toBuyTotal)} rows are listed.
                 </Text>
-                <VirtualRows
-                  label="Invalid rows"
-                  rows={invalid}
-                  rowKey={(r) => `${r.row}-${r.field}-${r.message}`}
-                  columns={[
-                    { header: 'Row', width: 70, render: (r) => <Text size="sm">{r.row}</Text> },
-                    { header: 'Column', width: 130, render: (r) => <Text size="sm">{r.field}</Text> },
-                    { header: 'What to fix', width: '1fr', render: (r) => <Text size="sm">{r.message.replace(/^Row \d+: /, '')}</Text> },
-                  ]}
-                />
-              </Stack>
-            )}
-          </Accordion.Panel>
-        </Accordion.Item>
+              )}
+              <VirtualRows
+                label="What will be bought"
+                rows={toBuy}
+                rowKey={(r) => r.seq}
+                columns={[
+                  { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
+                  { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm" className="money">{rowAccount(r)}</Text> },
+                  { header: 'Name', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.name || '—'}</Text> },
+                  ...(vending
+                    ? [
+                        {
+                          header: preview.job.kind === 'electricity' ? 'Meter owner (service)' : 'Subscriber (service)',
+                          width: 'minmax(140px, 1fr)',
+                          render: (r: BulkItemView) => (
+                            <Text size="sm" data-testid="tobuy-owner">
+                              {r.accountName ?? 'checked when bought'}
+                            </Text>
+                          ),
+                        },
+                      ]
+                    : []),
+                  { header: vending ? (preview.job.kind === 'electricity' ? 'Disco' : 'Provider') : 'Network', width: 100, render: (r) => <Text size="sm">{r.network}</Text> },
+                  { header: 'What', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.description || r.productCode}</Text> },
+                  { header: 'Amount', width: 120, align: 'right', render: (r) => <Text size="sm" className="money">{formatNaira(r.amountKobo)}</Text> },
+                ]}
+              />
+            </Stack>
+          )}
+        </AccordionSection>
 
-        <Accordion.Item value="duplicates">
-          <CountedControl title="Possible duplicates" count={preview.duplicates.length} color={preview.duplicates.length > 0 ? 'yellow' : 'gray'} />
-          <Accordion.Panel>
-            {preview.duplicates.length === 0 ? (
+        <AccordionSection value="invalid" title="Rows that will not be bought" count={invalidRowCount} countColor={invalidRowCount > 0 ? 'red' : 'gray'}>
+          {invalidRowCount === 0 ? (
+            <Text size="sm" c="dimmed">
+              Every row is valid.
+            </Text>
+          ) : (
+            <Stack gap="xs">
               <Text size="sm" c="dimmed">
-                No row repeats another row or a purchase of the last 24 hours.
+                These rows are skipped. To buy them, fix them in the spreadsheet and check the file again.
+                {invalidTotal > invalid.length ? ` The first ${formatCount(invalid.length)} problems are shown.` : ''}
               </Text>
-            ) : (
-              <Stack gap="xs">
-                <Text size="sm" c="dimmed">
-                  These rows would buy the same thing again. They are left out unless you tick them.
-                </Text>
-                <Group gap="xs">
-                  <Button size="xs" variant="light" disabled={busy} onClick={() => void act(() => bridge.call('bulk.setIncluded', { jobId, seqs: preview.duplicates.map((d) => d.seq), include: true }))}>
-                    Buy all of them
-                  </Button>
-                  <Button size="xs" variant="subtle" disabled={busy} onClick={() => void act(() => bridge.call('bulk.setIncluded', { jobId, seqs: preview.duplicates.map((d) => d.seq), include: false }))}>
-                    Leave all out
-                  </Button>
-                </Group>
-                <VirtualRows
-                  label="Possible duplicates"
-                  rows={preview.duplicates}
-                  rowKey={(r) => r.seq}
-                  columns={[
-                    {
-                      header: 'Buy',
-                      width: 60,
-                      render: (r) => <Checkbox aria-label={`Buy row ${r.row}`} checked={r.state !== 'excluded'} disabled={busy} onChange={(e) => void setKept(r, e.currentTarget.checked)} />,
-                    },
-                    { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
-                    { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm">{rowAccount(r)}</Text> },
-                    { header: 'Amount', width: 110, align: 'right', render: (r) => <Text size="sm">{formatNaira(r.amountKobo)}</Text> },
-                    { header: 'Why it is flagged', width: '1fr', render: (r) => <Text size="sm">{localTimesIn(r.duplicateOf ?? '')}</Text> },
-                  ]}
-                />
-              </Stack>
-            )}
-          </Accordion.Panel>
-        </Accordion.Item>
+              <VirtualRows
+                label="Invalid rows"
+                rows={invalid}
+                rowKey={(r) => `${r.row}-${r.field}-${r.message}`}
+                columns={[
+                  { header: 'Row', width: 70, render: (r) => <Text size="sm">{r.row}</Text> },
+                  { header: 'Column', width: 130, render: (r) => <Text size="sm">{r.field}</Text> },
+                  { header: 'What to fix', width: '1fr', render: (r) => <Text size="sm">{r.message.replace(/^Row \d+: /, '')}</Text> },
+                ]}
+              />
+            </Stack>
+          )}
+        </AccordionSection>
+
+        <AccordionSection value="duplicates" title="Possible duplicates" count={preview.duplicates.length} countColor={preview.duplicates.length > 0 ? 'yellow' : 'gray'}>
+          {preview.duplicates.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No row repeats another row or a purchase of the last 24 hours.
+            </Text>
+          ) : (
+            <Stack gap="xs">
+              <Text size="sm" c="dimmed">
+                These rows would buy the same thing again. They are left out unless you tick them.
+              </Text>
+              <Group gap="xs">
+                <Button size="xs" variant="light" disabled={busy} onClick={() => void act(() => bridge.call('bulk.setIncluded', { jobId, seqs: preview.duplicates.map((d) => d.seq), include: true }))}>
+                  Buy all of them
+                </Button>
+                <Button size="xs" variant="subtle" disabled={busy} onClick={() => void act(() => bridge.call('bulk.setIncluded', { jobId, seqs: preview.duplicates.map((d) => d.seq), include: false }))}>
+                  Leave all out
+                </Button>
+              </Group>
+              <VirtualRows
+                label="Possible duplicates"
+                rows={preview.duplicates}
+                rowKey={(r) => r.seq}
+                columns={[
+                  {
+                    header: 'Buy',
+                    width: 60,
+                    render: (r) => <Checkbox aria-label={`Buy row ${r.row}`} checked={r.state !== 'excluded'} disabled={busy} onChange={(e) => void setKept(r, e.currentTarget.checked)} />,
+                  },
+                  { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
+                  { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm">{rowAccount(r)}</Text> },
+                  { header: 'Amount', width: 110, align: 'right', render: (r) => <Text size="sm">{formatNaira(r.amountKobo)}</Text> },
+                  { header: 'Why it is flagged', width: '1fr', render: (r) => <Text size="sm">{localTimesIn(r.duplicateOf ?? '')}</Text> },
+                ]}
+              />
+            </Stack>
+          )}
+        </AccordionSection>
 
         {preview.networkConflicts.length > 0 && (
-          <Accordion.Item value="networks">
-            <CountedControl title="Network to check" count={preview.networkConflicts.length} color="yellow" />
-            <Accordion.Panel>
-              <Stack gap="xs">
-                <Text size="sm" c="dimmed">
-                  The file names one network but the number starts like another (numbers can be moved between networks). Choose the network to buy on.
-                </Text>
-                {preview.networkConflicts.map((c) => (
-                  <Group key={c.seq} gap="md">
-                    <Text size="sm" w={220}>
-                      Row {c.row}: {c.phone}
+          <AccordionSection value="networks" title="Network to check" count={preview.networkConflicts.length} countColor="yellow">
+            <Stack gap="xs">
+              <Text size="sm" c="dimmed">
+                The file names one network but the number starts like another (numbers can be moved between networks). Choose the network to buy on.
+              </Text>
+              {preview.networkConflicts.map((c) => (
+                <Group key={c.seq} gap="md">
+                  <Text size="sm" w={220}>
+                    Row {c.row}: {c.phone}
+                  </Text>
+                  {preview.job.kind === 'airtime' && c.givenNetwork && c.prefixNetwork ? (
+                    <SegmentedControl
+                      size="xs"
+                      aria-label={`Network for row ${c.row}`}
+                      value={c.network === c.prefixNetwork ? 'prefix' : 'file'}
+                      disabled={busy}
+                      onChange={(v) => void act(() => bridge.call('bulk.setNetwork', { jobId, seqs: [c.seq], use: v as 'file' | 'prefix' }))}
+                      data={[
+                        { value: 'file', label: `${c.givenNetwork} (as in the file)` },
+                        { value: 'prefix', label: `${c.prefixNetwork} (from the number)` },
+                      ]}
+                    />
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      Bought on {c.network} with plan {c.productCode}. To change it, use a plan of the other network in the file.
                     </Text>
-                    {preview.job.kind === 'airtime' && c.givenNetwork && c.prefixNetwork ? (
-                      <SegmentedControl
-                        size="xs"
-                        aria-label={`Network for row ${c.row}`}
-                        value={c.network === c.prefixNetwork ? 'prefix' : 'file'}
-                        disabled={busy}
-                        onChange={(v) => void act(() => bridge.call('bulk.setNetwork', { jobId, seqs: [c.seq], use: v as 'file' | 'prefix' }))}
-                        data={[
-                          { value: 'file', label: `${c.givenNetwork} (as in the file)` },
-                          { value: 'prefix', label: `${c.prefixNetwork} (from the number)` },
-                        ]}
-                      />
-                    ) : (
-                      <Text size="sm" c="dimmed">
-                        Bought on {c.network} with plan {c.productCode}. To change it, use a plan of the other network in the file.
-                      </Text>
-                    )}
-                  </Group>
-                ))}
-              </Stack>
-            </Accordion.Panel>
-          </Accordion.Item>
+                  )}
+                </Group>
+              ))}
+            </Stack>
+          </AccordionSection>
         )}
       </Accordion>
 
