@@ -6,6 +6,7 @@
  * same. Messages themselves are never rewritten otherwise.
  */
 import type { AppErrorShape } from '../shared/contract/define';
+import type { AwaitingApprovalDetails } from '../shared/contract/team';
 import type { ErrorCode } from '../shared/errorCodes';
 
 type Hint = string | ((error: AppErrorShape) => string | undefined);
@@ -36,6 +37,17 @@ export const CLI_HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   range_needed: 'Give the range with --from YYYY-MM-DD and --to YYYY-MM-DD.',
   token_missing: (e) => (e.hint?.startsWith('Open Settings') ? 'Give the token in VENDESK_TOKEN (with --base-url), or enter it for this profile in the window (Settings).' : undefined),
   unsafe_address: "Use --base-url with a safe address, or correct the profile's address in the window (Settings).",
+  awaiting_approval: (e) => {
+    const d = e.details as AwaitingApprovalDetails | undefined;
+    if (!d?.teamJobId) return undefined;
+    const then =
+      d.next === 'bulk'
+        ? `resume it here with \`vendesk bulk resume ${d.jobId}\``
+        : d.next === 'adopt'
+          ? `run it with \`vendesk bulk adopt ${d.teamJobId}\``
+          : `buy it with \`vendesk purchases resume ${d.teamJobId}\` (or ask for the same purchase again)`;
+    return `An approver runs \`vendesk approve ${d.teamJobId}\` (or approves it in the window); then ${then}.`;
+  },
   internal: 'Try again. If it keeps happening, send the command, its output and the time to support.',
 };
 

@@ -287,16 +287,36 @@ test.describe.serial('team approvals in the window', () => {
     } finally {
       await ngozi.close();
     }
-    // ada asks for ₦1,500 of airtime: above the threshold, it goes for approval and nothing is bought.
-    const held = await ada.call('purchases.buyTopUp', { kind: 'airtime', phone: SINGLE, amountKobo: 150_000 }).then(
-      () => 'bought',
-      (e: { code?: string }) => e.code,
-    );
-    expect(held).toBe('awaiting_approval');
+    // ada asks for ₦1,500 of airtime in her window: above the threshold, it is sent for approval
+    // (said as that state, not as a failure, with the way to the Approvals page); nothing is bought.
+    await openPage(adaPage, ada, 'purchases');
+    await adaPage.getByRole('tab', { name: 'Airtime and data' }).click();
+    await adaPage.getByLabel('Phone number').fill(SINGLE);
+    await adaPage.getByTestId('topup-amount-input').fill('1,500');
+    await adaPage.getByTestId('topup-check').click();
+    await expect(adaPage.getByTestId('topup-checked')).toContainText('Ready to buy');
+    await adaPage.getByTestId('topup-review').click();
+    await adaPage.getByRole('dialog').getByTestId('topup-buy').click();
+    const sent = adaPage.getByRole('status').filter({ hasText: 'Sent for approval — nothing bought yet' });
+    await expect(sent).toContainText(`The purchase of ₦1,500.00 of MTN airtime for ${SINGLE} waits for approval by another team member: it is above the team's ₦1,000.00`);
+    await expect(sent).toContainText('Another team member approves it on the Approvals page; then buy it there (Approved tab, Buy now)');
+    await expect(sent).not.toContainText('vendesk ');
+    await expect(adaPage.getByText('Not bought', { exact: true })).toHaveCount(0);
+    await expect(adaPage.getByRole('alert').filter({ hasText: 'waits for approval' })).toHaveCount(0);
+    await saveScreen(adaPage, 'topup-sent-for-approval.png', { fullPage: true });
+    // Readable in both themes (the header's button switches without a reload, so the notice stays).
+    for (const theme of ['light', 'dark']) {
+      if (theme === 'dark') await adaPage.getByRole('button', { name: 'Switch to dark theme' }).click();
+      await expect(adaPage.locator('html')).toHaveAttribute('data-mantine-color-scheme', theme);
+      const scan = await new AxeBuilder({ page: adaPage }).include('[data-code="awaiting_approval"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(scan.violations.map((v) => `${theme}: ${v.id}`)).toEqual([]);
+    }
+    await adaPage.getByRole('button', { name: 'Switch to light theme' }).click();
     expect(await logFor([SINGLE])).toEqual([]);
+    await sent.getByRole('link', { name: 'Open Approvals' }).click();
+    await expect(adaPage).toHaveURL(/#\/approvals$/);
 
     // ada's window: waiting, her own, no Buy now yet.
-    await openPage(adaPage, ada, 'approvals');
     const own = card(adaPage, SINGLE_TITLE);
     await expect(own.getByTestId('team-job-own')).toContainText('You prepared this job');
     await expect(adaPage.getByRole('button', { name: 'Buy now' })).toHaveCount(0);

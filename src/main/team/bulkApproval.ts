@@ -19,6 +19,7 @@ import type { App } from '../app';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { teamJobPayload } from './teamRunSpec';
 import { settleSentElsewhere, type OtherClaim } from './sentElsewhere';
+import { awaitingApproval } from './awaitingApproval';
 import { teamWorkspace } from './teamWorkspace';
 
 const PREVIEW_ROWS = 500;
@@ -58,11 +59,9 @@ export interface TeamApproval {
 }
 
 function awaiting(localJobId: string, teamJobId: string, who: string | null): AppError {
-  return new AppError(
-    'awaiting_approval',
+  return awaitingApproval(
     `Bulk job ${localJobId} waits for approval by another team member (team job ${teamJobId}${who ? `, prepared by ${who}` : ''}). Nothing was bought.`,
-    `An approver approves it (Approvals, or \`vendesk approve ${teamJobId}\`); then resume it here (\`vendesk bulk resume ${localJobId}\`).`,
-    { jobId: localJobId, teamJobId },
+    { teamJobId, next: 'bulk', jobId: localJobId },
   );
 }
 

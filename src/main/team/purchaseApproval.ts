@@ -25,6 +25,7 @@ import type { SinglePurchaseKind, SinglePurchaseSummary, TeamJobPreview } from '
 import { formatNaira } from '../../shared/money';
 import type { App } from '../app';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
+import { awaitingApproval } from './awaitingApproval';
 import { teamWorkspace } from './teamWorkspace';
 
 /** One single purchase, checked and about to be bought. */
@@ -77,12 +78,7 @@ function what(p: Pick<SinglePurchaseSummary, 'amountKobo' | 'description' | 'acc
 
 function awaiting(teamJobId: string, p: Pick<SinglePurchaseSummary, 'amountKobo' | 'description' | 'account'>, thresholdKobo: number | null): AppError {
   const above = thresholdKobo === null ? '' : `: it is above the team's ${formatNaira(thresholdKobo)} for a single purchase`;
-  return new AppError(
-    'awaiting_approval',
-    `The purchase of ${what(p)} waits for approval by another team member${above} (team job ${teamJobId}). Nothing was bought.`,
-    `An approver approves it (Approvals, or \`vendesk approve ${teamJobId}\`); then buy it here (\`vendesk purchases resume ${teamJobId}\`, or the same purchase again).`,
-    { teamJobId },
-  );
+  return awaitingApproval(`The purchase of ${what(p)} waits for approval by another team member${above} (team job ${teamJobId}). Nothing was bought.`, { teamJobId, next: 'purchase' });
 }
 
 function close(app: App, teamJobId: string): void {

@@ -21,6 +21,7 @@ import { AppError } from '../../shared/appError';
 import type { BulkJobView } from '../../shared/contract/bulk';
 import type { App } from '../app';
 import { createBulkService } from '../bulk/bulkService';
+import { awaitingApproval } from './awaitingApproval';
 import { serviceIdentity, type TeamItem, type TeamRunSpec } from './teamRunSpec';
 import { teamWorkspace } from './teamWorkspace';
 
@@ -90,9 +91,7 @@ function notRunnable(job: AdoptableRecord): AppError | null {
     case 'running':
       return null;
     case 'awaiting_approval':
-      return new AppError('awaiting_approval', `Team job ${job.id} (prepared by ${job.prepared_by}) still waits for approval. Nothing was bought.`, `An approver approves it (Approvals, or \`vendesk approve ${job.id}\`); then run it.`, {
-        teamJobId: job.id,
-      });
+      return awaitingApproval(`Team job ${job.id} (prepared by ${job.prepared_by}) still waits for approval. Nothing was bought.`, { teamJobId: job.id, next: 'adopt' });
     case 'finished':
       return new AppError('team_job_state', `Team job ${job.id} is finished: every row has been sent. Nothing was bought.`, 'See its rows with `vendesk approvals --state all`, or on the desktop that ran it.');
     default:

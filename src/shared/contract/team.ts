@@ -99,6 +99,13 @@ export interface ApprovedPurchaseView {
   topUp: TopUpView | null;
 }
 
+/**
+ * The details of an `awaiting_approval` error: the team job that waits, and how it goes on once
+ * approved — a single purchase bought by its preparer, a bulk job resumed on the desktop that
+ * prepared it (`jobId`), or a team job run on this desktop.
+ */
+export type AwaitingApprovalDetails = { teamJobId: string } & ({ next: 'purchase' } | { next: 'bulk'; jobId: string } | { next: 'adopt' });
+
 export interface AuditBreakView {
   seq: number;
   kind: 'altered' | 'relinked' | 'missing' | 'head_missing';

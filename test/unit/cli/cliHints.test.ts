@@ -15,6 +15,21 @@ describe('the command line hints', () => {
     expect(cliError({ code: 'profile_not_found', message: 'There is no connection profile "x".', hint: 'Name one of: Sandbox (sandbox), Acme (p1).' }).hint).toBe('Give --profile one of: Sandbox (sandbox), Acme (p1).');
   });
 
+  it('say how a job that waits for approval goes on, with the command of each of its three ways', async () => {
+    const { awaitingApproval } = await import('../../../src/main/team/awaitingApproval');
+    const team = '7d7a3c1e-0000-4000-8000-000000000001';
+    const single = awaitingApproval('The purchase waits for approval.', { teamJobId: team, next: 'purchase' });
+    expect(single.hint).toMatch(/Approvals page.*Buy now/);
+    expect(cliError(single).hint).toBe(`An approver runs \`vendesk approve ${team}\` (or approves it in the window); then buy it with \`vendesk purchases resume ${team}\` (or ask for the same purchase again).`);
+    const bulk = awaitingApproval('Bulk job J waits.', { teamJobId: team, next: 'bulk', jobId: 'job-42' });
+    expect(bulk.hint).toMatch(/Bulk purchases and press Buy now/);
+    expect(cliError(bulk).hint).toContain('then resume it here with `vendesk bulk resume job-42`');
+    const adopt = awaitingApproval('Team job T waits.', { teamJobId: team, next: 'adopt' });
+    expect(adopt.hint).toMatch(/Run here/);
+    expect(cliError(adopt).hint).toContain(`then run it with \`vendesk bulk adopt ${team}\``);
+    for (const e of [single, bulk, adopt]) expect(cliError(e).hint).not.toMatch(/→|Approvals page|Buy now|Run here/);
+  });
+
   it('keep a hint that already speaks for every shell', () => {
     expect(cliError({ code: 'import_empty', message: 'The file is empty.', hint: 'Fix the file, then try again.' }).hint).toBe('Fix the file, then try again.');
     expect(cliError({ code: 'service_retry_later', message: 'Buying airtime is temporarily unavailable.', hint: 'Nothing was charged. Try again in a few minutes.' }).hint).toBe('Nothing was charged. Try again in a few minutes.');
