@@ -10,6 +10,17 @@ describe('money is integer kobo', () => {
     expect(koboToNaira(100050)).toBe(1000.5);
   });
 
+  it('rounds a third decimal to the nearest kobo, not down', () => {
+    // Expected values written out by hand: never computed with nairaToKobo itself.
+    expect(nairaToKobo(1.006)).toBe(101);
+    expect(nairaToKobo(2.999)).toBe(300);
+    expect(nairaToKobo(1.004)).toBe(100);
+    expect(nairaToKobo(1.005)).toBe(101);
+    expect(nairaToKobo(1234.565)).toBe(123457);
+    expect(nairaToKobo(0.009)).toBe(1);
+    expect(nairaToKobo(-1.006)).toBe(-101);
+  });
+
   it('writes the wire and display forms', () => {
     expect(koboToWireText(100000)).toBe('NGN 1,000.00');
     expect(formatNaira(123456789)).toBe('₦1,234,567.89');

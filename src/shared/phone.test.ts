@@ -13,6 +13,8 @@ describe('normalizePhone', () => {
     ['(0803) 123 4567', '08031234567'],
     ['07061234567', '07061234567'],
     ['09091234567', '09091234567'],
+    ['07011234567', '07011234567'],
+    ['+2349111234567', '09111234567'],
   ])('accepts %s as %s', (input, expected) => {
     expect(normalizePhone(input)).toEqual({ ok: true, phone: expected });
   });
@@ -24,6 +26,12 @@ describe('normalizePhone', () => {
     ['08031234567x', 'characters other than digits'],
     ['06031234567', 'not a Nigerian mobile number'],
     ['080312345678', 'not a Nigerian mobile number'],
+    // The third digit of a mobile number is 0 or 1 (0803, 0701, 0911): 082…, 072…, 095… are not mobiles.
+    ['08231234567', 'not a Nigerian mobile number'],
+    ['07231234567', 'not a Nigerian mobile number'],
+    ['09531234567', 'not a Nigerian mobile number'],
+    ['2348231234567', 'not a Nigerian mobile number'],
+    ['8931234567', 'not a Nigerian mobile number'],
   ])('rejects %s saying why', (input, reason) => {
     const result = normalizePhone(input);
     expect(result.ok).toBe(false);
