@@ -4,6 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { outlastClientIdleSockets } from '../shared/idleSockets';
 import { FAILURE_MESSAGE } from '../shared/wire';
 import type { ShapeVariant } from './answerShapes';
 import { SandboxCore } from './core';
@@ -86,9 +87,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       fallbackHost: () => `${host.includes(':') ? `[${host}]` : host}:${port}`,
     }),
   );
-  server.keepAliveTimeout = 5_000;
-  server.headersTimeout = 30_000;
   server.requestTimeout = 60_000;
+  outlastClientIdleSockets(server);
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) {
       socket.destroy();

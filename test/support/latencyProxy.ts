@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { outlastClientIdleSockets } from '../../src/shared/idleSockets';
 
 export interface ProxiedExchange {
   startedAt: number;
@@ -73,6 +74,7 @@ export async function startLatencyProxy(target: string, delayMs: number): Promis
       }, delay / 2);
     });
   });
+  outlastClientIdleSockets(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { outlastClientIdleSockets } from '../../src/shared/idleSockets';
 
 const MESSAGING = ['/sendMessage', '/createTemplates', '/getTemplates', '/sendEvidence', '/confirmEvidence', '/craetePhonebook', '/createContact', '/getPhonebook', '/getSenderIds', '/MSQ/', '/messageHistory'];
 
@@ -99,6 +100,7 @@ export async function startReshapingProxy(target: string, override?: AnswerOverr
       res.writeHead(502).end();
     });
   });
+  outlastClientIdleSockets(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.close = () =>

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { outlastClientIdleSockets } from '../../../src/shared/idleSockets';
 
 export type Rewrite = (answer: { status: number; body: string }) => { status: number; body: string };
 
@@ -51,6 +52,7 @@ export async function startDroppingProxy(target: string): Promise<DroppingProxy>
       upstream.end(Buffer.concat(chunks));
     });
   });
+  outlastClientIdleSockets(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
