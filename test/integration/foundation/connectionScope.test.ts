@@ -1,7 +1,10 @@
 /**
  * Every local record belongs to the connection it was made on (issue 12, finding 1): after
  * switching to a LIVE profile, nothing made on the sandbox is listed, counted, summed, opened or
- * requeried there, and the live service is never asked about a sandbox purchase.
+ * requeried there, and the live service is never asked about a sandbox purchase. Reconciling on
+ * the LIVE connection reads only its own submissions, message charges and wallet readings, even
+ * when the sandbox made some inside the live period (issue 25: a reconcile query that lost its
+ * connection filter survived every test).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../src/main/app';
@@ -11,8 +14,10 @@ import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import type { OperationInput, OperationName, OperationOutput } from '../../../src/shared/contract';
 import { AppError } from '../../../src/shared/appError';
 import { refusal } from '../../support/refusal';
+import { sandboxWalletKobo } from '../../support/sandboxRecords';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { PHONE, account, advanceClocks, pauseLoop } from '../purchases/purchaseHelpers';
+import { buyElectricity, exceptions, exportVendorLog, meter, reconcile, removeFile, sync } from '../reconcile/reconcileHelpers';
 
 const LIVE_TOKEN = 'scope-live-token-7d2e';
 
@@ -99,6 +104,63 @@ describe('records of one connection stay with it', () => {
     } finally {
       again.service(createPendingScheduler).pause();
       await again.close();
+    }
+  });
+});
+
+describe('reconciling on a LIVE connection', () => {
+  let t: TestApp;
+  let live: TestSandbox;
+  beforeAll(async () => {
+    live = await startTestSandbox({ tokens: [LIVE_TOKEN], accountName: 'Acme Live Ltd' });
+    t = await startTestApp();
+    pauseLoop(t);
+    await t.sandboxControl.setWallet(1_000_000);
+    expect((await buyElectricity(t, meter('4321'))).state).toBe('success');
+    await sync(t);
+    const saved = await t.call('profiles.save', { name: 'Acme live', baseUrl: live.url, token: LIVE_TOKEN });
+    await t.call('profiles.activate', { id: saved.id, confirmLive: true });
+  });
+  afterAll(async () => {
+    await t.close();
+    await live.close();
+  });
+
+  it('compares the live export with live records only: purchases, message charges and wallet readings', async () => {
+    // The sandbox's purchase and first wallet reading were made just before, inside the period of
+    // the live export.
+    const liveWallet = () => sandboxWalletKobo({ sandbox: live, token: LIVE_TOKEN });
+    await sync(t); // the live opening balance
+    const opening = await liveWallet();
+    // Meanwhile a second vendesk on this data folder, on the sandbox, pays for a message and reads
+    // its wallet, inside the live period and after it: a charge and balances of the sandbox's.
+    const sandboxSide = await createApp({ dataDir: t.dataDir, shell: 'test', connection: { baseUrl: t.sandbox.url, token: t.token, kind: 'sandbox', name: 'Test sandbox' } });
+    let closing = 0;
+    try {
+      sandboxSide.service(createPendingScheduler).pause();
+      const sms = { target: { kind: 'number' as const, to: PHONE }, content: { kind: 'text' as const, text: 'Scope check' }, emails: [] };
+      const quote = await call(sandboxSide, 'messaging.quote', sms);
+      await call(sandboxSide, 'messaging.send', { ...sms, senderId: 'VENDESK', confirmedTotalKobo: quote.totalKobo });
+      await call(sandboxSide, 'sync.run', {});
+      const bought = await buyElectricity(t, meter('4321'));
+      expect(bought.state).toBe('success');
+      await sync(t); // the live closing balance
+      closing = await liveWallet();
+      await call(sandboxSide, 'sync.run', {});
+    } finally {
+      sandboxSide.service(createPendingScheduler).pause();
+      await sandboxSide.close();
+    }
+    const file = await exportVendorLog(t);
+    try {
+      const run = await reconcile(t, file);
+      // Had the sandbox's purchases been read as this connection's, they would stand as lost submissions.
+      expect(exceptions(run)).toEqual({});
+      expect(run.totals.matched.count).toBe(1);
+      // The roll-forward is the live wallet's own: its balances, no sandbox message charge.
+      expect(run.rollForward).toMatchObject({ available: true, openingKobo: opening, closingKobo: closing, messagingKobo: 0, messagingCharges: 0, unexplainedKobo: 0 });
+    } finally {
+      removeFile(file);
     }
   });
 });
