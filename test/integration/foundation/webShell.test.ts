@@ -146,6 +146,22 @@ describe('web shell', () => {
     expect(crossSite.status).toBe(403);
     const same = await apiCall('app.info', {}, { Origin: shell.origin, 'Sec-Fetch-Site': 'same-origin' });
     expect(same.status).toBe(200);
+    // Another program on this computer is another origin too: another loopback port, or the
+    // shell's port on another loopback name, scheme or address.
+    for (const origin of [
+      `http://127.0.0.1:${shell.port + 1}`,
+      `http://localhost:${shell.port + 1}`,
+      'http://127.0.0.1',
+      'http://localhost',
+      `https://127.0.0.1:${shell.port}`,
+      `http://127.0.0.2:${shell.port}`,
+      `http://[::1]:${shell.port}`,
+      'null',
+    ]) {
+      const other = await apiCall('app.info', {}, { Origin: origin });
+      expect({ origin, status: other.status }).toEqual({ origin, status: 403 });
+      expect(JSON.parse(other.body)).toMatchObject({ error: { code: 'cross_origin' } });
+    }
   });
 
   it('refuses a form post (not JSON), which a foreign page could send without CORS', async () => {
