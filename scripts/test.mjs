@@ -77,9 +77,14 @@ function ensurePostgres() {
 }
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
+/** Seconds each test file took, for the slowest-files list printed at the end of every run. */
+const fileSeconds = [];
 function addVitest(file) {
   try {
     const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+    for (const f of r.testResults ?? []) {
+      if (typeof f.startTime === 'number' && typeof f.endTime === 'number') fileSeconds.push([path.relative(root, f.name), (f.endTime - f.startTime) / 1000]);
+    }
     counts.passed += r.numPassedTests ?? 0;
     counts.failed += r.numFailedTests ?? 0;
     counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
@@ -90,6 +95,17 @@ function addVitest(file) {
 function addPlaywright(file) {
   try {
     const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const perFile = new Map();
+    const sum = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        const ms = (spec.tests ?? []).flatMap((t) => t.results ?? []).reduce((total, res) => total + (res.duration ?? 0), 0);
+        const name = path.join('test', 'e2e', spec.file ?? suite.file ?? '?');
+        perFile.set(name, (perFile.get(name) ?? 0) + ms);
+      }
+      for (const child of suite.suites ?? []) sum(child);
+    };
+    for (const suite of r.suites ?? []) sum(suite);
+    for (const [name, ms] of perFile) fileSeconds.push([name, ms / 1000]);
     counts.passed += r.stats?.expected ?? 0;
     counts.failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
     counts.skipped += r.stats?.skipped ?? 0;
@@ -132,6 +148,10 @@ if (tools) {
   addPlaywright(pwJson);
 }
 
+if (fileSeconds.length) {
+  console.log('\nThe ten slowest test files (seconds):');
+  for (const [name, seconds] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${seconds.toFixed(1).padStart(7)}  ${name}`);
+}
 console.log(`\n${ok ? 'All checks passed.' : 'Some checks FAILED (see above).'}`);
 console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 process.exit(ok ? 0 : 1);
