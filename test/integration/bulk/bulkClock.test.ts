@@ -30,9 +30,11 @@ it("requeries an accepted item once the job's clock passes 2 min 1 s after sendi
   expect(await requeryFaultsLeft()).toBe(1);
 
   shiftMs = 121_000;
+  // Once its clock passes 2 min 1 s the runner requeries on one of its next reads: polled for with
+  // a deadline no busy machine reaches (it reads every 0.3 s), not timed.
   const start = Date.now();
   while ((await requeryFaultsLeft()) > 0) {
-    expect(Date.now() - start, 'the runner requeried the item within 3 s of its clock passing 2 min 1 s').toBeLessThan(3_000);
+    expect(Date.now() - start, 'the runner requeried the item once its clock passed 2 min 1 s').toBeLessThan(30_000);
     await new Promise((r) => setTimeout(r, 100));
   }
   // Two minutes have passed on the job's clock: it stops waiting and the item is pending; the
