@@ -68,7 +68,7 @@ export async function prepareRaw(
       options.repeat ?? false,
       items.length,
       total,
-      options.walletKobo ?? 9_000_000,
+      options.walletKobo === undefined ? 9_000_000 : options.walletKobo,
       JSON.stringify(options.preview ?? previewOf(items)),
       JSON.stringify({ bulkKind: 'airtime' }),
       JSON.stringify(storedItems(items)),

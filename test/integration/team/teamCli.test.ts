@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinDesk, prepareRaw } from '../../support/teamJobs';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { startCliPeer, type CliPeer } from '../cli/cliHarness';
 
@@ -44,11 +45,14 @@ async function prepareAsAda(totalKobo: number): Promise<string> {
   const ada = new pg.Client(cluster.config('ada', pw.ada));
   await ada.connect();
   try {
-    const r = await ada.query<{ id: string }>(
-      `SELECT id FROM vendesk.prepare_job('bulk', 'desk-a', 'Ada PC', NULL, 'salaries.xlsx', NULL, false, 2, $1, 5000000, '{}'::jsonb)`,
-      [totalKobo],
-    );
-    return r.rows[0].id;
+    const desk = { id: 'desk-a', name: 'Ada PC' };
+    await joinDesk(ada, desk);
+    const first = Math.floor(totalKobo / 2);
+    const items = [
+      { row: 2, phone: '08031000002', amountKobo: first },
+      { row: 3, phone: '08031000003', amountKobo: totalKobo - first },
+    ];
+    return (await prepareRaw(ada, desk, { items, fileName: 'salaries.xlsx', walletKobo: 5_000_000 })).id;
   } finally {
     await ada.end();
   }
