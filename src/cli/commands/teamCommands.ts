@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { AuditVerifyView, TeamJobRowsView, TeamJobView, TeamPolicyView, TeamStatusView } from '../../shared/contract/team';
-import { shortDigest } from '../../main/team/itemsDigest';
+import { shortDigest } from '../../shared/teamDigest';
 import { parseTeamUrl } from '../../main/team/teamLink';
 import { formatNaira, parseNairaText } from '../../shared/money';
 import { command, dateRangeOptions, requireOption, requirePositional, stringOption, UsageError, type CliContext } from '../cliCommand';

@@ -9,6 +9,7 @@
  */
 import crypto from 'node:crypto';
 import { AppError } from '../../shared/appError';
+import { shortDigest } from '../../shared/teamDigest';
 
 /** The fields of an item that decide what is bought (a stored `job_items.item` has them all). */
 export interface DigestItem {
@@ -36,11 +37,6 @@ export function itemsDigest(items: Iterable<DigestItem>): string {
   const hash = crypto.createHash('sha256');
   for (const item of items) hash.update(itemText(item), 'utf8');
   return hash.digest('hex');
-}
-
-/** The short form people compare: the first 12 hex characters. */
-export function shortDigest(digest: string | null): string {
-  return digest ? digest.slice(0, 12) : '—';
 }
 
 /**

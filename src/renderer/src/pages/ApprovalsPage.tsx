@@ -7,7 +7,7 @@ import { TabbedPage } from '../components/TabbedPage';
 import { AuditTrailTools } from '../components/team/AuditTrailTools';
 import { TeamJobCard } from '../components/team/TeamJobCard';
 import { teamErrorTitle } from '../components/team/teamLabels';
-import { formatAgo } from '../format';
+import { formatAgo, formatCount, formatNaira } from '../format';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 type Tab = Exclude<ApprovalStateFilter, 'all'> | 'audit';
@@ -87,6 +87,7 @@ export function ApprovalsPage() {
     );
   }
   const who = `Signed in to ${status.data.database ?? 'the team database'} as ${status.data.user ?? '…'}`;
+  const policy = status.data;
   return (
     <>
       {status.data.problem && (
@@ -94,6 +95,12 @@ export function ApprovalsPage() {
           <Text size="sm">{status.data.problem}</Text>
         </Alert>
       )}
+      <Text size="sm" mb="sm" data-testid="approvals-policy">
+        <b>The team’s policy</b> (set by an admin, enforced by the team database):{' '}
+        {policy.approvalThresholdKobo === null ? 'single purchases need no approval' : `a single LIVE purchase above ${formatNaira(policy.approvalThresholdKobo)} needs approval`};{' '}
+        {policy.dualApprovalAboveKobo === null ? 'one approver (not the preparer) for any amount' : `a job above ${formatNaira(policy.dualApprovalAboveKobo)} needs two approvers, neither the preparer`};{' '}
+        {policy.approvalValidMinutes === null ? 'an approval does not expire' : `nothing more is sent under an approval after ${formatCount(policy.approvalValidMinutes)} minute(s)`}.
+      </Text>
       <TabbedPage
         title={title}
         description={`${description}. ${who}.`}
