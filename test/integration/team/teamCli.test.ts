@@ -105,6 +105,38 @@ describe('vendesk approvals, approve and reject', () => {
   });
 });
 
+describe('vendesk approvals JOB_ID', () => {
+  it("lists the job's rows as the team database stores them, a page at a time, with its digest", async () => {
+    const jobId = await prepareAsAda(30000);
+    const first = await bolaDesk.json<{ job: { id: string; itemsDigest: string; approvalsNeeded: number }; page: number; pages: number; rows: unknown[] }>(['approvals', jobId]);
+    expect(first).toMatchObject({ job: { id: jobId, approvalsNeeded: 1 }, page: 1, pages: 1 });
+    expect(first.rows).toEqual([
+      { row: 2, phone: '08031000002', account: null, network: 'MTN', product: 'airtime', amount: 150 },
+      { row: 3, phone: '08031000003', account: null, network: 'MTN', product: 'airtime', amount: 150 },
+    ]);
+    const digest = await cluster.superQuery('SELECT items_digest FROM vendesk.jobs WHERE id = $1', [jobId]);
+    expect(first.job.itemsDigest).toBe(digest.rows[0].items_digest);
+    const text = await bolaDesk.run(['approvals', jobId], 'globals first', { json: false });
+    expect(text.stdout).toContain(`rows digest ${first.job.itemsDigest.slice(0, 12)}`);
+    expect(text.stdout).toMatch(/08031000003 .*₦150\.00/);
+    expect((await bolaDesk.json<{ rows: unknown[] }>(['approvals', jobId, '--page', '2'])).rows).toEqual([]);
+    expect((await bolaDesk.run(['approvals', 'not-a-job'])).code).toBe(2);
+    expect((await bolaDesk.run(['approvals', '--page', '2'])).code).toBe(2);
+    const list = await bolaDesk.run(['approvals'], 'globals first', { json: false });
+    expect(list.stdout).toMatch(/Two approvers: never/);
+  });
+
+  it('lets only an admin set the approval policy', async () => {
+    const refused = await bolaDesk.run(['team', 'policy', '--dual-above', '1000']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error.code).toBe('team_refused');
+    expect((await bolaDesk.run(['team', 'policy'])).code).toBe(2);
+    expect((await bolaDesk.run(['team', 'policy', '--valid-for', '0'])).code).toBe(2);
+    const setting = await cluster.superQuery("SELECT value FROM vendesk.team_settings WHERE key = 'dual_approval_above_kobo'");
+    expect(setting.rows[0].value).toBeNull();
+  });
+});
+
 describe('vendesk audit', () => {
   it('verifies the chain (exit 0), then reports a row a superuser altered (exit 1)', async () => {
     const ok = await bolaDesk.run(['audit', 'verify']);
