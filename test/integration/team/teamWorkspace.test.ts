@@ -132,6 +132,24 @@ describe('approvals between two desktops', () => {
   });
 });
 
+describe('the approval policy through the contract', () => {
+  it('needs two approvers above the amount an admin sets: 1 of 2, then approved; the rows are read a page at a time', async () => {
+    await expect(bola.call('team.setPolicy', { dualApprovalAboveKobo: 100_000 })).rejects.toMatchObject({ code: 'team_refused' });
+    const set = await setup.call('team.setPolicy', { dualApprovalAboveKobo: 100_000, approvalValidMinutes: 1440 });
+    expect(set).toMatchObject({ dualApprovalAboveKobo: 100_000, approvalValidMinutes: 1440 });
+    expect(await bola.call('team.status', {})).toMatchObject({ dualApprovalAboveKobo: 100_000, approvalValidMinutes: 1440 });
+    const jobId = await prepareAs('ada', 'c'.repeat(64), 250_000);
+    const first = await bola.call('approvals.decide', { jobId, decision: 'approve', note: '' });
+    expect(first).toMatchObject({ state: 'awaiting_approval', approvedBy: ['bola'], approvalsNeeded: 2 });
+    await expect(bola.call('approvals.decide', { jobId, decision: 'approve', note: '' })).rejects.toMatchObject({ code: 'team_job_state', message: expect.stringMatching(/You approved job .* already/) });
+    const second = await setup.call('approvals.decide', { jobId, decision: 'approve', note: 'second pair of eyes' });
+    expect(second).toMatchObject({ state: 'approved', approvedBy: ['bola', 'dba'], approvalsNeeded: 2 });
+    const rows = await bola.call('approvals.rows', { jobId, page: 1, pageSize: 50 });
+    expect(rows).toMatchObject({ page: 1, pages: 1, rows: [{ row: 2, phone: '08031234567', amountKobo: 250_000 }] });
+    await setup.call('team.setPolicy', { dualApprovalAboveKobo: null, approvalValidMinutes: null });
+  });
+});
+
 describe('the audit trail through the contract', () => {
   it('verifies, is exported for a day range, and says when it was cut after this desktop saw it', async () => {
     const verified = await bola.call('audit.verify', {});

@@ -194,6 +194,7 @@ function DecideButtons({ job, onDecided }: { job: TeamJobView; onDecided: (job: 
 export function TeamJobCard({ job, status, onDecided, extra }: { job: TeamJobView; status: TeamStatusView | undefined; onDecided: (job: TeamJobView) => void; extra?: ReactNode }) {
   const mine = status?.user === job.preparedBy;
   const waiting = job.state === 'awaiting_approval';
+  const approvedByMe = status?.user !== undefined && status.user !== null && job.approvedBy.includes(status.user);
   return (
     <Card withBorder padding="lg" component="article" aria-label={`${teamJobKindLabel(job)}: ${job.fileName ?? job.id}`} data-testid="team-job">
       <Stack gap="sm">
@@ -215,7 +216,12 @@ export function TeamJobCard({ job, status, onDecided, extra }: { job: TeamJobVie
             You prepared this job, so another member approves it: the team database does not accept an approval from its preparer.
           </Alert>
         )}
-        {waiting && !mine && mayDecide(status) && <DecideButtons job={job} onDecided={onDecided} />}
+        {waiting && !mine && approvedByMe && (
+          <Text size="sm" c="dimmed" data-testid="team-job-approved-by-me">
+            You approved this job. It needs a second approver — neither you nor its preparer — before anything is bought.
+          </Text>
+        )}
+        {waiting && !mine && !approvedByMe && mayDecide(status) && <DecideButtons job={job} onDecided={onDecided} />}
         {waiting && !mine && !mayDecide(status) && (
           <Text size="sm" c="dimmed">
             An approver or admin decides this job; your role prepares jobs only.
