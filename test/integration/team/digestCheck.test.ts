@@ -4,7 +4,7 @@
  * Attacked twice against a real PostgreSQL and the sandbox (one organisation, LIVE): the preparer's
  * own local job changed after approval (a recipient swapped in its SQLite), and a team job's
  * stored rows changed in PostgreSQL by a superuser with triggers off before another desktop runs
- * it. Each is refused with `approval_mismatch`, and the service's log shows nothing bought.
+ * it; and an approved single purchase whose kept request changed on the preparer's desktop. Each is refused with `approval_mismatch`, and the service's log shows nothing bought.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -99,6 +99,34 @@ describe('a desktop sends only the rows that were approved', () => {
     expect(await sandboxWalletKobo(service())).toBe(wallet);
     const claims = await cluster.superQuery<{ n: number }>('SELECT count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1', [teamJob]);
     expect(claims.rows[0].n).toBe(0);
+  });
+
+  it("refuses purchases resume when the preparer's kept request was changed after approval (same number and amount, another network)", async () => {
+    const phone = mtnPhone(5400);
+    await cluster.superQuery("UPDATE vendesk.team_settings SET value = '100000' WHERE key = 'single_purchase_approval_kobo'");
+    try {
+      const held = await ada.run(['buy', 'airtime', '--phone', phone, '--amount', '1500', '--yes']);
+      expect(held.code, held.stdout).toBe(4);
+      const teamJob = /team job ([0-9a-f-]{36})/.exec(JSON.parse(held.stdout).error.message)?.[1] ?? '';
+      expect((await bola.run(['approve', teamJob])).code).toBe(0);
+      // The request kept on ada's desktop is changed: the number and amount the hold compares stay.
+      const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
+      try {
+        const row = app.db.prepare('SELECT request FROM team_single_purchases WHERE team_job_id = ?').get(teamJob) as { request: string };
+        const request = { ...(JSON.parse(row.request) as Record<string, unknown>), network: 'Glo' };
+        app.db.prepare('UPDATE team_single_purchases SET request = ? WHERE team_job_id = ?').run(JSON.stringify(request), teamJob);
+      } finally {
+        await app.close();
+      }
+      const wallet = await sandboxWalletKobo(service());
+      const r = await ada.run(['purchases', 'resume', teamJob]);
+      expect(r.code, r.stdout).toBe(1);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'approval_mismatch', message: expect.stringMatching(/are not the rows that were approved in team job .*Nothing was bought\./) });
+      expect(await boughtFor([phone])).toEqual([]);
+      expect(await sandboxWalletKobo(service())).toBe(wallet);
+    } finally {
+      await cluster.superQuery("UPDATE vendesk.team_settings SET value = 'null' WHERE key = 'single_purchase_approval_kobo'");
+    }
   });
 
   it('refuses Run here (bulk adopt) of a job whose stored rows a superuser changed after approval', async () => {
