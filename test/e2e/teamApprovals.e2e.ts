@@ -192,6 +192,11 @@ test.describe.serial('team approvals in the window', () => {
     await expect(payroll).toContainText('Bulk airtime');
     const rows = payroll.getByRole('table', { name: 'Rows of March payroll.csv' });
     for (const phone of PAYROLL) await expect(rows.getByRole('row').filter({ hasText: phone })).toContainText('₦100.00');
+    // The rows digest the team database computed, in its short form, and the team's policy.
+    const listed = (await bola.call('approvals.list', { state: 'waiting' })).find((j) => j.fileName === 'March payroll.csv');
+    expect(listed?.itemsDigest).toMatch(/^[0-9a-f]{64}$/);
+    await expect(payroll.getByTestId('team-job-digest')).toContainText(listed?.itemsDigest?.slice(0, 12) ?? 'missing');
+    await expect(page.getByTestId('approvals-policy')).toContainText('one approver (not the preparer) for any amount');
     await saveScreen(page, 'approvals-waiting.png', { fullPage: true });
 
     // Reject needs a note.

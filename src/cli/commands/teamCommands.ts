@@ -1,5 +1,5 @@
 /**
- * The team workspace on the command line: `vendesk team join|status|leave`, `vendesk approvals`,
+ * The team workspace on the command line: `vendesk team join|status|leave|threshold|policy`, `vendesk approvals [JOB_ID]`,
  * `vendesk approve JOB`, `vendesk reject JOB --note`, `vendesk audit verify`,
  * `vendesk audit export`. The database password is read from a file (`--password-file`) or
  * `VENDESK_TEAM_PASSWORD`, never from the command line. Amounts in the JSON are Naira.
@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { AuditVerifyView, TeamJobView, TeamStatusView } from '../../shared/contract/team';
+import type { AuditVerifyView, TeamJobRowsView, TeamJobView, TeamPolicyView, TeamStatusView } from '../../shared/contract/team';
+import { shortDigest } from '../../shared/teamDigest';
 import { parseTeamUrl } from '../../main/team/teamLink';
 import { formatNaira, parseNairaText } from '../../shared/money';
 import { command, dateRangeOptions, requireOption, requirePositional, stringOption, UsageError, type CliContext } from '../cliCommand';
@@ -27,6 +28,8 @@ const statusShape = z.strictObject({
   roles: z.array(z.enum(['preparer', 'approver', 'admin'])),
   schemaVersion: z.number().nullable(),
   approvalThreshold: nairaOrNull.describe('single purchases above it need approval; null: none do'),
+  dualApprovalAbove: nairaOrNull.describe('jobs above it need two approvers, neither the preparer; null: one approver'),
+  approvalValidMinutes: z.number().nullable().describe('nothing more is sent under an approval older than this; null: no limit'),
   problem: z.string().nullable().describe('why the database could not be read just now'),
   auditQueued: z.number().describe("audit rows of this desktop's actions waiting to be written to the team database"),
 });
@@ -41,6 +44,8 @@ function statusJson(s: TeamStatusView): z.infer<typeof statusShape> {
     roles: s.roles,
     schemaVersion: s.schemaVersion,
     approvalThreshold: toNairaOrNull(s.approvalThresholdKobo),
+    dualApprovalAbove: toNairaOrNull(s.dualApprovalAboveKobo),
+    approvalValidMinutes: s.approvalValidMinutes,
     problem: s.problem,
     auditQueued: s.auditQueued,
   };
@@ -53,10 +58,19 @@ function statusText(s: TeamStatusView): string {
     `Signed in as:  ${s.user} (${s.roles.length > 0 ? s.roles.join(', ') : 'no team role'})`,
     `This desktop:  ${s.desktopName}`,
     `Approval above: ${s.approvalThresholdKobo === null ? 'no single-purchase threshold' : formatNaira(s.approvalThresholdKobo)}`,
+    ...policyLines(s),
   ];
   if (s.auditQueued > 0) lines.push(`Audit rows waiting: ${s.auditQueued} (written when the team database answers)`);
   if (s.problem) lines.push(`Problem: ${s.problem}`);
   return lines.join('\n');
+}
+
+/** The approval policy in words (`team status`, `team policy`, `approvals`). */
+function policyLines(s: TeamPolicyView): string[] {
+  return [
+    `Two approvers: ${s.dualApprovalAboveKobo === null ? 'never (one approver, not the preparer, for any amount)' : `for a job above ${formatNaira(s.dualApprovalAboveKobo)} (neither the preparer)`}`,
+    `Approval valid: ${s.approvalValidMinutes === null ? 'without limit' : `${s.approvalValidMinutes} minute(s) after it is given; then nothing more is sent under it`}`,
+  ];
 }
 
 /** The database password: from `--password-file` (first line) or VENDESK_TEAM_PASSWORD. */
@@ -138,6 +152,9 @@ const jobShape = z.strictObject({
   decidedBy: z.string().nullable(),
   decidedAt: isoTime.nullable(),
   note: z.string().nullable(),
+  approvedBy: z.array(z.string()).describe('who approved it, in order'),
+  approvalsNeeded: z.number().describe('2 above the dual-approval amount, else 1'),
+  itemsDigest: z.string().nullable().describe("SHA-256 of the job's rows, computed by the team database; each desktop checks it before it sends"),
   sameFileJobs: z.array(z.string()).describe('other jobs from the same spreadsheet'),
   purchase: z
     .strictObject({
@@ -169,6 +186,9 @@ function jobJson(j: TeamJobView): z.infer<typeof jobShape> {
     decidedBy: j.decidedBy,
     decidedAt: j.decidedAt,
     note: j.decisionNote,
+    approvedBy: j.approvedBy,
+    approvalsNeeded: j.approvalsNeeded,
+    itemsDigest: j.itemsDigest,
     sameFileJobs: j.sameFileJobs,
     purchase: j.purchase
       ? { kind: j.purchase.kind, recipient: j.purchase.account, phone: j.purchase.phone, description: j.purchase.description, customerName: j.purchase.customerName, amount: j.purchase.amountKobo / 100 }
@@ -198,32 +218,98 @@ function jobText(j: TeamJobView): string {
     `  ${jobWhat(j)}, ${j.itemCount} item(s), total ${formatNaira(j.totalKobo)}${j.walletAfterKobo === null ? '' : `, wallet after ${formatNaira(j.walletAfterKobo)}`}`,
     `  prepared by ${j.preparedBy} on ${j.preparedOn} at ${j.preparedAt}`,
   ];
+  lines.push(`  rows digest ${shortDigest(j.itemsDigest)} (see the rows: vendesk approvals ${j.id})`);
   if (j.decidedBy) lines.push(`  ${j.state === 'rejected' ? 'rejected' : 'approved'} by ${j.decidedBy} at ${j.decidedAt}${j.decisionNote ? `: ${j.decisionNote}` : ''}`);
+  if (j.state === 'awaiting_approval' && j.approvedBy.length > 0) lines.push(`  ${approvalsText(j)}: approved by ${j.approvedBy.join(', ')}; another approver is needed`);
   if (j.sameFileJobs.length > 0) lines.push(`  Same spreadsheet as job(s) ${j.sameFileJobs.join(', ')}`);
   if (j.purchase && j.preparedHere && j.state === 'approved') lines.push(`  Buy it here: vendesk purchases resume ${j.id}`);
   return lines.join('\n');
 }
 
+/** "1 of 2 approvals". */
+function approvalsText(j: TeamJobView): string {
+  return `${j.approvedBy.length} of ${j.approvalsNeeded} approval${j.approvalsNeeded > 1 ? 's' : ''}`;
+}
+
+const rowShape = z.strictObject({
+  row: z.number().describe('spreadsheet row (1 for a single purchase)'),
+  phone: z.string().nullable(),
+  account: z.string().nullable().describe('meter or smartcard'),
+  network: z.string().nullable(),
+  product: z.string().describe('product code, plan or kind'),
+  amount: naira,
+});
+
+const listShape = z.strictObject({
+  state: z.enum(['waiting', 'approved', 'rejected', 'all']),
+  policy: z.strictObject({ approvalThreshold: nairaOrNull, dualApprovalAbove: nairaOrNull, approvalValidMinutes: z.number().nullable() }),
+  jobs: z.array(jobShape),
+});
+const rowsShape = z.strictObject({ job: jobShape, page: z.number(), pages: z.number(), pageSize: z.number(), rows: z.array(rowShape) });
+
+function rowsResult(r: TeamJobRowsView): { json: z.infer<typeof rowsShape>; text: string } {
+  const json = {
+    job: jobJson(r.job),
+    page: r.page,
+    pages: r.pages,
+    pageSize: r.pageSize,
+    rows: r.rows.map((row) => ({ row: row.row, phone: row.phone, account: row.account, network: row.network, product: row.product, amount: row.amountKobo / 100 })),
+  };
+  const table =
+    r.rows.length === 0
+      ? `Page ${r.page} has no rows (the job has ${r.pages} page(s)).`
+      : textTable([
+          ['Row', 'Phone', 'Meter/smartcard', 'Network', 'Product', 'Amount'],
+          ...r.rows.map((row) => [String(row.row), row.phone ?? '—', row.account ?? '—', row.network ?? '—', row.product, formatNaira(row.amountKobo)]),
+        ]);
+  const more = r.page < r.pages ? `\nPage ${r.page} of ${r.pages}: the next is \`vendesk approvals ${r.job.id} --page ${r.page + 1}\`.` : `\nPage ${r.page} of ${r.pages}.`;
+  return { json, text: `${jobText(r.job)}\n${table}${more}` };
+}
+
 export const approvalsCommand = command({
   path: ['approvals'],
-  summary: 'Team jobs waiting for approval (or approved, rejected, all), with who prepared and decided them',
-  usage: 'vendesk approvals [--state waiting|approved|rejected|all] [--json]',
-  options: [{ name: 'state', kind: 'string', description: 'waiting (default), approved, rejected or all' }],
-  output: z.strictObject({ state: z.enum(['waiting', 'approved', 'rejected', 'all']), jobs: z.array(jobShape) }),
+  summary: "Team jobs waiting for approval (or approved, rejected, all), with who prepared and decided them; with a JOB_ID, that job's rows (what is bought), a page at a time",
+  usage: 'vendesk approvals [JOB_ID [--page N]] [--state waiting|approved|rejected|all] [--json]',
+  options: [
+    { name: 'state', kind: 'string', description: 'waiting (default), approved, rejected or all' },
+    { name: 'page', kind: 'string', description: "With JOB_ID: which page of the job's rows (50 a page; default 1)" },
+  ],
+  output: z.union([listShape, rowsShape]),
   async run(ctx) {
+    const jobId = ctx.args.positionals[0];
+    const pageText = stringOption(ctx.args, 'page');
+    if (jobId) {
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)) throw new UsageError(`"${jobId}" is not a team job id (see \`vendesk approvals --state all\`).`);
+      if (pageText !== undefined && !/^[1-9]\d{0,8}$/.test(pageText)) throw new UsageError(`--page must be a whole number from 1, like 2; got "${pageText}"`);
+      return rowsResult(await ctx.call('approvals.rows', { jobId, page: pageText === undefined ? 1 : Number(pageText), pageSize: 50 }));
+    }
+    if (pageText !== undefined) throw new UsageError('--page goes with a JOB_ID: vendesk approvals JOB_ID --page N');
     const state = stringOption(ctx.args, 'state') ?? 'waiting';
     if (state !== 'waiting' && state !== 'approved' && state !== 'rejected' && state !== 'all') {
       throw new UsageError(`--state must be waiting, approved, rejected or all; got "${state}"`);
     }
     const jobs = await ctx.call('approvals.list', { state });
-    const text =
+    const s = await ctx.call('team.status', {});
+    const table =
       jobs.length === 0
         ? `No team jobs ${state === 'all' ? 'yet' : state === 'waiting' ? 'wait for approval' : `were ${state}`}.`
         : textTable([
-            ['Job', 'State', 'What', 'Items', 'Total', 'Prepared by', 'Decided by'],
-            ...jobs.map((j) => [j.id, STATE_TEXT[j.state], jobWhat(j), String(j.itemCount), formatNaira(j.totalKobo), `${j.preparedBy} (${j.preparedOn})`, j.decidedBy ?? '—']),
+            ['Job', 'State', 'What', 'Items', 'Total', 'Rows digest', 'Prepared by', 'Approvals', 'Decided by'],
+            ...jobs.map((j) => [
+              j.id,
+              STATE_TEXT[j.state],
+              jobWhat(j),
+              String(j.itemCount),
+              formatNaira(j.totalKobo),
+              shortDigest(j.itemsDigest),
+              `${j.preparedBy} (${j.preparedOn})`,
+              approvalsText(j),
+              j.decidedBy ?? '—',
+            ]),
           ]);
-    return { json: { state, jobs: jobs.map(jobJson) }, text };
+    const policy = { approvalThreshold: toNairaOrNull(s.approvalThresholdKobo), dualApprovalAbove: toNairaOrNull(s.dualApprovalAboveKobo), approvalValidMinutes: s.approvalValidMinutes };
+    const text = `${table}\n${policyLines(s).join('\n')}${jobs.length > 0 ? '\nA job\'s rows: vendesk approvals JOB_ID' : ''}`;
+    return { json: { state: state as z.infer<typeof listShape>['state'], policy, jobs: jobs.map(jobJson) }, text };
   },
 });
 
@@ -313,6 +399,44 @@ export const teamThresholdCommand = command({
   },
 });
 
+/** `--dual-above` / `--valid-for`: a number, or `none`. */
+function policyValue(ctx: CliContext, name: string, read: (text: string) => number): number | null | undefined {
+  const text = stringOption(ctx.args, name);
+  if (text === undefined) return undefined;
+  return text.trim().toLowerCase() === 'none' ? null : read(text.trim());
+}
+
+export const teamPolicyCommand = command({
+  path: ['team', 'policy'],
+  summary: 'Sets the approval policy (team admins only): two approvers above an amount, and how long an approval lets anything be sent',
+  usage: 'vendesk team policy [--dual-above NAIRA|none] [--valid-for MINUTES|none] [--json]',
+  options: [
+    { name: 'dual-above', kind: 'string', description: 'Jobs above this many Naira need two approvers, neither the preparer (none: one approver)' },
+    { name: 'valid-for', kind: 'string', description: 'Minutes an approval lets rows be sent, from when it is given (none: no limit)' },
+  ],
+  output: statusShape,
+  async run(ctx) {
+    const dualApprovalAboveKobo = policyValue(ctx, 'dual-above', (text) => {
+      const r = parseNairaText(text);
+      if (!r.ok) throw new UsageError(`--dual-above "${text}" is not an amount vendesk reads. ${r.reason}`);
+      if (r.kobo < 0) throw new UsageError('--dual-above cannot be below ₦0.');
+      return r.kobo;
+    });
+    const approvalValidMinutes = policyValue(ctx, 'valid-for', (text) => {
+      if (!/^[1-9]\d{0,6}$/.test(text) || Number(text) > 5_256_000) throw new UsageError(`--valid-for must be whole minutes from 1 to 5256000 (10 years), or none; got "${text}"`);
+      return Number(text);
+    });
+    if (dualApprovalAboveKobo === undefined && approvalValidMinutes === undefined) {
+      throw new UsageError('Give --dual-above NAIRA|none, --valid-for MINUTES|none, or both (e.g. `vendesk team policy --dual-above 500000 --valid-for 1440`).');
+    }
+    const s = await ctx.call('team.setPolicy', {
+      ...(dualApprovalAboveKobo !== undefined ? { dualApprovalAboveKobo } : {}),
+      ...(approvalValidMinutes !== undefined ? { approvalValidMinutes } : {}),
+    });
+    return { json: statusJson(s), text: `The team's approval policy is now:\n${policyLines(s).join('\n')}` };
+  },
+});
+
 export const purchasesResumeCommand = command({
   path: ['purchases', 'resume'],
   summary: 'Buys an approved single purchase prepared on this desktop, exactly once (asked again: its receipt, nothing more is bought)',
@@ -329,4 +453,4 @@ export const purchasesResumeCommand = command({
   },
 });
 
-export const TEAM_COMMANDS = [teamJoinCommand, teamStatusCommand, teamThresholdCommand, purchasesResumeCommand, approvalsCommand, decideCommand('approve'), decideCommand('reject'), auditVerifyCommand, auditExportCommand, teamLeaveCommand];
+export const TEAM_COMMANDS = [teamJoinCommand, teamStatusCommand, teamThresholdCommand, teamPolicyCommand, purchasesResumeCommand, approvalsCommand, decideCommand('approve'), decideCommand('reject'), auditVerifyCommand, auditExportCommand, teamLeaveCommand];

@@ -11,6 +11,8 @@ export const teamHandlers: HandlersOf<typeof teamOperations> = {
     await settleApprovedPurchases(app);
     return teamWorkspace(app).listJobs(input.state, input.jobIds);
   },
+  'approvals.rows': (input, app) => teamWorkspace(app).jobRows(input.jobId, input.page, input.pageSize),
+  'team.setPolicy': (input, app) => teamWorkspace(app).setPolicy(input),
   'team.setThreshold': (input, app) => teamWorkspace(app).setThreshold(input.thresholdKobo),
   'purchases.resume': (input, app) => resumeApprovedPurchase(app, input.teamJobId),
   'approvals.decide': (input, app) => teamWorkspace(app).decide(input.jobId, input.decision, input.note),

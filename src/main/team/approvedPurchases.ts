@@ -79,7 +79,7 @@ export async function settleApprovedPurchases(app: App): Promise<void> {
     await team.withClient(async (client) => {
       for (const { hold, outcome } of ready) {
         await client.query('SELECT vendesk.settle_item($1, 1, $2, $3, $4)', [hold.team_job_id, outcome, desktop.id, desktop.name]);
-        await client.query('SELECT vendesk.finish_job($1)', [hold.team_job_id]);
+        await client.query('SELECT vendesk.finish_job($1, $2, $3)', [hold.team_job_id, desktop.id, desktop.name]);
         app.db.prepare('UPDATE team_single_purchases SET settled_outcome = ? WHERE team_job_id = ?').run(outcome, hold.team_job_id);
       }
     });

@@ -1,7 +1,7 @@
 /**
  * Maker-checker for bulk jobs on a LIVE connection when this desktop is joined to a team:
  *
- * - Confirming a job the first time sends it for approval (the team's `prepare_job`, with the
+ * - Confirming a job the first time sends it for approval (the team's `prepare_bulk_job`, with the
  *   preview an approver sees) and stops with `awaiting_approval`: nothing is bought.
  * - Confirming (or resuming) it again proceeds only once another member approved it, and only if
  *   the job is still what was approved (same items, same total).
@@ -17,7 +17,8 @@ import type { TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../app';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
-import { teamJobPayload } from './teamRunSpec';
+import { checkItemsDigest, itemsDigest } from './itemsDigest';
+import { teamItem, teamJobPayload } from './teamRunSpec';
 import { settleSentElsewhere, type OtherClaim } from './sentElsewhere';
 import { awaitingApproval } from './awaitingApproval';
 import { teamWorkspace } from './teamWorkspace';
@@ -34,6 +35,19 @@ interface LinkRow {
 
 function linkOf(app: App, localJobId: string): LinkRow | undefined {
   return app.db.prepare('SELECT * FROM team_job_links WHERE local_job_id = ?').get(localJobId) as LinkRow | undefined;
+}
+
+/** The digest of the rows a local job buys (all but the duplicates left out), read a page at a time. */
+function localItemsDigest(store: JobStore, localJobId: string): string {
+  const PAGE = 5_000;
+  function* rows(): Generator<ReturnType<typeof teamItem>> {
+    for (let offset = 0; ; offset += PAGE) {
+      const page = store.items(localJobId, { offset, limit: PAGE });
+      for (const i of page) if (i.state !== 'excluded') yield teamItem(i);
+      if (page.length < PAGE) return;
+    }
+  }
+  return itemsDigest(rows());
 }
 
 /** Whether the local job was sent for approval in the team database. */
@@ -83,17 +97,24 @@ export async function teamApprovalFor(app: App, store: JobStore, job: JobRow, cu
           moreRows: Math.max(0, figures.items - rows.length),
         };
         const sha = /^[0-9a-f]{64}$/.test(job.file_hash) ? job.file_hash : null;
-        const args = [desktop.id, desktop.name, job.id, job.file_name, sha, false, figures.items, figures.totalKobo, figures.walletKobo, JSON.stringify(preview)];
-        // A spreadsheet's job also stores its items and run spec, so another team desktop can run it (teamJobRun.ts).
-        const payload = job.origin === 'single' ? null : await teamJobPayload(app, job, store.items(job.id, { states: ['queued'] }));
+        // The job stores its items and run spec: the database checks the preview against them, the
+        // approver sees them, and another team desktop can run it (teamJobRun.ts).
+        const payload = await teamJobPayload(app, job, store.items(job.id, { states: ['queued'] }));
         const teamJobId = await team.withClient(async (client) => {
-          const r = payload
-            ? await client.query<{ id: string }>('SELECT id FROM vendesk.prepare_bulk_job($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', [
-                ...args,
-                JSON.stringify(payload.runSpec),
-                JSON.stringify(payload.items),
-              ])
-            : await client.query<{ id: string }>("SELECT id FROM vendesk.prepare_job('single', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", args);
+          const r = await client.query<{ id: string }>('SELECT id FROM vendesk.prepare_bulk_job($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', [
+            desktop.id,
+            desktop.name,
+            job.id,
+            job.file_name,
+            sha,
+            false,
+            figures.items,
+            figures.totalKobo,
+            figures.walletKobo,
+            JSON.stringify(preview),
+            JSON.stringify(payload.runSpec),
+            JSON.stringify(payload.items),
+          ]);
           return r.rows[0].id;
         });
         app.db
@@ -125,6 +146,7 @@ export async function teamApprovalFor(app: App, store: JobStore, job: JobRow, cu
       'Prepare the job again from the spreadsheet and send it for approval.',
     );
   }
+  checkItemsDigest(teamJob.id, teamJob.itemsDigest, localItemsDigest(store, job.id), `The rows of bulk job ${job.id}`);
   return { status: 'approved', submit: () => Promise.reject(new Error('already approved')) };
 }
 
@@ -140,7 +162,14 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
   if (!link) return undefined;
   const team = teamWorkspace(app);
   const desktop = team.desktop();
+  let checked = false;
   return async (batch) => {
+    if (!checked) {
+      // Before the first request of this run leaves: the rows here are the rows approved.
+      const approved = await team.withClient((client) => client.query<{ d: string | null }>('SELECT items_digest AS d FROM vendesk.jobs WHERE id = $1', [link.team_job_id]));
+      checkItemsDigest(link.team_job_id, approved.rows[0]?.d ?? null, localItemsDigest(store, job.id), `The rows of bulk job ${job.id}`);
+      checked = true;
+    }
     const mine: ItemRow[] = [];
     const elsewhere: { item: ItemRow; claim: OtherClaim }[] = [];
     await team.withClient(async (client) => {
@@ -195,7 +224,7 @@ export async function reportTeamOutcomes(app: App, store: JobStore, localJobId: 
         }
       }
       const job = store.job(localJobId);
-      if (job?.state === 'completed' || job?.state === 'cancelled') await client.query('SELECT vendesk.finish_job($1)', [link.team_job_id]);
+      if (job?.state === 'completed' || job?.state === 'cancelled') await client.query('SELECT vendesk.finish_job($1, $2, $3)', [link.team_job_id, desktop.id, desktop.name]);
     });
   } catch {
     // The team database is unreachable or refused: tried again on the next follow-up of this job.

@@ -26,6 +26,7 @@ import { formatNaira } from '../../shared/money';
 import type { App } from '../app';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { awaitingApproval } from './awaitingApproval';
+import { checkItemsDigest, itemsDigest, type DigestItem } from './itemsDigest';
 import { teamWorkspace } from './teamWorkspace';
 
 /** One single purchase, checked and about to be bought. */
@@ -102,6 +103,11 @@ async function thresholdKobo(app: App): Promise<number | null> {
   }
 }
 
+/** The one item a single purchase's team job stores (row 1): what is bought, for whom, for how much. */
+export function singleItem(p: Pick<SinglePurchaseSummary, 'kind' | 'account' | 'phone' | 'amountKobo' | 'description'>): DigestItem {
+  return { rowNumber: 1, phone: p.phone, account: p.account, network: p.kind, productCode: p.description, amountKobo: p.amountKobo };
+}
+
 async function prepare(app: App, p: SinglePurchase, threshold: number): Promise<never> {
   const team = teamWorkspace(app);
   const desktop = team.desktop();
@@ -114,14 +120,13 @@ async function prepare(app: App, p: SinglePurchase, threshold: number): Promise<
   };
   const wallet = await walletKoboOrNull(app, 'purchase');
   const teamJobId = await team.withClient(async (client) => {
-    const r = await client.query<{ id: string }>('SELECT id FROM vendesk.prepare_job($1, $2, $3, NULL, $4, NULL, false, 1, $5, $6, $7)', [
-      'single',
+    const r = await client.query<{ id: string }>('SELECT id FROM vendesk.prepare_single_job($1, $2, $3, $4, $5, $6)', [
       desktop.id,
       desktop.name,
       `${p.description} for ${p.account}`,
-      p.amountKobo,
       wallet,
       JSON.stringify(preview),
+      JSON.stringify(singleItem(p)),
     ]);
     return r.rows[0].id;
   });
@@ -181,6 +186,8 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
     default:
       break;
   }
+  // Approved: what is bought now must be the item the approver approved.
+  checkItemsDigest(teamJob.id, teamJob.itemsDigest, itemsDigest([singleItem(p)]), `The purchase of ${what(p)}`);
   // Approved: claim the one item. The reference is the same for every attempt on this desktop,
   // so a retry after a crash finds its own claim; another desktop's claim stops it here.
   const desktop = team.desktop();

@@ -112,6 +112,13 @@ export function desktopId(app: App): string {
   return id;
 }
 
+/** A new id for this desktop (the old one is registered to another team member). */
+export function newDesktopId(app: App): string {
+  const id = crypto.randomUUID();
+  app.settings.set(DESKTOP_ID_KEY, id);
+  return id;
+}
+
 export function defaultDesktopName(): string {
   return os.hostname() || 'This desktop';
 }

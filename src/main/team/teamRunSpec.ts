@@ -43,7 +43,8 @@ export async function serviceIdentity(app: App): Promise<ServiceIdentity> {
   }
 }
 
-function teamItem(i: ItemRow): TeamItem {
+/** One local item as the team database stores it. */
+export function teamItem(i: ItemRow): TeamItem {
   return {
     rowNumber: i.row_number,
     phone: i.phone,

@@ -12,8 +12,10 @@ import type {
   AuditVerifyView,
   TeamJobPreview,
   TeamJobState,
+  TeamJobRowsView,
   TeamJobView,
   TeamJoinResult,
+  TeamPolicyView,
   TeamRole,
   TeamStatusView,
 } from '../../shared/contract/team';
@@ -22,7 +24,7 @@ import { exportFileName, exportsDir } from '../files';
 import { exportAuditTrail, verifyAuditTrail } from './auditTrail';
 import { flushTeamAudit, queuedTeamAuditRows } from './teamAuditOutbox';
 import { teamError } from './teamErrors';
-import { checkTeamPasswordCanBeKept, defaultDesktopName, desktopId, forgetTeamLink, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
+import { checkTeamPasswordCanBeKept, defaultDesktopName, desktopId, forgetTeamLink, newDesktopId, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
 import { migrateTeamSchema, notMemberError, teamSchemaVersion } from './teamMigrations';
 import path from 'node:path';
 
@@ -46,15 +48,31 @@ interface JobRecord {
   decided_at: Date | null;
   note: string | null;
   same_file: string[] | null;
+  items_digest: string | null;
+  approved_by: string[] | null;
 }
 
 const JOB_SELECT = `SELECT j.id, j.kind, j.state, j.file_name, j.file_sha256, j.item_count, j.total_kobo::text, j.wallet_kobo::text,
-    j.preview, j.prepared_by, j.prepared_at, j.desktop_name, j.desktop_id, a.decided_by, a.decided_at, a.note,
+    j.preview, j.prepared_by, j.prepared_at, j.desktop_name, j.desktop_id, j.items_digest, a.decided_by, a.decided_at, a.note,
+    (SELECT array_agg(x.decided_by::text ORDER BY x.decided_at) FROM vendesk.approvals x WHERE x.job_id = j.id AND x.decision = 'approved') AS approved_by,
     (SELECT array_agg(o.id::text ORDER BY o.prepared_at) FROM vendesk.jobs o
       WHERE o.file_sha256 = j.file_sha256 AND o.id <> j.id) AS same_file
-  FROM vendesk.jobs j LEFT JOIN vendesk.approvals a ON a.job_id = j.id`;
+  FROM vendesk.jobs j LEFT JOIN LATERAL (SELECT * FROM vendesk.approvals x WHERE x.job_id = j.id ORDER BY x.decided_at DESC LIMIT 1) a ON true`;
 
-function jobView(r: JobRecord, thisDesktopId: string): TeamJobView {
+/** The team's approval policy (team settings an admin sets; null: none). */
+async function readPolicy(client: pg.ClientBase): Promise<TeamPolicyView> {
+  const r = await client.query<{ key: string; value: number | null }>(
+    "SELECT key, value FROM vendesk.team_settings WHERE key IN ('single_purchase_approval_kobo', 'dual_approval_above_kobo', 'approval_valid_minutes')",
+  );
+  const value = (key: string) => r.rows.find((row) => row.key === key)?.value ?? null;
+  return {
+    approvalThresholdKobo: value('single_purchase_approval_kobo'),
+    dualApprovalAboveKobo: value('dual_approval_above_kobo'),
+    approvalValidMinutes: value('approval_valid_minutes'),
+  };
+}
+
+function jobView(r: JobRecord, thisDesktopId: string, policy: TeamPolicyView): TeamJobView {
   const total = Number(r.total_kobo);
   const wallet = r.wallet_kobo === null ? null : Number(r.wallet_kobo);
   return {
@@ -73,6 +91,9 @@ function jobView(r: JobRecord, thisDesktopId: string): TeamJobView {
     decidedBy: r.decided_by,
     decidedAt: r.decided_at ? r.decided_at.toISOString() : null,
     decisionNote: r.note,
+    approvedBy: r.approved_by ?? [],
+    approvalsNeeded: policy.dualApprovalAboveKobo !== null && total > policy.dualApprovalAboveKobo ? 2 : 1,
+    itemsDigest: r.items_digest,
     sameFileJobs: r.same_file ?? [],
     preview: { kind: r.preview?.kind ?? r.kind, rows: r.preview?.rows ?? [], moreRows: r.preview?.moreRows ?? 0, ...(r.preview?.purchase ? { purchase: r.preview.purchase } : {}) },
     purchase: r.kind === 'single' ? (r.preview?.purchase ?? null) : null,
@@ -169,7 +190,7 @@ export class TeamWorkspace {
       migrated = (await migrateTeamSchema(client)).applied;
       const roles = await rolesOf(client);
       if (roles.length === 0) throw notMemberError(parsed.user);
-      await client.query('SELECT vendesk.record_join($1, $2)', [desktopId(this.app), desktopName]);
+      await registerDesktop(this.app, client, desktopName);
     } catch (e) {
       throw teamError(e);
     } finally {
@@ -200,6 +221,8 @@ export class TeamWorkspace {
       roles: [],
       schemaVersion: null,
       approvalThresholdKobo: null,
+      dualApprovalAboveKobo: null,
+      approvalValidMinutes: null,
       problem: null,
       auditQueued: 0,
     };
@@ -208,8 +231,7 @@ export class TeamWorkspace {
     base.auditQueued = queuedTeamAuditRows(this.app);
     try {
       return await this.withClient(async (client) => {
-        const threshold = await client.query<{ value: number | null }>("SELECT value FROM vendesk.team_settings WHERE key = 'single_purchase_approval_kobo'");
-        return { ...base, roles: await rolesOf(client), schemaVersion: await teamSchemaVersion(client), approvalThresholdKobo: threshold.rows[0]?.value ?? null };
+        return { ...base, roles: await rolesOf(client), schemaVersion: await teamSchemaVersion(client), ...(await readPolicy(client)) };
       });
     } catch (e) {
       const error = teamError(e);
@@ -225,7 +247,8 @@ export class TeamWorkspace {
         [states, jobIds ?? null],
       );
       const here = desktopId(this.app);
-      return r.rows.map((row) => jobView(row, here));
+      const policy = await readPolicy(client);
+      return r.rows.map((row) => jobView(row, here, policy));
     });
   }
 
@@ -233,7 +256,7 @@ export class TeamWorkspace {
     return this.withClient(async (client) => {
       const r = await client.query<JobRecord>(`${JOB_SELECT} WHERE j.id = $1`, [jobId]);
       if (r.rows.length === 0) throw new AppError('team_job_not_found', `There is no team job ${jobId}.`, 'Check the job id (run `vendesk approvals --state all`).');
-      return jobView(r.rows[0], desktopId(this.app));
+      return jobView(r.rows[0], desktopId(this.app), await readPolicy(client));
     });
   }
 
@@ -254,6 +277,53 @@ export class TeamWorkspace {
     return this.status();
   }
 
+  /** An admin sets the approval policy: two approvers above an amount, and how long an approval lets anything be sent (null: none). */
+  async setPolicy(policy: { dualApprovalAboveKobo?: number | null; approvalValidMinutes?: number | null }): Promise<TeamStatusView> {
+    const desktop = this.desktop();
+    await this.withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        if (policy.dualApprovalAboveKobo !== undefined) {
+          await client.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', ['dual_approval_above_kobo', JSON.stringify(policy.dualApprovalAboveKobo), desktop.id, desktop.name]);
+        }
+        if (policy.approvalValidMinutes !== undefined) {
+          await client.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', ['approval_valid_minutes', JSON.stringify(policy.approvalValidMinutes), desktop.id, desktop.name]);
+        }
+        await client.query('COMMIT');
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
+    return this.status();
+  }
+
+  /** One page of a team job's rows as the database stores them (what is bought), never the whole job at once. */
+  async jobRows(jobId: string, page: number, pageSize: number): Promise<TeamJobRowsView> {
+    const job = await this.job(jobId);
+    return this.withClient(async (client) => {
+      const r = await client.query<{ seq: number; item_index: number; amount_kobo: string; item: Record<string, unknown> }>(
+        'SELECT seq, item_index, amount_kobo::text, item FROM vendesk.job_items WHERE job_id = $1 ORDER BY seq LIMIT $2 OFFSET $3',
+        [jobId, pageSize, (page - 1) * pageSize],
+      );
+      const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+      return {
+        job,
+        page,
+        pageSize,
+        pages: Math.max(1, Math.ceil(job.itemCount / pageSize)),
+        rows: r.rows.map((row) => ({
+          row: row.item_index,
+          phone: text(row.item.phone),
+          account: text(row.item.account),
+          network: text(row.item.network),
+          product: text(row.item.productCode) ?? text(row.item.description) ?? job.preview.kind,
+          amountKobo: Number(row.amount_kobo),
+        })),
+      };
+    });
+  }
+
   /** Checks the chain; when intact, remembers its last row so a later cut of the trail's end shows. */
   async verifyAudit(): Promise<AuditVerifyView> {
     await flushTeamAudit(this.app);
@@ -270,6 +340,19 @@ export class TeamWorkspace {
     const to = range.to ? new Date(dayStart(range.to).getTime() + 86_400_000) : undefined;
     const result = await this.withClient((client) => exportAuditTrail(client, file, { from: range.from ? dayStart(range.from) : undefined, to }));
     return { fileName, path: file, bytes: result.bytes, rows: result.rows, verification: result.verification };
+  }
+}
+
+/**
+ * Registers this desktop in the team (`record_join`). A data folder whose desktop id another team
+ * member registered (it joined before as someone else) takes a new id: an id belongs to one member.
+ */
+async function registerDesktop(app: App, client: pg.ClientBase, desktopName: string): Promise<void> {
+  try {
+    await client.query('SELECT vendesk.record_join($1, $2)', [desktopId(app), desktopName]);
+  } catch (e) {
+    if ((e as { constraint?: string }).constraint !== 'desktop_of_another_member') throw e;
+    await client.query('SELECT vendesk.record_join($1, $2)', [newDesktopId(app), desktopName]);
   }
 }
 

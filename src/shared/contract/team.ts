@@ -25,11 +25,18 @@ export interface TeamStatusView {
   schemaVersion: number | null;
   /** Single purchases above this need approval (null: none do). */
   approvalThresholdKobo: number | null;
+  /** Jobs above this need two approvers, neither the preparer (null: one approver for any amount). */
+  dualApprovalAboveKobo: number | null;
+  /** Nothing more is sent under an approval older than this many minutes (null: no limit). */
+  approvalValidMinutes: number | null;
   /** Why the database could not be read just now (joined, but unreachable or refusing); null when fine. */
   problem: string | null;
   /** Audit rows of this desktop's actions (profile, cap, reconcile) not yet written to the team database. */
   auditQueued: number;
 }
+
+/** The team's approval policy (admin settings, enforced by the team database). */
+export type TeamPolicyView = Pick<TeamStatusView, 'approvalThresholdKobo' | 'dualApprovalAboveKobo' | 'approvalValidMinutes'>;
 
 export interface TeamJoinResult extends TeamStatusView {
   /** Schema steps this join applied (empty when the database was already current). */
@@ -81,6 +88,12 @@ export interface TeamJobView {
   decidedBy: string | null;
   decidedAt: string | null;
   decisionNote: string | null;
+  /** Who approved it, in order (two above the dual-approval amount). */
+  approvedBy: string[];
+  /** Approvals it needs under the team's policy now (1, or 2 above the dual-approval amount). */
+  approvalsNeeded: number;
+  /** SHA-256 (hex) of the job's rows, computed by the team database when it was prepared; each desktop checks it before it sends. */
+  itemsDigest: string | null;
   /** Other jobs from the same spreadsheet (by content), oldest first. */
   sameFileJobs: string[];
   preview: TeamJobPreview;
@@ -88,6 +101,27 @@ export interface TeamJobView {
   purchase: SinglePurchaseSummary | null;
   /** Prepared on this desktop: once approved, it is bought here (`purchases.resume` for a single purchase). */
   preparedHere: boolean;
+}
+
+/** One row of a team job as the team database stores it: what is bought. */
+export interface TeamJobRowView {
+  /** The spreadsheet row (1 for a single purchase). */
+  row: number;
+  phone: string | null;
+  /** Meter or smartcard number (electricity, cable TV). */
+  account: string | null;
+  network: string | null;
+  /** The product code or plan (or the kind of purchase). */
+  product: string;
+  amountKobo: number;
+}
+
+export interface TeamJobRowsView {
+  job: TeamJobView;
+  page: number;
+  pageSize: number;
+  pages: number;
+  rows: TeamJobRowView[];
 }
 
 /** What `purchases.resume` bought (or had bought already): the receipt of the one purchase. */
@@ -155,6 +189,23 @@ export const teamOperations = {
       .refine((d) => d.decision === 'approve' || d.note.length > 0, { message: 'Say why the job is rejected (a note)', path: ['note'] }),
     'Approves or rejects a team job prepared by someone else',
   ).returns<TeamJobView>(),
+  'approvals.rows': op(
+    z.object({
+      jobId: z.string().uuid('Not a team job id'),
+      page: z.number().int('A page is a whole number').min(1, 'Pages start at 1').default(1),
+      pageSize: z.number().int().min(1).max(500).default(50),
+    }),
+    "One page of a team job's rows as the team database stores them (recipient, product, amount): what is bought",
+  ).returns<TeamJobRowsView>(),
+  'team.setPolicy': op(
+    z
+      .object({
+        dualApprovalAboveKobo: z.number().int('Amounts are whole kobo').min(0, 'The amount cannot be below ₦0').nullable().optional(),
+        approvalValidMinutes: z.number().int('Minutes are whole').min(1, 'An approval is valid for 1 minute or more').max(5_256_000, 'At most 10 years').nullable().optional(),
+      })
+      .refine((p) => p.dualApprovalAboveKobo !== undefined || p.approvalValidMinutes !== undefined, { message: 'Give the dual-approval amount, the minutes an approval is valid, or both' }),
+    'Sets the approval policy (admins only): the amount above which two approvers are needed, and for how many minutes an approval lets anything be sent (null: none)',
+  ).returns<TeamStatusView>(),
   'team.setThreshold': op(
     z.object({ thresholdKobo: z.number().int('Amounts are whole kobo').min(0, 'The threshold cannot be below ₦0').nullable() }),
     'Sets the amount above which a single LIVE purchase needs approval by another member (admins only; null: none needs it)',

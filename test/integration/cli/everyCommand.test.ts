@@ -16,6 +16,7 @@ import { errorDocument } from '../../../src/cli/jsonShape';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
+import { joinDesk, prepareRaw } from '../../support/teamJobs';
 import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
 import { makeContacts, writeContactsCsv } from '../messaging/contactsFiles';
 import { account } from '../purchases/purchaseHelpers';
@@ -132,11 +133,17 @@ const SCENARIOS: Record<string, Scenario[]> = {
     { args: () => ['team', 'threshold', '250,000'], exit: 0 },
     { args: () => ['team', 'threshold', 'none'], exit: 0 },
   ],
+  'team policy': [
+    { args: () => ['team', 'policy', '--dual-above', '500,000', '--valid-for', '1440'], exit: 0 },
+    { args: () => ['team', 'policy', '--dual-above', 'none', '--valid-for', 'none'], exit: 0 },
+  ],
   // Bought on the first run; the second returns the same receipt and buys nothing.
   'purchases resume': [{ args: () => ['purchases', 'resume', f.approvedSingle], exit: 0 }],
   approvals: [
     { args: () => ['approvals'], exit: 0 },
     { args: () => ['approvals', '--state', 'all'], exit: 0 },
+    { args: () => ['approvals', f.teamJobs[0]], exit: 0 },
+    { args: () => ['approvals', f.teamJobs[0], '--page', '2'], exit: 0 },
   ],
   approve: [{ args: (r) => ['approve', f.teamJobs[r], '--note', 'checked'], exit: 0 }],
   reject: [{ args: (r) => ['reject', f.teamJobs[2 + r], '--note', 'wrong month'], exit: 0 }],
@@ -174,9 +181,10 @@ beforeAll(async () => {
   f.teamUrl = `postgres://bola@127.0.0.1:${team.port}/postgres`;
   const asAda = new pg.Client(team.config('ada', ada));
   await asAda.connect();
+  await joinDesk(asAda, { id: 'desk-a', name: 'Ada PC' });
   for (let i = 0; i < 4; i++) {
-    const r = await asAda.query(`SELECT id FROM vendesk.prepare_job('bulk', 'desk-a', 'Ada PC', NULL, 'payroll.xlsx', NULL, false, 1, 150000, NULL, '{}'::jsonb)`);
-    f.teamJobs.push(r.rows[0].id as string);
+    const items = [{ row: 2, phone: mtnPhone(600 + i), amountKobo: 150_000 }];
+    f.teamJobs.push((await prepareRaw(asAda, { id: 'desk-a', name: 'Ada PC' }, { items, walletKobo: null })).id);
   }
   await asAda.end();
   await peer.control.setWallet(5_000_000);
@@ -219,6 +227,7 @@ beforeAll(async () => {
   f.approvedSingle = (JSON.parse(held.stdout) as { error: { details?: unknown; message: string } }).error.message.match(/team job ([0-9a-f-]{36})/)?.[1] ?? '';
   const asChidi = new pg.Client(team.config('chidi', chidi));
   await asChidi.connect();
+  await joinDesk(asChidi, { id: 'desk-c', name: 'Chidi PC' });
   await asChidi.query("SELECT vendesk.decide_job($1, 'approved', 'ok', 'desk-c', 'Chidi PC')", [f.approvedSingle]);
   await asChidi.end();
   expect((await peer.run(['team', 'threshold', 'none'])).code).toBe(0);

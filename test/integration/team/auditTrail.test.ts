@@ -14,6 +14,7 @@ import { exportAuditTrail, readAuditRows, verifyAuditTrail } from '../../../src/
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { sheetsViaLibreOffice } from '../../support/libreOffice';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
+import { prepareRaw } from '../../support/teamJobs';
 
 let cluster: PostgresCluster;
 const clients: pg.Client[] = [];
@@ -38,15 +39,18 @@ async function teamWithActivity(): Promise<{ db: string; superuser: pg.Client; a
   const ada = await connect(cluster.config('ada', passwords.ada, db));
   const bola = await connect(cluster.config('bola', passwords.bola, db));
   await ada.query(`SELECT vendesk.record_join('desk-a', 'Accounts PC')`);
+  // bola's desktop is registered without a join row, so the trail holds only the money-moving rows below.
+  await superuser.query(`INSERT INTO vendesk.desktops (desktop_id, desktop_name, role) VALUES ('desk-b', 'Finance Lead', 'bola')`);
+  const deskA = { id: 'desk-a', name: 'Accounts PC' };
   const job = (
-    await ada.query(
-      `SELECT id FROM vendesk.prepare_job('bulk', 'desk-a', 'Accounts PC', 'j1', 'payroll.xlsx', $1, false, 2, 250050, 1000000, '{}'::jsonb)`,
-      ['d'.repeat(64)],
-    )
-  ).rows[0].id as string;
-  const other = (
-    await ada.query(`SELECT id FROM vendesk.prepare_job('bulk', 'desk-a', 'Accounts PC', 'j2', 'x.xlsx', NULL, false, 1, 70000, NULL, '{}'::jsonb)`)
-  ).rows[0].id as string;
+    await prepareRaw(ada, deskA, {
+      items: [2, 3].map((row) => ({ row, phone: `0803100000${row}`, amountKobo: 125_025 })),
+      sha: 'd'.repeat(64),
+      fileName: 'payroll.xlsx',
+      walletKobo: 1_000_000,
+    })
+  ).id;
+  const other = (await prepareRaw(ada, deskA, { items: [{ row: 2, phone: '08031000009', amountKobo: 70_000 }], fileName: 'x.xlsx', walletKobo: null })).id;
   await bola.query(`SELECT vendesk.decide_job($1, 'approved', 'Checked against HR list', 'desk-b', 'Finance Lead')`, [job]);
   await bola.query(`SELECT vendesk.decide_job($1, 'rejected', 'Wrong month — ₦ 😀 "quoted"', 'desk-b', 'Finance Lead')`, [other]);
   await ada.query(`SELECT vendesk.claim_item($1, 2, 125025, 'ref-0', 'desk-a', 'Accounts PC')`, [job]);

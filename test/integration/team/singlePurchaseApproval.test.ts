@@ -177,6 +177,8 @@ describe('a LIVE single purchase', () => {
       { action: 'approve', actor: 'bola', amount: '250000' },
       { action: 'send', actor: 'ada', amount: '250000' },
       { action: 'settle', actor: 'ada', amount: '250000' },
+      // Finishing the team job is a state change: its own row, with what succeeded (team schema 004).
+      { action: 'finish', actor: 'ada', amount: '250000' },
     ]);
     // The same purchase asked for later is a new purchase: it needs its own approval.
     const next = heldJob(await ada.run(['buy', 'airtime', '--phone', airtimePhone, '--amount', '2500', '--yes', '--repeat']));

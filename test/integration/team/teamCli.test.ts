@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { joinDesk, prepareRaw } from '../../support/teamJobs';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { startCliPeer, type CliPeer } from '../cli/cliHarness';
 
@@ -44,11 +45,14 @@ async function prepareAsAda(totalKobo: number): Promise<string> {
   const ada = new pg.Client(cluster.config('ada', pw.ada));
   await ada.connect();
   try {
-    const r = await ada.query<{ id: string }>(
-      `SELECT id FROM vendesk.prepare_job('bulk', 'desk-a', 'Ada PC', NULL, 'salaries.xlsx', NULL, false, 2, $1, 5000000, '{}'::jsonb)`,
-      [totalKobo],
-    );
-    return r.rows[0].id;
+    const desk = { id: 'desk-a', name: 'Ada PC' };
+    await joinDesk(ada, desk);
+    const first = Math.floor(totalKobo / 2);
+    const items = [
+      { row: 2, phone: '08031000002', amountKobo: first },
+      { row: 3, phone: '08031000003', amountKobo: totalKobo - first },
+    ];
+    return (await prepareRaw(ada, desk, { items, fileName: 'salaries.xlsx', walletKobo: 5_000_000 })).id;
   } finally {
     await ada.end();
   }
@@ -98,6 +102,38 @@ describe('vendesk approvals, approve and reject', () => {
     const jobId = await prepareAsAda(50000);
     expect((await bolaDesk.run(['reject', jobId])).code).toBe(2);
     expect(await bolaDesk.json(['reject', jobId, '--note', 'not this month'])).toMatchObject({ state: 'rejected', note: 'not this month' });
+  });
+});
+
+describe('vendesk approvals JOB_ID', () => {
+  it("lists the job's rows as the team database stores them, a page at a time, with its digest", async () => {
+    const jobId = await prepareAsAda(30000);
+    const first = await bolaDesk.json<{ job: { id: string; itemsDigest: string; approvalsNeeded: number }; page: number; pages: number; rows: unknown[] }>(['approvals', jobId]);
+    expect(first).toMatchObject({ job: { id: jobId, approvalsNeeded: 1 }, page: 1, pages: 1 });
+    expect(first.rows).toEqual([
+      { row: 2, phone: '08031000002', account: null, network: 'MTN', product: 'airtime', amount: 150 },
+      { row: 3, phone: '08031000003', account: null, network: 'MTN', product: 'airtime', amount: 150 },
+    ]);
+    const digest = await cluster.superQuery('SELECT items_digest FROM vendesk.jobs WHERE id = $1', [jobId]);
+    expect(first.job.itemsDigest).toBe(digest.rows[0].items_digest);
+    const text = await bolaDesk.run(['approvals', jobId], 'globals first', { json: false });
+    expect(text.stdout).toContain(`rows digest ${first.job.itemsDigest.slice(0, 12)}`);
+    expect(text.stdout).toMatch(/08031000003 .*₦150\.00/);
+    expect((await bolaDesk.json<{ rows: unknown[] }>(['approvals', jobId, '--page', '2'])).rows).toEqual([]);
+    expect((await bolaDesk.run(['approvals', 'not-a-job'])).code).toBe(2);
+    expect((await bolaDesk.run(['approvals', '--page', '2'])).code).toBe(2);
+    const list = await bolaDesk.run(['approvals'], 'globals first', { json: false });
+    expect(list.stdout).toMatch(/Two approvers: never/);
+  });
+
+  it('lets only an admin set the approval policy', async () => {
+    const refused = await bolaDesk.run(['team', 'policy', '--dual-above', '1000']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error.code).toBe('team_refused');
+    expect((await bolaDesk.run(['team', 'policy'])).code).toBe(2);
+    expect((await bolaDesk.run(['team', 'policy', '--valid-for', '0'])).code).toBe(2);
+    const setting = await cluster.superQuery("SELECT value FROM vendesk.team_settings WHERE key = 'dual_approval_above_kobo'");
+    expect(setting.rows[0].value).toBeNull();
   });
 });
 

@@ -5,8 +5,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateTeamSchema, teamSchemaVersion } from '../../../src/main/team/teamMigrations';
-import { TEAM_SCHEMA_VERSION } from '../../../src/main/team/schema';
+import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src/main/team/schema';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
+import { joinDesk, prepareRaw, type Desk } from '../../support/teamJobs';
 
 let cluster: PostgresCluster;
 const clients: pg.Client[] = [];
@@ -29,22 +30,32 @@ async function login(name: string, roles: string[]): Promise<pg.Client> {
 
 const SHA = 'a'.repeat(64);
 
+const desks = new Map<pg.Client, Desk>();
+
+/** A job of three rows (1 to 3, ₦500 each) prepared by `client` on its own desktop. */
 async function prepare(client: pg.Client, sha: string | null = SHA, repeat = false): Promise<{ id: string; state: string; prepared_by: string; claim_scope: string }> {
-  const r = await client.query(
-    `SELECT * FROM vendesk.prepare_job('bulk', 'desk-1', 'Desk 1', 'local-1', 'payroll.xlsx', $1, $2, 3, 150000, 9000000, '{"rows":[]}'::jsonb)`,
-    [sha, repeat],
-  );
-  return r.rows[0];
+  const items = [1, 2, 3].map((row) => ({ row, phone: `0803100000${row}`, amountKobo: 50_000 }));
+  return prepareRaw(client, desks.get(client)!, { items, sha, repeat });
 }
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
   const setup = await connect(cluster.config());
-  expect(await migrateTeamSchema(setup)).toEqual({ applied: [1, 2, 3], version: TEAM_SCHEMA_VERSION });
+  expect(await migrateTeamSchema(setup)).toEqual({ applied: TEAM_MIGRATIONS.map((m) => m.version), version: TEAM_SCHEMA_VERSION });
   ada = await login('ada', ['vendesk_preparer']);
   bola = await login('bola', ['vendesk_approver']);
   dayo = await login('dayo', ['vendesk_preparer', 'vendesk_approver']);
   chidi = await login('chidi', ['vendesk_admin']);
+  // Each login registers its desktop before it writes anything (team schema 004).
+  for (const [client, desk] of [
+    [ada, { id: 'desk-1', name: 'Desk 1' }],
+    [bola, { id: 'desk-2', name: 'Desk 2' }],
+    [dayo, { id: 'desk-3', name: 'Desk 3' }],
+    [chidi, { id: 'desk-9', name: 'Desk 9' }],
+  ] as const) {
+    desks.set(client, desk);
+    await joinDesk(client, desk);
+  }
 });
 
 afterAll(async () => {
@@ -63,7 +74,7 @@ describe('setting up the team schema', () => {
     await cluster.superQuery('CREATE ROLE dba LOGIN CREATEROLE PASSWORD \'dba-secret-1\'');
     await cluster.superQuery('CREATE DATABASE teamtwo OWNER dba');
     const dba = await connect(cluster.config('dba', 'dba-secret-1', 'teamtwo'));
-    expect((await migrateTeamSchema(dba)).applied).toEqual([1, 2, 3]);
+    expect((await migrateTeamSchema(dba)).applied).toEqual(TEAM_MIGRATIONS.map((m) => m.version));
     const r = await dba.query("SELECT pg_has_role('dba', 'vendesk_owner', 'MEMBER') AS m");
     expect(r.rows[0].m).toBe(false);
     await expect(dba.query('DELETE FROM vendesk.audit_trail')).rejects.toThrow(/permission denied/);
@@ -163,7 +174,7 @@ describe('item claims', () => {
     expect(other.rows[0]).toMatchObject({ job_id: first.id, request_ref: 'ref-a0' });
     const deliberate = await ada.query(`SELECT * FROM vendesk.claim_item($1, 2, 50000, 'ref-r0', 'desk-1', 'Desk 1')`, [repeat.id]);
     expect(deliberate.rows[0]).toMatchObject({ job_id: repeat.id, request_ref: 'ref-r0' });
-    await expect(ada.query(`SELECT vendesk.claim_item($1, 1048577, 50000, 'ref-a3', 'desk-1', 'Desk 1')`, [first.id])).rejects.toThrow(/has no row 1048577/);
+    await expect(ada.query(`SELECT vendesk.claim_item($1, 1048577, 50000, 'ref-a3', 'desk-1', 'Desk 1')`, [first.id])).rejects.toThrow(/has no row 1048577|Row 1048577 is not one of the rows/);
     await expect(ada.query(`DELETE FROM vendesk.item_claims`)).rejects.toThrow(/permission denied/);
     const settled = await ada.query(`SELECT * FROM vendesk.settle_item($1, 2, 'succeeded', 'desk-1', 'Desk 1')`, [first.id]);
     expect(settled.rows[0].outcome).toBe('succeeded');

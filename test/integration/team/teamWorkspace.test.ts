@@ -9,6 +9,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src/main/team/schema';
+import { joinDesk, prepareRaw } from '../../support/teamJobs';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { startTestApp, type TestApp } from '../../support/testApp';
 
@@ -33,9 +35,9 @@ async function sqlAs(user: string): Promise<pg.Client> {
 /** A job prepared by `user` straight through the schema (the bulk flow's own preparing comes later). */
 async function prepareAs(user: string, sha: string, totalKobo = 300000): Promise<string> {
   const c = await sqlAs(user);
-  const preview = { kind: 'airtime', rows: [{ row: 2, phone: '08031234567', network: 'MTN', product: 'Airtime', amountKobo: totalKobo }], moreRows: 0 };
-  const r = await c.query(`SELECT id FROM vendesk.prepare_job('bulk', 'desk-x', 'Ada PC', 'l1', 'payroll.xlsx', $1, false, 1, $2, 1000000, $3)`, [sha, totalKobo, preview]);
-  return r.rows[0].id as string;
+  const desk = { id: `desk-${user}`, name: 'Ada PC' };
+  await joinDesk(c, desk);
+  return (await prepareRaw(c, desk, { items: [{ row: 2, phone: '08031234567', amountKobo: totalKobo }], sha, walletKobo: 1_000_000 })).id;
 }
 
 beforeAll(async () => {
@@ -64,7 +66,7 @@ describe('joining a team', () => {
 
   it('creates the schema on the first join, then lets members join', async () => {
     const first = await setup.call('team.join', { url: url('dba'), password: pw.dba, desktopName: 'IT desk' });
-    expect(first).toMatchObject({ joined: true, user: 'dba', migrated: [1, 2, 3], schemaVersion: 3, desktopName: 'IT desk', problem: null });
+    expect(first).toMatchObject({ joined: true, user: 'dba', migrated: TEAM_MIGRATIONS.map((m) => m.version), schemaVersion: TEAM_SCHEMA_VERSION, desktopName: 'IT desk', problem: null });
     pw.ada = await cluster.createLogin('ada', ['vendesk_preparer']);
     pw.bola = await cluster.createLogin('bola', ['vendesk_approver']);
     pw.nobody = await cluster.createLogin('nobody');
@@ -89,7 +91,9 @@ describe('approvals between two desktops', () => {
     expect(waiting.map((j) => j.id)).toContain(jobId);
     const job = waiting.find((j) => j.id === jobId)!;
     expect(job).toMatchObject({ state: 'awaiting_approval', preparedBy: 'ada', preparedOn: 'Ada PC', totalKobo: 300000, walletKobo: 1000000, walletAfterKobo: 700000 });
-    expect(job.preview.rows).toEqual([{ row: 2, phone: '08031234567', network: 'MTN', product: 'Airtime', amountKobo: 300000 }]);
+    // The preview is derived by the database from the stored items (team schema 004): the product is the kind when the row has no plan.
+    expect(job.preview.rows).toEqual([{ row: 2, phone: '08031234567', network: 'MTN', product: 'airtime', amountKobo: 300000 }]);
+    expect(job.itemsDigest).toMatch(/^[0-9a-f]{64}$/);
     const decided = await bola.call('approvals.decide', { jobId, decision: 'approve', note: 'Matches HR list' });
     expect(decided).toMatchObject({ state: 'approved', decidedBy: 'bola', decisionNote: 'Matches HR list' });
     expect((await ada.call('approvals.list', { state: 'approved' })).map((j) => j.id)).toContain(jobId);
@@ -125,6 +129,24 @@ describe('approvals between two desktops', () => {
     );
     expect(await ada.call('approvals.list', { state: 'waiting', jobIds: [rejected] })).toEqual([]);
     await expect(ada.call('approvals.list', { state: 'all', jobIds: ['not-a-job'] })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+});
+
+describe('the approval policy through the contract', () => {
+  it('needs two approvers above the amount an admin sets: 1 of 2, then approved; the rows are read a page at a time', async () => {
+    await expect(bola.call('team.setPolicy', { dualApprovalAboveKobo: 100_000 })).rejects.toMatchObject({ code: 'team_refused' });
+    const set = await setup.call('team.setPolicy', { dualApprovalAboveKobo: 100_000, approvalValidMinutes: 1440 });
+    expect(set).toMatchObject({ dualApprovalAboveKobo: 100_000, approvalValidMinutes: 1440 });
+    expect(await bola.call('team.status', {})).toMatchObject({ dualApprovalAboveKobo: 100_000, approvalValidMinutes: 1440 });
+    const jobId = await prepareAs('ada', 'c'.repeat(64), 250_000);
+    const first = await bola.call('approvals.decide', { jobId, decision: 'approve', note: '' });
+    expect(first).toMatchObject({ state: 'awaiting_approval', approvedBy: ['bola'], approvalsNeeded: 2 });
+    await expect(bola.call('approvals.decide', { jobId, decision: 'approve', note: '' })).rejects.toMatchObject({ code: 'team_job_state', message: expect.stringMatching(/You approved job .* already/) });
+    const second = await setup.call('approvals.decide', { jobId, decision: 'approve', note: 'second pair of eyes' });
+    expect(second).toMatchObject({ state: 'approved', approvedBy: ['bola', 'dba'], approvalsNeeded: 2 });
+    const rows = await bola.call('approvals.rows', { jobId, page: 1, pageSize: 50 });
+    expect(rows).toMatchObject({ page: 1, pages: 1, rows: [{ row: 2, phone: '08031234567', amountKobo: 250_000 }] });
+    await setup.call('team.setPolicy', { dualApprovalAboveKobo: null, approvalValidMinutes: null });
   });
 });
 

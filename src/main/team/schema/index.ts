@@ -6,6 +6,7 @@ import type { TeamMigration } from './teamMigration';
 import { teamCoreMigration } from './001_team_core';
 import { singlePurchasesAndAuditMigration } from './002_single_purchases_and_audit';
 import { teamJobItemsMigration } from './003_team_job_items';
+import { approvalBindsItemsMigration } from './004_approval_binds_items';
 
 export type { TeamMigration } from './teamMigration';
 
@@ -13,6 +14,7 @@ export const TEAM_MIGRATIONS: TeamMigration[] = [
   teamCoreMigration,
   singlePurchasesAndAuditMigration,
   teamJobItemsMigration,
+  approvalBindsItemsMigration,
   // (add one import and one entry per migration file, in number order)
 ];
 

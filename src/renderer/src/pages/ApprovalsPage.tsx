@@ -7,7 +7,7 @@ import { TabbedPage } from '../components/TabbedPage';
 import { AuditTrailTools } from '../components/team/AuditTrailTools';
 import { TeamJobCard } from '../components/team/TeamJobCard';
 import { teamErrorTitle } from '../components/team/teamLabels';
-import { formatAgo } from '../format';
+import { formatAgo, formatCount, formatNaira } from '../format';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 type Tab = Exclude<ApprovalStateFilter, 'all'> | 'audit';
@@ -17,6 +17,18 @@ const EMPTY: Record<Exclude<Tab, 'audit'>, string> = {
   approved: 'No approved jobs yet.',
   rejected: 'No rejected jobs.',
 };
+
+/** The team's approval policy, as the team database enforces it. */
+function PolicyLine({ policy }: { policy: TeamStatusView }) {
+  return (
+    <Text size="sm" data-testid="approvals-policy">
+      <b>The team’s policy</b> (set by an admin, enforced by the team database):{' '}
+      {policy.approvalThresholdKobo === null ? 'single purchases need no approval' : `a single LIVE purchase above ${formatNaira(policy.approvalThresholdKobo)} needs approval`};{' '}
+      {policy.dualApprovalAboveKobo === null ? 'one approver (not the preparer) for any amount' : `a job above ${formatNaira(policy.dualApprovalAboveKobo)} needs two approvers, neither the preparer`};{' '}
+      {policy.approvalValidMinutes === null ? 'an approval does not expire' : `nothing more is sent under an approval after ${formatCount(policy.approvalValidMinutes)} minute(s)`}.
+    </Text>
+  );
+}
 
 /** The jobs of one tab, newest first, refreshed every 20 seconds (another member may decide or prepare meanwhile). */
 function JobsTab({ state, status }: { state: Exclude<Tab, 'audit'>; status: TeamStatusView }) {
@@ -34,6 +46,7 @@ function JobsTab({ state, status }: { state: Exclude<Tab, 'audit'>; status: Team
   const list = jobs.data ?? [];
   return (
     <Stack gap="md">
+      <PolicyLine policy={status} />
       <Group justify="space-between">
         <Text size="sm" c="dimmed" aria-live="polite">
           {jobs.data ? `${list.length} job(s) · checked ${formatAgo(loadedAt)}` : 'Reading the team database…'}

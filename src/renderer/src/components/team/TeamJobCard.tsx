@@ -1,10 +1,12 @@
-import { Alert, Badge, Button, Card, Group, Modal, ScrollArea, SimpleGrid, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Modal, Pagination, ScrollArea, SimpleGrid, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type ReactNode } from 'react';
 import type { TeamJobView, TeamStatusView } from '../../../../shared/contract/team';
 import { bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
+import { useOperation } from '../../hooks/useOperation';
+import { shortDigest } from '../../../../shared/teamDigest';
 import { ErrorNotice } from '../ErrorNotice';
 import { TableHead } from '../TableHead';
 import { ApprovedJobActions } from './ApprovedJobActions';
@@ -25,7 +27,6 @@ function Figure({ label, value, testId, color }: { label: string; value: string;
 
 /** What the approver needs to decide: the figures, who prepared it where and when, the same-file flag and the rows. */
 export function TeamJobSummary({ job }: { job: TeamJobView }) {
-  const rows = job.preview.rows;
   return (
     <Stack gap="sm">
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="xs">
@@ -58,15 +59,33 @@ export function TeamJobSummary({ job }: { job: TeamJobView }) {
           </Text>
         </Alert>
       )}
-      {rows.length > 0 && (
+      <Text size="sm" data-testid="team-job-digest">
+        Rows digest <b style={{ fontFamily: 'monospace' }}>{shortDigest(job.itemsDigest)}</b> — computed by the team database from the rows it stores; each desktop checks it before it sends anything.
+      </Text>
+      <TeamJobRows job={job} />
+    </Stack>
+  );
+}
+
+const ROWS_PAGE = 50;
+
+/** The job's rows as the team database stores them (what is bought), a page at a time. */
+function TeamJobRows({ job }: { job: TeamJobView }) {
+  const [page, setPage] = useState(1);
+  const rows = useOperation('approvals.rows', { jobId: job.id, page, pageSize: ROWS_PAGE });
+  return (
+    <Stack gap={4}>
+      <ErrorNotice error={rows.error} onRetry={() => void rows.reload()} title={teamErrorTitle(rows.error?.code, 'The rows could not be read')} />
+      {rows.data && rows.data.rows.length > 0 && (
         <ScrollArea.Autosize mah={260} type="auto" offsetScrollbars>
-          <Table striped verticalSpacing={4} aria-label={`Rows of ${job.fileName ?? 'the job'}`}>
-            <TableHead columns={['Row', 'Number', 'Network', 'Product', { label: 'Amount', right: true }]} />
+          <Table striped verticalSpacing={4} aria-label={`Rows of ${job.fileName ?? 'the job'}`} data-testid="team-job-row-table">
+            <TableHead columns={['Row', 'Number', 'Meter or smartcard', 'Network', 'Product', { label: 'Amount', right: true }]} />
             <Table.Tbody>
-              {rows.map((r) => (
+              {rows.data.rows.map((r) => (
                 <Table.Tr key={r.row}>
                   <Table.Td>{r.row}</Table.Td>
-                  <Table.Td>{r.phone}</Table.Td>
+                  <Table.Td>{r.phone ?? '—'}</Table.Td>
+                  <Table.Td>{r.account && r.account !== r.phone ? r.account : '—'}</Table.Td>
                   <Table.Td>{r.network ?? '—'}</Table.Td>
                   <Table.Td>{r.product}</Table.Td>
                   <Table.Td ta="right">{formatNaira(r.amountKobo)}</Table.Td>
@@ -76,10 +95,13 @@ export function TeamJobSummary({ job }: { job: TeamJobView }) {
           </Table>
         </ScrollArea.Autosize>
       )}
-      {job.preview.moreRows > 0 && (
-        <Text size="xs" c="dimmed">
-          and {formatCount(job.preview.moreRows)} more row(s) not shown here (the preview keeps the first {formatCount(rows.length)}); the total above counts them all.
-        </Text>
+      {rows.data && rows.data.pages > 1 && (
+        <Group gap="xs">
+          <Pagination total={rows.data.pages} value={page} onChange={setPage} size="sm" aria-label="Pages of rows" />
+          <Text size="xs" c="dimmed">
+            {formatCount(ROWS_PAGE)} rows a page
+          </Text>
+        </Group>
       )}
     </Stack>
   );
@@ -87,11 +109,18 @@ export function TeamJobSummary({ job }: { job: TeamJobView }) {
 
 /** Who decided, when, and why. */
 export function TeamDecision({ job }: { job: TeamJobView }) {
+  if (job.state === 'awaiting_approval' && job.approvedBy.length > 0) {
+    return (
+      <Text size="sm" data-testid="team-job-decision">
+        {job.approvedBy.length} of {job.approvalsNeeded} approvals: approved by <b>{job.approvedBy.join(', ')}</b>. Another approver (not the preparer) is needed before anything is bought.
+      </Text>
+    );
+  }
   if (!job.decidedBy) return null;
   const approved = job.state !== 'rejected';
   return (
     <Text size="sm" data-testid="team-job-decision">
-      {approved ? 'Approved' : 'Rejected'} by <b>{job.decidedBy}</b>
+      {approved ? 'Approved' : 'Rejected'} by <b>{approved && job.approvedBy.length > 1 ? job.approvedBy.join(' and ') : job.decidedBy}</b>
       {job.decidedAt ? `, ${formatDateTime(job.decidedAt)}` : ''}
       {job.decisionNote ? `: “${job.decisionNote}”` : ''}
     </Text>
@@ -165,6 +194,7 @@ function DecideButtons({ job, onDecided }: { job: TeamJobView; onDecided: (job: 
 export function TeamJobCard({ job, status, onDecided, extra }: { job: TeamJobView; status: TeamStatusView | undefined; onDecided: (job: TeamJobView) => void; extra?: ReactNode }) {
   const mine = status?.user === job.preparedBy;
   const waiting = job.state === 'awaiting_approval';
+  const approvedByMe = status?.user !== undefined && status.user !== null && job.approvedBy.includes(status.user);
   return (
     <Card withBorder padding="lg" component="article" aria-label={`${teamJobKindLabel(job)}: ${job.fileName ?? job.id}`} data-testid="team-job">
       <Stack gap="sm">
@@ -186,7 +216,12 @@ export function TeamJobCard({ job, status, onDecided, extra }: { job: TeamJobVie
             You prepared this job, so another member approves it: the team database does not accept an approval from its preparer.
           </Alert>
         )}
-        {waiting && !mine && mayDecide(status) && <DecideButtons job={job} onDecided={onDecided} />}
+        {waiting && !mine && approvedByMe && (
+          <Text size="sm" c="dimmed" data-testid="team-job-approved-by-me">
+            You approved this job. It needs a second approver — neither you nor its preparer — before anything is bought.
+          </Text>
+        )}
+        {waiting && !mine && !approvedByMe && mayDecide(status) && <DecideButtons job={job} onDecided={onDecided} />}
         {waiting && !mine && !mayDecide(status) && (
           <Text size="sm" c="dimmed">
             An approver or admin decides this job; your role prepares jobs only.

@@ -1,0 +1,154 @@
+/**
+ * Every desktop checks, before it sends, that the rows it is about to buy are the rows approved
+ * (issue 23): the digest of its rows against the one the team database computed at prepare time.
+ * Attacked twice against a real PostgreSQL and the sandbox (one organisation, LIVE): the preparer's
+ * own local job changed after approval (a recipient swapped in its SQLite), and a team job's
+ * stored rows changed in PostgreSQL by a superuser with triggers off before another desktop runs
+ * it; and an approved single purchase whose kept request changed on the preparer's desktop. Each is refused with `approval_mismatch`, and the service's log shows nothing bought.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../../src/main/app';
+import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
+import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
+import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
+import { runInProcess, type CliRun } from '../cli/cliHarness';
+
+const TOKEN = 'digest-check-org-81c4';
+let cluster: PostgresCluster;
+let sandbox: SandboxHandle;
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-team-digest-'));
+const service = () => ({ sandbox, token: TOKEN });
+
+interface Desk {
+  name: string;
+  dataDir: string;
+  run(args: string[]): Promise<CliRun>;
+}
+
+function desk(name: string): Desk {
+  const dataDir = path.join(root, name);
+  fs.mkdirSync(dataDir);
+  return { name, dataDir, run: (args) => runInProcess(['--data-dir', dataDir, '--base-url', sandbox.url, '--json', ...args], { VENDESK_TOKEN: TOKEN }) };
+}
+
+async function joinAs(d: Desk, role: string, password: string): Promise<void> {
+  const file = path.join(root, `${d.name}-${role}.pw`);
+  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  const r = await d.run(['team', 'join', '--url', `postgres://${role}@127.0.0.1:${cluster.port}/postgres`, '--password-file', file, '--desktop-name', `${d.name} PC`]);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+}
+
+/** Submits a sheet on ada's desktop (it waits for approval) and has bola approve it: the local and team job ids. */
+async function approvedJob(sheet: string, total: string): Promise<{ localJob: string; teamJob: string }> {
+  const r = await ada.run(['bulk', 'submit', sheet, '--kind', 'airtime', '--yes', '--confirm-total', total]);
+  expect(r.code, r.stdout + r.stderr).toBe(4);
+  const [, localJob, teamJob] = /Bulk job (\S+) waits for approval by another team member \(team job ([0-9a-f-]{36})/.exec(JSON.parse(r.stdout).error.message) ?? [];
+  expect((await bola.run(['approve', teamJob])).code).toBe(0);
+  return { localJob, teamJob };
+}
+
+async function boughtFor(phones: string[]) {
+  return (await sandboxLog(service())).filter((e) => phones.includes(e.phone_number));
+}
+
+let ada: Desk;
+let bola: Desk;
+let chidi: Desk;
+
+beforeAll(async () => {
+  cluster = await startPostgresCluster();
+  sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
+  ada = desk('ada');
+  bola = desk('bola');
+  chidi = desk('chidi');
+  await joinAs(ada, cluster.superuser, cluster.superuserPassword);
+  await joinAs(ada, 'ada', await cluster.createLogin('ada', ['vendesk_preparer']));
+  await joinAs(bola, 'bola', await cluster.createLogin('bola', ['vendesk_approver']));
+  await joinAs(chidi, 'chidi', await cluster.createLogin('chidi', ['vendesk_preparer']));
+}, 120_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+  await cluster?.stop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('a desktop sends only the rows that were approved', () => {
+  it("refuses the preparer's resume when a recipient of its local job was swapped after approval", async () => {
+    const phones = [0, 1].map((i) => mtnPhone(5100 + i));
+    const swapped = mtnPhone(5199);
+    const { localJob, teamJob } = await approvedJob(writeCsv(ada.dataDir, 'payroll.csv', airtimeRows(2, 100, 5100)), '200');
+    // Same count, same total: only the digest shows the swap.
+    const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
+    try {
+      expect(app.db.prepare('UPDATE bulk_items SET phone = ? WHERE job_id = ? AND phone = ?').run(swapped, localJob, phones[1]).changes).toBe(1);
+    } finally {
+      await app.close();
+    }
+    const wallet = await sandboxWalletKobo(service());
+    const r = await ada.run(['bulk', 'resume', localJob]);
+    expect(r.code, r.stdout).toBe(1);
+    const error = JSON.parse(r.stdout).error as { code: string; message: string };
+    expect(error.code).toBe('approval_mismatch');
+    expect(error.message).toMatch(new RegExp(`are not the rows that were approved in team job ${teamJob} \\(their digest is [0-9a-f]{12}, the approved one [0-9a-f]{12}\\)\\. Nothing was bought\\.`));
+    expect(await boughtFor([...phones, swapped])).toEqual([]);
+    expect(await sandboxWalletKobo(service())).toBe(wallet);
+    const claims = await cluster.superQuery<{ n: number }>('SELECT count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1', [teamJob]);
+    expect(claims.rows[0].n).toBe(0);
+  });
+
+  it("refuses purchases resume when the preparer's kept request was changed after approval (same number and amount, another network)", async () => {
+    const phone = mtnPhone(5400);
+    await cluster.superQuery("UPDATE vendesk.team_settings SET value = '100000' WHERE key = 'single_purchase_approval_kobo'");
+    try {
+      const held = await ada.run(['buy', 'airtime', '--phone', phone, '--amount', '1500', '--yes']);
+      expect(held.code, held.stdout).toBe(4);
+      const teamJob = /team job ([0-9a-f-]{36})/.exec(JSON.parse(held.stdout).error.message)?.[1] ?? '';
+      expect((await bola.run(['approve', teamJob])).code).toBe(0);
+      // The request kept on ada's desktop is changed: the number and amount the hold compares stay.
+      const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
+      try {
+        const row = app.db.prepare('SELECT request FROM team_single_purchases WHERE team_job_id = ?').get(teamJob) as { request: string };
+        const request = { ...(JSON.parse(row.request) as Record<string, unknown>), network: 'Glo' };
+        app.db.prepare('UPDATE team_single_purchases SET request = ? WHERE team_job_id = ?').run(JSON.stringify(request), teamJob);
+      } finally {
+        await app.close();
+      }
+      const wallet = await sandboxWalletKobo(service());
+      const r = await ada.run(['purchases', 'resume', teamJob]);
+      expect(r.code, r.stdout).toBe(1);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'approval_mismatch', message: expect.stringMatching(/are not the rows that were approved in team job .*Nothing was bought\./) });
+      expect(await boughtFor([phone])).toEqual([]);
+      expect(await sandboxWalletKobo(service())).toBe(wallet);
+    } finally {
+      await cluster.superQuery("UPDATE vendesk.team_settings SET value = 'null' WHERE key = 'single_purchase_approval_kobo'");
+    }
+  });
+
+  it('refuses Run here (bulk adopt) of a job whose stored rows a superuser changed after approval', async () => {
+    const phones = [0, 1].map((i) => mtnPhone(5200 + i));
+    const swapped = mtnPhone(5299);
+    const { teamJob } = await approvedJob(writeCsv(ada.dataDir, 'bonus.csv', airtimeRows(2, 100, 5200)), '200');
+    await cluster.superQuery(
+      `BEGIN; SET LOCAL session_replication_role = replica;
+       UPDATE vendesk.job_items SET item = jsonb_set(item, '{phone}', '"${swapped}"') WHERE job_id = '${teamJob}' AND item->>'phone' = '${phones[0]}';
+       COMMIT;`,
+    );
+    const wallet = await sandboxWalletKobo(service());
+    const r = await chidi.run(['bulk', 'adopt', teamJob]);
+    expect(r.code, r.stdout).toBe(1);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'approval_mismatch', message: expect.stringMatching(/Nothing was bought\./) });
+    expect(await boughtFor([...phones, swapped])).toEqual([]);
+    expect(await sandboxWalletKobo(service())).toBe(wallet);
+    // Untouched, the same kind of job runs here: the check passes for the rows approved.
+    const good = await approvedJob(writeCsv(ada.dataDir, 'bonus 2.csv', airtimeRows(2, 100, 5300)), '200');
+    const ran = await chidi.run(['bulk', 'adopt', good.teamJob]);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    const bought = await boughtFor([0, 1].map((i) => mtnPhone(5300 + i)));
+    expect(bought.map((e) => e.status)).toEqual(['SUCCESS', 'SUCCESS']);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * Team jobs written through raw SQL, as a (modified) client could: each login registers its
+ * desktop (`record_join`) before anything else, and a job is prepared with its items
+ * (`prepare_bulk_job`; `prepare_job` is not callable by members since team schema 004).
+ */
+import type pg from 'pg';
+
+export interface RawItem {
+  row: number;
+  phone: string;
+  amountKobo: number;
+  network?: string;
+  productCode?: string;
+  account?: string;
+}
+
+export interface Desk {
+  id: string;
+  name: string;
+}
+
+/** Registers the login's desktop (the first call binds the id to the login). */
+export async function joinDesk(client: pg.ClientBase, desk: Desk): Promise<void> {
+  await client.query('SELECT vendesk.record_join($1, $2)', [desk.id, desk.name]);
+}
+
+/** The items as a desktop stores them in `job_items.item`. */
+export function storedItems(items: RawItem[]): Record<string, unknown>[] {
+  return items.map((i) => ({
+    rowNumber: i.row,
+    phone: i.phone,
+    network: i.network ?? 'MTN',
+    productCode: i.productCode ?? '',
+    account: i.account ?? null,
+    amountKobo: i.amountKobo,
+  }));
+}
+
+/** The preview an approver is shown of these items. */
+export function previewOf(items: RawItem[]): Record<string, unknown> {
+  return {
+    kind: 'airtime',
+    rows: items.map((i) => ({ row: i.row, phone: i.phone, network: i.network ?? 'MTN', product: i.productCode || 'airtime', amountKobo: i.amountKobo })),
+    moreRows: 0,
+  };
+}
+
+/** Items of `count` rows (2, 3, …) of `amountKobo` each. */
+export function rowsOf(count: number, amountKobo: number, firstPhone = 8031000001): RawItem[] {
+  return Array.from({ length: count }, (_, n) => ({ row: n + 2, phone: `0${firstPhone + n}`, amountKobo }));
+}
+
+export async function prepareRaw(
+  client: pg.ClientBase,
+  desk: Desk,
+  options: { items: RawItem[]; sha?: string | null; repeat?: boolean; fileName?: string; walletKobo?: number | null; preview?: Record<string, unknown> },
+): Promise<{ id: string; state: string; prepared_by: string; claim_scope: string; items_digest: string; preview: Record<string, unknown> }> {
+  const items = options.items;
+  const total = items.reduce((s, i) => s + i.amountKobo, 0);
+  const r = await client.query(
+    'SELECT * FROM vendesk.prepare_bulk_job($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
+    [
+      desk.id,
+      desk.name,
+      'local-1',
+      options.fileName ?? 'payroll.xlsx',
+      options.sha ?? null,
+      options.repeat ?? false,
+      items.length,
+      total,
+      options.walletKobo === undefined ? 9_000_000 : options.walletKobo,
+      JSON.stringify(options.preview ?? previewOf(items)),
+      JSON.stringify({ bulkKind: 'airtime' }),
+      JSON.stringify(storedItems(items)),
+    ],
+  );
+  return r.rows[0];
+}
