@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { AuditVerifyView, TeamJobView, TeamStatusView } from '../../shared/contract/team';
+import { AppError } from '../../shared/appError';
+import type { AuditVerifyView, TeamJobView, TeamJoinResult, TeamStatusView } from '../../shared/contract/team';
 import { parseTeamUrl } from '../../main/team/teamLink';
 import { formatNaira, parseNairaText } from '../../shared/money';
 import { command, dateRangeOptions, requireOption, requirePositional, stringOption, UsageError, type CliContext } from '../cliCommand';
@@ -29,6 +30,20 @@ const statusShape = z.strictObject({
   approvalThreshold: nairaOrNull.describe('single purchases above it need approval; null: none do'),
   problem: z.string().nullable().describe('why the database could not be read just now'),
   auditQueued: z.number().describe("audit rows of this desktop's actions waiting to be written to the team database"),
+  setup: z
+    .strictObject({
+      finished: z.boolean().describe('no login role but a superuser can create roles, become vendesk_owner or a superuser'),
+      problems: z.array(
+        z.strictObject({
+          role: z.string(),
+          kind: z.enum(['createrole', 'owner', 'superuser', 'owner_login']),
+          message: z.string(),
+          fix: z.string().describe('the SQL that removes the power'),
+        }),
+      ),
+    })
+    .nullable()
+    .describe('null when the database could not be read'),
 });
 
 function statusJson(s: TeamStatusView): z.infer<typeof statusShape> {
@@ -43,7 +58,18 @@ function statusJson(s: TeamStatusView): z.infer<typeof statusShape> {
     approvalThreshold: toNairaOrNull(s.approvalThresholdKobo),
     problem: s.problem,
     auditQueued: s.auditQueued,
+    setup: s.setup,
   };
+}
+
+/** The setup check in words: finished, or each role that could still forge and what removes it. */
+function setupText(s: TeamStatusView): string[] {
+  if (!s.setup) return [];
+  if (s.setup.finished) return ['Setup:         finished (no login role but a superuser can create roles or become the owner)'];
+  return [
+    'Setup:         NOT finished — these roles could forge an approval:',
+    ...s.setup.problems.flatMap((p) => [`  ${p.message}`, `    Fix: ${p.fix}`]),
+  ];
 }
 
 function statusText(s: TeamStatusView): string {
@@ -55,8 +81,23 @@ function statusText(s: TeamStatusView): string {
     `Approval above: ${s.approvalThresholdKobo === null ? 'no single-purchase threshold' : formatNaira(s.approvalThresholdKobo)}`,
   ];
   if (s.auditQueued > 0) lines.push(`Audit rows waiting: ${s.auditQueued} (written when the team database answers)`);
+  lines.push(...setupText(s));
   if (s.problem) lines.push(`Problem: ${s.problem}`);
   return lines.join('\n');
+}
+
+/** What the setup join says: the schema is ready, this desktop is not joined, the roles come next. */
+function setupJoinText(j: TeamJoinResult): string {
+  const step = j.migrated.length > 0 ? `set up (step${j.migrated.length > 1 ? 's' : ''} ${j.migrated.join(', ')})` : 'already current';
+  return [
+    `The schema is ready (version ${j.schemaVersion}, ${step}); now create the team's roles.`,
+    j.joined
+      ? `This desktop stays joined as ${j.user}; the setup role's password is not kept here.`
+      : 'This desktop is not joined: the setup role holds no team role, and its password is not kept here.',
+    'Next, as described in docs/team.md: create one login role per person and grant it vendesk_preparer, vendesk_approver or vendesk_admin;',
+    "then end the setup (the setup role gives up CREATEROLE), and each person joins with their own role.",
+    ...setupText(j),
+  ].join('\n');
 }
 
 /** The database password: from `--password-file` (first line) or VENDESK_TEAM_PASSWORD. */
@@ -87,7 +128,10 @@ export const teamJoinCommand = command({
     { name: 'password-file', kind: 'string', description: "File whose first line is your role's password (or env VENDESK_TEAM_PASSWORD)" },
     { name: 'desktop-name', kind: 'string', description: 'How the audit trail names this desktop (default: the computer name)' },
   ],
-  output: statusShape.extend({ migrated: z.array(z.number()).describe('schema steps this join applied') }),
+  output: statusShape.extend({
+    migrated: z.array(z.number()).describe('schema steps this join applied'),
+    setupRole: z.boolean().describe("joined with the setup role: the schema is ready, this desktop is not joined; create the team's roles next"),
+  }),
   async run(ctx) {
     const url = requireOption(ctx.args, 'url');
     parseTeamUrl(url); // an address holding a password is refused before anything else
@@ -95,7 +139,9 @@ export const teamJoinCommand = command({
     const desktopName = stringOption(ctx.args, 'desktop-name');
     const joined = await ctx.call('team.join', { url, password, ...(desktopName ? { desktopName } : {}) });
     const migratedText = joined.migrated.length > 0 ? `\nSet up vendesk's schema in the database (step${joined.migrated.length > 1 ? 's' : ''} ${joined.migrated.join(', ')}).` : '';
-    return { json: { ...statusJson(joined), migrated: joined.migrated }, text: `${statusText(joined)}${migratedText}` };
+    const json = { ...statusJson(joined), migrated: joined.migrated, setupRole: joined.setupRole };
+    if (joined.setupRole) return { json, text: setupJoinText(joined) };
+    return { json, text: `${statusText(joined)}${migratedText}` };
   },
 });
 
@@ -108,6 +154,22 @@ export const teamStatusCommand = command({
   async run(ctx) {
     const s = await ctx.call('team.status', {});
     return { json: statusJson(s), text: statusText(s) };
+  },
+});
+
+export const teamDoctorCommand = command({
+  path: ['team', 'doctor'],
+  summary: 'Checks that the team database leaves no forger: names each login role (not a superuser) that may create roles or can become vendesk_owner',
+  usage: 'vendesk team doctor [--json]',
+  options: [],
+  output: statusShape,
+  exitCodes: { 0: 'the setup is finished: no such role', 1: 'a role could forge an approval (each is named with the SQL that removes its power), or the database could not be read' },
+  async run(ctx) {
+    const s = await ctx.call('team.status', {});
+    if (!s.joined) throw new AppError('team_not_joined', 'This desktop is not joined to a team database.', 'Join with your own role first (`vendesk team join --url postgres://USER@HOST:PORT/DATABASE --password-file FILE`).');
+    const finished = s.setup?.finished === true;
+    const text = s.setup ? setupText(s).join('\n') : `The team database could not be read: ${s.problem ?? 'unknown problem'}`;
+    return { exitCode: finished ? 0 : 1, json: statusJson(s), text };
   },
 });
 
@@ -329,4 +391,4 @@ export const purchasesResumeCommand = command({
   },
 });
 
-export const TEAM_COMMANDS = [teamJoinCommand, teamStatusCommand, teamThresholdCommand, purchasesResumeCommand, approvalsCommand, decideCommand('approve'), decideCommand('reject'), auditVerifyCommand, auditExportCommand, teamLeaveCommand];
+export const TEAM_COMMANDS = [teamJoinCommand, teamStatusCommand, teamDoctorCommand, teamThresholdCommand, purchasesResumeCommand, approvalsCommand, decideCommand('approve'), decideCommand('reject'), auditVerifyCommand, auditExportCommand, teamLeaveCommand];

@@ -15,15 +15,17 @@ import type {
   TeamJobView,
   TeamJoinResult,
   TeamRole,
+  TeamSetupCheck,
   TeamStatusView,
 } from '../../shared/contract/team';
 import type { App } from '../app';
 import { exportFileName, exportsDir } from '../files';
 import { exportAuditTrail, verifyAuditTrail } from './auditTrail';
 import { flushTeamAudit, queuedTeamAuditRows } from './teamAuditOutbox';
-import { teamError } from './teamErrors';
+import { teamError, type TeamCall } from './teamErrors';
 import { checkTeamPasswordCanBeKept, defaultDesktopName, desktopId, forgetTeamLink, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
 import { migrateTeamSchema, notMemberError, teamSchemaVersion } from './teamMigrations';
+import { applyDatabaseLimits, teamSetupProblems } from './teamSetup';
 import path from 'node:path';
 
 const AUDIT_HEAD_KEY = 'team.auditHead';
@@ -121,8 +123,8 @@ export class TeamWorkspace {
     return link;
   }
 
-  /** Runs `fn` with a pooled connection as this desktop's team member. */
-  async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  /** Runs `fn` with a pooled connection as this desktop's team member (`call` words a refusal). */
+  async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>, call?: TeamCall): Promise<T> {
     const link = this.requireLink();
     if (!this.pool) {
       const password = teamPassword(this.app);
@@ -151,7 +153,7 @@ export class TeamWorkspace {
       return await fn(client);
     } catch (e) {
       if ((e as { code?: string }).code === undefined || /terminated|ECONNRESET/i.test(String((e as Error).message))) broken ??= e as Error;
-      throw teamError(e);
+      throw teamError(e, call);
     } finally {
       client.off('error', onError);
       client.release(broken);
@@ -163,22 +165,36 @@ export class TeamWorkspace {
     checkTeamPasswordCanBeKept(this.app, input.password);
     const client = new pg.Client(teamClientConfig(parsed.url, input.password));
     let migrated: number[];
+    let setupOnly: { version: number; setup: TeamSetupCheck } | null = null;
     const desktopName = input.desktopName ?? this.link()?.desktopName ?? defaultDesktopName();
     try {
       await client.connect();
-      migrated = (await migrateTeamSchema(client)).applied;
+      const migration = await migrateTeamSchema(client);
+      migrated = migration.applied;
       const roles = await rolesOf(client);
-      if (roles.length === 0) throw notMemberError(parsed.user);
-      await client.query('SELECT vendesk.record_join($1, $2)', [desktopId(this.app), desktopName]);
+      if (roles.length === 0) {
+        // The setup role (it may create roles and holds no team role): the schema is ready; the
+        // team's roles come next. Its password is not kept on this desktop, which stays unjoined.
+        if (!(await mayCreateRoles(client))) throw notMemberError(parsed.user);
+        await applyDatabaseLimits(client);
+        const problems = await teamSetupProblems(client);
+        setupOnly = { version: migration.version, setup: { finished: problems.length === 0, problems } };
+      } else {
+        await client.query('SELECT vendesk.record_join($1, $2)', [desktopId(this.app), desktopName]);
+      }
     } catch (e) {
-      throw teamError(e);
+      throw teamError(e, 'record');
     } finally {
       await client.end().catch(() => undefined);
+    }
+    if (setupOnly) {
+      const status = await this.status();
+      return { ...status, schemaVersion: setupOnly.version, setup: setupOnly.setup, migrated, setupRole: true };
     }
     await this.closePool();
     saveTeamLink(this.app, { url: parsed.url, user: parsed.user, database: parsed.database, desktopName, joinedAt: new Date().toISOString() }, input.password);
     this.app.settings.delete(AUDIT_HEAD_KEY);
-    return { ...(await this.status()), migrated };
+    return { ...(await this.status()), migrated, setupRole: false };
   }
 
   async leave(): Promise<TeamStatusView> {
@@ -202,6 +218,7 @@ export class TeamWorkspace {
       approvalThresholdKobo: null,
       problem: null,
       auditQueued: 0,
+      setup: null,
     };
     if (!link) return base;
     await flushTeamAudit(this.app);
@@ -209,7 +226,14 @@ export class TeamWorkspace {
     try {
       return await this.withClient(async (client) => {
         const threshold = await client.query<{ value: number | null }>("SELECT value FROM vendesk.team_settings WHERE key = 'single_purchase_approval_kobo'");
-        return { ...base, roles: await rolesOf(client), schemaVersion: await teamSchemaVersion(client), approvalThresholdKobo: threshold.rows[0]?.value ?? null };
+        const problems = await teamSetupProblems(client);
+        return {
+          ...base,
+          roles: await rolesOf(client),
+          schemaVersion: await teamSchemaVersion(client),
+          approvalThresholdKobo: threshold.rows[0]?.value ?? null,
+          setup: { finished: problems.length === 0, problems },
+        };
       });
     } catch (e) {
       const error = teamError(e);
@@ -239,8 +263,9 @@ export class TeamWorkspace {
 
   async decide(jobId: string, decision: 'approve' | 'reject', note: string): Promise<TeamJobView> {
     const desktop = this.desktop();
-    await this.withClient((client) =>
-      client.query('SELECT vendesk.decide_job($1, $2, $3, $4, $5)', [jobId, decision === 'approve' ? 'approved' : 'rejected', note, desktop.id, desktop.name]),
+    await this.withClient(
+      (client) => client.query('SELECT vendesk.decide_job($1, $2, $3, $4, $5)', [jobId, decision === 'approve' ? 'approved' : 'rejected', note, desktop.id, desktop.name]),
+      decision,
     );
     return this.job(jobId);
   }
@@ -248,8 +273,9 @@ export class TeamWorkspace {
   /** An admin sets the amount above which a single LIVE purchase needs approval (the database writes the `cap_change` row). */
   async setThreshold(thresholdKobo: number | null): Promise<TeamStatusView> {
     const desktop = this.desktop();
-    await this.withClient((client) =>
-      client.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', ['single_purchase_approval_kobo', JSON.stringify(thresholdKobo), desktop.id, desktop.name]),
+    await this.withClient(
+      (client) => client.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', ['single_purchase_approval_kobo', JSON.stringify(thresholdKobo), desktop.id, desktop.name]),
+      'setting',
     );
     return this.status();
   }
@@ -271,6 +297,12 @@ export class TeamWorkspace {
     const result = await this.withClient((client) => exportAuditTrail(client, file, { from: range.from ? dayStart(range.from) : undefined, to }));
     return { fileName, path: file, bytes: result.bytes, rows: result.rows, verification: result.verification };
   }
+}
+
+/** The signed-in role may create roles (a superuser, or CREATEROLE): the one that sets a team up. */
+async function mayCreateRoles(client: pg.ClientBase): Promise<boolean> {
+  const r = await client.query<{ may: boolean }>('SELECT rolsuper OR rolcreaterole AS may FROM pg_catalog.pg_roles WHERE rolname = session_user');
+  return r.rows[0]?.may === true;
 }
 
 async function rolesOf(client: pg.ClientBase): Promise<TeamRole[]> {

@@ -29,11 +29,34 @@ export interface TeamStatusView {
   problem: string | null;
   /** Audit rows of this desktop's actions (profile, cap, reconcile) not yet written to the team database. */
   auditQueued: number;
+  /** Whether the database's setup is finished: no login but a superuser can forge (null when it could not be read). */
+  setup: TeamSetupCheck | null;
+}
+
+/** A login role that could forge an approval, and what removes that power. */
+export interface TeamSetupProblem {
+  role: string;
+  /** createrole: may create roles; owner: can become vendesk_owner; superuser: can become one; owner_login: vendesk_owner may sign in. */
+  kind: 'createrole' | 'owner' | 'superuser' | 'owner_login';
+  message: string;
+  /** The SQL that removes the power (run by the role itself for NOCREATEROLE, else by a superuser). */
+  fix: string;
+}
+
+export interface TeamSetupCheck {
+  /** True when no non-superuser login role may create roles, become vendesk_owner or a superuser. */
+  finished: boolean;
+  problems: TeamSetupProblem[];
 }
 
 export interface TeamJoinResult extends TeamStatusView {
   /** Schema steps this join applied (empty when the database was already current). */
   migrated: number[];
+  /**
+   * Joined with the setup role (it may create roles and holds no team role): the schema is ready,
+   * and this desktop is NOT joined — the team's roles are created next, and each person joins with their own.
+   */
+  setupRole: boolean;
 }
 
 export type TeamJobState = 'awaiting_approval' | 'approved' | 'rejected' | 'running' | 'finished' | 'cancelled';
