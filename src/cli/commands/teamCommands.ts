@@ -124,7 +124,7 @@ export const teamJoinCommand = command({
   summary: 'Joins this desktop to the team database (the first join, by a role that may create roles, sets vendesk up in it)',
   usage: 'vendesk team join --url postgres://USER@HOST:PORT/DATABASE [--password-file FILE] [--desktop-name NAME] [--json]  (password also from VENDESK_TEAM_PASSWORD)',
   options: [
-    { name: 'url', kind: 'string', description: 'The database: postgres://USER@HOST:PORT/DATABASE (add ?sslmode=verify-full across a network); no password in it' },
+    { name: 'url', kind: 'string', description: 'The database: postgres://USER@HOST:PORT/DATABASE; no password in it. Another host is reached with TLS and its certificate checked unless ?sslmode=disable, require or verify-ca says otherwise' },
     { name: 'password-file', kind: 'string', description: "File whose first line is your role's password (or env VENDESK_TEAM_PASSWORD)" },
     { name: 'desktop-name', kind: 'string', description: 'How the audit trail names this desktop (default: the computer name)' },
   ],

@@ -77,7 +77,7 @@ function JoinForm({ onJoined }: { onJoined: () => void }) {
         value={server}
         onValue={setServer}
         problem={address && 'problem' in address ? address.problem : null}
-        note={address && 'url' in address ? `Connects to ${address.url} (add ?sslmode=verify-full to encrypt the connection)` : null}
+        note={address && 'url' in address ? `Connects to ${address.url} (encrypted, certificate checked, unless the server is this computer or ?sslmode= says otherwise)` : null}
         hint="HOST:PORT/DATABASE — no role or password here"
         required
         autoComplete="off"
