@@ -310,20 +310,40 @@ const verifyShape = z.strictObject({
   rows: z.number(),
   head: z.strictObject({ seq: z.number(), hash: z.string() }).nullable().describe('the last row'),
   breaks: z.array(z.strictObject({ seq: z.number(), kind: z.enum(['altered', 'relinked', 'missing', 'head_missing']), message: z.string() })),
+  unrecorded: z
+    .array(
+      z.strictObject({
+        code: z.enum(['approval_unrecorded', 'claim_unrecorded', 'settle_unrecorded', 'job_unrecorded', 'state_unrecorded']),
+        jobId: z.string().nullable(),
+        item: z.number().nullable().describe('spreadsheet row of a claim or settlement'),
+        message: z.string(),
+      }),
+    )
+    .describe('approvals, claims, settlements and job states that have no audit row'),
 });
 
 function verifyText(v: AuditVerifyView): string {
-  if (v.intact) return `The audit trail is intact: ${v.rows} row(s), each matching its hash and linked to the one before${v.head ? ` (last row ${v.head.seq})` : ''}.`;
-  return [`The audit trail is NOT intact (${v.rows} row(s) read):`, ...v.breaks.map((b) => `  ${b.message}`)].join('\n');
+  if (v.intact) {
+    return `The audit trail is intact: ${v.rows} row(s), each matching its hash and linked to the one before${v.head ? ` (last row ${v.head.seq})` : ''}; every approval, claim, settlement and job state has its row.`;
+  }
+  const lines = [];
+  if (v.breaks.length > 0) lines.push(`The audit trail is NOT intact (${v.rows} row(s) read):`, ...v.breaks.map((b) => `  ${b.message}`));
+  else lines.push(`The audit trail's chain is intact (${v.rows} row(s)), but the team database holds what the trail does not record:`);
+  if (v.unrecorded.length > 0 && v.breaks.length > 0) lines.push('Not recorded in the trail:');
+  lines.push(...v.unrecorded.map((u) => `  ${u.message} [${u.code}]`));
+  return lines.join('\n');
 }
 
 export const auditVerifyCommand = command({
   path: ['audit', 'verify'],
-  summary: "Checks the team audit trail's hash chain row by row, in vendesk's own code",
+  summary: "Checks the team audit trail's hash chain row by row, in vendesk's own code, and that every approval, claim, settlement and job state has its row",
   usage: 'vendesk audit verify [--json]',
   options: [],
   output: verifyShape,
-  exitCodes: { 0: 'the chain is intact', 1: 'a row was altered or deleted (listed), or the check could not run' },
+  exitCodes: {
+    0: 'the chain is intact and every approval, claim, settlement and job state has its audit row',
+    1: 'a row was altered or deleted, or a state has no audit row (each listed), or the check could not run',
+  },
   async run(ctx) {
     const v = await ctx.call('audit.verify', {});
     return { exitCode: v.intact ? 0 : 1, json: v, text: verifyText(v) };

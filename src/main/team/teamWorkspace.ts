@@ -20,7 +20,7 @@ import type {
 } from '../../shared/contract/team';
 import type { App } from '../app';
 import { exportFileName, exportsDir } from '../files';
-import { exportAuditTrail, verifyAuditTrail } from './auditTrail';
+import { exportAuditTrail, verifyTrailAndState, type TrailVerification } from './auditTrail';
 import { flushTeamAudit, queuedTeamAuditRows } from './teamAuditOutbox';
 import { teamError, type TeamCall } from './teamErrors';
 import { checkTeamPasswordCanBeKept, defaultDesktopName, desktopId, forgetTeamLink, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
@@ -88,6 +88,10 @@ const STATES: Record<ApprovalStateFilter, TeamJobState[] | null> = {
   rejected: ['rejected'],
   all: null,
 };
+
+function verifyView(v: TrailVerification): AuditVerifyView {
+  return { intact: v.intact, rows: v.rows, head: v.head, breaks: v.breaks, unrecorded: v.unrecorded };
+}
 
 function dayStart(day: string): Date {
   return new Date(`${day}T00:00:00.000Z`);
@@ -280,13 +284,16 @@ export class TeamWorkspace {
     return this.status();
   }
 
-  /** Checks the chain; when intact, remembers its last row so a later cut of the trail's end shows. */
+  /**
+   * Checks the chain and reconciles the team's state with it; when the chain is intact, remembers
+   * its last row so a later cut of the trail's end shows.
+   */
   async verifyAudit(): Promise<AuditVerifyView> {
     await flushTeamAudit(this.app);
     const expectHead = this.app.settings.get<{ seq: number; hash: string } | null>(AUDIT_HEAD_KEY, null) ?? undefined;
-    const result = await this.withClient((client) => verifyAuditTrail(client, expectHead));
-    if (result.intact && result.head) this.app.settings.set(AUDIT_HEAD_KEY, result.head);
-    return result;
+    const result = await this.withClient((client) => verifyTrailAndState(client, expectHead));
+    if (result.chainIntact && result.head) this.app.settings.set(AUDIT_HEAD_KEY, result.head);
+    return verifyView(result);
   }
 
   async exportAudit(range: { from?: string; to?: string }): Promise<AuditExportView> {
@@ -295,7 +302,7 @@ export class TeamWorkspace {
     const file = path.join(exportsDir(this.app), fileName);
     const to = range.to ? new Date(dayStart(range.to).getTime() + 86_400_000) : undefined;
     const result = await this.withClient((client) => exportAuditTrail(client, file, { from: range.from ? dayStart(range.from) : undefined, to }));
-    return { fileName, path: file, bytes: result.bytes, rows: result.rows, verification: result.verification };
+    return { fileName, path: file, bytes: result.bytes, rows: result.rows, verification: verifyView(result.verification) };
   }
 }
 

@@ -135,11 +135,23 @@ export interface AuditBreakView {
   message: string;
 }
 
+/** A state of the team database (an approval, a claim, a settlement, a job's state) with no audit row of its own. */
+export interface AuditUnrecordedView {
+  code: 'approval_unrecorded' | 'claim_unrecorded' | 'settle_unrecorded' | 'job_unrecorded' | 'state_unrecorded';
+  jobId: string | null;
+  /** The spreadsheet row of a claim or settlement. */
+  item: number | null;
+  message: string;
+}
+
 export interface AuditVerifyView {
+  /** The chain is intact and every approval, claim, settlement and job state has its audit row. */
   intact: boolean;
   rows: number;
   head: { seq: number; hash: string } | null;
   breaks: AuditBreakView[];
+  /** States the trail does not record (written around vendesk's functions). */
+  unrecorded: AuditUnrecordedView[];
 }
 
 export interface AuditExportView extends ExportedFile {
