@@ -84,12 +84,14 @@ export function teamClientConfig(url: string, password: string): pg.ClientConfig
     ssl: teamTlsConfig(host, u.searchParams.get('sslmode')),
     connectionTimeoutMillis: 10_000,
     // Sent at sign-in, so they hold whatever the database's or role's defaults say: no team call
-    // waits without end behind another member's lock, and no search path set by the database's
-    // owner can put other functions or operators in front of PostgreSQL's own.
+    // waits without end behind another member's lock; a call whose vendesk went away (Ctrl-C, a
+    // crash) is aborted by the server within a second instead of committing later, when the lock
+    // frees; and no search path set by the database's owner can put other functions or operators
+    // in front of PostgreSQL's own.
     lock_timeout: TEAM_LOCK_TIMEOUT_MS,
     statement_timeout: TEAM_STATEMENT_TIMEOUT_MS,
     idle_in_transaction_session_timeout: TEAM_IDLE_IN_TRANSACTION_MS,
-    options: '-c search_path=pg_catalog,vendesk,pg_temp',
+    options: '-c search_path=pg_catalog,vendesk,pg_temp -c client_connection_check_interval=1000',
   };
 }
 

@@ -48,6 +48,15 @@ async function waitingJob(preparer: string): Promise<string> {
   return r.rows[0].id;
 }
 
+/** Polls `check` until it holds (a generous deadline: the state, not the machine's speed, decides). */
+async function waitFor(check: () => Promise<boolean>, deadlineMs = 30_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('waited too long');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 function errorOf(run: CliRun): { code: string; message: string; hint?: string } {
   return (JSON.parse(run.stdout) as { error: { code: string; message: string; hint?: string } }).error;
 }
@@ -101,15 +110,42 @@ describe('no member can stall the team', () => {
     expect(await desks.bola.json(['approve', jobId])).toMatchObject({ state: 'approved', decidedBy: 'bola' });
   }, 60_000);
 
-  it('signs every team connection in with a lock timeout, a statement timeout and an idle-in-transaction limit', async () => {
+  it('commits nothing of a call whose vendesk went away while it waited (Ctrl-C, a crash), even when the lock frees in time', async () => {
+    const jobId = await waitingJob('ada');
+    const holder = await connectAs('ada');
+    await holder.query('BEGIN');
+    await holder.query("SELECT vendesk.record_join('holder-desk', 'psql left open')");
+    // Without the lock timeout, so that only the server's check of the connection can end the wait.
+    const bola = new pg.Client({ ...teamClientConfig(url('bola'), pw.bola), lock_timeout: 0 });
+    bola.on('error', () => undefined);
+    await bola.connect();
+    const pid = (await bola.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const approving = bola.query("SELECT vendesk.decide_job($1, 'approved', '', 'desk-bola', 'Bola PC')", [jobId]).catch(() => 'gone');
+    // The approval waits for the holder's lock; then its process disappears without a word.
+    await waitFor(async () => (await cluster.superQuery<{ w: string | null }>('SELECT wait_event_type AS w FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.w === 'Lock');
+    (bola as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    expect(await approving).toBe('gone');
+    // The server notices within its check interval and aborts the waiting call; only then does the holder let go.
+    await waitFor(async () => (await cluster.superQuery('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rows.length === 0);
+    await holder.query('COMMIT');
+    const approvals = await cluster.superQuery('SELECT * FROM vendesk.approvals WHERE job_id = $1', [jobId]);
+    expect(approvals.rows).toEqual([]);
+  }, 60_000);
+
+  it('signs every team connection in with a lock timeout, a statement timeout, an idle-in-transaction limit, a check that its client is there and its own search path', async () => {
     const config = teamClientConfig(url('bola'), pw.bola);
+    // The database's owner setting other defaults changes nothing of that.
+    await cluster.superQuery("ALTER DATABASE postgres SET lock_timeout = 0; ALTER DATABASE postgres SET search_path = 'public, pg_catalog'");
     const client = new pg.Client(config);
     await client.connect();
     clients.push(client);
-    const r = await client.query<{ lock: string; statement: string; idle: string }>(
-      "SELECT current_setting('lock_timeout') AS lock, current_setting('statement_timeout') AS statement, current_setting('idle_in_transaction_session_timeout') AS idle",
+    const r = await client.query<{ lock: string; statement: string; idle: string; check: string; path: string }>(
+      `SELECT current_setting('lock_timeout') AS lock, current_setting('statement_timeout') AS statement,
+         current_setting('idle_in_transaction_session_timeout') AS idle, current_setting('client_connection_check_interval') AS check,
+         current_setting('search_path') AS path`,
     );
-    expect(r.rows[0]).toEqual({ lock: '5s', statement: '1min', idle: '1min' });
+    expect(r.rows[0]).toEqual({ lock: '5s', statement: '1min', idle: '1min', check: '1s', path: 'pg_catalog,vendesk,pg_temp' });
+    await cluster.superQuery('ALTER DATABASE postgres RESET lock_timeout; ALTER DATABASE postgres RESET search_path');
   });
 });
 
