@@ -5,10 +5,15 @@
  *   psql) cannot stall an approver: `vendesk approve` fails within the lock timeout saying the
  *   database is busy, and once the holder lets go nothing of the failed command was committed;
  * - PostgreSQL's refusals reach the user as sentences, never a function's name;
- * - a database on another host without TLS is refused in words before the password is sent.
+ * - a database on another host without TLS, or with a certificate this computer does not trust, is
+ *   refused in words before the password is sent.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { teamError } from '../../../src/main/team/teamErrors';
@@ -202,5 +207,44 @@ describe('encrypted by default', () => {
     expect(error.code).toBe('team_tls_unavailable');
     expect(error.message).toMatch(/does not accept encrypted connections/);
     expect(error.hint).toMatch(/sslmode=disable/);
+  });
+
+  it('refuses a server whose certificate this computer does not trust, in words, before the password is sent', async () => {
+    // A server that answers PostgreSQL's TLS request with a certificate it signed itself for db.example.ng.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-tls-'));
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=db.example.ng',
+      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { encoding: 'utf8' });
+    expect(made.status, made.stderr).toBe(0);
+    const context = { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) };
+    let receivedAfterTls = 0;
+    const server = net.createServer((socket) => {
+      socket.once('data', () => {
+        socket.write('S');
+        const secure = new tls.TLSSocket(socket, { isServer: true, ...context });
+        secure.on('data', (d) => (receivedAfterTls += d.length));
+        secure.on('error', () => undefined);
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      const config = teamClientConfig(`postgres://bola@db.example.ng:${port}/postgres`, pw.bola);
+      const client = new pg.Client({ ...config, host: '127.0.0.1' });
+      client.on('error', () => undefined);
+      const failure = await client.connect().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      await client.end().catch(() => undefined);
+      const error = teamError(failure);
+      expect(error.code).toBe('team_tls_certificate');
+      expect(error.message).toMatch(/certificate could not be trusted/);
+      expect(error.message + (error.hint ?? '')).not.toContain(pw.bola);
+      expect(receivedAfterTls).toBe(0); // not even the sign-in (with the password) was sent
+    } finally {
+      server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
