@@ -60,10 +60,12 @@ function refusal(message: string, call: TeamCall | undefined): AppError {
   if (/append-only/i.test(message)) {
     return new AppError('team_refused', 'The team database keeps this record as it was written: it cannot be changed or deleted.', 'Nothing to do: every change is a new row in the audit trail.');
   }
-  const named = /Only a member of (vendesk_\w+)/.exec(message);
+  const named = /Only a member of (vendesk_\w+) may ([^.]+)/.exec(message);
   const needs = call ? NEEDS[call] : undefined;
+  // The schema's own refusal in people's words (not a role rule, nothing internal): passed on as is.
+  if (!named && !INTERNAL.test(message)) return new AppError('team_refused', `${message.replace(/\.$/, '')}.`, ASK_ADMIN);
   const role = named ? ROLE_WORD[named[1]] : needs?.role;
-  const doing = needs?.doing ?? 'do this';
+  const doing = needs?.doing ?? named?.[2] ?? 'do this';
   if (role === 'team' || (!role && /permission denied for (schema|table)/i.test(message))) {
     return new AppError('team_refused', `You cannot ${doing}: your role holds no team role.`, 'Ask your database administrator to grant it one (vendesk_preparer, vendesk_approver or vendesk_admin).');
   }

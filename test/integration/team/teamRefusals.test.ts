@@ -182,6 +182,15 @@ describe('refusals in sentences', () => {
     expectNoInternals(r);
   });
 
+  it("the schema's own refusals in people's words pass on; a role rule names the role, not the function", () => {
+    expect(teamError(Object.assign(new Error('Only a member of vendesk_admin may change team settings'), { code: '42501' })).message).toBe(
+      'You cannot change team settings: your role holds no admin role.',
+    );
+    expect(teamError(Object.assign(new Error('Only the desktop running job 1, its preparer or an admin may finish it'), { code: '42501' })).message).toBe(
+      'Only the desktop running job 1, its preparer or an admin may finish it.',
+    );
+  });
+
   it('a raw PostgreSQL refusal naming a function never reaches the user as is', () => {
     for (const message of ['permission denied for function decide_job', 'function vendesk.prepare_job(text) does not exist', 'permission denied for table jobs']) {
       const e = teamError(Object.assign(new Error(message), { code: message.startsWith('function') ? '42883' : '42501' }));
