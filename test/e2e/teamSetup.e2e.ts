@@ -4,6 +4,7 @@
  * unjoined and the setup role's password is not kept — and a member's Settings → Team warns, naming
  * the setup role, until it gives up CREATEROLE.
  */
+import AxeBuilder from '@axe-core/playwright';
 import pg from 'pg';
 import type { Page } from '@playwright/test';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgresCluster';
@@ -56,6 +57,8 @@ test.describe.serial('setting a team database up in the window', () => {
     await expect(team.getByLabel('Password of your role')).toHaveValue('');
     expect(await page.content()).not.toContain(SETUP_PASSWORD);
     await saveScreen(page, 'team-settings-setup-ready.png');
+    const scan = await new AxeBuilder({ page }).include('[data-testid="team-setup-ready"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(scan.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     expect((await desk.call('team.status', {})).joined).toBe(false);
   });
 
@@ -72,6 +75,8 @@ test.describe.serial('setting a team database up in the window', () => {
       await expect(unfinished).toContainText('setup is not finished');
       await expect(unfinished).toContainText('vendesk_setup may create roles');
       await saveScreen(page, 'team-settings-setup-unfinished.png');
+      const scan = await new AxeBuilder({ page }).include('[data-testid="team-setup-unfinished"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(scan.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
       await setup.query('ALTER ROLE vendesk_setup NOCREATEROLE');
       team = await openSettings();
       await expect(team.getByTestId('team-roles')).toContainText('Admin');
