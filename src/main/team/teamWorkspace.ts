@@ -176,11 +176,12 @@ export class TeamWorkspace {
       const migration = await migrateTeamSchema(client);
       migrated = migration.applied;
       const roles = await rolesOf(client);
+      const setsUp = await mayCreateRoles(client);
+      if (setsUp && (migrated.length > 0 || roles.length === 0)) await applyDatabaseLimits(client);
       if (roles.length === 0) {
         // The setup role (it may create roles and holds no team role): the schema is ready; the
         // team's roles come next. Its password is not kept on this desktop, which stays unjoined.
-        if (!(await mayCreateRoles(client))) throw notMemberError(parsed.user);
-        await applyDatabaseLimits(client);
+        if (!setsUp) throw notMemberError(parsed.user);
         const problems = await teamSetupProblems(client);
         setupOnly = { version: migration.version, setup: { finished: problems.length === 0, problems } };
       } else {
