@@ -9,6 +9,17 @@ import { parseNairaText, type Kobo } from '../shared/money';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, invalidRows: 3, awaitingApproval: 4 } as const;
 
+/** What each exit code means, for docs/cli.md's table (written from here by `npm run docs:cli`). */
+export const EXIT_MEANINGS: Readonly<Record<(typeof EXIT)[keyof typeof EXIT], string>> = {
+  [EXIT.ok]: 'Done',
+  [EXIT.failed]:
+    'Failed (the message says why and what to do; with `--json`: `{"error": {"code", "message", "hint"}}`), or — for `bulk submit`, `bulk resume` and `bulk status` — the job waits for someone: it is paused, interrupted or needs attention; `audit verify` and `team doctor`: a problem was found (each is listed)',
+  [EXIT.usage]: 'Usage error (unknown command or option, missing value, an amount or date that cannot be read, From after To), or a purchase without `--yes` (nothing is bought)',
+  [EXIT.invalidRows]: 'The input had invalid rows (`bulk validate`, `bulk submit`, `contacts import`)',
+  [EXIT.awaitingApproval]:
+    'Waiting for approval (team workspace, LIVE): a bulk job or a single purchase was sent for approval by another team member, or still waits (`bulk submit`, `bulk resume`, `bulk adopt`, `buy …`, `purchases resume`); nothing was bought',
+};
+
 export interface OptionSpec {
   /** `--name`; values are strings, flags are booleans. */
   name: string;

@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { outlastClientIdleSockets } from '../shared/idleSockets';
+import { outlastClientIdleSockets } from './idleSockets';
 import { FAILURE_MESSAGE } from '../shared/wire';
 import type { ShapeVariant } from './answerShapes';
 import { SandboxCore } from './core';

@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { outlastClientIdleSockets } from '../../src/shared/idleSockets';
+import { outlastClientIdleSockets } from '../../src/sandbox/idleSockets';
 
 export interface ProxiedExchange {
   startedAt: number;

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { outlastClientIdleSockets } from '../../src/shared/idleSockets';
+import { outlastClientIdleSockets } from '../../src/sandbox/idleSockets';
 
 const MESSAGING = ['/sendMessage', '/createTemplates', '/getTemplates', '/sendEvidence', '/confirmEvidence', '/craetePhonebook', '/createContact', '/getPhonebook', '/getSenderIds', '/MSQ/', '/messageHistory'];
 

@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { AuditVerifyView, TeamJobRowsView, TeamJobView, TeamPolicyView, TeamStatusView } from '../../shared/contract/team';
+import { AppError } from '../../shared/appError';
+import type { AuditVerifyView, TeamJobRowsView, TeamJobView, TeamJoinResult, TeamPolicyView, TeamStatusView } from '../../shared/contract/team';
 import { shortDigest } from '../../shared/teamDigest';
 import { parseTeamUrl } from '../../main/team/teamLink';
 import { formatNaira, parseNairaText } from '../../shared/money';
@@ -32,6 +33,20 @@ const statusShape = z.strictObject({
   approvalValidMinutes: z.number().nullable().describe('nothing more is sent under an approval older than this; null: no limit'),
   problem: z.string().nullable().describe('why the database could not be read just now'),
   auditQueued: z.number().describe("audit rows of this desktop's actions waiting to be written to the team database"),
+  setup: z
+    .strictObject({
+      finished: z.boolean().describe('no login role but a superuser can create roles, become vendesk_owner or a superuser'),
+      problems: z.array(
+        z.strictObject({
+          role: z.string(),
+          kind: z.enum(['createrole', 'owner', 'superuser', 'owner_login']),
+          message: z.string(),
+          fix: z.string().describe('the SQL that removes the power'),
+        }),
+      ),
+    })
+    .nullable()
+    .describe('null when the database could not be read'),
 });
 
 function statusJson(s: TeamStatusView): z.infer<typeof statusShape> {
@@ -48,7 +63,18 @@ function statusJson(s: TeamStatusView): z.infer<typeof statusShape> {
     approvalValidMinutes: s.approvalValidMinutes,
     problem: s.problem,
     auditQueued: s.auditQueued,
+    setup: s.setup,
   };
+}
+
+/** The setup check in words: finished, or each role that could still forge and what removes it. */
+function setupText(s: TeamStatusView): string[] {
+  if (!s.setup) return [];
+  if (s.setup.finished) return ['Setup:         finished (no login role but a superuser can create roles or become the owner)'];
+  return [
+    'Setup:         NOT finished — these roles could forge an approval:',
+    ...s.setup.problems.flatMap((p) => [`  ${p.message}`, `    Fix: ${p.fix}`]),
+  ];
 }
 
 function statusText(s: TeamStatusView): string {
@@ -61,6 +87,7 @@ function statusText(s: TeamStatusView): string {
     ...policyLines(s),
   ];
   if (s.auditQueued > 0) lines.push(`Audit rows waiting: ${s.auditQueued} (written when the team database answers)`);
+  lines.push(...setupText(s));
   if (s.problem) lines.push(`Problem: ${s.problem}`);
   return lines.join('\n');
 }
@@ -71,6 +98,20 @@ function policyLines(s: TeamPolicyView): string[] {
     `Two approvers: ${s.dualApprovalAboveKobo === null ? 'never (one approver, not the preparer, for any amount)' : `for a job above ${formatNaira(s.dualApprovalAboveKobo)} (neither the preparer)`}`,
     `Approval valid: ${s.approvalValidMinutes === null ? 'without limit' : `${s.approvalValidMinutes} minute(s) after it is given; then nothing more is sent under it`}`,
   ];
+}
+
+/** What the setup join says: the schema is ready, this desktop is not joined, the roles come next. */
+function setupJoinText(j: TeamJoinResult): string {
+  const step = j.migrated.length > 0 ? `set up (step${j.migrated.length > 1 ? 's' : ''} ${j.migrated.join(', ')})` : 'already current';
+  return [
+    `The schema is ready (version ${j.schemaVersion}, ${step}); now create the team's roles.`,
+    j.joined
+      ? `This desktop stays joined as ${j.user}; the setup role's password is not kept here.`
+      : 'This desktop is not joined: the setup role holds no team role, and its password is not kept here.',
+    'Next, as described in docs/team.md: create one login role per person and grant it vendesk_preparer, vendesk_approver or vendesk_admin;',
+    "then end the setup (the setup role gives up CREATEROLE), and each person joins with their own role.",
+    ...setupText(j),
+  ].join('\n');
 }
 
 /** The database password: from `--password-file` (first line) or VENDESK_TEAM_PASSWORD. */
@@ -97,11 +138,14 @@ export const teamJoinCommand = command({
   summary: 'Joins this desktop to the team database (the first join, by a role that may create roles, sets vendesk up in it)',
   usage: 'vendesk team join --url postgres://USER@HOST:PORT/DATABASE [--password-file FILE] [--desktop-name NAME] [--json]  (password also from VENDESK_TEAM_PASSWORD)',
   options: [
-    { name: 'url', kind: 'string', description: 'The database: postgres://USER@HOST:PORT/DATABASE (add ?sslmode=verify-full across a network); no password in it' },
+    { name: 'url', kind: 'string', description: 'The database: postgres://USER@HOST:PORT/DATABASE; no password in it. Another host is reached with TLS and its certificate checked unless ?sslmode=disable, require or verify-ca says otherwise' },
     { name: 'password-file', kind: 'string', description: "File whose first line is your role's password (or env VENDESK_TEAM_PASSWORD)" },
     { name: 'desktop-name', kind: 'string', description: 'How the audit trail names this desktop (default: the computer name)' },
   ],
-  output: statusShape.extend({ migrated: z.array(z.number()).describe('schema steps this join applied') }),
+  output: statusShape.extend({
+    migrated: z.array(z.number()).describe('schema steps this join applied'),
+    setupRole: z.boolean().describe("joined with the setup role: the schema is ready, this desktop is not joined; create the team's roles next"),
+  }),
   async run(ctx) {
     const url = requireOption(ctx.args, 'url');
     parseTeamUrl(url); // an address holding a password is refused before anything else
@@ -109,7 +153,9 @@ export const teamJoinCommand = command({
     const desktopName = stringOption(ctx.args, 'desktop-name');
     const joined = await ctx.call('team.join', { url, password, ...(desktopName ? { desktopName } : {}) });
     const migratedText = joined.migrated.length > 0 ? `\nSet up vendesk's schema in the database (step${joined.migrated.length > 1 ? 's' : ''} ${joined.migrated.join(', ')}).` : '';
-    return { json: { ...statusJson(joined), migrated: joined.migrated }, text: `${statusText(joined)}${migratedText}` };
+    const json = { ...statusJson(joined), migrated: joined.migrated, setupRole: joined.setupRole };
+    if (joined.setupRole) return { json, text: setupJoinText(joined) };
+    return { json, text: `${statusText(joined)}${migratedText}` };
   },
 });
 
@@ -122,6 +168,22 @@ export const teamStatusCommand = command({
   async run(ctx) {
     const s = await ctx.call('team.status', {});
     return { json: statusJson(s), text: statusText(s) };
+  },
+});
+
+export const teamDoctorCommand = command({
+  path: ['team', 'doctor'],
+  summary: 'Checks that the team database leaves no forger: names each login role (not a superuser) that may create roles or can become vendesk_owner',
+  usage: 'vendesk team doctor [--json]',
+  options: [],
+  output: statusShape,
+  exitCodes: { 0: 'the setup is finished: no such role', 1: 'a role could forge an approval (each is named with the SQL that removes its power), or the database could not be read' },
+  async run(ctx) {
+    const s = await ctx.call('team.status', {});
+    if (!s.joined) throw new AppError('team_not_joined', 'This desktop is not joined to a team database.', 'Join with your own role first (`vendesk team join --url postgres://USER@HOST:PORT/DATABASE --password-file FILE`).');
+    const finished = s.setup?.finished === true;
+    const text = s.setup ? setupText(s).join('\n') : `The team database could not be read: ${s.problem ?? 'unknown problem'}`;
+    return { exitCode: finished ? 0 : 1, json: statusJson(s), text };
   },
 });
 
@@ -334,20 +396,40 @@ const verifyShape = z.strictObject({
   rows: z.number(),
   head: z.strictObject({ seq: z.number(), hash: z.string() }).nullable().describe('the last row'),
   breaks: z.array(z.strictObject({ seq: z.number(), kind: z.enum(['altered', 'relinked', 'missing', 'head_missing']), message: z.string() })),
+  unrecorded: z
+    .array(
+      z.strictObject({
+        code: z.enum(['approval_unrecorded', 'claim_unrecorded', 'settle_unrecorded', 'job_unrecorded', 'state_unrecorded']),
+        jobId: z.string().nullable(),
+        item: z.number().nullable().describe('spreadsheet row of a claim or settlement'),
+        message: z.string(),
+      }),
+    )
+    .describe('approvals, claims, settlements and job states that have no audit row'),
 });
 
 function verifyText(v: AuditVerifyView): string {
-  if (v.intact) return `The audit trail is intact: ${v.rows} row(s), each matching its hash and linked to the one before${v.head ? ` (last row ${v.head.seq})` : ''}.`;
-  return [`The audit trail is NOT intact (${v.rows} row(s) read):`, ...v.breaks.map((b) => `  ${b.message}`)].join('\n');
+  if (v.intact) {
+    return `The audit trail is intact: ${v.rows} row(s), each matching its hash and linked to the one before${v.head ? ` (last row ${v.head.seq})` : ''}; every approval, claim, settlement and job state has its row.`;
+  }
+  const lines = [];
+  if (v.breaks.length > 0) lines.push(`The audit trail is NOT intact (${v.rows} row(s) read):`, ...v.breaks.map((b) => `  ${b.message}`));
+  else lines.push(`The audit trail's chain is intact (${v.rows} row(s)), but the team database holds what the trail does not record:`);
+  if (v.unrecorded.length > 0 && v.breaks.length > 0) lines.push('Not recorded in the trail:');
+  lines.push(...v.unrecorded.map((u) => `  ${u.message} [${u.code}]`));
+  return lines.join('\n');
 }
 
 export const auditVerifyCommand = command({
   path: ['audit', 'verify'],
-  summary: "Checks the team audit trail's hash chain row by row, in vendesk's own code",
+  summary: "Checks the team audit trail's hash chain row by row, in vendesk's own code, and that every approval, claim, settlement and job state has its row",
   usage: 'vendesk audit verify [--json]',
   options: [],
   output: verifyShape,
-  exitCodes: { 0: 'the chain is intact', 1: 'a row was altered or deleted (listed), or the check could not run' },
+  exitCodes: {
+    0: 'the chain is intact and every approval, claim, settlement and job state has its audit row',
+    1: 'a row was altered or deleted, or a state has no audit row (each listed), or the check could not run',
+  },
   async run(ctx) {
     const v = await ctx.call('audit.verify', {});
     return { exitCode: v.intact ? 0 : 1, json: v, text: verifyText(v) };
@@ -453,4 +535,4 @@ export const purchasesResumeCommand = command({
   },
 });
 
-export const TEAM_COMMANDS = [teamJoinCommand, teamStatusCommand, teamThresholdCommand, teamPolicyCommand, purchasesResumeCommand, approvalsCommand, decideCommand('approve'), decideCommand('reject'), auditVerifyCommand, auditExportCommand, teamLeaveCommand];
+export const TEAM_COMMANDS = [teamJoinCommand, teamStatusCommand, teamDoctorCommand, teamThresholdCommand, teamPolicyCommand, purchasesResumeCommand, approvalsCommand, decideCommand('approve'), decideCommand('reject'), auditVerifyCommand, auditExportCommand, teamLeaveCommand];

@@ -6,7 +6,9 @@
  */
 import type pg from 'pg';
 import { writeTableXlsx, type ExportColumn, type ExportResult } from '../exports';
+import type { AuditUnrecordedView } from '../../shared/contract/team';
 import { AuditChainCheck, type AuditRow, type AuditVerification } from './auditChain';
+import { unrecordedState } from './auditReconcile';
 
 const PAGE = 5000;
 
@@ -71,6 +73,21 @@ export async function verifyAuditTrail(client: pg.ClientBase, expectHead?: { seq
   return check.result();
 }
 
+/** The chain checked (`verifyAuditTrail`), and the team's state reconciled with the trail. */
+export async function verifyTrailAndState(client: pg.ClientBase, expectHead?: { seq: number; hash: string }): Promise<TrailVerification> {
+  const chain = await verifyAuditTrail(client, expectHead);
+  const unrecorded = await unrecordedState(client);
+  return { ...chain, chainIntact: chain.intact, intact: chain.intact && unrecorded.length === 0, unrecorded };
+}
+
+/** The chain checked, and the team's state reconciled with it (`auditReconcile.ts`). */
+export interface TrailVerification extends AuditVerification {
+  /** Only the hash chain: every row matches its hash and links to the one before, none missing. */
+  chainIntact: boolean;
+  /** States without their audit row. `intact` is true only when the chain is intact and this is empty. */
+  unrecorded: AuditUnrecordedView[];
+}
+
 export const AUDIT_EXPORT_COLUMNS: ExportColumn[] = [
   { header: 'Row', kind: 'integer' },
   { header: 'When (UTC)', kind: 'datetime' },
@@ -89,12 +106,12 @@ export const AUDIT_EXPORT_COLUMNS: ExportColumn[] = [
 export interface AuditExportResult extends ExportResult {
   /** Rows of the trail written (the range's rows; the Verification sheet not counted). */
   rows: number;
-  verification: AuditVerification;
+  verification: TrailVerification;
 }
 
 /** Writes the rows of `[from, to)` to an XLSX workbook: sheet "Audit trail", and sheet "Verification". */
 export async function exportAuditTrail(client: pg.ClientBase, out: string, range: { from?: Date; to?: Date }): Promise<AuditExportResult> {
-  const verification = await verifyAuditTrail(client);
+  const verification = await verifyTrailAndState(client);
   let written = 0;
   const rows = (async function* () {
     for await (const row of readAuditRows(client, range)) {
@@ -107,9 +124,11 @@ export async function exportAuditTrail(client: pg.ClientBase, out: string, range
     ['Range to, not included (UTC)', range.to ? range.to.toISOString() : 'the last row'],
     ['Chain checked at', new Date().toISOString()],
     ['Rows in the whole trail', String(verification.rows)],
-    ['Whole chain intact', verification.intact ? 'yes' : 'NO'],
+    ['Whole chain intact', verification.chainIntact ? 'yes' : 'NO'],
+    ['Every approval, claim, settlement and job state in the trail', verification.unrecorded.length === 0 ? 'yes' : `NO (${verification.unrecorded.length})`],
     ['Last row', verification.head ? `${verification.head.seq} (hash ${verification.head.hash})` : 'none'],
     ...verification.breaks.map((b): [string, string] => [`Problem at row ${b.seq}`, b.message]),
+    ...verification.unrecorded.map((u): [string, string] => [`Not in the trail (${u.code})`, u.message]),
     [
       'How to recompute',
       'Each hash is SHA-256 (hex) of the previous hash followed by Row, Time (µs), Who, Desktop id, Desktop, Action, Job, Amount in kobo and Detail, each written as <bytes>:<text> (- when empty); the first previous hash is 64 zeros.',

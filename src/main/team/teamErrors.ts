@@ -1,7 +1,10 @@
 /**
- * PostgreSQL's answers as errors a team member can act on. The schema's own refusals (approver is
- * the preparer, job not approved, not a member) are written for people already, and are passed on
- * with a hint; connection and login failures say what to check.
+ * PostgreSQL's answers as sentences a team member can act on, mapped from the SQLSTATE and the call
+ * that was made — never PostgreSQL's own words when they name the schema's insides (a function,
+ * table or constraint): "permission denied for function decide_job" becomes "You cannot approve:
+ * your role holds no approver role.". Connection, TLS and sign-in failures say what to check; a
+ * lock another session holds says the database is busy (the statement was aborted by the server,
+ * so nothing of it commits later).
  */
 import { AppError } from '../../shared/appError';
 
@@ -11,31 +14,127 @@ interface PgLikeError {
   constraint?: string;
 }
 
-export function teamError(e: unknown, what = 'The team database'): AppError {
+/** What a team call was doing, for the sentence of a refusal. */
+export type TeamCall = 'approve' | 'reject' | 'prepare' | 'cancel' | 'claim' | 'settle' | 'finish' | 'setting' | 'record' | 'read';
+
+const NEEDS: Partial<Record<TeamCall, { doing: string; role: string }>> = {
+  approve: { doing: 'approve', role: 'approver' },
+  reject: { doing: 'reject', role: 'approver' },
+  prepare: { doing: 'prepare a job', role: 'preparer' },
+  cancel: { doing: 'cancel this job', role: 'preparer' },
+  setting: { doing: 'change team settings', role: 'admin' },
+  claim: { doing: 'send for the team', role: 'team' },
+  settle: { doing: 'settle for the team', role: 'team' },
+  finish: { doing: 'finish this job', role: 'team' },
+  record: { doing: 'write to the audit trail', role: 'team' },
+};
+
+/** The team role a schema refusal names ("Only a member of vendesk_approver may …"). */
+const ROLE_WORD: Record<string, string> = { vendesk_preparer: 'preparer', vendesk_approver: 'approver', vendesk_admin: 'admin', vendesk_member: 'team' };
+
+/** Words of PostgreSQL that name the schema's insides: a message holding one is not shown as is. */
+const INTERNAL = /\b(function|procedure|relation|table|column|schema|constraint|trigger|operator|permission denied)\b|vendesk\.|\b[a-z]+_[a-z_]+\(/i;
+
+const TLS_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+const ASK_ADMIN = 'This needs a role you do not hold, or another member must do it. Ask your team admin.';
+
+/** A refusal for lack of privilege (SQLSTATE 42501), in words. */
+function refusal(message: string, call: TeamCall | undefined): AppError {
+  if (/approver cannot be the preparer/i.test(message)) {
+    return new AppError('team_refused', 'The approver cannot be the preparer.', 'Another member with the approver (or admin) role approves this job.');
+  }
+  if (/only the preparer of job/i.test(message)) {
+    return new AppError('team_refused', 'Only the member who prepared this job may cancel it.', ASK_ADMIN);
+  }
+  if (/append-only/i.test(message)) {
+    return new AppError('team_refused', 'The team database keeps this record as it was written: it cannot be changed or deleted.', 'Nothing to do: every change is a new row in the audit trail.');
+  }
+  const named = /Only a member of (vendesk_\w+) may ([^.]+)/.exec(message);
+  const needs = call ? NEEDS[call] : undefined;
+  // The schema's own refusal in people's words (not a role rule, nothing internal): passed on as is.
+  if (!named && !INTERNAL.test(message)) return new AppError('team_refused', `${message.replace(/\.$/, '')}.`, ASK_ADMIN);
+  const role = named ? ROLE_WORD[named[1]] : needs?.role;
+  const doing = needs?.doing ?? named?.[2] ?? 'do this';
+  if (role === 'team' || (!role && /permission denied for (schema|table)/i.test(message))) {
+    return new AppError('team_refused', `You cannot ${doing}: your role holds no team role.`, 'Ask your database administrator to grant it one (vendesk_preparer, vendesk_approver or vendesk_admin).');
+  }
+  if (role) return new AppError('team_refused', `You cannot ${doing}: your role holds no ${role} role.`, ASK_ADMIN);
+  return new AppError('team_refused', 'The team database refused: your role may not do this.', ASK_ADMIN);
+}
+
+/** PostgreSQL's own message when it says nothing of the schema's insides, else nothing. */
+function plain(message: string): string | null {
+  return INTERNAL.test(message) ? null : message.replace(/\.$/, '');
+}
+
+export function teamError(e: unknown, call?: TeamCall): AppError {
   if (e instanceof AppError) return e;
   const err = (e ?? {}) as PgLikeError;
   const message = err.message ?? String(e);
+  if (err.code && TLS_CERTIFICATE.has(err.code)) {
+    return new AppError(
+      'team_tls_certificate',
+      'The team database server’s certificate could not be trusted (it is not signed by an authority this computer trusts, has expired, or names another server). Nothing was sent to it.',
+      'Ask your database administrator for a certificate that names this server; for your own authority, start vendesk with NODE_EXTRA_CA_CERTS=/path/to/ca.pem. Only on a network you trust: add ?sslmode=require to the address.',
+    );
+  }
+  if (/does not support SSL connections/i.test(message)) {
+    return new AppError(
+      'team_tls_unavailable',
+      'The team database server does not accept encrypted connections, so vendesk did not sign in: across a network, your password and the team’s data would travel in the clear.',
+      'Ask your database administrator to turn TLS on (ssl = on in postgresql.conf, with a certificate). Only on a network you trust: add ?sslmode=disable to the address.',
+    );
+  }
   switch (err.code) {
     case 'ECONNREFUSED':
     case 'ENOTFOUND':
     case 'EHOSTUNREACH':
     case 'ETIMEDOUT':
     case 'ECONNRESET':
-      return new AppError('team_unreachable', `${what} could not be reached (${err.code}).`, 'Check the address and port in Settings → Team, and that this computer can reach the database server; then try again.');
+      return new AppError('team_unreachable', `The team database could not be reached (${err.code}).`, 'Check the address and port in Settings → Team, and that this computer can reach the database server; then try again.');
     case '28P01':
     case '28000':
       return new AppError('team_auth_failed', 'The team database refused the sign-in: the role or its password is wrong, or the server does not let this computer in.', 'Check your database role and its password (ask your database administrator), then join again.');
     case '3D000':
-      return new AppError('team_no_database', `${what} does not exist on that server: ${message}.`, 'Check the database name at the end of the address (postgres://USER@HOST:PORT/DATABASE).');
+      return new AppError('team_no_database', 'That database does not exist on the server.', 'Check the database name at the end of the address (postgres://USER@HOST:PORT/DATABASE).');
     case '42501':
-      return new AppError('team_refused', `The team database refused: ${message}.`, 'This needs a role you do not hold, or another member must do it. Ask your team admin.');
+      return refusal(message, call);
+    case '55P03':
+    case '40P01':
+      return new AppError(
+        'team_busy',
+        'The team database is busy; try again in a moment.',
+        'Another session holds what this needs (for example a transaction left open). Nothing was written. If it stays busy, ask your database administrator to end that session.',
+      );
+    case '57014':
+      if (/statement timeout/i.test(message)) {
+        return new AppError('team_busy', 'The team database is busy; try again in a moment.', 'It did not answer in time, and nothing was written. If it stays busy, ask your database administrator.');
+      }
+      break;
     case '55000':
-      return new AppError('team_job_state', `${message}.`, 'Refresh the Approvals list: someone may have decided or started this job already.');
+      return new AppError('team_job_state', `${plain(message) ?? 'This job is not in a state that allows this'}.`, 'Refresh the Approvals list: someone may have decided or started this job already.');
     case 'P0002':
-      return new AppError('team_job_not_found', `${message}.`, 'Check the job id (run `vendesk approvals --state all`).');
+      return new AppError('team_job_not_found', `${plain(message) ?? 'There is no such team job'}.`, 'Check the job id (run `vendesk approvals --state all`).');
     case '23514':
-      return new AppError('team_invalid', `The team database refused the values: ${err.constraint ?? message}.`, 'Correct the input and try again.');
-    default:
-      return new AppError('team_database', `${what} answered with an error: ${message}`, 'Try again; if it repeats, show this message to your database administrator.');
+      if (err.constraint === 'approver_is_not_preparer') return refusal('approver cannot be the preparer', call);
+      if (err.constraint === 'rejection_has_note') return new AppError('team_invalid', 'A rejection needs a note saying why.', 'Give the note (--note).');
+      return new AppError('team_invalid', `The team database refused the values${plain(message) && !err.constraint ? `: ${plain(message)}` : ''}.`, 'Correct the input and try again.');
   }
+  const said = plain(message);
+  return new AppError(
+    'team_database',
+    `The team database answered with an error${said ? `: ${said}` : ''}${err.code ? ` (PostgreSQL code ${err.code})` : ''}.`,
+    'Try again; if it repeats, show this message to your database administrator.',
+  );
 }

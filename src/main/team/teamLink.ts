@@ -5,6 +5,7 @@
  * can read (`<data folder>/team/password.token`).
  */
 import crypto from 'node:crypto';
+import net from 'node:net';
 import os from 'node:os';
 import type pg from 'pg';
 import { AppError } from '../../shared/appError';
@@ -31,20 +32,66 @@ export interface ParsedTeamUrl {
   database: string;
 }
 
+/**
+ * How long a team call waits for a lock another session holds (a member's transaction left open
+ * in psql, say) before it fails with `team_busy` — the server aborts the statement, so nothing it
+ * would have written commits later.
+ */
+export const TEAM_LOCK_TIMEOUT_MS = 5_000;
+/** The longest any one team statement may run (the server cancels it; nothing of it commits). */
+export const TEAM_STATEMENT_TIMEOUT_MS = 60_000;
+/** A team connection left inside a transaction this long is ended by the server. */
+export const TEAM_IDLE_IN_TRANSACTION_MS = 60_000;
+
+/** Host names that never leave this computer: a connection to them may stay unencrypted. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h.startsWith('/');
+}
+
+/**
+ * The TLS settings of a team address. Encrypted by default: a server on another host is reached
+ * over TLS with its certificate checked against the system's trusted authorities and its name
+ * (libpq's `verify-full`) unless the address says otherwise (`?sslmode=disable|require|verify-ca|
+ * verify-full`); a loopback address without `sslmode` stays plain.
+ */
+export function teamTlsConfig(host: string, sslmode: string | null): pg.ClientConfig['ssl'] {
+  const mode = sslmode ?? (isLoopbackHost(host) ? 'disable' : 'verify-full');
+  const servername = net.isIP(host) === 0 && !host.startsWith('/') ? { servername: host } : {};
+  switch (mode) {
+    case 'disable':
+      return false;
+    case 'require':
+      return { rejectUnauthorized: false };
+    case 'verify-ca':
+      return { rejectUnauthorized: true, checkServerIdentity: () => undefined };
+    default:
+      return { rejectUnauthorized: true, ...servername };
+  }
+}
+
 /** How pg connects to a team address (the password is added by the caller). */
 export function teamClientConfig(url: string, password: string): pg.ClientConfig {
   const parsed = parseTeamUrl(url);
   const u = new URL(parsed.url);
-  const sslmode = u.searchParams.get('sslmode');
-  const ssl = sslmode === 'require' ? { rejectUnauthorized: false } : sslmode === 'verify-ca' || sslmode === 'verify-full' ? { rejectUnauthorized: true } : false;
+  const host = u.hostname.replace(/^\[|\]$/g, '');
   return {
-    host: u.hostname.replace(/^\[|\]$/g, ''),
+    host,
     port: u.port ? Number(u.port) : 5432,
     user: parsed.user,
     database: parsed.database,
     password,
-    ssl,
+    ssl: teamTlsConfig(host, u.searchParams.get('sslmode')),
     connectionTimeoutMillis: 10_000,
+    // Sent at sign-in, so they hold whatever the database's or role's defaults say: no team call
+    // waits without end behind another member's lock; a call whose vendesk went away (Ctrl-C, a
+    // crash) is aborted by the server within a second instead of committing later, when the lock
+    // frees; and no search path set by the database's owner can put other functions or operators
+    // in front of PostgreSQL's own.
+    lock_timeout: TEAM_LOCK_TIMEOUT_MS,
+    statement_timeout: TEAM_STATEMENT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: TEAM_IDLE_IN_TRANSACTION_MS,
+    options: '-c search_path=pg_catalog,vendesk,pg_temp -c client_connection_check_interval=1000',
   };
 }
 

@@ -97,7 +97,7 @@ export async function migrateTeamSchema(client: pg.ClientBase): Promise<TeamMigr
       current === null
         ? 'vendesk has not been set up in this database yet, and your role may not create it.'
         : `The team database's schema is version ${current}; this vendesk needs ${TEAM_SCHEMA_VERSION}, and your role may not migrate it.`,
-      'Ask your database administrator to run `vendesk team join` once with the role that owns the database (it needs CREATEROLE), then join again.',
+      'Ask your database administrator to run `vendesk team join` once as a superuser, or with the setup role that owns the database while it has CREATEROLE (given back for the upgrade, and taken away again after it: docs/team.md), then join again.',
     );
   }
   const applied: number[] = [];

@@ -17,15 +17,17 @@ import type {
   TeamJoinResult,
   TeamPolicyView,
   TeamRole,
+  TeamSetupCheck,
   TeamStatusView,
 } from '../../shared/contract/team';
 import type { App } from '../app';
 import { exportFileName, exportsDir } from '../files';
-import { exportAuditTrail, verifyAuditTrail } from './auditTrail';
+import { exportAuditTrail, verifyTrailAndState, type TrailVerification } from './auditTrail';
 import { flushTeamAudit, queuedTeamAuditRows } from './teamAuditOutbox';
-import { teamError } from './teamErrors';
+import { teamError, type TeamCall } from './teamErrors';
 import { checkTeamPasswordCanBeKept, defaultDesktopName, desktopId, forgetTeamLink, newDesktopId, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
 import { migrateTeamSchema, notMemberError, teamSchemaVersion } from './teamMigrations';
+import { applyDatabaseLimits, teamSetupProblems } from './teamSetup';
 import path from 'node:path';
 
 const AUDIT_HEAD_KEY = 'team.auditHead';
@@ -108,6 +110,10 @@ const STATES: Record<ApprovalStateFilter, TeamJobState[] | null> = {
   all: null,
 };
 
+function verifyView(v: TrailVerification): AuditVerifyView {
+  return { intact: v.intact, rows: v.rows, head: v.head, breaks: v.breaks, unrecorded: v.unrecorded };
+}
+
 function dayStart(day: string): Date {
   return new Date(`${day}T00:00:00.000Z`);
 }
@@ -142,8 +148,8 @@ export class TeamWorkspace {
     return link;
   }
 
-  /** Runs `fn` with a pooled connection as this desktop's team member. */
-  async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  /** Runs `fn` with a pooled connection as this desktop's team member (`call` words a refusal). */
+  async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>, call?: TeamCall): Promise<T> {
     const link = this.requireLink();
     if (!this.pool) {
       const password = teamPassword(this.app);
@@ -172,7 +178,7 @@ export class TeamWorkspace {
       return await fn(client);
     } catch (e) {
       if ((e as { code?: string }).code === undefined || /terminated|ECONNRESET/i.test(String((e as Error).message))) broken ??= e as Error;
-      throw teamError(e);
+      throw teamError(e, call);
     } finally {
       client.off('error', onError);
       client.release(broken);
@@ -184,22 +190,37 @@ export class TeamWorkspace {
     checkTeamPasswordCanBeKept(this.app, input.password);
     const client = new pg.Client(teamClientConfig(parsed.url, input.password));
     let migrated: number[];
+    let setupOnly: { version: number; setup: TeamSetupCheck } | null = null;
     const desktopName = input.desktopName ?? this.link()?.desktopName ?? defaultDesktopName();
     try {
       await client.connect();
-      migrated = (await migrateTeamSchema(client)).applied;
+      const migration = await migrateTeamSchema(client);
+      migrated = migration.applied;
       const roles = await rolesOf(client);
-      if (roles.length === 0) throw notMemberError(parsed.user);
-      await registerDesktop(this.app, client, desktopName);
+      const setsUp = await mayCreateRoles(client);
+      if (setsUp && (migrated.length > 0 || roles.length === 0)) await applyDatabaseLimits(client);
+      if (roles.length === 0) {
+        // The setup role (it may create roles and holds no team role): the schema is ready; the
+        // team's roles come next. Its password is not kept on this desktop, which stays unjoined.
+        if (!setsUp) throw notMemberError(parsed.user);
+        const problems = await teamSetupProblems(client);
+        setupOnly = { version: migration.version, setup: { finished: problems.length === 0, problems } };
+      } else {
+        await registerDesktop(this.app, client, desktopName);
+      }
     } catch (e) {
-      throw teamError(e);
+      throw teamError(e, 'record');
     } finally {
       await client.end().catch(() => undefined);
+    }
+    if (setupOnly) {
+      const status = await this.status();
+      return { ...status, schemaVersion: setupOnly.version, setup: setupOnly.setup, migrated, setupRole: true };
     }
     await this.closePool();
     saveTeamLink(this.app, { url: parsed.url, user: parsed.user, database: parsed.database, desktopName, joinedAt: new Date().toISOString() }, input.password);
     this.app.settings.delete(AUDIT_HEAD_KEY);
-    return { ...(await this.status()), migrated };
+    return { ...(await this.status()), migrated, setupRole: false };
   }
 
   async leave(): Promise<TeamStatusView> {
@@ -225,13 +246,21 @@ export class TeamWorkspace {
       approvalValidMinutes: null,
       problem: null,
       auditQueued: 0,
+      setup: null,
     };
     if (!link) return base;
     await flushTeamAudit(this.app);
     base.auditQueued = queuedTeamAuditRows(this.app);
     try {
       return await this.withClient(async (client) => {
-        return { ...base, roles: await rolesOf(client), schemaVersion: await teamSchemaVersion(client), ...(await readPolicy(client)) };
+        const problems = await teamSetupProblems(client);
+        return {
+          ...base,
+          roles: await rolesOf(client),
+          schemaVersion: await teamSchemaVersion(client),
+          ...(await readPolicy(client)),
+          setup: { finished: problems.length === 0, problems },
+        };
       });
     } catch (e) {
       const error = teamError(e);
@@ -262,8 +291,9 @@ export class TeamWorkspace {
 
   async decide(jobId: string, decision: 'approve' | 'reject', note: string): Promise<TeamJobView> {
     const desktop = this.desktop();
-    await this.withClient((client) =>
-      client.query('SELECT vendesk.decide_job($1, $2, $3, $4, $5)', [jobId, decision === 'approve' ? 'approved' : 'rejected', note, desktop.id, desktop.name]),
+    await this.withClient(
+      (client) => client.query('SELECT vendesk.decide_job($1, $2, $3, $4, $5)', [jobId, decision === 'approve' ? 'approved' : 'rejected', note, desktop.id, desktop.name]),
+      decision,
     );
     return this.job(jobId);
   }
@@ -271,8 +301,9 @@ export class TeamWorkspace {
   /** An admin sets the amount above which a single LIVE purchase needs approval (the database writes the `cap_change` row). */
   async setThreshold(thresholdKobo: number | null): Promise<TeamStatusView> {
     const desktop = this.desktop();
-    await this.withClient((client) =>
-      client.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', ['single_purchase_approval_kobo', JSON.stringify(thresholdKobo), desktop.id, desktop.name]),
+    await this.withClient(
+      (client) => client.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', ['single_purchase_approval_kobo', JSON.stringify(thresholdKobo), desktop.id, desktop.name]),
+      'setting',
     );
     return this.status();
   }
@@ -324,13 +355,16 @@ export class TeamWorkspace {
     });
   }
 
-  /** Checks the chain; when intact, remembers its last row so a later cut of the trail's end shows. */
+  /**
+   * Checks the chain and reconciles the team's state with it; when the chain is intact, remembers
+   * its last row so a later cut of the trail's end shows.
+   */
   async verifyAudit(): Promise<AuditVerifyView> {
     await flushTeamAudit(this.app);
     const expectHead = this.app.settings.get<{ seq: number; hash: string } | null>(AUDIT_HEAD_KEY, null) ?? undefined;
-    const result = await this.withClient((client) => verifyAuditTrail(client, expectHead));
-    if (result.intact && result.head) this.app.settings.set(AUDIT_HEAD_KEY, result.head);
-    return result;
+    const result = await this.withClient((client) => verifyTrailAndState(client, expectHead));
+    if (result.chainIntact && result.head) this.app.settings.set(AUDIT_HEAD_KEY, result.head);
+    return verifyView(result);
   }
 
   async exportAudit(range: { from?: string; to?: string }): Promise<AuditExportView> {
@@ -339,7 +373,7 @@ export class TeamWorkspace {
     const file = path.join(exportsDir(this.app), fileName);
     const to = range.to ? new Date(dayStart(range.to).getTime() + 86_400_000) : undefined;
     const result = await this.withClient((client) => exportAuditTrail(client, file, { from: range.from ? dayStart(range.from) : undefined, to }));
-    return { fileName, path: file, bytes: result.bytes, rows: result.rows, verification: result.verification };
+    return { fileName, path: file, bytes: result.bytes, rows: result.rows, verification: verifyView(result.verification) };
   }
 }
 
@@ -354,6 +388,12 @@ async function registerDesktop(app: App, client: pg.ClientBase, desktopName: str
     if ((e as { constraint?: string }).constraint !== 'desktop_of_another_member') throw e;
     await client.query('SELECT vendesk.record_join($1, $2)', [newDesktopId(app), desktopName]);
   }
+}
+
+/** The signed-in role may create roles (a superuser, or CREATEROLE): the one that sets a team up. */
+async function mayCreateRoles(client: pg.ClientBase): Promise<boolean> {
+  const r = await client.query<{ may: boolean }>('SELECT rolsuper OR rolcreaterole AS may FROM pg_catalog.pg_roles WHERE rolname = session_user');
+  return r.rows[0]?.may === true;
 }
 
 async function rolesOf(client: pg.ClientBase): Promise<TeamRole[]> {

@@ -33,6 +33,24 @@ export interface TeamStatusView {
   problem: string | null;
   /** Audit rows of this desktop's actions (profile, cap, reconcile) not yet written to the team database. */
   auditQueued: number;
+  /** Whether the database's setup is finished: no login but a superuser can forge (null when it could not be read). */
+  setup: TeamSetupCheck | null;
+}
+
+/** A login role that could forge an approval, and what removes that power. */
+export interface TeamSetupProblem {
+  role: string;
+  /** createrole: may create roles; owner: can become vendesk_owner; superuser: can become one; owner_login: vendesk_owner may sign in. */
+  kind: 'createrole' | 'owner' | 'superuser' | 'owner_login';
+  message: string;
+  /** The SQL that removes the power (run by the role itself for NOCREATEROLE, else by a superuser). */
+  fix: string;
+}
+
+export interface TeamSetupCheck {
+  /** True when no non-superuser login role may create roles, become vendesk_owner or a superuser. */
+  finished: boolean;
+  problems: TeamSetupProblem[];
 }
 
 /** The team's approval policy (admin settings, enforced by the team database). */
@@ -41,6 +59,11 @@ export type TeamPolicyView = Pick<TeamStatusView, 'approvalThresholdKobo' | 'dua
 export interface TeamJoinResult extends TeamStatusView {
   /** Schema steps this join applied (empty when the database was already current). */
   migrated: number[];
+  /**
+   * Joined with the setup role (it may create roles and holds no team role): the schema is ready,
+   * and this desktop is NOT joined — the team's roles are created next, and each person joins with their own.
+   */
+  setupRole: boolean;
 }
 
 export type TeamJobState = 'awaiting_approval' | 'approved' | 'rejected' | 'running' | 'finished' | 'cancelled';
@@ -146,11 +169,23 @@ export interface AuditBreakView {
   message: string;
 }
 
+/** A state of the team database (an approval, a claim, a settlement, a job's state) with no audit row of its own. */
+export interface AuditUnrecordedView {
+  code: 'approval_unrecorded' | 'claim_unrecorded' | 'settle_unrecorded' | 'job_unrecorded' | 'state_unrecorded';
+  jobId: string | null;
+  /** The spreadsheet row of a claim or settlement. */
+  item: number | null;
+  message: string;
+}
+
 export interface AuditVerifyView {
+  /** The chain is intact and every approval, claim, settlement and job state has its audit row. */
   intact: boolean;
   rows: number;
   head: { seq: number; hash: string } | null;
   breaks: AuditBreakView[];
+  /** States the trail does not record (written around vendesk's functions). */
+  unrecorded: AuditUnrecordedView[];
 }
 
 export interface AuditExportView extends ExportedFile {

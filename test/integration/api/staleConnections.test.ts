@@ -11,7 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UncertainOutcomeError } from '../../../src/main/api/serviceErrors';
 import { VendingClient } from '../../../src/main/api/vendingClient';
-import { ADVERTISED_IDLE_SECONDS, SERVER_IDLE_MS } from '../../../src/shared/idleSockets';
+import { ADVERTISED_IDLE_SECONDS, SERVER_IDLE_MS } from '../../../src/sandbox/idleSockets';
 import { allLogEntries } from '../../support/serviceLogEntries';
 import { FAST_RETRY, rejectionOf, startHarness, type Harness } from './sandboxHarness';
 

@@ -129,6 +129,7 @@ const SCENARIOS: Record<string, Scenario[]> = {
   completion: ['bash', 'zsh'].map((shell) => ({ args: () => ['completion', shell], exit: 0 })),
   'team join': [{ args: () => ['team', 'join', '--url', f.teamUrl, '--password-file', f.teamPasswordFile, '--desktop-name', 'Bola PC'], exit: 0 }],
   'team status': [{ args: () => ['team', 'status'], exit: 0 }],
+  'team doctor': [{ args: () => ['team', 'doctor'], exit: 0 }],
   'team threshold': [
     { args: () => ['team', 'threshold', '250,000'], exit: 0 },
     { args: () => ['team', 'threshold', 'none'], exit: 0 },

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { outlastClientIdleSockets } from '../../../src/shared/idleSockets';
+import { outlastClientIdleSockets } from '../../../src/sandbox/idleSockets';
 
 export type Rewrite = (answer: { status: number; body: string }) => { status: number; body: string };
 

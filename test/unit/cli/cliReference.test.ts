@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { REFERENCE_END, REFERENCE_START, commandReference } from '../../../src/cli/cliDocs';
-import { GLOBAL_OPTIONS } from '../../../src/cli/cliCommand';
+import { EXIT_TABLE_END, EXIT_TABLE_START, REFERENCE_END, REFERENCE_START, commandReference, exitCodeTable } from '../../../src/cli/cliDocs';
+import { EXIT, GLOBAL_OPTIONS } from '../../../src/cli/cliCommand';
 import { COMMANDS } from '../../../src/cli/commands';
 import { naira, shapeText } from '../../../src/cli/jsonShape';
 import { ROOT } from '../../support/testApp';
@@ -20,6 +20,13 @@ describe('docs/cli.md', () => {
   it('holds the command reference the command table generates (run `npm run docs:cli` if not)', () => {
     expect(doc.indexOf(REFERENCE_START)).toBeGreaterThan(0);
     expect(reference).toBe(commandReference(COMMANDS));
+  });
+
+  it('holds the exit-code table made from EXIT_MEANINGS, with a row for every exit code (4: waiting for approval)', () => {
+    const table = doc.slice(doc.indexOf(EXIT_TABLE_START), doc.indexOf(EXIT_TABLE_END) + EXIT_TABLE_END.length);
+    expect(table).toBe(exitCodeTable());
+    for (const code of Object.values(EXIT)) expect(table).toMatch(new RegExp(`\\| ${code} \\| \\S`));
+    expect(table).toMatch(/\| 4 \| Waiting for approval/);
   });
 
   it('names every command with its usage, every option, and its JSON shape', () => {

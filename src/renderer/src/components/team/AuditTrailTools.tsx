@@ -20,15 +20,20 @@ function Verdict({ result }: { result: AuditVerifyView }) {
       </Alert>
     );
   }
+  const problems = result.breaks.length + result.unrecorded.length;
+  const title = result.breaks.length > 0 ? 'The audit trail was changed' : 'The team database holds what the audit trail does not record';
   return (
-    <Alert color="red" variant="light" title={`The audit trail was changed: ${formatCount(result.breaks.length)} problem(s)`} data-testid="audit-verdict">
+    <Alert color="red" variant="light" title={`${title}: ${formatCount(problems)} problem(s)`} data-testid="audit-verdict">
       <List size="sm" spacing={2}>
         {result.breaks.map((b) => (
           <List.Item key={`${b.kind}-${b.seq}`}>{b.message}</List.Item>
         ))}
+        {result.unrecorded.map((u) => (
+          <List.Item key={`${u.code}-${u.jobId ?? ''}-${u.item ?? ''}-${u.message}`}>{u.message}</List.Item>
+        ))}
       </List>
       <Text size="sm" mt="xs">
-        Tell your database administrator and auditor; the rows after a break cannot be trusted as written.
+        Tell your database administrator and auditor: the rows after a break cannot be trusted as written, and a state the trail does not record was written around vendesk (by a superuser, or a role that could become the schema’s owner).
       </Text>
     </Alert>
   );

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Card, Code, Group, Modal, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type ReactNode } from 'react';
-import type { TeamStatusView } from '../../../../shared/contract/team';
+import type { TeamJoinResult, TeamSetupCheck, TeamStatusView } from '../../../../shared/contract/team';
 import { bridge } from '../../bridge';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
@@ -10,7 +10,39 @@ import { ErrorNotice } from '../ErrorNotice';
 import { teamAddress } from '../../../../shared/teamAddress';
 import { ROLE_LABEL, ROLE_MEANING, teamErrorTitle } from './teamLabels';
 
+/** The roles that could still forge an approval, each with the SQL that removes its power. */
+function SetupProblems({ setup }: { setup: TeamSetupCheck }) {
+  return (
+    <Stack gap={6} data-testid="team-setup-problems">
+      {setup.problems.map((p) => (
+        <div key={`${p.role}:${p.kind}:${p.fix}`}>
+          <Text size="sm">{p.message}</Text>
+          <Code>{p.fix}</Code>
+        </div>
+      ))}
+    </Stack>
+  );
+}
+
+/** After a join with the setup role: the schema is ready, the team's roles come next. */
+function SetupReady({ result }: { result: TeamJoinResult }) {
+  return (
+    <Alert color="blue" variant="light" title="The schema is ready; now create the team’s roles" data-testid="team-setup-ready">
+      <Stack gap="xs">
+        <Text size="sm">
+          vendesk is set up in {result.database ?? 'the database'} (schema version {result.schemaVersion}). This desktop is not joined with the setup role, and its password was not kept.
+        </Text>
+        <Text size="sm">
+          Next, as the team guide says: create one login role per person and grant it vendesk_preparer, vendesk_approver or vendesk_admin; then end the setup so that the setup role can no longer create roles. Each person then joins here with their own role.
+        </Text>
+        {result.setup && !result.setup.finished && <SetupProblems setup={result.setup} />}
+      </Stack>
+    </Alert>
+  );
+}
+
 function JoinForm({ onJoined }: { onJoined: () => void }) {
+  const [setupDone, setSetupDone] = useState<TeamJoinResult | null>(null);
   const [server, setServer] = useState('');
   const [role, setRole] = useState('');
   const [password, setPassword] = useState('');
@@ -24,6 +56,8 @@ function JoinForm({ onJoined }: { onJoined: () => void }) {
       if ('problem' in target) return;
       try {
         const joined = await bridge.call('team.join', { url: target.url, password, ...(desktopName.trim() ? { desktopName: desktopName.trim() } : {}) });
+        setSetupDone(joined.setupRole ? joined : null);
+        if (joined.setupRole) return;
         notifications.show({ color: 'teal', message: `This desktop joined ${joined.database} as ${joined.user}.` });
         onJoined();
       } finally {
@@ -43,7 +77,7 @@ function JoinForm({ onJoined }: { onJoined: () => void }) {
         value={server}
         onValue={setServer}
         problem={address && 'problem' in address ? address.problem : null}
-        note={address && 'url' in address ? `Connects to ${address.url} (add ?sslmode=verify-full to encrypt the connection)` : null}
+        note={address && 'url' in address ? `Connects to ${address.url} (encrypted, certificate checked, unless the server is this computer or ?sslmode= says otherwise)` : null}
         hint="HOST:PORT/DATABASE — no role or password here"
         required
         autoComplete="off"
@@ -59,6 +93,7 @@ function JoinForm({ onJoined }: { onJoined: () => void }) {
       />
       <TextInput label="Desktop shown in the audit trail" placeholder="Accounts PC 2" description="Optional: how the audit trail calls this computer" value={desktopName} onChange={(e) => setDesktopName(e.currentTarget.value)} />
       <ErrorNotice error={error} title={teamErrorTitle(error?.code, 'This desktop did not join')} />
+      {setupDone && <SetupReady result={setupDone} />}
       <Group>
         <Button onClick={() => void join()} loading={busy} disabled={!server.trim() || !role.trim() || !password || (address !== null && 'problem' in address)}>
           Join the team database
@@ -145,6 +180,11 @@ function JoinedStatus({ status, onLeft }: { status: TeamStatusView; onLeft: () =
           </Text>
         )}
       </div>
+      {status.setup && !status.setup.finished && (
+        <Alert color="orange" variant="light" title="The team database’s setup is not finished: these roles could forge an approval" data-testid="team-setup-unfinished">
+          <SetupProblems setup={status.setup} />
+        </Alert>
+      )}
       {status.problem && (
         <Alert color="orange" variant="light" title="The team database cannot be read just now" data-testid="team-problem">
           <Text size="sm">{status.problem}</Text>

@@ -1,0 +1,125 @@
+/**
+ * `vendesk audit verify` reconciles the team's state with its trail (issue 23: "a forged approval
+ * is caught even when the forger could switch triggers off"). A superuser with triggers off writes
+ * an approval in bola's name and sets the job approved, and a claim settled as succeeded, all
+ * without audit rows: the chain itself is untouched and verifies, yet `audit verify` names each
+ * forged state and exits 1.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
+import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
+import { startCliPeer, type CliPeer } from '../cli/cliHarness';
+
+let cluster: PostgresCluster;
+let bolaDesk: CliPeer;
+let ada: pg.Client;
+
+interface Verify {
+  intact: boolean;
+  breaks: unknown[];
+  unrecorded: { code: string; jobId: string | null; item: number | null; message: string }[];
+}
+
+/** A job ada prepares through the schema's own function (with its prepare row). */
+async function prepareAsAda(): Promise<string> {
+  const r = await ada.query<{ id: string }>(
+    `SELECT id FROM vendesk.prepare_job('bulk', 'desk-ada', 'Ada PC', NULL, 'salaries.xlsx', NULL, false, 2, 20000, 5000000, '{}'::jsonb)`,
+  );
+  return r.rows[0].id;
+}
+
+/** SQL as the superuser with every trigger off (session_replication_role = replica), in one transaction. */
+async function forge(sql: string, params: unknown[] = []): Promise<void> {
+  const su = new pg.Client(cluster.config());
+  await su.connect();
+  try {
+    await su.query('BEGIN');
+    await su.query('SET LOCAL session_replication_role = replica');
+    await su.query(sql, params);
+    await su.query('COMMIT');
+  } finally {
+    await su.end();
+  }
+}
+
+beforeAll(async () => {
+  cluster = await startPostgresCluster();
+  const setup = new pg.Client(cluster.config());
+  await setup.connect();
+  await migrateTeamSchema(setup);
+  await setup.end();
+  const adaPassword = await cluster.createLogin('ada', ['vendesk_preparer']);
+  const bolaPassword = await cluster.createLogin('bola', ['vendesk_approver']);
+  ada = new pg.Client(cluster.config('ada', adaPassword));
+  await ada.connect();
+  bolaDesk = await startCliPeer('audit-reconcile-bola');
+  const file = path.join(bolaDesk.dir, 'bola.pw');
+  fs.writeFileSync(file, `${bolaPassword}\n`, { mode: 0o600 });
+  await bolaDesk.json(['team', 'join', '--url', `postgres://bola@127.0.0.1:${cluster.port}/postgres`, '--password-file', file]);
+}, 120_000);
+
+afterAll(async () => {
+  await ada?.end().catch(() => undefined);
+  await bolaDesk?.close();
+  await cluster?.stop();
+});
+
+describe('audit verify reconciles the state with the trail', () => {
+  it('passes a team whose every approval and job state went through the schema', async () => {
+    const jobId = await prepareAsAda();
+    await bolaDesk.json(['approve', jobId]);
+    const rejected = await prepareAsAda();
+    await bolaDesk.json(['reject', rejected, '--note', 'wrong month']);
+    await prepareAsAda(); // still waiting
+    const r = await bolaDesk.run(['audit', 'verify']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ intact: true, breaks: [], unrecorded: [] });
+  });
+
+  it('reports an approval, a job state and a settled claim a superuser forged with triggers off (exit 1)', async () => {
+    const jobId = await prepareAsAda();
+    await forge(
+      `INSERT INTO vendesk.approvals (job_id, prepared_by, decision, decided_by, desktop_id, desktop_name) VALUES ($1, 'ada', 'approved', 'bola', 'desk-bola', 'Bola PC');
+       UPDATE vendesk.jobs SET state = 'approved' WHERE id = $1;`.replace(/\$1/g, `'${jobId}'`),
+    );
+    await forge(
+      `INSERT INTO vendesk.item_claims (claim_scope, item_index, job_id, desktop_id, claimed_by, request_ref, amount_kobo, outcome, settled_at)
+       SELECT claim_scope, 7, id, 'desk-ada', 'ada', 'forged-ref', 10000, 'succeeded', now() FROM vendesk.jobs WHERE id = $1`,
+      [jobId],
+    );
+    const r = await bolaDesk.run(['audit', 'verify']);
+    expect(r.code).toBe(1);
+    const v = JSON.parse(r.stdout) as Verify;
+    expect(v.intact).toBe(false);
+    expect(v.breaks).toEqual([]); // the chain itself was not touched
+    expect(v.unrecorded).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'approval_unrecorded', jobId, message: expect.stringMatching(new RegExp(`Job ${jobId} shows it approved by bola, and the audit trail holds no such decision`)) }),
+        expect.objectContaining({ code: 'state_unrecorded', jobId, message: `Job ${jobId} is approved, and the audit trail holds no approve row for it.` }),
+        expect.objectContaining({ code: 'claim_unrecorded', jobId, item: 7 }),
+        expect.objectContaining({ code: 'settle_unrecorded', jobId, item: 7 }),
+      ]),
+    );
+    expect(v.unrecorded).toHaveLength(4);
+    const text = await bolaDesk.run(['audit', 'verify'], 'globals first', { json: false });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/chain is intact[\s\S]*holds what the trail does not record[\s\S]*approved by bola[\s\S]*\[approval_unrecorded\]/);
+  });
+
+  it('reports a job a superuser inserted with no prepare row, and a cancelled state with no cancel row', async () => {
+    const jobId = await prepareAsAda();
+    await forge(`UPDATE vendesk.jobs SET state = 'cancelled' WHERE id = $1`, [jobId]);
+    const r = await bolaDesk.run(['audit', 'verify']);
+    const v = JSON.parse(r.stdout) as Verify;
+    expect(v.unrecorded).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'state_unrecorded', jobId, message: `Job ${jobId} is cancelled, and the audit trail holds no cancel row for it.` })]));
+    await forge(
+      `INSERT INTO vendesk.jobs (kind, desktop_id, desktop_name, claim_scope, item_count, total_kobo, preview, prepared_by)
+       VALUES ('bulk', 'desk-x', 'Desk X', 'job:ghost', 1, 100, '{}'::jsonb, 'ada')`,
+    );
+    const again = JSON.parse((await bolaDesk.run(['audit', 'verify'])).stdout) as Verify;
+    expect(again.unrecorded.filter((u) => u.code === 'job_unrecorded')).toEqual([expect.objectContaining({ message: expect.stringMatching(/prepared by ada\) is in the team database, and the audit trail holds no prepare row/) })]);
+  });
+});
