@@ -6,6 +6,7 @@
  * Nothing here is timed: the proof is the order in which the two answers arrive.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxControl } from '../../support/sandboxControl';
 import { startTestApp, type TestApp } from '../../support/testApp';
 
 const ATTACKER = 'made-up-token-of-another-organisation';
@@ -31,7 +32,7 @@ function attackerRequest(pathname: string): { settled: () => boolean; abort: () 
 
 describe('another organisation cannot slow or break vendesk’s', () => {
   it('60 s of latency set by another token holds that token’s answers only', async () => {
-    const attacker = t.sandbox.control(ATTACKER);
+    const attacker = new SandboxControl(t.sandbox.url, ATTACKER);
     await attacker.setLatency(60_000);
     expect(await attacker.latency()).toBe(60_000);
     // The attacker's own request is held for its 60 s…
@@ -51,7 +52,7 @@ describe('another organisation cannot slow or break vendesk’s', () => {
   });
 
   it('faults set by another token fail that token’s requests only', async () => {
-    const attacker = t.sandbox.control(ATTACKER);
+    const attacker = new SandboxControl(t.sandbox.url, ATTACKER);
     for (const path of ['/accountBalance', '/purchaseAirtime', '/logEntries']) await attacker.addFault({ path, status: 503, count: 1000 });
     await attacker.setLatency(0);
     const refused = await fetch(`${t.sandbox.url}/accountBalance`, { headers: { Authorization: `Bearer ${ATTACKER}` } });
