@@ -190,12 +190,15 @@ export class App {
       if (!address.ok) {
         throw new AppError('unsafe_address', `The live profile "${profile.name}" has an address vendesk will not send a token to: ${address.reason}`, 'Open Settings, correct the address and enter the token again.');
       }
-      const token = this.tokens.get(profile.id);
+      const token = this.tokens.get(profile.id, baseUrl);
       if (!token) {
+        const withheld = this.tokens.withheldFrom?.(baseUrl);
         throw new AppError(
           'token_missing',
-          `The live profile "${profile.name}" has no API token.`,
-          'Open Settings and enter the token for this profile, or set VENDESK_TOKEN.',
+          withheld ? `The live profile "${profile.name}" has no API token: ${withheld}.` : `The live profile "${profile.name}" has no API token.`,
+          withheld
+            ? `If ${baseUrl} is your service's address, start vendesk with VENDESK_BASE_URL set to it (beside VENDESK_TOKEN); otherwise correct the profile's address in Settings.`
+            : 'Open Settings and enter the token for this profile, or set VENDESK_TOKEN with VENDESK_BASE_URL (the service address it is for).',
         );
       }
       // A stored token goes only to the address it was entered for.
@@ -231,7 +234,7 @@ export class App {
    */
   private adhocConnectionKey(baseUrl: string, token: string): string {
     const address = normalizeBaseUrl(baseUrl);
-    const saved = this.profiles.list().find((p) => p.kind === 'live' && p.baseUrl !== null && normalizeBaseUrl(p.baseUrl) === address && this.tokens.get(p.id) === token);
+    const saved = this.profiles.list().find((p) => p.kind === 'live' && p.baseUrl !== null && normalizeBaseUrl(p.baseUrl) === address && this.tokens.get(p.id, p.baseUrl) === token);
     if (saved) return saved.id;
     let salt = this.settings.get<string | null>(CONNECTION_KEY_SALT, null);
     if (!salt) {
@@ -295,7 +298,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   secureDataFolder(options.dataDir, (file, mode) => path.dirname(file) === tokensDir && (mode & 0o077) !== 0);
   const db = openDatabase(path.join(options.dataDir, 'vendesk.db'), { nativeBinding: options.nativeBinding });
   const env = options.env ?? process.env;
-  const tokens = options.tokenStore ?? new EnvFirstTokenStore(new FileTokenStore(tokensDir), env.VENDESK_TOKEN);
+  // VENDESK_TOKEN goes only to the address it is given with: the command line's --base-url when
+  // that connection carries it, else VENDESK_BASE_URL.
+  const envAddress = options.connection && options.connection.token === env.VENDESK_TOKEN ? options.connection.baseUrl : env.VENDESK_BASE_URL;
+  const tokens = options.tokenStore ?? new EnvFirstTokenStore(new FileTokenStore(tokensDir), env.VENDESK_TOKEN, envAddress);
   const app = new App(options.dataDir, options.shell, db, tokens, options);
   try {
     await app.connect();

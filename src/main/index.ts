@@ -102,8 +102,13 @@ async function start(): Promise<void> {
   core = await createApp({
     dataDir: electronApp.getPath('userData'),
     shell: 'electron',
-    // VENDESK_TOKEN wins, as in the other shells: the way to a live profile where there is no keyring.
-    tokenStore: new EnvFirstTokenStore(new SafeStorageTokenStore(path.join(electronApp.getPath('userData'), 'tokens.json'), safeStorage), process.env.VENDESK_TOKEN),
+    // VENDESK_TOKEN wins at the address in VENDESK_BASE_URL, as in the other shells: the way to a
+    // live profile where there is no keyring.
+    tokenStore: new EnvFirstTokenStore(
+      new SafeStorageTokenStore(path.join(electronApp.getPath('userData'), 'tokens.json'), safeStorage),
+      process.env.VENDESK_TOKEN,
+      process.env.VENDESK_BASE_URL,
+    ),
     // The team database password too, in the keychain (the web shell and the CLI keep a 0600 file).
     teamPasswordStore: sealedTeamPasswordStore(electronApp.getPath('userData'), safeStorage),
     filePolicy: pickedFiles,

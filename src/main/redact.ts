@@ -2,18 +2,28 @@
  * Tokens must never reach logs, errors or files. Known tokens are registered here when they are
  * loaded and removed from any text that leaves the main side; `Bearer …` is always masked.
  *
- * A token is caught in every form a message, a URL or a header may carry it: as typed, in any
- * letter case; URL-encoded (encodeURIComponent, `+` for spaces, either case of hex digits); with
- * JSON escapes; and inside base64, standard or URL-safe, at any byte offset, which covers the
- * base64 of the token alone, of `Bearer <token>` and of the `user:token` a Basic header holds.
+ * A token is caught in every form a message, a URL, a header or a service echoing it back may
+ * carry it (issue 23, item 16), character by character, so forms may even be mixed:
+ * - as typed, in any letter case;
+ * - %-encoded (any character, either case of hex digits, `+` for a space, encoded twice: `%25…`);
+ * - hex: its UTF-8 bytes as hex digits (`4c76…`, `\x4c`, `0x4c`);
+ * - HTML entities: `&#76;`, `&#x4C;`, named ones (`&amp;`, `&quot;`, `&plus;`, `&sol;`…), escaped twice (`&amp;#43;`);
+ * - JSON or JavaScript escapes: `\"`, `\\`, `\/`, `\u00f1`, `\x2b`, escaped again inside another string;
+ * - spaced out: whitespace (or invisible characters) between its characters;
+ * - cut short: its first 16 characters or more (a service that echoes part of it);
+ * - inside base64, standard or URL-safe, at any byte offset, which covers the base64 of the token
+ *   alone, of `Bearer <token>` and of the `user:token` a Basic header holds.
  */
 const REDACTED = '[redacted]';
 
 /** Shortest token whose base64 forms are looked for: shorter ones would match ordinary words. */
 const MIN_BASE64_TOKEN = 8;
 
+/** A token echoed cut short is still caught from this many of its first characters on. */
+const MIN_PREFIX = 16;
+
 interface SecretPatterns {
-  /** The token as typed (any case), URL-encoded, JSON-escaped. */
+  /** The token (or its first MIN_PREFIX characters or more) in any of the forms above but base64. */
   plain: RegExp;
   /** The token's characters in base64 (null for a short token). */
   base64: RegExp | null;
@@ -46,10 +56,67 @@ function anyOf(texts: Iterable<string>): RegExp {
   return new RegExp([...new Set(texts)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'gi');
 }
 
+/** HTML's named entities for characters a token may hold (numeric ones cover every character). */
+const NAMED_ENTITIES: Record<string, string[]> = {
+  '&': ['amp'], '<': ['lt'], '>': ['gt'], '"': ['quot'], "'": ['apos'], ' ': ['nbsp'], '+': ['plus'], '/': ['sol'],
+  '=': ['equals'], _: ['lowbar', 'UnderBar'], '.': ['period'], ',': ['comma'], ':': ['colon'], ';': ['semi'], '!': ['excl'],
+  '?': ['quest'], '#': ['num'], $: ['dollar'], '%': ['percnt'], '*': ['ast', 'midast'], '(': ['lpar'], ')': ['rpar'],
+  '[': ['lsqb', 'lbrack'], ']': ['rsqb', 'rbrack'], '{': ['lcub', 'lbrace'], '}': ['rcub', 'rbrace'], '|': ['verbar', 'vert'],
+  '\\': ['bsol'], '^': ['Hat'], '`': ['grave'], '@': ['commat'], '~': ['tilde'], '-': ['hyphen', 'dash'],
+};
+
+/** Between two characters of a token spaced out: a little whitespace or invisible characters. */
+const SPACING = '[\\s\\u00a0\\u200b-\\u200d\\u2060\\ufeff]{0,3}';
+
+const hex2 = (n: number) => n.toString(16).padStart(2, '0');
+const hex4 = (n: number) => n.toString(16).padStart(4, '0');
+
+/** Every way one character of the token can be written (as regular-expression sources; the pattern is case-insensitive). */
+function characterForms(ch: string): string[] {
+  const code = ch.codePointAt(0) ?? 0;
+  const bytes = [...Buffer.from(ch, 'utf8')];
+  const units = code > 0xffff ? [ch.charCodeAt(0), ch.charCodeAt(1)] : [code];
+  const amp = '&(?:amp;)*';
+  const forms = [
+    escapeRegExp(ch),
+    // %-encoded (also twice, %25…), byte by byte; a space may be `+`.
+    bytes.map((b) => `%(?:25)*${hex2(b)}`).join(''),
+    // Hex: the bytes as two hex digits each, bare or as \x / 0x.
+    bytes.map((b) => `(?:\\\\x|0x)?${hex2(b)}`).join(''),
+    // HTML numeric entities, decimal or hex, semicolon optional, escaped again (&amp;#…).
+    `${amp}#0*${code};?`,
+    `${amp}#x0*${code.toString(16)};?`,
+    // JSON / JavaScript escapes, however many backslashes a string inside a string adds.
+    units.map((u) => `\\\\+u${hex4(u)}`).join(''),
+    ...(code < 0x100 ? [`\\\\+x${hex2(code)}`] : []),
+    ...((NAMED_ENTITIES[ch] ?? []).map((name) => `${amp}${name};`)),
+  ];
+  if (ch === ' ') forms.push('\\+');
+  if (ch === '"' || ch === '/' || ch === "'" || ch === '\\') forms.push(`\\\\+${escapeRegExp(ch)}`);
+  return forms;
+}
+
+/**
+ * The token, character by character in any of its forms, spacing allowed between them: first the
+ * whole token (every character required, so each may take whichever form fits), else its first
+ * MIN_PREFIX characters and as many more as follow (a token echoed cut short).
+ */
+function plainPattern(secret: string): RegExp {
+  const chars = [...secret].map((ch) => {
+    const forms = characterForms(ch);
+    // A character whose other forms start with itself (`&` of `&amp;`, `\` of `\u…`) tries them first.
+    return `(?:${['&', '\\', '%'].includes(ch) ? [...forms.slice(1), forms[0]].join('|') : forms.join('|')})`;
+  });
+  const whole = chars.join(SPACING);
+  if (chars.length <= MIN_PREFIX) return new RegExp(whole, 'gi');
+  let tail = '';
+  for (let i = chars.length - 1; i >= MIN_PREFIX; i--) tail = `(?:${SPACING}${chars[i]}${tail})?`;
+  return new RegExp(`${whole}|${chars.slice(0, MIN_PREFIX).join(SPACING)}${tail}`, 'gi');
+}
+
 function patternsFor(secret: string): SecretPatterns {
-  const encoded = encodeURIComponent(secret);
   return {
-    plain: anyOf([secret, encoded, encoded.replace(/%20/g, '+'), JSON.stringify(secret).slice(1, -1)]),
+    plain: plainPattern(secret),
     base64: Buffer.byteLength(secret) >= MIN_BASE64_TOKEN ? anyOf(base64Cores(secret)) : null,
   };
 }

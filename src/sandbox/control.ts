@@ -74,15 +74,15 @@ export function clearFaults(ctx: Ctx): Reply {
 
 const latencyBody = z.object({ latencyMs: z.number().int().min(0).max(60_000) });
 
-/** The sandbox's added round-trip time (all organisations: it stands for the network). */
+/** The organisation's added round-trip time: its own answers only, never another organisation's. */
 export function setLatency(ctx: Ctx): Reply {
   const body = parseBody(ctx, latencyBody, 'a JSON object like {"latencyMs": 150}');
-  ctx.core.latencyMs = body.latencyMs;
-  return ok(ctx.ref, { latencyMs: ctx.core.latencyMs }, SUCCESS_MESSAGE);
+  ctx.org.latencyMs = body.latencyMs;
+  return ok(ctx.ref, { latencyMs: ctx.core.latencyOf(ctx.org) }, SUCCESS_MESSAGE);
 }
 
 export function readLatency(ctx: Ctx): Reply {
-  return ok(ctx.ref, { latencyMs: ctx.core.latencyMs }, SUCCESS_MESSAGE);
+  return ok(ctx.ref, { latencyMs: ctx.core.latencyOf(ctx.org) }, SUCCESS_MESSAGE);
 }
 
 const refundsBody = z.object({ withhold: z.number().int().min(0).max(1_000_000) });

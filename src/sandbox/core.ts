@@ -30,6 +30,8 @@ export interface OrgState {
   layoutVersion: number;
   /** The form of the messaging answers for this organisation (`/__sandbox/shapes`); unset: the sandbox's. */
   shapes?: ShapeVariant;
+  /** Added round-trip time of this organisation's answers (`/__sandbox/latency`); unset: the sandbox's `latencyMs`. */
+  latencyMs?: number;
 }
 
 export interface CoreOptions {
@@ -68,11 +70,17 @@ export class SandboxCore {
   readonly stmts: Statements;
   private readonly orgs = new Map<string, OrgState>();
   /**
-   * Added round-trip time of every answer but the control endpoints', in ms (`--latency-ms`,
-   * `/__sandbox/latency`): half before the request is handled, half before its answer leaves. It
-   * stands for the network between a client and the service, so it is the whole sandbox's.
+   * Added round-trip time of every answer but the control endpoints', in ms (`--latency-ms`): half
+   * before the request is handled, half before its answer leaves. It is where every organisation
+   * starts; `/__sandbox/latency` changes one organisation's only (`OrgState.latencyMs`), so one
+   * token cannot slow the others — vendesk's own among them (issue 23, item 15).
    */
   latencyMs = 0;
+
+  /** The round-trip time this organisation's answers take. */
+  latencyOf(org: OrgState): number {
+    return org.latencyMs ?? this.latencyMs;
+  }
 
   constructor(readonly options: CoreOptions) {
     this.db = openDb(options.dbPath);

@@ -40,7 +40,7 @@ export interface SandboxOptions {
    * `alt` or `sparse` (answerShapes.ts). Per organisation: POST /__sandbox/shapes.
    */
   shapes?: ShapeVariant;
-  /** Added round-trip time of every answer, ms (a far-away service); changeable at /__sandbox/latency. */
+  /** Added round-trip time of every answer, ms (a far-away service): where every organisation starts; each changes its own at /__sandbox/latency. */
   latencyMs?: number;
 }
 

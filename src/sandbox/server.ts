@@ -227,6 +227,30 @@ function bearer(req: IncomingMessage): string | null {
   return m ? m[1] : null;
 }
 
+/** The answer leaves `ms` after it is ready (the way back of a round trip). */
+function holdAnswer(res: ServerResponse, ms: number): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    setTimeout(() => end(...args), ms);
+    return res;
+  }) as typeof res.end;
+}
+
+/** Waits `ms`; true when the client closed the connection meanwhile (its request is dropped). */
+function clientLeftWithin(res: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const left = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      res.off('close', left);
+      resolve(false);
+    }, ms);
+    res.once('close', left);
+  });
+}
+
 export function createHandler(config: ServerConfig): (req: IncomingMessage, res: ServerResponse) => void {
   const { core } = config;
   const log = (msg: string) => {
@@ -301,6 +325,15 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
       }
     }
 
+    // The organisation's own round trip (`/__sandbox/latency`): half before the request is handled,
+    // half before its answer leaves. Another organisation's setting never holds this one's answers.
+    const latency = url.pathname.startsWith('/__sandbox') ? 0 : core.latencyOf(org);
+    if (latency > 0) {
+      holdAnswer(res, latency / 2);
+      // A client that gives up meanwhile is not answered, and nothing is done for it.
+      if (await clientLeftWithin(res, latency / 2)) return;
+    }
+
     const now = core.now(org);
     ref = newReference('REQ', now);
     core.settle(org, now);
@@ -334,20 +367,6 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
     });
   };
 
-  return (req, res) => {
-    const latency = core.latencyMs;
-    if (latency <= 0 || (req.url ?? '').startsWith('/__sandbox')) {
-      run(req, res);
-      return;
-    }
-    // Half of the round trip on the way in, half on the way out (the answer is held back).
-    const half = latency / 2;
-    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-    res.end = ((...args: unknown[]) => {
-      setTimeout(() => end(...args), half);
-      return res;
-    }) as typeof res.end;
-    setTimeout(() => run(req, res), half);
-  };
+  return run;
 }
 

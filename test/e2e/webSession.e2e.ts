@@ -109,3 +109,31 @@ test('a link from an earlier run of vendesk is refused with the same clear page 
   await page.goto(shell.openUrl);
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
 });
+
+test('a link works once: after the tab signs in, the link left in the browser history no longer signs anything in (issue 23, item 14)', async ({ context, vendesk }) => {
+  const shell = vendesk.shell!;
+  const link = shell.openUrl;
+  const code = link.slice(link.indexOf('#session=') + '#session='.length);
+  const tab = await context.newPage();
+  await tab.goto(link);
+  await expect(tab.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  expect(tab.url()).not.toContain(code);
+  // A reload keeps the tab signed in (the session is held by the tab, not the link).
+  await tab.reload();
+  await expect(tab.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+
+  // The attack: the link as the browser's history recorded it, opened again in another tab.
+  const replay = await context.newPage();
+  await replay.goto(link);
+  await expect(replay.getByRole('heading', { name: SIGN_IN_HEADING })).toBeVisible();
+  await expect(replay.getByText('a link that has already been used')).toBeVisible();
+  expect(replay.url()).not.toContain(code);
+  await expect(replay.getByRole('navigation')).toHaveCount(0);
+  await saveScreen(replay, 'sign-in-used-link.png');
+  // …and the code does not open the API either, wherever it is put.
+  const asSession = await fetch(`${shell.origin}/api/app.info`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Vendesk-Session': code }, body: '{}' });
+  expect(asSession.status).toBe(401);
+  // The signed-in tab is untouched by the refused replay.
+  await tab.reload();
+  await expect(tab.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+});

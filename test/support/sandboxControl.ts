@@ -114,7 +114,7 @@ export class SandboxControl {
     await this.data('POST', 'shapes', { shapes });
   }
 
-  /** The sandbox's added round-trip time, ms (the whole sandbox: it stands for the network). */
+  /** This organisation's added round-trip time, ms (other organisations keep theirs). */
   async latency(): Promise<number> {
     return (await this.data<{ latencyMs: number }>('GET', 'latency')).latencyMs;
   }

@@ -3,7 +3,7 @@
  * cable TV from a spreadsheet, through the same operations as the Purchases page, on the
  * connection in use (the jobs of another connection are not shown). Amounts in the JSON are Naira.
  */
-import fs from 'node:fs';
+import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import path from 'node:path';
 import { z } from 'zod';
 import { walletCostKobo, walletCostText } from '../../shared/bulkMoney';
@@ -300,27 +300,21 @@ export const bulkListCommand = command({
   },
 });
 
-/** `--out FILE`: the file the CLI writes an export to, made from the copy the app wrote in its exports folder. */
-export function writeExportTo(written: string, out: string): string {
-  const target = path.resolve(out);
-  fs.copyFileSync(written, target);
-  return target;
-}
-
 export const bulkExportCommand = command({
   path: ['bulk', 'export'],
   summary: "A bulk job's results, one row per spreadsheet row with its outcome, reference and wallet cost, as XLSX or CSV",
   usage: 'vendesk bulk export JOB_ID --out FILE.xlsx|FILE.csv [--json]',
-  options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx (with a Summary sheet) or .csv' }],
+  options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx (with a Summary sheet) or .csv' }, FORCE_OPTION],
   output: z.strictObject({ jobId: z.string(), path: z.string(), format: z.enum(['xlsx', 'csv']), rows: z.number(), bytes: z.number() }),
   async run(ctx) {
     const jobId = jobIdArg(ctx);
     const out = requireOption(ctx.args, 'out');
+    outTarget(ctx.args, out, 'job results.xlsx');
     const ext = path.extname(out).toLowerCase();
     if (ext !== '.xlsx' && ext !== '.csv') throw new UsageError(`--out must end in .xlsx or .csv, got "${out}"`);
     const format = ext === '.xlsx' ? 'xlsx' : 'csv';
     const written = await ctx.call('bulk.export', { jobId, format });
-    const file = writeExportTo(written.path, out);
+    const file = writeExportTo(written.path, out, ctx.args);
     return { json: { jobId, path: file, format, rows: written.rows, bytes: written.bytes }, text: `Wrote the results of job ${jobId} (${written.rows} row(s)) to ${file}.` };
   },
 });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { reversedDatesMessage, type LogFilter, type MirrorRow } from '../../shared/contract/logs';
 import { formatNaira } from '../../shared/money';
 import { faceAndCostText } from '../../shared/spendText';
-import { writeExportTo } from './bulkCommands';
+import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import { UsageError, command, dateRangeOptions, numberOption, requireOption, stringOption, type CliContext, type OptionSpec } from '../cliCommand';
 import { isoTime, naira } from '../jsonShape';
 
@@ -122,15 +122,16 @@ export const exportLogsCommand = command({
   path: ['export', 'logs'],
   summary: 'Export the mirrored vending log (filtered) to XLSX or CSV',
   usage: 'vendesk export logs --out FILE.xlsx|FILE.csv [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D]',
-  options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx or .csv' }, ...FILTER_OPTIONS],
+  options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx or .csv' }, FORCE_OPTION, ...FILTER_OPTIONS],
   output: z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number(), amount: naira, cost: naira, commission: naira }),
   async run(ctx) {
     const out = requireOption(ctx.args, 'out');
+    const filter = filterOf(ctx);
+    outTarget(ctx.args, out, 'vending log.xlsx');
     const ext = path.extname(out).toLowerCase();
     if (ext !== '.xlsx' && ext !== '.csv') throw new UsageError('--out must end in .xlsx or .csv');
-    const filter = filterOf(ctx);
     const file = await ctx.call('logs.export', { filter, sort: 'time_desc', format: ext === '.xlsx' ? 'xlsx' : 'csv' });
-    const written = writeExportTo(file.path, out);
+    const written = writeExportTo(file.path, out, ctx.args);
     return {
       json: { path: written, rows: file.rows, bytes: file.bytes, amount: file.totals.amountKobo / 100, cost: file.totals.costKobo / 100, commission: file.totals.commissionKobo / 100 },
       text: `Wrote ${file.rows} entries to ${written} (${faceAndCostText(file.totals.amountKobo, file.totals.costKobo)}).`,

@@ -4,7 +4,6 @@
  * Reconcile page. stdout is one JSON document (amounts in Naira); a readable summary goes to
  * stderr. Also `vendesk reconcile runs` and `vendesk report spend`.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { CATEGORY_LABELS, EXCEPTION_CATEGORIES, RECONCILE_CATEGORIES, type ReconcileCategory, type ReconcileItemView, type ReconcileRunView } from '../../shared/contract/reconcile';
@@ -13,7 +12,7 @@ import { faceAndCostText, purchasesText } from '../../shared/spendText';
 import { cliText } from '../cliHints';
 import { command, dateOption, dateRangeOptions, numberOption, requireOption, requirePositional, stringOption, UsageError } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
-import { writeExportTo } from './bulkCommands';
+import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 
 const toNaira = (kobo: number) => kobo / 100;
 
@@ -114,6 +113,7 @@ export const reconcileCommand = command({
     { name: 'from', kind: 'string', description: 'First day of the range (default: the export’s first day)' },
     { name: 'to', kind: 'string', description: 'Last day of the range, inclusive (default: the export’s last day)' },
     { name: 'out', kind: 'string', description: 'Also write the Excel workbook here' },
+    FORCE_OPTION,
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX export (default: the first)' },
     { name: 'window', kind: 'string', description: 'Minutes apart the phone + amount + time rule accepts (default 15)' },
   ],
@@ -122,6 +122,7 @@ export const reconcileCommand = command({
     const file = requirePositional(ctx.args, 0, 'Name the vendor export: vendesk reconcile FILE');
     const { from, to } = dateRangeOptions(ctx.args, '--from is after --to; swap them');
     const out = stringOption(ctx.args, 'out');
+    if (out) outTarget(ctx.args, out, 'reconciliation.xlsx');
     const sheet = stringOption(ctx.args, 'sheet');
     const window = numberOption(ctx.args, 'window');
     const app = await ctx.app();
@@ -147,7 +148,7 @@ export const reconcileCommand = command({
     let outPath: string | null = null;
     if (out) {
       const written = await ctx.call('reconcile.exportWorkbook', { runId: run.id });
-      outPath = writeExportTo(written.path, out);
+      outPath = writeExportTo(written.path, out, ctx.args);
     }
     const json = reconcileJson(run);
     ctx.progress(summaryText(run, outPath));
@@ -343,24 +344,23 @@ export const spendReportCommand = command({
     { name: 'from', kind: 'string', description: 'First day' },
     { name: 'to', kind: 'string', description: 'Last day, inclusive' },
     { name: 'out', kind: 'string', description: 'Write the workbook here (the chart goes beside it)' },
+    FORCE_OPTION,
   ],
   output: z.strictObject({ workbook: z.string(), chart: z.string().nullable(), days: z.number(), purchases: z.number(), faceValue: naira, walletCost: naira, commission: naira }),
   async run(ctx) {
     const from = dateOption(ctx.args, 'from');
     const to = dateOption(ctx.args, 'to');
     if (!from || !to) throw new UsageError('--from and --to are required');
+    const out = stringOption(ctx.args, 'out');
+    // The workbook and the chart beside it: both names are checked before the report is made.
+    const workbookOut = out ? outTarget(ctx.args, out, 'spend.xlsx') : null;
+    const chartOut = workbookOut ? outTarget(ctx.args, `${workbookOut.replace(/\.xlsx$/i, '')} chart.svg`, 'spend chart.svg') : null;
     const written = await ctx.call('reports.spend', { from, to });
     let file = written.path;
     let chart = written.chart?.path ?? null;
-    const out = stringOption(ctx.args, 'out');
-    if (out) {
-      file = path.resolve(out);
-      fs.copyFileSync(written.path, file);
-      if (chart) {
-        const chartOut = file.replace(/\.xlsx$/i, '') + ' chart.svg';
-        fs.copyFileSync(chart, chartOut);
-        chart = chartOut;
-      }
+    if (workbookOut && chartOut) {
+      file = writeExportTo(written.path, workbookOut, ctx.args);
+      if (chart) chart = writeExportTo(chart, chartOut, ctx.args);
     }
     const t = written.totals;
     return {

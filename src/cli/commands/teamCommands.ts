@@ -15,7 +15,7 @@ import { formatNaira, parseNairaText } from '../../shared/money';
 import { command, dateRangeOptions, requireOption, requirePositional, stringOption, UsageError, type CliContext } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
 import { textTable } from '../textTable';
-import { writeExportTo } from './bulkCommands';
+import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import { purchaseResult, purchaseShape, topUpResult, topUpShape } from './purchaseCommands';
 
 const toNairaOrNull = (kobo: number | null) => (kobo === null ? null : kobo / 100);
@@ -442,16 +442,18 @@ export const auditExportCommand = command({
   usage: 'vendesk audit export --out FILE.xlsx [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]',
   options: [
     { name: 'out', kind: 'string', description: 'The .xlsx file to write' },
+    FORCE_OPTION,
     { name: 'from', kind: 'string', description: 'First day (UTC), included' },
     { name: 'to', kind: 'string', description: 'Last day (UTC), included' },
   ],
   output: z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number(), chainIntact: z.boolean() }),
   async run(ctx) {
     const out = requireOption(ctx.args, 'out');
-    if (path.extname(out).toLowerCase() !== '.xlsx') throw new UsageError(`--out must end in .xlsx, got "${out}"`);
     const range = dateRangeOptions(ctx.args);
+    outTarget(ctx.args, out, 'audit trail.xlsx');
+    if (path.extname(out).toLowerCase() !== '.xlsx') throw new UsageError(`--out must end in .xlsx, got "${out}"`);
     const written = await ctx.call('audit.export', { ...(range.from ? { from: range.from } : {}), ...(range.to ? { to: range.to } : {}) });
-    const file = writeExportTo(written.path, out);
+    const file = writeExportTo(written.path, out, ctx.args);
     const chain = written.verification.intact ? 'the whole chain verified' : 'the chain did NOT verify — see the Verification sheet';
     return { json: { path: file, rows: written.rows, bytes: written.bytes, chainIntact: written.verification.intact }, text: `Wrote ${written.rows} audit row(s) to ${file}; ${chain}.` };
   },

@@ -28,6 +28,15 @@ export function redactForSupport(text: string): string {
   return redactPhoneNumbers(redactSecrets(text));
 }
 
+/**
+ * Adds a note to a kept answer. Notes quote the answer (a service's reason, what could not be
+ * read), so each is redacted like the body: a token the service echoed never reaches doctor or
+ * Settings through a note.
+ */
+export function addNote(entry: RecordedAnswer, text: string): void {
+  entry.notes.push(redactForSupport(text));
+}
+
 function hasEnvelope(body: unknown): boolean {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).some((k) => k.toLowerCase().replace(/[_\s-]/g, '') === 'gatewaystatus');
 }

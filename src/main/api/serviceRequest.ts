@@ -30,7 +30,7 @@ import { decodeEnvelope, decodeLooseAnswer, MalformedResponseError, type Decoded
 import type { RequestPacer, Turn } from './requestPacer';
 import { backoffDelay, parseRetryAfter, sleep, type ResolvedRetry } from './retryBackoff';
 import { ENDPOINTS, malformedError, RequestCancelledError, UncertainOutcomeError, unreachableError, type EndpointName } from './serviceErrors';
-import type { RecordedAnswer, ServiceAnswers } from './serviceAnswers';
+import { addNote, type RecordedAnswer, type ServiceAnswers } from './serviceAnswers';
 import type { ServiceClockEstimate, ServiceWindow } from './serviceTime';
 
 export interface RawAnswer {
@@ -143,7 +143,7 @@ export class ServiceRequests {
       } catch (error) {
         turn?.done(error instanceof TransportFailure && error.kind === 'cancelled' ? 0 : null);
         if (!(error instanceof TransportFailure)) throw error;
-        this.answers.record({ endpoint, method: spec.method, url, startedMs, httpStatus: null, contentType: null, text: '', parsed: '' }).notes.push(`No answer: ${error.detail}.`);
+        addNote(this.answers.record({ endpoint, method: spec.method, url, startedMs, httpStatus: null, contentType: null, text: '', parsed: '' }), `No answer: ${error.detail}.`);
         if (error.kind === 'cancelled') {
           if (kind === 'read') throw new RequestCancelledError(endpoint);
           throw new UncertainOutcomeError(endpoint, 'cancelled', null, error.detail);
@@ -173,14 +173,14 @@ export class ServiceRequests {
       }
       try {
         const result = spec.reader
-          ? decodeLooseAnswer(status, answer.body, spec.reader, (text) => recorded.notes.push(text))
+          ? decodeLooseAnswer(status, answer.body, spec.reader, (text) => addNote(recorded, text))
           : decodeEnvelope(status, answer.body, spec.schema as z.ZodType<T>);
         noteReading(recorded, result);
         return { result, retried: attempt > 0 };
       } catch (error) {
         if (!(error instanceof MalformedResponseError)) throw error;
         recorded.reading = 'unreadable';
-        recorded.notes.push(`vendesk could not read it: ${error.problem}.`);
+        addNote(recorded, `vendesk could not read it: ${error.problem}.`);
         if (kind === 'read') throw malformedError(endpoint, status, error.problem);
         throw new UncertainOutcomeError(endpoint, 'malformed_answer', status, error.problem);
       }
@@ -235,7 +235,7 @@ export class ServiceRequests {
 function noteReading(recorded: RecordedAnswer, result: DecodedResult<unknown>): void {
   if (result.kind === 'failed') {
     recorded.reading = 'refused';
-    recorded.notes.push(`The service refused the request: ${result.reason}`);
+    addNote(recorded, `The service refused the request: ${result.reason}`);
   } else {
     recorded.reading = recorded.notes.length ? 'read_with_gaps' : 'read';
   }

@@ -17,7 +17,7 @@ function profileViews(app: App): ProfileView[] {
       name: p.name,
       kind: p.kind,
       baseUrl: p.baseUrl,
-      hasToken: p.kind === 'sandbox' || app.tokens.get(p.id) !== null,
+      hasToken: p.kind === 'sandbox' || app.tokens.get(p.id, p.baseUrl) !== null,
       active: p.id === activeId,
       warning: address === null ? null : address.ok ? address.warning : address.reason,
     };
@@ -55,7 +55,7 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
       app.tokens.set(profile.id, input.token);
       app.profiles.bindToken(profile.id, normalizeBaseUrl(input.baseUrl));
     } else if (before && normalizeBaseUrl(before.baseUrl ?? '') !== normalizeBaseUrl(input.baseUrl)) {
-      tokenCleared = app.tokens.get(profile.id) !== null || before.tokenAddress !== null;
+      tokenCleared = app.tokens.get(profile.id, before.baseUrl) !== null || before.tokenAddress !== null;
       app.tokens.delete(profile.id);
       app.profiles.bindToken(profile.id, null);
     }

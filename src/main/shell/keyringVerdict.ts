@@ -26,14 +26,14 @@ export type KeyringVerdict = { ok: true } | { ok: false; refusal: AppErrorShape 
 export const NO_KEYRING: AppErrorShape = {
   code: 'no_keyring',
   message: 'This computer has no keyring, so vendesk will not store the API token here: without one the token would only be scrambled with a key anyone can look up.',
-  hint: 'Install and unlock a keyring — GNOME Keyring (the gnome-keyring package) or KDE Wallet — and restart vendesk; or start vendesk with the token in the VENDESK_TOKEN environment variable instead of saving it.',
+  hint: 'Install and unlock a keyring — GNOME Keyring (the gnome-keyring package) or KDE Wallet — and restart vendesk; or start vendesk with the token in the VENDESK_TOKEN environment variable and the service address in VENDESK_BASE_URL instead of saving it.',
 };
 
 /** macOS or Windows whose keychain cannot be used. */
 export const NO_KEYCHAIN: AppErrorShape = {
   code: 'no_keyring',
   message: "This computer's keychain cannot be used, so vendesk will not store the API token here.",
-  hint: 'Unlock the system keychain and restart vendesk, or start vendesk with the token in the VENDESK_TOKEN environment variable instead of saving it.',
+  hint: 'Unlock the system keychain and restart vendesk, or start vendesk with the token in the VENDESK_TOKEN environment variable and the service address in VENDESK_BASE_URL instead of saving it.',
 };
 
 export function keyringVerdict(probe: KeyringProbe, platform: NodeJS.Platform): KeyringVerdict {

@@ -18,11 +18,14 @@ async function main(): Promise<void> {
   // The same address at every start (remembered in the data folder), unless VENDESK_PORT asks for one.
   const wanted = process.env.VENDESK_PORT ? Number(process.env.VENDESK_PORT) : undefined;
   const staticDir = path.resolve(__dirname, '../../../out/renderer');
-  const { started: shell, movedFrom } = await startOnRememberedPort(dataDir, (port) => startWebShell({ app, staticDir, port }), wanted);
+  // A link signs in one tab, once (its code is then spent): after each use the next one is printed.
+  let nextLink = (): void => undefined;
+  const { started: shell, movedFrom } = await startOnRememberedPort(dataDir, (port) => startWebShell({ app, staticDir, port, onLinkUsed: () => nextLink() }), wanted);
+  nextLink = () => process.stdout.write(`\nA browser tab signed in with the link. For another tab, open this new link (each link works once):\n\n  ${shell.openUrl}\n`);
   const moved = movedFrom === null ? '' : `\nPort ${movedFrom} is used by another program, so this address is new (it is kept for the next start).\n`;
   const badge = app.connection.kind === 'sandbox' ? 'SANDBOX (built-in test service, no money moves)' : `LIVE (${app.connection.profileName})`;
   process.stdout.write(
-    `\nvendesk is running — ${badge}\nData folder: ${dataDir}\n\n${moved}Open this link in your browser (it signs in the tab you open it in; a new tab needs it again):\n\n  ${shell.openUrl}\n\nPress Ctrl-C to stop.\n`,
+    `\nvendesk is running — ${badge}\nData folder: ${dataDir}\n\n${moved}Open this link in your browser (it signs in the tab you open it in, once; a reload keeps the tab signed in):\n\n  ${shell.openUrl}\n\nPress Ctrl-C to stop.\n`,
   );
   let stopping = false;
   const stop = () => {

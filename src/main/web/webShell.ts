@@ -2,10 +2,11 @@
  * The web shell: the same renderer served on 127.0.0.1 with the contract over HTTP
  * (`POST /api/<operation>`, events as Server-Sent Events at `GET /api/events`).
  *
- * Safety: loopback only; a random 256-bit session secret made at each start is given once in the
- * printed link's #fragment and then sent by the renderer in the X-Vendesk-Session header on every
- * call (src/shared/webSession.ts) — never a cookie, which browsers would also send to every other
- * server on 127.0.0.1; calls without it get 401; a Host other than 127.0.0.1/localhost with our
+ * Safety: loopback only; a random 256-bit session secret made at each start, which the tab gets
+ * by exchanging the one-time code of the printed link's #fragment (`POST /api/session`; a spent
+ * or unknown code gets 401, so the link in the browser's history signs nothing in) and then sends
+ * in the X-Vendesk-Session header on every call (src/shared/webSession.ts) — never a cookie,
+ * which browsers would also send to every other server on 127.0.0.1; calls without it get 401; a Host other than 127.0.0.1/localhost with our
  * port gets 403 (DNS rebinding); cross-origin calls get 403; static files cannot escape the build
  * folder; a strict Content-Security-Policy.
  *
@@ -24,7 +25,7 @@ import { inFlightCalls } from '../shell/inFlightCalls';
 import { exportsDir, removeLeftoverUploads, uploadsDir } from '../files';
 import { privateDir } from '../privateFiles';
 import { formatStreamEvent } from '../../shared/eventStream';
-import { CALL_HEADER, SESSION_HEADER, sessionLink } from '../../shared/webSession';
+import { CALL_HEADER, LINK_HEADER, SESSION_EXCHANGE_PATH, SESSION_HEADER, sessionLink } from '../../shared/webSession';
 
 const MAX_JSON_BYTES = 5 * 1024 * 1024;
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024 + 1024 * 1024;
@@ -63,11 +64,19 @@ export interface WebShellOptions {
   port?: number;
   /** Fixed secret for tests; random otherwise. */
   secret?: string;
+  /** Called when a link has signed a tab in (its code is spent): `npm start` prints the next link. */
+  onLinkUsed?: () => void;
 }
 
+/** Links not yet used that are kept valid; older ones are forgotten first. */
+const MAX_OPEN_LINKS = 32;
+
 export interface WebShell {
-  /** The link to open: carries the session secret in its #fragment. */
-  openUrl: string;
+  /**
+   * A link to open: its #fragment carries a one-time code that signs in the tab it is opened in,
+   * once. Each read makes a new link (for another tab); a used one signs nothing in again.
+   */
+  readonly openUrl: string;
   origin: string;
   port: number;
   secret: string;
@@ -125,6 +134,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const owner = `web:${randomUUID()}`;
   const calls = inFlightCalls(app);
   const sseClients = new Set<http.ServerResponse>();
+  // The one-time codes of links handed out and not yet used.
+  const linkCodes = new Set<string>();
 
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
@@ -230,6 +241,18 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       if (site !== undefined && site !== 'same-origin' && site !== 'none') {
         return refuse(res, 403, 'cross_origin', 'Calls from other web pages are not allowed.');
       }
+      // A tab opened from a link trades the link's one-time code for the session, once.
+      if (url.pathname === SESSION_EXCHANGE_PATH && req.method === 'POST') {
+        req.resume();
+        const code = req.headers[LINK_HEADER.toLowerCase()];
+        const spent = typeof code === 'string' ? [...linkCodes].find((c) => sameSecret(code, c)) : undefined;
+        if (spent === undefined) {
+          return refuse(res, 401, 'link_used', 'This link has already signed in a browser tab, or is from an earlier run of vendesk.', 'Open the newest link vendesk printed in the terminal.');
+        }
+        linkCodes.delete(spent);
+        options.onLinkUsed?.();
+        return sendJson(res, 200, { ok: true, value: { session: secret } });
+      }
       // The session travels in a header only the tab opened from the link can set (never a cookie).
       const offered = req.headers[SESSION_HEADER.toLowerCase()];
       if (typeof offered !== 'string' || !sameSecret(offered, secret)) {
@@ -277,7 +300,15 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   port = (server.address() as AddressInfo).port;
   const originUrl = `http://127.0.0.1:${port}`;
   return {
-    openUrl: sessionLink(originUrl, secret),
+    get openUrl() {
+      const code = randomBytes(32).toString('hex');
+      linkCodes.add(code);
+      for (const old of linkCodes) {
+        if (linkCodes.size <= MAX_OPEN_LINKS) break;
+        linkCodes.delete(old);
+      }
+      return sessionLink(originUrl, code);
+    },
     origin: originUrl,
     port,
     secret,

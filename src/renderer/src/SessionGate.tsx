@@ -13,6 +13,8 @@ export function SessionGate({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>(bridge.sessionState);
   useEffect(() => bridge.watchSession(setState), []);
   if (state === 'signed-in') return children;
+  // The link's code is being exchanged (a moment): nothing is shown rather than the sign-in page.
+  if (state === 'signing-in') return null;
   return <SignInNeeded stale={state === 'stale'} />;
 }
 
@@ -33,7 +35,7 @@ function SignInNeeded({ stale }: { stale: boolean }) {
           </Title>
           <Text>
             {stale
-              ? 'This tab was opened from an earlier run of vendesk, or from an incomplete copy of its link, so it is not signed in.'
+              ? 'This tab was opened from a link that has already been used, from an earlier run of vendesk, or from an incomplete copy of its link, so it is not signed in.'
               : 'This browser tab is not signed in to vendesk.'}
           </Text>
           <List type="ordered" spacing="xs">
@@ -41,14 +43,14 @@ function SignInNeeded({ stale }: { stale: boolean }) {
               Go to the terminal window where vendesk is running (where you typed <Code>npm start</Code>).
             </List.Item>
             <List.Item>
-              Copy the link it printed, which looks like <Code>{example}</Code>, and open it in this tab.
+              Copy the newest link it printed, which looks like <Code>{example}</Code>, and open it in this tab.
             </List.Item>
             <List.Item>
               If vendesk is no longer running there, start it again with <Code>npm start</Code> and open the new link it prints.
             </List.Item>
           </List>
           <Text size="sm" c="dimmed">
-            vendesk answers only the browser tab opened from that link, so other web pages and programs on this computer cannot use it. Reloading a signed-in tab keeps it signed in; a new tab needs the link again.
+            vendesk answers only the browser tab opened from that link, so other web pages and programs on this computer cannot use it. Reloading a signed-in tab keeps it signed in. Each link works once: for another tab, open the new link vendesk prints after each use.
           </Text>
         </Stack>
       </Paper>

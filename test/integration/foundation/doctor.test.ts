@@ -147,6 +147,43 @@ describe('the answers kept for support never hold the token or a phone number', 
     }
   });
 
+  it('a service that echoes the token back encoded (%, hex, HTML entities, spaced out, JSON-escaped, cut to 16 characters): neither doctor nor a CLI error shows it', async () => {
+    // Characters JSON, URLs and HTML all escape, so no form equals the token as typed.
+    const token = 'Tk"9\\wQ/2+Lm<&>vR7pZ3xY8_nB4';
+    const bytes = [...Buffer.from(token)];
+    const forms = [
+      bytes.map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+      Buffer.from(token).toString('hex'),
+      [...token].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+      token.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
+      [...token].join(' '),
+      JSON.stringify(token).slice(1, -1).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026'),
+      token.slice(0, 16),
+    ];
+    const echo = (auth: string) => (auth === `Bearer ${token}` ? forms.map((f, i) => `form ${i}: ${f}`).join(' | ') : 'no token');
+    const { url, server } = await serve(({ url: u, auth }) =>
+      u.startsWith('/accountBalance') && auth !== ''
+        ? { status: 400, type: 'application/json', body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: '', data: `unknown key ${echo(auth)}` }) }
+        : { status: 200, type: 'text/html', body: `<html><body><p>Your key: ${echo(auth)}</p></body></html>` },
+    );
+    try {
+      const json = await doctor(url, token, true);
+      const text = await doctor(url, token);
+      let stdout = '';
+      let stderr = '';
+      await runCli(['balance', '--data-dir', dataDir], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: { VENDESK_BASE_URL: url, VENDESK_TOKEN: token } });
+      expect(json.stdout).toContain('form 6: [redacted]');
+      expect(stderr).toContain('[redacted]');
+      for (const out of [json.stdout, text.stdout, stdout, stderr]) {
+        for (const form of forms) expect(out).not.toContain(form);
+        expect(out).not.toContain(token.slice(0, 16));
+        expect(out).not.toMatch(/form \d: (?!\[redacted\])/);
+      }
+    } finally {
+      server.close();
+    }
+  });
+
   it('Settings → Service answers: a send\'s answer is kept with its recipient\'s number hidden', async () => {
     const t = await startTestApp();
     try {

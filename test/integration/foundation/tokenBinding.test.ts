@@ -3,10 +3,16 @@
  * is the attack — point a saved profile at another server and make vendesk call — and checks that
  * the other server never receives the token.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main';
+import { createApp, type App } from '../../../src/main/app';
+import { dispatch } from '../../../src/main/dispatch';
+import { AppError } from '../../../src/shared/appError';
 import type { SandboxHandle } from '../../../src/sandbox';
 import { startTestSandbox } from '../../support/testSandbox';
 import { refusal } from '../../support/refusal';
@@ -93,5 +99,103 @@ describe('a live token is bound to the address it was entered for', () => {
     expect(code).not.toBe(0);
     expect(JSON.parse(stdout).error.message).toContain('must start with https://');
     expect(stdout).not.toContain(TOKEN);
+  });
+});
+
+/**
+ * Issue 23, item 12: `VENDESK_TOKEN` is bound to the address it is given with (VENDESK_BASE_URL or
+ * --base-url). A live profile anywhere else — new, or with its address changed — gets no token.
+ */
+describe('VENDESK_TOKEN goes only to the address it is given with', () => {
+  let live: SandboxHandle;
+  let catcher: Awaited<ReturnType<typeof startCatcher>>;
+  let dataDir: string;
+  let app: App | null = null;
+
+  beforeAll(async () => {
+    live = await startTestSandbox({ tokens: [TOKEN] });
+  });
+  afterEach(async () => {
+    if (app) await app.close();
+    app = null;
+    await catcher?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  afterAll(async () => {
+    await live.close();
+  });
+
+  /** vendesk as the desktop app or browser window starts it, with this environment. */
+  async function open(env: NodeJS.ProcessEnv): Promise<App> {
+    app = await createApp({ dataDir, shell: 'test', env, sandboxSeedHistory: 0 });
+    return app;
+  }
+  async function call<T>(a: App, name: string, input: unknown): Promise<T> {
+    const result = await dispatch(a, name as never, input as never);
+    if (!result.ok) throw AppError.fromShape(result.error);
+    return result.value as T;
+  }
+  const cli = async (args: string[], env: NodeJS.ProcessEnv) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli([...args, '--data-dir', dataDir, '--json'], { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env });
+    return { code, stdout, stderr };
+  };
+
+  it('a new live profile at another address gets no token (hasToken false) and is sent no Authorization header', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-envtoken-'));
+    catcher = await startCatcher();
+    const a = await open({ VENDESK_TOKEN: TOKEN, VENDESK_BASE_URL: live.url });
+    // The documented way without a keyring still works: a profile at that address uses the token.
+    const own = await call<{ id: string; hasToken: boolean }>(a, 'profiles.save', { name: 'Acme', baseUrl: `${live.url}/` });
+    expect(own.hasToken).toBe(true);
+    await call(a, 'profiles.activate', { id: own.id, confirmLive: true });
+    expect(await call<{ accountName: string }>(a, 'account.balance', {})).toMatchObject({ accountName: expect.any(String) });
+
+    // The attack: a new profile pointed at another server, saved without a token.
+    const evil = await call<{ id: string; hasToken: boolean }>(a, 'profiles.save', { name: 'Evil', baseUrl: catcher.url });
+    expect(evil.hasToken).toBe(false);
+    const error = await refusal(call(a, 'profiles.activate', { id: evil.id, confirmLive: true }));
+    expect(error.code).toBe('token_missing');
+    expect(error.message).toContain(`VENDESK_TOKEN is given for ${live.url} only, so it was not sent to ${catcher.url}`);
+    expect(error.message).not.toContain(TOKEN);
+    expect(catcher.heard).toEqual([]);
+  });
+
+  it('without VENDESK_BASE_URL the token is sent nowhere, and the message says what to set', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-envtoken-'));
+    catcher = await startCatcher();
+    const a = await open({ VENDESK_TOKEN: TOKEN });
+    const evil = await call<{ id: string; hasToken: boolean }>(a, 'profiles.save', { name: 'Evil', baseUrl: catcher.url });
+    expect(evil.hasToken).toBe(false);
+    const error = await refusal(call(a, 'profiles.activate', { id: evil.id, confirmLive: true }));
+    expect(error.message).toContain('VENDESK_TOKEN is set without VENDESK_BASE_URL, so vendesk sends it nowhere');
+    expect(error.hint).toContain('VENDESK_BASE_URL');
+    expect(catcher.heard).toEqual([]);
+  });
+
+  it('through the command line, a profile whose address changed does not receive the token', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-envtoken-'));
+    catcher = await startCatcher();
+    const env = { VENDESK_TOKEN: TOKEN, VENDESK_BASE_URL: live.url };
+    const a = await open(env);
+    const saved = await call<{ id: string }>(a, 'profiles.save', { name: 'Acme', baseUrl: live.url });
+    await a.close();
+    app = null;
+    const before = await cli(['--profile', 'Acme', 'balance'], env);
+    expect(before.code).toBe(0);
+
+    // Its address is changed (in the window), then the same command runs with the same environment.
+    const b = await open(env);
+    await call(b, 'profiles.save', { id: saved.id, name: 'Acme', baseUrl: catcher.url });
+    await b.close();
+    app = null;
+    const after = await cli(['--profile', 'Acme', 'balance'], env);
+    expect(after.code).toBe(1);
+    expect(JSON.parse(after.stdout).error).toMatchObject({ code: 'token_missing' });
+    expect(after.stdout + after.stderr).not.toContain(TOKEN);
+    // Nor with the token alone in the environment.
+    expect((await cli(['--profile', 'Acme', 'balance'], { VENDESK_TOKEN: TOKEN })).code).toBe(1);
+    expect(catcher.heard).toEqual([]);
   });
 });

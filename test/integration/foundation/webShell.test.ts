@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { exportsDir, uploadsDir } from '../../../src/main/files';
 import { startWebShell, type WebShell } from '../../../src/main/web/webShell';
-import { SESSION_HEADER } from '../../../src/shared/webSession';
+import { LINK_HEADER, SESSION_HEADER } from '../../../src/shared/webSession';
 
 /** Real HTTP with full control of the headers (fetch will not let a test forge Host). */
 function request(
@@ -64,8 +64,44 @@ describe('web shell', () => {
   it('listens on 127.0.0.1 only and its session secret has at least 128 bits', () => {
     expect(shell.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(shell.secret).toMatch(/^[0-9a-f]{64}$/);
-    // The secret rides in the #fragment, which browsers never send to a server or put in a Referer.
-    expect(shell.openUrl).toBe(`${shell.origin}/#session=${shell.secret}`);
+    // The link's one-time code rides in the #fragment, which browsers never send to a server or
+    // put in a Referer; it is not the session secret, and each link has its own.
+    const link = shell.openUrl;
+    expect(link).toMatch(new RegExp(`^${shell.origin}/#session=[0-9a-f]{64}$`));
+    expect(link).not.toContain(shell.secret);
+    expect(shell.openUrl).not.toBe(link);
+  });
+
+  /** POST /api/session with a link's code, as the tab opened from the link does. */
+  const exchange = (code: string, headers: Record<string, string> = {}) =>
+    request(shell.port, { method: 'POST', path: '/api/session', headers: { Host: host, [LINK_HEADER]: code, ...headers } });
+  const codeOf = (link: string) => link.slice(link.indexOf('#session=') + '#session='.length);
+
+  it('a link signs in once: replaying the link left in the browser history after sign-in is refused (issue 23, item 14)', async () => {
+    const code = codeOf(shell.openUrl);
+    const first = await exchange(code);
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.body)).toEqual({ ok: true, value: { session: shell.secret } });
+    expect(first.headers['set-cookie']).toBeUndefined();
+    // The attack: the same link again (another tab, another program reading the history).
+    const replay = await exchange(code);
+    expect(replay.status).toBe(401);
+    expect(JSON.parse(replay.body)).toMatchObject({ ok: false, error: { code: 'link_used', message: 'This link has already signed in a browser tab, or is from an earlier run of vendesk.' } });
+    expect(replay.body).not.toContain(shell.secret);
+    // Nor does the code open the API itself, in the session header or anywhere else.
+    expect((await apiCall('app.info', {}, { [SESSION_HEADER]: code })).status).toBe(401);
+    // A made-up code, or none, is refused the same way; a fresh link still works.
+    expect((await exchange('0'.repeat(64))).status).toBe(401);
+    expect((await request(shell.port, { method: 'POST', path: '/api/session', headers: { Host: host } })).status).toBe(401);
+    expect((await exchange(codeOf(shell.openUrl))).status).toBe(200);
+  });
+
+  it('another web page cannot trade a link’s code: foreign Origin, cross-site fetch and a forged Host are refused and leave the code unspent', async () => {
+    const code = codeOf(shell.openUrl);
+    expect((await exchange(code, { Origin: 'http://127.0.0.1:1' })).status).toBe(403);
+    expect((await exchange(code, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
+    expect((await exchange(code, { Host: `evil.example:${shell.port}` })).status).toBe(403);
+    expect((await exchange(code)).status).toBe(200);
   });
 
   it('never hands the browser a cookie: browsers would send it to every other server on 127.0.0.1', async () => {

@@ -72,8 +72,12 @@ describe('SafeStorageTokenStore', () => {
   });
 
   it('VENDESK_TOKEN still reaches a live profile where there is no keyring, and the refusal is still reported', () => {
-    const store = new EnvFirstTokenStore(new SafeStorageTokenStore(tokensFile(), fakeSafeStorage('basic_text'), 'linux'), 'tok-from-env');
-    expect(store.get('live-1')).toBe('tok-from-env');
+    const store = new EnvFirstTokenStore(new SafeStorageTokenStore(tokensFile(), fakeSafeStorage('basic_text'), 'linux'), 'tok-from-env', 'https://vending.example.ng');
+    expect(store.get('live-1', 'https://vending.example.ng/')).toBe('tok-from-env');
     expect(store.refusal()?.code).toBe('no_keyring');
+    // …at the address it was given with only (VENDESK_BASE_URL), never at another or with none.
+    expect(store.get('live-2', 'https://elsewhere.example.ng')).toBeNull();
+    expect(store.get('live-1')).toBeNull();
+    expect(new EnvFirstTokenStore(new SafeStorageTokenStore(tokensFile(), fakeSafeStorage('basic_text'), 'linux'), 'tok-from-env', undefined).get('live-1', 'https://vending.example.ng')).toBeNull();
   });
 });
