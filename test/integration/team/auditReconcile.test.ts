@@ -11,11 +11,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
+import { joinDesk, prepareRaw, rowsOf, type Desk } from '../../support/teamJobs';
 import { startCliPeer, type CliPeer } from '../cli/cliHarness';
 
 let cluster: PostgresCluster;
 let bolaDesk: CliPeer;
 let ada: pg.Client;
+let chidi: pg.Client;
 
 interface Verify {
   intact: boolean;
@@ -23,12 +25,18 @@ interface Verify {
   unrecorded: { code: string; jobId: string | null; item: number | null; message: string }[];
 }
 
-/** A job ada prepares through the schema's own function (with its prepare row). */
-async function prepareAsAda(): Promise<string> {
-  const r = await ada.query<{ id: string }>(
-    `SELECT id FROM vendesk.prepare_job('bulk', 'desk-ada', 'Ada PC', NULL, 'salaries.xlsx', NULL, false, 2, 20000, 5000000, '{}'::jsonb)`,
-  );
-  return r.rows[0].id;
+const adaDesk: Desk = { id: 'desk-ada', name: 'Ada PC' };
+const chidiDesk: Desk = { id: 'desk-chidi', name: 'Chidi PC' };
+
+/** A job ada prepares through the schema's own function (with its items and prepare row): two rows of ₦100, or of `amountKobo`. */
+async function prepareAsAda(amountKobo = 10000): Promise<string> {
+  return (await prepareRaw(ada, adaDesk, { items: rowsOf(2, amountKobo), fileName: 'salaries.xlsx' })).id;
+}
+
+/** The failures `audit verify` names for one job. */
+async function unrecordedOf(jobId: string): Promise<Verify['unrecorded']> {
+  const v = JSON.parse((await bolaDesk.run(['audit', 'verify'])).stdout) as Verify;
+  return v.unrecorded.filter((u) => u.jobId === jobId);
 }
 
 /** SQL as the superuser with every trigger off (session_replication_role = replica), in one transaction. */
@@ -53,8 +61,13 @@ beforeAll(async () => {
   await setup.end();
   const adaPassword = await cluster.createLogin('ada', ['vendesk_preparer']);
   const bolaPassword = await cluster.createLogin('bola', ['vendesk_approver']);
+  const chidiPassword = await cluster.createLogin('chidi', ['vendesk_approver', 'vendesk_admin']);
   ada = new pg.Client(cluster.config('ada', adaPassword));
   await ada.connect();
+  await joinDesk(ada, adaDesk);
+  chidi = new pg.Client(cluster.config('chidi', chidiPassword));
+  await chidi.connect();
+  await joinDesk(chidi, chidiDesk);
   bolaDesk = await startCliPeer('audit-reconcile-bola');
   const file = path.join(bolaDesk.dir, 'bola.pw');
   fs.writeFileSync(file, `${bolaPassword}\n`, { mode: 0o600 });
@@ -63,6 +76,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ada?.end().catch(() => undefined);
+  await chidi?.end().catch(() => undefined);
   await bolaDesk?.close();
   await cluster?.stop();
 });
@@ -74,6 +88,21 @@ describe('audit verify reconciles the state with the trail', () => {
     const rejected = await prepareAsAda();
     await bolaDesk.json(['reject', rejected, '--note', 'wrong month']);
     await prepareAsAda(); // still waiting
+    // Sent, settled and finished through the schema (team schema 004 writes the finish row).
+    const finished = await prepareAsAda();
+    await bolaDesk.json(['approve', finished]);
+    await ada.query("SELECT vendesk.claim_item($1, 2, 10000, 'ref-finished-2', $2, $3)", [finished, adaDesk.id, adaDesk.name]);
+    await ada.query("SELECT vendesk.settle_item($1, 2, 'succeeded', $2, $3)", [finished, adaDesk.id, adaDesk.name]);
+    await ada.query('SELECT vendesk.finish_job($1, $2, $3)', [finished, adaDesk.id, adaDesk.name]);
+    const finishRows = await cluster.superQuery("SELECT actor FROM vendesk.audit_trail WHERE job_id = $1 AND action = 'finish'", [finished]);
+    expect(finishRows.rows).toEqual([{ actor: 'ada' }]);
+    // Above the team's dual-approval amount: two approvals, each with its own approve row.
+    await chidi.query("SELECT vendesk.set_team_setting('dual_approval_above_kobo', '30000'::jsonb, $1, $2)", [chidiDesk.id, chidiDesk.name]);
+    const dual = await prepareAsAda(20000);
+    expect(await bolaDesk.json(['approve', dual])).toMatchObject({ state: 'awaiting_approval' });
+    await chidi.query("SELECT vendesk.decide_job($1, 'approved', '', $2, $3)", [dual, chidiDesk.id, chidiDesk.name]);
+    const approvals = await cluster.superQuery<{ decided_by: string }>('SELECT decided_by FROM vendesk.approvals WHERE job_id = $1 ORDER BY decided_by', [dual]);
+    expect(approvals.rows.map((a) => a.decided_by)).toEqual(['bola', 'chidi']);
     const r = await bolaDesk.run(['audit', 'verify']);
     expect(r.code, r.stdout).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ intact: true, breaks: [], unrecorded: [] });
@@ -121,5 +150,24 @@ describe('audit verify reconciles the state with the trail', () => {
     );
     const again = JSON.parse((await bolaDesk.run(['audit', 'verify'])).stdout) as Verify;
     expect(again.unrecorded.filter((u) => u.code === 'job_unrecorded')).toEqual([expect.objectContaining({ message: expect.stringMatching(/prepared by ada\) is in the team database, and the audit trail holds no prepare row/) })]);
+  });
+
+  it('reports a job set finished with triggers off, without the finish row the schema writes, and one of two approvals forged', async () => {
+    const jobId = await prepareAsAda();
+    await bolaDesk.json(['approve', jobId]);
+    await forge(`UPDATE vendesk.jobs SET state = 'finished' WHERE id = $1`, [jobId]);
+    expect(await unrecordedOf(jobId)).toEqual([
+      expect.objectContaining({ code: 'state_unrecorded', message: `Job ${jobId} is finished, and the audit trail holds no finish row for it.` }),
+    ]);
+    // Dual approval: bola's approve row is there, the second approver's is not.
+    const dual = await prepareAsAda(20000);
+    await bolaDesk.json(['approve', dual]);
+    await forge(
+      `INSERT INTO vendesk.approvals (job_id, prepared_by, decision, decided_by, desktop_id, desktop_name) VALUES ($1, 'ada', 'approved', 'chidi', 'desk-chidi', 'Chidi PC');
+       UPDATE vendesk.jobs SET state = 'approved' WHERE id = $1;`.replace(/\$1/g, `'${dual}'`),
+    );
+    expect(await unrecordedOf(dual)).toEqual([
+      expect.objectContaining({ code: 'approval_unrecorded', message: expect.stringMatching(/shows it approved by chidi, and the audit trail holds no such decision/) }),
+    ]);
   });
 });

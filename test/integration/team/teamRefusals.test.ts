@@ -125,7 +125,9 @@ describe('no member can stall the team', () => {
     bola.on('error', () => undefined);
     await bola.connect();
     const pid = (await bola.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-    const approving = bola.query("SELECT vendesk.decide_job($1, 'approved', '', 'desk-bola', 'Bola PC')", [jobId]).catch(() => 'gone');
+    // bola's own desktop, registered when it joined (team schema 004 refuses any other desktop id at once, before the lock).
+    const desk = (await cluster.superQuery<{ desktop_id: string; desktop_name: string }>("SELECT desktop_id, desktop_name FROM vendesk.desktops WHERE role = 'bola'")).rows[0];
+    const approving = bola.query("SELECT vendesk.decide_job($1, 'approved', '', $2, $3)", [jobId, desk.desktop_id, desk.desktop_name]).catch(() => 'gone');
     // The approval waits for the holder's lock; then its process disappears without a word.
     await waitFor(async () => (await cluster.superQuery<{ w: string | null }>('SELECT wait_event_type AS w FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.w === 'Lock');
     (bola as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
