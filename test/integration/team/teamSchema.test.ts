@@ -196,6 +196,9 @@ describe('item claims', () => {
     ];
     const settled = Promise.allSettled(claims);
     for (let waited = 0; ; waited += 20) {
+      // The gate's transaction would otherwise read pg_stat_activity once and keep that picture:
+      // a first look before both claims waited never saw them wait (it failed on a busy machine).
+      await gate.query('SELECT pg_stat_clear_snapshot()');
       const r = await gate.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename IN ('ada', 'dayo') AND wait_event_type = 'Lock' AND query LIKE '%claim_item%'",
       );
