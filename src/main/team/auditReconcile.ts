@@ -7,8 +7,10 @@
  *   job and actor, so two approvals of one job need two rows);
  * - each claim → a `send` row of its job and spreadsheet row; each settled claim → a `settle` row;
  * - each job → its `prepare` row; approved, running or finished → an `approve` row; rejected → a
- *   `reject` row; cancelled → a `cancel` row; finished → a `finish` row once the schema writes one
- *   (jobs whose last audit row is older than that schema step finished without one, and pass).
+ *   `reject` row; cancelled → a `cancel` row; finished → a `finish` row once the schema writes one.
+ *   A job prepared, approved or sent after that schema step (4) was finished under it and needs
+ *   the row; one without such a row may have finished before it, without one, and passes — its
+ *   `settle` rows do not count, since a row left uncertain is settled after its job finished.
  * A state without its row is reported with a code and a sentence. These are reads any member may
  * make; the verdict is vendesk's, not a database function's.
  */
@@ -70,7 +72,7 @@ const CHECKS = (finishWritten: boolean): Check[] => [
           sql: `SELECT j.id::text AS job, j.state AS state, NULL AS item, 'finish' AS action FROM vendesk.jobs j
             WHERE j.state = 'finished'
               AND NOT EXISTS (SELECT 1 FROM vendesk.audit_trail t WHERE t.job_id = j.id AND t.action = 'finish')
-              AND EXISTS (SELECT 1 FROM vendesk.audit_trail t WHERE t.job_id = j.id
+              AND EXISTS (SELECT 1 FROM vendesk.audit_trail t WHERE t.job_id = j.id AND t.action IN ('prepare', 'approve', 'send')
                 AND t.at >= (SELECT applied_at FROM vendesk.schema_migrations WHERE version = ${FINISH_STEP}))`,
           message: (r: Record<string, string | null>) => `Job ${r.job} is finished, and the audit trail holds no finish row for it.`,
         },

@@ -170,4 +170,27 @@ describe('audit verify reconciles the state with the trail', () => {
       expect.objectContaining({ code: 'approval_unrecorded', message: expect.stringMatching(/shows it approved by chidi, and the audit trail holds no such decision/) }),
     ]);
   });
+  it('passes a job finished before team schema step 4 wrote finish rows, though a row of it is settled after the upgrade', async () => {
+    // Under schema 3 finish_job wrote no row; a row left uncertain is settled later, after the upgrade.
+    const before = await prepareAsAda();
+    await bolaDesk.json(['approve', before]);
+    await ada.query("SELECT vendesk.claim_item($1, 2, 10000, 'ref-before-2', $2, $3)", [before, adaDesk.id, adaDesk.name]);
+    await forge(`UPDATE vendesk.jobs SET state = 'finished' WHERE id = $1`, [before]);
+    const step = await cluster.superQuery<{ applied_at: Date }>('SELECT applied_at FROM vendesk.schema_migrations WHERE version = 4');
+    // The upgrade to step 4 happens now.
+    await cluster.superQuery("UPDATE vendesk.schema_migrations SET applied_at = date_trunc('milliseconds', clock_timestamp()) WHERE version = 4");
+    try {
+      await ada.query("SELECT vendesk.settle_item($1, 2, 'succeeded', $2, $3)", [before, adaDesk.id, adaDesk.name]);
+      // Approved after the upgrade and finished with triggers off: its finish row is missing.
+      const after = await prepareAsAda();
+      await bolaDesk.json(['approve', after]);
+      await forge(`UPDATE vendesk.jobs SET state = 'finished' WHERE id = $1`, [after]);
+      expect(await unrecordedOf(before)).toEqual([]);
+      expect(await unrecordedOf(after)).toEqual([
+        expect.objectContaining({ code: 'state_unrecorded', message: `Job ${after} is finished, and the audit trail holds no finish row for it.` }),
+      ]);
+    } finally {
+      await cluster.superQuery('UPDATE vendesk.schema_migrations SET applied_at = $1 WHERE version = 4', [step.rows[0].applied_at]);
+    }
+  });
 });
