@@ -14,3 +14,11 @@ export function faceAndCostText(faceKobo: Kobo, costKobo: Kobo): string {
 export function purchasesText(count: number): string {
   return `${count.toLocaleString('en-NG')} purchase${count === 1 ? '' : 's'}`;
 }
+
+/**
+ * Refunded purchases, stated apart from spend at what the wallet got back (the log's cost):
+ * `refunded ₦2,967.00 (1 purchase)`; empty when there were none.
+ */
+export function refundedText(refunded: { count: number; costKobo: Kobo }): string {
+  return refunded.count === 0 ? '' : `refunded ${formatNaira(refunded.costKobo)} (${purchasesText(refunded.count)})`;
+}
