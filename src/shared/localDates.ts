@@ -123,8 +123,11 @@ export function monthStartDay(day: string): string {
  * Lagos days is covered whole: a Lagos day starts at 23:00 UTC the day before, so the range is
  * widened by that day; what lies outside the Lagos days is filtered out locally.
  */
-export function serviceDaysCovering(from: string, to: string): { startdate: string; enddate: string } {
-  return { startdate: lagosDayOf(lagosDayStartMs(from)), enddate: new Date(lagosDayEndMs(to) - 1).toISOString().slice(0, 10) };
+export function serviceDaysCovering(from: string | null | undefined, to: string | null | undefined): { startdate: string | null; enddate: string | null } {
+  return {
+    startdate: from ? lagosDayOf(lagosDayStartMs(from) - LAGOS_OFFSET_MS) : null,
+    enddate: to ? new Date(lagosDayEndMs(to) - 1).toISOString().slice(0, 10) : null,
+  };
 }
 
 /**

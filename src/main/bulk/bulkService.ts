@@ -6,6 +6,7 @@
  * It holds what runs and follows jobs; the rest is in files named for it: draftFromFile,
  * draftPreview (the preview and the caps), settleByHand, jobViews, jobAccess, draftUploads.
  */
+import { mirroringClient } from '../transactions/mirrorRefresh';
 import { cancelSentForApproval, claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor, teamJobIdOf } from '../team/bulkApproval';
 import { AppError } from '../../shared/appError';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
@@ -214,7 +215,7 @@ export class BulkService {
       if (!fresh) return changed;
     }
     const settings = this.settingsFor(job);
-    const run = followUpJob({ store: this.store, client: () => this.app.client(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now }, this.access.requireJob(job.id), { costs }).finally(() => {
+    const run = followUpJob({ store: this.store, client: () => this.logReadingClient(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now }, this.access.requireJob(job.id), { costs }).finally(() => {
       if (this.following.get(job.id) === run) this.following.delete(job.id);
     });
     this.following.set(job.id, run);
@@ -233,6 +234,14 @@ export class BulkService {
     return job.runner_pid !== null && job.runner_pid !== process.pid && (job.lease_until_ms ?? 0) > Date.now() && pidAlive(job.runner_pid);
   }
 
+  /**
+   * The connection's client, whose reads of the log (each batch's outcomes, by reference) are
+   * written into the mirror at once: Spent today follows every batch, not the next sync.
+   */
+  private logReadingClient() {
+    return mirroringClient(this.app, this.app.session(), 'a bulk job read its purchases in the log');
+  }
+
   private start(jobId: string, wait: boolean): Promise<BulkJobView> | BulkJobView {
     const job = this.access.requireJob(jobId);
     const runner = new JobRunner(
@@ -241,7 +250,7 @@ export class BulkService {
         settings: () => this.settingsFor(job),
         events: this.app.events,
         invalidate: this.invalidate,
-        client: () => this.app.client(),
+        client: () => this.logReadingClient(),
         now: this.now,
         ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
         beforeSend: claimBeforeSend(this.app, this.store, job),

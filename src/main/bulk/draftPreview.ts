@@ -7,6 +7,7 @@ import { formatNaira, nairaToKobo } from '../../shared/money';
 import { ngnWallet } from '../../shared/ngnWallet';
 import type { App } from '../app';
 import type { ColumnMapping } from '../imports';
+import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { startOfLocalDay } from './bulkSettings';
 import type { JobRow, JobStore } from './jobStore';
 import { itemView, unmappedBlocker } from './jobViews';
@@ -39,6 +40,8 @@ export function draftPreview(
   const headers = JSON.parse(job.headers_json) as string[];
   const mapping = JSON.parse(job.mapping_json) as ColumnMapping;
   const includedKobo = view.totalKobo;
+  // The wallet is charged the face value less commission: what it will hold after is estimated from that.
+  const expected = expectedCost(commissionRates(store.db, job.profile_id), job.kind, store.includedFaceByNetwork(job.id));
   const spentToday = store.spentSince(job.profile_id, startOfLocalDay());
   return {
     job: view,
@@ -49,7 +52,11 @@ export function draftPreview(
     includedItems: view.items,
     includedKobo,
     walletKobo,
-    remainingKobo: walletKobo === null ? null : walletKobo - includedKobo,
+    expectedCostKobo: expected.costKobo,
+    expectedCostNote: expected.rateKnown
+      ? 'Estimate: the face value less the commission the service gave for these products in the last 30 days; the log’s cost is what is charged.'
+      : 'Estimate: no commission is known yet for some of these products (no recent purchases of them), so their face value is counted in full.',
+    remainingKobo: walletKobo === null ? null : walletKobo - expected.costKobo,
     walletProblem: wallet.problem,
     duplicates: flagged.map(itemView),
     networkConflicts: conflicts.map(itemView),

@@ -55,11 +55,16 @@ function dayAfter(day: string): string {
 /** Up to this many search hits, rows are read by rowid rather than by walking an index. */
 const FEW_HITS = 20_000;
 
+/** The network as the log stores it (`GLO` is logged `GLOBACOM`), upper case. */
+export function logNetworkName(network: string): string {
+  const upper = network.toUpperCase();
+  return NETWORK_ALIASES[upper] ?? upper;
+}
+
 /** The network value the log stores for the filter's choice (null: no network filter). */
 function networkValue(filter: LogFilter): string | null {
   if (!filter.network || filter.network.toUpperCase() === 'ALL') return null;
-  const upper = filter.network.toUpperCase();
-  return NETWORK_ALIASES[upper] ?? upper;
+  return logNetworkName(filter.network);
 }
 
 export function whereOf(db: Db, profileId: string, filter: LogFilter): Where {

@@ -43,6 +43,8 @@ export interface RefundView {
   evidence: string | null;
   /** The wallet read just before the purchase was sent (for the record; not a refund test). */
   balanceBeforeKobo: number | null;
+  /** What the wallet got back: the FAILED log entry's wallet cost (face value less commission); null until read. */
+  refundedKobo: number | null;
   message: string | null;
 }
 
@@ -208,6 +210,10 @@ export interface TopUpCheckView {
   /** The same purchase in the last 24 hours, when there was one: buying again needs `repeat`. */
   recent: string | null;
   walletKobo: number | null;
+  /** What the wallet is expected to be charged: the face value less the commission recent purchases of it earned (an estimate). */
+  expectedCostKobo: number;
+  /** False when no commission is known for it yet (the estimate is then the face value). */
+  expectedCostRateKnown: boolean;
   /** Why buying now would be refused, or null. */
   blocker: string | null;
 }

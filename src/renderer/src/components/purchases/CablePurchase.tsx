@@ -107,7 +107,7 @@ export function CablePurchase() {
                 { label: 'Phone', value: phoneCheck?.ok ? phoneCheck.phone : phone },
               ],
               amountKobo: bouquet.amountKobo,
-              note: 'The amount is taken from the wallet now.',
+              note: 'The wallet is charged now: the amount less the commission (the receipt shows the exact charge).',
               onBuy: buy,
             }
           : null

@@ -130,7 +130,7 @@ export function ElectricityPurchase() {
                 { label: 'Phone', value: phoneCheck?.ok ? phoneCheck.phone : phone },
               ],
               amountKobo,
-              note: 'The amount is taken from the wallet now. A token that has been issued cannot be reversed.',
+              note: 'The wallet is charged now: the amount less the commission (the receipt shows the exact charge). A token that has been issued cannot be reversed.',
               onBuy: buy,
             }
           : null

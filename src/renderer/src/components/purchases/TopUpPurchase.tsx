@@ -180,9 +180,13 @@ export function TopUpPurchase() {
             { label: 'Network', value: networkName(checked.network) },
             { label: checked.kind === 'airtime' ? 'Buys' : 'Data plan', value: checked.description },
             ...(checked.recent && again ? [{ label: 'Note', value: 'Bought for this number in the last 24 hours; buying it again.' }] : []),
+            {
+              label: 'Wallet charged (estimate)',
+              value: checked.expectedCostRateKnown ? `about ${formatNaira(checked.expectedCostKobo)} (face value less commission)` : `up to ${formatNaira(checked.expectedCostKobo)} (no commission known yet)`,
+            },
           ]}
           amountKobo={checked.amountKobo}
-          note="The amount is taken from the wallet now. vendesk waits for the service's answer (usually a few seconds)."
+          note={`The wallet is charged now: ${checked.expectedCostRateKnown ? `about ${formatNaira(checked.expectedCostKobo)}, the ${formatNaira(checked.amountKobo)} face value less commission` : `the ${formatNaira(checked.amountKobo)} face value less any commission`} (the receipt shows the exact charge). vendesk waits for the service's answer (usually a few seconds).`}
           buying={flow.buying}
           buyTestId="topup-buy"
           onBuy={buy}

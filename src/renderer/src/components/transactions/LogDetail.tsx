@@ -7,7 +7,7 @@ import { STATUS_COLOR, typeLabel } from './VirtualLogTable';
 export function LogDetail({ row, onClose }: { row: MirrorRow | null; onClose: () => void }) {
   const fields: [string, string][] = row
     ? [
-        ['Time', `${formatDateTime(row.createdAt)} (service: ${row.time})`],
+        ['Time (Lagos)', `${formatDateTime(row.createdAt)} (the service wrote ${row.time})`],
         ['Type', typeLabel(row.type)],
         ['Network / provider', row.network],
         ['Operator', row.operator || '—'],
@@ -16,8 +16,16 @@ export function LogDetail({ row, onClose }: { row: MirrorRow | null; onClose: ()
         ['Description', row.description || '—'],
         ['Data plan code', row.dataPlan || '—'],
         ['Amount', formatNaira(row.amountKobo)],
-        ['Cost charged', formatNaira(row.costKobo)],
-        ['Commission earned', formatNaira(row.commissionKobo)],
+        // A refunded purchase earned nothing: it was charged its cost and that cost came back.
+        ...(row.status === 'FAILED'
+          ? ([
+              ['Charged, then refunded', `${formatNaira(row.costKobo)} (the log’s cost: what the wallet got back)`],
+              ['Commission earned', `none (the ${formatNaira(row.commissionKobo)} the log records went with the refund)`],
+            ] as [string, string][])
+          : ([
+              ['Cost charged', formatNaira(row.costKobo)],
+              ['Commission earned', formatNaira(row.commissionKobo)],
+            ] as [string, string][])),
         ['Transaction id', row.transactionId],
         ['Partner reference', row.partnerReference],
         ['Log id', String(row.id)],
