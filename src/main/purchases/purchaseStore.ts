@@ -183,11 +183,11 @@ export function describeAccount(row: Pick<PurchaseRow, 'kind' | 'account' | 'pro
     : `smartcard ${row.account} (${row.provider_code}, ${row.bouquet_name || row.bouquet_code})`;
 }
 
-/** The amount a refund gave back: the log entry's wallet cost when read, else said without a figure. */
+/** A refund is stated at what the wallet got back: the log entry's wallet cost when read, else without a figure. */
 function refundedAmountText(row: PurchaseRow): string {
   return row.refunded_kobo !== null && row.refunded_kobo !== undefined
-    ? `${formatNaira(row.refunded_kobo)} (what it charged: the ${formatNaira(row.amount_kobo)} face value less its commission)`
-    : 'what it charged for it (its wallet cost; vendesk shows the amount once it reads the log entry)';
+    ? `${formatNaira(row.refunded_kobo)} back to the wallet automatically (what it charged: the ${formatNaira(row.amount_kobo)} face value less its commission)`
+    : 'back to the wallet automatically what it charged for it (its wallet cost; vendesk shows the amount once it reads the log entry)';
 }
 
 function refundMessage(row: PurchaseRow): string | null {
@@ -195,7 +195,7 @@ function refundMessage(row: PurchaseRow): string | null {
     case 'checking':
       return `The service refunds a failed purchase automatically; vendesk confirms it from the service's log of this purchase (${row.reference ?? 'no reference yet'}) and keeps checking.`;
     case 'confirmed':
-      return `Refunded: the service records this purchase as FAILED (${row.refund_evidence ?? 'its own record'}), and it gives ${refundedAmountText(row)} back to the wallet automatically.`;
+      return `Refunded: the service records this purchase as FAILED (${row.refund_evidence ?? 'its own record'}), and it gives ${refundedAmountText(row)}.`;
     case 'not_charged':
       return `Nothing was charged: ${row.refund_evidence ?? 'the service has no transaction for it'}.`;
     case 'missing':
