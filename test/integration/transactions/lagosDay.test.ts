@@ -8,6 +8,7 @@
  * not hold it. A purchase the service fails is refunded: it is stated apart, at what the wallet got
  * back, and counted in no spend. Day arithmetic here is written apart from vendesk's own helpers.
  */
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../../src/shared/wire';
 import { costKoboOf, faceKoboOf, serviceLog } from '../../support/serviceSpend';
@@ -18,6 +19,11 @@ import { pauseLoop } from '../purchases/purchaseHelpers';
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** `2026-11-28` → `28 Nov 2026`. */
+function dayText(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return `${d} ${new Date(Date.UTC(y, m - 1, d)).toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' })} ${y}`;
+}
 
 let t: TestApp;
 /** The Lagos day of the purchases (the day after the UTC day they were made in). */
@@ -41,7 +47,7 @@ beforeAll(async () => {
   const now = Date.parse((await t.sandboxControl.clock()).now);
   let target = Math.floor(now / DAY_MS) * DAY_MS + 23.5 * HOUR_MS;
   if (target <= now + 60_000) target += DAY_MS;
-  await t.sandboxControl.advanceClock(Math.round((target - now) / 1000));
+  await t.sandboxControl.advanceClock(Math.ceil((target - now) / 1000) + 5);
   utcDay = ymd(target);
   lagosDay = ymd(target + DAY_MS);
 
@@ -110,11 +116,35 @@ describe('a purchase at 00:30 in Lagos (23:30 UTC the day before)', () => {
     expect(dayBefore.total).toBe(0);
   });
 
+  it('is named in Lagos time, day first, by the duplicate warning of buying it again', async () => {
+    const check = await t.call('purchases.checkTopUp', { kind: 'airtime', phone: '08031230001', amountKobo: 150_000 });
+    // The time vendesk recorded the purchase (this computer's clock, which the test did not move), as Lagos reads it.
+    const [single] = await t.call('purchases.recentTopUps', { kind: 'airtime', limit: 3 }).then((all) => all.filter((p) => p.phone === '08031230001'));
+    const at = Date.parse(single.createdAt) + 3_600_000;
+    const lagosTime = `${dayText(ymd(at))}, ${new Date(at).toISOString().slice(11, 16)}`;
+    expect(check.recent).toMatch(new RegExp(`\\(${lagosTime}, reference`));
+    expect(check.recent).not.toContain('UTC');
+    expect(check.recent).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  });
+
+  it('is exported with its time as a real date in Lagos time, the zone named on the header', async () => {
+    const file = await t.call('logs.export', { filter: { from: lagosDay, to: lagosDay }, sort: 'time_asc', format: 'xlsx' });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(file.path);
+    const sheet = book.getWorksheet('Transactions');
+    const headers = (sheet?.getRow(1).values as unknown[]).map(String);
+    const col = headers.indexOf('Time (Lagos)');
+    expect(col).toBeGreaterThan(0);
+    expect(String(sheet?.getRow(1).getCell(col).note)).toContain('Lagos');
+    const cell = sheet?.getRow(2).getCell(col).value as Date;
+    expect(cell).toBeInstanceOf(Date);
+    // The cell's wall-clock time is Lagos's: 00:30 of the Lagos day (the service logged 23:30 UTC the day before).
+    expect(cell.toISOString().slice(0, 16)).toBe(`${lagosDay}T00:30`);
+  });
+
   it('is shown in Lagos time, day first, in the text of `vendesk logs`', async () => {
     const r = await runInProcess(['--data-dir', t.dataDir, '--base-url', t.sandbox.url, 'logs', '--from', lagosDay, '--to', lagosDay], { VENDESK_TOKEN: t.token });
-    const [y, m, d] = lagosDay.split('-').map(Number);
-    const month = new Date(Date.UTC(y, m - 1, d)).toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' });
-    expect(r.stdout).toContain(`${d} ${month} ${y}, 00:30`);
+    expect(r.stdout).toContain(`${dayText(lagosDay)}, 00:30`);
     expect(r.stdout).not.toMatch(/\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/);
     expect(r.stdout).not.toContain('UTC');
   });
