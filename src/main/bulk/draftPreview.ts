@@ -54,8 +54,8 @@ export function draftPreview(
     walletKobo,
     expectedCostKobo: expected.costKobo,
     expectedCostNote: expected.rateKnown
-      ? 'Estimate: the face value less the commission the service gave for these products in the last 30 days; the log’s cost is what is charged.'
-      : 'Estimate: no commission is known yet for some of these products (no recent purchases of them), so their face value is counted in full.',
+      ? 'Estimate: face value less the commission these products earned in the last 30 days.'
+      : 'Estimate: no commission known yet for some of these products, so their face value is counted in full.',
     remainingKobo: walletKobo === null ? null : walletKobo - expected.costKobo,
     walletProblem: wallet.problem,
     duplicates: flagged.map(itemView),

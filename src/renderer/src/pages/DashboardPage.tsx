@@ -40,7 +40,7 @@ function SpendCard({ label, figures, note, testId }: { label: string; figures: S
       )}
       <Text size="xs" c="dimmed" mt={4}>{figures ? `${note} · ${purchasesText(figures.purchases)}` : note}</Text>
       {figures?.refunded && figures.refunded.count > 0 && (
-        <Text size="xs" c="dimmed" className="money" data-testid={`${testId}-refunded`}>
+        <Text size="xs" c="dimmed" className="tabular" data-testid={`${testId}-refunded`}>
           Not counted: {refundedText(figures.refunded)}
         </Text>
       )}

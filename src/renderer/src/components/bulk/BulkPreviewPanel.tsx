@@ -122,7 +122,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
             <Figure
               label="Wallet cost (estimate)"
               value={unmapped ? '—' : formatNaira(preview.expectedCostKobo)}
-              hint={unmapped ? undefined : `Face value ${formatNaira(preview.includedKobo)}, less commission. ${preview.expectedCostNote}`}
+              hint={unmapped ? undefined : `Face value ${formatNaira(preview.includedKobo)}. ${preview.expectedCostNote}`}
               testId="preview-expected-cost"
             />
             <Figure label="Wallet balance" value={preview.walletKobo === null ? '—' : formatNaira(preview.walletKobo)} hint={preview.walletProblem ?? undefined} />
