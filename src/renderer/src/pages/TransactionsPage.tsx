@@ -73,7 +73,7 @@ export function TransactionsPage() {
             <Total label="Face value" value={figure((x) => formatNaira(x.amountKobo))} testId="totals-amount" />
             <Total label="Wallet cost" value={figure((x) => formatNaira(x.costKobo))} testId="totals-cost" />
             <Total label="Commission earned" value={figure((x) => formatNaira(x.commissionKobo))} testId="totals-commission" />
-            <Total label="Refunded, not counted" value={figure((x) => `${formatNaira(x.refunded.costKobo)} · ${formatCount(x.refunded.count)}`)} testId="totals-refunded" />
+            <Total label={t ? `Refunded (${formatCount(t.refunded.count)}), not counted` : 'Refunded, not counted'} value={figure((x) => formatNaira(x.refunded.costKobo))} testId="totals-refunded" />
           </Group>
           <Group gap="xs">
             <Button variant="default" loading={exporting === 'xlsx'} disabled={!t || t.count === 0 || exporting !== null} onClick={() => void exportAs('xlsx')}>

@@ -1,13 +1,14 @@
 /** The detail panel of one mirrored log entry: every field the service gave, money in Naira. */
 import { Badge, Drawer, Stack, Table, Text } from '@mantine/core';
 import type { MirrorRow } from '../../../../shared/contract/logs';
-import { formatDateTime, formatNaira } from '../../format';
+import { formatDateTime, formatDateTimeSeconds, formatNaira } from '../../format';
 import { STATUS_COLOR, typeLabel } from './VirtualLogTable';
 
 export function LogDetail({ row, onClose }: { row: MirrorRow | null; onClose: () => void }) {
   const fields: [string, string][] = row
     ? [
-        ['Time (Lagos)', `${formatDateTime(row.createdAt)} (the service wrote ${row.time})`],
+        // Lagos time only: the service's own text of the time is UTC, and two clocks side by side mislead.
+        ['Time (Lagos)', formatDateTimeSeconds(row.createdAt)],
         ['Type', typeLabel(row.type)],
         ['Network / provider', row.network],
         ['Operator', row.operator || '—'],
