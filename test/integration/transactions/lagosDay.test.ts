@@ -125,6 +125,12 @@ describe('a purchase at 00:30 in Lagos (23:30 UTC the day before)', () => {
     expect(check.recent).toMatch(new RegExp(`\\(${lagosTime}, reference`));
     expect(check.recent).not.toContain('UTC');
     expect(check.recent).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    // The confirmation says what the wallet will be charged: the same product cost this much in the log.
+    const same = mine.find((e) => e.phone_number.endsWith('0001')) as LogEntry;
+    expect(check.amountKobo).toBe(150_000);
+    expect(check.expectedCostRateKnown).toBe(true);
+    expect(check.expectedCostKobo).toBe(costKoboOf(same));
+    expect(check.expectedCostKobo).toBeLessThan(150_000);
   });
 
   it('is exported with its time as a real date in Lagos time, the zone named on the header', async () => {
