@@ -85,6 +85,19 @@ describe('the bulk preview', () => {
   });
 });
 
+describe('the confirmation of an electricity token', () => {
+  it('says what the wallet will be charged, as the service then charges it', async () => {
+    const expected = await t.call('purchases.expectedCost', { kind: 'electricity', network: 'IKEDC', amountKobo: 300_000 });
+    const p = await buyElectricity(t, meter(), 3000);
+    expect(p.state).toBe('success');
+    const entry = (await serviceLog(t)).find((e) => e.transaction_id === p.reference) as LogEntry;
+    expect(expected.faceKobo).toBe(300_000);
+    expect(expected.rateKnown).toBe(true);
+    expect(expected.costKobo).toBeLessThan(300_000);
+    expect(Math.abs(expected.costKobo - costKoboOf(entry))).toBeLessThanOrEqual(5);
+  });
+});
+
 describe('a refunded electricity token', () => {
   it('states the refund at what the wallet got back (the log entry’s cost), not its face value', async () => {
     const p = await buyElectricity(t, meter('9999'), 3000); // declined: debited, then refunded
