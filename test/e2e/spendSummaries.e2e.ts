@@ -26,6 +26,18 @@ async function setTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
 }
 
+/** The page in both themes at both sizes, each saved as `issue24-<name>-<width>-<theme>.png` once `ready` holds. */
+async function saveEveryLook(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await setTheme(page, scheme);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await ready();
+      await saveScreen(page, `issue24-${name}-${size.width}-${scheme}.png`, { fullPage: true });
+    }
+  }
+}
+
 test('spend follows each purchase at once, refunds apart, in Lagos days; the bulk preview estimates the wallet charge', async ({ page, vendesk }) => {
   test.setTimeout(180_000);
   await vendesk.call('sync.run', {});
@@ -42,14 +54,7 @@ test('spend follows each purchase at once, refunds apart, in Lagos days; the bul
   await expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spent.costKobo));
   await expect(page.getByTestId('spend-today-refunded')).toContainText(`refunded ${formatNaira(refunded.costKobo)}`);
   await expect(page.getByTestId('spend-today')).toContainText('Lagos day');
-  for (const scheme of ['light', 'dark'] as const) {
-    await setTheme(page, scheme);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spent.costKobo));
-      await saveScreen(page, `issue24-dashboard-${size.width}-${scheme}.png`, { fullPage: true });
-    }
-  }
+  await saveEveryLook(page, 'dashboard', () => expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spent.costKobo)));
 
   await page.goto(`${vendesk.shell?.origin}/#/transactions`);
   await setTheme(page, 'light');
@@ -58,14 +63,7 @@ test('spend follows each purchase at once, refunds apart, in Lagos days; the bul
   await expect(page.getByTestId('totals-cost')).toHaveText(formatNaira(all.costKobo));
   await expect(page.getByTestId('totals-refunded')).toHaveText(formatNaira(allRefunded.costKobo));
   await expect(page.getByText(`Refunded (${allRefunded.purchases}), not counted`)).toBeVisible();
-  for (const scheme of ['light', 'dark'] as const) {
-    await setTheme(page, scheme);
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await expect(page.getByTestId('totals-cost')).toHaveText(formatNaira(all.costKobo));
-      await saveScreen(page, `issue24-transactions-${size.width}-${scheme}.png`, { fullPage: true });
-    }
-  }
+  await saveEveryLook(page, 'transactions', () => expect(page.getByTestId('totals-cost')).toHaveText(formatNaira(all.costKobo)));
   // A refunded row's detail: charged, then refunded; no commission earned.
   await setTheme(page, 'light');
   await page.setViewportSize(SIZES[0]);

@@ -12,7 +12,7 @@ import { CheckedAccount, PurchaseFormCard } from './PurchaseFlowLayout';
 import { RecentTopUps } from './RecentTopUps';
 import { TopUpReceipt, networkName } from './TopUpReceipt';
 import { usePurchaseFlow } from './usePurchaseFlow';
-import { chargeNote, expectedChargeText, type ExpectedCharge } from '../../../../shared/spendText';
+import { expectedChargeText, type ExpectedCharge } from '../../../../shared/spendText';
 
 /** What the check says the wallet will be charged. */
 function chargeOf(checked: TopUpCheckView): ExpectedCharge {
@@ -189,7 +189,7 @@ export function TopUpPurchase() {
             { label: 'Wallet charged (estimate)', value: expectedChargeText(chargeOf(checked)) },
           ]}
           amountKobo={checked.amountKobo}
-          note={chargeNote(chargeOf(checked), "vendesk waits for the service's answer (usually a few seconds).")}
+          note="The wallet is charged now (the estimate above; the receipt shows the exact charge). vendesk waits for the service's answer (usually a few seconds)."
           buying={flow.buying}
           buyTestId="topup-buy"
           onBuy={buy}
