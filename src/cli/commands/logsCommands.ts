@@ -89,8 +89,8 @@ export const syncCommand = command({
   summary: 'Sync the vending log into the local mirror',
   usage: 'vendesk sync [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]',
   options: [
-    { name: 'from', kind: 'string', description: 'First day to read (default: the recent days not yet final, or everything on a first sync)' },
-    { name: 'to', kind: 'string', description: 'Last day to read' },
+    { name: 'from', kind: 'string', description: 'First day to read, a Lagos day (default: the recent days not yet final, or everything on a first sync)' },
+    { name: 'to', kind: 'string', description: 'Last day to read, a Lagos day' },
   ],
   output: z.strictObject({ fetched: z.number(), inserted: z.number(), updated: z.number(), pages: z.number(), resumed: z.boolean().describe('whether it continued a sync that was stopped') }),
   async run(ctx) {

@@ -112,8 +112,8 @@ export const reconcileCommand = command({
   summary: 'Reconcile a vendor-exported transaction log with the mirror, vendesk purchases and the wallet',
   usage: 'vendesk reconcile FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out report.xlsx] [--sheet NAME] [--window MINUTES]',
   options: [
-    { name: 'from', kind: 'string', description: 'First day of the range (default: the export’s first day)' },
-    { name: 'to', kind: 'string', description: 'Last day of the range, inclusive (default: the export’s last day)' },
+    { name: 'from', kind: 'string', description: 'First day of the range, a Lagos day (default: the export’s first day)' },
+    { name: 'to', kind: 'string', description: 'Last day of the range, a Lagos day, inclusive (default: the export’s last day)' },
     { name: 'out', kind: 'string', description: 'Also write the Excel workbook here' },
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX export (default: the first)' },
     { name: 'window', kind: 'string', description: 'Minutes apart the phone + amount + time rule accepts (default 15)' },
