@@ -87,3 +87,26 @@ test('spend follows each purchase at once, refunds apart, in Lagos days; the bul
     await saveScreen(page, `issue24-bulk-preview-1440-${scheme}.png`);
   }
 });
+
+test('a purchase at 00:30 in Lagos stays in that day’s From/To filter, shown at 00:30', async ({ page, vendesk }) => {
+  // The service's clock to the next 23:30 UTC: 00:30 of the next day in Lagos.
+  const DAY = 86_400_000;
+  const now = Date.parse((await vendesk.sandboxControl.clock()).now);
+  let target = Math.floor(now / DAY) * DAY + 23.5 * 3_600_000;
+  if (target <= now + 60_000) target += DAY;
+  await vendesk.sandboxControl.advanceClock(Math.ceil((target - now) / 1000) + 5);
+  await vendesk.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031230001', amountKobo: 150_000, repeat: false });
+  const entry = (await serviceLog(vendesk)).find((e) => e.phone_number === '08031230001');
+  expect(entry?.created_at.slice(11, 16)).toBe('23:30');
+  const lagos = new Date(target + DAY).toISOString().slice(0, 10);
+  const typed = `${lagos.slice(8, 10)}/${lagos.slice(5, 7)}/${lagos.slice(0, 4)}`;
+
+  await page.goto(`${vendesk.shell?.origin}/#/transactions`);
+  await page.getByTestId('filter-from').fill(typed);
+  await page.getByTestId('filter-to').fill(typed);
+  await page.getByTestId('filter-to').blur();
+  await expect(page.getByTestId('totals-count')).toHaveText('1');
+  await expect(page.getByTestId('tx-row')).toHaveCount(1);
+  await expect(page.getByTestId('tx-row')).toContainText(', 00:30');
+  await saveScreen(page, 'issue24-transactions-lagos-day-filter.png');
+});
