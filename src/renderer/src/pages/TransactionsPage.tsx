@@ -22,7 +22,7 @@ import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 function Total({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
-    <Card withBorder padding="sm" style={{ flex: '1 1 130px' }}>
+    <Card withBorder padding="sm" style={{ flex: '1 1 130px', maxWidth: 240 }}>
       <Text size="xs" c="dimmed">{label}</Text>
       <Text fw={700} className="money" data-testid={testId}>{value}</Text>
     </Card>
