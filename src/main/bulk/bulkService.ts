@@ -13,7 +13,8 @@ import type { BulkItemView, BulkJobView, BulkPreview, BulkSettingsView, BulkVali
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
 import type { App } from '../app';
 import { readBulkSettings, writeBulkSettings, type BulkSettings } from './bulkSettings';
-import { confirmBlocker, draftPreview, readWalletKobo } from './draftPreview';
+import { confirmBlocker, draftPreview, readWalletKobo, type CatalogPercentage } from './draftPreview';
+import { createVendingCatalogs } from '../purchases';
 import { prepareDraft, validateFile, type FileCheckInput, type PrepareInput } from './draftFromFile';
 import { DraftUploads } from './draftUploads';
 import { JobAccess } from './jobAccess';
@@ -78,7 +79,25 @@ export class BulkService {
 
   async preview(jobId: string, extra: { sheetNames?: string[]; remembered?: boolean } = {}): Promise<BulkPreview> {
     const job = this.access.requireJob(jobId);
-    return draftPreview(this.store, job, this.view(job), this.settingsView(), await readWalletKobo(this.app), extra);
+    const catalogPercentage = await this.catalogPercentages(job.kind);
+    return draftPreview(this.store, job, this.view(job), this.settingsView(), await readWalletKobo(this.app), { ...extra, catalogPercentage });
+  }
+
+  /** Electricity and cable: the catalog's commission rates, for the expected wallet cost where the log has none. */
+  private async catalogPercentages(kind: JobRow['kind']): Promise<CatalogPercentage | undefined> {
+    try {
+      if (kind === 'electricity') {
+        const discos = await this.app.service(createVendingCatalogs).electricity();
+        return (network) => discos.find((d) => d.productCode === network)?.percentage;
+      }
+      if (kind === 'cable') {
+        const bouquets = await this.app.service(createVendingCatalogs).cable();
+        return (network, code) => bouquets.find((b) => b.network.toUpperCase() === network.toUpperCase() && b.productCode === code)?.percentage;
+      }
+    } catch {
+      // The catalog cannot be read now: the log's rates alone make the estimate.
+    }
+    return undefined;
   }
 
   setIncluded(jobId: string, seqs: number[], include: boolean): Promise<BulkPreview> {

@@ -13,6 +13,9 @@ import type { JobRow, JobStore } from './jobStore';
 import { itemView, unmappedBlocker } from './jobViews';
 import { mappingFields } from './prepareJob';
 
+/** The catalog's commission rate (percent) of a disco or a cable bouquet, where it gives one. */
+export type CatalogPercentage = (network: string, productCode: string) => number | undefined;
+
 /** Flagged duplicates and network conflicts a preview lists at most. */
 const PREVIEW_LIST_LIMIT = 5000;
 
@@ -32,7 +35,7 @@ export function draftPreview(
   view: BulkJobView,
   settings: BulkSettingsView,
   wallet: { kobo: number | null; problem: string | null },
-  extra: { sheetNames?: string[]; remembered?: boolean },
+  extra: { sheetNames?: string[]; remembered?: boolean; catalogPercentage?: CatalogPercentage },
 ): BulkPreview {
   const walletKobo = wallet.kobo;
   const flagged = store.duplicateItems(job.id, PREVIEW_LIST_LIMIT);
@@ -41,7 +44,8 @@ export function draftPreview(
   const mapping = JSON.parse(job.mapping_json) as ColumnMapping;
   const includedKobo = view.totalKobo;
   // The wallet is charged the face value less commission: what it will hold after is estimated from that.
-  const expected = expectedCost(commissionRates(store.db, job.profile_id), job.kind, store.includedFaceByNetwork(job.id));
+  const parts = store.includedFaceByNetwork(job.id).map((p) => ({ ...p, catalogPercentage: extra.catalogPercentage?.(p.network, p.productCode) }));
+  const expected = expectedCost(commissionRates(store.db, job.profile_id), job.kind, parts);
   const spentToday = store.spentSince(job.profile_id, startOfLocalDay());
   return {
     job: view,

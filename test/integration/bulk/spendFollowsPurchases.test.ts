@@ -85,6 +85,20 @@ describe('the bulk preview', () => {
   });
 });
 
+describe('the bulk preview of electricity tokens', () => {
+  it('estimates the wallet charge from the commission rate, where the wallet then ends', async () => {
+    const rows = [['Name', 'Meter number', 'Disco', 'Meter type', 'Amount', 'Phone'], ['Head office', meter(), 'IKEDC', 'PREPAID', 3000, '08031234567'], ['Warehouse', meter(), 'IKEDC', 'PREPAID', 4500, '08031234567']];
+    const draft = await t.call('bulk.prepare', { file: { path: writeCsv(tempDir(), 'meters.csv', rows) }, kind: 'electricity' });
+    expect(draft.includedKobo).toBe(750_000);
+    expect(draft.expectedCostKobo).toBeLessThan(750_000);
+    const before = (await t.call('account.balance', {})).balanceKobo;
+    await t.call('bulk.confirm', { jobId: draft.job.id, wait: true });
+    const after = (await t.call('account.balance', {})).balanceKobo;
+    expect(Math.abs(draft.expectedCostKobo - (before - after))).toBeLessThanOrEqual(2);
+    expect(Math.abs((draft.remainingKobo ?? 0) - after)).toBeLessThanOrEqual(2);
+  });
+});
+
 describe('the confirmation of an electricity token', () => {
   it('says what the wallet will be charged, as the service then charges it', async () => {
     const expected = await t.call('purchases.expectedCost', { kind: 'electricity', network: 'IKEDC', amountKobo: 300_000 });
