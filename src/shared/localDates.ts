@@ -1,20 +1,31 @@
 /**
  * The one way vendesk writes and reads dates for people: day first, in the app's locale (en-NG,
- * Nigeria's: "1 Nov 2026, 14:05"; typed as 01/11/2026). Stored dates stay ISO (`2026-11-01`,
- * `2026-11-01T13:05:00.000Z`); only what a person reads or types goes through here.
+ * Nigeria's: "1 Nov 2026, 14:05"; typed as 01/11/2026), in Lagos time. Stored dates stay ISO
+ * (`2026-11-01`, `2026-11-01T13:05:00.000Z`); only what a person reads or types goes through here.
+ *
+ * The business day is Lagos's (Africa/Lagos, WAT: UTC+1 all year, no daylight saving), whatever
+ * zone the computer is set to: every day a person types or reads (a date filter, "today", a
+ * chart's day, `--from/--to`, a report's period, a workbook's date cell) is a Lagos day, and every
+ * time shown is Lagos time. The service speaks UTC: its times are converted here, at the edge, and
+ * the day arithmetic below is the only place that knows the offset (docs/dates.md).
  */
 export const APP_LOCALE = 'en-NG';
+/** The zone of every day and time a person reads or types. */
+export const BUSINESS_TIME_ZONE = 'Africa/Lagos';
+/** Lagos is UTC+1 all year (WAT, no daylight saving since 1919). */
+export const LAGOS_OFFSET_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
 
-const dateTime = new Intl.DateTimeFormat(APP_LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
-const dateTimeSeconds = new Intl.DateTimeFormat(APP_LOCALE, { dateStyle: 'medium', timeStyle: 'medium' });
-const dateOnly = new Intl.DateTimeFormat(APP_LOCALE, { dateStyle: 'medium' });
-const timeOnly = new Intl.DateTimeFormat(APP_LOCALE, { timeStyle: 'short' });
+const dateTime = new Intl.DateTimeFormat(APP_LOCALE, { dateStyle: 'medium', timeStyle: 'short', timeZone: BUSINESS_TIME_ZONE });
+const dateTimeSeconds = new Intl.DateTimeFormat(APP_LOCALE, { dateStyle: 'medium', timeStyle: 'medium', timeZone: BUSINESS_TIME_ZONE });
+const dateOnly = new Intl.DateTimeFormat(APP_LOCALE, { dateStyle: 'medium', timeZone: BUSINESS_TIME_ZONE });
+const timeOnly = new Intl.DateTimeFormat(APP_LOCALE, { timeStyle: 'short', timeZone: BUSINESS_TIME_ZONE });
 /** A calendar day (YYYY-MM-DD) is no instant: shown as itself, whatever the time zone. */
 const dayLabel = new Intl.DateTimeFormat(APP_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
 
 const shown = (f: Intl.DateTimeFormat) => (iso: string | null | undefined): string => (iso ? f.format(new Date(iso)) : '—');
 
-/** An instant as a person reads it: `1 Nov 2026, 14:05`. */
+/** An instant as a person reads it, Lagos time: `1 Nov 2026, 14:05`. */
 export const formatDateTime = shown(dateTime);
 /** With seconds, where they tell two moments apart: `1 Nov 2026, 14:05:09`. */
 export const formatDateTimeSeconds = shown(dateTimeSeconds);
@@ -62,3 +73,73 @@ export function readDayFirst(text: string): TypedDay {
   }
   return { day: date.toISOString().slice(0, 10) };
 }
+
+// ---- Lagos days: the day arithmetic, written once -------------------------------------------
+
+const msOf = (instant: string | number | Date): number => (typeof instant === 'number' ? instant : typeof instant === 'string' ? Date.parse(instant) : instant.getTime());
+
+/** The Lagos day (`YYYY-MM-DD`) of an instant: 2026-11-26T23:30Z is 27 Nov 2026, 00:30 in Lagos. */
+export function lagosDayOf(instant: string | number | Date): string {
+  return new Date(msOf(instant) + LAGOS_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** Today's Lagos day. */
+export function lagosToday(nowMs: number = Date.now()): string {
+  return lagosDayOf(nowMs);
+}
+
+/** The instant a Lagos day starts (its 00:00 in Lagos is 23:00 UTC the day before). */
+export function lagosDayStartMs(day: string): number {
+  return Date.parse(`${day}T00:00:00.000Z`) - LAGOS_OFFSET_MS;
+}
+
+/** The instant a Lagos day ends (the next day's start; not included). */
+export function lagosDayEndMs(day: string): number {
+  return lagosDayStartMs(day) + DAY_MS;
+}
+
+/** A Lagos range of days (both included) as the instants a query compares with: `[from, until)`, ISO UTC. */
+export function lagosRangeIso(from?: string | null, to?: string | null): { fromIso: string | null; untilIso: string | null } {
+  return { fromIso: from ? new Date(lagosDayStartMs(from)).toISOString() : null, untilIso: to ? new Date(lagosDayEndMs(to)).toISOString() : null };
+}
+
+/** `day` moved by `days` calendar days. */
+export function shiftDay(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The Monday of the week of `day` (weeks start on Monday). */
+export function weekStartDay(day: string): string {
+  return shiftDay(day, -((new Date(`${day}T00:00:00.000Z`).getUTCDay() + 6) % 7));
+}
+
+/** The first day of the month of `day`. */
+export function monthStartDay(day: string): string {
+  return `${day.slice(0, 8)}01`;
+}
+
+/**
+ * The UTC days to ask the service for (its `startdate`/`enddate` are UTC days) so that a range of
+ * Lagos days is covered whole: a Lagos day starts at 23:00 UTC the day before, so the range is
+ * widened by that day; what lies outside the Lagos days is filtered out locally.
+ */
+export function serviceDaysCovering(from: string | null | undefined, to: string | null | undefined): { startdate: string | null; enddate: string | null } {
+  return {
+    startdate: from ? lagosDayOf(lagosDayStartMs(from) - LAGOS_OFFSET_MS) : null,
+    enddate: to ? new Date(lagosDayEndMs(to) - 1).toISOString().slice(0, 10) : null,
+  };
+}
+
+/**
+ * An instant as the Lagos wall-clock time in a `Date` whose UTC fields hold it: what a workbook
+ * cell stores (Excel dates have no zone), so 23:30 UTC is written 00:30 of the next day.
+ */
+export function lagosWallClock(instant: string | number | Date): Date {
+  return new Date(msOf(instant) + LAGOS_OFFSET_MS);
+}
+
+/** SQLite's expression for the Lagos day of a column holding UTC ISO text (`created_at`). */
+export function lagosDaySql(column: string): string {
+  return `date(${column}, '+${LAGOS_OFFSET_MS / 3_600_000} hours')`;
+}
+

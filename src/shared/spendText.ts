@@ -14,3 +14,31 @@ export function faceAndCostText(faceKobo: Kobo, costKobo: Kobo): string {
 export function purchasesText(count: number): string {
   return `${count.toLocaleString('en-NG')} purchase${count === 1 ? '' : 's'}`;
 }
+
+/**
+ * Refunded purchases, stated apart from spend at what the wallet got back (the log's cost):
+ * `refunded ₦2,967.00 (1 purchase)`; empty when there were none.
+ */
+export function refundedText(refunded: { count: number; costKobo: Kobo }): string {
+  return refunded.count === 0 ? '' : `refunded ${formatNaira(refunded.costKobo)} (${purchasesText(refunded.count)})`;
+}
+
+/** A charge expected before buying: the face value less the commission recent purchases of the product earned. */
+export interface ExpectedCharge {
+  faceKobo: Kobo;
+  costKobo: Kobo;
+  /** False: no commission known for the product yet; the face value stands in. */
+  rateKnown: boolean;
+}
+
+/** What a confirmation says the wallet will be charged: `about ₦1,455.00, the ₦1,500.00 face value less commission`. */
+export function expectedChargeText(e: ExpectedCharge): string {
+  return e.rateKnown
+    ? `about ${formatNaira(e.costKobo)}, the ${formatNaira(e.faceKobo)} face value less commission`
+    : `the ${formatNaira(e.faceKobo)} face value less any commission (none known yet for it)`;
+}
+
+/** The note under a purchase's confirmation. */
+export function chargeNote(e: ExpectedCharge | null, after: string): string {
+  return `The wallet is charged now: ${e ? expectedChargeText(e) : 'the amount less the commission'} (an estimate; the receipt shows the exact charge). ${after}`.trim();
+}

@@ -30,8 +30,10 @@ test('purchases on the sandbox show at once; a LIVE profile, once confirmed, sho
 
     // The Dashboard shows today's spend with both purchases, without a Sync: the service's log says what.
     await page.goto(`${origin}/#/dashboard`);
-    const today = new Date().toISOString().slice(0, 10);
-    const spent = serviceSpend(await serviceLog(vendesk), (e) => (e.status === 'SUCCESS' || e.status === 'PENDING') && e.created_at.slice(0, 10) === today);
+    // "Today" is the Lagos day (UTC+1).
+    const lagosDay = (ms: number) => new Date(ms + 3_600_000).toISOString().slice(0, 10);
+    const today = lagosDay(Date.now());
+    const spent = serviceSpend(await serviceLog(vendesk), (e) => (e.status === 'SUCCESS' || e.status === 'PENDING') && lagosDay(Date.parse(e.created_at)) === today);
     expect(spent.purchases).toBe(2);
     await expect(page.getByTestId('spend-today-face')).toHaveText(formatNaira(spent.faceKobo));
     await expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spent.costKobo));

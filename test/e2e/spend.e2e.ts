@@ -20,9 +20,11 @@ test('the dashboard shows face value and wallet cost, and the spend report is on
 
   await page.goto(vendesk.shell!.origin + '/#/dashboard');
   await page.getByRole('button', { name: 'Sync now' }).first().click();
-  const today = new Date().toISOString().slice(0, 10);
+  // "Today" is the Lagos day (UTC+1): an entry's day is its time plus an hour.
+  const lagosDay = (iso: string | number) => new Date(new Date(iso).getTime() + 3_600_000).toISOString().slice(0, 10);
+  const today = lagosDay(Date.now());
   const log = await serviceLog(vendesk);
-  const spentToday = serviceSpend(log, (e) => (e.status === 'SUCCESS' || e.status === 'PENDING') && e.created_at.slice(0, 10) === today);
+  const spentToday = serviceSpend(log, (e) => (e.status === 'SUCCESS' || e.status === 'PENDING') && lagosDay(e.created_at) === today);
   expect(spentToday.purchases).toBe(3);
   await expect(page.getByTestId('spend-today-face')).toHaveText(formatNaira(spentToday.faceKobo));
   await expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spentToday.costKobo));
@@ -48,8 +50,8 @@ test('the dashboard shows face value and wallet cost, and the spend report is on
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^Spend .*\.xlsx$/);
 
-  // Successful purchases only: the pending and the failed ones are not in the report.
-  const successful = serviceSpend(log, (e) => e.status === 'SUCCESS' && e.created_at.slice(0, 10) >= monthStart && e.created_at.slice(0, 10) <= today);
+  // What left the wallet: successful and pending purchases of the Lagos days; the failed one was refunded and is not counted.
+  const successful = serviceSpend(log, (e) => e.status !== 'FAILED' && lagosDay(e.created_at) >= monthStart && lagosDay(e.created_at) <= today);
   await expect(page.getByTestId('spend-report-totals')).toHaveText(`Face value ${formatNaira(successful.faceKobo)} · Wallet cost ${formatNaira(successful.costKobo)}`);
   await expect(page.getByTestId('spend-report-path')).toContainText(download.suggestedFilename());
   await saveScreen(page, 'transactions-spend-report-written.png');
@@ -57,7 +59,7 @@ test('the dashboard shows face value and wallet cost, and the spend report is on
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.readFile(await download.path());
   const summary = workbook.getWorksheet('Summary');
-  expect(summary?.getCell('A4').value).toBe('Successful purchases');
+  expect(summary?.getCell('A4').value).toBe('Successful and pending purchases');
   expect(summary?.getCell('C4').value).toBe(successful.purchases);
   expect(summary?.getCell('D4').value).toBe(successful.faceKobo / 100);
   expect(summary?.getCell('E4').value).toBe(successful.costKobo / 100);

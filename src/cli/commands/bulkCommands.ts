@@ -217,7 +217,7 @@ export const bulkSubmitCommand = command({
     }
     const left = preview.job.counts.excluded;
     ctx.progress(
-      `Job ${jobId}: ${preview.includedItems} item(s), ${formatNaira(preview.includedKobo)}${left ? `; ${left} duplicate row(s) left out (--keep-duplicates buys them)` : ''}.`,
+      `Job ${jobId}: ${preview.includedItems} item(s), face value ${formatNaira(preview.includedKobo)}, expected wallet cost ${formatNaira(preview.expectedCostKobo)} (an estimate)${preview.remainingKobo !== null ? `, wallet after about ${formatNaira(preview.remainingKobo)}` : ''}${left ? `; ${left} duplicate row(s) left out (--keep-duplicates buys them)` : ''}.`,
     );
     const job = await follow(ctx, app, jobId, async () => {
       try {

@@ -4,9 +4,10 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { reversedDatesMessage, type LogFilter, type MirrorRow } from '../../shared/contract/logs';
+import { reversedDatesMessage, type LogFilter, type LogTotals, type MirrorRow } from '../../shared/contract/logs';
 import { formatNaira } from '../../shared/money';
-import { faceAndCostText } from '../../shared/spendText';
+import { formatDateTime } from '../../shared/localDates';
+import { faceAndCostText, refundedText } from '../../shared/spendText';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import { UsageError, command, dateRangeOptions, numberOption, requireOption, stringOption, type CliContext, type OptionSpec } from '../cliCommand';
 import { isoTime, naira } from '../jsonShape';
@@ -16,8 +17,8 @@ const FILTER_OPTIONS: OptionSpec[] = [
   { name: 'type', kind: 'string', description: 'airtime, data, electricity or cable' },
   { name: 'network', kind: 'string', description: 'MTN, GLO, AIRTEL, 9MOBILE, or a disco or cable provider (IKEDC, DSTV)' },
   { name: 'search', kind: 'string', description: 'Part of a phone number or transaction id' },
-  { name: 'from', kind: 'string', description: 'First day, YYYY-MM-DD (UTC)' },
-  { name: 'to', kind: 'string', description: 'Last day, YYYY-MM-DD (UTC)' },
+  { name: 'from', kind: 'string', description: 'First day, YYYY-MM-DD (a Lagos day)' },
+  { name: 'to', kind: 'string', description: 'Last day, YYYY-MM-DD (a Lagos day)' },
 ];
 
 function filterOf(ctx: CliContext): LogFilter {
@@ -51,6 +52,19 @@ const entryShape = z.strictObject({
   updatedAt: isoTime,
 });
 
+/** Refunded (FAILED) entries, apart from the spend: `cost` is what the wallet got back. */
+const refundedShape = z.strictObject({ count: z.number(), amount: naira, cost: naira.describe('what the wallet got back') });
+
+function refundedJson(r: LogTotals['refunded']): z.infer<typeof refundedShape> {
+  return { count: r.count, amount: r.amountKobo / 100, cost: r.costKobo / 100 };
+}
+
+/** What left the wallet, and what came back apart. */
+function spendLine(t: LogTotals): string {
+  const refunded = refundedText(t.refunded);
+  return `${faceAndCostText(t.amountKobo, t.costKobo)} · Commission ${formatNaira(t.commissionKobo)}${refunded ? `; ${refunded}, not counted` : ''}`;
+}
+
 function rowJson(r: MirrorRow): z.infer<typeof entryShape> {
   return {
     id: r.id,
@@ -75,8 +89,8 @@ export const syncCommand = command({
   summary: 'Sync the vending log into the local mirror',
   usage: 'vendesk sync [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]',
   options: [
-    { name: 'from', kind: 'string', description: 'First day to read (default: the recent days not yet final, or everything on a first sync)' },
-    { name: 'to', kind: 'string', description: 'Last day to read' },
+    { name: 'from', kind: 'string', description: 'First day to read, a Lagos day (default: the recent days not yet final, or everything on a first sync)' },
+    { name: 'to', kind: 'string', description: 'Last day to read, a Lagos day' },
   ],
   output: z.strictObject({ fetched: z.number(), inserted: z.number(), updated: z.number(), pages: z.number(), resumed: z.boolean().describe('whether it continued a sync that was stopped') }),
   async run(ctx) {
@@ -103,17 +117,24 @@ export const logsCommand = command({
   summary: 'List vending log entries from the local mirror (newest first)',
   usage: 'vendesk logs [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D] [--limit N] [--json]',
   options: [...FILTER_OPTIONS, { name: 'limit', kind: 'string', description: 'At most N entries (default 50, up to 1000)' }],
-  output: z.strictObject({ total: z.number().describe('entries matching'), amount: naira, cost: naira, commission: naira, entries: z.array(entryShape) }),
+  output: z.strictObject({
+    total: z.number().describe('entries matching, refunded ones included'),
+    amount: naira.describe('face value of the successful and pending entries'),
+    cost: naira.describe('wallet cost of the successful and pending entries: what left the wallet'),
+    commission: naira,
+    refunded: refundedShape,
+    entries: z.array(entryShape),
+  }),
   async run(ctx) {
     const filter = filterOf(ctx);
     const limit = numberOption(ctx.args, 'limit') ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
     const page = await ctx.call('logs.query', { filter, sort: 'time_desc', offset: 0, limit });
     const totals = await ctx.call('logs.totals', { filter });
-    const lines = page.rows.map((r) => `${r.createdAt.slice(0, 19).replace('T', ' ')}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`);
+    const lines = page.rows.map((r) => `${formatDateTime(r.createdAt).padEnd(18)}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`);
     return {
-      json: { total: totals.count, amount: totals.amountKobo / 100, cost: totals.costKobo / 100, commission: totals.commissionKobo / 100, entries: page.rows.map(rowJson) },
-      text: [...lines, `${page.rows.length} shown of ${totals.count} matching; ${faceAndCostText(totals.amountKobo, totals.costKobo)} · Commission ${formatNaira(totals.commissionKobo)}.`].join('\n'),
+      json: { total: totals.count, amount: totals.amountKobo / 100, cost: totals.costKobo / 100, commission: totals.commissionKobo / 100, refunded: refundedJson(totals.refunded), entries: page.rows.map(rowJson) },
+      text: [...lines, `${page.rows.length} shown of ${totals.count} matching (times in Lagos); ${spendLine(totals)}.`].join('\n'),
     };
   },
 });
@@ -123,7 +144,7 @@ export const exportLogsCommand = command({
   summary: 'Export the mirrored vending log (filtered) to XLSX or CSV',
   usage: 'vendesk export logs --out FILE.xlsx|FILE.csv [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D]',
   options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx or .csv' }, FORCE_OPTION, ...FILTER_OPTIONS],
-  output: z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number(), amount: naira, cost: naira, commission: naira }),
+  output: z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number(), amount: naira, cost: naira, commission: naira, refunded: refundedShape }),
   async run(ctx) {
     const out = requireOption(ctx.args, 'out');
     const filter = filterOf(ctx);
@@ -133,8 +154,8 @@ export const exportLogsCommand = command({
     const file = await ctx.call('logs.export', { filter, sort: 'time_desc', format: ext === '.xlsx' ? 'xlsx' : 'csv' });
     const written = writeExportTo(file.path, out, ctx.args);
     return {
-      json: { path: written, rows: file.rows, bytes: file.bytes, amount: file.totals.amountKobo / 100, cost: file.totals.costKobo / 100, commission: file.totals.commissionKobo / 100 },
-      text: `Wrote ${file.rows} entries to ${written} (${faceAndCostText(file.totals.amountKobo, file.totals.costKobo)}).`,
+      json: { path: written, rows: file.rows, bytes: file.bytes, amount: file.totals.amountKobo / 100, cost: file.totals.costKobo / 100, commission: file.totals.commissionKobo / 100, refunded: refundedJson(file.totals.refunded) },
+      text: `Wrote ${file.rows} entries to ${written} (${spendLine(file.totals)}).`,
     };
   },
 });

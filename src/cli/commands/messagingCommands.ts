@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ContactsImportResult, MessageQuote, MessageView, OtpSentView, PhonebookView, SenderIdView, TemplateView } from '../../shared/contract/messaging';
 import { formatNaira } from '../../shared/money';
+import { formatDateTime } from '../../shared/localDates';
 import { NOT_GIVEN, countText } from '../../shared/notGiven';
 import { parseUseCases } from '../../shared/messagingTemplate';
 import { AppError } from '../../shared/appError';
@@ -397,8 +398,8 @@ export const smsHistoryCommand = command({
   summary: 'Messages sent, newest first',
   usage: 'vendesk sms history [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--search TEXT] [--page N] [--per-page N] [--json]',
   options: [
-    { name: 'from', kind: 'string', description: 'First day (UTC), inclusive' },
-    { name: 'to', kind: 'string', description: 'Last day (UTC), inclusive' },
+    { name: 'from', kind: 'string', description: 'First day, inclusive (the service’s UTC day: its message history is paged by the service)' },
+    { name: 'to', kind: 'string', description: 'Last day, inclusive (the service’s UTC day)' },
     { name: 'search', kind: 'string', description: 'Reference, phone number, sender ID or words of the text' },
     { name: 'page', kind: 'string', description: 'Page number (from 1)' },
     { name: 'per-page', kind: 'string', description: 'Messages per page (at most 100, default 20)' },
@@ -417,7 +418,7 @@ export const smsHistoryCommand = command({
       ...(search ? { search } : {}),
     });
     const rows = h.items.map((m) => [
-      m.createdAt?.slice(0, 16).replace('T', ' ') ?? '—',
+      m.createdAt ? formatDateTime(m.createdAt) : '—',
       m.reference ?? '—',
       m.status,
       m.isBulk ? `${countText(m.recipientCount)} (bulk)` : (m.recipients[0] ?? '—'),
@@ -427,7 +428,7 @@ export const smsHistoryCommand = command({
     const of = h.totalPages !== null ? ` of ${Math.max(1, h.totalPages)}` : '';
     const total = h.totalRecords !== null ? ` (${h.totalRecords} messages)` : ' (the service does not say how many in all)';
     const text = h.items.length
-      ? `${table([['SENT (UTC)', 'REFERENCE', 'STATUS', 'TO', 'COST', 'TEXT'], ...rows])}\nPage ${h.page}${of}${total}${h.hasMore ? `; next: --page ${h.page + 1}` : ''}`
+      ? `${table([['SENT (LAGOS)', 'REFERENCE', 'STATUS', 'TO', 'COST', 'TEXT'], ...rows])}\nPage ${h.page}${of}${total}${h.hasMore ? `; next: --page ${h.page + 1}` : ''}`
       : 'No messages match.';
     return { json: { ...pick(h, ['page', 'perPage', 'totalPages', 'totalRecords', 'hasMore']), items: h.items.map(messageJson) }, text };
   },

@@ -9,6 +9,7 @@
  * settles it), 1 declined, refused, uncertain or any error, 2 usage (including a missing --yes),
  * 4 sent for a team member's approval (a LIVE purchase above the team's threshold: docs/team.md).
  */
+import { formatDateTime } from '../../shared/localDates';
 import { z } from 'zod';
 import { BULK_ITEM_STATES } from '../../shared/contract/bulk';
 import type { PendingItemView, RequeryRunSummary } from '../../shared/contract/pending';
@@ -386,8 +387,8 @@ const purchasesCommand = command({
     const app = await ctx.app();
     const vending = kind === 'airtime' || kind === 'data' ? [] : await ctx.call('purchases.recent', { limit, ...(kind ? { kind } : {}) });
     const topUps = kind === 'electricity' || kind === 'cable' ? [] : await ctx.call('purchases.recentTopUps', { limit, ...(kind ? { kind } : {}) });
-    const all = [...vending.map((p) => ({ at: p.createdAt, json: purchaseJson(p), line: `${p.id}  ${p.createdAt.slice(0, 16).replace('T', ' ')}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.account}` })),
-      ...topUps.map((p) => ({ at: p.createdAt, json: topUpJson(p), line: `${p.id}  ${p.createdAt.slice(0, 16).replace('T', ' ')}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.phone}` }))]
+    const all = [...vending.map((p) => ({ at: p.createdAt, json: purchaseJson(p), line: `${p.id}  ${formatDateTime(p.createdAt).padEnd(18)}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.account}` })),
+      ...topUps.map((p) => ({ at: p.createdAt, json: topUpJson(p), line: `${p.id}  ${formatDateTime(p.createdAt).padEnd(18)}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.phone}` }))]
       .sort((a, b) => b.at.localeCompare(a.at))
       .slice(0, limit);
     const text = all.length === 0 ? `No purchases on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).` : `${all.map((p) => p.line).join('\n')}\nA receipt: vendesk receipt ID`;

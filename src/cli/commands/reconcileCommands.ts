@@ -4,11 +4,12 @@
  * Reconcile page. stdout is one JSON document (amounts in Naira); a readable summary goes to
  * stderr. Also `vendesk reconcile runs` and `vendesk report spend`.
  */
+import { formatDateTime } from '../../shared/localDates';
 import path from 'node:path';
 import { z } from 'zod';
 import { CATEGORY_LABELS, EXCEPTION_CATEGORIES, RECONCILE_CATEGORIES, type ReconcileCategory, type ReconcileItemView, type ReconcileRunView } from '../../shared/contract/reconcile';
 import { formatNaira } from '../../shared/money';
-import { faceAndCostText, purchasesText } from '../../shared/spendText';
+import { faceAndCostText, purchasesText, refundedText } from '../../shared/spendText';
 import { cliText } from '../cliHints';
 import { command, dateOption, dateRangeOptions, numberOption, requireOption, requirePositional, stringOption, UsageError } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
@@ -110,8 +111,8 @@ export const reconcileCommand = command({
   summary: 'Reconcile a vendor-exported transaction log with the mirror, vendesk purchases and the wallet',
   usage: 'vendesk reconcile FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out report.xlsx] [--sheet NAME] [--window MINUTES]',
   options: [
-    { name: 'from', kind: 'string', description: 'First day of the range (default: the export’s first day)' },
-    { name: 'to', kind: 'string', description: 'Last day of the range, inclusive (default: the export’s last day)' },
+    { name: 'from', kind: 'string', description: 'First day of the range, a Lagos day (default: the export’s first day)' },
+    { name: 'to', kind: 'string', description: 'Last day of the range, a Lagos day, inclusive (default: the export’s last day)' },
     { name: 'out', kind: 'string', description: 'Also write the Excel workbook here' },
     FORCE_OPTION,
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX export (default: the first)' },
@@ -178,7 +179,7 @@ export const reconcileRunsCommand = command({
   async run(ctx) {
     const runs = await ctx.call('reconcile.runs', { limit: 50 });
     const json = runs.map((r) => ({ runId: r.id, state: r.state, createdAt: r.createdAt, from: r.from, to: r.to, file: r.fileName, matched: r.matched, exceptions: r.exceptions, exceptionsAmount: toNaira(r.exceptionsKobo), unexplainedBalance: r.unexplainedKobo === null ? null : toNaira(r.unexplainedKobo) }));
-    const text = runs.length === 0 ? 'No reconciliation runs yet.' : runs.map((r) => `${r.id}  ${r.createdAt.slice(0, 16)}  ${r.from}..${r.to}  ${r.state}  ${r.matched} matched, ${r.exceptions} to look at (${formatNaira(r.exceptionsKobo)})  ${r.fileName}`).join('\n');
+    const text = runs.length === 0 ? 'No reconciliation runs yet.' : runs.map((r) => `${r.id}  ${formatDateTime(r.createdAt)}  ${r.from}..${r.to}  ${r.state}  ${r.matched} matched, ${r.exceptions} to look at (${formatNaira(r.exceptionsKobo)})  ${r.fileName}`).join('\n');
     return { json, text };
   },
 });
@@ -341,12 +342,21 @@ export const spendReportCommand = command({
   summary: 'Spend by day, type and network as an Excel workbook with a chart image beside it',
   usage: 'vendesk report spend --from YYYY-MM-DD --to YYYY-MM-DD [--out spend.xlsx]',
   options: [
-    { name: 'from', kind: 'string', description: 'First day' },
-    { name: 'to', kind: 'string', description: 'Last day, inclusive' },
+    { name: 'from', kind: 'string', description: 'First day (a Lagos day)' },
+    { name: 'to', kind: 'string', description: 'Last day (a Lagos day), inclusive' },
     { name: 'out', kind: 'string', description: 'Write the workbook here (the chart goes beside it)' },
     FORCE_OPTION,
   ],
-  output: z.strictObject({ workbook: z.string(), chart: z.string().nullable(), days: z.number(), purchases: z.number(), faceValue: naira, walletCost: naira, commission: naira }),
+  output: z.strictObject({
+    workbook: z.string(),
+    chart: z.string().nullable(),
+    days: z.number(),
+    purchases: z.number().describe('successful and pending purchases: what left the wallet'),
+    faceValue: naira,
+    walletCost: naira,
+    commission: naira,
+    refunded: z.strictObject({ count: z.number(), cost: naira.describe('what the wallet got back') }).describe('failed purchases, refunded: not counted above'),
+  }),
   async run(ctx) {
     const from = dateOption(ctx.args, 'from');
     const to = dateOption(ctx.args, 'to');
@@ -364,8 +374,17 @@ export const spendReportCommand = command({
     }
     const t = written.totals;
     return {
-      json: { workbook: file, chart, days: written.chart?.rows ?? 0, purchases: t.purchases, faceValue: t.faceKobo / 100, walletCost: t.costKobo / 100, commission: t.commissionKobo / 100 },
-      text: `Spend report: ${file}${chart ? `\nChart: ${chart}` : ''}\n${purchasesText(t.purchases)}, successful: ${faceAndCostText(t.faceKobo, t.costKobo)}`,
+      json: {
+        workbook: file,
+        chart,
+        days: written.chart?.rows ?? 0,
+        purchases: t.purchases,
+        faceValue: t.faceKobo / 100,
+        walletCost: t.costKobo / 100,
+        commission: t.commissionKobo / 100,
+        refunded: { count: t.refunded?.count ?? 0, cost: (t.refunded?.costKobo ?? 0) / 100 },
+      },
+      text: `Spend report: ${file}${chart ? `\nChart: ${chart}` : ''}\n${purchasesText(t.purchases)}, successful and pending (Lagos days): ${faceAndCostText(t.faceKobo, t.costKobo)}${t.refunded?.count ? `; ${refundedText(t.refunded)}, not counted` : ''}`,
     };
   },
 });

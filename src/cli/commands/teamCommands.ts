@@ -438,13 +438,13 @@ export const auditVerifyCommand = command({
 
 export const auditExportCommand = command({
   path: ['audit', 'export'],
-  summary: 'The team audit trail of a range of days (UTC) as an Excel workbook for an auditor, with its hashes and a Verification sheet',
+  summary: 'The team audit trail of a range of Lagos days as an Excel workbook for an auditor, with its hashes and a Verification sheet',
   usage: 'vendesk audit export --out FILE.xlsx [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]',
   options: [
     { name: 'out', kind: 'string', description: 'The .xlsx file to write' },
     FORCE_OPTION,
-    { name: 'from', kind: 'string', description: 'First day (UTC), included' },
-    { name: 'to', kind: 'string', description: 'Last day (UTC), included' },
+    { name: 'from', kind: 'string', description: 'First day (a Lagos day), included' },
+    { name: 'to', kind: 'string', description: 'Last day (a Lagos day), included' },
   ],
   output: z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number(), chainIntact: z.boolean() }),
   async run(ctx) {

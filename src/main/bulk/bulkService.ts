@@ -6,13 +6,15 @@
  * It holds what runs and follows jobs; the rest is in files named for it: draftFromFile,
  * draftPreview (the preview and the caps), settleByHand, jobViews, jobAccess, draftUploads.
  */
+import { mirroringClient } from '../transactions/mirrorRefresh';
 import { cancelSentForApproval, claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor, teamJobIdOf } from '../team/bulkApproval';
 import { AppError } from '../../shared/appError';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
 import type { App } from '../app';
 import { readBulkSettings, writeBulkSettings, type BulkSettings } from './bulkSettings';
-import { confirmBlocker, draftPreview, readWalletKobo } from './draftPreview';
+import { confirmBlocker, draftPreview, readWalletKobo, type CatalogPercentage } from './draftPreview';
+import { createVendingCatalogs } from '../purchases';
 import { prepareDraft, validateFile, type FileCheckInput, type PrepareInput } from './draftFromFile';
 import { DraftUploads } from './draftUploads';
 import { JobAccess } from './jobAccess';
@@ -77,7 +79,25 @@ export class BulkService {
 
   async preview(jobId: string, extra: { sheetNames?: string[]; remembered?: boolean } = {}): Promise<BulkPreview> {
     const job = this.access.requireJob(jobId);
-    return draftPreview(this.store, job, this.view(job), this.settingsView(), await readWalletKobo(this.app), extra);
+    const catalogPercentage = await this.catalogPercentages(job.kind);
+    return draftPreview(this.store, job, this.view(job), this.settingsView(), await readWalletKobo(this.app), { ...extra, catalogPercentage });
+  }
+
+  /** Electricity and cable: the catalog's commission rates, for the expected wallet cost where the log has none. */
+  private async catalogPercentages(kind: JobRow['kind']): Promise<CatalogPercentage | undefined> {
+    try {
+      if (kind === 'electricity') {
+        const discos = await this.app.service(createVendingCatalogs).electricity();
+        return (network) => discos.find((d) => d.productCode === network)?.percentage;
+      }
+      if (kind === 'cable') {
+        const bouquets = await this.app.service(createVendingCatalogs).cable();
+        return (network, code) => bouquets.find((b) => b.network.toUpperCase() === network.toUpperCase() && b.productCode === code)?.percentage;
+      }
+    } catch {
+      // The catalog cannot be read now: the log's rates alone make the estimate.
+    }
+    return undefined;
   }
 
   setIncluded(jobId: string, seqs: number[], include: boolean): Promise<BulkPreview> {
@@ -214,7 +234,7 @@ export class BulkService {
       if (!fresh) return changed;
     }
     const settings = this.settingsFor(job);
-    const run = followUpJob({ store: this.store, client: () => this.app.client(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now }, this.access.requireJob(job.id), { costs }).finally(() => {
+    const run = followUpJob({ store: this.store, client: () => this.logReadingClient(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now }, this.access.requireJob(job.id), { costs }).finally(() => {
       if (this.following.get(job.id) === run) this.following.delete(job.id);
     });
     this.following.set(job.id, run);
@@ -233,6 +253,14 @@ export class BulkService {
     return job.runner_pid !== null && job.runner_pid !== process.pid && (job.lease_until_ms ?? 0) > Date.now() && pidAlive(job.runner_pid);
   }
 
+  /**
+   * The connection's client, whose reads of the log (each batch's outcomes, by reference) are
+   * written into the mirror at once: Spent today follows every batch, not the next sync.
+   */
+  private logReadingClient() {
+    return mirroringClient(this.app, this.app.session(), 'a bulk job read its purchases in the log');
+  }
+
   private start(jobId: string, wait: boolean): Promise<BulkJobView> | BulkJobView {
     const job = this.access.requireJob(jobId);
     const runner = new JobRunner(
@@ -241,7 +269,7 @@ export class BulkService {
         settings: () => this.settingsFor(job),
         events: this.app.events,
         invalidate: this.invalidate,
-        client: () => this.app.client(),
+        client: () => this.logReadingClient(),
         now: this.now,
         ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
         beforeSend: claimBeforeSend(this.app, this.store, job),

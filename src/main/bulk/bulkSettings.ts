@@ -5,6 +5,7 @@
  * no settings of its own has the limits set before limits were per connection (`bulk.settings`,
  * copied to every profile by migration 9), else the defaults: a cap only ever limits spending.
  */
+import { lagosDayStartMs, lagosToday } from '../../shared/localDates';
 import type { BulkSettingsView } from '../../shared/contract/bulk';
 import type { Settings } from '../store/settings';
 
@@ -61,9 +62,8 @@ export function writeBulkSettings(settings: Settings, profileId: string, patch: 
   return readBulkSettings(settings, profileId);
 }
 
-/** Midnight of today in this computer's time zone, as epoch ms. */
+/** Midnight of today in Lagos (the business day), as epoch ms. */
 export function startOfLocalDay(at = new Date()): number {
-  const d = new Date(at);
-  d.setHours(0, 0, 0, 0);
-  return d.getTime();
+  // The day of the daily cap is a Lagos day, whatever zone the computer is set to.
+  return lagosDayStartMs(lagosToday(at.getTime()));
 }

@@ -7,10 +7,14 @@ import { formatNaira, nairaToKobo } from '../../shared/money';
 import { ngnWallet } from '../../shared/ngnWallet';
 import type { App } from '../app';
 import type { ColumnMapping } from '../imports';
+import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { startOfLocalDay } from './bulkSettings';
 import type { JobRow, JobStore } from './jobStore';
 import { itemView, unmappedBlocker } from './jobViews';
 import { mappingFields } from './prepareJob';
+
+/** The catalog's commission rate (percent) of a disco or a cable bouquet, where it gives one. */
+export type CatalogPercentage = (network: string, productCode: string) => number | undefined;
 
 /** Flagged duplicates and network conflicts a preview lists at most. */
 const PREVIEW_LIST_LIMIT = 5000;
@@ -31,7 +35,7 @@ export function draftPreview(
   view: BulkJobView,
   settings: BulkSettingsView,
   wallet: { kobo: number | null; problem: string | null },
-  extra: { sheetNames?: string[]; remembered?: boolean },
+  extra: { sheetNames?: string[]; remembered?: boolean; catalogPercentage?: CatalogPercentage },
 ): BulkPreview {
   const walletKobo = wallet.kobo;
   const flagged = store.duplicateItems(job.id, PREVIEW_LIST_LIMIT);
@@ -39,6 +43,9 @@ export function draftPreview(
   const headers = JSON.parse(job.headers_json) as string[];
   const mapping = JSON.parse(job.mapping_json) as ColumnMapping;
   const includedKobo = view.totalKobo;
+  // The wallet is charged the face value less commission: what it will hold after is estimated from that.
+  const parts = store.includedFaceByNetwork(job.id).map((p) => ({ ...p, catalogPercentage: extra.catalogPercentage?.(p.network, p.productCode) }));
+  const expected = expectedCost(commissionRates(store.db, job.profile_id), job.kind, parts);
   const spentToday = store.spentSince(job.profile_id, startOfLocalDay());
   return {
     job: view,
@@ -49,7 +56,11 @@ export function draftPreview(
     includedItems: view.items,
     includedKobo,
     walletKobo,
-    remainingKobo: walletKobo === null ? null : walletKobo - includedKobo,
+    expectedCostKobo: expected.costKobo,
+    expectedCostNote: expected.rateKnown
+      ? 'Estimate: face value less the commission these products earned in the last 30 days.'
+      : 'Estimate: no commission known yet for some of these products, so their face value is counted in full.',
+    remainingKobo: walletKobo === null ? null : walletKobo - expected.costKobo,
     walletProblem: wallet.problem,
     duplicates: flagged.map(itemView),
     networkConflicts: conflicts.map(itemView),

@@ -6,6 +6,7 @@
  * cancelled jobs (`jobFollowUp.ts`), so an item is judged the same way wherever it is checked.
  * `now` is the service's clock (as the job stores `sent_ms`): a test moves it past the 2 min 1 s rule.
  */
+import { formatDateTime } from '../../shared/localDates';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { ServiceError } from '../api/serviceErrors';
@@ -160,7 +161,7 @@ export async function settleUncertainItem(
   }
   const later = match.beyondWindow;
   if (later) {
-    store.transition(job.id, [item.seq], 'uncertain', { reason: `The service log has a purchase of the same phone and amount (reference ${later.transactionId}, ${later.createdAt}) that vendesk cannot tie to this item for sure. Check it, then mark this item bought or not bought.` }, ['uncertain']);
+    store.transition(job.id, [item.seq], 'uncertain', { reason: `The service log has a purchase of the same phone and amount (reference ${later.transactionId}, ${formatDateTime(later.createdAt)}) that vendesk cannot tie to this item for sure. Check it, then mark this item bought or not bought.` }, ['uncertain']);
     return null;
   }
   const sent = item.sent_ms ?? 0;

@@ -235,6 +235,13 @@ export class JobStore {
   }
 
   /** Money committed since a time (the daily cap) by the spreadsheet jobs of one connection profile, in kobo (face value); single purchases are not bulk spending. */
+  /** The face value of the items a confirmation would buy (all but the excluded), by network and product. */
+  includedFaceByNetwork(jobId: string): { network: string; productCode: string; faceKobo: number }[] {
+    return this.stmt(
+      `SELECT network, product_code AS productCode, SUM(amount_kobo) AS faceKobo FROM bulk_items WHERE job_id = ? AND state <> 'excluded' GROUP BY network, product_code`,
+    ).all(jobId) as { network: string; productCode: string; faceKobo: number }[];
+  }
+
   spentSince(profileId: string, sinceMs: number): number {
     const states = SPENDING_STATES.map(() => '?').join(',');
     const r = this.stmt(

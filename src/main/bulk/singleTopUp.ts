@@ -16,6 +16,7 @@
  *   changed, the token was refused, vending stayed unavailable) is cancelled, so nothing is sent
  *   later that the user thinks was refused.
  */
+import { formatDateTime } from '../../shared/localDates';
 import { AppError } from '../../shared/appError';
 import type { TopUpCheckView, TopUpKind, TopUpRequest, TopUpView } from '../../shared/contract/purchases';
 import { formatNaira } from '../../shared/money';
@@ -23,6 +24,8 @@ import { NETWORK_LABEL, normalizePhone, type Network } from '../../shared/phone'
 import type { App } from '../app';
 import { emptyMapping, singlePurchaseText, type RecentDuplicate, type SheetTable } from '../imports';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
+import { commissionRates, expectedCost } from '../transactions/expectedCost';
+import { refreshReferences } from '../transactions/mirrorRefresh';
 import { createBulkService, itemView } from './bulkService';
 import { catalogsFor } from './draftFromFile';
 import { jobsChanged } from './jobEvents';
@@ -68,7 +71,7 @@ function recentText(kind: TopUpKind, phone: string, d: RecentDuplicate | undefin
   const last = d.matches[d.matches.length - 1];
   const what = kind === 'airtime' ? `${formatNaira(d.amountKobo)} of airtime` : `This data plan (${formatNaira(d.amountKobo)})`;
   const times = d.matches.length === 1 ? '' : `${d.matches.length} times, last `;
-  return `${what} was already bought for ${phone} in the last 24 hours (${times}${last.at.slice(0, 16).replace('T', ' ')} UTC${last.reference ? `, reference ${last.reference}` : ''}, ${last.status.toLowerCase()}).`;
+  return `${what} was already bought for ${phone} in the last 24 hours (${times}${formatDateTime(last.at)}${last.reference ? `, reference ${last.reference}` : ''}, ${last.status.toLowerCase()}).`;
 }
 
 /** Validates the purchase as the bulk engine would, and says what it would buy. Nothing is bought. */
@@ -92,6 +95,7 @@ export async function checkTopUp(app: App, request: TopUpInput): Promise<Checked
     ...(log.problem ? [log.problem] : []),
   ];
   const walletKobo = await walletKoboOrNull(app, 'purchase');
+  const expected = expectedCost(commissionRates(app.db, app.connection.profileId), request.kind, [{ network: item.network, faceKobo: item.amountKobo }]);
   const blocker = walletKobo !== null && walletKobo < item.amountKobo ? `The wallet holds ${formatNaira(walletKobo)}, less than ${formatNaira(item.amountKobo)}.` : null;
   return {
     item: { ...item, duplicateOf: recent },
@@ -105,6 +109,8 @@ export async function checkTopUp(app: App, request: TopUpInput): Promise<Checked
       warnings,
       recent,
       walletKobo,
+      expectedCostKobo: expected.costKobo,
+      expectedCostRateKnown: expected.rateKnown,
       blocker,
     },
   };
@@ -163,6 +169,10 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
       throw error;
     }
     if (finished.state === 'paused') await cancelPausedSingle(app, jobId, finished.message);
+    // The Dashboard and Transactions show it by the time the receipt is shown, without a sync
+    // (settled by a requery, its log entry may not have been read yet).
+    const bought = service.store.items(jobId, { limit: 1 })[0];
+    if (bought?.reference) await refreshReferences(app, app.session(), request.kind, [bought.reference]);
     return topUpView(app, jobId);
   } finally {
     underWay.delete(key);

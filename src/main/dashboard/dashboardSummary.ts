@@ -5,13 +5,16 @@
  * Spend is always both figures of the log: the face value (`amount`, what the customers got) and
  * the wallet cost (`transaction_cost`, what the wallet was charged: face value less commission).
  *
- * Days and weeks are UTC days (the log's timestamps are UTC); a week starts on Monday.
+ * Days and weeks are Lagos days (src/shared/localDates.ts; the log's timestamps are UTC and are
+ * converted there); a week starts on Monday. Refunded (FAILED) purchases are counted apart.
  *
  * On a first start the mirror of the active profile is empty and was never synced: asking for
  * the summary starts a sync in the background so a new user sees their history.
  */
 import type { DashboardSummary, SpendFigures, SpendPoint } from '../../shared/contract/dashboard';
+import { lagosDaySql, lagosRangeIso, lagosToday, monthStartDay, shiftDay, weekStartDay } from '../../shared/localDates';
 import type { App } from '../app';
+import { createServiceClock } from '../api/serviceClock';
 import { countPendingItems } from '../pending/pendingItems';
 import { mirrorEntryCount } from '../transactions/logQuery';
 import { logSync } from '../transactions/logSync';
@@ -19,28 +22,29 @@ import { readWallet } from '../transactions/balanceSnapshots';
 import { readCheckpoint } from '../transactions/syncCheckpoint';
 
 const SPENT = "status IN ('SUCCESS', 'PENDING')";
-const DAY_MS = 86_400_000;
 
-function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-function spendSince(app: App, profileId: string, fromIso: string): SpendFigures {
-  return app.db
+/** Spend from the start of a Lagos day on, with the refunded purchases of the period apart. */
+function spendSince(app: App, profileId: string, fromDay: string): SpendFigures {
+  const r = app.db
     .prepare(
-      `SELECT COUNT(*) AS purchases, COALESCE(SUM(amount_kobo), 0) AS faceKobo, COALESCE(SUM(cost_kobo), 0) AS costKobo
-         FROM log_entries WHERE profile_id = ? AND created_at >= ? AND ${SPENT}`,
+      `SELECT COUNT(CASE WHEN ${SPENT} THEN 1 END) AS purchases,
+              COALESCE(SUM(CASE WHEN ${SPENT} THEN amount_kobo END), 0) AS faceKobo,
+              COALESCE(SUM(CASE WHEN ${SPENT} THEN cost_kobo END), 0) AS costKobo,
+              COUNT(CASE WHEN status = 'FAILED' THEN 1 END) AS refundedCount,
+              COALESCE(SUM(CASE WHEN status = 'FAILED' THEN cost_kobo END), 0) AS refundedCostKobo
+         FROM log_entries WHERE profile_id = ? AND created_at >= ?`,
     )
-    .get(profileId, fromIso) as SpendFigures;
+    .get(profileId, lagosRangeIso(fromDay).fromIso) as SpendFigures & { refundedCount: number; refundedCostKobo: number };
+  return { purchases: r.purchases, faceKobo: r.faceKobo, costKobo: r.costKobo, refunded: { count: r.refundedCount, costKobo: r.refundedCostKobo } };
 }
 
 function dailySeries(app: App, profileId: string, column: 'type' | 'network', days: string[]): { points: SpendPoint[]; keys: string[] } {
   const rows = app.db
     .prepare(
-      `SELECT substr(created_at, 1, 10) AS day, ${column} AS k, SUM(amount_kobo) AS face, SUM(cost_kobo) AS cost FROM log_entries
+      `SELECT ${lagosDaySql('created_at')} AS day, ${column} AS k, SUM(amount_kobo) AS face, SUM(cost_kobo) AS cost FROM log_entries
         WHERE profile_id = ? AND created_at >= ? AND ${SPENT} GROUP BY day, k`,
     )
-    .all(profileId, `${days[0]}T00:00:00.000Z`) as { day: string; k: string; face: number; cost: number }[];
+    .all(profileId, lagosRangeIso(days[0]).fromIso) as { day: string; k: string; face: number; cost: number }[];
   const byDay = new Map<string, SpendPoint>(days.map((day) => [day, { day, values: {}, costs: {} }]));
   const totals = new Map<string, number>();
   for (const r of rows) {
@@ -54,7 +58,8 @@ function dailySeries(app: App, profileId: string, column: 'type' | 'network', da
   return { points: [...byDay.values()], keys };
 }
 
-export async function dashboardSummary(app: App, now = new Date()): Promise<DashboardSummary> {
+/** `now`: the service's clock (as the log's times are), so a sandbox whose clock was moved shows its own today. */
+export async function dashboardSummary(app: App, now = new Date(app.service(createServiceClock).now())): Promise<DashboardSummary> {
   const profileId = app.connection.profileId;
   const sync = logSync(app);
   const entries = mirrorEntryCount(app.db, profileId);
@@ -71,10 +76,8 @@ export async function dashboardSummary(app: App, now = new Date()): Promise<Dash
     balanceError = { message: error instanceof Error ? error.message : String(error), hint: (error as { hint?: string }).hint };
   }
 
-  const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const weekStart = todayStart - ((new Date(todayStart).getUTCDay() + 6) % 7) * DAY_MS;
-  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-  const days = Array.from({ length: 30 }, (_, i) => utcDay(todayStart - (29 - i) * DAY_MS));
+  const today = lagosToday(now.getTime());
+  const days = Array.from({ length: 30 }, (_, i) => shiftDay(today, i - 29));
   const byType = dailySeries(app, profileId, 'type', days);
   const byNetwork = dailySeries(app, profileId, 'network', days);
 
@@ -92,11 +95,12 @@ export async function dashboardSummary(app: App, now = new Date()): Promise<Dash
     balance,
     balanceError,
     spend: {
-      today: spendSince(app, profileId, new Date(todayStart).toISOString()),
-      week: spendSince(app, profileId, new Date(weekStart).toISOString()),
-      month: spendSince(app, profileId, new Date(monthStart).toISOString()),
-      last30Days: spendSince(app, profileId, `${days[0]}T00:00:00.000Z`),
+      today: spendSince(app, profileId, today),
+      week: spendSince(app, profileId, weekStartDay(today)),
+      month: spendSince(app, profileId, monthStartDay(today)),
+      last30Days: spendSince(app, profileId, days[0]),
     },
+    today,
     dailyByType: byType.points,
     dailyByNetwork: byNetwork.points,
     typeKeys: byType.keys,

@@ -3,6 +3,7 @@
  * the XLSX and the CSV writer so both files say the same thing.
  */
 import { AppError } from '../../shared/appError';
+import { lagosDayOf, lagosWallClock } from '../../shared/localDates';
 
 export type ExportColumnKind =
   /** Any value, written as text (a string cell in XLSX; formula injection neutralized in CSV). */
@@ -11,7 +12,7 @@ export type ExportColumnKind =
   | 'naira'
   | 'integer'
   | 'number'
-  /** An ISO-8601 string (or a Date), written as a real date-time. */
+  /** An ISO-8601 string (or a Date), an instant, written as a real date-time in Lagos time. */
   | 'datetime'
   /** `YYYY-MM-DD` (or an ISO string, or a Date), written as a real date. */
   | 'date';
@@ -61,9 +62,13 @@ function toDate(value: unknown, dateOnly: boolean): Date | null {
       : text;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
-  if (dateOnly) return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
-  return date;
+  // A calendar day is itself; an instant is written as Lagos wall-clock time (cells have no zone).
+  if (dateOnly) return /^\d{4}-\d{2}-\d{2}$/.test(text) ? date : new Date(`${lagosDayOf(date)}T00:00:00.000Z`);
+  return lagosWallClock(date);
 }
+
+/** The note on the header of a date-time column: the zone its cells are in. */
+export const DATETIME_HEADER_NOTE = 'Lagos time (Africa/Lagos, WAT, UTC+1): the service’s UTC times are converted.';
 
 /**
  * The cell for `value` in `column` (`rowNumber` counts data rows from 1, for messages). Empty
@@ -126,7 +131,7 @@ export function columnWidth(column: ExportColumn, sampled: CellValue[]): number 
   return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH[column.kind], widest + 2));
 }
 
-/** `2026-01-31 09:15:00` (UTC), the CSV spelling of a date-time Excel reads as a date. */
+/** `2026-01-31 10:15:00` (the cell's Lagos wall-clock time), the CSV spelling of a date-time Excel reads as a date. */
 export function csvDateTime(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }

@@ -16,6 +16,7 @@ import ExcelJS from 'exceljs';
 import { AppError } from '../../shared/appError';
 import {
   columnWidth,
+  DATETIME_HEADER_NOTE,
   csvDateTime,
   NUM_FORMATS,
   toCellValue,
@@ -187,7 +188,8 @@ class RowCounter {
  * and the first rows. Cells: `text` as plain string cells holding exactly the text (one starting
  * with `=`, `+`, `-`, `@`, tab or CR gets the quote-prefix style, so editing it in Excel keeps it
  * text; it is never a formula), `naira` as numbers in Naira with `"₦"#,##0.00`,
- * `integer`/`number` as numbers, `datetime`/`date` as Excel dates (UTC wall-clock time).
+ * `integer`/`number` as numbers, `datetime`/`date` as Excel dates (Lagos wall-clock time; the
+ * header of a date-time column carries a note naming the zone).
  */
 export async function writeTableXlsx(path: string, sheets: ExportSheet[], options: ExportOptions = {}): Promise<ExportResult> {
   if (sheets.length === 0) throw new AppError('export_no_sheets', 'There is nothing to export.');
@@ -258,8 +260,9 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
     };
   });
   const header = worksheet.addRow(columns.map((column) => column.header));
-  header.eachCell((cell) => {
+  header.eachCell((cell, n) => {
     cell.style = needsNeutralizing(String(cell.value)) ? HEADER_QUOTED : HEADER_STYLE;
+    if (columns[n - 1]?.kind === 'datetime') cell.note = DATETIME_HEADER_NOTE;
   });
   header.commit();
   if (sheet.autoFilter ?? true) {
@@ -336,7 +339,7 @@ function csvCell(column: ExportColumn, raw: unknown, value: CellValue): string {
 /**
  * Writes rows to a CSV file: UTF-8 with a byte-order mark (so Excel reads ₦ and Nigerian names
  * right), CRLF line ends, a header row. Money is a plain number with two decimals (Naira), a
- * date-time `YYYY-MM-DD HH:MM:SS` (UTC), a date `YYYY-MM-DD`; text is quoted when needed, and a
+ * date-time `YYYY-MM-DD HH:MM:SS` (Lagos time), a date `YYYY-MM-DD`; text is quoted when needed, and a
  * `'` goes before a formula trigger at its start or after a `;` or line break inside it, so no cell
  * starts a formula whether the file is opened with `,` or `;` as the separator.
  */

@@ -1,4 +1,5 @@
 import { purchasesOperations } from '../../shared/contract/purchases';
+import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { nairaToKobo } from '../../shared/money';
 import type { App } from '../app';
 import {
@@ -6,6 +7,8 @@ import {
   buyElectricity,
   checkRefund,
   createVendingCatalogs,
+  findBouquet,
+  findDisco,
   findPurchaseRow,
   listPurchaseRows,
   settleFromLog,
@@ -73,6 +76,17 @@ export const purchasesHandlers: HandlersOf<typeof purchasesOperations> = {
 
   'purchases.buyElectricity': async (input, app) => toPurchaseView(await buyElectricity(app, input)),
   'purchases.buyCable': async (input, app) => toPurchaseView(await buyCable(app, input)),
+  'purchases.expectedCost': async (input, app) => {
+    // The catalog's commission rate (electricity and cable), where the recent log has none for it.
+    const catalogPercentage =
+      input.kind === 'electricity'
+        ? (await findDisco(app, input.network).catch(() => null))?.percentage
+        : input.kind === 'cable' && input.productCode
+          ? (await findBouquet(app, input.network, input.productCode).catch(() => null))?.percentage
+          : undefined;
+    const e = expectedCost(commissionRates(app.db, app.connection.profileId), input.kind, [{ network: input.network, faceKobo: input.amountKobo, catalogPercentage }]);
+    return { faceKobo: e.faceKobo, costKobo: e.costKobo, rateKnown: e.rateKnown };
+  },
   'purchases.get': (input, app) => toPurchaseView(purchaseOrThrow(app, input.id)),
   'purchases.recent': (input, app) => listPurchaseRows(app, { kind: input.kind, limit: input.limit }).map(toPurchaseView),
   'purchases.settleUncertain': async (input, app) => {

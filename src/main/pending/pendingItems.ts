@@ -2,6 +2,7 @@
  * The Pending page's data: purchases without a final answer, when each is due, what support
  * needs for the stuck ones, checking now, and resolving by hand with a note.
  */
+import { formatDateTimeSeconds } from '../../shared/localDates';
 import type { PendingCounts, PendingItemView, RequeryRunSummary, SupportDetails } from '../../shared/contract/pending';
 import { AppError } from '../../shared/appError';
 import { formatNaira } from '../../shared/money';
@@ -19,7 +20,7 @@ function supportDetails(row: PurchaseRow): SupportDetails {
   const account = describeAccount(row).replace(/^./, (c) => c.toUpperCase());
   const lines = [
     `Reference: ${row.reference ?? '(none: the answer was lost)'}`,
-    `Purchase time (UTC): ${purchasedAt}`,
+    `Purchase time (Lagos): ${formatDateTimeSeconds(purchasedAt)}`,
     `Amount: ${formatNaira(row.amount_kobo)}`,
     `${account}`,
     `Customer phone: ${row.phone}`,

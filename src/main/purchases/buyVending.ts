@@ -16,6 +16,7 @@
  * the buy operations declare what they change (`PURCHASE_CHANGES`), and a bulk job, which is
  * background work, says the same through `app.invalidate`.
  */
+import { formatDateTime } from '../../shared/localDates';
 import type { CableRequest, ElectricityRequest, PurchaseKind } from '../../shared/contract/purchases';
 import { cableRequestSchema, electricityRequestSchema } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
@@ -125,12 +126,12 @@ export type DuplicateKey = { kind: PurchaseKind; account: string; amountKobo: nu
 export function refuseDuplicate(app: App, key: DuplicateKey): void {
   const blocking = findBlockingPurchase(app, key);
   if (!blocking) return;
-  const when = new Date(blocking.created_at).toISOString().replace('T', ' ').slice(0, 16);
+  const when = formatDateTime(blocking.created_at);
   const ref = blocking.reference ? `reference ${blocking.reference}` : `purchase ${blocking.id}, no reference yet`;
   const stateWord = blocking.state === 'needs_support' ? 'waiting for support' : blocking.state;
   throw new AppError(
     'duplicate_pending',
-    `A purchase of ${formatNaira(blocking.amount_kobo)} for ${describeAccount(blocking)} is still ${stateWord} (${ref}, started ${when} UTC). Buying it again could charge twice.`,
+    `A purchase of ${formatNaira(blocking.amount_kobo)} for ${describeAccount(blocking)} is still ${stateWord} (${ref}, started ${when}). Buying it again could charge twice.`,
     'Wait until it is settled on the Pending page (or resolve it there), then buy again if it failed.',
     { blockingId: blocking.id, blockingReference: blocking.reference, blockingState: blocking.state },
   );

@@ -37,6 +37,8 @@ export interface PurchaseRow {
   hint: string | null;
   refund_state: RefundState;
   refund_evidence: string | null;
+  /** What the wallet got back (the FAILED log entry's wallet cost), once read; never the face value. */
+  refunded_kobo: number | null;
   /** When the request left and its answer arrived, on this computer's clock (epoch ms). */
   local_sent_ms: number | null;
   local_answered_ms: number | null;
@@ -181,13 +183,19 @@ export function describeAccount(row: Pick<PurchaseRow, 'kind' | 'account' | 'pro
     : `smartcard ${row.account} (${row.provider_code}, ${row.bouquet_name || row.bouquet_code})`;
 }
 
+/** A refund is stated at what the wallet got back: the log entry's wallet cost when read, else without a figure. */
+function refundedAmountText(row: PurchaseRow): string {
+  return row.refunded_kobo !== null && row.refunded_kobo !== undefined
+    ? `${formatNaira(row.refunded_kobo)} back to the wallet automatically (what it charged: the ${formatNaira(row.amount_kobo)} face value less its commission)`
+    : 'back to the wallet automatically what it charged for it (its wallet cost; vendesk shows the amount once it reads the log entry)';
+}
+
 function refundMessage(row: PurchaseRow): string | null {
-  const amount = formatNaira(row.amount_kobo);
   switch (row.refund_state) {
     case 'checking':
       return `The service refunds a failed purchase automatically; vendesk confirms it from the service's log of this purchase (${row.reference ?? 'no reference yet'}) and keeps checking.`;
     case 'confirmed':
-      return `Refunded: the service records this purchase as FAILED (${row.refund_evidence ?? 'its own record'}), and it gives the ${amount} back to the wallet automatically.`;
+      return `Refunded: the service records this purchase as FAILED (${row.refund_evidence ?? 'its own record'}), and it gives ${refundedAmountText(row)}.`;
     case 'not_charged':
       return `Nothing was charged: ${row.refund_evidence ?? 'the service has no transaction for it'}.`;
     case 'missing':
@@ -262,6 +270,7 @@ export function toPurchaseView(row: PurchaseRow): PurchaseView {
       evidence: row.refund_evidence,
       balanceBeforeKobo: row.balance_before_kobo,
       message: refundMessage(row),
+      refundedKobo: row.state === 'failed' && row.refund_state === 'confirmed' ? (row.refunded_kobo ?? null) : null,
     },
     requery: {
       attempts: row.requery_attempts,

@@ -17,7 +17,7 @@
  */
 import { formatNaira } from '../../shared/money';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
-import type { App } from '../app';
+import type { App, Session } from '../app';
 import { logEntriesForReference } from '../bulk/logLookup';
 import { getPurchaseRow, updatePurchase, type PurchaseRow } from './purchaseStore';
 
@@ -25,7 +25,17 @@ import { getPurchaseRow, updatePurchase, type PurchaseRow } from './purchaseStor
 export const NOT_IN_LOG_AFTER_MS = 2 * 60_000;
 
 function entryText(e: ParsedLogEntry): string {
-  return `log entry ${e.id} (${e.transactionId}, ${formatNaira(e.amountKobo)}): ${e.status}`;
+  return `log entry ${e.id} (${e.transactionId}, ${formatNaira(e.amountKobo)}, wallet cost ${formatNaira(e.costKobo)}): ${e.status}`;
+}
+
+/** The log entry of a purchase, by its reference; null when there is none or the log cannot be read now. */
+async function entryOf(session: Session, row: PurchaseRow): Promise<ParsedLogEntry | null | 'unreadable'> {
+  if (!row.reference) return null;
+  try {
+    return (await logEntriesForReference(session.client, row.kind, row.reference))[0] ?? null;
+  } catch {
+    return 'unreadable';
+  }
 }
 
 /**
@@ -42,30 +52,27 @@ export async function checkRefund(app: App, id: string): Promise<PurchaseRow> {
   // entry found when it was uncertain): that is the evidence.
   if (row.refund_state === 'checking' && (row.settled_by === 'requery' || row.settled_by === 'log')) {
     const evidence = row.settled_by === 'requery' ? `requery of ${row.reference ?? 'the purchase'}: FAILED` : (row.last_requery_note ?? 'the service log: FAILED');
-    return conclude(app, row, 'confirmed', evidence);
+    // What came back is the log entry's wallet cost, not the face value: read it when the log answers.
+    const entry = await entryOf(session, row);
+    return conclude(app, row, 'confirmed', evidence, entry && entry !== 'unreadable' && entry.status === 'FAILED' ? entry.costKobo : null);
   }
   if (!row.reference) {
     // A decline without a reference cannot be looked up; it was answered before any charge
     // could be tied to it.
     return conclude(app, row, 'not_charged', 'declined without a reference: the service tied no transaction to it');
   }
-  let entries: ParsedLogEntry[];
-  try {
-    entries = await logEntriesForReference(session.client, row.kind, row.reference);
-  } catch {
-    return row; // The log cannot be read now; the requery loop asks again.
-  }
-  const entry = entries[0];
+  const entry = await entryOf(session, row);
+  if (entry === 'unreadable') return row; // The log cannot be read now; the requery loop asks again.
   if (!entry) {
     const answeredMs = Date.parse(row.final_at ?? row.updated_at);
     if (Date.now() - answeredMs < NOT_IN_LOG_AFTER_MS) return row;
     return conclude(app, row, 'not_charged', `reference ${row.reference} is not in the service log`);
   }
-  if (entry.status === 'FAILED') return conclude(app, row, 'confirmed', entryText(entry));
+  if (entry.status === 'FAILED') return conclude(app, row, 'confirmed', entryText(entry), entry.costKobo);
   return conclude(app, row, 'missing', entryText(entry));
 }
 
-function conclude(app: App, row: PurchaseRow, state: 'confirmed' | 'not_charged' | 'missing', evidence: string): PurchaseRow {
-  if (row.refund_state === state && row.refund_evidence === evidence) return row;
-  return updatePurchase(app, row.id, { refund_state: state, refund_evidence: evidence });
+function conclude(app: App, row: PurchaseRow, state: 'confirmed' | 'not_charged' | 'missing', evidence: string, refundedKobo: number | null = null): PurchaseRow {
+  if (row.refund_state === state && row.refund_evidence === evidence && (refundedKobo === null || row.refunded_kobo === refundedKobo)) return row;
+  return updatePurchase(app, row.id, { refund_state: state, refund_evidence: evidence, ...(refundedKobo !== null ? { refunded_kobo: refundedKobo } : {}) });
 }

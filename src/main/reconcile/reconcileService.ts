@@ -3,6 +3,7 @@
  * vendesk's own purchases and the balance snapshots, match and categorize, and save the run.
  * Progress goes out as `reconcile.progress`; one run at a time per app, cancellable.
  */
+import { lagosDayEndMs, lagosDayOf, lagosDayStartMs, shiftDay } from '../../shared/localDates';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { AppError } from '../../shared/appError';
@@ -23,7 +24,6 @@ import { readVendorExport } from './vendorExportRows';
 
 export type ReconcileStartInput = z.output<typeof reconcileStartSchema>;
 
-const DAY_MS = 86_400_000;
 const MATCHED = RECONCILE_CATEGORIES.indexOf('matched');
 
 export interface ReconcileRequest {
@@ -39,9 +39,8 @@ export interface ReconcileRequest {
   onProgress?: (stage: string, done: number, total: number | null, runId: string) => void;
 }
 
-function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+/** The range of a reconciliation is Lagos days, like every day a person gives or reads. */
+const dayOf = (ms: number): string => lagosDayOf(ms);
 
 /**
  * The days an export covers, guessed from the dates in its first and last 64 KB (exports are
@@ -97,14 +96,15 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
   const snapshots = readSnapshots(db, req.profileId);
   // The mirror's window: the range, from the opening snapshot when that is earlier.
   const windowOf = (fromDay: string, toDayExclusiveMs: number): [string, string] => {
-    const start = Date.parse(`${fromDay}T00:00:00.000Z`);
+    const start = lagosDayStartMs(fromDay);
     const chosen = chooseSnapshots(snapshots, start, toDayExclusiveMs);
     return [new Date(Math.min(start, chosen ? chosen.opening.atMs : start)).toISOString(), new Date(toDayExclusiveMs).toISOString()];
   };
   // Start reading the mirror (for the range given, or guessed from the export's first and last
   // lines) and hashing the file on a worker thread while this thread parses the export.
   const guess = req.from && req.to ? { from: req.from, to: req.to } : guessExportRange(req.path);
-  const guessedWindow = guess ? windowOf(guess.from, Date.parse(`${guess.to}T00:00:00.000Z`) + DAY_MS) : null;
+  // A guessed day is the export's UTC day: a day more covers its Lagos day.
+  const guessedWindow = guess ? windowOf(guess.from, lagosDayEndMs(shiftDay(guess.to, 1))) : null;
   const background = startBackgroundReads({
     dbPath: db.name,
     ...(guessedWindow ? mirrorQuery(req.profileId, guessedWindow[0], guessedWindow[1]) : { sql: 'SELECT NULL', params: [] }),
@@ -137,8 +137,8 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
       parameters.to ||= dayOf(max);
       if (parameters.from > parameters.to) parameters.to = parameters.from;
     }
-    const rangeStartMs = Date.parse(`${parameters.from}T00:00:00.000Z`);
-    const rangeEndMs = Date.parse(`${parameters.to}T00:00:00.000Z`) + DAY_MS;
+    const rangeStartMs = lagosDayStartMs(parameters.from);
+    const rangeEndMs = lagosDayEndMs(parameters.to);
     req.signal?.throwIfAborted();
 
     progress('Reading the local mirror', 0, null);

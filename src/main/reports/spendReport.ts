@@ -1,6 +1,7 @@
 /**
- * Spend for a date range from the local mirror (successful purchases only: failures were
- * refunded, pending ones are not final), by day, by type, by network and by day and type, as one
+ * Spend for a range of Lagos days from the local mirror — what left the wallet: successful and
+ * pending purchases, as the Transactions totals, the Dashboard and `vendesk logs` count it;
+ * failures were refunded and are stated apart — by day, by type, by network and by day and type, as one
  * workbook through the one exporter, with a bar chart of the daily wallet cost beside it as an SVG
  * image (the exporter streams rows and has no charts; an SVG opens in any browser and pastes into
  * Excel or Word).
@@ -13,7 +14,8 @@ import { writePrivateFile } from '../privateFiles';
 import type { Db } from '../store/database';
 import { writeTableXlsx, type ExportColumn } from '../exports';
 import { formatNaira } from '../../shared/money';
-import { faceAndCostText, purchasesText } from '../../shared/spendText';
+import { lagosDaySql, lagosRangeIso } from '../../shared/localDates';
+import { faceAndCostText, purchasesText, refundedText } from '../../shared/spendText';
 import type { SpendReportTotals } from '../../shared/contract/reports';
 
 export interface SpendLine extends SpendReportTotals {
@@ -31,22 +33,28 @@ export interface SpendReport {
 }
 
 function range(from: string, to: string): [string, string] {
-  const end = new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000).toISOString();
-  return [`${from}T00:00:00.000Z`, end];
+  const { fromIso, untilIso } = lagosRangeIso(from, to);
+  return [fromIso ?? '', untilIso ?? ''];
 }
 
 const SUMS = 'count(*) AS purchases, COALESCE(sum(amount_kobo), 0) AS faceKobo, COALESCE(sum(cost_kobo), 0) AS costKobo, COALESCE(sum(commission_kobo), 0) AS commissionKobo';
 
 export function spendReport(db: Db, profileId: string, from: string, to: string): SpendReport {
   const [start, end] = range(from, to);
-  const where = "profile_id = ? AND created_at >= ? AND created_at < ? AND status = 'SUCCESS'";
+  const inRange = 'profile_id = ? AND created_at >= ? AND created_at < ?';
+  const where = `${inRange} AND status IN ('SUCCESS', 'PENDING')`;
+  const day = lagosDaySql('created_at');
   const group = (expr: string) =>
     db.prepare(`SELECT ${expr} AS key, ${SUMS} FROM log_entries WHERE ${where} GROUP BY key ORDER BY key`).all(profileId, start, end) as SpendLine[];
   const byDayAndType = db
-    .prepare(`SELECT substr(created_at, 1, 10) AS key, type, ${SUMS} FROM log_entries WHERE ${where} GROUP BY key, type ORDER BY key, type`)
+    .prepare(`SELECT ${day} AS key, type, ${SUMS} FROM log_entries WHERE ${where} GROUP BY key, type ORDER BY key, type`)
     .all(profileId, start, end) as (SpendLine & { type: string })[];
-  const total = db.prepare(`SELECT ${SUMS} FROM log_entries WHERE ${where}`).get(profileId, start, end) as SpendReportTotals;
-  return { from, to, byDay: group('substr(created_at, 1, 10)'), byType: group('type'), byNetwork: group('network'), byDayAndType, total };
+  const spent = db.prepare(`SELECT ${SUMS} FROM log_entries WHERE ${where}`).get(profileId, start, end) as SpendReportTotals;
+  const refunded = db
+    .prepare(`SELECT count(*) AS count, COALESCE(sum(cost_kobo), 0) AS costKobo FROM log_entries WHERE ${inRange} AND status = 'FAILED'`)
+    .get(profileId, start, end) as { count: number; costKobo: number };
+  const total: SpendReportTotals = { ...spent, refunded };
+  return { from, to, byDay: group(day), byType: group('type'), byNetwork: group('network'), byDayAndType, total };
 }
 
 const FIGURE_COLUMNS: ExportColumn[] = [
@@ -58,17 +66,19 @@ const FIGURE_COLUMNS: ExportColumn[] = [
 
 const figures = (l: SpendReportTotals): unknown[] => [l.purchases, l.faceKobo, l.costKobo, l.commissionKobo];
 
-export const SPEND_SUMMARY_COLUMNS: ExportColumn[] = [{ header: 'Item', kind: 'text', width: 44 }, { header: 'Day (UTC)', kind: 'date' }, ...FIGURE_COLUMNS];
+export const SPEND_SUMMARY_COLUMNS: ExportColumn[] = [{ header: 'Item', kind: 'text', width: 44 }, { header: 'Day (Lagos)', kind: 'date' }, ...FIGURE_COLUMNS];
 
 /** The Summary sheet: the range (as dates), the totals (as numbers), and what the two figures mean. */
 export function spendSummaryRows(report: SpendReport): unknown[][] {
   return [
     ['From', report.from, null, null, null, null],
     ['To (inclusive)', report.to, null, null, null, null],
-    ['Successful purchases', null, ...figures(report.total)],
+    ['Successful and pending purchases', null, ...figures(report.total)],
+    ['Refunded (failed) purchases, not counted: what the wallet got back', null, report.total.refunded?.count ?? 0, null, report.total.refunded?.costKobo ?? 0, null],
     ['Face value: what the customers received (the log’s amount).'],
     ['Wallet cost: what the wallet was charged (the log’s transaction_cost).'],
-    ['Failed purchases were refunded and pending ones are not final: neither is counted.'],
+    ['Spend is what left the wallet: successful and pending purchases. Failed ones were refunded and are shown apart, never counted.'],
+    ['Days are Lagos days (Africa/Lagos, UTC+1); the service’s UTC times are converted.'],
   ];
 }
 
@@ -108,8 +118,8 @@ export function spendChartSvg(report: SpendReport): string {
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Arial, sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="${left}" y="22" font-size="15" font-weight="bold">${escapeXml(`Spend by day, ${report.from} to ${report.to} (wallet cost, successful purchases)`)}</text>`,
-    `<text x="${left}" y="40" fill="#555">${escapeXml(`${faceAndCostText(report.total.faceKobo, report.total.costKobo)} · ${purchasesText(report.total.purchases)}`)}</text>`,
+    `<text x="${left}" y="22" font-size="15" font-weight="bold">${escapeXml(`Spend by day, ${report.from} to ${report.to} (wallet cost, successful and pending purchases, Lagos days)`)}</text>`,
+    `<text x="${left}" y="40" fill="#555">${escapeXml([`${faceAndCostText(report.total.faceKobo, report.total.costKobo)} · ${purchasesText(report.total.purchases)}`, report.total.refunded ? refundedText(report.total.refunded) : ''].filter(Boolean).join(' · '))}</text>`,
   ];
   for (let g = 0; g <= 4; g++) {
     const v = (max * g) / 4;

@@ -90,7 +90,7 @@ export interface TrailVerification extends AuditVerification {
 
 export const AUDIT_EXPORT_COLUMNS: ExportColumn[] = [
   { header: 'Row', kind: 'integer' },
-  { header: 'When (UTC)', kind: 'datetime' },
+  { header: 'When (Lagos)', kind: 'datetime' },
   { header: 'Who', kind: 'text' },
   { header: 'Desktop', kind: 'text' },
   { header: 'Desktop id', kind: 'text' },

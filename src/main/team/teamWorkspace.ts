@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { AppError } from '../../shared/appError';
+import { lagosDayEndMs, lagosDayStartMs } from '../../shared/localDates';
 import type {
   ApprovalStateFilter,
   AuditExportView,
@@ -114,8 +115,9 @@ function verifyView(v: TrailVerification): AuditVerifyView {
   return { intact: v.intact, rows: v.rows, head: v.head, breaks: v.breaks, unrecorded: v.unrecorded };
 }
 
+/** The audit trail's range is Lagos days, like every day a person gives. */
 function dayStart(day: string): Date {
-  return new Date(`${day}T00:00:00.000Z`);
+  return new Date(lagosDayStartMs(day));
 }
 
 export class TeamWorkspace {
@@ -371,7 +373,7 @@ export class TeamWorkspace {
     await flushTeamAudit(this.app);
     const fileName = exportFileName('Audit trail', 'xlsx');
     const file = path.join(exportsDir(this.app), fileName);
-    const to = range.to ? new Date(dayStart(range.to).getTime() + 86_400_000) : undefined;
+    const to = range.to ? new Date(lagosDayEndMs(range.to)) : undefined;
     const result = await this.withClient((client) => exportAuditTrail(client, file, { from: range.from ? dayStart(range.from) : undefined, to }));
     return { fileName, path: file, bytes: result.bytes, rows: result.rows, verification: verifyView(result.verification) };
   }

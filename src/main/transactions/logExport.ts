@@ -12,7 +12,7 @@ import { exportPath } from '../files';
 import { iterateLogRows, logTotals } from './logQuery';
 
 export const LOG_EXPORT_COLUMNS: ExportColumn[] = [
-  { header: 'Time (UTC)', kind: 'datetime' },
+  { header: 'Time (Lagos)', kind: 'datetime' },
   { header: 'Log id', kind: 'integer' },
   { header: 'Transaction id', kind: 'text' },
   { header: 'Partner reference', kind: 'text' },
@@ -27,7 +27,7 @@ export const LOG_EXPORT_COLUMNS: ExportColumn[] = [
   { header: 'Amount', kind: 'naira' },
   { header: 'Cost', kind: 'naira' },
   { header: 'Commission', kind: 'naira' },
-  { header: 'Updated (UTC)', kind: 'datetime' },
+  { header: 'Updated (Lagos)', kind: 'datetime' },
 ];
 
 function* exportRows(app: App, profileId: string, filter: LogFilter, sort: LogSort): Generator<unknown[]> {

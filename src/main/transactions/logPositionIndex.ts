@@ -30,6 +30,7 @@
  * state would have to be exported and could be changed from outside.
  */
 import type { LogSort } from '../../shared/contract/logs';
+import { DAY_MS, LAGOS_OFFSET_MS } from '../../shared/localDates';
 import { grownColumn } from '../typedColumns';
 import type { Db } from '../store/database';
 import { maxRowid, searchRowids } from './logSearchIndex';
@@ -41,7 +42,6 @@ const codeOf = (list: readonly string[], value: string): number => {
   return k > 0 ? k : 0;
 };
 
-const DAY_MS = 86_400_000;
 /** Networks past this many share one code (a filter on one of them is answered by SQL). */
 const NETWORK_OTHER = 0x7ff;
 
@@ -60,7 +60,7 @@ class ProfilePositions {
   amounts = new Float64Array(0);
   /**
    * One 32-bit word of what a filter looks at: status (bits 0–1), type (2–4), network (5–15, code
-   * in `networks`; NETWORK_OTHER for any beyond) and the UTC day of created_at (16–31), so a scan
+   * in `networks`; NETWORK_OTHER for any beyond) and the Lagos day of created_at (16–31), so a scan
    * reads one array.
    */
   codes = new Uint32Array(0);
@@ -108,7 +108,7 @@ class ProfilePositions {
     this.created[r] = Date.parse(row[1]);
     this.ids[r] = row[2];
     this.amounts[r] = row[3];
-    const day = Math.min(0xffff, Math.max(0, Math.floor(this.created[r] / DAY_MS)));
+    const day = Math.min(0xffff, Math.max(0, Math.floor((this.created[r] + LAGOS_OFFSET_MS) / DAY_MS)));
     this.codes[r] = (codeOf(STATUS, row[4]) | (codeOf(TYPE, row[5]) << 2) | (Math.min(NETWORK_OTHER, this.networkCode(row[6])) << 5) | (day << 16)) >>> 0;
     this.member[r] = 1;
   }
@@ -493,9 +493,9 @@ function matching(db: Db, index: ProfilePositions, filter: PositionFilter, byAmo
   if (type) [mask, want] = [mask | (0b111 << 2), want | (type << 2)];
   if (network) [mask, want] = [mask | (NETWORK_OTHER << 5), want | (network << 5)];
   if (mask === 0 && !marked && !dated) return order.subarray(start, end);
-  // Dates of the table's filter are whole UTC days: compared by the day in the codes.
-  const fromDay = filter.fromMs !== undefined ? filter.fromMs / DAY_MS : 0;
-  const toDay = filter.toMs !== undefined ? filter.toMs / DAY_MS : 0x10000;
+  // Dates of the table's filter are whole Lagos days: compared by the day in the codes.
+  const fromDay = filter.fromMs !== undefined ? (filter.fromMs + LAGOS_OFFSET_MS) / DAY_MS : 0;
+  const toDay = filter.toMs !== undefined ? (filter.toMs + LAGOS_OFFSET_MS) / DAY_MS : 0x10000;
   const byDay = Number.isInteger(fromDay) && Number.isInteger(toDay);
   const from = filter.fromMs ?? Number.NEGATIVE_INFINITY;
   const to = filter.toMs ?? Number.POSITIVE_INFINITY;

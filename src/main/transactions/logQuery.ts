@@ -17,6 +17,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { LogFilter, LogSort, LogTotals, MirrorRow } from '../../shared/contract/logs';
+import { lagosDayEndMs, lagosDayStartMs } from '../../shared/localDates';
 import { normalizePhone } from '../../shared/phone';
 import type { Db } from '../store/database';
 import { windowRowids, type PositionFilter } from './logPositionIndex';
@@ -43,24 +44,27 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Day boundaries as UTC ISO strings, compared with `created_at` as text. */
+/** A filter's days are Lagos days: their boundaries as UTC ISO strings, compared with `created_at` as text. */
 function dayStart(day: string): string {
-  return `${day}T00:00:00.000Z`;
+  return new Date(lagosDayStartMs(day)).toISOString();
 }
 function dayAfter(day: string): string {
-  const d = new Date(`${day}T00:00:00.000Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString();
+  return new Date(lagosDayEndMs(day)).toISOString();
 }
 
 /** Up to this many search hits, rows are read by rowid rather than by walking an index. */
 const FEW_HITS = 20_000;
 
+/** The network as the log stores it (`GLO` is logged `GLOBACOM`), upper case. */
+export function logNetworkName(network: string): string {
+  const upper = network.toUpperCase();
+  return NETWORK_ALIASES[upper] ?? upper;
+}
+
 /** The network value the log stores for the filter's choice (null: no network filter). */
 function networkValue(filter: LogFilter): string | null {
   if (!filter.network || filter.network.toUpperCase() === 'ALL') return null;
-  const upper = filter.network.toUpperCase();
-  return NETWORK_ALIASES[upper] ?? upper;
+  return logNetworkName(filter.network);
 }
 
 export function whereOf(db: Db, profileId: string, filter: LogFilter): Where {
@@ -206,13 +210,26 @@ function cachedCount(db: Db, where: Where): number | null {
 }
 
 function logTotalsOf(db: Db, where: Where): LogTotals {
-  const row = db
+  // Spend is what left the wallet: FAILED purchases were refunded, so they are summed apart.
+  const sums = db
     .prepare(
-      `SELECT COUNT(*) AS count, COALESCE(SUM(e.amount_kobo), 0) AS amountKobo, COALESCE(SUM(e.cost_kobo), 0) AS costKobo,
-              COALESCE(SUM(e.commission_kobo), 0) AS commissionKobo
+      `SELECT COUNT(*) AS count,
+              COALESCE(SUM(CASE WHEN e.status <> 'FAILED' THEN e.amount_kobo END), 0) AS amountKobo,
+              COALESCE(SUM(CASE WHEN e.status <> 'FAILED' THEN e.cost_kobo END), 0) AS costKobo,
+              COALESCE(SUM(CASE WHEN e.status <> 'FAILED' THEN e.commission_kobo END), 0) AS commissionKobo,
+              COUNT(CASE WHEN e.status = 'FAILED' THEN 1 END) AS refundedCount,
+              COALESCE(SUM(CASE WHEN e.status = 'FAILED' THEN e.amount_kobo END), 0) AS refundedAmountKobo,
+              COALESCE(SUM(CASE WHEN e.status = 'FAILED' THEN e.cost_kobo END), 0) AS refundedCostKobo
          FROM log_entries e WHERE ${where.sql}`,
     )
-    .get(...where.params) as LogTotals;
+    .get(...where.params) as Omit<LogTotals, 'refunded'> & { refundedCount: number; refundedAmountKobo: number; refundedCostKobo: number };
+  const row: LogTotals = {
+    count: sums.count,
+    amountKobo: sums.amountKobo,
+    costKobo: sums.costKobo,
+    commissionKobo: sums.commissionKobo,
+    refunded: { count: sums.refundedCount, amountKobo: sums.refundedAmountKobo, costKobo: sums.refundedCostKobo },
+  };
   const version = versionOf(db);
   let c = totalsCache.get(db);
   if (!c || c.version !== version) {
@@ -225,7 +242,8 @@ function logTotalsOf(db: Db, where: Where): LogTotals {
 }
 
 export function logTotals(db: Db, profileId: string, filter: LogFilter): LogTotals {
-  return { ...logTotalsOf(db, whereOf(db, profileId, filter)) };
+  const t = logTotalsOf(db, whereOf(db, profileId, filter));
+  return { ...t, refunded: { ...t.refunded } };
 }
 
 export function logRow(db: Db, profileId: string, rowid: number): MirrorRow | null {

@@ -9,6 +9,7 @@
  * (`app.invalidate`: `mirror`, and `balance` once done), not through an operation's declaration.
  */
 import { AppError } from '../../shared/appError';
+import { serviceDaysCovering } from '../../shared/localDates';
 import type { SyncResult, SyncStatus } from '../../shared/contract/logs';
 import type { App } from '../app';
 import { readWallet } from './balanceSnapshots';
@@ -139,6 +140,8 @@ export class LogSyncService {
     const profileId = running.profileId;
     const signal = running.controller.signal;
     const explicit = options.from !== undefined || options.to !== undefined;
+    // The days given are Lagos days; the service's are UTC days: ask for the UTC days that cover them.
+    const asked = serviceDaysCovering(options.from, options.to);
     const checkpoint = readCheckpoint(db, profileId);
 
     let resumed = false;
@@ -148,7 +151,7 @@ export class LogSyncService {
     let plan: SyncPlan | null = null;
 
     const saved = checkpoint.run;
-    const sameRange = saved && (!explicit || (saved.startdate === (options.from ?? null) && saved.enddate === (options.to ?? null)));
+    const sameRange = saved && (!explicit || (saved.startdate === asked.startdate && saved.enddate === asked.enddate));
     if (saved && sameRange && (saved.plan || saved.legacyNextUrl)) {
       resumed = true;
       startdate = saved.startdate;
@@ -157,8 +160,8 @@ export class LogSyncService {
       // A run of an older vendesk continues by its NextPage link.
       plan = saved.plan ?? { parts: [{ startdate, enddate }], part: 0, perPage: SYNC_PAGE_SIZE, pass: MAX_PASSES + 1, firstPage: null, total: null, nextIndex: 0, nextUrl: saved.legacyNextUrl };
     } else {
-      startdate = explicit ? (options.from ?? null) : incrementalStart(app, profileId, options.windowDays);
-      enddate = explicit ? (options.to ?? null) : null;
+      startdate = explicit ? asked.startdate : incrementalStart(app, profileId, options.windowDays);
+      enddate = explicit ? asked.enddate : null;
       beginRun(db, profileId, new Date().toISOString(), startdate, enddate);
     }
     running.progress = { done: counts.fetched, total: counts.total, pages: counts.pages };

@@ -5,22 +5,29 @@
  * sync is still what catches everything else (purchases made elsewhere, statuses that moved).
  * The operations that buy or requery declare `mirror` among what they change; the requery loop
  * and bulk jobs say it through `app.invalidate`.
+ *
+ * Airtime and data jobs (bulk and single) learn each item's outcome by reading the log by
+ * reference (`bulk/itemOutcomes.ts`); `mirroringClient` writes every log page they read into the
+ * mirror as it arrives, so the figures follow each batch at once. The mirror is keyed by the log
+ * entry's id: an entry written here and read again by a sync is updated, never counted twice.
  */
 import { parseLogEntry, type ParsedLogEntry } from '../api/parseLogEntry';
 import type { App, Session } from '../app';
 import { logEntriesForReference } from '../bulk/logLookup';
 import type { BulkJobKind } from '../bulk/jobStates';
-import type { LogEntry } from '../../shared/wire';
+import type { LogEntry, PageObject } from '../../shared/wire';
+import type { VendingClient } from '../api/vendingClient';
 import { upsertLogEntriesInTransaction } from './logStore';
 
-/** Writes entries the caller already read (of the session's connection) into the mirror. */
-export function mirrorEntries(app: App, session: Session, entries: readonly ParsedLogEntry[]): void {
-  if (entries.length === 0) return;
-  upsertLogEntriesInTransaction(app.db, session.connection.profileId, entries, new Date().toISOString());
+/** Writes entries the caller already read (of the session's connection) into the mirror; says whether it changed. */
+export function mirrorEntries(app: App, session: Session, entries: readonly ParsedLogEntry[]): boolean {
+  if (entries.length === 0) return false;
+  const counts = upsertLogEntriesInTransaction(app.db, session.connection.profileId, entries, new Date().toISOString());
+  return counts.inserted + counts.updated > 0;
 }
 
 /** The same, for raw wire entries. */
-export function mirrorWireEntries(app: App, session: Session, entries: readonly LogEntry[]): void {
+export function mirrorWireEntries(app: App, session: Session, entries: readonly LogEntry[]): boolean {
   const parsed: ParsedLogEntry[] = [];
   for (const e of entries) {
     try {
@@ -29,7 +36,45 @@ export function mirrorWireEntries(app: App, session: Session, entries: readonly 
       // An entry vendesk cannot read is left to the next sync, which reports it.
     }
   }
-  mirrorEntries(app, session, parsed);
+  return mirrorEntries(app, session, parsed);
+}
+
+type LogReading = Pick<VendingClient, 'logEntries' | 'logPage'>;
+
+/**
+ * The session's client, with every page of the log it reads written into the session's mirror at
+ * once; when that changed the mirror, the windows showing spend and the wallet are told
+ * (`reason`). Nothing else of the client changes. Writing never fails a read: an entry vendesk
+ * cannot store now is left to the next sync.
+ */
+export function mirroringClient(app: App, session: Session, reason: string): VendingClient {
+  const client = session.client;
+  const learn = (page: PageObject<LogEntry>): void => {
+    try {
+      if (mirrorWireEntries(app, session, page.Items)) app.invalidate(['mirror', 'balance'], reason);
+    } catch {
+      // The next sync writes it.
+    }
+  };
+  const reads: LogReading = {
+    logEntries: async (...args) => {
+      const page = await client.logEntries(...args);
+      learn(page);
+      return page;
+    },
+    logPage: async (...args) => {
+      const page = await client.logPage(...args);
+      learn(page);
+      return page;
+    },
+  };
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'logEntries' || property === 'logPage') return reads[property];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** Reads the log entries of `references` and mirrors them; never throws (the next sync catches up). */

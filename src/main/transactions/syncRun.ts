@@ -44,6 +44,7 @@
  * back-off on 429/5xx that honours Retry-After. Every request of a run goes to the session it
  * started with, and its rows are written to that connection's mirror.
  */
+import { shiftDay } from '../../shared/localDates';
 import { setMaxListeners } from 'node:events';
 import { AppError } from '../../shared/appError';
 import type { SyncResult } from '../../shared/contract/logs';
@@ -89,11 +90,8 @@ export interface Running {
   progress: { done: number; total: number | null; pages: number };
 }
 
-export function shiftDay(day: string, days: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
+/** Day arithmetic is written once (src/shared/localDates.ts); the sync's days are the service's UTC days. */
+export { shiftDay };
 
 export function cancelledError(): AppError {
   return new AppError('sync_cancelled', 'The sync was stopped.', 'Press Sync to continue it; it carries on from the last page saved.');

@@ -158,7 +158,11 @@ export interface BulkPreview {
   includedItems: number;
   includedKobo: number;
   walletKobo: number | null;
-  /** Wallet after the job, when the balance could be read. */
+  /** What the wallet is expected to be charged: the face value less the expected commission (an estimate). */
+  expectedCostKobo: number;
+  /** How the estimate was made, in a sentence. */
+  expectedCostNote: string;
+  /** Wallet after the job (the balance less the expected cost: an estimate), when the balance could be read. */
   remainingKobo: number | null;
   walletProblem: string | null;
   /** Items flagged as duplicates (in the file, or bought in the last 24 hours). */

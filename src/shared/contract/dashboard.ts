@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { op } from './define';
 
 export interface SpendPoint {
-  /** `YYYY-MM-DD` (UTC). */
+  /** `YYYY-MM-DD`, a Lagos day. */
   day: string;
   /** Face value in kobo (the log's `amount`) per series key (a type such as AIRTIME, or a network such as MTN). */
   values: Record<string, number>;
@@ -20,13 +20,17 @@ export interface SpendFigures {
   purchases: number;
   faceKobo: number;
   costKobo: number;
+  /** Refunded (FAILED) purchases of the period, never in the figures above: `costKobo` is what the wallet got back. */
+  refunded?: { count: number; costKobo: number };
 }
 
 export interface DashboardSummary {
   balance: { balanceKobo: number; accountName: string; readAt: string } | null;
   balanceError: { message: string; hint?: string } | null;
-  /** Successful and pending purchases (failed ones were refunded), by UTC day, week (from Monday), month and the last 30 days. */
+  /** Successful and pending purchases (failed ones were refunded, counted apart), by Lagos day, week (from Monday), month and the last 30 days. */
   spend: { today: SpendFigures; week: SpendFigures; month: SpendFigures; last30Days: SpendFigures };
+  /** Today's Lagos day (`YYYY-MM-DD`), the last day of the chart. */
+  today: string;
   dailyByType: SpendPoint[];
   dailyByNetwork: SpendPoint[];
   typeKeys: string[];

@@ -1,7 +1,7 @@
 /**
  * The local mirror of the vending log: sync from the service and the Transactions table (a window
  * of rows for a filter and a sort, totals, one row, export). Money is integer kobo; times are UTC
- * ISO-8601. The catalogs are in `catalog.ts`, the Dashboard in `dashboard.ts`.
+ * ISO-8601; the days of a filter are Lagos days (src/shared/localDates.ts). The catalogs are in `catalog.ts`, the Dashboard in `dashboard.ts`.
  */
 import { z } from 'zod';
 import { op } from './define';
@@ -33,11 +33,18 @@ export interface MirrorRow {
   syncedAt: string;
 }
 
+/**
+ * The figures of a filter. Spend is what left the wallet: face value, wallet cost and commission
+ * count successful and pending purchases; FAILED ones were refunded and are stated apart.
+ */
 export interface LogTotals {
+  /** Every matching row (the table's length), refunded purchases included. */
   count: number;
   amountKobo: number;
   costKobo: number;
   commissionKobo: number;
+  /** The FAILED purchases among them: `costKobo` is what the wallet got back (the log's cost). */
+  refunded: { count: number; amountKobo: number; costKobo: number };
 }
 
 /** The filter choices present in a connection's mirror. */

@@ -3,6 +3,7 @@
  * purchase itself and its receipt. Amounts are integer kobo; phones any accepted spelling (the
  * main side normalizes them).
  */
+import type { ExpectedCharge } from '../spendText';
 import { z } from 'zod';
 import type { BulkItemState } from './bulk';
 import { op } from './define';
@@ -43,6 +44,8 @@ export interface RefundView {
   evidence: string | null;
   /** The wallet read just before the purchase was sent (for the record; not a refund test). */
   balanceBeforeKobo: number | null;
+  /** What the wallet got back: the FAILED log entry's wallet cost (face value less commission); null until read. */
+  refundedKobo: number | null;
   message: string | null;
 }
 
@@ -208,6 +211,10 @@ export interface TopUpCheckView {
   /** The same purchase in the last 24 hours, when there was one: buying again needs `repeat`. */
   recent: string | null;
   walletKobo: number | null;
+  /** What the wallet is expected to be charged: the face value less the commission recent purchases of it earned (an estimate). */
+  expectedCostKobo: number;
+  /** False when no commission is known for it yet (the estimate is then the face value). */
+  expectedCostRateKnown: boolean;
   /** Why buying now would be refused, or null. */
   blocker: string | null;
 }
@@ -249,6 +256,17 @@ export const purchasesOperations = {
   'purchases.buyCable': op(cableRequestSchema, 'Buys a cable TV bouquet; refused while the same smartcard and bouquet is pending', {
     invalidates: PURCHASE_CHANGES,
   }).returns<PurchaseView>(),
+  'purchases.expectedCost': op(
+    z.object({
+      kind: z.enum(['airtime', 'data', 'electricity', 'cable']),
+      /** The network, disco or cable provider, as the catalog codes it (MTN, IKEDC, DSTV). */
+      network: z.string().trim().min(1),
+      amountKobo: z.number().int().positive(),
+      /** A cable bouquet's code: its catalog commission rate is used when the log has none for the provider. */
+      productCode: z.string().trim().optional(),
+    }),
+    'What the wallet is expected to be charged for a purchase: the face value less the commission recent purchases of the product earned (an estimate)',
+  ).returns<ExpectedCharge>(),
   'purchases.get': op(z.object({ id: z.string().min(1) }), 'One purchase and its receipt').returns<PurchaseView>(),
   'purchases.recent': op(
     z.object({ kind: z.enum(['electricity', 'cable']).optional(), limit: z.number().int().min(1).max(500).default(20) }),

@@ -8,7 +8,7 @@ import { op } from './define';
 import type { ExportedFile } from './files';
 import { calendarDay } from './reconcile';
 
-/** Successful purchases of a spend report: face value (the log's `amount`), wallet cost (its `transaction_cost`) and commission. */
+/** Successful and pending purchases of a spend report (what left the wallet; refunded ones apart): face value (the log's `amount`), wallet cost (its `transaction_cost`) and commission. */
 export interface SpendReportTotals extends SpendFigures {
   commissionKobo: number;
 }

@@ -258,6 +258,6 @@ export const teamOperations = {
       .superRefine((f, ctx) => {
         if (f.from && f.to && f.from > f.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(f.from, f.to), path: ['from'] });
       }),
-    'The audit trail of a range of days (UTC, both included) as an Excel workbook for an auditor',
+    'The audit trail of a range of Lagos days (both included) as an Excel workbook for an auditor',
   ).returns<AuditExportView>(),
 } as const;

@@ -166,7 +166,7 @@ describe('exporting the trail for an auditor', () => {
     expect(result.rows).toBe(expected.length);
     const sheets = sheetsViaLibreOffice(out);
     const trail = sheets.get('Audit trail')!;
-    expect(trail[0]).toEqual(['Row', 'When (UTC)', 'Who', 'Desktop', 'Desktop id', 'Action', 'Job', 'Amount', 'Detail', 'Time (µs since 1970)', 'Previous hash', 'Hash']);
+    expect(trail[0]).toEqual(['Row', 'When (Lagos)', 'Who', 'Desktop', 'Desktop id', 'Action', 'Job', 'Amount', 'Detail', 'Time (µs since 1970)', 'Previous hash', 'Hash']);
     const body = trail.slice(1);
     expect(body.map((r) => [Number(r[0]), r[2], r[5], r[7] === '' ? null : Math.round(Number(r[7]) * 100), r[11]])).toEqual(
       expected.map((r) => [r.seq, r.actor, r.action, r.amountKobo, r.hash]),

@@ -44,7 +44,10 @@ describe('Transactions filters', () => {
       const theirs = log.filter((e) => e.network === network);
       const totals = await t.call('logs.totals', { filter: { network } });
       expect(totals.count).toBe(theirs.length);
-      expect(totals.amountKobo).toBe(theirs.reduce((sum, e) => sum + (wireTextToKobo(e.amount) ?? NaN), 0));
+      // Spend counts successful and pending entries; failed ones were refunded and are stated apart.
+      const face = (entries: typeof theirs) => entries.reduce((sum, e) => sum + (wireTextToKobo(e.amount) ?? NaN), 0);
+      expect(totals.amountKobo).toBe(face(theirs.filter((e) => e.status !== 'FAILED')));
+      expect(totals.refunded.amountKobo).toBe(face(theirs.filter((e) => e.status === 'FAILED')));
     }
   });
 

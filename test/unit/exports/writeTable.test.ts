@@ -20,7 +20,7 @@ afterEach(() => {
 const columns: ExportColumn[] = [
   { header: 'Reference', kind: 'text' },
   { header: 'Amount', kind: 'naira' },
-  { header: 'Created (UTC)', kind: 'datetime' },
+  { header: 'Created (Lagos)', kind: 'datetime' },
   { header: 'Day', kind: 'date' },
   { header: 'Units', kind: 'integer' },
   { header: 'Rate', kind: 'number' },
@@ -95,7 +95,7 @@ describe('writeTableXlsx', () => {
     expect(fs.readdirSync(dir)).toEqual(['out.xlsx']); // no partial file left
 
     const ws = (await readBack(file)).getWorksheet('Transactions')!;
-    expect(ws.getRow(1).values).toEqual([undefined, 'Reference', 'Amount', 'Created (UTC)', 'Day', 'Units', 'Rate']);
+    expect(ws.getRow(1).values).toEqual([undefined, 'Reference', 'Amount', 'Created (Lagos)', 'Day', 'Units', 'Rate']);
     expect(ws.getRow(1).getCell(1).font?.bold).toBe(true);
 
     const amount = ws.getCell('B2');
@@ -108,9 +108,12 @@ describe('writeTableXlsx', () => {
 
     const created = ws.getCell('C2');
     expect(created.type).toBe(ExcelJS.ValueType.Date);
-    expect((created.value as Date).toISOString()).toBe('2026-01-31T09:15:00.000Z');
+    // Lagos wall-clock time (UTC+1): a cell has no zone, and a Lagos officer reads it as local.
+    expect((created.value as Date).toISOString()).toBe('2026-01-31T10:15:00.000Z');
+    expect(String(ws.getCell('C1').note)).toContain('Lagos time');
+    expect((ws.getCell('C3').value as Date).toISOString()).toBe('2026-02-02T00:59:59.000Z');
     expect(created.numFmt).toMatch(/yyyy-mm-dd hh:mm/);
-    expect((ws.getCell('C4').value as Date).toISOString()).toBe('2026-02-02T10:00:00.000Z');
+    expect((ws.getCell('C4').value as Date).toISOString()).toBe('2026-02-02T11:00:00.000Z');
     expect(ws.getCell('D2').type).toBe(ExcelJS.ValueType.Date);
     expect((ws.getCell('D4').value as Date).toISOString()).toBe('2026-02-02T00:00:00.000Z');
     expect(ws.getCell('E3').value).toBe(1_000_000);
@@ -218,10 +221,10 @@ describe('writeTableCsv', () => {
     const lines = text.split('\r\n');
     expect(lines.at(-1)).toBe('');
     expect(text.replace(/\r\n/g, '')).not.toMatch(/\n/);
-    expect(lines[0]).toBe('Reference,Amount,Created (UTC),Day,Units,Rate');
-    expect(lines[1]).toBe('REF-1,1000.00,2026-01-31 09:15:00,2026-01-31,3,2.5');
-    expect(lines[2]).toBe("'=1+1,1234567.89,2026-02-01 23:59:59,2026-02-01,1000000,0.1");
-    expect(lines[3]).toBe("'+2348031234567,-50.50,2026-02-02 10:00:00,2026-02-02,0,-1");
+    expect(lines[0]).toBe('Reference,Amount,Created (Lagos),Day,Units,Rate');
+    expect(lines[1]).toBe('REF-1,1000.00,2026-01-31 10:15:00,2026-01-31,3,2.5');
+    expect(lines[2]).toBe("'=1+1,1234567.89,2026-02-02 00:59:59,2026-02-01,1000000,0.1");
+    expect(lines[3]).toBe("'+2348031234567,-50.50,2026-02-02 11:00:00,2026-02-02,0,-1");
     expect(lines[4]).toBe("'@SUM(A1:A2),0.00,,,,");
     expect(lines[5].startsWith("'-10,0.01,")).toBe(true);
     expect(lines[6].startsWith("'\tcmd,0.99,")).toBe(true);

@@ -27,7 +27,7 @@ describe('the app contract', () => {
       'messaging.quote', 'messaging.status', 'messaging.history', 'messaging.sandboxOutbox',
       'pending.list', 'pending.count',
       'purchases.electricityProviders', 'purchases.cableProviders', 'purchases.validateMeter', 'purchases.validateSmartcard',
-      'purchases.get', 'purchases.recent', 'purchases.checkTopUp', 'purchases.topUp', 'purchases.recentTopUps',
+      'purchases.get', 'purchases.recent', 'purchases.checkTopUp', 'purchases.expectedCost', 'purchases.topUp', 'purchases.recentTopUps',
       'reconcile.runs', 'reconcile.run', 'reconcile.items', 'reconcile.exportWorkbook', 'reconcile.exportCsv',
     ]);
     // Bulk jobs (and the single top-up, a one-row bulk job) and the team workspace are converted

@@ -9,7 +9,8 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { SpendChart } from '../components/transactions/SpendChart';
 import { SyncControl } from '../components/transactions/SyncControl';
 import { PageHeader } from '../components/PageHeader';
-import { formatAgo, formatCount, formatDateTime, formatNaira } from '../format';
+import { purchasesText, refundedText } from '../../../shared/spendText';
+import { formatAgo, formatCount, formatDateTime, formatDay, formatNaira } from '../format';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 function Figure({ label, value, note, testId }: { label: string; value: string | null; note?: string; testId?: string }) {
@@ -37,7 +38,12 @@ function SpendCard({ label, figures, note, testId }: { label: string; figures: S
           <Text size="lg" fw={600} className="money" data-testid={`${testId}-cost`}>{formatNaira(figures.costKobo)}</Text>
         </Stack>
       )}
-      <Text size="xs" c="dimmed" mt={4}>{figures ? `${note} · ${formatCount(figures.purchases)} purchase${figures.purchases === 1 ? '' : 's'}` : note}</Text>
+      <Text size="xs" c="dimmed" mt={4}>{figures ? `${note} · ${purchasesText(figures.purchases)}` : note}</Text>
+      {figures?.refunded && figures.refunded.count > 0 && (
+        <Text size="xs" c="dimmed" className="tabular" data-testid={`${testId}-refunded`}>
+          Not counted: {refundedText(figures.refunded)}
+        </Text>
+      )}
     </Card>
   );
 }
@@ -68,7 +74,7 @@ export function DashboardPage() {
               <Skeleton height={28} mt={6} />
             )}
           </Card>
-          <SpendCard label="Spent today" figures={s?.spend.today ?? null} note="UTC day" testId="spend-today" />
+          <SpendCard label="Spent today" figures={s?.spend.today ?? null} note={s ? `Lagos day, ${formatDay(s.today)}` : 'Lagos day'} testId="spend-today" />
           <SpendCard label="Spent this week" figures={s?.spend.week ?? null} note="Since Monday" testId="spend-week" />
           <SpendCard label="Spent this month" figures={s?.spend.month ?? null} note="Since the 1st" testId="spend-month" />
           <Figure
@@ -79,7 +85,8 @@ export function DashboardPage() {
           />
         </SimpleGrid>
         <Text size="xs" c="dimmed" data-testid="spend-explained">
-          Spent counts successful and pending purchases (failed ones were refunded). Face value is what the customers received (the log’s amount); wallet
+          Spent counts successful and pending purchases: what left the wallet. Failed ones were refunded and are shown apart, at what the wallet got back.
+          Days are Lagos days (WAT, UTC+1). Face value is what the customers received (the log’s amount); wallet
           cost is what the wallet was charged for it (the log’s transaction cost: face value less commission).
         </Text>
         <Card withBorder padding="lg">

@@ -7,7 +7,7 @@ import { Alert, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { reversedDatesMessage, type LogFilter, type LogSort, type MirrorRow } from '../../../shared/contract/logs';
-import { faceAndCostText } from '../../../shared/spendText';
+import { faceAndCostText, refundedText } from '../../../shared/spendText';
 import { bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { LogDetail } from '../components/transactions/LogDetail';
@@ -22,7 +22,7 @@ import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 function Total({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
-    <Card withBorder padding="sm" style={{ flex: '1 1 150px' }}>
+    <Card withBorder padding="sm" style={{ flex: '1 1 130px', maxWidth: 240 }}>
       <Text size="xs" c="dimmed">{label}</Text>
       <Text fw={700} className="money" data-testid={testId}>{value}</Text>
     </Card>
@@ -48,7 +48,7 @@ export function TransactionsPage() {
     run(async () => {
       const file = await bridge.call('logs.export', { filter, sort, format });
       await bridge.download(file);
-      notifications.show({ color: 'teal', title: 'Export ready', message: `${formatCount(file.rows)} transactions written to ${file.fileName} (${faceAndCostText(file.totals.amountKobo, file.totals.costKobo)})` });
+      notifications.show({ color: 'teal', title: 'Export ready', message: `${formatCount(file.rows)} transactions written to ${file.fileName} (${[faceAndCostText(file.totals.amountKobo, file.totals.costKobo), refundedText(file.totals.refunded)].filter(Boolean).join('; ')})` });
     }, format);
 
   // Figures only for the filter in force: none beside an error, none for filters that cannot be read.
@@ -73,6 +73,7 @@ export function TransactionsPage() {
             <Total label="Face value" value={figure((x) => formatNaira(x.amountKobo))} testId="totals-amount" />
             <Total label="Wallet cost" value={figure((x) => formatNaira(x.costKobo))} testId="totals-cost" />
             <Total label="Commission earned" value={figure((x) => formatNaira(x.commissionKobo))} testId="totals-commission" />
+            <Total label={t ? `Refunded (${formatCount(t.refunded.count)}), not counted` : 'Refunded, not counted'} value={figure((x) => formatNaira(x.refunded.costKobo))} testId="totals-refunded" />
           </Group>
           <Group gap="xs">
             <Button variant="default" loading={exporting === 'xlsx'} disabled={!t || t.count === 0 || exporting !== null} onClick={() => void exportAs('xlsx')}>
@@ -84,6 +85,9 @@ export function TransactionsPage() {
             <SpendReportButton from={filter.from} to={filter.to} />
           </Group>
         </Group>
+        <Text size="xs" c="dimmed" data-testid="totals-rule">
+          Face value, wallet cost and commission count successful and pending purchases (what left the wallet); failed ones were refunded and are shown apart, at what the wallet got back. Days are Lagos days.
+        </Text>
         <ErrorNotice error={exportError} title="The export was not written" />
         {!badRange && !totals.error && <VirtualLogTable filter={filter} sort={sort} count={t?.count ?? 0} version={version} onOpen={setOpen} />}
       </Stack>

@@ -12,9 +12,9 @@ import { AccordionSection } from '../AccordionSection';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
 import { VirtualRows } from './VirtualRows';
 
-function Figure({ label, value, hint, color }: { label: string; value: string; hint?: string; color?: string }) {
+function Figure({ label, value, hint, color, testId }: { label: string; value: string; hint?: string; color?: string; testId?: string }) {
   return (
-    <Card withBorder padding="sm">
+    <Card withBorder padding="sm" data-testid={testId}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
@@ -119,11 +119,18 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
               value={unmapped ? '—' : formatCount(preview.includedItems)}
               hint={unmapped ? 'Choose the columns first' : `${formatCount(invalidRowCount)} invalid, ${formatCount(preview.job.counts.excluded)} left out`}
             />
-            <Figure label="Total cost" value={unmapped ? '—' : formatNaira(preview.includedKobo)} />
+            <Figure
+              label="Wallet cost (estimate)"
+              value={unmapped ? '—' : formatNaira(preview.expectedCostKobo)}
+              hint={unmapped ? undefined : `Face value ${formatNaira(preview.includedKobo)}. ${preview.expectedCostNote}`}
+              testId="preview-expected-cost"
+            />
             <Figure label="Wallet balance" value={preview.walletKobo === null ? '—' : formatNaira(preview.walletKobo)} hint={preview.walletProblem ?? undefined} />
             <Figure
-              label="Wallet after this job"
+              label="Wallet after this job (estimate)"
               value={preview.remainingKobo === null || unmapped ? '—' : formatNaira(preview.remainingKobo)}
+              hint={preview.remainingKobo === null || unmapped ? undefined : 'The balance less the estimated wallet cost, if every row succeeds'}
+              testId="preview-wallet-after"
               color={preview.remainingKobo !== null && preview.remainingKobo < 0 ? 'red' : undefined}
             />
           </SimpleGrid>

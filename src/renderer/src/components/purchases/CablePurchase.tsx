@@ -6,6 +6,7 @@ import { formatNaira } from '../../format';
 import { useOperation } from '../../hooks/useOperation';
 import { AccountCompanySelect, AccountNumberInput, CheckedAccount, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
+import { chargeNote } from '../../../../shared/spendText';
 
 /**
  * Buy one cable TV bouquet: pick the provider, enter the smartcard (IUC) number, check it (the
@@ -23,6 +24,7 @@ export function CablePurchase() {
   const bouquet = bouquets.find((b) => b.code === bouquetCode) ?? null;
   const { phone, phoneCheck, checked: card } = flow;
   const canBuy = card !== null && bouquet !== null && phoneCheck?.ok === true;
+  const charge = useOperation('purchases.expectedCost', { kind: 'cable', network: provider ?? '-', amountKobo: bouquet?.amountKobo ?? 1, productCode: bouquet?.code }, { enabled: !!provider && !!bouquet });
 
   const checkCard = () => {
     if (!provider) return;
@@ -107,7 +109,7 @@ export function CablePurchase() {
                 { label: 'Phone', value: phoneCheck?.ok ? phoneCheck.phone : phone },
               ],
               amountKobo: bouquet.amountKobo,
-              note: 'The amount is taken from the wallet now.',
+              note: chargeNote(charge.data ?? null, ''),
               onBuy: buy,
             }
           : null

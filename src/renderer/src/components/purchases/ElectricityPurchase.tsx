@@ -7,6 +7,7 @@ import { LabeledChoice } from '../LabeledChoice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { AccountCompanySelect, AccountNumberInput, CheckedAccount, PurchaseFlowLayout } from './PurchaseFlowLayout';
 import { usePurchaseFlow } from './usePurchaseFlow';
+import { chargeNote } from '../../../../shared/spendText';
 
 type VendType = 'PREPAID' | 'POSTPAID';
 const VEND_TYPE_CHOICES: readonly { value: VendType; label: string }[] = [
@@ -30,6 +31,7 @@ export function ElectricityPurchase() {
   const { phone, phoneCheck, checked: meterView } = flow;
   const selected = discos.data?.find((d) => d.code === disco) ?? null;
   const amountKobo = readMoneyField(amount).kobo;
+  const charge = useOperation('purchases.expectedCost', { kind: 'electricity', network: disco ?? '-', amountKobo: amountKobo ?? 1 }, { enabled: !!disco && amountKobo !== null && amountKobo > 0 });
   const min = meterView?.allowedMinKobo ?? selected?.minKobo ?? null;
   const max = meterView?.allowedMaxKobo ?? selected?.maxKobo ?? null;
   const amountProblem =
@@ -130,7 +132,7 @@ export function ElectricityPurchase() {
                 { label: 'Phone', value: phoneCheck?.ok ? phoneCheck.phone : phone },
               ],
               amountKobo,
-              note: 'The amount is taken from the wallet now. A token that has been issued cannot be reversed.',
+              note: chargeNote(charge.data ?? null, 'A token that has been issued cannot be reversed.'),
               onBuy: buy,
             }
           : null

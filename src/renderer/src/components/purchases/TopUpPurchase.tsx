@@ -12,6 +12,12 @@ import { CheckedAccount, PurchaseFormCard } from './PurchaseFlowLayout';
 import { RecentTopUps } from './RecentTopUps';
 import { TopUpReceipt, networkName } from './TopUpReceipt';
 import { usePurchaseFlow } from './usePurchaseFlow';
+import { expectedChargeText, type ExpectedCharge } from '../../../../shared/spendText';
+
+/** What the check says the wallet will be charged. */
+function chargeOf(checked: TopUpCheckView): ExpectedCharge {
+  return { faceKobo: checked.amountKobo, costKobo: checked.expectedCostKobo, rateKnown: checked.expectedCostRateKnown };
+}
 
 const FROM_PREFIX = 'prefix';
 
@@ -180,9 +186,10 @@ export function TopUpPurchase() {
             { label: 'Network', value: networkName(checked.network) },
             { label: checked.kind === 'airtime' ? 'Buys' : 'Data plan', value: checked.description },
             ...(checked.recent && again ? [{ label: 'Note', value: 'Bought for this number in the last 24 hours; buying it again.' }] : []),
+            { label: 'Wallet charged (estimate)', value: expectedChargeText(chargeOf(checked)) },
           ]}
           amountKobo={checked.amountKobo}
-          note="The amount is taken from the wallet now. vendesk waits for the service's answer (usually a few seconds)."
+          note="The wallet is charged now (the estimate above; the receipt shows the exact charge). vendesk waits for the service's answer (usually a few seconds)."
           buying={flow.buying}
           buyTestId="topup-buy"
           onBuy={buy}

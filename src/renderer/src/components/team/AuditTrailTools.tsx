@@ -78,7 +78,7 @@ export function AuditTrailTools() {
       <Card withBorder padding="lg">
         <Title order={4}>Export for an auditor</Title>
         <Text size="sm" c="dimmed" mb="sm">
-          An Excel workbook of the rows of these days (UTC, both included; leave empty for all): when, who, from which desktop, what, which job, how much, and each row’s hashes, with a Verification sheet saying how to recompute them without vendesk.
+          An Excel workbook of the rows of these Lagos days (both included; leave empty for all): when, who, from which desktop, what, which job, how much, and each row’s hashes, with a Verification sheet saying how to recompute them without vendesk.
         </Text>
         <Stack gap="sm">
           <Group align="flex-start">

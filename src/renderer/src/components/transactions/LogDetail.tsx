@@ -1,13 +1,14 @@
 /** The detail panel of one mirrored log entry: every field the service gave, money in Naira. */
 import { Badge, Drawer, Stack, Table, Text } from '@mantine/core';
 import type { MirrorRow } from '../../../../shared/contract/logs';
-import { formatDateTime, formatNaira } from '../../format';
+import { formatDateTime, formatDateTimeSeconds, formatNaira } from '../../format';
 import { STATUS_COLOR, typeLabel } from './VirtualLogTable';
 
 export function LogDetail({ row, onClose }: { row: MirrorRow | null; onClose: () => void }) {
   const fields: [string, string][] = row
     ? [
-        ['Time', `${formatDateTime(row.createdAt)} (service: ${row.time})`],
+        // Lagos time only: the service's own text of the time is UTC, and two clocks side by side mislead.
+        ['Time (Lagos)', formatDateTimeSeconds(row.createdAt)],
         ['Type', typeLabel(row.type)],
         ['Network / provider', row.network],
         ['Operator', row.operator || '—'],
@@ -16,8 +17,16 @@ export function LogDetail({ row, onClose }: { row: MirrorRow | null; onClose: ()
         ['Description', row.description || '—'],
         ['Data plan code', row.dataPlan || '—'],
         ['Amount', formatNaira(row.amountKobo)],
-        ['Cost charged', formatNaira(row.costKobo)],
-        ['Commission earned', formatNaira(row.commissionKobo)],
+        // A refunded purchase earned nothing: it was charged its cost and that cost came back.
+        ...(row.status === 'FAILED'
+          ? ([
+              ['Charged, then refunded', `${formatNaira(row.costKobo)} (the log’s cost: what the wallet got back)`],
+              ['Commission earned', `none (the ${formatNaira(row.commissionKobo)} the log records went with the refund)`],
+            ] as [string, string][])
+          : ([
+              ['Cost charged', formatNaira(row.costKobo)],
+              ['Commission earned', formatNaira(row.commissionKobo)],
+            ] as [string, string][])),
         ['Transaction id', row.transactionId],
         ['Partner reference', row.partnerReference],
         ['Log id', String(row.id)],

@@ -6,7 +6,8 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { OperationOutput } from '../../../../shared/contract';
-import { faceAndCostText, purchasesText } from '../../../../shared/spendText';
+import { faceAndCostText, purchasesText, refundedText } from '../../../../shared/spendText';
+import { lagosToday, monthStartDay } from '../../../../shared/localDates';
 import { bridge } from '../../bridge';
 import { formatDay, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
@@ -15,8 +16,8 @@ import { DateField } from '../DateField';
 
 type SpendReportWritten = OperationOutput<'reports.spend'>;
 
-const todayUtc = () => new Date().toISOString().slice(0, 10);
-const monthStartUtc = () => `${todayUtc().slice(0, 8)}01`;
+const todayLagos = () => lagosToday();
+const monthStartLagos = () => monthStartDay(todayLagos());
 
 export function SpendReportButton({ from, to }: { from?: string; to?: string }) {
   const [opened, setOpened] = useState(false);
@@ -26,7 +27,7 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
   const badRange = Boolean(range.from && range.to && range.from > range.to);
 
   const open = () => {
-    setRange({ from: from ?? monthStartUtc(), to: to ?? todayUtc() });
+    setRange({ from: from ?? monthStartLagos(), to: to ?? todayLagos() });
     setWritten(null);
     setError(null);
     setOpened(true);
@@ -47,7 +48,7 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
       <Modal opened={opened} onClose={() => setOpened(false)} title="Spend report (Excel)" centered size="lg">
         <Stack gap="sm">
           <Text size="sm">
-            Successful purchases of the chosen days, from the transactions on this computer (sync first for the latest): totals, then by day, by type and by
+            Successful and pending purchases of the chosen Lagos days (what left the wallet; refunded ones are shown apart), from the transactions on this computer (sync first for the latest): totals, then by day, by type and by
             network, each with the face value, the wallet cost and the commission. A chart of the daily wallet cost is saved beside it.
           </Text>
           <Group gap="sm" align="flex-end">
@@ -61,7 +62,8 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
                 {faceAndCostText(written.totals.faceKobo, written.totals.costKobo)}
               </Text>
               <Text size="sm">
-                {purchasesText(written.totals.purchases)} from {formatDay(range.from)} to {formatDay(range.to)}; commission earned {formatNaira(written.totals.commissionKobo)}.
+                {purchasesText(written.totals.purchases)} from {formatDay(range.from)} to {formatDay(range.to)}; commission earned {formatNaira(written.totals.commissionKobo)}
+                {written.totals.refunded && written.totals.refunded.count > 0 ? `; ${refundedText(written.totals.refunded)}, not counted` : ''}.
               </Text>
               <Text size="sm" mt={6}>
                 Saved as <b>{written.fileName}</b> in the exports folder:

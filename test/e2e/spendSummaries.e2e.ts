@@ -1,0 +1,112 @@
+/**
+ * The summaries around vendesk's own purchases, as a finance officer sees them (issue 24): right
+ * after buying (no sync), the Dashboard's "Spent today" and the Transactions totals hold the
+ * purchases, the refunded one stated apart; the bulk preview estimates the wallet charge. Each
+ * page is saved at 1440 and 1024 px wide, light and dark, to be looked at.
+ */
+import ExcelJS from 'exceljs';
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import type { Page } from '@playwright/test';
+import { formatNaira } from '../../src/shared/money';
+import { serviceLog, serviceSpend } from '../support/serviceSpend';
+import { test, expect, saveScreen } from './support/fixtures';
+
+test.use({ appOptions: { seedHistory: 120 } });
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+];
+
+async function setTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+}
+
+/** The page in both themes at both sizes, each saved as `issue24-<name>-<width>-<theme>.png` once `ready` holds. */
+async function saveEveryLook(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await setTheme(page, scheme);
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await ready();
+      await saveScreen(page, `issue24-${name}-${size.width}-${scheme}.png`, { fullPage: true });
+    }
+  }
+}
+
+test('spend follows each purchase at once, refunds apart, in Lagos days; the bulk preview estimates the wallet charge', async ({ page, vendesk }) => {
+  test.setTimeout(180_000);
+  await vendesk.call('sync.run', {});
+  await vendesk.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031110001', amountKobo: 150_000, repeat: false });
+  await vendesk.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031239999', amountKobo: 50_000, repeat: false }); // FAILED: refunded
+
+  const lagosDay = (iso: string | number) => new Date(new Date(iso).getTime() + 3_600_000).toISOString().slice(0, 10);
+  const today = lagosDay(Date.now());
+  const log = await serviceLog(vendesk);
+  const spent = serviceSpend(log, (e) => e.status !== 'FAILED' && lagosDay(e.created_at) === today);
+  const refunded = serviceSpend(log, (e) => e.status === 'FAILED' && lagosDay(e.created_at) === today);
+
+  await page.goto(`${vendesk.shell?.origin}/#/dashboard`);
+  await expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spent.costKobo));
+  await expect(page.getByTestId('spend-today-refunded')).toContainText(`refunded ${formatNaira(refunded.costKobo)}`);
+  await expect(page.getByTestId('spend-today')).toContainText('Lagos day');
+  await saveEveryLook(page, 'dashboard', () => expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spent.costKobo)));
+
+  await page.goto(`${vendesk.shell?.origin}/#/transactions`);
+  await setTheme(page, 'light');
+  const all = serviceSpend(log, (e) => e.status !== 'FAILED');
+  const allRefunded = serviceSpend(log, (e) => e.status === 'FAILED');
+  await expect(page.getByTestId('totals-cost')).toHaveText(formatNaira(all.costKobo));
+  await expect(page.getByTestId('totals-refunded')).toHaveText(formatNaira(allRefunded.costKobo));
+  await expect(page.getByText(`Refunded (${allRefunded.purchases}), not counted`)).toBeVisible();
+  await saveEveryLook(page, 'transactions', () => expect(page.getByTestId('totals-cost')).toHaveText(formatNaira(all.costKobo)));
+  // A refunded row's detail: charged, then refunded; no commission earned.
+  await setTheme(page, 'light');
+  await page.setViewportSize(SIZES[0]);
+  await page.getByText('08031239999').first().click();
+  await expect(page.getByTestId('tx-detail')).toContainText('Charged, then refunded');
+  await saveScreen(page, 'issue24-failed-detail-1440-light.png');
+  await page.keyboard.press('Escape');
+
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-shots-')), 'Staff airtime.xlsx');
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Staff');
+  ws.addRow(['Name', 'Phone', 'Network', 'Amount']);
+  for (let i = 0; i < 6; i++) ws.addRow([`Staff ${i + 1}`, `0803456${String(1000 + i)}`, 'MTN', 2500]);
+  await wb.xlsx.writeFile(file);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.goto(`${vendesk.shell?.origin}/#/purchases`);
+    await setTheme(page, scheme);
+    await page.locator('input[type=file]').setInputFiles(file);
+    await expect(page.getByTestId('preview-expected-cost')).toContainText('Face value ₦15,000.00');
+    await expect(page.getByTestId('preview-wallet-after')).toContainText('estimate');
+    await saveScreen(page, `issue24-bulk-preview-1440-${scheme}.png`);
+  }
+});
+
+test('a purchase at 00:30 in Lagos stays in that day’s From/To filter, shown at 00:30', async ({ page, vendesk }) => {
+  // The service's clock to the next 23:30 UTC: 00:30 of the next day in Lagos.
+  const DAY = 86_400_000;
+  const now = Date.parse((await vendesk.sandboxControl.clock()).now);
+  let target = Math.floor(now / DAY) * DAY + 23.5 * 3_600_000;
+  if (target <= now + 60_000) target += DAY;
+  await vendesk.sandboxControl.advanceClock(Math.ceil((target - now) / 1000) + 5);
+  await vendesk.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031230001', amountKobo: 150_000, repeat: false });
+  const entry = (await serviceLog(vendesk)).find((e) => e.phone_number === '08031230001');
+  expect(entry?.created_at.slice(11, 16)).toBe('23:30');
+  const lagos = new Date(target + DAY).toISOString().slice(0, 10);
+  const typed = `${lagos.slice(8, 10)}/${lagos.slice(5, 7)}/${lagos.slice(0, 4)}`;
+
+  await page.goto(`${vendesk.shell?.origin}/#/transactions`);
+  await page.getByTestId('filter-from').fill(typed);
+  await page.getByTestId('filter-to').fill(typed);
+  await page.getByTestId('filter-to').blur();
+  await expect(page.getByTestId('totals-count')).toHaveText('1');
+  await expect(page.getByTestId('tx-row')).toHaveCount(1);
+  await expect(page.getByTestId('tx-row')).toContainText(', 00:30');
+  await saveScreen(page, 'issue24-transactions-lagos-day-filter.png');
+});
