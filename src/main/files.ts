@@ -40,9 +40,23 @@ export function exportFileName(base: string, extension: 'xlsx' | 'csv', at = new
   return `${clean} ${stamp}.${extension}`;
 }
 
-/** Where a new export named after `base` is written: the exports folder, a stamped name. */
-export function exportPath(app: App, base: string, extension: 'xlsx' | 'csv'): string {
-  return path.join(exportsDir(app), exportFileName(base, extension));
+/** Export paths handed out in this process, so two exports under way at once never share one. */
+const handedOut = new Set<string>();
+
+/**
+ * Where a new export named after `base` is written: the exports folder, a stamped name. An export
+ * never replaces another: when the name is taken (two exports in the same minute) a number is
+ * added — `Transactions 2026-11-22 1405 (2).xlsx`.
+ */
+export function exportPath(app: App, base: string, extension: 'xlsx' | 'csv', at = new Date()): string {
+  const dir = exportsDir(app);
+  const stem = exportFileName(base, extension, at).slice(0, -(extension.length + 1));
+  for (let n = 1; ; n++) {
+    const candidate = path.join(dir, `${stem}${n === 1 ? '' : ` (${n})`}.${extension}`);
+    if (handedOut.has(candidate) || fs.existsSync(candidate)) continue;
+    handedOut.add(candidate);
+    return candidate;
+  }
 }
 
 /** The absolute path of a file the user gave, as the shell's file policy allows (src/main/filePolicy.ts). */

@@ -11,7 +11,7 @@ import { addMoney } from '../../shared/bulkMoney';
 import type { ExportedFile } from '../../shared/contract/files';
 import type { App } from '../app';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
-import { exportFileName, exportsDir } from '../files';
+import { exportPath } from '../files';
 import type { ItemRow, JobRow, JobStore, StateFigures } from './jobStore';
 import { isVendingKind, type BulkJobKind, type ItemState } from './jobStates';
 
@@ -233,7 +233,7 @@ function summaryRows(job: JobRow, view: BulkJobView, figures: Record<ItemState, 
 
 export async function exportJobResults(app: App, store: JobStore, job: JobRow, view: BulkJobView, format: 'xlsx' | 'csv'): Promise<ExportedFile> {
   const base = `Bulk ${job.kind} results ${path.parse(job.file_name).name}`;
-  const file = path.join(exportsDir(app), exportFileName(base, format));
+  const file = exportPath(app, base, format);
   const vending = isVendingKind(job.kind) ? job.kind : null;
   const columns = vending ? vendingColumns(vending) : ITEM_COLUMNS;
   const items = () => (vending ? vendingRows(store, job.id, vending) : itemRows(store, job.id));
