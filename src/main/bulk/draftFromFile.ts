@@ -40,7 +40,7 @@ export async function catalogsFor(app: App, kind: BulkJobKind): Promise<Catalogs
 /** Checks every row of a file without creating a job. */
 export async function validateFile(app: App, store: JobStore, input: FileCheckInput): Promise<BulkValidation> {
   const path = resolveFileRef(app, input.file);
-  const { table } = await readSheet(path, input.sheet);
+  const { table } = await readSheet(path, input.sheet, input.kind);
   const { mapping } = chooseMapping(app.settings, input.kind, table.headers, input.mapping);
   const log = await recentLog(app.client(), input.kind);
   const result = validate(table, mapping, input.kind, await catalogsFor(app, input.kind), recentLookupFor(store, app.connection.profileId, input.kind, null, log.entries));
@@ -62,6 +62,7 @@ export async function prepareDraft(app: App, store: JobStore, input: PrepareInpu
   const { table, sheetNames } = await readSheet(
     path,
     input.sheet,
+    input.kind,
     (rows) => app.events.emit('import.progress', { importId: fileName, done: rows, total: null, message: `Reading ${fileName}` }),
     signal,
   );

@@ -91,6 +91,10 @@ const SCENARIOS: Record<string, Scenario[]> = {
     { args: (r) => ['bulk', 'export', f.jobId, '--out', path.join(peer.dir, `results ${r}.xlsx`)], exit: 0 },
     { args: (r) => ['bulk', 'export', f.jobId, '--out', path.join(peer.dir, `results ${r}.csv`)], exit: 0 },
   ],
+  'bulk template': [
+    { args: (r) => ['bulk', 'template', 'data', '--out', path.join(peer.dir, `data template ${r}.xlsx`)], exit: 0 },
+    { args: (r) => ['bulk', 'template', 'contacts', '--out', path.join(peer.dir, `contacts template ${r}.csv`)], exit: 0 },
+  ],
   // Before this folder joins the team: refused with team_not_joined (test/integration/team/teamAdopt.test.ts runs one).
   'bulk adopt': [{ args: () => ['bulk', 'adopt', '0b6f2c1e-5d4a-4f3b-9c2d-1e0f9a8b7c6d'], exit: 1 }],
   'bulk caps': [
