@@ -102,7 +102,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
         <Stack gap="md">
           <Group justify="space-between">
             <div>
-              <Title order={4}>Check before buying: {preview.job.fileName}</Title>
+              <Title order={2} size="h4">Check before buying: {preview.job.fileName}</Title>
               <Text size="sm" c="dimmed">
                 {preview.job.sheetName ? `Sheet “${preview.job.sheetName}”, ` : ''}
                 {formatCount(preview.job.rowsInFile)} rows read. Nothing has been bought yet.

@@ -1,4 +1,5 @@
 import { Badge, Button, CopyButton, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionsHeader } from '../TableHead';
 import type { PendingItemView } from '../../../../shared/contract/pending';
 import { formatDateTime, formatNaira } from '../../format';
 import { STATE_COLOR, STATE_LABEL } from '../purchases/purchaseStatus';
@@ -35,7 +36,7 @@ export function PendingTable({ items, secondsLeft, actions }: { items: PendingIt
           <Table.Th>Status</Table.Th>
           <Table.Th style={{ textAlign: 'center', whiteSpace: 'nowrap' }}>Checks answered</Table.Th>
           <Table.Th style={{ whiteSpace: 'nowrap' }}>Next check</Table.Th>
-          <Table.Th />
+          <ActionsHeader />
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
