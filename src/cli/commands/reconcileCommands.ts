@@ -370,4 +370,22 @@ export const spendReportCommand = command({
   },
 });
 
-export const RECONCILE_COMMANDS = [reconcileCommand, reconcileRunsCommand, reconcileItemsCommand, reconcileRequeryCommand, reconcileResolveCommand, spendReportCommand];
+export const sandboxExportCommand = command({
+  path: ['sandbox', 'export'],
+  summary: "The built-in sandbox's log as a vendor export (the service's CSV export format), to try vendesk reconcile with",
+  usage: 'vendesk sandbox export [--out FILE.csv] [--json]',
+  options: [{ name: 'out', kind: 'string', description: 'Write the export here (.csv); without it, it stays in the exports folder' }],
+  output: z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number() }),
+  async run(ctx) {
+    const out = stringOption(ctx.args, 'out');
+    if (out !== undefined && path.extname(out).toLowerCase() !== '.csv') throw new UsageError(`--out must end in .csv, got "${out}"`);
+    const written = await ctx.call('reconcile.sandboxExport', {});
+    const file = out === undefined ? written.path : writeExportTo(written.path, out);
+    return {
+      json: { path: file, rows: written.rows, bytes: written.bytes },
+      text: `Wrote the sandbox's log (${written.rows} transactions) as a vendor export to ${file}.\nReconcile it: vendesk reconcile "${file}"`,
+    };
+  },
+});
+
+export const RECONCILE_COMMANDS = [reconcileCommand, reconcileRunsCommand, reconcileItemsCommand, reconcileRequeryCommand, reconcileResolveCommand, spendReportCommand, sandboxExportCommand];

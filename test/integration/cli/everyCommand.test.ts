@@ -124,6 +124,8 @@ const SCENARIOS: Record<string, Scenario[]> = {
   ],
   'reconcile requery': [{ args: () => ['reconcile', 'requery', f.runId], exit: 0 }],
   'reconcile resolve': [{ args: () => ['reconcile', 'resolve', f.runId, f.exceptionSeq, '--note', 'vendor confirmed by email'], exit: 0 }],
+  // --base-url is a LIVE connection: its export comes from the vendor (test/integration/reconcile/sandboxExport.test.ts runs the sandbox's).
+  'sandbox export': [{ args: () => ['sandbox', 'export'], exit: 1 }],
   'report spend': [{ args: (r) => ['report', 'spend', '--from', f.today, '--to', f.today, '--out', path.join(peer.dir, `spend ${r}.xlsx`)], exit: 0 }],
   sync: [{ args: () => ['sync'], exit: 0 }],
   logs: [{ args: () => ['logs', '--limit', '5'], exit: 0 }],
