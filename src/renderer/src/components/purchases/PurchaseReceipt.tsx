@@ -110,6 +110,20 @@ export function PurchaseReceipt({ purchase, actions }: { purchase: PurchaseView;
               {formatNaira(p.amountKobo)}
             </Text>
           </ReceiptRow>
+          {(p.state === 'success' || p.state === 'pending') && (
+            // As on an airtime or data receipt: what the wallet was charged (the amount less the commission the service answered).
+            <ReceiptRow label="Wallet cost" testId="receipt-cost">
+              {p.commissionKobo === null ? (
+                <Text size="sm" c="dimmed" span>
+                  not known yet
+                </Text>
+              ) : (
+                <Text className="money" span>
+                  {formatNaira(p.amountKobo - p.commissionKobo)}
+                </Text>
+              )}
+            </ReceiptRow>
+          )}
           {!p.token && p.units !== null && <ReceiptRow label="Units">{p.units} kWh</ReceiptRow>}
           <ReceiptRow label="Customer phone">{p.phone}</ReceiptRow>
           <ReceiptRow label="Reference" testId="receipt-reference">
