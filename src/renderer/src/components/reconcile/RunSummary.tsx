@@ -26,7 +26,7 @@ export function CategoryCards({ run, selected, onSelect }: { run: ReconcileRunVi
                   </Badge>
                 )}
               </Group>
-              <Text size="xl" fw={700} c={empty ? 'dimmed' : `${colour}.8`} data-testid={`count-${c}`}>
+              <Text size="xl" fw={700} c={empty || resolvedAll ? 'dimmed' : `${colour}.8`} data-testid={`count-${c}`}>
                 {formatCount(t.count)}
               </Text>
               <Text size="sm" data-testid={`amount-${c}`}>
