@@ -12,7 +12,7 @@ import { formatNaira } from '../../shared/money';
 import { faceAndCostText, purchasesText } from '../../shared/spendText';
 import { cliText } from '../cliHints';
 import { command, dateOption, dateRangeOptions, numberOption, requireOption, requirePositional, stringOption, UsageError } from '../cliCommand';
-import { isoTime, naira, nairaOrNull } from '../jsonShape';
+import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
 import { writeExportTo } from './bulkCommands';
 
 const toNaira = (kobo: number) => kobo / 100;
@@ -375,7 +375,8 @@ export const sandboxExportCommand = command({
   summary: "The built-in sandbox's log as a vendor export (the service's CSV export format), to try vendesk reconcile with",
   usage: 'vendesk sandbox export [--out FILE.csv] [--json]',
   options: [{ name: 'out', kind: 'string', description: 'Write the export here (.csv); without it, it stays in the exports folder' }],
-  output: z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number() }),
+  // On a LIVE connection it is refused (not_sandbox): that connection's export comes from the vendor.
+  output: z.union([z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number() }), errorDocument]),
   async run(ctx) {
     const out = stringOption(ctx.args, 'out');
     if (out !== undefined && path.extname(out).toLowerCase() !== '.csv') throw new UsageError(`--out must end in .csv, got "${out}"`);
