@@ -12,11 +12,11 @@ import {
   emptyMapping,
   fieldsFor,
   FIELD_KEYS,
-  firstSheetWithTable,
   headersKey,
   ImportError,
   inspectSpreadsheet,
   noHeaderForKind,
+  readFirstTable,
   readSpreadsheet,
   validateBulkRows,
   type ColumnMapping,
@@ -60,8 +60,7 @@ export async function readSheet(path: string, sheet: string | undefined, kind: B
       throw new AppError('no_sheet', `The workbook has no sheet called "${excerpt(sheet)}".`, `Choose one of: ${quotedList(info.sheetNames)}.`);
     }
     // No sheet named: the first that holds a table (a workbook may open on a notes or cover sheet).
-    const chosen = sheet ?? (info.format === 'xlsx' ? ((await firstSheetWithTable(path, info.sheetNames, signal)) ?? undefined) : undefined);
-    const table = await readSpreadsheet(path, { sheet: chosen, onProgress, signal });
+    const table = sheet !== undefined ? await readSpreadsheet(path, { sheet, onProgress, signal }) : await readFirstTable(path, info.sheetNames, { onProgress, signal });
     return { table, sheetNames: info.sheetNames };
   } catch (error) {
     return importFailure(noHeaderForKind(error, kind));

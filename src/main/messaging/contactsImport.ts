@@ -10,7 +10,7 @@ import type { FileRef } from '../../shared/contract/files';
 import { AppError } from '../../shared/appError';
 import type { App } from '../app';
 import { fileRefName, releaseUpload, resolveFileRef } from '../files';
-import { detectMapping, firstSheetWithTable, inspectSpreadsheet, isImportError, noHeaderForKind, readSpreadsheet, validateContactRows, type ContactRow, type ContactValidation } from '../imports';
+import { detectMapping, inspectSpreadsheet, readFirstTable, isImportError, noHeaderForKind, readSpreadsheet, validateContactRows, type ContactRow, type ContactValidation } from '../imports';
 import { createMessagingService, serviceKeyOf, type MessagingService } from './messagingService';
 
 /** Contacts per /createContact request: small enough to show progress, large enough to be quick. */
@@ -45,8 +45,7 @@ export class ContactsImporter {
         throw new AppError('import_no_sheet', `The workbook has no sheet called "${excerpt(sheet)}" (it has ${quotedList(info.sheetNames)}).`, 'Choose one of its sheets.');
       }
       // No sheet named: the first that holds a table (a workbook may open on a notes sheet).
-      const chosen = sheet || (info.format === 'xlsx' ? ((await firstSheetWithTable(path, info.sheetNames, signal)) ?? undefined) : undefined);
-      const table = await readSpreadsheet(path, { sheet: chosen, signal, onProgress: onRows });
+      const table = sheet ? await readSpreadsheet(path, { sheet, signal, onProgress: onRows }) : await readFirstTable(path, info.sheetNames, { signal, onProgress: onRows });
       const mapping = detectMapping(table.headers, 'contacts');
       const validation = validateContactRows(table, mapping);
       const header = (i: number | null) => (i === null ? null : (table.headers[i] ?? null));
