@@ -42,6 +42,9 @@ test('a LIVE profile that does not answer: "Not known" instead of ₦0.00, and t
         await expect(card).not.toContainText('₦');
         await expect(card).not.toContainText('0 purchases');
       }
+      // The daily chart's 30-day totals are not known either.
+      await expect(page.getByTestId('spend-chart-not-known')).toContainText('Not known — the service is not answering');
+      await expect(page.getByTestId('spend-chart-card')).not.toContainText('₦');
       const status = page.getByTestId('connection-status');
       await expect(status).toHaveAttribute('data-state', 'unreachable');
       await expect(status).toContainText('· service not answering');

@@ -108,14 +108,22 @@ export function DashboardPage() {
           Spent counts successful and pending purchases (failed ones were refunded). Face value is what the customers received (the log’s amount); wallet
           cost is what the wallet was charged for it (the log’s transaction cost: face value less commission).
         </Text>
-        <Card withBorder padding="lg">
+        <Card withBorder padding="lg" data-testid="spend-chart-card">
           <Group justify="space-between" mb="sm">
             <Title order={2} size="h4">Daily spend, last 30 days</Title>
             <Text size="xs" c="dimmed" data-testid="last-sync">
               {s ? `${formatCount(s.entries)} transactions on this computer · last synced ${formatAgo(s.lastSyncAt)}${s.syncing ? ' · syncing now' : ''}` : ''}
             </Text>
           </Group>
-          {s ? <SpendChart summary={s} /> : <Skeleton height={280} />}
+          {spendNotKnown !== null ? (
+            <Text size="sm" c="dimmed" data-testid="spend-chart-not-known">
+              {spendNotKnown}: the chart fills in once vendesk has read the service’s log.
+            </Text>
+          ) : s ? (
+            <SpendChart summary={s} />
+          ) : (
+            <Skeleton height={280} />
+          )}
         </Card>
       </Stack>
     </>
