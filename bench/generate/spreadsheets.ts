@@ -11,6 +11,7 @@ import ExcelJS from 'exceljs';
 import { AIRTIME_CATALOG, CABLE_CATALOG, DATA_CATALOG, ELECTRICITY_CATALOG } from '../../src/sandbox/catalogs';
 import { randomDraws, seededRandom } from '../../src/sandbox/randomData';
 import type { Network } from '../../src/shared/phone';
+import { TEMPLATE_KINDS, writeTemplate } from '../../src/main/imports/templates';
 
 export type GeneratedKind = 'airtime' | 'data' | 'electricity' | 'cable' | 'contacts';
 export type GeneratedCell = string | number | null;
@@ -250,106 +251,19 @@ export function sandboxCatalogs() {
 }
 
 // ---- Downloadable templates (resources/templates) ----
+// Their contents live with the app, which gives them in the window and the CLI.
 
-export type TemplateKind = 'airtime' | 'data' | 'electricity' | 'cable' | 'contacts';
-export const TEMPLATE_KINDS: readonly TemplateKind[] = ['airtime', 'data', 'electricity', 'cable', 'contacts'];
-
-interface TemplateSpec {
-  headers: string[];
-  rows: GeneratedCell[][];
-  /** Columns (0-based) formatted as text in the XLSX so leading zeros survive typing. */
-  textColumns: number[];
-  notes: string[];
-}
-
-/** The template sheets users download: a header row and two example rows with sandbox catalog codes. */
-export const TEMPLATES: Record<TemplateKind, TemplateSpec> = {
-  airtime: {
-    headers: ['Phone', 'Amount', 'Network', 'Name', 'Reference'],
-    rows: [
-      ['08031234567', 1000, 'MTN', 'Adaeze Okafor', 'STAFF-001'],
-      ['08021234567', 500, '', 'Bola Adeyemi', 'STAFF-002'],
-    ],
-    textColumns: [0],
-    notes: [
-      'Phone: a Nigerian mobile number, e.g. 08031234567 or +234 803 123 4567.',
-      'Amount: Naira, e.g. 1000 or 1,000.50 (at least 100, within the network limits).',
-      'Network: MTN, Airtel, Glo or 9mobile; leave empty to use the number\'s network.',
-      'Name and Reference are optional and kept with each purchase.',
-    ],
-  },
-  data: {
-    headers: ['Phone', 'Product Code', 'Name', 'Reference'],
-    rows: [
-      ['08031234567', 'MTN-1GB-1D', 'Adaeze Okafor', 'STAFF-001'],
-      ['08051234567', 'GLO-1GB-1D', 'Chinedu Eze', 'STAFF-002'],
-    ],
-    textColumns: [0, 1],
-    notes: [
-      'Phone: a Nigerian mobile number.',
-      'Product Code: the exact code from the data plan list (case-sensitive). Network and price come from the plan.',
-    ],
-  },
-  electricity: {
-    headers: ['Meter Number', 'Disco', 'Meter Type', 'Amount', 'Phone', 'Name', 'Reference'],
-    rows: [
-      ['45701234567', 'IKEDC', 'PREPAID', 5000, '08031234567', 'Head office', 'METER-01'],
-      ['04123456789', 'AEDC', 'POSTPAID', 20000, '08021234567', 'Abuja branch', 'METER-02'],
-    ],
-    textColumns: [0, 4],
-    notes: [
-      'Meter Number: digits only. Disco: the code from the electricity provider list (IKEDC, EKEDC, AEDC, ...).',
-      'Meter Type: PREPAID or POSTPAID. Amount: Naira, within the disco\'s minimum and maximum. Phone: the customer\'s mobile number.',
-    ],
-  },
-  cable: {
-    headers: ['Smartcard Number', 'Provider', 'Bouquet Code', 'Phone', 'Name', 'Reference'],
-    rows: [
-      ['7012345678', 'GOTV', 'gotv-max', '08031234567', 'Guest house', 'TV-01'],
-      ['1234567890', 'DSTV', 'dstv79', '08021234567', 'Reception', 'TV-02'],
-    ],
-    textColumns: [0, 2, 3],
-    notes: [
-      'Smartcard Number: the smartcard or IUC number. Provider: DSTV, GOTV, STARTIMES or SHOWMAX.',
-      'Bouquet Code: the exact code from the cable TV list (case-sensitive); the price comes from the list.',
-    ],
-  },
-  contacts: {
-    headers: ['Name', 'Phone'],
-    rows: [
-      ['Adaeze Okafor', '08031234567'],
-      ['Bola Adeyemi', '+234 802 123 4567'],
-    ],
-    textColumns: [1],
-    notes: ['Phone: a Nigerian mobile number; the same number twice is added once.'],
-  },
-};
+export { TEMPLATES, TEMPLATE_KINDS, type TemplateKind } from '../../src/main/imports/templates';
 
 /** Writes `<kind>.csv` and `<kind>.xlsx` for every template kind into `dir`. */
 export async function writeTemplates(dir: string): Promise<string[]> {
   const written: string[] = [];
   for (const kind of TEMPLATE_KINDS) {
-    const spec = TEMPLATES[kind];
-    const csvPath = `${dir}/${kind}.csv`;
-    await writeCsv(csvPath, { headers: spec.headers, preamble: [], rows: spec.rows }, { bom: true });
-    written.push(csvPath);
-    const workbook = new ExcelJS.Workbook();
-    workbook.creator = 'vendesk';
-    workbook.created = new Date(Date.UTC(2025, 0, 1));
-    workbook.modified = workbook.created;
-    const sheet = workbook.addWorksheet(kind[0].toUpperCase() + kind.slice(1));
-    sheet.columns = spec.headers.map((header, i) => ({ header, width: Math.max(16, header.length + 4), style: spec.textColumns.includes(i) ? { numFmt: '@' } : {} }));
-    sheet.getRow(1).font = { bold: true };
-    for (const r of spec.rows) sheet.addRow(r.map((v) => (v === '' ? null : v)));
-    sheet.views = [{ state: 'frozen', ySplit: 1 }];
-    const help = workbook.addWorksheet('How to fill this in');
-    help.getColumn(1).width = 110;
-    help.addRow(['Fill in the first sheet, one purchase per row, keeping the header row. Delete the example rows.']);
-    help.addRow(['Phone and account numbers are formatted as text so the leading 0 is kept; keep them that way.']);
-    for (const note of spec.notes) help.addRow([note]);
-    const xlsxPath = `${dir}/${kind}.xlsx`;
-    await workbook.xlsx.writeFile(xlsxPath);
-    written.push(xlsxPath);
+    for (const format of ['csv', 'xlsx'] as const) {
+      const file = `${dir}/${kind}.${format}`;
+      await writeTemplate(kind, format, file);
+      written.push(file);
+    }
   }
   return written;
 }

@@ -10,6 +10,7 @@ import { defaultDataDir } from '../main/dataDir';
 import { namedPathsPolicy } from '../main/filePolicy';
 import { redactSecrets, registerSecret } from '../main/redact';
 import { AppError } from '../shared/appError';
+import { APP_VERSION } from '../main/version';
 import { EXIT, GLOBAL_OPTIONS, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
 import { callOrThrow } from './callOrThrow';
 import { cliError } from './cliHints';
@@ -134,6 +135,7 @@ function helpText(): string {
   for (const c of COMMANDS) lines.push(`  ${c.path.join(' ').padEnd(width)}  ${c.summary}`);
   lines.push('', 'Global options:');
   for (const o of GLOBAL_OPTIONS) lines.push(`  --${o.name.padEnd(10)} ${o.description}`);
+  lines.push(`  --${'version'.padEnd(10)} Print the version of vendesk and stop`);
   lines.push(
     '',
     'Exit codes: 0 done, 1 failed (or a bulk job is paused, interrupted or needs attention), 2 usage error, 3 the input had invalid rows.',
@@ -167,7 +169,7 @@ function commandHelp(c: CliCommand): string {
  * `npm run` to its logs (~/.npm/_logs, readable by others).
  */
 export function tokenOnCommandLineWarning(command: CliCommand): string {
-  const instead = command.path[0] === 'sandbox' ? '--token-file FILE or VENDESK_SANDBOX_TOKENS' : 'VENDESK_TOKEN in the environment';
+  const instead = command.path.join(' ') === 'sandbox' ? '--token-file FILE or VENDESK_SANDBOX_TOKENS' : 'VENDESK_TOKEN in the environment';
   return `Warning: --token on the command line can be seen by other users of this computer and is kept in shell history and npm's logs; use ${instead} instead.`;
 }
 
@@ -190,6 +192,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const { words, at } = commandWords(argv);
   const found = findCommand(words);
   if (!found) {
+    // `vendesk --version`: the version of this vendesk (package.json's), and nothing else.
+    if (words.length === 0 && argv.includes('--version')) {
+      io.stdout(json ? JSON.stringify({ version: APP_VERSION }) : `vendesk ${APP_VERSION}`);
+      return EXIT.ok;
+    }
     if (words.length === 0) {
       const asked = argv.includes('--help') || argv.includes('-h') || argv.length === 0;
       if (asked) {

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FileRef } from '../shared/contract/files';
+import { lagosWallClock } from '../shared/localDates';
 import type { App } from './app';
 import { privateDir } from './privateFiles';
 
@@ -33,16 +34,30 @@ export function removeLeftoverUploads(app: App): void {
   fs.rmSync(uploadsDir(app), { recursive: true, force: true });
 }
 
-/** A file name safe on every OS, kept readable: `Transactions 2026-11-22 1405.xlsx`. */
+/** A file name safe on every OS, kept readable, stamped in Lagos time: `Transactions 2026-11-22 1405.xlsx`. */
 export function exportFileName(base: string, extension: 'xlsx' | 'csv', at = new Date()): string {
-  const stamp = at.toISOString().slice(0, 16).replace('T', ' ').replace(':', '');
+  const stamp = lagosWallClock(at).toISOString().slice(0, 16).replace('T', ' ').replace(':', '');
   const clean = base.replace(/[^\w .-]+/g, '-').trim();
   return `${clean} ${stamp}.${extension}`;
 }
 
-/** Where a new export named after `base` is written: the exports folder, a stamped name. */
-export function exportPath(app: App, base: string, extension: 'xlsx' | 'csv'): string {
-  return path.join(exportsDir(app), exportFileName(base, extension));
+/** Export paths handed out in this process, so two exports under way at once never share one. */
+const handedOut = new Set<string>();
+
+/**
+ * Where a new export named after `base` is written: the exports folder, a stamped name. An export
+ * never replaces another: when the name is taken (two exports in the same minute) a number is
+ * added — `Transactions 2026-11-22 1405 (2).xlsx`.
+ */
+export function exportPath(app: App, base: string, extension: 'xlsx' | 'csv', at = new Date()): string {
+  const dir = exportsDir(app);
+  const stem = exportFileName(base, extension, at).slice(0, -(extension.length + 1));
+  for (let n = 1; ; n++) {
+    const candidate = path.join(dir, `${stem}${n === 1 ? '' : ` (${n})`}.${extension}`);
+    if (handedOut.has(candidate) || fs.existsSync(candidate)) continue;
+    handedOut.add(candidate);
+    return candidate;
+  }
 }
 
 /** The absolute path of a file the user gave, as the shell's file policy allows (src/main/filePolicy.ts). */

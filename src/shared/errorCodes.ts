@@ -109,6 +109,7 @@ export const APP_ERROR_CODES = [
   'requery_not_due',
   'run_not_done',
   'run_not_found',
+  'sandbox_log_empty',
   'sender_not_approved',
   'sender_unknown',
   'settle_on_pending_page',

@@ -37,7 +37,7 @@ test('an electricity purchase that goes pending is settled by requery and its to
   await saveScreen(page, 'electricity-duplicate-refused.png', { fullPage: true });
 
   await page.goto(`${origin}/#/pending`);
-  await expect(page.getByRole('heading', { name: 'Pending', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Pending', level: 1 })).toBeVisible();
   const row = page.getByTestId('pending-table').getByRole('row').filter({ hasText: '45012340000' });
   await expect(row.getByTestId('pending-state')).toHaveText('Pending');
   await expect(row.getByTestId('pending-countdown')).toContainText(/in [12]:\d\d/);

@@ -17,7 +17,7 @@ test.describe('Electron shell', () => {
     const app = await electron.launch({ args: [root, `--user-data-dir=${userData}`], cwd: root });
     try {
       const win = await app.firstWindow();
-      await expect(win.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+      await expect(win.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
       await expect(win.getByTestId('connection-badge')).toHaveText('SANDBOX');
       const isolated = await win.evaluate(() => typeof (window as unknown as { require?: unknown }).require === 'undefined');
       expect(isolated).toBe(true);

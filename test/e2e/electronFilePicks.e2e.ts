@@ -44,7 +44,7 @@ test('a page’s file chooser opens vendesk’s own dialog, the chosen file is r
       });
     });
     await page.goto(`${vendesk.shell!.origin}/#/messaging`);
-    await expect(page.getByRole('heading', { name: 'Messaging', level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Messaging', level: 1 })).toBeVisible();
     await page.getByRole('tab', { name: 'Phonebooks' }).click();
     await page.getByLabel('Name').fill('Field staff');
     await page.getByRole('button', { name: 'Create phonebook' }).click();

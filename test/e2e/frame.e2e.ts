@@ -5,7 +5,7 @@ const PAGES = ['Dashboard', 'Purchases', 'Transactions', 'Pending', 'Reconcile',
 
 test('opens on the dashboard with the sandbox wallet balance and the SANDBOX badge', async ({ page, vendesk }) => {
   const balance = await vendesk.call('account.balance', {});
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await expect(page.getByTestId('wallet-balance')).toContainText(formatNaira(balance.balanceKobo));
   await expect(page.getByTestId('connection-badge')).toHaveText('SANDBOX');
   // The session secret was taken into this tab's storage: it is no longer in the address bar.
@@ -18,18 +18,20 @@ test('every page is reachable from the navigation and by keyboard', async ({ pag
   const nav = page.getByRole('navigation', { name: 'Pages' });
   for (const name of PAGES) {
     await nav.getByRole('link', { name: new RegExp(`^${name}`) }).click();
-    await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
     await expect(page.getByTestId('connection-badge')).toHaveText('SANDBOX');
   }
   await page.keyboard.press('Alt+3');
-  await expect(page.getByRole('heading', { name: 'Transactions', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible();
   await page.keyboard.press('Alt+1');
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 });
 
 test('settings show the data folder and switch between light and dark themes', async ({ page, vendesk }) => {
   await page.goto(`${vendesk.shell?.origin}/#/settings`);
+  await page.getByRole('tab', { name: 'Data folder' }).click();
   await expect(page.getByTestId('data-dir')).toHaveText(vendesk.dataDir);
+  await page.getByRole('tab', { name: 'Profiles' }).click();
   await expect(page.getByRole('cell', { name: 'Test sandbox' }).or(page.getByText('Sandbox (built in)'))).toBeVisible();
   const html = page.locator('html');
   const before = await html.getAttribute('data-mantine-color-scheme');

@@ -31,7 +31,7 @@ for (const form of ANSWER_FORMS) {
       const file = await writeContactsXlsx(path.join(dir, 'field-staff.xlsx'), makeContacts(25), [['Wrong number', '0703']]);
       await vendesk.sandboxControl.setWallet(50_000);
       await page.goto(`${vendesk.shell?.origin}/#/messaging`);
-      await expect(page.getByRole('heading', { name: 'Messaging', level: 2 })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Messaging', level: 1 })).toBeVisible();
 
       // Phonebook and contacts
       await page.getByRole('tab', { name: 'Phonebooks' }).click();

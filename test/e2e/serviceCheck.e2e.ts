@@ -14,6 +14,7 @@ test('Check connection reads every endpoint; Service answers shows a send\'s ans
   await vendesk.call('messaging.send', { ...input, senderId: 'VENDESK', confirmedTotalKobo: quote.totalKobo });
 
   await page.goto(`${vendesk.shell?.origin}/#/settings`);
+  await page.getByRole('tab', { name: 'Diagnostics' }).click();
   const check = page.getByTestId('connection-check');
   await check.getByRole('button', { name: 'Check connection' }).click();
   await expect(page.getByTestId('doctor-summary')).toContainText('vendesk read every answer of');
@@ -24,6 +25,9 @@ test('Check connection reads every endpoint; Service answers shows a send\'s ans
   await saveScreen(page, 'settings-check-connection.png');
 
   const answers = page.getByTestId('service-answers');
+  // The answers are folded until asked for.
+  await expect(answers.getByTestId('answer-sendMessage')).toHaveCount(0);
+  await answers.getByTestId('service-answers-toggle').click();
   const sent = answers.getByTestId('answer-sendMessage');
   await sent.getByRole('button').first().click();
   const body = sent.getByTestId('answer-body');
@@ -37,7 +41,7 @@ test('Check connection reads every endpoint; Service answers shows a send\'s ans
 test.describe('the sparse form', () => {
   test.use({ appOptions: { shapes: 'sparse' } });
   test('Check connection reads every endpoint and names what the answers leave out', async ({ page, vendesk }) => {
-    await page.goto(`${vendesk.shell?.origin}/#/settings`);
+    await page.goto(`${vendesk.shell?.origin}/#/settings?section=diagnostics`);
     await page.getByRole('button', { name: 'Check connection' }).click();
     await expect(page.getByTestId('doctor-summary')).toContainText('left facts out');
     await expect(page.getByTestId('doctor-getSenderIds')).toContainText('The sender IDs do not say when they were registered.');
@@ -54,7 +58,7 @@ test('against an address that is not the service, Check connection says so in on
   const app = await startTestApp({ web: true, sandbox: { url, port, close: async () => undefined } });
   try {
     await page.goto(app.shell?.openUrl ?? '');
-    await page.goto(`${app.shell?.origin}/#/settings`);
+    await page.goto(`${app.shell?.origin}/#/settings?section=diagnostics`);
     await page.getByRole('button', { name: 'Check connection' }).click();
     const summary = page.getByTestId('doctor-summary');
     await expect(summary).toContainText('This address is not the vending service');

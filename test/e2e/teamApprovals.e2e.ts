@@ -61,7 +61,7 @@ async function logFor(phones: string[]) {
 /** Opens a page afresh (on its first tab or list), even when the window shows it already. */
 async function openPage(page: Page, t: TestApp, route: string): Promise<void> {
   await page.goto(`${t.shell!.origin}/#/dashboard`);
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await page.goto(`${t.shell!.origin}/#/${route}`);
 }
 
@@ -114,7 +114,7 @@ test.describe.serial('team approvals in the window', () => {
     const page = adaPage;
     await openPage(page, ada, 'approvals');
     await expect(page.getByTestId('approvals-not-joined')).toContainText('Settings → Team');
-    await openPage(page, ada, 'settings');
+    await openPage(page, ada, 'settings?section=team');
     const team = page.getByRole('region', { name: 'Team' });
     await expect(team.getByTestId('team-joined')).toHaveText('Not joined');
     await team.getByLabel('Database server').fill(`127.0.0.1:${cluster.port}/postgres`);
@@ -448,7 +448,7 @@ test.describe.serial('team approvals in the window', () => {
         [adaPage, ada],
       ] as const) {
         await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
-        for (const view of ['approvals/waiting', 'approvals/approved', 'approvals/rejected', 'approvals/audit', 'settings']) {
+        for (const view of ['approvals/waiting', 'approvals/approved', 'approvals/rejected', 'approvals/audit', 'settings/team']) {
           const [route, tab] = view.split('/');
           await page.goto(`${t.shell!.origin}/#/${route}`);
           await page.reload();

@@ -12,7 +12,7 @@ test('another local web site receives and reads nothing that opens the vendesk A
   const shell = vendesk.shell!;
   const site = await startOtherLocalSite();
   try {
-    await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
     // The app is in use (calls made, the event stream open) before the user wanders off.
     await expect(page.getByTestId('connection-badge')).toHaveText('SANDBOX');
 
@@ -29,7 +29,7 @@ test('another local web site receives and reads nothing that opens the vendesk A
     // 2. vendesk open in one tab, the other site in another tab of the same browser.
     const vendeskTab = await context.newPage();
     await vendeskTab.goto(shell.openUrl);
-    await expect(vendeskTab.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+    await expect(vendeskTab.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
     const otherTab = await context.newPage();
     await otherTab.goto(site.pageUrl(shell.origin));
     await expect.poll(() => site.reports.length).toBe(2);
@@ -76,11 +76,11 @@ test('another local web site receives and reads nothing that opens the vendesk A
 
 test('a reload keeps the tab signed in; a tab opened without the link shows what to do, nothing live', async ({ page, context, vendesk }) => {
   const shell = vendesk.shell!;
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   expect(page.url()).not.toContain(shell.secret);
-  await page.goto(`${shell.origin}/#/settings`);
+  await page.goto(`${shell.origin}/#/settings?section=data`);
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'Settings', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await expect(page.getByTestId('data-dir')).toHaveText(vendesk.dataDir);
 
   const fresh = await context.newPage();
@@ -107,7 +107,7 @@ test('a link from an earlier run of vendesk is refused with the same clear page 
   await saveScreen(page, 'sign-in-stale-link.png');
   // The printed link, pasted into the same tab (only the #fragment changes), signs it in.
   await page.goto(shell.openUrl);
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 });
 
 test('a link works once: after the tab signs in, the link left in the browser history no longer signs anything in (issue 23, item 14)', async ({ context, vendesk }) => {

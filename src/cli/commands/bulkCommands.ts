@@ -7,7 +7,7 @@ import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import path from 'node:path';
 import { z } from 'zod';
 import { walletCostKobo, walletCostText } from '../../shared/bulkMoney';
-import { BULK_JOB_STATES, type BulkJobView, type BulkKind, type BulkMoney } from '../../shared/contract/bulk';
+import { BULK_JOB_STATES, TEMPLATE_COLUMNS, TEMPLATE_KINDS, type BulkJobView, type BulkKind, type BulkMoney } from '../../shared/contract/bulk';
 import { AppError } from '../../shared/appError';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../../main/app';
@@ -319,6 +319,28 @@ export const bulkExportCommand = command({
   },
 });
 
+export const bulkTemplateCommand = command({
+  path: ['bulk', 'template'],
+  summary: 'A spreadsheet template to fill in: the columns vendesk reads for airtime, data, electricity, cable or contacts, with two example rows',
+  usage: 'vendesk bulk template airtime|data|electricity|cable|contacts --out FILE.xlsx|FILE.csv [--json]',
+  options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx (phone and account columns formatted as text, a sheet of notes) or .csv' }, FORCE_OPTION],
+  output: z.strictObject({ kind: z.enum(TEMPLATE_KINDS), path: z.string(), format: z.enum(['xlsx', 'csv']), columns: z.array(z.string()) }),
+  async run(ctx) {
+    const kind = requirePositional(ctx.args, 0, `Name the kind: vendesk bulk template ${TEMPLATE_KINDS.join('|')} --out FILE`);
+    if (!(TEMPLATE_KINDS as readonly string[]).includes(kind)) throw new UsageError(`The kind must be one of ${TEMPLATE_KINDS.join(', ')}, got "${kind}"`);
+    const out = requireOption(ctx.args, 'out');
+    outTarget(ctx.args, out, `${kind} template.xlsx`);
+    const ext = path.extname(out).toLowerCase();
+    if (ext !== '.xlsx' && ext !== '.csv') throw new UsageError(`--out must end in .xlsx or .csv, got "${out}"`);
+    const format = ext === '.xlsx' ? 'xlsx' : 'csv';
+    const templateKind = kind as (typeof TEMPLATE_KINDS)[number];
+    const written = await ctx.call('bulk.template', { kind: templateKind, format });
+    const file = writeExportTo(written.path, out, ctx.args);
+    const columns = [...TEMPLATE_COLUMNS[templateKind]];
+    return { json: { kind: templateKind, path: file, format, columns }, text: `Wrote the ${kind} template to ${file}: ${columns.join(', ')}, with two example rows to replace.` };
+  },
+});
+
 function capText(kobo: number | null): string {
   return kobo === null ? 'no cap' : formatNaira(kobo);
 }
@@ -366,4 +388,4 @@ export const bulkCapsCommand = command({
   },
 });
 
-export const BULK_COMMANDS = [bulkValidateCommand, bulkSubmitCommand, bulkResumeCommand, bulkStatusCommand, bulkCancelCommand, bulkListCommand, bulkExportCommand, bulkCapsCommand];
+export const BULK_COMMANDS = [bulkValidateCommand, bulkSubmitCommand, bulkResumeCommand, bulkStatusCommand, bulkCancelCommand, bulkListCommand, bulkExportCommand, bulkTemplateCommand, bulkCapsCommand];

@@ -5,8 +5,9 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { reversedDatesMessage, type LogFilter, type LogTotals, type MirrorRow } from '../../shared/contract/logs';
-import { formatNaira } from '../../shared/money';
+import { formatNaira, nairaToKobo } from '../../shared/money';
 import { formatDateTime } from '../../shared/localDates';
+import { textTable } from '../textTable';
 import { faceAndCostText, refundedText } from '../../shared/spendText';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import { UsageError, command, dateRangeOptions, numberOption, requireOption, stringOption, type CliContext, type OptionSpec } from '../cliCommand';
@@ -172,6 +173,15 @@ const catalogShape = z.union([
   z.array(z.strictObject({ id: z.number(), name: z.string(), productCode: z.string(), description: z.string(), minAmount: naira, maxAmount: naira, percentage: z.number() })).describe('electricity'),
 ]);
 
+/** A catalog's Naira amount as the window writes it: `₦1,500.00`. */
+const money = (naira: number) => formatNaira(nairaToKobo(naira));
+
+/** Amounts read down a column: each padded on the left to the widest. */
+function rightAligned(values: string[]): string[] {
+  const width = Math.max(0, ...values.map((v) => v.length));
+  return values.map((v) => v.padStart(width));
+}
+
 export const catalogCommand = command({
   path: ['catalog'],
   summary: 'Show a catalog with the codes a purchase sends',
@@ -191,19 +201,23 @@ export const catalogCommand = command({
     switch (kind) {
       case 'airtime': {
         const items = c.airtime.filter((p) => match(p.network));
-        return { json: items, text: items.map((p) => `${p.network.padEnd(9)} ${p.productCode.padEnd(16)} ₦${p.minAmount}–₦${p.maxAmount}${p.voucherCode ? `  voucher ${p.voucherCode}` : ''}`).join('\n') };
+        const ranges = rightAligned(items.map((p) => `${money(p.minAmount)} – ${money(p.maxAmount)}`));
+        return { json: items, text: textTable(items.map((p, i) => [p.network, p.productCode, ranges[i], p.voucherCode ? `voucher ${p.voucherCode}` : ''])) };
       }
       case 'data': {
         const items = c.data.filter((p) => match(p.network));
-        return { json: items, text: items.map((p) => `${p.network.padEnd(9)} ${p.productCode.padEnd(16)} ₦${p.amount}  ${p.description}`).join('\n') };
+        const amounts = rightAligned(items.map((p) => money(p.amount)));
+        return { json: items, text: textTable(items.map((p, i) => [p.network, p.productCode, amounts[i], p.description])) };
       }
       case 'cable': {
         const items = c.cable.filter((p) => match(p.network));
-        return { json: items, text: items.map((p) => `${p.network.padEnd(9)} ${p.productCode.padEnd(16)} ₦${p.amount}  ${p.description}`).join('\n') };
+        const amounts = rightAligned(items.map((p) => money(p.amount)));
+        return { json: items, text: textTable(items.map((p, i) => [p.network, p.productCode, amounts[i], p.description])) };
       }
       default: {
         const items = c.electricity;
-        return { json: items, text: items.map((p) => `${p.productCode.padEnd(10)} ${p.name.padEnd(40)} ₦${p.minAmount}–₦${p.maxAmount}`).join('\n') };
+        const ranges = rightAligned(items.map((p) => `${money(p.minAmount)} – ${money(p.maxAmount)}`));
+        return { json: items, text: textTable(items.map((p, i) => [p.productCode, p.name, ranges[i]])) };
       }
     }
   },

@@ -12,7 +12,7 @@ import { formatNaira } from '../../shared/money';
 import { faceAndCostText, purchasesText, refundedText } from '../../shared/spendText';
 import { cliText } from '../cliHints';
 import { command, dateOption, dateRangeOptions, numberOption, requireOption, requirePositional, stringOption, UsageError } from '../cliCommand';
-import { isoTime, naira, nairaOrNull } from '../jsonShape';
+import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 
 const toNaira = (kobo: number) => kobo / 100;
@@ -389,4 +389,24 @@ export const spendReportCommand = command({
   },
 });
 
-export const RECONCILE_COMMANDS = [reconcileCommand, reconcileRunsCommand, reconcileItemsCommand, reconcileRequeryCommand, reconcileResolveCommand, spendReportCommand];
+export const sandboxExportCommand = command({
+  path: ['sandbox', 'export'],
+  summary: "The built-in sandbox's log as a vendor export (the service's CSV export format), to try vendesk reconcile with",
+  usage: 'vendesk sandbox export [--out FILE.csv] [--json]',
+  options: [{ name: 'out', kind: 'string', description: 'Write the export here (.csv); without it, it stays in the exports folder' }, FORCE_OPTION],
+  // On a LIVE connection it is refused (not_sandbox): that connection's export comes from the vendor.
+  output: z.union([z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number() }), errorDocument]),
+  async run(ctx) {
+    const out = stringOption(ctx.args, 'out');
+    if (out !== undefined && path.extname(out).toLowerCase() !== '.csv') throw new UsageError(`--out must end in .csv, got "${out}"`);
+    if (out !== undefined) outTarget(ctx.args, out, 'vendor export.csv');
+    const written = await ctx.call('reconcile.sandboxExport', {});
+    const file = out === undefined ? written.path : writeExportTo(written.path, out, ctx.args);
+    return {
+      json: { path: file, rows: written.rows, bytes: written.bytes },
+      text: `Wrote the sandbox's log (${written.rows} transactions) as a vendor export to ${file}.\nReconcile it: vendesk reconcile "${file}"`,
+    };
+  },
+});
+
+export const RECONCILE_COMMANDS = [reconcileCommand, reconcileRunsCommand, reconcileItemsCommand, reconcileRequeryCommand, reconcileResolveCommand, spendReportCommand, sandboxExportCommand];

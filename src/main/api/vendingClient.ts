@@ -275,6 +275,16 @@ export class VendingClient {
     return this.read('logEntries', absoluteUrl, schemas.logPageSchema, {}, options);
   }
 
+  /**
+   * One page of the log in the service's download-ready format (`download=true`; the spec leaves
+   * the format open, the built-in sandbox gives CSV). `at`: the first page's query, or a
+   * `NextPage` URL (requested from this client's own origin, as `logPage`).
+   */
+  logDownloadPage(at: { perPage: number } | string, options: CallOptions = {}): Promise<schemas.LogDownloadPage> {
+    if (typeof at === 'string') return this.read('logEntries', at, schemas.logDownloadPageSchema, {}, options);
+    return this.read('logEntries', '/logEntries', schemas.logDownloadPageSchema, { page: 1, perPage: at.perPage, download: true }, options);
+  }
+
   // ---------------------------------------------------------------- messaging
   // Shapes not shown by the spec: read by meaning (messagingAnswers.ts); null where not said.
 

@@ -167,4 +167,14 @@ function pageObjectSchema<T>(item: z.ZodType<T>) {
 
 export const logPageSchema: z.ZodType<PageObject<LogEntry>> = pageObjectSchema(logEntrySchema);
 
+/** A log page asked for with `download=true`: the page's entries in the service's download-ready text, and the next page's link. */
+export const logDownloadPageSchema = z.object({
+  TotalPages: z.number(),
+  TotalRecords: z.number(),
+  NextPage: z.string().nullish().transform((v) => v ?? ''),
+  Download: z.string(),
+});
+
+export type LogDownloadPage = z.infer<typeof logDownloadPageSchema>;
+
 // The messaging answers (shapes the spec does not show) are read by meaning: messagingAnswers.ts.

@@ -390,7 +390,7 @@ export class BulkService {
 
   invalidRows(jobId: string, offset: number, limit: number) {
     this.access.requireJob(jobId);
-    return { total: this.store.invalidRowCount(jobId), rows: this.store.invalidRows(jobId, offset, limit) };
+    return { total: this.store.invalidRowCount(jobId), rows: this.store.invalidRows(jobId, offset, limit).map(({ row, field, message }) => ({ row, field, message })) };
   }
 
   exportResults(jobId: string, format: 'xlsx' | 'csv') {

@@ -7,11 +7,11 @@ import type { BulkSettingsView, BulkValidation } from '../../shared/contract/bul
 import type { FileRef } from '../../shared/contract/files';
 import type { App } from '../app';
 import { fileRefName, resolveFileRef } from '../files';
-import { missingFields } from '../imports';
+import { missingFields, textFromCell, type ColumnMapping, type SheetRow, type SheetTable } from '../imports';
 import { createVendingCatalogs } from '../purchases';
 import type { BulkJobKind } from './jobStates';
 import { isVendingKind } from './jobStates';
-import type { JobStore } from './jobStore';
+import type { InvalidRowRecord, JobStore } from './jobStore';
 import { chooseMapping, itemsFromValidation, readSheet, recentLog, recentLookupFor, rowWarningsNote, validate, type Catalogs } from './prepareJob';
 import { checkAccountsWithService } from './vendingItems';
 
@@ -40,7 +40,7 @@ export async function catalogsFor(app: App, kind: BulkJobKind): Promise<Catalogs
 /** Checks every row of a file without creating a job. */
 export async function validateFile(app: App, store: JobStore, input: FileCheckInput): Promise<BulkValidation> {
   const path = resolveFileRef(app, input.file);
-  const { table } = await readSheet(path, input.sheet);
+  const { table } = await readSheet(path, input.sheet, input.kind);
   const { mapping } = chooseMapping(app.settings, input.kind, table.headers, input.mapping);
   const log = await recentLog(app.client(), input.kind);
   const result = validate(table, mapping, input.kind, await catalogsFor(app, input.kind), recentLookupFor(store, app.connection.profileId, input.kind, null, log.entries));
@@ -55,6 +55,22 @@ export async function validateFile(app: App, store: JobStore, input: FileCheckIn
   };
 }
 
+/**
+ * The invalid rows to keep, each with the phone and name its row of the file gave (as written),
+ * so the results workbook says whose row was not bought.
+ */
+function invalidRowRecords(errors: readonly { row: number; field: string; message: string }[], table: SheetTable, mapping: ColumnMapping): InvalidRowRecord[] {
+  const wanted = new Set(errors.map((e) => e.row));
+  const people = new Map<number, { phone: string | null; name: string | null }>();
+  const cell = (r: SheetRow, column: number | null) => {
+    if (column === null) return null;
+    const text = textFromCell(r.cells[column] ?? null).trim();
+    return text === '' ? null : text;
+  };
+  for (const r of table.rows) if (wanted.has(r.row)) people.set(r.row, { phone: cell(r, mapping.phone), name: cell(r, mapping.name) });
+  return errors.map((e) => ({ row: e.row, field: e.field, message: e.message, ...(people.get(e.row) ?? { phone: null, name: null }) }));
+}
+
 /** Reads and validates a file into a draft job (replacing the draft it was read into before, if any). */
 export async function prepareDraft(app: App, store: JobStore, input: PrepareInput, settings: BulkSettingsView, signal?: AbortSignal): Promise<{ jobId: string; sheetNames: string[]; remembered: boolean }> {
   const path = resolveFileRef(app, input.file);
@@ -62,6 +78,7 @@ export async function prepareDraft(app: App, store: JobStore, input: PrepareInpu
   const { table, sheetNames } = await readSheet(
     path,
     input.sheet,
+    input.kind,
     (rows) => app.events.emit('import.progress', { importId: fileName, done: rows, total: null, message: `Reading ${fileName}` }),
     signal,
   );
@@ -77,6 +94,7 @@ export async function prepareDraft(app: App, store: JobStore, input: PrepareInpu
   // The raw rows are not needed once validated: let them go before the items are written, so
   // the 200,000-row file is not in memory three times over.
   const rowsTotal = result ? result.counts.rows : table.rows.length;
+  const invalid = result ? invalidRowRecords(result.errors, table, choice.mapping) : [];
   table.rows = [];
   // Cancelled while the file was checked: nothing is written (the draft it replaces is kept).
   signal?.throwIfAborted();
@@ -101,7 +119,7 @@ export async function prepareDraft(app: App, store: JobStore, input: PrepareInpu
       concurrency: settings.concurrency,
     },
     result ? itemsFromValidation(result, input.keepDuplicates, accounts?.names) : [],
-    result ? result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })) : [],
+    invalid,
   );
   const problem = [log.problem, accountsNote, result ? rowWarningsNote(result) : null].filter(Boolean).join(' ');
   if (problem) store.setJobState(jobId, 'draft', problem);

@@ -11,7 +11,7 @@ import { addMoney } from '../../shared/bulkMoney';
 import type { ExportedFile } from '../../shared/contract/files';
 import type { App } from '../app';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
-import { exportFileName, exportsDir } from '../files';
+import { exportPath } from '../files';
 import type { ItemRow, JobRow, JobStore, StateFigures } from './jobStore';
 import { isVendingKind, type BulkJobKind, type ItemState } from './jobStates';
 
@@ -84,9 +84,17 @@ function* allItems(store: JobStore, jobId: string): Generator<ItemRow> {
   }
 }
 
+/** A row of the file that was not valid, with the phone and name it gave (as written; '' when not known). */
+interface InvalidRow {
+  row: number;
+  reason: string;
+  phone: string;
+  name: string;
+}
+
 /** Every invalid row of a job in row order, its issues joined. */
-function* allInvalidRows(store: JobStore, jobId: string): Generator<{ row: number; reason: string }> {
-  let current: { row: number; reasons: string[] } | null = null;
+function* allInvalidRows(store: JobStore, jobId: string): Generator<InvalidRow> {
+  let current: { row: number; reasons: string[]; phone: string; name: string } | null = null;
   for (let offset = 0; ; offset += PAGE) {
     const issues = store.invalidRows(jobId, offset, PAGE);
     for (const issue of issues) {
@@ -94,16 +102,16 @@ function* allInvalidRows(store: JobStore, jobId: string): Generator<{ row: numbe
         current.reasons.push(issue.message);
         continue;
       }
-      if (current) yield { row: current.row, reason: current.reasons.join('; ') };
-      current = { row: issue.row, reasons: [issue.message] };
+      if (current) yield { row: current.row, reason: current.reasons.join('; '), phone: current.phone, name: current.name };
+      current = { row: issue.row, reasons: [issue.message], phone: issue.phone ?? '', name: issue.name ?? '' };
     }
     if (issues.length < PAGE) break;
   }
-  if (current) yield { row: current.row, reason: current.reasons.join('; ') };
+  if (current) yield { row: current.row, reason: current.reasons.join('; '), phone: current.phone, name: current.name };
 }
 
 /** The items and the invalid rows of a job merged in file order (both come sorted by row). */
-function* fileRows(store: JobStore, jobId: string): Generator<{ item: ItemRow } | { invalid: { row: number; reason: string } }> {
+function* fileRows(store: JobStore, jobId: string): Generator<{ item: ItemRow } | { invalid: InvalidRow }> {
   const invalid = allInvalidRows(store, jobId);
   let next = invalid.next();
   for (const item of allItems(store, jobId)) {
@@ -127,7 +135,7 @@ function itemReason(i: ItemRow): string {
 function* vendingRows(store: JobStore, jobId: string, kind: 'electricity' | 'cable'): Generator<unknown[]> {
   for (const r of fileRows(store, jobId)) {
     if ('invalid' in r) {
-      yield [r.invalid.row, '', '', '', '', '', '', null, null, INVALID_LABEL, '', '', '', r.invalid.reason, '', '', null];
+      yield [r.invalid.row, '', '', '', r.invalid.phone, r.invalid.name, '', null, null, INVALID_LABEL, '', '', '', r.invalid.reason, '', '', null];
       continue;
     }
     const i = r.item;
@@ -158,7 +166,7 @@ const KIND_LABEL: Record<BulkJobKind, string> = { airtime: 'Airtime', data: 'Dat
 function* itemRows(store: JobStore, jobId: string): Generator<unknown[]> {
   for (const r of fileRows(store, jobId)) {
     if ('invalid' in r) {
-      yield [r.invalid.row, '', '', '', '', '', null, null, INVALID_LABEL, '', r.invalid.reason, '', null, null];
+      yield [r.invalid.row, r.invalid.phone, r.invalid.name, '', '', '', null, null, INVALID_LABEL, '', r.invalid.reason, '', null, null];
       continue;
     }
     const i = r.item;
@@ -188,6 +196,8 @@ const SUMMARY_COLUMNS: ExportColumn[] = [
   { header: 'Face value', kind: 'naira' },
   { header: 'Wallet cost', kind: 'naira' },
   { header: 'Wallet cost known for (items)', kind: 'integer' },
+  /** When the job was confirmed and finished: real date-times, not text. */
+  { header: 'When', kind: 'datetime' },
 ];
 
 /** A summary line of money: the wallet cost is left empty while no item's cost is known, never 0. */
@@ -213,8 +223,8 @@ function summaryRows(job: JobRow, view: BulkJobView, figures: Record<ItemState, 
     ['Connection', job.connection_kind.toUpperCase()],
     ['Job id', job.id],
     ['Job state', job.state],
-    ['Confirmed at', job.confirmed_at ?? ''],
-    ['Finished at', job.finished_at ?? ''],
+    ['Confirmed at', '', null, null, null, null, job.confirmed_at],
+    ['Finished at', '', null, null, null, null, job.finished_at],
     countLine('Rows in the file', job.rows_total),
     countLine('Invalid rows (not bought)', job.invalid_count),
     countLine('Items to buy', view.items, view.totalKobo),
@@ -233,7 +243,7 @@ function summaryRows(job: JobRow, view: BulkJobView, figures: Record<ItemState, 
 
 export async function exportJobResults(app: App, store: JobStore, job: JobRow, view: BulkJobView, format: 'xlsx' | 'csv'): Promise<ExportedFile> {
   const base = `Bulk ${job.kind} results ${path.parse(job.file_name).name}`;
-  const file = path.join(exportsDir(app), exportFileName(base, format));
+  const file = exportPath(app, base, format);
   const vending = isVendingKind(job.kind) ? job.kind : null;
   const columns = vending ? vendingColumns(vending) : ITEM_COLUMNS;
   const items = () => (vending ? vendingRows(store, job.id, vending) : itemRows(store, job.id));

@@ -16,7 +16,7 @@
  * (`BulkService.checkAgain`).
  */
 import { readOutcomes, settleUncertainItem, type OutcomeClient } from './itemOutcomes';
-import { isVendingKind, settledMessage } from './jobStates';
+import { isVendingKind, nothingLeftToSend, settledMessage } from './jobStates';
 import type { JobRow, JobStore } from './jobStore';
 import { itemFromPurchase } from './vendingItems';
 
@@ -53,19 +53,23 @@ export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { co
     const costless = store.items(job.id, { states: ['pending', 'success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference);
     if (costless.length > 0) changed += await readOutcomes(deps.client(), store, job, costless, deps.now, { settle: false });
   }
-  if (changed > 0) settleJobState(store, job.id);
+  if (changed > 0 || job.state === 'paused') changed += settleJobState(store, job.id);
   return changed;
 }
 
 /**
  * After items changed outside a run: the message of a finished or cancelled job says what is
- * still open (its finish time is kept); a job left needing attention for items now settled is
- * finished.
+ * still open (its finish time is kept); a job left needing attention for items now settled, or
+ * paused with nothing left to send, is finished. Returns 1 when the job's state changed.
  */
-export function settleJobState(store: JobStore, jobId: string): void {
+export function settleJobState(store: JobStore, jobId: string): number {
   const current = store.job(jobId);
-  if (!current) return;
+  if (!current) return 0;
   const c = store.counts(jobId);
   if (current.state === 'cancelled' || current.state === 'completed') store.setJobMessage(jobId, settledMessage(current.state, c));
-  else if (current.state === 'needs_attention' && c.uncertain + c.sending === 0) store.setJobState(jobId, 'completed', settledMessage('completed', c));
+  else if ((current.state === 'needs_attention' && c.uncertain + c.sending === 0) || (current.state === 'paused' && nothingLeftToSend(c))) {
+    store.setJobState(jobId, 'completed', settledMessage('completed', c));
+    return 1;
+  }
+  return 0;
 }

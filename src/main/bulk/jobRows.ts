@@ -143,4 +143,7 @@ export interface InvalidRowRecord {
   row: number;
   field: string;
   message: string;
+  /** The row's phone and name as the file wrote them (null: no such column, or prepared before they were kept). */
+  phone?: string | null;
+  name?: string | null;
 }

@@ -25,7 +25,7 @@ import { AirtimeDataSending } from './airtimeDataSending';
 import { type Invalidate, jobFinished } from './jobEvents';
 import { startOfLocalDay, type BulkSettings } from './bulkSettings';
 import { itemKey, type ItemRow, type JobRow, type JobStore } from './jobStore';
-import { isVendingKind, settledMessage, type ItemCounts, type JobState } from './jobStates';
+import { isVendingKind, nothingLeftToSend, settledMessage, type ItemCounts, type JobState } from './jobStates';
 import { DEFAULT_TIMING, type PurchaseClient, type RunContext, type RunnerTiming, type SendStrategy } from './runContext';
 import { SendPolicy } from './sendPolicy';
 import type { VendingBuyer } from './vendingItems';
@@ -192,9 +192,12 @@ export class JobRunner {
 
   private finish(): JobState {
     const { store } = this.deps;
+    // A pause with nothing left to send (every row was sent, none is being checked) has nothing
+    // to resume: the job completes and its accepted items are followed like any finished job's.
+    const paused = (this.stop === 'pause' || Boolean(this.pauseReason)) && !nothingLeftToSend(store.counts(this.jobId));
     // Accepted items the log has not settled yet: they are pending at the service (a paused
     // job keeps them accepted; resuming reads their outcome).
-    const accepted = this.stop === 'pause' || this.pauseReason ? [] : store.items(this.jobId, { states: ['accepted'] });
+    const accepted = paused ? [] : store.items(this.jobId, { states: ['accepted'] });
     if (accepted.length > 0) {
       store.transition(this.jobId, accepted.map((i) => i.seq), 'pending', { reason: 'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).' }, ['accepted']);
     }
@@ -204,7 +207,7 @@ export class JobRunner {
     if (this.stop === 'cancel') {
       state = 'cancelled';
       message = settledMessage('cancelled', counts);
-    } else if (this.stop === 'pause' || this.pauseReason) {
+    } else if (paused) {
       state = 'paused';
       message = this.pauseReason ?? 'Paused: resume to send the remaining items.';
     } else if (counts.uncertain > 0) {

@@ -56,3 +56,11 @@ export function settledMessage(state: 'completed' | 'cancelled', c: ItemCounts):
   if (state === 'cancelled' && maybe > 0) parts.push(`${maybe} item(s) may have been bought: vendesk checks them against the service log and never sends them again.`);
   return parts.length > 0 ? parts.join(' ') : null;
 }
+
+/**
+ * Every row was sent and none may be in flight or unsettled: a paused job in this state has
+ * nothing a Resume would send, so it is finished (its accepted items are followed up).
+ */
+export function nothingLeftToSend(c: ItemCounts): boolean {
+  return c.queued + c.held + c.sending + c.uncertain === 0;
+}

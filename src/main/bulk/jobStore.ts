@@ -47,7 +47,7 @@ export class JobStore {
         description, amount_kobo, name, note, given_network, prefix_network, duplicate_of, state, updated_at, account, vend_type, account_name)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertInvalid = this.stmt('INSERT INTO bulk_invalid_rows (job_id, row_number, field, message) VALUES (?, ?, ?, ?)');
+    const insertInvalid = this.stmt('INSERT INTO bulk_invalid_rows (job_id, row_number, field, message, phone, name) VALUES (?, ?, ?, ?, ?, ?)');
     const invalidRows = new Set(invalid.map((i) => i.row)).size;
     this.db.transaction(() => {
       insertJob.run(
@@ -63,7 +63,7 @@ export class JobStore {
           it.account ?? null, it.vendType ?? null, it.accountName ?? null,
         );
       }
-      for (const r of invalid) insertInvalid.run(id, r.row, r.field, r.message);
+      for (const r of invalid) insertInvalid.run(id, r.row, r.field, r.message, r.phone ?? null, r.name ?? null);
     })();
     return id;
   }
@@ -262,7 +262,7 @@ export class JobStore {
   }
 
   invalidRows(jobId: string, offset: number, limit: number): InvalidRowRecord[] {
-    return this.stmt('SELECT row_number AS row, field, message FROM bulk_invalid_rows WHERE job_id = ? ORDER BY row_number, rowid LIMIT ? OFFSET ?')
+    return this.stmt('SELECT row_number AS row, field, message, phone, name FROM bulk_invalid_rows WHERE job_id = ? ORDER BY row_number, rowid LIMIT ? OFFSET ?')
       .all(jobId, limit, offset) as InvalidRowRecord[];
   }
 

@@ -15,6 +15,8 @@ import {
   headersKey,
   ImportError,
   inspectSpreadsheet,
+  noHeaderForKind,
+  readFirstTable,
   readSpreadsheet,
   validateBulkRows,
   type ColumnMapping,
@@ -51,27 +53,17 @@ export function importFailure(error: unknown): never {
   throw error;
 }
 
-export async function readSheet(path: string, sheet: string | undefined, onProgress?: (rows: number) => void, signal?: AbortSignal): Promise<{ table: SheetTable; sheetNames: string[] }> {
+export async function readSheet(path: string, sheet: string | undefined, kind: BulkJobKind, onProgress?: (rows: number) => void, signal?: AbortSignal): Promise<{ table: SheetTable; sheetNames: string[] }> {
   try {
     const info = await inspectSpreadsheet(path);
     if (sheet !== undefined && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
       throw new AppError('no_sheet', `The workbook has no sheet called "${excerpt(sheet)}".`, `Choose one of: ${quotedList(info.sheetNames)}.`);
     }
-    try {
-      const table = await readSpreadsheet(path, { sheet, onProgress, signal });
-      return { table, sheetNames: info.sheetNames };
-    } catch (error) {
-      // No sheet named and the first holds no table (a notes or cover sheet): the first sheet after it that holds one is read.
-      const noTable = error instanceof ImportError && (error.code === 'no_header' || error.code === 'empty');
-      if (sheet !== undefined || info.format !== 'xlsx' || !noTable) throw error;
-      for (const other of info.sheetNames.slice(1)) {
-        const table = await readSpreadsheet(path, { sheet: other, onProgress, signal }).catch((e: unknown) => (e instanceof ImportError && (e.code === 'no_header' || e.code === 'empty') ? null : Promise.reject(e)));
-        if (table) return { table, sheetNames: info.sheetNames };
-      }
-      throw error;
-    }
+    // No sheet named: the first that holds a table (a workbook may open on a notes or cover sheet).
+    const table = sheet !== undefined ? await readSpreadsheet(path, { sheet, onProgress, signal }) : await readFirstTable(path, info.sheetNames, { onProgress, signal });
+    return { table, sheetNames: info.sheetNames };
   } catch (error) {
-    return importFailure(error);
+    return importFailure(noHeaderForKind(error, kind));
   }
 }
 

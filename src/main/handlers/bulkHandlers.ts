@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { bulkOperations } from '../../shared/contract/bulk';
-import { inspectSpreadsheet } from '../imports';
-import { fileRefName, resolveFileRef } from '../files';
+import { firstSheetWithTable, inspectSpreadsheet, TEMPLATES, writeTemplate } from '../imports';
+import { exportPath, fileRefName, resolveFileRef } from '../files';
 import { createBulkService } from '../bulk/bulkService';
 import { importFailure } from '../bulk/prepareJob';
 import { auditBulkCaps } from '../team/teamAuditHooks';
@@ -8,13 +10,19 @@ import type { HandlersOf } from './handlerTypes';
 
 export const bulkHandlers: HandlersOf<typeof bulkOperations> = {
   'bulk.inspect': async (input, app) => {
-    const path = resolveFileRef(app, input.file);
+    const file = resolveFileRef(app, input.file);
     try {
-      const info = await inspectSpreadsheet(path);
-      return { fileName: fileRefName(input.file), format: info.format, sheetNames: info.sheetNames };
+      const info = await inspectSpreadsheet(file);
+      const dataSheet = info.format === 'xlsx' ? await firstSheetWithTable(file, info.sheetNames) : null;
+      return { fileName: fileRefName(input.file), format: info.format, sheetNames: info.sheetNames, dataSheet };
     } catch (error) {
       return importFailure(error);
     }
+  },
+  'bulk.template': async (input, app) => {
+    const file = exportPath(app, `vendesk ${input.kind} template`, input.format);
+    await writeTemplate(input.kind, input.format, file);
+    return { fileName: path.basename(file), path: file, bytes: fs.statSync(file).size, rows: TEMPLATES[input.kind].rows.length };
   },
   'bulk.validate': (input, app) => app.service(createBulkService).validateOnly(input),
   'bulk.prepare': (input, app, call) => app.service(createBulkService).prepare(input, { signal: call.signal }),

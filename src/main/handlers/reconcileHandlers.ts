@@ -1,6 +1,7 @@
 import { CATEGORY_SHORT_LABELS, reconcileOperations } from '../../shared/contract/reconcile';
 import type { App } from '../app';
 import { exportPath } from '../files';
+import { writeSandboxVendorExport } from '../reconcile/sandboxVendorExport';
 import { createReconcileRunner } from '../reconcile/reconcileService';
 import { itemsPage, listRuns, requireRunOf, resolveItems, runView } from '../reconcile/reconcileRunStore';
 import { requeryPendingItems } from '../reconcile/requeryPendingItems';
@@ -35,6 +36,7 @@ export const reconcileHandlers: HandlersOf<typeof reconcileOperations> = {
     const file = exportPath(app, `Reconciliation ${run.parameters.from} to ${run.parameters.to}`, 'xlsx');
     return exported(file, await writeReconcileWorkbook(app.db, input.runId, file));
   },
+  'reconcile.sandboxExport': (_input, app, call) => writeSandboxVendorExport(app, call.signal),
   'reconcile.exportCsv': async (input, app) => {
     const run = runView(app.db, ownRun(app, input.runId));
     const file = exportPath(app, `Reconciliation ${run.parameters.from} to ${run.parameters.to} ${CATEGORY_SHORT_LABELS[input.category]}`, 'csv');

@@ -1,7 +1,8 @@
 /** The spreadsheet importer every part of vendesk uses (bulk purchases, contacts, vendor logs). */
 export { ImportError, isImportError, DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, type ImportErrorCode } from './importError';
 export { inspectSpreadsheet, type SpreadsheetFormat, type SpreadsheetInfo } from './inspectSpreadsheet';
-export { readSpreadsheet } from './readSpreadsheet';
+export { readSpreadsheet, firstSheetWithTable, readFirstTable } from './readSpreadsheet';
+export { TEMPLATES, TEMPLATE_KINDS, writeTemplate, noHeaderForKind, type TemplateKind } from './templates';
 export type { CellValue, SheetRow, SheetTable, ReadSpreadsheetOptions } from './sheetTable';
 export { detectEncoding, type TextEncodingName } from './detectEncoding';
 export { detectDelimiter, type CsvDelimiter } from './readCsv';

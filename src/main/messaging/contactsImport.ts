@@ -10,7 +10,7 @@ import type { FileRef } from '../../shared/contract/files';
 import { AppError } from '../../shared/appError';
 import type { App } from '../app';
 import { fileRefName, releaseUpload, resolveFileRef } from '../files';
-import { detectMapping, inspectSpreadsheet, isImportError, readSpreadsheet, validateContactRows, type ContactRow, type ContactValidation } from '../imports';
+import { detectMapping, inspectSpreadsheet, readFirstTable, isImportError, noHeaderForKind, readSpreadsheet, validateContactRows, type ContactRow, type ContactValidation } from '../imports';
 import { createMessagingService, serviceKeyOf, type MessagingService } from './messagingService';
 
 /** Contacts per /createContact request: small enough to show progress, large enough to be quick. */
@@ -44,7 +44,8 @@ export class ContactsImporter {
       if (sheet && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
         throw new AppError('import_no_sheet', `The workbook has no sheet called "${excerpt(sheet)}" (it has ${quotedList(info.sheetNames)}).`, 'Choose one of its sheets.');
       }
-      const table = await readSpreadsheet(path, { sheet, signal, onProgress: onRows });
+      // No sheet named: the first that holds a table (a workbook may open on a notes sheet).
+      const table = sheet ? await readSpreadsheet(path, { sheet, signal, onProgress: onRows }) : await readFirstTable(path, info.sheetNames, { signal, onProgress: onRows });
       const mapping = detectMapping(table.headers, 'contacts');
       const validation = validateContactRows(table, mapping);
       const header = (i: number | null) => (i === null ? null : (table.headers[i] ?? null));
@@ -61,7 +62,7 @@ export class ContactsImporter {
         validation,
       };
     } catch (error) {
-      return importFailure(error);
+      return importFailure(noHeaderForKind(error, 'contacts'));
     }
   }
 

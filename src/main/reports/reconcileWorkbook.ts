@@ -18,6 +18,8 @@ export const SUMMARY_COLUMNS: ExportColumn[] = [
   { header: 'Count', kind: 'integer', width: 12 },
   { header: 'Amount (₦)', kind: 'naira', width: 20 },
   { header: 'Value', kind: 'text', width: 70 },
+  /** When the run was made and when the wallet readings were taken: real date-times, not text. */
+  { header: 'When (UTC)', kind: 'datetime', width: 22 },
 ];
 
 /** The columns of an items sheet and what each holds. */
@@ -58,7 +60,7 @@ export function summaryRows(run: ReconcileRunView): unknown[][] {
   const inp = run.inputs;
   const rows: unknown[][] = [
     ['Run', 'Run id', null, null, run.id],
-    ['Run', 'Made at (UTC)', null, null, run.createdAt],
+    ['Run', 'Made at', null, null, null, run.createdAt],
     ['Parameters', 'From', null, null, p.from],
     ['Parameters', 'To (inclusive)', null, null, p.to],
     ['Parameters', 'Phone + amount + time window (minutes)', p.matchWindowMinutes, null, null],
@@ -89,8 +91,8 @@ export function summaryRows(run: ReconcileRunView): unknown[][] {
   const rf = run.rollForward;
   if (rf?.available) {
     for (const l of rollForwardLines(rf)) {
-      const note = l.label === 'Unexplained difference' ? (rf.unexplainedKobo === 0 ? 'none' : UNEXPLAINED_MEANING) : l.at;
-      rows.push(['Wallet roll-forward', l.label, null, l.kobo, note]);
+      const note = l.label === 'Unexplained difference' ? (rf.unexplainedKobo === 0 ? 'none' : UNEXPLAINED_MEANING) : null;
+      rows.push(['Wallet roll-forward', l.label, null, l.kobo, note, l.at]);
     }
     if (rf.placedByBalance > 0) rows.push(['Wallet roll-forward', 'Placed by the balance', rf.placedByBalance, null, 'movements in the same second as a balance reading, placed the way the balances agree']);
   } else {

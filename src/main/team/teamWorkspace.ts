@@ -22,7 +22,7 @@ import type {
   TeamStatusView,
 } from '../../shared/contract/team';
 import type { App } from '../app';
-import { exportFileName, exportsDir } from '../files';
+import { exportPath } from '../files';
 import { exportAuditTrail, verifyTrailAndState, type TrailVerification } from './auditTrail';
 import { flushTeamAudit, queuedTeamAuditRows } from './teamAuditOutbox';
 import { teamError, type TeamCall } from './teamErrors';
@@ -371,8 +371,8 @@ export class TeamWorkspace {
 
   async exportAudit(range: { from?: string; to?: string }): Promise<AuditExportView> {
     await flushTeamAudit(this.app);
-    const fileName = exportFileName('Audit trail', 'xlsx');
-    const file = path.join(exportsDir(this.app), fileName);
+    const file = exportPath(this.app, 'Audit trail', 'xlsx');
+    const fileName = path.basename(file);
     const to = range.to ? new Date(lagosDayEndMs(range.to)) : undefined;
     const result = await this.withClient((client) => exportAuditTrail(client, file, { from: range.from ? dayStart(range.from) : undefined, to }));
     return { fileName, path: file, bytes: result.bytes, rows: result.rows, verification: verifyView(result.verification) };

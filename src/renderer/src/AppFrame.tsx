@@ -1,4 +1,4 @@
-import { ActionIcon, AppShell, Burger, Group, NavLink, ScrollArea, Text, Title, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, AppShell, Burger, Group, NavLink, ScrollArea, Text, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppInfo, ConnectionCheck } from '../../shared/contract/app';
@@ -93,9 +93,10 @@ export function AppFrame() {
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
               <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Open navigation" />
-              <Title order={3} style={{ letterSpacing: '-0.02em' }}>
+              {/* The name of the app, not a heading: each page's title is its one level-one heading. */}
+              <Text fw={700} fz="h3" style={{ letterSpacing: '-0.02em' }}>
                 vendesk
-              </Title>
+              </Text>
             </Group>
             <Group gap="md" wrap="nowrap">
               <AutoSyncStatus />

@@ -24,7 +24,7 @@ function SignInNeeded({ stale }: { stale: boolean }) {
   }, []);
   const example = sessionLink(window.location.origin, '…');
   return (
-    <Container size={640} py={80}>
+    <Container component="main" size={640} py={80}>
       <Paper withBorder radius="md" p="xl">
         <Stack gap="md">
           <Text fw={700} c="dimmed" size="sm" style={{ letterSpacing: '-0.02em' }}>

@@ -206,6 +206,18 @@ export interface BulkSettingsView {
 }
 
 const jobId = z.string().uuid('Not a job id');
+/** The kinds of spreadsheet vendesk gives a template for. */
+export const TEMPLATE_KINDS = ['airtime', 'data', 'electricity', 'cable', 'contacts'] as const;
+
+/** The header row of each kind's template: the column names vendesk reads for it. */
+export const TEMPLATE_COLUMNS: Record<(typeof TEMPLATE_KINDS)[number], readonly string[]> = {
+  airtime: ['Phone', 'Amount', 'Network', 'Name', 'Reference'],
+  data: ['Phone', 'Product Code', 'Name', 'Reference'],
+  electricity: ['Meter Number', 'Disco', 'Meter Type', 'Amount', 'Phone', 'Name', 'Reference'],
+  cable: ['Smartcard Number', 'Provider', 'Bouquet Code', 'Phone', 'Name', 'Reference'],
+  contacts: ['Name', 'Phone'],
+};
+
 const kind = z.enum(['airtime', 'data', 'electricity', 'cable'], { message: 'kind must be airtime, data, electricity or cable' });
 const seqs = z.array(z.number().int().positive()).min(1, 'Choose at least one row');
 const mapping = z.record(z.string(), z.number().int().min(0).nullable());
@@ -213,7 +225,16 @@ const page = { offset: z.number().int().min(0).default(0), limit: z.number().int
 const koboCap = z.number().int().positive('A cap must be more than ₦0').nullable();
 
 export const bulkOperations = {
-  'bulk.inspect': op(z.object({ file: fileRefSchema }), 'The sheets of a spreadsheet before it is read').returns<{ fileName: string; format: 'csv' | 'xlsx'; sheetNames: string[] }>(),
+  'bulk.inspect': op(z.object({ file: fileRefSchema }), 'The sheets of a spreadsheet before it is read')
+    /** `dataSheet`: the first sheet with a header row (what is read when no sheet is named); null for a CSV or when none has one. */
+    .returns<{ fileName: string; format: 'csv' | 'xlsx'; sheetNames: string[]; dataSheet: string | null }>(),
+  'bulk.template': op(
+    z.object({
+      kind: z.enum(TEMPLATE_KINDS, { message: 'kind must be airtime, data, electricity, cable or contacts' }),
+      format: z.enum(['xlsx', 'csv']).default('xlsx'),
+    }),
+    'A spreadsheet template for a kind of bulk job (or a contacts import): its columns and two example rows',
+  ).returns<ExportedFile>(),
   'bulk.validate': op(
     z.object({ file: fileRefSchema, kind, sheet: z.string().optional(), mapping: mapping.optional() }),
     'Check every row of a spreadsheet without creating a job',

@@ -272,6 +272,10 @@ export const reconcileOperations = {
   }).returns<RequeryPendingSummary>(),
   'reconcile.exportWorkbook': op(z.object({ runId }), 'The run as an Excel workbook: Summary, then one sheet per non-empty category').returns<ExportedFile>(),
   'reconcile.exportCsv': op(z.object({ runId, category }), "One category's items as CSV").returns<ExportedFile>(),
+  'reconcile.sandboxExport': op(
+    z.object({}),
+    "The built-in sandbox's whole log in the service's export format (CSV), to try Reconcile with; refused on a LIVE connection",
+  ).returns<ExportedFile>(),
 } as const;
 
 /** One line of the wallet roll-forward, as the screen and the workbook show it. */

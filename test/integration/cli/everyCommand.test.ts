@@ -92,6 +92,10 @@ const SCENARIOS: Record<string, Scenario[]> = {
     { args: (r) => ['bulk', 'export', f.jobId, '--out', path.join(peer.dir, `results ${r}.xlsx`)], exit: 0 },
     { args: (r) => ['bulk', 'export', f.jobId, '--out', path.join(peer.dir, `results ${r}.csv`)], exit: 0 },
   ],
+  'bulk template': [
+    { args: (r) => ['bulk', 'template', 'data', '--out', path.join(peer.dir, `data template ${r}.xlsx`)], exit: 0 },
+    { args: (r) => ['bulk', 'template', 'contacts', '--out', path.join(peer.dir, `contacts template ${r}.csv`)], exit: 0 },
+  ],
   // Before this folder joins the team: refused with team_not_joined (test/integration/team/teamAdopt.test.ts runs one).
   'bulk adopt': [{ args: () => ['bulk', 'adopt', '0b6f2c1e-5d4a-4f3b-9c2d-1e0f9a8b7c6d'], exit: 1 }],
   'bulk caps': [
@@ -121,6 +125,8 @@ const SCENARIOS: Record<string, Scenario[]> = {
   ],
   'reconcile requery': [{ args: () => ['reconcile', 'requery', f.runId], exit: 0 }],
   'reconcile resolve': [{ args: () => ['reconcile', 'resolve', f.runId, f.exceptionSeq, '--note', 'vendor confirmed by email'], exit: 0 }],
+  // --base-url is a LIVE connection: its export comes from the vendor (test/integration/reconcile/sandboxExport.test.ts runs the sandbox's).
+  'sandbox export': [{ args: () => ['sandbox', 'export'], exit: 1 }],
   'report spend': [{ args: (r) => ['report', 'spend', '--from', f.today, '--to', f.today, '--out', path.join(peer.dir, `spend ${r}.xlsx`)], exit: 0 }],
   sync: [{ args: () => ['sync'], exit: 0 }],
   logs: [{ args: () => ['logs', '--limit', '5'], exit: 0 }],

@@ -34,6 +34,9 @@ const USAGE_MISTAKES: { args: string[]; says: string; then?: string }[] = [
   { args: ['bulk', 'status'], says: 'Name the job: vendesk bulk … JOB_ID' },
   { args: ['bulk', 'export', JOB, '--out', 'results.pdf'], says: '--out must end in .xlsx or .csv, got "results.pdf"' },
   { args: ['bulk', 'export', JOB], says: '--out is required' },
+  { args: ['bulk', 'template', 'vouchers', '--out', 'x.xlsx'], says: 'The kind must be one of airtime, data, electricity, cable, contacts, got "vouchers"' },
+  { args: ['bulk', 'template', 'data', '--out', 'template.pdf'], says: '--out must end in .xlsx or .csv, got "template.pdf"' },
+  { args: ['sandbox', 'export', '--out', 'export.xlsx'], says: '--out must end in .csv, got "export.xlsx"' },
   { args: ['bulk', 'caps', '--per-job', 'lots'], says: '--per-job "lots" is not an amount vendesk reads. That is not an amount. Type the amount in Naira, like 5000, 5,000, 5,000.50 or ₦5,000, or off for no cap.' },
   { args: ['bulk', 'submit', 'staff.csv', '--kind', 'airtime'], says: 'Add --yes to confirm: this spends money from the wallet.' },
   { args: ['purchases', '--kind', 'tv'], says: '--kind must be electricity, cable, airtime or data, got "tv"' },
@@ -51,7 +54,7 @@ const USAGE_MISTAKES: { args: string[]; says: string; then?: string }[] = [
   { args: ['completion', 'fish'], says: 'vendesk completes commands in bash and zsh, not "fish": vendesk completion bash|zsh' },
   { args: ['completion'], says: 'Name the shell: vendesk completion bash|zsh' },
   { args: ['catalog', 'tv'], says: 'Name the catalog: vendesk catalog airtime|data|cable|electricity' },
-  { args: ['bulk'], says: "'vendesk bulk' needs one of its commands: validate, submit, resume, status, cancel, list, export, caps, adopt.", then: "Run 'vendesk bulk --help' for what each does." },
+  { args: ['bulk'], says: "'vendesk bulk' needs one of its commands: validate, submit, resume, status, cancel, list, export, template, caps, adopt.", then: "Run 'vendesk bulk --help' for what each does." },
 ];
 
 let peer: CliPeer;

@@ -28,7 +28,7 @@ describe('the app contract', () => {
       'pending.list', 'pending.count',
       'purchases.electricityProviders', 'purchases.cableProviders', 'purchases.validateMeter', 'purchases.validateSmartcard',
       'purchases.get', 'purchases.recent', 'purchases.checkTopUp', 'purchases.expectedCost', 'purchases.topUp', 'purchases.recentTopUps',
-      'reconcile.runs', 'reconcile.run', 'reconcile.items', 'reconcile.exportWorkbook', 'reconcile.exportCsv',
+      'reconcile.runs', 'reconcile.run', 'reconcile.items', 'reconcile.exportWorkbook', 'reconcile.exportCsv', 'reconcile.sandboxExport',
     ]);
     // Bulk jobs (and the single top-up, a one-row bulk job) and the team workspace are converted
     // with their own services; until then they may still tell the windows by hand.

@@ -6,7 +6,8 @@
  * concurrent sync's plan and the changes the mirror's position index follows, 13 where a messaging
  * charge figure comes from, 14 single airtime and data purchases (one-item bulk jobs), 15 the
  * name the service gave for a bulk item's meter or smartcard, 16 local bulk jobs sent for approval
- * in the team workspace, 17 team single purchases, 18 the amount a refund gave back.
+ * in the team workspace, 17 team single purchases, 18 the amount a refund gave back, 19 the phone and
+ * name of a bulk file's invalid rows.
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -26,6 +27,7 @@ import { bulkAccountNamesMigration } from './015_bulk_account_names';
 import { teamJobLinksMigration } from './016_team_job_links';
 import { teamSinglePurchasesMigration } from './017_team_single_purchases';
 import { refundedAmountsMigration } from './018_refunded_amounts';
+import { bulkInvalidRowPeopleMigration } from './019_bulk_invalid_row_people';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -45,5 +47,6 @@ export const MIGRATIONS: Migration[] = [
   teamJobLinksMigration,
   teamSinglePurchasesMigration,
   refundedAmountsMigration,
+  bulkInvalidRowPeopleMigration,
   // (add one import and one entry per migration file, in number order)
 ];

@@ -8,14 +8,8 @@ export function ConnectionBadge() {
   const live = info.connection.kind === 'live';
   const state = !online ? 'down' : service === null ? 'checking' : service.reachable ? 'up' : 'unreachable';
   const colour = state === 'up' ? 'var(--mantine-color-green-6)' : state === 'checking' ? 'var(--mantine-color-gray-5)' : 'var(--mantine-color-red-6)';
-  const words =
-    state === 'down'
-      ? 'vendesk is not answering'
-      : state === 'checking'
-        ? `${info.connection.profileName} · checking the service…`
-        : state === 'up'
-          ? `${info.connection.profileName} · service answering`
-          : `${info.connection.profileName} · service not answering`;
+  // The profile's name may be cut to fit; the state never is.
+  const words = state === 'down' ? 'vendesk is not answering' : state === 'checking' ? 'checking the service…' : state === 'up' ? 'service answering' : 'service not answering';
   const detail = service && !service.reachable ? `${service.message}${service.hint ? ` ${service.hint}` : ''}` : live ? `Real money: connected to ${info.connection.baseUrl}` : 'Built-in test service: no real money moves';
   return (
     <Group gap="xs" wrap="nowrap">
@@ -28,8 +22,13 @@ export function ConnectionBadge() {
       <Tooltip label={detail} withArrow multiline maw={360}>
         <Group gap={6} wrap="nowrap" data-testid="connection-status" data-state={state}>
           <span aria-hidden style={{ width: 8, height: 8, borderRadius: 8, background: colour, flex: 'none' }} />
-          <Text size="sm" c={state === 'unreachable' || state === 'down' ? 'red' : 'dimmed'} truncate maw={280}>
-            {words}
+          {state !== 'down' && (
+            <Text size="sm" c="dimmed" truncate maw={160} data-testid="connection-profile">
+              {info.connection.profileName}
+            </Text>
+          )}
+          <Text size="sm" c={state === 'unreachable' || state === 'down' ? 'red' : 'dimmed'} style={{ whiteSpace: 'nowrap', flex: 'none' }}>
+            {state === 'down' ? words : `· ${words}`}
           </Text>
         </Group>
       </Tooltip>

@@ -5,7 +5,10 @@ export function PageHeader({ title, description, actions }: { title: string; des
   return (
     <Group justify="space-between" align="flex-start" mb="lg" wrap="nowrap">
       <Stack gap={2}>
-        <Title order={2}>{title}</Title>
+        {/* The page's one level-one heading; its sections are level two. */}
+        <Title order={1} size="h2">
+          {title}
+        </Title>
         {description && (
           <Text c="dimmed" size="sm">
             {description}

@@ -92,7 +92,7 @@ export function ApprovalsPage() {
           <Text size="sm">
             Approvals need a team database: on a LIVE connection, one member prepares a bulk job and another approves it before anything is bought. Join one in Settings → Team.
           </Text>
-          <Button component="a" href="#/settings" variant="default" size="xs" mt="sm">
+          <Button component="a" href="#/settings?section=team" variant="default" size="xs" mt="sm">
             Open Settings
           </Button>
         </Alert>

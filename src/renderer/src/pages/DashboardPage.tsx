@@ -23,12 +23,32 @@ function Figure({ label, value, note, testId }: { label: string; value: string |
   );
 }
 
+/**
+ * Why a figure the service must give is not known (its wallet could not be read), in the words the
+ * cards show instead of a number: unknown is never shown as ₦0.00.
+ */
+function notKnownReason(error: { message: string; details?: unknown } | null | undefined): string | null {
+  if (!error) return null;
+  const status = (error.details as { httpStatus?: number | null } | undefined)?.httpStatus;
+  return typeof status === 'number' ? 'Not known — the service refused to answer' : 'Not known — the service is not answering';
+}
+
+function NotKnown({ text, testId }: { text: string; testId?: string }) {
+  return (
+    <Text size="md" fw={600} c="dimmed" mt={4} data-testid={testId}>
+      {text}
+    </Text>
+  );
+}
+
 /** Spend of a period: the face value (what the customers received) and the wallet cost (what the wallet was charged). */
-function SpendCard({ label, figures, note, testId }: { label: string; figures: SpendFigures | null; note: string; testId: string }) {
+function SpendCard({ label, figures, note, testId, notKnown }: { label: string; figures: SpendFigures | null; note: string; testId: string; notKnown: string | null }) {
   return (
     <Card withBorder padding="lg" data-testid={testId}>
       <Text size="sm" c="dimmed">{label}</Text>
-      {figures === null ? (
+      {notKnown !== null ? (
+        <NotKnown text={notKnown} testId={`${testId}-not-known`} />
+      ) : figures === null ? (
         <Skeleton height={56} mt={6} />
       ) : (
         <Stack gap={0} mt={4}>
@@ -38,8 +58,8 @@ function SpendCard({ label, figures, note, testId }: { label: string; figures: S
           <Text size="lg" fw={600} className="money" data-testid={`${testId}-cost`}>{formatNaira(figures.costKobo)}</Text>
         </Stack>
       )}
-      <Text size="xs" c="dimmed" mt={4}>{figures ? `${note} · ${purchasesText(figures.purchases)}` : note}</Text>
-      {figures?.refunded && figures.refunded.count > 0 && (
+      <Text size="xs" c="dimmed" mt={4}>{figures && notKnown === null ? `${note} · ${purchasesText(figures.purchases)}` : note}</Text>
+      {notKnown === null && figures?.refunded && figures.refunded.count > 0 && (
         <Text size="xs" c="dimmed" className="tabular" data-testid={`${testId}-refunded`}>
           Not counted: {refundedText(figures.refunded)}
         </Text>
@@ -54,6 +74,10 @@ export function DashboardPage() {
   useDataChanged(['balance', 'connection'], () => void balance.reload());
   useDataChanged(['mirror', 'balance', 'connection', 'pending', 'jobs'], () => void summary.reload());
   const s = summary.data;
+  const walletNotKnown = balance.data ? null : notKnownReason(balance.error ?? s?.balanceError);
+  // Spend comes from the copy of the log: while the service does not answer and the copy was never
+  // filled, there is nothing to count, which is not the same as nothing spent.
+  const spendNotKnown = s && s.lastSyncAt === null && s.entries === 0 ? walletNotKnown : null;
   return (
     <>
       <PageHeader title="Dashboard" description="Wallet, spend and what needs attention" actions={<SyncControl />} />
@@ -63,7 +87,9 @@ export function DashboardPage() {
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
           <Card withBorder padding="lg" data-testid="wallet-balance">
             <Text size="sm" c="dimmed">Wallet balance</Text>
-            {balance.data ? (
+            {walletNotKnown !== null ? (
+              <NotKnown text={walletNotKnown} testId="wallet-balance-not-known" />
+            ) : balance.data ? (
               <>
                 <Text size="xl" fw={700} className="money" mt={4}>{formatNaira(balance.data.balanceKobo)}</Text>
                 <Group gap={4} mt={4}>
@@ -74,9 +100,9 @@ export function DashboardPage() {
               <Skeleton height={28} mt={6} />
             )}
           </Card>
-          <SpendCard label="Spent today" figures={s?.spend.today ?? null} note={s ? `Lagos day, ${formatDay(s.today)}` : 'Lagos day'} testId="spend-today" />
-          <SpendCard label="Spent this week" figures={s?.spend.week ?? null} note="Since Monday" testId="spend-week" />
-          <SpendCard label="Spent this month" figures={s?.spend.month ?? null} note="Since the 1st" testId="spend-month" />
+          <SpendCard label="Spent today" figures={s?.spend.today ?? null} note={s ? `Lagos day, ${formatDay(s.today)}` : 'Lagos day'} testId="spend-today" notKnown={spendNotKnown} />
+          <SpendCard label="Spent this week" figures={s?.spend.week ?? null} note="Since Monday" testId="spend-week" notKnown={spendNotKnown} />
+          <SpendCard label="Spent this month" figures={s?.spend.month ?? null} note="Since the 1st" testId="spend-month" notKnown={spendNotKnown} />
           <Figure
             label="Pending purchases"
             value={s ? formatCount(s.pendingCount) : null}
@@ -89,14 +115,22 @@ export function DashboardPage() {
           Days are Lagos days (WAT, UTC+1). Face value is what the customers received (the log’s amount); wallet
           cost is what the wallet was charged for it (the log’s transaction cost: face value less commission).
         </Text>
-        <Card withBorder padding="lg">
+        <Card withBorder padding="lg" data-testid="spend-chart-card">
           <Group justify="space-between" mb="sm">
-            <Title order={4}>Daily spend, last 30 days</Title>
+            <Title order={2} size="h4">Daily spend, last 30 days</Title>
             <Text size="xs" c="dimmed" data-testid="last-sync">
               {s ? `${formatCount(s.entries)} transactions on this computer · last synced ${formatAgo(s.lastSyncAt)}${s.syncing ? ' · syncing now' : ''}` : ''}
             </Text>
           </Group>
-          {s ? <SpendChart summary={s} /> : <Skeleton height={280} />}
+          {spendNotKnown !== null ? (
+            <Text size="sm" c="dimmed" data-testid="spend-chart-not-known">
+              {spendNotKnown}: the chart fills in once vendesk has read the service’s log.
+            </Text>
+          ) : s ? (
+            <SpendChart summary={s} />
+          ) : (
+            <Skeleton height={280} />
+          )}
         </Card>
       </Stack>
     </>

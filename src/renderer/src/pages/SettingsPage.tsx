@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Card, Code, Group, Modal, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { bridge } from '../bridge';
 import { CheckedTextInput } from '../components/CheckedTextInput';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -8,7 +8,7 @@ import { TableHead } from '../components/TableHead';
 import { ConnectionCheck } from '../components/settings/ConnectionCheck';
 import { ServiceAnswers } from '../components/settings/ServiceAnswers';
 import { SyncSettings } from '../components/transactions/SyncSettings';
-import { PageHeader } from '../components/PageHeader';
+import { TabbedPage } from '../components/TabbedPage';
 import { TeamSettings } from '../components/team/TeamSettings';
 import { useConnection } from '../hooks/useConnection';
 import { useAction } from '../hooks/useAction';
@@ -37,7 +37,7 @@ function AddProfileForm({ onSaved }: { onSaved: () => void }) {
 
   return (
     <Card withBorder padding="lg">
-      <Title order={4}>Add a live profile</Title>
+      <Title order={2} size="h4">Add a live profile</Title>
       <Text size="sm" c="dimmed" mb="md">
         A live profile spends real money from your organisation's wallet. The token is kept in protected storage on this computer (encrypted by the system keychain in the desktop app) and is never shown again.
       </Text>
@@ -102,13 +102,28 @@ function ConfirmLiveSwitch({ profile, onCancel, onConfirm }: { profile: ProfileV
   );
 }
 
-export function SettingsPage() {
+/** The sections of Settings, each a tab; `#/settings?section=team` opens one directly. */
+const SECTIONS = [
+  { value: 'profiles', label: 'Profiles' },
+  { value: 'team', label: 'Team' },
+  { value: 'sync', label: 'Sync' },
+  { value: 'data', label: 'Data folder' },
+  { value: 'diagnostics', label: 'Diagnostics' },
+] as const;
+
+type Section = (typeof SECTIONS)[number]['value'];
+
+function sectionOfAddress(): Section {
+  const asked = /[?&]section=([a-z]+)/.exec(window.location.hash)?.[1];
+  return SECTIONS.find((s) => s.value === asked)?.value ?? 'profiles';
+}
+
+function ProfilesSection() {
   const { info, refresh } = useConnection();
   const profiles = useOperation('profiles.list', {});
   const profileAction = useAction();
   const error = profileAction.error;
   const [confirming, setConfirming] = useState<ProfileView | null>(null);
-  const [checkedAt, setCheckedAt] = useState(0);
 
   const act = (fn: () => Promise<unknown>, done: string) =>
     profileAction.run(async () => {
@@ -119,8 +134,7 @@ export function SettingsPage() {
   const activate = (p: ProfileView) => act(() => bridge.call('profiles.activate', { id: p.id, confirmLive: p.kind === 'live' }), `Now using ${p.name}`);
 
   return (
-    <>
-      <PageHeader title="Settings" description="Connection profiles, the connection check, the service's answers, the team database, sync and the data folder" />
+    <Stack gap="lg">
       <ConfirmLiveSwitch
         profile={confirming}
         onCancel={() => setConfirming(null)}
@@ -129,83 +143,119 @@ export function SettingsPage() {
           void activate(p);
         }}
       />
-      <Stack gap="lg">
-        <Card withBorder padding="lg">
-          <Title order={4}>Connection profiles</Title>
-          <Text size="sm" c="dimmed" mb="sm" data-testid="current-connection">
-            Connected now to {info ? `${info.connection.profileName} (${info.connection.kind === 'live' ? 'LIVE' : 'SANDBOX'})` : '…'}
-          </Text>
-          <ErrorNotice error={error ?? profiles.error} />
-          <Table verticalSpacing="sm" highlightOnHover>
-            <TableHead columns={['Profile', 'Kind', 'Service', 'Token', '']} />
-            <Table.Tbody>
-              {(profiles.data ?? []).map((p) => (
-                <Table.Tr key={p.id}>
-                  <Table.Td>
-                    <Group gap="xs">
-                      <Text fw={500}>{p.name}</Text>
-                      {p.active && (
-                        <Badge color="teal" variant="light">
-                          In use
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={p.kind === 'live' ? 'red' : 'yellow'} variant="light">
-                      {p.kind === 'live' ? 'LIVE' : 'SANDBOX'}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{p.baseUrl ?? 'Built in (this computer)'}</Text>
-                    {p.warning && (
-                      <Text size="xs" c="orange.8" data-testid="profile-warning">
-                        {p.warning}
-                      </Text>
+      <Card withBorder padding="lg">
+        <Title order={2} size="h4">Connection profiles</Title>
+        <Text size="sm" c="dimmed" mb="sm" data-testid="current-connection">
+          Connected now to {info ? `${info.connection.profileName} (${info.connection.kind === 'live' ? 'LIVE' : 'SANDBOX'})` : '…'}
+        </Text>
+        <ErrorNotice error={error ?? profiles.error} />
+        <Table verticalSpacing="sm" highlightOnHover>
+          <TableHead columns={['Profile', 'Kind', 'Service', 'Token', '']} />
+          <Table.Tbody>
+            {(profiles.data ?? []).map((p) => (
+              <Table.Tr key={p.id}>
+                <Table.Td>
+                  <Group gap="xs">
+                    <Text fw={500}>{p.name}</Text>
+                    {p.active && (
+                      <Badge color="teal" variant="light">
+                        In use
+                      </Badge>
                     )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" c={p.hasToken ? undefined : 'red'}>
-                      {p.kind === 'sandbox' ? 'Not needed' : p.hasToken ? 'Stored' : info?.tokenRefusal ? 'Missing — this computer cannot store it (see below)' : 'Missing — save the profile with a token'}
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Badge color={p.kind === 'live' ? 'red' : 'yellow'} variant="light">
+                    {p.kind === 'live' ? 'LIVE' : 'SANDBOX'}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{p.baseUrl ?? 'Built in (this computer)'}</Text>
+                  {p.warning && (
+                    <Text size="xs" c="orange.8" data-testid="profile-warning">
+                      {p.warning}
                     </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" justify="flex-end">
-                      {!p.active && (
-                        <Button size="xs" variant="light" onClick={() => (p.kind === 'live' ? setConfirming(p) : void activate(p))}>
-                          Use this profile
-                        </Button>
-                      )}
-                      {p.kind === 'live' && (
-                        <Button size="xs" variant="subtle" color="red" onClick={() => void act(() => bridge.call('profiles.delete', { id: p.id }), `Deleted ${p.name}`)}>
-                          Delete
-                        </Button>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Card>
-        <ConnectionCheck onChecked={() => setCheckedAt(Date.now())} />
-        <ServiceAnswers checkedAt={checkedAt} />
-        <AddProfileForm onSaved={() => void profiles.reload()} />
-        <TeamSettings />
-        <SyncSettings />
-        <Card withBorder padding="lg">
-          <Title order={4} mb="xs">
-            Data folder
-          </Title>
-          <Text size="sm" c="dimmed" mb="xs">
-            The local database, the mirrored log, exports and the built-in sandbox's state live here. Back it up with your other finance records.
-          </Text>
-          <Code data-testid="data-dir">{info?.dataDir ?? '…'}</Code>
-          <Text size="xs" c="dimmed" mt="sm">
-            vendesk {info?.version} · {info?.shell === 'electron' ? 'desktop app' : 'browser window (web shell)'}
-          </Text>
-        </Card>
-      </Stack>
-    </>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" c={p.hasToken ? undefined : 'red'}>
+                    {p.kind === 'sandbox' ? 'Not needed' : p.hasToken ? 'Stored' : info?.tokenRefusal ? 'Missing — this computer cannot store it (see below)' : 'Missing — save the profile with a token'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end">
+                    {!p.active && (
+                      <Button size="xs" variant="light" onClick={() => (p.kind === 'live' ? setConfirming(p) : void activate(p))}>
+                        Use this profile
+                      </Button>
+                    )}
+                    {p.kind === 'live' && (
+                      <Button size="xs" variant="subtle" color="red" onClick={() => void act(() => bridge.call('profiles.delete', { id: p.id }), `Deleted ${p.name}`)}>
+                        Delete
+                      </Button>
+                    )}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Card>
+      <AddProfileForm onSaved={() => void profiles.reload()} />
+    </Stack>
+  );
+}
+
+function DataFolderSection() {
+  const { info } = useConnection();
+  return (
+    <Card withBorder padding="lg">
+      <Title order={2} size="h4" mb="xs">
+        Data folder
+      </Title>
+      <Text size="sm" c="dimmed" mb="xs">
+        The local database, the mirrored log, exports and the built-in sandbox's state live here. Back it up with your other finance records.
+      </Text>
+      <Code data-testid="data-dir">{info?.dataDir ?? '…'}</Code>
+      <Text size="xs" c="dimmed" mt="sm">
+        vendesk {info?.version} · {info?.shell === 'electron' ? 'desktop app' : 'browser window (web shell)'}
+      </Text>
+    </Card>
+  );
+}
+
+/** Check connection, then the service's last answers (folded until asked for): for when something looks wrong. */
+function DiagnosticsSection() {
+  const [checkedAt, setCheckedAt] = useState(0);
+  return (
+    <Stack gap="lg">
+      <ConnectionCheck onChecked={() => setCheckedAt(Date.now())} />
+      <ServiceAnswers checkedAt={checkedAt} />
+    </Stack>
+  );
+}
+
+export function SettingsPage() {
+  const [section, setSection] = useState<Section>(sectionOfAddress);
+  const choose = (next: Section) => {
+    setSection(next);
+    // The address names the section, so a reload or a link opens it again.
+    window.history.replaceState(null, '', `#/settings?section=${next}`);
+  };
+  const content: Record<Section, ReactNode> = {
+    profiles: <ProfilesSection />,
+    team: <TeamSettings />,
+    sync: <SyncSettings />,
+    data: <DataFolderSection />,
+    diagnostics: <DiagnosticsSection />,
+  };
+  return (
+    <TabbedPage
+      title="Settings"
+      description="Connection profiles, the team database, sync, the data folder, and diagnostics of the connection"
+      value={section}
+      onChange={choose}
+      tabs={SECTIONS.map((s) => ({ value: s.value, label: s.label, content: content[s.value] }))}
+    />
   );
 }

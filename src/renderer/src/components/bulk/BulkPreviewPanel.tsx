@@ -31,6 +31,13 @@ function Figure({ label, value, hint, color, testId }: { label: string; value: s
 }
 
 /** Step 2: what would be bought, what is left out and why, and the confirmation. */
+/** The heading of the file's column a field was read from ("Plan code"), else the field's name in words ("Product code"), never `productCode`. */
+function fileHeading(preview: BulkPreview, field: string): string {
+  const mapped = preview.mapping.find((m) => m.field === field);
+  if (!mapped) return field;
+  return (mapped.column !== null ? preview.headers[mapped.column] : undefined) || mapped.label;
+}
+
 export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onConfirmed, onDiscard }: {
   preview: BulkPreview;
   onPreview: (p: BulkPreview) => void;
@@ -102,7 +109,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
         <Stack gap="md">
           <Group justify="space-between">
             <div>
-              <Title order={4}>Check before buying: {preview.job.fileName}</Title>
+              <Title order={2} size="h4">Check before buying: {preview.job.fileName}</Title>
               <Text size="sm" c="dimmed">
                 {preview.job.sheetName ? `Sheet “${preview.job.sheetName}”, ` : ''}
                 {formatCount(preview.job.rowsInFile)} rows read. Nothing has been bought yet.
@@ -207,7 +214,7 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                 rowKey={(r) => `${r.row}-${r.field}-${r.message}`}
                 columns={[
                   { header: 'Row', width: 70, render: (r) => <Text size="sm">{r.row}</Text> },
-                  { header: 'Column', width: 130, render: (r) => <Text size="sm">{r.field}</Text> },
+                  { header: 'Column', width: 130, render: (r) => <Text size="sm" data-testid="invalid-column">{fileHeading(preview, r.field)}</Text> },
                   { header: 'What to fix', width: '1fr', render: (r) => <Text size="sm">{r.message.replace(/^Row \d+: /, '')}</Text> },
                 ]}
               />

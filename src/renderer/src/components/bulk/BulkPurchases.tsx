@@ -82,7 +82,7 @@ export function BulkPurchases() {
     <Stack gap="md">
       <NewBulkJob onPrepared={(preview, file, kind, sheet) => setDraft({ preview, file, kind, sheet })} />
       <Card withBorder padding="lg">
-        <Title order={4} mb="sm">
+        <Title order={2} size="h4" mb="sm">
           Bulk jobs
         </Title>
         <ErrorNotice error={jobs.error} onRetry={() => void jobs.reload()} />

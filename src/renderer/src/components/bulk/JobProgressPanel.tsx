@@ -117,7 +117,7 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
         <Stack gap="sm">
           <Group justify="space-between" align="flex-start">
             <div>
-              <Title order={4}>
+              <Title order={2} size="h4">
                 {KIND_LABEL[job.kind]} for {formatCount(job.items)} {RECIPIENT_WORD[job.kind]} — {job.fileName}
               </Title>
               <Text size="sm" c="dimmed">
@@ -241,7 +241,7 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
       <Card withBorder padding="lg">
         <Stack gap="sm">
           <Group justify="space-between">
-            <Title order={5}>Result per row</Title>
+            <Title order={2} size="h5">Result per row</Title>
             <SegmentedControl
               size="xs"
               value={filter}

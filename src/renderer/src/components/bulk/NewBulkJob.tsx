@@ -7,6 +7,7 @@ import { useAction } from '../../hooks/useAction';
 import { formatCount } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { LabeledChoice } from '../LabeledChoice';
+import { TemplateDownload } from '../TemplateDownload';
 
 const KIND_CHOICES: readonly { value: BulkKind; label: string }[] = [
   { value: 'airtime', label: 'Airtime' },
@@ -50,7 +51,8 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
       const info = await bridge.call('bulk.inspect', { file: ref });
       setFile(ref);
       setSheets(info.sheetNames);
-      const first = info.sheetNames[0] ?? null;
+      // The sheet that holds the table, not a notes or cover sheet before it.
+      const first = info.dataSheet ?? info.sheetNames[0] ?? null;
       setSheet(first);
       // One sheet (or a CSV): nothing to choose, go straight to the preview.
       if (info.sheetNames.length <= 1) await readRows(ref, first, kind);
@@ -67,7 +69,7 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
   return (
     <Card withBorder padding="lg">
       <Stack gap="md">
-        <Title order={4}>New bulk purchase</Title>
+        <Title order={2} size="h4">New bulk purchase</Title>
         <Group gap="md" align="flex-end">
           <LabeledChoice label="What to buy" value={kind} onChange={setKind} data={KIND_CHOICES} />
         </Group>
@@ -95,6 +97,7 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
                 </Button>
               )}
             </FileButton>
+            <TemplateDownload kind={kind} />
             {busy && (
               <Text size="sm" c="dimmed" aria-live="polite">
                 Reading and checking every row{rowsRead !== null ? ` — ${formatCount(rowsRead)} rows read` : ''}…

@@ -43,7 +43,7 @@ function StatusLookup({ initialReference, onChecked }: { initialReference: strin
   }, [initialReference, check]);
   return (
     <Card withBorder padding="lg">
-      <Title order={4} mb="xs">
+      <Title order={2} size="h4" mb="xs">
         Status by reference
       </Title>
       <Group align="flex-end">
@@ -76,7 +76,7 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
     <Stack gap="lg">
       <StatusLookup initialReference={statusReference} onChecked={() => void history.reload()} />
       <Card withBorder padding="lg">
-        <Title order={4} mb="xs">
+        <Title order={2} size="h4" mb="xs">
           Messages sent
         </Title>
         <Group align="flex-end" mb="sm">

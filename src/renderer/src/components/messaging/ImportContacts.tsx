@@ -5,6 +5,7 @@ import type { ContactsImportResult, ContactsPreview, PhonebookView } from '../..
 import { bridge } from '../../bridge';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
+import { TemplateDownload } from '../TemplateDownload';
 import { ServiceNotes } from './ServiceNotes';
 import { formatCount, formatDateTime } from '../../format';
 
@@ -82,10 +83,11 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
     <Card withBorder padding="lg" data-testid="import-contacts">
       <Group justify="space-between" align="flex-start" mb="xs">
         <div>
-          <Title order={4}>Import contacts into {phonebook.name}</Title>
+          <Title order={2} size="h4">Import contacts into {phonebook.name}</Title>
           <Text size="sm" c="dimmed">
             A CSV or Excel (.xlsx) file with a Phone column and, if you like, a Name column. Numbers already in the phonebook are not added again.
           </Text>
+          <TemplateDownload kind="contacts" justify="flex-start" />
         </div>
         <FileButton resetRef={resetPicker} onChange={(f) => void choose(f)} accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">
           {(props) => (

@@ -1,4 +1,4 @@
-import { Button, Card, Group, Stack, TextInput, Title, type MantineSpacing, type TitleOrder } from '@mantine/core';
+import { Button, Card, Group, Stack, TextInput, Title, type MantineSpacing } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { AppError } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
@@ -10,7 +10,8 @@ import { ErrorNotice } from '../ErrorNotice';
 export function NewItemCard(props: {
   /** What it creates, in the words on the screen: "New phonebook", "Create phonebook". */
   thing: string;
-  titleOrder: TitleOrder;
+  /** How large its title looks (it is a section heading of the page either way). */
+  titleSize: 'h4' | 'h5';
   gap: MantineSpacing;
   name: string;
   onName: (name: string) => void;
@@ -24,7 +25,7 @@ export function NewItemCard(props: {
 }) {
   return (
     <Card withBorder padding="lg">
-      <Title order={props.titleOrder} mb="xs">
+      <Title order={2} size={props.titleSize} mb="xs">
         New {props.thing}
       </Title>
       <Stack gap={props.gap}>

@@ -88,7 +88,7 @@ export function OneTimeCodesTab() {
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" maw={1100}>
       <Card withBorder padding="lg">
-        <Title order={4}>Send a code</Title>
+        <Title order={2} size="h4">Send a code</Title>
         <Text size="sm" c="dimmed" mb="sm">
           A one-time code proves a person holds a phone number: send it, ask them to read it back, and confirm it here.
         </Text>
@@ -123,7 +123,7 @@ export function OneTimeCodesTab() {
       </Card>
 
       <Card withBorder padding="lg">
-        <Title order={4} mb="sm">
+        <Title order={2} size="h4" mb="sm">
           Confirm the code
         </Title>
         {!sent ? (

@@ -1,4 +1,5 @@
 import { Badge, Button, Card, Group, Pagination, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionsHeader } from '../TableHead';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { bridge } from '../../bridge';
@@ -27,7 +28,7 @@ function CreatePhonebook({ onCreated }: { onCreated: (id: number) => void }) {
       onCreated(pb.id);
     });
   return (
-    <NewItemCard thing="phonebook" titleOrder={5} gap="xs" name={name} onName={setName} namePlaceholder="All staff" busy={busy} error={error} canCreate={!!name.trim()} onCreate={() => void create()}>
+    <NewItemCard thing="phonebook" titleSize="h5" gap="xs" name={name} onName={setName} namePlaceholder="All staff" busy={busy} error={error} canCreate={!!name.trim()} onCreate={() => void create()}>
       <TextInput label="Description" placeholder="Who is in it" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
     </NewItemCard>
   );
@@ -44,7 +45,7 @@ function PhonebookContacts({ id }: { id: number }) {
     <Card withBorder padding="lg" data-testid="phonebook-contacts">
       <Group justify="space-between" mb="xs" align="flex-start">
         <div>
-          <Title order={4}>{data?.phonebook.name ?? '…'}</Title>
+          <Title order={2} size="h4">{data?.phonebook.name ?? '…'}</Title>
           <Text size="sm" c="dimmed">
             {data ? `${contactsText(data.phonebook.contactCount)}${data.phonebook.description ? ` · ${data.phonebook.description}` : ''} · phonebook ${data.phonebook.id}` : 'Loading…'}
           </Text>
@@ -110,7 +111,7 @@ export function PhonebooksTab() {
     <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
       <Stack gap="lg">
         <Card withBorder padding="lg">
-          <Title order={4} mb="xs">
+          <Title order={2} size="h4" mb="xs">
             Phonebooks
           </Title>
           <ErrorNotice error={phonebooks.error} onRetry={() => void phonebooks.reload()} />
@@ -125,7 +126,7 @@ export function PhonebooksTab() {
                   <Table.Th>Name</Table.Th>
                   <Table.Th>Contacts</Table.Th>
                   <Table.Th>Created</Table.Th>
-                  <Table.Th />
+                  <ActionsHeader />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

@@ -278,7 +278,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
 
       <Stack gap="lg">
         <Card withBorder padding="lg">
-          <Title order={4} mb="xs">
+          <Title order={2} size="h4" mb="xs">
             Before you send
           </Title>
           {contentKind === 'template' && template && (
@@ -309,7 +309,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
         </Card>
         {sent && (
           <Card withBorder padding="lg" data-testid="sent-message">
-            <Title order={4} mb="xs">
+            <Title order={2} size="h4" mb="xs">
               Sent
             </Title>
             <MessageDetails message={sent} />

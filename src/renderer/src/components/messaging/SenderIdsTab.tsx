@@ -8,7 +8,7 @@ export function SenderIdsTab() {
   const senders = useSenderIds();
   return (
     <Card withBorder padding="lg" maw={900}>
-      <Title order={4}>Sender IDs</Title>
+      <Title order={2} size="h4">Sender IDs</Title>
       <Text size="sm" c="dimmed" mb="sm">
         The name recipients see as the sender. The service must approve a sender ID for a coverage area before messages can be sent with it; only approved ones can be chosen on the Send and One-time codes tabs. To register a new one, contact the service provider.
       </Text>

@@ -43,7 +43,7 @@ function CreateTemplate({ onCreated }: { onCreated: () => void }) {
   return (
     <NewItemCard
       thing="template"
-      titleOrder={4}
+      titleSize="h4"
       gap="sm"
       name={name}
       onName={setName}
@@ -141,7 +141,7 @@ export function TemplatesTab() {
     <SimpleGrid cols={{ base: 1, xl: 2 }} spacing="lg">
       <Card withBorder padding="lg">
         <Group justify="space-between" mb="xs">
-          <Title order={4}>Templates</Title>
+          <Title order={2} size="h4">Templates</Title>
           <Button size="xs" variant="default" onClick={() => void reload()} loading={templates.loading}>
             Refresh
           </Button>

@@ -1,4 +1,5 @@
 import { Badge, Button, CopyButton, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionsHeader } from '../TableHead';
 import type { PendingItemView } from '../../../../shared/contract/pending';
 import { formatDateTime, formatNaira } from '../../format';
 import { STATE_COLOR, STATE_LABEL } from '../purchases/purchaseStatus';
@@ -24,6 +25,16 @@ export interface PendingRowActions {
  * how many checks the service has answered, a live countdown to the next check, and what can be
  * done about it now.
  */
+/**
+ * Why "Requery now" waits, in the words of the real wait: before the first check, the service's
+ * 2 min 1 s; after that, vendesk's schedule after each PENDING answer (1, 2, 4, 8, 16, 32 minutes,
+ * then every hour; src/main/api/requeryBackoff.ts).
+ */
+function requeryWaitText(attempts: number, leftSeconds: number): string {
+  if (attempts === 0) return `The service answers a requery from 2 min 1 s after the purchase: the first check is due ${countdownText(leftSeconds)}`;
+  return `Checked ${attempts} time${attempts === 1 ? '' : 's'} and still pending: vendesk asks again after 1, 2, 4, 8, 16 and 32 minutes, then every hour. The next check is due ${countdownText(leftSeconds)}`;
+}
+
 export function PendingTable({ items, secondsLeft, actions }: { items: PendingItemView[]; secondsLeft: (item: PendingItemView) => number | null; actions: PendingRowActions }) {
   return (
     <Table striped highlightOnHover verticalSpacing="sm" data-testid="pending-table">
@@ -35,7 +46,7 @@ export function PendingTable({ items, secondsLeft, actions }: { items: PendingIt
           <Table.Th>Status</Table.Th>
           <Table.Th style={{ textAlign: 'center', whiteSpace: 'nowrap' }}>Checks answered</Table.Th>
           <Table.Th style={{ whiteSpace: 'nowrap' }}>Next check</Table.Th>
-          <Table.Th />
+          <ActionsHeader />
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -97,7 +108,7 @@ export function PendingTable({ items, secondsLeft, actions }: { items: PendingIt
               <Table.Td>
                 <Stack gap={4} align="flex-end">
                   {waiting && (
-                    <Tooltip label={due ? 'Ask the service for the final answer now' : `The service answers from 2 min 1 s after the purchase; due ${countdownText(left ?? 0)}`} withArrow>
+                    <Tooltip label={due ? 'Ask the service for the final answer now' : requeryWaitText(p.requery.attempts, left ?? 0)} withArrow>
                       <Button size="compact-sm" onClick={() => actions.onRequery(item)} disabled={!due} loading={busy} data-testid="requery-now">
                         {p.state === 'uncertain' ? 'Look in log now' : 'Requery now'}
                       </Button>

@@ -117,7 +117,7 @@ export function PurchaseFormCard<Checked, Result>(props: {
   const { checked } = flow;
   return (
     <Card withBorder padding="lg" radius="md">
-      <Title order={4} mb="md">
+      <Title order={2} size="h4" mb="md">
         {props.title}
       </Title>
       <Grid gap="md">

@@ -6,7 +6,7 @@ import { formatNaira } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { receiptText, STATE_COLOR, STATE_LABEL } from './purchaseStatus';
 import { useAction } from '../../hooks/useAction';
-import { CopyReceiptButton, ReceiptHeader, ReceiptRow, ReceiptStatus } from './ReceiptParts';
+import { CopyReceiptButton, ReceiptHeader, ReceiptRow, ReceiptStatus, WalletCostRow } from './ReceiptParts';
 
 /** While printing, only the receipt marked `vd-printing` is shown. */
 const PRINT_CSS = `@media print {
@@ -110,6 +110,10 @@ export function PurchaseReceipt({ purchase, actions }: { purchase: PurchaseView;
               {formatNaira(p.amountKobo)}
             </Text>
           </ReceiptRow>
+          {(p.state === 'success' || p.state === 'pending') && (
+            // As on an airtime or data receipt: what the wallet was charged (the amount less the commission the service answered).
+            <WalletCostRow costKobo={p.commissionKobo === null ? null : p.amountKobo - p.commissionKobo} testId="receipt-cost" />
+          )}
           {!p.token && p.units !== null && <ReceiptRow label="Units">{p.units} kWh</ReceiptRow>}
           <ReceiptRow label="Customer phone">{p.phone}</ReceiptRow>
           <ReceiptRow label="Reference" testId="receipt-reference">

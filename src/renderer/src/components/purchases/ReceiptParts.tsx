@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { formatDateTime } from '../../format';
+import { formatDateTime, formatNaira } from '../../format';
 
 /** The parts every purchase receipt is made of (electricity/cable and airtime/data alike). */
 
@@ -9,7 +9,7 @@ export function ReceiptHeader(props: { title: string; at: string; sandbox: boole
   return (
     <Group justify="space-between" align="flex-start" mb="sm">
       <Stack gap={2}>
-        <Title order={4}>{props.title}</Title>
+        <Title order={2} size="h4">{props.title}</Title>
         <Text size="xs" c="dimmed">
           {formatDateTime(props.at)}
           {props.sandbox ? ' · SANDBOX (no real money)' : ''}
@@ -58,6 +58,23 @@ export function ReceiptRow({ label, children, testId, className }: { label: stri
       </Table.Td>
       <Table.Td data-testid={testId}>{children}</Table.Td>
     </Table.Tr>
+  );
+}
+
+/** What the wallet was charged, on every receipt alike: "not known yet" until the service says, never ₦0.00. */
+export function WalletCostRow({ costKobo, testId }: { costKobo: number | null; testId: string }) {
+  return (
+    <ReceiptRow label="Wallet cost" testId={testId}>
+      {costKobo === null ? (
+        <Text size="sm" c="dimmed" span>
+          not known yet
+        </Text>
+      ) : (
+        <Text className="money" span>
+          {formatNaira(costKobo)}
+        </Text>
+      )}
+    </ReceiptRow>
   );
 }
 

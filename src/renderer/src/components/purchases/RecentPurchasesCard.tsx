@@ -1,4 +1,5 @@
 import { Badge, Button, Card, Modal, Table, Text, Title } from '@mantine/core';
+import { ActionsHeader } from '../TableHead';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { OperationInput, OperationName } from '../../../../shared/contract';
 import type { DataTopic } from '../../../../shared/contract/events';
@@ -43,7 +44,7 @@ export function RecentPurchasesCard<T extends { id: string; createdAt: string; a
   const open = props.rows.find((r) => r.id === openId) ?? null;
   return (
     <Card withBorder padding="lg" radius="md">
-      <Title order={5} mb="sm">
+      <Title order={2} size="h5" mb="sm">
         {props.title}
       </Title>
       <ErrorNotice error={props.error} onRetry={props.onRetry} />
@@ -61,7 +62,7 @@ export function RecentPurchasesCard<T extends { id: string; createdAt: string; a
               ))}
               <Table.Th style={{ textAlign: 'right' }}>Amount</Table.Th>
               <Table.Th>Status</Table.Th>
-              <Table.Th />
+              <ActionsHeader />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

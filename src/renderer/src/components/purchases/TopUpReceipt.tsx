@@ -7,7 +7,7 @@ import { formatDateTimeSeconds, formatNaira, localTimesIn } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { ITEM_COLOR, ITEM_LABEL } from '../bulk/bulkLabels';
 import { useAction } from '../../hooks/useAction';
-import { CopyReceiptButton, ReceiptHeader, ReceiptRow, ReceiptStatus } from './ReceiptParts';
+import { CopyReceiptButton, ReceiptHeader, ReceiptRow, ReceiptStatus, WalletCostRow } from './ReceiptParts';
 
 /** States whose outcome the service has not given yet: "Check again" asks it now. */
 const OPEN = new Set<TopUpView['state']>(['accepted', 'pending', 'uncertain', 'sending', 'queued', 'held']);
@@ -85,17 +85,7 @@ export function TopUpReceipt({ purchase, actions }: { purchase: TopUpView; actio
               {formatNaira(p.amountKobo)}
             </Text>
           </ReceiptRow>
-          <ReceiptRow label="Wallet cost" testId="topup-cost">
-            {p.costKobo === null ? (
-              <Text size="sm" c="dimmed" span>
-                not known yet
-              </Text>
-            ) : (
-              <Text className="money" span>
-                {formatNaira(p.costKobo)}
-              </Text>
-            )}
-          </ReceiptRow>
+          <WalletCostRow costKobo={p.costKobo} testId="topup-cost" />
           <ReceiptRow label="Reference" testId="topup-reference">
             <Text ff="monospace" size="sm" span>
               {p.reference ?? 'none yet'}

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { ReconcileRunView } from '../../../../shared/contract/reconcile';
 import { bridge } from '../../bridge';
 import { useAction } from '../../hooks/useAction';
+import { useConnection } from '../../hooks/useConnection';
 import { ErrorNotice } from '../ErrorNotice';
 import { DateField } from '../DateField';
 
@@ -13,6 +14,8 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
   const [to, setTo] = useState('');
   const { busy: running, error, run: runAction } = useAction();
   const cancelling = useAction();
+  const sandboxExport = useAction();
+  const onSandbox = useConnection().info?.connection.kind === 'sandbox';
   const [stage, setStage] = useState<{ text: string; fraction: number | null } | null>(null);
 
   useEffect(
@@ -60,6 +63,16 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
             </Button>
           )}
         </Group>
+        {onSandbox && (
+          <Group gap="sm" wrap="nowrap" data-testid="sandbox-export">
+            <Button size="xs" variant="light" style={{ flex: 'none' }} onClick={() => void sandboxExport.run(async () => bridge.download(await bridge.call('reconcile.sandboxExport', {})))} loading={sandboxExport.busy}>
+              Download the sandbox's vendor export
+            </Button>
+            <Text size="xs" c="dimmed">
+              No vendor file yet? On the sandbox, get its log as the vendor would export it (CSV), then choose it above. On a live connection the export comes from your vendor.
+            </Text>
+          </Group>
+        )}
         {stage && (
           <Stack gap={4} aria-live="polite">
             <Text size="sm">{stage.text}</Text>
@@ -67,6 +80,7 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
           </Stack>
         )}
         <ErrorNotice error={error ?? cancelling.error} title="The reconciliation did not run" />
+        <ErrorNotice error={sandboxExport.error} title="The sandbox's export was not written" />
       </Stack>
     </Card>
   );

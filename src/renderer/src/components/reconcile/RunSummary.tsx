@@ -10,7 +10,9 @@ export function CategoryCards({ run, selected, onSelect }: { run: ReconcileRunVi
       {RECONCILE_CATEGORIES.map((c) => {
         const t = run.totals[c];
         const empty = t.count === 0;
-        const colour = empty ? 'gray' : CATEGORY_COLOURS[c];
+        // Every item of the category resolved: nothing left to check (the count stays what the run found).
+        const resolvedAll = !empty && (run.resolved[c] ?? 0) >= t.count;
+        const colour = empty || resolvedAll ? 'gray' : CATEGORY_COLOURS[c];
         return (
           <UnstyledButton key={c} onClick={() => onSelect(c)} aria-pressed={selected === c} data-testid={`card-${c}`}>
             <Card withBorder padding="sm" style={{ borderColor: selected === c ? `var(--mantine-color-${colour}-6)` : undefined, borderWidth: selected === c ? 2 : 1, height: '100%' }}>
@@ -19,12 +21,12 @@ export function CategoryCards({ run, selected, onSelect }: { run: ReconcileRunVi
                   {categoryTitle(c)}
                 </Text>
                 {!empty && c !== 'matched' && (
-                  <Badge color={colour} variant="light" size="sm">
-                    check
+                  <Badge color={resolvedAll ? 'teal' : colour} variant="light" size="sm" data-testid={`badge-${c}`}>
+                    {resolvedAll ? 'resolved' : 'check'}
                   </Badge>
                 )}
               </Group>
-              <Text size="xl" fw={700} c={empty ? 'dimmed' : `${colour}.8`} data-testid={`count-${c}`}>
+              <Text size="xl" fw={700} c={empty || resolvedAll ? 'dimmed' : `${colour}.8`} data-testid={`count-${c}`}>
                 {formatCount(t.count)}
               </Text>
               <Text size="sm" data-testid={`amount-${c}`}>
@@ -77,8 +79,9 @@ export function RollForwardCard({ rollForward }: { rollForward: RollForward | nu
                   </Text>
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Text size="sm" fw={l.total ? 600 : 400}>
-                    {l.kobo === null ? '—' : formatNaira(l.kobo)}
+                  <Text size="sm" fw={l.total ? 600 : 400} data-testid="roll-forward-amount">
+                    {/* A line whose label says − or + shows the amount without a second sign. */}
+                    {l.kobo === null ? '—' : formatNaira(/^[−+] /.test(l.label) ? Math.abs(l.kobo) : l.kobo)}
                   </Text>
                 </Table.Td>
               </Table.Tr>

@@ -1,5 +1,5 @@
 import { Accordion, Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { HeaderedCard } from '../HeaderedCard';
 import { ErrorNotice } from '../ErrorNotice';
@@ -18,19 +18,28 @@ export function ServiceAnswers({ checkedAt }: { checkedAt: number }) {
   }, [checkedAt, reload]);
   useDataChanged(['balance', 'messages', 'templates', 'phonebooks'], () => void reload());
   const list = answers.data?.answers ?? [];
+  // Folded until asked for: dozens of answers are for support, not for every visit to Settings.
+  const [shown, setShown] = useState(false);
   return (
     <HeaderedCard
       testId="service-answers"
       title="Service answers"
       description="The last five answers of each endpoint on this connection, exactly as the service gave them — the API token and phone numbers are hidden. When something looks wrong, share these with support: they show what the service said and what vendesk could not read."
       action={
-        <Button variant="default" onClick={() => void answers.reload()} loading={answers.loading}>
-          Refresh
-        </Button>
+        <Group gap="xs">
+          {list.length > 0 && (
+            <Button variant="light" onClick={() => setShown(!shown)} aria-expanded={shown} data-testid="service-answers-toggle">
+              {shown ? 'Hide the answers' : `Show the ${list.length.toLocaleString('en-NG')} answers`}
+            </Button>
+          )}
+          <Button variant="default" onClick={() => void answers.reload()} loading={answers.loading}>
+            Refresh
+          </Button>
+        </Group>
       }
     >
       <ErrorNotice error={answers.error} onRetry={() => void answers.reload()} />
-      {list.length === 0 && !answers.loading ? (
+      {!shown && list.length > 0 ? null : list.length === 0 && !answers.loading ? (
         <Text size="sm" c="dimmed">
           No answers yet on this connection. Use vendesk, or run Check connection above.
         </Text>

@@ -61,7 +61,7 @@ export function AuditTrailTools() {
   return (
     <Stack gap="md">
       <Card withBorder padding="lg">
-        <Title order={4}>Verify the audit trail</Title>
+        <Title order={2} size="h4">Verify the audit trail</Title>
         <Text size="sm" c="dimmed" mb="sm">
           Every join, approval, rejection, purchase and settlement in the team database is a row carrying the hash of the row before it. vendesk recomputes every hash itself, so a row changed, re-hashed or deleted — even by a database superuser — shows here.
         </Text>
@@ -76,7 +76,7 @@ export function AuditTrailTools() {
         </Stack>
       </Card>
       <Card withBorder padding="lg">
-        <Title order={4}>Export for an auditor</Title>
+        <Title order={2} size="h4">Export for an auditor</Title>
         <Text size="sm" c="dimmed" mb="sm">
           An Excel workbook of the rows of these Lagos days (both included; leave empty for all): when, who, from which desktop, what, which job, how much, and each row’s hashes, with a Verification sheet saying how to recompute them without vendesk.
         </Text>

@@ -55,7 +55,7 @@ export function TeamDraftPanel({ job, onStarted, onClose }: { job: BulkJobView &
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <div>
-            <Title order={4}>
+            <Title order={2} size="h4">
               {KIND_LABEL[job.kind]} for {formatCount(job.items)} {RECIPIENT_WORD[job.kind]} — {job.fileName}
             </Title>
             <Text size="sm" c="dimmed">

@@ -200,7 +200,7 @@ export function TeamJobCard({ job, status, onDecided, extra }: { job: TeamJobVie
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <div>
-            <Title order={4}>{job.fileName ?? teamJobKindLabel(job)}</Title>
+            <Title order={2} size="h4">{job.fileName ?? teamJobKindLabel(job)}</Title>
             <Text size="sm" c="dimmed">
               {teamJobKindLabel(job)} · team job {job.id}
             </Text>

@@ -208,7 +208,7 @@ export function TeamSettings() {
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="team-settings-title">
       <Group justify="space-between" mb="xs">
-        <Title order={4} id="team-settings-title">
+        <Title order={2} size="h4" id="team-settings-title">
           Team
         </Title>
         {status.data && (

@@ -37,11 +37,12 @@ export function SyncControl({ compact = false }: { compact?: boolean }) {
     <Stack gap={4} data-testid="sync-control" miw={compact ? 260 : 320}>
       <Group gap="xs" wrap="nowrap">
         {running ? (
-          <Button variant="default" color="red" onClick={() => void action.run(() => bridge.call('sync.cancel', {}))}>
+          <Button variant="default" color="red" style={{ flex: 'none' }} onClick={() => void action.run(() => bridge.call('sync.cancel', {}))}>
             Stop sync
           </Button>
         ) : (
-          <Button onClick={() => { setLive(null); void action.run(() => bridge.call('sync.start', {})).then(() => status.reload()); }} loading={action.busy && !running}>
+          // flex none: a long line beside it never squeezes the button's words ("Sync no…").
+          <Button style={{ flex: 'none' }} onClick={() => { setLive(null); void action.run(() => bridge.call('sync.start', {})).then(() => status.reload()); }} loading={action.busy && !running}>
             Sync now
           </Button>
         )}

@@ -32,7 +32,7 @@ export function SyncSettings() {
 
   return (
     <Card withBorder padding="lg" data-testid="sync-settings">
-      <Title order={4}>Sync</Title>
+      <Title order={2} size="h4">Sync</Title>
       <Text size="sm" c="dimmed" mb="sm">
         While vendesk is open it reads the recent days of the service's log by itself, so the Dashboard and Transactions stay current. 0 minutes turns that off (Sync now still works).
       </Text>
