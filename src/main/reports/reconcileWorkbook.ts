@@ -19,7 +19,7 @@ export const SUMMARY_COLUMNS: ExportColumn[] = [
   { header: 'Amount (₦)', kind: 'naira', width: 20 },
   { header: 'Value', kind: 'text', width: 70 },
   /** When the run was made and when the wallet readings were taken: real date-times, not text. */
-  { header: 'When (UTC)', kind: 'datetime', width: 22 },
+  { header: 'When (Lagos)', kind: 'datetime', width: 22 },
 ];
 
 /** The columns of an items sheet and what each holds. */
@@ -27,7 +27,7 @@ const ITEM_FIELDS: (ExportColumn & { value: (i: ReconcileItemView) => unknown })
   { header: 'Export row', kind: 'integer', value: (i) => i.exportRow },
   { header: 'Transaction id', kind: 'text', value: (i) => i.transactionId },
   { header: 'Log id', kind: 'integer', value: (i) => i.logId },
-  { header: 'Created (UTC)', kind: 'datetime', value: (i) => i.createdAt },
+  { header: 'Created (Lagos)', kind: 'datetime', value: (i) => i.createdAt },
   { header: 'Phone', kind: 'text', width: 14, value: (i) => i.phone },
   { header: 'Type', kind: 'text', value: (i) => i.type },
   { header: 'Product', kind: 'text', value: (i) => i.product },
@@ -43,7 +43,7 @@ const ITEM_FIELDS: (ExportColumn & { value: (i: ReconcileItemView) => unknown })
   { header: 'vendesk record', kind: 'text', value: (i) => i.localRef },
   { header: 'vendesk state', kind: 'text', value: (i) => i.localState },
   { header: 'What it means / what to do', kind: 'text', width: 60, value: (i) => i.detail },
-  { header: 'Resolved at (UTC)', kind: 'datetime', value: (i) => i.resolvedAt },
+  { header: 'Resolved at (Lagos)', kind: 'datetime', value: (i) => i.resolvedAt },
   { header: 'Resolution note', kind: 'text', width: 40, value: (i) => i.resolutionNote },
   { header: 'Requery', kind: 'text', value: (i) => i.requeryStatus },
 ];

@@ -6,6 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import { expect, it } from 'vitest';
+import { lagosWallClock } from '../../../src/shared/localDates';
 import { allLogEntries, bulkTestEach, waitForJob, writeCsv } from './bulkTestFiles';
 
 const env = bulkTestEach({ seedHistory: 20 });
@@ -55,8 +56,9 @@ it('results: invalid rows with their phone and name; Confirmed at and Finished a
   const finished = summary.find((r) => r[0] === 'Finished at')?.[when];
   expect(confirmed).toBeInstanceOf(Date);
   expect(finished).toBeInstanceOf(Date);
-  expect((confirmed as Date).toISOString().slice(0, 19)).toBe(done.confirmedAt?.slice(0, 19));
-  expect((finished as Date).toISOString().slice(0, 19)).toBe(done.finishedAt?.slice(0, 19));
+  // Excel dates have no zone: the cells hold the Lagos wall-clock time of the job's instants.
+  expect((confirmed as Date).toISOString().slice(0, 19)).toBe(lagosWallClock(done.confirmedAt ?? '').toISOString().slice(0, 19));
+  expect((finished as Date).toISOString().slice(0, 19)).toBe(lagosWallClock(done.finishedAt ?? '').toISOString().slice(0, 19));
 });
 
 it('a reconciliation workbook: Made at and the wallet readings are dates', { timeout: 90_000 }, async () => {
@@ -66,11 +68,11 @@ it('a reconciliation workbook: Made at and the wallet readings are dates', { tim
   const run = await t.call('reconcile.start', { file: { path: vendor.path } });
   const written = await t.call('reconcile.exportWorkbook', { runId: run.id });
   const summary = rowsOf((await workbook(written.path)).getWorksheet('Summary'));
-  const when = (summary[0] as string[]).indexOf('When (UTC)');
+  const when = (summary[0] as string[]).indexOf('When (Lagos)');
   expect(when).toBeGreaterThan(0);
   const madeAt = summary.find((r) => r[0] === 'Run' && r[1] === 'Made at')?.[when];
   expect(madeAt).toBeInstanceOf(Date);
-  expect((madeAt as Date).toISOString().slice(0, 19)).toBe(run.createdAt.slice(0, 19));
+  expect((madeAt as Date).toISOString().slice(0, 19)).toBe(lagosWallClock(run.createdAt).toISOString().slice(0, 19));
   if (run.rollForward?.available) {
     const opening = summary.find((r) => r[0] === 'Wallet roll-forward' && r[1] === 'Opening balance (reading)')?.[when];
     expect(opening).toBeInstanceOf(Date);

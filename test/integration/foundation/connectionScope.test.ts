@@ -72,7 +72,7 @@ describe('records of one connection stay with it', () => {
     expect(await t.call('pending.list', { includeSettled: true })).toEqual([]);
     expect(await t.call('pending.count', {})).toMatchObject({ count: 0, due: 0 });
     const summary = await t.call('dashboard.summary', {});
-    expect(summary.spend.today).toEqual({ purchases: 0, faceKobo: 0, costKobo: 0 });
+    expect(summary.spend.today).toEqual({ purchases: 0, faceKobo: 0, costKobo: 0, refunded: { count: 0, costKobo: 0 } });
     expect(summary.pendingCount).toBe(0);
     expect(summary.balance?.accountName).toBe('Acme Live Ltd');
     expect(await t.call('reconcile.runs', {})).toEqual([]);

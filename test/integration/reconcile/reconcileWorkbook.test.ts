@@ -78,7 +78,7 @@ describe('reconciliation workbook', () => {
     expect(nonEmpty).toEqual(expect.arrayContaining(['matched', 'missingInExport', 'amountMismatch', 'missingLocally', 'pending']));
 
     const summary = sheets.get('Summary') ?? [];
-    expect(summary[0]).toEqual(['Section', 'Item', 'Count', 'Amount (₦)', 'Value', 'When (UTC)']);
+    expect(summary[0]).toEqual(['Section', 'Item', 'Count', 'Amount (₦)', 'Value', 'When (Lagos)']);
     for (const c of RECONCILE_CATEGORIES) {
       const row = summary.find((r) => r[0] === 'Categories' && r[1] === CATEGORY_LABELS[c]);
       expect(row, c).toBeDefined();

@@ -50,7 +50,7 @@ describe('the job store', () => {
     const id = job([item(0), item(1)]);
     expect(store.job(id)).toMatchObject({ state: 'draft', file_name: 'f.csv', invalid_count: 1 });
     expect(store.counts(id)).toMatchObject({ queued: 2 });
-    expect(store.invalidRows(id, 0, 10)).toEqual([{ row: 9, field: 'phone', message: 'Row 9: bad' }]);
+    expect(store.invalidRows(id, 0, 10)).toEqual([{ row: 9, field: 'phone', message: 'Row 9: bad', phone: null, name: null }]);
   });
 
   it('an item can be marked sending only from queued or held, so it is never sent twice at once', () => {
