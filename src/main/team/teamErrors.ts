@@ -113,6 +113,14 @@ export function teamError(e: unknown, call?: TeamCall): AppError {
       return new AppError('team_no_database', 'That database does not exist on the server.', 'Check the database name at the end of the address (postgres://USER@HOST:PORT/DATABASE).');
     case '42501':
       return refusal(message, call);
+    case '42883':
+      // A schema function this vendesk calls is not there in this form: the team's schema is newer
+      // (team schema 005, for one, removed the claim that names no item).
+      return new AppError(
+        'team_schema_newer',
+        'The team database’s schema is newer than this vendesk understands, so nothing was sent or written.',
+        'Update vendesk on this desktop to the version your team uses, then try again.',
+      );
     case '55P03':
     case '40P01':
       return new AppError(

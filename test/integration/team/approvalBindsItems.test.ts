@@ -226,6 +226,9 @@ describe('a claim is accepted only at the approved recipient, product and amount
       await expect(client.query("SELECT vendesk.claim_approved_row($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk[who].id, desk[who].name])).rejects.toThrow(/permission denied/);
       await expect(client.query("SELECT vendesk.claim_item_of_open_job($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk[who].id, desk[who].name])).rejects.toThrow(/permission denied/);
     }
+    // A desktop still on an older vendesk (which claims that way) is told why, in words.
+    const older = await refusalOf(ada.query("SELECT vendesk.claim_item($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk.ada.id, desk.ada.name]));
+    expect(teamError(older, 'claim')).toMatchObject({ code: 'team_schema_newer', hint: expect.stringMatching(/Update vendesk on this desktop/) });
     const executable = await cluster.superQuery<{ f: string }>(
       `SELECT p.oid::regprocedure::text AS f FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = 'vendesk' AND p.proname LIKE 'claim%' AND has_function_privilege('vendesk_member', p.oid, 'EXECUTE')`,
