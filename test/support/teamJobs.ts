@@ -76,3 +76,31 @@ export async function prepareRaw(
   );
   return r.rows[0];
 }
+
+/** A claim as `claim_item` answers it. */
+export interface RawClaim {
+  job_id: string;
+  item_index: number;
+  request_ref: string;
+  claimed_by: string;
+  amount_kobo: string;
+  outcome: string;
+}
+
+/**
+ * Claims row `row` of a job before it is sent, naming the item about to be sent (team schema 005);
+ * `item` (as a desktop stores it) defaults to the row as approved, read from `job_items`.
+ */
+export async function claimRaw(
+  client: pg.ClientBase,
+  desk: Desk,
+  jobId: string,
+  row: number,
+  amountKobo: number,
+  ref: string,
+  item?: Record<string, unknown>,
+): Promise<RawClaim> {
+  const sent = item ?? (await client.query('SELECT item FROM vendesk.job_items WHERE job_id = $1 AND item_index = $2', [jobId, row])).rows[0]?.item ?? {};
+  const r = await client.query('SELECT * FROM vendesk.claim_item($1, $2, $3, $4, $5, $6, $7)', [jobId, row, amountKobo, JSON.stringify(sent), ref, desk.id, desk.name]);
+  return r.rows[0] as RawClaim;
+}

@@ -176,8 +176,9 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
       for (const item of batch) {
         const ref = `${desktop.id}:${job.id}:${item.seq}`;
         const r = await client.query<{ job_id: string; request_ref: string; claimed_by: string; desktop_id: string; claimed_ms: string }>(
-          'SELECT job_id::text, request_ref, claimed_by, desktop_id, (extract(epoch FROM claimed_at) * 1000)::bigint::text AS claimed_ms FROM vendesk.claim_item($1, $2, $3, $4, $5, $6)',
-          [link.team_job_id, item.row_number, item.amount_kobo, ref, desktop.id, desktop.name],
+          'SELECT job_id::text, request_ref, claimed_by, desktop_id, (extract(epoch FROM claimed_at) * 1000)::bigint::text AS claimed_ms FROM vendesk.claim_item($1, $2, $3, $4, $5, $6, $7)',
+          // What is about to be sent, as the team database stores it: it refuses anything but the approved row.
+          [link.team_job_id, item.row_number, item.amount_kobo, JSON.stringify(teamItem(item)), ref, desktop.id, desktop.name],
         );
         const claim = r.rows[0];
         if (claim.request_ref === ref) mine.push(item);
@@ -193,7 +194,7 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
           );
         }
       }
-    });
+    }, 'claim');
     for (const { item, claim } of elsewhere) await settleSentElsewhere(app, store, job, item, claim);
     return mine;
   };

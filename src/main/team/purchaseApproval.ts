@@ -193,15 +193,17 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
   const desktop = team.desktop();
   const ref = `${desktop.id}:single:${hold.team_job_id}`;
   const claim = await team.withClient(async (client) => {
-    const r = await client.query<{ request_ref: string; desktop_id: string }>('SELECT request_ref, desktop_id FROM vendesk.claim_item($1, 1, $2, $3, $4, $5)', [
+    const r = await client.query<{ request_ref: string; desktop_id: string }>('SELECT request_ref, desktop_id FROM vendesk.claim_item($1, 1, $2, $3, $4, $5, $6)', [
       hold.team_job_id,
       hold.amount_kobo,
+      // What is about to be bought: the team database refuses anything but the approved item.
+      JSON.stringify(singleItem(p)),
       ref,
       desktop.id,
       desktop.name,
     ]);
     return r.rows[0];
-  });
+  }, 'claim');
   if (claim.request_ref !== ref) {
     throw new AppError('approval_used', `Team job ${hold.team_job_id} was already bought from another desktop (${claim.desktop_id}). Nothing was bought here.`, 'See `vendesk approvals --state all`.');
   }

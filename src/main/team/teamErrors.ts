@@ -35,6 +35,9 @@ const ROLE_WORD: Record<string, string> = { vendesk_preparer: 'preparer', vendes
 /** Words of PostgreSQL that name the schema's insides: a message holding one is not shown as is. */
 const INTERNAL = /\b(function|procedure|relation|table|column|schema|constraint|trigger|operator|permission denied)\b|vendesk\.|\b[a-z]+_[a-z_]+\(/i;
 
+/** The schema's refusal of a claim that is not an approved row at its approved recipient, product and amount. */
+const NOT_APPROVED = /only (an approved row|the approved amount|what was approved) is sent$/;
+
 const TLS_CERTIFICATE = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -110,6 +113,14 @@ export function teamError(e: unknown, call?: TeamCall): AppError {
       return new AppError('team_no_database', 'That database does not exist on the server.', 'Check the database name at the end of the address (postgres://USER@HOST:PORT/DATABASE).');
     case '42501':
       return refusal(message, call);
+    case '42883':
+      // A schema function this vendesk calls is not there in this form: the team's schema is newer
+      // (team schema 005, for one, removed the claim that names no item).
+      return new AppError(
+        'team_schema_newer',
+        'The team database’s schema is newer than this vendesk understands, so nothing was sent or written.',
+        'Update vendesk on this desktop to the version your team uses, then try again.',
+      );
     case '55P03':
     case '40P01':
       return new AppError(
@@ -129,6 +140,14 @@ export function teamError(e: unknown, call?: TeamCall): AppError {
     case '23514':
       if (err.constraint === 'approver_is_not_preparer') return refusal('approver cannot be the preparer', call);
       if (err.constraint === 'rejection_has_note') return new AppError('team_invalid', 'A rejection needs a note saying why.', 'Give the note (--note).');
+      if (err.constraint === 'claim_is_the_approved_item' || NOT_APPROVED.test(message)) {
+        // A claim of something other than an approved row, at its recipient, product and amount.
+        return new AppError(
+          'approval_mismatch',
+          `${plain(message) ?? 'What this desktop was about to send is not what was approved'}.`,
+          'Nothing was sent for it. Prepare the job again from the spreadsheet and send it for approval.',
+        );
+      }
       return new AppError('team_invalid', `The team database refused the values${plain(message) && !err.constraint ? `: ${plain(message)}` : ''}.`, 'Correct the input and try again.');
   }
   const said = plain(message);

@@ -9,9 +9,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemsDigest } from '../../../src/main/team/itemsDigest';
+import { teamError } from '../../../src/main/team/teamErrors';
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
-import { joinDesk, prepareRaw, previewOf, rowsOf, storedItems, type Desk, type RawItem } from '../../support/teamJobs';
+import { claimRaw, joinDesk, prepareRaw, previewOf, rowsOf, storedItems, type Desk, type RawClaim, type RawItem } from '../../support/teamJobs';
 
 let cluster: PostgresCluster;
 const clients: pg.Client[] = [];
@@ -41,8 +42,8 @@ async function approve(client: pg.Client, who: string, jobId: string): Promise<{
   return (await client.query(`SELECT * FROM vendesk.decide_job($1, 'approved', 'ok', $2, $3)`, [jobId, desk[who].id, desk[who].name])).rows[0];
 }
 
-async function claim(client: pg.Client, who: string, jobId: string, row: number, amountKobo: number, ref: string): Promise<{ request_ref: string }> {
-  return (await client.query('SELECT * FROM vendesk.claim_item($1, $2, $3, $4, $5, $6)', [jobId, row, amountKobo, ref, desk[who].id, desk[who].name])).rows[0];
+async function claim(client: pg.Client, who: string, jobId: string, row: number, amountKobo: number, ref: string): Promise<RawClaim> {
+  return claimRaw(client, desk[who], jobId, row, amountKobo, ref);
 }
 
 async function setting(key: string, value: number | null): Promise<void> {
@@ -146,6 +147,94 @@ describe('a claim is accepted only for an approved row at its approved amount', 
     await approve(bola, 'bola', job.id);
     await expect(claim(ada, 'ada', job.id, 1, 900_000, 'ref-s')).rejects.toThrow(/approved at 450000 kobo/);
     expect((await claim(ada, 'ada', job.id, 1, 450_000, 'ref-s')).request_ref).toBe('ref-s');
+  });
+});
+
+describe('a claim is accepted only at the approved recipient, product and amount (team schema 005)', () => {
+  /** The refusal a claim gets, or null when it was accepted. */
+  async function refusalOf(attempt: Promise<unknown>): Promise<Error | null> {
+    return attempt.then(
+      () => null,
+      (e: Error) => e,
+    );
+  }
+
+  it('refuses an approved row claimed for another phone, another plan, another network or another amount; nothing is claimed or written', async () => {
+    const items: RawItem[] = [
+      { row: 2, phone: '08031111111', amountKobo: 10_000, productCode: 'MTN-1GB' },
+      { row: 3, phone: '08031111112', amountKobo: 20_000, productCode: 'MTN-2GB' },
+    ];
+    const job = await prepareRaw(ada, desk.ada, { items });
+    await approve(bola, 'bola', job.id);
+    const [row2] = storedItems(items);
+    const sendsBefore = (await cluster.superQuery<{ n: number }>("SELECT count(*)::int AS n FROM vendesk.audit_trail WHERE action = 'send'")).rows[0].n;
+    // Another member (dayo) runs the approved job with a modified vendesk: row 2 for his own phone.
+    const phone = await refusalOf(claimRaw(dayo, desk.dayo, job.id, 2, 10_000, 'ref-x1', { ...row2, phone: '08099999901' }));
+    expect(phone?.message).toMatch(/^Row 2 of job .* was approved with phone 08031111111, not 08099999901: only what was approved is sent$/);
+    // The preparer herself: row 2 (₦100 of MTN-1GB) as the ₦200 plan of row 3, at the approved amount.
+    const plan = await refusalOf(claimRaw(ada, desk.ada, job.id, 2, 10_000, 'ref-x2', { ...row2, productCode: 'MTN-2GB' }));
+    expect(plan?.message).toMatch(/was approved with product or plan MTN-1GB, not MTN-2GB/);
+    expect((await refusalOf(claimRaw(ada, desk.ada, job.id, 2, 10_000, 'ref-x3', { ...row2, network: 'Glo' })))?.message).toMatch(/with network MTN, not Glo/);
+    // A meter or smartcard added to a phone row, or the item left out, is refused as well.
+    expect((await refusalOf(claimRaw(ada, desk.ada, job.id, 2, 10_000, 'ref-x4', { ...row2, account: '45700000001' })))?.message).toMatch(
+      /with meter, account or smartcard none, not 45700000001/,
+    );
+    expect((await refusalOf(ada.query('SELECT vendesk.claim_item($1, 2, 10000, NULL, $2, $3, $4)', [job.id, 'ref-x5', desk.ada.id, desk.ada.name])))?.message).toMatch(
+      /A claim names the item about to be sent/,
+    );
+    // Another amount: both the amount argument and the item's amount are the approved one's.
+    expect((await refusalOf(claimRaw(ada, desk.ada, job.id, 2, 20_000, 'ref-x6', { ...row2, amountKobo: 20_000 })))?.message).toMatch(/approved at 10000 kobo, not 20000/);
+    // The item of another row of the same job is not this row's.
+    expect((await refusalOf(claimRaw(ada, desk.ada, job.id, 2, 10_000, 'ref-x7', { ...storedItems(items)[1], rowNumber: 2, amountKobo: 10_000 })))?.message).toMatch(
+      /with phone 08031111111, not 08031111112/,
+    );
+    // A desktop reads it as a sentence: what was sent is not what was approved (never a function's name).
+    const said = teamError(phone, 'claim');
+    expect(said).toMatchObject({ code: 'approval_mismatch', message: expect.stringMatching(/^Row 2 of job .* was approved with phone 08031111111, not 08099999901: only what was approved is sent\.$/) });
+    expect(said.hint).toMatch(/Nothing was sent for it/);
+    expect(teamError(await refusalOf(claimRaw(ada, desk.ada, job.id, 2, 20_000, 'ref-x8')), 'claim')).toMatchObject({ code: 'approval_mismatch' });
+    // Nothing was claimed, no send row written, and the job still waits to be run.
+    expect((await cluster.superQuery('SELECT count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1', [job.id])).rows[0].n).toBe(0);
+    expect((await cluster.superQuery<{ n: number }>("SELECT count(*)::int AS n FROM vendesk.audit_trail WHERE action = 'send'")).rows[0].n).toBe(sendsBefore);
+    expect((await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [job.id])).rows[0].state).toBe('approved');
+  });
+
+  it('accepts the approved item (fields a desktop keeps besides the digest’s do not matter) and writes who was sent what into the send and settle rows', async () => {
+    const items: RawItem[] = [{ row: 2, phone: '08031111121', amountKobo: 15_000, productCode: 'MTN-1GB' }];
+    const job = await prepareRaw(ada, desk.ada, { items });
+    await approve(bola, 'bola', job.id);
+    const sent = { ...storedItems(items)[0], productCode: 'MTN-1GB', name: 'Ngozi (typed differently here)', note: 'x', account: '' };
+    expect((await claimRaw(dayo, desk.dayo, job.id, 2, 15_000, 'ref-ok', sent)).request_ref).toBe('ref-ok');
+    await dayo.query(`SELECT vendesk.settle_item($1, 2, 'succeeded', $2, $3)`, [job.id, desk.dayo.id, desk.dayo.name]);
+    const rows = await cluster.superQuery<{ action: string; amount: number; detail: string }>(
+      "SELECT action, amount_kobo::int AS amount, detail FROM vendesk.audit_trail WHERE job_id = $1 AND action IN ('send', 'settle') ORDER BY seq",
+      [job.id],
+    );
+    expect(rows.rows.map((r) => ({ action: r.action, amount: r.amount, detail: JSON.parse(r.detail) as unknown }))).toEqual([
+      { action: 'send', amount: 15_000, detail: { item: 2, requestRef: 'ref-ok', phone: '08031111121', network: 'MTN', productCode: 'MTN-1GB' } },
+      { action: 'settle', amount: 15_000, detail: { item: 2, outcome: 'succeeded', requestRef: 'ref-ok', phone: '08031111121', network: 'MTN', productCode: 'MTN-1GB' } },
+    ]);
+  });
+
+  it('has no claim without the item: the six-argument claim_item is gone and what it became is not callable by members', async () => {
+    const job = await prepareRaw(ada, desk.ada, { items: rowsOf(1, 10_000, 8038000001) });
+    await approve(bola, 'bola', job.id);
+    const gone = await cluster.superQuery("SELECT to_regprocedure('vendesk.claim_item(uuid, integer, bigint, text, text, text)') AS p");
+    expect(gone.rows[0].p).toBeNull();
+    for (const [client, who] of [[ada, 'ada'], [dayo, 'dayo'], [chidi, 'chidi']] as const) {
+      await expect(client.query("SELECT vendesk.claim_item($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk[who].id, desk[who].name])).rejects.toThrow(/does not exist/);
+      await expect(client.query("SELECT vendesk.claim_approved_row($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk[who].id, desk[who].name])).rejects.toThrow(/permission denied/);
+      await expect(client.query("SELECT vendesk.claim_item_of_open_job($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk[who].id, desk[who].name])).rejects.toThrow(/permission denied/);
+    }
+    // A desktop still on an older vendesk (which claims that way) is told why, in words.
+    const older = await refusalOf(ada.query("SELECT vendesk.claim_item($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk.ada.id, desk.ada.name]));
+    expect(teamError(older, 'claim')).toMatchObject({ code: 'team_schema_newer', hint: expect.stringMatching(/Update vendesk on this desktop/) });
+    const executable = await cluster.superQuery<{ f: string }>(
+      `SELECT p.oid::regprocedure::text AS f FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = 'vendesk' AND p.proname LIKE 'claim%' AND has_function_privilege('vendesk_member', p.oid, 'EXECUTE')`,
+    );
+    expect(executable.rows.map((r) => r.f)).toEqual(['vendesk.claim_item(uuid,integer,bigint,jsonb,text,text,text)']);
+    expect((await cluster.superQuery('SELECT count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1', [job.id])).rows[0].n).toBe(0);
   });
 });
 

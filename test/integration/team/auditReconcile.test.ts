@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
-import { joinDesk, prepareRaw, rowsOf, type Desk } from '../../support/teamJobs';
+import { claimRaw, joinDesk, prepareRaw, rowsOf, type Desk } from '../../support/teamJobs';
 import { startCliPeer, type CliPeer } from '../cli/cliHarness';
 
 let cluster: PostgresCluster;
@@ -91,7 +91,7 @@ describe('audit verify reconciles the state with the trail', () => {
     // Sent, settled and finished through the schema (team schema 004 writes the finish row).
     const finished = await prepareAsAda();
     await bolaDesk.json(['approve', finished]);
-    await ada.query("SELECT vendesk.claim_item($1, 2, 10000, 'ref-finished-2', $2, $3)", [finished, adaDesk.id, adaDesk.name]);
+    await claimRaw(ada, adaDesk, finished, 2, 10000, 'ref-finished-2');
     await ada.query("SELECT vendesk.settle_item($1, 2, 'succeeded', $2, $3)", [finished, adaDesk.id, adaDesk.name]);
     await ada.query('SELECT vendesk.finish_job($1, $2, $3)', [finished, adaDesk.id, adaDesk.name]);
     const finishRows = await cluster.superQuery("SELECT actor FROM vendesk.audit_trail WHERE job_id = $1 AND action = 'finish'", [finished]);
@@ -174,7 +174,7 @@ describe('audit verify reconciles the state with the trail', () => {
     // Under schema 3 finish_job wrote no row; a row left uncertain is settled later, after the upgrade.
     const before = await prepareAsAda();
     await bolaDesk.json(['approve', before]);
-    await ada.query("SELECT vendesk.claim_item($1, 2, 10000, 'ref-before-2', $2, $3)", [before, adaDesk.id, adaDesk.name]);
+    await claimRaw(ada, adaDesk, before, 2, 10000, 'ref-before-2');
     await forge(`UPDATE vendesk.jobs SET state = 'finished' WHERE id = $1`, [before]);
     const step = await cluster.superQuery<{ applied_at: Date }>('SELECT applied_at FROM vendesk.schema_migrations WHERE version = 4');
     // The upgrade to step 4 happens now.

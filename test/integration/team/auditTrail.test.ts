@@ -14,7 +14,7 @@ import { exportAuditTrail, readAuditRows, verifyAuditTrail } from '../../../src/
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { sheetsViaLibreOffice } from '../../support/libreOffice';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
-import { prepareRaw } from '../../support/teamJobs';
+import { claimRaw, prepareRaw } from '../../support/teamJobs';
 
 let cluster: PostgresCluster;
 const clients: pg.Client[] = [];
@@ -53,9 +53,9 @@ async function teamWithActivity(): Promise<{ db: string; superuser: pg.Client; a
   const other = (await prepareRaw(ada, deskA, { items: [{ row: 2, phone: '08031000009', amountKobo: 70_000 }], fileName: 'x.xlsx', walletKobo: null })).id;
   await bola.query(`SELECT vendesk.decide_job($1, 'approved', 'Checked against HR list', 'desk-b', 'Finance Lead')`, [job]);
   await bola.query(`SELECT vendesk.decide_job($1, 'rejected', 'Wrong month — ₦ 😀 "quoted"', 'desk-b', 'Finance Lead')`, [other]);
-  await ada.query(`SELECT vendesk.claim_item($1, 2, 125025, 'ref-0', 'desk-a', 'Accounts PC')`, [job]);
+  await claimRaw(ada, deskA, job, 2, 125025, 'ref-0');
   await ada.query(`SELECT vendesk.settle_item($1, 2, 'succeeded', 'desk-a', 'Accounts PC')`, [job]);
-  await ada.query(`SELECT vendesk.claim_item($1, 3, 125025, 'ref-1', 'desk-a', 'Accounts PC')`, [job]);
+  await claimRaw(ada, deskA, job, 3, 125025, 'ref-1');
   await ada.query(`SELECT vendesk.settle_item($1, 3, 'failed', 'desk-a', 'Accounts PC')`, [job]);
   return { db, superuser, ada, bola };
 }

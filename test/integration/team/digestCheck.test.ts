@@ -5,12 +5,16 @@
  * own local job changed after approval (a recipient swapped in its SQLite), and a team job's
  * stored rows changed in PostgreSQL by a superuser with triggers off before another desktop runs
  * it; and an approved single purchase whose kept request changed on the preparer's desktop. Each is refused with `approval_mismatch`, and the service's log shows nothing bought.
+ * And a row changed on the desktop after its run checked the digest (once, before the first
+ * batch): the team database refuses its claim, since a claim names the item it sends (schema 005).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/main/app';
+import { JobStore } from '../../../src/main/bulk/jobStore';
+import { claimBeforeSend } from '../../../src/main/team/bulkApproval';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
@@ -127,6 +131,34 @@ describe('a desktop sends only the rows that were approved', () => {
     } finally {
       await cluster.superQuery("UPDATE vendesk.team_settings SET value = 'null' WHERE key = 'single_purchase_approval_kobo'");
     }
+  });
+
+  it("refuses, in the team database, a row changed on this desktop after its run's digest check: the claim names the item", async () => {
+    const phones = [0, 1].map((i) => mtnPhone(5500 + i));
+    const swapped = mtnPhone(5599);
+    const { localJob, teamJob } = await approvedJob(writeCsv(ada.dataDir, 'arrears.csv', airtimeRows(2, 100, 5500)), '200');
+    const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
+    try {
+      const store = new JobStore(app.db);
+      const beforeSend = claimBeforeSend(app, store, store.job(localJob)!)!;
+      const [first, second] = store.items(localJob);
+      // The run's first batch: the digest is checked (the rows are the approved ones) and row 2 is claimed.
+      expect((await beforeSend([first])).map((i) => i.phone)).toEqual([phones[0]]);
+      // Then the second row's recipient is swapped on this desktop, and its batch comes.
+      app.db.prepare('UPDATE bulk_items SET phone = ? WHERE job_id = ? AND seq = ?').run(swapped, localJob, second.seq);
+      const changed = store.items(localJob).find((i) => i.seq === second.seq)!;
+      await expect(beforeSend([changed])).rejects.toMatchObject({
+        code: 'approval_mismatch',
+        message: `Row ${second.row_number} of job ${teamJob} was approved with phone ${phones[1]}, not ${swapped}: only what was approved is sent.`,
+      });
+    } finally {
+      await app.close();
+    }
+    const claims = await cluster.superQuery<{ item_index: number }>('SELECT item_index FROM vendesk.item_claims WHERE job_id = $1 ORDER BY item_index', [teamJob]);
+    expect(claims.rows.map((c) => c.item_index)).toEqual([2]);
+    const sends = await cluster.superQuery<{ detail: string }>("SELECT detail FROM vendesk.audit_trail WHERE job_id = $1 AND action = 'send'", [teamJob]);
+    expect(sends.rows.map((r) => (JSON.parse(r.detail) as { phone: string }).phone)).toEqual([phones[0]]);
+    expect(await boughtFor([swapped])).toEqual([]);
   });
 
   it('refuses Run here (bulk adopt) of a job whose stored rows a superuser changed after approval', async () => {

@@ -142,6 +142,11 @@ describe('a LIVE bulk job in a team', () => {
       [adaTeamJob],
     );
     expect(settled.rows[0]).toEqual({ n: 3, kobo: '30000' });
+    // The trail says what was sent to whom: its send and settle rows name the phones the service's log holds.
+    for (const action of ['send', 'settle']) {
+      const rows = await cluster.superQuery<{ detail: string }>('SELECT detail FROM vendesk.audit_trail WHERE job_id = $1 AND action = $2', [adaTeamJob, action]);
+      expect(rows.rows.map((x) => (JSON.parse(x.detail) as { phone: string }).phone).sort(), action).toEqual(bought.map((e) => e.phone_number).sort());
+    }
   });
 
   it('buys nothing more when the same spreadsheet is prepared (duplicates kept) and approved on another desktop', async () => {

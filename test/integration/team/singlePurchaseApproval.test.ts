@@ -20,6 +20,7 @@ import type { LogEntry } from '../../../src/shared/wire';
 import { sheetsViaLibreOffice } from '../../support/libreOffice';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
+import { claimRaw } from '../../support/teamJobs';
 import { mtnPhone } from '../bulk/bulkTestFiles';
 import { runInProcess, type CliRun } from '../cli/cliHarness';
 import { startDroppingProxy } from '../purchases/droppingProxy';
@@ -232,7 +233,7 @@ describe('a LIVE single purchase', () => {
     const asAda = new pg.Client(cluster.config('ada', adaPassword));
     await asAda.connect();
     try {
-      await asAda.query("SELECT vendesk.claim_item($1, 1, 450000, $2, $3, 'ada PC')", [job, `${desktop_id}:single:${job}`, desktop_id]);
+      await claimRaw(asAda, { id: desktop_id, name: 'ada PC' }, job, 1, 450000, `${desktop_id}:single:${job}`);
     } finally {
       await asAda.end();
     }

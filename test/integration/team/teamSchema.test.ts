@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateTeamSchema, teamSchemaVersion } from '../../../src/main/team/teamMigrations';
 import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src/main/team/schema';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
-import { joinDesk, prepareRaw, type Desk } from '../../support/teamJobs';
+import { claimRaw, joinDesk, prepareRaw, type Desk, type RawClaim } from '../../support/teamJobs';
 
 let cluster: PostgresCluster;
 const clients: pg.Client[] = [];
@@ -151,11 +151,11 @@ describe('the approver is never the preparer', () => {
 describe('item claims', () => {
   it('sends nothing for a job that is not approved', async () => {
     const job = await prepare(ada, 'b'.repeat(64));
-    await expect(ada.query(`SELECT vendesk.claim_item($1, 2, 50000, 'ref-0', 'desk-1', 'Desk 1')`, [job.id])).rejects.toThrow(
+    await expect(claimRaw(ada, desks.get(ada)!, job.id, 2, 50000, 'ref-0')).rejects.toThrow(
       /nothing is sent before it is approved/,
     );
     await bola.query(`SELECT vendesk.decide_job($1, 'rejected', 'wrong month', 'desk-2', 'Desk 2')`, [job.id]);
-    await expect(ada.query(`SELECT vendesk.claim_item($1, 2, 50000, 'ref-0', 'desk-1', 'Desk 1')`, [job.id])).rejects.toThrow(/is rejected/);
+    await expect(claimRaw(ada, desks.get(ada)!, job.id, 2, 50000, 'ref-0')).rejects.toThrow(/is rejected/);
     const claims = await cluster.superQuery('SELECT count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1', [job.id]);
     expect(claims.rows[0].n).toBe(0);
   });
@@ -166,15 +166,15 @@ describe('item claims', () => {
     const second = await prepare(dayo, sha);
     const repeat = await prepare(ada, sha, true);
     for (const job of [first, second, repeat]) await bola.query(`SELECT vendesk.decide_job($1, 'approved', '', 'desk-2', 'Desk 2')`, [job.id]);
-    const mine = await ada.query(`SELECT * FROM vendesk.claim_item($1, 2, 50000, 'ref-a0', 'desk-1', 'Desk 1')`, [first.id]);
-    expect(mine.rows[0]).toMatchObject({ job_id: first.id, request_ref: 'ref-a0', claimed_by: 'ada' });
-    const again = await bola.query(`SELECT * FROM vendesk.claim_item($1, 2, 50000, 'ref-b0', 'desk-2', 'Desk 2')`, [first.id]);
-    expect(again.rows[0]).toMatchObject({ job_id: first.id, request_ref: 'ref-a0' });
-    const other = await dayo.query(`SELECT * FROM vendesk.claim_item($1, 2, 50000, 'ref-d0', 'desk-3', 'Desk 3')`, [second.id]);
-    expect(other.rows[0]).toMatchObject({ job_id: first.id, request_ref: 'ref-a0' });
-    const deliberate = await ada.query(`SELECT * FROM vendesk.claim_item($1, 2, 50000, 'ref-r0', 'desk-1', 'Desk 1')`, [repeat.id]);
-    expect(deliberate.rows[0]).toMatchObject({ job_id: repeat.id, request_ref: 'ref-r0' });
-    await expect(ada.query(`SELECT vendesk.claim_item($1, 1048577, 50000, 'ref-a3', 'desk-1', 'Desk 1')`, [first.id])).rejects.toThrow(/has no row 1048577|Row 1048577 is not one of the rows/);
+    const mine = await claimRaw(ada, desks.get(ada)!, first.id, 2, 50000, 'ref-a0');
+    expect(mine).toMatchObject({ job_id: first.id, request_ref: 'ref-a0', claimed_by: 'ada' });
+    const again = await claimRaw(bola, desks.get(bola)!, first.id, 2, 50000, 'ref-b0');
+    expect(again).toMatchObject({ job_id: first.id, request_ref: 'ref-a0' });
+    const other = await claimRaw(dayo, desks.get(dayo)!, second.id, 2, 50000, 'ref-d0');
+    expect(other).toMatchObject({ job_id: first.id, request_ref: 'ref-a0' });
+    const deliberate = await claimRaw(ada, desks.get(ada)!, repeat.id, 2, 50000, 'ref-r0');
+    expect(deliberate).toMatchObject({ job_id: repeat.id, request_ref: 'ref-r0' });
+    await expect(claimRaw(ada, desks.get(ada)!, first.id, 1048577, 50000, 'ref-a3')).rejects.toThrow(/has no row 1048577|Row 1048577 is not one of the rows/);
     await expect(ada.query(`DELETE FROM vendesk.item_claims`)).rejects.toThrow(/permission denied/);
     const settled = await ada.query(`SELECT * FROM vendesk.settle_item($1, 2, 'succeeded', 'desk-1', 'Desk 1')`, [first.id]);
     expect(settled.rows[0].outcome).toBe('succeeded');
@@ -191,8 +191,8 @@ describe('item claims', () => {
     await gate.query('BEGIN');
     await gate.query('LOCK TABLE vendesk.item_claims IN SHARE MODE');
     const claims = [
-      ada.query(`SELECT * FROM vendesk.claim_item($1, 1, 50000, 'ref-race-a', 'desk-1', 'Desk 1')`, [job.id]),
-      dayo.query(`SELECT * FROM vendesk.claim_item($1, 1, 50000, 'ref-race-d', 'desk-3', 'Desk 3')`, [job.id]),
+      claimRaw(ada, desks.get(ada)!, job.id, 1, 50000, 'ref-race-a'),
+      claimRaw(dayo, desks.get(dayo)!, job.id, 1, 50000, 'ref-race-d'),
     ];
     const settled = Promise.allSettled(claims);
     for (let waited = 0; ; waited += 20) {
@@ -210,7 +210,7 @@ describe('item claims', () => {
     const answers = await settled;
     const refused = answers.filter((a) => a.status === 'rejected').map((a) => String((a as PromiseRejectedResult).reason));
     expect(refused, refused.join('\n')).toEqual([]);
-    const refs = answers.map((a) => (a as PromiseFulfilledResult<pg.QueryResult>).value.rows[0].request_ref);
+    const refs = answers.map((a) => (a as PromiseFulfilledResult<RawClaim>).value.request_ref);
     expect(refs[0]).toBe(refs[1]);
     const rows = await cluster.superQuery('SELECT request_ref FROM vendesk.item_claims WHERE job_id = $1', [job.id]);
     expect(rows.rows.map((r) => r.request_ref)).toEqual([refs[0]]);

@@ -7,6 +7,7 @@ import { teamCoreMigration } from './001_team_core';
 import { singlePurchasesAndAuditMigration } from './002_single_purchases_and_audit';
 import { teamJobItemsMigration } from './003_team_job_items';
 import { approvalBindsItemsMigration } from './004_approval_binds_items';
+import { claimBindsRecipientMigration } from './005_claim_binds_recipient';
 
 export type { TeamMigration } from './teamMigration';
 
@@ -15,6 +16,7 @@ export const TEAM_MIGRATIONS: TeamMigration[] = [
   singlePurchasesAndAuditMigration,
   teamJobItemsMigration,
   approvalBindsItemsMigration,
+  claimBindsRecipientMigration,
   // (add one import and one entry per migration file, in number order)
 ];
 
