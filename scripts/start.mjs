@@ -41,12 +41,12 @@ function newestMtime(dir) {
 }
 
 function buildIfStale() {
-  const built = path.join(root, 'out', 'renderer', 'index.html');
-  const sources = Math.max(...['src/renderer', 'src/shared', 'src/main', 'src/preload'].map((d) => newestMtime(path.join(root, d))));
-  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sources) return;
+  const built = [path.join(root, 'out', 'renderer', 'index.html'), path.join(root, 'out', 'cli', 'index.js')];
+  const sources = Math.max(...['src/renderer', 'src/shared', 'src/main', 'src/preload', 'src/cli', 'src/sandbox'].map((d) => newestMtime(path.join(root, d))));
+  if (built.every((file) => fs.existsSync(file) && fs.statSync(file).mtimeMs >= sources)) return;
   console.log('Building vendesk (about a minute the first time)…');
   // Only errors reach the terminal: the bundler's file list means nothing to a user.
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

@@ -4,12 +4,13 @@
  * VENDESK_TOKEN), --json (exactly one JSON document on stdout; amounts in Naira). Exit codes:
  * 0 done, 1 failed (or a bulk job waits for someone), 2 usage error, 3 the input had invalid rows.
  */
-import { createApp, type App } from '../main/app';
-import { isTeamCommand, writePendingTeamOutcomes } from '../main/team/teamOutcomeRetry';
+import type { App } from '../main/app';
 import { defaultDataDir } from '../main/dataDir';
+import { teamLink } from '../main/team/teamLink';
 import { namedPathsPolicy } from '../main/filePolicy';
 import { redactSecrets, registerSecret } from '../main/redact';
 import { AppError } from '../shared/appError';
+import { APP_VERSION } from '../main/version';
 import { EXIT, GLOBAL_OPTIONS, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
 import { callOrThrow } from './callOrThrow';
 import { cliError } from './cliHints';
@@ -187,6 +188,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`vendesk: ${message}\n${more}`);
     return EXIT.usage;
   };
+  const version = () => {
+    io.stdout(json ? JSON.stringify({ version: APP_VERSION }) : APP_VERSION);
+    return EXIT.ok;
+  };
   const { words, at } = commandWords(argv);
   const found = findCommand(words);
   if (!found) {
@@ -196,6 +201,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         io.stdout(helpText());
         return EXIT.ok;
       }
+      if (argv.includes('--version')) return version();
       const option = argv.find((a) => a.startsWith('-') && !GLOBAL_OPTIONS.some((o) => a === `--${o.name}` || a.startsWith(`--${o.name}=`)));
       return usageFail(option ? `${option} is not a global option, and no command was given.` : 'No command was given.', "Run 'vendesk --help' for the commands.");
     }
@@ -233,6 +239,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(commandHelp(command));
     return EXIT.ok;
   }
+  if (args.options.version) return version();
   if (args.options.token !== undefined) io.stderr(tokenOnCommandLineWarning(command));
 
   const env = io.env;
@@ -254,6 +261,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   });
   const openApp = async (): Promise<App> => {
     if (!app) {
+      // The app (its database, services and the embedded sandbox) is loaded by the first command
+      // that uses it, not before: `--help`, `--version` and usage mistakes never load it.
+      const { createApp } = await import('../main/app');
       app = await createApp({
         dataDir,
         shell: 'cli',
@@ -263,8 +273,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         ...(baseUrl && token ? { connection: { baseUrl, token, kind: 'live' as const } } : {}),
         ...(profile ? { profile } : {}),
       });
-      // Outcomes the team database missed while it was unreachable are written first.
-      if (isTeamCommand(command.path)) await writePendingTeamOutcomes(app);
+      // Outcomes the team database missed while it was unreachable are written first (on a desktop
+      // that has joined a team: only there is the team code, and its database driver, loaded).
+      if (teamLink(app)) {
+        const retry = await import('../main/team/teamOutcomeRetry');
+        if (retry.isTeamCommand(command.path)) await retry.writePendingTeamOutcomes(app);
+      }
     }
     return app;
   };
@@ -279,6 +293,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const result = await command.run({
       args,
       json,
+      dataDir,
       interrupted,
       signal: controller.signal,
       call: async (name, input) => callOrThrow(await openApp(), name, input, { signal: controller.signal }),
