@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestMtime } from '../bin/buildState.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const electronDir = path.join(root, 'node_modules', 'electron');
@@ -29,15 +30,6 @@ function tryFetchElectron() {
   fs.writeFileSync(unavailableMarker, 'The Electron runtime could not be downloaded here; vendesk runs as the web shell.\n');
   console.log('The Electron runtime cannot be downloaded here; starting vendesk in your browser instead.');
   return false;
-}
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
-  }
-  return newest;
 }
 
 function buildIfStale() {

@@ -12,7 +12,6 @@ import { redactSecrets, registerSecret } from '../main/redact';
 import { AppError } from '../shared/appError';
 import { APP_VERSION } from '../main/version';
 import { EXIT, GLOBAL_OPTIONS, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
-import { callOrThrow } from './callOrThrow';
 import { cliError } from './cliHints';
 import { COMMANDS } from './commands';
 
@@ -296,7 +295,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       dataDir,
       interrupted,
       signal: controller.signal,
-      call: async (name, input) => callOrThrow(await openApp(), name, input, { signal: controller.signal }),
+      // The contract and dispatch load with the first call: --help and --version never build their schemas.
+      call: async (name, input) => (await import('./callOrThrow')).callOrThrow(await openApp(), name, input, { signal: controller.signal }),
       stdout: io.stdout,
       env,
       progress: (m) => io.stderr(redactSecrets(m)),

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBuildIsCurrent, newestMtime } from '../../../bin/buildState.mjs';
 import { ROOT, spawnProgram, type VendeskRun } from '../../support/vendeskProcess';
 
 const INSTALL_MS = 15 * 60_000;
@@ -22,21 +23,11 @@ let prefix: string;
 let vendesk: string;
 let installed: string;
 
-/** The newest modification time of a file under `dir`. */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
 /** The build the tarball packs (`npm test` makes it before the tests); made here when missing or older than the sources. */
 function ensureBuilt(): void {
-  const built = [path.join(ROOT, 'out', 'cli', 'index.js'), path.join(ROOT, 'out', 'renderer', 'index.html')];
-  const sources = newestMtime(path.join(ROOT, 'src'));
-  if (built.every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs >= sources)) return;
+  const renderer = path.join(ROOT, 'out', 'renderer', 'index.html');
+  const rendererCurrent = fs.existsSync(renderer) && fs.statSync(renderer).mtimeMs >= newestMtime(path.join(ROOT, 'src', 'renderer'));
+  if (cliBuildIsCurrent(ROOT) && rendererCurrent) return;
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
 }
 
