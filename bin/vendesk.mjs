@@ -19,6 +19,8 @@ if (cliBuildIsCurrent(root)) {
   process.stderr.write(`vendesk: ${builtCli(root)} is missing: this copy of vendesk was packed without its build. In a checkout, run npm run build and pack it again.\n`);
   process.exitCode = 1;
 } else {
+  // Both of tsx's hooks: the sources' import() of other sources goes through Node's ESM loader.
+  (await import('tsx/esm/api')).register();
   require('tsx/cjs/api').register();
   require('../src/cli/index.ts');
 }

@@ -7,7 +7,7 @@
 import { normalizeBaseUrl } from '../shared/baseUrl';
 import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { SandboxHandle } from '../sandbox';
+import { startSandbox, type SandboxHandle } from '../sandbox';
 import { AppError } from '../shared/appError';
 import { checkServiceAddress } from '../shared/serviceAddress';
 import type { DataTopic } from '../shared/contract/events';
@@ -246,8 +246,6 @@ export class App {
   /** The embedded sandbox, started on first need, its state kept in the data folder. */
   private async embeddedSandbox(): Promise<SandboxHandle> {
     if (!this.sandbox) {
-      // Loaded here, not at the top: a live connection (and a command that connects to nothing) never loads the sandbox.
-      const { startSandbox } = await import('../sandbox');
       this.sandbox = await startSandbox({
         port: 0,
         dbPath: path.join(this.dataDir, 'sandbox.db'),
@@ -311,6 +309,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       throw error;
     }
   }
-  await startBackgroundLoops(app, options.background ?? false);
+  startBackgroundLoops(app, options.background ?? false);
   return app;
 }

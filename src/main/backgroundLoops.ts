@@ -9,21 +9,17 @@
  * all four at once. Any other app (a CLI command, a test) starts only the requery loop, and only
  * when a purchase first changes pending state (`data.changed` with topic `pending`), so what a
  * command buys is still chased while it runs and a command that buys nothing asks the service
- * nothing it was not told to. Each loop stops with the app. The loops' modules are imported only
- * when they start, so a command does not load them.
+ * nothing it was not told to. Each loop stops with the app.
  */
 import type { App } from './app';
+import { ensureBulkFollowUp } from './bulk/followUpLoop';
+import { startAutoSync } from './transactions/autoSync';
 import { createPendingScheduler } from './pending/pendingScheduler';
+import { startTeamOutcomeRetry } from './team/teamOutcomeRetry';
 
-export async function startBackgroundLoops(app: App, keptOpen: boolean): Promise<void> {
+export function startBackgroundLoops(app: App, keptOpen: boolean): void {
   const startRequeryLoop = () => app.service(createPendingScheduler).start();
   if (keptOpen) {
-    // Loaded only by an app kept open: a CLI command starts up without the bulk, sync and team code.
-    const [{ ensureBulkFollowUp }, { startAutoSync }, { startTeamOutcomeRetry }] = await Promise.all([
-      import('./bulk/followUpLoop'),
-      import('./transactions/autoSync'),
-      import('./team/teamOutcomeRetry'),
-    ]);
     startRequeryLoop();
     ensureBulkFollowUp(app);
     startAutoSync(app);

@@ -4,14 +4,9 @@ import { AppError } from '../../shared/appError';
 import { readWallet } from '../transactions/balanceSnapshots';
 import { normalizeBaseUrl, type App } from '../app';
 import { checkServiceAddress } from '../../shared/serviceAddress';
+import { auditProfileChange } from '../team/teamAuditHooks';
 import { APP_VERSION } from '../version';
 import type { HandlersOf } from './handlerTypes';
-import type { auditProfileChange as AuditProfileChange } from '../team/teamAuditHooks';
-
-/** The team audit of a profile change; the team workspace's code (and its database driver) loads only when a profile changes. */
-async function auditProfileChange(...args: Parameters<typeof AuditProfileChange>): Promise<void> {
-  await (await import('../team/teamAuditHooks')).auditProfileChange(...args);
-}
 
 function profileViews(app: App): ProfileView[] {
   const activeId = app.connection.profileId;
