@@ -8,7 +8,7 @@ import type { Rollup } from 'vite';
  * library's misplaced `@__PURE__` comment (zod) or its "use client" line (Mantine). Every other
  * warning is still printed.
  */
-function onwarn(warning: Rollup.RollupLog, warn: (w: Rollup.RollupLog) => void): void {
+export function onwarn(warning: Rollup.RollupLog, warn: (w: Rollup.RollupLog) => void): void {
   const inDependency = (warning.id ?? warning.loc?.file ?? '').includes('node_modules');
   if (inDependency && (warning.code === 'INVALID_ANNOTATION' || warning.code === 'MODULE_LEVEL_DIRECTIVE')) return;
   warn(warning);

@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestMtime } from '../bin/buildState.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const electronDir = path.join(root, 'node_modules', 'electron');
@@ -31,22 +32,13 @@ function tryFetchElectron() {
   return false;
 }
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
 function buildIfStale() {
-  const built = path.join(root, 'out', 'renderer', 'index.html');
-  const sources = Math.max(...['src/renderer', 'src/shared', 'src/main', 'src/preload'].map((d) => newestMtime(path.join(root, d))));
-  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sources) return;
+  const built = [path.join(root, 'out', 'renderer', 'index.html'), path.join(root, 'out', 'cli', 'index.js')];
+  const sources = Math.max(...['src/renderer', 'src/shared', 'src/main', 'src/preload', 'src/cli', 'src/sandbox'].map((d) => newestMtime(path.join(root, d))));
+  if (built.every((file) => fs.existsSync(file) && fs.statSync(file).mtimeMs >= sources)) return;
   console.log('Building vendesk (about a minute the first time)…');
   // Only errors reach the terminal: the bundler's file list means nothing to a user.
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

@@ -129,7 +129,8 @@ function addPlaywright(file) {
 let ok = true;
 ok = step('Type-check', bin('tsc'), ['-b', 'tsconfig.json']) && ok;
 ok = step('Lint', bin('eslint'), ['--max-warnings', '0', '.']) && ok;
-ok = step('Build', bin('electron-vite'), ['build']) && ok;
+// The app and the `vendesk` command (out/cli), which the CLI tests and the packed-install test run.
+ok = step('Build', process.execPath, [path.join(root, 'scripts', 'build.mjs')]) && ok;
 const tools = ensureChromium() & ensureLibreOffice() & ensureZsh() & ensurePostgres();
 if (!tools) ok = false;
 

@@ -36,6 +36,7 @@ export const GLOBAL_OPTIONS: OptionSpec[] = [
   { name: 'token', kind: 'string', description: 'API token for --base-url; prefer env VENDESK_TOKEN (a token on the command line is seen by others and kept in logs)' },
   { name: 'json', kind: 'boolean', description: 'Print exactly one JSON document on stdout' },
   { name: 'help', kind: 'boolean', description: 'Show help' },
+  { name: 'version', kind: 'boolean', description: "Print vendesk's version" },
 ];
 
 export interface ParsedArgs {
@@ -46,6 +47,8 @@ export interface ParsedArgs {
 export interface CliContext {
   args: ParsedArgs;
   json: boolean;
+  /** The app data folder the global options name (`--data-dir`, VENDESK_DATA_DIR, else the default). */
+  dataDir: string;
   /** The app, connected as the global options say; created on first use. */
   app(): Promise<App>;
   /** The environment the command runs in (secrets such as VENDESK_TEAM_PASSWORD are read from it). */

@@ -4,15 +4,14 @@
  * VENDESK_TOKEN), --json (exactly one JSON document on stdout; amounts in Naira). Exit codes:
  * 0 done, 1 failed (or a bulk job waits for someone), 2 usage error, 3 the input had invalid rows.
  */
-import { createApp, type App } from '../main/app';
-import { isTeamCommand, writePendingTeamOutcomes } from '../main/team/teamOutcomeRetry';
+import type { App } from '../main/app';
 import { defaultDataDir } from '../main/dataDir';
+import { teamLink } from '../main/team/teamLink';
 import { namedPathsPolicy } from '../main/filePolicy';
 import { redactSecrets, registerSecret } from '../main/redact';
 import { AppError } from '../shared/appError';
 import { APP_VERSION } from '../main/version';
 import { EXIT, GLOBAL_OPTIONS, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
-import { callOrThrow } from './callOrThrow';
 import { cliError } from './cliHints';
 import { COMMANDS } from './commands';
 
@@ -135,7 +134,6 @@ function helpText(): string {
   for (const c of COMMANDS) lines.push(`  ${c.path.join(' ').padEnd(width)}  ${c.summary}`);
   lines.push('', 'Global options:');
   for (const o of GLOBAL_OPTIONS) lines.push(`  --${o.name.padEnd(10)} ${o.description}`);
-  lines.push(`  --${'version'.padEnd(10)} Print the version of vendesk and stop`);
   lines.push(
     '',
     'Exit codes: 0 done, 1 failed (or a bulk job is paused, interrupted or needs attention), 2 usage error, 3 the input had invalid rows.',
@@ -189,20 +187,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`vendesk: ${message}\n${more}`);
     return EXIT.usage;
   };
+  const version = () => {
+    io.stdout(json ? JSON.stringify({ version: APP_VERSION }) : APP_VERSION);
+    return EXIT.ok;
+  };
   const { words, at } = commandWords(argv);
   const found = findCommand(words);
   if (!found) {
-    // `vendesk --version`: the version of this vendesk (package.json's), and nothing else.
-    if (words.length === 0 && argv.includes('--version')) {
-      io.stdout(json ? JSON.stringify({ version: APP_VERSION }) : `vendesk ${APP_VERSION}`);
-      return EXIT.ok;
-    }
     if (words.length === 0) {
       const asked = argv.includes('--help') || argv.includes('-h') || argv.length === 0;
       if (asked) {
         io.stdout(helpText());
         return EXIT.ok;
       }
+      if (argv.includes('--version')) return version();
       const option = argv.find((a) => a.startsWith('-') && !GLOBAL_OPTIONS.some((o) => a === `--${o.name}` || a.startsWith(`--${o.name}=`)));
       return usageFail(option ? `${option} is not a global option, and no command was given.` : 'No command was given.', "Run 'vendesk --help' for the commands.");
     }
@@ -240,6 +238,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(commandHelp(command));
     return EXIT.ok;
   }
+  if (args.options.version) return version();
   if (args.options.token !== undefined) io.stderr(tokenOnCommandLineWarning(command));
 
   const env = io.env;
@@ -261,6 +260,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   });
   const openApp = async (): Promise<App> => {
     if (!app) {
+      // The app (its database, services and the embedded sandbox) is loaded by the first command
+      // that uses it, not before: `--help`, `--version` and usage mistakes never load it.
+      const { createApp } = await import('../main/app');
       app = await createApp({
         dataDir,
         shell: 'cli',
@@ -270,8 +272,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         ...(baseUrl && token ? { connection: { baseUrl, token, kind: 'live' as const } } : {}),
         ...(profile ? { profile } : {}),
       });
-      // Outcomes the team database missed while it was unreachable are written first.
-      if (isTeamCommand(command.path)) await writePendingTeamOutcomes(app);
+      // Outcomes the team database missed while it was unreachable are written first (on a desktop
+      // that has joined a team: only there is the team code, and its database driver, loaded).
+      if (teamLink(app)) {
+        const retry = await import('../main/team/teamOutcomeRetry');
+        if (retry.isTeamCommand(command.path)) await retry.writePendingTeamOutcomes(app);
+      }
     }
     return app;
   };
@@ -286,9 +292,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const result = await command.run({
       args,
       json,
+      dataDir,
       interrupted,
       signal: controller.signal,
-      call: async (name, input) => callOrThrow(await openApp(), name, input, { signal: controller.signal }),
+      // The contract and dispatch load with the first call: --help and --version never build their schemas.
+      call: async (name, input) => (await import('./callOrThrow')).callOrThrow(await openApp(), name, input, { signal: controller.signal }),
       stdout: io.stdout,
       env,
       progress: (m) => io.stderr(redactSecrets(m)),

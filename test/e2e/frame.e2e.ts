@@ -1,5 +1,5 @@
 import { formatNaira } from '../../src/shared/money';
-import { expect, test } from './support/fixtures';
+import { expect, saveScreen, test } from './support/fixtures';
 
 const PAGES = ['Dashboard', 'Purchases', 'Transactions', 'Pending', 'Reconcile', 'Messaging', 'Catalog', 'Settings', 'Approvals'];
 
@@ -25,6 +25,19 @@ test('every page is reachable from the navigation and by keyboard', async ({ pag
   await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible();
   await page.keyboard.press('Alt+1');
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+});
+
+test("a page's code loads with the page: the dashboard paints without the other pages' code", async ({ page, vendesk }) => {
+  void vendesk;
+  const scripts = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js')));
+  await expect(page.getByTestId('wallet-balance')).toBeVisible();
+  const first = await scripts();
+  expect(first.some((n) => /DashboardPage-[\w-]+\.js$/.test(n)), first.join('\n')).toBe(true);
+  expect(first.some((n) => /(TransactionsPage|MessagingPage|SettingsPage)-[\w-]+\.js$/.test(n)), first.join('\n')).toBe(false);
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: /^Transactions/ }).click();
+  await expect(page.getByRole('heading', { name: 'Transactions', level: 2 })).toBeVisible();
+  expect((await scripts()).some((n) => /TransactionsPage-[\w-]+\.js$/.test(n))).toBe(true);
+  await saveScreen(page, 'transactions-after-lazy-load.png');
 });
 
 test('settings show the data folder and switch between light and dark themes', async ({ page, vendesk }) => {

@@ -25,9 +25,17 @@ export function spawnVendesk(args: string[], env: { HOME: string } & Record<stri
 
 /** Node running `argv` (a script and its arguments) from the repository's root, as spawnVendesk. */
 export function spawnNode(argv: string[], env: { HOME: string } & Record<string, string>): VendeskRun {
-  const child = spawn(process.execPath, argv, {
+  return spawnProgram(process.execPath, argv, env);
+}
+
+/**
+ * A program (such as an installed `vendesk`, run by its `#!/usr/bin/env node` line) from the
+ * repository's root, with the same bare environment; this Node comes first on its PATH.
+ */
+export function spawnProgram(file: string, args: string[], env: { HOME: string } & Record<string, string>): VendeskRun {
+  const child = spawn(file, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: [path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter), ...env },
   });
   const run: VendeskRun = {
     child,

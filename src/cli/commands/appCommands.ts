@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { runSandboxCli } from '../../sandbox/standalone';
 import { formatNaira } from '../../shared/money';
-import { command } from '../cliCommand';
+import { command, numberOption } from '../cliCommand';
 import { isoTime, naira } from '../jsonShape';
 
 export const balanceCommand = command({
@@ -42,12 +41,29 @@ export const sandboxCommand = command({
     const argv: string[] = [];
     for (const [key, value] of Object.entries(ctx.args.options)) {
       // The global options are vendesk's, not the sandbox's (the sandbox takes --token itself).
-      if (value === undefined || ['json', 'data-dir', 'profile', 'base-url', 'help'].includes(key)) continue;
+      if (value === undefined || ['json', 'data-dir', 'profile', 'base-url', 'help', 'version'].includes(key)) continue;
       if (value === true) argv.push(`--${key}`);
       else if (value !== false) for (const v of Array.isArray(value) ? value : [value]) argv.push(`--${key}`, String(v));
     }
     // With --json, stdout is kept for the one JSON document: the address and notes go to stderr.
+    const { runSandboxCli } = await import('../../sandbox/standalone');
     const code = await runSandboxCli(argv, process.env, ctx.json ? (text) => ctx.progress(text.replace(/\n+$/, '')) : undefined);
     return { exitCode: code, json: { stopped: true as const }, text: 'Sandbox stopped.' };
+  },
+});
+
+export const webCommand = command({
+  path: ['web'],
+  summary: 'Open vendesk in your browser: the window served on 127.0.0.1 until Ctrl-C',
+  usage: 'vendesk web [--port N] [--data-dir DIR]',
+  options: [{ name: 'port', kind: 'string', description: 'Port on 127.0.0.1 (default: the one used last time; 0 = any free port)' }],
+  output: z.strictObject({ stopped: z.literal(true) }),
+  async run(ctx) {
+    const port = numberOption(ctx.args, 'port');
+    // The web shell (its app with background loops, and the window's files) loads only for this command.
+    const { serveWebShell } = await import('../../main/web/serveWebShell');
+    // With --json, stdout is kept for the one JSON document: the address and notes go to stderr.
+    await serveWebShell({ dataDir: ctx.dataDir, port, say: ctx.json ? (text) => ctx.progress(text.replace(/^\n+|\n+$/g, '')) : ctx.stdout });
+    return { json: { stopped: true as const }, text: 'vendesk stopped.' };
   },
 });

@@ -1,6 +1,6 @@
 /** Every `vendesk` command; each area adds its own file and one entry here. */
 import type { CliCommand } from '../cliCommand';
-import { balanceCommand, sandboxCommand } from './appCommands';
+import { balanceCommand, sandboxCommand, webCommand } from './appCommands';
 import { BULK_COMMANDS } from './bulkCommands';
 import { completionCommand } from './completionCommand';
 import { doctorCommand } from './doctorCommand';
@@ -15,6 +15,7 @@ export const COMMANDS: CliCommand[] = [
   balanceCommand,
   doctorCommand,
   sandboxCommand,
+  webCommand,
   ...MESSAGING_COMMANDS,
   ...BULK_COMMANDS,
   ...TEAM_RUN_COMMANDS,

@@ -4,7 +4,6 @@
  * same service and organisation. Prints the same summary as `bulk resume`; later runs of the same
  * job here are `bulk adopt` again or `bulk resume` of the local job id it prints.
  */
-import { callOrThrow } from '../callOrThrow';
 import { command, requirePositional } from '../cliCommand';
 import { errorDocument } from '../jsonShape';
 import { z } from 'zod';
@@ -18,6 +17,7 @@ export const bulkAdoptCommand = command({
   output: z.union([jobSummaryShape, errorDocument]),
   exitCodes: JOB_EXIT_CODES,
   async run(ctx) {
+    const { callOrThrow } = await import('../callOrThrow');
     const teamJobId = requirePositional(ctx.args, 0, 'Name the team job: vendesk bulk adopt TEAM_JOB_ID (see `vendesk approvals --state approved`).');
     const app = await ctx.app();
     let localJob: string | null = null;

@@ -1,6 +1,6 @@
-import { ActionIcon, AppShell, Burger, Group, NavLink, ScrollArea, Text, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, AppShell, Burger, Center, Group, Loader, NavLink, ScrollArea, Text, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppInfo, ConnectionCheck } from '../../shared/contract/app';
 import { bridge } from './bridge';
 import { AutoSyncStatus } from './components/AutoSyncStatus';
@@ -127,7 +127,16 @@ export function AppFrame() {
         </AppShell.Navbar>
         <AppShell.Main>
           {error && !online && <ErrorNotice error={error} onRetry={() => void refresh()} title="vendesk cannot reach its services" />}
-          <Page key={route.path} />
+          {/* A page's code loads when it is first shown; meanwhile a spinner, never a blank page. */}
+          <Suspense
+            fallback={
+              <Center py="xl">
+                <Loader aria-label={`Loading ${route.label}`} />
+              </Center>
+            }
+          >
+            <Page key={route.path} />
+          </Suspense>
         </AppShell.Main>
       </AppShell>
     </ConnectionContext.Provider>

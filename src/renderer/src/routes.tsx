@@ -1,14 +1,23 @@
-/** The pages of the app, in navigation order. Each page lives in its own file under pages/. */
-import type { ComponentType } from 'react';
-import { ApprovalsPage } from './pages/ApprovalsPage';
-import { CatalogPage } from './pages/CatalogPage';
-import { DashboardPage } from './pages/DashboardPage';
-import { MessagingPage } from './pages/MessagingPage';
-import { PendingPage } from './pages/PendingPage';
-import { PurchasesPage } from './pages/PurchasesPage';
-import { ReconcilePage } from './pages/ReconcilePage';
-import { SettingsPage } from './pages/SettingsPage';
-import { TransactionsPage } from './pages/TransactionsPage';
+/** The pages of the app, in navigation order. Each page lives in its own file under pages/, and its own chunk. */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/**
+ * A page's component, its code in a chunk of its own that loads when the page is first shown
+ * (AppFrame renders it inside Suspense): the first page paints without the others' code.
+ */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): LazyExoticComponent<ComponentType> {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const DashboardPage = page(() => import('./pages/DashboardPage'), 'DashboardPage');
+const PurchasesPage = page(() => import('./pages/PurchasesPage'), 'PurchasesPage');
+const TransactionsPage = page(() => import('./pages/TransactionsPage'), 'TransactionsPage');
+const PendingPage = page(() => import('./pages/PendingPage'), 'PendingPage');
+const ReconcilePage = page(() => import('./pages/ReconcilePage'), 'ReconcilePage');
+const MessagingPage = page(() => import('./pages/MessagingPage'), 'MessagingPage');
+const CatalogPage = page(() => import('./pages/CatalogPage'), 'CatalogPage');
+const SettingsPage = page(() => import('./pages/SettingsPage'), 'SettingsPage');
+const ApprovalsPage = page(() => import('./pages/ApprovalsPage'), 'ApprovalsPage');
 
 export interface Route {
   path: string;
@@ -16,7 +25,7 @@ export interface Route {
   description: string;
   /** Keyboard shortcut: Alt + this key. */
   key: string;
-  component: ComponentType;
+  component: LazyExoticComponent<ComponentType>;
 }
 
 export const ROUTES: Route[] = [

@@ -159,8 +159,8 @@ const SCENARIOS: Record<string, Scenario[]> = {
   'team leave': [{ args: () => ['team', 'leave'], exit: 0 }],
 };
 
-/** Runs in its own process until Ctrl-C: test/integration/cli/scriptedProcess.test.ts runs it both ways round. */
-const OUT_OF_PROCESS = new Set(['sandbox']);
+/** Run in their own process until Ctrl-C: test/integration/cli/scriptedProcess.test.ts runs them both ways round. */
+const OUT_OF_PROCESS = new Set(['sandbox', 'web']);
 
 async function serviceLog(): Promise<LogEntry[]> {
   const out: LogEntry[] = [];

@@ -3,7 +3,7 @@
  * options first (`vendesk --data-dir D --base-url U --json COMMAND …`), against a standalone
  * sandbox with history. Figures are checked against the sandbox's own log. Also the exit codes
  * a script relies on for a bulk job that waits for someone: paused, interrupted, needing
- * attention — and `vendesk sandbox` itself, both ways round.
+ * attention — and `vendesk sandbox` and `vendesk web` themselves, both ways round.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -174,6 +174,28 @@ describe('vendesk sandbox, both ways round', () => {
       run.child.kill('SIGINT');
       expect(await run.closed).toBe(0);
       expect(JSON.parse(run.stdout)).toEqual({ stopped: true });
+    });
+  }
+});
+
+describe('vendesk web, both ways round', () => {
+  for (const order of ['first', 'last'] as const) {
+    it(`serves the window on 127.0.0.1 until SIGTERM, then prints one JSON document, with --json ${order}`, async () => {
+      const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-web-'));
+      const args = ['web', '--port', '0', '--data-dir', webDir];
+      const run = spawnVendesk(order === 'first' ? ['--json', ...args] : [...args, '--json'], { HOME: webDir });
+      for (let i = 0; i < 1200 && !run.stderr.includes('Press Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 25));
+      const link = /(http:\/\/127\.0\.0\.1:\d+)\/#session=\w+/.exec(run.stderr);
+      expect(link, run.stderr).not.toBeNull();
+      const page = await fetch(`${link?.[1]}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      // The app's operations need the session the link carries: without it, refused.
+      expect((await fetch(`${link?.[1]}/api/account.balance`, { method: 'POST', body: '{}' })).status).toBeGreaterThanOrEqual(400);
+      run.child.kill('SIGTERM');
+      expect(await run.closed).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({ stopped: true });
+      fs.rmSync(webDir, { recursive: true, force: true });
     });
   }
 });

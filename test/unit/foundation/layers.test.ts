@@ -48,4 +48,11 @@ describe('vendesk/layers', () => {
     expect(await layerErrors('src/main/handlers/layerFixture.ts', "import { getCatalogs } from '../catalog/catalogCache';\nexport const x = getCatalogs;\n")).toEqual([]);
     expect(await layerErrors('src/cli/layerFixture.ts', "import { dispatch } from '../main/dispatch';\nexport const x = dispatch;\n")).toEqual([]);
   });
+
+  it('lets the CLI start the web shell (`vendesk web`) and nothing else of the desktop shells', async () => {
+    expect(await layerErrors('src/cli/layerFixture.ts', "export const x = () => import('../main/web/serveWebShell');\n")).toEqual([]);
+    expect(await layerErrors('src/cli/layerFixture.ts', "export const x = () => import('../main/shell/safeTokenStore');\n")).toEqual([
+      expect.stringMatching(/^cli may not import desktop and browser shells/),
+    ]);
+  });
 });

@@ -1,0 +1,130 @@
+/**
+ * vendesk as a server gets it: `npm pack` of this checkout, `npm install -g` of the tarball into a
+ * throwaway prefix (a real install: the runtime dependencies come from the registry, and
+ * better-sqlite3 builds its native part there), then the installed `vendesk` with no checkout
+ * behind it: `--version`, `balance --json` on the embedded sandbox, the standalone sandbox
+ * (`vendesk sandbox`, its token in a 0600 file) with `balance` checked against the sandbox's own
+ * wallet, and the web shell (`vendesk web`). Slow (the install takes one to three minutes, most of
+ * it compiling better-sqlite3), so it is one file that runs beside the others.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliBuildIsCurrent, newestMtime } from '../../../bin/buildState.mjs';
+import { ROOT, spawnProgram, type VendeskRun } from '../../support/vendeskProcess';
+
+const INSTALL_MS = 15 * 60_000;
+const packageJson = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+
+let work: string;
+let prefix: string;
+let vendesk: string;
+let installed: string;
+
+/** The build the tarball packs (`npm test` makes it before the tests); made here when missing or older than the sources. */
+function ensureBuilt(): void {
+  const renderer = path.join(ROOT, 'out', 'renderer', 'index.html');
+  const rendererCurrent = fs.existsSync(renderer) && fs.statSync(renderer).mtimeMs >= newestMtime(path.join(ROOT, 'src', 'renderer'));
+  if (cliBuildIsCurrent(ROOT) && rendererCurrent) return;
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+async function until(run: VendeskRun, seen: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2400 && !seen(); i++) {
+    if (run.child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  if (!seen()) throw new Error(`vendesk never said ${what}.\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+}
+
+async function runToEnd(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const run = spawnProgram(vendesk, args, { HOME: work, ...env });
+  const code = await run.closed;
+  return { code, stdout: run.stdout, stderr: run.stderr };
+}
+
+beforeAll(() => {
+  ensureBuilt();
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-packed-'));
+  prefix = path.join(work, 'prefix');
+  // The build was made above (or by npm test): packing does not build again.
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[];
+  const tarball = path.join(work, packed[0].filename);
+  expect(packed[0].files.map((f) => f.path)).toEqual(expect.arrayContaining(['bin/vendesk.mjs', 'out/cli/index.js', 'out/renderer/index.html']));
+  expect(packed[0].files.some((f) => f.path.startsWith('src/'))).toBe(false);
+  const started = Date.now();
+  const install = spawnSync('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: work, encoding: 'utf8', timeout: INSTALL_MS });
+  if (install.status !== 0) throw new Error(`npm install -g of the tarball failed:\n${install.stdout}\n${install.stderr}`);
+  console.log(`npm install -g of ${packed[0].filename}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  vendesk = path.join(prefix, 'bin', 'vendesk');
+  installed = path.join(prefix, 'lib', 'node_modules', packageJson.name);
+}, INSTALL_MS + 5 * 60_000);
+
+afterAll(() => {
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe('vendesk installed from its packed tarball', () => {
+  it('is the built command, with neither the sources nor Electron', () => {
+    expect(fs.realpathSync(vendesk)).toBe(path.join(installed, 'bin', 'vendesk.mjs'));
+    expect(fs.existsSync(path.join(installed, 'out', 'cli', 'index.js'))).toBe(true);
+    expect(fs.existsSync(path.join(installed, 'src'))).toBe(false);
+    expect(fs.existsSync(path.join(installed, 'node_modules', 'electron'))).toBe(false);
+  });
+
+  it("prints the package's version", async () => {
+    expect(await runToEnd(['--version'])).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+  });
+
+  it('reads the balance of the embedded sandbox with --json', async () => {
+    const r = await runToEnd(['balance', '--json', '--data-dir', path.join(work, 'embedded')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ connection: 'sandbox', currency: 'NGN', balance: expect.any(Number) });
+  });
+
+  it('runs the standalone sandbox with its token from a 0600 file, refuses another token; balance, sync and an Excel export agree with the service', async () => {
+    const token = `packed-${Date.now().toString(36)}-org`;
+    const tokenFile = path.join(work, 'sandbox-tokens.txt');
+    fs.writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+    const sandbox = spawnProgram(vendesk, ['sandbox', '--port', '0', '--token-file', tokenFile, '--balance', '250,000', '--seed-history', '120'], { HOME: work });
+    try {
+      await until(sandbox, () => /listening on http:\/\/127\.0\.0\.1:\d+/.test(sandbox.stdout), 'that it was listening');
+      const url = /listening on (http:\/\/\S+)/.exec(sandbox.stdout)?.[1] ?? '';
+      expect((await fetch(`${url}/accountBalance`, { headers: { Authorization: 'Bearer not-the-token' } })).status).toBe(401);
+      const service = (await (await fetch(`${url}/accountBalance`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { GlobalBalance: { Balance: number | string }[] } };
+      const r = await runToEnd(['balance', '--json', '--data-dir', path.join(work, 'live'), '--base-url', url], { VENDESK_TOKEN: token });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ connection: 'live', balance: Number(service.data.GlobalBalance[0].Balance) });
+      // The log mirrored and written to a workbook (exceljs, loaded only for this) holds every entry the service has.
+      const log = (await (await fetch(`${url}/logEntries?page=1&perPage=100&status=all`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { TotalRecords: number } };
+      expect(log.data.TotalRecords).toBeGreaterThan(0);
+      const live = ['--json', '--data-dir', path.join(work, 'live'), '--base-url', url];
+      const sync = await runToEnd([...live, 'sync'], { VENDESK_TOKEN: token });
+      expect(sync.code, sync.stderr).toBe(0);
+      const workbook = path.join(work, 'log.xlsx');
+      const exported = await runToEnd([...live, 'export', 'logs', '--out', workbook], { VENDESK_TOKEN: token });
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(JSON.parse(exported.stdout)).toMatchObject({ rows: log.data.TotalRecords });
+      expect(fs.readFileSync(workbook).subarray(0, 2).toString()).toBe('PK');
+    } finally {
+      sandbox.child.kill('SIGINT');
+    }
+    expect(await sandbox.closed).toBe(0);
+  });
+
+  it('serves the window (vendesk web) from the files it was installed with', async () => {
+    const web = spawnProgram(vendesk, ['web', '--port', '0', '--data-dir', path.join(work, 'web')], { HOME: work });
+    try {
+      await until(web, () => web.stdout.includes('Press Ctrl-C'), 'its address');
+      const origin = /(http:\/\/127\.0\.0\.1:\d+)\/#session=/.exec(web.stdout)?.[1] ?? '';
+      const page = await fetch(`${origin}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+    } finally {
+      web.child.kill('SIGTERM');
+    }
+    expect(await web.closed).toBe(0);
+  });
+});
