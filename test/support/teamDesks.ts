@@ -42,3 +42,13 @@ export async function joinAsNewLogin(room: TeamRoom, d: Pick<TeamDesk, 'name' | 
   await joinTeamAs(room, d, d.name, password, port);
   return password;
 }
+
+/**
+ * Ends what a team test started, whatever of it did start: the sandbox, the cluster, then the
+ * folder of its desktops and password files.
+ */
+export async function closeTeamRoom(root: string, cluster: PostgresCluster | undefined, sandbox: { close(): Promise<void> } | undefined): Promise<void> {
+  await sandbox?.close();
+  await cluster?.stop();
+  fs.rmSync(root, { recursive: true, force: true });
+}

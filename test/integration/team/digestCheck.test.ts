@@ -18,7 +18,7 @@ import { claimBeforeSend } from '../../../src/main/team/bulkApproval';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
-import { cliDesk, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from '../../support/teamDesks';
+import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from '../../support/teamDesks';
 import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
 
 const TOKEN = 'digest-check-org-81c4';
@@ -62,11 +62,7 @@ beforeAll(async () => {
   await joinAsNewLogin(room, chidi, ['vendesk_preparer']);
 }, 120_000);
 
-afterAll(async () => {
-  await sandbox?.close();
-  await cluster?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeTeamRoom(root, cluster, sandbox));
 
 describe('a desktop sends only the rows that were approved', () => {
   it("refuses the preparer's resume when a recipient of its local job was swapped after approval", async () => {

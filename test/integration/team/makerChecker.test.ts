@@ -16,7 +16,7 @@ import { dispatch } from '../../../src/main/dispatch';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
-import { cliDesk, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from '../../support/teamDesks';
+import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from '../../support/teamDesks';
 import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
 
 const TOKEN = 'maker-checker-org-5d2e';
@@ -60,11 +60,7 @@ beforeAll(async () => {
   sheetOnDayo = writeCsv(path.join(root, 'dayo'), 'payroll copy.csv', airtimeRows(3, 100, 4300));
 }, 120_000);
 
-afterAll(async () => {
-  await sandbox?.close();
-  await cluster?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeTeamRoom(root, cluster, sandbox));
 
 describe('a LIVE bulk job in a team', () => {
   it('waits for approval (exit 4) and buys nothing, however often it is resumed', async () => {

@@ -20,7 +20,7 @@ import type { LogEntry } from '../../../src/shared/wire';
 import { sheetsViaLibreOffice } from '../../support/libreOffice';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
-import { cliDesk, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from '../../support/teamDesks';
+import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from '../../support/teamDesks';
 import { claimRaw } from '../../support/teamJobs';
 import { mtnPhone } from '../bulk/bulkTestFiles';
 import type { CliRun } from '../cli/cliHarness';
@@ -87,11 +87,7 @@ beforeAll(async () => {
   expect(wallet.ok).toBe(true);
 }, 120_000);
 
-afterAll(async () => {
-  await sandbox?.close();
-  await cluster?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeTeamRoom(root, cluster, sandbox));
 
 describe('the approval threshold', () => {
   it('is set by an admin only (`vendesk team threshold`), and the change is in the audit trail', async () => {

@@ -17,7 +17,7 @@ import { createTeamOutcomeRetry } from '../../../src/main/team/teamOutcomeRetry'
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxWalletKobo } from '../../support/sandboxRecords';
-import { joinAsNewLogin, joinTeamAs, type TeamRoom } from '../../support/teamDesks';
+import { closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamRoom } from '../../support/teamDesks';
 import { killWhen } from '../../support/vendeskProcess';
 import { QUICK_CLI_JOBS, airtimeRows, allLogEntries, mtnPhone, runBulkCli, spawnBulkCli, writeCsv } from '../bulk/bulkTestFiles';
 import { runInProcess, type CliRun } from '../cli/cliHarness';
@@ -90,11 +90,7 @@ beforeAll(async () => {
   await joinAsNewLogin(room, dayo, ['vendesk_preparer']);
 }, 120_000);
 
-afterAll(async () => {
-  await sandbox?.close();
-  await cluster?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeTeamRoom(root, cluster, sandbox));
 
 describe('an approved team job run on another desktop', () => {
   it('runs on a third desktop with its own token for the organisation; another organisation is refused; the preparer then buys nothing more', async () => {
