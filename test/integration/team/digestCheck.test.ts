@@ -18,7 +18,7 @@ import { claimBeforeSend } from '../../../src/main/team/bulkApproval';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
-import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from '../../support/teamDesks';
+import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from './teamDesks';
 import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
 
 const TOKEN = 'digest-check-org-81c4';

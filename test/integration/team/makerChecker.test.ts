@@ -16,7 +16,7 @@ import { dispatch } from '../../../src/main/dispatch';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
-import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from '../../support/teamDesks';
+import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from './teamDesks';
 import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
 
 const TOKEN = 'maker-checker-org-5d2e';

@@ -20,7 +20,7 @@ import type { LogEntry } from '../../../src/shared/wire';
 import { sheetsViaLibreOffice } from '../../support/libreOffice';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
-import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from '../../support/teamDesks';
+import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from './teamDesks';
 import { claimRaw } from '../../support/teamJobs';
 import { mtnPhone } from '../bulk/bulkTestFiles';
 import type { CliRun } from '../cli/cliHarness';

@@ -17,7 +17,7 @@ import { createTeamOutcomeRetry } from '../../../src/main/team/teamOutcomeRetry'
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxWalletKobo } from '../../support/sandboxRecords';
-import { closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamRoom } from '../../support/teamDesks';
+import { closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamRoom } from './teamDesks';
 import { killWhen } from '../../support/vendeskProcess';
 import { QUICK_CLI_JOBS, airtimeRows, allLogEntries, mtnPhone, runBulkCli, spawnBulkCli, writeCsv } from '../bulk/bulkTestFiles';
 import { runInProcess, type CliRun } from '../cli/cliHarness';

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { runInProcess, type CliRun } from '../integration/cli/cliHarness';
-import type { PostgresCluster } from './postgresCluster';
+import { runInProcess, type CliRun } from '../cli/cliHarness';
+import type { PostgresCluster } from '../../support/postgresCluster';
 
 export interface TeamDesk {
   name: string;
