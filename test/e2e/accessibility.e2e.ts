@@ -7,7 +7,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, saveScreen, test } from './support/fixtures';
+import { expect, NARROW_SCREEN, saveScreen, SCREEN_SIZES, setTheme, test } from './support/fixtures';
 
 test.use({ appOptions: { seedHistory: 60 } });
 
@@ -42,25 +42,14 @@ const VIEWS: View[] = [
   { name: 'approvals', path: 'approvals', heading: 'Approvals' },
 ];
 
-const SIZES = [
-  { width: 1024, height: 700 },
-  { width: 1440, height: 900 },
-];
-
 /** Every violation of the page as it stands, whatever its impact, one line each, to read in a failure. */
 async function violations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
   return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`));
 }
 
-async function setTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
-  await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-}
-
 for (const scheme of ['light', 'dark'] as const) {
-  for (const size of SIZES) {
+  for (const size of SCREEN_SIZES) {
     test(`every page at ${size.width}×${size.height} in the ${scheme} theme has no accessibility problem`, async ({ page, vendesk }) => {
       test.setTimeout(180_000);
       // History to show: the mirror synced, so Transactions, Dashboard and Reconcile have rows.
@@ -89,7 +78,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
 test('the page of a tab opened without the link is one clear page, readable in both themes', async ({ browser, vendesk }) => {
   for (const scheme of ['light', 'dark'] as const) {
-    const context = await browser.newContext({ viewport: { width: 1024, height: 700 } });
+    const context = await browser.newContext({ viewport: NARROW_SCREEN });
     await context.addInitScript((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
     const page = await context.newPage();
     await page.goto(`${vendesk.shell!.origin}/`);

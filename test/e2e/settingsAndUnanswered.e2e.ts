@@ -7,21 +7,10 @@
  *   service's answers folded), so "Add a live profile" and Team are reached without scrolling.
  * Screenshots of both, at 1440 and 1024 px, light and dark.
  */
-import type { Page } from '@playwright/test';
 import { startTestSandbox } from '../support/testSandbox';
-import { expect, saveScreen, test } from './support/fixtures';
+import { expect, saveScreen, SCREEN_SIZES, setTheme, test } from './support/fixtures';
 
 const LIVE_TOKEN = 'e2e-unanswered-live-4c2d';
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-];
-
-async function setTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
-  await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-}
 
 test('a LIVE profile that does not answer: "Not known" instead of ₦0.00, and the header says so in full', async ({ page, vendesk }) => {
   const live = await startTestSandbox({ tokens: [LIVE_TOKEN], accountName: 'Acme Live Ltd', initialBalanceNaira: 250_000 });
@@ -30,7 +19,7 @@ test('a LIVE profile that does not answer: "Not known" instead of ₦0.00, and t
   // The service stops answering before vendesk ever read its log.
   await live.close();
   for (const scheme of ['light', 'dark'] as const) {
-    for (const size of SIZES) {
+    for (const size of SCREEN_SIZES) {
       await page.setViewportSize(size);
       await page.goto(`${vendesk.shell!.origin}/#/dashboard`);
       await setTheme(page, scheme);
@@ -62,7 +51,7 @@ test('Settings is split into sections reached without scrolling; the service ans
   // Answers of every endpoint to show under Diagnostics (the Dashboard the window opened on syncs by itself).
   await vendesk.call('connection.doctor', {});
   for (const scheme of ['light', 'dark'] as const) {
-    for (const size of SIZES) {
+    for (const size of SCREEN_SIZES) {
       await page.setViewportSize(size);
       await page.goto(`${vendesk.shell!.origin}/#/settings`);
       await setTheme(page, scheme);

@@ -13,13 +13,7 @@ import type { Page } from '@playwright/test';
 import { createPendingScheduler } from '../../src/main/pending';
 import { formatNaira } from '../../src/shared/money';
 import { costKoboOf, serviceLog } from '../support/serviceSpend';
-import { expect, fillElectricityForm, saveScreen, test } from './support/fixtures';
-
-async function setTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
-  await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-}
+import { expect, fillElectricityForm, saveScreen, setTheme, test } from './support/fixtures';
 
 /** WCAG contrast of an element's text against its own background. */
 async function textContrast(page: Page, selector: string): Promise<number> {

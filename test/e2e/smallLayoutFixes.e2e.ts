@@ -3,12 +3,9 @@
  * cut, the header says the service is answering as a state (not "service answers", the name of a
  * Settings page), and on Reconcile the file field's label lines up with From and To.
  */
-import { expect, saveScreen, test } from './support/fixtures';
+import { expect, saveScreen, SCREEN_SIZES, test } from './support/fixtures';
 
-for (const size of [
-  { width: 1024, height: 700 },
-  { width: 1440, height: 900 },
-]) {
+for (const size of SCREEN_SIZES) {
   test(`at ${size.width} px the search placeholder fits, the header reads as a state, and the Reconcile labels line up`, async ({ page, vendesk }) => {
     await page.setViewportSize(size);
     await page.goto(`${vendesk.shell!.origin}/#/transactions`);

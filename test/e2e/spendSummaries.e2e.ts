@@ -11,26 +11,15 @@ import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { formatNaira } from '../../src/shared/money';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
-import { test, expect, saveScreen } from './support/fixtures';
+import { test, expect, saveScreen, SCREEN_SIZES, setTheme, WIDE_SCREEN } from './support/fixtures';
 
 test.use({ appOptions: { seedHistory: 120 } });
-
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 700 },
-];
-
-async function setTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
-  await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-}
 
 /** The page in both themes at both sizes, each saved as `issue24-<name>-<width>-<theme>.png` once `ready` holds. */
 async function saveEveryLook(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await setTheme(page, scheme);
-    for (const size of SIZES) {
+    for (const size of SCREEN_SIZES) {
       await page.setViewportSize(size);
       await ready();
       await saveScreen(page, `issue24-${name}-${size.width}-${scheme}.png`, { fullPage: true });
@@ -66,7 +55,7 @@ test('spend follows each purchase at once, refunds apart, in Lagos days; the bul
   await saveEveryLook(page, 'transactions', () => expect(page.getByTestId('totals-cost')).toHaveText(formatNaira(all.costKobo)));
   // A refunded row's detail: charged, then refunded; no commission earned.
   await setTheme(page, 'light');
-  await page.setViewportSize(SIZES[0]);
+  await page.setViewportSize(WIDE_SCREEN);
   await page.getByText('08031239999').first().click();
   await expect(page.getByTestId('tx-detail')).toContainText('Charged, then refunded');
   await saveScreen(page, 'issue24-failed-detail-1440-light.png');

@@ -18,7 +18,7 @@ import { formatNaira } from '../../src/shared/money';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../support/sandboxRecords';
 import { startTestApp, type TestApp } from '../support/testApp';
-import { expect, saveScreen, test } from './support/fixtures';
+import { expect, saveScreen, setTheme, test } from './support/fixtures';
 
 const TOKEN = 'team-window-org-7f31';
 const PAYROLL = ['08031884001', '08031884002', '08031884003'];
@@ -447,12 +447,10 @@ test.describe.serial('team approvals in the window', () => {
         [bolaPage, bola],
         [adaPage, ada],
       ] as const) {
-        await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
         for (const view of ['approvals/waiting', 'approvals/approved', 'approvals/rejected', 'approvals/audit', 'settings/team']) {
           const [route, tab] = view.split('/');
           await page.goto(`${t.shell!.origin}/#/${route}`);
-          await page.reload();
-          await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+          await setTheme(page, scheme);
           if (tab) await page.getByRole('tab', { name: tab === 'audit' ? 'Audit trail' : tab[0].toUpperCase() + tab.slice(1) }).click();
           await page.waitForTimeout(400);
           if (route === 'settings') await page.getByRole('region', { name: 'Team' }).scrollIntoViewIfNeeded();

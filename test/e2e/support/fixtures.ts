@@ -47,3 +47,15 @@ export async function fillElectricityForm(page: Page, form: { meter: string; amo
   await page.getByLabel('Amount (₦)').fill(form.amount);
   await page.getByLabel('Customer phone').fill(form.phone);
 }
+
+/** The two window sizes every page is checked and saved at: a laptop's full screen and a narrow window. */
+export const WIDE_SCREEN = { width: 1440, height: 900 };
+export const NARROW_SCREEN = { width: 1024, height: 700 };
+export const SCREEN_SIZES = [WIDE_SCREEN, NARROW_SCREEN];
+
+/** Chooses the colour scheme as the header's switch stores it, reloads, and waits until the page is drawn in it. */
+export async function setTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+}

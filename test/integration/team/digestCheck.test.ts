@@ -18,33 +18,19 @@ import { claimBeforeSend } from '../../../src/main/team/bulkApproval';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
+import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from './teamDesks';
 import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
-import { runInProcess, type CliRun } from '../cli/cliHarness';
 
 const TOKEN = 'digest-check-org-81c4';
 let cluster: PostgresCluster;
+let room: TeamRoom;
 let sandbox: SandboxHandle;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-team-digest-'));
 const service = () => ({ sandbox, token: TOKEN });
 
-interface Desk {
-  name: string;
-  dataDir: string;
-  run(args: string[]): Promise<CliRun>;
-}
 
-function desk(name: string): Desk {
-  const dataDir = path.join(root, name);
-  fs.mkdirSync(dataDir);
-  return { name, dataDir, run: (args) => runInProcess(['--data-dir', dataDir, '--base-url', sandbox.url, '--json', ...args], { VENDESK_TOKEN: TOKEN }) };
-}
+const desk = (name: string): TeamDesk => cliDesk(root, name, { baseUrl: sandbox.url, token: TOKEN });
 
-async function joinAs(d: Desk, role: string, password: string): Promise<void> {
-  const file = path.join(root, `${d.name}-${role}.pw`);
-  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  const r = await d.run(['team', 'join', '--url', `postgres://${role}@127.0.0.1:${cluster.port}/postgres`, '--password-file', file, '--desktop-name', `${d.name} PC`]);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-}
 
 /** Submits a sheet on ada's desktop (it waits for approval) and has bola approve it: the local and team job ids. */
 async function approvedJob(sheet: string, total: string): Promise<{ localJob: string; teamJob: string }> {
@@ -59,27 +45,24 @@ async function boughtFor(phones: string[]) {
   return (await sandboxLog(service())).filter((e) => phones.includes(e.phone_number));
 }
 
-let ada: Desk;
-let bola: Desk;
-let chidi: Desk;
+let ada: TeamDesk;
+let bola: TeamDesk;
+let chidi: TeamDesk;
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
+  room = { root, cluster };
   sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
   ada = desk('ada');
   bola = desk('bola');
   chidi = desk('chidi');
-  await joinAs(ada, cluster.superuser, cluster.superuserPassword);
-  await joinAs(ada, 'ada', await cluster.createLogin('ada', ['vendesk_preparer']));
-  await joinAs(bola, 'bola', await cluster.createLogin('bola', ['vendesk_approver']));
-  await joinAs(chidi, 'chidi', await cluster.createLogin('chidi', ['vendesk_preparer']));
+  await joinTeamAs(room, ada, cluster.superuser, cluster.superuserPassword);
+  await joinAsNewLogin(room, ada, ['vendesk_preparer']);
+  await joinAsNewLogin(room, bola, ['vendesk_approver']);
+  await joinAsNewLogin(room, chidi, ['vendesk_preparer']);
 }, 120_000);
 
-afterAll(async () => {
-  await sandbox?.close();
-  await cluster?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeTeamRoom(root, cluster, sandbox));
 
 describe('a desktop sends only the rows that were approved', () => {
   it("refuses the preparer's resume when a recipient of its local job was swapped after approval", async () => {

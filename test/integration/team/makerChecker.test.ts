@@ -16,45 +16,29 @@ import { dispatch } from '../../../src/main/dispatch';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
+import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from './teamDesks';
 import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
-import { runInProcess, type CliRun } from '../cli/cliHarness';
 
 const TOKEN = 'maker-checker-org-5d2e';
 let cluster: PostgresCluster;
+let room: TeamRoom;
 let sandbox: SandboxHandle;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-team-mc-'));
 const PHONES = [0, 1, 2].map((i) => mtnPhone(4300 + i));
 const service = () => ({ sandbox, token: TOKEN });
 
-interface Desk {
-  name: string;
-  run(args: string[]): Promise<CliRun>;
-}
 
-function desk(name: string): Desk {
-  const dataDir = path.join(root, name);
-  fs.mkdirSync(dataDir);
-  return {
-    name,
-    run: (args) => runInProcess(['--data-dir', dataDir, '--base-url', sandbox.url, '--json', ...args], { VENDESK_TOKEN: TOKEN }),
-  };
-}
+const desk = (name: string): TeamDesk => cliDesk(root, name, { baseUrl: sandbox.url, token: TOKEN });
 
-async function joinAs(d: Desk, role: string, password: string): Promise<void> {
-  const file = path.join(root, `${d.name}-${role}.pw`);
-  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  const r = await d.run(['team', 'join', '--url', `postgres://${role}@127.0.0.1:${cluster.port}/postgres`, '--password-file', file, '--desktop-name', `${d.name} PC`]);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-}
 
 /** The service's log entries for the spreadsheet's phones. */
 async function boughtForSheet() {
   return (await sandboxLog(service())).filter((e) => PHONES.includes(e.phone_number));
 }
 
-let ada: Desk;
-let dayo: Desk;
-let bola: Desk;
+let ada: TeamDesk;
+let dayo: TeamDesk;
+let bola: TeamDesk;
 let sheetOnAda: string;
 let sheetOnDayo: string;
 let adaJob = '';
@@ -62,24 +46,21 @@ let adaTeamJob = '';
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
+  room = { root, cluster };
   sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
   ada = desk('ada');
   dayo = desk('dayo');
   bola = desk('bola');
-  await joinAs(ada, cluster.superuser, cluster.superuserPassword); // the administrator sets the database up
-  await joinAs(ada, 'ada', await cluster.createLogin('ada', ['vendesk_preparer']));
-  await joinAs(dayo, 'dayo', await cluster.createLogin('dayo', ['vendesk_preparer']));
-  await joinAs(bola, 'bola', await cluster.createLogin('bola', ['vendesk_approver']));
+  await joinTeamAs(room, ada, cluster.superuser, cluster.superuserPassword); // the administrator sets the database up
+  await joinAsNewLogin(room, ada, ['vendesk_preparer']);
+  await joinAsNewLogin(room, dayo, ['vendesk_preparer']);
+  await joinAsNewLogin(room, bola, ['vendesk_approver']);
   // The same payroll spreadsheet, saved on two desktops.
   sheetOnAda = writeCsv(path.join(root, 'ada'), 'payroll.csv', airtimeRows(3, 100, 4300));
   sheetOnDayo = writeCsv(path.join(root, 'dayo'), 'payroll copy.csv', airtimeRows(3, 100, 4300));
 }, 120_000);
 
-afterAll(async () => {
-  await sandbox?.close();
-  await cluster?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeTeamRoom(root, cluster, sandbox));
 
 describe('a LIVE bulk job in a team', () => {
   it('waits for approval (exit 4) and buys nothing, however often it is resumed', async () => {

@@ -20,37 +20,24 @@ import type { LogEntry } from '../../../src/shared/wire';
 import { sheetsViaLibreOffice } from '../../support/libreOffice';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
+import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from './teamDesks';
 import { claimRaw } from '../../support/teamJobs';
 import { mtnPhone } from '../bulk/bulkTestFiles';
-import { runInProcess, type CliRun } from '../cli/cliHarness';
+import type { CliRun } from '../cli/cliHarness';
 import { startDroppingProxy } from '../purchases/droppingProxy';
 import { account } from '../purchases/purchaseHelpers';
 
 const TOKEN = 'single-approval-org-7a1c';
 let cluster: PostgresCluster;
+let room: TeamRoom;
 let sandbox: SandboxHandle;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-team-single-'));
 const service = () => ({ sandbox, token: TOKEN });
 const PHONE = '08031234567';
 
-interface Desk {
-  name: string;
-  dataDir: string;
-  run(args: string[]): Promise<CliRun>;
-}
 
-function desk(name: string, baseUrl?: string): Desk {
-  const dataDir = path.join(root, name);
-  fs.mkdirSync(dataDir);
-  return { name, dataDir, run: (args) => runInProcess(['--data-dir', dataDir, '--base-url', baseUrl ?? sandbox.url, '--json', ...args], { VENDESK_TOKEN: TOKEN }) };
-}
+const desk = (name: string, baseUrl?: string): TeamDesk => cliDesk(root, name, { baseUrl: baseUrl ?? sandbox.url, token: TOKEN });
 
-async function joinAs(d: Desk, role: string, password: string, port = cluster.port): Promise<void> {
-  const file = path.join(root, `${d.name}-${role}.pw`);
-  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  const r = await d.run(['team', 'join', '--url', `postgres://${role}@127.0.0.1:${port}/postgres`, '--password-file', file, '--desktop-name', `${d.name} PC`]);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-}
 
 function errorOf(r: CliRun): { code: string; message: string; hint: string } {
   return (JSON.parse(r.stdout) as { error: { code: string; message: string; hint: string } }).error;
@@ -76,22 +63,22 @@ async function auditRows(action: string) {
   )).rows;
 }
 
-let ada: Desk;
-let bola: Desk;
-let chidi: Desk;
+let ada: TeamDesk;
+let bola: TeamDesk;
+let chidi: TeamDesk;
 let adaPassword = '';
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
+  room = { root, cluster };
   sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
   ada = desk('ada');
   bola = desk('bola');
   chidi = desk('chidi');
-  await joinAs(chidi, cluster.superuser, cluster.superuserPassword); // the administrator sets the database up
-  adaPassword = await cluster.createLogin('ada', ['vendesk_preparer']);
-  await joinAs(ada, 'ada', adaPassword);
-  await joinAs(bola, 'bola', await cluster.createLogin('bola', ['vendesk_approver']));
-  await joinAs(chidi, 'chidi', await cluster.createLogin('chidi', ['vendesk_admin']));
+  await joinTeamAs(room, chidi, cluster.superuser, cluster.superuserPassword); // the administrator sets the database up
+  adaPassword = await joinAsNewLogin(room, ada, ['vendesk_preparer']);
+  await joinAsNewLogin(room, bola, ['vendesk_approver']);
+  await joinAsNewLogin(room, chidi, ['vendesk_admin']);
   const wallet = await fetch(`${sandbox.url}/__sandbox/wallet`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
@@ -100,11 +87,7 @@ beforeAll(async () => {
   expect(wallet.ok).toBe(true);
 }, 120_000);
 
-afterAll(async () => {
-  await sandbox?.close();
-  await cluster?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeTeamRoom(root, cluster, sandbox));
 
 describe('the approval threshold', () => {
   it('is set by an admin only (`vendesk team threshold`), and the change is in the audit trail', async () => {
@@ -249,7 +232,7 @@ describe('a LIVE single purchase', () => {
     const proxy = await startDroppingProxy(sandbox.url);
     try {
       const efe = desk('efe', proxy.url);
-      await joinAs(efe, 'efe', await cluster.createLogin('efe', ['vendesk_preparer']));
+      await joinAsNewLogin(room, efe, ['vendesk_preparer']);
       const meter = account('1234');
       const job = heldJob(await efe.run(['buy', 'electricity', '--disco', 'IKEDC', '--meter', meter, '--type', 'POSTPAID', '--amount', '3500', '--phone', PHONE, '--yes']));
       expect((await bola.run(['approve', job])).code).toBe(0);
@@ -377,7 +360,7 @@ describe("a desktop's own actions in the audit trail", () => {
     // dayo's desktop reaches the database through a network hop that can go down.
     const proxy = await startTcpHop(cluster.port);
     const dayo = desk('dayo');
-    await joinAs(dayo, 'dayo', await cluster.createLogin('dayo', ['vendesk_preparer']), proxy.port);
+    await joinAsNewLogin(room, dayo, ['vendesk_preparer'], proxy.port);
     const app = await createApp({ dataDir: dayo.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
     const before = (await auditRows('profile_change')).length;
     try {

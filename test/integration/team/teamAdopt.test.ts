@@ -17,6 +17,7 @@ import { createTeamOutcomeRetry } from '../../../src/main/team/teamOutcomeRetry'
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxWalletKobo } from '../../support/sandboxRecords';
+import { closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamRoom } from './teamDesks';
 import { killWhen } from '../../support/vendeskProcess';
 import { QUICK_CLI_JOBS, airtimeRows, allLogEntries, mtnPhone, runBulkCli, spawnBulkCli, writeCsv } from '../bulk/bulkTestFiles';
 import { runInProcess, type CliRun } from '../cli/cliHarness';
@@ -26,6 +27,7 @@ const ADA_TOKEN = 'adopt-org-ada-7f1c';
 const CHIDI_TOKEN = 'adopt-org-chidi-2b9e';
 const OTHER_TOKEN = 'another-org-d41a';
 let cluster: PostgresCluster;
+let room: TeamRoom;
 let sandbox: SandboxHandle;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-team-adopt-'));
 
@@ -45,12 +47,6 @@ async function desk(name: string, token: string): Promise<Desk> {
   return { name, dir, token, run: (args) => runInProcess(['--data-dir', dir, '--base-url', sandbox.url, '--json', ...args], { VENDESK_TOKEN: token }) };
 }
 
-async function joinAs(d: Desk, role: string, password: string): Promise<void> {
-  const file = path.join(root, `${d.name}-${role}.pw`);
-  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  const r = await d.run(['team', 'join', '--url', `postgres://${role}@127.0.0.1:${cluster.port}/postgres`, '--password-file', file, '--desktop-name', `${d.name} PC`]);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-}
 
 const org = () => ({ sandbox, token: ADA_TOKEN });
 
@@ -81,23 +77,20 @@ let dayo: Desk;
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
+  room = { root, cluster };
   sandbox = await startSandbox({ port: 0, tokens: [OTHER_TOKEN], bearers: { [ADA_TOKEN]: ORG, [CHIDI_TOKEN]: ORG }, quiet: true });
   ada = await desk('ada', ADA_TOKEN);
   bola = await desk('bola', ADA_TOKEN);
   chidi = await desk('chidi', CHIDI_TOKEN);
   dayo = await desk('dayo', OTHER_TOKEN);
-  await joinAs(ada, cluster.superuser, cluster.superuserPassword); // the administrator sets the database up
-  await joinAs(ada, 'ada', await cluster.createLogin('ada', ['vendesk_preparer']));
-  await joinAs(bola, 'bola', await cluster.createLogin('bola', ['vendesk_approver']));
-  await joinAs(chidi, 'chidi', await cluster.createLogin('chidi', ['vendesk_preparer']));
-  await joinAs(dayo, 'dayo', await cluster.createLogin('dayo', ['vendesk_preparer']));
+  await joinTeamAs(room, ada, cluster.superuser, cluster.superuserPassword); // the administrator sets the database up
+  await joinAsNewLogin(room, ada, ['vendesk_preparer']);
+  await joinAsNewLogin(room, bola, ['vendesk_approver']);
+  await joinAsNewLogin(room, chidi, ['vendesk_preparer']);
+  await joinAsNewLogin(room, dayo, ['vendesk_preparer']);
 }, 120_000);
 
-afterAll(async () => {
-  await sandbox?.close();
-  await cluster?.stop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => closeTeamRoom(root, cluster, sandbox));
 
 describe('an approved team job run on another desktop', () => {
   it('runs on a third desktop with its own token for the organisation; another organisation is refused; the preparer then buys nothing more', async () => {

@@ -53,6 +53,21 @@ async function waitingJob(preparer: string): Promise<string> {
   return r.rows[0].id;
 }
 
+/**
+ * What bola reads when vendesk connects to `address` with the TLS settings that address gets,
+ * the connection itself going to 127.0.0.1 on the address's port (the address names another host).
+ */
+async function refusalConnectingTo(address: string): Promise<ReturnType<typeof teamError>> {
+  const client = new pg.Client({ ...teamClientConfig(address, pw.bola), host: '127.0.0.1' });
+  client.on('error', () => undefined);
+  const failure = await client.connect().then(
+    () => null,
+    (e: unknown) => e,
+  );
+  await client.end().catch(() => undefined);
+  return teamError(failure);
+}
+
 /** Polls `check` until it holds (a generous deadline: the state, not the machine's speed, decides). */
 async function waitFor(check: () => Promise<boolean>, deadlineMs = 30_000): Promise<void> {
   const until = Date.now() + deadlineMs;
@@ -205,16 +220,9 @@ describe('encrypted by default', () => {
   it('refuses a database on another host that does not offer TLS, in words, before the password is sent', async () => {
     // The address names another host; the connection is pointed at the test cluster (TLS off) with
     // the TLS settings that address gets.
-    const config = teamClientConfig(`postgres://bola@db.example.ng:${cluster.port}/postgres`, pw.bola);
-    expect(config.ssl).toEqual({ rejectUnauthorized: true, servername: 'db.example.ng' });
-    const client = new pg.Client({ ...config, host: '127.0.0.1' });
-    client.on('error', () => undefined);
-    const failure = await client.connect().then(
-      () => null,
-      (e: unknown) => e,
-    );
-    await client.end().catch(() => undefined);
-    const error = teamError(failure);
+    const address = `postgres://bola@db.example.ng:${cluster.port}/postgres`;
+    expect(teamClientConfig(address, pw.bola).ssl).toEqual({ rejectUnauthorized: true, servername: 'db.example.ng' });
+    const error = await refusalConnectingTo(address);
     expect(error.code).toBe('team_tls_unavailable');
     expect(error.message).toMatch(/does not accept encrypted connections/);
     expect(error.hint).toMatch(/sslmode=disable/);
@@ -240,15 +248,7 @@ describe('encrypted by default', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as net.AddressInfo).port;
-      const config = teamClientConfig(`postgres://bola@db.example.ng:${port}/postgres`, pw.bola);
-      const client = new pg.Client({ ...config, host: '127.0.0.1' });
-      client.on('error', () => undefined);
-      const failure = await client.connect().then(
-        () => null,
-        (e: unknown) => e,
-      );
-      await client.end().catch(() => undefined);
-      const error = teamError(failure);
+      const error = await refusalConnectingTo(`postgres://bola@db.example.ng:${port}/postgres`);
       expect(error.code).toBe('team_tls_certificate');
       expect(error.message).toMatch(/certificate could not be trusted/);
       expect(error.message + (error.hint ?? '')).not.toContain(pw.bola);
