@@ -35,7 +35,7 @@ test("a page's code loads with the page: the dashboard paints without the other 
   expect(first.some((n) => /DashboardPage-[\w-]+\.js$/.test(n)), first.join('\n')).toBe(true);
   expect(first.some((n) => /(TransactionsPage|MessagingPage|SettingsPage)-[\w-]+\.js$/.test(n)), first.join('\n')).toBe(false);
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: /^Transactions/ }).click();
-  await expect(page.getByRole('heading', { name: 'Transactions', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible();
   expect((await scripts()).some((n) => /TransactionsPage-[\w-]+\.js$/.test(n))).toBe(true);
   await saveScreen(page, 'transactions-after-lazy-load.png');
 });

@@ -18,7 +18,7 @@ const SETUP_PASSWORD = 'setup-role-secret-5d1e';
 
 async function openSettings(): Promise<ReturnType<Page['getByRole']>> {
   await page.goto(`${desk.shell!.origin}/#/dashboard`);
-  await expect(page.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await page.goto(`${desk.shell!.origin}/#/settings`);
   const team = page.getByRole('region', { name: 'Team' });
   await team.scrollIntoViewIfNeeded();

@@ -116,11 +116,11 @@ test('a link works once: after the tab signs in, the link left in the browser hi
   const code = link.slice(link.indexOf('#session=') + '#session='.length);
   const tab = await context.newPage();
   await tab.goto(link);
-  await expect(tab.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(tab.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   expect(tab.url()).not.toContain(code);
   // A reload keeps the tab signed in (the session is held by the tab, not the link).
   await tab.reload();
-  await expect(tab.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(tab.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 
   // The attack: the link as the browser's history recorded it, opened again in another tab.
   const replay = await context.newPage();
@@ -135,5 +135,5 @@ test('a link works once: after the tab signs in, the link left in the browser hi
   expect(asSession.status).toBe(401);
   // The signed-in tab is untouched by the refused replay.
   await tab.reload();
-  await expect(tab.getByRole('heading', { name: 'Dashboard', level: 2 })).toBeVisible();
+  await expect(tab.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 });
