@@ -19,7 +19,7 @@ const SETUP_PASSWORD = 'setup-role-secret-5d1e';
 async function openSettings(): Promise<ReturnType<Page['getByRole']>> {
   await page.goto(`${desk.shell!.origin}/#/dashboard`);
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
-  await page.goto(`${desk.shell!.origin}/#/settings`);
+  await page.goto(`${desk.shell!.origin}/#/settings?section=team`);
   const team = page.getByRole('region', { name: 'Team' });
   await team.scrollIntoViewIfNeeded();
   return team;
