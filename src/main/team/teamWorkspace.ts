@@ -62,6 +62,17 @@ const JOB_SELECT = `SELECT j.id, j.kind, j.state, j.file_name, j.file_sha256, j.
       WHERE o.file_sha256 = j.file_sha256 AND o.id <> j.id) AS same_file
   FROM vendesk.jobs j LEFT JOIN LATERAL (SELECT * FROM vendesk.approvals x WHERE x.job_id = j.id ORDER BY x.decided_at DESC LIMIT 1) a ON true`;
 
+/** The jobs in some states ($1, null: all) or of some ids ($2, null: any), newest first (bench/approvals.bench.ts times it). */
+export const JOB_LIST_SQL = `${JOB_SELECT} WHERE ($1::text[] IS NULL OR j.state = ANY($1)) AND ($2::uuid[] IS NULL OR j.id = ANY($2)) ORDER BY j.prepared_at DESC LIMIT 500`;
+
+/**
+ * One page of a job's items ($1): $2 rows after the first $3. Paged by key, not OFFSET: `seq` is
+ * each item's position from 1 (the schema writes it WITH ORDINALITY, and job_items is append-only),
+ * so "after the first $3" is `seq > $3`, read straight from the primary key (job_id, seq) — the
+ * last page of a 300,000-row job costs what the first does (bench/approvals.bench.ts).
+ */
+export const JOB_ROWS_SQL = 'SELECT seq, item_index, amount_kobo::text, item FROM vendesk.job_items WHERE job_id = $1 AND seq > $3 ORDER BY seq LIMIT $2';
+
 /** The team's approval policy (team settings an admin sets; null: none). */
 async function readPolicy(client: pg.ClientBase): Promise<TeamPolicyView> {
   const r = await client.query<{ key: string; value: number | null }>(
@@ -274,7 +285,7 @@ export class TeamWorkspace {
     return this.withClient(async (client) => {
       const states = STATES[state];
       const r = await client.query<JobRecord>(
-        `${JOB_SELECT} WHERE ($1::text[] IS NULL OR j.state = ANY($1)) AND ($2::uuid[] IS NULL OR j.id = ANY($2)) ORDER BY j.prepared_at DESC LIMIT 500`,
+        JOB_LIST_SQL,
         [states, jobIds ?? null],
       );
       const here = desktopId(this.app);
@@ -336,7 +347,7 @@ export class TeamWorkspace {
     const job = await this.job(jobId);
     return this.withClient(async (client) => {
       const r = await client.query<{ seq: number; item_index: number; amount_kobo: string; item: Record<string, unknown> }>(
-        'SELECT seq, item_index, amount_kobo::text, item FROM vendesk.job_items WHERE job_id = $1 ORDER BY seq LIMIT $2 OFFSET $3',
+        JOB_ROWS_SQL,
         [jobId, pageSize, (page - 1) * pageSize],
       );
       const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
