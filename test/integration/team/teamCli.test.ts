@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinDesk, prepareRaw } from '../../support/teamJobs';
+import { joinDesk, prepareRaw, rowsOf, type RawItem } from '../../support/teamJobs';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { startCliPeer, type CliPeer } from '../cli/cliHarness';
 
@@ -42,16 +42,19 @@ afterAll(async () => {
 
 /** A job prepared by ada straight through the schema, signed in as ada (SET ROLE would not change who the database sees). */
 async function prepareAsAda(totalKobo: number): Promise<string> {
+  const first = Math.floor(totalKobo / 2);
+  return prepareItemsAsAda([
+    { row: 2, phone: '08031000002', amountKobo: first },
+    { row: 3, phone: '08031000003', amountKobo: totalKobo - first },
+  ]);
+}
+
+async function prepareItemsAsAda(items: RawItem[]): Promise<string> {
   const ada = new pg.Client(cluster.config('ada', pw.ada));
   await ada.connect();
   try {
     const desk = { id: 'desk-a', name: 'Ada PC' };
     await joinDesk(ada, desk);
-    const first = Math.floor(totalKobo / 2);
-    const items = [
-      { row: 2, phone: '08031000002', amountKobo: first },
-      { row: 3, phone: '08031000003', amountKobo: totalKobo - first },
-    ];
     return (await prepareRaw(ada, desk, { items, fileName: 'salaries.xlsx', walletKobo: 5_000_000 })).id;
   } finally {
     await ada.end();
@@ -124,6 +127,18 @@ describe('vendesk approvals JOB_ID', () => {
     expect((await bolaDesk.run(['approvals', '--page', '2'])).code).toBe(2);
     const list = await bolaDesk.run(['approvals'], 'globals first', { json: false });
     expect(list.stdout).toMatch(/Two approvers: never/);
+  });
+
+  it('pages a longer job 50 rows at a time, each page the rows that follow the one before, to the last', async () => {
+    const jobId = await prepareItemsAsAda(rowsOf(120, 100, 8032000001));
+    const page = (n: number) => bolaDesk.json<{ page: number; pages: number; rows: { row: number; phone: string }[] }>(['approvals', jobId, '--page', String(n)]);
+    const second = await page(2);
+    expect(second).toMatchObject({ page: 2, pages: 3 });
+    expect(second.rows.map((r) => r.row)).toEqual(Array.from({ length: 50 }, (_, i) => 52 + i));
+    expect(second.rows[0].phone).toBe('08032000051');
+    const last = await page(3);
+    expect(last.rows.map((r) => r.row)).toEqual(Array.from({ length: 20 }, (_, i) => 102 + i));
+    expect((await page(4)).rows).toEqual([]);
   });
 
   it('lets only an admin set the approval policy', async () => {
