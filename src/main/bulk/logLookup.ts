@@ -28,13 +28,14 @@ function parseAll(items: LogEntry[]): ParsedLogEntry[] {
 
 /**
  * Every page of the log for a query, or fewer: `enough(entries so far, last page)` ends the
- * reading early when it returns true.
+ * reading early when it returns true; at most `maxPages` pages.
  */
 export async function readAllLogPages(
   client: LogReader,
   query: LogQuery,
   signal?: AbortSignal,
   enough?: (all: readonly ParsedLogEntry[], page: readonly ParsedLogEntry[]) => boolean,
+  maxPages = MAX_PAGES,
 ): Promise<ParsedLogEntry[]> {
   const out: ParsedLogEntry[] = [];
   let page: PageObject<LogEntry> = await client.logEntries({ ...query, perPage: PER_PAGE }, { signal });
@@ -42,7 +43,7 @@ export async function readAllLogPages(
   out.push(...parsed);
   let pages = 1;
   let pageNumber = page.CurrentPage;
-  while (pages < MAX_PAGES && page.Items.length > 0 && (page.NextPage || pageNumber < page.TotalPages)) {
+  while (pages < maxPages && page.Items.length > 0 && (page.NextPage || pageNumber < page.TotalPages)) {
     if (enough?.(out, parsed)) break;
     page = page.NextPage
       ? await client.logPage(page.NextPage, { signal })
@@ -67,7 +68,8 @@ export function logEntriesForPhone(client: LogReader, kind: BulkJobKind, phone: 
 /**
  * Entries of the job's type created from `floorMs` on: the log is asked from the UTC day before
  * (the service's days may not be UTC) to now, and — when it lists newest first — reading stops at
- * the first page wholly older than `floorMs`. `enough` may end it earlier.
+ * the first page wholly older than `floorMs`. `enough` may end it earlier. `expected`: how many
+ * entries the caller looks for, which the page limit makes room for.
  */
 export function logEntriesFrom(
   client: LogReader,
@@ -75,6 +77,7 @@ export function logEntriesFrom(
   floorMs: number,
   signal?: AbortSignal,
   enough?: (page: readonly ParsedLogEntry[]) => boolean,
+  expected = 0,
 ): Promise<ParsedLogEntry[]> {
   const start = new Date(floorMs - 24 * 3600_000).toISOString().slice(0, 10);
   let newestFirst: boolean | null = null;
@@ -83,7 +86,7 @@ export function logEntriesFrom(
     if (page.length < 2) return false;
     if (newestFirst === null) newestFirst = Date.parse(page[0].createdAt) >= Date.parse(page[page.length - 1].createdAt);
     return newestFirst && page.every((e) => Date.parse(e.createdAt) < floorMs);
-  });
+  }, MAX_PAGES + Math.ceil(expected / PER_PAGE));
 }
 
 /**

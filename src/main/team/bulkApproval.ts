@@ -167,12 +167,12 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
   // One read of the log settles the rows other requests claimed, for the whole run (sentElsewhere.ts).
   const settleElsewhere = sentElsewhereSettler(app, store, job, async () => {
     const r = await team.withClient((client) =>
-      client.query<{ earliest: string | null; now: string }>(
-        'SELECT (extract(epoch FROM min(claimed_at)) * 1000)::bigint::text AS earliest, (extract(epoch FROM now()) * 1000)::bigint::text AS now FROM vendesk.item_claims WHERE job_id = $1 AND left(request_ref, length($2)) <> $2',
+      client.query<{ earliest: string | null; now: string; n: number }>(
+        'SELECT (extract(epoch FROM min(claimed_at)) * 1000)::bigint::text AS earliest, (extract(epoch FROM now()) * 1000)::bigint::text AS now, count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1 AND left(request_ref, length($2)) <> $2',
         [link.team_job_id, ownRefs],
       ),
     );
-    return { earliestMs: r.rows[0].earliest === null ? null : Number(r.rows[0].earliest), nowMs: Number(r.rows[0].now) };
+    return { earliestMs: r.rows[0].earliest === null ? null : Number(r.rows[0].earliest), nowMs: Number(r.rows[0].now), count: r.rows[0].n };
   });
   return async (batch) => {
     if (!checked) {

@@ -39,6 +39,8 @@ export interface OtherClaimsNow {
   earliestMs: number | null;
   /** The team database's time when asked: every claim up to it is known. */
   nowMs: number;
+  /** How many such claims: the log entries the read looks for, beyond the limit on pages read. */
+  count: number;
 }
 
 /** One read of the log: entries by phone, and the claims it stands for (made up to `coversMs`). */
@@ -46,6 +48,10 @@ interface LogRead {
   byPhone: Map<string, ParsedLogEntry[]>;
   fromMs: number;
   coversMs: number;
+}
+
+function sentBy(claim: OtherClaim): string {
+  return `another team desktop (${claim.claimedBy}, desktop ${claim.desktopId}) at ${new Date(claim.claimedMs).toISOString()}`;
 }
 
 function byPhone(entries: readonly ParsedLogEntry[]): Map<string, ParsedLogEntry[]> {
@@ -72,7 +78,7 @@ export function sentElsewhereSettler(app: App, store: JobStore, job: JobRow, oth
 
   async function readFor(rows: readonly SentElsewhere[]): Promise<LogRead | null> {
     const earliestHere = Math.min(...rows.map((r) => r.claim.claimedMs));
-    let known: OtherClaimsNow = { earliestMs: null, nowMs: Number.NEGATIVE_INFINITY };
+    let known: OtherClaimsNow = { earliestMs: null, nowMs: Number.NEGATIVE_INFINITY, count: 0 };
     try {
       known = await otherClaims();
     } catch {
@@ -80,7 +86,7 @@ export function sentElsewhereSettler(app: App, store: JobStore, job: JobRow, oth
     }
     const fromMs = Math.min(known.earliestMs ?? earliestHere, earliestHere, read ? read.fromMs + MATCH_BEFORE_MS : earliestHere) - MATCH_BEFORE_MS;
     try {
-      const entries = await logEntriesFrom(app.client(), job.kind, fromMs);
+      const entries = await logEntriesFrom(app.client(), job.kind, fromMs, undefined, undefined, Math.max(known.count, rows.length));
       return { byPhone: byPhone(entries), fromMs, coversMs: Math.max(known.nowMs, ...rows.map((r) => r.claim.claimedMs)) };
     } catch {
       return null; // the runner's own checks of uncertain items read the log again
@@ -88,12 +94,15 @@ export function sentElsewhereSettler(app: App, store: JobStore, job: JobRow, oth
   }
 
   async function settle(rows: readonly SentElsewhere[]): Promise<void> {
-    for (const { item, claim } of rows) {
-      const by = `another team desktop (${claim.claimedBy}, desktop ${claim.desktopId}) at ${new Date(claim.claimedMs).toISOString()}`;
-      store.transition(job.id, [item.seq], 'uncertain', { reason: `Row ${item.row_number} of this team job was sent by ${by}; vendesk settles it from the service log and never sends it again.` }, ['sending']);
-      // The log is searched around when it was really sent (the claim), not when this desktop got to it.
-      app.db.prepare('UPDATE bulk_items SET sent_ms = ? WHERE job_id = ? AND seq = ?').run(claim.claimedMs, job.id, item.seq);
-    }
+    // One local transaction per batch: a commit per row made thousands of rows take seconds.
+    const sentAt = app.db.prepare('UPDATE bulk_items SET sent_ms = ? WHERE job_id = ? AND seq = ?');
+    app.db.transaction(() => {
+      for (const { item, claim } of rows) {
+        store.transition(job.id, [item.seq], 'uncertain', { reason: `Row ${item.row_number} of this team job was sent by ${sentBy(claim)}; vendesk settles it from the service log and never sends it again.` }, ['sending']);
+        // The log is searched around when it was really sent (the claim), not when this desktop got to it.
+        sentAt.run(claim.claimedMs, job.id, item.seq);
+      }
+    })();
     if (isVendingKind(job.kind) || rows.length === 0) return;
     const covered = (r: SentElsewhere) => read !== null && !met.has(r.item.seq) && r.claim.claimedMs <= read.coversMs && r.claim.claimedMs - MATCH_BEFORE_MS >= read.fromMs;
     if (!rows.every(covered)) {
@@ -102,6 +111,10 @@ export function sentElsewhereSettler(app: App, store: JobStore, job: JobRow, oth
       read = fresh;
     }
     const log = read as LogRead;
+    app.db.transaction(() => matchAll(log, rows))();
+  }
+
+  function matchAll(log: LogRead, rows: readonly SentElsewhere[]): void {
     for (const { item, claim } of rows) {
       met.add(item.seq);
       const current = store.item(job.id, item.seq);
@@ -115,13 +128,12 @@ export function sentElsewhereSettler(app: App, store: JobStore, job: JobRow, oth
         }
       }
       if (settled) continue;
-      const by = `another team desktop (${claim.claimedBy}, desktop ${claim.desktopId}) at ${new Date(claim.claimedMs).toISOString()}`;
       store.transition(
         job.id,
         [item.seq],
         'uncertain',
         {
-          reason: `Row ${item.row_number} of this team job was claimed by ${by}, but is not in the service log (${Math.round((app.service(createServiceClock).now() - claim.claimedMs) / 1000)} s later). It is never sent from here: resume the job on that desktop, or check with the service and mark it bought or not bought.`,
+          reason: `Row ${item.row_number} of this team job was claimed by ${sentBy(claim)}, but is not in the service log (${Math.round((app.service(createServiceClock).now() - claim.claimedMs) / 1000)} s later). It is never sent from here: resume the job on that desktop, or check with the service and mark it bought or not bought.`,
         },
         ['uncertain'],
       );
