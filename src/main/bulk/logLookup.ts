@@ -28,13 +28,14 @@ function parseAll(items: LogEntry[]): ParsedLogEntry[] {
 
 /**
  * Every page of the log for a query, or fewer: `enough(entries so far, last page)` ends the
- * reading early when it returns true.
+ * reading early when it returns true; at most `maxPages` pages.
  */
 export async function readAllLogPages(
   client: LogReader,
   query: LogQuery,
   signal?: AbortSignal,
   enough?: (all: readonly ParsedLogEntry[], page: readonly ParsedLogEntry[]) => boolean,
+  maxPages = MAX_PAGES,
 ): Promise<ParsedLogEntry[]> {
   const out: ParsedLogEntry[] = [];
   let page: PageObject<LogEntry> = await client.logEntries({ ...query, perPage: PER_PAGE }, { signal });
@@ -42,7 +43,7 @@ export async function readAllLogPages(
   out.push(...parsed);
   let pages = 1;
   let pageNumber = page.CurrentPage;
-  while (pages < MAX_PAGES && page.Items.length > 0 && (page.NextPage || pageNumber < page.TotalPages)) {
+  while (pages < maxPages && page.Items.length > 0 && (page.NextPage || pageNumber < page.TotalPages)) {
     if (enough?.(out, parsed)) break;
     page = page.NextPage
       ? await client.logPage(page.NextPage, { signal })
@@ -65,21 +66,39 @@ export function logEntriesForPhone(client: LogReader, kind: BulkJobKind, phone: 
 }
 
 /**
+ * Entries of the job's type created from `floorMs` on: the log is asked from the UTC day before
+ * (the service's days may not be UTC) to now, and — when it lists newest first — reading stops at
+ * the first page wholly older than `floorMs`. `enough` may end it earlier. `expected`: how many
+ * entries the caller looks for, which the page limit makes room for.
+ */
+export function logEntriesFrom(
+  client: LogReader,
+  kind: BulkJobKind,
+  floorMs: number,
+  signal?: AbortSignal,
+  enough?: (page: readonly ParsedLogEntry[]) => boolean,
+  expected = 0,
+): Promise<ParsedLogEntry[]> {
+  const start = new Date(floorMs - 24 * 3600_000).toISOString().slice(0, 10);
+  let newestFirst: boolean | null = null;
+  return readAllLogPages(client, { startdate: start, type: logType(kind), status: 'all' }, signal, (_all, page) => {
+    if (enough?.(page)) return true;
+    if (page.length < 2) return false;
+    if (newestFirst === null) newestFirst = Date.parse(page[0].createdAt) >= Date.parse(page[page.length - 1].createdAt);
+    return newestFirst && page.every((e) => Date.parse(e.createdAt) < floorMs);
+  }, MAX_PAGES + Math.ceil(expected / PER_PAGE));
+}
+
+/**
  * Entries from a UTC date on, for settling many accepted items at once. Reading stops once
  * every wanted reference was seen, or — when the log lists newest first — once a whole page is
  * older than `startMs` minus 15 minutes.
  */
 export function logEntriesSince(client: LogReader, kind: BulkJobKind, startMs: number, wanted: ReadonlySet<string>, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
-  const start = new Date(startMs - 24 * 3600_000).toISOString().slice(0, 10);
-  const floor = startMs - 15 * 60_000;
-  let newestFirst: boolean | null = null;
   const seen = new Set<string>();
-  return readAllLogPages(client, { startdate: start, type: logType(kind), status: 'all' }, signal, (_all, page) => {
+  return logEntriesFrom(client, kind, startMs - 15 * 60_000, signal, (page) => {
     for (const e of page) if (wanted.has(e.transactionId)) seen.add(e.transactionId);
-    if (seen.size >= wanted.size) return true;
-    if (page.length < 2) return false;
-    if (newestFirst === null) newestFirst = Date.parse(page[0].createdAt) >= Date.parse(page[page.length - 1].createdAt);
-    return newestFirst && page.every((e) => Date.parse(e.createdAt) < floor);
+    return seen.size >= wanted.size;
   });
 }
 

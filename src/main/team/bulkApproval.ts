@@ -19,7 +19,7 @@ import type { App } from '../app';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { checkItemsDigest, itemsDigest } from './itemsDigest';
 import { teamItem, teamJobPayload } from './teamRunSpec';
-import { settleSentElsewhere, type OtherClaim } from './sentElsewhere';
+import { sentElsewhereSettler, type SentElsewhere } from './sentElsewhere';
 import { awaitingApproval } from './awaitingApproval';
 import { teamWorkspace } from './teamWorkspace';
 
@@ -163,6 +163,17 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
   const team = teamWorkspace(app);
   const desktop = team.desktop();
   let checked = false;
+  const ownRefs = `${desktop.id}:${job.id}:`;
+  // One read of the log settles the rows other requests claimed, for the whole run (sentElsewhere.ts).
+  const settleElsewhere = sentElsewhereSettler(app, store, job, async () => {
+    const r = await team.withClient((client) =>
+      client.query<{ earliest: string | null; now: string; n: number }>(
+        'SELECT (extract(epoch FROM min(claimed_at)) * 1000)::bigint::text AS earliest, (extract(epoch FROM now()) * 1000)::bigint::text AS now, count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1 AND left(request_ref, length($2)) <> $2',
+        [link.team_job_id, ownRefs],
+      ),
+    );
+    return { earliestMs: r.rows[0].earliest === null ? null : Number(r.rows[0].earliest), nowMs: Number(r.rows[0].now), count: r.rows[0].n };
+  });
   return async (batch) => {
     if (!checked) {
       // Before the first request of this run leaves: the rows here are the rows approved.
@@ -171,10 +182,10 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
       checked = true;
     }
     const mine: ItemRow[] = [];
-    const elsewhere: { item: ItemRow; claim: OtherClaim }[] = [];
+    const elsewhere: SentElsewhere[] = [];
     await team.withClient(async (client) => {
       for (const item of batch) {
-        const ref = `${desktop.id}:${job.id}:${item.seq}`;
+        const ref = `${ownRefs}${item.seq}`;
         const r = await client.query<{ job_id: string; request_ref: string; claimed_by: string; desktop_id: string; claimed_ms: string }>(
           'SELECT job_id::text, request_ref, claimed_by, desktop_id, (extract(epoch FROM claimed_at) * 1000)::bigint::text AS claimed_ms FROM vendesk.claim_item($1, $2, $3, $4, $5, $6, $7)',
           // What is about to be sent, as the team database stores it: it refuses anything but the approved row.
@@ -195,7 +206,7 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
         }
       }
     }, 'claim');
-    for (const { item, claim } of elsewhere) await settleSentElsewhere(app, store, job, item, claim);
+    await settleElsewhere(elsewhere);
     return mine;
   };
 }

@@ -6,46 +6,145 @@
  * sending it), it stays uncertain with a reason that says so — resuming the job on that desktop
  * sends it, or the user marks it. Electricity and cable rows (bought as purchases, not matched by
  * phone in the log) stay uncertain for the user.
+ *
+ * The log is read once for a whole run, not once per row (issue 26): one paged read of the job's
+ * type from the earliest claim any other request made for this team job (less the matcher's
+ * window) to now. It stands for every row claimed before it began; a row claimed after it (the
+ * other desktop still running) or met a second time in this run is read for again, over the same
+ * window. Batches running at once wait for one another here, so they share the read.
  */
 import type { App } from '../app';
 import { createServiceClock } from '../api/serviceClock';
-import { logEntriesForPhone } from '../bulk/logLookup';
+import type { ParsedLogEntry } from '../api/parseLogEntry';
+import { logEntriesFrom } from '../bulk/logLookup';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { isVendingKind } from '../bulk/jobStates';
-import { itemStateOfEntry, matchUncertainItem } from '../bulk/matchUncertainItem';
+import { MATCH_BEFORE_MS, itemStateOfEntry, matchUncertainItem } from '../bulk/matchUncertainItem';
 
 export interface OtherClaim {
   desktopId: string;
   claimedBy: string;
-  /** When the other desktop claimed the row (epoch ms). */
+  /** When the other desktop claimed the row (epoch ms, the team database's clock). */
   claimedMs: number;
 }
 
-export async function settleSentElsewhere(app: App, store: JobStore, job: JobRow, item: ItemRow, claim: OtherClaim): Promise<void> {
-  const by = `another team desktop (${claim.claimedBy}, desktop ${claim.desktopId}) at ${new Date(claim.claimedMs).toISOString()}`;
-  store.transition(job.id, [item.seq], 'uncertain', { reason: `Row ${item.row_number} of this team job was sent by ${by}; vendesk settles it from the service log and never sends it again.` }, ['sending']);
-  // The log is searched around when it was really sent (the claim), not when this desktop got to it.
-  app.db.prepare('UPDATE bulk_items SET sent_ms = ? WHERE job_id = ? AND seq = ?').run(claim.claimedMs, job.id, item.seq);
-  if (isVendingKind(job.kind)) return;
-  const current = store.item(job.id, item.seq);
-  if (!current || current.state !== 'uncertain') return;
-  let entries;
-  try {
-    entries = await logEntriesForPhone(app.client(), job.kind, item.phone);
-  } catch {
-    return; // the runner's own checks of uncertain items read the log again
+export interface SentElsewhere {
+  item: ItemRow;
+  claim: OtherClaim;
+}
+
+/** What the team database says of this team job's claims by other requests, when asked. */
+export interface OtherClaimsNow {
+  /** The earliest such claim (epoch ms), or null when none. */
+  earliestMs: number | null;
+  /** The team database's time when asked: every claim up to it is known. */
+  nowMs: number;
+  /** How many such claims: the log entries the read looks for, beyond the limit on pages read. */
+  count: number;
+}
+
+/** One read of the log: entries by phone, and the claims it stands for (made up to `coversMs`). */
+interface LogRead {
+  byPhone: Map<string, ParsedLogEntry[]>;
+  fromMs: number;
+  coversMs: number;
+}
+
+function sentBy(claim: OtherClaim): string {
+  return `another team desktop (${claim.claimedBy}, desktop ${claim.desktopId}) at ${new Date(claim.claimedMs).toISOString()}`;
+}
+
+function byPhone(entries: readonly ParsedLogEntry[]): Map<string, ParsedLogEntry[]> {
+  const out = new Map<string, ParsedLogEntry[]>();
+  const ids = new Set<number>();
+  for (const e of entries) {
+    if (ids.has(e.id)) continue; // a log growing while paged repeats an entry on the next page
+    ids.add(e.id);
+    const list = out.get(e.phoneNumber);
+    if (list) list.push(e);
+    else out.set(e.phoneNumber, [e]);
   }
-  const match = matchUncertainItem(current, job.kind, entries, (reference) => store.isReferenceClaimed(reference));
-  for (const entry of match.byReference ? [match.byReference] : match.candidates) {
-    if (store.claimFromLog(job.id, item.seq, entry.transactionId, itemStateOfEntry(entry), 'log: sent by another team desktop', entry.costKobo)) return;
+  return out;
+}
+
+/**
+ * The settler of one run of a linked job: called with the rows of a batch another request claimed.
+ * `otherClaims` asks the team database for the window (its failure only narrows the read to the
+ * rows at hand).
+ */
+export function sentElsewhereSettler(app: App, store: JobStore, job: JobRow, otherClaims: () => Promise<OtherClaimsNow>): (rows: readonly SentElsewhere[]) => Promise<void> {
+  let read: LogRead | null = null;
+  const met = new Set<number>();
+
+  async function readFor(rows: readonly SentElsewhere[]): Promise<LogRead | null> {
+    const earliestHere = Math.min(...rows.map((r) => r.claim.claimedMs));
+    let known: OtherClaimsNow = { earliestMs: null, nowMs: Number.NEGATIVE_INFINITY, count: 0 };
+    try {
+      known = await otherClaims();
+    } catch {
+      // Without the team database's answer the read stands only for these rows.
+    }
+    const fromMs = Math.min(known.earliestMs ?? earliestHere, earliestHere, read ? read.fromMs + MATCH_BEFORE_MS : earliestHere) - MATCH_BEFORE_MS;
+    try {
+      const entries = await logEntriesFrom(app.client(), job.kind, fromMs, undefined, undefined, Math.max(known.count, rows.length));
+      return { byPhone: byPhone(entries), fromMs, coversMs: Math.max(known.nowMs, ...rows.map((r) => r.claim.claimedMs)) };
+    } catch {
+      return null; // the runner's own checks of uncertain items read the log again
+    }
   }
-  store.transition(
-    job.id,
-    [item.seq],
-    'uncertain',
-    {
-      reason: `Row ${item.row_number} of this team job was claimed by ${by}, but is not in the service log (${Math.round((app.service(createServiceClock).now() - claim.claimedMs) / 1000)} s later). It is never sent from here: resume the job on that desktop, or check with the service and mark it bought or not bought.`,
-    },
-    ['uncertain'],
-  );
+
+  async function settle(rows: readonly SentElsewhere[]): Promise<void> {
+    // One local transaction per batch: a commit per row made thousands of rows take seconds.
+    const sentAt = app.db.prepare('UPDATE bulk_items SET sent_ms = ? WHERE job_id = ? AND seq = ?');
+    app.db.transaction(() => {
+      for (const { item, claim } of rows) {
+        store.transition(job.id, [item.seq], 'uncertain', { reason: `Row ${item.row_number} of this team job was sent by ${sentBy(claim)}; vendesk settles it from the service log and never sends it again.` }, ['sending']);
+        // The log is searched around when it was really sent (the claim), not when this desktop got to it.
+        sentAt.run(claim.claimedMs, job.id, item.seq);
+      }
+    })();
+    if (isVendingKind(job.kind) || rows.length === 0) return;
+    const covered = (r: SentElsewhere) => read !== null && !met.has(r.item.seq) && r.claim.claimedMs <= read.coversMs && r.claim.claimedMs - MATCH_BEFORE_MS >= read.fromMs;
+    if (!rows.every(covered)) {
+      const fresh = await readFor(rows);
+      if (!fresh) return;
+      read = fresh;
+    }
+    const log = read as LogRead;
+    app.db.transaction(() => matchAll(log, rows))();
+  }
+
+  function matchAll(log: LogRead, rows: readonly SentElsewhere[]): void {
+    for (const { item, claim } of rows) {
+      met.add(item.seq);
+      const current = store.item(job.id, item.seq);
+      if (!current || current.state !== 'uncertain') continue;
+      const match = matchUncertainItem(current, job.kind, log.byPhone.get(current.phone) ?? [], (reference) => store.isReferenceClaimed(reference));
+      let settled = false;
+      for (const entry of match.byReference ? [match.byReference] : match.candidates) {
+        if (store.claimFromLog(job.id, item.seq, entry.transactionId, itemStateOfEntry(entry), 'log: sent by another team desktop', entry.costKobo)) {
+          settled = true;
+          break;
+        }
+      }
+      if (settled) continue;
+      store.transition(
+        job.id,
+        [item.seq],
+        'uncertain',
+        {
+          reason: `Row ${item.row_number} of this team job was claimed by ${sentBy(claim)}, but is not in the service log (${Math.round((app.service(createServiceClock).now() - claim.claimedMs) / 1000)} s later). It is never sent from here: resume the job on that desktop, or check with the service and mark it bought or not bought.`,
+        },
+        ['uncertain'],
+      );
+    }
+  }
+
+  // Batches running at once settle one after the other, so the first read serves them all.
+  let queue: Promise<void> = Promise.resolve();
+  return (rows) => {
+    const run = queue.then(() => settle(rows));
+    queue = run.catch(() => undefined);
+    return run;
+  };
 }
