@@ -211,7 +211,10 @@ test('bulk electricity: choose the kind, read why rows are refused, buy, and rea
   await page.getByRole('radiogroup', { name: 'What to buy' }).locator('label', { hasText: /^Electricity$/ }).click();
   await expect(page.getByText(/One row per meter, with Meter number, Disco/)).toBeVisible();
   await expect(page.getByRole('radio', { name: 'Electricity' })).toBeChecked();
-  await page.waitForTimeout(400); // the segmented control's indicator slides to the choice
+  // The segmented control's indicator slides to the choice: the screenshot waits for its
+  // animation to end (the page's own state), not a fixed 400 ms a busy machine may overrun.
+  // (Endless ones, such as a spinner, are not waited for; one cancelled midway counts as ended.)
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))));
   await saveScreen(page, 'bulk-9-electricity-new.png', { fullPage: true });
 
   await page.locator('input[type=file]').setInputFiles(file);

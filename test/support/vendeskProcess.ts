@@ -73,3 +73,14 @@ export async function killWhen(run: VendeskRun, reached: () => Promise<boolean>)
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/**
+ * Waits until the run has said what `seen` looks for (its address, a prompt), asked every 25 ms;
+ * fails with everything it printed when it exits first or the generous deadline passes. The
+ * deadline is time, not a count of polls, and long enough for a start on a busy machine.
+ */
+export async function untilSaid(run: VendeskRun, seen: () => boolean, what: string, deadlineMs = 60_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  while (!seen() && run.child.exitCode === null && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+  if (!seen()) throw new Error(`vendesk never said ${what}.\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+}

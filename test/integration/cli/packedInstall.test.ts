@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBuildIsCurrent, newestMtime } from '../../../bin/buildState.mjs';
-import { ROOT, spawnProgram, type VendeskRun } from '../../support/vendeskProcess';
+import { ROOT, spawnProgram, untilSaid } from '../../support/vendeskProcess';
 
 const INSTALL_MS = 15 * 60_000;
 const packageJson = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -29,14 +29,6 @@ function ensureBuilt(): void {
   const rendererCurrent = fs.existsSync(renderer) && fs.statSync(renderer).mtimeMs >= newestMtime(path.join(ROOT, 'src', 'renderer'));
   if (cliBuildIsCurrent(ROOT) && rendererCurrent) return;
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
-}
-
-async function until(run: VendeskRun, seen: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2400 && !seen(); i++) {
-    if (run.child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  if (!seen()) throw new Error(`vendesk never said ${what}.\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
 }
 
 async function runToEnd(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -90,7 +82,7 @@ describe('vendesk installed from its packed tarball', () => {
     fs.writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
     const sandbox = spawnProgram(vendesk, ['sandbox', '--port', '0', '--token-file', tokenFile, '--balance', '250,000', '--seed-history', '120'], { HOME: work });
     try {
-      await until(sandbox, () => /listening on http:\/\/127\.0\.0\.1:\d+/.test(sandbox.stdout), 'that it was listening');
+      await untilSaid(sandbox, () => /listening on http:\/\/127\.0\.0\.1:\d+/.test(sandbox.stdout), 'that it was listening');
       const url = /listening on (http:\/\/\S+)/.exec(sandbox.stdout)?.[1] ?? '';
       expect((await fetch(`${url}/accountBalance`, { headers: { Authorization: 'Bearer not-the-token' } })).status).toBe(401);
       const service = (await (await fetch(`${url}/accountBalance`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { GlobalBalance: { Balance: number | string }[] } };
@@ -117,7 +109,7 @@ describe('vendesk installed from its packed tarball', () => {
   it('serves the window (vendesk web) from the files it was installed with', async () => {
     const web = spawnProgram(vendesk, ['web', '--port', '0', '--data-dir', path.join(work, 'web')], { HOME: work });
     try {
-      await until(web, () => web.stdout.includes('Press Ctrl-C'), 'its address');
+      await untilSaid(web, () => web.stdout.includes('Press Ctrl-C'), 'its address');
       const origin = /(http:\/\/127\.0\.0\.1:\d+)\/#session=/.exec(web.stdout)?.[1] ?? '';
       const page = await fetch(`${origin}/`);
       expect(page.status).toBe(200);

@@ -16,7 +16,7 @@ import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import { wireTextToKobo } from '../../../src/shared/money';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
 import { ROOT } from '../../support/testApp';
-import { killWhen, runVendesk, spawnVendesk } from '../../support/vendeskProcess';
+import { killWhen, runVendesk, spawnVendesk, untilSaid } from '../../support/vendeskProcess';
 import { QUICK_CLI_JOBS, airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
 import { runInProcess } from './cliHarness';
 
@@ -167,14 +167,14 @@ describe('vendesk sandbox, both ways round', () => {
     it(`prints one JSON document when stopped, with --json ${order}`, async () => {
       const args = ['sandbox', '--port', '0', '--any-token'];
       const run = spawnVendesk(order === 'first' ? ['--json', ...args] : [...args, '--json'], { HOME: dataDir });
-      for (let i = 0; i < 400 && !run.stderr.includes('listening on'); i++) await new Promise((r) => setTimeout(r, 25));
+      await untilSaid(run, () => run.stderr.includes('listening on'), 'that it was listening');
       const url = /listening on (http:\/\/\S+)/.exec(run.stderr)?.[1] ?? '';
       expect(url, run.stderr).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${url}/accountBalance`, { headers: { Authorization: 'Bearer anyone' } })).status).toBe(200);
       run.child.kill('SIGINT');
       expect(await run.closed).toBe(0);
       expect(JSON.parse(run.stdout)).toEqual({ stopped: true });
-    });
+    }, 90_000); // a start on a busy machine may take most of untilSaid's minute
   }
 });
 
@@ -184,7 +184,7 @@ describe('vendesk web, both ways round', () => {
       const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-web-'));
       const args = ['web', '--port', '0', '--data-dir', webDir];
       const run = spawnVendesk(order === 'first' ? ['--json', ...args] : [...args, '--json'], { HOME: webDir });
-      for (let i = 0; i < 1200 && !run.stderr.includes('Press Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 25));
+      await untilSaid(run, () => run.stderr.includes('Press Ctrl-C'), 'its address');
       const link = /(http:\/\/127\.0\.0\.1:\d+)\/#session=\w+/.exec(run.stderr);
       expect(link, run.stderr).not.toBeNull();
       const page = await fetch(`${link?.[1]}/`);
@@ -196,6 +196,6 @@ describe('vendesk web, both ways round', () => {
       expect(await run.closed).toBe(0);
       expect(JSON.parse(run.stdout)).toEqual({ stopped: true });
       fs.rmSync(webDir, { recursive: true, force: true });
-    });
+    }, 90_000); // a start on a busy machine may take most of untilSaid's minute
   }
 });

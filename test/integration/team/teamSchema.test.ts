@@ -195,7 +195,9 @@ describe('item claims', () => {
       claimRaw(dayo, desks.get(dayo)!, job.id, 1, 50000, 'ref-race-d'),
     ];
     const settled = Promise.allSettled(claims);
-    for (let waited = 0; ; waited += 20) {
+    // A deadline in time, and generous: both claims reach the lock in milliseconds on a quiet
+    // machine, but a busy one may take seconds (it was 10 s counted in polls, query time aside).
+    for (const deadline = Date.now() + 60_000; ; ) {
       // The gate's transaction would otherwise read pg_stat_activity once and keep that picture:
       // a first look before both claims waited never saw them wait (it failed on a busy machine).
       await gate.query('SELECT pg_stat_clear_snapshot()');
@@ -203,7 +205,7 @@ describe('item claims', () => {
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename IN ('ada', 'dayo') AND wait_event_type = 'Lock' AND query LIKE '%claim_item%'",
       );
       if (r.rows[0].n === 2) break;
-      if (waited > 10_000) throw new Error('the two claims never both reached the claims table');
+      if (Date.now() > deadline) throw new Error('the two claims never both reached the claims table');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await gate.query('COMMIT');
@@ -219,7 +221,7 @@ describe('item claims', () => {
     expect(sends.rows[0].n).toBe(1);
     // The rules in front of the claim cannot be gone around by calling what they guard.
     await expect(ada.query(`SELECT vendesk.claim_item_of_open_job($1, 2, 50000, 'ref-race-x', 'desk-1', 'Desk 1')`, [job.id])).rejects.toThrow(/permission denied/);
-  });
+  }, 90_000);
 });
 
 describe('the audit trail and settings', () => {

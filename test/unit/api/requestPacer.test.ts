@@ -3,15 +3,18 @@
  * service says 429 or 503 and back up as answers come, a shared pause as long as Retry-After asks,
  * and a wait that ends at once when the sync is stopped.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RequestPacer, type Turn } from '../../../src/main/api/requestPacer';
 
-/**
- * Long enough for every turn the pacer would grant to be granted (1,000 a second is one a
- * millisecond; a loaded machine delays timers), so a count below the limit is a real refusal and
- * one above it a real breach.
- */
-const settled = () => new Promise((r) => setTimeout(r, 50));
+// The pacer's clock and timers are faked (it reads `Date.now` and waits with `setTimeout`), so
+// what it has granted after so many milliseconds is the same on a busy machine as on a quiet one.
+// With real timers a loaded machine could hold the pacer's next 1 ms timer past the test's 50 ms
+// one and see a turn "refused" that was only late.
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+/** Every turn the pacer would grant within 50 ms is granted (1,000 a second is one a millisecond). */
+const settled = () => vi.advanceTimersByTimeAsync(50);
 
 /** Asks for `n` turns; returns the turns granted so far (a live list). */
 function ask(pacer: RequestPacer, n: number, signal?: AbortSignal): { granted: Turn[]; all: Promise<Turn>[] } {
@@ -58,19 +61,23 @@ describe('request pacer', () => {
     const first = ask(pacer, 1);
     await settled();
     first.granted[0].done(429, 300);
-    const started = Date.now();
-    const next = await pacer.acquire();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    next.done(200);
+    const next = ask(pacer, 1);
+    await vi.advanceTimersByTimeAsync(299);
+    expect(next.granted, 'nothing starts before the 300 ms Retry-After has run').toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(next.granted).toHaveLength(1);
+    next.granted[0].done(200);
   });
 
   it('spaces request starts by its ceiling', async () => {
     const pacer = new RequestPacer({ concurrency: 10, maxPerSecond: 20 });
-    const started = Date.now();
-    const turns = await Promise.all(Array.from({ length: 5 }, () => pacer.acquire()));
+    const { granted } = ask(pacer, 5);
     // Five starts at most 20 a second: the fifth no sooner than 4 × 50 ms after the first.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(195);
-    for (const t of turns) t.done(200);
+    await vi.advanceTimersByTimeAsync(199);
+    expect(granted).toHaveLength(4);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(granted).toHaveLength(5);
+    for (const t of granted) t.done(200);
   });
 
   it('gives up a wait at once when the sync is stopped', async () => {
@@ -81,8 +88,10 @@ describe('request pacer', () => {
     controller.abort(new Error('stopped'));
     await expect(waiting).rejects.toThrow('stopped');
     holder.done(200);
-    const after = await pacer.acquire();
+    const after = ask(pacer, 1);
+    await settled();
+    expect(after.granted).toHaveLength(1);
     expect(pacer.state().inFlight).toBe(1);
-    after.done(200);
+    after.granted[0].done(200);
   });
 });

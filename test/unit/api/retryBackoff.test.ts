@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backoffDelay, parseRetryAfter, resolveRetry, sleep } from '../../../src/main/api/retryBackoff';
 
 describe('backoffDelay', () => {
@@ -30,11 +30,16 @@ describe('parseRetryAfter', () => {
 });
 
 describe('sleep', () => {
+  // Timers are faked so the answer does not depend on how fast the machine runs: the abort comes
+  // 10 ms into a 5 s sleep on the test's clock, and the sleep must end there with its timer gone.
+  afterEach(() => vi.useRealTimers());
   it('stops early when the signal aborts', async () => {
+    vi.useFakeTimers();
     const controller = new AbortController();
-    const started = Date.now();
     setTimeout(() => controller.abort(new Error('stop')), 10);
-    await expect(sleep(5000, controller.signal)).rejects.toThrow('stop');
-    expect(Date.now() - started).toBeLessThan(1000);
+    const sleeping = expect(sleep(5000, controller.signal)).rejects.toThrow('stop');
+    await vi.advanceTimersByTimeAsync(10);
+    await sleeping;
+    expect(vi.getTimerCount(), 'the 5 s timer was cleared, not left to run').toBe(0);
   });
 });
