@@ -28,6 +28,9 @@ async function tabTo(page: Page, target: Locator, options: { back?: boolean; max
 async function chooseByKeys(page: Page, select: Locator, option: RegExp): Promise<void> {
   await tabTo(page, select);
   await page.keyboard.press('ArrowDown');
+  // The choices may still be on their way from the service: wait for the one wanted to be listed,
+  // so the keys below never run over an empty list on a busy machine.
+  await expect(page.getByRole('option', { name: option })).toBeVisible();
   for (let i = 0; i < 40; i++) {
     const current = page.locator('[data-combobox-selected]');
     if ((await current.count()) > 0 && option.test((await current.textContent()) ?? '')) break;
