@@ -133,6 +133,9 @@ describe('reconciling a vendor export', () => {
   it('rolls the wallet forward between syncs and names a failed purchase whose refund never showed', async () => {
     const t = await start();
     await sync(t); // opening snapshot
+    // The service's times are whole seconds: a purchase in the same second as a balance reading may
+    // fall either side of it. The sandbox's clock is moved on between them, so none does.
+    await advanceClocks(t, 2);
     await buyElectricity(t, meter(), 4000);
     // The provider logs the decline as FAILED but its refund never reaches the wallet.
     await t.sandboxControl.withholdRefunds(1);
@@ -140,6 +143,7 @@ describe('reconciling a vendor export', () => {
     const log = (await t.app.client().logEntries({ status: 'failed', perPage: 10 })).Items;
     expect(log).toHaveLength(1);
     const cost = Math.round(log[0].transaction_cost * 100);
+    await advanceClocks(t, 2);
     await sync(t); // closing snapshot
     const run = await reconcile(t, await exportVendorLog(t));
     expect(exceptions(run)).toEqual({ missingRefunds: 1 });
@@ -151,9 +155,11 @@ describe('reconciling a vendor export', () => {
   it('shows a wallet movement nothing in the log explains', async () => {
     const t = await start();
     await sync(t);
+    await advanceClocks(t, 2); // readings and movements in distinct seconds of the service's clock
     await buyElectricity(t, meter(), 2000);
     const now = (await t.call('account.balance', {})).balanceKobo;
     await t.sandboxControl.setWallet((now + 50_000_00) / 100); // a top-up of ₦50,000
+    await advanceClocks(t, 2);
     await sync(t);
     const run = await reconcile(t, await exportVendorLog(t));
     expect(exceptions(run)).toEqual({});
