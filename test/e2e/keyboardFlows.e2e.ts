@@ -24,20 +24,26 @@ async function tabTo(page: Page, target: Locator, options: { back?: boolean; max
   await expect(target, `not reached with ${max} presses of Tab`).toBeFocused();
 }
 
-/** Chooses `option` of a Mantine select by keyboard: opens it with ArrowDown, moves to the option, Enter. */
+/**
+ * Chooses `option` of a Mantine select by keyboard: opens it with ArrowDown, moves to the option,
+ * Enter. The list may still be arriving from the service, or be drawn again while the keys are
+ * pressed (a busy machine), which leaves Enter with nothing highlighted: the keys are pressed again
+ * until the select holds the option (polled for, with a generous deadline).
+ */
 async function chooseByKeys(page: Page, select: Locator, option: RegExp): Promise<void> {
   await tabTo(page, select);
-  await page.keyboard.press('ArrowDown');
-  // The choices may still be on their way from the service: wait for the one wanted to be listed,
-  // so the keys below never run over an empty list on a busy machine.
-  await expect(page.getByRole('option', { name: option })).toBeVisible();
-  for (let i = 0; i < 40; i++) {
-    const current = page.locator('[data-combobox-selected]');
-    if ((await current.count()) > 0 && option.test((await current.textContent()) ?? '')) break;
-    await page.keyboard.press('ArrowDown');
-  }
-  await page.keyboard.press('Enter');
-  await expect(select).toHaveValue(option);
+  await expect(async () => {
+    await expect(select).toBeFocused();
+    if ((await select.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('option', { name: option })).toBeVisible({ timeout: 5_000 });
+    for (let i = 0; i < 40; i++) {
+      const current = page.locator('[data-combobox-selected]');
+      if ((await current.count()) > 0 && option.test((await current.textContent()) ?? '')) break;
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
+    await expect(select).toHaveValue(option, { timeout: 2_000 });
+  }).toPass({ timeout: 45_000 });
 }
 
 test('an electricity purchase by keyboard only', async ({ page, vendesk }) => {
