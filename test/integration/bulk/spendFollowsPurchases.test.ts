@@ -14,13 +14,11 @@ import { formatNaira } from '../../../src/shared/money';
 import type { LogEntry } from '../../../src/shared/wire';
 import { costKoboOf, faceKoboOf, serviceLog } from '../../support/serviceSpend';
 import type { TestApp } from '../../support/testApp';
-import { advanceClocks, pauseLoop } from '../purchases/purchaseHelpers';
+import { advanceClocks, lagosDayWithRoom, pauseLoop } from '../purchases/purchaseHelpers';
 import { buyElectricity, meter } from '../reconcile/reconcileHelpers';
 import { airtimeRows, mtnPhone, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
 
 const ROWS = 12;
-/** Lagos (UTC+1) today, written apart from vendesk's helpers. */
-const lagosToday = () => new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
 
 let t: TestApp;
 let preview: BulkPreview;
@@ -29,12 +27,14 @@ let walletAfter: number;
 let jobEntries: LogEntry[];
 let totalsBefore: { count: number; amountKobo: number; costKobo: number };
 let todayBefore: { purchases: number; costKobo: number };
+/** Today's Lagos day on the sandbox's clock, read once, with room before midnight for the whole file. */
+let day: string;
 
 beforeAll(async () => {
   t = await startBulkTestApp({ seedHistory: 80 });
   pauseLoop(t);
   await t.call('sync.run', {});
-  const day = lagosToday();
+  day = await lagosDayWithRoom(t);
   totalsBefore = await t.call('logs.totals', { filter: { from: day, to: day } });
   todayBefore = (await t.call('dashboard.summary', {})).spend.today;
   walletBefore = (await t.call('account.balance', {})).balanceKobo;
@@ -53,7 +53,6 @@ describe('spend after a bulk job, with no sync', () => {
   it('is in Transactions’ totals for today at once, as the service logged the job', async () => {
     expect(jobEntries).toHaveLength(ROWS);
     expect(jobEntries.every((e) => e.status === 'SUCCESS')).toBe(true);
-    const day = lagosToday();
     const totals = await t.call('logs.totals', { filter: { from: day, to: day } });
     expect(totals.count - totalsBefore.count).toBe(ROWS);
     expect(totals.amountKobo - totalsBefore.amountKobo).toBe(jobEntries.reduce((s, e) => s + faceKoboOf(e), 0));

@@ -66,3 +66,16 @@ export function account(ending: string): string {
   seq++;
   return `45${String(seq).padStart(5, '0')}${ending}`;
 }
+
+/**
+ * Today's Lagos day on the sandbox's clock. When fewer than `marginMinutes` are left before Lagos
+ * midnight, both clocks are first moved just past it, so a test that reads "today" before and after
+ * its work reads the same day however long the work takes on a busy machine.
+ */
+export async function lagosDayWithRoom(t: TestApp, marginMinutes = 30): Promise<string> {
+  const lagosMs = Date.parse((await t.sandboxControl.clock()).now) + 3_600_000;
+  const leftMs = 86_400_000 - (lagosMs % 86_400_000);
+  if (leftMs >= marginMinutes * 60_000) return new Date(lagosMs).toISOString().slice(0, 10);
+  await advanceClocks(t, Math.ceil(leftMs / 1000) + 60);
+  return new Date(lagosMs + leftMs + 60_000).toISOString().slice(0, 10);
+}
