@@ -22,7 +22,8 @@ test('the dashboard shows face value and wallet cost, and the spend report is on
   await page.getByRole('button', { name: 'Sync now' }).first().click();
   // "Today" is the Lagos day (UTC+1): an entry's day is its time plus an hour.
   const lagosDay = (iso: string | number) => new Date(new Date(iso).getTime() + 3_600_000).toISOString().slice(0, 10);
-  const today = lagosDay(Date.now());
+  // Today on the service's own clock, the one the Dashboard reads (not this computer's).
+  const today = lagosDay((await vendesk.sandboxControl.clock()).now);
   const log = await serviceLog(vendesk);
   const spentToday = serviceSpend(log, (e) => (e.status === 'SUCCESS' || e.status === 'PENDING') && lagosDay(e.created_at) === today);
   expect(spentToday.purchases).toBe(3);

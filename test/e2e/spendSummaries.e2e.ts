@@ -34,7 +34,8 @@ test('spend follows each purchase at once, refunds apart, in Lagos days; the bul
   await vendesk.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031239999', amountKobo: 50_000, repeat: false }); // FAILED: refunded
 
   const lagosDay = (iso: string | number) => new Date(new Date(iso).getTime() + 3_600_000).toISOString().slice(0, 10);
-  const today = lagosDay(Date.now());
+  // Today on the service's own clock, the one the Dashboard reads (not this computer's).
+  const today = lagosDay((await vendesk.sandboxControl.clock()).now);
   const log = await serviceLog(vendesk);
   const spent = serviceSpend(log, (e) => e.status !== 'FAILED' && lagosDay(e.created_at) === today);
   const refunded = serviceSpend(log, (e) => e.status === 'FAILED' && lagosDay(e.created_at) === today);
