@@ -126,6 +126,7 @@ function addPlaywright(file) {
   }
 }
 
+const runStarted = Date.now();
 let ok = true;
 ok = step('Type-check', bin('tsc'), ['-b', 'tsconfig.json']) && ok;
 ok = step('Lint', bin('eslint'), ['--max-warnings', '0', '.']) && ok;
@@ -155,4 +156,5 @@ if (fileSeconds.length) {
 }
 console.log(`\n${ok ? 'All checks passed.' : 'Some checks FAILED (see above).'}`);
 console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+console.log(`npm test took ${((Date.now() - runStarted) / 1000).toFixed(0)} s`);
 process.exit(ok ? 0 : 1);
