@@ -4,8 +4,9 @@
  *   shared ─▶ services ─▶ handlers ─▶ shells        sandbox: shared only
  *
  * A file may import its own layer and the layers below it, never one above. Services take the
- * App as a parameter and import only its type from the composition root (`src/main/app.ts`),
- * which builds them; only the composition root and the CLI start the sandbox. Within the
+ * App as a parameter and import its type from `src/main/appContext.ts`; nothing but the shells
+ * and the CLI, which start the app, imports the composition root (`src/main/app.ts`), not even
+ * for a type; only the composition root and the CLI start the sandbox. Within the
  * services, `purchases` never imports `requery`: the requery loop settles purchases, not the
  * other way round. Only relative imports are checked (packages are held by no-restricted-imports).
  */
@@ -34,9 +35,9 @@ export function layerOf(rel) {
 const ALLOWED = {
   shared: { values: ['shared'] },
   sandbox: { values: ['sandbox', 'shared'] },
-  services: { values: ['services', 'shared'], typeOnly: ['composition root'] },
+  services: { values: ['services', 'shared'] },
   'composition root': { values: ['composition root', 'services', 'shared', 'sandbox'] },
-  handlers: { values: ['handlers', 'composition root', 'services', 'shared'] },
+  handlers: { values: ['handlers', 'services', 'shared'] },
   'desktop and browser shells': { values: ['desktop and browser shells', 'handlers', 'composition root', 'services', 'shared'] },
   cli: { values: ['cli', 'handlers', 'composition root', 'services', 'shared', 'sandbox'] },
   preload: { values: ['preload', 'shared'] },
@@ -82,7 +83,12 @@ export const layersRule = {
       const ok =
         allowed.values.includes(to) || (typeOnly && (allowed.typeOnly ?? []).includes(to)) || ALLOWED_FOLDERS.some(([a, b]) => inFolder(fromPath, a) && inFolder(toPath, b));
       if (!ok) {
-        const typeNote = (allowed.typeOnly ?? []).includes(to) ? ' (its types only: `import type`)' : '';
+        const typeNote =
+          to === 'composition root'
+            ? ' (take the App, Session and Connection types from src/main/appContext.ts)'
+            : (allowed.typeOnly ?? []).includes(to)
+              ? ' (its types only: `import type`)'
+              : '';
         context.report({
           node: source,
           message: `${from} may not import ${to}${typeNote}: '${source.value}'. Layers: shared → services → handlers → shells, sandbox on its own (docs/architecture.md).`,

@@ -11,6 +11,7 @@ import { startSandbox, type SandboxHandle } from '../sandbox';
 import { AppError } from '../shared/appError';
 import { checkServiceAddress } from '../shared/serviceAddress';
 import type { DataTopic } from '../shared/contract/events';
+import type { App, Connection, ServiceFactory, Session, ShellKind } from './appContext';
 import { ServiceAnswers } from './api/serviceAnswers';
 import { VendingClient } from './api/vendingClient';
 import { EventBus } from './eventBus';
@@ -22,8 +23,6 @@ import { ProfileStore, SANDBOX_PROFILE_ID, type Profile } from './store/profiles
 import { Settings } from './store/settings';
 import { EnvFirstTokenStore, FileTokenStore, type TokenStore } from './store/tokenStore';
 import { startBackgroundLoops } from './backgroundLoops';
-
-export type ShellKind = 'electron' | 'web' | 'cli' | 'test';
 
 /**
  * The embedded sandbox's one organisation (its name in the sandbox's own database, kept across
@@ -57,34 +56,10 @@ export interface AppOptions {
   background?: boolean;
 }
 
-export interface Connection {
-  /**
-   * The key every local record of this connection carries (`profile_id` columns): the built-in
-   * sandbox's id, a saved live profile's id, or for a connection given on the command line
-   * (`--base-url`) a key of its address and token (see `adhocConnectionKey`).
-   */
-  profileId: string;
-  profileName: string;
-  kind: 'sandbox' | 'live';
-  baseUrl: string;
-}
+export type { App, Connection, Session, ShellKind } from './appContext';
 
-/**
- * The connection in use and its client, taken together: code that must not ask one service
- * about another's purchase takes one session and uses only it, even if the app switches
- * connection meanwhile.
- */
-export interface Session {
-  readonly connection: Connection;
-  readonly client: VendingClient;
-}
-
-/** Kept here for its callers; written once in shared/baseUrl.ts (services may not import this file). */
-export { normalizeBaseUrl };
-
-type ServiceFactory<T> = (app: App) => T;
-
-export class App {
+/** The App (appContext.ts) as this process builds it: only `createApp` makes one. */
+class VendeskApp implements App {
   readonly events = new EventBus();
   readonly settings: Settings;
   /** Which files a FileRef may name, as the shell injected it. */
@@ -302,7 +277,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // that connection carries it, else VENDESK_BASE_URL.
   const envAddress = options.connection && options.connection.token === env.VENDESK_TOKEN ? options.connection.baseUrl : env.VENDESK_BASE_URL;
   const tokens = options.tokenStore ?? new EnvFirstTokenStore(new FileTokenStore(tokensDir), env.VENDESK_TOKEN, envAddress);
-  const app = new App(options.dataDir, options.shell, db, tokens, options);
+  const app = new VendeskApp(options.dataDir, options.shell, db, tokens, options);
   try {
     await app.connect();
   } catch (error) {

@@ -11,7 +11,7 @@
  * command buys is still chased while it runs and a command that buys nothing asks the service
  * nothing it was not told to. Each loop stops with the app.
  */
-import type { App } from './app';
+import type { App } from './appContext';
 import { ensureBulkFollowUp } from './bulk/followUpLoop';
 import { startAutoSync } from './transactions/autoSync';
 import { createPendingScheduler } from './pending/pendingScheduler';

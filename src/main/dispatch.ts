@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { isOperationName, operationDef, type AppErrorShape, type CallResult, type OperationName } from '../shared/contract';
 import type { CallOptions } from '../shared/contract/define';
 import { AppError } from '../shared/appError';
-import type { App } from './app';
+import type { App } from './appContext';
 import { handlers } from './handlers';
 import type { CallContext } from './handlers/handlerTypes';
 import { redactSecrets } from './redact';

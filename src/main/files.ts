@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FileRef } from '../shared/contract/files';
 import { lagosWallClock } from '../shared/localDates';
-import type { App } from './app';
+import type { App } from './appContext';
 import { privateDir } from './privateFiles';
 
 /** Where the web shell keeps the files a browser uploaded, in a data folder. */

@@ -9,7 +9,8 @@ import { app as electronApp, BrowserWindow, dialog, ipcMain, net, protocol, safe
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAllowedExternalUrl } from '../shared/externalLinks';
-import { createApp, type App } from './app';
+import { createApp } from './app';
+import type { App } from './appContext';
 import { appAssetPath } from './shell/appProtocol';
 import { handleContractCalls } from './shell/ipcCalls';
 import { electronNativeBinding } from './shell/nativeBinding';

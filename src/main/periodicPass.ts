@@ -4,7 +4,7 @@
  * pass tries again), on an `intervalLoop` (the timer never keeps the process alive), and stopped
  * with the app.
  */
-import type { App } from './app';
+import type { App } from './appContext';
 import { intervalLoop } from './intervalLoop';
 
 export interface PeriodicPass {

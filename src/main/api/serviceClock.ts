@@ -9,7 +9,7 @@
  *
  * Purchase times (`purchased_ms`, `next_requery_ms`) are stored on this clock.
  */
-import type { App } from '../app';
+import type { App } from '../appContext';
 
 export interface ServiceClock {
   now(): number;

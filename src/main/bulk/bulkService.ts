@@ -11,7 +11,7 @@ import { cancelSentForApproval, claimBeforeSend, isSentForApproval, reportTeamOu
 import { AppError } from '../../shared/appError';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { readBulkSettings, writeBulkSettings, type BulkSettings } from './bulkSettings';
 import { confirmBlocker, draftPreview, readWalletKobo, type CatalogPercentage } from './draftPreview';
 import { createVendingCatalogs } from '../purchases';

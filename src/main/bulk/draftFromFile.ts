@@ -5,7 +5,7 @@
  */
 import type { BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import type { FileRef } from '../../shared/contract/files';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { fileRefName, resolveFileRef } from '../files';
 import { missingFields, textFromCell, type ColumnMapping, type SheetRow, type SheetTable } from '../imports';
 import { createVendingCatalogs } from '../purchases';

@@ -5,7 +5,7 @@
 import type { BulkJobView, BulkPreview, BulkSettingsView } from '../../shared/contract/bulk';
 import { formatNaira, nairaToKobo } from '../../shared/money';
 import { ngnWallet } from '../../shared/ngnWallet';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import type { ColumnMapping } from '../imports';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { startOfLocalDay } from './bulkSettings';

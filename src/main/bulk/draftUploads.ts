@@ -3,7 +3,7 @@
  * with another column mapping, deleted once it is confirmed or discarded.
  */
 import type { FileRef } from '../../shared/contract/files';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { releaseUpload } from '../files';
 
 export class DraftUploads {

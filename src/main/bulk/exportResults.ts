@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { BulkJobView, BulkMoney } from '../../shared/contract/bulk';
 import { addMoney } from '../../shared/bulkMoney';
 import type { ExportedFile } from '../../shared/contract/files';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
 import { exportPath } from '../files';
 import type { ItemRow, JobRow, JobStore, StateFigures } from './jobStore';

@@ -3,7 +3,7 @@
  * not running are checked with the service (`jobFollowUp.ts`). One per app, started by the
  * desktop and browser shells (`ensureBulkFollowUp`), stopped with the app.
  */
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { createBulkService } from './bulkService';
 

@@ -3,7 +3,7 @@
  * prepared on, is read only on it, and is sent to (and asked about at) only that service.
  */
 import { AppError } from '../../shared/appError';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import type { JobRow, JobStore } from './jobStore';
 
 export class JobAccess {

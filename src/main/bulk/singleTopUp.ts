@@ -21,7 +21,7 @@ import { AppError } from '../../shared/appError';
 import type { TopUpCheckView, TopUpKind, TopUpRequest, TopUpView } from '../../shared/contract/purchases';
 import { formatNaira } from '../../shared/money';
 import { NETWORK_LABEL, normalizePhone, type Network } from '../../shared/phone';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { emptyMapping, singlePurchaseText, type RecentDuplicate, type SheetTable } from '../imports';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';

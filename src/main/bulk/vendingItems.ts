@@ -8,7 +8,7 @@
 import { PURCHASE_CHANGES, type VendTypeInput } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import { formatNaira, nairaToKobo } from '../../shared/money';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import type { ValidationResult } from '../imports';
 import { buyCable, buyElectricity, findPurchaseRow, settleFromLog, validateMeter, validateSmartcard } from '../purchases';
 import type { ItemState, VendingJobKind } from './jobStates';

@@ -12,7 +12,7 @@
  */
 import type { CatalogKind, Catalogs } from '../../shared/contract/catalog';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../../shared/wire';
-import type { App } from '../app';
+import type { App } from '../appContext';
 
 const KINDS: CatalogKind[] = ['airtime', 'data', 'cable', 'electricity'];
 /** How old a catalog a purchase is checked against may be. */

@@ -13,7 +13,7 @@
  */
 import type { DashboardSummary, SpendFigures, SpendPoint } from '../../shared/contract/dashboard';
 import { lagosDaySql, lagosRangeIso, lagosToday, monthStartDay, shiftDay, weekStartDay } from '../../shared/localDates';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import { countPendingItems } from '../pending/pendingItems';
 import { mirrorEntryCount } from '../transactions/logQuery';

@@ -10,7 +10,7 @@ import { formatNaira, nairaToKobo } from '../../shared/money';
 import { ServiceAnswers } from '../api/serviceAnswers';
 import { ENDPOINTS, ServiceError, type EndpointName } from '../api/serviceErrors';
 import type { VendingClient } from '../api/vendingClient';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { ngnWallet } from '../../shared/ngnWallet';
 
 /** One try per endpoint, each within this. */

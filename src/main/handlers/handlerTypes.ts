@@ -1,5 +1,5 @@
 import type { OperationTable, OutputOf, ParsedInputOf } from '../../shared/contract/define';
-import type { App } from '../app';
+import type { App } from '../appContext';
 
 /** What every handler gets besides its input: the call's signal, aborted when the caller cancels. */
 export interface CallContext {

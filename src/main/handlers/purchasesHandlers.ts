@@ -1,7 +1,7 @@
 import { purchasesOperations } from '../../shared/contract/purchases';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { nairaToKobo } from '../../shared/money';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import {
   buyCable,
   buyElectricity,

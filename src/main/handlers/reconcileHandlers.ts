@@ -1,5 +1,5 @@
 import { CATEGORY_SHORT_LABELS, reconcileOperations } from '../../shared/contract/reconcile';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { exportPath } from '../files';
 import { writeSandboxVendorExport } from '../reconcile/sandboxVendorExport';
 import { createReconcileRunner } from '../reconcile/reconcileService';

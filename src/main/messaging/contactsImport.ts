@@ -8,7 +8,7 @@ import { excerpt, quotedList } from '../../shared/excerpt';
 import type { ContactsImportResult, ContactsPreview, RowProblem } from '../../shared/contract/messaging';
 import type { FileRef } from '../../shared/contract/files';
 import { AppError } from '../../shared/appError';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { fileRefName, releaseUpload, resolveFileRef } from '../files';
 import { detectMapping, inspectSpreadsheet, readFirstTable, isImportError, noHeaderForKind, readSpreadsheet, validateContactRows, type ContactRow, type ContactValidation } from '../imports';
 import { createMessagingService, serviceKeyOf, type MessagingService } from './messagingService';

@@ -20,7 +20,7 @@ import { formatNaira } from '../../shared/money';
 import type { SendMessageBody } from '../../shared/wire';
 import type { PhonebookAnswer, TemplateAnswer } from '../api/messagingAnswers';
 import { ServiceError } from '../api/serviceErrors';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { now, paidSend } from './paidSends';
 import { contactView, messageView, phonebookView, senderIdView, templateView } from './messagingViews';
 

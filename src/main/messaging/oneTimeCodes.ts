@@ -6,7 +6,7 @@ import type { OtpConfirmedView, OtpSentView } from '../../shared/contract/messag
 import { AppError } from '../../shared/appError';
 import { otpCostEstimate } from '../../shared/messagingCost';
 import { ServiceError } from '../api/serviceErrors';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { createMessagingService } from './messagingService';
 import { now, paidSend } from './paidSends';
 

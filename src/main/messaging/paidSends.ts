@@ -5,7 +5,7 @@
 import type { ServiceWindow } from '../api/serviceTime';
 import { UncertainOutcomeError } from '../api/serviceErrors';
 import type { CallOptions, VendingClient } from '../api/vendingClient';
-import type { App } from '../app';
+import type { App } from '../appContext';
 
 /** The time now, as the messaging records and views write it. */
 export const now = (): string => new Date().toISOString();

@@ -6,7 +6,7 @@ import { formatDateTimeSeconds } from '../../shared/localDates';
 import type { PendingCounts, PendingItemView, RequeryRunSummary, SupportDetails } from '../../shared/contract/pending';
 import { AppError } from '../../shared/appError';
 import { formatNaira } from '../../shared/money';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { describeAccount, findPurchaseRow, listPurchaseRows, toPurchaseView, updatePurchase, OPEN_STATES, type PurchaseRow } from '../purchases/purchaseStore';
 import { createPendingScheduler } from './pendingScheduler';
 import { requeryPurchase } from './requeryPurchase';

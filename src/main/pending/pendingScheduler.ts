@@ -11,7 +11,7 @@
  * shells, on the first change to pending purchases elsewhere), and stops with the app (`app.onClose`). Tests that drive the loop by
  * hand call `pause()` so it does not race them.
  */
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { intervalLoop } from '../intervalLoop';
 import { checkRefund } from '../purchases/refundCheck';
 import { listPurchaseRows, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';

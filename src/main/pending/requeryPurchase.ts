@@ -16,7 +16,7 @@
  * by the requery loop; this function tells no window itself.
  */
 import { ServiceError } from '../api/serviceErrors';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { checkRefund } from '../purchases/refundCheck';
 import { getPurchaseRow, notOnThisConnection, onConnection, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
 import { settleFromLog } from '../purchases/settleFromLog';

@@ -25,7 +25,7 @@ import { normalizePhone } from '../../shared/phone';
 import type { CableBouquet, ElectricityProvider, MeterValidation, SmartcardValidation } from '../../shared/wire';
 import { declinedPurchaseHint } from '../api/serviceErrors';
 import { ServiceError, UncertainOutcomeError, type PurchaseResult } from '../api/vendingClient';
-import type { App, Session } from '../app';
+import type { App, Session } from '../appContext';
 import type { VendingClient } from '../api/vendingClient';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { PurchaseKind, PurchaseState, PurchaseView, RefundState, VendTypeInput } from '../../shared/contract/purchases';
 import { formatNaira } from '../../shared/money';
 import { AppError } from '../../shared/appError';
-import type { App, Session } from '../app';
+import type { App, Session } from '../appContext';
 
 export interface PurchaseRow {
   id: string;

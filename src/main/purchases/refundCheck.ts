@@ -17,7 +17,7 @@
  */
 import { formatNaira } from '../../shared/money';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
-import type { App, Session } from '../app';
+import type { App, Session } from '../appContext';
 import { logEntriesForReference } from '../bulk/logLookup';
 import { getPurchaseRow, updatePurchase, type PurchaseRow } from './purchaseStore';
 

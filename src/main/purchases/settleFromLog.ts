@@ -13,7 +13,7 @@
 import { wireTextToKobo } from '../../shared/money';
 import type { LogEntry } from '../../shared/wire';
 import type { VendingClient } from '../api/vendingClient';
-import type { App, Session } from '../app';
+import type { App, Session } from '../appContext';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
 import { checkRefund } from './refundCheck';

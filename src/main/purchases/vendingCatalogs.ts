@@ -3,7 +3,7 @@
  * (`catalog/catalogCache.ts`), read from the service again when older than five minutes.
  */
 import type { CableBouquet, ElectricityProvider } from '../../shared/wire';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { freshCatalog } from '../catalog/catalogCache';
 
 export interface VendingCatalogs {

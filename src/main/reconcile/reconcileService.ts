@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { AppError } from '../../shared/appError';
 import { RECONCILE_CATEGORIES, type ReconcileInputs, type ReconcileParameters, type ReconcileRunView, type reconcileStartSchema } from '../../shared/contract/reconcile';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { releaseUpload, resolveFileRef, fileRefName } from '../files';
 import { isImportError } from '../imports';
 import type { Db } from '../store/database';

@@ -7,7 +7,7 @@
  */
 import type { RequeryPendingSummary } from '../../shared/contract/reconcile';
 import { AppError } from '../../shared/appError';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { requeryNow } from '../pending';
 import { pendingItems, setRequeryStatus } from './reconcileRunStore';
 

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../shared/appError';
 import type { ExportedFile } from '../../shared/contract/files';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { exportPath } from '../files';
 import { writePrivateFile } from '../privateFiles';
 

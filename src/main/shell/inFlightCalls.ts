@@ -6,7 +6,7 @@
  */
 import type { CallResult } from '../../shared/contract';
 import { AppError } from '../../shared/appError';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { dispatch, toErrorShape } from '../dispatch';
 
 /** What a caller may use as a call id: 8 to 64 letters, digits, `-` or `_` (a UUID fits). */

@@ -5,7 +5,7 @@
  * window can cancel only its own. Written against the few members of ipcMain it uses, so a test
  * can drive it with a fake.
  */
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { inFlightCalls } from './inFlightCalls';
 
 /** What of an IPC event is read: who sent it. */

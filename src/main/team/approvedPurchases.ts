@@ -10,7 +10,7 @@
 import { AppError } from '../../shared/appError';
 import type { ApprovedPurchaseView } from '../../shared/contract/team';
 import type { CableRequest, ElectricityRequest } from '../../shared/contract/purchases';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { createBulkService } from '../bulk/bulkService';
 import { buyTopUp, topUpView, type TopUpInput } from '../bulk/singleTopUp';
 import { buyCable, buyElectricity, findPurchaseRow, toPurchaseView } from '../purchases';

@@ -15,7 +15,7 @@
 import { AppError } from '../../shared/appError';
 import type { TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { checkItemsDigest, itemsDigest } from './itemsDigest';
 import { teamItem, teamJobPayload } from './teamRunSpec';

@@ -23,7 +23,7 @@
 import { AppError } from '../../shared/appError';
 import type { SinglePurchaseKind, SinglePurchaseSummary, TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { awaitingApproval } from './awaitingApproval';
 import { checkItemsDigest, itemsDigest, type DigestItem } from './itemsDigest';

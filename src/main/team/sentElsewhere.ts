@@ -13,7 +13,7 @@
  * other desktop still running) or met a second time in this run is read for again, over the same
  * window. Batches running at once wait for one another here, so they share the read.
  */
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import { logEntriesFrom } from '../bulk/logLookup';

@@ -12,7 +12,7 @@
  */
 import type { BulkSettingsView } from '../../shared/contract/bulk';
 import type { ReconcileRunView } from '../../shared/contract/reconcile';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { runView } from '../reconcile/reconcileRunStore';
 import { reconcileRunRecorded, recordTeamAudit } from './teamAuditOutbox';
 import { teamWorkspace } from './teamWorkspace';

@@ -12,7 +12,7 @@
  * PostgreSQL advisory lock named after this desktop while it writes and removes rows.
  */
 import type pg from 'pg';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { teamWorkspace } from './teamWorkspace';
 
 /** What an outbox row asks the team database to record. */

@@ -19,7 +19,7 @@
  */
 import { AppError } from '../../shared/appError';
 import type { BulkJobView } from '../../shared/contract/bulk';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { createBulkService } from '../bulk/bulkService';
 import { awaitingApproval } from './awaitingApproval';
 import { serviceIdentity, type TeamItem, type TeamRunSpec } from './teamRunSpec';

@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import type pg from 'pg';
 import { AppError } from '../../shared/appError';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { registerSecret } from '../redact';
 import type { TokenStore } from '../store/tokenStore';
 

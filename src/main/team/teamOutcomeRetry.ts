@@ -9,7 +9,7 @@
  * It never throws: a database still unreachable is simply tried again next time.
  */
 import { settleApprovedPurchases } from './approvedPurchases';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { JobStore } from '../bulk/jobStore';
 import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { reportTeamOutcomes } from './bulkApproval';

@@ -6,7 +6,7 @@
  */
 import { ngnWallet } from '../../shared/ngnWallet';
 import { normalizeBaseUrl } from '../../shared/baseUrl';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import type { ItemRow, JobRow, NewItem } from '../bulk/jobStore';
 import type { BulkJobKind } from '../bulk/jobStates';
 

@@ -21,7 +21,7 @@ import type {
   TeamSetupCheck,
   TeamStatusView,
 } from '../../shared/contract/team';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { exportPath } from '../files';
 import { exportAuditTrail, verifyTrailAndState, type TrailVerification } from './auditTrail';
 import { flushTeamAudit, queuedTeamAuditRows } from './teamAuditOutbox';

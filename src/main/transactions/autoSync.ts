@@ -21,7 +21,7 @@
 import { AppError } from '../../shared/appError';
 import type { AutoSyncView } from '../../shared/contract/logs';
 import { ServiceError } from '../api/serviceErrors';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { warmPositionIndex } from './logPositionIndex';
 import { logSync } from './logSync';
 import { WINDOW_DAYS } from './syncRun';

@@ -7,7 +7,7 @@
 import { AppError } from '../../shared/appError';
 import { nairaToKobo } from '../../shared/money';
 import type { ServiceWindow } from '../api/serviceTime';
-import type { App, Session } from '../app';
+import type { App, Session } from '../appContext';
 import type { Db } from '../store/database';
 import { ngnWallet } from '../../shared/ngnWallet';
 

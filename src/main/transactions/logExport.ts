@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ExportedFile } from '../../shared/contract/files';
 import type { LogFilter, LogSort, LogTotals } from '../../shared/contract/logs';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
 import { exportPath } from '../files';
 import { iterateLogRows, logTotals } from './logQuery';

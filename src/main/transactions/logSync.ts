@@ -11,7 +11,7 @@
 import { AppError } from '../../shared/appError';
 import { serviceDaysCovering } from '../../shared/localDates';
 import type { SyncResult, SyncStatus } from '../../shared/contract/logs';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { readWallet } from './balanceSnapshots';
 import { autoSync } from './autoSync';
 import { mirrorEntryCount } from './logQuery';

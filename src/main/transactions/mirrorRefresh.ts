@@ -12,7 +12,7 @@
  * entry's id: an entry written here and read again by a sync is updated, never counted twice.
  */
 import { parseLogEntry, type ParsedLogEntry } from '../api/parseLogEntry';
-import type { App, Session } from '../app';
+import type { App, Session } from '../appContext';
 import { logEntriesForReference } from '../bulk/logLookup';
 import type { BulkJobKind } from '../bulk/jobStates';
 import type { LogEntry, PageObject } from '../../shared/wire';

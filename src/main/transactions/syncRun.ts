@@ -52,7 +52,7 @@ import type { LogEntry, PageObject } from '../../shared/wire';
 import { parseLogEntry } from '../api/parseLogEntry';
 import { RequestPacer } from '../api/requestPacer';
 import type { ServiceWindow } from '../api/serviceTime';
-import type { App, Session } from '../app';
+import type { App, Session } from '../appContext';
 import { forgetSearchIndex } from './logSearchIndex';
 import { upsertLogEntries } from './logStore';
 import { advanceRun, type SyncCounts, type SyncPart, type SyncPlan } from './syncCheckpoint';

@@ -20,7 +20,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
-import type { App } from '../app';
+import type { App } from '../appContext';
 import { inFlightCalls } from '../shell/inFlightCalls';
 import { exportsDir, removeLeftoverUploads, uploadsDir } from '../files';
 import { privateDir } from '../privateFiles';

@@ -31,11 +31,19 @@ describe('vendesk/layers', () => {
     ]);
   });
 
-  it("lets a service take the App's type from the composition root, never its values", async () => {
-    expect(await layerErrors('src/main/bulk/layerFixture.ts', "import type { App } from '../app';\nexport type X = App;\n")).toEqual([]);
-    expect(await layerErrors('src/main/bulk/layerFixture.ts', "import { createApp } from '../app';\nexport const x = createApp;\n")).toEqual([
-      expect.stringMatching(/^services may not import composition root \(its types only: `import type`\)/),
-    ]);
+  it('refuses a service or a handler importing the composition root, even for a type; the App contract is its own module', async () => {
+    for (const file of ['src/main/bulk/layerFixture.ts', 'src/main/handlers/layerFixture.ts']) {
+      expect(await layerErrors(file, "import type { App } from '../app';\nexport type X = App;\n")).toEqual([
+        expect.stringMatching(/may not import composition root \(take the App, Session and Connection types from src\/main\/appContext\.ts\)/),
+      ]);
+      expect(await layerErrors(file, "import { createApp } from '../app';\nexport const x = createApp;\n")).toHaveLength(1);
+      expect(await layerErrors(file, "import type { App } from '../appContext';\nexport type X = App;\n")).toEqual([]);
+    }
+  });
+
+  it('lets the shells and the CLI start the app through the composition root', async () => {
+    expect(await layerErrors('src/main/web/layerFixture.ts', "import { createApp } from '../app';\nexport const x = createApp;\n")).toEqual([]);
+    expect(await layerErrors('src/cli/layerFixture.ts', "export const x = () => import('../main/app');\n")).toEqual([]);
   });
 
   it('refuses purchases importing the requery loop (the cycle it broke)', async () => {
