@@ -15,7 +15,7 @@ import path from 'node:path';
 import { createApp } from '../src/main/app';
 import { dispatch } from '../src/main/dispatch';
 import { JobStore } from '../src/main/bulk/jobStore';
-import { logEntriesForPhone } from '../src/main/bulk/logLookup';
+import { logEntriesForPhone } from '../src/main/api/logLookup';
 import { sentElsewhereSettler } from '../src/main/team/sentElsewhere';
 import { startTestSandbox } from '../test/support/testSandbox';
 import { startLatencyProxy } from '../test/support/latencyProxy';

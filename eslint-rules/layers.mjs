@@ -52,7 +52,22 @@ const ALLOWED = {
 const ALLOWED_FOLDERS = [['src/cli', 'src/main/web']];
 
 /** Imports forbidden between folders of one layer: [from, to, why]. */
-const FOLDER_RULES = [['src/main/purchases', 'src/main/pending', 'the requery loop settles purchases; purchases never call the requery loop (it starts in backgroundLoops.ts)']];
+const FOLDER_RULES = [
+  ['src/main/purchases', 'src/main/pending', 'the requery loop settles purchases; purchases never call the requery loop (it starts in backgroundLoops.ts)'],
+  ['src/main/purchases', 'src/main/bulk', 'a bulk row buys through purchases, never the other way round'],
+  // The service's client and its log reader (api/logLookup.ts) are the bottom of the services.
+  ...['bulk', 'purchases', 'pending', 'team', 'transactions', 'reconcile', 'messaging', 'dashboard', 'reports'].map((folder) => [
+    'src/main/api',
+    `src/main/${folder}`,
+    'the client and the log reader sit below every service that uses them',
+  ]),
+  // The local copy of the log is read by what buys and reconciles; it never reaches up into them.
+  ...['bulk', 'purchases', 'pending', 'team', 'reconcile'].map((folder) => [
+    'src/main/transactions',
+    `src/main/${folder}`,
+    'the local copy of the log sits below what buys, requeries and reconciles (read the service’s log through api/logLookup.ts)',
+  ]),
+];
 
 function isTypeOnly(node) {
   if (node.importKind === 'type' || node.exportKind === 'type') return true;

@@ -13,7 +13,7 @@ import { ServiceError } from '../api/serviceErrors';
 import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
-import { logEntriesForPhone, logEntriesForReference, logEntriesSince } from './logLookup';
+import { logEntriesForPhone, logEntriesForReference, logEntriesSince } from '../api/logLookup';
 import { itemStateOfEntry, matchUncertainItem } from './matchUncertainItem';
 
 export type OutcomeClient = Pick<VendingClient, 'logEntries' | 'logPage' | 'requery'>;

@@ -27,7 +27,7 @@ import {
 } from '../imports';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Settings } from '../store/settings';
-import { readAllLogPages, type LogReader } from './logLookup';
+import { readAllLogPages, type LogReader } from '../api/logLookup';
 import { isVendingKind, type BulkJobKind } from './jobStates';
 import type { JobStore, NewItem } from './jobStore';
 

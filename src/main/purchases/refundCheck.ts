@@ -18,7 +18,7 @@
 import { formatNaira } from '../../shared/money';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { App, Session } from '../appContext';
-import { logEntriesForReference } from '../bulk/logLookup';
+import { logEntriesForReference } from '../api/logLookup';
 import { getPurchaseRow, updatePurchase, type PurchaseRow } from './purchaseStore';
 
 /** A declined purchase not in the log this long after it was answered was never charged. */

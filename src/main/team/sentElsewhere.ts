@@ -16,7 +16,7 @@
 import type { App } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
-import { logEntriesFrom } from '../bulk/logLookup';
+import { logEntriesFrom } from '../api/logLookup';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { isVendingKind } from '../bulk/jobStates';
 import { MATCH_BEFORE_MS, itemStateOfEntry, matchUncertainItem } from '../bulk/matchUncertainItem';

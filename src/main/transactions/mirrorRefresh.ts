@@ -13,8 +13,8 @@
  */
 import { parseLogEntry, type ParsedLogEntry } from '../api/parseLogEntry';
 import type { App, Session } from '../appContext';
-import { logEntriesForReference } from '../bulk/logLookup';
-import type { BulkJobKind } from '../bulk/jobStates';
+import { logEntriesForReference } from '../api/logLookup';
+import type { BulkKind } from '../../shared/contract/bulk';
 import type { LogEntry, PageObject } from '../../shared/wire';
 import type { VendingClient } from '../api/vendingClient';
 import { upsertLogEntriesInTransaction } from './logStore';
@@ -78,7 +78,7 @@ export function mirroringClient(app: App, session: Session, reason: string): Ven
 }
 
 /** Reads the log entries of `references` and mirrors them; never throws (the next sync catches up). */
-export function refreshReferences(app: App, session: Session, kind: BulkJobKind, references: readonly (string | null)[]): Promise<void> {
+export function refreshReferences(app: App, session: Session, kind: BulkKind, references: readonly (string | null)[]): Promise<void> {
   const wanted = references.filter((r): r is string => !!r);
   if (wanted.length === 0) return Promise.resolve();
   return (async () => {

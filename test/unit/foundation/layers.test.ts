@@ -52,6 +52,19 @@ describe('vendesk/layers', () => {
     ]);
   });
 
+  it('refuses the local log copy or the client reaching up into what buys (the folder cycles it broke)', async () => {
+    expect(await layerErrors('src/main/transactions/layerFixture.ts', "import { readAllLogPages } from '../bulk/prepareJob';\nexport const x = readAllLogPages;\n")).toEqual([
+      expect.stringMatching(/^src\/main\/transactions may not import src\/main\/bulk: .*api\/logLookup\.ts/),
+    ]);
+    expect(await layerErrors('src/main/purchases/layerFixture.ts', "import type { BulkJobKind } from '../bulk/jobStates';\nexport type X = BulkJobKind;\n")).toEqual([
+      expect.stringMatching(/^src\/main\/purchases may not import src\/main\/bulk/),
+    ]);
+    expect(await layerErrors('src/main/api/layerFixture.ts', "import { refreshReferences } from '../transactions/mirrorRefresh';\nexport const x = refreshReferences;\n")).toEqual([
+      expect.stringMatching(/^src\/main\/api may not import src\/main\/transactions/),
+    ]);
+    expect(await layerErrors('src/main/bulk/layerFixture.ts', "import { logEntriesFrom } from '../api/logLookup';\nexport const x = logEntriesFrom;\n")).toEqual([]);
+  });
+
   it('allows the layers downward: a handler importing a service, the CLI importing dispatch', async () => {
     expect(await layerErrors('src/main/handlers/layerFixture.ts', "import { getCatalogs } from '../catalog/catalogCache';\nexport const x = getCatalogs;\n")).toEqual([]);
     expect(await layerErrors('src/cli/layerFixture.ts', "import { dispatch } from '../main/dispatch';\nexport const x = dispatch;\n")).toEqual([]);

@@ -1,12 +1,14 @@
 /**
- * Reading the service's vending log to learn what happened to items: by reference (the
+ * The one reader of the service's vending log by what is looked for, used by bulk items, single
+ * purchases, refunds, the mirror's refresh and the team's adopt (it lives with the client, below
+ * them all). Reading the log to learn what happened to items: by reference (the
  * `transaction_id` of an entry is the reference the purchase answer gave), or by phone for
  * items whose reference is unknown (a crash or timeout while sending).
  */
-import { parseLogEntry, type ParsedLogEntry } from '../api/parseLogEntry';
-import type { VendingClient } from '../api/vendingClient';
+import { parseLogEntry, type ParsedLogEntry } from './parseLogEntry';
+import type { VendingClient } from './vendingClient';
 import type { LogEntry, LogQuery, PageObject } from '../../shared/wire';
-import type { BulkJobKind } from './jobStates';
+import type { BulkKind } from '../../shared/contract/bulk';
 
 const PER_PAGE = 100;
 /** Safety stop: never page forever through a log that keeps growing. */
@@ -56,12 +58,12 @@ export async function readAllLogPages(
   return out;
 }
 
-export function logType(kind: BulkJobKind): BulkJobKind {
+export function logType(kind: BulkKind): BulkKind {
   return kind;
 }
 
 /** Entries for one phone number (the log's search matches phone or transaction id). */
-export function logEntriesForPhone(client: LogReader, kind: BulkJobKind, phone: string, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
+export function logEntriesForPhone(client: LogReader, kind: BulkKind, phone: string, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
   return readAllLogPages(client, { search: phone, type: logType(kind), status: 'all' }, signal);
 }
 
@@ -73,7 +75,7 @@ export function logEntriesForPhone(client: LogReader, kind: BulkJobKind, phone: 
  */
 export function logEntriesFrom(
   client: LogReader,
-  kind: BulkJobKind,
+  kind: BulkKind,
   floorMs: number,
   signal?: AbortSignal,
   enough?: (page: readonly ParsedLogEntry[]) => boolean,
@@ -94,7 +96,7 @@ export function logEntriesFrom(
  * every wanted reference was seen, or — when the log lists newest first — once a whole page is
  * older than `startMs` minus 15 minutes.
  */
-export function logEntriesSince(client: LogReader, kind: BulkJobKind, startMs: number, wanted: ReadonlySet<string>, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
+export function logEntriesSince(client: LogReader, kind: BulkKind, startMs: number, wanted: ReadonlySet<string>, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
   const seen = new Set<string>();
   return logEntriesFrom(client, kind, startMs - 15 * 60_000, signal, (page) => {
     for (const e of page) if (wanted.has(e.transactionId)) seen.add(e.transactionId);
@@ -103,7 +105,7 @@ export function logEntriesSince(client: LogReader, kind: BulkJobKind, startMs: n
 }
 
 /** Entries for one reference. */
-export async function logEntriesForReference(client: LogReader, kind: BulkJobKind, reference: string, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
+export async function logEntriesForReference(client: LogReader, kind: BulkKind, reference: string, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
   const entries = await readAllLogPages(client, { search: reference, type: logType(kind), status: 'all' }, signal);
   return entries.filter((e) => e.transactionId === reference);
 }
