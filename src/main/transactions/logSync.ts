@@ -13,7 +13,6 @@ import { serviceDaysCovering } from '../../shared/localDates';
 import type { SyncResult, SyncStatus } from '../../shared/contract/logs';
 import type { App } from '../appContext';
 import { readWallet } from './balanceSnapshots';
-import { autoSync } from './autoSync';
 import { mirrorEntryCount } from './logQuery';
 import { beginRun, finishRun, readCheckpoint, type SyncCounts, type SyncPlan } from './syncCheckpoint';
 import { cancelledError, MAX_PASSES, shiftDay, SYNC_PAGE_SIZE, SyncRun, WINDOW_DAYS, type Running, type SyncRange, type SyncRunOptions } from './syncRun';
@@ -83,7 +82,8 @@ export class LogSyncService {
     return true;
   }
 
-  status(): SyncStatus {
+  /** The sync's own state; the handler adds the automatic sync's (`auto`), which drives this one. */
+  status(): Omit<SyncStatus, 'auto'> {
     const profileId = this.app.connection.profileId;
     const checkpoint = readCheckpoint(this.app.db, profileId);
     const mine = this.running && this.running.profileId === profileId ? this.running : null;
@@ -95,7 +95,6 @@ export class LogSyncService {
       interrupted: !mine && checkpoint.run !== null,
       lastError: this.lastError,
       entries: mirrorEntryCount(this.app.db, profileId),
-      auto: autoSync(this.app).view(),
     };
   }
 
