@@ -3,7 +3,7 @@
  * interrupted sync resumes with no duplicate and no gap, statuses that change between two syncs
  * are updated, and the Transactions filters, search, totals, sort and export answer from SQLite.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { logSync } from '../../../src/main/transactions/logSync';
 import { nairaToKobo, wireTextToKobo } from '../../../src/shared/money';
 import type { LogEntry } from '../../../src/shared/wire';
@@ -111,9 +111,14 @@ describe('log sync', () => {
     t = await startTestApp({ seedHistory: 3000 });
     const sync = logSync(t.app);
     const controller = new AbortController();
+    // Each page answers 200 ms late, so the run is surely still going when its first page is
+    // written; it is cancelled then (a state, not a moment of the wall clock).
+    await t.sandboxControl.setLatency(200);
     const run = sync.run({ signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    await vi.waitFor(() => expect(sync.status().progress?.pages ?? 0).toBeGreaterThanOrEqual(1), { timeout: 30_000, interval: 10 });
+    controller.abort();
     await expect(run).rejects.toMatchObject({ code: 'sync_cancelled' });
+    await t.sandboxControl.setLatency(0);
     const partial = mirrorIds(t).length;
     expect(partial).toBeLessThan(3000);
     const finished = await sync.run();
