@@ -7,10 +7,9 @@
  */
 import { PURCHASE_CHANGES, type VendTypeInput } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
-import { formatNaira, nairaToKobo } from '../../shared/money';
 import type { App } from '../appContext';
 import type { ValidationResult } from '../imports';
-import { buyCable, buyElectricity, findPurchaseRow, settleFromLog, validateMeter, validateSmartcard } from '../purchases';
+import { belowMeterMinimum, buyCable, buyElectricity, findPurchaseRow, settleFromLog, validateMeter, validateSmartcard } from '../purchases';
 import type { ItemState, VendingJobKind } from './jobStates';
 import type { ItemRow, PurchaseStateFields } from './jobStore';
 
@@ -80,8 +79,8 @@ export async function checkAccountsWithService(app: App, kind: 'electricity' | '
         if (kind === 'electricity') {
           const { validation } = await validateMeter(app, { disco: row.disco ?? '', meter: row.meter ?? '', vendType: (row.vendType ?? 'PREPAID') as VendTypeInput });
           if (validation.name.trim()) names.set(row.row, validation.name.trim());
-          const min = nairaToKobo(validation.minAmount);
-          if (row.amountKobo < min) refused.set(row.row, { field: 'amount', message: `meter ${row.meter} accepts at least ${formatNaira(min)}; ${formatNaira(row.amountKobo)} is less` });
+          const below = belowMeterMinimum(row.meter ?? '', validation, row.amountKobo);
+          if (below) refused.set(row.row, { field: 'amount', message: below });
         } else {
           const { validation } = await validateSmartcard(app, { provider: row.provider ?? '', smartcard: row.smartcard ?? '' });
           if (validation.name.trim()) names.set(row.row, validation.name.trim());

@@ -14,6 +14,7 @@ import {
   settleFromLog,
   toPurchaseView,
   validateMeter,
+  meterMinimumKobo,
   validateSmartcard,
 } from '../purchases';
 import { AppError } from '../../shared/appError';
@@ -48,7 +49,7 @@ export const purchasesHandlers: HandlersOf<typeof purchasesOperations> = {
 
   'purchases.validateMeter': async (input, app) => {
     const { disco, validation } = await validateMeter(app, input);
-    const meterMin = nairaToKobo(validation.minAmount);
+    const meterMin = meterMinimumKobo(validation);
     return {
       disco: disco.productCode,
       meter: input.meter,

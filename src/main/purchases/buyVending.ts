@@ -20,7 +20,7 @@ import { formatDateTime } from '../../shared/localDates';
 import type { CableRequest, ElectricityRequest, PurchaseKind } from '../../shared/contract/purchases';
 import { cableRequestSchema, electricityRequestSchema } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
-import { formatNaira, koboToNaira, nairaToKobo } from '../../shared/money';
+import { formatNaira, koboToNaira, nairaToKobo, type Kobo } from '../../shared/money';
 import { normalizePhone } from '../../shared/phone';
 import type { CableBouquet, ElectricityProvider, MeterValidation, SmartcardValidation } from '../../shared/wire';
 import { declinedPurchaseHint } from '../api/serviceErrors';
@@ -103,6 +103,21 @@ export async function validateMeter(app: App, request: { disco: string; meter: s
   } catch (error) {
     return validationError(error, 'meter');
   }
+}
+
+/** The least a meter takes, in kobo: its own minimum, from the service's validation of it. */
+export function meterMinimumKobo(validation: MeterValidation): Kobo {
+  return nairaToKobo(validation.minAmount);
+}
+
+/**
+ * The one meter rule, for a single purchase, a bulk row and the window's check: an amount under
+ * the meter's own minimum is refused with this sentence (null when the amount is enough). The
+ * disco's range is checked apart, before the meter is asked.
+ */
+export function belowMeterMinimum(meter: string, validation: MeterValidation, amountKobo: Kobo): string | null {
+  const min = meterMinimumKobo(validation);
+  return amountKobo < min ? `meter ${meter} accepts at least ${formatNaira(min)}; ${formatNaira(amountKobo)} is less` : null;
 }
 
 export async function validateSmartcard(app: App, request: { provider: string; smartcard: string }): Promise<{ provider: string; validation: SmartcardValidation }> {
@@ -219,10 +234,8 @@ export async function buyElectricity(app: App, request: ElectricityRequest, opti
   // Refuse a duplicate before the validation call too: nothing is worth asking while one is unsettled.
   refuseDuplicate(app, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo });
   const { validation } = await validateMeter(app, { disco: disco.productCode, meter: req.meter, vendType: req.vendType });
-  const meterMin = nairaToKobo(validation.minAmount);
-  if (req.amountKobo < meterMin) {
-    throw new AppError('amount_below_meter_minimum', `Meter ${req.meter} accepts at least ${formatNaira(meterMin)}; ${formatNaira(req.amountKobo)} is less.`, `Enter ${formatNaira(meterMin)} or more.`);
-  }
+  const below = belowMeterMinimum(req.meter, validation, req.amountKobo);
+  if (below) throw new AppError('amount_below_meter_minimum', `M${below.slice(1)}.`, `Enter ${formatNaira(meterMinimumKobo(validation))} or more.`);
   return buyChecked(app, session, options, {
     key: { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo },
     phone,
