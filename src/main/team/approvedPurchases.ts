@@ -16,6 +16,7 @@ import { buyTopUp, topUpView, type TopUpInput } from '../bulk/singleTopUp';
 import { buyCable, buyElectricity, findPurchaseRow, toPurchaseView } from '../purchases';
 import { holdRow, type HoldRow } from './purchaseApproval';
 import { teamWorkspace } from './teamWorkspace';
+import { callTeam } from './teamCall';
 
 async function receipt(app: App, hold: HoldRow, purchaseId: string): Promise<ApprovedPurchaseView> {
   if (hold.kind === 'electricity' || hold.kind === 'cable') {
@@ -72,14 +73,14 @@ export async function settleApprovedPurchases(app: App): Promise<void> {
   const team = teamWorkspace(app);
   if (!team.link()) return;
   const open = app.db.prepare("SELECT * FROM team_single_purchases WHERE state = 'bought' AND settled_outcome IS NULL").all() as HoldRow[];
-  const ready = open.map((hold) => ({ hold, outcome: outcomeOf(app, hold) })).filter((h) => h.outcome !== null);
+  const ready = open.map((hold) => ({ hold, outcome: outcomeOf(app, hold) })).filter((h): h is { hold: HoldRow; outcome: 'succeeded' | 'failed' } => h.outcome !== null);
   if (ready.length === 0) return;
   const desktop = team.desktop();
   try {
     await team.withClient(async (client) => {
       for (const { hold, outcome } of ready) {
-        await client.query('SELECT vendesk.settle_item($1, 1, $2, $3, $4)', [hold.team_job_id, outcome, desktop.id, desktop.name]);
-        await client.query('SELECT vendesk.finish_job($1, $2, $3)', [hold.team_job_id, desktop.id, desktop.name]);
+        await callTeam(client, 'settle_item', { jobId: hold.team_job_id, itemIndex: 1, outcome, desktopId: desktop.id, desktopName: desktop.name });
+        await callTeam(client, 'finish_job', { jobId: hold.team_job_id, desktopId: desktop.id, desktopName: desktop.name });
         app.db.prepare('UPDATE team_single_purchases SET settled_outcome = ? WHERE team_job_id = ?').run(outcome, hold.team_job_id);
       }
     });

@@ -22,6 +22,7 @@ import { teamItem, teamJobPayload } from './teamRunSpec';
 import { sentElsewhereSettler, type SentElsewhere } from './sentElsewhere';
 import { awaitingApproval } from './awaitingApproval';
 import { teamWorkspace } from './teamWorkspace';
+import { callTeam } from './teamCall';
 
 const PREVIEW_ROWS = 500;
 
@@ -101,20 +102,25 @@ export async function teamApprovalFor(app: App, store: JobStore, job: JobRow, cu
         // approver sees them, and another team desktop can run it (teamJobRun.ts).
         const payload = await teamJobPayload(app, job, store.items(job.id, { states: ['queued'] }));
         const teamJobId = await team.withClient(async (client) => {
-          const r = await client.query<{ id: string }>('SELECT id FROM vendesk.prepare_bulk_job($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', [
-            desktop.id,
-            desktop.name,
-            job.id,
-            job.file_name,
-            sha,
-            false,
-            figures.items,
-            figures.totalKobo,
-            figures.walletKobo,
-            JSON.stringify(preview),
-            JSON.stringify(payload.runSpec),
-            JSON.stringify(payload.items),
-          ]);
+          const r = await callTeam<'prepare_bulk_job', { id: string }>(
+            client,
+            'prepare_bulk_job',
+            {
+              desktopId: desktop.id,
+              desktopName: desktop.name,
+              localJobId: job.id,
+              fileName: job.file_name,
+              fileSha256: sha,
+              repeat: false,
+              itemCount: figures.items,
+              totalKobo: figures.totalKobo,
+              walletKobo: figures.walletKobo,
+              preview: JSON.stringify(preview),
+              runSpec: JSON.stringify(payload.runSpec),
+              items: JSON.stringify(payload.items),
+            },
+            { columns: 'id' },
+          );
           return r.rows[0].id;
         });
         app.db
@@ -186,10 +192,12 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
     await team.withClient(async (client) => {
       for (const item of batch) {
         const ref = `${ownRefs}${item.seq}`;
-        const r = await client.query<{ job_id: string; request_ref: string; claimed_by: string; desktop_id: string; claimed_ms: string }>(
-          'SELECT job_id::text, request_ref, claimed_by, desktop_id, (extract(epoch FROM claimed_at) * 1000)::bigint::text AS claimed_ms FROM vendesk.claim_item($1, $2, $3, $4, $5, $6, $7)',
+        const r = await callTeam<'claim_item', { job_id: string; request_ref: string; claimed_by: string; desktop_id: string; claimed_ms: string }>(
+          client,
+          'claim_item',
           // What is about to be sent, as the team database stores it: it refuses anything but the approved row.
-          [link.team_job_id, item.row_number, item.amount_kobo, JSON.stringify(teamItem(item)), ref, desktop.id, desktop.name],
+          { jobId: link.team_job_id, itemIndex: item.row_number, amountKobo: item.amount_kobo, item: JSON.stringify(teamItem(item)), requestRef: ref, desktopId: desktop.id, desktopName: desktop.name },
+          { columns: 'job_id::text, request_ref, claimed_by, desktop_id, (extract(epoch FROM claimed_at) * 1000)::bigint::text AS claimed_ms' },
         );
         const claim = r.rows[0];
         if (claim.request_ref === ref) mine.push(item);
@@ -232,11 +240,11 @@ export async function reportTeamOutcomes(app: App, store: JobStore, localJobId: 
         for (const { item_index: row } of open.rows) {
           const state = byRow.get(row)?.state;
           const outcome = state === 'success' ? 'succeeded' : state === 'failed' || state === 'rejected' || state === 'cancelled' ? 'failed' : null;
-          if (outcome) await client.query('SELECT vendesk.settle_item($1, $2, $3, $4, $5)', [link.team_job_id, row, outcome, desktop.id, desktop.name]);
+          if (outcome) await callTeam(client, 'settle_item', { jobId: link.team_job_id, itemIndex: row, outcome, desktopId: desktop.id, desktopName: desktop.name });
         }
       }
       const job = store.job(localJobId);
-      if (job?.state === 'completed' || job?.state === 'cancelled') await client.query('SELECT vendesk.finish_job($1, $2, $3)', [link.team_job_id, desktop.id, desktop.name]);
+      if (job?.state === 'completed' || job?.state === 'cancelled') await callTeam(client, 'finish_job', { jobId: link.team_job_id, desktopId: desktop.id, desktopName: desktop.name });
     });
   } catch {
     // The team database is unreachable or refused: tried again on the next follow-up of this job.
@@ -257,5 +265,5 @@ export async function cancelSentForApproval(app: App, localJobId: string): Promi
   if (teamJob.state !== 'awaiting_approval' && teamJob.state !== 'approved') return;
   // A job adopted from another desktop's preparer (teamJobRun.ts) stays theirs: discarding it here only forgets it here.
   if (teamJob.preparedBy !== team.link()?.user) return;
-  await team.withClient((client) => client.query('SELECT vendesk.cancel_job($1, $2, $3)', [link.team_job_id, desktop.id, desktop.name]));
+  await team.withClient((client) => callTeam(client, 'cancel_job', { jobId: link.team_job_id, desktopId: desktop.id, desktopName: desktop.name }));
 }

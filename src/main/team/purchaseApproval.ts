@@ -28,6 +28,7 @@ import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { awaitingApproval } from './awaitingApproval';
 import { checkItemsDigest, itemsDigest, type DigestItem } from './itemsDigest';
 import { teamWorkspace } from './teamWorkspace';
+import { callTeam } from './teamCall';
 
 /** One single purchase, checked and about to be bought. */
 export interface SinglePurchase extends SinglePurchaseSummary {
@@ -120,14 +121,12 @@ async function prepare(app: App, p: SinglePurchase, threshold: number): Promise<
   };
   const wallet = await walletKoboOrNull(app, 'purchase');
   const teamJobId = await team.withClient(async (client) => {
-    const r = await client.query<{ id: string }>('SELECT id FROM vendesk.prepare_single_job($1, $2, $3, $4, $5, $6)', [
-      desktop.id,
-      desktop.name,
-      `${p.description} for ${p.account}`,
-      wallet,
-      JSON.stringify(preview),
-      JSON.stringify(singleItem(p)),
-    ]);
+    const r = await callTeam<'prepare_single_job', { id: string }>(
+      client,
+      'prepare_single_job',
+      { desktopId: desktop.id, desktopName: desktop.name, fileName: `${p.description} for ${p.account}`, walletKobo: wallet, preview: JSON.stringify(preview), item: JSON.stringify(singleItem(p)) },
+      { columns: 'id' },
+    );
     return r.rows[0].id;
   });
   app.db
@@ -193,15 +192,21 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
   const desktop = team.desktop();
   const ref = `${desktop.id}:single:${hold.team_job_id}`;
   const claim = await team.withClient(async (client) => {
-    const r = await client.query<{ request_ref: string; desktop_id: string }>('SELECT request_ref, desktop_id FROM vendesk.claim_item($1, 1, $2, $3, $4, $5, $6)', [
-      hold.team_job_id,
-      hold.amount_kobo,
-      // What is about to be bought: the team database refuses anything but the approved item.
-      JSON.stringify(singleItem(p)),
-      ref,
-      desktop.id,
-      desktop.name,
-    ]);
+    const r = await callTeam<'claim_item', { request_ref: string; desktop_id: string }>(
+      client,
+      'claim_item',
+      {
+        jobId: hold.team_job_id,
+        itemIndex: 1,
+        amountKobo: hold.amount_kobo,
+        // What is about to be bought: the team database refuses anything but the approved item.
+        item: JSON.stringify(singleItem(p)),
+        requestRef: ref,
+        desktopId: desktop.id,
+        desktopName: desktop.name,
+      },
+      { columns: 'request_ref, desktop_id' },
+    );
     return r.rows[0];
   }, 'claim');
   if (claim.request_ref !== ref) {

@@ -14,6 +14,7 @@
 import type pg from 'pg';
 import type { App } from '../appContext';
 import { teamWorkspace } from './teamWorkspace';
+import { callTeam } from './teamCall';
 
 /** What an outbox row asks the team database to record. */
 export type TeamAuditEntry =
@@ -112,36 +113,35 @@ async function write(app: App, client: pg.PoolClient, url: string, stored: Store
   const when = { at, outboxSeq: seq };
   switch (entry.action) {
     case 'profile_change':
-      await client.query('SELECT vendesk.record_profile_change($1, $2, $3)', [desktop.id, desktop.name, JSON.stringify({ ...entry.detail, ...when })]);
+      await callTeam(client, 'record_profile_change', { desktopId: desktop.id, desktopName: desktop.name, detail: JSON.stringify({ ...entry.detail, ...when }) });
       return;
     case 'cap_change':
-      await client.query('SELECT vendesk.record_desktop_cap_change($1, $2, $3, $4)', [desktop.id, desktop.name, entry.amountKobo, JSON.stringify({ ...entry.detail, ...when })]);
+      await callTeam(client, 'record_desktop_cap_change', { desktopId: desktop.id, desktopName: desktop.name, amountKobo: entry.amountKobo, detail: JSON.stringify({ ...entry.detail, ...when }) });
       return;
     case 'reconcile': {
       if (teamRunId(app, url, entry.localRunId)) return; // recorded already (before a resolution needed it)
-      const r = await client.query<{ id: string }>('SELECT vendesk.record_reconcile_run($1, $2, $3, $4, $5) AS id', [
-        desktop.id,
-        desktop.name,
-        entry.from,
-        entry.to,
-        JSON.stringify({ ...entry.summary, localRunId: entry.localRunId, ...when }),
-      ]);
+      const r = await callTeam<'record_reconcile_run', { id: string }>(
+        client,
+        'record_reconcile_run',
+        { desktopId: desktop.id, desktopName: desktop.name, from: entry.from, to: entry.to, summary: JSON.stringify({ ...entry.summary, localRunId: entry.localRunId, ...when }) },
+        { columns: 'id', alias: 'id' },
+      );
       app.db.prepare('INSERT OR REPLACE INTO team_reconcile_runs (local_run_id, team_url, team_run_id) VALUES (?, ?, ?)').run(entry.localRunId, url, r.rows[0].id);
       return;
     }
     case 'resolve': {
       const runId = teamRunId(app, url, entry.localRunId);
       if (!runId) throw new Error(`Reconcile run ${entry.localRunId} is not recorded in the team database yet.`);
-      await client.query('SELECT vendesk.resolve_reconcile_entry($1, $2, $3, $4, $5, $6, $7)', [
+      await callTeam(client, 'resolve_reconcile_entry', {
         runId,
-        entry.entryKey,
-        entry.resolution,
+        entryKey: entry.entryKey,
+        resolution: entry.resolution,
         // The row's time is when the database wrote it: a resolution written late says when it was made.
-        Date.now() - Date.parse(at) > 60_000 ? `${entry.note} (resolved at ${at} on this desktop, written later)` : entry.note,
-        entry.amountKobo,
-        desktop.id,
-        desktop.name,
-      ]);
+        note: Date.now() - Date.parse(at) > 60_000 ? `${entry.note} (resolved at ${at} on this desktop, written later)` : entry.note,
+        amountKobo: entry.amountKobo,
+        desktopId: desktop.id,
+        desktopName: desktop.name,
+      });
       return;
     }
   }

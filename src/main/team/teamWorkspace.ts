@@ -30,6 +30,7 @@ import { checkTeamPasswordCanBeKept, defaultDesktopName, desktopId, forgetTeamLi
 import { migrateTeamSchema, notMemberError, teamSchemaVersion } from './teamMigrations';
 import { applyDatabaseLimits, teamSetupProblems } from './teamSetup';
 import path from 'node:path';
+import { callTeam } from './teamCall';
 
 const AUDIT_HEAD_KEY = 'team.auditHead';
 
@@ -305,7 +306,7 @@ export class TeamWorkspace {
   async decide(jobId: string, decision: 'approve' | 'reject', note: string): Promise<TeamJobView> {
     const desktop = this.desktop();
     await this.withClient(
-      (client) => client.query('SELECT vendesk.decide_job($1, $2, $3, $4, $5)', [jobId, decision === 'approve' ? 'approved' : 'rejected', note, desktop.id, desktop.name]),
+      (client) => callTeam(client, 'decide_job', { jobId, decision: decision === 'approve' ? 'approved' : 'rejected', note, desktopId: desktop.id, desktopName: desktop.name }),
       decision,
     );
     return this.job(jobId);
@@ -315,7 +316,7 @@ export class TeamWorkspace {
   async setThreshold(thresholdKobo: number | null): Promise<TeamStatusView> {
     const desktop = this.desktop();
     await this.withClient(
-      (client) => client.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', ['single_purchase_approval_kobo', JSON.stringify(thresholdKobo), desktop.id, desktop.name]),
+      (client) => callTeam(client, 'set_team_setting', { key: 'single_purchase_approval_kobo', value: JSON.stringify(thresholdKobo), desktopId: desktop.id, desktopName: desktop.name }),
       'setting',
     );
     return this.status();
@@ -328,10 +329,10 @@ export class TeamWorkspace {
       await client.query('BEGIN');
       try {
         if (policy.dualApprovalAboveKobo !== undefined) {
-          await client.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', ['dual_approval_above_kobo', JSON.stringify(policy.dualApprovalAboveKobo), desktop.id, desktop.name]);
+          await callTeam(client, 'set_team_setting', { key: 'dual_approval_above_kobo', value: JSON.stringify(policy.dualApprovalAboveKobo), desktopId: desktop.id, desktopName: desktop.name });
         }
         if (policy.approvalValidMinutes !== undefined) {
-          await client.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', ['approval_valid_minutes', JSON.stringify(policy.approvalValidMinutes), desktop.id, desktop.name]);
+          await callTeam(client, 'set_team_setting', { key: 'approval_valid_minutes', value: JSON.stringify(policy.approvalValidMinutes), desktopId: desktop.id, desktopName: desktop.name });
         }
         await client.query('COMMIT');
       } catch (e) {
@@ -396,10 +397,10 @@ export class TeamWorkspace {
  */
 async function registerDesktop(app: App, client: pg.ClientBase, desktopName: string): Promise<void> {
   try {
-    await client.query('SELECT vendesk.record_join($1, $2)', [desktopId(app), desktopName]);
+    await callTeam(client, 'record_join', { desktopId: desktopId(app), desktopName });
   } catch (e) {
     if ((e as { constraint?: string }).constraint !== 'desktop_of_another_member') throw e;
-    await client.query('SELECT vendesk.record_join($1, $2)', [newDesktopId(app), desktopName]);
+    await callTeam(client, 'record_join', { desktopId: newDesktopId(app), desktopName });
   }
 }
 
