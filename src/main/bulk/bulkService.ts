@@ -29,6 +29,7 @@ import { ITEM_STATES, isVendingKind, settledMessage } from './jobStates';
 import { createVendingBuyer, itemFromPurchase } from './vendingItems';
 import { createServiceClock } from '../api/serviceClock';
 import { exportJobResults } from './exportResults';
+import { freshCatalog } from '../catalog/catalogCache';
 
 /** Between two looks at a finished job's items whose wallet cost the log did not show. */
 const COST_LOOKUP_EVERY_MS = 10 * 60_000;
@@ -111,7 +112,7 @@ export class BulkService {
     if (job.kind !== 'airtime') {
       throw new AppError('network_fixed_by_plan', 'A data plan belongs to one network, so the network cannot be switched here.', 'Put a plan of the right network in the file, or leave the row out.');
     }
-    const catalog = await this.app.client().airtimeCatalog();
+    const catalog = await freshCatalog(this.app, 'airtime');
     for (const seq of seqs) {
       const item = this.store.item(jobId, seq);
       if (!item || !item.given_network || !item.prefix_network) continue;

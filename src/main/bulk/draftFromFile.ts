@@ -14,6 +14,7 @@ import { isVendingKind } from './jobStates';
 import type { InvalidRowRecord, JobStore } from './jobStore';
 import { chooseMapping, itemsFromValidation, readSheet, recentLog, recentLookupFor, rowWarningsNote, validate, type Catalogs } from './prepareJob';
 import { checkAccountsWithService } from './vendingItems';
+import { freshCatalog } from '../catalog/catalogCache';
 
 export interface FileCheckInput {
   file: FileRef;
@@ -27,14 +28,15 @@ export interface PrepareInput extends FileCheckInput {
   keepDuplicates: boolean;
 }
 
-/** The catalogs a job of this kind is validated against. */
-/** The catalogs a job of this kind is validated against. */
+/**
+ * The catalogs a job of this kind is validated against: from the one catalog cache
+ * (`catalog/catalogCache.ts`), read again from the service when older than five minutes.
+ */
 export async function catalogsFor(app: App, kind: BulkJobKind): Promise<Catalogs> {
-  const client = app.client();
-  if (kind === 'airtime') return { airtime: await client.airtimeCatalog(), data: [] };
+  if (kind === 'airtime') return { airtime: await freshCatalog(app, 'airtime'), data: [] };
   if (kind === 'electricity') return { airtime: [], data: [], electricity: await app.service(createVendingCatalogs).electricity() };
   if (kind === 'cable') return { airtime: [], data: [], cable: await app.service(createVendingCatalogs).cable() };
-  return { airtime: [], data: await client.dataCatalog() };
+  return { airtime: [], data: await freshCatalog(app, 'data') };
 }
 
 /** Checks every row of a file without creating a job. */
