@@ -20,11 +20,55 @@ export type JobState = BulkJobState;
 
 export const JOB_STATES: readonly JobState[] = BULK_JOB_STATES;
 
+/** What one item state means for the job's money and progress: one row of the state table. */
+export interface ItemStateRow {
+  /** The states an item in this state may move to (staying put, to change its reason, always may). */
+  next: readonly ItemState[];
+  /** Its money may have left the wallet (or has): it counts against spending caps and the job's spend. */
+  spends: boolean;
+  /** Nothing changes it any more. */
+  final: boolean;
+  /** Still to be sent by this job. */
+  toSend: boolean;
+}
+
+/**
+ * The bulk item state machine as a table: the one place its transitions, its spending states and
+ * its final states are written. `JobStore.transition` takes the states an item may come from out
+ * of it (and refuses a caller's `from` the table does not allow); migration 20 refuses any state
+ * not in it; the lists below are derived from it.
+ */
+export const ITEM_STATE_TABLE: { readonly [S in ItemState]: ItemStateRow } = {
+  excluded: { next: ['queued'], spends: false, final: false, toSend: false },
+  queued: { next: ['sending', 'excluded', 'cancelled'], spends: false, final: false, toSend: true },
+  held: { next: ['sending', 'cancelled'], spends: false, final: false, toSend: true },
+  // Committed before the request leaves. Back to queued/held when the service said it did nothing.
+  sending: { next: ['accepted', 'rejected', 'queued', 'held', 'uncertain', 'pending', 'success', 'failed'], spends: true, final: false, toSend: false },
+  accepted: { next: ['pending', 'success', 'failed'], spends: true, final: false, toSend: false },
+  pending: { next: ['accepted', 'success', 'failed'], spends: true, final: false, toSend: false },
+  // Settled from the service's log or by hand; sent again only when the log shows it was not bought.
+  uncertain: { next: ['queued', 'accepted', 'pending', 'success', 'failed', 'rejected', 'cancelled'], spends: true, final: false, toSend: false },
+  success: { next: [], spends: true, final: true, toSend: false },
+  failed: { next: [], spends: false, final: true, toSend: false },
+  rejected: { next: [], spends: false, final: true, toSend: false },
+  cancelled: { next: [], spends: false, final: true, toSend: false },
+};
+
+const statesWhere = (test: (row: ItemStateRow) => boolean): readonly ItemState[] => ITEM_STATES.filter((s) => test(ITEM_STATE_TABLE[s]));
+
 /** Items whose money may have left the wallet (or has): they count against spending caps. */
-export const SPENDING_STATES: readonly ItemState[] = ['sending', 'accepted', 'uncertain', 'success', 'pending'];
+export const SPENDING_STATES: readonly ItemState[] = statesWhere((r) => r.spends);
 
 /** Items still to be sent. */
-export const TO_SEND_STATES: readonly ItemState[] = ['queued', 'held'];
+export const TO_SEND_STATES: readonly ItemState[] = statesWhere((r) => r.toSend);
+
+/** Items nothing changes any more. */
+export const FINAL_ITEM_STATES: readonly ItemState[] = statesWhere((r) => r.final);
+
+/** The states an item may move to `to` from, by the table (and `to` itself: a new reason). */
+export function statesLeadingTo(to: ItemState): ItemState[] {
+  return ITEM_STATES.filter((s) => s === to || ITEM_STATE_TABLE[s].next.includes(to));
+}
 
 export type ItemCounts = Record<ItemState, number>;
 

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Db } from '../store/database';
 import type { InvalidRowRecord, ItemRow, JobOrigin, JobRow, NewItem, NewJob, PurchaseStateFields, StateFigures } from './jobRows';
-import { emptyCounts, ITEM_STATES, SPENDING_STATES, type ItemCounts, type ItemState, type JobState } from './jobStates';
+import { emptyCounts, ITEM_STATES, SPENDING_STATES, statesLeadingTo, type ItemCounts, type ItemState, type JobState } from './jobStates';
 
 export type { InvalidRowRecord, ItemRow, JobOrigin, JobRow, NewItem, NewJob, PurchaseStateFields, StateFigures } from './jobRows';
 
@@ -313,7 +313,11 @@ export class JobStore {
     if (fields.solo) sets.push('solo = 1');
     if (fields.hold) sets.push('holds = holds + 1');
     if (fields.final) sets.push('final_at = @at');
-    const guard = from && from.length ? `AND state IN (${from.map((s) => `'${s}'`).join(',')})` : '';
+    // The states it may come from are the state table's; a caller may narrow them, never widen them.
+    const allowed = statesLeadingTo(to);
+    const outside = (from ?? []).filter((s) => !allowed.includes(s));
+    if (outside.length > 0) throw new Error(`A bulk item cannot move from ${outside.join(', ')} to ${to}: not in the state table (bulk/jobStates.ts).`);
+    const guard = `AND state IN (${(from && from.length ? from : allowed).map((s) => `'${s}'`).join(',')})`;
     const stmt = this.stmt(`UPDATE bulk_items SET ${sets.join(', ')} WHERE job_id = @jobId AND seq = @seq ${guard}`);
     let changed = 0;
     this.db.transaction(() => {

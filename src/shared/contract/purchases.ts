@@ -23,7 +23,8 @@ export type VendTypeInput = 'PREPAID' | 'POSTPAID';
  * - `needs_support`: the service stopped answering status checks; support resolves it.
  * - `not_found`: the service has no transaction with this reference.
  */
-export type PurchaseState = 'sending' | 'success' | 'pending' | 'failed' | 'rejected' | 'uncertain' | 'needs_support' | 'not_found';
+export const PURCHASE_STATES = ['sending', 'success', 'pending', 'failed', 'rejected', 'uncertain', 'needs_support', 'not_found'] as const;
+export type PurchaseState = (typeof PURCHASE_STATES)[number];
 
 /**
  * What the service's own records say about the money of a declined or failed purchase — never

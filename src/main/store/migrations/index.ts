@@ -7,7 +7,7 @@
  * charge figure comes from, 14 single airtime and data purchases (one-item bulk jobs), 15 the
  * name the service gave for a bulk item's meter or smartcard, 16 local bulk jobs sent for approval
  * in the team workspace, 17 team single purchases, 18 the amount a refund gave back, 19 the phone and
- * name of a bulk file's invalid rows.
+ * name of a bulk file's invalid rows, 20 the state columns' known states.
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -28,6 +28,7 @@ import { teamJobLinksMigration } from './016_team_job_links';
 import { teamSinglePurchasesMigration } from './017_team_single_purchases';
 import { refundedAmountsMigration } from './018_refunded_amounts';
 import { bulkInvalidRowPeopleMigration } from './019_bulk_invalid_row_people';
+import { stateChecksMigration } from './020_state_checks';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -48,5 +49,6 @@ export const MIGRATIONS: Migration[] = [
   teamSinglePurchasesMigration,
   refundedAmountsMigration,
   bulkInvalidRowPeopleMigration,
+  stateChecksMigration,
   // (add one import and one entry per migration file, in number order)
 ];

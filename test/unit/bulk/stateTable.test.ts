@@ -1,0 +1,88 @@
+/**
+ * The bulk item state machine is one table (bulk/jobStates.ts): the transition function takes
+ * the states an item may come from out of it, and the database refuses a state it does not know.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FINAL_ITEM_STATES, ITEM_STATE_TABLE, SPENDING_STATES, TO_SEND_STATES } from '../../../src/main/bulk/jobStates';
+import { JobStore, type NewItem } from '../../../src/main/bulk/jobStore';
+import { STATE_CHECKS } from '../../../src/main/store/migrations/020_state_checks';
+import { openDatabase, type Db } from '../../../src/main/store/database';
+import { BULK_ITEM_STATES, BULK_JOB_STATES } from '../../../src/shared/contract/bulk';
+import { PURCHASE_STATES } from '../../../src/shared/contract/purchases';
+
+let db: Db;
+let store: JobStore;
+
+/** A job whose items are in these states (set directly: the table is about what moves them next). */
+function newJob(states: string[]): string {
+  const id = store.createJob(
+    { kind: 'airtime', profileId: 'sandbox', connectionKind: 'sandbox', baseUrl: 'http://127.0.0.1:1', fileName: 'f.csv', fileHash: 'h', sheetName: null, headers: ['Phone', 'Amount'], mapping: {}, rowsTotal: states.length, batchSize: 50, concurrency: 3 },
+    states.map((_state, i) => ({
+      rowNumber: i + 2,
+      phone: `0803100000${i}`,
+      network: 'MTN',
+      productCode: 'MTN-VTU',
+      voucherCode: '',
+      operator: '',
+      region: '',
+      dataValue: null,
+      description: '',
+      amountKobo: 100_00,
+      name: '',
+      note: '',
+      givenNetwork: null,
+      prefixNetwork: null,
+      duplicateOf: null,
+      state: 'queued' as NewItem['state'],
+    })),
+    [],
+  );
+  states.forEach((state, i) => db.prepare('UPDATE bulk_items SET state = ? WHERE job_id = ? AND seq = ?').run(state, id, i + 1));
+  return id;
+}
+
+beforeEach(() => {
+  db = openDatabase(':memory:');
+  store = new JobStore(db);
+});
+afterEach(() => db.close());
+
+describe('the bulk item state table', () => {
+  it('says which states spend, which are still to send and which are final', () => {
+    expect([...SPENDING_STATES].sort()).toEqual(['accepted', 'pending', 'sending', 'success', 'uncertain']);
+    expect([...TO_SEND_STATES].sort()).toEqual(['held', 'queued']);
+    expect([...FINAL_ITEM_STATES].sort()).toEqual(['cancelled', 'failed', 'rejected', 'success']);
+    for (const state of FINAL_ITEM_STATES) expect(ITEM_STATE_TABLE[state].next).toEqual([]);
+  });
+
+  it('moves an item only along the table: a bought item is never queued to be sent again', () => {
+    const id = newJob(['queued', 'success']);
+    expect(store.transition(id, [1, 2], 'excluded')).toBe(1);
+    expect(store.item(id, 1)?.state).toBe('excluded');
+    expect(store.item(id, 2)?.state).toBe('success');
+    // success → queued is not in the table: nothing moves, even without a `from` of the caller's.
+    expect(store.transition(id, [2], 'queued')).toBe(0);
+    expect(store.item(id, 2)?.state).toBe('success');
+  });
+
+  it('refuses a caller who names a state the table does not lead from', () => {
+    const id = newJob(['success']);
+    expect(() => store.transition(id, [1], 'queued', {}, ['success'])).toThrow('A bulk item cannot move from success to queued: not in the state table (bulk/jobStates.ts).');
+    expect(store.item(id, 1)?.state).toBe('success');
+  });
+
+  it('the database refuses a state nobody knows, for items, jobs and purchases', () => {
+    const id = newJob(['queued']);
+    expect(() => db.prepare("UPDATE bulk_items SET state = 'bougth' WHERE job_id = ?").run(id)).toThrow(/bulk_items\.state must be one of excluded, queued/);
+    expect(() => db.prepare("UPDATE bulk_jobs SET state = 'finished' WHERE id = ?").run(id)).toThrow(/bulk_jobs\.state must be one of draft/);
+    expect(() => db.prepare("INSERT INTO purchases (id, kind, source, state) VALUES ('p1', 'electricity', 'single', 'done')").run()).toThrow(/purchases\.state must be one of sending/);
+    expect(store.item(id, 1)?.state).toBe('queued');
+  });
+
+  it("the database's lists are the code's (a new state needs a new migration step)", () => {
+    expect([...STATE_CHECKS.bulk_items].sort()).toEqual([...BULK_ITEM_STATES].sort());
+    expect([...STATE_CHECKS.bulk_items].sort()).toEqual(Object.keys(ITEM_STATE_TABLE).sort());
+    expect([...STATE_CHECKS.bulk_jobs].sort()).toEqual([...BULK_JOB_STATES].sort());
+    expect([...STATE_CHECKS.purchases].sort()).toEqual([...PURCHASE_STATES].sort());
+  });
+});
