@@ -5,38 +5,15 @@ import { itemsFromValidation } from '../../../src/main/bulk/prepareJob';
 import type { ValidationResult, ValidRow } from '../../../src/main/imports';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { Settings } from '../../../src/main/store/settings';
+import { testItem, testJob } from './jobFixtures';
 
 let db: Db;
 let store: JobStore;
 
-function item(i: number, over: Partial<NewItem> = {}): NewItem {
-  return {
-    rowNumber: i + 2,
-    phone: `0803${String(1_000_000 + i).slice(-7)}`,
-    network: 'MTN',
-    productCode: 'MTN-VTU',
-    voucherCode: '',
-    operator: '',
-    region: '',
-    dataValue: null,
-    description: '',
-    amountKobo: 100_00,
-    name: '',
-    note: '',
-    givenNetwork: null,
-    prefixNetwork: null,
-    duplicateOf: null,
-    state: 'queued',
-    ...over,
-  };
-}
+const item = testItem;
 
 function job(items: NewItem[]): string {
-  return store.createJob(
-    { kind: 'airtime', profileId: 'sandbox', connectionKind: 'sandbox', baseUrl: 'http://127.0.0.1:1', fileName: 'f.csv', fileHash: 'h', sheetName: null, headers: ['Phone', 'Amount'], mapping: {}, rowsTotal: items.length, batchSize: 50, concurrency: 3 },
-    items,
-    [{ row: 9, field: 'phone', message: 'Row 9: bad' }],
-  );
+  return testJob(store, items, [{ row: 9, field: 'phone', message: 'Row 9: bad' }]);
 }
 
 beforeEach(() => {

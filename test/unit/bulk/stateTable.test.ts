@@ -4,39 +4,19 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FINAL_ITEM_STATES, ITEM_STATE_TABLE, SPENDING_STATES, TO_SEND_STATES } from '../../../src/main/bulk/jobStates';
-import { JobStore, type NewItem } from '../../../src/main/bulk/jobStore';
+import { JobStore } from '../../../src/main/bulk/jobStore';
 import { STATE_CHECKS } from '../../../src/main/store/migrations/020_state_checks';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { BULK_ITEM_STATES, BULK_JOB_STATES } from '../../../src/shared/contract/bulk';
 import { PURCHASE_STATES } from '../../../src/shared/contract/purchases';
+import { testItem, testJob } from './jobFixtures';
 
 let db: Db;
 let store: JobStore;
 
 /** A job whose items are in these states (set directly: the table is about what moves them next). */
 function newJob(states: string[]): string {
-  const id = store.createJob(
-    { kind: 'airtime', profileId: 'sandbox', connectionKind: 'sandbox', baseUrl: 'http://127.0.0.1:1', fileName: 'f.csv', fileHash: 'h', sheetName: null, headers: ['Phone', 'Amount'], mapping: {}, rowsTotal: states.length, batchSize: 50, concurrency: 3 },
-    states.map((_state, i) => ({
-      rowNumber: i + 2,
-      phone: `0803100000${i}`,
-      network: 'MTN',
-      productCode: 'MTN-VTU',
-      voucherCode: '',
-      operator: '',
-      region: '',
-      dataValue: null,
-      description: '',
-      amountKobo: 100_00,
-      name: '',
-      note: '',
-      givenNetwork: null,
-      prefixNetwork: null,
-      duplicateOf: null,
-      state: 'queued' as NewItem['state'],
-    })),
-    [],
-  );
+  const id = testJob(store, states.map((_state, i) => testItem(i)));
   states.forEach((state, i) => db.prepare('UPDATE bulk_items SET state = ? WHERE job_id = ? AND seq = ?').run(state, id, i + 1));
   return id;
 }

@@ -1,0 +1,34 @@
+/** Items and jobs for the job store's unit tests: an airtime job of ₦100 items on an in-memory database. */
+import type { InvalidRowRecord, JobStore, NewItem } from '../../../src/main/bulk/jobStore';
+
+/** Item `i` of a job: row i + 2 of the file, a distinct MTN phone, ₦100, queued. */
+export function testItem(i: number, over: Partial<NewItem> = {}): NewItem {
+  return {
+    rowNumber: i + 2,
+    phone: `0803${String(1_000_000 + i).slice(-7)}`,
+    network: 'MTN',
+    productCode: 'MTN-VTU',
+    voucherCode: '',
+    operator: '',
+    region: '',
+    dataValue: null,
+    description: '',
+    amountKobo: 100_00,
+    name: '',
+    note: '',
+    givenNetwork: null,
+    prefixNetwork: null,
+    duplicateOf: null,
+    state: 'queued',
+    ...over,
+  };
+}
+
+/** A draft airtime job with these items (and these invalid rows). */
+export function testJob(store: JobStore, items: NewItem[], invalid: InvalidRowRecord[] = []): string {
+  return store.createJob(
+    { kind: 'airtime', profileId: 'sandbox', connectionKind: 'sandbox', baseUrl: 'http://127.0.0.1:1', fileName: 'f.csv', fileHash: 'h', sheetName: null, headers: ['Phone', 'Amount'], mapping: {}, rowsTotal: items.length, batchSize: 50, concurrency: 3 },
+    items,
+    invalid,
+  );
+}
