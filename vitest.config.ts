@@ -9,5 +9,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: ONE on a 2-core machine, so the files ran
+    // one after another (729 s). The integration files mostly wait (on sandboxes, child processes,
+    // PostgreSQL and LibreOffice), not compute, so more workers than cores pay: see docs/testing.md
+    // for the runs that chose this number.
+    maxWorkers: 4,
   },
 });

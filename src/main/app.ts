@@ -13,6 +13,7 @@ import { checkServiceAddress } from '../shared/serviceAddress';
 import type { DataTopic } from '../shared/contract/events';
 import { ServiceAnswers } from './api/serviceAnswers';
 import { VendingClient } from './api/vendingClient';
+import type { RetryOptions } from './api/retryBackoff';
 import { EventBus } from './eventBus';
 import { namedPathsPolicy, type FilePolicy } from './filePolicy';
 import { secureDataFolder } from './privateFiles';
@@ -55,6 +56,8 @@ export interface AppOptions {
   sandboxSeedHistory?: number;
   /** The shell keeps the app open (desktop, browser): its background loops start with it (`backgroundLoops.ts`). */
   background?: boolean;
+  /** The client's retries of calls safe to repeat (default `DEFAULT_RETRY`): tests not about the backoff shorten its delays. */
+  clientRetry?: RetryOptions;
 }
 
 export interface Connection {
@@ -222,7 +225,7 @@ export class App {
     const key = `${connection.profileId} ${normalizeBaseUrl(connection.baseUrl)}`;
     let answers = this.answerLogs.get(key);
     if (!answers) this.answerLogs.set(key, (answers = new ServiceAnswers()));
-    this.current = Object.freeze({ connection: Object.freeze({ ...connection }), client: new VendingClient({ baseUrl: connection.baseUrl, token, answers }) });
+    this.current = Object.freeze({ connection: Object.freeze({ ...connection }), client: new VendingClient({ baseUrl: connection.baseUrl, token, answers, retry: this.options.clientRetry }) });
   }
 
   /**
