@@ -55,7 +55,7 @@ export async function startBulkTestApp(options: TestAppOptions = {}): Promise<Te
  * after 0.5 s instead of 5 s. A test about an item still in progress (a 429 while the same phone
  * and amount is not final) keeps the 5 s.
  */
-export const QUICK_SETTLEMENT: TestAppOptions = { creditDelayMs: 500 };
+export const QUICK_SETTLEMENT = { creditDelayMs: 500 } satisfies TestAppOptions;
 
 /**
  * For a test that is not about the client's backoff either: its retries of a 503 come 10–40 ms

@@ -137,7 +137,7 @@ describe('a single purchase whose answer is lost', () => {
   let proxy: DroppingProxy;
   let closeSandbox: () => Promise<void>;
   beforeAll(async () => {
-    const sandbox = await startTestSandbox({ creditDelayMs: QUICK_SETTLEMENT.creditDelayMs });
+    const sandbox = await startTestSandbox(QUICK_SETTLEMENT);
     closeSandbox = () => sandbox.close();
     proxy = await startDroppingProxy(sandbox.url);
     t = await startTestApp({ sandbox: { ...sandbox, url: proxy.url } });
