@@ -17,6 +17,7 @@ import { createApp, type App } from '../../src/main/app';
 import { dispatch } from '../../src/main/dispatch';
 import { uploadsDirIn } from '../../src/main/files';
 import { uploadedFilesPolicy, type FilePolicy } from '../../src/main/filePolicy';
+import type { RetryOptions } from '../../src/main/api/retryBackoff';
 import type { TokenStore } from '../../src/main/store/tokenStore';
 import { startWebShell, type WebShell } from '../../src/main/web/webShell';
 import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract';

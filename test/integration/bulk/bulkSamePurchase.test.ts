@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp, TestAppOptions } from '../../support/testApp';
-import { airtimeRows, allLogEntries, bulkPathRun, mtnPhone, QUICK_SETTLEMENT, waitForJob } from './bulkTestFiles';
+import { allLogEntries, bulkPathRun, mtnPhone, QUICK_SETTLEMENT, waitForJob } from './bulkTestFiles';
 
 let t: TestApp;
 const run = bulkPathRun();
