@@ -14,6 +14,7 @@ import type { DataTopic } from '../shared/contract/events';
 import type { App, Connection, ServiceFactory, Session, ShellKind } from './appContext';
 import { ServiceAnswers } from './api/serviceAnswers';
 import { VendingClient } from './api/vendingClient';
+import type { RetryOptions } from './api/retryBackoff';
 import { EventBus } from './eventBus';
 import { namedPathsPolicy, type FilePolicy } from './filePolicy';
 import { secureDataFolder } from './privateFiles';
@@ -54,6 +55,8 @@ export interface AppOptions {
   sandboxSeedHistory?: number;
   /** The shell keeps the app open (desktop, browser): its background loops start with it (`backgroundLoops.ts`). */
   background?: boolean;
+  /** The client's retries of calls safe to repeat (default `DEFAULT_RETRY`): tests not about the backoff shorten its delays. */
+  clientRetry?: RetryOptions;
 }
 
 export type { App, Connection, Session, ShellKind } from './appContext';
@@ -197,7 +200,7 @@ class VendeskApp implements App {
     const key = `${connection.profileId} ${normalizeBaseUrl(connection.baseUrl)}`;
     let answers = this.answerLogs.get(key);
     if (!answers) this.answerLogs.set(key, (answers = new ServiceAnswers()));
-    this.current = Object.freeze({ connection: Object.freeze({ ...connection }), client: new VendingClient({ baseUrl: connection.baseUrl, token, answers }) });
+    this.current = Object.freeze({ connection: Object.freeze({ ...connection }), client: new VendingClient({ baseUrl: connection.baseUrl, token, answers, retry: this.options.clientRetry }) });
   }
 
   /**

@@ -42,6 +42,8 @@ export interface CoreOptions {
   quiet: boolean;
   /** The form of the messaging answers (default `standard`; see answerShapes.ts). */
   shapes?: ShapeVariant;
+  /** How long an accepted airtime/data purchase stays PENDING, ms (default `CREDIT_DELAY_MS`, 5 s). */
+  creditDelayMs?: number;
 }
 
 export const DEFAULT_SENDER_IDS: ReadonlyArray<{ senderId: string; state: 'APPROVED' | 'PENDING' }> = [

@@ -42,6 +42,11 @@ export interface SandboxOptions {
   shapes?: ShapeVariant;
   /** Added round-trip time of every answer, ms (a far-away service): where every organisation starts; each changes its own at /__sandbox/latency. */
   latencyMs?: number;
+  /**
+   * How long an accepted airtime/data purchase stays PENDING before it is final, ms (default 5 s,
+   * `CREDIT_DELAY_MS`). Tests that are not about that wait shorten it; it is on the sandbox's clock.
+   */
+  creditDelayMs?: number;
 }
 
 export interface SandboxHandle {
@@ -55,6 +60,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = options.host ?? '127.0.0.1';
   const initialBalanceNaira = options.initialBalanceNaira ?? 1_000_000;
   if (!Number.isFinite(initialBalanceNaira) || initialBalanceNaira < 0) throw new RangeError('initialBalanceNaira must be a non-negative number');
+  if (options.creditDelayMs !== undefined && !(Number.isFinite(options.creditDelayMs) && options.creditDelayMs >= 0)) throw new RangeError('creditDelayMs must be a non-negative number');
   const core = new SandboxCore({
     dbPath: options.dbPath,
     initialBalanceKobo: Math.round(initialBalanceNaira * 100),
@@ -62,6 +68,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     seedHistory: Math.max(0, Math.floor(options.seedHistory ?? 0)),
     quiet: options.quiet ?? false,
     shapes: options.shapes,
+    creditDelayMs: options.creditDelayMs,
   });
   core.seeder = seedHistory;
   const latencyMs = options.latencyMs ?? 0;

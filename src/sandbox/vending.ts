@@ -148,7 +148,7 @@ function acceptBatch(ctx: Ctx, type: 'AIRTIME' | 'DATA', items: PreparedItem[]):
         data_plan: item.dataPlan,
         status: 'PENDING',
         outcome: phoneFails(item.phone) ? 'FAILED' : 'SUCCESS',
-        final_at_ms: now + CREDIT_DELAY_MS,
+        final_at_ms: now + (core.options.creditDelayMs ?? CREDIT_DELAY_MS),
         created_ms: now,
         updated_ms: now,
         account: item.phone,

@@ -87,7 +87,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     fs.chownSync(dir, uid, group);
     fs.chownSync(pwfile, uid, group);
   }
-  const init = run('initdb', ['-D', data, '-U', superuser, `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8']);
+  const init = run('initdb', ['-D', data, '-U', superuser, `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
   fs.rmSync(pwfile, { force: true });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
 

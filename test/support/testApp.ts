@@ -17,6 +17,7 @@ import { createApp, type App } from '../../src/main/app';
 import { dispatch } from '../../src/main/dispatch';
 import { uploadsDirIn } from '../../src/main/files';
 import { uploadedFilesPolicy, type FilePolicy } from '../../src/main/filePolicy';
+import type { RetryOptions } from '../../src/main/api/retryBackoff';
 import type { TokenStore } from '../../src/main/store/tokenStore';
 import { startWebShell, type WebShell } from '../../src/main/web/webShell';
 import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract';
@@ -57,6 +58,10 @@ export interface TestAppOptions {
   reshapingProxy?: boolean | AnswerOverride;
   /** Connect as a LIVE connection (real-money rules: typed totals, team approvals) to the sandbox. */
   live?: boolean;
+  /** Its own sandbox settles accepted airtime/data after this many ms (default 5 s): for tests not about that wait. */
+  creditDelayMs?: number;
+  /** The app's client retries with these delays (default 0.5 s doubling): for tests not about the backoff. */
+  clientRetry?: RetryOptions;
 }
 
 /** One form the service's messaging answers can take, for suites that run against each. */
@@ -82,7 +87,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const token = options.token ?? `test-${randomUUID()}`;
   // The sandbox seeds only the organisations of the tokens it knows, created as it starts.
   const seeded = options.seedHistory ? { tokens: [token], seedHistory: options.seedHistory } : {};
-  const sandbox = options.sandbox ?? (await startTestSandbox({ acceptAnyToken: true, ...seeded }));
+  const sandbox = options.sandbox ?? (await startTestSandbox({ acceptAnyToken: true, ...seeded, creditDelayMs: options.creditDelayMs }));
   const sandboxControl = new SandboxControl(sandbox.url, token);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-test-'));
   const proxy = options.reshapingProxy ? await startReshapingProxy(sandbox.url, typeof options.reshapingProxy === 'function' ? options.reshapingProxy : undefined) : null;
@@ -91,6 +96,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     shell: options.web ? 'web' : 'test',
     connection: { baseUrl: proxy?.url ?? sandbox.url, token, kind: options.live ? 'live' : 'sandbox', name: options.live ? 'Acme Finance (LIVE)' : 'Test sandbox' },
     tokenStore: options.tokenStore,
+    clientRetry: options.clientRetry,
     // As each shell injects it: the web shell reads uploads only; tests name paths, like the CLI.
     filePolicy: options.filePolicy ?? (options.web ? uploadedFilesPolicy(uploadsDirIn(dataDir)) : undefined),
   });

@@ -13,7 +13,7 @@ import { startTestSandbox } from '../../support/testSandbox';
 import type { ProfileView } from '../../../src/shared/contract/app';
 import { refusal } from '../../support/refusal';
 import type { TestApp } from '../../support/testApp';
-import { airtimeRows, allLogEntries, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
+import { airtimeRows, allLogEntries, QUICK_SETTLEMENT, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
 
 const TOKEN_B = 'bulk-connections-b';
 
@@ -24,8 +24,9 @@ let profileA: ProfileView;
 let profileB: ProfileView;
 
 beforeEach(async () => {
-  t = await startBulkTestApp();
-  b = await startTestSandbox({ tokens: [TOKEN_B] });
+  // Not about the 5 s an airtime purchase stays in progress: both sandboxes settle in 0.5 s.
+  t = await startBulkTestApp(QUICK_SETTLEMENT);
+  b = await startTestSandbox({ tokens: [TOKEN_B], ...QUICK_SETTLEMENT });
   dir = tempDir();
   profileA = await t.call('profiles.save', { name: 'Sandbox A', baseUrl: t.sandbox.url, token: t.token });
   profileB = await t.call('profiles.save', { name: 'Sandbox B', baseUrl: b.url, token: TOKEN_B });

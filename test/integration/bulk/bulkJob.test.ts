@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../support/testApp';
-import { airtimeRows, allLogEntries, mtnPhone, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
+import { airtimeRows, allLogEntries, mtnPhone, QUICK_SETTLEMENT, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
 
 let t: TestApp;
 let dir: string;
 
 beforeEach(async () => {
-  t = await startBulkTestApp();
+  // Not about the 5 s an airtime purchase stays in progress: the sandbox settles in 0.5 s.
+  t = await startBulkTestApp(QUICK_SETTLEMENT);
   dir = tempDir();
 });
 

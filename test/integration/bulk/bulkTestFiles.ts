@@ -12,6 +12,7 @@ import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import type { BulkJobView, BulkSettingsView } from '../../../src/shared/contract/bulk';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../support/testApp';
 import { runVendesk, spawnVendesk, type VendeskRun } from '../../support/vendeskProcess';
+import { FAST_RETRY } from '../api/sandboxHarness';
 
 export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-'));
@@ -47,6 +48,45 @@ export async function startBulkTestApp(options: TestAppOptions = {}): Promise<Te
   fastJobs(t.app);
   await t.call('bulk.settings.set', { outcomeWaitSeconds: 30, uncertainSafeDelaySeconds: 1 });
   return t;
+}
+
+/**
+ * For a test that is not about the service's own waits: the sandbox settles accepted airtime/data
+ * after 0.5 s instead of 5 s. A test about an item still in progress (a 429 while the same phone
+ * and amount is not final) keeps the 5 s.
+ */
+export const QUICK_SETTLEMENT = { creditDelayMs: 500 } satisfies TestAppOptions;
+
+/**
+ * For a test that is not about the client's backoff either: its retries of a 503 come 10–40 ms
+ * apart instead of 0.5–1 s (still 3 tries). A test whose 503s are the window in which it changes
+ * something (the wallet, the cap, a pause) keeps the client's own delays.
+ */
+export const QUICK_SERVICE: TestAppOptions = { ...QUICK_SETTLEMENT, clientRetry: FAST_RETRY };
+
+/**
+ * The bulk path suites' app and folder: `start(options)` in a `beforeEach` makes them (a fresh
+ * `startBulkTestApp` and a temporary folder), both removed after each test; `prepareAirtime`
+ * prepares an airtime job from CSV rows written into the folder.
+ */
+export function bulkPathRun() {
+  const run = {
+    t: undefined as unknown as TestApp,
+    dir: '',
+    async start(options: TestAppOptions = {}): Promise<void> {
+      run.t = await startBulkTestApp(options);
+      run.dir = tempDir();
+    },
+    prepareAirtime(rows: (string | number)[][], name = 'sheet.csv', keepDuplicates = false) {
+      const file = writeCsv(run.dir, name, rows);
+      return run.t.call('bulk.prepare', { file: { path: file }, kind: 'airtime', keepDuplicates });
+    },
+  };
+  afterEach(async () => {
+    await run.t.close();
+    fs.rmSync(run.dir, { recursive: true, force: true });
+  });
+  return run;
 }
 
 /** For each test of the file: a fresh `startBulkTestApp` and a temporary folder, both removed after the test. */

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import type { SandboxControl } from '../../support/sandboxControl';
-import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
+import { startTestSandbox, type TestSandbox, type TestSandboxOptions } from '../../support/testSandbox';
 
 export interface CliRun {
   code: number;
@@ -42,8 +42,9 @@ export async function runInProcess(argv: string[], env: Record<string, string>):
   return { code, stdout, stderr };
 }
 
-export async function startCliPeer(token: string): Promise<CliPeer> {
-  const sandbox = await startTestSandbox({ tokens: [token] });
+/** `options`: more of its sandbox's (`creditDelayMs` for suites not about the 5 s an airtime purchase is in progress). */
+export async function startCliPeer(token: string, options: Pick<TestSandboxOptions, 'creditDelayMs'> = {}): Promise<CliPeer> {
+  const sandbox = await startTestSandbox({ ...options, tokens: [token] });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-cli-'));
   const dir = path.join(dataDir, 'files');
   fs.mkdirSync(dir);

@@ -17,7 +17,7 @@ import type { LogEntry, PageObject } from '../../../src/shared/wire';
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { joinDesk, prepareRaw } from '../../support/teamJobs';
-import { airtimeRows, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
+import { airtimeRows, mtnPhone, QUICK_SETTLEMENT, writeCsv } from '../bulk/bulkTestFiles';
 import { makeContacts, writeContactsCsv } from '../messaging/contactsFiles';
 import { account } from '../purchases/purchaseHelpers';
 import { ORDERS, allKeys, startCliPeer, type CliPeer } from './cliHarness';
@@ -173,7 +173,8 @@ async function serviceLog(): Promise<LogEntry[]> {
 }
 
 beforeAll(async () => {
-  peer = await startCliPeer(TOKEN);
+  // No command here is about the 5 s an airtime purchase stays in progress: settled in 0.5 s.
+  peer = await startCliPeer(TOKEN, QUICK_SETTLEMENT);
   // A team database: jobs prepared by `ada` for this data folder (`bola`, an approver) to decide.
   // The folder joins only in the `team join` scenario (after the bulk ones: joined, a LIVE bulk job
   // waits for approval), and leaves in `team leave`.

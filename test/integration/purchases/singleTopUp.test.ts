@@ -10,13 +10,14 @@ import { refusal } from '../../support/refusal';
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
 import type { TestApp } from '../../support/testApp';
 import { startTestApp } from '../../support/testApp';
-import { fastJobs, mtnPhone, startBulkTestApp } from '../bulk/bulkTestFiles';
+import { fastJobs, mtnPhone, QUICK_SETTLEMENT, startBulkTestApp } from '../bulk/bulkTestFiles';
 import { startDroppingProxy, type DroppingProxy } from './droppingProxy';
 
+// No test here is about the 5 s an airtime purchase stays in progress: the sandbox settles in 0.5 s.
 describe('a single airtime or data purchase', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startBulkTestApp();
+    t = await startBulkTestApp(QUICK_SETTLEMENT);
     await t.sandboxControl.setWallet(100_000);
   });
   afterAll(async () => {
@@ -136,7 +137,7 @@ describe('a single purchase whose answer is lost', () => {
   let proxy: DroppingProxy;
   let closeSandbox: () => Promise<void>;
   beforeAll(async () => {
-    const sandbox = await startTestSandbox();
+    const sandbox = await startTestSandbox(QUICK_SETTLEMENT);
     closeSandbox = () => sandbox.close();
     proxy = await startDroppingProxy(sandbox.url);
     t = await startTestApp({ sandbox: { ...sandbox, url: proxy.url } });

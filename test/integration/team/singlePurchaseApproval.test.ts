@@ -22,7 +22,7 @@ import { startPostgresCluster, type PostgresCluster } from '../../support/postgr
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
 import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from './teamDesks';
 import { claimRaw } from '../../support/teamJobs';
-import { mtnPhone } from '../bulk/bulkTestFiles';
+import { mtnPhone, QUICK_SETTLEMENT } from '../bulk/bulkTestFiles';
 import type { CliRun } from '../cli/cliHarness';
 import { startDroppingProxy } from '../purchases/droppingProxy';
 import { account } from '../purchases/purchaseHelpers';
@@ -71,7 +71,8 @@ let adaPassword = '';
 beforeAll(async () => {
   cluster = await startPostgresCluster();
   room = { root, cluster };
-  sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
+  // No test here is about the 5 s an airtime or data purchase stays in progress: settled in 0.5 s.
+  sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true, ...QUICK_SETTLEMENT });
   ada = desk('ada');
   bola = desk('bola');
   chidi = desk('chidi');
