@@ -3,13 +3,17 @@ import { chromiumExecutable } from './test/e2e/support/chromium';
 
 /**
  * End-to-end tests drive the real renderer through the web shell in Debian's Chromium
- * (no browser download). Each test file starts its own app on a free 127.0.0.1 port.
+ * (no browser download). Each test starts its own app (its own data folder, sandbox and, where a
+ * file needs one, PostgreSQL cluster, each on a free 127.0.0.1 port) and saves its screenshots
+ * under names of its own, so two workers (the two cores) run two files at once. A file's tests
+ * run one after another unless the file says they are independent
+ * (`test.describe.configure({ mode: 'parallel' })`).
  */
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.e2e.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 15_000 },
