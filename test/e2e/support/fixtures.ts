@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page, type Request } from '@playwright/test';
+import type { SandboxControl } from '../../support/sandboxControl';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../support/testApp';
 
 export const test = base.extend<{ vendesk: TestApp; appOptions: TestAppOptions }>({
@@ -110,4 +111,24 @@ export async function pageSettled(page: Page): Promise<void> {
       { message: 'the page still loads (a request open, or a loader drawn)', timeout: 60_000, intervals: [100] },
     )
     .toBe(true);
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The Lagos day (UTC+1), `YYYY-MM-DD`, of a moment the service speaks of (an ISO time or epoch ms). */
+export function lagosDay(at: string | number): string {
+  return new Date(new Date(at).getTime() + HOUR_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * Today in Lagos on the sandbox's clock (the one the Dashboard reads, not this computer's), with at
+ * least `roomMs` of it left: nearer midnight, the sandbox's clock is first moved just past it. What
+ * the test does next then falls on the day answered, even when the run crosses midnight.
+ */
+export async function lagosTodayWithRoom(control: SandboxControl, roomMs = 15 * 60_000): Promise<string> {
+  const now = Date.parse((await control.clock()).now);
+  const left = DAY_MS - ((now + HOUR_MS) % DAY_MS);
+  if (left >= roomMs) return lagosDay(now);
+  return lagosDay((await control.advanceClock(Math.ceil(left / 1000) + 1)).now);
 }
