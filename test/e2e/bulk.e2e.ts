@@ -8,7 +8,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { createServiceClock } from '../../src/main/api/serviceClock';
 import { serviceLog } from '../support/serviceSpend';
-import { expect, test, saveScreen } from './support/fixtures';
+import { expect, passTopUpSettlement, test, saveScreen } from './support/fixtures';
 
 
 async function payrollWorkbook(): Promise<string> {
@@ -56,10 +56,8 @@ test('upload an XLSX, fix a column, read the invalid rows, confirm, watch progre
   await page.getByRole('button', { name: 'Buy 5 for ₦5,700.00' }).click();
   await expect(page.getByTestId('job-progress-text')).toContainText('of 5 answered');
   await saveScreen(page, 'bulk-4-running.png', { fullPage: true });
-  // Once the service has accepted the five rows (they are in its log), its clock moves past the 5 s
-  // in which accepted airtime stays PENDING: this test is not about that wait.
-  await expect.poll(async () => (await serviceLog(vendesk)).length, { timeout: 60_000 }).toBe(5);
-  await vendesk.sandboxControl.advanceClock(6);
+  // The five rows accepted, the service's clock moves past the 5 s they stay PENDING.
+  await passTopUpSettlement(vendesk.sandboxControl, async () => (await serviceLog(vendesk)).length, 5);
   await expect(page.getByTestId('job-state')).toHaveText('Finished', { timeout: 60_000 });
   await expect(page.getByTestId('job-progress-text')).toContainText('5 of 5 answered (100%)');
   await expect(page.getByTestId('count-success')).toContainText('4');

@@ -18,7 +18,7 @@ import { formatNaira } from '../../src/shared/money';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../support/sandboxRecords';
 import { startTestApp, type TestApp } from '../support/testApp';
-import { expect, pageSettled, saveScreen, setTheme, test, watchLoads } from './support/fixtures';
+import { expect, pageSettled, passTopUpSettlement, saveScreen, setTheme, test, watchLoads } from './support/fixtures';
 
 const TOKEN = 'team-window-org-7f31';
 const PAYROLL = ['08031884001', '08031884002', '08031884003'];
@@ -65,8 +65,7 @@ async function logFor(phones: string[]) {
  * about approvals, not about that wait, so it is not spent in real time.
  */
 async function settleAcceptedAirtime(phones: string[]): Promise<void> {
-  await expect.poll(async () => (await logFor(phones)).length, { timeout: 60_000 }).toBe(phones.length);
-  await ada.sandboxControl.advanceClock(6);
+  await passTopUpSettlement(ada.sandboxControl, async () => (await logFor(phones)).length, phones.length);
 }
 
 /** Opens a page afresh (on its first tab or list), even when the window shows it already. */

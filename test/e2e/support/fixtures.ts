@@ -132,3 +132,13 @@ export async function lagosTodayWithRoom(control: SandboxControl, roomMs = 15 * 
   if (left >= roomMs) return lagosDay(now);
   return lagosDay((await control.advanceClock(Math.ceil(left / 1000) + 1)).now);
 }
+
+/**
+ * Once the service has accepted `expected` airtime or data purchases (`accepted` counts them in its
+ * log, polled), its clock moves past the 5 s in which accepted airtime and data stay PENDING: a
+ * test that is not about that wait does not spend it in real time.
+ */
+export async function passTopUpSettlement(control: SandboxControl, accepted: () => Promise<number>, expected: number): Promise<void> {
+  await expect.poll(accepted, { timeout: 60_000 }).toBe(expected);
+  await control.advanceClock(6);
+}
