@@ -10,6 +10,9 @@ import { createServiceClock } from '../../src/main/api/serviceClock';
 import { serviceLog } from '../support/serviceSpend';
 import { expect, passTopUpSettlement, test, saveScreen } from './support/fixtures';
 
+// Every test has its own app, data folder and port, and its own screenshot names.
+test.describe.configure({ mode: 'parallel' });
+
 
 async function payrollWorkbook(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-e2e-'));

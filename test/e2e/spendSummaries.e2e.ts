@@ -13,6 +13,9 @@ import { formatNaira } from '../../src/shared/money';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
 import { test, expect, saveScreen, SCREEN_SIZES, setTheme, WIDE_SCREEN } from './support/fixtures';
 
+// Every test has its own app, data folder and port, and its own screenshot names.
+test.describe.configure({ mode: 'parallel' });
+
 test.use({ appOptions: { seedHistory: 120 } });
 
 /** The page in both themes at both sizes, each saved as `issue24-<name>-<width>-<theme>.png` once `ready` holds. */
