@@ -9,6 +9,13 @@ import { chromiumExecutable } from './test/e2e/support/chromium';
  * run one after another unless the file says they are independent
  * (`test.describe.configure({ mode: 'parallel' })`).
  */
+/**
+ * Files whose tests run one after another for longest (a team database shared by the file's steps;
+ * a million-row mirror) are handed out first, so the many short files fill the other worker
+ * meanwhile and neither worker is left alone with a long file at the end.
+ */
+const LONG_FIRST = ['**/teamApprovals.e2e.ts', '**/transactionsDeep.e2e.ts'];
+
 export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.e2e.ts',
@@ -19,6 +26,10 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   reporter: [['list']],
   outputDir: 'test-results',
+  projects: [
+    { name: 'long first', testMatch: LONG_FIRST },
+    { name: 'e2e', testIgnore: LONG_FIRST },
+  ],
   use: {
     headless: true,
     viewport: { width: 1400, height: 900 },
