@@ -12,7 +12,7 @@ import type { Page } from '@playwright/test';
 import { formatNaira } from '../../src/shared/money';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
 import type { TestApp } from '../support/testApp';
-import { test, expect, passTopUpSettlement, saveScreen, SCREEN_SIZES, setTheme, WIDE_SCREEN } from './support/fixtures';
+import { test, expect, lagosDay, passTopUpSettlement, saveScreen, SCREEN_SIZES, setTheme, WIDE_SCREEN } from './support/fixtures';
 
 // Every test has its own app, data folder and port, and its own screenshot names.
 test.describe.configure({ mode: 'parallel' });
@@ -51,7 +51,6 @@ test('spend follows each purchase at once, refunds apart, in Lagos days; the bul
   await buyAirtime(vendesk, '08031110001', 150_000);
   await buyAirtime(vendesk, '08031239999', 50_000); // FAILED: refunded
 
-  const lagosDay = (iso: string | number) => new Date(new Date(iso).getTime() + 3_600_000).toISOString().slice(0, 10);
   // Today on the service's own clock, the one the Dashboard reads (not this computer's).
   const today = lagosDay((await vendesk.sandboxControl.clock()).now);
   const log = await serviceLog(vendesk);
