@@ -6,7 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import { expect, test, saveScreen } from './support/fixtures';
+import { createServiceClock } from '../../src/main/api/serviceClock';
+import { serviceLog } from '../support/serviceSpend';
+import { expect, passTopUpSettlement, test, saveScreen } from './support/fixtures';
+
+// Every test has its own app, data folder and port, and its own screenshot names.
+test.describe.configure({ mode: 'parallel' });
 
 
 async function payrollWorkbook(): Promise<string> {
@@ -54,6 +59,8 @@ test('upload an XLSX, fix a column, read the invalid rows, confirm, watch progre
   await page.getByRole('button', { name: 'Buy 5 for ₦5,700.00' }).click();
   await expect(page.getByTestId('job-progress-text')).toContainText('of 5 answered');
   await saveScreen(page, 'bulk-4-running.png', { fullPage: true });
+  // The five rows accepted, the service's clock moves past the 5 s they stay PENDING.
+  await passTopUpSettlement(vendesk.sandboxControl, async () => (await serviceLog(vendesk)).length, 5);
   await expect(page.getByTestId('job-state')).toHaveText('Finished', { timeout: 60_000 });
   await expect(page.getByTestId('job-progress-text')).toContainText('5 of 5 answered (100%)');
   await expect(page.getByTestId('count-success')).toContainText('4');
@@ -176,12 +183,15 @@ test('a job left with an uncertain item asks the user, who settles it by hand', 
   fs.copyFileSync(source, path.join(vendesk.dataDir, 'uploads', uploadId));
   const preview = await vendesk.call('bulk.prepare', { file: { uploadId, name: 'March staff airtime.xlsx' }, kind: 'airtime', mapping: { phone: 1, amount: 2, name: 0, reference: 3 } });
   // vendesk stopped while row 2 was being sent, and it was retried 5 times before: the log cannot settle it.
+  // Each time on the clock the job store keeps it on: confirmed on this computer's, sent on the service's.
   vendesk.app.db.prepare("UPDATE bulk_jobs SET state = 'running', confirmed_at = ? WHERE id = ?").run(new Date().toISOString(), preview.job.id);
-  vendesk.app.db.prepare("UPDATE bulk_items SET state = 'sending', attempts = 5, sent_ms = ? WHERE job_id = ? AND seq = 1").run(Date.now(), preview.job.id);
+  vendesk.app.db.prepare("UPDATE bulk_items SET state = 'sending', attempts = 5, sent_ms = ? WHERE job_id = ? AND seq = 1").run(vendesk.app.service(createServiceClock).now(), preview.job.id);
 
   await page.goto(`${vendesk.shell?.origin}/#/purchases`);
   await page.getByRole('table', { name: 'Bulk jobs' }).getByText('Interrupted — resume to finish').click();
   await page.getByRole('button', { name: 'Resume' }).click();
+  // The four other rows accepted, the service's clock moves past the 5 s they stay PENDING.
+  await passTopUpSettlement(vendesk.sandboxControl, async () => (await serviceLog(vendesk)).length, 4);
   await expect(page.getByTestId('job-state')).toHaveText('Needs your attention', { timeout: 60_000 });
   await expect(page.getByText('Items that may or may not have been bought')).toBeVisible();
   await saveScreen(page, 'bulk-7-needs-attention.png', { fullPage: true });

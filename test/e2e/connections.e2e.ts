@@ -9,7 +9,7 @@ import { startTestSandbox } from '../support/testSandbox';
 import { formatNaira } from '../../src/shared/money';
 import { createPendingScheduler } from '../../src/main/pending';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
-import { expect, fillElectricityForm, saveScreen, test } from './support/fixtures';
+import { expect, fillElectricityForm, lagosDay, lagosTodayWithRoom, saveScreen, test } from './support/fixtures';
 
 const LIVE_TOKEN = 'e2e-live-org-6b1f';
 
@@ -18,6 +18,9 @@ test('purchases on the sandbox show at once; a LIVE profile, once confirmed, sho
   let live: SandboxHandle | null = await startTestSandbox({ tokens: [LIVE_TOKEN], accountName: 'Acme Live Ltd', initialBalanceNaira: 250_000 });
   try {
     const origin = vendesk.shell!.origin;
+    // "Today" is the Lagos day (UTC+1) on the service's own clock, the one the Dashboard reads (not
+    // this computer's), taken before the purchases, away from midnight, so that they are all today.
+    const today = await lagosTodayWithRoom(vendesk.sandboxControl);
     // A first sync, as a new user's Dashboard does by itself; then purchases made in the window.
     await vendesk.call('sync.run', {});
     await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45012340000', vendType: 'PREPAID', amountKobo: 400_000, phone: '08031234567' });
@@ -30,10 +33,7 @@ test('purchases on the sandbox show at once; a LIVE profile, once confirmed, sho
 
     // The Dashboard shows today's spend with both purchases, without a Sync: the service's log says what.
     await page.goto(`${origin}/#/dashboard`);
-    // "Today" is the Lagos day (UTC+1).
-    const lagosDay = (ms: number) => new Date(ms + 3_600_000).toISOString().slice(0, 10);
-    const today = lagosDay(Date.now());
-    const spent = serviceSpend(await serviceLog(vendesk), (e) => (e.status === 'SUCCESS' || e.status === 'PENDING') && lagosDay(Date.parse(e.created_at)) === today);
+    const spent = serviceSpend(await serviceLog(vendesk), (e) => (e.status === 'SUCCESS' || e.status === 'PENDING') && lagosDay(e.created_at) === today);
     expect(spent.purchases).toBe(2);
     await expect(page.getByTestId('spend-today-face')).toHaveText(formatNaira(spent.faceKobo));
     await expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spent.costKobo));

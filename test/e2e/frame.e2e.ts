@@ -1,6 +1,9 @@
 import { formatNaira } from '../../src/shared/money';
 import { expect, saveScreen, test } from './support/fixtures';
 
+// Every test has its own app, data folder and port, and its own screenshot names.
+test.describe.configure({ mode: 'parallel' });
+
 const PAGES = ['Dashboard', 'Purchases', 'Transactions', 'Pending', 'Reconcile', 'Messaging', 'Catalog', 'Settings', 'Approvals'];
 
 test('opens on the dashboard with the sandbox wallet balance and the SANDBOX badge', async ({ page, vendesk }) => {

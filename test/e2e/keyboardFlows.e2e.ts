@@ -12,7 +12,11 @@ import type { Locator, Page } from '@playwright/test';
 import { createPendingScheduler } from '../../src/main/pending';
 import { formatNaira } from '../../src/shared/money';
 import { exportVendorLog } from '../integration/reconcile/reconcileHelpers';
-import { expect, saveScreen, test } from './support/fixtures';
+import { serviceLog } from '../support/serviceSpend';
+import { expect, passTopUpSettlement, saveScreen, test } from './support/fixtures';
+
+// Every test has its own app, data folder and port, and its own screenshot names.
+test.describe.configure({ mode: 'parallel' });
 
 /** Presses Tab (or Shift+Tab) until `target` has the focus; fails if it is not reached. */
 async function tabTo(page: Page, target: Locator, options: { back?: boolean; max?: number } = {}): Promise<void> {
@@ -98,6 +102,8 @@ test('a bulk job confirmed and opened again by keyboard only', async ({ page, ve
   await saveScreen(page, 'bulk-preview-what-will-be-bought.png', { fullPage: true });
   await tabTo(page, buy);
   await page.keyboard.press('Enter');
+  // The three rows accepted, the service's clock moves past the 5 s they stay PENDING.
+  await passTopUpSettlement(vendesk.sandboxControl, async () => (await serviceLog(vendesk)).length, 3);
   await expect(page.getByTestId('job-state')).toHaveText('Finished', { timeout: 60_000 });
   await tabTo(page, page.getByRole('button', { name: 'Back to jobs' }), { back: true });
   await page.keyboard.press('Enter');

@@ -6,6 +6,9 @@
 import { ANSWER_FORMS } from '../support/testApp';
 import { expect, test, saveScreen } from './support/fixtures';
 
+// Every test has its own app, data folder and port, and its own screenshot names.
+test.describe.configure({ mode: 'parallel' });
+
 for (const form of ANSWER_FORMS) {
   test.describe(`messaging answers in the ${form.name} form`, () => {
     test.use({ appOptions: form.options });

@@ -10,6 +10,9 @@
 import { startTestSandbox } from '../support/testSandbox';
 import { expect, saveScreen, SCREEN_SIZES, setTheme, test } from './support/fixtures';
 
+// Every test has its own app, data folder and port, and its own screenshot names.
+test.describe.configure({ mode: 'parallel' });
+
 const LIVE_TOKEN = 'e2e-unanswered-live-4c2d';
 
 test('a LIVE profile that does not answer: "Not known" instead of ₦0.00, and the header says so in full', async ({ page, vendesk }) => {

@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { dayFirstText } from '../../src/shared/localDates';
 import { formatNaira } from '../../src/shared/money';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
-import { test, expect, saveScreen } from './support/fixtures';
+import { test, expect, lagosDay, saveScreen } from './support/fixtures';
 
 test('the dashboard shows face value and wallet cost, and the spend report is one button away', async ({ page, vendesk }) => {
   const client = vendesk.app.client();
@@ -21,7 +21,6 @@ test('the dashboard shows face value and wallet cost, and the spend report is on
   await page.goto(vendesk.shell!.origin + '/#/dashboard');
   await page.getByRole('button', { name: 'Sync now' }).first().click();
   // "Today" is the Lagos day (UTC+1): an entry's day is its time plus an hour.
-  const lagosDay = (iso: string | number) => new Date(new Date(iso).getTime() + 3_600_000).toISOString().slice(0, 10);
   // Today on the service's own clock, the one the Dashboard reads (not this computer's).
   const today = lagosDay((await vendesk.sandboxControl.clock()).now);
   const log = await serviceLog(vendesk);

@@ -11,9 +11,27 @@ import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { formatNaira } from '../../src/shared/money';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
-import { test, expect, saveScreen, SCREEN_SIZES, setTheme, WIDE_SCREEN } from './support/fixtures';
+import type { TestApp } from '../support/testApp';
+import { test, expect, lagosDay, passTopUpSettlement, saveScreen, SCREEN_SIZES, setTheme, WIDE_SCREEN } from './support/fixtures';
+
+// Every test has its own app, data folder and port, and its own screenshot names.
+test.describe.configure({ mode: 'parallel' });
 
 test.use({ appOptions: { seedHistory: 120 } });
+
+/**
+ * Buys airtime as the window does (the call waits for the service's outcome); once the service has
+ * logged it, its clock moves past the 5 s accepted airtime stays PENDING: this file is about the
+ * figures, not that wait.
+ */
+async function buyAirtime(vendesk: TestApp, phone: string, amountKobo: number): Promise<void> {
+  const logged = async () => (await serviceLog(vendesk)).length;
+  const before = await logged();
+  const buying = vendesk.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo, repeat: false });
+  buying.catch(() => undefined); // its failure is thrown below, where it is awaited
+  await passTopUpSettlement(vendesk.sandboxControl, logged, before + 1);
+  await buying;
+}
 
 /** The page in both themes at both sizes, each saved as `issue24-<name>-<width>-<theme>.png` once `ready` holds. */
 async function saveEveryLook(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
@@ -30,10 +48,9 @@ async function saveEveryLook(page: Page, name: string, ready: () => Promise<void
 test('spend follows each purchase at once, refunds apart, in Lagos days; the bulk preview estimates the wallet charge', async ({ page, vendesk }) => {
   test.setTimeout(180_000);
   await vendesk.call('sync.run', {});
-  await vendesk.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031110001', amountKobo: 150_000, repeat: false });
-  await vendesk.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031239999', amountKobo: 50_000, repeat: false }); // FAILED: refunded
+  await buyAirtime(vendesk, '08031110001', 150_000);
+  await buyAirtime(vendesk, '08031239999', 50_000); // FAILED: refunded
 
-  const lagosDay = (iso: string | number) => new Date(new Date(iso).getTime() + 3_600_000).toISOString().slice(0, 10);
   // Today on the service's own clock, the one the Dashboard reads (not this computer's).
   const today = lagosDay((await vendesk.sandboxControl.clock()).now);
   const log = await serviceLog(vendesk);
@@ -85,7 +102,7 @@ test('a purchase at 00:30 in Lagos stays in that day’s From/To filter, shown a
   let target = Math.floor(now / DAY) * DAY + 23.5 * 3_600_000;
   if (target <= now + 60_000) target += DAY;
   await vendesk.sandboxControl.advanceClock(Math.ceil((target - now) / 1000) + 5);
-  await vendesk.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031230001', amountKobo: 150_000, repeat: false });
+  await buyAirtime(vendesk, '08031230001', 150_000);
   const entry = (await serviceLog(vendesk)).find((e) => e.phone_number === '08031230001');
   expect(entry?.created_at.slice(11, 16)).toBe('23:30');
   const lagos = new Date(target + DAY).toISOString().slice(0, 10);

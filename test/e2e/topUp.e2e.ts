@@ -5,13 +5,17 @@
  */
 import { createBulkService } from '../../src/main/bulk/bulkService';
 import { sandboxLog, sandboxWalletKobo } from '../support/sandboxRecords';
-import { expect, saveScreen, test } from './support/fixtures';
+import { expect, passTopUpSettlement, saveScreen, test } from './support/fixtures';
 
 test('airtime and data for one number: checked, confirmed, bought once, with a receipt from the service’s records', async ({ page, vendesk }) => {
   const bulk = vendesk.app.service(createBulkService);
   bulk.timing = { ...bulk.timing, pollMs: 300, tickMs: 50 };
   const origin = vendesk.shell?.origin ?? '';
   const phone = '08031110022';
+  // What the service logged for a number; once it holds `count` purchases, the service's clock moves
+  // past the 5 s they stay PENDING (this test is about the receipt, not that wait).
+  const logged = async (to: string) => (await sandboxLog(vendesk)).filter((e) => e.phone_number === to);
+  const settled = (to: string, count: number) => passTopUpSettlement(vendesk.sandboxControl, async () => (await logged(to)).length, count);
 
   await page.goto(`${origin}/#/purchases`);
   await page.getByRole('tab', { name: 'Airtime and data' }).click();
@@ -31,6 +35,7 @@ test('airtime and data for one number: checked, confirmed, bought once, with a r
   await saveScreen(page, 'topup-confirm.png');
   const before = await sandboxWalletKobo(vendesk);
   await dialog.getByTestId('topup-buy').click();
+  await settled(phone, 1);
 
   const receipt = page.getByTestId('topup-receipt');
   await expect(receipt.getByTestId('topup-state')).toHaveText('Successful');
@@ -54,6 +59,7 @@ test('airtime and data for one number: checked, confirmed, bought once, with a r
   await page.getByTestId('topup-again').check();
   await page.getByTestId('topup-review').click();
   await page.getByRole('dialog').getByTestId('topup-buy').click();
+  await settled(phone, 2);
   await expect(page.getByTestId('topup-receipt').getByTestId('topup-state')).toHaveText('Successful');
   expect((await sandboxLog(vendesk)).filter((e) => e.phone_number === phone)).toHaveLength(2);
 
@@ -67,6 +73,7 @@ test('airtime and data for one number: checked, confirmed, bought once, with a r
   await expect(page.getByTestId('topup-checked')).toContainText('₦800.00');
   await page.getByTestId('topup-review').click();
   await page.getByRole('dialog', { name: 'Confirm the data purchase' }).getByTestId('topup-buy').click();
+  await settled('08031110033', 1);
   const dataReceipt = page.getByTestId('topup-receipt');
   await expect(dataReceipt.getByTestId('topup-state')).toHaveText('Successful');
   await expect(dataReceipt).toContainText('MTN 1GB Weekly Plan - 7 days');

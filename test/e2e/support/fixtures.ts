@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page, type Request } from '@playwright/test';
+import type { SandboxControl } from '../../support/sandboxControl';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../support/testApp';
 
 export const test = base.extend<{ vendesk: TestApp; appOptions: TestAppOptions }>({
@@ -58,4 +59,86 @@ export async function setTheme(page: Page, scheme: 'light' | 'dark'): Promise<vo
   await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+}
+
+/** The requests a watched page has open (the event stream, open for good, is not counted), and how many it started. */
+const loads = new WeakMap<Page, { open: Set<Request>; started: number }>();
+
+/**
+ * Starts following the page's requests, so that `pageSettled` can tell when its loads are over.
+ * Call it before the page loads what is to be waited for (at the start of the test).
+ */
+export function watchLoads(page: Page): void {
+  if (loads.has(page)) return;
+  const state = { open: new Set<Request>(), started: 0 };
+  loads.set(page, state);
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/events') return;
+    state.open.add(request);
+    state.started += 1;
+  });
+  const over = (request: Request) => state.open.delete(request);
+  page.on('requestfinished', over);
+  page.on('requestfailed', over);
+}
+
+/**
+ * Waits until the page's first loads are over, as a user reading it sees it: no request open, and
+ * no loader, skeleton or busy button drawn two frames on — twice in a row with no request started
+ * in between (a load that starts another once drawn is waited for too). Polled with a generous
+ * deadline: a busy machine only takes longer. The page must be watched (`watchLoads`).
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  const state = loads.get(page);
+  if (!state) throw new Error('pageSettled needs watchLoads(page) first');
+  const busyDrawn = () =>
+    page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(document.querySelector('.mantine-Loader-root, .mantine-Skeleton-root, [data-loading]') !== null))),
+        ),
+    );
+  let quietAt = -1;
+  await expect
+    .poll(
+      async () => {
+        const started = state.started;
+        const quiet = state.open.size === 0 && !(await busyDrawn()) && state.open.size === 0 && state.started === started;
+        const settled = quiet && quietAt === started;
+        quietAt = quiet ? started : -1;
+        return settled;
+      },
+      { message: 'the page still loads (a request open, or a loader drawn)', timeout: 60_000, intervals: [100] },
+    )
+    .toBe(true);
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The Lagos day (UTC+1), `YYYY-MM-DD`, of a moment the service speaks of (an ISO time or epoch ms). */
+export function lagosDay(at: string | number): string {
+  return new Date(new Date(at).getTime() + HOUR_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * Today in Lagos on the sandbox's clock (the one the Dashboard reads, not this computer's), with at
+ * least `roomMs` of it left: nearer midnight, the sandbox's clock is first moved just past it. What
+ * the test does next then falls on the day answered, even when the run crosses midnight.
+ */
+export async function lagosTodayWithRoom(control: SandboxControl, roomMs = 15 * 60_000): Promise<string> {
+  const now = Date.parse((await control.clock()).now);
+  const left = DAY_MS - ((now + HOUR_MS) % DAY_MS);
+  if (left >= roomMs) return lagosDay(now);
+  return lagosDay((await control.advanceClock(Math.ceil(left / 1000) + 1)).now);
+}
+
+/**
+ * Once the service has accepted `expected` airtime or data purchases (`accepted` counts them in its
+ * log, polled), its clock moves past the 5 s in which accepted airtime and data stay PENDING: a
+ * test that is not about that wait does not spend it in real time.
+ */
+export async function passTopUpSettlement(control: SandboxControl, accepted: () => Promise<number>, expected: number): Promise<void> {
+  await expect.poll(accepted, { timeout: 60_000 }).toBe(expected);
+  await control.advanceClock(6);
 }
