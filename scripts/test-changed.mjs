@@ -10,8 +10,8 @@
 //   - a changed file under src/main/<feature>/ also runs test/unit/<feature>/ and
 //     test/integration/<feature>/ (the feature's own suites drive it through the app);
 //   - a changed file that is not code (a doc, a fixture) runs the tests that name it;
-//   - the type-check is `tsc -b` (incremental: it rechecks what the change can affect) and eslint
-//     runs on the changed files;
+//   - the type-check is `tsc -b` of the projects that hold the changed files (incremental: it
+//     rechecks what the change can affect) and eslint runs on the changed files;
 //   - end-to-end tests only when the renderer changed, only the files of the pages it reaches.
 // Options: --base REF (default main), --dry (print the plan only), --no-e2e, --no-typecheck.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -37,7 +37,7 @@ function usage(message) {
   process.exit(2);
 }
 
-const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).split('\n').filter(Boolean);
 const rel = (file) => path.relative(root, file).split(path.sep).join('/');
 
 // ── What changed ──────────────────────────────────────────────────────────────────────────────
@@ -225,6 +225,15 @@ for (const file of changed) {
   }
 }
 
+// The type-check projects whose files a change can affect (tsc -b is incremental within each).
+const projects = new Set();
+for (const f of changed.filter((x) => /\.(ts|tsx|mts)$/.test(x) || /^tsconfig.*\.json$/.test(x))) {
+  if (f.startsWith('src/renderer/')) projects.add('tsconfig.web.json');
+  else if (f.startsWith('src/shared/') || f.startsWith('src/preload/') || f.startsWith('tsconfig')) ['tsconfig.node.json', 'tsconfig.web.json', 'tsconfig.e2e.json'].forEach((p) => projects.add(p));
+  else if (f.startsWith('test/e2e/') || f === 'playwright.config.ts') projects.add('tsconfig.e2e.json');
+  else ['tsconfig.node.json', 'tsconfig.e2e.json'].forEach((p) => projects.add(p));
+}
+
 const lintable = changed.filter((f) => LINTABLE.test(f) && !f.startsWith('.') && !f.includes('/fixtures/'));
 
 // ── Print and run ─────────────────────────────────────────────────────────────────────────────
@@ -235,7 +244,7 @@ for (const [f, why] of vitest) console.log(`  ${f}\n      ← ${why}`);
 console.log(`\nEnd-to-end: ${flag('--no-e2e') ? 'skipped (--no-e2e)' : `${e2e.size} file(s)`}`);
 if (!flag('--no-e2e')) for (const [f, why] of e2e) console.log(`  ${f}\n      ← ${why}`);
 for (const note of notes) console.log(`  (${note})`);
-console.log(`\nType-check: ${flag('--no-typecheck') ? 'skipped (--no-typecheck)' : 'tsc -b (incremental: what the change can affect)'}`);
+console.log(`\nType-check: ${flag('--no-typecheck') ? 'skipped (--no-typecheck)' : projects.size === 0 ? 'nothing to check' : `tsc -b ${[...projects].join(' ')} (incremental: the projects holding the changed files)`}`);
 console.log(`Lint: ${lintable.length} changed file(s)`);
 console.log(`(Not run: tests that reach a changed file only through ${COMPOSITION_ROOT} — ${hubs.size} files start the whole app. \`npm test\` runs everything.)`);
 if (flag('--dry')) process.exit(0);
@@ -253,7 +262,7 @@ function step(title, command, commandArgs) {
 }
 
 const started = Date.now();
-if (!flag('--no-typecheck') && changed.some((f) => CODE.test(f))) step('type-check', bin('tsc'), ['-b', 'tsconfig.json']);
+if (!flag('--no-typecheck') && projects.size > 0) step(`type-check (${[...projects].join(', ')})`, bin('tsc'), ['-b', ...projects]);
 if (lintable.length > 0) step('eslint (changed files)', bin('eslint'), ['--max-warnings', '0', '--no-warn-ignored', ...lintable]);
 if (vitest.size > 0) step(`vitest (${vitest.size} file(s))`, bin('vitest'), ['run', ...vitest.keys()]);
 if (!flag('--no-e2e') && e2e.size > 0) {
