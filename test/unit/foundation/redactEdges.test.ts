@@ -1,18 +1,21 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { redactSecrets, registerSecret } from '../../../src/main/redact';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { redactionWith } from './freshRedaction';
 
 /**
  * More attacks on the redaction of the token (redact.test.ts has the main forms): characters
  * outside the Basic Multilingual Plane, escapes a JavaScript string adds, HTML's named entities,
- * base64 padding, and the limits that keep ordinary text readable. Tokens are registered when the
- * tests run (see redact.test.ts).
+ * base64 padding, and the limits that keep ordinary text readable. Tokens are registered in each
+ * test (see freshRedaction.ts).
  */
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 describe('redaction of less common forms of the token', () => {
   // An emoji (two UTF-16 units), an apostrophe, a plus, a slash and a space.
   const token = "Rk9'pz/W+ 4m🙂Qe7vNs";
-  beforeAll(() => registerSecret(token));
+  let redactSecrets: (text: string) => string;
+  beforeEach(async () => {
+    redactSecrets = await redactionWith(token);
+  });
   const chars = [...token];
 
   it.each([
@@ -47,25 +50,25 @@ describe('redaction of less common forms of the token', () => {
 });
 
 describe('what redaction leaves alone', () => {
-  it('a short token is caught as typed, but its base64 (an ordinary-looking word) is left', () => {
-    registerSecret('Zq7#kp'); // 6 bytes: below the 8 whose base64 is looked for
+  it('a short token is caught as typed, but its base64 (an ordinary-looking word) is left', async () => {
+    const redactSecrets = await redactionWith('Zq7#kp'); // 6 bytes: below the 8 whose base64 is looked for
     expect(redactSecrets('key Zq7#kp here')).toBe('key [redacted] here');
     expect(redactSecrets(`word ${b64('Zq7#kp')} stays`)).toBe(`word ${b64('Zq7#kp')} stays`);
   });
 
-  it('a token of 8 bytes has its base64 caught', () => {
-    registerSecret('Wx4$Lm9q');
+  it('a token of 8 bytes has its base64 caught', async () => {
+    const redactSecrets = await redactionWith('Wx4$Lm9q');
     expect(redactSecrets(`basic ${b64('Wx4$Lm9q')}`)).toBe('basic [redacted]');
   });
 
-  it('a token shorter than 4 characters is not registered (it would hide ordinary words)', () => {
-    registerSecret('abc');
+  it('a token shorter than 4 characters is not registered (it would hide ordinary words)', async () => {
+    const redactSecrets = await redactionWith('abc');
     expect(redactSecrets('abc is fine')).toBe('abc is fine');
   });
 
-  it('a 16-character token is caught whole, and a part of it is not', () => {
+  it('a 16-character token is caught whole, and a part of it is not', async () => {
     const sixteen = 'T0k3nSixteen#Chr';
-    registerSecret(sixteen);
+    const redactSecrets = await redactionWith(sixteen);
     expect(redactSecrets(`x ${sixteen} y`)).toBe('x [redacted] y');
     expect(redactSecrets(`x ${sixteen.slice(0, 15)} y`)).toBe(`x ${sixteen.slice(0, 15)} y`);
   });
