@@ -246,7 +246,7 @@ if (!flag('--no-e2e')) for (const [f, why] of e2e) console.log(`  ${f}\n      â†
 for (const note of notes) console.log(`  (${note})`);
 console.log(`\nType-check: ${flag('--no-typecheck') ? 'skipped (--no-typecheck)' : projects.size === 0 ? 'nothing to check' : `tsc -b ${[...projects].join(' ')} (incremental: the projects holding the changed files)`}`);
 console.log(`Lint: ${lintable.length} changed file(s)`);
-console.log(`(Not run: tests that reach a changed file only through ${COMPOSITION_ROOT} â€” ${hubs.size} files start the whole app. \`npm test\` runs everything.)`);
+console.log(`(Not run: tests that reach a changed file only through ${COMPOSITION_ROOT}: ${[...hubs].filter((f) => !isVitestFile(f)).length} modules and ${[...hubs].filter(isVitestFile).length} test files start the whole app. \`npm test\` runs everything.)`);
 if (flag('--dry')) process.exit(0);
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
