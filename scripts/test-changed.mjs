@@ -6,7 +6,7 @@
 //   - a changed source file runs the unit tests that import it directly or through at most
 //     MAX_HOPS - 1 modules in between, never through the composition root (src/main/app.ts) or
 //     anything that starts it (test/support/testApp.ts, the shells): through those, everything
-//     reaches everything; and the integration tests that import it directly;
+//     reaches everything; and the integration tests that import it directly (but for src/shared);
 //   - a changed file under src/main/<feature>/ also runs test/unit/<feature>/ and
 //     test/integration/<feature>/ (the feature's own suites drive it through the app);
 //   - a changed file that is not code (a doc, a fixture) runs the tests that name it;
@@ -210,8 +210,11 @@ for (const file of changed) {
     if (d === 0) continue;
     const chain = pathTo(via, file, f);
     // Unit tests within MAX_HOPS; an integration test only when it imports the file itself (each
-    // starts a sandbox and an app: reached through other modules, there are too many to be quick).
-    if (isVitestFile(f) && (d === 1 || !f.startsWith('test/integration/'))) {
+    // starts a sandbox and an app: reached through other modules, there are too many to be quick),
+    // and not for src/shared: those pure modules are pinned by their unit tests, and integration
+    // tests import them to write their expected figures (formatNaira), not to exercise them.
+    const integration = f.startsWith('test/integration/');
+    if (isVitestFile(f) && (!integration || (d === 1 && !file.startsWith('src/shared/')))) {
       choose(vitest, f, d === 1 ? `imports ${file}` : `imports ${chain.slice(1, -1).reverse().join(' → ')} → ${file}`);
     }
     if (isRenderer(file) && routes.has(f)) e2eForPage(f, `${file} reached by`);
