@@ -18,6 +18,9 @@ describe('text from a file, shortened before it goes into a message', () => {
     // 🙂 is two units: cutting after the first would leave half a character.
     expect(excerpt('abc🙂defgh', 5, false)).toBe('abc…');
     expect(excerpt('ab🙂defgh', 5, false)).toBe('ab🙂…');
+    // The ends of the high-surrogate range: U+10000 starts with 0xD800, U+10FFFF with 0xDBFF.
+    expect(excerpt('abc\u{10000}defgh', 5, false)).toBe('abc…');
+    expect(excerpt('abc\u{10FFFF}defgh', 5, false)).toBe('abc…');
   });
 
   it('lists at most ten quoted items, then how many more', () => {

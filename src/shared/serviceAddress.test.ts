@@ -35,5 +35,7 @@ describe('where a live API token may be sent', () => {
   it('refuses what is not a URL, and other schemes', () => {
     expect(checkServiceAddress('api.example.com')).toEqual({ ok: false, reason: 'Enter the service address as a full URL, like https://api.example.com' });
     expect(checkServiceAddress('ftp://api.example.com')).toEqual({ ok: false, reason: 'The service address must start with https://' });
+    // The loopback exception is for plain http:// only.
+    expect(checkServiceAddress('ftp://localhost')).toEqual({ ok: false, reason: 'The service address must start with https://' });
   });
 });
