@@ -12,6 +12,7 @@ describe('a service address as one string', () => {
 
   it('trims what is not a URL rather than refusing it', () => {
     expect(normalizeBaseUrl('  not a url/// ')).toBe('not a url');
+    expect(normalizeBaseUrl('api.example.com/v1/')).toBe('api.example.com/v1');
   });
 });
 
