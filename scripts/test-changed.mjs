@@ -220,6 +220,9 @@ for (const file of changed) {
     if (isRenderer(file) && routes.has(f)) e2eForPage(f, `${file} reached by`);
   }
   if (isRenderer(file) && routes.has(file)) e2eForPage(file, 'changed');
+  if (isRenderer(file) && !routes.has(file) && ![...dist.keys()].some((f) => routes.has(f))) {
+    notes.push(`${file} reaches no page within ${MAX_HOPS} imports (the frame, the routes): no end-to-end file chosen for it; \`npm run test:e2e\` runs them all.`);
+  }
   const feature = /^src\/main\/([\w-]+)\//.exec(file)?.[1];
   if (feature) {
     for (const t of all.filter(isVitestFile)) {
