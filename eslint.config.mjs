@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import vendesk from './eslint-rules/layers.mjs';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'build/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'bench/data/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'build/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'bench/data/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

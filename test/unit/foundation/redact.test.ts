@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { redactSecrets, registerSecret } from '../../../src/main/redact';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { redactionWith } from './freshRedaction';
 
 /**
  * The attack: a token that reaches a message, a log line or CLI output in some form other than
@@ -8,7 +8,11 @@ import { redactSecrets, registerSecret } from '../../../src/main/redact';
 describe('redaction catches the token in every form it can take', () => {
   // Characters that every encoding changes: + / space = and a non-ASCII letter.
   const token = 'Lv3_q+Z9/w Xk=ñT7pR2';
-  registerSecret(token);
+  // Registered in each test, not while the tests are collected (see freshRedaction.ts).
+  let redactSecrets: (text: string) => string;
+  beforeEach(async () => {
+    redactSecrets = await redactionWith(token);
+  });
   const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
   const b64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
@@ -60,7 +64,11 @@ describe('redaction catches the token in every form it can take', () => {
  */
 describe('redaction catches the token echoed back in other encodings', () => {
   const token = 'Qz7"kP\\m/Ra+ 9<x&W>ñe4Tb8_Lc2';
-  registerSecret(token);
+  // Registered in each test, not while the tests are collected (see freshRedaction.ts).
+  let redactSecrets: (text: string) => string;
+  beforeEach(async () => {
+    redactSecrets = await redactionWith(token);
+  });
   const utf8 = [...Buffer.from(token, 'utf8')];
   const pct = (upper: boolean) => utf8.map((b) => `%${b.toString(16).padStart(2, '0')}`).map((h) => (upper ? h.toUpperCase() : h)).join('');
   const chars = [...token];
