@@ -26,12 +26,17 @@ import { openDatabase } from '../src/main/store/database';
 import { generateLogEntries } from './generate/logEntries';
 import { startSandboxProcess, type SandboxProcess } from '../test/support/testSandbox';
 import type { ParsedLogEntry } from '../src/main/api/parseLogEntry';
+import { reportRow } from './summary';
 
 const args = process.argv.slice(2);
 const rowsArg = args.indexOf('--rows');
 const N = rowsArg >= 0 ? Number(args[rowsArg + 1]) : 1_000_000;
 const skipSync = args.includes('--skip-sync');
 const skipFar = args.includes('--skip-far');
+/** Only the direct full sync of N (not the one `--latency-ms` away): what `npm run bench` measures. */
+const directOnly = args.includes('--direct-only');
+/** The plain-INSERT yardstick of this run (seconds for N rows), the full sync's yardstick too. */
+let yardstickSeconds = 0;
 const farArg = args.indexOf('--far-rows');
 const FAR_N = farArg >= 0 ? Number(args[farArg + 1]) : 20_000;
 const latencyArg = args.indexOf('--latency-ms');
@@ -94,6 +99,17 @@ async function benchSync(rows: number, floor: boolean): Promise<void> {
   try {
     const direct = await firstSync(sandbox.url, `direct-${rows}`);
     console.log(`full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages, at most ${direct.mostInFlight} requests in flight: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s; ${load()})`);
+    if (!floor && rows === N) {
+      const targetS = (60 * rows) / 1_000_000;
+      reportRow({
+        row: `full sync of ${fmt(rows)} entries, direct`,
+        measured: `${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s)`,
+        yardstick: `plain INSERT of the same rows: ${yardstickSeconds.toFixed(1)} s`,
+        target: `< ${targetS.toFixed(targetS < 10 ? 1 : 0)} s`,
+        met: direct.seconds < targetS,
+      });
+    }
+    if (directOnly && !floor) return;
     await sandbox.control('bench').setLatency(LATENCY_MS);
     const far = await firstSync(sandbox.url, `far-${rows}`);
     const pages = Math.ceil(rows / 100);
@@ -146,7 +162,7 @@ function benchWindows(db: ReturnType<typeof openDatabase>, probe: string): void 
  * index, no search), one prepared INSERT per row, same pages and pragmas: what SQLite itself costs
  * here for rows this wide.
  */
-function plainInsertYardstick(entries: readonly ParsedLogEntry[], syncedAt: string): void {
+function plainInsertYardstick(entries: readonly ParsedLogEntry[], syncedAt: string): number {
   const db = openDatabase(path.join(tmp, 'yardstick.db'));
   const cols = Object.keys(rowOf(entries[0], syncedAt));
   db.exec(`CREATE TABLE bare (${cols.join(', ')})`);
@@ -159,6 +175,7 @@ function plainInsertYardstick(entries: readonly ParsedLogEntry[], syncedAt: stri
   const s = (performance.now() - t0) / 1000;
   console.log(`yardstick: plain INSERT  ${fmt(entries.length)} rows of the same ${cols.length} columns, no key or index: ${s.toFixed(1)} s (${fmt(entries.length / s)} rows/s)`);
   db.close();
+  return s;
 }
 
 function rowOf(e: ParsedLogEntry, syncedAt: string): Record<string, string | number> {
@@ -169,13 +186,20 @@ async function benchUpsertAndSearch(): Promise<void> {
   const db = openDatabase(path.join(tmp, 'upsert.db'));
   const entries = [...generateLogEntries(N)];
   const syncedAt = new Date().toISOString();
-  plainInsertYardstick(entries, syncedAt);
+  yardstickSeconds = plainInsertYardstick(entries, syncedAt);
   const page = db.transaction((from: number, to: number) => upsertLogEntries(db, 'bench', entries.slice(from, to), syncedAt));
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < N; i += 1000) page(i, Math.min(N, i + 1000));
   const s = (performance.now() - t0) / 1000;
   console.log(`upsert (new rows)         ${fmt(N)} rows in pages of 1,000, all indexes + search index: ${s.toFixed(1)} s (${fmt(N / s)} rows/s, ${cpu(c0)}; ${load()})`);
+  reportRow({
+    row: `upsert of ${fmt(N)} new log entries`,
+    measured: `${fmt(N / s)} rows/s = ${(yardstickSeconds / s).toFixed(2)}×`,
+    yardstick: `plain INSERT: ${fmt(N / yardstickSeconds)} rows/s`,
+    target: '≥ 0.8× plain INSERT',
+    met: yardstickSeconds / s >= 0.8,
+  });
   const again = Math.min(N, 100_000);
   const c1 = process.cpuUsage();
   const t1 = performance.now();
