@@ -40,15 +40,15 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
 /** Bytes of script the page receives while `act` runs. */
 async function scriptBytesDuring(page: Page, act: () => Promise<void>): Promise<number> {
-  let bytes = 0;
+  // Not 'networkidle': the window's event stream stays open.
+  const bodies: Promise<number>[] = [];
   const onResponse = (r: import('playwright-core').Response) => {
-    if (r.url().endsWith('.js')) void r.body().then((b) => (bytes += b.length), () => undefined);
+    if (r.url().endsWith('.js')) bodies.push(r.body().then((b) => b.length, () => 0));
   };
   page.on('response', onResponse);
   await act();
-  await page.waitForLoadState('networkidle');
   page.off('response', onResponse);
-  return bytes;
+  return (await Promise.all(bodies)).reduce((a, b) => a + b, 0);
 }
 
 async function main(): Promise<void> {
@@ -79,13 +79,17 @@ async function main(): Promise<void> {
       let t0 = performance.now();
       firstBytes = await scriptBytesDuring(page, async () => {
         await page.goto(openUrl);
-        await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+        await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor({ timeout: 120_000 }).catch(async (e: unknown) => {
+          await page.screenshot({ path: path.join(ROOT, '.tmp', 'pages-bench.png') });
+          console.log(openUrl.replace(/#.*/, '#…'), web.stdout.replace(/session=\S+/g, 'session=…'));
+          throw e;
+        });
         first.push(performance.now() - t0);
       });
       t0 = performance.now();
       openBytes = await scriptBytesDuring(page, async () => {
         await page.getByRole('link', { name: /^Transactions/ }).first().click();
-        await page.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor();
+        await page.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor({ timeout: 120_000 });
         open.push(performance.now() - t0);
       });
       await context.close();
