@@ -13,6 +13,7 @@ import { serviceDaysCovering } from '../../shared/localDates';
 import type { SyncResult, SyncStatus } from '../../shared/contract/logs';
 import type { App } from '../app';
 import { readWallet } from './balanceSnapshots';
+import { beginBulkLoad, endBulkLoad } from './logStore';
 import { autoSync } from './autoSync';
 import { mirrorEntryCount } from './logQuery';
 import { beginRun, finishRun, readCheckpoint, type SyncCounts, type SyncPlan } from './syncCheckpoint';
@@ -168,8 +169,11 @@ export class LogSyncService {
     this.emit(running, 'running', resumed ? 'Continuing the sync that was stopped' : 'Reading the vending log', true);
 
     const run = new SyncRun(() => this.progressed(running), app, running, options, plan, counts);
+    // Into an empty mirror, rows go in without the secondary indexes, built once at the end (logStore.ts).
+    const bulk = beginBulkLoad(db);
     try {
       await run.execute(startdate, enddate);
+      if (bulk) this.emit(running, 'running', 'Indexing the entries read', true);
     } catch (error) {
       // Pages already fetched are written before giving up, so a resume starts after them.
       try {
@@ -187,6 +191,8 @@ export class LogSyncService {
       this.emit(running, aborted ? 'cancelled' : 'failed', appError.message, true);
       app.invalidate(['mirror'], aborted ? 'sync cancelled' : 'sync failed');
       throw appError;
+    } finally {
+      if (bulk) endBulkLoad(db);
     }
 
     let balanceKobo: number | null = null;
