@@ -15,7 +15,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { cliBuildIsCurrent, newestMtime } from '../bin/buildState.mjs';
-import { chromiumExecutable } from '../test/e2e/support/chromium';
 import { ROOT, spawnVendesk, untilSaid } from '../test/support/vendeskProcess';
 import { reportRow } from './summary';
 
@@ -60,8 +59,9 @@ async function main(): Promise<void> {
   const mainBytes = entry ? fs.statSync(path.join(assets, entry)).size : 0;
   const pageBytes = size('TransactionsPage-');
 
-  const executablePath = chromiumExecutable();
-  if (!executablePath) throw new Error('No Chromium found (set CHROMIUM_PATH).');
+  // Debian's Chromium, as the end-to-end tests use (CHROMIUM_PATH names another).
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!fs.existsSync(executablePath)) throw new Error(`No Chromium at ${executablePath} (set CHROMIUM_PATH).`);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-pages-bench-'));
   const web = spawnVendesk(['web', '--port', '0', '--data-dir', path.join(home, 'data')], { HOME: home });
   const browser = await chromium.launch({ executablePath, headless: true });
