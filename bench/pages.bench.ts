@@ -67,12 +67,15 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath, headless: true });
   try {
     await untilSaid(web, () => web.stdout.includes('Press Ctrl-C'), 'its address');
-    const openUrl = /(http:\/\/127\.0\.0\.1:\d+\/#session=\S+)/.exec(web.stdout)?.[1] ?? '';
+    // Each link signs in one tab once; vendesk prints a new one after each use.
+    const links = () => [...web.stdout.matchAll(/(http:\/\/127\.0\.0\.1:\d+\/#session=\S+)/g)].map((m) => m[1]);
     const first: number[] = [];
     const open: number[] = [];
     let firstBytes = 0;
     let openBytes = 0;
     for (let run = 0; run < RUNS; run++) {
+      await untilSaid(web, () => links().length > run, 'a new link');
+      const openUrl = links()[run];
       // A fresh context: nothing cached, as a window opened for the first time.
       const context = await browser.newContext();
       const page = await context.newPage();
