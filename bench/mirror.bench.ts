@@ -79,6 +79,17 @@ function startStandaloneSandbox(seed: number): Promise<SandboxProcess> {
   return startSandboxProcess(['--token-file', tokenFile, '--seed-history', String(seed), '--db', path.join(tmp, `sandbox-${seed}.db`)], { entry: 'runStandalone', timeoutMs: 30 * 60_000 });
 }
 
+/** CPU seconds a process has used so far (Linux /proc; null elsewhere): the sandbox's share of a sync. */
+function processCpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, fields 14 and 15 of the line (11 and 12 after the command's name), in ticks of 1/100 s.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** A first sync of the sandbox's whole log into a fresh data folder; seconds and the result. */
 async function firstSync(url: string, name: string): Promise<{ seconds: number; cpu: string; fetched: number; requests: number; inserted: number; mostInFlight: number }> {
   flight.most = 0;
@@ -102,13 +113,16 @@ async function benchSync(rows: number, floor: boolean): Promise<void> {
   const seeded = performance.now() - t0;
   const s = DEFAULT_SYNC_SETTINGS;
   try {
+    const sandboxCpu0 = processCpuSeconds(sandbox.run.child.pid);
     const direct = await firstSync(sandbox.url, `direct-${rows}`);
-    console.log(`full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages, at most ${direct.mostInFlight} requests in flight: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s; ${load()})`);
+    const sandboxCpu1 = processCpuSeconds(sandbox.run.child.pid);
+    const sandboxCpu = sandboxCpu0 !== null && sandboxCpu1 !== null ? `; sandbox process cpu ${(sandboxCpu1 - sandboxCpu0).toFixed(2)} s` : '';
+    console.log(`full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages, at most ${direct.mostInFlight} requests in flight: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}${sandboxCpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s; ${load()})`);
     if (!floor && rows === N) {
       const targetS = (60 * rows) / 1_000_000;
       reportRow({
         row: `full sync of ${fmt(rows)} entries, direct`,
-        measured: `${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s)`,
+        measured: `${direct.seconds.toFixed(1)} s (app ${direct.cpu}${sandboxCpu.replace('; sandbox process', ', sandbox')})`,
         yardstick: `plain INSERT of the same rows: ${yardstickSeconds.toFixed(1)} s`,
         target: `< ${targetS.toFixed(targetS < 10 ? 1 : 0)} s`,
         met: direct.seconds < targetS,
