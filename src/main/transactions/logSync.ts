@@ -173,7 +173,6 @@ export class LogSyncService {
     const bulk = beginBulkLoad(db);
     try {
       await run.execute(startdate, enddate);
-      if (bulk) this.emit(running, 'running', 'Indexing the entries read', true);
     } catch (error) {
       // Pages already fetched are written before giving up, so a resume starts after them.
       try {
