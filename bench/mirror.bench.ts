@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../src/main/app';
-import { upsertLogEntries } from '../src/main/transactions/logStore';
+import { beginBulkLoad, endBulkLoad, upsertLogEntries } from '../src/main/transactions/logStore';
 import { logFacets } from '../src/main/transactions/logFacets';
 import { logTotals, queryLogRows } from '../src/main/transactions/logQuery';
 import { warmPositionIndex } from '../src/main/transactions/logPositionIndex';
@@ -26,12 +26,22 @@ import { openDatabase } from '../src/main/store/database';
 import { generateLogEntries } from './generate/logEntries';
 import { startSandboxProcess, type SandboxProcess } from '../test/support/testSandbox';
 import type { ParsedLogEntry } from '../src/main/api/parseLogEntry';
+import { reportRow } from './summary';
 
 const args = process.argv.slice(2);
 const rowsArg = args.indexOf('--rows');
 const N = rowsArg >= 0 ? Number(args[rowsArg + 1]) : 1_000_000;
 const skipSync = args.includes('--skip-sync');
 const skipFar = args.includes('--skip-far');
+/** Only the direct full sync of N (not the one `--latency-ms` away): what `npm run bench` measures. */
+const directOnly = args.includes('--direct-only');
+/** The plain-INSERT yardstick of this run (seconds for N rows), the full sync's yardstick too. */
+let yardstickSeconds = 0;
+/** Seconds of CPU time the page spent on it. */
+const cpuSeconds = (from: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(from);
+  return (u.user + u.system) / 1e6;
+};
 const farArg = args.indexOf('--far-rows');
 const FAR_N = farArg >= 0 ? Number(args[farArg + 1]) : 20_000;
 const latencyArg = args.indexOf('--latency-ms');
@@ -69,6 +79,17 @@ function startStandaloneSandbox(seed: number): Promise<SandboxProcess> {
   return startSandboxProcess(['--token-file', tokenFile, '--seed-history', String(seed), '--db', path.join(tmp, `sandbox-${seed}.db`)], { entry: 'runStandalone', timeoutMs: 30 * 60_000 });
 }
 
+/** CPU seconds a process has used so far (Linux /proc; null elsewhere): the sandbox's share of a sync. */
+function processCpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, fields 14 and 15 of the line (11 and 12 after the command's name), in ticks of 1/100 s.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** A first sync of the sandbox's whole log into a fresh data folder; seconds and the result. */
 async function firstSync(url: string, name: string): Promise<{ seconds: number; cpu: string; fetched: number; requests: number; inserted: number; mostInFlight: number }> {
   flight.most = 0;
@@ -92,8 +113,22 @@ async function benchSync(rows: number, floor: boolean): Promise<void> {
   const seeded = performance.now() - t0;
   const s = DEFAULT_SYNC_SETTINGS;
   try {
+    const sandboxCpu0 = processCpuSeconds(sandbox.run.child.pid);
     const direct = await firstSync(sandbox.url, `direct-${rows}`);
-    console.log(`full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages, at most ${direct.mostInFlight} requests in flight: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s; ${load()})`);
+    const sandboxCpu1 = processCpuSeconds(sandbox.run.child.pid);
+    const sandboxCpu = sandboxCpu0 !== null && sandboxCpu1 !== null ? `; sandbox process cpu ${(sandboxCpu1 - sandboxCpu0).toFixed(2)} s` : '';
+    console.log(`full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages, at most ${direct.mostInFlight} requests in flight: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}${sandboxCpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s; ${load()})`);
+    if (!floor && rows === N) {
+      const targetS = (60 * rows) / 1_000_000;
+      reportRow({
+        row: `full sync of ${fmt(rows)} entries, direct`,
+        measured: `${direct.seconds.toFixed(1)} s (app ${direct.cpu}${sandboxCpu.replace('; sandbox process', ', sandbox')})`,
+        yardstick: `plain INSERT of the same rows: ${yardstickSeconds.toFixed(1)} s`,
+        target: `< ${targetS.toFixed(targetS < 10 ? 1 : 0)} s`,
+        met: direct.seconds < targetS,
+      });
+    }
+    if (directOnly && !floor) return;
     await sandbox.control('bench').setLatency(LATENCY_MS);
     const far = await firstSync(sandbox.url, `far-${rows}`);
     const pages = Math.ceil(rows / 100);
@@ -146,7 +181,7 @@ function benchWindows(db: ReturnType<typeof openDatabase>, probe: string): void 
  * index, no search), one prepared INSERT per row, same pages and pragmas: what SQLite itself costs
  * here for rows this wide.
  */
-function plainInsertYardstick(entries: readonly ParsedLogEntry[], syncedAt: string): void {
+function plainInsertYardstick(entries: readonly ParsedLogEntry[], syncedAt: string): { seconds: number; cpu: number } {
   const db = openDatabase(path.join(tmp, 'yardstick.db'));
   const cols = Object.keys(rowOf(entries[0], syncedAt));
   db.exec(`CREATE TABLE bare (${cols.join(', ')})`);
@@ -154,11 +189,14 @@ function plainInsertYardstick(entries: readonly ParsedLogEntry[], syncedAt: stri
   const page = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) insert.run(...Object.values(rowOf(entries[i], syncedAt)));
   });
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < entries.length; i += 1000) page(i, Math.min(entries.length, i + 1000));
   const s = (performance.now() - t0) / 1000;
-  console.log(`yardstick: plain INSERT  ${fmt(entries.length)} rows of the same ${cols.length} columns, no key or index: ${s.toFixed(1)} s (${fmt(entries.length / s)} rows/s)`);
+  const c = cpuSeconds(c0);
+  console.log(`yardstick: plain INSERT  ${fmt(entries.length)} rows of the same ${cols.length} columns, no key or index: ${s.toFixed(1)} s (${fmt(entries.length / s)} rows/s, cpu ${c.toFixed(2)} s; ${load()})`);
   db.close();
+  return { seconds: s, cpu: c };
 }
 
 function rowOf(e: ParsedLogEntry, syncedAt: string): Record<string, string | number> {
@@ -169,13 +207,42 @@ async function benchUpsertAndSearch(): Promise<void> {
   const db = openDatabase(path.join(tmp, 'upsert.db'));
   const entries = [...generateLogEntries(N)];
   const syncedAt = new Date().toISOString();
-  plainInsertYardstick(entries, syncedAt);
+  const yardstick = plainInsertYardstick(entries, syncedAt);
+  yardstickSeconds = yardstick.seconds;
   const page = db.transaction((from: number, to: number) => upsertLogEntries(db, 'bench', entries.slice(from, to), syncedAt));
+  // As a first sync into an empty mirror does (logSync.ts): the rows without the secondary
+  // indexes, then the indexes built, both timed.
   const c0 = process.cpuUsage();
   const t0 = performance.now();
+  const bulk = beginBulkLoad(db);
   for (let i = 0; i < N; i += 1000) page(i, Math.min(N, i + 1000));
+  const rowsS = (performance.now() - t0) / 1000;
+  const tb = performance.now();
+  if (bulk) endBulkLoad(db);
+  const indexS = (performance.now() - tb) / 1000;
   const s = (performance.now() - t0) / 1000;
-  console.log(`upsert (new rows)         ${fmt(N)} rows in pages of 1,000, all indexes + search index: ${s.toFixed(1)} s (${fmt(N / s)} rows/s, ${cpu(c0)}; ${load()})`);
+  const c = cpuSeconds(c0);
+  const wallRatio = yardstick.seconds / s;
+  const cpuRatio = yardstick.cpu / c;
+  console.log(
+    `upsert (new rows)         ${fmt(N)} rows in pages of 1,000 into an empty mirror, then its indexes: ${s.toFixed(1)} s (rows ${rowsS.toFixed(1)} s, indexes ${indexS.toFixed(1)} s; ${fmt(N / s)} rows/s, cpu ${c.toFixed(2)} s; ${load()})`,
+  );
+  console.log(`upsert against the yardstick: ${wallRatio.toFixed(2)}× its rows/s by the clock, ${cpuRatio.toFixed(2)}× by CPU time (target ≥ 0.8×)`);
+  reportRow({
+    row: `upsert of ${fmt(N)} new log entries (first sync, indexes built after)`,
+    measured: `${fmt(N / s)} rows/s = ${wallRatio.toFixed(2)}× (cpu ${cpuRatio.toFixed(2)}×)`,
+    yardstick: `plain INSERT: ${fmt(N / yardstick.seconds)} rows/s (cpu ${yardstick.cpu.toFixed(1)} s)`,
+    target: '≥ 0.8× plain INSERT',
+    met: wallRatio >= 0.8,
+  });
+  // New rows into a mirror that already holds them all, every index in place (an incremental sync's case).
+  const more = [...generateLogEntries(Math.min(N, 100_000), N + 1)];
+  const pageMore = db.transaction((from: number, to: number) => upsertLogEntries(db, 'bench', more.slice(from, to), syncedAt));
+  const cm = process.cpuUsage();
+  const tm = performance.now();
+  for (let i = 0; i < more.length; i += 1000) pageMore(i, Math.min(more.length, i + 1000));
+  const sm = (performance.now() - tm) / 1000;
+  console.log(`upsert (new rows, indexes in place) ${fmt(more.length)} more rows into the ${fmt(N)}-row mirror: ${sm.toFixed(2)} s (${fmt(more.length / sm)} rows/s, ${cpu(cm)})`);
   const again = Math.min(N, 100_000);
   const c1 = process.cpuUsage();
   const t1 = performance.now();

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cliBuildIsCurrent } from '../bin/buildState.mjs';
+import { reportRow } from './summary';
 
 const ROOT = path.resolve(__dirname, '..');
 const runsAt = process.argv.indexOf('--runs');
@@ -65,6 +66,8 @@ function main(): void {
     const balanceMs = median(times[3]);
     console.log(`target --help ≤ ${TARGET_HELP_RATIO}× node -e 0: ${helpRatio <= TARGET_HELP_RATIO ? 'met' : 'NOT met'} (${helpRatio.toFixed(1)}×)`);
     console.log(`target balance --json ≤ ${TARGET_BALANCE_MS} ms: ${balanceMs <= TARGET_BALANCE_MS ? 'met' : 'NOT met'} (${balanceMs.toFixed(0)} ms)`);
+    reportRow({ row: 'vendesk --help', measured: `${median(times[1]).toFixed(0)} ms = ${helpRatio.toFixed(1)}×`, yardstick: `node -e 0: ${yardstick.toFixed(0)} ms`, target: `≤ ${TARGET_HELP_RATIO}× node -e 0`, met: helpRatio <= TARGET_HELP_RATIO });
+    reportRow({ row: 'vendesk balance --json (embedded sandbox)', measured: `${balanceMs.toFixed(0)} ms`, yardstick: `node -e 0: ${yardstick.toFixed(0)} ms`, target: `≤ ${TARGET_BALANCE_MS} ms`, met: balanceMs <= TARGET_BALANCE_MS });
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

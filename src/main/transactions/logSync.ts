@@ -13,6 +13,7 @@ import { serviceDaysCovering } from '../../shared/localDates';
 import type { SyncResult, SyncStatus } from '../../shared/contract/logs';
 import type { App } from '../appContext';
 import { readWallet } from './balanceSnapshots';
+import { beginBulkLoad, endBulkLoad } from './logStore';
 import { mirrorEntryCount } from './logQuery';
 import { beginRun, finishRun, readCheckpoint, type SyncCounts, type SyncPlan } from './syncCheckpoint';
 import { cancelledError, MAX_PASSES, shiftDay, SYNC_PAGE_SIZE, SyncRun, WINDOW_DAYS, type Running, type SyncRange, type SyncRunOptions } from './syncRun';
@@ -167,6 +168,8 @@ export class LogSyncService {
     this.emit(running, 'running', resumed ? 'Continuing the sync that was stopped' : 'Reading the vending log', true);
 
     const run = new SyncRun(() => this.progressed(running), app, running, options, plan, counts);
+    // Into an empty mirror, rows go in without the secondary indexes, built once at the end (logStore.ts).
+    const bulk = beginBulkLoad(db);
     try {
       await run.execute(startdate, enddate);
     } catch (error) {
@@ -186,6 +189,8 @@ export class LogSyncService {
       this.emit(running, aborted ? 'cancelled' : 'failed', appError.message, true);
       app.invalidate(['mirror'], aborted ? 'sync cancelled' : 'sync failed');
       throw appError;
+    } finally {
+      if (bulk) endBulkLoad(db);
     }
 
     let balanceKobo: number | null = null;

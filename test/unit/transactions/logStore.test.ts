@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ParsedLogEntry } from '../../../src/main/api/parseLogEntry';
 import { logTotals, queryLogRows } from '../../../src/main/transactions/logQuery';
-import { upsertLogEntries, upsertLogEntriesInTransaction } from '../../../src/main/transactions/logStore';
+import { beginBulkLoad, endBulkLoad, ensureLogIndexes, upsertLogEntries, upsertLogEntriesInTransaction } from '../../../src/main/transactions/logStore';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { generateLogEntries } from '../../../bench/generate/logEntries';
 
@@ -86,5 +86,57 @@ describe('upsertLogEntries', () => {
     // A deleted row is gone from the search.
     db.prepare('DELETE FROM log_entries WHERE id = ?').run(e.id);
     expect(logTotals(db, 'p', { search: '9090000001' }).count).toBe(0);
+  });
+});
+
+describe('a bulk first load (a first sync into an empty mirror)', () => {
+  const indexes = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log_entries' AND sql IS NOT NULL ORDER BY name").pluck().all() as string[];
+  const plan = (filter: string) => (db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM log_entries WHERE profile_id = 'p' AND ${filter}`).all() as { detail: string }[]).map((r) => r.detail).join(' ');
+
+  it('writes the rows without the secondary indexes, then builds them: the same rows once, the same answers', () => {
+    const before = indexes();
+    expect(before).toEqual(['log_entries_amount', 'log_entries_created', 'log_entries_pending']);
+    expect(beginBulkLoad(db)).toBe(true);
+    // The two big ones go; the partial index of the few PENDING rows stays.
+    expect(indexes()).toEqual(['log_entries_pending']);
+    const entries: ParsedLogEntry[] = [...generateLogEntries(2_345)].map((e, i) => (i % 50 === 0 ? { ...e, status: 'PENDING' } : e));
+    for (let i = 0; i < entries.length; i += 1000) upsertLogEntriesInTransaction(db, 'p', entries.slice(i, i + 1000), 't1');
+    // A page read again during the load adds nothing (the unique key stays in place).
+    expect(upsertLogEntriesInTransaction(db, 'p', entries.slice(0, 1000), 't2')).toEqual({ inserted: 0, updated: 0 });
+    endBulkLoad(db);
+    expect(indexes()).toEqual(before);
+    expect(ids()).toEqual(entries.map((e) => e.id).sort((a, b) => a - b));
+    // The same totals and windows as a mirror written with its indexes in place.
+    const plain = openDatabase(':memory:');
+    try {
+      upsertLogEntriesInTransaction(plain, 'p', entries, 't1');
+      for (const filter of [{}, { status: 'PENDING' as const }, { type: 'DATA' as const, network: 'MTN' }]) {
+        expect(logTotals(db, 'p', filter)).toEqual(logTotals(plain, 'p', filter));
+        expect(queryLogRows(db, 'p', filter, 'amount_desc', 40, 25)).toEqual(queryLogRows(plain, 'p', filter, 'amount_desc', 40, 25));
+      }
+    } finally {
+      plain.close();
+    }
+    expect(logTotals(db, 'p', {}).count).toBe(2_345);
+    expect(logTotals(db, 'p', { status: 'PENDING' }).count).toBe(47);
+    // The queries use the rebuilt indexes again.
+    expect(plan("status = 'PENDING' AND created_at > ''")).toContain('log_entries_pending');
+    expect(plan('amount_kobo > 0')).toContain('log_entries_amount');
+  });
+
+  it('leaves a mirror that holds rows as it is, its indexes in place', () => {
+    upsertLogEntriesInTransaction(db, 'other', [...generateLogEntries(3)], 't');
+    expect(beginBulkLoad(db)).toBe(false);
+    expect(indexes()).toEqual(['log_entries_amount', 'log_entries_created', 'log_entries_pending']);
+  });
+
+  it('gets the indexes back after a load cut short (the process killed before it built them)', () => {
+    expect(beginBulkLoad(db)).toBe(true);
+    upsertLogEntriesInTransaction(db, 'p', [...generateLogEntries(10)], 't');
+    // The next run finds rows: it builds what is missing before it writes.
+    expect(beginBulkLoad(db)).toBe(false);
+    expect(indexes()).toEqual(['log_entries_amount', 'log_entries_created', 'log_entries_pending']);
+    ensureLogIndexes(db);
+    expect(indexes()).toHaveLength(3);
   });
 });
