@@ -22,7 +22,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/database';
 import { recordLogFacets } from './logFacets';
 import { forgetSearchIndex, maxRowid, searchIndexForWrite } from './logSearchIndex';
-import { LOG_ENTRY_INDEXES } from '../store/migrations/002_log_mirror';
+import { LOG_ENTRY_INDEXES } from '../store/logEntryIndexes';
 
 export interface UpsertCounts {
   inserted: number;

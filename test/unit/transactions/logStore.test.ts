@@ -7,6 +7,7 @@ import type { ParsedLogEntry } from '../../../src/main/api/parseLogEntry';
 import { logTotals, queryLogRows } from '../../../src/main/transactions/logQuery';
 import { beginBulkLoad, endBulkLoad, ensureLogIndexes, upsertLogEntries, upsertLogEntriesInTransaction } from '../../../src/main/transactions/logStore';
 import { openDatabase, type Db } from '../../../src/main/store/database';
+import { LOG_ENTRY_INDEXES } from '../../../src/main/store/logEntryIndexes';
 import { generateLogEntries } from '../../../bench/generate/logEntries';
 
 let db: Db;
@@ -90,6 +91,18 @@ describe('upsertLogEntries', () => {
 });
 
 describe('a bulk first load (a first sync into an empty mirror)', () => {
+  it('rebuilds exactly the indexes migration 2 made (the released step is not edited; the list is held equal to it)', () => {
+    const fresh = openDatabase(':memory:');
+    try {
+      const made = fresh.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log_entries' AND sql IS NOT NULL ORDER BY name").all() as { name: string; sql: string }[];
+      const normal = (sql: string) => sql.replace(/IF NOT EXISTS /, '').replace(/;$/, '').replace(/\s+/g, ' ');
+      expect(made.map((i) => i.name)).toEqual(Object.keys(LOG_ENTRY_INDEXES).sort());
+      for (const { name, sql } of made) expect(normal(sql)).toBe(normal(LOG_ENTRY_INDEXES[name as keyof typeof LOG_ENTRY_INDEXES]));
+    } finally {
+      fresh.close();
+    }
+  });
+
   const indexes = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log_entries' AND sql IS NOT NULL ORDER BY name").pluck().all() as string[];
   const plan = (filter: string) => (db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM log_entries WHERE profile_id = 'p' AND ${filter}`).all() as { detail: string }[]).map((r) => r.detail).join(' ');
 

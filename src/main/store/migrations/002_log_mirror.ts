@@ -13,18 +13,6 @@ import type { Migration } from './migration';
  * transaction id is not in SQLite: an in-process index (src/main/transactions/logSearchIndex.ts) scans
  * packed buffers of both columns and hands the matching rowids to SQL.
  */
-/**
- * The mirror's secondary indexes, by name. Written once here: a first sync into an empty mirror
- * writes its rows without them and builds them at its end (src/main/transactions/logStore.ts).
- */
-export const LOG_ENTRY_INDEXES = {
-  // Default order, every filter but search, and the totals, all from one covering index.
-  log_entries_created: 'CREATE INDEX IF NOT EXISTS log_entries_created ON log_entries (profile_id, created_at, id, status, type, network, amount_kobo, cost_kobo, commission_kobo);',
-  log_entries_amount: 'CREATE INDEX IF NOT EXISTS log_entries_amount ON log_entries (profile_id, amount_kobo, id);',
-  // Only the (few) PENDING rows: where an incremental sync must start re-reading.
-  log_entries_pending: "CREATE INDEX IF NOT EXISTS log_entries_pending ON log_entries (profile_id, created_at) WHERE status = 'PENDING';",
-} as const;
-
 export const logMirrorMigration: Migration = {
   version: 2,
   name: 'log mirror, balance snapshots, sync checkpoint, catalog cache',
@@ -52,7 +40,11 @@ export const logMirrorMigration: Migration = {
       synced_at TEXT NOT NULL,
       UNIQUE (profile_id, id)
     );
-    ${Object.values(LOG_ENTRY_INDEXES).join('\n    ')}
+    -- Default order, every filter but search, and the totals, all from one covering index.
+    CREATE INDEX log_entries_created ON log_entries (profile_id, created_at, id, status, type, network, amount_kobo, cost_kobo, commission_kobo);
+    CREATE INDEX log_entries_amount ON log_entries (profile_id, amount_kobo, id);
+    -- Only the (few) PENDING rows: where an incremental sync must start re-reading.
+    CREATE INDEX log_entries_pending ON log_entries (profile_id, created_at) WHERE status = 'PENDING';
 
     -- Bumped when a row's searchable text changes or a row goes away, so the in-process search
     -- index (logSearchIndex.ts) knows to rebuild; inserts are picked up by rowid without it.
