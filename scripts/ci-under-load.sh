@@ -56,6 +56,7 @@ for run in $(seq 1 "$RUNS"); do
   if [ $status -eq 0 ]; then
     results+=("run $run: passed in ${seconds} s (${summary#tests: })")
     echo "━━ Run $run: passed in ${seconds} s — ${summary}"
+    grep -E '^━━ .*: (ok|FAILED) \(|^npm test took' "$dir/ci.log"
     grep -A10 'ten slowest' "$dir/ci.log"
     rm -rf "$dir"
   else
@@ -68,6 +69,10 @@ done
 stop_load
 
 echo
-echo "Under load ($LOAD busy process(es) on $(nproc) cores), commit ${head:0:12}:"
+if [ "$LOAD" -eq 0 ]; then
+  echo "On a quiet machine (no busy processes added, $(nproc) cores), commit ${head:0:12}:"
+else
+  echo "Under load ($LOAD busy process(es) on $(nproc) cores), commit ${head:0:12}:"
+fi
 printf '  %s\n' "${results[@]}"
 [ ${#results[@]} -eq "$RUNS" ] && [[ "${results[-1]}" == *passed* ]]
