@@ -29,7 +29,7 @@ import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Settings } from '../store/settings';
 import { readAllLogPages, type LogReader } from '../api/logLookup';
 import { isVendingKind, type BulkJobKind } from './jobStates';
-import type { JobStore, NewItem } from './jobStore';
+import type { ItemRow, JobStore, NewItem } from './jobStore';
 
 export interface Catalogs {
   airtime: AirtimeProduct[];
@@ -172,9 +172,21 @@ export type RecentLookup = (account: string, amountKobo: number) => RecentMatch[
  * this computer, and the service's log (entries not FAILED; an entry that is a job item's
  * reference is listed once).
  */
+/**
+ * When an item was bought, as a duplicate warning names it: the service's own time of it (its log
+ * entry), else the service's clock when vendesk sent it, else when vendesk last recorded it — never
+ * this computer's clock when the service's is known.
+ */
+function boughtAt(item: ItemRow, logByRef: ReadonlyMap<string, ParsedLogEntry>): string {
+  const entry = item.reference ? logByRef.get(item.reference) : undefined;
+  if (entry) return entry.createdAt;
+  return item.sent_ms !== null ? new Date(item.sent_ms).toISOString() : item.updated_at;
+}
+
 export function recentPurchases(store: JobStore, profileId: string, excludeJobId: string | null, log: readonly ParsedLogEntry[] = []): RecentLookup {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
   const byKey = new Map<string, ParsedLogEntry[]>();
+  const logByRef = new Map(log.map((e) => [e.transactionId, e]));
   for (const e of log) {
     if (e.status === 'FAILED' || e.createdAt < since) continue;
     const key = `${e.phoneNumber}|${e.amountKobo}`;
@@ -185,7 +197,7 @@ export function recentPurchases(store: JobStore, profileId: string, excludeJobId
   return (account, amountKobo) => {
     const items = store.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId);
     const refs = new Set(items.map((i) => i.reference).filter((r): r is string => r !== null));
-    const fromJobs = items.map((i) => ({ source: 'job' as const, reference: i.reference, at: i.updated_at, amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
+    const fromJobs = items.map((i) => ({ source: 'job' as const, reference: i.reference, at: boughtAt(i, logByRef), amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
     const fromLog = (byKey.get(`${account}|${amountKobo}`) ?? [])
       .filter((e) => !refs.has(e.transactionId))
       .map((e) => ({ source: 'log' as const, reference: e.transactionId, at: e.createdAt, amountKobo: e.amountKobo, status: e.status }));
