@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -77,6 +78,9 @@ function ensurePostgres() {
 }
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
+/** Each failed test, named with its file and the first line of why, repeated at the very end of the run. */
+const failures = [];
+const firstLine = (text) => stripVTControlCharacters(String(text ?? '')).split('\n').find((l) => l.trim())?.trim().slice(0, 200) ?? 'no message';
 /** Seconds each test file took, for the slowest-files list printed at the end of every run. */
 const fileSeconds = [];
 function addVitest(file) {
@@ -84,6 +88,12 @@ function addVitest(file) {
     const r = JSON.parse(fs.readFileSync(file, 'utf8'));
     for (const f of r.testResults ?? []) {
       if (typeof f.startTime === 'number' && typeof f.endTime === 'number') fileSeconds.push([path.relative(root, f.name), (f.endTime - f.startTime) / 1000]);
+    }
+    for (const f of r.testResults ?? []) {
+      for (const t of f.assertionResults ?? []) {
+        if (t.status === 'failed') failures.push(`${path.relative(root, f.name)} › ${t.fullName ?? t.title} — ${firstLine(t.failureMessages?.[0])}`);
+      }
+      if (f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed')) failures.push(`${path.relative(root, f.name)} — ${firstLine(f.message)}`);
     }
     counts.passed += r.numPassedTests ?? 0;
     counts.failed += r.numFailedTests ?? 0;
@@ -113,6 +123,10 @@ function addPlaywright(file) {
     const walk = (suite, trail) => {
       for (const spec of suite.specs ?? []) {
         for (const t of spec.tests ?? []) {
+          if (t.status === 'unexpected' || t.status === 'flaky') {
+            const error = (t.results ?? []).flatMap((res) => res.errors ?? (res.error ? [res.error] : []))[0];
+            failures.push(`test/e2e/${spec.file ?? suite.file ?? '?'} › ${[...trail.slice(1), spec.title].join(' › ')} — ${t.status === 'flaky' ? 'passed only on retry: ' : ''}${firstLine(error?.message)}`);
+          }
           if (t.status !== 'skipped') continue;
           const why = (t.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given';
           console.log(`Skipped: ${[...trail, spec.title].join(' › ')} — ${why}`);
@@ -153,6 +167,10 @@ if (tools) {
 if (fileSeconds.length) {
   console.log('\nThe ten slowest test files (seconds):');
   for (const [name, seconds] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${seconds.toFixed(1).padStart(7)}  ${name}`);
+}
+if (failures.length) {
+  console.log('\nFailed tests:');
+  for (const line of failures) console.log(`  ✘ ${line}`);
 }
 console.log(`\n${ok ? 'All checks passed.' : 'Some checks FAILED (see above).'}`);
 console.log(`tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);

@@ -13,7 +13,7 @@ import { AppError } from '../shared/appError';
 import { APP_VERSION } from '../main/version';
 import { EXIT, GLOBAL_OPTIONS, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
 import { cliError } from './cliHints';
-import { COMMANDS } from './commands';
+import { COMMAND_ENTRIES, type CommandEntry } from './commandEntries';
 
 export { GLOBAL_OPTIONS };
 
@@ -76,9 +76,9 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
 }
 
-function findCommand(words: string[]): { command: CliCommand; rest: string[] } | null {
-  let best: { command: CliCommand; rest: string[] } | null = null;
-  for (const command of COMMANDS) {
+function findCommand(words: string[]): { command: CommandEntry; rest: string[] } | null {
+  let best: { command: CommandEntry; rest: string[] } | null = null;
+  for (const command of COMMAND_ENTRIES) {
     const n = command.path.length;
     if (words.length >= n && command.path.every((w, i) => words[i] === w)) {
       if (!best || n > best.command.path.length) best = { command, rest: words.slice(n) };
@@ -130,8 +130,8 @@ export function parseArgs(argv: string[], specs: OptionSpec[]): ParsedArgs {
 
 function helpText(): string {
   const lines = ['vendesk — bulk airtime, data, electricity, cable TV and SMS from the command line', '', 'Usage: vendesk <command> [options]', '', 'Commands:'];
-  const width = Math.max(...COMMANDS.map((c) => c.path.join(' ').length));
-  for (const c of COMMANDS) lines.push(`  ${c.path.join(' ').padEnd(width)}  ${c.summary}`);
+  const width = Math.max(...COMMAND_ENTRIES.map((c) => c.path.join(' ').length));
+  for (const c of COMMAND_ENTRIES) lines.push(`  ${c.path.join(' ').padEnd(width)}  ${c.summary}`);
   lines.push('', 'Global options:');
   for (const o of GLOBAL_OPTIONS) lines.push(`  --${o.name.padEnd(10)} ${o.description}`);
   lines.push(
@@ -143,12 +143,12 @@ function helpText(): string {
   return lines.join('\n');
 }
 
-function groupHelp(word: string, group: CliCommand[]): string {
+function groupHelp(word: string, group: CommandEntry[]): string {
   const width = Math.max(...group.map((c) => c.path.join(' ').length));
   return [`vendesk ${word} — its commands:`, '', ...group.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`), '', `Run 'vendesk ${word} <command> --help' for a command's options.`].join('\n');
 }
 
-function commandHelp(c: CliCommand): string {
+function commandHelp(c: CommandEntry): string {
   const lines = [c.summary, '', `Usage: ${c.usage}`];
   if (c.options.length) {
     lines.push('', 'Options:');
@@ -166,9 +166,17 @@ function commandHelp(c: CliCommand): string {
  * is visible to other users in the process list, kept in shell history, and written by
  * `npm run` to its logs (~/.npm/_logs, readable by others).
  */
-export function tokenOnCommandLineWarning(command: CliCommand): string {
+export function tokenOnCommandLineWarning(command: Pick<CommandEntry, 'path'>): string {
   const instead = command.path.join(' ') === 'sandbox' ? '--token-file FILE or VENDESK_SANDBOX_TOKENS' : 'VENDESK_TOKEN in the environment';
   return `Warning: --token on the command line can be seen by other users of this computer and is kept in shell history and npm's logs; use ${instead} instead.`;
+}
+
+/** The command with these words, loaded when it runs. */
+async function loadCommand(path: readonly string[]): Promise<CliCommand['run']> {
+  const { COMMANDS } = await import('./commands');
+  const found = COMMANDS.find((c) => c.path.join(' ') === path.join(' '));
+  if (!found) throw new Error(`vendesk was built without the command '${path.join(' ')}': run npm run build again.`);
+  return (ctx) => found.run(ctx);
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -204,9 +212,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const option = argv.find((a) => a.startsWith('-') && !GLOBAL_OPTIONS.some((o) => a === `--${o.name}` || a.startsWith(`--${o.name}=`)));
       return usageFail(option ? `${option} is not a global option, and no command was given.` : 'No command was given.', "Run 'vendesk --help' for the commands.");
     }
-    const near = didYouMean(words.slice(0, 2).join(' '), COMMANDS.map((c) => c.path.join(' '))) ?? didYouMean(words[0], [...new Set(COMMANDS.map((c) => c.path[0]))]);
+    const near = didYouMean(words.slice(0, 2).join(' '), COMMAND_ENTRIES.map((c) => c.path.join(' '))) ?? didYouMean(words[0], [...new Set(COMMAND_ENTRIES.map((c) => c.path[0]))]);
     // A group's word alone (`vendesk bulk`): its commands, as help or as the mistake.
-    const group = COMMANDS.filter((c) => c.path.length > 1 && c.path[0] === words[0]);
+    const group = COMMAND_ENTRIES.filter((c) => c.path.length > 1 && c.path[0] === words[0]);
     if (group.length > 0 && words.length === 1) {
       if (argv.includes('--help') || argv.includes('-h')) {
         io.stdout(groupHelp(words[0], group));
@@ -215,7 +223,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return usageFail(`'vendesk ${words[0]}' needs one of its commands: ${group.map((c) => c.path[1]).join(', ')}.`, `Run 'vendesk ${words[0]} --help' for what each does.`);
     }
     // The words that were taken for a command: two when the first names a group (`bulk stats`).
-    const named = COMMANDS.some((c) => c.path.length > 1 && c.path[0] === words[0]) ? words.slice(0, 2) : words.slice(0, 1);
+    const named = COMMAND_ENTRIES.some((c) => c.path.length > 1 && c.path[0] === words[0]) ? words.slice(0, 2) : words.slice(0, 1);
     return usageFail(`'${named.join(' ')}' is not a vendesk command.${near ? ` Did you mean 'vendesk ${near}'?` : ''}`, "Run 'vendesk --help' for the commands.");
   }
   const { command } = found;
@@ -289,7 +297,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (baseUrl && !token) {
       return fail(EXIT.usage, { code: 'token_missing', message: '--base-url needs a token.', hint: 'Set VENDESK_TOKEN in the environment.' });
     }
-    const result = await command.run({
+    // The command's code (and its output shape) loads only now: see src/cli/commandEntries.ts.
+    const run = await loadCommand(command.path);
+    const result = await run({
       args,
       json,
       dataDir,

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliBuildIsCurrent, newestMtime } from '../../../bin/buildState.mjs';
 import { ROOT, spawnProgram, untilSaid } from '../../support/vendeskProcess';
+import { COMMANDS } from '../../../src/cli/commands';
 
 const INSTALL_MS = 15 * 60_000;
 const packageJson = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -70,6 +71,19 @@ describe('vendesk installed from its packed tarball', () => {
 
   it("prints the package's version", async () => {
     expect(await runToEnd(['--version'])).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+  });
+
+  it('--help lists every command and loads none of them; a mistaken command and option are named with exit 2', async () => {
+    // NODE_DEBUG=module names each file Node loads: the commands (and zod) are a chunk of their own.
+    const help = await runToEnd(['--help'], { NODE_DEBUG: 'module' });
+    expect(help.code).toBe(0);
+    for (const c of COMMANDS) expect(help.stdout).toContain(`  ${c.path.join(' ')} `);
+    expect(help.stderr).toContain(path.join('out', 'cli', 'index.js'));
+    expect(help.stderr).not.toContain(path.join('out', 'cli', 'chunks'));
+    const bulk = await runToEnd(['bulk', 'submit', '--help']);
+    expect(bulk.stdout).toContain('--yes');
+    expect(await runToEnd(['balanse'])).toMatchObject({ code: 2, stderr: expect.stringContaining("Did you mean 'vendesk balance'?") });
+    expect(await runToEnd(['balance', '--jsn'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Did you mean --json?') });
   });
 
   it('reads the balance of the embedded sandbox with --json', async () => {
