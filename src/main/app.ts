@@ -24,6 +24,10 @@ import { ProfileStore, SANDBOX_PROFILE_ID, type Profile } from './store/profiles
 import { Settings } from './store/settings';
 import { EnvFirstTokenStore, FileTokenStore, type TokenStore } from './store/tokenStore';
 import { startBackgroundLoops } from './backgroundLoops';
+import { bulkGate } from './bulk/bulkGate';
+import { purchaseGate } from './purchases/purchaseGate';
+import { teamBulkGate } from './team/bulkApproval';
+import { teamPurchaseGate } from './team/purchaseApproval';
 
 /**
  * The embedded sandbox's one organisation (its name in the sandbox's own database, kept across
@@ -60,6 +64,15 @@ export interface AppOptions {
 }
 
 export type { App, Connection, Session, ShellKind } from './appContext';
+
+/**
+ * What fills each slot a lower folder declares (serviceSlot.ts): the team workspace answers the
+ * gates that purchases and bulk ask before they buy.
+ */
+const PLUGS = new Map<ServiceFactory<unknown>, ServiceFactory<unknown>>([
+  [purchaseGate, teamPurchaseGate],
+  [bulkGate, teamBulkGate],
+]);
 
 /** The App (appContext.ts) as this process builds it: only `createApp` makes one. */
 class VendeskApp implements App {
@@ -113,7 +126,7 @@ class VendeskApp implements App {
   service<T>(factory: ServiceFactory<T>): T {
     let s = this.services.get(factory as ServiceFactory<unknown>) as T | undefined;
     if (s === undefined) {
-      s = factory(this);
+      s = ((PLUGS.get(factory as ServiceFactory<unknown>) as ServiceFactory<T> | undefined) ?? factory)(this);
       this.services.set(factory as ServiceFactory<unknown>, s);
     }
     return s;

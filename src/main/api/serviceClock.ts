@@ -9,7 +9,14 @@
  *
  * Purchase times (`purchased_ms`, `next_requery_ms`) are stored on this clock.
  */
-import type { App } from '../appContext';
+import type { DataTopic } from '../../shared/contract/events';
+import type { VendingClient } from './vendingClient';
+
+/** What the clock needs of the app (the App has it): the client in use, and who to tell that "due" moved. */
+export interface ClockHost {
+  client(): Pick<VendingClient, 'clock'>;
+  invalidate(topics: readonly DataTopic[], reason: string): void;
+}
 
 export interface ServiceClock {
   now(): number;
@@ -19,7 +26,7 @@ export interface ServiceClock {
   offsetMs(): number;
 }
 
-export function createServiceClock(app: App): ServiceClock {
+export function createServiceClock(app: ClockHost): ServiceClock {
   const estimate = () => app.client().clock;
   return {
     now: () => Date.now() + estimate().offsetMs(),

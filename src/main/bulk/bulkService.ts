@@ -7,7 +7,7 @@
  * draftPreview (the preview and the caps), settleByHand, jobViews, jobAccess, draftUploads.
  */
 import { mirroringClient } from '../transactions/mirrorRefresh';
-import { cancelSentForApproval, claimBeforeSend, isSentForApproval, reportTeamOutcomes, teamApprovalFor, teamJobIdOf } from '../team/bulkApproval';
+import { bulkGate } from './bulkGate';
 import { AppError } from '../../shared/appError';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
@@ -129,7 +129,7 @@ export class BulkService {
 
   async discard(jobId: string): Promise<{ deleted: true }> {
     this.access.requireDraft(jobId);
-    await cancelSentForApproval(this.app, jobId);
+    await this.app.service(bulkGate).cancelSentForApproval(jobId);
     this.store.deleteJob(jobId);
     this.uploads.release(jobId);
     return { deleted: true };
@@ -142,7 +142,7 @@ export class BulkService {
     this.access.checkConnection(job);
     const view = this.view(job);
     // Team workspace: a LIVE job waits for another member's approval (throws until approved).
-    const team = await teamApprovalFor(this.app, this.store, job, { totalKobo: view.totalKobo, items: view.items });
+    const team = await this.app.service(bulkGate).approvalFor(this.store, job, { totalKobo: view.totalKobo, items: view.items });
     if (team.status !== 'approved' && (job.connection_kind === 'live' || this.app.connection.kind === 'live')) {
       const typed = input.typedTotal === undefined ? null : parseNairaText(input.typedTotal);
       if (!typed?.ok || typed.kobo !== view.totalKobo) {
@@ -172,7 +172,7 @@ export class BulkService {
 
   async resume(jobId: string, wait: boolean): Promise<BulkJobView> {
     const job = this.access.requireJob(jobId);
-    if (job.state === 'draft' && isSentForApproval(this.app, jobId)) return this.confirm({ jobId, wait });
+    if (job.state === 'draft' && this.app.service(bulkGate).isSentForApproval(jobId)) return this.confirm({ jobId, wait });
     if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job has not been confirmed yet.', 'Check the preview and confirm it.');
     if (this.runners.has(jobId)) {
       if (wait) await this.runners.get(jobId)?.done;
@@ -241,7 +241,7 @@ export class BulkService {
     this.following.set(job.id, run);
     const changed = await run;
     if (changed > 0) jobsChanged(this.invalidate);
-    if (changed > 0) await reportTeamOutcomes(this.app, this.store, job.id);
+    if (changed > 0) await this.app.service(bulkGate).reportOutcomes(this.store, job.id);
     return changed;
   }
 
@@ -273,7 +273,7 @@ export class BulkService {
         client: () => this.logReadingClient(),
         now: this.now,
         ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
-        beforeSend: claimBeforeSend(this.app, this.store, job),
+        beforeSend: this.app.service(bulkGate).claimBeforeSend(this.store, job),
         connectionProblem: () => {
           try {
             this.access.checkConnection(job);
@@ -296,7 +296,7 @@ export class BulkService {
         this.store.setJobState(jobId, 'paused', `Stopped by an error: ${message} Resume the job to continue; nothing is sent twice.`);
         jobsChanged(this.invalidate);
       })
-      .then(() => reportTeamOutcomes(this.app, this.store, jobId))
+      .then(() => this.app.service(bulkGate).reportOutcomes(this.store, jobId))
       .finally(() => this.runners.delete(jobId));
     // The windows learn that it runs from the operation that started it (bulk.confirm and
     // bulk.resume invalidate `jobs`; a single purchase says so itself), and from its progress.
@@ -416,7 +416,7 @@ export class BulkService {
   }
 
   view(job: JobRow): BulkJobView {
-    return jobView(this.store, job, { active: this.runners.has(job.id), heldElsewhere: this.heldElsewhere(job), teamJobId: teamJobIdOf(this.app, job.id) });
+    return jobView(this.store, job, { active: this.runners.has(job.id), heldElsewhere: this.heldElsewhere(job), teamJobId: this.app.service(bulkGate).teamJobIdOf(job.id) });
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * What the job runner's loop (`jobRunner.ts`) shares with the strategy that sends a job's items —
  * airtime and data in batches (`airtimeDataSending.ts`), electricity and cable one purchase at a
- * time (`vendingSending.ts`) — and the timing both follow.
+ * time (`vendingSending.ts`). The timing both follow is in `runTiming.ts`.
  */
 import type { VendingClient } from '../api/vendingClient';
 import type { BulkSettings } from './bulkSettings';
@@ -10,17 +10,6 @@ import type { SendPolicy } from './sendPolicy';
 
 export type PurchaseClient = Pick<VendingClient, 'purchaseAirtime' | 'purchaseData' | 'logEntries' | 'logPage' | 'requery'>;
 
-/** Tuning that tests may shorten; production uses the defaults. */
-export interface RunnerTiming {
-  tickMs: number;
-  pollMs: number;
-  leaseMs: number;
-  /** Before the first retry of a 503'd batch; doubles each time. */
-  backoffBaseMs: number;
-  holdBaseMs: number;
-}
-
-export const DEFAULT_TIMING: RunnerTiming = { tickMs: 250, pollMs: 2000, leaseMs: 15_000, backoffBaseMs: 2000, holdBaseMs: 3000 };
 
 export interface RunContext {
   store: JobStore;

@@ -11,7 +11,7 @@
  */
 import type { ServiceError } from '../api/serviceErrors';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
-import type { RunnerTiming } from './runContext';
+import type { RunnerTiming } from './runTiming';
 
 export const MAX_UNAVAILABLE_ROUNDS = 6;
 export const MAX_HOLDS = 20;

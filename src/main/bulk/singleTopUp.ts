@@ -31,7 +31,7 @@ import { catalogsFor } from './draftFromFile';
 import { jobsChanged } from './jobEvents';
 import type { ItemRow, JobRow, NewItem } from './jobStore';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
-import { gateSinglePurchase, type SingleGateOptions } from '../team/purchaseApproval';
+import { purchaseGate, type SingleGateOptions } from '../purchases/purchaseGate';
 
 /** A request as the contract parses it. */
 export type TopUpInput = Extract<TopUpRequest, { kind: 'airtime' }> | Extract<TopUpRequest, { kind: 'data' }>;
@@ -126,7 +126,7 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
     throw new AppError('recent_duplicate', `${check.recent} Nothing was bought.`, 'Buy it again only if another purchase is wanted: confirm that you want to buy it again.');
   }
   if (check.blocker) throw new AppError('wallet_short', `${check.blocker} Nothing was bought.`, 'Top up the wallet, then buy again.');
-  const approved = await gateSinglePurchase(app, { kind: request.kind, account: item.phone, phone: item.phone, amountKobo: item.amountKobo, description: check.description, customerName: null, request }, options);
+  const approved = await app.service(purchaseGate).check({ kind: request.kind, account: item.phone, phone: item.phone, amountKobo: item.amountKobo, description: check.description, customerName: null, request }, options);
   const key = `${app.connection.profileId}|${item.phone}|${item.amountKobo}|${item.productCode}`;
   if (underWay.has(key)) {
     throw new AppError('purchase_in_progress', `The same purchase for ${item.phone} is being sent now. Nothing more was bought.`, 'Wait for its receipt.');

@@ -35,7 +35,7 @@ import { checkRefund } from './refundCheck';
 import { describeAccount, findBlockingPurchase, insertSendingPurchase, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
 import { settleFromLog } from './settleFromLog';
 import { createVendingCatalogs } from './vendingCatalogs';
-import { gateSinglePurchase, type ApprovedBuy, type SingleGateOptions } from '../team/purchaseApproval';
+import { purchaseGate, type ApprovedBuy, type SingleGateOptions } from './purchaseGate';
 
 export interface BuyOptions extends SingleGateOptions {
   /** `bulk` for spreadsheet rows; shown on the Pending page. Default `single`. */
@@ -304,7 +304,7 @@ async function buyChecked<T>(app: App, session: Session, options: BuyOptions, p:
     balance_before_kobo: balanceBefore,
   };
   const summary = { kind: p.key.kind, account: p.key.account, phone: p.phone, amountKobo: p.key.amountKobo, description: p.description, customerName: p.customer.name };
-  const approved = await gateSinglePurchase(app, { ...summary, request: p.request }, options);
+  const approved = await app.service(purchaseGate).check({ ...summary, request: p.request }, options);
   const row = insertGuarded(app, session, purchase, p.key, approved);
   return sendAndRecord(app, session, row, p.send, p.onSuccess);
 }

@@ -9,13 +9,15 @@
  *   (`claimBeforeSend`): a row the same spreadsheet's other job already claimed (on any desktop)
  *   is not sent here.
  *
- * The bulk service calls `teamApprovalFor` at confirm and `claimBeforeSend` when it builds a
- * runner; a desktop that never joined a team, or a sandbox connection, is untouched.
+ * The bulk service asks its gate (`bulk/bulkGate.ts`, which `teamBulkGate` below fills):
+ * `teamApprovalFor` at confirm and `claimBeforeSend` when it builds a runner; a desktop that never
+ * joined a team, or a sandbox connection, is untouched.
  */
 import { AppError } from '../../shared/appError';
 import type { TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../appContext';
+import type { BulkGate, TeamApproval } from '../bulk/bulkGate';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { checkItemsDigest, itemsDigest } from './itemsDigest';
 import { teamItem, teamJobPayload } from './teamRunSpec';
@@ -64,13 +66,6 @@ export function teamJobIdOf(app: App, localJobId: string): string | null {
 /** Whether a job must go through the team: a LIVE connection on a desktop joined to a team. */
 function teamApplies(app: App, job: JobRow): boolean {
   return job.connection_kind === 'live' && teamWorkspace(app).link() !== null;
-}
-
-export interface TeamApproval {
-  /** 'none': no team applies; 'approved': go ahead (no typed total needed again). */
-  status: 'none' | 'unsent' | 'approved';
-  /** Sends an unsent job for approval; always throws `awaiting_approval` (nothing is bought). */
-  submit(figures: { totalKobo: number; items: number; walletKobo: number | null }): Promise<never>;
 }
 
 function awaiting(localJobId: string, teamJobId: string, who: string | null): AppError {
@@ -266,4 +261,16 @@ export async function cancelSentForApproval(app: App, localJobId: string): Promi
   // A job adopted from another desktop's preparer (teamJobRun.ts) stays theirs: discarding it here only forgets it here.
   if (teamJob.preparedBy !== team.link()?.user) return;
   await team.withClient((client) => callTeam(client, 'cancel_job', { jobId: link.team_job_id, desktopId: desktop.id, desktopName: desktop.name }));
+}
+
+/** The team's answer to `bulk/bulkGate.ts`, plugged in by the composition root. */
+export function teamBulkGate(app: App): BulkGate {
+  return {
+    approvalFor: (store, job, current) => teamApprovalFor(app, store, job, current),
+    claimBeforeSend: (store, job) => claimBeforeSend(app, store, job),
+    reportOutcomes: (store, localJobId) => reportTeamOutcomes(app, store, localJobId),
+    cancelSentForApproval: (localJobId) => cancelSentForApproval(app, localJobId),
+    isSentForApproval: (localJobId) => isSentForApproval(app, localJobId),
+    teamJobIdOf: (localJobId) => teamJobIdOf(app, localJobId),
+  };
 }

@@ -3,7 +3,8 @@
  * when this desktop is joined to a team and the team's admin set an amount above which a single
  * purchase needs approval (`team_settings.single_purchase_approval_kobo`).
  *
- * Each single purchase calls `gateSinglePurchase` once everything about it is checked, just before
+ * Each single purchase asks its gate (`purchases/purchaseGate.ts`, which `teamPurchaseGate` below
+ * fills) once everything about it is checked, just before
  * it is written and sent:
  * - No team applies (sandbox, not joined, a bulk row, no threshold, or the amount is not above
  *   it): `null`, and it is bought as before.
@@ -24,31 +25,12 @@ import { AppError } from '../../shared/appError';
 import type { SinglePurchaseKind, SinglePurchaseSummary, TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../appContext';
+import type { ApprovedBuy, PurchaseGate, SingleGateOptions, SinglePurchase } from '../purchases/purchaseGate';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { awaitingApproval } from './awaitingApproval';
 import { checkItemsDigest, itemsDigest, type DigestItem } from './itemsDigest';
 import { teamWorkspace } from './teamWorkspace';
 import { callTeam } from './teamCall';
-
-/** One single purchase, checked and about to be bought. */
-export interface SinglePurchase extends SinglePurchaseSummary {
-  /** The request as the contract parsed it: bought as it is once approved. */
-  request: unknown;
-}
-
-export interface SingleGateOptions {
-  /** `bulk` for spreadsheet rows: those have the bulk job's approval. */
-  source?: string;
-  /** Buy under this approval (the team job id of `purchases.resume`). */
-  approvedTeamJob?: string;
-}
-
-/** The approval a purchase is bought under: link the purchase as it is written. */
-export interface ApprovedBuy {
-  teamJobId: string;
-  /** Call in the transaction that writes the purchase (before its request leaves); throws when the approval was used already. */
-  written(purchaseId: string): void;
-}
 
 export interface HoldRow {
   team_job_id: string;
@@ -222,4 +204,9 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
       }
     },
   };
+}
+
+/** The team's answer to `purchases/purchaseGate.ts`, plugged in by the composition root. */
+export function teamPurchaseGate(app: App): PurchaseGate {
+  return { check: (p, options) => gateSinglePurchase(app, p, options) };
 }

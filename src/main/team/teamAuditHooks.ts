@@ -14,8 +14,11 @@ import type { BulkSettingsView } from '../../shared/contract/bulk';
 import type { ReconcileRunView } from '../../shared/contract/reconcile';
 import type { App } from '../appContext';
 import { runView } from '../reconcile/reconcileRunStore';
-import { reconcileRunRecorded, recordTeamAudit } from './teamAuditOutbox';
+import { queueTeamAudit, reconcileRunRecorded, type TeamAuditEntry } from './teamAuditOutbox';
 import { teamWorkspace } from './teamWorkspace';
+
+/** Records an action in the team's audit trail (teamAuditOutbox.ts), for the team this desktop is joined to. */
+const recordTeamAudit = (app: App, entry: TeamAuditEntry) => queueTeamAudit(app, teamWorkspace(app), entry);
 
 const joined = (app: App) => teamWorkspace(app).link() !== null;
 
@@ -75,7 +78,7 @@ export async function auditReconcileRun(app: App, run: ReconcileRunView): Promis
 export async function auditReconcileResolution(app: App, runId: string, seqs: readonly number[], note: string): Promise<void> {
   if (!joined(app)) return;
   // A run made before this desktop joined is recorded first, so the resolution can name it.
-  if (!reconcileRunRecorded(app, runId)) await auditReconcileRun(app, runView(app.db, runId));
+  if (!reconcileRunRecorded(app, teamWorkspace(app), runId)) await auditReconcileRun(app, runView(app.db, runId));
   const items = app.db
     .prepare(`SELECT seq, category, transaction_id, amount_kobo FROM reconcile_items WHERE run_id = ? AND seq IN (${seqs.map(() => '?').join(',')}) AND resolved_at IS NOT NULL ORDER BY seq`)
     .all(runId, ...seqs) as { seq: number; category: string; transaction_id: string; amount_kobo: number }[];

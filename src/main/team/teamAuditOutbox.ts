@@ -13,7 +13,7 @@
  */
 import type pg from 'pg';
 import type { App } from '../appContext';
-import { teamWorkspace } from './teamWorkspace';
+import type { TeamLink } from './teamLink';
 import { callTeam } from './teamCall';
 
 /** What an outbox row asks the team database to record. */
@@ -39,41 +39,46 @@ const LOCK_NAMESPACE = 'vendesk-audit-outbox:';
 /** Writes of this app's outbox in progress (one at a time). */
 const flushing = new WeakMap<App, Promise<number>>();
 
+/** What the outbox needs of the team workspace, which hands itself in (teamWorkspace.ts). */
+export interface AuditTeam {
+  link(): TeamLink | null;
+  desktop(): { id: string; name: string };
+  withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+}
+
 /**
  * Records an action in the team's audit trail: queued here, then written when the database
  * answers. Does nothing on a desktop that is not joined. Never throws for the database.
  */
-export async function recordTeamAudit(app: App, entry: TeamAuditEntry): Promise<void> {
-  const team = teamWorkspace(app);
+export async function queueTeamAudit(app: App, team: AuditTeam, entry: TeamAuditEntry): Promise<void> {
   const link = team.link();
   if (!link) return;
   const stored: Stored = { entry, desktop: team.desktop(), at: new Date().toISOString() };
   app.db
     .prepare('INSERT INTO team_audit_outbox (team_url, action, args, created_at) VALUES (?, ?, ?, ?)')
     .run(link.url, entry.action, JSON.stringify(stored), stored.at);
-  await flushTeamAudit(app);
+  await flushTeamAudit(app, team);
 }
 
 /** Rows waiting in the outbox for the team this desktop is joined to. */
-export function queuedTeamAuditRows(app: App): number {
-  const link = teamWorkspace(app).link();
+export function queuedTeamAuditRows(app: App, team: AuditTeam): number {
+  const link = team.link();
   if (!link) return 0;
   return (app.db.prepare('SELECT count(*) AS n FROM team_audit_outbox WHERE team_url = ?').get(link.url) as { n: number }).n;
 }
 
 /** Writes what waits in the outbox, oldest first; stops at the first failure (kept for the next try). Returns rows written. */
-export function flushTeamAudit(app: App): Promise<number> {
+export function flushTeamAudit(app: App, team: AuditTeam): Promise<number> {
   const current = flushing.get(app);
-  if (current) return current.then(() => flushTeamAudit(app));
-  const run = flushNow(app).finally(() => flushing.delete(app));
+  if (current) return current.then(() => flushTeamAudit(app, team));
+  const run = flushNow(app, team).finally(() => flushing.delete(app));
   flushing.set(app, run);
   return run;
 }
 
-async function flushNow(app: App): Promise<number> {
-  const team = teamWorkspace(app);
+async function flushNow(app: App, team: AuditTeam): Promise<number> {
   const link = team.link();
-  if (!link || queuedTeamAuditRows(app) === 0) return 0;
+  if (!link || queuedTeamAuditRows(app, team) === 0) return 0;
   let written = 0;
   try {
     await team.withClient(async (client) => {
@@ -148,8 +153,8 @@ async function write(app: App, client: pg.PoolClient, url: string, stored: Store
 }
 
 /** Whether a local reconcile run is recorded in the team (or queued to be). */
-export function reconcileRunRecorded(app: App, localRunId: string): boolean {
-  const link = teamWorkspace(app).link();
+export function reconcileRunRecorded(app: App, team: AuditTeam, localRunId: string): boolean {
+  const link = team.link();
   if (!link) return false;
   if (teamRunId(app, link.url, localRunId)) return true;
   const queued = app.db.prepare("SELECT args FROM team_audit_outbox WHERE team_url = ? AND action = 'reconcile'").all(link.url) as { args: string }[];

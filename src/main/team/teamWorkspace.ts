@@ -263,8 +263,8 @@ export class TeamWorkspace {
       setup: null,
     };
     if (!link) return base;
-    await flushTeamAudit(this.app);
-    base.auditQueued = queuedTeamAuditRows(this.app);
+    await flushTeamAudit(this.app, this);
+    base.auditQueued = queuedTeamAuditRows(this.app, this);
     try {
       return await this.withClient(async (client) => {
         const problems = await teamSetupProblems(client);
@@ -374,7 +374,7 @@ export class TeamWorkspace {
    * its last row so a later cut of the trail's end shows.
    */
   async verifyAudit(): Promise<AuditVerifyView> {
-    await flushTeamAudit(this.app);
+    await flushTeamAudit(this.app, this);
     const expectHead = this.app.settings.get<{ seq: number; hash: string } | null>(AUDIT_HEAD_KEY, null) ?? undefined;
     const result = await this.withClient((client) => verifyTrailAndState(client, expectHead));
     if (result.chainIntact && result.head) this.app.settings.set(AUDIT_HEAD_KEY, result.head);
@@ -382,7 +382,7 @@ export class TeamWorkspace {
   }
 
   async exportAudit(range: { from?: string; to?: string }): Promise<AuditExportView> {
-    await flushTeamAudit(this.app);
+    await flushTeamAudit(this.app, this);
     const file = exportPath(this.app, 'Audit trail', 'xlsx');
     const fileName = path.basename(file);
     const to = range.to ? new Date(lagosDayEndMs(range.to)) : undefined;

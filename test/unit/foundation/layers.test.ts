@@ -65,6 +65,16 @@ describe('vendesk/layers', () => {
     expect(await layerErrors('src/main/bulk/layerFixture.ts', "import { logEntriesFrom } from '../api/logLookup';\nexport const x = logEntriesFrom;\n")).toEqual([]);
   });
 
+  it('refuses purchases or bulk importing the team (the folder cycles the gates broke); the team may build on both', async () => {
+    expect(await layerErrors('src/main/purchases/layerFixture.ts', "import { gateSinglePurchase } from '../team/purchaseApproval';\nexport const x = gateSinglePurchase;\n")).toEqual([
+      expect.stringMatching(/^src\/main\/purchases may not import src\/main\/team: .*purchases\/purchaseGate\.ts/),
+    ]);
+    expect(await layerErrors('src/main/bulk/layerFixture.ts', "import type { TeamLink } from '../team/teamLink';\nexport type X = TeamLink;\n")).toEqual([
+      expect.stringMatching(/^src\/main\/bulk may not import src\/main\/team: .*bulk\/bulkGate\.ts/),
+    ]);
+    expect(await layerErrors('src/main/team/layerFixture.ts', "import { bulkGate } from '../bulk/bulkGate';\nimport { purchaseGate } from '../purchases/purchaseGate';\nexport const x = [bulkGate, purchaseGate];\n")).toEqual([]);
+  });
+
   it('allows the layers downward: a handler importing a service, the CLI importing dispatch', async () => {
     expect(await layerErrors('src/main/handlers/layerFixture.ts', "import { getCatalogs } from '../catalog/catalogCache';\nexport const x = getCatalogs;\n")).toEqual([]);
     expect(await layerErrors('src/cli/layerFixture.ts', "import { dispatch } from '../main/dispatch';\nexport const x = dispatch;\n")).toEqual([]);

@@ -1,0 +1,30 @@
+/**
+ * What a bulk job asks of the team workspace: at confirm, whether it may run or waits for
+ * approval; while it runs, which items of a batch may leave (each is claimed first, so no other
+ * desktop buys it too); when it ends, its outcomes. Declared here, answered by
+ * `team/bulkApproval.ts`, plugged in by the composition root (app.ts): bulk never imports the team.
+ */
+import { serviceSlot } from '../serviceSlot';
+import type { ItemRow, JobRow, JobStore } from './jobStore';
+
+export interface TeamApproval {
+  /** 'none': no team applies; 'approved': go ahead (no typed total needed again). */
+  status: 'none' | 'unsent' | 'approved';
+  /** Sends an unsent job for approval; always throws `awaiting_approval` (nothing is bought). */
+  submit(figures: { totalKobo: number; items: number; walletKobo: number | null }): Promise<never>;
+}
+
+export interface BulkGate {
+  /** Where a job stands with the team. Throws while it waits or when it was rejected. */
+  approvalFor(store: JobStore, job: JobRow, current: { totalKobo: number; items: number }): Promise<TeamApproval>;
+  /** The runner's `beforeSend` (claims each item first), or undefined when no team applies. */
+  claimBeforeSend(store: JobStore, job: JobRow): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined;
+  /** Writes the job's outcomes to the team database (when it is a team job). */
+  reportOutcomes(store: JobStore, localJobId: string): Promise<void>;
+  /** Withdraws a job that was sent for approval. */
+  cancelSentForApproval(localJobId: string): Promise<void>;
+  isSentForApproval(localJobId: string): boolean;
+  teamJobIdOf(localJobId: string): string | null;
+}
+
+export const bulkGate = serviceSlot<BulkGate>('The team gate of bulk jobs');
