@@ -5,7 +5,7 @@
  * once per cell of 200,000-row files, so the common forms take a char-loop fast path.
  */
 import { excerpt } from '../../shared/excerpt';
-import type { Kobo } from '../../shared/money';
+import { parseNairaText, type Kobo } from '../../shared/money';
 import { normalizePhone, parseNetwork, type Network } from '../../shared/phone';
 import type { VendType } from '../../shared/wire';
 import type { CellValue } from './sheetTable';
@@ -157,7 +157,8 @@ function phoneFromText(text: string): PhoneFromCell {
 
 /**
  * An amount cell → kobo. Accepts numbers and text like `1000`, `1,000.50`, `₦1,000`,
- * `NGN 1,000.00`, `N500`, `500 naira`. Refuses zero, negatives, and more than 2 decimals.
+ * `NGN 1,000.00`, `N500`, `500 naira` (the grammar of `parseNairaText`). Refuses zero, negatives,
+ * and more than 2 decimals.
  */
 export function amountFromCell(cell: CellValue): AmountFromCell {
   if (cell === null || cell === undefined) return { ok: false, reason: 'Amount is empty' };
@@ -176,9 +177,14 @@ export function amountFromCell(cell: CellValue): AmountFromCell {
   return { ok: false, reason: `${excerpt(textFromCell(cell))} is not an amount (the cell holds a date or TRUE/FALSE)` };
 }
 
+/**
+ * A text amount, read by the one Naira grammar of the window and the CLI (`parseNairaText` in
+ * shared/money.ts): what a person may type, a cell may hold, and nothing else (`1,0,0` and
+ * `1 000` are refused with what to write instead). The reason names the cell's text.
+ */
 function amountFromText(raw: string): AmountFromCell {
   const n = raw.length;
-  // Fast path: plain digits.
+  // Fast path: plain digits (read the same by the grammar), most cells of a big file.
   let plain = n > 0 && n < 15;
   for (let i = 0; plain && i < n; i++) {
     const c = raw.charCodeAt(i);
@@ -190,54 +196,10 @@ function amountFromText(raw: string): AmountFromCell {
   }
   const text = raw.trim();
   if (text === '') return { ok: false, reason: 'Amount is empty' };
-  // Currency before the number: NGN, ₦, N (any case), optionally followed by '.' and spaces.
-  let from = 0;
-  const c0 = text.charCodeAt(0);
-  if (c0 === 0x20a6) from = 1;
-  else if (c0 === 78 || c0 === 110) from = (text.charCodeAt(1) | 32) === 103 && (text.charCodeAt(2) | 32) === 110 ? 3 : 1;
-  if (from > 0) {
-    if (text.charCodeAt(from) === 46) from++;
-    while (text.charCodeAt(from) === 32 || text.charCodeAt(from) === 160) from++;
-  }
-  let s = from > 0 ? text.slice(from) : text;
-  const cl = s.charCodeAt(s.length - 1);
-  if (cl < 48 || cl > 57) s = s.replace(/\s*(?:NGN|naira|₦)$/i, '');
-  const first = s.charCodeAt(0);
-  if (first === 45 || first === 40 || s.charCodeAt(s.length - 1) === 41) return { ok: false, reason: `Amount ${excerpt(text)} is negative; amounts must be more than zero` };
-  let whole = 0;
-  let frac = 0;
-  let fracDigits = 0;
-  let seenDot = false;
-  let digits = 0;
-  let thirdDecimal = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      digits++;
-      if (!seenDot) whole = whole * 10 + (c - 48);
-      else if (fracDigits < 2) {
-        frac = frac * 10 + (c - 48);
-        fracDigits++;
-      } else {
-        // A third digit after the point, even 0 (`100.000` may be a hundred thousand written the
-        // European way): refused below, as the shared parseNairaText refuses it.
-        thirdDecimal = true;
-      }
-    } else if (c === 46 && !seenDot) seenDot = true; // .
-    else if (c === 44 || c === 32 || c === 160 || c === 39 || c === 95) {
-      // , space, no-break space, ' and _ as thousands separators (not after the decimal point)
-      if (seenDot) return { ok: false, reason: `${excerpt(text)} is not an amount; write it like 1,000.50` };
-    } else {
-      return { ok: false, reason: `${excerpt(text)} is not an amount; write it in Naira like 1000, 1,000.50 or ₦1,000` };
-    }
-  }
-  if (digits === 0) return { ok: false, reason: `${excerpt(text)} is not an amount; write it in Naira like 1000, 1,000.50 or ₦1,000` };
-  if (thirdDecimal) return { ok: false, reason: `Amount ${excerpt(text)} has more than two decimal places; use Naira and kobo like 1,000.50` };
-  if (fracDigits === 1) frac *= 10;
-  const kobo = whole * 100 + frac;
-  if (!Number.isSafeInteger(kobo)) return { ok: false, reason: `Amount ${excerpt(text)} is too large` };
-  if (kobo === 0) return { ok: false, reason: `Amount ${excerpt(text)} must be more than zero` };
-  return { ok: true, kobo };
+  const read = parseNairaText(text, { allowZero: true });
+  if (!read.ok) return { ok: false, reason: `Amount ${excerpt(text)}: ${read.reason}` };
+  if (read.kobo === 0) return { ok: false, reason: `Amount ${excerpt(text)} must be more than zero` };
+  return read;
 }
 
 /** A network cell: `MTN`, `Airtel`, `glo`, `Globacom`, `9mobile`, `Etisalat`, `MTN NG`… */
