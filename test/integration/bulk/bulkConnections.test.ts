@@ -48,7 +48,7 @@ async function buy(name: string, count: number) {
 }
 
 describe('bulk jobs and their connection', () => {
-  it('a job made on one sandbox is not shown, opened, run or counted on another', { timeout: 90_000 }, async () => {
+  it('a job made on one sandbox is not shown, opened, run or counted on another', async () => {
     await t.call('bulk.settings.set', { capPerDayKobo: 500_00, outcomeWaitSeconds: 30 });
     const jobA = await buy('a.csv', 3);
     expect((await t.call('bulk.list', {})).map((j) => j.id)).toEqual([jobA.id]);

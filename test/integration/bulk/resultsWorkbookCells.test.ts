@@ -24,7 +24,7 @@ function rowsOf(sheet: ExcelJS.Worksheet | undefined): unknown[][] {
   return out;
 }
 
-it('results: invalid rows with their phone and name; Confirmed at and Finished at are dates', { timeout: 90_000 }, async () => {
+it('results: invalid rows with their phone and name; Confirmed at and Finished at are dates', async () => {
   const { t, dir } = env;
   const file = writeCsv(dir, 'staff.csv', [
     ['Name', 'Phone', 'Amount'],
@@ -61,7 +61,7 @@ it('results: invalid rows with their phone and name; Confirmed at and Finished a
   expect((finished as Date).toISOString().slice(0, 19)).toBe(lagosWallClock(done.finishedAt ?? '').toISOString().slice(0, 19));
 });
 
-it('a reconciliation workbook: Made at and the wallet readings are dates', { timeout: 90_000 }, async () => {
+it('a reconciliation workbook: Made at and the wallet readings are dates', async () => {
   const { t } = env;
   await t.call('sync.run', {});
   const vendor = await t.call('reconcile.sandboxExport', {});

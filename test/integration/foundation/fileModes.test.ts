@@ -95,7 +95,7 @@ describe('files and folders vendesk writes are its user\'s only, and uploads do 
     fs.writeFileSync(path.join(dataDir, 'uploads', LEFTOVER), 'Phone,Amount\n08031234567,500\n', { mode: 0o644 });
     expect(fs.statSync(path.join(dataDir, 'vendesk.db')).mode & 0o777).toBe(0o644);
     await start();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await stop();
@@ -170,5 +170,5 @@ describe('files and folders vendesk writes are its user\'s only, and uploads do 
     await start();
     expect(uploaded(left.uploadId)).toBe(false);
     expectPrivate(dataDir);
-  }, 60_000);
+  });
 });

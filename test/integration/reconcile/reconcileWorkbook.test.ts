@@ -283,5 +283,5 @@ describe('spend report', () => {
     const service = serviceSpend(await serviceLog(t), inRange);
     expect(JSON.parse(r.stdout)).toMatchObject({ purchases: service.purchases, faceValue: service.faceKobo / 100, walletCost: service.costKobo / 100 });
     expect(fs.existsSync(JSON.parse(r.stdout).workbook)).toBe(true);
-  }, 60_000);
+  });
 });

@@ -87,7 +87,7 @@ describe('paging at scale', () => {
     } finally {
       await sb.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('standalone', () => {
@@ -124,5 +124,5 @@ describe('standalone', () => {
       await sandbox.stop('SIGKILL');
       rmSync(tokenDir, { recursive: true, force: true });
     }
-  }, 40_000);
+  });
 });

@@ -128,7 +128,7 @@ describe('no member can stall the team', () => {
     expect(audit.rows).toEqual([]);
     // Free again, the same command approves.
     expect(await desks.bola.json(['approve', jobId])).toMatchObject({ state: 'approved', decidedBy: 'bola' });
-  }, 60_000);
+  });
 
   it('commits nothing of a call whose vendesk went away while it waited (Ctrl-C, a crash), even when the lock frees in time', async () => {
     const jobId = await waitingJob('ada');
@@ -152,7 +152,7 @@ describe('no member can stall the team', () => {
     await holder.query('COMMIT');
     const approvals = await cluster.superQuery('SELECT * FROM vendesk.approvals WHERE job_id = $1', [jobId]);
     expect(approvals.rows).toEqual([]);
-  }, 60_000);
+  });
 
   it('signs every team connection in with a lock timeout, a statement timeout, an idle-in-transaction limit, a check that its client is there and its own search path', async () => {
     const config = teamClientConfig(url('bola'), pw.bola);

@@ -39,7 +39,7 @@ beforeAll(async () => {
   await t.call('sync.run', {});
   summary = await t.call('dashboard.summary', {});
   log = await serviceLog(t);
-}, 60_000);
+});
 
 afterAll(async () => {
   await t?.close();

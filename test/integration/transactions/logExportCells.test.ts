@@ -19,7 +19,7 @@ beforeAll(async () => {
   ]);
   await t.sandboxControl.advanceClock(6);
   await t.call('sync.run', {});
-}, 60_000);
+});
 
 afterAll(async () => {
   await t?.close();

@@ -115,7 +115,7 @@ describe('log sync', () => {
     // written; it is cancelled then (a state, not a moment of the wall clock).
     await t.sandboxControl.setLatency(200);
     const run = sync.run({ signal: controller.signal });
-    await vi.waitFor(() => expect(sync.status().progress?.pages ?? 0).toBeGreaterThanOrEqual(1), { timeout: 30_000, interval: 10 });
+    await vi.waitFor(() => expect(sync.status().progress?.pages ?? 0).toBeGreaterThanOrEqual(1), { timeout: 120_000, interval: 10 });
     controller.abort();
     await expect(run).rejects.toMatchObject({ code: 'sync_cancelled' });
     await t.sandboxControl.setLatency(0);
