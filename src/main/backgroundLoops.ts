@@ -1,12 +1,13 @@
 /**
  * The app's background loops, started in one place — here, from `createApp`:
- * - the requery loop of pending purchases (`requery/pendingScheduler.ts`),
+ * - the requery loop of pending purchases (`pending/pendingScheduler.ts`),
  * - the follow-up of bulk jobs that are no longer sending (`bulk/followUpLoop.ts`),
- * - the automatic sync of the log mirror (`mirror/autoSync.ts`),
- * - writing job outcomes the team database missed while it was unreachable (`team/teamOutcomeRetry.ts`).
+ * - the automatic sync of the log mirror (`transactions/autoSync.ts`),
+ * - writing job outcomes the team database missed while it was unreachable (`team/teamOutcomeRetry.ts`),
+ * - listening to the team database, so another member's change shows at once (`team/teamChanges.ts`).
  *
  * An app the shell keeps open (desktop and browser: `createApp({ background: true })`) starts
- * all four at once. Any other app (a CLI command, a test) starts only the requery loop, and only
+ * all five at once. Any other app (a CLI command, a test) starts only the requery loop, and only
  * when a purchase first changes pending state (`data.changed` with topic `pending`), so what a
  * command buys is still chased while it runs and a command that buys nothing asks the service
  * nothing it was not told to. Each loop stops with the app.
@@ -16,6 +17,7 @@ import { ensureBulkFollowUp } from './bulk/followUpLoop';
 import { startAutoSync } from './transactions/autoSync';
 import { createPendingScheduler } from './pending/pendingScheduler';
 import { startTeamOutcomeRetry } from './team/teamOutcomeRetry';
+import { createTeamChanges } from './team/teamChanges';
 
 export function startBackgroundLoops(app: App, keptOpen: boolean): void {
   const startRequeryLoop = () => app.service(createPendingScheduler).start();
@@ -24,6 +26,7 @@ export function startBackgroundLoops(app: App, keptOpen: boolean): void {
     ensureBulkFollowUp(app);
     startAutoSync(app);
     startTeamOutcomeRetry(app);
+    app.service(createTeamChanges).start();
     return;
   }
   const off = app.events.on('data.changed', (p) => {

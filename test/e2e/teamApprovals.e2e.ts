@@ -18,6 +18,7 @@ import { formatNaira } from '../../src/shared/money';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../support/sandboxRecords';
 import { startTestApp, type TestApp } from '../support/testApp';
+import { createTeamChanges } from '../../src/main/team/teamChanges';
 import { expect, pageSettled, passTopUpSettlement, saveScreen, setTheme, test, watchLoads } from './support/fixtures';
 
 const TOKEN = 'team-window-org-7f31';
@@ -27,6 +28,7 @@ const SINGLE = '08031884031';
 // A single purchase's card is titled with what it buys.
 const SINGLE_TITLE = `MTN airtime for ${SINGLE}`;
 const OVERTIME = ['08031884041', '08031884042'];
+const LATE = ['08031884051', '08031884052'];
 
 let cluster: PostgresCluster;
 let sandbox: SandboxHandle;
@@ -106,6 +108,9 @@ test.describe.serial('team approvals in the window', () => {
     adaPassword = await cluster.createLogin('ada', ['vendesk_preparer']);
     const bolaPassword = await cluster.createLogin('bola', ['vendesk_approver']);
     await bola.call('team.join', { url: teamUrl('bola'), password: bolaPassword, desktopName: 'Finance lead PC' });
+    // As the desktop and browser shells do for an open window (backgroundLoops.ts): each listens to
+    // the team database, so another member's change shows without Refresh.
+    for (const t of [ada, bola]) t.app.service(createTeamChanges).start();
     adaPage = await windowOf(browser, ada);
     bolaPage = await windowOf(browser, bola);
   });
@@ -452,6 +457,23 @@ test.describe.serial('team approvals in the window', () => {
     await wb.xlsx.readFile(saved);
     expect(wb.getWorksheet('Audit trail')?.actualRowCount).toBe(audit.rows[0].n + 1);
     await saveScreen(page, 'approvals-audit.png', { fullPage: true });
+  });
+
+  test('an open Approvals page shows a job another member just sent, and the preparer’s open job its rejection, without Refresh', async () => {
+    await openPage(bolaPage, bola, 'approvals');
+    await expect(bolaPage.getByText(/job\(s\) · checked/)).toBeVisible();
+    await prepareInWindow(adaPage, csv('Late claims.csv', LATE, 100), '200.00', 2);
+    // Nobody pressed Refresh or reloaded bola's page: the team database told bola's desktop.
+    const late = card(bolaPage, 'Late claims.csv');
+    await expect(late.getByTestId('team-job-state')).toHaveText('Waiting for approval', { timeout: 30_000 });
+    await late.getByRole('button', { name: 'Reject…' }).click();
+    const dialog = bolaPage.getByRole('dialog', { name: 'Reject this job?' });
+    await dialog.getByLabel('Why is it rejected?').fill('Claims close on the 25th');
+    await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    // Ada's window still shows the job she sent; its state follows the decision by itself.
+    await expect(adaPage.getByTestId('team-draft-state')).toHaveText('Rejected', { timeout: 30_000 });
+    expect(await logFor(LATE)).toEqual([]);
   });
 
   for (const scheme of ['light', 'dark'] as const) {

@@ -5,7 +5,8 @@
  * and requery loop chases it afterwards. The job item only links to that purchase and mirrors
  * its state, so a purchase is settled in one place (answer, requery, log, Pending page).
  */
-import { PURCHASE_CHANGES, type VendTypeInput } from '../../shared/contract/purchases';
+import { PURCHASE_CHANGES } from '../../shared/contract/events';
+import type { VendTypeInput } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import type { App } from '../appContext';
 import type { ValidationResult } from '../imports';

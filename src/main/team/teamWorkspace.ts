@@ -31,6 +31,7 @@ import { migrateTeamSchema, notMemberError, teamSchemaVersion } from './teamMigr
 import { applyDatabaseLimits, teamSetupProblems } from './teamSetup';
 import path from 'node:path';
 import { callTeam } from './teamCall';
+import { createTeamChanges } from './teamChanges';
 
 const AUDIT_HEAD_KEY = 'team.auditHead';
 
@@ -234,6 +235,8 @@ export class TeamWorkspace {
     await this.closePool();
     saveTeamLink(this.app, { url: parsed.url, user: parsed.user, database: parsed.database, desktopName, joinedAt: new Date().toISOString() }, input.password);
     this.app.settings.delete(AUDIT_HEAD_KEY);
+    // An open window starts hearing of the team's changes now, not at the next check.
+    void this.app.service(createTeamChanges).check();
     return { ...(await this.status()), migrated, setupRole: false };
   }
 
@@ -241,6 +244,7 @@ export class TeamWorkspace {
     await this.closePool();
     forgetTeamLink(this.app);
     this.app.settings.delete(AUDIT_HEAD_KEY);
+    void this.app.service(createTeamChanges).check();
     return this.status();
   }
 

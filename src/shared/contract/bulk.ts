@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { op } from './define';
 import { fileRefSchema, type ExportedFile } from './files';
+import { PURCHASE_CHANGES } from './events';
 import { parseNairaText } from '../money';
 
 export type BulkKind = 'airtime' | 'data' | 'electricity' | 'cable';
@@ -259,10 +260,11 @@ export const bulkOperations = {
     z.object({ jobId, ...page, states: z.array(z.string()).optional() }),
     'Items of a job with their state, reference and reason',
   ).returns<{ total: number; items: BulkItemView[] }>(),
-  'bulk.setIncluded': op(z.object({ jobId, seqs, include: z.boolean() }), 'Keep or drop flagged rows of a draft job').returns<BulkPreview>(),
+  'bulk.setIncluded': op(z.object({ jobId, seqs, include: z.boolean() }), 'Keep or drop flagged rows of a draft job', { invalidates: ['jobs'] }).returns<BulkPreview>(),
   'bulk.setNetwork': op(
     z.object({ jobId, seqs, use: z.enum(['file', 'prefix']) }),
     "Buy airtime on the file's network or on the network of the number's prefix",
+    { invalidates: ['jobs'] },
   ).returns<BulkPreview>(),
   'bulk.confirm': op(
     z.object({
@@ -283,7 +285,7 @@ export const bulkOperations = {
     'Confirm a draft job and start buying',
     { invalidates: ['jobs'] },
   ).returns<BulkJobView>(),
-  'bulk.pause': op(z.object({ jobId }), 'Stop sending; items in flight finish').returns<BulkJobView>(),
+  'bulk.pause': op(z.object({ jobId }), 'Stop sending; items in flight finish', { invalidates: ['jobs'] }).returns<BulkJobView>(),
   'bulk.resume': op(
     z.object({ jobId, wait: z.boolean().default(false) }),
     'Continue a paused or interrupted job; uncertain items are settled from the log first',
@@ -293,6 +295,8 @@ export const bulkOperations = {
   'bulk.checkAgain': op(
     z.object({ jobId }),
     "Ask the service now about a job's accepted and pending items (its log, then requery) and learn the wallet cost of the items bought",
+    // What it learns settles items, and the purchases of vending rows with them.
+    { invalidates: [...PURCHASE_CHANGES, 'jobs'] },
   ).returns<BulkJobView>(),
   'bulk.status': op(z.object({ jobId }), 'Where a job stands').returns<BulkJobView>(),
   'bulk.list': op(z.object({ limit: z.number().int().min(1).max(500).default(50) }), 'Recent jobs of the connection in use, newest first').returns<BulkJobView[]>(),

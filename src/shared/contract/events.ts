@@ -24,6 +24,8 @@ export const DATA_TOPICS = [
   'mirror',
   'catalog',
   'jobs',
+  /** The team workspace's status and policy (Settings → Team, the policy line of Approvals). */
+  'team',
   'bulk.settings',
   'pending',
   'purchases',
@@ -36,6 +38,13 @@ export type DataTopic = (typeof DATA_TOPICS)[number];
 
 /** What a switch of connection changes: every view re-reads (`connection`), and these with it. */
 export const CONNECTION_SWITCH_TOPICS = ['connection', 'balance', 'mirror', 'catalog'] as const satisfies readonly DataTopic[];
+
+/**
+ * What buying anything changes (an electricity token, a cable bouquet, a top-up, a bulk row): the purchase (receipts, Pending
+ * page), the wallet, and the log entry mirrored by its reference (Dashboard, Transactions). A bulk
+ * job's purchases are background work and say the same through `app.invalidate`.
+ */
+export const PURCHASE_CHANGES = ['purchases', 'pending', 'balance', 'mirror'] as const satisfies readonly DataTopic[];
 
 /** How an event is declared: what it means; its payload type rides along (phantom, like an operation's output). */
 export interface EventDef<P> {

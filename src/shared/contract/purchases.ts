@@ -7,7 +7,7 @@ import type { ExpectedCharge } from '../spendText';
 import { z } from 'zod';
 import type { BulkItemState } from './bulk';
 import { op } from './define';
-import type { DataTopic } from './events';
+import { PURCHASE_CHANGES } from './events';
 
 export type PurchaseKind = 'electricity' | 'cable';
 export type VendTypeInput = 'PREPAID' | 'POSTPAID';
@@ -233,13 +233,6 @@ export const topUpRequestSchema = z.discriminatedUnion(
 );
 export type TopUpRequest = z.input<typeof topUpRequestSchema>;
 
-/**
- * What buying an electricity token or a cable bouquet changes: the purchase (receipts, Pending
- * page), the wallet, and the log entry mirrored by its reference (Dashboard, Transactions). A bulk
- * job's purchases are background work and say the same through `app.invalidate`.
- */
-export const PURCHASE_CHANGES = ['purchases', 'pending', 'balance', 'mirror'] as const satisfies readonly DataTopic[];
-
 export const purchasesOperations = {
   'purchases.electricityProviders': op(z.object({}), 'Electricity companies (discos) and their amount ranges, from the catalog').returns<ElectricityProviderView[]>(),
   'purchases.cableProviders': op(z.object({}), 'Cable TV providers and their bouquets, from the catalog').returns<CableProviderView[]>(),
@@ -280,6 +273,7 @@ export const purchasesOperations = {
   'purchases.buyTopUp': op(
     z.intersection(topUpRequestSchema, z.object({ repeat: z.boolean().default(false) })),
     "Buys airtime or a data plan for one number (as a one-item bulk job) and waits for the service's answer; refused when the same was bought in the last 24 hours unless `repeat`",
+    { invalidates: [...PURCHASE_CHANGES, 'jobs'] },
   ).returns<TopUpView>(),
   'purchases.topUp': op(z.object({ id: z.string().min(1) }), 'One single airtime or data purchase and its receipt').returns<TopUpView>(),
   'purchases.recentTopUps': op(

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { op } from './define';
 import type { ExportedFile } from './files';
 import { reversedDatesMessage } from './logs';
-import { PURCHASE_CHANGES, type PurchaseView, type TopUpView } from './purchases';
+import { PURCHASE_CHANGES } from './events';
+import type { PurchaseView, TopUpView } from './purchases';
 
 export type TeamRole = 'preparer' | 'approver' | 'admin';
 
@@ -208,8 +209,10 @@ export type ApprovalStateFilter = z.infer<typeof approvalStateFilter>;
 
 export const teamOperations = {
   'team.status': op(z.object({}), 'Whether this desktop is joined to a team database, as whom, with which roles').returns<TeamStatusView>(),
-  'team.join': op(teamJoinInputSchema, 'Joins this desktop to a team database (creating or migrating its schema where the role may)').returns<TeamJoinResult>(),
-  'team.leave': op(z.object({}), 'Forgets the team database on this desktop (the database keeps everything)').returns<TeamStatusView>(),
+  'team.join': op(teamJoinInputSchema, 'Joins this desktop to a team database (creating or migrating its schema where the role may)', {
+    invalidates: ['team', 'jobs'],
+  }).returns<TeamJoinResult>(),
+  'team.leave': op(z.object({}), 'Forgets the team database on this desktop (the database keeps everything)', { invalidates: ['team', 'jobs'] }).returns<TeamStatusView>(),
   'approvals.list': op(
     z.object({
       state: approvalStateFilter.default('waiting'),
@@ -223,6 +226,7 @@ export const teamOperations = {
       .object({ jobId: z.string().uuid('Not a team job id'), decision: z.enum(['approve', 'reject']), note: z.string().trim().max(500).default('') })
       .refine((d) => d.decision === 'approve' || d.note.length > 0, { message: 'Say why the job is rejected (a note)', path: ['note'] }),
     'Approves or rejects a team job prepared by someone else',
+    { invalidates: ['jobs'] },
   ).returns<TeamJobView>(),
   'approvals.rows': op(
     z.object({
@@ -240,10 +244,12 @@ export const teamOperations = {
       })
       .refine((p) => p.dualApprovalAboveKobo !== undefined || p.approvalValidMinutes !== undefined, { message: 'Give the dual-approval amount, the minutes an approval is valid, or both' }),
     'Sets the approval policy (admins only): the amount above which two approvers are needed, and for how many minutes an approval lets anything be sent (null: none)',
+    { invalidates: ['team'] },
   ).returns<TeamStatusView>(),
   'team.setThreshold': op(
     z.object({ thresholdKobo: z.number().int('Amounts are whole kobo').min(0, 'The threshold cannot be below ₦0').nullable() }),
     'Sets the amount above which a single LIVE purchase needs approval by another member (admins only; null: none needs it)',
+    { invalidates: ['team'] },
   ).returns<TeamStatusView>(),
   'purchases.resume': op(
     z.object({ teamJobId: z.string().uuid('Not a team job id') }),

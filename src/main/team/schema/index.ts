@@ -8,6 +8,7 @@ import { singlePurchasesAndAuditMigration } from './002_single_purchases_and_aud
 import { teamJobItemsMigration } from './003_team_job_items';
 import { approvalBindsItemsMigration } from './004_approval_binds_items';
 import { claimBindsRecipientMigration } from './005_claim_binds_recipient';
+import { changesNotifyMigration } from './006_changes_notify';
 
 export type { TeamMigration } from './teamMigration';
 
@@ -17,6 +18,7 @@ export const TEAM_MIGRATIONS: TeamMigration[] = [
   teamJobItemsMigration,
   approvalBindsItemsMigration,
   claimBindsRecipientMigration,
+  changesNotifyMigration,
   // (add one import and one entry per migration file, in number order)
 ];
 

@@ -30,19 +30,14 @@ function PolicyLine({ policy }: { policy: TeamStatusView }) {
   );
 }
 
-/** The jobs of one tab, newest first, refreshed every 20 seconds (another member may decide or prepare meanwhile). */
+/** The jobs of one tab, newest first, read again whenever the team database changes (another member decides or prepares: team/teamChanges.ts). */
 function JobsTab({ state, status }: { state: Exclude<Tab, 'audit'>; status: TeamStatusView }) {
   const jobs = useOperation('approvals.list', { state });
-  const reload = jobs.reload;
   const [loadedAt, setLoadedAt] = useState<string | null>(null);
   useDataChanged(['jobs'], () => void jobs.reload());
   useEffect(() => {
     if (jobs.data) setLoadedAt(new Date().toISOString());
   }, [jobs.data]);
-  useEffect(() => {
-    const timer = window.setInterval(() => void reload(), 20_000);
-    return () => window.clearInterval(timer);
-  }, [reload]);
   const list = jobs.data ?? [];
   return (
     <Stack gap="md">
@@ -72,7 +67,7 @@ function JobsTab({ state, status }: { state: Exclude<Tab, 'audit'>; status: Team
 export function ApprovalsPage() {
   const [tab, setTab] = useState<Tab>('waiting');
   const status = useOperation('team.status', {});
-  useDataChanged(['connection'], () => void status.reload());
+  useDataChanged(['connection', 'team'], () => void status.reload());
   const title = 'Approvals';
   const description = 'Jobs waiting for a second person’s approval, what was decided, and the team’s audit trail';
 

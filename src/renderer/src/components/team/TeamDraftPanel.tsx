@@ -1,11 +1,11 @@
 import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { BulkJobView } from '../../../../shared/contract/bulk';
 import type { TeamJobView } from '../../../../shared/contract/team';
 import { bridge } from '../../bridge';
 import { formatCount, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
-import { useOperation } from '../../hooks/useOperation';
+import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { KIND_LABEL, RECIPIENT_WORD } from '../bulk/bulkLabels';
 import { ErrorNotice } from '../ErrorNotice';
 import { TeamDecision, TeamJobSummary } from './TeamJobCard';
@@ -27,16 +27,13 @@ function DecidedAlert({ job, color, title, children }: { job: TeamJobView; color
 /**
  * A bulk job sent for the team's approval, on the desktop that prepared it: waiting (nothing is
  * bought; withdraw it if it is no longer wanted), approved (buy it now), or rejected (why, and
- * discard it). Checks the team database every 10 seconds while open.
+ * discard it). Re-read whenever the team database changes.
  */
 export function TeamDraftPanel({ job, onStarted, onClose }: { job: BulkJobView & { teamJobId: string }; onStarted: () => void; onClose: () => void }) {
   const team = useOperation('approvals.list', { state: 'all', jobIds: [job.teamJobId] });
-  const reload = team.reload;
   const { busy, error, run } = useAction();
-  useEffect(() => {
-    const timer = window.setInterval(() => void reload(), 10_000);
-    return () => window.clearInterval(timer);
-  }, [reload]);
+  // Another member's decision shows at once: the team database tells this desktop (team/teamChanges.ts).
+  useDataChanged(['jobs'], () => void team.reload());
   const teamJob = team.data?.[0];
 
   const buy = () =>
@@ -66,7 +63,7 @@ export function TeamDraftPanel({ job, onStarted, onClose }: { job: BulkJobView &
             <TeamDraftState team={teamJob} unreadable={team.error !== null} />
           </div>
         </Group>
-        <ErrorNotice error={team.error} onRetry={() => void reload()} title={teamErrorTitle(team.error?.code, 'The team database could not be read')} />
+        <ErrorNotice error={team.error} onRetry={() => void team.reload()} title={teamErrorTitle(team.error?.code, 'The team database could not be read')} />
         {teamJob?.state === 'awaiting_approval' && (
           <Alert color="violet" variant="light" title="Waiting for another member’s approval" data-testid="team-draft-todo">
             <Text size="sm">
@@ -101,7 +98,7 @@ export function TeamDraftPanel({ job, onStarted, onClose }: { job: BulkJobView &
               {teamJob.state === 'awaiting_approval' ? 'Withdraw and discard' : 'Discard this job'}
             </Button>
           )}
-          <Button variant="default" onClick={() => void reload()} loading={team.loading}>
+          <Button variant="default" onClick={() => void team.reload()} loading={team.loading}>
             Check now
           </Button>
           <Button variant="subtle" color="gray" onClick={onClose}>

@@ -203,7 +203,7 @@ function JoinedStatus({ status, onLeft }: { status: TeamStatusView; onLeft: () =
 /** Settings → Team: join a team database, see as whom and with which roles, leave. */
 export function TeamSettings() {
   const status = useOperation('team.status', {});
-  useDataChanged(['connection'], () => void status.reload());
+  useDataChanged(['connection', 'team'], () => void status.reload());
   const joined = status.data?.joined ?? false;
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="team-settings-title">

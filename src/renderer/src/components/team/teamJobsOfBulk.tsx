@@ -1,22 +1,17 @@
 /** The team side of bulk jobs on the jobs list: who prepared and approved them, and a job waiting for approval as its own state. */
 import { Badge, Stack, Text } from '@mantine/core';
-import { useEffect } from 'react';
 import type { BulkJobView } from '../../../../shared/contract/bulk';
 import type { TeamJobView } from '../../../../shared/contract/team';
 import { useDataChanged, useOperation } from '../../hooks/useOperation';
 import { TEAM_STATE_COLOR } from './teamLabels';
 
-/** The team jobs the listed bulk jobs were sent as, by team job id (read from the team database every 20 seconds). */
+/** The team jobs the listed bulk jobs were sent as, by team job id (read again whenever the team database changes). */
 export function useTeamJobsOf(jobs: BulkJobView[]): { byId: Map<string, TeamJobView>; linked: boolean; unreadable: boolean } {
   const ids = [...new Set(jobs.map((j) => j.teamJobId).filter((id): id is string => id !== null))].sort();
   const team = useOperation('approvals.list', { state: 'all', jobIds: ids }, { enabled: ids.length > 0 });
   const reload = team.reload;
+  // Re-read when the team database changes (another member's decision included: team/teamChanges.ts).
   useDataChanged(['jobs'], () => void (ids.length > 0 && reload()));
-  useEffect(() => {
-    if (ids.length === 0) return undefined;
-    const timer = window.setInterval(() => void reload(), 20_000);
-    return () => window.clearInterval(timer);
-  }, [reload, ids.length]);
   return { byId: new Map((team.data ?? []).map((t) => [t.id, t])), linked: ids.length > 0, unreadable: team.error !== null };
 }
 
