@@ -466,6 +466,8 @@ test.describe.serial('team approvals in the window', () => {
     // Nobody pressed Refresh or reloaded bola's page: the team database told bola's desktop.
     const late = card(bolaPage, 'Late claims.csv');
     await expect(late.getByTestId('team-job-state')).toHaveText('Waiting for approval', { timeout: 30_000 });
+    await pageSettled(bolaPage);
+    await saveScreen(bolaPage, 'approvals-live-update.png');
     await late.getByRole('button', { name: 'Reject…' }).click();
     const dialog = bolaPage.getByRole('dialog', { name: 'Reject this job?' });
     await dialog.getByLabel('Why is it rejected?').fill('Claims close on the 25th');
