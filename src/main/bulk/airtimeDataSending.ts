@@ -2,7 +2,7 @@
  * How an airtime or data job sends its items: in batches (one request carries up to the batch
  * size), each answer recorded right after it arrives; outcomes read from the service's log by
  * reference and requeried once due (`itemOutcomes.ts`); uncertain items settled from the log once
- * their safe delay has passed (`matchUncertainItem.ts`).
+ * their safe delay has passed (`api/logMatch.ts`).
  *
  * - 400/422/2xx refusals of a batch: the batch is all or nothing, so nothing was charged; its
  *   items are sent again one by one so each gets its own reason. "insufficient balance" pauses

@@ -14,7 +14,8 @@ import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
 import { logEntriesForPhone, logEntriesForReference, logEntriesSince } from '../api/logLookup';
-import { itemStateOfEntry, matchUncertainItem } from './matchUncertainItem';
+import { matchSentPurchase } from '../api/logMatch';
+import { itemStateOfEntry } from './jobStates';
 
 export type OutcomeClient = Pick<VendingClient, 'logEntries' | 'logPage' | 'requery'>;
 
@@ -126,7 +127,7 @@ async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, i
 }
 
 /**
- * Settles an uncertain airtime or data item from the log: the entry `matchUncertainItem` finds
+ * Settles an uncertain airtime or data item from the log: the entry `matchSentPurchase` (api/logMatch.ts) finds
  * settles it as the log says. When the log was read completely and holds no unowned entry of that
  * phone and amount from 30 minutes before it was sent on, it was not bought: `whenAbsent` says
  * whether it is sent again (queued) or, for a cancelled job, recorded as not bought. After
@@ -150,7 +151,7 @@ export async function settleUncertainItem(
     store.transition(job.id, [item.seq], 'uncertain', { reason: `Could not be checked against the service log yet (${message}); vendesk tries again.` }, ['uncertain']);
     return null;
   }
-  const match = matchUncertainItem(item, job.kind, entries, (reference) => store.isReferenceClaimed(reference));
+  const match = matchSentPurchase(item, job.kind, entries, (reference) => store.isReferenceClaimed(reference));
   if (match.byReference) {
     const state = itemStateOfEntry(match.byReference);
     return store.claimFromLog(job.id, item.seq, match.byReference.transactionId, state, 'log: reference', match.byReference.costKobo) ? state : null;

@@ -13,7 +13,7 @@
  *   together, nor sent while another item of the job with that phone and amount is accepted but
  *   not final (the service answers 429 to that; see "held").
  * - An `uncertain` item is settled before it could be sent again: from the log
- *   (`matchUncertainItem.ts`) or by its purchase. It is sent again only when, at least
+ *   (`api/logMatch.ts`) or by its purchase. It is sent again only when, at least
  *   `uncertainSafeDelaySeconds` after it was sent, the log was read completely and shows no
  *   unowned entry of that phone and amount from 30 minutes before it was sent on; after 5
  *   attempts, or when an unowned entry lies beyond the window, it is left for the user.

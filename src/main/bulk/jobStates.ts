@@ -10,6 +10,7 @@
  * (a duplicate the user dropped). `cancelled`: never sent because the job was cancelled, or the
  * user settled an uncertain item as "not bought".
  */
+import type { ParsedLogEntry } from '../api/parseLogEntry';
 import { BULK_ITEM_STATES, BULK_JOB_STATES, type BulkItemState, type BulkJobState, type BulkKind } from '../../shared/contract/bulk';
 
 export type ItemState = BulkItemState;
@@ -107,4 +108,9 @@ export function settledMessage(state: 'completed' | 'cancelled', c: ItemCounts):
  */
 export function nothingLeftToSend(c: ItemCounts): boolean {
   return c.queued + c.held + c.sending + c.uncertain === 0;
+}
+
+/** The item state a log entry's status means: SUCCESS and FAILED are final; anything else is accepted, not final yet. */
+export function itemStateOfEntry(entry: Pick<ParsedLogEntry, 'status'>): ItemState {
+  return entry.status === 'SUCCESS' ? 'success' : entry.status === 'FAILED' ? 'failed' : 'accepted';
 }

@@ -1,17 +1,20 @@
 /**
  * Settling an `uncertain` purchase (sent, no usable answer) from the service's transaction log,
- * never by sending it again. The log is searched by the customer's phone number and the type;
- * an entry matches when its amount is the purchase's, its description names the meter or
- * smartcard, and no other local purchase already owns its transaction id. Among matches the one
- * closest in time to the send wins.
+ * never by sending it again. The log is searched by the customer's phone number and the type, and
+ * the entry is chosen by the one rule of bulk rows too (`api/logMatch.ts`): its reference, else the
+ * earliest entry of the same amount whose description names the meter or smartcard, that no other
+ * local purchase owns, made from 30 minutes before to 15 minutes after the send. One of the kind
+ * made later than that is neither taken nor ruled out: the purchase stays uncertain and the
+ * Pending page asks the user.
  *
  * What the log says decides the state: PENDING → `pending` (the requery loop takes over);
  * SUCCESS → `success`, except a prepaid electricity purchase, which becomes `pending` so the
  * requery fetches its token (the log has none); FAILED → `failed` (refunded, checked). Not in the
  * log: stays `uncertain`, the loop looks again, and a person can resolve it on the Pending page.
  */
-import { wireTextToKobo } from '../../shared/money';
 import type { LogEntry } from '../../shared/wire';
+import { matchSentPurchase } from '../api/logMatch';
+import { parseLogEntry } from '../api/parseLogEntry';
 import type { VendingClient } from '../api/vendingClient';
 import type { App, Session } from '../appContext';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
@@ -59,23 +62,28 @@ export async function settleFromLog(app: App, id: string, session: Session = app
   const clock = app.service(createServiceClock);
   const sentMs = row.sent_ms ?? Date.parse(row.created_at);
   const claimed = claimedReferences(app, row);
-  const entries = (await candidates(session.client, row, sentMs)).filter(
-    (e) =>
-      e.phone_number === row.phone &&
-      wireTextToKobo(e.amount) === row.amount_kobo &&
-      e.description.includes(row.account) &&
-      !claimed.has(e.transaction_id),
+  const wire = await candidates(session.client, row, sentMs);
+  const byReference = new Map(wire.map((e) => [e.transaction_id, e]));
+  const match = matchSentPurchase(
+    { phone: row.phone, amount_kobo: row.amount_kobo, product_code: '', account: row.account, reference: row.reference, sent_ms: sentMs },
+    row.kind,
+    wire.map(parseLogEntry),
+    (reference) => claimed.has(reference),
   );
+  const found = match.byReference ?? match.candidates[0] ?? null;
   const at = new Date().toISOString();
-  if (entries.length === 0) {
+  if (!found) {
+    const later = match.beyondWindow;
     return updatePurchase(app, id, {
       state: 'uncertain',
       last_requery_at: at,
-      last_requery_note: 'Not in the transaction log yet; vendesk looks again shortly.',
+      last_requery_note: later
+        ? `The transaction log has ${later.transactionId} for the same ${row.kind === 'electricity' ? 'meter' : 'smartcard'} and amount, made later than vendesk can tie to this purchase: check it, then settle the purchase here by hand.`
+        : 'Not in the transaction log yet; vendesk looks again shortly.',
       next_requery_ms: clock.now() + 60_000,
     });
   }
-  const closest = entries.reduce((best, e) => (Math.abs(Date.parse(e.created_at) - sentMs) < Math.abs(Date.parse(best.created_at) - sentMs) ? e : best));
+  const closest = byReference.get(found.transactionId)!;
   mirrorWireEntries(app, session, [closest]);
   const createdMs = Date.parse(closest.created_at);
   const purchasedMs = Number.isNaN(createdMs) ? sentMs : createdMs;

@@ -19,7 +19,8 @@ import type { ParsedLogEntry } from '../api/parseLogEntry';
 import { logEntriesFrom } from '../api/logLookup';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { isVendingKind } from '../bulk/jobStates';
-import { MATCH_BEFORE_MS, itemStateOfEntry, matchUncertainItem } from '../bulk/matchUncertainItem';
+import { MATCH_BEFORE_MS, matchSentPurchase } from '../api/logMatch';
+import { itemStateOfEntry } from '../bulk/jobStates';
 
 export interface OtherClaim {
   desktopId: string;
@@ -119,7 +120,7 @@ export function sentElsewhereSettler(app: App, store: JobStore, job: JobRow, oth
       met.add(item.seq);
       const current = store.item(job.id, item.seq);
       if (!current || current.state !== 'uncertain') continue;
-      const match = matchUncertainItem(current, job.kind, log.byPhone.get(current.phone) ?? [], (reference) => store.isReferenceClaimed(reference));
+      const match = matchSentPurchase(current, job.kind, log.byPhone.get(current.phone) ?? [], (reference) => store.isReferenceClaimed(reference));
       let settled = false;
       for (const entry of match.byReference ? [match.byReference] : match.candidates) {
         if (store.claimFromLog(job.id, item.seq, entry.transactionId, itemStateOfEntry(entry), 'log: sent by another team desktop', entry.costKobo)) {
