@@ -64,4 +64,15 @@ test('the dashboard shows face value and wallet cost, and the spend report is on
   expect(summary?.getCell('D4').value).toBe(successful.faceKobo / 100);
   expect(summary?.getCell('E4').value).toBe(successful.costKobo / 100);
   expect(summary?.getCell('D4').numFmt).toContain('₦');
+
+  // The days the report proposes are the service's, not this computer's: once the service's clock
+  // is in another month (and vendesk has heard from it), "this month" is that month.
+  await page.getByRole('dialog').getByRole('button', { name: 'Close', exact: true }).last().click();
+  await vendesk.sandboxControl.advanceClock(40 * 86_400);
+  await vendesk.call('account.balance', {});
+  const later = lagosDay((await vendesk.sandboxControl.clock()).now);
+  expect(later.slice(0, 7)).not.toBe(today.slice(0, 7));
+  await page.getByRole('button', { name: 'Spend report…' }).click();
+  await expect(page.getByTestId('spend-report-from')).toHaveValue(dayFirstText(`${later.slice(0, 8)}01`));
+  await expect(page.getByTestId('spend-report-to')).toHaveValue(dayFirstText(later));
 });

@@ -7,6 +7,8 @@ import type { App } from '../appContext';
 import { checkServiceAddress } from '../../shared/serviceAddress';
 import { auditProfileChange } from '../team/teamAuditHooks';
 import { APP_VERSION } from '../version';
+import { createServiceClock } from '../api/serviceClock';
+import { lagosToday } from '../../shared/localDates';
 import type { HandlersOf } from './handlerTypes';
 
 function profileViews(app: App): ProfileView[] {
@@ -32,6 +34,7 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
     dataDir: app.dataDir,
     connection: { ...app.connection },
     tokenRefusal: app.tokens.refusal?.() ?? null,
+    today: lagosToday(app.service(createServiceClock).now()),
   }),
 
   'account.balance': async (_input, app) => {

@@ -18,6 +18,11 @@ export interface AppInfo {
   connection: ConnectionInfo;
   /** Why a live token cannot be saved on this computer (the desktop app without a keyring); null when it can. */
   tokenRefusal: AppErrorShape | null;
+  /**
+   * Today as a Lagos day (YYYY-MM-DD) on the service's clock, as the connection in use last told it
+   * (the day the Dashboard's "today" and the log's times are on), for the days a form proposes.
+   */
+  today: string;
 }
 
 export interface BalanceView {

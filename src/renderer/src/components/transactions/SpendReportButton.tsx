@@ -1,13 +1,14 @@
 /**
  * "Spend report…": the spend workbook of `vendesk report spend` from the window. Asks for the days
- * (the Transactions filter's, else this month), writes the workbook and its chart, downloads (or,
+ * (the Transactions filter's, else this month: Lagos days on the service's clock, as the Dashboard's
+ * today, not this computer's), writes the workbook and its chart, downloads (or,
  * in the desktop app, shows) the workbook, and says where it went with both totals.
  */
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { OperationOutput } from '../../../../shared/contract';
 import { faceAndCostText, purchasesText, refundedText } from '../../../../shared/spendText';
-import { lagosToday, monthStartDay } from '../../../../shared/localDates';
+import { monthStartDay } from '../../../../shared/localDates';
 import { bridge } from '../../bridge';
 import { formatDay, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
@@ -15,9 +16,6 @@ import { ErrorNotice } from '../ErrorNotice';
 import { DateField } from '../DateField';
 
 type SpendReportWritten = OperationOutput<'reports.spend'>;
-
-const todayLagos = () => lagosToday();
-const monthStartLagos = () => monthStartDay(todayLagos());
 
 export function SpendReportButton({ from, to }: { from?: string; to?: string }) {
   const [opened, setOpened] = useState(false);
@@ -27,10 +25,17 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
   const badRange = Boolean(range.from && range.to && range.from > range.to);
 
   const open = () => {
-    setRange({ from: from ?? monthStartLagos(), to: to ?? todayLagos() });
+    setRange({ from: from ?? '', to: to ?? '' });
     setWritten(null);
     setError(null);
     setOpened(true);
+    // Days the filter did not give: this month up to today, on the service's clock.
+    if (!from || !to) {
+      void run(async () => {
+        const { today } = await bridge.call('app.info', {});
+        setRange((r) => ({ from: r.from || monthStartDay(today), to: r.to || today }));
+      });
+    }
   };
   const write = () =>
     void run(async () => {
