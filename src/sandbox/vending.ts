@@ -39,6 +39,7 @@ import {
   REQUERY_EARLIEST_MS,
   accountOutcome,
   isPostpaidMeter,
+  meterMinimumNaira,
   phoneFails,
 } from './testNumbers';
 
@@ -286,7 +287,7 @@ export function validateMeter(ctx: Ctx): Reply {
   const data: MeterValidation = {
     name: customerName(body.meter),
     address: customerAddress(body.meter, city),
-    minAmount: disco.minAmount,
+    minAmount: meterMinimumNaira(body.meter, disco.minAmount),
     outstanding: body.vendType === 'POSTPAID' ? outstandingNaira(body.meter) : 0,
   };
   return ok(ctx.ref, data, SUCCESS_MESSAGE);
@@ -338,6 +339,8 @@ export function purchaseElectricity(ctx: Ctx): Reply {
   if (amount < disco.minAmount * 100 || amount > disco.maxAmount * 100) {
     throw new HttpError(400, `amount out of range for ${disco.productCode}: ${disco.minAmount} to ${disco.maxAmount} Naira, got ${body.amount}`);
   }
+  const meterMinimum = meterMinimumNaira(body.meter, disco.minAmount);
+  if (amount < meterMinimum * 100) throw new HttpError(400, `amount below the minimum of meter ${body.meter}: at least ${meterMinimum} Naira, got ${body.amount}`);
   const phone = phoneOrThrow(body.phone, 'phone: ');
   if (inProgress(ctx, 'ELECTRICITY', body.meter, amount)) {
     throw new HttpError(429, `transaction in progress for this meter and amount, please wait (meter ${body.meter}, ${koboToWireText(amount)})`);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { startTestSandbox } from '../../support/testSandbox';
 import { refusal } from '../../support/refusal';
+import { sandboxLog } from '../../support/sandboxRecords';
 import { startDroppingProxy, type DroppingProxy } from './droppingProxy';
 import { PHONE, account, cli, pauseLoop, serviceLogEntry, startPurchaseTestApp, walletKobo } from './purchaseHelpers';
 
@@ -70,6 +71,17 @@ describe('electricity and cable purchases', () => {
     const unknown = await refusal(t.call('purchases.buyElectricity', { disco: 'ikedc', meter: account('1234'), vendType: 'PREPAID', amountKobo: 500_000, phone: PHONE }));
     expect(unknown.code).toBe('unknown_disco');
     expect(unknown.hint).toContain('IKEDC');
+    // A meter whose own minimum is above its disco's (the sandbox's meters ending 3333 take ₦5,000):
+    // refused before anything is sent, saying the meter's minimum; the service's wallet and log are untouched.
+    const meter = account('3333');
+    const before = await walletKobo(t);
+    const below = await refusal(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 200_000, phone: PHONE }));
+    expect(below.code).toBe('amount_below_meter_minimum');
+    expect(below.message).toBe(`Meter ${meter} accepts at least ₦5,000.00; ₦2,000.00 is less.`);
+    expect(below.hint).toBe('Enter ₦5,000.00 or more.');
+    expect(await walletKobo(t)).toBe(before);
+    expect((await sandboxLog(t)).filter((e) => e.description.includes(meter))).toEqual([]);
+    expect((await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 500_000, phone: PHONE })).state).toBe('success');
   });
 
   it("shows a provider decline with the provider's reason and confirms the refund from the service's log of that purchase", async () => {
