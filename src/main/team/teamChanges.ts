@@ -28,7 +28,7 @@ export const LINK_CHECK_MS = 30_000;
  * Notifications within this long make one re-read: a running job claims and settles item after
  * item, and the windows need not re-read for each.
  */
-const COALESCE_MS = 300;
+const COALESCE_MS = 1_000;
 
 export interface TeamChanges {
   /** Starts listening (and checking the link), for an app the shell keeps open. */
