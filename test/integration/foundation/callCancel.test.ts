@@ -15,6 +15,7 @@ import { handleContractCalls, type CallerEvent } from '../../../src/main/shell/i
 import { startWebShell, type WebShell } from '../../../src/main/web/webShell';
 import { farServicePerTest, type FarService } from '../../support/farService';
 import { allLogEntries } from '../../support/serviceLogEntries';
+import { until } from '../../support/until';
 
 const far = farServicePerTest();
 const shells: WebShell[] = [];
@@ -50,11 +51,6 @@ async function expectNoMoreRequests(f: FarService): Promise<number> {
   await new Promise((r) => setTimeout(r, 800));
   expect(logRequests(f)).toBe(askedAtStop);
   return askedAtStop;
-}
-
-async function until(reached: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000 && !reached(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!reached()) throw new Error(`timed out waiting for ${what}`);
 }
 
 /** The mirror against the service's own log: every transaction id once, none missing, none extra. */

@@ -13,6 +13,7 @@ import { createTeamChanges, TEAM_CHANGES_CHANNEL } from '../../../src/main/team/
 import { joinDesk, prepareRaw } from '../../support/teamJobs';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { startTestApp, type TestApp } from '../../support/testApp';
+import { until } from '../../support/until';
 
 let cluster: PostgresCluster;
 let admin: TestApp;
@@ -28,15 +29,6 @@ function heard(t: TestApp): { reasons: string[]; topics: DataTopic[][] } {
     seen.topics.push(p.topics);
   });
   return seen;
-}
-
-/** Polls until `ok()` holds (a state, not a time: the deadline only ends a hang). */
-async function until(ok: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`Still waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const url = (user: string) => `postgres://${user}@127.0.0.1:${cluster.port}/postgres`;
