@@ -36,22 +36,43 @@ class Packed {
   len = 0;
   starts = new Int32Array(1024);
 
+  /**
+   * Appends `text` lower-cased. ASCII (phone numbers, the service's ids) is lowered in place as it
+   * is counted, with no lower-cased copy of the string; other text goes through toLowerCase, as a
+   * search's term does.
+   */
   append(index: number, text: string): void {
-    const need = this.len + Buffer.byteLength(text) + 1;
+    this.reserve(text.length * 3 + 1);
+    if (index >= this.starts.length) {
+      this.starts = grownColumn(this.starts, this.starts.length * 2);
+    }
+    this.starts[index] = this.len;
+    let end = this.len + this.buf.write(text, this.len, 'utf8');
+    const ascii = end - this.len === text.length;
+    if (!ascii) {
+      const lower = text.toLowerCase();
+      this.reserve(lower.length * 3 + 1);
+      end = this.len + this.buf.write(lower, this.len, 'utf8');
+    }
+    const buf = this.buf;
+    const freq = this.freq;
+    for (let i = this.len; i < end; i++) {
+      let b = buf[i];
+      if (ascii && b >= 0x41 && b <= 0x5a) buf[i] = b += 0x20;
+      freq[b]++;
+    }
+    this.len = end;
+    buf[this.len++] = SEPARATOR;
+  }
+
+  /** Room for `bytes` more bytes. */
+  private reserve(bytes: number): void {
+    const need = this.len + bytes;
     if (need > this.buf.length) {
       const next = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
       this.buf.copy(next, 0, 0, this.len);
       this.buf = next;
     }
-    if (index >= this.starts.length) {
-      this.starts = grownColumn(this.starts, this.starts.length * 2);
-    }
-    this.starts[index] = this.len;
-    const end = this.len + this.buf.write(text, this.len, 'utf8');
-    const freq = this.freq;
-    for (let i = this.len; i < end; i++) freq[this.buf[i]]++;
-    this.len = end;
-    this.buf[this.len++] = SEPARATOR;
   }
 
   /** How often each byte occurs: a search anchors on the needle's rarest byte. */
@@ -107,8 +128,8 @@ class ProfileIndex {
       this.rowids = grownColumn(this.rowids, this.rowids.length * 2);
     }
     this.rowids[k] = rowid;
-    this.phones.append(k, phone.toLowerCase());
-    this.transactions.append(k, transactionId.toLowerCase());
+    this.phones.append(k, phone);
+    this.transactions.append(k, transactionId);
     this.count = k + 1;
   }
 }
