@@ -37,32 +37,41 @@ class Packed {
   starts = new Int32Array(1024);
 
   /**
-   * Appends `text` lower-cased. ASCII (phone numbers, the service's ids) is lowered in place as it
-   * is counted, with no lower-cased copy of the string; other text goes through toLowerCase, as a
-   * search's term does.
+   * Appends `text` lower-cased. ASCII (phone numbers, the service's ids) is copied and lowered
+   * code by code here, counted as it goes: no lower-cased copy of the string and no call into
+   * Buffer.write per record (that call was most of what a million appends cost). Other text is
+   * written through toLowerCase, as a search's term is lowered.
    */
   append(index: number, text: string): void {
     this.reserve(text.length * 3 + 1);
     if (index >= this.starts.length) {
       this.starts = grownColumn(this.starts, this.starts.length * 2);
     }
-    this.starts[index] = this.len;
-    let end = this.len + this.buf.write(text, this.len, 'utf8');
-    const ascii = end - this.len === text.length;
-    if (!ascii) {
-      const lower = text.toLowerCase();
-      this.reserve(lower.length * 3 + 1);
-      end = this.len + this.buf.write(lower, this.len, 'utf8');
-    }
     const buf = this.buf;
     const freq = this.freq;
-    for (let i = this.len; i < end; i++) {
-      let b = buf[i];
-      if (ascii && b >= 0x41 && b <= 0x5a) buf[i] = b += 0x20;
-      freq[b]++;
+    const start = this.len;
+    this.starts[index] = start;
+    let end = start;
+    for (let i = 0; i < text.length; i++) {
+      let c = text.charCodeAt(i);
+      if (c >= 0x80) {
+        end = -1;
+        break;
+      }
+      if (c >= 0x41 && c <= 0x5a) c += 0x20;
+      buf[end++] = c;
+      freq[c]++;
+    }
+    if (end < 0) {
+      // Not ASCII: undo the counts of the part copied, then write the lower-cased text.
+      for (let i = 0; i < text.length && text.charCodeAt(i) < 0x80; i++) freq[buf[start + i]]--;
+      const lower = text.toLowerCase();
+      this.reserve(lower.length * 3 + 1);
+      end = start + this.buf.write(lower, start, 'utf8');
+      for (let i = start; i < end; i++) freq[this.buf[i]]++;
     }
     this.len = end;
-    buf[this.len++] = SEPARATOR;
+    this.buf[this.len++] = SEPARATOR;
   }
 
   /** Room for `bytes` more bytes. */
