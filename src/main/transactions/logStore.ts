@@ -4,18 +4,20 @@
  * differs); a status that moved (PENDING → SUCCESS/FAILED) or a corrected field is updated in
  * place.
  *
- * Speed (a first sync writes 1,000,000 rows): one query per batch finds which ids are already
- * mirrored, rows go in through multi-row INSERT statements (ROWS_PER_STATEMENT rows each, compiled
- * once per connection), and the search index (logSearchIndex.ts) gets the new rows appended in
- * process; nothing else than the table, its three indexes and the few filter choices of the new
- * rows (logFacets.ts) is written.
+ * Speed (a first sync writes 1,000,000 rows): rows go in through multi-row INSERT statements
+ * (ROWS_PER_STATEMENT rows each, compiled once per connection, their parameters one reused array),
+ * which rows were new is read from MAX(rowid) after the write (no query before it), and the search
+ * index (logSearchIndex.ts) gets the new rows appended in process; nothing else than the table,
+ * its three indexes and the few filter choices of the new rows (logFacets.ts) is written.
  *
  * A first sync into an empty mirror (a million entries) goes faster still without the two big
  * secondary indexes: `beginBulkLoad` drops them while the table is empty, and `endBulkLoad` builds
  * each in one sort at the end (a few seconds for a million rows) instead of a million inserts at
  * random places of the amount index, each commit rewriting the pages they touched. The unique
  * key (profile, id) stays, so exactly-once is the same. Whatever ends the run (done, cancelled,
- * failed) builds them; after a crash, `ensureLogIndexes` at the next run does.
+ * failed) builds them; after a crash, `ensureLogIndexes` at the next run does. Its batches commit
+ * with synchronous = NORMAL (`bulkLoadTransaction` says why that loses nothing a resume does not
+ * read again).
  */
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Statement } from 'better-sqlite3';
