@@ -114,7 +114,7 @@ function lastOfEachId(entries: readonly ParsedLogEntry[]): readonly ParsedLogEnt
   return entries.filter((e, i) => seen.get(e.id) === i);
 }
 
-/** Parameters of one full multi-row statement, reused (one array per connection's batch at a time). */
+/** Parameters of one multi-row statement and of one row, reused: an upsert runs to its end before another can start. */
 const manyParams: Param[] = new Array<Param>(ROWS_PER_STATEMENT * COLUMNS.length);
 const oneParams: Param[] = new Array<Param>(COLUMNS.length);
 
@@ -124,10 +124,11 @@ const oneParams: Param[] = new Array<Param>(COLUMNS.length);
  * entries identical to the mirror are neither.
  *
  * Which rows were new is read from the rowids after the write, not asked before it: new rows take
- * rowids above the table's highest (no AUTOINCREMENT; the caller's transaction holds the write
- * lock), so `MAX(rowid)` after minus before is the count of new rows, and when that is the whole
- * batch (a first sync, nearly every page of any sync) they are the batch's rows in order.
- * Otherwise the few new rows are read back by rowid.
+ * rowids above the table's highest (no AUTOINCREMENT; no other writer comes in between inside the
+ * caller's transaction: in WAL mode a write after a read another connection has overtaken fails),
+ * so `MAX(rowid)` after minus before is the count of new rows, and when that is the whole batch
+ * (a first sync, any batch of only new entries) they are the batch's rows in order. Otherwise the
+ * few new rows are read back by rowid.
  */
 export function upsertLogEntries(db: Db, profileId: string, entries: readonly ParsedLogEntry[], syncedAt: string): UpsertCounts {
   if (entries.length === 0) return { inserted: 0, updated: 0 };
