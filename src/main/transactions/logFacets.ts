@@ -25,11 +25,11 @@ export function recordLogFacets(db: Db, profileId: string, rows: Iterable<FacetS
     insert = db.prepare<string[]>('INSERT OR IGNORE INTO log_facets (profile_id, type, network, status) VALUES (?, ?, ?, ?)');
     inserts.set(db, insert);
   }
-  const seen = new Set<string>();
+  // A batch holds a few dozen combinations at most: compared in a short list, no key made per row.
+  const seen: FacetSource[] = [];
   for (const r of rows) {
-    const key = `${r.type}\u0000${r.network}\u0000${r.status}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (seen.some((s) => s.type === r.type && s.network === r.network && s.status === r.status)) continue;
+    seen.push(r);
     insert.run(profileId, r.type, r.network, r.status);
   }
 }

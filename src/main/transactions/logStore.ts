@@ -4,24 +4,26 @@
  * differs); a status that moved (PENDING → SUCCESS/FAILED) or a corrected field is updated in
  * place.
  *
- * Speed (a first sync writes 1,000,000 rows): one query per batch finds which ids are already
- * mirrored, rows go in through multi-row INSERT statements (ROWS_PER_STATEMENT rows each, compiled
- * once per connection), and the search index (logSearchIndex.ts) gets the new rows appended in
- * process; nothing else than the table, its three indexes and the few filter choices of the new
- * rows (logFacets.ts) is written.
+ * Speed (a first sync writes 1,000,000 rows): rows go in through multi-row INSERT statements
+ * (ROWS_PER_STATEMENT rows each, compiled once per connection, their parameters one reused array),
+ * which rows were new is read from MAX(rowid) after the write (no query before it), and the search
+ * index (logSearchIndex.ts) gets the new rows appended in process; nothing else than the table,
+ * its three indexes and the few filter choices of the new rows (logFacets.ts) is written.
  *
  * A first sync into an empty mirror (a million entries) goes faster still without the two big
  * secondary indexes: `beginBulkLoad` drops them while the table is empty, and `endBulkLoad` builds
  * each in one sort at the end (a few seconds for a million rows) instead of a million inserts at
  * random places of the amount index, each commit rewriting the pages they touched. The unique
  * key (profile, id) stays, so exactly-once is the same. Whatever ends the run (done, cancelled,
- * failed) builds them; after a crash, `ensureLogIndexes` at the next run does.
+ * failed) builds them; after a crash, `ensureLogIndexes` at the next run does. Its batches commit
+ * with synchronous = NORMAL (`bulkLoadTransaction` says why that loses nothing a resume does not
+ * read again).
  */
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/database';
 import { recordLogFacets } from './logFacets';
-import { forgetSearchIndex, maxRowid, searchIndexForWrite } from './logSearchIndex';
+import { forgetSearchIndex, searchIndexForWrite } from './logSearchIndex';
 import { LOG_ENTRY_INDEXES } from '../store/logEntryIndexes';
 
 export interface UpsertCounts {
@@ -48,9 +50,10 @@ function upsertSql(rows: number): string {
 type Param = string | number;
 
 interface Statements {
-  many: Statement<Param[]>;
-  one: Statement<Param[]>;
-  known: Statement<Param[]>;
+  many: Statement<Param[][]>;
+  one: Statement<Param[][]>;
+  top: Statement<[]>;
+  since: Statement<[number, string]>;
 }
 
 const cache = new WeakMap<Db, Statements>();
@@ -59,66 +62,111 @@ function statements(db: Db): Statements {
   let s = cache.get(db);
   if (!s) {
     s = {
-      many: db.prepare<Param[]>(upsertSql(ROWS_PER_STATEMENT)),
-      one: db.prepare<Param[]>(upsertSql(1)),
-      known: db.prepare<Param[]>('SELECT id FROM log_entries WHERE profile_id = ? AND id IN (SELECT value FROM json_each(?))').pluck(),
+      many: db.prepare<Param[][]>(upsertSql(ROWS_PER_STATEMENT)),
+      one: db.prepare<Param[][]>(upsertSql(1)),
+      top: db.prepare<[]>('SELECT COALESCE(MAX(rowid), 0) FROM log_entries').pluck(),
+      since: db.prepare<[number, string]>('SELECT rowid, phone_number, transaction_id, type, network, status FROM log_entries WHERE rowid > ? AND profile_id = ? ORDER BY rowid'),
     };
     cache.set(db, s);
   }
   return s;
 }
 
-function pushRow(params: Param[], profileId: string, e: ParsedLogEntry, syncedAt: string): void {
-  params.push(
-    profileId, e.id, e.transactionId, e.partnerReference, e.phoneNumber, e.amountKobo, e.costKobo, e.commissionKobo,
-    e.type, e.network, e.operator, e.region, e.description, e.dataPlan, e.status, e.time, e.createdAt, e.updatedAt, syncedAt,
-  );
+/** Writes row `e`'s 19 values at `at` of `params` (an array reused from batch to batch). */
+function putRow(params: Param[], at: number, profileId: string, e: ParsedLogEntry, syncedAt: string): void {
+  params[at] = profileId;
+  params[at + 1] = e.id;
+  params[at + 2] = e.transactionId;
+  params[at + 3] = e.partnerReference;
+  params[at + 4] = e.phoneNumber;
+  params[at + 5] = e.amountKobo;
+  params[at + 6] = e.costKobo;
+  params[at + 7] = e.commissionKobo;
+  params[at + 8] = e.type;
+  params[at + 9] = e.network;
+  params[at + 10] = e.operator;
+  params[at + 11] = e.region;
+  params[at + 12] = e.description;
+  params[at + 13] = e.dataPlan;
+  params[at + 14] = e.status;
+  params[at + 15] = e.time;
+  params[at + 16] = e.createdAt;
+  params[at + 17] = e.updatedAt;
+  params[at + 18] = syncedAt;
 }
 
-/** The last occurrence of each id (a batch of several pages can read an entry twice as the log shifts). */
+/**
+ * The last occurrence of each id (a batch of several pages can read an entry twice as the log
+ * shifts). A batch whose ids only go one way (the log's order) has none twice: one pass, no map.
+ */
 function lastOfEachId(entries: readonly ParsedLogEntry[]): readonly ParsedLogEntry[] {
+  let down = true;
+  let up = true;
+  for (let i = 1; i < entries.length && (down || up); i++) {
+    const d = entries[i].id - entries[i - 1].id;
+    if (d >= 0) down = false;
+    if (d <= 0) up = false;
+  }
+  if (down || up) return entries;
   const seen = new Map<number, number>();
   for (let i = 0; i < entries.length; i++) seen.set(entries[i].id, i);
   if (seen.size === entries.length) return entries;
   return entries.filter((e, i) => seen.get(e.id) === i);
 }
 
+/** Parameters of one multi-row statement and of one row, reused: an upsert runs to its end before another can start. */
+const manyParams: Param[] = new Array<Param>(ROWS_PER_STATEMENT * COLUMNS.length);
+const oneParams: Param[] = new Array<Param>(COLUMNS.length);
+
 /**
  * Upserts `entries` for `profileId` in the caller's transaction (wrap a batch in one; if that
  * transaction rolls back, call `forgetSearchIndex`). Counts what was new and what changed;
  * entries identical to the mirror are neither.
+ *
+ * Which rows were new is read from the rowids after the write, not asked before it: new rows take
+ * rowids above the table's highest (no AUTOINCREMENT; no other writer comes in between inside the
+ * caller's transaction: in WAL mode a write after a read another connection has overtaken fails),
+ * so `MAX(rowid)` after minus before is the count of new rows, and when that is the whole batch
+ * (a first sync, any batch of only new entries) they are the batch's rows in order. Otherwise the
+ * few new rows are read back by rowid.
  */
 export function upsertLogEntries(db: Db, profileId: string, entries: readonly ParsedLogEntry[], syncedAt: string): UpsertCounts {
   if (entries.length === 0) return { inserted: 0, updated: 0 };
-  const { many, one, known } = statements(db);
+  const { many, one, top: maxRowidOf, since } = statements(db);
   const rows = lastOfEachId(entries);
-  const existing = new Set(known.all(profileId, JSON.stringify(rows.map((e) => e.id))) as number[]);
-  const top = maxRowid(db);
+  const top = maxRowidOf.get() as number;
   const index = searchIndexForWrite(db, profileId, top);
 
   let changes = 0;
   let i = 0;
-  const params: Param[] = [];
   for (; i + ROWS_PER_STATEMENT <= rows.length; i += ROWS_PER_STATEMENT) {
-    params.length = 0;
-    for (let k = i; k < i + ROWS_PER_STATEMENT; k++) pushRow(params, profileId, rows[k], syncedAt);
-    changes += many.run(...params).changes;
+    for (let k = 0; k < ROWS_PER_STATEMENT; k++) putRow(manyParams, k * COLUMNS.length, profileId, rows[i + k], syncedAt);
+    changes += many.run(manyParams).changes;
   }
   for (; i < rows.length; i++) {
-    params.length = 0;
-    pushRow(params, profileId, rows[i], syncedAt);
-    changes += one.run(...params).changes;
+    putRow(oneParams, 0, profileId, rows[i], syncedAt);
+    changes += one.run(oneParams).changes;
   }
 
-  const inserted = rows.length - existing.size;
-  if (inserted > 0) recordLogFacets(db, profileId, existing.size === 0 ? rows : rows.filter((e) => !existing.has(e.id)));
-  if (index) {
-    // New rows took rowids top+1, top+2, … in batch order (no AUTOINCREMENT, one connection).
-    if (inserted > 0 && maxRowid(db) !== top + inserted) forgetSearchIndex(db, profileId);
-    else {
+  const after = maxRowidOf.get() as number;
+  const inserted = after - top;
+  if (inserted === rows.length) {
+    // All new, in batch order: rowids top+1, top+2, …
+    recordLogFacets(db, profileId, rows);
+    if (index) {
       let rowid = top;
-      for (const e of rows) if (!existing.has(e.id)) index.append(++rowid, e.phoneNumber, e.transactionId);
-      index.lastRowid = top + inserted;
+      for (const e of rows) index.append(++rowid, e.phoneNumber, e.transactionId);
+      index.lastRowid = after;
+    }
+  } else if (inserted > 0) {
+    const added = since.all(top, profileId) as { rowid: number; phone_number: string; transaction_id: string; type: string; network: string; status: string }[];
+    recordLogFacets(db, profileId, added);
+    if (index) {
+      if (added.length !== inserted) forgetSearchIndex(db, profileId);
+      else {
+        for (const r of added) index.append(r.rowid, r.phone_number, r.transaction_id);
+        index.lastRowid = after;
+      }
     }
   }
   return { inserted, updated: changes - inserted };
@@ -133,6 +181,35 @@ export function upsertLogEntriesInTransaction(db: Db, profileId: string, entries
     throw error;
   }
 }
+
+/**
+ * Runs `write` (one batch of a sync: its rows and the sync checkpoint after them) in one
+ * transaction; in a bulk load (`beginBulkLoad` returned true) that commit is made with
+ * synchronous = NORMAL, and the connection's own setting (FULL) is put back right after, however
+ * the write ends.
+ *
+ * Why that is safe: the database is in WAL mode, where NORMAL skips the fsync of each commit but
+ * not the order of writes: a crash or power cut can at worst roll back the last commits whole, and
+ * never corrupts the file (journal_mode stays WAL). Each commit holds a batch's rows together with
+ * the checkpoint that points after them (syncRun.ts `advanceRun`), so what a crash rolls back the
+ * resumed sync reads again from the checkpoint that survived; the rows are the service's, kept
+ * there. Nothing else is relaxed: the setting is per connection, and it is lowered only for the
+ * span of this synchronous call, during which no other write (a purchase marked 'sending') can run
+ * on the connection; the next FULL commit syncs the WAL file, which holds these commits too.
+ */
+export function bulkLoadTransaction<T>(db: Db, bulk: boolean, write: () => T): T {
+  const before = bulk && !db.inTransaction ? (db.pragma('synchronous', { simple: true }) as number) : 0;
+  if (before <= SYNCHRONOUS_NORMAL) return db.transaction(write)();
+  db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`);
+  try {
+    return db.transaction(write)();
+  } finally {
+    db.pragma(`synchronous = ${Number(before)}`);
+  }
+}
+
+/** `PRAGMA synchronous` NORMAL (OFF is 0, FULL 2, EXTRA 3). */
+const SYNCHRONOUS_NORMAL = 1;
 
 /**
  * The indexes a bulk load builds at its end. The partial index of PENDING rows stays: it costs

@@ -170,6 +170,7 @@ export class LogSyncService {
     const run = new SyncRun(() => this.progressed(running), app, running, options, plan, counts);
     // Into an empty mirror, rows go in without the secondary indexes, built once at the end (logStore.ts).
     const bulk = beginBulkLoad(db);
+    run.bulk = bulk;
     try {
       await run.execute(startdate, enddate);
     } catch (error) {

@@ -54,7 +54,7 @@ import { RequestPacer } from '../api/requestPacer';
 import type { ServiceWindow } from '../api/serviceTime';
 import type { App, Session } from '../appContext';
 import { forgetSearchIndex } from './logSearchIndex';
-import { upsertLogEntries } from './logStore';
+import { bulkLoadTransaction, upsertLogEntries } from './logStore';
 import { advanceRun, type SyncCounts, type SyncPart, type SyncPlan } from './syncCheckpoint';
 import { readSyncSettings } from './syncSettings';
 
@@ -127,6 +127,8 @@ export class SyncRun {
   private batch: PageObject<LogEntry>[] = [];
   private batchEntries = 0;
   private pagesThisRun = 0;
+  /** A first load into an empty mirror (`beginBulkLoad` said so): its batches commit as `bulkLoadTransaction` says. */
+  bulk = false;
 
   constructor(
     /** Called after each batch is written (the service tells the windows, at most every 150 ms). */
@@ -154,7 +156,7 @@ export class SyncRun {
 
   private readonly writeBatch = (pages: PageObject<LogEntry>[], plan: SyncPlan, syncedAt: string): void => {
     const db = this.app.db;
-    db.transaction(() => {
+    bulkLoadTransaction(db, this.bulk, () => {
       const parsed: ReturnType<typeof parseLogEntry>[] = [];
       for (const page of pages) for (const item of page.Items) parsed.push(parseLogEntry(item));
       const c = upsertLogEntries(db, this.running.profileId, parsed, syncedAt);
@@ -163,7 +165,7 @@ export class SyncRun {
       this.counts.inserted += c.inserted;
       this.counts.updated += c.updated;
       advanceRun(db, this.running.profileId, plan, this.counts);
-    })();
+    });
   };
 
   /** Writes the pages waiting, with the plan as it stands after them. */

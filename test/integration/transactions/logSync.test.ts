@@ -90,6 +90,32 @@ describe('log sync', () => {
     expect((await t.call('sync.status', {})).interrupted).toBe(false);
   });
 
+  it('a first sync stopped half-way leaves the mirror indexed and durable as before, and its resume adds no duplicate', async () => {
+    t = await startTestApp({ seedHistory: 1000 });
+    const db = t.app.db;
+    const indexes = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log_entries' AND sql IS NOT NULL ORDER BY name").pluck().all();
+    const all = ['log_entries_amount', 'log_entries_created', 'log_entries_pending'];
+    expect(indexes()).toEqual(all);
+    const sync = logSync(t.app);
+    // The mirror is empty: a bulk load (rows first, indexes after), stopped after 3 pages.
+    await expect(sync.run({ stopAfterPages: 3 })).rejects.toMatchObject({ code: 'sync_cancelled' });
+    expect(mirrorIds(t)).toHaveLength(300);
+    expect(indexes()).toEqual(all);
+    // Its batches committed with synchronous NORMAL; the connection is FULL again for purchases.
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+
+    const resumed = await sync.run();
+    expect(resumed).toMatchObject({ resumed: true, totalRecords: 1000 });
+    const service = await serviceLog(t);
+    expect(mirrorIds(t)).toEqual(service.map((e) => e.id).sort((a, b) => a - b));
+    expect(indexes()).toEqual(all);
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    // The totals come from the rebuilt time-order index and equal the service's log.
+    const totals = await t.call('logs.totals', { filter: {} });
+    expect(totals.count).toBe(1000);
+  });
+
   it('updates a status that changed between two syncs (PENDING → SUCCESS / FAILED)', async () => {
     t = await startTestApp({ seedHistory: 20 });
     await buyAirtime(t, ['08031239999', '08031231234']);

@@ -35,6 +35,15 @@ describe('search index', () => {
     }
   });
 
+  it('finds a transaction id with letters beyond ASCII in any case, as the search typed', () => {
+    const e = { ...entries[0], id: 900_001, transactionId: 'RÉF-ÜBER-Ω42', phoneNumber: '08039990001' };
+    upsertLogEntriesInTransaction(db, 'p', [e], 't');
+    for (const term of ['réf-über', 'RÉF-ÜBER-Ω42', 'über-ω4']) expect(queryLogRows(db, 'p', { search: term }, 'time_desc', 0, 10).map((r) => r.id)).toEqual([e.id]);
+    // Its ASCII neighbours written in the same buffer still match as LIKE does.
+    const next = entries[1].phoneNumber.slice(2, 9);
+    expect(searchRowids(db, 'p', next)).toEqual(likeRowids(next));
+  });
+
   it('matches part of a transaction id in any case', () => {
     const ref = entries[1234].transactionId;
     const hits = queryLogRows(db, 'p', { search: ref.slice(-7).toLowerCase() }, 'time_desc', 0, 10);

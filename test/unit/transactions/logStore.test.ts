@@ -2,10 +2,14 @@
  * Upserts into the mirror as a user sees them: new entries appear once, a status that changes is
  * updated, a page read twice adds nothing, and the search finds the new and changed rows.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ParsedLogEntry } from '../../../src/main/api/parseLogEntry';
 import { logTotals, queryLogRows } from '../../../src/main/transactions/logQuery';
-import { beginBulkLoad, endBulkLoad, ensureLogIndexes, upsertLogEntries, upsertLogEntriesInTransaction } from '../../../src/main/transactions/logStore';
+import { beginBulkLoad, bulkLoadTransaction, endBulkLoad, ensureLogIndexes, upsertLogEntries, upsertLogEntriesInTransaction } from '../../../src/main/transactions/logStore';
+import { logFacets } from '../../../src/main/transactions/logFacets';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { LOG_ENTRY_INDEXES } from '../../../src/main/store/logEntryIndexes';
 import { generateLogEntries } from '../../../bench/generate/logEntries';
@@ -63,6 +67,22 @@ describe('upsertLogEntries', () => {
     expect(ids('a')).toHaveLength(10);
     expect(ids('b')).toHaveLength(10);
     expect(logTotals(db, 'a', { search: entries[3].phoneNumber }).count).toBeGreaterThanOrEqual(1);
+  });
+
+  it('finds the new rows of a batch that also holds known ones, and offers their new filter choices', () => {
+    const entries = [...generateLogEntries(300)];
+    upsertLogEntriesInTransaction(db, 'p', entries.slice(0, 200), 't1');
+    // A search builds the in-process index, which the next batches then extend.
+    expect(logTotals(db, 'p', { search: entries[10].phoneNumber }).count).toBeGreaterThanOrEqual(1);
+    const fresh = entries.slice(200, 260).map((e, i) => (i === 7 ? { ...e, status: 'PENDING' as const, network: 'SMILE', phoneNumber: '09123456780' } : e));
+    const batch = [...entries.slice(150, 200), ...fresh, { ...entries[5], status: 'FAILED' as const }];
+    expect(upsertLogEntriesInTransaction(db, 'p', batch, 't2')).toEqual({ inserted: 60, updated: entries[5].status === 'FAILED' ? 0 : 1 });
+    expect(queryLogRows(db, 'p', { search: '123456780' }, 'time_desc', 0, 10).map((r) => r.id)).toEqual([fresh[7].id]);
+    const last = fresh[59];
+    expect(queryLogRows(db, 'p', { search: last.transactionId.toLowerCase() }, 'time_desc', 0, 10).map((r) => r.id)).toEqual([last.id]);
+    expect(logFacets(db, 'p').statuses).toContain('PENDING');
+    expect(logFacets(db, 'p').networks.flatMap((g) => g.networks)).toContain('SMILE');
+    expect(ids()).toHaveLength(260);
   });
 
   it('finds rows by search after they are written, changed or written by someone else', () => {
@@ -141,6 +161,53 @@ describe('a bulk first load (a first sync into an empty mirror)', () => {
     upsertLogEntriesInTransaction(db, 'other', [...generateLogEntries(3)], 't');
     expect(beginBulkLoad(db)).toBe(false);
     expect(indexes()).toEqual(['log_entries_amount', 'log_entries_created', 'log_entries_pending']);
+  });
+
+  it('keeps one row per id, the last read, when a first sync reads an entry twice in a batch or in two batches', () => {
+    expect(beginBulkLoad(db)).toBe(true);
+    const entries = [...generateLogEntries(2_500)];
+    const batch = (rows: ParsedLogEntry[]) => bulkLoadTransaction(db, true, () => upsertLogEntries(db, 'p', rows, 't'));
+    // Entries 997–999 settled while the first batch was read: read twice in it, FAILED the second time.
+    const settled = entries.slice(997, 1000).map((e) => ({ ...e, status: 'FAILED' as const }));
+    expect(batch([...entries.slice(0, 1000), ...settled])).toEqual({ inserted: 1000, updated: 0 });
+    // The log shifted: the next batch starts 5 entries back (995–999 again, as the service now
+    // has them: 995 with a corrected amount, 997–999 settled).
+    const corrected = { ...entries[995], amountKobo: entries[995].amountKobo + 5_000 };
+    expect(batch([corrected, entries[996], ...settled, ...entries.slice(1000, 2000)])).toEqual({ inserted: 1000, updated: 1 });
+    expect(batch(entries.slice(2000, 2500))).toEqual({ inserted: 500, updated: 0 });
+    endBulkLoad(db);
+    expect(ids()).toEqual(entries.map((e) => e.id).sort((a, b) => a - b));
+    const row = (id: number) => db.prepare('SELECT status, amount_kobo AS amountKobo FROM log_entries WHERE id = ?').get(id);
+    expect(row(entries[998].id)).toEqual({ status: 'FAILED', amountKobo: entries[998].amountKobo });
+    expect(row(entries[995].id)).toEqual({ status: entries[995].status, amountKobo: corrected.amountKobo });
+    expect(logTotals(db, 'p', {}).count).toBe(2_500);
+    // The search finds rows of every batch, the one mixing new and known rows included.
+    for (const e of [entries[10], entries[1500], entries[2499]]) expect(queryLogRows(db, 'p', { search: e.transactionId }, 'time_desc', 0, 5).map((r) => r.id)).toEqual([e.id]);
+  });
+
+  it('commits a bulk load’s batch with synchronous NORMAL and gives the connection FULL back, however the batch ends', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-'));
+    const file = openDatabase(path.join(dir, 'mirror.db'));
+    try {
+      const sync = () => file.pragma('synchronous', { simple: true });
+      expect(file.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(sync()).toBe(2);
+      expect(bulkLoadTransaction(file, true, () => [sync(), file.inTransaction])).toEqual([1, true]);
+      expect(sync()).toBe(2);
+      // A batch that fails rolls back whole and still gives FULL back.
+      expect(() => bulkLoadTransaction(file, true, () => {
+        upsertLogEntries(file, 'p', [...generateLogEntries(3)], 't');
+        throw new Error('page refused');
+      })).toThrow('page refused');
+      expect(sync()).toBe(2);
+      expect(file.prepare('SELECT count(*) FROM log_entries').pluck().get()).toBe(0);
+      // Not a bulk load (the mirror had rows): FULL throughout.
+      expect(bulkLoadTransaction(file, false, () => sync())).toBe(2);
+      expect(file.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      file.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gets the indexes back after a load cut short (the process killed before it built them)', () => {
