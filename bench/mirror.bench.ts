@@ -243,8 +243,10 @@ async function benchUpsertAndSearch(): Promise<void> {
     row: `upsert of ${fmt(N)} new log entries (first sync, indexes built after)`,
     measured: `${fmt(N / s)} rows/s = ${wallRatio.toFixed(2)}× (cpu ${cpuRatio.toFixed(2)}×)`,
     yardstick: `plain INSERT: ${fmt(N / yardstick.seconds)} rows/s (cpu ${yardstick.cpu.toFixed(1)} s)`,
-    target: '≥ 0.8× plain INSERT',
-    met: wallRatio >= 0.8,
+    // By CPU too: the bulk load commits its pages without waiting for the disk (synchronous=NORMAL)
+    // while the yardstick waits at each, so on a disk slow to sync the clock alone flatters it.
+    target: '≥ 0.8× plain INSERT (clock and CPU)',
+    met: wallRatio >= 0.8 && cpuRatio >= 0.8,
   });
   // New rows into a mirror that already holds them all, every index in place (an incremental sync's case).
   const more = [...generateLogEntries(Math.min(N, 100_000), N + 1)];
