@@ -53,7 +53,7 @@ const NETWORK_SPELLINGS: Record<Network, string[]> = {
 const FIRST = ['Adébáyọ̀', 'Chiamaka', 'Ngozi', 'Emeka', 'Fatima', 'Ifeoma', 'Oluwaseun', 'Musa', 'Aisha', 'Tunde', 'Chukwudi', 'Zainab', 'Olúwádámilọ́lá', 'Ibrahim', 'Blessing', 'Kelechi', 'Halima', 'Yusuf', 'Funmilayo', 'Efe'];
 const LAST = ['Okafor', 'Adeyemi', 'Bello', 'Eze', 'Ogunleye', 'Abubakar', 'Nwosu', 'Okonkwo', 'Danjuma', 'Ekanem', 'Oyelaran', 'Chukwu', 'Ibekwe', 'Sanusi', 'Akpan'];
 /** Sandbox test endings that change outcomes (docs/sandbox.md); generated numbers avoid them. */
-const SPECIAL_ENDINGS = ['0000', '1111', '2222', '5555', '9999'];
+const SPECIAL_ENDINGS = ['0000', '1111', '2222', '4444', '5555', '9999'];
 
 export function generateTable(options: GenerateOptions): GeneratedTable {
   const { random, pick, digits, network: weightedNetwork, mobileNumber } = randomDraws(seededRandom(options.seed ?? 20251122));

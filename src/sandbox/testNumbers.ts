@@ -4,7 +4,7 @@
  * | number ends | applies to              | outcome                                                       |
  * |-------------|-------------------------|---------------------------------------------------------------|
  * | 5555        | meter                   | POSTPAID meter; PREPAID validation or purchase answers 400     |
- * | 3333        | meter                   | takes at least ₦5,000 (a debt being recovered); less: 400      |
+ * | 4444        | meter                   | takes at least ₦5,000 (a debt being recovered); less: 400      |
  * | 0000        | meter, smartcard        | pending (202, 01); SUCCESS from 2 min 1 s (token, units)       |
  * | 1111        | meter, smartcard        | pending; FAILED from 2 min 1 s, wallet refunded                |
  * | 2222        | meter, smartcard        | pending for good                                               |
@@ -31,12 +31,12 @@ export function isPostpaidMeter(meter: string): boolean {
   return meter.endsWith('5555');
 }
 
-/** What a meter ending 3333 takes at least, in Naira (its disco may take less of other meters). */
+/** What a meter ending 4444 takes at least, in Naira (its disco may take less of other meters). */
 export const RAISED_METER_MINIMUM_NAIRA = 5_000;
 
-/** The least a meter accepts, in Naira: its disco's minimum, or more for a meter ending 3333. */
+/** The least a meter accepts, in Naira: its disco's minimum, or more for a meter ending 4444. */
 export function meterMinimumNaira(meter: string, discoMinimumNaira: number): number {
-  return meter.endsWith('3333') ? Math.max(discoMinimumNaira, RAISED_METER_MINIMUM_NAIRA) : discoMinimumNaira;
+  return meter.endsWith('4444') ? Math.max(discoMinimumNaira, RAISED_METER_MINIMUM_NAIRA) : discoMinimumNaira;
 }
 
 export function phoneFails(localPhone: string): boolean {

@@ -280,7 +280,10 @@ test.describe.serial('team approvals in the window', () => {
     await openPage(page, bola, 'approvals');
     const drivers = card(page, 'Drivers.csv');
     await expect(drivers.getByTestId('team-job-state')).toHaveText('Waiting for approval');
-    // Another approver rejects it meanwhile (from their own desktop).
+    // Bola opens Approve; another approver rejects it meanwhile (from their own desktop). The
+    // list follows the team database, but the job bola is deciding stays with its dialog.
+    await drivers.getByRole('button', { name: 'Approve…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Approve this job?' });
     const [{ id }] = await bola.call('approvals.list', { state: 'waiting' });
     const chidiPassword = await cluster.createLogin('chidi', ['vendesk_approver']);
     const chidi = await startTestApp({ sandbox, token: TOKEN, live: true });
@@ -290,11 +293,13 @@ test.describe.serial('team approvals in the window', () => {
     } finally {
       await chidi.close();
     }
-    await drivers.getByRole('button', { name: 'Approve…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Approve this job?' });
+    // Once bola's window has read the list again, the job is no longer waiting there.
+    await expect(page.getByText('0 job(s) · checked')).toBeVisible({ timeout: 30_000 });
     await dialog.getByRole('button', { name: 'Approve ₦100.00' }).click();
     await expect(dialog.getByRole('alert')).toContainText('This job was already decided');
     await expect(dialog.getByRole('alert')).toContainText('Refresh the Approvals list');
+    await dialog.getByRole('button', { name: 'Back' }).click();
+    await expect(card(page, 'Drivers.csv')).toHaveCount(0);
     expect(await logFor(['08031884021'])).toEqual([]);
   });
 

@@ -71,9 +71,9 @@ describe('electricity and cable purchases', () => {
     const unknown = await refusal(t.call('purchases.buyElectricity', { disco: 'ikedc', meter: account('1234'), vendType: 'PREPAID', amountKobo: 500_000, phone: PHONE }));
     expect(unknown.code).toBe('unknown_disco');
     expect(unknown.hint).toContain('IKEDC');
-    // A meter whose own minimum is above its disco's (the sandbox's meters ending 3333 take ₦5,000):
+    // A meter whose own minimum is above its disco's (the sandbox's meters ending 4444 take ₦5,000):
     // refused before anything is sent, saying the meter's minimum; the service's wallet and log are untouched.
-    const meter = account('3333');
+    const meter = account('4444');
     const before = await walletKobo(t);
     const below = await refusal(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 200_000, phone: PHONE }));
     expect(below.code).toBe('amount_below_meter_minimum');

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { ApprovalStateFilter, TeamStatusView } from '../../../shared/contract/team';
+import type { ApprovalStateFilter, TeamJobView, TeamStatusView } from '../../../shared/contract/team';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { PageHeader } from '../components/PageHeader';
 import { TabbedPage } from '../components/TabbedPage';
@@ -38,13 +38,17 @@ function JobsTab({ state, status }: { state: Exclude<Tab, 'audit'>; status: Team
   useEffect(() => {
     if (jobs.data) setLoadedAt(new Date().toISOString());
   }, [jobs.data]);
-  const list = jobs.data ?? [];
+  // A job whose Approve or Reject dialog is open stays on screen when the list is read again without
+  // it (another member decided it meanwhile): the dialog stays, and confirming says it was decided.
+  const [deciding, setDeciding] = useState<TeamJobView | null>(null);
+  const read = jobs.data ?? [];
+  const list = deciding && !read.some((j) => j.id === deciding.id) ? [...read, deciding] : read;
   return (
     <Stack gap="md">
       <PolicyLine policy={status} />
       <Group justify="space-between">
         <Text size="sm" c="dimmed" aria-live="polite">
-          {jobs.data ? `${list.length} job(s) · checked ${formatAgo(loadedAt)}` : 'Reading the team database…'}
+          {jobs.data ? `${read.length} job(s) · checked ${formatAgo(loadedAt)}` : 'Reading the team database…'}
         </Text>
         <Button size="xs" variant="default" onClick={() => void jobs.reload()} loading={jobs.loading}>
           Refresh
@@ -57,7 +61,7 @@ function JobsTab({ state, status }: { state: Exclude<Tab, 'audit'>; status: Team
         </Text>
       )}
       {list.map((job) => (
-        <TeamJobCard key={job.id} job={job} status={status} onDecided={() => void jobs.reload()} />
+        <TeamJobCard key={job.id} job={job} status={status} onDecided={() => void jobs.reload()} onDeciding={setDeciding} />
       ))}
     </Stack>
   );

@@ -127,8 +127,12 @@ export function TeamDecision({ job }: { job: TeamJobView }) {
   );
 }
 
-function DecideButtons({ job, onDecided }: { job: TeamJobView; onDecided: (job: TeamJobView) => void }) {
-  const [asking, setAsking] = useState<'approve' | 'reject' | null>(null);
+function DecideButtons({ job, onDecided, onAsking }: { job: TeamJobView; onDecided: (job: TeamJobView) => void; onAsking?: (open: boolean) => void }) {
+  const [asking, setAskingState] = useState<'approve' | 'reject' | null>(null);
+  const setAsking = (next: 'approve' | 'reject' | null) => {
+    setAskingState(next);
+    onAsking?.(next !== null);
+  };
   const [note, setNote] = useState('');
   const { busy, error, run } = useAction();
   const decide = (decision: 'approve' | 'reject') =>
@@ -190,8 +194,24 @@ function DecideButtons({ job, onDecided }: { job: TeamJobView; onDecided: (job: 
   );
 }
 
-/** One team job on the Approvals page: its summary, its decision, and Approve / Reject for a member who may decide it. */
-export function TeamJobCard({ job, status, onDecided, extra }: { job: TeamJobView; status: TeamStatusView | undefined; onDecided: (job: TeamJobView) => void; extra?: ReactNode }) {
+/**
+ * One team job on the Approvals page: its summary, its decision, and Approve / Reject for a member
+ * who may decide it. `onDeciding` hears when its Approve or Reject dialog opens (the job) and
+ * closes (null), so the page keeps the card while someone else's decision re-reads the list.
+ */
+export function TeamJobCard({
+  job,
+  status,
+  onDecided,
+  onDeciding,
+  extra,
+}: {
+  job: TeamJobView;
+  status: TeamStatusView | undefined;
+  onDecided: (job: TeamJobView) => void;
+  onDeciding?: (job: TeamJobView | null) => void;
+  extra?: ReactNode;
+}) {
   const mine = status?.user === job.preparedBy;
   const waiting = job.state === 'awaiting_approval';
   const approvedByMe = status?.user !== undefined && status.user !== null && job.approvedBy.includes(status.user);
@@ -221,7 +241,7 @@ export function TeamJobCard({ job, status, onDecided, extra }: { job: TeamJobVie
             You approved this job. It needs a second approver — neither you nor its preparer — before anything is bought.
           </Text>
         )}
-        {waiting && !mine && !approvedByMe && mayDecide(status) && <DecideButtons job={job} onDecided={onDecided} />}
+        {waiting && !mine && !approvedByMe && mayDecide(status) && <DecideButtons job={job} onDecided={onDecided} onAsking={(open) => onDeciding?.(open ? job : null)} />}
         {waiting && !mine && !mayDecide(status) && (
           <Text size="sm" c="dimmed">
             An approver or admin decides this job; your role prepares jobs only.
