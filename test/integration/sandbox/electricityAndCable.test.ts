@@ -36,15 +36,15 @@ describe('validateMeter', () => {
 
   it('a meter ending 4444 takes at least ₦5,000 whatever its disco takes: validation says so, a purchase below it is refused and charges nothing', async () => {
     const org = s.org();
-    const v = await org.post<MeterValidation>('/validateMeter', { meter: '45071244443', disco: 'IKEDC', vendType: 'PREPAID' });
+    const v = await org.post<MeterValidation>('/validateMeter', { meter: '45071234444', disco: 'IKEDC', vendType: 'PREPAID' });
     expect(v.body.data.minAmount).toBe(5000);
     const before = await org.balance();
-    const below = await org.post('/purchaseElectricity', power('45071244443', 4999));
+    const below = await org.post('/purchaseElectricity', power('45071234444', 4999));
     expect(below.status).toBe(400);
-    expect(JSON.stringify(below.body)).toContain('amount below the minimum of meter 45071244443');
+    expect(JSON.stringify(below.body)).toContain('amount below the minimum of meter 45071234444');
     expect(await org.balance()).toBe(before);
     expect(await log(org)).toEqual([]);
-    const enough = await org.post<ElectricityResult>('/purchaseElectricity', power('45071244443', 5000));
+    const enough = await org.post<ElectricityResult>('/purchaseElectricity', power('45071234444', 5000));
     expect(enough.status).toBe(200);
   });
 
