@@ -39,6 +39,8 @@ export interface LogColumns {
   readonly length: number;
   /** `transaction_id`; '' when the entry has none. */
   readonly txId: string[];
+  /** FNV-1a of each `txId` (matchEntries' `hashText`), when the reader computed it on the way. */
+  readonly txHash?: Uint32Array;
   /** `id`; NaN when the entry has none. */
   readonly logId: Float64Array;
   readonly amountKobo: Float64Array;

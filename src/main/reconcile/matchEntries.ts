@@ -54,15 +54,18 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   const eTx = exp.txId;
   const table = new TxTable(mir.length);
   let mirrorDuplicateReferences = 0;
+  // (A reader may have hashed the references on the way: `txHash`, the same function.)
+  const mHash = mir.txHash;
+  const eHash = exp.txHash;
   for (let m = 0; m < mir.length; m++) {
     const tx = mTx[m];
-    if (tx !== '' && !table.add(tx, m, mTx)) mirrorDuplicateReferences++;
+    if (tx !== '' && !table.add(mHash ? mHash[m] : hashText(tx), tx, m, mTx)) mirrorDuplicateReferences++;
   }
   for (let e = 0; e < exp.length; e++) {
     if (inRange && inRange[e] === 0) continue;
     const tx = eTx[e];
     if (tx === '') continue;
-    const m = table.find(tx, mTx);
+    const m = table.find(eHash ? eHash[e] : hashText(tx), tx, mTx);
     if (m !== -1 && mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
   }
 
@@ -120,8 +123,8 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   return { exportToMirror, exportRule, mirrorToExport, pairs, byRule, mirrorDuplicateReferences };
 }
 
-/** FNV-1a over the UTF-16 code units. */
-function hashText(s: string): number {
+/** FNV-1a over the UTF-16 code units (readers that compute `txHash` compute this). */
+export function hashText(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
@@ -142,8 +145,7 @@ class TxTable {
   }
 
   /** False when the reference is already there (the first one is kept). */
-  add(tx: string, index: number, texts: readonly string[]): boolean {
-    const h = hashText(tx);
+  add(h: number, tx: string, index: number, texts: readonly string[]): boolean {
     for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
       const slot = this.slots[at];
       if (slot === -1) {
@@ -155,8 +157,7 @@ class TxTable {
     }
   }
 
-  find(tx: string, texts: readonly string[]): number {
-    const h = hashText(tx);
+  find(h: number, tx: string, texts: readonly string[]): number {
     for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
       const slot = this.slots[at];
       if (slot === -1) return -1;

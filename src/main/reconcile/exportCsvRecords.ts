@@ -1,0 +1,458 @@
+/**
+ * The data records of a UTF-8 CSV vendor export, read straight from the bytes into typed columns
+ * — on the main thread and, for the second half of a large file, on a worker thread at the same
+ * time (readExportCsvBytes.ts decides and joins the halves).
+ *
+ * Every function here down to `parseExportRecords` is self-contained: it uses only its arguments,
+ * literals, globals and the other functions of this list, never a module binding. The worker runs
+ * their own source text (`Function.prototype.toString`), so there is no separate bundle entry and
+ * the worker reads exactly what the main thread reads. A cell this code cannot read in its plain
+ * form (`NGN 1,000.00`, ISO times, SUCCESS/FAILED/PENDING) only marks the row `slow`: the main
+ * thread then reads that row again with the importer's own cell readers.
+ */
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Splits one record starting at `pos` into field bounds (`starts`/`ends`, `quoted`: 1 quoted,
+ * 2 with escaped quotes); returns the offset after it. `out[0]` gets the number of fields, `out[1]`
+ * 1 when it stopped after `stopAfter` fields, before the end of the record (no object per record:
+ * this runs a million times).
+ */
+export function scanRecord(buf: Uint8Array, pos: number, delim: number, starts: Int32Array, ends: Int32Array, quoted: Uint8Array, maxFields: number, stopAfter: number, out: Int32Array): number {
+  const len = buf.length;
+  let f = 0;
+  let i = pos;
+  out[1] = 0;
+  for (;;) {
+    let start = i;
+    let end: number;
+    let q = 0;
+    if (i < len && buf[i] === 0x22) {
+      q = 1;
+      start = ++i;
+      for (;;) {
+        while (i < len && buf[i] !== 0x22) i++;
+        if (i + 1 < len && buf[i + 1] === 0x22) {
+          q = 2; // has an escaped quote
+          i += 2;
+          continue;
+        }
+        break;
+      }
+      end = i;
+      if (i < len) i++; // closing quote
+      while (i < len && buf[i] !== delim && buf[i] !== 0x0a && buf[i] !== 0x0d) i++;
+    } else {
+      while (i < len) {
+        const c = buf[i];
+        if (c === delim || c === 0x0a || c === 0x0d) break;
+        i++;
+      }
+      end = i;
+    }
+    if (f < maxFields) {
+      starts[f] = start;
+      ends[f] = end;
+      quoted[f] = q;
+    }
+    f++;
+    if (i >= len) {
+      out[0] = f;
+      return len;
+    }
+    const c = buf[i];
+    if (c === delim) {
+      i++;
+      if (f >= stopAfter) {
+        out[1] = 1;
+        out[0] = f;
+        return i;
+      }
+      continue;
+    }
+    if (c === 0x0d) i++;
+    if (i < len && buf[i] === 0x0a) i++;
+    out[0] = f;
+    return i;
+  }
+}
+
+/** First offset in [s, e) that is not a space or tab. */
+export function trimStart(buf: Uint8Array, s: number, e: number): number {
+  while (s < e && (buf[s] === 0x20 || buf[s] === 0x09)) s++;
+  return s;
+}
+
+/** End of [s, e) without trailing spaces and tabs. */
+export function trimEnd(buf: Uint8Array, s: number, e: number): number {
+  while (e > s && (buf[e - 1] === 0x20 || buf[e - 1] === 0x09)) e--;
+  return e;
+}
+
+/**
+ * `1500`, `1500.5`, `1,500.00`, `NGN 1,500.00`, `₦1,500.00` straight from the bytes; NaN for
+ * anything else (negative, more than two decimals, other text), which the caller hands to the
+ * importer's `amountFromCell`.
+ */
+export function plainKoboFromBytes(buf: Uint8Array, s: number, e: number): number {
+  s = trimStart(buf, s, e);
+  e = trimEnd(buf, s, e);
+  if (e - s >= 3 && (buf[s] === 0x4e || buf[s] === 0x6e) && (buf[s + 1] === 0x47 || buf[s + 1] === 0x67) && (buf[s + 2] === 0x4e || buf[s + 2] === 0x6e)) {
+    s += 3;
+  } else if (e - s >= 3 && buf[s] === 0xe2 && buf[s + 1] === 0x82 && buf[s + 2] === 0xa6) {
+    s += 3;
+  }
+  while (s < e && buf[s] === 0x20) s++;
+  if (s >= e) return NaN;
+  let whole = 0;
+  let digits = 0;
+  let i = s;
+  for (; i < e; i++) {
+    const c = buf[i];
+    if (c >= 0x30 && c <= 0x39) {
+      whole = whole * 10 + (c - 0x30);
+      digits++;
+    } else if (c === 0x2c && digits > 0) continue;
+    else break;
+  }
+  if (digits === 0) return NaN;
+  let frac = 0;
+  if (i < e && buf[i] === 0x2e) {
+    i++;
+    let n = 0;
+    for (; i < e && n < 3; i++, n++) {
+      const c = buf[i];
+      if (c < 0x30 || c > 0x39) break;
+      frac = frac * 10 + (c - 0x30);
+    }
+    if (n === 3) return NaN;
+    if (n === 1) frac *= 10;
+  }
+  if (i !== e) return NaN;
+  const kobo = whole * 100 + frac;
+  return Number.isSafeInteger(kobo) ? kobo : NaN;
+}
+
+/** `n` decimal digits at `i` as a number; -1 when one is not a digit. */
+export function digitsAt(buf: Uint8Array, i: number, n: number): number {
+  let v = 0;
+  for (let k = 0; k < n; k++) {
+    const c = buf[i + k] - 0x30;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/** `2026-11-22T14:14:08.000Z` / `2026-11-22 14:14:08` (UTC) from the bytes; NaN for other forms. */
+export function isoMsFromBytes(buf: Uint8Array, s: number, e: number): number {
+  s = trimStart(buf, s, e);
+  e = trimEnd(buf, s, e);
+  const n = e - s;
+  if (n < 19 || buf[s + 4] !== 0x2d || buf[s + 7] !== 0x2d || (buf[s + 10] !== 0x54 && buf[s + 10] !== 0x20) || buf[s + 13] !== 0x3a || buf[s + 16] !== 0x3a) return NaN;
+  const y = digitsAt(buf, s, 4);
+  const mo = digitsAt(buf, s + 5, 2);
+  const d = digitsAt(buf, s + 8, 2);
+  const h = digitsAt(buf, s + 11, 2);
+  const mi = digitsAt(buf, s + 14, 2);
+  const se = digitsAt(buf, s + 17, 2);
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return NaN;
+  let i = s + 19;
+  let ms = 0;
+  if (i < e && buf[i] === 0x2e) {
+    i++;
+    let k = 0;
+    let scale = 100;
+    for (; i < e && buf[i] >= 0x30 && buf[i] <= 0x39; i++, k++) {
+      if (k < 3) ms += (buf[i] - 0x30) * scale;
+      scale /= 10;
+    }
+    if (k === 0) return NaN;
+  }
+  if (i < e && buf[i] === 0x5a) i++;
+  if (i !== e) return NaN;
+  return Date.UTC(y, mo - 1, d, h, mi, se, ms);
+}
+
+/** SUCCESS (1), FAILED (2), PENDING (3) in any case, from the bytes; 0 for any other text. */
+export function plainStatusFromBytes(buf: Uint8Array, s: number, e: number): number {
+  s = trimStart(buf, s, e);
+  e = trimEnd(buf, s, e);
+  const len = e - s;
+  const c = buf[s] | 0x20;
+  if (len === 7 && c === 0x73 && (buf[s + 6] | 0x20) === 0x73) return 1; // success
+  if (len === 6 && c === 0x66 && (buf[s + 5] | 0x20) === 0x64) return 2; // failed
+  if (len === 7 && c === 0x70 && (buf[s + 6] | 0x20) === 0x67) return 3; // pending
+  return 0;
+}
+
+/** An `id` of up to 15 digits; NaN otherwise. */
+export function idFromBytes(buf: Uint8Array, s: number, e: number): number {
+  s = trimStart(buf, s, e);
+  e = trimEnd(buf, s, e);
+  if (s === e || e - s > 15) return NaN;
+  let v = 0;
+  for (let i = s; i < e; i++) {
+    const c = buf[i] - 0x30;
+    if (c < 0 || c > 9) return NaN;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/** Columns of the records read so far, and where the reading is: posted between threads as is. */
+export interface ExportRecords {
+  pos: number;
+  /** Records start before this offset (they may end after it). */
+  end: number;
+  delim: number;
+  /** Column indexes: transaction_id, id, amount, cost, status, created (or time), updated; -1 when absent. */
+  cols: Int32Array;
+  /** Records longer than this are refused. */
+  maxRecordBytes: number;
+  /** Non-blank records to read at most (then `pos` stops there). */
+  maxRows: number;
+  length: number;
+  /** Records seen, blank lines included (row numbers count them). */
+  records: number;
+  /** Record number (1-based, this part's own) and start of the first record over `maxRecordBytes`; -1 when none. */
+  tooLongRecord: number;
+  tooLongAt: number;
+  /** The next quote at or after the offset searched from (-1: none), so a line is not searched twice. */
+  nextQuote: number;
+  quoteFrom: number;
+  txId: string[];
+  txHash: Uint32Array;
+  logId: Float64Array;
+  amountKobo: Float64Array;
+  costKobo: Float64Array;
+  status: Uint8Array;
+  createdMs: Float64Array;
+  updatedMs: Float64Array;
+  where: Float64Array;
+  record: Int32Array;
+  /** 1 when a cell was not in a plain form: the row is read again with the importer's readers. */
+  slow: Uint8Array;
+  slowCount: number;
+}
+
+export function newExportRecords(pos: number, end: number, delim: number, cols: Int32Array, maxRecordBytes: number, maxRows: number, capacity: number): ExportRecords {
+  const cap = Math.max(16, capacity);
+  return {
+    pos,
+    end,
+    delim,
+    cols,
+    maxRecordBytes,
+    maxRows,
+    length: 0,
+    records: 0,
+    tooLongRecord: -1,
+    tooLongAt: -1,
+    nextQuote: -1,
+    quoteFrom: Infinity,
+    txId: [],
+    txHash: new Uint32Array(cap),
+    logId: new Float64Array(cap),
+    amountKobo: new Float64Array(cap),
+    costKobo: new Float64Array(cap),
+    status: new Uint8Array(cap),
+    createdMs: new Float64Array(cap),
+    updatedMs: new Float64Array(cap),
+    where: new Float64Array(cap),
+    record: new Int32Array(cap),
+    slow: new Uint8Array(cap),
+    slowCount: 0,
+  };
+}
+
+/**
+ * Reads up to `rowLimit` more non-blank records of `r` (from `r.pos`, records starting before
+ * `r.end`) into its columns. Stops early at a record longer than `r.maxRecordBytes`.
+ */
+export function parseExportRecords(buf: Uint8Array & { latin1Slice?: (s: number, e: number) => string; utf8Slice?: (s: number, e: number) => string }, r: ExportRecords, rowLimit: number): void {
+  const len = buf.length;
+  const cols = r.cols;
+  const colTx = cols[0];
+  const colId = cols[1];
+  const colAmount = cols[2];
+  const colCost = cols[3];
+  const colStatus = cols[4];
+  const colCreated = cols[5];
+  const colUpdated = cols[6];
+  const lastNeeded = Math.max(colTx, colId, colAmount, colCost, colStatus, colCreated);
+  const maxFields = 256;
+  const want = lastNeeded + 1 < maxFields ? lastNeeded + 1 : maxFields;
+  const starts = new Int32Array(maxFields);
+  const ends = new Int32Array(maxFields);
+  const quoted = new Uint8Array(maxFields);
+  const out = new Int32Array(2);
+  const grow = (): void => {
+    const cap = r.logId.length * 2;
+    const more = <T extends Uint32Array | Float64Array | Uint8Array | Int32Array>(a: T): T => {
+      const next = new (a.constructor as new (n: number) => T)(cap);
+      next.set(a);
+      return next;
+    };
+    r.txHash = more(r.txHash);
+    r.logId = more(r.logId);
+    r.amountKobo = more(r.amountKobo);
+    r.costKobo = more(r.costKobo);
+    r.status = more(r.status);
+    r.createdMs = more(r.createdMs);
+    r.updatedMs = more(r.updatedMs);
+    r.where = more(r.where);
+    r.record = more(r.record);
+    r.slow = more(r.slow);
+  };
+  let pos = r.pos;
+  let rows = 0;
+  while (pos < r.end && rows < rowLimit && r.length < r.maxRows) {
+    const recordStart = pos;
+    pos = scanRecord(buf, pos, r.delim, starts, ends, quoted, want, lastNeeded + 1, out);
+    let fields = out[0];
+    if (out[1] === 1) {
+      // The fields after the last one needed are skipped by jumping to the end of the line
+      // (native memchr), unless a quote there could hide a line break; failed rows read on for updated_at.
+      const lf = buf.indexOf(0x0a, pos);
+      const lineEnd = lf === -1 ? len : lf;
+      if (r.quoteFrom > pos || (r.nextQuote !== -1 && r.nextQuote < pos)) {
+        r.nextQuote = buf.indexOf(0x22, pos);
+        r.quoteFrom = pos;
+      }
+      const quote = r.nextQuote;
+      // (A status other than SUCCESS or PENDING may be a failure: the row is read whole.)
+      const plain = colUpdated > lastNeeded ? plainStatusFromBytes(buf, starts[colStatus], ends[colStatus]) : 1;
+      if ((quote !== -1 && quote < lineEnd) || (plain !== 1 && plain !== 3)) {
+        pos = scanRecord(buf, recordStart, r.delim, starts, ends, quoted, maxFields, Infinity, out);
+        fields = out[0];
+      } else {
+        pos = lf === -1 ? len : lf + 1;
+        fields = lastNeeded + 1;
+      }
+    }
+    r.records++;
+    if (pos - recordStart > r.maxRecordBytes) {
+      r.tooLongRecord = r.records;
+      r.tooLongAt = recordStart;
+      break;
+    }
+    if (fields === 1 && starts[0] === ends[0]) continue; // blank line
+    rows++;
+    if (r.length === r.logId.length) grow();
+    const i = r.length++;
+    let slow = 0;
+    const amount = colAmount < fields ? plainKoboFromBytes(buf, starts[colAmount], ends[colAmount]) : NaN;
+    const status = colStatus < fields ? plainStatusFromBytes(buf, starts[colStatus], ends[colStatus]) : 0;
+    if (amount !== amount || status === 0) slow = 1;
+    // An empty field is no value either way; any other unreadable one goes to the importer's readers.
+    let cost = NaN;
+    if (colCost >= 0 && colCost < fields) {
+      cost = plainKoboFromBytes(buf, starts[colCost], ends[colCost]);
+      if (cost !== cost && starts[colCost] !== ends[colCost]) slow = 1;
+    }
+    let created = NaN;
+    if (colCreated >= 0 && colCreated < fields) {
+      created = isoMsFromBytes(buf, starts[colCreated], ends[colCreated]);
+      if (created !== created && starts[colCreated] !== ends[colCreated]) slow = 1;
+    }
+    let updated = NaN;
+    if (colUpdated >= 0 && colUpdated < fields && status === 2) {
+      updated = isoMsFromBytes(buf, starts[colUpdated], ends[colUpdated]);
+      if (updated !== updated && starts[colUpdated] !== ends[colUpdated]) slow = 1;
+    }
+    let tx = '';
+    let h = 0x811c9dc5;
+    if (colTx >= 0 && colTx < fields) {
+      const s = trimStart(buf, starts[colTx], ends[colTx]);
+      const e = trimEnd(buf, s, ends[colTx]);
+      let ascii = quoted[colTx] !== 2;
+      for (let k = s; k < e && ascii; k++) {
+        const c = buf[k];
+        if (c >= 0x80) ascii = false;
+        h = Math.imul(h ^ c, 0x01000193);
+      }
+      if (ascii) {
+        tx = s === e ? '' : buf.latin1Slice ? buf.latin1Slice(s, e) : new TextDecoder('latin1').decode(buf.subarray(s, e));
+      } else {
+        tx = buf.utf8Slice ? buf.utf8Slice(s, e) : new TextDecoder().decode(buf.subarray(s, e));
+        if (quoted[colTx] === 2) tx = tx.replace(/""/g, '"');
+        h = 0x811c9dc5;
+        for (let k = 0; k < tx.length; k++) h = Math.imul(h ^ tx.charCodeAt(k), 0x01000193);
+      }
+    }
+    r.txId.push(tx);
+    r.txHash[i] = h >>> 0;
+    r.logId[i] = colId >= 0 && colId < fields ? idFromBytes(buf, starts[colId], ends[colId]) : NaN;
+    r.amountKobo[i] = amount;
+    r.costKobo[i] = cost;
+    r.status[i] = status;
+    r.createdMs[i] = created;
+    r.updatedMs[i] = updated;
+    r.where[i] = recordStart;
+    r.record[i] = r.records;
+    r.slow[i] = slow;
+    r.slowCount += slow;
+  }
+  r.pos = pos;
+}
+
+/** The worker's program: the functions above, then the reading of its part. */
+function workerSource(): string {
+  const parts = [scanRecord, trimStart, trimEnd, plainKoboFromBytes, digitsAt, isoMsFromBytes, plainStatusFromBytes, idFromBytes, parseExportRecords];
+  return `
+const { parentPort, workerData } = require('node:worker_threads');
+// Bundlers that keep function names wrap inner functions in __name(fn, name): not needed here.
+var __name = (f) => f;
+${parts.map((f) => f.toString()).join('\n')}
+const r = workerData.records;
+const buf = Buffer.from(workerData.shared);
+${parseExportRecords.name}(buf, r, Infinity);
+// References cross as one text and their lengths: cheaper than a million strings one by one.
+const lengths = new Int32Array(r.txId.length);
+for (let i = 0; i < lengths.length; i++) lengths[i] = r.txId[i].length;
+const joined = r.txId.join('');
+r.txId = [];
+const columns = [r.txHash, r.logId, r.amountKobo, r.costKobo, r.status, r.createdMs, r.updatedMs, r.where, r.record, r.slow];
+parentPort.postMessage({ records: r, joined, lengths }, [lengths.buffer, ...columns.map((c) => c.buffer)]);
+`;
+}
+
+export interface RecordsWorker {
+  /** The part read, or null when the worker could not read it (the caller then reads it itself). */
+  result: Promise<ExportRecords | null>;
+  stop(): void;
+}
+
+/** Reads `records`' part of the file held in `shared` on a worker thread. */
+export function parseRecordsInWorker(shared: SharedArrayBuffer, records: ExportRecords): RecordsWorker {
+  let worker: Worker;
+  try {
+    worker = new Worker(workerSource(), { eval: true, workerData: { shared, records } });
+  } catch {
+    return { result: Promise.resolve(null), stop: () => undefined };
+  }
+  let settle: (r: ExportRecords | null) => void = () => undefined;
+  const result = new Promise<ExportRecords | null>((resolve) => (settle = resolve));
+  worker.on('message', (m: { records: ExportRecords; joined: string; lengths: Int32Array }) => {
+    const r = m.records;
+    const txId = new Array<string>(m.lengths.length);
+    let at = 0;
+    for (let i = 0; i < txId.length; i++) {
+      const n = m.lengths[i];
+      txId[i] = n === 0 ? '' : m.joined.slice(at, at + n);
+      at += n;
+    }
+    r.txId = txId;
+    settle(r);
+  });
+  worker.on('error', () => settle(null));
+  worker.on('exit', () => settle(null));
+  return {
+    result,
+    stop: () => {
+      settle(null);
+      void worker.terminate();
+    },
+  };
+}
