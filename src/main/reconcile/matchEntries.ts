@@ -130,38 +130,41 @@ export function hashText(s: string): number {
   return h >>> 0;
 }
 
-/** Reference → first index with it: linear probing over typed arrays. */
+/**
+ * Reference → first index with it: linear probing over one typed array of (index, hash) pairs —
+ * side by side, so a probe touches one cache line, not two.
+ */
 class TxTable {
   private readonly mask: number;
   private readonly slots: Int32Array;
-  private readonly hashes: Uint32Array;
 
   constructor(entries: number) {
     let size = 16;
     while (size < entries * 2) size *= 2;
     this.mask = size - 1;
-    this.slots = new Int32Array(size).fill(-1);
-    this.hashes = new Uint32Array(size);
+    this.slots = new Int32Array(size * 2).fill(-1);
   }
 
   /** False when the reference is already there (the first one is kept). */
   add(h: number, tx: string, index: number, texts: readonly string[]): boolean {
+    const slots = this.slots;
     for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
-      const slot = this.slots[at];
+      const slot = slots[2 * at];
       if (slot === -1) {
-        this.slots[at] = index;
-        this.hashes[at] = h;
+        slots[2 * at] = index;
+        slots[2 * at + 1] = h;
         return true;
       }
-      if (this.hashes[at] === h && texts[slot] === tx) return false;
+      if (slots[2 * at + 1] === (h | 0) && texts[slot] === tx) return false;
     }
   }
 
   find(h: number, tx: string, texts: readonly string[]): number {
+    const slots = this.slots;
     for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
-      const slot = this.slots[at];
+      const slot = slots[2 * at];
       if (slot === -1) return -1;
-      if (this.hashes[at] === h && texts[slot] === tx) return slot;
+      if (slots[2 * at + 1] === (h | 0) && texts[slot] === tx) return slot;
     }
   }
 }

@@ -15,7 +15,7 @@ import type { Db } from '../store/database';
 import { reconcileEntries } from './categorizeEntries';
 import { readLocalSubmissions, readMessagingCharges } from './localSubmissions';
 import { chooseSnapshots } from './walletRollForward';
-import { mirrorQuery, parseMirrorText, readMirror, readSnapshots, snapshotsHash } from './mirrorEntries';
+import { mirrorFromParsed, mirrorQuery, readMirror, readSnapshots, snapshotsHash } from './mirrorEntries';
 import { startBackgroundReads } from './backgroundReads';
 import { hashFile } from '../imports/inspectSpreadsheet';
 import fs from 'node:fs';
@@ -143,8 +143,8 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
 
     progress('Reading the local mirror', 0, null);
     const [loadFrom, loadTo] = windowOf(parameters.from, rangeEndMs);
-    const fromBackground = guessedWindow && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo ? await background.mirrorText : null;
-    const mirror = fromBackground !== null && guessedWindow ? parseMirrorText(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
+    const fromBackground = guessedWindow && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo ? await background.mirror : null;
+    const mirror = fromBackground !== null && guessedWindow ? mirrorFromParsed(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
     const fileHash = (await background.fileHash) ?? (await hashFile(req.path));
     const matchWindowMs = req.matchWindowMinutes * 60_000;
     const local = readLocalSubmissions(db, req.profileId, rangeStartMs - matchWindowMs, rangeEndMs + matchWindowMs);
