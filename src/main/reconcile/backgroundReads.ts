@@ -11,8 +11,7 @@
  * caller does the same reads itself: `null` comes back, never a failure.
  */
 import { Worker } from 'node:worker_threads';
-import { functionsSource, joinStrings, splitJoined, utcMs } from './exportCsvRecords';
-import { parseMirrorColumns, type ParsedMirror } from './mirrorEntries';
+import { functionsSource, joinStrings, parseMirrorColumns, splitJoined, utcMs, type ParsedMirror } from './threadedReaders';
 
 export interface BackgroundReads {
   /** The query's entries, or null when the worker could not read them. */

@@ -13,7 +13,7 @@ import { utf8Text } from '../imports/bytesText';
 import { MAX_RECORD_CHARS, recordTooLongError } from '../imports/readCsv';
 import { findHeaderRow, noHeaderError, type SheetRow } from '../imports/sheetTable';
 import { STATUS_FAILED, statusCode } from './logColumns';
-import { isoMsFromBytes, newExportRecords, parseExportRecords, parseRecordsInWorker, plainKoboFromBytes, plainStatusFromBytes, scanRecord, trimEnd, trimStart, type ExportRecords } from './exportCsvRecords';
+import { isoMsFromBytes, newExportRecords, parseExportRecords, parseRecordsInWorker, plainKoboFromBytes, plainStatusFromBytes, scanRecord, trimEnd, trimStart, type ExportRecords } from './threadedReaders';
 import { readThroughImporter } from './readExportWithImporter';
 import { costFromCell, detailFromCells, EXPORT_MAX_ROWS, timeFromCell, UNREADABLE_KEPT, unreadableError, unreadableMessage, type ReadExportOptions, type UnreadableExportRow, type VendorExport } from './vendorExportColumns';
 

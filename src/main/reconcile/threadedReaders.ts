@@ -1,14 +1,20 @@
 /**
- * The data records of a UTF-8 CSV vendor export, read straight from the bytes into typed columns
- * — on the main thread and, for the second half of a large file, on a worker thread at the same
- * time (readExportCsvBytes.ts decides and joins the halves).
+ * The readers of a reconciliation's two big inputs that also run on worker threads: the data
+ * records of a UTF-8 CSV vendor export, read straight from the bytes into typed columns (on the
+ * main thread and, for the second half of a large file, on a worker at the same time —
+ * readExportCsvBytes.ts decides and joins the halves), and the text of the mirror's entries
+ * (on the background worker, backgroundReads.ts).
  *
- * Every function here down to `parseExportRecords` is self-contained: it uses only its arguments,
- * literals, globals and the other functions of this list, never a module binding. The worker runs
+ * Every function here down to `joinStrings` is self-contained: it uses only its arguments,
+ * literals, globals and the other functions of this file (one module: a bundler or test runner
+ * may rewrite a reference to another module's function), never a module binding. A worker runs
  * their own source text (`Function.prototype.toString`), so there is no separate bundle entry and
- * the worker reads exactly what the main thread reads. A cell this code cannot read in its plain
+ * the worker reads exactly what the main thread would. A cell this code cannot read in its plain
  * form (`NGN 1,000.00`, ISO times, SUCCESS/FAILED/PENDING) only marks the row `slow`: the main
  * thread then reads that row again with the importer's own cell readers.
+ *
+ * Over 400 lines because it must be one module (above): the two readers, their byte and text
+ * helpers, and the worker that runs the export's.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -214,6 +220,103 @@ export function idFromBytes(buf: Uint8Array, s: number, e: number): number {
     v = v * 10 + c;
   }
   return v;
+}
+
+/** The columns of the text of mirrorEntries' `mirrorQuery`, with a running hash over them (`h1`, `h2`). */
+export interface ParsedMirror {
+  n: number;
+  txId: string[];
+  /** FNV-1a of each reference (matchEntries' hashText). */
+  txHash: Uint32Array;
+  logId: Float64Array;
+  amountKobo: Float64Array;
+  costKobo: Float64Array;
+  status: Uint8Array;
+  createdMs: Float64Array;
+  updatedMs: Float64Array;
+  h1: number;
+  h2: number;
+}
+
+/**
+ * Reads the text of mirrorEntries' `mirrorQuery` (the mirror's entries, one record each, separated
+ * by U+001E). The background worker runs it (backgroundReads.ts), so the main thread need not.
+ */
+export function parseMirrorColumns(text: string): ParsedMirror {
+  let n = 0;
+  if (text) {
+    n = 1;
+    for (let at = text.indexOf('\x1e'); at !== -1; at = text.indexOf('\x1e', at + 1)) n++;
+  }
+  const txId = new Array<string>(n);
+  const txHash = new Uint32Array(n);
+  const logId = new Float64Array(n);
+  const amountKobo = new Float64Array(n);
+  const costKobo = new Float64Array(n);
+  const status = new Uint8Array(n);
+  const createdMs = new Float64Array(n);
+  const updatedMs = new Float64Array(n);
+  /** Where the last number or time read ended. */
+  let parsedEnd = 0;
+  const digits = (i: number, k: number): number => {
+    let v = 0;
+    for (let j = 0; j < k; j++) v = v * 10 + (text.charCodeAt(i + j) - 48);
+    return v;
+  };
+  // An integer at `i`, up to the comma.
+  const intAt = (i: number): number => {
+    let v = 0;
+    let neg = false;
+    if (text.charCodeAt(i) === 45) {
+      neg = true;
+      i++;
+    }
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 44 || c !== c) break;
+      v = v * 10 + (c - 48);
+      i++;
+    }
+    parsedEnd = i;
+    return neg ? -v : v;
+  };
+  // `YYYY-MM-DDTHH:MM:SS[.mmm]Z` at `i` up to the comma → ms (Date.parse for other forms).
+  const isoAt = (i: number): number => {
+    const end = text.indexOf(',', i);
+    parsedEnd = end;
+    if (end === i) return NaN;
+    if (text.charCodeAt(i + 4) === 45 && text.charCodeAt(i + 10) === 84 && (end - i === 24 || end - i === 20)) {
+      const ms = end - i === 24 ? digits(i + 20, 3) : 0;
+      return utcMs(digits(i, 4), digits(i + 5, 2), digits(i + 8, 2), digits(i + 11, 2), digits(i + 14, 2), digits(i + 17, 2), ms);
+    }
+    return Date.parse(text.slice(i, end));
+  };
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  let i = 0;
+  for (let k = 0; k < n; k++) {
+    logId[k] = intAt(i);
+    amountKobo[k] = intAt(parsedEnd + 1);
+    costKobo[k] = intAt(parsedEnd + 1);
+    const st = text.charCodeAt(parsedEnd + 1) - 48;
+    status[k] = st;
+    createdMs[k] = isoAt(parsedEnd + 3);
+    updatedMs[k] = isoAt(parsedEnd + 1);
+    const start = parsedEnd + 1;
+    let end = start;
+    let h = 0x811c9dc5;
+    for (let c = text.charCodeAt(end); c !== 0x1e && c === c; c = text.charCodeAt(++end)) h = Math.imul(h ^ c, 0x01000193);
+    txHash[k] = h >>> 0;
+    const tx = text.slice(start, end);
+    txId[k] = tx;
+    i = end + 1;
+    h1 = Math.imul(h1 ^ logId[k], 0x01000193);
+    h1 = Math.imul(h1 ^ amountKobo[k], 0x01000193);
+    h2 = Math.imul(h2 ^ costKobo[k], 0x5bd1e995) ^ st;
+    h2 = Math.imul(h2 ^ (createdMs[k] % 0x7fffffff), 0x5bd1e995);
+    h2 = Math.imul(h2 ^ tx.length ^ (tx.length > 0 ? tx.charCodeAt(tx.length - 1) : 0), 0x5bd1e995);
+  }
+  return { n, txId, txHash, logId, amountKobo, costKobo, status, createdMs, updatedMs, h1, h2 };
 }
 
 /** Columns of the records read so far, and where the reading is: posted between threads as is. */
