@@ -145,7 +145,6 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     const [loadFrom, loadTo] = windowOf(parameters.from, rangeEndMs);
     const fromBackground = guessedWindow && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo ? await background.mirror : null;
     const mirror = fromBackground !== null && guessedWindow ? mirrorFromParsed(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
-    const fileHash = (await background.fileHash) ?? (await hashFile(req.path));
     const matchWindowMs = req.matchWindowMinutes * 60_000;
     const local = readLocalSubmissions(db, req.profileId, rangeStartMs - matchWindowMs, rangeEndMs + matchWindowMs);
     const messaging = readMessagingCharges(db, req.profileId, Date.parse(loadFrom), rangeEndMs);
@@ -180,6 +179,8 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
       rules[k] = outcome.match.exportRule[e];
       k++;
     }
+    // The worker hashes the file after reading the mirror: awaited only now, matching went on meanwhile.
+    const fileHash = (await background.fileHash) ?? (await hashFile(req.path));
     const inputs: ReconcileInputs = {
       fileName: req.fileName,
       fileFormat: exported.format,
