@@ -57,16 +57,26 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   // (A reader may have hashed the references on the way: `txHash`, the same function.)
   const mHash = mir.txHash;
   const eHash = exp.txHash;
+  // 1 for the first mirror entry with its reference: the one the table gives for it.
+  const firstWithReference = new Uint8Array(mir.length);
   for (let m = 0; m < mir.length; m++) {
     const tx = mTx[m];
-    if (tx !== '' && !table.add(mHash ? mHash[m] : hashText(tx), tx, m, mTx)) mirrorDuplicateReferences++;
+    if (tx === '') continue;
+    if (table.add(mHash ? mHash[m] : hashText(tx), tx, m, mTx)) firstWithReference[m] = 1;
+    else mirrorDuplicateReferences++;
   }
+  // An export and the mirror are mostly in the same order: the entry after the last one found is
+  // tried first (neighbours in memory), the table (a cache miss or more a row) only when it is not it.
+  let next = 0;
   for (let e = 0; e < exp.length; e++) {
     if (inRange && inRange[e] === 0) continue;
     const tx = eTx[e];
     if (tx === '') continue;
-    const m = table.find(eHash ? eHash[e] : hashText(tx), tx, mTx);
-    if (m !== -1 && mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
+    const h = eHash ? eHash[e] : hashText(tx);
+    const m = next < mir.length && firstWithReference[next] === 1 && (!mHash || mHash[next] === h) && mTx[next] === tx ? next : table.find(h, tx, mTx);
+    if (m === -1) continue;
+    next = m + 1;
+    if (mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
   }
 
   // Pass 2: id, among what is left, when the references do not say they are different entries.
