@@ -1,6 +1,6 @@
 /**
  * The two reads of a reconciliation that do not need the main thread — the mirror's entries
- * (one SQLite query, and reading its text into columns) and the export file's SHA-256 — run on a
+ * (one SQLite query, reading its text into columns, and the table of its references) and the export file's SHA-256 — run on a
  * worker thread while the main thread parses the export. On a 1,000,000-row run this takes about
  * a second off the wall time.
  *
@@ -11,7 +11,7 @@
  * caller does the same reads itself: `null` comes back, never a failure.
  */
 import { Worker } from 'node:worker_threads';
-import { functionsSource, joinStrings, parseMirrorColumns, splitJoined, utcMs, type ParsedMirror } from './threadedReaders';
+import { functionsSource, indexReferences, joinStrings, parseMirrorColumns, splitJoined, utcMs, type ParsedMirror } from './threadedReaders';
 
 export interface BackgroundReads {
   /** The query's entries, or null when the worker could not read them. */
@@ -25,7 +25,7 @@ const workerSource = (): string => `
 const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-${functionsSource([utcMs, parseMirrorColumns, joinStrings])}
+${functionsSource([utcMs, parseMirrorColumns, indexReferences, joinStrings])}
 try {
   const Database = require(workerData.sqliteModule);
   const db = new Database(workerData.dbPath, { readonly: true, fileMustExist: true });
@@ -33,9 +33,10 @@ try {
   const text = db.prepare(workerData.sql).pluck().get(...workerData.params);
   db.close();
   const p = ${parseMirrorColumns.name}(text == null ? '' : text);
+  p.txIndex = ${indexReferences.name}(p.txId, p.txHash);
   const { joined, lengths } = ${joinStrings.name}(p.txId);
   p.txId = [];
-  const columns = [p.txHash, p.logId, p.amountKobo, p.costKobo, p.status, p.createdMs, p.updatedMs];
+  const columns = [p.txHash, p.logId, p.amountKobo, p.costKobo, p.status, p.createdMs, p.updatedMs, p.txIndex.slots, p.txIndex.first];
   parentPort.postMessage({ kind: 'mirror', parsed: p, joined, lengths }, [lengths.buffer, ...columns.map((c) => c.buffer)]);
 } catch (error) {
   parentPort.postMessage({ kind: 'mirror', error: String((error && error.message) || error) });

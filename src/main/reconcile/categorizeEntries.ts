@@ -329,5 +329,6 @@ function maskedColumns(mir: LogColumns, mask: Uint8Array): LogColumns {
   const txId = mir.txId.map((t, i) => (mask[i] ? t : ''));
   const logId = mir.logId.map((v, i) => (mask[i] ? v : NaN));
   const amountKobo = mir.amountKobo.map((v, i) => (mask[i] ? v : -1));
-  return { ...mir, length: mir.length, txId, logId, amountKobo, detail: (i) => mir.detail(i) };
+  // (The mirror's reference table holds the masked entries too: matching builds its own.)
+  return { ...mir, length: mir.length, txId, txIndex: undefined, logId, amountKobo, detail: (i) => mir.detail(i) };
 }

@@ -3,6 +3,7 @@
  * row needs (references, amounts, status, time) in typed arrays, everything else read on demand
  * for the few rows that end up in a report. A million rows stay a few tens of megabytes.
  */
+import type { ReferenceIndex } from './threadedReaders';
 
 export const STATUS_UNKNOWN = 0;
 export const STATUS_SUCCESS = 1;
@@ -39,8 +40,10 @@ export interface LogColumns {
   readonly length: number;
   /** `transaction_id`; '' when the entry has none. */
   readonly txId: string[];
-  /** FNV-1a of each `txId` (matchEntries' `hashText`), when the reader computed it on the way. */
+  /** FNV-1a of each `txId` (threadedReaders' `hashText`), when the reader computed it on the way. */
   readonly txHash?: Uint32Array;
+  /** The table of `txId` for matching, when the reader built it (the mirror's, on its worker thread). */
+  readonly txIndex?: ReferenceIndex;
   /** `id`; NaN when the entry has none. */
   readonly logId: Float64Array;
   readonly amountKobo: Float64Array;

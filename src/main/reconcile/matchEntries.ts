@@ -6,6 +6,7 @@
  */
 import type { MatchRule } from '../../shared/contract/reconcile';
 import type { LogColumns } from './logColumns';
+import { findReference, hashText, indexReferences } from './threadedReaders';
 
 export const RULE_NONE = 0;
 export const RULE_TRANSACTION_ID = 1;
@@ -52,19 +53,11 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   // of a million strings costs about a second; this, a tenth of that).
   const mTx = mir.txId;
   const eTx = exp.txId;
-  const table = new TxTable(mir.length);
-  let mirrorDuplicateReferences = 0;
-  // (A reader may have hashed the references on the way: `txHash`, the same function.)
+  // (A reader may have hashed the references on the way, `txHash`, and the mirror's reader built
+  // this table on its worker thread, `txIndex`.)
   const mHash = mir.txHash;
   const eHash = exp.txHash;
-  // 1 for the first mirror entry with its reference: the one the table gives for it.
-  const firstWithReference = new Uint8Array(mir.length);
-  for (let m = 0; m < mir.length; m++) {
-    const tx = mTx[m];
-    if (tx === '') continue;
-    if (table.add(mHash ? mHash[m] : hashText(tx), tx, m, mTx)) firstWithReference[m] = 1;
-    else mirrorDuplicateReferences++;
-  }
+  const { slots, first: firstWithReference, duplicates: mirrorDuplicateReferences } = mir.txIndex ?? indexReferences(mTx, mHash ?? null);
   // An export and the mirror are mostly in the same order: the entry after the last one found is
   // tried first (neighbours in memory), the table (a cache miss or more a row) only when it is not it.
   let next = 0;
@@ -73,7 +66,7 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
     const tx = eTx[e];
     if (tx === '') continue;
     const h = eHash ? eHash[e] : hashText(tx);
-    const m = next < mir.length && firstWithReference[next] === 1 && (!mHash || mHash[next] === h) && mTx[next] === tx ? next : table.find(h, tx, mTx);
+    const m = next < mir.length && firstWithReference[next] === 1 && (!mHash || mHash[next] === h) && mTx[next] === tx ? next : findReference(slots, h, tx, mTx);
     if (m === -1) continue;
     next = m + 1;
     if (mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
@@ -131,50 +124,4 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   }
 
   return { exportToMirror, exportRule, mirrorToExport, pairs, byRule, mirrorDuplicateReferences };
-}
-
-/** FNV-1a over the UTF-16 code units (readers that compute `txHash` compute this). */
-export function hashText(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/**
- * Reference → first index with it: linear probing over one typed array of (index, hash) pairs —
- * side by side, so a probe touches one cache line, not two.
- */
-class TxTable {
-  private readonly mask: number;
-  private readonly slots: Int32Array;
-
-  constructor(entries: number) {
-    let size = 16;
-    while (size < entries * 2) size *= 2;
-    this.mask = size - 1;
-    this.slots = new Int32Array(size * 2).fill(-1);
-  }
-
-  /** False when the reference is already there (the first one is kept). */
-  add(h: number, tx: string, index: number, texts: readonly string[]): boolean {
-    const slots = this.slots;
-    for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
-      const slot = slots[2 * at];
-      if (slot === -1) {
-        slots[2 * at] = index;
-        slots[2 * at + 1] = h;
-        return true;
-      }
-      if (slots[2 * at + 1] === (h | 0) && texts[slot] === tx) return false;
-    }
-  }
-
-  find(h: number, tx: string, texts: readonly string[]): number {
-    const slots = this.slots;
-    for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
-      const slot = slots[2 * at];
-      if (slot === -1) return -1;
-      if (slots[2 * at + 1] === (h | 0) && texts[slot] === tx) return slot;
-    }
-  }
 }

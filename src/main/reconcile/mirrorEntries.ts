@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
 import type { CoreColumns, LogColumns } from './logColumns';
-import { parseMirrorColumns, type ParsedMirror } from './threadedReaders';
+import { parseMirrorColumns, type ParsedMirror, type ReferenceIndex } from './threadedReaders';
 import type { BalanceSnapshot } from './walletRollForward';
 
 export interface MirrorRead {
@@ -63,15 +63,15 @@ export function readMirror(db: Db, profileId: string, fromIso: string, toIso: st
 /** The mirror read from parsed text (read here or on a worker thread). */
 export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fromIso: string, toIso: string): MirrorRead {
   const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${p.n}|${p.h1 >>> 0}|${p.h2 >>> 0}`).digest('hex');
-  const { txId, txHash, logId, amountKobo, costKobo, status, createdMs, updatedMs } = p;
-  return { columns: mirrorColumns(db, profileId, logId, { txId, txHash, logId, amountKobo, costKobo, status, createdMs, updatedMs }), ids: logId, hash };
+  const { txId, txHash, txIndex, logId, amountKobo, costKobo, status, createdMs, updatedMs } = p;
+  return { columns: mirrorColumns(db, profileId, logId, { txId, txHash, txIndex, logId, amountKobo, costKobo, status, createdMs, updatedMs }), ids: logId, hash };
 }
 
 function mirrorColumns(
   db: Db,
   profileId: string,
   ids: Float64Array,
-  c: CoreColumns & { txHash: Uint32Array; updatedMs: Float64Array },
+  c: CoreColumns & { txHash: Uint32Array; txIndex?: ReferenceIndex; updatedMs: Float64Array },
 ): LogColumns {
   const detailOf = db.prepare('SELECT phone_number, type, data_plan, description, network, created_at, updated_at FROM log_entries WHERE profile_id = ? AND id = ?');
   return {

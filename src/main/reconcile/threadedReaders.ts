@@ -5,7 +5,7 @@
  * readExportCsvBytes.ts decides and joins the halves), and the text of the mirror's entries
  * (on the background worker, backgroundReads.ts).
  *
- * Every function here down to `joinStrings` is self-contained: it uses only its arguments,
+ * Every function here down to `joinStrings` (and `indexReferences`) is self-contained: it uses only its arguments,
  * literals, globals and the other functions of this file (one module: a bundler or test runner
  * may rewrite a reference to another module's function), never a module binding. A worker runs
  * their own source text (`Function.prototype.toString`), so there is no separate bundle entry and
@@ -236,6 +236,8 @@ export interface ParsedMirror {
   updatedMs: Float64Array;
   h1: number;
   h2: number;
+  /** The references' table (built where the text is read: on the background worker). */
+  txIndex?: ReferenceIndex;
 }
 
 /**
@@ -317,6 +319,72 @@ export function parseMirrorColumns(text: string): ParsedMirror {
     h2 = Math.imul(h2 ^ tx.length ^ (tx.length > 0 ? tx.charCodeAt(tx.length - 1) : 0), 0x5bd1e995);
   }
   return { n, txId, txHash, logId, amountKobo, costKobo, status, createdMs, updatedMs, h1, h2 };
+}
+
+/** FNV-1a over the UTF-16 code units: the hash of a reference (`txHash`). */
+export function hashText(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** A table of references: see {@link indexReferences}. */
+export interface ReferenceIndex {
+  /** Open addressing, linear probing: (index, hash) pairs side by side (one cache line a probe); index -1 when free. */
+  slots: Int32Array;
+  /** 1 for the first entry with its reference: the one the table gives for it. */
+  first: Uint8Array;
+  /** Entries sharing a reference with an earlier one (kept apart, never in the table). */
+  duplicates: number;
+}
+
+/**
+ * Reference → first index with it, for matching by transaction_id (a JS Map of a million strings
+ * costs about a second; this, a tenth of that). Empty references are left out. `hashes` are
+ * {@link hashText}'s, when the reader computed them.
+ */
+export function indexReferences(texts: readonly string[], hashes: Uint32Array | null): ReferenceIndex {
+  let size = 16;
+  while (size < texts.length * 2) size *= 2;
+  const mask = size - 1;
+  const slots = new Int32Array(size * 2).fill(-1);
+  const first = new Uint8Array(texts.length);
+  let duplicates = 0;
+  for (let index = 0; index < texts.length; index++) {
+    const tx = texts[index];
+    if (tx === '') continue;
+    let h = 0;
+    if (hashes) h = hashes[index];
+    else {
+      h = 0x811c9dc5;
+      for (let k = 0; k < tx.length; k++) h = Math.imul(h ^ tx.charCodeAt(k), 0x01000193);
+      h = h >>> 0;
+    }
+    for (let at = h & mask; ; at = (at + 1) & mask) {
+      const slot = slots[2 * at];
+      if (slot === -1) {
+        slots[2 * at] = index;
+        slots[2 * at + 1] = h;
+        first[index] = 1;
+        break;
+      }
+      if (slots[2 * at + 1] === (h | 0) && texts[slot] === tx) {
+        duplicates++;
+        break;
+      }
+    }
+  }
+  return { slots, first, duplicates };
+}
+
+/** The first index of {@link indexReferences}' `texts` with reference `tx` (hash `h`), or -1. */
+export function findReference(slots: Int32Array, h: number, tx: string, texts: readonly string[]): number {
+  const mask = (slots.length >> 1) - 1;
+  for (let at = h & mask; ; at = (at + 1) & mask) {
+    const slot = slots[2 * at];
+    if (slot === -1) return -1;
+    if (slots[2 * at + 1] === (h | 0) && texts[slot] === tx) return slot;
+  }
 }
 
 /** Columns of the records read so far, and where the reading is: posted between threads as is. */

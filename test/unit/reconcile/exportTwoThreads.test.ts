@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
 import { mirrorQuery } from '../../../src/main/reconcile/mirrorEntries';
-import { newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker } from '../../../src/main/reconcile/threadedReaders';
+import { indexReferences, newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker } from '../../../src/main/reconcile/threadedReaders';
 import { readVendorExport, type VendorExport } from '../../../src/main/reconcile/vendorExportRows';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-two-threads-'));
@@ -186,7 +186,7 @@ describe('reading a large export in two halves at once', () => {
     db.transaction(() => {
       for (let i = 1; i <= 500; i++) {
         const at = new Date(Date.UTC(2026, 2, 1) + i * 60_000).toISOString();
-        insert.run('p', i, i % 50 === 0 ? '' : `TX,${i}`, 1000 * i, 970 * i, ['SUCCESS', 'FAILED', 'PENDING'][i % 3], at, at.replace(':00.000Z', ':05Z'));
+        insert.run('p', i, i % 50 === 0 ? '' : i % 70 === 0 ? 'TX,1' : `TX,${i}`, 1000 * i, 970 * i, ['SUCCESS', 'FAILED', 'PENDING'][i % 3], at, at.replace(':00.000Z', ':05Z'));
       }
     })();
     const q = mirrorQuery('p', '2026-03-01T00:00:00.000Z', '2026-03-02T00:00:00.000Z');
@@ -196,8 +196,23 @@ describe('reading a large export in two halves at once', () => {
     const there = await reads.mirror;
     await reads.fileHash;
     expect(there).not.toBeNull();
-    const columns = (p: typeof here) => ({ ...p, txHash: [...p.txHash], logId: [...p.logId], amountKobo: [...p.amountKobo], costKobo: [...p.costKobo], status: [...p.status], createdMs: [...p.createdMs], updatedMs: [...p.updatedMs] });
-    expect(there && columns(there)).toEqual(columns(here));
+    const columns = (p: typeof here) => ({
+      ...p,
+      txHash: [...p.txHash],
+      logId: [...p.logId],
+      amountKobo: [...p.amountKobo],
+      costKobo: [...p.costKobo],
+      status: [...p.status],
+      createdMs: [...p.createdMs],
+      updatedMs: [...p.updatedMs],
+      txIndex: p.txIndex && { slots: [...p.txIndex.slots], first: [...p.txIndex.first], duplicates: p.txIndex.duplicates },
+    });
+    expect(there && columns(there)).toEqual(columns({ ...here, txIndex: indexReferences(here.txId, here.txHash) }));
+    // Empty references are left out of the table; the first of two alike is the one kept.
+    expect(there?.txIndex?.first[49]).toBe(0);
+    expect(there?.txIndex?.first[0]).toBe(1);
+    expect(there?.txIndex?.first[69]).toBe(0);
+    expect(there?.txIndex?.duplicates).toBe(6);
     expect(here.n).toBe(500);
     expect(here.txId[0]).toBe('TX,1');
     expect(here.updatedMs[0]).toBe(Date.UTC(2026, 2, 1, 0, 1, 5));
