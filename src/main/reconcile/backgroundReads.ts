@@ -11,7 +11,7 @@
  * caller does the same reads itself: `null` comes back, never a failure.
  */
 import { Worker } from 'node:worker_threads';
-import { functionsSource, indexReferences, joinStrings, parseMirrorColumns, splitJoined, utcMs, type ParsedMirror } from './threadedReaders';
+import { functionsSource, indexMirrorReferences, indexReferences, parseMirrorColumns, utcMs, type ParsedMirror } from './threadedReaders';
 
 export interface BackgroundReads {
   /** The query's entries, or null when the worker could not read them. */
@@ -25,7 +25,7 @@ const workerSource = (): string => `
 const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-${functionsSource([utcMs, parseMirrorColumns, indexReferences, joinStrings])}
+${functionsSource([utcMs, parseMirrorColumns, indexReferences, indexMirrorReferences])}
 try {
   const Database = require(workerData.sqliteModule);
   const db = new Database(workerData.dbPath, { readonly: true, fileMustExist: true });
@@ -33,11 +33,9 @@ try {
   const text = db.prepare(workerData.sql).pluck().get(...workerData.params);
   db.close();
   const p = ${parseMirrorColumns.name}(text == null ? '' : text);
-  p.txIndex = ${indexReferences.name}(p.txId, p.txHash);
-  const { joined, lengths } = ${joinStrings.name}(p.txId);
-  p.txId = [];
-  const columns = [p.txHash, p.logId, p.amountKobo, p.costKobo, p.status, p.createdMs, p.updatedMs, p.txIndex.slots, p.txIndex.first];
-  parentPort.postMessage({ kind: 'mirror', parsed: p, joined, lengths }, [lengths.buffer, ...columns.map((c) => c.buffer)]);
+  p.txIndex = ${indexMirrorReferences.name}(p);
+  const columns = [p.txStart, p.txEnd, p.txHash, p.logId, p.amountKobo, p.costKobo, p.status, p.createdMs, p.updatedMs, p.txIndex.slots, p.txIndex.first];
+  parentPort.postMessage({ kind: 'mirror', parsed: p }, columns.map((c) => c.buffer));
 } catch (error) {
   parentPort.postMessage({ kind: 'mirror', error: String((error && error.message) || error) });
 }
@@ -57,7 +55,7 @@ try {
 }
 `;
 
-type WorkerMessage = { kind: 'mirror'; parsed?: ParsedMirror; joined?: string; lengths?: Int32Array; error?: string } | { kind: 'hash'; hash?: string; error?: string };
+type WorkerMessage = { kind: 'mirror'; parsed?: ParsedMirror; error?: string } | { kind: 'hash'; hash?: string; error?: string };
 
 function sqliteModulePath(): string | null {
   try {
@@ -82,7 +80,7 @@ export function startBackgroundReads(options: { dbPath: string; sql: string; par
   const mirror = new Promise<ParsedMirror | null>((r) => (resolveMirror = r));
   const fileHash = new Promise<string | null>((r) => (resolveHash = r));
   worker.on('message', (m: WorkerMessage) => {
-    if (m.kind === 'mirror') resolveMirror(m.parsed && m.joined !== undefined && m.lengths ? { ...m.parsed, txId: splitJoined(m.joined, m.lengths) } : null);
+    if (m.kind === 'mirror') resolveMirror(m.parsed ?? null);
     else resolveHash(m.error === undefined ? (m.hash ?? null) : null);
   });
   const giveUp = () => {

@@ -57,7 +57,14 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   // this table on its worker thread, `txIndex`.)
   const mHash = mir.txHash;
   const eHash = exp.txHash;
-  const { slots, first: firstWithReference, duplicates: mirrorDuplicateReferences } = mir.txIndex ?? indexReferences(mTx, mHash ?? null);
+  const { slots, first: firstWithReference, duplicates: mirrorDuplicateReferences } =
+    mir.txIndex ??
+    indexReferences(
+      mir.length,
+      mHash ?? Uint32Array.from(mTx, hashText),
+      (m) => mTx[m] !== '',
+      (a, b) => mTx[a] === mTx[b],
+    );
   // An export and the mirror are mostly in the same order: the entry after the last one found is
   // tried first (neighbours in memory), the table (a cache miss or more a row) only when it is not it.
   let next = 0;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
 import type { CoreColumns, LogColumns } from './logColumns';
-import { parseMirrorColumns, type ParsedMirror, type ReferenceIndex } from './threadedReaders';
+import { mirrorReferences, parseMirrorColumns, type ParsedMirror, type ReferenceIndex } from './threadedReaders';
 import type { BalanceSnapshot } from './walletRollForward';
 
 export interface MirrorRead {
@@ -41,14 +41,14 @@ type DetailRow = { phone_number: string; type: string; data_plan: string; descri
  * several strings per row); SQLite concatenating them into one string takes well under one. So
  * the entries come back as one text — `id,amount,cost,status code,created_at,updated_at (failed
  * only),transaction_id`, records separated by U+001E — read with a character loop
- * (`parseMirrorColumns`). The reference is last, so a comma in it does no harm. One
- * printf per row, not six `||` (each a new string): a third less of SQLite's time.
+ * (`parseMirrorColumns`, on the background worker when it can). The reference is last, so a
+ * comma in it does no harm.
  */
 export function mirrorQuery(profileId: string, fromIso: string, toIso: string): { sql: string; params: string[] } {
   return {
-    sql: `SELECT group_concat(printf('%d,%d,%d,%d,%s,%s,%s', id, amount_kobo, cost_kobo,
-                (CASE status WHEN 'SUCCESS' THEN 1 WHEN 'FAILED' THEN 2 WHEN 'PENDING' THEN 3 ELSE 0 END),
-                created_at, (CASE status WHEN 'FAILED' THEN updated_at ELSE '' END), transaction_id), char(30))
+    sql: `SELECT group_concat(id || ',' || amount_kobo || ',' || cost_kobo || ',' ||
+                (CASE status WHEN 'SUCCESS' THEN 1 WHEN 'FAILED' THEN 2 WHEN 'PENDING' THEN 3 ELSE 0 END) || ',' ||
+                created_at || ',' || (CASE status WHEN 'FAILED' THEN updated_at ELSE '' END) || ',' || transaction_id, char(30))
            FROM log_entries WHERE profile_id = ? AND created_at >= ? AND created_at < ?`,
     params: [profileId, fromIso, toIso],
   };
@@ -63,7 +63,8 @@ export function readMirror(db: Db, profileId: string, fromIso: string, toIso: st
 /** The mirror read from parsed text (read here or on a worker thread). */
 export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fromIso: string, toIso: string): MirrorRead {
   const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${p.n}|${p.h1 >>> 0}|${p.h2 >>> 0}`).digest('hex');
-  const { txId, txHash, txIndex, logId, amountKobo, costKobo, status, createdMs, updatedMs } = p;
+  const { txHash, txIndex, logId, amountKobo, costKobo, status, createdMs, updatedMs } = p;
+  const txId = mirrorReferences(p);
   return { columns: mirrorColumns(db, profileId, logId, { txId, txHash, txIndex, logId, amountKobo, costKobo, status, createdMs, updatedMs }), ids: logId, hash };
 }
 

@@ -225,8 +225,11 @@ export function idFromBytes(buf: Uint8Array, s: number, e: number): number {
 /** The columns of the text of mirrorEntries' `mirrorQuery`, with a running hash over them (`h1`, `h2`). */
 export interface ParsedMirror {
   n: number;
-  txId: string[];
-  /** FNV-1a of each reference (matchEntries' hashText). */
+  /** The text read: the references are its spans [txStart, txEnd) (strings are made where they are used). */
+  text: string;
+  txStart: Int32Array;
+  txEnd: Int32Array;
+  /** FNV-1a of each reference ({@link hashText}). */
   txHash: Uint32Array;
   logId: Float64Array;
   amountKobo: Float64Array;
@@ -250,7 +253,8 @@ export function parseMirrorColumns(text: string): ParsedMirror {
     n = 1;
     for (let at = text.indexOf('\x1e'); at !== -1; at = text.indexOf('\x1e', at + 1)) n++;
   }
-  const txId = new Array<string>(n);
+  const txStart = new Int32Array(n);
+  const txEnd = new Int32Array(n);
   const txHash = new Uint32Array(n);
   const logId = new Float64Array(n);
   const amountKobo = new Float64Array(n);
@@ -258,67 +262,80 @@ export function parseMirrorColumns(text: string): ParsedMirror {
   const status = new Uint8Array(n);
   const createdMs = new Float64Array(n);
   const updatedMs = new Float64Array(n);
-  /** Where the last number or time read ended. */
-  let parsedEnd = 0;
+  const integers = [logId, amountKobo, costKobo];
+  const times = [createdMs, updatedMs];
   const digits = (i: number, k: number): number => {
     let v = 0;
     for (let j = 0; j < k; j++) v = v * 10 + (text.charCodeAt(i + j) - 48);
     return v;
   };
-  // An integer at `i`, up to the comma.
-  const intAt = (i: number): number => {
-    let v = 0;
-    let neg = false;
-    if (text.charCodeAt(i) === 45) {
-      neg = true;
-      i++;
-    }
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 44 || c !== c) break;
-      v = v * 10 + (c - 48);
-      i++;
-    }
-    parsedEnd = i;
-    return neg ? -v : v;
-  };
-  // `YYYY-MM-DDTHH:MM:SS[.mmm]Z` at `i` up to the comma → ms (Date.parse for other forms).
-  const isoAt = (i: number): number => {
-    const end = text.indexOf(',', i);
-    parsedEnd = end;
-    if (end === i) return NaN;
-    if (text.charCodeAt(i + 4) === 45 && text.charCodeAt(i + 10) === 84 && (end - i === 24 || end - i === 20)) {
-      const ms = end - i === 24 ? digits(i + 20, 3) : 0;
-      return utcMs(digits(i, 4), digits(i + 5, 2), digits(i + 8, 2), digits(i + 11, 2), digits(i + 14, 2), digits(i + 17, 2), ms);
-    }
-    return Date.parse(text.slice(i, end));
-  };
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
   let i = 0;
   for (let k = 0; k < n; k++) {
-    logId[k] = intAt(i);
-    amountKobo[k] = intAt(parsedEnd + 1);
-    costKobo[k] = intAt(parsedEnd + 1);
-    const st = text.charCodeAt(parsedEnd + 1) - 48;
+    // id, amount, cost: integers up to the comma.
+    for (let f = 0; f < 3; f++) {
+      let v = 0;
+      let c = text.charCodeAt(i);
+      const neg = c === 45;
+      if (neg) c = text.charCodeAt(++i);
+      while (c !== 44 && c === c) {
+        v = v * 10 + (c - 48);
+        c = text.charCodeAt(++i);
+      }
+      integers[f][k] = neg ? -v : v;
+      i++;
+    }
+    const st = text.charCodeAt(i) - 48;
     status[k] = st;
-    createdMs[k] = isoAt(parsedEnd + 3);
-    updatedMs[k] = isoAt(parsedEnd + 1);
-    const start = parsedEnd + 1;
-    let end = start;
+    i += 2;
+    // created_at, updated_at: `YYYY-MM-DDTHH:MM:SS[.mmm]Z` up to the comma → ms (Date.parse for other forms).
+    for (let f = 0; f < 2; f++) {
+      const end = text.indexOf(',', i);
+      let t = NaN;
+      if (end === i) t = NaN;
+      else if (text.charCodeAt(i + 4) === 45 && text.charCodeAt(i + 10) === 84 && (end - i === 24 || end - i === 20)) {
+        const ms = end - i === 24 ? digits(i + 20, 3) : 0;
+        t = utcMs(digits(i, 4), digits(i + 5, 2), digits(i + 8, 2), digits(i + 11, 2), digits(i + 14, 2), digits(i + 17, 2), ms);
+      } else t = Date.parse(text.slice(i, end));
+      times[f][k] = t;
+      i = end + 1;
+    }
+    // transaction_id: the rest of the record.
+    const start = i;
     let h = 0x811c9dc5;
-    for (let c = text.charCodeAt(end); c !== 0x1e && c === c; c = text.charCodeAt(++end)) h = Math.imul(h ^ c, 0x01000193);
+    for (let c = text.charCodeAt(i); c !== 0x1e && c === c; c = text.charCodeAt(++i)) h = Math.imul(h ^ c, 0x01000193);
+    txStart[k] = start;
+    txEnd[k] = i;
     txHash[k] = h >>> 0;
-    const tx = text.slice(start, end);
-    txId[k] = tx;
-    i = end + 1;
+    const length = i - start;
+    i++;
     h1 = Math.imul(h1 ^ logId[k], 0x01000193);
     h1 = Math.imul(h1 ^ amountKobo[k], 0x01000193);
     h2 = Math.imul(h2 ^ costKobo[k], 0x5bd1e995) ^ st;
     h2 = Math.imul(h2 ^ (createdMs[k] % 0x7fffffff), 0x5bd1e995);
-    h2 = Math.imul(h2 ^ tx.length ^ (tx.length > 0 ? tx.charCodeAt(tx.length - 1) : 0), 0x5bd1e995);
+    h2 = Math.imul(h2 ^ length ^ (length > 0 ? text.charCodeAt(start + length - 1) : 0), 0x5bd1e995);
   }
-  return { n, txId, txHash, logId, amountKobo, costKobo, status, createdMs, updatedMs, h1, h2 };
+  return { n, text, txStart, txEnd, txHash, logId, amountKobo, costKobo, status, createdMs, updatedMs, h1, h2 };
+}
+
+/** The table of {@link parseMirrorColumns}' references, compared in place in its text. */
+export function indexMirrorReferences(p: ParsedMirror): ReferenceIndex {
+  const { text, txStart, txEnd } = p;
+  const same = (a: number, b: number): boolean => {
+    const length = txEnd[a] - txStart[a];
+    if (txEnd[b] - txStart[b] !== length) return false;
+    for (let k = 0; k < length; k++) if (text.charCodeAt(txStart[a] + k) !== text.charCodeAt(txStart[b] + k)) return false;
+    return true;
+  };
+  return indexReferences(p.n, p.txHash, (i) => txEnd[i] > txStart[i], same);
+}
+
+/** The references of {@link parseMirrorColumns} as strings. */
+export function mirrorReferences(p: ParsedMirror): string[] {
+  const txId = new Array<string>(p.n);
+  for (let k = 0; k < p.n; k++) txId[k] = p.txEnd[k] === p.txStart[k] ? '' : p.text.slice(p.txStart[k], p.txEnd[k]);
+  return txId;
 }
 
 /** FNV-1a over the UTF-16 code units: the hash of a reference (`txHash`). */
@@ -340,26 +357,19 @@ export interface ReferenceIndex {
 
 /**
  * Reference → first index with it, for matching by transaction_id (a JS Map of a million strings
- * costs about a second; this, a tenth of that). Empty references are left out. `hashes` are
- * {@link hashText}'s, when the reader computed them.
+ * costs about a second; this, a tenth of that), over `n` entries with {@link hashText}'s `hashes`;
+ * entries without a reference (`present` false) are left out, `same` compares two references.
  */
-export function indexReferences(texts: readonly string[], hashes: Uint32Array | null): ReferenceIndex {
+export function indexReferences(n: number, hashes: Uint32Array, present: (index: number) => boolean, same: (a: number, b: number) => boolean): ReferenceIndex {
   let size = 16;
-  while (size < texts.length * 2) size *= 2;
+  while (size < n * 2) size *= 2;
   const mask = size - 1;
   const slots = new Int32Array(size * 2).fill(-1);
-  const first = new Uint8Array(texts.length);
+  const first = new Uint8Array(n);
   let duplicates = 0;
-  for (let index = 0; index < texts.length; index++) {
-    const tx = texts[index];
-    if (tx === '') continue;
-    let h = 0;
-    if (hashes) h = hashes[index];
-    else {
-      h = 0x811c9dc5;
-      for (let k = 0; k < tx.length; k++) h = Math.imul(h ^ tx.charCodeAt(k), 0x01000193);
-      h = h >>> 0;
-    }
+  for (let index = 0; index < n; index++) {
+    if (!present(index)) continue;
+    const h = hashes[index];
     for (let at = h & mask; ; at = (at + 1) & mask) {
       const slot = slots[2 * at];
       if (slot === -1) {
@@ -368,7 +378,7 @@ export function indexReferences(texts: readonly string[], hashes: Uint32Array | 
         first[index] = 1;
         break;
       }
-      if (slots[2 * at + 1] === (h | 0) && texts[slot] === tx) {
+      if (slots[2 * at + 1] === (h | 0) && same(slot, index)) {
         duplicates++;
         break;
       }
