@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
 import { mirrorQuery } from '../../../src/main/reconcile/mirrorEntries';
-import { indexMirrorReferences, mirrorReferences, newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker } from '../../../src/main/reconcile/threadedReaders';
+import { indexMirrorReferences, mirrorReferences, newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker, utcMs } from '../../../src/main/reconcile/threadedReaders';
 import { readVendorExport, type VendorExport } from '../../../src/main/reconcile/vendorExportRows';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-two-threads-'));
@@ -219,5 +219,28 @@ describe('reading a large export in two halves at once', () => {
     expect(mirrorReferences(here).slice(0, 2)).toEqual(['TX,1', 'TX,2']);
     expect(mirrorReferences(here)[49]).toBe('');
     expect(here.updatedMs[0]).toBe(Date.UTC(2026, 2, 1, 0, 1, 5));
+  });
+});
+
+describe('times read by arithmetic', () => {
+  it('equal Date.UTC for every day of years 0 to 9999 (sampled), day overflow and odd months included', () => {
+    const differ: string[] = [];
+    for (let y = 0; y <= 9999; y += y < 2200 ? 1 : 7) {
+      for (let mo = 0; mo <= 13; mo++) {
+        for (let d = 0; d <= 32; d++) {
+          const h = (y * 7 + d) % 24;
+          const mi = (mo * 13 + d) % 60;
+          const se = (y + d) % 60;
+          const ms = (y * 31 + d) % 1000;
+          const a = utcMs(y, mo, d, h, mi, se, ms);
+          const b = Date.UTC(y, mo - 1, d, h, mi, se, ms);
+          if (!Object.is(a, b)) differ.push(`${y}-${mo}-${d}`);
+        }
+      }
+    }
+    expect(differ).toEqual([]);
+    expect(utcMs(2026, 2, 29, 0, 0, 0, 0)).toBe(Date.UTC(2026, 2, 1));
+    expect(utcMs(NaN, 1, 1, 0, 0, 0, 0)).toBeNaN();
+    expect(utcMs(275_761, 1, 1, 0, 0, 0, 0)).toBeNaN();
   });
 });
