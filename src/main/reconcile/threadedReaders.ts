@@ -222,14 +222,8 @@ export function idFromBytes(buf: Uint8Array, s: number, e: number): number {
   return v;
 }
 
-/** The columns of the text of mirrorEntries' `mirrorQuery`, with a running hash over them (`h1`, `h2`). */
-export interface ParsedMirror {
-  n: number;
-  /** The text read: the references are its spans [txStart, txEnd) (strings are made where they are used). */
-  text: string;
-  txStart: Int32Array;
-  txEnd: Int32Array;
-  /** FNV-1a of each reference ({@link hashText}). */
+/** The typed columns both readers fill, as logColumns' LogColumns holds them; `txHash`: {@link hashText} of each reference. */
+export interface ReadColumns {
   txHash: Uint32Array;
   logId: Float64Array;
   amountKobo: Float64Array;
@@ -237,6 +231,15 @@ export interface ParsedMirror {
   status: Uint8Array;
   createdMs: Float64Array;
   updatedMs: Float64Array;
+}
+
+/** The columns of the text of mirrorEntries' `mirrorQuery`, with a running hash over them (`h1`, `h2`). */
+export interface ParsedMirror extends ReadColumns {
+  n: number;
+  /** The text read: the references are its spans [txStart, txEnd) (strings are made where they are used). */
+  text: string;
+  txStart: Int32Array;
+  txEnd: Int32Array;
   h1: number;
   h2: number;
   /** The references' table (built where the text is read: on the background worker). */
@@ -398,7 +401,7 @@ export function findReference(slots: Int32Array, h: number, tx: string, texts: r
 }
 
 /** Columns of the records read so far, and where the reading is: posted between threads as is. */
-export interface ExportRecords {
+export interface ExportRecords extends ReadColumns {
   pos: number;
   /** Records start before this offset (they may end after it). */
   end: number;
@@ -419,13 +422,6 @@ export interface ExportRecords {
   nextQuote: number;
   quoteFrom: number;
   txId: string[];
-  txHash: Uint32Array;
-  logId: Float64Array;
-  amountKobo: Float64Array;
-  costKobo: Float64Array;
-  status: Uint8Array;
-  createdMs: Float64Array;
-  updatedMs: Float64Array;
   where: Float64Array;
   record: Int32Array;
   /** 1 when a cell was not in a plain form: the row is read again with the importer's readers. */
