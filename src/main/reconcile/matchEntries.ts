@@ -5,7 +5,7 @@
  * amount with the nearest time inside the window. Each pair records the rule that made it.
  */
 import type { MatchRule } from '../../shared/contract/reconcile';
-import type { LogColumns } from './logColumns';
+import { txIdAt, type LogColumns } from './logColumns';
 import { findReference, hashText, indexReferences } from './threadedReaders';
 
 export const RULE_NONE = 0;
@@ -52,7 +52,10 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   // Pass 1: transaction_id, through an open-addressing table of the mirror's references (a JS Map
   // of a million strings costs about a second; this, a tenth of that).
   const mTx = mir.txId;
-  const eTx = exp.txId;
+  // The export's references through its own accessors when it makes strings only on demand.
+  const eTx = exp.txIdOf ? null : exp.txId;
+  const eHas = exp.hasTxId ?? ((e: number) => (eTx as string[])[e] !== '');
+  const eIs = exp.txIdIs ?? ((e: number, text: string) => (eTx as string[])[e] === text);
   // (A reader may have hashed the references on the way, `txHash`, and the mirror's reader built
   // this table on its worker thread, `txIndex`.)
   const mHash = mir.txHash;
@@ -70,10 +73,9 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   let next = 0;
   for (let e = 0; e < exp.length; e++) {
     if (inRange && inRange[e] === 0) continue;
-    const tx = eTx[e];
-    if (tx === '') continue;
-    const h = eHash ? eHash[e] : hashText(tx);
-    const m = next < mir.length && firstWithReference[next] === 1 && (!mHash || mHash[next] === h) && mTx[next] === tx ? next : findReference(slots, h, tx, mTx);
+    if (!eHas(e)) continue;
+    const h = eHash ? eHash[e] : hashText(txIdAt(exp, e));
+    const m = next < mir.length && firstWithReference[next] === 1 && (!mHash || mHash[next] === h) && eIs(e, mTx[next]) ? next : findReference(slots, h, e, mTx, eIs);
     if (m === -1) continue;
     next = m + 1;
     if (mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
@@ -93,7 +95,7 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
       if (Number.isNaN(id)) continue;
       const m = byId.get(id);
       if (m === undefined || mirrorToExport[m] !== -1) continue;
-      if (eTx[e] !== '' && mTx[m] !== '' && eTx[e] !== mTx[m]) continue;
+      if (eHas(e) && mTx[m] !== '' && !eIs(e, mTx[m])) continue;
       pair(e, m, RULE_ID);
     }
   }
@@ -119,7 +121,7 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
       let bestGap = Infinity;
       for (const m of list) {
         if (mirrorToExport[m] !== -1) continue;
-        if (eTx[e] !== '' && mTx[m] !== '') continue;
+        if (eHas(e) && mTx[m] !== '') continue;
         const gap = Math.abs(mir.createdMs[m] - t);
         if (gap <= options.windowMs && gap < bestGap) {
           best = m;

@@ -218,10 +218,27 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
   const detailEnds = new Int32Array(maxFields);
   const detailQuoted = new Uint8Array(maxFields);
   const detailScanned = new Int32Array(2);
+  // References in plain ASCII are spans of the file until a string is asked for.
+  const { txId: odd, txStart, txEnd, txLazy } = all;
+  const latin1 = buf as Buffer & { latin1Slice?: (s: number, e: number) => string };
+  const txIdOf = (i: number): string => (txLazy[i] === 1 ? (latin1.latin1Slice ? latin1.latin1Slice(txStart[i], txEnd[i]) : buf.toString('latin1', txStart[i], txEnd[i])) : odd[i]);
+  let wholeTxId: string[] | null = null;
   return {
     columns: {
       length: n,
-      txId: all.txId,
+      get txId(): string[] {
+        wholeTxId ??= Array.from({ length: n }, (_, i) => txIdOf(i));
+        return wholeTxId;
+      },
+      txIdOf,
+      hasTxId: (i) => txLazy[i] === 1 || odd[i] !== '',
+      txIdIs: (i, text) => {
+        if (txLazy[i] === 0) return odd[i] === text;
+        const start = txStart[i];
+        if (text.length !== txEnd[i] - start) return false;
+        for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) !== buf[start + k]) return false;
+        return true;
+      },
       txHash: all.txHash.subarray(0, n),
       logId: all.logId.subarray(0, n),
       amountKobo: all.amountKobo.subarray(0, n),
@@ -255,8 +272,8 @@ function tooManyRowsError(): ImportError {
   return new ImportError('too_many_rows', `The export has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows. Export a shorter date range and reconcile the ranges one by one.`);
 }
 
-type RecordColumns = Pick<ExportRecords, 'txHash' | 'logId' | 'amountKobo' | 'costKobo' | 'status' | 'createdMs' | 'updatedMs' | 'where' | 'record' | 'slow'>;
-const RECORD_COLUMNS: readonly (keyof RecordColumns)[] = ['txHash', 'logId', 'amountKobo', 'costKobo', 'status', 'createdMs', 'updatedMs', 'where', 'record', 'slow'];
+type RecordColumns = Pick<ExportRecords, 'txHash' | 'txStart' | 'txEnd' | 'txLazy' | 'logId' | 'amountKobo' | 'costKobo' | 'status' | 'createdMs' | 'updatedMs' | 'where' | 'record' | 'slow'>;
+const RECORD_COLUMNS: readonly (keyof RecordColumns)[] = ['txHash', 'txStart', 'txEnd', 'txLazy', 'logId', 'amountKobo', 'costKobo', 'status', 'createdMs', 'updatedMs', 'where', 'record', 'slow'];
 
 /** The two halves' rows as one file's, with their row numbers in the file. */
 function joinRecords(a: ExportRecords, b: ExportRecords, rowBaseA: number, rowBaseB: number): ExportRecords {

@@ -390,13 +390,16 @@ export function indexReferences(n: number, hashes: Uint32Array, present: (index:
   return { slots, first, duplicates };
 }
 
-/** The first index of {@link indexReferences}' `texts` with reference `tx` (hash `h`), or -1. */
-export function findReference(slots: Int32Array, h: number, tx: string, texts: readonly string[]): number {
+/**
+ * The first index of {@link indexReferences}' `texts` whose reference is entry `entry`'s (hash
+ * `h`; `is(entry, text)` says whether entry's reference is that text), or -1.
+ */
+export function findReference(slots: Int32Array, h: number, entry: number, texts: readonly string[], is: (entry: number, text: string) => boolean): number {
   const mask = (slots.length >> 1) - 1;
   for (let at = h & mask; ; at = (at + 1) & mask) {
     const slot = slots[2 * at];
     if (slot === -1) return -1;
-    if (slots[2 * at + 1] === (h | 0) && texts[slot] === tx) return slot;
+    if (slots[2 * at + 1] === (h | 0) && is(entry, texts[slot])) return slot;
   }
 }
 
@@ -421,7 +424,11 @@ export interface ExportRecords extends ReadColumns {
   /** The next quote at or after the offset searched from (-1: none), so a line is not searched twice. */
   nextQuote: number;
   quoteFrom: number;
+  /** References that are not plain ASCII (escaped quotes, other characters); '' for the others, read from their span when asked (`txLazy` 1). */
   txId: string[];
+  txStart: Int32Array;
+  txEnd: Int32Array;
+  txLazy: Uint8Array;
   where: Float64Array;
   record: Int32Array;
   /** 1 when a cell was not in a plain form: the row is read again with the importer's readers. */
@@ -445,6 +452,9 @@ export function newExportRecords(pos: number, end: number, delim: number, cols: 
     nextQuote: -1,
     quoteFrom: Infinity,
     txId: [],
+    txStart: new Int32Array(cap),
+    txEnd: new Int32Array(cap),
+    txLazy: new Uint8Array(cap),
     txHash: new Uint32Array(cap),
     logId: new Float64Array(cap),
     amountKobo: new Float64Array(cap),
@@ -488,6 +498,9 @@ export function parseExportRecords(buf: Uint8Array & { latin1Slice?: (s: number,
       return next;
     };
     r.txHash = more(r.txHash);
+    r.txStart = more(r.txStart);
+    r.txEnd = more(r.txEnd);
+    r.txLazy = more(r.txLazy);
     r.logId = more(r.logId);
     r.amountKobo = more(r.amountKobo);
     r.costKobo = more(r.costKobo);
@@ -555,6 +568,7 @@ export function parseExportRecords(buf: Uint8Array & { latin1Slice?: (s: number,
       if (updated !== updated && starts[colUpdated] !== ends[colUpdated]) slow = 1;
     }
     let tx = '';
+    let lazy = 0;
     let h = 0x811c9dc5;
     if (colTx >= 0 && colTx < fields) {
       const s = trimStart(buf, starts[colTx], ends[colTx]);
@@ -566,7 +580,11 @@ export function parseExportRecords(buf: Uint8Array & { latin1Slice?: (s: number,
         h = Math.imul(h ^ c, 0x01000193);
       }
       if (ascii) {
-        tx = s === e ? '' : buf.latin1Slice ? buf.latin1Slice(s, e) : new TextDecoder('latin1').decode(buf.subarray(s, e));
+        // Not made into a string now: matching compares the bytes, and only the rows that end up
+        // in a report (or every row, for callers that take `txId` whole) need the string.
+        lazy = s < e ? 1 : 0;
+        r.txStart[i] = s;
+        r.txEnd[i] = e;
       } else {
         tx = buf.utf8Slice ? buf.utf8Slice(s, e) : new TextDecoder().decode(buf.subarray(s, e));
         if (quoted[colTx] === 2) tx = tx.replace(/""/g, '"');
@@ -575,6 +593,7 @@ export function parseExportRecords(buf: Uint8Array & { latin1Slice?: (s: number,
       }
     }
     r.txId.push(tx);
+    r.txLazy[i] = lazy;
     r.txHash[i] = h >>> 0;
     r.logId[i] = colId >= 0 && colId < fields ? idFromBytes(buf, starts[colId], ends[colId]) : NaN;
     r.amountKobo[i] = amount;
@@ -628,7 +647,7 @@ const r = workerData.records;
 ${parseExportRecords.name}(Buffer.from(workerData.shared), r, Infinity);
 const { joined, lengths } = ${joinStrings.name}(r.txId);
 r.txId = [];
-const columns = [r.txHash, r.logId, r.amountKobo, r.costKobo, r.status, r.createdMs, r.updatedMs, r.where, r.record, r.slow];
+const columns = [r.txHash, r.txStart, r.txEnd, r.txLazy, r.logId, r.amountKobo, r.costKobo, r.status, r.createdMs, r.updatedMs, r.where, r.record, r.slow];
 parentPort.postMessage({ records: r, joined, lengths }, [lengths.buffer, ...columns.map((c) => c.buffer)]);
 `;
 }
