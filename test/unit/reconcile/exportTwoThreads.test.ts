@@ -11,6 +11,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
+import { columnsFromEntries, txIdAt } from '../../../src/main/reconcile/logColumns';
+import { matchEntries, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID } from '../../../src/main/reconcile/matchEntries';
 import { mirrorQuery } from '../../../src/main/reconcile/mirrorEntries';
 import { indexMirrorReferences, mirrorReferences, newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker, utcMs } from '../../../src/main/reconcile/threadedReaders';
 import { readVendorExport, type VendorExport } from '../../../src/main/reconcile/vendorExportRows';
@@ -242,5 +244,26 @@ describe('times read by arithmetic', () => {
     expect(utcMs(2026, 2, 29, 0, 0, 0, 0)).toBe(Date.UTC(2026, 2, 1));
     expect(utcMs(NaN, 1, 1, 0, 0, 0, 0)).toBeNaN();
     expect(utcMs(275_761, 1, 1, 0, 0, 0, 0)).toBeNaN();
+  });
+});
+
+describe('references read from the bytes on demand', () => {
+  it('match the mirror by transaction_id whatever they hold: ASCII, other characters, escaped quotes, spaces around, none', async () => {
+    const refs = ['TX1', 'ТХ2-кириллица', 'T"3"', 'TX4', '', 'TX6'];
+    const cells = ['TX1', 'ТХ2-кириллица', '"T""3"""', '  TX4  ', '', 'TX6'];
+    const lines = cells.map((c, i) => `2026-03-02T10:0${i}:00.000Z,${c},${i + 1},08031234567,1000,970,SUCCESS,x,`);
+    const p = file('refs.csv', exportText(lines));
+    const exp = (await readVendorExport(p)).columns;
+    expect(refs.map((_, i) => txIdAt(exp, i))).toEqual(refs);
+    expect(exp.txId).toEqual(refs);
+    // The mirror in another order, one reference only a prefix of an export's, one differing in case.
+    const mirrorRefs = ['TX6', 'T"3"', 'TX', 'ТХ2-кириллица', 'tx1', 'TX4', 'TX1'];
+    const mir = columnsFromEntries(
+      mirrorRefs.map((transactionId, i) => ({ transactionId, id: 100 + i, amountKobo: 100_000, costKobo: 97_000, status: 'SUCCESS', createdAt: '2026-03-02T10:00:00.000Z', phone: '08031234567', type: 'AIRTIME', product: '', network: 'MTN' })),
+    );
+    const m = matchEntries(exp, mir, { windowMs: 15 * 60_000 });
+    // The row without a reference is paired by phone, amount and time with the one left ('TX').
+    expect([...m.exportToMirror]).toEqual([6, 3, 1, 5, 2, 0]);
+    expect([...m.exportRule]).toEqual([RULE_TRANSACTION_ID, RULE_TRANSACTION_ID, RULE_TRANSACTION_ID, RULE_TRANSACTION_ID, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID]);
   });
 });
