@@ -329,6 +329,7 @@ function maskedColumns(mir: LogColumns, mask: Uint8Array): LogColumns {
   const txId = mir.txId.map((t, i) => (mask[i] ? t : ''));
   const logId = mir.logId.map((v, i) => (mask[i] ? v : NaN));
   const amountKobo = mir.amountKobo.map((v, i) => (mask[i] ? v : -1));
-  // (The mirror's reference table holds the masked entries too: matching builds its own.)
-  return { ...mir, length: mir.length, txId, txIndex: undefined, logId, amountKobo, detail: (i) => mir.detail(i) };
+  // (The mirror's reference table and on-demand accessors know the masked entries' references:
+  // matching builds its own from txId.)
+  return { ...mir, length: mir.length, txId, txIdOf: undefined, hasTxId: undefined, txIdIs: undefined, txSpans: undefined, txIndex: undefined, logId, amountKobo, detail: (i) => mir.detail(i) };
 }

@@ -47,8 +47,10 @@ export interface LogColumns {
    */
   readonly txIdOf?: (index: number) => string;
   readonly hasTxId?: (index: number) => boolean;
-  /** Whether entry `index`'s reference is `text`, without making a string of it. */
-  readonly txIdIs?: (index: number, text: string) => boolean;
+  /** Whether entry `index`'s reference is `text.slice(start, end)`, without making a string of either. */
+  readonly txIdIs?: (index: number, text: string, start: number, end: number) => boolean;
+  /** The references as spans [start, end) of one text, when the reader kept them so (the mirror's). */
+  readonly txSpans?: { text: string; start: Int32Array; end: Int32Array };
   /** FNV-1a of each `txId` (threadedReaders' `hashText`), when the reader computed it on the way. */
   readonly txHash?: Uint32Array;
   /** The table of `txId` for matching, when the reader built it (the mirror's, on its worker thread). */
@@ -71,6 +73,13 @@ export interface LogColumns {
 /** Entry `i`'s reference ('' when none). */
 export function txIdAt(cols: LogColumns, i: number): string {
   return cols.txIdOf ? cols.txIdOf(i) : cols.txId[i];
+}
+
+/** Whether `s` is `text.slice(start, end)`. */
+export function spanIs(s: string, text: string, start: number, end: number): boolean {
+  if (s.length !== end - start) return false;
+  for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
+  return true;
 }
 
 /** Builds LogColumns from plain entries (tests, small sources, the service log). */

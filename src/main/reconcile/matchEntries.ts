@@ -5,7 +5,7 @@
  * amount with the nearest time inside the window. Each pair records the rule that made it.
  */
 import type { MatchRule } from '../../shared/contract/reconcile';
-import { txIdAt, type LogColumns } from './logColumns';
+import { spanIs, txIdAt, type LogColumns } from './logColumns';
 import { findReference, hashText, indexReferences } from './threadedReaders';
 
 export const RULE_NONE = 0;
@@ -51,11 +51,20 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
 
   // Pass 1: transaction_id, through an open-addressing table of the mirror's references (a JS Map
   // of a million strings costs about a second; this, a tenth of that).
-  const mTx = mir.txId;
-  // The export's references through its own accessors when it makes strings only on demand.
+  // Each side's references through its own accessors when it makes strings only on demand (the
+  // CSV export's are bytes of the file, the mirror's spans of SQLite's text).
   const eTx = exp.txIdOf ? null : exp.txId;
   const eHas = exp.hasTxId ?? ((e: number) => (eTx as string[])[e] !== '');
-  const eIs = exp.txIdIs ?? ((e: number, text: string) => (eTx as string[])[e] === text);
+  const eIs = exp.txIdIs ?? ((e: number, text: string, start: number, end: number) => spanIs((eTx as string[])[e], text, start, end));
+  const mSpans = mir.txSpans;
+  const mTx = mSpans ? null : mir.txId;
+  const mHas = mir.hasTxId ?? ((m: number) => (mTx as string[])[m] !== '');
+  const same = mSpans
+    ? (e: number, m: number) => eIs(e, mSpans.text, mSpans.start[m], mSpans.end[m])
+    : (e: number, m: number) => {
+        const t = (mTx as string[])[m];
+        return eIs(e, t, 0, t.length);
+      };
   // (A reader may have hashed the references on the way, `txHash`, and the mirror's reader built
   // this table on its worker thread, `txIndex`.)
   const mHash = mir.txHash;
@@ -64,9 +73,9 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
     mir.txIndex ??
     indexReferences(
       mir.length,
-      mHash ?? Uint32Array.from(mTx, hashText),
-      (m) => mTx[m] !== '',
-      (a, b) => mTx[a] === mTx[b],
+      mHash ?? Uint32Array.from(mir.txId, hashText),
+      mHas,
+      (a, b) => txIdAt(mir, a) === txIdAt(mir, b),
     );
   // An export and the mirror are mostly in the same order: the entry after the last one found is
   // tried first (neighbours in memory), the table (a cache miss or more a row) only when it is not it.
@@ -75,7 +84,7 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
     if (inRange && inRange[e] === 0) continue;
     if (!eHas(e)) continue;
     const h = eHash ? eHash[e] : hashText(txIdAt(exp, e));
-    const m = next < mir.length && firstWithReference[next] === 1 && (!mHash || mHash[next] === h) && eIs(e, mTx[next]) ? next : findReference(slots, h, e, mTx, eIs);
+    const m = next < mir.length && firstWithReference[next] === 1 && (!mHash || mHash[next] === h) && same(e, next) ? next : findReference(slots, h, e, same);
     if (m === -1) continue;
     next = m + 1;
     if (mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
@@ -95,7 +104,7 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
       if (Number.isNaN(id)) continue;
       const m = byId.get(id);
       if (m === undefined || mirrorToExport[m] !== -1) continue;
-      if (eHas(e) && mTx[m] !== '' && !eIs(e, mTx[m])) continue;
+      if (eHas(e) && mHas(m) && !same(e, m)) continue;
       pair(e, m, RULE_ID);
     }
   }
@@ -121,7 +130,7 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
       let bestGap = Infinity;
       for (const m of list) {
         if (mirrorToExport[m] !== -1) continue;
-        if (eHas(e) && mTx[m] !== '') continue;
+        if (eHas(e) && mHas(m)) continue;
         const gap = Math.abs(mir.createdMs[m] - t);
         if (gap <= options.windowMs && gap < bestGap) {
           best = m;

@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
-import type { CoreColumns, LogColumns } from './logColumns';
-import { mirrorReferences, parseMirrorColumns, type ParsedMirror, type ReferenceIndex } from './threadedReaders';
+import type { LogColumns } from './logColumns';
+import { mirrorReferences, parseMirrorColumns, type ParsedMirror } from './threadedReaders';
 import type { BalanceSnapshot } from './walletRollForward';
 
 export interface MirrorRead {
@@ -63,21 +63,27 @@ export function readMirror(db: Db, profileId: string, fromIso: string, toIso: st
 /** The mirror read from parsed text (read here or on a worker thread). */
 export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fromIso: string, toIso: string): MirrorRead {
   const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${p.n}|${p.h1 >>> 0}|${p.h2 >>> 0}`).digest('hex');
-  const { txHash, txIndex, logId, amountKobo, costKobo, status, createdMs, updatedMs } = p;
-  const txId = mirrorReferences(p);
-  return { columns: mirrorColumns(db, profileId, logId, { txId, txHash, txIndex, logId, amountKobo, costKobo, status, createdMs, updatedMs }), ids: logId, hash };
-}
-
-function mirrorColumns(
-  db: Db,
-  profileId: string,
-  ids: Float64Array,
-  c: CoreColumns & { txHash: Uint32Array; txIndex?: ReferenceIndex; updatedMs: Float64Array },
-): LogColumns {
   const detailOf = db.prepare('SELECT phone_number, type, data_plan, description, network, created_at, updated_at FROM log_entries WHERE profile_id = ? AND id = ?');
-  return {
-    length: ids.length,
-    ...c,
+  const { text, txStart, txEnd, logId: ids } = p;
+  // The references stay spans of the text until one is asked for (matching compares them in place).
+  let wholeTxId: string[] | null = null;
+  const columns: LogColumns = {
+    length: p.n,
+    get txId(): string[] {
+      wholeTxId ??= mirrorReferences(p);
+      return wholeTxId;
+    },
+    txIdOf: (i) => (txEnd[i] === txStart[i] ? '' : text.slice(txStart[i], txEnd[i])),
+    hasTxId: (i) => txEnd[i] > txStart[i],
+    txSpans: { text, start: txStart, end: txEnd },
+    txHash: p.txHash,
+    txIndex: p.txIndex,
+    logId: p.logId,
+    amountKobo: p.amountKobo,
+    costKobo: p.costKobo,
+    status: p.status,
+    createdMs: p.createdMs,
+    updatedMs: p.updatedMs,
     detail(i) {
       const r = detailOf.get(profileId, ids[i]) as DetailRow | undefined;
       if (!r) return { phone: '', type: '', product: '', network: '', createdAt: null, updatedMs: NaN, rowNumber: null };
@@ -92,6 +98,7 @@ function mirrorColumns(
       };
     },
   };
+  return { columns, ids, hash };
 }
 
 /** Mirror entries of a profile by log id (the matched pairs of a saved run). */

@@ -12,7 +12,7 @@ import { amountFromCell, assertMappingComplete, detectDelimiter, detectMapping, 
 import { utf8Text } from '../imports/bytesText';
 import { MAX_RECORD_CHARS, recordTooLongError } from '../imports/readCsv';
 import { findHeaderRow, noHeaderError, type SheetRow } from '../imports/sheetTable';
-import { STATUS_FAILED, statusCode } from './logColumns';
+import { spanIs, STATUS_FAILED, statusCode } from './logColumns';
 import { isoMsFromBytes, newExportRecords, parseExportRecords, parseRecordsInWorker, plainKoboFromBytes, plainStatusFromBytes, scanRecord, trimEnd, trimStart, type ExportRecords } from './threadedReaders';
 import { readThroughImporter } from './readExportWithImporter';
 import { costFromCell, detailFromCells, EXPORT_MAX_ROWS, timeFromCell, UNREADABLE_KEPT, unreadableError, unreadableMessage, type ReadExportOptions, type UnreadableExportRow, type VendorExport } from './vendorExportColumns';
@@ -232,11 +232,11 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
       },
       txIdOf,
       hasTxId: (i) => txLazy[i] === 1 || odd[i] !== '',
-      txIdIs: (i, text) => {
-        if (txLazy[i] === 0) return odd[i] === text;
-        const start = txStart[i];
-        if (text.length !== txEnd[i] - start) return false;
-        for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) !== buf[start + k]) return false;
+      txIdIs: (i, text, start, end) => {
+        if (txLazy[i] === 0) return spanIs(odd[i], text, start, end);
+        const at = txStart[i];
+        if (end - start !== txEnd[i] - at) return false;
+        for (let k = 0; k < end - start; k++) if (text.charCodeAt(start + k) !== buf[at + k]) return false;
         return true;
       },
       txHash: all.txHash.subarray(0, n),

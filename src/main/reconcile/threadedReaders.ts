@@ -391,15 +391,15 @@ export function indexReferences(n: number, hashes: Uint32Array, present: (index:
 }
 
 /**
- * The first index of {@link indexReferences}' `texts` whose reference is entry `entry`'s (hash
- * `h`; `is(entry, text)` says whether entry's reference is that text), or -1.
+ * The first index of {@link indexReferences}' entries whose reference is the one of `entry` (of
+ * another list), hash `h`; `same(entry, index)` compares the two references. -1 when none.
  */
-export function findReference(slots: Int32Array, h: number, entry: number, texts: readonly string[], is: (entry: number, text: string) => boolean): number {
+export function findReference(slots: Int32Array, h: number, entry: number, same: (entry: number, index: number) => boolean): number {
   const mask = (slots.length >> 1) - 1;
   for (let at = h & mask; ; at = (at + 1) & mask) {
     const slot = slots[2 * at];
     if (slot === -1) return -1;
-    if (slots[2 * at + 1] === (h | 0) && is(entry, texts[slot])) return slot;
+    if (slots[2 * at + 1] === (h | 0) && same(entry, slot)) return slot;
   }
 }
 
