@@ -11,9 +11,12 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
-import { columnsFromEntries, txIdAt } from '../../../src/main/reconcile/logColumns';
+import { fillMirror, generateLogEntries, planDiscrepancies, writeVendorExportCsv } from '../../../bench/generate/vendorExport';
+import { reconcileEntries } from '../../../src/main/reconcile/categorizeEntries';
+import { columnsFromEntries, txIdAt, type LogColumns } from '../../../src/main/reconcile/logColumns';
+import { openDatabase } from '../../../src/main/store/database';
 import { matchEntries, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID } from '../../../src/main/reconcile/matchEntries';
-import { mirrorQuery } from '../../../src/main/reconcile/mirrorEntries';
+import { mirrorQuery, readMirror } from '../../../src/main/reconcile/mirrorEntries';
 import { indexMirrorReferences, mirrorReferences, newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker, utcMs } from '../../../src/main/reconcile/threadedReaders';
 import { readVendorExport, type VendorExport } from '../../../src/main/reconcile/vendorExportRows';
 
@@ -265,5 +268,36 @@ describe('references read from the bytes on demand', () => {
     // The row without a reference is paired by phone, amount and time with the one left ('TX').
     expect([...m.exportToMirror]).toEqual([6, 3, 1, 5, 2, 0]);
     expect([...m.exportRule]).toEqual([RULE_TRANSACTION_ID, RULE_TRANSACTION_ID, RULE_TRANSACTION_ID, RULE_TRANSACTION_ID, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID]);
+  });
+});
+
+describe('a reconciliation with references kept as bytes and spans', () => {
+  it('finds what it finds with every reference a string, also when mirror entries before the range are left out of matching', async () => {
+    const start = Date.UTC(2026, 0, 1);
+    const entries = generateLogEntries(3000, { startMs: start, stepMs: 60_000, seed: 26 });
+    const { exported, mirror } = planDiscrepancies(entries, { missingLocally: 20, missingInExport: 20, amountMismatch: 10, statusMismatch: 10, pending: 10, byId: 30, byPhoneAmountTime: 5 });
+    const csv = path.join(dir, 'planned.csv');
+    writeVendorExportCsv(csv, exported);
+    const db = openDatabase(path.join(dir, 'planned.db'));
+    try {
+      fillMirror(db, 'p', mirror);
+      const exp = (await readVendorExport(csv, { skipHash: true })).columns;
+      // The mirror from the first entry on, the range a day later: the first day's entries are masked.
+      const mir = readMirror(db, 'p', new Date(start).toISOString(), new Date(start + 3 * 86_400_000).toISOString()).columns;
+      expect(mir.txSpans).toBeDefined();
+      const strings = (c: LogColumns): LogColumns => ({ ...c, txId: [...c.txId], txIdOf: undefined, hasTxId: undefined, txIdIs: undefined, txSpans: undefined, txIndex: undefined });
+      const run = (e: LogColumns, m: LogColumns, fromMs: number) => {
+        const o = reconcileEntries({ exp: e, mir: m, local: [], snapshots: [], rangeStartMs: fromMs, rangeEndMs: start + 3 * 86_400_000, matchWindowMs: 15 * 60_000, duplicateWindowMs: 10 * 60_000 });
+        return { totals: o.totals, byRule: o.matchedByRule, exportToMirror: [...o.match.exportToMirror], items: o.items.map((i) => [i.category, i.transactionId]) };
+      };
+      for (const fromMs of [start, start + 86_400_000]) {
+        const lazy = run(exp, mir, fromMs);
+        expect(lazy).toEqual(run(strings(exp), strings(mir), fromMs));
+        expect(lazy.totals.matched.count).toBeGreaterThan(1000);
+        expect(lazy.byRule.id + lazy.byRule.phone_amount_time).toBeGreaterThan(0);
+      }
+    } finally {
+      db.close();
+    }
   });
 });
