@@ -1,10 +1,11 @@
 /**
  * The fast way of reading a UTF-8 CSV vendor export: the file is scanned once as bytes, only the
- * columns matching needs are decoded (reference, id, amount, cost, status, time), and the plain
- * forms of those (`NGN 1,000.00`, `970.5`, ISO times) are read straight from the bytes; anything
- * else goes to the importer's own `amountFromCell`/`dateFromCell`. The other columns of a row are
- * decoded only when the row ends up in a report. A file that turns out not to be UTF-8 goes to
- * the importer.
+ * columns matching needs are read (reference, id, amount, cost, status, time), and the plain
+ * forms of those (`NGN 1,000.00`, `970.5`, ISO times) straight from the bytes (threadedReaders.ts);
+ * a row with anything else is read again with the importer's own `amountFromCell`/`dateFromCell`.
+ * A plain-ASCII reference stays bytes of the file until a string of it is asked for, and the
+ * other columns of a row are decoded only when the row ends up in a report. A large file may be
+ * read in two halves at once (below). A file that turns out not to be UTF-8 goes to the importer.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
