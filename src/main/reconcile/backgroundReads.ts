@@ -30,9 +30,9 @@ try {
   const Database = require(workerData.sqliteModule);
   const db = new Database(workerData.dbPath, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
-  const text = db.prepare(workerData.sql).pluck().get(...workerData.params);
+  const row = db.prepare(workerData.sql).raw().get(...workerData.params);
   db.close();
-  const p = ${parseMirrorColumns.name}(text == null ? '' : text);
+  const p = ${parseMirrorColumns.name}(row[0] == null ? '' : row[0], row[1] == null ? '' : row[1]);
   p.txIndex = ${indexMirrorReferences.name}(p);
   const columns = [p.txStart, p.txEnd, p.txHash, p.logId, p.amountKobo, p.costKobo, p.status, p.createdMs, p.updatedMs, p.txIndex.slots, p.txIndex.first];
   parentPort.postMessage({ kind: 'mirror', parsed: p }, columns.map((c) => c.buffer));

@@ -39,16 +39,19 @@ type DetailRow = { phone_number: string; type: string; data_plan: string; descri
  *
  * A million rows through better-sqlite3 one row object at a time take seconds (an array and
  * several strings per row); SQLite concatenating them into one string takes well under one. So
- * the entries come back as one text — `id,amount,cost,status code,created_at,updated_at (failed
- * only),transaction_id`, records separated by U+001E — read with a character loop
- * (`parseMirrorColumns`, on the background worker when it can). The reference is last, so a
- * comma in it does no harm.
+ * the entries come back as two texts, records separated by U+001E — `id,amount,cost,status
+ * code,created_at,updated_at (failed only)`, and the transaction_ids in the same order — read
+ * with a character loop (`parseMirrorColumns`, on the background worker when it can). The
+ * references apart: they are what the main thread keeps (as spans of their text), a fifth of
+ * the whole, and a comma in one does no harm. Every column is NOT NULL, so both lists have
+ * every row.
  */
 export function mirrorQuery(profileId: string, fromIso: string, toIso: string): { sql: string; params: string[] } {
   return {
     sql: `SELECT group_concat(id || ',' || amount_kobo || ',' || cost_kobo || ',' ||
                 (CASE status WHEN 'SUCCESS' THEN 1 WHEN 'FAILED' THEN 2 WHEN 'PENDING' THEN 3 ELSE 0 END) || ',' ||
-                created_at || ',' || (CASE status WHEN 'FAILED' THEN updated_at ELSE '' END) || ',' || transaction_id, char(30))
+                created_at || ',' || (CASE status WHEN 'FAILED' THEN updated_at ELSE '' END), char(30)),
+                group_concat(transaction_id, char(30))
            FROM log_entries WHERE profile_id = ? AND created_at >= ? AND created_at < ?`,
     params: [profileId, fromIso, toIso],
   };
@@ -56,8 +59,8 @@ export function mirrorQuery(profileId: string, fromIso: string, toIso: string): 
 
 export function readMirror(db: Db, profileId: string, fromIso: string, toIso: string): MirrorRead {
   const q = mirrorQuery(profileId, fromIso, toIso);
-  const text = db.prepare(q.sql).pluck().get(...q.params) as string | null;
-  return mirrorFromParsed(db, profileId, parseMirrorColumns(text ?? ''), fromIso, toIso);
+  const [entries, references] = db.prepare(q.sql).raw().get(...q.params) as [string | null, string | null];
+  return mirrorFromParsed(db, profileId, parseMirrorColumns(entries ?? '', references ?? ''), fromIso, toIso);
 }
 
 /** The mirror read from parsed text (read here or on a worker thread). */

@@ -233,10 +233,10 @@ export interface ReadColumns {
   updatedMs: Float64Array;
 }
 
-/** The columns of the text of mirrorEntries' `mirrorQuery`, with a running hash over them (`h1`, `h2`). */
+/** The columns of the texts of mirrorEntries' `mirrorQuery`, with a running hash over them (`h1`, `h2`). */
 export interface ParsedMirror extends ReadColumns {
   n: number;
-  /** The text read: the references are its spans [txStart, txEnd) (strings are made where they are used). */
+  /** The references' text: they are its spans [txStart, txEnd) (strings are made where they are used). */
   text: string;
   txStart: Int32Array;
   txEnd: Int32Array;
@@ -247,10 +247,11 @@ export interface ParsedMirror extends ReadColumns {
 }
 
 /**
- * Reads the text of mirrorEntries' `mirrorQuery` (the mirror's entries, one record each, separated
- * by U+001E). The background worker runs it (backgroundReads.ts), so the main thread need not.
+ * Reads the two texts of mirrorEntries' `mirrorQuery` (the mirror's entries and their references,
+ * one record each, separated by U+001E). The background worker runs it (backgroundReads.ts), so
+ * the main thread need not.
  */
-export function parseMirrorColumns(text: string): ParsedMirror {
+export function parseMirrorColumns(text: string, references: string): ParsedMirror {
   let n = 0;
   if (text) {
     n = 1;
@@ -275,6 +276,7 @@ export function parseMirrorColumns(text: string): ParsedMirror {
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
   let i = 0;
+  let r = 0;
   for (let k = 0; k < n; k++) {
     // id, amount, cost: integers up to the comma.
     for (let f = 0; f < 3; f++) {
@@ -292,9 +294,11 @@ export function parseMirrorColumns(text: string): ParsedMirror {
     const st = text.charCodeAt(i) - 48;
     status[k] = st;
     i += 2;
-    // created_at, updated_at: `YYYY-MM-DDTHH:MM:SS[.mmm]Z` up to the comma → ms (Date.parse for other forms).
+    // created_at up to the comma, updated_at to the end of the record: `YYYY-MM-DDTHH:MM:SS[.mmm]Z`
+    // → ms (Date.parse for other forms).
     for (let f = 0; f < 2; f++) {
-      const end = text.indexOf(',', i);
+      let end = text.indexOf(f === 0 ? ',' : '\x1e', i);
+      if (end === -1) end = text.length;
       let t = NaN;
       if (end === i) t = NaN;
       else if (text.charCodeAt(i + 4) === 45 && text.charCodeAt(i + 10) === 84 && (end - i === 24 || end - i === 20)) {
@@ -304,22 +308,22 @@ export function parseMirrorColumns(text: string): ParsedMirror {
       times[f][k] = t;
       i = end + 1;
     }
-    // transaction_id: the rest of the record.
-    const start = i;
+    // transaction_id: the next record of the references' text.
+    const start = r;
     let h = 0x811c9dc5;
-    for (let c = text.charCodeAt(i); c !== 0x1e && c === c; c = text.charCodeAt(++i)) h = Math.imul(h ^ c, 0x01000193);
+    for (let c = references.charCodeAt(r); c !== 0x1e && c === c; c = references.charCodeAt(++r)) h = Math.imul(h ^ c, 0x01000193);
     txStart[k] = start;
-    txEnd[k] = i;
+    txEnd[k] = r;
     txHash[k] = h >>> 0;
-    const length = i - start;
-    i++;
+    const length = r - start;
+    r++;
     h1 = Math.imul(h1 ^ logId[k], 0x01000193);
     h1 = Math.imul(h1 ^ amountKobo[k], 0x01000193);
     h2 = Math.imul(h2 ^ costKobo[k], 0x5bd1e995) ^ st;
     h2 = Math.imul(h2 ^ (createdMs[k] % 0x7fffffff), 0x5bd1e995);
-    h2 = Math.imul(h2 ^ length ^ (length > 0 ? text.charCodeAt(start + length - 1) : 0), 0x5bd1e995);
+    h2 = Math.imul(h2 ^ length ^ (length > 0 ? references.charCodeAt(start + length - 1) : 0), 0x5bd1e995);
   }
-  return { n, text, txStart, txEnd, txHash, logId, amountKobo, costKobo, status, createdMs, updatedMs, h1, h2 };
+  return { n, text: references, txStart, txEnd, txHash, logId, amountKobo, costKobo, status, createdMs, updatedMs, h1, h2 };
 }
 
 /** The table of {@link parseMirrorColumns}' references, compared in place in its text. */

@@ -195,7 +195,7 @@ describe('reading a large export in two halves at once', () => {
       }
     })();
     const q = mirrorQuery('p', '2026-03-01T00:00:00.000Z', '2026-03-02T00:00:00.000Z');
-    const here = parseMirrorColumns(db.prepare(q.sql).pluck().get(...q.params) as string);
+    const here = parseMirrorColumns(...(db.prepare(q.sql).raw().get(...q.params) as [string, string]));
     db.close();
     const reads = startBackgroundReads({ dbPath, ...q, filePath: dbPath });
     const there = await reads.mirror;
@@ -224,6 +224,12 @@ describe('reading a large export in two halves at once', () => {
     expect(mirrorReferences(here).slice(0, 2)).toEqual(['TX,1', 'TX,2']);
     expect(mirrorReferences(here)[49]).toBe('');
     expect(here.updatedMs[0]).toBe(Date.UTC(2026, 2, 1, 0, 1, 5));
+    // The last records: a failure's refund time, then a pending entry's time and none.
+    expect(here.updatedMs[498]).toBe(Date.UTC(2026, 2, 1) + 499 * 60_000 + 5000);
+    expect(here.createdMs[499]).toBe(Date.UTC(2026, 2, 1) + 500 * 60_000);
+    expect(here.updatedMs[499]).toBeNaN();
+    expect(here.status[499]).toBe(3);
+    expect(mirrorReferences(here)[498]).toBe('TX,499');
   });
 });
 
