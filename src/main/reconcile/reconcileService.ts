@@ -175,11 +175,15 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     const exportRows = new Int32Array(matched);
     const rules = new Uint8Array(matched);
     let k = 0;
+    const { exportCategory } = outcome;
+    const { exportToMirror, exportRule } = outcome.match;
+    const mirrorIds = mirror.ids;
+    const rowNumbers = exp.rowNumbers;
     for (let e = 0; e < exp.length; e++) {
-      if (outcome.exportCategory[e] !== MATCHED) continue;
-      rowids[k] = mirror.ids[outcome.match.exportToMirror[e]];
-      exportRows[k] = exp.rowNumbers ? exp.rowNumbers[e] : (exp.detail(e).rowNumber ?? 0);
-      rules[k] = outcome.match.exportRule[e];
+      if (exportCategory[e] !== MATCHED) continue;
+      rowids[k] = mirrorIds[exportToMirror[e]];
+      exportRows[k] = rowNumbers ? rowNumbers[e] : (exp.detail(e).rowNumber ?? 0);
+      rules[k] = exportRule[e];
       k++;
     }
     // The worker hashes the file after reading the mirror: awaited only now, matching went on meanwhile.
