@@ -5,7 +5,7 @@
  * the wallet are missing refunds; and the wallet is rolled forward between balance snapshots.
  */
 import { RECONCILE_CATEGORIES, type CategoryTotal, type MatchRule, type ReconcileCategory } from '../../shared/contract/reconcile';
-import { STATUS_FAILED, STATUS_PENDING, STATUS_SUCCESS, type LogColumns } from './logColumns';
+import { STATUS_FAILED, STATUS_PENDING, STATUS_SUCCESS, txIdAt, type LogColumns } from './logColumns';
 import { matchEntries, RULE_NAMES, RULE_NONE, type MatchResult } from './matchEntries';
 import { localItem, pairItem, type ItemDraft, type LocalSubmission } from './reconcileItemDrafts';
 import { chooseSnapshots, rollWalletForward, WalletFlows, type BalanceSnapshot, type MessagingCharge, type RollForwardResult } from './walletRollForward';
@@ -117,8 +117,8 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
   const localRefs = new Set<string>();
   for (const l of inRangeLocal) if (l.reference) localRefs.add(l.reference);
   if (localRefs.size > 0) {
-    for (let e = 0; e < exp.length; e++) if (localRefs.has(exp.txId[e])) exportByTx.set(exp.txId[e], e);
-    for (let m = 0; m < mir.length; m++) if (localRefs.has(mir.txId[m])) mirrorByTx.set(mir.txId[m], m);
+    for (let e = 0; e < exp.length; e++) if (localRefs.has(txIdAt(exp, e))) exportByTx.set(txIdAt(exp, e), e);
+    for (let m = 0; m < mir.length; m++) if (localRefs.has(txIdAt(mir, m))) mirrorByTx.set(txIdAt(mir, m), m);
   }
   const localAmounts = new Set(inRangeLocal.map((l) => l.amountKobo));
   const byPhoneAmount = new Map<string, { side: 'e' | 'm'; i: number; t: number }[]>();
@@ -220,14 +220,14 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
         if (Number.isNaN(refundAt) && m !== -1) refundAt = updatedOf(mir, m);
         if (Number.isNaN(refundAt)) refundAt = exp.createdMs[e];
       }
-      flows.push(cost, st === STATUS_SUCCESS ? 1 : st === STATUS_FAILED ? 2 : 3, exp.createdMs[e], refundAt, 0, e, ...own(exp.txId[e]));
+      flows.push(cost, st === STATUS_SUCCESS ? 1 : st === STATUS_FAILED ? 2 : 3, exp.createdMs[e], refundAt, 0, e, ...own(txIdAt(exp, e)));
     }
     for (let m = 0; m < mir.length; m++) {
       if (mirrorToExport[m] !== -1 || Number.isNaN(mir.createdMs[m])) continue;
       const st = mir.status[m];
       let refundAt = st === STATUS_FAILED ? updatedOf(mir, m) : NaN;
       if (st === STATUS_FAILED && Number.isNaN(refundAt)) refundAt = mir.createdMs[m];
-      flows.push(mir.costKobo[m], st === STATUS_SUCCESS ? 1 : st === STATUS_FAILED ? 2 : 3, mir.createdMs[m], refundAt, 1, m, ...own(mir.txId[m]));
+      flows.push(mir.costKobo[m], st === STATUS_SUCCESS ? 1 : st === STATUS_FAILED ? 2 : 3, mir.createdMs[m], refundAt, 1, m, ...own(txIdAt(mir, m)));
     }
   }
   const rollForward = rollWalletForward(input.snapshots, flows, rangeStartMs, rangeEndMs, input.messaging ?? []);
@@ -286,7 +286,7 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
       continue;
     }
     const m = exportToMirror[e];
-    const sent = sentAs(m === -1 ? [exp.txId[e]] : [exp.txId[e], mir.txId[m]]);
+    const sent = sentAs(m === -1 ? [txIdAt(exp, e)] : [txIdAt(exp, e), txIdAt(mir, m)]);
     items.push(pairItem(name, exp, e, m === -1 ? null : mir, m, match.exportRule[e], refundSet.get(`e${e}`) ?? null, sent));
   }
   for (let m = 0; m < mir.length; m++) {
@@ -295,7 +295,7 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
     const name = RECONCILE_CATEGORIES[cat];
     totals[name].count++;
     totals[name].amountKobo += mir.amountKobo[m];
-    items.push(pairItem(name, null, -1, mir, m, RULE_NONE, refundSet.get(`m${m}`) ?? null, sentAs([mir.txId[m]])));
+    items.push(pairItem(name, null, -1, mir, m, RULE_NONE, refundSet.get(`m${m}`) ?? null, sentAs([txIdAt(mir, m)])));
   }
   for (const l of lost) {
     totals.lostSubmissions.count++;
@@ -329,5 +329,7 @@ function maskedColumns(mir: LogColumns, mask: Uint8Array): LogColumns {
   const txId = mir.txId.map((t, i) => (mask[i] ? t : ''));
   const logId = mir.logId.map((v, i) => (mask[i] ? v : NaN));
   const amountKobo = mir.amountKobo.map((v, i) => (mask[i] ? v : -1));
-  return { ...mir, length: mir.length, txId, logId, amountKobo, detail: (i) => mir.detail(i) };
+  // (The mirror's reference table and on-demand accessors know the masked entries' references:
+  // matching builds its own from txId.)
+  return { ...mir, length: mir.length, txId, txIdOf: undefined, hasTxId: undefined, txIdIs: undefined, txSpans: undefined, txIndex: undefined, logId, amountKobo, detail: (i) => mir.detail(i) };
 }

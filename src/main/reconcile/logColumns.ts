@@ -3,6 +3,7 @@
  * row needs (references, amounts, status, time) in typed arrays, everything else read on demand
  * for the few rows that end up in a report. A million rows stay a few tens of megabytes.
  */
+import type { ReferenceIndex } from './threadedReaders';
 
 export const STATUS_UNKNOWN = 0;
 export const STATUS_SUCCESS = 1;
@@ -39,6 +40,21 @@ export interface LogColumns {
   readonly length: number;
   /** `transaction_id`; '' when the entry has none. */
   readonly txId: string[];
+  /**
+   * A reader that makes reference strings only when asked gives these (the CSV fast path: a
+   * million strings were a third of reading the file); `txId` is then built whole on first use.
+   * Use {@link txIdAt} and friends rather than `txId[i]` for single entries.
+   */
+  readonly txIdOf?: (index: number) => string;
+  readonly hasTxId?: (index: number) => boolean;
+  /** Whether entry `index`'s reference is `text.slice(start, end)`, without making a string of either. */
+  readonly txIdIs?: (index: number, text: string, start: number, end: number) => boolean;
+  /** The references as spans [start, end) of one text, when the reader kept them so (the mirror's). */
+  readonly txSpans?: { text: string; start: Int32Array; end: Int32Array };
+  /** FNV-1a of each `txId` (threadedReaders' `hashText`), when the reader computed it on the way. */
+  readonly txHash?: Uint32Array;
+  /** The table of `txId` for matching, when the reader built it (the mirror's, on its worker thread). */
+  readonly txIndex?: ReferenceIndex;
   /** `id`; NaN when the entry has none. */
   readonly logId: Float64Array;
   readonly amountKobo: Float64Array;
@@ -52,6 +68,18 @@ export interface LogColumns {
   /** Row numbers in the export file, when the source is a file. */
   readonly rowNumbers?: Int32Array;
   detail(index: number): EntryDetail;
+}
+
+/** Entry `i`'s reference ('' when none). */
+export function txIdAt(cols: LogColumns, i: number): string {
+  return cols.txIdOf ? cols.txIdOf(i) : cols.txId[i];
+}
+
+/** Whether `s` is `text.slice(start, end)`. */
+export function spanIs(s: string, text: string, start: number, end: number): boolean {
+  if (s.length !== end - start) return false;
+  for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
+  return true;
 }
 
 /** Builds LogColumns from plain entries (tests, small sources, the service log). */

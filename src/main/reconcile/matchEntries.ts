@@ -5,7 +5,8 @@
  * amount with the nearest time inside the window. Each pair records the rule that made it.
  */
 import type { MatchRule } from '../../shared/contract/reconcile';
-import type { LogColumns } from './logColumns';
+import { spanIs, txIdAt, type LogColumns } from './logColumns';
+import { findReference, hashText, indexReferences } from './threadedReaders';
 
 export const RULE_NONE = 0;
 export const RULE_TRANSACTION_ID = 1;
@@ -50,20 +51,43 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
 
   // Pass 1: transaction_id, through an open-addressing table of the mirror's references (a JS Map
   // of a million strings costs about a second; this, a tenth of that).
-  const mTx = mir.txId;
-  const eTx = exp.txId;
-  const table = new TxTable(mir.length);
-  let mirrorDuplicateReferences = 0;
-  for (let m = 0; m < mir.length; m++) {
-    const tx = mTx[m];
-    if (tx !== '' && !table.add(tx, m, mTx)) mirrorDuplicateReferences++;
-  }
+  // Each side's references through its own accessors when it makes strings only on demand (the
+  // CSV export's are bytes of the file, the mirror's spans of SQLite's text).
+  const eTx = exp.txIdOf ? null : exp.txId;
+  const eHas = exp.hasTxId ?? ((e: number) => (eTx as string[])[e] !== '');
+  const eIs = exp.txIdIs ?? ((e: number, text: string, start: number, end: number) => spanIs((eTx as string[])[e], text, start, end));
+  const mSpans = mir.txSpans;
+  const mTx = mSpans ? null : mir.txId;
+  const mHas = mir.hasTxId ?? ((m: number) => (mTx as string[])[m] !== '');
+  const same = mSpans
+    ? (e: number, m: number) => eIs(e, mSpans.text, mSpans.start[m], mSpans.end[m])
+    : (e: number, m: number) => {
+        const t = (mTx as string[])[m];
+        return eIs(e, t, 0, t.length);
+      };
+  // (A reader may have hashed the references on the way, `txHash`, and the mirror's reader built
+  // this table on its worker thread, `txIndex`.)
+  const mHash = mir.txHash;
+  const eHash = exp.txHash;
+  const { slots, first: firstWithReference, duplicates: mirrorDuplicateReferences } =
+    mir.txIndex ??
+    indexReferences(
+      mir.length,
+      mHash ?? Uint32Array.from(mir.txId, hashText),
+      mHas,
+      (a, b) => txIdAt(mir, a) === txIdAt(mir, b),
+    );
+  // An export and the mirror are mostly in the same order: the entry after the last one found is
+  // tried first (neighbours in memory), the table (a cache miss or more a row) only when it is not it.
+  let next = 0;
   for (let e = 0; e < exp.length; e++) {
     if (inRange && inRange[e] === 0) continue;
-    const tx = eTx[e];
-    if (tx === '') continue;
-    const m = table.find(tx, mTx);
-    if (m !== -1 && mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
+    if (!eHas(e)) continue;
+    const h = eHash ? eHash[e] : hashText(txIdAt(exp, e));
+    const m = next < mir.length && firstWithReference[next] === 1 && (!mHash || mHash[next] === h) && same(e, next) ? next : findReference(slots, h, e, same);
+    if (m === -1) continue;
+    next = m + 1;
+    if (mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
   }
 
   // Pass 2: id, among what is left, when the references do not say they are different entries.
@@ -80,7 +104,7 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
       if (Number.isNaN(id)) continue;
       const m = byId.get(id);
       if (m === undefined || mirrorToExport[m] !== -1) continue;
-      if (eTx[e] !== '' && mTx[m] !== '' && eTx[e] !== mTx[m]) continue;
+      if (eHas(e) && mHas(m) && !same(e, m)) continue;
       pair(e, m, RULE_ID);
     }
   }
@@ -106,7 +130,7 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
       let bestGap = Infinity;
       for (const m of list) {
         if (mirrorToExport[m] !== -1) continue;
-        if (eTx[e] !== '' && mTx[m] !== '') continue;
+        if (eHas(e) && mHas(m)) continue;
         const gap = Math.abs(mir.createdMs[m] - t);
         if (gap <= options.windowMs && gap < bestGap) {
           best = m;
@@ -118,49 +142,4 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   }
 
   return { exportToMirror, exportRule, mirrorToExport, pairs, byRule, mirrorDuplicateReferences };
-}
-
-/** FNV-1a over the UTF-16 code units. */
-function hashText(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/** Reference → first index with it: linear probing over typed arrays. */
-class TxTable {
-  private readonly mask: number;
-  private readonly slots: Int32Array;
-  private readonly hashes: Uint32Array;
-
-  constructor(entries: number) {
-    let size = 16;
-    while (size < entries * 2) size *= 2;
-    this.mask = size - 1;
-    this.slots = new Int32Array(size).fill(-1);
-    this.hashes = new Uint32Array(size);
-  }
-
-  /** False when the reference is already there (the first one is kept). */
-  add(tx: string, index: number, texts: readonly string[]): boolean {
-    const h = hashText(tx);
-    for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
-      const slot = this.slots[at];
-      if (slot === -1) {
-        this.slots[at] = index;
-        this.hashes[at] = h;
-        return true;
-      }
-      if (this.hashes[at] === h && texts[slot] === tx) return false;
-    }
-  }
-
-  find(tx: string, texts: readonly string[]): number {
-    const h = hashText(tx);
-    for (let at = h & this.mask; ; at = (at + 1) & this.mask) {
-      const slot = this.slots[at];
-      if (slot === -1) return -1;
-      if (this.hashes[at] === h && texts[slot] === tx) return slot;
-    }
-  }
 }

@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
-import { allocCoreColumns, type CoreColumns, type LogColumns } from './logColumns';
+import type { LogColumns } from './logColumns';
+import { mirrorReferences, parseMirrorColumns, type ParsedMirror } from './threadedReaders';
 import type { BalanceSnapshot } from './walletRollForward';
 
 export interface MirrorRead {
@@ -33,51 +34,24 @@ export function isoMs(s: string): number {
 
 type DetailRow = { phone_number: string; type: string; data_plan: string; description: string; network: string; created_at: string; updated_at: string };
 
-/** Reads an unsigned integer at `i` of `s`, stopping at `stop`; leaves the end in `parsedEnd`. */
-let parsedEnd = 0;
-function intAt(s: string, i: number, stop: number): number {
-  let v = 0;
-  let neg = false;
-  if (s.charCodeAt(i) === 45) {
-    neg = true;
-    i++;
-  }
-  for (;;) {
-    const c = s.charCodeAt(i);
-    if (c === stop || Number.isNaN(c)) break;
-    v = v * 10 + (c - 48);
-    i++;
-  }
-  parsedEnd = i;
-  return neg ? -v : v;
-}
-
-/** `YYYY-MM-DDTHH:MM:SS[.mmm]Z` at `i` of `s` up to `stop` → ms (Date.parse for other forms). */
-function isoAt(s: string, i: number, stop: number): number {
-  const end = s.indexOf(String.fromCharCode(stop), i);
-  parsedEnd = end;
-  if (end === i) return NaN;
-  if (s.charCodeAt(i + 4) === 45 && s.charCodeAt(i + 10) === 84 && (end - i === 24 || end - i === 20)) {
-    const ms = end - i === 24 ? digits(s, i + 20, 3) : 0;
-    return Date.UTC(digits(s, i, 4), digits(s, i + 5, 2) - 1, digits(s, i + 8, 2), digits(s, i + 11, 2), digits(s, i + 14, 2), digits(s, i + 17, 2), ms);
-  }
-  return Date.parse(s.slice(i, end));
-}
-
 /**
  * Entries created in [fromIso, toIso) for the profile.
  *
  * A million rows through better-sqlite3 one row object at a time take seconds (an array and
  * several strings per row); SQLite concatenating them into one string takes well under one. So
- * the entries come back as one text — `id,amount,cost,status code,created_at,updated_at (failed
- * only),transaction_id`, records separated by U+001E — read here with a character loop. The
- * reference is last, so a comma in it does no harm.
+ * the entries come back as two texts, records separated by U+001E — `id,amount,cost,status
+ * code,created_at,updated_at (failed only)`, and the transaction_ids in the same order — read
+ * with a character loop (`parseMirrorColumns`, on the background worker when it can). The
+ * references apart: they are what the main thread keeps (as spans of their text), a fifth of
+ * the whole, and a comma in one does no harm. Every column is NOT NULL, so both lists have
+ * every row.
  */
 export function mirrorQuery(profileId: string, fromIso: string, toIso: string): { sql: string; params: string[] } {
   return {
     sql: `SELECT group_concat(id || ',' || amount_kobo || ',' || cost_kobo || ',' ||
                 (CASE status WHEN 'SUCCESS' THEN 1 WHEN 'FAILED' THEN 2 WHEN 'PENDING' THEN 3 ELSE 0 END) || ',' ||
-                created_at || ',' || (CASE status WHEN 'FAILED' THEN updated_at ELSE '' END) || ',' || transaction_id, char(30))
+                created_at || ',' || (CASE status WHEN 'FAILED' THEN updated_at ELSE '' END), char(30)),
+                group_concat(transaction_id, char(30))
            FROM log_entries WHERE profile_id = ? AND created_at >= ? AND created_at < ?`,
     params: [profileId, fromIso, toIso],
   };
@@ -85,55 +59,34 @@ export function mirrorQuery(profileId: string, fromIso: string, toIso: string): 
 
 export function readMirror(db: Db, profileId: string, fromIso: string, toIso: string): MirrorRead {
   const q = mirrorQuery(profileId, fromIso, toIso);
-  const text = db.prepare(q.sql).pluck().get(...q.params) as string | null;
-  return parseMirrorText(db, profileId, text ?? '', fromIso, toIso);
+  const [entries, references] = db.prepare(q.sql).raw().get(...q.params) as [string | null, string | null];
+  return mirrorFromParsed(db, profileId, parseMirrorColumns(entries ?? '', references ?? ''), fromIso, toIso);
 }
 
-/** Entries from the text of {@link mirrorQuery} (read here or on a worker thread). */
-export function parseMirrorText(db: Db, profileId: string, text: string, fromIso: string, toIso: string): MirrorRead {
-  let n = 0;
-  if (text) {
-    n = 1;
-    for (let at = text.indexOf('\x1e'); at !== -1; at = text.indexOf('\x1e', at + 1)) n++;
-  }
-  const { txId, logId, amountKobo, costKobo, status, createdMs } = allocCoreColumns(n);
-  const updatedMs = new Float64Array(n);
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  let i = 0;
-  for (let k = 0; k < n && text; k++) {
-    logId[k] = intAt(text, i, 44);
-    amountKobo[k] = intAt(text, parsedEnd + 1, 44);
-    costKobo[k] = intAt(text, parsedEnd + 1, 44);
-    const st = text.charCodeAt(parsedEnd + 1) - 48;
-    status[k] = st;
-    createdMs[k] = isoAt(text, parsedEnd + 3, 44);
-    updatedMs[k] = isoAt(text, parsedEnd + 1, 44);
-    let end = text.indexOf('\x1e', parsedEnd + 1);
-    if (end === -1) end = text.length;
-    const tx = text.slice(parsedEnd + 1, end);
-    txId[k] = tx;
-    i = end + 1;
-    h1 = Math.imul(h1 ^ logId[k], 0x01000193);
-    h1 = Math.imul(h1 ^ amountKobo[k], 0x01000193);
-    h2 = Math.imul(h2 ^ costKobo[k], 0x5bd1e995) ^ st;
-    h2 = Math.imul(h2 ^ (createdMs[k] % 0x7fffffff), 0x5bd1e995);
-    h2 = Math.imul(h2 ^ tx.length ^ (tx.length > 0 ? tx.charCodeAt(tx.length - 1) : 0), 0x5bd1e995);
-  }
-  const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${n}|${h1 >>> 0}|${h2 >>> 0}`).digest('hex');
-  return { columns: mirrorColumns(db, profileId, logId, { txId, logId, amountKobo, costKobo, status, createdMs, updatedMs }), ids: logId, hash };
-}
-
-function mirrorColumns(
-  db: Db,
-  profileId: string,
-  ids: Float64Array,
-  c: CoreColumns & { updatedMs: Float64Array },
-): LogColumns {
+/** The mirror read from parsed text (read here or on a worker thread). */
+export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fromIso: string, toIso: string): MirrorRead {
+  const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${p.n}|${p.h1 >>> 0}|${p.h2 >>> 0}`).digest('hex');
   const detailOf = db.prepare('SELECT phone_number, type, data_plan, description, network, created_at, updated_at FROM log_entries WHERE profile_id = ? AND id = ?');
-  return {
-    length: ids.length,
-    ...c,
+  const { text, txStart, txEnd, logId: ids } = p;
+  // The references stay spans of the text until one is asked for (matching compares them in place).
+  let wholeTxId: string[] | null = null;
+  const columns: LogColumns = {
+    length: p.n,
+    get txId(): string[] {
+      wholeTxId ??= mirrorReferences(p);
+      return wholeTxId;
+    },
+    txIdOf: (i) => (txEnd[i] === txStart[i] ? '' : text.slice(txStart[i], txEnd[i])),
+    hasTxId: (i) => txEnd[i] > txStart[i],
+    txSpans: { text, start: txStart, end: txEnd },
+    txHash: p.txHash,
+    txIndex: p.txIndex,
+    logId: p.logId,
+    amountKobo: p.amountKobo,
+    costKobo: p.costKobo,
+    status: p.status,
+    createdMs: p.createdMs,
+    updatedMs: p.updatedMs,
     detail(i) {
       const r = detailOf.get(profileId, ids[i]) as DetailRow | undefined;
       if (!r) return { phone: '', type: '', product: '', network: '', createdAt: null, updatedMs: NaN, rowNumber: null };
@@ -148,6 +101,7 @@ function mirrorColumns(
       };
     },
   };
+  return { columns, ids, hash };
 }
 
 /** Mirror entries of a profile by log id (the matched pairs of a saved run). */

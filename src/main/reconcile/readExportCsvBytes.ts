@@ -1,10 +1,11 @@
 /**
  * The fast way of reading a UTF-8 CSV vendor export: the file is scanned once as bytes, only the
- * columns matching needs are decoded (reference, id, amount, cost, status, time), and the plain
- * forms of those (`NGN 1,000.00`, `970.5`, ISO times) are read straight from the bytes; anything
- * else goes to the importer's own `amountFromCell`/`dateFromCell`. The other columns of a row are
- * decoded only when the row ends up in a report. A file that turns out not to be UTF-8 goes to
- * the importer.
+ * columns matching needs are read (reference, id, amount, cost, status, time), and the plain
+ * forms of those (`NGN 1,000.00`, `970.5`, ISO times) straight from the bytes (threadedReaders.ts);
+ * a row with anything else is read again with the importer's own `amountFromCell`/`dateFromCell`.
+ * A plain-ASCII reference stays bytes of the file until a string of it is asked for, and the
+ * other columns of a row are decoded only when the row ends up in a report. A large file may be
+ * read in two halves at once (below). A file that turns out not to be UTF-8 goes to the importer.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -12,210 +13,50 @@ import { amountFromCell, assertMappingComplete, detectDelimiter, detectMapping, 
 import { utf8Text } from '../imports/bytesText';
 import { MAX_RECORD_CHARS, recordTooLongError } from '../imports/readCsv';
 import { findHeaderRow, noHeaderError, type SheetRow } from '../imports/sheetTable';
-import { STATUS_FAILED, STATUS_PENDING, STATUS_SUCCESS, statusCode } from './logColumns';
+import { spanIs, STATUS_FAILED, statusCode } from './logColumns';
+import { isoMsFromBytes, newExportRecords, parseExportRecords, parseRecordsInWorker, plainKoboFromBytes, plainStatusFromBytes, scanRecord, trimEnd, trimStart, type ExportRecords } from './threadedReaders';
 import { readThroughImporter } from './readExportWithImporter';
-import { ColumnBuilder, costFromCell, detailFromCells, EXPORT_MAX_ROWS, timeFromCell, UNREADABLE_KEPT, unreadableError, unreadableMessage, type ReadExportOptions, type UnreadableExportRow, type VendorExport } from './vendorExportColumns';
+import { costFromCell, detailFromCells, EXPORT_MAX_ROWS, timeFromCell, UNREADABLE_KEPT, unreadableError, unreadableMessage, type ReadExportOptions, type UnreadableExportRow, type VendorExport } from './vendorExportColumns';
 
-const QUOTE = 0x22;
-const CR = 0x0d;
 const LF = 0x0a;
-
-/** Number of fields of the record scanRecord read last. */
-let scannedFields = 0;
-/** Whether scanRecord stopped at `stopAfter` fields, before the end of the record. */
-let scanStoppedEarly = false;
-
-/**
- * Splits one record starting at `pos` into field bounds (`starts`/`ends`, `quoted`: 1 quoted,
- * 2 with escaped quotes); returns the offset after it and leaves the field count in
- * `scannedFields` (no object per record: this runs a million times).
- */
-function scanRecord(buf: Buffer, pos: number, delim: number, starts: Int32Array, ends: Int32Array, quoted: Uint8Array, maxFields: number, stopAfter = Infinity): number {
-  const len = buf.length;
-  let f = 0;
-  let i = pos;
-  scanStoppedEarly = false;
-  for (;;) {
-    let start = i;
-    let end: number;
-    let q = 0;
-    if (i < len && buf[i] === QUOTE) {
-      q = 1;
-      start = ++i;
-      for (;;) {
-        while (i < len && buf[i] !== QUOTE) i++;
-        if (i + 1 < len && buf[i + 1] === QUOTE) {
-          q = 2; // has an escaped quote
-          i += 2;
-          continue;
-        }
-        break;
-      }
-      end = i;
-      if (i < len) i++; // closing quote
-      while (i < len && buf[i] !== delim && buf[i] !== LF && buf[i] !== CR) i++;
-    } else {
-      while (i < len) {
-        const c = buf[i];
-        if (c === delim || c === LF || c === CR) break;
-        i++;
-      }
-      end = i;
-    }
-    if (f < maxFields) {
-      starts[f] = start;
-      ends[f] = end;
-      quoted[f] = q;
-    }
-    f++;
-    if (i >= len) {
-      scannedFields = f;
-      return len;
-    }
-    const c = buf[i];
-    if (c === delim) {
-      i++;
-      if (f >= stopAfter) {
-        scanStoppedEarly = true;
-        scannedFields = f;
-        return i;
-      }
-      continue;
-    }
-    if (c === CR) i++;
-    if (i < len && buf[i] === LF) i++;
-    scannedFields = f;
-    return i;
-  }
-}
 
 function fieldString(buf: Buffer, s: number, e: number, q: number): string {
   const text = utf8Text(buf, s, e);
   return q === 2 ? text.replace(/""/g, '"') : text;
 }
 
-function trimStart(buf: Buffer, s: number, e: number): number {
-  while (s < e && (buf[s] === 0x20 || buf[s] === 0x09)) s++;
-  return s;
-}
-
-function trimEnd(buf: Buffer, s: number, e: number): number {
-  while (e > s && (buf[e - 1] === 0x20 || buf[e - 1] === 0x09)) e--;
-  return e;
-}
-
-/**
- * `1500`, `1500.5`, `1,500.00`, `NGN 1,500.00`, `₦1,500.00` straight from the bytes; NaN for
- * anything else (negative, more than two decimals, other text), which the caller hands to the
- * importer's `amountFromCell`.
- */
-export function plainKoboFromBytes(buf: Buffer, s: number, e: number): number {
-  s = trimStart(buf, s, e);
-  e = trimEnd(buf, s, e);
-  if (e - s >= 3 && (buf[s] === 0x4e || buf[s] === 0x6e) && (buf[s + 1] === 0x47 || buf[s + 1] === 0x67) && (buf[s + 2] === 0x4e || buf[s + 2] === 0x6e)) {
-    s += 3;
-  } else if (e - s >= 3 && buf[s] === 0xe2 && buf[s + 1] === 0x82 && buf[s + 2] === 0xa6) {
-    s += 3;
-  }
-  while (s < e && buf[s] === 0x20) s++;
-  if (s >= e) return NaN;
-  let whole = 0;
-  let digits = 0;
-  let i = s;
-  for (; i < e; i++) {
-    const c = buf[i];
-    if (c >= 0x30 && c <= 0x39) {
-      whole = whole * 10 + (c - 0x30);
-      digits++;
-    } else if (c === 0x2c && digits > 0) continue;
-    else break;
-  }
-  if (digits === 0) return NaN;
-  let frac = 0;
-  if (i < e && buf[i] === 0x2e) {
-    i++;
-    let n = 0;
-    for (; i < e && n < 3; i++, n++) {
-      const c = buf[i];
-      if (c < 0x30 || c > 0x39) break;
-      frac = frac * 10 + (c - 0x30);
-    }
-    if (n === 3) return NaN;
-    if (n === 1) frac *= 10;
-  }
-  if (i !== e) return NaN;
-  const kobo = whole * 100 + frac;
-  return Number.isSafeInteger(kobo) ? kobo : NaN;
-}
-
-function digitsAt(buf: Buffer, i: number, n: number): number {
-  let v = 0;
-  for (let k = 0; k < n; k++) {
-    const c = buf[i + k] - 0x30;
-    if (c < 0 || c > 9) return -1;
-    v = v * 10 + c;
-  }
-  return v;
-}
-
-/** `2026-11-22T14:14:08.000Z` / `2026-11-22 14:14:08` (UTC) from the bytes; NaN for other forms. */
-export function isoMsFromBytes(buf: Buffer, s: number, e: number): number {
-  s = trimStart(buf, s, e);
-  e = trimEnd(buf, s, e);
-  const n = e - s;
-  if (n < 19 || buf[s + 4] !== 0x2d || buf[s + 7] !== 0x2d || (buf[s + 10] !== 0x54 && buf[s + 10] !== 0x20) || buf[s + 13] !== 0x3a || buf[s + 16] !== 0x3a) return NaN;
-  const y = digitsAt(buf, s, 4);
-  const mo = digitsAt(buf, s + 5, 2);
-  const d = digitsAt(buf, s + 8, 2);
-  const h = digitsAt(buf, s + 11, 2);
-  const mi = digitsAt(buf, s + 14, 2);
-  const se = digitsAt(buf, s + 17, 2);
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return NaN;
-  let i = s + 19;
-  let ms = 0;
-  if (i < e && buf[i] === 0x2e) {
-    i++;
-    let k = 0;
-    let scale = 100;
-    for (; i < e && buf[i] >= 0x30 && buf[i] <= 0x39; i++, k++) {
-      if (k < 3) ms += (buf[i] - 0x30) * scale;
-      scale /= 10;
-    }
-    if (k === 0) return NaN;
-  }
-  if (i < e && buf[i] === 0x5a) i++;
-  if (i !== e) return NaN;
-  return Date.UTC(y, mo - 1, d, h, mi, se, ms);
-}
-
 function statusFromBytes(buf: Buffer, s: number, e: number): number {
-  s = trimStart(buf, s, e);
-  e = trimEnd(buf, s, e);
-  const len = e - s;
-  const c = buf[s] | 0x20;
-  if (len === 7 && c === 0x73 && (buf[s + 6] | 0x20) === 0x73) return STATUS_SUCCESS; // success
-  if (len === 6 && c === 0x66 && (buf[s + 5] | 0x20) === 0x64) return STATUS_FAILED; // failed
-  if (len === 7 && c === 0x70 && (buf[s + 6] | 0x20) === 0x67) return STATUS_PENDING; // pending
-  return statusCode(buf.toString('utf8', s, e));
-}
-
-function idFromBytes(buf: Buffer, s: number, e: number): number {
-  s = trimStart(buf, s, e);
-  e = trimEnd(buf, s, e);
-  if (s === e || e - s > 15) return NaN;
-  let v = 0;
-  for (let i = s; i < e; i++) {
-    const c = buf[i] - 0x30;
-    if (c < 0 || c > 9) return NaN;
-    v = v * 10 + c;
-  }
-  return v;
+  const plain = plainStatusFromBytes(buf, s, e);
+  return plain !== 0 ? plain : statusCode(buf.toString('utf8', trimStart(buf, s, e), trimEnd(buf, s, e)));
 }
 
 const YIELD_EVERY_ROWS = 65_536;
 
+/** Files from this size up are read in two halves at once (the second on a worker thread). */
+const TWO_THREADS_FROM_BYTES = 16 * 1024 * 1024;
+
+/** The whole file in memory a worker thread can read too. */
+function readShared(path: string): Buffer {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.from(new SharedArrayBuffer(size));
+    let at = 0;
+    while (at < size) {
+      const n = fs.readSync(fd, buf, at, size - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return at === size ? buf : buf.subarray(0, at);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export async function readCsvFast(path: string, bomLength: number, options: ReadExportOptions): Promise<VendorExport> {
-  const buf = fs.readFileSync(path);
+  const twoThreadsFrom = options.twoThreadsFromBytes ?? TWO_THREADS_FROM_BYTES;
+  const shared = fs.statSync(path).size >= twoThreadsFrom;
+  const buf = shared ? readShared(path) : fs.readFileSync(path);
   options.signal?.throwIfAborted();
   const fileHash = options.skipHash ? '' : createHash('sha256').update(buf).digest('hex');
   const sampleText = buf.toString('utf8', bomLength, Math.min(buf.length, bomLength + 64 * 1024));
@@ -230,6 +71,8 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
   const starts = new Int32Array(maxFields);
   const ends = new Int32Array(maxFields);
   const quoted = new Uint8Array(maxFields);
+  const scanned = new Int32Array(2);
+  const scanWhole = (at: number): number => scanRecord(buf, at, delim, starts, ends, quoted, maxFields, Infinity, scanned);
   const cellsOf = (fields: number): CellValue[] => {
     const cells: CellValue[] = [];
     for (let f = 0; f < Math.min(fields, maxFields); f++) {
@@ -246,10 +89,10 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
     if (end - start > MAX_RECORD_CHARS) throw recordTooLongError(row, buf.toString('utf8', start, start + 200));
   };
   while (pos < buf.length && top.length < 20) {
-    const next = scanRecord(buf, pos, delim, starts, ends, quoted, maxFields);
+    const next = scanWhole(pos);
     rowNumber++;
     refuseLongRecord(pos, next, rowNumber);
-    const cells = cellsOf(scannedFields);
+    const cells = cellsOf(scanned[0]);
     if (cells.some((c) => c !== null && String(c).trim() !== '')) {
       top.push({ row: rowNumber, cells });
       topEnds.push(next);
@@ -263,112 +106,159 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
   const mapping = detectMapping(headers, 'vendorLog');
   assertMappingComplete(mapping, 'vendorLog', headers);
 
-  // Data: restart right after the header record.
-  pos = topEnds[headerIndex];
-  rowNumber = top[headerIndex].row;
-  const colTx = mapping.transactionId ?? -1;
-  const colId = mapping.id ?? -1;
-  const colAmount = mapping.amount ?? -1;
-  const colCost = mapping.transactionCost ?? -1;
+  // Data: from right after the header record; a large file in two halves, the second read on a
+  // worker thread from the first line break after the middle. That break starts a record only if
+  // it is not inside a quoted cell: known for sure once the first half is read — when its last
+  // record ends exactly there. Otherwise (or when the worker fails) this thread reads on itself.
+  const dataStart = topEnds[headerIndex];
+  const headerRow = top[headerIndex].row;
   const colStatus = mapping.status ?? -1;
-  const colCreated = mapping.createdAt ?? mapping.time ?? -1;
   const colUpdated = mapping.updatedAt ?? -1;
-  // Fields after the last one needed every row are skipped by jumping to the end of the line
-  // (native memchr), unless a quote there could hide a line break; failed rows read on for updated_at.
-  const lastNeeded = Math.max(colTx, colId, colAmount, colCost, colStatus, colCreated);
-  const b = new ColumnBuilder(Math.ceil(buf.length / 120));
-  const unreadable: UnreadableExportRow[] = [];
-  let unreadableCount = 0;
-  let fileRows = 0;
-  let sinceYield = 0;
-  const fieldCell = (col: number, fields: number): CellValue => (col >= 0 && col < fields ? fieldString(buf, starts[col], ends[col], quoted[col]) || null : null);
-
-  while (pos < buf.length) {
-    const recordStart = pos;
-    pos = scanRecord(buf, pos, delim, starts, ends, quoted, lastNeeded + 1 < maxFields ? lastNeeded + 1 : maxFields, lastNeeded + 1);
-    let fields = scannedFields;
-    if (scanStoppedEarly) {
-      const lf = buf.indexOf(LF, pos);
-      const lineEnd = lf === -1 ? buf.length : lf;
-      const quote = buf.indexOf(QUOTE, pos);
-      if ((quote !== -1 && quote < lineEnd) || (colUpdated > lastNeeded && statusFromBytes(buf, starts[colStatus], ends[colStatus]) === STATUS_FAILED)) {
-        pos = scanRecord(buf, recordStart, delim, starts, ends, quoted, maxFields);
-        fields = scannedFields;
-      } else {
-        pos = lf === -1 ? buf.length : lf + 1;
-        fields = lastNeeded + 1;
-      }
-    }
-    rowNumber++;
-    refuseLongRecord(recordStart, pos, rowNumber);
-    if (fields === 1 && starts[0] === ends[0]) continue; // blank line
-    fileRows++;
-    if (++sinceYield === YIELD_EVERY_ROWS) {
-      sinceYield = 0;
-      options.onProgress?.(b.length, pos, buf.length);
+  const cols = Int32Array.of(mapping.transactionId ?? -1, mapping.id ?? -1, mapping.amount ?? -1, mapping.transactionCost ?? -1, colStatus, mapping.createdAt ?? mapping.time ?? -1, colUpdated);
+  const maxRows = 2 * EXPORT_MAX_ROWS;
+  const estimate = Math.ceil(buf.length / 120);
+  let split = -1;
+  if (shared && buf.length - dataStart >= twoThreadsFrom) {
+    const lf = buf.indexOf(LF, dataStart + Math.floor((buf.length - dataStart) / 2));
+    if (lf !== -1 && lf + 1 < buf.length) split = lf + 1;
+  }
+  const first = newExportRecords(dataStart, split === -1 ? buf.length : split, delim, cols, MAX_RECORD_CHARS, maxRows, split === -1 ? estimate : estimate >> 1);
+  const second = split === -1 ? null : parseRecordsInWorker(buf.buffer as SharedArrayBuffer, newExportRecords(split, buf.length, delim, cols, MAX_RECORD_CHARS, maxRows, estimate >> 1));
+  const refuseTooLong = (r: ExportRecords, rowBase: number) => {
+    if (r.tooLongRecord !== -1) refuseLongRecord(r.tooLongAt, Infinity, rowBase + r.tooLongRecord);
+  };
+  const readOn = async (r: ExportRecords) => {
+    for (;;) {
+      parseExportRecords(buf, r, YIELD_EVERY_ROWS);
+      refuseTooLong(r, headerRow);
+      if (r.pos >= r.end || r.length >= r.maxRows) return;
+      options.onProgress?.(r.length, r.pos, buf.length);
       await new Promise<void>((resolve) => setImmediate(resolve));
       options.signal?.throwIfAborted();
     }
-    if (b.length >= EXPORT_MAX_ROWS) {
-      throw new ImportError('too_many_rows', `The export has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows. Export a shorter date range and reconcile the ranges one by one.`);
+  };
+  let rest: ExportRecords | null = null;
+  try {
+    await readOn(first);
+    if (second) {
+      if (first.pos === split && first.length < maxRows) rest = await second.result;
+      if (rest === null) {
+        first.end = buf.length;
+        await readOn(first);
+      }
     }
+  } finally {
+    second?.stop();
+  }
+  if (rest) refuseTooLong(rest, headerRow + first.records);
+  const all = rest ? joinRecords(first, rest, headerRow, headerRow + first.records) : { ...first, record: first.record.map((r) => r + headerRow) };
+  const fileRows = all.length;
+  if (fileRows >= maxRows) throw tooManyRowsError();
+  options.onProgress?.(fileRows, buf.length, buf.length);
 
+  // Rows with a cell not in a plain form: read again, whole, with the importer's cell readers.
+  const unreadable: UnreadableExportRow[] = [];
+  let unreadableCount = 0;
+  const keep = all.slowCount > 0 ? new Uint8Array(fileRows).fill(1) : null;
+  const colAmount = cols[2];
+  const colCost = cols[3];
+  const colCreated = cols[5];
+  for (let i = 0; keep && i < fileRows; i++) {
+    if (all.slow[i] === 0) continue;
+    scanWhole(all.where[i]);
+    const fields = scanned[0];
+    const fieldCell = (col: number): CellValue => (col >= 0 && col < fields ? fieldString(buf, starts[col], ends[col], quoted[col]) || null : null);
     let amount = colAmount < fields ? plainKoboFromBytes(buf, starts[colAmount], ends[colAmount]) : NaN;
     if (Number.isNaN(amount)) {
-      const a = amountFromCell(fieldCell(colAmount, fields));
+      const a = amountFromCell(fieldCell(colAmount));
       if (a.ok) amount = a.kobo;
     }
     const status = colStatus < fields ? statusFromBytes(buf, starts[colStatus], ends[colStatus]) : 0;
     if (Number.isNaN(amount) || status === 0) {
+      keep[i] = 0;
       unreadableCount++;
       if (unreadable.length < UNREADABLE_KEPT) {
-        const a = amountFromCell(fieldCell(colAmount, fields));
-        unreadable.push({ row: rowNumber, message: unreadableMessage(rowNumber, a.ok ? null : a.reason, status === 0 ? (fieldCell(colStatus, fields) as string | null) ?? '' : null) });
+        const a = amountFromCell(fieldCell(colAmount));
+        const row = all.record[i];
+        unreadable.push({ row, message: unreadableMessage(row, a.ok ? null : a.reason, status === 0 ? (fieldCell(colStatus) as string | null) ?? '' : null) });
       }
       continue;
     }
-    let cost = NaN;
+    all.amountKobo[i] = amount;
+    all.status[i] = status;
     if (colCost >= 0 && colCost < fields) {
-      cost = plainKoboFromBytes(buf, starts[colCost], ends[colCost]);
-      if (Number.isNaN(cost)) cost = costFromCell(fieldCell(colCost, fields));
+      const cost = plainKoboFromBytes(buf, starts[colCost], ends[colCost]);
+      all.costKobo[i] = Number.isNaN(cost) ? costFromCell(fieldCell(colCost)) : cost;
     }
-    let created = NaN;
     if (colCreated >= 0 && colCreated < fields) {
-      created = isoMsFromBytes(buf, starts[colCreated], ends[colCreated]);
-      if (Number.isNaN(created)) created = timeFromCell(fieldCell(colCreated, fields));
-    }
-    let tx = '';
-    if (colTx >= 0 && colTx < fields) {
-      const ts = trimStart(buf, starts[colTx], ends[colTx]);
-      tx = fieldString(buf, ts, trimEnd(buf, ts, ends[colTx]), quoted[colTx]);
+      const created = isoMsFromBytes(buf, starts[colCreated], ends[colCreated]);
+      all.createdMs[i] = Number.isNaN(created) ? timeFromCell(fieldCell(colCreated)) : created;
     }
     let updated = NaN;
     if (colUpdated >= 0 && colUpdated < fields && status === STATUS_FAILED) {
       updated = isoMsFromBytes(buf, starts[colUpdated], ends[colUpdated]);
-      if (Number.isNaN(updated)) updated = timeFromCell(fieldCell(colUpdated, fields));
+      if (Number.isNaN(updated)) updated = timeFromCell(fieldCell(colUpdated));
     }
-    const id = colId >= 0 && colId < fields ? idFromBytes(buf, starts[colId], ends[colId]) : NaN;
-    b.push(tx, id, amount, cost, status, created, updated, recordStart, rowNumber);
+    all.updatedMs[i] = updated;
   }
-  options.onProgress?.(b.length, buf.length, buf.length);
-  if (b.length === 0 && fileRows > 0) throw unreadableError(fileRows);
+  if (keep && unreadableCount > 0) {
+    // The row limit counts readable rows: a row read after the limit's worth is one too many.
+    let readable = 0;
+    for (let i = 0; fileRows > EXPORT_MAX_ROWS && i < fileRows; i++) {
+      if (readable >= EXPORT_MAX_ROWS) throw tooManyRowsError();
+      readable += keep[i];
+    }
+    compact(all, keep);
+  } else if (fileRows > EXPORT_MAX_ROWS) throw tooManyRowsError();
+  if (all.length === 0 && fileRows > 0) throw unreadableError(fileRows);
 
-  const where = b.where;
-  const rows = b.rowNumber;
+  const n = all.length;
+  const where = all.where;
+  const rows = all.record;
   const detailStarts = new Int32Array(maxFields);
   const detailEnds = new Int32Array(maxFields);
   const detailQuoted = new Uint8Array(maxFields);
+  const detailScanned = new Int32Array(2);
+  // References in plain ASCII are spans of the file until a string is asked for.
+  const { txId: odd, txStart, txEnd, txLazy } = all;
+  const latin1 = buf as Buffer & { latin1Slice?: (s: number, e: number) => string };
+  const txIdOf = (i: number): string => (txLazy[i] === 1 ? (latin1.latin1Slice ? latin1.latin1Slice(txStart[i], txEnd[i]) : buf.toString('latin1', txStart[i], txEnd[i])) : odd[i]);
+  let wholeTxId: string[] | null = null;
   return {
-    columns: b.finish((i) => {
-      scanRecord(buf, where[i], delim, detailStarts, detailEnds, detailQuoted, maxFields);
-      const fields = scannedFields;
-      const cells: CellValue[] = [];
-      for (let f = 0; f < Math.min(fields, maxFields); f++) {
-        const text = fieldString(buf, detailStarts[f], detailEnds[f], detailQuoted[f]);
-        cells.push(text === '' ? null : text);
-      }
-      return detailFromCells(cells, mapping, rows[i]);
-    }),
+    columns: {
+      length: n,
+      get txId(): string[] {
+        wholeTxId ??= Array.from({ length: n }, (_, i) => txIdOf(i));
+        return wholeTxId;
+      },
+      txIdOf,
+      hasTxId: (i) => txLazy[i] === 1 || odd[i] !== '',
+      txIdIs: (i, text, start, end) => {
+        if (txLazy[i] === 0) return spanIs(odd[i], text, start, end);
+        const at = txStart[i];
+        if (end - start !== txEnd[i] - at) return false;
+        for (let k = 0; k < end - start; k++) if (text.charCodeAt(start + k) !== buf[at + k]) return false;
+        return true;
+      },
+      txHash: all.txHash.subarray(0, n),
+      logId: all.logId.subarray(0, n),
+      amountKobo: all.amountKobo.subarray(0, n),
+      costKobo: all.costKobo.subarray(0, n),
+      status: all.status.subarray(0, n),
+      createdMs: all.createdMs.subarray(0, n),
+      updatedMs: all.updatedMs.subarray(0, n),
+      rowNumbers: rows.subarray(0, n),
+      detail: (i) => {
+        scanRecord(buf, where[i], delim, detailStarts, detailEnds, detailQuoted, maxFields, Infinity, detailScanned);
+        const fields = detailScanned[0];
+        const cells: CellValue[] = [];
+        for (let f = 0; f < Math.min(fields, maxFields); f++) {
+          const text = fieldString(buf, detailStarts[f], detailEnds[f], detailQuoted[f]);
+          cells.push(text === '' ? null : text);
+        }
+        return detailFromCells(cells, mapping, rows[i]);
+      },
+    },
     format: 'csv',
     fileHash,
     sheetName: null,
@@ -377,4 +267,42 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
     unreadable,
     unreadableCount,
   };
+}
+
+function tooManyRowsError(): ImportError {
+  return new ImportError('too_many_rows', `The export has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows. Export a shorter date range and reconcile the ranges one by one.`);
+}
+
+type RecordColumns = Pick<ExportRecords, 'txHash' | 'txStart' | 'txEnd' | 'txLazy' | 'logId' | 'amountKobo' | 'costKobo' | 'status' | 'createdMs' | 'updatedMs' | 'where' | 'record' | 'slow'>;
+const RECORD_COLUMNS: readonly (keyof RecordColumns)[] = ['txHash', 'txStart', 'txEnd', 'txLazy', 'logId', 'amountKobo', 'costKobo', 'status', 'createdMs', 'updatedMs', 'where', 'record', 'slow'];
+
+/** The two halves' rows as one file's, with their row numbers in the file. */
+function joinRecords(a: ExportRecords, b: ExportRecords, rowBaseA: number, rowBaseB: number): ExportRecords {
+  const n = a.length + b.length;
+  const joined: ExportRecords = { ...a, length: n, slowCount: a.slowCount + b.slowCount, txId: a.txId.concat(b.txId) };
+  for (const key of RECORD_COLUMNS) {
+    const column = a[key];
+    const both = new (column.constructor as new (length: number) => typeof column)(n);
+    both.set(column.subarray(0, a.length));
+    both.set(b[key].subarray(0, b.length), a.length);
+    (joined[key] as typeof column) = both;
+  }
+  for (let i = 0; i < a.length; i++) joined.record[i] += rowBaseA;
+  for (let i = a.length; i < n; i++) joined.record[i] += rowBaseB;
+  return joined;
+}
+
+/** Leaves only the rows with `keep[i]` 1, in order. */
+function compact(r: ExportRecords, keep: Uint8Array): void {
+  let k = 0;
+  for (let i = 0; i < r.length; i++) {
+    if (keep[i] === 0) continue;
+    if (k !== i) {
+      r.txId[k] = r.txId[i];
+      for (const key of RECORD_COLUMNS) r[key][k] = r[key][i];
+    }
+    k++;
+  }
+  r.txId.length = k;
+  r.length = k;
 }

@@ -5,7 +5,7 @@
  */
 import type { ReconcileCategory, ReconcileItemView } from '../../shared/contract/reconcile';
 import { formatNaira } from '../../shared/money';
-import { STATUS_NAMES, type EntryDetail, type LogColumns } from './logColumns';
+import { STATUS_NAMES, txIdAt, type EntryDetail, type LogColumns } from './logColumns';
 import { RULE_NAMES } from './matchEntries';
 
 /** Something vendesk sent: a bulk job item or a single electricity/cable purchase. */
@@ -83,7 +83,7 @@ export function pairItem(
     category,
     rule: RULE_NAMES[rule] ?? null,
     exportRow: ed?.rowNumber ?? null,
-    transactionId: (exp ? exp.txId[e] : '') || (mir ? mir.txId[m] : ''),
+    transactionId: (exp ? txIdAt(exp, e) : '') || (mir ? txIdAt(mir, m) : ''),
     logId: (exp ? orNull(exp.logId[e]) : null) ?? (mir ? orNull(mir.logId[m]) : null),
     phone: d.phone,
     type: d.type,

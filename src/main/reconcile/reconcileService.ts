@@ -15,7 +15,7 @@ import type { Db } from '../store/database';
 import { reconcileEntries } from './categorizeEntries';
 import { readLocalSubmissions, readMessagingCharges } from './localSubmissions';
 import { chooseSnapshots } from './walletRollForward';
-import { mirrorQuery, parseMirrorText, readMirror, readSnapshots, snapshotsHash } from './mirrorEntries';
+import { mirrorFromParsed, mirrorQuery, readMirror, readSnapshots, snapshotsHash } from './mirrorEntries';
 import { startBackgroundReads } from './backgroundReads';
 import { hashFile } from '../imports/inspectSpreadsheet';
 import fs from 'node:fs';
@@ -116,6 +116,9 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
       sheet: req.sheet,
       signal: req.signal,
       skipHash: true,
+      // The second core reads the mirror meanwhile: a second export thread only took CPU from it
+      // (measured, docs/benchmarks.md). Without a background mirror read it has a core to use.
+      ...(guessedWindow ? { twoThreadsFromBytes: Infinity } : {}),
       onProgress: (rows, bytes, total) => progress(`Reading the export: ${rows.toLocaleString('en-US')} rows`, bytes ?? rows, total),
     });
     lap('readExport');
@@ -143,9 +146,8 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
 
     progress('Reading the local mirror', 0, null);
     const [loadFrom, loadTo] = windowOf(parameters.from, rangeEndMs);
-    const fromBackground = guessedWindow && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo ? await background.mirrorText : null;
-    const mirror = fromBackground !== null && guessedWindow ? parseMirrorText(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
-    const fileHash = (await background.fileHash) ?? (await hashFile(req.path));
+    const fromBackground = guessedWindow && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo ? await background.mirror : null;
+    const mirror = fromBackground !== null && guessedWindow ? mirrorFromParsed(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
     const matchWindowMs = req.matchWindowMinutes * 60_000;
     const local = readLocalSubmissions(db, req.profileId, rangeStartMs - matchWindowMs, rangeEndMs + matchWindowMs);
     const messaging = readMessagingCharges(db, req.profileId, Date.parse(loadFrom), rangeEndMs);
@@ -173,13 +175,19 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     const exportRows = new Int32Array(matched);
     const rules = new Uint8Array(matched);
     let k = 0;
+    const { exportCategory } = outcome;
+    const { exportToMirror, exportRule } = outcome.match;
+    const mirrorIds = mirror.ids;
+    const rowNumbers = exp.rowNumbers;
     for (let e = 0; e < exp.length; e++) {
-      if (outcome.exportCategory[e] !== MATCHED) continue;
-      rowids[k] = mirror.ids[outcome.match.exportToMirror[e]];
-      exportRows[k] = exp.rowNumbers ? exp.rowNumbers[e] : (exp.detail(e).rowNumber ?? 0);
-      rules[k] = outcome.match.exportRule[e];
+      if (exportCategory[e] !== MATCHED) continue;
+      rowids[k] = mirrorIds[exportToMirror[e]];
+      exportRows[k] = rowNumbers ? rowNumbers[e] : (exp.detail(e).rowNumber ?? 0);
+      rules[k] = exportRule[e];
       k++;
     }
+    // The worker hashes the file after reading the mirror: awaited only now, matching went on meanwhile.
+    const fileHash = (await background.fileHash) ?? (await hashFile(req.path));
     const inputs: ReconcileInputs = {
       fileName: req.fileName,
       fileFormat: exported.format,

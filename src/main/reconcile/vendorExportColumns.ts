@@ -37,6 +37,8 @@ export interface ReadExportOptions {
   /** Leave the SHA-256 to the caller (computed elsewhere at the same time); `fileHash` is then ''. */
   skipHash?: boolean;
   signal?: AbortSignal;
+  /** A UTF-8 CSV export of at least this many bytes is read in two halves at once (default 16 MB; tests set it low). */
+  twoThreadsFromBytes?: number;
   onProgress?: (rowsRead: number, bytesRead: number | null, bytesTotal: number | null) => void;
 }
 

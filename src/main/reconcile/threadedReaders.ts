@@ -1,0 +1,677 @@
+/**
+ * The readers of a reconciliation's two big inputs that also run on worker threads: the data
+ * records of a UTF-8 CSV vendor export, read straight from the bytes into typed columns (on the
+ * main thread and, for the second half of a large file, on a worker at the same time —
+ * readExportCsvBytes.ts decides and joins the halves), and the text of the mirror's entries
+ * (on the background worker, backgroundReads.ts).
+ *
+ * Every function here down to `joinStrings` (and `indexReferences`) is self-contained: it uses only its arguments,
+ * literals, globals and the other functions of this file (one module: a bundler or test runner
+ * may rewrite a reference to another module's function), never a module binding. A worker runs
+ * their own source text (`Function.prototype.toString`), so there is no separate bundle entry and
+ * the worker reads exactly what the main thread would. A cell this code cannot read in its plain
+ * form (`NGN 1,000.00`, ISO times, SUCCESS/FAILED/PENDING) only marks the row `slow`: the main
+ * thread then reads that row again with the importer's own cell readers.
+ *
+ * Over 400 lines because it must be one module (above): the two readers, their byte and text
+ * helpers, and the worker that runs the export's.
+ */
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Splits one record starting at `pos` into field bounds (`starts`/`ends`, `quoted`: 1 quoted,
+ * 2 with escaped quotes); returns the offset after it. `out[0]` gets the number of fields, `out[1]`
+ * 1 when it stopped after `stopAfter` fields, before the end of the record (no object per record:
+ * this runs a million times).
+ */
+export function scanRecord(buf: Uint8Array, pos: number, delim: number, starts: Int32Array, ends: Int32Array, quoted: Uint8Array, maxFields: number, stopAfter: number, out: Int32Array): number {
+  const len = buf.length;
+  let f = 0;
+  let i = pos;
+  out[1] = 0;
+  for (;;) {
+    let start = i;
+    let end: number;
+    let q = 0;
+    if (i < len && buf[i] === 0x22) {
+      q = 1;
+      start = ++i;
+      for (;;) {
+        while (i < len && buf[i] !== 0x22) i++;
+        if (i + 1 < len && buf[i + 1] === 0x22) {
+          q = 2; // has an escaped quote
+          i += 2;
+          continue;
+        }
+        break;
+      }
+      end = i;
+      if (i < len) i++; // closing quote
+      while (i < len && buf[i] !== delim && buf[i] !== 0x0a && buf[i] !== 0x0d) i++;
+    } else {
+      while (i < len) {
+        const c = buf[i];
+        if (c === delim || c === 0x0a || c === 0x0d) break;
+        i++;
+      }
+      end = i;
+    }
+    if (f < maxFields) {
+      starts[f] = start;
+      ends[f] = end;
+      quoted[f] = q;
+    }
+    f++;
+    if (i >= len) {
+      out[0] = f;
+      return len;
+    }
+    const c = buf[i];
+    if (c === delim) {
+      i++;
+      if (f >= stopAfter) {
+        out[1] = 1;
+        out[0] = f;
+        return i;
+      }
+      continue;
+    }
+    if (c === 0x0d) i++;
+    if (i < len && buf[i] === 0x0a) i++;
+    out[0] = f;
+    return i;
+  }
+}
+
+/** First offset in [s, e) that is not a space or tab. */
+export function trimStart(buf: Uint8Array, s: number, e: number): number {
+  while (s < e && (buf[s] === 0x20 || buf[s] === 0x09)) s++;
+  return s;
+}
+
+/** End of [s, e) without trailing spaces and tabs. */
+export function trimEnd(buf: Uint8Array, s: number, e: number): number {
+  while (e > s && (buf[e - 1] === 0x20 || buf[e - 1] === 0x09)) e--;
+  return e;
+}
+
+/**
+ * `1500`, `1500.5`, `1,500.00`, `NGN 1,500.00`, `₦1,500.00` straight from the bytes; NaN for
+ * anything else (negative, more than two decimals, other text), which the caller hands to the
+ * importer's `amountFromCell`.
+ */
+export function plainKoboFromBytes(buf: Uint8Array, s: number, e: number): number {
+  s = trimStart(buf, s, e);
+  e = trimEnd(buf, s, e);
+  if (e - s >= 3 && (buf[s] === 0x4e || buf[s] === 0x6e) && (buf[s + 1] === 0x47 || buf[s + 1] === 0x67) && (buf[s + 2] === 0x4e || buf[s + 2] === 0x6e)) {
+    s += 3;
+  } else if (e - s >= 3 && buf[s] === 0xe2 && buf[s + 1] === 0x82 && buf[s + 2] === 0xa6) {
+    s += 3;
+  }
+  while (s < e && buf[s] === 0x20) s++;
+  if (s >= e) return NaN;
+  let whole = 0;
+  let digits = 0;
+  let i = s;
+  for (; i < e; i++) {
+    const c = buf[i];
+    if (c >= 0x30 && c <= 0x39) {
+      whole = whole * 10 + (c - 0x30);
+      digits++;
+    } else if (c === 0x2c && digits > 0) continue;
+    else break;
+  }
+  if (digits === 0) return NaN;
+  let frac = 0;
+  if (i < e && buf[i] === 0x2e) {
+    i++;
+    let n = 0;
+    for (; i < e && n < 3; i++, n++) {
+      const c = buf[i];
+      if (c < 0x30 || c > 0x39) break;
+      frac = frac * 10 + (c - 0x30);
+    }
+    if (n === 3) return NaN;
+    if (n === 1) frac *= 10;
+  }
+  if (i !== e) return NaN;
+  const kobo = whole * 100 + frac;
+  return Number.isSafeInteger(kobo) ? kobo : NaN;
+}
+
+/** `n` decimal digits at `i` as a number; -1 when one is not a digit. */
+export function digitsAt(buf: Uint8Array, i: number, n: number): number {
+  let v = 0;
+  for (let k = 0; k < n; k++) {
+    const c = buf[i + k] - 0x30;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/**
+ * `Date.UTC(y, mo - 1, d, h, mi, se, ms)` by arithmetic (days from the civil date): the builtin
+ * call was a tenth of reading a million-row export. Years before 100 (which Date.UTC reads as
+ * 19xx) and months outside 1–12 go to Date.UTC itself.
+ */
+export function utcMs(y: number, mo: number, d: number, h: number, mi: number, se: number, ms: number): number {
+  if (y < 100 || mo < 1 || mo > 12) return Date.UTC(y, mo - 1, d, h, mi, se, ms);
+  const yy = mo <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const days = era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+  const t = (((days * 24 + h) * 60 + mi) * 60 + se) * 1000 + ms;
+  return Math.abs(t) <= 8.64e15 ? t : NaN;
+}
+
+/** `2026-11-22T14:14:08.000Z` / `2026-11-22 14:14:08` (UTC) from the bytes; NaN for other forms. */
+export function isoMsFromBytes(buf: Uint8Array, s: number, e: number): number {
+  s = trimStart(buf, s, e);
+  e = trimEnd(buf, s, e);
+  const n = e - s;
+  if (n < 19 || buf[s + 4] !== 0x2d || buf[s + 7] !== 0x2d || (buf[s + 10] !== 0x54 && buf[s + 10] !== 0x20) || buf[s + 13] !== 0x3a || buf[s + 16] !== 0x3a) return NaN;
+  const y = digitsAt(buf, s, 4);
+  const mo = digitsAt(buf, s + 5, 2);
+  const d = digitsAt(buf, s + 8, 2);
+  const h = digitsAt(buf, s + 11, 2);
+  const mi = digitsAt(buf, s + 14, 2);
+  const se = digitsAt(buf, s + 17, 2);
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return NaN;
+  let i = s + 19;
+  let ms = 0;
+  if (i < e && buf[i] === 0x2e) {
+    i++;
+    let k = 0;
+    let scale = 100;
+    for (; i < e && buf[i] >= 0x30 && buf[i] <= 0x39; i++, k++) {
+      if (k < 3) ms += (buf[i] - 0x30) * scale;
+      scale /= 10;
+    }
+    if (k === 0) return NaN;
+  }
+  if (i < e && buf[i] === 0x5a) i++;
+  if (i !== e) return NaN;
+  return utcMs(y, mo, d, h, mi, se, ms);
+}
+
+/** SUCCESS (1), FAILED (2), PENDING (3) in any case, from the bytes; 0 for any other text. */
+export function plainStatusFromBytes(buf: Uint8Array, s: number, e: number): number {
+  s = trimStart(buf, s, e);
+  e = trimEnd(buf, s, e);
+  const len = e - s;
+  const c = buf[s] | 0x20;
+  if (len === 7 && c === 0x73 && (buf[s + 6] | 0x20) === 0x73) return 1; // success
+  if (len === 6 && c === 0x66 && (buf[s + 5] | 0x20) === 0x64) return 2; // failed
+  if (len === 7 && c === 0x70 && (buf[s + 6] | 0x20) === 0x67) return 3; // pending
+  return 0;
+}
+
+/** An `id` of up to 15 digits; NaN otherwise. */
+export function idFromBytes(buf: Uint8Array, s: number, e: number): number {
+  s = trimStart(buf, s, e);
+  e = trimEnd(buf, s, e);
+  if (s === e || e - s > 15) return NaN;
+  let v = 0;
+  for (let i = s; i < e; i++) {
+    const c = buf[i] - 0x30;
+    if (c < 0 || c > 9) return NaN;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/** The typed columns both readers fill, as logColumns' LogColumns holds them; `txHash`: {@link hashText} of each reference. */
+export interface ReadColumns {
+  txHash: Uint32Array;
+  logId: Float64Array;
+  amountKobo: Float64Array;
+  costKobo: Float64Array;
+  status: Uint8Array;
+  createdMs: Float64Array;
+  updatedMs: Float64Array;
+}
+
+/** The columns of the texts of mirrorEntries' `mirrorQuery`, with a running hash over them (`h1`, `h2`). */
+export interface ParsedMirror extends ReadColumns {
+  n: number;
+  /** The references' text: they are its spans [txStart, txEnd) (strings are made where they are used). */
+  text: string;
+  txStart: Int32Array;
+  txEnd: Int32Array;
+  h1: number;
+  h2: number;
+  /** The references' table (built where the text is read: on the background worker). */
+  txIndex?: ReferenceIndex;
+}
+
+/**
+ * Reads the two texts of mirrorEntries' `mirrorQuery` (the mirror's entries and their references,
+ * one record each, separated by U+001E). The background worker runs it (backgroundReads.ts), so
+ * the main thread need not.
+ */
+export function parseMirrorColumns(text: string, references: string): ParsedMirror {
+  let n = 0;
+  if (text) {
+    n = 1;
+    for (let at = text.indexOf('\x1e'); at !== -1; at = text.indexOf('\x1e', at + 1)) n++;
+  }
+  const txStart = new Int32Array(n);
+  const txEnd = new Int32Array(n);
+  const txHash = new Uint32Array(n);
+  const logId = new Float64Array(n);
+  const amountKobo = new Float64Array(n);
+  const costKobo = new Float64Array(n);
+  const status = new Uint8Array(n);
+  const createdMs = new Float64Array(n);
+  const updatedMs = new Float64Array(n);
+  const integers = [logId, amountKobo, costKobo];
+  const times = [createdMs, updatedMs];
+  const digits = (i: number, k: number): number => {
+    let v = 0;
+    for (let j = 0; j < k; j++) v = v * 10 + (text.charCodeAt(i + j) - 48);
+    return v;
+  };
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  let i = 0;
+  let r = 0;
+  for (let k = 0; k < n; k++) {
+    // id, amount, cost: integers up to the comma.
+    for (let f = 0; f < 3; f++) {
+      let v = 0;
+      let c = text.charCodeAt(i);
+      const neg = c === 45;
+      if (neg) c = text.charCodeAt(++i);
+      while (c !== 44 && c === c) {
+        v = v * 10 + (c - 48);
+        c = text.charCodeAt(++i);
+      }
+      integers[f][k] = neg ? -v : v;
+      i++;
+    }
+    const st = text.charCodeAt(i) - 48;
+    status[k] = st;
+    i += 2;
+    // created_at up to the comma, updated_at to the end of the record: `YYYY-MM-DDTHH:MM:SS[.mmm]Z`
+    // → ms (Date.parse for other forms).
+    for (let f = 0; f < 2; f++) {
+      let end = text.indexOf(f === 0 ? ',' : '\x1e', i);
+      if (end === -1) end = text.length;
+      let t = NaN;
+      if (end === i) t = NaN;
+      else if (text.charCodeAt(i + 4) === 45 && text.charCodeAt(i + 10) === 84 && (end - i === 24 || end - i === 20)) {
+        const ms = end - i === 24 ? digits(i + 20, 3) : 0;
+        t = utcMs(digits(i, 4), digits(i + 5, 2), digits(i + 8, 2), digits(i + 11, 2), digits(i + 14, 2), digits(i + 17, 2), ms);
+      } else t = Date.parse(text.slice(i, end));
+      times[f][k] = t;
+      i = end + 1;
+    }
+    // transaction_id: the next record of the references' text.
+    const start = r;
+    let h = 0x811c9dc5;
+    for (let c = references.charCodeAt(r); c !== 0x1e && c === c; c = references.charCodeAt(++r)) h = Math.imul(h ^ c, 0x01000193);
+    txStart[k] = start;
+    txEnd[k] = r;
+    txHash[k] = h >>> 0;
+    const length = r - start;
+    r++;
+    h1 = Math.imul(h1 ^ logId[k], 0x01000193);
+    h1 = Math.imul(h1 ^ amountKobo[k], 0x01000193);
+    h2 = Math.imul(h2 ^ costKobo[k], 0x5bd1e995) ^ st;
+    h2 = Math.imul(h2 ^ (createdMs[k] % 0x7fffffff), 0x5bd1e995);
+    h2 = Math.imul(h2 ^ length ^ (length > 0 ? references.charCodeAt(start + length - 1) : 0), 0x5bd1e995);
+  }
+  return { n, text: references, txStart, txEnd, txHash, logId, amountKobo, costKobo, status, createdMs, updatedMs, h1, h2 };
+}
+
+/** The table of {@link parseMirrorColumns}' references, compared in place in its text. */
+export function indexMirrorReferences(p: ParsedMirror): ReferenceIndex {
+  const { text, txStart, txEnd } = p;
+  const same = (a: number, b: number): boolean => {
+    const length = txEnd[a] - txStart[a];
+    if (txEnd[b] - txStart[b] !== length) return false;
+    for (let k = 0; k < length; k++) if (text.charCodeAt(txStart[a] + k) !== text.charCodeAt(txStart[b] + k)) return false;
+    return true;
+  };
+  return indexReferences(p.n, p.txHash, (i) => txEnd[i] > txStart[i], same);
+}
+
+/** The references of {@link parseMirrorColumns} as strings. */
+export function mirrorReferences(p: ParsedMirror): string[] {
+  const txId = new Array<string>(p.n);
+  for (let k = 0; k < p.n; k++) txId[k] = p.txEnd[k] === p.txStart[k] ? '' : p.text.slice(p.txStart[k], p.txEnd[k]);
+  return txId;
+}
+
+/** FNV-1a over the UTF-16 code units: the hash of a reference (`txHash`). */
+export function hashText(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** A table of references: see {@link indexReferences}. */
+export interface ReferenceIndex {
+  /** Open addressing, linear probing: (index, hash) pairs side by side (one cache line a probe); index -1 when free. */
+  slots: Int32Array;
+  /** 1 for the first entry with its reference: the one the table gives for it. */
+  first: Uint8Array;
+  /** Entries sharing a reference with an earlier one (kept apart, never in the table). */
+  duplicates: number;
+}
+
+/**
+ * Reference → first index with it, for matching by transaction_id (a JS Map of a million strings
+ * costs about a second; this, a tenth of that), over `n` entries with {@link hashText}'s `hashes`;
+ * entries without a reference (`present` false) are left out, `same` compares two references.
+ */
+export function indexReferences(n: number, hashes: Uint32Array, present: (index: number) => boolean, same: (a: number, b: number) => boolean): ReferenceIndex {
+  let size = 16;
+  while (size < n * 2) size *= 2;
+  const mask = size - 1;
+  const slots = new Int32Array(size * 2).fill(-1);
+  const first = new Uint8Array(n);
+  let duplicates = 0;
+  for (let index = 0; index < n; index++) {
+    if (!present(index)) continue;
+    const h = hashes[index];
+    for (let at = h & mask; ; at = (at + 1) & mask) {
+      const slot = slots[2 * at];
+      if (slot === -1) {
+        slots[2 * at] = index;
+        slots[2 * at + 1] = h;
+        first[index] = 1;
+        break;
+      }
+      if (slots[2 * at + 1] === (h | 0) && same(slot, index)) {
+        duplicates++;
+        break;
+      }
+    }
+  }
+  return { slots, first, duplicates };
+}
+
+/**
+ * The first index of {@link indexReferences}' entries whose reference is the one of `entry` (of
+ * another list), hash `h`; `same(entry, index)` compares the two references. -1 when none.
+ */
+export function findReference(slots: Int32Array, h: number, entry: number, same: (entry: number, index: number) => boolean): number {
+  const mask = (slots.length >> 1) - 1;
+  for (let at = h & mask; ; at = (at + 1) & mask) {
+    const slot = slots[2 * at];
+    if (slot === -1) return -1;
+    if (slots[2 * at + 1] === (h | 0) && same(entry, slot)) return slot;
+  }
+}
+
+/** Columns of the records read so far, and where the reading is: posted between threads as is. */
+export interface ExportRecords extends ReadColumns {
+  pos: number;
+  /** Records start before this offset (they may end after it). */
+  end: number;
+  delim: number;
+  /** Column indexes: transaction_id, id, amount, cost, status, created (or time), updated; -1 when absent. */
+  cols: Int32Array;
+  /** Records longer than this are refused. */
+  maxRecordBytes: number;
+  /** Non-blank records to read at most (then `pos` stops there). */
+  maxRows: number;
+  length: number;
+  /** Records seen, blank lines included (row numbers count them). */
+  records: number;
+  /** Record number (1-based, this part's own) and start of the first record over `maxRecordBytes`; -1 when none. */
+  tooLongRecord: number;
+  tooLongAt: number;
+  /** The next quote at or after the offset searched from (-1: none), so a line is not searched twice. */
+  nextQuote: number;
+  quoteFrom: number;
+  /** References that are not plain ASCII (escaped quotes, other characters); '' for the others, read from their span when asked (`txLazy` 1). */
+  txId: string[];
+  txStart: Int32Array;
+  txEnd: Int32Array;
+  txLazy: Uint8Array;
+  where: Float64Array;
+  record: Int32Array;
+  /** 1 when a cell was not in a plain form: the row is read again with the importer's readers. */
+  slow: Uint8Array;
+  slowCount: number;
+}
+
+export function newExportRecords(pos: number, end: number, delim: number, cols: Int32Array, maxRecordBytes: number, maxRows: number, capacity: number): ExportRecords {
+  const cap = Math.max(16, capacity);
+  return {
+    pos,
+    end,
+    delim,
+    cols,
+    maxRecordBytes,
+    maxRows,
+    length: 0,
+    records: 0,
+    tooLongRecord: -1,
+    tooLongAt: -1,
+    nextQuote: -1,
+    quoteFrom: Infinity,
+    txId: [],
+    txStart: new Int32Array(cap),
+    txEnd: new Int32Array(cap),
+    txLazy: new Uint8Array(cap),
+    txHash: new Uint32Array(cap),
+    logId: new Float64Array(cap),
+    amountKobo: new Float64Array(cap),
+    costKobo: new Float64Array(cap),
+    status: new Uint8Array(cap),
+    createdMs: new Float64Array(cap),
+    updatedMs: new Float64Array(cap),
+    where: new Float64Array(cap),
+    record: new Int32Array(cap),
+    slow: new Uint8Array(cap),
+    slowCount: 0,
+  };
+}
+
+/**
+ * Reads up to `rowLimit` more non-blank records of `r` (from `r.pos`, records starting before
+ * `r.end`) into its columns. Stops early at a record longer than `r.maxRecordBytes`.
+ */
+export function parseExportRecords(buf: Uint8Array & { latin1Slice?: (s: number, e: number) => string; utf8Slice?: (s: number, e: number) => string }, r: ExportRecords, rowLimit: number): void {
+  const len = buf.length;
+  const cols = r.cols;
+  const colTx = cols[0];
+  const colId = cols[1];
+  const colAmount = cols[2];
+  const colCost = cols[3];
+  const colStatus = cols[4];
+  const colCreated = cols[5];
+  const colUpdated = cols[6];
+  const lastNeeded = Math.max(colTx, colId, colAmount, colCost, colStatus, colCreated);
+  const maxFields = 256;
+  const want = lastNeeded + 1 < maxFields ? lastNeeded + 1 : maxFields;
+  const starts = new Int32Array(maxFields);
+  const ends = new Int32Array(maxFields);
+  const quoted = new Uint8Array(maxFields);
+  const out = new Int32Array(2);
+  const grow = (): void => {
+    const cap = r.logId.length * 2;
+    const more = <T extends Uint32Array | Float64Array | Uint8Array | Int32Array>(a: T): T => {
+      const next = new (a.constructor as new (n: number) => T)(cap);
+      next.set(a);
+      return next;
+    };
+    const columns = r as unknown as Record<string, Uint32Array | Float64Array | Uint8Array | Int32Array>;
+    for (const key of ['txHash', 'txStart', 'txEnd', 'txLazy', 'logId', 'amountKobo', 'costKobo', 'status', 'createdMs', 'updatedMs', 'where', 'record', 'slow']) columns[key] = more(columns[key]);
+  };
+  let pos = r.pos;
+  let rows = 0;
+  while (pos < r.end && rows < rowLimit && r.length < r.maxRows) {
+    const recordStart = pos;
+    pos = scanRecord(buf, pos, r.delim, starts, ends, quoted, want, lastNeeded + 1, out);
+    let fields = out[0];
+    if (out[1] === 1) {
+      // The fields after the last one needed are skipped by jumping to the end of the line
+      // (native memchr), unless a quote there could hide a line break; failed rows read on for updated_at.
+      const lf = buf.indexOf(0x0a, pos);
+      const lineEnd = lf === -1 ? len : lf;
+      if (r.quoteFrom > pos || (r.nextQuote !== -1 && r.nextQuote < pos)) {
+        r.nextQuote = buf.indexOf(0x22, pos);
+        r.quoteFrom = pos;
+      }
+      const quote = r.nextQuote;
+      // (A status other than SUCCESS or PENDING may be a failure: the row is read whole.)
+      const plain = colUpdated > lastNeeded ? plainStatusFromBytes(buf, starts[colStatus], ends[colStatus]) : 1;
+      if ((quote !== -1 && quote < lineEnd) || (plain !== 1 && plain !== 3)) {
+        pos = scanRecord(buf, recordStart, r.delim, starts, ends, quoted, maxFields, Infinity, out);
+        fields = out[0];
+      } else {
+        pos = lf === -1 ? len : lf + 1;
+        fields = lastNeeded + 1;
+      }
+    }
+    r.records++;
+    if (pos - recordStart > r.maxRecordBytes) {
+      r.tooLongRecord = r.records;
+      r.tooLongAt = recordStart;
+      break;
+    }
+    if (fields === 1 && starts[0] === ends[0]) continue; // blank line
+    rows++;
+    if (r.length === r.logId.length) grow();
+    const i = r.length++;
+    let slow = 0;
+    const amount = colAmount < fields ? plainKoboFromBytes(buf, starts[colAmount], ends[colAmount]) : NaN;
+    const status = colStatus < fields ? plainStatusFromBytes(buf, starts[colStatus], ends[colStatus]) : 0;
+    if (amount !== amount || status === 0) slow = 1;
+    // An empty field is no value either way; any other unreadable one goes to the importer's readers.
+    let cost = NaN;
+    if (colCost >= 0 && colCost < fields) {
+      cost = plainKoboFromBytes(buf, starts[colCost], ends[colCost]);
+      if (cost !== cost && starts[colCost] !== ends[colCost]) slow = 1;
+    }
+    let created = NaN;
+    if (colCreated >= 0 && colCreated < fields) {
+      created = isoMsFromBytes(buf, starts[colCreated], ends[colCreated]);
+      if (created !== created && starts[colCreated] !== ends[colCreated]) slow = 1;
+    }
+    let updated = NaN;
+    if (colUpdated >= 0 && colUpdated < fields && status === 2) {
+      updated = isoMsFromBytes(buf, starts[colUpdated], ends[colUpdated]);
+      if (updated !== updated && starts[colUpdated] !== ends[colUpdated]) slow = 1;
+    }
+    let tx = '';
+    let lazy = 0;
+    let h = 0x811c9dc5;
+    if (colTx >= 0 && colTx < fields) {
+      const s = trimStart(buf, starts[colTx], ends[colTx]);
+      const e = trimEnd(buf, s, ends[colTx]);
+      let ascii = quoted[colTx] !== 2;
+      for (let k = s; k < e && ascii; k++) {
+        const c = buf[k];
+        if (c >= 0x80) ascii = false;
+        h = Math.imul(h ^ c, 0x01000193);
+      }
+      if (ascii) {
+        // Not made into a string now: matching compares the bytes, and only the rows that end up
+        // in a report (or every row, for callers that take `txId` whole) need the string.
+        lazy = s < e ? 1 : 0;
+        r.txStart[i] = s;
+        r.txEnd[i] = e;
+      } else {
+        tx = buf.utf8Slice ? buf.utf8Slice(s, e) : new TextDecoder().decode(buf.subarray(s, e));
+        if (quoted[colTx] === 2) tx = tx.replace(/""/g, '"');
+        h = 0x811c9dc5;
+        for (let k = 0; k < tx.length; k++) h = Math.imul(h ^ tx.charCodeAt(k), 0x01000193);
+      }
+    }
+    r.txId.push(tx);
+    r.txLazy[i] = lazy;
+    r.txHash[i] = h >>> 0;
+    r.logId[i] = colId >= 0 && colId < fields ? idFromBytes(buf, starts[colId], ends[colId]) : NaN;
+    r.amountKobo[i] = amount;
+    r.costKobo[i] = cost;
+    r.status[i] = status;
+    r.createdMs[i] = created;
+    r.updatedMs[i] = updated;
+    r.where[i] = recordStart;
+    r.record[i] = r.records;
+    r.slow[i] = slow;
+    r.slowCount += slow;
+  }
+  r.pos = pos;
+}
+
+/**
+ * Strings as one text and their lengths, to post from a worker: a million strings cross one by
+ * one far slower. Self-contained (workers run its source text).
+ */
+export function joinStrings(list: string[]): { joined: string; lengths: Int32Array } {
+  const lengths = new Int32Array(list.length);
+  for (let i = 0; i < lengths.length; i++) lengths[i] = list[i].length;
+  return { joined: list.join(''), lengths };
+}
+
+/** The strings of {@link joinStrings} again. */
+export function splitJoined(joined: string, lengths: Int32Array): string[] {
+  const list = new Array<string>(lengths.length);
+  let at = 0;
+  for (let i = 0; i < list.length; i++) {
+    const n = lengths[i];
+    list[i] = n === 0 ? '' : joined.slice(at, at + n);
+    at += n;
+  }
+  return list;
+}
+
+/** Source text of self-contained functions, for a worker's program. */
+export function functionsSource(parts: readonly ((...args: never[]) => unknown)[]): string {
+  // Bundlers that keep function names wrap inner functions in __name(fn, name): not needed here.
+  return `var __name = (f) => f;\n${parts.map((f) => f.toString()).join('\n')}`;
+}
+
+/** The worker's program: the functions above, then the reading of its part. */
+function workerSource(): string {
+  const parts = [scanRecord, trimStart, trimEnd, plainKoboFromBytes, digitsAt, utcMs, isoMsFromBytes, plainStatusFromBytes, idFromBytes, parseExportRecords, joinStrings];
+  return `
+const { parentPort, workerData } = require('node:worker_threads');
+${functionsSource(parts)}
+const r = workerData.records;
+${parseExportRecords.name}(Buffer.from(workerData.shared), r, Infinity);
+const { joined, lengths } = ${joinStrings.name}(r.txId);
+r.txId = [];
+const columns = [r.txHash, r.txStart, r.txEnd, r.txLazy, r.logId, r.amountKobo, r.costKobo, r.status, r.createdMs, r.updatedMs, r.where, r.record, r.slow];
+parentPort.postMessage({ records: r, joined, lengths }, [lengths.buffer, ...columns.map((c) => c.buffer)]);
+`;
+}
+
+export interface RecordsWorker {
+  /** The part read, or null when the worker could not read it (the caller then reads it itself). */
+  result: Promise<ExportRecords | null>;
+  stop(): void;
+}
+
+/** Reads `records`' part of the file held in `shared` on a worker thread. */
+export function parseRecordsInWorker(shared: SharedArrayBuffer, records: ExportRecords): RecordsWorker {
+  let worker: Worker;
+  try {
+    worker = new Worker(workerSource(), { eval: true, workerData: { shared, records }, execArgv: [] });
+  } catch {
+    return { result: Promise.resolve(null), stop: () => undefined };
+  }
+  let settle: (r: ExportRecords | null) => void = () => undefined;
+  const result = new Promise<ExportRecords | null>((resolve) => (settle = resolve));
+  worker.on('message', (m: { records: ExportRecords; joined: string; lengths: Int32Array }) => {
+    m.records.txId = splitJoined(m.joined, m.lengths);
+    settle(m.records);
+  });
+  worker.on('error', () => settle(null));
+  worker.on('exit', () => settle(null));
+  return {
+    result,
+    stop: () => {
+      settle(null);
+      void worker.terminate();
+    },
+  };
+}

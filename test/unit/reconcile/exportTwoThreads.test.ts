@@ -1,0 +1,309 @@
+/**
+ * A large UTF-8 CSV export is read in two halves at once, the second on a worker thread from the
+ * first line break after the middle. Whatever the file holds around that break (quoted cells with
+ * line breaks and commas, CRLF, a BOM, rows only the importer's readers understand, a record too
+ * long), the result must be the one-thread read's, exactly. The threshold is set low here so
+ * small real files take the two-thread path.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
+import { fillMirror, generateLogEntries, planDiscrepancies, writeVendorExportCsv } from '../../../bench/generate/vendorExport';
+import { reconcileEntries } from '../../../src/main/reconcile/categorizeEntries';
+import { columnsFromEntries, txIdAt, type LogColumns } from '../../../src/main/reconcile/logColumns';
+import { openDatabase } from '../../../src/main/store/database';
+import { matchEntries, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID } from '../../../src/main/reconcile/matchEntries';
+import { mirrorQuery, readMirror } from '../../../src/main/reconcile/mirrorEntries';
+import { indexMirrorReferences, mirrorReferences, newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker, utcMs } from '../../../src/main/reconcile/threadedReaders';
+import { readVendorExport, type VendorExport } from '../../../src/main/reconcile/vendorExportRows';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-two-threads-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, content: string): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, content);
+  return p;
+}
+
+const HEADER = 'created_at,transaction_id,id,phone_number,amount,transaction_cost,status,description,updated_at';
+
+/** Row `i` of a plain export; `extra` replaces the description. */
+function row(i: number, description = `MTN airtime ${i}`): string {
+  const ms = Date.UTC(2026, 2, 1) + i * 61_000;
+  const status = i % 17 === 0 ? 'FAILED' : i % 23 === 0 ? 'PENDING' : 'SUCCESS';
+  const amount = i % 3 === 0 ? `"NGN ${1 + (i % 9)},000.00"` : `${100 + i}`;
+  return `${new Date(ms).toISOString()},TX${i},${i},0803${String(1_000_000 + i).slice(1)},${amount},${95 + i},${status},${description},${new Date(ms + 5000).toISOString()}`;
+}
+
+function exportText(rows: string[], eol = '\n', bom = false): string {
+  return (bom ? '\uFEFF' : '') + [HEADER, ...rows].join(eol) + eol;
+}
+
+/** Everything a reading gives, as plain data. */
+function plain(r: VendorExport) {
+  const c = r.columns;
+  return {
+    length: c.length,
+    txId: c.txId,
+    logId: [...c.logId],
+    amountKobo: [...c.amountKobo],
+    costKobo: [...c.costKobo],
+    status: [...c.status],
+    createdMs: [...c.createdMs],
+    updatedMs: [...(c.updatedMs ?? [])],
+    rowNumbers: [...(c.rowNumbers ?? [])],
+    details: Array.from({ length: c.length }, (_, i) => c.detail(i)),
+    unreadable: r.unreadable,
+    unreadableCount: r.unreadableCount,
+    headers: r.headers,
+    fileHash: r.fileHash,
+  };
+}
+
+async function bothWays(p: string) {
+  const one = await readVendorExport(p, { twoThreadsFromBytes: Infinity });
+  const two = await readVendorExport(p, { twoThreadsFromBytes: 1 });
+  return { one: plain(one), two: plain(two) };
+}
+
+/** Byte offsets where the rows of `exportText(rows, eol, true)` start. */
+function rowStarts(rows: string[], eol: string): number[] {
+  const starts: number[] = [];
+  let at = 3 + Buffer.byteLength(HEADER + eol);
+  for (const r of rows) {
+    starts.push(at);
+    at += Buffer.byteLength(r + eol);
+  }
+  return starts;
+}
+
+/** The offset the two-thread read splits at: the first line break after the middle of the data. */
+function splitOf(text: string): number {
+  const bytes = Buffer.from(text);
+  const dataStart = bytes.indexOf(10) + 1;
+  return bytes.indexOf(10, dataStart + Math.floor((bytes.length - dataStart) / 2)) + 1;
+}
+
+describe('reading a large export in two halves at once', () => {
+  it('gives the one-thread result for a file with quoted cells holding commas, quotes and line breaks around the middle, CRLF and a BOM', async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => row(i + 1, i % 5 === 0 ? `"Airtime, ""VTU""\r\nline ${i}\nmore"` : `plain ${i}`));
+    // Quoted line breaks on the rows next to the middle; the row the split starts is a plain one
+    // (a row more at the top moves the middle until it is), so the worker's half is the one used.
+    const near = (i: number) => row(i + 1, `"near the middle,\r\n""${i}""\r\n,"`);
+    for (let i = 190; i < 210; i++) rows[i] = near(i);
+    let text = exportText(rows, '\r\n', true);
+    for (let k = 0; !rowStarts(rows, '\r\n').includes(splitOf(text)) && k < 50; k++) {
+      rows.unshift(row(1000 + k));
+      text = exportText(rows, '\r\n', true);
+    }
+    const split = splitOf(text);
+    expect(rowStarts(rows, '\r\n')).toContain(split);
+    const bytes = Buffer.from(text);
+    expect(bytes.subarray(split - 2000, split + 2000).toString()).toContain('near the middle,\r\n');
+    const { one, two } = await bothWays(file('quoted.csv', text));
+    expect(two).toEqual(one);
+    expect(one.length).toBe(rows.length);
+    expect(one.rowNumbers[rows.length - 1]).toBe(rows.length + 1);
+    expect(one.details.find((d) => d.product.startsWith('near the middle'))?.product).toBe('near the middle,\r\n"190"\r\n,');
+  });
+
+  it('gives the one-thread result when the middle falls inside one quoted cell of many lines', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => row(i + 1));
+    rows[30] = row(31, `"${Array.from({ length: 400 }, (_, k) => `line ${k}, of a long note`).join('\n')}"`);
+    const text = exportText(rows);
+    const split = splitOf(text);
+    const bytes = Buffer.from(text);
+    const noteStart = bytes.indexOf('"line 0');
+    // The worker's start is inside the quoted cell: its half is thrown away and this thread reads on.
+    expect(split).toBeGreaterThan(noteStart);
+    expect(split).toBeLessThan(bytes.indexOf('of a long note"') + 1);
+    const { one, two } = await bothWays(file('long-note.csv', text));
+    expect(two).toEqual(one);
+    expect(one.length).toBe(60);
+    expect(one.txId[31]).toBe('TX32');
+    expect(one.rowNumbers[31]).toBe(33);
+  });
+
+  it('reads rows only the importer understands, and lists unreadable ones with their row numbers, in the second half as in the first', async () => {
+    const rows = Array.from({ length: 200 }, (_, i) => row(i + 1));
+    for (const i of [20, 150]) {
+      rows[i] = `02/03/2026 10:${String(i % 60).padStart(2, '0')},TX${i + 1},${i + 1},08031234567,N1500,  ,Successful,odd,`;
+      rows[i + 1] = `2026-03-02T10:00:00Z,TX${i + 2},${i + 2},08031234567,abc,95,SUCCESS,bad amount,`;
+      rows[i + 2] = `2026-03-02T10:00:00Z,TX${i + 3},${i + 3},08031234567,500,95,maybe,bad status,`;
+      rows[i + 3] = `2026-03-02T10:00:00Z,TX${i + 4},${i + 4},08031234567,500,95,Unsuccessful,refused,02/03/2026 11:00`;
+      rows[i + 4] = '';
+    }
+    const { one, two } = await bothWays(file('odd.csv', exportText(rows)));
+    expect(two).toEqual(one);
+    expect(one.unreadableCount).toBe(4);
+    expect(one.unreadable.map((u) => u.row)).toEqual([23, 24, 153, 154]);
+    expect(one.length).toBe(194);
+  });
+
+  it('refuses a record too long in the second half with the row number the one-thread read gives', async () => {
+    const rows = Array.from({ length: 30_000 }, (_, i) => row(i + 1));
+    rows.push(row(30_001, `"${'x'.repeat(1_100_000)}"`), row(30_002));
+    const text = exportText(rows);
+    expect(splitOf(text)).toBeLessThan(text.indexOf('"xxx'));
+    const p = file('long-record.csv', text);
+    const one = await readVendorExport(p, { twoThreadsFromBytes: Infinity }).catch((e: Error) => e.message);
+    const two = await readVendorExport(p, { twoThreadsFromBytes: 1 }).catch((e: Error) => e.message);
+    expect(one).toMatch(/^Row 30,002 of the file is longer than 1,000,000 characters/);
+    expect(two).toBe(one);
+  });
+
+  it('reads a file too small to split, or without a line break after the middle, on one thread with the same result', async () => {
+    const tiny = exportText([row(1)]);
+    const { one, two } = await bothWays(file('tiny.csv', tiny));
+    expect(two).toEqual(one);
+    expect(one.txId).toEqual(['TX1']);
+    const noFinalBreak = exportText([row(1), row(2), row(3)]).replace(/\n$/, '');
+    const last = await bothWays(file('no-final-break.csv', noFinalBreak));
+    expect(last.two).toEqual(last.one);
+    expect(last.one.txId).toEqual(['TX1', 'TX2', 'TX3']);
+  });
+
+  it('the worker thread reads its part as this thread does (its code is the same functions, run from their source)', async () => {
+    const text = exportText(Array.from({ length: 300 }, (_, i) => row(i + 1, i % 4 === 0 ? '"a, ""b""\nc"' : 'd')), '\r\n');
+    const bytes = Buffer.from(text);
+    const shared = new SharedArrayBuffer(bytes.length);
+    Buffer.from(shared).set(bytes);
+    const start = splitOf(text);
+    const cols = Int32Array.of(1, 2, 4, 5, 6, 0, 8);
+    const here = newExportRecords(start, bytes.length, 44, cols, 1_000_000, 1_000_000, 16);
+    parseExportRecords(Buffer.from(shared), here, Infinity);
+    const there = await parseRecordsInWorker(shared, newExportRecords(start, bytes.length, 44, cols, 1_000_000, 1_000_000, 16)).result;
+    expect(there).not.toBeNull();
+    const columns = (r: typeof here) => ({ length: r.length, txId: r.txId, txHash: [...r.txHash.subarray(0, r.length)], amount: [...r.amountKobo.subarray(0, r.length)], created: [...r.createdMs.subarray(0, r.length)], record: [...r.record.subarray(0, r.length)], where: [...r.where.subarray(0, r.length)] });
+    expect(there && columns(there)).toEqual(columns(here));
+    expect(here.length).toBeGreaterThan(100);
+  });
+
+  it('the background worker reads the mirror into the columns this thread would', async () => {
+    const dbPath = path.join(dir, 'mirror.db');
+    const db = new Database(dbPath);
+    db.exec(`CREATE TABLE log_entries (profile_id TEXT, id INTEGER, transaction_id TEXT, amount_kobo INTEGER, cost_kobo INTEGER, status TEXT, created_at TEXT, updated_at TEXT)`);
+    const insert = db.prepare('INSERT INTO log_entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    db.transaction(() => {
+      for (let i = 1; i <= 500; i++) {
+        const at = new Date(Date.UTC(2026, 2, 1) + i * 60_000).toISOString();
+        insert.run('p', i, i % 50 === 0 ? '' : i % 70 === 0 ? 'TX,1' : `TX,${i}`, 1000 * i, 970 * i, ['SUCCESS', 'FAILED', 'PENDING'][i % 3], at, at.replace(':00.000Z', ':05Z'));
+      }
+    })();
+    const q = mirrorQuery('p', '2026-03-01T00:00:00.000Z', '2026-03-02T00:00:00.000Z');
+    const here = parseMirrorColumns(...(db.prepare(q.sql).raw().get(...q.params) as [string, string]));
+    db.close();
+    const reads = startBackgroundReads({ dbPath, ...q, filePath: dbPath });
+    const there = await reads.mirror;
+    await reads.fileHash;
+    expect(there).not.toBeNull();
+    const columns = (p: typeof here) => ({
+      ...p,
+      txStart: [...p.txStart],
+      txEnd: [...p.txEnd],
+      txHash: [...p.txHash],
+      logId: [...p.logId],
+      amountKobo: [...p.amountKobo],
+      costKobo: [...p.costKobo],
+      status: [...p.status],
+      createdMs: [...p.createdMs],
+      updatedMs: [...p.updatedMs],
+      txIndex: p.txIndex && { slots: [...p.txIndex.slots], first: [...p.txIndex.first], duplicates: p.txIndex.duplicates },
+    });
+    expect(there && columns(there)).toEqual(columns({ ...here, txIndex: indexMirrorReferences(here) }));
+    // Empty references are left out of the table; the first of two alike is the one kept.
+    expect(there?.txIndex?.first[49]).toBe(0);
+    expect(there?.txIndex?.first[0]).toBe(1);
+    expect(there?.txIndex?.first[69]).toBe(0);
+    expect(there?.txIndex?.duplicates).toBe(6);
+    expect(here.n).toBe(500);
+    expect(mirrorReferences(here).slice(0, 2)).toEqual(['TX,1', 'TX,2']);
+    expect(mirrorReferences(here)[49]).toBe('');
+    expect(here.updatedMs[0]).toBe(Date.UTC(2026, 2, 1, 0, 1, 5));
+    // The last records: a failure's refund time, then a pending entry's time and none.
+    expect(here.updatedMs[498]).toBe(Date.UTC(2026, 2, 1) + 499 * 60_000 + 5000);
+    expect(here.createdMs[499]).toBe(Date.UTC(2026, 2, 1) + 500 * 60_000);
+    expect(here.updatedMs[499]).toBeNaN();
+    expect(here.status[499]).toBe(3);
+    expect(mirrorReferences(here)[498]).toBe('TX,499');
+  });
+});
+
+describe('times read by arithmetic', () => {
+  it('equal Date.UTC for every day of years 0 to 9999 (sampled), day overflow and odd months included', () => {
+    const differ: string[] = [];
+    for (let y = 0; y <= 9999; y += y < 2200 ? 1 : 7) {
+      for (let mo = 0; mo <= 13; mo++) {
+        for (let d = 0; d <= 32; d++) {
+          const h = (y * 7 + d) % 24;
+          const mi = (mo * 13 + d) % 60;
+          const se = (y + d) % 60;
+          const ms = (y * 31 + d) % 1000;
+          const a = utcMs(y, mo, d, h, mi, se, ms);
+          const b = Date.UTC(y, mo - 1, d, h, mi, se, ms);
+          if (!Object.is(a, b)) differ.push(`${y}-${mo}-${d}`);
+        }
+      }
+    }
+    expect(differ).toEqual([]);
+    expect(utcMs(2026, 2, 29, 0, 0, 0, 0)).toBe(Date.UTC(2026, 2, 1));
+    expect(utcMs(NaN, 1, 1, 0, 0, 0, 0)).toBeNaN();
+    expect(utcMs(275_761, 1, 1, 0, 0, 0, 0)).toBeNaN();
+  });
+});
+
+describe('references read from the bytes on demand', () => {
+  it('match the mirror by transaction_id whatever they hold: ASCII, other characters, escaped quotes, spaces around, none', async () => {
+    const refs = ['TX1', 'ТХ2-кириллица', 'T"3"', 'TX4', '', 'TX6'];
+    const cells = ['TX1', 'ТХ2-кириллица', '"T""3"""', '  TX4  ', '', 'TX6'];
+    const lines = cells.map((c, i) => `2026-03-02T10:0${i}:00.000Z,${c},${i + 1},08031234567,1000,970,SUCCESS,x,`);
+    const p = file('refs.csv', exportText(lines));
+    const exp = (await readVendorExport(p)).columns;
+    expect(refs.map((_, i) => txIdAt(exp, i))).toEqual(refs);
+    expect(exp.txId).toEqual(refs);
+    // The mirror in another order, one reference only a prefix of an export's, one differing in case.
+    const mirrorRefs = ['TX6', 'T"3"', 'TX', 'ТХ2-кириллица', 'tx1', 'TX4', 'TX1'];
+    const mir = columnsFromEntries(
+      mirrorRefs.map((transactionId, i) => ({ transactionId, id: 100 + i, amountKobo: 100_000, costKobo: 97_000, status: 'SUCCESS', createdAt: '2026-03-02T10:00:00.000Z', phone: '08031234567', type: 'AIRTIME', product: '', network: 'MTN' })),
+    );
+    const m = matchEntries(exp, mir, { windowMs: 15 * 60_000 });
+    // The row without a reference is paired by phone, amount and time with the one left ('TX').
+    expect([...m.exportToMirror]).toEqual([6, 3, 1, 5, 2, 0]);
+    expect([...m.exportRule]).toEqual([RULE_TRANSACTION_ID, RULE_TRANSACTION_ID, RULE_TRANSACTION_ID, RULE_TRANSACTION_ID, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID]);
+  });
+});
+
+describe('a reconciliation with references kept as bytes and spans', () => {
+  it('finds what it finds with every reference a string, also when mirror entries before the range are left out of matching', async () => {
+    const start = Date.UTC(2026, 0, 1);
+    const entries = generateLogEntries(3000, { startMs: start, stepMs: 60_000, seed: 26 });
+    const { exported, mirror } = planDiscrepancies(entries, { missingLocally: 20, missingInExport: 20, amountMismatch: 10, statusMismatch: 10, pending: 10, byId: 30, byPhoneAmountTime: 5 });
+    const csv = path.join(dir, 'planned.csv');
+    writeVendorExportCsv(csv, exported);
+    const db = openDatabase(path.join(dir, 'planned.db'));
+    try {
+      fillMirror(db, 'p', mirror);
+      const exp = (await readVendorExport(csv, { skipHash: true })).columns;
+      // The mirror from the first entry on, the range a day later: the first day's entries are masked.
+      const mir = readMirror(db, 'p', new Date(start).toISOString(), new Date(start + 3 * 86_400_000).toISOString()).columns;
+      expect(mir.txSpans).toBeDefined();
+      const strings = (c: LogColumns): LogColumns => ({ ...c, txId: [...c.txId], txIdOf: undefined, hasTxId: undefined, txIdIs: undefined, txSpans: undefined, txIndex: undefined });
+      const run = (e: LogColumns, m: LogColumns, fromMs: number) => {
+        const o = reconcileEntries({ exp: e, mir: m, local: [], snapshots: [], rangeStartMs: fromMs, rangeEndMs: start + 3 * 86_400_000, matchWindowMs: 15 * 60_000, duplicateWindowMs: 10 * 60_000 });
+        return { totals: o.totals, byRule: o.matchedByRule, exportToMirror: [...o.match.exportToMirror], items: o.items.map((i) => [i.category, i.transactionId]) };
+      };
+      for (const fromMs of [start, start + 86_400_000]) {
+        const lazy = run(exp, mir, fromMs);
+        expect(lazy).toEqual(run(strings(exp), strings(mir), fromMs));
+        expect(lazy.totals.matched.count).toBeGreaterThan(1000);
+        expect(lazy.byRule.id + lazy.byRule.phone_amount_time).toBeGreaterThan(0);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
