@@ -97,8 +97,9 @@ export function trimEnd(buf: Uint8Array, s: number, e: number): number {
 
 /**
  * `1500`, `1500.5`, `1,500.00`, `NGN 1,500.00`, `₦1,500.00` straight from the bytes; NaN for
- * anything else (negative, more than two decimals, other text), which the caller hands to the
- * importer's `amountFromCell`.
+ * anything else (negative, zero, more than two decimals, commas not between groups of three, other
+ * text), which the caller hands to the importer's `amountFromCell`: a subset of the one Naira
+ * grammar (`parseNairaText`), read the same (test/unit/reconcile/exportTwoThreads.test.ts).
  */
 export function plainKoboFromBytes(buf: Uint8Array, s: number, e: number): number {
   s = trimStart(buf, s, e);
@@ -112,16 +113,24 @@ export function plainKoboFromBytes(buf: Uint8Array, s: number, e: number): numbe
   if (s >= e) return NaN;
   let whole = 0;
   let digits = 0;
+  // Commas go between groups of three digits (1,500 and 12,500,000), as parseNairaText reads them:
+  // `group` counts the digits since the last comma.
+  let group = 0;
+  let grouped = false;
   let i = s;
   for (; i < e; i++) {
     const c = buf[i];
     if (c >= 0x30 && c <= 0x39) {
       whole = whole * 10 + (c - 0x30);
       digits++;
-    } else if (c === 0x2c && digits > 0) continue;
-    else break;
+      group++;
+    } else if (c === 0x2c && digits > 0) {
+      if (grouped ? group !== 3 : group > 3) return NaN;
+      grouped = true;
+      group = 0;
+    } else break;
   }
-  if (digits === 0) return NaN;
+  if (digits === 0 || (grouped && group !== 3)) return NaN;
   let frac = 0;
   if (i < e && buf[i] === 0x2e) {
     i++;
@@ -131,12 +140,13 @@ export function plainKoboFromBytes(buf: Uint8Array, s: number, e: number): numbe
       if (c < 0x30 || c > 0x39) break;
       frac = frac * 10 + (c - 0x30);
     }
-    if (n === 3) return NaN;
+    if (n === 3 || n === 0) return NaN;
     if (n === 1) frac *= 10;
   }
   if (i !== e) return NaN;
   const kobo = whole * 100 + frac;
-  return Number.isSafeInteger(kobo) ? kobo : NaN;
+  // Zero, and anything too large, the importer's reader says what it is.
+  return kobo > 0 && Number.isSafeInteger(kobo) ? kobo : NaN;
 }
 
 /** `n` decimal digits at `i` as a number; -1 when one is not a digit. */

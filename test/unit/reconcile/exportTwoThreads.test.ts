@@ -15,9 +15,10 @@ import { fillMirror, generateLogEntries, planDiscrepancies, writeVendorExportCsv
 import { reconcileEntries } from '../../../src/main/reconcile/categorizeEntries';
 import { columnsFromEntries, txIdAt, type LogColumns } from '../../../src/main/reconcile/logColumns';
 import { openDatabase } from '../../../src/main/store/database';
+import { amountFromCell } from '../../../src/main/imports';
 import { matchEntries, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID } from '../../../src/main/reconcile/matchEntries';
 import { mirrorQuery, readMirror } from '../../../src/main/reconcile/mirrorEntries';
-import { indexMirrorReferences, mirrorReferences, newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker, utcMs } from '../../../src/main/reconcile/threadedReaders';
+import { indexMirrorReferences, mirrorReferences, newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker, plainKoboFromBytes, utcMs } from '../../../src/main/reconcile/threadedReaders';
 import { readVendorExport, type VendorExport } from '../../../src/main/reconcile/vendorExportRows';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-two-threads-'));
@@ -305,5 +306,27 @@ describe('a reconciliation with references kept as bytes and spans', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe("the export reader's amounts from bytes", () => {
+  it('reads an amount only as the one Naira grammar reads it, and leaves every other text to the importer', () => {
+    const texts = [
+      '1500', '1500.5', '1,500.00', 'NGN 1,500.00', '₦1,500.00', 'ngn 2,000', '  750.25 ', '12,500,000.75',
+      // Not plain, or not amounts at all: the importer's reader decides (and says why).
+      '1,0,0', '1500,000', '1,5000', '15,00', '1 000', '1500.', '1500.505', '0', '0.00', 'NGN 0', '-500', '(500)', 'N500', '500 naira', 'abc', '', ',500',
+    ];
+    for (const text of texts) {
+      const bytes = Buffer.from(text, 'utf8');
+      const fast = plainKoboFromBytes(bytes, 0, bytes.length);
+      const slow = amountFromCell(text);
+      if (Number.isNaN(fast)) continue;
+      expect(slow, `${text} is read from the bytes, so the importer must read it too`).toEqual({ ok: true, kobo: fast });
+    }
+    // The fast reading is not empty: the common shapes are read from the bytes.
+    const plain = ['1500', '1,500.00', 'NGN 1,500.00', '₦1,500.00'].map((t) => plainKoboFromBytes(Buffer.from(t), 0, Buffer.byteLength(t)));
+    expect(plain).toEqual([150_000, 150_000, 150_000, 150_000]);
+    // And the shapes the grammar refuses are never read from the bytes.
+    for (const refused of ['1,0,0', '1500,000', '1500.', '0']) expect(plainKoboFromBytes(Buffer.from(refused), 0, refused.length), refused).toBeNaN();
   });
 });
