@@ -14,15 +14,16 @@
  *    own time of each query (EXPLAIN ANALYZE), to tell the database from the command.
  * The targets are printed beside the figures; a bench never fails on them.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { cliBuildIsCurrent } from '../bin/buildState.mjs';
+import { buildIfStale } from '../scripts/buildIfStale.mjs';
 import { startPostgresCluster, type PostgresCluster } from '../test/support/postgresCluster';
 import { joinDesk, prepareRaw, previewOf, rowsOf } from '../test/support/teamJobs';
 import { reportRow } from './summary';
+import { median } from './benchArgs';
 
 const ROOT = path.resolve(__dirname, '..');
 const args = process.argv.slice(2);
@@ -39,11 +40,6 @@ const TARGET_MB = 150;
 const TIME_BIN = '/usr/bin/time';
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 interface Run {
   ms: number;
@@ -87,10 +83,7 @@ async function serverMs(cluster: PostgresCluster, user: string, password: string
 }
 
 async function main(): Promise<void> {
-  if (!cliBuildIsCurrent(ROOT)) {
-    console.log('Building the command first (out/cli is missing or older than the sources)…');
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  buildIfStale(ROOT);
   const cluster = await startPostgresCluster();
   const adminDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-approvals-admin-'));
   const bolaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-approvals-bola-'));

@@ -14,15 +14,10 @@ import { createApp } from '../src/main/app';
 import { dispatch } from '../src/main/dispatch';
 import { startTestSandbox } from '../test/support/testSandbox';
 import type { BulkJobView, BulkPreview } from '../src/shared/contract/bulk';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
+import { numberArg } from './benchArgs';
 
 async function main(): Promise<void> {
-  const rows = arg('rows', 5000);
+  const rows = numberArg('rows', 5000);
   const sandbox = await startTestSandbox();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-run-bench-'));
   const app = await createApp({ dataDir, shell: 'cli', connection: { baseUrl: sandbox.url, token: 'bench', kind: 'sandbox' } });

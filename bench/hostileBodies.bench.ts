@@ -6,15 +6,10 @@
  * Run: npm run bench -- hostileBodies [--runs 5]
  */
 import { startTestSandbox } from '../test/support/testSandbox';
+import { median, numberArg } from './benchArgs';
 
-const runsAt = process.argv.indexOf('--runs');
-const RUNS = runsAt >= 0 ? Math.max(1, Number(process.argv[runsAt + 1]) || 5) : 5;
+const RUNS = numberArg('runs', 5);
 const TOKEN = 'bench-hostile-bodies';
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 async function main(): Promise<void> {
   const sandbox = await startTestSandbox({ tokens: [TOKEN] });

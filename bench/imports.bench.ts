@@ -16,6 +16,7 @@ import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { detectMapping, readSpreadsheet, validateBulkRows } from '../src/main/imports';
 import { generateSpreadsheet, sandboxCatalogs } from './generate/spreadsheets';
+import { median, numberArg } from './benchArgs';
 
 const DATA_DIR = resolve(__dirname, 'data');
 
@@ -84,11 +85,6 @@ function runChild(mode: 'measure' | 'baseline' | 'idle', path: string): ChildRes
   return JSON.parse(line) as ChildResult & { ms?: number; cpuMs?: number };
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child-measure') {
@@ -103,8 +99,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await baseline(args[1])));
     return;
   }
-  const runsIndex = args.indexOf('--runs');
-  const runs = runsIndex >= 0 ? Number(args[runsIndex + 1]) : 3;
+  const runs = numberArg('runs', 3);
   mkdirSync(DATA_DIR, { recursive: true });
   const files = [
     { label: '100,000-row CSV', path: join(DATA_DIR, 'airtime-100k.csv'), rows: 100_000, format: 'csv' as const, target: 'read+validate < 500 ms' },

@@ -15,18 +15,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliBuildIsCurrent, newestMtime } from '../bin/buildState.mjs';
+import { buildIfStale } from '../scripts/buildIfStale.mjs';
 import { reportRow } from './summary';
+import { median, numberArg } from './benchArgs';
 
 const ROOT = path.resolve(__dirname, '..');
-const runsAt = process.argv.indexOf('--runs');
-const RUNS = runsAt >= 0 ? Math.max(1, Number(process.argv[runsAt + 1]) || 9) : 9;
+const RUNS = numberArg('runs', 9);
 const TARGET_RATIO = 3;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 function time(file: string, args: string[], env: NodeJS.ProcessEnv): number {
   const started = process.hrtime.bigint();
@@ -37,12 +32,7 @@ function time(file: string, args: string[], env: NodeJS.ProcessEnv): number {
 }
 
 function main(): void {
-  const renderer = path.join(ROOT, 'out', 'renderer', 'index.html');
-  const rendererCurrent = fs.existsSync(renderer) && fs.statSync(renderer).mtimeMs >= newestMtime(path.join(ROOT, 'src', 'renderer'));
-  if (!cliBuildIsCurrent(ROOT) || !rendererCurrent) {
-    console.log('Building first (out/ is missing or older than the sources)…');
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  buildIfStale(ROOT);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-packed-bench-'));
   try {
     let t0 = performance.now();

@@ -9,31 +9,17 @@
  *
  *   npm run bench -- pages [--runs 5]
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { cliBuildIsCurrent, newestMtime } from '../bin/buildState.mjs';
+import { buildIfStale } from '../scripts/buildIfStale.mjs';
 import { ROOT, spawnVendesk, untilSaid } from '../test/support/vendeskProcess';
 import { reportRow } from './summary';
+import { median, numberArg } from './benchArgs';
 
-const runsAt = process.argv.indexOf('--runs');
-const RUNS = runsAt >= 0 ? Math.max(1, Number(process.argv[runsAt + 1]) || 5) : 5;
+const RUNS = numberArg('runs', 5);
 const TARGET_MS = 1000;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
-
-function ensureBuilt(): void {
-  const renderer = path.join(ROOT, 'out', 'renderer', 'index.html');
-  const current = fs.existsSync(renderer) && fs.statSync(renderer).mtimeMs >= newestMtime(path.join(ROOT, 'src', 'renderer'));
-  if (current && cliBuildIsCurrent(ROOT)) return;
-  console.log('Building the window and the command first (out/ is missing or older than the sources)…');
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
-}
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
@@ -51,7 +37,7 @@ async function scriptBytesDuring(page: Page, act: () => Promise<void>): Promise<
 }
 
 async function main(): Promise<void> {
-  ensureBuilt();
+  buildIfStale(ROOT);
   const assets = path.join(ROOT, 'out', 'renderer', 'assets');
   const files = fs.readdirSync(assets);
   const size = (prefix: string) => files.filter((f) => f.startsWith(prefix) && f.endsWith('.js')).reduce((n, f) => n + fs.statSync(path.join(assets, f)).size, 0);

@@ -25,14 +25,10 @@ import { reconcileFile } from '../src/main/reconcile/reconcileService';
 import { runView } from '../src/main/reconcile/reconcileRunStore';
 import { reportRow } from './summary';
 import { fillMirror, generateLogEntries, planDiscrepancies, writeVendorExportCsv, type Discrepancies } from './generate/vendorExport';
+import { numberArg } from './benchArgs';
 
 const ROOT = path.resolve(__dirname, '..');
 const PROFILE = 'bench';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 interface Measured {
   totalMs: number;
@@ -144,8 +140,8 @@ async function main(): Promise<void> {
   const measureAt = process.argv.indexOf('--measure');
   if (measureAt >= 0) return measure(process.argv[measureAt + 1]);
 
-  const rows = arg('rows', 1_000_000);
-  const runs = arg('runs', 3);
+  const rows = numberArg('rows', 1_000_000);
+  const runs = numberArg('runs', 3);
   const dir = path.join(ROOT, '.tmp', 'bench', `reconcile-${rows}`);
   const plan = generate(dir, rows);
   console.log(`reconcile: ${rows.toLocaleString('en-US')} exported CSV rows against a ${rows.toLocaleString('en-US')}-row mirror (load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores)`);

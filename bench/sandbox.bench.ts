@@ -5,16 +5,11 @@
  */
 import { Agent, request } from 'node:http';
 import { startTestSandbox } from '../test/support/testSandbox';
+import { numberArg } from './benchArgs';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
-
-const REQUESTS = arg('requests', 5000);
-const CONCURRENCY = arg('concurrency', 50);
-const SEED = arg('seed', 1_000_000);
+const REQUESTS = numberArg('requests', 5000);
+const CONCURRENCY = numberArg('concurrency', 50);
+const SEED = numberArg('seed', 1_000_000);
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 

@@ -21,17 +21,12 @@ import { startTestSandbox } from '../test/support/testSandbox';
 import { startLatencyProxy } from '../test/support/latencyProxy';
 import type { BulkPreview } from '../src/shared/contract/bulk';
 import { reportRow } from './summary';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
+import { numberArg } from './benchArgs';
 
 const BATCH = 100;
 
 async function main(): Promise<void> {
-  const rows = arg('rows', 2000);
+  const rows = numberArg('rows', 2000);
   const sandbox = await startTestSandbox();
   const proxy = await startLatencyProxy(sandbox.url, 0);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-sent-elsewhere-bench-'));

@@ -6,23 +6,18 @@
  * on all of them alike; the medians are printed with the ratio to `node -e 0`.
  * Run: npm run bench -- startup [--runs 9]
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cliBuildIsCurrent } from '../bin/buildState.mjs';
+import { buildIfStale } from '../scripts/buildIfStale.mjs';
 import { reportRow } from './summary';
+import { median, numberArg } from './benchArgs';
 
 const ROOT = path.resolve(__dirname, '..');
-const runsAt = process.argv.indexOf('--runs');
-const RUNS = runsAt >= 0 ? Math.max(1, Number(process.argv[runsAt + 1]) || 9) : 9;
+const RUNS = numberArg('runs', 9);
 const TARGET_HELP_RATIO = 3;
 const TARGET_BALANCE_MS = 600;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 /** Wall-clock milliseconds of one run of node with `args`; throws when it fails. */
 function time(args: string[]): number {
@@ -34,10 +29,7 @@ function time(args: string[]): number {
 }
 
 function main(): void {
-  if (!cliBuildIsCurrent(ROOT)) {
-    console.log('Building the command first (out/cli is missing or older than the sources)…');
-    execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  buildIfStale(ROOT);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-startup-'));
   const vendesk = path.join(ROOT, 'bin', 'vendesk.mjs');
   const cases: { label: string; args: string[] }[] = [

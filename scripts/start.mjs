@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newestMtime } from '../bin/buildState.mjs';
+import { buildIfStale } from './buildIfStale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const electronDir = path.join(root, 'node_modules', 'electron');
@@ -32,17 +32,11 @@ function tryFetchElectron() {
   return false;
 }
 
-function buildIfStale() {
-  const built = [path.join(root, 'out', 'renderer', 'index.html'), path.join(root, 'out', 'cli', 'index.js')];
-  const sources = Math.max(...['src/renderer', 'src/shared', 'src/main', 'src/preload', 'src/cli', 'src/sandbox'].map((d) => newestMtime(path.join(root, d))));
-  if (built.every((file) => fs.existsSync(file) && fs.statSync(file).mtimeMs >= sources)) return;
-  console.log('Building vendesk (about a minute the first time)…');
-  // Only errors reach the terminal: the bundler's file list means nothing to a user.
-  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+try {
+  buildIfStale(root);
+} catch {
+  process.exit(1);
 }
-
-buildIfStale();
 
 let child;
 if (tryFetchElectron()) {

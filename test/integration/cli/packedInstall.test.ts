@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliBuildIsCurrent, newestMtime } from '../../../bin/buildState.mjs';
+import { buildIfStale } from '../../../scripts/buildIfStale.mjs';
 import { ROOT, spawnProgram, untilSaid } from '../../support/vendeskProcess';
 import { COMMANDS } from '../../../src/cli/commands';
 
@@ -24,14 +24,6 @@ let prefix: string;
 let vendesk: string;
 let installed: string;
 
-/** The build the tarball packs (`npm test` makes it before the tests); made here when missing or older than the sources. */
-function ensureBuilt(): void {
-  const renderer = path.join(ROOT, 'out', 'renderer', 'index.html');
-  const rendererCurrent = fs.existsSync(renderer) && fs.statSync(renderer).mtimeMs >= newestMtime(path.join(ROOT, 'src', 'renderer'));
-  if (cliBuildIsCurrent(ROOT) && rendererCurrent) return;
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--logLevel', 'error'], { cwd: ROOT, stdio: 'inherit' });
-}
-
 async function runToEnd(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const run = spawnProgram(vendesk, args, { HOME: work, ...env });
   const code = await run.closed;
@@ -39,7 +31,8 @@ async function runToEnd(args: string[], env: Record<string, string> = {}): Promi
 }
 
 beforeAll(() => {
-  ensureBuilt();
+  // The build the tarball packs (`npm test` makes it before the tests); made here when missing or older than the sources.
+  buildIfStale(ROOT);
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-packed-'));
   prefix = path.join(work, 'prefix');
   // The build was made above (or by npm test): packing does not build again.

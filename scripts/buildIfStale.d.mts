@@ -1,0 +1,2 @@
+export declare function buildIsCurrent(root: string): boolean;
+export declare function buildIfStale(root: string): void;
