@@ -9,7 +9,8 @@ import { startTestSandbox } from '../support/testSandbox';
 import { formatNaira } from '../../src/shared/money';
 import { createPendingScheduler } from '../../src/main/pending';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
-import { expect, fillElectricityForm, lagosDay, lagosTodayWithRoom, saveScreen, test } from './support/fixtures';
+import { expect, fillElectricityForm, lagosDay, saveScreen, test } from './support/fixtures';
+import { lagosDayWithRoom } from '../support/serviceClocks';
 
 const LIVE_TOKEN = 'e2e-live-org-6b1f';
 
@@ -20,7 +21,7 @@ test('purchases on the sandbox show at once; a LIVE profile, once confirmed, sho
     const origin = vendesk.shell!.origin;
     // "Today" is the Lagos day (UTC+1) on the service's own clock, the one the Dashboard reads (not
     // this computer's), taken before the purchases, away from midnight, so that they are all today.
-    const today = await lagosTodayWithRoom(vendesk.sandboxControl);
+    const today = await lagosDayWithRoom(vendesk);
     // A first sync, as a new user's Dashboard does by itself; then purchases made in the window.
     await vendesk.call('sync.run', {});
     await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45012340000', vendType: 'PREPAID', amountKobo: 400_000, phone: '08031234567' });

@@ -114,24 +114,12 @@ export async function pageSettled(page: Page): Promise<void> {
 }
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 /** The Lagos day (UTC+1), `YYYY-MM-DD`, of a moment the service speaks of (an ISO time or epoch ms). */
 export function lagosDay(at: string | number): string {
   return new Date(new Date(at).getTime() + HOUR_MS).toISOString().slice(0, 10);
 }
 
-/**
- * Today in Lagos on the sandbox's clock (the one the Dashboard reads, not this computer's), with at
- * least `roomMs` of it left: nearer midnight, the sandbox's clock is first moved just past it. What
- * the test does next then falls on the day answered, even when the run crosses midnight.
- */
-export async function lagosTodayWithRoom(control: SandboxControl, roomMs = 15 * 60_000): Promise<string> {
-  const now = Date.parse((await control.clock()).now);
-  const left = DAY_MS - ((now + HOUR_MS) % DAY_MS);
-  if (left >= roomMs) return lagosDay(now);
-  return lagosDay((await control.advanceClock(Math.ceil(left / 1000) + 1)).now);
-}
 
 /**
  * Once the service has accepted `expected` airtime or data purchases (`accepted` counts them in its

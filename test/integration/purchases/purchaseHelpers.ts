@@ -1,7 +1,7 @@
 /** Shared steps of the purchase and requery tests. */
 import { runCli } from '../../../src/cli/main';
 import { startTestApp, type TestApp } from '../../support/testApp';
-import { createPendingScheduler, createServiceClock } from '../../../src/main/pending';
+import { createPendingScheduler } from '../../../src/main/pending';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
 
 /** A vendesk whose requery loop the test drives by hand, with ₦1,000,000 in the wallet. */
@@ -12,11 +12,7 @@ export async function startPurchaseTestApp(): Promise<TestApp> {
   return t;
 }
 
-/** Moves the sandbox's clock and vendesk's service clock forward together. */
-export async function advanceClocks(t: TestApp, seconds: number): Promise<void> {
-  await t.sandboxControl.advanceClock(seconds);
-  t.app.service(createServiceClock).advance(seconds * 1000);
-}
+export { advanceClocks, lagosDayWithRoom } from '../../support/serviceClocks';
 
 /** The tests drive the requery loop by hand; the automatic one must not race them. */
 export function pauseLoop(t: TestApp): void {
@@ -67,15 +63,3 @@ export function account(ending: string): string {
   return `45${String(seq).padStart(5, '0')}${ending}`;
 }
 
-/**
- * Today's Lagos day on the sandbox's clock. When fewer than `marginMinutes` are left before Lagos
- * midnight, both clocks are first moved just past it, so a test that reads "today" before and after
- * its work reads the same day however long the work takes on a busy machine.
- */
-export async function lagosDayWithRoom(t: TestApp, marginMinutes = 30): Promise<string> {
-  const lagosMs = Date.parse((await t.sandboxControl.clock()).now) + 3_600_000;
-  const leftMs = 86_400_000 - (lagosMs % 86_400_000);
-  if (leftMs >= marginMinutes * 60_000) return new Date(lagosMs).toISOString().slice(0, 10);
-  await advanceClocks(t, Math.ceil(leftMs / 1000) + 60);
-  return new Date(lagosMs + leftMs + 60_000).toISOString().slice(0, 10);
-}

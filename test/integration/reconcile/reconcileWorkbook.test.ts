@@ -215,10 +215,16 @@ describe('reconciliation workbook', () => {
 describe('spend report', () => {
   // Lagos days (UTC+1), written here apart from vendesk's helpers; spend is what left the wallet
   // (successful and pending purchases), the refunded ones apart.
+  // Today is the sandbox's (the clock its log entries are made on), not this computer's.
   const LAGOS_MS = 3_600_000;
   const lagosDay = (ms: number) => new Date(ms + LAGOS_MS).toISOString().slice(0, 10);
-  const today = lagosDay(Date.now());
-  const from = lagosDay(Date.now() - 100 * 86_400_000);
+  let today = '';
+  let from = '';
+  beforeAll(async () => {
+    const now = Date.parse((await t.sandboxControl.clock()).now);
+    today = lagosDay(now);
+    from = lagosDay(now - 100 * 86_400_000);
+  });
   const inDays = (e: LogEntry) => lagosDay(Date.parse(e.created_at)) >= from && lagosDay(Date.parse(e.created_at)) <= today;
   const inRange = (e: LogEntry) => e.status !== 'FAILED' && inDays(e);
 

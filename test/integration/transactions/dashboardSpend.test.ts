@@ -8,24 +8,28 @@ import type { DashboardSummary } from '../../../src/shared/contract/dashboard';
 import type { LogEntry } from '../../../src/shared/wire';
 import { serviceLog, serviceSpend } from '../../support/serviceSpend';
 import { startTestApp, type TestApp } from '../../support/testApp';
-import { pauseLoop } from '../purchases/purchaseHelpers';
+import { lagosDayWithRoom, pauseLoop } from '../purchases/purchaseHelpers';
 import { buyElectricity, meter } from '../reconcile/reconcileHelpers';
 import { buyAirtimeFor } from './purchaseAirtime';
 
 const DAY_MS = 86_400_000;
 /** Lagos is UTC+1 all year: a Lagos day starts at 23:00 UTC the day before (written here apart from vendesk's own helpers). */
 const LAGOS_MS = 3_600_000;
-const lagosDayStart = (ms: number) => Math.floor((ms + LAGOS_MS) / DAY_MS) * DAY_MS - LAGOS_MS;
+/** When a Lagos day (`YYYY-MM-DD`) starts, epoch ms. */
+const lagosDayStart = (day: string) => Date.parse(`${day}T00:00:00.000Z`) - LAGOS_MS;
 const figures = (f: { purchases: number; faceKobo: number; costKobo: number }) => ({ purchases: f.purchases, faceKobo: f.faceKobo, costKobo: f.costKobo });
 
 let t: TestApp;
 let summary: DashboardSummary;
 let log: LogEntry[];
 let seeded: LogEntry[];
+/** Today on the service's clock (the Dashboard's today), with room before Lagos midnight. */
+let todayStart: number;
 
 beforeAll(async () => {
   t = await startTestApp({ seedHistory: 120 });
   pauseLoop(t);
+  todayStart = lagosDayStart(await lagosDayWithRoom(t));
   // The seeded history is spread over past days and may reach into today (Lagos) already.
   seeded = await serviceLog(t);
   await buyAirtimeFor(t, [
@@ -50,7 +54,6 @@ const spent = (e: LogEntry) => e.status === 'SUCCESS' || e.status === 'PENDING';
 describe('dashboard spend', () => {
   it('shows face value and wallet cost for today, this week, this month and 30 days, as the service logged them', () => {
     // Days are Lagos days (UTC+1): today, the week from Monday and the month from the 1st, in Lagos.
-    const todayStart = lagosDayStart(Date.now());
     const lagosToday = new Date(todayStart + LAGOS_MS);
     const weekStart = todayStart - ((lagosToday.getUTCDay() + 6) % 7) * DAY_MS;
     const monthStart = Date.UTC(lagosToday.getUTCFullYear(), lagosToday.getUTCMonth(), 1) - LAGOS_MS;
@@ -83,7 +86,6 @@ describe('dashboard spend', () => {
       expect(sum([today.values])).toBe(summary.spend.today.faceKobo);
       expect(sum([today.costs])).toBe(summary.spend.today.costKobo);
     }
-    const todayStart = lagosDayStart(Date.now());
     const electricityToday = serviceSpend(log, (e) => spent(e) && e.type === 'ELECTRICITY' && Date.parse(e.created_at) >= todayStart);
     const todayByType = summary.dailyByType[summary.dailyByType.length - 1];
     expect({ face: todayByType.values.ELECTRICITY, cost: todayByType.costs.ELECTRICITY }).toEqual({ face: electricityToday.faceKobo, cost: electricityToday.costKobo });

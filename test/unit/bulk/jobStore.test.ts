@@ -11,6 +11,8 @@ let db: Db;
 let store: JobStore;
 
 const item = testItem;
+/** When the items are sent, on the service's clock (a fixed instant: nothing here reads this computer's). */
+const SENT_MS = Date.parse('2026-03-02T10:00:00.000Z');
 
 function job(items: NewItem[]): string {
   return testJob(store, items, [{ row: 9, field: 'phone', message: 'Row 9: bad' }]);
@@ -32,14 +34,14 @@ describe('the job store', () => {
 
   it('an item can be marked sending only from queued or held, so it is never sent twice at once', () => {
     const id = job([item(0)]);
-    store.markSending(id, [1], Date.now());
+    store.markSending(id, [1], SENT_MS);
     expect(store.item(id, 1)).toMatchObject({ state: 'sending', attempts: 1 });
-    expect(() => store.markSending(id, [1], Date.now())).toThrow(/not ready to send/);
+    expect(() => store.markSending(id, [1], SENT_MS)).toThrow(/not ready to send/);
   });
 
   it('after a crash, items caught sending become uncertain', () => {
     const id = job([item(0), item(1)]);
-    store.markSending(id, [1], Date.now());
+    store.markSending(id, [1], SENT_MS);
     expect(store.sendingToUncertain(id)).toBe(1);
     expect(store.item(id, 1)?.state).toBe('uncertain');
     expect(store.item(id, 2)?.state).toBe('queued');
@@ -47,9 +49,9 @@ describe('the job store', () => {
 
   it('one log entry can settle only one item', () => {
     const id = job([item(0), item(0, { rowNumber: 3 })]);
-    store.markSending(id, [1], Date.now());
+    store.markSending(id, [1], SENT_MS);
     store.sendingToUncertain(id);
-    store.markSending(id, [2], Date.now());
+    store.markSending(id, [2], SENT_MS);
     store.sendingToUncertain(id);
     expect(store.claimFromLog(id, 1, 'ATM-1', 'success', 'log: phone, amount and time')).toBe(true);
     expect(store.isReferenceClaimed('ATM-1')).toBe(true);
@@ -59,19 +61,19 @@ describe('the job store', () => {
 
   it('counts what was spent since a time for the daily cap: sending, accepted, uncertain, successful and pending items', () => {
     const id = job([item(0), item(1), item(2), item(3)]);
-    store.markSending(id, [1, 2, 3, 4], Date.now());
+    store.markSending(id, [1, 2, 3, 4], SENT_MS);
     store.markAccepted(id, [{ seq: 1, reference: 'R1' }], null);
     store.transition(id, [2], 'rejected', { reason: 'no' });
     store.transition(id, [3], 'failed', { reason: 'refunded' });
-    expect(store.spentSince('sandbox', Date.now() - 60_000)).toBe(200_00);
-    expect(store.spentSince('sandbox', Date.now() + 60_000)).toBe(0);
+    expect(store.spentSince('sandbox', SENT_MS - 60_000)).toBe(200_00);
+    expect(store.spentSince('sandbox', SENT_MS + 60_000)).toBe(0);
     // Another connection's jobs never count toward this one's cap.
-    expect(store.spentSince('other-profile', Date.now() - 60_000)).toBe(0);
+    expect(store.spentSince('other-profile', SENT_MS - 60_000)).toBe(0);
   });
 
   it('busy keys hold back an item whose phone and amount is in progress', () => {
     const id = job([item(0), item(1)]);
-    store.markSending(id, [1], Date.now());
+    store.markSending(id, [1], SENT_MS);
     expect([...store.busyKeys(id)]).toEqual([`${item(0).phone}|10000`]);
   });
 });
