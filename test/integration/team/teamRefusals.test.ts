@@ -20,6 +20,7 @@ import { teamError } from '../../../src/main/team/teamErrors';
 import { teamClientConfig } from '../../../src/main/team/teamLink';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { startCliPeer, type CliPeer, type CliRun } from '../cli/cliHarness';
+import { until } from '../../support/until';
 
 let cluster: PostgresCluster;
 const desks: Record<string, CliPeer> = {};
@@ -66,15 +67,6 @@ async function refusalConnectingTo(address: string): Promise<ReturnType<typeof t
   );
   await client.end().catch(() => undefined);
   return teamError(failure);
-}
-
-/** Polls `check` until it holds (a generous deadline: the state, not the machine's speed, decides). */
-async function waitFor(check: () => Promise<boolean>, deadlineMs = 30_000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('waited too long');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function errorOf(run: CliRun): { code: string; message: string; hint?: string } {
@@ -144,11 +136,11 @@ describe('no member can stall the team', () => {
     const desk = (await cluster.superQuery<{ desktop_id: string; desktop_name: string }>("SELECT desktop_id, desktop_name FROM vendesk.desktops WHERE role = 'bola'")).rows[0];
     const approving = bola.query("SELECT vendesk.decide_job($1, 'approved', '', $2, $3)", [jobId, desk.desktop_id, desk.desktop_name]).catch(() => 'gone');
     // The approval waits for the holder's lock; then its process disappears without a word.
-    await waitFor(async () => (await cluster.superQuery<{ w: string | null }>('SELECT wait_event_type AS w FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.w === 'Lock');
+    await until(async () => (await cluster.superQuery<{ w: string | null }>('SELECT wait_event_type AS w FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.w === 'Lock', 'the member to wait on the lock');
     (bola as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     expect(await approving).toBe('gone');
     // The server notices within its check interval and aborts the waiting call; only then does the holder let go.
-    await waitFor(async () => (await cluster.superQuery('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rows.length === 0);
+    await until(async () => (await cluster.superQuery('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rows.length === 0, "the member's connection to end");
     await holder.query('COMMIT');
     const approvals = await cluster.superQuery('SELECT * FROM vendesk.approvals WHERE job_id = $1', [jobId]);
     expect(approvals.rows).toEqual([]);

@@ -8,6 +8,7 @@ import { migrateTeamSchema, teamSchemaVersion } from '../../../src/main/team/tea
 import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from '../../../src/main/team/schema';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { claimRaw, joinDesk, prepareRaw, type Desk, type RawClaim } from '../../support/teamJobs';
+import { until } from '../../support/until';
 
 let cluster: PostgresCluster;
 const clients: pg.Client[] = [];
@@ -195,19 +196,16 @@ describe('item claims', () => {
       claimRaw(dayo, desks.get(dayo)!, job.id, 1, 50000, 'ref-race-d'),
     ];
     const settled = Promise.allSettled(claims);
-    // A deadline in time, and generous: both claims reach the lock in milliseconds on a quiet
-    // machine, but a busy one may take seconds (it was 10 s counted in polls, query time aside).
-    for (const deadline = Date.now() + 60_000; ; ) {
+    // Both claims reach the lock in milliseconds on a quiet machine, seconds on a busy one: polled for.
+    await until(async () => {
       // The gate's transaction would otherwise read pg_stat_activity once and keep that picture:
       // a first look before both claims waited never saw them wait (it failed on a busy machine).
       await gate.query('SELECT pg_stat_clear_snapshot()');
       const r = await gate.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename IN ('ada', 'dayo') AND wait_event_type = 'Lock' AND query LIKE '%claim_item%'",
       );
-      if (r.rows[0].n === 2) break;
-      if (Date.now() > deadline) throw new Error('the two claims never both reached the claims table');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return r.rows[0].n === 2;
+    }, 'the two claims to both reach the claims table');
     await gate.query('COMMIT');
     const answers = await settled;
     const refused = answers.filter((a) => a.status === 'rejected').map((a) => String((a as PromiseRejectedResult).reason));
