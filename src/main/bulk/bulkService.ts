@@ -137,37 +137,41 @@ export class BulkService {
 
   // ------------------------------------------------------------------ running
 
+  /**
+   * Confirms a draft and starts it. The job is read once, and its row, totals and settings go
+   * along: the gate, the caps, the confirming write and the runner take them, none reads the job
+   * again. A LIVE job needs the typed total (or a team member's approval); nothing is bought while
+   * anything refuses it.
+   */
   async confirm(input: { jobId: string; typedTotal?: string; maxTotalKobo?: number; wait: boolean }): Promise<BulkJobView> {
     const job = this.access.requireDraft(input.jobId);
     this.access.checkConnection(job);
-    const view = this.view(job);
+    const totals = this.store.draftTotals(job.id);
     // Team workspace: a LIVE job waits for another member's approval (throws until approved).
-    const team = await this.app.service(bulkGate).approvalFor(this.store, job, { totalKobo: view.totalKobo, items: view.items });
+    const team = await this.app.service(bulkGate).approvalFor(this.store, job, totals);
     if (team.status !== 'approved' && (job.connection_kind === 'live' || this.app.connection.kind === 'live')) {
       const typed = input.typedTotal === undefined ? null : parseNairaText(input.typedTotal);
-      if (!typed?.ok || typed.kobo !== view.totalKobo) {
+      if (!typed?.ok || typed.kobo !== totals.totalKobo) {
         throw new AppError(
           'confirmation_mismatch',
           input.typedTotal === undefined
-            ? `This is a LIVE connection: real money is spent. Type the job total (${formatNaira(view.totalKobo)}) to confirm.`
-            : `The total you typed (${input.typedTotal}) is not the job total (${formatNaira(view.totalKobo)}). Nothing was bought.`,
+            ? `This is a LIVE connection: real money is spent. Type the job total (${formatNaira(totals.totalKobo)}) to confirm.`
+            : `The total you typed (${input.typedTotal}) is not the job total (${formatNaira(totals.totalKobo)}). Nothing was bought.`,
           'Type the total exactly as shown, then confirm again.',
         );
       }
     }
     // Unread, the wallet does not block: the job pauses with a clear message if it runs short.
     const walletKobo = (await readWalletKobo(this.app)).kobo;
-    const blocker = confirmBlocker(this.store, this.settingsView(), job.profile_id, { totalKobo: view.totalKobo, items: view.items, walletKobo, maxTotalKobo: input.maxTotalKobo });
+    const settings = this.settingsFor(job);
+    const blocker = confirmBlocker(this.store, settings, job.profile_id, { ...totals, walletKobo, maxTotalKobo: input.maxTotalKobo });
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
-    if (team.status === 'unsent') await team.submit({ totalKobo: view.totalKobo, items: view.items, walletKobo });
-    const settings = this.settingsView();
-    this.store.setJobTuning(job.id, settings.batchSize, settings.concurrency);
-    this.store.confirmJob(job.id);
-    if (this.store.job(job.id)?.state !== 'running') {
+    if (team.status === 'unsent') await team.submit({ ...totals, walletKobo });
+    if (!this.store.confirmJob(job.id, settings)) {
       throw new AppError('job_not_draft', 'This job was already confirmed.', 'Open it from the job list to follow its progress.');
     }
     this.uploads.release(job.id);
-    return this.start(job.id, input.wait);
+    return this.start({ ...job, state: 'running', batch_size: settings.batchSize, concurrency: settings.concurrency }, input.wait);
   }
 
   async resume(jobId: string, wait: boolean): Promise<BulkJobView> {
@@ -187,7 +191,7 @@ export class BulkService {
       return this.status(jobId);
     }
     if (c.pending > 0 && !isVendingKind(job.kind)) this.store.transition(jobId, this.store.items(jobId, { states: ['pending'] }).map((i) => i.seq), 'accepted', {}, ['pending']);
-    return this.start(jobId, wait);
+    return this.start(job, wait);
   }
 
   /**
@@ -262,8 +266,9 @@ export class BulkService {
     return mirroringClient(this.app, this.app.session(), 'a bulk job read its purchases in the log');
   }
 
-  private start(jobId: string, wait: boolean): Promise<BulkJobView> | BulkJobView {
-    const job = this.access.requireJob(jobId);
+  /** Runs `job` (as its caller just read it) in this process, once it holds the job's lease. */
+  private start(job: JobRow, wait: boolean): Promise<BulkJobView> | BulkJobView {
+    const jobId = job.id;
     const runner = new JobRunner(
       {
         store: this.store,
@@ -283,7 +288,7 @@ export class BulkService {
           }
         },
       },
-      jobId,
+      job,
       this.timing,
     );
     const lease = this.store.acquireLease(jobId, process.pid, this.timing.leaseMs, pidAlive);
@@ -307,7 +312,7 @@ export class BulkService {
 
   /** Runs a job already confirmed in the store (a single purchase) and resolves when it has finished. */
   runConfirmed(jobId: string): Promise<BulkJobView> {
-    return Promise.resolve(this.start(jobId, true));
+    return Promise.resolve(this.start(this.access.requireJob(jobId), true));
   }
 
   pause(jobId: string): BulkJobView {

@@ -87,28 +87,26 @@ export class JobRunner {
   private lastAcceptedAt = 0;
   private batchCounter = 0;
   private settings!: BulkSettings;
-  private job!: JobRow;
   private policy!: SendPolicy;
+  readonly jobId: string;
   private strategy!: SendStrategy;
 
+  /** `job` as its caller read it; the caller holds the job's lease (`JobStore.acquireLease`) when it calls run. */
   constructor(
     private readonly deps: RunnerDeps,
-    readonly jobId: string,
+    private readonly job: JobRow,
     private readonly timing: RunnerTiming = DEFAULT_TIMING,
-  ) {}
+  ) {
+    this.jobId = job.id;
+  }
 
   requestStop(kind: 'pause' | 'cancel'): void {
     if (this.stop !== 'cancel') this.stop = kind;
   }
 
-  /** Runs until every item has an answer (or the job is paused or cancelled). */
+  /** Runs until every item has an answer (or the job is paused or cancelled); renews the lease meanwhile and releases it at the end. */
   async run(): Promise<JobState> {
     const { store } = this.deps;
-    const job = store.job(this.jobId);
-    if (!job) throw new AppError('job_not_found', 'There is no bulk job with this id.', 'Check the job id with `vendesk bulk status` or on the Purchases page.');
-    this.job = job;
-    const lease = store.acquireLease(this.jobId, process.pid, this.timing.leaseMs, pidAlive);
-    if (!lease.ok) throw runningElsewhere(lease.holder);
     const heartbeat = setInterval(() => store.renewLease(this.jobId, process.pid, this.timing.leaseMs), Math.max(500, this.timing.leaseMs / 3));
     try {
       return await this.execute();

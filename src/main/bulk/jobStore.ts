@@ -120,14 +120,20 @@ export class JobStore {
     this.stmt('UPDATE bulk_jobs SET message = ?, updated_at = ? WHERE id = ?').run(message, now(), id);
   }
 
-  /** The batch size and concurrency a job is confirmed with. */
-  setJobTuning(id: string, batchSize: number, concurrency: number): void {
-    this.stmt('UPDATE bulk_jobs SET batch_size = ?, concurrency = ? WHERE id = ?').run(batchSize, concurrency, id);
+  /**
+   * Starts a draft: `running`, with the batch size and concurrency it is confirmed with. False
+   * when it was no draft any more (confirmed already, by another window or process).
+   */
+  confirmJob(id: string, tuning?: { batchSize: number; concurrency: number }): boolean {
+    const at = now();
+    const tune = tuning ? ', batch_size = @batchSize, concurrency = @concurrency' : '';
+    return this.stmt(`UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, message = NULL, updated_at = @at${tune} WHERE id = @id AND state = 'draft'`).run({ id, at, ...tuning }).changes === 1;
   }
 
-  confirmJob(id: string): void {
-    const at = now();
-    this.stmt("UPDATE bulk_jobs SET state = 'running', confirmed_at = ?, started_at = ?, message = NULL, updated_at = ? WHERE id = ? AND state = 'draft'").run(at, at, at, id);
+  /** What a draft is to buy: its items (excluded rows left out) and their face value. */
+  draftTotals(jobId: string): { items: number; totalKobo: number } {
+    const row = this.stmt("SELECT COUNT(*) AS items, COALESCE(SUM(amount_kobo), 0) AS totalKobo FROM bulk_items WHERE job_id = ? AND state != 'excluded'").get(jobId) as { items: number; totalKobo: number };
+    return row;
   }
 
   /**

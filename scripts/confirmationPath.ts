@@ -1,0 +1,132 @@
+/**
+ * `npm run trace:confirm`: follows a bulk job's confirmation through the code, as it runs, from
+ * the `bulk.confirm` handler to the first purchase request (the service client's
+ * `purchaseAirtime`), and prints which files it passes through and how often it comes back to
+ * one it had left. Issue 27's measure of how straight that path is; docs/architecture.md quotes it.
+ *
+ * How: a worker thread debugs this process through the inspector (scripts/codePathWorker.mjs) and
+ * steps through every statement of vendesk's own code (libraries, Node, the sandbox and test
+ * helpers are stepped over). At each step the innermost frame in `src/` is where the path is; a
+ * new file after another is a visit, and a visit to a file already on the path is a return.
+ * The job is a two-row airtime job on the embedded sandbox, confirmed through the same dispatch
+ * the windows and the CLI use.
+ *
+ * Two counts: all of `src/`, and the job's own code (without the service client `src/main/api/`,
+ * the composition root's accessors in `src/main/app.ts`, redaction and `src/shared/`, which every
+ * path passes through alike). `--json` prints one JSON document.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { startTestApp } from '../test/support/testApp';
+
+interface Frame {
+  file: string;
+  fn: string;
+}
+
+export interface PathCount {
+  files: string[];
+  returns: number;
+  returnsByFile: Record<string, number>;
+  path: string[];
+}
+
+const ROOT = path.resolve(__dirname, '..');
+const SHARED_PLUMBING = /^src\/main\/api\/|^src\/shared\/|^src\/main\/app\.ts$|^src\/main\/redact/;
+
+/** The path through the files of `steps` from the handler on, counting only files `keep` accepts. */
+export function countPath(steps: Frame[][], keep: (file: string) => boolean = () => true): PathCount {
+  const visits: Frame[] = [];
+  let started = false;
+  for (const frames of steps) {
+    if (!started && !frames.some((f) => f.file === 'src/main/handlers/bulkHandlers.ts')) continue;
+    started = true;
+    const top = frames.find((f) => keep(f.file));
+    if (top && visits[visits.length - 1]?.file !== top.file) visits.push(top);
+  }
+  const seen = new Set<string>();
+  const returnsByFile: Record<string, number> = {};
+  let returns = 0;
+  for (const v of visits) {
+    if (seen.has(v.file)) {
+      returns++;
+      returnsByFile[v.file] = (returnsByFile[v.file] ?? 0) + 1;
+    }
+    seen.add(v.file);
+  }
+  return { files: [...seen], returns, returnsByFile, path: visits.map((v) => `${path.basename(v.file, '.ts')}:${v.fn || '(anonymous)'}`) };
+}
+
+/** Confirms a two-row airtime job while the worker steps through it; the steps up to the first send. */
+async function traceConfirmation(): Promise<Frame[][]> {
+  const t = await startTestApp({ creditDelayMs: 500 });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-trace-'));
+  try {
+    const file = path.join(dir, 'staff.csv');
+    fs.writeFileSync(file, 'Name,Phone,Network,Amount\nAda,08031000001,MTN,100\nBayo,08031000002,MTN,100\n');
+    const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'airtime' });
+    const worker = new Worker(path.join(__dirname, 'codePathWorker.mjs'), {
+      workerData: { root: ROOT, stopAt: /^purchase(Airtime|Data|Electricity|CableTV)$/, stopFile: 'src/main/api/vendingClient.ts', maxSteps: 200_000 },
+    });
+    const answers: unknown[] = [];
+    let wake = (): void => undefined;
+    worker.on('message', (m: unknown) => {
+      answers.push(m);
+      wake();
+    });
+    const next = async (): Promise<unknown> => {
+      while (answers.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      return answers.shift();
+    };
+    const ready = await next();
+    if (ready !== 'ready') throw new Error(`The stepping worker did not start: ${JSON.stringify(ready)}`);
+    const confirming = (() => {
+      // Where the worker's stepping begins.
+      // eslint-disable-next-line no-debugger
+      debugger;
+      return t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+    })();
+    const result = (await next()) as { steps: Frame[][]; reached: boolean; error?: string };
+    await confirming;
+    await worker.terminate();
+    if (result.error) throw new Error(result.error);
+    if (!result.reached) throw new Error('The trace did not reach the first purchase request.');
+    return result.steps;
+  } finally {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const json = process.argv.includes('--json');
+  const steps = await traceConfirmation();
+  const all = countPath(steps);
+  const own = countPath(steps, (f) => !SHARED_PLUMBING.test(f));
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ steps: steps.length, all, own })}\n`);
+    return;
+  }
+  const line = (name: string, c: PathCount): string => {
+    const most = Object.entries(c.returnsByFile)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([f, n]) => `${path.basename(f)} ${n}`)
+      .join(', ');
+    return `${name}: ${c.files.length} files, ${c.returns} returns (most: ${most})`;
+  };
+  console.log(`A bulk job's confirmation, from the bulk.confirm handler to the first purchase request (${steps.length} steps):`);
+  console.log(`  ${line('all of src/', all)}`);
+  console.log(`  ${line("the job's own code", own)}`);
+  console.log(`  files of the job's own code: ${own.files.join(', ')}`);
+  console.log(`  path: ${own.path.join(' → ')}`);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}
