@@ -20,12 +20,13 @@ import { mirrorEntryCount } from '../transactions/logQuery';
 import { logSync } from '../transactions/logSync';
 import { readWallet } from '../transactions/balanceSnapshots';
 import { readCheckpoint } from '../transactions/syncCheckpoint';
+import type { ReadableDB } from '../store/readableDb';
 
 const SPENT = "status IN ('SUCCESS', 'PENDING')";
 
 /** Spend from the start of a Lagos day on, with the refunded purchases of the period apart. */
-function spendSince(app: App, profileId: string, fromDay: string): SpendFigures {
-  const r = app.db
+function spendSince(db: ReadableDB, profileId: string, fromDay: string): SpendFigures {
+  const r = db
     .prepare(
       `SELECT COUNT(CASE WHEN ${SPENT} THEN 1 END) AS purchases,
               COALESCE(SUM(CASE WHEN ${SPENT} THEN amount_kobo END), 0) AS faceKobo,
@@ -38,8 +39,8 @@ function spendSince(app: App, profileId: string, fromDay: string): SpendFigures 
   return { purchases: r.purchases, faceKobo: r.faceKobo, costKobo: r.costKobo, refunded: { count: r.refundedCount, costKobo: r.refundedCostKobo } };
 }
 
-function dailySeries(app: App, profileId: string, column: 'type' | 'network', days: string[]): { points: SpendPoint[]; keys: string[] } {
-  const rows = app.db
+function dailySeries(db: ReadableDB, profileId: string, column: 'type' | 'network', days: string[]): { points: SpendPoint[]; keys: string[] } {
+  const rows = db
     .prepare(
       `SELECT ${lagosDaySql('created_at')} AS day, ${column} AS k, SUM(amount_kobo) AS face, SUM(cost_kobo) AS cost FROM log_entries
         WHERE profile_id = ? AND created_at >= ? AND ${SPENT} GROUP BY day, k`,
@@ -61,8 +62,9 @@ function dailySeries(app: App, profileId: string, column: 'type' | 'network', da
 /** `now`: the service's clock (as the log's times are), so a sandbox whose clock was moved shows its own today. */
 export async function dashboardSummary(app: App, now = new Date(app.service(createServiceClock).now())): Promise<DashboardSummary> {
   const profileId = app.connection.profileId;
+  const db: ReadableDB = app.db; // the Dashboard only reads
   const sync = logSync(app);
-  const entries = mirrorEntryCount(app.db, profileId);
+  const entries = mirrorEntryCount(db, profileId);
   const checkpoint = readCheckpoint(app.db, profileId);
   // Never synced (entries vendesk mirrored right after its own purchases are not a sync): read the log.
   if (checkpoint.lastFinishedAt === null && checkpoint.run === null && !sync.isRunning()) sync.start();
@@ -78,8 +80,8 @@ export async function dashboardSummary(app: App, now = new Date(app.service(crea
 
   const today = lagosToday(now.getTime());
   const days = Array.from({ length: 30 }, (_, i) => shiftDay(today, i - 29));
-  const byType = dailySeries(app, profileId, 'type', days);
-  const byNetwork = dailySeries(app, profileId, 'network', days);
+  const byType = dailySeries(db, profileId, 'type', days);
+  const byNetwork = dailySeries(db, profileId, 'network', days);
 
   let pendingCount: number;
   let pendingSource: DashboardSummary['pendingSource'];
@@ -87,7 +89,7 @@ export async function dashboardSummary(app: App, now = new Date(app.service(crea
     pendingCount = countPendingItems(app);
     pendingSource = 'purchases';
   } catch {
-    pendingCount = app.db.prepare("SELECT COUNT(*) FROM log_entries WHERE profile_id = ? AND status = 'PENDING'").pluck().get(profileId) as number;
+    pendingCount = db.prepare("SELECT COUNT(*) FROM log_entries WHERE profile_id = ? AND status = 'PENDING'").pluck().get(profileId) as number;
     pendingSource = 'mirror';
   }
 
@@ -95,10 +97,10 @@ export async function dashboardSummary(app: App, now = new Date(app.service(crea
     balance,
     balanceError,
     spend: {
-      today: spendSince(app, profileId, today),
-      week: spendSince(app, profileId, weekStartDay(today)),
-      month: spendSince(app, profileId, monthStartDay(today)),
-      last30Days: spendSince(app, profileId, days[0]),
+      today: spendSince(db, profileId, today),
+      week: spendSince(db, profileId, weekStartDay(today)),
+      month: spendSince(db, profileId, monthStartDay(today)),
+      last30Days: spendSince(db, profileId, days[0]),
     },
     today,
     dailyByType: byType.points,

@@ -11,7 +11,7 @@
  * commission the log records.
  */
 import { writePrivateFile } from '../privateFiles';
-import type { Db } from '../store/database';
+import type { ReadableDB } from '../store/readableDb';
 import { writeTableXlsx, type ExportColumn } from '../exports';
 import { formatNaira } from '../../shared/money';
 import { lagosDaySql, lagosRangeIso } from '../../shared/localDates';
@@ -39,7 +39,7 @@ function range(from: string, to: string): [string, string] {
 
 const SUMS = 'count(*) AS purchases, COALESCE(sum(amount_kobo), 0) AS faceKobo, COALESCE(sum(cost_kobo), 0) AS costKobo, COALESCE(sum(commission_kobo), 0) AS commissionKobo';
 
-export function spendReport(db: Db, profileId: string, from: string, to: string): SpendReport {
+export function spendReport(db: ReadableDB, profileId: string, from: string, to: string): SpendReport {
   const [start, end] = range(from, to);
   const inRange = 'profile_id = ? AND created_at >= ? AND created_at < ?';
   const where = `${inRange} AND status IN ('SUCCESS', 'PENDING')`;

@@ -8,7 +8,7 @@
  */
 import type { MirrorType } from '../../shared/contract/logs';
 import { DAY_MS } from '../../shared/localDates';
-import type { Db } from '../store/database';
+import type { ReadableDB } from '../store/readableDb';
 import { logNetworkName } from './logQuery';
 
 export type ProductKind = 'airtime' | 'data' | 'electricity' | 'cable';
@@ -24,7 +24,7 @@ export interface CommissionRates {
 }
 
 /** The commission rates the recent log shows, by type and network. */
-export function commissionRates(db: Db, profileId: string, nowMs: number = Date.now()): CommissionRates {
+export function commissionRates(db: ReadableDB, profileId: string, nowMs: number = Date.now()): CommissionRates {
   const rows = db
     .prepare(
       `SELECT type, network, SUM(amount_kobo) AS face, SUM(commission_kobo) AS commission FROM log_entries

@@ -6,6 +6,7 @@
 import type { LogFacets, MirrorStatus, MirrorType } from '../../shared/contract/logs';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/database';
+import type { ReadableDB } from '../store/readableDb';
 
 const TYPE_ORDER: readonly MirrorType[] = ['AIRTIME', 'DATA', 'ELECTRICITY', 'CABLETV'];
 const STATUS_ORDER: readonly MirrorStatus[] = ['SUCCESS', 'FAILED', 'PENDING'];
@@ -34,7 +35,7 @@ export function recordLogFacets(db: Db, profileId: string, rows: Iterable<FacetS
   }
 }
 
-export function logFacets(db: Db, profileId: string): LogFacets {
+export function logFacets(db: ReadableDB, profileId: string): LogFacets {
   const pairs = db.prepare('SELECT DISTINCT type, network FROM log_facets WHERE profile_id = ? ORDER BY network').all(profileId) as { type: string; network: string }[];
   const byType = new Map<string, string[]>();
   for (const p of pairs) byType.set(p.type, [...(byType.get(p.type) ?? []), p.network]);

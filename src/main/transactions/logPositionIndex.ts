@@ -32,7 +32,7 @@
 import type { LogSort } from '../../shared/contract/logs';
 import { DAY_MS, LAGOS_OFFSET_MS } from '../../shared/localDates';
 import { grownColumn } from '../typedColumns';
-import type { Db } from '../store/database';
+import type { ReadableDB } from '../store/readableDb';
 import { maxRowid, searchRowids } from './logSearchIndex';
 
 const STATUS = ['', 'SUCCESS', 'FAILED', 'PENDING'] as const;
@@ -180,7 +180,7 @@ function recode([order, codes]: Ordered, rows: number[], codeOf: Uint32Array): U
 const ROW_SQL = 'rowid, created_at, id, amount_kobo, status, type, network';
 
 
-function lastChangeSeq(db: Db): number {
+function lastChangeSeq(db: ReadableDB): number {
   return (db.prepare('SELECT COALESCE(MAX(seq), 0) FROM log_entry_changes').pluck().get() as number) ?? 0;
 }
 
@@ -192,7 +192,7 @@ let chunkRows = 20_000;
  * Rows above the table's highest rowid at the start are left to the first catch-up, as are
  * changes made meanwhile (listed in log_entry_changes after the sequence noted at the start).
  */
-function* buildSteps(db: Db, profileId: string): Generator<void, ProfilePositions> {
+function* buildSteps(db: ReadableDB, profileId: string): Generator<void, ProfilePositions> {
   const index = new ProfilePositions(profileId);
   const top = maxRowid(db);
   index.lastRowid = top;
@@ -255,7 +255,7 @@ function* buildSteps(db: Db, profileId: string): Generator<void, ProfilePosition
 }
 
 /** Brings the index in step with the table; false when it must be rebuilt. */
-function catchUp(db: Db, index: ProfilePositions): boolean {
+function catchUp(db: ReadableDB, index: ProfilePositions): boolean {
   const top = maxRowid(db);
   const seq = lastChangeSeq(db);
   if (top < index.lastRowid || seq < index.lastChange) return false;
@@ -332,9 +332,9 @@ interface Slot {
   builds: number;
 }
 
-const slots = new WeakMap<Db, Slot>();
+const slots = new WeakMap<ReadableDB, Slot>();
 
-function slotOf(db: Db): Slot {
+function slotOf(db: ReadableDB): Slot {
   let slot = slots.get(db);
   if (!slot) {
     slot = { index: null, building: null, builds: 0 };
@@ -344,7 +344,7 @@ function slotOf(db: Db): Slot {
 }
 
 /** The profile's index if it is ready (caught up with the table), else null. */
-function ready(db: Db, slot: Slot, profileId: string): ProfilePositions | null {
+function ready(db: ReadableDB, slot: Slot, profileId: string): ProfilePositions | null {
   if (!slot.index) return null;
   if (slot.index.profileId === profileId && catchUp(db, slot.index)) return slot.index;
   slot.index = null;
@@ -355,7 +355,7 @@ function ready(db: Db, slot: Slot, profileId: string): ProfilePositions | null {
  * The profile's index, built or caught up; null when it is being built in the background (a big
  * mirror) or inside a transaction (it would read uncommitted rows): SQL answers then.
  */
-function current(db: Db, profileId: string): ProfilePositions | null {
+function current(db: ReadableDB, profileId: string): ProfilePositions | null {
   if (db.inTransaction) return null;
   const slot = slotOf(db);
   const index = ready(db, slot, profileId);
@@ -380,7 +380,7 @@ function current(db: Db, profileId: string): ProfilePositions | null {
  * first window of the Transactions table after start does not wait for it (about a second for a
  * million rows). Resolves when it is ready; nothing to do when it already is.
  */
-export function warmPositionIndex(db: Db, profileId: string): Promise<void> {
+export function warmPositionIndex(db: ReadableDB, profileId: string): Promise<void> {
   if (!db.open || db.inTransaction) return Promise.resolve();
   const slot = slotOf(db);
   if (ready(db, slot, profileId)) return Promise.resolve();
@@ -417,7 +417,7 @@ export function setPositionIndexBuildSizes(sizes: { syncBuildRows?: number; chun
   chunkRows = sizes.chunkRows ?? 20_000;
 }
 
-function amountOrder(db: Db, index: ProfilePositions): Int32Array {
+function amountOrder(db: ReadableDB, index: ProfilePositions): Int32Array {
   if (!index.amount) {
     // The rows the index holds (later ones are merged in by the next catch-up).
     const rowids = db.prepare('SELECT rowid FROM log_entries WHERE profile_id = ? AND rowid <= ? ORDER BY amount_kobo DESC, id DESC').pluck().all(index.profileId, index.lastRowid) as number[];
@@ -461,7 +461,7 @@ function firstBelow(index: ProfilePositions, ms: number): number {
 }
 
 /** The rows of a filter in a DESC sort: the order array and the [start, end) range to read it in, or a list of matches. */
-function matching(db: Db, index: ProfilePositions, filter: PositionFilter, byAmount: boolean): Int32Array | null {
+function matching(db: ReadableDB, index: ProfilePositions, filter: PositionFilter, byAmount: boolean): Int32Array | null {
   const order = byAmount ? amountOrder(db, index) : index.time;
   let start = 0;
   let end = order.length;
@@ -551,7 +551,7 @@ function sortedHits(index: ProfilePositions, hits: readonly number[], filter: Po
  * The rowids of rows [offset, offset + limit) of the filtered mirror in `sort` order, or null when
  * this index cannot answer (inside a transaction; a search matching most of the log) and SQL must.
  */
-export function windowRowids(db: Db, profileId: string, filter: PositionFilter, sort: LogSort, offset: number, limit: number): number[] | null {
+export function windowRowids(db: ReadableDB, profileId: string, filter: PositionFilter, sort: LogSort, offset: number, limit: number): number[] | null {
   const index = current(db, profileId);
   if (!index) return null;
   const byAmount = sort === 'amount_desc' || sort === 'amount_asc';
@@ -570,11 +570,11 @@ export function windowRowids(db: Db, profileId: string, filter: PositionFilter, 
 }
 
 /** How many times the index of this database was built (tests: a change followed row by row does not rebuild). */
-export function positionIndexBuilds(db: Db): number {
+export function positionIndexBuilds(db: ReadableDB): number {
   return slots.get(db)?.builds ?? 0;
 }
 
 /** Drops the index (tests; a database closed). */
-export function forgetPositionIndex(db: Db): void {
+export function forgetPositionIndex(db: ReadableDB): void {
   slots.delete(db);
 }

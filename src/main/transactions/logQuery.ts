@@ -15,11 +15,10 @@
  * window past the middle of the list in the opposite order from the other end (OFFSET walks the
  * index from its start, so row 999,900 of 1,000,000 becomes row 0 of the reverse order).
  */
-import type { Statement } from 'better-sqlite3';
 import type { LogFilter, LogSort, LogTotals, MirrorRow } from '../../shared/contract/logs';
 import { lagosDayEndMs, lagosDayStartMs } from '../../shared/localDates';
 import { normalizePhone } from '../../shared/phone';
-import type { Db } from '../store/database';
+import type { ReadableDB, ReadStatement } from '../store/readableDb';
 import { windowRowids, type PositionFilter } from './logPositionIndex';
 import { searchRowids } from './logSearchIndex';
 
@@ -67,7 +66,7 @@ function networkValue(filter: LogFilter): string | null {
   return logNetworkName(filter.network);
 }
 
-export function whereOf(db: Db, profileId: string, filter: LogFilter): Where {
+export function whereOf(db: ReadableDB, profileId: string, filter: LogFilter): Where {
   const parts = ['e.profile_id = ?'];
   const params: (string | number)[] = [profileId];
   if (filter.from) {
@@ -127,7 +126,7 @@ const REVERSE: Record<LogSort, LogSort> = { time_desc: 'time_asc', time_asc: 'ti
 /** Past this offset a window may be read from the other end of the list. */
 const DEEP_OFFSET = 20_000;
 
-function windowRows(db: Db, where: Where, sort: LogSort, offset: number, limit: number): MirrorRow[] {
+function windowRows(db: ReadableDB, where: Where, sort: LogSort, offset: number, limit: number): MirrorRow[] {
   // The window's rowids come from the indexes alone; only the rows shown are read in full.
   return db
     .prepare(
@@ -151,15 +150,15 @@ function positionFilter(filter: LogFilter): PositionFilter {
   return f;
 }
 
-const byRowid = new WeakMap<Db, Statement<[string, string]>>();
+const byRowid = new WeakMap<ReadableDB, ReadStatement>();
 
 /** The rows of `rowids` (of the profile), in that order. */
-function rowsByRowid(db: Db, profileId: string, rowids: readonly number[]): MirrorRow[] {
+function rowsByRowid(db: ReadableDB, profileId: string, rowids: readonly number[]): MirrorRow[] {
   if (rowids.length === 0) return [];
   let statement = byRowid.get(db);
   if (!statement) {
     // "+" keeps the planner on the rowids rather than walking the profile's index.
-    statement = db.prepare<[string, string]>(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE e.rowid IN (SELECT value FROM json_each(?)) AND +e.profile_id = ?`);
+    statement = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE e.rowid IN (SELECT value FROM json_each(?)) AND +e.profile_id = ?`);
     byRowid.set(db, statement);
   }
   const rows = statement.all(JSON.stringify(rowids), profileId) as MirrorRow[];
@@ -173,7 +172,7 @@ function rowsByRowid(db: Db, profileId: string, rowids: readonly number[]): Mirr
 }
 
 /** Rows [offset, offset + limit) of the filtered mirror in `sort` order. */
-export function queryLogRows(db: Db, profileId: string, filter: LogFilter, sort: LogSort, offset: number, limit: number): MirrorRow[] {
+export function queryLogRows(db: ReadableDB, profileId: string, filter: LogFilter, sort: LogSort, offset: number, limit: number): MirrorRow[] {
   const placed = windowRowids(db, profileId, positionFilter(filter), sort, offset, limit);
   if (placed) return rowsByRowid(db, profileId, placed);
   const where = whereOf(db, profileId, filter);
@@ -192,9 +191,9 @@ export function queryLogRows(db: Db, profileId: string, filter: LogFilter, sort:
  * connection commits, `total_changes()` when this one writes): a deep window needs the count the
  * page's totals just computed.
  */
-const totalsCache = new WeakMap<Db, { version: string; byWhere: Map<string, LogTotals> }>();
+const totalsCache = new WeakMap<ReadableDB, { version: string; byWhere: Map<string, LogTotals> }>();
 
-function versionOf(db: Db): string {
+function versionOf(db: ReadableDB): string {
   const v = db.prepare('SELECT total_changes()').pluck().get() as number;
   return `${db.pragma('data_version', { simple: true }) as number}/${v}`;
 }
@@ -203,13 +202,13 @@ function whereKey(where: Where): string {
   return `${where.sql}\u0000${JSON.stringify(where.params)}`;
 }
 
-function cachedCount(db: Db, where: Where): number | null {
+function cachedCount(db: ReadableDB, where: Where): number | null {
   const c = totalsCache.get(db);
   if (!c || c.version !== versionOf(db)) return null;
   return c.byWhere.get(whereKey(where))?.count ?? null;
 }
 
-function logTotalsOf(db: Db, where: Where): LogTotals {
+function logTotalsOf(db: ReadableDB, where: Where): LogTotals {
   // Spend is what left the wallet: FAILED purchases were refunded, so they are summed apart.
   const sums = db
     .prepare(
@@ -241,17 +240,17 @@ function logTotalsOf(db: Db, where: Where): LogTotals {
   return row;
 }
 
-export function logTotals(db: Db, profileId: string, filter: LogFilter): LogTotals {
+export function logTotals(db: ReadableDB, profileId: string, filter: LogFilter): LogTotals {
   const t = logTotalsOf(db, whereOf(db, profileId, filter));
   return { ...t, refunded: { ...t.refunded } };
 }
 
-export function logRow(db: Db, profileId: string, rowid: number): MirrorRow | null {
+export function logRow(db: ReadableDB, profileId: string, rowid: number): MirrorRow | null {
   const row = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE e.profile_id = ? AND e.rowid = ?`).get(profileId, rowid) as MirrorRow | undefined;
   return row ?? null;
 }
 
-export function mirrorEntryCount(db: Db, profileId: string): number {
+export function mirrorEntryCount(db: ReadableDB, profileId: string): number {
   return (db.prepare('SELECT COUNT(*) FROM log_entries WHERE profile_id = ?').pluck().get(profileId) as number) ?? 0;
 }
 
@@ -267,7 +266,7 @@ const KEY: Record<LogSort, { cols: string; cmp: '<' | '>'; of(row: MirrorRow): [
  * chunk), so an export of 1,000,000 rows never holds them all, never walks an OFFSET, and keeps
  * no statement open across the writer's awaits.
  */
-export function* iterateLogRows(db: Db, profileId: string, filter: LogFilter, sort: LogSort, chunk = 2000): Generator<MirrorRow> {
+export function* iterateLogRows(db: ReadableDB, profileId: string, filter: LogFilter, sort: LogSort, chunk = 2000): Generator<MirrorRow> {
   const where = whereOf(db, profileId, filter);
   const key = KEY[sort];
   const first = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]} LIMIT ?`);

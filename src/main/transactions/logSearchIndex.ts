@@ -23,7 +23,7 @@
  * (1 and 2 characters included); a search matching more than MAX_HITS records returns null and
  * the caller falls back to LIKE in SQL (such a search matches most of the log anyway).
  */
-import type { Db } from '../store/database';
+import type { ReadableDB } from '../store/readableDb';
 import { grownColumn } from '../typedColumns';
 
 /** Above this many matching records a search is answered by SQL (see logQuery.ts). */
@@ -143,9 +143,9 @@ class ProfileIndex {
   }
 }
 
-const indexes = new WeakMap<Db, Map<string, ProfileIndex>>();
+const indexes = new WeakMap<ReadableDB, Map<string, ProfileIndex>>();
 
-function profiles(db: Db): Map<string, ProfileIndex> {
+function profiles(db: ReadableDB): Map<string, ProfileIndex> {
   let m = indexes.get(db);
   if (!m) {
     m = new Map();
@@ -154,16 +154,16 @@ function profiles(db: Db): Map<string, ProfileIndex> {
   return m;
 }
 
-function generationOf(db: Db): number {
+function generationOf(db: ReadableDB): number {
   return db.prepare('SELECT generation FROM log_search_state').pluck().get() as number;
 }
 
-export function maxRowid(db: Db): number {
+export function maxRowid(db: ReadableDB): number {
   return (db.prepare('SELECT COALESCE(MAX(rowid), 0) FROM log_entries').pluck().get() as number) ?? 0;
 }
 
 /** Reads rows above `index.lastRowid` (all of them for a new index). */
-function catchUp(db: Db, profileId: string, index: ProfileIndex, top: number): void {
+function catchUp(db: ReadableDB, profileId: string, index: ProfileIndex, top: number): void {
   if (top <= index.lastRowid) return;
   const rows = db
     .prepare('SELECT rowid, phone_number, transaction_id FROM log_entries WHERE rowid > ? AND profile_id = ? ORDER BY rowid')
@@ -174,7 +174,7 @@ function catchUp(db: Db, profileId: string, index: ProfileIndex, top: number): v
 }
 
 /** The profile's index, current with the table (built or caught up as needed). */
-function current(db: Db, profileId: string): ProfileIndex {
+function current(db: ReadableDB, profileId: string): ProfileIndex {
   const map = profiles(db);
   return db.transaction(() => {
     const generation = generationOf(db);
@@ -194,7 +194,7 @@ function current(db: Db, profileId: string): ProfileIndex {
  * Rowids (ascending) of the profile's entries whose phone number or transaction id contains
  * `term` (case-insensitive), or null when more than `max` match.
  */
-export function searchRowids(db: Db, profileId: string, term: string, max = MAX_HITS): number[] | null {
+export function searchRowids(db: ReadableDB, profileId: string, term: string, max = MAX_HITS): number[] | null {
   const text = term.replace(/\n/g, '').toLowerCase();
   const index = current(db, profileId);
   if (db.inTransaction) forgetSearchIndex(db, profileId); // it may have read rows that get rolled back
@@ -233,7 +233,7 @@ function scanIndex(index: ProfileIndex, text: string, max: number): number[] | n
  * first sync fills it as it goes. An index is not built here for a mirror that has rows: that
  * read is left to the first search.
  */
-export function searchIndexForWrite(db: Db, profileId: string, top: number): ProfileIndex | null {
+export function searchIndexForWrite(db: ReadableDB, profileId: string, top: number): ProfileIndex | null {
   const map = profiles(db);
   let index = map.get(profileId);
   if (index) {
@@ -255,7 +255,7 @@ export function searchIndexForWrite(db: Db, profileId: string, top: number): Pro
 }
 
 /** Drops the profile's index (after a rolled-back write); the next search rebuilds it. */
-export function forgetSearchIndex(db: Db, profileId?: string): void {
+export function forgetSearchIndex(db: ReadableDB, profileId?: string): void {
   if (profileId === undefined) indexes.delete(db);
   else indexes.get(db)?.delete(profileId);
 }
