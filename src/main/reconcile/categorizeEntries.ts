@@ -88,26 +88,33 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
 
   const exportCategory = new Uint8Array(exp.length).fill(OUTSIDE);
   const mirrorCategory = new Uint8Array(mir.length).fill(OUTSIDE);
-  for (let e = 0; e < exp.length; e++) {
-    if (exportInRangeMask[e] === 0) continue;
-    const m = exportToMirror[e];
-    if (m === -1) {
-      exportCategory[e] = CAT.missingLocally;
-      continue;
+  {
+    // (The columns in locals: a million rows read through the column objects' properties took ~60 ms.)
+    const { status: eStatus, amountKobo: eAmount, costKobo: eCost } = exp;
+    const { status: mStatus, amountKobo: mAmount, costKobo: mCost } = mir;
+    const { missingLocally, pending, statusMismatch, amountMismatch, matched } = CAT;
+    for (let e = 0; e < exp.length; e++) {
+      if (exportInRangeMask[e] === 0) continue;
+      const m = exportToMirror[e];
+      if (m === -1) {
+        exportCategory[e] = missingLocally;
+        continue;
+      }
+      const es = eStatus[e];
+      const ms = mStatus[m];
+      let cat: number;
+      if (es === STATUS_PENDING || ms === STATUS_PENDING) cat = pending;
+      else if (es !== ms) cat = statusMismatch;
+      else if (eAmount[e] !== mAmount[m] || (!Number.isNaN(eCost[e]) && !Number.isNaN(mCost[m]) && eCost[e] !== mCost[m])) {
+        cat = amountMismatch;
+      } else cat = matched;
+      exportCategory[e] = cat;
+      mirrorCategory[m] = cat;
     }
-    const es = exp.status[e];
-    const ms = mir.status[m];
-    let cat: number;
-    if (es === STATUS_PENDING || ms === STATUS_PENDING) cat = CAT.pending;
-    else if (es !== ms) cat = CAT.statusMismatch;
-    else if (exp.amountKobo[e] !== mir.amountKobo[m] || (!Number.isNaN(exp.costKobo[e]) && !Number.isNaN(mir.costKobo[m]) && exp.costKobo[e] !== mir.costKobo[m])) {
-      cat = CAT.amountMismatch;
-    } else cat = CAT.matched;
-    exportCategory[e] = cat;
-    mirrorCategory[m] = cat;
   }
+  const missingInExport = CAT.missingInExport;
   for (let m = 0; m < mir.length; m++) {
-    if (mirrorInRangeMask[m] === 1 && mirrorToExport[m] === -1) mirrorCategory[m] = CAT.missingInExport;
+    if (mirrorInRangeMask[m] === 1 && mirrorToExport[m] === -1) mirrorCategory[m] = missingInExport;
   }
 
   // vendesk's own purchases: which ones the vendor knows, and the asks per phone/amount/type.
@@ -273,21 +280,35 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
     return null;
   };
 
+  // Matched rows (nearly all of them) are counted in locals, by category index and rule index.
+  const matchedCat = CAT.matched;
+  const exportRule = match.exportRule;
+  const expAmount = exp.amountKobo;
+  let matchedCount = 0;
+  let matchedKobo = 0;
+  const ruleCounts = new Float64Array(RULE_NAMES.length);
   for (let e = 0; e < exp.length; e++) {
     const cat = exportCategory[e];
     if (cat === OUTSIDE) continue;
-    const name = RECONCILE_CATEGORIES[cat];
-    const amount = exp.amountKobo[e];
-    totals[name].count++;
-    totals[name].amountKobo += amount;
-    if (cat === CAT.matched) {
-      const rule = RULE_NAMES[match.exportRule[e]];
-      if (rule) matchedByRule[rule]++;
+    const amount = expAmount[e];
+    if (cat === matchedCat) {
+      matchedCount++;
+      matchedKobo += amount;
+      ruleCounts[exportRule[e]]++;
       continue;
     }
+    const name = RECONCILE_CATEGORIES[cat];
+    totals[name].count++;
+    totals[name].amountKobo += amount;
     const m = exportToMirror[e];
     const sent = sentAs(m === -1 ? [txIdAt(exp, e)] : [txIdAt(exp, e), txIdAt(mir, m)]);
     items.push(pairItem(name, exp, e, m === -1 ? null : mir, m, match.exportRule[e], refundSet.get(`e${e}`) ?? null, sent));
+  }
+  totals.matched.count += matchedCount;
+  totals.matched.amountKobo += matchedKobo;
+  for (let rule = 0; rule < RULE_NAMES.length; rule++) {
+    const name = RULE_NAMES[rule];
+    if (name) matchedByRule[name] += ruleCounts[rule];
   }
   for (let m = 0; m < mir.length; m++) {
     const cat = mirrorCategory[m];

@@ -128,8 +128,9 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     if (!parameters.from || !parameters.to) {
       let min = Infinity;
       let max = -Infinity;
-      for (let i = 0; i < exp.length; i++) {
-        const t = exp.createdMs[i];
+      const created = exp.createdMs;
+      for (let i = 0; i < created.length; i++) {
+        const t = created[i];
         if (t < min) min = t;
         if (t > max) max = t;
       }
