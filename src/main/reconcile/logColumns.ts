@@ -49,6 +49,12 @@ export interface LogColumns {
   readonly hasTxId?: (index: number) => boolean;
   /** Whether entry `index`'s reference is `text.slice(start, end)`, without making a string of either. */
   readonly txIdIs?: (index: number, text: string, start: number, end: number) => boolean;
+  /**
+   * The references as bytes [start, end) of the file where `inFile` is 1 (plain ASCII; the
+   * others are `txIdOf`'s), when the reader kept them so (the CSV export's): matching compares
+   * them with the mirror's `txSpans` in its own loop. Only used together with `txIdIs`.
+   */
+  readonly txBytes?: { bytes: Uint8Array; start: Int32Array; end: Int32Array; inFile: Uint8Array };
   /** The references as spans [start, end) of one text, when the reader kept them so (the mirror's). */
   readonly txSpans?: { text: string; start: Int32Array; end: Int32Array };
   /** FNV-1a of each `txId` (threadedReaders' `hashText`), when the reader computed it on the way. */

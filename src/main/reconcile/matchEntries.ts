@@ -80,14 +80,64 @@ export function matchEntries(exp: LogColumns, mir: LogColumns, options: MatchOpt
   // An export and the mirror are mostly in the same order: the entry after the last one found is
   // tried first (neighbours in memory), the table (a cache miss or more a row) only when it is not it.
   let next = 0;
-  for (let e = 0; e < exp.length; e++) {
-    if (inRange && inRange[e] === 0) continue;
-    if (!eHas(e)) continue;
-    const h = eHash ? eHash[e] : hashText(txIdAt(exp, e));
-    const m = next < mir.length && firstWithReference[next] === 1 && (!mHash || mHash[next] === h) && same(e, next) ? next : findReference(slots, h, e, same);
-    if (m === -1) continue;
-    next = m + 1;
-    if (mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
+  const eBytes = exp.txIdIs ? exp.txBytes : undefined;
+  if (eBytes && mSpans && mHash && eHash) {
+    // The usual case (a CSV export against the mirror's text), in one loop with its comparisons
+    // written out: through the accessors above this pass took ~80 ms a million rows.
+    const { bytes, start: eStart, end: eEnd, inFile } = eBytes;
+    const { text, start: mStart, end: mEnd } = mSpans;
+    const mask = (slots.length >> 1) - 1;
+    const mLength = mir.length;
+    let paired = 0;
+    const sameBytes = (e: number, m: number): boolean => {
+      const at = eStart[e];
+      const from = mStart[m];
+      const length = eEnd[e] - at;
+      if (mEnd[m] - from !== length) return false;
+      for (let k = 0; k < length; k++) if (text.charCodeAt(from + k) !== bytes[at + k]) return false;
+      return true;
+    };
+    for (let e = 0; e < exp.length; e++) {
+      if (inRange && inRange[e] === 0) continue;
+      let m = -1;
+      const h = eHash[e];
+      if (inFile[e] === 1) {
+        if (next < mLength && firstWithReference[next] === 1 && mHash[next] === h && sameBytes(e, next)) m = next;
+        else {
+          for (let at = h & mask; ; at = (at + 1) & mask) {
+            const slot = slots[2 * at];
+            if (slot === -1) break;
+            if (slots[2 * at + 1] === (h | 0) && sameBytes(e, slot)) {
+              m = slot;
+              break;
+            }
+          }
+        }
+      } else {
+        if (!eHas(e)) continue;
+        m = next < mLength && firstWithReference[next] === 1 && mHash[next] === h && same(e, next) ? next : findReference(slots, h, e, same);
+      }
+      if (m === -1) continue;
+      next = m + 1;
+      if (mirrorToExport[m] === -1) {
+        exportToMirror[e] = m;
+        exportRule[e] = RULE_TRANSACTION_ID;
+        mirrorToExport[m] = e;
+        paired++;
+      }
+    }
+    byRule[RULE_TRANSACTION_ID] += paired;
+    pairs += paired;
+  } else {
+    for (let e = 0; e < exp.length; e++) {
+      if (inRange && inRange[e] === 0) continue;
+      if (!eHas(e)) continue;
+      const h = eHash ? eHash[e] : hashText(txIdAt(exp, e));
+      const m = next < mir.length && firstWithReference[next] === 1 && (!mHash || mHash[next] === h) && same(e, next) ? next : findReference(slots, h, e, same);
+      if (m === -1) continue;
+      next = m + 1;
+      if (mirrorToExport[m] === -1) pair(e, m, RULE_TRANSACTION_ID);
+    }
   }
 
   // Pass 2: id, among what is left, when the references do not say they are different entries.

@@ -240,6 +240,7 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
         for (let k = 0; k < end - start; k++) if (text.charCodeAt(start + k) !== buf[at + k]) return false;
         return true;
       },
+      txBytes: { bytes: buf, start: txStart, end: txEnd, inFile: txLazy },
       txHash: all.txHash.subarray(0, n),
       logId: all.logId.subarray(0, n),
       amountKobo: all.amountKobo.subarray(0, n),
