@@ -24,6 +24,8 @@ export interface ReconcileInput {
   rangeEndMs: number;
   matchWindowMs: number;
   duplicateWindowMs: number;
+  /** `inRange` of the export's times, when the caller worked it out already (while waiting for the mirror). */
+  exportInRange?: { mask: Uint8Array; count: number };
 }
 
 export interface ReconcileOutcome {
@@ -63,7 +65,7 @@ function dupKey(phone: string, amountKobo: number, type: string): string {
  * 1 for each entry created in [startMs, endMs), and for each entry without a time (it cannot be
  * placed, so it is kept: its source was given for this range); with how many are 1.
  */
-function inRange(created: Float64Array, startMs: number, endMs: number): { mask: Uint8Array; count: number } {
+export function inRange(created: Float64Array, startMs: number, endMs: number): { mask: Uint8Array; count: number } {
   const mask = new Uint8Array(created.length);
   let count = 0;
   for (let i = 0; i < mask.length; i++) {
@@ -78,7 +80,7 @@ function inRange(created: Float64Array, startMs: number, endMs: number): { mask:
 
 export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
   const { exp, mir, rangeStartMs, rangeEndMs } = input;
-  const { mask: exportInRangeMask, count: exportInRange } = inRange(exp.createdMs, rangeStartMs, rangeEndMs);
+  const { mask: exportInRangeMask, count: exportInRange } = input.exportInRange ?? inRange(exp.createdMs, rangeStartMs, rangeEndMs);
   // Mirror entries before the range are read only to roll the wallet forward from an earlier snapshot.
   const { mask: mirrorInRangeMask, count: mirrorInRange } = inRange(mir.createdMs, rangeStartMs, rangeEndMs);
   const mirForMatch = mirrorInRange === mir.length ? mir : maskedColumns(mir, mirrorInRangeMask);

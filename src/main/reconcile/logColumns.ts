@@ -76,6 +76,22 @@ export interface LogColumns {
   detail(index: number): EntryDetail;
 }
 
+/**
+ * `detail` remembering what it gave (up to `limit` entries): matching and the report ask for the
+ * same few unpaired entries again, and each is a database query or a record to split.
+ */
+export function rememberedDetail(detail: (index: number) => EntryDetail, limit = 20_000): (index: number) => EntryDetail {
+  const seen = new Map<number, EntryDetail>();
+  return (index) => {
+    let d = seen.get(index);
+    if (d === undefined) {
+      d = detail(index);
+      if (seen.size < limit) seen.set(index, d);
+    }
+    return d;
+  };
+}
+
 /** Entry `i`'s reference ('' when none). */
 export function txIdAt(cols: LogColumns, i: number): string {
   return cols.txIdOf ? cols.txIdOf(i) : cols.txId[i];

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
-import type { LogColumns } from './logColumns';
+import { rememberedDetail, type LogColumns } from './logColumns';
 import { mirrorReferences, parseMirrorColumns, type ParsedMirror } from './threadedReaders';
 import type { BalanceSnapshot } from './walletRollForward';
 
@@ -87,7 +87,7 @@ export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fro
     status: p.status,
     createdMs: p.createdMs,
     updatedMs: p.updatedMs,
-    detail(i) {
+    detail: rememberedDetail((i) => {
       const r = detailOf.get(profileId, ids[i]) as DetailRow | undefined;
       if (!r) return { phone: '', type: '', product: '', network: '', createdAt: null, updatedMs: NaN, rowNumber: null };
       return {
@@ -99,7 +99,7 @@ export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fro
         updatedMs: isoMs(r.updated_at),
         rowNumber: null,
       };
-    },
+    }),
   };
   return { columns, ids, hash };
 }

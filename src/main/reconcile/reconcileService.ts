@@ -12,7 +12,7 @@ import type { App } from '../appContext';
 import { releaseUpload, resolveFileRef, fileRefName } from '../files';
 import { isImportError } from '../imports';
 import type { Db } from '../store/database';
-import { reconcileEntries } from './categorizeEntries';
+import { inRange, reconcileEntries } from './categorizeEntries';
 import type { LogColumns } from './logColumns';
 import { readLocalSubmissions, readMessagingCharges } from './localSubmissions';
 import { chooseSnapshots } from './walletRollForward';
@@ -174,6 +174,8 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     const rangeEndMs = lagosDayEndMs(parameters.to);
     req.signal?.throwIfAborted();
 
+    // Worked out before waiting for the mirror (the worker is usually still reading it).
+    const exportInRange = inRange(exp.createdMs, rangeStartMs, rangeEndMs);
     progress('Reading the local mirror', 0, null);
     const [loadFrom, loadTo] = windowOf(parameters.from, rangeEndMs);
     const fromBackground = guessedWindow && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo ? await background.mirror : null;
@@ -195,6 +197,7 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
       rangeEndMs,
       matchWindowMs,
       duplicateWindowMs: req.duplicateWindowMinutes * 60_000,
+      exportInRange,
     });
     lap('match');
     req.signal?.throwIfAborted();
