@@ -17,6 +17,11 @@ import { Worker } from 'node:worker_threads';
 import { countMirrorRecords, functionsSource, indexMirrorReferences, joinMirrorColumns, parseMirrorEntries, parseMirrorReferences, utcMs, type MirrorEntryColumns, type ParsedMirror } from './threadedReaders';
 
 export interface BackgroundReads {
+  /**
+   * The query's references alone (n, text, spans, hashes and their table), as soon as they are
+   * read: before `mirror`, which holds the same arrays. Null when the worker could not read them.
+   */
+  references: Promise<MirrorReferenceHalf | null>;
   /** The query's entries, or null when the worker could not read them. */
   mirror: Promise<ParsedMirror | null>;
   /** SHA-256 of the file, hex, or null. */
@@ -59,6 +64,9 @@ try {
 }
 `;
 
+/** The references' part of a {@link ParsedMirror}. */
+export type MirrorReferenceHalf = Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
+
 type WorkerMessage = { kind: 'references'; references: string; n: number } | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string } | { kind: 'hash'; hash?: string; error?: string };
 
 function sqliteModulePath(): string | null {
@@ -70,7 +78,7 @@ function sqliteModulePath(): string | null {
 }
 
 export function startBackgroundReads(options: { dbPath: string; sql: string; params: unknown[]; filePath: string }): BackgroundReads {
-  const none: BackgroundReads = { mirror: Promise.resolve(null), fileHash: Promise.resolve(null), stop: () => undefined };
+  const none: BackgroundReads = { references: Promise.resolve(null), mirror: Promise.resolve(null), fileHash: Promise.resolve(null), stop: () => undefined };
   const sqliteModule = sqliteModulePath();
   if (!sqliteModule || options.dbPath === '' || options.dbPath === ':memory:') return none;
   let worker: Worker;
@@ -79,26 +87,26 @@ export function startBackgroundReads(options: { dbPath: string; sql: string; par
   } catch {
     return none;
   }
+  let resolveReferences: (v: MirrorReferenceHalf | null) => void = () => undefined;
   let resolveMirror: (v: ParsedMirror | null) => void = () => undefined;
   let resolveHash: (v: string | null) => void = () => undefined;
+  const references = new Promise<MirrorReferenceHalf | null>((r) => (resolveReferences = r));
   const mirror = new Promise<ParsedMirror | null>((r) => (resolveMirror = r));
   const fileHash = new Promise<string | null>((r) => (resolveHash = r));
   // The references, read here (and their table built) while the worker reads the entries.
-  let references: { text: string; n: number; half: ParsedMirror } | null = null;
+  let half: MirrorReferenceHalf | null = null;
   worker.on('message', (m: WorkerMessage) => {
     if (m.kind === 'references') {
-      const half = { n: m.n, text: m.references, ...parseMirrorReferences(m.references, m.n) } as ParsedMirror;
-      half.txIndex = indexMirrorReferences(half);
-      references = { text: m.references, n: m.n, half };
+      const read = { n: m.n, text: m.references, ...parseMirrorReferences(m.references, m.n) };
+      half = { ...read, txIndex: indexMirrorReferences(read) };
+      resolveReferences(half);
     } else if (m.kind === 'mirror') {
-      if (!m.entries || !references) resolveMirror(null);
-      else {
-        const { n, text, half } = references;
-        resolveMirror({ ...joinMirrorColumns(n, text, half, m.entries), txIndex: half.txIndex });
-      }
+      if (!m.entries || !half) resolveMirror(null);
+      else resolveMirror({ ...joinMirrorColumns(half.n, half.text, half, m.entries), txIndex: half.txIndex });
     } else resolveHash(m.error === undefined ? (m.hash ?? null) : null);
   });
   const giveUp = () => {
+    resolveReferences(null);
     resolveMirror(null);
     resolveHash(null);
   };
@@ -107,6 +115,7 @@ export function startBackgroundReads(options: { dbPath: string; sql: string; par
   // Not unref'd: while its answers are awaited, the worker is what keeps the process running
   // (an unref'd worker let a CLI run end silently mid-way). It ends by itself when done.
   return {
+    references,
     mirror,
     fileHash,
     stop: () => {

@@ -6,7 +6,7 @@
  */
 import { RECONCILE_CATEGORIES, type CategoryTotal, type MatchRule, type ReconcileCategory } from '../../shared/contract/reconcile';
 import { STATUS_FAILED, STATUS_PENDING, STATUS_SUCCESS, txIdAt, type LogColumns } from './logColumns';
-import { matchEntries, RULE_NAMES, RULE_NONE, type MatchResult } from './matchEntries';
+import { matchEntries, RULE_NAMES, RULE_NONE, type MatchResult, type ReferencePairs } from './matchEntries';
 import { localItem, pairItem, type ItemDraft, type LocalSubmission } from './reconcileItemDrafts';
 import { chooseSnapshots, rollWalletForward, WalletFlows, type BalanceSnapshot, type MessagingCharge, type RollForwardResult } from './walletRollForward';
 
@@ -26,6 +26,12 @@ export interface ReconcileInput {
   duplicateWindowMs: number;
   /** `inRange` of the export's times, when the caller worked it out already (while waiting for the mirror). */
   exportInRange?: { mask: Uint8Array; count: number };
+  /**
+   * Matching's first pass over `exp` and `mir`'s references with that mask, when the caller ran
+   * it already (while the rest of the mirror was read): used when every mirror entry is in the
+   * range (else matching leaves the others out and pairs again).
+   */
+  byReference?: ReferencePairs;
 }
 
 export interface ReconcileOutcome {
@@ -84,7 +90,8 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
   // Mirror entries before the range are read only to roll the wallet forward from an earlier snapshot.
   const { mask: mirrorInRangeMask, count: mirrorInRange } = inRange(mir.createdMs, rangeStartMs, rangeEndMs);
   const mirForMatch = mirrorInRange === mir.length ? mir : maskedColumns(mir, mirrorInRangeMask);
-  const match = matchEntries(exp, mirForMatch, { windowMs: input.matchWindowMs, exportInRange: exportInRangeMask });
+  const byReference = mirForMatch === mir && input.exportInRange ? input.byReference : undefined;
+  const match = matchEntries(exp, mirForMatch, { windowMs: input.matchWindowMs, exportInRange: exportInRangeMask, byReference });
   const { exportToMirror, mirrorToExport } = match;
 
   const exportCategory = new Uint8Array(exp.length).fill(OUTSIDE);

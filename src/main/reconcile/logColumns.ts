@@ -93,7 +93,7 @@ export function rememberedDetail(detail: (index: number) => EntryDetail, limit =
 }
 
 /** Entry `i`'s reference ('' when none). */
-export function txIdAt(cols: LogColumns, i: number): string {
+export function txIdAt(cols: Pick<LogColumns, 'txIdOf' | 'txId'>, i: number): string {
   return cols.txIdOf ? cols.txIdOf(i) : cols.txId[i];
 }
 

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
 import { rememberedDetail, type LogColumns } from './logColumns';
+import type { MirrorReferences } from './matchEntries';
 import { mirrorReferences, parseMirrorColumns, type ParsedMirror } from './threadedReaders';
 import type { BalanceSnapshot } from './walletRollForward';
 
@@ -67,14 +68,15 @@ export function readMirror(db: Db, profileId: string, fromIso: string, toIso: st
   return mirrorFromParsed(db, profileId, parseMirrorColumns(entries ?? '', references ?? ''), fromIso, toIso);
 }
 
-/** The mirror read from parsed text (read here or on a worker thread). */
-export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fromIso: string, toIso: string): MirrorRead {
-  const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${p.n}|${p.h1 >>> 0}|${p.h2 >>> 0}`).digest('hex');
-  const detailOf = db.prepare('SELECT phone_number, type, data_plan, description, network, created_at, updated_at FROM log_entries WHERE profile_id = ? AND id = ?');
-  const { text, txStart, txEnd, logId: ids } = p;
-  // The references stay spans of the text until one is asked for (matching compares them in place).
+/**
+ * The mirror's references as matching reads them: spans of their text until a string is asked
+ * for (matching compares them in place). All the first pass of matching needs, so it can run
+ * before the rest of the mirror is read (reconcileService).
+ */
+export function mirrorReferenceColumns(p: Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>): MirrorReferences {
+  const { text, txStart, txEnd } = p;
   let wholeTxId: string[] | null = null;
-  const columns: LogColumns = {
+  return {
     length: p.n,
     get txId(): string[] {
       wholeTxId ??= mirrorReferences(p);
@@ -83,6 +85,25 @@ export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fro
     txIdOf: (i) => (txEnd[i] === txStart[i] ? '' : text.slice(txStart[i], txEnd[i])),
     hasTxId: (i) => txEnd[i] > txStart[i],
     txSpans: { text, start: txStart, end: txEnd },
+    txHash: p.txHash,
+    txIndex: p.txIndex,
+  };
+}
+
+/** The mirror read from parsed text (read here or on a worker thread). */
+export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fromIso: string, toIso: string): MirrorRead {
+  const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${p.n}|${p.h1 >>> 0}|${p.h2 >>> 0}`).digest('hex');
+  const detailOf = db.prepare('SELECT phone_number, type, data_plan, description, network, created_at, updated_at FROM log_entries WHERE profile_id = ? AND id = ?');
+  const ids = p.logId;
+  const references = mirrorReferenceColumns(p);
+  const columns: LogColumns = {
+    length: p.n,
+    get txId(): string[] {
+      return references.txId;
+    },
+    txIdOf: references.txIdOf,
+    hasTxId: references.hasTxId,
+    txSpans: references.txSpans,
     txHash: p.txHash,
     txIndex: p.txIndex,
     logId: p.logId,

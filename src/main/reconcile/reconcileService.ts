@@ -16,7 +16,8 @@ import { inRange, reconcileEntries } from './categorizeEntries';
 import type { LogColumns } from './logColumns';
 import { readLocalSubmissions, readMessagingCharges } from './localSubmissions';
 import { chooseSnapshots } from './walletRollForward';
-import { mirrorFromParsed, mirrorQuery, readMirror, readSnapshots, snapshotsHash } from './mirrorEntries';
+import { mirrorFromParsed, mirrorQuery, mirrorReferenceColumns, readMirror, readSnapshots, snapshotsHash } from './mirrorEntries';
+import { pairByReference } from './matchEntries';
 import { startBackgroundReads } from './backgroundReads';
 import { hashFile } from '../imports/inspectSpreadsheet';
 import fs from 'node:fs';
@@ -174,15 +175,23 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     const rangeEndMs = lagosDayEndMs(parameters.to);
     req.signal?.throwIfAborted();
 
-    // Worked out before waiting for the mirror (the worker is usually still reading it).
+    // What needs no mirror is worked out while the worker is still reading it: the export's range
+    // mask, vendesk's own purchases and charges, and, once the mirror's references are in (they
+    // come first), matching's first pass by transaction_id.
     const exportInRange = inRange(exp.createdMs, rangeStartMs, rangeEndMs);
-    progress('Reading the local mirror', 0, null);
     const [loadFrom, loadTo] = windowOf(parameters.from, rangeEndMs);
-    const fromBackground = guessedWindow && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo ? await background.mirror : null;
-    const mirror = fromBackground !== null && guessedWindow ? mirrorFromParsed(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
     const matchWindowMs = req.matchWindowMinutes * 60_000;
     const local = readLocalSubmissions(db, req.profileId, rangeStartMs - matchWindowMs, rangeEndMs + matchWindowMs);
     const messaging = readMessagingCharges(db, req.profileId, Date.parse(loadFrom), rangeEndMs);
+    progress('Reading the local mirror', 0, null);
+    const fromWorker = guessedWindow !== null && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo;
+    const references = fromWorker ? await background.references : null;
+    const earlyPairs = references ? pairByReference(exp, mirrorReferenceColumns(references), exportInRange.mask) : undefined;
+    req.signal?.throwIfAborted();
+    const fromBackground = fromWorker ? await background.mirror : null;
+    const mirror = fromBackground !== null && guessedWindow ? mirrorFromParsed(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
+    // (The first pass was over these very references only if the mirror is the worker's.)
+    const byReference = fromBackground !== null ? earlyPairs : undefined;
     lap('readMirror');
     req.signal?.throwIfAborted();
 
@@ -198,6 +207,7 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
       matchWindowMs,
       duplicateWindowMs: req.duplicateWindowMinutes * 60_000,
       exportInRange,
+      byReference,
     });
     lap('match');
     req.signal?.throwIfAborted();

@@ -368,7 +368,7 @@ export function joinMirrorColumns(n: number, references: string, refs: MirrorRef
 }
 
 /** The table of {@link parseMirrorColumns}' references, compared in place in its text. */
-export function indexMirrorReferences(p: ParsedMirror): ReferenceIndex {
+export function indexMirrorReferences(p: Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash'>): ReferenceIndex {
   const { text, txStart, txEnd } = p;
   const same = (a: number, b: number): boolean => {
     const length = txEnd[a] - txStart[a];
@@ -380,7 +380,7 @@ export function indexMirrorReferences(p: ParsedMirror): ReferenceIndex {
 }
 
 /** The references of {@link parseMirrorColumns} as strings. */
-export function mirrorReferences(p: ParsedMirror): string[] {
+export function mirrorReferences(p: Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd'>): string[] {
   const txId = new Array<string>(p.n);
   for (let k = 0; k < p.n; k++) txId[k] = p.txEnd[k] === p.txStart[k] ? '' : p.text.slice(p.txStart[k], p.txEnd[k]);
   return txId;
