@@ -101,6 +101,8 @@ export function startBackgroundReads(options: { dbPath: string; sql: string; par
       half = { ...read, txIndex: indexMirrorReferences(read) };
       resolveReferences(half);
     } else if (m.kind === 'mirror') {
+      // (A query that failed sends no references: nothing more of the mirror comes.)
+      if (!half) resolveReferences(null);
       if (!m.entries || !half) resolveMirror(null);
       else resolveMirror({ ...joinMirrorColumns(half.n, half.text, half, m.entries), txIndex: half.txIndex });
     } else resolveHash(m.error === undefined ? (m.hash ?? null) : null);

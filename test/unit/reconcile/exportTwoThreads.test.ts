@@ -184,6 +184,16 @@ describe('reading a large export in two halves at once', () => {
     expect(here.length).toBeGreaterThan(100);
   });
 
+  it('a mirror the worker cannot read gives no references and no mirror as soon as it fails, not after hashing the file', async () => {
+    const dbPath = path.join(dir, 'no-mirror.db');
+    new Database(dbPath).close(); // no log_entries table: the query fails
+    const reads = startBackgroundReads({ dbPath, ...mirrorQuery('p', '2026-03-01T00:00:00.000Z', '2026-03-02T00:00:00.000Z'), filePath: dbPath });
+    const first = await Promise.race([reads.references.then((r) => ({ r, what: 'references' })), reads.fileHash.then(() => ({ r: null, what: 'hash' }))]);
+    expect(first).toEqual({ r: null, what: 'references' });
+    expect(await reads.mirror).toBeNull();
+    expect(await reads.fileHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it('the background worker reads the mirror into the columns this thread would', async () => {
     const dbPath = path.join(dir, 'mirror.db');
     const db = new Database(dbPath);
