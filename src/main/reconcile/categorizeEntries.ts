@@ -6,7 +6,7 @@
  */
 import { RECONCILE_CATEGORIES, type CategoryTotal, type MatchRule, type ReconcileCategory } from '../../shared/contract/reconcile';
 import { STATUS_FAILED, STATUS_PENDING, STATUS_SUCCESS, txIdAt, type LogColumns } from './logColumns';
-import { matchEntries, RULE_NAMES, RULE_NONE, type MatchResult } from './matchEntries';
+import { matchEntries, RULE_NAMES, RULE_NONE, type MatchResult, type ReferencePairs } from './matchEntries';
 import { localItem, pairItem, type ItemDraft, type LocalSubmission } from './reconcileItemDrafts';
 import { chooseSnapshots, rollWalletForward, WalletFlows, type BalanceSnapshot, type MessagingCharge, type RollForwardResult } from './walletRollForward';
 
@@ -24,6 +24,14 @@ export interface ReconcileInput {
   rangeEndMs: number;
   matchWindowMs: number;
   duplicateWindowMs: number;
+  /** `inRange` of the export's times, when the caller worked it out already (while waiting for the mirror). */
+  exportInRange?: { mask: Uint8Array; count: number };
+  /**
+   * Matching's first pass over `exp` and `mir`'s references with that mask, when the caller ran
+   * it already (while the rest of the mirror was read): used when every mirror entry is in the
+   * range (else matching leaves the others out and pairs again).
+   */
+  byReference?: ReferencePairs;
 }
 
 export interface ReconcileOutcome {
@@ -63,9 +71,8 @@ function dupKey(phone: string, amountKobo: number, type: string): string {
  * 1 for each entry created in [startMs, endMs), and for each entry without a time (it cannot be
  * placed, so it is kept: its source was given for this range); with how many are 1.
  */
-function inRange(cols: LogColumns, startMs: number, endMs: number): { mask: Uint8Array; count: number } {
-  const created = cols.createdMs;
-  const mask = new Uint8Array(cols.length);
+export function inRange(created: Float64Array, startMs: number, endMs: number): { mask: Uint8Array; count: number } {
+  const mask = new Uint8Array(created.length);
   let count = 0;
   for (let i = 0; i < mask.length; i++) {
     const t = created[i];
@@ -79,35 +86,20 @@ function inRange(cols: LogColumns, startMs: number, endMs: number): { mask: Uint
 
 export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
   const { exp, mir, rangeStartMs, rangeEndMs } = input;
-  const { mask: exportInRangeMask, count: exportInRange } = inRange(exp, rangeStartMs, rangeEndMs);
+  const { mask: exportInRangeMask, count: exportInRange } = input.exportInRange ?? inRange(exp.createdMs, rangeStartMs, rangeEndMs);
   // Mirror entries before the range are read only to roll the wallet forward from an earlier snapshot.
-  const { mask: mirrorInRangeMask, count: mirrorInRange } = inRange(mir, rangeStartMs, rangeEndMs);
+  const { mask: mirrorInRangeMask, count: mirrorInRange } = inRange(mir.createdMs, rangeStartMs, rangeEndMs);
   const mirForMatch = mirrorInRange === mir.length ? mir : maskedColumns(mir, mirrorInRangeMask);
-  const match = matchEntries(exp, mirForMatch, { windowMs: input.matchWindowMs, exportInRange: exportInRangeMask });
+  const byReference = mirForMatch === mir && input.exportInRange ? input.byReference : undefined;
+  const match = matchEntries(exp, mirForMatch, { windowMs: input.matchWindowMs, exportInRange: exportInRangeMask, byReference });
   const { exportToMirror, mirrorToExport } = match;
 
   const exportCategory = new Uint8Array(exp.length).fill(OUTSIDE);
   const mirrorCategory = new Uint8Array(mir.length).fill(OUTSIDE);
-  for (let e = 0; e < exp.length; e++) {
-    if (exportInRangeMask[e] === 0) continue;
-    const m = exportToMirror[e];
-    if (m === -1) {
-      exportCategory[e] = CAT.missingLocally;
-      continue;
-    }
-    const es = exp.status[e];
-    const ms = mir.status[m];
-    let cat: number;
-    if (es === STATUS_PENDING || ms === STATUS_PENDING) cat = CAT.pending;
-    else if (es !== ms) cat = CAT.statusMismatch;
-    else if (exp.amountKobo[e] !== mir.amountKobo[m] || (!Number.isNaN(exp.costKobo[e]) && !Number.isNaN(mir.costKobo[m]) && exp.costKobo[e] !== mir.costKobo[m])) {
-      cat = CAT.amountMismatch;
-    } else cat = CAT.matched;
-    exportCategory[e] = cat;
-    mirrorCategory[m] = cat;
-  }
+  categorizePairs(exp, mir, exportInRangeMask, exportToMirror, exportCategory, mirrorCategory);
+  const missingInExport = CAT.missingInExport;
   for (let m = 0; m < mir.length; m++) {
-    if (mirrorInRangeMask[m] === 1 && mirrorToExport[m] === -1) mirrorCategory[m] = CAT.missingInExport;
+    if (mirrorInRangeMask[m] === 1 && mirrorToExport[m] === -1) mirrorCategory[m] = missingInExport;
   }
 
   // vendesk's own purchases: which ones the vendor knows, and the asks per phone/amount/type.
@@ -273,21 +265,22 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
     return null;
   };
 
-  for (let e = 0; e < exp.length; e++) {
+  // Matched rows (nearly all of them) are counted apart; the others become items.
+  const counted = countMatched(exportCategory, exp.amountKobo, match.exportRule);
+  for (const e of counted.others) {
     const cat = exportCategory[e];
-    if (cat === OUTSIDE) continue;
     const name = RECONCILE_CATEGORIES[cat];
-    const amount = exp.amountKobo[e];
     totals[name].count++;
-    totals[name].amountKobo += amount;
-    if (cat === CAT.matched) {
-      const rule = RULE_NAMES[match.exportRule[e]];
-      if (rule) matchedByRule[rule]++;
-      continue;
-    }
+    totals[name].amountKobo += exp.amountKobo[e];
     const m = exportToMirror[e];
     const sent = sentAs(m === -1 ? [txIdAt(exp, e)] : [txIdAt(exp, e), txIdAt(mir, m)]);
     items.push(pairItem(name, exp, e, m === -1 ? null : mir, m, match.exportRule[e], refundSet.get(`e${e}`) ?? null, sent));
+  }
+  totals.matched.count += counted.count;
+  totals.matched.amountKobo += counted.amountKobo;
+  for (let rule = 0; rule < RULE_NAMES.length; rule++) {
+    const name = RULE_NAMES[rule];
+    if (name) matchedByRule[name] += counted.byRule[rule];
   }
   for (let m = 0; m < mir.length; m++) {
     const cat = mirrorCategory[m];
@@ -322,6 +315,58 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
     exportOutsideRange: exp.length - exportInRange,
     mirrorInRange,
   };
+}
+
+/**
+ * The category of each export row in the range and of its mirror entry: missing locally, pending,
+ * status, amount, else matched. (Its own function, with the columns in locals: a million rows
+ * read through the column objects' properties inside reconcileEntries took ~60 ms.)
+ */
+function categorizePairs(exp: LogColumns, mir: LogColumns, exportInRangeMask: Uint8Array, exportToMirror: Int32Array, exportCategory: Uint8Array, mirrorCategory: Uint8Array): void {
+  const { status: eStatus, amountKobo: eAmount, costKobo: eCost } = exp;
+  const { status: mStatus, amountKobo: mAmount, costKobo: mCost } = mir;
+  const { missingLocally, pending, statusMismatch, amountMismatch, matched } = CAT;
+  for (let e = 0; e < exportCategory.length; e++) {
+    if (exportInRangeMask[e] === 0) continue;
+    const m = exportToMirror[e];
+    if (m === -1) {
+      exportCategory[e] = missingLocally;
+      continue;
+    }
+    const es = eStatus[e];
+    const ms = mStatus[m];
+    let cat: number;
+    if (es === STATUS_PENDING || ms === STATUS_PENDING) cat = pending;
+    else if (es !== ms) cat = statusMismatch;
+    else if (eAmount[e] !== mAmount[m] || (!Number.isNaN(eCost[e]) && !Number.isNaN(mCost[m]) && eCost[e] !== mCost[m])) {
+      cat = amountMismatch;
+    } else cat = matched;
+    exportCategory[e] = cat;
+    mirrorCategory[m] = cat;
+  }
+}
+
+/**
+ * The matched export rows' count, amount and count by rule (in locals, in a function of its own:
+ * a million rows through totals[name] inside reconcileEntries took ~60 ms), and the rows in the
+ * range that are not matched, in order.
+ */
+function countMatched(exportCategory: Uint8Array, amountKobo: Float64Array, exportRule: Uint8Array): { count: number; amountKobo: number; byRule: Float64Array; others: number[] } {
+  const matchedCat = CAT.matched;
+  let count = 0;
+  let kobo = 0;
+  const byRule = new Float64Array(RULE_NAMES.length);
+  const others: number[] = [];
+  for (let e = 0; e < exportCategory.length; e++) {
+    const cat = exportCategory[e];
+    if (cat === OUTSIDE) continue;
+    if (cat === matchedCat) {
+      count++;
+      kobo += amountKobo[e];
+      byRule[exportRule[e]]++;
+    } else others.push(e);
+  }
+  return { count, amountKobo: kobo, byRule, others };
 }
 
 /** The mirror restricted to some of its entries, indices kept (others look like entries with no keys). */

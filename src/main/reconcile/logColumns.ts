@@ -49,6 +49,12 @@ export interface LogColumns {
   readonly hasTxId?: (index: number) => boolean;
   /** Whether entry `index`'s reference is `text.slice(start, end)`, without making a string of either. */
   readonly txIdIs?: (index: number, text: string, start: number, end: number) => boolean;
+  /**
+   * The references as bytes [start, end) of the file where `inFile` is 1 (plain ASCII; the
+   * others are `txIdOf`'s), when the reader kept them so (the CSV export's): matching compares
+   * them with the mirror's `txSpans` in its own loop. Only used together with `txIdIs`.
+   */
+  readonly txBytes?: { bytes: Uint8Array; start: Int32Array; end: Int32Array; inFile: Uint8Array };
   /** The references as spans [start, end) of one text, when the reader kept them so (the mirror's). */
   readonly txSpans?: { text: string; start: Int32Array; end: Int32Array };
   /** FNV-1a of each `txId` (threadedReaders' `hashText`), when the reader computed it on the way. */
@@ -70,8 +76,24 @@ export interface LogColumns {
   detail(index: number): EntryDetail;
 }
 
+/**
+ * `detail` remembering what it gave (up to `limit` entries): matching and the report ask for the
+ * same few unpaired entries again, and each is a database query or a record to split.
+ */
+export function rememberedDetail(detail: (index: number) => EntryDetail, limit = 20_000): (index: number) => EntryDetail {
+  const seen = new Map<number, EntryDetail>();
+  return (index) => {
+    let d = seen.get(index);
+    if (d === undefined) {
+      d = detail(index);
+      if (seen.size < limit) seen.set(index, d);
+    }
+    return d;
+  };
+}
+
 /** Entry `i`'s reference ('' when none). */
-export function txIdAt(cols: LogColumns, i: number): string {
+export function txIdAt(cols: Pick<LogColumns, 'txIdOf' | 'txId'>, i: number): string {
   return cols.txIdOf ? cols.txIdOf(i) : cols.txId[i];
 }
 

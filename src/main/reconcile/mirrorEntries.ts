@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
-import type { LogColumns } from './logColumns';
+import { rememberedDetail, type LogColumns } from './logColumns';
+import type { MirrorReferences } from './matchEntries';
 import { mirrorReferences, parseMirrorColumns, type ParsedMirror } from './threadedReaders';
 import type { BalanceSnapshot } from './walletRollForward';
 
@@ -41,16 +42,20 @@ type DetailRow = { phone_number: string; type: string; data_plan: string; descri
  * several strings per row); SQLite concatenating them into one string takes well under one. So
  * the entries come back as two texts, records separated by U+001E — `id,amount,cost,status
  * code,created_at,updated_at (failed only)`, and the transaction_ids in the same order — read
- * with a character loop (`parseMirrorColumns`, on the background worker when it can). The
+ * with a character loop (`parseMirrorColumns`, on the background worker when it can). Each
+ * record is one `concat` for its status (one string a row; each `||` made one, and the status was
+ * looked at twice): ~25 ms less of a million-row query, the same text. The
  * references apart: they are what the main thread keeps (as spans of their text), a fifth of
  * the whole, and a comma in one does no harm. Every column is NOT NULL, so both lists have
  * every row.
  */
 export function mirrorQuery(profileId: string, fromIso: string, toIso: string): { sql: string; params: string[] } {
   return {
-    sql: `SELECT group_concat(id || ',' || amount_kobo || ',' || cost_kobo || ',' ||
-                (CASE status WHEN 'SUCCESS' THEN 1 WHEN 'FAILED' THEN 2 WHEN 'PENDING' THEN 3 ELSE 0 END) || ',' ||
-                created_at || ',' || (CASE status WHEN 'FAILED' THEN updated_at ELSE '' END), char(30)),
+    sql: `SELECT group_concat(CASE status
+                  WHEN 'SUCCESS' THEN concat(id, ',', amount_kobo, ',', cost_kobo, ',1,', created_at, ',')
+                  WHEN 'FAILED' THEN concat(id, ',', amount_kobo, ',', cost_kobo, ',2,', created_at, ',', updated_at)
+                  WHEN 'PENDING' THEN concat(id, ',', amount_kobo, ',', cost_kobo, ',3,', created_at, ',')
+                  ELSE concat(id, ',', amount_kobo, ',', cost_kobo, ',0,', created_at, ',') END, char(30)),
                 group_concat(transaction_id, char(30))
            FROM log_entries WHERE profile_id = ? AND created_at >= ? AND created_at < ?`,
     params: [profileId, fromIso, toIso],
@@ -63,14 +68,15 @@ export function readMirror(db: Db, profileId: string, fromIso: string, toIso: st
   return mirrorFromParsed(db, profileId, parseMirrorColumns(entries ?? '', references ?? ''), fromIso, toIso);
 }
 
-/** The mirror read from parsed text (read here or on a worker thread). */
-export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fromIso: string, toIso: string): MirrorRead {
-  const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${p.n}|${p.h1 >>> 0}|${p.h2 >>> 0}`).digest('hex');
-  const detailOf = db.prepare('SELECT phone_number, type, data_plan, description, network, created_at, updated_at FROM log_entries WHERE profile_id = ? AND id = ?');
-  const { text, txStart, txEnd, logId: ids } = p;
-  // The references stay spans of the text until one is asked for (matching compares them in place).
+/**
+ * The mirror's references as matching reads them: spans of their text until a string is asked
+ * for (matching compares them in place). All the first pass of matching needs, so it can run
+ * before the rest of the mirror is read (reconcileService).
+ */
+export function mirrorReferenceColumns(p: Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>): MirrorReferences {
+  const { text, txStart, txEnd } = p;
   let wholeTxId: string[] | null = null;
-  const columns: LogColumns = {
+  return {
     length: p.n,
     get txId(): string[] {
       wholeTxId ??= mirrorReferences(p);
@@ -81,13 +87,32 @@ export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fro
     txSpans: { text, start: txStart, end: txEnd },
     txHash: p.txHash,
     txIndex: p.txIndex,
+  };
+}
+
+/** The mirror read from parsed text (read here or on a worker thread). */
+export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fromIso: string, toIso: string): MirrorRead {
+  const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${p.n}|${p.h1 >>> 0}|${p.h2 >>> 0}`).digest('hex');
+  const detailOf = db.prepare('SELECT phone_number, type, data_plan, description, network, created_at, updated_at FROM log_entries WHERE profile_id = ? AND id = ?');
+  const ids = p.logId;
+  const references = mirrorReferenceColumns(p);
+  const columns: LogColumns = {
+    length: p.n,
+    get txId(): string[] {
+      return references.txId;
+    },
+    txIdOf: references.txIdOf,
+    hasTxId: references.hasTxId,
+    txSpans: references.txSpans,
+    txHash: p.txHash,
+    txIndex: p.txIndex,
     logId: p.logId,
     amountKobo: p.amountKobo,
     costKobo: p.costKobo,
     status: p.status,
     createdMs: p.createdMs,
     updatedMs: p.updatedMs,
-    detail(i) {
+    detail: rememberedDetail((i) => {
       const r = detailOf.get(profileId, ids[i]) as DetailRow | undefined;
       if (!r) return { phone: '', type: '', product: '', network: '', createdAt: null, updatedMs: NaN, rowNumber: null };
       return {
@@ -99,7 +124,7 @@ export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fro
         updatedMs: isoMs(r.updated_at),
         rowNumber: null,
       };
-    },
+    }),
   };
   return { columns, ids, hash };
 }

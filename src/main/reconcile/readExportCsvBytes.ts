@@ -13,7 +13,7 @@ import { amountFromCell, assertMappingComplete, detectDelimiter, detectMapping, 
 import { utf8Text } from '../imports/bytesText';
 import { MAX_RECORD_CHARS, recordTooLongError } from '../imports/readCsv';
 import { findHeaderRow, noHeaderError, type SheetRow } from '../imports/sheetTable';
-import { spanIs, STATUS_FAILED, statusCode } from './logColumns';
+import { rememberedDetail, spanIs, STATUS_FAILED, statusCode } from './logColumns';
 import { isoMsFromBytes, newExportRecords, parseExportRecords, parseRecordsInWorker, plainKoboFromBytes, plainStatusFromBytes, scanRecord, trimEnd, trimStart, type ExportRecords } from './threadedReaders';
 import { readThroughImporter } from './readExportWithImporter';
 import { costFromCell, detailFromCells, EXPORT_MAX_ROWS, timeFromCell, UNREADABLE_KEPT, unreadableError, unreadableMessage, type ReadExportOptions, type UnreadableExportRow, type VendorExport } from './vendorExportColumns';
@@ -240,6 +240,7 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
         for (let k = 0; k < end - start; k++) if (text.charCodeAt(start + k) !== buf[at + k]) return false;
         return true;
       },
+      txBytes: { bytes: buf, start: txStart, end: txEnd, inFile: txLazy },
       txHash: all.txHash.subarray(0, n),
       logId: all.logId.subarray(0, n),
       amountKobo: all.amountKobo.subarray(0, n),
@@ -248,7 +249,7 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
       createdMs: all.createdMs.subarray(0, n),
       updatedMs: all.updatedMs.subarray(0, n),
       rowNumbers: rows.subarray(0, n),
-      detail: (i) => {
+      detail: rememberedDetail((i) => {
         scanRecord(buf, where[i], delim, detailStarts, detailEnds, detailQuoted, maxFields, Infinity, detailScanned);
         const fields = detailScanned[0];
         const cells: CellValue[] = [];
@@ -257,7 +258,7 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
           cells.push(text === '' ? null : text);
         }
         return detailFromCells(cells, mapping, rows[i]);
-      },
+      }),
     },
     format: 'csv',
     fileHash,

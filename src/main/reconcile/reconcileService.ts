@@ -12,10 +12,12 @@ import type { App } from '../appContext';
 import { releaseUpload, resolveFileRef, fileRefName } from '../files';
 import { isImportError } from '../imports';
 import type { Db } from '../store/database';
-import { reconcileEntries } from './categorizeEntries';
+import { inRange, reconcileEntries } from './categorizeEntries';
+import type { LogColumns } from './logColumns';
 import { readLocalSubmissions, readMessagingCharges } from './localSubmissions';
 import { chooseSnapshots } from './walletRollForward';
-import { mirrorFromParsed, mirrorQuery, readMirror, readSnapshots, snapshotsHash } from './mirrorEntries';
+import { mirrorFromParsed, mirrorQuery, mirrorReferenceColumns, readMirror, readSnapshots, snapshotsHash } from './mirrorEntries';
+import { pairByReference } from './matchEntries';
 import { startBackgroundReads } from './backgroundReads';
 import { hashFile } from '../imports/inspectSpreadsheet';
 import fs from 'node:fs';
@@ -73,6 +75,34 @@ export function guessExportRange(file: string): { from: string; to: string } | n
   }
 }
 
+/**
+ * The matched pairs' columns to store: mirror log id, export row and rule of each matched export
+ * row, in export order. (A function of its own: a million-row loop inside the long async function
+ * above ran several times slower.)
+ */
+function matchedPairColumns(
+  exp: LogColumns,
+  matched: number,
+  exportCategory: Uint8Array,
+  match: { exportToMirror: Int32Array; exportRule: Uint8Array },
+  mirrorIds: Float64Array,
+): { rowids: Float64Array; exportRows: Int32Array; rules: Uint8Array } {
+  const rowids = new Float64Array(matched);
+  const exportRows = new Int32Array(matched);
+  const rules = new Uint8Array(matched);
+  const { exportToMirror, exportRule } = match;
+  const rowNumbers = exp.rowNumbers;
+  let k = 0;
+  for (let e = 0; e < exp.length; e++) {
+    if (exportCategory[e] !== MATCHED) continue;
+    rowids[k] = mirrorIds[exportToMirror[e]];
+    exportRows[k] = rowNumbers ? rowNumbers[e] : (exp.detail(e).rowNumber ?? 0);
+    rules[k] = exportRule[e];
+    k++;
+  }
+  return { rowids, exportRows, rules };
+}
+
 /** The core, without the App: used by the service, the CLI and the benchmark. */
 export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ runId: string; timings: Record<string, number> }> {
   const runId = randomUUID();
@@ -128,8 +158,9 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     if (!parameters.from || !parameters.to) {
       let min = Infinity;
       let max = -Infinity;
-      for (let i = 0; i < exp.length; i++) {
-        const t = exp.createdMs[i];
+      const created = exp.createdMs;
+      for (let i = 0; i < created.length; i++) {
+        const t = created[i];
         if (t < min) min = t;
         if (t > max) max = t;
       }
@@ -144,13 +175,23 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     const rangeEndMs = lagosDayEndMs(parameters.to);
     req.signal?.throwIfAborted();
 
-    progress('Reading the local mirror', 0, null);
+    // What needs no mirror is worked out while the worker is still reading it: the export's range
+    // mask, vendesk's own purchases and charges, and, once the mirror's references are in (they
+    // come first), matching's first pass by transaction_id.
+    const exportInRange = inRange(exp.createdMs, rangeStartMs, rangeEndMs);
     const [loadFrom, loadTo] = windowOf(parameters.from, rangeEndMs);
-    const fromBackground = guessedWindow && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo ? await background.mirror : null;
-    const mirror = fromBackground !== null && guessedWindow ? mirrorFromParsed(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
     const matchWindowMs = req.matchWindowMinutes * 60_000;
     const local = readLocalSubmissions(db, req.profileId, rangeStartMs - matchWindowMs, rangeEndMs + matchWindowMs);
     const messaging = readMessagingCharges(db, req.profileId, Date.parse(loadFrom), rangeEndMs);
+    progress('Reading the local mirror', 0, null);
+    const fromWorker = guessedWindow !== null && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo;
+    const references = fromWorker ? await background.references : null;
+    const earlyPairs = references ? pairByReference(exp, mirrorReferenceColumns(references), exportInRange.mask) : undefined;
+    req.signal?.throwIfAborted();
+    const fromBackground = fromWorker ? await background.mirror : null;
+    const mirror = fromBackground !== null && guessedWindow ? mirrorFromParsed(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
+    // (The first pass was over these very references only if the mirror is the worker's.)
+    const byReference = fromBackground !== null ? earlyPairs : undefined;
     lap('readMirror');
     req.signal?.throwIfAborted();
 
@@ -165,27 +206,15 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
       rangeEndMs,
       matchWindowMs,
       duplicateWindowMs: req.duplicateWindowMinutes * 60_000,
+      exportInRange,
+      byReference,
     });
     lap('match');
     req.signal?.throwIfAborted();
 
     progress('Saving the run', 0, null);
-    const matched = outcome.totals.matched.count;
-    const rowids = new Float64Array(matched);
-    const exportRows = new Int32Array(matched);
-    const rules = new Uint8Array(matched);
-    let k = 0;
-    const { exportCategory } = outcome;
-    const { exportToMirror, exportRule } = outcome.match;
-    const mirrorIds = mirror.ids;
-    const rowNumbers = exp.rowNumbers;
-    for (let e = 0; e < exp.length; e++) {
-      if (exportCategory[e] !== MATCHED) continue;
-      rowids[k] = mirrorIds[exportToMirror[e]];
-      exportRows[k] = rowNumbers ? rowNumbers[e] : (exp.detail(e).rowNumber ?? 0);
-      rules[k] = exportRule[e];
-      k++;
-    }
+    const { rowids, exportRows, rules } = matchedPairColumns(exp, outcome.totals.matched.count, outcome.exportCategory, outcome.match, mirror.ids);
+    const matched = rowids.length;
     // The worker hashes the file after reading the mirror: awaited only now, matching went on meanwhile.
     const fileHash = (await background.fileHash) ?? (await hashFile(req.path));
     const inputs: ReconcileInputs = {

@@ -252,24 +252,38 @@ export interface ParsedMirror extends ReadColumns {
   txEnd: Int32Array;
   h1: number;
   h2: number;
-  /** The references' table (built where the text is read: on the background worker). */
+  /** The references' table (built where they are read: on the main thread while the background worker reads the entries). */
   txIndex?: ReferenceIndex;
 }
 
 /**
  * Reads the two texts of mirrorEntries' `mirrorQuery` (the mirror's entries and their references,
- * one record each, separated by U+001E). The background worker runs it (backgroundReads.ts), so
- * the main thread need not.
+ * one record each, separated by U+001E). The background worker reads the entries
+ * ({@link parseMirrorEntries}) while the main thread, which keeps the references, reads those
+ * ({@link parseMirrorReferences}): see backgroundReads.ts. This is the two on one thread.
  */
 export function parseMirrorColumns(text: string, references: string): ParsedMirror {
+  const n = countMirrorRecords(text);
+  return joinMirrorColumns(n, references, parseMirrorReferences(references, n), parseMirrorEntries(text, n));
+}
+
+/** The number of entries in the entries' text of mirrorEntries' `mirrorQuery`. */
+export function countMirrorRecords(text: string): number {
   let n = 0;
   if (text) {
     n = 1;
     for (let at = text.indexOf('\x1e'); at !== -1; at = text.indexOf('\x1e', at + 1)) n++;
   }
-  const txStart = new Int32Array(n);
-  const txEnd = new Int32Array(n);
-  const txHash = new Uint32Array(n);
+  return n;
+}
+
+/** The entries' columns but their references. */
+export type MirrorEntryColumns = Pick<ParsedMirror, 'logId' | 'amountKobo' | 'costKobo' | 'status' | 'createdMs' | 'updatedMs'>;
+/** The references' spans of their text, and their hashes. */
+export type MirrorReferenceColumns = Pick<ParsedMirror, 'txStart' | 'txEnd' | 'txHash'>;
+
+/** The `n` records of the entries' text of mirrorEntries' `mirrorQuery` into columns. */
+export function parseMirrorEntries(text: string, n: number): MirrorEntryColumns {
   const logId = new Float64Array(n);
   const amountKobo = new Float64Array(n);
   const costKobo = new Float64Array(n);
@@ -283,10 +297,7 @@ export function parseMirrorColumns(text: string, references: string): ParsedMirr
     for (let j = 0; j < k; j++) v = v * 10 + (text.charCodeAt(i + j) - 48);
     return v;
   };
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
   let i = 0;
-  let r = 0;
   for (let k = 0; k < n; k++) {
     // id, amount, cost: integers up to the comma.
     for (let f = 0; f < 3; f++) {
@@ -301,8 +312,7 @@ export function parseMirrorColumns(text: string, references: string): ParsedMirr
       integers[f][k] = neg ? -v : v;
       i++;
     }
-    const st = text.charCodeAt(i) - 48;
-    status[k] = st;
+    status[k] = text.charCodeAt(i) - 48;
     i += 2;
     // created_at up to the comma, updated_at to the end of the record: `YYYY-MM-DDTHH:MM:SS[.mmm]Z`
     // → ms (Date.parse for other forms).
@@ -318,26 +328,47 @@ export function parseMirrorColumns(text: string, references: string): ParsedMirr
       times[f][k] = t;
       i = end + 1;
     }
-    // transaction_id: the next record of the references' text.
+  }
+  return { logId, amountKobo, costKobo, status, createdMs, updatedMs };
+}
+
+/** The first `n` records of the references' text of mirrorEntries' `mirrorQuery`: spans and {@link hashText}. */
+export function parseMirrorReferences(references: string, n: number): MirrorReferenceColumns {
+  const txStart = new Int32Array(n);
+  const txEnd = new Int32Array(n);
+  const txHash = new Uint32Array(n);
+  let r = 0;
+  for (let k = 0; k < n; k++) {
     const start = r;
     let h = 0x811c9dc5;
     for (let c = references.charCodeAt(r); c !== 0x1e && c === c; c = references.charCodeAt(++r)) h = Math.imul(h ^ c, 0x01000193);
     txStart[k] = start;
     txEnd[k] = r;
     txHash[k] = h >>> 0;
-    const length = r - start;
     r++;
+  }
+  return { txStart, txEnd, txHash };
+}
+
+/** The two halves as one {@link ParsedMirror}, with the running hash over the entries (`h1`, `h2`). */
+export function joinMirrorColumns(n: number, references: string, refs: MirrorReferenceColumns, entries: MirrorEntryColumns): ParsedMirror {
+  const { txStart, txEnd } = refs;
+  const { logId, amountKobo, costKobo, status, createdMs } = entries;
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  for (let k = 0; k < n; k++) {
+    const length = txEnd[k] - txStart[k];
     h1 = Math.imul(h1 ^ logId[k], 0x01000193);
     h1 = Math.imul(h1 ^ amountKobo[k], 0x01000193);
-    h2 = Math.imul(h2 ^ costKobo[k], 0x5bd1e995) ^ st;
+    h2 = Math.imul(h2 ^ costKobo[k], 0x5bd1e995) ^ status[k];
     h2 = Math.imul(h2 ^ (createdMs[k] % 0x7fffffff), 0x5bd1e995);
-    h2 = Math.imul(h2 ^ length ^ (length > 0 ? references.charCodeAt(start + length - 1) : 0), 0x5bd1e995);
+    h2 = Math.imul(h2 ^ length ^ (length > 0 ? references.charCodeAt(txStart[k] + length - 1) : 0), 0x5bd1e995);
   }
-  return { n, text: references, txStart, txEnd, txHash, logId, amountKobo, costKobo, status, createdMs, updatedMs, h1, h2 };
+  return { n, text: references, ...refs, ...entries, h1, h2 };
 }
 
 /** The table of {@link parseMirrorColumns}' references, compared in place in its text. */
-export function indexMirrorReferences(p: ParsedMirror): ReferenceIndex {
+export function indexMirrorReferences(p: Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash'>): ReferenceIndex {
   const { text, txStart, txEnd } = p;
   const same = (a: number, b: number): boolean => {
     const length = txEnd[a] - txStart[a];
@@ -349,7 +380,7 @@ export function indexMirrorReferences(p: ParsedMirror): ReferenceIndex {
 }
 
 /** The references of {@link parseMirrorColumns} as strings. */
-export function mirrorReferences(p: ParsedMirror): string[] {
+export function mirrorReferences(p: Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd'>): string[] {
   const txId = new Array<string>(p.n);
   for (let k = 0; k < p.n; k++) txId[k] = p.txEnd[k] === p.txStart[k] ? '' : p.text.slice(p.txStart[k], p.txEnd[k]);
   return txId;

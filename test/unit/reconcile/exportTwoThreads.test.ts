@@ -12,12 +12,12 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
 import { fillMirror, generateLogEntries, planDiscrepancies, writeVendorExportCsv } from '../../../bench/generate/vendorExport';
-import { reconcileEntries } from '../../../src/main/reconcile/categorizeEntries';
+import { inRange, reconcileEntries } from '../../../src/main/reconcile/categorizeEntries';
 import { columnsFromEntries, txIdAt, type LogColumns } from '../../../src/main/reconcile/logColumns';
 import { openDatabase } from '../../../src/main/store/database';
 import { amountFromCell } from '../../../src/main/imports';
-import { matchEntries, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID } from '../../../src/main/reconcile/matchEntries';
-import { mirrorQuery, readMirror } from '../../../src/main/reconcile/mirrorEntries';
+import { matchEntries, pairByReference, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID } from '../../../src/main/reconcile/matchEntries';
+import { mirrorFromParsed, mirrorQuery, mirrorReferenceColumns, readMirror } from '../../../src/main/reconcile/mirrorEntries';
 import { indexMirrorReferences, mirrorReferences, newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker, plainKoboFromBytes, utcMs } from '../../../src/main/reconcile/threadedReaders';
 import { readVendorExport, type VendorExport } from '../../../src/main/reconcile/vendorExportRows';
 
@@ -184,6 +184,16 @@ describe('reading a large export in two halves at once', () => {
     expect(here.length).toBeGreaterThan(100);
   });
 
+  it('a mirror the worker cannot read gives no references and no mirror as soon as it fails, not after hashing the file', async () => {
+    const dbPath = path.join(dir, 'no-mirror.db');
+    new Database(dbPath).close(); // no log_entries table: the query fails
+    const reads = startBackgroundReads({ dbPath, ...mirrorQuery('p', '2026-03-01T00:00:00.000Z', '2026-03-02T00:00:00.000Z'), filePath: dbPath });
+    const first = await Promise.race([reads.references.then((r) => ({ r, what: 'references' })), reads.fileHash.then(() => ({ r: null, what: 'hash' }))]);
+    expect(first).toEqual({ r: null, what: 'references' });
+    expect(await reads.mirror).toBeNull();
+    expect(await reads.fileHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it('the background worker reads the mirror into the columns this thread would', async () => {
     const dbPath = path.join(dir, 'mirror.db');
     const db = new Database(dbPath);
@@ -302,6 +312,41 @@ describe('a reconciliation with references kept as bytes and spans', () => {
         expect(lazy).toEqual(run(strings(exp), strings(mir), fromMs));
         expect(lazy.totals.matched.count).toBeGreaterThan(1000);
         expect(lazy.byRule.id + lazy.byRule.phone_amount_time).toBeGreaterThan(0);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("matching's first pass, run while the rest of the mirror is read", () => {
+  it("over the mirror's references alone finds what matching finds in one go, and is left aside when entries before the range are masked", async () => {
+    const start = Date.UTC(2026, 0, 1);
+    const end = start + 3 * 86_400_000;
+    const entries = generateLogEntries(3000, { startMs: start, stepMs: 60_000, seed: 27 });
+    const { exported, mirror } = planDiscrepancies(entries, { missingLocally: 20, missingInExport: 20, amountMismatch: 10, statusMismatch: 10, pending: 10, byId: 30, byPhoneAmountTime: 5 });
+    const csv = path.join(dir, 'early.csv');
+    writeVendorExportCsv(csv, exported);
+    const db = openDatabase(path.join(dir, 'early.db'));
+    try {
+      fillMirror(db, 'p', mirror);
+      const exp = (await readVendorExport(csv, { skipHash: true })).columns;
+      const [fromIso, toIso] = [new Date(start).toISOString(), new Date(end).toISOString()];
+      const q = mirrorQuery('p', fromIso, toIso);
+      const parsed = parseMirrorColumns(...(db.prepare(q.sql).raw().get(...q.params) as [string, string]));
+      const read = { ...parsed, txIndex: indexMirrorReferences(parsed) };
+      const mir = mirrorFromParsed(db, 'p', read, fromIso, toIso).columns;
+      const findings = (o: ReturnType<typeof reconcileEntries>) => ({ totals: o.totals, byRule: o.matchedByRule, exportToMirror: [...o.match.exportToMirror], items: o.items.map((i) => [i.category, i.transactionId]) });
+      for (const fromMs of [start, start + 86_400_000]) {
+        const input = { exp, mir, local: [], snapshots: [], rangeStartMs: fromMs, rangeEndMs: end, matchWindowMs: 15 * 60_000, duplicateWindowMs: 10 * 60_000 };
+        const exportInRange = inRange(exp.createdMs, fromMs, end);
+        const early = pairByReference(exp, mirrorReferenceColumns(read), exportInRange.mask);
+        const withEarly = reconcileEntries({ ...input, exportInRange, byReference: early });
+        const inOneGo = reconcileEntries(input);
+        expect(findings(withEarly)).toEqual(findings(inOneGo));
+        expect(inOneGo.totals.matched.count).toBeGreaterThan(1000);
+        // The early pairs are the run's own when every mirror entry is in the range; else matching pairs again.
+        expect(withEarly.match.exportToMirror === early.exportToMirror).toBe(fromMs === start);
       }
     } finally {
       db.close();
