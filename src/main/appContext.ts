@@ -37,6 +37,13 @@ export interface Session {
   readonly client: VendingClient;
 }
 
+/**
+ * The parts of the App a function uses, by name: `AppPart<'db' | 'connection'>`. Functions take
+ * what they use, so a reader sees at the signature what a function can reach, and a test can
+ * hand it just that.
+ */
+export type AppPart<K extends keyof App> = Pick<App, K>;
+
 /** Builds one service of an app; `app.service(factory)` builds it on first use and keeps it. */
 export type ServiceFactory<T> = (app: App) => T;
 

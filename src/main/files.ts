@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FileRef } from '../shared/contract/files';
 import { lagosWallClock } from '../shared/localDates';
-import type { App } from './appContext';
+import type { App, AppPart } from './appContext';
 import { privateDir } from './privateFiles';
 
 /** Where the web shell keeps the files a browser uploaded, in a data folder. */
@@ -16,11 +16,11 @@ export function uploadsDirIn(dataDir: string): string {
   return path.join(dataDir, 'uploads');
 }
 
-export function uploadsDir(app: App): string {
+export function uploadsDir(app: AppPart<'dataDir'>): string {
   return uploadsDirIn(app.dataDir);
 }
 
-export function exportsDir(app: App): string {
+export function exportsDir(app: AppPart<'dataDir'>): string {
   return privateDir(path.join(app.dataDir, 'exports'));
 }
 
@@ -61,7 +61,7 @@ export function exportPath(app: App, base: string, extension: 'xlsx' | 'csv', at
 }
 
 /** The absolute path of a file the user gave, as the shell's file policy allows (src/main/filePolicy.ts). */
-export function resolveFileRef(app: App, ref: FileRef): string {
+export function resolveFileRef(app: AppPart<'files'>, ref: FileRef): string {
   return app.files.resolve(ref);
 }
 

@@ -4,7 +4,7 @@
  * pass tries again), on an `intervalLoop` (the timer never keeps the process alive), and stopped
  * with the app.
  */
-import type { App } from './appContext';
+import type { AppPart } from './appContext';
 import { intervalLoop } from './intervalLoop';
 
 export interface PeriodicPass {
@@ -17,7 +17,7 @@ export interface PeriodicPass {
   tick(): Promise<void>;
 }
 
-export function periodicPass(app: App, everyMs: number, pass: () => Promise<unknown>): PeriodicPass {
+export function periodicPass(app: AppPart<'onClose'>, everyMs: number, pass: () => Promise<unknown>): PeriodicPass {
   let ticking: Promise<void> | null = null;
   const tick = (): Promise<void> => {
     if (interval.closed) return Promise.resolve();

@@ -5,7 +5,7 @@
 import type { BulkJobView, BulkPreview, BulkSettingsView } from '../../shared/contract/bulk';
 import { formatNaira, nairaToKobo } from '../../shared/money';
 import { ngnWallet } from '../../shared/ngnWallet';
-import type { App } from '../appContext';
+import type { AppPart } from '../appContext';
 import type { ColumnMapping } from '../imports';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { startOfLocalDay } from './bulkSettings';
@@ -20,7 +20,7 @@ export type CatalogPercentage = (network: string, productCode: string) => number
 const PREVIEW_LIST_LIMIT = 5000;
 
 /** The NGN wallet in kobo, or why it is not known. */
-export async function readWalletKobo(app: App): Promise<{ kobo: number | null; problem: string | null }> {
+export async function readWalletKobo(app: AppPart<'client'>): Promise<{ kobo: number | null; problem: string | null }> {
   try {
     const ngn = ngnWallet(await app.client().accountBalance());
     return ngn ? { kobo: nairaToKobo(ngn.Balance), problem: null } : { kobo: null, problem: 'The service reported no NGN wallet.' };

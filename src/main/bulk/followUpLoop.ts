@@ -3,7 +3,7 @@
  * not running are checked with the service (`jobFollowUp.ts`). One per app, started by the
  * desktop and browser shells (`ensureBulkFollowUp`), stopped with the app.
  */
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { createBulkService } from './bulkService';
 
@@ -18,7 +18,7 @@ export function createBulkFollowUp(app: App): BulkFollowUp {
 }
 
 /** Starts the follow-up loop of this app if it is not running (idempotent). */
-export function ensureBulkFollowUp(app: App): BulkFollowUp {
+export function ensureBulkFollowUp(app: AppPart<'service'>): BulkFollowUp {
   const loop = app.service(createBulkFollowUp);
   if (!loop.running) loop.start();
   return loop;

@@ -21,7 +21,7 @@ import { AppError } from '../../shared/appError';
 import type { TopUpCheckView, TopUpKind, TopUpRequest, TopUpView } from '../../shared/contract/purchases';
 import { formatNaira } from '../../shared/money';
 import { NETWORK_LABEL, normalizePhone, type Network } from '../../shared/phone';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { emptyMapping, singlePurchaseText, type RecentDuplicate, type SheetTable } from '../imports';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
@@ -180,7 +180,7 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
 }
 
 /** A single purchase that paused before it was sent is not left to be resumed later: it is not bought. */
-async function cancelPausedSingle(app: App, jobId: string, pauseMessage: string | null): Promise<void> {
+async function cancelPausedSingle(app: AppPart<'service'>, jobId: string, pauseMessage: string | null): Promise<void> {
   const service = app.service(createBulkService);
   const why = (pauseMessage ?? '')
     .replace(/^Paused: /, '')

@@ -12,7 +12,7 @@
  */
 import type { CatalogKind, Catalogs } from '../../shared/contract/catalog';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../../shared/wire';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 
 const KINDS: CatalogKind[] = ['airtime', 'data', 'cable', 'electricity'];
 /** How old a catalog a purchase is checked against may be. */
@@ -25,7 +25,7 @@ interface CatalogOf {
   electricity: ElectricityProvider;
 }
 
-function readService(app: App, kind: CatalogKind): Promise<unknown[]> {
+function readService(app: AppPart<'client'>, kind: CatalogKind): Promise<unknown[]> {
   const client = app.client();
   switch (kind) {
     case 'airtime':
@@ -45,7 +45,7 @@ interface CachedRow {
   body: string;
 }
 
-function cachedRows(app: App, profileId: string): Map<CatalogKind, CachedRow> {
+function cachedRows(app: AppPart<'db'>, profileId: string): Map<CatalogKind, CachedRow> {
   const rows = app.db.prepare('SELECT kind, read_at, body FROM catalog_cache WHERE profile_id = ?').all(profileId) as CachedRow[];
   return new Map(rows.map((r) => [r.kind, r]));
 }

@@ -20,7 +20,7 @@ import { formatNaira } from '../../shared/money';
 import type { SendMessageBody } from '../../shared/wire';
 import type { PhonebookAnswer, TemplateAnswer } from '../api/messagingAnswers';
 import { ServiceError } from '../api/serviceErrors';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { now, paidSend } from './paidSends';
 import { contactView, messageView, phonebookView, senderIdView, templateView } from './messagingViews';
 
@@ -37,7 +37,7 @@ export interface SendRequest {
 }
 
 /** Phonebook ids, references and sends belong to one connection (`service_key` columns). */
-export function serviceKeyOf(app: App): string {
+export function serviceKeyOf(app: AppPart<'connection'>): string {
   return app.connection.profileId;
 }
 

@@ -6,7 +6,7 @@ import type { OtpConfirmedView, OtpSentView } from '../../shared/contract/messag
 import { AppError } from '../../shared/appError';
 import { otpCostEstimate } from '../../shared/messagingCost';
 import { ServiceError } from '../api/serviceErrors';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { createMessagingService } from './messagingService';
 import { now, paidSend } from './paidSends';
 
@@ -61,7 +61,7 @@ export async function sendOneTimeCode(app: App, input: { receiverNumber: string;
   };
 }
 
-export async function confirmOneTimeCode(app: App, input: { reference: string; code: string }): Promise<OtpConfirmedView> {
+export async function confirmOneTimeCode(app: AppPart<'client'>, input: { reference: string; code: string }): Promise<OtpConfirmedView> {
   let confirmed;
   try {
     confirmed = await app.client().confirmEvidence({ otp: input.code, reference: input.reference });

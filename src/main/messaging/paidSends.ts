@@ -5,7 +5,7 @@
 import type { ServiceWindow } from '../api/serviceTime';
 import { UncertainOutcomeError } from '../api/serviceErrors';
 import type { CallOptions, VendingClient } from '../api/vendingClient';
-import type { App } from '../appContext';
+import type { AppPart } from '../appContext';
 
 /** The time now, as the messaging records and views write it. */
 export const now = (): string => new Date().toISOString();
@@ -27,7 +27,7 @@ export interface Charge {
  * lost stays "uncertain".
  */
 export async function paidSend<T>(
-  app: App,
+  app: AppPart<'db' | 'session'>,
   send: { kind: 'sms' | 'otp'; senderId: string; target: string; templateId: string | null; body: string; recipients: number; emails: number; quotedKobo: number },
   call: (client: VendingClient, options: CallOptions) => Promise<T>,
   charged: (answer: T) => Charge,

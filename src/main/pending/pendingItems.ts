@@ -6,7 +6,7 @@ import { formatDateTimeSeconds } from '../../shared/localDates';
 import type { PendingCounts, PendingItemView, RequeryRunSummary, SupportDetails } from '../../shared/contract/pending';
 import { AppError } from '../../shared/appError';
 import { formatNaira } from '../../shared/money';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { describeAccount, findPurchaseRow, listPurchaseRows, toPurchaseView, updatePurchase, OPEN_STATES, type PurchaseRow } from '../purchases/purchaseStore';
 import { createPendingScheduler } from './pendingScheduler';
 import { requeryPurchase } from './requeryPurchase';
@@ -29,7 +29,7 @@ function supportDetails(row: PurchaseRow): SupportDetails {
   return { reference: row.reference, purchasedAt, amountKobo: row.amount_kobo, account, phone: row.phone, attempts: row.requery_attempts, text: lines.join('\n') };
 }
 
-export function pendingItemView(app: App, row: PurchaseRow): PendingItemView {
+export function pendingItemView(app: AppPart<'service'>, row: PurchaseRow): PendingItemView {
   const now = app.service(createServiceClock).now();
   const waiting = row.state === 'pending' || row.state === 'uncertain';
   const dueMs = waiting ? row.next_requery_ms : null;
@@ -54,7 +54,7 @@ export function listPendingItems(app: App, includeSettled = false): PendingItemV
 }
 
 /** How many purchases wait for a final answer: the dashboard shows this number. */
-export function countPendingItems(app: App): number {
+export function countPendingItems(app: AppPart<'connection' | 'db'>): number {
   const row = app.db
     .prepare(`SELECT COUNT(*) AS n FROM purchases WHERE profile_id = ? AND state IN (${WAITING_STATES.map(() => '?').join(', ')})`)
     .get(app.connection.profileId, ...WAITING_STATES) as { n: number };

@@ -25,7 +25,7 @@ import { normalizePhone } from '../../shared/phone';
 import type { CableBouquet, ElectricityProvider, MeterValidation, SmartcardValidation } from '../../shared/wire';
 import { declinedPurchaseHint } from '../api/serviceErrors';
 import { ServiceError, UncertainOutcomeError, type PurchaseResult } from '../api/vendingClient';
-import type { App, Session } from '../appContext';
+import type { App, Session , AppPart } from '../appContext';
 import type { VendingClient } from '../api/vendingClient';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
@@ -62,7 +62,7 @@ function validationError(error: unknown, what: 'meter' | 'smartcard'): never {
   throw error;
 }
 
-export async function findDisco(app: App, code: string): Promise<ElectricityProvider> {
+export async function findDisco(app: AppPart<'service'>, code: string): Promise<ElectricityProvider> {
   const discos = await app.service(createVendingCatalogs).electricity();
   const disco = discos.find((d) => d.productCode === code);
   if (!disco) {
@@ -76,7 +76,7 @@ export async function findDisco(app: App, code: string): Promise<ElectricityProv
   return disco;
 }
 
-export async function findBouquet(app: App, provider: string, code: string): Promise<CableBouquet> {
+export async function findBouquet(app: AppPart<'service'>, provider: string, code: string): Promise<CableBouquet> {
   const bouquets = await app.service(createVendingCatalogs).cable();
   const ofProvider = bouquets.filter((b) => b.network.toUpperCase() === provider.toUpperCase());
   if (ofProvider.length === 0) {
@@ -120,7 +120,7 @@ export function belowMeterMinimum(meter: string, validation: MeterValidation, am
   return amountKobo < min ? `meter ${meter} accepts at least ${formatNaira(min)}; ${formatNaira(amountKobo)} is less` : null;
 }
 
-export async function validateSmartcard(app: App, request: { provider: string; smartcard: string }): Promise<{ provider: string; validation: SmartcardValidation }> {
+export async function validateSmartcard(app: AppPart<'client' | 'service'>, request: { provider: string; smartcard: string }): Promise<{ provider: string; validation: SmartcardValidation }> {
   const bouquets = await app.service(createVendingCatalogs).cable();
   const provider = bouquets.find((b) => b.network.toUpperCase() === request.provider.toUpperCase())?.network;
   if (!provider) {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { PurchaseKind, PurchaseState, PurchaseView, RefundState, VendTypeInput } from '../../shared/contract/purchases';
 import { formatNaira } from '../../shared/money';
 import { AppError } from '../../shared/appError';
-import type { App, Session } from '../appContext';
+import type { App, Session , AppPart } from '../appContext';
 
 export interface PurchaseRow {
   id: string;
@@ -122,12 +122,12 @@ export function insertSendingPurchase(app: App, session: Session, purchase: NewP
 }
 
 /** A purchase of the connection in use (null for another connection's: it is not shown here). */
-export function findPurchaseRow(app: App, id: string): PurchaseRow | null {
+export function findPurchaseRow(app: AppPart<'connection' | 'db'>, id: string): PurchaseRow | null {
   return (app.db.prepare('SELECT * FROM purchases WHERE id = ? AND profile_id = ?').get(id, app.connection.profileId) as PurchaseRow | undefined) ?? null;
 }
 
 /** A purchase the caller already holds (any connection): for updates of a row it is working on. */
-export function getPurchaseRow(app: App, id: string): PurchaseRow {
+export function getPurchaseRow(app: AppPart<'db'>, id: string): PurchaseRow {
   const row = app.db.prepare('SELECT * FROM purchases WHERE id = ?').get(id) as PurchaseRow | undefined;
   if (!row) throw new Error(`purchase ${id} vanished`);
   return row;
@@ -146,7 +146,7 @@ export function updatePurchase(app: App, id: string, changes: Changes): Purchase
  * The unsettled purchase a new one would duplicate (same meter/smartcard and amount, and bouquet
  * for cable) on the same connection: another service's purchase cannot be charged twice here.
  */
-export function findBlockingPurchase(app: App, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): PurchaseRow | null {
+export function findBlockingPurchase(app: AppPart<'connection' | 'db'>, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): PurchaseRow | null {
   const placeholders = UNSETTLED_STATES.map(() => '?').join(', ');
   const row = app.db
     .prepare(
@@ -158,7 +158,7 @@ export function findBlockingPurchase(app: App, key: { kind: PurchaseKind; accoun
 }
 
 /** Purchases of the connection in use, newest first. */
-export function listPurchaseRows(app: App, options: { states?: readonly PurchaseState[]; kind?: PurchaseKind; limit?: number; since?: string } = {}): PurchaseRow[] {
+export function listPurchaseRows(app: AppPart<'connection' | 'db'>, options: { states?: readonly PurchaseState[]; kind?: PurchaseKind; limit?: number; since?: string } = {}): PurchaseRow[] {
   const where: string[] = ['profile_id = ?'];
   const params: (string | number)[] = [app.connection.profileId];
   if (options.states) {

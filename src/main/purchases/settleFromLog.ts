@@ -16,7 +16,7 @@ import type { LogEntry } from '../../shared/wire';
 import { matchSentPurchase } from '../api/logMatch';
 import { parseLogEntry } from '../api/parseLogEntry';
 import type { VendingClient } from '../api/vendingClient';
-import type { App, Session } from '../appContext';
+import type { App, Session , AppPart } from '../appContext';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
 import { checkRefund } from './refundCheck';
@@ -28,7 +28,7 @@ const MAX_PAGES = 10;
 
 const ymd = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-function claimedReferences(app: App, row: PurchaseRow): Set<string> {
+function claimedReferences(app: AppPart<'db'>, row: PurchaseRow): Set<string> {
   const rows = app.db.prepare('SELECT reference FROM purchases WHERE reference IS NOT NULL AND profile_id = ? AND id != ?').all(row.profile_id, row.id) as { reference: string }[];
   return new Set(rows.map((r) => r.reference));
 }

@@ -7,11 +7,11 @@
  */
 import type { RequeryPendingSummary } from '../../shared/contract/reconcile';
 import { AppError } from '../../shared/appError';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { requeryNow } from '../pending';
 import { pendingItems, setRequeryStatus } from './reconcileRunStore';
 
-function purchaseIdFor(app: App, reference: string, localRef: string | null): string | null {
+function purchaseIdFor(app: AppPart<'connection' | 'db'>, reference: string, localRef: string | null): string | null {
   if (localRef?.startsWith('purchase:')) return localRef.slice('purchase:'.length);
   if (!reference) return null;
   try {

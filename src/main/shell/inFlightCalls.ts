@@ -6,7 +6,7 @@
  */
 import type { CallResult } from '../../shared/contract';
 import { AppError } from '../../shared/appError';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { dispatch, toErrorShape } from '../dispatch';
 
 /** What a caller may use as a call id: 8 to 64 letters, digits, `-` or `_` (a UUID fits). */
@@ -60,13 +60,13 @@ export class InFlightCalls {
   }
 }
 
-export function createInFlightCalls(app: App): InFlightCalls {
+export function createInFlightCalls(app: AppPart<'onClose'>): InFlightCalls {
   const calls = new InFlightCalls();
   app.onClose(() => calls.cancelAll());
   return calls;
 }
 
 /** The app's one table of calls under way, shared by its shells. */
-export function inFlightCalls(app: App): InFlightCalls {
+export function inFlightCalls(app: AppPart<'service'>): InFlightCalls {
   return app.service(createInFlightCalls);
 }

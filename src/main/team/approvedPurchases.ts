@@ -10,7 +10,7 @@
 import { AppError } from '../../shared/appError';
 import type { ApprovedPurchaseView } from '../../shared/contract/team';
 import type { CableRequest, ElectricityRequest } from '../../shared/contract/purchases';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { createBulkService } from '../bulk/bulkService';
 import { buyTopUp, topUpView, type TopUpInput } from '../bulk/singleTopUp';
 import { buyCable, buyElectricity, findPurchaseRow, toPurchaseView } from '../purchases';
@@ -56,7 +56,7 @@ export async function resumeApprovedPurchase(app: App, teamJobId: string): Promi
 }
 
 /** The team outcome of a bought single purchase as it stands here; null while not final. */
-function outcomeOf(app: App, hold: HoldRow): 'succeeded' | 'failed' | null {
+function outcomeOf(app: AppPart<'db' | 'service'>, hold: HoldRow): 'succeeded' | 'failed' | null {
   if (!hold.purchase_id) return null;
   let state: string | undefined;
   if (hold.kind === 'electricity' || hold.kind === 'cable') {

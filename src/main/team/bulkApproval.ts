@@ -16,7 +16,7 @@
 import { AppError } from '../../shared/appError';
 import type { TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import type { BulkGate, TeamApproval } from '../bulk/bulkGate';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { checkItemsDigest, itemsDigest } from './itemsDigest';
@@ -36,7 +36,7 @@ interface LinkRow {
   items: number;
 }
 
-function linkOf(app: App, localJobId: string): LinkRow | undefined {
+function linkOf(app: AppPart<'db'>, localJobId: string): LinkRow | undefined {
   return app.db.prepare('SELECT * FROM team_job_links WHERE local_job_id = ?').get(localJobId) as LinkRow | undefined;
 }
 

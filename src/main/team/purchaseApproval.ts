@@ -24,7 +24,7 @@
 import { AppError } from '../../shared/appError';
 import type { SinglePurchaseKind, SinglePurchaseSummary, TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import type { ApprovedBuy, PurchaseGate, SingleGateOptions, SinglePurchase } from '../purchases/purchaseGate';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { awaitingApproval } from './awaitingApproval';
@@ -46,11 +46,11 @@ export interface HoldRow {
   created_at: string;
 }
 
-export function holdRow(app: App, teamJobId: string): HoldRow | undefined {
+export function holdRow(app: AppPart<'db'>, teamJobId: string): HoldRow | undefined {
   return app.db.prepare('SELECT * FROM team_single_purchases WHERE team_job_id = ?').get(teamJobId) as HoldRow | undefined;
 }
 
-function matchingHold(app: App, p: SinglePurchase): HoldRow | undefined {
+function matchingHold(app: AppPart<'connection' | 'db'>, p: SinglePurchase): HoldRow | undefined {
   return app.db
     .prepare("SELECT * FROM team_single_purchases WHERE profile_id = ? AND kind = ? AND account = ? AND amount_kobo = ? AND state = 'waiting' ORDER BY created_at DESC LIMIT 1")
     .get(app.connection.profileId, p.kind, p.account, p.amountKobo) as HoldRow | undefined;
@@ -65,7 +65,7 @@ function awaiting(teamJobId: string, p: Pick<SinglePurchaseSummary, 'amountKobo'
   return awaitingApproval(`The purchase of ${what(p)} waits for approval by another team member${above} (team job ${teamJobId}). Nothing was bought.`, { teamJobId, next: 'purchase' });
 }
 
-function close(app: App, teamJobId: string): void {
+function close(app: AppPart<'db'>, teamJobId: string): void {
   app.db.prepare("UPDATE team_single_purchases SET state = 'closed' WHERE team_job_id = ? AND state = 'waiting'").run(teamJobId);
 }
 

@@ -13,7 +13,7 @@
  * other desktop still running) or met a second time in this run is read for again, over the same
  * window. Batches running at once wait for one another here, so they share the read.
  */
-import type { App } from '../appContext';
+import type { AppPart } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import { logEntriesFrom } from '../api/logLookup';
@@ -73,7 +73,7 @@ function byPhone(entries: readonly ParsedLogEntry[]): Map<string, ParsedLogEntry
  * `otherClaims` asks the team database for the window (its failure only narrows the read to the
  * rows at hand).
  */
-export function sentElsewhereSettler(app: App, store: JobStore, job: JobRow, otherClaims: () => Promise<OtherClaimsNow>): (rows: readonly SentElsewhere[]) => Promise<void> {
+export function sentElsewhereSettler(app: AppPart<'client' | 'db' | 'service'>, store: JobStore, job: JobRow, otherClaims: () => Promise<OtherClaimsNow>): (rows: readonly SentElsewhere[]) => Promise<void> {
   let read: LogRead | null = null;
   const met = new Set<number>();
 

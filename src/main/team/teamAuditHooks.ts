@@ -12,7 +12,7 @@
  */
 import type { BulkSettingsView } from '../../shared/contract/bulk';
 import type { ReconcileRunView } from '../../shared/contract/reconcile';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { runView } from '../reconcile/reconcileRunStore';
 import { queueTeamAudit, reconcileRunRecorded, type TeamAuditEntry } from './teamAuditOutbox';
 import { teamWorkspace } from './teamWorkspace';
@@ -55,7 +55,7 @@ export async function auditBulkCaps(app: App, before: BulkSettingsView, after: B
   });
 }
 
-function runSummary(app: App, run: ReconcileRunView): Record<string, unknown> {
+function runSummary(app: AppPart<'connection'>, run: ReconcileRunView): Record<string, unknown> {
   const totals = Object.fromEntries(Object.entries(run.totals).map(([category, t]) => [category, { count: t.count, amountKobo: t.amountKobo }]));
   const exportKobo = Object.values(run.totals).reduce((s, t) => s + t.amountKobo, 0);
   return {

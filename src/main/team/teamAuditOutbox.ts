@@ -12,7 +12,7 @@
  * PostgreSQL advisory lock named after this desktop while it writes and removes rows.
  */
 import type pg from 'pg';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import type { TeamLink } from './teamLink';
 import { callTeam } from './teamCall';
 
@@ -61,7 +61,7 @@ export async function queueTeamAudit(app: App, team: AuditTeam, entry: TeamAudit
 }
 
 /** Rows waiting in the outbox for the team this desktop is joined to. */
-export function queuedTeamAuditRows(app: App, team: AuditTeam): number {
+export function queuedTeamAuditRows(app: AppPart<'db'>, team: AuditTeam): number {
   const link = team.link();
   if (!link) return 0;
   return (app.db.prepare('SELECT count(*) AS n FROM team_audit_outbox WHERE team_url = ?').get(link.url) as { n: number }).n;
@@ -107,7 +107,7 @@ async function flushNow(app: App, team: AuditTeam): Promise<number> {
 }
 
 /** The team's id of a local reconcile run, once it was recorded there. */
-function teamRunId(app: App, url: string, localRunId: string): string | null {
+function teamRunId(app: AppPart<'db'>, url: string, localRunId: string): string | null {
   const r = app.db.prepare('SELECT team_run_id FROM team_reconcile_runs WHERE local_run_id = ? AND team_url = ?').get(localRunId, url) as { team_run_id: string } | undefined;
   return r?.team_run_id ?? null;
 }

@@ -19,7 +19,7 @@
  */
 import { AppError } from '../../shared/appError';
 import type { BulkJobView } from '../../shared/contract/bulk';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { createBulkService } from '../bulk/bulkService';
 import { awaitingApproval } from './awaitingApproval';
 import { serviceIdentity, type TeamItem, type TeamRunSpec } from './teamRunSpec';
@@ -38,7 +38,7 @@ interface AdoptableRecord {
 }
 
 /** The local job this desktop runs a team job as, if it has one. */
-function localJobOf(app: App, teamJobId: string): string | null {
+function localJobOf(app: AppPart<'db'>, teamJobId: string): string | null {
   const row = app.db.prepare('SELECT local_job_id FROM team_job_links WHERE team_job_id = ?').get(teamJobId) as { local_job_id: string } | undefined;
   return row?.local_job_id ?? null;
 }

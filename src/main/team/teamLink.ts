@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import type pg from 'pg';
 import { AppError } from '../../shared/appError';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { registerSecret } from '../redact';
 import type { TokenStore } from '../store/tokenStore';
 
@@ -127,7 +127,7 @@ export function parseTeamUrl(text: string): ParsedTeamUrl {
 }
 
 /** The shell's store: safeStorage in the Electron shell, else `<data folder>/team/password.token` (0600). */
-function passwords(app: App): TokenStore {
+function passwords(app: AppPart<'teamPasswords'>): TokenStore {
   return app.teamPasswords;
 }
 
@@ -145,12 +145,12 @@ function keptInEnv(password: string, env: NodeJS.ProcessEnv): boolean {
   return (env.VENDESK_TEAM_PASSWORD ?? '').trim() === password;
 }
 
-export function teamLink(app: App): TeamLink | null {
+export function teamLink(app: AppPart<'settings'>): TeamLink | null {
   return app.settings.get<TeamLink | null>(LINK_KEY, null);
 }
 
 /** This desktop's id in the team (made once, kept across leave and join). */
-export function desktopId(app: App): string {
+export function desktopId(app: AppPart<'settings'>): string {
   let id = app.settings.get<string | null>(DESKTOP_ID_KEY, null);
   if (!id) {
     id = crypto.randomUUID();
@@ -160,7 +160,7 @@ export function desktopId(app: App): string {
 }
 
 /** A new id for this desktop (the old one is registered to another team member). */
-export function newDesktopId(app: App): string {
+export function newDesktopId(app: AppPart<'settings'>): string {
   const id = crypto.randomUUID();
   app.settings.set(DESKTOP_ID_KEY, id);
   return id;

@@ -9,7 +9,7 @@
  * It never throws: a database still unreachable is simply tried again next time.
  */
 import { settleApprovedPurchases } from './approvedPurchases';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { JobStore } from '../bulk/jobStore';
 import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { reportTeamOutcomes } from './bulkApproval';
@@ -64,7 +64,7 @@ export function createTeamOutcomeRetry(app: App): PeriodicPass {
 }
 
 /** Starts the loop of this app (idempotent). */
-export function startTeamOutcomeRetry(app: App): void {
+export function startTeamOutcomeRetry(app: AppPart<'service'>): void {
   const loop = app.service(createTeamOutcomeRetry);
   if (!loop.running) loop.start();
 }

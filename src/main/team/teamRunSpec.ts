@@ -6,7 +6,7 @@
  */
 import { ngnWallet } from '../../shared/ngnWallet';
 import { normalizeBaseUrl } from '../../shared/baseUrl';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import type { ItemRow, JobRow, NewItem } from '../bulk/jobStore';
 import type { BulkJobKind } from '../bulk/jobStates';
 
@@ -33,7 +33,7 @@ interface ServiceIdentity {
 }
 
 /** The service and organisation this desktop is connected to now (the account number from `/accountBalance`). */
-export async function serviceIdentity(app: App): Promise<ServiceIdentity> {
+export async function serviceIdentity(app: AppPart<'client' | 'connection'>): Promise<ServiceIdentity> {
   const baseUrl = normalizeBaseUrl(app.connection.baseUrl);
   try {
     const balance = await app.client().accountBalance();

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ExportedFile } from '../../shared/contract/files';
 import type { LogFilter, LogSort, LogTotals } from '../../shared/contract/logs';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
 import { exportPath } from '../files';
 import { iterateLogRows, logTotals } from './logQuery';
@@ -30,7 +30,7 @@ export const LOG_EXPORT_COLUMNS: ExportColumn[] = [
   { header: 'Updated (Lagos)', kind: 'datetime' },
 ];
 
-function* exportRows(app: App, profileId: string, filter: LogFilter, sort: LogSort): Generator<unknown[]> {
+function* exportRows(app: AppPart<'db'>, profileId: string, filter: LogFilter, sort: LogSort): Generator<unknown[]> {
   for (const r of iterateLogRows(app.db, profileId, filter, sort)) {
     yield [
       r.createdAt, r.id, r.transactionId, r.partnerReference, r.phoneNumber, r.type, r.network, r.operator, r.region,

@@ -12,7 +12,7 @@
  * entry's id: an entry written here and read again by a sync is updated, never counted twice.
  */
 import { parseLogEntry, type ParsedLogEntry } from '../api/parseLogEntry';
-import type { App, Session } from '../appContext';
+import type { App, Session , AppPart } from '../appContext';
 import { logEntriesForReference } from '../api/logLookup';
 import type { BulkKind } from '../../shared/contract/bulk';
 import type { LogEntry, PageObject } from '../../shared/wire';
@@ -20,7 +20,7 @@ import type { VendingClient } from '../api/vendingClient';
 import { upsertLogEntriesInTransaction } from './logStore';
 
 /** Writes entries the caller already read (of the session's connection) into the mirror; says whether it changed. */
-export function mirrorEntries(app: App, session: Session, entries: readonly ParsedLogEntry[]): boolean {
+export function mirrorEntries(app: AppPart<'db'>, session: Session, entries: readonly ParsedLogEntry[]): boolean {
   if (entries.length === 0) return false;
   const counts = upsertLogEntriesInTransaction(app.db, session.connection.profileId, entries, new Date().toISOString());
   return counts.inserted + counts.updated > 0;
