@@ -39,7 +39,11 @@ const TARGET_MS = 1000;
 const TARGET_MB = 150;
 const TIME_BIN = '/usr/bin/time';
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 interface Run {
   ms: number;
@@ -132,7 +136,9 @@ async function main(): Promise<void> {
     const runs = cases.map(() => [] as Run[]);
     for (let run = 0; run < RUNS; run++) cases.forEach((c, i) => runs[i].push(vendesk(bolaDir, c.args)));
 
-    console.log(`approvals benchmark — ${fmt(ROWS)}-row bulk job, PostgreSQL 15, Node ${process.version}, ${os.cpus().length} CPUs, median of ${RUNS} runs each, load average ${load()}`);
+    console.log(
+      `approvals benchmark — ${fmt(ROWS)}-row bulk job, PostgreSQL 15, Node ${process.version}, ${os.cpus().length} CPUs, median of ${RUNS} runs each, load average ${load()}`,
+    );
     console.log(prepareLine);
     const nodeMs = median(Array.from({ length: RUNS }, () => nodeStartMs()));
     console.log(`${'yardstick: node -e 0'.padEnd(48)} ${fmt(nodeMs)} ms`);
@@ -157,9 +163,11 @@ async function main(): Promise<void> {
     });
     // The database's share: the same queries the command sends, timed by the server.
     const { JOB_LIST_SQL: listSql, JOB_ROWS_SQL: rowsSql } = await import('../src/main/team/teamWorkspace');
-    console.log(`server time of the list query ${await serverMs(cluster, 'bola', bolaPassword, listSql, [['awaiting_approval'], null])}; ` +
-      `of page 1 ${await serverMs(cluster, 'bola', bolaPassword, rowsSql, [jobId, PAGE_SIZE, 0])}; ` +
-      `of page ${latePage} ${await serverMs(cluster, 'bola', bolaPassword, rowsSql, [jobId, PAGE_SIZE, (latePage - 1) * PAGE_SIZE])}`);
+    console.log(
+      `server time of the list query ${await serverMs(cluster, 'bola', bolaPassword, listSql, [['awaiting_approval'], null])}; ` +
+        `of page 1 ${await serverMs(cluster, 'bola', bolaPassword, rowsSql, [jobId, PAGE_SIZE, 0])}; ` +
+        `of page ${latePage} ${await serverMs(cluster, 'bola', bolaPassword, rowsSql, [jobId, PAGE_SIZE, (latePage - 1) * PAGE_SIZE])}`,
+    );
   } finally {
     await cluster.stop();
     fs.rmSync(adminDir, { recursive: true, force: true });

@@ -69,7 +69,9 @@ async function main(): Promise<void> {
   const rowsArg = args.indexOf('--rows');
   const rows = rowsArg >= 0 ? Number(args[rowsArg + 1]) : 200_000;
   const tag = `${rows / 1000}k`;
-  console.log(`bulk job benchmark: ${rows.toLocaleString('en-US')}-row files into a ready-to-confirm job — Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`);
+  console.log(
+    `bulk job benchmark: ${rows.toLocaleString('en-US')}-row files into a ready-to-confirm job — Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`,
+  );
   for (const format of ['csv', 'xlsx'] as const) {
     const file = path.join(DATA_DIR, `airtime-${tag}.${format}`);
     if (!fs.existsSync(file)) {

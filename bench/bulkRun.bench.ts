@@ -36,7 +36,9 @@ async function main(): Promise<void> {
     const c = process.cpuUsage(c0);
     if (!done.ok) throw new Error(done.error.message);
     const job = done.value as BulkJobView;
-    console.log(`bulk run benchmark: ${rows.toLocaleString('en-US')} airtime items sent and settled — Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`);
+    console.log(
+      `bulk run benchmark: ${rows.toLocaleString('en-US')} airtime items sent and settled — Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`,
+    );
     console.log(
       `${job.state}: ${(ms / 1000).toFixed(2)} s (cpu ${((c.user + c.system) / 1e6).toFixed(2)} s), ${Math.round(rows / (ms / 1000)).toLocaleString('en-US')} items/s; ` +
         `${job.counts.success.toLocaleString('en-US')} success, ${job.counts.failed} failed, ${job.counts.uncertain} uncertain`,

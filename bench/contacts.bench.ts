@@ -57,7 +57,11 @@ async function main(): Promise<void> {
     const size = fs.statSync(file).size;
     const total = t1 - t0;
     console.log(`Contacts import, end to end (XLSX → sandbox phonebook over HTTP)`);
-    console.log(`  machine: ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `  machine: ${cpus().length} cores, load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     console.log(`  file: ${rows.toLocaleString('en-US')} rows, ${(size / 1024 / 1024).toFixed(2)} MB (generated in ${(genMs / 1000).toFixed(2)} s, not counted)`);
     console.log(
       `  first import:  ${(total / 1000).toFixed(2)} s  — ${first.added.toLocaleString('en-US')} added, ${first.invalidCount} invalid rows explained, ${first.duplicateCount} repeats dropped, ${first.chunks} chunks (${Math.round(first.added / (total / 1000)).toLocaleString('en-US')} contacts/s)`,

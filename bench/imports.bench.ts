@@ -114,7 +114,9 @@ async function main(): Promise<void> {
       console.log(`generated ${f.path} in ${Math.round(performance.now() - t)} ms`);
     }
   }
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   console.log(`\nvendesk import benchmark — Node ${process.version}, ${cpus().length} CPUs, load average ${load}`);
   console.log(`${runs} runs each, each in a fresh process; wall-clock and CPU time, median [min]`);
   const idle = runChild('idle', '');

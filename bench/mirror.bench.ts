@@ -77,7 +77,10 @@ function startStandaloneSandbox(seed: number): Promise<SandboxProcess> {
   // The token is read from a file: a token on a command line is visible to every user of the machine.
   const tokenFile = path.join(tmp, 'sandbox-tokens.txt');
   fs.writeFileSync(tokenFile, 'bench\n', { mode: 0o600 });
-  return startSandboxProcess(['--token-file', tokenFile, '--seed-history', String(seed), '--db', path.join(tmp, `sandbox-${seed}.db`)], { entry: 'runStandalone', timeoutMs: 30 * 60_000 });
+  return startSandboxProcess(['--token-file', tokenFile, '--seed-history', String(seed), '--db', path.join(tmp, `sandbox-${seed}.db`)], {
+    entry: 'runStandalone',
+    timeoutMs: 30 * 60_000,
+  });
 }
 
 /** CPU seconds a process has used so far (Linux /proc; null elsewhere): the sandbox's share of a sync. */
@@ -118,7 +121,9 @@ async function benchSync(rows: number, floor: boolean): Promise<void> {
     const direct = await firstSync(sandbox.url, `direct-${rows}`);
     const sandboxCpu1 = processCpuSeconds(sandbox.run.child.pid);
     const sandboxCpu = sandboxCpu0 !== null && sandboxCpu1 !== null ? `; sandbox process cpu ${(sandboxCpu1 - sandboxCpu0).toFixed(2)} s` : '';
-    console.log(`full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages, at most ${direct.mostInFlight} requests in flight: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}${sandboxCpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s; ${load()})`);
+    console.log(
+      `full sync, direct         ${fmt(direct.inserted)} entries, ${fmt(direct.requests)} pages, at most ${direct.mostInFlight} requests in flight: ${direct.seconds.toFixed(1)} s (${fmt(direct.inserted / direct.seconds)} entries/s; app process ${direct.cpu}${sandboxCpu}; sandbox start+seed ${(seeded / 1000).toFixed(1)} s; ${load()})`,
+    );
     if (!floor && rows === N) {
       const targetS = (60 * rows) / 1_000_000;
       reportRow({
@@ -171,10 +176,14 @@ function benchWindows(db: ReturnType<typeof openDatabase>, probe: string): void 
     }
     all.push(...times);
     const sorted = [...times].sort((a, b) => a - b);
-    console.log(`windows, ${label.padEnd(36)} ${fmt(count).padStart(9)} rows, 4 sorts × 5 offsets: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, slowest ${sorted[sorted.length - 1].toFixed(1)} ms (first of the filter ${firstOfFilter.toFixed(1)} ms)`);
+    console.log(
+      `windows, ${label.padEnd(36)} ${fmt(count).padStart(9)} rows, 4 sorts × 5 offsets: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, slowest ${sorted[sorted.length - 1].toFixed(1)} ms (first of the filter ${firstOfFilter.toFixed(1)} ms)`,
+    );
   }
   const sorted = all.sort((a, b) => a - b);
-  console.log(`windows of 100 rows, all ${sorted.length} above: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, slowest ${sorted[sorted.length - 1].toFixed(1)} ms (target < 30 ms; ${load()})`);
+  console.log(
+    `windows of 100 rows, all ${sorted.length} above: median ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} ms, slowest ${sorted[sorted.length - 1].toFixed(1)} ms (target < 30 ms; ${load()})`,
+  );
 }
 
 /**
@@ -240,7 +249,9 @@ async function benchUpsertAndSearch(): Promise<void> {
     `upsert (new rows)         ${fmt(N)} rows in pages of 1,000 into an empty mirror, then its indexes: ${s.toFixed(1)} s (rows ${rowsS.toFixed(1)} s, indexes ${indexS.toFixed(1)} s; ${fmt(N / s)} rows/s, cpu ${c.toFixed(2)} s; ${load()})`,
   );
   const rowsRatio = yardstick.seconds / rowsS;
-  console.log(`upsert against the yardstick: ${wallRatio.toFixed(2)}× its rows/s by the clock, ${cpuRatio.toFixed(2)}× by CPU time (target ≥ 0.8×); the rows alone, before the indexes: ${rowsRatio.toFixed(2)}× by the clock`);
+  console.log(
+    `upsert against the yardstick: ${wallRatio.toFixed(2)}× its rows/s by the clock, ${cpuRatio.toFixed(2)}× by CPU time (target ≥ 0.8×); the rows alone, before the indexes: ${rowsRatio.toFixed(2)}× by the clock`,
+  );
   reportRow({
     row: `upsert of ${fmt(N)} new log entries (first sync, indexes built after)`,
     measured: `${fmt(N / s)} rows/s = ${wallRatio.toFixed(2)}× (cpu ${cpuRatio.toFixed(2)}×); rows alone ${rowsRatio.toFixed(2)}×`,
@@ -289,10 +300,14 @@ async function benchUpsertAndSearch(): Promise<void> {
     const totals = logTotals(db, 'bench', { search: term });
     const ms = performance.now() - t2;
     times.push(ms);
-    console.log(`phone search "${term}"${' '.repeat(Math.max(0, 9 - term.length))} first page ${rows.length} rows + count+sums (${fmt(totals.count)}): ${ms.toFixed(1)} ms${k === 0 ? ' (first search of the process)' : ''}`);
+    console.log(
+      `phone search "${term}"${' '.repeat(Math.max(0, 9 - term.length))} first page ${rows.length} rows + count+sums (${fmt(totals.count)}): ${ms.toFixed(1)} ms${k === 0 ? ' (first search of the process)' : ''}`,
+    );
   }
   const warm = times.slice(1).sort((a, b) => a - b);
-  console.log(`phone search, the ${warm.length} after the first: first page + count+sums: median ${warm[Math.floor(warm.length / 2)].toFixed(1)} ms, slowest ${warm[warm.length - 1].toFixed(1)} ms (${load()})`);
+  console.log(
+    `phone search, the ${warm.length} after the first: first page + count+sums: median ${warm[Math.floor(warm.length / 2)].toFixed(1)} ms, slowest ${warm[warm.length - 1].toFixed(1)} ms (${load()})`,
+  );
   benchWindows(db, probes[1]);
   const t6 = performance.now();
   const facets = logFacets(db, 'bench');

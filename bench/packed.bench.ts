@@ -36,11 +36,18 @@ function main(): void {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-packed-bench-'));
   try {
     let t0 = performance.now();
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as { filename: string; size: number }[];
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as {
+      filename: string;
+      size: number;
+    }[];
     const packMs = performance.now() - t0;
     const prefix = path.join(work, 'prefix');
     t0 = performance.now();
-    const install = spawnSync('npm', ['install', '--global', '--prefix', prefix, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', path.join(work, packed[0].filename)], { cwd: work, encoding: 'utf8' });
+    const install = spawnSync(
+      'npm',
+      ['install', '--global', '--prefix', prefix, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', path.join(work, packed[0].filename)],
+      { cwd: work, encoding: 'utf8' },
+    );
     const installMs = performance.now() - t0;
     if (install.status !== 0) throw new Error(`npm install -g failed:\n${install.stdout}\n${install.stderr}`);
     const vendesk = path.join(prefix, 'bin', 'vendesk');
@@ -54,7 +61,9 @@ function main(): void {
     }
     const [node, help, version] = times.map(median);
     console.log(`packed install benchmark — Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}, median of ${RUNS} runs each`);
-    console.log(`npm pack: ${packed[0].filename}, ${(packed[0].size / 1e6).toFixed(1)} MB, ${(packMs / 1000).toFixed(1)} s; npm install -g (scripts skipped, npm's cache): ${(installMs / 1000).toFixed(1)} s`);
+    console.log(
+      `npm pack: ${packed[0].filename}, ${(packed[0].size / 1e6).toFixed(1)} MB, ${(packMs / 1000).toFixed(1)} s; npm install -g (scripts skipped, npm's cache): ${(installMs / 1000).toFixed(1)} s`,
+    );
     console.log(`node -e 0 (yardstick)            ${node.toFixed(0).padStart(5)} ms`);
     console.log(`installed vendesk --help         ${help.toFixed(0).padStart(5)} ms  ${(help / node).toFixed(1)}× node -e 0`);
     console.log(`installed vendesk --version      ${version.toFixed(0).padStart(5)} ms  ${(version / node).toFixed(1)}× node -e 0`);

@@ -28,7 +28,13 @@ async function scriptBytesDuring(page: Page, act: () => Promise<void>): Promise<
   // Not 'networkidle': the window's event stream stays open.
   const bodies: Promise<number>[] = [];
   const onResponse = (r: import('playwright-core').Response) => {
-    if (r.url().endsWith('.js')) bodies.push(r.body().then((b) => b.length, () => 0));
+    if (r.url().endsWith('.js'))
+      bodies.push(
+        r.body().then(
+          (b) => b.length,
+          () => 0,
+        ),
+      );
   };
   page.on('response', onResponse);
   await act();
@@ -68,16 +74,22 @@ async function main(): Promise<void> {
       let t0 = performance.now();
       firstBytes = await scriptBytesDuring(page, async () => {
         await page.goto(openUrl);
-        await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor({ timeout: 120_000 }).catch(async (e: unknown) => {
-          await page.screenshot({ path: path.join(ROOT, '.tmp', 'pages-bench.png') });
-          console.log(openUrl.replace(/#.*/, '#…'), web.stdout.replace(/session=\S+/g, 'session=…'));
-          throw e;
-        });
+        await page
+          .getByRole('heading', { name: 'Dashboard', level: 1 })
+          .waitFor({ timeout: 120_000 })
+          .catch(async (e: unknown) => {
+            await page.screenshot({ path: path.join(ROOT, '.tmp', 'pages-bench.png') });
+            console.log(openUrl.replace(/#.*/, '#…'), web.stdout.replace(/session=\S+/g, 'session=…'));
+            throw e;
+          });
         first.push(performance.now() - t0);
       });
       t0 = performance.now();
       openBytes = await scriptBytesDuring(page, async () => {
-        await page.getByRole('link', { name: /^Transactions/ }).first().click();
+        await page
+          .getByRole('link', { name: /^Transactions/ })
+          .first()
+          .click();
         await page.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor({ timeout: 120_000 });
         open.push(performance.now() - t0);
       });
@@ -88,7 +100,9 @@ async function main(): Promise<void> {
     console.log(`window pages benchmark — Chromium headless, vendesk web (embedded sandbox), median of ${RUNS} fresh tabs, load average ${os.loadavg()[0].toFixed(2)}`);
     console.log(`main chunk ${kb(mainBytes)}; Transactions page's own chunk ${kb(pageBytes)}`);
     console.log(`first page (Dashboard) painted        ${firstMs.toFixed(0).padStart(5)} ms (min ${Math.min(...first).toFixed(0)}), ${kb(firstBytes)} of script`);
-    console.log(`first open of Transactions            ${openMs.toFixed(0).padStart(5)} ms (min ${Math.min(...open).toFixed(0)}), ${kb(openBytes)} more script   target < ${TARGET_MS} ms: ${openMs < TARGET_MS ? 'met' : 'NOT met'}`);
+    console.log(
+      `first open of Transactions            ${openMs.toFixed(0).padStart(5)} ms (min ${Math.min(...open).toFixed(0)}), ${kb(openBytes)} more script   target < ${TARGET_MS} ms: ${openMs < TARGET_MS ? 'met' : 'NOT met'}`,
+    );
     reportRow({
       row: 'first open of Transactions in the window',
       measured: `${openMs.toFixed(0)} ms, its chunks ${kb(openBytes)}`,

@@ -51,7 +51,9 @@ async function rate(label: string, total: number, make: (i: number) => Promise<{
     }),
   );
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  console.log(`${label.padEnd(34)} ${total} requests, concurrency ${CONCURRENCY}: ${(total / seconds).toFixed(0)} req/s (${(seconds * 1000).toFixed(0)} ms${bad ? `, ${bad} unexpected statuses` : ''})`);
+  console.log(
+    `${label.padEnd(34)} ${total} requests, concurrency ${CONCURRENCY}: ${(total / seconds).toFixed(0)} req/s (${(seconds * 1000).toFixed(0)} ms${bad ? `, ${bad} unexpected statuses` : ''})`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -61,10 +63,21 @@ async function main(): Promise<void> {
     // warm-up
     for (let i = 0; i < 200; i++) await call(sb.url, 'bench', 'GET', '/AirtimeList');
     await rate('GET /DataList (catalog)', REQUESTS, () => call(sb.url, 'bench', 'GET', '/DataList'), 200);
-    await rate('POST /purchaseAirtime (1 item)', REQUESTS, (i) => {
-      const phone = `0803${String(1_000_000 + i).padStart(7, '0')}`;
-      return call(sb.url, 'bench', 'POST', '/purchaseAirtime', JSON.stringify([{ amount: 100 + (i % 50), phoneNumber: phone, network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN Nigeria', region: '' }]));
-    }, 202);
+    await rate(
+      'POST /purchaseAirtime (1 item)',
+      REQUESTS,
+      (i) => {
+        const phone = `0803${String(1_000_000 + i).padStart(7, '0')}`;
+        return call(
+          sb.url,
+          'bench',
+          'POST',
+          '/purchaseAirtime',
+          JSON.stringify([{ amount: 100 + (i % 50), phoneNumber: phone, network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN Nigeria', region: '' }]),
+        );
+      },
+      202,
+    );
   } finally {
     await sb.close();
   }
@@ -72,7 +85,9 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const big = await startTestSandbox({ tokens: ['seeded'], seedHistory: SEED });
   const seedMs = Date.now() - t0;
-  console.log(`${'seed history'.padEnd(34)} ${SEED.toLocaleString('en-US')} entries: ${(seedMs / 1000).toFixed(2)} s (${Math.round(SEED / (seedMs / 1000)).toLocaleString('en-US')} entries/s, includes start-up)`);
+  console.log(
+    `${'seed history'.padEnd(34)} ${SEED.toLocaleString('en-US')} entries: ${(seedMs / 1000).toFixed(2)} s (${Math.round(SEED / (seedMs / 1000)).toLocaleString('en-US')} entries/s, includes start-up)`,
+  );
   try {
     const t1 = Date.now();
     let pages = 0;
@@ -86,7 +101,9 @@ async function main(): Promise<void> {
       path = data.NextPage ? new URL(data.NextPage).pathname + new URL(data.NextPage).search : '';
     }
     const pageMs = Date.now() - t1;
-    console.log(`${'page through all, perPage=100'.padEnd(34)} ${pages.toLocaleString('en-US')} requests, ${items.toLocaleString('en-US')} entries: ${(pageMs / 1000).toFixed(2)} s (${((pageMs / pages)).toFixed(2)} ms/page)`);
+    console.log(
+      `${'page through all, perPage=100'.padEnd(34)} ${pages.toLocaleString('en-US')} requests, ${items.toLocaleString('en-US')} entries: ${(pageMs / 1000).toFixed(2)} s (${(pageMs / pages).toFixed(2)} ms/page)`,
+    );
     const t3 = Date.now();
     const mixed = 1000;
     for (let i = 0; i < mixed; i++) {
@@ -95,7 +112,9 @@ async function main(): Promise<void> {
       await call(big.url, 'seeded', 'GET', `/logEntries?perPage=100&page=${i + 1}`);
     }
     const mixedMs = Date.now() - t3;
-    console.log(`${'purchase, then a page, x1000'.padEnd(34)} log of ${(SEED / 1e6).toFixed(1)}M growing: ${(mixedMs / 1000).toFixed(2)} s (${(mixedMs / mixed).toFixed(2)} ms per purchase+page)`);
+    console.log(
+      `${'purchase, then a page, x1000'.padEnd(34)} log of ${(SEED / 1e6).toFixed(1)}M growing: ${(mixedMs / 1000).toFixed(2)} s (${(mixedMs / mixed).toFixed(2)} ms per purchase+page)`,
+    );
     const t2 = Date.now();
     const filtered = await call(big.url, 'seeded', 'GET', '/logEntries?perPage=100&status=failed&network=glo&type=airtime');
     const total = (JSON.parse(filtered.text) as { data: { TotalRecords: number } }).data.TotalRecords;

@@ -78,8 +78,12 @@ async function main(): Promise<void> {
     // purchase is PENDING for its first 5 s, so a quick machine sees pending items, a slow one success).
     const settled = store.items(job.id).filter((i) => i.reference !== null && i.state !== 'sending' && i.state !== 'uncertain').length;
 
-    console.log(`rows sent elsewhere, settled on adopt/resume: ${rows.toLocaleString('en-US')} airtime rows — Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`);
-    console.log(`one paged read per run: ${oneReadReads} log requests, ${(oneReadMs / 1000).toFixed(2)} s; ${settled.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} settled`);
+    console.log(
+      `rows sent elsewhere, settled on adopt/resume: ${rows.toLocaleString('en-US')} airtime rows — Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`,
+    );
+    console.log(
+      `one paged read per run: ${oneReadReads} log requests, ${(oneReadMs / 1000).toFixed(2)} s; ${settled.toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} settled`,
+    );
     console.log(`yardstick, one read per row (before): ${perRowReads.toLocaleString('en-US')} log requests, ${(perRowMs / 1000).toFixed(2)} s`);
     reportRow({
       row: `adopt: ${rows.toLocaleString('en-US')} rows sent elsewhere, settled`,

@@ -18,7 +18,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The layer of a repository path (no extension), or null outside src/. */
 export function layerOf(rel) {
-  const p = rel.replace(/\\/g, '/').replace(/\.(tsx?|mjs|js)$/, '').replace(/\/index$/, '');
+  const p = rel
+    .replace(/\\/g, '/')
+    .replace(/\.(tsx?|mjs|js)$/, '')
+    .replace(/\/index$/, '');
   const under = (dir) => p === dir || p.startsWith(`${dir}/`);
   if (under('src/shared')) return 'shared';
   if (under('src/sandbox')) return 'sandbox';

@@ -11,7 +11,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const benches = fs.readdirSync(path.join(root, 'bench')).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace(/\.bench\.ts$/, ''));
+const benches = fs
+  .readdirSync(path.join(root, 'bench'))
+  .filter((f) => f.endsWith('.bench.ts'))
+  .map((f) => f.replace(/\.bench\.ts$/, ''));
 const [name, ...rest] = process.argv.slice(2);
 
 function run(bench, args, env = process.env) {
@@ -20,7 +23,9 @@ function run(bench, args, env = process.env) {
 
 if (name === undefined) process.exit(suite());
 if (!benches.includes(name)) {
-  console.log(`Usage: npm run bench              issue 26's benches and their summary table (VENDESK_BENCH_SCALE=0.05 for a quick run)\n       npm run bench -- <name>    one bench\nBenchmarks: ${benches.join(', ')}`);
+  console.log(
+    `Usage: npm run bench              issue 26's benches and their summary table (VENDESK_BENCH_SCALE=0.05 for a quick run)\n       npm run bench -- <name>    one bench\nBenchmarks: ${benches.join(', ')}`,
+  );
   process.exit(name === '--help' || name === '-h' ? 0 : 2);
 }
 process.exit(run(name, rest).status ?? 1);
@@ -43,7 +48,12 @@ function suite() {
   const env = { ...process.env, VENDESK_BENCH_SUMMARY: summary };
   const loads = [os.loadavg()[0]];
   const started = Date.now();
-  console.log(`npm run bench — issue 26's rows${quick ? ` at scale ${scale}` : ''}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `npm run bench — issue 26's rows${quick ? ` at scale ${scale}` : ''}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const failed = [];
   for (const [bench, args] of steps) {
     console.log(`\n=== ${bench} ${args.join(' ')}`);
@@ -51,13 +61,19 @@ function suite() {
     loads.push(os.loadavg()[0]);
     if (r.status !== 0) failed.push(bench);
   }
-  const table = fs.readFileSync(summary, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const table = fs
+    .readFileSync(summary, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   fs.rmSync(path.dirname(summary), { recursive: true, force: true });
   const header = ['where people wait', 'measured', 'yardstick (same run)', 'target', 'met'];
   const cells = table.map((r) => [r.row, r.measured, r.yardstick, r.target, r.met === null ? '—' : r.met ? 'yes' : 'no']);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c) => `| ${c.map((x, i) => x.padEnd(widths[i])).join(' | ')} |`;
-  console.log(`\nSummary (${((Date.now() - started) / 60_000).toFixed(1)} min; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${os.cpus().length} cores during the run)`);
+  console.log(
+    `\nSummary (${((Date.now() - started) / 60_000).toFixed(1)} min; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${os.cpus().length} cores during the run)`,
+  );
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const c of cells) console.log(line(c));

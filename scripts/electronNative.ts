@@ -42,11 +42,10 @@ export function buildElectronSqlite(): string {
   for (const entry of ['binding.gyp', 'src', 'deps', 'package.json']) {
     fs.cpSync(path.join(source, entry), path.join(work, entry), { recursive: true });
   }
-  execFileSync(
-    process.execPath,
-    [nodeGypScript(), 'rebuild', '--release', `--target=${version}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'],
-    { cwd: work, stdio: 'inherit' },
-  );
+  execFileSync(process.execPath, [nodeGypScript(), 'rebuild', '--release', `--target=${version}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'], {
+    cwd: work,
+    stdio: 'inherit',
+  });
   fs.copyFileSync(path.join(work, 'build', 'Release', 'better_sqlite3.node'), target);
   fs.rmSync(work, { recursive: true, force: true });
   return target;
@@ -54,7 +53,7 @@ export function buildElectronSqlite(): string {
 
 if (require.main === module) {
   if (!electronRuntimeInstalled()) {
-    console.log('The Electron runtime is not installed here; nothing to build (the web shell and CLI use Node\'s build).');
+    console.log("The Electron runtime is not installed here; nothing to build (the web shell and CLI use Node's build).");
   } else if (fs.existsSync(target) && !process.argv.includes('--force')) {
     console.log(`Electron build of better-sqlite3 already present: ${target}`);
   } else {

@@ -13,7 +13,7 @@ const electronDir = path.join(root, 'node_modules', 'electron');
 const unavailableMarker = path.join(root, 'node_modules', '.vendesk-electron-unavailable');
 
 if (!fs.existsSync(path.join(root, 'node_modules', 'better-sqlite3'))) {
-  console.error('vendesk\'s dependencies are not installed. Run: npm install');
+  console.error("vendesk's dependencies are not installed. Run: npm install");
   process.exit(1);
 }
 

@@ -37,7 +37,10 @@ function usage(message) {
   process.exit(2);
 }
 
-const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).split('\n').filter(Boolean);
+const git = (...a) =>
+  execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    .split('\n')
+    .filter(Boolean);
 const rel = (file) => path.relative(root, file).split(path.sep).join('/');
 
 // ── What changed ──────────────────────────────────────────────────────────────────────────────
@@ -81,7 +84,12 @@ function importGraph(files) {
       if (typeOnly) continue;
       // `import { type A, type B } from …` is type-only too.
       if (clause && /^\{[\s\S]*\}$/.test(clause.trim())) {
-        const names = clause.trim().slice(1, -1).split(',').map((s) => s.trim()).filter(Boolean);
+        const names = clause
+          .trim()
+          .slice(1, -1)
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         if (names.length > 0 && names.every((n) => n.startsWith('type '))) continue;
       }
       const dep = resolveImport(file, spec);
@@ -235,7 +243,8 @@ for (const file of changed) {
 const projects = new Set();
 for (const f of changed.filter((x) => /\.(ts|tsx|mts)$/.test(x) || /^tsconfig.*\.json$/.test(x))) {
   if (f.startsWith('src/renderer/')) projects.add('tsconfig.web.json');
-  else if (f.startsWith('src/shared/') || f.startsWith('src/preload/') || f.startsWith('tsconfig')) ['tsconfig.node.json', 'tsconfig.web.json', 'tsconfig.e2e.json'].forEach((p) => projects.add(p));
+  else if (f.startsWith('src/shared/') || f.startsWith('src/preload/') || f.startsWith('tsconfig'))
+    ['tsconfig.node.json', 'tsconfig.web.json', 'tsconfig.e2e.json'].forEach((p) => projects.add(p));
   else if (f.startsWith('test/e2e/') || f === 'playwright.config.ts') projects.add('tsconfig.e2e.json');
   else ['tsconfig.node.json', 'tsconfig.e2e.json'].forEach((p) => projects.add(p));
 }
@@ -250,9 +259,13 @@ for (const [f, why] of vitest) console.log(`  ${f}\n      ← ${why}`);
 console.log(`\nEnd-to-end: ${flag('--no-e2e') ? 'skipped (--no-e2e)' : `${e2e.size} file(s)`}`);
 if (!flag('--no-e2e')) for (const [f, why] of e2e) console.log(`  ${f}\n      ← ${why}`);
 for (const note of notes) console.log(`  (${note})`);
-console.log(`\nType-check: ${flag('--no-typecheck') ? 'skipped (--no-typecheck)' : projects.size === 0 ? 'nothing to check' : `tsc -b ${[...projects].join(' ')} (incremental: the projects holding the changed files)`}`);
+console.log(
+  `\nType-check: ${flag('--no-typecheck') ? 'skipped (--no-typecheck)' : projects.size === 0 ? 'nothing to check' : `tsc -b ${[...projects].join(' ')} (incremental: the projects holding the changed files)`}`,
+);
 console.log(`Lint: ${lintable.length} changed file(s)`);
-console.log(`(Not run: tests that reach a changed file only through ${COMPOSITION_ROOT}: ${[...hubs].filter((f) => !isVitestFile(f)).length} modules and ${[...hubs].filter(isVitestFile).length} test files start the whole app. \`npm test\` runs everything.)`);
+console.log(
+  `(Not run: tests that reach a changed file only through ${COMPOSITION_ROOT}: ${[...hubs].filter((f) => !isVitestFile(f)).length} modules and ${[...hubs].filter(isVitestFile).length} test files start the whole app. \`npm test\` runs everything.)`,
+);
 if (flag('--dry')) process.exit(0);
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);

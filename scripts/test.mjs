@@ -38,7 +38,7 @@ function ensureChromium() {
   const known = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && have(p));
   if (known) return true;
   if (aptInstall('chromium') && have('/usr/bin/chromium')) return true;
-  console.log('Trying Playwright\'s own Chromium download…');
+  console.log("Trying Playwright's own Chromium download…");
   if (spawnSync(bin('playwright'), ['install', 'chromium'], { cwd: root, stdio: 'inherit', timeout: 300_000 }).status === 0) return true;
   console.error(
     '\nNo Chromium for the end-to-end tests, and none could be installed.\n' +
@@ -80,7 +80,12 @@ function ensurePostgres() {
 const counts = { passed: 0, failed: 0, skipped: 0 };
 /** Each failed test, named with its file and the first line of why, repeated at the very end of the run. */
 const failures = [];
-const firstLine = (text) => stripVTControlCharacters(String(text ?? '')).split('\n').find((l) => l.trim())?.trim().slice(0, 200) ?? 'no message';
+const firstLine = (text) =>
+  stripVTControlCharacters(String(text ?? ''))
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 200) ?? 'no message';
 /** Seconds each test file took, for the slowest-files list printed at the end of every run. */
 const fileSeconds = [];
 function addVitest(file) {
@@ -125,7 +130,9 @@ function addPlaywright(file) {
         for (const t of spec.tests ?? []) {
           if (t.status === 'unexpected' || t.status === 'flaky') {
             const error = (t.results ?? []).flatMap((res) => res.errors ?? (res.error ? [res.error] : []))[0];
-            failures.push(`test/e2e/${spec.file ?? suite.file ?? '?'} › ${[...trail.slice(1), spec.title].join(' › ')} — ${t.status === 'flaky' ? 'passed only on retry: ' : ''}${firstLine(error?.message)}`);
+            failures.push(
+              `test/e2e/${spec.file ?? suite.file ?? '?'} › ${[...trail.slice(1), spec.title].join(' › ')} — ${t.status === 'flaky' ? 'passed only on retry: ' : ''}${firstLine(error?.message)}`,
+            );
           }
           if (t.status !== 'skipped') continue;
           const why = (t.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given';
@@ -144,6 +151,7 @@ const runStarted = Date.now();
 let ok = true;
 ok = step('Type-check', bin('tsc'), ['-b', 'tsconfig.json']) && ok;
 ok = step('Lint', bin('eslint'), ['--max-warnings', '0', '.']) && ok;
+ok = step('Format (prettier --check; npm run format fixes it)', bin('prettier'), ['--check', '--log-level', 'warn', '.']) && ok;
 // The app and the `vendesk` command (out/cli), which the CLI tests and the packed-install test run.
 ok = step('Build', process.execPath, [path.join(root, 'scripts', 'build.mjs')]) && ok;
 const tools = ensureChromium() & ensureLibreOffice() & ensureZsh() & ensurePostgres();

@@ -43,14 +43,40 @@ export interface GenerateOptions {
   numbersAsNumbers?: boolean;
 }
 
-const NETWORK_WEIGHTS: [Network, number][] = [['MTN', 0.5], ['AIRTEL', 0.28], ['GLOBACOM', 0.14], ['9MOBILE', 0.08]];
+const NETWORK_WEIGHTS: [Network, number][] = [
+  ['MTN', 0.5],
+  ['AIRTEL', 0.28],
+  ['GLOBACOM', 0.14],
+  ['9MOBILE', 0.08],
+];
 const NETWORK_SPELLINGS: Record<Network, string[]> = {
   MTN: ['MTN', 'mtn', 'Mtn', 'MTN NG'],
   AIRTEL: ['Airtel', 'AIRTEL', 'airtel'],
   GLOBACOM: ['Glo', 'GLO', 'Globacom'],
   '9MOBILE': ['9mobile', '9MOBILE', 'Etisalat'],
 };
-const FIRST = ['Adébáyọ̀', 'Chiamaka', 'Ngozi', 'Emeka', 'Fatima', 'Ifeoma', 'Oluwaseun', 'Musa', 'Aisha', 'Tunde', 'Chukwudi', 'Zainab', 'Olúwádámilọ́lá', 'Ibrahim', 'Blessing', 'Kelechi', 'Halima', 'Yusuf', 'Funmilayo', 'Efe'];
+const FIRST = [
+  'Adébáyọ̀',
+  'Chiamaka',
+  'Ngozi',
+  'Emeka',
+  'Fatima',
+  'Ifeoma',
+  'Oluwaseun',
+  'Musa',
+  'Aisha',
+  'Tunde',
+  'Chukwudi',
+  'Zainab',
+  'Olúwádámilọ́lá',
+  'Ibrahim',
+  'Blessing',
+  'Kelechi',
+  'Halima',
+  'Yusuf',
+  'Funmilayo',
+  'Efe',
+];
 const LAST = ['Okafor', 'Adeyemi', 'Bello', 'Eze', 'Ogunleye', 'Abubakar', 'Nwosu', 'Okonkwo', 'Danjuma', 'Ekanem', 'Oyelaran', 'Chukwu', 'Ibekwe', 'Sanusi', 'Akpan'];
 /** Sandbox test endings that change outcomes (docs/sandbox.md); generated numbers avoid them. */
 const SPECIAL_ENDINGS = ['0000', '1111', '2222', '4444', '5555', '9999'];
@@ -125,7 +151,14 @@ export function generateTable(options: GenerateOptions): GeneratedTable {
         while (SPECIAL_ENDINGS.some((e) => meter.endsWith(e))) meter = digits(11);
         const amount = bad ? 100 : pick([2000, 5000, 10000, 20000, 50000]);
         const useNumbers = messy && random() < 0.5 && !meter.startsWith('0');
-        return [name(), useNumbers ? Number(meter) : meter, disco.productCode, pick(messy ? ['PREPAID', 'Prepaid', 'prepaid'] : ['PREPAID']), messyAmount(amount), messyPhone(localPhone(network()))];
+        return [
+          name(),
+          useNumbers ? Number(meter) : meter,
+          disco.productCode,
+          pick(messy ? ['PREPAID', 'Prepaid', 'prepaid'] : ['PREPAID']),
+          messyAmount(amount),
+          messyPhone(localPhone(network())),
+        ];
       };
       break;
     case 'cable':
@@ -170,7 +203,35 @@ export interface CsvWriteOptions {
 
 /** Windows-1252 bytes for text (characters it cannot hold become `?`, as Excel does). */
 function encodeWindows1252(text: string): Buffer {
-  const special: Record<number, number> = { 0x20ac: 0x80, 0x201a: 0x82, 0x0192: 0x83, 0x201e: 0x84, 0x2026: 0x85, 0x2020: 0x86, 0x2021: 0x87, 0x02c6: 0x88, 0x2030: 0x89, 0x0160: 0x8a, 0x2039: 0x8b, 0x0152: 0x8c, 0x017d: 0x8e, 0x2018: 0x91, 0x2019: 0x92, 0x201c: 0x93, 0x201d: 0x94, 0x2022: 0x95, 0x2013: 0x96, 0x2014: 0x97, 0x02dc: 0x98, 0x2122: 0x99, 0x0161: 0x9a, 0x203a: 0x9b, 0x0153: 0x9c, 0x017e: 0x9e, 0x0178: 0x9f };
+  const special: Record<number, number> = {
+    0x20ac: 0x80,
+    0x201a: 0x82,
+    0x0192: 0x83,
+    0x201e: 0x84,
+    0x2026: 0x85,
+    0x2020: 0x86,
+    0x2021: 0x87,
+    0x02c6: 0x88,
+    0x2030: 0x89,
+    0x0160: 0x8a,
+    0x2039: 0x8b,
+    0x0152: 0x8c,
+    0x017d: 0x8e,
+    0x2018: 0x91,
+    0x2019: 0x92,
+    0x201c: 0x93,
+    0x201d: 0x94,
+    0x2022: 0x95,
+    0x2013: 0x96,
+    0x2014: 0x97,
+    0x02dc: 0x98,
+    0x2122: 0x99,
+    0x0161: 0x9a,
+    0x203a: 0x9b,
+    0x0153: 0x9c,
+    0x017e: 0x9e,
+    0x0178: 0x9f,
+  };
   const out = Buffer.alloc(text.length);
   let n = 0;
   for (const ch of text.normalize('NFC')) {

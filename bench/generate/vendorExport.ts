@@ -105,7 +105,11 @@ function csvField(value: string | number): string {
 export type ExportEntry = Omit<LogEntry, 'id'> & { id: number | '' };
 
 /** Writes entries as a vendor export CSV; `columns` chooses the order and spelling of headers. */
-export function writeVendorExportCsv(path: string, entries: readonly ExportEntry[], options: { columns?: readonly (keyof LogEntry)[]; headers?: Partial<Record<keyof LogEntry, string>> } = {}): number {
+export function writeVendorExportCsv(
+  path: string,
+  entries: readonly ExportEntry[],
+  options: { columns?: readonly (keyof LogEntry)[]; headers?: Partial<Record<keyof LogEntry, string>> } = {},
+): number {
   const columns = options.columns ?? LOG_FIELDS;
   const fd = fs.openSync(path, 'w');
   try {

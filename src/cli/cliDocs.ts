@@ -69,7 +69,12 @@ function section(c: CliCommand): string {
     lines.push('');
   }
   if (c.exitCodes) {
-    lines.push(`Exit codes: ${Object.entries(c.exitCodes).map(([code, meaning]) => `${code} ${meaning}`).join('; ')}.`, '');
+    lines.push(
+      `Exit codes: ${Object.entries(c.exitCodes)
+        .map(([code, meaning]) => `${code} ${meaning}`)
+        .join('; ')}.`,
+      '',
+    );
   }
   lines.push('With `--json`, stdout is:', '', '```ts', shapeText(c.output), '```', '');
   const guide = guideOf(c);

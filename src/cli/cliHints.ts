@@ -15,9 +15,12 @@ type Hint = string | ((error: AppErrorShape) => string | undefined);
 export const CLI_HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   service_credentials: 'Check the token: run `vendesk --profile NAME balance` with a saved profile, or give a new one in VENDESK_TOKEN with --base-url.',
   service_fix_input: (e) =>
-    e.hint?.includes('Catalog page') ? 'Nothing was charged. Correct the phone number, product code, network or amount (see `vendesk catalog airtime|data|cable|electricity`), then try again.' : undefined,
+    e.hint?.includes('Catalog page')
+      ? 'Nothing was charged. Correct the phone number, product code, network or amount (see `vendesk catalog airtime|data|cable|electricity`), then try again.'
+      : undefined,
   service_do_not_resend: 'Do not send it again. Wait for the first one to finish and check its outcome with `vendesk sync` and `vendesk logs --search NUMBER`.',
-  service_retry_later: (e) => (e.hint?.includes('in Settings') ? 'Check the internet connection and the service address (--base-url, or the --profile in use), then try again.' : undefined),
+  service_retry_later: (e) =>
+    e.hint?.includes('in Settings') ? 'Check the internet connection and the service address (--base-url, or the --profile in use), then try again.' : undefined,
   duplicate_pending: 'Wait until it is settled (`vendesk pending`, `vendesk requery`), then buy again if it failed.',
   purchase_not_found: 'List the purchases of this connection with `vendesk purchases`.',
   other_connection: 'Run the command with --profile NAME (or --base-url) of the connection it was made on.',
@@ -25,7 +28,8 @@ export const CLI_HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   job_other_connection: 'Run the command with --profile NAME (or the same --base-url) of the connection the job was prepared on.',
   job_not_draft: 'Follow it with `vendesk bulk status JOB_ID`.',
   settle_on_pending_page: 'Settle it with `vendesk pending` and `vendesk requery` (check with support first); the job shows the outcome.',
-  profile_not_found: (e) => (e.hint?.startsWith('Name one of') ? e.hint.replace('Name one of', 'Give --profile one of') : 'Give --profile the name or id of a saved connection profile.'),
+  profile_not_found: (e) =>
+    e.hint?.startsWith('Name one of') ? e.hint.replace('Name one of', 'Give --profile one of') : 'Give --profile the name or id of a saved connection profile.',
   profile_ambiguous: (e) => e.hint?.replace('Name one of', 'Give --profile the id of one of'),
   sync_cancelled: 'Run `vendesk sync` again; it carries on from the last page saved.',
   cancelled: (e) => (e.hint?.startsWith('Press Sync') ? 'Run `vendesk sync` again; it carries on from the last page saved.' : undefined),
@@ -35,7 +39,8 @@ export const CLI_HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   run_not_found: 'List the runs of this connection with `vendesk reconcile runs`.',
   items_not_found: 'List the items of a run with `vendesk reconcile items RUN_ID --category CATEGORY`.',
   range_needed: 'Give the range with --from YYYY-MM-DD and --to YYYY-MM-DD.',
-  token_missing: (e) => (e.hint?.startsWith('Open Settings') ? 'Give the token in VENDESK_TOKEN (with --base-url), or enter it for this profile in the window (Settings).' : undefined),
+  token_missing: (e) =>
+    e.hint?.startsWith('Open Settings') ? 'Give the token in VENDESK_TOKEN (with --base-url), or enter it for this profile in the window (Settings).' : undefined,
   unsafe_address: "Use --base-url with a safe address, or correct the profile's address in the window (Settings).",
   awaiting_approval: (e) => {
     const d = e.details as AwaitingApprovalDetails | undefined;

@@ -145,7 +145,13 @@ function helpText(): string {
 
 function groupHelp(word: string, group: CommandEntry[]): string {
   const width = Math.max(...group.map((c) => c.path.join(' ').length));
-  return [`vendesk ${word} — its commands:`, '', ...group.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`), '', `Run 'vendesk ${word} <command> --help' for a command's options.`].join('\n');
+  return [
+    `vendesk ${word} — its commands:`,
+    '',
+    ...group.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`),
+    '',
+    `Run 'vendesk ${word} <command> --help' for a command's options.`,
+  ].join('\n');
 }
 
 function commandHelp(c: CommandEntry): string {
@@ -212,7 +218,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const option = argv.find((a) => a.startsWith('-') && !GLOBAL_OPTIONS.some((o) => a === `--${o.name}` || a.startsWith(`--${o.name}=`)));
       return usageFail(option ? `${option} is not a global option, and no command was given.` : 'No command was given.', "Run 'vendesk --help' for the commands.");
     }
-    const near = didYouMean(words.slice(0, 2).join(' '), COMMAND_ENTRIES.map((c) => c.path.join(' '))) ?? didYouMean(words[0], [...new Set(COMMAND_ENTRIES.map((c) => c.path[0]))]);
+    const near =
+      didYouMean(
+        words.slice(0, 2).join(' '),
+        COMMAND_ENTRIES.map((c) => c.path.join(' ')),
+      ) ?? didYouMean(words[0], [...new Set(COMMAND_ENTRIES.map((c) => c.path[0]))]);
     // A group's word alone (`vendesk bulk`): its commands, as help or as the mistake.
     const group = COMMAND_ENTRIES.filter((c) => c.path.length > 1 && c.path[0] === words[0]);
     if (group.length > 0 && words.length === 1) {

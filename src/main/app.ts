@@ -154,7 +154,12 @@ class VendeskApp implements App {
       const address = checkServiceAddress(override.baseUrl);
       if (!address.ok) throw new AppError('unsafe_address', `vendesk will not send the token to ${override.baseUrl}: ${address.reason}`, 'Give the service’s https:// address.');
       this.useConnection(
-        { profileId: this.adhocConnectionKey(override.baseUrl, override.token), profileName: override.name ?? override.baseUrl, kind: override.kind ?? 'live', baseUrl: override.baseUrl },
+        {
+          profileId: this.adhocConnectionKey(override.baseUrl, override.token),
+          profileName: override.name ?? override.baseUrl,
+          kind: override.kind ?? 'live',
+          baseUrl: override.baseUrl,
+        },
         override.token,
       );
       return this.connection;
@@ -179,7 +184,11 @@ class VendeskApp implements App {
       const baseUrl = profile.baseUrl ?? '';
       const address = checkServiceAddress(baseUrl);
       if (!address.ok) {
-        throw new AppError('unsafe_address', `The live profile "${profile.name}" has an address vendesk will not send a token to: ${address.reason}`, 'Open Settings, correct the address and enter the token again.');
+        throw new AppError(
+          'unsafe_address',
+          `The live profile "${profile.name}" has an address vendesk will not send a token to: ${address.reason}`,
+          'Open Settings, correct the address and enter the token again.',
+        );
       }
       const token = this.tokens.get(profile.id, baseUrl);
       if (!token) {
@@ -213,7 +222,10 @@ class VendeskApp implements App {
     const key = `${connection.profileId} ${normalizeBaseUrl(connection.baseUrl)}`;
     let answers = this.answerLogs.get(key);
     if (!answers) this.answerLogs.set(key, (answers = new ServiceAnswers()));
-    this.current = Object.freeze({ connection: Object.freeze({ ...connection }), client: new VendingClient({ baseUrl: connection.baseUrl, token, answers, retry: this.options.clientRetry }) });
+    this.current = Object.freeze({
+      connection: Object.freeze({ ...connection }),
+      client: new VendingClient({ baseUrl: connection.baseUrl, token, answers, retry: this.options.clientRetry }),
+    });
   }
 
   /**
@@ -225,7 +237,9 @@ class VendeskApp implements App {
    */
   private adhocConnectionKey(baseUrl: string, token: string): string {
     const address = normalizeBaseUrl(baseUrl);
-    const saved = this.profiles.list().find((p) => p.kind === 'live' && p.baseUrl !== null && normalizeBaseUrl(p.baseUrl) === address && this.tokens.get(p.id, p.baseUrl) === token);
+    const saved = this.profiles
+      .list()
+      .find((p) => p.kind === 'live' && p.baseUrl !== null && normalizeBaseUrl(p.baseUrl) === address && this.tokens.get(p.id, p.baseUrl) === token);
     if (saved) return saved.id;
     let salt = this.settings.get<string | null>(CONNECTION_KEY_SALT, null);
     if (!salt) {

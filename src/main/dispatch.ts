@@ -23,8 +23,18 @@ export const plainIssueMessages: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case 'invalid_type': {
       if (issue.input === undefined) return 'This is required.';
-      const expected = issue.expected === 'int' ? 'a whole number' : issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a set of fields' : `a ${issue.expected}`;
-      const got = typeof issue.input === 'number' ? String(issue.input) : typeof issue.input === 'string' ? 'text' : Array.isArray(issue.input) ? 'a list' : issue.input === null ? 'nothing' : typeof issue.input;
+      const expected =
+        issue.expected === 'int' ? 'a whole number' : issue.expected === 'array' ? 'a list' : issue.expected === 'object' ? 'a set of fields' : `a ${issue.expected}`;
+      const got =
+        typeof issue.input === 'number'
+          ? String(issue.input)
+          : typeof issue.input === 'string'
+            ? 'text'
+            : Array.isArray(issue.input)
+              ? 'a list'
+              : issue.input === null
+                ? 'nothing'
+                : typeof issue.input;
       return `Expected ${expected}, not ${got}.`;
     }
     case 'too_small':

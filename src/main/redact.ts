@@ -53,16 +53,50 @@ function base64Cores(secret: string): string[] {
 
 /** One regular expression matching any of `texts`, longest first (so none is cut short by a shorter one inside it). */
 function anyOf(texts: Iterable<string>): RegExp {
-  return new RegExp([...new Set(texts)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'gi');
+  return new RegExp(
+    [...new Set(texts)]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|'),
+    'gi',
+  );
 }
 
 /** HTML's named entities for characters a token may hold (numeric ones cover every character). */
 const NAMED_ENTITIES: Record<string, string[]> = {
-  '&': ['amp'], '<': ['lt'], '>': ['gt'], '"': ['quot'], "'": ['apos'], ' ': ['nbsp'], '+': ['plus'], '/': ['sol'],
-  '=': ['equals'], _: ['lowbar', 'UnderBar'], '.': ['period'], ',': ['comma'], ':': ['colon'], ';': ['semi'], '!': ['excl'],
-  '?': ['quest'], '#': ['num'], $: ['dollar'], '%': ['percnt'], '*': ['ast', 'midast'], '(': ['lpar'], ')': ['rpar'],
-  '[': ['lsqb', 'lbrack'], ']': ['rsqb', 'rbrack'], '{': ['lcub', 'lbrace'], '}': ['rcub', 'rbrace'], '|': ['verbar', 'vert'],
-  '\\': ['bsol'], '^': ['Hat'], '`': ['grave'], '@': ['commat'], '~': ['tilde'], '-': ['hyphen', 'dash'],
+  '&': ['amp'],
+  '<': ['lt'],
+  '>': ['gt'],
+  '"': ['quot'],
+  "'": ['apos'],
+  ' ': ['nbsp'],
+  '+': ['plus'],
+  '/': ['sol'],
+  '=': ['equals'],
+  _: ['lowbar', 'UnderBar'],
+  '.': ['period'],
+  ',': ['comma'],
+  ':': ['colon'],
+  ';': ['semi'],
+  '!': ['excl'],
+  '?': ['quest'],
+  '#': ['num'],
+  $: ['dollar'],
+  '%': ['percnt'],
+  '*': ['ast', 'midast'],
+  '(': ['lpar'],
+  ')': ['rpar'],
+  '[': ['lsqb', 'lbrack'],
+  ']': ['rsqb', 'rbrack'],
+  '{': ['lcub', 'lbrace'],
+  '}': ['rcub', 'rbrace'],
+  '|': ['verbar', 'vert'],
+  '\\': ['bsol'],
+  '^': ['Hat'],
+  '`': ['grave'],
+  '@': ['commat'],
+  '~': ['tilde'],
+  '-': ['hyphen', 'dash'],
 };
 
 /** Between two characters of a token spaced out: a little whitespace or invisible characters. */
@@ -89,7 +123,7 @@ function characterForms(ch: string): string[] {
     // JSON / JavaScript escapes, however many backslashes a string inside a string adds.
     units.map((u) => `\\\\+u${hex4(u)}`).join(''),
     ...(code < 0x100 ? [`\\\\+x${hex2(code)}`] : []),
-    ...((NAMED_ENTITIES[ch] ?? []).map((name) => `${amp}${name};`)),
+    ...(NAMED_ENTITIES[ch] ?? []).map((name) => `${amp}${name};`),
   ];
   if (ch === ' ') forms.push('\\+');
   if (ch === '"' || ch === '/' || ch === "'" || ch === '\\') forms.push(`\\\\+${escapeRegExp(ch)}`);

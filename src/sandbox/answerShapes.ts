@@ -16,7 +16,18 @@
  * Only successful answers of the messaging endpoints change; the envelope, failures and every
  * documented endpoint keep their shapes.
  */
-import type { ContactRecord, ContactsCreated, EvidenceConfirmed, EvidenceSent, MessageRecord, PageObject, PhonebookRecord, PhonebookWithContacts, SenderIdRecord, TemplateRecord } from '../shared/wire';
+import type {
+  ContactRecord,
+  ContactsCreated,
+  EvidenceConfirmed,
+  EvidenceSent,
+  MessageRecord,
+  PageObject,
+  PhonebookRecord,
+  PhonebookWithContacts,
+  SenderIdRecord,
+  TemplateRecord,
+} from '../shared/wire';
 import type { Reply } from './httpErrors';
 
 export const SHAPE_VARIANTS = ['standard', 'alt', 'sparse'] as const;
@@ -44,7 +55,13 @@ const SPARSE_DELIVERY: Record<MessageRecord['status'], string> = { DELIVERED: 'D
 // ---------------------------------------------------------------- alt
 
 const alt = {
-  sender: (s: SenderIdRecord, i: number): Json => ({ Id: String(i + 1), SenderId: s.senderId, Status: title(s.approval.NG ?? 'PENDING'), Network: 'ALL', DateCreated: s.createdAt }),
+  sender: (s: SenderIdRecord, i: number): Json => ({
+    Id: String(i + 1),
+    SenderId: s.senderId,
+    Status: title(s.approval.NG ?? 'PENDING'),
+    Network: 'ALL',
+    DateCreated: s.createdAt,
+  }),
   template: (t: TemplateRecord): Json => ({
     TemplateId: t.id,
     TemplateName: t.name,
@@ -72,14 +89,28 @@ const alt = {
     Route: 'DND',
   }),
   contact: (c: ContactRecord): Json => ({ ContactId: String(c.id), FullName: c.name, Msisdn: international(c.phoneNumber), DateCreated: c.createdAt }),
-  phonebook: (p: PhonebookRecord): Json => ({ PhoneBookId: String(p.id), Name: p.name, Description: p.description, TotalContacts: String(p.contactCount), DateCreated: p.createdAt, Owner: 'api' }),
+  phonebook: (p: PhonebookRecord): Json => ({
+    PhoneBookId: String(p.id),
+    Name: p.name,
+    Description: p.description,
+    TotalContacts: String(p.contactCount),
+    DateCreated: p.createdAt,
+    Owner: 'api',
+  }),
 };
 
 // ---------------------------------------------------------------- sparse
 
 const sparse = {
   state: (approval: Record<string, string>): string => (approval.NG ?? 'PENDING').toLowerCase(),
-  message: (m: MessageRecord): Json => ({ ref: m.reference, sender_id: m.senderId, message: m.body, recipients: m.recipients, status: SPARSE_DELIVERY[m.status], created_at: plainTime(m.createdAt) }),
+  message: (m: MessageRecord): Json => ({
+    ref: m.reference,
+    sender_id: m.senderId,
+    message: m.body,
+    recipients: m.recipients,
+    status: SPARSE_DELIVERY[m.status],
+    created_at: plainTime(m.createdAt),
+  }),
 };
 
 type Reshape = (data: unknown, reply: Reply) => unknown;

@@ -14,7 +14,11 @@ export function dataList(ctx: Ctx): Reply {
   if (!raw) return ok(ctx.ref, DATA_CATALOG, SUCCESS_MESSAGE);
   const network = parseNetwork(raw);
   if (!network) throw new HttpError(400, `unrecognised network "${raw}"; use GLOBACOM, AIRTEL, MTN or 9MOBILE`);
-  return ok(ctx.ref, DATA_CATALOG.filter((p) => p.network === network), SUCCESS_MESSAGE);
+  return ok(
+    ctx.ref,
+    DATA_CATALOG.filter((p) => p.network === network),
+    SUCCESS_MESSAGE,
+  );
 }
 
 /** The provider filter's parameter is `provider` (the spec leaves the name open). */
@@ -23,7 +27,11 @@ export function cableList(ctx: Ctx): Reply {
   if (!raw) return ok(ctx.ref, CABLE_CATALOG, SUCCESS_MESSAGE);
   const provider = parseCableProvider(raw);
   if (!provider) throw new HttpError(400, `provider "${raw}" not found; use DSTV, GOTV, STARTIMES or SHOWMAX`);
-  return ok(ctx.ref, CABLE_CATALOG.filter((b) => b.network === provider), SUCCESS_MESSAGE);
+  return ok(
+    ctx.ref,
+    CABLE_CATALOG.filter((b) => b.network === provider),
+    SUCCESS_MESSAGE,
+  );
 }
 
 export function electricityList(ctx: Ctx): Reply {

@@ -117,9 +117,7 @@ interface OutboxRow {
 export type OutboxView = OutboxEntry & { subject?: string };
 
 export function outbox(ctx: Ctx): Reply {
-  const rows = ctx.core
-    .stmt<[number], OutboxRow>('SELECT channel, recipient, subject, body, reference, code, created_ms FROM outbox WHERE org_id = ? ORDER BY id')
-    .all(ctx.org.id);
+  const rows = ctx.core.stmt<[number], OutboxRow>('SELECT channel, recipient, subject, body, reference, code, created_ms FROM outbox WHERE org_id = ? ORDER BY id').all(ctx.org.id);
   const entries = rows.map((r): OutboxView => {
     const entry: OutboxView = { channel: r.channel, to: r.recipient, body: r.body, reference: r.reference, createdAt: new Date(r.created_ms).toISOString() };
     if (r.code !== null) entry.code = r.code;

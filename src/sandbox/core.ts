@@ -89,17 +89,13 @@ export class SandboxCore {
     const db = this.db;
     this.stmts = {
       orgByToken: db.prepare('SELECT * FROM orgs WHERE token = ?'),
-      insertOrg: db.prepare(
-        'INSERT INTO orgs (token, name, account_number, configured, balance_kobo, created_ms) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
+      insertOrg: db.prepare('INSERT INTO orgs (token, name, account_number, configured, balance_kobo, created_ms) VALUES (?, ?, ?, ?, ?, ?)'),
       balance: db.prepare('SELECT balance_kobo FROM orgs WHERE id = ?'),
       debit: db.prepare('UPDATE orgs SET balance_kobo = balance_kobo - ? WHERE id = ? AND balance_kobo >= ?'),
       credit: db.prepare('UPDATE orgs SET balance_kobo = balance_kobo + ? WHERE id = ?'),
       setBalance: db.prepare('UPDATE orgs SET balance_kobo = ? WHERE id = ?'),
       setClock: db.prepare('UPDATE orgs SET clock_offset_ms = ? WHERE id = ?'),
-      dueRows: db.prepare(
-        "SELECT id, outcome, cost_kobo, final_at_ms FROM log INDEXED BY log_pending WHERE org_id = ? AND status = 'PENDING' AND final_at_ms <= ?",
-      ),
+      dueRows: db.prepare("SELECT id, outcome, cost_kobo, final_at_ms FROM log INDEXED BY log_pending WHERE org_id = ? AND status = 'PENDING' AND final_at_ms <= ?"),
       settleRow: db.prepare('UPDATE log SET status = ?, updated_ms = ? WHERE id = ?'),
       insertLog: db.prepare(LOG_INSERT_SQL),
       insertSender: db.prepare('INSERT OR REPLACE INTO sender_ids (org_id, sender_id, approval, created_ms) VALUES (?, ?, ?, ?)'),

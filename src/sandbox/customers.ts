@@ -2,7 +2,18 @@
 
 const FIRST = ['Adebayo', 'Chinwe', 'Emeka', 'Funmilayo', 'Ibrahim', 'Ngozi', 'Oluwaseun', 'Aisha', 'Tunde', 'Blessing', 'Musa', 'Chiamaka', 'Yusuf', 'Folake', 'Obinna', 'Hadiza'];
 const LAST = ['Okafor', 'Adeyemi', 'Bello', 'Eze', 'Ogunleye', 'Abubakar', 'Nwosu', 'Olawale', 'Danjuma', 'Chukwu', 'Balogun', 'Okonkwo', 'Lawal', 'Ibekwe', 'Suleiman', 'Afolabi'];
-const STREETS = ['Allen Avenue', 'Adeola Odeku Street', 'Awolowo Road', 'Ahmadu Bello Way', 'Aminu Kano Crescent', 'Ogui Road', 'Aba Road', 'Ring Road', 'Murtala Mohammed Way', 'Bompai Road'];
+const STREETS = [
+  'Allen Avenue',
+  'Adeola Odeku Street',
+  'Awolowo Road',
+  'Ahmadu Bello Way',
+  'Aminu Kano Crescent',
+  'Ogui Road',
+  'Aba Road',
+  'Ring Road',
+  'Murtala Mohammed Way',
+  'Bompai Road',
+];
 
 function hash(text: string): number {
   let h = 2166136261;

@@ -60,7 +60,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = options.host ?? '127.0.0.1';
   const initialBalanceNaira = options.initialBalanceNaira ?? 1_000_000;
   if (!Number.isFinite(initialBalanceNaira) || initialBalanceNaira < 0) throw new RangeError('initialBalanceNaira must be a non-negative number');
-  if (options.creditDelayMs !== undefined && !(Number.isFinite(options.creditDelayMs) && options.creditDelayMs >= 0)) throw new RangeError('creditDelayMs must be a non-negative number');
+  if (options.creditDelayMs !== undefined && !(Number.isFinite(options.creditDelayMs) && options.creditDelayMs >= 0))
+    throw new RangeError('creditDelayMs must be a non-negative number');
   const core = new SandboxCore({
     dbPath: options.dbPath,
     initialBalanceKobo: Math.round(initialBalanceNaira * 100),

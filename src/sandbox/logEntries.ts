@@ -217,10 +217,7 @@ export function orderedIds(core: SandboxCore, org: OrgState, filter: LogFilter):
   const watermark = core.stmt<[], number | null>('SELECT MAX(id) FROM log').pluck().get() ?? 0;
   const { where, args } = filterSql(org, filter);
   let entry = cache.get(key);
-  const usable =
-    entry !== undefined &&
-    entry.layoutVersion === org.layoutVersion &&
-    (filter.status === undefined || entry.statusVersion === org.statusVersion);
+  const usable = entry !== undefined && entry.layoutVersion === org.layoutVersion && (filter.status === undefined || entry.statusVersion === org.statusVersion);
   if (entry && usable && entry.watermark !== watermark) {
     const fresh = core
       .stmt<(string | number)[], { id: number; created_ms: number }>(
@@ -239,9 +236,11 @@ export function orderedIds(core: SandboxCore, org: OrgState, filter: LogFilter):
   }
   if (!entry) {
     const sql = `SELECT id FROM log INDEXED BY log_org_created WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, id DESC`;
-    const ids = core.stmt<(string | number)[], number>(sql).pluck().all(...args);
-    const headCreated =
-      ids.length > 0 ? (core.stmt<[number], number>('SELECT created_ms FROM log WHERE id = ?').pluck().get(ids[0]) ?? 0) : Number.NEGATIVE_INFINITY;
+    const ids = core
+      .stmt<(string | number)[], number>(sql)
+      .pluck()
+      .all(...args);
+    const headCreated = ids.length > 0 ? (core.stmt<[number], number>('SELECT created_ms FROM log WHERE id = ?').pluck().get(ids[0]) ?? 0) : Number.NEGATIVE_INFINITY;
     entry = { ids: new Ordering([], ids), watermark, headCreated, statusVersion: org.statusVersion, layoutVersion: org.layoutVersion };
   }
   cache.delete(key);
@@ -290,8 +289,23 @@ export function pageObject<T>(ctx: Ctx, total: number, win: PageWindow, items: T
 }
 
 const CSV_COLUMNS: (keyof LogEntry)[] = [
-  'id', 'transaction_id', 'partner_reference', 'phone_number', 'amount', 'transaction_cost', 'commission', 'type',
-  'network', 'operator', 'region', 'description', 'data_plan', 'status', 'time', 'created_at', 'updated_at',
+  'id',
+  'transaction_id',
+  'partner_reference',
+  'phone_number',
+  'amount',
+  'transaction_cost',
+  'commission',
+  'type',
+  'network',
+  'operator',
+  'region',
+  'description',
+  'data_plan',
+  'status',
+  'time',
+  'created_at',
+  'updated_at',
 ];
 
 function csvCell(value: string | number): string {

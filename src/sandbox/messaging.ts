@@ -67,16 +67,12 @@ function toSender(row: SenderRow): SenderIdRecord {
 }
 
 export function getSenderIds(ctx: Ctx): Reply {
-  const rows = ctx.core
-    .stmt<[number], SenderRow>('SELECT sender_id, approval, created_ms FROM sender_ids WHERE org_id = ? ORDER BY sender_id')
-    .all(ctx.org.id);
+  const rows = ctx.core.stmt<[number], SenderRow>('SELECT sender_id, approval, created_ms FROM sender_ids WHERE org_id = ? ORDER BY sender_id').all(ctx.org.id);
   return ok(ctx.ref, rows.map(toSender), SUCCESS_MESSAGE);
 }
 
 function requireApprovedSender(ctx: Ctx, senderId: string): void {
-  const row = ctx.core
-    .stmt<[number, string], SenderRow>('SELECT sender_id, approval, created_ms FROM sender_ids WHERE org_id = ? AND sender_id = ?')
-    .get(ctx.org.id, senderId);
+  const row = ctx.core.stmt<[number, string], SenderRow>('SELECT sender_id, approval, created_ms FROM sender_ids WHERE org_id = ? AND sender_id = ?').get(ctx.org.id, senderId);
   if (!row) throw new HttpError(400, `sender ID "${senderId}" is not registered for this account; see /getSenderIds`);
   const state = toSender(row).approval[COVERAGE_AREA] ?? 'PENDING';
   if (state !== 'APPROVED') {
@@ -147,7 +143,10 @@ export function createTemplate(ctx: Ctx): Reply {
   const expected = used.map(String);
   const sameSet = given.length === expected.length && new Set(given).size === given.length && given.every((g) => expected.includes(g));
   if (!sameSet) {
-    throw new HttpError(400, `indexes must list exactly the placeholders used in body: expected [${expected.map((e) => `"${e}"`).join(', ')}], got [${given.map((g) => `"${g}"`).join(', ')}]`);
+    throw new HttpError(
+      400,
+      `indexes must list exactly the placeholders used in body: expected [${expected.map((e) => `"${e}"`).join(', ')}], got [${given.map((g) => `"${g}"`).join(', ')}]`,
+    );
   }
   const row: TemplateRow = {
     id: newReference('TPL', ctx.now),
@@ -169,7 +168,11 @@ export function createTemplate(ctx: Ctx): Reply {
 
 export function getTemplates(ctx: Ctx): Reply {
   const rows = ctx.core.stmt<[number], TemplateRow>('SELECT * FROM templates WHERE org_id = ? ORDER BY created_ms, id').all(ctx.org.id);
-  return ok(ctx.ref, rows.map((r) => toTemplate(r, ctx.now)), SUCCESS_MESSAGE);
+  return ok(
+    ctx.ref,
+    rows.map((r) => toTemplate(r, ctx.now)),
+    SUCCESS_MESSAGE,
+  );
 }
 
 // ---------------------------------------------------------------- phonebooks and contacts
@@ -190,8 +193,7 @@ interface ContactRow {
   created_ms: number;
 }
 
-const PHONEBOOK_SELECT =
-  'SELECT p.id, p.name, p.description, p.created_ms, (SELECT COUNT(*) FROM contacts c WHERE c.phonebook_id = p.id) AS contact_count FROM phonebooks p';
+const PHONEBOOK_SELECT = 'SELECT p.id, p.name, p.description, p.created_ms, (SELECT COUNT(*) FROM contacts c WHERE c.phonebook_id = p.id) AS contact_count FROM phonebooks p';
 
 function toPhonebook(row: PhonebookRow): PhonebookRecord {
   return { id: row.id, name: row.name, description: row.description, contactCount: row.contact_count, createdAt: iso(row.created_ms) };
@@ -229,16 +231,12 @@ export function createContacts(ctx: Ctx): Reply {
   if (explicit !== null && explicit.trim() !== '') {
     phonebook = phonebookOrThrow(ctx, intParam(ctx.url.searchParams, 'phoneBookId', 0, 1));
   } else {
-    const latest = ctx.core
-      .stmt<[number], PhonebookRow>(`${PHONEBOOK_SELECT} WHERE p.org_id = ? ORDER BY p.id DESC LIMIT 1`)
-      .get(ctx.org.id);
+    const latest = ctx.core.stmt<[number], PhonebookRow>(`${PHONEBOOK_SELECT} WHERE p.org_id = ? ORDER BY p.id DESC LIMIT 1`).get(ctx.org.id);
     if (!latest) throw new HttpError(400, 'no phonebook to add contacts to: create one with /craetePhonebook first, or pass ?phoneBookId=N');
     phonebook = latest;
   }
   const prepared = input.map((c, i) => ({ name: c.name.trim(), phone: phoneOrThrow(c.phoneNumber, `contact ${i + 1}: `) }));
-  const insert = ctx.core.stmt<[number, number, string, string, number]>(
-    'INSERT OR IGNORE INTO contacts (org_id, phonebook_id, name, phone, created_ms) VALUES (?, ?, ?, ?, ?)',
-  );
+  const insert = ctx.core.stmt<[number, number, string, string, number]>('INSERT OR IGNORE INTO contacts (org_id, phonebook_id, name, phone, created_ms) VALUES (?, ?, ?, ?, ?)');
   const byId = ctx.core.stmt<[number], ContactRow>('SELECT id, phonebook_id, name, phone, created_ms FROM contacts WHERE id = ?');
   const added: ContactRecord[] = [];
   let skipped = 0;
@@ -331,12 +329,14 @@ function emailCopies(sendtoEmail: boolean, emails: string[] | undefined): string
 
 function chargeOrThrow(ctx: Ctx, cost: number): void {
   if (!ctx.core.tryDebit(ctx.org, cost)) {
-    throw new HttpError(400, `insufficient balance: this costs ${koboToWireText(cost)} and the wallet holds ${koboToWireText(ctx.core.balanceKobo(ctx.org))}; nothing was sent or charged`);
+    throw new HttpError(
+      400,
+      `insufficient balance: this costs ${koboToWireText(cost)} and the wallet holds ${koboToWireText(ctx.core.balanceKobo(ctx.org))}; nothing was sent or charged`,
+    );
   }
 }
 
-const insertOutboxSql =
-  'INSERT INTO outbox (org_id, channel, recipient, subject, body, reference, code, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
+const insertOutboxSql = 'INSERT INTO outbox (org_id, channel, recipient, subject, body, reference, code, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';
 
 export function sendMessage(ctx: Ctx): Reply {
   requireConfigured(ctx);
@@ -347,9 +347,7 @@ export function sendMessage(ctx: Ctx): Reply {
   let templateId: string | null = null;
   if (input.templateInUse) {
     if (!input.template) throw new HttpError(400, 'templateInUse is true but template is missing: send {"templateId", "indexes"}');
-    const row = ctx.core
-      .stmt<[number, string], TemplateRow>('SELECT * FROM templates WHERE org_id = ? AND id = ?')
-      .get(ctx.org.id, input.template.templateId);
+    const row = ctx.core.stmt<[number, string], TemplateRow>('SELECT * FROM templates WHERE org_id = ? AND id = ?').get(ctx.org.id, input.template.templateId);
     if (!row) throw new HttpError(404, `template ${input.template.templateId} not found for this account; see /getTemplates`);
     const state = templateState(row, ctx.now);
     if (state !== 'APPROVED') throw new HttpError(400, `template ${row.name} is not approved for ${COVERAGE_AREA} (it is ${state}); wait for approval or use another template`);
@@ -442,11 +440,24 @@ export function messageHistory(ctx: Ctx): Reply {
     args.push(like, like, like, like, phoneLike);
   }
   const clause = where.join(' AND ');
-  const total = ctx.core.stmt<(string | number)[], number>(`SELECT COUNT(*) FROM messages WHERE ${clause}`).pluck().get(...args) ?? 0;
+  const total =
+    ctx.core
+      .stmt<(string | number)[], number>(`SELECT COUNT(*) FROM messages WHERE ${clause}`)
+      .pluck()
+      .get(...args) ?? 0;
   const rows = ctx.core
     .stmt<(string | number)[], MessageRow>(`SELECT * FROM messages WHERE ${clause} ORDER BY created_ms DESC, id DESC LIMIT ? OFFSET ?`)
     .all(...args, win.perPage, (win.page - 1) * win.perPage);
-  return ok(ctx.ref, pageObject(ctx, total, win, rows.map((r) => toMessage(r, ctx.now))), SUCCESS_MESSAGE);
+  return ok(
+    ctx.ref,
+    pageObject(
+      ctx,
+      total,
+      win,
+      rows.map((r) => toMessage(r, ctx.now)),
+    ),
+    SUCCESS_MESSAGE,
+  );
 }
 
 // ---------------------------------------------------------------- evidence (one-time codes)

@@ -7,16 +7,7 @@
  */
 import type { Network } from '../shared/phone';
 import { koboToWireText } from '../shared/money';
-import {
-  AIRTIME_CATALOG,
-  AIRTIME_COMMISSION_BP,
-  CABLE_CATALOG,
-  DATA_CATALOG,
-  DATA_COMMISSION_BP,
-  DISCO_REGION,
-  ELECTRICITY_CATALOG,
-  TARIFF_NAIRA_PER_KWH,
-} from './catalogs';
+import { AIRTIME_CATALOG, AIRTIME_COMMISSION_BP, CABLE_CATALOG, DATA_CATALOG, DATA_COMMISSION_BP, DISCO_REGION, ELECTRICITY_CATALOG, TARIFF_NAIRA_PER_KWH } from './catalogs';
 import type { OrgState, SandboxCore } from './core';
 import { electricityToken } from './customers';
 import type { DataPlan } from '../shared/wire';
@@ -24,7 +15,12 @@ import { randomDraws, seededRandom } from './randomData';
 
 const DAY_MS = 86_400_000;
 
-const NETWORK_WEIGHTS: [Network, number][] = [['MTN', 0.45], ['AIRTEL', 0.3], ['GLOBACOM', 0.15], ['9MOBILE', 0.1]];
+const NETWORK_WEIGHTS: [Network, number][] = [
+  ['MTN', 0.45],
+  ['AIRTEL', 0.3],
+  ['GLOBACOM', 0.15],
+  ['9MOBILE', 0.1],
+];
 const AIRTIME_AMOUNTS = [100, 100, 200, 200, 500, 500, 500, 1000, 1000, 1500, 2000, 5000, 10000];
 const ELECTRICITY_AMOUNTS = [1000, 2000, 3000, 5000, 5000, 10000, 10000, 20000, 50000];
 
@@ -74,16 +70,58 @@ export function seedHistory(core: SandboxCore, org: OrgState, n: number): void {
           const product = AIRTIME_CATALOG.find((p) => p.network === net) ?? AIRTIME_CATALOG[0];
           const amount = pick(AIRTIME_AMOUNTS) * 100;
           const commission = Math.floor((amount * AIRTIME_COMMISSION_BP[net]) / 10_000);
-          insert.run(org.id, `ATM${when}S${seq}`, `REQ${when}S${seq}`, phone, amount, amount - commission, commission, 'AIRTIME', net,
-            product.operator, product.region, `${net} airtime ${koboToWireText(amount)} to ${phone}`, '', status, status,
-            created + 5000, created, created + 5000, phone, '', '', 0);
+          insert.run(
+            org.id,
+            `ATM${when}S${seq}`,
+            `REQ${when}S${seq}`,
+            phone,
+            amount,
+            amount - commission,
+            commission,
+            'AIRTIME',
+            net,
+            product.operator,
+            product.region,
+            `${net} airtime ${koboToWireText(amount)} to ${phone}`,
+            '',
+            status,
+            status,
+            created + 5000,
+            created,
+            created + 5000,
+            phone,
+            '',
+            '',
+            0,
+          );
         } else {
           const plan = pick(plansByNetwork.get(net) ?? DATA_CATALOG);
           const amount = plan.amount * 100;
           const commission = Math.floor((amount * DATA_COMMISSION_BP[net]) / 10_000);
-          insert.run(org.id, `DAT${when}S${seq}`, `REQ${when}S${seq}`, phone, amount, amount - commission, commission, 'DATA', net,
-            plan.operator, '', `${plan.description} to ${phone}`, plan.productCode, status, status,
-            created + 5000, created, created + 5000, phone, '', '', 0);
+          insert.run(
+            org.id,
+            `DAT${when}S${seq}`,
+            `REQ${when}S${seq}`,
+            phone,
+            amount,
+            amount - commission,
+            commission,
+            'DATA',
+            net,
+            plan.operator,
+            '',
+            `${plan.description} to ${phone}`,
+            plan.productCode,
+            status,
+            status,
+            created + 5000,
+            created,
+            created + 5000,
+            phone,
+            '',
+            '',
+            0,
+          );
         }
       } else if (r < 0.9) {
         const disco = pick(ELECTRICITY_CATALOG);
@@ -95,18 +133,59 @@ export function seedHistory(core: SandboxCore, org: OrgState, n: number): void {
         const vend = prepaid ? 'PREPAID' : 'POSTPAID';
         const ref = `ELE${when}S${seq}`;
         const ok = status === 'SUCCESS';
-        insert.run(org.id, ref, `RCPT${seq}${digits(4)}`, phoneOf(network(NETWORK_WEIGHTS)), amount, amount - commission, commission, 'ELECTRICITY',
-          disco.productCode, disco.name, DISCO_REGION[disco.productCode] ?? '', `${disco.productCode} ${vend} ${koboToWireText(amount)} for meter ${meter}`,
-          '', status, status, created, created, created, meter, vend, ok && prepaid ? electricityToken(ref) : '',
-          ok && prepaid ? Math.round((amount / 100 / TARIFF_NAIRA_PER_KWH) * 100) / 100 : 0);
+        insert.run(
+          org.id,
+          ref,
+          `RCPT${seq}${digits(4)}`,
+          phoneOf(network(NETWORK_WEIGHTS)),
+          amount,
+          amount - commission,
+          commission,
+          'ELECTRICITY',
+          disco.productCode,
+          disco.name,
+          DISCO_REGION[disco.productCode] ?? '',
+          `${disco.productCode} ${vend} ${koboToWireText(amount)} for meter ${meter}`,
+          '',
+          status,
+          status,
+          created,
+          created,
+          created,
+          meter,
+          vend,
+          ok && prepaid ? electricityToken(ref) : '',
+          ok && prepaid ? Math.round((amount / 100 / TARIFF_NAIRA_PER_KWH) * 100) / 100 : 0,
+        );
       } else {
         const bouquet = pick(CABLE_CATALOG);
         const amount = bouquet.amount * 100;
         const commission = Math.floor((amount * Math.round(bouquet.percentage * 100)) / 10_000);
         const card = accountNumber(10);
-        insert.run(org.id, `CTV${when}S${seq}`, `RCPT${seq}${digits(4)}`, phoneOf(network(NETWORK_WEIGHTS)), amount, amount - commission, commission, 'CABLETV',
-          bouquet.network, bouquet.network, '', `${bouquet.description} for smartcard ${card}`, '', status, status,
-          created, created, created, card, '', '', 0);
+        insert.run(
+          org.id,
+          `CTV${when}S${seq}`,
+          `RCPT${seq}${digits(4)}`,
+          phoneOf(network(NETWORK_WEIGHTS)),
+          amount,
+          amount - commission,
+          commission,
+          'CABLETV',
+          bouquet.network,
+          bouquet.network,
+          '',
+          `${bouquet.description} for smartcard ${card}`,
+          '',
+          status,
+          status,
+          created,
+          created,
+          created,
+          card,
+          '',
+          '',
+          0,
+        );
       }
     }
   })();

@@ -12,16 +12,7 @@ import { HttpError, failure, type Reply } from './httpErrors';
 import { logEntries } from './logEntries';
 import * as messaging from './messaging';
 import { newReference } from './references';
-import {
-  accountBalance,
-  purchaseAirtime,
-  purchaseCableTV,
-  purchaseData,
-  purchaseElectricity,
-  requery,
-  validateMeter,
-  validateSmartcard,
-} from './vending';
+import { accountBalance, purchaseAirtime, purchaseCableTV, purchaseData, purchaseElectricity, requery, validateMeter, validateSmartcard } from './vending';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -202,7 +193,10 @@ export function faultReason(path: string, status: number): string {
 
 function carriesVoucher(body: unknown): boolean {
   const items = Array.isArray(body) ? body : [body];
-  return items.some((item) => typeof item === 'object' && item !== null && typeof (item as { voucherCode?: unknown }).voucherCode === 'string' && (item as { voucherCode: string }).voucherCode !== '');
+  return items.some(
+    (item) =>
+      typeof item === 'object' && item !== null && typeof (item as { voucherCode?: unknown }).voucherCode === 'string' && (item as { voucherCode: string }).voucherCode !== '',
+  );
 }
 
 /** Consumes the first fault that matches this call, if any. */
@@ -369,4 +363,3 @@ export function createHandler(config: ServerConfig): (req: IncomingMessage, res:
 
   return run;
 }
-

@@ -17,31 +17,13 @@ import {
   type RequeryResult,
   type SmartcardValidation,
 } from '../shared/wire';
-import {
-  AIRTIME_COMMISSION_BP,
-  DATA_COMMISSION_BP,
-  DISCO_REGION,
-  TARIFF_NAIRA_PER_KWH,
-  findAirtime,
-  findBouquet,
-  findDataPlan,
-  findDisco,
-  parseCableProvider,
-} from './catalogs';
+import { AIRTIME_COMMISSION_BP, DATA_COMMISSION_BP, DISCO_REGION, TARIFF_NAIRA_PER_KWH, findAirtime, findBouquet, findDataPlan, findDisco, parseCableProvider } from './catalogs';
 import { MAX_BATCH_ITEMS, amountKobo, parseBody, type Ctx } from './context';
 import { customerAddress, customerName, electricityToken, outstandingNaira } from './customers';
 import { HttpError, ok, type Reply } from './httpErrors';
 import { newReference } from './references';
 import type { LogRow, NewLogRow } from './store';
-import {
-  CREDIT_DELAY_MS,
-  MAX_REQUERIES,
-  REQUERY_EARLIEST_MS,
-  accountOutcome,
-  isPostpaidMeter,
-  meterMinimumNaira,
-  phoneFails,
-} from './testNumbers';
+import { CREDIT_DELAY_MS, MAX_REQUERIES, REQUERY_EARLIEST_MS, accountOutcome, isPostpaidMeter, meterMinimumNaira, phoneFails } from './testNumbers';
 
 export const NOT_CONFIGURED_REASON = 'vending account not configured: no active NGN vending account found';
 
@@ -65,10 +47,7 @@ function phoneOrThrow(input: string, where: string): string {
 
 function insufficient(ctx: Ctx, needed: number): HttpError {
   const have = ctx.core.balanceKobo(ctx.org);
-  return new HttpError(
-    400,
-    `insufficient balance: this purchase costs ${koboToWireText(needed)} and the wallet holds ${koboToWireText(have)}; nothing was charged`,
-  );
+  return new HttpError(400, `insufficient balance: this purchase costs ${koboToWireText(needed)} and the wallet holds ${koboToWireText(have)}; nothing was charged`);
 }
 
 /** Whether an identical purchase (same account and amount) is still pending. */
@@ -119,10 +98,7 @@ function acceptBatch(ctx: Ctx, type: 'AIRTIME' | 'DATA', items: PreparedItem[]):
   if (type === 'AIRTIME') {
     for (const [i, item] of items.entries()) {
       if (inProgress(ctx, 'AIRTIME', item.phone, item.amount)) {
-        throw new HttpError(
-          429,
-          `transaction in progress for this number and amount, please wait (item ${i + 1}: ${item.phone}, ${koboToWireText(item.amount)})`,
-        );
+        throw new HttpError(429, `transaction in progress for this number and amount, please wait (item ${i + 1}: ${item.phone}, ${koboToWireText(item.amount)})`);
       }
     }
   }
@@ -462,9 +438,7 @@ export function purchaseCableTV(ctx: Ctx): Reply {
 
 export function requery(ctx: Ctx): Reply {
   const orderId = ctx.param;
-  const row = ctx.core
-    .stmt<[number, string], LogRow>('SELECT * FROM log WHERE org_id = ? AND transaction_id = ?')
-    .get(ctx.org.id, orderId);
+  const row = ctx.core.stmt<[number, string], LogRow>('SELECT * FROM log WHERE org_id = ? AND transaction_id = ?').get(ctx.org.id, orderId);
   if (!row) throw new HttpError(404, `transaction not found: no purchase with reference ${orderId}`);
   const earliest = row.created_ms + REQUERY_EARLIEST_MS;
   if (ctx.now < earliest) {
@@ -489,9 +463,7 @@ export function accountBalance(ctx: Ctx): Reply {
   const row = ctx.core.orgRow(ctx.org);
   const data: AccountBalance = {
     AccountName: row.name,
-    GlobalBalance: ctx.org.configured
-      ? [{ Balance: koboToNaira(row.balance_kobo), Currency: 'NGN', AccountNumber: row.account_number }]
-      : [],
+    GlobalBalance: ctx.org.configured ? [{ Balance: koboToNaira(row.balance_kobo), Currency: 'NGN', AccountNumber: row.account_number }] : [],
   };
   return ok(ctx.ref, data, SUCCESS_MESSAGE);
 }

@@ -23,7 +23,10 @@ const timeOnly = new Intl.DateTimeFormat(APP_LOCALE, { timeStyle: 'short', timeZ
 /** A calendar day (YYYY-MM-DD) is no instant: shown as itself, whatever the time zone. */
 const dayLabel = new Intl.DateTimeFormat(APP_LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
 
-const shown = (f: Intl.DateTimeFormat) => (iso: string | null | undefined): string => (iso ? f.format(new Date(iso)) : '—');
+const shown =
+  (f: Intl.DateTimeFormat) =>
+  (iso: string | null | undefined): string =>
+    iso ? f.format(new Date(iso)) : '—';
 
 /** An instant as a person reads it, Lagos time: `1 Nov 2026, 14:05`. */
 export const formatDateTime = shown(dateTime);
@@ -142,4 +145,3 @@ export function lagosWallClock(instant: string | number | Date): Date {
 export function lagosDaySql(column: string): string {
   return `date(${column}, '+${LAGOS_OFFSET_MS / 3_600_000} hours')`;
 }
-

@@ -35,7 +35,11 @@ export function analyzeTemplate(body: string): TemplateAnalysis {
   const missing: number[] = [];
   for (let i = 1; i <= max; i++) if (!found.has(i)) missing.push(i);
   if (missing.length) {
-    const list = missing.slice(0, 5).map((n) => `{{${n}}}`).join(', ') + (missing.length > 5 ? ', …' : '');
+    const list =
+      missing
+        .slice(0, 5)
+        .map((n) => `{{${n}}}`)
+        .join(', ') + (missing.length > 5 ? ', …' : '');
     problems.push({
       code: 'gap',
       message: `The placeholders must run from {{1}} to {{${max}}} with none skipped; ${list} ${missing.length === 1 ? 'is' : 'are'} missing. Add ${missing.length === 1 ? 'it' : 'them'} or renumber the others.`,
@@ -45,7 +49,10 @@ export function analyzeTemplate(body: string): TemplateAnalysis {
   if (malformed.length) {
     problems.push({
       code: 'malformed',
-      message: `${malformed.slice(0, 3).map((s) => `"${s}"`).join(', ')} ${malformed.length === 1 ? 'is' : 'are'} not a placeholder; write placeholders as {{1}}, {{2}}, … (two braces, a number).`,
+      message: `${malformed
+        .slice(0, 3)
+        .map((s) => `"${s}"`)
+        .join(', ')} ${malformed.length === 1 ? 'is' : 'are'} not a placeholder; write placeholders as {{1}}, {{2}}, … (two braces, a number).`,
     });
   }
   const indexes = problems.some((p) => p.code === 'gap' || p.code === 'zero') ? [] : numbered.map(String);
@@ -73,5 +80,12 @@ export function slugify(name: string): string {
 
 /** `"otp, alerts , ,Payroll"` → `['otp', 'alerts', 'Payroll']`. */
 export function parseUseCases(text: string): string[] {
-  return [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

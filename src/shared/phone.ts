@@ -59,7 +59,10 @@ export function networkOfPhone(localPhone: string): Network | null {
 
 /** Accepts the spellings users and the log endpoint use (`glo`, `Globacom`, `9mobile`, `etisalat`). */
 export function parseNetwork(input: string): Network | null {
-  const key = input.trim().toUpperCase().replace(/[\s_-]/g, '');
+  const key = input
+    .trim()
+    .toUpperCase()
+    .replace(/[\s_-]/g, '');
   switch (key) {
     case 'MTN':
       return 'MTN';

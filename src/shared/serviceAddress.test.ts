@@ -18,7 +18,8 @@ describe('where a live API token may be sent', () => {
   it('refuses plain http:// to another computer, naming it', () => {
     expect(checkServiceAddress('http://api.example.com')).toEqual({
       ok: false,
-      reason: 'A live service address must start with https:// (the API token would travel unencrypted to api.example.com). Plain http:// is accepted only for this computer (127.0.0.1 or localhost).',
+      reason:
+        'A live service address must start with https:// (the API token would travel unencrypted to api.example.com). Plain http:// is accepted only for this computer (127.0.0.1 or localhost).',
     });
     // Loopback-looking names elsewhere are other computers.
     expect(checkServiceAddress('http://127.0.0.2').ok).toBe(false);

@@ -22,7 +22,10 @@ export function checkServiceAddress(address: string): AddressCheck {
     return { ok: true, warning: 'Plain http:// on this computer: fine for a local test service, never for the real one (use its https:// address).' };
   }
   if (url.protocol === 'http:') {
-    return { ok: false, reason: `A live service address must start with https:// (the API token would travel unencrypted to ${url.host}). Plain http:// is accepted only for this computer (127.0.0.1 or localhost).` };
+    return {
+      ok: false,
+      reason: `A live service address must start with https:// (the API token would travel unencrypted to ${url.host}). Plain http:// is accepted only for this computer (127.0.0.1 or localhost).`,
+    };
   }
   return { ok: false, reason: 'The service address must start with https://' };
 }

@@ -13,7 +13,6 @@ import { expect, passTopUpSettlement, test, saveScreen } from './support/fixture
 // Every test has its own app, data folder and port, and its own screenshot names.
 test.describe.configure({ mode: 'parallel' });
 
-
 async function payrollWorkbook(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-e2e-'));
   const file = path.join(dir, 'March staff airtime.xlsx');
@@ -181,11 +180,17 @@ test('a job left with an uncertain item asks the user, who settles it by hand', 
   const uploadId = 'ab'.repeat(16);
   fs.mkdirSync(path.join(vendesk.dataDir, 'uploads'), { recursive: true });
   fs.copyFileSync(source, path.join(vendesk.dataDir, 'uploads', uploadId));
-  const preview = await vendesk.call('bulk.prepare', { file: { uploadId, name: 'March staff airtime.xlsx' }, kind: 'airtime', mapping: { phone: 1, amount: 2, name: 0, reference: 3 } });
+  const preview = await vendesk.call('bulk.prepare', {
+    file: { uploadId, name: 'March staff airtime.xlsx' },
+    kind: 'airtime',
+    mapping: { phone: 1, amount: 2, name: 0, reference: 3 },
+  });
   // vendesk stopped while row 2 was being sent, and it was retried 5 times before: the log cannot settle it.
   // Each time on the clock the job store keeps it on: confirmed on this computer's, sent on the service's.
   vendesk.app.db.prepare("UPDATE bulk_jobs SET state = 'running', confirmed_at = ? WHERE id = ?").run(new Date().toISOString(), preview.job.id);
-  vendesk.app.db.prepare("UPDATE bulk_items SET state = 'sending', attempts = 5, sent_ms = ? WHERE job_id = ? AND seq = 1").run(vendesk.app.service(createServiceClock).now(), preview.job.id);
+  vendesk.app.db
+    .prepare("UPDATE bulk_items SET state = 'sending', attempts = 5, sent_ms = ? WHERE job_id = ? AND seq = 1")
+    .run(vendesk.app.service(createServiceClock).now(), preview.job.id);
 
   await page.goto(`${vendesk.shell?.origin}/#/purchases`);
   await page.getByRole('table', { name: 'Bulk jobs' }).getByText('Interrupted — resume to finish').click();
@@ -218,13 +223,23 @@ test('bulk electricity: choose the kind, read why rows are refused, buy, and rea
     ].join('\n'),
   );
   await page.goto(`${vendesk.shell?.origin}/#/purchases`);
-  await page.getByRole('radiogroup', { name: 'What to buy' }).locator('label', { hasText: /^Electricity$/ }).click();
+  await page
+    .getByRole('radiogroup', { name: 'What to buy' })
+    .locator('label', { hasText: /^Electricity$/ })
+    .click();
   await expect(page.getByText(/One row per meter, with Meter number, Disco/)).toBeVisible();
   await expect(page.getByRole('radio', { name: 'Electricity' })).toBeChecked();
   // The segmented control's indicator slides to the choice: the screenshot waits for its
   // animation to end (the page's own state), not a fixed 400 ms a busy machine may overrun.
   // (Endless ones, such as a spinner, are not waited for; one cancelled midway counts as ended.)
-  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity).map((a) => a.finished.catch(() => undefined))));
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   await saveScreen(page, 'bulk-9-electricity-new.png', { fullPage: true });
 
   await page.locator('input[type=file]').setInputFiles(file);

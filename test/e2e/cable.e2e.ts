@@ -5,7 +5,6 @@
  */
 import { expect, test, saveScreen } from './support/fixtures';
 
-
 test('a cable TV subscription is bought after the smartcard check, and a declined one says the wallet was refunded', async ({ page, vendesk }) => {
   const origin = vendesk.shell?.origin ?? '';
   await page.goto(`${origin}/#/purchases`);

@@ -7,7 +7,6 @@
 import { createPendingScheduler, createServiceClock } from '../../src/main/pending';
 import { expect, fillElectricityForm, test, saveScreen } from './support/fixtures';
 
-
 test('an electricity purchase that goes pending is settled by requery and its token shows in the receipt', async ({ page, vendesk }) => {
   // The test moves the clocks itself; the automatic loop must not race it.
   vendesk.app.service(createPendingScheduler).pause();

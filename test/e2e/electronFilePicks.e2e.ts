@@ -64,7 +64,11 @@ test('a page’s file chooser opens vendesk’s own dialog, the chosen file is r
       async (paths) => Promise.all(paths.map((p) => window.vendesk!.call('messaging.contacts.preview', { file: { path: p } }))),
       [neverChosen, path.join(dir, 'no-such-file.csv')],
     );
-    for (const answer of answers) expect(answer).toEqual({ ok: false, error: { code: 'file_not_chosen', message: 'vendesk opens only files you choose in its file dialog.', hint: 'Choose the file again with the Choose button.' } });
+    for (const answer of answers)
+      expect(answer).toEqual({
+        ok: false,
+        error: { code: 'file_not_chosen', message: 'vendesk opens only files you choose in its file dialog.', hint: 'Choose the file again with the Choose button.' },
+      });
   } finally {
     await page.close();
     await vendesk.close();

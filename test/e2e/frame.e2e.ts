@@ -32,12 +32,27 @@ test('every page is reachable from the navigation and by keyboard', async ({ pag
 
 test("a page's code loads with the page: the dashboard paints without the other pages' code", async ({ page, vendesk }) => {
   void vendesk;
-  const scripts = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js')));
+  const scripts = () =>
+    page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((n) => n.endsWith('.js')),
+    );
   await expect(page.getByTestId('wallet-balance')).toBeVisible();
   const first = await scripts();
-  expect(first.some((n) => /DashboardPage-[\w-]+\.js$/.test(n)), first.join('\n')).toBe(true);
-  expect(first.some((n) => /(TransactionsPage|MessagingPage|SettingsPage)-[\w-]+\.js$/.test(n)), first.join('\n')).toBe(false);
-  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: /^Transactions/ }).click();
+  expect(
+    first.some((n) => /DashboardPage-[\w-]+\.js$/.test(n)),
+    first.join('\n'),
+  ).toBe(true);
+  expect(
+    first.some((n) => /(TransactionsPage|MessagingPage|SettingsPage)-[\w-]+\.js$/.test(n)),
+    first.join('\n'),
+  ).toBe(false);
+  await page
+    .getByRole('navigation', { name: 'Pages' })
+    .getByRole('link', { name: /^Transactions/ })
+    .click();
   await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible();
   expect((await scripts()).some((n) => /TransactionsPage-[\w-]+\.js$/.test(n))).toBe(true);
   await saveScreen(page, 'transactions-after-lazy-load.png');

@@ -121,7 +121,8 @@ test('a bulk job confirmed and opened again by keyboard only', async ({ page, ve
 test('a reconciliation by keyboard only; its file can be cleared by a named button', async ({ page, vendesk }) => {
   vendesk.app.service(createPendingScheduler).pause();
   await vendesk.call('sync.run', {});
-  for (let i = 0; i < 3; i++) await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: `4500012000${i}`, vendType: 'PREPAID', amountKobo: 100_000 + i * 100, phone: '08031234567' });
+  for (let i = 0; i < 3; i++)
+    await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: `4500012000${i}`, vendType: 'PREPAID', amountKobo: 100_000 + i * 100, phone: '08031234567' });
   await vendesk.call('sync.run', {});
   const file = await exportVendorLog(vendesk, (rows) => rows);
 
@@ -168,7 +169,10 @@ test('the sandbox outbox shows the one-time code that was "sent", and it confirm
   const sent = kept.filter((e) => e.code).at(-1);
   await expect(code).toHaveText(sent!.code!);
   await page.getByLabel('Code', { exact: true }).fill(sent!.code!);
-  await page.getByTestId('otp-confirm').getByRole('button', { name: /^Confirm/ }).click();
+  await page
+    .getByTestId('otp-confirm')
+    .getByRole('button', { name: /^Confirm/ })
+    .click();
   await expect(page.getByTestId('otp-outcome')).toContainText('Confirmed');
   await saveScreen(page, 'messaging-otp-sandbox-outbox.png', { fullPage: true });
 });

@@ -35,14 +35,17 @@ test('without a keyring Settings says how to get one instead of asking for the t
     await saveScreen(page, 'settings-no-keyring.png', { fullPage: true });
 
     // A caller that skips the page and sends a token anyway is refused, and nothing reaches the disk.
-    const sent = await page.evaluate(async (secretHeader) => {
-      const response = await fetch('/api/profiles.save', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...secretHeader },
-        body: JSON.stringify({ name: 'Production 2', baseUrl: 'https://vending.example.ng', token: 'tok-live-should-not-be-stored' }),
-      });
-      return { status: response.status, body: await response.text() };
-    }, { [SESSION_HEADER]: vendesk.shell!.secret });
+    const sent = await page.evaluate(
+      async (secretHeader) => {
+        const response = await fetch('/api/profiles.save', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...secretHeader },
+          body: JSON.stringify({ name: 'Production 2', baseUrl: 'https://vending.example.ng', token: 'tok-live-should-not-be-stored' }),
+        });
+        return { status: response.status, body: await response.text() };
+      },
+      { [SESSION_HEADER]: vendesk.shell!.secret },
+    );
     expect(sent.status).toBe(422);
     expect(sent.body).toContain('no_keyring');
     expect(sent.body).not.toContain('tok-live-should-not-be-stored');

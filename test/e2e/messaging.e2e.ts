@@ -25,7 +25,11 @@ for (const form of ANSWER_FORMS) {
     }
 
     async function choose(page: Page, label: string, option: RegExp): Promise<void> {
-      await page.getByRole('combobox', { name: label, exact: true }).or(page.getByRole('textbox', { name: label, exact: true })).first().click();
+      await page
+        .getByRole('combobox', { name: label, exact: true })
+        .or(page.getByRole('textbox', { name: label, exact: true }))
+        .first()
+        .click();
       await page.getByRole('option', { name: option }).click();
     }
 

@@ -45,4 +45,3 @@ for (const form of ANSWER_FORMS) {
     });
   });
 }
-

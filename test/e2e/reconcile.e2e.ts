@@ -12,7 +12,6 @@ import { formatNaira } from '../../src/shared/money';
 import { buyElsewhere, exportVendorLog } from '../integration/reconcile/reconcileHelpers';
 import { expect, test, saveScreen } from './support/fixtures';
 
-
 const electricity = (vendesk: Parameters<typeof exportVendorLog>[0], meter: string, naira: number) =>
   vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: naira * 100, phone: '08031234567' });
 

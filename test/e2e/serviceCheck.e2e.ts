@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestApp } from '../support/testApp';
 import { expect, saveScreen, test } from './support/fixtures';
 
-test('Check connection reads every endpoint; Service answers shows a send\'s answer with the number hidden', async ({ page, vendesk }) => {
+test("Check connection reads every endpoint; Service answers shows a send's answer with the number hidden", async ({ page, vendesk }) => {
   const input = { target: { kind: 'number' as const, to: '08051234599' }, content: { kind: 'text' as const, text: 'Your payslip is ready' }, emails: [] };
   const quote = await vendesk.call('messaging.quote', input);
   await vendesk.call('messaging.send', { ...input, senderId: 'VENDESK', confirmedTotalKobo: quote.totalKobo });
@@ -62,7 +62,9 @@ test('against an address that is not the service, Check connection says so in on
     await page.getByRole('button', { name: 'Check connection' }).click();
     const summary = page.getByTestId('doctor-summary');
     await expect(summary).toContainText('This address is not the vending service');
-    await expect(summary).toContainText(`${url} answers, but it is not the vending service: none of its 10 endpoints answered in the service's envelope (/accountBalance answered HTTP 404 with text/html).`);
+    await expect(summary).toContainText(
+      `${url} answers, but it is not the vending service: none of its 10 endpoints answered in the service's envelope (/accountBalance answered HTTP 404 with text/html).`,
+    );
     await saveScreen(page, 'settings-check-connection-not-the-service.png', { fullPage: true });
   } finally {
     await app.close();

@@ -17,26 +17,30 @@ import { expect, fillElectricityForm, saveScreen, setTheme, test } from './suppo
 
 /** WCAG contrast of an element's text against its own background. */
 async function textContrast(page: Page, selector: string): Promise<number> {
-  return page.locator(selector).first().evaluate((el) => {
-    const rgb = (c: string) => (c.match(/\d+(\.\d+)?/g) ?? ['0', '0', '0']).slice(0, 3).map(Number);
-    const lum = ([r, g, b]: number[]) => {
-      const f = (v: number) => {
-        const s = v / 255;
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const rgb = (c: string) => (c.match(/\d+(\.\d+)?/g) ?? ['0', '0', '0']).slice(0, 3).map(Number);
+      const lum = ([r, g, b]: number[]) => {
+        const f = (v: number) => {
+          const s = v / 255;
+          return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+        };
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
       };
-      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-    };
-    const style = getComputedStyle(el);
-    const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))];
-    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-  });
+      const style = getComputedStyle(el);
+      const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))];
+      return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    });
 }
 
 test('Reconcile with the sandbox export: one minus sign, "resolved" once resolved, a readable disabled button', async ({ page, vendesk }) => {
   vendesk.app.service(createPendingScheduler).pause();
   const origin = vendesk.shell!.origin;
   await vendesk.call('sync.run', {}); // opening balance reading
-  for (let i = 0; i < 3; i++) await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: `450001233${i}1`, vendType: 'PREPAID', amountKobo: 150_000 + i * 10_000, phone: '08031234567' });
+  for (let i = 0; i < 3; i++)
+    await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: `450001233${i}1`, vendType: 'PREPAID', amountKobo: 150_000 + i * 10_000, phone: '08031234567' });
   await vendesk.call('sync.run', {}); // the mirror and the closing reading
 
   await page.goto(`${origin}/#/reconcile`);

@@ -13,8 +13,14 @@ test('the dashboard shows face value and wallet cost, and the spend report is on
   const client = vendesk.app.client();
   const mtn = (await client.airtimeCatalog()).find((p) => p.network === 'MTN');
   if (!mtn) throw new Error('no MTN airtime in the sandbox catalog');
-  const phones: [string, number][] = [['08031110001', 1500], ['08031110002', 2700], ['08031239999', 500]];
-  await client.purchaseAirtime(phones.map(([phoneNumber, amount]) => ({ phoneNumber, amount, network: 'MTN', productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })));
+  const phones: [string, number][] = [
+    ['08031110001', 1500],
+    ['08031110002', 2700],
+    ['08031239999', 500],
+  ];
+  await client.purchaseAirtime(
+    phones.map(([phoneNumber, amount]) => ({ phoneNumber, amount, network: 'MTN', productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })),
+  );
   await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45011112345', vendType: 'PREPAID', amountKobo: 5_200_50, phone: '08031234567' });
   await vendesk.sandboxControl.advanceClock(6);
 

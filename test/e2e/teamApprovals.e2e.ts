@@ -504,7 +504,10 @@ test.describe.serial('team approvals in the window', () => {
           // The whole page, the header's LIVE badge included.
           await expect(page.getByTestId('connection-badge')).toHaveText('LIVE');
           // Every rule runs; only the violations are read, so axe details no other kind of result.
-          const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).options({ resultTypes: ['violations'] }).analyze();
+          const result = await new AxeBuilder({ page })
+            .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+            .options({ resultTypes: ['violations'] })
+            .analyze();
           found.push(
             ...result.violations
               .filter((v) => v.impact === 'serious' || v.impact === 'critical')

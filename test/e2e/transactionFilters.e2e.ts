@@ -51,7 +51,13 @@ test('the Network filter offers what the log holds, each choice shows only its r
         .poll(async () => {
           const texts = await shown.allInnerTexts();
           if (texts.length === 0 || texts.length > theirs.length) return `showing ${texts.length} rows`;
-          const other = texts.find((t) => !t.split('\n').map((s) => s.trim()).includes(network));
+          const other = texts.find(
+            (t) =>
+              !t
+                .split('\n')
+                .map((s) => s.trim())
+                .includes(network),
+          );
           return other === undefined ? 'only theirs' : `a row of another network: ${other.replace(/\s+/g, ' ')}`;
         })
         .toBe('only theirs');

@@ -12,7 +12,9 @@ test('sync, filter, search by part of a phone number, and export what the screen
   const client = vendesk.app.client();
   const mtn = (await client.airtimeCatalog()).find((p) => p.network === 'MTN');
   if (!mtn) throw new Error('no MTN airtime in the sandbox catalog');
-  await client.purchaseAirtime(PHONES.map((phoneNumber, i) => ({ phoneNumber, amount: 100 * (i + 1), network: 'MTN', productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })));
+  await client.purchaseAirtime(
+    PHONES.map((phoneNumber, i) => ({ phoneNumber, amount: 100 * (i + 1), network: 'MTN', productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })),
+  );
   await vendesk.sandboxControl.advanceClock(6);
 
   await page.goto(vendesk.shell!.origin + '/#/transactions');

@@ -70,14 +70,38 @@ export async function writeZip(file: string, parts: { name: string; text: PartTe
   for (const p of deflated) {
     const name = Buffer.from(p.name, 'utf8');
     // Local header and central directory entry: version 2.0, deflate, CRC and sizes, name length.
-    const local = littleEndian(30, [[0, 4, 0x04034b50], [4, 2, 20], [8, 2, 8], [14, 4, p.crc], [18, 4, p.data.length], [22, 4, p.size], [26, 2, name.length]]);
-    const entry = littleEndian(46, [[0, 4, 0x02014b50], [4, 2, 20], [6, 2, 20], [10, 2, 8], [16, 4, p.crc], [20, 4, p.data.length], [24, 4, p.size], [28, 2, name.length], [42, 4, offset]]);
+    const local = littleEndian(30, [
+      [0, 4, 0x04034b50],
+      [4, 2, 20],
+      [8, 2, 8],
+      [14, 4, p.crc],
+      [18, 4, p.data.length],
+      [22, 4, p.size],
+      [26, 2, name.length],
+    ]);
+    const entry = littleEndian(46, [
+      [0, 4, 0x02014b50],
+      [4, 2, 20],
+      [6, 2, 20],
+      [10, 2, 8],
+      [16, 4, p.crc],
+      [20, 4, p.data.length],
+      [24, 4, p.size],
+      [28, 2, name.length],
+      [42, 4, offset],
+    ]);
     central.push(entry, name);
     chunks.push(local, name, p.data);
     offset += 30 + name.length + p.data.length;
   }
   const directory = Buffer.concat(central);
-  const end = littleEndian(22, [[0, 4, 0x06054b50], [8, 2, deflated.length], [10, 2, deflated.length], [12, 4, directory.length], [16, 4, offset]]);
+  const end = littleEndian(22, [
+    [0, 4, 0x06054b50],
+    [8, 2, deflated.length],
+    [10, 2, deflated.length],
+    [12, 4, directory.length],
+    [16, 4, offset],
+  ]);
   fs.writeFileSync(file, Buffer.concat([...chunks, directory, end]));
 }
 
@@ -85,11 +109,7 @@ const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 /** A workbook of one sheet (or the sheets given) with the sheet XML (and shared strings) given. */
-export async function writeWorkbook(
-  file: string,
-  sheetXml: PartText,
-  options: { sharedStrings?: PartText; sheetNames?: string[]; workbookXml?: string } = {},
-): Promise<void> {
+export async function writeWorkbook(file: string, sheetXml: PartText, options: { sharedStrings?: PartText; sheetNames?: string[]; workbookXml?: string } = {}): Promise<void> {
   const names = options.sheetNames ?? ['Sheet1'];
   const sheets = names.map((n, i) => `<sheet name="${n}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('');
   const rels = names.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/>`).join('');
@@ -102,7 +122,10 @@ export async function writeWorkbook(
       name: '_rels/.rels',
       text: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
     },
-    { name: 'xl/workbook.xml', text: options.workbookXml ?? `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${NS}" xmlns:r="${REL}"><sheets>${sheets}</sheets></workbook>` },
+    {
+      name: 'xl/workbook.xml',
+      text: options.workbookXml ?? `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${NS}" xmlns:r="${REL}"><sheets>${sheets}</sheets></workbook>`,
+    },
     {
       name: 'xl/_rels/workbook.xml.rels',
       text: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}${options.sharedStrings !== undefined ? `<Relationship Id="rIdS" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/>` : ''}</Relationships>`,
@@ -137,7 +160,11 @@ export const HOSTILE_FILES: HostileFile[] = [
   {
     name: 'xfd-rows.xlsx',
     what: 'a Phone, Amount header and 40,000 rows each with one cell in column XFD (the 548 KB file that took 4.3 GB)',
-    write: (file) => writeWorkbook(file, rows(40_001, (r) => (r === 1 ? HEADER_ROW : `<row r="${r}"><c r="XFD${r}"><v>${r}</v></c></row>`))),
+    write: (file) =>
+      writeWorkbook(
+        file,
+        rows(40_001, (r) => (r === 1 ? HEADER_ROW : `<row r="${r}"><c r="XFD${r}"><v>${r}</v></c></row>`)),
+      ),
   },
   {
     name: 'xfd-header.xlsx',
@@ -145,7 +172,11 @@ export const HOSTILE_FILES: HostileFile[] = [
     write: (file) =>
       writeWorkbook(
         file,
-        rows(40_001, (r) => (r === 1 ? `<row r="1">${inline('A1', 'Phone')}${inline('B1', 'Amount')}${inline('XFD1', 'Note')}</row>` : `<row r="${r}">${inline(`A${r}`, '08031234567')}<c r="B${r}"><v>500</v></c><c r="XFD${r}"><v>1</v></c></row>`)),
+        rows(40_001, (r) =>
+          r === 1
+            ? `<row r="1">${inline('A1', 'Phone')}${inline('B1', 'Amount')}${inline('XFD1', 'Note')}</row>`
+            : `<row r="${r}">${inline(`A${r}`, '08031234567')}<c r="B${r}"><v>500</v></c><c r="XFD${r}"><v>1</v></c></row>`,
+        ),
       ),
   },
   {
@@ -215,9 +246,18 @@ export const HOSTILE_FILES: HostileFile[] = [
     name: 'shared-string-claims.xlsx',
     what: 'shared strings claiming 4,000,000,000 entries and cells pointing past the two there are',
     write: (file) =>
-      writeWorkbook(file, [SHEET_OPEN, `<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>`, '<row r="2"><c r="A2" t="s"><v>3999999999</v></c><c r="B2"><v>500</v></c></row>', SHEET_CLOSE], {
-        sharedStrings: `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${NS}" count="4000000000" uniqueCount="4000000000"><si><t>Phone</t></si><si><t>Amount</t></si></sst>`,
-      }),
+      writeWorkbook(
+        file,
+        [
+          SHEET_OPEN,
+          `<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>`,
+          '<row r="2"><c r="A2" t="s"><v>3999999999</v></c><c r="B2"><v>500</v></c></row>',
+          SHEET_CLOSE,
+        ],
+        {
+          sharedStrings: `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${NS}" count="4000000000" uniqueCount="4000000000"><si><t>Phone</t></si><si><t>Amount</t></si></sst>`,
+        },
+      ),
   },
   {
     name: 'deep-nesting.xlsx',
@@ -279,7 +319,11 @@ export const HOSTILE_FILES: HostileFile[] = [
     write: (file) =>
       writeWorkbook(
         file,
-        rows(40_001, (r) => (r === 1 ? `<row r="1">${inline('A1', 'Phone')}${inline('B1', 'Amount')}${inline('XFD1', 'Note')}</row>` : `<row r="${r}">${inline(`A${r}`, '08031234567')}<c r="B${r}"><v>500</v></c><c r="XFD${r}"><v>1</v></c></row>`)),
+        rows(40_001, (r) =>
+          r === 1
+            ? `<row r="1">${inline('A1', 'Phone')}${inline('B1', 'Amount')}${inline('XFD1', 'Note')}</row>`
+            : `<row r="${r}">${inline(`A${r}`, '08031234567')}<c r="B${r}"><v>500</v></c><c r="XFD${r}"><v>1</v></c></row>`,
+        ),
       ),
   },
   {

@@ -53,19 +53,23 @@ export async function startLatencyProxy(target: string, delayMs: number): Promis
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       setTimeout(() => {
-        const forward = http.request(new URL(req.url ?? '/', target), { method: req.method, agent: upstream, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
-          const body: Buffer[] = [];
-          answer.on('data', (c: Buffer) => body.push(c));
-          answer.on('end', () => {
-            setTimeout(() => {
-              exchange.status = answer.statusCode ?? 502;
-              exchange.answeredAt = Date.now();
-              inFlight--;
-              res.writeHead(answer.statusCode ?? 502, answer.headers);
-              res.end(Buffer.concat(body));
-            }, delay / 2);
-          });
-        });
+        const forward = http.request(
+          new URL(req.url ?? '/', target),
+          { method: req.method, agent: upstream, headers: { ...req.headers, host: new URL(target).host } },
+          (answer) => {
+            const body: Buffer[] = [];
+            answer.on('data', (c: Buffer) => body.push(c));
+            answer.on('end', () => {
+              setTimeout(() => {
+                exchange.status = answer.statusCode ?? 502;
+                exchange.answeredAt = Date.now();
+                inFlight--;
+                res.writeHead(answer.statusCode ?? 502, answer.headers);
+                res.end(Buffer.concat(body));
+              }, delay / 2);
+            });
+          },
+        );
         forward.on('error', () => {
           inFlight--;
           res.destroy();

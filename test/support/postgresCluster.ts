@@ -81,7 +81,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   if (isRoot) {
     const id = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
     const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    if (id.status !== 0) throw new Error('There is no postgres user: install Debian\'s postgresql package (apt-get install -y postgresql).');
+    if (id.status !== 0) throw new Error("There is no postgres user: install Debian's postgresql package (apt-get install -y postgresql).");
     const uid = Number(id.stdout.trim());
     const group = Number(gid.stdout.trim());
     fs.chownSync(dir, uid, group);

@@ -18,7 +18,9 @@ async function main(): Promise<number> {
       process.stdout.write(`${JSON.stringify({ ok: true, rows: read.columns.length, unreadable: read.unreadableCount, peakRssMb: peakRssMb() })}\n`);
     } else {
       const table = await readSpreadsheet(file, { sheet });
-      process.stdout.write(`${JSON.stringify({ ok: true, rows: table.rows.length, headers: table.headers, rowNumbers: table.rows.slice(0, 5).map((r) => r.row), peakRssMb: peakRssMb() })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ ok: true, rows: table.rows.length, headers: table.headers, rowNumbers: table.rows.slice(0, 5).map((r) => r.row), peakRssMb: peakRssMb() })}\n`,
+      );
     }
     return 0;
   } catch (error) {

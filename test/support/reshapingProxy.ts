@@ -9,7 +9,19 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { outlastClientIdleSockets } from '../../src/sandbox/idleSockets';
 
-const MESSAGING = ['/sendMessage', '/createTemplates', '/getTemplates', '/sendEvidence', '/confirmEvidence', '/craetePhonebook', '/createContact', '/getPhonebook', '/getSenderIds', '/MSQ/', '/messageHistory'];
+const MESSAGING = [
+  '/sendMessage',
+  '/createTemplates',
+  '/getTemplates',
+  '/sendEvidence',
+  '/confirmEvidence',
+  '/craetePhonebook',
+  '/createContact',
+  '/getPhonebook',
+  '/getSenderIds',
+  '/MSQ/',
+  '/messageHistory',
+];
 
 /** Replaces one answer: return what to answer instead, or null to reshape it as usual. */
 export type AnswerOverride = (path: string, status: number, body: unknown) => { status: number; text: string; contentType?: string } | null;

@@ -57,23 +57,20 @@ export async function prepareRaw(
 ): Promise<{ id: string; state: string; prepared_by: string; claim_scope: string; items_digest: string; preview: Record<string, unknown> }> {
   const items = options.items;
   const total = items.reduce((s, i) => s + i.amountKobo, 0);
-  const r = await client.query(
-    'SELECT * FROM vendesk.prepare_bulk_job($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)',
-    [
-      desk.id,
-      desk.name,
-      'local-1',
-      options.fileName ?? 'payroll.xlsx',
-      options.sha ?? null,
-      options.repeat ?? false,
-      items.length,
-      total,
-      options.walletKobo === undefined ? 9_000_000 : options.walletKobo,
-      JSON.stringify(options.preview ?? previewOf(items)),
-      JSON.stringify({ bulkKind: 'airtime' }),
-      JSON.stringify(storedItems(items)),
-    ],
-  );
+  const r = await client.query('SELECT * FROM vendesk.prepare_bulk_job($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)', [
+    desk.id,
+    desk.name,
+    'local-1',
+    options.fileName ?? 'payroll.xlsx',
+    options.sha ?? null,
+    options.repeat ?? false,
+    items.length,
+    total,
+    options.walletKobo === undefined ? 9_000_000 : options.walletKobo,
+    JSON.stringify(options.preview ?? previewOf(items)),
+    JSON.stringify({ bulkKind: 'airtime' }),
+    JSON.stringify(storedItems(items)),
+  ]);
   return r.rows[0];
 }
 
@@ -91,15 +88,7 @@ export interface RawClaim {
  * Claims row `row` of a job before it is sent, naming the item about to be sent (team schema 005);
  * `item` (as a desktop stores it) defaults to the row as approved, read from `job_items`.
  */
-export async function claimRaw(
-  client: pg.ClientBase,
-  desk: Desk,
-  jobId: string,
-  row: number,
-  amountKobo: number,
-  ref: string,
-  item?: Record<string, unknown>,
-): Promise<RawClaim> {
+export async function claimRaw(client: pg.ClientBase, desk: Desk, jobId: string, row: number, amountKobo: number, ref: string, item?: Record<string, unknown>): Promise<RawClaim> {
   const sent = item ?? (await client.query('SELECT item FROM vendesk.job_items WHERE job_id = $1 AND item_index = $2', [jobId, row])).rows[0]?.item ?? {};
   const r = await client.query('SELECT * FROM vendesk.claim_item($1, $2, $3, $4, $5, $6, $7)', [jobId, row, amountKobo, JSON.stringify(sent), ref, desk.id, desk.name]);
   return r.rows[0] as RawClaim;

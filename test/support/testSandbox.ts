@@ -18,7 +18,10 @@ import { tokensFromText } from '../../src/sandbox/standalone';
 import { SandboxControl } from './sandboxControl';
 import { spawnNode, spawnVendesk, type VendeskRun } from './vendeskProcess';
 
-export interface TestSandboxOptions extends Pick<SandboxOptions, 'tokens' | 'seedHistory' | 'latencyMs' | 'shapes' | 'accountName' | 'initialBalanceNaira' | 'dbPath' | 'creditDelayMs'> {
+export interface TestSandboxOptions extends Pick<
+  SandboxOptions,
+  'tokens' | 'seedHistory' | 'latencyMs' | 'shapes' | 'accountName' | 'initialBalanceNaira' | 'dbPath' | 'creditDelayMs'
+> {
   /** Accept any other token too, each its own organisation (the default when no tokens are given). */
   acceptAnyToken?: boolean;
   /** A file of the tokens the sandbox knows, one a line (`#` starts a comment), as `--token-file`. */

@@ -22,7 +22,8 @@ export const balanceCommand = command({
 export const sandboxCommand = command({
   path: ['sandbox'],
   summary: 'Run the standalone sandbox service until Ctrl-C',
-  usage: 'vendesk sandbox [--port 4010] [--token-file FILE] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--shapes standard|alt|sparse] [--latency-ms N] [--quiet]  (tokens also from VENDESK_SANDBOX_TOKENS)',
+  usage:
+    'vendesk sandbox [--port 4010] [--token-file FILE] [--any-token] [--db FILE] [--seed-history N] [--balance NAIRA] [--shapes standard|alt|sparse] [--latency-ms N] [--quiet]  (tokens also from VENDESK_SANDBOX_TOKENS)',
   options: [
     { name: 'port', kind: 'string', description: 'Port on 127.0.0.1 (0 = any free port)' },
     { name: 'token-file', kind: 'string', description: 'File of the tokens the sandbox accepts, one a line (or env VENDESK_SANDBOX_TOKENS)' },

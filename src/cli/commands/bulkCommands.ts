@@ -173,7 +173,8 @@ export const bulkValidateCommand = command({
 export const bulkSubmitCommand = command({
   path: ['bulk', 'submit'],
   summary: 'Buy airtime, data, electricity or cable TV for every valid row of a spreadsheet and wait for the outcomes',
-  usage: 'vendesk bulk submit FILE --kind airtime|data|electricity|cable --yes [--max-total NAIRA] [--confirm-total NAIRA] [--sheet NAME] [--skip-invalid] [--keep-duplicates] [--json]',
+  usage:
+    'vendesk bulk submit FILE --kind airtime|data|electricity|cable --yes [--max-total NAIRA] [--confirm-total NAIRA] [--sheet NAME] [--skip-invalid] [--keep-duplicates] [--json]',
   options: [
     { name: 'kind', kind: 'string', description: 'airtime, data, electricity or cable' },
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
@@ -211,8 +212,18 @@ export const bulkSubmitCommand = command({
       await ctx.call('bulk.discard', { jobId });
       return {
         exitCode: EXIT.invalidRows,
-        json: { error: { code: 'invalid_rows', message: `${preview.job.invalidRows} row(s) are invalid; nothing was bought.`, hint: 'Fix them, or add --skip-invalid to buy only the valid rows.' }, errors: invalid.rows.map((r) => ({ row: r.row, field: r.field, message: r.message })) },
-        text: [`${preview.job.invalidRows} row(s) are invalid; nothing was bought. Fix them, or add --skip-invalid to buy only the valid rows.`, ...invalid.rows.map((r) => `  ${r.message}`)].join('\n'),
+        json: {
+          error: {
+            code: 'invalid_rows',
+            message: `${preview.job.invalidRows} row(s) are invalid; nothing was bought.`,
+            hint: 'Fix them, or add --skip-invalid to buy only the valid rows.',
+          },
+          errors: invalid.rows.map((r) => ({ row: r.row, field: r.field, message: r.message })),
+        },
+        text: [
+          `${preview.job.invalidRows} row(s) are invalid; nothing was bought. Fix them, or add --skip-invalid to buy only the valid rows.`,
+          ...invalid.rows.map((r) => `  ${r.message}`),
+        ].join('\n'),
       };
     }
     const left = preview.job.counts.excluded;
@@ -291,11 +302,15 @@ export const bulkListCommand = command({
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, got "${limit}"`);
     const app = await ctx.app();
     const jobs = (await ctx.call('bulk.list', { limit })).filter((j) => j.state !== 'draft');
-    const text = jobs.length === 0
-      ? `No bulk jobs on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
-      : jobs
-          .map((j) => `${j.id}  ${j.confirmedAt ?? j.createdAt}  ${j.kind}  ${jobSummary(j).state}  ${j.items} item(s), ${j.counts.success} successful, bought ${moneyText(j.bought)}  ${j.fileName}`)
-          .join('\n');
+    const text =
+      jobs.length === 0
+        ? `No bulk jobs on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
+        : jobs
+            .map(
+              (j) =>
+                `${j.id}  ${j.confirmedAt ?? j.createdAt}  ${j.kind}  ${jobSummary(j).state}  ${j.items} item(s), ${j.counts.success} successful, bought ${moneyText(j.bought)}  ${j.fileName}`,
+            )
+            .join('\n');
     return { exitCode: EXIT.ok, json: jobs.map((j) => ({ ...jobSummary(j), kind: j.kind, fileName: j.fileName, confirmedAt: j.confirmedAt })), text };
   },
 });
@@ -388,4 +403,14 @@ export const bulkCapsCommand = command({
   },
 });
 
-export const BULK_COMMANDS = [bulkValidateCommand, bulkSubmitCommand, bulkResumeCommand, bulkStatusCommand, bulkCancelCommand, bulkListCommand, bulkExportCommand, bulkTemplateCommand, bulkCapsCommand];
+export const BULK_COMMANDS = [
+  bulkValidateCommand,
+  bulkSubmitCommand,
+  bulkResumeCommand,
+  bulkStatusCommand,
+  bulkCancelCommand,
+  bulkListCommand,
+  bulkExportCommand,
+  bulkTemplateCommand,
+  bulkCapsCommand,
+];

@@ -22,7 +22,10 @@ const STATE_WORDS: Record<EndpointCheckState, string> = {
 };
 
 function checkLines(checks: EndpointCheck[]): string {
-  const rows = [['ENDPOINT', 'PATH', 'HTTP', 'OUTCOME', 'WHAT VENDESK READ'], ...checks.map((c) => [c.subject, c.path, c.httpStatus === null ? '—' : String(c.httpStatus), STATE_WORDS[c.state], c.summary])];
+  const rows = [
+    ['ENDPOINT', 'PATH', 'HTTP', 'OUTCOME', 'WHAT VENDESK READ'],
+    ...checks.map((c) => [c.subject, c.path, c.httpStatus === null ? '—' : String(c.httpStatus), STATE_WORDS[c.state], c.summary]),
+  ];
   const lines = textTable(rows).split('\n');
   const out: string[] = [lines[0]];
   checks.forEach((c, i) => {

@@ -93,7 +93,13 @@ export const syncCommand = command({
     { name: 'from', kind: 'string', description: 'First day to read, a Lagos day (default: the recent days not yet final, or everything on a first sync)' },
     { name: 'to', kind: 'string', description: 'Last day to read, a Lagos day' },
   ],
-  output: z.strictObject({ fetched: z.number(), inserted: z.number(), updated: z.number(), pages: z.number(), resumed: z.boolean().describe('whether it continued a sync that was stopped') }),
+  output: z.strictObject({
+    fetched: z.number(),
+    inserted: z.number(),
+    updated: z.number(),
+    pages: z.number(),
+    resumed: z.boolean().describe('whether it continued a sync that was stopped'),
+  }),
   async run(ctx) {
     const { from, to } = dateRangeOptions(ctx.args, reversedDatesMessage);
     const app = await ctx.app();
@@ -132,9 +138,19 @@ export const logsCommand = command({
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
     const page = await ctx.call('logs.query', { filter, sort: 'time_desc', offset: 0, limit });
     const totals = await ctx.call('logs.totals', { filter });
-    const lines = page.rows.map((r) => `${formatDateTime(r.createdAt).padEnd(18)}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`);
+    const lines = page.rows.map(
+      (r) =>
+        `${formatDateTime(r.createdAt).padEnd(18)}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`,
+    );
     return {
-      json: { total: totals.count, amount: totals.amountKobo / 100, cost: totals.costKobo / 100, commission: totals.commissionKobo / 100, refunded: refundedJson(totals.refunded), entries: page.rows.map(rowJson) },
+      json: {
+        total: totals.count,
+        amount: totals.amountKobo / 100,
+        cost: totals.costKobo / 100,
+        commission: totals.commissionKobo / 100,
+        refunded: refundedJson(totals.refunded),
+        entries: page.rows.map(rowJson),
+      },
       text: [...lines, `${page.rows.length} shown of ${totals.count} matching (times in Lagos); ${spendLine(totals)}.`].join('\n'),
     };
   },
@@ -155,7 +171,15 @@ export const exportLogsCommand = command({
     const file = await ctx.call('logs.export', { filter, sort: 'time_desc', format: ext === '.xlsx' ? 'xlsx' : 'csv' });
     const written = writeExportTo(file.path, out, ctx.args);
     return {
-      json: { path: written, rows: file.rows, bytes: file.bytes, amount: file.totals.amountKobo / 100, cost: file.totals.costKobo / 100, commission: file.totals.commissionKobo / 100, refunded: refundedJson(file.totals.refunded) },
+      json: {
+        path: written,
+        rows: file.rows,
+        bytes: file.bytes,
+        amount: file.totals.amountKobo / 100,
+        cost: file.totals.costKobo / 100,
+        commission: file.totals.commissionKobo / 100,
+        refunded: refundedJson(file.totals.refunded),
+      },
       text: `Wrote ${file.rows} entries to ${written} (${spendLine(file.totals)}).`,
     };
   },
@@ -167,10 +191,42 @@ const networkShape = z.enum(['MTN', 'AIRTEL', 'GLOBACOM', '9MOBILE']);
 
 /** The catalogs as the service lists them (its amounts are Naira). */
 const catalogShape = z.union([
-  z.array(z.strictObject({ id: z.number(), network: networkShape, operator: z.string(), region: z.string(), productCode: z.string(), productGroup: z.string(), voucherCode: z.string(), minAmount: naira, maxAmount: naira, networkLogo: z.string() })).describe('airtime'),
-  z.array(z.strictObject({ id: z.number(), network: networkShape, operator: z.string(), productCode: z.string(), productGroup: z.string(), voucherCode: z.string(), description: z.string(), amount: naira, dataValue: z.number(), networkLogo: z.string() })).describe('data'),
+  z
+    .array(
+      z.strictObject({
+        id: z.number(),
+        network: networkShape,
+        operator: z.string(),
+        region: z.string(),
+        productCode: z.string(),
+        productGroup: z.string(),
+        voucherCode: z.string(),
+        minAmount: naira,
+        maxAmount: naira,
+        networkLogo: z.string(),
+      }),
+    )
+    .describe('airtime'),
+  z
+    .array(
+      z.strictObject({
+        id: z.number(),
+        network: networkShape,
+        operator: z.string(),
+        productCode: z.string(),
+        productGroup: z.string(),
+        voucherCode: z.string(),
+        description: z.string(),
+        amount: naira,
+        dataValue: z.number(),
+        networkLogo: z.string(),
+      }),
+    )
+    .describe('data'),
   z.array(z.strictObject({ id: z.number(), network: z.string(), productCode: z.string(), description: z.string(), amount: naira, percentage: z.number() })).describe('cable'),
-  z.array(z.strictObject({ id: z.number(), name: z.string(), productCode: z.string(), description: z.string(), minAmount: naira, maxAmount: naira, percentage: z.number() })).describe('electricity'),
+  z
+    .array(z.strictObject({ id: z.number(), name: z.string(), productCode: z.string(), description: z.string(), minAmount: naira, maxAmount: naira, percentage: z.number() }))
+    .describe('electricity'),
 ]);
 
 /** A catalog's Naira amount as the window writes it: `₦1,500.00`. */

@@ -20,7 +20,10 @@ function positional(args: ParsedArgs, index: number, what: string): string {
 function listOption(args: ParsedArgs, name: string): string[] {
   const v = args.options[name];
   if (v === undefined) return [];
-  return (Array.isArray(v) ? v : [String(v)]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  return (Array.isArray(v) ? v : [String(v)])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** The phonebook the user named by its id or its exact name (any case), from the service's list. */
@@ -33,7 +36,11 @@ async function phonebookNamed(ctx: CliContext, idOrName: string): Promise<Phoneb
   const byName = list.filter((p) => p.name.toLowerCase() === idOrName.trim().toLowerCase());
   if (byName.length === 1) return byName[0];
   if (byName.length > 1) {
-    throw new AppError('phonebook_ambiguous', `${byName.length} phonebooks are called "${idOrName}" (ids ${byName.map((p) => p.id).join(', ')}).`, 'Name the phonebook by its id instead.');
+    throw new AppError(
+      'phonebook_ambiguous',
+      `${byName.length} phonebooks are called "${idOrName}" (ids ${byName.map((p) => p.id).join(', ')}).`,
+      'Name the phonebook by its id instead.',
+    );
   }
   throw new AppError('phonebook_not_found', `There is no phonebook "${idOrName}".`, 'List them with: vendesk phonebook list, or create it with: vendesk phonebook create NAME');
 }
@@ -43,7 +50,6 @@ function integer(args: ParsedArgs, name: string, fallback: number): number {
   if (!Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number`);
   return n;
 }
-
 
 // ---------------------------------------------------------------- JSON (amounts in Naira)
 
@@ -108,7 +114,17 @@ const quoteShape = z.strictObject({
 });
 
 function quoteJson(q: MessageQuote): z.infer<typeof quoteShape> {
-  return { recipients: q.recipients, recipientsLabel: q.recipientsLabel, pages: q.pages, characters: q.characters, emails: q.emails, smsCost: q.smsKobo / 100, emailCost: q.emailKobo / 100, totalCost: q.totalKobo / 100, body: q.body };
+  return {
+    recipients: q.recipients,
+    recipientsLabel: q.recipientsLabel,
+    pages: q.pages,
+    characters: q.characters,
+    emails: q.emails,
+    smsCost: q.smsKobo / 100,
+    emailCost: q.emailKobo / 100,
+    totalCost: q.totalKobo / 100,
+    body: q.body,
+  };
 }
 
 const otpShape = z.strictObject({
@@ -232,10 +248,10 @@ export const phonebookContactsCommand = command({
     const text = !page.contactsListed
       ? `Phonebook ${pb.id} (${pb.name}): the service's answer did not list its contacts, so vendesk cannot show them.`
       : [
-      `Phonebook ${pb.id} (${pb.name}): ${page.matching.toLocaleString('en-NG')} contact(s)${search ? ` matching "${search}"` : ''}; showing ${shown}.`,
-      ...(contacts.length ? [table([['PHONE', 'NAME'], ...contacts.map((c) => [c.phoneNumber, c.name])])] : []),
-      ...(offset + contacts.length < page.matching ? [`Next: --offset ${offset + contacts.length}`] : []),
-    ].join('\n');
+          `Phonebook ${pb.id} (${pb.name}): ${page.matching.toLocaleString('en-NG')} contact(s)${search ? ` matching "${search}"` : ''}; showing ${shown}.`,
+          ...(contacts.length ? [table([['PHONE', 'NAME'], ...contacts.map((c) => [c.phoneNumber, c.name])])] : []),
+          ...(offset + contacts.length < page.matching ? [`Next: --offset ${offset + contacts.length}`] : []),
+        ].join('\n');
     return { json: { phonebook: phonebookJson(page.phonebook), matching: page.matching, offset: page.offset, contactsListed: page.contactsListed, contacts }, text };
   },
 });
@@ -352,10 +368,14 @@ export const smsSendCommand = command({
     if (!message === !templateId) throw new UsageError('Give either --message TEXT or --template ID');
     const dryRun = a.options['dry-run'] === true;
     const sender = dryRun ? (stringOption(a, 'sender') ?? '') : requireOption(a, 'sender');
-    const target = to
-      ? { kind: 'number' as const, to }
-      : { kind: 'phonebook' as const, phoneBookId: (await phonebookNamed(ctx, phonebookArg ?? '')).id };
-    const values = a.options.value !== undefined ? (a.options.value as string[]) : (stringOption(a, 'values') ?? '').split(',').map((v) => v.trim()).filter((v, i, all) => v !== '' || all.length > 1);
+    const target = to ? { kind: 'number' as const, to } : { kind: 'phonebook' as const, phoneBookId: (await phonebookNamed(ctx, phonebookArg ?? '')).id };
+    const values =
+      a.options.value !== undefined
+        ? (a.options.value as string[])
+        : (stringOption(a, 'values') ?? '')
+            .split(',')
+            .map((v) => v.trim())
+            .filter((v, i, all) => v !== '' || all.length > 1);
     const content = templateId ? { kind: 'template' as const, templateId, values } : { kind: 'text' as const, text: message ?? '' };
     const emails = listOption(a, 'email');
     const quote = await ctx.call('messaging.quote', { target, content, emails });
@@ -404,7 +424,14 @@ export const smsHistoryCommand = command({
     { name: 'page', kind: 'string', description: 'Page number (from 1)' },
     { name: 'per-page', kind: 'string', description: 'Messages per page (at most 100, default 20)' },
   ],
-  output: z.strictObject({ items: z.array(messageShape), page: z.number(), perPage: z.number(), totalPages: z.number().nullable(), totalRecords: z.number().nullable(), hasMore: z.boolean() }),
+  output: z.strictObject({
+    items: z.array(messageShape),
+    page: z.number(),
+    perPage: z.number(),
+    totalPages: z.number().nullable(),
+    totalRecords: z.number().nullable(),
+    hasMore: z.boolean(),
+  }),
   async run(ctx) {
     const a = ctx.args;
     const startDate = dateOption(a, 'from');

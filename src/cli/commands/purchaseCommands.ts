@@ -17,7 +17,19 @@ import type { PurchaseView, TopUpCheckView, TopUpView } from '../../shared/contr
 import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira } from '../../shared/money';
 import { cliText } from '../cliHints';
-import { EXIT, command, nairaOption, numberOption, requireOption, requirePositional, stringOption, UsageError, type CliContext, type CliResult, type OptionSpec } from '../cliCommand';
+import {
+  EXIT,
+  command,
+  nairaOption,
+  numberOption,
+  requireOption,
+  requirePositional,
+  stringOption,
+  UsageError,
+  type CliContext,
+  type CliResult,
+  type OptionSpec,
+} from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
 
 const PURCHASE_STATES = ['sending', 'success', 'pending', 'failed', 'rejected', 'uncertain', 'needs_support', 'not_found'] as const;
@@ -75,7 +87,9 @@ function purchaseJson(p: PurchaseView): z.infer<typeof purchaseShape> {
 
 function receiptText(p: PurchaseView): string {
   const lines = [p.statusText];
-  lines.push(`  ${p.kind === 'electricity' ? 'Meter' : 'Smartcard'}: ${p.account} (${p.providerName}${p.vendType ? `, ${p.vendType}` : ''}${p.bouquetName ? `, ${p.bouquetName}` : ''})`);
+  lines.push(
+    `  ${p.kind === 'electricity' ? 'Meter' : 'Smartcard'}: ${p.account} (${p.providerName}${p.vendType ? `, ${p.vendType}` : ''}${p.bouquetName ? `, ${p.bouquetName}` : ''})`,
+  );
   if (p.customerName) lines.push(`  Customer: ${p.customerName}${p.customerAddress ? `, ${p.customerAddress}` : ''}`);
   lines.push(`  Amount: ${formatNaira(p.amountKobo)}   Phone: ${p.phone}`);
   if (p.reference) lines.push(`  Reference: ${p.reference}`);
@@ -139,7 +153,11 @@ function topUpJson(p: TopUpView): z.infer<typeof topUpShape> {
 }
 
 function topUpText(p: TopUpView): string {
-  const lines = [p.statusText, `  ${p.kind === 'airtime' ? 'Airtime' : 'Data'}: ${p.description} (${p.productCode}) for ${p.phone}`, `  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${p.costKobo === null ? 'not known yet' : formatNaira(p.costKobo)}`];
+  const lines = [
+    p.statusText,
+    `  ${p.kind === 'airtime' ? 'Airtime' : 'Data'}: ${p.description} (${p.productCode}) for ${p.phone}`,
+    `  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${p.costKobo === null ? 'not known yet' : formatNaira(p.costKobo)}`,
+  ];
   if (p.reference) lines.push(`  Reference: ${p.reference}`);
   if (p.reason) lines.push(`  ${cliText(p.reason)}`);
   if (p.whatToDo) lines.push(cliText(p.whatToDo));
@@ -155,7 +173,10 @@ function checkText(c: TopUpCheckView): string {
 }
 
 /** Checks, then (with --yes) buys airtime or data for one number through the bulk engine. */
-async function buyTopUp(ctx: CliContext, request: { kind: 'airtime'; phone: string; amountKobo: number; network?: string } | { kind: 'data'; phone: string; productCode: string; network?: string }) {
+async function buyTopUp(
+  ctx: CliContext,
+  request: { kind: 'airtime'; phone: string; amountKobo: number; network?: string } | { kind: 'data'; phone: string; productCode: string; network?: string },
+) {
   const repeat = ctx.args.options.repeat === true;
   const app = await ctx.app();
   const check = await ctx.call('purchases.checkTopUp', request);
@@ -180,7 +201,9 @@ function topUpCommand(kind: 'airtime' | 'data') {
   const airtime = kind === 'airtime';
   return command({
     path: ['buy', kind],
-    summary: airtime ? 'Buy airtime for one number (no spreadsheet); checked like a bulk row, bought once' : 'Buy a data plan for one number (no spreadsheet); the plan code is from `vendesk catalog data`',
+    summary: airtime
+      ? 'Buy airtime for one number (no spreadsheet); checked like a bulk row, bought once'
+      : 'Buy a data plan for one number (no spreadsheet); the plan code is from `vendesk catalog data`',
     usage: `vendesk buy ${kind} --phone N ${airtime ? '--amount NAIRA' : '--plan CODE'} [--network N] [--repeat] --yes [--json]`,
     options: [topUpOptions.phone, airtime ? topUpOptions.amount : topUpOptions.plan, topUpOptions.network, topUpOptions.repeat, topUpOptions.yes],
     output: topUpShape,
@@ -191,7 +214,10 @@ function topUpCommand(kind: 'airtime' | 'data') {
       const phone = requireOption(ctx.args, 'phone');
       const network = stringOption(ctx.args, 'network');
       const given = network ? { network } : {};
-      return buyTopUp(ctx, amountKobo !== undefined ? { kind: 'airtime', phone, amountKobo, ...given } : { kind: 'data', phone, productCode: requireOption(ctx.args, 'plan'), ...given });
+      return buyTopUp(
+        ctx,
+        amountKobo !== undefined ? { kind: 'airtime', phone, amountKobo, ...given } : { kind: 'data', phone, productCode: requireOption(ctx.args, 'plan'), ...given },
+      );
     },
   });
 }
@@ -289,7 +315,11 @@ const buyCableCommand = vendingBuyCommand({
   buy: (ctx, request) => ctx.call('purchases.buyCable', request),
 });
 
-const pendingShape = purchaseShape.extend({ due: z.boolean(), dueInSeconds: z.number().nullable(), support: z.string().nullable().describe('the details support asks for, ready to paste') });
+const pendingShape = purchaseShape.extend({
+  due: z.boolean(),
+  dueInSeconds: z.number().nullable(),
+  support: z.string().nullable().describe('the details support asks for, ready to paste'),
+});
 
 function pendingJson(item: PendingItemView): z.infer<typeof pendingShape> {
   return { ...purchaseJson(item.purchase), due: item.due, dueInSeconds: item.dueInSeconds, support: item.support?.text ?? null };
@@ -309,7 +339,8 @@ const pendingCommand = command({
   output: z.strictObject({ count: z.number(), items: z.array(pendingShape) }),
   async run(ctx) {
     const items = await ctx.call('pending.list', { includeSettled: false });
-    const text = items.length === 0 ? 'No purchases are waiting for a final answer.' : [`${items.length} purchase(s) waiting for a final answer:`, ...items.map(pendingLine)].join('\n');
+    const text =
+      items.length === 0 ? 'No purchases are waiting for a final answer.' : [`${items.length} purchase(s) waiting for a final answer:`, ...items.map(pendingLine)].join('\n');
     return { json: { count: items.length, items: items.map(pendingJson) }, text };
   },
 });
@@ -387,11 +418,24 @@ const purchasesCommand = command({
     const app = await ctx.app();
     const vending = kind === 'airtime' || kind === 'data' ? [] : await ctx.call('purchases.recent', { limit, ...(kind ? { kind } : {}) });
     const topUps = kind === 'electricity' || kind === 'cable' ? [] : await ctx.call('purchases.recentTopUps', { limit, ...(kind ? { kind } : {}) });
-    const all = [...vending.map((p) => ({ at: p.createdAt, json: purchaseJson(p), line: `${p.id}  ${formatDateTime(p.createdAt).padEnd(18)}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.account}` })),
-      ...topUps.map((p) => ({ at: p.createdAt, json: topUpJson(p), line: `${p.id}  ${formatDateTime(p.createdAt).padEnd(18)}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.phone}` }))]
+    const all = [
+      ...vending.map((p) => ({
+        at: p.createdAt,
+        json: purchaseJson(p),
+        line: `${p.id}  ${formatDateTime(p.createdAt).padEnd(18)}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.account}`,
+      })),
+      ...topUps.map((p) => ({
+        at: p.createdAt,
+        json: topUpJson(p),
+        line: `${p.id}  ${formatDateTime(p.createdAt).padEnd(18)}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.phone}`,
+      })),
+    ]
       .sort((a, b) => b.at.localeCompare(a.at))
       .slice(0, limit);
-    const text = all.length === 0 ? `No purchases on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).` : `${all.map((p) => p.line).join('\n')}\nA receipt: vendesk receipt ID`;
+    const text =
+      all.length === 0
+        ? `No purchases on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
+        : `${all.map((p) => p.line).join('\n')}\nA receipt: vendesk receipt ID`;
     return { json: all.map((p) => p.json), text };
   },
 });
@@ -426,4 +470,14 @@ const receiptCommand = command({
   },
 });
 
-export const PURCHASE_COMMANDS = [buyElectricityCommand, buyCableCommand, topUpCommand('airtime'), topUpCommand('data'), purchasesCommand, receiptCommand, pendingCommand, pendingResolveCommand, requeryCommand];
+export const PURCHASE_COMMANDS = [
+  buyElectricityCommand,
+  buyCableCommand,
+  topUpCommand('airtime'),
+  topUpCommand('data'),
+  purchasesCommand,
+  receiptCommand,
+  pendingCommand,
+  pendingResolveCommand,
+  requeryCommand,
+];

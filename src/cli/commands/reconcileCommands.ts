@@ -7,7 +7,14 @@
 import { formatDateTime } from '../../shared/localDates';
 import path from 'node:path';
 import { z } from 'zod';
-import { CATEGORY_LABELS, EXCEPTION_CATEGORIES, RECONCILE_CATEGORIES, type ReconcileCategory, type ReconcileItemView, type ReconcileRunView } from '../../shared/contract/reconcile';
+import {
+  CATEGORY_LABELS,
+  EXCEPTION_CATEGORIES,
+  RECONCILE_CATEGORIES,
+  type ReconcileCategory,
+  type ReconcileItemView,
+  type ReconcileRunView,
+} from '../../shared/contract/reconcile';
 import { formatNaira } from '../../shared/money';
 import { faceAndCostText, purchasesText, refundedText } from '../../shared/spendText';
 import { cliText } from '../cliHints';
@@ -66,7 +73,7 @@ export function rollForwardJson(rf: ReconcileRunView['rollForward']): z.infer<ty
 
 const reconcileShape = z.strictObject({
   runId: z.string(),
-  ...Object.fromEntries(RECONCILE_CATEGORIES.map((c) => [c, categoryShape])) as Record<ReconcileCategory, typeof categoryShape>,
+  ...(Object.fromEntries(RECONCILE_CATEGORIES.map((c) => [c, categoryShape])) as Record<ReconcileCategory, typeof categoryShape>),
   unexplainedBalance: nairaOrNull.describe('Naira; null: no roll-forward'),
   rollForward: rollForwardShape,
 });
@@ -178,8 +185,27 @@ export const reconcileRunsCommand = command({
   ),
   async run(ctx) {
     const runs = await ctx.call('reconcile.runs', { limit: 50 });
-    const json = runs.map((r) => ({ runId: r.id, state: r.state, createdAt: r.createdAt, from: r.from, to: r.to, file: r.fileName, matched: r.matched, exceptions: r.exceptions, exceptionsAmount: toNaira(r.exceptionsKobo), unexplainedBalance: r.unexplainedKobo === null ? null : toNaira(r.unexplainedKobo) }));
-    const text = runs.length === 0 ? 'No reconciliation runs yet.' : runs.map((r) => `${r.id}  ${formatDateTime(r.createdAt)}  ${r.from}..${r.to}  ${r.state}  ${r.matched} matched, ${r.exceptions} to look at (${formatNaira(r.exceptionsKobo)})  ${r.fileName}`).join('\n');
+    const json = runs.map((r) => ({
+      runId: r.id,
+      state: r.state,
+      createdAt: r.createdAt,
+      from: r.from,
+      to: r.to,
+      file: r.fileName,
+      matched: r.matched,
+      exceptions: r.exceptions,
+      exceptionsAmount: toNaira(r.exceptionsKobo),
+      unexplainedBalance: r.unexplainedKobo === null ? null : toNaira(r.unexplainedKobo),
+    }));
+    const text =
+      runs.length === 0
+        ? 'No reconciliation runs yet.'
+        : runs
+            .map(
+              (r) =>
+                `${r.id}  ${formatDateTime(r.createdAt)}  ${r.from}..${r.to}  ${r.state}  ${r.matched} matched, ${r.exceptions} to look at (${formatNaira(r.exceptionsKobo)})  ${r.fileName}`,
+            )
+            .join('\n');
     return { json, text };
   },
 });
@@ -285,7 +311,10 @@ export const reconcileItemsCommand = command({
       items.length === 0
         ? `No items to look at in run ${runId}${categoryText ? ` (${categories[0]})` : ''}.`
         : [
-            ...items.map((i) => `${String(i.seq).padStart(6)}  ${i.category.padEnd(16)} ${(i.phone || '—').padEnd(11)}  ${formatNaira(i.amountKobo).padStart(12)}  ${i.transactionId || '—'}${i.resolvedAt ? '  RESOLVED' : ''}\n        ${cliText(i.detail)}`),
+            ...items.map(
+              (i) =>
+                `${String(i.seq).padStart(6)}  ${i.category.padEnd(16)} ${(i.phone || '—').padEnd(11)}  ${formatNaira(i.amountKobo).padStart(12)}  ${i.transactionId || '—'}${i.resolvedAt ? '  RESOLVED' : ''}\n        ${cliText(i.detail)}`,
+            ),
             `${items.length} shown of ${total}. Resolve with: vendesk reconcile resolve ${runId} SEQ --note TEXT`,
           ].join('\n');
     return { json: { runId, total, items: items.map(itemJson) }, text };
@@ -409,4 +438,12 @@ export const sandboxExportCommand = command({
   },
 });
 
-export const RECONCILE_COMMANDS = [reconcileCommand, reconcileRunsCommand, reconcileItemsCommand, reconcileRequeryCommand, reconcileResolveCommand, spendReportCommand, sandboxExportCommand];
+export const RECONCILE_COMMANDS = [
+  reconcileCommand,
+  reconcileRunsCommand,
+  reconcileItemsCommand,
+  reconcileRequeryCommand,
+  reconcileResolveCommand,
+  spendReportCommand,
+  sandboxExportCommand,
+];

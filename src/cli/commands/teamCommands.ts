@@ -71,10 +71,7 @@ function statusJson(s: TeamStatusView): z.infer<typeof statusShape> {
 function setupText(s: TeamStatusView): string[] {
   if (!s.setup) return [];
   if (s.setup.finished) return ['Setup:         finished (no login role but a superuser can create roles or become the owner)'];
-  return [
-    'Setup:         NOT finished — these roles could forge an approval:',
-    ...s.setup.problems.flatMap((p) => [`  ${p.message}`, `    Fix: ${p.fix}`]),
-  ];
+  return ['Setup:         NOT finished — these roles could forge an approval:', ...s.setup.problems.flatMap((p) => [`  ${p.message}`, `    Fix: ${p.fix}`])];
 }
 
 function statusText(s: TeamStatusView): string {
@@ -109,7 +106,7 @@ function setupJoinText(j: TeamJoinResult): string {
       ? `This desktop stays joined as ${j.user}; the setup role's password is not kept here.`
       : 'This desktop is not joined: the setup role holds no team role, and its password is not kept here.',
     'Next, as described in docs/team.md: create one login role per person and grant it vendesk_preparer, vendesk_approver or vendesk_admin;',
-    "then end the setup (the setup role gives up CREATEROLE), and each person joins with their own role.",
+    'then end the setup (the setup role gives up CREATEROLE), and each person joins with their own role.',
     ...setupText(j),
   ].join('\n');
 }
@@ -130,7 +127,9 @@ function readPassword(ctx: CliContext): string {
   }
   const env = ctx.env.VENDESK_TEAM_PASSWORD;
   if (env) return env;
-  throw new UsageError('The database password is needed: give --password-file FILE, or set VENDESK_TEAM_PASSWORD.\nA password on the command line would be seen by other users of this computer.');
+  throw new UsageError(
+    'The database password is needed: give --password-file FILE, or set VENDESK_TEAM_PASSWORD.\nA password on the command line would be seen by other users of this computer.',
+  );
 }
 
 export const teamJoinCommand = command({
@@ -138,7 +137,12 @@ export const teamJoinCommand = command({
   summary: 'Joins this desktop to the team database (the first join, by a role that may create roles, sets vendesk up in it)',
   usage: 'vendesk team join --url postgres://USER@HOST:PORT/DATABASE [--password-file FILE] [--desktop-name NAME] [--json]  (password also from VENDESK_TEAM_PASSWORD)',
   options: [
-    { name: 'url', kind: 'string', description: 'The database: postgres://USER@HOST:PORT/DATABASE; no password in it. Another host is reached with TLS and its certificate checked unless ?sslmode=disable, require or verify-ca says otherwise' },
+    {
+      name: 'url',
+      kind: 'string',
+      description:
+        'The database: postgres://USER@HOST:PORT/DATABASE; no password in it. Another host is reached with TLS and its certificate checked unless ?sslmode=disable, require or verify-ca says otherwise',
+    },
     { name: 'password-file', kind: 'string', description: "File whose first line is your role's password (or env VENDESK_TEAM_PASSWORD)" },
     { name: 'desktop-name', kind: 'string', description: 'How the audit trail names this desktop (default: the computer name)' },
   ],
@@ -152,7 +156,8 @@ export const teamJoinCommand = command({
     const password = readPassword(ctx);
     const desktopName = stringOption(ctx.args, 'desktop-name');
     const joined = await ctx.call('team.join', { url, password, ...(desktopName ? { desktopName } : {}) });
-    const migratedText = joined.migrated.length > 0 ? `\nSet up vendesk's schema in the database (step${joined.migrated.length > 1 ? 's' : ''} ${joined.migrated.join(', ')}).` : '';
+    const migratedText =
+      joined.migrated.length > 0 ? `\nSet up vendesk's schema in the database (step${joined.migrated.length > 1 ? 's' : ''} ${joined.migrated.join(', ')}).` : '';
     const json = { ...statusJson(joined), migrated: joined.migrated, setupRole: joined.setupRole };
     if (joined.setupRole) return { json, text: setupJoinText(joined) };
     return { json, text: `${statusText(joined)}${migratedText}` };
@@ -177,10 +182,18 @@ export const teamDoctorCommand = command({
   usage: 'vendesk team doctor [--json]',
   options: [],
   output: statusShape,
-  exitCodes: { 0: 'the setup is finished: no such role', 1: 'a role could forge an approval (each is named with the SQL that removes its power), or the database could not be read' },
+  exitCodes: {
+    0: 'the setup is finished: no such role',
+    1: 'a role could forge an approval (each is named with the SQL that removes its power), or the database could not be read',
+  },
   async run(ctx) {
     const s = await ctx.call('team.status', {});
-    if (!s.joined) throw new AppError('team_not_joined', 'This desktop is not joined to a team database.', 'Join with your own role first (`vendesk team join --url postgres://USER@HOST:PORT/DATABASE --password-file FILE`).');
+    if (!s.joined)
+      throw new AppError(
+        'team_not_joined',
+        'This desktop is not joined to a team database.',
+        'Join with your own role first (`vendesk team join --url postgres://USER@HOST:PORT/DATABASE --password-file FILE`).',
+      );
     const finished = s.setup?.finished === true;
     const text = s.setup ? setupText(s).join('\n') : `The team database could not be read: ${s.problem ?? 'unknown problem'}`;
     return { exitCode: finished ? 0 : 1, json: statusJson(s), text };
@@ -253,7 +266,14 @@ function jobJson(j: TeamJobView): z.infer<typeof jobShape> {
     itemsDigest: j.itemsDigest,
     sameFileJobs: j.sameFileJobs,
     purchase: j.purchase
-      ? { kind: j.purchase.kind, recipient: j.purchase.account, phone: j.purchase.phone, description: j.purchase.description, customerName: j.purchase.customerName, amount: j.purchase.amountKobo / 100 }
+      ? {
+          kind: j.purchase.kind,
+          recipient: j.purchase.account,
+          phone: j.purchase.phone,
+          description: j.purchase.description,
+          customerName: j.purchase.customerName,
+          amount: j.purchase.amountKobo / 100,
+        }
       : null,
     preparedHere: j.preparedHere,
   };
@@ -341,7 +361,8 @@ export const approvalsCommand = command({
     const jobId = ctx.args.positionals[0];
     const pageText = stringOption(ctx.args, 'page');
     if (jobId) {
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId)) throw new UsageError(`"${jobId}" is not a team job id (see \`vendesk approvals --state all\`).`);
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(jobId))
+        throw new UsageError(`"${jobId}" is not a team job id (see \`vendesk approvals --state all\`).`);
       if (pageText !== undefined && !/^[1-9]\d{0,8}$/.test(pageText)) throw new UsageError(`--page must be a whole number from 1, like 2; got "${pageText}"`);
       return rowsResult(await ctx.call('approvals.rows', { jobId, page: pageText === undefined ? 1 : Number(pageText), pageSize: 50 }));
     }
@@ -369,8 +390,12 @@ export const approvalsCommand = command({
               j.decidedBy ?? '—',
             ]),
           ]);
-    const policy = { approvalThreshold: toNairaOrNull(s.approvalThresholdKobo), dualApprovalAbove: toNairaOrNull(s.dualApprovalAboveKobo), approvalValidMinutes: s.approvalValidMinutes };
-    const text = `${table}\n${policyLines(s).join('\n')}${jobs.length > 0 ? '\nA job\'s rows: vendesk approvals JOB_ID' : ''}`;
+    const policy = {
+      approvalThreshold: toNairaOrNull(s.approvalThresholdKobo),
+      dualApprovalAbove: toNairaOrNull(s.dualApprovalAboveKobo),
+      approvalValidMinutes: s.approvalValidMinutes,
+    };
+    const text = `${table}\n${policyLines(s).join('\n')}${jobs.length > 0 ? "\nA job's rows: vendesk approvals JOB_ID" : ''}`;
     return { json: { state: state as z.infer<typeof listShape>['state'], policy, jobs: jobs.map(jobJson) }, text };
   },
 });
@@ -455,7 +480,10 @@ export const auditExportCommand = command({
     const written = await ctx.call('audit.export', { ...(range.from ? { from: range.from } : {}), ...(range.to ? { to: range.to } : {}) });
     const file = writeExportTo(written.path, out, ctx.args);
     const chain = written.verification.intact ? 'the whole chain verified' : 'the chain did NOT verify — see the Verification sheet';
-    return { json: { path: file, rows: written.rows, bytes: written.bytes, chainIntact: written.verification.intact }, text: `Wrote ${written.rows} audit row(s) to ${file}; ${chain}.` };
+    return {
+      json: { path: file, rows: written.rows, bytes: written.bytes, chainIntact: written.verification.intact },
+      text: `Wrote ${written.rows} audit row(s) to ${file}; ${chain}.`,
+    };
   },
 });
 
@@ -527,7 +555,11 @@ export const purchasesResumeCommand = command({
   usage: 'vendesk purchases resume TEAM_JOB_ID [--json]',
   options: [],
   output: z.union([purchaseShape, topUpShape]),
-  exitCodes: { 0: 'bought, or accepted and pending', 1: 'declined, refused, uncertain, rejected by the approver, or the command failed', 4: 'still waits for approval (nothing bought)' },
+  exitCodes: {
+    0: 'bought, or accepted and pending',
+    1: 'declined, refused, uncertain, rejected by the approver, or the command failed',
+    4: 'still waits for approval (nothing bought)',
+  },
   async run(ctx) {
     const teamJobId = requirePositional(ctx.args, 0, 'Give the team job of the purchase: vendesk purchases resume TEAM_JOB_ID (see `vendesk approvals --state approved`).');
     const bought = await ctx.call('purchases.resume', { teamJobId });
@@ -537,4 +569,17 @@ export const purchasesResumeCommand = command({
   },
 });
 
-export const TEAM_COMMANDS = [teamJoinCommand, teamStatusCommand, teamDoctorCommand, teamThresholdCommand, teamPolicyCommand, purchasesResumeCommand, approvalsCommand, decideCommand('approve'), decideCommand('reject'), auditVerifyCommand, auditExportCommand, teamLeaveCommand];
+export const TEAM_COMMANDS = [
+  teamJoinCommand,
+  teamStatusCommand,
+  teamDoctorCommand,
+  teamThresholdCommand,
+  teamPolicyCommand,
+  purchasesResumeCommand,
+  approvalsCommand,
+  decideCommand('approve'),
+  decideCommand('reject'),
+  auditVerifyCommand,
+  auditExportCommand,
+  teamLeaveCommand,
+];

@@ -140,7 +140,12 @@ export function looseEnvelope(body: unknown): { status: string | null; message: 
   if (typeof status !== 'string' && typeof status !== 'number') {
     const record = body as Record<string, unknown>;
     const lower = Object.fromEntries(Object.entries(record).map(([k, v]) => [k.toLowerCase(), v]));
-    const failed = lower.success === false || lower.success === 'false' || (typeof lower.error === 'string' && lower.error.trim() !== '') || lower.status === 'error' || lower.status === 'failed';
+    const failed =
+      lower.success === false ||
+      lower.success === 'false' ||
+      (typeof lower.error === 'string' && lower.error.trim() !== '') ||
+      lower.status === 'error' ||
+      lower.status === 'failed';
     if (failed) return { status: '88', message: '', reference: '', data: lower.message ?? lower.error ?? lower.reason ?? '' };
     return { status: null, message: '', reference: typeof found.requestReference === 'string' ? found.requestReference : '', data: 'data' in found ? found.data : body };
   }
@@ -172,7 +177,7 @@ export function decodeLooseAnswer<T>(httpStatus: number, body: unknown, read: Lo
   if (kind === 'failed') return { kind: 'failed', reason: failureReason(lowerKeys(envelope.data), envelope.message, httpStatus), reference: envelope.reference, httpStatus };
   if (kind === 'unknown') throw new MalformedResponseError(httpStatus, `unknown gatewayStatus "${envelope.status}"`);
   if (kind === 'pending') note('The service answered "pending": the request was accepted and is taken as done.');
-  if (envelope.status === null) note('The answer is not in the service\'s envelope; its HTTP status is taken as the outcome.');
+  if (envelope.status === null) note("The answer is not in the service's envelope; its HTTP status is taken as the outcome.");
   try {
     return { kind: 'success', data: read(envelope.data, { requestReference: envelope.reference, httpStatus, note }), reference: envelope.reference, httpStatus };
   } catch (error) {

@@ -1,5 +1,14 @@
 /** The service client: import from here. */
-export { VendingClient, type VendingClientOptions, type CallOptions, type PurchaseResult, type PurchaseNotes, type MeterValidationRequest, type SmartcardValidationRequest, type MessageHistoryQuery } from './vendingClient';
+export {
+  VendingClient,
+  type VendingClientOptions,
+  type CallOptions,
+  type PurchaseResult,
+  type PurchaseNotes,
+  type MeterValidationRequest,
+  type SmartcardValidationRequest,
+  type MessageHistoryQuery,
+} from './vendingClient';
 export { decodeEnvelope, gatewayKind, failureReason, MalformedResponseError, type DecodedResult } from './decodeEnvelope';
 export {
   ServiceError,

@@ -47,9 +47,7 @@ export async function readAllLogPages(
   let pageNumber = page.CurrentPage;
   while (pages < maxPages && page.Items.length > 0 && (page.NextPage || pageNumber < page.TotalPages)) {
     if (enough?.(out, parsed)) break;
-    page = page.NextPage
-      ? await client.logPage(page.NextPage, { signal })
-      : await client.logEntries({ ...query, perPage: PER_PAGE, page: pageNumber + 1 }, { signal });
+    page = page.NextPage ? await client.logPage(page.NextPage, { signal }) : await client.logEntries({ ...query, perPage: PER_PAGE, page: pageNumber + 1 }, { signal });
     pageNumber = page.CurrentPage > pageNumber ? page.CurrentPage : pageNumber + 1;
     parsed = parseAll(page.Items);
     out.push(...parsed);
@@ -83,12 +81,18 @@ export function logEntriesFrom(
 ): Promise<ParsedLogEntry[]> {
   const start = new Date(floorMs - 24 * 3600_000).toISOString().slice(0, 10);
   let newestFirst: boolean | null = null;
-  return readAllLogPages(client, { startdate: start, type: logType(kind), status: 'all' }, signal, (_all, page) => {
-    if (enough?.(page)) return true;
-    if (page.length < 2) return false;
-    if (newestFirst === null) newestFirst = Date.parse(page[0].createdAt) >= Date.parse(page[page.length - 1].createdAt);
-    return newestFirst && page.every((e) => Date.parse(e.createdAt) < floorMs);
-  }, MAX_PAGES + Math.ceil(expected / PER_PAGE));
+  return readAllLogPages(
+    client,
+    { startdate: start, type: logType(kind), status: 'all' },
+    signal,
+    (_all, page) => {
+      if (enough?.(page)) return true;
+      if (page.length < 2) return false;
+      if (newestFirst === null) newestFirst = Date.parse(page[0].createdAt) >= Date.parse(page[page.length - 1].createdAt);
+      return newestFirst && page.every((e) => Date.parse(e.createdAt) < floorMs);
+    },
+    MAX_PAGES + Math.ceil(expected / PER_PAGE),
+  );
 }
 
 /**

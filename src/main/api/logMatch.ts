@@ -49,12 +49,7 @@ export interface LogMatch {
   beyondWindow: ParsedLogEntry | null;
 }
 
-export function matchSentPurchase(
-  item: SentPurchaseFacts,
-  kind: SentPurchaseKind,
-  entries: readonly ParsedLogEntry[],
-  isClaimed: (reference: string) => boolean,
-): LogMatch {
+export function matchSentPurchase(item: SentPurchaseFacts, kind: SentPurchaseKind, entries: readonly ParsedLogEntry[], isClaimed: (reference: string) => boolean): LogMatch {
   const byReference = item.reference ? (entries.find((e) => e.transactionId === item.reference) ?? null) : null;
   if (byReference) return { byReference, candidates: [], beyondWindow: null };
   const expectedType = LOG_TYPE[kind];

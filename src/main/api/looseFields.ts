@@ -143,7 +143,10 @@ const LIST_KEYS = ['items', 'data', 'records', 'results', 'result', 'list', 'row
 export function asList(value: unknown, more: readonly string[] = [], depth = 0): unknown[] | null {
   if (Array.isArray(value)) return value;
   if (typeof value === 'string') {
-    const parts = value.split(/[,;]/).map((s) => s.trim()).filter(Boolean);
+    const parts = value
+      .split(/[,;]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
     return parts.length ? parts : null;
   }
   if (!isObject(value) || depth > 3) return null;

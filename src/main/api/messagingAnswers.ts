@@ -150,7 +150,10 @@ function approvalOf(record: JsonObject): ApprovalByArea | null {
     }
     if (Object.keys(out).length) return out;
   }
-  const single = typeof map === 'string' || typeof map === 'boolean' ? approvalWord(map) : pick(record, ['approvalStatus', 'status', 'state', 'approved', 'isApproved', 'verified', 'isActive'], approvalWord);
+  const single =
+    typeof map === 'string' || typeof map === 'boolean'
+      ? approvalWord(map)
+      : pick(record, ['approvalStatus', 'status', 'state', 'approved', 'isApproved', 'verified', 'isActive'], approvalWord);
   return single ? { [COVERAGE_AREA]: single } : null;
 }
 
@@ -209,7 +212,15 @@ function senderIdOf(item: unknown): SenderIdAnswer | null {
 
 export function readSenderIds(data: unknown, ctx: AnswerContext): SenderIdAnswer[] {
   const items = readItems(listIn(data, 'sender IDs', ['senderIds', 'senders']), senderIdOf, 'sender IDs', ctx);
-  noteMissing(items, [['approval', 'whether they are approved'], ['createdAt', 'when they were registered']], 'sender IDs', ctx);
+  noteMissing(
+    items,
+    [
+      ['approval', 'whether they are approved'],
+      ['createdAt', 'when they were registered'],
+    ],
+    'sender IDs',
+    ctx,
+  );
   return items;
 }
 
@@ -254,14 +265,24 @@ export function readTemplates(data: unknown, ctx: AnswerContext): TemplateAnswer
     'templates (no id)',
     ctx,
   );
-  noteMissing(items, [['body', 'their text'], ['approval', 'whether they are approved'], ['name', 'their name'], ['createdAt', 'when they were created']], 'templates', ctx);
+  noteMissing(
+    items,
+    [
+      ['body', 'their text'],
+      ['approval', 'whether they are approved'],
+      ['name', 'their name'],
+      ['createdAt', 'when they were created'],
+    ],
+    'templates',
+    ctx,
+  );
   return items;
 }
 
 /** A created template: whatever the answer says (the caller completes it with what it sent). */
 export function readCreatedTemplate(data: unknown, ctx: AnswerContext): TemplateAnswer {
   const t = templateOf(data) ?? { id: null, name: null, slug: null, body: null, indexes: null, useCase: null, approval: null, createdAt: null };
-  if (t.id === null) ctx.note('The answer does not give the new template\'s id.');
+  if (t.id === null) ctx.note("The answer does not give the new template's id.");
   if (t.approval === null) ctx.note('The answer does not say whether the template is approved.');
   return t;
 }
@@ -273,8 +294,26 @@ const REFERENCE = ['reference', 'messageReference', 'messageRef', 'msgReference'
 export function messageOf(item: unknown, requestReference: string): MessageAnswer | null {
   const record = asRecord(item, ['message']);
   if (!record) return null;
-  const recipientsValue = field(record, ['recipients', 'receivers', 'receiverNumbers', 'numbers', 'phoneNumbers', 'destinations', 'to', 'receiverNumber', 'recipient', 'msisdn', 'phoneNumber', 'destination']);
-  const recipients = recipientsValue === undefined ? null : (asList(recipientsValue, ['recipients', 'numbers'])?.map((r) => (isObject(r) ? pick(r, ['phoneNumber', 'phone', 'msisdn', 'number', 'to'], asPhone) : asPhone(r))).filter((p): p is string => p !== null) ?? null);
+  const recipientsValue = field(record, [
+    'recipients',
+    'receivers',
+    'receiverNumbers',
+    'numbers',
+    'phoneNumbers',
+    'destinations',
+    'to',
+    'receiverNumber',
+    'recipient',
+    'msisdn',
+    'phoneNumber',
+    'destination',
+  ]);
+  const recipients =
+    recipientsValue === undefined
+      ? null
+      : (asList(recipientsValue, ['recipients', 'numbers'])
+          ?.map((r) => (isObject(r) ? pick(r, ['phoneNumber', 'phone', 'msisdn', 'number', 'to'], asPhone) : asPhone(r)))
+          .filter((p): p is string => p !== null) ?? null);
   const cost = field(record, ['cost', 'costs', 'charge', 'charges', 'pricing', 'billing']);
   const costRecord = isObject(cost) ? cost : null;
   const total = pick(record, ['totalCost', 'total', 'totalCharge', 'totalAmount', 'amountCharged', 'charged', 'price', 'amount'], asKobo) ?? asKobo(cost);
@@ -291,7 +330,8 @@ export function messageOf(item: unknown, requestReference: string): MessageAnswe
     isBulk: bulk ?? (phoneBookId !== null ? true : null),
     phoneBookId,
     recipients,
-    recipientCount: pick(record, ['recipientCount', 'recipientsCount', 'numberOfRecipients', 'totalRecipients', 'recipientTotal', 'count'], asCount) ?? (recipients ? recipients.length : null),
+    recipientCount:
+      pick(record, ['recipientCount', 'recipientsCount', 'numberOfRecipients', 'totalRecipients', 'recipientTotal', 'count'], asCount) ?? (recipients ? recipients.length : null),
     pages: pick(record, ['pages', 'pageCount', 'smsPages', 'parts', 'segments', 'units'], asCount),
     emails: emailsValue === undefined ? null : asTextList(emailsValue),
     smsKobo: sms,
@@ -307,7 +347,7 @@ export function messageOf(item: unknown, requestReference: string): MessageAnswe
 export function readSentMessage(data: unknown, ctx: AnswerContext): MessageAnswer {
   const m = messageOf(data, ctx.requestReference) ?? messageOf({}, ctx.requestReference)!;
   if (m.reference === null && typeof data === 'string' && /^[A-Za-z0-9-_]{6,}$/.test(data.trim()) && !/\s/.test(data.trim())) m.reference = data.trim();
-  if (m.reference === null) ctx.note('The answer does not give the message\'s reference.');
+  if (m.reference === null) ctx.note("The answer does not give the message's reference.");
   if (m.totalKobo === null) ctx.note('The answer does not say what the message cost.');
   return m;
 }
@@ -319,7 +359,7 @@ export function readMessageStatus(data: unknown, ctx: AnswerContext): MessageAns
     if (status) return { ...messageOf({}, ctx.requestReference)!, status };
     throw new UnreadableDataError('no message status in the answer');
   }
-  if (m.status === null) ctx.note('The answer does not give the message\'s delivery status.');
+  if (m.status === null) ctx.note("The answer does not give the message's delivery status.");
   return m;
 }
 
@@ -333,7 +373,16 @@ export function readMessageHistory(data: unknown, ctx: AnswerContext): HistoryPa
   const next = field(pageInfo, ['nextPage', 'next', 'nextPageUrl', 'nextLink']);
   if (Array.isArray(data)) ctx.note('The history is a bare list: it does not say how many messages there are in all.');
   else if (totalRecords === null) ctx.note('The history does not say how many messages there are in all.');
-  noteMissing(items, [['reference', 'their reference'], ['totalKobo', 'what they cost'], ['status', 'their delivery status']], 'messages', ctx);
+  noteMissing(
+    items,
+    [
+      ['reference', 'their reference'],
+      ['totalKobo', 'what they cost'],
+      ['status', 'their delivery status'],
+    ],
+    'messages',
+    ctx,
+  );
   return { items, totalRecords, totalPages, nextPage: typeof next === 'string' && next.trim() !== '' ? next : null };
 }
 
@@ -341,8 +390,10 @@ export function readMessageHistory(data: unknown, ctx: AnswerContext): HistoryPa
 
 export function readEvidenceSent(data: unknown, ctx: AnswerContext): EvidenceSentAnswer {
   const record = asRecord(data, ['evidence', 'otp']) ?? {};
-  const reference = pick(record, ['reference', 'evidenceReference', 'otpReference', 'otpRef', 'ref', 'evidenceId', 'otpId', 'token', 'id'], asText) ?? (typeof data === 'string' && /^[A-Za-z0-9-_]{6,}$/.test(data.trim()) ? data.trim() : null);
-  if (reference === null) ctx.note('The answer does not give the code\'s reference.');
+  const reference =
+    pick(record, ['reference', 'evidenceReference', 'otpReference', 'otpRef', 'ref', 'evidenceId', 'otpId', 'token', 'id'], asText) ??
+    (typeof data === 'string' && /^[A-Za-z0-9-_]{6,}$/.test(data.trim()) ? data.trim() : null);
+  if (reference === null) ctx.note("The answer does not give the code's reference.");
   const costKobo = pick(record, ['cost', 'totalCost', 'charge', 'amount', 'price'], asKobo);
   if (costKobo === null) ctx.note('The answer does not say what the code cost.');
   return {
@@ -388,7 +439,9 @@ function contactOf(item: unknown, index: number): ContactAnswer | null {
   if (!phoneNumber) return null;
   return {
     id: pick(item, ['id', 'contactId'], asCount) ?? index + 1,
-    name: pick(item, ['name', 'fullName', 'contactName', 'displayName'], asText) ?? ([pick(item, ['firstName'], asText), pick(item, ['lastName'], asText)].filter(Boolean).join(' ') || null),
+    name:
+      pick(item, ['name', 'fullName', 'contactName', 'displayName'], asText) ??
+      ([pick(item, ['firstName'], asText), pick(item, ['lastName'], asText)].filter(Boolean).join(' ') || null),
     phoneNumber,
     createdAt: pick(item, CREATED, asTime),
   };
@@ -413,7 +466,9 @@ function phonebookOf(item: unknown): CreatedPhonebookAnswer | null {
     id: pick(record, PHONEBOOK_ID, asCount),
     name: pick(record, ['name', 'phoneBookName', 'phonebookName', 'title', 'groupName'], asText),
     description: pick(record, ['description', 'desc', 'details', 'note'], asText),
-    contactCount: pick(record, ['contactCount', 'contactsCount', 'totalContacts', 'numberOfContacts', 'contactTotal', 'count', 'size', 'members'], asCount) ?? (contacts ? contacts.length : null),
+    contactCount:
+      pick(record, ['contactCount', 'contactsCount', 'totalContacts', 'numberOfContacts', 'contactTotal', 'count', 'size', 'members'], asCount) ??
+      (contacts ? contacts.length : null),
     createdAt: pick(record, CREATED, asTime),
     contacts,
   };
@@ -429,7 +484,15 @@ export function readPhonebooks(data: unknown, ctx: AnswerContext): PhonebookAnsw
     'phonebooks (no whole-number id)',
     ctx,
   );
-  noteMissing(items, [['contactCount', 'how many contacts they hold'], ['name', 'their name']], 'phonebooks', ctx);
+  noteMissing(
+    items,
+    [
+      ['contactCount', 'how many contacts they hold'],
+      ['name', 'their name'],
+    ],
+    'phonebooks',
+    ctx,
+  );
   return items;
 }
 
@@ -442,7 +505,7 @@ export function readPhonebook(id: number, data: unknown, ctx: AnswerContext): Ph
   const list = Array.isArray(data) ? data : isObject(data) && field(data, PHONEBOOK_ID) === undefined ? asList(data, ['phonebooks', 'phoneBooks']) : null;
   if (list && looksLikeContacts(list)) {
     const contacts = list.map(contactOf).filter((c): c is ContactAnswer => c !== null);
-    ctx.note('The answer lists the contacts alone, without the phonebook\'s name.');
+    ctx.note("The answer lists the contacts alone, without the phonebook's name.");
     return { id, name: null, description: null, contactCount: contacts.length, createdAt: null, contacts };
   }
   let found: CreatedPhonebookAnswer | null;
@@ -456,13 +519,13 @@ export function readPhonebook(id: number, data: unknown, ctx: AnswerContext): Ph
     if (list) return null;
     throw new UnreadableDataError('no phonebook in the answer');
   }
-  if (found.contacts === null) ctx.note('The answer does not list the phonebook\'s contacts.');
+  if (found.contacts === null) ctx.note("The answer does not list the phonebook's contacts.");
   return { ...found, id };
 }
 
 export function readCreatedPhonebook(data: unknown, ctx: AnswerContext): CreatedPhonebookAnswer {
   const p = phonebookOf(data) ?? { id: asCount(data), name: null, description: null, contactCount: null, createdAt: null, contacts: null };
-  if (p.id === null) ctx.note('The answer does not give the new phonebook\'s id.');
+  if (p.id === null) ctx.note("The answer does not give the new phonebook's id.");
   return p;
 }
 
@@ -470,7 +533,9 @@ export function readContactsCreated(data: unknown, ctx: AnswerContext): Contacts
   const record = isObject(data) ? data : {};
   const listed = field(record, ['contacts', 'created', 'added', 'items', 'data']);
   const addedList = listed !== undefined && typeof listed !== 'number' && typeof listed !== 'string' ? asList(listed) : null;
-  const added = pick(record, ['added', 'addedCount', 'created', 'createdCount', 'inserted', 'saved', 'successful', 'success', 'count', 'total'], asCount) ?? (addedList ? addedList.length : null);
+  const added =
+    pick(record, ['added', 'addedCount', 'created', 'createdCount', 'inserted', 'saved', 'successful', 'success', 'count', 'total'], asCount) ??
+    (addedList ? addedList.length : null);
   const skipped = pick(record, ['skipped', 'skippedCount', 'duplicates', 'duplicateCount', 'existing', 'alreadyExists', 'ignored'], asCount);
   if (added === null) ctx.note('The answer does not say how many contacts were added.');
   return { phoneBookId: pick(record, ['phoneBookId', 'phonebookId', 'bookId', 'groupId'], asCount), added, skipped };

@@ -71,7 +71,10 @@ export class RequestPacer {
   private readonly queue: Waiter[] = [];
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(options: PacerOptions, private readonly now: () => number = Date.now) {
+  constructor(
+    options: PacerOptions,
+    private readonly now: () => number = Date.now,
+  ) {
     this.maxConcurrency = Math.max(1, Math.floor(options.concurrency));
     this.limit = this.maxConcurrency;
     this.spacingMs = options.maxPerSecond > 0 ? 1000 / options.maxPerSecond : 0;

@@ -46,10 +46,20 @@ export class ServiceAnswers {
   private seq = 0;
 
   /** Keeps an answer (redacted) and returns the kept record, which the caller completes with its reading. */
-  record(input: { endpoint: EndpointName; method: 'GET' | 'POST'; url: URL; startedMs: number; httpStatus: number | null; contentType: string | null; text: string; parsed: unknown }): RecordedAnswer {
+  record(input: {
+    endpoint: EndpointName;
+    method: 'GET' | 'POST';
+    url: URL;
+    startedMs: number;
+    httpStatus: number | null;
+    contentType: string | null;
+    text: string;
+    parsed: unknown;
+  }): RecordedAnswer {
     // Only the kept part is worked on: a 1,000-entry log page is not re-printed or scanned whole.
     let shown = input.text;
-    if (input.text.length <= PRETTY_UP_TO && input.parsed !== input.text && typeof input.parsed === 'object' && input.parsed !== null) shown = JSON.stringify(input.parsed, null, 2);
+    if (input.text.length <= PRETTY_UP_TO && input.parsed !== input.text && typeof input.parsed === 'object' && input.parsed !== null)
+      shown = JSON.stringify(input.parsed, null, 2);
     const total = shown.length;
     // Redacted with a margin past the cut, so a token or number across it is hidden whole.
     const redacted = redactForSupport(shown.slice(0, BODY_CHARS + REDACTION_MARGIN));

@@ -227,9 +227,7 @@ export function serviceErrorFor(
         message: options.retried
           ? `${subject} is temporarily unavailable and did not recover after vendesk retried${said}.`
           : `${subject} is temporarily unavailable; vendesk will retry shortly${said}.`,
-        hint: isPurchase(endpoint)
-          ? 'Nothing was charged. Try again in a few minutes.'
-          : 'Try again in a few minutes; if it persists, check the service status.',
+        hint: isPurchase(endpoint) ? 'Nothing was charged. Try again in a few minutes.' : 'Try again in a few minutes; if it persists, check the service status.',
       });
     case 'wait':
       return new ServiceError({
@@ -241,7 +239,7 @@ export function serviceErrorFor(
       return new ServiceError({
         ...base,
         message: `The service will not answer more status checks for this transaction${said}.`,
-        hint: 'Stop checking and hand it to the service provider\'s support with the reference; they resolve it manually. Do not buy it again.',
+        hint: "Stop checking and hand it to the service provider's support with the reference; they resolve it manually. Do not buy it again.",
       });
     case 'do_not_resend':
       return new ServiceError({
@@ -280,7 +278,7 @@ export function serviceErrorFor(
     case 'credentials':
       return new ServiceError({
         ...base,
-        message: 'The service refused vendesk\'s API token (HTTP 401).',
+        message: "The service refused vendesk's API token (HTTP 401).",
         hint: 'Check the token in Settings → Connection, or ask your administrator for a new one.',
       });
     default:
@@ -300,10 +298,7 @@ export function unreachableError(endpoint: EndpointName, cause: 'timeout' | 'net
     httpStatus: null,
     reason: detail,
     action: 'retry_later',
-    message:
-      cause === 'timeout'
-        ? `${subject} did not answer in time.`
-        : `${subject} could not be reached (${detail}).`,
+    message: cause === 'timeout' ? `${subject} did not answer in time.` : `${subject} could not be reached (${detail}).`,
     hint: isPurchase(endpoint)
       ? 'Nothing was sent, so nothing was charged. Check the internet connection and the service address, then try again.'
       : 'Check the internet connection and the service address in Settings, then try again.',

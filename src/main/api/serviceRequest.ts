@@ -159,7 +159,16 @@ export class ServiceRequests {
       }
 
       const { status } = answer;
-      const recorded = this.answers.record({ endpoint, method: spec.method, url, startedMs, httpStatus: status, contentType: answer.contentType, text: answer.text, parsed: answer.body });
+      const recorded = this.answers.record({
+        endpoint,
+        method: spec.method,
+        url,
+        startedMs,
+        httpStatus: status,
+        contentType: answer.contentType,
+        text: answer.text,
+        parsed: answer.body,
+      });
       turn?.done(status, answer.retryAfterMs);
       spec.onAnswered?.(answer.window);
       const retryable = kind === 'read' ? READ_RETRY_STATUSES.has(status) || (pacer !== undefined && status === 429) : kind === 'purchase' && status === 503;
@@ -220,7 +229,14 @@ export class ServiceRequests {
         }
       }
       const window = this.clock.observe(Date.parse(response.headers.get('date') ?? ''), sentAt, Date.now());
-      return { status: response.status, body: parsed, text, contentType: response.headers.get('content-type'), retryAfterMs: parseRetryAfter(response.headers.get('retry-after')), window };
+      return {
+        status: response.status,
+        body: parsed,
+        text,
+        contentType: response.headers.get('content-type'),
+        retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
+        window,
+      };
     } catch (error) {
       if (signal?.aborted) throw new TransportFailure('cancelled', 'cancelled by the caller');
       if (timeout.aborted) throw new TransportFailure('timeout', `no answer within ${this.timeoutMs} ms`);
@@ -262,4 +278,3 @@ function errorCode(error: unknown): string | null {
   }
   return null;
 }
-

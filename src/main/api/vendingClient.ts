@@ -57,14 +57,7 @@ import type {
   TemplateAnswer,
 } from './messagingAnswers';
 import { resolveRetry, type ResolvedRetry, type RetryOptions } from './retryBackoff';
-import {
-  malformedError,
-  RequestCancelledError,
-  ServiceError,
-  serviceErrorFor,
-  UncertainOutcomeError,
-  type EndpointName,
-} from './serviceErrors';
+import { malformedError, RequestCancelledError, ServiceError, serviceErrorFor, UncertainOutcomeError, type EndpointName } from './serviceErrors';
 import { ServiceAnswers } from './serviceAnswers';
 import { ServiceClockEstimate, type ServiceWindow } from './serviceTime';
 import { ServiceRequests, type Answered, type Query, type RequestSpec } from './serviceRequest';
@@ -187,12 +180,28 @@ export class VendingClient {
 
   /** Throws `ServiceError` (`fix_input`) when the meter is unknown or its type does not match. */
   async validateMeter(request: MeterValidationRequest, options: CallOptions = {}): Promise<MeterValidation> {
-    const answered = await this.http.request({ endpoint: 'validateMeter', method: 'POST', path: '/validateMeter', body: request, schema: schemas.meterValidationSchema, signal: options.signal, onAnswered: options.onAnswered });
+    const answered = await this.http.request({
+      endpoint: 'validateMeter',
+      method: 'POST',
+      path: '/validateMeter',
+      body: request,
+      schema: schemas.meterValidationSchema,
+      signal: options.signal,
+      onAnswered: options.onAnswered,
+    });
     return this.unwrap('validateMeter', answered);
   }
 
   async validateSmartcard(request: SmartcardValidationRequest, options: CallOptions = {}): Promise<SmartcardValidation> {
-    const answered = await this.http.request({ endpoint: 'validateSmartcard', method: 'POST', path: '/validateSmartcard', body: request, schema: schemas.smartcardValidationSchema, signal: options.signal, onAnswered: options.onAnswered });
+    const answered = await this.http.request({
+      endpoint: 'validateSmartcard',
+      method: 'POST',
+      path: '/validateSmartcard',
+      body: request,
+      schema: schemas.smartcardValidationSchema,
+      signal: options.signal,
+      onAnswered: options.onAnswered,
+    });
     return this.unwrap('validateSmartcard', answered);
   }
 
@@ -381,7 +390,15 @@ export class VendingClient {
     items: I[],
     options: CallOptions,
   ): Promise<PurchaseResult<BatchAccepted>> {
-    const spec: RequestSpec<BatchAccepted> = { endpoint, method: 'POST', path, body: items, schema: schemas.batchAcceptedSchema, signal: options.signal, onAnswered: options.onAnswered };
+    const spec: RequestSpec<BatchAccepted> = {
+      endpoint,
+      method: 'POST',
+      path,
+      body: items,
+      schema: schemas.batchAcceptedSchema,
+      signal: options.signal,
+      onAnswered: options.onAnswered,
+    };
     let answered = await this.http.request(spec);
     let voucherDropped = false;
     const hasVoucher = items.some((item) => typeof item.voucherCode === 'string' && item.voucherCode !== '');

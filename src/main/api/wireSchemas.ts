@@ -25,7 +25,13 @@ import { parseNetwork, type Network } from '../../shared/phone';
 const str = z.string().catch('');
 const optStr = z.string().optional().default('');
 /** Accepts a number or a numeric string (`"1000"`), as services often drift between the two. */
-const numeric = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]);
+const numeric = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
 const optNumeric = numeric.optional().default(0);
 
 /** The envelope, with `data` left unparsed: the decoder decides how to read it. */
@@ -87,9 +93,7 @@ export const electricityProviderSchema: z.ZodType<ElectricityProvider> = z.objec
 
 export const accountBalanceSchema: z.ZodType<AccountBalance> = z.object({
   AccountName: str,
-  GlobalBalance: z.array(
-    z.object({ Balance: numeric, Currency: z.string(), AccountNumber: optStr }),
-  ),
+  GlobalBalance: z.array(z.object({ Balance: numeric, Currency: z.string(), AccountNumber: optStr })),
 });
 
 export const meterValidationSchema: z.ZodType<MeterValidation> = z.object({
@@ -159,9 +163,18 @@ function pageObjectSchema<T>(item: z.ZodType<T>) {
     TotalPages: z.number(),
     CurrentPage: z.number(),
     TotalRecords: z.number(),
-    NextPage: z.string().nullish().transform((v) => v ?? ''),
-    PreviousPage: z.string().nullish().transform((v) => v ?? ''),
-    Items: z.array(item).nullish().transform((v) => v ?? []),
+    NextPage: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? ''),
+    PreviousPage: z
+      .string()
+      .nullish()
+      .transform((v) => v ?? ''),
+    Items: z
+      .array(item)
+      .nullish()
+      .transform((v) => v ?? []),
   });
 }
 
@@ -171,7 +184,10 @@ export const logPageSchema: z.ZodType<PageObject<LogEntry>> = pageObjectSchema(l
 export const logDownloadPageSchema = z.object({
   TotalPages: z.number(),
   TotalRecords: z.number(),
-  NextPage: z.string().nullish().transform((v) => v ?? ''),
+  NextPage: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   Download: z.string(),
 });
 

@@ -38,7 +38,13 @@ export class AirtimeDataSending implements SendStrategy {
       if (result.kind === 'success') {
         const refs = result.data.references;
         if (refs.length !== batch.length || refs.some((r) => typeof r !== 'string' || r === '')) {
-          store.transition(job.id, seqs, 'uncertain', { reason: `The service accepted the batch but gave ${refs.length} reference(s) for ${batch.length} item(s); each item is checked against the log` }, ['sending']);
+          store.transition(
+            job.id,
+            seqs,
+            'uncertain',
+            { reason: `The service accepted the batch but gave ${refs.length} reference(s) for ${batch.length} item(s); each item is checked against the log` },
+            ['sending'],
+          );
           return;
         }
         store.markAccepted(
@@ -100,7 +106,13 @@ export class AirtimeDataSending implements SendStrategy {
     }
     // Anything else: the request may have left and been carried out.
     const message = error instanceof Error ? error.message : String(error);
-    store.transition(job.id, seqs, 'uncertain', { reason: `The purchase request ended with an unexpected error (${message}); vendesk checks the service log before sending it again.` }, ['sending']);
+    store.transition(
+      job.id,
+      seqs,
+      'uncertain',
+      { reason: `The purchase request ended with an unexpected error (${message}); vendesk checks the service log before sending it again.` },
+      ['sending'],
+    );
   }
 
   /** The service refused the whole batch: nothing was charged. */

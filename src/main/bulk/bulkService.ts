@@ -110,7 +110,11 @@ export class BulkService {
   async setNetwork(jobId: string, seqs: number[], use: 'file' | 'prefix'): Promise<BulkPreview> {
     const job = this.access.requireDraft(jobId);
     if (job.kind !== 'airtime') {
-      throw new AppError('network_fixed_by_plan', 'A data plan belongs to one network, so the network cannot be switched here.', 'Put a plan of the right network in the file, or leave the row out.');
+      throw new AppError(
+        'network_fixed_by_plan',
+        'A data plan belongs to one network, so the network cannot be switched here.',
+        'Put a plan of the right network in the file, or leave the row out.',
+      );
     }
     const catalog = await freshCatalog(this.app, 'airtime');
     for (const seq of seqs) {
@@ -120,7 +124,11 @@ export class BulkService {
       const product = catalog.find((p) => p.network === network);
       if (!product) throw new AppError('no_airtime_product', `The airtime catalog has no product for ${network}.`, 'Refresh the catalog, or leave the row out.');
       if (item.amount_kobo < Math.max(10_000, nairaToKobo(product.minAmount)) || (product.maxAmount > 0 && item.amount_kobo > nairaToKobo(product.maxAmount))) {
-        throw new AppError('amount_out_of_range', `Row ${item.row_number}: ${formatNaira(item.amount_kobo)} is outside the ${network} airtime range (${formatNaira(nairaToKobo(product.minAmount))} to ${formatNaira(nairaToKobo(product.maxAmount))}).`, 'Keep the other network or leave the row out.');
+        throw new AppError(
+          'amount_out_of_range',
+          `Row ${item.row_number}: ${formatNaira(item.amount_kobo)} is outside the ${network} airtime range (${formatNaira(nairaToKobo(product.minAmount))} to ${formatNaira(nairaToKobo(product.maxAmount))}).`,
+          'Keep the other network or leave the row out.',
+        );
       }
       this.store.setNetwork(jobId, seq, { network, productCode: product.productCode, voucherCode: product.voucherCode, operator: product.operator, region: product.region });
     }
@@ -190,7 +198,14 @@ export class BulkService {
     if (job.state !== 'running' && job.state !== 'paused' && c.queued + c.held + c.pending + c.uncertain + c.sending + c.accepted === 0) {
       return this.status(jobId);
     }
-    if (c.pending > 0 && !isVendingKind(job.kind)) this.store.transition(jobId, this.store.items(jobId, { states: ['pending'] }).map((i) => i.seq), 'accepted', {}, ['pending']);
+    if (c.pending > 0 && !isVendingKind(job.kind))
+      this.store.transition(
+        jobId,
+        this.store.items(jobId, { states: ['pending'] }).map((i) => i.seq),
+        'accepted',
+        {},
+        ['pending'],
+      );
     return this.start(job, wait);
   }
 
@@ -239,7 +254,11 @@ export class BulkService {
       if (!fresh) return changed;
     }
     const settings = this.settingsFor(job);
-    const run = followUpJob({ store: this.store, client: () => this.logReadingClient(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now }, this.access.requireJob(job.id), { costs }).finally(() => {
+    const run = followUpJob(
+      { store: this.store, client: () => this.logReadingClient(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now },
+      this.access.requireJob(job.id),
+      { costs },
+    ).finally(() => {
       if (this.following.get(job.id) === run) this.following.delete(job.id);
     });
     this.following.set(job.id, run);

@@ -74,7 +74,13 @@ function invalidRowRecords(errors: readonly { row: number; field: string; messag
 }
 
 /** Reads and validates a file into a draft job (replacing the draft it was read into before, if any). */
-export async function prepareDraft(app: App, store: JobStore, input: PrepareInput, settings: BulkSettingsView, signal?: AbortSignal): Promise<{ jobId: string; sheetNames: string[]; remembered: boolean }> {
+export async function prepareDraft(
+  app: App,
+  store: JobStore,
+  input: PrepareInput,
+  settings: BulkSettingsView,
+  signal?: AbortSignal,
+): Promise<{ jobId: string; sheetNames: string[]; remembered: boolean }> {
   const path = resolveFileRef(app, input.file);
   const fileName = fileRefName(input.file);
   const { table, sheetNames } = await readSheet(
@@ -90,7 +96,9 @@ export async function prepareDraft(app: App, store: JobStore, input: PrepareInpu
   // user can choose the column, rather than an error that leaves nothing to correct.
   const unmapped = missingFields(choice.mapping, input.kind).length > 0;
   const log = unmapped ? { entries: [], problem: null } : await recentLog(app.client(), input.kind);
-  const result = unmapped ? null : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(store, app.connection.profileId, input.kind, input.replaceJobId ?? null, log.entries));
+  const result = unmapped
+    ? null
+    : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(store, app.connection.profileId, input.kind, input.replaceJobId ?? null, log.entries));
   const accounts = result && isVendingKind(input.kind) ? await checkAccountsWithService(app, input.kind, result) : null;
   const accountsNote = accounts?.note ?? null;
   // The raw rows are not needed once validated: let them go before the items are written, so

@@ -67,7 +67,10 @@ export function draftPreview(
     capPerJobKobo: settings.capPerJobKobo,
     capPerDayKobo: settings.capPerDayKobo,
     spentTodayKobo: spentToday,
-    blocker: job.state === 'draft' ? (unmappedBlocker(job.kind, mapping) ?? confirmBlocker(store, settings, job.profile_id, { totalKobo: includedKobo, items: view.items, walletKobo })) : null,
+    blocker:
+      job.state === 'draft'
+        ? (unmappedBlocker(job.kind, mapping) ?? confirmBlocker(store, settings, job.profile_id, { totalKobo: includedKobo, items: view.items, walletKobo }))
+        : null,
     live: job.connection_kind === 'live',
   };
 }

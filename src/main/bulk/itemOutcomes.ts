@@ -162,7 +162,15 @@ export async function settleUncertainItem(
   }
   const later = match.beyondWindow;
   if (later) {
-    store.transition(job.id, [item.seq], 'uncertain', { reason: `The service log has a purchase of the same phone and amount (reference ${later.transactionId}, ${formatDateTime(later.createdAt)}) that vendesk cannot tie to this item for sure. Check it, then mark this item bought or not bought.` }, ['uncertain']);
+    store.transition(
+      job.id,
+      [item.seq],
+      'uncertain',
+      {
+        reason: `The service log has a purchase of the same phone and amount (reference ${later.transactionId}, ${formatDateTime(later.createdAt)}) that vendesk cannot tie to this item for sure. Check it, then mark this item bought or not bought.`,
+      },
+      ['uncertain'],
+    );
     return null;
   }
   const sent = item.sent_ms ?? 0;
@@ -173,13 +181,23 @@ export async function settleUncertainItem(
       job.id,
       [item.seq],
       'cancelled',
-      { reason: 'Not in the service log: it was not bought. The job was cancelled, so it was not sent again; nothing was charged for it.', settledBy: `log: no matching entry ${after}`, final: true },
+      {
+        reason: 'Not in the service log: it was not bought. The job was cancelled, so it was not sent again; nothing was charged for it.',
+        settledBy: `log: no matching entry ${after}`,
+        final: true,
+      },
       ['uncertain'],
     );
     return moved === 1 ? 'cancelled' : null;
   }
   if (item.attempts >= MAX_ATTEMPTS) {
-    store.transition(job.id, [item.seq], 'uncertain', { reason: `Sent ${item.attempts} times without a clear answer and not found in the service log. Check it with the service, then mark it bought or not bought.` }, ['uncertain']);
+    store.transition(
+      job.id,
+      [item.seq],
+      'uncertain',
+      { reason: `Sent ${item.attempts} times without a clear answer and not found in the service log. Check it with the service, then mark it bought or not bought.` },
+      ['uncertain'],
+    );
     return null;
   }
   const moved = store.transition(job.id, [item.seq], 'queued', { reason: null, settledBy: `log: no matching entry ${after}; sent again` }, ['uncertain']);

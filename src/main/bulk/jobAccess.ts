@@ -20,7 +20,8 @@ export class JobAccess {
   /** A job of the connection in use; a job of another connection is not on this one. */
   requireJob(jobId: string): JobRow {
     const job = this.store.job(jobId);
-    if (!job) throw new AppError('job_not_found', `There is no bulk job ${jobId}.`, 'Check the job id (vendesk bulk list lists the jobs of this connection) or open the Purchases page.');
+    if (!job)
+      throw new AppError('job_not_found', `There is no bulk job ${jobId}.`, 'Check the job id (vendesk bulk list lists the jobs of this connection) or open the Purchases page.');
     if (job.profile_id !== this.profileId) {
       const c = this.app.connection;
       throw new AppError(
@@ -34,7 +35,8 @@ export class JobAccess {
 
   requireDraft(jobId: string): JobRow {
     const job = this.requireJob(jobId);
-    if (job.state !== 'draft') throw new AppError('job_not_draft', 'This job is already confirmed; its rows cannot be changed.', 'Prepare a new job from the file for other changes.');
+    if (job.state !== 'draft')
+      throw new AppError('job_not_draft', 'This job is already confirmed; its rows cannot be changed.', 'Prepare a new job from the file for other changes.');
     return job;
   }
 

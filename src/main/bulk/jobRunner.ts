@@ -153,7 +153,13 @@ export class JobRunner {
 
     for (;;) {
       if (this.stop === 'cancel') {
-        store.transition(this.jobId, store.items(this.jobId, { states: ['queued', 'held'] }).map((i) => i.seq), 'cancelled', { reason: 'The job was cancelled before this item was sent; nothing was charged for it' }, ['queued', 'held']);
+        store.transition(
+          this.jobId,
+          store.items(this.jobId, { states: ['queued', 'held'] }).map((i) => i.seq),
+          'cancelled',
+          { reason: 'The job was cancelled before this item was sent; nothing was charged for it' },
+          ['queued', 'held'],
+        );
       }
       if (!this.stop && !this.pauseReason) this.launchBatches();
       const t = this.deps.now();
@@ -198,7 +204,13 @@ export class JobRunner {
     // job keeps them accepted; resuming reads their outcome).
     const accepted = paused ? [] : store.items(this.jobId, { states: ['accepted'] });
     if (accepted.length > 0) {
-      store.transition(this.jobId, accepted.map((i) => i.seq), 'pending', { reason: 'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).' }, ['accepted']);
+      store.transition(
+        this.jobId,
+        accepted.map((i) => i.seq),
+        'pending',
+        { reason: 'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).' },
+        ['accepted'],
+      );
     }
     const counts = store.counts(this.jobId);
     let state: JobState;
@@ -260,16 +272,19 @@ export class JobRunner {
         this.policy.pause(capProblem);
         return;
       }
-      store.markSending(this.jobId, batch.map((i) => i.seq), this.deps.now());
+      store.markSending(
+        this.jobId,
+        batch.map((i) => i.seq),
+        this.deps.now(),
+      );
       const id = ++this.batchCounter;
       const keys = batch.map(itemKey);
       for (const k of keys) this.inFlightKeys.add(k);
-      const p = this.sendBatch(batch)
-        .finally(() => {
-          this.emit(false);
-          for (const k of keys) this.inFlightKeys.delete(k);
-          this.inFlight.delete(id);
-        });
+      const p = this.sendBatch(batch).finally(() => {
+        this.emit(false);
+        for (const k of keys) this.inFlightKeys.delete(k);
+        this.inFlight.delete(id);
+      });
       this.inFlight.set(id, p);
     }
   }
@@ -330,7 +345,13 @@ export class JobRunner {
       return allowed;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.deps.store.transition(this.jobId, batch.map((i) => i.seq), 'queued', { reason: null }, ['sending']);
+      this.deps.store.transition(
+        this.jobId,
+        batch.map((i) => i.seq),
+        'queued',
+        { reason: null },
+        ['sending'],
+      );
       this.policy.pause(`Paused: ${message} Nothing was sent; resume the job once that is fixed.`);
       return [];
     }

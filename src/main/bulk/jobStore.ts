@@ -51,16 +51,49 @@ export class JobStore {
     const invalidRows = new Set(invalid.map((i) => i.row)).size;
     this.db.transaction(() => {
       insertJob.run(
-        id, job.kind, job.profileId, job.connectionKind, job.baseUrl, job.fileName, job.fileHash, job.sheetName,
-        JSON.stringify(job.headers), JSON.stringify(job.mapping), job.rowsTotal, invalidRows, job.batchSize, job.concurrency, at, at,
+        id,
+        job.kind,
+        job.profileId,
+        job.connectionKind,
+        job.baseUrl,
+        job.fileName,
+        job.fileHash,
+        job.sheetName,
+        JSON.stringify(job.headers),
+        JSON.stringify(job.mapping),
+        job.rowsTotal,
+        invalidRows,
+        job.batchSize,
+        job.concurrency,
+        at,
+        at,
         job.origin ?? 'file',
       );
       let seq = 0;
       for (const it of items) {
         insertItem.run(
-          id, ++seq, it.rowNumber, it.phone, it.network, it.productCode, it.voucherCode, it.operator, it.region, it.dataValue,
-          it.description, it.amountKobo, it.name, it.note, it.givenNetwork, it.prefixNetwork, it.duplicateOf, it.state, at,
-          it.account ?? null, it.vendType ?? null, it.accountName ?? null,
+          id,
+          ++seq,
+          it.rowNumber,
+          it.phone,
+          it.network,
+          it.productCode,
+          it.voucherCode,
+          it.operator,
+          it.region,
+          it.dataValue,
+          it.description,
+          it.amountKobo,
+          it.name,
+          it.note,
+          it.givenNetwork,
+          it.prefixNetwork,
+          it.duplicateOf,
+          it.state,
+          at,
+          it.account ?? null,
+          it.vendType ?? null,
+          it.accountName ?? null,
         );
       }
       for (const r of invalid) insertInvalid.run(id, r.row, r.field, r.message, r.phone ?? null, r.name ?? null);
@@ -84,14 +117,13 @@ export class JobStore {
    */
   jobsToFollow(profileId: string): JobRow[] {
     return this.stmt(
-        `SELECT j.* FROM bulk_jobs j WHERE j.profile_id = ? AND j.state IN ('completed', 'cancelled', 'needs_attention', 'paused')
+      `SELECT j.* FROM bulk_jobs j WHERE j.profile_id = ? AND j.state IN ('completed', 'cancelled', 'needs_attention', 'paused')
          AND EXISTS (SELECT 1 FROM bulk_items b WHERE b.job_id = j.id AND (
            b.state IN ('accepted', 'pending')
            OR (b.state = 'uncertain' AND j.state = 'cancelled')
            OR (b.state IN ('success', 'failed') AND b.cost_kobo IS NULL AND b.reference IS NOT NULL)))
          ORDER BY j.created_at DESC`,
-      )
-      .all(profileId) as JobRow[];
+    ).all(profileId) as JobRow[];
   }
 
   /** Drafts never confirmed (nothing was bought) older than `beforeIso`. */
@@ -127,12 +159,21 @@ export class JobStore {
   confirmJob(id: string, tuning?: { batchSize: number; concurrency: number }): boolean {
     const at = now();
     const tune = tuning ? ', batch_size = @batchSize, concurrency = @concurrency' : '';
-    return this.stmt(`UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, message = NULL, updated_at = @at${tune} WHERE id = @id AND state = 'draft'`).run({ id, at, ...tuning }).changes === 1;
+    return (
+      this.stmt(`UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, message = NULL, updated_at = @at${tune} WHERE id = @id AND state = 'draft'`).run({
+        id,
+        at,
+        ...tuning,
+      }).changes === 1
+    );
   }
 
   /** What a draft is to buy: its items (excluded rows left out) and their face value. */
   draftTotals(jobId: string): { items: number; totalKobo: number } {
-    const row = this.stmt("SELECT COUNT(*) AS items, COALESCE(SUM(amount_kobo), 0) AS totalKobo FROM bulk_items WHERE job_id = ? AND state != 'excluded'").get(jobId) as { items: number; totalKobo: number };
+    const row = this.stmt("SELECT COUNT(*) AS items, COALESCE(SUM(amount_kobo), 0) AS totalKobo FROM bulk_items WHERE job_id = ? AND state != 'excluded'").get(jobId) as {
+      items: number;
+      totalKobo: number;
+    };
     return row;
   }
 
@@ -141,16 +182,18 @@ export class JobStore {
    * the holder when refused.
    */
   acquireLease(id: string, pid: number, leaseMs: number, isAlive: (pid: number) => boolean): { ok: true } | { ok: false; holder: number } {
-    return this.db.transaction(() => {
-      const row = this.stmt('SELECT runner_pid, lease_until_ms FROM bulk_jobs WHERE id = ?').get(id) as Pick<JobRow, 'runner_pid' | 'lease_until_ms'> | undefined;
-      if (!row) return { ok: true as const };
-      const t = Date.now();
-      if (row.runner_pid !== null && row.runner_pid !== pid && (row.lease_until_ms ?? 0) > t && isAlive(row.runner_pid)) {
-        return { ok: false as const, holder: row.runner_pid };
-      }
-      this.stmt('UPDATE bulk_jobs SET runner_pid = ?, lease_until_ms = ? WHERE id = ?').run(pid, t + leaseMs, id);
-      return { ok: true as const };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const row = this.stmt('SELECT runner_pid, lease_until_ms FROM bulk_jobs WHERE id = ?').get(id) as Pick<JobRow, 'runner_pid' | 'lease_until_ms'> | undefined;
+        if (!row) return { ok: true as const };
+        const t = Date.now();
+        if (row.runner_pid !== null && row.runner_pid !== pid && (row.lease_until_ms ?? 0) > t && isAlive(row.runner_pid)) {
+          return { ok: false as const, holder: row.runner_pid };
+        }
+        this.stmt('UPDATE bulk_jobs SET runner_pid = ?, lease_until_ms = ? WHERE id = ?').run(pid, t + leaseMs, id);
+        return { ok: true as const };
+      })
+      .immediate();
   }
 
   renewLease(id: string, pid: number, leaseMs: number): void {
@@ -182,10 +225,9 @@ export class JobStore {
     const out = {} as Record<ItemState, StateFigures>;
     for (const s of ITEM_STATES) out[s] = { count: 0, faceKobo: 0, costKobo: 0, costKnown: 0 };
     const rows = this.stmt(
-        `SELECT state, COUNT(*) AS n, SUM(amount_kobo) AS face, COALESCE(SUM(cost_kobo), 0) AS cost, COUNT(cost_kobo) AS known
+      `SELECT state, COUNT(*) AS n, SUM(amount_kobo) AS face, COALESCE(SUM(cost_kobo), 0) AS cost, COUNT(cost_kobo) AS known
          FROM bulk_items WHERE job_id = ? GROUP BY state`,
-      )
-      .all(jobId) as { state: ItemState; n: number; face: number; cost: number; known: number }[];
+    ).all(jobId) as { state: ItemState; n: number; face: number; cost: number; known: number }[];
     for (const r of rows) {
       if ((ITEM_STATES as readonly string[]).includes(r.state)) out[r.state] = { count: r.n, faceKobo: r.face, costKobo: r.cost, costKnown: r.known };
     }
@@ -196,10 +238,9 @@ export class JobStore {
     const states = options.states;
     const where = states && states.length ? `AND b.state IN (${states.map(() => '?').join(',')})` : '';
     return this.stmt(
-        `SELECT b.*, p.token AS token, p.units AS units FROM bulk_items b LEFT JOIN purchases p ON p.id = b.purchase_id
+      `SELECT b.*, p.token AS token, p.units AS units FROM bulk_items b LEFT JOIN purchases p ON p.id = b.purchase_id
          WHERE b.job_id = ? ${where} ORDER BY b.seq LIMIT ? OFFSET ?`,
-      )
-      .all(jobId, ...(states ?? []), options.limit ?? -1, options.offset ?? 0) as ItemRow[];
+    ).all(jobId, ...(states ?? []), options.limit ?? -1, options.offset ?? 0) as ItemRow[];
   }
 
   item(jobId: string, seq: number): ItemRow | undefined {
@@ -213,10 +254,11 @@ export class JobStore {
 
   /** Items ready to be sent now, in file order. */
   sendable(jobId: string, at: number, limit: number): ItemRow[] {
-    return this.stmt(
-        "SELECT * FROM bulk_items WHERE job_id = ? AND state IN ('queued', 'held') AND (not_before_ms IS NULL OR not_before_ms <= ?) ORDER BY seq LIMIT ?",
-      )
-      .all(jobId, at, limit) as ItemRow[];
+    return this.stmt("SELECT * FROM bulk_items WHERE job_id = ? AND state IN ('queued', 'held') AND (not_before_ms IS NULL OR not_before_ms <= ?) ORDER BY seq LIMIT ?").all(
+      jobId,
+      at,
+      limit,
+    ) as ItemRow[];
   }
 
   /** Items flagged as a possible repeat of another purchase, in file order (a preview lists them). */
@@ -231,8 +273,11 @@ export class JobStore {
 
   /** The `itemKey`s (phone or meter/smartcard, and amount) of this job's items that may be in progress at the service: sending, accepted or uncertain. */
   busyKeys(jobId: string): Set<string> {
-    const rows = this.stmt("SELECT phone, account, amount_kobo FROM bulk_items WHERE job_id = ? AND state IN ('sending', 'accepted', 'uncertain')")
-      .all(jobId) as { phone: string; account: string | null; amount_kobo: number }[];
+    const rows = this.stmt("SELECT phone, account, amount_kobo FROM bulk_items WHERE job_id = ? AND state IN ('sending', 'accepted', 'uncertain')").all(jobId) as {
+      phone: string;
+      account: string | null;
+      amount_kobo: number;
+    }[];
     return new Set(rows.map((r) => itemKey(r)));
   }
 
@@ -251,25 +296,26 @@ export class JobStore {
   spentSince(profileId: string, sinceMs: number): number {
     const states = SPENDING_STATES.map(() => '?').join(',');
     const r = this.stmt(
-        `SELECT COALESCE(SUM(b.amount_kobo), 0) AS s FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
+      `SELECT COALESCE(SUM(b.amount_kobo), 0) AS s FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
          WHERE j.profile_id = ? AND j.origin = 'file' AND b.state IN (${states}) AND b.sent_ms >= ?`,
-      )
-      .get(profileId, ...SPENDING_STATES, sinceMs) as { s: number };
+    ).get(profileId, ...SPENDING_STATES, sinceMs) as { s: number };
     return r.s;
   }
 
   /** Items of one connection profile's jobs for a phone (or account) and amount since `sinceIso`, for duplicate checks. */
   recentItems(profileId: string, phone: string, amountKobo: number, sinceIso: string): ItemRow[] {
     return this.stmt(
-        `SELECT b.* FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id WHERE j.profile_id = ? AND b.phone = ? AND b.amount_kobo = ?
+      `SELECT b.* FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id WHERE j.profile_id = ? AND b.phone = ? AND b.amount_kobo = ?
          AND b.state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND b.updated_at >= ? ORDER BY b.updated_at`,
-      )
-      .all(profileId, phone, amountKobo, sinceIso) as ItemRow[];
+    ).all(profileId, phone, amountKobo, sinceIso) as ItemRow[];
   }
 
   invalidRows(jobId: string, offset: number, limit: number): InvalidRowRecord[] {
-    return this.stmt('SELECT row_number AS row, field, message, phone, name FROM bulk_invalid_rows WHERE job_id = ? ORDER BY row_number, rowid LIMIT ? OFFSET ?')
-      .all(jobId, limit, offset) as InvalidRowRecord[];
+    return this.stmt('SELECT row_number AS row, field, message, phone, name FROM bulk_invalid_rows WHERE job_id = ? ORDER BY row_number, rowid LIMIT ? OFFSET ?').all(
+      jobId,
+      limit,
+      offset,
+    ) as InvalidRowRecord[];
   }
 
   invalidRowCount(jobId: string): number {
@@ -295,9 +341,7 @@ export class JobStore {
 
   markAccepted(jobId: string, accepted: readonly { seq: number; reference: string }[], note: string | null): void {
     const at = now();
-    const stmt = this.stmt(
-      "UPDATE bulk_items SET state = 'accepted', reference = ?, reason = ?, updated_at = ? WHERE job_id = ? AND seq = ?",
-    );
+    const stmt = this.stmt("UPDATE bulk_items SET state = 'accepted', reference = ?, reason = ?, updated_at = ? WHERE job_id = ? AND seq = ?");
     this.db.transaction(() => {
       for (const a of accepted) stmt.run(a.reference, note, at, jobId, a.seq);
     })();
@@ -347,9 +391,8 @@ export class JobStore {
     const at = now();
     try {
       const r = this.stmt(
-          "UPDATE bulk_items SET state = ?, reference = ?, settled_by = ?, reason = NULL, cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND state = 'uncertain'",
-        )
-        .run(to, reference, settledBy, costKobo, at, to, at, jobId, seq);
+        "UPDATE bulk_items SET state = ?, reference = ?, settled_by = ?, reason = NULL, cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND state = 'uncertain'",
+      ).run(to, reference, settledBy, costKobo, at, to, at, jobId, seq);
       return r.changes === 1;
     } catch (error) {
       // The unique index on reference: another item already owns this log entry.
@@ -365,9 +408,8 @@ export class JobStore {
   setFinal(jobId: string, seq: number, to: 'success' | 'failed' | 'pending' | 'accepted', reason: string | null, settledBy: string, costKobo: number | null = null): void {
     const at = now();
     this.stmt(
-        "UPDATE bulk_items SET state = ?, reason = ?, settled_by = COALESCE(settled_by, ?), cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND state IN ('accepted', 'pending')",
-      )
-      .run(to, reason, settledBy, costKobo, at, to, at, jobId, seq);
+      "UPDATE bulk_items SET state = ?, reason = ?, settled_by = COALESCE(settled_by, ?), cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND state IN ('accepted', 'pending')",
+    ).run(to, reason, settledBy, costKobo, at, to, at, jobId, seq);
   }
 
   /** The wallet cost of an item, from its log entry; a cost once known is kept. */
@@ -385,34 +427,47 @@ export class JobStore {
   }
 
   setNetwork(jobId: string, seq: number, product: { network: string; productCode: string; voucherCode: string; operator: string; region: string }): void {
-    this.stmt('UPDATE bulk_items SET network = ?, product_code = ?, voucher_code = ?, operator = ?, region = ?, updated_at = ? WHERE job_id = ? AND seq = ?')
-      .run(product.network, product.productCode, product.voucherCode, product.operator, product.region, now(), jobId, seq);
+    this.stmt('UPDATE bulk_items SET network = ?, product_code = ?, voucher_code = ?, operator = ?, region = ?, updated_at = ? WHERE job_id = ? AND seq = ?').run(
+      product.network,
+      product.productCode,
+      product.voucherCode,
+      product.operator,
+      product.region,
+      now(),
+      jobId,
+      seq,
+    );
   }
 
   /** After a crash: whatever was `sending` may have been bought. */
   sendingToUncertain(jobId: string): number {
     return this.stmt(
-        "UPDATE bulk_items SET state = 'uncertain', reason = 'vendesk stopped while this item was being sent; it is checked against the service log before anything is sent again', updated_at = ? WHERE job_id = ? AND state = 'sending'",
-      )
-      .run(now(), jobId).changes;
+      "UPDATE bulk_items SET state = 'uncertain', reason = 'vendesk stopped while this item was being sent; it is checked against the service log before anything is sent again', updated_at = ? WHERE job_id = ? AND state = 'sending'",
+    ).run(now(), jobId).changes;
   }
 
   // ------------------------------------------------------------------ electricity and cable items
 
   /** Electricity and cable items and purchases of an account and amount since `sinceIso`, for duplicate checks. */
-  recentAccountPurchases(profileId: string, kind: string, account: string, amountKobo: number, sinceIso: string): { source: 'job' | 'purchase'; reference: string | null; at: string; status: string; jobId: string | null; purchaseId: string | null }[] {
+  recentAccountPurchases(
+    profileId: string,
+    kind: string,
+    account: string,
+    amountKobo: number,
+    sinceIso: string,
+  ): { source: 'job' | 'purchase'; reference: string | null; at: string; status: string; jobId: string | null; purchaseId: string | null }[] {
     const items = this.stmt(
-        `SELECT b.job_id, b.reference, b.state, b.updated_at, b.purchase_id FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
+      `SELECT b.job_id, b.reference, b.state, b.updated_at, b.purchase_id FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
          WHERE j.profile_id = ? AND b.account = ? AND b.amount_kobo = ?
          AND b.state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND b.updated_at >= ?`,
-      )
-      .all(profileId, account, amountKobo, sinceIso) as { job_id: string; reference: string | null; state: string; updated_at: string; purchase_id: string | null }[];
+    ).all(profileId, account, amountKobo, sinceIso) as { job_id: string; reference: string | null; state: string; updated_at: string; purchase_id: string | null }[];
     const linked = new Set(items.map((i) => i.purchase_id).filter((p): p is string => p !== null));
-    const purchases = (this.stmt(
+    const purchases = (
+      this.stmt(
         `SELECT id, reference, state, created_at FROM purchases WHERE profile_id = ? AND kind = ? AND account = ? AND amount_kobo = ?
          AND state NOT IN ('failed', 'rejected', 'not_found') AND created_at >= ?`,
-      )
-      .all(profileId, kind, account, amountKobo, sinceIso) as { id: string; reference: string | null; state: string; created_at: string }[]).filter((p) => !linked.has(p.id));
+      ).all(profileId, kind, account, amountKobo, sinceIso) as { id: string; reference: string | null; state: string; created_at: string }[]
+    ).filter((p) => !linked.has(p.id));
     return [
       ...items.map((i) => ({ source: 'job' as const, reference: i.reference, at: i.updated_at, status: i.state, jobId: i.job_id, purchaseId: i.purchase_id })),
       ...purchases.map((p) => ({ source: 'purchase' as const, reference: p.reference, at: p.created_at, status: p.state, jobId: null, purchaseId: p.id })),
@@ -427,10 +482,9 @@ export class JobStore {
   findUnlinkedPurchase(kind: string, item: ItemRow): { id: string } | null {
     const since = new Date((item.sent_ms ?? 0) - 1000).toISOString();
     const row = this.stmt(
-        `SELECT p.id FROM purchases p WHERE p.kind = ? AND p.source = 'bulk' AND p.account = ? AND p.amount_kobo = ? AND p.bouquet_code = ?
+      `SELECT p.id FROM purchases p WHERE p.kind = ? AND p.source = 'bulk' AND p.account = ? AND p.amount_kobo = ? AND p.bouquet_code = ?
          AND p.created_at >= ? AND NOT EXISTS (SELECT 1 FROM bulk_items b WHERE b.purchase_id = p.id) ORDER BY p.created_at, p.id LIMIT 1`,
-      )
-      .get(kind, item.account ?? '', item.amount_kobo, kind === 'cable' ? item.product_code : '', since) as { id: string } | undefined;
+    ).get(kind, item.account ?? '', item.amount_kobo, kind === 'cable' ? item.product_code : '', since) as { id: string } | undefined;
     return row ?? null;
   }
 
@@ -446,11 +500,10 @@ export class JobStore {
    */
   syncFromPurchases(jobId: string, itemFromPurchase: (p: PurchaseStateFields) => { state: ItemState; reason: string | null } | null): number {
     const rows = this.stmt(
-        `SELECT b.seq, b.state AS item_state, b.reason AS item_reason, b.reference AS item_reference,
+      `SELECT b.seq, b.state AS item_state, b.reason AS item_reason, b.reference AS item_reference,
                 p.state, p.reference, p.reason, p.hint, p.refund_state, p.settled_by, p.final_at
          FROM bulk_items b JOIN purchases p ON p.id = b.purchase_id WHERE b.job_id = ?`,
-      )
-      .all(jobId) as {
+    ).all(jobId) as {
       seq: number;
       item_state: ItemState;
       item_reason: string | null;
@@ -480,11 +533,10 @@ export class JobStore {
       }
       // The wallet cost of a purchase whose answer gave its commission: its amount less the commission.
       changed += this.stmt(
-          `UPDATE bulk_items SET cost_kobo = amount_kobo - (SELECT p.commission_kobo FROM purchases p WHERE p.id = bulk_items.purchase_id)
+        `UPDATE bulk_items SET cost_kobo = amount_kobo - (SELECT p.commission_kobo FROM purchases p WHERE p.id = bulk_items.purchase_id)
            WHERE job_id = ? AND cost_kobo IS NULL AND purchase_id IS NOT NULL AND state IN ('accepted', 'pending', 'success', 'failed')
            AND (SELECT p.commission_kobo FROM purchases p WHERE p.id = bulk_items.purchase_id) IS NOT NULL`,
-        )
-        .run(jobId).changes;
+      ).run(jobId).changes;
     })();
     return changed;
   }

@@ -34,7 +34,10 @@ export function jobView(store: JobStore, job: JobRow, running: { active: boolean
     createdAt: job.created_at,
     confirmedAt: job.confirmed_at,
     finishedAt: job.finished_at,
-    message: job.state === 'running' && !active && !heldElsewhere ? 'vendesk stopped while this job was running. Resume it: items that may have been sent are checked against the service log first, so nothing is bought twice.' : job.message,
+    message:
+      job.state === 'running' && !active && !heldElsewhere
+        ? 'vendesk stopped while this job was running. Resume it: items that may have been sent are checked against the service log first, so nothing is bought twice.'
+        : job.message,
     rowsInFile: job.rows_total,
     invalidRows: job.invalid_count,
     counts,

@@ -53,7 +53,13 @@ export function importFailure(error: unknown): never {
   throw error;
 }
 
-export async function readSheet(path: string, sheet: string | undefined, kind: BulkJobKind, onProgress?: (rows: number) => void, signal?: AbortSignal): Promise<{ table: SheetTable; sheetNames: string[] }> {
+export async function readSheet(
+  path: string,
+  sheet: string | undefined,
+  kind: BulkJobKind,
+  onProgress?: (rows: number) => void,
+  signal?: AbortSignal,
+): Promise<{ table: SheetTable; sheetNames: string[] }> {
   try {
     const info = await inspectSpreadsheet(path);
     if (sheet !== undefined && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
@@ -99,9 +105,21 @@ export function mappingFields(kind: BulkJobKind, mapping: ColumnMapping): { fiel
   return fieldsFor(kind).map((f) => ({ field: f.key, label: f.label, required: f.required, column: mapping[f.key] }));
 }
 
-export function validate(table: SheetTable, mapping: ColumnMapping, kind: BulkJobKind, catalogs: Catalogs, recent: (account: string, amountKobo: number) => RecentMatch[]): ValidationResult {
+export function validate(
+  table: SheetTable,
+  mapping: ColumnMapping,
+  kind: BulkJobKind,
+  catalogs: Catalogs,
+  recent: (account: string, amountKobo: number) => RecentMatch[],
+): ValidationResult {
   try {
-    return validateBulkRows(table, mapping, kind, { airtime: catalogs.airtime, data: catalogs.data, electricity: catalogs.electricity, cable: catalogs.cable, recentPurchases: recent });
+    return validateBulkRows(table, mapping, kind, {
+      airtime: catalogs.airtime,
+      data: catalogs.data,
+      electricity: catalogs.electricity,
+      cable: catalogs.cable,
+      recentPurchases: recent,
+    });
   } catch (error) {
     return importFailure(error);
   }
@@ -122,7 +140,10 @@ export function rowWarningsNote(result: ValidationResult): string | null {
   const notes = result.valid.flatMap((v) => v.warnings.filter((w) => w.field === 'amount').map((w) => w.message));
   if (notes.length === 0) return null;
   const more = notes.length > 3 ? ` And ${notes.length - 3} more row${notes.length - 3 === 1 ? '' : 's'} like these.` : '';
-  return `${notes.slice(0, 3).map((n) => (n.endsWith('.') ? n : `${n}.`)).join(' ')}${more}`;
+  return `${notes
+    .slice(0, 3)
+    .map((n) => (n.endsWith('.') ? n : `${n}.`))
+    .join(' ')}${more}`;
 }
 
 /** `accountNames`: the name the service gave for each row's meter or smartcard, by row number, where it was checked. */
@@ -155,7 +176,7 @@ export function* itemsFromValidation(result: ValidationResult, keepDuplicates: b
       name: v.name ?? '',
       note: v.reference ?? '',
       givenNetwork: conflict ? conflict.given : null,
-      prefixNetwork: conflict ? conflict.inferred : (v.network && networkOfPhone(v.phone) !== v.network ? networkOfPhone(v.phone) : null),
+      prefixNetwork: conflict ? conflict.inferred : v.network && networkOfPhone(v.phone) !== v.network ? networkOfPhone(v.phone) : null,
       duplicateOf: dup,
       state: dup && !keepDuplicates ? 'excluded' : 'queued',
       account: v.meter ?? v.smartcard ?? null,
@@ -232,6 +253,9 @@ export async function recentLog(client: LogReader, kind: BulkJobKind): Promise<{
     const entries = await readAllLogPages(client, { startdate: start, type: kind, status: 'all' }, undefined, (all) => all.length >= 5000);
     return { entries, problem: null };
   } catch (error) {
-    return { entries: [], problem: `The service's log could not be read, so rows were compared with this computer's jobs only (${error instanceof Error ? error.message : String(error)}).` };
+    return {
+      entries: [],
+      problem: `The service's log could not be read, so rows were compared with this computer's jobs only (${error instanceof Error ? error.message : String(error)}).`,
+    };
   }
 }

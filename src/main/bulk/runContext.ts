@@ -10,7 +10,6 @@ import type { SendPolicy } from './sendPolicy';
 
 export type PurchaseClient = Pick<VendingClient, 'purchaseAirtime' | 'purchaseData' | 'logEntries' | 'logPage' | 'requery'>;
 
-
 export interface RunContext {
   store: JobStore;
   job: JobRow;

@@ -48,7 +48,9 @@ export class SendPolicy {
     const delay = Math.min(60_000, this.timing.backoffBaseMs * 2 ** (this.unavailableRounds - 1));
     this.store.transition(this.job.id, seqs, 'queued', { reason, notBeforeMs: this.now() + delay }, ['sending']);
     if (this.unavailableRounds >= MAX_UNAVAILABLE_ROUNDS) {
-      this.pause(`Paused: ${this.job.kind} vending stayed unavailable after ${MAX_UNAVAILABLE_ROUNDS} tries (${cause}). Nothing was charged for the waiting items. Resume in a few minutes.`);
+      this.pause(
+        `Paused: ${this.job.kind} vending stayed unavailable after ${MAX_UNAVAILABLE_ROUNDS} tries (${cause}). Nothing was charged for the waiting items. Resume in a few minutes.`,
+      );
     }
   }
 

@@ -21,7 +21,11 @@ export function settleByHand(store: JobStore, target: JobRow, seqs: number[], re
     );
   }
   if (resolution === 'resend' && target.state === 'cancelled') {
-    throw new AppError('job_cancelled', 'This job was cancelled, so it sends nothing more.', 'Mark the item bought or not bought here, and buy it in a new job if it is still wanted.');
+    throw new AppError(
+      'job_cancelled',
+      'This job was cancelled, so it sends nothing more.',
+      'Mark the item bought or not bought here, and buy it in a new job if it is still wanted.',
+    );
   }
   // While the job runs, re-queued items are simply picked up by its runner.
   const who = `user${note ? `: ${note}` : ''}`;

@@ -83,17 +83,30 @@ export async function checkTopUp(app: App, request: TopUpInput): Promise<Checked
   const mapping = emptyMapping();
   Object.assign(mapping, { phone: 0, amount: request.kind === 'airtime' ? 1 : null, network: request.network ? 2 : null, productCode: request.kind === 'data' ? 3 : null });
   const log = await recentLog(app.client(), request.kind);
-  const result = validate(table, mapping, request.kind, await catalogsFor(app, request.kind), recentLookupFor(service.store, app.connection.profileId, request.kind, null, log.entries));
+  const result = validate(
+    table,
+    mapping,
+    request.kind,
+    await catalogsFor(app, request.kind),
+    recentLookupFor(service.store, app.connection.profileId, request.kind, null, log.entries),
+  );
   if (result.errors.length > 0) {
-    throw new AppError('invalid_purchase', result.errors.map((e) => singlePurchaseText(e.message)).join(' '), request.kind === 'airtime' ? 'Correct the number, the network or the amount, then try again. Nothing was bought.' : 'Correct the number or the plan, then try again. Nothing was bought.');
+    throw new AppError(
+      'invalid_purchase',
+      result.errors.map((e) => singlePurchaseText(e.message)).join(' '),
+      request.kind === 'airtime'
+        ? 'Correct the number, the network or the amount, then try again. Nothing was bought.'
+        : 'Correct the number or the plan, then try again. Nothing was bought.',
+    );
   }
   const [item] = [...itemsFromValidation(result, true)];
   const valid = result.valid[0];
-  const recent = recentText(request.kind, item.phone, result.duplicates.find((d): d is RecentDuplicate => d.kind === 'recent'));
-  const warnings = [
-    ...result.networkConflicts.map((c) => singlePurchaseText(c.message)),
-    ...(log.problem ? [log.problem] : []),
-  ];
+  const recent = recentText(
+    request.kind,
+    item.phone,
+    result.duplicates.find((d): d is RecentDuplicate => d.kind === 'recent'),
+  );
+  const warnings = [...result.networkConflicts.map((c) => singlePurchaseText(c.message)), ...(log.problem ? [log.problem] : [])];
   const walletKobo = await walletKoboOrNull(app, 'purchase');
   const expected = expectedCost(commissionRates(app.db, app.connection.profileId), request.kind, [{ network: item.network, faceKobo: item.amountKobo }]);
   const blocker = walletKobo !== null && walletKobo < item.amountKobo ? `The wallet holds ${formatNaira(walletKobo)}, less than ${formatNaira(item.amountKobo)}.` : null;
@@ -126,7 +139,9 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
     throw new AppError('recent_duplicate', `${check.recent} Nothing was bought.`, 'Buy it again only if another purchase is wanted: confirm that you want to buy it again.');
   }
   if (check.blocker) throw new AppError('wallet_short', `${check.blocker} Nothing was bought.`, 'Top up the wallet, then buy again.');
-  const approved = await app.service(purchaseGate).check({ kind: request.kind, account: item.phone, phone: item.phone, amountKobo: item.amountKobo, description: check.description, customerName: null, request }, options);
+  const approved = await app
+    .service(purchaseGate)
+    .check({ kind: request.kind, account: item.phone, phone: item.phone, amountKobo: item.amountKobo, description: check.description, customerName: null, request }, options);
   const key = `${app.connection.profileId}|${item.phone}|${item.amountKobo}|${item.productCode}`;
   if (underWay.has(key)) {
     throw new AppError('purchase_in_progress', `The same purchase for ${item.phone} is being sent now. Nothing more was bought.`, 'Wait for its receipt.');
@@ -238,7 +253,10 @@ function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
       case 'success':
         return { statusText: `Delivered: ${kind === 'airtime' ? `${amount} of ${description}` : description} to ${item.phone}.`, whatToDo: null };
       case 'failed':
-        return { statusText: `Failed at the network: ${item.phone} did not receive it. The service refunds the wallet automatically.`, whatToDo: 'Buy it again if it is still wanted.' };
+        return {
+          statusText: `Failed at the network: ${item.phone} did not receive it. The service refunds the wallet automatically.`,
+          whatToDo: 'Buy it again if it is still wanted.',
+        };
       case 'accepted':
       case 'pending':
         return {

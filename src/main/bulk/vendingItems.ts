@@ -104,7 +104,10 @@ export async function checkAccountsWithService(app: App, kind: 'electricity' | '
     result.totalKobo = result.valid.reduce((s, v) => s + v.amountKobo, 0);
     result.counts = { ...result.counts, valid: result.valid.length, invalid: result.counts.invalid + refused.size };
   }
-  const note = unchecked > 0 ? `${unchecked} ${kind === 'electricity' ? 'meter' : 'smartcard'}(s) could not be checked with the service now; each is checked again just before it is bought, and nothing is charged for one it refuses.` : null;
+  const note =
+    unchecked > 0
+      ? `${unchecked} ${kind === 'electricity' ? 'meter' : 'smartcard'}(s) could not be checked with the service now; each is checked again just before it is bought, and nothing is charged for one it refuses.`
+      : null;
   return { note, names };
 }
 
@@ -130,11 +133,17 @@ export function itemFromPurchase(p: PurchaseStateFields): { state: ItemState; re
     case 'pending':
       return { state: 'pending', reason: 'Accepted, not confirmed yet; vendesk requeries it from 2 minutes after the purchase (see the Pending page).' };
     case 'needs_support':
-      return { state: 'pending', reason: 'Still pending and the service will not answer more status checks: contact support with the reference (Pending page). Do not buy it again.' };
+      return {
+        state: 'pending',
+        reason: 'Still pending and the service will not answer more status checks: contact support with the reference (Pending page). Do not buy it again.',
+      };
     case 'not_found':
       return { state: 'pending', reason: 'The service has no transaction with this reference: check the wallet, then resolve it on the Pending page.' };
     case 'uncertain':
-      return { state: 'uncertain', reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log (Pending page); it is never sent again.' };
+      return {
+        state: 'uncertain',
+        reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log (Pending page); it is never sent again.',
+      };
     default:
       return null;
   }

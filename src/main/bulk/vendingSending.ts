@@ -56,7 +56,13 @@ export class VendingSending implements SendStrategy {
     store.syncFromPurchases(job.id, itemFromPurchase);
     const now = store.item(job.id, item.seq);
     if (now?.state === 'sending') {
-      store.transition(job.id, [item.seq], 'uncertain', { reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log; it is never sent again.' }, ['sending']);
+      store.transition(
+        job.id,
+        [item.seq],
+        'uncertain',
+        { reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log; it is never sent again.' },
+        ['sending'],
+      );
     }
     if (now?.state === 'rejected' && isInsufficientBalance(now.reason ?? '')) this.ctx.policy.insufficientBalance([], now.reason ?? '');
   }
@@ -66,7 +72,11 @@ export class VendingSending implements SendStrategy {
     const { store, job, policy } = this.ctx;
     const seqs = [item.seq];
     if (error instanceof AppError && error.code === 'duplicate_pending') {
-      policy.hold(item, `Held: ${error.message} Sent after it is settled.`, `${error.message} This row was not bought (nothing was charged); buy it again once that purchase is settled.`);
+      policy.hold(
+        item,
+        `Held: ${error.message} Sent after it is settled.`,
+        `${error.message} This row was not bought (nothing was charged); buy it again once that purchase is settled.`,
+      );
       return;
     }
     const transient =

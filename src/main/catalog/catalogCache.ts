@@ -72,7 +72,12 @@ async function readAndSave(app: App, profileId: string, kinds: readonly CatalogK
 export async function getCatalogs(app: App, options: { refresh?: boolean } = {}): Promise<Catalogs> {
   const profileId = app.connection.profileId;
   const cached = cachedRows(app, profileId);
-  await readAndSave(app, profileId, KINDS.filter((k) => options.refresh || !cached.has(k)), cached);
+  await readAndSave(
+    app,
+    profileId,
+    KINDS.filter((k) => options.refresh || !cached.has(k)),
+    cached,
+  );
   const body = <K extends CatalogKind>(kind: K): CatalogOf[K][] => JSON.parse(cached.get(kind)?.body ?? '[]') as CatalogOf[K][];
   return {
     airtime: body('airtime'),

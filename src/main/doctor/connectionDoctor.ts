@@ -81,8 +81,21 @@ export class ConnectionDoctor {
     // One message's status, when the history gives a reference to ask about.
     checks.push(
       reference
-        ? await this.check(checker, answers, { endpoint: 'messageStatus', path: `/MSQ/${reference}`, run: async (c) => `status of the newest message: ${(await c.messageStatus(reference)).status ?? 'not given'}` })
-        : { endpoint: 'messageStatus', subject: ENDPOINTS.messageStatus.subject, path: '/MSQ/{reference}', state: 'skipped', summary: 'Not checked: the history gave no message reference to ask about.', problems: [], httpStatus: null, answer: null },
+        ? await this.check(checker, answers, {
+            endpoint: 'messageStatus',
+            path: `/MSQ/${reference}`,
+            run: async (c) => `status of the newest message: ${(await c.messageStatus(reference)).status ?? 'not given'}`,
+          })
+        : {
+            endpoint: 'messageStatus',
+            subject: ENDPOINTS.messageStatus.subject,
+            path: '/MSQ/{reference}',
+            state: 'skipped',
+            summary: 'Not checked: the history gave no message reference to ask about.',
+            problems: [],
+            httpStatus: null,
+            answer: null,
+          },
     );
     for (const entry of answers.list().reverse()) client.answers.keep(entry);
 

@@ -55,11 +55,7 @@ function toDate(value: unknown, dateOnly: boolean): Date | null {
   if (typeof value !== 'string') return null;
   const text = value.trim();
   // A date without a time, or a time without a zone, is read as UTC.
-  const iso = /^\d{4}-\d{2}-\d{2}$/.test(text)
-    ? `${text}T00:00:00Z`
-    : /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text)
-      ? `${text.replace(' ', 'T')}Z`
-      : text;
+  const iso = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text.replace(' ', 'T')}Z` : text;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
   // A calendar day is itself; an instant is written as Lagos wall-clock time (cells have no zone).

@@ -40,17 +40,27 @@ export function outFileRefusal(target: string, options: WriteOutOptions = {}): A
     stat = fs.lstatSync(target);
   } catch (error) {
     if (isCode(error, 'ENOENT')) return folderRefusal(target);
-    if (isCode(error, 'ENOTDIR')) return new AppError('out_folder_missing', `${path.dirname(target)} is not a folder, so vendesk cannot write ${target}.`, 'Give a file name in an existing folder.');
+    if (isCode(error, 'ENOTDIR'))
+      return new AppError('out_folder_missing', `${path.dirname(target)} is not a folder, so vendesk cannot write ${target}.`, 'Give a file name in an existing folder.');
     throw error;
   }
   if (stat.isSymbolicLink()) {
-    return new AppError('out_is_link', `${target} is a symbolic link; vendesk does not write through links (it could be pointing at another file).`, 'Give the name of a new file, or remove the link first.');
+    return new AppError(
+      'out_is_link',
+      `${target} is a symbolic link; vendesk does not write through links (it could be pointing at another file).`,
+      'Give the name of a new file, or remove the link first.',
+    );
   }
   if (stat.isDirectory()) {
-    return new AppError('out_is_folder', `${target} is a folder; give a file name, e.g. ${path.join(target, options.example ?? 'export.xlsx')}.`, 'Give a file name in that folder.');
+    return new AppError(
+      'out_is_folder',
+      `${target} is a folder; give a file name, e.g. ${path.join(target, options.example ?? 'export.xlsx')}.`,
+      'Give a file name in that folder.',
+    );
   }
   if (!stat.isFile()) return new AppError('out_not_file', `${target} is not a plain file, so vendesk will not write to it.`, 'Give the name of a new file.');
-  if (!options.replace) return new AppError('out_exists', `${target} already exists; vendesk does not replace a file unless told to.`, 'Give another file name, or add --force to replace it.');
+  if (!options.replace)
+    return new AppError('out_exists', `${target} already exists; vendesk does not replace a file unless told to.`, 'Give another file name, or add --force to replace it.');
   return null;
 }
 
@@ -86,7 +96,8 @@ function placeNew(tmp: string, file: string, options: WriteOutOptions): void {
   try {
     fs.linkSync(tmp, file);
   } catch (error) {
-    if (isCode(error, 'EEXIST')) throw outFileRefusal(file, options) ?? new AppError('out_exists', `${file} appeared while vendesk was writing it; nothing was replaced.`, 'Run the command again.');
+    if (isCode(error, 'EEXIST'))
+      throw outFileRefusal(file, options) ?? new AppError('out_exists', `${file} appeared while vendesk was writing it; nothing was replaced.`, 'Run the command again.');
     if (!isCode(error, 'EPERM') && !isCode(error, 'ENOTSUP') && !isCode(error, 'EOPNOTSUPP') && !isCode(error, 'ENOSYS')) throw writeError(error, file);
     // No hard links here (FAT, some shares): an exclusive copy, which refuses a name that exists.
     try {
@@ -136,14 +147,21 @@ function copyInto(source: string, fd: number): void {
 function folderRefusal(target: string): AppError | null {
   const dir = path.dirname(target);
   const stat = statOrNull(dir);
-  if (!stat) return new AppError('out_folder_missing', `The folder ${dir} does not exist, so vendesk cannot write ${target}.`, 'Create the folder first, or give a file name in an existing folder.');
+  if (!stat)
+    return new AppError(
+      'out_folder_missing',
+      `The folder ${dir} does not exist, so vendesk cannot write ${target}.`,
+      'Create the folder first, or give a file name in an existing folder.',
+    );
   if (!stat.isDirectory()) return new AppError('out_folder_missing', `${dir} is not a folder, so vendesk cannot write ${target}.`, 'Give a file name in an existing folder.');
   return null;
 }
 
 function writeError(error: unknown, file: string): AppError {
-  if (isCode(error, 'EACCES') || isCode(error, 'EPERM')) return new AppError('out_not_writable', `vendesk may not write ${file} (permission denied).`, 'Give a file name in a folder you can write to.');
-  if (isCode(error, 'ENOSPC')) return new AppError('out_not_writable', `The disk holding ${file} is full; nothing was written.`, 'Free some space or give a file name on another disk.');
+  if (isCode(error, 'EACCES') || isCode(error, 'EPERM'))
+    return new AppError('out_not_writable', `vendesk may not write ${file} (permission denied).`, 'Give a file name in a folder you can write to.');
+  if (isCode(error, 'ENOSPC'))
+    return new AppError('out_not_writable', `The disk holding ${file} is full; nothing was written.`, 'Free some space or give a file name on another disk.');
   if (error instanceof AppError) return error;
   return new AppError('out_not_writable', `vendesk could not write ${file}: ${error instanceof Error ? error.message : String(error)}.`, 'Give another file name.');
 }

@@ -14,15 +14,7 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import type ExcelJS from 'exceljs';
 import { AppError } from '../../shared/appError';
-import {
-  columnWidth,
-  DATETIME_HEADER_NOTE,
-  csvDateTime,
-  NUM_FORMATS,
-  toCellValue,
-  type CellValue,
-  type ExportColumn,
-} from './exportColumns';
+import { columnWidth, DATETIME_HEADER_NOTE, csvDateTime, NUM_FORMATS, toCellValue, type CellValue, type ExportColumn } from './exportColumns';
 import { needsNeutralizing, neutralizeCsvText } from './neutralizeFormula';
 import { allowQuotePrefix, quoted } from './quotePrefixStyle';
 
@@ -105,7 +97,12 @@ function validateColumns(columns: ExportColumn[], where: string): void {
 
 /** Excel sheet names: at most 31 characters, none of `[]:*?/\`, unique, not empty. */
 export function sheetName(name: string, taken: Set<string>): string {
-  let base = name.replace(/[[\]:*?/\\]/g, ' ').replace(/^'+|'+$/g, '').trim().slice(0, 31) || 'Sheet';
+  let base =
+    name
+      .replace(/[[\]:*?/\\]/g, ' ')
+      .replace(/^'+|'+$/g, '')
+      .trim()
+      .slice(0, 31) || 'Sheet';
   let candidate = base;
   for (let n = 2; taken.has(candidate.toLowerCase()); n++) {
     const suffix = ` (${n})`;
@@ -125,7 +122,12 @@ interface Drainable {
 }
 
 function isDrainable(value: unknown): value is Drainable {
-  return typeof value === 'object' && value !== null && typeof (value as { once?: unknown }).once === 'function' && typeof (value as { removeListener?: unknown }).removeListener === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { once?: unknown }).once === 'function' &&
+    typeof (value as { removeListener?: unknown }).removeListener === 'function'
+  );
 }
 
 /** Bytes waiting in a writable; `_writableState.length` for readable-stream v2 (archiver's). */
@@ -257,7 +259,10 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
     const numFmt = NUM_FORMATS[column.kind];
     return {
       key: `c${i}`,
-      width: columnWidth(column, sample.map((row) => row[i])),
+      width: columnWidth(
+        column,
+        sample.map((row) => row[i]),
+      ),
       ...(numFmt ? { style: { numFmt } } : {}),
     };
   });

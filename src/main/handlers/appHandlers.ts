@@ -50,7 +50,11 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
     if (refusal) throw AppError.fromShape(refusal);
     const before = input.id ? app.profiles.list().find((p) => p.id === input.id) : undefined;
     if (before && app.connection.profileId === before.id && normalizeBaseUrl(before.baseUrl ?? '') !== normalizeBaseUrl(input.baseUrl)) {
-      throw new AppError('profile_in_use', `"${before.name}" is the connection in use; its address cannot change under it.`, 'Switch to another profile first (Settings → Connection profiles), then change the address.');
+      throw new AppError(
+        'profile_in_use',
+        `"${before.name}" is the connection in use; its address cannot change under it.`,
+        'Switch to another profile first (Settings → Connection profiles), then change the address.',
+      );
     }
     const profile = app.profiles.saveLive({ id: input.id, name: input.name, baseUrl: input.baseUrl });
     // A token is bound to the address it was entered for: a new address clears it and asks again.

@@ -28,7 +28,8 @@ export const logsHandlers: HandlersOf<typeof logsOperations> = {
   'logs.facets': (_input, app) => logFacets(app.db, app.connection.profileId),
   'logs.get': (input, app) => {
     const row = logRow(app.db, app.connection.profileId, input.rowid);
-    if (!row) throw new AppError('log_row_missing', 'That transaction is not in the mirror of this connection.', 'Sync again, or clear the filters and look for it by its transaction id.');
+    if (!row)
+      throw new AppError('log_row_missing', 'That transaction is not in the mirror of this connection.', 'Sync again, or clear the filters and look for it by its transaction id.');
     return row;
   },
   'logs.export': (input, app, call) => exportLogs(app, { ...input, signal: call.signal }),

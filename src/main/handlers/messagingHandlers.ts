@@ -23,7 +23,12 @@ export const messagingHandlers: HandlersOf<typeof messagingOperations> = {
   'messaging.otp.confirm': (input, app) => confirmOneTimeCode(app, input),
   'messaging.sandboxOutbox': async (_input, app) => {
     // A live service has no outbox to read, and nothing is asked of it.
-    if (app.connection.kind !== 'sandbox') throw new AppError('not_sandbox', 'The outbox exists only on the sandbox connection: a live service sends real messages to real phones.', 'Switch to the sandbox in Settings to see what it "sent".');
+    if (app.connection.kind !== 'sandbox')
+      throw new AppError(
+        'not_sandbox',
+        'The outbox exists only on the sandbox connection: a live service sends real messages to real phones.',
+        'Switch to the sandbox in Settings to see what it "sent".',
+      );
     const entries = await app.client().sandboxOutbox();
     return entries.map((e) => ({ channel: e.channel, to: e.to, body: e.body, reference: e.reference, createdAt: e.createdAt, code: e.code ?? null })).reverse();
   },

@@ -147,7 +147,8 @@ export function airtimeRow(row: number, cells: readonly CellValue[], phone: stri
   else if (product) {
     const [min, max] = ix.kobo.get(product) as [number, number];
     if (amount.kobo < min) check.issue('amount', `${formatNaira(amount.kobo)} is below the ${NETWORK_LABEL[product.network]} airtime minimum of ${formatNaira(min)}`);
-    else if (max > 0 && amount.kobo > max) check.issue('amount', `${formatNaira(amount.kobo)} is above the ${NETWORK_LABEL[product.network]} airtime maximum of ${formatNaira(max)}`);
+    else if (max > 0 && amount.kobo > max)
+      check.issue('amount', `${formatNaira(amount.kobo)} is above the ${NETWORK_LABEL[product.network]} airtime maximum of ${formatNaira(max)}`);
   }
   if (!product || !network || !amount.ok || !phone) return null;
   if (given?.ok && inferred && inferred !== given.value) {
@@ -197,7 +198,10 @@ export function dataRow(row: number, cells: readonly CellValue[], phone: string,
   out.operator = plan.operator;
   out.description = plan.description;
   if (given?.ok && given.value !== plan.network) {
-    check.warn('network', `the file says ${NETWORK_LABEL[given.value]} but plan ${plan.productCode} is ${withArticle(NETWORK_LABEL[plan.network])} plan; ${NETWORK_LABEL[plan.network]} will be used`);
+    check.warn(
+      'network',
+      `the file says ${NETWORK_LABEL[given.value]} but plan ${plan.productCode} is ${withArticle(NETWORK_LABEL[plan.network])} plan; ${NETWORK_LABEL[plan.network]} will be used`,
+    );
   }
   const inferred = networkOfLocalPhone(phone);
   if (inferred && inferred !== plan.network) {
@@ -270,7 +274,9 @@ export function cableRow(row: number, cells: readonly CellValue[], phone: string
       const near = ix.bouquetsByLowerCode.get(codeText.toLowerCase());
       check.issue(
         'bouquet',
-        near ? `bouquet code ${excerpt(codeText)} is not in the catalog; did you mean ${near.productCode}? (codes are case-sensitive)` : `bouquet code ${excerpt(codeText)} is not in the catalog; copy the exact code from the cable TV list`,
+        near
+          ? `bouquet code ${excerpt(codeText)} is not in the catalog; did you mean ${near.productCode}? (codes are case-sensitive)`
+          : `bouquet code ${excerpt(codeText)} is not in the catalog; copy the exact code from the cable TV list`,
       );
     } else {
       bouquet = provider ? candidates.find((b) => b.network === provider) : candidates[0];
@@ -291,7 +297,8 @@ export function cableRow(row: number, cells: readonly CellValue[], phone: string
   const fileAmountCell = at(cells, col.amount);
   if (fileAmountCell !== null) {
     const fileAmount = amountFromCell(fileAmountCell);
-    if (!fileAmount.ok || fileAmount.kobo !== kobo) check.warn('amount', `the file's amount ${excerpt(textFromCell(fileAmountCell))} is ignored; ${bouquet.description} costs ${formatNaira(kobo)}`);
+    if (!fileAmount.ok || fileAmount.kobo !== kobo)
+      check.warn('amount', `the file's amount ${excerpt(textFromCell(fileAmountCell))} is ignored; ${bouquet.description} costs ${formatNaira(kobo)}`);
   }
   return out;
 }

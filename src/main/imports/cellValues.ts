@@ -118,7 +118,8 @@ function fastLocalPhone(s: string): string | null {
     if (c >= 48 && c <= 57) {
       if (n === 24) return null;
       DIGITS[n++] = c;
-    } else if (c === 43 && n === 0 && !plus) plus = true; // +
+    } else if (c === 43 && n === 0 && !plus)
+      plus = true; // +
     else if (c !== 32 && c !== 45 && c !== 46 && c !== 40 && c !== 41 && c !== 47 && c !== 160) return null; // space - . ( ) / nbsp
   }
   // Start of the 10 digits after the local 0.
@@ -127,7 +128,8 @@ function fastLocalPhone(s: string): string | null {
   if (!plus && n === 15 && DIGITS[0] === 48 && DIGITS[1] === 48 && DIGITS[2] === 50 && DIGITS[3] === 51 && DIGITS[4] === 52) d = 2; // 00234…
   if (n - d >= 13 && DIGITS[d] === 50 && DIGITS[d + 1] === 51 && DIGITS[d + 2] === 52) {
     if (n - d === 13) start = d + 3;
-    else if (n - d === 14 && DIGITS[d + 3] === 48) start = d + 4; // +234 (0) 803…
+    else if (n - d === 14 && DIGITS[d + 3] === 48)
+      start = d + 4; // +234 (0) 803…
     else return null;
   } else if (plus || d !== 0) return null;
   else if (n === 11 && DIGITS[0] === 48) start = 1;
@@ -205,10 +207,24 @@ function amountFromText(raw: string): AmountFromCell {
 /** A network cell: `MTN`, `Airtel`, `glo`, `Globacom`, `9mobile`, `Etisalat`, `MTN NG`… */
 const COMMON_NETWORK_SPELLINGS = new Map<string, Parsed<Network>>();
 for (const [spelling, network] of [
-  ['MTN', 'MTN'], ['mtn', 'MTN'], ['Mtn', 'MTN'], ['AIRTEL', 'AIRTEL'], ['Airtel', 'AIRTEL'], ['airtel', 'AIRTEL'],
-  ['GLO', 'GLOBACOM'], ['Glo', 'GLOBACOM'], ['glo', 'GLOBACOM'], ['GLOBACOM', 'GLOBACOM'], ['Globacom', 'GLOBACOM'],
-  ['9MOBILE', '9MOBILE'], ['9mobile', '9MOBILE'], ['9Mobile', '9MOBILE'], ['ETISALAT', '9MOBILE'], ['Etisalat', '9MOBILE'],
-] as const) COMMON_NETWORK_SPELLINGS.set(spelling, { ok: true, value: network });
+  ['MTN', 'MTN'],
+  ['mtn', 'MTN'],
+  ['Mtn', 'MTN'],
+  ['AIRTEL', 'AIRTEL'],
+  ['Airtel', 'AIRTEL'],
+  ['airtel', 'AIRTEL'],
+  ['GLO', 'GLOBACOM'],
+  ['Glo', 'GLOBACOM'],
+  ['glo', 'GLOBACOM'],
+  ['GLOBACOM', 'GLOBACOM'],
+  ['Globacom', 'GLOBACOM'],
+  ['9MOBILE', '9MOBILE'],
+  ['9mobile', '9MOBILE'],
+  ['9Mobile', '9MOBILE'],
+  ['ETISALAT', '9MOBILE'],
+  ['Etisalat', '9MOBILE'],
+] as const)
+  COMMON_NETWORK_SPELLINGS.set(spelling, { ok: true, value: network });
 
 export function networkFromCell(cell: CellValue): Parsed<Network> | null {
   if (cell === null) return null;

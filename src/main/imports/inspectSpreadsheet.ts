@@ -70,7 +70,10 @@ function fileError(path: string, error: unknown): Error {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOENT') return new ImportError('unsupported', `The file ${path} does not exist (it may have been moved or deleted). Choose the file again.`, { cause: error });
   if (code === 'EISDIR') return new ImportError('unsupported', `${path} is a folder, not a spreadsheet. Choose a .csv or .xlsx file.`, { cause: error });
-  if (code === 'EACCES' || code === 'EPERM') return new ImportError('unsupported', `The file ${path} cannot be opened (no permission, or it is open and locked in another program). Close it elsewhere and try again.`, { cause: error });
+  if (code === 'EACCES' || code === 'EPERM')
+    return new ImportError('unsupported', `The file ${path} cannot be opened (no permission, or it is open and locked in another program). Close it elsewhere and try again.`, {
+      cause: error,
+    });
   return error instanceof Error ? error : new Error(String(error));
 }
 
@@ -113,10 +116,7 @@ export async function openSpreadsheet(path: string, maxBytes: number): Promise<O
     }
     const { encoding, bomLength } = detectEncoding(head);
     if (looksBinary(head, encoding)) {
-      throw new ImportError(
-        'unsupported',
-        'This file is neither a CSV nor an Excel workbook (.xlsx). Open it in the program that made it and save or export it as .xlsx or CSV.',
-      );
+      throw new ImportError('unsupported', 'This file is neither a CSV nor an Excel workbook (.xlsx). Open it in the program that made it and save or export it as .xlsx or CSV.');
     }
     const text = new TextDecoder(encoding).decode(head.subarray(bomLength)).trimStart();
     if (text.startsWith('<')) {
@@ -154,7 +154,10 @@ async function readWorkbook(handle: FileHandle, entries: ZipEntry[]): Promise<{ 
   const workbookEntry = byName.get('xl/workbook.xml');
   if (!workbookEntry) {
     if (byName.has('content.xml') || byName.has('mimetype')) {
-      throw new ImportError('unsupported', 'This is an OpenDocument spreadsheet (.ods). Open it in LibreOffice and save it as "Excel 2007-365 (.xlsx)" or CSV, then import the new file.');
+      throw new ImportError(
+        'unsupported',
+        'This is an OpenDocument spreadsheet (.ods). Open it in LibreOffice and save it as "Excel 2007-365 (.xlsx)" or CSV, then import the new file.',
+      );
     }
     if (byName.has('EncryptedPackage')) {
       throw new ImportError('encrypted', 'The workbook is password-protected. Remove the password, save as .xlsx or CSV, and import again.');
@@ -184,7 +187,11 @@ async function readWorkbook(handle: FileHandle, entries: ZipEntry[]): Promise<{ 
     const relId = Object.entries(attrs).find(([k]) => k === 'id' || k.endsWith(':id'))?.[1];
     const rel = relId ? targets.get(relId) : undefined;
     if (rel && !rel.type.endsWith('/worksheet')) continue;
-    sheets.push({ name: attrs.name ?? `Sheet${index}`, part: partPath(rel?.target ?? `worksheets/sheet${index}.xml`), hidden: attrs.state === 'hidden' || attrs.state === 'veryHidden' });
+    sheets.push({
+      name: attrs.name ?? `Sheet${index}`,
+      part: partPath(rel?.target ?? `worksheets/sheet${index}.xml`),
+      hidden: attrs.state === 'hidden' || attrs.state === 'veryHidden',
+    });
   }
   if (sheets.length === 0) {
     throw new ImportError('empty', 'The workbook has no worksheets with data. Check that you chose the right file.');

@@ -103,7 +103,8 @@ export class CsvShapeGuard {
       if (quote !== -1 && quote < i) quote = text.indexOf('"', i);
       if (inQuotes) {
         if (quote === -1) break; // the quoted field runs on into the next chunk
-        if (text.charCodeAt(quote + 1) === 34) i = quote + 2; // "" is a quote inside the field
+        if (text.charCodeAt(quote + 1) === 34)
+          i = quote + 2; // "" is a quote inside the field
         else {
           inQuotes = false;
           i = quote + 1;
@@ -192,14 +193,7 @@ export async function readCsv(path: string, opened: OpenedSpreadsheet, options: 
   }
 }
 
-function parseCsv(
-  path: string,
-  encoding: TextEncodingName,
-  fatal: boolean,
-  delimiter: CsvDelimiter,
-  options: ReadSpreadsheetOptions,
-  maxRows: number,
-): Promise<SheetTable> {
+function parseCsv(path: string, encoding: TextEncodingName, fatal: boolean, delimiter: CsvDelimiter, options: ReadSpreadsheetOptions, maxRows: number): Promise<SheetTable> {
   const { signal, onProgress } = options;
   signal?.throwIfAborted();
   const hash = createHash('sha256');
@@ -303,7 +297,14 @@ function parseCsv(
       },
       error(error: Error) {
         if (error instanceof NotUtf8 || error instanceof ImportError) fail(error);
-        else fail(new ImportError('corrupt', `The CSV file could not be read (${excerpt(error.message, 120)}). Open it in a spreadsheet program, save it again as CSV, and import the new file.`, { cause: error }));
+        else
+          fail(
+            new ImportError(
+              'corrupt',
+              `The CSV file could not be read (${excerpt(error.message, 120)}). Open it in a spreadsheet program, save it again as CSV, and import the new file.`,
+              { cause: error },
+            ),
+          );
       },
     });
   });

@@ -32,10 +32,7 @@ export function chooseWorksheet(worksheets: readonly WorksheetPart[], wanted: st
   if (wanted !== undefined) {
     const found = worksheets.find((s) => s.name === wanted) ?? worksheets.find((s) => s.name.trim().toLowerCase() === wanted.trim().toLowerCase());
     if (!found) {
-      throw new ImportError(
-        'no_sheet',
-        `The workbook has no sheet named "${excerpt(wanted)}". Its sheets are: ${quotedList(worksheets.map((s) => s.name))}. Choose one of these.`,
-      );
+      throw new ImportError('no_sheet', `The workbook has no sheet named "${excerpt(wanted)}". Its sheets are: ${quotedList(worksheets.map((s) => s.name))}. Choose one of these.`);
     }
     return found;
   }
@@ -227,7 +224,8 @@ class SheetRowsReader implements XmlEvents {
       number = plainNumber(buf, r, this.attrs[LETTER_R + 1]);
       if (number < 1) throw damagedSheet(this.sheet, `has a row numbered "${excerpt(buf.toString('utf8', r, Math.min(this.attrs[LETTER_R + 1], r + 64)))}"`);
     }
-    if (number > MAX_ROW_NUMBER) throw damagedSheet(this.sheet, `has a row ${number.toLocaleString('en-US')}, beyond the last row a sheet can have (${MAX_ROW_NUMBER.toLocaleString('en-US')})`);
+    if (number > MAX_ROW_NUMBER)
+      throw damagedSheet(this.sheet, `has a row ${number.toLocaleString('en-US')}, beyond the last row a sheet can have (${MAX_ROW_NUMBER.toLocaleString('en-US')})`);
     this.rowNumber = number;
     this.inRow = true;
     this.col = -1;
@@ -332,7 +330,11 @@ export async function readXlsx(path: string, opened: OpenedSpreadsheet, options:
   const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
   const byName = new Map(opened.zipEntries.map((e) => [e.name, e]));
   const sheetEntry = byName.get(sheet.part);
-  if (!sheetEntry) throw new ImportError('corrupt', `The sheet "${excerpt(sheet.name)}" is listed in the workbook but its data is missing. Open the file in Excel or LibreOffice, save it again, and import the new file.`);
+  if (!sheetEntry)
+    throw new ImportError(
+      'corrupt',
+      `The sheet "${excerpt(sheet.name)}" is listed in the workbook but its data is missing. Open the file in Excel or LibreOffice, save it again, and import the new file.`,
+    );
   const parts = opened.workbook;
   const entry = (name: string | null | undefined): ZipEntry | undefined => (name ? byName.get(name) : undefined);
 
@@ -374,7 +376,10 @@ export async function readXlsx(path: string, opened: OpenedSpreadsheet, options:
   onProgress?.(builder.rowsRead);
   const { headerRow, headers, rows } = builder.finish(() =>
     opened.worksheets.length > 1
-      ? new ImportError('empty', `The sheet "${excerpt(sheet.name)}" is empty. Choose the sheet that holds the data (this workbook has: ${quotedList(opened.worksheets.map((s) => s.name))}).`)
+      ? new ImportError(
+          'empty',
+          `The sheet "${excerpt(sheet.name)}" is empty. Choose the sheet that holds the data (this workbook has: ${quotedList(opened.worksheets.map((s) => s.name))}).`,
+        )
       : emptyFileError(),
   );
   return { format: 'xlsx', sheetName: sheet.name, fileHash: await hashing, headerRow, headers, rows };

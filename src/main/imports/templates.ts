@@ -37,7 +37,7 @@ export const TEMPLATES: Record<TemplateKind, TemplateSpec> = {
     notes: [
       'Phone: a Nigerian mobile number, e.g. 08031234567 or +234 803 123 4567.',
       'Amount: Naira, e.g. 1000 or 1,000.50 (at least 100, within the network limits).',
-      'Network: MTN, Airtel, Glo or 9mobile; leave empty to use the number\'s network.',
+      "Network: MTN, Airtel, Glo or 9mobile; leave empty to use the number's network.",
       'Name and Reference are optional and kept with each purchase.',
     ],
   },
@@ -48,10 +48,7 @@ export const TEMPLATES: Record<TemplateKind, TemplateSpec> = {
       ['08051234567', 'GLO-1GB-1D', 'Chinedu Eze', 'STAFF-002'],
     ],
     textColumns: [0, 1],
-    notes: [
-      'Phone: a Nigerian mobile number.',
-      'Product Code: the exact code from the data plan list (case-sensitive). Network and price come from the plan.',
-    ],
+    notes: ['Phone: a Nigerian mobile number.', 'Product Code: the exact code from the data plan list (case-sensitive). Network and price come from the plan.'],
   },
   electricity: {
     headers: TEMPLATE_COLUMNS.electricity,
@@ -62,7 +59,7 @@ export const TEMPLATES: Record<TemplateKind, TemplateSpec> = {
     textColumns: [0, 4],
     notes: [
       'Meter Number: digits only. Disco: the code from the electricity provider list (IKEDC, EKEDC, AEDC, ...).',
-      'Meter Type: PREPAID or POSTPAID. Amount: Naira, within the disco\'s minimum and maximum. Phone: the customer\'s mobile number.',
+      "Meter Type: PREPAID or POSTPAID. Amount: Naira, within the disco's minimum and maximum. Phone: the customer's mobile number.",
     ],
   },
   cable: {

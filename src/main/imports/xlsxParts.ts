@@ -83,7 +83,10 @@ function isBuiltInDateFormat(id: number): boolean {
 
 /** A format code shows a date when, outside quoted text, brackets and escapes, it has a date or time letter. */
 export function isDateFormatCode(code: string): boolean {
-  const bare = code.replace(/\[[^\]]*\]/g, '').replace(/"[^"]*"/g, '').replace(/[\\_*]./g, '');
+  const bare = code
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/"[^"]*"/g, '')
+    .replace(/[\\_*]./g, '');
   return /[ymdhsb]/i.test(bare);
 }
 

@@ -72,7 +72,10 @@ export async function readZipDirectory(handle: FileHandle, fileSize: number): Pr
     directoryOffset = Number(record.readBigUInt64LE(48));
   }
   if (entryCount > MAX_ENTRIES) {
-    throw new ImportError('zip_bomb', `The workbook claims ${entryCount} internal parts, far more than a spreadsheet has; it was not opened for safety. Save the data as a new .xlsx or CSV and import that.`);
+    throw new ImportError(
+      'zip_bomb',
+      `The workbook claims ${entryCount} internal parts, far more than a spreadsheet has; it was not opened for safety. Save the data as a new .xlsx or CSV and import that.`,
+    );
   }
   if (directoryOffset + directorySize > fileSize || directorySize > 64 * 1024 * 1024) throw damaged('zip directory points outside the file');
   const directory = await readAt(handle, directoryOffset, directorySize);

@@ -10,7 +10,17 @@ import type { FileRef } from '../../shared/contract/files';
 import { AppError } from '../../shared/appError';
 import type { App } from '../appContext';
 import { fileRefName, releaseUpload, resolveFileRef } from '../files';
-import { detectMapping, inspectSpreadsheet, readFirstTable, isImportError, noHeaderForKind, readSpreadsheet, validateContactRows, type ContactRow, type ContactValidation } from '../imports';
+import {
+  detectMapping,
+  inspectSpreadsheet,
+  readFirstTable,
+  isImportError,
+  noHeaderForKind,
+  readSpreadsheet,
+  validateContactRows,
+  type ContactRow,
+  type ContactValidation,
+} from '../imports';
 import { createMessagingService, serviceKeyOf, type MessagingService } from './messagingService';
 
 /** Contacts per /createContact request: small enough to show progress, large enough to be quick. */
@@ -126,7 +136,10 @@ export class ContactsImporter {
   private async countUploaded(phoneBookId: number, uploaded: ContactRow[], before: Set<string>): Promise<{ added: number; note: string }> {
     const after = (await this.messaging.getPhonebookOrExplain(phoneBookId)).contacts;
     if (after === null) {
-      return { added: uploaded.length, note: `The service did not say how many contacts it added; vendesk counts the ${uploaded.length.toLocaleString('en-NG')} it uploaded as added.` };
+      return {
+        added: uploaded.length,
+        note: `The service did not say how many contacts it added; vendesk counts the ${uploaded.length.toLocaleString('en-NG')} it uploaded as added.`,
+      };
     }
     const now = new Set(after.map((c) => c.phoneNumber));
     const counted = uploaded.filter((c) => now.has(c.phone) && !before.has(c.phone)).length;
@@ -163,8 +176,16 @@ export class ContactsImporter {
             `INSERT INTO messaging_imports (service_key, phonebook_id, file_name, file_hash, rows, valid, invalid, state, started_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?)`,
           )
-          .run(serviceKeyOf(this.app), phoneBookId, read.fileName, read.fileHash, read.rows, read.validation.valid.length, read.validation.invalid.length, new Date(started).toISOString())
-          .lastInsertRowid,
+          .run(
+            serviceKeyOf(this.app),
+            phoneBookId,
+            read.fileName,
+            read.fileHash,
+            read.rows,
+            read.validation.valid.length,
+            read.validation.invalid.length,
+            new Date(started).toISOString(),
+          ).lastInsertRowid,
       );
       const remember = this.app.db.prepare(
         'INSERT OR REPLACE INTO messaging_contact_uploads (service_key, phonebook_id, phone, file_hash, row, uploaded_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -175,7 +196,8 @@ export class ContactsImporter {
       let cancelled = false;
       const total = toUpload.length;
       const notes: string[] = [];
-      if (phonebook.contacts === null) notes.push('The service does not list the phonebook\'s contacts, so vendesk could not tell which numbers it already held; it uploaded every valid one.');
+      if (phonebook.contacts === null)
+        notes.push("The service does not list the phonebook's contacts, so vendesk could not tell which numbers it already held; it uploaded every valid one.");
       const uncounted: ContactRow[] = [];
       const name = phonebook.name ?? `phonebook ${phoneBookId}`;
       progress(0, total, total ? `Uploading ${total.toLocaleString('en-NG')} contacts into ${name}` : 'Nothing new to upload');

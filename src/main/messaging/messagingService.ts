@@ -4,15 +4,7 @@
  * status and history. One-time codes live in oneTimeCodes.ts, the record of every paid send in
  * paidSends.ts, contacts imports in contactsImport.ts.
  */
-import type {
-  MessageHistoryView,
-  MessageQuote,
-  MessageView,
-  PhonebookContactsPage,
-  PhonebookView,
-  SenderIdView,
-  TemplateView,
-} from '../../shared/contract/messaging';
+import type { MessageHistoryView, MessageQuote, MessageView, PhonebookContactsPage, PhonebookView, SenderIdView, TemplateView } from '../../shared/contract/messaging';
 import { AppError } from '../../shared/appError';
 import { messageCost } from '../../shared/messagingCost';
 import { analyzeTemplate, renderTemplate, slugify } from '../../shared/messagingTemplate';
@@ -156,9 +148,7 @@ export class MessagingService {
     const contacts = record.contacts ?? [];
     const q = input.search.toLowerCase();
     const digits = q.replace(/\D/g, '');
-    const matching = q
-      ? contacts.filter((c) => (c.name ?? '').toLowerCase().includes(q) || (digits.length > 0 && c.phoneNumber.includes(digits.replace(/^234/, '0'))))
-      : contacts;
+    const matching = q ? contacts.filter((c) => (c.name ?? '').toLowerCase().includes(q) || (digits.length > 0 && c.phoneNumber.includes(digits.replace(/^234/, '0')))) : contacts;
     return {
       phonebook: phonebookView({ ...record, contactCount: record.contacts?.length || record.contactCount }),
       contacts: matching.slice(input.offset, input.offset + input.limit).map((c, i) => contactView(c, input.offset + i)),
@@ -176,7 +166,8 @@ export class MessagingService {
       if (error instanceof ServiceError && error.httpStatus === 404) found = null;
       else throw error;
     }
-    if (!found) throw new AppError('phonebook_not_found', `There is no phonebook with id ${id}.`, 'Choose one from the Phonebooks tab (vendesk phonebook list), or create it first.');
+    if (!found)
+      throw new AppError('phonebook_not_found', `There is no phonebook with id ${id}.`, 'Choose one from the Phonebooks tab (vendesk phonebook list), or create it first.');
     return found;
   }
 
@@ -194,7 +185,12 @@ export class MessagingService {
       // The list carries each phonebook's count: no need to download every contact to price a send.
       const phoneBookId = input.target.phoneBookId;
       const listed = (await this.app.client().getPhonebooks()).find((p) => p.id === phoneBookId);
-      if (!listed) throw new AppError('phonebook_not_found', `There is no phonebook with id ${phoneBookId}.`, 'Choose one from the Phonebooks tab (vendesk phonebook list), or create it first.');
+      if (!listed)
+        throw new AppError(
+          'phonebook_not_found',
+          `There is no phonebook with id ${phoneBookId}.`,
+          'Choose one from the Phonebooks tab (vendesk phonebook list), or create it first.',
+        );
       const pb = phonebookView(listed);
       // A list that does not say how many contacts it holds: count them in the phonebook itself.
       const count = listed.contactCount ?? (await this.getPhonebookOrExplain(phoneBookId)).contacts?.length ?? null;
@@ -202,7 +198,7 @@ export class MessagingService {
         throw new AppError(
           'phonebook_count_unknown',
           `The service did not say how many contacts the phonebook "${pb.name}" holds, so vendesk cannot show what a message to it costs. Nothing was sent.`,
-          'Send to the phonebook from the service\'s own portal, or ask the service provider how its phonebook list gives the number of contacts.',
+          "Send to the phonebook from the service's own portal, or ask the service provider how its phonebook list gives the number of contacts.",
         );
       }
       recipients = count;
@@ -222,7 +218,7 @@ export class MessagingService {
       throw new AppError(
         'template_text_unknown',
         `The service did not give the text of the template "${template.name}", so vendesk cannot show what a message with it says or costs. Nothing was sent.`,
-        'Type the text instead, or send with this template from the service\'s own portal.',
+        "Type the text instead, or send with this template from the service's own portal.",
       );
     }
     const needed = template.indexes.length;
@@ -267,7 +263,12 @@ export class MessagingService {
       this.app,
       { kind: 'sms', senderId: input.senderId, target, templateId, body: quote.body, recipients: quote.recipients, emails: quote.emails, quotedKobo: quote.totalKobo },
       (client, options) => client.sendMessage(body, options),
-      (r) => ({ reference: r.reference, chargedKobo: r.totalKobo ?? quote.totalKobo, source: r.totalKobo === null ? 'quoted' : 'service', requestReference: r.requestReference || null }),
+      (r) => ({
+        reference: r.reference,
+        chargedKobo: r.totalKobo ?? quote.totalKobo,
+        source: r.totalKobo === null ? 'quoted' : 'service',
+        requestReference: r.requestReference || null,
+      }),
     );
     return messageView(answer, {
       senderId: input.senderId,

@@ -52,7 +52,10 @@ export function contactView(r: ContactAnswer, index: number): ContactView {
 /** Sentences for what a message's answer did not say. */
 function messageNotes(m: MessageView): string[] {
   const notes: string[] = [];
-  if (m.reference === null) notes.push(`The service did not give this message's reference${m.requestReference ? ` (its answer's request reference, for support, is ${m.requestReference})` : ''}; find the message in History by its text.`);
+  if (m.reference === null)
+    notes.push(
+      `The service did not give this message's reference${m.requestReference ? ` (its answer's request reference, for support, is ${m.requestReference})` : ''}; find the message in History by its text.`,
+    );
   if (m.costSource === 'quoted') notes.push('The service did not say what it charged; the cost shown is the quoted cost you confirmed.');
   else if (m.totalCostKobo === null) notes.push('The service did not say what this message cost.');
   if (m.status === 'UNKNOWN') notes.push('The service did not give the delivery status.');
@@ -60,7 +63,24 @@ function messageNotes(m: MessageView): string[] {
 }
 
 /** A message from the service's answer; `sent` fills the gaps with what vendesk itself sent. */
-export function messageView(r: MessageAnswer, sent?: { senderId: string; body: string; isBulk: boolean; phoneBookId: number | null; recipients: string[]; recipientCount: number; pages: number; emails: string[]; smsKobo: number; emailKobo: number; totalKobo: number; templateId: string | null; at: string }): MessageView {
+export function messageView(
+  r: MessageAnswer,
+  sent?: {
+    senderId: string;
+    body: string;
+    isBulk: boolean;
+    phoneBookId: number | null;
+    recipients: string[];
+    recipientCount: number;
+    pages: number;
+    emails: string[];
+    smsKobo: number;
+    emailKobo: number;
+    totalKobo: number;
+    templateId: string | null;
+    at: string;
+  },
+): MessageView {
   const charged = r.totalKobo !== null;
   const view: MessageView = {
     reference: r.reference,

@@ -10,13 +10,25 @@ import type { App, AppPart } from '../appContext';
 import { createMessagingService } from './messagingService';
 import { now, paidSend } from './paidSends';
 
-export async function sendOneTimeCode(app: App, input: { receiverNumber: string; senderId: string; numberOfDigits: number; seconds: number; emails: string[] }): Promise<OtpSentView> {
+export async function sendOneTimeCode(
+  app: App,
+  input: { receiverNumber: string; senderId: string; numberOfDigits: number; seconds: number; emails: string[] },
+): Promise<OtpSentView> {
   await app.service(createMessagingService).approvedSender(input.senderId);
   const estimate = otpCostEstimate(input.numberOfDigits, input.emails.length);
   const sentAt = now();
   const { answer: sent, charge } = await paidSend(
     app,
-    { kind: 'otp', senderId: input.senderId, target: input.receiverNumber, templateId: null, body: `${input.numberOfDigits}-digit code, valid ${input.seconds} s`, recipients: 1, emails: input.emails.length, quotedKobo: estimate.totalKobo },
+    {
+      kind: 'otp',
+      senderId: input.senderId,
+      target: input.receiverNumber,
+      templateId: null,
+      body: `${input.numberOfDigits}-digit code, valid ${input.seconds} s`,
+      recipients: 1,
+      emails: input.emails.length,
+      quotedKobo: estimate.totalKobo,
+    },
     (client, options) =>
       client.sendEvidence(
         {
@@ -43,7 +55,7 @@ export async function sendOneTimeCode(app: App, input: { receiverNumber: string;
     notes.push(
       charge.reference
         ? `The service did not give the code's reference; vendesk confirms it with the answer's request reference ${charge.reference}.`
-        : 'The service did not give the code\'s reference, so vendesk cannot confirm it.',
+        : "The service did not give the code's reference, so vendesk cannot confirm it.",
     );
   }
   if (charge.source === 'quoted') notes.push('The service did not say what it charged; the cost shown is the quoted cost.');

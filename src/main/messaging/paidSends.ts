@@ -52,7 +52,18 @@ export async function paidSend<T>(
   } catch (error) {
     // Without an answer the charge may have happened any time until now.
     const at = answeredAt ?? client.clock.windowAt(startedLocal, Date.now());
-    finish.run(error instanceof UncertainOutcomeError ? 'uncertain' : 'failed', null, null, null, null, error instanceof Error ? error.message : String(error), now(), at.fromMs, at.toMs, id);
+    finish.run(
+      error instanceof UncertainOutcomeError ? 'uncertain' : 'failed',
+      null,
+      null,
+      null,
+      null,
+      error instanceof Error ? error.message : String(error),
+      now(),
+      at.fromMs,
+      at.toMs,
+      id,
+    );
     throw error;
   }
   const charge = charged(answer);

@@ -132,4 +132,3 @@ export function createPendingScheduler(app: App): PendingScheduler {
   app.onClose(() => scheduler.stop());
   return scheduler;
 }
-

@@ -25,7 +25,7 @@ import { normalizePhone } from '../../shared/phone';
 import type { CableBouquet, ElectricityProvider, MeterValidation, SmartcardValidation } from '../../shared/wire';
 import { declinedPurchaseHint } from '../api/serviceErrors';
 import { ServiceError, UncertainOutcomeError, type PurchaseResult } from '../api/vendingClient';
-import type { App, Session , AppPart } from '../appContext';
+import type { App, Session, AppPart } from '../appContext';
 import type { VendingClient } from '../api/vendingClient';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
@@ -89,13 +89,18 @@ export async function findBouquet(app: AppPart<'service'>, provider: string, cod
     throw new AppError(
       'unknown_bouquet',
       `"${code}" is not a ${ofProvider[0].network} bouquet in the catalog.`,
-      near ? `Codes are case-sensitive: did you mean ${near.productCode} (${near.description})?` : `Choose a bouquet from the list (Catalog page), e.g. ${ofProvider[0].productCode} (${ofProvider[0].description}).`,
+      near
+        ? `Codes are case-sensitive: did you mean ${near.productCode} (${near.description})?`
+        : `Choose a bouquet from the list (Catalog page), e.g. ${ofProvider[0].productCode} (${ofProvider[0].description}).`,
     );
   }
   return bouquet;
 }
 
-export async function validateMeter(app: App, request: { disco: string; meter: string; vendType: 'PREPAID' | 'POSTPAID' }): Promise<{ disco: ElectricityProvider; validation: MeterValidation }> {
+export async function validateMeter(
+  app: App,
+  request: { disco: string; meter: string; vendType: 'PREPAID' | 'POSTPAID' },
+): Promise<{ disco: ElectricityProvider; validation: MeterValidation }> {
   const disco = await findDisco(app, request.disco);
   try {
     const validation = await app.client().validateMeter({ meter: request.meter, disco: disco.productCode, vendType: request.vendType });
@@ -120,11 +125,18 @@ export function belowMeterMinimum(meter: string, validation: MeterValidation, am
   return amountKobo < min ? `meter ${meter} accepts at least ${formatNaira(min)}; ${formatNaira(amountKobo)} is less` : null;
 }
 
-export async function validateSmartcard(app: AppPart<'client' | 'service'>, request: { provider: string; smartcard: string }): Promise<{ provider: string; validation: SmartcardValidation }> {
+export async function validateSmartcard(
+  app: AppPart<'client' | 'service'>,
+  request: { provider: string; smartcard: string },
+): Promise<{ provider: string; validation: SmartcardValidation }> {
   const bouquets = await app.service(createVendingCatalogs).cable();
   const provider = bouquets.find((b) => b.network.toUpperCase() === request.provider.toUpperCase())?.network;
   if (!provider) {
-    throw new AppError('unknown_provider', `"${request.provider}" is not a cable TV provider in the catalog.`, `Use one of: ${[...new Set(bouquets.map((b) => b.network))].join(', ')}.`);
+    throw new AppError(
+      'unknown_provider',
+      `"${request.provider}" is not a cable TV provider in the catalog.`,
+      `Use one of: ${[...new Set(bouquets.map((b) => b.network))].join(', ')}.`,
+    );
   }
   try {
     const validation = await app.client().validateSmartcard({ smartcard: request.smartcard, provider });
@@ -167,7 +179,14 @@ async function sendAndRecord<T>(
     const at = new Date().toISOString();
     const purchasedMs = clock.now();
     if (result.kind === 'success') {
-      updated = updatePurchase(app, row.id, { state: 'success', reference: result.reference || null, purchased_ms: purchasedMs, settled_by: 'answer', final_at: at, ...onSuccess(result.data) });
+      updated = updatePurchase(app, row.id, {
+        state: 'success',
+        reference: result.reference || null,
+        purchased_ms: purchasedMs,
+        settled_by: 'answer',
+        final_at: at,
+        ...onSuccess(result.data),
+      });
     } else if (result.kind === 'pending') {
       updated = updatePurchase(app, row.id, {
         state: 'pending',
@@ -194,7 +213,7 @@ async function sendAndRecord<T>(
       updated = updatePurchase(app, row.id, {
         state: 'uncertain',
         reason: detail,
-        hint: error instanceof AppError ? error.hint ?? null : null,
+        hint: error instanceof AppError ? (error.hint ?? null) : null,
         next_requery_ms: clock.now() + 30_000,
       });
       // The log usually has it already: try once now, then the requery loop keeps trying.
@@ -229,7 +248,11 @@ export async function buyElectricity(app: App, request: ElectricityRequest, opti
   const min = nairaToKobo(disco.minAmount);
   const max = nairaToKobo(disco.maxAmount);
   if (req.amountKobo < min || req.amountKobo > max) {
-    throw new AppError('amount_out_of_range', `${disco.name} sells ${formatNaira(min)} to ${formatNaira(max)} per purchase; ${formatNaira(req.amountKobo)} is outside that range.`, 'Enter an amount within the range.');
+    throw new AppError(
+      'amount_out_of_range',
+      `${disco.name} sells ${formatNaira(min)} to ${formatNaira(max)} per purchase; ${formatNaira(req.amountKobo)} is outside that range.`,
+      'Enter an amount within the range.',
+    );
   }
   // Refuse a duplicate before the validation call too: nothing is worth asking while one is unsettled.
   refuseDuplicate(app, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo });
@@ -312,13 +335,19 @@ async function buyChecked<T>(app: App, session: Session, options: BuyOptions, p:
 /** The duplicate check and the `sending` row in one transaction: two windows cannot both pass. */
 function insertGuarded(app: App, session: Session, purchase: NewPurchase, key: DuplicateKey, approved: ApprovedBuy | null): PurchaseRow {
   const clock = app.service(createServiceClock);
-  return app.db.transaction(() => {
-    if (app.connection.profileId !== session.connection.profileId) {
-      throw new AppError('connection_changed', 'The connection changed while the purchase was being prepared. Nothing was bought.', 'Check the connection shown at the top, then buy again.');
-    }
-    refuseDuplicate(app, key);
-    const row = insertSendingPurchase(app, session, purchase, clock.now());
-    approved?.written(row.id); // a team-approved purchase is linked before its request leaves
-    return row;
-  }).immediate();
+  return app.db
+    .transaction(() => {
+      if (app.connection.profileId !== session.connection.profileId) {
+        throw new AppError(
+          'connection_changed',
+          'The connection changed while the purchase was being prepared. Nothing was bought.',
+          'Check the connection shown at the top, then buy again.',
+        );
+      }
+      refuseDuplicate(app, key);
+      const row = insertSendingPurchase(app, session, purchase, clock.now());
+      approved?.written(row.id); // a team-approved purchase is linked before its request leaves
+      return row;
+    })
+    .immediate();
 }

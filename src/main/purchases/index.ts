@@ -1,5 +1,16 @@
 /** Single electricity and cable TV purchases; also used by bulk jobs for spreadsheet rows. */
-export { buyElectricity, buyCable, validateMeter, belowMeterMinimum, meterMinimumKobo, validateSmartcard, findDisco, findBouquet, refuseDuplicate, type BuyOptions } from './buyVending';
+export {
+  buyElectricity,
+  buyCable,
+  validateMeter,
+  belowMeterMinimum,
+  meterMinimumKobo,
+  validateSmartcard,
+  findDisco,
+  findBouquet,
+  refuseDuplicate,
+  type BuyOptions,
+} from './buyVending';
 export { toPurchaseView, findPurchaseRow, listPurchaseRows, findBlockingPurchase, type PurchaseRow } from './purchaseStore';
 export { settleFromLog } from './settleFromLog';
 export { checkRefund } from './refundCheck';

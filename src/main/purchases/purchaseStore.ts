@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { PurchaseKind, PurchaseState, PurchaseView, RefundState, VendTypeInput } from '../../shared/contract/purchases';
 import { formatNaira } from '../../shared/money';
 import { AppError } from '../../shared/appError';
-import type { App, Session , AppPart } from '../appContext';
+import type { App, Session, AppPart } from '../appContext';
 
 export interface PurchaseRow {
   id: string;
@@ -146,7 +146,10 @@ export function updatePurchase(app: App, id: string, changes: Changes): Purchase
  * The unsettled purchase a new one would duplicate (same meter/smartcard and amount, and bouquet
  * for cable) on the same connection: another service's purchase cannot be charged twice here.
  */
-export function findBlockingPurchase(app: AppPart<'connection' | 'db'>, key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string }): PurchaseRow | null {
+export function findBlockingPurchase(
+  app: AppPart<'connection' | 'db'>,
+  key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string },
+): PurchaseRow | null {
   const placeholders = UNSETTLED_STATES.map(() => '?').join(', ');
   const row = app.db
     .prepare(
@@ -158,7 +161,10 @@ export function findBlockingPurchase(app: AppPart<'connection' | 'db'>, key: { k
 }
 
 /** Purchases of the connection in use, newest first. */
-export function listPurchaseRows(app: AppPart<'connection' | 'db'>, options: { states?: readonly PurchaseState[]; kind?: PurchaseKind; limit?: number; since?: string } = {}): PurchaseRow[] {
+export function listPurchaseRows(
+  app: AppPart<'connection' | 'db'>,
+  options: { states?: readonly PurchaseState[]; kind?: PurchaseKind; limit?: number; since?: string } = {},
+): PurchaseRow[] {
   const where: string[] = ['profile_id = ?'];
   const params: (string | number)[] = [app.connection.profileId];
   if (options.states) {
@@ -215,22 +221,40 @@ function statusOf(row: PurchaseRow): { text: string; whatToDo: string | null } {
       return row.kind === 'electricity'
         ? {
             text: `Paid: ${amount} for meter ${row.account}.`,
-            whatToDo: row.token ? 'Give the token to the customer: copy it or print the receipt.' : row.vend_type === 'POSTPAID' ? 'Postpaid bills have no token; the payment is credited to the account.' : null,
+            whatToDo: row.token
+              ? 'Give the token to the customer: copy it or print the receipt.'
+              : row.vend_type === 'POSTPAID'
+                ? 'Postpaid bills have no token; the payment is credited to the account.'
+                : null,
           }
-        : { text: `Paid: ${row.bouquet_name || row.bouquet_code} (${amount}) for smartcard ${row.account}.`, whatToDo: 'The subscription is active; the customer may need to leave the decoder on for a few minutes.' };
+        : {
+            text: `Paid: ${row.bouquet_name || row.bouquet_code} (${amount}) for smartcard ${row.account}.`,
+            whatToDo: 'The subscription is active; the customer may need to leave the decoder on for a few minutes.',
+          };
     case 'pending':
-      return { text: `${what} of ${amount} was accepted but is not confirmed yet.`, whatToDo: 'vendesk checks it automatically (from 2 minutes after the purchase) and shows the result here and on the Pending page. Do not buy it again meanwhile.' };
+      return {
+        text: `${what} of ${amount} was accepted but is not confirmed yet.`,
+        whatToDo: 'vendesk checks it automatically (from 2 minutes after the purchase) and shows the result here and on the Pending page. Do not buy it again meanwhile.',
+      };
     case 'failed':
-      return { text: `${what} of ${amount} failed${row.reason ? `: ${row.reason}` : ''}.`, whatToDo: row.refund_state === 'missing' ? 'Contact support with the reference: the service shows this purchase as charged.' : row.hint ?? 'Check the details and try again.' };
+      return {
+        text: `${what} of ${amount} failed${row.reason ? `: ${row.reason}` : ''}.`,
+        whatToDo:
+          row.refund_state === 'missing' ? 'Contact support with the reference: the service shows this purchase as charged.' : (row.hint ?? 'Check the details and try again.'),
+      };
     case 'rejected':
       return { text: `${what} was not bought${row.reason ? `: ${row.reason}` : ''}. Nothing was charged.`, whatToDo: row.hint };
     case 'uncertain':
       return {
         text: `${what} of ${amount} was sent but no answer came back; it may have been charged.`,
-        whatToDo: 'Do not buy it again. vendesk looks for it in the transaction log ("Settle from log") and settles it from there; if it is not there after a few minutes, resolve it by hand on the Pending page.',
+        whatToDo:
+          'Do not buy it again. vendesk looks for it in the transaction log ("Settle from log") and settles it from there; if it is not there after a few minutes, resolve it by hand on the Pending page.',
       };
     case 'needs_support':
-      return { text: `${what} of ${amount} is still pending and the service will not answer more status checks.`, whatToDo: "Send the support details (reference, time, amount, account, phone) to the service provider's support; they resolve it manually. Do not buy it again." };
+      return {
+        text: `${what} of ${amount} is still pending and the service will not answer more status checks.`,
+        whatToDo: "Send the support details (reference, time, amount, account, phone) to the service provider's support; they resolve it manually. Do not buy it again.",
+      };
     case 'not_found':
       return {
         text: `The service has no transaction with reference ${row.reference ?? '—'}.`,

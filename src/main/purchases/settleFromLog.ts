@@ -16,7 +16,7 @@ import type { LogEntry } from '../../shared/wire';
 import { matchSentPurchase } from '../api/logMatch';
 import { parseLogEntry } from '../api/parseLogEntry';
 import type { VendingClient } from '../api/vendingClient';
-import type { App, Session , AppPart } from '../appContext';
+import type { App, Session, AppPart } from '../appContext';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
 import { checkRefund } from './refundCheck';

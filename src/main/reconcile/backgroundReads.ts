@@ -14,7 +14,17 @@
  * caller does the same reads itself: `null` comes back, never a failure.
  */
 import { Worker } from 'node:worker_threads';
-import { countMirrorRecords, functionsSource, indexMirrorReferences, joinMirrorColumns, parseMirrorEntries, parseMirrorReferences, utcMs, type MirrorEntryColumns, type ParsedMirror } from './threadedReaders';
+import {
+  countMirrorRecords,
+  functionsSource,
+  indexMirrorReferences,
+  joinMirrorColumns,
+  parseMirrorEntries,
+  parseMirrorReferences,
+  utcMs,
+  type MirrorEntryColumns,
+  type ParsedMirror,
+} from './threadedReaders';
 
 export interface BackgroundReads {
   /**
@@ -67,7 +77,8 @@ try {
 /** The references' part of a {@link ParsedMirror}. */
 export type MirrorReferenceHalf = Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
 
-type WorkerMessage = { kind: 'references'; references: string; n: number } | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string } | { kind: 'hash'; hash?: string; error?: string };
+type WorkerMessage =
+  { kind: 'references'; references: string; n: number } | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string } | { kind: 'hash'; hash?: string; error?: string };
 
 function sqliteModulePath(): string | null {
   try {

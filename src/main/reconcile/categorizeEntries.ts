@@ -322,7 +322,14 @@ export function reconcileEntries(input: ReconcileInput): ReconcileOutcome {
  * status, amount, else matched. (Its own function, with the columns in locals: a million rows
  * read through the column objects' properties inside reconcileEntries took ~60 ms.)
  */
-function categorizePairs(exp: LogColumns, mir: LogColumns, exportInRangeMask: Uint8Array, exportToMirror: Int32Array, exportCategory: Uint8Array, mirrorCategory: Uint8Array): void {
+function categorizePairs(
+  exp: LogColumns,
+  mir: LogColumns,
+  exportInRangeMask: Uint8Array,
+  exportToMirror: Int32Array,
+  exportCategory: Uint8Array,
+  mirrorCategory: Uint8Array,
+): void {
   const { status: eStatus, amountKobo: eAmount, costKobo: eCost } = exp;
   const { status: mStatus, amountKobo: mAmount, costKobo: mCost } = mir;
   const { missingLocally, pending, statusMismatch, amountMismatch, matched } = CAT;
@@ -376,5 +383,17 @@ function maskedColumns(mir: LogColumns, mask: Uint8Array): LogColumns {
   const amountKobo = mir.amountKobo.map((v, i) => (mask[i] ? v : -1));
   // (The mirror's reference table and on-demand accessors know the masked entries' references:
   // matching builds its own from txId.)
-  return { ...mir, length: mir.length, txId, txIdOf: undefined, hasTxId: undefined, txIdIs: undefined, txSpans: undefined, txIndex: undefined, logId, amountKobo, detail: (i) => mir.detail(i) };
+  return {
+    ...mir,
+    length: mir.length,
+    txId,
+    txIdOf: undefined,
+    hasTxId: undefined,
+    txIdIs: undefined,
+    txSpans: undefined,
+    txIndex: undefined,
+    logId,
+    amountKobo,
+    detail: (i) => mir.detail(i),
+  };
 }

@@ -159,7 +159,15 @@ export function readMessagingCharges(db: Db, profileId: string, fromMs: number, 
          FROM messaging_sends
         WHERE service_key = ? AND state IN ('sent', 'uncertain', 'sending')`,
     )
-    .all(profileId) as { state: string; kobo: number; as_quoted: number; created_at: string; finished_at: string | null; service_from_ms: number | null; service_to_ms: number | null }[];
+    .all(profileId) as {
+    state: string;
+    kobo: number;
+    as_quoted: number;
+    created_at: string;
+    finished_at: string | null;
+    service_from_ms: number | null;
+    service_to_ms: number | null;
+  }[];
   const out: MessagingCharge[] = [];
   for (const r of rows) {
     const localFromMs = Date.parse(r.created_at);

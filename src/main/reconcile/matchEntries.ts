@@ -85,14 +85,11 @@ export function pairByReference(exp: LogColumns, mir: MirrorReferences, exportIn
   // this table where it read them, `txIndex`.)
   const mHash = mir.txHash;
   const eHash = exp.txHash;
-  const { slots, first: firstWithReference, duplicates: mirrorDuplicateReferences } =
-    mir.txIndex ??
-    indexReferences(
-      mir.length,
-      mHash ?? Uint32Array.from(mir.txId, hashText),
-      mHas,
-      (a, b) => txIdAt(mir, a) === txIdAt(mir, b),
-    );
+  const {
+    slots,
+    first: firstWithReference,
+    duplicates: mirrorDuplicateReferences,
+  } = mir.txIndex ?? indexReferences(mir.length, mHash ?? Uint32Array.from(mir.txId, hashText), mHas, (a, b) => txIdAt(mir, a) === txIdAt(mir, b));
   const pair = (e: number, m: number) => {
     exportToMirror[e] = m;
     exportRule[e] = RULE_TRANSACTION_ID;

@@ -64,7 +64,10 @@ export function mirrorQuery(profileId: string, fromIso: string, toIso: string): 
 
 export function readMirror(db: Db, profileId: string, fromIso: string, toIso: string): MirrorRead {
   const q = mirrorQuery(profileId, fromIso, toIso);
-  const [entries, references] = db.prepare(q.sql).raw().get(...q.params) as [string | null, string | null];
+  const [entries, references] = db
+    .prepare(q.sql)
+    .raw()
+    .get(...q.params) as [string | null, string | null];
   return mirrorFromParsed(db, profileId, parseMirrorColumns(entries ?? '', references ?? ''), fromIso, toIso);
 }
 
@@ -92,7 +95,9 @@ export function mirrorReferenceColumns(p: Pick<ParsedMirror, 'n' | 'text' | 'txS
 
 /** The mirror read from parsed text (read here or on a worker thread). */
 export function mirrorFromParsed(db: Db, profileId: string, p: ParsedMirror, fromIso: string, toIso: string): MirrorRead {
-  const hash = createHash('sha256').update(`${profileId}|${fromIso}|${toIso}|${p.n}|${p.h1 >>> 0}|${p.h2 >>> 0}`).digest('hex');
+  const hash = createHash('sha256')
+    .update(`${profileId}|${fromIso}|${toIso}|${p.n}|${p.h1 >>> 0}|${p.h2 >>> 0}`)
+    .digest('hex');
   const detailOf = db.prepare('SELECT phone_number, type, data_plan, description, network, created_at, updated_at FROM log_entries WHERE profile_id = ? AND id = ?');
   const ids = p.logId;
   const references = mirrorReferenceColumns(p);
@@ -158,7 +163,9 @@ export interface MirrorEntryRow {
 
 export function readSnapshots(db: Db, profileId: string): BalanceSnapshot[] {
   const rows = db
-    .prepare('SELECT taken_at, coalesce(taken_to, taken_at) AS taken_to, balance_kobo, local_from_ms, local_to_ms FROM balance_snapshots WHERE profile_id = ? ORDER BY taken_at, id')
+    .prepare(
+      'SELECT taken_at, coalesce(taken_to, taken_at) AS taken_to, balance_kobo, local_from_ms, local_to_ms FROM balance_snapshots WHERE profile_id = ? ORDER BY taken_at, id',
+    )
     .all(profileId) as { taken_at: string; taken_to: string; balance_kobo: number; local_from_ms: number | null; local_to_ms: number | null }[];
   return rows.map((r) => ({
     atMs: isoMs(r.taken_at),

@@ -14,9 +14,31 @@ import { utf8Text } from '../imports/bytesText';
 import { MAX_RECORD_CHARS, recordTooLongError } from '../imports/readCsv';
 import { findHeaderRow, noHeaderError, type SheetRow } from '../imports/sheetTable';
 import { rememberedDetail, spanIs, STATUS_FAILED, statusCode } from './logColumns';
-import { isoMsFromBytes, newExportRecords, parseExportRecords, parseRecordsInWorker, plainKoboFromBytes, plainStatusFromBytes, scanRecord, trimEnd, trimStart, type ExportRecords } from './threadedReaders';
+import {
+  isoMsFromBytes,
+  newExportRecords,
+  parseExportRecords,
+  parseRecordsInWorker,
+  plainKoboFromBytes,
+  plainStatusFromBytes,
+  scanRecord,
+  trimEnd,
+  trimStart,
+  type ExportRecords,
+} from './threadedReaders';
 import { readThroughImporter } from './readExportWithImporter';
-import { costFromCell, detailFromCells, EXPORT_MAX_ROWS, timeFromCell, UNREADABLE_KEPT, unreadableError, unreadableMessage, type ReadExportOptions, type UnreadableExportRow, type VendorExport } from './vendorExportColumns';
+import {
+  costFromCell,
+  detailFromCells,
+  EXPORT_MAX_ROWS,
+  timeFromCell,
+  UNREADABLE_KEPT,
+  unreadableError,
+  unreadableMessage,
+  type ReadExportOptions,
+  type UnreadableExportRow,
+  type VendorExport,
+} from './vendorExportColumns';
 
 const LF = 0x0a;
 
@@ -60,7 +82,12 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
   options.signal?.throwIfAborted();
   const fileHash = options.skipHash ? '' : createHash('sha256').update(buf).digest('hex');
   const sampleText = buf.toString('utf8', bomLength, Math.min(buf.length, bomLength + 64 * 1024));
-  if (buf.subarray(bomLength).toString('utf8', 0, Math.min(buf.length - bomLength, 1024 * 1024)).includes('\uFFFD')) {
+  if (
+    buf
+      .subarray(bomLength)
+      .toString('utf8', 0, Math.min(buf.length - bomLength, 1024 * 1024))
+      .includes('\uFFFD')
+  ) {
     // Not UTF-8 after all (Windows-1252): the importer reads it with the right decoder.
     return readThroughImporter(path, options);
   }
@@ -114,7 +141,15 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
   const headerRow = top[headerIndex].row;
   const colStatus = mapping.status ?? -1;
   const colUpdated = mapping.updatedAt ?? -1;
-  const cols = Int32Array.of(mapping.transactionId ?? -1, mapping.id ?? -1, mapping.amount ?? -1, mapping.transactionCost ?? -1, colStatus, mapping.createdAt ?? mapping.time ?? -1, colUpdated);
+  const cols = Int32Array.of(
+    mapping.transactionId ?? -1,
+    mapping.id ?? -1,
+    mapping.amount ?? -1,
+    mapping.transactionCost ?? -1,
+    colStatus,
+    mapping.createdAt ?? mapping.time ?? -1,
+    colUpdated,
+  );
   const maxRows = 2 * EXPORT_MAX_ROWS;
   const estimate = Math.ceil(buf.length / 120);
   let split = -1;
@@ -123,7 +158,8 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
     if (lf !== -1 && lf + 1 < buf.length) split = lf + 1;
   }
   const first = newExportRecords(dataStart, split === -1 ? buf.length : split, delim, cols, MAX_RECORD_CHARS, maxRows, split === -1 ? estimate : estimate >> 1);
-  const second = split === -1 ? null : parseRecordsInWorker(buf.buffer as SharedArrayBuffer, newExportRecords(split, buf.length, delim, cols, MAX_RECORD_CHARS, maxRows, estimate >> 1));
+  const second =
+    split === -1 ? null : parseRecordsInWorker(buf.buffer as SharedArrayBuffer, newExportRecords(split, buf.length, delim, cols, MAX_RECORD_CHARS, maxRows, estimate >> 1));
   const refuseTooLong = (r: ExportRecords, rowBase: number) => {
     if (r.tooLongRecord !== -1) refuseLongRecord(r.tooLongAt, Infinity, rowBase + r.tooLongRecord);
   };
@@ -180,7 +216,7 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
       if (unreadable.length < UNREADABLE_KEPT) {
         const a = amountFromCell(fieldCell(colAmount));
         const row = all.record[i];
-        unreadable.push({ row, message: unreadableMessage(row, a.ok ? null : a.reason, status === 0 ? (fieldCell(colStatus) as string | null) ?? '' : null) });
+        unreadable.push({ row, message: unreadableMessage(row, a.ok ? null : a.reason, status === 0 ? ((fieldCell(colStatus) as string | null) ?? '') : null) });
       }
       continue;
     }
@@ -271,11 +307,31 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
 }
 
 function tooManyRowsError(): ImportError {
-  return new ImportError('too_many_rows', `The export has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows. Export a shorter date range and reconcile the ranges one by one.`);
+  return new ImportError(
+    'too_many_rows',
+    `The export has more than ${EXPORT_MAX_ROWS.toLocaleString('en-US')} rows. Export a shorter date range and reconcile the ranges one by one.`,
+  );
 }
 
-type RecordColumns = Pick<ExportRecords, 'txHash' | 'txStart' | 'txEnd' | 'txLazy' | 'logId' | 'amountKobo' | 'costKobo' | 'status' | 'createdMs' | 'updatedMs' | 'where' | 'record' | 'slow'>;
-const RECORD_COLUMNS: readonly (keyof RecordColumns)[] = ['txHash', 'txStart', 'txEnd', 'txLazy', 'logId', 'amountKobo', 'costKobo', 'status', 'createdMs', 'updatedMs', 'where', 'record', 'slow'];
+type RecordColumns = Pick<
+  ExportRecords,
+  'txHash' | 'txStart' | 'txEnd' | 'txLazy' | 'logId' | 'amountKobo' | 'costKobo' | 'status' | 'createdMs' | 'updatedMs' | 'where' | 'record' | 'slow'
+>;
+const RECORD_COLUMNS: readonly (keyof RecordColumns)[] = [
+  'txHash',
+  'txStart',
+  'txEnd',
+  'txLazy',
+  'logId',
+  'amountKobo',
+  'costKobo',
+  'status',
+  'createdMs',
+  'updatedMs',
+  'where',
+  'record',
+  'slow',
+];
 
 /** The two halves' rows as one file's, with their row numbers in the file. */
 function joinRecords(a: ExportRecords, b: ExportRecords, rowBaseA: number, rowBaseB: number): ExportRecords {

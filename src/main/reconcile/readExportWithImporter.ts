@@ -5,7 +5,22 @@
 import { amountFromCell, assertMappingComplete, detectMapping, readSpreadsheet, textFromCell, type CellValue, type FieldKey } from '../imports';
 import type { SheetRow } from '../imports/sheetTable';
 import { STATUS_FAILED, statusCode } from './logColumns';
-import { ColumnBuilder, costFromCell, detailFromCells, EXPORT_MAX_BYTES, EXPORT_MAX_CELLS, EXPORT_MAX_ROWS, idFromCell, timeFromCell, UNREADABLE_KEPT, unreadableError, unreadableMessage, type ReadExportOptions, type UnreadableExportRow, type VendorExport } from './vendorExportColumns';
+import {
+  ColumnBuilder,
+  costFromCell,
+  detailFromCells,
+  EXPORT_MAX_BYTES,
+  EXPORT_MAX_CELLS,
+  EXPORT_MAX_ROWS,
+  idFromCell,
+  timeFromCell,
+  UNREADABLE_KEPT,
+  unreadableError,
+  unreadableMessage,
+  type ReadExportOptions,
+  type UnreadableExportRow,
+  type VendorExport,
+} from './vendorExportColumns';
 
 export async function readThroughImporter(path: string, options: ReadExportOptions): Promise<VendorExport> {
   const table = await readSpreadsheet(path, {
@@ -33,7 +48,8 @@ export async function readThroughImporter(path: string, options: ReadExportOptio
     const status = statusCode(textFromCell(cellAt(cells, 'status')));
     if (!amount.ok || status === 0) {
       unreadableCount++;
-      if (unreadable.length < UNREADABLE_KEPT) unreadable.push({ row, message: unreadableMessage(row, amount.ok ? null : amount.reason, status === 0 ? textFromCell(cellAt(cells, 'status')) : null) });
+      if (unreadable.length < UNREADABLE_KEPT)
+        unreadable.push({ row, message: unreadableMessage(row, amount.ok ? null : amount.reason, status === 0 ? textFromCell(cellAt(cells, 'status')) : null) });
       continue;
     }
     b.push(

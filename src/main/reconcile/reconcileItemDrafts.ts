@@ -39,7 +39,15 @@ function statusName(code: number): string | null {
   return STATUS_NAMES[code] || null;
 }
 
-function describe(category: ReconcileCategory, expDetail: EntryDetail | null, exp: LogColumns | null, e: number, mir: LogColumns | null, m: number, refundKobo: number | null): string {
+function describe(
+  category: ReconcileCategory,
+  expDetail: EntryDetail | null,
+  exp: LogColumns | null,
+  e: number,
+  mir: LogColumns | null,
+  m: number,
+  refundKobo: number | null,
+): string {
   switch (category) {
     case 'missingLocally':
       return 'The vendor charged this but the local mirror does not have it. Sync the mirror (Transactions → Sync) and reconcile again; if it is still missing, ask the vendor for the transaction details.';
@@ -48,7 +56,8 @@ function describe(category: ReconcileCategory, expDetail: EntryDetail | null, ex
     case 'amountMismatch': {
       const parts: string[] = [];
       if (exp && mir && exp.amountKobo[e] !== mir.amountKobo[m]) parts.push(`amount ${formatNaira(exp.amountKobo[e])} in the export, ${formatNaira(mir.amountKobo[m])} locally`);
-      if (exp && mir && !Number.isNaN(exp.costKobo[e]) && exp.costKobo[e] !== mir.costKobo[m]) parts.push(`cost ${formatNaira(exp.costKobo[e])} in the export, ${formatNaira(mir.costKobo[m])} locally`);
+      if (exp && mir && !Number.isNaN(exp.costKobo[e]) && exp.costKobo[e] !== mir.costKobo[m])
+        parts.push(`cost ${formatNaira(exp.costKobo[e])} in the export, ${formatNaira(mir.costKobo[m])} locally`);
       return `The vendor charged a different figure: ${parts.join('; ')}. Raise it with the vendor with the transaction id.`;
     }
     case 'statusMismatch':

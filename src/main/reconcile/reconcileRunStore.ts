@@ -273,7 +273,11 @@ export function requireRunOf(db: Db, profileId: string, runId: string): void {
 }
 
 function runNotFound(runId: string): AppError {
-  return new AppError('run_not_found', `There is no reconciliation run ${runId} on this connection.`, 'Choose a run from the history list (it lists the runs of the connection in use).');
+  return new AppError(
+    'run_not_found',
+    `There is no reconciliation run ${runId} on this connection.`,
+    'Choose a run from the history list (it lists the runs of the connection in use).',
+  );
 }
 
 function getRunRow(db: Db, runId: string): RunRow {
@@ -440,7 +444,10 @@ export function itemsPage(db: Db, runId: string, category: ReconcileCategory, of
     if (search) {
       const like = `%${search}%`;
       const hits = new Set(
-        (db.prepare('SELECT id FROM log_entries WHERE profile_id = ? AND (transaction_id LIKE ? OR phone_number LIKE ?) LIMIT 100000').pluck().all(run.profile_id, like, like) as number[]),
+        db
+          .prepare('SELECT id FROM log_entries WHERE profile_id = ? AND (transaction_id LIKE ? OR phone_number LIKE ?) LIMIT 100000')
+          .pluck()
+          .all(run.profile_id, like, like) as number[],
       );
       indices = [];
       for (let k = 0; k < pairs.logIds.length; k++) if (hits.has(pairs.logIds[k])) indices.push(k);
@@ -448,8 +455,16 @@ export function itemsPage(db: Db, runId: string, category: ReconcileCategory, of
     const total = indices ? indices.length : pairs.logIds.length;
     const chosen: number[] = [];
     for (let k = offset; k < Math.min(total, offset + limit); k++) chosen.push(indices ? indices[k] : k);
-    const entries = mirrorEntriesById(db, run.profile_id, chosen.map((k) => pairs.logIds[k]));
-    const sent = localSubmissionsByReference(db, run.profile_id, [...entries.values()].map((e) => e.transaction_id));
+    const entries = mirrorEntriesById(
+      db,
+      run.profile_id,
+      chosen.map((k) => pairs.logIds[k]),
+    );
+    const sent = localSubmissionsByReference(
+      db,
+      run.profile_id,
+      [...entries.values()].map((e) => e.transaction_id),
+    );
     const items: ReconcileItemView[] = [];
     for (const k of chosen) {
       const item = matchedItem(k + 1, pairs.logIds[k], pairs.exportRows[k], pairs.rules[k], entries, sent);
@@ -499,7 +514,11 @@ export function resolveItems(db: Db, runId: string, seqs: readonly number[], not
     for (const s of seqs) n += stmt.run(at, note, runId, s).changes;
   })();
   if (n === 0) {
-    throw new AppError('items_not_found', 'None of the chosen items belong to this run (matched items need no resolving).', 'Choose items from one of the exception tables and try again.');
+    throw new AppError(
+      'items_not_found',
+      'None of the chosen items belong to this run (matched items need no resolving).',
+      'Choose items from one of the exception tables and try again.',
+    );
   }
   return n;
 }

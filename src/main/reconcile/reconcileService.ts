@@ -165,7 +165,11 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
         if (t > max) max = t;
       }
       if (!Number.isFinite(min)) {
-        throw new AppError('range_needed', 'The export has no created_at or time column, so its date range is unknown.', 'Give the range: choose the from and to dates (CLI: --from and --to).');
+        throw new AppError(
+          'range_needed',
+          'The export has no created_at or time column, so its date range is unknown.',
+          'Give the range: choose the from and to dates (CLI: --from and --to).',
+        );
       }
       parameters.from ||= dayOf(min);
       parameters.to ||= dayOf(max);
@@ -189,7 +193,10 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     const earlyPairs = references ? pairByReference(exp, mirrorReferenceColumns(references), exportInRange.mask) : undefined;
     req.signal?.throwIfAborted();
     const fromBackground = fromWorker ? await background.mirror : null;
-    const mirror = fromBackground !== null && guessedWindow ? mirrorFromParsed(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1]) : readMirror(db, req.profileId, loadFrom, loadTo);
+    const mirror =
+      fromBackground !== null && guessedWindow
+        ? mirrorFromParsed(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1])
+        : readMirror(db, req.profileId, loadFrom, loadTo);
     // (The first pass was over these very references only if the mirror is the worker's.)
     const byReference = fromBackground !== null ? earlyPairs : undefined;
     lap('readMirror');

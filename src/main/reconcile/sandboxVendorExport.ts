@@ -40,7 +40,12 @@ export async function writeSandboxVendorExport(app: App, signal?: AbortSignal): 
     if (!page.NextPage || pages >= page.TotalPages) break;
     page = await client.logDownloadPage(page.NextPage, { signal });
   }
-  if (header === null) throw new AppError('sandbox_log_empty', 'The sandbox has no transactions yet, so there is nothing to export.', 'Buy something on the sandbox first (Purchases), then get the export again.');
+  if (header === null)
+    throw new AppError(
+      'sandbox_log_empty',
+      'The sandbox has no transactions yet, so there is nothing to export.',
+      'Buy something on the sandbox first (Purchases), then get the export again.',
+    );
   const file = exportPath(app, 'Sandbox vendor export', 'csv');
   writePrivateFile(file, `${[header, ...lines].join('\r\n')}\r\n`);
   return { fileName: path.basename(file), path: file, bytes: fs.statSync(file).size, rows: lines.length };

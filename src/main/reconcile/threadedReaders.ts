@@ -24,7 +24,17 @@ import { Worker } from 'node:worker_threads';
  * 1 when it stopped after `stopAfter` fields, before the end of the record (no object per record:
  * this runs a million times).
  */
-export function scanRecord(buf: Uint8Array, pos: number, delim: number, starts: Int32Array, ends: Int32Array, quoted: Uint8Array, maxFields: number, stopAfter: number, out: Int32Array): number {
+export function scanRecord(
+  buf: Uint8Array,
+  pos: number,
+  delim: number,
+  starts: Int32Array,
+  ends: Int32Array,
+  quoted: Uint8Array,
+  maxFields: number,
+  stopAfter: number,
+  out: Int32Array,
+): number {
   const len = buf.length;
   let f = 0;
   let i = pos;
@@ -518,7 +528,11 @@ export function newExportRecords(pos: number, end: number, delim: number, cols: 
  * Reads up to `rowLimit` more non-blank records of `r` (from `r.pos`, records starting before
  * `r.end`) into its columns. Stops early at a record longer than `r.maxRecordBytes`.
  */
-export function parseExportRecords(buf: Uint8Array & { latin1Slice?: (s: number, e: number) => string; utf8Slice?: (s: number, e: number) => string }, r: ExportRecords, rowLimit: number): void {
+export function parseExportRecords(
+  buf: Uint8Array & { latin1Slice?: (s: number, e: number) => string; utf8Slice?: (s: number, e: number) => string },
+  r: ExportRecords,
+  rowLimit: number,
+): void {
   const len = buf.length;
   const cols = r.cols;
   const colTx = cols[0];
@@ -543,7 +557,8 @@ export function parseExportRecords(buf: Uint8Array & { latin1Slice?: (s: number,
       return next;
     };
     const columns = r as unknown as Record<string, Uint32Array | Float64Array | Uint8Array | Int32Array>;
-    for (const key of ['txHash', 'txStart', 'txEnd', 'txLazy', 'logId', 'amountKobo', 'costKobo', 'status', 'createdMs', 'updatedMs', 'where', 'record', 'slow']) columns[key] = more(columns[key]);
+    for (const key of ['txHash', 'txStart', 'txEnd', 'txLazy', 'logId', 'amountKobo', 'costKobo', 'status', 'createdMs', 'updatedMs', 'where', 'record', 'slow'])
+      columns[key] = more(columns[key]);
   };
   let pos = r.pos;
   let rows = 0;

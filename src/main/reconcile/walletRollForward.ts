@@ -153,8 +153,15 @@ function notAvailable(note: string, snapshots: number): RollForwardResult {
  * readings in the range the roll-forward can be made; none has to predate the range. Readings
  * come in the order they were taken (by time, then as recorded).
  */
-export function chooseSnapshots(snapshots: readonly BalanceSnapshot[], rangeStartMs: number, rangeEndMs: number): { opening: BalanceSnapshot; closing: BalanceSnapshot; between: BalanceSnapshot[] } | null {
-  const sorted = snapshots.map((s, i) => ({ s, i })).sort((a, b) => a.s.atMs - b.s.atMs || a.i - b.i).map((x) => x.s);
+export function chooseSnapshots(
+  snapshots: readonly BalanceSnapshot[],
+  rangeStartMs: number,
+  rangeEndMs: number,
+): { opening: BalanceSnapshot; closing: BalanceSnapshot; between: BalanceSnapshot[] } | null {
+  const sorted = snapshots
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => a.s.atMs - b.s.atMs || a.i - b.i)
+    .map((x) => x.s);
   let openAt = -1;
   sorted.forEach((s, i) => {
     if (s.atMs <= rangeStartMs) openAt = i;
@@ -304,7 +311,13 @@ function placeMovements(movements: readonly Movement[], open: BalanceSnapshot, c
   return { counted, byBalance: best ? cuts.length + free.length : 0 };
 }
 
-export function rollWalletForward(snapshots: readonly BalanceSnapshot[], flows: WalletFlows, rangeStartMs: number, rangeEndMs: number, messaging: readonly MessagingCharge[] = []): RollForwardResult {
+export function rollWalletForward(
+  snapshots: readonly BalanceSnapshot[],
+  flows: WalletFlows,
+  rangeStartMs: number,
+  rangeEndMs: number,
+  messaging: readonly MessagingCharge[] = [],
+): RollForwardResult {
   const chosen = chooseSnapshots(snapshots, rangeStartMs, rangeEndMs);
   if (!chosen) {
     return notAvailable(
@@ -334,7 +347,15 @@ export function rollWalletForward(snapshots: readonly BalanceSnapshot[], flows: 
     }
   }
   for (const m of messaging) {
-    movements.push({ delta: -m.kobo, fromMs: m.fromMs, toMs: m.toMs, optional: m.uncertain, line: 'messaging', asQuoted: m.asQuoted ?? false, ...(m.localFromMs !== undefined && m.localToMs !== undefined ? { localFromMs: m.localFromMs, localToMs: m.localToMs } : {}) });
+    movements.push({
+      delta: -m.kobo,
+      fromMs: m.fromMs,
+      toMs: m.toMs,
+      optional: m.uncertain,
+      line: 'messaging',
+      asQuoted: m.asQuoted ?? false,
+      ...(m.localFromMs !== undefined && m.localToMs !== undefined ? { localFromMs: m.localFromMs, localToMs: m.localToMs } : {}),
+    });
   }
 
   const { counted, byBalance } = placeMovements(movements, opening, closing);
@@ -360,7 +381,11 @@ export function rollWalletForward(snapshots: readonly BalanceSnapshot[], flows: 
       const a = between[j];
       const b = between[j + 1];
       const near = byStart.filter(({ m }) => m.toMs >= a.atMs && m.fromMs <= endOf(b));
-      const placed = placeMovements(near.map((x) => x.m), a, b);
+      const placed = placeMovements(
+        near.map((x) => x.m),
+        a,
+        b,
+      );
       let expectedB = a.balanceKobo;
       const due: number[] = [];
       near.forEach(({ m, i }, k) => {

@@ -30,7 +30,10 @@ export class InFlightCalls {
   async dispatch(app: App, owner: string, callId: unknown, name: string, input: unknown): Promise<CallResult<unknown>> {
     if (callId === undefined || callId === null) return dispatch(app, name, input);
     if (!isCallId(callId)) {
-      return { ok: false, error: toErrorShape(new AppError('invalid_input', 'The call id must be 8 to 64 letters, digits, - or _.', 'Update vendesk: the window and the app are out of step.')) };
+      return {
+        ok: false,
+        error: toErrorShape(new AppError('invalid_input', 'The call id must be 8 to 64 letters, digits, - or _.', 'Update vendesk: the window and the app are out of step.')),
+      };
     }
     const key = InFlightCalls.key(owner, callId);
     if (this.calls.has(key)) {

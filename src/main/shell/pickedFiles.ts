@@ -35,7 +35,15 @@ const NOT_CHOSEN = () => new AppError('file_not_chosen', 'vendesk opens only fil
 
 /** The dialog's options for a request: the file types of an `accept` list (".csv,.xlsx,text/csv"). */
 export function openDialogOptions(request: PickFileRequest): OpenDialogOptions {
-  const extensions = [...new Set((request.accept ?? '').split(',').map((a) => a.trim().toLowerCase()).filter((a) => /^\.[a-z0-9]+$/.test(a)).map((a) => a.slice(1)))];
+  const extensions = [
+    ...new Set(
+      (request.accept ?? '')
+        .split(',')
+        .map((a) => a.trim().toLowerCase())
+        .filter((a) => /^\.[a-z0-9]+$/.test(a))
+        .map((a) => a.slice(1)),
+    ),
+  ];
   return {
     title: 'Choose a file for vendesk',
     properties: ['openFile'],

@@ -67,4 +67,3 @@ class SealedTeamPasswordStore implements TokenStore {
 export function sealedTeamPasswordStore(dataDir: string, safeStorage: SafeStorageApi, platform: NodeJS.Platform = process.platform): TokenStore {
   return new SealedTeamPasswordStore(path.join(dataDir, 'team'), safeStorage, platform);
 }
-

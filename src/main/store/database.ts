@@ -29,9 +29,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
 
 function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
-  );
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
   const versions = new Set<number>();
   for (const m of MIGRATIONS) {
     if (versions.has(m.version)) throw new Error(`Two migrations share number ${m.version}`);
@@ -42,11 +40,7 @@ function migrate(db: Db): void {
     db.transaction(() => {
       if (typeof m.up === 'string') db.exec(m.up);
       else m.up(db);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.name,
-        new Date().toISOString(),
-      );
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
     })();
   }
 }

@@ -6,7 +6,8 @@
  */
 export const LOG_ENTRY_INDEXES = {
   // Default order, every filter but search, and the totals, all from one covering index.
-  log_entries_created: 'CREATE INDEX IF NOT EXISTS log_entries_created ON log_entries (profile_id, created_at, id, status, type, network, amount_kobo, cost_kobo, commission_kobo);',
+  log_entries_created:
+    'CREATE INDEX IF NOT EXISTS log_entries_created ON log_entries (profile_id, created_at, id, status, type, network, amount_kobo, cost_kobo, commission_kobo);',
   log_entries_amount: 'CREATE INDEX IF NOT EXISTS log_entries_amount ON log_entries (profile_id, amount_kobo, id);',
   // Only the (few) PENDING rows: where an incremental sync must start re-reading.
   log_entries_pending: "CREATE INDEX IF NOT EXISTS log_entries_pending ON log_entries (profile_id, created_at) WHERE status = 'PENDING';",

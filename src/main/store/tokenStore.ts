@@ -42,11 +42,7 @@ export class FileTokenStore implements TokenStore {
       return null;
     }
     if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
-      throw new AppError(
-        'token_file_exposed',
-        `The token file ${file} can be read by other users, so vendesk will not use it.`,
-        `Run: chmod 600 "${file}"`,
-      );
+      throw new AppError('token_file_exposed', `The token file ${file} can be read by other users, so vendesk will not use it.`, `Run: chmod 600 "${file}"`);
     }
     const token = fs.readFileSync(file, 'utf8').trim();
     return token === '' ? null : token;

@@ -21,7 +21,8 @@ import { callTeam } from './teamCall';
 async function receipt(app: App, hold: HoldRow, purchaseId: string): Promise<ApprovedPurchaseView> {
   if (hold.kind === 'electricity' || hold.kind === 'cable') {
     const row = findPurchaseRow(app, purchaseId);
-    if (!row) throw new AppError('purchase_not_found', `Purchase ${purchaseId} of team job ${hold.team_job_id} is not on this connection.`, 'Switch to the connection it was bought on.');
+    if (!row)
+      throw new AppError('purchase_not_found', `Purchase ${purchaseId} of team job ${hold.team_job_id} is not on this connection.`, 'Switch to the connection it was bought on.');
     return { teamJobId: hold.team_job_id, purchase: toPurchaseView(row), topUp: null };
   }
   return { teamJobId: hold.team_job_id, purchase: null, topUp: await topUpView(app, purchaseId) };
@@ -30,10 +31,18 @@ async function receipt(app: App, hold: HoldRow, purchaseId: string): Promise<App
 export async function resumeApprovedPurchase(app: App, teamJobId: string): Promise<ApprovedPurchaseView> {
   const hold = holdRow(app, teamJobId);
   if (!hold) {
-    throw new AppError('team_job_not_found', `Team job ${teamJobId} is not a single purchase prepared on this desktop.`, 'Buy it on the desktop that prepared it; `vendesk approvals --state all` lists the team jobs.');
+    throw new AppError(
+      'team_job_not_found',
+      `Team job ${teamJobId} is not a single purchase prepared on this desktop.`,
+      'Buy it on the desktop that prepared it; `vendesk approvals --state all` lists the team jobs.',
+    );
   }
   if (hold.profile_id !== app.connection.profileId) {
-    throw new AppError('connection_changed', `Team job ${teamJobId} was prepared on another connection than the one in use. Nothing was bought.`, 'Switch to the connection it was prepared on, then buy it.');
+    throw new AppError(
+      'connection_changed',
+      `Team job ${teamJobId} was prepared on another connection than the one in use. Nothing was bought.`,
+      'Switch to the connection it was prepared on, then buy it.',
+    );
   }
   if (hold.state === 'bought' && hold.purchase_id) {
     await settleApprovedPurchases(app);

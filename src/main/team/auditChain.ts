@@ -31,18 +31,11 @@ function field(value: string | null): string {
 
 /** The hash a row must carry, given the hash it links to. */
 export function auditRowHash(prevHash: string, row: Omit<AuditRow, 'prevHash' | 'hash' | 'at'>): string {
-  const fields = [
-    String(row.seq),
-    row.atUs,
-    row.actor,
-    row.desktopId,
-    row.desktopName,
-    row.action,
-    row.jobId,
-    row.amountKobo === null ? null : String(row.amountKobo),
-    row.detail,
-  ];
-  return crypto.createHash('sha256').update(prevHash + fields.map(field).join(''), 'utf8').digest('hex');
+  const fields = [String(row.seq), row.atUs, row.actor, row.desktopId, row.desktopName, row.action, row.jobId, row.amountKobo === null ? null : String(row.amountKobo), row.detail];
+  return crypto
+    .createHash('sha256')
+    .update(prevHash + fields.map(field).join(''), 'utf8')
+    .digest('hex');
 }
 
 export type AuditBreakKind = 'altered' | 'relinked' | 'missing' | 'head_missing';
@@ -70,9 +63,7 @@ export class AuditChainCheck {
         seq: this.lastSeq + 1,
         kind: 'missing',
         message:
-          row.seq - this.lastSeq === 2
-            ? `Row ${this.lastSeq + 1} is missing: it was deleted.`
-            : `Rows ${this.lastSeq + 1} to ${row.seq - 1} are missing: they were deleted.`,
+          row.seq - this.lastSeq === 2 ? `Row ${this.lastSeq + 1} is missing: it was deleted.` : `Rows ${this.lastSeq + 1} to ${row.seq - 1} are missing: they were deleted.`,
       });
     } else if (row.prevHash !== this.lastHash) {
       this.breaks.push({ seq: row.seq, kind: 'relinked', message: `Row ${row.seq} does not link to the row before it: a row before it was altered, or this one was.` });

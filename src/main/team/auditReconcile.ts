@@ -98,7 +98,12 @@ export async function unrecordedState(client: pg.ClientBase): Promise<AuditUnrec
     try {
       rows = (await client.query<Record<string, string | null>>(`${check.sql} LIMIT ${LIMIT}`)).rows;
     } catch {
-      found.push({ code: check.code, jobId: null, item: null, message: 'This check could not be made: an audit row’s detail is not readable JSON (a row written around vendesk’s functions).' });
+      found.push({
+        code: check.code,
+        jobId: null,
+        item: null,
+        message: 'This check could not be made: an audit row’s detail is not readable JSON (a row written around vendesk’s functions).',
+      });
       continue;
     }
     for (const r of rows) found.push({ code: check.code, jobId: r.job, item: r.item === null ? null : Number(r.item), message: check.message(r) });

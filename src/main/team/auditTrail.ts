@@ -136,7 +136,15 @@ export async function exportAuditTrail(client: pg.ClientBase, out: string, range
   ];
   const result = await writeTableXlsx(out, [
     { name: 'Audit trail', columns: AUDIT_EXPORT_COLUMNS, rows },
-    { name: 'Verification', columns: [{ header: 'Check', kind: 'text' }, { header: 'Result', kind: 'text' }], rows: summary, autoFilter: false },
+    {
+      name: 'Verification',
+      columns: [
+        { header: 'Check', kind: 'text' },
+        { header: 'Result', kind: 'text' },
+      ],
+      rows: summary,
+      autoFilter: false,
+    },
   ]);
   return { rows: written, bytes: result.bytes, verification };
 }

@@ -69,10 +69,11 @@ function teamApplies(app: App, job: JobRow): boolean {
 }
 
 function awaiting(localJobId: string, teamJobId: string, who: string | null): AppError {
-  return awaitingApproval(
-    `Bulk job ${localJobId} waits for approval by another team member (team job ${teamJobId}${who ? `, prepared by ${who}` : ''}). Nothing was bought.`,
-    { teamJobId, next: 'bulk', jobId: localJobId },
-  );
+  return awaitingApproval(`Bulk job ${localJobId} waits for approval by another team member (team job ${teamJobId}${who ? `, prepared by ${who}` : ''}). Nothing was bought.`, {
+    teamJobId,
+    next: 'bulk',
+    jobId: localJobId,
+  });
 }
 
 /** Where a job stands with the team (see the file's comment). Throws while it waits or when it was rejected. */
@@ -89,7 +90,13 @@ export async function teamApprovalFor(app: App, store: JobStore, job: JobRow, cu
         const rows = store.items(job.id, { states: ['queued'], limit: PREVIEW_ROWS });
         const preview: TeamJobPreview = {
           kind: job.kind,
-          rows: rows.map((i) => ({ row: i.row_number, phone: i.phone, network: i.network || null, product: i.product_code || i.description || job.kind, amountKobo: i.amount_kobo })),
+          rows: rows.map((i) => ({
+            row: i.row_number,
+            phone: i.phone,
+            network: i.network || null,
+            product: i.product_code || i.description || job.kind,
+            amountKobo: i.amount_kobo,
+          })),
           moreRows: Math.max(0, figures.items - rows.length),
         };
         const sha = /^[0-9a-f]{64}$/.test(job.file_hash) ? job.file_hash : null;
@@ -191,7 +198,15 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
           client,
           'claim_item',
           // What is about to be sent, as the team database stores it: it refuses anything but the approved row.
-          { jobId: link.team_job_id, itemIndex: item.row_number, amountKobo: item.amount_kobo, item: JSON.stringify(teamItem(item)), requestRef: ref, desktopId: desktop.id, desktopName: desktop.name },
+          {
+            jobId: link.team_job_id,
+            itemIndex: item.row_number,
+            amountKobo: item.amount_kobo,
+            item: JSON.stringify(teamItem(item)),
+            requestRef: ref,
+            desktopId: desktop.id,
+            desktopName: desktop.name,
+          },
           { columns: 'job_id::text, request_ref, claimed_by, desktop_id, (extract(epoch FROM claimed_at) * 1000)::bigint::text AS claimed_ms' },
         );
         const claim = r.rows[0];
@@ -203,7 +218,10 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
             job.id,
             [item.seq],
             'rejected',
-            { reason: `Not sent: row ${item.row_number} of this spreadsheet was already sent by team job ${claim.job_id} (by ${claim.claimed_by}). Nothing was charged for it here.`, final: true },
+            {
+              reason: `Not sent: row ${item.row_number} of this spreadsheet was already sent by team job ${claim.job_id} (by ${claim.claimed_by}). Nothing was charged for it here.`,
+              final: true,
+            },
             ['sending'],
           );
         }
@@ -239,7 +257,8 @@ export async function reportTeamOutcomes(app: App, store: JobStore, localJobId: 
         }
       }
       const job = store.job(localJobId);
-      if (job?.state === 'completed' || job?.state === 'cancelled') await callTeam(client, 'finish_job', { jobId: link.team_job_id, desktopId: desktop.id, desktopName: desktop.name });
+      if (job?.state === 'completed' || job?.state === 'cancelled')
+        await callTeam(client, 'finish_job', { jobId: link.team_job_id, desktopId: desktop.id, desktopName: desktop.name });
     });
   } catch {
     // The team database is unreachable or refused: tried again on the next follow-up of this job.

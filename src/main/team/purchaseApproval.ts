@@ -62,7 +62,10 @@ function what(p: Pick<SinglePurchaseSummary, 'amountKobo' | 'description' | 'acc
 
 function awaiting(teamJobId: string, p: Pick<SinglePurchaseSummary, 'amountKobo' | 'description' | 'account'>, thresholdKobo: number | null): AppError {
   const above = thresholdKobo === null ? '' : `: it is above the team's ${formatNaira(thresholdKobo)} for a single purchase`;
-  return awaitingApproval(`The purchase of ${what(p)} waits for approval by another team member${above} (team job ${teamJobId}). Nothing was bought.`, { teamJobId, next: 'purchase' });
+  return awaitingApproval(`The purchase of ${what(p)} waits for approval by another team member${above} (team job ${teamJobId}). Nothing was bought.`, {
+    teamJobId,
+    next: 'purchase',
+  });
 }
 
 function close(app: AppPart<'db'>, teamJobId: string): void {
@@ -106,7 +109,14 @@ async function prepare(app: App, p: SinglePurchase, threshold: number): Promise<
     const r = await callTeam<'prepare_single_job', { id: string }>(
       client,
       'prepare_single_job',
-      { desktopId: desktop.id, desktopName: desktop.name, fileName: `${p.description} for ${p.account}`, walletKobo: wallet, preview: JSON.stringify(preview), item: JSON.stringify(singleItem(p)) },
+      {
+        desktopId: desktop.id,
+        desktopName: desktop.name,
+        fileName: `${p.description} for ${p.account}`,
+        walletKobo: wallet,
+        preview: JSON.stringify(preview),
+        item: JSON.stringify(singleItem(p)),
+      },
       { columns: 'id' },
     );
     return r.rows[0].id;
@@ -126,7 +136,11 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
   if (options.approvedTeamJob !== undefined) {
     hold = holdRow(app, options.approvedTeamJob);
     if (!hold || hold.profile_id !== app.connection.profileId) {
-      throw new AppError('team_job_not_found', `No single purchase of this connection waits for team job ${options.approvedTeamJob}.`, 'Check the id (`vendesk approvals --state all`) and the connection in use.');
+      throw new AppError(
+        'team_job_not_found',
+        `No single purchase of this connection waits for team job ${options.approvedTeamJob}.`,
+        'Check the id (`vendesk approvals --state all`) and the connection in use.',
+      );
     }
     if (hold.kind !== p.kind || hold.account !== p.account || hold.amount_kobo !== p.amountKobo) {
       throw new AppError(
@@ -144,7 +158,11 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
     return prepare(app, p, threshold);
   }
   if (hold.state === 'bought') {
-    throw new AppError('approval_used', `Team job ${hold.team_job_id} was bought already (purchase ${hold.purchase_id}). Nothing more was bought.`, `See its receipt: \`vendesk receipt ${hold.purchase_id}\`.`);
+    throw new AppError(
+      'approval_used',
+      `Team job ${hold.team_job_id} was bought already (purchase ${hold.purchase_id}). Nothing more was bought.`,
+      `See its receipt: \`vendesk receipt ${hold.purchase_id}\`.`,
+    );
   }
   if (hold.state === 'closed') {
     throw new AppError('approval_used', `Team job ${hold.team_job_id} was rejected, cancelled or used. Nothing was bought.`, 'Buy it again to send it for approval again.');
@@ -192,7 +210,11 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
     return r.rows[0];
   }, 'claim');
   if (claim.request_ref !== ref) {
-    throw new AppError('approval_used', `Team job ${hold.team_job_id} was already bought from another desktop (${claim.desktop_id}). Nothing was bought here.`, 'See `vendesk approvals --state all`.');
+    throw new AppError(
+      'approval_used',
+      `Team job ${hold.team_job_id} was already bought from another desktop (${claim.desktop_id}). Nothing was bought here.`,
+      'See `vendesk approvals --state all`.',
+    );
   }
   const teamJobId = hold.team_job_id;
   return {
@@ -200,7 +222,11 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
     written(purchaseId) {
       const r = app.db.prepare("UPDATE team_single_purchases SET state = 'bought', purchase_id = ? WHERE team_job_id = ? AND state = 'waiting'").run(purchaseId, teamJobId);
       if (r.changes !== 1) {
-        throw new AppError('approval_used', `Team job ${teamJobId} is being bought or was bought already. Nothing more was bought.`, `See \`vendesk purchases resume ${teamJobId}\` for its receipt.`);
+        throw new AppError(
+          'approval_used',
+          `Team job ${teamJobId} is being bought or was bought already. Nothing more was bought.`,
+          `See \`vendesk purchases resume ${teamJobId}\` for its receipt.`,
+        );
       }
     },
   };

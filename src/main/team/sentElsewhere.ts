@@ -73,7 +73,12 @@ function byPhone(entries: readonly ParsedLogEntry[]): Map<string, ParsedLogEntry
  * `otherClaims` asks the team database for the window (its failure only narrows the read to the
  * rows at hand).
  */
-export function sentElsewhereSettler(app: AppPart<'client' | 'db' | 'service'>, store: JobStore, job: JobRow, otherClaims: () => Promise<OtherClaimsNow>): (rows: readonly SentElsewhere[]) => Promise<void> {
+export function sentElsewhereSettler(
+  app: AppPart<'client' | 'db' | 'service'>,
+  store: JobStore,
+  job: JobRow,
+  otherClaims: () => Promise<OtherClaimsNow>,
+): (rows: readonly SentElsewhere[]) => Promise<void> {
   let read: LogRead | null = null;
   const met = new Set<number>();
 
@@ -99,7 +104,13 @@ export function sentElsewhereSettler(app: AppPart<'client' | 'db' | 'service'>, 
     const sentAt = app.db.prepare('UPDATE bulk_items SET sent_ms = ? WHERE job_id = ? AND seq = ?');
     app.db.transaction(() => {
       for (const { item, claim } of rows) {
-        store.transition(job.id, [item.seq], 'uncertain', { reason: `Row ${item.row_number} of this team job was sent by ${sentBy(claim)}; vendesk settles it from the service log and never sends it again.` }, ['sending']);
+        store.transition(
+          job.id,
+          [item.seq],
+          'uncertain',
+          { reason: `Row ${item.row_number} of this team job was sent by ${sentBy(claim)}; vendesk settles it from the service log and never sends it again.` },
+          ['sending'],
+        );
         // The log is searched around when it was really sent (the claim), not when this desktop got to it.
         sentAt.run(claim.claimedMs, job.id, item.seq);
       }

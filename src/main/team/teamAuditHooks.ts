@@ -29,7 +29,12 @@ export interface ProfileFacts {
   baseUrl: string | null;
 }
 
-export async function auditProfileChange(app: App, change: 'saved' | 'activated' | 'deleted', profile: ProfileFacts, extra: { tokenGiven?: boolean; tokenCleared?: boolean } = {}): Promise<void> {
+export async function auditProfileChange(
+  app: App,
+  change: 'saved' | 'activated' | 'deleted',
+  profile: ProfileFacts,
+  extra: { tokenGiven?: boolean; tokenCleared?: boolean } = {},
+): Promise<void> {
   if (!joined(app)) return;
   await recordTeamAudit(app, {
     action: 'profile_change',
@@ -80,7 +85,9 @@ export async function auditReconcileResolution(app: App, runId: string, seqs: re
   // A run made before this desktop joined is recorded first, so the resolution can name it.
   if (!reconcileRunRecorded(app, teamWorkspace(app), runId)) await auditReconcileRun(app, runView(app.db, runId));
   const items = app.db
-    .prepare(`SELECT seq, category, transaction_id, amount_kobo FROM reconcile_items WHERE run_id = ? AND seq IN (${seqs.map(() => '?').join(',')}) AND resolved_at IS NOT NULL ORDER BY seq`)
+    .prepare(
+      `SELECT seq, category, transaction_id, amount_kobo FROM reconcile_items WHERE run_id = ? AND seq IN (${seqs.map(() => '?').join(',')}) AND resolved_at IS NOT NULL ORDER BY seq`,
+    )
     .all(runId, ...seqs) as { seq: number; category: string; transaction_id: string; amount_kobo: number }[];
   for (const item of items) {
     await recordTeamAudit(app, {

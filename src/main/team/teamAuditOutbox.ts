@@ -54,9 +54,7 @@ export async function queueTeamAudit(app: App, team: AuditTeam, entry: TeamAudit
   const link = team.link();
   if (!link) return;
   const stored: Stored = { entry, desktop: team.desktop(), at: new Date().toISOString() };
-  app.db
-    .prepare('INSERT INTO team_audit_outbox (team_url, action, args, created_at) VALUES (?, ?, ?, ?)')
-    .run(link.url, entry.action, JSON.stringify(stored), stored.at);
+  app.db.prepare('INSERT INTO team_audit_outbox (team_url, action, args, created_at) VALUES (?, ?, ?, ?)').run(link.url, entry.action, JSON.stringify(stored), stored.at);
   await flushTeamAudit(app, team);
 }
 
@@ -121,7 +119,12 @@ async function write(app: App, client: pg.PoolClient, url: string, stored: Store
       await callTeam(client, 'record_profile_change', { desktopId: desktop.id, desktopName: desktop.name, detail: JSON.stringify({ ...entry.detail, ...when }) });
       return;
     case 'cap_change':
-      await callTeam(client, 'record_desktop_cap_change', { desktopId: desktop.id, desktopName: desktop.name, amountKobo: entry.amountKobo, detail: JSON.stringify({ ...entry.detail, ...when }) });
+      await callTeam(client, 'record_desktop_cap_change', {
+        desktopId: desktop.id,
+        desktopName: desktop.name,
+        amountKobo: entry.amountKobo,
+        detail: JSON.stringify({ ...entry.detail, ...when }),
+      });
       return;
     case 'reconcile': {
       if (teamRunId(app, url, entry.localRunId)) return; // recorded already (before a resolution needed it)

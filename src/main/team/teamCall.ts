@@ -57,5 +57,8 @@ export function callTeam<F extends keyof TeamFunctions, R extends pg.QueryResult
   const entries = Object.entries(args);
   const named = entries.map(([key], i) => `${parameterName(key)} => $${i + 1}`).join(', ');
   const alias = shape.alias ? ` AS ${shape.alias}` : '';
-  return client.query<R>(`SELECT ${shape.columns ?? '*'} FROM vendesk.${fn}(${named})${alias}`, entries.map(([, value]) => value));
+  return client.query<R>(
+    `SELECT ${shape.columns ?? '*'} FROM vendesk.${fn}(${named})${alias}`,
+    entries.map(([, value]) => value),
+  );
 }

@@ -61,7 +61,11 @@ function refusal(message: string, call: TeamCall | undefined): AppError {
     return new AppError('team_refused', 'Only the member who prepared this job may cancel it.', ASK_ADMIN);
   }
   if (/append-only/i.test(message)) {
-    return new AppError('team_refused', 'The team database keeps this record as it was written: it cannot be changed or deleted.', 'Nothing to do: every change is a new row in the audit trail.');
+    return new AppError(
+      'team_refused',
+      'The team database keeps this record as it was written: it cannot be changed or deleted.',
+      'Nothing to do: every change is a new row in the audit trail.',
+    );
   }
   const named = /Only a member of (vendesk_\w+) may ([^.]+)/.exec(message);
   const needs = call ? NEEDS[call] : undefined;
@@ -70,7 +74,11 @@ function refusal(message: string, call: TeamCall | undefined): AppError {
   const role = named ? ROLE_WORD[named[1]] : needs?.role;
   const doing = needs?.doing ?? named?.[2] ?? 'do this';
   if (role === 'team' || (!role && /permission denied for (schema|table)/i.test(message))) {
-    return new AppError('team_refused', `You cannot ${doing}: your role holds no team role.`, 'Ask your database administrator to grant it one (vendesk_preparer, vendesk_approver or vendesk_admin).');
+    return new AppError(
+      'team_refused',
+      `You cannot ${doing}: your role holds no team role.`,
+      'Ask your database administrator to grant it one (vendesk_preparer, vendesk_approver or vendesk_admin).',
+    );
   }
   if (role) return new AppError('team_refused', `You cannot ${doing}: your role holds no ${role} role.`, ASK_ADMIN);
   return new AppError('team_refused', 'The team database refused: your role may not do this.', ASK_ADMIN);
@@ -105,12 +113,24 @@ export function teamError(e: unknown, call?: TeamCall): AppError {
     case 'EHOSTUNREACH':
     case 'ETIMEDOUT':
     case 'ECONNRESET':
-      return new AppError('team_unreachable', `The team database could not be reached (${err.code}).`, 'Check the address and port in Settings → Team, and that this computer can reach the database server; then try again.');
+      return new AppError(
+        'team_unreachable',
+        `The team database could not be reached (${err.code}).`,
+        'Check the address and port in Settings → Team, and that this computer can reach the database server; then try again.',
+      );
     case '28P01':
     case '28000':
-      return new AppError('team_auth_failed', 'The team database refused the sign-in: the role or its password is wrong, or the server does not let this computer in.', 'Check your database role and its password (ask your database administrator), then join again.');
+      return new AppError(
+        'team_auth_failed',
+        'The team database refused the sign-in: the role or its password is wrong, or the server does not let this computer in.',
+        'Check your database role and its password (ask your database administrator), then join again.',
+      );
     case '3D000':
-      return new AppError('team_no_database', 'That database does not exist on the server.', 'Check the database name at the end of the address (postgres://USER@HOST:PORT/DATABASE).');
+      return new AppError(
+        'team_no_database',
+        'That database does not exist on the server.',
+        'Check the database name at the end of the address (postgres://USER@HOST:PORT/DATABASE).',
+      );
     case '42501':
       return refusal(message, call);
     case '42883':
@@ -130,11 +150,19 @@ export function teamError(e: unknown, call?: TeamCall): AppError {
       );
     case '57014':
       if (/statement timeout/i.test(message)) {
-        return new AppError('team_busy', 'The team database is busy; try again in a moment.', 'It did not answer in time, and nothing was written. If it stays busy, ask your database administrator.');
+        return new AppError(
+          'team_busy',
+          'The team database is busy; try again in a moment.',
+          'It did not answer in time, and nothing was written. If it stays busy, ask your database administrator.',
+        );
       }
       break;
     case '55000':
-      return new AppError('team_job_state', `${plain(message) ?? 'This job is not in a state that allows this'}.`, 'Refresh the Approvals list: someone may have decided or started this job already.');
+      return new AppError(
+        'team_job_state',
+        `${plain(message) ?? 'This job is not in a state that allows this'}.`,
+        'Refresh the Approvals list: someone may have decided or started this job already.',
+      );
     case 'P0002':
       return new AppError('team_job_not_found', `${plain(message) ?? 'There is no such team job'}.`, 'Check the job id (run `vendesk approvals --state all`).');
     case '23514':
@@ -148,7 +176,11 @@ export function teamError(e: unknown, call?: TeamCall): AppError {
           'Nothing was sent for it. Prepare the job again from the spreadsheet and send it for approval.',
         );
       }
-      return new AppError('team_invalid', `The team database refused the values${plain(message) && !err.constraint ? `: ${plain(message)}` : ''}.`, 'Correct the input and try again.');
+      return new AppError(
+        'team_invalid',
+        `The team database refused the values${plain(message) && !err.constraint ? `: ${plain(message)}` : ''}.`,
+        'Correct the input and try again.',
+      );
   }
   const said = plain(message);
   return new AppError(

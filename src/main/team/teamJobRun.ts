@@ -93,7 +93,11 @@ function notRunnable(job: AdoptableRecord): AppError | null {
     case 'awaiting_approval':
       return awaitingApproval(`Team job ${job.id} (prepared by ${job.prepared_by}) still waits for approval. Nothing was bought.`, { teamJobId: job.id, next: 'adopt' });
     case 'finished':
-      return new AppError('team_job_state', `Team job ${job.id} is finished: every row has been sent. Nothing was bought.`, 'See its rows with `vendesk approvals --state all`, or on the desktop that ran it.');
+      return new AppError(
+        'team_job_state',
+        `Team job ${job.id} is finished: every row has been sent. Nothing was bought.`,
+        'See its rows with `vendesk approvals --state all`, or on the desktop that ran it.',
+      );
     default:
       return new AppError('team_job_state', `Team job ${job.id} was ${job.state}. Nothing was bought.`, 'Prepare a new job if it is still wanted.');
   }

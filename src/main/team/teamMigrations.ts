@@ -125,10 +125,7 @@ export async function migrateTeamSchema(client: pg.ClientBase): Promise<TeamMigr
     for (const migration of TEAM_MIGRATIONS) {
       if (migration.version <= from) continue;
       await client.query(migration.sql);
-      await client.query('INSERT INTO vendesk.schema_migrations (version, name, applied_by) VALUES ($1, $2, session_user)', [
-        migration.version,
-        migration.name,
-      ]);
+      await client.query('INSERT INTO vendesk.schema_migrations (version, name, applied_by) VALUES ($1, $2, session_user)', [migration.version, migration.name]);
       applied.push(migration.version);
     }
     await client.query('GRANT USAGE ON SCHEMA vendesk TO vendesk_member');

@@ -82,4 +82,3 @@ export async function teamJobPayload(app: App, job: JobRow, items: ItemRow[]): P
     items: items.map(teamItem),
   };
 }
-

@@ -26,7 +26,19 @@ import { exportPath } from '../files';
 import { exportAuditTrail, verifyTrailAndState, type TrailVerification } from './auditTrail';
 import { flushTeamAudit, queuedTeamAuditRows } from './teamAuditOutbox';
 import { teamError, type TeamCall } from './teamErrors';
-import { checkTeamPasswordCanBeKept, defaultDesktopName, desktopId, forgetTeamLink, newDesktopId, parseTeamUrl, saveTeamLink, teamClientConfig, teamLink, teamPassword, type TeamLink } from './teamLink';
+import {
+  checkTeamPasswordCanBeKept,
+  defaultDesktopName,
+  desktopId,
+  forgetTeamLink,
+  newDesktopId,
+  parseTeamUrl,
+  saveTeamLink,
+  teamClientConfig,
+  teamLink,
+  teamPassword,
+  type TeamLink,
+} from './teamLink';
 import { migrateTeamSchema, notMemberError, teamSchemaVersion } from './teamMigrations';
 import { applyDatabaseLimits, teamSetupProblems } from './teamSetup';
 import path from 'node:path';
@@ -158,7 +170,11 @@ export class TeamWorkspace {
   private requireLink(): TeamLink {
     const link = this.link();
     if (!link) {
-      throw new AppError('team_not_joined', 'This desktop is not joined to a team database.', 'Join one in Settings → Team, or run `vendesk team join --url postgres://USER@HOST:PORT/DATABASE --password-file FILE`.');
+      throw new AppError(
+        'team_not_joined',
+        'This desktop is not joined to a team database.',
+        'Join one in Settings → Team, or run `vendesk team join --url postgres://USER@HOST:PORT/DATABASE --password-file FILE`.',
+      );
     }
     return link;
   }
@@ -169,7 +185,11 @@ export class TeamWorkspace {
     if (!this.pool) {
       const password = teamPassword(this.app);
       if (!password) {
-        throw new AppError('team_password_missing', 'The password of your team database role is not on this desktop.', 'Join again (Settings → Team), or set VENDESK_TEAM_PASSWORD.');
+        throw new AppError(
+          'team_password_missing',
+          'The password of your team database role is not on this desktop.',
+          'Join again (Settings → Team), or set VENDESK_TEAM_PASSWORD.',
+        );
       }
       this.pool = new pg.Pool({ ...teamClientConfig(link.url, password), max: 3, idleTimeoutMillis: 30_000 });
       this.pool.on('error', () => undefined);
@@ -289,10 +309,7 @@ export class TeamWorkspace {
   async listJobs(state: ApprovalStateFilter, jobIds?: string[]): Promise<TeamJobView[]> {
     return this.withClient(async (client) => {
       const states = STATES[state];
-      const r = await client.query<JobRecord>(
-        JOB_LIST_SQL,
-        [states, jobIds ?? null],
-      );
+      const r = await client.query<JobRecord>(JOB_LIST_SQL, [states, jobIds ?? null]);
       const here = desktopId(this.app);
       const policy = await readPolicy(client);
       return r.rows.map((row) => jobView(row, here, policy));
@@ -320,7 +337,8 @@ export class TeamWorkspace {
   async setThreshold(thresholdKobo: number | null): Promise<TeamStatusView> {
     const desktop = this.desktop();
     await this.withClient(
-      (client) => callTeam(client, 'set_team_setting', { key: 'single_purchase_approval_kobo', value: JSON.stringify(thresholdKobo), desktopId: desktop.id, desktopName: desktop.name }),
+      (client) =>
+        callTeam(client, 'set_team_setting', { key: 'single_purchase_approval_kobo', value: JSON.stringify(thresholdKobo), desktopId: desktop.id, desktopName: desktop.name }),
       'setting',
     );
     return this.status();
@@ -333,10 +351,20 @@ export class TeamWorkspace {
       await client.query('BEGIN');
       try {
         if (policy.dualApprovalAboveKobo !== undefined) {
-          await callTeam(client, 'set_team_setting', { key: 'dual_approval_above_kobo', value: JSON.stringify(policy.dualApprovalAboveKobo), desktopId: desktop.id, desktopName: desktop.name });
+          await callTeam(client, 'set_team_setting', {
+            key: 'dual_approval_above_kobo',
+            value: JSON.stringify(policy.dualApprovalAboveKobo),
+            desktopId: desktop.id,
+            desktopName: desktop.name,
+          });
         }
         if (policy.approvalValidMinutes !== undefined) {
-          await callTeam(client, 'set_team_setting', { key: 'approval_valid_minutes', value: JSON.stringify(policy.approvalValidMinutes), desktopId: desktop.id, desktopName: desktop.name });
+          await callTeam(client, 'set_team_setting', {
+            key: 'approval_valid_minutes',
+            value: JSON.stringify(policy.approvalValidMinutes),
+            desktopId: desktop.id,
+            desktopName: desktop.name,
+          });
         }
         await client.query('COMMIT');
       } catch (e) {
@@ -351,10 +379,7 @@ export class TeamWorkspace {
   async jobRows(jobId: string, page: number, pageSize: number): Promise<TeamJobRowsView> {
     const job = await this.job(jobId);
     return this.withClient(async (client) => {
-      const r = await client.query<{ seq: number; item_index: number; amount_kobo: string; item: Record<string, unknown> }>(
-        JOB_ROWS_SQL,
-        [jobId, pageSize, (page - 1) * pageSize],
-      );
+      const r = await client.query<{ seq: number; item_index: number; amount_kobo: string; item: Record<string, unknown> }>(JOB_ROWS_SQL, [jobId, pageSize, (page - 1) * pageSize]);
       const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
       return {
         job,

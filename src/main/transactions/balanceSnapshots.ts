@@ -22,10 +22,17 @@ export interface BalanceSnapshotRow {
   clock: 'service' | 'local';
 }
 
-const COLUMNS = "id, taken_at AS takenAt, coalesce(taken_to, taken_at) AS takenTo, balance_kobo AS balanceKobo, source, clock";
+const COLUMNS = 'id, taken_at AS takenAt, coalesce(taken_to, taken_at) AS takenTo, balance_kobo AS balanceKobo, source, clock';
 
 /** `local`: when the request left and the answer arrived on this computer's clock. */
-export function recordBalanceSnapshot(db: Db, profileId: string, balanceKobo: number, source: string, at: ServiceWindow, local?: { fromMs: number; toMs: number }): BalanceSnapshotRow {
+export function recordBalanceSnapshot(
+  db: Db,
+  profileId: string,
+  balanceKobo: number,
+  source: string,
+  at: ServiceWindow,
+  local?: { fromMs: number; toMs: number },
+): BalanceSnapshotRow {
   const takenAt = new Date(at.fromMs).toISOString();
   const takenTo = new Date(at.toMs).toISOString();
   const info = db

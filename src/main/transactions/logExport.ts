@@ -33,8 +33,22 @@ export const LOG_EXPORT_COLUMNS: ExportColumn[] = [
 function* exportRows(app: AppPart<'db'>, profileId: string, filter: LogFilter, sort: LogSort): Generator<unknown[]> {
   for (const r of iterateLogRows(app.db, profileId, filter, sort)) {
     yield [
-      r.createdAt, r.id, r.transactionId, r.partnerReference, r.phoneNumber, r.type, r.network, r.operator, r.region,
-      r.description, r.dataPlan, r.status, r.amountKobo, r.costKobo, r.commissionKobo, r.updatedAt,
+      r.createdAt,
+      r.id,
+      r.transactionId,
+      r.partnerReference,
+      r.phoneNumber,
+      r.type,
+      r.network,
+      r.operator,
+      r.region,
+      r.description,
+      r.dataPlan,
+      r.status,
+      r.amountKobo,
+      r.costKobo,
+      r.commissionKobo,
+      r.updatedAt,
     ];
   }
 }

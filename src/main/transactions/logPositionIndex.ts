@@ -179,7 +179,6 @@ function recode([order, codes]: Ordered, rows: number[], codeOf: Uint32Array): U
 
 const ROW_SQL = 'rowid, created_at, id, amount_kobo, status, type, network';
 
-
 function lastChangeSeq(db: ReadableDB): number {
   return (db.prepare('SELECT COALESCE(MAX(seq), 0) FROM log_entry_changes').pluck().get() as number) ?? 0;
 }
@@ -235,7 +234,9 @@ function* buildSteps(db: ReadableDB, profileId: string): Generator<void, Profile
   const seen = new Uint8Array(index.cap);
   let a = 0;
   const amountFirst = db.prepare('SELECT rowid FROM log_entries WHERE profile_id = ? AND rowid <= ? ORDER BY amount_kobo DESC, id DESC LIMIT ?').pluck();
-  const amountNext = db.prepare('SELECT rowid FROM log_entries WHERE profile_id = ? AND rowid <= ? AND (amount_kobo, id) < (?, ?) ORDER BY amount_kobo DESC, id DESC LIMIT ?').pluck();
+  const amountNext = db
+    .prepare('SELECT rowid FROM log_entries WHERE profile_id = ? AND rowid <= ? AND (amount_kobo, id) < (?, ?) ORDER BY amount_kobo DESC, id DESC LIMIT ?')
+    .pluck();
   let rowids = amountFirst.all(profileId, top, chunkRows) as number[];
   for (;;) {
     for (const r of rowids) {
@@ -269,7 +270,8 @@ function catchUp(db: ReadableDB, index: ProfilePositions): boolean {
     const changed = db.prepare('SELECT DISTINCT entry_rowid FROM log_entry_changes WHERE seq > ?').pluck().all(index.lastChange) as number[];
     for (const r of changed) if (r <= index.lastRowid) touched.add(r);
   }
-  const fresh = top > index.lastRowid ? (db.prepare(`SELECT ${ROW_SQL} FROM log_entries WHERE rowid > ? AND profile_id = ?`).raw().all(index.lastRowid, index.profileId) as Row[]) : [];
+  const fresh =
+    top > index.lastRowid ? (db.prepare(`SELECT ${ROW_SQL} FROM log_entries WHERE rowid > ? AND profile_id = ?`).raw().all(index.lastRowid, index.profileId) as Row[]) : [];
   if (fresh.length + touched.size > Math.max(1000, index.n * REBUILD_SHARE)) return false;
 
   index.ensureCapacity(top);
@@ -277,7 +279,10 @@ function catchUp(db: ReadableDB, index: ProfilePositions): boolean {
   const add: number[] = [];
   const inPlace: number[] = [];
   if (touched.size > 0) {
-    const read = db.prepare(`SELECT ${ROW_SQL}, profile_id FROM log_entries WHERE rowid IN (SELECT value FROM json_each(?))`).raw().all(JSON.stringify([...touched])) as [...Row, string][];
+    const read = db
+      .prepare(`SELECT ${ROW_SQL}, profile_id FROM log_entries WHERE rowid IN (SELECT value FROM json_each(?))`)
+      .raw()
+      .all(JSON.stringify([...touched])) as [...Row, string][];
     const now = new Map(read.map((r) => [r[0], r]));
     for (const r of touched) {
       const row = now.get(r);
@@ -420,7 +425,10 @@ export function setPositionIndexBuildSizes(sizes: { syncBuildRows?: number; chun
 function amountOrder(db: ReadableDB, index: ProfilePositions): Int32Array {
   if (!index.amount) {
     // The rows the index holds (later ones are merged in by the next catch-up).
-    const rowids = db.prepare('SELECT rowid FROM log_entries WHERE profile_id = ? AND rowid <= ? ORDER BY amount_kobo DESC, id DESC').pluck().all(index.profileId, index.lastRowid) as number[];
+    const rowids = db
+      .prepare('SELECT rowid FROM log_entries WHERE profile_id = ? AND rowid <= ? ORDER BY amount_kobo DESC, id DESC')
+      .pluck()
+      .all(index.profileId, index.lastRowid) as number[];
     index.amount = Int32Array.from(rowids);
     index.amountCodes = null;
     if (index.amount.length !== index.n) {

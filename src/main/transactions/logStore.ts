@@ -32,8 +32,25 @@ export interface UpsertCounts {
 }
 
 const COLUMNS = [
-  'profile_id', 'id', 'transaction_id', 'partner_reference', 'phone_number', 'amount_kobo', 'cost_kobo', 'commission_kobo',
-  'type', 'network', 'operator', 'region', 'description', 'data_plan', 'status', 'time_text', 'created_at', 'updated_at', 'synced_at',
+  'profile_id',
+  'id',
+  'transaction_id',
+  'partner_reference',
+  'phone_number',
+  'amount_kobo',
+  'cost_kobo',
+  'commission_kobo',
+  'type',
+  'network',
+  'operator',
+  'region',
+  'description',
+  'data_plan',
+  'status',
+  'time_text',
+  'created_at',
+  'updated_at',
+  'synced_at',
 ] as const;
 const CHANGING = COLUMNS.filter((c) => c !== 'profile_id' && c !== 'id' && c !== 'synced_at');
 

@@ -158,7 +158,16 @@ export class LogSyncService {
       enddate = saved.enddate;
       counts = { pages: saved.pages, fetched: saved.fetched, inserted: saved.inserted, updated: saved.updated, total: saved.total };
       // A run of an older vendesk continues by its NextPage link.
-      plan = saved.plan ?? { parts: [{ startdate, enddate }], part: 0, perPage: SYNC_PAGE_SIZE, pass: MAX_PASSES + 1, firstPage: null, total: null, nextIndex: 0, nextUrl: saved.legacyNextUrl };
+      plan = saved.plan ?? {
+        parts: [{ startdate, enddate }],
+        part: 0,
+        perPage: SYNC_PAGE_SIZE,
+        pass: MAX_PASSES + 1,
+        firstPage: null,
+        total: null,
+        nextIndex: 0,
+        nextUrl: saved.legacyNextUrl,
+      };
     } else {
       startdate = explicit ? asked.startdate : incrementalStart(app, profileId, options.windowDays);
       enddate = explicit ? asked.enddate : null;
@@ -185,7 +194,11 @@ export class LogSyncService {
         ? cancelledError()
         : error instanceof AppError
           ? error
-          : new AppError('sync_failed', `The sync stopped: ${error instanceof Error ? error.message : String(error)}.`, 'Press Sync to try again; it continues from the last page saved.');
+          : new AppError(
+              'sync_failed',
+              `The sync stopped: ${error instanceof Error ? error.message : String(error)}.`,
+              'Press Sync to try again; it continues from the last page saved.',
+            );
       if (!aborted) this.lastError = { message: appError.message, hint: appError.hint };
       this.emit(running, aborted ? 'cancelled' : 'failed', appError.message, true);
       app.invalidate(['mirror'], aborted ? 'sync cancelled' : 'sync failed');
@@ -198,7 +211,10 @@ export class LogSyncService {
     try {
       balanceKobo = (await readWallet(app, 'sync', running.session, signal)).balanceKobo;
     } catch (error) {
-      this.lastError = { message: `The log is synced but the wallet balance could not be read: ${error instanceof Error ? error.message : String(error)}`, hint: 'Sync again later to record the balance.' };
+      this.lastError = {
+        message: `The log is synced but the wallet balance could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        hint: 'Sync again later to record the balance.',
+      };
     }
 
     const result: SyncResult = {

@@ -12,7 +12,7 @@
  * entry's id: an entry written here and read again by a sync is updated, never counted twice.
  */
 import { parseLogEntry, type ParsedLogEntry } from '../api/parseLogEntry';
-import type { App, Session , AppPart } from '../appContext';
+import type { App, Session, AppPart } from '../appContext';
 import { logEntriesForReference } from '../api/logLookup';
 import type { BulkKind } from '../../shared/contract/bulk';
 import type { LogEntry, PageObject } from '../../shared/wire';

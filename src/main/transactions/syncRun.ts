@@ -206,10 +206,7 @@ export class SyncRun {
   }
 
   private request(part: SyncPart, perPage: number, page: number | undefined, signal: AbortSignal, onAnswered?: (w: ServiceWindow) => void): Promise<PageObject<LogEntry>> {
-    return this.client.logEntries(
-      { perPage, page, startdate: part.startdate ?? undefined, enddate: part.enddate ?? undefined },
-      { signal, pacer: this.pacer, onAnswered },
-    );
+    return this.client.logEntries({ perPage, page, startdate: part.startdate ?? undefined, enddate: part.enddate ?? undefined }, { signal, pacer: this.pacer, onAnswered });
   }
 
   /** Runs the plan to its end (a fresh run makes it from a first look at the range). */
@@ -336,7 +333,11 @@ export class SyncRun {
       this.take(page, pending === null);
       if (!pending) return true;
       if (--guard < 0) {
-        throw new AppError('sync_runaway', 'The service kept sending further pages of the log beyond its own page count.', 'Sync again later; if it happens again, report it to support.');
+        throw new AppError(
+          'sync_runaway',
+          'The service kept sending further pages of the log beyond its own page count.',
+          'Sync again later; if it happens again, report it to support.',
+        );
       }
       page = await pending;
     }

@@ -247,7 +247,13 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
         const code = req.headers[LINK_HEADER.toLowerCase()];
         const spent = typeof code === 'string' ? [...linkCodes].find((c) => sameSecret(code, c)) : undefined;
         if (spent === undefined) {
-          return refuse(res, 401, 'link_used', 'This link has already signed in a browser tab, or is from an earlier run of vendesk.', 'Open the newest link vendesk printed in the terminal.');
+          return refuse(
+            res,
+            401,
+            'link_used',
+            'This link has already signed in a browser tab, or is from an earlier run of vendesk.',
+            'Open the newest link vendesk printed in the terminal.',
+          );
         }
         linkCodes.delete(spent);
         options.onLinkUsed?.();

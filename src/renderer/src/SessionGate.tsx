@@ -50,7 +50,8 @@ function SignInNeeded({ stale }: { stale: boolean }) {
             </List.Item>
           </List>
           <Text size="sm" c="dimmed">
-            vendesk answers only the browser tab opened from that link, so other web pages and programs on this computer cannot use it. Reloading a signed-in tab keeps it signed in. Each link works once: for another tab, open the new link vendesk prints after each use.
+            vendesk answers only the browser tab opened from that link, so other web pages and programs on this computer cannot use it. Reloading a signed-in tab keeps it signed
+            in. Each link works once: for another tab, open the new link vendesk prints after each use.
           </Text>
         </Stack>
       </Paper>

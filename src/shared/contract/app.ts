@@ -35,8 +35,7 @@ export interface BalanceView {
 
 /** Whether the service of the connection in use answers (the header shows it). */
 export type ConnectionCheck =
-  | { reachable: true; checkedAt: string; latencyMs: number }
-  | { reachable: false; checkedAt: string; code: string; message: string; hint: string | null };
+  { reachable: true; checkedAt: string; latencyMs: number } | { reachable: false; checkedAt: string; code: string; message: string; hint: string | null };
 
 export interface ProfileView {
   id: string;

@@ -23,19 +23,7 @@ export type BulkKind = 'airtime' | 'data' | 'electricity' | 'cable';
  *   checked against the service log before anything is sent again.
  * - `excluded`: left out before confirmation. `cancelled`: never sent.
  */
-export const BULK_ITEM_STATES = [
-  'excluded',
-  'queued',
-  'held',
-  'sending',
-  'accepted',
-  'rejected',
-  'uncertain',
-  'success',
-  'failed',
-  'pending',
-  'cancelled',
-] as const;
+export const BULK_ITEM_STATES = ['excluded', 'queued', 'held', 'sending', 'accepted', 'rejected', 'uncertain', 'success', 'failed', 'pending', 'cancelled'] as const;
 
 export type BulkItemState = (typeof BULK_ITEM_STATES)[number];
 
@@ -256,16 +244,14 @@ export const bulkOperations = {
   ).returns<BulkPreview>(),
   'bulk.preview': op(z.object({ jobId }), 'The preview of a draft job').returns<BulkPreview>(),
   'bulk.invalidRows': op(z.object({ jobId, ...page }), 'Rows left out of a job and why').returns<{ total: number; rows: BulkRowIssueView[] }>(),
-  'bulk.items': op(
-    z.object({ jobId, ...page, states: z.array(z.string()).optional() }),
-    'Items of a job with their state, reference and reason',
-  ).returns<{ total: number; items: BulkItemView[] }>(),
+  'bulk.items': op(z.object({ jobId, ...page, states: z.array(z.string()).optional() }), 'Items of a job with their state, reference and reason').returns<{
+    total: number;
+    items: BulkItemView[];
+  }>(),
   'bulk.setIncluded': op(z.object({ jobId, seqs, include: z.boolean() }), 'Keep or drop flagged rows of a draft job', { invalidates: ['jobs'] }).returns<BulkPreview>(),
-  'bulk.setNetwork': op(
-    z.object({ jobId, seqs, use: z.enum(['file', 'prefix']) }),
-    "Buy airtime on the file's network or on the network of the number's prefix",
-    { invalidates: ['jobs'] },
-  ).returns<BulkPreview>(),
+  'bulk.setNetwork': op(z.object({ jobId, seqs, use: z.enum(['file', 'prefix']) }), "Buy airtime on the file's network or on the network of the number's prefix", {
+    invalidates: ['jobs'],
+  }).returns<BulkPreview>(),
   'bulk.confirm': op(
     z.object({
       jobId,
@@ -286,11 +272,9 @@ export const bulkOperations = {
     { invalidates: ['jobs'] },
   ).returns<BulkJobView>(),
   'bulk.pause': op(z.object({ jobId }), 'Stop sending; items in flight finish', { invalidates: ['jobs'] }).returns<BulkJobView>(),
-  'bulk.resume': op(
-    z.object({ jobId, wait: z.boolean().default(false) }),
-    'Continue a paused or interrupted job; uncertain items are settled from the log first',
-    { invalidates: ['jobs'] },
-  ).returns<BulkJobView>(),
+  'bulk.resume': op(z.object({ jobId, wait: z.boolean().default(false) }), 'Continue a paused or interrupted job; uncertain items are settled from the log first', {
+    invalidates: ['jobs'],
+  }).returns<BulkJobView>(),
   'bulk.cancel': op(z.object({ jobId }), 'Stop the job; items not yet sent are not bought', { invalidates: ['jobs'] }).returns<BulkJobView>(),
   'bulk.checkAgain': op(
     z.object({ jobId }),

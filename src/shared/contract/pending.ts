@@ -58,21 +58,18 @@ export interface RequeryRunSummary {
 export const REQUERY_CHANGES = ['pending', 'purchases', 'mirror'] as const satisfies readonly DataTopic[];
 
 export const pendingOperations = {
-  'pending.list': op(
-    z.object({ includeSettled: z.boolean().default(false) }),
-    'Purchases waiting for a final answer (and, when asked, those settled in the last 7 days)',
-  ).returns<PendingItemView[]>(),
+  'pending.list': op(z.object({ includeSettled: z.boolean().default(false) }), 'Purchases waiting for a final answer (and, when asked, those settled in the last 7 days)').returns<
+    PendingItemView[]
+  >(),
   'pending.count': op(z.object({}), 'How many purchases wait for a final answer, and how many are due').returns<PendingCounts>(),
   'pending.requeryNow': op(
     z.object({ id: z.string().min(1), force: z.boolean().default(false) }),
     'Checks one pending purchase with the service now (when due; `force` asks even earlier)',
     { invalidates: REQUERY_CHANGES },
   ).returns<PendingItemView>(),
-  'pending.requeryDue': op(
-    z.object({ all: z.boolean().default(false) }),
-    'Checks every pending purchase that is due (or, with `all`, every one waiting)',
-    { invalidates: REQUERY_CHANGES },
-  ).returns<RequeryRunSummary>(),
+  'pending.requeryDue': op(z.object({ all: z.boolean().default(false) }), 'Checks every pending purchase that is due (or, with `all`, every one waiting)', {
+    invalidates: REQUERY_CHANGES,
+  }).returns<RequeryRunSummary>(),
   'pending.resolve': op(
     z.object({
       id: z.string().min(1),

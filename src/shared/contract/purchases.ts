@@ -269,7 +269,10 @@ export const purchasesOperations = {
   'purchases.settleUncertain': op(z.object({ id: z.string().min(1) }), 'Looks for an uncertain purchase in the transaction log and settles it from there', {
     invalidates: ['purchases', 'pending', 'mirror'],
   }).returns<PurchaseView>(),
-  'purchases.checkTopUp': op(topUpRequestSchema, 'What a single airtime or data purchase would buy: the network, the plan, the same purchase in the last 24 hours and the wallet; nothing is bought').returns<TopUpCheckView>(),
+  'purchases.checkTopUp': op(
+    topUpRequestSchema,
+    'What a single airtime or data purchase would buy: the network, the plan, the same purchase in the last 24 hours and the wallet; nothing is bought',
+  ).returns<TopUpCheckView>(),
   'purchases.buyTopUp': op(
     z.intersection(topUpRequestSchema, z.object({ repeat: z.boolean().default(false) })),
     "Buys airtime or a data plan for one number (as a one-item bulk job) and waits for the service's answer; refused when the same was bought in the last 24 hours unless `repeat`",

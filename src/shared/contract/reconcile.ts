@@ -232,8 +232,18 @@ export const reconcileStartSchema = z
     from: calendarDay.optional(),
     to: calendarDay.optional(),
     sheet: z.string().min(1).optional(),
-    matchWindowMinutes: z.number().int().min(1).max(24 * 60).default(15),
-    duplicateWindowMinutes: z.number().int().min(1).max(24 * 60).default(10),
+    matchWindowMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(15),
+    duplicateWindowMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(10),
   })
   .refine((v) => !v.from || !v.to || v.from <= v.to, { message: 'The start date is after the end date; swap them', path: ['to'] });
 

@@ -242,7 +242,9 @@ export const teamOperations = {
         dualApprovalAboveKobo: z.number().int('Amounts are whole kobo').min(0, 'The amount cannot be below ₦0').nullable().optional(),
         approvalValidMinutes: z.number().int('Minutes are whole').min(1, 'An approval is valid for 1 minute or more').max(5_256_000, 'At most 10 years').nullable().optional(),
       })
-      .refine((p) => p.dualApprovalAboveKobo !== undefined || p.approvalValidMinutes !== undefined, { message: 'Give the dual-approval amount, the minutes an approval is valid, or both' }),
+      .refine((p) => p.dualApprovalAboveKobo !== undefined || p.approvalValidMinutes !== undefined, {
+        message: 'Give the dual-approval amount, the minutes an approval is valid, or both',
+      }),
     'Sets the approval policy (admins only): the amount above which two approvers are needed, and for how many minutes an approval lets anything be sent (null: none)',
     { invalidates: ['team'] },
   ).returns<TeamStatusView>(),
@@ -259,11 +261,9 @@ export const teamOperations = {
   ).returns<ApprovedPurchaseView>(),
   'audit.verify': op(z.object({}), "Checks the team audit trail's hash chain row by row").returns<AuditVerifyView>(),
   'audit.export': op(
-    z
-      .object({ from: day.optional(), to: day.optional() })
-      .superRefine((f, ctx) => {
-        if (f.from && f.to && f.from > f.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(f.from, f.to), path: ['from'] });
-      }),
+    z.object({ from: day.optional(), to: day.optional() }).superRefine((f, ctx) => {
+      if (f.from && f.to && f.from > f.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(f.from, f.to), path: ['from'] });
+    }),
     'The audit trail of a range of Lagos days (both included) as an Excel workbook for an auditor',
   ).returns<AuditExportView>(),
 } as const;

@@ -120,7 +120,6 @@ export function lagosDay(at: string | number): string {
   return new Date(new Date(at).getTime() + HOUR_MS).toISOString().slice(0, 10);
 }
 
-
 /**
  * Once the service has accepted `expected` airtime or data purchases (`accepted` counts them in its
  * log, polled), its clock moves past the 5 s in which accepted airtime and data stay PENDING: a

@@ -61,7 +61,9 @@ describe('VendingClient against the sandbox: happy paths', () => {
     expect(result.data.references).toHaveLength(2);
 
     const plan = (await client.dataCatalog('MTN'))[0];
-    const data = await client.purchaseData([{ phoneNumber: '08031234568', productCode: plan.productCode, network: plan.network, voucherCode: plan.voucherCode, amount: plan.amount, dataValue: plan.dataValue }]);
+    const data = await client.purchaseData([
+      { phoneNumber: '08031234568', productCode: plan.productCode, network: plan.network, voucherCode: plan.voucherCode, amount: plan.amount, dataValue: plan.dataValue },
+    ]);
     expect(data.kind).toBe('success');
 
     await advanceClock(10);
@@ -75,7 +77,13 @@ describe('VendingClient against the sandbox: happy paths', () => {
   it('buys cable TV (200 with package details) and follows NextPage through the log', async () => {
     const { client } = await harness();
     const bouquet = (await client.cableCatalog('GOTV'))[0];
-    const result = await client.purchaseCableTV({ amount: bouquet.amount, smartcard: '1234567891', phone: '08031234567', provider: bouquet.network, bouquetCode: bouquet.productCode });
+    const result = await client.purchaseCableTV({
+      amount: bouquet.amount,
+      smartcard: '1234567891',
+      phone: '08031234567',
+      provider: bouquet.network,
+      bouquetCode: bouquet.productCode,
+    });
     expect(result).toMatchObject({ kind: 'success', httpStatus: 200, data: { provider: 'GOTV', smartcard: '1234567891' } });
     for (let i = 0; i < 4; i++) await client.purchaseElectricity(await electricity(client, `5000000000${i}`));
 
@@ -129,7 +137,13 @@ describe('VendingClient against the sandbox: happy paths', () => {
     const book = await client.createPhonebook({ name: 'Staff', description: 'Finance team' });
     const bookId = book.id ?? NaN;
     expect(Number.isInteger(bookId)).toBe(true);
-    const added = await client.createContacts([{ name: 'Ada', phoneNumber: '08031234567' }, { name: 'Bayo', phoneNumber: '2348061234567' }], bookId);
+    const added = await client.createContacts(
+      [
+        { name: 'Ada', phoneNumber: '08031234567' },
+        { name: 'Bayo', phoneNumber: '2348061234567' },
+      ],
+      bookId,
+    );
     expect(added).toMatchObject({ phoneBookId: bookId, added: 2 });
     expect((await client.getPhonebooks()).map((b) => b.id)).toContain(bookId);
     expect((await client.getPhonebook(bookId))?.contacts?.map((c) => c.phoneNumber)).toEqual(expect.arrayContaining(['08031234567', '08061234567']));

@@ -132,7 +132,9 @@ describe('server errors and unreadable answers', () => {
   it('an unreadable 2xx to a purchase is UNCERTAIN; to a read it is a ServiceError', async () => {
     const server = await serve(() => ({ status: 200, body: '<html>captive portal</html>' }));
     const client = new VendingClient({ baseUrl: server.url, token: TOKEN, retry: FAST_RETRY });
-    expect(await rejectionOf(client.purchaseCableTV({ amount: 1, smartcard: '1', phone: '08031234567', provider: 'DSTV', bouquetCode: 'x' }))).toMatchObject({ uncertainCause: 'malformed_answer' });
+    expect(await rejectionOf(client.purchaseCableTV({ amount: 1, smartcard: '1', phone: '08031234567', provider: 'DSTV', bouquetCode: 'x' }))).toMatchObject({
+      uncertainCause: 'malformed_answer',
+    });
     const read = await rejectionOf(client.airtimeCatalog());
     expect(read).toBeInstanceOf(ServiceError);
     expect(read.message).toMatch(/could not read/);
@@ -144,7 +146,10 @@ describe('server errors and unreadable answers', () => {
       calls++;
       return calls === 1
         ? { status: 503, body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: 'R', data: 'down' }), headers: { 'Retry-After': '0.2' } }
-        : { status: 200, body: JSON.stringify({ gatewayStatus: '00', gatewayMessage: 'Successfully Processed', requestReference: 'R', data: { AccountName: 'A', GlobalBalance: [] } }) };
+        : {
+            status: 200,
+            body: JSON.stringify({ gatewayStatus: '00', gatewayMessage: 'Successfully Processed', requestReference: 'R', data: { AccountName: 'A', GlobalBalance: [] } }),
+          };
     });
     const client = new VendingClient({ baseUrl: server.url, token: TOKEN, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1000 } });
     const started = Date.now();
@@ -201,7 +206,14 @@ describe('the token', () => {
     const errors: Error[] = [];
     const collect = async (p: Promise<unknown>) => errors.push(await rejectionOf(p));
     const product = (await client.airtimeCatalog())[0];
-    const item: AirtimeItem = { amount: 100, phoneNumber: '08031234567', network: product.network, productCode: product.productCode, operator: product.operator, region: product.region };
+    const item: AirtimeItem = {
+      amount: 100,
+      phoneNumber: '08031234567',
+      network: product.network,
+      productCode: product.productCode,
+      operator: product.operator,
+      region: product.region,
+    };
     await collect(client.purchaseAirtime([{ ...item, productCode: 'nope' }])); // 400
     await collect(client.requery('missing')); // 404
     await fault('/purchaseAirtime', 503, 10);
@@ -220,14 +232,20 @@ describe('the token', () => {
 
 describe('quirky answers', () => {
   it('an 88 on HTTP 200 to a read is a fix_input ServiceError carrying the real status and reason', async () => {
-    const server = await serve(() => ({ status: 200, body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: 'R9', data: 'meter not found for the disco' }) }));
+    const server = await serve(() => ({
+      status: 200,
+      body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: 'R9', data: 'meter not found for the disco' }),
+    }));
     const client = new VendingClient({ baseUrl: server.url, token: TOKEN, retry: FAST_RETRY });
     const error = await rejectionOf(client.validateMeter({ meter: '1', disco: 'IKEDC', vendType: 'PREPAID' }));
     expect(error).toMatchObject({ action: 'fix_input', httpStatus: 200, reason: 'meter not found for the disco', reference: 'R9' });
   });
 
   it('an 88 on HTTP 202 to a purchase is a failed result, not an exception', async () => {
-    const server = await serve(() => ({ status: 202, body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: 'R8', data: 'amount out of range for the network' }) }));
+    const server = await serve(() => ({
+      status: 202,
+      body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: 'R8', data: 'amount out of range for the network' }),
+    }));
     const client = new VendingClient({ baseUrl: server.url, token: TOKEN, retry: FAST_RETRY });
     expect(await client.purchaseAirtime([airtime])).toEqual({ kind: 'failed', reason: 'amount out of range for the network', reference: 'R8', httpStatus: 202 });
   });

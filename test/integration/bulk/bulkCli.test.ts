@@ -21,7 +21,14 @@ describe('vendesk bulk', () => {
   it('validate: one JSON document, rows numbered as the spreadsheet shows them, amounts in Naira, exit 3 on invalid rows', async () => {
     const r = await vendesk(['bulk', 'validate', path.join(FIXTURES, 'libreoffice-airtime.xlsx'), '--kind', 'airtime'], dataDir, sandbox.url);
     expect(r.code, r.stderr).toBe(3);
-    const out = JSON.parse(r.stdout) as { rows: number; valid: number; invalid: number; duplicates: number; totalAmount: number; errors: { row: number; field: string; message: string }[] };
+    const out = JSON.parse(r.stdout) as {
+      rows: number;
+      valid: number;
+      invalid: number;
+      duplicates: number;
+      totalAmount: number;
+      errors: { row: number; field: string; message: string }[];
+    };
     expect(out).toMatchObject({ rows: 10, valid: 7, invalid: 3, duplicates: 2, totalAmount: 6200 });
     expect([...new Set(out.errors.map((e) => e.row))]).toEqual([8, 9, 13]);
     expect(out.errors.find((e) => e.row === 13)).toMatchObject({ field: 'amount', message: expect.stringMatching(/^Row 13: .*below/) });

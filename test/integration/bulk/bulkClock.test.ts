@@ -22,7 +22,15 @@ it("requeries an accepted item once the job's clock passes 2 min 1 s after sendi
   bulk.now = () => serviceNow() + shiftMs;
   // The sandbox answers the next requery with 502: the fault is used up only by a requery.
   await env.t.sandboxControl.addFault({ path: '/requeryTransaction', status: 502, count: 1 });
-  const preview = await env.t.call('bulk.prepare', { file: { path: writeCsv(env.dir, 'one.csv', [['Phone', 'Network', 'Amount'], [mtnPhone(1), 'MTN', 100]]) }, kind: 'airtime' });
+  const preview = await env.t.call('bulk.prepare', {
+    file: {
+      path: writeCsv(env.dir, 'one.csv', [
+        ['Phone', 'Network', 'Amount'],
+        [mtnPhone(1), 'MTN', 100],
+      ]),
+    },
+    kind: 'airtime',
+  });
   await env.t.call('bulk.confirm', { jobId: preview.job.id });
   await waitForJob(env.t, preview.job.id, (j) => j.counts.accepted === 1, 4_000);
   // The log shows the purchase PENDING for 5 s; the runner reads it every 0.3 s but may not requery yet.
@@ -42,7 +50,7 @@ it("requeries an accepted item once the job's clock passes 2 min 1 s after sendi
   const finished = await waitForJob(env.t, preview.job.id, (j) => !j.active);
   expect(finished.state).toBe('completed');
   let settled = finished;
-  for (const until = Date.now() + 15_000; settled.counts.success === 0 && Date.now() < until; ) {
+  for (const until = Date.now() + 15_000; settled.counts.success === 0 && Date.now() < until;) {
     await new Promise((r) => setTimeout(r, 500));
     settled = await env.t.call('bulk.checkAgain', { jobId: preview.job.id });
   }

@@ -101,7 +101,11 @@ describe('bulk jobs and their connection', () => {
     // The CLI on sandbox B does not see A's job.
     const cli = async (args: string[]) => {
       let stdout = '';
-      const code = await runCli([...args, '--base-url', b.url, '--data-dir', t.dataDir, '--json'], { stdout: (s) => (stdout += s), stderr: () => undefined, env: { VENDESK_TOKEN: TOKEN_B } });
+      const code = await runCli([...args, '--base-url', b.url, '--data-dir', t.dataDir, '--json'], {
+        stdout: (s) => (stdout += s),
+        stderr: () => undefined,
+        env: { VENDESK_TOKEN: TOKEN_B },
+      });
       return { code, json: JSON.parse(stdout) as unknown };
     };
     const status = await cli(['bulk', 'status', jobA.id]);

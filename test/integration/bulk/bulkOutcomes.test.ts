@@ -45,7 +45,11 @@ async function expectJobMatchesService(job: BulkJobView, walletBefore: number): 
   const byRef = new Map(entries.map((e) => [e.transaction_id, e]));
   for (const item of items) {
     const entry = item.reference ? byRef.get(item.reference) : undefined;
-    if (item.state === 'cancelled') expect(entries.some((e) => e.phone_number === item.phone), `row ${item.row} was not bought`).toBe(false);
+    if (item.state === 'cancelled')
+      expect(
+        entries.some((e) => e.phone_number === item.phone),
+        `row ${item.row} was not bought`,
+      ).toBe(false);
     else expect({ row: item.row, state: item.state }).toEqual({ row: item.row, state: entry?.status === 'SUCCESS' ? 'success' : 'failed' });
   }
   const success = entries.filter((e) => e.status === 'SUCCESS');

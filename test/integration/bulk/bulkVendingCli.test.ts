@@ -85,19 +85,32 @@ describe('vendesk bulk for electricity and cable', () => {
     let log = (await logEntries(sandbox.url)).filter((e) => e.type.toUpperCase() === 'ELECTRICITY');
     const perMeter = new Map<string, number>();
     for (let i = 0; i < ITEMS; i++) perMeter.set(meter(i), log.filter((e) => e.description.includes(meter(i))).length);
-    expect([...perMeter].filter(([, n]) => n > 1), 'bought twice').toEqual([]);
+    expect(
+      [...perMeter].filter(([, n]) => n > 1),
+      'bought twice',
+    ).toEqual([]);
 
     const readItems = () => {
       const db = new Database(path.join(dataDir, 'vendesk.db'), { readonly: true });
-      const items = db.prepare('SELECT account, state, purchase_id FROM bulk_items WHERE job_id = ?').all(jobId) as { account: string; state: string; purchase_id: string | null }[];
-      const purchases = db.prepare("SELECT account, COUNT(*) AS n FROM purchases WHERE source = 'bulk' AND kind = 'electricity' GROUP BY account").all() as { account: string; n: number }[];
+      const items = db.prepare('SELECT account, state, purchase_id FROM bulk_items WHERE job_id = ?').all(jobId) as {
+        account: string;
+        state: string;
+        purchase_id: string | null;
+      }[];
+      const purchases = db.prepare("SELECT account, COUNT(*) AS n FROM purchases WHERE source = 'bulk' AND kind = 'electricity' GROUP BY account").all() as {
+        account: string;
+        n: number;
+      }[];
       db.close();
       return { items, purchases };
     };
     const { items, purchases } = readItems();
     expect(items).toHaveLength(ITEMS);
     // One purchase per meter, each linked to its row.
-    expect(purchases.filter((p) => p.n > 1), 'two purchases for one meter').toEqual([]);
+    expect(
+      purchases.filter((p) => p.n > 1),
+      'two purchases for one meter',
+    ).toEqual([]);
     for (const item of items) {
       expect(item.purchase_id, item.account).toBeTruthy();
       if (perMeter.get(item.account) === 1) {

@@ -39,7 +39,12 @@ it('results: invalid rows with their phone and name; Confirmed at and Finished a
   expect(done.state).toBe('completed');
   const log = await allLogEntries(t.sandbox.url, t.token);
   // The service was asked for the two valid rows only.
-  expect(log.filter((e) => ['08031110001', '08031110003', '0703123'].includes(e.phone_number)).map((e) => e.phone_number).sort()).toEqual(['08031110001', '08031110003']);
+  expect(
+    log
+      .filter((e) => ['08031110001', '08031110003', '0703123'].includes(e.phone_number))
+      .map((e) => e.phone_number)
+      .sort(),
+  ).toEqual(['08031110001', '08031110003']);
 
   const written = await t.call('bulk.export', { jobId: preview.job.id, format: 'xlsx' });
   const wb = await workbook(written.path);
@@ -57,8 +62,16 @@ it('results: invalid rows with their phone and name; Confirmed at and Finished a
   expect(confirmed).toBeInstanceOf(Date);
   expect(finished).toBeInstanceOf(Date);
   // Excel dates have no zone: the cells hold the Lagos wall-clock time of the job's instants.
-  expect((confirmed as Date).toISOString().slice(0, 19)).toBe(lagosWallClock(done.confirmedAt ?? '').toISOString().slice(0, 19));
-  expect((finished as Date).toISOString().slice(0, 19)).toBe(lagosWallClock(done.finishedAt ?? '').toISOString().slice(0, 19));
+  expect((confirmed as Date).toISOString().slice(0, 19)).toBe(
+    lagosWallClock(done.confirmedAt ?? '')
+      .toISOString()
+      .slice(0, 19),
+  );
+  expect((finished as Date).toISOString().slice(0, 19)).toBe(
+    lagosWallClock(done.finishedAt ?? '')
+      .toISOString()
+      .slice(0, 19),
+  );
 });
 
 it('a reconciliation workbook: Made at and the wallet readings are dates', async () => {

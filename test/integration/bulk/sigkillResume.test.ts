@@ -77,7 +77,10 @@ describe('a bulk job killed with SIGKILL and resumed', () => {
 
     // How the items caught mid-flight by the kills were settled (printed for the record).
     const db = new Database(path.join(dataDir, 'vendesk.db'), { readonly: true });
-    const settled = db.prepare("SELECT settled_by AS how, COUNT(*) AS n FROM bulk_items WHERE settled_by IS NOT NULL AND settled_by != 'log' GROUP BY 1").all() as { how: string; n: number }[];
+    const settled = db.prepare("SELECT settled_by AS how, COUNT(*) AS n FROM bulk_items WHERE settled_by IS NOT NULL AND settled_by != 'log' GROUP BY 1").all() as {
+      how: string;
+      n: number;
+    }[];
     db.close();
     console.info(`kills: ${kills.join(', ')}; items caught sending: ${caughtSending}; settled after a kill: ${JSON.stringify(settled)}`);
     // Every item a kill caught mid-send was settled from the log (matched, or confirmed absent and sent again).

@@ -86,7 +86,11 @@ describe('the bulk preview', () => {
 
 describe('the bulk preview of electricity tokens', () => {
   it('estimates the wallet charge from the commission rate, where the wallet then ends', async () => {
-    const rows = [['Name', 'Meter number', 'Disco', 'Meter type', 'Amount', 'Phone'], ['Head office', meter(), 'IKEDC', 'PREPAID', 3000, '08031234567'], ['Warehouse', meter(), 'IKEDC', 'PREPAID', 4500, '08031234567']];
+    const rows = [
+      ['Name', 'Meter number', 'Disco', 'Meter type', 'Amount', 'Phone'],
+      ['Head office', meter(), 'IKEDC', 'PREPAID', 3000, '08031234567'],
+      ['Warehouse', meter(), 'IKEDC', 'PREPAID', 4500, '08031234567'],
+    ];
     const draft = await t.call('bulk.prepare', { file: { path: writeCsv(tempDir(), 'meters.csv', rows) }, kind: 'electricity' });
     expect(draft.includedKobo).toBe(750_000);
     expect(draft.expectedCostKobo).toBeLessThan(750_000);

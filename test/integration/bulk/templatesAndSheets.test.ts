@@ -43,10 +43,14 @@ async function notesFirstWorkbook(name: string, header: string[], rows: (string 
 
 describe('a workbook that opens on a Notes sheet', () => {
   it('the sheet picker starts on the sheet with the table, and the preview reads it', async () => {
-    const file = await notesFirstWorkbook('April airtime.xlsx', ['Name', 'Phone', 'Amount'], [
-      ['Ada', '08031110001', 100],
-      ['Chi', '08031110003', 300],
-    ]);
+    const file = await notesFirstWorkbook(
+      'April airtime.xlsx',
+      ['Name', 'Phone', 'Amount'],
+      [
+        ['Ada', '08031110001', 100],
+        ['Chi', '08031110003', 300],
+      ],
+    );
     const info = await t.call('bulk.inspect', { file: { path: file } });
     expect(info.sheetNames).toEqual(['Notes', 'Staff']);
     expect(info.dataSheet).toBe('Staff');
@@ -56,10 +60,14 @@ describe('a workbook that opens on a Notes sheet', () => {
   });
 
   it('a contacts import reads the sheet with the table too', async () => {
-    const file = await notesFirstWorkbook('Field staff.xlsx', ['Name', 'Phone'], [
-      ['Ada', '08031110001'],
-      ['Chi', '08031110003'],
-    ]);
+    const file = await notesFirstWorkbook(
+      'Field staff.xlsx',
+      ['Name', 'Phone'],
+      [
+        ['Ada', '08031110001'],
+        ['Chi', '08031110003'],
+      ],
+    );
     const preview = await t.call('messaging.contacts.preview', { file: { path: file } });
     expect(preview.sheet).toBe('Staff');
     expect(preview.rows).toBe(2);
@@ -91,7 +99,7 @@ describe('"No header row found" names the columns of the kind', () => {
       expect(error.message).toContain('Purchases → Bulk purchases → Download the template');
     });
   }
-  it('a data job is not told to use airtime\'s Amount and Network columns', async () => {
+  it("a data job is not told to use airtime's Amount and Network columns", async () => {
     const error = await noHeader('data');
     expect(error.message).toContain('Phone, Product Code');
     expect(error.message).not.toMatch(/Amount|Network/);
@@ -143,7 +151,12 @@ describe('the CLI', () => {
     const run = await peer.run(['bulk', 'template', 'contacts', '--out', out], 'globals last', { json: false });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Wrote the contacts template to ${out}: Name, Phone`);
-    expect(fs.readFileSync(out, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0]).toBe('Name,Phone');
+    expect(
+      fs
+        .readFileSync(out, 'utf8')
+        .replace(/^\uFEFF/, '')
+        .split(/\r?\n/)[0],
+    ).toBe('Name,Phone');
   });
 
   it('an unknown kind or a missing --out is a usage mistake (exit 2, one sentence)', async () => {

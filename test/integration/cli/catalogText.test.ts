@@ -25,7 +25,7 @@ function amountEnds(lines: string[], amounts: string[]): number[] {
   return lines.map((line, i) => line.indexOf(amounts[i]) + amounts[i].length);
 }
 
-it('catalog data: each plan\'s price as ₦1,500.00, right-aligned, as the service lists it', async () => {
+it("catalog data: each plan's price as ₦1,500.00, right-aligned, as the service lists it", async () => {
   const plans = await serviceCatalog<{ productCode: string; amount: number }>('/DataList');
   const run = await peer.run(['catalog', 'data'], 'globals first', { json: false });
   expect(run.code).toBe(0);

@@ -102,7 +102,9 @@ const SCENARIOS: Record<string, Scenario[]> = {
     { args: () => ['bulk', 'caps'], exit: 0 },
     { args: () => ['bulk', 'caps', '--per-job', '₦500,000', '--per-day', 'off'], exit: 0 },
   ],
-  'buy electricity': [{ args: () => ['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('1234'), '--type', 'POSTPAID', '--amount', '1,500', '--phone', PHONE, '--yes'], exit: 0 }],
+  'buy electricity': [
+    { args: () => ['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('1234'), '--type', 'POSTPAID', '--amount', '1,500', '--phone', PHONE, '--yes'], exit: 0 },
+  ],
   'buy cable': [{ args: () => ['buy', 'cable', '--provider', 'GOTV', '--smartcard', account('7777'), '--bouquet', 'gotv-smallie', '--phone', PHONE, '--yes'], exit: 0 }],
   'buy airtime': [{ args: (r) => ['buy', 'airtime', '--phone', mtnPhone(900 + r), '--amount', '150', '--yes'], exit: 0 }],
   'buy data': [{ args: (r) => ['buy', 'data', '--phone', mtnPhone(910 + r), '--plan', 'MTN-100MB-1D', '--yes'], exit: 0 }],
@@ -198,16 +200,38 @@ beforeAll(async () => {
   await peer.control.setWallet(5_000_000);
   // Purchases to read, resolve and reconcile.
   for (let i = 0; i < 2; i++) {
-    const p = await peer.json<{ id: string; state: string }>(['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('2222'), '--type', 'POSTPAID', '--amount', '1000', '--phone', PHONE, '--yes']);
+    const p = await peer.json<{ id: string; state: string }>([
+      'buy',
+      'electricity',
+      '--disco',
+      'IKEDC',
+      '--meter',
+      account('2222'),
+      '--type',
+      'POSTPAID',
+      '--amount',
+      '1000',
+      '--phone',
+      PHONE,
+      '--yes',
+    ]);
     expect(p.state).toBe('pending');
     f.pendingIds.push(p.id);
   }
-  f.electricityId = (await peer.json<{ id: string }>(['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('1234'), '--type', 'POSTPAID', '--amount', '2000', '--phone', PHONE, '--yes'])).id;
+  f.electricityId = (
+    await peer.json<{ id: string }>(['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('1234'), '--type', 'POSTPAID', '--amount', '2000', '--phone', PHONE, '--yes'])
+  ).id;
   f.topUpId = (await peer.json<{ id: string }>(['buy', 'airtime', '--phone', mtnPhone(800), '--amount', '100', '--yes'])).id;
   f.validFile = writeCsv(peer.dir, 'valid.csv', airtimeRows(3, 100, 700));
-  f.invalidFile = writeCsv(peer.dir, 'invalid.csv', [['Phone', 'Network', 'Amount'], [mtnPhone(1), 'MTN', 100], ['12345', 'MTN', 100]]);
+  f.invalidFile = writeCsv(peer.dir, 'invalid.csv', [
+    ['Phone', 'Network', 'Amount'],
+    [mtnPhone(1), 'MTN', 100],
+    ['12345', 'MTN', 100],
+  ]);
   f.bulkFiles = [0, 1].map((r) => writeCsv(peer.dir, `bulk ${r}.csv`, airtimeRows(3, 100, 720 + 10 * r)));
-  f.jobId = (await peer.json<{ jobId: string }>(['bulk', 'submit', writeCsv(peer.dir, 'job.csv', airtimeRows(2, 100, 750)), '--kind', 'airtime', '--yes', '--confirm-total', '200'])).jobId;
+  f.jobId = (
+    await peer.json<{ jobId: string }>(['bulk', 'submit', writeCsv(peer.dir, 'job.csv', airtimeRows(2, 100, 750)), '--kind', 'airtime', '--yes', '--confirm-total', '200'])
+  ).jobId;
   // Messaging.
   f.phonebookId = String((await peer.json<{ id: number }>(['phonebook', 'create', 'Fixture staff'])).id);
   f.contactsFile = writeContactsCsv(path.join(peer.dir, 'contacts.csv'), makeContacts(5));
@@ -273,7 +297,10 @@ describe('every command, both ways round', () => {
           const doc = JSON.parse(r.stdout) as unknown;
           const parsed = c.output.safeParse(doc);
           expect(parsed.success ? null : parsed.error.issues, what).toBeNull();
-          expect(allKeys(doc).filter((k) => /kobo/i.test(k)), what).toEqual([]);
+          expect(
+            allKeys(doc).filter((k) => /kobo/i.test(k)),
+            what,
+          ).toEqual([]);
         }
       }
     });
@@ -313,7 +340,9 @@ describe('what the new commands do', () => {
     expect(await peer.json(['bulk', 'caps'])).toMatchObject({ perJob: 250, perDay: null, changed: false });
     const refused = await peer.run(['bulk', 'submit', writeCsv(peer.dir, 'capped.csv', airtimeRows(3, 100, 760)), '--kind', 'airtime', '--yes', '--confirm-total', '300']);
     expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout).error.message).toMatch(/above the spending cap per job of ₦250\.00\. Split the file, or raise the cap per job \(`vendesk bulk caps`\)\. Nothing was bought\./);
+    expect(JSON.parse(refused.stdout).error.message).toMatch(
+      /above the spending cap per job of ₦250\.00\. Split the file, or raise the cap per job \(`vendesk bulk caps`\)\. Nothing was bought\./,
+    );
     await peer.json(['bulk', 'caps', '--per-job', 'off']);
   });
 
@@ -327,13 +356,30 @@ describe('what the new commands do', () => {
 
   it('reconcile resolve keeps the note on the item, and the run counts it resolved', async () => {
     await peer.json(['reconcile', 'resolve', f.runId, f.exceptionSeq, '--note', 'refund arrived 3 Dec, ticket 1234']);
-    const items = await peer.json<{ items: { seq: number; resolutionNote: string | null; resolvedAt: string | null }[] }>(['reconcile', 'items', f.runId, '--category', 'missingLocally']);
+    const items = await peer.json<{ items: { seq: number; resolutionNote: string | null; resolvedAt: string | null }[] }>([
+      'reconcile',
+      'items',
+      f.runId,
+      '--category',
+      'missingLocally',
+    ]);
     expect(items.items.find((i) => String(i.seq) === f.exceptionSeq)).toMatchObject({ resolutionNote: 'refund arrived 3 Dec, ticket 1234', resolvedAt: expect.any(String) });
   });
 
   it('messaging costs are Naira, and agree with the wallet the service debited', async () => {
     const before = (await peer.json<{ balance: number }>(['balance'])).balance;
-    const sent = await peer.json<{ totalCost: number; smsCost: number; emailCost: number }>(['sms', 'send', '--to', PHONE, '--sender', 'VENDESK', '--message', 'x'.repeat(200), '--email', 'pay@example.com']);
+    const sent = await peer.json<{ totalCost: number; smsCost: number; emailCost: number }>([
+      'sms',
+      'send',
+      '--to',
+      PHONE,
+      '--sender',
+      'VENDESK',
+      '--message',
+      'x'.repeat(200),
+      '--email',
+      'pay@example.com',
+    ]);
     expect(sent).toMatchObject({ smsCost: 8, emailCost: 1, totalCost: 9 });
     expect(Math.round((before - (await peer.json<{ balance: number }>(['balance'])).balance) * 100)).toBe(900);
   });

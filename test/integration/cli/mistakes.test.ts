@@ -25,7 +25,10 @@ const USAGE_MISTAKES: { args: string[]; says: string; then?: string }[] = [
   { args: ['logs', '--limit', '1e2'], says: '--limit must be a number written in digits, like 50; got "1e2"' },
   { args: ['logs', '--from', '2026-11-20', '--to', '2026-11-01'], says: 'The From date 20 Nov 2026 is after the To date 1 Nov 2026. Swap them, or change one of them.' },
   { args: ['sync', '--from', '20-11-2026'], says: '--from must be a date written YYYY-MM-DD, got "20-11-2026"' },
-  { args: ['buy', 'airtime', '--phone', PHONE, '--amount', '5k', '--yes'], says: '--amount "5k" is not an amount vendesk reads. Type the amount in full, like 5,000 or 2,500,000: vendesk does not read 5k.' },
+  {
+    args: ['buy', 'airtime', '--phone', PHONE, '--amount', '5k', '--yes'],
+    says: '--amount "5k" is not an amount vendesk reads. Type the amount in full, like 5,000 or 2,500,000: vendesk does not read 5k.',
+  },
   { args: ['buy', 'airtime', '--phone', PHONE, '--yes'], says: '--amount is required' },
   { args: ['buy', 'data', '--phone', PHONE, '--yes'], says: '--plan is required' },
   { args: ['buy', 'airtime', '--amount', '500', '--yes'], says: '--phone is required' },
@@ -37,7 +40,10 @@ const USAGE_MISTAKES: { args: string[]; says: string; then?: string }[] = [
   { args: ['bulk', 'template', 'vouchers', '--out', 'x.xlsx'], says: 'The kind must be one of airtime, data, electricity, cable, contacts, got "vouchers"' },
   { args: ['bulk', 'template', 'data', '--out', 'template.pdf'], says: '--out must end in .xlsx or .csv, got "template.pdf"' },
   { args: ['sandbox', 'export', '--out', 'export.xlsx'], says: '--out must end in .csv, got "export.xlsx"' },
-  { args: ['bulk', 'caps', '--per-job', 'lots'], says: '--per-job "lots" is not an amount vendesk reads. That is not an amount. Type the amount in Naira, like 5000, 5,000, 5,000.50 or ₦5,000, or off for no cap.' },
+  {
+    args: ['bulk', 'caps', '--per-job', 'lots'],
+    says: '--per-job "lots" is not an amount vendesk reads. That is not an amount. Type the amount in Naira, like 5000, 5,000, 5,000.50 or ₦5,000, or off for no cap.',
+  },
   { args: ['bulk', 'submit', 'staff.csv', '--kind', 'airtime'], says: 'Add --yes to confirm: this spends money from the wallet.' },
   { args: ['purchases', '--kind', 'tv'], says: '--kind must be electricity, cable, airtime or data, got "tv"' },
   { args: ['purchases', '--limit', '0'], says: '--limit must be a whole number from 1 to 500, got "0"' },
@@ -47,14 +53,21 @@ const USAGE_MISTAKES: { args: string[]; says: string; then?: string }[] = [
   { args: ['phonebook', 'contacts', '1', '--limit', '0'], says: '--limit must be a whole number from 1 to 1000, got "0"' },
   { args: ['phonebook', 'contacts'], says: 'The phonebook ID or NAME is required' },
   { args: ['reconcile', 'items', 'RUN', '--category', 'lost'], says: `--category must be one of ${RECONCILE_CATEGORIES.join(', ')}; got "lost"` },
-  { args: ['reconcile', 'resolve', 'RUN', 'x', '--note', 'ticket 9'], says: '"x" is not an item number; item numbers are whole numbers from 1 (the seq of vendesk reconcile items)' },
+  {
+    args: ['reconcile', 'resolve', 'RUN', 'x', '--note', 'ticket 9'],
+    says: '"x" is not an item number; item numbers are whole numbers from 1 (the seq of vendesk reconcile items)',
+  },
   { args: ['reconcile', 'resolve', 'RUN', '--note', 'ticket 9'], says: 'Name the items: vendesk reconcile resolve RUN_ID SEQ [SEQ …] (vendesk reconcile items RUN_ID lists them)' },
   { args: ['reconcile', 'requery'], says: 'Name the run: vendesk reconcile … RUN_ID (vendesk reconcile runs lists them)' },
   { args: ['report', 'spend', '--from', '2026-11-01'], says: '--from and --to are required' },
   { args: ['completion', 'fish'], says: 'vendesk completes commands in bash and zsh, not "fish": vendesk completion bash|zsh' },
   { args: ['completion'], says: 'Name the shell: vendesk completion bash|zsh' },
   { args: ['catalog', 'tv'], says: 'Name the catalog: vendesk catalog airtime|data|cable|electricity' },
-  { args: ['bulk'], says: "'vendesk bulk' needs one of its commands: validate, submit, resume, status, cancel, list, export, template, caps, adopt.", then: "Run 'vendesk bulk --help' for what each does." },
+  {
+    args: ['bulk'],
+    says: "'vendesk bulk' needs one of its commands: validate, submit, resume, status, cancel, list, export, template, caps, adopt.",
+    then: "Run 'vendesk bulk --help' for what each does.",
+  },
 ];
 
 let peer: CliPeer;
@@ -96,7 +109,10 @@ describe('a usage mistake: one or two lines, exit 2, nothing bought', () => {
     for (const order of ORDERS) {
       const r = await peer.run(['buy', 'airtime', '--phone', PHONE, '--amount', '₦1,500'], order, { json: false });
       expect(r.code).toBe(2);
-      expect(r.stderr.trim().split('\n')).toEqual([`vendesk: Would buy ₦1,500.00 of MTN airtime for ${PHONE} on LIVE ${peer.sandbox.url}.`, 'Nothing was bought. Add --yes to buy it.']);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `vendesk: Would buy ₦1,500.00 of MTN airtime for ${PHONE} on LIVE ${peer.sandbox.url}.`,
+        'Nothing was bought. Add --yes to buy it.',
+      ]);
     }
     expect(await logCount()).toBe(logBefore);
   });
@@ -132,13 +148,48 @@ describe('a usage mistake: one or two lines, exit 2, nothing bought', () => {
 
 describe('a refusal: exit 1 and a hint in the command line’s words', () => {
   const REFUSALS: { args: () => string[]; code: string; message: string | RegExp; hint: string }[] = [
-    { args: () => ['bulk', 'status', JOB], code: 'job_not_found', message: `There is no bulk job ${JOB}.`, hint: 'List the bulk jobs of this connection with `vendesk bulk list`.' },
-    { args: () => ['receipt', 'no-such-purchase'], code: 'purchase_not_found', message: 'There is no purchase no-such-purchase on this connection.', hint: 'List the purchases of this connection with `vendesk purchases`.' },
-    { args: () => ['reconcile', 'items', 'no-such-run'], code: 'run_not_found', message: 'There is no reconciliation run no-such-run on this connection.', hint: 'List the runs of this connection with `vendesk reconcile runs`.' },
-    { args: () => ['phonebook', 'contacts', 'Nope'], code: 'phonebook_not_found', message: 'There is no phonebook "Nope".', hint: 'List them with: vendesk phonebook list, or create it with: vendesk phonebook create NAME' },
-    { args: () => ['buy', 'airtime', '--phone', PHONE, '--amount', '50', '--yes'], code: 'invalid_purchase', message: '₦50.00 is below the MTN airtime minimum of ₦100.00.', hint: 'Correct the number, the network or the amount, then try again. Nothing was bought.' },
-    { args: () => ['buy', 'data', '--phone', PHONE, '--plan', 'mtn-1gb-7d', '--yes'], code: 'invalid_purchase', message: 'Data plan code mtn-1gb-7d is not in the catalog; did you mean MTN-1GB-7D? (codes are case-sensitive).', hint: 'Correct the number or the plan, then try again. Nothing was bought.' },
-    { args: () => ['buy', 'airtime', '--phone', '0803123', '--amount', '500', '--yes'], code: 'invalid_phone', message: /^0803123 is not a Nigerian mobile number/, hint: 'Enter a Nigerian mobile number, like 08031234567.' },
+    {
+      args: () => ['bulk', 'status', JOB],
+      code: 'job_not_found',
+      message: `There is no bulk job ${JOB}.`,
+      hint: 'List the bulk jobs of this connection with `vendesk bulk list`.',
+    },
+    {
+      args: () => ['receipt', 'no-such-purchase'],
+      code: 'purchase_not_found',
+      message: 'There is no purchase no-such-purchase on this connection.',
+      hint: 'List the purchases of this connection with `vendesk purchases`.',
+    },
+    {
+      args: () => ['reconcile', 'items', 'no-such-run'],
+      code: 'run_not_found',
+      message: 'There is no reconciliation run no-such-run on this connection.',
+      hint: 'List the runs of this connection with `vendesk reconcile runs`.',
+    },
+    {
+      args: () => ['phonebook', 'contacts', 'Nope'],
+      code: 'phonebook_not_found',
+      message: 'There is no phonebook "Nope".',
+      hint: 'List them with: vendesk phonebook list, or create it with: vendesk phonebook create NAME',
+    },
+    {
+      args: () => ['buy', 'airtime', '--phone', PHONE, '--amount', '50', '--yes'],
+      code: 'invalid_purchase',
+      message: '₦50.00 is below the MTN airtime minimum of ₦100.00.',
+      hint: 'Correct the number, the network or the amount, then try again. Nothing was bought.',
+    },
+    {
+      args: () => ['buy', 'data', '--phone', PHONE, '--plan', 'mtn-1gb-7d', '--yes'],
+      code: 'invalid_purchase',
+      message: 'Data plan code mtn-1gb-7d is not in the catalog; did you mean MTN-1GB-7D? (codes are case-sensitive).',
+      hint: 'Correct the number or the plan, then try again. Nothing was bought.',
+    },
+    {
+      args: () => ['buy', 'airtime', '--phone', '0803123', '--amount', '500', '--yes'],
+      code: 'invalid_phone',
+      message: /^0803123 is not a Nigerian mobile number/,
+      hint: 'Enter a Nigerian mobile number, like 08031234567.',
+    },
   ];
 
   for (const r of REFUSALS) {

@@ -53,7 +53,10 @@ describe('--out', () => {
     for (const extra of [[], ['--force']]) {
       const r = await peer.run(['export', 'logs', '--out', link, ...extra]);
       expect(r.code).toBe(1);
-      expect(errorOf(r.stdout)).toMatchObject({ code: 'out_is_link', message: `${link} is a symbolic link; vendesk does not write through links (it could be pointing at another file).` });
+      expect(errorOf(r.stdout)).toMatchObject({
+        code: 'out_is_link',
+        message: `${link} is a symbolic link; vendesk does not write through links (it could be pointing at another file).`,
+      });
       expect(fs.readFileSync(target, 'utf8')).toBe('someone else’s file\n');
       expect(fs.statSync(target).mode & 0o777).toBe(0o644);
       expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);

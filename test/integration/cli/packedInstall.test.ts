@@ -30,25 +30,36 @@ async function runToEnd(args: string[], env: Record<string, string> = {}): Promi
   return { code, stdout: run.stdout, stderr: run.stderr };
 }
 
-beforeAll(() => {
-  // The build the tarball packs (`npm test` makes it before the tests); made here when missing or older than the sources.
-  buildIfStale(ROOT);
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-packed-'));
-  prefix = path.join(work, 'prefix');
-  // The build was made above (or by npm test): packing does not build again.
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[];
-  const tarball = path.join(work, packed[0].filename);
-  expect(packed[0].files.map((f) => f.path)).toEqual(expect.arrayContaining(['bin/vendesk.mjs', 'out/cli/index.js', 'out/renderer/index.html']));
-  expect(packed[0].files.some((f) => f.path.startsWith('src/'))).toBe(false);
-  const started = Date.now();
-  // JOBS=max: node-gyp compiles better-sqlite3's two sources (SQLite itself and the binding) side by
-  // side, on every core, instead of one after the other: the rest of the suite mostly waits meanwhile.
-  const install = spawnSync('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: work, encoding: 'utf8', timeout: INSTALL_MS, env: { ...process.env, JOBS: 'max' } });
-  if (install.status !== 0) throw new Error(`npm install -g of the tarball failed:\n${install.stdout}\n${install.stderr}`);
-  console.log(`npm install -g of ${packed[0].filename}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  vendesk = path.join(prefix, 'bin', 'vendesk');
-  installed = path.join(prefix, 'lib', 'node_modules', packageJson.name);
-}, INSTALL_MS + 5 * 60_000);
+beforeAll(
+  () => {
+    // The build the tarball packs (`npm test` makes it before the tests); made here when missing or older than the sources.
+    buildIfStale(ROOT);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-packed-'));
+    prefix = path.join(work, 'prefix');
+    // The build was made above (or by npm test): packing does not build again.
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' })) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
+    const tarball = path.join(work, packed[0].filename);
+    expect(packed[0].files.map((f) => f.path)).toEqual(expect.arrayContaining(['bin/vendesk.mjs', 'out/cli/index.js', 'out/renderer/index.html']));
+    expect(packed[0].files.some((f) => f.path.startsWith('src/'))).toBe(false);
+    const started = Date.now();
+    // JOBS=max: node-gyp compiles better-sqlite3's two sources (SQLite itself and the binding) side by
+    // side, on every core, instead of one after the other: the rest of the suite mostly waits meanwhile.
+    const install = spawnSync('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: INSTALL_MS,
+      env: { ...process.env, JOBS: 'max' },
+    });
+    if (install.status !== 0) throw new Error(`npm install -g of the tarball failed:\n${install.stdout}\n${install.stderr}`);
+    console.log(`npm install -g of ${packed[0].filename}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    vendesk = path.join(prefix, 'bin', 'vendesk');
+    installed = path.join(prefix, 'lib', 'node_modules', packageJson.name);
+  },
+  INSTALL_MS + 5 * 60_000,
+);
 
 afterAll(() => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
@@ -94,12 +105,16 @@ describe('vendesk installed from its packed tarball', () => {
       await untilSaid(sandbox, () => /listening on http:\/\/127\.0\.0\.1:\d+/.test(sandbox.stdout), 'that it was listening');
       const url = /listening on (http:\/\/\S+)/.exec(sandbox.stdout)?.[1] ?? '';
       expect((await fetch(`${url}/accountBalance`, { headers: { Authorization: 'Bearer not-the-token' } })).status).toBe(401);
-      const service = (await (await fetch(`${url}/accountBalance`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { GlobalBalance: { Balance: number | string }[] } };
+      const service = (await (await fetch(`${url}/accountBalance`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+        data: { GlobalBalance: { Balance: number | string }[] };
+      };
       const r = await runToEnd(['balance', '--json', '--data-dir', path.join(work, 'live'), '--base-url', url], { VENDESK_TOKEN: token });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ connection: 'live', balance: Number(service.data.GlobalBalance[0].Balance) });
       // The log mirrored and written to a workbook (exceljs, loaded only for this) holds every entry the service has.
-      const log = (await (await fetch(`${url}/logEntries?page=1&perPage=100&status=all`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { TotalRecords: number } };
+      const log = (await (await fetch(`${url}/logEntries?page=1&perPage=100&status=all`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+        data: { TotalRecords: number };
+      };
       expect(log.data.TotalRecords).toBeGreaterThan(0);
       const live = ['--json', '--data-dir', path.join(work, 'live'), '--base-url', url];
       const sync = await runToEnd([...live, 'sync'], { VENDESK_TOKEN: token });

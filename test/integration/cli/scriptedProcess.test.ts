@@ -42,7 +42,6 @@ async function serviceLog(query = ''): Promise<LogEntry[]> {
   }
 }
 
-
 beforeAll(async () => {
   sandbox = await startTestSandbox({ tokens: [TOKEN], seedHistory: 300 });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-nightly-'));
@@ -149,14 +148,20 @@ describe('exit codes of a bulk job that waits for someone', () => {
   });
 
   it('a job with items to settle by hand (needs attention) exits 1 for status', async () => {
-    const done = JSON.parse((await inProcess('bulk', 'submit', writeCsv(dataDir, 'attention.csv', airtimeRows(1, 100, 4000)), '--kind', 'airtime', '--yes', '--confirm-total', '100')).stdout) as { jobId: string };
+    const done = JSON.parse(
+      (await inProcess('bulk', 'submit', writeCsv(dataDir, 'attention.csv', airtimeRows(1, 100, 4000)), '--kind', 'airtime', '--yes', '--confirm-total', '100')).stdout,
+    ) as { jobId: string };
     // What a job whose uncertain item the log could not settle looks like (the runner's own words).
     const app = await createApp({ dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
     const store = app.service(createBulkService).store;
     // Written straight to the row: the state table lets no bought item become uncertain again, and
     // this test is about what `status` says of such a job, not how the runner gets there.
     app.db.prepare("UPDATE bulk_items SET state = 'uncertain', reason = ? WHERE job_id = ? AND seq = 1").run('The purchase request ended with an unexpected error', done.jobId);
-    store.setJobState(done.jobId, 'needs_attention', '1 item(s) may or may not have been bought and the log could not settle them. Check each one and mark it bought or not bought.');
+    store.setJobState(
+      done.jobId,
+      'needs_attention',
+      '1 item(s) may or may not have been bought and the log could not settle them. Check each one and mark it bought or not bought.',
+    );
     await app.close();
     const status = await inProcess('bulk', 'status', done.jobId);
     expect(status.code).toBe(1);

@@ -7,7 +7,7 @@ import { runInProcess } from './cliHarness';
 
 const version = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-it('vendesk --version prints package.json\'s version', async () => {
+it("vendesk --version prints package.json's version", async () => {
   const text = await runInProcess(['--version'], {});
   expect(text.code).toBe(0);
   expect(text.stdout.trim()).toBe(version);

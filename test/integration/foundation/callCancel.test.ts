@@ -104,7 +104,10 @@ describe('cancel a call by its id over HTTP (web shell)', () => {
     const anonymous = await fetch(`${mine.origin}/api/cancel/${callId}`, { method: 'POST' });
     expect(anonymous.status).toBe(401);
     // A wrong session secret: refused too.
-    const forged = await fetch(`${mine.origin}/api/cancel/${callId}`, { method: 'POST', headers: { [SESSION_HEADER]: other.secret.replace(/.$/, (c) => (c === '0' ? '1' : '0')) } });
+    const forged = await fetch(`${mine.origin}/api/cancel/${callId}`, {
+      method: 'POST',
+      headers: { [SESSION_HEADER]: other.secret.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+    });
     expect(forged.status).toBe(401);
 
     // The call was not stopped: it completes, and the mirror equals the service's log.

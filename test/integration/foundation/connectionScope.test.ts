@@ -45,7 +45,12 @@ describe('records of one connection stay with it', () => {
     pauseLoop(t);
     await t.sandboxControl.setWallet(1_000_000);
     const pending = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE });
-    const paid = await t.call('purchases.buyCable', { provider: 'DSTV', smartcard: account('4321'), bouquetCode: (await t.call('purchases.cableProviders', {})).find((c) => c.provider === 'DSTV')!.bouquets[0].code, phone: PHONE });
+    const paid = await t.call('purchases.buyCable', {
+      provider: 'DSTV',
+      smartcard: account('4321'),
+      bouquetCode: (await t.call('purchases.cableProviders', {})).find((c) => c.provider === 'DSTV')!.bouquets[0].code,
+      phone: PHONE,
+    });
     expect(pending.state).toBe('pending');
     expect(paid.state).toBe('success');
     pendingId = pending.id;

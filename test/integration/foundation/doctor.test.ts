@@ -57,7 +57,17 @@ describe.each(ANSWER_FORMS)('doctor against the sandbox, messaging answers in th
     const outboxBefore = (await t.sandboxControl.outbox()).length;
     const report = await t.call('connection.doctor', {});
     expect(report.checks.map((c) => c.path.replace(/^\/MSQ\/.*/, '/MSQ/…'))).toEqual([
-      '/accountBalance', '/AirtimeList', '/DataList', '/CableTVList', '/ElectricityList', '/logEntries', '/getSenderIds', '/getTemplates', '/getPhonebook', '/messageHistory', '/MSQ/…',
+      '/accountBalance',
+      '/AirtimeList',
+      '/DataList',
+      '/CableTVList',
+      '/ElectricityList',
+      '/logEntries',
+      '/getSenderIds',
+      '/getTemplates',
+      '/getPhonebook',
+      '/messageHistory',
+      '/MSQ/…',
     ]);
     for (const c of report.checks) expect(['read', 'read_with_gaps'], `${c.path}: ${c.summary} ${c.problems.join(' ')}`).toContain(c.state);
     expect(report).toMatchObject({ readable: 11, checked: 11, verdict: form.sparse ? 'gaps' : 'ok' });
@@ -77,7 +87,11 @@ describe.each(ANSWER_FORMS)('doctor against the sandbox, messaging answers in th
     const r = await doctor(t.app.connection.baseUrl, t.token);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[1]).toMatch(form.sparse ? /^vendesk read all 11 endpoints of http:\/\/127\.0\.0\.1:\d+; \d+ answers? left facts out, as listed below\.$/ : /^vendesk read every answer of http:\/\/127\.0\.0\.1:\d+: all 11 endpoints checked, nothing bought or sent\.$/);
+    expect(lines[1]).toMatch(
+      form.sparse
+        ? /^vendesk read all 11 endpoints of http:\/\/127\.0\.0\.1:\d+; \d+ answers? left facts out, as listed below\.$/
+        : /^vendesk read every answer of http:\/\/127\.0\.0\.1:\d+: all 11 endpoints checked, nothing bought or sent\.$/,
+    );
     expect(r.stdout).toMatch(/The sender ID list\s+\/getSenderIds\s+200\s+read/);
   });
 });
@@ -89,7 +103,9 @@ describe('doctor against what is not the service', () => {
       const r = await doctor(url, 'doctor-token-5678');
       expect(r.code).toBe(1);
       const sentence = r.stdout.split('\n')[1];
-      expect(sentence).toBe(`${url} answers, but it is not the vending service: none of its 10 endpoints answered in the service's envelope (/accountBalance answered HTTP 404 with text/html).`);
+      expect(sentence).toBe(
+        `${url} answers, but it is not the vending service: none of its 10 endpoints answered in the service's envelope (/accountBalance answered HTTP 404 with text/html).`,
+      );
     } finally {
       server.close();
     }
@@ -116,11 +132,17 @@ describe('doctor against what is not the service', () => {
   });
 
   it('says the token was refused when every endpoint answers 401', async () => {
-    const { url, server } = await serve(() => ({ status: 401, type: 'application/json', body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: '', data: 'invalid bearer token' }) }));
+    const { url, server } = await serve(() => ({
+      status: 401,
+      type: 'application/json',
+      body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: '', data: 'invalid bearer token' }),
+    }));
     try {
       const r = await doctor(url, 'doctor-token-5678');
       expect(r.code).toBe(1);
-      expect(r.stdout.split('\n')[1]).toBe(`The service at ${url} refused vendesk's API token on every endpoint: check the token (VENDESK_TOKEN with --base-url, or the --profile in use).`);
+      expect(r.stdout.split('\n')[1]).toBe(
+        `The service at ${url} refused vendesk's API token on every endpoint: check the token (VENDESK_TOKEN with --base-url, or the --profile in use).`,
+      );
     } finally {
       server.close();
     }
@@ -133,7 +155,12 @@ describe('the answers kept for support never hold the token or a phone number', 
     const { url, server } = await serve(({ url: u, auth }) => ({
       status: 200,
       type: 'application/json',
-      body: JSON.stringify({ gatewayStatus: '00', gatewayMessage: 'Successfully Processed', requestReference: 'R', data: { youSent: auth, path: u, owner: '+234 803 123 4567', numbers: ['08061234567', '2348091234500'] } }),
+      body: JSON.stringify({
+        gatewayStatus: '00',
+        gatewayMessage: 'Successfully Processed',
+        requestReference: 'R',
+        data: { youSent: auth, path: u, owner: '+234 803 123 4567', numbers: ['08061234567', '2348091234500'] },
+      }),
     }));
     try {
       const r = await doctor(url, token, true);
@@ -163,7 +190,11 @@ describe('the answers kept for support never hold the token or a phone number', 
     const echo = (auth: string) => (auth === `Bearer ${token}` ? forms.map((f, i) => `form ${i}: ${f}`).join(' | ') : 'no token');
     const { url, server } = await serve(({ url: u, auth }) =>
       u.startsWith('/accountBalance') && auth !== ''
-        ? { status: 400, type: 'application/json', body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: '', data: `unknown key ${echo(auth)}` }) }
+        ? {
+            status: 400,
+            type: 'application/json',
+            body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: '', data: `unknown key ${echo(auth)}` }),
+          }
         : { status: 200, type: 'text/html', body: `<html><body><p>Your key: ${echo(auth)}</p></body></html>` },
     );
     try {
@@ -184,7 +215,7 @@ describe('the answers kept for support never hold the token or a phone number', 
     }
   });
 
-  it('Settings → Service answers: a send\'s answer is kept with its recipient\'s number hidden', async () => {
+  it("Settings → Service answers: a send's answer is kept with its recipient's number hidden", async () => {
     const t = await startTestApp();
     try {
       const input = { target: { kind: 'number' as const, to: '08051234599' }, content: { kind: 'text' as const, text: 'Hidden number' }, emails: [] };

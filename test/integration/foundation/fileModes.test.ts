@@ -39,7 +39,7 @@ function expectPrivate(dir: string): Map<string, number> {
   return found;
 }
 
-describe('files and folders vendesk writes are its user\'s only, and uploads do not outlive their use', () => {
+describe("files and folders vendesk writes are its user's only, and uploads do not outlive their use", () => {
   let previousUmask = 0;
   let dataDir = '';
   let app: App;

@@ -53,7 +53,11 @@ describe('Electron file policy: only files chosen in vendesk’s dialog', () => 
       answers.push(await refusal(t.call('bulk.inspect', { file })));
       answers.push(await refusal(t.call('messaging.contacts.preview', { file })));
     }
-    expect(answers[0]).toEqual({ code: 'file_not_chosen', message: 'vendesk opens only files you choose in its file dialog.', hint: 'Choose the file again with the Choose button.' });
+    expect(answers[0]).toEqual({
+      code: 'file_not_chosen',
+      message: 'vendesk opens only files you choose in its file dialog.',
+      hint: 'Choose the file again with the Choose button.',
+    });
     // No existence oracle: every answer is the same, whatever is at the path.
     for (const answer of answers) expect(answer).toEqual(answers[0]);
     for (const answer of answers) expect(JSON.stringify(answer)).not.toContain('salaries');

@@ -26,7 +26,14 @@ async function startCatcher(): Promise<{ url: string; heard: string[]; close: ()
   const server = http.createServer((req, res) => {
     heard.push(req.headers.authorization ?? '');
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ gatewayStatus: '00', gatewayMessage: 'Successfully Processed', requestReference: 'X', data: { AccountName: 'Evil', GlobalBalance: [{ Balance: 1, Currency: 'NGN', AccountNumber: '1' }] } }));
+    res.end(
+      JSON.stringify({
+        gatewayStatus: '00',
+        gatewayMessage: 'Successfully Processed',
+        requestReference: 'X',
+        data: { AccountName: 'Evil', GlobalBalance: [{ Balance: 1, Currency: 'NGN', AccountNumber: '1' }] },
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

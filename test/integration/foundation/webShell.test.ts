@@ -14,15 +14,12 @@ function request(
   options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
     req.on('error', reject);
     if (options.body !== undefined) req.write(options.body);
     req.end();
@@ -86,7 +83,10 @@ describe('web shell', () => {
     // The attack: the same link again (another tab, another program reading the history).
     const replay = await exchange(code);
     expect(replay.status).toBe(401);
-    expect(JSON.parse(replay.body)).toMatchObject({ ok: false, error: { code: 'link_used', message: 'This link has already signed in a browser tab, or is from an earlier run of vendesk.' } });
+    expect(JSON.parse(replay.body)).toMatchObject({
+      ok: false,
+      error: { code: 'link_used', message: 'This link has already signed in a browser tab, or is from an earlier run of vendesk.' },
+    });
     expect(replay.body).not.toContain(shell.secret);
     // Nor does the code open the API itself, in the session header or anywhere else.
     expect((await apiCall('app.info', {}, { [SESSION_HEADER]: code })).status).toBe(401);

@@ -46,7 +46,11 @@ async function hostile(name: string): Promise<string> {
   return file;
 }
 
-function readInChild(mode: 'import' | 'vendor', file: string, sheet?: string): Promise<{ exit: number | null; signal: NodeJS.Signals | null; answer: ChildAnswer | null; stderr: string }> {
+function readInChild(
+  mode: 'import' | 'vendor',
+  file: string,
+  sheet?: string,
+): Promise<{ exit: number | null; signal: NodeJS.Signals | null; answer: ChildAnswer | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const args = [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', path.join(ROOT, 'test/support/readSpreadsheetChild.ts'), mode, file, ...(sheet ? [sheet] : [])];
     const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '' } });
@@ -178,7 +182,9 @@ describe(`hostile files through the vendesk CLI, with a ${HEAP_MB} MB heap`, () 
     expect(r.code, r.stderr).toBe(3);
     const out = JSON.parse(r.stdout) as { rows: number; invalid: number; errors: { row: number; message: string }[] };
     expect(out).toMatchObject({ rows: 2, invalid: 1 });
-    expect(out.errors[0].message).toBe(`Row 2: ${'9'.repeat(39)}… (900,000 characters) is not a Nigerian mobile number (expected 11 digits like 08031234567, or 2348031234567); fix or exclude the row`);
+    expect(out.errors[0].message).toBe(
+      `Row 2: ${'9'.repeat(39)}… (900,000 characters) is not a Nigerian mobile number (expected 11 digits like 08031234567, or 2348031234567); fix or exclude the row`,
+    );
     expect(r.stdout.length).toBeLessThan(2000);
   });
 

@@ -32,7 +32,6 @@ describe.each(ANSWER_FORMS)('messaging CLI, answers in the $name form', (form) =
     return { code, stdout, stderr, json };
   }
 
-
   beforeAll(async () => {
     sandbox = await startTestSandbox({ tokens: [token], ...(form.options.shapes ? { shapes: form.options.shapes } : {}) });
     if (form.options.reshapingProxy) proxy = await startReshapingProxy(sandbox.url);

@@ -65,7 +65,13 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
       const before = await balanceKobo();
       const quote = await t.call('messaging.quote', { target: { kind: 'number', to: '08031234567' }, content: { kind: 'text', text: 'Hello' }, emails: [] });
       const err = await refusal(
-        t.call('messaging.send', { target: { kind: 'number', to: '08031234567' }, content: { kind: 'text', text: 'Hello' }, emails: [], senderId: 'PROMOTXT', confirmedTotalKobo: quote.totalKobo }),
+        t.call('messaging.send', {
+          target: { kind: 'number', to: '08031234567' },
+          content: { kind: 'text', text: 'Hello' },
+          emails: [],
+          senderId: 'PROMOTXT',
+          confirmedTotalKobo: quote.totalKobo,
+        }),
       );
       expect(err.code).toBe('sender_not_approved');
       expect(err.message).toMatch(/PROMOTXT.*not approved/);
@@ -77,7 +83,11 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
 
   describe('templates', () => {
     it('derives the indexes from the body, whatever the order of the placeholders', async () => {
-      const tpl = await t.call('messaging.templates.create', { name: 'Salary notice', body: 'Dear {{2}}, your salary of {{1}} was paid on {{3}}.', useCases: ['payroll', 'alerts'] });
+      const tpl = await t.call('messaging.templates.create', {
+        name: 'Salary notice',
+        body: 'Dear {{2}}, your salary of {{1}} was paid on {{3}}.',
+        useCases: ['payroll', 'alerts'],
+      });
       expect(tpl.indexes).toEqual(['1', '2', '3']);
       expect(tpl.slug).toBe('salary-notice');
       expect(tpl.useCases).toEqual(['payroll', 'alerts']);
@@ -99,7 +109,9 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
       const content = { kind: 'template' as const, templateId: tpl.id, values: ['Ada', 'Friday'] };
       const quote = await t.call('messaging.quote', { target: { kind: 'number', to: '08031234567' }, content, emails: [] });
       expect(quote.body).toBe('Hello Ada, payday is Friday.');
-      const err = await refusal(t.call('messaging.send', { target: { kind: 'number', to: '08031234567' }, content, emails: [], senderId: 'VENDESK', confirmedTotalKobo: quote.totalKobo }));
+      const err = await refusal(
+        t.call('messaging.send', { target: { kind: 'number', to: '08031234567' }, content, emails: [], senderId: 'VENDESK', confirmedTotalKobo: quote.totalKobo }),
+      );
       expect(err.code).toBe('template_not_approved');
       const raw = await refusal(
         t.app.client().sendMessage({ receiverNumber: '08031234567', senderId: 'VENDESK', templateInUse: true, template: { templateId: tpl.id, indexes: ['Ada', 'Friday'] } }),
@@ -111,7 +123,13 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
       expect(list.find((x) => x.id === tpl.id)).toMatchObject({ state: 'APPROVED', approved: true, approval: { NG: 'APPROVED' } });
       expect(list.find((x) => x.id === rejected.id)).toMatchObject({ state: 'REJECTED', approved: false });
 
-      const sent = await t.call('messaging.send', { target: { kind: 'number', to: '2348031234567' }, content, emails: [], senderId: 'VENDESK', confirmedTotalKobo: quote.totalKobo });
+      const sent = await t.call('messaging.send', {
+        target: { kind: 'number', to: '2348031234567' },
+        content,
+        emails: [],
+        senderId: 'VENDESK',
+        confirmedTotalKobo: quote.totalKobo,
+      });
       expect(sent.body).toBe('Hello Ada, payday is Friday.');
       expect(sent.templateId).toBe(tpl.id);
       const delivered = await deliveriesOf(sent);
@@ -119,7 +137,13 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
       expect(delivered[0]).toMatchObject({ to: '08031234567', body: 'Hello Ada, payday is Friday.' });
 
       const wrongCount = await refusal(
-        t.call('messaging.send', { target: { kind: 'number', to: '08031234567' }, content: { ...content, values: ['Ada'] }, emails: [], senderId: 'VENDESK', confirmedTotalKobo: quote.totalKobo }),
+        t.call('messaging.send', {
+          target: { kind: 'number', to: '08031234567' },
+          content: { ...content, values: ['Ada'] },
+          emails: [],
+          senderId: 'VENDESK',
+          confirmedTotalKobo: quote.totalKobo,
+        }),
       );
       expect(wrongCount.code).toBe('template_values');
     });
@@ -133,11 +157,23 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
       expect(quote).toMatchObject({ recipients: 1, pages: 2, emails: 2, smsKobo: 800, emailKobo: 200, totalKobo: 1000 });
       expect(quote.totalKobo).toBe(messageCost({ text, recipients: 1, emails: 2 }).totalKobo);
       const before = await balanceKobo();
-      const sent = await t.call('messaging.send', { target: { kind: 'number', to: '08061234567' }, content: { kind: 'text', text }, emails, subject: 'Copy', senderId: 'VENDESK', confirmedTotalKobo: quote.totalKobo });
+      const sent = await t.call('messaging.send', {
+        target: { kind: 'number', to: '08061234567' },
+        content: { kind: 'text', text },
+        emails,
+        subject: 'Copy',
+        senderId: 'VENDESK',
+        confirmedTotalKobo: quote.totalKobo,
+      });
       expect(sent).toMatchObject({ totalCostKobo: 1000, emailCostKobo: 200, smsCostKobo: 800, emails, costSource: form.sparse ? 'quoted' : 'service' });
       expect(before - (await balanceKobo())).toBe(quote.totalKobo);
       const delivered = await deliveriesOf(sent);
-      expect(delivered.filter((e) => e.channel === 'email').map((e) => e.to).sort()).toEqual([...emails].sort());
+      expect(
+        delivered
+          .filter((e) => e.channel === 'email')
+          .map((e) => e.to)
+          .sort(),
+      ).toEqual([...emails].sort());
       expect(delivered.filter((e) => e.channel === 'sms').map((e) => e.to)).toEqual(['08061234567']);
     });
 

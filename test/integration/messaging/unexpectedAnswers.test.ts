@@ -80,7 +80,7 @@ describe('a send answered with success in an unexpected shape', () => {
     expect(recorded('Shape E')).toEqual([{ state: 'sent', charged: 400, source: 'service', reference: '7781' }]);
   });
 
-  it('Shape G: a web page is not the service\'s answer: uncertain, never sent again', async () => {
+  it("Shape G: a web page is not the service's answer: uncertain, never sent again", async () => {
     const walletBefore = await sandboxWalletKobo(t);
     const { result } = await send('Shape G');
     const err = await refusal(result);
@@ -93,7 +93,7 @@ describe('a send answered with success in an unexpected shape', () => {
 });
 
 describe('a phonebook or template created without an id in the answer', () => {
-  it('is found in the service\'s list by its name, never created again', async () => {
+  it("is found in the service's list by its name, never created again", async () => {
     const pb = await t.call('messaging.phonebooks.create', { name: 'Depot staff', description: 'Kano' });
     const listed = (await t.call('messaging.phonebooks.list', {})).filter((p) => p.name === 'Depot staff');
     expect(listed).toHaveLength(1);

@@ -21,7 +21,8 @@ describe('money typed outside the window', () => {
     await t.close();
   });
 
-  const buy = (amount: string, meter = account('1234')) => cli(t, ['buy', 'electricity', '--disco', 'IKEDC', '--meter', meter, '--type', 'PREPAID', '--amount', amount, '--phone', PHONE, '--yes']);
+  const buy = (amount: string, meter = account('1234')) =>
+    cli(t, ['buy', 'electricity', '--disco', 'IKEDC', '--meter', meter, '--type', 'PREPAID', '--amount', amount, '--phone', PHONE, '--yes']);
 
   it.each([
     ['1e5', /in full, like 100,000/],

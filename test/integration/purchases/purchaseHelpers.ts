@@ -62,4 +62,3 @@ export function account(ending: string): string {
   seq++;
   return `45${String(seq).padStart(5, '0')}${ending}`;
 }
-

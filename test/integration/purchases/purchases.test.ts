@@ -210,7 +210,10 @@ describe('a purchase whose answer is lost', () => {
     const before = await walletKobo(t);
     proxy.rewriteAnswers('/purchaseElectricity', 1, ({ body }) => {
       const real = JSON.parse(body) as { requestReference: string };
-      return { status: 400, body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: real.requestReference, data: 'declined by provider: try again later' }) };
+      return {
+        status: 400,
+        body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: real.requestReference, data: 'declined by provider: try again later' }),
+      };
     });
     const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'POSTPAID', amountKobo: 110_000, phone: PHONE });
     expect(p.state).toBe('failed');

@@ -34,7 +34,14 @@ describe('a single airtime or data purchase', () => {
   it('buys airtime once, and the receipt agrees with the service log and wallet', async () => {
     const before = await sandboxWalletKobo(t);
     const bought = await t.call('purchases.buyTopUp', { kind: 'airtime', phone: mtnPhone(11), amountKobo: 50_000 });
-    expect(bought).toMatchObject({ kind: 'airtime', state: 'success', phone: mtnPhone(11), network: 'MTN', amountKobo: 50_000, statusText: `Delivered: ₦500.00 of MTN airtime to ${mtnPhone(11)}.` });
+    expect(bought).toMatchObject({
+      kind: 'airtime',
+      state: 'success',
+      phone: mtnPhone(11),
+      network: 'MTN',
+      amountKobo: 50_000,
+      statusText: `Delivered: ₦500.00 of MTN airtime to ${mtnPhone(11)}.`,
+    });
     const entries = (await sandboxLog(t)).filter((e) => e.phone_number === mtnPhone(11));
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ transaction_id: bought.reference, status: 'SUCCESS', type: 'AIRTIME' });
@@ -114,8 +121,41 @@ describe('a single airtime or data purchase', () => {
     const store = t.app.service(createBulkService).store;
     const c = t.app.connection;
     const id = store.createJob(
-      { kind: 'airtime', origin: 'single', profileId: c.profileId, connectionKind: c.kind, baseUrl: c.baseUrl, fileName: 'MTN airtime for x', fileHash: '', sheetName: null, headers: [], mapping: {}, rowsTotal: 1, batchSize: 1, concurrency: 1 },
-      [{ rowNumber: 2, phone: mtnPhone(17), network: 'MTN', productCode: 'MTN-VTU', voucherCode: '', operator: '', region: '', dataValue: null, description: '', amountKobo: 10_000, name: '', note: '', givenNetwork: null, prefixNetwork: null, duplicateOf: null, state: 'queued' }],
+      {
+        kind: 'airtime',
+        origin: 'single',
+        profileId: c.profileId,
+        connectionKind: c.kind,
+        baseUrl: c.baseUrl,
+        fileName: 'MTN airtime for x',
+        fileHash: '',
+        sheetName: null,
+        headers: [],
+        mapping: {},
+        rowsTotal: 1,
+        batchSize: 1,
+        concurrency: 1,
+      },
+      [
+        {
+          rowNumber: 2,
+          phone: mtnPhone(17),
+          network: 'MTN',
+          productCode: 'MTN-VTU',
+          voucherCode: '',
+          operator: '',
+          region: '',
+          dataValue: null,
+          description: '',
+          amountKobo: 10_000,
+          name: '',
+          note: '',
+          givenNetwork: null,
+          prefixNetwork: null,
+          duplicateOf: null,
+          state: 'queued',
+        },
+      ],
       [],
     );
     store.confirmJob(id); // "running", with no runner: what a vendesk killed before sending leaves

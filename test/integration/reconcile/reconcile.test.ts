@@ -201,7 +201,20 @@ describe('reconciling a vendor export', () => {
     });
     expect(code).toBe(0);
     const json = JSON.parse(out.join('')) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(['runId', 'matched', 'missingLocally', 'missingInExport', 'amountMismatch', 'statusMismatch', 'pending', 'lostSubmissions', 'duplicateCharges', 'missingRefunds', 'unexplainedBalance', 'rollForward']);
+    expect(Object.keys(json)).toEqual([
+      'runId',
+      'matched',
+      'missingLocally',
+      'missingInExport',
+      'amountMismatch',
+      'statusMismatch',
+      'pending',
+      'lostSubmissions',
+      'duplicateCharges',
+      'missingRefunds',
+      'unexplainedBalance',
+      'rollForward',
+    ]);
     expect(json.matched).toMatchObject({ count: 23 });
     expect(json.missingInExport).toMatchObject({ count: 2 });
     expect(typeof (json.missingInExport as { amount: number }).amount).toBe('number');

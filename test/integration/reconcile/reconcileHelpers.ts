@@ -38,8 +38,30 @@ export async function exportVendorLog(t: TestApp, edit?: (rows: ExportEntry[]) =
   if (edit) rows = edit(rows);
   const file = path.join(t.dataDir, `vendor-export-${Date.now()}.csv`);
   writeVendorExportCsv(file, rows, {
-    columns: ['status', 'amount', 'phone_number', 'transaction_id', 'id', 'transaction_cost', 'commission', 'type', 'network', 'description', 'data_plan', 'created_at', 'updated_at', 'time'],
-    headers: { transaction_id: 'Transaction ID', phone_number: 'Phone Number', transaction_cost: 'Transaction Cost', created_at: 'Created At', updated_at: 'Updated At', data_plan: 'Data Plan' },
+    columns: [
+      'status',
+      'amount',
+      'phone_number',
+      'transaction_id',
+      'id',
+      'transaction_cost',
+      'commission',
+      'type',
+      'network',
+      'description',
+      'data_plan',
+      'created_at',
+      'updated_at',
+      'time',
+    ],
+    headers: {
+      transaction_id: 'Transaction ID',
+      phone_number: 'Phone Number',
+      transaction_cost: 'Transaction Cost',
+      created_at: 'Created At',
+      updated_at: 'Updated At',
+      data_plan: 'Data Plan',
+    },
   });
   return file;
 }

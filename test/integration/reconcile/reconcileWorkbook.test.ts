@@ -47,7 +47,13 @@ beforeAll(async () => {
   await t.call('bulk.settings.set', { outcomeWaitSeconds: 30, uncertainSafeDelaySeconds: 1 });
   await sync(t);
   bulkAirtime = await runBulk(writeCsv(dir, 'staff.csv', airtimeRows(2, 150, 40)), 'airtime');
-  bulkElectricity = await runBulk(writeCsv(dir, 'meters.csv', [['Name', 'Meter number', 'Disco', 'Meter type', 'Amount', 'Phone'], ['Head office', meter(), 'IKEDC', 'PREPAID', 3000, CUSTOMER_PHONE]]), 'electricity');
+  bulkElectricity = await runBulk(
+    writeCsv(dir, 'meters.csv', [
+      ['Name', 'Meter number', 'Disco', 'Meter type', 'Amount', 'Phone'],
+      ['Head office', meter(), 'IKEDC', 'PREPAID', 3000, CUSTOMER_PHONE],
+    ]),
+    'electricity',
+  );
   bought = await buyElectricity(t, meter(), 2500);
   pendingPurchase = await buyElectricity(t, meter('0000'), 1500); // pending
   await sync(t);
@@ -176,7 +182,11 @@ describe('reconciliation workbook', () => {
     ];
     expect(expected).toHaveLength(5);
     // Each is a transaction of the service's own log, and vendesk counted each once.
-    for (const x of expected) expect(log.filter((e) => e.transaction_id === x.reference), String(x.reference)).toHaveLength(1);
+    for (const x of expected)
+      expect(
+        log.filter((e) => e.transaction_id === x.reference),
+        String(x.reference),
+      ).toHaveLength(1);
     expect(run.inputs?.localSubmissions).toBe(5);
     for (const x of expected) {
       expect(items.get(x.reference ?? ''), x.localRef).toMatchObject({ localRef: x.localRef, localState: x.state });
@@ -205,7 +215,12 @@ describe('reconciliation workbook', () => {
     const rows = Papa.parse<string[]>(fs.readFileSync(written.path, 'utf8').replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
     const col = (name: string) => rows[0].indexOf(name);
     expect(rows).toHaveLength(1 + run.totals.amountMismatch.count);
-    expect(rows.slice(1).map((r) => r[col('Export amount (₦)')]).sort()).toEqual(['12345.67', '175.00']);
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[col('Export amount (₦)')])
+        .sort(),
+    ).toEqual(['12345.67', '175.00']);
     const bulkRow = rows.find((r) => r[col('Transaction id')] === bulkAirtime.items[0].reference);
     expect(bulkRow?.[col('vendesk record')]).toBe(`bulk:${bulkAirtime.jobId}/${bulkAirtime.items[0].row}`);
     expect(bulkRow?.[col('vendesk state')]).toBe('success');
@@ -266,7 +281,12 @@ describe('spend report', () => {
     expect((summary?.get('B2')?.value as Date).toISOString().slice(0, 10)).toBe(from);
     expect((summary?.get('B3')?.value as Date).toISOString().slice(0, 10)).toBe(today);
     expect(summary?.get('A4')?.value).toBe('Successful and pending purchases');
-    for (const [address, expected] of [['C4', service.purchases], ['D4', service.faceKobo / 100], ['E4', service.costKobo / 100], ['F4', commissionKobo / 100]] as const) {
+    for (const [address, expected] of [
+      ['C4', service.purchases],
+      ['D4', service.faceKobo / 100],
+      ['E4', service.costKobo / 100],
+      ['F4', commissionKobo / 100],
+    ] as const) {
       expect(summary?.get(address), address).toMatchObject({ type: 'Number' });
       expect(summary?.get(address)?.value, address).toBeCloseTo(expected, 2);
     }

@@ -58,7 +58,7 @@ describe('the sandbox vendor export', () => {
 });
 
 describe('vendesk sandbox export', () => {
-  it('writes the embedded sandbox\'s export, and vendesk reconcile matches every row of it', { timeout: 120_000 }, async () => {
+  it("writes the embedded sandbox's export, and vendesk reconcile matches every row of it", { timeout: 120_000 }, async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-sandbox-export-'));
     try {
       // The embedded sandbox (no --base-url): what a new user has. Buy something, sync, export.

@@ -31,7 +31,10 @@ describe('purchaseAirtime', () => {
   it('normalizes 080…, 23480…, +23480… and 80… to the 11-digit local form', async () => {
     const org = s.org();
     const forms = ['08031110001', '2348031110002', '+2348031110003', '8031110004'];
-    const r = await org.post<BatchAccepted>('/purchaseAirtime', forms.map((p) => mtnAirtime(p, 100)));
+    const r = await org.post<BatchAccepted>(
+      '/purchaseAirtime',
+      forms.map((p) => mtnAirtime(p, 100)),
+    );
     expect(r.status).toBe(202);
     const log = await logOf(org);
     expect(log.map((e) => e.phone_number).sort()).toEqual(['08031110001', '08031110002', '08031110003', '08031110004']);

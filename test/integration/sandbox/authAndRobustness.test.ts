@@ -37,13 +37,36 @@ describe('authentication', () => {
 
   it('requires the token on every endpoint, the control endpoints included', async () => {
     const paths: [string, string][] = [
-      ['GET', '/accountBalance'], ['GET', '/DataList'], ['GET', '/CableTVList'], ['GET', '/ElectricityList'], ['GET', '/logEntries'],
-      ['POST', '/purchaseAirtime'], ['POST', '/purchaseData'], ['POST', '/purchaseElectricity'], ['POST', '/purchaseCableTV'],
-      ['POST', '/validateMeter'], ['POST', '/validateSmartcard'], ['GET', '/requeryTransaction/X'], ['POST', '/sendMessage'],
-      ['POST', '/createTemplates'], ['GET', '/getTemplates'], ['POST', '/sendEvidence'], ['POST', '/confirmEvidence'],
-      ['POST', '/craetePhonebook'], ['POST', '/createContact'], ['GET', '/getPhonebook'], ['GET', '/getSenderIds'], ['GET', '/MSQ/X'],
-      ['GET', '/messageHistory'], ['POST', '/__sandbox/clock'], ['POST', '/__sandbox/faults'], ['POST', '/__sandbox/wallet'],
-      ['GET', '/__sandbox/outbox'], ['POST', '/__sandbox/reset'], ['GET', '/__sandbox/shapes'], ['POST', '/__sandbox/shapes'],
+      ['GET', '/accountBalance'],
+      ['GET', '/DataList'],
+      ['GET', '/CableTVList'],
+      ['GET', '/ElectricityList'],
+      ['GET', '/logEntries'],
+      ['POST', '/purchaseAirtime'],
+      ['POST', '/purchaseData'],
+      ['POST', '/purchaseElectricity'],
+      ['POST', '/purchaseCableTV'],
+      ['POST', '/validateMeter'],
+      ['POST', '/validateSmartcard'],
+      ['GET', '/requeryTransaction/X'],
+      ['POST', '/sendMessage'],
+      ['POST', '/createTemplates'],
+      ['GET', '/getTemplates'],
+      ['POST', '/sendEvidence'],
+      ['POST', '/confirmEvidence'],
+      ['POST', '/craetePhonebook'],
+      ['POST', '/createContact'],
+      ['GET', '/getPhonebook'],
+      ['GET', '/getSenderIds'],
+      ['GET', '/MSQ/X'],
+      ['GET', '/messageHistory'],
+      ['POST', '/__sandbox/clock'],
+      ['POST', '/__sandbox/faults'],
+      ['POST', '/__sandbox/wallet'],
+      ['GET', '/__sandbox/outbox'],
+      ['POST', '/__sandbox/reset'],
+      ['GET', '/__sandbox/shapes'],
+      ['POST', '/__sandbox/shapes'],
     ];
     for (const [method, path] of paths) {
       const r = await raw(path, { method, body: method === 'POST' ? '{}' : undefined });
@@ -207,7 +230,11 @@ describe('robustness', () => {
     expect(longUrl.status).toBe(431);
     expect(((await longUrl.json()) as { gatewayStatus: string }).gatewayStatus).toBe('88');
     // strings containing brackets do not count as nesting
-    const bracketText = await raw('/purchaseAirtime', { method: 'POST', headers: auth, body: JSON.stringify([{ amount: 100, phoneNumber: '08031234567', network: 'MTN', productCode: 'MTN-VTU', region: '[['.repeat(100) + '\\"' }]) });
+    const bracketText = await raw('/purchaseAirtime', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify([{ amount: 100, phoneNumber: '08031234567', network: 'MTN', productCode: 'MTN-VTU', region: '[['.repeat(100) + '\\"' }]),
+    });
     expect(bracketText.status).toBe(202);
   });
 

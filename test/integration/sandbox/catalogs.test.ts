@@ -56,9 +56,7 @@ describe('catalogs', () => {
 
   it('lists the eleven distribution companies with their ranges', async () => {
     const r = await org.get<ElectricityProvider[]>('/ElectricityList');
-    expect(r.body.data.map((d) => d.productCode).sort()).toEqual(
-      ['AEDC', 'BEDC', 'EEDC', 'EKEDC', 'IBEDC', 'IKEDC', 'JED', 'KAEDCO', 'KEDCO', 'PHED', 'YEDC'],
-    );
+    expect(r.body.data.map((d) => d.productCode).sort()).toEqual(['AEDC', 'BEDC', 'EEDC', 'EKEDC', 'IBEDC', 'IKEDC', 'JED', 'KAEDCO', 'KEDCO', 'PHED', 'YEDC']);
     for (const d of r.body.data) {
       expect(d.minAmount).toBeGreaterThan(0);
       expect(d.maxAmount).toBeGreaterThan(d.minAmount);

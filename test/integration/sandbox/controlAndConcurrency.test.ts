@@ -127,9 +127,7 @@ describe('wallet under concurrency', () => {
     const org = s.org();
     await org.setWallet(10_000);
     const cost = costNaira(1000, AIRTIME_BP.MTN); // 970
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => org.post('/purchaseAirtime', [mtnAirtime(`0806${String(3_000_000 + i).padStart(7, '0')}`, 1000)])),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => org.post('/purchaseAirtime', [mtnAirtime(`0806${String(3_000_000 + i).padStart(7, '0')}`, 1000)])));
     const accepted = results.filter((r) => r.status === 202).length;
     const refused = results.filter((r) => r.status === 400).length;
     expect(accepted).toBe(Math.floor(10_000 / cost));

@@ -9,10 +9,20 @@ beforeAll(async () => {
 afterAll(() => s.sandbox.close());
 
 const power = (meter: string, amount = 5000, extra: Record<string, unknown> = {}) => ({
-  amount, meter, phone: '08031234567', disco: 'IKEDC', vendType: 'PREPAID', ...extra,
+  amount,
+  meter,
+  phone: '08031234567',
+  disco: 'IKEDC',
+  vendType: 'PREPAID',
+  ...extra,
 });
 const cable = (smartcard: string, extra: Record<string, unknown> = {}) => ({
-  amount: 19000, smartcard, phone: '08031234567', provider: 'DSTV', bouquetCode: 'dstv79', ...extra,
+  amount: 19000,
+  smartcard,
+  phone: '08031234567',
+  provider: 'DSTV',
+  bouquetCode: 'dstv79',
+  ...extra,
 });
 /** IKEDC 1.2 % commission; DSTV 1.5 %. */
 const ikedcCost = (amount: number) => naira(amount, -Math.floor(amount * 1.2) / 100);

@@ -66,7 +66,9 @@ describe('sandbox latency', () => {
     expect(fast.status).toBe(200);
 
     await org.control.setLatency(120);
-    const [purchase, took] = await timed(() => org.post('/purchaseAirtime', [{ amount: 100, phoneNumber: '08031234567', network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN Nigeria', region: '' }]));
+    const [purchase, took] = await timed(() =>
+      org.post('/purchaseAirtime', [{ amount: 100, phoneNumber: '08031234567', network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN Nigeria', region: '' }]),
+    );
     expect(purchase.status).toBe(202);
     expect(took).toBeGreaterThanOrEqual(115);
   });

@@ -136,7 +136,17 @@ describe('logEntries paging', () => {
 
   it('answers 400 for invalid paging and filter values', async () => {
     const org = s.org();
-    for (const q of ['?page=-1', '?page=abc', '?perPage=0', '?status=done', '?type=gas', '?startdate=2024-13-01', '?enddate=yesterday', '?download=maybe', '?startdate=2026-02-10&enddate=2026-02-01']) {
+    for (const q of [
+      '?page=-1',
+      '?page=abc',
+      '?perPage=0',
+      '?status=done',
+      '?type=gas',
+      '?startdate=2024-13-01',
+      '?enddate=yesterday',
+      '?download=maybe',
+      '?startdate=2026-02-10&enddate=2026-02-01',
+    ]) {
       const r = await org.get(`/logEntries${q}`);
       expect(r.status, q).toBe(400);
       expect(r.body.gatewayStatus).toBe('88');
@@ -220,8 +230,23 @@ describe('logEntries filters', () => {
     expect(e.updated_at).toMatch(/Z$/);
     expect(e.time).not.toBe('');
     expect(Object.keys(e).sort()).toEqual([
-      'amount', 'commission', 'created_at', 'data_plan', 'description', 'id', 'network', 'operator', 'partner_reference',
-      'phone_number', 'region', 'status', 'time', 'transaction_cost', 'transaction_id', 'type', 'updated_at',
+      'amount',
+      'commission',
+      'created_at',
+      'data_plan',
+      'description',
+      'id',
+      'network',
+      'operator',
+      'partner_reference',
+      'phone_number',
+      'region',
+      'status',
+      'time',
+      'transaction_cost',
+      'transaction_id',
+      'type',
+      'updated_at',
     ]);
   });
 

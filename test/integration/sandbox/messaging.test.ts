@@ -18,7 +18,11 @@ beforeAll(async () => {
 afterAll(() => s.sandbox.close());
 
 const template = (name: string, body = 'Hello {{1}}, your balance is {{2}}', indexes = ['1', '2']) => ({
-  body, indexes, name, slug: name.toLowerCase().replace(/\s+/g, '-'), useCase: 'notification,billing',
+  body,
+  indexes,
+  name,
+  slug: name.toLowerCase().replace(/\s+/g, '-'),
+  useCase: 'notification,billing',
 });
 
 async function outbox(org: Org): Promise<(OutboxEntry & { subject?: string })[]> {
@@ -65,7 +69,7 @@ describe('answer shapes: the option, the control endpoint and what each form loo
     expect((await org.control.send<{ shapes: ShapeVariant }>('GET', 'shapes')).body.data.shapes).toBe('standard');
   });
 
-  it('the sparse form leaves facts out: a send says only that it is queued; a code\'s reference is the envelope\'s', async () => {
+  it("the sparse form leaves facts out: a send says only that it is queued; a code's reference is the envelope's", async () => {
     const org = s.org();
     await org.control.setShapes('sparse');
     const sent = await org.post('/sendMessage', { senderId: 'VENDESK', receiverNumber: '08031234567', messageBody: 'hi' });
@@ -185,10 +189,30 @@ describe.each(SHAPE_VARIANTS)('messaging answered in the %s form', (variant) => 
       expect(r.body.gatewayStatus).toBe('00');
       const m = read.message(r);
       if (sparse) expect(m).toMatchObject({ reference: null, totalKobo: null, status: 'SENT' });
-      else expect(m).toMatchObject({ senderId: 'VENDESK', body: 'Your payslip is ready', isBulk: false, recipients: ['08031234567'], recipientCount: 1, pages: 1, smsKobo: 400, emailKobo: 0, totalKobo: 400, status: 'SENT' });
+      else
+        expect(m).toMatchObject({
+          senderId: 'VENDESK',
+          body: 'Your payslip is ready',
+          isBulk: false,
+          recipients: ['08031234567'],
+          recipientCount: 1,
+          pages: 1,
+          smsKobo: 400,
+          emailKobo: 0,
+          totalKobo: 400,
+          status: 'SENT',
+        });
       expect(await org.balance()).toBe(999_996);
       const box = await outbox(org);
-      expect(box).toEqual([{ channel: 'sms', to: '08031234567', body: 'Your payslip is ready', reference: sparse ? expect.stringMatching(/^MSG/) : m.reference, createdAt: expect.stringMatching(/Z$/) }]);
+      expect(box).toEqual([
+        {
+          channel: 'sms',
+          to: '08031234567',
+          body: 'Your payslip is ready',
+          reference: sparse ? expect.stringMatching(/^MSG/) : m.reference,
+          createdAt: expect.stringMatching(/Z$/),
+        },
+      ]);
       const reference = box[0].reference;
       const status = await org.get(`/MSQ/${reference}`);
       expect(status.status).toBe(200);
@@ -209,7 +233,12 @@ describe.each(SHAPE_VARIANTS)('messaging answered in the %s form', (variant) => 
     it('copies to email for 1 Naira per address, with the subject', async () => {
       const org = await newOrg();
       const r = await org.post('/sendMessage', {
-        senderId: 'VENDESK', receiverNumber: '08031234567', messageBody: 'Salary paid', sendtoEmail: true, emails: ['ada@example.com', 'femi@example.ng'], subject: 'Payroll',
+        senderId: 'VENDESK',
+        receiverNumber: '08031234567',
+        messageBody: 'Salary paid',
+        sendtoEmail: true,
+        emails: ['ada@example.com', 'femi@example.ng'],
+        subject: 'Payroll',
       });
       expect(r.status).toBe(200);
       if (!sparse) expect(read.message(r)).toMatchObject({ emails: ['ada@example.com', 'femi@example.ng'], smsKobo: 400, emailKobo: 200, totalKobo: 600 });
@@ -227,17 +256,33 @@ describe.each(SHAPE_VARIANTS)('messaging answered in the %s form', (variant) => 
       const org = await newOrg();
       const pendingT = read.template(await org.post('/createTemplates', template('Fresh')));
       const templateId = pendingT.id ?? '';
-      const refused = await org.post('/sendMessage', { senderId: 'VENDESK', receiverNumber: '08031234567', templateInUse: true, template: { templateId, indexes: ['Ada', 'NGN 5,000'] } });
+      const refused = await org.post('/sendMessage', {
+        senderId: 'VENDESK',
+        receiverNumber: '08031234567',
+        templateInUse: true,
+        template: { templateId, indexes: ['Ada', 'NGN 5,000'] },
+      });
       expect(refused.status).toBe(400);
       expect(refused.body.data).toMatch(/not approved.*PENDING/);
       await org.advance(60);
-      const r = await org.post('/sendMessage', { senderId: 'VENDESK', receiverNumber: '08031234567', messageBody: 'ignored', templateInUse: true, template: { templateId, indexes: ['Ada', 'NGN 5,000'] } });
+      const r = await org.post('/sendMessage', {
+        senderId: 'VENDESK',
+        receiverNumber: '08031234567',
+        messageBody: 'ignored',
+        templateInUse: true,
+        template: { templateId, indexes: ['Ada', 'NGN 5,000'] },
+      });
       expect(r.status).toBe(200);
       expect((await outbox(org)).map((e) => e.body)).toEqual(['Hello Ada, your balance is NGN 5,000']);
       if (!sparse) expect(read.message(r)).toMatchObject({ body: 'Hello Ada, your balance is NGN 5,000', templateId });
       const wrong = await org.post('/sendMessage', { senderId: 'VENDESK', receiverNumber: '08031234567', templateInUse: true, template: { templateId, indexes: ['Ada'] } });
       expect(wrong.status).toBe(400);
-      const unknown = await org.post('/sendMessage', { senderId: 'VENDESK', receiverNumber: '08031234567', templateInUse: true, template: { templateId: 'TPL-NOPE', indexes: [] } });
+      const unknown = await org.post('/sendMessage', {
+        senderId: 'VENDESK',
+        receiverNumber: '08031234567',
+        templateInUse: true,
+        template: { templateId: 'TPL-NOPE', indexes: [] },
+      });
       expect(unknown.status).toBe(404);
     });
 
@@ -316,7 +361,10 @@ describe.each(SHAPE_VARIANTS)('messaging answered in the %s form', (variant) => 
     it('refuses a contact list with an invalid number and adds none of it', async () => {
       const org = await newOrg();
       const book = read.phonebook(await org.post('/craetePhonebook', { name: 'Book', description: '' })).id ?? NaN;
-      const r = await org.post('/createContact', [{ name: 'Ok', phoneNumber: '08031234567' }, { name: 'Bad', phoneNumber: '0703' }]);
+      const r = await org.post('/createContact', [
+        { name: 'Ok', phoneNumber: '08031234567' },
+        { name: 'Bad', phoneNumber: '0703' },
+      ]);
       expect(r.status).toBe(400);
       expect(r.body.data).toMatch(/contact 2/);
       expect(await contactsOf(org, book)).toEqual([]);
@@ -327,9 +375,19 @@ describe.each(SHAPE_VARIANTS)('messaging answered in the %s form', (variant) => 
       const org = await newOrg();
       const book = read.phonebook(await org.post('/craetePhonebook', { name: 'Staff', description: '' })).id ?? NaN;
       await org.post('/createContact', [
-        { name: 'A', phoneNumber: '08031110001' }, { name: 'B', phoneNumber: '08031110002' }, { name: 'C', phoneNumber: '08031110003' },
+        { name: 'A', phoneNumber: '08031110001' },
+        { name: 'B', phoneNumber: '08031110002' },
+        { name: 'C', phoneNumber: '08031110003' },
       ]);
-      const r = await org.post('/sendMessage', { senderId: 'VENDESK', receiverNumber: '08099999999', messageBody: 'Meeting at 9', isBulk: true, phoneBookId: book, sendtoEmail: true, emails: ['hr@example.com'] });
+      const r = await org.post('/sendMessage', {
+        senderId: 'VENDESK',
+        receiverNumber: '08099999999',
+        messageBody: 'Meeting at 9',
+        isBulk: true,
+        phoneBookId: book,
+        sendtoEmail: true,
+        emails: ['hr@example.com'],
+      });
       expect(r.status).toBe(200);
       if (!sparse) expect(read.message(r)).toMatchObject({ isBulk: true, phoneBookId: book, recipientCount: 3, smsKobo: 1200, emailKobo: 100, totalKobo: 1300 });
       expect(await org.balance()).toBe(naira(1_000_000, -13));
@@ -439,7 +497,15 @@ describe.each(SHAPE_VARIANTS)('messaging answered in the %s form', (variant) => 
     it('bounds numberOfDigits to 6..100 and seconds to 30..86400, and needs an approved sender', async () => {
       const org = await newOrg();
       const base = { receiverNumber: '08031234567', senderId: 'VENDESK', numberOfDigits: 6, seconds: 60 };
-      for (const bad of [{ numberOfDigits: 5 }, { numberOfDigits: 101 }, { numberOfDigits: 6.5 }, { seconds: 29 }, { seconds: 86_401 }, { senderId: 'PROMOTXT' }, { receiverNumber: '123' }]) {
+      for (const bad of [
+        { numberOfDigits: 5 },
+        { numberOfDigits: 101 },
+        { numberOfDigits: 6.5 },
+        { seconds: 29 },
+        { seconds: 86_401 },
+        { senderId: 'PROMOTXT' },
+        { receiverNumber: '123' },
+      ]) {
         const r = await org.post('/sendEvidence', { ...base, ...bad });
         expect(r.status, JSON.stringify(bad)).toBe(400);
       }

@@ -47,7 +47,9 @@ describe('SandboxControl', () => {
     const sandbox = await startTestSandbox();
     try {
       const control = sandbox.control('harness-control');
-      expect(await control.addFault({ path: '/purchaseAirtime', status: 503, count: 2 })).toEqual([{ path: '/purchaseAirtime', status: 503, remaining: 2, withVoucherOnly: false }]);
+      expect(await control.addFault({ path: '/purchaseAirtime', status: 503, count: 2 })).toEqual([
+        { path: '/purchaseAirtime', status: 503, remaining: 2, withVoucherOnly: false },
+      ]);
       await control.clearFaults();
       expect(await control.faults()).toEqual([]);
       await control.setLatency(5);

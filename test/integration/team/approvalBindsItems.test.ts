@@ -81,7 +81,9 @@ describe('what the approver sees is what is bought', () => {
     const before = (await cluster.superQuery<{ n: number }>('SELECT count(*)::int AS n FROM vendesk.jobs')).rows[0].n;
     await expect(prepareRaw(ada, desk.ada, { items, preview: shown })).rejects.toThrow(/Preview row 1 .*08031111111.* is not the item the job buys there .*08099999901/);
     // Other rows shown than there are, and a changed amount, are refused the same way.
-    await expect(prepareRaw(ada, desk.ada, { items, preview: previewOf([...items, { row: 4, phone: '08031111113', amountKobo: 1 }]) })).rejects.toThrow(/shows 3 rows but the job has 2/);
+    await expect(prepareRaw(ada, desk.ada, { items, preview: previewOf([...items, { row: 4, phone: '08031111113', amountKobo: 1 }]) })).rejects.toThrow(
+      /shows 3 rows but the job has 2/,
+    );
     await expect(prepareRaw(ada, desk.ada, { items, preview: previewOf([items[0], { ...items[1], amountKobo: 9_000 }]) })).rejects.toThrow(/Preview row 2/);
     expect((await cluster.superQuery<{ n: number }>('SELECT count(*)::int AS n FROM vendesk.jobs')).rows[0].n).toBe(before);
   });
@@ -140,9 +142,23 @@ describe('a claim is accepted only for an approved row at its approved amount', 
     const item = { rowNumber: 1, phone: '08031234567', account: '08031234567', network: 'airtime', productCode: 'MTN airtime', amountKobo: 450_000 };
     const preview = { kind: 'airtime', rows: [], moreRows: 0, purchase };
     await expect(
-      ada.query('SELECT * FROM vendesk.prepare_single_job($1, $2, $3, NULL, $4, $5)', [desk.ada.id, desk.ada.name, 'MTN airtime', JSON.stringify(preview), JSON.stringify({ ...item, phone: '08099999901', account: '08099999901' })]),
+      ada.query('SELECT * FROM vendesk.prepare_single_job($1, $2, $3, NULL, $4, $5)', [
+        desk.ada.id,
+        desk.ada.name,
+        'MTN airtime',
+        JSON.stringify(preview),
+        JSON.stringify({ ...item, phone: '08099999901', account: '08099999901' }),
+      ]),
     ).rejects.toThrow(/is not the one bought/);
-    const job = (await ada.query('SELECT * FROM vendesk.prepare_single_job($1, $2, $3, NULL, $4, $5)', [desk.ada.id, desk.ada.name, 'MTN airtime', JSON.stringify(preview), JSON.stringify(item)])).rows[0];
+    const job = (
+      await ada.query('SELECT * FROM vendesk.prepare_single_job($1, $2, $3, NULL, $4, $5)', [
+        desk.ada.id,
+        desk.ada.name,
+        'MTN airtime',
+        JSON.stringify(preview),
+        JSON.stringify(item),
+      ])
+    ).rows[0];
     expect(job).toMatchObject({ kind: 'single', item_count: 1, total_kobo: '450000', items_digest: itemsDigest([item]) });
     await approve(bola, 'bola', job.id);
     await expect(claim(ada, 'ada', job.id, 1, 900_000, 'ref-s')).rejects.toThrow(/approved at 450000 kobo/);
@@ -190,7 +206,10 @@ describe('a claim is accepted only at the approved recipient, product and amount
     );
     // A desktop reads it as a sentence: what was sent is not what was approved (never a function's name).
     const said = teamError(phone, 'claim');
-    expect(said).toMatchObject({ code: 'approval_mismatch', message: expect.stringMatching(/^Row 2 of job .* was approved with phone 08031111111, not 08099999901: only what was approved is sent\.$/) });
+    expect(said).toMatchObject({
+      code: 'approval_mismatch',
+      message: expect.stringMatching(/^Row 2 of job .* was approved with phone 08031111111, not 08099999901: only what was approved is sent\.$/),
+    });
     expect(said.hint).toMatch(/Nothing was sent for it/);
     expect(teamError(await refusalOf(claimRaw(ada, desk.ada, job.id, 2, 20_000, 'ref-x8')), 'claim')).toMatchObject({ code: 'approval_mismatch' });
     // Nothing was claimed, no send row written, and the job still waits to be run.
@@ -221,10 +240,16 @@ describe('a claim is accepted only at the approved recipient, product and amount
     await approve(bola, 'bola', job.id);
     const gone = await cluster.superQuery("SELECT to_regprocedure('vendesk.claim_item(uuid, integer, bigint, text, text, text)') AS p");
     expect(gone.rows[0].p).toBeNull();
-    for (const [client, who] of [[ada, 'ada'], [dayo, 'dayo'], [chidi, 'chidi']] as const) {
+    for (const [client, who] of [
+      [ada, 'ada'],
+      [dayo, 'dayo'],
+      [chidi, 'chidi'],
+    ] as const) {
       await expect(client.query("SELECT vendesk.claim_item($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk[who].id, desk[who].name])).rejects.toThrow(/does not exist/);
       await expect(client.query("SELECT vendesk.claim_approved_row($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk[who].id, desk[who].name])).rejects.toThrow(/permission denied/);
-      await expect(client.query("SELECT vendesk.claim_item_of_open_job($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk[who].id, desk[who].name])).rejects.toThrow(/permission denied/);
+      await expect(client.query("SELECT vendesk.claim_item_of_open_job($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk[who].id, desk[who].name])).rejects.toThrow(
+        /permission denied/,
+      );
     }
     // A desktop still on an older vendesk (which claims that way) is told why, in words.
     const older = await refusalOf(ada.query("SELECT vendesk.claim_item($1, 2, 10000, 'ref-old', $2, $3)", [job.id, desk.ada.id, desk.ada.name]));
@@ -240,9 +265,9 @@ describe('a claim is accepted only at the approved recipient, product and amount
 
 describe('only the intended functions are callable', () => {
   it('refuses prepare_job to a preparer (a job with no items and a made-up desktop name)', async () => {
-    await expect(
-      ada.query(`SELECT vendesk.prepare_job('bulk', $1, 'Made-up PC', NULL, 'x.xlsx', NULL, false, 1, 100, NULL, '{}'::jsonb)`, [desk.ada.id]),
-    ).rejects.toThrow(/permission denied for function prepare_job/);
+    await expect(ada.query(`SELECT vendesk.prepare_job('bulk', $1, 'Made-up PC', NULL, 'x.xlsx', NULL, false, 1, 100, NULL, '{}'::jsonb)`, [desk.ada.id])).rejects.toThrow(
+      /permission denied for function prepare_job/,
+    );
   });
 
   it('lets a member with every role execute only the functions meant for members', async () => {
@@ -292,7 +317,9 @@ describe('who may finish or cancel a job', () => {
     await approve(bola, 'bola', job.id);
     const finish = (client: pg.Client, who: string, id: string) => client.query('SELECT * FROM vendesk.finish_job($1, $2, $3)', [id, desk[who].id, desk[who].name]);
     await expect(finish(dayo, 'dayo', job.id)).rejects.toThrow(/Only the desktop running job .* its preparer \(ada\) or an admin may finish it/);
-    await expect(dayo.query('SELECT vendesk.cancel_job($1, $2, $3)', [job.id, desk.dayo.id, desk.dayo.name])).rejects.toThrow(/Only the preparer of job .* or an admin may cancel it/);
+    await expect(dayo.query('SELECT vendesk.cancel_job($1, $2, $3)', [job.id, desk.dayo.id, desk.dayo.name])).rejects.toThrow(
+      /Only the preparer of job .* or an admin may cancel it/,
+    );
     await expect(ada.query('SELECT vendesk.finish_job($1)', [job.id])).rejects.toThrow(/does not exist/);
     expect((await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [job.id])).rows[0].state).toBe('approved');
     // dayo runs it (holds a claim): he may finish it.

@@ -126,7 +126,11 @@ describe('audit verify reconciles the state with the trail', () => {
     expect(v.breaks).toEqual([]); // the chain itself was not touched
     expect(v.unrecorded).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ code: 'approval_unrecorded', jobId, message: expect.stringMatching(new RegExp(`Job ${jobId} shows it approved by bola, and the audit trail holds no such decision`)) }),
+        expect.objectContaining({
+          code: 'approval_unrecorded',
+          jobId,
+          message: expect.stringMatching(new RegExp(`Job ${jobId} shows it approved by bola, and the audit trail holds no such decision`)),
+        }),
         expect.objectContaining({ code: 'state_unrecorded', jobId, message: `Job ${jobId} is approved, and the audit trail holds no approve row for it.` }),
         expect.objectContaining({ code: 'claim_unrecorded', jobId, item: 7 }),
         expect.objectContaining({ code: 'settle_unrecorded', jobId, item: 7 }),
@@ -143,13 +147,17 @@ describe('audit verify reconciles the state with the trail', () => {
     await forge(`UPDATE vendesk.jobs SET state = 'cancelled' WHERE id = $1`, [jobId]);
     const r = await bolaDesk.run(['audit', 'verify']);
     const v = JSON.parse(r.stdout) as Verify;
-    expect(v.unrecorded).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'state_unrecorded', jobId, message: `Job ${jobId} is cancelled, and the audit trail holds no cancel row for it.` })]));
+    expect(v.unrecorded).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'state_unrecorded', jobId, message: `Job ${jobId} is cancelled, and the audit trail holds no cancel row for it.` })]),
+    );
     await forge(
       `INSERT INTO vendesk.jobs (kind, desktop_id, desktop_name, claim_scope, item_count, total_kobo, preview, prepared_by)
        VALUES ('bulk', 'desk-x', 'Desk X', 'job:ghost', 1, 100, '{}'::jsonb, 'ada')`,
     );
     const again = JSON.parse((await bolaDesk.run(['audit', 'verify'])).stdout) as Verify;
-    expect(again.unrecorded.filter((u) => u.code === 'job_unrecorded')).toEqual([expect.objectContaining({ message: expect.stringMatching(/prepared by ada\) is in the team database, and the audit trail holds no prepare row/) })]);
+    expect(again.unrecorded.filter((u) => u.code === 'job_unrecorded')).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/prepared by ada\) is in the team database, and the audit trail holds no prepare row/) }),
+    ]);
   });
 
   it('reports a job set finished with triggers off, without the finish row the schema writes, and one of two approvals forged', async () => {

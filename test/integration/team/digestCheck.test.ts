@@ -28,9 +28,7 @@ let sandbox: SandboxHandle;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-team-digest-'));
 const service = () => ({ sandbox, token: TOKEN });
 
-
 const desk = (name: string): TeamDesk => cliDesk(root, name, { baseUrl: sandbox.url, token: TOKEN });
-
 
 /** Submits a sheet on ada's desktop (it waits for approval) and has bola approve it: the local and team job ids. */
 async function approvedJob(sheet: string, total: string): Promise<{ localJob: string; teamJob: string }> {
@@ -81,7 +79,9 @@ describe('a desktop sends only the rows that were approved', () => {
     expect(r.code, r.stdout).toBe(1);
     const error = JSON.parse(r.stdout).error as { code: string; message: string };
     expect(error.code).toBe('approval_mismatch');
-    expect(error.message).toMatch(new RegExp(`are not the rows that were approved in team job ${teamJob} \\(their digest is [0-9a-f]{12}, the approved one [0-9a-f]{12}\\)\\. Nothing was bought\\.`));
+    expect(error.message).toMatch(
+      new RegExp(`are not the rows that were approved in team job ${teamJob} \\(their digest is [0-9a-f]{12}, the approved one [0-9a-f]{12}\\)\\. Nothing was bought\\.`),
+    );
     expect(await boughtFor([...phones, swapped])).toEqual([]);
     expect(await sandboxWalletKobo(service())).toBe(wallet);
     const claims = await cluster.superQuery<{ n: number }>('SELECT count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1', [teamJob]);
@@ -108,7 +108,10 @@ describe('a desktop sends only the rows that were approved', () => {
       const wallet = await sandboxWalletKobo(service());
       const r = await ada.run(['purchases', 'resume', teamJob]);
       expect(r.code, r.stdout).toBe(1);
-      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'approval_mismatch', message: expect.stringMatching(/are not the rows that were approved in team job .*Nothing was bought\./) });
+      expect(JSON.parse(r.stdout).error).toMatchObject({
+        code: 'approval_mismatch',
+        message: expect.stringMatching(/are not the rows that were approved in team job .*Nothing was bought\./),
+      });
       expect(await boughtFor([phone])).toEqual([]);
       expect(await sandboxWalletKobo(service())).toBe(wallet);
     } finally {

@@ -27,9 +27,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-team-mc-'));
 const PHONES = [0, 1, 2].map((i) => mtnPhone(4300 + i));
 const service = () => ({ sandbox, token: TOKEN });
 
-
 const desk = (name: string): TeamDesk => cliDesk(root, name, { baseUrl: sandbox.url, token: TOKEN });
-
 
 /** The service's log entries for the spreadsheet's phones. */
 async function boughtForSheet() {

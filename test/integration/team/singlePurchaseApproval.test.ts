@@ -35,9 +35,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-team-single-'));
 const service = () => ({ sandbox, token: TOKEN });
 const PHONE = '08031234567';
 
-
 const desk = (name: string, baseUrl?: string): TeamDesk => cliDesk(root, name, { baseUrl: baseUrl ?? sandbox.url, token: TOKEN });
-
 
 function errorOf(r: CliRun): { code: string; message: string; hint: string } {
   return (JSON.parse(r.stdout) as { error: { code: string; message: string; hint: string } }).error;
@@ -57,10 +55,12 @@ const logFor = async (needle: string) => (await sandboxLog(service())).filter((e
 const costKobo = (entries: { transaction_cost?: number }[]) => entries.reduce((s, e) => s + Math.round((e.transaction_cost ?? 0) * 100), 0);
 
 async function auditRows(action: string) {
-  return (await cluster.superQuery<{ actor: string; desktop_name: string; amount_kobo: string | null; detail: string; job_id: string | null }>(
-    'SELECT actor, desktop_name, amount_kobo::text, detail, job_id::text FROM vendesk.audit_trail WHERE action = $1 ORDER BY seq',
-    [action],
-  )).rows;
+  return (
+    await cluster.superQuery<{ actor: string; desktop_name: string; amount_kobo: string | null; detail: string; job_id: string | null }>(
+      'SELECT actor, desktop_name, amount_kobo::text, detail, job_id::text FROM vendesk.audit_trail WHERE action = $1 ORDER BY seq',
+      [action],
+    )
+  ).rows;
 }
 
 let ada: TeamDesk;
@@ -128,7 +128,9 @@ describe('a LIVE single purchase', () => {
     const single = await cluster.superQuery("SELECT count(*)::int AS n FROM vendesk.jobs WHERE kind = 'single' AND preview -> 'purchase' ->> 'account' = $1", [airtimePhone]);
     expect(single.rows[0].n).toBe(1);
     // The approver sees what, for whom and how much.
-    const list = JSON.parse((await bola.run(['approvals'])).stdout) as { jobs: { id: string; kind: string; total: number; preparedBy: string; purchase: unknown; preparedHere: boolean }[] };
+    const list = JSON.parse((await bola.run(['approvals'])).stdout) as {
+      jobs: { id: string; kind: string; total: number; preparedBy: string; purchase: unknown; preparedHere: boolean }[];
+    };
     expect(list.jobs.find((j) => j.id === airtimeJob)).toMatchObject({
       kind: 'single',
       total: 2500,
@@ -191,7 +193,9 @@ describe('a LIVE single purchase', () => {
   it('two resumes at once (a retry while the first is still buying) buy an electricity token once', async () => {
     const meter = account('1234');
     const job = heldJob(await ada.run(['buy', 'electricity', '--disco', 'IKEDC', '--meter', meter, '--type', 'POSTPAID', '--amount', '3000', '--phone', PHONE, '--yes']));
-    const approvals = JSON.parse((await bola.run(['approvals'])).stdout) as { jobs: { id: string; purchase: { kind: string; recipient: string; customerName: string | null; amount: number } }[] };
+    const approvals = JSON.parse((await bola.run(['approvals'])).stdout) as {
+      jobs: { id: string; purchase: { kind: string; recipient: string; customerName: string | null; amount: number } }[];
+    };
     const shown = approvals.jobs.find((j) => j.id === job)?.purchase;
     expect(shown).toMatchObject({ kind: 'electricity', recipient: meter, amount: 3000 });
     expect(shown?.customerName).toBeTruthy();
@@ -200,7 +204,10 @@ describe('a LIVE single purchase', () => {
     const [one, two] = await Promise.all([ada.run(['purchases', 'resume', job]), ada.run(['purchases', 'resume', job])]);
     const codes = [one, two].map((r) => (r.code === 0 ? 'bought' : errorOf(r).code)).sort();
     expect(codes.filter((c) => c === 'bought').length, one.stdout + two.stdout).toBeGreaterThanOrEqual(1);
-    expect(codes.every((c) => c === 'bought' || c === 'approval_used' || c === 'purchase_in_progress' || c === 'duplicate_pending'), `${codes.join(', ')}\n${one.stdout}${one.stderr}\n${two.stdout}${two.stderr}`).toBe(true);
+    expect(
+      codes.every((c) => c === 'bought' || c === 'approval_used' || c === 'purchase_in_progress' || c === 'duplicate_pending'),
+      `${codes.join(', ')}\n${one.stdout}${one.stderr}\n${two.stdout}${two.stderr}`,
+    ).toBe(true);
     const bought = await logFor(meter);
     expect(bought.map((e) => e.amount)).toEqual(['NGN 3,000.00']);
     const receipt = JSON.parse((await ada.run(['purchases', 'resume', job])).stdout) as { account: string; state: string };
@@ -315,7 +322,7 @@ describe("a desktop's own actions in the audit trail", () => {
       ['ada', 'deleted', 'Head office'],
     ]);
     expect(JSON.parse(profileRows[0].detail)).toMatchObject({ kind: 'live', baseUrl: expect.stringContaining('127.0.0.1'), tokenGiven: true });
-    const everything = await cluster.superQuery<{ t: string }>('SELECT string_agg(detail, \' \') AS t FROM vendesk.audit_trail');
+    const everything = await cluster.superQuery<{ t: string }>("SELECT string_agg(detail, ' ') AS t FROM vendesk.audit_trail");
     expect(everything.rows[0].t).not.toContain(secret);
 
     expect((await ada.run(['bulk', 'caps', '--per-job', '₦150,000', '--per-day', 'off'])).code).toBe(0);
@@ -334,7 +341,9 @@ describe("a desktop's own actions in the audit trail", () => {
     expect(reconcileRow.actor).toBe('ada');
     expect(detail.localRunId).toBe(runId);
     expect(Number(reconcileRow.amount_kobo)).toBe(detail.amountKobo);
-    const items = JSON.parse((await ada.run(['reconcile', 'items', runId, '--category', 'missingLocally', '--limit', '500'])).stdout) as { items: { seq: number; amount: number }[] };
+    const items = JSON.parse((await ada.run(['reconcile', 'items', runId, '--category', 'missingLocally', '--limit', '500'])).stdout) as {
+      items: { seq: number; amount: number }[];
+    };
     // The row's figures are the run's: one count and amount per category.
     expect(items.items.length).toBeGreaterThanOrEqual(1);
     expect(detail.totals.missingLocally).toEqual({ count: items.items.length, amountKobo: items.items.reduce((sum, i) => sum + Math.round(i.amount * 100), 0) });

@@ -47,7 +47,6 @@ async function desk(name: string, token: string): Promise<Desk> {
   return { name, dir, token, run: (args) => runInProcess(['--data-dir', dir, '--base-url', sandbox.url, '--json', ...args], { VENDESK_TOKEN: token }) };
 }
 
-
 const org = () => ({ sandbox, token: ADA_TOKEN });
 
 /** How often the service's log holds each of these phones. */
@@ -97,7 +96,10 @@ describe('an approved team job run on another desktop', () => {
     const phones = [0, 1, 2].map((i) => mtnPhone(5100 + i));
     const { localJob: adaJob, teamJob } = await submitApproved(ada, writeCsv(ada.dir, 'payroll.csv', airtimeRows(3, 100, 5100)), 300);
     // The rows another desktop needs are in the team database, readable by members.
-    const stored = await cluster.superQuery<{ item_index: number; amount_kobo: string }>('SELECT item_index, amount_kobo::text FROM vendesk.job_items WHERE job_id = $1 ORDER BY seq', [teamJob]);
+    const stored = await cluster.superQuery<{ item_index: number; amount_kobo: string }>(
+      'SELECT item_index, amount_kobo::text FROM vendesk.job_items WHERE job_id = $1 ORDER BY seq',
+      [teamJob],
+    );
     expect(stored.rows).toEqual([2, 3, 4].map((row) => ({ item_index: row, amount_kobo: '10000' })));
 
     const wallet = await sandboxWalletKobo(org());
@@ -174,9 +176,18 @@ describe('an approved team job run on another desktop', () => {
     await runBulkCli(CHIDI_TOKEN, ['bulk', 'adopt', teamJob], chidi.dir, sandbox.url);
     await runBulkCli(ADA_TOKEN, ['bulk', 'resume', adaJob], ada.dir, sandbox.url);
     const perPhone = await boughtPerPhone(phones);
-    expect([...perPhone].filter(([, n]) => n > 1), 'bought twice').toEqual([]);
-    expect(phones.filter((p) => !perPhone.has(p)), 'never bought').toEqual([]);
-    const claims = await cluster.superQuery<{ claimed_by: string; n: number }>('SELECT claimed_by, count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1 GROUP BY 1 ORDER BY 1', [teamJob]);
+    expect(
+      [...perPhone].filter(([, n]) => n > 1),
+      'bought twice',
+    ).toEqual([]);
+    expect(
+      phones.filter((p) => !perPhone.has(p)),
+      'never bought',
+    ).toEqual([]);
+    const claims = await cluster.superQuery<{ claimed_by: string; n: number }>(
+      'SELECT claimed_by, count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1 GROUP BY 1 ORDER BY 1',
+      [teamJob],
+    );
     expect(claims.rows.reduce((s, r) => s + r.n, 0)).toBe(ITEMS);
     expect(claims.rows.map((r) => r.claimed_by)).toEqual(['ada', 'chidi']);
   });
@@ -223,7 +234,10 @@ describe('outcomes the team database missed', () => {
       expect(outcomes).toEqual(['succeeded', 'succeeded']);
       await loop.tick();
       expect((await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [teamJob])).rows[0].state).toBe('finished');
-      const settled = await cluster.superQuery<{ n: number; kobo: string }>("SELECT count(*)::int AS n, sum(amount_kobo)::text AS kobo FROM vendesk.audit_trail WHERE job_id = $1 AND action = 'settle'", [teamJob]);
+      const settled = await cluster.superQuery<{ n: number; kobo: string }>(
+        "SELECT count(*)::int AS n, sum(amount_kobo)::text AS kobo FROM vendesk.audit_trail WHERE job_id = $1 AND action = 'settle'",
+        [teamJob],
+      );
       expect(settled.rows[0]).toEqual({ n: 2, kobo: '30000' });
     } finally {
       await app?.close();
@@ -261,7 +275,9 @@ describe('the stored rows of a team job, attacked', () => {
     await client.connect();
     try {
       const job = (await cluster.superQuery<{ id: string }>('SELECT job_id::text AS id FROM vendesk.job_items LIMIT 1')).rows[0].id;
-      await expect(client.query("INSERT INTO vendesk.job_items (job_id, seq, item_index, amount_kobo, item) VALUES ($1, 99, 99, 100000, '{}')", [job])).rejects.toThrow(/permission denied/);
+      await expect(client.query("INSERT INTO vendesk.job_items (job_id, seq, item_index, amount_kobo, item) VALUES ($1, 99, 99, 100000, '{}')", [job])).rejects.toThrow(
+        /permission denied/,
+      );
       await expect(client.query('UPDATE vendesk.job_items SET amount_kobo = 1 WHERE job_id = $1', [job])).rejects.toThrow(/permission denied/);
       await expect(cluster.superQuery('UPDATE vendesk.job_items SET amount_kobo = 1 WHERE job_id = $1', [job])).rejects.toThrow(/append-only/);
       await expect(cluster.superQuery('DELETE FROM vendesk.job_items WHERE job_id = $1', [job])).rejects.toThrow(/append-only/);

@@ -94,10 +94,9 @@ describe('changes in the team database reach an open window at once', () => {
     const bolaChanges = bola.app.service(createTeamChanges);
     await until(() => bolaChanges.listening, 'Bola to listen');
     const atBola = heard(bola);
-    const cut = await cluster.superQuery<{ cut: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE usename = 'bola' AND query = $1`,
-      [`LISTEN ${TEAM_CHANGES_CHANNEL}`],
-    );
+    const cut = await cluster.superQuery<{ cut: boolean }>(`SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE usename = 'bola' AND query = $1`, [
+      `LISTEN ${TEAM_CHANGES_CHANNEL}`,
+    ]);
     expect(cut.rows.map((r) => r.cut)).toEqual([true]);
     await until(() => !bolaChanges.listening, 'the cut connection to be let go');
     // The next check (every 30 s; called here instead of waited for) opens it again.
@@ -113,7 +112,9 @@ describe('changes in the team database reach an open window at once', () => {
     await until(() => !bolaChanges.listening, 'the listening to stop');
     // The database too sees no connection of Bola's listening any more.
     const listeners = async () =>
-      Number((await cluster.superQuery<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE usename = 'bola' AND query = $1`, [`LISTEN ${TEAM_CHANGES_CHANNEL}`])).rows[0].n);
+      Number(
+        (await cluster.superQuery<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE usename = 'bola' AND query = $1`, [`LISTEN ${TEAM_CHANGES_CHANNEL}`])).rows[0].n,
+      );
     await until(async () => (await listeners()) === 0, "Bola's listening connection to close");
     await bolaChanges.check();
     expect(bolaChanges.listening).toBe(false);

@@ -89,7 +89,12 @@ describe('vendesk approvals, approve and reject', () => {
     const jobId = await prepareAsAda(1234550);
     const list = await bolaDesk.json<{ jobs: { id: string; total: number; walletAfter: number; preparedBy: string; state: string }[] }>(['approvals']);
     const held = await cluster.superQuery<{ total_kobo: string }>('SELECT total_kobo FROM vendesk.jobs WHERE id = $1', [jobId]);
-    expect(list.jobs.find((j) => j.id === jobId)).toMatchObject({ total: Number(held.rows[0].total_kobo) / 100, walletAfter: 37654.5, preparedBy: 'ada', state: 'awaiting_approval' });
+    expect(list.jobs.find((j) => j.id === jobId)).toMatchObject({
+      total: Number(held.rows[0].total_kobo) / 100,
+      walletAfter: 37654.5,
+      preparedBy: 'ada',
+      state: 'awaiting_approval',
+    });
     const text = await bolaDesk.run(['approvals'], 'globals first', { json: false });
     expect(text.stdout).toContain('₦12,345.50');
     const own = await adaDesk.run(['approve', jobId]);

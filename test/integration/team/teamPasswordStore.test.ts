@@ -50,7 +50,9 @@ beforeAll(async () => {
   cluster = await startPostgresCluster();
   sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
   const setup = await createApp({ dataDir: folder('setup'), shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
-  expect(await dispatch(setup, 'team.join', { url: `postgres://${cluster.superuser}@127.0.0.1:${cluster.port}/postgres`, password: cluster.superuserPassword })).toMatchObject({ ok: true });
+  expect(await dispatch(setup, 'team.join', { url: `postgres://${cluster.superuser}@127.0.0.1:${cluster.port}/postgres`, password: cluster.superuserPassword })).toMatchObject({
+    ok: true,
+  });
   await setup.close();
   password = await cluster.createLogin('ada', ['vendesk_preparer']);
 }, 120_000);

@@ -136,7 +136,10 @@ describe('no member can stall the team', () => {
     const desk = (await cluster.superQuery<{ desktop_id: string; desktop_name: string }>("SELECT desktop_id, desktop_name FROM vendesk.desktops WHERE role = 'bola'")).rows[0];
     const approving = bola.query("SELECT vendesk.decide_job($1, 'approved', '', $2, $3)", [jobId, desk.desktop_id, desk.desktop_name]).catch(() => 'gone');
     // The approval waits for the holder's lock; then its process disappears without a word.
-    await until(async () => (await cluster.superQuery<{ w: string | null }>('SELECT wait_event_type AS w FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.w === 'Lock', 'the member to wait on the lock');
+    await until(
+      async () => (await cluster.superQuery<{ w: string | null }>('SELECT wait_event_type AS w FROM pg_stat_activity WHERE pid = $1', [pid])).rows[0]?.w === 'Lock',
+      'the member to wait on the lock',
+    );
     (bola as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     expect(await approving).toBe('gone');
     // The server notices within its check interval and aborts the waiting call; only then does the holder let go.
@@ -223,8 +226,11 @@ describe('encrypted by default', () => {
   it('refuses a server whose certificate this computer does not trust, in words, before the password is sent', async () => {
     // A server that answers PostgreSQL's TLS request with a certificate it signed itself for db.example.ng.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-tls-'));
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=db.example.ng',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { encoding: 'utf8' });
+    const made = spawnSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=db.example.ng', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')],
+      { encoding: 'utf8' },
+    );
     expect(made.status, made.stderr).toBe(0);
     const context = { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) };
     let receivedAfterTls = 0;

@@ -72,7 +72,7 @@ describe('setting up the team schema', () => {
   });
 
   it('can be set up by a non-superuser that may create roles and owns the database, who does not keep the owner role', async () => {
-    await cluster.superQuery('CREATE ROLE dba LOGIN CREATEROLE PASSWORD \'dba-secret-1\'');
+    await cluster.superQuery("CREATE ROLE dba LOGIN CREATEROLE PASSWORD 'dba-secret-1'");
     await cluster.superQuery('CREATE DATABASE teamtwo OWNER dba');
     const dba = await connect(cluster.config('dba', 'dba-secret-1', 'teamtwo'));
     expect((await migrateTeamSchema(dba)).applied).toEqual(TEAM_MIGRATIONS.map((m) => m.version));
@@ -93,13 +93,9 @@ describe('the approver is never the preparer', () => {
   it('refuses self-approval through the function, even for a member who holds both roles', async () => {
     const job = await prepare(dayo);
     expect(job).toMatchObject({ state: 'awaiting_approval', prepared_by: 'dayo' });
-    await expect(dayo.query(`SELECT vendesk.decide_job($1, 'approved', '', 'desk-1', 'Desk 1')`, [job.id])).rejects.toThrow(
-      /approver cannot be the preparer/,
-    );
+    await expect(dayo.query(`SELECT vendesk.decide_job($1, 'approved', '', 'desk-1', 'Desk 1')`, [job.id])).rejects.toThrow(/approver cannot be the preparer/);
     const adminJob = await prepare(chidi);
-    await expect(chidi.query(`SELECT vendesk.decide_job($1, 'approved', '', 'desk-1', 'Desk 1')`, [adminJob.id])).rejects.toThrow(
-      /approver cannot be the preparer/,
-    );
+    await expect(chidi.query(`SELECT vendesk.decide_job($1, 'approved', '', 'desk-1', 'Desk 1')`, [adminJob.id])).rejects.toThrow(/approver cannot be the preparer/);
     const state = await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [job.id]);
     expect(state.rows[0].state).toBe('awaiting_approval');
   });
@@ -119,10 +115,9 @@ describe('the approver is never the preparer', () => {
   it('holds as a constraint even for the superuser', async () => {
     const job = await prepare(ada);
     await expect(
-      cluster.superQuery(
-        `INSERT INTO vendesk.approvals (job_id, prepared_by, decision, decided_by, desktop_id, desktop_name) VALUES ($1, 'ada', 'approved', 'ada', 'd', 'd')`,
-        [job.id],
-      ),
+      cluster.superQuery(`INSERT INTO vendesk.approvals (job_id, prepared_by, decision, decided_by, desktop_id, desktop_name) VALUES ($1, 'ada', 'approved', 'ada', 'd', 'd')`, [
+        job.id,
+      ]),
     ).rejects.toThrow(/approver_is_not_preparer/);
     await expect(
       cluster.superQuery(
@@ -152,9 +147,7 @@ describe('the approver is never the preparer', () => {
 describe('item claims', () => {
   it('sends nothing for a job that is not approved', async () => {
     const job = await prepare(ada, 'b'.repeat(64));
-    await expect(claimRaw(ada, desks.get(ada)!, job.id, 2, 50000, 'ref-0')).rejects.toThrow(
-      /nothing is sent before it is approved/,
-    );
+    await expect(claimRaw(ada, desks.get(ada)!, job.id, 2, 50000, 'ref-0')).rejects.toThrow(/nothing is sent before it is approved/);
     await bola.query(`SELECT vendesk.decide_job($1, 'rejected', 'wrong month', 'desk-2', 'Desk 2')`, [job.id]);
     await expect(claimRaw(ada, desks.get(ada)!, job.id, 2, 50000, 'ref-0')).rejects.toThrow(/is rejected/);
     const claims = await cluster.superQuery('SELECT count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1', [job.id]);
@@ -191,10 +184,7 @@ describe('item claims', () => {
     const gate = await connect(cluster.config());
     await gate.query('BEGIN');
     await gate.query('LOCK TABLE vendesk.item_claims IN SHARE MODE');
-    const claims = [
-      claimRaw(ada, desks.get(ada)!, job.id, 1, 50000, 'ref-race-a'),
-      claimRaw(dayo, desks.get(dayo)!, job.id, 1, 50000, 'ref-race-d'),
-    ];
+    const claims = [claimRaw(ada, desks.get(ada)!, job.id, 1, 50000, 'ref-race-a'), claimRaw(dayo, desks.get(dayo)!, job.id, 1, 50000, 'ref-race-d')];
     const settled = Promise.allSettled(claims);
     // Both claims reach the lock in milliseconds on a quiet machine, seconds on a busy one: polled for.
     await until(async () => {

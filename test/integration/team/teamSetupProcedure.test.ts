@@ -177,11 +177,18 @@ describe('vendesk team doctor', () => {
           expect.objectContaining({ role: 'mallory', kind: 'createrole', fix: expect.stringContaining('ALTER ROLE mallory NOCREATEROLE;') }),
           expect.objectContaining({ role: 'eve', kind: 'owner', fix: 'REVOKE vendesk_owner FROM eve;' }),
           expect.objectContaining({ role: 'frank', kind: 'createrole', fix: 'REVOKE role_makers FROM frank;' }),
-          expect.objectContaining({ role: 'grace', kind: 'owner', message: expect.stringMatching(/^grace can become vendesk_owner \(through owners, a role it holds\)/), fix: 'REVOKE owners FROM grace;' }),
+          expect.objectContaining({
+            role: 'grace',
+            kind: 'owner',
+            message: expect.stringMatching(/^grace can become vendesk_owner \(through owners, a role it holds\)/),
+            fix: 'REVOKE owners FROM grace;',
+          }),
         ]),
       );
       const status = await desk.run(['team', 'status'], 'globals first', { json: false });
-      expect(status.stdout).toMatch(/Setup: +NOT finished[\s\S]*eve can become vendesk_owner:[\s\S]*frank can become role_makers, which may create roles[\s\S]*mallory may create roles/);
+      expect(status.stdout).toMatch(
+        /Setup: +NOT finished[\s\S]*eve can become vendesk_owner:[\s\S]*frank can become role_makers, which may create roles[\s\S]*mallory may create roles/,
+      );
     } finally {
       await cluster.superQuery('DROP ROLE mallory; DROP ROLE eve; DROP ROLE frank; DROP ROLE role_makers; DROP ROLE grace; DROP ROLE owners');
     }

@@ -88,16 +88,28 @@ describe('two desktops running the same approved spreadsheet, each killed mid-jo
     adaRun = start(adaDir, adaJob);
     await adaRun.exited;
     // Whatever a kill left unsettled is settled from the log by resuming each once more.
-    for (const [dir, job] of [[adaDir, adaJob], [dayoDir, dayoJob]] as const) await start(dir, job).exited;
+    for (const [dir, job] of [
+      [adaDir, adaJob],
+      [dayoDir, dayoJob],
+    ] as const)
+      await start(dir, job).exited;
 
     const log = await allLogEntries(sandbox.url, TOKEN);
     const perPhone = new Map<string, number>();
     for (const e of log) perPhone.set(e.phone_number, (perPhone.get(e.phone_number) ?? 0) + 1);
-    expect([...perPhone].filter(([, n]) => n > 1), 'bought twice').toEqual([]);
-    expect(Array.from({ length: ITEMS }, (_, i) => mtnPhone(i)).filter((p) => !perPhone.has(p)), 'never bought').toEqual([]);
+    expect(
+      [...perPhone].filter(([, n]) => n > 1),
+      'bought twice',
+    ).toEqual([]);
+    expect(
+      Array.from({ length: ITEMS }, (_, i) => mtnPhone(i)).filter((p) => !perPhone.has(p)),
+      'never bought',
+    ).toEqual([]);
     expect(log).toHaveLength(ITEMS);
     const claims = await cluster.superQuery<{ n: number }>('SELECT count(*)::int AS n FROM vendesk.item_claims');
     expect(claims.rows[0].n).toBe(ITEMS);
-    console.log(`kills: ${kills.join(', ')}; claims per job: ${JSON.stringify((await cluster.superQuery('SELECT claimed_by, count(*)::int AS n FROM vendesk.item_claims GROUP BY 1 ORDER BY 1')).rows)}`);
+    console.log(
+      `kills: ${kills.join(', ')}; claims per job: ${JSON.stringify((await cluster.superQuery('SELECT claimed_by, count(*)::int AS n FROM vendesk.item_claims GROUP BY 1 ORDER BY 1')).rows)}`,
+    );
   });
 });

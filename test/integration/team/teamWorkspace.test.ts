@@ -66,11 +66,21 @@ describe('joining a team', () => {
 
   it('creates the schema on the first join, then lets members join', async () => {
     const first = await setup.call('team.join', { url: url('dba'), password: pw.dba, desktopName: 'IT desk' });
-    expect(first).toMatchObject({ joined: true, user: 'dba', migrated: TEAM_MIGRATIONS.map((m) => m.version), schemaVersion: TEAM_SCHEMA_VERSION, desktopName: 'IT desk', problem: null });
+    expect(first).toMatchObject({
+      joined: true,
+      user: 'dba',
+      migrated: TEAM_MIGRATIONS.map((m) => m.version),
+      schemaVersion: TEAM_SCHEMA_VERSION,
+      desktopName: 'IT desk',
+      problem: null,
+    });
     pw.ada = await cluster.createLogin('ada', ['vendesk_preparer']);
     pw.bola = await cluster.createLogin('bola', ['vendesk_approver']);
     pw.nobody = await cluster.createLogin('nobody');
-    await expect(ada.call('team.join', { url: url('nobody'), password: pw.nobody })).rejects.toMatchObject({ code: 'team_not_member', hint: expect.stringMatching(/GRANT vendesk_preparer TO "nobody"/) });
+    await expect(ada.call('team.join', { url: url('nobody'), password: pw.nobody })).rejects.toMatchObject({
+      code: 'team_not_member',
+      hint: expect.stringMatching(/GRANT vendesk_preparer TO "nobody"/),
+    });
     expect(await ada.call('team.join', { url: url('ada'), password: pw.ada, desktopName: 'Ada PC' })).toMatchObject({ roles: ['preparer'], migrated: [] });
     expect(await bola.call('team.join', { url: url('bola'), password: pw.bola, desktopName: 'Bola PC' })).toMatchObject({ roles: ['approver'], migrated: [] });
   });
@@ -141,7 +151,10 @@ describe('the approval policy through the contract', () => {
     const jobId = await prepareAs('ada', 'c'.repeat(64), 250_000);
     const first = await bola.call('approvals.decide', { jobId, decision: 'approve', note: '' });
     expect(first).toMatchObject({ state: 'awaiting_approval', approvedBy: ['bola'], approvalsNeeded: 2 });
-    await expect(bola.call('approvals.decide', { jobId, decision: 'approve', note: '' })).rejects.toMatchObject({ code: 'team_job_state', message: expect.stringMatching(/You approved job .* already/) });
+    await expect(bola.call('approvals.decide', { jobId, decision: 'approve', note: '' })).rejects.toMatchObject({
+      code: 'team_job_state',
+      message: expect.stringMatching(/You approved job .* already/),
+    });
     const second = await setup.call('approvals.decide', { jobId, decision: 'approve', note: 'second pair of eyes' });
     expect(second).toMatchObject({ state: 'approved', approvedBy: ['bola', 'dba'], approvalsNeeded: 2 });
     const rows = await bola.call('approvals.rows', { jobId, page: 1, pageSize: 50 });
@@ -161,7 +174,9 @@ describe('the audit trail through the contract', () => {
     expect(fs.existsSync(exported.path)).toBe(true);
     const none = await bola.call('audit.export', { from: '2020-01-01', to: '2020-01-31' });
     expect(none.rows).toBe(0);
-    await cluster.superQuery(`BEGIN; SET LOCAL session_replication_role = replica; DELETE FROM vendesk.audit_trail WHERE seq = (SELECT max(seq) FROM vendesk.audit_trail); COMMIT;`);
+    await cluster.superQuery(
+      `BEGIN; SET LOCAL session_replication_role = replica; DELETE FROM vendesk.audit_trail WHERE seq = (SELECT max(seq) FROM vendesk.audit_trail); COMMIT;`,
+    );
     const cut = await bola.call('audit.verify', {});
     expect(cut.intact).toBe(false);
     expect(cut.breaks.map((b) => b.kind)).toEqual(['head_missing']);

@@ -59,7 +59,11 @@ describe('automatic sync', () => {
     expect(Date.parse(waiting.nextAt as string)).toBeGreaterThanOrEqual(before + FIRST_SYNC_DELAY_MS);
     expect(Date.parse(waiting.nextAt as string)).toBeLessThanOrEqual(after + FIRST_SYNC_DELAY_MS);
 
-    const done = await until('first automatic sync', () => t!.call('sync.status', {}), (s) => s.lastFinishedAt !== null && s.auto.state === 'waiting');
+    const done = await until(
+      'first automatic sync',
+      () => t!.call('sync.status', {}),
+      (s) => s.lastFinishedAt !== null && s.auto.state === 'waiting',
+    );
     expect(mirrorCount(t)).toBe(500);
     expect(done.auto.everyMinutes).toBe(5);
     expect(Date.parse(done.auto.nextAt as string) - Date.parse(done.auto.lastAt as string)).toBeGreaterThanOrEqual(5 * 60_000 - 2000);
@@ -70,7 +74,11 @@ describe('automatic sync', () => {
 
     // The syncs after the first re-read only the last day (and anything still pending).
     autoSync(t.app).syncSoon(0);
-    const second = await until('second automatic sync', () => t!.call('sync.status', {}), (s) => s.lastFinishedAt !== done.lastFinishedAt && s.auto.state === 'waiting');
+    const second = await until(
+      'second automatic sync',
+      () => t!.call('sync.status', {}),
+      (s) => s.lastFinishedAt !== done.lastFinishedAt && s.auto.state === 'waiting',
+    );
     const newest = t.app.db.prepare('SELECT MAX(created_at) FROM log_entries').pluck().get() as string;
     const dayBefore = new Date(Date.parse(`${newest.slice(0, 10)}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
     expect(second.lastResult).toMatchObject({ startdate: dayBefore, inserted: 0 });
@@ -80,7 +88,11 @@ describe('automatic sync', () => {
   it('pauses while the service cannot be reached, says why, and catches up once it answers', async () => {
     t = await start(300);
     const auto = startAutoSync(t.app);
-    await until('first automatic sync', () => t!.call('sync.status', {}), (s) => s.lastFinishedAt !== null && s.auto.state === 'waiting');
+    await until(
+      'first automatic sync',
+      () => t!.call('sync.status', {}),
+      (s) => s.lastFinishedAt !== null && s.auto.state === 'waiting',
+    );
 
     proxy!.setDown(true);
     // Purchases made elsewhere meanwhile (straight at the service).
@@ -93,7 +105,11 @@ describe('automatic sync', () => {
       expect(res.status).toBe(202);
     }
     auto.syncSoon(0);
-    const paused = await until('paused', () => t!.call('sync.status', {}), (s) => s.auto.state === 'paused');
+    const paused = await until(
+      'paused',
+      () => t!.call('sync.status', {}),
+      (s) => s.auto.state === 'paused',
+    );
     expect(paused.auto.reason).toMatch(/could not be reached/);
     // Tried again by itself, soon (30 s), not at the five-minute interval.
     expect(Date.parse(paused.auto.nextAt as string) - Date.now()).toBeLessThanOrEqual(31_000);
@@ -101,7 +117,11 @@ describe('automatic sync', () => {
 
     proxy!.setDown(false);
     auto.syncSoon(0);
-    const back = await until('caught up', () => t!.call('sync.status', {}), (s) => s.auto.state === 'waiting' && mirrorCount(t!) === 302);
+    const back = await until(
+      'caught up',
+      () => t!.call('sync.status', {}),
+      (s) => s.auto.state === 'waiting' && mirrorCount(t!) === 302,
+    );
     expect(back.auto.reason).toBeNull();
     expect(mirrorCount(t)).toBe(await serviceCount(t.token));
   });
@@ -109,7 +129,11 @@ describe('automatic sync', () => {
   it('follows its setting: 0 turns it off, another interval moves the next sync', async () => {
     t = await start(100);
     startAutoSync(t.app);
-    const first = await until('first automatic sync', () => t!.call('sync.status', {}), (s) => s.lastFinishedAt !== null && s.auto.state === 'waiting');
+    const first = await until(
+      'first automatic sync',
+      () => t!.call('sync.status', {}),
+      (s) => s.lastFinishedAt !== null && s.auto.state === 'waiting',
+    );
     await t.call('sync.settings.set', { autoSyncMinutes: 0 });
     expect((await t.call('sync.status', {})).auto).toMatchObject({ state: 'off', everyMinutes: 0, nextAt: null });
     const settings = await t.call('sync.settings.set', { autoSyncMinutes: 15 });

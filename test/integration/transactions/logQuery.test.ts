@@ -27,7 +27,13 @@ describe('mirror queries', () => {
 
     const all = await t.call('logs.totals', { filter: {} });
     // Spend is what left the wallet: the ₦500 that FAILED was refunded and is stated apart.
-    expect(all).toEqual({ count: 4, amountKobo: 75_000, costKobo: expect.any(Number), commissionKobo: expect.any(Number), refunded: { count: 1, amountKobo: 50_000, costKobo: expect.any(Number) } });
+    expect(all).toEqual({
+      count: 4,
+      amountKobo: 75_000,
+      costKobo: expect.any(Number),
+      commissionKobo: expect.any(Number),
+      refunded: { count: 1, amountKobo: 50_000, costKobo: expect.any(Number) },
+    });
     expect(all.costKobo + all.commissionKobo).toBe(75_000);
     expect(all.refunded.costKobo).toBeLessThanOrEqual(50_000);
 

@@ -33,15 +33,15 @@ export async function buyAirtime(app: TestApp, phones: string[]): Promise<string
   const products = await app.app.client().airtimeCatalog();
   const mtn = products.find((p) => p.network === 'MTN');
   if (!mtn) throw new Error('the sandbox catalog has no MTN airtime');
-  const result = await app.app.client().purchaseAirtime(
-    phones.map((phoneNumber) => ({ phoneNumber, amount: 100, network: mtn.network, productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })),
-  );
+  const result = await app.app
+    .client()
+    .purchaseAirtime(phones.map((phoneNumber) => ({ phoneNumber, amount: 100, network: mtn.network, productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })));
   if (result.kind !== 'success') throw new Error(`airtime purchase answered ${result.kind}`);
   return result.data.references;
 }
 
 function mirrorIds(app: TestApp): number[] {
-  return (app.app.db.prepare('SELECT id FROM log_entries WHERE profile_id = ? ORDER BY id').pluck().all(app.app.connection.profileId) as number[]);
+  return app.app.db.prepare('SELECT id FROM log_entries WHERE profile_id = ? ORDER BY id').pluck().all(app.app.connection.profileId) as number[];
 }
 
 describe('log sync', () => {
@@ -55,7 +55,12 @@ describe('log sync', () => {
 
     const sample = service[17];
     const row = t.app.db.prepare('SELECT amount_kobo, cost_kobo, commission_kobo, status FROM log_entries WHERE id = ?').get(sample.id) as Record<string, unknown>;
-    expect(row).toEqual({ amount_kobo: wireTextToKobo(sample.amount), cost_kobo: nairaToKobo(sample.transaction_cost), commission_kobo: nairaToKobo(sample.commission), status: sample.status });
+    expect(row).toEqual({
+      amount_kobo: wireTextToKobo(sample.amount),
+      cost_kobo: nairaToKobo(sample.transaction_cost),
+      commission_kobo: nairaToKobo(sample.commission),
+      status: sample.status,
+    });
 
     const snapshots = t.app.db.prepare("SELECT balance_kobo FROM balance_snapshots WHERE source = 'sync'").pluck().all() as number[];
     const balance = await t.call('account.balance', {});
@@ -84,7 +89,12 @@ describe('log sync', () => {
     const service = await serviceLog(t);
     const ids = mirrorIds(t);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(service.map((e) => e.id).filter((id) => ids.includes(id)).sort((a, b) => a - b));
+    expect(ids).toEqual(
+      service
+        .map((e) => e.id)
+        .filter((id) => ids.includes(id))
+        .sort((a, b) => a - b),
+    );
     // Every entry of the seeded history is there (the purchase may or may not be, depending on its timing).
     expect(ids.length).toBeGreaterThanOrEqual(1000);
     expect((await t.call('sync.status', {})).interrupted).toBe(false);

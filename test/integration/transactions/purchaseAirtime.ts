@@ -5,7 +5,9 @@ export async function buyAirtimeFor(app: TestApp, items: [phone: string, naira: 
   const client = app.app.client();
   const mtn = (await client.airtimeCatalog()).find((p) => p.network === 'MTN');
   if (!mtn) throw new Error('the sandbox catalog has no MTN airtime');
-  const result = await client.purchaseAirtime(items.map(([phoneNumber, amount]) => ({ phoneNumber, amount, network: mtn.network, productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })));
+  const result = await client.purchaseAirtime(
+    items.map(([phoneNumber, amount]) => ({ phoneNumber, amount, network: mtn.network, productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })),
+  );
   if (result.kind !== 'success') throw new Error(`airtime purchase answered ${result.kind}`);
   return result.data.references;
 }

@@ -14,14 +14,41 @@ function ctx(requestReference = 'REQ1'): AnswerContext & { notes: string[] } {
 describe('sender IDs', () => {
   it('reads the same list in camelCase, PascalCase, snake_case, wrapped or bare, with approval as a map, a word or a flag', () => {
     const forms: unknown[] = [
-      [{ senderId: 'VENDESK', approval: { NG: 'APPROVED' } }, { senderId: 'PROMOTXT', approval: { NG: 'PENDING' } }],
-      { Items: [{ SenderId: 'VENDESK', Status: 'Approved' }, { SenderId: 'PROMOTXT', Status: 'Pending' }], TotalRecords: 2 },
-      { data: [{ sender_id: 'VENDESK', approval_status: 'active' }, { sender_id: 'PROMOTXT', approval_status: 'in review' }] },
-      { records: [{ name: 'VENDESK', approved: true }, { name: 'PROMOTXT', approved: false }] },
-      { senders: [{ Sender: 'VENDESK', Approvals: [{ Country: 'ng', Status: 'APPROVED' }] }, { Sender: 'PROMOTXT', Approvals: [{ Country: 'NG', Status: 'submitted' }] }] },
+      [
+        { senderId: 'VENDESK', approval: { NG: 'APPROVED' } },
+        { senderId: 'PROMOTXT', approval: { NG: 'PENDING' } },
+      ],
+      {
+        Items: [
+          { SenderId: 'VENDESK', Status: 'Approved' },
+          { SenderId: 'PROMOTXT', Status: 'Pending' },
+        ],
+        TotalRecords: 2,
+      },
+      {
+        data: [
+          { sender_id: 'VENDESK', approval_status: 'active' },
+          { sender_id: 'PROMOTXT', approval_status: 'in review' },
+        ],
+      },
+      {
+        records: [
+          { name: 'VENDESK', approved: true },
+          { name: 'PROMOTXT', approved: false },
+        ],
+      },
+      {
+        senders: [
+          { Sender: 'VENDESK', Approvals: [{ Country: 'ng', Status: 'APPROVED' }] },
+          { Sender: 'PROMOTXT', Approvals: [{ Country: 'NG', Status: 'submitted' }] },
+        ],
+      },
     ];
     for (const form of forms) {
-      expect(read.readSenderIds(form, ctx()).map((s) => [s.senderId, s.approval]), JSON.stringify(form)).toEqual([
+      expect(
+        read.readSenderIds(form, ctx()).map((s) => [s.senderId, s.approval]),
+        JSON.stringify(form),
+      ).toEqual([
         ['VENDESK', { NG: 'APPROVED' }],
         ['PROMOTXT', { NG: 'PENDING' }],
       ]);
@@ -49,7 +76,16 @@ describe('templates', () => {
       ctx(),
     );
     expect(list).toEqual([
-      { id: '17', name: 'Pay', slug: null, body: 'Hi {{2}}, {{1}} paid', indexes: ['1', '2'], useCase: 'payroll,alerts', approval: { NG: 'APPROVED' }, createdAt: '2026-01-05T14:03:22.000Z' },
+      {
+        id: '17',
+        name: 'Pay',
+        slug: null,
+        body: 'Hi {{2}}, {{1}} paid',
+        indexes: ['1', '2'],
+        useCase: 'payroll,alerts',
+        approval: { NG: 'APPROVED' },
+        createdAt: '2026-01-05T14:03:22.000Z',
+      },
       { id: 'T2', name: 'Plain', slug: null, body: 'Closed today', indexes: [], useCase: null, approval: { NG: 'REJECTED' }, createdAt: null },
     ]);
   });
@@ -119,7 +155,11 @@ describe('messages', () => {
 
   it('reads history as a page object, a { data, meta } page, or a bare list (total unknown, said so)', () => {
     const item = { ref: 'MSG1', message: 'hi', status: 'delivered' };
-    expect(read.readMessageHistory({ TotalPages: 3, CurrentPage: 1, TotalRecords: 12, NextPage: 'http://x/?page=2', PreviousPage: '', Items: [item] }, ctx())).toMatchObject({ totalRecords: 12, totalPages: 3, nextPage: 'http://x/?page=2' });
+    expect(read.readMessageHistory({ TotalPages: 3, CurrentPage: 1, TotalRecords: 12, NextPage: 'http://x/?page=2', PreviousPage: '', Items: [item] }, ctx())).toMatchObject({
+      totalRecords: 12,
+      totalPages: 3,
+      nextPage: 'http://x/?page=2',
+    });
     expect(read.readMessageHistory({ data: [item], meta: { total: '12', last_page: 3 } }, ctx())).toMatchObject({ totalRecords: 12, totalPages: 3 });
     const c = ctx();
     const bare = read.readMessageHistory([item], c);
@@ -130,7 +170,7 @@ describe('messages', () => {
 });
 
 describe('one-time codes', () => {
-  it('reads a code sent under other names; a code\'s missing reference is noted (the envelope may carry it)', () => {
+  it("reads a code sent under other names; a code's missing reference is noted (the envelope may carry it)", () => {
     expect(read.readEvidenceSent({ Reference: 'EVD1', Recipient: '2348031234567', Length: '6', ExpiryDate: '2026-01-05T14:08:22Z', Cost: '4.00' }, ctx())).toEqual({
       reference: 'EVD1',
       requestReference: 'REQ1',
@@ -155,7 +195,16 @@ describe('one-time codes', () => {
 describe('phonebooks and contacts', () => {
   it('reads phonebooks with ids as strings and counts under other names; entries without a whole-number id are left out and noted', () => {
     const c = ctx();
-    const list = read.readPhonebooks({ Items: [{ PhoneBookId: '12', Name: 'Staff', TotalContacts: '1,204' }, { phonebook_id: 13, name: 'Drivers' }, { id: 'abc', name: 'Odd' }] }, c);
+    const list = read.readPhonebooks(
+      {
+        Items: [
+          { PhoneBookId: '12', Name: 'Staff', TotalContacts: '1,204' },
+          { phonebook_id: 13, name: 'Drivers' },
+          { id: 'abc', name: 'Odd' },
+        ],
+      },
+      c,
+    );
     expect(list.map((p) => [p.id, p.name, p.contactCount])).toEqual([
       [12, 'Staff', 1204],
       [13, 'Drivers', null],
@@ -165,14 +214,26 @@ describe('phonebooks and contacts', () => {
   });
 
   it('reads one phonebook with its contacts, from a list answer (query ignored), or from the contacts alone', () => {
-    const contacts = [{ Msisdn: '2348031234567', FullName: 'Ada' }, { phone_number: '0802 123 4567', first_name: 'Femi', last_name: 'Bello' }];
+    const contacts = [
+      { Msisdn: '2348031234567', FullName: 'Ada' },
+      { phone_number: '0802 123 4567', first_name: 'Femi', last_name: 'Bello' },
+    ];
     const one = read.readPhonebook(12, { PhoneBookId: '12', Name: 'Staff', Contacts: { Items: contacts } }, ctx());
     expect(one?.contacts?.map((x) => [x.phoneNumber, x.name])).toEqual([
       ['08031234567', 'Ada'],
       ['08021234567', 'Femi Bello'],
     ]);
     expect(one?.contactCount).toBe(2);
-    expect(read.readPhonebook(13, [{ id: 12, name: 'Staff' }, { id: 13, name: 'Drivers', contacts }], ctx())?.name).toBe('Drivers');
+    expect(
+      read.readPhonebook(
+        13,
+        [
+          { id: 12, name: 'Staff' },
+          { id: 13, name: 'Drivers', contacts },
+        ],
+        ctx(),
+      )?.name,
+    ).toBe('Drivers');
     expect(read.readPhonebook(14, [{ id: 12, name: 'Staff' }], ctx())).toBeNull();
     expect(read.readPhonebook(12, { data: contacts }, ctx())).toMatchObject({ id: 12, name: null, contactCount: 2 });
     const c = ctx();

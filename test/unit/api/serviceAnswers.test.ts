@@ -11,7 +11,16 @@ const TOKEN = 'tok-9f8e7d6c5b4a-answers';
 
 function keep(answers: ServiceAnswers, body: unknown, path = '/getSenderIds?search=08031234567') {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return answers.record({ endpoint: 'getSenderIds', method: 'GET', url: new URL(`http://svc.example${path}`), startedMs: Date.now(), httpStatus: 200, contentType: 'application/json', text, parsed: typeof body === 'string' ? body : body });
+  return answers.record({
+    endpoint: 'getSenderIds',
+    method: 'GET',
+    url: new URL(`http://svc.example${path}`),
+    startedMs: Date.now(),
+    httpStatus: 200,
+    contentType: 'application/json',
+    text,
+    parsed: typeof body === 'string' ? body : body,
+  });
 }
 
 describe('phone numbers are redacted in every form, and only phone numbers', () => {

@@ -27,7 +27,10 @@ function databaseBefore9(file: string): void {
   }
   const at = new Date().toISOString();
   db.prepare("INSERT INTO profiles (id, name, kind, base_url, created_at) VALUES ('live-1', 'Head office', 'live', 'https://api.example.com', ?)").run(at);
-  db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('bulk.settings', ?, ?)").run(JSON.stringify({ capPerJobKobo: 2_000_000, capPerDayKobo: 5_000_000, batchSize: 20 }), at);
+  db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('bulk.settings', ?, ?)").run(
+    JSON.stringify({ capPerJobKobo: 2_000_000, capPerDayKobo: 5_000_000, batchSize: 20 }),
+    at,
+  );
   db.prepare(
     `INSERT INTO bulk_jobs (id, kind, state, profile_id, connection_kind, base_url, file_name, file_hash, headers_json, mapping_json, rows_total, invalid_count, batch_size, concurrency, created_at, updated_at)
      VALUES ('job-1', 'airtime', 'completed', 'cli-connection', 'live', 'https://other.example.com', 'f.csv', 'h', '[]', '{}', 1, 0, 20, 3, ?, ?)`,

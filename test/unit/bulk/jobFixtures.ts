@@ -27,7 +27,20 @@ export function testItem(i: number, over: Partial<NewItem> = {}): NewItem {
 /** A draft airtime job with these items (and these invalid rows). */
 export function testJob(store: JobStore, items: NewItem[], invalid: InvalidRowRecord[] = []): string {
   return store.createJob(
-    { kind: 'airtime', profileId: 'sandbox', connectionKind: 'sandbox', baseUrl: 'http://127.0.0.1:1', fileName: 'f.csv', fileHash: 'h', sheetName: null, headers: ['Phone', 'Amount'], mapping: {}, rowsTotal: items.length, batchSize: 50, concurrency: 3 },
+    {
+      kind: 'airtime',
+      profileId: 'sandbox',
+      connectionKind: 'sandbox',
+      baseUrl: 'http://127.0.0.1:1',
+      fileName: 'f.csv',
+      fileHash: 'h',
+      sheetName: null,
+      headers: ['Phone', 'Amount'],
+      mapping: {},
+      rowsTotal: items.length,
+      batchSize: 50,
+      concurrency: 3,
+    },
     items,
     invalid,
   );

@@ -97,8 +97,25 @@ describe('bulk settings', () => {
 
 describe('items from a validation', () => {
   const row = (r: number, phone: string): ValidRow => ({
-    row: r, phone, network: 'MTN', amountKobo: 100_00, productCode: 'MTN-VTU', voucherCode: 'V', dataValue: null, operator: 'op', region: '', description: null,
-    name: null, reference: 'ref', meter: null, disco: null, vendType: null, smartcard: null, provider: null, bouquetCode: null, warnings: [],
+    row: r,
+    phone,
+    network: 'MTN',
+    amountKobo: 100_00,
+    productCode: 'MTN-VTU',
+    voucherCode: 'V',
+    dataValue: null,
+    operator: 'op',
+    region: '',
+    description: null,
+    name: null,
+    reference: 'ref',
+    meter: null,
+    disco: null,
+    vendType: null,
+    smartcard: null,
+    provider: null,
+    bouquetCode: null,
+    warnings: [],
   });
 
   it('leaves repeats and recent duplicates out unless kept, and says why', () => {

@@ -16,7 +16,10 @@ let store: JobStore;
 
 /** A job whose items are in these states (set directly: the table is about what moves them next). */
 function newJob(states: string[]): string {
-  const id = testJob(store, states.map((_state, i) => testItem(i)));
+  const id = testJob(
+    store,
+    states.map((_state, i) => testItem(i)),
+  );
   states.forEach((state, i) => db.prepare('UPDATE bulk_items SET state = ? WHERE job_id = ? AND seq = ?').run(state, id, i + 1));
   return id;
 }
@@ -55,7 +58,9 @@ describe('the bulk item state table', () => {
     const id = newJob(['queued']);
     expect(() => db.prepare("UPDATE bulk_items SET state = 'bougth' WHERE job_id = ?").run(id)).toThrow(/bulk_items\.state must be one of excluded, queued/);
     expect(() => db.prepare("UPDATE bulk_jobs SET state = 'finished' WHERE id = ?").run(id)).toThrow(/bulk_jobs\.state must be one of draft/);
-    expect(() => db.prepare("INSERT INTO purchases (id, kind, source, state) VALUES ('p1', 'electricity', 'single', 'done')").run()).toThrow(/purchases\.state must be one of sending/);
+    expect(() => db.prepare("INSERT INTO purchases (id, kind, source, state) VALUES ('p1', 'electricity', 'single', 'done')").run()).toThrow(
+      /purchases\.state must be one of sending/,
+    );
     expect(store.item(id, 1)?.state).toBe('queued');
   });
 

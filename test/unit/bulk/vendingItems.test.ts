@@ -18,11 +18,39 @@ afterEach(() => db.close());
 
 function meterJob(): string {
   return store.createJob(
-    { kind: 'electricity', profileId: 'sandbox', connectionKind: 'sandbox', baseUrl: 'http://x', fileName: 'm.csv', fileHash: 'h', sheetName: null, headers: [], mapping: {}, rowsTotal: 2, batchSize: 1, concurrency: 1 },
+    {
+      kind: 'electricity',
+      profileId: 'sandbox',
+      connectionKind: 'sandbox',
+      baseUrl: 'http://x',
+      fileName: 'm.csv',
+      fileHash: 'h',
+      sheetName: null,
+      headers: [],
+      mapping: {},
+      rowsTotal: 2,
+      batchSize: 1,
+      concurrency: 1,
+    },
     [1, 2].map((i) => ({
-      rowNumber: i + 1, phone: '08031234567', network: 'IKEDC', productCode: 'IKEDC', voucherCode: '', operator: '', region: '', dataValue: null,
-      description: 'Ikeja Electric', amountKobo: 5000_00, name: '', note: '', givenNetwork: null, prefixNetwork: null, duplicateOf: null, state: 'queued' as const,
-      account: `4501234567${i}`, vendType: 'PREPAID',
+      rowNumber: i + 1,
+      phone: '08031234567',
+      network: 'IKEDC',
+      productCode: 'IKEDC',
+      voucherCode: '',
+      operator: '',
+      region: '',
+      dataValue: null,
+      description: 'Ikeja Electric',
+      amountKobo: 5000_00,
+      name: '',
+      note: '',
+      givenNetwork: null,
+      prefixNetwork: null,
+      duplicateOf: null,
+      state: 'queued' as const,
+      account: `4501234567${i}`,
+      vendType: 'PREPAID',
     })),
     [],
   );
@@ -38,7 +66,9 @@ function insertPurchase(id: string, account: string, state: string, createdAt: s
 describe('electricity and cable items', () => {
   it('read each purchase state as the row outcome a user understands', () => {
     expect(itemFromPurchase({ state: 'success', reason: null, hint: null, refund_state: 'not_applicable' })).toEqual({ state: 'success', reason: null });
-    expect(itemFromPurchase({ state: 'failed', reason: 'declined by provider', hint: null, refund_state: 'confirmed' })?.reason).toBe('declined by provider. Refunded: the service records it as FAILED and gives the money back automatically.');
+    expect(itemFromPurchase({ state: 'failed', reason: 'declined by provider', hint: null, refund_state: 'confirmed' })?.reason).toBe(
+      'declined by provider. Refunded: the service records it as FAILED and gives the money back automatically.',
+    );
     expect(itemFromPurchase({ state: 'rejected', reason: 'vendType does not match', hint: null, refund_state: 'not_applicable' })?.reason).toMatch(/Nothing was charged/);
     expect(itemFromPurchase({ state: 'needs_support', reason: null, hint: null, refund_state: 'not_applicable' })?.state).toBe('pending');
     expect(itemFromPurchase({ state: 'uncertain', reason: null, hint: null, refund_state: 'not_applicable' })?.reason).toMatch(/never sent again/);

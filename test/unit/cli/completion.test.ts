@@ -77,7 +77,7 @@ describe.each([
 
   it('offers a command’s own options and the global ones', () => {
     const options = complete(['vendesk', 'bulk', 'submit', '--']);
-    for (const o of [...COMMANDS.find((c) => c.path.join(' ') === 'bulk submit')?.options ?? [], ...GLOBAL_OPTIONS]) expect(options).toContain(`--${o.name}`);
+    for (const o of [...(COMMANDS.find((c) => c.path.join(' ') === 'bulk submit')?.options ?? []), ...GLOBAL_OPTIONS]) expect(options).toContain(`--${o.name}`);
     expect(complete(['vendesk', '--'])).toEqual(expect.arrayContaining(GLOBAL_OPTIONS.map((o) => `--${o.name}`)));
   });
 

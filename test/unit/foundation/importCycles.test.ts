@@ -77,7 +77,15 @@ describe('imports in src/main go one way', () => {
   it('finds the imports it checks (the reading works)', () => {
     expect(graph.get(path.join(MAIN, 'bulk', 'bulkService.ts'))).toContain(path.join(MAIN, 'bulk', 'bulkGate.ts'));
     expect(graph.get(path.join(MAIN, 'team', 'bulkApproval.ts'))).toContain(path.join(MAIN, 'bulk', 'bulkGate.ts'));
-    expect(cycles(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]]))).toEqual([['a', 'b', 'c']]);
+    expect(
+      cycles(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set(['c'])],
+          ['c', new Set(['a'])],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c']]);
   });
 
   it('no folder imports another that imports it back, directly or through others', () => {

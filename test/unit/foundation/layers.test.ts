@@ -17,7 +17,10 @@ async function layerErrors(file: string, text: string): Promise<string[]> {
 
 describe('vendesk/layers', () => {
   it('refuses a service importing the dispatcher or a handler (a layer above it)', async () => {
-    const errors = await layerErrors('src/main/bulk/layerFixture.ts', "import { dispatch } from '../dispatch';\nimport { handlers } from '../handlers';\nexport const x = [dispatch, handlers];\n");
+    const errors = await layerErrors(
+      'src/main/bulk/layerFixture.ts',
+      "import { dispatch } from '../dispatch';\nimport { handlers } from '../handlers';\nexport const x = [dispatch, handlers];\n",
+    );
     expect(errors).toHaveLength(2);
     expect(errors[0]).toMatch(/^services may not import handlers: '\.\.\/dispatch'/);
   });
@@ -47,9 +50,9 @@ describe('vendesk/layers', () => {
   });
 
   it('refuses purchases importing the requery loop (the cycle it broke)', async () => {
-    expect(await layerErrors('src/main/purchases/layerFixture.ts', "import { createPendingScheduler } from '../pending/pendingScheduler';\nexport const x = createPendingScheduler;\n")).toEqual([
-      expect.stringMatching(/^src\/main\/purchases may not import src\/main\/pending/),
-    ]);
+    expect(
+      await layerErrors('src/main/purchases/layerFixture.ts', "import { createPendingScheduler } from '../pending/pendingScheduler';\nexport const x = createPendingScheduler;\n"),
+    ).toEqual([expect.stringMatching(/^src\/main\/purchases may not import src\/main\/pending/)]);
   });
 
   it('refuses the local log copy or the client reaching up into what buys (the folder cycles it broke)', async () => {
@@ -66,13 +69,18 @@ describe('vendesk/layers', () => {
   });
 
   it('refuses purchases or bulk importing the team (the folder cycles the gates broke); the team may build on both', async () => {
-    expect(await layerErrors('src/main/purchases/layerFixture.ts', "import { gateSinglePurchase } from '../team/purchaseApproval';\nexport const x = gateSinglePurchase;\n")).toEqual([
-      expect.stringMatching(/^src\/main\/purchases may not import src\/main\/team: .*purchases\/purchaseGate\.ts/),
-    ]);
+    expect(
+      await layerErrors('src/main/purchases/layerFixture.ts', "import { gateSinglePurchase } from '../team/purchaseApproval';\nexport const x = gateSinglePurchase;\n"),
+    ).toEqual([expect.stringMatching(/^src\/main\/purchases may not import src\/main\/team: .*purchases\/purchaseGate\.ts/)]);
     expect(await layerErrors('src/main/bulk/layerFixture.ts', "import type { TeamLink } from '../team/teamLink';\nexport type X = TeamLink;\n")).toEqual([
       expect.stringMatching(/^src\/main\/bulk may not import src\/main\/team: .*bulk\/bulkGate\.ts/),
     ]);
-    expect(await layerErrors('src/main/team/layerFixture.ts', "import { bulkGate } from '../bulk/bulkGate';\nimport { purchaseGate } from '../purchases/purchaseGate';\nexport const x = [bulkGate, purchaseGate];\n")).toEqual([]);
+    expect(
+      await layerErrors(
+        'src/main/team/layerFixture.ts',
+        "import { bulkGate } from '../bulk/bulkGate';\nimport { purchaseGate } from '../purchases/purchaseGate';\nexport const x = [bulkGate, purchaseGate];\n",
+      ),
+    ).toEqual([]);
   });
 
   it('allows the layers downward: a handler importing a service, the CLI importing dispatch', async () => {

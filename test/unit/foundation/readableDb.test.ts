@@ -12,7 +12,14 @@ import type { ReadableDB, ReadStatement } from '../../../src/main/store/readable
 const MAIN = path.resolve(__dirname, '../../../src/main');
 
 /** The modules that only read the local database. */
-const READ_PATHS = ['transactions/logQuery.ts', 'transactions/logSearchIndex.ts', 'transactions/logPositionIndex.ts', 'reports/spendReport.ts', 'transactions/expectedCost.ts', 'dashboard/dashboardSummary.ts'];
+const READ_PATHS = [
+  'transactions/logQuery.ts',
+  'transactions/logSearchIndex.ts',
+  'transactions/logPositionIndex.ts',
+  'reports/spendReport.ts',
+  'transactions/expectedCost.ts',
+  'dashboard/dashboardSummary.ts',
+];
 
 describe('a read-only database handle', () => {
   it('has statements that cannot run, and no exec', () => {

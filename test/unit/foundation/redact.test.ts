@@ -51,7 +51,7 @@ describe('redaction catches the token in every form it can take', () => {
   });
 
   it('leaves text without the token alone, and still masks any Bearer value', () => {
-    const text = 'Row 4: 08031234567 is not valid; base64 dXNlcjpwYXNz is someone else\'s';
+    const text = "Row 4: 08031234567 is not valid; base64 dXNlcjpwYXNz is someone else's";
     expect(redactSecrets(text)).toBe(text);
     expect(redactSecrets('Authorization: Bearer abc.def.ghi')).toBe('Authorization: Bearer [redacted]');
   });
@@ -70,7 +70,11 @@ describe('redaction catches the token echoed back in other encodings', () => {
     redactSecrets = await redactionWith(token);
   });
   const utf8 = [...Buffer.from(token, 'utf8')];
-  const pct = (upper: boolean) => utf8.map((b) => `%${b.toString(16).padStart(2, '0')}`).map((h) => (upper ? h.toUpperCase() : h)).join('');
+  const pct = (upper: boolean) =>
+    utf8
+      .map((b) => `%${b.toString(16).padStart(2, '0')}`)
+      .map((h) => (upper ? h.toUpperCase() : h))
+      .join('');
   const chars = [...token];
   const jsonEscaped = JSON.stringify(token).slice(1, -1);
   const asciiJson = jsonEscaped.replace(/[^\x20-\x7e]|[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -13,7 +13,10 @@ describe('docs/team.md', () => {
     const doc = fs.readFileSync(path.join(ROOT, 'docs', 'team.md'), 'utf8');
     const listed = /- Sheet \*\*Audit trail\*\*: ([\s\S]*?)\.(?: |\n)/.exec(doc)?.[1] ?? '';
     // Split on commas outside parentheses: "When (UTC)" and "Time (µs since 1970)" are one column each.
-    const names = listed.replace(/\s+/g, ' ').split(/,(?![^(]*\))/).map((n) => n.trim());
+    const names = listed
+      .replace(/\s+/g, ' ')
+      .split(/,(?![^(]*\))/)
+      .map((n) => n.trim());
     expect(names).toEqual(AUDIT_EXPORT_COLUMNS.map((c) => c.header));
   });
 });

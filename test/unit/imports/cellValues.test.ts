@@ -162,7 +162,7 @@ describe('phoneFromCell agrees with the shared normalizePhone', () => {
   it('accepts every spelling normalizePhone accepts, with the same result (random spellings)', async () => {
     const { normalizePhone } = await import('../../../src/shared/phone');
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const pieces = ['0', '8', '0', '3', '1', '2', '7', '9', '+', '234', ' ', '-', '.', '(', ')', '00', '5'];
     let accepted = 0;
     for (let i = 0; i < 20_000; i++) {

@@ -34,9 +34,43 @@ describe('column mapping from header names', () => {
   });
 
   it('maps the vendor log export columns of the spec', () => {
-    const headers = ['id', 'transaction_id', 'partner_reference', 'phone_number', 'amount', 'transaction_cost', 'commission', 'type', 'network', 'operator', 'region', 'description', 'data_plan', 'status', 'time', 'created_at', 'updated_at'];
+    const headers = [
+      'id',
+      'transaction_id',
+      'partner_reference',
+      'phone_number',
+      'amount',
+      'transaction_cost',
+      'commission',
+      'type',
+      'network',
+      'operator',
+      'region',
+      'description',
+      'data_plan',
+      'status',
+      'time',
+      'created_at',
+      'updated_at',
+    ];
     expect(detectMapping(headers, 'vendorLog')).toMatchObject({
-      id: 0, transactionId: 1, partnerReference: 2, phone: 3, amount: 4, transactionCost: 5, commission: 6, type: 7, network: 8, operator: 9, region: 10, description: 11, dataPlan: 12, status: 13, time: 14, createdAt: 15, updatedAt: 16,
+      id: 0,
+      transactionId: 1,
+      partnerReference: 2,
+      phone: 3,
+      amount: 4,
+      transactionCost: 5,
+      commission: 6,
+      type: 7,
+      network: 8,
+      operator: 9,
+      region: 10,
+      description: 11,
+      dataPlan: 12,
+      status: 13,
+      time: 14,
+      createdAt: 15,
+      updatedAt: 16,
     });
   });
 

@@ -193,7 +193,8 @@ describe('workbooks that cannot be imported give a clear ImportError, never a ha
 });
 
 describe("the reader's own XML parsing gets workbooks right", () => {
-  const sheet = (rows: string) => `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`;
+  const sheet = (rows: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`;
 
   it('reads booleans, inline and rich text, entities, CDATA and cells without references; leaves out phonetic runs and error values', async () => {
     const file = tmp.path('parsing.xlsx');
@@ -221,7 +222,10 @@ describe("the reader's own XML parsing gets workbooks right", () => {
     const file = tmp.path('dates1904.xlsx');
     const x = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
     await writeZip(file, [
-      { name: 'xl/workbook.xml', text: `<x:workbook xmlns:x="${x}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><x:workbookPr date1904="1"/><x:sheets><x:sheet name="Log" sheetId="1" r:id="rId1"/></x:sheets></x:workbook>` },
+      {
+        name: 'xl/workbook.xml',
+        text: `<x:workbook xmlns:x="${x}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><x:workbookPr date1904="1"/><x:sheets><x:sheet name="Log" sheetId="1" r:id="rId1"/></x:sheets></x:workbook>`,
+      },
       {
         name: 'xl/_rels/workbook.xml.rels',
         text: '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>',
@@ -243,7 +247,12 @@ describe("the reader's own XML parsing gets workbooks right", () => {
 
   it('keeps data rows as narrow as the header: a stray value far to the right costs nothing and the row is still reported', async () => {
     const file = tmp.path('stray.xlsx');
-    await writeWorkbook(file, sheet('<row r="1"><c r="A1" t="inlineStr"><is><t>Phone</t></is></c></row><row r="2"><c r="A2"><v>8031234567</v></c><c r="ZZ2"><v>1</v></c></row><row r="3"><c r="XFD3"><v>1</v></c></row>'));
+    await writeWorkbook(
+      file,
+      sheet(
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>Phone</t></is></c></row><row r="2"><c r="A2"><v>8031234567</v></c><c r="ZZ2"><v>1</v></c></row><row r="3"><c r="XFD3"><v>1</v></c></row>',
+      ),
+    );
     const table = await readSpreadsheet(file);
     expect(table.rows).toEqual([
       { row: 2, cells: [8031234567] },

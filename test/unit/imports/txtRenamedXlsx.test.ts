@@ -10,7 +10,10 @@ describe('a .txt renamed .xlsx', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-txt-'));
     const file = path.join(dir, 'staff airtime.xlsx');
     fs.writeFileSync(file, 'Remember to buy airtime for the field staff on Monday\nAsk Bayo for the list\n');
-    await expect(inspectSpreadsheet(file)).rejects.toMatchObject({ code: 'unsupported', message: expect.stringContaining('is not an Excel workbook or a CSV: it holds plain text') });
+    await expect(inspectSpreadsheet(file)).rejects.toMatchObject({
+      code: 'unsupported',
+      message: expect.stringContaining('is not an Excel workbook or a CSV: it holds plain text'),
+    });
   });
 
   it('a real CSV saved under an .xlsx name is still read as the CSV it is', async () => {

@@ -1,6 +1,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ImportError, assertMappingComplete, detectMapping, readSpreadsheet, validateBulkRows, validateContactRows, type RecentMatch, type SheetTable } from '../../../src/main/imports';
+import {
+  ImportError,
+  assertMappingComplete,
+  detectMapping,
+  readSpreadsheet,
+  validateBulkRows,
+  validateContactRows,
+  type RecentMatch,
+  type SheetTable,
+} from '../../../src/main/imports';
 import { catalogs } from '../../fixtures/imports/catalogs';
 import { FIXTURES, tempDir } from './tempFiles';
 
@@ -17,9 +26,21 @@ function airtime(rows: (string | number | null)[][], headers = ['Phone', 'Amount
 
 describe('bulk airtime rows', () => {
   it('normalizes numbers, infers the network, takes operator and voucher from the catalog', () => {
-    const result = airtime([[8031234567, '₦1,000', null], ['+234 802 123 4567', 'NGN 500.50', 'airtel']]);
+    const result = airtime([
+      [8031234567, '₦1,000', null],
+      ['+234 802 123 4567', 'NGN 500.50', 'airtel'],
+    ]);
     expect(result.invalid).toEqual([]);
-    expect(result.valid[0]).toMatchObject({ row: 2, phone: '08031234567', network: 'MTN', amountKobo: 100_000, productCode: 'MTN-VTU', voucherCode: 'MTNV1', operator: 'MTN Nigeria', warnings: [] });
+    expect(result.valid[0]).toMatchObject({
+      row: 2,
+      phone: '08031234567',
+      network: 'MTN',
+      amountKobo: 100_000,
+      productCode: 'MTN-VTU',
+      voucherCode: 'MTNV1',
+      operator: 'MTN Nigeria',
+      warnings: [],
+    });
     expect(result.valid[1]).toMatchObject({ row: 3, phone: '08021234567', network: 'AIRTEL', amountKobo: 50_050, voucherCode: null });
     expect(result.totalKobo).toBe(150_050);
     expect(result.counts).toMatchObject({ rows: 2, valid: 2, invalid: 0 });
@@ -31,7 +52,10 @@ describe('bulk airtime rows', () => {
   });
 
   it('rejects a number in scientific notation, saying the spreadsheet rounded it', () => {
-    const result = airtime([['2.34803E+12', 500, null], [2348030000000, 500, null]]);
+    const result = airtime([
+      ['2.34803E+12', 500, null],
+      [2348030000000, 500, null],
+    ]);
     expect(result.invalid.map((r) => r.row)).toEqual([2, 3]);
     for (const r of result.invalid) expect(r.issues[0].message).toMatch(/rounded/);
   });
@@ -61,7 +85,10 @@ describe('bulk airtime rows', () => {
   });
 
   it('refuses an unknown network name, and a number whose network cannot be told', () => {
-    const result = airtime([[8031234567, 500, 'Vodafone'], ['07001234567', 500, null]]);
+    const result = airtime([
+      [8031234567, 500, 'Vodafone'],
+      ['07001234567', 500, null],
+    ]);
     expect(result.errors[0].message).toMatch(/Vodafone is not a network/);
     expect(result.errors[1].message).toMatch(/cannot tell the network of 07001234567/);
   });
@@ -72,7 +99,12 @@ describe('bulk airtime rows', () => {
   });
 
   it('flags duplicates within the file (same phone and amount) and keeps both rows valid for the user to decide', () => {
-    const result = airtime([[8031234567, 500, null], ['08031234567', '₦500', null], [8031234567, 1000, null], ['+2348031234567', 500, 'MTN']]);
+    const result = airtime([
+      [8031234567, 500, null],
+      ['08031234567', '₦500', null],
+      [8031234567, 1000, null],
+      ['+2348031234567', 500, 'MTN'],
+    ]);
     expect(result.counts.valid).toBe(4);
     expect(result.duplicates).toEqual([expect.objectContaining({ kind: 'in_file', rows: [2, 3, 5], account: '08031234567', amountKobo: 50_000 })]);
     expect(result.valid[1].warnings[0].message).toMatch(/same phone and amount as row 2/);
@@ -86,8 +118,19 @@ describe('bulk airtime rows', () => {
       return phone === '08031234567' && kobo === 50_000 ? [{ source: 'log', reference: 'REF-1', at: '2025-03-01T09:00:00Z', amountKobo: 50_000, status: 'SUCCESS' }] : [];
     };
     const headers = ['Phone', 'Amount'];
-    const result = validateBulkRows(table(headers, [[8031234567, 500], [8051234567, 500]]), detectMapping(headers, 'airtime'), 'airtime', { ...catalogs, recentPurchases: recent });
-    expect(seen).toEqual([['08031234567', 50_000], ['08051234567', 50_000]]);
+    const result = validateBulkRows(
+      table(headers, [
+        [8031234567, 500],
+        [8051234567, 500],
+      ]),
+      detectMapping(headers, 'airtime'),
+      'airtime',
+      { ...catalogs, recentPurchases: recent },
+    );
+    expect(seen).toEqual([
+      ['08031234567', 50_000],
+      ['08051234567', 50_000],
+    ]);
     expect(result.duplicates).toEqual([expect.objectContaining({ kind: 'recent', row: 2, matches: [expect.objectContaining({ reference: 'REF-1' })] })]);
     expect(result.valid[0].warnings[0].message).toMatch(/last 24 hours.*REF-1/);
   });
@@ -111,7 +154,10 @@ describe('bulk data rows', () => {
   });
 
   it('matches product codes case-sensitively and suggests the right spelling', () => {
-    const result = run([[8031234567, 'mtn-1gb-1d', null, null], [8031234567, 'MTN-9GB', null, null]]);
+    const result = run([
+      [8031234567, 'mtn-1gb-1d', null, null],
+      [8031234567, 'MTN-9GB', null, null],
+    ]);
     expect(result.valid).toEqual([]);
     expect(result.errors[0].message).toMatch(/mtn-1gb-1d is not in the catalog; did you mean MTN-1GB-1D\? \(codes are case-sensitive\)/);
     expect(result.errors[1].message).toMatch(/MTN-9GB is not in the catalog/);
@@ -123,7 +169,11 @@ describe('bulk data rows', () => {
   });
 
   it('treats the same phone and plan twice as a duplicate', () => {
-    const result = run([[8031234567, 'MTN-1GB-1D', null, null], ['08031234567', 'MTN-1GB-1D', null, null], ['08031234567', 'MTN-2GB-30D', null, null]]);
+    const result = run([
+      [8031234567, 'MTN-1GB-1D', null, null],
+      ['08031234567', 'MTN-1GB-1D', null, null],
+      ['08031234567', 'MTN-2GB-30D', null, null],
+    ]);
     expect(result.duplicates).toEqual([expect.objectContaining({ rows: [2, 3] })]);
   });
 });
@@ -159,7 +209,14 @@ describe('bulk electricity and cable rows', () => {
     ]);
     const result = validateBulkRows(t, detectMapping(headers, 'cable'), 'cable', catalogs);
     expect(result.valid).toEqual([
-      expect.objectContaining({ row: 2, smartcard: '7012345678', provider: 'GOTV', bouquetCode: 'gotv-max', amountKobo: 850_000, warnings: [expect.objectContaining({ field: 'amount' })] }),
+      expect.objectContaining({
+        row: 2,
+        smartcard: '7012345678',
+        provider: 'GOTV',
+        bouquetCode: 'gotv-max',
+        amountKobo: 850_000,
+        warnings: [expect.objectContaining({ field: 'amount' })],
+      }),
       expect.objectContaining({ row: 3, provider: 'DSTV', bouquetCode: 'dstv79', amountKobo: 1_900_000 }),
     ]);
     expect(result.errors.map((e) => e.message)).toEqual([
@@ -172,8 +229,19 @@ describe('bulk electricity and cable rows', () => {
 describe('contacts', () => {
   it('normalizes numbers, drops repeats, lists bad rows', () => {
     const headers = ['Name', 'Phone'];
-    const result = validateContactRows(table(headers, [['Ada', 8031234567], ['Ada again', '+234 803 123 4567'], ['Bola', '0703123'], [null, '08051234567']]), detectMapping(headers, 'contacts'));
-    expect(result.valid).toEqual([{ row: 2, name: 'Ada', phone: '08031234567' }, { row: 5, name: '', phone: '08051234567' }]);
+    const result = validateContactRows(
+      table(headers, [
+        ['Ada', 8031234567],
+        ['Ada again', '+234 803 123 4567'],
+        ['Bola', '0703123'],
+        [null, '08051234567'],
+      ]),
+      detectMapping(headers, 'contacts'),
+    );
+    expect(result.valid).toEqual([
+      { row: 2, name: 'Ada', phone: '08031234567' },
+      { row: 5, name: '', phone: '08051234567' },
+    ]);
     expect(result.duplicates).toEqual([{ row: 3, phone: '08031234567', firstRow: 2, message: expect.stringContaining('already on row 2') }]);
     expect(result.invalid[0]).toMatchObject({ row: 4 });
   });
@@ -183,7 +251,10 @@ describe('real spreadsheet files end to end', () => {
   it('LibreOffice airtime workbook: the right outcome for each row', async () => {
     const t = await readSpreadsheet(join(FIXTURES, 'libreoffice-airtime.xlsx'));
     const result = validateBulkRows(t, detectMapping(t.headers, 'airtime'), 'airtime', catalogs);
-    const outcome = Object.fromEntries([...result.valid.map((r) => [r.row, `${r.phone} ${r.network} ${r.amountKobo}`]), ...result.invalid.map((r) => [r.row, r.issues.map((i) => i.field).join(',')])]);
+    const outcome = Object.fromEntries([
+      ...result.valid.map((r) => [r.row, `${r.phone} ${r.network} ${r.amountKobo}`]),
+      ...result.invalid.map((r) => [r.row, r.issues.map((i) => i.field).join(',')]),
+    ]);
     expect(outcome).toEqual({
       4: '08031234567 MTN 100000',
       5: '08021234567 AIRTEL 50000',
@@ -253,10 +324,12 @@ describe('a message quotes at most a short excerpt of a cell, whatever the file 
   it('contacts: a 30,000-character phone cell is quoted as an excerpt with its length', () => {
     const t = table(['Name', 'Phone'], [['Ada', long('0803')]]);
     const result = validateContactRows(t, detectMapping(t.headers, 'contacts'));
-    expect(result.invalid[0].issues[0].message).toBe(`Row 2: 0803${'Z'.repeat(35)}… (30,004 characters) is not a Nigerian mobile number (it contains characters other than digits); fix or exclude the row`);
+    expect(result.invalid[0].issues[0].message).toBe(
+      `Row 2: 0803${'Z'.repeat(35)}… (30,004 characters) is not a Nigerian mobile number (it contains characters other than digits); fix or exclude the row`,
+    );
   });
 
-  it('a missing column lists at most a few of the file\'s column names, each shortened', () => {
+  it("a missing column lists at most a few of the file's column names, each shortened", () => {
     const many = Array.from({ length: 5000 }, (_, i) => long(`Column ${i} `));
     let thrown: unknown = null;
     try {

@@ -16,13 +16,47 @@ const iso = (ms: number) => new Date(ms).toISOString();
 let next = 5000;
 function entry(createdMs: number, over: Partial<PlainEntry> = {}): PlainEntry {
   const id = next++;
-  return { transactionId: `TX${id}`, id, amountKobo: 100_000, costKobo: 97_000, status: 'SUCCESS', createdAt: iso(createdMs), updatedAt: iso(createdMs), phone: `0803${String(id).padStart(7, '0')}`, type: 'AIRTIME', product: 'MTN-VTU', network: 'MTN', ...over };
+  return {
+    transactionId: `TX${id}`,
+    id,
+    amountKobo: 100_000,
+    costKobo: 97_000,
+    status: 'SUCCESS',
+    createdAt: iso(createdMs),
+    updatedAt: iso(createdMs),
+    phone: `0803${String(id).padStart(7, '0')}`,
+    type: 'AIRTIME',
+    product: 'MTN-VTU',
+    network: 'MTN',
+    ...over,
+  };
 }
 function sent(sentMs: number, over: Partial<LocalSubmission> = {}): LocalSubmission {
-  return { localRef: `bulk:1/${next++}`, reference: null, phone: '08039990000', amountKobo: 150_000, type: 'AIRTIME', product: 'MTN-VTU', state: 'success', sentMs, refundMissing: false, ...over };
+  return {
+    localRef: `bulk:1/${next++}`,
+    reference: null,
+    phone: '08039990000',
+    amountKobo: 150_000,
+    type: 'AIRTIME',
+    product: 'MTN-VTU',
+    state: 'success',
+    sentMs,
+    refundMissing: false,
+    ...over,
+  };
 }
 function run(exp: PlainEntry[], mir: PlainEntry[], local: LocalSubmission[] = []) {
-  return reconcileEntries({ exp: columnsFromEntries(exp), mir: columnsFromEntries(mir), local, snapshots: [], messaging: [], rangeStartMs: START, rangeEndMs: END, matchWindowMs: 15 * 60_000, duplicateWindowMs: WINDOW });
+  return reconcileEntries({
+    exp: columnsFromEntries(exp),
+    mir: columnsFromEntries(mir),
+    local,
+    snapshots: [],
+    messaging: [],
+    rangeStartMs: START,
+    rangeEndMs: END,
+    matchWindowMs: 15 * 60_000,
+    duplicateWindowMs: WINDOW,
+  });
 }
 
 describe('the range of a reconciliation', () => {

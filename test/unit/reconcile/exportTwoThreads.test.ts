@@ -18,7 +18,16 @@ import { openDatabase } from '../../../src/main/store/database';
 import { amountFromCell } from '../../../src/main/imports';
 import { matchEntries, pairByReference, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID } from '../../../src/main/reconcile/matchEntries';
 import { mirrorFromParsed, mirrorQuery, mirrorReferenceColumns, readMirror } from '../../../src/main/reconcile/mirrorEntries';
-import { indexMirrorReferences, mirrorReferences, newExportRecords, parseExportRecords, parseMirrorColumns, parseRecordsInWorker, plainKoboFromBytes, utcMs } from '../../../src/main/reconcile/threadedReaders';
+import {
+  indexMirrorReferences,
+  mirrorReferences,
+  newExportRecords,
+  parseExportRecords,
+  parseMirrorColumns,
+  parseRecordsInWorker,
+  plainKoboFromBytes,
+  utcMs,
+} from '../../../src/main/reconcile/threadedReaders';
 import { readVendorExport, type VendorExport } from '../../../src/main/reconcile/vendorExportRows';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-two-threads-'));
@@ -169,7 +178,10 @@ describe('reading a large export in two halves at once', () => {
   });
 
   it('the worker thread reads its part as this thread does (its code is the same functions, run from their source)', async () => {
-    const text = exportText(Array.from({ length: 300 }, (_, i) => row(i + 1, i % 4 === 0 ? '"a, ""b""\nc"' : 'd')), '\r\n');
+    const text = exportText(
+      Array.from({ length: 300 }, (_, i) => row(i + 1, i % 4 === 0 ? '"a, ""b""\nc"' : 'd')),
+      '\r\n',
+    );
     const bytes = Buffer.from(text);
     const shared = new SharedArrayBuffer(bytes.length);
     Buffer.from(shared).set(bytes);
@@ -179,7 +191,15 @@ describe('reading a large export in two halves at once', () => {
     parseExportRecords(Buffer.from(shared), here, Infinity);
     const there = await parseRecordsInWorker(shared, newExportRecords(start, bytes.length, 44, cols, 1_000_000, 1_000_000, 16)).result;
     expect(there).not.toBeNull();
-    const columns = (r: typeof here) => ({ length: r.length, txId: r.txId, txHash: [...r.txHash.subarray(0, r.length)], amount: [...r.amountKobo.subarray(0, r.length)], created: [...r.createdMs.subarray(0, r.length)], record: [...r.record.subarray(0, r.length)], where: [...r.where.subarray(0, r.length)] });
+    const columns = (r: typeof here) => ({
+      length: r.length,
+      txId: r.txId,
+      txHash: [...r.txHash.subarray(0, r.length)],
+      amount: [...r.amountKobo.subarray(0, r.length)],
+      created: [...r.createdMs.subarray(0, r.length)],
+      record: [...r.record.subarray(0, r.length)],
+      where: [...r.where.subarray(0, r.length)],
+    });
     expect(there && columns(there)).toEqual(columns(here));
     expect(here.length).toBeGreaterThan(100);
   });
@@ -206,7 +226,12 @@ describe('reading a large export in two halves at once', () => {
       }
     })();
     const q = mirrorQuery('p', '2026-03-01T00:00:00.000Z', '2026-03-02T00:00:00.000Z');
-    const here = parseMirrorColumns(...(db.prepare(q.sql).raw().get(...q.params) as [string, string]));
+    const here = parseMirrorColumns(
+      ...(db
+        .prepare(q.sql)
+        .raw()
+        .get(...q.params) as [string, string]),
+    );
     db.close();
     const reads = startBackgroundReads({ dbPath, ...q, filePath: dbPath });
     const there = await reads.mirror;
@@ -279,7 +304,18 @@ describe('references read from the bytes on demand', () => {
     // The mirror in another order, one reference only a prefix of an export's, one differing in case.
     const mirrorRefs = ['TX6', 'T"3"', 'TX', 'ТХ2-кириллица', 'tx1', 'TX4', 'TX1'];
     const mir = columnsFromEntries(
-      mirrorRefs.map((transactionId, i) => ({ transactionId, id: 100 + i, amountKobo: 100_000, costKobo: 97_000, status: 'SUCCESS', createdAt: '2026-03-02T10:00:00.000Z', phone: '08031234567', type: 'AIRTIME', product: '', network: 'MTN' })),
+      mirrorRefs.map((transactionId, i) => ({
+        transactionId,
+        id: 100 + i,
+        amountKobo: 100_000,
+        costKobo: 97_000,
+        status: 'SUCCESS',
+        createdAt: '2026-03-02T10:00:00.000Z',
+        phone: '08031234567',
+        type: 'AIRTIME',
+        product: '',
+        network: 'MTN',
+      })),
     );
     const m = matchEntries(exp, mir, { windowMs: 15 * 60_000 });
     // The row without a reference is paired by phone, amount and time with the one left ('TX').
@@ -292,7 +328,15 @@ describe('a reconciliation with references kept as bytes and spans', () => {
   it('finds what it finds with every reference a string, also when mirror entries before the range are left out of matching', async () => {
     const start = Date.UTC(2026, 0, 1);
     const entries = generateLogEntries(3000, { startMs: start, stepMs: 60_000, seed: 26 });
-    const { exported, mirror } = planDiscrepancies(entries, { missingLocally: 20, missingInExport: 20, amountMismatch: 10, statusMismatch: 10, pending: 10, byId: 30, byPhoneAmountTime: 5 });
+    const { exported, mirror } = planDiscrepancies(entries, {
+      missingLocally: 20,
+      missingInExport: 20,
+      amountMismatch: 10,
+      statusMismatch: 10,
+      pending: 10,
+      byId: 30,
+      byPhoneAmountTime: 5,
+    });
     const csv = path.join(dir, 'planned.csv');
     writeVendorExportCsv(csv, exported);
     const db = openDatabase(path.join(dir, 'planned.db'));
@@ -302,9 +346,26 @@ describe('a reconciliation with references kept as bytes and spans', () => {
       // The mirror from the first entry on, the range a day later: the first day's entries are masked.
       const mir = readMirror(db, 'p', new Date(start).toISOString(), new Date(start + 3 * 86_400_000).toISOString()).columns;
       expect(mir.txSpans).toBeDefined();
-      const strings = (c: LogColumns): LogColumns => ({ ...c, txId: [...c.txId], txIdOf: undefined, hasTxId: undefined, txIdIs: undefined, txSpans: undefined, txIndex: undefined });
+      const strings = (c: LogColumns): LogColumns => ({
+        ...c,
+        txId: [...c.txId],
+        txIdOf: undefined,
+        hasTxId: undefined,
+        txIdIs: undefined,
+        txSpans: undefined,
+        txIndex: undefined,
+      });
       const run = (e: LogColumns, m: LogColumns, fromMs: number) => {
-        const o = reconcileEntries({ exp: e, mir: m, local: [], snapshots: [], rangeStartMs: fromMs, rangeEndMs: start + 3 * 86_400_000, matchWindowMs: 15 * 60_000, duplicateWindowMs: 10 * 60_000 });
+        const o = reconcileEntries({
+          exp: e,
+          mir: m,
+          local: [],
+          snapshots: [],
+          rangeStartMs: fromMs,
+          rangeEndMs: start + 3 * 86_400_000,
+          matchWindowMs: 15 * 60_000,
+          duplicateWindowMs: 10 * 60_000,
+        });
         return { totals: o.totals, byRule: o.matchedByRule, exportToMirror: [...o.match.exportToMirror], items: o.items.map((i) => [i.category, i.transactionId]) };
       };
       for (const fromMs of [start, start + 86_400_000]) {
@@ -324,7 +385,15 @@ describe("matching's first pass, run while the rest of the mirror is read", () =
     const start = Date.UTC(2026, 0, 1);
     const end = start + 3 * 86_400_000;
     const entries = generateLogEntries(3000, { startMs: start, stepMs: 60_000, seed: 27 });
-    const { exported, mirror } = planDiscrepancies(entries, { missingLocally: 20, missingInExport: 20, amountMismatch: 10, statusMismatch: 10, pending: 10, byId: 30, byPhoneAmountTime: 5 });
+    const { exported, mirror } = planDiscrepancies(entries, {
+      missingLocally: 20,
+      missingInExport: 20,
+      amountMismatch: 10,
+      statusMismatch: 10,
+      pending: 10,
+      byId: 30,
+      byPhoneAmountTime: 5,
+    });
     const csv = path.join(dir, 'early.csv');
     writeVendorExportCsv(csv, exported);
     const db = openDatabase(path.join(dir, 'early.db'));
@@ -333,10 +402,20 @@ describe("matching's first pass, run while the rest of the mirror is read", () =
       const exp = (await readVendorExport(csv, { skipHash: true })).columns;
       const [fromIso, toIso] = [new Date(start).toISOString(), new Date(end).toISOString()];
       const q = mirrorQuery('p', fromIso, toIso);
-      const parsed = parseMirrorColumns(...(db.prepare(q.sql).raw().get(...q.params) as [string, string]));
+      const parsed = parseMirrorColumns(
+        ...(db
+          .prepare(q.sql)
+          .raw()
+          .get(...q.params) as [string, string]),
+      );
       const read = { ...parsed, txIndex: indexMirrorReferences(parsed) };
       const mir = mirrorFromParsed(db, 'p', read, fromIso, toIso).columns;
-      const findings = (o: ReturnType<typeof reconcileEntries>) => ({ totals: o.totals, byRule: o.matchedByRule, exportToMirror: [...o.match.exportToMirror], items: o.items.map((i) => [i.category, i.transactionId]) });
+      const findings = (o: ReturnType<typeof reconcileEntries>) => ({
+        totals: o.totals,
+        byRule: o.matchedByRule,
+        exportToMirror: [...o.match.exportToMirror],
+        items: o.items.map((i) => [i.category, i.transactionId]),
+      });
       for (const fromMs of [start, start + 86_400_000]) {
         const input = { exp, mir, local: [], snapshots: [], rangeStartMs: fromMs, rangeEndMs: end, matchWindowMs: 15 * 60_000, duplicateWindowMs: 10 * 60_000 };
         const exportInRange = inRange(exp.createdMs, fromMs, end);
@@ -357,9 +436,32 @@ describe("matching's first pass, run while the rest of the mirror is read", () =
 describe("the export reader's amounts from bytes", () => {
   it('reads an amount only as the one Naira grammar reads it, and leaves every other text to the importer', () => {
     const texts = [
-      '1500', '1500.5', '1,500.00', 'NGN 1,500.00', '₦1,500.00', 'ngn 2,000', '  750.25 ', '12,500,000.75',
+      '1500',
+      '1500.5',
+      '1,500.00',
+      'NGN 1,500.00',
+      '₦1,500.00',
+      'ngn 2,000',
+      '  750.25 ',
+      '12,500,000.75',
       // Not plain, or not amounts at all: the importer's reader decides (and says why).
-      '1,0,0', '1500,000', '1,5000', '15,00', '1 000', '1500.', '1500.505', '0', '0.00', 'NGN 0', '-500', '(500)', 'N500', '500 naira', 'abc', '', ',500',
+      '1,0,0',
+      '1500,000',
+      '1,5000',
+      '15,00',
+      '1 000',
+      '1500.',
+      '1500.505',
+      '0',
+      '0.00',
+      'NGN 0',
+      '-500',
+      '(500)',
+      'N500',
+      '500 naira',
+      'abc',
+      '',
+      ',500',
     ];
     for (const text of texts) {
       const bytes = Buffer.from(text, 'utf8');

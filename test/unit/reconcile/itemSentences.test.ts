@@ -44,22 +44,48 @@ describe('the item of an export row or a mirror entry', () => {
       localRef: null,
       localState: null,
       amountKobo: 100_000,
-      detail: 'The vendor charged this but the local mirror does not have it. Sync the mirror (Transactions → Sync) and reconcile again; if it is still missing, ask the vendor for the transaction details.',
+      detail:
+        'The vendor charged this but the local mirror does not have it. Sync the mirror (Transactions → Sync) and reconcile again; if it is still missing, ask the vendor for the transaction details.',
     });
   });
 
   it('an entry the export leaves out: figures from the mirror, and what vendesk sent', () => {
-    const sent: LocalSubmission = { localRef: 'bulk:12/3', reference: 'TX-7001', phone: '08031234567', amountKobo: 100_000, type: 'AIRTIME', product: 'MTN-VTU', state: 'success', sentMs: 0, refundMissing: false };
+    const sent: LocalSubmission = {
+      localRef: 'bulk:12/3',
+      reference: 'TX-7001',
+      phone: '08031234567',
+      amountKobo: 100_000,
+      type: 'AIRTIME',
+      product: 'MTN-VTU',
+      state: 'success',
+      sentMs: 0,
+      refundMissing: false,
+    };
     const item = pairItem('missingInExport', null, 0, cols({ costKobo: Number.NaN }), 0, 0, null, sent);
-    expect(item).toMatchObject({ exportRow: null, transactionId: 'TX-7001', logId: 7001, exportAmountKobo: null, mirrorAmountKobo: 100_000, mirrorCostKobo: null, exportStatus: null, mirrorStatus: 'SUCCESS', localRef: 'bulk:12/3', localState: 'success' });
-    expect(item.detail).toBe('The local mirror has this entry but the vendor export does not. Check that the export covers the whole range and every status; otherwise ask the vendor why it is left out.');
+    expect(item).toMatchObject({
+      exportRow: null,
+      transactionId: 'TX-7001',
+      logId: 7001,
+      exportAmountKobo: null,
+      mirrorAmountKobo: 100_000,
+      mirrorCostKobo: null,
+      exportStatus: null,
+      mirrorStatus: 'SUCCESS',
+      localRef: 'bulk:12/3',
+      localState: 'success',
+    });
+    expect(item.detail).toBe(
+      'The local mirror has this entry but the vendor export does not. Check that the export covers the whole range and every status; otherwise ask the vendor why it is left out.',
+    );
   });
 
   it('a pair whose figures differ names each figure that differs, and the rule that paired them', () => {
     const both = pairItem('amountMismatch', cols({ amountKobo: 150_000, costKobo: 99_000, transactionId: '' }), 0, cols(), 0, 2, null, null);
     expect(both.rule).toBe('id');
     expect(both.transactionId).toBe('TX-7001'); // the export had none: the mirror's
-    expect(both.detail).toBe('The vendor charged a different figure: amount ₦1,500.00 in the export, ₦1,000.00 locally; cost ₦990.00 in the export, ₦970.00 locally. Raise it with the vendor with the transaction id.');
+    expect(both.detail).toBe(
+      'The vendor charged a different figure: amount ₦1,500.00 in the export, ₦1,000.00 locally; cost ₦990.00 in the export, ₦970.00 locally. Raise it with the vendor with the transaction id.',
+    );
     const costOnly = pairItem('amountMismatch', cols({ costKobo: 99_000 }), 0, cols(), 0, 1, null, null);
     expect(costOnly.rule).toBe('transaction_id');
     expect(costOnly.detail).toBe('The vendor charged a different figure: cost ₦990.00 in the export, ₦970.00 locally. Raise it with the vendor with the transaction id.');
@@ -88,7 +114,17 @@ describe('the item of an export row or a mirror entry', () => {
 });
 
 describe('the item of something only vendesk knows', () => {
-  const sent: LocalSubmission = { localRef: 'purchase:9', reference: 'REF-55', phone: '08031234567', amountKobo: 500_000, type: 'ELECTRICITY', product: 'IKEDC-PREPAID', state: 'uncertain', sentMs: Date.parse('2026-03-02T10:00:00.000Z'), refundMissing: false };
+  const sent: LocalSubmission = {
+    localRef: 'purchase:9',
+    reference: 'REF-55',
+    phone: '08031234567',
+    amountKobo: 500_000,
+    type: 'ELECTRICITY',
+    product: 'IKEDC-PREPAID',
+    state: 'uncertain',
+    sentMs: Date.parse('2026-03-02T10:00:00.000Z'),
+    refundMissing: false,
+  };
 
   it('a purchase neither side has: check the wallet before buying again', () => {
     expect(localItem('lostSubmissions', sent)).toEqual({
@@ -111,11 +147,14 @@ describe('the item of something only vendesk knows', () => {
       localRef: 'purchase:9',
       localState: 'uncertain',
       amountKobo: 500_000,
-      detail: 'vendesk sent this purchase (uncertain) but neither the vendor export nor the mirror has it. Check the wallet was not charged; ask the vendor with the reference REF-55 before buying again.',
+      detail:
+        'vendesk sent this purchase (uncertain) but neither the vendor export nor the mirror has it. Check the wallet was not charged; ask the vendor with the reference REF-55 before buying again.',
     });
     const noRef = localItem('lostSubmissions', { ...sent, reference: null });
     expect(noRef.transactionId).toBe('');
-    expect(noRef.detail).toBe('vendesk sent this purchase (uncertain) but neither the vendor export nor the mirror has it. Check the wallet was not charged; ask the vendor with the reference and the time it was sent before buying again.');
+    expect(noRef.detail).toBe(
+      'vendesk sent this purchase (uncertain) but neither the vendor export nor the mirror has it. Check the wallet was not charged; ask the vendor with the reference and the time it was sent before buying again.',
+    );
   });
 
   it('a refund vendesk saw missing that the log does not list', () => {

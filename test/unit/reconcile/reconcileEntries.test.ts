@@ -119,9 +119,39 @@ describe('categories', () => {
   it('reports a purchase vendesk sent that neither side has as a lost submission', () => {
     const sold = entry();
     const local: LocalSubmission[] = [
-      { localRef: 'bulk:J1/1', reference: sold.transactionId, phone: sold.phone, amountKobo: 100_000, type: 'AIRTIME', product: 'MTN-VTU', state: 'success', sentMs: Date.parse(sold.createdAt ?? ''), refundMissing: false },
-      { localRef: 'bulk:J1/2', reference: 'REF-NOWHERE', phone: '08030000001', amountKobo: 50_000, type: 'AIRTIME', product: 'MTN-VTU', state: 'accepted', sentMs: DAY + 3_600_000, refundMissing: false },
-      { localRef: 'bulk:J1/3', reference: null, phone: '08030000002', amountKobo: 50_000, type: 'AIRTIME', product: 'MTN-VTU', state: 'rejected', sentMs: DAY + 3_600_000, refundMissing: false },
+      {
+        localRef: 'bulk:J1/1',
+        reference: sold.transactionId,
+        phone: sold.phone,
+        amountKobo: 100_000,
+        type: 'AIRTIME',
+        product: 'MTN-VTU',
+        state: 'success',
+        sentMs: Date.parse(sold.createdAt ?? ''),
+        refundMissing: false,
+      },
+      {
+        localRef: 'bulk:J1/2',
+        reference: 'REF-NOWHERE',
+        phone: '08030000001',
+        amountKobo: 50_000,
+        type: 'AIRTIME',
+        product: 'MTN-VTU',
+        state: 'accepted',
+        sentMs: DAY + 3_600_000,
+        refundMissing: false,
+      },
+      {
+        localRef: 'bulk:J1/3',
+        reference: null,
+        phone: '08030000002',
+        amountKobo: 50_000,
+        type: 'AIRTIME',
+        product: 'MTN-VTU',
+        state: 'rejected',
+        sentMs: DAY + 3_600_000,
+        refundMissing: false,
+      },
     ];
     const outcome = run([sold], [sold], { local });
     expect(exceptions(outcome)).toEqual({ lostSubmissions: 1 });
@@ -164,7 +194,17 @@ describe('categories', () => {
     const second = entry({ minute: 102, phone: first.phone });
     const later = entry({ minute: 200, phone: first.phone });
     const local: LocalSubmission[] = [
-      { localRef: 'bulk:J1/1', reference: first.transactionId, phone: first.phone, amountKobo: 100_000, type: 'AIRTIME', product: 'MTN-VTU', state: 'success', sentMs: DAY + 100 * 60_000, refundMissing: false },
+      {
+        localRef: 'bulk:J1/1',
+        reference: first.transactionId,
+        phone: first.phone,
+        amountKobo: 100_000,
+        type: 'AIRTIME',
+        product: 'MTN-VTU',
+        state: 'success',
+        sentMs: DAY + 100 * 60_000,
+        refundMissing: false,
+      },
     ];
     const outcome = run([first, second, later], [first, second, later], { local });
     expect(exceptions(outcome)).toEqual({ duplicateCharges: 1 });
@@ -180,7 +220,17 @@ describe('wallet roll-forward', () => {
     const failed = entry({ minute: 20, status: 'FAILED', costKobo: 48_500, amountKobo: 50_000 });
     const outcome = run([ok, failed], [ok, failed], { snapshots: [snap(0, 10_000), snap(30, 9_030)] });
     const rf = outcome.rollForward;
-    expect(rf).toMatchObject({ available: true, openingKobo: 1_000_000, closingKobo: 903_000, successfulSpendKobo: 97_000, failedDebitsKobo: 48_500, refundsKobo: 48_500, expectedClosingKobo: 903_000, differenceKobo: 0, unexplainedKobo: 0 });
+    expect(rf).toMatchObject({
+      available: true,
+      openingKobo: 1_000_000,
+      closingKobo: 903_000,
+      successfulSpendKobo: 97_000,
+      failedDebitsKobo: 48_500,
+      refundsKobo: 48_500,
+      expectedClosingKobo: 903_000,
+      differenceKobo: 0,
+      unexplainedKobo: 0,
+    });
     expect(exceptions(outcome)).toEqual({});
   });
 

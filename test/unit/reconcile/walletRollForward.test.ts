@@ -57,7 +57,10 @@ describe('rolling the wallet forward', () => {
       flow('SUCCESS', 5_000, -5), // before the opening reading: in both balances
       flow('SUCCESS', 7_000, 65), // after the closing reading: in neither
     ]);
-    const messaging = [{ kobo: 400, fromMs: min(50), toMs: min(50), uncertain: false, asQuoted: true }, { kobo: 250, fromMs: min(51), toMs: min(51), uncertain: false }];
+    const messaging = [
+      { kobo: 400, fromMs: min(50), toMs: min(50), uncertain: false, asQuoted: true },
+      { kobo: 250, fromMs: min(51), toMs: min(51), uncertain: false },
+    ];
     // 100,000 − 9,700 − 4,850 − 1,000 + 1,000 − 2,000 − 400 − 250 = 82,800
     const r = rollWalletForward([snap(0, 100_000), snap(60, 82_800)], flows, min(0), min(61), messaging);
     expect(r).toMatchObject({

@@ -78,6 +78,11 @@ describe('SafeStorageTokenStore', () => {
     // …at the address it was given with only (VENDESK_BASE_URL), never at another or with none.
     expect(store.get('live-2', 'https://elsewhere.example.ng')).toBeNull();
     expect(store.get('live-1')).toBeNull();
-    expect(new EnvFirstTokenStore(new SafeStorageTokenStore(tokensFile(), fakeSafeStorage('basic_text'), 'linux'), 'tok-from-env', undefined).get('live-1', 'https://vending.example.ng')).toBeNull();
+    expect(
+      new EnvFirstTokenStore(new SafeStorageTokenStore(tokensFile(), fakeSafeStorage('basic_text'), 'linux'), 'tok-from-env', undefined).get(
+        'live-1',
+        'https://vending.example.ng',
+      ),
+    ).toBeNull();
   });
 });

@@ -57,12 +57,18 @@ afterEach(() => {
 
 function sqlWindow(filter: LogFilter, sort: LogSort, offset: number, limit: number): number[] {
   const where = whereOf(db, 'p', filter);
-  return db.prepare(`SELECT e.rowid FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`).pluck().all(...where.params, limit, offset) as number[];
+  return db
+    .prepare(`SELECT e.rowid FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]} LIMIT ? OFFSET ?`)
+    .pluck()
+    .all(...where.params, limit, offset) as number[];
 }
 
 function count(filter: LogFilter): number {
   const where = whereOf(db, 'p', filter);
-  return db.prepare(`SELECT COUNT(*) FROM log_entries e WHERE ${where.sql}`).pluck().get(...where.params) as number;
+  return db
+    .prepare(`SELECT COUNT(*) FROM log_entries e WHERE ${where.sql}`)
+    .pluck()
+    .get(...where.params) as number;
 }
 
 /** Every sort and filter, windows at the start, the middle, the end and past the end. */
@@ -91,21 +97,31 @@ describe('position index', () => {
   it('follows statuses that settle, new entries before and after the mirrored ones, equal times and corrected amounts', () => {
     expectSameAsSql();
     const tied = entries[3000].createdAt;
-    upsertLogEntriesInTransaction(db, 'p', [
-      changed(entries[10], { status: 'FAILED' }),
-      changed(entries[4000], { status: 'PENDING', type: 'DATA', network: 'GLOBACOM' }),
-      changed(entries[20], { amountKobo: 5_000_000 }),
-      changed(entries[5999], { createdAt: '2026-11-22T23:00:00.000Z' }),
-      changed(entries[0], { id: 900_001, transactionId: 'NEWEST', createdAt: '2026-11-23T08:00:00.000Z' }),
-      changed(entries[1], { id: 900_002, transactionId: 'OLDEST', createdAt: '2026-01-01T08:00:00.000Z' }),
-      changed(entries[2], { id: 900_003, transactionId: 'TIED-A', createdAt: tied }),
-      changed(entries[3], { id: 2, transactionId: 'TIED-B', createdAt: tied }),
-    ], 't2');
+    upsertLogEntriesInTransaction(
+      db,
+      'p',
+      [
+        changed(entries[10], { status: 'FAILED' }),
+        changed(entries[4000], { status: 'PENDING', type: 'DATA', network: 'GLOBACOM' }),
+        changed(entries[20], { amountKobo: 5_000_000 }),
+        changed(entries[5999], { createdAt: '2026-11-22T23:00:00.000Z' }),
+        changed(entries[0], { id: 900_001, transactionId: 'NEWEST', createdAt: '2026-11-23T08:00:00.000Z' }),
+        changed(entries[1], { id: 900_002, transactionId: 'OLDEST', createdAt: '2026-01-01T08:00:00.000Z' }),
+        changed(entries[2], { id: 900_003, transactionId: 'TIED-A', createdAt: tied }),
+        changed(entries[3], { id: 2, transactionId: 'TIED-B', createdAt: tied }),
+      ],
+      't2',
+    );
     expectSameAsSql();
     expect(queryLogRows(db, 'p', {}, 'time_desc', 0, 1)[0].transactionId).toBe('NEWEST');
     expect(queryLogRows(db, 'p', {}, 'time_asc', 0, 1)[0].transactionId).toBe('OLDEST');
     // A hundred statuses settling at once.
-    upsertLogEntriesInTransaction(db, 'p', entries.slice(1000, 1100).map((e) => changed(e, { status: 'PENDING' })), 't3');
+    upsertLogEntriesInTransaction(
+      db,
+      'p',
+      entries.slice(1000, 1100).map((e) => changed(e, { status: 'PENDING' })),
+      't3',
+    );
     expectSameAsSql();
     expect(positionIndexBuilds(db), 'followed row by row').toBe(1);
   });
@@ -123,7 +139,12 @@ describe('position index', () => {
 
   it('rebuilds when more changed at once than it follows row by row', () => {
     expectSameAsSql();
-    upsertLogEntriesInTransaction(db, 'p', entries.slice(0, 3000).map((e) => changed(e, { status: 'PENDING' })), 't4');
+    upsertLogEntriesInTransaction(
+      db,
+      'p',
+      entries.slice(0, 3000).map((e) => changed(e, { status: 'PENDING' })),
+      't4',
+    );
     upsertLogEntriesInTransaction(db, 'p', [...generateLogEntries(2500, 800_000, Date.UTC(2026, 10, 10))], 't4');
     expectSameAsSql();
     expect(positionIndexBuilds(db)).toBe(2);
@@ -137,11 +158,16 @@ describe('position index', () => {
     const warm = warmPositionIndex(db, 'p');
     for (let k = 0; k < 6; k++) {
       await new Promise((r) => setImmediate(r));
-      upsertLogEntriesInTransaction(db, 'p', [
-        changed(entries[500 * k + 1], { status: 'PENDING' }),
-        changed(entries[500 * k + 2], { createdAt: `2026-11-2${k}T10:00:00.000Z` }),
-        changed(entries[0], { id: 950_000 + k, transactionId: `DURING-${k}`, createdAt: `2026-11-1${k}T10:00:00.000Z` }),
-      ], `t${k}`);
+      upsertLogEntriesInTransaction(
+        db,
+        'p',
+        [
+          changed(entries[500 * k + 1], { status: 'PENDING' }),
+          changed(entries[500 * k + 2], { createdAt: `2026-11-2${k}T10:00:00.000Z` }),
+          changed(entries[0], { id: 950_000 + k, transactionId: `DURING-${k}`, createdAt: `2026-11-1${k}T10:00:00.000Z` }),
+        ],
+        `t${k}`,
+      );
     }
     await warm;
     expect(positionIndexBuilds(db)).toBe(1);

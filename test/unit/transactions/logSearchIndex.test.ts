@@ -71,15 +71,12 @@ describe('search index', () => {
     const filter = { search: part, status: 'SUCCESS' as const };
     const rows = queryLogRows(db, 'p', filter, 'amount_desc', 0, 1000);
     const expected = db
-      .prepare(
-        "SELECT id FROM log_entries WHERE profile_id = 'p' AND status = 'SUCCESS' AND (phone_number LIKE ? OR transaction_id LIKE ?) ORDER BY amount_kobo DESC, id DESC",
-      )
+      .prepare("SELECT id FROM log_entries WHERE profile_id = 'p' AND status = 'SUCCESS' AND (phone_number LIKE ? OR transaction_id LIKE ?) ORDER BY amount_kobo DESC, id DESC")
       .pluck()
       .all(`%${part}%`, `%${part}%`);
     expect(rows.map((r) => r.id)).toEqual(expected);
     expect(logTotals(db, 'p', filter).count).toBe(expected.length);
   });
-
 });
 
 describe('deep windows', () => {

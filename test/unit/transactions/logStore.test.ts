@@ -114,8 +114,15 @@ describe('a bulk first load (a first sync into an empty mirror)', () => {
   it('rebuilds exactly the indexes migration 2 made (the released step is not edited; the list is held equal to it)', () => {
     const fresh = openDatabase(':memory:');
     try {
-      const made = fresh.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log_entries' AND sql IS NOT NULL ORDER BY name").all() as { name: string; sql: string }[];
-      const normal = (sql: string) => sql.replace(/IF NOT EXISTS /, '').replace(/;$/, '').replace(/\s+/g, ' ');
+      const made = fresh.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log_entries' AND sql IS NOT NULL ORDER BY name").all() as {
+        name: string;
+        sql: string;
+      }[];
+      const normal = (sql: string) =>
+        sql
+          .replace(/IF NOT EXISTS /, '')
+          .replace(/;$/, '')
+          .replace(/\s+/g, ' ');
       expect(made.map((i) => i.name)).toEqual(Object.keys(LOG_ENTRY_INDEXES).sort());
       for (const { name, sql } of made) expect(normal(sql)).toBe(normal(LOG_ENTRY_INDEXES[name as keyof typeof LOG_ENTRY_INDEXES]));
     } finally {
@@ -124,7 +131,8 @@ describe('a bulk first load (a first sync into an empty mirror)', () => {
   });
 
   const indexes = () => db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log_entries' AND sql IS NOT NULL ORDER BY name").pluck().all() as string[];
-  const plan = (filter: string) => (db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM log_entries WHERE profile_id = 'p' AND ${filter}`).all() as { detail: string }[]).map((r) => r.detail).join(' ');
+  const plan = (filter: string) =>
+    (db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM log_entries WHERE profile_id = 'p' AND ${filter}`).all() as { detail: string }[]).map((r) => r.detail).join(' ');
 
   it('writes the rows without the secondary indexes, then builds them: the same rows once, the same answers', () => {
     const before = indexes();
@@ -195,10 +203,12 @@ describe('a bulk first load (a first sync into an empty mirror)', () => {
       expect(bulkLoadTransaction(file, true, () => [sync(), file.inTransaction])).toEqual([1, true]);
       expect(sync()).toBe(2);
       // A batch that fails rolls back whole and still gives FULL back.
-      expect(() => bulkLoadTransaction(file, true, () => {
-        upsertLogEntries(file, 'p', [...generateLogEntries(3)], 't');
-        throw new Error('page refused');
-      })).toThrow('page refused');
+      expect(() =>
+        bulkLoadTransaction(file, true, () => {
+          upsertLogEntries(file, 'p', [...generateLogEntries(3)], 't');
+          throw new Error('page refused');
+        }),
+      ).toThrow('page refused');
       expect(sync()).toBe(2);
       expect(file.prepare('SELECT count(*) FROM log_entries').pluck().get()).toBe(0);
       // Not a bulk load (the mirror had rows): FULL throughout.

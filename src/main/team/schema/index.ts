@@ -23,4 +23,3 @@ export const TEAM_MIGRATIONS: TeamMigration[] = [
 ];
 
 export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1].version;
-

@@ -6,7 +6,13 @@ import { formatCount } from '../format';
  * One section of an accordion: its title, with how many rows it holds when `count` is given,
  * and what it shows when opened.
  */
-export function AccordionSection({ value, title, count, countColor = 'gray', children }: {
+export function AccordionSection({
+  value,
+  title,
+  count,
+  countColor = 'gray',
+  children,
+}: {
   value: string;
   title: string;
   count?: number;

@@ -11,7 +11,6 @@ import { bridge } from '../bridge';
 import { formatAgo, formatTime } from '../format';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
-
 export function AutoSyncStatus() {
   const status = useOperation('sync.status', {});
   const [auto, setAuto] = useState<AutoSyncView | null>(null);
@@ -59,7 +58,13 @@ export function AutoSyncStatus() {
     <Tooltip label={detail} withArrow multiline maw={340}>
       <UnstyledButton component="a" href="#/transactions" aria-label={`${words}. ${detail}`} data-testid="auto-sync" data-state={syncing ? 'running' : auto.state}>
         <Group gap={6} wrap="nowrap">
-          {syncing ? <Loader size={12} /> : <span aria-hidden style={{ fontSize: 13, lineHeight: 1, color: auto.state === 'paused' ? 'var(--mantine-color-orange-6)' : 'var(--mantine-color-dimmed)' }}>⟳</span>}
+          {syncing ? (
+            <Loader size={12} />
+          ) : (
+            <span aria-hidden style={{ fontSize: 13, lineHeight: 1, color: auto.state === 'paused' ? 'var(--mantine-color-orange-6)' : 'var(--mantine-color-dimmed)' }}>
+              ⟳
+            </span>
+          )}
           <Text size="sm" c={colour} style={{ whiteSpace: 'nowrap' }}>
             {words}
           </Text>

@@ -11,6 +11,12 @@ export function CheckedTextInput({
   note,
   hint,
   ...rest
-}: Omit<TextInputProps, 'value' | 'onChange' | 'error' | 'description'> & { value: string; onValue: (value: string) => void; problem: string | null | undefined; note?: string | null; hint: string }) {
+}: Omit<TextInputProps, 'value' | 'onChange' | 'error' | 'description'> & {
+  value: string;
+  onValue: (value: string) => void;
+  problem: string | null | undefined;
+  note?: string | null;
+  hint: string;
+}) {
   return <TextInput {...rest} value={value} onChange={(e) => onValue(e.currentTarget.value)} error={problem || undefined} description={(!problem && note) || hint} />;
 }

@@ -10,7 +10,12 @@ export function ConnectionBadge() {
   const colour = state === 'up' ? 'var(--mantine-color-green-6)' : state === 'checking' ? 'var(--mantine-color-gray-5)' : 'var(--mantine-color-red-6)';
   // The profile's name may be cut to fit; the state never is.
   const words = state === 'down' ? 'vendesk is not answering' : state === 'checking' ? 'checking the service…' : state === 'up' ? 'service answering' : 'service not answering';
-  const detail = service && !service.reachable ? `${service.message}${service.hint ? ` ${service.hint}` : ''}` : live ? `Real money: connected to ${info.connection.baseUrl}` : 'Built-in test service: no real money moves';
+  const detail =
+    service && !service.reachable
+      ? `${service.message}${service.hint ? ` ${service.hint}` : ''}`
+      : live
+        ? `Real money: connected to ${info.connection.baseUrl}`
+        : 'Built-in test service: no real money moves';
   return (
     <Group gap="xs" wrap="nowrap">
       <Tooltip label={live ? `Real money: connected to ${info.connection.baseUrl}` : 'Built-in test service: no real money moves'} withArrow>

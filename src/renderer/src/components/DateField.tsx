@@ -7,7 +7,13 @@ import { dayFirstText, formatDay, readDayFirst } from '../../../shared/localDate
  * `01112026`, `1/11/2026` and `01-11-2026` are 1 November 2026. The value is the ISO day
  * (`2026-11-01`) or '' for none; what cannot be read is said under the field and not passed on.
  */
-export function DateField({ value, onChange, error, description, ...rest }: Omit<TextInputProps, 'value' | 'onChange' | 'type'> & {
+export function DateField({
+  value,
+  onChange,
+  error,
+  description,
+  ...rest
+}: Omit<TextInputProps, 'value' | 'onChange' | 'type'> & {
   value: string | null | undefined;
   onChange: (day: string) => void;
 }) {

@@ -7,7 +7,9 @@ export function HeaderedCard({ testId, title, description, action, children }: {
     <Card withBorder padding="lg" data-testid={testId}>
       <Group justify="space-between" align="flex-start" mb="xs">
         <div>
-          <Title order={2} size="h4">{title}</Title>
+          <Title order={2} size="h4">
+            {title}
+          </Title>
           <Text size="sm" c="dimmed" maw={760}>
             {description}
           </Text>

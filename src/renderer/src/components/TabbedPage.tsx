@@ -12,7 +12,14 @@ export interface PageTab<T extends string> {
  * A page made of tabs under its header. Only the open tab is mounted, so each tab loads its data
  * when it is opened.
  */
-export function TabbedPage<T extends string>({ title, description, tabs, value, onChange, listSpacing = 'md' }: {
+export function TabbedPage<T extends string>({
+  title,
+  description,
+  tabs,
+  value,
+  onChange,
+  listSpacing = 'md',
+}: {
   title: string;
   description: string;
   tabs: PageTab<T>[];

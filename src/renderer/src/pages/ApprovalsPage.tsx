@@ -24,7 +24,10 @@ function PolicyLine({ policy }: { policy: TeamStatusView }) {
     <Text size="sm" data-testid="approvals-policy">
       <b>The team’s policy</b> (set by an admin, enforced by the team database):{' '}
       {policy.approvalThresholdKobo === null ? 'single purchases need no approval' : `a single LIVE purchase above ${formatNaira(policy.approvalThresholdKobo)} needs approval`};{' '}
-      {policy.dualApprovalAboveKobo === null ? 'one approver (not the preparer) for any amount' : `a job above ${formatNaira(policy.dualApprovalAboveKobo)} needs two approvers, neither the preparer`};{' '}
+      {policy.dualApprovalAboveKobo === null
+        ? 'one approver (not the preparer) for any amount'
+        : `a job above ${formatNaira(policy.dualApprovalAboveKobo)} needs two approvers, neither the preparer`}
+      ;{' '}
       {policy.approvalValidMinutes === null ? 'an approval does not expire' : `nothing more is sent under an approval after ${formatCount(policy.approvalValidMinutes)} minute(s)`}.
     </Text>
   );

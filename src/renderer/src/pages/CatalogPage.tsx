@@ -25,10 +25,24 @@ interface Column<T> {
 function CatalogTable<T extends { id: string | number }>({ rows, columns }: { rows: T[]; columns: Column<T>[] }) {
   return (
     <Table striped>
-      <Table.Thead><Table.Tr>{columns.map((col) => <Table.Th key={col.header} ta={col.money ? 'right' : undefined}>{col.header}</Table.Th>)}</Table.Tr></Table.Thead>
+      <Table.Thead>
+        <Table.Tr>
+          {columns.map((col) => (
+            <Table.Th key={col.header} ta={col.money ? 'right' : undefined}>
+              {col.header}
+            </Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
       <Table.Tbody>
         {rows.map((row) => (
-          <Table.Tr key={row.id}>{columns.map((col) => <Table.Td key={col.header} ta={col.money ? 'right' : undefined} className={col.money ? 'money' : undefined}>{col.cell(row)}</Table.Td>)}</Table.Tr>
+          <Table.Tr key={row.id}>
+            {columns.map((col) => (
+              <Table.Td key={col.header} ta={col.money ? 'right' : undefined} className={col.money ? 'money' : undefined}>
+                {col.cell(row)}
+              </Table.Td>
+            ))}
+          </Table.Tr>
         ))}
       </Table.Tbody>
     </Table>
@@ -38,7 +52,11 @@ function CatalogTable<T extends { id: string | number }>({ rows, columns }: { ro
 const codeOf = (code: string | null | undefined) => (code ? <code>{code}</code> : '—');
 
 function ReadAt({ catalogs, kind }: { catalogs: Catalogs; kind: CatalogKind }) {
-  return <Text size="xs" c="dimmed" mb="xs">Read from the service {formatAgo(catalogs.readAt[kind])}</Text>;
+  return (
+    <Text size="xs" c="dimmed" mb="xs">
+      Read from the service {formatAgo(catalogs.readAt[kind])}
+    </Text>
+  );
 }
 
 export function CatalogPage() {
@@ -48,7 +66,10 @@ export function CatalogPage() {
   const [network, setNetwork] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [provider, setProvider] = useState<string | null>(null);
-  useDataChanged(['connection'], () => { setFresh(null); void cached.reload(); });
+  useDataChanged(['connection'], () => {
+    setFresh(null);
+    void cached.reload();
+  });
   const c = fresh ?? cached.data;
 
   const refresh = () => run(async () => setFresh(await bridge.call('catalog.refresh', {})));
@@ -63,7 +84,11 @@ export function CatalogPage() {
       <PageHeader
         title="Catalog"
         description="Products, prices and the codes a purchase sends"
-        actions={<Button variant="default" loading={refreshing} onClick={() => void refresh()}>Refresh from the service</Button>}
+        actions={
+          <Button variant="default" loading={refreshing} onClick={() => void refresh()}>
+            Refresh from the service
+          </Button>
+        }
       />
       <ErrorNotice error={cached.error} onRetry={() => void cached.reload()} title="The catalog could not be read" />
       <ErrorNotice error={refreshError} title="The catalog could not be refreshed; the saved copy is shown" />
@@ -78,29 +103,68 @@ export function CatalogPage() {
             </Tabs.List>
             <Tabs.Panel value="airtime">
               <ReadAt catalogs={c} kind="airtime" />
-              <CatalogTable rows={c.airtime} columns={[{ header: 'Network', cell: (p) => p.network }, { header: 'Operator', cell: (p) => p.operator }, { header: 'Product code', cell: (p) => codeOf(p.productCode) }, { header: 'Voucher code', cell: (p) => codeOf(p.voucherCode) }, { header: 'Smallest', cell: (p) => naira(p.minAmount), money: true }, { header: 'Largest', cell: (p) => naira(p.maxAmount), money: true }]} />
+              <CatalogTable
+                rows={c.airtime}
+                columns={[
+                  { header: 'Network', cell: (p) => p.network },
+                  { header: 'Operator', cell: (p) => p.operator },
+                  { header: 'Product code', cell: (p) => codeOf(p.productCode) },
+                  { header: 'Voucher code', cell: (p) => codeOf(p.voucherCode) },
+                  { header: 'Smallest', cell: (p) => naira(p.minAmount), money: true },
+                  { header: 'Largest', cell: (p) => naira(p.maxAmount), money: true },
+                ]}
+              />
             </Tabs.Panel>
             <Tabs.Panel value="data">
               <ReadAt catalogs={c} kind="data" />
               <Group mb="sm">
                 <Select placeholder="All networks" data={[...new Set(c.data.map((p) => p.network))]} value={network} onChange={setNetwork} clearable w={180} aria-label="Network" />
                 <TextInput placeholder="Search description or code" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={280} aria-label="Search plans" />
-                <Text size="sm" c="dimmed">{plans.length} plans</Text>
+                <Text size="sm" c="dimmed">
+                  {plans.length} plans
+                </Text>
               </Group>
-              <CatalogTable rows={plans} columns={[{ header: 'Network', cell: (p) => p.network }, { header: 'Plan', cell: (p) => p.description }, { header: 'Product code', cell: (p) => codeOf(p.productCode) }, { header: 'Voucher code', cell: (p) => codeOf(p.voucherCode) }, { header: 'Price', cell: (p) => naira(p.amount), money: true }]} />
+              <CatalogTable
+                rows={plans}
+                columns={[
+                  { header: 'Network', cell: (p) => p.network },
+                  { header: 'Plan', cell: (p) => p.description },
+                  { header: 'Product code', cell: (p) => codeOf(p.productCode) },
+                  { header: 'Voucher code', cell: (p) => codeOf(p.voucherCode) },
+                  { header: 'Price', cell: (p) => naira(p.amount), money: true },
+                ]}
+              />
             </Tabs.Panel>
             <Tabs.Panel value="cable">
               <ReadAt catalogs={c} kind="cable" />
               <Group mb="sm">
                 {[null, ...providers].map((p) => (
-                  <Badge key={p ?? 'all'} variant={provider === p ? 'filled' : 'light'} style={{ cursor: 'pointer' }} onClick={() => setProvider(p)}>{p ?? 'All providers'}</Badge>
+                  <Badge key={p ?? 'all'} variant={provider === p ? 'filled' : 'light'} style={{ cursor: 'pointer' }} onClick={() => setProvider(p)}>
+                    {p ?? 'All providers'}
+                  </Badge>
                 ))}
               </Group>
-              <CatalogTable rows={bouquets} columns={[{ header: 'Provider', cell: (b) => b.network }, { header: 'Bouquet', cell: (b) => b.description }, { header: 'Product code', cell: (b) => codeOf(b.productCode) }, { header: 'Price', cell: (b) => naira(b.amount), money: true }]} />
+              <CatalogTable
+                rows={bouquets}
+                columns={[
+                  { header: 'Provider', cell: (b) => b.network },
+                  { header: 'Bouquet', cell: (b) => b.description },
+                  { header: 'Product code', cell: (b) => codeOf(b.productCode) },
+                  { header: 'Price', cell: (b) => naira(b.amount), money: true },
+                ]}
+              />
             </Tabs.Panel>
             <Tabs.Panel value="electricity">
               <ReadAt catalogs={c} kind="electricity" />
-              <CatalogTable rows={c.electricity} columns={[{ header: 'Provider', cell: (p) => p.name }, { header: 'Product code (disco)', cell: (p) => codeOf(p.productCode) }, { header: 'Smallest', cell: (p) => naira(p.minAmount), money: true }, { header: 'Largest', cell: (p) => naira(p.maxAmount), money: true }]} />
+              <CatalogTable
+                rows={c.electricity}
+                columns={[
+                  { header: 'Provider', cell: (p) => p.name },
+                  { header: 'Product code (disco)', cell: (p) => codeOf(p.productCode) },
+                  { header: 'Smallest', cell: (p) => naira(p.minAmount), money: true },
+                  { header: 'Largest', cell: (p) => naira(p.maxAmount), money: true },
+                ]}
+              />
             </Tabs.Panel>
           </Tabs>
         </Card>

@@ -16,9 +16,21 @@ import { useDataChanged, useOperation } from '../hooks/useOperation';
 function Figure({ label, value, note, testId }: { label: string; value: string | null; note?: string; testId?: string }) {
   return (
     <Card withBorder padding="lg" data-testid={testId}>
-      <Text size="sm" c="dimmed">{label}</Text>
-      {value === null ? <Skeleton height={28} mt={6} /> : <Text size="xl" fw={700} className="money" mt={4}>{value}</Text>}
-      {note && <Text size="xs" c="dimmed" mt={4}>{note}</Text>}
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      {value === null ? (
+        <Skeleton height={28} mt={6} />
+      ) : (
+        <Text size="xl" fw={700} className="money" mt={4}>
+          {value}
+        </Text>
+      )}
+      {note && (
+        <Text size="xs" c="dimmed" mt={4}>
+          {note}
+        </Text>
+      )}
     </Card>
   );
 }
@@ -45,20 +57,32 @@ function NotKnown({ text, testId }: { text: string; testId?: string }) {
 function SpendCard({ label, figures, note, testId, notKnown }: { label: string; figures: SpendFigures | null; note: string; testId: string; notKnown: string | null }) {
   return (
     <Card withBorder padding="lg" data-testid={testId}>
-      <Text size="sm" c="dimmed">{label}</Text>
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
       {notKnown !== null ? (
         <NotKnown text={notKnown} testId={`${testId}-not-known`} />
       ) : figures === null ? (
         <Skeleton height={56} mt={6} />
       ) : (
         <Stack gap={0} mt={4}>
-          <Text size="xs" c="dimmed">Face value</Text>
-          <Text size="xl" fw={700} className="money" data-testid={`${testId}-face`}>{formatNaira(figures.faceKobo)}</Text>
-          <Text size="xs" c="dimmed" mt={4}>Wallet cost</Text>
-          <Text size="lg" fw={600} className="money" data-testid={`${testId}-cost`}>{formatNaira(figures.costKobo)}</Text>
+          <Text size="xs" c="dimmed">
+            Face value
+          </Text>
+          <Text size="xl" fw={700} className="money" data-testid={`${testId}-face`}>
+            {formatNaira(figures.faceKobo)}
+          </Text>
+          <Text size="xs" c="dimmed" mt={4}>
+            Wallet cost
+          </Text>
+          <Text size="lg" fw={600} className="money" data-testid={`${testId}-cost`}>
+            {formatNaira(figures.costKobo)}
+          </Text>
         </Stack>
       )}
-      <Text size="xs" c="dimmed" mt={4}>{figures && notKnown === null ? `${note} · ${purchasesText(figures.purchases)}` : note}</Text>
+      <Text size="xs" c="dimmed" mt={4}>
+        {figures && notKnown === null ? `${note} · ${purchasesText(figures.purchases)}` : note}
+      </Text>
       {notKnown === null && figures?.refunded && figures.refunded.count > 0 && (
         <Text size="xs" c="dimmed" className="tabular" data-testid={`${testId}-refunded`}>
           Not counted: {refundedText(figures.refunded)}
@@ -86,21 +110,33 @@ export function DashboardPage() {
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
           <Card withBorder padding="lg" data-testid="wallet-balance">
-            <Text size="sm" c="dimmed">Wallet balance</Text>
+            <Text size="sm" c="dimmed">
+              Wallet balance
+            </Text>
             {walletNotKnown !== null ? (
               <NotKnown text={walletNotKnown} testId="wallet-balance-not-known" />
             ) : balance.data ? (
               <>
-                <Text size="xl" fw={700} className="money" mt={4}>{formatNaira(balance.data.balanceKobo)}</Text>
+                <Text size="xl" fw={700} className="money" mt={4}>
+                  {formatNaira(balance.data.balanceKobo)}
+                </Text>
                 <Group gap={4} mt={4}>
-                  <Text size="xs" c="dimmed">{balance.data.accountName} · read {formatDateTime(balance.data.readAt)}</Text>
+                  <Text size="xs" c="dimmed">
+                    {balance.data.accountName} · read {formatDateTime(balance.data.readAt)}
+                  </Text>
                 </Group>
               </>
             ) : (
               <Skeleton height={28} mt={6} />
             )}
           </Card>
-          <SpendCard label="Spent today" figures={s?.spend.today ?? null} note={s ? `Lagos day, ${formatDay(s.today)}` : 'Lagos day'} testId="spend-today" notKnown={spendNotKnown} />
+          <SpendCard
+            label="Spent today"
+            figures={s?.spend.today ?? null}
+            note={s ? `Lagos day, ${formatDay(s.today)}` : 'Lagos day'}
+            testId="spend-today"
+            notKnown={spendNotKnown}
+          />
           <SpendCard label="Spent this week" figures={s?.spend.week ?? null} note="Since Monday" testId="spend-week" notKnown={spendNotKnown} />
           <SpendCard label="Spent this month" figures={s?.spend.month ?? null} note="Since the 1st" testId="spend-month" notKnown={spendNotKnown} />
           <Figure
@@ -111,13 +147,15 @@ export function DashboardPage() {
           />
         </SimpleGrid>
         <Text size="xs" c="dimmed" data-testid="spend-explained">
-          Spent counts successful and pending purchases: what left the wallet. Failed ones were refunded and are shown apart, at what the wallet got back.
-          Days are Lagos days (WAT, UTC+1). Face value is what the customers received (the log’s amount); wallet
-          cost is what the wallet was charged for it (the log’s transaction cost: face value less commission).
+          Spent counts successful and pending purchases: what left the wallet. Failed ones were refunded and are shown apart, at what the wallet got back. Days are Lagos days (WAT,
+          UTC+1). Face value is what the customers received (the log’s amount); wallet cost is what the wallet was charged for it (the log’s transaction cost: face value less
+          commission).
         </Text>
         <Card withBorder padding="lg" data-testid="spend-chart-card">
           <Group justify="space-between" mb="sm">
-            <Title order={2} size="h4">Daily spend, last 30 days</Title>
+            <Title order={2} size="h4">
+              Daily spend, last 30 days
+            </Title>
             <Text size="xs" c="dimmed" data-testid="last-sync">
               {s ? `${formatCount(s.entries)} transactions on this computer · last synced ${formatAgo(s.lastSyncAt)}${s.syncing ? ' · syncing now' : ''}` : ''}
             </Text>

@@ -37,9 +37,12 @@ function AddProfileForm({ onSaved }: { onSaved: () => void }) {
 
   return (
     <Card withBorder padding="lg">
-      <Title order={2} size="h4">Add a live profile</Title>
+      <Title order={2} size="h4">
+        Add a live profile
+      </Title>
       <Text size="sm" c="dimmed" mb="md">
-        A live profile spends real money from your organisation's wallet. The token is kept in protected storage on this computer (encrypted by the system keychain in the desktop app) and is never shown again.
+        A live profile spends real money from your organisation's wallet. The token is kept in protected storage on this computer (encrypted by the system keychain in the desktop
+        app) and is never shown again.
       </Text>
       <Stack gap="sm" maw={520}>
         <TextInput label="Name" placeholder="Acme Finance — production" value={name} onChange={(e) => setName(e.currentTarget.value)} required />
@@ -144,7 +147,9 @@ function ProfilesSection() {
         }}
       />
       <Card withBorder padding="lg">
-        <Title order={2} size="h4">Connection profiles</Title>
+        <Title order={2} size="h4">
+          Connection profiles
+        </Title>
         <Text size="sm" c="dimmed" mb="sm" data-testid="current-connection">
           Connected now to {info ? `${info.connection.profileName} (${info.connection.kind === 'live' ? 'LIVE' : 'SANDBOX'})` : '…'}
         </Text>
@@ -179,7 +184,13 @@ function ProfilesSection() {
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm" c={p.hasToken ? undefined : 'red'}>
-                    {p.kind === 'sandbox' ? 'Not needed' : p.hasToken ? 'Stored' : info?.tokenRefusal ? 'Missing — this computer cannot store it (see below)' : 'Missing — save the profile with a token'}
+                    {p.kind === 'sandbox'
+                      ? 'Not needed'
+                      : p.hasToken
+                        ? 'Stored'
+                        : info?.tokenRefusal
+                          ? 'Missing — this computer cannot store it (see below)'
+                          : 'Missing — save the profile with a token'}
                   </Text>
                 </Table.Td>
                 <Table.Td>

@@ -23,8 +23,12 @@ import { useDataChanged, useOperation } from '../hooks/useOperation';
 function Total({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <Card withBorder padding="sm" style={{ flex: '1 1 130px', maxWidth: 240 }}>
-      <Text size="xs" c="dimmed">{label}</Text>
-      <Text fw={700} className="money" data-testid={testId}>{value}</Text>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={700} className="money" data-testid={testId}>
+        {value}
+      </Text>
     </Card>
   );
 }
@@ -48,7 +52,11 @@ export function TransactionsPage() {
     run(async () => {
       const file = await bridge.call('logs.export', { filter, sort, format });
       await bridge.download(file);
-      notifications.show({ color: 'teal', title: 'Export ready', message: `${formatCount(file.rows)} transactions written to ${file.fileName} (${[faceAndCostText(file.totals.amountKobo, file.totals.costKobo), refundedText(file.totals.refunded)].filter(Boolean).join('; ')})` });
+      notifications.show({
+        color: 'teal',
+        title: 'Export ready',
+        message: `${formatCount(file.rows)} transactions written to ${file.fileName} (${[faceAndCostText(file.totals.amountKobo, file.totals.costKobo), refundedText(file.totals.refunded)].filter(Boolean).join('; ')})`,
+      });
     }, format);
 
   // Figures only for the filter in force: none beside an error, none for filters that cannot be read.
@@ -58,7 +66,16 @@ export function TransactionsPage() {
     <>
       <PageHeader title="Transactions" description="The vending log, mirrored on this computer" actions={<SyncControl compact />} />
       <Stack gap="md">
-        <LogFilters filter={filter} sort={sort} facets={facets.data} onChange={(f, s) => { setFilter(f); setSort(s); setExportError(null); }} />
+        <LogFilters
+          filter={filter}
+          sort={sort}
+          facets={facets.data}
+          onChange={(f, s) => {
+            setFilter(f);
+            setSort(s);
+            setExportError(null);
+          }}
+        />
         {badRange && (
           <Alert color="red" variant="light" title="These filters cannot be applied" role="alert" data-testid="filter-problem">
             {badRange}
@@ -73,7 +90,11 @@ export function TransactionsPage() {
             <Total label="Face value" value={figure((x) => formatNaira(x.amountKobo))} testId="totals-amount" />
             <Total label="Wallet cost" value={figure((x) => formatNaira(x.costKobo))} testId="totals-cost" />
             <Total label="Commission earned" value={figure((x) => formatNaira(x.commissionKobo))} testId="totals-commission" />
-            <Total label={t ? `Refunded (${formatCount(t.refunded.count)}), not counted` : 'Refunded, not counted'} value={figure((x) => formatNaira(x.refunded.costKobo))} testId="totals-refunded" />
+            <Total
+              label={t ? `Refunded (${formatCount(t.refunded.count)}), not counted` : 'Refunded, not counted'}
+              value={figure((x) => formatNaira(x.refunded.costKobo))}
+              testId="totals-refunded"
+            />
           </Group>
           <Group gap="xs">
             <Button variant="default" loading={exporting === 'xlsx'} disabled={!t || t.count === 0 || exporting !== null} onClick={() => void exportAs('xlsx')}>
@@ -86,7 +107,8 @@ export function TransactionsPage() {
           </Group>
         </Group>
         <Text size="xs" c="dimmed" data-testid="totals-rule">
-          Face value, wallet cost and commission count successful and pending purchases (what left the wallet); failed ones were refunded and are shown apart, at what the wallet got back. Days are Lagos days.
+          Face value, wallet cost and commission count successful and pending purchases (what left the wallet); failed ones were refunded and are shown apart, at what the wallet
+          got back. Days are Lagos days.
         </Text>
         <ErrorNotice error={exportError} title="The export was not written" />
         {!badRange && !totals.error && <VirtualLogTable filter={filter} sort={sort} count={t?.count ?? 0} version={version} onOpen={setOpen} />}

@@ -20,7 +20,12 @@ export function BulkLimits() {
   const [batch, setBatch] = useState<Field>(50);
   const [concurrency, setConcurrency] = useState<Field>(3);
   // The limits are those of the connection in use: another connection's are read when it is switched.
-  const { saved, busy, error, save: saveWith } = useSettingsForm<'bulk.settings.get', BulkSettingsView>(
+  const {
+    saved,
+    busy,
+    error,
+    save: saveWith,
+  } = useSettingsForm<'bulk.settings.get', BulkSettingsView>(
     'bulk.settings.get',
     (s) => {
       setPerJob(capText(s.capPerJobKobo));
@@ -50,7 +55,8 @@ export function BulkLimits() {
       <AccordionSection value="limits" title="Limits for bulk jobs">
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
-            These limits are for the connection in use; each connection has its own. Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap empty for no cap. The daily cap counts every bulk job of the day on this connection.
+            These limits are for the connection in use; each connection has its own. Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap
+            empty for no cap. The daily cap counts every bulk job of the day on this connection.
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
             <MoneyInput label="Cap per job (₦)" placeholder="No cap" value={perJob} onChange={setPerJob} optional />
@@ -65,7 +71,8 @@ export function BulkLimits() {
             </Button>
             {saved && (
               <Text size="sm" c="green" role="status">
-                Saved. Per job: {saved.capPerJobKobo === null ? 'no cap' : formatNaira(saved.capPerJobKobo)}; per day: {saved.capPerDayKobo === null ? 'no cap' : formatNaira(saved.capPerDayKobo)}.
+                Saved. Per job: {saved.capPerJobKobo === null ? 'no cap' : formatNaira(saved.capPerJobKobo)}; per day:{' '}
+                {saved.capPerDayKobo === null ? 'no cap' : formatNaira(saved.capPerDayKobo)}.
               </Text>
             )}
           </Group>

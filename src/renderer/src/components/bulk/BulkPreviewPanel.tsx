@@ -38,7 +38,14 @@ function fileHeading(preview: BulkPreview, field: string): string {
   return (mapped.column !== null ? preview.headers[mapped.column] : undefined) || mapped.label;
 }
 
-export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onConfirmed, onDiscard }: {
+export function BulkPreviewPanel({
+  preview,
+  onPreview,
+  onRemap,
+  remapping,
+  onConfirmed,
+  onDiscard,
+}: {
   preview: BulkPreview;
   onPreview: (p: BulkPreview) => void;
   onRemap: (mapping: Record<string, number | null>) => void;
@@ -109,7 +116,9 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
         <Stack gap="md">
           <Group justify="space-between">
             <div>
-              <Title order={2} size="h4">Check before buying: {preview.job.fileName}</Title>
+              <Title order={2} size="h4">
+                Check before buying: {preview.job.fileName}
+              </Title>
               <Text size="sm" c="dimmed">
                 {preview.job.sheetName ? `Sheet “${preview.job.sheetName}”, ` : ''}
                 {formatCount(preview.job.rowsInFile)} rows read. Nothing has been bought yet.
@@ -118,7 +127,15 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                 Columns: {preview.mappingRemembered ? 'as you chose them for an earlier file with the same headings' : 'recognised from the headings'} (see “Columns used” below).
               </Text>
             </div>
-            {preview.live ? <Badge color="red.9" size="lg">LIVE — real money</Badge> : <Badge color="gray" size="lg">Sandbox — test money</Badge>}
+            {preview.live ? (
+              <Badge color="red.9" size="lg">
+                LIVE — real money
+              </Badge>
+            ) : (
+              <Badge color="gray" size="lg">
+                Sandbox — test money
+              </Badge>
+            )}
           </Group>
           <SimpleGrid cols={{ base: 2, md: 4 }}>
             <Figure
@@ -150,7 +167,16 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
         </Alert>
       )}
 
-      <Accordion variant="separated" multiple defaultValue={[preview.mapping.some((m) => m.required && m.column === null) ? 'columns' : '', invalidRowCount > 0 ? 'invalid' : '', preview.duplicates.length > 0 ? 'duplicates' : '', preview.networkConflicts.length > 0 ? 'networks' : ''].filter(Boolean)}>
+      <Accordion
+        variant="separated"
+        multiple
+        defaultValue={[
+          preview.mapping.some((m) => m.required && m.column === null) ? 'columns' : '',
+          invalidRowCount > 0 ? 'invalid' : '',
+          preview.duplicates.length > 0 ? 'duplicates' : '',
+          preview.networkConflicts.length > 0 ? 'networks' : '',
+        ].filter(Boolean)}
+      >
         <AccordionSection value="columns" title="Columns used">
           <ColumnMappingEditor headers={preview.headers} mapping={preview.mapping} remembered={preview.mappingRemembered} busy={remapping} onApply={onRemap} />
         </AccordionSection>
@@ -173,7 +199,15 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                 rowKey={(r) => r.seq}
                 columns={[
                   { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
-                  { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm" className="money">{rowAccount(r)}</Text> },
+                  {
+                    header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone',
+                    width: 130,
+                    render: (r) => (
+                      <Text size="sm" className="money">
+                        {rowAccount(r)}
+                      </Text>
+                    ),
+                  },
                   { header: 'Name', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.name || '—'}</Text> },
                   ...(vending
                     ? [
@@ -190,7 +224,16 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                     : []),
                   { header: vending ? (preview.job.kind === 'electricity' ? 'Disco' : 'Provider') : 'Network', width: 100, render: (r) => <Text size="sm">{r.network}</Text> },
                   { header: 'What', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.description || r.productCode}</Text> },
-                  { header: 'Amount', width: 120, align: 'right', render: (r) => <Text size="sm" className="money">{formatNaira(r.amountKobo)}</Text> },
+                  {
+                    header: 'Amount',
+                    width: 120,
+                    align: 'right',
+                    render: (r) => (
+                      <Text size="sm" className="money">
+                        {formatNaira(r.amountKobo)}
+                      </Text>
+                    ),
+                  },
                 ]}
               />
             </Stack>
@@ -214,7 +257,15 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                 rowKey={(r) => `${r.row}-${r.field}-${r.message}`}
                 columns={[
                   { header: 'Row', width: 70, render: (r) => <Text size="sm">{r.row}</Text> },
-                  { header: 'Column', width: 130, render: (r) => <Text size="sm" data-testid="invalid-column">{fileHeading(preview, r.field)}</Text> },
+                  {
+                    header: 'Column',
+                    width: 130,
+                    render: (r) => (
+                      <Text size="sm" data-testid="invalid-column">
+                        {fileHeading(preview, r.field)}
+                      </Text>
+                    ),
+                  },
                   { header: 'What to fix', width: '1fr', render: (r) => <Text size="sm">{r.message.replace(/^Row \d+: /, '')}</Text> },
                 ]}
               />
@@ -233,10 +284,20 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                 These rows would buy the same thing again. They are left out unless you tick them.
               </Text>
               <Group gap="xs">
-                <Button size="xs" variant="light" disabled={busy} onClick={() => void act(() => bridge.call('bulk.setIncluded', { jobId, seqs: preview.duplicates.map((d) => d.seq), include: true }))}>
+                <Button
+                  size="xs"
+                  variant="light"
+                  disabled={busy}
+                  onClick={() => void act(() => bridge.call('bulk.setIncluded', { jobId, seqs: preview.duplicates.map((d) => d.seq), include: true }))}
+                >
                   Buy all of them
                 </Button>
-                <Button size="xs" variant="subtle" disabled={busy} onClick={() => void act(() => bridge.call('bulk.setIncluded', { jobId, seqs: preview.duplicates.map((d) => d.seq), include: false }))}>
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  disabled={busy}
+                  onClick={() => void act(() => bridge.call('bulk.setIncluded', { jobId, seqs: preview.duplicates.map((d) => d.seq), include: false }))}
+                >
                   Leave all out
                 </Button>
               </Group>
@@ -248,7 +309,9 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
                   {
                     header: 'Buy',
                     width: 60,
-                    render: (r) => <Checkbox aria-label={`Buy row ${r.row}`} checked={r.state !== 'excluded'} disabled={busy} onChange={(e) => void setKept(r, e.currentTarget.checked)} />,
+                    render: (r) => (
+                      <Checkbox aria-label={`Buy row ${r.row}`} checked={r.state !== 'excluded'} disabled={busy} onChange={(e) => void setKept(r, e.currentTarget.checked)} />
+                    ),
                   },
                   { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
                   { header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone', width: 130, render: (r) => <Text size="sm">{rowAccount(r)}</Text> },
@@ -303,7 +366,8 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
             </Alert>
           ) : (
             <Text size="sm">
-              {forApproval ? 'Confirming sends' : 'Confirming buys'} {kindWord} for <b>{formatCount(preview.includedItems)}</b> {RECIPIENT_WORD[preview.job.kind]}, <b>{formatNaira(preview.includedKobo)}</b> in total,{' '}
+              {forApproval ? 'Confirming sends' : 'Confirming buys'} {kindWord} for <b>{formatCount(preview.includedItems)}</b> {RECIPIENT_WORD[preview.job.kind]},{' '}
+              <b>{formatNaira(preview.includedKobo)}</b> in total,{' '}
               {forApproval ? 'to another team member for approval: nothing is bought until it is approved and you press Buy now.' : 'from the wallet of this connection.'}
               {preview.capPerDayKobo !== null && ` Today's bulk spending so far: ${formatNaira(preview.spentTodayKobo)} of ${formatNaira(preview.capPerDayKobo)}.`}
             </Text>
@@ -321,7 +385,12 @@ export function BulkPreviewPanel({ preview, onPreview, onRemap, remapping, onCon
           <ErrorNotice error={error} />
           <Group>
             {!unmapped && (
-              <Button color={preview.live ? 'red' : 'blue'} onClick={() => void confirm()} loading={busy} disabled={!!preview.blocker || !typedOk || (preview.live && typed === '')}>
+              <Button
+                color={preview.live ? 'red' : 'blue'}
+                onClick={() => void confirm()}
+                loading={busy}
+                disabled={!!preview.blocker || !typedOk || (preview.live && typed === '')}
+              >
                 {forApproval
                   ? `Send ${formatCount(preview.includedItems)} for approval (${formatNaira(preview.includedKobo)})`
                   : `Buy ${formatCount(preview.includedItems)} for ${formatNaira(preview.includedKobo)}`}

@@ -37,7 +37,13 @@ export function BulkPurchases() {
   const remap = async (mapping: Record<string, number | null>) => {
     if (!draft) return;
     await run(async () => {
-      const preview = await bridge.call('bulk.prepare', { file: draft.file, kind: draft.kind, ...(draft.sheet ? { sheet: draft.sheet } : {}), mapping, replaceJobId: draft.preview.job.id });
+      const preview = await bridge.call('bulk.prepare', {
+        file: draft.file,
+        kind: draft.kind,
+        ...(draft.sheet ? { sheet: draft.sheet } : {}),
+        mapping,
+        replaceJobId: draft.preview.job.id,
+      });
       setDraft({ ...draft, preview });
     });
   };
@@ -108,7 +114,18 @@ export function BulkPurchases() {
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(j.confirmedAt ?? j.createdAt)}</Table.Td>
                   <Table.Td>
                     {/* The row opens by click; this button opens it from the keyboard (Tab, then Enter). */}
-                    <Anchor component="button" type="button" size="sm" ta="left" onClick={(e) => { e.stopPropagation(); setOpenJob(j.id); }} aria-label={`Open the job ${j.fileName}`} data-testid="open-job">
+                    <Anchor
+                      component="button"
+                      type="button"
+                      size="sm"
+                      ta="left"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        setOpenJob(j.id);
+                      }}
+                      aria-label={`Open the job ${j.fileName}`}
+                      data-testid="open-job"
+                    >
                       {j.fileName}
                     </Anchor>
                   </Table.Td>

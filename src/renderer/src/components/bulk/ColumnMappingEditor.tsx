@@ -6,7 +6,19 @@ import { columnLetter } from './bulkLabels';
 const NONE = 'none';
 
 /** Which column holds what: detected from the headings, corrected here, remembered for the next file with the same headings. */
-export function ColumnMappingEditor({ headers, mapping, remembered, busy, onApply }: { headers: string[]; mapping: BulkMappingField[]; remembered: boolean; busy: boolean; onApply: (mapping: Record<string, number | null>) => void }) {
+export function ColumnMappingEditor({
+  headers,
+  mapping,
+  remembered,
+  busy,
+  onApply,
+}: {
+  headers: string[];
+  mapping: BulkMappingField[];
+  remembered: boolean;
+  busy: boolean;
+  onApply: (mapping: Record<string, number | null>) => void;
+}) {
   const initial = () => Object.fromEntries(mapping.map((m) => [m.field, m.column === null ? NONE : String(m.column)]));
   const [choice, setChoice] = useState<Record<string, string>>(initial);
   useEffect(() => setChoice(Object.fromEntries(mapping.map((m) => [m.field, m.column === null ? NONE : String(m.column)]))), [mapping]);

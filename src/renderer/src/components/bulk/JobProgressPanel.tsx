@@ -178,7 +178,12 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
               </Button>
             )}
             {canCheck && (
-              <Tooltip label="Ask the service now about the items it has not settled, and the wallet cost of what was bought. vendesk also does this by itself every few seconds." withArrow multiline w={300}>
+              <Tooltip
+                label="Ask the service now about the items it has not settled, and the wallet cost of what was bought. vendesk also does this by itself every few seconds."
+                withArrow
+                multiline
+                w={300}
+              >
                 <Button variant="light" onClick={() => void run(() => bridge.call('bulk.checkAgain', { jobId }))} loading={busy}>
                   Check again
                 </Button>
@@ -219,17 +224,27 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
                   </Text>
                 ) : (
                   <>
-                <Button size="xs" variant="light" color="green" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'bought' }))}>
-                  It was bought
-                </Button>
-                <Button size="xs" variant="light" color="gray" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'not_bought' }))}>
-                  Not bought — leave it
-                </Button>
-                {job.state !== 'cancelled' && (
-                  <Button size="xs" variant="light" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'resend' }))}>
-                    Not bought — buy it again
-                  </Button>
-                )}
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="green"
+                      onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'bought' }))}
+                    >
+                      It was bought
+                    </Button>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="gray"
+                      onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'not_bought' }))}
+                    >
+                      Not bought — leave it
+                    </Button>
+                    {job.state !== 'cancelled' && (
+                      <Button size="xs" variant="light" onClick={() => void run(() => bridge.call('bulk.resolveItems', { jobId, seqs: [i.seq], resolution: 'resend' }))}>
+                        Not bought — buy it again
+                      </Button>
+                    )}
                   </>
                 )}
               </Group>
@@ -241,7 +256,9 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
       <Card withBorder padding="lg">
         <Stack gap="sm">
           <Group justify="space-between">
-            <Title order={2} size="h5">Result per row</Title>
+            <Title order={2} size="h5">
+              Result per row
+            </Title>
             <SegmentedControl
               size="xs"
               value={filter}
@@ -287,7 +304,11 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
                   </Stack>
                 ),
               },
-              { header: vending ? (job.kind === 'electricity' ? 'Disco' : 'Bouquet') : 'Network', width: vending ? 110 : 80, render: (r) => <Text size="sm">{job.kind === 'cable' ? r.description || r.productCode : r.network}</Text> },
+              {
+                header: vending ? (job.kind === 'electricity' ? 'Disco' : 'Bouquet') : 'Network',
+                width: vending ? 110 : 80,
+                render: (r) => <Text size="sm">{job.kind === 'cable' ? r.description || r.productCode : r.network}</Text>,
+              },
               { header: 'Amount', width: 110, align: 'right', render: (r) => <Text size="sm">{formatNaira(r.amountKobo)}</Text> },
               {
                 header: 'Outcome',
@@ -326,7 +347,19 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
                   ]
                 : []),
               // Electricity and cable rows carry a token and longer reasons: their reference goes under the details.
-              ...(vending ? [] : [{ header: 'Reference', width: 250, render: (r: BulkItemView) => <Text size="xs" ff="monospace">{r.reference ?? '—'}</Text> }]),
+              ...(vending
+                ? []
+                : [
+                    {
+                      header: 'Reference',
+                      width: 250,
+                      render: (r: BulkItemView) => (
+                        <Text size="xs" ff="monospace">
+                          {r.reference ?? '—'}
+                        </Text>
+                      ),
+                    },
+                  ]),
               {
                 header: 'Details',
                 width: '1fr',

@@ -69,7 +69,9 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
   return (
     <Card withBorder padding="lg">
       <Stack gap="md">
-        <Title order={2} size="h4">New bulk purchase</Title>
+        <Title order={2} size="h4">
+          New bulk purchase
+        </Title>
         <Group gap="md" align="flex-end">
           <LabeledChoice label="What to buy" value={kind} onChange={setKind} data={KIND_CHOICES} />
         </Group>

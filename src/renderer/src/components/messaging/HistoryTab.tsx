@@ -47,7 +47,14 @@ function StatusLookup({ initialReference, onChecked }: { initialReference: strin
         Status by reference
       </Title>
       <Group align="flex-end">
-        <TextInput label="Message reference" placeholder="MSG-…" value={reference} onChange={(e) => setReference(e.currentTarget.value)} w={320} onKeyDown={(e) => e.key === 'Enter' && void check(reference)} />
+        <TextInput
+          label="Message reference"
+          placeholder="MSG-…"
+          value={reference}
+          onChange={(e) => setReference(e.currentTarget.value)}
+          w={320}
+          onKeyDown={(e) => e.key === 'Enter' && void check(reference)}
+        />
         <Button onClick={() => void check(reference)} loading={busy} disabled={!reference.trim()}>
           Check status
         </Button>
@@ -67,7 +74,13 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
   const [to, setTo] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const history = useOperation('messaging.history', { page, perPage: PER_PAGE, ...(from ? { startDate: from } : {}), ...(to ? { endDate: to } : {}), ...(search.trim() ? { search: search.trim() } : {}) });
+  const history = useOperation('messaging.history', {
+    page,
+    perPage: PER_PAGE,
+    ...(from ? { startDate: from } : {}),
+    ...(to ? { endDate: to } : {}),
+    ...(search.trim() ? { search: search.trim() } : {}),
+  });
   useDataChanged(['messages'], () => void history.reload());
   const items = history.data?.items ?? [];
   const phonebookName = usePhonebookName();
@@ -80,11 +93,44 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
           Messages sent
         </Title>
         <Group align="flex-end" mb="sm">
-          <DateField label="From" value={from} onChange={(d) => { setFrom(d); setPage(1); }} w={150} />
-          <DateField label="To" value={to} onChange={(d) => { setTo(d); setPage(1); }} w={150} />
-          <TextInput label="Search" placeholder="Reference, number, sender or words" value={search} onChange={(e) => { setSearch(e.currentTarget.value); setPage(1); }} w={300} />
+          <DateField
+            label="From"
+            value={from}
+            onChange={(d) => {
+              setFrom(d);
+              setPage(1);
+            }}
+            w={150}
+          />
+          <DateField
+            label="To"
+            value={to}
+            onChange={(d) => {
+              setTo(d);
+              setPage(1);
+            }}
+            w={150}
+          />
+          <TextInput
+            label="Search"
+            placeholder="Reference, number, sender or words"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.currentTarget.value);
+              setPage(1);
+            }}
+            w={300}
+          />
           {(from || to || search) && (
-            <Button variant="subtle" onClick={() => { setFrom(''); setTo(''); setSearch(''); setPage(1); }}>
+            <Button
+              variant="subtle"
+              onClick={() => {
+                setFrom('');
+                setTo('');
+                setSearch('');
+                setPage(1);
+              }}
+            >
               Clear filters
             </Button>
           )}
@@ -102,20 +148,41 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
                 <Table.Tr key={m.reference ?? `row-${i}`} onClick={() => setOpened(m)} style={{ cursor: 'pointer' }} data-testid="history-row">
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
                     {/* The row opens by click; the link is the same for keyboard and screen-reader users. */}
-                    <Anchor component="button" type="button" size="sm" onClick={(e) => { e.stopPropagation(); setOpened(m); }} aria-label={`Open the message ${m.reference ?? ''} sent ${formatDateTime(m.createdAt)}`}>
+                    <Anchor
+                      component="button"
+                      type="button"
+                      size="sm"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        setOpened(m);
+                      }}
+                      aria-label={`Open the message ${m.reference ?? ''} sent ${formatDateTime(m.createdAt)}`}
+                    >
                       {formatDateTime(m.createdAt)}
                     </Anchor>
                   </Table.Td>
                   <Table.Td ff="monospace" fz="xs">
                     {m.reference ?? '—'}
                   </Table.Td>
-                  <Table.Td>{m.isBulk ? `${m.recipientCount === null ? '?' : formatCount(m.recipientCount)} (${m.phoneBookId ? phonebookName(m.phoneBookId) : 'bulk'})` : (m.recipients[0] ?? '—')}</Table.Td>
+                  <Table.Td>
+                    {m.isBulk
+                      ? `${m.recipientCount === null ? '?' : formatCount(m.recipientCount)} (${m.phoneBookId ? phonebookName(m.phoneBookId) : 'bulk'})`
+                      : (m.recipients[0] ?? '—')}
+                  </Table.Td>
                   <Table.Td maw={320}>
                     <Text size="sm" truncate="end">
                       {m.body}
                     </Text>
                   </Table.Td>
-                  <Table.Td ta="right">{m.totalCostKobo === null ? <Text span c="dimmed" size="sm" title="The service did not say what it cost">—</Text> : formatNaira(m.totalCostKobo)}</Table.Td>
+                  <Table.Td ta="right">
+                    {m.totalCostKobo === null ? (
+                      <Text span c="dimmed" size="sm" title="The service did not say what it cost">
+                        —
+                      </Text>
+                    ) : (
+                      formatNaira(m.totalCostKobo)
+                    )}
+                  </Table.Td>
                   <Table.Td>
                     <Badge color={STATUS_COLOR[m.status]} variant="light">
                       {m.status === 'UNKNOWN' ? 'not given' : m.status}

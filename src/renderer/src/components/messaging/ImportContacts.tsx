@@ -83,7 +83,9 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
     <Card withBorder padding="lg" data-testid="import-contacts">
       <Group justify="space-between" align="flex-start" mb="xs">
         <div>
-          <Title order={2} size="h4">Import contacts into {phonebook.name}</Title>
+          <Title order={2} size="h4">
+            Import contacts into {phonebook.name}
+          </Title>
           <Text size="sm" c="dimmed">
             A CSV or Excel (.xlsx) file with a Phone column and, if you like, a Name column. Numbers already in the phonebook are not added again.
           </Text>
@@ -101,7 +103,8 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
       {preview && (
         <Stack gap="xs" mt="xs" data-testid="contacts-preview">
           <Text size="sm">
-            <b>{preview.fileName}</b> · {formatCount(preview.rows)} rows · phone numbers from column “{preview.phoneColumn}”{preview.nameColumn ? `, names from “${preview.nameColumn}”` : ', no name column'}
+            <b>{preview.fileName}</b> · {formatCount(preview.rows)} rows · phone numbers from column “{preview.phoneColumn}”
+            {preview.nameColumn ? `, names from “${preview.nameColumn}”` : ', no name column'}
           </Text>
           {preview.sheetNames.length > 1 && (
             <Select
@@ -120,7 +123,11 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
               <b>{formatCount(toAdd)}</b> new contact{toAdd === 1 ? '' : 's'} will be added
             </List.Item>
             {(preview.alreadyInPhonebook ?? 0) > 0 && <List.Item>{formatCount(preview.alreadyInPhonebook ?? 0)} already in this phonebook (not added again)</List.Item>}
-            {preview.alreadyInPhonebook === null && <List.Item c="dimmed">The service does not list this phonebook&apos;s contacts, so vendesk cannot tell which numbers it already holds; every valid one is uploaded.</List.Item>}
+            {preview.alreadyInPhonebook === null && (
+              <List.Item c="dimmed">
+                The service does not list this phonebook&apos;s contacts, so vendesk cannot tell which numbers it already holds; every valid one is uploaded.
+              </List.Item>
+            )}
             {preview.duplicateCount > 0 && <List.Item>{formatCount(preview.duplicateCount)} repeated in the file (each number added once)</List.Item>}
             {preview.invalidCount > 0 && (
               <List.Item c="red">
@@ -158,7 +165,13 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
             <Text size="sm" c="dimmed">
               {progress.message}
             </Text>
-            <Button size="xs" variant="subtle" color="red" onClick={() => void cancelling.run(() => bridge.call('messaging.contacts.cancel', { phoneBookId: phonebook.id }))} loading={cancelling.busy}>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              onClick={() => void cancelling.run(() => bridge.call('messaging.contacts.cancel', { phoneBookId: phonebook.id }))}
+              loading={cancelling.busy}
+            >
               Cancel
             </Button>
           </Group>
@@ -167,8 +180,8 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
       {result && (
         <Alert color={result.cancelled ? 'yellow' : 'teal'} variant="light" mt="sm" title={result.cancelled ? 'Import cancelled' : 'Import finished'} data-testid="import-result">
           <Text size="sm">
-            {formatCount(result.added)} added · {formatCount(result.skipped)} already in the phonebook · {formatCount(result.invalidCount)} invalid row{result.invalidCount === 1 ? '' : 's'} left out ·{' '}
-            {(result.durationMs / 1000).toFixed(1)} s
+            {formatCount(result.added)} added · {formatCount(result.skipped)} already in the phonebook · {formatCount(result.invalidCount)} invalid row
+            {result.invalidCount === 1 ? '' : 's'} left out · {(result.durationMs / 1000).toFixed(1)} s
           </Text>
           <ServiceNotes notes={result.notes} />
         </Alert>

@@ -38,7 +38,12 @@ export function MessageDetails({ message: m }: { message: MessageView }) {
     ],
     ['Sent', m.createdAt ? formatDateTime(m.createdAt) : notGiven],
     ['From', m.senderId || notGiven],
-    ['To', m.isBulk ? `Phonebook ${phonebookName(m.phoneBookId)} · ${m.recipientCount === null ? `recipients ${NOT_GIVEN}` : `${formatCount(m.recipientCount)} recipients`}` : m.recipients.join(', ') || notGiven],
+    [
+      'To',
+      m.isBulk
+        ? `Phonebook ${phonebookName(m.phoneBookId)} · ${m.recipientCount === null ? `recipients ${NOT_GIVEN}` : `${formatCount(m.recipientCount)} recipients`}`
+        : m.recipients.join(', ') || notGiven,
+    ],
     ['Pages', m.pages === null ? notGiven : String(m.pages)],
     ...(m.emails.length ? ([['Email copies', m.emails.join(', ')]] as [string, ReactNode][]) : []),
     ['Cost', costText(m)],

@@ -88,12 +88,20 @@ export function OneTimeCodesTab() {
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" maw={1100}>
       <Card withBorder padding="lg">
-        <Title order={2} size="h4">Send a code</Title>
+        <Title order={2} size="h4">
+          Send a code
+        </Title>
         <Text size="sm" c="dimmed" mb="sm">
           A one-time code proves a person holds a phone number: send it, ask them to read it back, and confirm it here.
         </Text>
         <Stack gap="sm">
-          <TextInput label="Phone number" placeholder="08031234567" value={receiver} onChange={(e) => setReceiver(e.currentTarget.value)} error={receiver.trim() && !phone.ok ? phone.reason : undefined} />
+          <TextInput
+            label="Phone number"
+            placeholder="08031234567"
+            value={receiver}
+            onChange={(e) => setReceiver(e.currentTarget.value)}
+            error={receiver.trim() && !phone.ok ? phone.reason : undefined}
+          />
           <Select
             label="Sender ID"
             data={(senders.data ?? []).map((x) => ({ value: x.senderId, label: x.approved ? x.senderId : `${x.senderId} — ${x.state}, cannot be used`, disabled: !x.approved }))}
@@ -103,11 +111,24 @@ export function OneTimeCodesTab() {
           />
           <Group grow>
             <NumberInput label="Digits" min={6} max={100} value={digits} onChange={setDigits} error={digitsOk ? undefined : 'From 6 to 100 digits'} />
-            <NumberInput label="Valid for (seconds)" min={30} max={86_400} step={30} value={seconds} onChange={setSeconds} error={secondsOk ? undefined : 'From 30 to 86,400 seconds'} />
+            <NumberInput
+              label="Valid for (seconds)"
+              min={30}
+              max={86_400}
+              step={30}
+              value={seconds}
+              onChange={setSeconds}
+              error={secondsOk ? undefined : 'From 30 to 86,400 seconds'}
+            />
           </Group>
           <Checkbox label={`Also email the code (${formatNaira(EMAIL_COPY_KOBO)} per address)`} checked={emailCopy} onChange={(e) => setEmailCopy(e.currentTarget.checked)} />
           {emailCopy && (
-            <TextInput label="Email addresses" value={emailsText} onChange={(e) => setEmailsText(e.currentTarget.value)} error={emails.invalid.length ? `Not an email address: ${emails.invalid.join(', ')}` : undefined} />
+            <TextInput
+              label="Email addresses"
+              value={emailsText}
+              onChange={(e) => setEmailsText(e.currentTarget.value)}
+              error={emails.invalid.length ? `Not an email address: ${emails.invalid.join(', ')}` : undefined}
+            />
           )}
           <Text size="sm" c="dimmed">
             Cost: about {formatNaira(otpCostEstimate(digitsOk ? d : 6, emails.emails.length).totalKobo)} ({otpCostEstimate(digitsOk ? d : 6, 0).pages} SMS page
@@ -145,7 +166,15 @@ export function OneTimeCodesTab() {
             <ServiceNotes notes={sent.notes} />
             <Countdown key={sent.reference} seconds={sent.seconds} receivedAt={sent.receivedAt} />
             <Group align="flex-end">
-              <TextInput label="Code" placeholder={'0'.repeat(Math.min(sent.numberOfDigits, 12))} value={code} onChange={(e) => setCode(e.currentTarget.value.replace(/\s/g, ''))} w={260} inputMode="numeric" onKeyDown={(e) => e.key === 'Enter' && code && void confirm()} />
+              <TextInput
+                label="Code"
+                placeholder={'0'.repeat(Math.min(sent.numberOfDigits, 12))}
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value.replace(/\s/g, ''))}
+                w={260}
+                inputMode="numeric"
+                onKeyDown={(e) => e.key === 'Enter' && code && void confirm()}
+              />
               <Button onClick={() => void confirm()} disabled={!/^\d+$/.test(code) || !sent.reference} loading={confirming.busy}>
                 Confirm
               </Button>

@@ -28,7 +28,18 @@ function CreatePhonebook({ onCreated }: { onCreated: (id: number) => void }) {
       onCreated(pb.id);
     });
   return (
-    <NewItemCard thing="phonebook" titleSize="h5" gap="xs" name={name} onName={setName} namePlaceholder="All staff" busy={busy} error={error} canCreate={!!name.trim()} onCreate={() => void create()}>
+    <NewItemCard
+      thing="phonebook"
+      titleSize="h5"
+      gap="xs"
+      name={name}
+      onName={setName}
+      namePlaceholder="All staff"
+      busy={busy}
+      error={error}
+      canCreate={!!name.trim()}
+      onCreate={() => void create()}
+    >
       <TextInput label="Description" placeholder="Who is in it" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
     </NewItemCard>
   );
@@ -45,9 +56,13 @@ function PhonebookContacts({ id }: { id: number }) {
     <Card withBorder padding="lg" data-testid="phonebook-contacts">
       <Group justify="space-between" mb="xs" align="flex-start">
         <div>
-          <Title order={2} size="h4">{data?.phonebook.name ?? '…'}</Title>
+          <Title order={2} size="h4">
+            {data?.phonebook.name ?? '…'}
+          </Title>
           <Text size="sm" c="dimmed">
-            {data ? `${contactsText(data.phonebook.contactCount)}${data.phonebook.description ? ` · ${data.phonebook.description}` : ''} · phonebook ${data.phonebook.id}` : 'Loading…'}
+            {data
+              ? `${contactsText(data.phonebook.contactCount)}${data.phonebook.description ? ` · ${data.phonebook.description}` : ''} · phonebook ${data.phonebook.id}`
+              : 'Loading…'}
           </Text>
         </div>
         <TextInput
@@ -141,7 +156,7 @@ export function PhonebooksTab() {
                       )}
                     </Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={p.contactCount ? 'teal' : 'gray'} title={p.contactCount === null ? 'The service\'s list does not say' : undefined}>
+                      <Badge variant="light" color={p.contactCount ? 'teal' : 'gray'} title={p.contactCount === null ? "The service's list does not say" : undefined}>
                         {p.contactCount === null ? 'not given' : formatCount(p.contactCount)}
                       </Badge>
                     </Table.Td>

@@ -23,8 +23,12 @@ export function SandboxOutbox({ limit = 8 }: { limit?: number }) {
     <Card withBorder padding="lg" data-testid="sandbox-outbox" style={{ borderStyle: 'dashed' }}>
       <Group justify="space-between" mb="xs">
         <Group gap="xs">
-          <Title order={2} size="h4">Sandbox outbox</Title>
-          <Badge color="yellow" variant="filled">SANDBOX</Badge>
+          <Title order={2} size="h4">
+            Sandbox outbox
+          </Title>
+          <Badge color="yellow" variant="filled">
+            SANDBOX
+          </Badge>
         </Group>
         <Button size="xs" variant="default" onClick={() => void outbox.reload()} loading={outbox.loading}>
           Refresh

@@ -41,7 +41,21 @@ function EstimateFigure({ label, strong = false, testId, children }: { label: st
 }
 
 /** The confirmation: who receives it, what it says, and what it costs, before anything is sent. */
-function ConfirmSend({ quote, senderId, sending, error, onCancel, onSend }: { quote: MessageQuote; senderId: string; sending: boolean; error: AppError | null; onCancel: () => void; onSend: () => void }) {
+function ConfirmSend({
+  quote,
+  senderId,
+  sending,
+  error,
+  onCancel,
+  onSend,
+}: {
+  quote: MessageQuote;
+  senderId: string;
+  sending: boolean;
+  error: AppError | null;
+  onCancel: () => void;
+  onSend: () => void;
+}) {
   return (
     <Stack gap="sm">
       <Table withRowBorders={false} verticalSpacing={4}>
@@ -144,7 +158,15 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
   const phonebook = (phonebooks.data ?? []).find((p) => String(p.id) === phonebookId) ?? null;
   const phone = normalizePhone(number);
   const emails = emailCopy ? parseEmailList(emailsText) : { emails: [], invalid: [] };
-  const body = contentKind === 'text' ? text : template?.body ? renderTemplate(template.body, template.indexes.map((_, i) => values[i] || `{{${i + 1}}}`)) : '';
+  const body =
+    contentKind === 'text'
+      ? text
+      : template?.body
+        ? renderTemplate(
+            template.body,
+            template.indexes.map((_, i) => values[i] || `{{${i + 1}}}`),
+          )
+        : '';
   // null: the service's phonebook list does not say; the review counts them in the phonebook.
   const recipients = targetKind === 'number' ? 1 : (phonebook?.contactCount ?? null);
   const estimate = useMemo(() => messageCost({ text: body, recipients: recipients ?? 0, emails: emails.emails.length }), [body, recipients, emails.emails.length]);
@@ -153,7 +175,8 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
   if (targetKind === 'number' && number.trim() !== '' && !phone.ok) problems.push(`${phone.reason}.`);
   if (targetKind === 'number' && number.trim() === '') problems.push('Enter the phone number that receives the message.');
   if (targetKind === 'phonebook' && !phonebook) problems.push('Choose the phonebook that receives the message.');
-  if (targetKind === 'phonebook' && phonebook && phonebook.contactCount === 0) problems.push(`The phonebook "${phonebook.name}" has no contacts yet: import some on the Phonebooks tab.`);
+  if (targetKind === 'phonebook' && phonebook && phonebook.contactCount === 0)
+    problems.push(`The phonebook "${phonebook.name}" has no contacts yet: import some on the Phonebooks tab.`);
   if (!effectiveSender) problems.push('No approved sender ID: a message can only be sent from an approved one (see the Sender IDs tab).');
   if (contentKind === 'text' && text.trim() === '') problems.push('Write the message.');
   if (contentKind === 'template' && !template) problems.push('Choose an approved template.');
@@ -164,7 +187,10 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
 
   const input = () => ({
     target: targetKind === 'number' ? { kind: 'number' as const, to: number } : { kind: 'phonebook' as const, phoneBookId: Number(phonebookId) },
-    content: contentKind === 'text' ? { kind: 'text' as const, text } : { kind: 'template' as const, templateId: templateId ?? '', values: template ? template.indexes.map((_, i) => values[i] ?? '') : [] },
+    content:
+      contentKind === 'text'
+        ? { kind: 'text' as const, text }
+        : { kind: 'template' as const, templateId: templateId ?? '', values: template ? template.indexes.map((_, i) => values[i] ?? '') : [] },
     emails: emails.emails,
   });
 
@@ -178,7 +204,14 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
     sending.run(async () => {
       if (!quote || !effectiveSender) return;
       try {
-        setSent(await bridge.call('messaging.send', { ...input(), senderId: effectiveSender, confirmedTotalKobo: quote.totalKobo, ...(subject.trim() ? { subject: subject.trim() } : {}) }));
+        setSent(
+          await bridge.call('messaging.send', {
+            ...input(),
+            senderId: effectiveSender,
+            confirmedTotalKobo: quote.totalKobo,
+            ...(subject.trim() ? { subject: subject.trim() } : {}),
+          }),
+        );
       } catch (e) {
         // The price changed since the review: the confirmation shows the new one, with the error.
         const err = asAppError(e);
@@ -191,9 +224,16 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
       resetValues([]);
     });
 
-  const senderOptions = (senders.data ?? []).map((s) => ({ value: s.senderId, label: s.approved ? s.senderId : `${s.senderId} — ${s.state}, cannot be used`, disabled: !s.approved }));
+  const senderOptions = (senders.data ?? []).map((s) => ({
+    value: s.senderId,
+    label: s.approved ? s.senderId : `${s.senderId} — ${s.state}, cannot be used`,
+    disabled: !s.approved,
+  }));
   const templateOptions = (templates.data ?? []).map((t) => ({ value: t.id, label: t.approved ? t.name : `${t.name} — ${t.state}, cannot be used yet`, disabled: !t.approved }));
-  const phonebookOptions = (phonebooks.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${p.contactCount === null ? 'contacts counted on review' : `${formatCount(p.contactCount)} contacts`})` }));
+  const phonebookOptions = (phonebooks.data ?? []).map((p) => ({
+    value: String(p.id),
+    label: `${p.name} (${p.contactCount === null ? 'contacts counted on review' : `${formatCount(p.contactCount)} contacts`})`,
+  }));
 
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
@@ -211,7 +251,15 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               description={phone.ok ? `Will be sent to ${phone.phone}` : '080…, 234… or +234… are all accepted'}
             />
           ) : (
-            <Select label="Phonebook" placeholder="Choose a phonebook" data={phonebookOptions} value={phonebookId} onChange={setPhonebookId} searchable nothingFoundMessage="No phonebook: create one on the Phonebooks tab" />
+            <Select
+              label="Phonebook"
+              placeholder="Choose a phonebook"
+              data={phonebookOptions}
+              value={phonebookId}
+              onChange={setPhonebookId}
+              searchable
+              nothingFoundMessage="No phonebook: create one on the Phonebooks tab"
+            />
           )}
           <Select
             label="Sender ID"
@@ -270,7 +318,12 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
                 error={emails.invalid.length ? `Not an email address: ${emails.invalid.join(', ')}` : undefined}
                 description={emails.emails.length ? `${emails.emails.length} address${emails.emails.length === 1 ? '' : 'es'}` : 'Separate addresses with commas'}
               />
-              <TextInput label="Email subject" placeholder={`Message from ${effectiveSender ?? 'your organisation'}`} value={subject} onChange={(e) => setSubject(e.currentTarget.value)} />
+              <TextInput
+                label="Email subject"
+                placeholder={`Message from ${effectiveSender ?? 'your organisation'}`}
+                value={subject}
+                onChange={(e) => setSubject(e.currentTarget.value)}
+              />
             </>
           )}
         </Stack>
@@ -325,7 +378,9 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
       </Stack>
 
       <Modal opened={quote !== null} onClose={() => setQuote(null)} title={<Text fw={700}>Send this message?</Text>} size="lg" centered>
-        {quote && effectiveSender && <ConfirmSend quote={quote} senderId={effectiveSender} sending={sending.busy} error={sending.error} onCancel={() => setQuote(null)} onSend={() => void send()} />}
+        {quote && effectiveSender && (
+          <ConfirmSend quote={quote} senderId={effectiveSender} sending={sending.busy} error={sending.error} onCancel={() => setQuote(null)} onSend={() => void send()} />
+        )}
       </Modal>
     </SimpleGrid>
   );

@@ -24,7 +24,10 @@ function CreateTemplate({ onCreated }: { onCreated: () => void }) {
 
   const analysis = analyzeTemplate(body);
   const effectiveSlug = slugTouched ? slug : slugify(name);
-  const preview = renderTemplate(body, analysis.placeholders.map((n, i) => samples[i] || `[value ${n}]`));
+  const preview = renderTemplate(
+    body,
+    analysis.placeholders.map((n, i) => samples[i] || `[value ${n}]`),
+  );
   const canCreate = name.trim() !== '' && useCases.length > 0 && analysis.ok;
 
   const create = () =>
@@ -90,9 +93,7 @@ function CreateTemplate({ onCreated }: { onCreated: () => void }) {
             none
           </Text>
         ) : (
-          analysis.placeholders.map((n) => (
-            <Badge key={n} variant="light" color={analysis.ok ? 'teal' : 'red'}>{`{{${n}}}`}</Badge>
-          ))
+          analysis.placeholders.map((n) => <Badge key={n} variant="light" color={analysis.ok ? 'teal' : 'red'}>{`{{${n}}}`}</Badge>)
         )}
       </Group>
       {analysis.placeholders.length > 0 && analysis.ok && (
@@ -141,7 +142,9 @@ export function TemplatesTab() {
     <SimpleGrid cols={{ base: 1, xl: 2 }} spacing="lg">
       <Card withBorder padding="lg">
         <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4">Templates</Title>
+          <Title order={2} size="h4">
+            Templates
+          </Title>
           <Button size="xs" variant="default" onClick={() => void reload()} loading={templates.loading}>
             Refresh
           </Button>

@@ -30,7 +30,8 @@ export function ResolveDialog({ item, onClose, onResolved }: { item: PendingItem
       {p && (
         <Stack gap="sm">
           <Text size="sm">
-            {formatNaira(p.amountKobo)} for {p.kind === 'electricity' ? 'meter' : 'smartcard'} <b>{p.account}</b> ({p.customerName || p.providerName}), reference {p.reference ?? 'none'}.
+            {formatNaira(p.amountKobo)} for {p.kind === 'electricity' ? 'meter' : 'smartcard'} <b>{p.account}</b> ({p.customerName || p.providerName}), reference{' '}
+            {p.reference ?? 'none'}.
           </Text>
           <Text size="sm" c="dimmed">
             Only resolve it when you know the outcome — from support, the customer or the Transactions page. vendesk stops checking it.

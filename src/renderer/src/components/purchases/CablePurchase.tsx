@@ -24,7 +24,11 @@ export function CablePurchase() {
   const bouquet = bouquets.find((b) => b.code === bouquetCode) ?? null;
   const { phone, phoneCheck, checked: card } = flow;
   const canBuy = card !== null && bouquet !== null && phoneCheck?.ok === true;
-  const charge = useOperation('purchases.expectedCost', { kind: 'cable', network: provider ?? '-', amountKobo: bouquet?.amountKobo ?? 1, productCode: bouquet?.code }, { enabled: !!provider && !!bouquet });
+  const charge = useOperation(
+    'purchases.expectedCost',
+    { kind: 'cable', network: provider ?? '-', amountKobo: bouquet?.amountKobo ?? 1, productCode: bouquet?.code },
+    { enabled: !!provider && !!bouquet },
+  );
 
   const checkCard = () => {
     if (!provider) return;

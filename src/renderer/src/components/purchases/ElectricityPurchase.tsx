@@ -31,11 +31,21 @@ export function ElectricityPurchase() {
   const { phone, phoneCheck, checked: meterView } = flow;
   const selected = discos.data?.find((d) => d.code === disco) ?? null;
   const amountKobo = readMoneyField(amount).kobo;
-  const charge = useOperation('purchases.expectedCost', { kind: 'electricity', network: disco ?? '-', amountKobo: amountKobo ?? 1 }, { enabled: !!disco && amountKobo !== null && amountKobo > 0 });
+  const charge = useOperation(
+    'purchases.expectedCost',
+    { kind: 'electricity', network: disco ?? '-', amountKobo: amountKobo ?? 1 },
+    { enabled: !!disco && amountKobo !== null && amountKobo > 0 },
+  );
   const min = meterView?.allowedMinKobo ?? selected?.minKobo ?? null;
   const max = meterView?.allowedMaxKobo ?? selected?.maxKobo ?? null;
   const amountProblem =
-    amountKobo === null ? null : min !== null && amountKobo < min ? `At least ${formatNaira(min)} for this meter` : max !== null && amountKobo > max ? `At most ${formatNaira(max)} per purchase` : null;
+    amountKobo === null
+      ? null
+      : min !== null && amountKobo < min
+        ? `At least ${formatNaira(min)} for this meter`
+        : max !== null && amountKobo > max
+          ? `At most ${formatNaira(max)} per purchase`
+          : null;
   const canBuy = meterView !== null && amountKobo !== null && amountKobo > 0 && !amountProblem && phoneCheck?.ok === true;
 
   const discoOptions = useMemo(() => (discos.data ?? []).map((d) => ({ value: d.code, label: `${d.name} (${d.code})` })), [discos.data]);

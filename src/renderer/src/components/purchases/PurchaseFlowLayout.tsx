@@ -75,22 +75,20 @@ export function PurchaseFlowLayout<Checked>(props: PurchaseFlowLayoutProps<Check
           checkedDetails={(c) => (
             <>
               {props.checkedDetails(c)}
-              <TextInput label="Customer phone" placeholder="e.g. 08031234567" value={flow.phone} onChange={(e) => flow.setPhone(e.currentTarget.value)} error={flow.phoneProblem} />
+              <TextInput
+                label="Customer phone"
+                placeholder="e.g. 08031234567"
+                value={flow.phone}
+                onChange={(e) => flow.setPhone(e.currentTarget.value)}
+                error={flow.phoneProblem}
+              />
             </>
           )}
           review={{ enabled: props.canBuy, amountKobo: props.reviewAmountKobo, testId: `${kind}-review` }}
         />
       )}
 
-      {confirm && (
-        <ConfirmPurchaseModal
-          {...confirm}
-          opened={flow.confirming}
-          buying={flow.buying}
-          buyTestId={`${kind}-buy`}
-          onClose={() => flow.setConfirming(false)}
-        />
-      )}
+      {confirm && <ConfirmPurchaseModal {...confirm} opened={flow.confirming} buying={flow.buying} buyTestId={`${kind}-buy`} onClose={() => flow.setConfirming(false)} />}
 
       <RecentPurchases kind={kind} refreshKey={flow.recentKey} />
     </Stack>
@@ -162,7 +160,17 @@ export function PurchaseFormCard<Checked, Result>(props: {
  * Who sells the account (disco, cable provider), chosen from the service's catalog; any change
  * forgets the last check, since the account was checked with the company chosen before.
  */
-export function AccountCompanySelect<Checked>(props: { label: string; placeholder: string; loading: boolean; data: ComboboxData; value: string | null; onChange: (value: string | null) => void; flow: PurchaseFlow<Checked>; searchable?: boolean; description?: ReactNode }) {
+export function AccountCompanySelect<Checked>(props: {
+  label: string;
+  placeholder: string;
+  loading: boolean;
+  data: ComboboxData;
+  value: string | null;
+  onChange: (value: string | null) => void;
+  flow: PurchaseFlow<Checked>;
+  searchable?: boolean;
+  description?: ReactNode;
+}) {
   return (
     <Select
       allowDeselect={false}
@@ -209,7 +217,19 @@ export interface CheckedLine {
 }
 
 /** What the service said about the account when it was checked, as a short table (lines that are `false` are left out). */
-export function CheckedAccount({ title, ok = true, testId, lines, children }: { title: string; ok?: boolean; testId: string; lines: (CheckedLine | false | null)[]; children?: ReactNode }) {
+export function CheckedAccount({
+  title,
+  ok = true,
+  testId,
+  lines,
+  children,
+}: {
+  title: string;
+  ok?: boolean;
+  testId: string;
+  lines: (CheckedLine | false | null)[];
+  children?: ReactNode;
+}) {
   return (
     <Alert color={ok ? 'green' : 'red'} variant="light" title={title} data-testid={testId}>
       <Table withRowBorders={false} verticalSpacing={2}>

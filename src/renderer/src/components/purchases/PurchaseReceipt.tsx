@@ -122,7 +122,11 @@ export function PurchaseReceipt({ purchase, actions }: { purchase: PurchaseView;
             </Text>
           </ReceiptRow>
           {p.receiptNo && <ReceiptRow label="Receipt no.">{p.receiptNo}</ReceiptRow>}
-          {p.commissionKobo !== null && p.state === 'success' && <ReceiptRow label="Commission (not printed)" className="vd-no-print">{formatNaira(p.commissionKobo)}</ReceiptRow>}
+          {p.commissionKobo !== null && p.state === 'success' && (
+            <ReceiptRow label="Commission (not printed)" className="vd-no-print">
+              {formatNaira(p.commissionKobo)}
+            </ReceiptRow>
+          )}
           {p.requery.attempts > 0 && <ReceiptRow label="Status checks">{p.requery.attempts}</ReceiptRow>}
           {p.note && <ReceiptRow label="Note">{p.note}</ReceiptRow>}
         </Table.Tbody>

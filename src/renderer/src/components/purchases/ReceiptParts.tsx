@@ -9,7 +9,9 @@ export function ReceiptHeader(props: { title: string; at: string; sandbox: boole
   return (
     <Group justify="space-between" align="flex-start" mb="sm">
       <Stack gap={2}>
-        <Title order={2} size="h4">{props.title}</Title>
+        <Title order={2} size="h4">
+          {props.title}
+        </Title>
         <Text size="xs" c="dimmed">
           {formatDateTime(props.at)}
           {props.sandbox ? ' · SANDBOX (no real money)' : ''}

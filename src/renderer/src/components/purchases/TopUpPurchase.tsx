@@ -45,11 +45,13 @@ export function TopUpPurchase() {
   const ready = phoneCheck?.ok === true && (kind === 'airtime' ? money.kobo !== null : plan !== null);
 
   /** What the form says now; any change forgets the check, so nothing unchecked is bought. */
-  const edit = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    flow.forgetCheck();
-    setAgain(false);
-  };
+  const edit =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      flow.forgetCheck();
+      setAgain(false);
+    };
   const request = () => {
     const net = network === FROM_PREFIX ? {} : { network };
     return kind === 'airtime' ? { kind, phone, amountKobo: money.kobo ?? 0, ...net } : { kind, phone, productCode: plan ?? '', ...net };
@@ -117,7 +119,11 @@ export function TopUpPurchase() {
                   placeholder="e.g. 1,000"
                   value={amount}
                   onChange={edit(setAmount)}
-                  description={airtimeProduct ? `${NETWORK_LABEL[airtimeProduct.network]} airtime: ₦${airtimeProduct.minAmount.toLocaleString('en-NG')} to ₦${airtimeProduct.maxAmount.toLocaleString('en-NG')}` : undefined}
+                  description={
+                    airtimeProduct
+                      ? `${NETWORK_LABEL[airtimeProduct.network]} airtime: ₦${airtimeProduct.minAmount.toLocaleString('en-NG')} to ₦${airtimeProduct.maxAmount.toLocaleString('en-NG')}`
+                      : undefined
+                  }
                   data-testid="topup-amount-input"
                 />
               ) : (

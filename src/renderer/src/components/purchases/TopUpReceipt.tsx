@@ -16,7 +16,10 @@ export const networkName = (network: string): string => NETWORK_LABEL[network as
 
 /** Where the outcome was learned, in words: `log` → the service's transaction log. */
 function outcomeSource(settledBy: string): string {
-  return settledBy.replace(/^log\b/, "the service's transaction log").replace(/^requery\b/, 'a status check (requery)').replace(/^user\b/, 'marked by hand');
+  return settledBy
+    .replace(/^log\b/, "the service's transaction log")
+    .replace(/^requery\b/, 'a status check (requery)')
+    .replace(/^user\b/, 'marked by hand');
 }
 
 /** The receipt as plain text, for the clipboard. */

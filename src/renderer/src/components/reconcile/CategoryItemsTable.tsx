@@ -175,7 +175,16 @@ export function CategoryItemsTable({ runId, category, total, onChanged }: { runI
       </Group>
       <ErrorNotice error={resolveAction.error ?? readError} />
       <Box role="table" aria-label={`${category} items`} style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 6, overflowX: 'auto' }}>
-        <Box role="row" style={{ display: 'grid', gridTemplateColumns: template, minWidth: 960, background: 'var(--mantine-color-default-hover)', borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+        <Box
+          role="row"
+          style={{
+            display: 'grid',
+            gridTemplateColumns: template,
+            minWidth: 960,
+            background: 'var(--mantine-color-default-hover)',
+            borderBottom: '1px solid var(--mantine-color-default-border)',
+          }}
+        >
           {canResolve && <span />}
           {columns.map((c) => (
             <Text key={c.header} role="columnheader" size="xs" fw={700} tt="uppercase" c="dimmed" px="sm" py={8} ta={c.align ?? 'left'}>
@@ -192,7 +201,18 @@ export function CategoryItemsTable({ runId, category, total, onChanged }: { runI
                   key={v.index}
                   role="row"
                   data-index={v.index}
-                  style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: ROW_HEIGHT, transform: `translateY(${v.start}px)`, display: 'grid', gridTemplateColumns: template, alignItems: 'center', borderBottom: '1px solid var(--mantine-color-default-border)' }}
+                  style={{
+                    position: 'absolute',
+                    top: 0,
+                    left: 0,
+                    width: '100%',
+                    height: ROW_HEIGHT,
+                    transform: `translateY(${v.start}px)`,
+                    display: 'grid',
+                    gridTemplateColumns: template,
+                    alignItems: 'center',
+                    borderBottom: '1px solid var(--mantine-color-default-border)',
+                  }}
                 >
                   {!item ? (
                     <Text size="sm" c="dimmed" px="sm" style={{ gridColumn: '1 / -1' }}>
@@ -237,7 +257,14 @@ export function CategoryItemsTable({ runId, category, total, onChanged }: { runI
       </Box>
       <Modal opened={resolving} onClose={() => setResolving(false)} title={`Mark ${selected.size} item(s) resolved`}>
         <Stack>
-          <Textarea label="Note" description="Say how it was settled, e.g. “refund arrived 3 Dec, vendor ticket 1234”" value={note} onChange={(e) => setNote(e.currentTarget.value)} minRows={3} autoFocus />
+          <Textarea
+            label="Note"
+            description="Say how it was settled, e.g. “refund arrived 3 Dec, vendor ticket 1234”"
+            value={note}
+            onChange={(e) => setNote(e.currentTarget.value)}
+            minRows={3}
+            autoFocus
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setResolving(false)}>
               Cancel

@@ -65,7 +65,13 @@ export function NewRunForm({ onDone }: { onDone: (run: ReconcileRunView) => void
         </Group>
         {onSandbox && (
           <Group gap="sm" wrap="nowrap" data-testid="sandbox-export">
-            <Button size="xs" variant="light" style={{ flex: 'none' }} onClick={() => void sandboxExport.run(async () => bridge.download(await bridge.call('reconcile.sandboxExport', {})))} loading={sandboxExport.busy}>
+            <Button
+              size="xs"
+              variant="light"
+              style={{ flex: 'none' }}
+              onClick={() => void sandboxExport.run(async () => bridge.download(await bridge.call('reconcile.sandboxExport', {})))}
+              loading={sandboxExport.busy}
+            >
               Download the sandbox's vendor export
             </Button>
             <Text size="xs" c="dimmed">

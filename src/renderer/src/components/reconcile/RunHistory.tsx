@@ -30,12 +30,27 @@ export function RunHistory({ runs, currentId, onOpen }: { runs: ReconcileRunList
           </Table.Thead>
           <Table.Tbody>
             {runs.map((r) => (
-              <Table.Tr key={r.id} onClick={() => r.state === 'done' && onOpen(r.id)} style={{ cursor: r.state === 'done' ? 'pointer' : 'default', fontWeight: r.id === currentId ? 600 : undefined }}>
+              <Table.Tr
+                key={r.id}
+                onClick={() => r.state === 'done' && onOpen(r.id)}
+                style={{ cursor: r.state === 'done' ? 'pointer' : 'default', fontWeight: r.id === currentId ? 600 : undefined }}
+              >
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.createdAt)}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{r.from && r.to ? `${formatDay(r.from)} → ${formatDay(r.to)}` : '—'}</Table.Td>
                 <Table.Td>
                   {r.state === 'done' ? (
-                    <Anchor component="button" type="button" size="sm" ta="left" style={{ overflowWrap: 'anywhere' }} onClick={(e) => { e.stopPropagation(); onOpen(r.id); }} aria-label={`Open the run of ${r.fileName}`}>
+                    <Anchor
+                      component="button"
+                      type="button"
+                      size="sm"
+                      ta="left"
+                      style={{ overflowWrap: 'anywhere' }}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        onOpen(r.id);
+                      }}
+                      aria-label={`Open the run of ${r.fileName}`}
+                    >
                       {r.fileName}
                     </Anchor>
                   ) : (
@@ -49,7 +64,9 @@ export function RunHistory({ runs, currentId, onOpen }: { runs: ReconcileRunList
                   {formatCount(r.exceptions)} · <span className="money">{formatNaira(r.exceptionsKobo)}</span>
                   {r.resolvedCount ? <Text size="xs" c="dimmed">{`${r.resolvedCount} resolved`}</Text> : null}
                 </Table.Td>
-                <Table.Td ta="right" className="money">{r.unexplainedKobo === null ? '—' : formatNaira(r.unexplainedKobo)}</Table.Td>
+                <Table.Td ta="right" className="money">
+                  {r.unexplainedKobo === null ? '—' : formatNaira(r.unexplainedKobo)}
+                </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <Badge color={STATE_COLOURS[r.state]} variant="light" style={{ overflow: 'visible' }}>
                     {r.state}

@@ -1,5 +1,12 @@
 import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { RECONCILE_CATEGORIES, rollForwardLines, UNEXPLAINED_MEANING, type ReconcileCategory, type ReconcileRunView, type RollForward } from '../../../../shared/contract/reconcile';
+import {
+  RECONCILE_CATEGORIES,
+  rollForwardLines,
+  UNEXPLAINED_MEANING,
+  type ReconcileCategory,
+  type ReconcileRunView,
+  type RollForward,
+} from '../../../../shared/contract/reconcile';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { CATEGORY_COLOURS, CATEGORY_HINTS, categoryTitle } from './reconcileLabels';
 
@@ -15,7 +22,11 @@ export function CategoryCards({ run, selected, onSelect }: { run: ReconcileRunVi
         const colour = empty || resolvedAll ? 'gray' : CATEGORY_COLOURS[c];
         return (
           <UnstyledButton key={c} onClick={() => onSelect(c)} aria-pressed={selected === c} data-testid={`card-${c}`}>
-            <Card withBorder padding="sm" style={{ borderColor: selected === c ? `var(--mantine-color-${colour}-6)` : undefined, borderWidth: selected === c ? 2 : 1, height: '100%' }}>
+            <Card
+              withBorder
+              padding="sm"
+              style={{ borderColor: selected === c ? `var(--mantine-color-${colour}-6)` : undefined, borderWidth: selected === c ? 2 : 1, height: '100%' }}
+            >
               <Group justify="space-between" gap={4} wrap="nowrap">
                 <Text size="sm" fw={600}>
                   {categoryTitle(c)}

@@ -6,8 +6,6 @@ import { ErrorNotice } from '../ErrorNotice';
 import { READING } from './readingLabels';
 import { formatDateTimeSeconds } from '../../format';
 
-
-
 /** Settings → Service answers: the last answers of each endpoint, as the service gave them (token and phone numbers hidden). */
 export function ServiceAnswers({ checkedAt }: { checkedAt: number }) {
   const answers = useOperation('connection.answers', {});

@@ -45,7 +45,8 @@ function RunHere({ job }: { job: TeamJobView }) {
     return (
       <Alert color="blue" variant="light" title="Started on this desktop" data-testid="team-job-run-here">
         <Text size="sm">
-          {formatCount(started.items)} row(s) of {started.fileName} are bought from this desktop’s LIVE wallet, each once. Follow it, pause it and download its results in Purchases → Bulk purchases (the job {started.fileName}).
+          {formatCount(started.items)} row(s) of {started.fileName} are bought from this desktop’s LIVE wallet, each once. Follow it, pause it and download its results in Purchases
+          → Bulk purchases (the job {started.fileName}).
         </Text>
         <Button component="a" href="#/purchases" variant="default" size="xs" mt="sm">
           Open Bulk purchases
@@ -56,7 +57,8 @@ function RunHere({ job }: { job: TeamJobView }) {
   return (
     <Stack gap="xs">
       <Text size="sm" data-testid="team-job-todo">
-        {job.preparedBy} can buy it from their desktop ({job.preparedOn}), or run it here if this desktop is connected to the same LIVE service and organisation: each row is claimed in the team database first, so no row is bought twice, whichever desktop runs it.
+        {job.preparedBy} can buy it from their desktop ({job.preparedOn}), or run it here if this desktop is connected to the same LIVE service and organisation: each row is
+        claimed in the team database first, so no row is bought twice, whichever desktop runs it.
       </Text>
       <ErrorNotice error={error} title={teamErrorTitle(error?.code, 'The job was not started here')} />
       <Group>

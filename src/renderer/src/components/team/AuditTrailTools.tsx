@@ -15,7 +15,8 @@ function Verdict({ result }: { result: AuditVerifyView }) {
     return (
       <Alert color="teal" variant="light" title="The audit trail is intact" data-testid="audit-verdict">
         <Text size="sm">
-          All {formatCount(result.rows)} row(s) match their hashes{result.head ? `, up to row ${result.head.seq} (hash ${result.head.hash.slice(0, 16)}…)` : ''}. No row was changed, re-linked or deleted, and none was cut from the end since this desktop last checked.
+          All {formatCount(result.rows)} row(s) match their hashes{result.head ? `, up to row ${result.head.seq} (hash ${result.head.hash.slice(0, 16)}…)` : ''}. No row was
+          changed, re-linked or deleted, and none was cut from the end since this desktop last checked.
         </Text>
       </Alert>
     );
@@ -33,7 +34,8 @@ function Verdict({ result }: { result: AuditVerifyView }) {
         ))}
       </List>
       <Text size="sm" mt="xs">
-        Tell your database administrator and auditor: the rows after a break cannot be trusted as written, and a state the trail does not record was written around vendesk (by a superuser, or a role that could become the schema’s owner).
+        Tell your database administrator and auditor: the rows after a break cannot be trusted as written, and a state the trail does not record was written around vendesk (by a
+        superuser, or a role that could become the schema’s owner).
       </Text>
     </Alert>
   );
@@ -61,9 +63,12 @@ export function AuditTrailTools() {
   return (
     <Stack gap="md">
       <Card withBorder padding="lg">
-        <Title order={2} size="h4">Verify the audit trail</Title>
+        <Title order={2} size="h4">
+          Verify the audit trail
+        </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          Every join, approval, rejection, purchase and settlement in the team database is a row carrying the hash of the row before it. vendesk recomputes every hash itself, so a row changed, re-hashed or deleted — even by a database superuser — shows here.
+          Every join, approval, rejection, purchase and settlement in the team database is a row carrying the hash of the row before it. vendesk recomputes every hash itself, so a
+          row changed, re-hashed or deleted — even by a database superuser — shows here.
         </Text>
         <Stack gap="sm">
           {result && <Verdict result={result} />}
@@ -76,9 +81,12 @@ export function AuditTrailTools() {
         </Stack>
       </Card>
       <Card withBorder padding="lg">
-        <Title order={2} size="h4">Export for an auditor</Title>
+        <Title order={2} size="h4">
+          Export for an auditor
+        </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          An Excel workbook of the rows of these Lagos days (both included; leave empty for all): when, who, from which desktop, what, which job, how much, and each row’s hashes, with a Verification sheet saying how to recompute them without vendesk.
+          An Excel workbook of the rows of these Lagos days (both included; leave empty for all): when, who, from which desktop, what, which job, how much, and each row’s hashes,
+          with a Verification sheet saying how to recompute them without vendesk.
         </Text>
         <Stack gap="sm">
           <Group align="flex-start">

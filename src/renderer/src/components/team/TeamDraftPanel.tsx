@@ -67,7 +67,8 @@ export function TeamDraftPanel({ job, onStarted, onClose }: { job: BulkJobView &
         {teamJob?.state === 'awaiting_approval' && (
           <Alert color="violet" variant="light" title="Waiting for another member’s approval" data-testid="team-draft-todo">
             <Text size="sm">
-              Nothing was bought. An approver or admin other than you approves or rejects it on their Approvals page; this page checks every 10 seconds. Once approved, press Buy now here.
+              Nothing was bought. An approver or admin other than you approves or rejects it on their Approvals page; this page checks every 10 seconds. Once approved, press Buy
+              now here.
             </Text>
           </Alert>
         )}

@@ -52,7 +52,8 @@ export function TeamJobSummary({ job }: { job: TeamJobView }) {
       {job.sameFileJobs.length > 0 && (
         <Alert color="orange" variant="light" title="The same spreadsheet was prepared before" data-testid="team-job-same-file">
           <Text size="sm">
-            {job.sameFileJobs.length === 1 ? 'Another team job was' : `${formatCount(job.sameFileJobs.length)} other team jobs were`} prepared from a spreadsheet with exactly the same content (on this or another desktop): {job.sameFileJobs.join(', ')}.
+            {job.sameFileJobs.length === 1 ? 'Another team job was' : `${formatCount(job.sameFileJobs.length)} other team jobs were`} prepared from a spreadsheet with exactly the
+            same content (on this or another desktop): {job.sameFileJobs.join(', ')}.
           </Text>
           <Text size="sm" mt={4}>
             Check this is not a repeat. A row another job already sent is not sent again by this one, unless its preparer marked the job as a deliberate repeat.
@@ -60,7 +61,8 @@ export function TeamJobSummary({ job }: { job: TeamJobView }) {
         </Alert>
       )}
       <Text size="sm" data-testid="team-job-digest">
-        Rows digest <b style={{ fontFamily: 'monospace' }}>{shortDigest(job.itemsDigest)}</b> — computed by the team database from the rows it stores; each desktop checks it before it sends anything.
+        Rows digest <b style={{ fontFamily: 'monospace' }}>{shortDigest(job.itemsDigest)}</b> — computed by the team database from the rows it stores; each desktop checks it before
+        it sends anything.
       </Text>
       <TeamJobRows job={job} />
     </Stack>
@@ -112,7 +114,8 @@ export function TeamDecision({ job }: { job: TeamJobView }) {
   if (job.state === 'awaiting_approval' && job.approvedBy.length > 0) {
     return (
       <Text size="sm" data-testid="team-job-decision">
-        {job.approvedBy.length} of {job.approvalsNeeded} approvals: approved by <b>{job.approvedBy.join(', ')}</b>. Another approver (not the preparer) is needed before anything is bought.
+        {job.approvedBy.length} of {job.approvalsNeeded} approvals: approved by <b>{job.approvedBy.join(', ')}</b>. Another approver (not the preparer) is needed before anything is
+        bought.
       </Text>
     );
   }
@@ -140,7 +143,10 @@ function DecideButtons({ job, onDecided, onAsking }: { job: TeamJobView; onDecid
       const decided = await bridge.call('approvals.decide', { jobId: job.id, decision, note: note.trim() });
       setAsking(null);
       setNote('');
-      notifications.show({ color: decision === 'approve' ? 'teal' : 'red', message: `${decision === 'approve' ? 'Approved' : 'Rejected'}: ${job.fileName ?? 'the job'} (${formatNaira(job.totalKobo)}).` });
+      notifications.show({
+        color: decision === 'approve' ? 'teal' : 'red',
+        message: `${decision === 'approve' ? 'Approved' : 'Rejected'}: ${job.fileName ?? 'the job'} (${formatNaira(job.totalKobo)}).`,
+      });
       onDecided(decided);
     });
   const what = `${formatCount(job.itemCount)} row(s) for ${formatNaira(job.totalKobo)}`;
@@ -220,7 +226,9 @@ export function TeamJobCard({
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <div>
-            <Title order={2} size="h4">{job.fileName ?? teamJobKindLabel(job)}</Title>
+            <Title order={2} size="h4">
+              {job.fileName ?? teamJobKindLabel(job)}
+            </Title>
             <Text size="sm" c="dimmed">
               {teamJobKindLabel(job)} · team job {job.id}
             </Text>

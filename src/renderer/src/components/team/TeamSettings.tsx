@@ -30,10 +30,12 @@ function SetupReady({ result }: { result: TeamJoinResult }) {
     <Alert color="blue" variant="light" title="The schema is ready; now create the team’s roles" data-testid="team-setup-ready">
       <Stack gap="xs">
         <Text size="sm">
-          vendesk is set up in {result.database ?? 'the database'} (schema version {result.schemaVersion}). This desktop is not joined with the setup role, and its password was not kept.
+          vendesk is set up in {result.database ?? 'the database'} (schema version {result.schemaVersion}). This desktop is not joined with the setup role, and its password was not
+          kept.
         </Text>
         <Text size="sm">
-          Next, as the team guide says: create one login role per person and grant it vendesk_preparer, vendesk_approver or vendesk_admin; then end the setup so that the setup role can no longer create roles. Each person then joins here with their own role.
+          Next, as the team guide says: create one login role per person and grant it vendesk_preparer, vendesk_approver or vendesk_admin; then end the setup so that the setup role
+          can no longer create roles. Each person then joins here with their own role.
         </Text>
         {result.setup && !result.setup.finished && <SetupProblems setup={result.setup} />}
       </Stack>
@@ -69,7 +71,8 @@ function JoinForm({ onJoined }: { onJoined: () => void }) {
   return (
     <Stack gap="sm" maw={560}>
       <Text size="sm" c="dimmed">
-        Joining connects this desktop to the PostgreSQL database your team shares. On a LIVE connection, bulk jobs then wait for another member’s approval before anything is bought, and every approval is written to an audit trail no one can quietly change.
+        Joining connects this desktop to the PostgreSQL database your team shares. On a LIVE connection, bulk jobs then wait for another member’s approval before anything is
+        bought, and every approval is written to an audit trail no one can quietly change.
       </Text>
       <CheckedTextInput
         label="Database server"
@@ -91,7 +94,13 @@ function JoinForm({ onJoined }: { onJoined: () => void }) {
         required
         autoComplete="off"
       />
-      <TextInput label="Desktop shown in the audit trail" placeholder="Accounts PC 2" description="Optional: how the audit trail calls this computer" value={desktopName} onChange={(e) => setDesktopName(e.currentTarget.value)} />
+      <TextInput
+        label="Desktop shown in the audit trail"
+        placeholder="Accounts PC 2"
+        description="Optional: how the audit trail calls this computer"
+        value={desktopName}
+        onChange={(e) => setDesktopName(e.currentTarget.value)}
+      />
       <ErrorNotice error={error} title={teamErrorTitle(error?.code, 'This desktop did not join')} />
       {setupDone && <SetupReady result={setupDone} />}
       <Group>
@@ -131,7 +140,8 @@ function JoinedStatus({ status, onLeft }: { status: TeamStatusView; onLeft: () =
       <Modal opened={asking} onClose={() => setAsking(false)} title="Leave the team database?" centered>
         <Stack gap="sm">
           <Text size="sm">
-            This desktop forgets <b>{status.url}</b> and its password. Jobs, approvals and the audit trail stay in the database; LIVE bulk jobs prepared here are no longer sent for approval.
+            This desktop forgets <b>{status.url}</b> and its password. Jobs, approvals and the audit trail stay in the database; LIVE bulk jobs prepared here are no longer sent for
+            approval.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setAsking(false)}>

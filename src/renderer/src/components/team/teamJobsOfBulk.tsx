@@ -43,7 +43,12 @@ export function TeamDraftState({ team, unreadable }: { team: TeamJobView | undef
 }
 
 export function PreparedBy({ job, team }: { job: BulkJobView; team: TeamJobView | undefined }) {
-  if (!job.teamJobId) return <Text size="sm" c="dimmed">—</Text>;
+  if (!job.teamJobId)
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
   if (!team) return <Text size="sm">…</Text>;
   return (
     <Stack gap={0}>
@@ -56,9 +61,19 @@ export function PreparedBy({ job, team }: { job: BulkJobView; team: TeamJobView 
 }
 
 export function ApprovedBy({ job, team }: { job: BulkJobView; team: TeamJobView | undefined }) {
-  if (!job.teamJobId) return <Text size="sm" c="dimmed">—</Text>;
+  if (!job.teamJobId)
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
   if (!team) return <Text size="sm">…</Text>;
-  if (!team.decidedBy) return <Text size="sm" c="dimmed">{team.state === 'cancelled' ? 'Cancelled' : 'Not yet'}</Text>;
+  if (!team.decidedBy)
+    return (
+      <Text size="sm" c="dimmed">
+        {team.state === 'cancelled' ? 'Cancelled' : 'Not yet'}
+      </Text>
+    );
   return (
     <Stack gap={0}>
       <Text size="sm">{team.decidedBy}</Text>

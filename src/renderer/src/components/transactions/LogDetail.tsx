@@ -46,10 +46,14 @@ export function LogDetail({ row, onClose }: { row: MirrorRow | null; onClose: ()
               {fields.map(([label, value]) => (
                 <Table.Tr key={label}>
                   <Table.Td w={170}>
-                    <Text size="sm" c="dimmed">{label}</Text>
+                    <Text size="sm" c="dimmed">
+                      {label}
+                    </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm" style={{ wordBreak: 'break-all' }}>{value}</Text>
+                    <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                      {value}
+                    </Text>
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -41,7 +41,17 @@ function networkOptions(facets: LogFacets | undefined, filter: LogFilter): Combo
 }
 
 /** `facets`: the choices present in this connection's mirror (logs.facets); undefined while they load. */
-export function LogFilters({ filter, sort, facets, onChange }: { filter: LogFilter; sort: LogSort; facets: LogFacets | undefined; onChange: (filter: LogFilter, sort: LogSort) => void }) {
+export function LogFilters({
+  filter,
+  sort,
+  facets,
+  onChange,
+}: {
+  filter: LogFilter;
+  sort: LogSort;
+  facets: LogFacets | undefined;
+  onChange: (filter: LogFilter, sort: LogSort) => void;
+}) {
   const [search, setSearch] = useState(filter.search ?? '');
   const [debounced] = useDebouncedValue(search, 250);
   useEffect(() => {
@@ -60,7 +70,14 @@ export function LogFilters({ filter, sort, facets, onChange }: { filter: LogFilt
         w={280}
         data-testid="filter-search"
       />
-      <DateField label="From" value={filter.from ?? ''} onChange={(d) => set({ from: d || undefined })} w={150} error={badRange ? 'After “To”' : undefined} data-testid="filter-from" />
+      <DateField
+        label="From"
+        value={filter.from ?? ''}
+        onChange={(d) => set({ from: d || undefined })}
+        w={150}
+        error={badRange ? 'After “To”' : undefined}
+        data-testid="filter-from"
+      />
       <DateField label="To" value={filter.to ?? ''} onChange={(d) => set({ to: d || undefined })} w={150} data-testid="filter-to" />
       <Select
         label="Status"
@@ -75,7 +92,11 @@ export function LogFilters({ filter, sort, facets, onChange }: { filter: LogFilt
       <Select
         label="Type"
         placeholder="Any type"
-        data={options((facets?.networks ?? []).map((g) => g.type), filter.type, typeLabel)}
+        data={options(
+          (facets?.networks ?? []).map((g) => g.type),
+          filter.type,
+          typeLabel,
+        )}
         value={filter.type ?? null}
         onChange={(v) => {
           const type = (v ?? undefined) as LogFilter['type'];

@@ -29,21 +29,35 @@ export function SpendChart({ summary }: { summary: DashboardSummary }) {
     <Stack gap="xs">
       <Group justify="space-between" wrap="wrap">
         <Group gap="xs">
-          <SegmentedControl size="xs" value={by} onChange={(v) => setBy(v as 'type' | 'network')} data={[{ value: 'type', label: 'By type' }, { value: 'network', label: 'By network' }]} />
+          <SegmentedControl
+            size="xs"
+            value={by}
+            onChange={(v) => setBy(v as 'type' | 'network')}
+            data={[
+              { value: 'type', label: 'By type' },
+              { value: 'network', label: 'By network' },
+            ]}
+          />
           <SegmentedControl
             size="xs"
             value={measure}
             onChange={(v) => setMeasure(v as 'face' | 'cost')}
-            data={[{ value: 'face', label: 'Face value' }, { value: 'cost', label: 'Wallet cost' }]}
+            data={[
+              { value: 'face', label: 'Face value' },
+              { value: 'cost', label: 'Wallet cost' },
+            ]}
             data-testid="spend-chart-measure"
           />
         </Group>
         <Text size="sm" data-testid="spend-30-days">
-          30 days: <b className="money">Face value {formatNaira(total.faceKobo)}</b> · <b className="money">Wallet cost {formatNaira(total.costKobo)}</b> · {formatCount(total.purchases)} purchases
+          30 days: <b className="money">Face value {formatNaira(total.faceKobo)}</b> · <b className="money">Wallet cost {formatNaira(total.costKobo)}</b> ·{' '}
+          {formatCount(total.purchases)} purchases
         </Text>
       </Group>
       {keys.length === 0 ? (
-        <Text size="sm" c="dimmed">No spend in the last 30 days in the mirror. Sync to bring in the latest transactions.</Text>
+        <Text size="sm" c="dimmed">
+          No spend in the last 30 days in the mirror. Sync to bring in the latest transactions.
+        </Text>
       ) : (
         <BarChart
           h={280}

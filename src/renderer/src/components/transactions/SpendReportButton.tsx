@@ -53,11 +53,19 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
       <Modal opened={opened} onClose={() => setOpened(false)} title="Spend report (Excel)" centered size="lg">
         <Stack gap="sm">
           <Text size="sm">
-            Successful and pending purchases of the chosen Lagos days (what left the wallet; refunded ones are shown apart), from the transactions on this computer (sync first for the latest): totals, then by day, by type and by
-            network, each with the face value, the wallet cost and the commission. A chart of the daily wallet cost is saved beside it.
+            Successful and pending purchases of the chosen Lagos days (what left the wallet; refunded ones are shown apart), from the transactions on this computer (sync first for
+            the latest): totals, then by day, by type and by network, each with the face value, the wallet cost and the commission. A chart of the daily wallet cost is saved beside
+            it.
           </Text>
           <Group gap="sm" align="flex-end">
-            <DateField label="From" value={range.from} onChange={(d) => setRange({ ...range, from: d })} w={170} error={badRange ? 'After “To”' : undefined} data-testid="spend-report-from" />
+            <DateField
+              label="From"
+              value={range.from}
+              onChange={(d) => setRange({ ...range, from: d })}
+              w={170}
+              error={badRange ? 'After “To”' : undefined}
+              data-testid="spend-report-from"
+            />
             <DateField label="To (inclusive)" value={range.to} onChange={(d) => setRange({ ...range, to: d })} w={170} data-testid="spend-report-to" />
           </Group>
           <ErrorNotice error={error} title="The spend report was not written" />

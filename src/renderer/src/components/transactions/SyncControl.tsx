@@ -42,7 +42,14 @@ export function SyncControl({ compact = false }: { compact?: boolean }) {
           </Button>
         ) : (
           // flex none: a long line beside it never squeezes the button's words ("Sync no…").
-          <Button style={{ flex: 'none' }} onClick={() => { setLive(null); void action.run(() => bridge.call('sync.start', {})).then(() => status.reload()); }} loading={action.busy && !running}>
+          <Button
+            style={{ flex: 'none' }}
+            onClick={() => {
+              setLive(null);
+              void action.run(() => bridge.call('sync.start', {})).then(() => status.reload());
+            }}
+            loading={action.busy && !running}
+          >
             Sync now
           </Button>
         )}

@@ -15,7 +15,12 @@ export function SyncSettings() {
   const [minutes, setMinutes] = useState<Field>(5);
   const [concurrency, setConcurrency] = useState<Field>(12);
   const [rate, setRate] = useState<Field>(300);
-  const { saved, busy, error, save: saveWith } = useSettingsForm<'sync.settings.get', SyncSettingsView>('sync.settings.get', (s) => {
+  const {
+    saved,
+    busy,
+    error,
+    save: saveWith,
+  } = useSettingsForm<'sync.settings.get', SyncSettingsView>('sync.settings.get', (s) => {
     setMinutes(s.autoSyncMinutes);
     setConcurrency(s.concurrency);
     setRate(s.maxRequestsPerSecond);
@@ -32,9 +37,12 @@ export function SyncSettings() {
 
   return (
     <Card withBorder padding="lg" data-testid="sync-settings">
-      <Title order={2} size="h4">Sync</Title>
+      <Title order={2} size="h4">
+        Sync
+      </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        While vendesk is open it reads the recent days of the service's log by itself, so the Dashboard and Transactions stay current. 0 minutes turns that off (Sync now still works).
+        While vendesk is open it reads the recent days of the service's log by itself, so the Dashboard and Transactions stay current. 0 minutes turns that off (Sync now still
+        works).
       </Text>
       <SimpleGrid cols={{ base: 1, sm: 3 }} maw={720}>
         <NumberInput label="Sync by itself every" description="minutes, 0 to 1,440 (0 = never)" value={minutes} onChange={setMinutes} min={0} max={1440} allowDecimal={false} />

@@ -96,71 +96,96 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
   return (
     <Box style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8, overflow: 'hidden' }}>
       <Box role="grid" aria-label="Transactions" aria-rowcount={count + 1} data-testid="transactions-grid" style={{ overflowX: 'auto' }}>
-      <Box role="rowgroup" style={{ minWidth: MIN_WIDTH }}>
-        <Box role="row" aria-rowindex={1} style={{ display: 'grid', gridTemplateColumns: GRID, gap: 8, padding: '8px 12px', background: 'var(--mantine-color-default-hover)', fontWeight: 600, fontSize: 13 }}>
-          <span role="columnheader">Time</span>
-          <span role="columnheader">Type / network</span>
-          <span role="columnheader">Phone</span>
-          <span role="columnheader" style={{ textAlign: 'right' }}>Amount</span>
-          <span role="columnheader">Status</span>
-          <span role="columnheader">Transaction id</span>
+        <Box role="rowgroup" style={{ minWidth: MIN_WIDTH }}>
+          <Box
+            role="row"
+            aria-rowindex={1}
+            style={{ display: 'grid', gridTemplateColumns: GRID, gap: 8, padding: '8px 12px', background: 'var(--mantine-color-default-hover)', fontWeight: 600, fontSize: 13 }}
+          >
+            <span role="columnheader">Time</span>
+            <span role="columnheader">Type / network</span>
+            <span role="columnheader">Phone</span>
+            <span role="columnheader" style={{ textAlign: 'right' }}>
+              Amount
+            </span>
+            <span role="columnheader">Status</span>
+            <span role="columnheader">Transaction id</span>
+          </Box>
         </Box>
-      </Box>
-      <div
-        ref={scroller}
-        data-testid="transactions-table"
-        role="rowgroup"
-        style={{ height: VIEWPORT_PX, overflowY: 'auto', position: 'relative', minWidth: MIN_WIDTH }}
-        onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}
-      >
-        <div style={{ height: Math.max(spacerHeight(count), VIEWPORT_PX - 2), position: 'relative' }}>
-          <div style={{ position: 'absolute', top: scrollTop - offset, left: 0, right: 0 }}>
-            {rows.map(({ index, row }) => (
-              <div
-                key={index}
-                role="row"
-                aria-rowindex={index + 2}
-                aria-label={row ? `${formatDateTime(row.createdAt)}, ${typeLabel(row.type)}, ${formatNaira(row.amountKobo)}, ${row.status.toLowerCase()}` : undefined}
-                data-testid={row ? 'tx-row' : 'tx-row-loading'}
-                tabIndex={0}
-                onClick={() => row && onOpen(row)}
-                onKeyDown={(e) => e.key === 'Enter' && row && onOpen(row)}
-                style={{ display: 'grid', gridTemplateColumns: GRID, gap: 8, alignItems: 'center', height: ROW_HEIGHT, padding: '0 12px', borderTop: '1px solid var(--mantine-color-default-border)', cursor: row ? 'pointer' : 'default', fontSize: 13, background: index % 2 ? 'var(--vendesk-stripe)' : undefined }}
-              >
-                {row ? (
-                  <>
-                    <span role="gridcell">{formatDateTime(row.createdAt)}</span>
-                    <span role="gridcell" style={{ lineHeight: 1.15 }}>
-                      <span style={{ display: 'block' }}>{typeLabel(row.type)}</span>
-                      <span style={{ display: 'block', fontSize: 12, color: 'var(--mantine-color-dimmed)' }}>{row.network}</span>
-                    </span>
-                    <span role="gridcell" className="money">{row.phoneNumber}</span>
-                    <span role="gridcell" className="money" style={{ textAlign: 'right' }}>{formatNaira(row.amountKobo)}</span>
-                    <span role="gridcell">
-                      <Badge size="sm" variant="light" color={STATUS_COLOR[row.status] ?? 'gray'}>
-                        {row.status.toLowerCase()}
-                      </Badge>
-                    </span>
-                    <Text role="gridcell" size="xs" c="dimmed" className="tabular" style={{ overflowWrap: 'anywhere', lineHeight: 1.2 }}>
-                      {row.transactionId}
+        <div
+          ref={scroller}
+          data-testid="transactions-table"
+          role="rowgroup"
+          style={{ height: VIEWPORT_PX, overflowY: 'auto', position: 'relative', minWidth: MIN_WIDTH }}
+          onScroll={(e: UIEvent<HTMLDivElement>) => setScrollTop(e.currentTarget.scrollTop)}
+        >
+          <div style={{ height: Math.max(spacerHeight(count), VIEWPORT_PX - 2), position: 'relative' }}>
+            <div style={{ position: 'absolute', top: scrollTop - offset, left: 0, right: 0 }}>
+              {rows.map(({ index, row }) => (
+                <div
+                  key={index}
+                  role="row"
+                  aria-rowindex={index + 2}
+                  aria-label={row ? `${formatDateTime(row.createdAt)}, ${typeLabel(row.type)}, ${formatNaira(row.amountKobo)}, ${row.status.toLowerCase()}` : undefined}
+                  data-testid={row ? 'tx-row' : 'tx-row-loading'}
+                  tabIndex={0}
+                  onClick={() => row && onOpen(row)}
+                  onKeyDown={(e) => e.key === 'Enter' && row && onOpen(row)}
+                  style={{
+                    display: 'grid',
+                    gridTemplateColumns: GRID,
+                    gap: 8,
+                    alignItems: 'center',
+                    height: ROW_HEIGHT,
+                    padding: '0 12px',
+                    borderTop: '1px solid var(--mantine-color-default-border)',
+                    cursor: row ? 'pointer' : 'default',
+                    fontSize: 13,
+                    background: index % 2 ? 'var(--vendesk-stripe)' : undefined,
+                  }}
+                >
+                  {row ? (
+                    <>
+                      <span role="gridcell">{formatDateTime(row.createdAt)}</span>
+                      <span role="gridcell" style={{ lineHeight: 1.15 }}>
+                        <span style={{ display: 'block' }}>{typeLabel(row.type)}</span>
+                        <span style={{ display: 'block', fontSize: 12, color: 'var(--mantine-color-dimmed)' }}>{row.network}</span>
+                      </span>
+                      <span role="gridcell" className="money">
+                        {row.phoneNumber}
+                      </span>
+                      <span role="gridcell" className="money" style={{ textAlign: 'right' }}>
+                        {formatNaira(row.amountKobo)}
+                      </span>
+                      <span role="gridcell">
+                        <Badge size="sm" variant="light" color={STATUS_COLOR[row.status] ?? 'gray'}>
+                          {row.status.toLowerCase()}
+                        </Badge>
+                      </span>
+                      <Text role="gridcell" size="xs" c="dimmed" className="tabular" style={{ overflowWrap: 'anywhere', lineHeight: 1.2 }}>
+                        {row.transactionId}
+                      </Text>
+                    </>
+                  ) : (
+                    <Text role="gridcell" size="xs" c="dimmed">
+                      Loading row {index + 1}…
                     </Text>
-                  </>
-                ) : (
-                  <Text role="gridcell" size="xs" c="dimmed">
-                    Loading row {index + 1}…
-                  </Text>
-                )}
-              </div>
-            ))}
+                  )}
+                </div>
+              ))}
+            </div>
           </div>
         </div>
-      </div>
       </Box>
       <Group justify="space-between" px="sm" py={6} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
         <Text size="xs" c="dimmed" data-testid="table-position">
-          {count === 0 ? 'No transactions match' : `Rows ${(firstIndex + 1).toLocaleString('en-NG')}–${Math.min(count, firstIndex + shown - 1).toLocaleString('en-NG')} of ${count.toLocaleString('en-NG')}`}
+          {count === 0
+            ? 'No transactions match'
+            : `Rows ${(firstIndex + 1).toLocaleString('en-NG')}–${Math.min(count, firstIndex + shown - 1).toLocaleString('en-NG')} of ${count.toLocaleString('en-NG')}`}
         </Text>
-        <Text size="xs" c="dimmed">Click a row, or press Enter on it, for its details</Text>
+        <Text size="xs" c="dimmed">
+          Click a row, or press Enter on it, for its details
+        </Text>
       </Group>
     </Box>
   );
