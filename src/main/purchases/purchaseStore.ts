@@ -58,10 +58,42 @@ export interface PurchaseRow {
   final_at: string | null;
 }
 
+/** What one purchase state means: one row of the purchase state table. */
+export interface PurchaseStateRow {
+  /** It may still be charged or completed: a duplicate of it is refused. */
+  unsettled: boolean;
+  /** The requery loop, the log or a person can still settle it. */
+  open: boolean;
+  /** Settled for good: its state never changes again (its refund check and figures may still be filled in). */
+  final: boolean;
+}
+
+/**
+ * The purchase state table (electricity and cable purchases, single or a bulk row's): the one place
+ * these states' meanings are written. An open purchase may move to any state; a final one keeps
+ * its state, which `updatePurchase` holds (a late writer — the log read after a requery settled
+ * it — leaves it as it was) and migration 21 makes the database hold too.
+ */
+export const PURCHASE_STATE_TABLE: { readonly [S in PurchaseState]: PurchaseStateRow } = {
+  sending: { unsettled: true, open: true, final: false },
+  pending: { unsettled: true, open: true, final: false },
+  uncertain: { unsettled: true, open: true, final: false },
+  needs_support: { unsettled: true, open: true, final: false },
+  not_found: { unsettled: false, open: true, final: false },
+  success: { unsettled: false, open: false, final: true },
+  failed: { unsettled: false, open: false, final: true },
+  rejected: { unsettled: false, open: false, final: true },
+};
+
+const purchaseStatesWhere = (test: (row: PurchaseStateRow) => boolean): readonly PurchaseState[] =>
+  (Object.keys(PURCHASE_STATE_TABLE) as PurchaseState[]).filter((s) => test(PURCHASE_STATE_TABLE[s]));
+
 /** States in which the purchase may still be charged or completed: a duplicate is refused. */
-export const UNSETTLED_STATES: readonly PurchaseState[] = ['sending', 'pending', 'uncertain', 'needs_support'];
+export const UNSETTLED_STATES: readonly PurchaseState[] = purchaseStatesWhere((r) => r.unsettled);
 /** States the requery loop or the log can still settle. */
-export const OPEN_STATES: readonly PurchaseState[] = ['sending', 'pending', 'uncertain', 'needs_support', 'not_found'];
+export const OPEN_STATES: readonly PurchaseState[] = purchaseStatesWhere((r) => r.open);
+/** States nothing moves a purchase out of. */
+export const FINAL_PURCHASE_STATES: readonly PurchaseState[] = purchaseStatesWhere((r) => r.final);
 
 export type NewPurchase = Pick<
   PurchaseRow,
@@ -138,7 +170,10 @@ type Changes = Partial<Omit<PurchaseRow, 'id' | 'created_at'>>;
 export function updatePurchase(app: App, id: string, changes: Changes): PurchaseRow {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
   const sets = [...entries.map(([k]) => `${k} = @${k}`), 'updated_at = @updated_at'];
-  app.db.prepare(`UPDATE purchases SET ${sets.join(', ')} WHERE id = @id`).run({ ...Object.fromEntries(entries), updated_at: nowIso(), id });
+  // A final purchase keeps its state: a change of state applies only to an open one (or one
+  // already in that state). Refused, nothing of `changes` is written and the row is returned as it is.
+  const guard = changes.state === undefined ? '' : ` AND (state = @state OR state NOT IN (${FINAL_PURCHASE_STATES.map((f) => `'${f}'`).join(', ')}))`;
+  app.db.prepare(`UPDATE purchases SET ${sets.join(', ')} WHERE id = @id${guard}`).run({ ...Object.fromEntries(entries), updated_at: nowIso(), id });
   return getPurchaseRow(app, id);
 }
 

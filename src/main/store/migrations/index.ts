@@ -29,6 +29,7 @@ import { teamSinglePurchasesMigration } from './017_team_single_purchases';
 import { refundedAmountsMigration } from './018_refunded_amounts';
 import { bulkInvalidRowPeopleMigration } from './019_bulk_invalid_row_people';
 import { stateChecksMigration } from './020_state_checks';
+import { finalPurchasesStayMigration } from './021_final_purchases_stay';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -50,5 +51,6 @@ export const MIGRATIONS: Migration[] = [
   refundedAmountsMigration,
   bulkInvalidRowPeopleMigration,
   stateChecksMigration,
+  finalPurchasesStayMigration,
   // (add one import and one entry per migration file, in number order)
 ];
