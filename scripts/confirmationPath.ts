@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { startTestApp } from '../test/support/testApp';
+import { createBulkService } from '../src/main/bulk/bulkService';
 
 interface Frame {
   file: string;
@@ -67,6 +68,10 @@ async function traceConfirmation(): Promise<Frame[][]> {
     const file = path.join(dir, 'staff.csv');
     fs.writeFileSync(file, 'Name,Phone,Network,Amount\nAda,08031000001,MTN,100\nBayo,08031000002,MTN,100\n');
     const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'airtime' });
+    // The lease's heartbeat (a third of the lease) must not fire in the middle of the stepping,
+    // however slow the machine: the path is the confirmation's alone.
+    const bulk = t.app.service(createBulkService);
+    bulk.timing = { ...bulk.timing, leaseMs: 60 * 60_000 };
     const worker = new Worker(path.join(__dirname, 'codePathWorker.mjs'), {
       workerData: { root: ROOT, stopAt: /^purchase(Airtime|Data|Electricity|CableTV)$/, stopFile: 'src/main/api/vendingClient.ts', maxSteps: 200_000 },
     });
