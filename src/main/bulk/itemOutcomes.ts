@@ -8,8 +8,8 @@
  */
 import { formatDateTime } from '../../shared/localDates';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
-import { firstRequeryDueMs } from '../api/requeryBackoff';
-import { ServiceError } from '../api/serviceErrors';
+import { firstRequeryDueMs, requeryBackoffMs } from '../api/requeryBackoff';
+import { askRequery } from '../api/requeryAnswer';
 import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
@@ -20,9 +20,6 @@ import { itemStateOfEntry } from './jobStates';
 export type OutcomeClient = Pick<VendingClient, 'logEntries' | 'logPage' | 'requery'>;
 
 export const FAILED_REASON = 'The service reported this purchase FAILED; the amount is refunded to the wallet.';
-/** Between two requeries of one item: a minute, doubling, at most 30 minutes (the service answers only a few per transaction). */
-const REQUERY_EVERY_MS = 60_000;
-const REQUERY_EVERY_MAX_MS = 30 * 60_000;
 /** Requeries per check: the rest wait for the next one. */
 const REQUERIES_PER_CHECK = 10;
 /** By reference one at a time up to this many items; more are read from the log since the earliest was sent. */
@@ -95,8 +92,9 @@ export async function readOutcomes(
 
 /**
  * Items the log still shows as not final once their requery is due are asked about (a few per
- * check). 425 (too early) and 502 are tried again later; 429 (no more requeries) and 404 are
- * noted on the item for the user, and it is not requeried again (its log is still read).
+ * check), by the one requery rule (`api/requeryAnswer.ts`): SUCCESS and FAILED settle the item;
+ * PENDING, 425 (too early) and 502 ask again when the rule says; 429 (no more requeries) and 404
+ * are noted on the item for the user, and it is not requeried again (its log is still read).
  */
 async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, items: readonly ItemRow[], t: number): Promise<number> {
   const due = items.filter((i) => {
@@ -105,22 +103,28 @@ async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, i
   });
   let changed = 0;
   for (const item of due.slice(0, REQUERIES_PER_CHECK)) {
-    const next = t + Math.min(REQUERY_EVERY_MAX_MS, REQUERY_EVERY_MS * 2 ** item.requery_tries);
-    try {
-      const r = await client.requery(item.reference as string);
-      store.setNextRequery(job.id, item.seq, next);
-      if (r.status === 'SUCCESS') store.setFinal(job.id, item.seq, 'success', item.state === 'accepted' ? item.reason : null, 'requery');
-      else if (r.status === 'FAILED') store.setFinal(job.id, item.seq, 'failed', FAILED_REASON, 'requery');
-      else continue;
-      changed++;
-    } catch (error) {
-      if (error instanceof ServiceError && (error.action === 'hand_to_support' || error.action === 'not_found')) {
-        store.setNextRequery(job.id, item.seq, null);
-        store.setFinal(job.id, item.seq, item.state === 'pending' ? 'pending' : 'accepted', `${error.message} ${error.hint ?? ''}`.trim(), 'requery');
+    const verdict = await askRequery(client, item.reference as string, item.requery_tries + 1).catch((): null => null);
+    switch (verdict?.kind) {
+      case 'success':
+      case 'failed':
+        store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
+        if (verdict.kind === 'success') store.setFinal(job.id, item.seq, 'success', item.state === 'accepted' ? item.reason : null, 'requery');
+        else store.setFinal(job.id, item.seq, 'failed', FAILED_REASON, 'requery');
         changed++;
-      } else {
-        store.setNextRequery(job.id, item.seq, next);
-      }
+        break;
+      case 'support':
+      case 'not_found':
+        store.setNextRequery(job.id, item.seq, null);
+        store.setFinal(job.id, item.seq, item.state === 'pending' ? 'pending' : 'accepted', `${verdict.error.message} ${verdict.error.hint ?? ''}`.trim(), 'requery');
+        changed++;
+        break;
+      case 'pending':
+      case 'later':
+        store.setNextRequery(job.id, item.seq, t + verdict.nextInMs);
+        break;
+      default:
+        // The request itself failed (the network): asked again after the backoff.
+        store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
     }
   }
   return changed;
