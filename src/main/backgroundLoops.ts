@@ -12,14 +12,14 @@
  * command buys is still chased while it runs and a command that buys nothing asks the service
  * nothing it was not told to. Each loop stops with the app.
  */
-import type { App } from './appContext';
+import type { AppPart } from './appContext';
 import { ensureBulkFollowUp } from './bulk/followUpLoop';
 import { startAutoSync } from './transactions/autoSync';
 import { createPendingScheduler } from './pending/pendingScheduler';
 import { startTeamOutcomeRetry } from './team/teamOutcomeRetry';
 import { createTeamChanges } from './team/teamChanges';
 
-export function startBackgroundLoops(app: App, keptOpen: boolean): void {
+export function startBackgroundLoops(app: AppPart<'events' | 'onClose' | 'service'>, keptOpen: boolean): void {
   const startRequeryLoop = () => app.service(createPendingScheduler).start();
   if (keptOpen) {
     startRequeryLoop();

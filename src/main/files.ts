@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FileRef } from '../shared/contract/files';
 import { lagosWallClock } from '../shared/localDates';
-import type { App, AppPart } from './appContext';
+import type { AppPart } from './appContext';
 import { privateDir } from './privateFiles';
 
 /** Where the web shell keeps the files a browser uploaded, in a data folder. */
@@ -25,12 +25,12 @@ export function exportsDir(app: AppPart<'dataDir'>): string {
 }
 
 /** Deletes an uploaded file once it has been used; a path the user gave is never touched. */
-export function releaseUpload(app: App, ref: FileRef): void {
+export function releaseUpload(app: AppPart<'dataDir'>, ref: FileRef): void {
   if ('uploadId' in ref) fs.rmSync(path.join(uploadsDir(app), ref.uploadId), { force: true });
 }
 
 /** Uploads left by an earlier run (a window closed half-way, a crash) are deleted at start. */
-export function removeLeftoverUploads(app: App): void {
+export function removeLeftoverUploads(app: AppPart<'dataDir'>): void {
   fs.rmSync(uploadsDir(app), { recursive: true, force: true });
 }
 
@@ -49,7 +49,7 @@ const handedOut = new Set<string>();
  * never replaces another: when the name is taken (two exports in the same minute) a number is
  * added — `Transactions 2026-11-22 1405 (2).xlsx`.
  */
-export function exportPath(app: App, base: string, extension: 'xlsx' | 'csv', at = new Date()): string {
+export function exportPath(app: AppPart<'dataDir'>, base: string, extension: 'xlsx' | 'csv', at = new Date()): string {
   const dir = exportsDir(app);
   const stem = exportFileName(base, extension, at).slice(0, -(extension.length + 1));
   for (let n = 1; ; n++) {

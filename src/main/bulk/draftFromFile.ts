@@ -5,7 +5,7 @@
  */
 import type { BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import type { FileRef } from '../../shared/contract/files';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { fileRefName, resolveFileRef } from '../files';
 import { missingFields, textFromCell, type ColumnMapping, type SheetRow, type SheetTable } from '../imports';
 import { createVendingCatalogs } from '../purchases';
@@ -32,7 +32,7 @@ export interface PrepareInput extends FileCheckInput {
  * The catalogs a job of this kind is validated against: from the one catalog cache
  * (`catalog/catalogCache.ts`), read again from the service when older than five minutes.
  */
-export async function catalogsFor(app: App, kind: BulkJobKind): Promise<Catalogs> {
+export async function catalogsFor(app: AppPart<'client' | 'connection' | 'db' | 'service'>, kind: BulkJobKind): Promise<Catalogs> {
   if (kind === 'airtime') return { airtime: await freshCatalog(app, 'airtime'), data: [] };
   if (kind === 'electricity') return { airtime: [], data: [], electricity: await app.service(createVendingCatalogs).electricity() };
   if (kind === 'cable') return { airtime: [], data: [], cable: await app.service(createVendingCatalogs).cable() };

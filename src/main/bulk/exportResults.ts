@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { BulkJobView, BulkMoney } from '../../shared/contract/bulk';
 import { addMoney } from '../../shared/bulkMoney';
 import type { ExportedFile } from '../../shared/contract/files';
-import type { App } from '../appContext';
+import type { AppPart } from '../appContext';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
 import { exportPath } from '../files';
 import type { ItemRow, JobRow, JobStore, StateFigures } from './jobStore';
@@ -241,7 +241,7 @@ function summaryRows(job: JobRow, view: BulkJobView, figures: Record<ItemState, 
   ];
 }
 
-export async function exportJobResults(app: App, store: JobStore, job: JobRow, view: BulkJobView, format: 'xlsx' | 'csv'): Promise<ExportedFile> {
+export async function exportJobResults(app: AppPart<'dataDir'>, store: JobStore, job: JobRow, view: BulkJobView, format: 'xlsx' | 'csv'): Promise<ExportedFile> {
   const base = `Bulk ${job.kind} results ${path.parse(job.file_name).name}`;
   const file = exportPath(app, base, format);
   const vending = isVendingKind(job.kind) ? job.kind : null;

@@ -3,7 +3,7 @@
  * not running are checked with the service (`jobFollowUp.ts`). One per app, started by the
  * desktop and browser shells (`ensureBulkFollowUp`), stopped with the app.
  */
-import type { App, AppPart } from '../appContext';
+import type { AppPart } from '../appContext';
 import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { createBulkService } from './bulkService';
 
@@ -13,7 +13,7 @@ export const FOLLOW_UP_EVERY_MS = 15_000;
 export type BulkFollowUp = PeriodicPass;
 
 /** The follow-up loop of one app (`app.service(createBulkFollowUp)`); stops with the app. */
-export function createBulkFollowUp(app: App): BulkFollowUp {
+export function createBulkFollowUp(app: AppPart<'onClose' | 'service'>): BulkFollowUp {
   return periodicPass(app, FOLLOW_UP_EVERY_MS, () => app.service(createBulkService).followUpAll());
 }
 

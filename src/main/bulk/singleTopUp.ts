@@ -212,7 +212,7 @@ async function cancelPausedSingle(app: AppPart<'service'>, jobId: string, pauseM
  * to buy it later): it is cancelled, so an item never sent is not bought and one that may have
  * been sent is settled from the log, never sent again.
  */
-async function settleInterrupted(app: App, job: JobRow): Promise<JobRow> {
+async function settleInterrupted(app: AppPart<'service'>, job: JobRow): Promise<JobRow> {
   const service = app.service(createBulkService);
   if (job.state !== 'running' || !service.status(job.id).interrupted) return job;
   await cancelPausedSingle(app, job.id, 'vendesk stopped before it was sent.');
@@ -220,7 +220,7 @@ async function settleInterrupted(app: App, job: JobRow): Promise<JobRow> {
 }
 
 /** A single purchase of the connection in use, by its id. */
-export async function topUpView(app: App, id: string): Promise<TopUpView> {
+export async function topUpView(app: AppPart<'connection' | 'service'>, id: string): Promise<TopUpView> {
   const service = app.service(createBulkService);
   const found = service.store.job(id);
   // Another connection's purchases, and bulk jobs, are not single purchases of this one.
@@ -232,7 +232,7 @@ export async function topUpView(app: App, id: string): Promise<TopUpView> {
 }
 
 /** The latest single purchases of the connection in use, newest first. */
-export async function recentTopUps(app: App, kind: TopUpKind | undefined, limit: number): Promise<TopUpView[]> {
+export async function recentTopUps(app: AppPart<'connection' | 'service'>, kind: TopUpKind | undefined, limit: number): Promise<TopUpView[]> {
   const store = app.service(createBulkService).store;
   const jobs = store
     .listJobs(app.connection.profileId, kind ? 500 : limit, 'single')

@@ -8,7 +8,7 @@
 import { PURCHASE_CHANGES } from '../../shared/contract/events';
 import type { VendTypeInput } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import type { ValidationResult } from '../imports';
 import { belowMeterMinimum, buyCable, buyElectricity, findPurchaseRow, settleFromLog, validateMeter, validateSmartcard } from '../purchases';
 import type { ItemState, VendingJobKind } from './jobStates';
@@ -67,7 +67,7 @@ export interface AccountsCheck {
   names: Map<number, string>;
 }
 
-export async function checkAccountsWithService(app: App, kind: 'electricity' | 'cable', result: ValidationResult): Promise<AccountsCheck> {
+export async function checkAccountsWithService(app: AppPart<'client' | 'service'>, kind: 'electricity' | 'cable', result: ValidationResult): Promise<AccountsCheck> {
   const names = new Map<number, string>();
   if (result.valid.length === 0 || result.valid.length > CHECK_ACCOUNTS_UP_TO) return { note: null, names };
   const refused = new Map<number, { field: 'meter' | 'smartcard' | 'amount'; message: string }>();

@@ -12,7 +12,7 @@
  */
 import type { CatalogKind, Catalogs } from '../../shared/contract/catalog';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../../shared/wire';
-import type { App, AppPart } from '../appContext';
+import type { AppPart } from '../appContext';
 
 const KINDS: CatalogKind[] = ['airtime', 'data', 'cable', 'electricity'];
 /** How old a catalog a purchase is checked against may be. */
@@ -51,7 +51,7 @@ function cachedRows(app: AppPart<'db'>, profileId: string): Map<CatalogKind, Cac
 }
 
 /** Reads `kinds` from the service and saves them for `profileId`, all or none. */
-async function readAndSave(app: App, profileId: string, kinds: readonly CatalogKind[], into: Map<CatalogKind, CachedRow>): Promise<void> {
+async function readAndSave(app: AppPart<'client' | 'db'>, profileId: string, kinds: readonly CatalogKind[], into: Map<CatalogKind, CachedRow>): Promise<void> {
   if (kinds.length === 0) return;
   const read = await Promise.all(kinds.map(async (kind) => ({ kind, body: await readService(app, kind) })));
   const readAt = new Date().toISOString();
@@ -69,7 +69,7 @@ async function readAndSave(app: App, profileId: string, kinds: readonly CatalogK
 }
 
 /** Every catalog, from the cache, or from the service when `refresh` is set or a catalog was never read. */
-export async function getCatalogs(app: App, options: { refresh?: boolean } = {}): Promise<Catalogs> {
+export async function getCatalogs(app: AppPart<'client' | 'connection' | 'db'>, options: { refresh?: boolean } = {}): Promise<Catalogs> {
   const profileId = app.connection.profileId;
   const cached = cachedRows(app, profileId);
   await readAndSave(
@@ -94,7 +94,7 @@ export async function getCatalogs(app: App, options: { refresh?: boolean } = {})
 }
 
 /** One catalog read from the service within `CATALOG_FRESH_MS`: what a purchase is checked against. */
-export async function freshCatalog<K extends CatalogKind>(app: App, kind: K): Promise<CatalogOf[K][]> {
+export async function freshCatalog<K extends CatalogKind>(app: AppPart<'client' | 'connection' | 'db'>, kind: K): Promise<CatalogOf[K][]> {
   const profileId = app.connection.profileId;
   const cached = cachedRows(app, profileId);
   const row = cached.get(kind);

@@ -6,12 +6,12 @@ import type { OtpConfirmedView, OtpSentView } from '../../shared/contract/messag
 import { AppError } from '../../shared/appError';
 import { otpCostEstimate } from '../../shared/messagingCost';
 import { ServiceError } from '../api/serviceErrors';
-import type { App, AppPart } from '../appContext';
+import type { AppPart } from '../appContext';
 import { createMessagingService } from './messagingService';
 import { now, paidSend } from './paidSends';
 
 export async function sendOneTimeCode(
-  app: App,
+  app: AppPart<'db' | 'service' | 'session'>,
   input: { receiverNumber: string; senderId: string; numberOfDigits: number; seconds: number; emails: string[] },
 ): Promise<OtpSentView> {
   await app.service(createMessagingService).approvedSender(input.senderId);

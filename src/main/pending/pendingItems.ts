@@ -43,7 +43,7 @@ export function pendingItemView(app: AppPart<'service'>, row: PurchaseRow): Pend
   };
 }
 
-export function listPendingItems(app: App, includeSettled = false): PendingItemView[] {
+export function listPendingItems(app: AppPart<'connection' | 'db' | 'service'>, includeSettled = false): PendingItemView[] {
   const open = listPurchaseRows(app, { states: OPEN_STATES });
   const settled = includeSettled
     ? listPurchaseRows(app, { since: new Date(Date.now() - 7 * 86_400_000).toISOString() }).filter(
@@ -61,7 +61,7 @@ export function countPendingItems(app: AppPart<'connection' | 'db'>): number {
   return row.n;
 }
 
-export function pendingCounts(app: App): PendingCounts {
+export function pendingCounts(app: AppPart<'connection' | 'db' | 'service'>): PendingCounts {
   const rows = listPurchaseRows(app, { states: WAITING_STATES });
   const scheduler = app.service(createPendingScheduler);
   return {
@@ -72,7 +72,7 @@ export function pendingCounts(app: App): PendingCounts {
   };
 }
 
-function rowOrThrow(app: App, id: string): PurchaseRow {
+function rowOrThrow(app: AppPart<'connection' | 'db'>, id: string): PurchaseRow {
   const row = findPurchaseRow(app, id);
   if (!row) throw new AppError('purchase_not_found', `There is no purchase ${id} on this computer.`, 'Reload the Pending page.');
   return row;
@@ -125,7 +125,7 @@ export async function requeryDue(app: App, all: boolean): Promise<RequeryRunSumm
 }
 
 /** A person settles it: support confirmed, or the log/wallet shows the outcome. Kept with the note. */
-export function resolveByHand(app: App, input: { id: string; outcome: 'SUCCESS' | 'FAILED'; note: string; token?: string }): PendingItemView {
+export function resolveByHand(app: AppPart<'connection' | 'db' | 'service'>, input: { id: string; outcome: 'SUCCESS' | 'FAILED'; note: string; token?: string }): PendingItemView {
   const row = rowOrThrow(app, input.id);
   if (!OPEN_STATES.includes(row.state)) {
     throw new AppError('already_settled', `This purchase is already settled (${row.state}).`, 'Nothing to resolve.');

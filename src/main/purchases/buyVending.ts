@@ -98,7 +98,7 @@ export async function findBouquet(app: AppPart<'service'>, provider: string, cod
 }
 
 export async function validateMeter(
-  app: App,
+  app: AppPart<'client' | 'service'>,
   request: { disco: string; meter: string; vendType: 'PREPAID' | 'POSTPAID' },
 ): Promise<{ disco: ElectricityProvider; validation: MeterValidation }> {
   const disco = await findDisco(app, request.disco);
@@ -150,7 +150,7 @@ export async function validateSmartcard(
 export type DuplicateKey = { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string };
 
 /** Refuses a purchase while the same one is unsettled, naming the purchase that blocks it. */
-export function refuseDuplicate(app: App, key: DuplicateKey): void {
+export function refuseDuplicate(app: AppPart<'connection' | 'db'>, key: DuplicateKey): void {
   const blocking = findBlockingPurchase(app, key);
   if (!blocking) return;
   const when = formatDateTime(blocking.created_at);
@@ -333,7 +333,7 @@ async function buyChecked<T>(app: App, session: Session, options: BuyOptions, p:
 }
 
 /** The duplicate check and the `sending` row in one transaction: two windows cannot both pass. */
-function insertGuarded(app: App, session: Session, purchase: NewPurchase, key: DuplicateKey, approved: ApprovedBuy | null): PurchaseRow {
+function insertGuarded(app: AppPart<'connection' | 'db' | 'service'>, session: Session, purchase: NewPurchase, key: DuplicateKey, approved: ApprovedBuy | null): PurchaseRow {
   const clock = app.service(createServiceClock);
   return app.db
     .transaction(() => {

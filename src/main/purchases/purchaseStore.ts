@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { PurchaseKind, PurchaseState, PurchaseView, RefundState, VendTypeInput } from '../../shared/contract/purchases';
 import { formatNaira } from '../../shared/money';
 import { AppError } from '../../shared/appError';
-import type { App, Session, AppPart } from '../appContext';
+import type { AppPart, Session } from '../appContext';
 
 export interface PurchaseRow {
   id: string;
@@ -128,7 +128,7 @@ export function notOnThisConnection(row: PurchaseRow): AppError {
 }
 
 /** Writes the purchase in state `sending` and commits, before anything is sent. */
-export function insertSendingPurchase(app: App, session: Session, purchase: NewPurchase, sentMs: number): PurchaseRow {
+export function insertSendingPurchase(app: AppPart<'db'>, session: Session, purchase: NewPurchase, sentMs: number): PurchaseRow {
   const id = `P${Date.now().toString(36).toUpperCase()}${randomUUID().slice(0, 8).toUpperCase()}`;
   const at = nowIso();
   const c = session.connection;
@@ -167,7 +167,7 @@ export function getPurchaseRow(app: AppPart<'db'>, id: string): PurchaseRow {
 
 type Changes = Partial<Omit<PurchaseRow, 'id' | 'created_at'>>;
 
-export function updatePurchase(app: App, id: string, changes: Changes): PurchaseRow {
+export function updatePurchase(app: AppPart<'db'>, id: string, changes: Changes): PurchaseRow {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
   const sets = [...entries.map(([k]) => `${k} = @${k}`), 'updated_at = @updated_at'];
   // A final purchase keeps its state: a change of state applies only to an open one (or one

@@ -3,7 +3,7 @@
  * (`catalog/catalogCache.ts`), read from the service again when older than five minutes.
  */
 import type { CableBouquet, ElectricityProvider } from '../../shared/wire';
-import type { App } from '../appContext';
+import type { AppPart } from '../appContext';
 import { freshCatalog } from '../catalog/catalogCache';
 
 export interface VendingCatalogs {
@@ -11,7 +11,7 @@ export interface VendingCatalogs {
   cable(): Promise<CableBouquet[]>;
 }
 
-export function createVendingCatalogs(app: App): VendingCatalogs {
+export function createVendingCatalogs(app: AppPart<'client' | 'connection' | 'db'>): VendingCatalogs {
   return {
     electricity: () => freshCatalog(app, 'electricity'),
     cable: () => freshCatalog(app, 'cable'),

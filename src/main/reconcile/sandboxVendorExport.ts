@@ -12,14 +12,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../shared/appError';
 import type { ExportedFile } from '../../shared/contract/files';
-import type { App } from '../appContext';
+import type { AppPart } from '../appContext';
 import { exportPath } from '../files';
 import { writePrivateFile } from '../privateFiles';
 
 /** The most entries a page of the log may hold (the spec's limit). */
 const PER_PAGE = 100;
 
-export async function writeSandboxVendorExport(app: App, signal?: AbortSignal): Promise<ExportedFile> {
+export async function writeSandboxVendorExport(app: AppPart<'client' | 'connection' | 'dataDir'>, signal?: AbortSignal): Promise<ExportedFile> {
   if (app.connection.kind !== 'sandbox') {
     throw new AppError(
       'not_sandbox',

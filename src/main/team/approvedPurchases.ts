@@ -18,7 +18,7 @@ import { holdRow, type HoldRow } from './purchaseApproval';
 import { teamWorkspace } from './teamWorkspace';
 import { callTeam } from './teamCall';
 
-async function receipt(app: App, hold: HoldRow, purchaseId: string): Promise<ApprovedPurchaseView> {
+async function receipt(app: AppPart<'connection' | 'db' | 'service'>, hold: HoldRow, purchaseId: string): Promise<ApprovedPurchaseView> {
   if (hold.kind === 'electricity' || hold.kind === 'cable') {
     const row = findPurchaseRow(app, purchaseId);
     if (!row)
@@ -78,7 +78,7 @@ function outcomeOf(app: AppPart<'db' | 'service'>, hold: HoldRow): 'succeeded' |
   return null;
 }
 
-export async function settleApprovedPurchases(app: App): Promise<void> {
+export async function settleApprovedPurchases(app: AppPart<'db' | 'service'>): Promise<void> {
   const team = teamWorkspace(app);
   if (!team.link()) return;
   const open = app.db.prepare("SELECT * FROM team_single_purchases WHERE state = 'bought' AND settled_outcome IS NULL").all() as HoldRow[];

@@ -54,17 +54,17 @@ function localItemsDigest(store: JobStore, localJobId: string): string {
 }
 
 /** Whether the local job was sent for approval in the team database. */
-export function isSentForApproval(app: App, localJobId: string): boolean {
+export function isSentForApproval(app: AppPart<'db'>, localJobId: string): boolean {
   return linkOf(app, localJobId) !== undefined;
 }
 
 /** The team job a local job was sent for approval as, or null. */
-export function teamJobIdOf(app: App, localJobId: string): string | null {
+export function teamJobIdOf(app: AppPart<'db'>, localJobId: string): string | null {
   return linkOf(app, localJobId)?.team_job_id ?? null;
 }
 
 /** Whether a job must go through the team: a LIVE connection on a desktop joined to a team. */
-function teamApplies(app: App, job: JobRow): boolean {
+function teamApplies(app: AppPart<'service'>, job: JobRow): boolean {
   return job.connection_kind === 'live' && teamWorkspace(app).link() !== null;
 }
 
@@ -77,7 +77,12 @@ function awaiting(localJobId: string, teamJobId: string, who: string | null): Ap
 }
 
 /** Where a job stands with the team (see the file's comment). Throws while it waits or when it was rejected. */
-export async function teamApprovalFor(app: App, store: JobStore, job: JobRow, current: { totalKobo: number; items: number }): Promise<TeamApproval> {
+export async function teamApprovalFor(
+  app: AppPart<'client' | 'connection' | 'db' | 'service'>,
+  store: JobStore,
+  job: JobRow,
+  current: { totalKobo: number; items: number },
+): Promise<TeamApproval> {
   const none: TeamApproval = { status: 'none', submit: () => Promise.reject(new Error('no team applies')) };
   const link = linkOf(app, job.id);
   if (!link && !teamApplies(app, job)) return none;
@@ -165,7 +170,7 @@ export async function teamApprovalFor(app: App, store: JobStore, job: JobRow, cu
  * request (another desktop running it) is settled from the log, never resent (sentElsewhere.ts).
  * Undefined when the job was never sent for approval.
  */
-export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined {
+export function claimBeforeSend(app: AppPart<'client' | 'db' | 'service'>, store: JobStore, job: JobRow): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined {
   const link = linkOf(app, job.id);
   if (!link) return undefined;
   const team = teamWorkspace(app);
@@ -238,7 +243,7 @@ export function claimBeforeSend(app: App, store: JobStore, job: JobRow): ((batch
  * bought → failed; anything still open is left), and the team job is finished once the local job
  * is. Never throws: what the database could not take now is written on the next follow-up.
  */
-export async function reportTeamOutcomes(app: App, store: JobStore, localJobId: string): Promise<void> {
+export async function reportTeamOutcomes(app: AppPart<'db' | 'service'>, store: JobStore, localJobId: string): Promise<void> {
   const link = linkOf(app, localJobId);
   if (!link) return;
   const team = teamWorkspace(app);
@@ -270,7 +275,7 @@ export async function reportTeamOutcomes(app: App, store: JobStore, localJobId: 
  * approver is left deciding a job nobody will run. One already decided, rejected or cancelled is
  * left as it is. Throws (and the draft is kept) when the team database cannot be told.
  */
-export async function cancelSentForApproval(app: App, localJobId: string): Promise<void> {
+export async function cancelSentForApproval(app: AppPart<'db' | 'service'>, localJobId: string): Promise<void> {
   const link = linkOf(app, localJobId);
   if (!link) return;
   const team = teamWorkspace(app);

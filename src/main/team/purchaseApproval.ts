@@ -73,7 +73,7 @@ function close(app: AppPart<'db'>, teamJobId: string): void {
 }
 
 /** The team's threshold, read now; refuses (nothing bought) when the database cannot say. */
-async function thresholdKobo(app: App): Promise<number | null> {
+async function thresholdKobo(app: AppPart<'service'>): Promise<number | null> {
   try {
     return await teamWorkspace(app).withClient(async (client) => {
       const r = await client.query<{ value: number | null }>("SELECT value FROM vendesk.team_settings WHERE key = 'single_purchase_approval_kobo'");

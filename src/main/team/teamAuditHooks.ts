@@ -20,7 +20,7 @@ import { teamWorkspace } from './teamWorkspace';
 /** Records an action in the team's audit trail (teamAuditOutbox.ts), for the team this desktop is joined to. */
 const recordTeamAudit = (app: App, entry: TeamAuditEntry) => queueTeamAudit(app, teamWorkspace(app), entry);
 
-const joined = (app: App) => teamWorkspace(app).link() !== null;
+const joined = (app: AppPart<'service'>) => teamWorkspace(app).link() !== null;
 
 export interface ProfileFacts {
   id: string;

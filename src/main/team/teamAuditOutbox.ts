@@ -74,7 +74,7 @@ export function flushTeamAudit(app: App, team: AuditTeam): Promise<number> {
   return run;
 }
 
-async function flushNow(app: App, team: AuditTeam): Promise<number> {
+async function flushNow(app: AppPart<'db'>, team: AuditTeam): Promise<number> {
   const link = team.link();
   if (!link || queuedTeamAuditRows(app, team) === 0) return 0;
   let written = 0;
@@ -110,7 +110,7 @@ function teamRunId(app: AppPart<'db'>, url: string, localRunId: string): string 
   return r?.team_run_id ?? null;
 }
 
-async function write(app: App, client: pg.PoolClient, url: string, stored: Stored, seq: number): Promise<void> {
+async function write(app: AppPart<'db'>, client: pg.PoolClient, url: string, stored: Stored, seq: number): Promise<void> {
   const { entry, desktop, at } = stored;
   // When it happened on this desktop (the row's own time is when the database wrote it).
   const when = { at, outboxSeq: seq };
@@ -156,7 +156,7 @@ async function write(app: App, client: pg.PoolClient, url: string, stored: Store
 }
 
 /** Whether a local reconcile run is recorded in the team (or queued to be). */
-export function reconcileRunRecorded(app: App, team: AuditTeam, localRunId: string): boolean {
+export function reconcileRunRecorded(app: AppPart<'db'>, team: AuditTeam, localRunId: string): boolean {
   const link = team.link();
   if (!link) return false;
   if (teamRunId(app, link.url, localRunId)) return true;

@@ -14,7 +14,7 @@
  */
 import pg from 'pg';
 import type { DataTopic } from '../../shared/contract/events';
-import type { App } from '../appContext';
+import type { AppPart } from '../appContext';
 import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { teamClientConfig, teamLink, teamPassword } from './teamLink';
 
@@ -39,7 +39,7 @@ export interface TeamChanges {
   readonly listening: boolean;
 }
 
-export function createTeamChanges(app: App): TeamChanges {
+export function createTeamChanges(app: AppPart<'invalidate' | 'onClose' | 'settings' | 'teamPasswords'>): TeamChanges {
   let client: pg.Client | null = null;
   let listeningTo: string | null = null;
   let started = false;

@@ -19,7 +19,7 @@
  */
 import { AppError } from '../../shared/appError';
 import type { BulkJobView } from '../../shared/contract/bulk';
-import type { App, AppPart } from '../appContext';
+import type { AppPart } from '../appContext';
 import { createBulkService } from '../bulk/bulkService';
 import { awaitingApproval } from './awaitingApproval';
 import { serviceIdentity, type TeamItem, type TeamRunSpec } from './teamRunSpec';
@@ -52,7 +52,7 @@ function otherOrganisation(what: string): AppError {
 }
 
 /** Refuses a desktop connected to another service or organisation than the one the job was prepared for. */
-async function checkSameOrganisation(app: App, spec: TeamRunSpec, preparedOn: string): Promise<void> {
+async function checkSameOrganisation(app: AppPart<'client' | 'connection'>, spec: TeamRunSpec, preparedOn: string): Promise<void> {
   const here = await serviceIdentity(app);
   if (app.connection.kind !== 'live') {
     throw otherOrganisation(`it was prepared on a LIVE connection (${spec.baseUrl}) and this desktop uses the sandbox.`);
@@ -73,7 +73,7 @@ async function checkSameOrganisation(app: App, spec: TeamRunSpec, preparedOn: st
   }
 }
 
-async function readAdoptable(app: App, teamJobId: string): Promise<{ job: AdoptableRecord; items: TeamItem[] }> {
+async function readAdoptable(app: AppPart<'service'>, teamJobId: string): Promise<{ job: AdoptableRecord; items: TeamItem[] }> {
   return teamWorkspace(app).withClient(async (client) => {
     const r = await client.query<AdoptableRecord>(
       'SELECT id::text, state, file_name, file_sha256, item_count, total_kobo::text, prepared_by, desktop_name, run_spec FROM vendesk.jobs WHERE id::text = $1',
@@ -108,7 +108,7 @@ function notRunnable(job: AdoptableRecord): AppError | null {
  * or one adopted before) is resumed; otherwise one is made from the items stored at prepare time,
  * after checking this desktop is connected to the same service and organisation.
  */
-export async function adoptTeamJob(app: App, teamJobId: string, wait: boolean): Promise<BulkJobView> {
+export async function adoptTeamJob(app: AppPart<'client' | 'connection' | 'db' | 'service'>, teamJobId: string, wait: boolean): Promise<BulkJobView> {
   const bulk = app.service(createBulkService);
   const existing = localJobOf(app, teamJobId);
   if (existing) return bulk.resume(existing, wait);

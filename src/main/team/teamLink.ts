@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import type pg from 'pg';
 import { AppError } from '../../shared/appError';
-import type { App, AppPart } from '../appContext';
+import type { AppPart } from '../appContext';
 import { registerSecret } from '../redact';
 import type { TokenStore } from '../store/tokenStore';
 
@@ -135,7 +135,7 @@ function passwords(app: AppPart<'teamPasswords'>): TokenStore {
  * Refuses a join whose password this desktop could not keep (the Electron shell without a keyring),
  * before anything is written — unless it is given in VENDESK_TEAM_PASSWORD, which is then used as is.
  */
-export function checkTeamPasswordCanBeKept(app: App, password: string, env: NodeJS.ProcessEnv = process.env): void {
+export function checkTeamPasswordCanBeKept(app: AppPart<'teamPasswords'>, password: string, env: NodeJS.ProcessEnv = process.env): void {
   if (keptInEnv(password, env)) return;
   const refusal = passwords(app).refusal?.() ?? null;
   if (refusal) throw AppError.fromShape(refusal);
@@ -170,21 +170,21 @@ export function defaultDesktopName(): string {
   return os.hostname() || 'This desktop';
 }
 
-export function teamPassword(app: App, env: NodeJS.ProcessEnv = process.env): string | null {
+export function teamPassword(app: AppPart<'teamPasswords'>, env: NodeJS.ProcessEnv = process.env): string | null {
   const fromEnv = (env.VENDESK_TEAM_PASSWORD ?? '').trim();
   const password = fromEnv !== '' ? fromEnv : passwords(app).get(PASSWORD_ID);
   if (password) registerSecret(password);
   return password;
 }
 
-export function saveTeamLink(app: App, link: TeamLink, password: string): void {
+export function saveTeamLink(app: AppPart<'settings' | 'teamPasswords'>, link: TeamLink, password: string): void {
   registerSecret(password);
   const store = passwords(app);
   if (!(store.refusal?.() && keptInEnv(password, process.env))) store.set(PASSWORD_ID, password);
   app.settings.set(LINK_KEY, link);
 }
 
-export function forgetTeamLink(app: App): void {
+export function forgetTeamLink(app: AppPart<'settings' | 'teamPasswords'>): void {
   passwords(app).delete(PASSWORD_ID);
   app.settings.delete(LINK_KEY);
 }

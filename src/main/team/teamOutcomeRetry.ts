@@ -26,7 +26,7 @@ export function isTeamCommand(path: readonly string[]): boolean {
 }
 
 /** Writes what the team database has not been told yet; returns how many jobs were written. */
-export async function writePendingTeamOutcomes(app: App): Promise<number> {
+export async function writePendingTeamOutcomes(app: AppPart<'db' | 'service'>): Promise<number> {
   const team = teamWorkspace(app);
   if (!team.link()) return 0;
   const links = app.db.prepare("SELECT l.local_job_id, l.team_job_id FROM team_job_links l JOIN bulk_jobs j ON j.id = l.local_job_id WHERE j.state <> 'draft'").all() as {

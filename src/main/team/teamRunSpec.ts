@@ -6,7 +6,7 @@
  */
 import { ngnWallet } from '../../shared/ngnWallet';
 import { normalizeBaseUrl } from '../../shared/baseUrl';
-import type { App, AppPart } from '../appContext';
+import type { AppPart } from '../appContext';
 import type { ItemRow, JobRow, NewItem } from '../bulk/jobStore';
 import type { BulkJobKind } from '../bulk/jobStates';
 
@@ -67,7 +67,7 @@ export function teamItem(i: ItemRow): TeamItem {
 }
 
 /** The run spec and the items (those the job will buy) another desktop needs to run this job. */
-export async function teamJobPayload(app: App, job: JobRow, items: ItemRow[]): Promise<{ runSpec: TeamRunSpec; items: TeamItem[] }> {
+export async function teamJobPayload(app: AppPart<'client' | 'connection'>, job: JobRow, items: ItemRow[]): Promise<{ runSpec: TeamRunSpec; items: TeamItem[] }> {
   const identity = await serviceIdentity(app);
   return {
     runSpec: {

@@ -21,7 +21,7 @@ import type {
   TeamSetupCheck,
   TeamStatusView,
 } from '../../shared/contract/team';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { exportPath } from '../files';
 import { exportAuditTrail, verifyTrailAndState, type TrailVerification } from './auditTrail';
 import { flushTeamAudit, queuedTeamAuditRows } from './teamAuditOutbox';
@@ -424,7 +424,7 @@ export class TeamWorkspace {
  * Registers this desktop in the team (`record_join`). A data folder whose desktop id another team
  * member registered (it joined before as someone else) takes a new id: an id belongs to one member.
  */
-async function registerDesktop(app: App, client: pg.ClientBase, desktopName: string): Promise<void> {
+async function registerDesktop(app: AppPart<'settings'>, client: pg.ClientBase, desktopName: string): Promise<void> {
   try {
     await callTeam(client, 'record_join', { desktopId: desktopId(app), desktopName });
   } catch (e) {
@@ -454,6 +454,6 @@ export function createTeamWorkspace(app: App): TeamWorkspace {
 }
 
 /** The app's team workspace service. */
-export function teamWorkspace(app: App): TeamWorkspace {
+export function teamWorkspace(app: AppPart<'service'>): TeamWorkspace {
   return app.service(createTeamWorkspace);
 }

@@ -21,7 +21,7 @@
 import { AppError } from '../../shared/appError';
 import type { AutoSyncView } from '../../shared/contract/logs';
 import { ServiceError } from '../api/serviceErrors';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { warmPositionIndex } from './logPositionIndex';
 import { logSync } from './logSync';
 import { WINDOW_DAYS } from './syncRun';
@@ -185,12 +185,12 @@ export function createAutoSync(app: App): AutoSync {
 }
 
 /** The app's automatic sync (created stopped; see startAutoSync). */
-export function autoSync(app: App): AutoSync {
+export function autoSync(app: AppPart<'service'>): AutoSync {
   return app.service(createAutoSync);
 }
 
 /** Starts the open app's automatic sync; called once by each shell that keeps the app open. */
-export function startAutoSync(app: App): AutoSync {
+export function startAutoSync(app: AppPart<'service'>): AutoSync {
   const auto = autoSync(app);
   auto.start();
   return auto;

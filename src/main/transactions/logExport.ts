@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ExportedFile } from '../../shared/contract/files';
 import type { LogFilter, LogSort, LogTotals } from '../../shared/contract/logs';
-import type { App, AppPart } from '../appContext';
+import type { AppPart } from '../appContext';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
 import { exportPath } from '../files';
 import { iterateLogRows, logTotals } from './logQuery';
@@ -63,7 +63,7 @@ export interface LogExportOptions {
   onProgress?(rows: number): void;
 }
 
-export async function exportLogs(app: App, options: LogExportOptions): Promise<ExportedFile & { totals: LogTotals }> {
+export async function exportLogs(app: AppPart<'connection' | 'dataDir' | 'db'>, options: LogExportOptions): Promise<ExportedFile & { totals: LogTotals }> {
   const profileId = app.connection.profileId;
   const totals = logTotals(app.db, profileId, options.filter);
   const file = options.outPath ? path.resolve(options.outPath) : exportPath(app, 'Transactions', options.format);

@@ -11,7 +11,7 @@
 import { AppError } from '../../shared/appError';
 import { serviceDaysCovering } from '../../shared/localDates';
 import type { SyncResult, SyncStatus } from '../../shared/contract/logs';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { readWallet } from './balanceSnapshots';
 import { beginBulkLoad, endBulkLoad } from './logStore';
 import { mirrorEntryCount } from './logQuery';
@@ -23,7 +23,7 @@ import { cancelledError, MAX_PASSES, shiftDay, SYNC_PAGE_SIZE, SyncRun, WINDOW_D
  * entry mirrored by the last finished sync — entries vendesk mirrored itself right after buying
  * (mirrorRefresh.ts) are newer and must not move the start past what no sync has read yet.
  */
-export function incrementalStart(app: App, profileId: string, windowDays = WINDOW_DAYS): string | null {
+export function incrementalStart(app: AppPart<'db'>, profileId: string, windowDays = WINDOW_DAYS): string | null {
   const finished = readCheckpoint(app.db, profileId).lastFinishedAt;
   if (!finished) return null;
   const row = app.db
@@ -242,6 +242,6 @@ export function createLogSyncService(app: App): LogSyncService {
 }
 
 /** The app's sync service. */
-export function logSync(app: App): LogSyncService {
+export function logSync(app: AppPart<'service'>): LogSyncService {
   return app.service(createLogSyncService);
 }

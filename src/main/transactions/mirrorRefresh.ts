@@ -12,7 +12,7 @@
  * entry's id: an entry written here and read again by a sync is updated, never counted twice.
  */
 import { parseLogEntry, type ParsedLogEntry } from '../api/parseLogEntry';
-import type { App, Session, AppPart } from '../appContext';
+import type { AppPart, Session } from '../appContext';
 import { logEntriesForReference } from '../api/logLookup';
 import type { BulkKind } from '../../shared/contract/bulk';
 import type { LogEntry, PageObject } from '../../shared/wire';
@@ -27,7 +27,7 @@ export function mirrorEntries(app: AppPart<'db'>, session: Session, entries: rea
 }
 
 /** The same, for raw wire entries. */
-export function mirrorWireEntries(app: App, session: Session, entries: readonly LogEntry[]): boolean {
+export function mirrorWireEntries(app: AppPart<'db'>, session: Session, entries: readonly LogEntry[]): boolean {
   const parsed: ParsedLogEntry[] = [];
   for (const e of entries) {
     try {
@@ -47,7 +47,7 @@ type LogReading = Pick<VendingClient, 'logEntries' | 'logPage'>;
  * (`reason`). Nothing else of the client changes. Writing never fails a read: an entry vendesk
  * cannot store now is left to the next sync.
  */
-export function mirroringClient(app: App, session: Session, reason: string): VendingClient {
+export function mirroringClient(app: AppPart<'db' | 'invalidate'>, session: Session, reason: string): VendingClient {
   const client = session.client;
   const learn = (page: PageObject<LogEntry>): void => {
     try {
@@ -78,7 +78,7 @@ export function mirroringClient(app: App, session: Session, reason: string): Ven
 }
 
 /** Reads the log entries of `references` and mirrors them; never throws (the next sync catches up). */
-export function refreshReferences(app: App, session: Session, kind: BulkKind, references: readonly (string | null)[]): Promise<void> {
+export function refreshReferences(app: AppPart<'db'>, session: Session, kind: BulkKind, references: readonly (string | null)[]): Promise<void> {
   const wanted = references.filter((r): r is string => !!r);
   if (wanted.length === 0) return Promise.resolve();
   return (async () => {
