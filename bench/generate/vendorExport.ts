@@ -10,28 +10,10 @@ import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import { seededRandom } from '../../src/sandbox/randomData';
 import { networkOfPhone, type Network } from '../../src/shared/phone';
-import type { LogEntry, LogStatus, LogType } from '../../src/shared/wire';
+import { LOG_ENTRY_FIELDS, type LogEntry, type LogStatus, type LogType } from '../../src/shared/wire';
 
 /** The spec's log-entry fields, in the spec's order. */
-export const LOG_FIELDS: readonly (keyof LogEntry)[] = [
-  'id',
-  'transaction_id',
-  'partner_reference',
-  'phone_number',
-  'amount',
-  'transaction_cost',
-  'commission',
-  'type',
-  'network',
-  'operator',
-  'region',
-  'description',
-  'data_plan',
-  'status',
-  'time',
-  'created_at',
-  'updated_at',
-];
+export const LOG_FIELDS: readonly (keyof LogEntry)[] = LOG_ENTRY_FIELDS;
 
 const grouped = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 /** `NGN 1,000.00` (fast for the common amounts). */

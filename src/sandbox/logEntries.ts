@@ -7,7 +7,7 @@
  */
 import { koboToNaira, koboToWireText } from '../shared/money';
 import { normalizePhone, parseNetwork } from '../shared/phone';
-import { LOG_SUCCESS_MESSAGE, type LogEntry, type PageObject } from '../shared/wire';
+import { LOG_ENTRY_FIELDS, LOG_SUCCESS_MESSAGE, type LogEntry, type PageObject } from '../shared/wire';
 import type { Ctx } from './context';
 import type { OrgState, SandboxCore } from './core';
 import { HttpError, ok, type Reply } from './httpErrors';
@@ -288,25 +288,7 @@ export function pageObject<T>(ctx: Ctx, total: number, win: PageWindow, items: T
   };
 }
 
-const CSV_COLUMNS: (keyof LogEntry)[] = [
-  'id',
-  'transaction_id',
-  'partner_reference',
-  'phone_number',
-  'amount',
-  'transaction_cost',
-  'commission',
-  'type',
-  'network',
-  'operator',
-  'region',
-  'description',
-  'data_plan',
-  'status',
-  'time',
-  'created_at',
-  'updated_at',
-];
+const CSV_COLUMNS = LOG_ENTRY_FIELDS;
 
 function csvCell(value: string | number): string {
   const text = String(value);

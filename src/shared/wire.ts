@@ -48,6 +48,27 @@ export interface LogEntry {
   updated_at: string;
 }
 
+/** The log entry's fields, in the spec's order: the columns of an exported log, the sandbox's and the benchmarks'. */
+export const LOG_ENTRY_FIELDS = [
+  'id',
+  'transaction_id',
+  'partner_reference',
+  'phone_number',
+  'amount',
+  'transaction_cost',
+  'commission',
+  'type',
+  'network',
+  'operator',
+  'region',
+  'description',
+  'data_plan',
+  'status',
+  'time',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof LogEntry)[];
+
 export interface PageObject<T> {
   TotalPages: number;
   CurrentPage: number;
