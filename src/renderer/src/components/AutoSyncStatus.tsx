@@ -9,14 +9,13 @@ import { useEffect, useState } from 'react';
 import type { AutoSyncView } from '../../../shared/contract/logs';
 import { bridge } from '../bridge';
 import { formatAgo, formatTime } from '../format';
-import { useDataChanged, useOperation } from '../hooks/useOperation';
+import { useOperation } from '../hooks/useOperation';
 
 export function AutoSyncStatus() {
   const status = useOperation('sync.status', {});
   const [auto, setAuto] = useState<AutoSyncView | null>(null);
   const [percent, setPercent] = useState<number | null>(null);
   const [, setNow] = useState(0);
-  useDataChanged(['mirror'], () => void status.reload());
   useEffect(() => setAuto(status.data?.auto ?? null), [status.data]);
   useEffect(() => bridge.on('sync.auto', (view) => setAuto(view)), []);
   const reload = status.reload;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract';
 import type { DataTopic } from '../../../shared/contract/events';
+import { readTopicsOf } from '../../../shared/contract/readTopics';
 import { AppError, asAppError, bridge } from '../bridge';
 
 export interface OperationState<T> {
@@ -12,7 +13,9 @@ export interface OperationState<T> {
 
 /**
  * Calls an operation when the component shows and whenever `input` changes (compared as JSON);
- * keeps the last data while reloading so tables do not flash empty.
+ * keeps the last data while reloading so tables do not flash empty. An operation the contract
+ * says shows something that changes (`READ_TOPICS`, shared/contract/readTopics.ts) is read again
+ * when the main side says one of its topics changed, and when the connection changed.
  */
 export function useOperation<N extends OperationName>(name: N, input: OperationInput<N>, options: { enabled?: boolean } = {}): OperationState<OperationOutput<N>> {
   const [data, setData] = useState<OperationOutput<N> | undefined>(undefined);
@@ -41,6 +44,15 @@ export function useOperation<N extends OperationName>(name: N, input: OperationI
   useEffect(() => {
     if (enabled) void reload();
   }, [reload, enabled]);
+
+  useEffect(() => {
+    const topics = readTopicsOf(name);
+    if (!topics || !enabled) return undefined;
+    const wanted = new Set<string>([...topics, 'connection']);
+    return bridge.on('data.changed', (p) => {
+      if (p.topics.some((t) => wanted.has(t))) void reload();
+    });
+  }, [name, reload, enabled]);
 
   return { data, error, loading, reload };
 }

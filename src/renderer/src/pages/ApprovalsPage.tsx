@@ -8,7 +8,7 @@ import { AuditTrailTools } from '../components/team/AuditTrailTools';
 import { TeamJobCard } from '../components/team/TeamJobCard';
 import { teamErrorTitle } from '../components/team/teamLabels';
 import { formatAgo, formatCount, formatNaira } from '../format';
-import { useDataChanged, useOperation } from '../hooks/useOperation';
+import { useOperation } from '../hooks/useOperation';
 
 type Tab = Exclude<ApprovalStateFilter, 'all'> | 'audit';
 
@@ -37,7 +37,6 @@ function PolicyLine({ policy }: { policy: TeamStatusView }) {
 function JobsTab({ state, status }: { state: Exclude<Tab, 'audit'>; status: TeamStatusView }) {
   const jobs = useOperation('approvals.list', { state });
   const [loadedAt, setLoadedAt] = useState<string | null>(null);
-  useDataChanged(['jobs'], () => void jobs.reload());
   useEffect(() => {
     if (jobs.data) setLoadedAt(new Date().toISOString());
   }, [jobs.data]);
@@ -74,7 +73,6 @@ function JobsTab({ state, status }: { state: Exclude<Tab, 'audit'>; status: Team
 export function ApprovalsPage() {
   const [tab, setTab] = useState<Tab>('waiting');
   const status = useOperation('team.status', {});
-  useDataChanged(['connection', 'team'], () => void status.reload());
   const title = 'Approvals';
   const description = 'Jobs waiting for a second person’s approval, what was decided, and the team’s audit trail';
 

@@ -11,7 +11,7 @@ import { SyncControl } from '../components/transactions/SyncControl';
 import { PageHeader } from '../components/PageHeader';
 import { purchasesText, refundedText } from '../../../shared/spendText';
 import { formatAgo, formatCount, formatDateTime, formatDay, formatNaira } from '../format';
-import { useDataChanged, useOperation } from '../hooks/useOperation';
+import { useOperation } from '../hooks/useOperation';
 
 function Figure({ label, value, note, testId }: { label: string; value: string | null; note?: string; testId?: string }) {
   return (
@@ -95,8 +95,6 @@ function SpendCard({ label, figures, note, testId, notKnown }: { label: string; 
 export function DashboardPage() {
   const balance = useOperation('account.balance', {});
   const summary = useOperation('dashboard.summary', {});
-  useDataChanged(['balance', 'connection'], () => void balance.reload());
-  useDataChanged(['mirror', 'balance', 'connection', 'pending', 'jobs'], () => void summary.reload());
   const s = summary.data;
   const walletNotKnown = balance.data ? null : notKnownReason(balance.error ?? s?.balanceError);
   // Spend comes from the copy of the log: while the service does not answer and the copy was never

@@ -11,7 +11,7 @@ import { RunHistory } from '../components/reconcile/RunHistory';
 import { CategoryCards, RollForwardCard } from '../components/reconcile/RunSummary';
 import { formatCount, formatDateTime, formatDay } from '../format';
 import { useAction } from '../hooks/useAction';
-import { useDataChanged, useOperation } from '../hooks/useOperation';
+import { useOperation } from '../hooks/useOperation';
 
 /** The first category that needs attention, else Matched. */
 function firstException(run: ReconcileRunView): ReconcileCategory {
@@ -25,7 +25,6 @@ export function ReconcilePage() {
   const [readError, setReadError] = useState<AppError | null>(null);
   const { running: busy, error: actionError, run: act } = useAction<'requery' | 'export' | 'csv'>();
   const [requery, setRequery] = useState<RequeryPendingSummary | null>(null);
-  useDataChanged(['reconcile'], () => void runs.reload());
 
   const open = useCallback(async (id: string, keepCategory = false) => {
     try {

@@ -25,16 +25,12 @@ export function BulkLimits() {
     busy,
     error,
     save: saveWith,
-  } = useSettingsForm<'bulk.settings.get', BulkSettingsView>(
-    'bulk.settings.get',
-    (s) => {
-      setPerJob(capText(s.capPerJobKobo));
-      setPerDay(capText(s.capPerDayKobo));
-      setBatch(s.batchSize);
-      setConcurrency(s.concurrency);
-    },
-    'bulk.settings',
-  );
+  } = useSettingsForm<'bulk.settings.get', BulkSettingsView>('bulk.settings.get', (s) => {
+    setPerJob(capText(s.capPerJobKobo));
+    setPerDay(capText(s.capPerDayKobo));
+    setBatch(s.batchSize);
+    setConcurrency(s.concurrency);
+  });
 
   const jobCap = readMoneyField(perJob, true);
   const dayCap = readMoneyField(perDay, true);

@@ -5,7 +5,7 @@ import type { FileRef } from '../../../../shared/contract/files';
 import { bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
-import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { TableHead } from '../TableHead';
 import { ApprovedBy, PreparedBy, TeamDraftState, useTeamJobsOf } from '../team/teamJobsOfBulk';
@@ -30,7 +30,6 @@ export function BulkPurchases() {
   const [openJob, setOpenJob] = useState<string | null>(null);
   const { busy: remapping, error, run } = useAction();
   const jobs = useOperation('bulk.list', { limit: 20 });
-  useDataChanged(['jobs'], () => void jobs.reload());
   // A job running (here or opened and left) moves the list's counts as it goes.
   useJobProgress(null, 1000, () => void jobs.reload());
 

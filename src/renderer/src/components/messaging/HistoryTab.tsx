@@ -6,7 +6,7 @@ import { ErrorNotice } from '../ErrorNotice';
 import { TableHead } from '../TableHead';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
-import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { useOperation } from '../../hooks/useOperation';
 import { MessageDetails, STATUS_COLOR } from './MessageDetails';
 import { DateField } from '../DateField';
 import { usePhonebookName } from './phonebookNames';
@@ -81,7 +81,6 @@ export function HistoryTab({ statusReference }: { statusReference: string }) {
     ...(to ? { endDate: to } : {}),
     ...(search.trim() ? { search: search.trim() } : {}),
   });
-  useDataChanged(['messages'], () => void history.reload());
   const items = history.data?.items ?? [];
   const phonebookName = usePhonebookName();
   const [opened, setOpened] = useState<MessageView | null>(null);

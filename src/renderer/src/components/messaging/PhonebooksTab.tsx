@@ -6,7 +6,7 @@ import { bridge } from '../../bridge';
 import { ErrorNotice } from '../ErrorNotice';
 import { formatCount, formatDate } from '../../format';
 import { useAction } from '../../hooks/useAction';
-import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { useOperation } from '../../hooks/useOperation';
 import { ImportContacts } from './ImportContacts';
 import { NewItemCard } from './NewItemCard';
 import { usePhonebooks } from './useMessagingLists';
@@ -49,7 +49,6 @@ function PhonebookContacts({ id }: { id: number }) {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const contacts = useOperation('messaging.phonebooks.get', { id, offset: (page - 1) * PAGE, limit: PAGE, search });
-  useDataChanged(['phonebooks'], () => void contacts.reload());
   const data = contacts.data;
   const pages = data ? Math.max(1, Math.ceil(data.matching / PAGE)) : 1;
   return (

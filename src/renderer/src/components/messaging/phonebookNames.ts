@@ -1,4 +1,4 @@
-import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { useOperation } from '../../hooks/useOperation';
 
 /**
  * How a message's phonebook is named on screen: by the name the phonebook has in the service
@@ -6,7 +6,6 @@ import { useDataChanged, useOperation } from '../../hooks/useOperation';
  */
 export function usePhonebookName(): (id: number | null) => string {
   const list = useOperation('messaging.phonebooks.list', {});
-  useDataChanged(['phonebooks'], () => void list.reload());
   const names = new Map((list.data ?? []).map((p) => [p.id, p.name]));
   return (id) => {
     if (id === null) return 'a phonebook';

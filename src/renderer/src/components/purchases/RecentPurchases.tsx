@@ -5,7 +5,7 @@ import { STATE_COLOR, STATE_LABEL } from './purchaseStatus';
 
 /** The latest purchases of one kind, each opening its receipt (to copy or print the token again). */
 export function RecentPurchases({ kind, refreshKey }: { kind: PurchaseKind; refreshKey: number }) {
-  const recent = useRecentPurchases('purchases.recent', { kind, limit: 10 }, ['purchases', 'pending'], refreshKey);
+  const recent = useRecentPurchases('purchases.recent', { kind, limit: 10 }, refreshKey);
 
   return (
     <RecentPurchasesCard

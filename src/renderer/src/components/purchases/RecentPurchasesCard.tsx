@@ -2,16 +2,14 @@ import { Badge, Button, Card, Modal, Table, Text, Title } from '@mantine/core';
 import { ActionsHeader } from '../TableHead';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { OperationInput, OperationName } from '../../../../shared/contract';
-import type { DataTopic } from '../../../../shared/contract/events';
 import type { AppError } from '../../bridge';
 import { formatDateTime, formatNaira } from '../../format';
-import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 
-/** The list of a recent-purchases card: read again when `topics` change, and after each purchase (`refreshKey`). */
-export function useRecentPurchases<N extends OperationName>(name: N, input: OperationInput<N>, topics: DataTopic[], refreshKey: number) {
+/** The list of a recent-purchases card: read again when what it shows changes (READ_TOPICS), and after each purchase (`refreshKey`). */
+export function useRecentPurchases<N extends OperationName>(name: N, input: OperationInput<N>, refreshKey: number) {
   const recent = useOperation(name, input);
-  useDataChanged(topics, () => void recent.reload());
   const { reload } = recent;
   useEffect(() => {
     if (refreshKey > 0) void reload();

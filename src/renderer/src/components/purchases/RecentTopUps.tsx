@@ -4,7 +4,7 @@ import { TopUpReceipt, networkName } from './TopUpReceipt';
 
 /** The latest single airtime and data purchases, each opening its receipt. */
 export function RecentTopUps({ refreshKey }: { refreshKey: number }) {
-  const recent = useRecentPurchases('purchases.recentTopUps', { limit: 10 }, ['jobs'], refreshKey);
+  const recent = useRecentPurchases('purchases.recentTopUps', { limit: 10 }, refreshKey);
 
   return (
     <RecentPurchasesCard

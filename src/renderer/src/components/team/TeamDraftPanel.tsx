@@ -5,7 +5,7 @@ import type { TeamJobView } from '../../../../shared/contract/team';
 import { bridge } from '../../bridge';
 import { formatCount, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
-import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { useOperation } from '../../hooks/useOperation';
 import { KIND_LABEL, RECIPIENT_WORD } from '../bulk/bulkLabels';
 import { ErrorNotice } from '../ErrorNotice';
 import { TeamDecision, TeamJobSummary } from './TeamJobCard';
@@ -32,8 +32,6 @@ function DecidedAlert({ job, color, title, children }: { job: TeamJobView; color
 export function TeamDraftPanel({ job, onStarted, onClose }: { job: BulkJobView & { teamJobId: string }; onStarted: () => void; onClose: () => void }) {
   const team = useOperation('approvals.list', { state: 'all', jobIds: [job.teamJobId] });
   const { busy, error, run } = useAction();
-  // Another member's decision shows at once: the team database tells this desktop (team/teamChanges.ts).
-  useDataChanged(['jobs'], () => void team.reload());
   const teamJob = team.data?.[0];
 
   const buy = () =>

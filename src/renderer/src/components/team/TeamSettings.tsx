@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import type { TeamJoinResult, TeamSetupCheck, TeamStatusView } from '../../../../shared/contract/team';
 import { bridge } from '../../bridge';
 import { useAction } from '../../hooks/useAction';
-import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { useOperation } from '../../hooks/useOperation';
 import { CheckedTextInput } from '../CheckedTextInput';
 import { ErrorNotice } from '../ErrorNotice';
 import { teamAddress } from '../../../../shared/teamAddress';
@@ -213,7 +213,6 @@ function JoinedStatus({ status, onLeft }: { status: TeamStatusView; onLeft: () =
 /** Settings → Team: join a team database, see as whom and with which roles, leave. */
 export function TeamSettings() {
   const status = useOperation('team.status', {});
-  useDataChanged(['connection', 'team'], () => void status.reload());
   const joined = status.data?.joined ?? false;
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="team-settings-title">

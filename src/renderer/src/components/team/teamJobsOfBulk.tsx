@@ -2,16 +2,14 @@
 import { Badge, Stack, Text } from '@mantine/core';
 import type { BulkJobView } from '../../../../shared/contract/bulk';
 import type { TeamJobView } from '../../../../shared/contract/team';
-import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { useOperation } from '../../hooks/useOperation';
 import { TEAM_STATE_COLOR } from './teamLabels';
 
 /** The team jobs the listed bulk jobs were sent as, by team job id (read again whenever the team database changes). */
 export function useTeamJobsOf(jobs: BulkJobView[]): { byId: Map<string, TeamJobView>; linked: boolean; unreadable: boolean } {
   const ids = [...new Set(jobs.map((j) => j.teamJobId).filter((id): id is string => id !== null))].sort();
+  // Read again when the team database changes (another member's decision included: team/teamChanges.ts).
   const team = useOperation('approvals.list', { state: 'all', jobIds: ids }, { enabled: ids.length > 0 });
-  const reload = team.reload;
-  // Re-read when the team database changes (another member's decision included: team/teamChanges.ts).
-  useDataChanged(['jobs'], () => void (ids.length > 0 && reload()));
   return { byId: new Map((team.data ?? []).map((t) => [t.id, t])), linked: ids.length > 0, unreadable: team.error !== null };
 }
 

@@ -9,7 +9,7 @@ import type { EventMap } from '../../../../shared/contract';
 import { bridge } from '../../bridge';
 import { formatAgo, formatCount } from '../../format';
 import { useAction } from '../../hooks/useAction';
-import { useDataChanged, useOperation } from '../../hooks/useOperation';
+import { useOperation } from '../../hooks/useOperation';
 
 type SyncEvent = EventMap['sync.progress'];
 
@@ -17,7 +17,6 @@ export function SyncControl({ compact = false }: { compact?: boolean }) {
   const status = useOperation('sync.status', {});
   const [live, setLive] = useState<SyncEvent | null>(null);
   const action = useAction();
-  useDataChanged(['mirror', 'connection'], () => void status.reload());
   useEffect(() => bridge.on('sync.progress', (p) => setLive(p)), []);
 
   const running = live ? live.state === 'running' : (status.data?.running ?? false);
