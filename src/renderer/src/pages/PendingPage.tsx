@@ -9,7 +9,7 @@ import { PendingTable } from '../components/pending/PendingTable';
 import { ResolveDialog } from '../components/pending/ResolveDialog';
 import { PurchaseReceipt } from '../components/purchases/PurchaseReceipt';
 import { useAction } from '../hooks/useAction';
-import { useDataChanged, useOperation } from '../hooks/useOperation';
+import { useOperation } from '../hooks/useOperation';
 
 function useSecondsTicker(): number {
   const [now, setNow] = useState(() => Date.now());
@@ -58,7 +58,6 @@ export function PendingPage() {
     void reloadList();
     void reloadCounts();
   }, [reloadList, reloadCounts]);
-  useDataChanged(['pending', 'purchases', 'connection'], reloadAll);
   useEffect(() => bridge.on('pending.due', () => reloadAll()), [reloadAll]);
   useEffect(() => {
     if (list.data) setLoadedAt(Date.now());
