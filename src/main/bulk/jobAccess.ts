@@ -3,12 +3,12 @@
  * prepared on, is read only on it, and is sent to (and asked about at) only that service.
  */
 import { AppError } from '../../shared/appError';
-import type { App } from '../appContext';
+import type { AppPart } from '../appContext';
 import type { JobRow, JobStore } from './jobStore';
 
 export class JobAccess {
   constructor(
-    private readonly app: App,
+    private readonly app: AppPart<'connection'>,
     private readonly store: JobStore,
   ) {}
 

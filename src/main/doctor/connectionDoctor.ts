@@ -10,7 +10,7 @@ import { formatNaira, nairaToKobo } from '../../shared/money';
 import { ServiceAnswers } from '../api/serviceAnswers';
 import { ENDPOINTS, ServiceError, type EndpointName } from '../api/serviceErrors';
 import type { VendingClient } from '../api/vendingClient';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { ngnWallet } from '../../shared/ngnWallet';
 
 /** One try per endpoint, each within this. */
@@ -67,7 +67,7 @@ function historyCheck(found: (reference: string | null) => void): Check {
 }
 
 export class ConnectionDoctor {
-  constructor(private readonly app: App) {}
+  constructor(private readonly app: AppPart<'session'>) {}
 
   async run(): Promise<DoctorReport> {
     const { connection, client } = this.app.session();

@@ -52,7 +52,7 @@ import type { LogEntry, PageObject } from '../../shared/wire';
 import { parseLogEntry } from '../api/parseLogEntry';
 import { RequestPacer } from '../api/requestPacer';
 import type { ServiceWindow } from '../api/serviceTime';
-import type { App, Session } from '../appContext';
+import type { AppPart, Session } from '../appContext';
 import { forgetSearchIndex } from './logSearchIndex';
 import { bulkLoadTransaction, upsertLogEntries } from './logStore';
 import { advanceRun, type SyncCounts, type SyncPart, type SyncPlan } from './syncCheckpoint';
@@ -133,7 +133,7 @@ export class SyncRun {
   constructor(
     /** Called after each batch is written (the service tells the windows, at most every 150 ms). */
     private readonly onWritten: () => void,
-    private readonly app: App,
+    private readonly app: AppPart<'db' | 'settings'>,
     private readonly running: Running,
     private readonly options: SyncRunOptions,
     private plan: SyncPlan | null,
