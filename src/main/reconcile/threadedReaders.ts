@@ -460,9 +460,25 @@ export function findReference(slots: Int32Array, h: number, entry: number, same:
 
 /** Columns of the records read so far, and where the reading is: posted between threads as is. */
 export interface ExportRecords extends ReadColumns {
+  /** Where the reading is in the buffer given to {@link parseExportRecords}. */
   pos: number;
   /** Records start before this offset (they may end after it). */
   end: number;
+  /** File offset of the buffer's first byte: `where` holds file offsets. */
+  base: number;
+  /**
+   * 1 when the buffer is a chunk of the file and more of the file follows it: a record that
+   * reaches the buffer's end may go on in the next chunk, so the reading stops at its start
+   * (`pos`) and sets `partial` (see readExportCsvBytes.ts).
+   */
+  more: number;
+  partial: number;
+  /**
+   * When set, plain-ASCII references are copied here (from `refsLength` on) and `txStart`/`txEnd`
+   * are offsets in it: a chunk's bytes are reused for the next. Null: they are offsets in the buffer.
+   */
+  refs: Uint8Array | null;
+  refsLength: number;
   delim: number;
   /** Column indexes: transaction_id, id, amount, cost, status, created (or time), updated; -1 when absent. */
   cols: Int32Array;
@@ -496,6 +512,11 @@ export function newExportRecords(pos: number, end: number, delim: number, cols: 
   return {
     pos,
     end,
+    base: 0,
+    more: 0,
+    partial: 0,
+    refs: null,
+    refsLength: 0,
     delim,
     cols,
     maxRecordBytes,
@@ -526,7 +547,8 @@ export function newExportRecords(pos: number, end: number, delim: number, cols: 
 
 /**
  * Reads up to `rowLimit` more non-blank records of `r` (from `r.pos`, records starting before
- * `r.end`) into its columns. Stops early at a record longer than `r.maxRecordBytes`.
+ * `r.end`) into its columns. Stops early at a record longer than `r.maxRecordBytes`, and (`r.more`)
+ * at a record that reaches the end of `buf`.
  */
 export function parseExportRecords(
   buf: Uint8Array & { latin1Slice?: (s: number, e: number) => string; utf8Slice?: (s: number, e: number) => string },
@@ -562,6 +584,9 @@ export function parseExportRecords(
   };
   let pos = r.pos;
   let rows = 0;
+  const refs = r.refs;
+  let refsLength = r.refsLength;
+  r.partial = 0;
   while (pos < r.end && rows < rowLimit && r.length < r.maxRows) {
     const recordStart = pos;
     pos = scanRecord(buf, pos, r.delim, starts, ends, quoted, want, lastNeeded + 1, out);
@@ -585,6 +610,12 @@ export function parseExportRecords(
         pos = lf === -1 ? len : lf + 1;
         fields = lastNeeded + 1;
       }
+    }
+    if (pos >= len && r.more === 1) {
+      // It may go on in the next chunk (even a line break at the very end: a CRLF's LF may follow).
+      r.partial = 1;
+      pos = recordStart;
+      break;
     }
     r.records++;
     if (pos - recordStart > r.maxRecordBytes) {
@@ -623,17 +654,33 @@ export function parseExportRecords(
       const s = trimStart(buf, starts[colTx], ends[colTx]);
       const e = trimEnd(buf, s, ends[colTx]);
       let ascii = quoted[colTx] !== 2;
-      for (let k = s; k < e && ascii; k++) {
-        const c = buf[k];
-        if (c >= 0x80) ascii = false;
-        h = Math.imul(h ^ c, 0x01000193);
+      if (refs === null) {
+        for (let k = s; k < e && ascii; k++) {
+          const c = buf[k];
+          if (c >= 0x80) ascii = false;
+          h = Math.imul(h ^ c, 0x01000193);
+        }
+      } else {
+        // (Copied on the way; kept only when plain ASCII.)
+        for (let k = s, at = refsLength; k < e && ascii; k++, at++) {
+          const c = buf[k];
+          if (c >= 0x80) ascii = false;
+          h = Math.imul(h ^ c, 0x01000193);
+          refs[at] = c;
+        }
       }
       if (ascii) {
         // Not made into a string now: matching compares the bytes, and only the rows that end up
         // in a report (or every row, for callers that take `txId` whole) need the string.
         lazy = s < e ? 1 : 0;
-        r.txStart[i] = s;
-        r.txEnd[i] = e;
+        if (refs === null) {
+          r.txStart[i] = s;
+          r.txEnd[i] = e;
+        } else {
+          r.txStart[i] = refsLength;
+          refsLength += e - s;
+          r.txEnd[i] = refsLength;
+        }
       } else {
         tx = buf.utf8Slice ? buf.utf8Slice(s, e) : new TextDecoder().decode(buf.subarray(s, e));
         if (quoted[colTx] === 2) tx = tx.replace(/""/g, '"');
@@ -650,11 +697,12 @@ export function parseExportRecords(
     r.status[i] = status;
     r.createdMs[i] = created;
     r.updatedMs[i] = updated;
-    r.where[i] = recordStart;
+    r.where[i] = r.base + recordStart;
     r.record[i] = r.records;
     r.slow[i] = slow;
     r.slowCount += slow;
   }
+  r.refsLength = refsLength;
   r.pos = pos;
 }
 
