@@ -249,7 +249,7 @@ async function readCsvFrom(path: string, fd: number, bomLength: number, options:
       second.stop();
     }
     if (rest) refuseTooLong(rest, buf, 0, headerRow + first.records);
-    all = rest ? joinRecords(first, rest, headerRow, headerRow + first.records) : { ...first, record: first.record.map((r) => r + headerRow) };
+    all = rest ? joinRecords(first, rest, headerRow, headerRow + first.records) : withRowBase(first, headerRow);
     fileRows = all.length;
     if (fileRows >= maxRows) throw tooManyRowsError();
     readSlowRows(all, 0, fileRows, buf, 0, 0);
@@ -293,7 +293,7 @@ async function readCsvFrom(path: string, fd: number, bomLength: number, options:
     // The hash is of the whole file, read or not.
     while (hash && !file.eof) refill(file.have);
     if (!sameFile(fs.fstatSync(fd), stat)) throw exportChangedError();
-    all = { ...r, record: r.record.map((k) => k + headerRow) };
+    all = withRowBase(r, headerRow);
     fileRows = all.length;
     if (fileRows >= maxRows) throw tooManyRowsError();
   }
@@ -408,6 +408,13 @@ const RECORD_COLUMNS: readonly (keyof RecordColumns)[] = [
   'record',
   'slow',
 ];
+
+/** `r` with its row numbers counted in the file (`rowBase` rows before its first), in place. */
+function withRowBase(r: ExportRecords, rowBase: number): ExportRecords {
+  const record = r.record;
+  for (let i = 0; i < r.length; i++) record[i] += rowBase;
+  return r;
+}
 
 /** The two halves' rows as one file's, with their row numbers in the file. */
 function joinRecords(a: ExportRecords, b: ExportRecords, rowBaseA: number, rowBaseB: number): ExportRecords {

@@ -20,6 +20,7 @@ import { matchEntries, pairByReference, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION
 import { mirrorFromParsed, mirrorQuery, mirrorReferenceColumns, readMirror } from '../../../src/main/reconcile/mirrorEntries';
 import {
   indexMirrorReferences,
+  isoMsFromBytes,
   mirrorReferences,
   newExportRecords,
   parseExportRecords,
@@ -289,6 +290,31 @@ describe('times read by arithmetic', () => {
     expect(utcMs(2026, 2, 29, 0, 0, 0, 0)).toBe(Date.UTC(2026, 2, 1));
     expect(utcMs(NaN, 1, 1, 0, 0, 0, 0)).toBeNaN();
     expect(utcMs(275_761, 1, 1, 0, 0, 0, 0)).toBeNaN();
+  });
+
+  it("read from an export's bytes with the day remembered, equal what they read alone, row after row across days, years and forms", () => {
+    const texts: string[] = [];
+    for (const y of ['0050', '0099', '1970', '2026', '9999']) {
+      for (const [mo, d] of [
+        ['01', '01'],
+        ['02', '29'],
+        ['02', '31'],
+        ['12', '31'],
+        ['13', '01'],
+      ]) {
+        for (const time of ['00:00:00', '13:07:59.5', '23:59:59.999Z', '23:59:60', '07:30:00.1234Z', '24:00:00']) {
+          texts.push(`${y}-${mo}-${d}T${time}`, ` ${y}-${mo}-${d} ${time} `, `${y}-${mo}-${d}T${time}x`);
+        }
+      }
+    }
+    const day = new Float64Array(2);
+    const read = texts.map((t) => {
+      const b = Buffer.from(t);
+      return [isoMsFromBytes(b, 0, b.length, day), isoMsFromBytes(b, 0, b.length)];
+    });
+    expect(read.filter(([a, b]) => !Object.is(a, b))).toEqual([]);
+    expect(read.filter(([a]) => !Number.isNaN(a)).length).toBeGreaterThan(100);
+    expect(read[texts.indexOf('2026-12-31T23:59:59.999Z')][0]).toBe(Date.UTC(2026, 11, 31, 23, 59, 59, 999));
   });
 });
 
