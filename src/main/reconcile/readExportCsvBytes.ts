@@ -63,6 +63,9 @@ const YIELD_EVERY_ROWS = 65_536;
 /** Files from this size up are read in two halves at once (the second on a worker thread). */
 const TWO_THREADS_FROM_BYTES = 16 * 1024 * 1024;
 
+/** Room for the references' bytes to start with, a row (the store grows when they are longer). */
+const REFERENCE_BYTES_A_ROW = 16;
+
 /** The start of the file that says whether it is UTF-8 (and the delimiter, from its first 64 KB). */
 const SAMPLE_BYTES = 1024 * 1024;
 
@@ -256,14 +259,14 @@ async function readCsvFrom(path: string, fd: number, bomLength: number, options:
   } else {
     // One thread, a chunk at a time: a record the chunk cuts is read again from its start with
     // the next. Plain-ASCII references are copied out as they are read (the chunk's bytes are
-    // reused); their store is sized for the worst case but only the pages written are memory.
+    // reused), into a store that grows with them.
     // (The first records after the header may have moved the buffer past the data's start.)
     if (dataStart < file.base) {
       file.seek(dataStart);
       view = file.buf.subarray(0, file.have);
     }
     const r = newExportRecords(dataStart - file.base, file.have, delim, cols, MAX_RECORD_CHARS, maxRows, estimate);
-    if (!shared) r.refs = Buffer.alloc(Math.max(0, size - dataStart));
+    if (!shared) r.refs = new Uint8Array(Math.min(Math.max(0, size - dataStart), REFERENCE_BYTES_A_ROW * estimate));
     let sinceYield = 0;
     for (;;) {
       r.base = file.base;
@@ -326,7 +329,9 @@ async function readCsvFrom(path: string, fd: number, bomLength: number, options:
       }
     : rereadRecords(path, stat, delim);
   // References in plain ASCII are spans of their bytes (the file's, or their copies) until a string is asked for.
-  const refs = (all.refs ?? file.buf) as Buffer & { latin1Slice?: (s: number, e: number) => string };
+  const refs = (all.refs ? Buffer.from(all.refs.buffer, all.refs.byteOffset, all.refs.byteLength) : file.buf) as Buffer & {
+    latin1Slice?: (s: number, e: number) => string;
+  };
   const { txId: odd, txStart, txEnd, txLazy } = all;
   const txIdOf = (i: number): string => (txLazy[i] === 1 ? (refs.latin1Slice ? refs.latin1Slice(txStart[i], txEnd[i]) : refs.toString('latin1', txStart[i], txEnd[i])) : odd[i]);
   let wholeTxId: string[] | null = null;

@@ -486,8 +486,9 @@ export interface ExportRecords extends ReadColumns {
   more: number;
   partial: number;
   /**
-   * When set, plain-ASCII references are copied here (from `refsLength` on) and `txStart`/`txEnd`
-   * are offsets in it: a chunk's bytes are reused for the next. Null: they are offsets in the buffer.
+   * When set, plain-ASCII references are copied here (from `refsLength` on; a bigger store replaces
+   * it when full) and `txStart`/`txEnd` are offsets in it: a chunk's bytes are reused for the next.
+   * Null: they are offsets in the buffer.
    */
   refs: Uint8Array | null;
   refsLength: number;
@@ -597,7 +598,7 @@ export function parseExportRecords(
   };
   let pos = r.pos;
   let rows = 0;
-  const refs = r.refs;
+  let refs = r.refs;
   let refsLength = r.refsLength;
   r.partial = 0;
   while (pos < r.end && rows < rowLimit && r.length < r.maxRows) {
@@ -674,7 +675,12 @@ export function parseExportRecords(
           h = Math.imul(h ^ c, 0x01000193);
         }
       } else {
-        // (Copied on the way; kept only when plain ASCII.)
+        // (Copied on the way; kept only when plain ASCII.) The store grows as a column does.
+        if (refsLength + (e - s) > refs.length) {
+          const more = new Uint8Array(Math.max(2 * refs.length, refsLength + (e - s)));
+          more.set(refs.subarray(0, refsLength));
+          refs = r.refs = more;
+        }
         for (let k = s, at = refsLength; k < e && ascii; k++, at++) {
           const c = buf[k];
           if (c >= 0x80) ascii = false;

@@ -509,7 +509,7 @@ describe('reading an export a chunk at a time, and its reported rows again from 
   const whole = async (p: string) => plain(await readVendorExport(p, { twoThreadsFromBytes: fs.statSync(p).size }));
   const inChunks = async (p: string, chunkBytes: number) => plain(await readVendorExport(p, { twoThreadsFromBytes: Infinity, chunkBytes }));
 
-  it('gives the whole-file result wherever the chunks cut the records: quoted line breaks, CRLF, a BOM, a preamble before the header, odd and unreadable rows, non-ASCII references, no final line break', async () => {
+  it('gives the whole-file result wherever the chunks cut the records: quoted line breaks, CRLF, a BOM, a preamble before the header, odd and unreadable rows, non-ASCII and long references, no final line break', async () => {
     const rows = Array.from({ length: 300 }, (_, i) => row(i + 1, i % 7 === 0 ? `"Airtime, ""VTU""\r\nline ${i}\nmore"` : `plain ${i}`));
     rows[40] = `02/03/2026 10:40,TX41,41,08031234567,N1500,  ,Successful,odd,`;
     rows[41] = `2026-03-02T10:00:00Z,TX42,42,08031234567,abc,95,SUCCESS,bad amount,`;
@@ -517,6 +517,8 @@ describe('reading an export a chunk at a time, and its reported rows again from 
     rows[43] = `2026-03-02T10:00:00Z,ТХ44-кириллица,44,08031234567,500,95,SUCCESS,non-ASCII,`;
     rows[44] = `2026-03-02T10:00:00Z,"  T""45""  ",45,08031234567,500,95,FAILED,quoted,2026-03-02T10:05:00Z`;
     rows[45] = row(46, `"${'a long note, '.repeat(400)}"`);
+    // References longer than their store's first room: it grows.
+    for (let i = 100; i < 250; i++) rows[i] = rows[i].replace(`,TX${i + 1},`, `,TX${i + 1}-${'R'.repeat(80)},`);
     // A preamble of more records than a small chunk holds: the data starts before the buffer then is.
     const preamble = Array.from({ length: 12 }, (_, i) => `Vendor transaction log,page ${i + 1},,,`).join('\r\n') + '\r\n\r\n';
     const text = '\uFEFF' + preamble + exportText(rows, '\r\n').replace(/\r\n$/, '');
