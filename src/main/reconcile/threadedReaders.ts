@@ -189,7 +189,7 @@ export function utcMs(y: number, mo: number, d: number, h: number, mi: number, s
 /**
  * `2026-11-22T14:14:08.000Z` / `2026-11-22 14:14:08` (UTC) from the bytes; NaN for other forms.
  * `day`, when given, remembers the last date's midnight ([key, ms]): an export's rows come a day
- * at a time, and working the day out was a sixth of reading a row.
+ * at a time, so the day's arithmetic is done once a day, not once a row (~3 % of reading a row).
  */
 export function isoMsFromBytes(buf: Uint8Array, s: number, e: number, day?: Float64Array): number {
   s = trimStart(buf, s, e);
