@@ -3,9 +3,14 @@
  * columns matching needs are read (reference, id, amount, cost, status, time), and the plain
  * forms of those (`NGN 1,000.00`, `970.5`, ISO times) straight from the bytes (threadedReaders.ts);
  * a row with anything else is read again with the importer's own `amountFromCell`/`dateFromCell`.
- * A plain-ASCII reference stays bytes of the file until a string of it is asked for, and the
- * other columns of a row are decoded only when the row ends up in a report. A large file may be
- * read in two halves at once (below). A file that turns out not to be UTF-8 goes to the importer.
+ * A plain-ASCII reference stays bytes (the file's, or a copy of them) until a string of it is asked
+ * for, and the other columns of a row are decoded only when the row ends up in a report. A large
+ * file may be read in two halves at once (below); otherwise it is read a chunk at a time, and a
+ * reported row is read again from the file (exportFileWindow.ts). A file that turns out not to be
+ * UTF-8 goes to the importer.
+ *
+ * Over 400 lines because one reading shares its state (the file's bytes, the mapping, the columns
+ * and the rows left out) from the header to the accessors of the result.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -27,6 +32,7 @@ import {
   type ExportRecords,
 } from './threadedReaders';
 import { readThroughImporter } from './readExportWithImporter';
+import { CHUNK_BYTES, chunkedFile, exportChangedError, fieldBounds, readFully, readShared, rereadRecords, sameFile, wholeFile, type FieldBounds } from './exportFileWindow';
 import {
   costFromCell,
   detailFromCells,
@@ -57,53 +63,66 @@ const YIELD_EVERY_ROWS = 65_536;
 /** Files from this size up are read in two halves at once (the second on a worker thread). */
 const TWO_THREADS_FROM_BYTES = 16 * 1024 * 1024;
 
-/** The whole file in memory a worker thread can read too. */
-function readShared(path: string): Buffer {
+/** Room for the references' bytes to start with, a row (the store grows when they are longer). */
+const REFERENCE_BYTES_A_ROW = 16;
+
+/** The start of the file that says whether it is UTF-8 (and the delimiter, from its first 64 KB). */
+const SAMPLE_BYTES = 1024 * 1024;
+
+export async function readCsvFast(path: string, bomLength: number, options: ReadExportOptions): Promise<VendorExport> {
+  const twoThreadsFrom = options.twoThreadsFromBytes ?? TWO_THREADS_FROM_BYTES;
   const fd = fs.openSync(path, 'r');
   try {
-    const size = fs.fstatSync(fd).size;
-    const buf = Buffer.from(new SharedArrayBuffer(size));
-    let at = 0;
-    while (at < size) {
-      const n = fs.readSync(fd, buf, at, size - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return at === size ? buf : buf.subarray(0, at);
+    return await readCsvFrom(path, fd, bomLength, options, twoThreadsFrom);
   } finally {
     fs.closeSync(fd);
   }
 }
 
-export async function readCsvFast(path: string, bomLength: number, options: ReadExportOptions): Promise<VendorExport> {
-  const twoThreadsFrom = options.twoThreadsFromBytes ?? TWO_THREADS_FROM_BYTES;
-  const shared = fs.statSync(path).size >= twoThreadsFrom;
-  const buf = shared ? readShared(path) : fs.readFileSync(path);
+async function readCsvFrom(path: string, fd: number, bomLength: number, options: ReadExportOptions, twoThreadsFrom: number): Promise<VendorExport> {
+  const stat = fs.fstatSync(fd);
+  const size = stat.size;
+  // In two halves at once, the file is held whole (a worker reads the second half); else in chunks.
+  const shared = size >= twoThreadsFrom;
+  const sample = Buffer.allocUnsafe(Math.min(size, bomLength + SAMPLE_BYTES));
+  readFully(fd, sample, 0, sample.length, 0);
   options.signal?.throwIfAborted();
-  const fileHash = options.skipHash ? '' : createHash('sha256').update(buf).digest('hex');
-  const sampleText = buf.toString('utf8', bomLength, Math.min(buf.length, bomLength + 64 * 1024));
-  if (
-    buf
-      .subarray(bomLength)
-      .toString('utf8', 0, Math.min(buf.length - bomLength, 1024 * 1024))
-      .includes('\uFFFD')
-  ) {
+  const sampleText = sample.toString('utf8', bomLength, Math.min(sample.length, bomLength + 64 * 1024));
+  if (sample.subarray(bomLength).toString('utf8').includes('\uFFFD')) {
     // Not UTF-8 after all (Windows-1252): the importer reads it with the right decoder.
     return readThroughImporter(path, options);
   }
+  const hash = options.skipHash ? null : createHash('sha256');
+  const file = shared ? wholeFile(readShared(fd, size)) : chunkedFile(fd, size, options.chunkBytes ?? CHUNK_BYTES, hash);
+  if (shared) hash?.update(file.buf);
   const delim = detectDelimiter(sampleText).charCodeAt(0);
 
   // Header: the importer's rule over the first records.
   const maxFields = 256;
-  const starts = new Int32Array(maxFields);
-  const ends = new Int32Array(maxFields);
-  const quoted = new Uint8Array(maxFields);
-  const scanned = new Int32Array(2);
-  const scanWhole = (at: number): number => scanRecord(buf, at, delim, starts, ends, quoted, maxFields, Infinity, scanned);
-  const cellsOf = (fields: number): CellValue[] => {
+  const bounds = fieldBounds(maxFields);
+  const { starts, ends, quoted, scanned } = bounds;
+  let view = file.buf.subarray(0, file.have);
+  const refill = (keepFrom: number) => {
+    file.refill(keepFrom);
+    view = file.buf.subarray(0, file.have);
+  };
+  const refuseLongRecord = (bytes: Buffer, start: number, end: number, row: number) => {
+    if (end - start > MAX_RECORD_CHARS) throw recordTooLongError(row, bytes.toString('utf8', start, start + 200));
+  };
+  /** The record at file offset `at`, whole in `view`: returns its end in `view` (`at - file.base` is its start). */
+  const scanWhole = (at: number, row: number): number => {
+    for (;;) {
+      const start = at - file.base;
+      const next = scanRecord(view, start, delim, starts, ends, quoted, maxFields, Infinity, scanned);
+      if (next < file.have || file.eof) return next;
+      refuseLongRecord(view, start, file.have, row);
+      refill(start);
+    }
+  };
+  const cellsOf = (bytes: Buffer, fields: number, f: FieldBounds = bounds): CellValue[] => {
     const cells: CellValue[] = [];
-    for (let f = 0; f < Math.min(fields, maxFields); f++) {
-      const text = fieldString(buf, starts[f], ends[f], quoted[f]);
+    for (let k = 0; k < Math.min(fields, maxFields); k++) {
+      const text = fieldString(bytes, f.starts[k], f.ends[k], f.quoted[k]);
       cells.push(text === '' ? null : text);
     }
     return cells;
@@ -112,19 +131,16 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
   const topEnds: number[] = [];
   let pos = bomLength;
   let rowNumber = 0;
-  const refuseLongRecord = (start: number, end: number, row: number) => {
-    if (end - start > MAX_RECORD_CHARS) throw recordTooLongError(row, buf.toString('utf8', start, start + 200));
-  };
-  while (pos < buf.length && top.length < 20) {
-    const next = scanWhole(pos);
+  while (pos < size && top.length < 20) {
+    const next = scanWhole(pos, rowNumber + 1);
     rowNumber++;
-    refuseLongRecord(pos, next, rowNumber);
-    const cells = cellsOf(scanned[0]);
+    refuseLongRecord(view, pos - file.base, next, rowNumber);
+    const cells = cellsOf(view, scanned[0]);
     if (cells.some((c) => c !== null && String(c).trim() !== '')) {
       top.push({ row: rowNumber, cells });
-      topEnds.push(next);
+      topEnds.push(file.base + next);
     }
-    pos = next;
+    pos = file.base + next;
   }
   if (top.length === 0) throw new ImportError('empty', 'The export is empty: it has no rows. Export the transaction log again and choose the new file.');
   const headerIndex = findHeaderRow(top);
@@ -133,10 +149,6 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
   const mapping = detectMapping(headers, 'vendorLog');
   assertMappingComplete(mapping, 'vendorLog', headers);
 
-  // Data: from right after the header record; a large file in two halves, the second read on a
-  // worker thread from the first line break after the middle. That break starts a record only if
-  // it is not inside a quoted cell: known for sure once the first half is read — when its last
-  // record ends exactly there. Otherwise (or when the worker fails) this thread reads on itself.
   const dataStart = topEnds[headerIndex];
   const headerRow = top[headerIndex].row;
   const colStatus = mapping.status ?? -1;
@@ -151,93 +163,150 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
     colUpdated,
   );
   const maxRows = 2 * EXPORT_MAX_ROWS;
-  const estimate = Math.ceil(buf.length / 120);
-  let split = -1;
-  if (shared && buf.length - dataStart >= twoThreadsFrom) {
-    const lf = buf.indexOf(LF, dataStart + Math.floor((buf.length - dataStart) / 2));
-    if (lf !== -1 && lf + 1 < buf.length) split = lf + 1;
-  }
-  const first = newExportRecords(dataStart, split === -1 ? buf.length : split, delim, cols, MAX_RECORD_CHARS, maxRows, split === -1 ? estimate : estimate >> 1);
-  const second =
-    split === -1 ? null : parseRecordsInWorker(buf.buffer as SharedArrayBuffer, newExportRecords(split, buf.length, delim, cols, MAX_RECORD_CHARS, maxRows, estimate >> 1));
-  const refuseTooLong = (r: ExportRecords, rowBase: number) => {
-    if (r.tooLongRecord !== -1) refuseLongRecord(r.tooLongAt, Infinity, rowBase + r.tooLongRecord);
-  };
-  const readOn = async (r: ExportRecords) => {
-    for (;;) {
-      parseExportRecords(buf, r, YIELD_EVERY_ROWS);
-      refuseTooLong(r, headerRow);
-      if (r.pos >= r.end || r.length >= r.maxRows) return;
-      options.onProgress?.(r.length, r.pos, buf.length);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      options.signal?.throwIfAborted();
-    }
-  };
-  let rest: ExportRecords | null = null;
-  try {
-    await readOn(first);
-    if (second) {
-      if (first.pos === split && first.length < maxRows) rest = await second.result;
-      if (rest === null) {
-        first.end = buf.length;
-        await readOn(first);
-      }
-    }
-  } finally {
-    second?.stop();
-  }
-  if (rest) refuseTooLong(rest, headerRow + first.records);
-  const all = rest ? joinRecords(first, rest, headerRow, headerRow + first.records) : { ...first, record: first.record.map((r) => r + headerRow) };
-  const fileRows = all.length;
-  if (fileRows >= maxRows) throw tooManyRowsError();
-  options.onProgress?.(fileRows, buf.length, buf.length);
+  const estimate = Math.ceil(size / 120);
 
-  // Rows with a cell not in a plain form: read again, whole, with the importer's cell readers.
+  // Rows with a cell not in a plain form: read again, whole, with the importer's cell readers
+  // (while their bytes are in the buffer). `dropped`: the rows that cannot be read.
   const unreadable: UnreadableExportRow[] = [];
-  let unreadableCount = 0;
-  const keep = all.slowCount > 0 ? new Uint8Array(fileRows).fill(1) : null;
+  const dropped: number[] = [];
   const colAmount = cols[2];
   const colCost = cols[3];
   const colCreated = cols[5];
-  for (let i = 0; keep && i < fileRows; i++) {
-    if (all.slow[i] === 0) continue;
-    scanWhole(all.where[i]);
-    const fields = scanned[0];
-    const fieldCell = (col: number): CellValue => (col >= 0 && col < fields ? fieldString(buf, starts[col], ends[col], quoted[col]) || null : null);
-    let amount = colAmount < fields ? plainKoboFromBytes(buf, starts[colAmount], ends[colAmount]) : NaN;
-    if (Number.isNaN(amount)) {
-      const a = amountFromCell(fieldCell(colAmount));
-      if (a.ok) amount = a.kobo;
-    }
-    const status = colStatus < fields ? statusFromBytes(buf, starts[colStatus], ends[colStatus]) : 0;
-    if (Number.isNaN(amount) || status === 0) {
-      keep[i] = 0;
-      unreadableCount++;
-      if (unreadable.length < UNREADABLE_KEPT) {
+  const readSlowRows = (r: ExportRecords, from: number, to: number, bytes: Buffer, base: number, rowBase: number) => {
+    for (let i = from; r.slowCount > 0 && i < to; i++) {
+      if (r.slow[i] === 0) continue;
+      scanRecord(bytes, r.where[i] - base, delim, starts, ends, quoted, maxFields, Infinity, scanned);
+      const fields = scanned[0];
+      const fieldCell = (col: number): CellValue => (col >= 0 && col < fields ? fieldString(bytes, starts[col], ends[col], quoted[col]) || null : null);
+      let amount = colAmount < fields ? plainKoboFromBytes(bytes, starts[colAmount], ends[colAmount]) : NaN;
+      if (Number.isNaN(amount)) {
         const a = amountFromCell(fieldCell(colAmount));
-        const row = all.record[i];
-        unreadable.push({ row, message: unreadableMessage(row, a.ok ? null : a.reason, status === 0 ? ((fieldCell(colStatus) as string | null) ?? '') : null) });
+        if (a.ok) amount = a.kobo;
       }
-      continue;
+      const status = colStatus < fields ? statusFromBytes(bytes, starts[colStatus], ends[colStatus]) : 0;
+      if (Number.isNaN(amount) || status === 0) {
+        dropped.push(i);
+        if (unreadable.length < UNREADABLE_KEPT) {
+          const a = amountFromCell(fieldCell(colAmount));
+          const row = rowBase + r.record[i];
+          unreadable.push({ row, message: unreadableMessage(row, a.ok ? null : a.reason, status === 0 ? ((fieldCell(colStatus) as string | null) ?? '') : null) });
+        }
+        continue;
+      }
+      r.amountKobo[i] = amount;
+      r.status[i] = status;
+      if (colCost >= 0 && colCost < fields) {
+        const cost = plainKoboFromBytes(bytes, starts[colCost], ends[colCost]);
+        r.costKobo[i] = Number.isNaN(cost) ? costFromCell(fieldCell(colCost)) : cost;
+      }
+      if (colCreated >= 0 && colCreated < fields) {
+        const created = isoMsFromBytes(bytes, starts[colCreated], ends[colCreated]);
+        r.createdMs[i] = Number.isNaN(created) ? timeFromCell(fieldCell(colCreated)) : created;
+      }
+      let updated = NaN;
+      if (colUpdated >= 0 && colUpdated < fields && status === STATUS_FAILED) {
+        updated = isoMsFromBytes(bytes, starts[colUpdated], ends[colUpdated]);
+        if (Number.isNaN(updated)) updated = timeFromCell(fieldCell(colUpdated));
+      }
+      r.updatedMs[i] = updated;
     }
-    all.amountKobo[i] = amount;
-    all.status[i] = status;
-    if (colCost >= 0 && colCost < fields) {
-      const cost = plainKoboFromBytes(buf, starts[colCost], ends[colCost]);
-      all.costKobo[i] = Number.isNaN(cost) ? costFromCell(fieldCell(colCost)) : cost;
-    }
-    if (colCreated >= 0 && colCreated < fields) {
-      const created = isoMsFromBytes(buf, starts[colCreated], ends[colCreated]);
-      all.createdMs[i] = Number.isNaN(created) ? timeFromCell(fieldCell(colCreated)) : created;
-    }
-    let updated = NaN;
-    if (colUpdated >= 0 && colUpdated < fields && status === STATUS_FAILED) {
-      updated = isoMsFromBytes(buf, starts[colUpdated], ends[colUpdated]);
-      if (Number.isNaN(updated)) updated = timeFromCell(fieldCell(colUpdated));
-    }
-    all.updatedMs[i] = updated;
+  };
+  const refuseTooLong = (r: ExportRecords, bytes: Buffer, base: number, rowBase: number) => {
+    if (r.tooLongRecord !== -1) refuseLongRecord(bytes, r.tooLongAt, Infinity, rowBase + r.tooLongRecord);
+  };
+
+  let all: ExportRecords;
+  let fileRows: number;
+  let split = -1;
+  if (shared && size - dataStart >= twoThreadsFrom) {
+    const lf = file.buf.indexOf(LF, dataStart + Math.floor((size - dataStart) / 2));
+    if (lf !== -1 && lf + 1 < size) split = lf + 1;
   }
-  if (keep && unreadableCount > 0) {
+  if (split !== -1) {
+    // Two halves, the second read on a worker thread from the first line break after the middle.
+    // That break starts a record only if it is not inside a quoted cell: known for sure once the
+    // first half is read — when its last record ends exactly there. Otherwise (or when the worker
+    // fails) this thread reads on itself.
+    const buf = file.buf;
+    const first = newExportRecords(dataStart, split, delim, cols, MAX_RECORD_CHARS, maxRows, estimate >> 1);
+    const second = parseRecordsInWorker(buf.buffer as SharedArrayBuffer, newExportRecords(split, size, delim, cols, MAX_RECORD_CHARS, maxRows, estimate >> 1));
+    const readOn = async (r: ExportRecords) => {
+      for (;;) {
+        parseExportRecords(buf, r, YIELD_EVERY_ROWS);
+        refuseTooLong(r, buf, 0, headerRow);
+        if (r.pos >= r.end || r.length >= r.maxRows) return;
+        options.onProgress?.(r.length, r.pos, size);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        options.signal?.throwIfAborted();
+      }
+    };
+    let rest: ExportRecords | null = null;
+    try {
+      await readOn(first);
+      if (first.pos === split && first.length < maxRows) rest = await second.result;
+      if (rest === null) {
+        first.end = size;
+        await readOn(first);
+      }
+    } finally {
+      second.stop();
+    }
+    if (rest) refuseTooLong(rest, buf, 0, headerRow + first.records);
+    all = rest ? joinRecords(first, rest, headerRow, headerRow + first.records) : withRowBase(first, headerRow);
+    fileRows = all.length;
+    if (fileRows >= maxRows) throw tooManyRowsError();
+    readSlowRows(all, 0, fileRows, buf, 0, 0);
+  } else {
+    // One thread, a chunk at a time: a record the chunk cuts is read again from its start with
+    // the next. Plain-ASCII references are copied out as they are read (the chunk's bytes are
+    // reused), into a store that grows with them.
+    // (The first records after the header may have moved the buffer past the data's start.)
+    if (dataStart < file.base) {
+      file.seek(dataStart);
+      view = file.buf.subarray(0, file.have);
+    }
+    const r = newExportRecords(dataStart - file.base, file.have, delim, cols, MAX_RECORD_CHARS, maxRows, estimate);
+    if (!shared) r.refs = new Uint8Array(Math.min(Math.max(0, size - dataStart), REFERENCE_BYTES_A_ROW * estimate));
+    let sinceYield = 0;
+    for (;;) {
+      r.base = file.base;
+      r.end = file.have;
+      r.more = file.eof ? 0 : 1;
+      const before = r.length;
+      parseExportRecords(view, r, YIELD_EVERY_ROWS - sinceYield);
+      refuseTooLong(r, view, 0, headerRow);
+      readSlowRows(r, before, r.length, view, file.base, headerRow);
+      sinceYield += r.length - before;
+      if (r.length >= r.maxRows || (r.pos >= file.have && file.eof)) break;
+      if (r.partial === 1 || r.pos >= file.have) {
+        // The record at r.pos goes on after the buffer: too long already, or read on.
+        refuseLongRecord(view, r.pos, file.have, headerRow + r.records + 1);
+        refill(r.pos);
+        r.pos = 0;
+        r.nextQuote = -1;
+        r.quoteFrom = Infinity;
+      }
+      if (sinceYield >= YIELD_EVERY_ROWS) {
+        sinceYield = 0;
+        options.onProgress?.(r.length, file.base + r.pos, size);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        options.signal?.throwIfAborted();
+      }
+    }
+    // The hash is of the whole file, read or not.
+    while (hash && !file.eof) refill(file.have);
+    if (!sameFile(fs.fstatSync(fd), stat)) throw exportChangedError();
+    all = withRowBase(r, headerRow);
+    fileRows = all.length;
+    if (fileRows >= maxRows) throw tooManyRowsError();
+  }
+  const fileHash = hash ? hash.digest('hex') : '';
+  options.onProgress?.(fileRows, size, size);
+
+  const unreadableCount = dropped.length;
+  if (unreadableCount > 0) {
+    const keep = new Uint8Array(fileRows).fill(1);
+    for (const i of dropped) keep[i] = 0;
     // The row limit counts readable rows: a row read after the limit's worth is one too many.
     let readable = 0;
     for (let i = 0; fileRows > EXPORT_MAX_ROWS && i < fileRows; i++) {
@@ -251,15 +320,31 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
   const n = all.length;
   const where = all.where;
   const rows = all.record;
-  const detailStarts = new Int32Array(maxFields);
-  const detailEnds = new Int32Array(maxFields);
-  const detailQuoted = new Uint8Array(maxFields);
-  const detailScanned = new Int32Array(2);
-  // References in plain ASCII are spans of the file until a string is asked for.
+  const detailBounds = fieldBounds(maxFields);
+  // A report's row: from the file held whole, or read again from the file.
+  const recordAt: (where: number, f: FieldBounds) => Buffer = shared
+    ? (at, f) => {
+        scanRecord(file.buf, at, delim, f.starts, f.ends, f.quoted, maxFields, Infinity, f.scanned);
+        return file.buf;
+      }
+    : rereadRecords(path, stat, delim);
+  // References in plain ASCII are spans of their bytes (the file's, or their copies) until a string is asked for.
+  const refs = (all.refs ? Buffer.from(all.refs.buffer, all.refs.byteOffset, all.refs.byteLength) : file.buf) as Buffer & {
+    latin1Slice?: (s: number, e: number) => string;
+  };
   const { txId: odd, txStart, txEnd, txLazy } = all;
-  const latin1 = buf as Buffer & { latin1Slice?: (s: number, e: number) => string };
-  const txIdOf = (i: number): string => (txLazy[i] === 1 ? (latin1.latin1Slice ? latin1.latin1Slice(txStart[i], txEnd[i]) : buf.toString('latin1', txStart[i], txEnd[i])) : odd[i]);
+  const txIdOf = (i: number): string => (txLazy[i] === 1 ? (refs.latin1Slice ? refs.latin1Slice(txStart[i], txEnd[i]) : refs.toString('latin1', txStart[i], txEnd[i])) : odd[i]);
   let wholeTxId: string[] | null = null;
+  const colTx = cols[0];
+  const sameReference = (bytes: Buffer, f: FieldBounds, i: number): boolean => {
+    if (colTx < 0 || colTx >= f.scanned[0]) return txLazy[i] === 0 && odd[i] === '';
+    const s = trimStart(bytes, f.starts[colTx], f.ends[colTx]);
+    const e = trimEnd(bytes, s, f.ends[colTx]);
+    if (txLazy[i] === 0) return fieldString(bytes, s, e, f.quoted[colTx]) === odd[i];
+    if (e - s !== txEnd[i] - txStart[i]) return false;
+    for (let k = 0; k < e - s; k++) if (bytes[s + k] !== refs[txStart[i] + k]) return false;
+    return true;
+  };
   return {
     columns: {
       length: n,
@@ -273,10 +358,10 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
         if (txLazy[i] === 0) return spanIs(odd[i], text, start, end);
         const at = txStart[i];
         if (end - start !== txEnd[i] - at) return false;
-        for (let k = 0; k < end - start; k++) if (text.charCodeAt(start + k) !== buf[at + k]) return false;
+        for (let k = 0; k < end - start; k++) if (text.charCodeAt(start + k) !== refs[at + k]) return false;
         return true;
       },
-      txBytes: { bytes: buf, start: txStart, end: txEnd, inFile: txLazy },
+      txBytes: { bytes: refs, start: txStart, end: txEnd, inFile: txLazy },
       txHash: all.txHash.subarray(0, n),
       logId: all.logId.subarray(0, n),
       amountKobo: all.amountKobo.subarray(0, n),
@@ -286,14 +371,10 @@ export async function readCsvFast(path: string, bomLength: number, options: Read
       updatedMs: all.updatedMs.subarray(0, n),
       rowNumbers: rows.subarray(0, n),
       detail: rememberedDetail((i) => {
-        scanRecord(buf, where[i], delim, detailStarts, detailEnds, detailQuoted, maxFields, Infinity, detailScanned);
-        const fields = detailScanned[0];
-        const cells: CellValue[] = [];
-        for (let f = 0; f < Math.min(fields, maxFields); f++) {
-          const text = fieldString(buf, detailStarts[f], detailEnds[f], detailQuoted[f]);
-          cells.push(text === '' ? null : text);
-        }
-        return detailFromCells(cells, mapping, rows[i]);
+        const bytes = recordAt(where[i], detailBounds);
+        // The row read again is the row that was read: its reference says so too.
+        if (!sameReference(bytes, detailBounds, i)) throw exportChangedError();
+        return detailFromCells(cellsOf(bytes, detailBounds.scanned[0], detailBounds), mapping, rows[i]);
       }),
     },
     format: 'csv',
@@ -332,6 +413,13 @@ const RECORD_COLUMNS: readonly (keyof RecordColumns)[] = [
   'record',
   'slow',
 ];
+
+/** `r` with its row numbers counted in the file (`rowBase` rows before its first), in place. */
+function withRowBase(r: ExportRecords, rowBase: number): ExportRecords {
+  const record = r.record;
+  for (let i = 0; i < r.length; i++) record[i] += rowBase;
+  return r;
+}
 
 /** The two halves' rows as one file's, with their row numbers in the file. */
 function joinRecords(a: ExportRecords, b: ExportRecords, rowBaseA: number, rowBaseB: number): ExportRecords {

@@ -186,8 +186,12 @@ export function utcMs(y: number, mo: number, d: number, h: number, mi: number, s
   return Math.abs(t) <= 8.64e15 ? t : NaN;
 }
 
-/** `2026-11-22T14:14:08.000Z` / `2026-11-22 14:14:08` (UTC) from the bytes; NaN for other forms. */
-export function isoMsFromBytes(buf: Uint8Array, s: number, e: number): number {
+/**
+ * `2026-11-22T14:14:08.000Z` / `2026-11-22 14:14:08` (UTC) from the bytes; NaN for other forms.
+ * `day`, when given, remembers the last date's midnight ([key, ms]): an export's rows come a day
+ * at a time, so the day's arithmetic is done once a day, not once a row (~3 % of reading a row).
+ */
+export function isoMsFromBytes(buf: Uint8Array, s: number, e: number, day?: Float64Array): number {
   s = trimStart(buf, s, e);
   e = trimEnd(buf, s, e);
   const n = e - s;
@@ -213,7 +217,15 @@ export function isoMsFromBytes(buf: Uint8Array, s: number, e: number): number {
   }
   if (i < e && buf[i] === 0x5a) i++;
   if (i !== e) return NaN;
-  return utcMs(y, mo, d, h, mi, se, ms);
+  if (day === undefined || y < 100) return utcMs(y, mo, d, h, mi, se, ms);
+  // (utcMs's sum, with the day's part remembered: integers far below 2^53, so the same number.)
+  const key = (y * 100 + mo) * 100 + d;
+  if (day[0] !== key) {
+    day[0] = key;
+    day[1] = utcMs(y, mo, d, 0, 0, 0, 0);
+  }
+  const t = day[1] + ((h * 60 + mi) * 60 + se) * 1000 + ms;
+  return Math.abs(t) <= 8.64e15 ? t : NaN;
 }
 
 /** SUCCESS (1), FAILED (2), PENDING (3) in any case, from the bytes; 0 for any other text. */
@@ -460,9 +472,26 @@ export function findReference(slots: Int32Array, h: number, entry: number, same:
 
 /** Columns of the records read so far, and where the reading is: posted between threads as is. */
 export interface ExportRecords extends ReadColumns {
+  /** Where the reading is in the buffer given to {@link parseExportRecords}. */
   pos: number;
   /** Records start before this offset (they may end after it). */
   end: number;
+  /** File offset of the buffer's first byte: `where` holds file offsets. */
+  base: number;
+  /**
+   * 1 when the buffer is a chunk of the file and more of the file follows it: a record that
+   * reaches the buffer's end may go on in the next chunk, so the reading stops at its start
+   * (`pos`) and sets `partial` (see readExportCsvBytes.ts).
+   */
+  more: number;
+  partial: number;
+  /**
+   * When set, plain-ASCII references are copied here (from `refsLength` on; a bigger store replaces
+   * it when full) and `txStart`/`txEnd` are offsets in it: a chunk's bytes are reused for the next.
+   * Null: they are offsets in the buffer.
+   */
+  refs: Uint8Array | null;
+  refsLength: number;
   delim: number;
   /** Column indexes: transaction_id, id, amount, cost, status, created (or time), updated; -1 when absent. */
   cols: Int32Array;
@@ -496,6 +525,11 @@ export function newExportRecords(pos: number, end: number, delim: number, cols: 
   return {
     pos,
     end,
+    base: 0,
+    more: 0,
+    partial: 0,
+    refs: null,
+    refsLength: 0,
     delim,
     cols,
     maxRecordBytes,
@@ -526,7 +560,8 @@ export function newExportRecords(pos: number, end: number, delim: number, cols: 
 
 /**
  * Reads up to `rowLimit` more non-blank records of `r` (from `r.pos`, records starting before
- * `r.end`) into its columns. Stops early at a record longer than `r.maxRecordBytes`.
+ * `r.end`) into its columns. Stops early at a record longer than `r.maxRecordBytes`, and (`r.more`)
+ * at a record that reaches the end of `buf`.
  */
 export function parseExportRecords(
   buf: Uint8Array & { latin1Slice?: (s: number, e: number) => string; utf8Slice?: (s: number, e: number) => string },
@@ -549,6 +584,7 @@ export function parseExportRecords(
   const ends = new Int32Array(maxFields);
   const quoted = new Uint8Array(maxFields);
   const out = new Int32Array(2);
+  const day = new Float64Array(2);
   const grow = (): void => {
     const cap = r.logId.length * 2;
     const more = <T extends Uint32Array | Float64Array | Uint8Array | Int32Array>(a: T): T => {
@@ -562,6 +598,9 @@ export function parseExportRecords(
   };
   let pos = r.pos;
   let rows = 0;
+  let refs = r.refs;
+  let refsLength = r.refsLength;
+  r.partial = 0;
   while (pos < r.end && rows < rowLimit && r.length < r.maxRows) {
     const recordStart = pos;
     pos = scanRecord(buf, pos, r.delim, starts, ends, quoted, want, lastNeeded + 1, out);
@@ -586,6 +625,12 @@ export function parseExportRecords(
         fields = lastNeeded + 1;
       }
     }
+    if (pos >= len && r.more === 1) {
+      // It may go on in the next chunk (even a line break at the very end: a CRLF's LF may follow).
+      r.partial = 1;
+      pos = recordStart;
+      break;
+    }
     r.records++;
     if (pos - recordStart > r.maxRecordBytes) {
       r.tooLongRecord = r.records;
@@ -608,12 +653,12 @@ export function parseExportRecords(
     }
     let created = NaN;
     if (colCreated >= 0 && colCreated < fields) {
-      created = isoMsFromBytes(buf, starts[colCreated], ends[colCreated]);
+      created = isoMsFromBytes(buf, starts[colCreated], ends[colCreated], day);
       if (created !== created && starts[colCreated] !== ends[colCreated]) slow = 1;
     }
     let updated = NaN;
     if (colUpdated >= 0 && colUpdated < fields && status === 2) {
-      updated = isoMsFromBytes(buf, starts[colUpdated], ends[colUpdated]);
+      updated = isoMsFromBytes(buf, starts[colUpdated], ends[colUpdated], day);
       if (updated !== updated && starts[colUpdated] !== ends[colUpdated]) slow = 1;
     }
     let tx = '';
@@ -623,17 +668,38 @@ export function parseExportRecords(
       const s = trimStart(buf, starts[colTx], ends[colTx]);
       const e = trimEnd(buf, s, ends[colTx]);
       let ascii = quoted[colTx] !== 2;
-      for (let k = s; k < e && ascii; k++) {
-        const c = buf[k];
-        if (c >= 0x80) ascii = false;
-        h = Math.imul(h ^ c, 0x01000193);
+      if (refs === null) {
+        for (let k = s; k < e && ascii; k++) {
+          const c = buf[k];
+          if (c >= 0x80) ascii = false;
+          h = Math.imul(h ^ c, 0x01000193);
+        }
+      } else {
+        // (Copied on the way; kept only when plain ASCII.) The store grows as a column does.
+        if (refsLength + (e - s) > refs.length) {
+          const more = new Uint8Array(Math.max(2 * refs.length, refsLength + (e - s)));
+          more.set(refs.subarray(0, refsLength));
+          refs = r.refs = more;
+        }
+        for (let k = s, at = refsLength; k < e && ascii; k++, at++) {
+          const c = buf[k];
+          if (c >= 0x80) ascii = false;
+          h = Math.imul(h ^ c, 0x01000193);
+          refs[at] = c;
+        }
       }
       if (ascii) {
         // Not made into a string now: matching compares the bytes, and only the rows that end up
         // in a report (or every row, for callers that take `txId` whole) need the string.
         lazy = s < e ? 1 : 0;
-        r.txStart[i] = s;
-        r.txEnd[i] = e;
+        if (refs === null) {
+          r.txStart[i] = s;
+          r.txEnd[i] = e;
+        } else {
+          r.txStart[i] = refsLength;
+          refsLength += e - s;
+          r.txEnd[i] = refsLength;
+        }
       } else {
         tx = buf.utf8Slice ? buf.utf8Slice(s, e) : new TextDecoder().decode(buf.subarray(s, e));
         if (quoted[colTx] === 2) tx = tx.replace(/""/g, '"');
@@ -650,11 +716,12 @@ export function parseExportRecords(
     r.status[i] = status;
     r.createdMs[i] = created;
     r.updatedMs[i] = updated;
-    r.where[i] = recordStart;
+    r.where[i] = r.base + recordStart;
     r.record[i] = r.records;
     r.slow[i] = slow;
     r.slowCount += slow;
   }
+  r.refsLength = refsLength;
   r.pos = pos;
 }
 

@@ -39,6 +39,8 @@ export interface ReadExportOptions {
   signal?: AbortSignal;
   /** A UTF-8 CSV export of at least this many bytes is read in two halves at once (default 16 MB; tests set it low). */
   twoThreadsFromBytes?: number;
+  /** Otherwise it is read this many bytes at a time (default 1 MB; tests set it low to cut records). */
+  chunkBytes?: number;
   onProgress?: (rowsRead: number, bytesRead: number | null, bytesTotal: number | null) => void;
 }
 

@@ -20,6 +20,7 @@ import { matchEntries, pairByReference, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION
 import { mirrorFromParsed, mirrorQuery, mirrorReferenceColumns, readMirror } from '../../../src/main/reconcile/mirrorEntries';
 import {
   indexMirrorReferences,
+  isoMsFromBytes,
   mirrorReferences,
   newExportRecords,
   parseExportRecords,
@@ -290,6 +291,31 @@ describe('times read by arithmetic', () => {
     expect(utcMs(NaN, 1, 1, 0, 0, 0, 0)).toBeNaN();
     expect(utcMs(275_761, 1, 1, 0, 0, 0, 0)).toBeNaN();
   });
+
+  it("read from an export's bytes with the day remembered, equal what they read alone, row after row across days, years and forms", () => {
+    const texts: string[] = [];
+    for (const y of ['0050', '0099', '1970', '2026', '9999']) {
+      for (const [mo, d] of [
+        ['01', '01'],
+        ['02', '29'],
+        ['02', '31'],
+        ['12', '31'],
+        ['13', '01'],
+      ]) {
+        for (const time of ['00:00:00', '13:07:59.5', '23:59:59.999Z', '23:59:60', '07:30:00.1234Z', '24:00:00']) {
+          texts.push(`${y}-${mo}-${d}T${time}`, ` ${y}-${mo}-${d} ${time} `, `${y}-${mo}-${d}T${time}x`);
+        }
+      }
+    }
+    const day = new Float64Array(2);
+    const read = texts.map((t) => {
+      const b = Buffer.from(t);
+      return [isoMsFromBytes(b, 0, b.length, day), isoMsFromBytes(b, 0, b.length)];
+    });
+    expect(read.filter(([a, b]) => !Object.is(a, b))).toEqual([]);
+    expect(read.filter(([a]) => !Number.isNaN(a)).length).toBeGreaterThan(100);
+    expect(read[texts.indexOf('2026-12-31T23:59:59.999Z')][0]).toBe(Date.UTC(2026, 11, 31, 23, 59, 59, 999));
+  });
 });
 
 describe('references read from the bytes on demand', () => {
@@ -475,5 +501,78 @@ describe("the export reader's amounts from bytes", () => {
     expect(plain).toEqual([150_000, 150_000, 150_000, 150_000]);
     // And the shapes the grammar refuses are never read from the bytes.
     for (const refused of ['1,0,0', '1500,000', '1500.', '0']) expect(plainKoboFromBytes(Buffer.from(refused), 0, refused.length), refused).toBeNaN();
+  });
+});
+
+describe('reading an export a chunk at a time, and its reported rows again from the file', () => {
+  /** The file held whole in memory, on one thread (no split: the threshold is the file's size). */
+  const whole = async (p: string) => plain(await readVendorExport(p, { twoThreadsFromBytes: fs.statSync(p).size }));
+  const inChunks = async (p: string, chunkBytes: number) => plain(await readVendorExport(p, { twoThreadsFromBytes: Infinity, chunkBytes }));
+
+  it('gives the whole-file result wherever the chunks cut the records: quoted line breaks, CRLF, a BOM, a preamble before the header, odd and unreadable rows, non-ASCII and long references, no final line break', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => row(i + 1, i % 7 === 0 ? `"Airtime, ""VTU""\r\nline ${i}\nmore"` : `plain ${i}`));
+    rows[40] = `02/03/2026 10:40,TX41,41,08031234567,N1500,  ,Successful,odd,`;
+    rows[41] = `2026-03-02T10:00:00Z,TX42,42,08031234567,abc,95,SUCCESS,bad amount,`;
+    rows[42] = '';
+    rows[43] = `2026-03-02T10:00:00Z,ТХ44-кириллица,44,08031234567,500,95,SUCCESS,non-ASCII,`;
+    rows[44] = `2026-03-02T10:00:00Z,"  T""45""  ",45,08031234567,500,95,FAILED,quoted,2026-03-02T10:05:00Z`;
+    rows[45] = row(46, `"${'a long note, '.repeat(400)}"`);
+    // References longer than their store's first room: it grows.
+    for (let i = 100; i < 250; i++) rows[i] = rows[i].replace(`,TX${i + 1},`, `,TX${i + 1}-${'R'.repeat(80)},`);
+    // A preamble of more records than a small chunk holds: the data starts before the buffer then is.
+    const preamble = Array.from({ length: 12 }, (_, i) => `Vendor transaction log,page ${i + 1},,,`).join('\r\n') + '\r\n\r\n';
+    const text = '\uFEFF' + preamble + exportText(rows, '\r\n').replace(/\r\n$/, '');
+    const p = file('chunks.csv', text);
+    const expected = await whole(p);
+    expect(expected.length).toBe(298);
+    expect(expected.unreadable.map((u) => u.row)).toEqual([14 + 42]);
+    expect(expected.txId.slice(41, 43)).toEqual(['ТХ44-кириллица', 'T"45"']);
+    for (const chunkBytes of [64, 97, 150, 211, 1000, 4096, 65_536]) expect(await inChunks(p, chunkBytes), `chunks of ${chunkBytes} bytes`).toEqual(expected);
+  });
+
+  it('refuses a record too long with the row number and words of the whole-file read, whatever the chunk', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => row(i + 1));
+    rows.push(row(2001, `"${'x'.repeat(1_000_100)}`), row(2002));
+    const p = file('chunks-long-record.csv', exportText(rows));
+    const expected = await readVendorExport(p, { twoThreadsFromBytes: fs.statSync(p).size }).catch((e: Error) => e.message);
+    expect(expected).toMatch(/^Row 2,002 of the file is longer than 1,000,000 characters/);
+    for (const chunkBytes of [100, 65_536, 1 << 20]) expect(await readVendorExport(p, { twoThreadsFromBytes: Infinity, chunkBytes }).catch((e: Error) => e.message)).toBe(expected);
+  });
+
+  it("refuses to report a row of a file that changed after it was read, rather than show another file's row", async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => row(i + 1));
+    const text = exportText(rows);
+    const changed = /The export file changed while it was being reconciled/;
+
+    // Rewritten with the same size and modification time, one reference different.
+    const p = file('changes.csv', text);
+    const mtime = new Date('2026-03-02T10:00:00Z');
+    fs.utimesSync(p, mtime, mtime);
+    const read = (await readVendorExport(p, { twoThreadsFromBytes: Infinity, chunkBytes: 256 })).columns;
+    fs.writeFileSync(p, text.replace('TX30,', 'TY30,'));
+    fs.utimesSync(p, mtime, mtime);
+    expect(read.detail(28).rowNumber).toBe(30);
+    expect(() => read.detail(29)).toThrow(changed);
+
+    // A row added at the end (the rows before are the same bytes).
+    const q = file('grows.csv', text);
+    const grown = (await readVendorExport(q, { twoThreadsFromBytes: Infinity })).columns;
+    fs.appendFileSync(q, `${row(51)}\n`);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(() => grown.detail(0)).toThrow(changed);
+
+    // Another file moved to its name, alike to the byte.
+    const r = file('replaced.csv', text);
+    fs.utimesSync(r, mtime, mtime);
+    const replaced = (await readVendorExport(r, { twoThreadsFromBytes: Infinity })).columns;
+    const copy = file('replaced.csv.new', text);
+    fs.utimesSync(copy, mtime, mtime);
+    fs.renameSync(copy, r);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(() => replaced.detail(0)).toThrow(changed);
+
+    // Untouched, every row reads back as it was read.
+    const s = file('untouched.csv', text);
+    expect(await inChunks(s, 300)).toEqual(await whole(s));
   });
 });
