@@ -40,6 +40,7 @@ export const APP_ERROR_CODES = [
   'cost_changed',
   'duplicate_pending',
   'export_bad_value',
+  'export_changed',
   'export_failed',
   'export_no_columns',
   'export_no_sheets',

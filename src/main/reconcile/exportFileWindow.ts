@@ -6,7 +6,7 @@
  */
 import type { Hash } from 'node:crypto';
 import fs from 'node:fs';
-import { ImportError } from '../imports';
+import { AppError } from '../../shared/appError';
 import { scanRecord } from './threadedReaders';
 
 /**
@@ -38,10 +38,12 @@ export function sameFile(a: fs.Stats, b: fs.Stats): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.dev === b.dev;
 }
 
-export function exportChangedError(): ImportError {
-  return new ImportError(
-    'corrupt',
-    'The export file changed while it was being reconciled (it is not the file that was read), so its rows cannot be reported as they were read. Leave the file as it is (close any program writing to it) and reconcile again.',
+/** The export was written to (or replaced) between reading it and reading its reported rows again. */
+export function exportChangedError(): AppError {
+  return new AppError(
+    'export_changed',
+    'The export file changed while it was being reconciled (it is not the file that was read), so its rows cannot be reported as they were read.',
+    'Leave the file as it is (close any program writing to it) and reconcile again.',
   );
 }
 

@@ -553,6 +553,8 @@ describe('reading an export a chunk at a time, and its reported rows again from 
     fs.utimesSync(p, mtime, mtime);
     expect(read.detail(28).rowNumber).toBe(30);
     expect(() => read.detail(29)).toThrow(changed);
+    // Its own code and a hint that says what to do, not "fix the file".
+    expect(() => read.detail(29)).toThrow(expect.objectContaining({ code: 'export_changed', hint: expect.stringMatching(/reconcile again/) }));
 
     // A row added at the end (the rows before are the same bytes).
     const q = file('grows.csv', text);
