@@ -198,8 +198,10 @@ interface Movement {
  */
 function localOrder(m: Movement, s: BalanceSnapshot): -1 | 0 | 1 {
   if (m.localFromMs === undefined || m.localToMs === undefined || s.localFromMs === undefined || s.localToMs === undefined) return 0;
-  if (m.localToMs < s.localFromMs) return -1;
-  if (m.localFromMs > s.localToMs) return 1;
+  // In the same millisecond is still in order: vendesk's code took the one time after the other
+  // (an answer received, then the next request sent).
+  if (m.localToMs <= s.localFromMs) return -1;
+  if (m.localFromMs >= s.localToMs) return 1;
   return 0;
 }
 

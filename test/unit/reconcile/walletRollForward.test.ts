@@ -158,3 +158,32 @@ describe('rolling the wallet forward', () => {
     });
   });
 });
+
+describe("vendesk's own order of requests", () => {
+  // As a reconcile run recorded them (27 Nov, a busy machine): a wallet reading ended in the same
+  // millisecond as the next purchase's request left. The service's clock cannot order them (both in
+  // the reading's second), this computer's can: vendesk sent the purchase after the reading's answer.
+  const at = (iso: string) => Date.parse(`2026-11-27T17:39:${iso}Z`);
+  const reading = (from: string, to: string, kobo: number, localFromMs: number, localToMs: number): BalanceSnapshot => ({
+    atMs: at(from),
+    toMs: at(to),
+    balanceKobo: kobo,
+    localFromMs,
+    localToMs,
+  });
+
+  it('places a purchase sent in the millisecond a reading ended after that reading, and names the refund that never came', () => {
+    const readings = [
+      reading('28.092', '28.999', 100_000_000, 223, 225),
+      reading('30.101', '30.999', 100_000_000, 231, 232),
+      reading('30.109', '30.999', 99_604_800, 240, 241),
+      reading('32.121', '32.999', 99_308_400, 252, 253),
+    ];
+    const flows = new WalletFlows(2);
+    flows.push(395_200, 1, at('30.234'), NaN, 1, 0, 233, 234); // bought, between the second and third readings
+    flows.push(296_400, 2, at('30.242'), at('30.242'), 1, 1, 241, 243); // declined; its refund never reached the wallet
+    const r = rollWalletForward(readings, flows, at('28.000'), at('33.000'));
+    expect(r).toMatchObject({ differenceKobo: -296_400, missingRefundsKobo: -296_400, unexplainedKobo: 0 });
+    expect(r.missingRefunds.map((f) => f.index)).toEqual([1]);
+  });
+});
