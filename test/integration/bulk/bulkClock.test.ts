@@ -2,13 +2,19 @@
  * A bulk job runs on the service's clock, injected into its runner: an airtime item that the
  * service accepted and its log still shows PENDING is requeried from 2 minutes 1 second after it
  * was sent by that clock, not before. The sandbox's own record (its faults, consumed by the
- * request they answer) shows when vendesk asked.
+ * request they answer) shows when vendesk asked. Nothing waits for a time: the test waits for the
+ * runner's reads of the log and for the sandbox's record, and moves the sandbox's clock itself.
  */
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
+import { VendingClient } from '../../../src/main/api/vendingClient';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { advanceClocks } from '../../support/serviceClocks';
+import { until } from '../../support/until';
 import { bulkTestEach, mtnPhone, waitForJob, writeCsv } from './bulkTestFiles';
 
-const env = bulkTestEach();
+/** The network credits an airtime purchase 10 minutes after acceptance on the sandbox's clock: only when the test moves it on. */
+const CREDIT_SECONDS = 600;
+const env = bulkTestEach({ creditDelayMs: CREDIT_SECONDS * 1000 });
 
 async function requeryFaultsLeft(): Promise<number> {
   const faults = await env.t.sandboxControl.faults();
@@ -31,28 +37,26 @@ it("requeries an accepted item once the job's clock passes 2 min 1 s after sendi
     },
     kind: 'airtime',
   });
+  // Every read of the log, whichever way the runner reads it (the spies count and pass through).
+  const reads = [vi.spyOn(VendingClient.prototype, 'logEntries'), vi.spyOn(VendingClient.prototype, 'logPage')];
+  const logReads = () => reads.reduce((n, spy) => n + spy.mock.calls.length, 0);
   await env.t.call('bulk.confirm', { jobId: preview.job.id });
-  await waitForJob(env.t, preview.job.id, (j) => j.counts.accepted === 1, 4_000);
-  // The log shows the purchase PENDING for 5 s; the runner reads it every 0.3 s but may not requery yet.
-  await new Promise((r) => setTimeout(r, 1_000));
+  await waitForJob(env.t, preview.job.id, (j) => j.counts.accepted === 1);
+  // The log shows the purchase PENDING; the runner reads it again and again but may not requery yet.
+  const readsAtAcceptance = logReads();
+  await until(() => logReads() >= readsAtAcceptance + 3, 'three more reads of the log by the runner');
   expect(await requeryFaultsLeft()).toBe(1);
 
   shiftMs = 121_000;
-  // Once its clock passes 2 min 1 s the runner requeries on one of its next reads: polled for with
-  // a deadline no busy machine reaches (it reads every 0.3 s), not timed.
-  const start = Date.now();
-  while ((await requeryFaultsLeft()) > 0) {
-    expect(Date.now() - start, 'the runner requeried the item once its clock passed 2 min 1 s').toBeLessThan(30_000);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  // Two minutes have passed on the job's clock: it stops waiting and the item is pending; the
-  // log, once the network credits it (5 s after acceptance), settles it on "Check again".
+  // Once its clock passes 2 min 1 s the runner requeries on one of its next reads.
+  await until(async () => (await requeryFaultsLeft()) === 0, 'the runner to requery the item once its clock passed 2 min 1 s');
+  // Two minutes have passed on the job's clock: it stops waiting and the item is pending.
   const finished = await waitForJob(env.t, preview.job.id, (j) => !j.active);
   expect(finished.state).toBe('completed');
+  expect(finished.counts).toMatchObject({ pending: 1, success: 0 });
+  // The network credits it once the sandbox's clock passes the credit delay; "Check again" then settles it from the log.
+  await advanceClocks(env.t, CREDIT_SECONDS + 1);
   let settled = finished;
-  for (const until = Date.now() + 15_000; settled.counts.success === 0 && Date.now() < until;) {
-    await new Promise((r) => setTimeout(r, 500));
-    settled = await env.t.call('bulk.checkAgain', { jobId: preview.job.id });
-  }
+  await until(async () => (settled = await env.t.call('bulk.checkAgain', { jobId: preview.job.id })).counts.success === 1, 'Check again to settle the item from the log');
   expect(settled.counts).toMatchObject({ success: 1, pending: 0, accepted: 0 });
 });

@@ -44,7 +44,6 @@ beforeAll(
     const tarball = path.join(work, packed[0].filename);
     expect(packed[0].files.map((f) => f.path)).toEqual(expect.arrayContaining(['bin/vendesk.mjs', 'out/cli/index.js', 'out/renderer/index.html']));
     expect(packed[0].files.some((f) => f.path.startsWith('src/'))).toBe(false);
-    const started = Date.now();
     // JOBS=max: node-gyp compiles better-sqlite3's two sources (SQLite itself and the binding) side by
     // side, on every core, instead of one after the other: the rest of the suite mostly waits meanwhile.
     const install = spawnSync('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], {
@@ -54,7 +53,6 @@ beforeAll(
       env: { ...process.env, JOBS: 'max' },
     });
     if (install.status !== 0) throw new Error(`npm install -g of the tarball failed:\n${install.stdout}\n${install.stderr}`);
-    console.log(`npm install -g of ${packed[0].filename}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     vendesk = path.join(prefix, 'bin', 'vendesk');
     installed = path.join(prefix, 'lib', 'node_modules', packageJson.name);
   },
