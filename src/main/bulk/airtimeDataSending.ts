@@ -33,7 +33,7 @@ export class AirtimeDataSending implements SendStrategy {
     const { store, job, policy } = this.ctx;
     const seqs = batch.map((i) => i.seq);
     try {
-      const client = this.ctx.client();
+      const client = this.ctx.client;
       const result = job.kind === 'airtime' ? await client.purchaseAirtime(batch.map(toAirtimeItem)) : await client.purchaseData(batch.map(toDataItem));
       if (result.kind === 'success') {
         const refs = result.data.references;
@@ -140,7 +140,7 @@ export class AirtimeDataSending implements SendStrategy {
     const { store, job } = this.ctx;
     const accepted = store.items(job.id, { states: ['accepted'] });
     if (accepted.length === 0) return;
-    await readOutcomes(this.ctx.client(), store, job, accepted, this.ctx.now);
+    await readOutcomes(this.ctx.client, store, job, accepted, this.ctx.now);
   }
 
   /** Settles, from the log, the uncertain items whose safe delay has passed. */
@@ -151,7 +151,7 @@ export class AirtimeDataSending implements SendStrategy {
     const due = store.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + safeMs <= t);
     for (const item of due) {
       if (this.ctx.cancelled()) return;
-      const settled = await settleUncertainItem(this.ctx.client(), store, job, item, 'send_again', this.ctx.now);
+      const settled = await settleUncertainItem(this.ctx.client, store, job, item, 'send_again', this.ctx.now);
       if (settled === 'accepted') this.ctx.accepted();
     }
   }

@@ -12,7 +12,7 @@ import { AppError } from '../../shared/appError';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
 import type { App } from '../appContext';
-import { readBulkSettings, writeBulkSettings, type BulkSettings } from './bulkSettings';
+import { bulkSettingsOf, readBulkSettings, writeBulkSettings, type BulkSettings } from './bulkSettings';
 import { confirmBlocker, draftPreview, readWalletKobo, type CatalogPercentage } from './draftPreview';
 import { createVendingCatalogs } from '../purchases';
 import { prepareDraft, validateFile, type FileCheckInput, type PrepareInput } from './draftFromFile';
@@ -55,8 +55,7 @@ export class BulkService {
     this.store = new JobStore(app.db);
     this.access = new JobAccess(app, this.store);
     this.uploads = new DraftUploads(app);
-    const serviceClock = app.service(createServiceClock);
-    this.now = () => serviceClock.now();
+    this.now = app.service(createServiceClock).now;
     // Files checked but never confirmed (nothing was bought) are forgotten after a week.
     this.store.deleteStaleDrafts(new Date(Date.now() - 7 * 24 * 3600_000).toISOString());
     app.onClose(async () => {
@@ -285,27 +284,25 @@ export class BulkService {
     return mirroringClient(this.app, this.app.session(), 'a bulk job read its purchases in the log');
   }
 
-  /** Runs `job` (as its caller just read it) in this process, once it holds the job's lease. */
+  /**
+   * Runs `job` (as its caller just read it) in this process, once it holds the job's lease. The
+   * runner is handed what it uses, none of it a way back into this service: the store, the
+   * settings of the job's connection, the client of that connection pinned for the run, the
+   * service's clock and the team's claim before each batch.
+   */
   private start(job: JobRow, wait: boolean): Promise<BulkJobView> | BulkJobView {
     const jobId = job.id;
     const runner = new JobRunner(
       {
         store: this.store,
-        settings: () => this.settingsFor(job),
+        settings: bulkSettingsOf(this.app.settings, job.profile_id),
         events: this.app.events,
         invalidate: this.invalidate,
-        client: () => this.logReadingClient(),
+        client: this.logReadingClient(),
         now: this.now,
         ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
         beforeSend: this.app.service(bulkGate).claimBeforeSend(this.store, job),
-        connectionProblem: () => {
-          try {
-            this.access.checkConnection(job);
-            return null;
-          } catch (error) {
-            return error instanceof AppError ? `${error.message} ${error.hint ?? ''}`.trim() : String(error);
-          }
-        },
+        connectionProblem: this.access.sendingProblem,
       },
       job,
       this.timing,

@@ -55,6 +55,14 @@ export function readBulkSettings(settings: Settings, profileId: string): BulkSet
   };
 }
 
+/**
+ * One connection's bulk settings as a reader a running job keeps: each call reads them afresh, so
+ * a cap lowered while the job runs holds from its next batch.
+ */
+export function bulkSettingsOf(settings: Settings, profileId: string): () => BulkSettings {
+  return () => readBulkSettings(settings, profileId);
+}
+
 /** Changes the bulk settings of one connection profile; the others keep theirs. */
 export function writeBulkSettings(settings: Settings, profileId: string, patch: Partial<BulkSettings>): BulkSettings {
   const current = readBulkSettings(settings, profileId);

@@ -46,6 +46,12 @@ export class JobAccess {
     if (problem) throw problem;
   }
 
+  /** Why `job` may not be sent to now, as one sentence with what to do (a running job pauses with it), or null. */
+  readonly sendingProblem = (job: JobRow): string | null => {
+    const problem = this.connectionProblem(job);
+    return problem ? `${problem.message} ${problem.hint ?? ''}`.trim() : null;
+  };
+
   connectionProblem(job: JobRow): AppError | null {
     const c = this.app.connection;
     const same = c.profileId === job.profile_id && (c.kind === 'sandbox' && c.profileId === 'sandbox' ? true : c.baseUrl === job.base_url);

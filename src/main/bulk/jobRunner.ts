@@ -41,11 +41,12 @@ export interface RunnerDeps {
   events: EventBus;
   /** Tells the windows what background sending changed (App.invalidate). */
   invalidate: Invalidate;
-  client: () => PurchaseClient;
+  /** The client of the job's connection, pinned for the run: a switch of connection never sends the job elsewhere. */
+  client: PurchaseClient;
   /** The service's clock (epoch ms); tests move it. */
   now: () => number;
-  /** Why sending must stop now (the app was switched to another connection), or null. */
-  connectionProblem?: () => string | null;
+  /** Why the job may not be sent now (the app was switched to another connection), or null. */
+  connectionProblem?: (job: JobRow) => string | null;
   /** Electricity and cable jobs: buys each item through the purchases module. */
   vending?: VendingBuyer;
   /**
@@ -145,8 +146,7 @@ export class JobRunner {
     this.policy = new SendPolicy(store, this.job, this.timing, this.deps.now);
     this.strategy = this.strategyFor(this.job);
     this.lastAcceptedAt = this.deps.now();
-    store.setJobState(this.jobId, 'running');
-    const recovered = store.sendingToUncertain(this.jobId);
+    const recovered = store.beginRun(this.jobId);
     this.emit(true, recovered > 0 ? `Checking ${recovered} item(s) that were being sent when vendesk stopped` : 'Starting');
     // Settle what a crash left behind before anything is sent again.
     await this.settleUncertain(true);
@@ -259,7 +259,7 @@ export class JobRunner {
 
   private launchBatches(): void {
     const { store } = this.deps;
-    const connection = this.deps.connectionProblem?.() ?? null;
+    const connection = this.deps.connectionProblem?.(this.job) ?? null;
     if (connection) {
       this.policy.pause(`Paused: ${connection}`);
       return;
@@ -357,10 +357,28 @@ export class JobRunner {
     }
   }
 
-  /** Sends what `beforeSend` lets go of a batch through the job's strategy. */
+  /**
+   * Sends what `beforeSend` lets go of a batch through the job's strategy. The team's claim takes
+   * a while: when vendesk was switched to another connection meanwhile, the batch goes back to
+   * the queue unsent (electricity and cable are bought through the connection in use) and the job
+   * pauses.
+   */
   private async sendBatch(batch: ItemRow[]): Promise<void> {
     const allowed = await this.allowedToSend(batch);
-    if (allowed.length > 0) await this.strategy.send(allowed);
+    if (allowed.length === 0) return;
+    const connection = this.deps.connectionProblem?.(this.job) ?? null;
+    if (connection) {
+      this.deps.store.transition(
+        this.jobId,
+        allowed.map((i) => i.seq),
+        'queued',
+        { reason: null },
+        ['sending'],
+      );
+      this.policy.pause(`Paused: ${connection}`);
+      return;
+    }
+    await this.strategy.send(allowed);
   }
 
   // ------------------------------------------------------------------ uncertain items

@@ -440,6 +440,18 @@ export class JobStore {
   }
 
   /** After a crash: whatever was `sending` may have been bought. */
+  /**
+   * A run of the job begins: it is `running`, and items a stopped vendesk left `sending` become
+   * `uncertain` (checked against the log before anything is sent again), in one transaction.
+   * Returns how many were left sending.
+   */
+  beginRun(jobId: string): number {
+    return this.db.transaction(() => {
+      this.setJobState(jobId, 'running');
+      return this.sendingToUncertain(jobId);
+    })();
+  }
+
   sendingToUncertain(jobId: string): number {
     return this.stmt(
       "UPDATE bulk_items SET state = 'uncertain', reason = 'vendesk stopped while this item was being sent; it is checked against the service log before anything is sent again', updated_at = ? WHERE job_id = ? AND state = 'sending'",

@@ -13,7 +13,8 @@ export type PurchaseClient = Pick<VendingClient, 'purchaseAirtime' | 'purchaseDa
 export interface RunContext {
   store: JobStore;
   job: JobRow;
-  client: () => PurchaseClient;
+  /** The client of the job's connection, pinned for the run. */
+  client: PurchaseClient;
   /** The service's clock (epoch ms): items' `sent_ms`, waits and the 2 min 1 s requery rule are on it. */
   now: () => number;
   /** The job's retry, hold and pause rules; its `pauseReason` stops the sending. */

@@ -1,0 +1,107 @@
+/**
+ * A running job keeps talking to the service it was prepared for. The user switches vendesk to
+ * another connection while a job's items are accepted and not settled yet: the job stops sending,
+ * and nothing of it (no purchase, no search of the log for its references) goes to the other
+ * service; back on the first connection every item is still there, with its reference. A batch
+ * the team was still claiming when the switch came is not bought at all, anywhere, until the job
+ * is resumed on its own connection.
+ */
+import fs from 'node:fs';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { bulkGate } from '../../../src/main/bulk/bulkGate';
+import { createBulkService } from '../../../src/main/bulk/bulkService';
+import type { ProfileView } from '../../../src/shared/contract/app';
+import { startLatencyProxy, type LatencyProxy } from '../../support/latencyProxy';
+import type { TestApp } from '../../support/testApp';
+import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
+import { until } from '../../support/until';
+import { airtimeRows, allLogEntries, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
+
+const TOKEN_B = 'run-keeps-connection-b';
+
+let t: TestApp;
+let b: TestSandbox;
+let toB: LatencyProxy;
+let dir: string;
+let profileA: ProfileView;
+let profileB: ProfileView;
+
+beforeEach(async () => {
+  // The first service leaves accepted airtime in progress (10 minutes on its clock, which no
+  // one moves here), so the job is still reading its outcomes when the user switches.
+  t = await startBulkTestApp({ creditDelayMs: 600_000 });
+  b = await startTestSandbox({ tokens: [TOKEN_B] });
+  toB = await startLatencyProxy(b.url, 0);
+  dir = tempDir();
+  profileA = await t.call('profiles.save', { name: 'Service A', baseUrl: t.sandbox.url, token: t.token });
+  profileB = await t.call('profiles.save', { name: 'Service B', baseUrl: toB.url, token: TOKEN_B });
+  await t.call('profiles.activate', { id: profileA.id, confirmLive: true });
+  await t.call('bulk.settings.set', { outcomeWaitSeconds: 600 });
+});
+
+afterEach(async () => {
+  await t.close();
+  await toB.close();
+  await b.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('sends nothing of a running job, and asks nothing about it, at the service vendesk was switched to', async () => {
+  const preview = await t.call('bulk.prepare', { file: { path: writeCsv(dir, 'staff.csv', airtimeRows(3, 100)) }, kind: 'airtime' });
+  const jobId = preview.job.id;
+  await t.call('bulk.confirm', { jobId, typedTotal: '300', wait: false });
+  await until(async () => (await t.call('bulk.status', { jobId })).counts.accepted === 3, 'the three items to be accepted by service A');
+  const references = (await t.call('bulk.items', { jobId })).items.map((i) => i.reference);
+  expect(references.every((r) => typeof r === 'string' && r.length > 0)).toBe(true);
+
+  await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
+  // The job's own record (bulk.status refuses a job of another connection): it stops running.
+  const store = t.app.service(createBulkService).store;
+  await until(() => store.job(jobId)?.state !== 'running', 'the job to stop sending once vendesk is on service B');
+
+  const aboutTheJob = toB.exchanges.filter((e) => references.some((r) => r !== null && e.url.includes(r)) || /purchase/i.test(e.url));
+  expect(aboutTheJob.map((e) => e.url)).toEqual([]);
+
+  await t.call('profiles.activate', { id: profileA.id, confirmLive: true });
+  const items = (await t.call('bulk.items', { jobId })).items;
+  expect(items.map((i) => i.reference)).toEqual(references);
+  expect(items.every((i) => i.state === 'accepted' || i.state === 'pending')).toBe(true);
+});
+
+it('buys an electricity row held by the team claim during a switch nowhere, and at its own service once resumed there', async () => {
+  const file = writeCsv(dir, 'meters.csv', [
+    ['Name', 'Meter number', 'Disco', 'Meter type', 'Amount', 'Phone'],
+    ['Head office', '45011112345', 'IKEDC', 'PREPAID', 5000, '08031234567'],
+  ]);
+  const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'electricity' });
+  const jobId = preview.job.id;
+  // The team database's claim of the row, held until the user has switched (a slow team database).
+  let claimAsked = false;
+  let releaseClaim = (): void => undefined;
+  const claimed = new Promise<void>((resolve) => (releaseClaim = resolve));
+  const gate = t.app.service(bulkGate);
+  const teamClaim = gate.claimBeforeSend;
+  gate.claimBeforeSend = () => async (batch) => {
+    claimAsked = true;
+    await claimed;
+    return batch;
+  };
+  await t.call('bulk.confirm', { jobId, typedTotal: '5000', wait: false });
+  await until(() => claimAsked, 'the team claim of the row');
+  await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
+  releaseClaim();
+  const store = t.app.service(createBulkService).store;
+  await until(() => store.job(jobId)?.state !== 'running', 'the job to stop once vendesk is on service B');
+
+  expect(toB.exchanges.filter((e) => /purchase|validateMeter/i.test(e.url)).map((e) => e.url)).toEqual([]);
+  expect(await allLogEntries(b.url, TOKEN_B)).toEqual([]);
+  expect(store.job(jobId)).toMatchObject({ state: 'paused', message: expect.stringContaining('prepared for another connection') });
+  expect(store.items(jobId).map((i) => i.state)).toEqual(['queued']);
+
+  gate.claimBeforeSend = teamClaim;
+  await t.call('profiles.activate', { id: profileA.id, confirmLive: true });
+  const resumed = await t.call('bulk.resume', { jobId, wait: true });
+  expect(resumed.counts.success).toBe(1);
+  const bought = await allLogEntries(t.sandbox.url, t.token);
+  expect(bought.map((e) => [e.type, e.amount])).toEqual([['ELECTRICITY', 'NGN 5,000.00']]);
+});
