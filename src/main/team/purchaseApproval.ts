@@ -127,6 +127,20 @@ async function prepare(app: App, p: SinglePurchase, threshold: number): Promise<
   throw awaiting(teamJobId, p, threshold);
 }
 
+/** A hold that was bought or closed is never bought (again): says which, and where its receipt is. */
+function refuseSettledHold(hold: HoldRow): void {
+  if (hold.state === 'bought') {
+    throw new AppError(
+      'approval_used',
+      `Team job ${hold.team_job_id} was bought already (purchase ${hold.purchase_id}). Nothing more was bought.`,
+      `See its receipt: \`vendesk receipt ${hold.purchase_id}\`.`,
+    );
+  }
+  if (hold.state === 'closed') {
+    throw new AppError('approval_used', `Team job ${hold.team_job_id} was rejected, cancelled or used. Nothing was bought.`, 'Buy it again to send it for approval again.');
+  }
+}
+
 /** See the file's comment. */
 export async function gateSinglePurchase(app: App, p: SinglePurchase, options: SingleGateOptions = {}): Promise<ApprovedBuy | null> {
   if (options.source === 'bulk') return null;
@@ -157,17 +171,11 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
     if (threshold === null || p.amountKobo <= threshold) return null;
     return prepare(app, p, threshold);
   }
-  if (hold.state === 'bought') {
-    throw new AppError(
-      'approval_used',
-      `Team job ${hold.team_job_id} was bought already (purchase ${hold.purchase_id}). Nothing more was bought.`,
-      `See its receipt: \`vendesk receipt ${hold.purchase_id}\`.`,
-    );
-  }
-  if (hold.state === 'closed') {
-    throw new AppError('approval_used', `Team job ${hold.team_job_id} was rejected, cancelled or used. Nothing was bought.`, 'Buy it again to send it for approval again.');
-  }
+  refuseSettledHold(hold);
   const teamJob = await team.job(hold.team_job_id);
+  // Another attempt on this desktop (a retry, a second window) may have bought it while the team
+  // was asked: a team job finished by that purchase says so, not "nothing was bought".
+  refuseSettledHold(holdRow(app, hold.team_job_id) ?? hold);
   switch (teamJob.state) {
     case 'awaiting_approval':
       throw awaiting(teamJob.id, p, null);
