@@ -70,7 +70,7 @@ async function main(): Promise<void> {
 
     from = proxy.exchanges.length;
     t0 = performance.now();
-    const settle = sentElsewhereSettler(b, store, job, () => Promise.resolve({ earliestMs: sentMs, nowMs: Date.now(), count: rows }));
+    const settle = sentElsewhereSettler(b, store, job, b.client(), () => Promise.resolve({ earliestMs: sentMs, nowMs: Date.now(), count: rows }));
     for (let i = 0; i < items.length; i += BATCH) await settle(items.slice(i, i + BATCH).map((item) => ({ item, claim })));
     const oneReadMs = performance.now() - t0;
     const oneReadReads = proxy.exchanges.slice(from).filter((e) => e.url.startsWith('/logEntries')).length;

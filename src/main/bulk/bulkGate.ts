@@ -4,6 +4,7 @@
  * desktop buys it too); when it ends, its outcomes. Declared here, answered by
  * `team/bulkApproval.ts`, plugged in by the composition root (app.ts): bulk never imports the team.
  */
+import type { LogReader } from '../api/logLookup';
 import { serviceSlot } from '../serviceSlot';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
 
@@ -17,8 +18,12 @@ export interface TeamApproval {
 export interface BulkGate {
   /** Where a job stands with the team. Throws while it waits or when it was rejected. */
   approvalFor(store: JobStore, job: JobRow, current: { totalKobo: number; items: number }): Promise<TeamApproval>;
-  /** The runner's `beforeSend` (claims each item first), or undefined when no team applies. */
-  claimBeforeSend(store: JobStore, job: JobRow): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined;
+  /**
+   * The runner's `beforeSend` (claims each item first), or undefined when no team applies. `log`
+   * reads the log of the job's own connection, pinned for the run (rows another request claimed
+   * are settled from it).
+   */
+  claimBeforeSend(store: JobStore, job: JobRow, log: LogReader): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined;
   /** Writes the job's outcomes to the team database (when it is a team job). */
   reportOutcomes(store: JobStore, localJobId: string): Promise<void>;
   /** Withdraws a job that was sent for approval. */

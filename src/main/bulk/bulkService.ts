@@ -254,7 +254,7 @@ export class BulkService {
     }
     const settings = this.settingsFor(job);
     const run = followUpJob(
-      { store: this.store, client: () => this.logReadingClient(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now },
+      { store: this.store, client: this.logReadingClient(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now },
       this.access.requireJob(job.id),
       { costs },
     ).finally(() => {
@@ -280,8 +280,8 @@ export class BulkService {
    * The connection's client, whose reads of the log (each batch's outcomes, by reference) are
    * written into the mirror at once: Spent today follows every batch, not the next sync.
    */
-  private logReadingClient() {
-    return mirroringClient(this.app, this.app.session(), 'a bulk job read its purchases in the log');
+  private logReadingClient(session = this.app.session()) {
+    return mirroringClient(this.app, session, 'a bulk job read its purchases in the log');
   }
 
   /**
@@ -292,16 +292,17 @@ export class BulkService {
    */
   private start(job: JobRow, wait: boolean): Promise<BulkJobView> | BulkJobView {
     const jobId = job.id;
+    const session = this.app.session();
     const runner = new JobRunner(
       {
         store: this.store,
         settings: bulkSettingsOf(this.app.settings, job.profile_id),
         events: this.app.events,
         invalidate: this.invalidate,
-        client: this.logReadingClient(),
+        client: this.logReadingClient(session),
         now: this.now,
         ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
-        beforeSend: this.app.service(bulkGate).claimBeforeSend(this.store, job),
+        beforeSend: this.app.service(bulkGate).claimBeforeSend(this.store, job, session.client),
         connectionProblem: this.access.sendingProblem,
       },
       job,

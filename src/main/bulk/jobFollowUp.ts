@@ -22,7 +22,8 @@ import { itemFromPurchase } from './vendingItems';
 
 export interface FollowUpDeps {
   store: JobStore;
-  client: () => OutcomeClient;
+  /** The client of the job's connection, taken once for the whole look (a switch meanwhile asks nothing of the other service). */
+  client: OutcomeClient;
   /** How long after sending an uncertain item vendesk trusts the log's silence (the job's setting). */
   uncertainSafeDelayMs: number;
   /** The service's clock, on which items' `sent_ms` are stored. */
@@ -42,16 +43,16 @@ export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { co
   } else {
     const open = store.items(job.id, { states: ['accepted', 'pending'] });
     const costless = options.costs ? store.items(job.id, { states: ['success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference) : [];
-    if (open.length + costless.length > 0) changed += await readOutcomes(deps.client(), store, job, [...open, ...costless], deps.now);
+    if (open.length + costless.length > 0) changed += await readOutcomes(deps.client, store, job, [...open, ...costless], deps.now);
     if (job.state === 'cancelled') {
       const due = store.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + deps.uncertainSafeDelayMs <= deps.now());
-      for (const item of due) if ((await settleUncertainItem(deps.client(), store, job, item, 'not_bought', deps.now)) !== null) changed++;
+      for (const item of due) if ((await settleUncertainItem(deps.client, store, job, item, 'not_bought', deps.now)) !== null) changed++;
     }
   }
   if (isVendingKind(job.kind) && options.costs) {
     // Their state follows their purchase; only the cost is read here.
     const costless = store.items(job.id, { states: ['pending', 'success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference);
-    if (costless.length > 0) changed += await readOutcomes(deps.client(), store, job, costless, deps.now, { settle: false });
+    if (costless.length > 0) changed += await readOutcomes(deps.client, store, job, costless, deps.now, { settle: false });
   }
   if (changed > 0 || job.state === 'paused') changed += settleJobState(store, job.id);
   return changed;

@@ -18,6 +18,7 @@ import type { TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { App, AppPart } from '../appContext';
 import type { BulkGate, TeamApproval } from '../bulk/bulkGate';
+import type { LogReader } from '../api/logLookup';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { checkItemsDigest, itemsDigest } from './itemsDigest';
 import { teamItem, teamJobPayload } from './teamRunSpec';
@@ -170,7 +171,7 @@ export async function teamApprovalFor(
  * request (another desktop running it) is settled from the log, never resent (sentElsewhere.ts).
  * Undefined when the job was never sent for approval.
  */
-export function claimBeforeSend(app: AppPart<'client' | 'db' | 'service'>, store: JobStore, job: JobRow): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined {
+export function claimBeforeSend(app: AppPart<'db' | 'service'>, store: JobStore, job: JobRow, log: LogReader): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined {
   const link = linkOf(app, job.id);
   if (!link) return undefined;
   const team = teamWorkspace(app);
@@ -178,7 +179,7 @@ export function claimBeforeSend(app: AppPart<'client' | 'db' | 'service'>, store
   let checked = false;
   const ownRefs = `${desktop.id}:${job.id}:`;
   // One read of the log settles the rows other requests claimed, for the whole run (sentElsewhere.ts).
-  const settleElsewhere = sentElsewhereSettler(app, store, job, async () => {
+  const settleElsewhere = sentElsewhereSettler(app, store, job, log, async () => {
     const r = await team.withClient((client) =>
       client.query<{ earliest: string | null; now: string; n: number }>(
         'SELECT (extract(epoch FROM min(claimed_at)) * 1000)::bigint::text AS earliest, (extract(epoch FROM now()) * 1000)::bigint::text AS now, count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1 AND left(request_ref, length($2)) <> $2',
@@ -291,7 +292,7 @@ export async function cancelSentForApproval(app: AppPart<'db' | 'service'>, loca
 export function teamBulkGate(app: App): BulkGate {
   return {
     approvalFor: (store, job, current) => teamApprovalFor(app, store, job, current),
-    claimBeforeSend: (store, job) => claimBeforeSend(app, store, job),
+    claimBeforeSend: (store, job, log) => claimBeforeSend(app, store, job, log),
     reportOutcomes: (store, localJobId) => reportTeamOutcomes(app, store, localJobId),
     cancelSentForApproval: (localJobId) => cancelSentForApproval(app, localJobId),
     isSentForApproval: (localJobId) => isSentForApproval(app, localJobId),

@@ -16,7 +16,7 @@
 import type { AppPart } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
-import { logEntriesFrom } from '../api/logLookup';
+import { logEntriesFrom, type LogReader } from '../api/logLookup';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { isVendingKind } from '../bulk/jobStates';
 import { MATCH_BEFORE_MS, matchSentPurchase } from '../api/logMatch';
@@ -70,13 +70,14 @@ function byPhone(entries: readonly ParsedLogEntry[]): Map<string, ParsedLogEntry
 
 /**
  * The settler of one run of a linked job: called with the rows of a batch another request claimed.
- * `otherClaims` asks the team database for the window (its failure only narrows the read to the
- * rows at hand).
+ * `log` reads the log of the job's own connection (pinned for the run). `otherClaims` asks the
+ * team database for the window (its failure only narrows the read to the rows at hand).
  */
 export function sentElsewhereSettler(
-  app: AppPart<'client' | 'db' | 'service'>,
+  app: AppPart<'db' | 'service'>,
   store: JobStore,
   job: JobRow,
+  log: LogReader,
   otherClaims: () => Promise<OtherClaimsNow>,
 ): (rows: readonly SentElsewhere[]) => Promise<void> {
   let read: LogRead | null = null;
@@ -92,7 +93,7 @@ export function sentElsewhereSettler(
     }
     const fromMs = Math.min(known.earliestMs ?? earliestHere, earliestHere, read ? read.fromMs + MATCH_BEFORE_MS : earliestHere) - MATCH_BEFORE_MS;
     try {
-      const entries = await logEntriesFrom(app.client(), job.kind, fromMs, undefined, undefined, Math.max(known.count, rows.length));
+      const entries = await logEntriesFrom(log, job.kind, fromMs, undefined, undefined, Math.max(known.count, rows.length));
       return { byPhone: byPhone(entries), fromMs, coversMs: Math.max(known.nowMs, ...rows.map((r) => r.claim.claimedMs)) };
     } catch {
       return null; // the runner's own checks of uncertain items read the log again

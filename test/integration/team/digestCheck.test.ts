@@ -126,7 +126,7 @@ describe('a desktop sends only the rows that were approved', () => {
     const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
     try {
       const store = new JobStore(app.db);
-      const beforeSend = claimBeforeSend(app, store, store.job(localJob)!)!;
+      const beforeSend = claimBeforeSend(app, store, store.job(localJob)!, app.client())!;
       const [first, second] = store.items(localJob);
       // The run's first batch: the digest is checked (the rows are the approved ones) and row 2 is claimed.
       expect((await beforeSend([first])).map((i) => i.phone)).toEqual([phones[0]]);
