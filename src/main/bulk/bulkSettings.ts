@@ -4,10 +4,15 @@
  * are checked when a job is confirmed and again before every batch is sent. A connection with
  * no settings of its own has the limits set before limits were per connection (`bulk.settings`,
  * copied to every profile by migration 9), else the defaults: a cap only ever limits spending.
+ *
+ * What the limits refuse is written here too, once: a job at confirm (`confirmBlocker`, which
+ * the preview shows as its blocker) and each batch of a running job (`batchBlocker`).
  */
 import { lagosDayStartMs, lagosToday } from '../../shared/localDates';
 import type { BulkSettingsView } from '../../shared/contract/bulk';
+import { formatNaira } from '../../shared/money';
 import type { Settings } from '../store/settings';
+import type { ItemRow, JobRow, JobStore } from './jobStore';
 
 /** The settings as the contract shows them; the field docs are there. */
 export type BulkSettings = BulkSettingsView;
@@ -74,4 +79,61 @@ export function writeBulkSettings(settings: Settings, profileId: string, patch: 
 export function startOfLocalDay(at = new Date()): number {
   // The day of the daily cap is a Lagos day, whatever zone the computer is set to.
   return lagosDayStartMs(lagosToday(at.getTime()));
+}
+
+// ------------------------------------------------------------------ what the limits refuse
+
+/** Why confirming a job now would be refused; null when it may go ahead. */
+export function confirmBlocker(
+  store: Pick<JobStore, 'spentSince'>,
+  settings: BulkSettings,
+  profileId: string,
+  { totalKobo, items, walletKobo, maxTotalKobo }: { totalKobo: number; items: number; walletKobo: number | null; maxTotalKobo?: number },
+): string | null {
+  if (items === 0) return 'There is nothing to buy: every row is invalid or left out.';
+  if (settings.capPerJobKobo !== null && totalKobo > settings.capPerJobKobo) {
+    return `The job total ${formatNaira(totalKobo)} is above the spending cap per job of ${formatNaira(settings.capPerJobKobo)}. Split the file, or raise the cap per job (Purchases → Limits for bulk jobs).`;
+  }
+  if (settings.capPerDayKobo !== null) {
+    const today = store.spentSince(profileId, startOfLocalDay());
+    if (today + totalKobo > settings.capPerDayKobo) {
+      return `This job (${formatNaira(totalKobo)}) would take today's bulk spending to ${formatNaira(today + totalKobo)}, above the daily cap of ${formatNaira(settings.capPerDayKobo)}. Buy fewer rows today, or raise the daily cap (Purchases → Limits for bulk jobs).`;
+    }
+  }
+  if (maxTotalKobo !== undefined && totalKobo > maxTotalKobo) {
+    return `The job total ${formatNaira(totalKobo)} is above the maximum you allowed (${formatNaira(maxTotalKobo)}).`;
+  }
+  if (walletKobo !== null && walletKobo < totalKobo) {
+    return `The wallet holds ${formatNaira(walletKobo)}, less than the job total of ${formatNaira(totalKobo)}. Top up the wallet or leave rows out.`;
+  }
+  return null;
+}
+
+/**
+ * Why the next batch of a running job may not go (the job pauses with this message, saying what
+ * to do); null when it may. Read before every batch: a cap changed while the job runs holds from
+ * its next batch.
+ */
+export function batchBlocker(
+  store: Pick<JobStore, 'amounts' | 'spentSince'>,
+  settings: BulkSettings,
+  job: Pick<JobRow, 'id' | 'profile_id'>,
+  batch: readonly ItemRow[],
+): string | null {
+  const batchKobo = batch.reduce((s, i) => s + i.amount_kobo, 0);
+  const { capPerJobKobo, capPerDayKobo } = settings;
+  if (capPerJobKobo !== null) {
+    const a = store.amounts(job.id);
+    const committed = a.sending + a.accepted + a.uncertain + a.success + a.pending;
+    if (committed + batchKobo > capPerJobKobo) {
+      return `Paused: sending more would take this job past its spending cap of ${formatNaira(capPerJobKobo)} (${formatNaira(committed)} committed so far). Raise the cap per job (Purchases → Limits for bulk jobs), then resume.`;
+    }
+  }
+  if (capPerDayKobo !== null) {
+    const today = store.spentSince(job.profile_id, startOfLocalDay());
+    if (today + batchKobo > capPerDayKobo) {
+      return `Paused: the daily spending cap of ${formatNaira(capPerDayKobo)} is reached (${formatNaira(today)} spent on bulk jobs today). Resume tomorrow, or raise the daily cap (Purchases → Limits for bulk jobs) and resume.`;
+    }
+  }
+  return null;
 }

@@ -3,12 +3,12 @@
  * and why confirming it would be refused.
  */
 import type { BulkJobView, BulkPreview, BulkSettingsView } from '../../shared/contract/bulk';
-import { formatNaira, nairaToKobo } from '../../shared/money';
+import { nairaToKobo } from '../../shared/money';
 import { ngnWallet } from '../../shared/ngnWallet';
 import type { AppPart } from '../appContext';
 import type { ColumnMapping } from '../imports';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
-import { startOfLocalDay } from './bulkSettings';
+import { confirmBlocker, startOfLocalDay } from './bulkSettings';
 import type { JobRow, JobStore } from './jobStore';
 import { itemView, unmappedBlocker } from './jobViews';
 import { mappingFields } from './prepareJob';
@@ -73,30 +73,4 @@ export function draftPreview(
         : null,
     live: job.connection_kind === 'live',
   };
-}
-
-/** Why confirming now would be refused; null when it may go ahead. */
-export function confirmBlocker(
-  store: JobStore,
-  settings: BulkSettingsView,
-  profileId: string,
-  { totalKobo, items, walletKobo, maxTotalKobo }: { totalKobo: number; items: number; walletKobo: number | null; maxTotalKobo?: number },
-): string | null {
-  if (items === 0) return 'There is nothing to buy: every row is invalid or left out.';
-  if (settings.capPerJobKobo !== null && totalKobo > settings.capPerJobKobo) {
-    return `The job total ${formatNaira(totalKobo)} is above the spending cap per job of ${formatNaira(settings.capPerJobKobo)}. Split the file, or raise the cap per job (Purchases → Limits for bulk jobs).`;
-  }
-  if (settings.capPerDayKobo !== null) {
-    const today = store.spentSince(profileId, startOfLocalDay());
-    if (today + totalKobo > settings.capPerDayKobo) {
-      return `This job (${formatNaira(totalKobo)}) would take today's bulk spending to ${formatNaira(today + totalKobo)}, above the daily cap of ${formatNaira(settings.capPerDayKobo)}. Buy fewer rows today, or raise the daily cap (Purchases → Limits for bulk jobs).`;
-    }
-  }
-  if (maxTotalKobo !== undefined && totalKobo > maxTotalKobo) {
-    return `The job total ${formatNaira(totalKobo)} is above the maximum you allowed (${formatNaira(maxTotalKobo)}).`;
-  }
-  if (walletKobo !== null && walletKobo < totalKobo) {
-    return `The wallet holds ${formatNaira(walletKobo)}, less than the job total of ${formatNaira(totalKobo)}. Top up the wallet or leave rows out.`;
-  }
-  return null;
 }

@@ -23,7 +23,7 @@ import { AppError } from '../../shared/appError';
 import type { EventBus } from '../eventBus';
 import { AirtimeDataSending } from './airtimeDataSending';
 import { type Invalidate, jobFinished } from './jobEvents';
-import { startOfLocalDay, type BulkSettings } from './bulkSettings';
+import { batchBlocker, type BulkSettings } from './bulkSettings';
 import { itemKey, type ItemRow, type JobRow, type JobStore } from './jobStore';
 import { isVendingKind, nothingLeftToSend, settledMessage, type ItemCounts, type JobState } from './jobStates';
 import type { PurchaseClient, RunContext, SendStrategy } from './runContext';
@@ -312,28 +312,11 @@ export class JobRunner {
   }
 
   private capProblem(batch: ItemRow[]): string | null {
-    const { store } = this.deps;
     // The caps limit bulk jobs; a single purchase is confirmed on its own.
     if (this.job.origin === 'single') return null;
-    const batchKobo = batch.reduce((s, i) => s + i.amount_kobo, 0);
-    const fmt = (k: number) => `₦${(k / 100).toLocaleString('en-NG', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
     // Settings may have changed since the job was confirmed.
     this.settings = this.deps.settings();
-    const { capPerJobKobo, capPerDayKobo } = this.settings;
-    if (capPerJobKobo !== null) {
-      const a = store.amounts(this.jobId);
-      const committed = a.sending + a.accepted + a.uncertain + a.success + a.pending;
-      if (committed + batchKobo > capPerJobKobo) {
-        return `Paused: sending more would take this job past its spending cap of ${fmt(capPerJobKobo)} (${fmt(committed)} committed so far). Raise the cap per job (Purchases → Limits for bulk jobs), then resume.`;
-      }
-    }
-    if (capPerDayKobo !== null) {
-      const today = store.spentSince(this.job.profile_id, startOfLocalDay());
-      if (today + batchKobo > capPerDayKobo) {
-        return `Paused: the daily spending cap of ${fmt(capPerDayKobo)} is reached (${fmt(today)} spent on bulk jobs today). Resume tomorrow, or raise the daily cap (Purchases → Limits for bulk jobs) and resume.`;
-      }
-    }
-    return null;
+    return batchBlocker(this.deps.store, this.settings, this.job, batch);
   }
 
   /** The items of a batch `beforeSend` lets go; when it cannot answer, none go and the job pauses. */
