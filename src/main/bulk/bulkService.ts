@@ -327,9 +327,16 @@ export class BulkService {
     return done.then(() => this.status(jobId));
   }
 
-  /** Runs a job already confirmed in the store (a single purchase) and resolves when it has finished. */
-  runConfirmed(jobId: string): Promise<BulkJobView> {
-    return Promise.resolve(this.start(this.access.requireJob(jobId), true));
+  /**
+   * Runs a job already confirmed in the store (a single purchase) and resolves with its row when
+   * it has finished, whichever connection vendesk is on by then (it ran on its own).
+   */
+  async runConfirmed(jobId: string): Promise<JobRow> {
+    this.start(this.access.requireJob(jobId), false);
+    await this.runners.get(jobId)?.done;
+    const job = this.store.job(jobId);
+    if (!job) throw new Error(`bulk job ${jobId} vanished while it ran`);
+    return job;
   }
 
   pause(jobId: string): BulkJobView {
@@ -341,7 +348,16 @@ export class BulkService {
   }
 
   async cancel(jobId: string): Promise<BulkJobView> {
-    const job = this.access.requireJob(jobId);
+    await this.cancelJob(this.access.requireJob(jobId));
+    return this.status(jobId);
+  }
+
+  /**
+   * Cancels `job` (its caller read it, on any connection): unsent items are cancelled, and what
+   * the service accepted before is followed to its outcome while vendesk is on the job's connection.
+   */
+  async cancelJob(job: JobRow): Promise<void> {
+    const jobId = job.id;
     if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job was never confirmed, so nothing was bought.', 'Discard it instead.');
     const running = this.runners.get(jobId);
     if (running) {
@@ -355,9 +371,8 @@ export class BulkService {
       this.store.setJobState(jobId, 'cancelled', settledMessage('cancelled', this.store.counts(jobId)));
     }
     // What the service accepted before the cancel is followed to its outcome (and the loop keeps at it).
-    const cancelled = this.access.requireJob(jobId);
+    const cancelled = this.store.job(jobId) ?? job;
     if (!this.runningAnywhere(cancelled) && !this.access.connectionProblem(cancelled)) void this.followUp(cancelled, true).catch(() => undefined);
-    return this.status(jobId);
   }
 
   /** Resolves when the job is no longer running in this process. */

@@ -32,6 +32,7 @@ import { jobsChanged } from './jobEvents';
 import type { ItemRow, JobRow, NewItem } from './jobStore';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
 import { purchaseGate, type SingleGateOptions } from '../purchases/purchaseGate';
+import { refuseIfConnectionChanged } from '../purchases';
 
 /** A request as the contract parses it. */
 export type TopUpInput = Extract<TopUpRequest, { kind: 'airtime' }> | Extract<TopUpRequest, { kind: 'data' }>;
@@ -134,6 +135,9 @@ export async function checkTopUp(app: App, request: TopUpInput): Promise<Checked
  * a minute by default), then returns its receipt.
  */
 export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean }, options: SingleGateOptions = {}): Promise<TopUpView> {
+  // Checked, bought and answered on one connection: a switch before it is written refuses it; one
+  // after leaves it to run to its answer on the connection it was bought on.
+  const session = app.session();
   const { view: check, item } = await checkTopUp(app, request);
   if (check.recent && !request.repeat) {
     throw new AppError('recent_duplicate', `${check.recent} Nothing was bought.`, 'Buy it again only if another purchase is wanted: confirm that you want to buy it again.');
@@ -149,8 +153,9 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
   underWay.add(key);
   try {
     const service = app.service(createBulkService);
-    const connection = app.connection;
+    const connection = session.connection;
     const jobId = app.db.transaction(() => {
+      refuseIfConnectionChanged(app, session);
       const id = service.store.createJob(
         {
           kind: request.kind,
@@ -175,7 +180,7 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
     })();
     service.store.confirmJob(jobId);
     jobsChanged((topics, reason) => app.invalidate(topics, reason));
-    let finished;
+    let finished: JobRow;
     try {
       finished = await service.runConfirmed(jobId);
     } catch (error) {
@@ -183,12 +188,15 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
       await cancelPausedSingle(app, jobId, error instanceof Error ? error.message : String(error));
       throw error;
     }
-    if (finished.state === 'paused') await cancelPausedSingle(app, jobId, finished.message);
+    if (finished.state === 'paused') {
+      await cancelPausedSingle(app, jobId, finished.message);
+      finished = service.store.job(jobId) ?? finished;
+    }
     // The Dashboard and Transactions show it by the time the receipt is shown, without a sync
     // (settled by a requery, its log entry may not have been read yet).
     const bought = service.store.items(jobId, { limit: 1 })[0];
-    if (bought?.reference) await refreshReferences(app, app.session(), request.kind, [bought.reference]);
-    return topUpView(app, jobId);
+    if (bought?.reference) await refreshReferences(app, session, request.kind, [bought.reference]);
+    return toTopUpView(finished, bought);
   } finally {
     underWay.delete(key);
   }
@@ -204,7 +212,8 @@ async function cancelPausedSingle(app: AppPart<'service'>, jobId: string, pauseM
     .join(' ');
   const unsent = service.store.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
   service.store.transition(jobId, unsent, 'cancelled', { reason: `Not sent, so nothing was charged${why ? `: ${why}` : '.'}` }, ['queued', 'held']);
-  await service.cancel(jobId);
+  const job = service.store.job(jobId);
+  if (job) await service.cancelJob(job);
 }
 
 /**

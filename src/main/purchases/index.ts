@@ -9,6 +9,7 @@ export {
   findDisco,
   findBouquet,
   refuseDuplicate,
+  refuseIfConnectionChanged,
   type BuyOptions,
 } from './buyVending';
 export { toPurchaseView, findPurchaseRow, listPurchaseRows, findBlockingPurchase, type PurchaseRow } from './purchaseStore';

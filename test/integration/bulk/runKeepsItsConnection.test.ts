@@ -9,13 +9,16 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { bulkGate } from '../../../src/main/bulk/bulkGate';
+import { purchaseGate } from '../../../src/main/purchases/purchaseGate';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
 import type { ProfileView } from '../../../src/shared/contract/app';
 import { startLatencyProxy, type LatencyProxy } from '../../support/latencyProxy';
 import type { TestApp } from '../../support/testApp';
 import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
+import { refusal } from '../../support/refusal';
+import { advanceClocks } from '../../support/serviceClocks';
 import { until } from '../../support/until';
-import { airtimeRows, allLogEntries, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
+import { airtimeRows, allLogEntries, mtnPhone, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
 
 const TOKEN_B = 'run-keeps-connection-b';
 
@@ -104,4 +107,42 @@ it('buys an electricity row held by the team claim during a switch nowhere, and 
   expect(resumed.counts.success).toBe(1);
   const bought = await allLogEntries(t.sandbox.url, t.token);
   expect(bought.map((e) => [e.type, e.amount])).toEqual([['ELECTRICITY', 'NGN 5,000.00']]);
+});
+
+it('answers a single top-up with its receipt, from its own service, when vendesk was switched while it was bought', async () => {
+  const phone = mtnPhone(4242);
+  const buying = t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000 });
+  await until(async () => (await allLogEntries(t.sandbox.url, t.token)).some((e) => e.phone_number === phone), 'service A to take the airtime');
+  await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
+  // Service A delivers it (its 10 minutes pass on its clock): the purchase's own run reads that there.
+  await advanceClocks(t, 601);
+  const receipt = await buying;
+  const [entry] = (await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.phone_number === phone);
+  expect(receipt).toMatchObject({ phone, amountKobo: 20_000, state: 'success', reference: entry.transaction_id });
+  expect(entry.status).toBe('SUCCESS');
+  expect(toB.exchanges.filter((e) => e.url.includes(entry.transaction_id) || /purchase/i.test(e.url)).map((e) => e.url)).toEqual([]);
+  expect(await allLogEntries(b.url, TOKEN_B)).toEqual([]);
+});
+
+it('refuses a single top-up checked on one connection when vendesk was switched before it was bought', async () => {
+  const phone = mtnPhone(4343);
+  // The team's answer to the gate takes a while (a slow team database): the user switches meanwhile.
+  let gateAsked = false;
+  let answerGate = (): void => undefined;
+  const answered = new Promise<void>((resolve) => (answerGate = resolve));
+  const gate = t.app.service(purchaseGate);
+  gate.check = async () => {
+    gateAsked = true;
+    await answered;
+    return null;
+  };
+  const buying = refusal(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000 }));
+  await until(() => gateAsked, 'the approval gate to be asked');
+  await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
+  answerGate();
+  const error = await buying;
+  expect(error).toMatchObject({ code: 'connection_changed', message: expect.stringContaining('Nothing was bought') });
+  expect((await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.phone_number === phone)).toEqual([]);
+  expect(await allLogEntries(b.url, TOKEN_B)).toEqual([]);
+  expect(toB.exchanges.filter((e) => /purchase/i.test(e.url)).map((e) => e.url)).toEqual([]);
 });
