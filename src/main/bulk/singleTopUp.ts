@@ -32,7 +32,7 @@ import { jobsChanged } from './jobEvents';
 import type { ItemRow, JobRow, NewItem } from './jobStore';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
 import { purchaseGate, type SingleGateOptions } from '../purchases/purchaseGate';
-import { refuseIfConnectionChanged } from '../purchases';
+import { refuseIfConnectionChanged } from '../sessionGuard';
 
 /** A request as the contract parses it. */
 export type TopUpInput = Extract<TopUpRequest, { kind: 'airtime' }> | Extract<TopUpRequest, { kind: 'data' }>;

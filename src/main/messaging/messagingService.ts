@@ -235,6 +235,7 @@ export class MessagingService {
   }
 
   async send(input: SendRequest): Promise<MessageView> {
+    const session = this.app.session();
     await this.approvedSender(input.senderId);
     if (input.content.kind === 'template') await this.approvedTemplate(input.content.templateId);
     const quote = await this.quote(input);
@@ -261,6 +262,7 @@ export class MessagingService {
     const templateId = input.content.kind === 'template' ? input.content.templateId : null;
     const { answer } = await paidSend(
       this.app,
+      session,
       { kind: 'sms', senderId: input.senderId, target, templateId, body: quote.body, recipients: quote.recipients, emails: quote.emails, quotedKobo: quote.totalKobo },
       (client, options) => client.sendMessage(body, options),
       (r) => ({

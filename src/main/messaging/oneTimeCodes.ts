@@ -11,14 +11,16 @@ import { createMessagingService } from './messagingService';
 import { now, paidSend } from './paidSends';
 
 export async function sendOneTimeCode(
-  app: AppPart<'db' | 'service' | 'session'>,
+  app: AppPart<'connection' | 'db' | 'service' | 'session'>,
   input: { receiverNumber: string; senderId: string; numberOfDigits: number; seconds: number; emails: string[] },
 ): Promise<OtpSentView> {
+  const session = app.session();
   await app.service(createMessagingService).approvedSender(input.senderId);
   const estimate = otpCostEstimate(input.numberOfDigits, input.emails.length);
   const sentAt = now();
   const { answer: sent, charge } = await paidSend(
     app,
+    session,
     {
       kind: 'otp',
       senderId: input.senderId,

@@ -5,7 +5,8 @@
 import type { ServiceWindow } from '../api/serviceTime';
 import { UncertainOutcomeError } from '../api/serviceErrors';
 import type { CallOptions, VendingClient } from '../api/vendingClient';
-import type { AppPart } from '../appContext';
+import type { AppPart, Session } from '../appContext';
+import { refuseIfConnectionChanged } from '../sessionGuard';
 
 /** The time now, as the messaging records and views write it. */
 export const now = (): string => new Date().toISOString();
@@ -24,15 +25,20 @@ export interface Charge {
  * clock, so the wallet roll-forward can place the charge. When the answer does not say what it
  * charged, the quoted cost is recorded as the charge (`charge_source = 'quoted'`). A success
  * answer, whatever its shape, is "sent". Never repeated automatically: a send whose answer was
- * lost stays "uncertain".
+ * lost stays "uncertain". Sent on `session`, taken when the send was asked for: when vendesk was
+ * switched to another connection while it was checked and quoted, nothing is sent
+ * (`connection_changed`).
  */
 export async function paidSend<T>(
-  app: AppPart<'db' | 'session'>,
+  app: AppPart<'db' | 'connection'>,
+  session: Session,
   send: { kind: 'sms' | 'otp'; senderId: string; target: string; templateId: string | null; body: string; recipients: number; emails: number; quotedKobo: number },
   call: (client: VendingClient, options: CallOptions) => Promise<T>,
   charged: (answer: T) => Charge,
 ): Promise<{ answer: T; charge: Charge }> {
-  const { connection, client } = app.session();
+  // Checked on `session`'s connection (the one in use when the send was asked for): sent there or not at all.
+  refuseIfConnectionChanged(app, session, 'message');
+  const { connection, client } = session;
   const info = app.db
     .prepare(
       `INSERT INTO messaging_sends (service_key, kind, sender_id, target, template_id, body, recipients, emails, quoted_kobo, state, created_at)

@@ -26,6 +26,7 @@ import type { CableBouquet, ElectricityProvider, MeterValidation, SmartcardValid
 import { declinedPurchaseHint } from '../api/serviceErrors';
 import { ServiceError, UncertainOutcomeError, type PurchaseResult } from '../api/vendingClient';
 import type { App, Session, AppPart } from '../appContext';
+import { refuseIfConnectionChanged } from '../sessionGuard';
 import type { VendingClient } from '../api/vendingClient';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
@@ -333,20 +334,6 @@ async function buyChecked<T>(app: App, session: Session, options: BuyOptions, p:
 }
 
 /** The duplicate check and the `sending` row in one transaction: two windows cannot both pass. */
-/**
- * A purchase is checked and bought on one connection: `session`, taken when it was asked for. When
- * vendesk was switched to another meanwhile, it is refused before anything is written or sent.
- */
-export function refuseIfConnectionChanged(app: AppPart<'connection'>, session: Session): void {
-  if (app.connection.profileId !== session.connection.profileId) {
-    throw new AppError(
-      'connection_changed',
-      'The connection changed while the purchase was being prepared. Nothing was bought.',
-      'Check the connection shown at the top, then buy again.',
-    );
-  }
-}
-
 function insertGuarded(app: AppPart<'connection' | 'db' | 'service'>, session: Session, purchase: NewPurchase, key: DuplicateKey, approved: ApprovedBuy | null): PurchaseRow {
   const clock = app.service(createServiceClock);
   return app.db

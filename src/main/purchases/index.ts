@@ -9,7 +9,6 @@ export {
   findDisco,
   findBouquet,
   refuseDuplicate,
-  refuseIfConnectionChanged,
   type BuyOptions,
 } from './buyVending';
 export { toPurchaseView, findPurchaseRow, listPurchaseRows, findBlockingPurchase, type PurchaseRow } from './purchaseStore';
