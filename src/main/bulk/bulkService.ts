@@ -151,6 +151,7 @@ export class BulkService {
    * anything refuses it.
    */
   async confirm(input: { jobId: string; typedTotal?: string; maxTotalKobo?: number; wait: boolean }): Promise<BulkJobView> {
+    const session = this.app.session();
     const job = this.access.requireDraft(input.jobId);
     this.access.checkConnection(job);
     const totals = this.store.draftTotals(job.id);
@@ -174,11 +175,13 @@ export class BulkService {
     const blocker = confirmBlocker(this.store, settings, job.profile_id, { ...totals, walletKobo, maxTotalKobo: input.maxTotalKobo });
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
     if (team.status === 'unsent') await team.submit({ ...totals, walletKobo });
+    // Checked on this connection (the team and the wallet answered meanwhile): run there or not at all.
+    this.access.checkConnection(job);
     if (!this.store.confirmJob(job.id, settings)) {
       throw new AppError('job_not_draft', 'This job was already confirmed.', 'Open it from the job list to follow its progress.');
     }
     this.uploads.release(job.id);
-    return this.start({ ...job, state: 'running', batch_size: settings.batchSize, concurrency: settings.concurrency }, input.wait);
+    return this.start({ ...job, state: 'running', batch_size: settings.batchSize, concurrency: settings.concurrency }, input.wait, session);
   }
 
   async resume(jobId: string, wait: boolean): Promise<BulkJobView> {
@@ -290,9 +293,8 @@ export class BulkService {
    * settings of the job's connection, the client of that connection pinned for the run, the
    * service's clock and the team's claim before each batch.
    */
-  private start(job: JobRow, wait: boolean): Promise<BulkJobView> | BulkJobView {
+  private start(job: JobRow, wait: boolean, session = this.app.session()): Promise<BulkJobView> | BulkJobView {
     const jobId = job.id;
-    const session = this.app.session();
     const runner = new JobRunner(
       {
         store: this.store,

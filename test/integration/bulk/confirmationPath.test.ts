@@ -12,7 +12,7 @@ import type { PathCount } from '../../../scripts/confirmationPath';
 const ROOT = path.resolve(__dirname, '../../..');
 
 /** As measured on the straightened path (it was 15 files and 97 returns before issue 27's work). */
-const BUDGET = { files: 14, returns: 62 };
+const BUDGET = { files: 14, returns: 64 };
 
 function trace(): { steps: number; all: PathCount; own: PathCount } {
   const run = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/confirmationPath.ts', '--json'], { cwd: ROOT, encoding: 'utf8' });

@@ -146,3 +146,30 @@ it('refuses a single top-up checked on one connection when vendesk was switched 
   expect(await allLogEntries(b.url, TOKEN_B)).toEqual([]);
   expect(toB.exchanges.filter((e) => /purchase/i.test(e.url)).map((e) => e.url)).toEqual([]);
 });
+
+it('confirms nothing when vendesk was switched while the team and the wallet were asked', async () => {
+  const preview = await t.call('bulk.prepare', { file: { path: writeCsv(dir, 'late.csv', airtimeRows(2, 100, 50)) }, kind: 'airtime' });
+  const jobId = preview.job.id;
+  // The team database answers the gate slowly: the user switches meanwhile.
+  let gateAsked = false;
+  let answerGate = (): void => undefined;
+  const answered = new Promise<void>((resolve) => (answerGate = resolve));
+  const gate = t.app.service(bulkGate);
+  const approvalFor = gate.approvalFor;
+  gate.approvalFor = async (...args) => {
+    gateAsked = true;
+    await answered;
+    return approvalFor(...args);
+  };
+  const confirming = refusal(t.call('bulk.confirm', { jobId, typedTotal: '200', wait: true }));
+  await until(() => gateAsked, 'the team gate at confirm');
+  await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
+  answerGate();
+  expect(await confirming).toMatchObject({ code: 'job_other_connection', message: expect.stringContaining('prepared for another connection') });
+  gate.approvalFor = approvalFor;
+
+  await t.call('profiles.activate', { id: profileA.id, confirmLive: true });
+  expect((await t.call('bulk.status', { jobId })).state).toBe('draft');
+  expect(await allLogEntries(t.sandbox.url, t.token)).toEqual([]);
+  expect(await allLogEntries(b.url, TOKEN_B)).toEqual([]);
+});
