@@ -20,6 +20,7 @@
 import { AppError } from '../../shared/appError';
 import type { BulkJobView } from '../../shared/contract/bulk';
 import type { AppPart } from '../appContext';
+import { refuseIfConnectionChanged } from '../sessionGuard';
 import { createBulkService } from '../bulk/bulkService';
 import { awaitingApproval } from './awaitingApproval';
 import { serviceIdentity, type TeamItem, type TeamRunSpec } from './teamRunSpec';
@@ -108,7 +109,9 @@ function notRunnable(job: AdoptableRecord): AppError | null {
  * or one adopted before) is resumed; otherwise one is made from the items stored at prepare time,
  * after checking this desktop is connected to the same service and organisation.
  */
-export async function adoptTeamJob(app: AppPart<'client' | 'connection' | 'db' | 'service'>, teamJobId: string, wait: boolean): Promise<BulkJobView> {
+export async function adoptTeamJob(app: AppPart<'client' | 'connection' | 'db' | 'service' | 'session'>, teamJobId: string, wait: boolean): Promise<BulkJobView> {
+  // Checked against the organisation on this connection, and run there or not at all.
+  const session = app.session();
   const bulk = app.service(createBulkService);
   const existing = localJobOf(app, teamJobId);
   if (existing) return bulk.resume(existing, wait);
@@ -124,9 +127,10 @@ export async function adoptTeamJob(app: AppPart<'client' | 'connection' | 'db' |
     );
   }
   await checkSameOrganisation(app, job.run_spec, job.desktop_name);
+  refuseIfConnectionChanged(app, session);
   const spec = job.run_spec;
   const settings = bulk.settingsView();
-  const c = app.connection;
+  const c = session.connection;
   const localId = bulk.store.createJob(
     {
       kind: spec.bulkKind,
