@@ -328,14 +328,10 @@ export class JobRunner {
       return allowed;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.deps.store.transition(
-        this.jobId,
+      this.policy.unsentAndPause(
         batch.map((i) => i.seq),
-        'queued',
-        { reason: null },
-        ['sending'],
+        `Paused: ${message} Nothing was sent; resume the job once that is fixed.`,
       );
-      this.policy.pause(`Paused: ${message} Nothing was sent; resume the job once that is fixed.`);
       return [];
     }
   }
@@ -351,14 +347,10 @@ export class JobRunner {
     if (allowed.length === 0) return;
     const connection = this.deps.connectionProblem?.(this.job) ?? null;
     if (connection) {
-      this.deps.store.transition(
-        this.jobId,
+      this.policy.unsentAndPause(
         allowed.map((i) => i.seq),
-        'queued',
-        { reason: null },
-        ['sending'],
+        `Paused: ${connection}`,
       );
-      this.policy.pause(`Paused: ${connection}`);
       return;
     }
     await this.strategy.send(allowed);

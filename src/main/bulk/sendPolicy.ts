@@ -64,15 +64,19 @@ export class SendPolicy {
     this.store.transition(this.job.id, [item.seq], 'held', { hold: true, notBeforeMs: this.now() + delay, reason: heldReason }, ['sending']);
   }
 
+  /** Items marked `sending` that did not leave (nothing charged) wait in the queue, and the job pauses with `message`. */
+  unsentAndPause(seqs: readonly number[], message: string): void {
+    if (seqs.length > 0) this.store.transition(this.job.id, seqs, 'queued', { reason: null }, ['sending']);
+    this.pause(message);
+  }
+
   /** The token was refused: the items wait and the job pauses until the user fixes it. */
   credentials(seqs: readonly number[], error: ServiceError): void {
-    this.store.transition(this.job.id, seqs, 'queued', { reason: null }, ['sending']);
-    this.pause(`Paused: ${error.message} ${error.hint ?? ''}`.trim());
+    this.unsentAndPause(seqs, `Paused: ${error.message} ${error.hint ?? ''}`.trim());
   }
 
   /** The wallet is short: `seqs` (nothing charged) wait, and the job pauses. */
   insufficientBalance(seqs: readonly number[], reason: string): void {
-    if (seqs.length > 0) this.store.transition(this.job.id, seqs, 'queued', { reason: null }, ['sending']);
-    this.pause(`Paused: the wallet does not hold enough for the next items (${reason}). Top up the wallet, then resume the job.`);
+    this.unsentAndPause(seqs, `Paused: the wallet does not hold enough for the next items (${reason}). Top up the wallet, then resume the job.`);
   }
 }

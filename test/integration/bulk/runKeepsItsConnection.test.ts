@@ -17,6 +17,7 @@ import type { TestApp } from '../../support/testApp';
 import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import { refusal } from '../../support/refusal';
 import { advanceClocks } from '../../support/serviceClocks';
+import { heldAnswer } from '../../support/heldAnswer';
 import { until } from '../../support/until';
 import { airtimeRows, allLogEntries, mtnPhone, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
 
@@ -79,20 +80,17 @@ it('buys an electricity row held by the team claim during a switch nowhere, and 
   const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'electricity' });
   const jobId = preview.job.id;
   // The team database's claim of the row, held until the user has switched (a slow team database).
-  let claimAsked = false;
-  let releaseClaim = (): void => undefined;
-  const claimed = new Promise<void>((resolve) => (releaseClaim = resolve));
+  const claim = heldAnswer();
   const gate = t.app.service(bulkGate);
   const teamClaim = gate.claimBeforeSend;
   gate.claimBeforeSend = () => async (batch) => {
-    claimAsked = true;
-    await claimed;
+    await claim.wait();
     return batch;
   };
   await t.call('bulk.confirm', { jobId, typedTotal: '5000', wait: false });
-  await until(() => claimAsked, 'the team claim of the row');
+  await until(() => claim.asked, 'the team claim of the row');
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
-  releaseClaim();
+  claim.release();
   const store = t.app.service(createBulkService).store;
   await until(() => store.job(jobId)?.state !== 'running', 'the job to stop once vendesk is on service B');
 
@@ -127,19 +125,16 @@ it('answers a single top-up with its receipt, from its own service, when vendesk
 it('refuses a single top-up checked on one connection when vendesk was switched before it was bought', async () => {
   const phone = mtnPhone(4343);
   // The team's answer to the gate takes a while (a slow team database): the user switches meanwhile.
-  let gateAsked = false;
-  let answerGate = (): void => undefined;
-  const answered = new Promise<void>((resolve) => (answerGate = resolve));
+  const team = heldAnswer();
   const gate = t.app.service(purchaseGate);
   gate.check = async () => {
-    gateAsked = true;
-    await answered;
+    await team.wait();
     return null;
   };
   const buying = refusal(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000 }));
-  await until(() => gateAsked, 'the approval gate to be asked');
+  await until(() => team.asked, 'the approval gate to be asked');
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
-  answerGate();
+  team.release();
   const error = await buying;
   expect(error).toMatchObject({ code: 'connection_changed', message: expect.stringContaining('Nothing was bought') });
   expect((await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.phone_number === phone)).toEqual([]);
@@ -151,20 +146,17 @@ it('confirms nothing when vendesk was switched while the team and the wallet wer
   const preview = await t.call('bulk.prepare', { file: { path: writeCsv(dir, 'late.csv', airtimeRows(2, 100, 50)) }, kind: 'airtime' });
   const jobId = preview.job.id;
   // The team database answers the gate slowly: the user switches meanwhile.
-  let gateAsked = false;
-  let answerGate = (): void => undefined;
-  const answered = new Promise<void>((resolve) => (answerGate = resolve));
+  const team = heldAnswer();
   const gate = t.app.service(bulkGate);
   const approvalFor = gate.approvalFor;
   gate.approvalFor = async (...args) => {
-    gateAsked = true;
-    await answered;
+    await team.wait();
     return approvalFor(...args);
   };
   const confirming = refusal(t.call('bulk.confirm', { jobId, typedTotal: '200', wait: true }));
-  await until(() => gateAsked, 'the team gate at confirm');
+  await until(() => team.asked, 'the team gate at confirm');
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
-  answerGate();
+  team.release();
   expect(await confirming).toMatchObject({ code: 'job_other_connection', message: expect.stringContaining('prepared for another connection') });
   gate.approvalFor = approvalFor;
 

@@ -9,6 +9,7 @@ import { refusal } from '../../support/refusal';
 import { sandboxWalletKobo } from '../../support/sandboxRecords';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
+import { heldAnswer } from '../../support/heldAnswer';
 import { until } from '../../support/until';
 
 const TOKEN_B = 'send-keeps-connection-b';
@@ -39,18 +40,15 @@ it('sends nothing, at either service, when vendesk was switched while the messag
   // Service A answers the sender-ID check slowly: the user switches to B meanwhile.
   const clientA = t.app.client();
   const senderIds = clientA.getSenderIds.bind(clientA);
-  let checking = false;
-  let answer = (): void => undefined;
-  const answered = new Promise<void>((resolve) => (answer = resolve));
+  const check = heldAnswer();
   clientA.getSenderIds = async (...args) => {
-    checking = true;
-    await answered;
+    await check.wait();
     return senderIds(...args);
   };
   const sending = refusal(t.call('messaging.send', { target, content, emails: [], senderId: 'VENDESK', confirmedTotalKobo: quote.totalKobo }));
-  await until(() => checking, 'the sender ID check at service A');
+  await until(() => check.asked, 'the sender ID check at service A');
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
-  answer();
+  check.release();
 
   const error = await sending;
   expect(error).toMatchObject({ code: 'connection_changed', message: expect.stringContaining('Nothing was sent'), hint: expect.stringContaining('Check the connection') });
