@@ -13,6 +13,7 @@
  */
 import type { App } from '../appContext';
 import { intervalLoop } from '../intervalLoop';
+import { TopicBatch } from '../topicBatch';
 import { checkRefund } from '../purchases/refundCheck';
 import { listPurchaseRows, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
 import { requeryPurchase } from './requeryPurchase';
@@ -60,7 +61,7 @@ export function createPendingScheduler(app: App): PendingScheduler {
   };
 
   /** A `sending` row left by a process that stopped mid-purchase: it may have been charged. */
-  const markStaleSending = (): void => {
+  const markStaleSending = (changes: TopicBatch): void => {
     const cutoff = clock.now() - STALE_SENDING_MS;
     for (const r of listPurchaseRows(app, { states: ['sending'] })) {
       if ((r.sent_ms ?? 0) < cutoff) {
@@ -69,6 +70,7 @@ export function createPendingScheduler(app: App): PendingScheduler {
           reason: 'vendesk stopped while this purchase was being sent; it may have been charged.',
           next_requery_ms: clock.now(),
         });
+        changes.add(['pending', 'purchases']);
       }
     }
   };
@@ -76,8 +78,10 @@ export function createPendingScheduler(app: App): PendingScheduler {
   const tick = async (): Promise<void> => {
     if (ticking || paused || interval.closed) return;
     ticking = true;
+    // What this pass changed reaches the windows once, when it ends.
+    const changes = new TopicBatch(app, 'requery loop');
     try {
-      markStaleSending();
+      markStaleSending(changes);
       const due = dueRows();
       if (due.length !== lastDueAnnounced) {
         app.events.emit('pending.due', { count: due.length });
@@ -89,7 +93,8 @@ export function createPendingScheduler(app: App): PendingScheduler {
           try {
             const updated = await requeryPurchase(app, row.id);
             // Its log entries were mirrored when its state moved.
-            app.invalidate(updated.state === row.state ? ['pending', 'purchases'] : REQUERY_CHANGES, 'requery loop');
+            changes.add(updated.state === row.state ? ['pending', 'purchases'] : REQUERY_CHANGES);
+            changes.flushIfDue();
           } catch {
             // Kept on the row by requeryPurchase where it can be; the next tick tries again.
           }
@@ -101,7 +106,7 @@ export function createPendingScheduler(app: App): PendingScheduler {
         const watching = listPurchaseRows(app, { states: ['failed'], since }).filter((r) => r.refund_state === 'missing' || r.refund_state === 'checking');
         for (const r of watching) {
           const checked = await checkRefund(app, r.id);
-          if (checked.refund_state !== r.refund_state || checked.refund_evidence !== r.refund_evidence) app.invalidate(['purchases', 'pending'], 'requery loop: refund checked');
+          if (checked.refund_state !== r.refund_state || checked.refund_evidence !== r.refund_evidence) changes.add(['purchases', 'pending']);
         }
       }
       if (due.length > 0) {
@@ -111,6 +116,7 @@ export function createPendingScheduler(app: App): PendingScheduler {
     } catch {
       // A failed pass (service unreachable, app closing) is retried at the next tick.
     } finally {
+      changes.flush();
       ticking = false;
     }
   };

@@ -74,6 +74,19 @@ describe('declared invalidation', () => {
       { topics: ['pending', 'purchases', 'mirror'], reason: 'requery loop' },
     ]);
   });
+
+  it('tells the windows once for a pass of the requery loop, however many purchases it settles', async () => {
+    const bought = [];
+    for (const amountKobo of [300_000, 400_000, 500_000]) {
+      bought.push(await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo, phone: PHONE }));
+    }
+    expect(bought.map((p) => p.state)).toEqual(['pending', 'pending', 'pending']);
+    await advanceClocks(t, 125);
+    changed = [];
+    await tickRequeryLoop(t);
+    for (const p of bought) expect((await t.call('purchases.get', { id: p.id })).state).toBe('success');
+    expect(changed).toEqual([{ topics: ['pending', 'purchases', 'mirror'], reason: 'requery loop' }]);
+  });
 });
 
 describe('declared invalidation through the web shell', () => {
