@@ -310,6 +310,15 @@ export class JobStore {
     ).all(profileId, phone, amountKobo, sinceIso) as ItemRow[];
   }
 
+  /** The item states of this connection's single purchases (one-item jobs) of the same phone, amount and product made since `sinceIso`. */
+  singlePurchasesLike(profileId: string, item: { phone: string; amount_kobo: number; product_code: string }, sinceIso: string): ItemState[] {
+    const rows = this.stmt(
+      `SELECT b.state FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
+        WHERE j.origin = 'single' AND j.profile_id = ? AND b.phone = ? AND b.amount_kobo = ? AND b.product_code = ? AND j.created_at >= ?`,
+    ).all(profileId, item.phone, item.amount_kobo, item.product_code, sinceIso) as { state: ItemState }[];
+    return rows.map((r) => r.state);
+  }
+
   invalidRows(jobId: string, offset: number, limit: number): InvalidRowRecord[] {
     return this.stmt('SELECT row_number AS row, field, message, phone, name FROM bulk_invalid_rows WHERE job_id = ? ORDER BY row_number, rowid LIMIT ? OFFSET ?').all(
       jobId,

@@ -29,7 +29,8 @@ import { refreshReferences } from '../transactions/mirrorRefresh';
 import { createBulkService, itemView } from './bulkService';
 import { catalogsFor } from './draftFromFile';
 import { jobsChanged } from './jobEvents';
-import type { ItemRow, JobRow, NewItem } from './jobStore';
+import type { ItemRow, JobRow, JobStore, NewItem } from './jobStore';
+import { FINAL_ITEM_STATES, SPENDING_STATES } from './jobStates';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
 import { purchaseGate, type SingleGateOptions } from '../purchases/purchaseGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
@@ -41,9 +42,6 @@ interface Checked {
   view: TopUpCheckView;
   item: NewItem;
 }
-
-/** Single purchases under way in this process, by what they buy: a second click never buys twice. */
-const underWay = new Set<string>();
 
 function networkName(network: string): string {
   return NETWORK_LABEL[network as Network] ?? network;
@@ -146,16 +144,14 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
   const approved = await app
     .service(purchaseGate)
     .check({ kind: request.kind, account: item.phone, phone: item.phone, amountKobo: item.amountKobo, description: check.description, customerName: null, request }, options);
-  const key = `${app.connection.profileId}|${item.phone}|${item.amountKobo}|${item.productCode}`;
-  if (underWay.has(key)) {
-    throw new AppError('purchase_in_progress', `The same purchase for ${item.phone} is being sent now. Nothing more was bought.`, 'Wait for its receipt.');
-  }
-  underWay.add(key);
-  try {
-    const service = app.service(createBulkService);
-    const connection = session.connection;
-    const jobId = app.db.transaction(() => {
+  const service = app.service(createBulkService);
+  const connection = session.connection;
+  // The write lock is held from here to the job's row: another click, window or command buying
+  // the same thing now finds this one (and this one finds it), whatever process it runs in.
+  const jobId = app.db
+    .transaction(() => {
       refuseIfConnectionChanged(app, session);
+      refuseSameSinglePurchase(service.store, connection.profileId, item, check.description, request.repeat);
       const id = service.store.createJob(
         {
           kind: request.kind,
@@ -177,28 +173,50 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
       );
       approved?.written(id); // a team-approved purchase is linked before it can be sent
       return id;
-    })();
-    service.store.confirmJob(jobId);
-    jobsChanged((topics, reason) => app.invalidate(topics, reason));
-    let finished: JobRow;
-    try {
-      finished = await service.runConfirmed(jobId);
-    } catch (error) {
-      // It did not start: the item was never sent.
-      await cancelPausedSingle(app, jobId, error instanceof Error ? error.message : String(error));
-      throw error;
-    }
-    if (finished.state === 'paused') {
-      await cancelPausedSingle(app, jobId, finished.message);
-      finished = service.store.job(jobId) ?? finished;
-    }
-    // The Dashboard and Transactions show it by the time the receipt is shown, without a sync
-    // (settled by a requery, its log entry may not have been read yet).
-    const bought = service.store.items(jobId, { limit: 1 })[0];
-    if (bought?.reference) await refreshReferences(app, session, request.kind, [bought.reference]);
-    return toTopUpView(finished, bought);
-  } finally {
-    underWay.delete(key);
+    })
+    .immediate();
+  service.store.confirmJob(jobId);
+  jobsChanged((topics, reason) => app.invalidate(topics, reason));
+  let finished: JobRow;
+  try {
+    finished = await service.runConfirmed(jobId);
+  } catch (error) {
+    // It did not start: the item was never sent.
+    await cancelPausedSingle(app, jobId, error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+  if (finished.state === 'paused') {
+    await cancelPausedSingle(app, jobId, finished.message);
+    finished = service.store.job(jobId) ?? finished;
+  }
+  // The Dashboard and Transactions show it by the time the receipt is shown, without a sync
+  // (settled by a requery, its log entry may not have been read yet).
+  const bought = service.store.items(jobId, { limit: 1 })[0];
+  if (bought?.reference) await refreshReferences(app, session, request.kind, [bought.reference]);
+  return toTopUpView(finished, bought);
+}
+
+/**
+ * The same single purchase (phone, amount and product) made in the last 24 hours, in this process
+ * or another on the same data folder: still under way, it is never bought again; bought, only when
+ * asked again (`repeat`). Read in the transaction that writes the new one.
+ */
+function refuseSameSinglePurchase(store: JobStore, profileId: string, item: NewItem, description: string, repeat: boolean): void {
+  const since = new Date(Date.now() - 24 * 3600_000).toISOString();
+  const states = store.singlePurchasesLike(profileId, { phone: item.phone, amount_kobo: item.amountKobo, product_code: item.productCode }, since);
+  if (states.some((s) => !FINAL_ITEM_STATES.includes(s))) {
+    throw new AppError(
+      'purchase_in_progress',
+      `The same purchase for ${item.phone} is being sent now. Nothing more was bought.`,
+      'Wait for its receipt (Purchases → Airtime and data, or `vendesk purchases`).',
+    );
+  }
+  if (!repeat && states.some((s) => SPENDING_STATES.includes(s))) {
+    throw new AppError(
+      'recent_duplicate',
+      `${description} for ${item.phone} was just bought (by another vendesk window or command). Nothing more was bought.`,
+      'Buy it again only if another purchase is wanted: confirm that you want to buy it again.',
+    );
   }
 }
 

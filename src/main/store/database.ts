@@ -1,5 +1,6 @@
 /**
- * The local SQLite database: opened in WAL mode, numbered migrations run at open.
+ * The local SQLite database: opened in WAL mode, numbered migrations run at open (safely when
+ * two processes open a new folder at once).
  * `nativeBinding` lets the Electron shell load the better-sqlite3 build made for Electron's ABI
  * while tests, the web shell and the CLI use Node's build (see scripts/electronNative.ts).
  */
@@ -35,12 +36,16 @@ function migrate(db: Db): void {
     if (versions.has(m.version)) throw new Error(`Two migrations share number ${m.version}`);
     versions.add(m.version);
   }
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
   for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
+    // Two vendesk processes may open a new data folder at once (the window and a command): each
+    // step holds the write lock from its start and is skipped when the other applied it meanwhile.
     db.transaction(() => {
+      if (isApplied.get(m.version)) return;
       if (typeof m.up === 'string') db.exec(m.up);
       else m.up(db);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
-    })();
+    }).immediate();
   }
 }
