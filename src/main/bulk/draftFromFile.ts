@@ -3,6 +3,7 @@
  * mapped, every row validated against the catalogs of its kind and the last 24 hours of
  * purchases, and (for a draft) the job written with its items and its invalid rows.
  */
+import { refuseIfConnectionChanged } from '../sessionGuard';
 import type { BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import type { FileRef } from '../../shared/contract/files';
 import type { App, AppPart } from '../appContext';
@@ -81,6 +82,8 @@ export async function prepareDraft(
   settings: BulkSettingsView,
   signal?: AbortSignal,
 ): Promise<{ jobId: string; sheetNames: string[]; remembered: boolean }> {
+  // Checked against this connection's catalog, log and jobs, and saved as its draft, or not at all.
+  const session = app.session();
   const path = resolveFileRef(app, input.file);
   const fileName = fileRefName(input.file);
   const { table, sheetNames } = await readSheet(
@@ -98,7 +101,7 @@ export async function prepareDraft(
   const log = unmapped ? { entries: [], problem: null } : await recentLog(app.client(), input.kind);
   const result = unmapped
     ? null
-    : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(store, app.connection.profileId, input.kind, input.replaceJobId ?? null, log.entries));
+    : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(store, session.connection.profileId, input.kind, input.replaceJobId ?? null, log.entries));
   const accounts = result && isVendingKind(input.kind) ? await checkAccountsWithService(app, input.kind, result) : null;
   const accountsNote = accounts?.note ?? null;
   // The raw rows are not needed once validated: let them go before the items are written, so
@@ -108,11 +111,12 @@ export async function prepareDraft(
   table.rows = [];
   // Cancelled while the file was checked: nothing is written (the draft it replaces is kept).
   signal?.throwIfAborted();
+  refuseIfConnectionChanged(app, session, 'file');
+  const connection = session.connection;
   if (input.replaceJobId) {
     const old = store.job(input.replaceJobId);
-    if (old && old.state === 'draft' && old.profile_id === app.connection.profileId) store.deleteJob(old.id);
+    if (old && old.state === 'draft' && old.profile_id === connection.profileId) store.deleteJob(old.id);
   }
-  const connection = app.connection;
   const jobId = store.createJob(
     {
       kind: input.kind,

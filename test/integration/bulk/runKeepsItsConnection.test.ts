@@ -165,3 +165,26 @@ it('confirms nothing when vendesk was switched while the team and the wallet wer
   expect(await allLogEntries(t.sandbox.url, t.token)).toEqual([]);
   expect(await allLogEntries(b.url, TOKEN_B)).toEqual([]);
 });
+
+it('saves no draft when vendesk was switched while the file was checked against the service', async () => {
+  // Service A's log (read for the duplicate check) answers slowly: the user switches meanwhile.
+  const clientA = t.app.client();
+  const logEntries = clientA.logEntries.bind(clientA);
+  const log = heldAnswer();
+  clientA.logEntries = async (...args) => {
+    await log.wait();
+    return logEntries(...args);
+  };
+  const preparing = refusal(t.call('bulk.prepare', { file: { path: writeCsv(dir, 'switched.csv', airtimeRows(2, 100, 80)) }, kind: 'airtime' }));
+  await until(() => log.asked, "the check of service A's log");
+  await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
+  log.release();
+  expect(await preparing).toMatchObject({
+    code: 'connection_changed',
+    message: expect.stringContaining('Nothing was saved or bought'),
+    hint: expect.stringContaining('check the file again'),
+  });
+  expect(await t.call('bulk.list', {})).toEqual([]);
+  await t.call('profiles.activate', { id: profileA.id, confirmLive: true });
+  expect(await t.call('bulk.list', {})).toEqual([]);
+});
