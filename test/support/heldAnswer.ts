@@ -25,3 +25,18 @@ export function heldAnswer(): HeldAnswer {
     release: () => release(),
   };
 }
+
+/**
+ * Holds every call of `target[name]` (a client's or a gate's method) until released, then lets it
+ * go on to the real method: the real service or gate still answers, only later.
+ */
+export function holdMethod<T extends object, K extends keyof T>(target: T, name: K): HeldAnswer {
+  const held = heldAnswer();
+  const original = target[name] as (...args: unknown[]) => unknown;
+  const replaced = async (...args: unknown[]): Promise<unknown> => {
+    await held.wait();
+    return original.apply(target, args);
+  };
+  target[name] = replaced as T[K];
+  return held;
+}

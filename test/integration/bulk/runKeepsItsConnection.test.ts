@@ -17,7 +17,7 @@ import type { TestApp } from '../../support/testApp';
 import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import { refusal } from '../../support/refusal';
 import { advanceClocks } from '../../support/serviceClocks';
-import { heldAnswer } from '../../support/heldAnswer';
+import { heldAnswer, holdMethod } from '../../support/heldAnswer';
 import { until } from '../../support/until';
 import { airtimeRows, allLogEntries, mtnPhone, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
 
@@ -125,12 +125,7 @@ it('answers a single top-up with its receipt, from its own service, when vendesk
 it('refuses a single top-up checked on one connection when vendesk was switched before it was bought', async () => {
   const phone = mtnPhone(4343);
   // The team's answer to the gate takes a while (a slow team database): the user switches meanwhile.
-  const team = heldAnswer();
-  const gate = t.app.service(purchaseGate);
-  gate.check = async () => {
-    await team.wait();
-    return null;
-  };
+  const team = holdMethod(t.app.service(purchaseGate), 'check');
   const buying = refusal(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000 }));
   await until(() => team.asked, 'the approval gate to be asked');
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
@@ -146,13 +141,9 @@ it('confirms nothing when vendesk was switched while the team and the wallet wer
   const preview = await t.call('bulk.prepare', { file: { path: writeCsv(dir, 'late.csv', airtimeRows(2, 100, 50)) }, kind: 'airtime' });
   const jobId = preview.job.id;
   // The team database answers the gate slowly: the user switches meanwhile.
-  const team = heldAnswer();
   const gate = t.app.service(bulkGate);
   const approvalFor = gate.approvalFor;
-  gate.approvalFor = async (...args) => {
-    await team.wait();
-    return approvalFor(...args);
-  };
+  const team = holdMethod(gate, 'approvalFor');
   const confirming = refusal(t.call('bulk.confirm', { jobId, typedTotal: '200', wait: true }));
   await until(() => team.asked, 'the team gate at confirm');
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
@@ -168,13 +159,7 @@ it('confirms nothing when vendesk was switched while the team and the wallet wer
 
 it('saves no draft when vendesk was switched while the file was checked against the service', async () => {
   // Service A's log (read for the duplicate check) answers slowly: the user switches meanwhile.
-  const clientA = t.app.client();
-  const logEntries = clientA.logEntries.bind(clientA);
-  const log = heldAnswer();
-  clientA.logEntries = async (...args) => {
-    await log.wait();
-    return logEntries(...args);
-  };
+  const log = holdMethod(t.app.client(), 'logEntries');
   const preparing = refusal(t.call('bulk.prepare', { file: { path: writeCsv(dir, 'switched.csv', airtimeRows(2, 100, 80)) }, kind: 'airtime' }));
   await until(() => log.asked, "the check of service A's log");
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });

@@ -9,7 +9,7 @@ import { refusal } from '../../support/refusal';
 import { sandboxWalletKobo } from '../../support/sandboxRecords';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
-import { heldAnswer } from '../../support/heldAnswer';
+import { holdMethod } from '../../support/heldAnswer';
 import { until } from '../../support/until';
 
 const TOKEN_B = 'send-keeps-connection-b';
@@ -38,13 +38,7 @@ it('sends nothing, at either service, when vendesk was switched while the messag
   const walletA = await sandboxWalletKobo(t);
   const walletB = await sandboxWalletKobo({ sandbox: b, token: TOKEN_B });
   // Service A answers the sender-ID check slowly: the user switches to B meanwhile.
-  const clientA = t.app.client();
-  const senderIds = clientA.getSenderIds.bind(clientA);
-  const check = heldAnswer();
-  clientA.getSenderIds = async (...args) => {
-    await check.wait();
-    return senderIds(...args);
-  };
+  const check = holdMethod(t.app.client(), 'getSenderIds');
   const sending = refusal(t.call('messaging.send', { target, content, emails: [], senderId: 'VENDESK', confirmedTotalKobo: quote.totalKobo }));
   await until(() => check.asked, 'the sender ID check at service A');
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
