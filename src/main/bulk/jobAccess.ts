@@ -46,10 +46,14 @@ export class JobAccess {
     if (problem) throw problem;
   }
 
-  /** Why `job` may not be sent to now, as one sentence with what to do (a running job pauses with it), or null. */
+  /**
+   * Why a running `job` may not send now, saying what to do (it pauses with this), or null. Not
+   * "prepare the file again": some of its rows may be bought already.
+   */
   readonly sendingProblem = (job: JobRow): string | null => {
-    const problem = this.connectionProblem(job);
-    return problem ? `${problem.message} ${problem.hint ?? ''}`.trim() : null;
+    if (!this.connectionProblem(job)) return null;
+    const c = this.app.connection;
+    return `vendesk is now connected to ${c.kind.toUpperCase()} ${c.profileName}, and this job runs only on the connection it was prepared for (${job.connection_kind.toUpperCase()} ${job.base_url}). Nothing of it was sent to the other connection. Switch back to that connection, then resume the job: the rows not sent yet wait.`;
   };
 
   connectionProblem(job: JobRow): AppError | null {

@@ -96,7 +96,10 @@ it('buys an electricity row held by the team claim during a switch nowhere, and 
 
   expect(toB.exchanges.filter((e) => /purchase|validateMeter/i.test(e.url)).map((e) => e.url)).toEqual([]);
   expect(await allLogEntries(b.url, TOKEN_B)).toEqual([]);
-  expect(store.job(jobId)).toMatchObject({ state: 'paused', message: expect.stringContaining('prepared for another connection') });
+  expect(store.job(jobId)?.message).toBe(
+    `Paused: vendesk is now connected to LIVE Service B, and this job runs only on the connection it was prepared for (LIVE ${t.sandbox.url}). Nothing of it was sent to the other connection. Switch back to that connection, then resume the job: the rows not sent yet wait.`,
+  );
+  expect(store.job(jobId)?.state).toBe('paused');
   expect(store.items(jobId).map((i) => i.state)).toEqual(['queued']);
 
   gate.claimBeforeSend = teamClaim;
