@@ -21,6 +21,8 @@ import { closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamRoom } from './team
 import { killWhen } from '../../support/vendeskProcess';
 import { QUICK_CLI_JOBS, airtimeRows, allLogEntries, mtnPhone, runBulkCli, spawnBulkCli, writeCsv } from '../bulk/bulkTestFiles';
 import { runInProcess, type CliRun } from '../cli/cliHarness';
+import { holdMethod } from '../../support/heldAnswer';
+import { until } from '../../support/until';
 
 const ORG = 'adopt-org';
 const ADA_TOKEN = 'adopt-org-ada-7f1c';
@@ -134,6 +136,38 @@ describe('an approved team job run on another desktop', () => {
     expect(await boughtPerPhone(phones)).toEqual(new Map(phones.map((p) => [p, 1])));
     const claimCount = await cluster.superQuery<{ n: number }>('SELECT count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1', [teamJob]);
     expect(claimCount.rows[0].n).toBe(3);
+  });
+
+  it('runs nothing, at either organisation, when the desktop is switched to another connection while the organisation is checked', async () => {
+    const phones = [0, 1].map((i) => mtnPhone(5700 + i));
+    const { teamJob } = await submitApproved(ada, writeCsv(ada.dir, 'switched.csv', airtimeRows(2, 100, 5700)), 200);
+    // A desktop of its own, whose connection profiles this test changes.
+    const emeka = await desk('emeka', CHIDI_TOKEN);
+    await joinAsNewLogin(room, emeka, ['vendesk_preparer']);
+    const app = await createApp({ dataDir: emeka.dir, shell: 'test' });
+    try {
+      const call = async <T>(name: string, input: unknown): Promise<T> => {
+        const r = await dispatch(app, name, input);
+        if (!r.ok) throw new Error(`${name}: ${JSON.stringify(r.error)}`);
+        return r.value as T;
+      };
+      const own = await call<{ id: string }>('profiles.save', { name: 'The organisation', baseUrl: sandbox.url, token: CHIDI_TOKEN });
+      const other = await call<{ id: string }>('profiles.save', { name: 'Another organisation', baseUrl: sandbox.url, token: OTHER_TOKEN });
+      await call('profiles.activate', { id: own.id, confirmLive: true });
+      // The wallet read that names this connection's organisation answers slowly: the user switches meanwhile.
+      const check = holdMethod(app.client(), 'accountBalance');
+      const adopting = dispatch(app, 'bulk.adopt', { teamJobId: teamJob, wait: true });
+      await until(() => check.asked, 'the organisation check of the connection in use');
+      await call('profiles.activate', { id: other.id, confirmLive: true });
+      check.release();
+      expect(await adopting).toMatchObject({ ok: false, error: { code: 'connection_changed', message: expect.stringContaining('Nothing was bought') } });
+      expect(await boughtPerPhone(phones)).toEqual(new Map());
+      expect((await allLogEntries(sandbox.url, OTHER_TOKEN)).filter((e) => phones.includes(e.phone_number))).toEqual([]);
+      const claims = await cluster.superQuery('SELECT item_index FROM vendesk.item_claims WHERE job_id = $1', [teamJob]);
+      expect(claims.rows).toEqual([]);
+    } finally {
+      await app.close();
+    }
   });
 
   it('refuses a job still waiting for approval', async () => {
