@@ -66,6 +66,9 @@ export const TO_SEND_STATES: readonly ItemState[] = statesWhere((r) => r.toSend)
 /** Items nothing changes any more. */
 export const FINAL_ITEM_STATES: readonly ItemState[] = statesWhere((r) => r.final);
 
+/** Items that may have been (or were) charged and wait for their final answer: pending purchases. */
+export const AWAITING_ANSWER_STATES: readonly ItemState[] = statesWhere((r) => r.spends && !r.final);
+
 /** The states an item may move to `to` from, by the table (and `to` itself: a new reason). */
 export function statesLeadingTo(to: ItemState): ItemState[] {
   return ITEM_STATES.filter((s) => s === to || ITEM_STATE_TABLE[s].next.includes(to));

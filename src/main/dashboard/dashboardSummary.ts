@@ -16,6 +16,7 @@ import { lagosDaySql, lagosRangeIso, lagosToday, monthStartDay, shiftDay, weekSt
 import type { App } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import { countPendingItems } from '../pending/pendingItems';
+import { AWAITING_ANSWER_STATES } from '../bulk/jobStates';
 import { mirrorEntryCount } from '../transactions/logQuery';
 import { logSync } from '../transactions/logSync';
 import { readWallet } from '../transactions/balanceSnapshots';
@@ -59,6 +60,21 @@ function dailySeries(db: ReadableDB, profileId: string, column: 'type' | 'networ
   return { points: [...byDay.values()], keys };
 }
 
+/**
+ * Airtime and data vendesk bought (one number, or a spreadsheet's rows) still waiting for their
+ * final answer. Electricity and cable rows are counted with their purchases (`countPendingItems`).
+ */
+function awaitingAirtimeData(db: ReadableDB, profileId: string): number {
+  const states = AWAITING_ANSWER_STATES;
+  return db
+    .prepare(
+      `SELECT COUNT(*) FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
+        WHERE j.profile_id = ? AND j.kind IN ('airtime', 'data') AND b.state IN (${states.map(() => '?').join(', ')})`,
+    )
+    .pluck()
+    .get(profileId, ...states) as number;
+}
+
 /** `now`: the service's clock (as the log's times are), so a sandbox whose clock was moved shows its own today. */
 export async function dashboardSummary(app: App, now = new Date(app.service(createServiceClock).now())): Promise<DashboardSummary> {
   const profileId = app.connection.profileId;
@@ -85,8 +101,10 @@ export async function dashboardSummary(app: App, now = new Date(app.service(crea
 
   let pendingCount: number;
   let pendingSource: DashboardSummary['pendingSource'];
+  let pendingAirtimeData = 0;
   try {
-    pendingCount = countPendingItems(app);
+    pendingAirtimeData = awaitingAirtimeData(db, profileId);
+    pendingCount = countPendingItems(app) + pendingAirtimeData;
     pendingSource = 'purchases';
   } catch {
     pendingCount = db.prepare("SELECT COUNT(*) FROM log_entries WHERE profile_id = ? AND status = 'PENDING'").pluck().get(profileId) as number;
@@ -108,6 +126,7 @@ export async function dashboardSummary(app: App, now = new Date(app.service(crea
     typeKeys: byType.keys,
     networkKeys: byNetwork.keys,
     pendingCount,
+    pendingAirtimeData,
     pendingSource,
     lastSyncAt: checkpoint.lastFinishedAt,
     syncing: sync.isRunning(),

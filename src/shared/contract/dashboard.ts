@@ -35,7 +35,10 @@ export interface DashboardSummary {
   dailyByNetwork: SpendPoint[];
   typeKeys: string[];
   networkKeys: string[];
+  /** Purchases waiting for their final answer: electricity and cable (the Pending page) and airtime and data (`pendingAirtimeData`). */
   pendingCount: number;
+  /** Of those, airtime and data (one number or a spreadsheet's rows), followed on their receipt or job. */
+  pendingAirtimeData: number;
   pendingSource: 'purchases' | 'mirror';
   lastSyncAt: string | null;
   syncing: boolean;

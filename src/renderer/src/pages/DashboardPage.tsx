@@ -140,7 +140,7 @@ export function DashboardPage() {
           <Figure
             label="Pending purchases"
             value={s ? formatCount(s.pendingCount) : null}
-            note={s ? (s.pendingCount === 0 ? 'Nothing waiting for an answer' : 'Waiting for a final answer: see Pending') : undefined}
+            note={s ? pendingNote(s.pendingCount, s.pendingAirtimeData) : undefined}
             testId="pending-count"
           />
         </SimpleGrid>
@@ -171,4 +171,15 @@ export function DashboardPage() {
       </Stack>
     </>
   );
+}
+
+/** Where the pending purchases are followed: electricity and cable on Pending, airtime and data on their receipt or job. */
+function pendingNote(total: number, airtimeData: number): string {
+  if (total === 0) return 'Nothing waiting for an answer';
+  const vending = total - airtimeData;
+  const parts = [
+    vending > 0 ? `${formatCount(vending)} electricity or cable (see Pending)` : null,
+    airtimeData > 0 ? `${formatCount(airtimeData)} airtime or data (see Purchases)` : null,
+  ].filter((p): p is string => p !== null);
+  return `Waiting for a final answer: ${parts.join(', ')}`;
 }
