@@ -27,9 +27,10 @@ describe('the requery rule', () => {
     const reference = await pendingPurchase(h.client, '12345670000');
     const early = await askRequery(h.client, reference, 1);
     expect(early).toMatchObject({ kind: 'later', why: 'too_early' });
-    expect(early.kind === 'later' && early.nextInMs).toBeGreaterThan(0);
-    expect(early.kind === 'later' && early.nextInMs).toBeLessThanOrEqual(121_000);
-    await h.advanceClock(121);
+    // The moment vendesk asks again is the one the service named: its clock moved that far, it answers.
+    const wait = early.kind === 'later' ? early.nextInMs : 0;
+    expect(wait % 1000).toBe(0);
+    await h.advanceClock(wait / 1000);
     const settled = await askRequery(h.client, reference, 1);
     expect(settled).toMatchObject({ kind: 'success' });
     expect(settled.kind === 'success' && settled.token).toMatch(/\d/);

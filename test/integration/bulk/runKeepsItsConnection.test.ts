@@ -114,9 +114,13 @@ it('answers a single top-up with its receipt, from its own service, when vendesk
   const phone = mtnPhone(4242);
   const buying = t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000 });
   await until(async () => (await allLogEntries(t.sandbox.url, t.token)).some((e) => e.phone_number === phone), 'service A to take the airtime');
+  // The purchase's run reads service A's log for its outcome; its next read is held while the user switches.
+  const outcome = holdMethod(t.app.client(), 'logEntries');
+  await until(() => outcome.asked, "the run's next read of service A's log");
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
-  // Service A delivers it (its 10 minutes pass on its clock): the purchase's own run reads that there.
+  // Service A delivers it (its 10 minutes pass on its clock); the held read then finds it there.
   await advanceClocks(t, 601);
+  outcome.release();
   const receipt = await buying;
   const [entry] = (await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.phone_number === phone);
   expect(receipt).toMatchObject({ phone, amountKobo: 20_000, state: 'success', reference: entry.transaction_id });
