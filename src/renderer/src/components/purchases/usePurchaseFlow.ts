@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { PurchaseView } from '../../../../shared/contract/purchases';
 import { normalizePhone } from '../../../../shared/phone';
 import { useAction } from '../../hooks/useAction';
+import { useDataChanged } from '../../hooks/useOperation';
 
 /**
  * The steps every single purchase goes through, whatever it buys: check the account with the
@@ -18,6 +19,13 @@ export function usePurchaseFlow<Checked, Result = PurchaseView>() {
   const buying = useAction();
   const [result, setResult] = useState<Result | null>(null);
   const [recentKey, setRecentKey] = useState(0);
+
+  // A check answered on one connection (its wallet, its customer names) says nothing of another:
+  // a switch forgets it, and the review it opened; the fields and any refusal stay on screen.
+  useDataChanged(['connection'], () => {
+    setChecked(null);
+    setConfirming(false);
+  });
 
   const phoneCheck = phone.trim() === '' ? null : normalizePhone(phone);
   const phoneProblem = phoneCheck && !phoneCheck.ok ? phoneCheck.reason : null;
