@@ -8,7 +8,7 @@ import { holdMethod } from '../support/heldAnswer';
 import { sandboxLog } from '../support/sandboxRecords';
 import { startTestSandbox } from '../support/testSandbox';
 import { until } from '../support/until';
-import { expect, saveScreen, test } from './support/fixtures';
+import { expect, reviewAirtime, saveScreen, test } from './support/fixtures';
 
 test('a top-up switched to another connection while it is prepared is refused with what to do, and bought nowhere', async ({ page, vendesk }) => {
   const other = await startTestSandbox({ tokens: ['connection-changed-b'] });
@@ -17,12 +17,7 @@ test('a top-up switched to another connection while it is prepared is refused wi
     const b = await vendesk.call('profiles.save', { name: 'Head office', baseUrl: other.url, token: 'connection-changed-b' });
     const phone = '08031110044';
     await page.goto(`${origin}/#/purchases`);
-    await page.getByRole('tab', { name: 'Airtime and data' }).click();
-    await page.getByLabel('Phone number').fill(phone);
-    await page.getByTestId('topup-amount-input').fill('1,500');
-    await page.getByTestId('topup-check').click();
-    await expect(page.getByTestId('topup-checked')).toContainText('Ready to buy');
-    await page.getByTestId('topup-review').click();
+    await reviewAirtime(page, { phone, amount: '1,500' });
     // The approval check answers slowly (a slow team database); the connection is switched meanwhile.
     const gate = holdMethod(vendesk.app.service(purchaseGate), 'check');
     await page.getByRole('dialog', { name: 'Confirm the airtime purchase' }).getByTestId('topup-buy').click();

@@ -19,7 +19,7 @@ import { startPostgresCluster, type PostgresCluster } from '../support/postgresC
 import { sandboxLog, sandboxWalletKobo } from '../support/sandboxRecords';
 import { startTestApp, type TestApp } from '../support/testApp';
 import { createTeamChanges } from '../../src/main/team/teamChanges';
-import { expect, pageSettled, passTopUpSettlement, saveScreen, setTheme, test, watchLoads } from './support/fixtures';
+import { expect, pageSettled, passTopUpSettlement, reviewAirtime, saveScreen, setTheme, test, watchLoads } from './support/fixtures';
 
 const TOKEN = 'team-window-org-7f31';
 const PAYROLL = ['08031884001', '08031884002', '08031884003'];
@@ -316,12 +316,7 @@ test.describe.serial('team approvals in the window', () => {
     // ada asks for ₦1,500 of airtime in her window: above the threshold, it is sent for approval
     // (said as that state, not as a failure, with the way to the Approvals page); nothing is bought.
     await openPage(adaPage, ada, 'purchases');
-    await adaPage.getByRole('tab', { name: 'Airtime and data' }).click();
-    await adaPage.getByLabel('Phone number').fill(SINGLE);
-    await adaPage.getByTestId('topup-amount-input').fill('1,500');
-    await adaPage.getByTestId('topup-check').click();
-    await expect(adaPage.getByTestId('topup-checked')).toContainText('Ready to buy');
-    await adaPage.getByTestId('topup-review').click();
+    await reviewAirtime(adaPage, { phone: SINGLE, amount: '1,500' });
     await adaPage.getByRole('dialog').getByTestId('topup-buy').click();
     const sent = adaPage.getByRole('status').filter({ hasText: 'Sent for approval — nothing bought yet' });
     await expect(sent).toContainText(`The purchase of ₦1,500.00 of MTN airtime for ${SINGLE} waits for approval by another team member: it is above the team's ₦1,000.00`);

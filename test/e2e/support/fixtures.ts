@@ -49,6 +49,19 @@ export async function fillElectricityForm(page: Page, form: { meter: string; amo
   await page.getByLabel('Customer phone').fill(form.phone);
 }
 
+/**
+ * On the Purchases page: opens the Airtime and data tab, enters the number and the amount, checks,
+ * and opens the review (nothing is bought until the caller confirms).
+ */
+export async function reviewAirtime(page: Page, form: { phone: string; amount: string }): Promise<void> {
+  await page.getByRole('tab', { name: 'Airtime and data' }).click();
+  await page.getByLabel('Phone number').fill(form.phone);
+  await page.getByTestId('topup-amount-input').fill(form.amount);
+  await page.getByTestId('topup-check').click();
+  await expect(page.getByTestId('topup-checked')).toContainText('Ready to buy');
+  await page.getByTestId('topup-review').click();
+}
+
 /** The two window sizes every page is checked and saved at: a laptop's full screen and a narrow window. */
 export const WIDE_SCREEN = { width: 1440, height: 900 };
 export const NARROW_SCREEN = { width: 1024, height: 700 };
