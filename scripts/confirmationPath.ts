@@ -7,7 +7,10 @@
  * How: a worker thread debugs this process through the inspector (scripts/codePathWorker.mjs) and
  * steps through every statement of vendesk's own code (libraries, Node, the sandbox and test
  * helpers are stepped over). At each step the innermost frame in `src/` is where the path is; a
- * new file after another is a visit, and a visit to a file already on the path is a return.
+ * new file after another is a visit. A return is the path coming back to a file it had already
+ * left by calling into it again (the issue's "comes back to one already left": the job going
+ * back into the store, say); a caller taking back control when its callee is done is not one.
+ * Every change of file, those included, is printed too.
  * The job is a two-row airtime job on the embedded sandbox, confirmed through the same dispatch
  * the windows and the CLI use.
  *
@@ -29,35 +32,55 @@ interface Frame {
 
 export interface PathCount {
   files: string[];
+  /** Calls into a file the path had already left (a caller taking back control is not one). */
   returns: number;
   returnsByFile: Record<string, number>;
+  /** Every change of file, each call's way back to its caller included. */
+  switches: number;
   path: string[];
 }
 
 const ROOT = path.resolve(__dirname, '..');
 const SHARED_PLUMBING = /^src\/main\/api\/|^src\/shared\/|^src\/main\/app\.ts$|^src\/main\/redact/;
 
-/** The path through the files of `steps` from the handler on, counting only files `keep` accepts. */
+/**
+ * The path through the files of `steps` from the handler on, counting only files `keep` accepts.
+ * A step whose stack (of kept files) is deeper than the step before entered a function by a call;
+ * any other change of file is a way back (a return, or an async function going on after an await).
+ */
 export function countPath(steps: Frame[][], keep: (file: string) => boolean = () => true): PathCount {
-  const visits: Frame[] = [];
+  const visits: (Frame & { call: boolean })[] = [];
   let started = false;
+  let depth = 0;
   for (const frames of steps) {
     if (!started && !frames.some((f) => f.file === 'src/main/handlers/bulkHandlers.ts')) continue;
     started = true;
-    const top = frames.find((f) => keep(f.file));
-    if (top && visits[visits.length - 1]?.file !== top.file) visits.push(top);
+    const kept = frames.filter((f) => keep(f.file));
+    const top = kept[0];
+    if (top && visits[visits.length - 1]?.file !== top.file) visits.push({ ...top, call: kept.length > depth });
+    depth = kept.length;
   }
   const seen = new Set<string>();
   const returnsByFile: Record<string, number> = {};
   let returns = 0;
+  let switches = 0;
   for (const v of visits) {
     if (seen.has(v.file)) {
-      returns++;
-      returnsByFile[v.file] = (returnsByFile[v.file] ?? 0) + 1;
+      switches++;
+      if (v.call) {
+        returns++;
+        returnsByFile[v.file] = (returnsByFile[v.file] ?? 0) + 1;
+      }
     }
     seen.add(v.file);
   }
-  return { files: [...seen], returns, returnsByFile, path: visits.map((v) => `${path.basename(v.file, '.ts')}:${v.fn || '(anonymous)'}`) };
+  return {
+    files: [...seen],
+    returns,
+    returnsByFile,
+    switches,
+    path: visits.map((v) => `${v.call ? '' : '↩ '}${path.basename(v.file, '.ts')}:${v.fn || '(anonymous)'}`),
+  };
 }
 
 /** Confirms a two-row airtime job while the worker steps through it; the steps up to the first send. */
@@ -120,13 +143,13 @@ async function main(): Promise<void> {
       .slice(0, 4)
       .map(([f, n]) => `${path.basename(f)} ${n}`)
       .join(', ');
-    return `${name}: ${c.files.length} files, ${c.returns} returns (most: ${most})`;
+    return `${name}: ${c.files.length} files, ${c.returns} returns (most: ${most || 'none'}), ${c.switches} changes of file`;
   };
   console.log(`A bulk job's confirmation, from the bulk.confirm handler to the first purchase request (${steps.length} steps):`);
   console.log(`  ${line('all of src/', all)}`);
   console.log(`  ${line("the job's own code", own)}`);
   console.log(`  files of the job's own code: ${own.files.join(', ')}`);
-  console.log(`  path: ${own.path.join(' → ')}`);
+  console.log(`  path (↩ marks a way back to a caller): ${own.path.join(' → ')}`);
 }
 
 if (require.main === module) {

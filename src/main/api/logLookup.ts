@@ -16,6 +16,33 @@ const MAX_PAGES = 500;
 
 export type LogReader = Pick<VendingClient, 'logEntries' | 'logPage'>;
 
+/**
+ * `client`, telling `onPage` of every page of the log it reads, once it has it (a reader of the
+ * log that keeps what it reads: the mirror's refresh after a purchase). Nothing else of the
+ * client changes; `onPage` must not throw.
+ */
+export function observingLogReads(client: VendingClient, onPage: (page: PageObject<LogEntry>) => void): VendingClient {
+  const reads: LogReader = {
+    logEntries: async (...args) => {
+      const page = await client.logEntries(...args);
+      onPage(page);
+      return page;
+    },
+    logPage: async (...args) => {
+      const page = await client.logPage(...args);
+      onPage(page);
+      return page;
+    },
+  };
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'logEntries' || property === 'logPage') return reads[property];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 function parseAll(items: LogEntry[]): ParsedLogEntry[] {
   const out: ParsedLogEntry[] = [];
   for (const item of items) {

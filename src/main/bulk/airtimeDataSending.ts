@@ -14,10 +14,10 @@
  */
 import type { AirtimeItem, DataItem } from '../../shared/wire';
 import { RequestCancelledError, ServiceError, UncertainOutcomeError } from '../api/serviceErrors';
-import type { BulkSettings } from './bulkSettings';
 import { readOutcomes, settleUncertainItem } from './itemOutcomes';
 import type { ItemRow } from './jobStore';
 import type { RunContext, SendStrategy } from './runContext';
+import * as policy from './sendPolicy';
 import { isInsufficientBalance } from './sendPolicy';
 
 export class AirtimeDataSending implements SendStrategy {
@@ -25,12 +25,10 @@ export class AirtimeDataSending implements SendStrategy {
 
   constructor(private readonly ctx: RunContext) {}
 
-  batchLimit(settings: BulkSettings): number {
-    return settings.batchSize;
-  }
+  readonly oneItemPerRequest = false;
 
   async send(batch: ItemRow[]): Promise<void> {
-    const { store, job, policy } = this.ctx;
+    const { store, job } = this.ctx;
     const seqs = batch.map((i) => i.seq);
     try {
       const client = this.ctx.client;
@@ -52,7 +50,7 @@ export class AirtimeDataSending implements SendStrategy {
           batch.map((item, i) => ({ seq: item.seq, reference: refs[i] })),
           result.voucherDropped ? 'Sent without its voucher code after the voucher server was unavailable' : null,
         );
-        policy.answered();
+        policy.answered(this.ctx);
         this.ctx.accepted();
       } else if (result.kind === 'pending') {
         store.transition(job.id, seqs, 'uncertain', { reason: 'The service answered "pending" without item references; each item is checked against the log' }, ['sending']);
@@ -65,7 +63,7 @@ export class AirtimeDataSending implements SendStrategy {
   }
 
   private failed(batch: ItemRow[], error: unknown): void {
-    const { store, job, policy } = this.ctx;
+    const { store, job } = this.ctx;
     const seqs = batch.map((i) => i.seq);
     if (error instanceof RequestCancelledError) {
       store.transition(job.id, seqs, 'queued', {}, ['sending']);
@@ -79,7 +77,7 @@ export class AirtimeDataSending implements SendStrategy {
       const reason = error.reason || error.message;
       switch (error.action) {
         case 'retry_later':
-          policy.retryLater(seqs, `Vending was temporarily unavailable (${reason}); sent again automatically`, reason);
+          policy.retryLater(this.ctx, seqs, `Vending was temporarily unavailable (${reason}); sent again automatically`, reason);
           return;
         case 'fix_input':
         case 'configuration':
@@ -91,6 +89,7 @@ export class AirtimeDataSending implements SendStrategy {
           } else {
             const item = batch[0];
             policy.hold(
+              this.ctx,
               item,
               `Held: another purchase of the same amount for ${item.phone} is in progress at the service (${reason}); sent after it completes`,
               `Another purchase of the same amount for ${item.phone} stayed in progress at the service, so this one was not sent (nothing was charged for it). Buy it again later if it is still wanted.`,
@@ -98,7 +97,7 @@ export class AirtimeDataSending implements SendStrategy {
           }
           return;
         case 'credentials':
-          policy.credentials(seqs, error);
+          policy.credentials(this.ctx, seqs, error);
           return;
         default:
           break;
@@ -119,7 +118,7 @@ export class AirtimeDataSending implements SendStrategy {
   private refused(batch: ItemRow[], reason: string, what: string): void {
     const seqs = batch.map((i) => i.seq);
     if (isInsufficientBalance(reason)) {
-      this.ctx.policy.insufficientBalance(seqs, reason);
+      policy.insufficientBalance(this.ctx, seqs, reason);
       return;
     }
     if (batch.length > 1) {

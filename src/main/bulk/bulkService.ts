@@ -3,26 +3,29 @@
  * the spending caps (and the typed total on a LIVE connection), runs them, and settles items by
  * hand when the log cannot. Built once per app with `app.service(createBulkService)`.
  *
- * It holds what runs and follows jobs; the rest is in files named for it: draftFromFile,
- * draftPreview (the preview and the caps), settleByHand, jobViews, jobAccess, draftUploads.
+ * It holds what runs and follows jobs, and the upload each draft was read from (web shell: kept
+ * while the draft may be read again with another column mapping, deleted once it is confirmed or
+ * discarded); the rest is in files named for it: draftFromFile, draftPreview, bulkSettings (the
+ * limits), settleByHand, jobViews, and jobStore (which also says which jobs a connection may read).
  */
-import { mirroringClient } from '../transactions/mirrorRefresh';
+import { mirrorLogPage } from '../transactions/mirrorRefresh';
+import { observingLogReads } from '../api/logLookup';
 import { bulkGate } from './bulkGate';
 import { AppError } from '../../shared/appError';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
-import type { App } from '../appContext';
-import { bulkSettingsOf, confirmBlocker, readBulkSettings, writeBulkSettings, type BulkSettings } from './bulkSettings';
-import { draftPreview, readWalletKobo, type CatalogPercentage } from './draftPreview';
+import type { FileRef } from '../../shared/contract/files';
+import type { App, Session } from '../appContext';
+import { releaseUpload } from '../files';
+import { confirmLimits, readBulkSettings, readWalletKobo, writeBulkSettings, type BulkSettings } from './bulkSettings';
+import { draftPreview, type CatalogPercentage } from './draftPreview';
 import { createVendingCatalogs } from '../purchases';
 import { prepareDraft, validateFile, type FileCheckInput, type PrepareInput } from './draftFromFile';
-import { DraftUploads } from './draftUploads';
-import { JobAccess } from './jobAccess';
 import { settleByHand, type HandResolution } from './settleByHand';
 import { type Invalidate, jobsChanged } from './jobEvents';
 import { followUpJob, settleJobState } from './jobFollowUp';
 import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
-import { JobStore, type JobRow } from './jobStore';
+import { connectionProblem, JobStore, type JobRow } from './jobStore';
 import { itemView, jobView } from './jobViews';
 import type { ItemState } from './jobStates';
 import { ITEM_STATES, isVendingKind, settledMessage } from './jobStates';
@@ -38,8 +41,8 @@ const COST_LOOKUP_DAYS = 7;
 
 export class BulkService {
   readonly store: JobStore;
-  private readonly access: JobAccess;
-  private readonly uploads: DraftUploads;
+  /** The upload each draft was read from (web shell), by job. */
+  private readonly uploads = new Map<string, FileRef>();
   private readonly runners = new Map<string, { runner: JobRunner; done: Promise<void> }>();
   /** Follow-ups in progress, one per job. */
   private readonly following = new Map<string, Promise<number>>();
@@ -53,8 +56,6 @@ export class BulkService {
 
   constructor(private readonly app: App) {
     this.store = new JobStore(app.db);
-    this.access = new JobAccess(app, this.store);
-    this.uploads = new DraftUploads(app);
     this.now = app.service(createServiceClock).now;
     // Files checked but never confirmed (nothing was bought) are forgotten after a week.
     this.store.deleteStaleDrafts(new Date(Date.now() - 7 * 24 * 3600_000).toISOString());
@@ -73,14 +74,14 @@ export class BulkService {
   /** `signal` stops reading a large file; nothing is written when it is aborted before the draft. */
   async prepare(input: PrepareInput, options: { signal?: AbortSignal } = {}): Promise<BulkPreview> {
     const { jobId, sheetNames, remembered } = await prepareDraft(this.app, this.store, input, this.settingsView(), options.signal);
-    this.uploads.keep(jobId, input.file, input.replaceJobId);
+    this.keepUpload(jobId, input.file, input.replaceJobId);
     return this.preview(jobId, { sheetNames, remembered });
   }
 
   async preview(jobId: string, extra: { sheetNames?: string[]; remembered?: boolean } = {}): Promise<BulkPreview> {
-    const job = this.access.requireJob(jobId);
+    const job = this.own(jobId);
     const catalogPercentage = await this.catalogPercentages(job.kind);
-    return draftPreview(this.store, job, this.view(job), this.settingsView(), await readWalletKobo(this.app), { ...extra, catalogPercentage });
+    return draftPreview(this.store, job, this.view(job), this.settingsView(), await readWalletKobo(this.app.client()), { ...extra, catalogPercentage });
   }
 
   /** Electricity and cable: the catalog's commission rates, for the expected wallet cost where the log has none. */
@@ -101,13 +102,13 @@ export class BulkService {
   }
 
   setIncluded(jobId: string, seqs: number[], include: boolean): Promise<BulkPreview> {
-    this.access.requireDraft(jobId);
+    this.store.ownDraft(jobId, this.app.connection);
     this.store.setIncluded(jobId, seqs, include);
     return this.preview(jobId);
   }
 
   async setNetwork(jobId: string, seqs: number[], use: 'file' | 'prefix'): Promise<BulkPreview> {
-    const job = this.access.requireDraft(jobId);
+    const job = this.store.ownDraft(jobId, this.app.connection);
     if (job.kind !== 'airtime') {
       throw new AppError(
         'network_fixed_by_plan',
@@ -135,10 +136,10 @@ export class BulkService {
   }
 
   async discard(jobId: string): Promise<{ deleted: true }> {
-    this.access.requireDraft(jobId);
+    this.store.ownDraft(jobId, this.app.connection);
     await this.app.service(bulkGate).cancelSentForApproval(jobId);
     this.store.deleteJob(jobId);
-    this.uploads.release(jobId);
+    this.releaseUpload(jobId);
     return { deleted: true };
   }
 
@@ -152,12 +153,10 @@ export class BulkService {
    */
   async confirm(input: { jobId: string; typedTotal?: string; maxTotalKobo?: number; wait: boolean }): Promise<BulkJobView> {
     const session = this.app.session();
-    const job = this.access.requireDraft(input.jobId);
-    this.access.checkConnection(job);
-    const totals = this.store.draftTotals(job.id);
+    const { job, totals } = this.store.draftToConfirm(input.jobId, session.connection);
     // Team workspace: a LIVE job waits for another member's approval (throws until approved).
     const team = await this.app.service(bulkGate).approvalFor(this.store, job, totals);
-    if (team.status !== 'approved' && (job.connection_kind === 'live' || this.app.connection.kind === 'live')) {
+    if (team.status !== 'approved' && (job.connection_kind === 'live' || session.connection.kind === 'live')) {
       const typed = input.typedTotal === undefined ? null : parseNairaText(input.typedTotal);
       if (!typed?.ok || typed.kobo !== totals.totalKobo) {
         throw new AppError(
@@ -169,30 +168,26 @@ export class BulkService {
         );
       }
     }
-    // Unread, the wallet does not block: the job pauses with a clear message if it runs short.
-    const walletKobo = (await readWalletKobo(this.app)).kobo;
-    const settings = this.settingsFor(job);
-    const blocker = confirmBlocker(this.store, settings, job.profile_id, { ...totals, walletKobo, maxTotalKobo: input.maxTotalKobo });
+    const { settings, walletKobo, blocker } = await confirmLimits(this.app.settings, this.store, session.client, job, { ...totals, maxTotalKobo: input.maxTotalKobo });
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
     if (team.status === 'unsent') await team.submit({ ...totals, walletKobo });
-    // Checked on this connection (the team and the wallet answered meanwhile): run there or not at all.
-    this.access.checkConnection(job);
-    if (!this.store.confirmJob(job.id, settings)) {
+    // Checked on the connection in use now (the team and the wallet answered meanwhile): it runs there or not at all.
+    if (!this.store.confirmJob(job.id, { tuning: settings, onlyOn: { job, connection: this.app.connection } })) {
       throw new AppError('job_not_draft', 'This job was already confirmed.', 'Open it from the job list to follow its progress.');
     }
-    this.uploads.release(job.id);
-    return this.start({ ...job, state: 'running', batch_size: settings.batchSize, concurrency: settings.concurrency }, input.wait, session);
+    this.releaseUpload(job.id);
+    return this.start({ ...job, state: 'running', batch_size: settings.batchSize, concurrency: settings.concurrency }, input.wait, { session, settings });
   }
 
   async resume(jobId: string, wait: boolean): Promise<BulkJobView> {
-    const job = this.access.requireJob(jobId);
+    const job = this.own(jobId);
     if (job.state === 'draft' && this.app.service(bulkGate).isSentForApproval(jobId)) return this.confirm({ jobId, wait });
     if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job has not been confirmed yet.', 'Check the preview and confirm it.');
     if (this.runners.has(jobId)) {
       if (wait) await this.runners.get(jobId)?.done;
       return this.status(jobId);
     }
-    this.access.checkConnection(job);
+    this.checkConnection(job);
     // A finished or cancelled job sends nothing more: its open items are asked about (log, then
     // requery). A cancelled job keeps its unsent items cancelled.
     if (job.state === 'completed' || job.state === 'cancelled') return this.checkAgain(jobId);
@@ -218,9 +213,9 @@ export class BulkService {
    * runner, which reads the same.
    */
   async checkAgain(jobId: string): Promise<BulkJobView> {
-    const job = this.access.requireJob(jobId);
+    const job = this.own(jobId);
     if (job.state === 'draft') return this.status(jobId); // nothing was sent: nothing to ask about
-    this.access.checkConnection(job);
+    this.checkConnection(job);
     if (!this.runningAnywhere(job)) {
       this.lastCostLookup.set(jobId, Date.now());
       await this.followUp(job, true, true);
@@ -236,8 +231,8 @@ export class BulkService {
    */
   async followUpAll(): Promise<void> {
     const recent = new Date(Date.now() - COST_LOOKUP_DAYS * 86_400_000).toISOString();
-    for (const job of this.store.jobsToFollow(this.access.profileId)) {
-      if (this.runningAnywhere(job) || this.access.connectionProblem(job)) continue;
+    for (const job of this.store.jobsToFollow(this.app.connection.profileId)) {
+      if (this.runningAnywhere(job) || connectionProblem(job, this.app.connection)) continue;
       const last = this.lastCostLookup.get(job.id) ?? 0;
       const costs = (job.finished_at ?? job.created_at) >= recent && Date.now() - last >= COST_LOOKUP_EVERY_MS;
       if (costs) this.lastCostLookup.set(job.id, Date.now());
@@ -258,7 +253,7 @@ export class BulkService {
     const settings = this.settingsFor(job);
     const run = followUpJob(
       { store: this.store, client: this.logReadingClient(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now },
-      this.access.requireJob(job.id),
+      this.own(job.id),
       { costs },
     ).finally(() => {
       if (this.following.get(job.id) === run) this.following.delete(job.id);
@@ -284,7 +279,7 @@ export class BulkService {
    * written into the mirror at once: Spent today follows every batch, not the next sync.
    */
   private logReadingClient(session = this.app.session()) {
-    return mirroringClient(this.app, session, 'a bulk job read its purchases in the log');
+    return observingLogReads(session.client, (page) => mirrorLogPage(this.app, session, page, 'a bulk job read its purchases in the log'));
   }
 
   /**
@@ -293,27 +288,30 @@ export class BulkService {
    * settings of the job's connection, the client of that connection pinned for the run, the
    * service's clock and the team's claim before each batch.
    */
-  private start(job: JobRow, wait: boolean, session = this.app.session()): Promise<BulkJobView> | BulkJobView {
+  private start(job: JobRow, wait: boolean, given: { session?: Session; settings?: BulkSettings } = {}): Promise<BulkJobView> | BulkJobView {
     const jobId = job.id;
+    const session = given.session ?? this.app.session();
+    const beforeSend = this.app.service(bulkGate).claimBeforeSend(this.store, job, session.client);
+    const begun = this.store.beginRun(jobId, { pid: process.pid, leaseMs: this.timing.leaseMs, isAlive: pidAlive });
+    if (!begun.ok) throw runningElsewhere(begun.holder);
     const runner = new JobRunner(
       {
         store: this.store,
-        settings: bulkSettingsOf(this.app.settings, job.profile_id),
+        settings: given.settings ?? this.settingsFor(job),
+        settingsTable: this.app.settings,
         events: this.app.events,
         invalidate: this.invalidate,
         client: this.logReadingClient(session),
         now: this.now,
-        ...(isVendingKind(job.kind) ? { vending: createVendingBuyer(this.app) } : {}),
-        beforeSend: this.app.service(bulkGate).claimBeforeSend(this.store, job, session.client),
-        connectionProblem: this.access.sendingProblem,
+        app: this.app,
+        vending: () => createVendingBuyer(this.app),
+        beforeSend,
       },
       job,
       this.timing,
     );
-    const lease = this.store.acquireLease(jobId, process.pid, this.timing.leaseMs, pidAlive);
-    if (!lease.ok) throw runningElsewhere(lease.holder);
     const done = runner
-      .run()
+      .run(begun)
       .then(() => undefined)
       .catch((error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
@@ -334,7 +332,7 @@ export class BulkService {
    * it has finished, whichever connection vendesk is on by then (it ran on its own).
    */
   async runConfirmed(jobId: string): Promise<JobRow> {
-    this.start(this.access.requireJob(jobId), false);
+    this.start(this.own(jobId), false);
     await this.runners.get(jobId)?.done;
     const job = this.store.job(jobId);
     if (!job) throw new Error(`bulk job ${jobId} vanished while it ran`);
@@ -342,7 +340,7 @@ export class BulkService {
   }
 
   pause(jobId: string): BulkJobView {
-    const job = this.access.requireJob(jobId);
+    const job = this.own(jobId);
     const running = this.runners.get(jobId);
     if (running) running.runner.requestStop('pause');
     else if (job.state === 'running') this.store.setJobState(jobId, 'paused', 'Paused: resume to send the remaining items.');
@@ -350,7 +348,7 @@ export class BulkService {
   }
 
   async cancel(jobId: string): Promise<BulkJobView> {
-    await this.cancelJob(this.access.requireJob(jobId));
+    await this.cancelJob(this.own(jobId));
     return this.status(jobId);
   }
 
@@ -374,7 +372,7 @@ export class BulkService {
     }
     // What the service accepted before the cancel is followed to its outcome (and the loop keeps at it).
     const cancelled = this.store.job(jobId) ?? job;
-    if (!this.runningAnywhere(cancelled) && !this.access.connectionProblem(cancelled)) void this.followUp(cancelled, true).catch(() => undefined);
+    if (!this.runningAnywhere(cancelled) && !connectionProblem(cancelled, this.app.connection)) void this.followUp(cancelled, true).catch(() => undefined);
   }
 
   /** Resolves when the job is no longer running in this process. */
@@ -384,7 +382,7 @@ export class BulkService {
   }
 
   resolveItems(jobId: string, seqs: number[], resolution: HandResolution, note: string | undefined): BulkJobView {
-    settleByHand(this.store, this.access.requireJob(jobId), seqs, resolution, note, this.runners.has(jobId));
+    settleByHand(this.store, this.own(jobId), seqs, resolution, note, this.runners.has(jobId));
     return this.status(jobId);
   }
 
@@ -392,15 +390,15 @@ export class BulkService {
 
   status(jobId: string): BulkJobView {
     this.syncVending(jobId);
-    return this.view(this.access.requireJob(jobId));
+    return this.view(this.own(jobId));
   }
 
   /** The recent jobs of the connection in use. */
   list(limit: number): BulkJobView[] {
-    return this.store.listJobs(this.access.profileId, limit).map((j) => {
+    return this.store.listJobs(this.app.connection.profileId, limit).map((j) => {
       if (!isVendingKind(j.kind) || j.state === 'draft') return this.view(j);
       this.syncVending(j.id);
-      return this.view(this.access.requireJob(j.id));
+      return this.view(this.own(j.id));
     });
   }
 
@@ -419,7 +417,7 @@ export class BulkService {
   }
 
   items(jobId: string, offset: number, limit: number, states?: string[]): { total: number; items: BulkItemView[] } {
-    this.access.requireJob(jobId);
+    this.own(jobId);
     this.syncVending(jobId);
     const wanted = states?.filter((s): s is ItemState => (ITEM_STATES as readonly string[]).includes(s));
     return {
@@ -429,19 +427,46 @@ export class BulkService {
   }
 
   invalidRows(jobId: string, offset: number, limit: number) {
-    this.access.requireJob(jobId);
+    this.own(jobId);
     return { total: this.store.invalidRowCount(jobId), rows: this.store.invalidRows(jobId, offset, limit).map(({ row, field, message }) => ({ row, field, message })) };
   }
 
   exportResults(jobId: string, format: 'xlsx' | 'csv') {
     this.syncVending(jobId);
-    const job = this.access.requireJob(jobId);
+    const job = this.own(jobId);
     return exportJobResults(this.app, this.store, job, this.view(job), format);
+  }
+
+  /** A job of the connection in use. */
+  private own(jobId: string): JobRow {
+    return this.store.ownJob(jobId, this.app.connection);
+  }
+
+  /** A job is sent to, and asked about at, only the service it was prepared for. */
+  private checkConnection(job: JobRow): void {
+    const problem = connectionProblem(job, this.app.connection);
+    if (problem) throw problem;
+  }
+
+  /** Keeps the upload `jobId` was read from (web shell); the one of the draft it replaces is deleted, unless it is the same upload. */
+  private keepUpload(jobId: string, file: FileRef, replaced: string | undefined): void {
+    const previous = replaced === undefined ? undefined : this.uploads.get(replaced);
+    if (replaced !== undefined) this.uploads.delete(replaced);
+    const sameFile = previous !== undefined && 'uploadId' in previous && 'uploadId' in file && file.uploadId === previous.uploadId;
+    if (previous && !sameFile) releaseUpload(this.app, previous);
+    if ('uploadId' in file) this.uploads.set(jobId, file);
+  }
+
+  /** The job was confirmed or discarded: its upload is deleted. */
+  private releaseUpload(jobId: string): void {
+    const upload = this.uploads.get(jobId);
+    this.uploads.delete(jobId);
+    if (upload) releaseUpload(this.app, upload);
   }
 
   /** The bulk settings of the connection in use. */
   settingsView(): BulkSettingsView {
-    return readBulkSettings(this.app.settings, this.access.profileId);
+    return readBulkSettings(this.app.settings, this.app.connection.profileId);
   }
 
   /** The bulk settings of the connection a job was made on. */
@@ -451,7 +476,7 @@ export class BulkService {
 
   /** Changes the bulk settings of the connection in use only. */
   updateSettings(patch: Partial<BulkSettingsView>): BulkSettingsView {
-    return writeBulkSettings(this.app.settings, this.access.profileId, patch);
+    return writeBulkSettings(this.app.settings, this.app.connection.profileId, patch);
   }
 
   view(job: JobRow): BulkJobView {

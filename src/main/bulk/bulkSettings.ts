@@ -6,11 +6,14 @@
  * copied to every profile by migration 9), else the defaults: a cap only ever limits spending.
  *
  * What the limits refuse is written here too, once: a job at confirm (`confirmBlocker`, which
- * the preview shows as its blocker) and each batch of a running job (`batchBlocker`).
+ * the preview shows as its blocker; `confirmLimits` reads what confirming checks against, the
+ * settings and the wallet) and each batch of a running job (`batchBlocker`).
  */
 import { lagosDayStartMs, lagosToday } from '../../shared/localDates';
 import type { BulkSettingsView } from '../../shared/contract/bulk';
-import { formatNaira } from '../../shared/money';
+import { formatNaira, nairaToKobo } from '../../shared/money';
+import { ngnWallet } from '../../shared/ngnWallet';
+import type { VendingClient } from '../api/vendingClient';
 import type { Settings } from '../store/settings';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
 
@@ -60,14 +63,6 @@ export function readBulkSettings(settings: Settings, profileId: string): BulkSet
   };
 }
 
-/**
- * One connection's bulk settings as a reader a running job keeps: each call reads them afresh, so
- * a cap lowered while the job runs holds from its next batch.
- */
-export function bulkSettingsOf(settings: Settings, profileId: string): () => BulkSettings {
-  return () => readBulkSettings(settings, profileId);
-}
-
 /** Changes the bulk settings of one connection profile; the others keep theirs. */
 export function writeBulkSettings(settings: Settings, profileId: string, patch: Partial<BulkSettings>): BulkSettings {
   const current = readBulkSettings(settings, profileId);
@@ -82,6 +77,33 @@ export function startOfLocalDay(at = new Date()): number {
 }
 
 // ------------------------------------------------------------------ what the limits refuse
+
+/** The NGN wallet of `client`'s service in kobo, or why it is not known. */
+export async function readWalletKobo(client: Pick<VendingClient, 'accountBalance'>): Promise<{ kobo: number | null; problem: string | null }> {
+  try {
+    const ngn = ngnWallet(await client.accountBalance());
+    return ngn ? { kobo: nairaToKobo(ngn.Balance), problem: null } : { kobo: null, problem: 'The service reported no NGN wallet.' };
+  } catch (error) {
+    return { kobo: null, problem: `The wallet balance could not be read (${error instanceof Error ? error.message : String(error)}).` };
+  }
+}
+
+/**
+ * What confirming `job` is checked against, read at once: the bulk settings of its connection and
+ * the wallet of the service it runs on (unread, the wallet does not block: the job pauses with a
+ * clear message if it runs short), and why the limits refuse it (null when they do not).
+ */
+export async function confirmLimits(
+  settingsStore: Settings,
+  store: Pick<JobStore, 'spentSince'>,
+  client: Pick<VendingClient, 'accountBalance'>,
+  job: Pick<JobRow, 'profile_id'>,
+  figures: { totalKobo: number; items: number; maxTotalKobo?: number },
+): Promise<{ settings: BulkSettings; walletKobo: number | null; blocker: string | null }> {
+  const walletKobo = (await readWalletKobo(client)).kobo;
+  const settings = readBulkSettings(settingsStore, job.profile_id);
+  return { settings, walletKobo, blocker: confirmBlocker(store, settings, job.profile_id, { ...figures, walletKobo }) };
+}
 
 /** Why confirming a job now would be refused; null when it may go ahead. */
 export function confirmBlocker(
@@ -111,10 +133,21 @@ export function confirmBlocker(
 
 /**
  * Why the next batch of a running job may not go (the job pauses with this message, saying what
- * to do); null when it may. Read before every batch: a cap changed while the job runs holds from
- * its next batch.
+ * to do; null when it may), with the settings it was checked against. The settings of the job's
+ * connection are read again before every batch: a cap changed while the job runs holds from its
+ * next batch.
  */
 export function batchBlocker(
+  store: Pick<JobStore, 'amounts' | 'spentSince'>,
+  settingsTable: Settings,
+  job: Pick<JobRow, 'id' | 'profile_id'>,
+  batch: readonly ItemRow[],
+): { settings: BulkSettings; blocker: string | null } {
+  const settings = readBulkSettings(settingsTable, job.profile_id);
+  return { settings, blocker: batchCapProblem(store, settings, job, batch) };
+}
+
+function batchCapProblem(
   store: Pick<JobStore, 'amounts' | 'spentSince'>,
   settings: BulkSettings,
   job: Pick<JobRow, 'id' | 'profile_id'>,

@@ -3,9 +3,6 @@
  * and why confirming it would be refused.
  */
 import type { BulkJobView, BulkPreview, BulkSettingsView } from '../../shared/contract/bulk';
-import { nairaToKobo } from '../../shared/money';
-import { ngnWallet } from '../../shared/ngnWallet';
-import type { AppPart } from '../appContext';
 import type { ColumnMapping } from '../imports';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { confirmBlocker, startOfLocalDay } from './bulkSettings';
@@ -18,16 +15,6 @@ export type CatalogPercentage = (network: string, productCode: string) => number
 
 /** Flagged duplicates and network conflicts a preview lists at most. */
 const PREVIEW_LIST_LIMIT = 5000;
-
-/** The NGN wallet in kobo, or why it is not known. */
-export async function readWalletKobo(app: AppPart<'client'>): Promise<{ kobo: number | null; problem: string | null }> {
-  try {
-    const ngn = ngnWallet(await app.client().accountBalance());
-    return ngn ? { kobo: nairaToKobo(ngn.Balance), problem: null } : { kobo: null, problem: 'The service reported no NGN wallet.' };
-  } catch (error) {
-    return { kobo: null, problem: `The wallet balance could not be read (${error instanceof Error ? error.message : String(error)}).` };
-  }
-}
 
 export function draftPreview(
   store: JobStore,

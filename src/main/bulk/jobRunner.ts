@@ -20,15 +20,17 @@
  * - Times are on the service's clock (`RunnerDeps.now`), as the 2 min 1 s requery rule is.
  */
 import { AppError } from '../../shared/appError';
+import type { AppPart } from '../appContext';
 import type { EventBus } from '../eventBus';
+import type { Settings } from '../store/settings';
 import { AirtimeDataSending } from './airtimeDataSending';
 import { type Invalidate, jobFinished } from './jobEvents';
 import { batchBlocker, type BulkSettings } from './bulkSettings';
-import { itemKey, type ItemRow, type JobRow, type JobStore } from './jobStore';
-import { isVendingKind, nothingLeftToSend, settledMessage, type ItemCounts, type JobState } from './jobStates';
+import { sendingProblem, type ItemRow, type JobRow, type JobStore } from './jobStore';
+import { nothingLeftToSend, settledMessage, type BulkJobKind, type ItemCounts, type JobState } from './jobStates';
 import type { PurchaseClient, RunContext, SendStrategy } from './runContext';
 import { DEFAULT_TIMING, type RunnerTiming } from './runTiming';
-import { SendPolicy } from './sendPolicy';
+import * as policy from './sendPolicy';
 import type { VendingBuyer } from './vendingItems';
 import { VendingSending } from './vendingSending';
 
@@ -36,8 +38,10 @@ export { DEFAULT_TIMING, type PurchaseClient, type RunnerTiming };
 
 export interface RunnerDeps {
   store: JobStore;
-  /** The bulk settings of the job's connection, read again before every batch. */
-  settings: () => BulkSettings;
+  /** The bulk settings of the job's connection as the caller just read them (confirming, or resuming, the job). */
+  settings: BulkSettings;
+  /** Where the bulk settings are kept: they are read again before every batch. */
+  settingsTable: Settings;
   events: EventBus;
   /** Tells the windows what background sending changed (App.invalidate). */
   invalidate: Invalidate;
@@ -45,10 +49,10 @@ export interface RunnerDeps {
   client: PurchaseClient;
   /** The service's clock (epoch ms); tests move it. */
   now: () => number;
-  /** Why the job may not be sent now (the app was switched to another connection), or null. */
-  connectionProblem?: (job: JobRow) => string | null;
+  /** The connection in use: the job pauses, sending nothing, when it is not the job's. */
+  app: AppPart<'connection'>;
   /** Electricity and cable jobs: buys each item through the purchases module. */
-  vending?: VendingBuyer;
+  vending?: () => VendingBuyer;
   /**
    * Asked before a batch (already `sending`) leaves; returns the items that may go and has moved
    * the others itself (the team workspace claims each item first: src/main/team/bulkApproval.ts).
@@ -78,6 +82,25 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export type StopRequest = 'pause' | 'cancel' | null;
 
+/** How a job of each kind sends its items. */
+const STRATEGIES: Record<BulkJobKind, (ctx: RunContext, deps: RunnerDeps) => SendStrategy> = {
+  airtime: (ctx) => new AirtimeDataSending(ctx),
+  data: (ctx) => new AirtimeDataSending(ctx),
+  electricity: (ctx, deps) => new VendingSending(ctx, 'electricity', vendingBuyer(deps)),
+  cable: (ctx, deps) => new VendingSending(ctx, 'cable', vendingBuyer(deps)),
+};
+
+function vendingBuyer(deps: RunnerDeps): VendingBuyer {
+  if (!deps.vending) throw new Error('an electricity or cable job needs the purchases module');
+  return deps.vending();
+}
+
+/** How a run began (`JobStore.beginRun`): items a stopped vendesk left sending, and the job's uncertain items now. */
+export interface RunStart {
+  recovered: number;
+  uncertain: number;
+}
+
 export class JobRunner {
   private stop: StopRequest = null;
   private readonly inFlight = new Map<number, Promise<void>>();
@@ -87,18 +110,19 @@ export class JobRunner {
   private lastEmit = 0;
   private lastAcceptedAt = 0;
   private batchCounter = 0;
-  private settings!: BulkSettings;
-  private policy!: SendPolicy;
+  private settings: BulkSettings;
+  private ctx!: RunContext;
   readonly jobId: string;
   private strategy!: SendStrategy;
 
-  /** `job` as its caller read it; the caller holds the job's lease (`JobStore.acquireLease`) when it calls run. */
+  /** `job` as its caller read it; the caller began its run (`JobStore.beginRun`: it holds the job's lease) when it calls run. */
   constructor(
     private readonly deps: RunnerDeps,
     private readonly job: JobRow,
     private readonly timing: RunnerTiming = DEFAULT_TIMING,
   ) {
     this.jobId = job.id;
+    this.settings = deps.settings;
   }
 
   requestStop(kind: 'pause' | 'cancel'): void {
@@ -106,11 +130,11 @@ export class JobRunner {
   }
 
   /** Runs until every item has an answer (or the job is paused or cancelled); renews the lease meanwhile and releases it at the end. */
-  async run(): Promise<JobState> {
+  async run(begun: RunStart): Promise<JobState> {
     const { store } = this.deps;
     const heartbeat = setInterval(() => store.renewLease(this.jobId, process.pid, this.timing.leaseMs), Math.max(500, this.timing.leaseMs / 3));
     try {
-      return await this.execute();
+      return await this.execute(begun);
     } finally {
       clearInterval(heartbeat);
       store.releaseLease(this.jobId, process.pid);
@@ -118,38 +142,35 @@ export class JobRunner {
   }
 
   private get pauseReason(): string | null {
-    return this.policy.pauseReason;
+    return this.ctx.sending.pauseReason;
   }
 
-  /** The strategy of the job's kind, sharing this run's store, clock, policy and stop request. */
-  private strategyFor(job: JobRow): SendStrategy {
-    const ctx: RunContext = {
+  /** What this run shares with the strategy of the job's kind and the send policy: its store, clock, sending state and stop request. */
+  private contextFor(job: JobRow): RunContext {
+    return {
       store: this.deps.store,
       job,
       client: this.deps.client,
       now: this.deps.now,
-      policy: this.policy,
+      timing: this.timing,
+      sending: { pauseReason: null, unavailableRounds: 0 },
       settings: () => this.settings,
       cancelled: () => this.stop === 'cancel',
       accepted: () => {
         this.lastAcceptedAt = this.deps.now();
       },
     };
-    if (!isVendingKind(job.kind)) return new AirtimeDataSending(ctx);
-    if (!this.deps.vending) throw new Error('an electricity or cable job needs the purchases module');
-    return new VendingSending(ctx, job.kind, this.deps.vending);
   }
 
-  private async execute(): Promise<JobState> {
+  private async execute(begun: RunStart): Promise<JobState> {
     const { store } = this.deps;
-    this.settings = this.deps.settings();
-    this.policy = new SendPolicy(store, this.job, this.timing, this.deps.now);
-    this.strategy = this.strategyFor(this.job);
+    this.ctx = this.contextFor(this.job);
+    this.strategy = STRATEGIES[this.job.kind](this.ctx, this.deps);
     this.lastAcceptedAt = this.deps.now();
-    const recovered = store.beginRun(this.jobId);
-    this.emit(true, recovered > 0 ? `Checking ${recovered} item(s) that were being sent when vendesk stopped` : 'Starting');
+    // The windows hear of the run from its first progress, as soon as its first batches are out.
+    if (begun.recovered > 0) this.emit(true, `Checking ${begun.recovered} item(s) that were being sent when vendesk stopped`);
     // Settle what a crash left behind before anything is sent again.
-    await this.settleUncertain(true);
+    await this.settleUncertain(true, begun.uncertain);
 
     for (;;) {
       if (this.stop === 'cancel') {
@@ -259,17 +280,17 @@ export class JobRunner {
 
   private launchBatches(): void {
     const { store } = this.deps;
-    const connection = this.deps.connectionProblem?.(this.job) ?? null;
+    const connection = sendingProblem(this.job, this.deps.app.connection);
     if (connection) {
-      this.policy.pause(`Paused: ${connection}`);
+      policy.pause(this.ctx, `Paused: ${connection}`);
       return;
     }
     while (this.inFlight.size < this.settings.concurrency) {
-      const batch = this.pickBatch();
+      const { items: batch, keys } = this.pickBatch();
       if (batch.length === 0) return;
       const capProblem = this.capProblem(batch);
       if (capProblem) {
-        this.policy.pause(capProblem);
+        policy.pause(this.ctx, capProblem);
         return;
       }
       store.markSending(
@@ -278,7 +299,6 @@ export class JobRunner {
         this.deps.now(),
       );
       const id = ++this.batchCounter;
-      const keys = batch.map(itemKey);
       for (const k of keys) this.inFlightKeys.add(k);
       const p = this.sendBatch(batch).finally(() => {
         this.emit(false);
@@ -289,34 +309,22 @@ export class JobRunner {
     }
   }
 
-  private pickBatch(): ItemRow[] {
-    const { store } = this.deps;
-    const candidates = store.sendable(this.jobId, this.deps.now(), Math.max(500, this.settings.batchSize * 10));
-    if (candidates.length === 0) return [];
-    const busy = store.busyKeys(this.jobId);
-    for (const k of this.inFlightKeys) busy.add(k);
-    const limit = this.strategy.batchLimit(this.settings);
-    const batch: ItemRow[] = [];
-    for (const item of candidates) {
-      const key = itemKey(item);
-      if (busy.has(key)) continue;
-      if (item.solo) {
-        if (batch.length === 0) return [item];
-        continue;
-      }
-      batch.push(item);
-      busy.add(key);
-      if (batch.length >= limit) break;
-    }
-    return batch;
+  private pickBatch(): { items: ItemRow[]; keys: string[] } {
+    return this.deps.store.nextBatch(this.jobId, {
+      at: this.deps.now(),
+      limit: this.strategy.oneItemPerRequest ? 1 : this.settings.batchSize,
+      scan: Math.max(500, this.settings.batchSize * 10),
+      inFlight: this.inFlightKeys,
+    });
   }
 
   private capProblem(batch: ItemRow[]): string | null {
     // The caps limit bulk jobs; a single purchase is confirmed on its own.
     if (this.job.origin === 'single') return null;
     // Settings may have changed since the job was confirmed.
-    this.settings = this.deps.settings();
-    return batchBlocker(this.deps.store, this.settings, this.job, batch);
+    const { settings, blocker } = batchBlocker(this.deps.store, this.deps.settingsTable, this.job, batch);
+    this.settings = settings;
+    return blocker;
   }
 
   /** The items of a batch `beforeSend` lets go; when it cannot answer, none go and the job pauses. */
@@ -328,7 +336,8 @@ export class JobRunner {
       return allowed;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.policy.unsentAndPause(
+      policy.unsentAndPause(
+        this.ctx,
         batch.map((i) => i.seq),
         `Paused: ${message} Nothing was sent; resume the job once that is fixed.`,
       );
@@ -337,17 +346,25 @@ export class JobRunner {
   }
 
   /**
-   * Sends what `beforeSend` lets go of a batch through the job's strategy. The team's claim takes
-   * a while: when vendesk was switched to another connection meanwhile, the batch goes back to
-   * the queue unsent (electricity and cable are bought through the connection in use) and the job
-   * pauses.
+   * Sends a batch (checked against the connection in use just before) through the job's
+   * strategy, at once; with a team, what `beforeSend` lets go of it (`sendClaimed`).
    */
-  private async sendBatch(batch: ItemRow[]): Promise<void> {
+  private sendBatch(batch: ItemRow[]): Promise<void> {
+    return this.deps.beforeSend ? this.sendClaimed(batch) : this.strategy.send(batch);
+  }
+
+  /**
+   * The team's claim takes a while: when vendesk was switched to another connection meanwhile,
+   * the batch goes back to the queue unsent (electricity and cable are bought through the
+   * connection in use) and the job pauses.
+   */
+  private async sendClaimed(batch: ItemRow[]): Promise<void> {
     const allowed = await this.allowedToSend(batch);
     if (allowed.length === 0) return;
-    const connection = this.deps.connectionProblem?.(this.job) ?? null;
+    const connection = sendingProblem(this.job, this.deps.app.connection);
     if (connection) {
-      this.policy.unsentAndPause(
+      policy.unsentAndPause(
+        this.ctx,
         allowed.map((i) => i.seq),
         `Paused: ${connection}`,
       );
@@ -362,10 +379,10 @@ export class JobRunner {
    * Settles uncertain items. `waitForSafeDelay`: at the start of a run, wait until every
    * uncertain airtime or data item is past its safe delay, so nothing is sent before they are settled.
    */
-  private async settleUncertain(waitForSafeDelay: boolean): Promise<void> {
+  private async settleUncertain(waitForSafeDelay: boolean, uncertain = this.deps.store.countItems(this.jobId, ['uncertain'])): Promise<void> {
     const { store } = this.deps;
-    for (;;) {
-      if (store.countItems(this.jobId, ['uncertain']) === 0) return;
+    for (let first = true; ; first = false) {
+      if ((first ? uncertain : store.countItems(this.jobId, ['uncertain'])) === 0) return;
       await this.strategy.settleUncertain();
       if (!waitForSafeDelay || !this.strategy.waitsSafeDelay) return;
       const safeMs = this.settings.uncertainSafeDelaySeconds * 1000;

@@ -6,9 +6,15 @@
  * Longer than 400 lines on purpose: it is the one place that reads and writes the bulk tables,
  * so the exactly-once rules (leases, claims, guarded state transitions) are all in one file.
  * The row types are in jobRows.ts.
+ *
+ * It also says which jobs a connection may read and send: a job belongs to the connection it was
+ * prepared on, is read only on it (`ownJob`), and is sent to (and asked about at) only that
+ * service (`connectionProblem`, `sendingProblem`).
  */
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { AppError } from '../../shared/appError';
+import type { Connection } from '../appContext';
 import type { Db } from '../store/database';
 import type { InvalidRowRecord, ItemRow, JobOrigin, JobRow, NewItem, NewJob, PurchaseStateFields, StateFigures } from './jobRows';
 import { emptyCounts, ITEM_STATES, SPENDING_STATES, statesLeadingTo, type ItemCounts, type ItemState, type JobState } from './jobStates';
@@ -105,6 +111,37 @@ export class JobStore {
     return this.stmt('SELECT * FROM bulk_jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 
+  /** A job of the connection in use (`connection`); a job of another connection is not on this one. */
+  ownJob(jobId: string, connection: Connection): JobRow {
+    const job = this.job(jobId);
+    if (!job)
+      throw new AppError('job_not_found', `There is no bulk job ${jobId}.`, 'Check the job id (vendesk bulk list lists the jobs of this connection) or open the Purchases page.');
+    if (job.profile_id !== connection.profileId) {
+      throw new AppError(
+        'job_other_connection',
+        `Bulk job ${jobId} is not on this connection: it was made on another one (${job.connection_kind.toUpperCase()} ${job.base_url}); vendesk is now connected to ${connection.kind.toUpperCase()} ${connection.profileName}.`,
+        'Switch back to the connection the job was prepared for (Settings → Connection profiles, or the same --base-url) to see or resume it.',
+      );
+    }
+    return job;
+  }
+
+  /** A draft of the connection in use. */
+  ownDraft(jobId: string, connection: Connection): JobRow {
+    const job = this.ownJob(jobId, connection);
+    if (job.state !== 'draft')
+      throw new AppError('job_not_draft', 'This job is already confirmed; its rows cannot be changed.', 'Prepare a new job from the file for other changes.');
+    return job;
+  }
+
+  /** What confirming a draft reads, once: the draft (of the connection in use, sendable there) and what it is to buy. */
+  draftToConfirm(jobId: string, connection: Connection): { job: JobRow; totals: { items: number; totalKobo: number } } {
+    const job = this.ownDraft(jobId, connection);
+    const problem = connectionProblem(job, connection);
+    if (problem) throw problem;
+    return { job, totals: this.draftTotals(jobId) };
+  }
+
   /** The jobs of one connection profile made from a spreadsheet (`file`) or single purchases (`single`), newest first. */
   listJobs(profileId: string, limit: number, origin: JobOrigin = 'file'): JobRow[] {
     return this.stmt('SELECT * FROM bulk_jobs WHERE profile_id = ? AND origin = ? ORDER BY created_at DESC LIMIT ?').all(profileId, origin, limit) as JobRow[];
@@ -154,9 +191,13 @@ export class JobStore {
 
   /**
    * Starts a draft: `running`, with the batch size and concurrency it is confirmed with. False
-   * when it was no draft any more (confirmed already, by another window or process).
+   * when it was no draft any more (confirmed already, by another window or process). `onlyOn`:
+   * throws, confirming nothing, when the connection in use now is not the job's: it runs there
+   * or not at all.
    */
-  confirmJob(id: string, tuning?: { batchSize: number; concurrency: number }): boolean {
+  confirmJob(id: string, { tuning, onlyOn }: { tuning?: { batchSize: number; concurrency: number }; onlyOn?: { job: JobRow; connection: Connection } } = {}): boolean {
+    const problem = onlyOn ? connectionProblem(onlyOn.job, onlyOn.connection) : null;
+    if (problem) throw problem;
     const at = now();
     const tune = tuning ? ', batch_size = @batchSize, concurrency = @concurrency' : '';
     return (
@@ -250,6 +291,34 @@ export class JobStore {
   countItems(jobId: string, states?: readonly ItemState[]): number {
     const where = states && states.length ? `AND state IN (${states.map(() => '?').join(',')})` : '';
     return (this.stmt(`SELECT COUNT(*) AS n FROM bulk_items WHERE job_id = ? ${where}`).get(jobId, ...(states ?? [])) as { n: number }).n;
+  }
+
+  /**
+   * The next batch of a job to send now, in file order: at most `limit` items ready to go (from
+   * the first `scan`), none with the phone (or meter) and amount of an item that may be in
+   * progress at the service (sending, accepted or uncertain here, or `inFlight` in this run) nor
+   * of another item of the batch. An item that must go alone (`solo`) goes in a batch of its own.
+   * `keys`: the batch's `itemKey`s, which are in flight while it is sent.
+   */
+  nextBatch(jobId: string, { at, limit, scan, inFlight }: { at: number; limit: number; scan: number; inFlight: ReadonlySet<string> }): { items: ItemRow[]; keys: string[] } {
+    const candidates = this.sendable(jobId, at, scan);
+    const batch: { items: ItemRow[]; keys: string[] } = { items: [], keys: [] };
+    if (candidates.length === 0) return batch;
+    const busy = this.busyKeys(jobId);
+    for (const k of inFlight) busy.add(k);
+    for (const item of candidates) {
+      const key = itemKey(item);
+      if (busy.has(key)) continue;
+      if (item.solo) {
+        if (batch.items.length === 0) return { items: [item], keys: [key] };
+        continue;
+      }
+      batch.items.push(item);
+      batch.keys.push(key);
+      busy.add(key);
+      if (batch.items.length >= limit) break;
+    }
+    return batch;
   }
 
   /** Items ready to be sent now, in file order. */
@@ -450,15 +519,24 @@ export class JobStore {
 
   /** After a crash: whatever was `sending` may have been bought. */
   /**
-   * A run of the job begins: it is `running`, and items a stopped vendesk left `sending` become
-   * `uncertain` (checked against the log before anything is sent again), in one transaction.
-   * Returns how many were left sending.
+   * A run of the job begins here, in one transaction: this process takes the job's lease (refused,
+   * with the holder's pid, while another live process holds it), the job is `running`, and items
+   * a stopped vendesk left `sending` become `uncertain` (checked against the log before anything
+   * is sent again). Returns how many were left sending, and how many are uncertain now.
    */
-  beginRun(jobId: string): number {
-    return this.db.transaction(() => {
-      this.setJobState(jobId, 'running');
-      return this.sendingToUncertain(jobId);
-    })();
+  beginRun(
+    jobId: string,
+    lease: { pid: number; leaseMs: number; isAlive: (pid: number) => boolean },
+  ): { ok: true; recovered: number; uncertain: number } | { ok: false; holder: number } {
+    return this.db
+      .transaction(() => {
+        const leased = this.acquireLease(jobId, lease.pid, lease.leaseMs, lease.isAlive);
+        if (!leased.ok) return leased;
+        this.setJobState(jobId, 'running');
+        const recovered = this.sendingToUncertain(jobId);
+        return { ok: true as const, recovered, uncertain: this.countItems(jobId, ['uncertain']) };
+      })
+      .immediate();
   }
 
   sendingToUncertain(jobId: string): number {
@@ -566,4 +644,29 @@ export class JobStore {
 /** Items that must never be in flight together: same phone (or meter/smartcard) and amount. */
 export function itemKey(item: { phone: string; amount_kobo: number; account?: string | null }): string {
   return `${item.account ?? item.phone}|${item.amount_kobo}`;
+}
+
+/**
+ * Why `job` may not be sent to or asked about on `connection` (the one in use), or null: a job
+ * is sent to, and asked about at, only the service it was prepared for.
+ */
+export function connectionProblem(job: JobRow, connection: Connection): AppError | null {
+  const c = connection;
+  const same = c.profileId === job.profile_id && (c.kind === 'sandbox' && c.profileId === 'sandbox' ? true : c.baseUrl === job.base_url);
+  if (same) return null;
+  return new AppError(
+    'job_other_connection',
+    `This job was prepared for another connection (${job.connection_kind.toUpperCase()} ${job.base_url}); vendesk is now connected to ${c.kind.toUpperCase()} ${c.profileName}.`,
+    'Switch back to the connection the job was prepared for, or prepare the file again on this connection.',
+  );
+}
+
+/**
+ * Why a running `job` may not send now on `connection`, saying what to do (it pauses with this),
+ * or null. Not "prepare the file again": some of its rows may be bought already.
+ */
+export function sendingProblem(job: JobRow, connection: Connection): string | null {
+  if (!connectionProblem(job, connection)) return null;
+  const c = connection;
+  return `vendesk is now connected to ${c.kind.toUpperCase()} ${c.profileName}, and this job runs only on the connection it was prepared for (${job.connection_kind.toUpperCase()} ${job.base_url}). Nothing of it was sent to the other connection. Switch back to that connection, then resume the job: the rows not sent yet wait.`;
 }

@@ -6,7 +6,7 @@
 import type { VendingClient } from '../api/vendingClient';
 import type { BulkSettings } from './bulkSettings';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
-import type { SendPolicy } from './sendPolicy';
+import type { RunnerTiming } from './runTiming';
 
 export type PurchaseClient = Pick<VendingClient, 'purchaseAirtime' | 'purchaseData' | 'logEntries' | 'logPage' | 'requery'>;
 
@@ -17,8 +17,10 @@ export interface RunContext {
   client: PurchaseClient;
   /** The service's clock (epoch ms): items' `sent_ms`, waits and the 2 min 1 s requery rule are on it. */
   now: () => number;
-  /** The job's retry, hold and pause rules; its `pauseReason` stops the sending. */
-  policy: SendPolicy;
+  /** The run's waits and backoffs. */
+  timing: RunnerTiming;
+  /** What the send policy (`sendPolicy.ts`: retries, holds, pauses) keeps of this run; its `pauseReason` stops the sending. */
+  sending: SendingState;
   /** The bulk settings as last read (the loop reads them again before every batch). */
   settings: () => BulkSettings;
   /** True once the user cancelled the job: settling stops at the next item. */
@@ -27,10 +29,18 @@ export interface RunContext {
   accepted: () => void;
 }
 
+/** The state of a run's sending that the send policy keeps. */
+export interface SendingState {
+  /** Why the job stops sending now, or null. */
+  pauseReason: string | null;
+  /** Answers in a row that vending is unavailable. */
+  unavailableRounds: number;
+}
+
 /** How a job of one kind sends its items and learns what became of them. */
 export interface SendStrategy {
-  /** Items one request carries. */
-  batchLimit(settings: BulkSettings): number;
+  /** One item per request (else a request carries up to the batch size). */
+  readonly oneItemPerRequest: boolean;
   /** Sends the items (already committed `sending`) and records the answer of each. */
   send(batch: ItemRow[]): Promise<void>;
   /** Learns the outcome of accepted items. */

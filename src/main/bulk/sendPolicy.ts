@@ -8,9 +8,13 @@
  *   later, at most 20 times, then rejected with nothing charged.
  * - Credentials refused (401) or the wallet short: queued again and the job pauses, saying what
  *   to do.
+ *
+ * Functions of the run they act on (the runner's `RunContext`), whose `sending` state they keep:
+ * the strategies call them as `policy.hold(ctx, …)`.
  */
 import type { ServiceError } from '../api/serviceErrors';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
+import type { SendingState } from './runContext';
 import type { RunnerTiming } from './runTiming';
 
 export const MAX_UNAVAILABLE_ROUNDS = 6;
@@ -21,62 +25,60 @@ export function isInsufficientBalance(reason: string): boolean {
   return /insufficient balance|insufficient fund/i.test(reason);
 }
 
-export class SendPolicy {
-  private unavailableRounds = 0;
-  /** Why the job stops sending now, or null. */
-  pauseReason: string | null = null;
+/** What the policy acts on: the run's store, job, clock and timing, and the state of its sending it keeps. */
+export interface PolicyContext {
+  store: JobStore;
+  job: JobRow;
+  now: () => number;
+  timing: RunnerTiming;
+  sending: SendingState;
+}
 
-  constructor(
-    private readonly store: JobStore,
-    private readonly job: JobRow,
-    private readonly timing: RunnerTiming,
-    private readonly now: () => number,
-  ) {}
+/** The job stops sending, saying why (and what to do). */
+export function pause(ctx: PolicyContext, reason: string): void {
+  ctx.sending.pauseReason = reason;
+}
 
-  pause(reason: string): void {
-    this.pauseReason = reason;
+/** The service answered: the run of unavailable answers is over. */
+export function answered(ctx: PolicyContext): void {
+  ctx.sending.unavailableRounds = 0;
+}
+
+/** The service could not take the items now; `reason` goes on them, `cause` into the pause message. */
+export function retryLater(ctx: PolicyContext, seqs: readonly number[], reason: string, cause: string): void {
+  const rounds = ++ctx.sending.unavailableRounds;
+  const delay = Math.min(60_000, ctx.timing.backoffBaseMs * 2 ** (rounds - 1));
+  ctx.store.transition(ctx.job.id, seqs, 'queued', { reason, notBeforeMs: ctx.now() + delay }, ['sending']);
+  if (rounds >= MAX_UNAVAILABLE_ROUNDS) {
+    pause(
+      ctx,
+      `Paused: ${ctx.job.kind} vending stayed unavailable after ${MAX_UNAVAILABLE_ROUNDS} tries (${cause}). Nothing was charged for the waiting items. Resume in a few minutes.`,
+    );
   }
+}
 
-  /** The service answered: the run of unavailable answers is over. */
-  answered(): void {
-    this.unavailableRounds = 0;
+/** Another purchase of the same account and amount is in progress: hold the item, or give up after `MAX_HOLDS`. */
+export function hold(ctx: PolicyContext, item: ItemRow, heldReason: string, givenUpReason: string): void {
+  if (item.holds + 1 >= MAX_HOLDS) {
+    ctx.store.transition(ctx.job.id, [item.seq], 'rejected', { reason: givenUpReason, final: true }, ['sending']);
+    return;
   }
+  const delay = Math.min(60_000, ctx.timing.holdBaseMs * (item.holds + 1));
+  ctx.store.transition(ctx.job.id, [item.seq], 'held', { hold: true, notBeforeMs: ctx.now() + delay, reason: heldReason }, ['sending']);
+}
 
-  /** The service could not take the items now; `reason` goes on them, `cause` into the pause message. */
-  retryLater(seqs: readonly number[], reason: string, cause: string): void {
-    this.unavailableRounds++;
-    const delay = Math.min(60_000, this.timing.backoffBaseMs * 2 ** (this.unavailableRounds - 1));
-    this.store.transition(this.job.id, seqs, 'queued', { reason, notBeforeMs: this.now() + delay }, ['sending']);
-    if (this.unavailableRounds >= MAX_UNAVAILABLE_ROUNDS) {
-      this.pause(
-        `Paused: ${this.job.kind} vending stayed unavailable after ${MAX_UNAVAILABLE_ROUNDS} tries (${cause}). Nothing was charged for the waiting items. Resume in a few minutes.`,
-      );
-    }
-  }
+/** Items marked `sending` that did not leave (nothing charged) wait in the queue, and the job pauses with `message`. */
+export function unsentAndPause(ctx: PolicyContext, seqs: readonly number[], message: string): void {
+  if (seqs.length > 0) ctx.store.transition(ctx.job.id, seqs, 'queued', { reason: null }, ['sending']);
+  pause(ctx, message);
+}
 
-  /** Another purchase of the same account and amount is in progress: hold the item, or give up after `MAX_HOLDS`. */
-  hold(item: ItemRow, heldReason: string, givenUpReason: string): void {
-    if (item.holds + 1 >= MAX_HOLDS) {
-      this.store.transition(this.job.id, [item.seq], 'rejected', { reason: givenUpReason, final: true }, ['sending']);
-      return;
-    }
-    const delay = Math.min(60_000, this.timing.holdBaseMs * (item.holds + 1));
-    this.store.transition(this.job.id, [item.seq], 'held', { hold: true, notBeforeMs: this.now() + delay, reason: heldReason }, ['sending']);
-  }
+/** The token was refused: the items wait and the job pauses until the user fixes it. */
+export function credentials(ctx: PolicyContext, seqs: readonly number[], error: ServiceError): void {
+  unsentAndPause(ctx, seqs, `Paused: ${error.message} ${error.hint ?? ''}`.trim());
+}
 
-  /** Items marked `sending` that did not leave (nothing charged) wait in the queue, and the job pauses with `message`. */
-  unsentAndPause(seqs: readonly number[], message: string): void {
-    if (seqs.length > 0) this.store.transition(this.job.id, seqs, 'queued', { reason: null }, ['sending']);
-    this.pause(message);
-  }
-
-  /** The token was refused: the items wait and the job pauses until the user fixes it. */
-  credentials(seqs: readonly number[], error: ServiceError): void {
-    this.unsentAndPause(seqs, `Paused: ${error.message} ${error.hint ?? ''}`.trim());
-  }
-
-  /** The wallet is short: `seqs` (nothing charged) wait, and the job pauses. */
-  insufficientBalance(seqs: readonly number[], reason: string): void {
-    this.unsentAndPause(seqs, `Paused: the wallet does not hold enough for the next items (${reason}). Top up the wallet, then resume the job.`);
-  }
+/** The wallet is short: `seqs` (nothing charged) wait, and the job pauses. */
+export function insufficientBalance(ctx: PolicyContext, seqs: readonly number[], reason: string): void {
+  unsentAndPause(ctx, seqs, `Paused: the wallet does not hold enough for the next items (${reason}). Top up the wallet, then resume the job.`);
 }

@@ -11,6 +11,7 @@ import { RequestCancelledError, ServiceError, UncertainOutcomeError } from '../a
 import type { VendingJobKind } from './jobStates';
 import type { ItemRow } from './jobStore';
 import type { RunContext, SendStrategy } from './runContext';
+import * as policy from './sendPolicy';
 import { isInsufficientBalance } from './sendPolicy';
 import { itemFromPurchase, type VendingBuyer } from './vendingItems';
 
@@ -23,9 +24,7 @@ export class VendingSending implements SendStrategy {
     private readonly vending: VendingBuyer,
   ) {}
 
-  batchLimit(): number {
-    return 1;
-  }
+  readonly oneItemPerRequest = true;
 
   /** Buys the item through the purchases module and mirrors the outcome. */
   async send(batch: ItemRow[]): Promise<void> {
@@ -35,7 +34,7 @@ export class VendingSending implements SendStrategy {
       const purchaseId = await this.vending.buy(this.kind, item);
       store.linkPurchase(job.id, item.seq, purchaseId);
       this.afterPurchase(item);
-      this.ctx.policy.answered();
+      policy.answered(this.ctx);
     } catch (error) {
       // The purchases module writes the purchase before sending and then never throws; be sure anyway.
       const current = store.item(job.id, item.seq) ?? item;
@@ -64,15 +63,16 @@ export class VendingSending implements SendStrategy {
         ['sending'],
       );
     }
-    if (now?.state === 'rejected' && isInsufficientBalance(now.reason ?? '')) this.ctx.policy.insufficientBalance([], now.reason ?? '');
+    if (now?.state === 'rejected' && isInsufficientBalance(now.reason ?? '')) policy.insufficientBalance(this.ctx, [], now.reason ?? '');
   }
 
   /** No purchase was written for the item: nothing was sent or charged. */
   private refusedBeforeCharge(item: ItemRow, error: unknown): void {
-    const { store, job, policy } = this.ctx;
+    const { store, job } = this.ctx;
     const seqs = [item.seq];
     if (error instanceof AppError && error.code === 'duplicate_pending') {
       policy.hold(
+        this.ctx,
         item,
         `Held: ${error.message} Sent after it is settled.`,
         `${error.message} This row was not bought (nothing was charged); buy it again once that purchase is settled.`,
@@ -86,11 +86,11 @@ export class VendingSending implements SendStrategy {
       !(error instanceof AppError || (error instanceof Error && error.name === 'ZodError'));
     if (transient) {
       const message = error instanceof Error ? error.message : String(error);
-      policy.retryLater(seqs, `Could not be checked with the service yet (${message}); nothing was charged, tried again automatically`, message);
+      policy.retryLater(this.ctx, seqs, `Could not be checked with the service yet (${message}); nothing was charged, tried again automatically`, message);
       return;
     }
     if (error instanceof ServiceError && error.action === 'credentials') {
-      policy.credentials(seqs, error);
+      policy.credentials(this.ctx, seqs, error);
       return;
     }
     const reason = error instanceof AppError ? `${error.message}${error.hint ? ` ${error.hint}` : ''}` : error instanceof Error ? error.message : String(error);

@@ -7,7 +7,7 @@
  * and bulk jobs say it through `app.invalidate`.
  *
  * Airtime and data jobs (bulk and single) learn each item's outcome by reading the log by
- * reference (`bulk/itemOutcomes.ts`); `mirroringClient` writes every log page they read into the
+ * reference (`bulk/itemOutcomes.ts`); `mirrorLogPage` writes every log page they read into the
  * mirror as it arrives, so the figures follow each batch at once. The mirror is keyed by the log
  * entry's id: an entry written here and read again by a sync is updated, never counted twice.
  */
@@ -16,7 +16,6 @@ import type { AppPart, Session } from '../appContext';
 import { logEntriesForReference } from '../api/logLookup';
 import type { BulkKind } from '../../shared/contract/bulk';
 import type { LogEntry, PageObject } from '../../shared/wire';
-import type { VendingClient } from '../api/vendingClient';
 import { upsertLogEntriesInTransaction } from './logStore';
 
 /** Writes entries the caller already read (of the session's connection) into the mirror; says whether it changed. */
@@ -39,42 +38,18 @@ export function mirrorWireEntries(app: AppPart<'db'>, session: Session, entries:
   return mirrorEntries(app, session, parsed);
 }
 
-type LogReading = Pick<VendingClient, 'logEntries' | 'logPage'>;
-
 /**
- * The session's client, with every page of the log it reads written into the session's mirror at
- * once; when that changed the mirror, the windows showing spend and the wallet are told
- * (`reason`). Nothing else of the client changes. Writing never fails a read: an entry vendesk
- * cannot store now is left to the next sync.
+ * Writes a page of the log `session`'s client read into the session's mirror at once; when that
+ * changed the mirror, the windows showing spend and the wallet are told (`reason`). Never throws:
+ * an entry vendesk cannot store now is left to the next sync. With `observingLogReads`
+ * (api/logLookup.ts), every page a bulk job's run reads.
  */
-export function mirroringClient(app: AppPart<'db' | 'invalidate'>, session: Session, reason: string): VendingClient {
-  const client = session.client;
-  const learn = (page: PageObject<LogEntry>): void => {
-    try {
-      if (mirrorWireEntries(app, session, page.Items)) app.invalidate(['mirror', 'balance'], reason);
-    } catch {
-      // The next sync writes it.
-    }
-  };
-  const reads: LogReading = {
-    logEntries: async (...args) => {
-      const page = await client.logEntries(...args);
-      learn(page);
-      return page;
-    },
-    logPage: async (...args) => {
-      const page = await client.logPage(...args);
-      learn(page);
-      return page;
-    },
-  };
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === 'logEntries' || property === 'logPage') return reads[property];
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+export function mirrorLogPage(app: AppPart<'db' | 'invalidate'>, session: Session, page: PageObject<LogEntry>, reason: string): void {
+  try {
+    if (mirrorWireEntries(app, session, page.Items)) app.invalidate(['mirror', 'balance'], reason);
+  } catch {
+    // The next sync writes it.
+  }
 }
 
 /** Reads the log entries of `references` and mirrors them; never throws (the next sync catches up). */
