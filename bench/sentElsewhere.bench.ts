@@ -15,7 +15,7 @@ import path from 'node:path';
 import { createApp } from '../src/main/app';
 import { dispatch } from '../src/main/dispatch';
 import { JobStore } from '../src/main/bulk/jobStore';
-import { logEntriesForPhone } from '../src/main/api/logLookup';
+import { logEntriesAroundSend } from '../src/main/api/logLookup';
 import { sentElsewhereSettler } from '../src/main/team/sentElsewhere';
 import { startTestSandbox } from '../test/support/testSandbox';
 import { startLatencyProxy } from '../test/support/latencyProxy';
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     // Yardstick: one read of the log by phone per row (what settling did before).
     let from = proxy.exchanges.length;
     let t0 = performance.now();
-    for (const item of items) await logEntriesForPhone(b.client(), 'airtime', item.phone);
+    for (const item of items) await logEntriesAroundSend(b.client(), 'airtime', item.phone, sentMs);
     const perRowMs = performance.now() - t0;
     const perRowReads = proxy.exchanges.slice(from).filter((e) => e.url.startsWith('/logEntries')).length;
 

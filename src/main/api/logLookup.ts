@@ -87,9 +87,16 @@ export function logType(kind: BulkKind): BulkKind {
   return kind;
 }
 
-/** Entries for one phone number (the log's search matches phone or transaction id). */
-export function logEntriesForPhone(client: LogReader, kind: BulkKind, phone: string, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
-  return readAllLogPages(client, { search: phone, type: logType(kind), status: 'all' }, signal);
+/**
+ * The one read of the log for a purchase sent at `sentMs` without a usable answer (a bulk row or
+ * a single purchase, whatever its kind): the entries of its kind for its phone number (the log's
+ * search matches phone or transaction id), every page, from the UTC day before it was sent on (the
+ * matching rule, `api/logMatch.ts`, looks from 30 minutes before the send, and at anything later;
+ * the service's days may not be UTC).
+ */
+export function logEntriesAroundSend(client: LogReader, kind: BulkKind, phone: string, sentMs: number, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
+  const startdate = new Date(sentMs - 24 * 3600_000).toISOString().slice(0, 10);
+  return readAllLogPages(client, { search: phone, type: logType(kind), status: 'all', startdate }, signal);
 }
 
 /**

@@ -13,7 +13,7 @@ import { askRequery } from '../api/requeryAnswer';
 import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
-import { logEntriesForPhone, logEntriesForReference, logEntriesSince } from '../api/logLookup';
+import { logEntriesAroundSend, logEntriesForReference, logEntriesSince } from '../api/logLookup';
 import { matchSentPurchase } from '../api/logMatch';
 import { itemStateOfEntry } from './jobStates';
 
@@ -149,7 +149,7 @@ export async function settleUncertainItem(
 ): Promise<ItemState | null> {
   let entries: ParsedLogEntry[];
   try {
-    entries = await logEntriesForPhone(client, job.kind, item.phone);
+    entries = await logEntriesAroundSend(client, job.kind, item.phone, item.sent_ms ?? 0);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     store.transition(job.id, [item.seq], 'uncertain', { reason: `Could not be checked against the service log yet (${message}); vendesk tries again.` }, ['uncertain']);
