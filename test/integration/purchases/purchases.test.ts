@@ -199,6 +199,25 @@ describe('a purchase whose answer is lost', () => {
     expect(before - after).toBeLessThanOrEqual(150_000);
   });
 
+  it('is settled from the log even when the log also holds an entry vendesk cannot read', async () => {
+    const meter = account('1234');
+    proxy.dropAnswers('/purchaseElectricity', 1);
+    // The log's answer carries, beside the purchase, an entry with an amount nobody can read.
+    proxy.rewriteAnswers('/logEntries', 1, ({ status, body }) => {
+      const envelope = JSON.parse(body) as { data: { Items: Record<string, unknown>[] } };
+      const items = envelope.data.Items;
+      if (items.length > 0) items.push({ ...items[0], id: 987_654_321, transaction_id: 'UNREADABLE-1', amount: 'NGN one thousand' });
+      return { status, body: JSON.stringify(envelope) };
+    });
+    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 130_000, phone: PHONE });
+    expect(p.state).toBe('success');
+    expect(p.settledBy).toBe('log');
+    // The entry it was tied to is the service's record of this purchase.
+    const entry = await serviceLogEntry(t, p.reference ?? '');
+    expect(entry).toMatchObject({ status: 'SUCCESS', amount: 'NGN 1,300.00' });
+    expect(entry?.description).toContain(meter);
+  });
+
   it('keeps a prepaid purchase found in the log pending until a requery brings its token', async () => {
     proxy.dropAnswers('/purchaseElectricity', 1);
     const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 150_000, phone: PHONE });
