@@ -16,6 +16,11 @@ const MAX_PAGES = 500;
 
 export type LogReader = Pick<VendingClient, 'logEntries' | 'logPage'>;
 
+/** The log's `startdate` for entries from `ms` on: the UTC day before (the service's days may not be UTC). */
+function startdateFor(ms: number): string {
+  return new Date(ms - 24 * 3600_000).toISOString().slice(0, 10);
+}
+
 /**
  * `client`, telling `onPage` of every page of the log it reads, once it has it (a reader of the
  * log that keeps what it reads: the mirror's refresh after a purchase). Nothing else of the
@@ -95,8 +100,7 @@ export function logType(kind: BulkKind): BulkKind {
  * the service's days may not be UTC).
  */
 export function logEntriesAroundSend(client: LogReader, kind: BulkKind, phone: string, sentMs: number, signal?: AbortSignal): Promise<ParsedLogEntry[]> {
-  const startdate = new Date(sentMs - 24 * 3600_000).toISOString().slice(0, 10);
-  return readAllLogPages(client, { search: phone, type: logType(kind), status: 'all', startdate }, signal);
+  return readAllLogPages(client, { search: phone, type: logType(kind), status: 'all', startdate: startdateFor(sentMs) }, signal);
 }
 
 /**
@@ -113,11 +117,10 @@ export function logEntriesFrom(
   enough?: (page: readonly ParsedLogEntry[]) => boolean,
   expected = 0,
 ): Promise<ParsedLogEntry[]> {
-  const start = new Date(floorMs - 24 * 3600_000).toISOString().slice(0, 10);
   let newestFirst: boolean | null = null;
   return readAllLogPages(
     client,
-    { startdate: start, type: logType(kind), status: 'all' },
+    { startdate: startdateFor(floorMs), type: logType(kind), status: 'all' },
     signal,
     (_all, page) => {
       if (enough?.(page)) return true;

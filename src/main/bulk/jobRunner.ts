@@ -328,10 +328,9 @@ export class JobRunner {
   }
 
   /** The items of a batch `beforeSend` lets go; when it cannot answer, none go and the job pauses. */
-  private async allowedToSend(batch: ItemRow[]): Promise<ItemRow[]> {
-    if (!this.deps.beforeSend) return batch;
+  private async allowedToSend(batch: ItemRow[], beforeSend: NonNullable<RunnerDeps['beforeSend']>): Promise<ItemRow[]> {
     try {
-      const allowed = await this.deps.beforeSend(batch);
+      const allowed = await beforeSend(batch);
       if (allowed.length < batch.length) this.emit(false);
       return allowed;
     } catch (error) {
@@ -350,7 +349,8 @@ export class JobRunner {
    * strategy, at once; with a team, what `beforeSend` lets go of it (`sendClaimed`).
    */
   private sendBatch(batch: ItemRow[]): Promise<void> {
-    return this.deps.beforeSend ? this.sendClaimed(batch) : this.strategy.send(batch);
+    const { beforeSend } = this.deps;
+    return beforeSend ? this.sendClaimed(batch, beforeSend) : this.strategy.send(batch);
   }
 
   /**
@@ -358,8 +358,8 @@ export class JobRunner {
    * the batch goes back to the queue unsent (electricity and cable are bought through the
    * connection in use) and the job pauses.
    */
-  private async sendClaimed(batch: ItemRow[]): Promise<void> {
-    const allowed = await this.allowedToSend(batch);
+  private async sendClaimed(batch: ItemRow[], beforeSend: NonNullable<RunnerDeps['beforeSend']>): Promise<void> {
+    const allowed = await this.allowedToSend(batch, beforeSend);
     if (allowed.length === 0) return;
     const connection = sendingProblem(this.job, this.deps.app.connection);
     if (connection) {

@@ -220,21 +220,17 @@ export class JobStore {
 
   /**
    * Takes the job for this process unless another live process holds it. Returns the pid of
-   * the holder when refused.
+   * the holder when refused. Runs inside `beginRun`'s IMMEDIATE transaction.
    */
-  acquireLease(id: string, pid: number, leaseMs: number, isAlive: (pid: number) => boolean): { ok: true } | { ok: false; holder: number } {
-    return this.db
-      .transaction(() => {
-        const row = this.stmt('SELECT runner_pid, lease_until_ms FROM bulk_jobs WHERE id = ?').get(id) as Pick<JobRow, 'runner_pid' | 'lease_until_ms'> | undefined;
-        if (!row) return { ok: true as const };
-        const t = Date.now();
-        if (row.runner_pid !== null && row.runner_pid !== pid && (row.lease_until_ms ?? 0) > t && isAlive(row.runner_pid)) {
-          return { ok: false as const, holder: row.runner_pid };
-        }
-        this.stmt('UPDATE bulk_jobs SET runner_pid = ?, lease_until_ms = ? WHERE id = ?').run(pid, t + leaseMs, id);
-        return { ok: true as const };
-      })
-      .immediate();
+  private takeLease(id: string, pid: number, leaseMs: number, isAlive: (pid: number) => boolean): { ok: true } | { ok: false; holder: number } {
+    const row = this.stmt('SELECT runner_pid, lease_until_ms FROM bulk_jobs WHERE id = ?').get(id) as Pick<JobRow, 'runner_pid' | 'lease_until_ms'> | undefined;
+    if (!row) return { ok: true };
+    const t = Date.now();
+    if (row.runner_pid !== null && row.runner_pid !== pid && (row.lease_until_ms ?? 0) > t && isAlive(row.runner_pid)) {
+      return { ok: false, holder: row.runner_pid };
+    }
+    this.stmt('UPDATE bulk_jobs SET runner_pid = ?, lease_until_ms = ? WHERE id = ?').run(pid, t + leaseMs, id);
+    return { ok: true };
   }
 
   renewLease(id: string, pid: number, leaseMs: number): void {
@@ -517,7 +513,6 @@ export class JobStore {
     );
   }
 
-  /** After a crash: whatever was `sending` may have been bought. */
   /**
    * A run of the job begins here, in one transaction: this process takes the job's lease (refused,
    * with the holder's pid, while another live process holds it), the job is `running`, and items
@@ -530,7 +525,7 @@ export class JobStore {
   ): { ok: true; recovered: number; uncertain: number } | { ok: false; holder: number } {
     return this.db
       .transaction(() => {
-        const leased = this.acquireLease(jobId, lease.pid, lease.leaseMs, lease.isAlive);
+        const leased = this.takeLease(jobId, lease.pid, lease.leaseMs, lease.isAlive);
         if (!leased.ok) return leased;
         this.setJobState(jobId, 'running');
         const recovered = this.sendingToUncertain(jobId);
@@ -539,6 +534,7 @@ export class JobStore {
       .immediate();
   }
 
+  /** After a crash: whatever was `sending` may have been bought. */
   sendingToUncertain(jobId: string): number {
     return this.stmt(
       "UPDATE bulk_items SET state = 'uncertain', reason = 'vendesk stopped while this item was being sent; it is checked against the service log before anything is sent again', updated_at = ? WHERE job_id = ? AND state = 'sending'",
