@@ -122,15 +122,29 @@ export const JOB_EXIT_CODES = {
   4: 'team workspace, LIVE: the job waits for approval by another member (nothing bought)',
 } as const;
 
+/**
+ * The progress lines of a running job, for stderr: a line when what it says changed, at most one
+ * a second unless the job has something to say (a message). A job waiting for its outcomes says
+ * nothing new, so it prints nothing new.
+ */
+export function jobProgressPrinter(ctx: Pick<CliContext, 'progress'>): (p: { done: number; total: number | null; message?: string }) => void {
+  let lastAt = 0;
+  let lastLine = '';
+  return (p) => {
+    const line = `${p.done}/${p.total ?? '?'} item(s) answered${p.message ? ` — ${p.message}` : ''}`;
+    const now = Date.now();
+    if (line === lastLine || (now - lastAt < 1000 && !p.message)) return;
+    lastAt = now;
+    lastLine = line;
+    ctx.progress(line);
+  };
+}
+
 /** Prints progress to stderr while a job runs; pauses the job on Ctrl-C. */
 async function follow(ctx: CliContext, app: App, jobId: string, run: () => Promise<BulkJobView>): Promise<BulkJobView> {
-  let last = 0;
+  const print = jobProgressPrinter(ctx);
   const unsubscribe = app.events.on('job.progress', (p) => {
-    if (p.jobId !== jobId) return;
-    const now = Date.now();
-    if (now - last < 1000 && !p.message) return;
-    last = now;
-    ctx.progress(`${p.done}/${p.total ?? '?'} item(s) answered${p.message ? ` — ${p.message}` : ''}`);
+    if (p.jobId === jobId) print(p);
   });
   const onInterrupt = ctx.interrupted.then(() => {
     ctx.progress('Pausing: items in flight finish, nothing new is sent. Resume with: vendesk bulk resume ' + jobId);

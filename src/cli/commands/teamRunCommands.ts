@@ -7,7 +7,7 @@
 import { command, requirePositional } from '../cliCommand';
 import { errorDocument } from '../jsonShape';
 import { z } from 'zod';
-import { JOB_EXIT_CODES, jobResult, jobSummaryShape } from './bulkCommands';
+import { JOB_EXIT_CODES, jobProgressPrinter, jobResult, jobSummaryShape } from './bulkCommands';
 
 export const bulkAdoptCommand = command({
   path: ['bulk', 'adopt'],
@@ -21,14 +21,10 @@ export const bulkAdoptCommand = command({
     const teamJobId = requirePositional(ctx.args, 0, 'Name the team job: vendesk bulk adopt TEAM_JOB_ID (see `vendesk approvals --state approved`).');
     const app = await ctx.app();
     let localJob: string | null = null;
-    let last = 0;
-    const unsubscribe = app.events.subscribe((event) => {
-      if (event.name !== 'job.progress') return;
-      const p = event.payload as { jobId: string; done: number; total: number | null; message?: string };
+    const print = jobProgressPrinter(ctx);
+    const unsubscribe = app.events.on('job.progress', (p) => {
       localJob = p.jobId;
-      if (Date.now() - last < 1000 && !p.message) return;
-      last = Date.now();
-      ctx.progress(`${p.done}/${p.total ?? '?'} item(s) answered${p.message ? ` — ${p.message}` : ''}`);
+      print(p);
     });
     void ctx.interrupted.then(() => {
       if (!localJob) return;

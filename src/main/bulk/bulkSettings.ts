@@ -123,7 +123,7 @@ export function confirmBlocker(
     }
   }
   if (maxTotalKobo !== undefined && totalKobo > maxTotalKobo) {
-    return `The job total ${formatNaira(totalKobo)} is above the maximum you allowed (${formatNaira(maxTotalKobo)}).`;
+    return `The job total ${formatNaira(totalKobo)} is above the maximum you allowed (${formatNaira(maxTotalKobo)}): allow more, or leave rows out.`;
   }
   if (walletKobo !== null && walletKobo < totalKobo) {
     return `The wallet holds ${formatNaira(walletKobo)}, less than the job total of ${formatNaira(totalKobo)}. Top up the wallet or leave rows out.`;

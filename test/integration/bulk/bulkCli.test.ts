@@ -64,4 +64,19 @@ describe('vendesk bulk', () => {
     const status = await vendesk(['bulk', 'status', String(summary.jobId)], dataDir, sandbox.url);
     expect(JSON.parse(status.stdout)).toEqual(summary);
   });
+
+  it('submit prints a progress line only when it says something new, while the job waits seconds for its outcomes', async () => {
+    // The sandbox keeps an accepted top-up pending for 5 s: the job waits for its outcomes.
+    const file = writeCsv(dataDir, 'progress.csv', airtimeRows(3, 200, 70));
+    const r = await vendesk(['bulk', 'submit', file, '--kind', 'airtime', '--yes', '--confirm-total', '600'], dataDir, sandbox.url);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ items: 3, success: 3 });
+    const lines = r.stderr.split('\n').filter((l) => /item\(s\) answered/.test(l));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(
+      lines.filter((l, i) => i > 0 && l === lines[i - 1]),
+      r.stderr,
+    ).toEqual([]);
+    expect(lines[lines.length - 1]).toMatch(/^3\/3 item\(s\) answered — /);
+  });
 });
