@@ -171,10 +171,10 @@ test.describe.serial('team approvals in the window', () => {
     await prepareInWindow(page, csv('Bonus.csv', BONUS, 250), '500.00', 2);
     expect(await logFor([...PAYROLL, ...BONUS])).toEqual([]);
     expect(await sandboxWalletKobo(service())).toBe(walletWhenPrepared);
-    // Each local job names the team job it was sent as (the jobs list reads the team's side from there).
+    // Each local job waits in its own state and names the team job it was sent as (the jobs list reads the team's side from there).
     const local = await ada.call('bulk.list', { limit: 10 });
     const teamJobs = await bola.call('approvals.list', { state: 'waiting' });
-    expect(local.map((j) => [j.fileName, j.state, j.teamJobId]).sort()).toEqual(teamJobs.map((t) => [t.fileName, 'draft', t.id]).sort());
+    expect(local.map((j) => [j.fileName, j.state, j.teamJobId]).sort()).toEqual(teamJobs.map((t) => [t.fileName, 'awaiting_approval', t.id]).sort());
 
     await page.getByRole('button', { name: 'Back to jobs' }).click();
     const jobs = page.getByRole('table', { name: 'Bulk jobs' });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { walletCostKobo, walletCostText } from '../../shared/bulkMoney';
 import { BULK_JOB_STATES, TEMPLATE_COLUMNS, TEMPLATE_KINDS, type BulkJobView, type BulkKind, type BulkMoney } from '../../shared/contract/bulk';
 import { AppError } from '../../shared/appError';
+import type { AwaitingApprovalDetails } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../../main/app';
 import { cliText } from '../cliHints';
@@ -113,7 +114,21 @@ function jobText(job: BulkJobView): string {
 
 /** What status and resume answer: exit 1 when the job waits for someone (paused, interrupted, needs attention). */
 export function jobResult(job: BulkJobView): CliResult<z.infer<typeof jobSummaryShape>> {
-  return { exitCode: jobNeedsYou(job) ? EXIT.failed : EXIT.ok, json: jobSummary(job), text: jobText(job) };
+  const exitCode = job.state === 'awaiting_approval' ? EXIT.awaitingApproval : jobNeedsYou(job) ? EXIT.failed : EXIT.ok;
+  return { exitCode, json: jobSummary(job), text: jobText(job) };
+}
+
+/**
+ * Submitting or resuming a job that waits for another member's approval answers as it always has:
+ * the `awaiting_approval` answer (exit 4), naming the team job and what to run once it is approved.
+ */
+function unlessAwaitingApproval(job: BulkJobView): BulkJobView {
+  if (job.state !== 'awaiting_approval' || !job.teamJobId) return job;
+  throw new AppError('awaiting_approval', job.message ?? `Bulk job ${job.id} waits for approval by another team member. Nothing was bought.`, undefined, {
+    teamJobId: job.teamJobId,
+    next: 'bulk',
+    jobId: job.id,
+  } satisfies AwaitingApprovalDetails);
 }
 
 export const JOB_EXIT_CODES = {
@@ -249,13 +264,12 @@ export const bulkSubmitCommand = command({
         return await ctx.call('bulk.confirm', { jobId, wait: true, ...(maxTotalKobo ? { maxTotalKobo } : {}), ...(confirmTotal ? { typedTotal: confirmTotal } : {}) });
       } catch (error) {
         // Refused before anything was sent: no draft is left behind (one sent for approval is kept to resume).
-        const waiting = error instanceof AppError && error.code === 'awaiting_approval';
-        const status = waiting ? null : await ctx.call('bulk.status', { jobId }).catch(() => null);
+        const status = await ctx.call('bulk.status', { jobId }).catch(() => null);
         if (status?.state === 'draft') await ctx.call('bulk.discard', { jobId });
         throw error;
       }
     });
-    return jobResult(job);
+    return jobResult(unlessAwaitingApproval(job));
   },
 });
 
@@ -270,7 +284,7 @@ export const bulkResumeCommand = command({
     const jobId = jobIdArg(ctx);
     const app = await ctx.app();
     const job = await follow(ctx, app, jobId, () => ctx.call('bulk.resume', { jobId, wait: true }));
-    return jobResult(job);
+    return jobResult(unlessAwaitingApproval(job));
   },
 });
 

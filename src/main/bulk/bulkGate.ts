@@ -8,15 +8,19 @@ import type { LogReader } from '../api/logLookup';
 import { serviceSlot } from '../serviceSlot';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
 
-export interface TeamApproval {
-  /** 'none': no team applies; 'approved': go ahead (no typed total needed again). */
-  status: 'none' | 'unsent' | 'approved';
-  /** Sends an unsent job for approval; always throws `awaiting_approval` (nothing is bought). */
-  submit(figures: { totalKobo: number; items: number; walletKobo: number | null }): Promise<never>;
-}
+/**
+ * Where a job stands with the team at confirm. `none`: no team applies. `unsent`: it is sent for
+ * approval first (`submit` moves the job to `awaiting_approval`; nothing is bought). `waiting`:
+ * sent, not decided yet (the job stays `awaiting_approval`). `approved`: go ahead (no typed total
+ * needed again).
+ */
+export type TeamApproval =
+  | { status: 'none' | 'approved' }
+  | { status: 'unsent'; submit(figures: { totalKobo: number; items: number; walletKobo: number | null }): Promise<void> }
+  | { status: 'waiting'; message: string };
 
 export interface BulkGate {
-  /** Where a job stands with the team. Throws while it waits or when it was rejected. */
+  /** Where a job stands with the team. Throws when it was rejected or changed since it was approved. */
   approvalFor(store: JobStore, job: JobRow, current: { totalKobo: number; items: number }): Promise<TeamApproval>;
   /**
    * The runner's `beforeSend` (claims each item first), or undefined when no team applies. `log`
@@ -28,7 +32,6 @@ export interface BulkGate {
   reportOutcomes(store: JobStore, localJobId: string): Promise<void>;
   /** Withdraws a job that was sent for approval. */
   cancelSentForApproval(localJobId: string): Promise<void>;
-  isSentForApproval(localJobId: string): boolean;
   teamJobIdOf(localJobId: string): string | null;
 }
 

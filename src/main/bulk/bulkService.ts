@@ -28,7 +28,7 @@ import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, DEFAULT_TIMIN
 import { connectionProblem, JobStore, type JobRow } from './jobStore';
 import { itemView, jobView } from './jobViews';
 import type { ItemState } from './jobStates';
-import { ITEM_STATES, isVendingKind, settledMessage } from './jobStates';
+import { ITEM_STATES, isUnconfirmed, isVendingKind, settledMessage } from './jobStates';
 import { createVendingBuyer, itemFromPurchase } from './vendingItems';
 import { createServiceClock } from '../api/serviceClock';
 import { exportJobResults } from './exportResults';
@@ -136,7 +136,7 @@ export class BulkService {
   }
 
   async discard(jobId: string): Promise<{ deleted: true }> {
-    this.store.ownDraft(jobId, this.app.connection);
+    this.store.ownUnconfirmed(jobId, this.app.connection);
     await this.app.service(bulkGate).cancelSentForApproval(jobId);
     this.store.deleteJob(jobId);
     this.releaseUpload(jobId);
@@ -149,13 +149,18 @@ export class BulkService {
    * Confirms a draft and starts it. The job is read once, and its row, totals and settings go
    * along: the gate, the caps, the confirming write and the runner take them, none reads the job
    * again. A LIVE job needs the typed total (or a team member's approval); nothing is bought while
-   * anything refuses it.
+   * anything refuses it. In a team, a LIVE job is sent for approval first: it answers in the state
+   * `awaiting_approval`, and is confirmed from there once another member approved it.
    */
   async confirm(input: { jobId: string; typedTotal?: string; maxTotalKobo?: number; wait: boolean }): Promise<BulkJobView> {
     const session = this.app.session();
     const { job, totals } = this.store.draftToConfirm(input.jobId, session.connection);
-    // Team workspace: a LIVE job waits for another member's approval (throws until approved).
+    // Team workspace: a LIVE job waits for another member's approval.
     const team = await this.app.service(bulkGate).approvalFor(this.store, job, totals);
+    if (team.status === 'waiting') {
+      this.store.setJobMessage(job.id, team.message);
+      return this.status(job.id);
+    }
     if (team.status !== 'approved' && (job.connection_kind === 'live' || session.connection.kind === 'live')) {
       const typed = input.typedTotal === undefined ? null : parseNairaText(input.typedTotal);
       if (!typed?.ok || typed.kobo !== totals.totalKobo) {
@@ -170,7 +175,10 @@ export class BulkService {
     }
     const { settings, walletKobo, blocker } = await confirmLimits(this.app.settings, this.store, session.client, job, { ...totals, maxTotalKobo: input.maxTotalKobo });
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
-    if (team.status === 'unsent') await team.submit({ ...totals, walletKobo });
+    if (team.status === 'unsent') {
+      await team.submit({ ...totals, walletKobo });
+      return this.status(job.id);
+    }
     // Checked on the connection in use now (the team and the wallet answered meanwhile): it runs there or not at all.
     if (!this.store.confirmJob(job.id, { tuning: settings, onlyOn: { job, connection: this.app.connection } })) {
       throw new AppError('job_not_draft', 'This job was already confirmed.', 'Open it from the job list to follow its progress.');
@@ -181,7 +189,7 @@ export class BulkService {
 
   async resume(jobId: string, wait: boolean): Promise<BulkJobView> {
     const job = this.own(jobId);
-    if (job.state === 'draft' && this.app.service(bulkGate).isSentForApproval(jobId)) return this.confirm({ jobId, wait });
+    if (job.state === 'awaiting_approval') return this.confirm({ jobId, wait });
     if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job has not been confirmed yet.', 'Check the preview and confirm it.');
     if (this.runners.has(jobId)) {
       if (wait) await this.runners.get(jobId)?.done;
@@ -214,7 +222,7 @@ export class BulkService {
    */
   async checkAgain(jobId: string): Promise<BulkJobView> {
     const job = this.own(jobId);
-    if (job.state === 'draft') return this.status(jobId); // nothing was sent: nothing to ask about
+    if (isUnconfirmed(job.state)) return this.status(jobId); // nothing was sent: nothing to ask about
     this.checkConnection(job);
     if (!this.runningAnywhere(job)) {
       this.lastCostLookup.set(jobId, Date.now());
@@ -358,7 +366,7 @@ export class BulkService {
    */
   async cancelJob(job: JobRow): Promise<void> {
     const jobId = job.id;
-    if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job was never confirmed, so nothing was bought.', 'Discard it instead.');
+    if (isUnconfirmed(job.state)) throw new AppError('job_not_confirmed', 'This job was never confirmed, so nothing was bought.', 'Discard it instead.');
     const running = this.runners.get(jobId);
     if (running) {
       running.runner.requestStop('cancel');
@@ -396,7 +404,7 @@ export class BulkService {
   /** The recent jobs of the connection in use. */
   list(limit: number): BulkJobView[] {
     return this.store.listJobs(this.app.connection.profileId, limit).map((j) => {
-      if (!isVendingKind(j.kind) || j.state === 'draft') return this.view(j);
+      if (!isVendingKind(j.kind) || isUnconfirmed(j.state)) return this.view(j);
       this.syncVending(j.id);
       return this.view(this.own(j.id));
     });
@@ -409,7 +417,7 @@ export class BulkService {
    */
   private syncVending(jobId: string): void {
     const job = this.store.job(jobId);
-    if (!job || !isVendingKind(job.kind) || job.state === 'draft') return;
+    if (!job || !isVendingKind(job.kind) || isUnconfirmed(job.state)) return;
     const changed = this.store.syncFromPurchases(jobId, itemFromPurchase);
     if (changed === 0 || this.runners.has(jobId)) return;
     settleJobState(this.store, jobId);

@@ -9,6 +9,7 @@ import { confirmBlocker, startOfLocalDay } from './bulkSettings';
 import type { JobRow, JobStore } from './jobStore';
 import { itemView, unmappedBlocker } from './jobViews';
 import { mappingFields } from './prepareJob';
+import { isUnconfirmed } from './jobStates';
 
 /** The catalog's commission rate (percent) of a disco or a cable bouquet, where it gives one. */
 export type CatalogPercentage = (network: string, productCode: string) => number | undefined;
@@ -54,10 +55,9 @@ export function draftPreview(
     capPerJobKobo: settings.capPerJobKobo,
     capPerDayKobo: settings.capPerDayKobo,
     spentTodayKobo: spentToday,
-    blocker:
-      job.state === 'draft'
-        ? (unmappedBlocker(job.kind, mapping) ?? confirmBlocker(store, settings, job.profile_id, { totalKobo: includedKobo, items: view.items, walletKobo }))
-        : null,
+    blocker: isUnconfirmed(job.state)
+      ? (unmappedBlocker(job.kind, mapping) ?? confirmBlocker(store, settings, job.profile_id, { totalKobo: includedKobo, items: view.items, walletKobo }))
+      : null,
     live: job.connection_kind === 'live',
   };
 }

@@ -21,6 +21,17 @@ export type JobState = BulkJobState;
 
 export const JOB_STATES: readonly JobState[] = BULK_JOB_STATES;
 
+/**
+ * A job not confirmed yet, so nothing of it was sent: a `draft` (its rows may still change) or a
+ * job `awaiting_approval` by another team member (its rows are what the approver sees, so they do
+ * not change). Both are confirmed from there, or discarded.
+ */
+export const UNCONFIRMED_JOB_STATES: readonly JobState[] = ['draft', 'awaiting_approval'];
+
+export function isUnconfirmed(state: JobState): boolean {
+  return UNCONFIRMED_JOB_STATES.includes(state);
+}
+
 /** What one item state means for the job's money and progress: one row of the state table. */
 export interface ItemStateRow {
   /** The states an item in this state may move to (staying put, to change its reason, always may). */

@@ -17,7 +17,7 @@ import { AppError } from '../../shared/appError';
 import type { Connection } from '../appContext';
 import type { Db } from '../store/database';
 import type { InvalidRowRecord, ItemRow, JobOrigin, JobRow, NewItem, NewJob, PurchaseStateFields, StateFigures } from './jobRows';
-import { emptyCounts, ITEM_STATES, SPENDING_STATES, statesLeadingTo, type ItemCounts, type ItemState, type JobState } from './jobStates';
+import { emptyCounts, ITEM_STATES, SPENDING_STATES, statesLeadingTo, type ItemCounts, type ItemState, type JobState, UNCONFIRMED_JOB_STATES } from './jobStates';
 
 export type { InvalidRowRecord, ItemRow, JobOrigin, JobRow, NewItem, NewJob, PurchaseStateFields, StateFigures } from './jobRows';
 
@@ -126,20 +126,47 @@ export class JobStore {
     return job;
   }
 
-  /** A draft of the connection in use. */
+  /** A draft of the connection in use, whose rows may still change. */
   ownDraft(jobId: string, connection: Connection): JobRow {
+    const job = this.ownUnconfirmed(jobId, connection);
+    if (job.state === 'awaiting_approval') {
+      throw new AppError(
+        'job_not_draft',
+        'This job was sent for approval; its rows cannot be changed now (the approver sees them as they are).',
+        'Discard it (its team job is withdrawn) and prepare it again from the file to change rows.',
+      );
+    }
+    return job;
+  }
+
+  /** A job of the connection in use not confirmed yet: a draft, or one awaiting approval. */
+  ownUnconfirmed(jobId: string, connection: Connection): JobRow {
     const job = this.ownJob(jobId, connection);
-    if (job.state !== 'draft')
+    if (!UNCONFIRMED_JOB_STATES.includes(job.state))
       throw new AppError('job_not_draft', 'This job is already confirmed; its rows cannot be changed.', 'Prepare a new job from the file for other changes.');
     return job;
   }
 
-  /** What confirming a draft reads, once: the draft (of the connection in use, sendable there) and what it is to buy. */
+  /** What confirming a job reads, once: the job not confirmed yet (of the connection in use, sendable there) and what it is to buy. */
   draftToConfirm(jobId: string, connection: Connection): { job: JobRow; totals: { items: number; totalKobo: number } } {
-    const job = this.ownDraft(jobId, connection);
+    const job = this.ownUnconfirmed(jobId, connection);
     const problem = connectionProblem(job, connection);
     if (problem) throw problem;
     return { job, totals: this.draftTotals(jobId) };
+  }
+
+  /**
+   * A draft sent for a team member's approval: it waits in `awaiting_approval` with `message`.
+   * `link` writes the team's record of it, in the same transaction. False when it was no draft.
+   */
+  awaitApproval(jobId: string, message: string, link: () => void): boolean {
+    return this.db.transaction(() => {
+      const at = now();
+      const moved =
+        this.stmt("UPDATE bulk_jobs SET state = 'awaiting_approval', message = ?, updated_at = ? WHERE id = ? AND state = 'draft'").run(message, at, jobId).changes === 1;
+      if (moved) link();
+      return moved;
+    })();
   }
 
   /** The jobs of one connection profile made from a spreadsheet (`file`) or single purchases (`single`), newest first. */
@@ -163,10 +190,9 @@ export class JobStore {
     ).all(profileId) as JobRow[];
   }
 
-  /** Drafts never confirmed (nothing was bought) older than `beforeIso`. */
+  /** Drafts never confirmed (nothing was bought) older than `beforeIso`. A job awaiting approval is kept until it is decided. */
   deleteStaleDrafts(beforeIso: string): number {
-    // A draft sent for a team's approval is kept until it is decided (src/main/team/bulkApproval.ts).
-    return this.stmt("DELETE FROM bulk_jobs WHERE state = 'draft' AND created_at < ? AND id NOT IN (SELECT local_job_id FROM team_job_links)").run(beforeIso).changes;
+    return this.stmt("DELETE FROM bulk_jobs WHERE state = 'draft' AND created_at < ?").run(beforeIso).changes;
   }
 
   deleteJob(id: string): void {
@@ -190,8 +216,9 @@ export class JobStore {
   }
 
   /**
-   * Starts a draft: `running`, with the batch size and concurrency it is confirmed with. False
-   * when it was no draft any more (confirmed already, by another window or process). `onlyOn`:
+   * Starts a job not confirmed yet (a draft, or one awaiting approval that its gate found
+   * approved): `running`, with the batch size and concurrency it is confirmed with. False when it
+   * was confirmed already (confirmed already, by another window or process). `onlyOn`:
    * throws, confirming nothing, when the connection in use now is not the job's: it runs there
    * or not at all.
    */
@@ -201,7 +228,9 @@ export class JobStore {
     const at = now();
     const tune = tuning ? ', batch_size = @batchSize, concurrency = @concurrency' : '';
     return (
-      this.stmt(`UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, message = NULL, updated_at = @at${tune} WHERE id = @id AND state = 'draft'`).run({
+      this.stmt(
+        `UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, message = NULL, updated_at = @at${tune} WHERE id = @id AND state IN ('draft', 'awaiting_approval')`,
+      ).run({
         id,
         at,
         ...tuning,

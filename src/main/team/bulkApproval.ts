@@ -2,7 +2,7 @@
  * Maker-checker for bulk jobs on a LIVE connection when this desktop is joined to a team:
  *
  * - Confirming a job the first time sends it for approval (the team's `prepare_bulk_job`, with the
- *   preview an approver sees) and stops with `awaiting_approval`: nothing is bought.
+ *   preview an approver sees): the job waits in the state `awaiting_approval`; nothing is bought.
  * - Confirming (or resuming) it again proceeds only once another member approved it, and only if
  *   the job is still what was approved (same items, same total).
  * - While it runs, each item is claimed in the team database before its request leaves
@@ -23,7 +23,6 @@ import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { checkItemsDigest, itemsDigest } from './itemsDigest';
 import { teamItem, teamJobPayload } from './teamRunSpec';
 import { sentElsewhereSettler, type SentElsewhere } from './sentElsewhere';
-import { awaitingApproval } from './awaitingApproval';
 import { teamWorkspace } from './teamWorkspace';
 import { callTeam } from './teamCall';
 
@@ -54,11 +53,6 @@ function localItemsDigest(store: JobStore, localJobId: string): string {
   return itemsDigest(rows());
 }
 
-/** Whether the local job was sent for approval in the team database. */
-export function isSentForApproval(app: AppPart<'db'>, localJobId: string): boolean {
-  return linkOf(app, localJobId) !== undefined;
-}
-
 /** The team job a local job was sent for approval as, or null. */
 export function teamJobIdOf(app: AppPart<'db'>, localJobId: string): string | null {
   return linkOf(app, localJobId)?.team_job_id ?? null;
@@ -69,24 +63,19 @@ function teamApplies(app: AppPart<'service'>, job: JobRow): boolean {
   return job.connection_kind === 'live' && teamWorkspace(app).link() !== null;
 }
 
-function awaiting(localJobId: string, teamJobId: string, who: string | null): AppError {
-  return awaitingApproval(`Bulk job ${localJobId} waits for approval by another team member (team job ${teamJobId}${who ? `, prepared by ${who}` : ''}). Nothing was bought.`, {
-    teamJobId,
-    next: 'bulk',
-    jobId: localJobId,
-  });
+function waitingMessage(localJobId: string, teamJobId: string, who: string | null): string {
+  return `Bulk job ${localJobId} waits for approval by another team member (team job ${teamJobId}${who ? `, prepared by ${who}` : ''}). Nothing was bought.`;
 }
 
-/** Where a job stands with the team (see the file's comment). Throws while it waits or when it was rejected. */
+/** Where a job stands with the team (see the file's comment). Throws when it was rejected or cancelled, or changed since it was approved. */
 export async function teamApprovalFor(
   app: AppPart<'client' | 'connection' | 'db' | 'service'>,
   store: JobStore,
   job: JobRow,
   current: { totalKobo: number; items: number },
 ): Promise<TeamApproval> {
-  const none: TeamApproval = { status: 'none', submit: () => Promise.reject(new Error('no team applies')) };
   const link = linkOf(app, job.id);
-  if (!link && !teamApplies(app, job)) return none;
+  if (!link && !teamApplies(app, job)) return { status: 'none' };
   const team = teamWorkspace(app);
   if (!link) {
     return {
@@ -131,17 +120,19 @@ export async function teamApprovalFor(
           );
           return r.rows[0].id;
         });
-        app.db
-          .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(job.id, teamJobId, team.link()?.url ?? '', figures.totalKobo, figures.items, new Date().toISOString());
-        throw awaiting(job.id, teamJobId, null);
+        // The job waits in its own state, linked to its team job, in one transaction.
+        store.awaitApproval(job.id, waitingMessage(job.id, teamJobId, null), () =>
+          app.db
+            .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+            .run(job.id, teamJobId, team.link()?.url ?? '', figures.totalKobo, figures.items, new Date().toISOString()),
+        );
       },
     };
   }
   const teamJob = await team.job(link.team_job_id);
   switch (teamJob.state) {
     case 'awaiting_approval':
-      throw awaiting(job.id, teamJob.id, teamJob.preparedBy);
+      return { status: 'waiting', message: waitingMessage(job.id, teamJob.id, teamJob.preparedBy) };
     case 'rejected':
       throw new AppError(
         'approval_rejected',
@@ -161,7 +152,7 @@ export async function teamApprovalFor(
     );
   }
   checkItemsDigest(teamJob.id, teamJob.itemsDigest, localItemsDigest(store, job.id), `The rows of bulk job ${job.id}`);
-  return { status: 'approved', submit: () => Promise.reject(new Error('already approved')) };
+  return { status: 'approved' };
 }
 
 /**
@@ -295,7 +286,6 @@ export function teamBulkGate(app: App): BulkGate {
     claimBeforeSend: (store, job, log) => claimBeforeSend(app, store, job, log),
     reportOutcomes: (store, localJobId) => reportTeamOutcomes(app, store, localJobId),
     cancelSentForApproval: (localJobId) => cancelSentForApproval(app, localJobId),
-    isSentForApproval: (localJobId) => isSentForApproval(app, localJobId),
     teamJobIdOf: (localJobId) => teamJobIdOf(app, localJobId),
   };
 }

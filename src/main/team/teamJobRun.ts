@@ -149,8 +149,11 @@ export async function adoptTeamJob(app: AppPart<'client' | 'connection' | 'db' |
     items.map((i) => ({ ...i, duplicateOf: null, state: 'queued' as const })),
     [],
   );
-  app.db
-    .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(localId, job.id, team.link()?.url ?? '', Number(job.total_kobo), job.item_count, new Date().toISOString());
+  // Linked to the team job, it waits as the preparer's job does, and is confirmed from there (approved: it runs).
+  bulk.store.awaitApproval(localId, `Bulk job ${localId} runs team job ${job.id}, prepared by ${job.prepared_by} on ${job.desktop_name}. Nothing was bought yet.`, () =>
+    app.db
+      .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(localId, job.id, team.link()?.url ?? '', Number(job.total_kobo), job.item_count, new Date().toISOString()),
+  );
   return bulk.resume(localId, wait);
 }

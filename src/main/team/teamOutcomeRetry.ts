@@ -29,7 +29,9 @@ export function isTeamCommand(path: readonly string[]): boolean {
 export async function writePendingTeamOutcomes(app: AppPart<'db' | 'service'>): Promise<number> {
   const team = teamWorkspace(app);
   if (!team.link()) return 0;
-  const links = app.db.prepare("SELECT l.local_job_id, l.team_job_id FROM team_job_links l JOIN bulk_jobs j ON j.id = l.local_job_id WHERE j.state <> 'draft'").all() as {
+  const links = app.db
+    .prepare("SELECT l.local_job_id, l.team_job_id FROM team_job_links l JOIN bulk_jobs j ON j.id = l.local_job_id WHERE j.state NOT IN ('draft', 'awaiting_approval')")
+    .all() as {
     local_job_id: string;
     team_job_id: string;
   }[];

@@ -27,8 +27,11 @@ export const BULK_ITEM_STATES = ['excluded', 'queued', 'held', 'sending', 'accep
 
 export type BulkItemState = (typeof BULK_ITEM_STATES)[number];
 
-/** draft: prepared, waiting for confirmation. running/paused/cancelling while it executes. */
-export const BULK_JOB_STATES = ['draft', 'running', 'paused', 'cancelled', 'completed', 'needs_attention'] as const;
+/**
+ * draft: prepared, waiting for confirmation. awaiting_approval: sent for a team member's approval
+ * (nothing sent; confirmed from there once approved). running/paused while it executes.
+ */
+export const BULK_JOB_STATES = ['draft', 'awaiting_approval', 'running', 'paused', 'cancelled', 'completed', 'needs_attention'] as const;
 
 export type BulkJobState = (typeof BULK_JOB_STATES)[number];
 

@@ -78,6 +78,36 @@ describe('a LIVE bulk job in a team', () => {
     expect(list.jobs.find((j) => j.id === adaTeamJob)).toMatchObject({ total: 300, items: 3, preparedBy: 'ada' });
   });
 
+  it('keeps the waiting job in its own state: listed, its status exit 4, its rows fixed, confirming it again buys nothing', async () => {
+    const wallet = await sandboxWalletKobo(service());
+    const listed = JSON.parse((await ada.run(['bulk', 'list'])).stdout) as { jobId: string; state: string }[];
+    expect(listed.find((j) => j.jobId === adaJob)?.state).toBe('awaiting_approval');
+    const status = await ada.run(['bulk', 'status', adaJob]);
+    expect(status.code, status.stdout).toBe(4);
+    expect(JSON.parse(status.stdout)).toMatchObject({ jobId: adaJob, state: 'awaiting_approval', items: 3, message: expect.stringContaining(`team job ${adaTeamJob}`) });
+    const app = await createApp({ dataDir: path.join(root, 'ada'), shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
+    try {
+      // Confirming it again answers where it stands (a state, not a refusal), and sends nothing.
+      const again = await dispatch(app, 'bulk.confirm', { jobId: adaJob, typedTotal: '300', wait: true });
+      expect(again).toMatchObject({
+        ok: true,
+        value: {
+          state: 'awaiting_approval',
+          teamJobId: adaTeamJob,
+          message: expect.stringMatching(/waits for approval by another team member .*prepared by ada\)\. Nothing was bought\./),
+        },
+      });
+      // The approver sees its rows as they are: they do not change while it waits.
+      const changed = await dispatch(app, 'bulk.setIncluded', { jobId: adaJob, seqs: [1], include: false });
+      expect(changed).toMatchObject({ ok: false, error: { code: 'job_not_draft', message: expect.stringContaining('sent for approval') } });
+      expect(new JobStore(app.db).draftTotals(adaJob)).toEqual({ items: 3, totalKobo: 30000 });
+    } finally {
+      await app.close();
+    }
+    expect(await boughtForSheet()).toEqual([]);
+    expect(await sandboxWalletKobo(service())).toBe(wallet);
+  });
+
   it('cancels the team job when a draft waiting for approval is discarded, and keeps it from the weekly clean-up', async () => {
     const sheet = writeCsv(path.join(root, 'ada'), 'bonus.csv', airtimeRows(2, 100, 4400));
     const r = await ada.run(['bulk', 'submit', sheet, '--kind', 'airtime', '--yes', '--confirm-total', '200']);

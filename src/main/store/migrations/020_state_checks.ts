@@ -7,9 +7,10 @@ export const STATE_CHECKS = {
   purchases: ['sending', 'success', 'pending', 'failed', 'rejected', 'uncertain', 'needs_support', 'not_found'],
 } as const;
 
-function checks(table: keyof typeof STATE_CHECKS): string {
-  const list = STATE_CHECKS[table].map((s) => `'${s}'`).join(', ');
-  const refuse = `SELECT RAISE(ABORT, '${table}.state must be one of ${STATE_CHECKS[table].join(', ')}')`;
+/** The two triggers that refuse a state of `table` not in `states` (a later step drops and writes them again with a longer list). */
+export function stateTriggers(table: keyof typeof STATE_CHECKS, states: readonly string[]): string {
+  const list = states.map((s) => `'${s}'`).join(', ');
+  const refuse = `SELECT RAISE(ABORT, '${table}.state must be one of ${states.join(', ')}')`;
   return `
     CREATE TRIGGER ${table}_state_known_insert BEFORE INSERT ON ${table} WHEN NEW.state NOT IN (${list}) BEGIN ${refuse}; END;
     CREATE TRIGGER ${table}_state_known_update BEFORE UPDATE OF state ON ${table} WHEN NEW.state NOT IN (${list}) BEGIN ${refuse}; END;`;
@@ -24,5 +25,5 @@ function checks(table: keyof typeof STATE_CHECKS): string {
 export const stateChecksMigration: Migration = {
   version: 20,
   name: 'state columns hold only known states',
-  up: `${checks('bulk_items')}${checks('bulk_jobs')}${checks('purchases')}`,
+  up: `${stateTriggers('bulk_items', STATE_CHECKS.bulk_items)}${stateTriggers('bulk_jobs', STATE_CHECKS.bulk_jobs)}${stateTriggers('purchases', STATE_CHECKS.purchases)}`,
 };

@@ -30,6 +30,7 @@ import { refundedAmountsMigration } from './018_refunded_amounts';
 import { bulkInvalidRowPeopleMigration } from './019_bulk_invalid_row_people';
 import { stateChecksMigration } from './020_state_checks';
 import { finalPurchasesStayMigration } from './021_final_purchases_stay';
+import { jobsAwaitApprovalMigration } from './022_jobs_await_approval';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -52,5 +53,6 @@ export const MIGRATIONS: Migration[] = [
   bulkInvalidRowPeopleMigration,
   stateChecksMigration,
   finalPurchasesStayMigration,
+  jobsAwaitApprovalMigration,
   // (add one import and one entry per migration file, in number order)
 ];

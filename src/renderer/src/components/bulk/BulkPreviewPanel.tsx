@@ -1,7 +1,7 @@
 import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '../../../../shared/contract/bulk';
-import { asAppError, bridge } from '../../bridge';
+import { bridge } from '../../bridge';
 import { formatCount, formatNaira, localTimesIn } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useOperation } from '../../hooks/useOperation';
@@ -88,16 +88,8 @@ export function BulkPreviewPanel({
 
   const act = (fn: () => Promise<BulkPreview>) => run(async () => onPreview(await fn()));
 
-  // In a team on a LIVE connection, confirming sends the job for approval (nothing is bought): it opens, waiting.
-  const confirm = () =>
-    run(async () => {
-      try {
-        onConfirmed(await bridge.call('bulk.confirm', { jobId, ...(preview.live ? { typedTotal: typed } : {}) }));
-      } catch (e) {
-        if (asAppError(e).code !== 'awaiting_approval') throw e;
-        onConfirmed(await bridge.call('bulk.status', { jobId }));
-      }
-    });
+  // In a team on a LIVE connection, confirming sends the job for approval (nothing is bought): it opens, waiting for approval.
+  const confirm = () => run(async () => onConfirmed(await bridge.call('bulk.confirm', { jobId, ...(preview.live ? { typedTotal: typed } : {}) })));
 
   // On a joined desktop a LIVE job is sent for approval, not bought: the button says so.
   const team = useOperation('team.status', {});

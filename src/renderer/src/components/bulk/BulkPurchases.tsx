@@ -57,8 +57,8 @@ export function BulkPurchases() {
     setDraft(null);
   };
 
-  // A draft sent for a team's approval is listed: it waits there as its own state.
-  const list = (jobs.data ?? []).filter((j) => j.state !== 'draft' || j.teamJobId !== null);
+  // Drafts are not listed (the one open is shown above); a job sent for a team's approval is.
+  const list = (jobs.data ?? []).filter((j) => j.state !== 'draft');
   const team = useTeamJobsOf(list);
 
   if (openJob) return <JobProgressPanel jobId={openJob} onClose={() => setOpenJob(null)} />;
@@ -130,7 +130,7 @@ export function BulkPurchases() {
                   </Table.Td>
                   <Table.Td>{KIND_LABEL[j.kind]}</Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {j.state === 'draft' && j.teamJobId ? (
+                    {j.state === 'awaiting_approval' && j.teamJobId ? (
                       <TeamDraftState team={team.byId.get(j.teamJobId)} unreadable={team.unreadable} />
                     ) : (
                       <Badge color={j.interrupted ? 'orange' : JOB_COLOR[j.state]} variant="light" style={{ minWidth: 'max-content' }}>

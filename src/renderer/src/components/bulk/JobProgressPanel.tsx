@@ -74,7 +74,7 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
   }
 
   // Sent for the team's approval and not run yet: what the team decided, and what to do.
-  if (job.state === 'draft' && job.teamJobId) return <TeamDraftPanel job={{ ...job, teamJobId: job.teamJobId }} onStarted={() => void load()} onClose={onClose} />;
+  if (job.state === 'awaiting_approval' && job.teamJobId) return <TeamDraftPanel job={{ ...job, teamJobId: job.teamJobId }} onStarted={() => void load()} onClose={onClose} />;
 
   const c = job.counts;
   const percent = job.items === 0 ? 0 : Math.round((job.done / job.items) * 100);

@@ -60,6 +60,7 @@ export const ITEM_MEANING: Record<BulkItemState, string> = {
 
 export const JOB_LABEL: Record<BulkJobState, string> = {
   draft: 'Waiting for your confirmation',
+  awaiting_approval: 'Waiting for approval',
   running: 'Buying',
   paused: 'Paused',
   cancelled: 'Cancelled',
@@ -69,6 +70,7 @@ export const JOB_LABEL: Record<BulkJobState, string> = {
 
 export const JOB_COLOR: Record<BulkJobState, string> = {
   draft: 'gray',
+  awaiting_approval: 'violet',
   running: 'blue',
   paused: 'yellow',
   cancelled: 'gray',
