@@ -3,13 +3,12 @@
  * (`bulk.settings`) become each profile's own, and each connection that has jobs, so no
  * connection may spend more after the upgrade than it could before.
  */
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBulkSettings, writeBulkSettings } from '../../../src/main/bulk/bulkSettings';
-import { MIGRATIONS } from '../../../src/main/store/migrations';
+import { databaseBefore } from '../../support/databaseBefore';
 import { openDatabase } from '../../../src/main/store/database';
 import { Settings } from '../../../src/main/store/settings';
 
@@ -18,13 +17,7 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** A database as vendesk left it before migration 9. */
 function databaseBefore9(file: string): void {
-  const db = new Database(file);
-  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  for (const m of MIGRATIONS.filter((m) => m.version < 9)) {
-    if (typeof m.up === 'string') db.exec(m.up);
-    else m.up(db);
-    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
-  }
+  const db = databaseBefore(file, 9);
   const at = new Date().toISOString();
   db.prepare("INSERT INTO profiles (id, name, kind, base_url, created_at) VALUES ('live-1', 'Head office', 'live', 'https://api.example.com', ?)").run(at);
   db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('bulk.settings', ?, ?)").run(

@@ -2,7 +2,6 @@
  * The bulk item state machine is one table (bulk/jobStates.ts): the transition function takes
  * the states an item may come from out of it, and the database refuses a state it does not know.
  */
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +10,7 @@ import { FINAL_ITEM_STATES, ITEM_STATE_TABLE, SPENDING_STATES, TO_SEND_STATES } 
 import { JobStore } from '../../../src/main/bulk/jobStore';
 import { STATE_CHECKS } from '../../../src/main/store/migrations/020_state_checks';
 import { JOB_STATES_AT_22 } from '../../../src/main/store/migrations/022_jobs_await_approval';
-import { MIGRATIONS } from '../../../src/main/store/migrations';
+import { databaseBefore } from '../../support/databaseBefore';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { BULK_ITEM_STATES, BULK_JOB_STATES } from '../../../src/shared/contract/bulk';
 import { PURCHASE_STATES } from '../../../src/shared/contract/purchases';
@@ -83,13 +82,7 @@ describe('migration 22: a job sent for approval waits in its own state', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-migration-'));
     try {
       const file = path.join(dir, 'vendesk.db');
-      const before = new Database(file);
-      before.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-      for (const m of MIGRATIONS.filter((m) => m.version < 22)) {
-        if (typeof m.up === 'string') before.exec(m.up);
-        else m.up(before);
-        before.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
-      }
+      const before = databaseBefore(file, 22);
       const at = new Date().toISOString();
       for (const id of ['sent', 'kept']) {
         before
