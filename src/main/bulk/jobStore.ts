@@ -599,9 +599,11 @@ export class JobStore {
   }
 
   /**
-   * The purchase an electricity or cable item was bought as, when the process stopped before it
-   * could link it: a bulk purchase of the same kind, account, amount (and bouquet) made from the
-   * moment the item was marked sending, not linked to another item. None means never sent.
+   * The purchase an electricity or cable item was bought as, when it is not linked: a bulk
+   * purchase of the same kind, account, amount (and bouquet) made from the moment the item was
+   * marked sending, not linked to another item. None means never sent. Since items are linked in
+   * the transaction that writes their purchase, only an item a vendesk before that left `sending`
+   * needs this.
    */
   findUnlinkedPurchase(kind: string, item: ItemRow): { id: string } | null {
     const since = new Date((item.sent_ms ?? 0) - 1000).toISOString();

@@ -15,23 +15,27 @@ import type { ItemState, VendingJobKind } from './jobStates';
 import type { ItemRow, PurchaseStateFields } from './jobStore';
 
 export interface VendingBuyer {
-  /** Buys the item; resolves with the id of its purchase. Throws when it was refused before a purchase was written. */
-  buy(kind: VendingJobKind, item: ItemRow): Promise<string>;
+  /**
+   * Buys the item; resolves with the id of its purchase. `written` is called with that id in the
+   * transaction that writes the purchase, before its request leaves. Throws when it was refused
+   * before a purchase was written.
+   */
+  buy(kind: VendingJobKind, item: ItemRow, written: (purchaseId: string) => void): Promise<string>;
   /** A purchase left `sending` or `uncertain` (vendesk stopped, no answer): settled by the purchases module from the log. */
   settle(purchaseId: string): Promise<void>;
 }
 
 export function createVendingBuyer(app: App): VendingBuyer {
   return {
-    async buy(kind, item) {
+    async buy(kind, item, written) {
       const row =
         kind === 'electricity'
           ? await buyElectricity(
               app,
               { disco: item.network, meter: item.account ?? '', vendType: (item.vend_type ?? 'PREPAID') as VendTypeInput, amountKobo: item.amount_kobo, phone: item.phone },
-              { source: 'bulk' },
+              { source: 'bulk', written },
             )
-          : await buyCable(app, { provider: item.network, smartcard: item.account ?? '', bouquetCode: item.product_code, phone: item.phone }, { source: 'bulk' });
+          : await buyCable(app, { provider: item.network, smartcard: item.account ?? '', bouquetCode: item.product_code, phone: item.phone }, { source: 'bulk', written });
       // A job's purchase is background work: no operation declares it, so the job says it.
       app.invalidate(PURCHASE_CHANGES, 'bulk job bought an item');
       return row.id;

@@ -1,10 +1,12 @@
 /**
  * How an electricity or cable job sends its items: one at a time per slot through the purchases
  * module (`vendingItems.ts`), which validates the meter or smartcard and writes the purchase
- * before its request leaves; the item links to its purchase and follows its state. An item
- * caught `sending` by a crash is settled by its purchase: none written means it was never sent
- * (it goes again); a purchase in `sending` or `uncertain` is settled by the purchases module from
- * the log, and the item is never sent again. Pending purchases are chased by the requery loop.
+ * before its request leaves; the item is linked to its purchase in the transaction that writes it,
+ * and follows its state. An item caught `sending` by a crash is settled by its purchase: none
+ * written means it was never sent (it goes again); a purchase in `sending` or `uncertain` is
+ * settled by the purchases module from the log, and the item is never sent again. Pending
+ * purchases are chased by the requery loop. (`findUnlinkedPurchase` finds the purchase of an item
+ * left by a vendesk that linked it only after the answer.)
  */
 import { AppError } from '../../shared/appError';
 import { RequestCancelledError, ServiceError, UncertainOutcomeError } from '../api/serviceErrors';
@@ -31,8 +33,8 @@ export class VendingSending implements SendStrategy {
     const { store, job } = this.ctx;
     const item = batch[0];
     try {
-      const purchaseId = await this.vending.buy(this.kind, item);
-      store.linkPurchase(job.id, item.seq, purchaseId);
+      // The item is linked to its purchase as the purchase is written, before its request leaves.
+      await this.vending.buy(this.kind, item, (purchaseId) => store.linkPurchase(job.id, item.seq, purchaseId));
       this.afterPurchase(item);
       policy.answered(this.ctx);
     } catch (error) {

@@ -36,11 +36,16 @@ import { checkRefund } from './refundCheck';
 import { describeAccount, findBlockingPurchase, insertSendingPurchase, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
 import { settleFromLog } from './settleFromLog';
 import { createVendingCatalogs } from './vendingCatalogs';
-import { purchaseGate, type ApprovedBuy, type SingleGateOptions } from './purchaseGate';
+import { purchaseGate, type SingleGateOptions } from './purchaseGate';
 
 export interface BuyOptions extends SingleGateOptions {
   /** `bulk` for spreadsheet rows; shown on the Pending page. Default `single`. */
   source?: string;
+  /**
+   * Called with the purchase's id in the transaction that writes it, before its request leaves: a
+   * bulk row links its purchase there, so no crash can leave a purchase its row does not know.
+   */
+  written?: (purchaseId: string) => void;
 }
 
 function phoneOrThrow(input: string): string {
@@ -329,19 +334,31 @@ async function buyChecked<T>(app: App, session: Session, options: BuyOptions, p:
   };
   const summary = { kind: p.key.kind, account: p.key.account, phone: p.phone, amountKobo: p.key.amountKobo, description: p.description, customerName: p.customer.name };
   const approved = await app.service(purchaseGate).check({ ...summary, request: p.request }, options);
-  const row = insertGuarded(app, session, purchase, p.key, approved);
+  const row = insertGuarded(app, session, purchase, p.key, (id) => {
+    approved?.written(id); // a team-approved purchase is linked before its request leaves
+    options.written?.(id);
+  });
   return sendAndRecord(app, session, row, p.send, p.onSuccess);
 }
 
-/** The duplicate check and the `sending` row in one transaction: two windows cannot both pass. */
-function insertGuarded(app: AppPart<'connection' | 'db' | 'service'>, session: Session, purchase: NewPurchase, key: DuplicateKey, approved: ApprovedBuy | null): PurchaseRow {
+/**
+ * The duplicate check and the `sending` row in one transaction: two windows cannot both pass.
+ * `written` links the new purchase to what it is bought for (its approval, its bulk row) in it.
+ */
+function insertGuarded(
+  app: AppPart<'connection' | 'db' | 'service'>,
+  session: Session,
+  purchase: NewPurchase,
+  key: DuplicateKey,
+  written: (purchaseId: string) => void,
+): PurchaseRow {
   const clock = app.service(createServiceClock);
   return app.db
     .transaction(() => {
       refuseIfConnectionChanged(app, session);
       refuseDuplicate(app, key);
       const row = insertSendingPurchase(app, session, purchase, clock.now());
-      approved?.written(row.id); // a team-approved purchase is linked before its request leaves
+      written(row.id);
       return row;
     })
     .immediate();

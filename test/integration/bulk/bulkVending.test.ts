@@ -6,7 +6,10 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { holdMethod } from '../../support/heldAnswer';
 import type { TestApp } from '../../support/testApp';
+import { until } from '../../support/until';
 import { advanceClocks, pauseLoop, walletKobo } from '../purchases/purchaseHelpers';
 import { allLogEntries, startBulkTestApp, tempDir, writeCsv } from './bulkTestFiles';
 
@@ -134,6 +137,34 @@ describe('a bulk electricity job', () => {
     expect(text).toMatch(/^\uFEFF?Row,Meter number,Disco,Meter type/);
     expect(text).toContain(settled?.token as string);
     expect(text).toMatch(/45011119999.*Failed \(refunded\)/);
+  });
+
+  it('links each row to its purchase before the request leaves, so a crash mid-request leaves no purchase its row does not know', async () => {
+    const file = writeCsv(dir, 'one meter.csv', [
+      ['Meter', 'Disco', 'Type', 'Amount', 'Phone'],
+      ['45033334567', 'IKEDC', 'PREPAID', 2500, '08031234567'],
+    ]);
+    const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'electricity' });
+    const jobId = preview.job.id;
+    // The purchase request is held at the service's door: what vendesk wrote before it left is on disk now.
+    const atTheDoor = holdMethod(t.app.client(), 'purchaseElectricity');
+    await t.call('bulk.confirm', { jobId, wait: false });
+    await until(() => atTheDoor.asked, 'the purchase request to leave');
+    let item: unknown;
+    try {
+      item = t.app.db
+        .prepare('SELECT b.state AS item, b.purchase_id, p.state AS purchase, p.account FROM bulk_items b LEFT JOIN purchases p ON p.id = b.purchase_id WHERE b.job_id = ?')
+        .get(jobId);
+    } finally {
+      atTheDoor.release();
+    }
+    expect(item).toEqual({ item: 'sending', purchase_id: expect.any(String), purchase: 'sending', account: '45033334567' });
+    await t.app.service(createBulkService).waitFor(jobId);
+    const bought = (await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.description.includes('45033334567'));
+    expect(bought).toHaveLength(1);
+    expect(t.app.db.prepare('SELECT reference FROM purchases WHERE id = (SELECT purchase_id FROM bulk_items WHERE job_id = ?)').get(jobId)).toEqual({
+      reference: bought[0].transaction_id,
+    });
   });
 
   it('leaves out a meter already bought for the same amount today unless kept', async () => {
