@@ -26,6 +26,8 @@ import { EnvFirstTokenStore, FileTokenStore, type TokenStore } from './store/tok
 import { startBackgroundLoops } from './backgroundLoops';
 import { bulkGate } from './bulk/bulkGate';
 import { purchaseGate } from './purchases/purchaseGate';
+import { purchaseFollower } from './purchases/purchaseFollower';
+import { bulkPurchaseFollower } from './bulk/jobFollowUp';
 import { teamBulkGate } from './team/bulkApproval';
 import { teamPurchaseGate } from './team/purchaseApproval';
 
@@ -72,6 +74,7 @@ export type { App, Connection, Session, ShellKind } from './appContext';
 const PLUGS = new Map<ServiceFactory<unknown>, ServiceFactory<unknown>>([
   [purchaseGate, teamPurchaseGate],
   [bulkGate, teamBulkGate],
+  [purchaseFollower, bulkPurchaseFollower],
 ]);
 
 /** The App (appContext.ts) as this process builds it: only `createApp` makes one. */

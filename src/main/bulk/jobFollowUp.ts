@@ -17,7 +17,9 @@
  */
 import { readOutcomes, settleUncertainItem, type OutcomeClient } from './itemOutcomes';
 import { isVendingKind, nothingLeftToSend, settledMessage } from './jobStates';
-import type { JobRow, JobStore } from './jobStore';
+import { JobStore, type JobRow } from './jobStore';
+import type { AppPart } from '../appContext';
+import type { PurchaseFollower } from '../purchases/purchaseFollower';
 import { itemFromPurchase } from './vendingItems';
 
 export interface FollowUpDeps {
@@ -73,4 +75,20 @@ export function settleJobState(store: JobStore, jobId: string): number {
     return 1;
   }
   return 0;
+}
+
+/**
+ * The purchases module's follower (`purchases/purchaseFollower.ts`), plugged in by app.ts: the row
+ * bought as a purchase takes its state in the purchase's own write, and its job's state and
+ * message follow (a finished job no longer says an item is pending once it is not).
+ */
+export function bulkPurchaseFollower(app: AppPart<'db'>): PurchaseFollower {
+  const store = new JobStore(app.db);
+  return {
+    followed(purchaseId) {
+      if (store.followPurchase(purchaseId, itemFromPurchase) === 0) return;
+      const jobId = store.jobOfPurchase(purchaseId);
+      if (jobId) settleJobState(store, jobId);
+    },
+  };
 }

@@ -624,12 +624,27 @@ export class JobStore {
    * caller says what each purchase state means for the item (`itemFromPurchase`, with its wording).
    * Returns how many items changed.
    */
-  syncFromPurchases(jobId: string, itemFromPurchase: (p: PurchaseStateFields) => { state: ItemState; reason: string | null } | null): number {
+  syncFromPurchases(jobId: string, itemFromPurchase: ItemFromPurchase): number {
+    return this.followPurchases('b.job_id = ?', jobId, itemFromPurchase);
+  }
+
+  /** The item linked to this purchase, brought up to its state (in the purchase's own write: `bulkPurchaseFollower` in jobFollowUp.ts). */
+  followPurchase(purchaseId: string, itemFromPurchase: ItemFromPurchase): number {
+    return this.followPurchases('b.purchase_id = ?', purchaseId, itemFromPurchase);
+  }
+
+  /** The job whose row was bought as this purchase, if any. */
+  jobOfPurchase(purchaseId: string): string | null {
+    return (this.stmt('SELECT job_id FROM bulk_items WHERE purchase_id = ?').get(purchaseId) as { job_id: string } | undefined)?.job_id ?? null;
+  }
+
+  private followPurchases(where: 'b.job_id = ?' | 'b.purchase_id = ?', key: string, itemFromPurchase: ItemFromPurchase): number {
     const rows = this.stmt(
-      `SELECT b.seq, b.state AS item_state, b.reason AS item_reason, b.reference AS item_reference,
+      `SELECT b.job_id, b.seq, b.state AS item_state, b.reason AS item_reason, b.reference AS item_reference,
                 p.state, p.reference, p.reason, p.hint, p.refund_state, p.settled_by, p.final_at
-         FROM bulk_items b JOIN purchases p ON p.id = b.purchase_id WHERE b.job_id = ?`,
-    ).all(jobId) as {
+         FROM bulk_items b JOIN purchases p ON p.id = b.purchase_id WHERE ${where}`,
+    ).all(key) as {
+      job_id: string;
       seq: number;
       item_state: ItemState;
       item_reason: string | null;
@@ -642,6 +657,7 @@ export class JobStore {
       settled_by: string | null;
       final_at: string | null;
     }[];
+    if (rows.length === 0) return 0;
     const update = this.stmt(
       `UPDATE bulk_items SET state = @state, reason = @reason, reference = COALESCE(@reference, reference), settled_by = @settledBy,
         final_at = CASE WHEN @state IN ('success', 'failed', 'rejected') THEN COALESCE(final_at, @at) ELSE final_at END, updated_at = @at
@@ -654,19 +670,30 @@ export class JobStore {
         const next = itemFromPurchase(r);
         if (!next) continue;
         if (next.state === r.item_state && next.reason === r.item_reason && (r.reference === null || r.reference === r.item_reference)) continue;
-        update.run({ state: next.state, reason: next.reason, reference: r.reference, settledBy: r.settled_by ? `purchase: ${r.settled_by}` : null, at, jobId, seq: r.seq });
+        update.run({
+          state: next.state,
+          reason: next.reason,
+          reference: r.reference,
+          settledBy: r.settled_by ? `purchase: ${r.settled_by}` : null,
+          at,
+          jobId: r.job_id,
+          seq: r.seq,
+        });
         changed++;
       }
       // The wallet cost of a purchase whose answer gave its commission: its amount less the commission.
       changed += this.stmt(
         `UPDATE bulk_items SET cost_kobo = amount_kobo - (SELECT p.commission_kobo FROM purchases p WHERE p.id = bulk_items.purchase_id)
-           WHERE job_id = ? AND cost_kobo IS NULL AND purchase_id IS NOT NULL AND state IN ('accepted', 'pending', 'success', 'failed')
+           WHERE ${where.replace('b.', '')} AND cost_kobo IS NULL AND purchase_id IS NOT NULL AND state IN ('accepted', 'pending', 'success', 'failed')
            AND (SELECT p.commission_kobo FROM purchases p WHERE p.id = bulk_items.purchase_id) IS NOT NULL`,
-      ).run(jobId).changes;
+      ).run(key).changes;
     })();
     return changed;
   }
 }
+
+/** What a purchase's state means for the item linked to it (`bulk/vendingItems.ts` says it); null: leave the item as it is. */
+export type ItemFromPurchase = (p: PurchaseStateFields) => { state: ItemState; reason: string | null } | null;
 
 /** Items that must never be in flight together: same phone (or meter/smartcard) and amount. */
 export function itemKey(item: { phone: string; amount_kobo: number; account?: string | null }): string {

@@ -8,6 +8,7 @@ import type { PurchaseKind, PurchaseState, PurchaseView, RefundState, VendTypeIn
 import { formatNaira } from '../../shared/money';
 import { AppError } from '../../shared/appError';
 import type { AppPart, Session } from '../appContext';
+import { purchaseFollower } from './purchaseFollower';
 
 export interface PurchaseRow {
   id: string;
@@ -167,13 +168,17 @@ export function getPurchaseRow(app: AppPart<'db'>, id: string): PurchaseRow {
 
 type Changes = Partial<Omit<PurchaseRow, 'id' | 'created_at'>>;
 
-export function updatePurchase(app: AppPart<'db'>, id: string, changes: Changes): PurchaseRow {
+export function updatePurchase(app: AppPart<'db' | 'service'>, id: string, changes: Changes): PurchaseRow {
   const entries = Object.entries(changes).filter(([, v]) => v !== undefined);
   const sets = [...entries.map(([k]) => `${k} = @${k}`), 'updated_at = @updated_at'];
   // A final purchase keeps its state: a change of state applies only to an open one (or one
   // already in that state). Refused, nothing of `changes` is written and the row is returned as it is.
   const guard = changes.state === undefined ? '' : ` AND (state = @state OR state NOT IN (${FINAL_PURCHASE_STATES.map((f) => `'${f}'`).join(', ')}))`;
-  app.db.prepare(`UPDATE purchases SET ${sets.join(', ')} WHERE id = @id${guard}`).run({ ...Object.fromEntries(entries), updated_at: nowIso(), id });
+  app.db.transaction(() => {
+    const written = app.db.prepare(`UPDATE purchases SET ${sets.join(', ')} WHERE id = @id${guard}`).run({ ...Object.fromEntries(entries), updated_at: nowIso(), id });
+    // A bulk row bought as this purchase moves with it, in this transaction.
+    if (written.changes > 0) app.service(purchaseFollower).followed(id);
+  })();
   return getPurchaseRow(app, id);
 }
 

@@ -42,7 +42,7 @@ async function entryOf(session: Session, row: PurchaseRow): Promise<ParsedLogEnt
  * Settles the refund question of a failed purchase from the service's records, when they answer.
  * Returns the row, changed or not. Reads nothing for a purchase of another connection.
  */
-export async function checkRefund(app: AppPart<'db' | 'session'>, id: string): Promise<PurchaseRow> {
+export async function checkRefund(app: AppPart<'db' | 'service' | 'session'>, id: string): Promise<PurchaseRow> {
   const row = getPurchaseRow(app, id);
   if (row.state !== 'failed' || (row.refund_state !== 'checking' && row.refund_state !== 'missing')) return row;
   const session = app.session();
@@ -72,7 +72,13 @@ export async function checkRefund(app: AppPart<'db' | 'session'>, id: string): P
   return conclude(app, row, 'missing', entryText(entry));
 }
 
-function conclude(app: AppPart<'db'>, row: PurchaseRow, state: 'confirmed' | 'not_charged' | 'missing', evidence: string, refundedKobo: number | null = null): PurchaseRow {
+function conclude(
+  app: AppPart<'db' | 'service'>,
+  row: PurchaseRow,
+  state: 'confirmed' | 'not_charged' | 'missing',
+  evidence: string,
+  refundedKobo: number | null = null,
+): PurchaseRow {
   if (row.refund_state === state && row.refund_evidence === evidence && (refundedKobo === null || row.refunded_kobo === refundedKobo)) return row;
   return updatePurchase(app, row.id, { refund_state: state, refund_evidence: evidence, ...(refundedKobo !== null ? { refunded_kobo: refundedKobo } : {}) });
 }

@@ -167,6 +167,29 @@ describe('a bulk electricity job', () => {
     });
   });
 
+  it('does not flag a meter as bought today once its pending purchase failed at requery, without the job being opened', async () => {
+    const rows = [
+      ['Meter', 'Disco', 'Type', 'Amount', 'Phone'],
+      ['45044441111', 'IKEDC', 'PREPAID', 2500, '08031234567'], // the sandbox keeps it pending, then fails it
+    ];
+    const first = await t.call('bulk.prepare', { file: { path: writeCsv(dir, 'first.csv', rows) }, kind: 'electricity' });
+    await t.call('bulk.confirm', { jobId: first.job.id, wait: true });
+    const row = () => t.app.db.prepare('SELECT state FROM bulk_items WHERE job_id = ?').get(first.job.id);
+    expect(row()).toEqual({ state: 'pending' });
+    // The requery loop settles the purchase; nobody opens the job.
+    await advanceClocks(t, 125);
+    await t.call('pending.requeryDue', {});
+    const purchase = t.app.db.prepare('SELECT state, refund_state FROM purchases WHERE id = (SELECT purchase_id FROM bulk_items WHERE job_id = ?)').get(first.job.id);
+    expect(purchase).toMatchObject({ state: 'failed' });
+    const entry = (await allLogEntries(t.sandbox.url, t.token)).find((e) => e.description.includes('45044441111'));
+    expect(entry?.status).toBe('FAILED');
+    // Its row says so at once, and the next file with the same meter and amount is not held back as bought.
+    expect(row()).toEqual({ state: 'failed' });
+    const again = await t.call('bulk.prepare', { file: { path: writeCsv(dir, 'second.csv', rows) }, kind: 'electricity' });
+    expect(again.duplicates).toEqual([]);
+    expect(again.includedItems).toBe(1);
+  });
+
   it('leaves out a meter already bought for the same amount today unless kept', async () => {
     const rows = [
       ['Meter', 'Disco', 'Type', 'Amount', 'Phone'],
