@@ -67,7 +67,8 @@ export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { co
  */
 export function settleJobState(store: JobStore, jobId: string): number {
   const current = store.job(jobId);
-  if (!current) return 0;
+  // A running job says where it stands itself; a draft has nothing to settle.
+  if (!current || !['completed', 'cancelled', 'needs_attention', 'paused'].includes(current.state)) return 0;
   const c = store.counts(jobId);
   if (current.state === 'cancelled' || current.state === 'completed') store.setJobMessage(jobId, settledMessage(current.state, c));
   else if ((current.state === 'needs_attention' && c.uncertain + c.sending === 0) || (current.state === 'paused' && nothingLeftToSend(c))) {
