@@ -104,6 +104,7 @@ export const APP_ERROR_CODES = [
   'profile_readonly',
   'purchase_in_progress',
   'purchase_not_found',
+  'purchase_not_sent',
   'range_needed',
   'recent_duplicate',
   'reconcile_running',

@@ -22,6 +22,7 @@ import { isInsufficientBalance } from './sendPolicy';
 
 export class AirtimeDataSending implements SendStrategy {
   readonly waitsSafeDelay = true;
+  readonly waitsForUncertain = true;
 
   constructor(private readonly ctx: RunContext) {}
 

@@ -29,7 +29,7 @@ import { connectionProblem, JobStore, type JobRow } from './jobStore';
 import { itemView, jobView } from './jobViews';
 import type { ItemState } from './jobStates';
 import { ITEM_STATES, isUnconfirmed, isVendingKind, settledMessage } from './jobStates';
-import { createVendingBuyer, itemFromPurchase } from './vendingItems';
+import { createVendingBuyer, itemFromPurchase, type VendingBuyer } from './vendingItems';
 import { createServiceClock } from '../api/serviceClock';
 import { exportJobResults } from './exportResults';
 import { freshCatalog } from '../catalog/catalogCache';
@@ -189,6 +189,8 @@ export class BulkService {
 
   async resume(jobId: string, wait: boolean): Promise<BulkJobView> {
     const job = this.own(jobId);
+    // A single purchase stopped before it was sent is never sent later: nobody asked to buy it later.
+    if (job.origin === 'single') throw new AppError('job_not_found', `${jobId} is a single purchase, not a bulk job; it is not resumed.`, 'Buy it again if it is still wanted.');
     if (job.state === 'awaiting_approval') return this.confirm({ jobId, wait });
     if (job.state === 'draft') throw new AppError('job_not_confirmed', 'This job has not been confirmed yet.', 'Check the preview and confirm it.');
     if (this.runners.has(jobId)) {
@@ -296,7 +298,7 @@ export class BulkService {
    * settings of the job's connection, the client of that connection pinned for the run, the
    * service's clock and the team's claim before each batch.
    */
-  private start(job: JobRow, wait: boolean, given: { session?: Session; settings?: BulkSettings } = {}): Promise<BulkJobView> | BulkJobView {
+  private start(job: JobRow, wait: boolean, given: RunGiven & { settings?: BulkSettings } = {}): Promise<BulkJobView> | BulkJobView {
     const jobId = job.id;
     const session = given.session ?? this.app.session();
     const beforeSend = this.app.service(bulkGate).claimBeforeSend(this.store, job, session.client);
@@ -308,11 +310,12 @@ export class BulkService {
         settings: given.settings ?? this.settingsFor(job),
         settingsTable: this.app.settings,
         events: this.app.events,
-        invalidate: this.invalidate,
+        // A run nobody sees as a job tells the windows nothing: the operation that bought it says what changed.
+        invalidate: given.quiet ? () => undefined : this.invalidate,
         client: this.logReadingClient(session),
         now: this.now,
         app: this.app,
-        vending: () => createVendingBuyer(this.app),
+        vending: () => given.vending ?? createVendingBuyer(this.app),
         beforeSend,
       },
       job,
@@ -339,8 +342,8 @@ export class BulkService {
    * Runs a job already confirmed in the store (a single purchase) and resolves with its row when
    * it has finished, whichever connection vendesk is on by then (it ran on its own).
    */
-  async runConfirmed(jobId: string): Promise<JobRow> {
-    this.start(this.own(jobId), false);
+  async runConfirmed(jobId: string, given: RunGiven = {}): Promise<JobRow> {
+    this.start(this.own(jobId), false, given);
     await this.runners.get(jobId)?.done;
     const job = this.store.job(jobId);
     if (!job) throw new Error(`bulk job ${jobId} vanished while it ran`);
@@ -494,6 +497,16 @@ export class BulkService {
 
 export { itemView } from './jobViews';
 export type { PrepareInput } from './draftFromFile';
+
+/** What a run is given by who starts it, beside the job. */
+interface RunGiven {
+  /** The session it was checked on (else the one in use now). */
+  session?: Session;
+  /** Electricity and cable: the buyer of the purchase its caller checked (a single purchase). */
+  vending?: VendingBuyer;
+  /** A single electricity or cable purchase: no window shows it as a job, so the run tells them nothing. */
+  quiet?: boolean;
+}
 
 export function createBulkService(app: App): BulkService {
   return new BulkService(app);

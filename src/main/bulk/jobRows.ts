@@ -139,6 +139,11 @@ export interface NewItem {
   accountName?: string | null;
 }
 
+/** An item of what it buys, queued; what only a spreadsheet's row has (its name and note, a network conflict, a duplicate, a voucher) left blank. */
+export function newItem(what: Pick<NewItem, 'rowNumber' | 'phone' | 'network' | 'productCode' | 'description' | 'amountKobo'> & Partial<NewItem>): NewItem {
+  return { voucherCode: '', operator: '', region: '', dataValue: null, name: '', note: '', givenNetwork: null, prefixNetwork: null, duplicateOf: null, state: 'queued', ...what };
+}
+
 export interface InvalidRowRecord {
   row: number;
   field: string;

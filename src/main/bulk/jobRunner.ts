@@ -205,7 +205,7 @@ export class JobRunner {
           // A cancel still reads the outcomes of what was already accepted.
           if (counts.accepted === 0 || this.outcomeWaitOver()) break;
         } else if (toSend === 0) {
-          const waitingUncertain = counts.uncertain > 0 && this.uncertainStillSettling();
+          const waitingUncertain = counts.uncertain > 0 && this.strategy.waitsForUncertain && this.uncertainStillSettling();
           if ((counts.accepted === 0 || this.outcomeWaitOver()) && !waitingUncertain) break;
         }
       }

@@ -107,6 +107,32 @@ export class JobStore {
     return id;
   }
 
+  /**
+   * A single purchase's job (`origin = 'single'`): one item, named "<what> for <whom>", on the
+   * connection it is bought on. Written as a draft; the caller confirms it.
+   */
+  createSingleJob(kind: JobRow['kind'], connection: Pick<Connection, 'profileId' | 'kind' | 'baseUrl'>, fileName: string, item: NewItem): string {
+    return this.createJob(
+      {
+        kind,
+        origin: 'single',
+        profileId: connection.profileId,
+        connectionKind: connection.kind,
+        baseUrl: connection.baseUrl,
+        fileName,
+        fileHash: '',
+        sheetName: null,
+        headers: [],
+        mapping: {},
+        rowsTotal: 1,
+        batchSize: 1,
+        concurrency: 1,
+      },
+      [item],
+      [],
+    );
+  }
+
   job(id: string): JobRow | undefined {
     return this.stmt('SELECT * FROM bulk_jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
@@ -169,9 +195,12 @@ export class JobStore {
     })();
   }
 
-  /** The jobs of one connection profile made from a spreadsheet (`file`) or single purchases (`single`), newest first. */
-  listJobs(profileId: string, limit: number, origin: JobOrigin = 'file'): JobRow[] {
-    return this.stmt('SELECT * FROM bulk_jobs WHERE profile_id = ? AND origin = ? ORDER BY created_at DESC LIMIT ?').all(profileId, origin, limit) as JobRow[];
+  /** The jobs of one connection profile made from a spreadsheet (`file`) or single purchases (`single`; of `kinds` only, when given), newest first. */
+  listJobs(profileId: string, limit: number, origin: JobOrigin = 'file', kinds?: readonly string[]): JobRow[] {
+    if (!kinds) return this.stmt('SELECT * FROM bulk_jobs WHERE profile_id = ? AND origin = ? ORDER BY created_at DESC LIMIT ?').all(profileId, origin, limit) as JobRow[];
+    return this.db
+      .prepare(`SELECT * FROM bulk_jobs WHERE profile_id = ? AND origin = ? AND kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY created_at DESC LIMIT ?`)
+      .all(profileId, origin, ...kinds, limit) as JobRow[];
   }
 
   /**
@@ -396,20 +425,24 @@ export class JobStore {
     return r.s;
   }
 
-  /** Items of one connection profile's jobs for a phone (or account) and amount since `sinceIso`, for duplicate checks. */
+  /**
+   * Airtime and data items of one connection profile's jobs for a phone and amount since
+   * `sinceIso`, for duplicate checks (an electricity or cable item's phone is its customer's, not
+   * what was bought).
+   */
   recentItems(profileId: string, phone: string, amountKobo: number, sinceIso: string): ItemRow[] {
     return this.stmt(
-      `SELECT b.* FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id WHERE j.profile_id = ? AND b.phone = ? AND b.amount_kobo = ?
+      `SELECT b.* FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id WHERE j.profile_id = ? AND j.kind IN ('airtime', 'data') AND b.phone = ? AND b.amount_kobo = ?
          AND b.state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND b.updated_at >= ? ORDER BY b.updated_at`,
     ).all(profileId, phone, amountKobo, sinceIso) as ItemRow[];
   }
 
   /** The item states of this connection's single purchases (one-item jobs) of the same phone, amount and product made since `sinceIso`. */
-  singlePurchasesLike(profileId: string, item: { phone: string; amount_kobo: number; product_code: string }, sinceIso: string): ItemState[] {
+  singlePurchasesLike(profileId: string, item: { kind: string; phone: string; amount_kobo: number; product_code: string }, sinceIso: string): ItemState[] {
     const rows = this.stmt(
       `SELECT b.state FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
-        WHERE j.origin = 'single' AND j.profile_id = ? AND b.phone = ? AND b.amount_kobo = ? AND b.product_code = ? AND j.created_at >= ?`,
-    ).all(profileId, item.phone, item.amount_kobo, item.product_code, sinceIso) as { state: ItemState }[];
+        WHERE j.origin = 'single' AND j.profile_id = ? AND j.kind = ? AND b.phone = ? AND b.amount_kobo = ? AND b.product_code = ? AND j.created_at >= ?`,
+    ).all(profileId, item.kind, item.phone, item.amount_kobo, item.product_code, sinceIso) as { state: ItemState }[];
     return rows.map((r) => r.state);
   }
 
@@ -582,7 +615,7 @@ export class JobStore {
   ): { source: 'job' | 'purchase'; reference: string | null; at: string; status: string; jobId: string | null; purchaseId: string | null }[] {
     const items = this.stmt(
       `SELECT b.job_id, b.reference, b.state, b.updated_at, b.purchase_id FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
-         WHERE j.profile_id = ? AND b.account = ? AND b.amount_kobo = ?
+         WHERE j.profile_id = ? AND j.origin = 'file' AND b.account = ? AND b.amount_kobo = ?
          AND b.state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND b.updated_at >= ?`,
     ).all(profileId, account, amountKobo, sinceIso) as { job_id: string; reference: string | null; state: string; updated_at: string; purchase_id: string | null }[];
     const linked = new Set(items.map((i) => i.purchase_id).filter((p): p is string => p !== null));

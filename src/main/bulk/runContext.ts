@@ -49,4 +49,10 @@ export interface SendStrategy {
   settleUncertain(): Promise<void>;
   /** Whether an uncertain item waits the safe delay after sending before the log can settle it. */
   readonly waitsSafeDelay: boolean;
+  /**
+   * Whether the run waits, before it ends, for its uncertain items to be settled from the log (a
+   * single electricity or cable purchase answers at once: its purchase is settled afterwards by
+   * the requery loop and the log, and its item follows it).
+   */
+  readonly waitsForUncertain: boolean;
 }

@@ -151,26 +151,8 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
   const jobId = app.db
     .transaction(() => {
       refuseIfConnectionChanged(app, session);
-      refuseSameSinglePurchase(service.store, connection.profileId, item, check.description, request.repeat);
-      const id = service.store.createJob(
-        {
-          kind: request.kind,
-          origin: 'single',
-          profileId: connection.profileId,
-          connectionKind: connection.kind,
-          baseUrl: connection.baseUrl,
-          fileName: `${check.description} for ${item.phone}`,
-          fileHash: '',
-          sheetName: null,
-          headers: [],
-          mapping: {},
-          rowsTotal: 1,
-          batchSize: 1,
-          concurrency: 1,
-        },
-        [{ ...item, state: 'queued' }],
-        [],
-      );
+      refuseSameSinglePurchase(service.store, connection.profileId, request.kind, item, check.description, request.repeat);
+      const id = service.store.createSingleJob(request.kind, connection, `${check.description} for ${item.phone}`, { ...item, state: 'queued' });
       approved?.written(id); // a team-approved purchase is linked before it can be sent
       return id;
     })
@@ -201,9 +183,9 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
  * or another on the same data folder: still under way, it is never bought again; bought, only when
  * asked again (`repeat`). Read in the transaction that writes the new one.
  */
-function refuseSameSinglePurchase(store: JobStore, profileId: string, item: NewItem, description: string, repeat: boolean): void {
+function refuseSameSinglePurchase(store: JobStore, profileId: string, kind: TopUpKind, item: NewItem, description: string, repeat: boolean): void {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
-  const states = store.singlePurchasesLike(profileId, { phone: item.phone, amount_kobo: item.amountKobo, product_code: item.productCode }, since);
+  const states = store.singlePurchasesLike(profileId, { kind, phone: item.phone, amount_kobo: item.amountKobo, product_code: item.productCode }, since);
   if (states.some((s) => !FINAL_ITEM_STATES.includes(s))) {
     throw new AppError(
       'purchase_in_progress',
@@ -221,7 +203,7 @@ function refuseSameSinglePurchase(store: JobStore, profileId: string, item: NewI
 }
 
 /** A single purchase that paused before it was sent is not left to be resumed later: it is not bought. */
-async function cancelPausedSingle(app: AppPart<'service'>, jobId: string, pauseMessage: string | null): Promise<void> {
+export async function cancelPausedSingle(app: AppPart<'service'>, jobId: string, pauseMessage: string | null): Promise<void> {
   const service = app.service(createBulkService);
   const why = (pauseMessage ?? '')
     .replace(/^Paused: /, '')
@@ -250,8 +232,8 @@ async function settleInterrupted(app: AppPart<'service'>, job: JobRow): Promise<
 export async function topUpView(app: AppPart<'connection' | 'service'>, id: string): Promise<TopUpView> {
   const service = app.service(createBulkService);
   const found = service.store.job(id);
-  // Another connection's purchases, and bulk jobs, are not single purchases of this one.
-  if (!found || found.origin !== 'single' || found.profile_id !== app.connection.profileId) {
+  // Another connection's purchases, bulk jobs and electricity or cable purchases are not single top-ups of this one.
+  if (!found || found.origin !== 'single' || (found.kind !== 'airtime' && found.kind !== 'data') || found.profile_id !== app.connection.profileId) {
     throw new AppError('purchase_not_found', `There is no airtime or data purchase ${id} on this connection.`, 'Choose one from the recent purchases.');
   }
   const job = await settleInterrupted(app, found);
@@ -261,10 +243,7 @@ export async function topUpView(app: AppPart<'connection' | 'service'>, id: stri
 /** The latest single purchases of the connection in use, newest first. */
 export async function recentTopUps(app: AppPart<'connection' | 'service'>, kind: TopUpKind | undefined, limit: number): Promise<TopUpView[]> {
   const store = app.service(createBulkService).store;
-  const jobs = store
-    .listJobs(app.connection.profileId, kind ? 500 : limit, 'single')
-    .filter((j) => !kind || j.kind === kind)
-    .slice(0, limit);
+  const jobs = store.listJobs(app.connection.profileId, limit, 'single', kind ? [kind] : ['airtime', 'data']);
   const views: TopUpView[] = [];
   for (const found of jobs) views.push(toTopUpView(await settleInterrupted(app, found), store.items(found.id, { limit: 1 })[0]));
   return views;

@@ -28,6 +28,11 @@ export class VendingSending implements SendStrategy {
 
   readonly oneItemPerRequest = true;
 
+  /** A single purchase answers with its purchase as the service's answer left it, as a bulk row never needs to. */
+  get waitsForUncertain(): boolean {
+    return this.ctx.job.origin !== 'single';
+  }
+
   /** Buys the item through the purchases module and mirrors the outcome. */
   async send(batch: ItemRow[]): Promise<void> {
     const { store, job } = this.ctx;
@@ -72,6 +77,12 @@ export class VendingSending implements SendStrategy {
   private refusedBeforeCharge(item: ItemRow, error: unknown): void {
     const { store, job } = this.ctx;
     const seqs = [item.seq];
+    if (job.origin === 'single') {
+      // A single purchase is refused as it was asked, at once: its buyer tells the user why, and
+      // nothing of it waits to be sent later.
+      store.transition(job.id, seqs, 'rejected', { reason: notCharged(refusalText(error)), final: true }, ['sending']);
+      return;
+    }
     if (error instanceof AppError && error.code === 'duplicate_pending') {
       policy.hold(
         this.ctx,
@@ -95,8 +106,8 @@ export class VendingSending implements SendStrategy {
       policy.credentials(this.ctx, seqs, error);
       return;
     }
-    const reason = error instanceof AppError ? `${error.message}${error.hint ? ` ${error.hint}` : ''}` : error instanceof Error ? error.message : String(error);
-    store.transition(job.id, seqs, 'rejected', { reason: /nothing was charged/i.test(reason) ? reason : `${reason} Nothing was charged.`, final: true }, ['sending']);
+    const reason = refusalText(error);
+    store.transition(job.id, seqs, 'rejected', { reason: notCharged(reason), final: true }, ['sending']);
   }
 
   /** Pending purchases are chased by the requery loop; the items follow their purchases. */
@@ -122,4 +133,12 @@ export class VendingSending implements SendStrategy {
       store.syncFromPurchases(job.id, itemFromPurchase);
     }
   }
+}
+
+function refusalText(error: unknown): string {
+  return error instanceof AppError ? `${error.message}${error.hint ? ` ${error.hint}` : ''}` : error instanceof Error ? error.message : String(error);
+}
+
+function notCharged(reason: string): string {
+  return /nothing was charged/i.test(reason) ? reason : `${reason} Nothing was charged.`;
 }

@@ -3,8 +3,6 @@ import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { nairaToKobo } from '../../shared/money';
 import type { App } from '../appContext';
 import {
-  buyCable,
-  buyElectricity,
   checkRefund,
   createVendingCatalogs,
   findBouquet,
@@ -19,6 +17,7 @@ import {
 } from '../purchases';
 import { AppError } from '../../shared/appError';
 import { buyTopUp, checkTopUp, recentTopUps, topUpView } from '../bulk/singleTopUp';
+import { buySingleVending } from '../bulk/singleVending';
 import type { HandlersOf } from './handlerTypes';
 
 function purchaseOrThrow(app: App, id: string) {
@@ -75,8 +74,8 @@ export const purchasesHandlers: HandlersOf<typeof purchasesOperations> = {
     };
   },
 
-  'purchases.buyElectricity': async (input, app) => toPurchaseView(await buyElectricity(app, input)),
-  'purchases.buyCable': async (input, app) => toPurchaseView(await buyCable(app, input)),
+  'purchases.buyElectricity': async (input, app) => toPurchaseView(await buySingleVending(app, { kind: 'electricity', request: input })),
+  'purchases.buyCable': async (input, app) => toPurchaseView(await buySingleVending(app, { kind: 'cable', request: input })),
   'purchases.expectedCost': async (input, app) => {
     // The catalog's commission rate (electricity and cable), where the recent log has none for it.
     const catalogPercentage =

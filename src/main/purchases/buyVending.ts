@@ -36,7 +36,7 @@ import { checkRefund } from './refundCheck';
 import { describeAccount, findBlockingPurchase, insertSendingPurchase, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
 import { settleFromLog } from './settleFromLog';
 import { createVendingCatalogs } from './vendingCatalogs';
-import { purchaseGate, type SingleGateOptions } from './purchaseGate';
+import { purchaseGate, type SingleGateOptions, type SinglePurchase } from './purchaseGate';
 
 export interface BuyOptions extends SingleGateOptions {
   /** `bulk` for spreadsheet rows; shown on the Pending page. Default `single`. */
@@ -246,8 +246,18 @@ async function sendAndRecord<T>(
   return updated;
 }
 
+/**
+ * Buys one electricity token (a bulk row's: `source: 'bulk'`): checked, asked of the team's gate,
+ * then written and sent. A single purchase goes through `bulk/singleVending.ts`, which checks it
+ * here (`checkElectricity`) and buys it as a job of one item.
+ */
 export async function buyElectricity(app: App, request: ElectricityRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
   const session = app.session();
+  return buyAfterGate(app, session, await checkElectricity(app, request), options);
+}
+
+/** Step 1 of the file's comment for an electricity token: everything checked, nothing written or sent. */
+export async function checkElectricity(app: App, request: ElectricityRequest): Promise<CheckedVendingPurchase> {
   const req = electricityRequestSchema.parse(request);
   const phone = phoneOrThrow(req.phone);
   const disco = await findDisco(app, req.disco);
@@ -265,7 +275,7 @@ export async function buyElectricity(app: App, request: ElectricityRequest, opti
   const { validation } = await validateMeter(app, { disco: disco.productCode, meter: req.meter, vendType: req.vendType });
   const below = belowMeterMinimum(req.meter, validation, req.amountKobo);
   if (below) throw new AppError('amount_below_meter_minimum', `M${below.slice(1)}.`, `Enter ${formatNaira(meterMinimumKobo(validation))} or more.`);
-  return buyChecked(app, session, options, {
+  return checked(app, {
     key: { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo },
     phone,
     customer: validation,
@@ -282,15 +292,21 @@ export async function buyElectricity(app: App, request: ElectricityRequest, opti
   });
 }
 
+/** Buys one cable TV bouquet (a bulk row's): as `buyElectricity`. */
 export async function buyCable(app: App, request: CableRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
   const session = app.session();
+  return buyAfterGate(app, session, await checkCable(app, request), options);
+}
+
+/** Step 1 of the file's comment for a cable TV bouquet: everything checked, nothing written or sent. */
+export async function checkCable(app: App, request: CableRequest): Promise<CheckedVendingPurchase> {
   const req = cableRequestSchema.parse(request);
   const phone = phoneOrThrow(req.phone);
   const bouquet = await findBouquet(app, req.provider, req.bouquetCode);
   const amountKobo = nairaToKobo(bouquet.amount);
   refuseDuplicate(app, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode });
   const { validation } = await validateSmartcard(app, { provider: bouquet.network, smartcard: req.smartcard });
-  return buyChecked(app, session, options, {
+  return checked(app, {
     key: { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode },
     phone,
     customer: validation,
@@ -302,8 +318,8 @@ export async function buyCable(app: App, request: CableRequest, options: BuyOpti
   });
 }
 
-/** A purchase checked with the catalog and the service, ready to be bought. */
-interface CheckedPurchase<T> {
+/** What was checked of a purchase, with how to send it and read its answer. */
+interface CheckedParts<T> {
   key: DuplicateKey;
   phone: string;
   /** What the service's meter or smartcard check said of the customer. */
@@ -317,28 +333,60 @@ interface CheckedPurchase<T> {
   onSuccess: (data: T) => Partial<PurchaseRow>;
 }
 
-/** Steps 2 and 3 of the file's comment, after the team's approval where one is needed. */
-async function buyChecked<T>(app: App, session: Session, options: BuyOptions, p: CheckedPurchase<T>): Promise<PurchaseRow> {
-  const balanceBefore = await walletKoboOrNull(app, 'purchase');
-  const purchase: NewPurchase = {
-    ...p.provider,
-    kind: p.key.kind,
-    source: options.source,
-    account: p.key.account,
-    amount_kobo: p.key.amountKobo,
-    phone: p.phone,
-    customer_name: p.customer.name,
-    customer_address: p.customer.address,
-    customer_type: p.customer.customerType ?? '',
-    balance_before_kobo: balanceBefore,
+/** A purchase checked with the catalog and the service, ready to be bought. */
+export interface CheckedVendingPurchase {
+  key: DuplicateKey;
+  /** The disco's catalog code, or the cable provider, as the service names it. */
+  providerCode: string;
+  /** What the team's gate is shown of it. */
+  summary: SinglePurchase;
+  /** Steps 2 and 3 of the file's comment: written `sending` (the gate was asked before), sent, its answer recorded. */
+  buy(session: Session, options: BuyOptions): Promise<PurchaseRow>;
+}
+
+function checked<T>(app: App, p: CheckedParts<T>): CheckedVendingPurchase {
+  return {
+    key: p.key,
+    providerCode: p.provider.provider_code,
+    summary: {
+      kind: p.key.kind,
+      account: p.key.account,
+      phone: p.phone,
+      amountKobo: p.key.amountKobo,
+      description: p.description,
+      customerName: p.customer.name,
+      request: p.request,
+    },
+    async buy(session, options) {
+      const balanceBefore = await walletKoboOrNull(app, 'purchase');
+      const purchase: NewPurchase = {
+        ...p.provider,
+        kind: p.key.kind,
+        source: options.source,
+        account: p.key.account,
+        amount_kobo: p.key.amountKobo,
+        phone: p.phone,
+        customer_name: p.customer.name,
+        customer_address: p.customer.address,
+        customer_type: p.customer.customerType ?? '',
+        balance_before_kobo: balanceBefore,
+      };
+      const row = insertGuarded(app, session, purchase, p.key, (id) => options.written?.(id));
+      return sendAndRecord(app, session, row, p.send, p.onSuccess);
+    },
   };
-  const summary = { kind: p.key.kind, account: p.key.account, phone: p.phone, amountKobo: p.key.amountKobo, description: p.description, customerName: p.customer.name };
-  const approved = await app.service(purchaseGate).check({ ...summary, request: p.request }, options);
-  const row = insertGuarded(app, session, purchase, p.key, (id) => {
-    approved?.written(id); // a team-approved purchase is linked before its request leaves
-    options.written?.(id);
+}
+
+/** Asks the team's gate, then buys: a team-approved purchase is linked to its approval as it is written. */
+async function buyAfterGate(app: App, session: Session, purchase: CheckedVendingPurchase, options: BuyOptions): Promise<PurchaseRow> {
+  const approved = await app.service(purchaseGate).check(purchase.summary, options);
+  return purchase.buy(session, {
+    ...options,
+    written: (id) => {
+      approved?.written(id);
+      options.written?.(id);
+    },
   });
-  return sendAndRecord(app, session, row, p.send, p.onSuccess);
 }
 
 /**

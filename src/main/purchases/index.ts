@@ -2,6 +2,9 @@
 export {
   buyElectricity,
   buyCable,
+  checkElectricity,
+  checkCable,
+  type CheckedVendingPurchase,
   validateMeter,
   belowMeterMinimum,
   meterMinimumKobo,

@@ -52,16 +52,18 @@ function logType(kind: string): string {
   return kind === 'cable' ? 'CABLETV' : kind.toUpperCase();
 }
 
+/** Bulk rows and single top-ups; a single electricity or cable purchase is its purchase (below), not its one-item job. */
 const BULK_SELECT = `SELECT i.job_id, i.row_number, j.kind, i.phone, i.amount_kobo, i.product_code, i.reference, i.state, i.sent_ms, p.refund_state,
        p.local_sent_ms, p.local_answered_ms
-   FROM bulk_items i JOIN bulk_jobs j ON j.id = i.job_id LEFT JOIN purchases p ON p.id = i.purchase_id`;
+   FROM bulk_items i JOIN bulk_jobs j ON j.id = i.job_id LEFT JOIN purchases p ON p.id = i.purchase_id
+   WHERE NOT (j.origin = 'single' AND i.purchase_id IS NOT NULL)`;
 
 const PURCHASE_SELECT = `SELECT id, kind, phone, amount_kobo, provider_code, bouquet_code, reference, state, coalesce(sent_ms, purchased_ms) AS at_ms, refund_state,
        local_sent_ms, local_answered_ms
    FROM purchases p`;
 
 /** Not bought as a row of a bulk job (that row stands for it). */
-const NOT_A_BULK_ROW = 'NOT EXISTS (SELECT 1 FROM bulk_items b WHERE b.purchase_id = p.id)';
+const NOT_A_BULK_ROW = "NOT EXISTS (SELECT 1 FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id WHERE b.purchase_id = p.id AND j.origin = 'file')";
 
 function fromBulk(r: BulkRow): LocalSubmission {
   return {
@@ -105,7 +107,7 @@ export function readLocalSubmissions(db: Db, profileId: string, fromMs: number, 
   const tables = tablesOf(db);
   if (tables.bulk && tables.purchases) {
     const rows = db
-      .prepare(`${BULK_SELECT} WHERE j.profile_id = ? AND i.sent_ms IS NOT NULL AND i.sent_ms >= ? AND i.sent_ms < ? ORDER BY i.sent_ms`)
+      .prepare(`${BULK_SELECT} AND j.profile_id = ? AND i.sent_ms IS NOT NULL AND i.sent_ms >= ? AND i.sent_ms < ? ORDER BY i.sent_ms`)
       .all(profileId, fromMs, toMs) as BulkRow[];
     for (const r of rows) out.push(fromBulk(r));
   }
@@ -134,7 +136,7 @@ export function localSubmissionsByReference(db: Db, profileId: string, reference
   const out = new Map<string, LocalSubmission>();
   const tables = tablesOf(db);
   if (references.length === 0 || !tables.purchases) return out;
-  const bulk = tables.bulk ? db.prepare(`${BULK_SELECT} WHERE j.profile_id = ? AND i.reference = ?`) : null;
+  const bulk = tables.bulk ? db.prepare(`${BULK_SELECT} AND j.profile_id = ? AND i.reference = ?`) : null;
   const purchase = db.prepare(`${PURCHASE_SELECT} WHERE profile_id = ? AND reference = ? ${tables.bulk ? `AND ${NOT_A_BULK_ROW}` : ''}`);
   for (const reference of references) {
     if (!reference || out.has(reference)) continue;

@@ -13,7 +13,8 @@ import type { CableRequest, ElectricityRequest } from '../../shared/contract/pur
 import type { App, AppPart } from '../appContext';
 import { createBulkService } from '../bulk/bulkService';
 import { buyTopUp, topUpView, type TopUpInput } from '../bulk/singleTopUp';
-import { buyCable, buyElectricity, findPurchaseRow, toPurchaseView } from '../purchases';
+import { findPurchaseRow, toPurchaseView } from '../purchases';
+import { buySingleVending } from '../bulk/singleVending';
 import { holdRow, type HoldRow } from './purchaseApproval';
 import { teamWorkspace } from './teamWorkspace';
 import { callTeam } from './teamCall';
@@ -52,10 +53,14 @@ export async function resumeApprovedPurchase(app: App, teamJobId: string): Promi
   let bought: ApprovedPurchaseView;
   switch (hold.kind) {
     case 'electricity':
-      bought = { teamJobId, purchase: toPurchaseView(await buyElectricity(app, JSON.parse(hold.request) as ElectricityRequest, options)), topUp: null };
+      bought = {
+        teamJobId,
+        purchase: toPurchaseView(await buySingleVending(app, { kind: 'electricity', request: JSON.parse(hold.request) as ElectricityRequest }, options)),
+        topUp: null,
+      };
       break;
     case 'cable':
-      bought = { teamJobId, purchase: toPurchaseView(await buyCable(app, JSON.parse(hold.request) as CableRequest, options)), topUp: null };
+      bought = { teamJobId, purchase: toPurchaseView(await buySingleVending(app, { kind: 'cable', request: JSON.parse(hold.request) as CableRequest }, options)), topUp: null };
       break;
     default:
       bought = { teamJobId, purchase: null, topUp: await buyTopUp(app, JSON.parse(hold.request) as TopUpInput & { repeat: boolean }, options) };

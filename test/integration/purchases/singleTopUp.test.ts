@@ -2,6 +2,7 @@
  * Airtime or data for one number, without a spreadsheet: bought through the bulk engine as a
  * one-item job. Every figure is checked against the sandbox's own log and wallet.
  */
+import { newItem } from '../../../src/main/bulk/jobRows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
 import { startTestSandbox } from '../../support/testSandbox';
@@ -120,43 +121,11 @@ describe('a single airtime or data purchase', () => {
   it('a purchase whose vendesk stopped mid-way is not resumed: unsent, it is not bought', async () => {
     const store = t.app.service(createBulkService).store;
     const c = t.app.connection;
-    const id = store.createJob(
-      {
-        kind: 'airtime',
-        origin: 'single',
-        profileId: c.profileId,
-        connectionKind: c.kind,
-        baseUrl: c.baseUrl,
-        fileName: 'MTN airtime for x',
-        fileHash: '',
-        sheetName: null,
-        headers: [],
-        mapping: {},
-        rowsTotal: 1,
-        batchSize: 1,
-        concurrency: 1,
-      },
-      [
-        {
-          rowNumber: 2,
-          phone: mtnPhone(17),
-          network: 'MTN',
-          productCode: 'MTN-VTU',
-          voucherCode: '',
-          operator: '',
-          region: '',
-          dataValue: null,
-          description: '',
-          amountKobo: 10_000,
-          name: '',
-          note: '',
-          givenNetwork: null,
-          prefixNetwork: null,
-          duplicateOf: null,
-          state: 'queued',
-        },
-      ],
-      [],
+    const id = store.createSingleJob(
+      'airtime',
+      c,
+      'MTN airtime for x',
+      newItem({ rowNumber: 2, phone: mtnPhone(17), network: 'MTN', productCode: 'MTN-VTU', description: '', amountKobo: 10_000 }),
     );
     store.confirmJob(id); // "running", with no runner: what a vendesk killed before sending leaves
     const view = await t.call('purchases.topUp', { id });

@@ -2,15 +2,12 @@
  * The bulk item state machine is one table (bulk/jobStates.ts): the transition function takes
  * the states an item may come from out of it, and the database refuses a state it does not know.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FINAL_ITEM_STATES, ITEM_STATE_TABLE, SPENDING_STATES, TO_SEND_STATES } from '../../../src/main/bulk/jobStates';
 import { JobStore } from '../../../src/main/bulk/jobStore';
 import { STATE_CHECKS } from '../../../src/main/store/migrations/020_state_checks';
 import { JOB_STATES_AT_22 } from '../../../src/main/store/migrations/022_jobs_await_approval';
-import { databaseBefore } from '../../support/databaseBefore';
+import { acrossMigration } from '../../support/databaseBefore';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { BULK_ITEM_STATES, BULK_JOB_STATES } from '../../../src/shared/contract/bulk';
 import { PURCHASE_STATES } from '../../../src/shared/contract/purchases';
@@ -79,36 +76,29 @@ describe('the bulk item state table', () => {
 
 describe('migration 22: a job sent for approval waits in its own state', () => {
   it('moves the drafts already sent for approval to awaiting_approval, and only those', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-migration-'));
-    try {
-      const file = path.join(dir, 'vendesk.db');
-      const before = databaseBefore(file, 22);
-      const at = new Date().toISOString();
-      for (const id of ['sent', 'kept']) {
-        before
-          .prepare(
-            `INSERT INTO bulk_jobs (id, kind, state, profile_id, connection_kind, base_url, file_name, file_hash, headers_json, mapping_json, rows_total, invalid_count, batch_size, concurrency, created_at, updated_at)
-             VALUES (?, 'airtime', 'draft', 'live-1', 'live', 'https://api.example.com', 'f.csv', 'h', '[]', '{}', 1, 0, 20, 3, ?, ?)`,
-          )
-          .run(id, at, at);
-      }
-      before.prepare("INSERT INTO team_job_links VALUES ('sent', 'team-1', 'postgres://team', 10000, 1, ?)").run(at);
-      // Before the step, the database knows no such state.
-      expect(() => before.prepare("UPDATE bulk_jobs SET state = 'awaiting_approval' WHERE id = 'kept'").run()).toThrow(/bulk_jobs\.state must be one of/);
-      before.close();
-      const after = openDatabase(file);
-      try {
-        const states = after.prepare('SELECT id, state FROM bulk_jobs ORDER BY id').all();
-        expect(states).toEqual([
+    acrossMigration(
+      22,
+      (before) => {
+        const at = new Date().toISOString();
+        for (const id of ['sent', 'kept']) {
+          before
+            .prepare(
+              `INSERT INTO bulk_jobs (id, kind, state, profile_id, connection_kind, base_url, file_name, file_hash, headers_json, mapping_json, rows_total, invalid_count, batch_size, concurrency, created_at, updated_at)
+               VALUES (?, 'airtime', 'draft', 'live-1', 'live', 'https://api.example.com', 'f.csv', 'h', '[]', '{}', 1, 0, 20, 3, ?, ?)`,
+            )
+            .run(id, at, at);
+        }
+        before.prepare("INSERT INTO team_job_links VALUES ('sent', 'team-1', 'postgres://team', 10000, 1, ?)").run(at);
+        // Before the step, the database knows no such state.
+        expect(() => before.prepare("UPDATE bulk_jobs SET state = 'awaiting_approval' WHERE id = 'kept'").run()).toThrow(/bulk_jobs\.state must be one of/);
+      },
+      (after) => {
+        expect(after.prepare('SELECT id, state FROM bulk_jobs ORDER BY id').all()).toEqual([
           { id: 'kept', state: 'draft' },
           { id: 'sent', state: 'awaiting_approval' },
         ]);
         expect(() => after.prepare("UPDATE bulk_jobs SET state = 'approved' WHERE id = 'kept'").run()).toThrow(/bulk_jobs\.state must be one of draft, awaiting_approval/);
-      } finally {
-        after.close();
-      }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+      },
+    );
   });
 });

@@ -31,6 +31,7 @@ import { bulkInvalidRowPeopleMigration } from './019_bulk_invalid_row_people';
 import { stateChecksMigration } from './020_state_checks';
 import { finalPurchasesStayMigration } from './021_final_purchases_stay';
 import { jobsAwaitApprovalMigration } from './022_jobs_await_approval';
+import { singlePurchasesAreJobsMigration } from './023_single_purchases_are_jobs';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -54,5 +55,6 @@ export const MIGRATIONS: Migration[] = [
   stateChecksMigration,
   finalPurchasesStayMigration,
   jobsAwaitApprovalMigration,
+  singlePurchasesAreJobsMigration,
   // (add one import and one entry per migration file, in number order)
 ];

@@ -1,0 +1,102 @@
+/**
+ * A single electricity token or cable TV bouquet (the window's Electricity and Cable TV forms,
+ * `vendesk buy electricity|cable`, an approved purchase bought from the Approvals page) is bought
+ * as a job of one item (`origin = 'single'`), as a single airtime or data top-up is
+ * (`singleTopUp.ts`): the same record as a bulk row, with the item states, sent by the same runner
+ * and strategy (`VendingSending`). Its `purchases` row is its vending detail (token, units,
+ * refund), written `sending` before its request leaves and linked to its item in that write; the
+ * item follows it from then on (`purchaseFollower`).
+ *
+ * What a one-item job of these kinds does differently from a bulk row:
+ * - it is checked (the meter or smartcard, the catalog, the team's gate) before its job is
+ *   written, and the run buys that checked purchase: nothing is asked of the service twice;
+ * - a purchase refused as it is written (the same purchase unsettled, the connection switched)
+ *   is refused to the user, as asked, with the same error — never held to be sent later;
+ * - it answers with its purchase (`PurchaseRow`), the receipt every view already shows.
+ */
+import { AppError } from '../../shared/appError';
+import type { CableRequest, ElectricityRequest } from '../../shared/contract/purchases';
+import type { App } from '../appContext';
+import { checkCable, checkElectricity, findPurchaseRow, refuseDuplicate, type CheckedVendingPurchase, type PurchaseRow } from '../purchases';
+import { purchaseGate, type SingleGateOptions } from '../purchases/purchaseGate';
+import { refuseIfConnectionChanged } from '../sessionGuard';
+import { createBulkService } from './bulkService';
+import { newItem } from './jobRows';
+import { cancelPausedSingle } from './singleTopUp';
+import { createVendingBuyer, type VendingBuyer } from './vendingItems';
+
+export type SingleVendingRequest = { kind: 'electricity'; request: ElectricityRequest } | { kind: 'cable'; request: CableRequest };
+
+export async function buySingleVending(app: App, asked: SingleVendingRequest, options: SingleGateOptions = {}): Promise<PurchaseRow> {
+  // Checked, bought and answered on one connection.
+  const session = app.session();
+  const purchase: CheckedVendingPurchase = asked.kind === 'electricity' ? await checkElectricity(app, asked.request) : await checkCable(app, asked.request);
+  const approved = await app.service(purchaseGate).check(purchase.summary, options);
+  const service = app.service(createBulkService);
+  const connection = session.connection;
+  const { summary } = purchase;
+  const jobId = app.db
+    .transaction(() => {
+      refuseIfConnectionChanged(app, session);
+      refuseDuplicate(app, purchase.key);
+      const id = service.store.createSingleJob(
+        asked.kind,
+        connection,
+        `${summary.description} for ${summary.account}`,
+        newItem({
+          rowNumber: 1,
+          phone: summary.phone,
+          // The disco or provider stands where airtime has its network, as in a bulk row.
+          network: purchase.providerCode,
+          productCode: asked.kind === 'cable' ? (purchase.key.bouquetCode ?? '') : '',
+          description: summary.description,
+          amountKobo: summary.amountKobo,
+          account: summary.account,
+          vendType: asked.kind === 'electricity' ? asked.request.vendType : null,
+          accountName: summary.customerName,
+        }),
+      );
+      service.store.confirmJob(id);
+      return id;
+    })
+    .immediate();
+  let refusal: unknown = null;
+  let bought: PurchaseRow | null = null;
+  const buyer: VendingBuyer = {
+    async buy(_kind, _item, written) {
+      try {
+        bought = await purchase.buy(session, {
+          written: (id) => {
+            approved?.written(id); // a team-approved purchase is linked to its approval as it is written
+            written(id);
+          },
+        });
+        return bought.id;
+      } catch (error) {
+        refusal = error;
+        throw error;
+      }
+    },
+    settle: (purchaseId) => createVendingBuyer(app).settle(purchaseId),
+  };
+  let finished = await service.runConfirmed(jobId, { session, vending: buyer, quiet: true }).catch(async (error: unknown) => {
+    // It did not start: nothing was written or sent.
+    await cancelPausedSingle(app, jobId, error instanceof Error ? error.message : String(error));
+    throw error;
+  });
+  if (finished.state === 'paused') {
+    await cancelPausedSingle(app, jobId, finished.message);
+    finished = service.store.job(jobId) ?? finished;
+  }
+  // Its purchase as its answer left it, whichever connection vendesk is on by now (as the receipt shows it).
+  if (bought) return bought;
+  const item = service.store.items(jobId, { limit: 1 })[0];
+  const written = item?.purchase_id ? findPurchaseRow(app, item.purchase_id) : null;
+  if (written) return written;
+  if (refusal) throw refusal;
+  throw new AppError(
+    'purchase_not_sent',
+    `${(item?.reason ?? finished.message ?? 'It was not sent.').replace(/\s*$/, '')}${/nothing was (bought|charged)/i.test(item?.reason ?? '') ? '' : ' Nothing was bought.'}`,
+    'Fix what the message says, then buy it again.',
+  );
+}
