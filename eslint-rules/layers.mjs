@@ -8,7 +8,7 @@
  * and the CLI, which start the app, imports the composition root (`src/main/app.ts`), not even
  * for a type; only the composition root and the CLI start the sandbox. Within the
  * services, `purchases` never imports `requery`: the requery loop settles purchases, not the
- * other way round; purchases and bulk never import the team (it answers the gates they declare,
+ * other way round; purchases and bulk never import the team (it answers the gate bulk declares,
  * see src/main/serviceSlot.ts). Only relative imports are checked (packages are held by no-restricted-imports).
  */
 import path from 'node:path';
@@ -59,11 +59,11 @@ const ALLOWED_FOLDERS = [['src/cli', 'src/main/web']];
 const FOLDER_RULES = [
   ['src/main/purchases', 'src/main/pending', 'the requery loop settles purchases; purchases never call the requery loop (it starts in backgroundLoops.ts)'],
   ['src/main/purchases', 'src/main/bulk', 'a bulk row buys through purchases, never the other way round'],
-  // The team builds on purchases and bulk: they ask it through the gates they declare.
+  // The team builds on purchases and bulk: every purchase asks it through the one gate bulk declares.
   ...['purchases', 'bulk'].map((folder) => [
     `src/main/${folder}`,
     'src/main/team',
-    `the team workspace plugs into ${folder} through the gate ${folder} declares (${folder === 'bulk' ? 'bulk/bulkGate.ts' : 'purchases/purchaseGate.ts'}), wired by app.ts`,
+    'the team workspace answers the one gate every purchase asks (bulk/teamGate.ts), wired by app.ts',
   ]),
   // The service's client and its log reader (api/logLookup.ts) are the bottom of the services.
   ...['bulk', 'purchases', 'pending', 'team', 'transactions', 'reconcile', 'messaging', 'dashboard', 'reports'].map((folder) => [

@@ -24,12 +24,10 @@ import { ProfileStore, SANDBOX_PROFILE_ID, type Profile } from './store/profiles
 import { Settings } from './store/settings';
 import { EnvFirstTokenStore, FileTokenStore, type TokenStore } from './store/tokenStore';
 import { startBackgroundLoops } from './backgroundLoops';
-import { bulkGate } from './bulk/bulkGate';
-import { purchaseGate } from './purchases/purchaseGate';
 import { purchaseFollower } from './purchases/purchaseFollower';
 import { bulkPurchaseFollower } from './bulk/jobFollowUp';
-import { teamBulkGate } from './team/bulkApproval';
-import { teamPurchaseGate } from './team/purchaseApproval';
+import { teamGate } from './bulk/teamGate';
+import { teamGates } from './team/teamGates';
 
 /**
  * The embedded sandbox's one organisation (its name in the sandbox's own database, kept across
@@ -69,11 +67,10 @@ export type { App, Connection, Session, ShellKind } from './appContext';
 
 /**
  * What fills each slot a lower folder declares (serviceSlot.ts): the team workspace answers the
- * gates that purchases and bulk ask before they buy.
+ * one gate every purchase asks before it is bought, and bulk follows what purchases settle.
  */
 const PLUGS = new Map<ServiceFactory<unknown>, ServiceFactory<unknown>>([
-  [purchaseGate, teamPurchaseGate],
-  [bulkGate, teamBulkGate],
+  [teamGate, teamGates],
   [purchaseFollower, bulkPurchaseFollower],
 ]);
 

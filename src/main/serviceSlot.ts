@@ -1,9 +1,9 @@
 /**
  * A service a lower folder declares and a higher one provides (VS Code's service identifiers):
  * the folder that needs it calls `app.service(slot)`; the composition root plugs in what fills it
- * (`PLUGS` in app.ts). So purchases and bulk ask the team workspace before they buy without
- * importing it: `purchases/purchaseGate.ts` and `bulk/bulkGate.ts` declare what they ask,
- * `team/` answers, and app.ts wires the two.
+ * (`PLUGS` in app.ts). So every purchase asks the team workspace before it is bought without
+ * importing it: `bulk/teamGate.ts` declares what it asks, `team/` answers, and app.ts wires the
+ * two.
  *
  * A slot nothing was plugged into throws when used: a purchase is never bought past a gate that
  * was left out.

@@ -3,7 +3,7 @@
  * prepared: it is refused, says nothing was bought and what to do, and nothing is bought at either
  * service.
  */
-import { purchaseGate } from '../../src/main/purchases/purchaseGate';
+import { teamGate } from '../../src/main/bulk/teamGate';
 import { holdMethod } from '../support/heldAnswer';
 import { sandboxLog } from '../support/sandboxRecords';
 import { startTestSandbox } from '../support/testSandbox';
@@ -19,7 +19,7 @@ test('a top-up switched to another connection while it is prepared is refused wi
     await page.goto(`${origin}/#/purchases`);
     await reviewAirtime(page, { phone, amount: '1,500' });
     // The approval check answers slowly (a slow team database); the connection is switched meanwhile.
-    const gate = holdMethod(vendesk.app.service(purchaseGate), 'check');
+    const gate = holdMethod(vendesk.app.service(teamGate), 'single');
     await page.getByRole('dialog', { name: 'Confirm the airtime purchase' }).getByTestId('topup-buy').click();
     await until(() => gate.asked, 'the approval check of the purchase');
     await vendesk.call('profiles.activate', { id: b.id, confirmLive: true });

@@ -10,7 +10,7 @@
  */
 import { mirrorLogPage } from '../transactions/mirrorRefresh';
 import { observingLogReads } from '../api/logLookup';
-import { bulkGate } from './bulkGate';
+import { teamGate } from './teamGate';
 import { AppError } from '../../shared/appError';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
@@ -137,7 +137,7 @@ export class BulkService {
 
   async discard(jobId: string): Promise<{ deleted: true }> {
     this.store.ownUnconfirmed(jobId, this.app.connection);
-    await this.app.service(bulkGate).cancelSentForApproval(jobId);
+    await this.app.service(teamGate).cancelSentForApproval(jobId);
     this.store.deleteJob(jobId);
     this.releaseUpload(jobId);
     return { deleted: true };
@@ -156,7 +156,7 @@ export class BulkService {
     const session = this.app.session();
     const { job, totals } = this.store.draftToConfirm(input.jobId, session.connection);
     // Team workspace: a LIVE job waits for another member's approval.
-    const team = await this.app.service(bulkGate).approvalFor(this.store, job, totals);
+    const team = await this.app.service(teamGate).approvalFor(this.store, job, totals);
     if (team.status === 'waiting') {
       this.store.setJobMessage(job.id, team.message);
       return this.status(job.id);
@@ -271,7 +271,7 @@ export class BulkService {
     this.following.set(job.id, run);
     const changed = await run;
     if (changed > 0) jobsChanged(this.invalidate);
-    if (changed > 0) await this.app.service(bulkGate).reportOutcomes(this.store, job.id);
+    if (changed > 0) await this.app.service(teamGate).reportOutcomes(this.store, job.id);
     return changed;
   }
 
@@ -301,7 +301,7 @@ export class BulkService {
   private start(job: JobRow, wait: boolean, given: RunGiven & { settings?: BulkSettings } = {}): Promise<BulkJobView> | BulkJobView {
     const jobId = job.id;
     const session = given.session ?? this.app.session();
-    const beforeSend = this.app.service(bulkGate).claimBeforeSend(this.store, job, session.client);
+    const beforeSend = this.app.service(teamGate).claimBeforeSend(this.store, job, session.client);
     const begun = this.store.beginRun(jobId, { pid: process.pid, leaseMs: this.timing.leaseMs, isAlive: pidAlive });
     if (!begun.ok) throw runningElsewhere(begun.holder);
     const runner = new JobRunner(
@@ -329,7 +329,7 @@ export class BulkService {
         this.store.setJobState(jobId, 'paused', `Stopped by an error: ${message} Resume the job to continue; nothing is sent twice.`);
         jobsChanged(this.invalidate);
       })
-      .then(() => this.app.service(bulkGate).reportOutcomes(this.store, jobId))
+      .then(() => this.app.service(teamGate).reportOutcomes(this.store, jobId))
       .finally(() => this.runners.delete(jobId));
     // The windows learn that it runs from the operation that started it (bulk.confirm and
     // bulk.resume invalidate `jobs`; a single purchase says so itself), and from its progress.
@@ -491,7 +491,7 @@ export class BulkService {
   }
 
   view(job: JobRow): BulkJobView {
-    return jobView(this.store, job, { active: this.runners.has(job.id), heldElsewhere: this.heldElsewhere(job), teamJobId: this.app.service(bulkGate).teamJobIdOf(job.id) });
+    return jobView(this.store, job, { active: this.runners.has(job.id), heldElsewhere: this.heldElsewhere(job), teamJobId: this.app.service(teamGate).teamJobIdOf(job.id) });
   }
 }
 

@@ -32,7 +32,7 @@ import { jobsChanged } from './jobEvents';
 import type { ItemRow, JobRow, JobStore, NewItem } from './jobStore';
 import { FINAL_ITEM_STATES, SPENDING_STATES } from './jobStates';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
-import { purchaseGate, type SingleGateOptions } from '../purchases/purchaseGate';
+import { teamGate, type SingleGateOptions } from './teamGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
 
 /** A request as the contract parses it. */
@@ -142,8 +142,8 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
   }
   if (check.blocker) throw new AppError('wallet_short', `${check.blocker} Nothing was bought.`, 'Top up the wallet, then buy again.');
   const approved = await app
-    .service(purchaseGate)
-    .check({ kind: request.kind, account: item.phone, phone: item.phone, amountKobo: item.amountKobo, description: check.description, customerName: null, request }, options);
+    .service(teamGate)
+    .single({ kind: request.kind, account: item.phone, phone: item.phone, amountKobo: item.amountKobo, description: check.description, customerName: null, request }, options);
   const service = app.service(createBulkService);
   const connection = session.connection;
   // The write lock is held from here to the job's row: another click, window or command buying

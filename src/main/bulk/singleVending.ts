@@ -18,7 +18,7 @@ import { AppError } from '../../shared/appError';
 import type { CableRequest, ElectricityRequest } from '../../shared/contract/purchases';
 import type { App } from '../appContext';
 import { checkCable, checkElectricity, findPurchaseRow, refuseDuplicate, type CheckedVendingPurchase, type PurchaseRow } from '../purchases';
-import { purchaseGate, type SingleGateOptions } from '../purchases/purchaseGate';
+import { teamGate, type SingleGateOptions } from './teamGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
 import { createBulkService } from './bulkService';
 import { newItem } from './jobRows';
@@ -31,7 +31,7 @@ export async function buySingleVending(app: App, asked: SingleVendingRequest, op
   // Checked, bought and answered on one connection.
   const session = app.session();
   const purchase: CheckedVendingPurchase = asked.kind === 'electricity' ? await checkElectricity(app, asked.request) : await checkCable(app, asked.request);
-  const approved = await app.service(purchaseGate).check(purchase.summary, options);
+  const approved = await app.service(teamGate).single(purchase.summary, options);
   const service = app.service(createBulkService);
   const connection = session.connection;
   const { summary } = purchase;

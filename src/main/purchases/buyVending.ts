@@ -11,13 +11,16 @@
  *    next balance read), `rejected` (refused, nothing charged) or `uncertain` (no usable answer:
  *    settled from the transaction log, never resent).
  *
- * `buyElectricity` and `buyCable` are used by the single-purchase screens and the CLI, and by
- * bulk jobs for spreadsheet rows (`source: 'bulk'`). They tell no window anything themselves:
- * the buy operations declare what they change (`PURCHASE_CHANGES`), and a bulk job, which is
- * background work, says the same through `app.invalidate`.
+ * Every purchase is a job's item (`bulk/`): a bulk row is bought by `buyElectricity` and
+ * `buyCable` (`source: 'bulk'`, under its job's approval); a single purchase is checked here
+ * (`checkElectricity`, `checkCable`), asked of the team's gate by `bulk/singleVending.ts`, and
+ * bought by its run (`CheckedVendingPurchase.buy`). None asks the team itself, and none tells a
+ * window anything: the buy operations declare what they change (`PURCHASE_CHANGES`), and a bulk
+ * job, which is background work, says the same through `app.invalidate`.
  */
 import { formatDateTime } from '../../shared/localDates';
 import type { CableRequest, ElectricityRequest, PurchaseKind } from '../../shared/contract/purchases';
+import type { SinglePurchaseSummary } from '../../shared/contract/team';
 import { cableRequestSchema, electricityRequestSchema } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira, nairaToKobo, type Kobo } from '../../shared/money';
@@ -36,9 +39,8 @@ import { checkRefund } from './refundCheck';
 import { describeAccount, findBlockingPurchase, insertSendingPurchase, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
 import { settleFromLog } from './settleFromLog';
 import { createVendingCatalogs } from './vendingCatalogs';
-import { purchaseGate, type SingleGateOptions, type SinglePurchase } from './purchaseGate';
 
-export interface BuyOptions extends SingleGateOptions {
+export interface BuyOptions {
   /** `bulk` for spreadsheet rows; shown on the Pending page. Default `single`. */
   source?: string;
   /**
@@ -246,14 +248,10 @@ async function sendAndRecord<T>(
   return updated;
 }
 
-/**
- * Buys one electricity token (a bulk row's: `source: 'bulk'`): checked, asked of the team's gate,
- * then written and sent. A single purchase goes through `bulk/singleVending.ts`, which checks it
- * here (`checkElectricity`) and buys it as a job of one item.
- */
+/** Buys one electricity token of a bulk row (`source: 'bulk'`): checked, then written and sent. */
 export async function buyElectricity(app: App, request: ElectricityRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
   const session = app.session();
-  return buyAfterGate(app, session, await checkElectricity(app, request), options);
+  return (await checkElectricity(app, request)).buy(session, options);
 }
 
 /** Step 1 of the file's comment for an electricity token: everything checked, nothing written or sent. */
@@ -292,10 +290,10 @@ export async function checkElectricity(app: App, request: ElectricityRequest): P
   });
 }
 
-/** Buys one cable TV bouquet (a bulk row's): as `buyElectricity`. */
+/** Buys one cable TV bouquet of a bulk row: as `buyElectricity`. */
 export async function buyCable(app: App, request: CableRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
   const session = app.session();
-  return buyAfterGate(app, session, await checkCable(app, request), options);
+  return (await checkCable(app, request)).buy(session, options);
 }
 
 /** Step 1 of the file's comment for a cable TV bouquet: everything checked, nothing written or sent. */
@@ -338,9 +336,9 @@ export interface CheckedVendingPurchase {
   key: DuplicateKey;
   /** The disco's catalog code, or the cable provider, as the service names it. */
   providerCode: string;
-  /** What the team's gate is shown of it. */
-  summary: SinglePurchase;
-  /** Steps 2 and 3 of the file's comment: written `sending` (the gate was asked before), sent, its answer recorded. */
+  /** What the team's gate is shown of it (the request as parsed: kept as it is while it waits for approval). */
+  summary: SinglePurchaseSummary & { request: unknown };
+  /** Steps 2 and 3 of the file's comment: written `sending` (the team's gate was asked before, where one applies), sent, its answer recorded. */
   buy(session: Session, options: BuyOptions): Promise<PurchaseRow>;
 }
 
@@ -375,18 +373,6 @@ function checked<T>(app: App, p: CheckedParts<T>): CheckedVendingPurchase {
       return sendAndRecord(app, session, row, p.send, p.onSuccess);
     },
   };
-}
-
-/** Asks the team's gate, then buys: a team-approved purchase is linked to its approval as it is written. */
-async function buyAfterGate(app: App, session: Session, purchase: CheckedVendingPurchase, options: BuyOptions): Promise<PurchaseRow> {
-  const approved = await app.service(purchaseGate).check(purchase.summary, options);
-  return purchase.buy(session, {
-    ...options,
-    written: (id) => {
-      approved?.written(id);
-      options.written?.(id);
-    },
-  });
 }
 
 /**

@@ -9,15 +9,15 @@
  *   (`claimBeforeSend`): a row the same spreadsheet's other job already claimed (on any desktop)
  *   is not sent here.
  *
- * The bulk service asks its gate (`bulk/bulkGate.ts`, which `teamBulkGate` below fills):
+ * The bulk service asks its gate (`bulk/teamGate.ts`, which `team/teamGates.ts` fills):
  * `teamApprovalFor` at confirm and `claimBeforeSend` when it builds a runner; a desktop that never
  * joined a team, or a sandbox connection, is untouched.
  */
 import { AppError } from '../../shared/appError';
 import type { TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
-import type { App, AppPart } from '../appContext';
-import type { BulkGate, TeamApproval } from '../bulk/bulkGate';
+import type { AppPart } from '../appContext';
+import type { TeamApproval } from '../bulk/teamGate';
 import type { LogReader } from '../api/logLookup';
 import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
 import { checkItemsDigest, itemsDigest } from './itemsDigest';
@@ -277,15 +277,4 @@ export async function cancelSentForApproval(app: AppPart<'db' | 'service'>, loca
   // A job adopted from another desktop's preparer (teamJobRun.ts) stays theirs: discarding it here only forgets it here.
   if (teamJob.preparedBy !== team.link()?.user) return;
   await team.withClient((client) => callTeam(client, 'cancel_job', { jobId: link.team_job_id, desktopId: desktop.id, desktopName: desktop.name }));
-}
-
-/** The team's answer to `bulk/bulkGate.ts`, plugged in by the composition root. */
-export function teamBulkGate(app: App): BulkGate {
-  return {
-    approvalFor: (store, job, current) => teamApprovalFor(app, store, job, current),
-    claimBeforeSend: (store, job, log) => claimBeforeSend(app, store, job, log),
-    reportOutcomes: (store, localJobId) => reportTeamOutcomes(app, store, localJobId),
-    cancelSentForApproval: (localJobId) => cancelSentForApproval(app, localJobId),
-    teamJobIdOf: (localJobId) => teamJobIdOf(app, localJobId),
-  };
 }

@@ -3,11 +3,11 @@
  * when this desktop is joined to a team and the team's admin set an amount above which a single
  * purchase needs approval (`team_settings.single_purchase_approval_kobo`).
  *
- * Each single purchase asks its gate (`purchases/purchaseGate.ts`, which `teamPurchaseGate` below
- * fills) once everything about it is checked, just before
- * it is written and sent:
- * - No team applies (sandbox, not joined, a bulk row, no threshold, or the amount is not above
- *   it): `null`, and it is bought as before.
+ * Each single purchase asks its gate (`single` of `bulk/teamGate.ts`, which `team/teamGates.ts`
+ * fills) once everything about it is checked, just before its job is written and sent (a bulk
+ * row never asks: it has its job's approval):
+ * - No team applies (sandbox, not joined, no threshold, or the amount is not above it): `null`,
+ *   and it is bought as before.
  * - Above the threshold, the first time: it is sent for approval as a team job of kind `single`
  *   with one item (the request kept here in `team_single_purchases`, exactly as prepared) and the
  *   call stops with `awaiting_approval`: nothing is bought.
@@ -25,7 +25,7 @@ import { AppError } from '../../shared/appError';
 import type { SinglePurchaseKind, SinglePurchaseSummary, TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { App, AppPart } from '../appContext';
-import type { ApprovedBuy, PurchaseGate, SingleGateOptions, SinglePurchase } from '../purchases/purchaseGate';
+import type { ApprovedBuy, SingleGateOptions, SinglePurchase } from '../bulk/teamGate';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { awaitingApproval } from './awaitingApproval';
 import { checkItemsDigest, itemsDigest, type DigestItem } from './itemsDigest';
@@ -143,7 +143,6 @@ function refuseSettledHold(hold: HoldRow): void {
 
 /** See the file's comment. */
 export async function gateSinglePurchase(app: App, p: SinglePurchase, options: SingleGateOptions = {}): Promise<ApprovedBuy | null> {
-  if (options.source === 'bulk') return null;
   const team = teamWorkspace(app);
   if (options.approvedTeamJob === undefined && (app.connection.kind !== 'live' || team.link() === null)) return null;
   let hold: HoldRow | undefined;
@@ -238,9 +237,4 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
       }
     },
   };
-}
-
-/** The team's answer to `purchases/purchaseGate.ts`, plugged in by the composition root. */
-export function teamPurchaseGate(app: App): PurchaseGate {
-  return { check: (p, options) => gateSinglePurchase(app, p, options) };
 }

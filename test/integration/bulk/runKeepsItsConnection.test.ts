@@ -8,8 +8,7 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { bulkGate } from '../../../src/main/bulk/bulkGate';
-import { purchaseGate } from '../../../src/main/purchases/purchaseGate';
+import { teamGate } from '../../../src/main/bulk/teamGate';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
 import type { ProfileView } from '../../../src/shared/contract/app';
 import { startLatencyProxy, type LatencyProxy } from '../../support/latencyProxy';
@@ -81,7 +80,7 @@ it('buys an electricity row held by the team claim during a switch nowhere, and 
   const jobId = preview.job.id;
   // The team database's claim of the row, held until the user has switched (a slow team database).
   const claim = heldAnswer();
-  const gate = t.app.service(bulkGate);
+  const gate = t.app.service(teamGate);
   const teamClaim = gate.claimBeforeSend;
   gate.claimBeforeSend = () => async (batch) => {
     await claim.wait();
@@ -132,7 +131,7 @@ it('answers a single top-up with its receipt, from its own service, when vendesk
 it('refuses a single top-up checked on one connection when vendesk was switched before it was bought', async () => {
   const phone = mtnPhone(4343);
   // The team's answer to the gate takes a while (a slow team database): the user switches meanwhile.
-  const team = holdMethod(t.app.service(purchaseGate), 'check');
+  const team = holdMethod(t.app.service(teamGate), 'single');
   const buying = refusal(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000 }));
   await until(() => team.asked, 'the approval gate to be asked');
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
@@ -148,7 +147,7 @@ it('confirms nothing when vendesk was switched while the team and the wallet wer
   const preview = await t.call('bulk.prepare', { file: { path: writeCsv(dir, 'late.csv', airtimeRows(2, 100, 50)) }, kind: 'airtime' });
   const jobId = preview.job.id;
   // The team database answers the gate slowly: the user switches meanwhile.
-  const gate = t.app.service(bulkGate);
+  const gate = t.app.service(teamGate);
   const approvalFor = gate.approvalFor;
   const team = holdMethod(gate, 'approvalFor');
   const confirming = refusal(t.call('bulk.confirm', { jobId, typedTotal: '200', wait: true }));

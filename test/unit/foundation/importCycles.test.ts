@@ -75,8 +75,8 @@ describe('imports in src/main go one way', () => {
   const graph = importGraph();
 
   it('finds the imports it checks (the reading works)', () => {
-    expect(graph.get(path.join(MAIN, 'bulk', 'bulkService.ts'))).toContain(path.join(MAIN, 'bulk', 'bulkGate.ts'));
-    expect(graph.get(path.join(MAIN, 'team', 'bulkApproval.ts'))).toContain(path.join(MAIN, 'bulk', 'bulkGate.ts'));
+    expect(graph.get(path.join(MAIN, 'bulk', 'bulkService.ts'))).toContain(path.join(MAIN, 'bulk', 'teamGate.ts'));
+    expect(graph.get(path.join(MAIN, 'team', 'bulkApproval.ts'))).toContain(path.join(MAIN, 'bulk', 'teamGate.ts'));
     expect(
       cycles(
         new Map([
