@@ -14,12 +14,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../src/main/app';
 import { dispatch } from '../src/main/dispatch';
 import { createServiceClock } from '../src/main/api/serviceClock';
-import { startTestSandbox } from '../test/support/testSandbox';
 import type { BulkJobView, BulkPreview } from '../src/shared/contract/bulk';
 import { numberArg } from './benchArgs';
+import { runBench, withSandboxApp } from './sandboxApp';
 
 type Kind = 'airtime' | 'electricity';
 
@@ -41,10 +40,7 @@ async function main(): Promise<void> {
   const kind: Kind = kindAt >= 0 && process.argv[kindAt + 1] === 'electricity' ? 'electricity' : 'airtime';
   const rows = numberArg('rows', kind === 'airtime' ? 5000 : 800);
   const pending = kind === 'electricity' && process.argv.includes('--pending');
-  const sandbox = await startTestSandbox();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-bulk-run-bench-'));
-  const app = await createApp({ dataDir, shell: 'cli', connection: { baseUrl: sandbox.url, token: 'bench', kind: 'sandbox' } });
-  try {
+  await withSandboxApp('bulk-run', async (app, sandbox, dataDir) => {
     const file = path.join(dataDir, `${kind}.csv`);
     fs.writeFileSync(file, sheet(kind, rows, pending));
     const prepared = await dispatch(app, 'bulk.prepare', { file: { path: file }, kind });
@@ -82,14 +78,7 @@ async function main(): Promise<void> {
           `the job: ${settled.counts.success.toLocaleString('en-US')} success, ${settled.counts.pending} pending, message ${settled.message === null ? 'none' : `"${settled.message}"`}`,
       );
     }
-  } finally {
-    await app.close();
-    await sandbox.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -8,20 +8,14 @@
  *   npm run bench -- singlePurchase              # 30 purchases
  *   npm run bench -- singlePurchase --runs 100
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { createApp } from '../src/main/app';
 import { dispatch } from '../src/main/dispatch';
-import { startTestSandbox } from '../test/support/testSandbox';
 import { median, numberArg } from './benchArgs';
+import { runBench, withSandboxApp } from './sandboxApp';
 
 async function main(): Promise<void> {
   const runs = numberArg('runs', 30);
-  const sandbox = await startTestSandbox();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-single-bench-'));
-  const app = await createApp({ dataDir, shell: 'cli', connection: { baseUrl: sandbox.url, token: 'bench', kind: 'sandbox' } });
-  try {
+  await withSandboxApp('single', async (app) => {
     const times: number[] = [];
     const c0 = process.cpuUsage();
     for (let i = 0; i < runs; i++) {
@@ -40,14 +34,7 @@ async function main(): Promise<void> {
     console.log(
       `receipt after: median ${median(times).toFixed(1)} ms, slowest ${Math.max(...times).toFixed(1)} ms (cpu ${((c.user + c.system) / 1e3 / runs).toFixed(1)} ms a purchase)`,
     );
-  } finally {
-    await app.close();
-    await sandbox.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

@@ -10,12 +10,13 @@ import { cancelSentForApproval, claimBeforeSend, reportTeamOutcomes, teamApprova
 import { gateSinglePurchase } from './purchaseApproval';
 
 export function teamGates(app: App): TeamGate {
+  // Bound, not wrapped: a purchase's path goes from bulk straight into the policy that answers.
   return {
-    single: (p, options) => gateSinglePurchase(app, p, options),
-    approvalFor: (store, job, current) => teamApprovalFor(app, store, job, current),
-    claimBeforeSend: (store, job, log) => claimBeforeSend(app, store, job, log),
-    reportOutcomes: (store, localJobId) => reportTeamOutcomes(app, store, localJobId),
-    cancelSentForApproval: (localJobId) => cancelSentForApproval(app, localJobId),
-    teamJobIdOf: (localJobId) => teamJobIdOf(app, localJobId),
+    single: gateSinglePurchase.bind(null, app),
+    approvalFor: teamApprovalFor.bind(null, app),
+    claimBeforeSend: claimBeforeSend.bind(null, app),
+    reportOutcomes: reportTeamOutcomes.bind(null, app),
+    cancelSentForApproval: cancelSentForApproval.bind(null, app),
+    teamJobIdOf: teamJobIdOf.bind(null, app),
   };
 }
