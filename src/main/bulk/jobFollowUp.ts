@@ -86,7 +86,8 @@ export function settleJobState(store: JobStore, jobId: string): number {
 export function bulkPurchaseFollower(app: AppPart<'db'>): PurchaseFollower {
   const store = new JobStore(app.db);
   return {
-    followed(purchaseId) {
+    followed(purchaseId, fields) {
+      if (!fields.some((f) => JobStore.FOLLOWED_PURCHASE_FIELDS.has(f))) return;
       if (store.followPurchase(purchaseId, itemFromPurchase) === 0) return;
       const jobId = store.jobOfPurchase(purchaseId);
       if (jobId) settleJobState(store, jobId);

@@ -198,9 +198,12 @@ export class JobStore {
   /** The jobs of one connection profile made from a spreadsheet (`file`) or single purchases (`single`; of `kinds` only, when given), newest first. */
   listJobs(profileId: string, limit: number, origin: JobOrigin = 'file', kinds?: readonly string[]): JobRow[] {
     if (!kinds) return this.stmt('SELECT * FROM bulk_jobs WHERE profile_id = ? AND origin = ? ORDER BY created_at DESC LIMIT ?').all(profileId, origin, limit) as JobRow[];
-    return this.db
-      .prepare(`SELECT * FROM bulk_jobs WHERE profile_id = ? AND origin = ? AND kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY created_at DESC LIMIT ?`)
-      .all(profileId, origin, ...kinds, limit) as JobRow[];
+    return this.stmt(`SELECT * FROM bulk_jobs WHERE profile_id = ? AND origin = ? AND kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY created_at DESC LIMIT ?`).all(
+      profileId,
+      origin,
+      ...kinds,
+      limit,
+    ) as JobRow[];
   }
 
   /**
@@ -247,7 +250,7 @@ export class JobStore {
   /**
    * Starts a job not confirmed yet (a draft, or one awaiting approval that its gate found
    * approved): `running`, with the batch size and concurrency it is confirmed with. False when it
-   * was confirmed already (confirmed already, by another window or process). `onlyOn`:
+   * was confirmed already (by another window or process). `onlyOn`:
    * throws, confirming nothing, when the connection in use now is not the job's: it runs there
    * or not at all.
    */
@@ -258,7 +261,7 @@ export class JobStore {
     const tune = tuning ? ', batch_size = @batchSize, concurrency = @concurrency' : '';
     return (
       this.stmt(
-        `UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, message = NULL, updated_at = @at${tune} WHERE id = @id AND state IN ('draft', 'awaiting_approval')`,
+        `UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, message = NULL, updated_at = @at${tune} WHERE id = @id AND state IN (${UNCONFIRMED_JOB_STATES.map((st) => `'${st}'`).join(', ')})`,
       ).run({
         id,
         at,
@@ -660,6 +663,9 @@ export class JobStore {
   syncFromPurchases(jobId: string, itemFromPurchase: ItemFromPurchase): number {
     return this.followPurchases('b.job_id = ?', jobId, itemFromPurchase);
   }
+
+  /** The columns of a purchase its item follows (read below): a change to any other (a requery's count, a time) leaves the item as it is. */
+  static readonly FOLLOWED_PURCHASE_FIELDS: ReadonlySet<string> = new Set(['state', 'reference', 'reason', 'hint', 'refund_state', 'settled_by', 'final_at', 'commission_kobo']);
 
   /** The item linked to this purchase, brought up to its state (in the purchase's own write: `bulkPurchaseFollower` in jobFollowUp.ts). */
   followPurchase(purchaseId: string, itemFromPurchase: ItemFromPurchase): number {

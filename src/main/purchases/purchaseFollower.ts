@@ -8,8 +8,8 @@
 import { serviceSlot } from '../serviceSlot';
 
 export interface PurchaseFollower {
-  /** Called in the transaction that changed the purchase `purchaseId`. */
-  followed(purchaseId: string): void;
+  /** Called in the transaction that changed the purchase `purchaseId`; `fields`: the columns it wrote. */
+  followed(purchaseId: string, fields: readonly string[]): void;
 }
 
 export const purchaseFollower = serviceSlot<PurchaseFollower>('What follows a purchase’s state');

@@ -177,7 +177,7 @@ export function updatePurchase(app: AppPart<'db' | 'service'>, id: string, chang
   app.db.transaction(() => {
     const written = app.db.prepare(`UPDATE purchases SET ${sets.join(', ')} WHERE id = @id${guard}`).run({ ...Object.fromEntries(entries), updated_at: nowIso(), id });
     // A bulk row bought as this purchase moves with it, in this transaction.
-    if (written.changes > 0) app.service(purchaseFollower).followed(id);
+    if (written.changes > 0) app.service(purchaseFollower).followed(id, Object.keys(changes));
   })();
   return getPurchaseRow(app, id);
 }
