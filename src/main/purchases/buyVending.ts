@@ -33,7 +33,7 @@ import { refuseIfConnectionChanged } from '../sessionGuard';
 import type { VendingClient } from '../api/vendingClient';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
-import { walletKoboOrNull } from '../transactions/balanceSnapshots';
+import { walletToKeepOrNull } from '../transactions/balanceSnapshots';
 import { refreshReferences } from '../transactions/mirrorRefresh';
 import { checkRefund } from './refundCheck';
 import { describeAccount, findBlockingPurchase, insertSendingPurchase, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
@@ -181,13 +181,18 @@ async function sendAndRecord<T>(
   onSuccess: (data: T) => Partial<PurchaseRow>,
 ): Promise<PurchaseRow> {
   const clock = app.service(createServiceClock);
+  // When the answer (or the failure) came, on this machine's clock: written with what it says, in one write.
+  let answeredMs: number | null = null;
+  const record = (changes: Partial<PurchaseRow>): PurchaseRow => updatePurchase(app, row.id, { local_answered_ms: answeredMs ?? Date.now(), ...changes });
   let updated: PurchaseRow;
   try {
-    const result = await send(session.client).finally(() => updatePurchase(app, row.id, { local_answered_ms: Date.now() }));
+    const result = await send(session.client).finally(() => {
+      answeredMs = Date.now();
+    });
     const at = new Date().toISOString();
     const purchasedMs = clock.now();
     if (result.kind === 'success') {
-      updated = updatePurchase(app, row.id, {
+      updated = record({
         state: 'success',
         reference: result.reference || null,
         purchased_ms: purchasedMs,
@@ -196,14 +201,14 @@ async function sendAndRecord<T>(
         ...onSuccess(result.data),
       });
     } else if (result.kind === 'pending') {
-      updated = updatePurchase(app, row.id, {
+      updated = record({
         state: 'pending',
         reference: result.reference || null,
         purchased_ms: purchasedMs,
         next_requery_ms: firstRequeryDueMs(purchasedMs),
       });
     } else {
-      updated = updatePurchase(app, row.id, {
+      updated = record({
         state: 'failed',
         reference: result.reference || null,
         purchased_ms: purchasedMs,
@@ -218,7 +223,7 @@ async function sendAndRecord<T>(
   } catch (error) {
     if (error instanceof UncertainOutcomeError || !(error instanceof AppError)) {
       const detail = error instanceof Error ? error.message : String(error);
-      updated = updatePurchase(app, row.id, {
+      updated = record({
         state: 'uncertain',
         reason: detail,
         hint: error instanceof AppError ? (error.hint ?? null) : null,
@@ -231,7 +236,7 @@ async function sendAndRecord<T>(
         // Stays uncertain; the loop tries again.
       }
     } else if (error instanceof ServiceError) {
-      updated = updatePurchase(app, row.id, {
+      updated = record({
         state: 'rejected',
         reference: error.reference || null,
         reason: error.reason || error.message,
@@ -240,7 +245,7 @@ async function sendAndRecord<T>(
         final_at: new Date().toISOString(),
       });
     } else {
-      updated = updatePurchase(app, row.id, { state: 'rejected', reason: error.message, hint: error.hint ?? null, settled_by: 'answer', final_at: new Date().toISOString() });
+      updated = record({ state: 'rejected', reason: error.message, hint: error.hint ?? null, settled_by: 'answer', final_at: new Date().toISOString() });
     }
   }
   // The Dashboard and Transactions show it by the time the answer is shown, without a sync.
@@ -356,7 +361,8 @@ function checked<T>(app: App, p: CheckedParts<T>): CheckedVendingPurchase {
       request: p.request,
     },
     async buy(session, options) {
-      const balanceBefore = await walletKoboOrNull(app, 'purchase');
+      // The wallet before it, of the connection it is bought on, kept in the purchase's own write.
+      const wallet = await walletToKeepOrNull(app, 'purchase', session);
       const purchase: NewPurchase = {
         ...p.provider,
         kind: p.key.kind,
@@ -367,9 +373,18 @@ function checked<T>(app: App, p: CheckedParts<T>): CheckedVendingPurchase {
         customer_name: p.customer.name,
         customer_address: p.customer.address,
         customer_type: p.customer.customerType ?? '',
-        balance_before_kobo: balanceBefore,
+        balance_before_kobo: wallet?.balanceKobo ?? null,
       };
-      const row = insertGuarded(app, session, purchase, p.key, (id) => options.written?.(id));
+      let row: PurchaseRow | undefined;
+      try {
+        row = insertGuarded(app, session, purchase, p.key, (id) => {
+          wallet?.keep();
+          options.written?.(id);
+        });
+      } finally {
+        // Refused, the purchase is not written; the wallet it read is kept all the same.
+        if (!row) wallet?.keep();
+      }
       return sendAndRecord(app, session, row, p.send, p.onSuccess);
     },
   };

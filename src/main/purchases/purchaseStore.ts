@@ -8,6 +8,7 @@ import type { PurchaseKind, PurchaseState, PurchaseView, RefundState, VendTypeIn
 import { formatNaira } from '../../shared/money';
 import { AppError } from '../../shared/appError';
 import type { AppPart, Session } from '../appContext';
+import { prepared } from '../store/prepared';
 import { purchaseFollower } from './purchaseFollower';
 
 export interface PurchaseRow {
@@ -133,35 +134,34 @@ export function insertSendingPurchase(app: AppPart<'db'>, session: Session, purc
   const id = `P${Date.now().toString(36).toUpperCase()}${randomUUID().slice(0, 8).toUpperCase()}`;
   const at = nowIso();
   const c = session.connection;
-  app.db
-    .prepare(
-      `INSERT INTO purchases (id, kind, source, state, profile_id, connection_kind, base_url, provider_code, provider_name, account, vend_type,
+  prepared(
+    app.db,
+    `INSERT INTO purchases (id, kind, source, state, profile_id, connection_kind, base_url, provider_code, provider_name, account, vend_type,
         bouquet_code, bouquet_name, amount_kobo, phone, customer_name, customer_address, customer_type, balance_before_kobo, sent_ms, local_sent_ms, created_at, updated_at)
        VALUES (@id, @kind, @source, 'sending', @profile_id, @connection_kind, @base_url, @provider_code, @provider_name, @account, @vend_type,
         @bouquet_code, @bouquet_name, @amount_kobo, @phone, @customer_name, @customer_address, @customer_type, @balance_before_kobo, @sent_ms, @local_sent_ms, @at, @at)`,
-    )
-    .run({
-      ...purchase,
-      source: purchase.source ?? 'single',
-      id,
-      profile_id: c.profileId,
-      connection_kind: c.kind,
-      base_url: c.baseUrl,
-      sent_ms: sentMs,
-      local_sent_ms: Date.now(),
-      at,
-    });
+  ).run({
+    ...purchase,
+    source: purchase.source ?? 'single',
+    id,
+    profile_id: c.profileId,
+    connection_kind: c.kind,
+    base_url: c.baseUrl,
+    sent_ms: sentMs,
+    local_sent_ms: Date.now(),
+    at,
+  });
   return getPurchaseRow(app, id);
 }
 
 /** A purchase of the connection in use (null for another connection's: it is not shown here). */
 export function findPurchaseRow(app: AppPart<'connection' | 'db'>, id: string): PurchaseRow | null {
-  return (app.db.prepare('SELECT * FROM purchases WHERE id = ? AND profile_id = ?').get(id, app.connection.profileId) as PurchaseRow | undefined) ?? null;
+  return (prepared(app.db, 'SELECT * FROM purchases WHERE id = ? AND profile_id = ?').get(id, app.connection.profileId) as PurchaseRow | undefined) ?? null;
 }
 
 /** A purchase the caller already holds (any connection): for updates of a row it is working on. */
 export function getPurchaseRow(app: AppPart<'db'>, id: string): PurchaseRow {
-  const row = app.db.prepare('SELECT * FROM purchases WHERE id = ?').get(id) as PurchaseRow | undefined;
+  const row = prepared(app.db, 'SELECT * FROM purchases WHERE id = ?').get(id) as PurchaseRow | undefined;
   if (!row) throw new Error(`purchase ${id} vanished`);
   return row;
 }
@@ -175,7 +175,7 @@ export function updatePurchase(app: AppPart<'db' | 'service'>, id: string, chang
   // already in that state). Refused, nothing of `changes` is written and the row is returned as it is.
   const guard = changes.state === undefined ? '' : ` AND (state = @state OR state NOT IN (${FINAL_PURCHASE_STATES.map((f) => `'${f}'`).join(', ')}))`;
   app.db.transaction(() => {
-    const written = app.db.prepare(`UPDATE purchases SET ${sets.join(', ')} WHERE id = @id${guard}`).run({ ...Object.fromEntries(entries), updated_at: nowIso(), id });
+    const written = prepared(app.db, `UPDATE purchases SET ${sets.join(', ')} WHERE id = @id${guard}`).run({ ...Object.fromEntries(entries), updated_at: nowIso(), id });
     // A bulk row bought as this purchase moves with it, in this transaction.
     if (written.changes > 0) app.service(purchaseFollower).followed(id, Object.keys(changes));
   })();
@@ -191,12 +191,12 @@ export function findBlockingPurchase(
   key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string },
 ): PurchaseRow | null {
   const placeholders = UNSETTLED_STATES.map(() => '?').join(', ');
-  const row = app.db
-    .prepare(
-      `SELECT * FROM purchases WHERE profile_id = ? AND kind = ? AND account = ? AND amount_kobo = ? AND bouquet_code = ? AND state IN (${placeholders})
+  // By the account's index (`purchases_key`), not by the connection's: a connection has thousands of purchases, an account a few.
+  const row = prepared(
+    app.db,
+    `SELECT * FROM purchases WHERE +profile_id = ? AND kind = ? AND account = ? AND amount_kobo = ? AND bouquet_code = ? AND state IN (${placeholders})
        ORDER BY created_at DESC LIMIT 1`,
-    )
-    .get(app.connection.profileId, key.kind, key.account, key.amountKobo, key.bouquetCode ?? '', ...UNSETTLED_STATES) as PurchaseRow | undefined;
+  ).get(app.connection.profileId, key.kind, key.account, key.amountKobo, key.bouquetCode ?? '', ...UNSETTLED_STATES) as PurchaseRow | undefined;
   return row ?? null;
 }
 
@@ -219,8 +219,9 @@ export function listPurchaseRows(
     where.push('updated_at >= ?');
     params.push(options.since);
   }
-  const sql = `SELECT * FROM purchases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC ${options.limit ? `LIMIT ${Math.floor(options.limit)}` : ''}`;
-  return app.db.prepare(sql).all(...params) as PurchaseRow[];
+  // LIMIT -1: no limit (one statement whatever the page size).
+  const sql = `SELECT * FROM purchases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`;
+  return prepared(app.db, sql).all(...params, options.limit ? Math.floor(options.limit) : -1) as PurchaseRow[];
 }
 
 export function describeAccount(row: Pick<PurchaseRow, 'kind' | 'account' | 'provider_code' | 'vend_type' | 'bouquet_code' | 'bouquet_name'>): string {

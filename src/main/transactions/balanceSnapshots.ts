@@ -9,6 +9,7 @@ import { nairaToKobo } from '../../shared/money';
 import type { ServiceWindow } from '../api/serviceTime';
 import type { App, Session } from '../appContext';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 import { ngnWallet } from '../../shared/ngnWallet';
 
 export interface BalanceSnapshotRow {
@@ -35,9 +36,10 @@ export function recordBalanceSnapshot(
 ): BalanceSnapshotRow {
   const takenAt = new Date(at.fromMs).toISOString();
   const takenTo = new Date(at.toMs).toISOString();
-  const info = db
-    .prepare('INSERT INTO balance_snapshots (profile_id, taken_at, taken_to, balance_kobo, source, clock, local_from_ms, local_to_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(profileId, takenAt, takenTo, balanceKobo, source, at.clock, local?.fromMs ?? null, local?.toMs ?? null);
+  const info = prepared(
+    db,
+    'INSERT INTO balance_snapshots (profile_id, taken_at, taken_to, balance_kobo, source, clock, local_from_ms, local_to_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  ).run(profileId, takenAt, takenTo, balanceKobo, source, at.clock, local?.fromMs ?? null, local?.toMs ?? null);
   return { id: Number(info.lastInsertRowid), takenAt, takenTo, balanceKobo, source, clock: at.clock };
 }
 
@@ -68,22 +70,34 @@ export interface WalletReading {
  * service reports no wallet.
  */
 export async function readWallet(app: App, source: string, session: Session = app.session(), signal?: AbortSignal): Promise<WalletReading> {
+  const { keep, ...reading } = await readWalletToKeep(app, source, session, signal);
+  if (source !== 'check' || !recentlyTheSame(app.db, session.connection.profileId, reading)) keep();
+  return reading;
+}
+
+/** A wallet reading whose snapshot is not written yet: `keep()` writes it, in its caller's transaction if it is in one. */
+export interface WalletReadingToKeep extends WalletReading {
+  keep(): void;
+}
+
+/** The same reading, kept when its caller says: a purchase keeps the wallet it read in the write of the purchase. */
+export async function readWalletToKeep(app: App, source: string, session: Session, signal?: AbortSignal): Promise<WalletReadingToKeep> {
   let at: ServiceWindow | null = null;
   const startedLocal = Date.now();
   const balance = await session.client.accountBalance({ signal, onAnswered: (w) => (at = w) });
+  const answeredLocal = Date.now();
   const ngn = ngnWallet(balance);
   if (!ngn) throw new AppError('no_wallet', 'The service reported no NGN wallet for this organisation.', 'Ask the service to enable an NGN wallet.');
-  const reading: WalletReading = {
+  const taken = at ?? session.client.clock.windowAt(startedLocal, answeredLocal);
+  const balanceKobo = nairaToKobo(ngn.Balance);
+  return {
     accountName: balance.AccountName,
-    balanceKobo: nairaToKobo(ngn.Balance),
+    balanceKobo,
     currency: ngn.Currency,
     accountNumber: ngn.AccountNumber,
-    at: at ?? session.client.clock.windowAt(startedLocal, Date.now()),
+    at: taken,
+    keep: () => void recordBalanceSnapshot(app.db, session.connection.profileId, balanceKobo, source, taken, { fromMs: startedLocal, toMs: answeredLocal }),
   };
-  if (source !== 'check' || !recentlyTheSame(app.db, session.connection.profileId, reading)) {
-    recordBalanceSnapshot(app.db, session.connection.profileId, reading.balanceKobo, source, reading.at, { fromMs: startedLocal, toMs: Date.now() });
-  }
-  return reading;
 }
 
 /** The periodic connection check keeps a reading only when the wallet moved or 10 minutes passed. */
@@ -94,8 +108,15 @@ function recentlyTheSame(db: Db, profileId: string, reading: WalletReading): boo
 
 /** The wallet in kobo read now (and kept as a snapshot), or null when it cannot be read. */
 export async function walletKoboOrNull(app: App, source: string): Promise<number | null> {
+  const reading = await walletToKeepOrNull(app, source, app.session());
+  reading?.keep();
+  return reading?.balanceKobo ?? null;
+}
+
+/** The wallet of `session`'s connection read now, not kept yet (`readWalletToKeep`), or null when it cannot be read. */
+export async function walletToKeepOrNull(app: App, source: string, session: Session): Promise<WalletReadingToKeep | null> {
   try {
-    return (await readWallet(app, source)).balanceKobo;
+    return await readWalletToKeep(app, source, session);
   } catch {
     return null;
   }
