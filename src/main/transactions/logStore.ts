@@ -16,12 +16,13 @@
  * random places of the amount index, each commit rewriting the pages they touched. The unique
  * key (profile, id) stays, so exactly-once is the same. Whatever ends the run (done, cancelled,
  * failed) builds them; after a crash, `ensureLogIndexes` at the next run does. Its batches commit
- * with synchronous = NORMAL (`bulkLoadTransaction` says why that loses nothing a resume does not
+ * with synchronous = NORMAL (`copyTransaction` says why that loses nothing a resume does not
  * read again).
  */
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/database';
+import { commitUnflushed } from '../store/unflushedCommit';
 import { recordLogFacets } from './logFacets';
 import { forgetSearchIndex, searchIndexForWrite } from './logSearchIndex';
 import { LOG_ENTRY_INDEXES } from '../store/logEntryIndexes';
@@ -189,44 +190,37 @@ export function upsertLogEntries(db: Db, profileId: string, entries: readonly Pa
   return { inserted, updated: changes - inserted };
 }
 
-/** Upserts in one transaction (benchmarks, tests, imports of many pages at once). */
-export function upsertLogEntriesInTransaction(db: Db, profileId: string, entries: readonly ParsedLogEntry[], syncedAt: string): UpsertCounts {
+/**
+ * Upserts in one transaction (benchmarks, tests, imports of many pages at once). `copy`: entries
+ * read outside a sync (a purchase's own, read at its answer; the pages a bulk run reads), committed
+ * as `copyTransaction` says.
+ */
+export function upsertLogEntriesInTransaction(db: Db, profileId: string, entries: readonly ParsedLogEntry[], syncedAt: string, { copy = false } = {}): UpsertCounts {
   try {
-    return db.transaction(() => upsertLogEntries(db, profileId, entries, syncedAt))();
+    const write = () => upsertLogEntries(db, profileId, entries, syncedAt);
+    return copy ? copyTransaction(db, write) : db.transaction(write)();
   } catch (error) {
     forgetSearchIndex(db, profileId);
     throw error;
   }
 }
 
-/**
- * Runs `write` (one batch of a sync: its rows and the sync checkpoint after them) in one
- * transaction; in a bulk load (`beginBulkLoad` returned true) that commit is made with
- * synchronous = NORMAL, and the connection's own setting (FULL) is put back right after, however
- * the write ends.
- *
- * Why that is safe: the database is in WAL mode, where NORMAL skips the fsync of each commit but
- * not the order of writes: a crash or power cut can at worst roll back the last commits whole, and
- * never corrupts the file (journal_mode stays WAL). Each commit holds a batch's rows together with
- * the checkpoint that points after them (syncRun.ts `advanceRun`), so what a crash rolls back the
- * resumed sync reads again from the checkpoint that survived; the rows are the service's, kept
- * there. Nothing else is relaxed: the setting is per connection, and it is lowered only for the
- * span of this synchronous call, during which no other write (a purchase marked 'sending') can run
- * on the connection; the next FULL commit syncs the WAL file, which holds these commits too.
- */
+/** One batch of a sync (its rows and the sync checkpoint after them): in a bulk load (`beginBulkLoad` returned true), committed as `copyTransaction` says. */
 export function bulkLoadTransaction<T>(db: Db, bulk: boolean, write: () => T): T {
-  const before = bulk && !db.inTransaction ? (db.pragma('synchronous', { simple: true }) as number) : 0;
-  if (before <= SYNCHRONOUS_NORMAL) return db.transaction(write)();
-  db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`);
-  try {
-    return db.transaction(write)();
-  } finally {
-    db.pragma(`synchronous = ${Number(before)}`);
-  }
+  return bulk ? copyTransaction(db, write) : db.transaction(write)();
 }
 
-/** `PRAGMA synchronous` NORMAL (OFF is 0, FULL 2, EXTRA 3). */
-const SYNCHRONOUS_NORMAL = 1;
+/**
+ * Writes only entries of the service's log (and a sync's checkpoint after them), committed
+ * without waiting for the disk (`store/unflushedCommit.ts`). What a power cut rolls back is read
+ * again from the service: a sync's batch holds its rows together with the checkpoint that points
+ * after them (syncRun.ts `advanceRun`), so the resumed sync reads them again from the checkpoint
+ * that survived; an entry mirrored outside a sync lies after every checkpoint a durable commit
+ * made, so the next sync reads it.
+ */
+export function copyTransaction<T>(db: Db, write: () => T): T {
+  return commitUnflushed(db, write);
+}
 
 /**
  * The indexes a bulk load builds at its end. The partial index of PENDING rows stays: it costs

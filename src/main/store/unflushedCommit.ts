@@ -1,0 +1,44 @@
+/**
+ * A commit that does not wait for the disk, for a write a power cut may roll back without losing
+ * anything vendesk cannot read again or redo. Every other commit waits (`synchronous = FULL`,
+ * database.ts): a purchase marked `sending` must survive a power cut before its request leaves.
+ *
+ * How: the write runs in one transaction committed with synchronous = NORMAL, and the connection's
+ * own setting is put back right after, however the write ends. In WAL mode NORMAL skips the fsync
+ * of the commit, not the order of writes: a crash of vendesk loses nothing, and a power cut can at
+ * worst roll back the last commits whole, never corrupt the file; the next commit that waits for
+ * the disk syncs the WAL file, which holds this commit too. The setting is per connection, and it
+ * is lowered only for the span of this synchronous call, during which no other write (a purchase
+ * marked `sending`) can run on the connection. Inside another transaction, the setting is left as
+ * it is: that transaction's commit decides.
+ *
+ * Who may use it, and why each loses nothing (each caller says so too):
+ * - entries of the service's log mirrored here (`transactions/logStore.ts`): the service keeps them,
+ *   and the next sync reads what was rolled back;
+ * - a single purchase's job, written before anything of it is sent (`bulk/singleVending.ts`,
+ *   `bulk/singleTopUp.ts`): the commit that marks it `sending` waits for the disk, and takes this
+ *   one with it, before its request leaves; rolled back, nothing of it had been sent;
+ * - the state a run ends in (`bulk/jobRunner.ts`): every answer was committed as it came, and
+ *   this write only names what follows from them (accepted items are pending, the job is
+ *   completed); rolled back, the job shows as stopped while running, and resuming it reads its
+ *   items' outcomes and sends nothing again.
+ */
+import type { Db } from './database';
+import { prepared } from './prepared';
+
+/** `PRAGMA synchronous` NORMAL (OFF is 0, FULL 2, EXTRA 3). */
+const SYNCHRONOUS_NORMAL = 1;
+
+/** Runs `write` in one transaction (IMMEDIATE with `immediate`) whose commit does not wait for the disk. */
+export function commitUnflushed<T>(db: Db, write: () => T, { immediate = false }: { immediate?: boolean } = {}): T {
+  const transaction = db.transaction(write);
+  const run = () => (immediate ? transaction.immediate() : transaction());
+  const before = db.inTransaction ? SYNCHRONOUS_NORMAL : (prepared(db, 'PRAGMA synchronous').get() as { synchronous: number }).synchronous;
+  if (before <= SYNCHRONOUS_NORMAL) return run();
+  prepared(db, `PRAGMA synchronous = ${SYNCHRONOUS_NORMAL}`).run();
+  try {
+    return run();
+  } finally {
+    prepared(db, `PRAGMA synchronous = ${Number(before)}`).run();
+  }
+}
