@@ -27,6 +27,8 @@ export class AirtimeDataSending implements SendStrategy {
   constructor(private readonly ctx: RunContext) {}
 
   readonly oneItemPerRequest = false;
+  /** A batch's items are committed `sending` by the runner before its request leaves. */
+  readonly marksItsOwnSending = false;
 
   async send(batch: ItemRow[]): Promise<void> {
     const { store, job } = this.ctx;

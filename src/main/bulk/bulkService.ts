@@ -24,7 +24,7 @@ import { prepareDraft, validateFile, type FileCheckInput, type PrepareInput } fr
 import { settleByHand, type HandResolution } from './settleByHand';
 import { type Invalidate, jobsChanged } from './jobEvents';
 import { followUpJob, settleJobState } from './jobFollowUp';
-import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
+import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, type RunStart, DEFAULT_TIMING } from './jobRunner';
 import { connectionProblem, JobStore, type JobRow } from './jobStore';
 import { itemView, jobView } from './jobViews';
 import type { ItemState } from './jobStates';
@@ -184,7 +184,8 @@ export class BulkService {
       throw new AppError('job_not_draft', 'This job was already confirmed.', 'Open it from the job list to follow its progress.');
     }
     this.releaseUpload(job.id);
-    return this.start({ ...job, state: 'running', batch_size: settings.batchSize, concurrency: settings.concurrency }, input.wait, { session, settings });
+    const done = this.start({ ...job, state: 'running', batch_size: settings.batchSize, concurrency: settings.concurrency }, { session, settings });
+    return this.answerRun(job.id, done, input.wait);
   }
 
   async resume(jobId: string, wait: boolean): Promise<BulkJobView> {
@@ -213,7 +214,7 @@ export class BulkService {
         {},
         ['pending'],
       );
-    return this.start(job, wait);
+    return this.answerRun(jobId, this.start(job), wait);
   }
 
   /**
@@ -296,14 +297,15 @@ export class BulkService {
    * Runs `job` (as its caller just read it) in this process, once it holds the job's lease. The
    * runner is handed what it uses, none of it a way back into this service: the store, the
    * settings of the job's connection, the client of that connection pinned for the run, the
-   * service's clock and the team's claim before each batch.
+   * service's clock and the team's claim before each batch. Resolves when the run has ended.
    */
-  private start(job: JobRow, wait: boolean, given: RunGiven & { settings?: BulkSettings } = {}): Promise<BulkJobView> | BulkJobView {
+  private start(job: JobRow, given: RunGiven & { settings?: BulkSettings } = {}): Promise<void> {
     const jobId = job.id;
     const session = given.session ?? this.app.session();
-    const beforeSend = this.app.service(teamGate).claimBeforeSend(this.store, job, session.client);
-    const begun = this.store.beginRun(jobId, { pid: process.pid, leaseMs: this.timing.leaseMs, isAlive: pidAlive });
-    if (!begun.ok) throw runningElsewhere(begun.holder);
+    // The team claims a file's rows as they go and hears their outcomes; a single purchase passed its gate before its job was written.
+    const fileJob = job.origin === 'file';
+    const beforeSend = fileJob ? this.app.service(teamGate).claimBeforeSend(this.store, job, session.client) : undefined;
+    const begun = given.begun ?? this.beginRun(jobId);
     const runner = new JobRunner(
       {
         store: this.store,
@@ -329,13 +331,34 @@ export class BulkService {
         this.store.setJobState(jobId, 'paused', `Stopped by an error: ${message} Resume the job to continue; nothing is sent twice.`);
         jobsChanged(this.invalidate);
       })
-      .then(() => this.app.service(teamGate).reportOutcomes(this.store, jobId))
+      .then(() => (fileJob ? this.app.service(teamGate).reportOutcomes(this.store, jobId) : undefined))
       .finally(() => this.runners.delete(jobId));
     // The windows learn that it runs from the operation that started it (bulk.confirm and
     // bulk.resume invalidate `jobs`; a single purchase says so itself), and from its progress.
     this.runners.set(jobId, { runner, done });
-    if (!wait) return this.status(jobId);
-    return done.then(() => this.status(jobId));
+    return done;
+  }
+
+  /** What `bulk.confirm` and `bulk.resume` answer with a run they started: the job now, or once the run ended (`wait`). */
+  private answerRun(jobId: string, done: Promise<void>, wait: boolean): Promise<BulkJobView> | BulkJobView {
+    return wait ? done.then(() => this.status(jobId)) : this.status(jobId);
+  }
+
+  /** This process takes the job's lease and the job is `running` (`JobStore.beginRun`); refused while another live process runs it. */
+  private beginRun(jobId: string): RunStart {
+    const begun = this.store.beginRun(jobId, { pid: process.pid, leaseMs: this.timing.leaseMs, isAlive: pidAlive });
+    if (!begun.ok) throw runningElsewhere(begun.holder);
+    return begun;
+  }
+
+  /**
+   * A single purchase's job, just written in its caller's transaction, is confirmed and its run
+   * begun in that same transaction: one commit before it is sent. Its caller runs it with
+   * `runConfirmed(jobId, { begun })`.
+   */
+  confirmSingle(jobId: string): RunStart {
+    this.store.confirmJob(jobId);
+    return this.beginRun(jobId);
   }
 
   /**
@@ -343,8 +366,7 @@ export class BulkService {
    * it has finished, whichever connection vendesk is on by then (it ran on its own).
    */
   async runConfirmed(jobId: string, given: RunGiven = {}): Promise<JobRow> {
-    this.start(this.own(jobId), false, given);
-    await this.runners.get(jobId)?.done;
+    await this.start(this.own(jobId), given);
     const job = this.store.job(jobId);
     if (!job) throw new Error(`bulk job ${jobId} vanished while it ran`);
     return job;
@@ -506,6 +528,8 @@ interface RunGiven {
   vending?: VendingBuyer;
   /** A single electricity or cable purchase: no window shows it as a job, so the run tells them nothing. */
   quiet?: boolean;
+  /** A single purchase's run, begun as its job was written (`confirmSingle`). */
+  begun?: RunStart;
 }
 
 export function createBulkService(app: App): BulkService {

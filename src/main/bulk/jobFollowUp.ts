@@ -70,8 +70,10 @@ export function settleJobState(store: JobStore, jobId: string): number {
   // A running job says where it stands itself; a draft has nothing to settle.
   if (!current || !['completed', 'cancelled', 'needs_attention', 'paused'].includes(current.state)) return 0;
   const c = store.counts(jobId);
-  if (current.state === 'cancelled' || current.state === 'completed') store.setJobMessage(jobId, settledMessage(current.state, c));
-  else if ((current.state === 'needs_attention' && c.uncertain + c.sending === 0) || (current.state === 'paused' && nothingLeftToSend(c))) {
+  if (current.state === 'cancelled' || current.state === 'completed') {
+    const message = settledMessage(current.state, c);
+    if (message !== current.message) store.setJobMessage(jobId, message);
+  } else if ((current.state === 'needs_attention' && c.uncertain + c.sending === 0) || (current.state === 'paused' && nothingLeftToSend(c))) {
     store.setJobState(jobId, 'completed', settledMessage('completed', c));
     return 1;
   }
@@ -88,8 +90,7 @@ export function bulkPurchaseFollower(app: AppPart<'db'>): PurchaseFollower {
   return {
     followed(purchaseId, fields) {
       if (!fields.some((f) => JobStore.FOLLOWED_PURCHASE_FIELDS.has(f))) return;
-      if (store.followPurchase(purchaseId, itemFromPurchase) === 0) return;
-      const jobId = store.jobOfPurchase(purchaseId);
+      const jobId = store.followPurchase(purchaseId, itemFromPurchase);
       if (jobId) settleJobState(store, jobId);
     },
   };

@@ -23,6 +23,7 @@ import { AppError } from '../../shared/appError';
 import type { AppPart } from '../appContext';
 import type { EventBus } from '../eventBus';
 import type { Settings } from '../store/settings';
+import { commitUnflushed } from '../store/unflushedCommit';
 import { AirtimeDataSending } from './airtimeDataSending';
 import { type Invalidate, jobFinished } from './jobEvents';
 import { batchBlocker, type BulkSettings } from './bulkSettings';
@@ -137,6 +138,7 @@ export class JobRunner {
       return await this.execute(begun);
     } finally {
       clearInterval(heartbeat);
+      // Released with the job's last state when the run ended (`finish`); here when it was stopped by an error.
       store.releaseLease(this.jobId, process.pid);
     }
   }
@@ -184,17 +186,22 @@ export class JobRunner {
       }
       if (!this.stop && !this.pauseReason) this.launchBatches();
       const t = this.deps.now();
-      if (!this.polling && t - this.lastPoll >= this.timing.pollMs) {
-        // Reading the log runs beside the sending, never holding it up.
-        this.polling = (async () => {
-          await this.strategy.pollOutcomes();
-          await this.settleUncertain(false);
-        })().finally(() => {
-          this.lastPoll = this.deps.now();
-          this.polling = null;
-        });
-      }
       const counts = store.counts(this.jobId);
+      if (!this.polling && t - this.lastPoll >= this.timing.pollMs) {
+        if (counts.accepted + counts.uncertain === 0) {
+          // Nothing is waiting for its outcome: this look has nothing to read, and the next is a poll later.
+          this.lastPoll = t;
+        } else {
+          // Reading the log runs beside the sending, never holding it up.
+          this.polling = (async () => {
+            await this.strategy.pollOutcomes();
+            await this.settleUncertain(false);
+          })().finally(() => {
+            this.lastPoll = this.deps.now();
+            this.polling = null;
+          });
+        }
+      }
       this.emit(false);
       const toSend = counts.queued + counts.held;
       if (this.inFlight.size === 0 && !this.polling) {
@@ -220,19 +227,34 @@ export class JobRunner {
     const { store } = this.deps;
     // A pause with nothing left to send (every row was sent, none is being checked) has nothing
     // to resume: the job completes and its accepted items are followed like any finished job's.
-    const paused = (this.stop === 'pause' || Boolean(this.pauseReason)) && !nothingLeftToSend(store.counts(this.jobId));
+    const counts = store.counts(this.jobId);
+    const paused = (this.stop === 'pause' || Boolean(this.pauseReason)) && !nothingLeftToSend(counts);
     // Accepted items the log has not settled yet: they are pending at the service (a paused
     // job keeps them accepted; resuming reads their outcome).
-    const accepted = paused ? [] : store.items(this.jobId, { states: ['accepted'] });
-    if (accepted.length > 0) {
-      store.transition(
-        this.jobId,
-        accepted.map((i) => i.seq),
-        'pending',
-        { reason: 'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).' },
-        ['accepted'],
-      );
-    }
+    const accepted = paused || counts.accepted === 0 ? [] : store.items(this.jobId, { states: ['accepted'] });
+    // The job's last state and the release of its lease are one write, which need not wait for the
+    // disk: every answer was committed as it came, and this write only names what follows from
+    // them (store/unflushedCommit.ts).
+    const { state, message } = commitUnflushed(store.db, () => {
+      if (accepted.length > 0) {
+        store.transition(
+          this.jobId,
+          accepted.map((i) => i.seq),
+          'pending',
+          { reason: 'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).' },
+          ['accepted'],
+        );
+      }
+      return this.endState(paused);
+    });
+    this.emit(true, message ?? 'Finished', state);
+    jobFinished(this.deps.invalidate);
+    return state;
+  }
+
+  /** Writes the state the run ends in, with its message, and releases the job's lease (in `finish`'s transaction). */
+  private endState(paused: boolean): { state: JobState; message: string | null } {
+    const { store } = this.deps;
     const counts = store.counts(this.jobId);
     let state: JobState;
     let message: string | null = null;
@@ -253,9 +275,8 @@ export class JobRunner {
       message = `${message} ${counts.uncertain} item(s) are still being checked against the log.`;
     }
     store.setJobState(this.jobId, state, message);
-    this.emit(true, message ?? 'Finished', state);
-    jobFinished(this.deps.invalidate);
-    return state;
+    store.releaseLease(this.jobId, process.pid);
+    return { state, message };
   }
 
   private outcomeWaitOver(): boolean {
@@ -293,11 +314,14 @@ export class JobRunner {
         policy.pause(this.ctx, capProblem);
         return;
       }
-      store.markSending(
-        this.jobId,
-        batch.map((i) => i.seq),
-        this.deps.now(),
-      );
+      // Committed `sending` before the request leaves: here, or in the strategy's own write of it.
+      if (!this.strategy.marksItsOwnSending || this.deps.beforeSend) {
+        store.markSending(
+          this.jobId,
+          batch.map((i) => i.seq),
+          this.deps.now(),
+        );
+      }
       const id = ++this.batchCounter;
       for (const k of keys) this.inFlightKeys.add(k);
       const p = this.sendBatch(batch).finally(() => {

@@ -28,7 +28,11 @@ export class JobStore {
 
   constructor(readonly db: Db) {}
 
-  /** A prepared statement, compiled once per SQL text (hot paths run per row or per batch). */
+  /**
+   * A prepared statement, compiled once per SQL text (hot paths run per row or per batch). Kept
+   * by the store itself rather than `store/prepared.ts`, whose cache the function-style stores
+   * share: the job's path stays in this file.
+   */
   private stmt(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
@@ -650,6 +654,22 @@ export class JobStore {
     return row ?? null;
   }
 
+  /**
+   * The item is sent as this purchase, in the purchase's write before its request leaves: linked
+   * to it and `sending` (counted as an attempt sent at `sentMs`, unless the runner marked it
+   * already). Throws when the item is no longer to be sent (cancelled meanwhile): the purchase is
+   * not written, and nothing leaves.
+   */
+  sendAsPurchase(jobId: string, seq: number, purchaseId: string, sentMs: number): void {
+    const marked = this.stmt(
+      `UPDATE bulk_items SET purchase_id = @purchaseId, state = 'sending',
+        attempts = attempts + (state <> 'sending'), sent_ms = CASE WHEN state = 'sending' THEN sent_ms ELSE @sentMs END,
+        not_before_ms = CASE WHEN state = 'sending' THEN not_before_ms END, updated_at = @at
+       WHERE job_id = @jobId AND seq = @seq AND purchase_id IS NULL AND state IN ('queued', 'held', 'sending')`,
+    ).run({ purchaseId, sentMs, at: now(), jobId, seq });
+    if (marked.changes !== 1) throw new Error(`item ${seq} of job ${jobId} is no longer to be sent`);
+  }
+
   linkPurchase(jobId: string, seq: number, purchaseId: string): void {
     this.stmt('UPDATE bulk_items SET purchase_id = ?, updated_at = ? WHERE job_id = ? AND seq = ? AND purchase_id IS NULL').run(purchaseId, now(), jobId, seq);
   }
@@ -661,75 +681,73 @@ export class JobStore {
    * Returns how many items changed.
    */
   syncFromPurchases(jobId: string, itemFromPurchase: ItemFromPurchase): number {
-    return this.followPurchases('b.job_id = ?', jobId, itemFromPurchase);
+    return this.followPurchases('b.job_id = ?', jobId, itemFromPurchase).changed;
   }
 
   /** The columns of a purchase its item follows (read below): a change to any other (a requery's count, a time) leaves the item as it is. */
   static readonly FOLLOWED_PURCHASE_FIELDS: ReadonlySet<string> = new Set(['state', 'reference', 'reason', 'hint', 'refund_state', 'settled_by', 'final_at', 'commission_kobo']);
 
-  /** The item linked to this purchase, brought up to its state (in the purchase's own write: `bulkPurchaseFollower` in jobFollowUp.ts). */
-  followPurchase(purchaseId: string, itemFromPurchase: ItemFromPurchase): number {
-    return this.followPurchases('b.purchase_id = ?', purchaseId, itemFromPurchase);
+  /**
+   * The item linked to this purchase, brought up to its state (in the purchase's own write:
+   * `bulkPurchaseFollower` in jobFollowUp.ts). Returns its job when the item changed, else null.
+   */
+  followPurchase(purchaseId: string, itemFromPurchase: ItemFromPurchase): string | null {
+    const { changed, jobId } = this.followPurchases('b.purchase_id = ?', purchaseId, itemFromPurchase);
+    return changed > 0 ? jobId : null;
   }
 
-  /** The job whose row was bought as this purchase, if any. */
-  jobOfPurchase(purchaseId: string): string | null {
-    return (this.stmt('SELECT job_id FROM bulk_items WHERE purchase_id = ?').get(purchaseId) as { job_id: string } | undefined)?.job_id ?? null;
-  }
-
-  private followPurchases(where: 'b.job_id = ?' | 'b.purchase_id = ?', key: string, itemFromPurchase: ItemFromPurchase): number {
+  private followPurchases(where: 'b.job_id = ?' | 'b.purchase_id = ?', key: string, itemFromPurchase: ItemFromPurchase): { changed: number; jobId: string | null } {
     const rows = this.stmt(
-      `SELECT b.job_id, b.seq, b.state AS item_state, b.reason AS item_reason, b.reference AS item_reference,
-                p.state, p.reference, p.reason, p.hint, p.refund_state, p.settled_by, p.final_at
+      `SELECT b.job_id, b.seq, b.state AS item_state, b.reason AS item_reason, b.reference AS item_reference, b.amount_kobo, b.cost_kobo,
+                p.state, p.reference, p.reason, p.hint, p.refund_state, p.settled_by, p.final_at, p.commission_kobo
          FROM bulk_items b JOIN purchases p ON p.id = b.purchase_id WHERE ${where}`,
-    ).all(key) as {
+    ).all(key) as (PurchaseStateFields & {
       job_id: string;
       seq: number;
       item_state: ItemState;
       item_reason: string | null;
       item_reference: string | null;
-      state: string;
+      amount_kobo: number;
+      cost_kobo: number | null;
       reference: string | null;
-      reason: string | null;
-      hint: string | null;
-      refund_state: string;
       settled_by: string | null;
       final_at: string | null;
-    }[];
-    if (rows.length === 0) return 0;
-    const update = this.stmt(
-      `UPDATE bulk_items SET state = @state, reason = @reason, reference = COALESCE(@reference, reference), settled_by = @settledBy,
-        final_at = CASE WHEN @state IN ('success', 'failed', 'rejected') THEN COALESCE(final_at, @at) ELSE final_at END, updated_at = @at
-       WHERE job_id = @jobId AND seq = @seq`,
-    );
-    let changed = 0;
+      commission_kobo: number | null;
+    })[];
     const at = now();
-    this.db.transaction(() => {
-      for (const r of rows) {
-        const next = itemFromPurchase(r);
-        if (!next) continue;
-        if (next.state === r.item_state && next.reason === r.item_reason && (r.reference === null || r.reference === r.item_reference)) continue;
-        update.run({
-          state: next.state,
-          reason: next.reason,
-          reference: r.reference,
-          settledBy: r.settled_by ? `purchase: ${r.settled_by}` : null,
-          at,
-          jobId: r.job_id,
-          seq: r.seq,
-        });
-        changed++;
-      }
+    const writes: (() => void)[] = [];
+    let changed = 0;
+    for (const r of rows) {
+      const next = itemFromPurchase(r);
+      const moves = next !== null && !(next.state === r.item_state && next.reason === r.item_reason && (r.reference === null || r.reference === r.item_reference));
       // The wallet cost of a purchase whose answer gave its commission: its amount less the commission.
-      changed += this.stmt(
-        `UPDATE bulk_items SET cost_kobo = amount_kobo - (SELECT p.commission_kobo FROM purchases p WHERE p.id = bulk_items.purchase_id)
-           WHERE ${where.replace('b.', '')} AND cost_kobo IS NULL AND purchase_id IS NOT NULL AND state IN ('accepted', 'pending', 'success', 'failed')
-           AND (SELECT p.commission_kobo FROM purchases p WHERE p.id = bulk_items.purchase_id) IS NOT NULL`,
-      ).run(key).changes;
-    })();
-    return changed;
+      const state = moves ? next.state : r.item_state;
+      const costKobo = r.cost_kobo === null && r.commission_kobo !== null && COSTED_ITEM_STATES.has(state) ? r.amount_kobo - r.commission_kobo : null;
+      if (moves) {
+        const settledBy = r.settled_by ? `purchase: ${r.settled_by}` : null;
+        writes.push(() => this.stmt(FOLLOW_PURCHASE_SQL).run({ state, reason: next.reason, reference: r.reference, settledBy, costKobo, at, jobId: r.job_id, seq: r.seq }));
+      } else if (costKobo !== null) {
+        writes.push(() => this.stmt('UPDATE bulk_items SET cost_kobo = ?, updated_at = ? WHERE job_id = ? AND seq = ?').run(costKobo, at, r.job_id, r.seq));
+      }
+      changed += (moves ? 1 : 0) + (costKobo !== null ? 1 : 0);
+    }
+    // Items already up to date (the common case: they moved in their purchase's own write) cost no write.
+    if (writes.length > 0)
+      this.db.transaction(() => {
+        for (const write of writes) write();
+      })();
+    return { changed, jobId: rows[0]?.job_id ?? null };
   }
 }
+
+/** An item moved to its purchase's state (`followPurchases`), its cost learned with it when the purchase gave its commission. */
+const FOLLOW_PURCHASE_SQL = `UPDATE bulk_items SET state = @state, reason = @reason, reference = COALESCE(@reference, reference), settled_by = @settledBy,
+  final_at = CASE WHEN @state IN ('success', 'failed', 'rejected') THEN COALESCE(final_at, @at) ELSE final_at END,
+  cost_kobo = COALESCE(cost_kobo, @costKobo), updated_at = @at
+ WHERE job_id = @jobId AND seq = @seq`;
+
+/** The item states whose wallet cost is learned from their purchase's commission. */
+const COSTED_ITEM_STATES: ReadonlySet<ItemState> = new Set(['accepted', 'pending', 'success', 'failed']);
 
 /** What a purchase's state means for the item linked to it (`bulk/vendingItems.ts` says it); null: leave the item as it is. */
 export type ItemFromPurchase = (p: PurchaseStateFields) => { state: ItemState; reason: string | null } | null;

@@ -41,8 +41,17 @@ export interface SendingState {
 export interface SendStrategy {
   /** One item per request (else a request carries up to the batch size). */
   readonly oneItemPerRequest: boolean;
-  /** Sends the items (already committed `sending`) and records the answer of each. */
+  /**
+   * Sends the items and records the answer of each. Each is committed `sending` before its request
+   * leaves: by the runner, or, when `marksItsOwnSending`, in the strategy's own write of it.
+   */
   send(batch: ItemRow[]): Promise<void>;
+  /**
+   * The strategy commits each item `sending` in the write that records its request before it
+   * leaves (an electricity or cable item, in its purchase's write), so the runner need not commit
+   * it first. A team's claim, which takes items already `sending`, still has the runner mark them.
+   */
+  readonly marksItsOwnSending: boolean;
   /** Learns the outcome of accepted items. */
   pollOutcomes(): Promise<void>;
   /** Settles the uncertain items that can be settled now. */

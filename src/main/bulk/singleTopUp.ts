@@ -34,6 +34,7 @@ import { FINAL_ITEM_STATES, SPENDING_STATES } from './jobStates';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
 import { teamGate, type SingleGateOptions } from './teamGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
+import { commitUnflushed } from '../store/unflushedCommit';
 
 /** A request as the contract parses it. */
 export type TopUpInput = Extract<TopUpRequest, { kind: 'airtime' }> | Extract<TopUpRequest, { kind: 'data' }>;
@@ -148,20 +149,23 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
   const connection = session.connection;
   // The write lock is held from here to the job's row: another click, window or command buying
   // the same thing now finds this one (and this one finds it), whatever process it runs in.
-  const jobId = app.db
-    .transaction(() => {
+  // Written before anything of it is sent, its commit need not wait for the disk: the one that marks
+  // it sending does, before its request leaves, and takes this one with it (store/unflushedCommit.ts).
+  const { jobId, begun } = commitUnflushed(
+    app.db,
+    () => {
       refuseIfConnectionChanged(app, session);
       refuseSameSinglePurchase(service.store, connection.profileId, request.kind, item, check.description, request.repeat);
       const id = service.store.createSingleJob(request.kind, connection, `${check.description} for ${item.phone}`, { ...item, state: 'queued' });
       approved?.written(id); // a team-approved purchase is linked before it can be sent
-      return id;
-    })
-    .immediate();
-  service.store.confirmJob(jobId);
+      return { jobId: id, begun: service.confirmSingle(id) };
+    },
+    { immediate: true },
+  );
   jobsChanged((topics, reason) => app.invalidate(topics, reason));
   let finished: JobRow;
   try {
-    finished = await service.runConfirmed(jobId);
+    finished = await service.runConfirmed(jobId, { begun });
   } catch (error) {
     // It did not start: the item was never sent.
     await cancelPausedSingle(app, jobId, error instanceof Error ? error.message : String(error));

@@ -20,6 +20,7 @@ import type { App } from '../appContext';
 import { checkCable, checkElectricity, findPurchaseRow, refuseDuplicate, type CheckedVendingPurchase, type PurchaseRow } from '../purchases';
 import { teamGate, type SingleGateOptions } from './teamGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
+import { commitUnflushed } from '../store/unflushedCommit';
 import { createBulkService } from './bulkService';
 import { newItem } from './jobRows';
 import { cancelPausedSingle } from './singleTopUp';
@@ -35,8 +36,11 @@ export async function buySingleVending(app: App, asked: SingleVendingRequest, op
   const service = app.service(createBulkService);
   const connection = session.connection;
   const { summary } = purchase;
-  const jobId = app.db
-    .transaction(() => {
+  // Written before anything of it is sent, its commit need not wait for the disk: the one that marks
+  // it sending does, before its request leaves, and takes this one with it (store/unflushedCommit.ts).
+  const { jobId, begun } = commitUnflushed(
+    app.db,
+    () => {
       refuseIfConnectionChanged(app, session);
       refuseDuplicate(app, purchase.key);
       const id = service.store.createSingleJob(
@@ -56,10 +60,10 @@ export async function buySingleVending(app: App, asked: SingleVendingRequest, op
           accountName: summary.customerName,
         }),
       );
-      service.store.confirmJob(id);
-      return id;
-    })
-    .immediate();
+      return { jobId: id, begun: service.confirmSingle(id) };
+    },
+    { immediate: true },
+  );
   let refusal: unknown = null;
   let bought: PurchaseRow | null = null;
   const buyer: VendingBuyer = {
@@ -79,7 +83,7 @@ export async function buySingleVending(app: App, asked: SingleVendingRequest, op
     },
     settle: (purchaseId) => createVendingBuyer(app).settle(purchaseId),
   };
-  let finished = await service.runConfirmed(jobId, { session, vending: buyer, quiet: true }).catch(async (error: unknown) => {
+  let finished = await service.runConfirmed(jobId, { session, vending: buyer, quiet: true, begun }).catch(async (error: unknown) => {
     // It did not start: nothing was written or sent.
     await cancelPausedSingle(app, jobId, error instanceof Error ? error.message : String(error));
     throw error;

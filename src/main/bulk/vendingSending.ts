@@ -27,6 +27,8 @@ export class VendingSending implements SendStrategy {
   ) {}
 
   readonly oneItemPerRequest = true;
+  /** The item is committed `sending` with its purchase, in the write that records the purchase before its request leaves. */
+  readonly marksItsOwnSending = true;
 
   /** A single purchase answers with its purchase as the service's answer left it, as a bulk row never needs to. */
   get waitsForUncertain(): boolean {
@@ -38,8 +40,8 @@ export class VendingSending implements SendStrategy {
     const { store, job } = this.ctx;
     const item = batch[0];
     try {
-      // The item is linked to its purchase as the purchase is written, before its request leaves.
-      await this.vending.buy(this.kind, item, (purchaseId) => store.linkPurchase(job.id, item.seq, purchaseId));
+      // The item is linked to its purchase, and `sending`, as the purchase is written before its request leaves.
+      await this.vending.buy(this.kind, item, (purchaseId) => store.sendAsPurchase(job.id, item.seq, purchaseId, this.ctx.now()));
       this.afterPurchase(item);
       policy.answered(this.ctx);
     } catch (error) {
@@ -52,6 +54,10 @@ export class VendingSending implements SendStrategy {
         this.afterPurchase(item);
         return;
       }
+      // Nothing was written for it, so nothing left. Cancelled meanwhile, it stays cancelled;
+      // else it is counted as an attempt, as any item that was to be sent, and the refusal applies.
+      if (current.state === 'queued' || current.state === 'held') store.markSending(job.id, [item.seq], this.ctx.now());
+      else if (current.state !== 'sending') return;
       this.refusedBeforeCharge(item, error);
     }
   }

@@ -167,6 +167,35 @@ describe('a bulk electricity job', () => {
     });
   });
 
+  it('does not buy a row cancelled while its meter was still being checked at the service: it is not sent until its purchase is written', async () => {
+    const file = writeCsv(dir, 'one meter.csv', [
+      ['Meter', 'Disco', 'Type', 'Amount', 'Phone'],
+      ['45044444567', 'IKEDC', 'PREPAID', 2500, '08031234567'],
+    ]);
+    const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'electricity' });
+    const jobId = preview.job.id;
+    const before = await walletKobo(t);
+    // The meter's check before the purchase is held at the service's door; the user cancels meanwhile.
+    const check = holdMethod(t.app.client(), 'validateMeter');
+    await t.call('bulk.confirm', { jobId, wait: false });
+    await until(() => check.asked, 'the meter check to leave');
+    const cancelled = t.call('bulk.cancel', { jobId });
+    const itemState = () => (t.app.db.prepare('SELECT state FROM bulk_items WHERE job_id = ?').get(jobId) as { state: string }).state;
+    try {
+      await until(() => itemState() === 'cancelled', 'the row to be cancelled');
+    } finally {
+      check.release();
+    }
+    const job = await cancelled;
+    expect(job.state).toBe('cancelled');
+    expect(job.counts.cancelled).toBe(1);
+    expect(itemState()).toBe('cancelled');
+    // Nothing was written for it, the service has no purchase of the meter, and the wallet is as it was.
+    expect(t.app.db.prepare('SELECT count(*) AS n FROM purchases WHERE account = ?').get('45044444567')).toEqual({ n: 0 });
+    expect((await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.description.includes('45044444567'))).toEqual([]);
+    expect(await walletKobo(t)).toBe(before);
+  });
+
   it('does not flag a meter as bought today once its pending purchase failed at requery, without the job being opened', async () => {
     const rows = [
       ['Meter', 'Disco', 'Type', 'Amount', 'Phone'],
