@@ -27,8 +27,16 @@ export class VendingSending implements SendStrategy {
   ) {}
 
   readonly oneItemPerRequest = true;
-  /** The item is committed `sending` with its purchase, in the write that records the purchase before its request leaves. */
-  readonly marksItsOwnSending = true;
+  /**
+   * A single purchase's item is committed `sending` with its purchase, in the write that records
+   * the purchase before its request leaves. A file's row is marked by the runner as it is picked,
+   * before its meter or smartcard is checked: from then on it counts against the job's and the
+   * day's spending caps, in this process and any other, while a row picked beside it is checked
+   * against them. A single purchase is under no cap.
+   */
+  get marksItsOwnSending(): boolean {
+    return this.ctx.job.origin === 'single';
+  }
 
   /** A single purchase answers with its purchase as the service's answer left it, as a bulk row never needs to. */
   get waitsForUncertain(): boolean {

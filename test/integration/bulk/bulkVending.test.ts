@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
 import { holdMethod } from '../../support/heldAnswer';
+import { refusal } from '../../support/refusal';
 import type { TestApp } from '../../support/testApp';
 import { until } from '../../support/until';
 import { advanceClocks, pauseLoop, walletKobo } from '../purchases/purchaseHelpers';
@@ -167,33 +168,32 @@ describe('a bulk electricity job', () => {
     });
   });
 
-  it('does not buy a row cancelled while its meter was still being checked at the service: it is not sent until its purchase is written', async () => {
-    const file = writeCsv(dir, 'one meter.csv', [
-      ['Meter', 'Disco', 'Type', 'Amount', 'Phone'],
-      ['45044444567', 'IKEDC', 'PREPAID', 2500, '08031234567'],
-    ]);
-    const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'electricity' });
-    const jobId = preview.job.id;
-    const before = await walletKobo(t);
-    // The meter's check before the purchase is held at the service's door; the user cancels meanwhile.
+  it('counts a row against the daily cap from the moment it is picked, while its meter is still being checked', async () => {
+    const meters = (name: string, meter: string) =>
+      writeCsv(dir, name, [
+        ['Meter', 'Disco', 'Type', 'Amount', 'Phone'],
+        [meter, 'IKEDC', 'PREPAID', 3000, '08031234567'],
+      ]);
+    const first = await t.call('bulk.prepare', { file: { path: meters('first.csv', '45055554567') }, kind: 'electricity' });
+    const second = await t.call('bulk.prepare', { file: { path: meters('second.csv', '45055564567') }, kind: 'electricity' });
+    await t.call('bulk.settings.set', { capPerDayKobo: 5000_00 });
+    // The first job's row is picked and its meter's check is held at the service's door.
     const check = holdMethod(t.app.client(), 'validateMeter');
-    await t.call('bulk.confirm', { jobId, wait: false });
-    await until(() => check.asked, 'the meter check to leave');
-    const cancelled = t.call('bulk.cancel', { jobId });
-    const itemState = () => (t.app.db.prepare('SELECT state FROM bulk_items WHERE job_id = ?').get(jobId) as { state: string }).state;
+    await t.call('bulk.confirm', { jobId: first.job.id, wait: false });
+    await until(() => check.asked, 'the first meter check to leave');
+    let refused: Awaited<ReturnType<typeof refusal>>;
     try {
-      await until(() => itemState() === 'cancelled', 'the row to be cancelled');
+      // ₦3,000 under way and ₦3,000 more would pass the day's ₦5,000: the second job is refused.
+      refused = await refusal(t.call('bulk.confirm', { jobId: second.job.id, wait: false }));
     } finally {
       check.release();
     }
-    const job = await cancelled;
-    expect(job.state).toBe('cancelled');
-    expect(job.counts.cancelled).toBe(1);
-    expect(itemState()).toBe('cancelled');
-    // Nothing was written for it, the service has no purchase of the meter, and the wallet is as it was.
-    expect(t.app.db.prepare('SELECT count(*) AS n FROM purchases WHERE account = ?').get('45044444567')).toEqual({ n: 0 });
-    expect((await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.description.includes('45044444567'))).toEqual([]);
-    expect(await walletKobo(t)).toBe(before);
+    expect(refused.code).toBe('job_refused');
+    expect(refused.message).toMatch(/daily/);
+    await t.app.service(createBulkService).waitFor(first.job.id);
+    const bought = (await allLogEntries(t.sandbox.url, t.token)).filter((e) => /4505555\d{4}|4505556\d{4}/.test(e.description));
+    expect(bought.map((e) => e.description).join(' ')).toContain('45055554567');
+    expect(bought).toHaveLength(1);
   });
 
   it('does not flag a meter as bought today once its pending purchase failed at requery, without the job being opened', async () => {
