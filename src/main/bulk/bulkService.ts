@@ -357,8 +357,7 @@ export class BulkService {
    * `runConfirmed(jobId, { begun })`.
    */
   confirmSingle(jobId: string): RunStart {
-    this.store.confirmJob(jobId);
-    return this.beginRun(jobId);
+    return this.store.beginSingleRun(jobId, process.pid, this.timing.leaseMs);
   }
 
   /**

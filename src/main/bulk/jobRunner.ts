@@ -184,9 +184,11 @@ export class JobRunner {
           ['queued', 'held'],
         );
       }
-      if (!this.stop && !this.pauseReason) this.launchBatches();
+      // Before the first batch every row may go; after it, a look for more only when some wait.
+      const before = this.batchCounter > 0 ? store.counts(this.jobId) : null;
+      const launched = !this.stop && !this.pauseReason && this.launchBatches(before ? before.queued + before.held : Number.POSITIVE_INFINITY);
+      const counts = before && !launched ? before : store.counts(this.jobId);
       const t = this.deps.now();
-      const counts = store.counts(this.jobId);
       if (!this.polling && t - this.lastPoll >= this.timing.pollMs) {
         if (counts.accepted + counts.uncertain === 0) {
           // Nothing is waiting for its outcome: this look has nothing to read, and the next is a poll later.
@@ -299,21 +301,24 @@ export class JobRunner {
 
   // ------------------------------------------------------------------ sending
 
-  private launchBatches(): void {
+  /** Sends what may go now of the `waiting` items (queued or held); returns whether anything went. */
+  private launchBatches(waiting: number): boolean {
     const { store } = this.deps;
     const connection = sendingProblem(this.job, this.deps.app.connection);
     if (connection) {
       policy.pause(this.ctx, `Paused: ${connection}`);
-      return;
+      return false;
     }
-    while (this.inFlight.size < this.settings.concurrency) {
+    let launched = false;
+    while (waiting > 0 && this.inFlight.size < this.settings.concurrency) {
       const { items: batch, keys } = this.pickBatch();
-      if (batch.length === 0) return;
+      if (batch.length === 0) return launched;
       const capProblem = this.capProblem(batch);
       if (capProblem) {
         policy.pause(this.ctx, capProblem);
-        return;
+        return launched;
       }
+      launched = true;
       // Committed `sending` before the request leaves: here, or in the strategy's own write of it.
       if (!this.strategy.marksItsOwnSending || this.deps.beforeSend) {
         store.markSending(
@@ -331,6 +336,7 @@ export class JobRunner {
       });
       this.inFlight.set(id, p);
     }
+    return launched;
   }
 
   private pickBatch(): { items: ItemRow[]; keys: string[] } {

@@ -603,6 +603,21 @@ export class JobStore {
       .immediate();
   }
 
+  /**
+   * A single purchase's job, just created (a draft of one item, nothing of it sent), confirmed and
+   * its run begun by this process in one statement: `running`, its lease this process's. What
+   * `confirmJob` and `beginRun` do, with nothing to recover and no other holder possible.
+   */
+  beginSingleRun(jobId: string, pid: number, leaseMs: number): { recovered: 0; uncertain: 0 } {
+    const at = now();
+    const begun = this.stmt(
+      `UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, finished_at = NULL, message = NULL, updated_at = @at,
+        runner_pid = @pid, lease_until_ms = @until WHERE id = @jobId AND state = 'draft' AND origin = 'single'`,
+    ).run({ at, pid, until: Date.now() + leaseMs, jobId });
+    if (begun.changes !== 1) throw new Error(`single job ${jobId} was not a new draft`);
+    return { recovered: 0, uncertain: 0 };
+  }
+
   /** After a crash: whatever was `sending` may have been bought. */
   sendingToUncertain(jobId: string): number {
     return this.stmt(
