@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLocalSubmissions } from '../../../src/main/reconcile/localSubmissions';
 import { acrossMigration } from '../../support/databaseBefore';
 import { refusal as refusalOf } from '../../support/refusal';
+import { sandboxWalletKobo } from '../../support/sandboxRecords';
 import type { TestApp } from '../../support/testApp';
 import { PHONE, account, advanceClocks, serviceLogEntry, startPurchaseTestApp } from './purchaseHelpers';
 
@@ -73,6 +74,29 @@ describe('a single electricity or cable purchase is one record with the bulk row
     expect((await t.call('purchases.get', { id: p.id })).state).toBe('success');
     expect((await serviceLogEntry(t, p.reference as string))?.status).toBe('SUCCESS');
     expect(recordOf(p.id)).toMatchObject([{ item: 'success', job: 'completed' }]);
+  });
+
+  /** The readings vendesk kept as a purchase's, oldest first. */
+  const purchaseReadings = () =>
+    t.app.db.prepare("SELECT balance_kobo AS balanceKobo, profile_id AS profileId FROM balance_snapshots WHERE source = 'purchase' ORDER BY id").all() as {
+      balanceKobo: number;
+      profileId: string;
+    }[];
+
+  it('keeps the wallet the service had just before it, with the purchase, on its own connection', async () => {
+    const kept = purchaseReadings().length;
+    const before = await sandboxWalletKobo(t);
+    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE });
+    expect(p.refund.balanceBeforeKobo).toBe(before);
+    // The next purchase reads the wallet as the service has it after the first one's charge.
+    const between = await sandboxWalletKobo(t);
+    expect(between).toBeLessThan(before);
+    const q = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('5678'), vendType: 'PREPAID', amountKobo: 200_000, phone: PHONE });
+    expect(q.refund.balanceBeforeKobo).toBe(between);
+    expect(purchaseReadings().slice(kept)).toEqual([
+      { balanceKobo: before, profileId: t.app.connection.profileId },
+      { balanceKobo: between, profileId: t.app.connection.profileId },
+    ]);
   });
 
   it('refuses a duplicate of an unsettled purchase as before, and writes no record for it', async () => {
