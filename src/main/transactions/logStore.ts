@@ -16,7 +16,7 @@
  * random places of the amount index, each commit rewriting the pages they touched. The unique
  * key (profile, id) stays, so exactly-once is the same. Whatever ends the run (done, cancelled,
  * failed) builds them; after a crash, `ensureLogIndexes` at the next run does. Its batches commit
- * with synchronous = NORMAL (`copyTransaction` says why that loses nothing a resume does not
+ * with synchronous = NORMAL (`bulkLoadTransaction` says why that loses nothing a resume does not
  * read again).
  */
 import type { ParsedLogEntry } from '../api/parseLogEntry';
@@ -192,34 +192,30 @@ export function upsertLogEntries(db: Db, profileId: string, entries: readonly Pa
 
 /**
  * Upserts in one transaction (benchmarks, tests, imports of many pages at once). `copy`: entries
- * read outside a sync (a purchase's own, read at its answer; the pages a bulk run reads), committed
- * as `copyTransaction` says.
+ * read outside a sync (a purchase's own, read at its answer; the pages a bulk run reads), whose
+ * commit need not wait for the disk (see `bulkLoadTransaction` for why).
  */
 export function upsertLogEntriesInTransaction(db: Db, profileId: string, entries: readonly ParsedLogEntry[], syncedAt: string, { copy = false } = {}): UpsertCounts {
   try {
     const write = () => upsertLogEntries(db, profileId, entries, syncedAt);
-    return copy ? copyTransaction(db, write) : db.transaction(write)();
+    return copy ? commitUnflushed(db, write) : db.transaction(write)();
   } catch (error) {
     forgetSearchIndex(db, profileId);
     throw error;
   }
 }
 
-/** One batch of a sync (its rows and the sync checkpoint after them): in a bulk load (`beginBulkLoad` returned true), committed as `copyTransaction` says. */
-export function bulkLoadTransaction<T>(db: Db, bulk: boolean, write: () => T): T {
-  return bulk ? copyTransaction(db, write) : db.transaction(write)();
-}
-
 /**
- * Writes only entries of the service's log (and a sync's checkpoint after them), committed
- * without waiting for the disk (`store/unflushedCommit.ts`). What a power cut rolls back is read
- * again from the service: a sync's batch holds its rows together with the checkpoint that points
- * after them (syncRun.ts `advanceRun`), so the resumed sync reads them again from the checkpoint
- * that survived; an entry mirrored outside a sync lies after every checkpoint a durable commit
- * made, so the next sync reads it.
+ * One batch of a sync (its rows and the sync checkpoint after them) in one transaction; in a bulk
+ * load (`beginBulkLoad` returned true) its commit does not wait for the disk
+ * (`store/unflushedCommit.ts`). Entries of the service's log may be written so: what a power cut
+ * rolls back is read again from the service. A sync's batch holds its rows together with the
+ * checkpoint that points after them (syncRun.ts `advanceRun`), so the resumed sync reads them again
+ * from the checkpoint that survived; an entry mirrored outside a sync lies after every checkpoint a
+ * durable commit made, so the next sync reads it.
  */
-export function copyTransaction<T>(db: Db, write: () => T): T {
-  return commitUnflushed(db, write);
+export function bulkLoadTransaction<T>(db: Db, bulk: boolean, write: () => T): T {
+  return bulk ? commitUnflushed(db, write) : db.transaction(write)();
 }
 
 /**

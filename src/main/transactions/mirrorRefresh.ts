@@ -21,7 +21,7 @@ import { upsertLogEntriesInTransaction } from './logStore';
 /** Writes entries the caller already read (of the session's connection) into the mirror; says whether it changed. */
 export function mirrorEntries(app: AppPart<'db'>, session: Session, entries: readonly ParsedLogEntry[]): boolean {
   if (entries.length === 0) return false;
-  // The service keeps these entries: the commit need not wait for the disk (`copyTransaction`).
+  // The service keeps these entries: the commit need not wait for the disk (logStore.ts `bulkLoadTransaction`).
   const counts = upsertLogEntriesInTransaction(app.db, session.connection.profileId, entries, new Date().toISOString(), { copy: true });
   return counts.inserted + counts.updated > 0;
 }

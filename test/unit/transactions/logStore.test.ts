@@ -8,15 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ParsedLogEntry } from '../../../src/main/api/parseLogEntry';
 import { logTotals, queryLogRows } from '../../../src/main/transactions/logQuery';
-import {
-  beginBulkLoad,
-  bulkLoadTransaction,
-  copyTransaction,
-  endBulkLoad,
-  ensureLogIndexes,
-  upsertLogEntries,
-  upsertLogEntriesInTransaction,
-} from '../../../src/main/transactions/logStore';
+import { beginBulkLoad, bulkLoadTransaction, endBulkLoad, ensureLogIndexes, upsertLogEntries, upsertLogEntriesInTransaction } from '../../../src/main/transactions/logStore';
 import { logFacets } from '../../../src/main/transactions/logFacets';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { LOG_ENTRY_INDEXES } from '../../../src/main/store/logEntryIndexes';
@@ -228,19 +220,18 @@ describe('a bulk first load (a first sync into an empty mirror)', () => {
     }
   });
 
-  it('commits entries mirrored outside a sync with synchronous NORMAL, never a write it is part of, and gives FULL back', () => {
+  it('commits entries mirrored outside a sync with synchronous NORMAL, never inside a purchase’s write, and gives FULL back', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-copy-'));
     const file = openDatabase(path.join(dir, 'mirror.db'));
     try {
       const sync = () => file.pragma('synchronous', { simple: true });
-      expect(copyTransaction(file, () => [sync(), file.inTransaction])).toEqual([1, true]);
-      expect(sync()).toBe(2);
-      // Inside another write (a purchase's, which must reach the disk), the setting is left alone.
-      expect(file.transaction(() => copyTransaction(file, () => sync()))()).toBe(2);
-      // A purchase's own entries, as its answer mirrors them: written, and FULL is back.
+      // A purchase's own entries, as its answer mirrors them (the commit itself: unflushedCommit.test.ts).
       expect(upsertLogEntriesInTransaction(file, 'p', [...generateLogEntries(3)], 't', { copy: true })).toEqual({ inserted: 3, updated: 0 });
       expect(sync()).toBe(2);
       expect(file.prepare('SELECT count(*) FROM log_entries').pluck().get()).toBe(3);
+      // Inside another write (a purchase's, which must reach the disk), the setting is left alone.
+      expect(file.transaction(() => upsertLogEntriesInTransaction(file, 'p', [...generateLogEntries(2)], 't', { copy: true }))()).toEqual({ inserted: 0, updated: 0 });
+      expect(sync()).toBe(2);
     } finally {
       file.close();
       fs.rmSync(dir, { recursive: true, force: true });
