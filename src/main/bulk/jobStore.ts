@@ -672,8 +672,8 @@ export class JobStore {
   /**
    * The item is sent as this purchase, in the purchase's write before its request leaves: linked
    * to it and `sending` (counted as an attempt sent at `sentMs`, unless the runner marked it
-   * already). Throws when the item is no longer to be sent (cancelled meanwhile): the purchase is
-   * not written, and nothing leaves.
+   * already). Throws `purchase_not_sent` when the item is no longer to be sent (its job was
+   * cancelled meanwhile): the purchase is not written, and nothing leaves.
    */
   sendAsPurchase(jobId: string, seq: number, purchaseId: string, sentMs: number): void {
     const marked = this.stmt(
@@ -682,7 +682,8 @@ export class JobStore {
         not_before_ms = CASE WHEN state = 'sending' THEN not_before_ms END, updated_at = @at
        WHERE job_id = @jobId AND seq = @seq AND purchase_id IS NULL AND state IN ('queued', 'held', 'sending')`,
     ).run({ purchaseId, sentMs, at: now(), jobId, seq });
-    if (marked.changes !== 1) throw new Error(`item ${seq} of job ${jobId} is no longer to be sent`);
+    // A queued item leaves for a state that is never sent only when its job is cancelled.
+    if (marked.changes !== 1) throw new AppError('purchase_not_sent', 'This purchase was cancelled before it was sent. Nothing was bought.', 'Buy it again if it is still wanted.');
   }
 
   linkPurchase(jobId: string, seq: number, purchaseId: string): void {

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLocalSubmissions } from '../../../src/main/reconcile/localSubmissions';
 import { acrossMigration } from '../../support/databaseBefore';
 import { refusal as refusalOf } from '../../support/refusal';
-import { sandboxWalletKobo } from '../../support/sandboxRecords';
+import { holdMethod } from '../../support/heldAnswer';
+import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
+import { until } from '../../support/until';
 import type { TestApp } from '../../support/testApp';
 import { PHONE, account, advanceClocks, serviceLogEntry, startPurchaseTestApp } from './purchaseHelpers';
 
@@ -97,6 +99,31 @@ describe('a single electricity or cable purchase is one record with the bulk row
       { balanceKobo: before, profileId: t.app.connection.profileId },
       { balanceKobo: between, profileId: t.app.connection.profileId },
     ]);
+  });
+
+  it('cancelled through its job before it is sent, buys nothing and says so in words', async () => {
+    const meter = account('2345');
+    const before = await sandboxWalletKobo(t);
+    // The wallet read just before the purchase is written is held at the service's door.
+    const atTheDoor = holdMethod(t.app.client(), 'accountBalance');
+    const buying = refusalOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 250_000, phone: PHONE }));
+    let cancelling: Promise<unknown> = Promise.resolve();
+    try {
+      await until(() => atTheDoor.asked, 'the wallet read before the purchase');
+      const jobId = t.app.db.prepare("SELECT job_id FROM bulk_items WHERE account = ? AND state = 'queued'").pluck().get(meter) as string;
+      cancelling = t.call('bulk.cancel', { jobId });
+      await until(() => t.app.db.prepare('SELECT state FROM bulk_items WHERE job_id = ?').pluck().get(jobId) === 'cancelled', 'the item to be cancelled');
+    } finally {
+      atTheDoor.release();
+    }
+    await cancelling;
+    const refused = await buying;
+    expect(refused.code).toBe('purchase_not_sent');
+    expect(refused.message).toMatch(/cancelled before it was sent\. Nothing was bought\./);
+    expect(refused.hint).toMatch(/Buy it again/);
+    expect(t.app.db.prepare('SELECT count(*) FROM purchases WHERE account = ?').pluck().get(meter)).toBe(0);
+    expect((await sandboxLog(t)).filter((e) => e.description.includes(meter))).toEqual([]);
+    expect(await sandboxWalletKobo(t)).toBe(before);
   });
 
   it('refuses a duplicate of an unsettled purchase as before, and writes no record for it', async () => {
