@@ -11,6 +11,7 @@ import { createPendingScheduler } from '../../src/main/pending';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
 import { expect, fillElectricityForm, lagosDay, saveScreen, test } from './support/fixtures';
 import { lagosDayWithRoom } from '../support/serviceClocks';
+import { receiptOf } from '../support/receiptOf';
 
 const LIVE_TOKEN = 'e2e-live-org-6b1f';
 
@@ -24,7 +25,7 @@ test('purchases on the sandbox show at once; a LIVE profile, once confirmed, sho
     const today = await lagosDayWithRoom(vendesk);
     // A first sync, as a new user's Dashboard does by itself; then purchases made in the window.
     await vendesk.call('sync.run', {});
-    await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45012340000', vendType: 'PREPAID', amountKobo: 400_000, phone: '08031234567' });
+    await receiptOf(vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45012340000', vendType: 'PREPAID', amountKobo: 400_000, phone: '08031234567' }));
     await page.goto(`${origin}/#/purchases`);
     await page.getByRole('tab', { name: /Electricity/ }).click();
     await fillElectricityForm(page, { meter: '45012341234', amount: '7500', phone: '08031234567' });

@@ -14,6 +14,7 @@ import { formatNaira } from '../../src/shared/money';
 import { exportVendorLog } from '../integration/reconcile/reconcileHelpers';
 import { serviceLog } from '../support/serviceSpend';
 import { expect, passTopUpSettlement, saveScreen, test } from './support/fixtures';
+import { receiptOf } from '../support/receiptOf';
 
 // Every test has its own app, data folder and port, and its own screenshot names.
 test.describe.configure({ mode: 'parallel' });
@@ -122,7 +123,9 @@ test('a reconciliation by keyboard only; its file can be cleared by a named butt
   vendesk.app.service(createPendingScheduler).pause();
   await vendesk.call('sync.run', {});
   for (let i = 0; i < 3; i++)
-    await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: `4500012000${i}`, vendType: 'PREPAID', amountKobo: 100_000 + i * 100, phone: '08031234567' });
+    await receiptOf(
+      vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: `4500012000${i}`, vendType: 'PREPAID', amountKobo: 100_000 + i * 100, phone: '08031234567' }),
+    );
   await vendesk.call('sync.run', {});
   const file = await exportVendorLog(vendesk, (rows) => rows);
 

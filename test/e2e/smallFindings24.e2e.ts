@@ -14,6 +14,7 @@ import { createPendingScheduler } from '../../src/main/pending';
 import { formatNaira } from '../../src/shared/money';
 import { costKoboOf, serviceLog } from '../support/serviceSpend';
 import { expect, fillElectricityForm, saveScreen, setTheme, test } from './support/fixtures';
+import { receiptOf } from '../support/receiptOf';
 
 /** WCAG contrast of an element's text against its own background. */
 async function textContrast(page: Page, selector: string): Promise<number> {
@@ -40,7 +41,9 @@ test('Reconcile with the sandbox export: one minus sign, "resolved" once resolve
   const origin = vendesk.shell!.origin;
   await vendesk.call('sync.run', {}); // opening balance reading
   for (let i = 0; i < 3; i++)
-    await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: `450001233${i}1`, vendType: 'PREPAID', amountKobo: 150_000 + i * 10_000, phone: '08031234567' });
+    await receiptOf(
+      vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: `450001233${i}1`, vendType: 'PREPAID', amountKobo: 150_000 + i * 10_000, phone: '08031234567' }),
+    );
   await vendesk.call('sync.run', {}); // the mirror and the closing reading
 
   await page.goto(`${origin}/#/reconcile`);
@@ -115,7 +118,7 @@ test('an electricity receipt shows the wallet cost the service charged; Requery 
   await saveScreen(page, 'small24-electricity-receipt.png');
 
   // A pending one: before 2 min 1 s, the button says when the first check is due.
-  await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45000990000', vendType: 'PREPAID', amountKobo: 200_000, phone: '08031234567' });
+  await receiptOf(vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45000990000', vendType: 'PREPAID', amountKobo: 200_000, phone: '08031234567' }));
   await page.goto(`${vendesk.shell!.origin}/#/pending`);
   const button = page.getByTestId('requery-now').first();
   await expect(button).toBeDisabled();

@@ -8,6 +8,7 @@ import { dayFirstText } from '../../src/shared/localDates';
 import { formatNaira } from '../../src/shared/money';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
 import { test, expect, lagosDay, saveScreen } from './support/fixtures';
+import { receiptOf } from '../support/receiptOf';
 
 test('the dashboard shows face value and wallet cost, and the spend report is one button away', async ({ page, vendesk }) => {
   const client = vendesk.app.client();
@@ -21,7 +22,7 @@ test('the dashboard shows face value and wallet cost, and the spend report is on
   await client.purchaseAirtime(
     phones.map(([phoneNumber, amount]) => ({ phoneNumber, amount, network: 'MTN', productCode: mtn.productCode, operator: mtn.operator, region: mtn.region })),
   );
-  await vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45011112345', vendType: 'PREPAID', amountKobo: 5_200_50, phone: '08031234567' });
+  await receiptOf(vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45011112345', vendType: 'PREPAID', amountKobo: 5_200_50, phone: '08031234567' }));
   await vendesk.sandboxControl.advanceClock(6);
 
   await page.goto(vendesk.shell!.origin + '/#/dashboard');

@@ -13,7 +13,7 @@ import { formatDateTime } from '../../shared/localDates';
 import { z } from 'zod';
 import { BULK_ITEM_STATES } from '../../shared/contract/bulk';
 import type { PendingItemView, RequeryRunSummary } from '../../shared/contract/pending';
-import type { PurchaseView, TopUpCheckView, TopUpView } from '../../shared/contract/purchases';
+import { receiptOrAwaiting, type PurchaseView, type TopUpCheckView, type TopUpView } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira } from '../../shared/money';
 import { cliText } from '../cliHints';
@@ -184,7 +184,8 @@ async function buyTopUp(
   if (check.recent) ctx.progress(`Note: ${check.recent}${repeat ? ' Buying it again (--repeat).' : ''}`);
   if (ctx.args.options.yes !== true) confirmOrStop(false, `Would buy ${checkText(check)} on ${app.connection.kind.toUpperCase()} ${app.connection.profileName}.`);
   ctx.progress(`Buying ${checkText(check)} on ${app.connection.kind.toUpperCase()}…`);
-  return topUpResult(await ctx.call('purchases.buyTopUp', { ...request, repeat }));
+  // Sent for approval instead: exit 4, with the team job and what to run once it is approved.
+  return topUpResult(receiptOrAwaiting(await ctx.call('purchases.buyTopUp', { ...request, repeat })));
 }
 
 const topUpOptions = {
@@ -289,7 +290,7 @@ const buyElectricityCommand = vendingBuyCommand({
     return `Would buy ${formatNaira(request.amountKobo)} of electricity for meter ${meter.meter} (${meter.disco}, ${meter.vendType}): ${meter.name}, ${meter.address}.`;
   },
   buying: (request) => `Buying ${formatNaira(request.amountKobo)} for meter ${request.meter}`,
-  buy: (ctx, request) => ctx.call('purchases.buyElectricity', request),
+  buy: async (ctx, request) => receiptOrAwaiting(await ctx.call('purchases.buyElectricity', request)),
 });
 
 const buyCableCommand = vendingBuyCommand({
@@ -312,7 +313,7 @@ const buyCableCommand = vendingBuyCommand({
     return `Would buy ${request.bouquetCode} for ${card.provider} smartcard ${card.smartcard}: ${card.name}${card.customerType ? ` (${card.customerType})` : ''}.`;
   },
   buying: (request) => `Buying ${request.bouquetCode} for smartcard ${request.smartcard}`,
-  buy: (ctx, request) => ctx.call('purchases.buyCable', request),
+  buy: async (ctx, request) => receiptOrAwaiting(await ctx.call('purchases.buyCable', request)),
 });
 
 const pendingShape = purchaseShape.extend({

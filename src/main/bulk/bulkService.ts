@@ -10,7 +10,7 @@
  */
 import { mirrorLogPage } from '../transactions/mirrorRefresh';
 import { observingLogReads } from '../api/logLookup';
-import { teamGate } from './teamGate';
+import { approvalBegun, teamGate } from './teamGate';
 import { AppError } from '../../shared/appError';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import { formatNaira, nairaToKobo, parseNairaText } from '../../shared/money';
@@ -26,6 +26,7 @@ import { type Invalidate, jobsChanged } from './jobEvents';
 import { followUpJob, settleJobState } from './jobFollowUp';
 import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, type RunStart, DEFAULT_TIMING } from './jobRunner';
 import { connectionProblem, JobStore, type JobRow } from './jobStore';
+import type { NewItem } from './jobRows';
 import { itemView, jobView } from './jobViews';
 import type { ItemState } from './jobStates';
 import { ITEM_STATES, isUnconfirmed, isVendingKind, settledMessage } from './jobStates';
@@ -358,6 +359,15 @@ export class BulkService {
    */
   confirmSingle(jobId: string): RunStart {
     return this.store.beginSingleRun(jobId, process.pid, this.timing.leaseMs);
+  }
+
+  /**
+   * An approved single purchase's waiting job, begun from `awaiting_approval` with its item as
+   * checked just now (`JobStore.beginApprovedSingle`); refused when another attempt began it first.
+   */
+  confirmApprovedSingle(jobId: string, teamJobId: string, item: NewItem): RunStart {
+    if (!this.store.beginApprovedSingle(jobId, item, process.pid, this.timing.leaseMs)) throw approvalBegun(teamJobId);
+    return { recovered: 0, uncertain: 0 };
   }
 
   /**

@@ -199,10 +199,15 @@ export class JobStore {
     })();
   }
 
-  /** The jobs of one connection profile made from a spreadsheet (`file`) or single purchases (`single`; of `kinds` only, when given), newest first. */
+  /**
+   * The jobs of one connection profile made from a spreadsheet (`file`) or single purchases
+   * (`single`; of `kinds` only, when given), newest first. A single purchase still waiting for a
+   * team member's approval is not among them: it is on the Approvals page until it is bought.
+   */
   listJobs(profileId: string, limit: number, origin: JobOrigin = 'file', kinds?: readonly string[]): JobRow[] {
-    if (!kinds) return this.stmt('SELECT * FROM bulk_jobs WHERE profile_id = ? AND origin = ? ORDER BY created_at DESC LIMIT ?').all(profileId, origin, limit) as JobRow[];
-    return this.stmt(`SELECT * FROM bulk_jobs WHERE profile_id = ? AND origin = ? AND kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY created_at DESC LIMIT ?`).all(
+    const listed = "profile_id = ? AND origin = ? AND (origin = 'file' OR state <> 'awaiting_approval')";
+    if (!kinds) return this.stmt(`SELECT * FROM bulk_jobs WHERE ${listed} ORDER BY created_at DESC LIMIT ?`).all(profileId, origin, limit) as JobRow[];
+    return this.stmt(`SELECT * FROM bulk_jobs WHERE ${listed} AND kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY created_at DESC LIMIT ?`).all(
       profileId,
       origin,
       ...kinds,
@@ -448,7 +453,7 @@ export class JobStore {
   singlePurchasesLike(profileId: string, item: { kind: string; phone: string; amount_kobo: number; product_code: string }, sinceIso: string): ItemState[] {
     const rows = this.stmt(
       `SELECT b.state FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
-        WHERE j.origin = 'single' AND j.profile_id = ? AND j.kind = ? AND b.phone = ? AND b.amount_kobo = ? AND b.product_code = ? AND j.created_at >= ?`,
+        WHERE j.origin = 'single' AND j.state <> 'awaiting_approval' AND j.profile_id = ? AND j.kind = ? AND b.phone = ? AND b.amount_kobo = ? AND b.product_code = ? AND j.created_at >= ?`,
     ).all(profileId, item.kind, item.phone, item.amount_kobo, item.product_code, sinceIso) as { state: ItemState }[];
     return rows.map((r) => r.state);
   }
@@ -601,6 +606,76 @@ export class JobStore {
         return { ok: true as const, recovered, uncertain: this.countItems(jobId, ['uncertain']) };
       })
       .immediate();
+  }
+
+  /**
+   * A single purchase sent for a team member's approval: its job of one item, written waiting in
+   * `awaiting_approval` and linked to its team job (`link`, in the same transaction). Nothing of it
+   * is sent until it is approved and begun (`beginApprovedSingle`).
+   */
+  createWaitingSingle(
+    kind: JobRow['kind'],
+    connection: Pick<Connection, 'profileId' | 'kind' | 'baseUrl'>,
+    fileName: string,
+    item: NewItem,
+    message: string,
+    link: (jobId: string) => void,
+  ): string {
+    return this.db.transaction(() => {
+      const id = this.createSingleJob(kind, connection, fileName, item);
+      this.awaitApproval(id, message, () => link(id));
+      return id;
+    })();
+  }
+
+  /**
+   * An approved single purchase, checked again just now, begins its run from `awaiting_approval`:
+   * its item is written as checked (what the approver approved: the team checked its digest) and
+   * the job is running, its lease this process's. Only one attempt moves it (a retry, a second
+   * window or process finds it begun): false for the others.
+   */
+  beginApprovedSingle(jobId: string, item: NewItem, pid: number, leaseMs: number): boolean {
+    const at = now();
+    const begun = this.stmt(
+      `UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, finished_at = NULL, message = NULL, updated_at = @at,
+        runner_pid = @pid, lease_until_ms = @until WHERE id = @jobId AND state = 'awaiting_approval' AND origin = 'single'`,
+    ).run({ at, pid, until: Date.now() + leaseMs, jobId });
+    if (begun.changes !== 1) return false;
+    this.stmt(
+      `UPDATE bulk_items SET phone = @phone, network = @network, product_code = @productCode, description = @description, amount_kobo = @amountKobo,
+        given_network = @givenNetwork, prefix_network = @prefixNetwork, account = @account, vend_type = @vendType, account_name = @accountName, updated_at = @at
+       WHERE job_id = @jobId AND seq = 1 AND state = 'queued'`,
+    ).run({
+      jobId,
+      at,
+      phone: item.phone,
+      network: item.network,
+      productCode: item.productCode,
+      description: item.description,
+      amountKobo: item.amountKobo,
+      givenNetwork: item.givenNetwork,
+      prefixNetwork: item.prefixNetwork,
+      account: item.account ?? null,
+      vendType: item.vendType ?? null,
+      accountName: item.accountName ?? null,
+    });
+    return true;
+  }
+
+  /**
+   * An approved single purchase whose run stopped before its item left waits to be bought again,
+   * as approved: back to `awaiting_approval`. `ownRun`: the caller's own run ended, or it found the
+   * run interrupted; otherwise only a job no process holds (its lease gone) moves. False when its
+   * item left, or the job is not such a run.
+   */
+  backToApproval(jobId: string, message: string, ownRun: boolean): boolean {
+    return (
+      this.stmt(
+        `UPDATE bulk_jobs SET state = 'awaiting_approval', message = @message, confirmed_at = NULL, started_at = NULL, runner_pid = NULL, lease_until_ms = NULL, updated_at = @at
+         WHERE id = @jobId AND origin = 'single' AND state IN ('running', 'paused') AND (@ownRun = 1 OR lease_until_ms IS NULL OR lease_until_ms < @nowMs)
+           AND NOT EXISTS (SELECT 1 FROM bulk_items WHERE job_id = @jobId AND state <> 'queued')`,
+      ).run({ jobId, message, at: now(), nowMs: Date.now(), ownRun: ownRun ? 1 : 0 }).changes === 1
+    );
   }
 
   /**

@@ -18,7 +18,8 @@
  */
 import { formatDateTime } from '../../shared/localDates';
 import { AppError } from '../../shared/appError';
-import type { TopUpCheckView, TopUpKind, TopUpRequest, TopUpView } from '../../shared/contract/purchases';
+import type { TopUpCheckView, TopUpKind, TopUpRequest, TopUpView, WaitingPurchaseView } from '../../shared/contract/purchases';
+import { awaitingApprovalHint } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import { NETWORK_LABEL, normalizePhone, type Network } from '../../shared/phone';
 import type { App, AppPart } from '../appContext';
@@ -131,9 +132,10 @@ export async function checkTopUp(app: App, request: TopUpInput): Promise<Checked
 
 /**
  * Buys the purchase as a one-item job and waits for the service's answer (the job's outcome wait:
- * a minute by default), then returns its receipt.
+ * a minute by default), then returns its receipt; above a team's approval threshold, its job
+ * waiting for approval.
  */
-export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean }, options: SingleGateOptions = {}): Promise<TopUpView> {
+export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean }, options: SingleGateOptions = {}): Promise<TopUpView | WaitingPurchaseView> {
   // Checked, bought and answered on one connection: a switch before it is written refuses it; one
   // after leaves it to run to its answer on the connection it was bought on.
   const session = app.session();
@@ -142,11 +144,16 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
     throw new AppError('recent_duplicate', `${check.recent} Nothing was bought.`, 'Buy it again only if another purchase is wanted: confirm that you want to buy it again.');
   }
   if (check.blocker) throw new AppError('wallet_short', `${check.blocker} Nothing was bought.`, 'Top up the wallet, then buy again.');
-  const approved = await app
+  const approval = await app
     .service(teamGate)
     .single({ kind: request.kind, account: item.phone, phone: item.phone, amountKobo: item.amountKobo, description: check.description, customerName: null, request }, options);
   const service = app.service(createBulkService);
   const connection = session.connection;
+  const fileName = `${check.description} for ${item.phone}`;
+  // Above the team's threshold: it waits for approval (written so, the first time); nothing is bought.
+  if (approval.status === 'unsent')
+    return approval.submit((message, link) => service.store.createWaitingSingle(request.kind, connection, fileName, { ...item, state: 'queued' }, message, link));
+  if (approval.status === 'waiting') return approval.waiting;
   // The write lock is held from here to the job's row: another click, window or command buying
   // the same thing now finds this one (and this one finds it), whatever process it runs in.
   // Written before anything of it is sent, its commit need not wait for the disk: the one that marks
@@ -156,8 +163,9 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
     () => {
       refuseIfConnectionChanged(app, session);
       refuseSameSinglePurchase(service.store, connection.profileId, request.kind, item, check.description, request.repeat);
-      const id = service.store.createSingleJob(request.kind, connection, `${check.description} for ${item.phone}`, { ...item, state: 'queued' });
-      approved?.written(id); // a team-approved purchase is linked before it can be sent
+      // Approved: bought as the job that waited for it, begun once.
+      if (approval.status === 'approved') return { jobId: approval.jobId, begun: service.confirmApprovedSingle(approval.jobId, approval.teamJobId, { ...item, state: 'queued' }) };
+      const id = service.store.createSingleJob(request.kind, connection, fileName, { ...item, state: 'queued' });
       return { jobId: id, begun: service.confirmSingle(id) };
     },
     { immediate: true },
@@ -175,6 +183,7 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
     await cancelPausedSingle(app, jobId, finished.message);
     finished = service.store.job(jobId) ?? finished;
   }
+  refuseIfBackToApproval(finished);
   // The Dashboard and Transactions show it by the time the receipt is shown, without a sync
   // (settled by a requery, its log entry may not have been read yet).
   const bought = service.store.items(jobId, { limit: 1 })[0];
@@ -206,7 +215,22 @@ function refuseSameSinglePurchase(store: JobStore, profileId: string, kind: TopU
   }
 }
 
-/** A single purchase that paused before it was sent is not left to be resumed later: it is not bought. */
+/** A single purchase that was not sent: `purchase_not_sent`, saying why and what to do. Nothing was bought. */
+export function notSent(why: string, hint: string): AppError {
+  return new AppError('purchase_not_sent', `${why.replace(/\s*$/, '')}${/nothing was (bought|charged)/i.test(why) ? '' : ' Nothing was bought.'}`, hint);
+}
+
+/** An approved purchase whose run stopped before it was sent waits to be bought again (`cancelPausedSingle`): said so, as a refusal. */
+export function refuseIfBackToApproval(job: JobRow): void {
+  if (job.state === 'awaiting_approval') {
+    throw notSent(job.message ?? 'It was not sent.', 'It stays approved: buy it again (Approvals → Approved tab, Buy now) once what the message says is fixed.');
+  }
+}
+
+/**
+ * A single purchase that paused before it was sent is not left to be resumed later: it is not bought
+ * (one a team member approved waits to be bought again, as approved).
+ */
 export async function cancelPausedSingle(app: AppPart<'service'>, jobId: string, pauseMessage: string | null): Promise<void> {
   const service = app.service(createBulkService);
   const why = (pauseMessage ?? '')
@@ -214,6 +238,8 @@ export async function cancelPausedSingle(app: AppPart<'service'>, jobId: string,
     .split(/(?<=\.)\s+/)
     .filter((sentence) => sentence !== '' && !/resume/i.test(sentence))
     .join(' ');
+  // An approved purchase that was not sent waits to be bought again, as approved (its team job's claim stays this desktop's).
+  if (app.service(teamGate).teamJobIdOf(jobId) && service.store.backToApproval(jobId, `Approved, but not sent${why ? `: ${why}` : '.'}`, true)) return;
   const unsent = service.store.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
   service.store.transition(jobId, unsent, 'cancelled', { reason: `Not sent, so nothing was charged${why ? `: ${why}` : '.'}` }, ['queued', 'held']);
   const job = service.store.job(jobId);
@@ -259,6 +285,9 @@ function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
   const description = describe(kind, item.network, item.description);
   const amount = formatNaira(item.amountKobo);
   const { statusText, whatToDo } = ((): { statusText: string; whatToDo: string | null } => {
+    if (job.state === 'awaiting_approval') {
+      return { statusText: 'Waiting for approval by another team member. Nothing was bought yet.', whatToDo: awaitingApprovalHint('purchase') };
+    }
     switch (item.state) {
       case 'success':
         return { statusText: `Delivered: ${kind === 'airtime' ? `${amount} of ${description}` : description} to ${item.phone}.`, whatToDo: null };

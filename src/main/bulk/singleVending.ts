@@ -12,30 +12,52 @@
  *   written, and the run buys that checked purchase: nothing is asked of the service twice;
  * - a purchase refused as it is written (the same purchase unsettled, the connection switched)
  *   is refused to the user, as asked, with the same error — never held to be sent later;
- * - it answers with its purchase (`PurchaseRow`), the receipt every view already shows.
+ * - it answers with its purchase (`PurchaseRow`), the receipt every view already shows; above a
+ *   team's approval threshold, with its job waiting for approval (`WaitingPurchaseView`).
  */
-import { AppError } from '../../shared/appError';
-import type { CableRequest, ElectricityRequest } from '../../shared/contract/purchases';
+import { isWaitingPurchase, type CableRequest, type ElectricityRequest, type PurchaseView, type WaitingPurchaseView } from '../../shared/contract/purchases';
 import type { App } from '../appContext';
-import { checkCable, checkElectricity, findPurchaseRow, refuseDuplicate, type CheckedVendingPurchase, type PurchaseRow } from '../purchases';
+import { checkCable, checkElectricity, findPurchaseRow, refuseDuplicate, toPurchaseView, type CheckedVendingPurchase, type PurchaseRow } from '../purchases';
 import { teamGate, type SingleGateOptions } from './teamGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
 import { commitUnflushed } from '../store/unflushedCommit';
 import { createBulkService } from './bulkService';
 import { newItem } from './jobRows';
-import { cancelPausedSingle } from './singleTopUp';
+import { cancelPausedSingle, notSent, refuseIfBackToApproval } from './singleTopUp';
 import { createVendingBuyer, type VendingBuyer } from './vendingItems';
 
 export type SingleVendingRequest = { kind: 'electricity'; request: ElectricityRequest } | { kind: 'cable'; request: CableRequest };
 
-export async function buySingleVending(app: App, asked: SingleVendingRequest, options: SingleGateOptions = {}): Promise<PurchaseRow> {
+/** Buys it (see the file's comment) and answers its receipt, or its job waiting for approval. */
+export async function buySingleVending(app: App, asked: SingleVendingRequest, options: SingleGateOptions = {}): Promise<PurchaseView | WaitingPurchaseView> {
+  const answer = await buyAsJob(app, asked, options);
+  return isWaitingPurchase(answer) ? answer : toPurchaseView(answer);
+}
+
+async function buyAsJob(app: App, asked: SingleVendingRequest, options: SingleGateOptions): Promise<PurchaseRow | WaitingPurchaseView> {
   // Checked, bought and answered on one connection.
   const session = app.session();
   const purchase: CheckedVendingPurchase = asked.kind === 'electricity' ? await checkElectricity(app, asked.request) : await checkCable(app, asked.request);
-  const approved = await app.service(teamGate).single(purchase.summary, options);
+  const approval = await app.service(teamGate).single(purchase.summary, options);
   const service = app.service(createBulkService);
   const connection = session.connection;
   const { summary } = purchase;
+  const fileName = `${summary.description} for ${summary.account}`;
+  const row = newItem({
+    rowNumber: 1,
+    phone: summary.phone,
+    // The disco or provider stands where airtime has its network, as in a bulk row.
+    network: purchase.providerCode,
+    productCode: asked.kind === 'cable' ? (purchase.key.bouquetCode ?? '') : '',
+    description: summary.description,
+    amountKobo: summary.amountKobo,
+    account: summary.account,
+    vendType: asked.kind === 'electricity' ? asked.request.vendType : null,
+    accountName: summary.customerName,
+  });
+  // Above the team's threshold: it waits for approval (written so, the first time); nothing is bought.
+  if (approval.status === 'unsent') return approval.submit((message, link) => service.store.createWaitingSingle(asked.kind, connection, fileName, row, message, link));
+  if (approval.status === 'waiting') return approval.waiting;
   // Written before anything of it is sent, its commit need not wait for the disk: the one that marks
   // it sending does, before its request leaves, and takes this one with it (store/unflushedCommit.ts).
   const { jobId, begun } = commitUnflushed(
@@ -43,23 +65,9 @@ export async function buySingleVending(app: App, asked: SingleVendingRequest, op
     () => {
       refuseIfConnectionChanged(app, session);
       refuseDuplicate(app, purchase.key);
-      const id = service.store.createSingleJob(
-        asked.kind,
-        connection,
-        `${summary.description} for ${summary.account}`,
-        newItem({
-          rowNumber: 1,
-          phone: summary.phone,
-          // The disco or provider stands where airtime has its network, as in a bulk row.
-          network: purchase.providerCode,
-          productCode: asked.kind === 'cable' ? (purchase.key.bouquetCode ?? '') : '',
-          description: summary.description,
-          amountKobo: summary.amountKobo,
-          account: summary.account,
-          vendType: asked.kind === 'electricity' ? asked.request.vendType : null,
-          accountName: summary.customerName,
-        }),
-      );
+      // Approved: bought as the job that waited for it, begun once.
+      if (approval.status === 'approved') return { jobId: approval.jobId, begun: service.confirmApprovedSingle(approval.jobId, approval.teamJobId, row) };
+      const id = service.store.createSingleJob(asked.kind, connection, fileName, row);
       return { jobId: id, begun: service.confirmSingle(id) };
     },
     { immediate: true },
@@ -69,12 +77,7 @@ export async function buySingleVending(app: App, asked: SingleVendingRequest, op
   const buyer: VendingBuyer = {
     async buy(_kind, _item, written) {
       try {
-        bought = await purchase.buy(session, {
-          written: (id) => {
-            approved?.written(id); // a team-approved purchase is linked to its approval as it is written
-            written(id);
-          },
-        });
+        bought = await purchase.buy(session, { written });
         return bought.id;
       } catch (error) {
         refusal = error;
@@ -98,9 +101,6 @@ export async function buySingleVending(app: App, asked: SingleVendingRequest, op
   const written = item?.purchase_id ? findPurchaseRow(app, item.purchase_id) : null;
   if (written) return written;
   if (refusal) throw refusal;
-  throw new AppError(
-    'purchase_not_sent',
-    `${(item?.reason ?? finished.message ?? 'It was not sent.').replace(/\s*$/, '')}${/nothing was (bought|charged)/i.test(item?.reason ?? '') ? '' : ' Nothing was bought.'}`,
-    'Fix what the message says, then buy it again.',
-  );
+  refuseIfBackToApproval(finished);
+  throw notSent(item?.reason ?? finished.message ?? 'It was not sent.', 'Fix what the message says, then buy it again.');
 }

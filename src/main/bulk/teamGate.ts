@@ -3,13 +3,16 @@
  * purchase, `origin = 'single'`; of a spreadsheet's rows, `origin = 'file'`): one gate, with a
  * policy for each origin.
  * - A single purchase (`single`): may it go ahead, or must another member approve it first (a
- *   LIVE purchase above the team's threshold)? Asked before its job is written.
+ *   LIVE purchase above the team's threshold)? Asked before its job is written; one that needs
+ *   approval is written waiting in `awaiting_approval`, as a file's job is.
  * - A file's job: at confirm, may it run or does it wait for approval (`approvalFor`); while it
  *   runs, which items of a batch may leave (each is claimed first, so no other desktop buys it
  *   too); when it ends, its outcomes.
  * Declared here, answered by the team (`team/teamGates.ts` joins `purchaseApproval.ts` and
  * `bulkApproval.ts`), plugged in by the composition root (app.ts): bulk never imports the team.
  */
+import { AppError } from '../../shared/appError';
+import type { WaitingPurchaseView } from '../../shared/contract/purchases';
 import type { SinglePurchaseSummary } from '../../shared/contract/team';
 import type { LogReader } from '../api/logLookup';
 import { serviceSlot } from '../serviceSlot';
@@ -37,20 +40,33 @@ export interface SingleGateOptions {
   approvedTeamJob?: string;
 }
 
-/** The approval a single purchase is bought under: link the purchase as it is written. */
-export interface ApprovedBuy {
-  teamJobId: string;
-  /** Call in the transaction that writes the purchase (before its request leaves); throws when the approval was used already. */
-  written(purchaseId: string): void;
+/**
+ * What the team says of a single purchase about to be bought. `none`: no approval applies, buy it
+ * as a new job. `unsent`: it needs approval: `submit` sends it, and `write` writes its job waiting
+ * (`JobStore.createWaitingSingle`, with `message` and the team's `link`); nothing is bought and it
+ * answers the purchase waiting. `waiting`: sent already, not decided yet: nothing is bought.
+ * `approved`: buy it as its waiting job `jobId`, begun from `awaiting_approval` once
+ * (`JobStore.beginApprovedSingle`); its item is claimed in the team database already, so no other
+ * desktop buys it too.
+ */
+export type SingleApproval =
+  | { status: 'none' }
+  | { status: 'unsent'; submit(write: (message: string, link: (jobId: string) => void) => string): Promise<WaitingPurchaseView> }
+  | { status: 'waiting'; waiting: WaitingPurchaseView }
+  | { status: 'approved'; jobId: string; teamJobId: string };
+
+/** An approved single purchase another attempt (a retry, a second window or process) began buying first. */
+export function approvalBegun(teamJobId: string): AppError {
+  return new AppError(
+    'approval_used',
+    `Team job ${teamJobId} is being bought or was bought already. Nothing more was bought.`,
+    `See \`vendesk purchases resume ${teamJobId}\` for its receipt.`,
+  );
 }
 
 export interface TeamGate {
-  /**
-   * A single purchase: `null`, no approval applies, buy it; an `ApprovedBuy`, buy it under that
-   * approval. Throws `awaiting_approval` while it waits (nothing is bought), and refuses it when
-   * it was rejected.
-   */
-  single(p: SinglePurchase, options?: SingleGateOptions): Promise<ApprovedBuy | null>;
+  /** A single purchase (see `SingleApproval`). Refuses it when it was rejected, cancelled or bought already. */
+  single(p: SinglePurchase, options?: SingleGateOptions): Promise<SingleApproval>;
   /** Where a job stands with the team. Throws when it was rejected or changed since it was approved. */
   approvalFor(store: JobStore, job: JobRow, current: { totalKobo: number; items: number }): Promise<TeamApproval>;
   /**

@@ -74,8 +74,8 @@ export const purchasesHandlers: HandlersOf<typeof purchasesOperations> = {
     };
   },
 
-  'purchases.buyElectricity': async (input, app) => toPurchaseView(await buySingleVending(app, { kind: 'electricity', request: input })),
-  'purchases.buyCable': async (input, app) => toPurchaseView(await buySingleVending(app, { kind: 'cable', request: input })),
+  'purchases.buyElectricity': (input, app) => buySingleVending(app, { kind: 'electricity', request: input }),
+  'purchases.buyCable': (input, app) => buySingleVending(app, { kind: 'cable', request: input }),
   'purchases.expectedCost': async (input, app) => {
     // The catalog's commission rate (electricity and cable), where the recent log has none for it.
     const catalogPercentage =

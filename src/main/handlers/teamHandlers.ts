@@ -1,5 +1,6 @@
 import { teamOperations } from '../../shared/contract/team';
-import { resumeApprovedPurchase, settleApprovedPurchases } from '../team/approvedPurchases';
+import { resumeApprovedPurchase } from '../team/approvedPurchases';
+import { writePendingTeamOutcomes } from '../team/teamOutcomeRetry';
 import { teamWorkspace } from '../team/teamWorkspace';
 import type { HandlersOf } from './handlerTypes';
 
@@ -8,7 +9,8 @@ export const teamHandlers: HandlersOf<typeof teamOperations> = {
   'team.join': (input, app) => teamWorkspace(app).join(input),
   'team.leave': (_input, app) => teamWorkspace(app).leave(),
   'approvals.list': async (input, app) => {
-    await settleApprovedPurchases(app);
+    // Approved single purchases bought here: their outcomes reach the team database as the list is read.
+    await writePendingTeamOutcomes(app, 'single');
     return teamWorkspace(app).listJobs(input.state, input.jobIds);
   },
   'approvals.rows': (input, app) => teamWorkspace(app).jobRows(input.jobId, input.page, input.pageSize),

@@ -245,15 +245,17 @@ export async function reportTeamOutcomes(app: AppPart<'db' | 'service'>, store: 
       const open = await client.query<{ item_index: number }>("SELECT item_index FROM vendesk.item_claims WHERE job_id = $1 AND outcome IN ('claimed', 'uncertain')", [
         link.team_job_id,
       ]);
+      const job = store.job(localJobId);
       if (open.rows.length > 0) {
-        const byRow = new Map(store.items(localJobId).map((i) => [i.row_number, i]));
+        const items = store.items(localJobId);
+        // A spreadsheet's rows are claimed by row; a single purchase's one item is item 1 of its team job.
+        const byRow = new Map(job?.origin === 'single' ? [[1, items[0]]] : items.map((i) => [i.row_number, i]));
         for (const { item_index: row } of open.rows) {
           const state = byRow.get(row)?.state;
           const outcome = state === 'success' ? 'succeeded' : state === 'failed' || state === 'rejected' || state === 'cancelled' ? 'failed' : null;
           if (outcome) await callTeam(client, 'settle_item', { jobId: link.team_job_id, itemIndex: row, outcome, desktopId: desktop.id, desktopName: desktop.name });
         }
       }
-      const job = store.job(localJobId);
       if (job?.state === 'completed' || job?.state === 'cancelled')
         await callTeam(client, 'finish_job', { jobId: link.team_job_id, desktopId: desktop.id, desktopName: desktop.name });
     });

@@ -6,70 +6,111 @@
  * Each single purchase asks its gate (`single` of `bulk/teamGate.ts`, which `team/teamGates.ts`
  * fills) once everything about it is checked, just before its job is written and sent (a bulk
  * row never asks: it has its job's approval):
- * - No team applies (sandbox, not joined, no threshold, or the amount is not above it): `null`,
+ * - No team applies (sandbox, not joined, no threshold, or the amount is not above it): `none`,
  *   and it is bought as before.
  * - Above the threshold, the first time: it is sent for approval as a team job of kind `single`
- *   with one item (the request kept here in `team_single_purchases`, exactly as prepared) and the
- *   call stops with `awaiting_approval`: nothing is bought.
+ *   with one item, and its own job of one item is written waiting in `awaiting_approval`, linked
+ *   to that team job in `team_job_links` (with the request exactly as prepared), as a
+ *   spreadsheet's job is; the call stops with `awaiting_approval`: nothing is bought.
  * - The same purchase asked again (the same kind, number/meter/smartcard and amount), or resumed
  *   by its team job id (`purchases.resume`): while it waits, `awaiting_approval` again (no second
- *   team job); rejected or cancelled, it says so and the next try prepares it anew; approved, the
- *   item is claimed in the team database (one claim per team job, so another desktop cannot buy
- *   it too) and the caller buys it, linking its purchase in the transaction that writes the
- *   purchase before the request leaves (`ApprovedBuy.written`). A second attempt (a retry, a
- *   second window, a second process) finds the approval used and buys nothing.
+ *   team job); rejected or cancelled, it says so, its job is cancelled (nothing bought) and the
+ *   next try prepares it anew; approved, the item is claimed in the team database (one claim per
+ *   team job, so another desktop cannot buy it too) and the caller buys it as its waiting job,
+ *   begun from `awaiting_approval` once (`JobStore.beginApprovedSingle`, before its request
+ *   leaves). A second attempt (a retry, a second window, a second process) finds it begun and buys
+ *   nothing; one whose run stopped before its item left waits to be bought again, as approved.
  * If the team database cannot be reached when the threshold must be read, the purchase is
  * refused (nothing is bought): a purchase that may need approval is never bought without it.
  */
 import { AppError } from '../../shared/appError';
-import type { SinglePurchaseKind, SinglePurchaseSummary, TeamJobPreview } from '../../shared/contract/team';
+import type { WaitingPurchaseView } from '../../shared/contract/purchases';
+import { awaitingApprovalHint, type SinglePurchaseKind, type SinglePurchaseSummary, type TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { App, AppPart } from '../appContext';
-import type { ApprovedBuy, SingleGateOptions, SinglePurchase } from '../bulk/teamGate';
+import { approvalBegun, type SingleApproval, type SingleGateOptions, type SinglePurchase } from '../bulk/teamGate';
+import { JobStore } from '../bulk/jobStore';
+import type { ItemState, JobState } from '../bulk/jobStates';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
-import { awaitingApproval } from './awaitingApproval';
 import { checkItemsDigest, itemsDigest, type DigestItem } from './itemsDigest';
 import { teamWorkspace } from './teamWorkspace';
 import { callTeam } from './teamCall';
 
-export interface HoldRow {
+/** A single purchase sent for approval from this desktop: its link, its job and its one item. */
+export interface SingleLink {
+  local_job_id: string;
   team_job_id: string;
+  request: string;
   profile_id: string;
   kind: SinglePurchaseKind;
-  request: string;
+  job_state: JobState;
+  /** The meter or smartcard, or the phone number of airtime and data. */
   account: string;
   amount_kobo: number;
   description: string;
-  state: 'waiting' | 'bought' | 'closed';
+  item_state: ItemState;
+  sent_ms: number | null;
   purchase_id: string | null;
-  settled_outcome: string | null;
-  created_at: string;
 }
 
-export function holdRow(app: AppPart<'db'>, teamJobId: string): HoldRow | undefined {
-  return app.db.prepare('SELECT * FROM team_single_purchases WHERE team_job_id = ?').get(teamJobId) as HoldRow | undefined;
+const SINGLE_LINKS = `SELECT l.local_job_id, l.team_job_id, l.request, j.profile_id, j.kind, j.state AS job_state, coalesce(i.account, i.phone) AS account,
+    i.amount_kobo, i.description, i.state AS item_state, i.sent_ms, i.purchase_id
+  FROM team_job_links l JOIN bulk_jobs j ON j.id = l.local_job_id JOIN bulk_items i ON i.job_id = j.id AND i.seq = 1
+  WHERE j.origin = 'single' AND l.request IS NOT NULL`;
+
+export function singleLink(app: AppPart<'db'>, teamJobId: string): SingleLink | undefined {
+  return app.db.prepare(`${SINGLE_LINKS} AND l.team_job_id = ?`).get(teamJobId) as SingleLink | undefined;
 }
 
-function matchingHold(app: AppPart<'connection' | 'db'>, p: SinglePurchase): HoldRow | undefined {
+function matchingWaiting(app: AppPart<'connection' | 'db'>, p: SinglePurchase): SingleLink | undefined {
   return app.db
-    .prepare("SELECT * FROM team_single_purchases WHERE profile_id = ? AND kind = ? AND account = ? AND amount_kobo = ? AND state = 'waiting' ORDER BY created_at DESC LIMIT 1")
-    .get(app.connection.profileId, p.kind, p.account, p.amountKobo) as HoldRow | undefined;
+    .prepare(
+      `${SINGLE_LINKS} AND j.profile_id = ? AND j.state = 'awaiting_approval' AND j.kind = ? AND coalesce(i.account, i.phone) = ? AND i.amount_kobo = ? ORDER BY j.created_at DESC LIMIT 1`,
+    )
+    .get(app.connection.profileId, p.kind, p.account, p.amountKobo) as SingleLink | undefined;
+}
+
+/**
+ * What the purchase was bought as, once its item left: its `purchases` row (electricity, cable)
+ * or its job (airtime, data, whose receipt is the job's). Null while it was never sent.
+ */
+export function boughtAs(link: SingleLink): string | null {
+  if (link.purchase_id) return link.purchase_id;
+  if (link.item_state === 'queued' || (link.item_state === 'cancelled' && link.sent_ms === null)) return null;
+  return link.kind === 'electricity' || link.kind === 'cable' ? null : link.local_job_id;
 }
 
 function what(p: Pick<SinglePurchaseSummary, 'amountKobo' | 'description' | 'account'>): string {
   return `${formatNaira(p.amountKobo)} of ${p.description} for ${p.account}`;
 }
 
-function awaiting(teamJobId: string, p: Pick<SinglePurchaseSummary, 'amountKobo' | 'description' | 'account'>, thresholdKobo: number | null): AppError {
+/** The purchase waiting for approval, as `purchases.buy*` answer it. */
+function waiting(
+  teamJobId: string,
+  jobId: string,
+  p: Pick<SinglePurchaseSummary, 'kind' | 'amountKobo' | 'description' | 'account'>,
+  thresholdKobo: number | null,
+): WaitingPurchaseView {
   const above = thresholdKobo === null ? '' : `: it is above the team's ${formatNaira(thresholdKobo)} for a single purchase`;
-  return awaitingApproval(`The purchase of ${what(p)} waits for approval by another team member${above} (team job ${teamJobId}). Nothing was bought.`, {
+  return {
+    state: 'awaiting_approval',
     teamJobId,
-    next: 'purchase',
-  });
+    jobId,
+    kind: p.kind,
+    amountKobo: p.amountKobo,
+    description: p.description,
+    account: p.account,
+    message: `The purchase of ${what(p)} waits for approval by another team member${above} (team job ${teamJobId}). Nothing was bought.`,
+    hint: awaitingApprovalHint('purchase'),
+  };
 }
 
-function close(app: AppPart<'db'>, teamJobId: string): void {
-  app.db.prepare("UPDATE team_single_purchases SET state = 'closed' WHERE team_job_id = ? AND state = 'waiting'").run(teamJobId);
+/** A purchase the team will not have bought (rejected, cancelled): its waiting job ends, nothing bought. */
+function close(app: AppPart<'db'>, link: SingleLink, reason: string): void {
+  const store = new JobStore(app.db);
+  app.db.transaction(() => {
+    if (store.transition(link.local_job_id, [1], 'cancelled', { reason, final: true }, ['queued']) === 1) store.setJobState(link.local_job_id, 'cancelled', reason);
+  })();
 }
 
 /** The team's threshold, read now; refuses (nothing bought) when the database cannot say. */
@@ -94,7 +135,8 @@ export function singleItem(p: Pick<SinglePurchaseSummary, 'kind' | 'account' | '
   return { rowNumber: 1, phone: p.phone, account: p.account, network: p.kind, productCode: p.description, amountKobo: p.amountKobo };
 }
 
-async function prepare(app: App, p: SinglePurchase, threshold: number): Promise<never> {
+/** Sends the purchase for approval and writes its job waiting; nothing is bought. */
+async function prepare(app: App, p: SinglePurchase, threshold: number, write: (message: string, link: (jobId: string) => void) => string): Promise<WaitingPurchaseView> {
   const team = teamWorkspace(app);
   const desktop = team.desktop();
   const summary: SinglePurchaseSummary = { kind: p.kind, account: p.account, phone: p.phone, amountKobo: p.amountKobo, description: p.description, customerName: p.customerName };
@@ -121,74 +163,89 @@ async function prepare(app: App, p: SinglePurchase, threshold: number): Promise<
     );
     return r.rows[0].id;
   });
-  app.db
-    .prepare('INSERT INTO team_single_purchases (team_job_id, profile_id, kind, request, account, amount_kobo, description, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(teamJobId, app.connection.profileId, p.kind, JSON.stringify(p.request), p.account, p.amountKobo, p.description, new Date().toISOString());
-  throw awaiting(teamJobId, p, threshold);
+  const { message } = waiting(teamJobId, '', p, threshold);
+  const jobId = write(message, (id) =>
+    app.db
+      .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at, request) VALUES (?, ?, ?, ?, 1, ?, ?)')
+      .run(id, teamJobId, team.link()?.url ?? '', p.amountKobo, new Date().toISOString(), JSON.stringify(p.request)),
+  );
+  return waiting(teamJobId, jobId, p, threshold);
 }
 
-/** A hold that was bought or closed is never bought (again): says which, and where its receipt is. */
-function refuseSettledHold(hold: HoldRow): void {
-  if (hold.state === 'bought') {
+/**
+ * A purchase whose job left `awaiting_approval` is never bought again: one whose run stopped before
+ * its item left waits again (and is bought from there); otherwise says whether it was bought (and
+ * where its receipt is), is being bought now, or ended without being bought. Returns the link as
+ * it stands, waiting.
+ */
+function stillWaiting(app: AppPart<'db'>, link: SingleLink): SingleLink {
+  if (link.job_state === 'awaiting_approval') return link;
+  const store = new JobStore(app.db);
+  if (store.backToApproval(link.local_job_id, `Approved, not bought yet: its run stopped before it was sent (team job ${link.team_job_id}).`, false)) {
+    return singleLink(app, link.team_job_id) ?? link;
+  }
+  const bought = boughtAs(link);
+  if (bought) {
     throw new AppError(
       'approval_used',
-      `Team job ${hold.team_job_id} was bought already (purchase ${hold.purchase_id}). Nothing more was bought.`,
-      `See its receipt: \`vendesk receipt ${hold.purchase_id}\`.`,
+      `Team job ${link.team_job_id} was bought already (purchase ${bought}). Nothing more was bought.`,
+      `See its receipt: \`vendesk purchases resume ${link.team_job_id}\`.`,
     );
   }
-  if (hold.state === 'closed') {
-    throw new AppError('approval_used', `Team job ${hold.team_job_id} was rejected, cancelled or used. Nothing was bought.`, 'Buy it again to send it for approval again.');
+  if (link.job_state === 'cancelled' || link.job_state === 'completed') {
+    throw new AppError('approval_used', `Team job ${link.team_job_id} was rejected, cancelled or used. Nothing was bought.`, 'Buy it again to send it for approval again.');
   }
+  throw approvalBegun(link.team_job_id);
 }
 
 /** See the file's comment. */
-export async function gateSinglePurchase(app: App, p: SinglePurchase, options: SingleGateOptions = {}): Promise<ApprovedBuy | null> {
+export async function gateSinglePurchase(app: App, p: SinglePurchase, options: SingleGateOptions = {}): Promise<SingleApproval> {
   const team = teamWorkspace(app);
-  if (options.approvedTeamJob === undefined && (app.connection.kind !== 'live' || team.link() === null)) return null;
-  let hold: HoldRow | undefined;
+  if (options.approvedTeamJob === undefined && (app.connection.kind !== 'live' || team.link() === null)) return { status: 'none' };
+  let found: SingleLink | undefined;
   if (options.approvedTeamJob !== undefined) {
-    hold = holdRow(app, options.approvedTeamJob);
-    if (!hold || hold.profile_id !== app.connection.profileId) {
+    found = singleLink(app, options.approvedTeamJob);
+    if (!found || found.profile_id !== app.connection.profileId) {
       throw new AppError(
         'team_job_not_found',
         `No single purchase of this connection waits for team job ${options.approvedTeamJob}.`,
         'Check the id (`vendesk approvals --state all`) and the connection in use.',
       );
     }
-    if (hold.kind !== p.kind || hold.account !== p.account || hold.amount_kobo !== p.amountKobo) {
+    if (found.kind !== p.kind || found.account !== p.account || found.amount_kobo !== p.amountKobo) {
       throw new AppError(
         'approval_mismatch',
-        `${what({ amountKobo: hold.amount_kobo, description: hold.description, account: hold.account })} was approved, but the purchase is now ${what(p)}. Nothing was bought.`,
+        `${what({ amountKobo: found.amount_kobo, description: found.description, account: found.account })} was approved, but the purchase is now ${what(p)}. Nothing was bought.`,
         'Buy it again as it is now: it is sent for approval again when it is above the team threshold.',
       );
     }
   } else {
-    hold = matchingHold(app, p);
+    found = matchingWaiting(app, p);
   }
-  if (!hold) {
+  if (!found) {
     const threshold = await thresholdKobo(app);
-    if (threshold === null || p.amountKobo <= threshold) return null;
-    return prepare(app, p, threshold);
+    if (threshold === null || p.amountKobo <= threshold) return { status: 'none' };
+    return { status: 'unsent', submit: (write) => prepare(app, p, threshold, write) };
   }
-  refuseSettledHold(hold);
-  const teamJob = await team.job(hold.team_job_id);
+  const link = stillWaiting(app, found);
+  const teamJob = await team.job(link.team_job_id);
   // Another attempt on this desktop (a retry, a second window) may have bought it while the team
   // was asked: a team job finished by that purchase says so, not "nothing was bought".
-  refuseSettledHold(holdRow(app, hold.team_job_id) ?? hold);
+  stillWaiting(app, singleLink(app, link.team_job_id) ?? link);
   switch (teamJob.state) {
     case 'awaiting_approval':
-      throw awaiting(teamJob.id, p, null);
-    case 'rejected':
-      close(app, hold.team_job_id);
-      throw new AppError(
-        'approval_rejected',
-        `The purchase of ${what(p)} was rejected by ${teamJob.decidedBy ?? 'an approver'}: ${teamJob.decisionNote ?? ''}. Nothing was bought.`,
-        'Buy it again only if it is still wanted: it is sent for approval again.',
-      );
+      return { status: 'waiting', waiting: waiting(teamJob.id, link.local_job_id, p, null) };
+    case 'rejected': {
+      const why = `The purchase of ${what(p)} was rejected by ${teamJob.decidedBy ?? 'an approver'}: ${teamJob.decisionNote ?? ''}. Nothing was bought.`;
+      close(app, link, why);
+      throw new AppError('approval_rejected', why, 'Buy it again only if it is still wanted: it is sent for approval again.');
+    }
     case 'cancelled':
-    case 'finished':
-      close(app, hold.team_job_id);
-      throw new AppError('approval_cancelled', `Team job ${teamJob.id} is ${teamJob.state}. Nothing was bought.`, 'Buy it again to send it for approval again.');
+    case 'finished': {
+      const why = `Team job ${teamJob.id} is ${teamJob.state}. Nothing was bought.`;
+      close(app, link, why);
+      throw new AppError('approval_cancelled', why, 'Buy it again to send it for approval again.');
+    }
     default:
       break;
   }
@@ -197,15 +254,15 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
   // Approved: claim the one item. The reference is the same for every attempt on this desktop,
   // so a retry after a crash finds its own claim; another desktop's claim stops it here.
   const desktop = team.desktop();
-  const ref = `${desktop.id}:single:${hold.team_job_id}`;
+  const ref = `${desktop.id}:single:${link.team_job_id}`;
   const claim = await team.withClient(async (client) => {
     const r = await callTeam<'claim_item', { request_ref: string; desktop_id: string }>(
       client,
       'claim_item',
       {
-        jobId: hold.team_job_id,
+        jobId: link.team_job_id,
         itemIndex: 1,
-        amountKobo: hold.amount_kobo,
+        amountKobo: link.amount_kobo,
         // What is about to be bought: the team database refuses anything but the approved item.
         item: JSON.stringify(singleItem(p)),
         requestRef: ref,
@@ -219,22 +276,9 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
   if (claim.request_ref !== ref) {
     throw new AppError(
       'approval_used',
-      `Team job ${hold.team_job_id} was already bought from another desktop (${claim.desktop_id}). Nothing was bought here.`,
+      `Team job ${link.team_job_id} was already bought from another desktop (${claim.desktop_id}). Nothing was bought here.`,
       'See `vendesk approvals --state all`.',
     );
   }
-  const teamJobId = hold.team_job_id;
-  return {
-    teamJobId,
-    written(purchaseId) {
-      const r = app.db.prepare("UPDATE team_single_purchases SET state = 'bought', purchase_id = ? WHERE team_job_id = ? AND state = 'waiting'").run(purchaseId, teamJobId);
-      if (r.changes !== 1) {
-        throw new AppError(
-          'approval_used',
-          `Team job ${teamJobId} is being bought or was bought already. Nothing more was bought.`,
-          `See \`vendesk purchases resume ${teamJobId}\` for its receipt.`,
-        );
-      }
-    },
-  };
+  return { status: 'approved', jobId: link.local_job_id, teamJobId: link.team_job_id };
 }

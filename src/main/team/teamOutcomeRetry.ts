@@ -8,9 +8,9 @@
  * - at the start of the command line's next team command (`cli/main.ts`).
  * It never throws: a database still unreachable is simply tried again next time.
  */
-import { settleApprovedPurchases } from './approvedPurchases';
 import type { App, AppPart } from '../appContext';
 import { JobStore } from '../bulk/jobStore';
+import type { JobOrigin } from '../bulk/jobRows';
 import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { reportTeamOutcomes } from './bulkApproval';
 import { teamWorkspace } from './teamWorkspace';
@@ -25,13 +25,15 @@ export function isTeamCommand(path: readonly string[]): boolean {
   return TEAM_COMMAND_WORDS.has(path[0] ?? '') || (path[0] === 'bulk' && path[1] === 'adopt');
 }
 
-/** Writes what the team database has not been told yet; returns how many jobs were written. */
-export async function writePendingTeamOutcomes(app: AppPart<'db' | 'service'>): Promise<number> {
+/** Writes what the team database has not been told yet (of single purchases only, with `only`); returns how many jobs were written. */
+export async function writePendingTeamOutcomes(app: AppPart<'db' | 'service'>, only?: JobOrigin): Promise<number> {
   const team = teamWorkspace(app);
   if (!team.link()) return 0;
   const links = app.db
-    .prepare("SELECT l.local_job_id, l.team_job_id FROM team_job_links l JOIN bulk_jobs j ON j.id = l.local_job_id WHERE j.state NOT IN ('draft', 'awaiting_approval')")
-    .all() as {
+    .prepare(
+      "SELECT l.local_job_id, l.team_job_id FROM team_job_links l JOIN bulk_jobs j ON j.id = l.local_job_id WHERE j.state NOT IN ('draft', 'awaiting_approval') AND j.origin = coalesce(?, j.origin)",
+    )
+    .all(only ?? null) as {
     local_job_id: string;
     team_job_id: string;
   }[];
@@ -61,9 +63,8 @@ export async function writePendingTeamOutcomes(app: AppPart<'db' | 'service'>): 
 
 /** The loop of one app (`app.service(createTeamOutcomeRetry)`); stops with the app. */
 export function createTeamOutcomeRetry(app: App): PeriodicPass {
-  // Bulk jobs' outcomes, and those of approved single purchases bought here (which were written
-  // only on the next resume or approvals listing before).
-  return periodicPass(app, TEAM_OUTCOMES_EVERY_MS, () => Promise.all([writePendingTeamOutcomes(app), settleApprovedPurchases(app)]));
+  // The outcomes of every job linked to a team job: a spreadsheet's, or an approved single purchase bought here.
+  return periodicPass(app, TEAM_OUTCOMES_EVERY_MS, () => writePendingTeamOutcomes(app));
 }
 
 /** Starts the loop of this app (idempotent). */

@@ -3,6 +3,7 @@
  * purchase itself and its receipt. Amounts are integer kobo; phones any accepted spelling (the
  * main side normalizes them).
  */
+import { AppError } from '../appError';
 import type { ExpectedCharge } from '../spendText';
 import { z } from 'zod';
 import type { BulkItemState } from './bulk';
@@ -166,6 +167,44 @@ export type CableRequest = z.input<typeof cableRequestSchema>;
 export type TopUpKind = 'airtime' | 'data';
 
 /**
+ * A single purchase sent for a team member's approval (LIVE, on a desktop in a team, above the
+ * team's threshold): nothing is bought yet. Its job of one item waits, `awaiting_approval`, as a
+ * spreadsheet's job does; once another member approves it, it is bought from the Approvals page
+ * (`purchases.resume`) or by asking for the same purchase again. What `purchases.buy*` answer then,
+ * in place of a receipt.
+ */
+export interface WaitingPurchaseView {
+  state: 'awaiting_approval';
+  /** The team job the approver decides on. */
+  teamJobId: string;
+  /** Its job here, waiting. */
+  jobId: string;
+  kind: 'airtime' | 'data' | 'electricity' | 'cable';
+  amountKobo: number;
+  /** What it buys ("MTN airtime", "Ikeja Electric PREPAID electricity"), and for whom (number, meter or smartcard). */
+  description: string;
+  account: string;
+  /** What happened, in one sentence ending "Nothing was bought.", and what happens next. */
+  message: string;
+  hint: string;
+}
+
+/** Whether a purchase's answer is one waiting for approval (no receipt yet). */
+export function isWaitingPurchase<T extends { state: string }>(answer: T | WaitingPurchaseView): answer is WaitingPurchaseView {
+  return answer.state === 'awaiting_approval';
+}
+
+/**
+ * The receipt, where the caller can go on only with one (`vendesk buy` ends with exit 4, an
+ * approved purchase resumed before its approval): a purchase waiting for approval is the
+ * `awaiting_approval` refusal, with what happens next. Nothing was bought.
+ */
+export function receiptOrAwaiting<T extends { state: string }>(answer: T | WaitingPurchaseView): T {
+  if (!isWaitingPurchase(answer)) return answer;
+  throw new AppError('awaiting_approval', answer.message, answer.hint, { teamJobId: answer.teamJobId, next: 'purchase' });
+}
+
+/**
  * A single airtime or data purchase, bought through the bulk engine as a job of one item (its
  * `id` is that job's id): written before its request leaves, its outcome read from the
  * service's log, an uncertain one settled from the log and never resent blindly.
@@ -244,12 +283,20 @@ export const purchasesOperations = {
     z.object({ provider: z.string().trim().min(1, 'Choose the cable TV provider'), smartcard: smartcardNumber }),
     "Checks a smartcard with its provider: the customer's name and type",
   ).returns<SmartcardView>(),
-  'purchases.buyElectricity': op(electricityRequestSchema, 'Buys an electricity token; refused while the same meter and amount is pending', {
-    invalidates: PURCHASE_CHANGES,
-  }).returns<PurchaseView>(),
-  'purchases.buyCable': op(cableRequestSchema, 'Buys a cable TV bouquet; refused while the same smartcard and bouquet is pending', {
-    invalidates: PURCHASE_CHANGES,
-  }).returns<PurchaseView>(),
+  'purchases.buyElectricity': op(
+    electricityRequestSchema,
+    "Buys an electricity token; refused while the same meter and amount is pending; above a team's approval threshold, answers it waiting for approval (nothing bought)",
+    {
+      invalidates: PURCHASE_CHANGES,
+    },
+  ).returns<PurchaseView | WaitingPurchaseView>(),
+  'purchases.buyCable': op(
+    cableRequestSchema,
+    "Buys a cable TV bouquet; refused while the same smartcard and bouquet is pending; above a team's approval threshold, answers it waiting for approval (nothing bought)",
+    {
+      invalidates: PURCHASE_CHANGES,
+    },
+  ).returns<PurchaseView | WaitingPurchaseView>(),
   'purchases.expectedCost': op(
     z.object({
       kind: z.enum(['airtime', 'data', 'electricity', 'cable']),
@@ -275,9 +322,9 @@ export const purchasesOperations = {
   ).returns<TopUpCheckView>(),
   'purchases.buyTopUp': op(
     z.intersection(topUpRequestSchema, z.object({ repeat: z.boolean().default(false) })),
-    "Buys airtime or a data plan for one number (as a one-item bulk job) and waits for the service's answer; refused when the same was bought in the last 24 hours unless `repeat`",
+    "Buys airtime or a data plan for one number (as a one-item bulk job) and waits for the service's answer; refused when the same was bought in the last 24 hours unless `repeat`; above a team's approval threshold, answers it waiting for approval (nothing bought)",
     { invalidates: [...PURCHASE_CHANGES, 'jobs'] },
-  ).returns<TopUpView>(),
+  ).returns<TopUpView | WaitingPurchaseView>(),
   'purchases.topUp': op(z.object({ id: z.string().min(1) }), 'One single airtime or data purchase and its receipt').returns<TopUpView>(),
   'purchases.recentTopUps': op(
     z.object({ kind: z.enum(['airtime', 'data']).optional(), limit: z.number().int().min(1).max(500).default(20) }),

@@ -164,6 +164,17 @@ export interface ApprovedPurchaseView {
  */
 export type AwaitingApprovalDetails = { teamJobId: string } & ({ next: 'purchase' } | { next: 'bulk'; jobId: string } | { next: 'adopt' });
 
+const THEN: Record<AwaitingApprovalDetails['next'], string> = {
+  purchase: 'then buy it there (Approved tab, Buy now), or ask for the same purchase again here',
+  bulk: 'then open the job under Purchases → Bulk purchases and press Buy now',
+  adopt: 'then run it from the Approved tab (Run here)',
+};
+
+/** What happens to something waiting for approval next, in the window's words (the CLI says it with its commands: `cli/cliHints.ts`). */
+export function awaitingApprovalHint(next: AwaitingApprovalDetails['next']): string {
+  return `Another team member approves it on the Approvals page; ${THEN[next]}.`;
+}
+
 export interface AuditBreakView {
   seq: number;
   kind: 'altered' | 'relinked' | 'missing' | 'head_missing';

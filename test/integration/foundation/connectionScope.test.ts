@@ -18,6 +18,7 @@ import { sandboxWalletKobo } from '../../support/sandboxRecords';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { PHONE, account, advanceClocks, pauseLoop } from '../purchases/purchaseHelpers';
 import { buyElectricity, exceptions, exportVendorLog, meter, reconcile, removeFile, sync } from '../reconcile/reconcileHelpers';
+import { receiptOf } from '../../support/receiptOf';
 
 const LIVE_TOKEN = 'scope-live-token-7d2e';
 
@@ -44,13 +45,15 @@ describe('records of one connection stay with it', () => {
     t = await startTestApp();
     pauseLoop(t);
     await t.sandboxControl.setWallet(1_000_000);
-    const pending = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE });
-    const paid = await t.call('purchases.buyCable', {
-      provider: 'DSTV',
-      smartcard: account('4321'),
-      bouquetCode: (await t.call('purchases.cableProviders', {})).find((c) => c.provider === 'DSTV')!.bouquets[0].code,
-      phone: PHONE,
-    });
+    const pending = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE }));
+    const paid = await receiptOf(
+      t.call('purchases.buyCable', {
+        provider: 'DSTV',
+        smartcard: account('4321'),
+        bouquetCode: (await t.call('purchases.cableProviders', {})).find((c) => c.provider === 'DSTV')!.bouquets[0].code,
+        phone: PHONE,
+      }),
+    );
     expect(pending.state).toBe('pending');
     expect(paid.state).toBe('success');
     pendingId = pending.id;

@@ -10,6 +10,7 @@ import { splitEventStream } from '../../../src/shared/eventStream';
 import { SESSION_HEADER } from '../../../src/shared/webSession';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { PHONE, account, advanceClocks, pauseLoop, tickRequeryLoop } from '../purchases/purchaseHelpers';
+import { receiptOf } from '../../support/receiptOf';
 
 type Changed = AppEvent<'data.changed'>['payload'];
 
@@ -56,13 +57,13 @@ describe('declared invalidation', () => {
   });
 
   it('a purchase tells the windows once, after its answer, with what its operation declares', async () => {
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 500_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 500_000, phone: PHONE }));
     expect(p.state).toBe('success');
     expect(changed).toEqual([{ topics: ['purchases', 'pending', 'balance', 'mirror'], reason: 'purchases.buyElectricity' }]);
   });
 
   it('the requery loop, which no operation starts, tells the windows itself when it settles a purchase', async () => {
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE }));
     expect(p.state).toBe('pending');
     changed = [];
     await advanceClocks(t, 125);
@@ -78,7 +79,7 @@ describe('declared invalidation', () => {
   it('tells the windows once for a pass of the requery loop, however many purchases it settles', async () => {
     const bought = [];
     for (const amountKobo of [300_000, 400_000, 500_000]) {
-      bought.push(await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo, phone: PHONE }));
+      bought.push(await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo, phone: PHONE })));
     }
     expect(bought.map((p) => p.state)).toEqual(['pending', 'pending', 'pending']);
     await advanceClocks(t, 125);

@@ -9,9 +9,10 @@ import type { EventMap } from '../../../src/shared/contract';
 import { AppError } from '../../../src/shared/appError';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { PHONE, account, advanceClocks, cli, pauseLoop, serviceLogEntry, startPurchaseTestApp, tickRequeryLoop, walletKobo } from '../purchases/purchaseHelpers';
+import { receiptOf } from '../../support/receiptOf';
 
 async function buyPending(t: TestApp, ending: string, amountKobo = 300_000) {
-  const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account(ending), vendType: 'PREPAID', amountKobo, phone: PHONE });
+  const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account(ending), vendType: 'PREPAID', amountKobo, phone: PHONE }));
   expect(p.state).toBe('pending');
   return p;
 }
@@ -66,7 +67,7 @@ describe('pending purchases and requery', () => {
   it('confirms the refund of a purchase that failed after requery from its own record, although another purchase lowered the wallet meanwhile', async () => {
     const p = await buyPending(t, '1111', 250_000);
     // Another purchase before it settles: the wallet is lower than before the failed one, for a good reason.
-    const other = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE });
+    const other = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE }));
     expect(other.state).toBe('success');
     await advanceClocks(t, 125);
     const done = await t.call('pending.requeryNow', { id: p.id });
@@ -133,7 +134,9 @@ describe('pending purchases and requery', () => {
     expect(text).toContain('Status checks answered: 5');
     expect(stuck.purchase.whatToDo).toMatch(/support/);
     // Still unsettled: a duplicate is refused.
-    const dup = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: p.account, vendType: 'PREPAID', amountKobo: 410_000, phone: PHONE }).catch((e: unknown) => e);
+    const dup = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: p.account, vendType: 'PREPAID', amountKobo: 410_000, phone: PHONE })).catch(
+      (e: unknown) => e,
+    );
     expect((dup as AppError).code).toBe('duplicate_pending');
     // Resolved by hand with a note.
     const resolved = await t.call('pending.resolve', { id: p.id, outcome: 'SUCCESS', note: 'Support ticket 5512 confirmed the token', token: '1111-2222-3333-4444-5555' });
@@ -146,7 +149,7 @@ describe('pending purchases and requery', () => {
     const other = await startTestApp();
     try {
       pauseLoop(other);
-      const p = await other.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE });
+      const p = await receiptOf(other.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE }));
       await other.sandboxControl.reset();
       await advanceClocks(other, 125);
       const item = await other.call('pending.requeryNow', { id: p.id });
@@ -216,11 +219,11 @@ describe('pending purchases and requery', () => {
     const after = await t.call('purchases.get', { id: row.id });
     expect(after.state).toBe('uncertain');
     expect(after.requery.lastNote).toMatch(/Not in the transaction log yet/);
-    const dup = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 130_000, phone: PHONE }).catch((e: unknown) => e);
+    const dup = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 130_000, phone: PHONE })).catch((e: unknown) => e);
     expect((dup as AppError).code).toBe('duplicate_pending');
     const resolved = await t.call('pending.resolve', { id: row.id, outcome: 'FAILED', note: 'Not in the log after a day; wallet not debited' });
     expect(resolved.purchase.state).toBe('failed');
-    const bought = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 130_000, phone: PHONE });
+    const bought = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 130_000, phone: PHONE }));
     expect(bought.state).toBe('success');
   });
 });

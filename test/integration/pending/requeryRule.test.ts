@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../../support/testApp';
 import { createServiceClock } from '../../../src/main/pending';
 import { PHONE, account, startPurchaseTestApp, tickRequeryLoop } from '../purchases/purchaseHelpers';
+import { receiptOf } from '../../support/receiptOf';
 
 // A whole second, so the service's Date header (second resolution) carries the instant exactly.
 const T0 = Date.UTC(2026, 10, 27, 9, 0, 0);
@@ -26,7 +27,7 @@ describe('the requery loop keeps the 2 min 1 s rule', () => {
   });
 
   it('does not ask 1 s before the 121st second, and asks at it', async () => {
-    const bought = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE });
+    const bought = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE }));
     expect(bought.state).toBe('pending');
     // vendesk's estimate of the service's clock (this computer's clock + the offset it learnt).
     const clock = t.app.service(createServiceClock);

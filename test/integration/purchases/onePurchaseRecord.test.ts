@@ -14,6 +14,7 @@ import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
 import { until } from '../../support/until';
 import type { TestApp } from '../../support/testApp';
 import { PHONE, account, advanceClocks, serviceLogEntry, startPurchaseTestApp } from './purchaseHelpers';
+import { receiptOf } from '../../support/receiptOf';
 
 interface Record {
   origin: string;
@@ -43,7 +44,7 @@ describe('a single electricity or cable purchase is one record with the bulk row
 
   it('is a job of one item linked to its purchase, in the item state its answer means, and shown as before', async () => {
     const meter = account('1234');
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE }));
     expect(p.state).toBe('success');
     const entry = await serviceLogEntry(t, p.reference as string);
     expect(entry?.status).toBe('SUCCESS');
@@ -68,7 +69,7 @@ describe('a single electricity or cable purchase is one record with the bulk row
     const smartcard = account('0000');
     const cable = await t.call('purchases.cableProviders', {});
     const gotv = cable.find((c) => c.provider === 'GOTV')?.bouquets[0];
-    const p = await t.call('purchases.buyCable', { provider: 'GOTV', smartcard, bouquetCode: gotv?.code as string, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyCable', { provider: 'GOTV', smartcard, bouquetCode: gotv?.code as string, phone: PHONE }));
     expect(p.state).toBe('pending');
     expect(recordOf(p.id)).toMatchObject([{ origin: 'single', kind: 'cable', item: 'pending', account: smartcard }]);
     await advanceClocks(t, 125);
@@ -88,12 +89,12 @@ describe('a single electricity or cable purchase is one record with the bulk row
   it('keeps the wallet the service had just before it, with the purchase, on its own connection', async () => {
     const kept = purchaseReadings().length;
     const before = await sandboxWalletKobo(t);
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE }));
     expect(p.refund.balanceBeforeKobo).toBe(before);
     // The next purchase reads the wallet as the service has it after the first one's charge.
     const between = await sandboxWalletKobo(t);
     expect(between).toBeLessThan(before);
-    const q = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('5678'), vendType: 'PREPAID', amountKobo: 200_000, phone: PHONE });
+    const q = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('5678'), vendType: 'PREPAID', amountKobo: 200_000, phone: PHONE }));
     expect(q.refund.balanceBeforeKobo).toBe(between);
     expect(purchaseReadings().slice(kept)).toEqual([
       { balanceKobo: before, profileId: t.app.connection.profileId },
@@ -128,7 +129,7 @@ describe('a single electricity or cable purchase is one record with the bulk row
 
   it('refuses a duplicate of an unsettled purchase as before, and writes no record for it', async () => {
     const meter = account('0000');
-    const first = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE });
+    const first = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE }));
     expect(first.state).toBe('pending');
     const jobs = () => t.app.db.prepare('SELECT COUNT(*) FROM bulk_items WHERE account = ?').pluck().get(meter);
     const again = await refusalOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 300_000, phone: PHONE }));

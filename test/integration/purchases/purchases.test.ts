@@ -10,6 +10,7 @@ import { refusal } from '../../support/refusal';
 import { sandboxLog } from '../../support/sandboxRecords';
 import { startDroppingProxy, type DroppingProxy } from './droppingProxy';
 import { PHONE, account, cli, pauseLoop, serviceLogEntry, startPurchaseTestApp, walletKobo } from './purchaseHelpers';
+import { receiptOf } from '../../support/receiptOf';
 
 const TOKEN_SHAPE = /^\d{4}(-\d{4}){4}$/;
 
@@ -37,7 +38,7 @@ describe('electricity and cable purchases', () => {
     expect(meterView.address).not.toBe('');
     expect(meterView.allowedMinKobo).toBeGreaterThanOrEqual(100_000);
     const before = await walletKobo(t);
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 500_000, phone: '+234 803 123 4567' });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 500_000, phone: '+234 803 123 4567' }));
     expect(p.state).toBe('success');
     expect(p.token).toMatch(TOKEN_SHAPE);
     expect(p.units).toBeGreaterThan(0);
@@ -59,7 +60,7 @@ describe('electricity and cable purchases', () => {
     expect(error.message).toMatch(/vendType|POSTPAID/i);
     expect(error.hint).toContain('Nothing was charged');
     expect(await walletKobo(t)).toBe(before);
-    const p = await t.call('purchases.buyElectricity', { disco: 'EKEDC', meter, vendType: 'POSTPAID', amountKobo: 300_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'EKEDC', meter, vendType: 'POSTPAID', amountKobo: 300_000, phone: PHONE }));
     expect(p.state).toBe('success');
     expect(p.token).toBeNull();
   });
@@ -81,12 +82,12 @@ describe('electricity and cable purchases', () => {
     expect(below.hint).toBe('Enter ₦5,000.00 or more.');
     expect(await walletKobo(t)).toBe(before);
     expect((await sandboxLog(t)).filter((e) => e.description.includes(meter))).toEqual([]);
-    expect((await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 500_000, phone: PHONE })).state).toBe('success');
+    expect((await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 500_000, phone: PHONE }))).state).toBe('success');
   });
 
   it("shows a provider decline with the provider's reason and confirms the refund from the service's log of that purchase", async () => {
     const before = await walletKobo(t);
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('9999'), vendType: 'PREPAID', amountKobo: 200_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('9999'), vendType: 'PREPAID', amountKobo: 200_000, phone: PHONE }));
     expect(p.state).toBe('failed');
     expect(p.reason).toMatch(/declined by provider/);
     expect(p.whatToDo).toMatch(/Check the meter number and whether the meter is PREPAID or POSTPAID/);
@@ -104,7 +105,7 @@ describe('electricity and cable purchases', () => {
     const card = await t.call('purchases.validateSmartcard', { provider: 'dstv', smartcard });
     expect(card.name).not.toBe('');
     expect(card.customerType).toBe('RESIDENTIAL');
-    const p = await t.call('purchases.buyCable', { provider: 'DSTV', smartcard, bouquetCode: bouquet.code, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyCable', { provider: 'DSTV', smartcard, bouquetCode: bouquet.code, phone: PHONE }));
     expect(p.state).toBe('success');
     expect(p.amountKobo).toBe(bouquet.amountKobo);
     expect(p.bouquetName).toBe(bouquet.name);
@@ -115,7 +116,7 @@ describe('electricity and cable purchases', () => {
 
   it('refuses a duplicate of a pending purchase, saying which purchase blocks it, in the operation and the CLI', async () => {
     const meter = account('0000');
-    const first = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE });
+    const first = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE }));
     expect(first.state).toBe('pending');
     expect(first.reference).toBeTruthy();
     const before = await walletKobo(t);
@@ -138,7 +139,7 @@ describe('electricity and cable purchases', () => {
     const cable = await t.call('purchases.cableProviders', {});
     const gotv = cable.find((c) => c.provider === 'GOTV');
     if (!gotv) throw new Error('no GOTV in the catalog');
-    const pendingCable = await t.call('purchases.buyCable', { provider: 'GOTV', smartcard, bouquetCode: gotv.bouquets[0].code, phone: PHONE });
+    const pendingCable = await receiptOf(t.call('purchases.buyCable', { provider: 'GOTV', smartcard, bouquetCode: gotv.bouquets[0].code, phone: PHONE }));
     expect(pendingCable.state).toBe('pending');
     const dup = await refusal(t.call('purchases.buyCable', { provider: 'GOTV', smartcard, bouquetCode: gotv.bouquets[0].code, phone: PHONE }));
     expect(dup.code).toBe('duplicate_pending');
@@ -187,7 +188,7 @@ describe('a purchase whose answer is lost', () => {
     const meter = account('1234');
     const before = await walletKobo(t);
     proxy.dropAnswers('/purchaseElectricity', 1);
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 150_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 150_000, phone: PHONE }));
     // The log had it at once: settled as a success with the service's reference.
     expect(p.state).toBe('success');
     expect(p.settledBy).toBe('log');
@@ -209,7 +210,7 @@ describe('a purchase whose answer is lost', () => {
       if (items.length > 0) items.push({ ...items[0], id: 987_654_321, transaction_id: 'UNREADABLE-1', amount: 'NGN one thousand' });
       return { status, body: JSON.stringify(envelope) };
     });
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 130_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 130_000, phone: PHONE }));
     expect(p.state).toBe('success');
     expect(p.settledBy).toBe('log');
     // The entry it was tied to is the service's record of this purchase.
@@ -220,7 +221,7 @@ describe('a purchase whose answer is lost', () => {
 
   it('keeps a prepaid purchase found in the log pending until a requery brings its token', async () => {
     proxy.dropAnswers('/purchaseElectricity', 1);
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 150_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 150_000, phone: PHONE }));
     expect(p.state).toBe('pending');
     expect(p.requery.lastNote).toMatch(/requeries it to fetch the token/);
   });
@@ -234,7 +235,7 @@ describe('a purchase whose answer is lost', () => {
         body: JSON.stringify({ gatewayStatus: '88', gatewayMessage: 'Unsucessfull', requestReference: real.requestReference, data: 'declined by provider: try again later' }),
       };
     });
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'POSTPAID', amountKobo: 110_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'POSTPAID', amountKobo: 110_000, phone: PHONE }));
     expect(p.state).toBe('failed');
     // The service's own records: charged and logged SUCCESS under the reference it answered with.
     expect((await serviceLogEntry(t, p.reference ?? ''))?.status).toBe('SUCCESS');
@@ -248,7 +249,7 @@ describe('a purchase whose answer is lost', () => {
     const meter = account('1234');
     proxy.dropAnswers('/purchaseElectricity', 1);
     proxy.dropAnswers('/logEntries', 3);
-    const p = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 120_000, phone: PHONE });
+    const p = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 120_000, phone: PHONE }));
     expect(p.state).toBe('uncertain');
     expect(p.whatToDo).toContain('Do not buy it again');
     const dup = await refusal(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter, vendType: 'POSTPAID', amountKobo: 120_000, phone: PHONE }));

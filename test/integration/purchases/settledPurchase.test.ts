@@ -8,6 +8,7 @@ import type { TestApp } from '../../support/testApp';
 import { FINAL_PURCHASE_STATES, OPEN_STATES, UNSETTLED_STATES, getPurchaseRow, updatePurchase } from '../../../src/main/purchases/purchaseStore';
 import { FINAL_PURCHASE_STATES_AT_21 } from '../../../src/main/store/migrations/021_final_purchases_stay';
 import { PHONE, account, pauseLoop, startPurchaseTestApp } from './purchaseHelpers';
+import { receiptOf } from '../../support/receiptOf';
 
 describe('a settled purchase', () => {
   let t: TestApp;
@@ -26,7 +27,7 @@ describe('a settled purchase', () => {
   });
 
   it('keeps a bought token bought when a late writer says it failed, and the database refuses the same change', async () => {
-    const bought = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 500_000, phone: PHONE });
+    const bought = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('1234'), vendType: 'PREPAID', amountKobo: 500_000, phone: PHONE }));
     expect(bought.state).toBe('success');
     const late = updatePurchase(t.app, bought.id, { state: 'failed', reason: 'the transaction log shows it as FAILED', refund_state: 'checking' });
     expect(late).toMatchObject({ state: 'success', reason: null, token: bought.token });
@@ -36,7 +37,7 @@ describe('a settled purchase', () => {
   });
 
   it('still settles an open purchase, and then keeps that outcome', async () => {
-    const open = await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE });
+    const open = await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account('0000'), vendType: 'PREPAID', amountKobo: 400_000, phone: PHONE }));
     expect(open.state).toBe('pending');
     expect(updatePurchase(t.app, open.id, { state: 'success', settled_by: 'requery' }).state).toBe('success');
     expect(updatePurchase(t.app, open.id, { state: 'pending' }).state).toBe('success');

@@ -13,6 +13,7 @@ import type { TestApp } from '../../support/testApp';
 import { startTestApp } from '../../support/testApp';
 import { fastJobs, mtnPhone, QUICK_SETTLEMENT, startBulkTestApp } from '../bulk/bulkTestFiles';
 import { startDroppingProxy, type DroppingProxy } from './droppingProxy';
+import { receiptOf } from '../../support/receiptOf';
 
 // No test here is about the 5 s an airtime purchase stays in progress: the sandbox settles in 0.5 s.
 describe('a single airtime or data purchase', () => {
@@ -34,7 +35,7 @@ describe('a single airtime or data purchase', () => {
 
   it('buys airtime once, and the receipt agrees with the service log and wallet', async () => {
     const before = await sandboxWalletKobo(t);
-    const bought = await t.call('purchases.buyTopUp', { kind: 'airtime', phone: mtnPhone(11), amountKobo: 50_000 });
+    const bought = await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone: mtnPhone(11), amountKobo: 50_000 }));
     expect(bought).toMatchObject({
       kind: 'airtime',
       state: 'success',
@@ -58,20 +59,20 @@ describe('a single airtime or data purchase', () => {
 
   it('refuses the same purchase within 24 hours unless asked again, and then buys it once more', async () => {
     const phone = mtnPhone(12);
-    await t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000 });
+    await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000 }));
     const check = await t.call('purchases.checkTopUp', { kind: 'airtime', phone, amountKobo: 20_000 });
     expect(check.recent).toMatch(new RegExp(`^₦200.00 of airtime was already bought for ${phone} in the last 24 hours`));
     const again = await refusal(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000 }));
     expect(again.code).toBe('recent_duplicate');
     expect(again.message).toMatch(/Nothing was bought\.$/);
     expect((await sandboxLog(t)).filter((e) => e.phone_number === phone)).toHaveLength(1);
-    const repeated = await t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000, repeat: true });
+    const repeated = await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 20_000, repeat: true }));
     expect(repeated.state).toBe('success');
     expect((await sandboxLog(t)).filter((e) => e.phone_number === phone)).toHaveLength(2);
   });
 
   it('buys a data plan at its catalog price', async () => {
-    const bought = await t.call('purchases.buyTopUp', { kind: 'data', phone: mtnPhone(13), productCode: 'MTN-1GB-7D' });
+    const bought = await receiptOf(t.call('purchases.buyTopUp', { kind: 'data', phone: mtnPhone(13), productCode: 'MTN-1GB-7D' }));
     expect(bought).toMatchObject({ kind: 'data', state: 'success', amountKobo: nairaToKobo(800), description: 'MTN 1GB Weekly Plan - 7 days', productCode: 'MTN-1GB-7D' });
     const [entry] = (await sandboxLog(t)).filter((e) => e.phone_number === mtnPhone(13));
     expect(entry).toMatchObject({ transaction_id: bought.reference, type: 'DATA', status: 'SUCCESS' });
@@ -79,7 +80,7 @@ describe('a single airtime or data purchase', () => {
 
   it('says a failure at the network plainly: refunded by the service', async () => {
     const before = await sandboxWalletKobo(t);
-    const failed = await t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08039999999', amountKobo: 10_000 });
+    const failed = await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08039999999', amountKobo: 10_000 }));
     expect(failed.state).toBe('failed');
     expect(failed.statusText).toMatch(/^Failed at the network/);
     const [entry] = (await sandboxLog(t)).filter((e) => e.phone_number === '08039999999');
@@ -110,7 +111,7 @@ describe('a single airtime or data purchase', () => {
   it('is not held back by, nor counted in, the spending caps of bulk jobs', async () => {
     await t.call('bulk.settings.set', { capPerDayKobo: 10_000, capPerJobKobo: 10_000 });
     try {
-      const bought = await t.call('purchases.buyTopUp', { kind: 'airtime', phone: mtnPhone(16), amountKobo: 30_000 });
+      const bought = await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone: mtnPhone(16), amountKobo: 30_000 }));
       expect(bought.state).toBe('success');
       expect(t.app.service(createBulkService).store.spentSince(t.app.connection.profileId, 0)).toBe(0);
     } finally {
@@ -162,7 +163,7 @@ describe('a single purchase whose answer is lost', () => {
   it('is settled from the service log and bought exactly once', async () => {
     const phone = mtnPhone(21);
     proxy.dropAnswers('/purchaseAirtime', 1);
-    const bought = await t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 15_000 });
+    const bought = await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 15_000 }));
     expect(bought.state).toBe('success');
     expect(bought.settledBy).toMatch(/^log/);
     const entries = (await sandboxLog({ sandbox: { ...t.sandbox, url: proxy.url }, token: t.token })).filter((e) => e.phone_number === phone);

@@ -10,6 +10,7 @@ import { runCli } from '../../../src/cli/main';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { advanceClocks, pauseLoop } from '../purchases/purchaseHelpers';
 import { buyElectricity, buyElsewhere, CUSTOMER_PHONE, exceptions, exportVendorLog, meter, reconcile, sync } from './reconcileHelpers';
+import { receiptOf } from '../../support/receiptOf';
 
 let t: TestApp | null = null;
 afterEach(async () => {
@@ -139,7 +140,7 @@ describe('reconciling a vendor export', () => {
     await buyElectricity(t, meter(), 4000);
     // The provider logs the decline as FAILED but its refund never reaches the wallet.
     await t.sandboxControl.withholdRefunds(1);
-    await t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: meter('9999'), vendType: 'PREPAID', amountKobo: 300_000, phone: CUSTOMER_PHONE });
+    await receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: meter('9999'), vendType: 'PREPAID', amountKobo: 300_000, phone: CUSTOMER_PHONE }));
     const log = (await t.app.client().logEntries({ status: 'failed', perPage: 10 })).Items;
     expect(log).toHaveLength(1);
     const cost = Math.round(log[0].transaction_cost * 100);

@@ -5,6 +5,7 @@ import { writeVendorExportCsv, type ExportEntry } from '../../../bench/generate/
 import { EXCEPTION_CATEGORIES, type ReconcileCategory, type ReconcileRunView } from '../../../src/shared/contract/reconcile';
 import type { LogEntry } from '../../../src/shared/wire';
 import type { TestApp } from '../../support/testApp';
+import { receiptOf } from '../../support/receiptOf';
 
 let seq = 500;
 /** A fresh meter number ending in `ending` (the sandbox's test numbers: 0000 pending, 9999 declined). */
@@ -16,7 +17,7 @@ export function meter(ending = '4321'): string {
 export const CUSTOMER_PHONE = '08031234567';
 
 export async function buyElectricity(t: TestApp, account: string, naira = 2000) {
-  return t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account, vendType: 'PREPAID', amountKobo: naira * 100, phone: CUSTOMER_PHONE });
+  return receiptOf(t.call('purchases.buyElectricity', { disco: 'IKEDC', meter: account, vendType: 'PREPAID', amountKobo: naira * 100, phone: CUSTOMER_PHONE }));
 }
 
 /** The whole vendor log, as the service lists it (every page). */

@@ -96,12 +96,12 @@ describe('a desktop sends only the rows that were approved', () => {
       expect(held.code, held.stdout).toBe(4);
       const teamJob = /team job ([0-9a-f-]{36})/.exec(JSON.parse(held.stdout).error.message)?.[1] ?? '';
       expect((await bola.run(['approve', teamJob])).code).toBe(0);
-      // The request kept on ada's desktop is changed: the number and amount the hold compares stay.
+      // The request kept on ada's desktop is changed: the number and amount the waiting job is found by stay.
       const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
       try {
-        const row = app.db.prepare('SELECT request FROM team_single_purchases WHERE team_job_id = ?').get(teamJob) as { request: string };
+        const row = app.db.prepare('SELECT request FROM team_job_links WHERE team_job_id = ?').get(teamJob) as { request: string };
         const request = { ...(JSON.parse(row.request) as Record<string, unknown>), network: 'Glo' };
-        app.db.prepare('UPDATE team_single_purchases SET request = ? WHERE team_job_id = ?').run(JSON.stringify(request), teamJob);
+        app.db.prepare('UPDATE team_job_links SET request = ? WHERE team_job_id = ?').run(JSON.stringify(request), teamJob);
       } finally {
         await app.close();
       }

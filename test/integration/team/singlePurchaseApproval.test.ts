@@ -22,6 +22,9 @@ import { startPostgresCluster, type PostgresCluster } from '../../support/postgr
 import { sandboxLog, sandboxWalletKobo } from '../../support/sandboxRecords';
 import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type TeamRoom } from './teamDesks';
 import { claimRaw } from '../../support/teamJobs';
+import { SandboxControl } from '../../support/sandboxControl';
+import { createBulkService } from '../../../src/main/bulk/bulkService';
+import type { WaitingPurchaseView } from '../../../src/shared/contract/purchases';
 import { mtnPhone, QUICK_SETTLEMENT } from '../bulk/bulkTestFiles';
 import type { CliRun } from '../cli/cliHarness';
 import { startDroppingProxy } from '../purchases/droppingProxy';
@@ -258,6 +261,61 @@ describe('a LIVE single purchase', () => {
       expect((await logFor(meter)).map((e) => e.amount)).toEqual(['NGN 3,500.00']);
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('asked for in the window, it answers as a purchase waiting for approval, its one-item job waiting; a run stopped before sending leaves it approved, bought once later', async () => {
+    const phone = mtnPhone(5650);
+    const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
+    try {
+      const store = app.service(createBulkService).store;
+      const asked = await dispatch(app, 'purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 300_000, repeat: false });
+      // Its state, not an error: what, for whom, how much, and the team job an approver decides on.
+      expect(asked.ok, JSON.stringify(asked)).toBe(true);
+      const waiting = (asked.ok ? asked.value : null) as WaitingPurchaseView;
+      expect(waiting).toMatchObject({ state: 'awaiting_approval', kind: 'airtime', account: phone, amountKobo: 300_000, description: 'MTN airtime' });
+      expect(waiting.message).toBe(
+        `The purchase of ₦3,000.00 of MTN airtime for ${phone} waits for approval by another team member: it is above the team's ₦2,000.00 for a single purchase (team job ${waiting.teamJobId}). Nothing was bought.`,
+      );
+      expect(store.job(waiting.jobId)).toMatchObject({ state: 'awaiting_approval', origin: 'single', kind: 'airtime' });
+      expect(store.items(waiting.jobId)).toMatchObject([{ state: 'queued', phone, amount_kobo: 300_000 }]);
+      // Not a purchase yet: the recent purchases do not list it (the Approvals page does).
+      const recent = await dispatch(app, 'purchases.recentTopUps', { limit: 100 });
+      expect(recent.ok && (recent.value as { phone: string }[]).map((p) => p.phone)).not.toContain(phone);
+      // Asked again: the same purchase, still waiting; no second team job.
+      const again = await dispatch(app, 'purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 300_000, repeat: false });
+      expect(again.ok && again.value).toMatchObject({ state: 'awaiting_approval', teamJobId: waiting.teamJobId, jobId: waiting.jobId });
+      const single = await cluster.superQuery("SELECT count(*)::int AS n FROM vendesk.jobs WHERE kind = 'single' AND preview -> 'purchase' ->> 'account' = $1", [phone]);
+      expect(single.rows[0].n).toBe(1);
+      expect((await bola.run(['approve', waiting.teamJobId])).code).toBe(0);
+
+      // Approved, but the service refuses the token as it is sent: nothing leaves, and it stays approved.
+      const control = new SandboxControl(sandbox.url, TOKEN);
+      await control.addFault({ path: '/purchaseAirtime', status: 401, count: 1 });
+      const stopped = await dispatch(app, 'purchases.resume', { teamJobId: waiting.teamJobId });
+      expect(stopped.ok ? null : stopped.error.code).toBe('purchase_not_sent');
+      expect(stopped.ok ? '' : stopped.error.message).toMatch(/^Approved, but not sent: .*Nothing was bought\.$/);
+      expect(stopped.ok ? '' : stopped.error.hint).toContain('It stays approved: buy it again (Approvals → Approved tab, Buy now)');
+      expect(store.job(waiting.jobId)?.state).toBe('awaiting_approval');
+      expect(await logFor(phone)).toEqual([]);
+
+      // Bought from there, once, however often it is resumed.
+      const wallet = await sandboxWalletKobo(service());
+      const bought = await dispatch(app, 'purchases.resume', { teamJobId: waiting.teamJobId });
+      expect(bought.ok, JSON.stringify(bought)).toBe(true);
+      const receipt = (bought.ok ? bought.value : null) as { topUp: { id: string; state: string; amountKobo: number } };
+      expect(receipt.topUp).toMatchObject({ id: waiting.jobId, state: 'success', amountKobo: 300_000 });
+      const again2 = await dispatch(app, 'purchases.resume', { teamJobId: waiting.teamJobId });
+      expect(again2.ok && again2.value).toMatchObject({ topUp: { id: waiting.jobId, state: 'success' } });
+      const log = await logFor(phone);
+      expect(log.map((e) => [e.status, e.amount])).toEqual([['SUCCESS', 'NGN 3,000.00']]);
+      expect(wallet - (await sandboxWalletKobo(service()))).toBe(costKobo(log as never));
+      // Its outcome is in the team database, its team job finished.
+      const claims = await cluster.superQuery('SELECT outcome FROM vendesk.item_claims WHERE job_id = $1', [waiting.teamJobId]);
+      expect(claims.rows).toEqual([{ outcome: 'succeeded' }]);
+      expect((await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [waiting.teamJobId])).rows[0].state).toBe('finished');
+    } finally {
+      await app.close();
     }
   });
 

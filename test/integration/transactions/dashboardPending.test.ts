@@ -9,6 +9,7 @@ import { serviceLog } from '../../support/serviceSpend';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { advanceClocks, pauseLoop, tickRequeryLoop } from '../purchases/purchaseHelpers';
 import { buyElectricity, meter } from '../reconcile/reconcileHelpers';
+import { receiptOf } from '../../support/receiptOf';
 
 let t: TestApp;
 
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 it('counts pending electricity and pending airtime alike, as the service logs them', async () => {
   const token = await buyElectricity(t, meter('0000'), 1500); // pending at the service until requeried
-  const topUp = await t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031112222', amountKobo: 20_000 });
+  const topUp = await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031112222', amountKobo: 20_000 }));
   expect([token.state, topUp.state]).toEqual(['pending', 'pending']);
 
   const pendingAtService = (await serviceLog(t)).filter((e) => e.status === 'PENDING');

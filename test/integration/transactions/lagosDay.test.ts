@@ -15,6 +15,7 @@ import { costKoboOf, faceKoboOf, serviceLog } from '../../support/serviceSpend';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { runInProcess } from '../cli/cliHarness';
 import { pauseLoop } from '../purchases/purchaseHelpers';
+import { receiptOf } from '../../support/receiptOf';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -52,10 +53,10 @@ beforeAll(async () => {
   lagosDay = ymd(target + DAY_MS);
 
   walletBefore = (await t.call('account.balance', {})).balanceKobo;
-  await t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031230001', amountKobo: 150_000, repeat: false });
-  await t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031230002', amountKobo: 70_000, repeat: false });
+  await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031230001', amountKobo: 150_000, repeat: false }));
+  await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031230002', amountKobo: 70_000, repeat: false }));
   // A number ending 9999 is accepted and FAILED by the service 5 s later: refunded.
-  await t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031239999', amountKobo: 100_000, repeat: false });
+  await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031239999', amountKobo: 100_000, repeat: false }));
   walletAfter = (await t.call('account.balance', {})).balanceKobo;
   mine = (await serviceLog(t)).filter((e) => e.phone_number.endsWith('0001') || e.phone_number.endsWith('0002') || e.phone_number.endsWith('9999'));
   const spent = mine.filter((e) => e.status !== 'FAILED');

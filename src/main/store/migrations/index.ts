@@ -32,6 +32,7 @@ import { stateChecksMigration } from './020_state_checks';
 import { finalPurchasesStayMigration } from './021_final_purchases_stay';
 import { jobsAwaitApprovalMigration } from './022_jobs_await_approval';
 import { singlePurchasesAreJobsMigration } from './023_single_purchases_are_jobs';
+import { oneTableOfApprovalsMigration } from './024_one_table_of_approvals';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -56,5 +57,6 @@ export const MIGRATIONS: Migration[] = [
   finalPurchasesStayMigration,
   jobsAwaitApprovalMigration,
   singlePurchasesAreJobsMigration,
+  oneTableOfApprovalsMigration,
   // (add one import and one entry per migration file, in number order)
 ];

@@ -3,7 +3,7 @@ import { Fragment, type ReactNode } from 'react';
 import type { PurchaseKind } from '../../../../shared/contract/purchases';
 import type { AppError } from '../../bridge';
 import { formatNaira } from '../../format';
-import { ErrorNotice } from '../ErrorNotice';
+import { ErrorNotice, WaitingNotice } from '../ErrorNotice';
 import { ConfirmPurchaseModal, type ConfirmPurchaseModalProps } from './ConfirmPurchaseModal';
 import { PurchaseReceipt } from './PurchaseReceipt';
 import { RecentPurchases } from './RecentPurchases';
@@ -100,7 +100,7 @@ export function PurchaseFlowLayout<Checked>(props: PurchaseFlowLayoutProps<Check
  * on the right the steps until the account is checked, then what the check said and the review
  * button; the flow's error under both.
  */
-export function PurchaseFormCard<Checked, Result>(props: {
+export function PurchaseFormCard<Checked, Result extends { state: string }>(props: {
   flow: PurchaseFlow<Checked, Result>;
   title: string;
   accountFields: ReactNode;
@@ -150,6 +150,7 @@ export function PurchaseFormCard<Checked, Result>(props: {
         </Grid.Col>
       </Grid>
       <Stack mt="md">
+        {flow.waiting && <WaitingNotice code="awaiting_approval" message={flow.waiting.message} hint={flow.waiting.hint} testId="purchase-waiting" />}
         <ErrorNotice error={flow.error} title={flow.errorTitle} />
       </Stack>
     </Card>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PurchaseView } from '../../../../shared/contract/purchases';
+import { isWaitingPurchase, type PurchaseView, type WaitingPurchaseView } from '../../../../shared/contract/purchases';
 import { normalizePhone } from '../../../../shared/phone';
 import { useAction } from '../../hooks/useAction';
 import { useDataChanged } from '../../hooks/useOperation';
@@ -10,7 +10,7 @@ import { useDataChanged } from '../../hooks/useOperation';
  * receipt. `Checked` is what the check returns (the customer's name and details); `Result` is the
  * receipt (an electricity or cable purchase unless said otherwise).
  */
-export function usePurchaseFlow<Checked, Result = PurchaseView>() {
+export function usePurchaseFlow<Checked, Result extends { state: string } = PurchaseView>() {
   const [phone, setPhone] = useState('');
   const [checked, setChecked] = useState<Checked | null>(null);
   const checking = useAction();
@@ -18,6 +18,8 @@ export function usePurchaseFlow<Checked, Result = PurchaseView>() {
   const [confirming, setConfirming] = useState(false);
   const buying = useAction();
   const [result, setResult] = useState<Result | null>(null);
+  // Sent for a team member's approval instead of bought: said under the form, which stays as it was.
+  const [waiting, setWaiting] = useState<WaitingPurchaseView | null>(null);
   const [recentKey, setRecentKey] = useState(0);
 
   // A check answered on one connection (its wallet, its customer names) says nothing of another:
@@ -37,10 +39,13 @@ export function usePurchaseFlow<Checked, Result = PurchaseView>() {
     if (!(await checking.run(async () => setChecked(await call())))) setChecked(null);
   };
 
-  const buy = async (call: () => Promise<Result>) => {
+  const buy = async (call: () => Promise<Result | WaitingPurchaseView>) => {
     checking.setError(null);
+    setWaiting(null);
     await buying.run(async () => {
-      setResult(await call());
+      const answer = await call();
+      if (isWaitingPurchase(answer)) setWaiting(answer);
+      else setResult(answer);
       setRecentKey((k) => k + 1);
     });
     setConfirming(false);
@@ -49,6 +54,7 @@ export function usePurchaseFlow<Checked, Result = PurchaseView>() {
   const clearErrors = () => {
     checking.setError(null);
     buying.setError(null);
+    setWaiting(null);
   };
 
   /** What was checked no longer holds (another account, company or type was chosen). */
@@ -78,6 +84,7 @@ export function usePurchaseFlow<Checked, Result = PurchaseView>() {
     buying: buying.busy,
     buy,
     error: buying.error ?? checking.error,
+    waiting,
     errorTitle: buying.error ? 'Not bought' : checkTitle,
     result,
     recentKey,
@@ -85,4 +92,4 @@ export function usePurchaseFlow<Checked, Result = PurchaseView>() {
   };
 }
 
-export type PurchaseFlow<Checked, Result = PurchaseView> = ReturnType<typeof usePurchaseFlow<Checked, Result>>;
+export type PurchaseFlow<Checked, Result extends { state: string } = PurchaseView> = ReturnType<typeof usePurchaseFlow<Checked, Result>>;
