@@ -29,6 +29,7 @@ import { awaitingApprovalHint, type SinglePurchaseKind, type SinglePurchaseSumma
 import { formatNaira } from '../../shared/money';
 import type { App, AppPart } from '../appContext';
 import { approvalBegun, type SingleApproval, type SingleGateOptions, type SinglePurchase } from '../bulk/teamGate';
+import { createBulkService } from '../bulk/bulkService';
 import { JobStore } from '../bulk/jobStore';
 import type { ItemState, JobState } from '../bulk/jobStates';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
@@ -178,10 +179,12 @@ async function prepare(app: App, p: SinglePurchase, threshold: number, write: (m
  * where its receipt is), is being bought now, or ended without being bought. Returns the link as
  * it stands, waiting.
  */
-function stillWaiting(app: AppPart<'db'>, link: SingleLink): SingleLink {
+function stillWaiting(app: AppPart<'db' | 'service'>, link: SingleLink): SingleLink {
   if (link.job_state === 'awaiting_approval') return link;
-  const store = new JobStore(app.db);
-  if (store.backToApproval(link.local_job_id, `Approved, not bought yet: its run stopped before it was sent (team job ${link.team_job_id}).`, false)) {
+  const bulk = app.service(createBulkService);
+  // A run no process holds any more (its vendesk stopped) counts as stopped at once, its lease unexpired or not.
+  const interrupted = link.job_state === 'running' && bulk.status(link.local_job_id).interrupted;
+  if (bulk.store.backToApproval(link.local_job_id, `Approved, but not sent: its run stopped before it was sent (team job ${link.team_job_id}).`, interrupted)) {
     return singleLink(app, link.team_job_id) ?? link;
   }
   const bought = boughtAs(link);

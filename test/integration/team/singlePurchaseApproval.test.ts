@@ -6,6 +6,7 @@
  * however often it is resumed; below the threshold it is bought at once. Every figure is read from
  * the service's own log and wallet, and from the team database.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -24,6 +25,7 @@ import { cliDesk, closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamDesk, type
 import { claimRaw } from '../../support/teamJobs';
 import { SandboxControl } from '../../support/sandboxControl';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { newItem } from '../../../src/main/bulk/jobRows';
 import type { WaitingPurchaseView } from '../../../src/shared/contract/purchases';
 import { mtnPhone, QUICK_SETTLEMENT } from '../bulk/bulkTestFiles';
 import type { CliRun } from '../cli/cliHarness';
@@ -237,6 +239,40 @@ describe('a LIVE single purchase', () => {
     expect((await logFor(phone)).map((e) => e.status)).toEqual(['SUCCESS']);
     expect((await ada.run(['purchases', 'resume', job])).code).toBe(0);
     expect(await logFor(phone)).toHaveLength(1);
+  });
+
+  it('a desktop that died after beginning the approved purchase and before sending it buys it once when resumed', async () => {
+    const meter = account('1234');
+    const job = heldJob(await ada.run(['buy', 'electricity', '--disco', 'IKEDC', '--meter', meter, '--type', 'PREPAID', '--amount', '4200', '--phone', PHONE, '--yes']));
+    expect((await bola.run(['approve', job])).code).toBe(0);
+    // What ada's vendesk did before it died: its waiting job begun (running, its lease for ten more
+    // minutes), nothing sent. The process that held it is gone.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
+    try {
+      const { local_job_id: localJob } = app.db.prepare('SELECT local_job_id FROM team_job_links WHERE team_job_id = ?').get(job) as { local_job_id: string };
+      const store = app.service(createBulkService).store;
+      const [item] = store.items(localJob);
+      const asWritten = newItem({
+        rowNumber: 1,
+        phone: item.phone,
+        network: item.network,
+        productCode: item.product_code,
+        description: item.description,
+        amountKobo: item.amount_kobo,
+      });
+      expect(store.beginApprovedSingle(localJob, { ...asWritten, account: item.account, vendType: item.vend_type }, dead, 600_000)).toBe(true);
+      expect(store.job(localJob)).toMatchObject({ state: 'running', runner_pid: dead });
+    } finally {
+      await app.close();
+    }
+    expect(await logFor(meter)).toEqual([]);
+    const r = await ada.run(['purchases', 'resume', job]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ account: meter, state: 'success', amount: 4200 });
+    expect((await logFor(meter)).map((e) => e.amount)).toEqual(['NGN 4,200.00']);
+    expect((await ada.run(['purchases', 'resume', job])).code).toBe(0);
+    expect(await logFor(meter)).toHaveLength(1);
   });
 
   it('an approved purchase whose answer was lost is never sent again, however often it is resumed', async () => {
