@@ -238,8 +238,12 @@ export async function cancelPausedSingle(app: AppPart<'service'>, jobId: string,
     .split(/(?<=\.)\s+/)
     .filter((sentence) => sentence !== '' && !/resume/i.test(sentence))
     .join(' ');
-  // An approved purchase that was not sent waits to be bought again, as approved (its team job's claim stays this desktop's).
-  if (app.service(teamGate).teamJobIdOf(jobId) && service.store.backToApproval(jobId, `Approved, but not sent${why ? `: ${why}` : '.'}`, true)) return;
+  // An approved purchase that was not sent waits to be bought again, as approved (its team job's
+  // claim stays this desktop's), whether this run puts it back or another attempt did first.
+  if (app.service(teamGate).teamJobIdOf(jobId)) {
+    if (service.store.backToApproval(jobId, `Approved, but not sent${why ? `: ${why}` : '.'}`, true)) return;
+    if (service.store.job(jobId)?.state === 'awaiting_approval') return;
+  }
   const unsent = service.store.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
   service.store.transition(jobId, unsent, 'cancelled', { reason: `Not sent, so nothing was charged${why ? `: ${why}` : '.'}` }, ['queued', 'held']);
   const job = service.store.job(jobId);
