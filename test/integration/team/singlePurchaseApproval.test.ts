@@ -364,6 +364,10 @@ describe('a LIVE single purchase', () => {
     expect(errorOf(r)).toMatchObject({ code: 'approval_rejected' });
     expect(errorOf(r).message).toContain('not budgeted');
     expect(await logFor(phone)).toEqual([]);
+    // Its job here ended with it, nothing bought: asked for again, it is sent for approval anew.
+    const again = heldJob(await ada.run(['buy', 'airtime', '--phone', phone, '--amount', '4000', '--yes']));
+    expect(again).not.toBe(job);
+    expect(await logFor(phone)).toEqual([]);
     // chidi (an admin: preparer and approver) prepares one and may not approve it himself.
     const mine = heldJob(await chidi.run(['buy', 'airtime', '--phone', mtnPhone(5500), '--amount', '5000', '--yes']));
     const self = await chidi.run(['approve', mine]);
