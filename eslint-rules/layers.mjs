@@ -59,6 +59,7 @@ const ALLOWED_FOLDERS = [['src/cli', 'src/main/web']];
 const FOLDER_RULES = [
   ['src/main/purchases', 'src/main/pending', 'the requery loop settles purchases; purchases never call the requery loop (it starts in backgroundLoops.ts)'],
   ['src/main/purchases', 'src/main/bulk', 'a bulk row buys through purchases, never the other way round'],
+  ['src/main/bulk', 'src/main/pending', 'the requery loop asks the one requery path (bulk/itemOutcomes.ts) about what is due; bulk never calls the loop'],
   // The team builds on purchases and bulk: every purchase asks it through the one gate bulk declares.
   ...['purchases', 'bulk'].map((folder) => [
     `src/main/${folder}`,

@@ -24,9 +24,10 @@ import { prepareDraft, validateFile, type FileCheckInput, type PrepareInput } fr
 import { settleByHand, type HandResolution } from './settleByHand';
 import { type Invalidate, jobsChanged } from './jobEvents';
 import { followUpJob, settleJobState } from './jobFollowUp';
+import { requeryDueAt, requeryItem } from './itemOutcomes';
 import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, type RunStart, DEFAULT_TIMING } from './jobRunner';
 import { connectionProblem, JobStore, type JobRow } from './jobStore';
-import type { NewItem } from './jobRows';
+import type { DueRequery, NewItem } from './jobRows';
 import { itemView, jobView } from './jobViews';
 import type { ItemState } from './jobStates';
 import { ITEM_STATES, isUnconfirmed, isVendingKind, settledMessage } from './jobStates';
@@ -266,7 +267,8 @@ export class BulkService {
     const run = followUpJob(
       { store: this.store, client: this.logReadingClient(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now },
       this.own(job.id),
-      { costs },
+      // "Check again" also asks about what is due for a requery; the loop's passes leave it to the requery loop.
+      { costs, requery: fresh },
     ).finally(() => {
       if (this.following.get(job.id) === run) this.following.delete(job.id);
     });
@@ -274,6 +276,35 @@ export class BulkService {
     const changed = await run;
     if (changed > 0) jobsChanged(this.invalidate);
     if (changed > 0) await this.app.service(teamGate).reportOutcomes(this.store, job.id);
+    return changed;
+  }
+
+  /**
+   * What the requery loop asks about now, on the connection in use, whatever it buys
+   * (`JobStore.dueForRequery`), one at a time (`requeryDue`).
+   */
+  dueForRequery(): DueRequery[] {
+    const now = this.now();
+    return this.store.dueForRequery(this.app.connection.profileId, now, Date.now()).filter((due) => {
+      if (due.purchase) return true; // due by its purchase
+      const at = requeryDueAt(due.item);
+      return at !== null && at <= now && !this.runningAnywhere(due.job);
+    });
+  }
+
+  /**
+   * The requery loop asks about one thing (`requeryItem`, the one requery path). An airtime or
+   * data item's job then says where it stands, and the windows and the team hear of a change; an
+   * electricity or cable item follows its purchase in the purchase's own write. Returns whether it
+   * changed.
+   */
+  async requeryDue(due: DueRequery): Promise<boolean> {
+    const changed = await requeryItem({ app: this.app, store: this.store, client: () => this.logReadingClient() }, due, this.now());
+    if (changed && due.purchase === null) {
+      settleJobState(this.store, due.job.id);
+      jobsChanged(this.invalidate);
+      await this.app.service(teamGate).reportOutcomes(this.store, due.job.id);
+    }
     return changed;
   }
 

@@ -12,7 +12,10 @@ import { firstRequeryDueMs, requeryBackoffMs } from '../api/requeryBackoff';
 import { askRequery } from '../api/requeryAnswer';
 import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
+import type { App } from '../appContext';
+import { requeryPurchase } from '../purchases';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
+import type { DueRequery } from './jobRows';
 import { logEntriesAroundSend, logEntriesForReference, logEntriesSince } from '../api/logLookup';
 import { matchSentPurchase } from '../api/logMatch';
 import { itemStateOfEntry } from './jobStates';
@@ -56,8 +59,8 @@ async function entriesFor(client: OutcomeClient, job: JobRow, items: readonly It
  * Reads the log for items that have a reference: each learns its wallet cost
  * (`transaction_cost`) when not known yet, and with `settle` (airtime and data) accepted and
  * pending ones take the outcome it shows (SUCCESS or FAILED); those it does not settle are
- * requeried when due. Returns how many items changed; a log that cannot be read now changes
- * nothing (the next check tries again).
+ * requeried when due (unless `requery` is false: the requery loop asks about them). Returns how
+ * many items changed; a log that cannot be read now changes nothing (the next check tries again).
  */
 export async function readOutcomes(
   client: OutcomeClient,
@@ -65,7 +68,7 @@ export async function readOutcomes(
   job: JobRow,
   items: readonly ItemRow[],
   now: () => number,
-  options: { settle: boolean } = { settle: true },
+  options: { settle: boolean; requery?: boolean } = { settle: true },
 ): Promise<number> {
   let byRef: Map<string, ParsedLogEntry>;
   try {
@@ -87,14 +90,13 @@ export async function readOutcomes(
     }
     changed++;
   }
-  return changed + (await requeryDue(client, store, job, stillOpen, now()));
+  // The requery loop asks about the items of a job no process runs; a run and "Check again" ask here.
+  return options.requery === false ? changed : changed + (await requeryDue(client, store, job, stillOpen, now()));
 }
 
 /**
  * Items the log still shows as not final once their requery is due are asked about (a few per
- * check), by the one requery rule (`api/requeryAnswer.ts`): SUCCESS and FAILED settle the item;
- * PENDING, 425 (too early) and 502 ask again when the rule says; 429 (no more requeries) and 404
- * are noted on the item for the user, and it is not requeried again (its log is still read).
+ * check), each by `requeryItem`.
  */
 async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, items: readonly ItemRow[], t: number): Promise<number> {
   const due = items.filter((i) => {
@@ -102,32 +104,59 @@ async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, i
     return at !== null && at <= t;
   });
   let changed = 0;
-  for (const item of due.slice(0, REQUERIES_PER_CHECK)) {
-    const verdict = await askRequery(client, item.reference as string, item.requery_tries + 1).catch((): null => null);
-    switch (verdict?.kind) {
-      case 'success':
-      case 'failed':
-        store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
-        if (verdict.kind === 'success') store.setFinal(job.id, item.seq, 'success', item.state === 'accepted' ? item.reason : null, 'requery');
-        else store.setFinal(job.id, item.seq, 'failed', FAILED_REASON, 'requery');
-        changed++;
-        break;
-      case 'support':
-      case 'not_found':
-        store.setNextRequery(job.id, item.seq, null);
-        store.setFinal(job.id, item.seq, item.state === 'pending' ? 'pending' : 'accepted', `${verdict.error.message} ${verdict.error.hint ?? ''}`.trim(), 'requery');
-        changed++;
-        break;
-      case 'pending':
-      case 'later':
-        store.setNextRequery(job.id, item.seq, t + verdict.nextInMs);
-        break;
-      default:
-        // The request itself failed (the network): asked again after the backoff.
-        store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
-    }
-  }
+  for (const item of due.slice(0, REQUERIES_PER_CHECK)) if (await requeryTopUp(client, store, job, item, t)) changed++;
   return changed;
+}
+
+/** Who asks: the app (whose purchases module writes a vending detail), the store, and the client of an airtime or data item's job (taken when one is asked about). */
+export interface RequeryDeps {
+  app: App;
+  store: JobStore;
+  client: () => OutcomeClient;
+}
+
+/**
+ * The one requery path: asks the service about one thing whose final answer is still to come,
+ * whatever it buys, by the one requery rule (`api/requeryAnswer.ts`), and writes what it says where
+ * it belongs. An electricity or cable purchase's answer goes into the purchase, the vending detail
+ * the purchases module writes (token, units, refund: `purchases/requeryPurchase.ts`), and its item
+ * follows it in the same write; an airtime or data item's goes into the item. The requery loop asks
+ * it about everything due (`JobStore.dueForRequery`); a run asks about its own items, and "Check
+ * again" about its job's (`requeryDue`). `t`: the service's clock. Returns whether it changed.
+ */
+export async function requeryItem(deps: RequeryDeps, due: DueRequery, t: number): Promise<boolean> {
+  if (due.purchase === null) return requeryTopUp(deps.client(), deps.store, due.job, due.item, t);
+  return (await requeryPurchase(deps.app, due.purchase.id)).state !== due.purchase.state;
+}
+
+/**
+ * An airtime or data item's requery: SUCCESS and FAILED settle the item; PENDING, 425 (too early)
+ * and 502 ask again when the rule says; 429 (no more requeries) and 404 are noted on the item for
+ * the user, and it is not requeried again (its log is still read).
+ */
+async function requeryTopUp(client: OutcomeClient, store: JobStore, job: JobRow, item: ItemRow, t: number): Promise<boolean> {
+  const verdict = await askRequery(client, item.reference as string, item.requery_tries + 1).catch((): null => null);
+  switch (verdict?.kind) {
+    case 'success':
+    case 'failed':
+      store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
+      if (verdict.kind === 'success') store.setFinal(job.id, item.seq, 'success', item.state === 'accepted' ? item.reason : null, 'requery');
+      else store.setFinal(job.id, item.seq, 'failed', FAILED_REASON, 'requery');
+      return true;
+    case 'support':
+    case 'not_found':
+      store.setNextRequery(job.id, item.seq, null);
+      store.setFinal(job.id, item.seq, item.state === 'pending' ? 'pending' : 'accepted', `${verdict.error.message} ${verdict.error.hint ?? ''}`.trim(), 'requery');
+      return true;
+    case 'pending':
+    case 'later':
+      store.setNextRequery(job.id, item.seq, t + verdict.nextInMs);
+      return false;
+    default:
+      // The request itself failed (the network): asked again after the backoff.
+      store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
+      return false;
+  }
 }
 
 /**

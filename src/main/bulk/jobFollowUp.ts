@@ -5,8 +5,9 @@
  * forever nor a cost it does not know.
  *
  * - Airtime and data: accepted and pending items are looked up in the service's log by
- *   reference, then requeried once due (`itemOutcomes.ts`); a bought item whose cost is not
- *   known yet is looked up in the log too. Uncertain items of a cancelled job are settled from
+ *   reference (`itemOutcomes.ts`); a bought item whose cost is not known yet is looked up in the
+ *   log too. Those still open once their requery is due are asked about by the requery loop
+ *   (`pending/pendingScheduler.ts`), or here on "Check again". Uncertain items of a cancelled job are settled from
  *   the log and never sent again: found → bought, confirmed absent → not bought.
  * - Electricity and cable: each item follows its purchase, which the requery loop settles; its
  *   cost is its amount less the commission the service answered, else its log entry's cost.
@@ -35,9 +36,10 @@ export interface FollowUpDeps {
 /**
  * One look at the service for a job that is not running (the caller makes sure: no runner here
  * or in another process). `costs`: also look up the wallet cost of final items that lack one.
- * Returns how many items changed.
+ * `requery`: also ask about items whose requery is due ("Check again", `bulk status`); the loop's
+ * passes leave that to the requery loop. Returns how many items changed.
  */
-export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { costs: boolean }): Promise<number> {
+export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { costs: boolean; requery: boolean }): Promise<number> {
   const { store } = deps;
   let changed = 0;
   if (isVendingKind(job.kind)) {
@@ -45,7 +47,7 @@ export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { co
   } else {
     const open = store.items(job.id, { states: ['accepted', 'pending'] });
     const costless = options.costs ? store.items(job.id, { states: ['success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference) : [];
-    if (open.length + costless.length > 0) changed += await readOutcomes(deps.client, store, job, [...open, ...costless], deps.now);
+    if (open.length + costless.length > 0) changed += await readOutcomes(deps.client, store, job, [...open, ...costless], deps.now, { settle: true, requery: options.requery });
     if (job.state === 'cancelled') {
       const due = store.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + deps.uncertainSafeDelayMs <= deps.now());
       for (const item of due) if ((await settleUncertainItem(deps.client, store, job, item, 'not_bought', deps.now)) !== null) changed++;

@@ -16,7 +16,7 @@ import type Database from 'better-sqlite3';
 import { AppError } from '../../shared/appError';
 import type { Connection } from '../appContext';
 import type { Db } from '../store/database';
-import type { InvalidRowRecord, ItemRow, JobOrigin, JobRow, NewItem, NewJob, PurchaseStateFields, StateFigures } from './jobRows';
+import type { DueRequery, InvalidRowRecord, ItemRow, JobOrigin, JobRow, NewItem, NewJob, PurchaseStateFields, StateFigures } from './jobRows';
 import { emptyCounts, ITEM_STATES, SPENDING_STATES, statesLeadingTo, type ItemCounts, type ItemState, type JobState, UNCONFIRMED_JOB_STATES } from './jobStates';
 
 export type { InvalidRowRecord, ItemRow, JobOrigin, JobRow, NewItem, NewJob, PurchaseStateFields, StateFigures } from './jobRows';
@@ -229,6 +229,34 @@ export class JobStore {
            OR (b.state IN ('success', 'failed') AND b.cost_kobo IS NULL AND b.reference IS NOT NULL)))
          ORDER BY j.created_at DESC`,
     ).all(profileId) as JobRow[];
+  }
+
+  /**
+   * What the requery loop may ask about now, for one connection profile: an electricity or cable
+   * purchase (the vending detail of its item, which keeps its schedule) pending or uncertain and
+   * due at `serviceNowMs`, oldest first; an airtime or data item accepted or pending, with a
+   * reference, of a job no process runs (a run asks about its own) — the caller keeps those due by
+   * `requeryDueAt` (`itemOutcomes.ts`). `wallNowMs`: this machine's clock, on which leases are kept.
+   */
+  dueForRequery(profileId: string, serviceNowMs: number, wallNowMs: number): DueRequery[] {
+    const purchases = this.stmt("SELECT id, state FROM purchases WHERE profile_id = ? AND state IN ('pending', 'uncertain') AND next_requery_ms <= ? ORDER BY created_at").all(
+      profileId,
+      serviceNowMs,
+    ) as { id: string; state: string }[];
+    const items = this.stmt(
+      `SELECT i.job_id, i.seq FROM bulk_jobs j JOIN bulk_items i ON i.job_id = j.id AND i.state IN ('accepted', 'pending')
+        WHERE j.profile_id = ? AND j.kind IN ('airtime', 'data') AND i.reference IS NOT NULL
+          AND NOT (j.state = 'running' AND coalesce(j.lease_until_ms, 0) > ?)`,
+    ).all(profileId, wallNowMs) as { job_id: string; seq: number }[];
+    const due: DueRequery[] = purchases.map((purchase) => ({ purchase, job: null, item: null }));
+    const jobs = new Map<string, JobRow | undefined>();
+    for (const r of items) {
+      if (!jobs.has(r.job_id)) jobs.set(r.job_id, this.job(r.job_id));
+      const job = jobs.get(r.job_id);
+      const item = this.item(r.job_id, r.seq);
+      if (job && item) due.push({ purchase: null, job, item });
+    }
+    return due;
   }
 
   /** Drafts never confirmed (nothing was bought) older than `beforeIso`. A job awaiting approval is kept until it is decided. */

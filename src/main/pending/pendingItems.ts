@@ -9,7 +9,7 @@ import { formatNaira } from '../../shared/money';
 import type { App, AppPart } from '../appContext';
 import { describeAccount, findPurchaseRow, listPurchaseRows, toPurchaseView, updatePurchase, OPEN_STATES, type PurchaseRow } from '../purchases/purchaseStore';
 import { createPendingScheduler } from './pendingScheduler';
-import { requeryPurchase } from './requeryPurchase';
+import { requeryPurchase } from '../purchases/requeryPurchase';
 import { createServiceClock } from '../api/serviceClock';
 
 /** States counted as "waiting for a final answer" (the dashboard's number). */

@@ -1,8 +1,11 @@
 /**
- * The requery loop of the main process. Every few seconds it looks for pending purchases whose
- * check is due on the service clock, announces them (`pending.due`), requeries them one at a
- * time, looks for uncertain purchases in the log, re-reads the wallet for refunds not seen yet,
- * and tells the windows to re-read (`app.invalidate`: it is background work, no operation declares it).
+ * The requery loop of the main process. Every few seconds it announces the pending purchases whose
+ * check is due on the service clock (`pending.due`), asks the service about every item whose
+ * requery is due, whatever it buys, one at a time, by the one requery path (`requeryItem` in
+ * `bulk/itemOutcomes.ts`: an electricity or cable item through its purchase, whose uncertain ones
+ * are looked for in the log; an airtime or data item of a job no process runs), re-reads the
+ * wallet for refunds not seen yet, and tells the windows to re-read (`app.invalidate`: it is
+ * background work, no operation declares it).
  *
  * All requeries — the loop's, "Requery now", `vendesk requery` — go through `run`, one after
  * another, so one purchase is never checked twice at once.
@@ -16,8 +19,8 @@ import { intervalLoop } from '../intervalLoop';
 import { TopicBatch } from '../topicBatch';
 import { checkRefund } from '../purchases/refundCheck';
 import { listPurchaseRows, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
-import { requeryPurchase } from './requeryPurchase';
 import { createServiceClock } from '../api/serviceClock';
+import { createBulkService } from '../bulk/bulkService';
 import { REQUERY_CHANGES } from '../../shared/contract/pending';
 
 export const TICK_MS = 5_000;
@@ -87,13 +90,15 @@ export function createPendingScheduler(app: App): PendingScheduler {
         app.events.emit('pending.due', { count: due.length });
         lastDueAnnounced = due.length;
       }
-      for (const row of due) {
+      // Everything whose requery is due, whatever it buys, by the one requery path.
+      const bulk = app.service(createBulkService);
+      for (const next of bulk.dueForRequery()) {
         if (paused || interval.closed) break;
         await run(async () => {
           try {
-            const updated = await requeryPurchase(app, row.id);
-            // Its log entries were mirrored when its state moved.
-            changes.add(updated.state === row.state ? ['pending', 'purchases'] : REQUERY_CHANGES);
+            const changed = await bulk.requeryDue(next);
+            // A purchase's log entries were mirrored when its state moved; an airtime item's job told the windows.
+            if (next.purchase) changes.add(changed ? REQUERY_CHANGES : ['pending', 'purchases']);
             changes.flushIfDue();
           } catch {
             // Kept on the row by requeryPurchase where it can be; the next tick tries again.

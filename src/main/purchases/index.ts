@@ -16,5 +16,6 @@ export {
 } from './buyVending';
 export { toPurchaseView, findPurchaseRow, listPurchaseRows, findBlockingPurchase, type PurchaseRow } from './purchaseStore';
 export { settleFromLog } from './settleFromLog';
+export { requeryPurchase } from './requeryPurchase';
 export { checkRefund } from './refundCheck';
 export { createVendingCatalogs } from './vendingCatalogs';

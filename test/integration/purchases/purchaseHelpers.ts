@@ -12,6 +12,18 @@ export async function startPurchaseTestApp(): Promise<TestApp> {
   return t;
 }
 
+/**
+ * A vendesk whose requery loop the test drives by hand, where airtime stays in progress at the
+ * service for 10 minutes of its clock and a top-up does not wait for it: its receipt says pending,
+ * and vendesk keeps following it.
+ */
+export async function startPendingTopUpApp(): Promise<TestApp> {
+  const t = await startTestApp({ creditDelayMs: 600_000 });
+  pauseLoop(t);
+  await t.call('bulk.settings.set', { outcomeWaitSeconds: 0 });
+  return t;
+}
+
 export { advanceClocks, lagosDayWithRoom } from '../../support/serviceClocks';
 
 /** The tests drive the requery loop by hand; the automatic one must not race them. */

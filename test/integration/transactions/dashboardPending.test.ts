@@ -6,19 +6,15 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serviceLog } from '../../support/serviceSpend';
-import { startTestApp, type TestApp } from '../../support/testApp';
-import { advanceClocks, pauseLoop, tickRequeryLoop } from '../purchases/purchaseHelpers';
+import type { TestApp } from '../../support/testApp';
+import { advanceClocks, startPendingTopUpApp, tickRequeryLoop } from '../purchases/purchaseHelpers';
 import { buyElectricity, meter } from '../reconcile/reconcileHelpers';
 import { receiptOf } from '../../support/receiptOf';
 
 let t: TestApp;
 
 beforeAll(async () => {
-  // Airtime stays in progress at the service for 10 minutes of its clock; the top-up does not
-  // wait for it (its receipt then says pending and vendesk keeps following it).
-  t = await startTestApp({ creditDelayMs: 600_000 });
-  pauseLoop(t);
-  await t.call('bulk.settings.set', { outcomeWaitSeconds: 0 });
+  t = await startPendingTopUpApp();
 });
 
 afterAll(async () => {

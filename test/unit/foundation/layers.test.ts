@@ -55,6 +55,12 @@ describe('vendesk/layers', () => {
     ).toEqual([expect.stringMatching(/^src\/main\/purchases may not import src\/main\/pending/)]);
   });
 
+  it('refuses bulk importing the requery loop, which asks bulk’s one requery path', async () => {
+    expect(
+      await layerErrors('src/main/bulk/layerFixture.ts', "import { createPendingScheduler } from '../pending/pendingScheduler';\nexport const x = createPendingScheduler;\n"),
+    ).toEqual([expect.stringMatching(/^src\/main\/bulk may not import src\/main\/pending: the requery loop asks the one requery path/)]);
+  });
+
   it('refuses the local log copy or the client reaching up into what buys (the folder cycles it broke)', async () => {
     expect(await layerErrors('src/main/transactions/layerFixture.ts', "import { readAllLogPages } from '../bulk/prepareJob';\nexport const x = readAllLogPages;\n")).toEqual([
       expect.stringMatching(/^src\/main\/transactions may not import src\/main\/bulk: .*api\/logLookup\.ts/),

@@ -1,16 +1,19 @@
 /**
- * One requery of one pending electricity or cable purchase: the answer is read by the one requery
- * rule (`api/requeryAnswer.ts`, shared with bulk items) and written into the purchase, with a note
- * that says what it means and when vendesk asks again; a failed one has its refund checked.
+ * One requery of one pending electricity or cable purchase, the vending detail of its item: the
+ * answer is read by the one requery rule (`api/requeryAnswer.ts`, shared with airtime and data
+ * items) and written into the purchase, with a note that says what it means and when vendesk asks
+ * again (the item follows it in the same write); a failed one has its refund checked. The purchases
+ * module writes it; whoever asks about an item asks through `requeryItem` (`bulk/itemOutcomes.ts`),
+ * and the Pending page's "Requery now" through the requery loop's queue.
  *
  * An `uncertain` purchase has no trustworthy reference yet: it is settled from the log instead.
  * What a requery changes (`REQUERY_CHANGES`) is declared by the operations that requery and said
  * by the requery loop; this function tells no window itself.
  */
 import type { App } from '../appContext';
-import { checkRefund } from '../purchases/refundCheck';
-import { getPurchaseRow, notOnThisConnection, onConnection, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
-import { settleFromLog } from '../purchases/settleFromLog';
+import { checkRefund } from './refundCheck';
+import { getPurchaseRow, notOnThisConnection, onConnection, updatePurchase, type PurchaseRow } from './purchaseStore';
+import { settleFromLog } from './settleFromLog';
 import { refreshReferences } from '../transactions/mirrorRefresh';
 import { askRequery } from '../api/requeryAnswer';
 import { createServiceClock } from '../api/serviceClock';
