@@ -299,7 +299,11 @@ export class BulkService {
    * changed.
    */
   async requeryDue(due: DueRequery): Promise<boolean> {
-    const changed = await requeryItem({ app: this.app, store: this.store, client: () => this.logReadingClient() }, due, this.now());
+    // One connection for the whole ask: a switch meanwhile never sends this item's reference to
+    // another service (a purchase's own writer checks the same).
+    const session = this.app.session();
+    if (due.purchase === null && connectionProblem(due.job, session.connection)) return false;
+    const changed = await requeryItem({ app: this.app, store: this.store, client: () => this.logReadingClient(session) }, due, this.now());
     if (changed && due.purchase === null) {
       settleJobState(this.store, due.job.id);
       jobsChanged(this.invalidate);

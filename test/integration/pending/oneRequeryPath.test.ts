@@ -13,6 +13,11 @@ import type { TestApp } from '../../support/testApp';
 import { receiptOf } from '../../support/receiptOf';
 import { advanceClocks, startPendingTopUpApp, tickRequeryLoop } from '../purchases/purchaseHelpers';
 import { buyElectricity, meter } from '../reconcile/reconcileHelpers';
+import { startTestSandbox } from '../../support/testSandbox';
+import { allLogEntries } from '../bulk/bulkTestFiles';
+import type { DueRequery } from '../../../src/main/bulk/jobRows';
+
+const OTHER_TOKEN = 'one-requery-path-other';
 
 let t: TestApp;
 
@@ -69,4 +74,25 @@ it('asks about a finished job’s pending airtime and a pending token once their
   expect(entry.status).toBe('SUCCESS');
   expect(await t.call('purchases.topUp', { id: topUp.id })).toMatchObject({ state: 'success', reference: entry.transaction_id });
   expect(bulk.dueForRequery()).toEqual([]);
+});
+
+it('never asks one service about another’s item: an item found due is not asked about once vendesk was switched to another connection', async () => {
+  const phone = '08031115555';
+  const topUp = await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 30_000 }));
+  await advanceClocks(t, 125);
+  const bulk = t.app.service(createBulkService);
+  const due = bulk.dueForRequery().find((d) => d.purchase === null && d.job.id === topUp.id);
+  expect(due).toBeTruthy();
+  // The user switches to another service between the loop's look and its ask.
+  const other = await startTestSandbox({ tokens: [OTHER_TOKEN] });
+  try {
+    const profile = await t.call('profiles.save', { name: 'Branch office', baseUrl: other.url, token: OTHER_TOKEN });
+    await t.call('profiles.activate', { id: profile.id, confirmLive: true });
+    expect(await bulk.requeryDue(due as DueRequery)).toBe(false);
+    expect(bulk.store.item(topUp.id, 1)).toMatchObject({ state: 'pending', requery_tries: 0 });
+    expect(bulk.dueForRequery()).toEqual([]); // nothing of the first service is due on this one
+    expect(await allLogEntries(other.url, OTHER_TOKEN)).toEqual([]);
+  } finally {
+    await other.close();
+  }
 });
