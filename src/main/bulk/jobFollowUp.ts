@@ -7,8 +7,8 @@
  * - Airtime and data: accepted and pending items are looked up in the service's log by
  *   reference (`itemOutcomes.ts`); a bought item whose cost is not known yet is looked up in the
  *   log too. Those still open once their requery is due are asked about by the requery loop
- *   (`pending/pendingScheduler.ts`), or here on "Check again". Uncertain items of a cancelled job are settled from
- *   the log and never sent again: found → bought, confirmed absent → not bought.
+ *   (`pending/pendingScheduler.ts`), or here on "Check again". Uncertain items of a cancelled job
+ *   are settled from the log and never sent again: found → bought, confirmed absent → not bought.
  * - Electricity and cable: each item follows its purchase, which the requery loop settles; its
  *   cost is its amount less the commission the service answered, else its log entry's cost.
  *
