@@ -16,6 +16,11 @@ export const test = base.extend<{ vendesk: TestApp; appOptions: TestAppOptions }
     const shell = vendesk.shell;
     if (!shell) throw new Error('web shell did not start');
     await page.goto(shell.openUrl);
+    // Signed in means the link's one-time code was traded for the session secret, which the tab
+    // keeps in sessionStorage. Wait for that state: a test that navigates at once (or keeps the
+    // app's process busy, as loading a million rows does) would otherwise leave the exchange
+    // unfinished on a busy machine, and the tab would show "open the link vendesk printed".
+    await page.waitForFunction(() => window.sessionStorage.getItem('vendesk.session') !== null, undefined, { timeout: 60_000 });
     await use(vendesk);
     await vendesk.close();
   },
