@@ -115,8 +115,8 @@ describe('audit verify reconciles the state with the trail', () => {
        UPDATE vendesk.jobs SET state = 'approved' WHERE id = $1;`.replace(/\$1/g, `'${jobId}'`),
     );
     await forge(
-      `INSERT INTO vendesk.item_claims (claim_scope, item_index, job_id, desktop_id, claimed_by, request_ref, amount_kobo, outcome, settled_at)
-       SELECT claim_scope, 7, id, 'desk-ada', 'ada', 'forged-ref', 10000, 'succeeded', now() FROM vendesk.jobs WHERE id = $1`,
+      `INSERT INTO vendesk.item_claims (claim_scope, item_index, item_key, job_id, desktop_id, claimed_by, request_ref, amount_kobo, outcome, settled_at)
+       SELECT claim_scope, 7, 'forged-key', id, 'desk-ada', 'ada', 'forged-ref', 10000, 'succeeded', now() FROM vendesk.jobs WHERE id = $1`,
       [jobId],
     );
     const r = await bolaDesk.run(['audit', 'verify']);
