@@ -432,8 +432,9 @@ describe('item 1, the database half: text that does not read as written', () => 
     );
     expect(single?.message).toMatch(/^The purchase the approver is shown \(its customerName\) holds U\+001B/);
     expect(await count('SELECT count(*)::int AS n FROM vendesk.jobs')).toBe(before);
-    // The same job without them is prepared.
-    expect((await prepareItems(JSON.stringify(storedItems(clean)))).rows[0]).toMatchObject({ state: 'awaiting_approval', file_name: 'payroll.xlsx' });
+    // Without them it is prepared — names with accents, curly quotes and backslashes (as written: "\n" here is two characters) included.
+    const named = withField(2, 'name', 'Adébáyọ̀ O’Neil "Jr", C:\\new\\tab');
+    expect((await prepareItems(named, 'Payroll – Ìbàdàn.xlsx')).rows[0]).toMatchObject({ state: 'awaiting_approval', file_name: 'Payroll – Ìbàdàn.xlsx' });
   });
 
   it('refuses notes carrying them (a line break is a note’s own), and a claimed item carrying them', async () => {

@@ -84,12 +84,32 @@ LANGUAGE sql IMMUTABLE SET search_path = vendesk, pg_temp AS $$
     FROM '[\u0001-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]')
 $$;
 
--- Whether a JSON value holds such a character in any key or string: its text has C0 controls
--- written as escapes (\n, \u001b: an odd number of backslashes before them), the others as they are.
+-- Whether a JSON value holds such a character in any key or string, read from its text without a
+-- regular expression over all of it where it can be (a job's items are one value, up to tens of
+-- megabytes): C0 controls appear there only as escapes (\n, \u001b), found once the escaped
+-- backslashes are dropped; the others are DEL, or beyond ASCII, looked for character by character
+-- only when the text is not plain ASCII.
 CREATE FUNCTION vendesk.json_has_unseen(p_value jsonb) RETURNS boolean
-LANGUAGE sql IMMUTABLE SET search_path = vendesk, pg_temp AS $$
-  SELECT p_value::text ~ '(^|[^\\])(\\\\)*\\([bfnrt]|u00[01][0-9a-f])' OR vendesk.unseen_character(p_value::text, false) IS NOT NULL
-$$;
+LANGUAGE plpgsql IMMUTABLE SET search_path = vendesk, pg_temp AS $$
+DECLARE
+  t text := p_value::text;
+  escapes text;
+BEGIN
+  IF t IS NULL THEN
+    RETURN false;
+  END IF;
+  IF strpos(t, E'\\') > 0 THEN
+    escapes := replace(t, E'\\\\', '');
+    IF strpos(escapes, E'\\u00') > 0 OR strpos(escapes, E'\\b') > 0 OR strpos(escapes, E'\\f') > 0 OR strpos(escapes, E'\\n') > 0
+       OR strpos(escapes, E'\\r') > 0 OR strpos(escapes, E'\\t') > 0 THEN
+      RETURN true;
+    END IF;
+  END IF;
+  IF octet_length(t) = length(t) THEN
+    RETURN strpos(t, E'\x7f') > 0;
+  END IF;
+  RETURN vendesk.unseen_character(t, false) IS NOT NULL;
+END $$;
 
 -- The refusal, naming the character by its code point (never showing it).
 CREATE FUNCTION vendesk.raise_unseen(p_what text, p_char text) RETURNS void
