@@ -12,7 +12,7 @@ import { itemsDigest } from '../../../src/main/team/itemsDigest';
 import { teamError } from '../../../src/main/team/teamErrors';
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
-import { claimRaw, joinDesk, prepareRaw, previewOf, rowsOf, storedItems, type Desk, type RawClaim, type RawItem } from '../../support/teamJobs';
+import { approveRaw, claimRaw, joinDesk, prepareRaw, previewOf, rowsOf, signInAsNewMember, storedItems, type Desk, type RawClaim, type RawItem } from '../../support/teamJobs';
 
 let cluster: PostgresCluster;
 const clients: pg.Client[] = [];
@@ -30,17 +30,12 @@ const desk: Record<string, Desk> = {
 };
 
 async function login(name: string, roles: string[]): Promise<pg.Client> {
-  const password = await cluster.createLogin(name, roles);
-  const client = new pg.Client(cluster.config(name, password));
-  await client.connect();
+  const { client } = await signInAsNewMember(cluster, name, roles, desk[name]);
   clients.push(client);
-  await joinDesk(client, desk[name]);
   return client;
 }
 
-async function approve(client: pg.Client, who: string, jobId: string): Promise<{ state: string }> {
-  return (await client.query(`SELECT * FROM vendesk.decide_job($1, 'approved', 'ok', $2, $3)`, [jobId, desk[who].id, desk[who].name])).rows[0];
-}
+const approve = (client: pg.Client, who: string, jobId: string) => approveRaw(client, desk[who], jobId);
 
 async function claim(client: pg.Client, who: string, jobId: string, row: number, amountKobo: number, ref: string): Promise<RawClaim> {
   return claimRaw(client, desk[who], jobId, row, amountKobo, ref);

@@ -40,18 +40,7 @@ async function unrecordedOf(jobId: string): Promise<Verify['unrecorded']> {
 }
 
 /** SQL as the superuser with every trigger off (session_replication_role = replica), in one transaction. */
-async function forge(sql: string, params: unknown[] = []): Promise<void> {
-  const su = new pg.Client(cluster.config());
-  await su.connect();
-  try {
-    await su.query('BEGIN');
-    await su.query('SET LOCAL session_replication_role = replica');
-    await su.query(sql, params);
-    await su.query('COMMIT');
-  } finally {
-    await su.end();
-  }
-}
+const forge = (sql: string, params: unknown[] = []) => cluster.forge(sql, params);
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();

@@ -24,7 +24,7 @@ import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { teamSetupProblems } from '../../../src/main/team/teamSetup';
 import { withUnseenShown, withUnseenShownIn } from '../../../src/main/team/teamText';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
-import { claimRaw, joinDesk, prepareRaw, rowsOf, storedItems, type Desk, type RawItem } from '../../support/teamJobs';
+import { approveRaw, claimRaw, joinDesk, prepareRaw, rowsOf, signInAsNewMember, storedItems, type Desk, type RawItem } from '../../support/teamJobs';
 import { until } from '../../support/until';
 import { startCliPeer, type CliPeer } from '../cli/cliHarness';
 
@@ -50,17 +50,13 @@ const desk: Record<string, Desk> = {
 };
 
 async function login(name: string, roles: string[]): Promise<pg.Client> {
-  pw[name] = await cluster.createLogin(name, roles);
-  const client = new pg.Client(cluster.config(name, pw[name]));
-  await client.connect();
-  clients.push(client);
-  await joinDesk(client, desk[name]);
-  return client;
+  const member = await signInAsNewMember(cluster, name, roles, desk[name]);
+  pw[name] = member.password;
+  clients.push(member.client);
+  return member.client;
 }
 
-async function approve(client: pg.Client, who: string, jobId: string): Promise<void> {
-  await client.query(`SELECT vendesk.decide_job($1, 'approved', 'ok', $2, $3)`, [jobId, desk[who].id, desk[who].name]);
-}
+const approve = (client: pg.Client, who: string, jobId: string) => approveRaw(client, desk[who], jobId);
 
 async function setting(key: string, value: number | null): Promise<void> {
   await chidi.query('SELECT vendesk.set_team_setting($1, $2, $3, $4)', [key, JSON.stringify(value), desk.chidi.id, desk.chidi.name]);
@@ -76,20 +72,6 @@ function refusalOf(attempt: Promise<unknown>): Promise<(Error & { code?: string;
 
 async function count(sql: string, params: unknown[] = []): Promise<number> {
   return (await cluster.superQuery<{ n: number }>(sql, params)).rows[0].n;
-}
-
-/** SQL as the superuser with every trigger off, in one transaction (what only a superuser can do). */
-async function forge(sql: string, params: unknown[] = []): Promise<void> {
-  const su = new pg.Client(cluster.config());
-  await su.connect();
-  try {
-    await su.query('BEGIN');
-    await su.query('SET LOCAL session_replication_role = replica');
-    await su.query(sql, params);
-    await su.query('COMMIT');
-  } finally {
-    await su.end();
-  }
 }
 
 /** What `audit verify` reports about one job (the code behind it, as a member reads it). */
@@ -126,7 +108,7 @@ describe('item 2: an approval expires by the clock', () => {
       try {
         const start = (await ada.query<{ t: string }>('SELECT now()::text AS t')).rows[0].t;
         // The superuser dates the approval so that it expires half a second after ada's transaction began.
-        await forge(`UPDATE vendesk.approvals SET decided_at = $1::timestamptz - interval '1 minute' + interval '500 milliseconds' WHERE job_id = $2`, [start, job.id]);
+        await cluster.forge(`UPDATE vendesk.approvals SET decided_at = $1::timestamptz - interval '1 minute' + interval '500 milliseconds' WHERE job_id = $2`, [start, job.id]);
         const expired = "SELECT clock_timestamp() > max(decided_at) + interval '1 minute' AS past FROM vendesk.approvals WHERE job_id = $1";
         await until(async () => (await cluster.superQuery<{ past: boolean }>(expired, [job.id])).rows[0].past, 'the approval to expire');
         // The transaction's start is still before the expiry: what schema 4's check compared.
@@ -153,7 +135,7 @@ describe('item 2: an approval expires by the clock', () => {
       expect((await claimRaw(ada, desk.ada, job.id, 2, 10_000, 'ref-intime-2')).request_ref).toBe('ref-intime-2');
       expect(await verifiedJob(job.id)).toEqual({ chainIntact: true, problems: [] });
       // The superuser moves the approval back two minutes (triggers off): the send row now comes after its expiry.
-      await forge(`UPDATE vendesk.approvals SET decided_at = decided_at - interval '2 minutes' WHERE job_id = $1`, [job.id]);
+      await cluster.forge(`UPDATE vendesk.approvals SET decided_at = decided_at - interval '2 minutes' WHERE job_id = $1`, [job.id]);
       expect(await verifiedJob(job.id)).toEqual({
         chainIntact: true,
         problems: [

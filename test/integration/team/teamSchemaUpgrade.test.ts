@@ -15,7 +15,7 @@ import { verifyTrailAndState } from '../../../src/main/team/auditTrail';
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { teamSetupProblems } from '../../../src/main/team/teamSetup';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
-import { claimRaw, joinDesk, prepareRaw, rowsOf, type Desk } from '../../support/teamJobs';
+import { approveRaw, claimRaw, joinDesk, prepareRaw, rowsOf, type Desk } from '../../support/teamJobs';
 import { until } from '../../support/until';
 
 const ESC = '\x1b';
@@ -36,28 +36,17 @@ async function connect(name: string): Promise<pg.Client> {
   return client;
 }
 
-async function approve(client: pg.Client, who: string, jobId: string): Promise<void> {
-  await client.query(`SELECT vendesk.decide_job($1, 'approved', 'ok', $2, $3)`, [jobId, desk[who].id, desk[who].name]);
-}
+const approve = (client: pg.Client, who: string, jobId: string) => approveRaw(client, desk[who], jobId);
 
 /** Claims row `row` inside a transaction whose start is before the approval's expiry, once the clock has passed it. */
 async function claimInOldTransaction(member: pg.Client, who: string, jobId: string, row: number, ref: string): Promise<unknown> {
   await member.query('BEGIN');
   try {
     const start = (await member.query<{ t: string }>('SELECT now()::text AS t')).rows[0].t;
-    const su = new pg.Client(cluster.config());
-    await su.connect();
-    try {
-      // The superuser dates the approval so that it expires half a second after this transaction began (triggers off).
-      await su.query('BEGIN');
-      await su.query('SET LOCAL session_replication_role = replica');
-      await su.query(`UPDATE vendesk.approvals SET decided_at = $1::timestamptz - interval '1 minute' + interval '500 milliseconds' WHERE job_id = $2`, [start, jobId]);
-      await su.query('COMMIT');
-      const past = "SELECT clock_timestamp() > max(decided_at) + interval '1 minute' AS past FROM vendesk.approvals WHERE job_id = $1";
-      await until(async () => (await su.query<{ past: boolean }>(past, [jobId])).rows[0].past, 'the approval to expire');
-    } finally {
-      await su.end();
-    }
+    // The superuser dates the approval so that it expires half a second after this transaction began (triggers off).
+    await cluster.forge(`UPDATE vendesk.approvals SET decided_at = $1::timestamptz - interval '1 minute' + interval '500 milliseconds' WHERE job_id = $2`, [start, jobId]);
+    const past = "SELECT clock_timestamp() > max(decided_at) + interval '1 minute' AS past FROM vendesk.approvals WHERE job_id = $1";
+    await until(async () => (await cluster.superQuery<{ past: boolean }>(past, [jobId])).rows[0].past, 'the approval to expire');
     const claim = await claimRaw(member, desk[who], jobId, row, 10_000, ref);
     await member.query('COMMIT');
     return claim;
