@@ -30,6 +30,8 @@ export interface PostgresCluster {
   config(user?: string, password?: string, database?: string): pg.ClientConfig;
   /** Runs SQL as the superuser on one connection and closes it. */
   superQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
+  /** Runs SQL as the superuser with every trigger off (`session_replication_role = replica`), in one transaction: what only a superuser can do. */
+  forge(sql: string, params?: unknown[]): Promise<void>;
   /** Creates a login role with a random password (member of `grantRoles`); returns its password. */
   createLogin(name: string, grantRoles?: string[]): Promise<string>;
   /** Shuts the server down at once (synchronously: nothing of the caller runs in between), keeping its data. */
@@ -129,6 +131,18 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     database,
     config,
     superQuery,
+    async forge(sql, params) {
+      const client = new pg.Client(config());
+      await client.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SET LOCAL session_replication_role = replica');
+        await client.query(sql, params);
+        await client.query('COMMIT');
+      } finally {
+        await client.end();
+      }
+    },
     async createLogin(name, grantRoles = []) {
       const password = crypto.randomBytes(18).toString('base64url');
       await superQuery(`CREATE ROLE ${quoteIdent(name)} LOGIN PASSWORD ${quoteLiteral(password)}`);

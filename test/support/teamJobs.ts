@@ -3,7 +3,8 @@
  * desktop (`record_join`) before anything else, and a job is prepared with its items
  * (`prepare_bulk_job`; `prepare_job` is not callable by members since team schema 004).
  */
-import type pg from 'pg';
+import pg from 'pg';
+import type { PostgresCluster } from './postgresCluster';
 
 export interface RawItem {
   row: number;
@@ -22,6 +23,15 @@ export interface Desk {
 /** Registers the login's desktop (the first call binds the id to the login). */
 export async function joinDesk(client: pg.ClientBase, desk: Desk): Promise<void> {
   await client.query('SELECT vendesk.record_join($1, $2)', [desk.id, desk.name]);
+}
+
+/** A member with psql: a new login in `roles`, signed in over TCP with its own password, its desktop registered. */
+export async function signInAsNewMember(cluster: PostgresCluster, name: string, roles: string[], desk: Desk): Promise<{ client: pg.Client; password: string }> {
+  const password = await cluster.createLogin(name, roles);
+  const client = new pg.Client(cluster.config(name, password));
+  await client.connect();
+  await joinDesk(client, desk);
+  return { client, password };
 }
 
 /** The items as a desktop stores them in `job_items.item`. */
@@ -72,6 +82,11 @@ export async function prepareRaw(
     JSON.stringify(storedItems(items)),
   ]);
   return r.rows[0];
+}
+
+/** Approves a job from the approver's desktop (`decide_job`); the job as it answers. */
+export async function approveRaw(client: pg.ClientBase, desk: Desk, jobId: string): Promise<{ state: string }> {
+  return (await client.query(`SELECT * FROM vendesk.decide_job($1, 'approved', 'ok', $2, $3)`, [jobId, desk.id, desk.name])).rows[0];
 }
 
 /** A claim as `claim_item` answers it. */

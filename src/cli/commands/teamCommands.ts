@@ -35,11 +35,11 @@ const statusShape = z.strictObject({
   auditQueued: z.number().describe("audit rows of this desktop's actions waiting to be written to the team database"),
   setup: z
     .strictObject({
-      finished: z.boolean().describe('no login role but a superuser can create roles, become vendesk_owner or a superuser'),
+      finished: z.boolean().describe('no login role but a superuser can create roles, become vendesk_owner or a superuser, and only team members may connect'),
       problems: z.array(
         z.strictObject({
           role: z.string(),
-          kind: z.enum(['createrole', 'owner', 'superuser', 'owner_login']),
+          kind: z.enum(['createrole', 'owner', 'superuser', 'owner_login', 'public_connect']),
           message: z.string(),
           fix: z.string().describe('the SQL that removes the power'),
         }),
@@ -71,7 +71,10 @@ function statusJson(s: TeamStatusView): z.infer<typeof statusShape> {
 function setupText(s: TeamStatusView): string[] {
   if (!s.setup) return [];
   if (s.setup.finished) return ['Setup:         finished (no login role but a superuser can create roles or become the owner)'];
-  return ['Setup:         NOT finished — these roles could forge an approval:', ...s.setup.problems.flatMap((p) => [`  ${p.message}`, `    Fix: ${p.fix}`])];
+  return [
+    'Setup:         NOT finished — each of these could forge an approval or reach the team database:',
+    ...s.setup.problems.flatMap((p) => [`  ${p.message}`, `    Fix: ${p.fix}`]),
+  ];
 }
 
 function statusText(s: TeamStatusView): string {
@@ -178,13 +181,14 @@ export const teamStatusCommand = command({
 
 export const teamDoctorCommand = command({
   path: ['team', 'doctor'],
-  summary: 'Checks that the team database leaves no forger: names each login role (not a superuser) that may create roles or can become vendesk_owner',
+  summary:
+    'Checks that the team database leaves no forger: names each login role (not a superuser) that may create roles or can become vendesk_owner, and a database any login may connect to',
   usage: 'vendesk team doctor [--json]',
   options: [],
   output: statusShape,
   exitCodes: {
     0: 'the setup is finished: no such role',
-    1: 'a role could forge an approval (each is named with the SQL that removes its power), or the database could not be read',
+    1: 'a role could forge an approval, or any login may connect to the database (each is named with the SQL that removes it), or the database could not be read',
   },
   async run(ctx) {
     const s = await ctx.call('team.status', {});
@@ -424,7 +428,7 @@ const verifyShape = z.strictObject({
   unrecorded: z
     .array(
       z.strictObject({
-        code: z.enum(['approval_unrecorded', 'claim_unrecorded', 'settle_unrecorded', 'job_unrecorded', 'state_unrecorded']),
+        code: z.enum(['approval_unrecorded', 'claim_unrecorded', 'settle_unrecorded', 'job_unrecorded', 'state_unrecorded', 'send_after_expiry']),
         jobId: z.string().nullable(),
         item: z.number().nullable().describe('spreadsheet row of a claim or settlement'),
         message: z.string(),
@@ -435,12 +439,12 @@ const verifyShape = z.strictObject({
 
 function verifyText(v: AuditVerifyView): string {
   if (v.intact) {
-    return `The audit trail is intact: ${v.rows} row(s), each matching its hash and linked to the one before${v.head ? ` (last row ${v.head.seq})` : ''}; every approval, claim, settlement and job state has its row.`;
+    return `The audit trail is intact: ${v.rows} row(s), each matching its hash and linked to the one before${v.head ? ` (last row ${v.head.seq})` : ''}; every approval, claim, settlement and job state has its row, and nothing was sent after its approval expired.`;
   }
   const lines = [];
   if (v.breaks.length > 0) lines.push(`The audit trail is NOT intact (${v.rows} row(s) read):`, ...v.breaks.map((b) => `  ${b.message}`));
-  else lines.push(`The audit trail's chain is intact (${v.rows} row(s)), but the team database holds what the trail does not record:`);
-  if (v.unrecorded.length > 0 && v.breaks.length > 0) lines.push('Not recorded in the trail:');
+  else lines.push(`The audit trail's chain is intact (${v.rows} row(s)), but the team database holds what the trail does not record, or the trail what the team's rules forbid:`);
+  if (v.unrecorded.length > 0 && v.breaks.length > 0) lines.push('Not recorded in the trail, or against the rules:');
   lines.push(...v.unrecorded.map((u) => `  ${u.message} [${u.code}]`));
   return lines.join('\n');
 }

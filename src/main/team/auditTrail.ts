@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { writeTableXlsx, type ExportColumn, type ExportResult } from '../exports';
 import type { AuditUnrecordedView } from '../../shared/contract/team';
 import { AuditChainCheck, type AuditRow, type AuditVerification } from './auditChain';
-import { unrecordedState } from './auditReconcile';
+import { LateSends, lastApprovals, unrecordedState } from './auditReconcile';
 
 const PAGE = 5000;
 
@@ -65,18 +65,25 @@ export async function* readAuditRows(client: pg.ClientBase, range: { from?: Date
 /**
  * Checks the whole chain from its first row. `expectHead` is the last row this desktop saw
  * (remembered locally): a trail that now ends before it, or holds another row there, was cut or
- * rewritten — the one change a chain alone cannot show.
+ * rewritten — the one change a chain alone cannot show. `alsoSee` is shown each row too.
  */
-export async function verifyAuditTrail(client: pg.ClientBase, expectHead?: { seq: number; hash: string }): Promise<AuditVerification> {
+export async function verifyAuditTrail(client: pg.ClientBase, expectHead?: { seq: number; hash: string }, alsoSee?: (row: AuditRow) => void): Promise<AuditVerification> {
   const check = new AuditChainCheck(expectHead);
-  for await (const row of readAuditRows(client)) check.add(row);
+  for await (const row of readAuditRows(client)) {
+    check.add(row);
+    alsoSee?.(row);
+  }
   return check.result();
 }
 
-/** The chain checked (`verifyAuditTrail`), and the team's state reconciled with the trail. */
+/**
+ * The chain checked (as `verifyAuditTrail` checks it), the team's state reconciled with the trail,
+ * and every send row checked against its approval's expiry — one read of the trail for both.
+ */
 export async function verifyTrailAndState(client: pg.ClientBase, expectHead?: { seq: number; hash: string }): Promise<TrailVerification> {
-  const chain = await verifyAuditTrail(client, expectHead);
-  const unrecorded = await unrecordedState(client);
+  const late = new LateSends(await lastApprovals(client));
+  const chain = await verifyAuditTrail(client, expectHead, (row) => late.add(row));
+  const unrecorded = [...(await unrecordedState(client)), ...late.found];
   return { ...chain, chainIntact: chain.intact, intact: chain.intact && unrecorded.length === 0, unrecorded };
 }
 
@@ -125,10 +132,13 @@ export async function exportAuditTrail(client: pg.ClientBase, out: string, range
     ['Chain checked at', new Date().toISOString()],
     ['Rows in the whole trail', String(verification.rows)],
     ['Whole chain intact', verification.chainIntact ? 'yes' : 'NO'],
-    ['Every approval, claim, settlement and job state in the trail', verification.unrecorded.length === 0 ? 'yes' : `NO (${verification.unrecorded.length})`],
+    [
+      'Every approval, claim, settlement and job state in the trail, and no send after its approval expired',
+      verification.unrecorded.length === 0 ? 'yes' : `NO (${verification.unrecorded.length})`,
+    ],
     ['Last row', verification.head ? `${verification.head.seq} (hash ${verification.head.hash})` : 'none'],
     ...verification.breaks.map((b): [string, string] => [`Problem at row ${b.seq}`, b.message]),
-    ...verification.unrecorded.map((u): [string, string] => [`Not in the trail (${u.code})`, u.message]),
+    ...verification.unrecorded.map((u): [string, string] => [`${u.code === 'send_after_expiry' ? 'Sent after its approval expired' : 'Not in the trail'} (${u.code})`, u.message]),
     [
       'How to recompute',
       'Each hash is SHA-256 (hex) of the previous hash followed by Row, Time (µs), Who, Desktop id, Desktop, Action, Job, Amount in kobo and Detail, each written as <bytes>:<text> (- when empty); the first previous hash is 64 zeros.',

@@ -13,6 +13,7 @@
  * `teamApprovalFor` at confirm and `claimBeforeSend` when it builds a runner; a desktop that never
  * joined a team, or a sandbox connection, is untouched.
  */
+import type pg from 'pg';
 import { AppError } from '../../shared/appError';
 import type { TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
@@ -181,9 +182,20 @@ export function claimBeforeSend(app: AppPart<'db' | 'service'>, store: JobStore,
   });
   return async (batch) => {
     if (!checked) {
-      // Before the first request of this run leaves: the rows here are the rows approved.
-      const approved = await team.withClient((client) => client.query<{ d: string | null }>('SELECT items_digest AS d FROM vendesk.jobs WHERE id = $1', [link.team_job_id]));
-      checkItemsDigest(link.team_job_id, approved.rows[0]?.d ?? null, localItemsDigest(store, job.id), `The rows of bulk job ${job.id}`);
+      // Before the first request of this run leaves: the rows here are the rows approved; and a job
+      // another member prepared is adopted by this desktop (an adopt row), which lets it finish the job.
+      const local = localItemsDigest(store, job.id);
+      await team.withClient(async (client) => {
+        const r = await client.query<{ d: string | null; state: string; own: boolean }>(
+          'SELECT items_digest AS d, state, prepared_by = session_user AS own FROM vendesk.jobs WHERE id = $1',
+          [link.team_job_id],
+        );
+        const teamJob = r.rows[0];
+        checkItemsDigest(link.team_job_id, teamJob?.d ?? null, local, `The rows of bulk job ${job.id}`);
+        if (!teamJob.own && (teamJob.state === 'approved' || teamJob.state === 'running')) {
+          await callTeam(client, 'adopt_job', { jobId: link.team_job_id, desktopId: desktop.id, desktopName: desktop.name });
+        }
+      }, 'adopt');
       checked = true;
     }
     const mine: ItemRow[] = [];
@@ -230,10 +242,12 @@ export function claimBeforeSend(app: AppPart<'db' | 'service'>, store: JobStore,
 }
 
 /**
- * Writes the outcomes this desktop learned back to the team database: each claim of the job still
- * open there is settled as the local item stands (success → succeeded; failed, refused or not
- * bought → failed; anything still open is left), and the team job is finished once the local job
- * is. Never throws: what the database could not take now is written on the next follow-up.
+ * Writes the outcomes this desktop learned back to the team database: each claim of the job this
+ * member made that is still open there is settled as the local item stands (success → succeeded;
+ * failed, refused or not bought → failed; anything still open is left) — another member's claims
+ * are theirs to settle — and the team job is finished once the local job completes (or is
+ * cancelled on its preparer's desktop: cancelled where it was adopted, it stays open for the
+ * preparer). Never throws: what the database could not take now is written on the next follow-up.
  */
 export async function reportTeamOutcomes(app: AppPart<'db' | 'service'>, store: JobStore, localJobId: string): Promise<void> {
   const link = linkOf(app, localJobId);
@@ -242,9 +256,10 @@ export async function reportTeamOutcomes(app: AppPart<'db' | 'service'>, store: 
   const desktop = team.desktop();
   try {
     await team.withClient(async (client) => {
-      const open = await client.query<{ item_index: number }>("SELECT item_index FROM vendesk.item_claims WHERE job_id = $1 AND outcome IN ('claimed', 'uncertain')", [
-        link.team_job_id,
-      ]);
+      const open = await client.query<{ item_index: number }>(
+        "SELECT item_index FROM vendesk.item_claims WHERE job_id = $1 AND outcome IN ('claimed', 'uncertain') AND claimed_by = session_user",
+        [link.team_job_id],
+      );
       const job = store.job(localJobId);
       if (open.rows.length > 0) {
         const items = store.items(localJobId);
@@ -256,12 +271,18 @@ export async function reportTeamOutcomes(app: AppPart<'db' | 'service'>, store: 
           if (outcome) await callTeam(client, 'settle_item', { jobId: link.team_job_id, itemIndex: row, outcome, desktopId: desktop.id, desktopName: desktop.name });
         }
       }
-      if (job?.state === 'completed' || job?.state === 'cancelled')
-        await callTeam(client, 'finish_job', { jobId: link.team_job_id, desktopId: desktop.id, desktopName: desktop.name });
+      const ends = job?.state === 'completed' || (job?.state === 'cancelled' && (await preparedBySessionUser(client, link.team_job_id)));
+      if (ends) await callTeam(client, 'finish_job', { jobId: link.team_job_id, desktopId: desktop.id, desktopName: desktop.name });
     });
   } catch {
     // The team database is unreachable or refused: tried again on the next follow-up of this job.
   }
+}
+
+/** Whether the signed-in member prepared the team job. */
+async function preparedBySessionUser(client: pg.ClientBase, teamJobId: string): Promise<boolean> {
+  const r = await client.query<{ own: boolean }>('SELECT prepared_by = session_user AS own FROM vendesk.jobs WHERE id = $1', [teamJobId]);
+  return r.rows[0]?.own === true;
 }
 
 /**

@@ -15,6 +15,7 @@ import type pg from 'pg';
 import type { App, AppPart } from '../appContext';
 import type { TeamLink } from './teamLink';
 import { callTeam } from './teamCall';
+import { withUnseenShown, withUnseenShownIn } from './teamText';
 
 /** What an outbox row asks the team database to record. */
 export type TeamAuditEntry =
@@ -131,7 +132,14 @@ async function write(app: AppPart<'db'>, client: pg.PoolClient, url: string, sto
       const r = await callTeam<'record_reconcile_run', { id: string }>(
         client,
         'record_reconcile_run',
-        { desktopId: desktop.id, desktopName: desktop.name, from: entry.from, to: entry.to, summary: JSON.stringify({ ...entry.summary, localRunId: entry.localRunId, ...when }) },
+        // A file name the database would refuse (a control character in it) is sent with the character written as its code.
+        {
+          desktopId: desktop.id,
+          desktopName: desktop.name,
+          from: entry.from,
+          to: entry.to,
+          summary: JSON.stringify(withUnseenShownIn({ ...entry.summary, localRunId: entry.localRunId, ...when })),
+        },
         { columns: 'id', alias: 'id' },
       );
       app.db.prepare('INSERT OR REPLACE INTO team_reconcile_runs (local_run_id, team_url, team_run_id) VALUES (?, ?, ?)').run(entry.localRunId, url, r.rows[0].id);
@@ -140,12 +148,13 @@ async function write(app: AppPart<'db'>, client: pg.PoolClient, url: string, sto
     case 'resolve': {
       const runId = teamRunId(app, url, entry.localRunId);
       if (!runId) throw new Error(`Reconcile run ${entry.localRunId} is not recorded in the team database yet.`);
+      const note = withUnseenShown(entry.note, { lineBreaks: true });
       await callTeam(client, 'resolve_reconcile_entry', {
         runId,
-        entryKey: entry.entryKey,
-        resolution: entry.resolution,
+        entryKey: withUnseenShown(entry.entryKey),
+        resolution: withUnseenShown(entry.resolution),
         // The row's time is when the database wrote it: a resolution written late says when it was made.
-        note: Date.now() - Date.parse(at) > 60_000 ? `${entry.note} (resolved at ${at} on this desktop, written later)` : entry.note,
+        note: Date.now() - Date.parse(at) > 60_000 ? `${note} (resolved at ${at} on this desktop, written later)` : note,
         amountKobo: entry.amountKobo,
         desktopId: desktop.id,
         desktopName: desktop.name,

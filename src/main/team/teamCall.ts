@@ -36,6 +36,7 @@ export interface TeamFunctions {
   claim_item: Desktop & { jobId: string; itemIndex: number; amountKobo: number; item: string; requestRef: string };
   settle_item: Desktop & { jobId: string; itemIndex: number; outcome: 'succeeded' | 'failed' };
   finish_job: Desktop & { jobId: string };
+  adopt_job: Desktop & { jobId: string };
   cancel_job: Desktop & { jobId: string };
 }
 

@@ -15,7 +15,7 @@ interface PgLikeError {
 }
 
 /** What a team call was doing, for the sentence of a refusal. */
-export type TeamCall = 'approve' | 'reject' | 'prepare' | 'cancel' | 'claim' | 'settle' | 'finish' | 'setting' | 'record' | 'read';
+export type TeamCall = 'approve' | 'reject' | 'prepare' | 'cancel' | 'claim' | 'settle' | 'finish' | 'adopt' | 'setting' | 'record' | 'read';
 
 const NEEDS: Partial<Record<TeamCall, { doing: string; role: string }>> = {
   approve: { doing: 'approve', role: 'approver' },
@@ -26,6 +26,7 @@ const NEEDS: Partial<Record<TeamCall, { doing: string; role: string }>> = {
   claim: { doing: 'send for the team', role: 'team' },
   settle: { doing: 'settle for the team', role: 'team' },
   finish: { doing: 'finish this job', role: 'team' },
+  adopt: { doing: 'run this job here', role: 'team' },
   record: { doing: 'write to the audit trail', role: 'team' },
 };
 
@@ -52,13 +53,41 @@ const TLS_CERTIFICATE = new Set([
 
 const ASK_ADMIN = 'This needs a role you do not hold, or another member must do it. Ask your team admin.';
 
+/** What to do about text the team database refused for a character not shown as what it is (team schema 7), by what was being done. */
+const REWRITE: Partial<Record<TeamCall, string>> = {
+  prepare:
+    'Nothing was sent for approval. Correct that cell of the spreadsheet (or rename the file) so that it holds no line break, tab or invisible character, import it again and send it for approval.',
+  approve: 'Nothing was decided. Write the note again without it (line breaks are fine).',
+  reject: 'Nothing was decided. Write the note again without it (line breaks are fine).',
+  record: 'Choose a name for this desktop without it (vendesk team join … --desktop-name NAME, or the desktop field in Settings → Team) and join again.',
+  claim: 'Nothing was sent for it: only the item as approved is sent.',
+};
+
 /** A refusal for lack of privilege (SQLSTATE 42501), in words. */
 function refusal(message: string, call: TeamCall | undefined): AppError {
   if (/approver cannot be the preparer/i.test(message)) {
     return new AppError('team_refused', 'The approver cannot be the preparer.', 'Another member with the approver (or admin) role approves this job.');
   }
+  if (/may finish it/.test(message)) {
+    return new AppError(
+      'team_refused',
+      `${message.replace(/\.$/, '')}.`,
+      'The desktop that runs the job finishes it when its run ends, or the preparer (or an admin) does; nothing is lost meanwhile.',
+    );
+  }
+  if (/only the member who claimed it, or an admin, settles it/.test(message)) {
+    return new AppError('team_refused', `${message.replace(/\.$/, '')}.`, 'The desktop that claimed the row settles it once it knows how it ended (or an admin does).');
+  }
   if (/only the preparer of job/i.test(message)) {
     return new AppError('team_refused', 'Only the member who prepared this job may cancel it.', ASK_ADMIN);
+  }
+  if (/permission denied for database/i.test(message)) {
+    // The database admits only team members (team schema 7): this role holds no team role.
+    return new AppError(
+      'team_not_member',
+      'Your database role may not connect to the team database: it admits only team members, and your role holds no team role.',
+      'Ask your database administrator to grant your role one: GRANT vendesk_preparer TO your_role; (or vendesk_approver, vendesk_admin).',
+    );
   }
   if (/append-only/i.test(message)) {
     return new AppError(
@@ -165,7 +194,23 @@ export function teamError(e: unknown, call?: TeamCall): AppError {
       );
     case 'P0002':
       return new AppError('team_job_not_found', `${plain(message) ?? 'There is no such team job'}.`, 'Check the job id (run `vendesk approvals --state all`).');
+    case '23505':
+      if (err.constraint === 'desktop_name_taken') {
+        return new AppError(
+          'team_desktop_name_taken',
+          `${plain(message) ?? 'That desktop name is taken in this team'}.`,
+          'Choose another name for this desktop (vendesk team join … --desktop-name NAME, or the desktop field in Settings → Team) and join again.',
+        );
+      }
+      break;
     case '23514':
+      if (err.constraint === 'text_reads_as_written') {
+        return new AppError(
+          'team_control_characters',
+          `${plain(message) ?? 'The text holds a character that is not shown as what it is (a control character, line break, tab, escape or invisible formatting mark)'}.`,
+          (call && REWRITE[call]) ?? 'Remove it (retype the text) and try again.',
+        );
+      }
       if (err.constraint === 'approver_is_not_preparer') return refusal('approver cannot be the preparer', call);
       if (err.constraint === 'rejection_has_note') return new AppError('team_invalid', 'A rejection needs a note saying why.', 'Give the note (--note).');
       if (err.constraint === 'claim_is_the_approved_item' || NOT_APPROVED.test(message)) {

@@ -13,9 +13,11 @@
  *   the wallet the approver saw.
  *
  * Running it twice (two desktops, or one after the other) buys nothing twice: each row is claimed
- * in PostgreSQL by spreadsheet row and file hash before it is sent, and a row another desktop
- * claimed for this team job is settled here from the service's log, never sent again
- * (`claimBeforeSend` in bulkApproval.ts, sentElsewhere.ts).
+ * in PostgreSQL by spreadsheet row, file hash and the row's content before it is sent, and a row
+ * another desktop claimed for this team job is settled here from the service's log, never sent
+ * again (`claimBeforeSend` in bulkApproval.ts, sentElsewhere.ts). Before its first claim this
+ * desktop adopts the job (`adopt_job`, team schema 7), which lets it finish the team job once every
+ * row is claimed.
  */
 import { AppError } from '../../shared/appError';
 import type { BulkJobView } from '../../shared/contract/bulk';

@@ -10,6 +10,7 @@
 import type pg from 'pg';
 import { AppError } from '../../shared/appError';
 import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from './schema';
+import { admitOnlyTeamMembers, MEMBERS_ONLY_STEP } from './teamSetup';
 
 /** The group roles of a team (cluster-wide names): each member's login role is granted one or more. */
 export const TEAM_ROLES = {
@@ -74,8 +75,14 @@ export function notMemberError(user: string): AppError {
   );
 }
 
-/** Brings the team schema up to this vendesk's version (see the file's comment). */
-export async function migrateTeamSchema(client: pg.ClientBase): Promise<TeamMigrationResult> {
+/**
+ * Brings the team schema up to this vendesk's version (see the file's comment); `through` stops at
+ * an earlier step (a database as an older vendesk left it, for tests of an upgrade). From team
+ * schema 7 the migrating role, when it owns the database or is a superuser, also admits only team
+ * members to it (teamSetup.ts).
+ */
+export async function migrateTeamSchema(client: pg.ClientBase, options: { through?: number } = {}): Promise<TeamMigrationResult> {
+  const target = options.through ?? TEAM_SCHEMA_VERSION;
   const current = await teamSchemaVersion(client);
   if (current !== null && current > TEAM_SCHEMA_VERSION) {
     throw new AppError(
@@ -84,7 +91,7 @@ export async function migrateTeamSchema(client: pg.ClientBase): Promise<TeamMigr
       'Update vendesk on this desktop to the version your team uses, then join again.',
     );
   }
-  if (current === TEAM_SCHEMA_VERSION) return { applied: [], version: current };
+  if (current !== null && current >= target) return { applied: [], version: current };
   const setUp = await canSetUp(client);
   if (current === null && !setUp) {
     // The schema is there but hidden from this role: it holds no team role (no USAGE on the schema).
@@ -123,7 +130,7 @@ export async function migrateTeamSchema(client: pg.ClientBase): Promise<TeamMigr
     );
     const from = (await schemaVersion(client)) ?? 0;
     for (const migration of TEAM_MIGRATIONS) {
-      if (migration.version <= from) continue;
+      if (migration.version <= from || migration.version > target) continue;
       await client.query(migration.sql);
       await client.query('INSERT INTO vendesk.schema_migrations (version, name, applied_by) VALUES ($1, $2, session_user)', [migration.version, migration.name]);
       applied.push(migration.version);
@@ -132,10 +139,11 @@ export async function migrateTeamSchema(client: pg.ClientBase): Promise<TeamMigr
     await client.query('GRANT SELECT ON vendesk.schema_migrations TO vendesk_member');
     await client.query('RESET ROLE');
     if (grantedOwner) await client.query('REVOKE vendesk_owner FROM SESSION_USER');
+    if (target >= MEMBERS_ONLY_STEP) await admitOnlyTeamMembers(client);
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw e;
   }
-  return { applied, version: TEAM_SCHEMA_VERSION };
+  return { applied, version: target };
 }

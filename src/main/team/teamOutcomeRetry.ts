@@ -1,7 +1,7 @@
 /**
  * Outcomes the team database missed: when PostgreSQL could not be reached as a job ended, its
  * claims stay `claimed` there and the team job stays `running`, though this desktop knows how each
- * row ended. `writePendingTeamOutcomes` writes them (claims settled succeeded/failed, job finished,
+ * row ended (of its own claims: another member's are theirs to settle). `writePendingTeamOutcomes` writes them (claims settled succeeded/failed, job finished,
  * each settle an audit row — through `reportTeamOutcomes`) for every local job linked to a team job
  * that the database still shows open. It runs:
  * - every minute in an app the shell keeps open (`startTeamOutcomeRetry`, from backgroundLoops.ts);
@@ -43,7 +43,7 @@ export async function writePendingTeamOutcomes(app: AppPart<'db' | 'service'>, o
     open = await team.withClient(async (client) => {
       const r = await client.query<{ id: string }>(
         `SELECT j.id::text FROM vendesk.jobs j WHERE j.id::text = ANY($1::text[]) AND (j.state IN ('approved', 'running')
-           OR EXISTS (SELECT 1 FROM vendesk.item_claims c WHERE c.job_id = j.id AND c.outcome IN ('claimed', 'uncertain')))`,
+           OR EXISTS (SELECT 1 FROM vendesk.item_claims c WHERE c.job_id = j.id AND c.outcome IN ('claimed', 'uncertain') AND c.claimed_by = session_user))`,
         [links.map((l) => l.team_job_id)],
       );
       return new Set(r.rows.map((row) => row.id));

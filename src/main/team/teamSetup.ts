@@ -9,7 +9,9 @@
  *
  * The setup join also gives the database a limit on transactions left open
  * (`idle_in_transaction_session_timeout`), so a forgotten psql session does not hold the team's
- * locks for ever.
+ * locks for ever, and the migration to team schema 7 admits only team members to the database
+ * (CONNECT taken from PUBLIC, given to `vendesk_member`): a login outside the team can neither
+ * read the change channel nor send on it. `team doctor` reports a database that admits anyone.
  */
 import type pg from 'pg';
 import type { TeamSetupProblem } from '../../shared/contract/team';
@@ -31,7 +33,7 @@ function ident(name: string): string {
   return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
 }
 
-/** Every non-superuser login role that can forge, and how; empty when the setup is finished. */
+/** Every non-superuser login role that can forge, and how, and a database any login may connect to; empty when the setup is finished. */
 export async function teamSetupProblems(client: pg.ClientBase): Promise<TeamSetupProblem[]> {
   const r = await client.query<ReachRecord>(
     `WITH RECURSIVE reach(login, role, first) AS (
@@ -49,7 +51,8 @@ export async function teamSetupProblems(client: pg.ClientBase): Promise<TeamSetu
      SELECT rolname, rolname, rolname, false, false, true, true FROM pg_catalog.pg_roles WHERE rolname = 'vendesk_owner' AND rolcanlogin
      ORDER BY 1, 2`,
   );
-  return r.rows.map((row): TeamSetupProblem => {
+  const open = await publicConnectProblem(client);
+  const roles = r.rows.map((row): TeamSetupProblem => {
     const who = row.login;
     if (row.login_owner) {
       return {
@@ -82,6 +85,16 @@ export async function teamSetupProblems(client: pg.ClientBase): Promise<TeamSetu
       fix: self ? `ALTER ROLE ${ident(who)} NOCREATEROLE;  -- as ${who} itself, or a superuser drops the role` : revoke,
     };
   });
+  return open ? [...roles, open] : roles;
+}
+
+/** Whether the signed-in role may change the database's own settings and grants: a superuser, or the database's owner. */
+async function ownsDatabase(client: pg.ClientBase): Promise<boolean> {
+  const r = await client.query<{ may: boolean }>(
+    `SELECT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = session_user)
+         OR (SELECT datdba FROM pg_catalog.pg_database WHERE datname = current_database()) = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = session_user) AS may`,
+  );
+  return r.rows[0]?.may === true;
 }
 
 /**
@@ -90,13 +103,46 @@ export async function teamSetupProblems(client: pg.ClientBase): Promise<TeamSetu
  * (vendesk's own connections also ask for it at sign-in). Returns false when this role may not.
  */
 export async function applyDatabaseLimits(client: pg.ClientBase): Promise<boolean> {
-  const r = await client.query<{ may: boolean }>(
-    `SELECT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = session_user)
-         OR (SELECT datdba FROM pg_catalog.pg_database WHERE datname = current_database()) = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = session_user) AS may`,
-  );
-  if (!r.rows[0]?.may) return false;
+  if (!(await ownsDatabase(client))) return false;
   await client.query(
     `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET idle_in_transaction_session_timeout = %L', current_database(), '${TEAM_IDLE_IN_TRANSACTION_MS / 1000}s'); END $$`,
   );
   return true;
+}
+
+/** The team schema step from which the database admits only team members (issue 37). */
+export const MEMBERS_ONLY_STEP = 7;
+
+/** The SQL that admits only team members to a database: what the migration runs, and what `team doctor` says to run. */
+function membersOnlySql(database: string): string {
+  return `REVOKE CONNECT ON DATABASE ${ident(database)} FROM PUBLIC; GRANT CONNECT ON DATABASE ${ident(database)} TO vendesk_member;`;
+}
+
+/**
+ * As the database's owner or a superuser (the role that migrates): only team members (and the
+ * owner and superusers, who always may) connect to this database. Returns false when this role
+ * may not grant on the database (`team doctor` then says what to run).
+ */
+export async function admitOnlyTeamMembers(client: pg.ClientBase): Promise<boolean> {
+  if (!(await ownsDatabase(client))) return false;
+  const r = await client.query<{ db: string }>('SELECT current_database() AS db');
+  await client.query(membersOnlySql(r.rows[0].db));
+  return true;
+}
+
+/** The problem of a database any login on the server may connect to (PUBLIC holds CONNECT), or null. */
+async function publicConnectProblem(client: pg.ClientBase): Promise<TeamSetupProblem | null> {
+  const r = await client.query<{ db: string; open: boolean }>(
+    `SELECT d.datname AS db, EXISTS (SELECT 1 FROM aclexplode(coalesce(d.datacl, acldefault('d', d.datdba))) a
+       WHERE a.grantee = 0 AND a.privilege_type = 'CONNECT') AS open
+       FROM pg_catalog.pg_database d WHERE d.datname = current_database()`,
+  );
+  const row = r.rows[0];
+  if (!row?.open) return null;
+  return {
+    role: 'PUBLIC',
+    kind: 'public_connect',
+    message: `Any login on this server may connect to the database ${row.db} (CONNECT is granted to PUBLIC): a login outside the team can listen to the team's change channel and send on it.`,
+    fix: `${membersOnlySql(row.db)}  -- as the database's owner or a superuser`,
+  };
 }

@@ -226,7 +226,11 @@ export class TeamWorkspace {
     const client = new pg.Client(teamClientConfig(parsed.url, input.password));
     let migrated: number[];
     let setupOnly: { version: number; setup: TeamSetupCheck } | null = null;
-    const desktopName = input.desktopName ?? this.link()?.desktopName ?? defaultDesktopName();
+    // A name someone chose (now, or when this member joined here before) is kept or refused; the
+    // computer's own name, when another member's desktop has it, becomes "<name> (<role>)".
+    const link = this.link();
+    const chosen = input.desktopName ?? (link?.user === parsed.user ? link.desktopName : undefined);
+    let desktopName = chosen ?? defaultDesktopName();
     try {
       await client.connect();
       const migration = await migrateTeamSchema(client);
@@ -241,10 +245,11 @@ export class TeamWorkspace {
         const problems = await teamSetupProblems(client);
         setupOnly = { version: migration.version, setup: { finished: problems.length === 0, problems } };
       } else {
-        await registerDesktop(this.app, client, desktopName);
+        desktopName = await registerDesktop(this.app, client, desktopName, chosen === undefined ? `${desktopName} (${parsed.user})` : null);
       }
     } catch (e) {
-      throw teamError(e, 'record');
+      const error = teamError(e, 'record');
+      throw error.code === 'team_not_member' ? notMemberError(parsed.user) : error;
     } finally {
       await client.end().catch(() => undefined);
     }
@@ -421,15 +426,29 @@ export class TeamWorkspace {
 }
 
 /**
- * Registers this desktop in the team (`record_join`). A data folder whose desktop id another team
- * member registered (it joined before as someone else) takes a new id: an id belongs to one member.
+ * Registers this desktop in the team (`record_join`) and answers the name it was registered with.
+ * A data folder whose desktop id another team member registered (it joined before as someone else)
+ * takes a new id: an id belongs to one member. A name another member's desktop has (team schema 7:
+ * compared regardless of case and look-alike letters) is refused, or, when vendesk chose it,
+ * `fallback` is tried instead.
  */
-async function registerDesktop(app: AppPart<'settings'>, client: pg.ClientBase, desktopName: string): Promise<void> {
+async function registerDesktop(app: AppPart<'settings'>, client: pg.ClientBase, desktopName: string, fallback: string | null): Promise<string> {
+  const constraintOf = (e: unknown) => (e as { constraint?: string }).constraint;
+  const register = async (name: string) => {
+    try {
+      await callTeam(client, 'record_join', { desktopId: desktopId(app), desktopName: name });
+    } catch (e) {
+      if (constraintOf(e) !== 'desktop_of_another_member') throw e;
+      await callTeam(client, 'record_join', { desktopId: newDesktopId(app), desktopName: name });
+    }
+  };
   try {
-    await callTeam(client, 'record_join', { desktopId: desktopId(app), desktopName });
+    await register(desktopName);
+    return desktopName;
   } catch (e) {
-    if ((e as { constraint?: string }).constraint !== 'desktop_of_another_member') throw e;
-    await callTeam(client, 'record_join', { desktopId: newDesktopId(app), desktopName });
+    if (fallback === null || constraintOf(e) !== 'desktop_name_taken') throw e;
+    await register(fallback);
+    return fallback;
   }
 }
 

@@ -41,8 +41,11 @@ export interface TeamStatusView {
 /** A login role that could forge an approval, and what removes that power. */
 export interface TeamSetupProblem {
   role: string;
-  /** createrole: may create roles; owner: can become vendesk_owner; superuser: can become one; owner_login: vendesk_owner may sign in. */
-  kind: 'createrole' | 'owner' | 'superuser' | 'owner_login';
+  /**
+   * createrole: may create roles; owner: can become vendesk_owner; superuser: can become one; owner_login: vendesk_owner may sign in;
+   * public_connect: any login on the server may connect to the team database (role `PUBLIC`).
+   */
+  kind: 'createrole' | 'owner' | 'superuser' | 'owner_login' | 'public_connect';
   message: string;
   /** The SQL that removes the power (run by the role itself for NOCREATEROLE, else by a superuser). */
   fix: string;
@@ -181,9 +184,12 @@ export interface AuditBreakView {
   message: string;
 }
 
-/** A state of the team database (an approval, a claim, a settlement, a job's state) with no audit row of its own. */
+/**
+ * A state of the team database (an approval, a claim, a settlement, a job's state or adoption) with no audit row of its own,
+ * or a send row the team's rules forbid (`send_after_expiry`: written after its approval expired).
+ */
 export interface AuditUnrecordedView {
-  code: 'approval_unrecorded' | 'claim_unrecorded' | 'settle_unrecorded' | 'job_unrecorded' | 'state_unrecorded';
+  code: 'approval_unrecorded' | 'claim_unrecorded' | 'settle_unrecorded' | 'job_unrecorded' | 'state_unrecorded' | 'send_after_expiry';
   jobId: string | null;
   /** The spreadsheet row of a claim or settlement. */
   item: number | null;

@@ -12,7 +12,7 @@ import { itemsDigest } from '../../../src/main/team/itemsDigest';
 import { teamError } from '../../../src/main/team/teamErrors';
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
-import { claimRaw, joinDesk, prepareRaw, previewOf, rowsOf, storedItems, type Desk, type RawClaim, type RawItem } from '../../support/teamJobs';
+import { approveRaw, claimRaw, joinDesk, prepareRaw, previewOf, rowsOf, signInAsNewMember, storedItems, type Desk, type RawClaim, type RawItem } from '../../support/teamJobs';
 
 let cluster: PostgresCluster;
 const clients: pg.Client[] = [];
@@ -30,17 +30,12 @@ const desk: Record<string, Desk> = {
 };
 
 async function login(name: string, roles: string[]): Promise<pg.Client> {
-  const password = await cluster.createLogin(name, roles);
-  const client = new pg.Client(cluster.config(name, password));
-  await client.connect();
+  const { client } = await signInAsNewMember(cluster, name, roles, desk[name]);
   clients.push(client);
-  await joinDesk(client, desk[name]);
   return client;
 }
 
-async function approve(client: pg.Client, who: string, jobId: string): Promise<{ state: string }> {
-  return (await client.query(`SELECT * FROM vendesk.decide_job($1, 'approved', 'ok', $2, $3)`, [jobId, desk[who].id, desk[who].name])).rows[0];
-}
+const approve = (client: pg.Client, who: string, jobId: string) => approveRaw(client, desk[who], jobId);
 
 async function claim(client: pg.Client, who: string, jobId: string, row: number, amountKobo: number, ref: string): Promise<RawClaim> {
   return claimRaw(client, desk[who], jobId, row, amountKobo, ref);
@@ -278,6 +273,7 @@ describe('only the intended functions are callable', () => {
         WHERE n.nspname = 'vendesk' AND has_function_privilege('omni', p.oid, 'EXECUTE') ORDER BY 1`,
     );
     expect(r.rows.map((x) => x.name)).toEqual([
+      'adopt_job',
       'audit_row_hash',
       'cancel_job',
       'claim_item',
@@ -312,21 +308,25 @@ describe('only the intended functions are callable', () => {
 });
 
 describe('who may finish or cancel a job', () => {
-  it('refuses a member who neither runs it, prepared it nor administers; the preparer, the desktop running it and an admin may, each an audit row', async () => {
+  it('refuses a member who neither adopted it, prepared it nor administers, even holding a claim; the preparer and an admin may, each an audit row', async () => {
     const job = await prepareRaw(ada, desk.ada, { items: rowsOf(2, 10_000, 8032000001), sha: 'f'.repeat(64) });
     await approve(bola, 'bola', job.id);
     const finish = (client: pg.Client, who: string, id: string) => client.query('SELECT * FROM vendesk.finish_job($1, $2, $3)', [id, desk[who].id, desk[who].name]);
-    await expect(finish(dayo, 'dayo', job.id)).rejects.toThrow(/Only the desktop running job .* its preparer \(ada\) or an admin may finish it/);
+    const notAllowed = /Only the preparer of job .* \(ada\), an admin, or a desktop that adopted the job to run it may finish it/;
+    await expect(finish(dayo, 'dayo', job.id)).rejects.toThrow(notAllowed);
     await expect(dayo.query('SELECT vendesk.cancel_job($1, $2, $3)', [job.id, desk.dayo.id, desk.dayo.name])).rejects.toThrow(
       /Only the preparer of job .* or an admin may cancel it/,
     );
     await expect(ada.query('SELECT vendesk.finish_job($1)', [job.id])).rejects.toThrow(/does not exist/);
     expect((await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [job.id])).rows[0].state).toBe('approved');
-    // dayo runs it (holds a claim): he may finish it.
+    // dayo claims a row (team schema 7: a claim alone does not make his desktop the one running it).
     await claim(dayo, 'dayo', job.id, 2, 10_000, 'ref-d2');
-    expect((await finish(dayo, 'dayo', job.id)).rows[0].state).toBe('finished');
+    await expect(finish(dayo, 'dayo', job.id)).rejects.toThrow(notAllowed);
+    expect((await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [job.id])).rows[0].state).toBe('running');
+    // Its preparer may.
+    expect((await finish(ada, 'ada', job.id)).rows[0].state).toBe('finished');
     const rows = await cluster.superQuery("SELECT actor, desktop_name FROM vendesk.audit_trail WHERE job_id = $1 AND action = 'finish'", [job.id]);
-    expect(rows.rows).toEqual([{ actor: 'dayo', desktop_name: 'Dayo PC' }]);
+    expect(rows.rows).toEqual([{ actor: 'ada', desktop_name: 'Ada PC' }]);
     // An admin cancels another's waiting job, audited.
     const other = await prepareRaw(ada, desk.ada, { items: rowsOf(1, 10_000, 8033000001) });
     await chidi.query('SELECT vendesk.cancel_job($1, $2, $3)', [other.id, desk.chidi.id, desk.chidi.name]);

@@ -40,18 +40,7 @@ async function unrecordedOf(jobId: string): Promise<Verify['unrecorded']> {
 }
 
 /** SQL as the superuser with every trigger off (session_replication_role = replica), in one transaction. */
-async function forge(sql: string, params: unknown[] = []): Promise<void> {
-  const su = new pg.Client(cluster.config());
-  await su.connect();
-  try {
-    await su.query('BEGIN');
-    await su.query('SET LOCAL session_replication_role = replica');
-    await su.query(sql, params);
-    await su.query('COMMIT');
-  } finally {
-    await su.end();
-  }
-}
+const forge = (sql: string, params: unknown[] = []) => cluster.forge(sql, params);
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
@@ -115,8 +104,8 @@ describe('audit verify reconciles the state with the trail', () => {
        UPDATE vendesk.jobs SET state = 'approved' WHERE id = $1;`.replace(/\$1/g, `'${jobId}'`),
     );
     await forge(
-      `INSERT INTO vendesk.item_claims (claim_scope, item_index, job_id, desktop_id, claimed_by, request_ref, amount_kobo, outcome, settled_at)
-       SELECT claim_scope, 7, id, 'desk-ada', 'ada', 'forged-ref', 10000, 'succeeded', now() FROM vendesk.jobs WHERE id = $1`,
+      `INSERT INTO vendesk.item_claims (claim_scope, item_index, item_key, job_id, desktop_id, claimed_by, request_ref, amount_kobo, outcome, settled_at)
+       SELECT claim_scope, 7, 'forged-key', id, 'desk-ada', 'ada', 'forged-ref', 10000, 'succeeded', now() FROM vendesk.jobs WHERE id = $1`,
       [jobId],
     );
     const r = await bolaDesk.run(['audit', 'verify']);

@@ -123,6 +123,12 @@ describe('an approved team job run on another desktop', () => {
     const claims = await cluster.superQuery('SELECT item_index, claimed_by, outcome FROM vendesk.item_claims WHERE job_id = $1 ORDER BY item_index', [teamJob]);
     expect(claims.rows).toEqual([2, 3, 4].map((row) => ({ item_index: row, claimed_by: 'chidi', outcome: 'succeeded' })));
     expect((await cluster.superQuery('SELECT state FROM vendesk.jobs WHERE id = $1', [teamJob])).rows[0].state).toBe('finished');
+    // chidi's desktop adopted the job before its first claim (team schema 7), which let it finish the job.
+    const ended = await cluster.superQuery("SELECT action, actor FROM vendesk.audit_trail WHERE job_id = $1 AND action IN ('adopt', 'finish') ORDER BY seq", [teamJob]);
+    expect(ended.rows).toEqual([
+      { action: 'adopt', actor: 'chidi' },
+      { action: 'finish', actor: 'chidi' },
+    ]);
 
     // The preparer resumes the same job afterwards: each row is found sent by chidi, settled from the log.
     const walletAfter = await sandboxWalletKobo(org());

@@ -1,7 +1,8 @@
 /**
  * Desktops of a team, each its own data folder driven through the CLI (JSON answers), joined to a
  * throwaway PostgreSQL cluster as a team member would: `vendesk team join --password-file`, the
- * password handed over in a file (never on a command line), each desktop named "<name> PC".
+ * password handed over in a file (never on a command line), each desktop named "<name> PC" ("<name> PC (<role>)" when
+ * it joins as another member than its own).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,11 +29,16 @@ export function cliDesk(root: string, name: string, service: { baseUrl: string; 
   return { name, dataDir, run: (args) => runInProcess(['--data-dir', dataDir, '--base-url', service.baseUrl, '--json', ...args], { VENDESK_TOKEN: service.token }) };
 }
 
-/** Joins the desktop to the team database as `role` (on `port`, the cluster's own by default); the join must succeed. */
+/**
+ * Joins the desktop to the team database as `role` (on `port`, the cluster's own by default); the join must succeed.
+ * The desktop is "<name> PC" when it joins as its own member, "<name> PC (<role>)" as another (the administrator
+ * setting the database up from it): a desktop name belongs to one member (team schema 7).
+ */
 export async function joinTeamAs(room: TeamRoom, d: Pick<TeamDesk, 'name' | 'run'>, role: string, password: string, port = room.cluster.port): Promise<void> {
   const file = path.join(room.root, `${d.name}-${role}.pw`);
   fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  const r = await d.run(['team', 'join', '--url', `postgres://${role}@127.0.0.1:${port}/postgres`, '--password-file', file, '--desktop-name', `${d.name} PC`]);
+  const desktopName = role === d.name ? `${d.name} PC` : `${d.name} PC (${role})`;
+  const r = await d.run(['team', 'join', '--url', `postgres://${role}@127.0.0.1:${port}/postgres`, '--password-file', file, '--desktop-name', desktopName]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
 }
 

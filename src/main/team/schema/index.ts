@@ -9,6 +9,7 @@ import { teamJobItemsMigration } from './003_team_job_items';
 import { approvalBindsItemsMigration } from './004_approval_binds_items';
 import { claimBindsRecipientMigration } from './005_claim_binds_recipient';
 import { changesNotifyMigration } from './006_changes_notify';
+import { membersOnlyAndCheckedTextMigration } from './007_members_only_and_checked_text';
 
 export type { TeamMigration } from './teamMigration';
 
@@ -19,6 +20,7 @@ export const TEAM_MIGRATIONS: TeamMigration[] = [
   approvalBindsItemsMigration,
   claimBindsRecipientMigration,
   changesNotifyMigration,
+  membersOnlyAndCheckedTextMigration,
   // (add one import and one entry per migration file, in number order)
 ];
 

@@ -22,7 +22,15 @@ function Verdict({ result }: { result: AuditVerifyView }) {
     );
   }
   const problems = result.breaks.length + result.unrecorded.length;
-  const title = result.breaks.length > 0 ? 'The audit trail was changed' : 'The team database holds what the audit trail does not record';
+  const late = result.unrecorded.filter((u) => u.code === 'send_after_expiry').length;
+  const title =
+    result.breaks.length > 0
+      ? 'The audit trail was changed'
+      : late === result.unrecorded.length
+        ? 'Rows were sent after their approval expired'
+        : late > 0
+          ? 'The team database and its audit trail do not agree'
+          : 'The team database holds what the audit trail does not record';
   return (
     <Alert color="red" variant="light" title={`${title}: ${formatCount(problems)} problem(s)`} data-testid="audit-verdict">
       <List size="sm" spacing={2}>
@@ -36,6 +44,7 @@ function Verdict({ result }: { result: AuditVerifyView }) {
       <Text size="sm" mt="xs">
         Tell your database administrator and auditor: the rows after a break cannot be trusted as written, and a state the trail does not record was written around vendesk (by a
         superuser, or a role that could become the schema’s owner).
+        {late > 0 ? ' A row sent after its approval expired was sent under an approval that no longer allowed it: compare it with the service’s log.' : ''}
       </Text>
     </Alert>
   );

@@ -191,7 +191,12 @@ function JoinedStatus({ status, onLeft }: { status: TeamStatusView; onLeft: () =
         )}
       </div>
       {status.setup && !status.setup.finished && (
-        <Alert color="orange" variant="light" title="The team database’s setup is not finished: these roles could forge an approval" data-testid="team-setup-unfinished">
+        <Alert
+          color="orange"
+          variant="light"
+          title="The team database’s setup is not finished: each of these could forge an approval or reach the team’s data"
+          data-testid="team-setup-unfinished"
+        >
           <SetupProblems setup={status.setup} />
         </Alert>
       )}

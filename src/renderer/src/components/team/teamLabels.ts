@@ -61,6 +61,8 @@ export const TEAM_ERROR_TITLE: Partial<Record<ErrorCode, string>> = {
   team_job_not_found: 'No such team job',
   team_other_organisation: 'This desktop is connected to another service or organisation',
   team_job_not_runnable_here: 'This job can only run on its preparer’s desktop',
+  team_control_characters: 'The text holds a hidden or control character',
+  team_desktop_name_taken: 'Another member’s desktop has that name',
   approval_used: 'This approval was used already',
   approval_mismatch: 'The purchase changed after it was approved',
   approval_rejected: 'This job was rejected',
