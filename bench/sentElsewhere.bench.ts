@@ -14,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '../src/main/app';
 import { dispatch } from '../src/main/dispatch';
-import { JobStore } from '../src/main/bulk/jobStore';
+import { jobParts } from '../src/main/bulk/jobLifecycle';
+import { teamJobs } from '../src/main/bulk/teamJobs';
 import { logEntriesAroundSend } from '../src/main/api/logLookup';
 import { sentElsewhereSettler } from '../src/main/team/sentElsewhere';
 import { startTestSandbox } from '../test/support/testSandbox';
@@ -50,14 +51,15 @@ async function main(): Promise<void> {
     // The same rows, kept although A's purchases of them are in the log (else they start excluded as duplicates).
     const onB = await dispatch(b, 'bulk.prepare', { file: { path: file }, kind: 'airtime', keepDuplicates: true });
     if (!onB.ok) throw new Error(onB.error.message);
-    const store = new JobStore(b.db);
+    const parts = jobParts(b.db);
+    const store = teamJobs(parts);
     const job = store.job((onB.value as BulkPreview).job.id);
     if (!job) throw new Error('no job on B');
     const items = store.items(job.id);
-    store.transition(
+    parts.moves.markSending(
       job.id,
       items.map((i) => i.seq),
-      'sending',
+      sentMs,
     );
     const claim = { desktopId: 'A', claimedBy: 'ada', claimedMs: sentMs };
 

@@ -66,6 +66,7 @@ export const APP_ERROR_CODES = [
   'job_other_connection',
   'job_refused',
   'job_running_elsewhere',
+  'job_state_changed',
   'live_confirmation_needed',
   'log_entry_invalid',
   'log_row_missing',

@@ -15,7 +15,7 @@
 import type { AirtimeItem, DataItem } from '../../shared/wire';
 import { RequestCancelledError, ServiceError, UncertainOutcomeError } from '../api/serviceErrors';
 import { readOutcomes, settleUncertainItem } from './itemOutcomes';
-import type { ItemRow } from './jobStore';
+import type { ItemRow } from './jobRows';
 import type { RunContext, SendStrategy } from './runContext';
 import * as policy from './sendPolicy';
 import { isInsufficientBalance } from './sendPolicy';
@@ -31,7 +31,7 @@ export class AirtimeDataSending implements SendStrategy {
   readonly marksItsOwnSending = false;
 
   async send(batch: ItemRow[]): Promise<void> {
-    const { store, job } = this.ctx;
+    const { moves, job } = this.ctx;
     const seqs = batch.map((i) => i.seq);
     try {
       const client = this.ctx.client;
@@ -39,16 +39,10 @@ export class AirtimeDataSending implements SendStrategy {
       if (result.kind === 'success') {
         const refs = result.data.references;
         if (refs.length !== batch.length || refs.some((r) => typeof r !== 'string' || r === '')) {
-          store.transition(
-            job.id,
-            seqs,
-            'uncertain',
-            { reason: `The service accepted the batch but gave ${refs.length} reference(s) for ${batch.length} item(s); each item is checked against the log` },
-            ['sending'],
-          );
+          moves.uncertain(job.id, seqs, `The service accepted the batch but gave ${refs.length} reference(s) for ${batch.length} item(s); each item is checked against the log`);
           return;
         }
-        store.markAccepted(
+        moves.accept(
           job.id,
           batch.map((item, i) => ({ seq: item.seq, reference: refs[i] })),
           result.voucherDropped ? 'Sent without its voucher code after the voucher server was unavailable' : null,
@@ -56,7 +50,7 @@ export class AirtimeDataSending implements SendStrategy {
         policy.answered(this.ctx);
         this.ctx.accepted();
       } else if (result.kind === 'pending') {
-        store.transition(job.id, seqs, 'uncertain', { reason: 'The service answered "pending" without item references; each item is checked against the log' }, ['sending']);
+        moves.uncertain(job.id, seqs, 'The service answered "pending" without item references; each item is checked against the log');
       } else {
         this.refused(batch, result.reason || 'refused by the service', 'refused');
       }
@@ -66,14 +60,14 @@ export class AirtimeDataSending implements SendStrategy {
   }
 
   private failed(batch: ItemRow[], error: unknown): void {
-    const { store, job } = this.ctx;
+    const { moves, job } = this.ctx;
     const seqs = batch.map((i) => i.seq);
     if (error instanceof RequestCancelledError) {
-      store.transition(job.id, seqs, 'queued', {}, ['sending']);
+      moves.unsent(job.id, seqs);
       return;
     }
     if (error instanceof UncertainOutcomeError) {
-      store.transition(job.id, seqs, 'uncertain', { reason: `${error.message} vendesk checks the service log before sending it again.` }, ['sending']);
+      moves.uncertain(job.id, seqs, `${error.message} vendesk checks the service log before sending it again.`);
       return;
     }
     if (error instanceof ServiceError) {
@@ -108,13 +102,7 @@ export class AirtimeDataSending implements SendStrategy {
     }
     // Anything else: the request may have left and been carried out.
     const message = error instanceof Error ? error.message : String(error);
-    store.transition(
-      job.id,
-      seqs,
-      'uncertain',
-      { reason: `The purchase request ended with an unexpected error (${message}); vendesk checks the service log before sending it again.` },
-      ['sending'],
-    );
+    moves.uncertain(job.id, seqs, `The purchase request ended with an unexpected error (${message}); vendesk checks the service log before sending it again.`);
   }
 
   /** The service refused the whole batch: nothing was charged. */
@@ -129,31 +117,31 @@ export class AirtimeDataSending implements SendStrategy {
       return;
     }
     const prefix = what === 'configuration' ? 'Not possible for this organisation' : 'Refused by the service';
-    this.ctx.store.transition(this.ctx.job.id, seqs, 'rejected', { reason: `${prefix}: ${reason}. Nothing was charged.`, final: true }, ['sending']);
+    this.ctx.moves.refuse(this.ctx.job.id, seqs, `${prefix}: ${reason}. Nothing was charged.`);
   }
 
   /** All or nothing: send them one by one so each item gets its own answer. */
   private sendAlone(seqs: readonly number[]): void {
-    this.ctx.store.transition(this.ctx.job.id, seqs, 'queued', { solo: true, reason: null }, ['sending']);
+    this.ctx.moves.unsent(this.ctx.job.id, seqs, { solo: true, reason: null });
   }
 
   /** Reads the log for accepted items and records SUCCESS / FAILED and their cost; requeries overdue ones. */
   async pollOutcomes(): Promise<void> {
-    const { store, job } = this.ctx;
-    const accepted = store.items(job.id, { states: ['accepted'] });
+    const { reads, moves, job } = this.ctx;
+    const accepted = reads.items(job.id, { states: ['accepted'] });
     if (accepted.length === 0) return;
-    await readOutcomes(this.ctx.client, store, job, accepted, this.ctx.now);
+    await readOutcomes(this.ctx.client, moves, job, accepted, this.ctx.now);
   }
 
   /** Settles, from the log, the uncertain items whose safe delay has passed. */
   async settleUncertain(): Promise<void> {
-    const { store, job } = this.ctx;
+    const { reads, job } = this.ctx;
     const safeMs = this.ctx.settings().uncertainSafeDelaySeconds * 1000;
     const t = this.ctx.now();
-    const due = store.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + safeMs <= t);
+    const due = reads.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + safeMs <= t);
     for (const item of due) {
       if (this.ctx.cancelled()) return;
-      const settled = await settleUncertainItem(this.ctx.client, store, job, item, 'send_again', this.ctx.now);
+      const settled = await settleUncertainItem(this.ctx.client, this.ctx, job, item, 'send_again', this.ctx.now);
       if (settled === 'accepted') this.ctx.accepted();
     }
   }

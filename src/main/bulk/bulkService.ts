@@ -6,7 +6,12 @@
  * It holds what runs and follows jobs, and the upload each draft was read from (web shell: kept
  * while the draft may be read again with another column mapping, deleted once it is confirmed or
  * discarded); the rest is in files named for it: draftFromFile, draftPreview, bulkSettings (the
- * limits), settleByHand, jobViews, and jobStore (which also says which jobs a connection may read).
+ * limits), settleByHand, jobViews; what it reads of jobs in jobReads, their moves in jobLifecycle (which
+ * also says which jobs a connection may read and send) and itemMoves.
+ *
+ * Longer than 400 lines on purpose: it is the bulk service's one door — every operation of the
+ * bulk contract, and the runs and follow-ups it keeps, start here — and what each does beyond
+ * choosing and ordering its steps is in the files named above.
  */
 import { mirrorLogPage } from '../transactions/mirrorRefresh';
 import { observingLogReads } from '../api/logLookup';
@@ -25,12 +30,15 @@ import { settleByHand, type HandResolution } from './settleByHand';
 import { type Invalidate, jobsChanged } from './jobEvents';
 import { followUpJob, settleJobState } from './jobFollowUp';
 import { requeryDueAt, requeryItem } from './itemOutcomes';
-import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, type RunStart, DEFAULT_TIMING } from './jobRunner';
-import { connectionProblem, JobStore, type JobRow } from './jobStore';
-import type { DueRequery, NewItem } from './jobRows';
+import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
+import { connectionProblem, jobParts, ownDraft, ownJob, ownUnconfirmed, type JobLifecycle, type JobParts, type Lease, type RunStart } from './jobLifecycle';
+import type { JobReads } from './jobReads';
+import type { ItemMoves } from './itemMoves';
+import { teamJobs, type TeamJobs } from './teamJobs';
+import type { DueRequery, JobRow, NewItem } from './jobRows';
 import { itemView, jobView } from './jobViews';
 import type { ItemState } from './jobStates';
-import { ITEM_STATES, isUnconfirmed, isVendingKind, settledMessage } from './jobStates';
+import { CANCELLED_UNSENT_REASON, ITEM_STATES, isUnconfirmed, isVendingKind, settledMessage } from './jobStates';
 import { createVendingBuyer, itemFromPurchase, type VendingBuyer } from './vendingItems';
 import { createServiceClock } from '../api/serviceClock';
 import { exportJobResults } from './exportResults';
@@ -42,7 +50,14 @@ const COST_LOOKUP_EVERY_MS = 10 * 60_000;
 const COST_LOOKUP_DAYS = 7;
 
 export class BulkService {
-  readonly store: JobStore;
+  /** What is read of jobs and items (on the read-only handle). */
+  readonly reads: JobReads;
+  /** Every move of an item's state. */
+  readonly moves: ItemMoves;
+  /** Every move of a job's state, its lease, and which connection it belongs to. */
+  readonly lifecycle: JobLifecycle;
+  /** What the team workspace may read and move (handed to the team's gate). */
+  readonly teamJobs: TeamJobs;
   /** The upload each draft was read from (web shell), by job. */
   private readonly uploads = new Map<string, FileRef>();
   private readonly runners = new Map<string, { runner: JobRunner; done: Promise<void> }>();
@@ -57,10 +72,11 @@ export class BulkService {
   private readonly invalidate: Invalidate = (topics, reason) => this.app.invalidate(topics, reason);
 
   constructor(private readonly app: App) {
-    this.store = new JobStore(app.db);
+    ({ reads: this.reads, moves: this.moves, lifecycle: this.lifecycle } = jobParts(app.db));
+    this.teamJobs = teamJobs(this);
     this.now = app.service(createServiceClock).now;
     // Files checked but never confirmed (nothing was bought) are forgotten after a week.
-    this.store.deleteStaleDrafts(new Date(Date.now() - 7 * 24 * 3600_000).toISOString());
+    this.lifecycle.deleteStaleDrafts(new Date(Date.now() - 7 * 24 * 3600_000).toISOString());
     app.onClose(async () => {
       for (const { runner } of this.runners.values()) runner.requestStop('pause');
       await Promise.allSettled([...this.runners.values()].map((r) => r.done));
@@ -70,12 +86,12 @@ export class BulkService {
   // ------------------------------------------------------------------ preparing
 
   validateOnly(input: FileCheckInput): Promise<BulkValidation> {
-    return validateFile(this.app, this.store, input);
+    return validateFile(this.app, this.reads, input);
   }
 
   /** `signal` stops reading a large file; nothing is written when it is aborted before the draft. */
   async prepare(input: PrepareInput, options: { signal?: AbortSignal } = {}): Promise<BulkPreview> {
-    const { jobId, sheetNames, remembered } = await prepareDraft(this.app, this.store, input, this.settingsView(), options.signal);
+    const { jobId, sheetNames, remembered } = await prepareDraft(this.app, this.parts(), input, this.settingsView(), options.signal);
     this.keepUpload(jobId, input.file, input.replaceJobId);
     return this.preview(jobId, { sheetNames, remembered });
   }
@@ -83,7 +99,7 @@ export class BulkService {
   async preview(jobId: string, extra: { sheetNames?: string[]; remembered?: boolean } = {}): Promise<BulkPreview> {
     const job = this.own(jobId);
     const catalogPercentage = await this.catalogPercentages(job.kind);
-    return draftPreview(this.store, job, this.view(job), this.settingsView(), await readWalletKobo(this.app.client()), { ...extra, catalogPercentage });
+    return draftPreview(this.reads, job, this.view(job), this.settingsView(), await readWalletKobo(this.app.client()), { ...extra, catalogPercentage });
   }
 
   /** Electricity and cable: the catalog's commission rates, for the expected wallet cost where the log has none. */
@@ -104,13 +120,13 @@ export class BulkService {
   }
 
   setIncluded(jobId: string, seqs: number[], include: boolean): Promise<BulkPreview> {
-    this.store.ownDraft(jobId, this.app.connection);
-    this.store.setIncluded(jobId, seqs, include);
+    this.ownDraft(jobId);
+    this.moves.setIncluded(jobId, seqs, include);
     return this.preview(jobId);
   }
 
   async setNetwork(jobId: string, seqs: number[], use: 'file' | 'prefix'): Promise<BulkPreview> {
-    const job = this.store.ownDraft(jobId, this.app.connection);
+    const job = this.ownDraft(jobId);
     if (job.kind !== 'airtime') {
       throw new AppError(
         'network_fixed_by_plan',
@@ -120,7 +136,7 @@ export class BulkService {
     }
     const catalog = await freshCatalog(this.app, 'airtime');
     for (const seq of seqs) {
-      const item = this.store.item(jobId, seq);
+      const item = this.reads.item(jobId, seq);
       if (!item || !item.given_network || !item.prefix_network) continue;
       const network = use === 'file' ? item.given_network : item.prefix_network;
       const product = catalog.find((p) => p.network === network);
@@ -132,15 +148,15 @@ export class BulkService {
           'Keep the other network or leave the row out.',
         );
       }
-      this.store.setNetwork(jobId, seq, { network, productCode: product.productCode, voucherCode: product.voucherCode, operator: product.operator, region: product.region });
+      this.moves.setNetwork(jobId, seq, { network, productCode: product.productCode, voucherCode: product.voucherCode, operator: product.operator, region: product.region });
     }
     return this.preview(jobId);
   }
 
   async discard(jobId: string): Promise<{ deleted: true }> {
-    this.store.ownUnconfirmed(jobId, this.app.connection);
+    ownUnconfirmed(this.reads.job(jobId), jobId, this.app.connection);
     await this.app.service(teamGate).cancelSentForApproval(jobId);
-    this.store.deleteJob(jobId);
+    this.lifecycle.deleteJob(jobId);
     this.releaseUpload(jobId);
     return { deleted: true };
   }
@@ -149,18 +165,18 @@ export class BulkService {
 
   /**
    * Confirms a draft and starts it. The job is read once, and its row, totals and settings go
-   * along: the gate, the caps, the confirming write and the runner take them, none reads the job
-   * again. A LIVE job needs the typed total (or a team member's approval); nothing is bought while
+   * along: the gate, the caps, the confirming write (which begins its run too) and the runner take
+   * them, none reads the job again. A LIVE job needs the typed total (or a team member's approval); nothing is bought while
    * anything refuses it. In a team, a LIVE job is sent for approval first: it answers in the state
    * `awaiting_approval`, and is confirmed from there once another member approved it.
    */
   async confirm(input: { jobId: string; typedTotal?: string; maxTotalKobo?: number; wait: boolean }): Promise<BulkJobView> {
     const session = this.app.session();
-    const { job, totals } = this.store.draftToConfirm(input.jobId, session.connection);
+    const { job, totals } = this.lifecycle.draftToConfirm(input.jobId, session.connection);
     // Team workspace: a LIVE job waits for another member's approval.
-    const team = await this.app.service(teamGate).approvalFor(this.store, job, totals);
+    const team = await this.app.service(teamGate).approvalFor(this.teamJobs, job, totals);
     if (team.status === 'waiting') {
-      this.store.setJobMessage(job.id, team.message);
+      this.lifecycle.setJobMessage(job.id, team.message);
       return this.status(job.id);
     }
     if (team.status !== 'approved' && (job.connection_kind === 'live' || session.connection.kind === 'live')) {
@@ -175,18 +191,18 @@ export class BulkService {
         );
       }
     }
-    const { settings, walletKobo, blocker } = await confirmLimits(this.app.settings, this.store, session.client, job, { ...totals, maxTotalKobo: input.maxTotalKobo });
+    const { settings, walletKobo, blocker } = await confirmLimits(this.app.settings, this.reads, session.client, job, { ...totals, maxTotalKobo: input.maxTotalKobo });
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
     if (team.status === 'unsent') {
       await team.submit({ ...totals, walletKobo });
       return this.status(job.id);
     }
     // Checked on the connection in use now (the team and the wallet answered meanwhile): it runs there or not at all.
-    if (!this.store.confirmJob(job.id, { tuning: settings, onlyOn: { job, connection: this.app.connection } })) {
-      throw new AppError('job_not_draft', 'This job was already confirmed.', 'Open it from the job list to follow its progress.');
-    }
+    // Confirmed and begun in one statement: this process holds its lease from the confirming write on.
+    const begun = this.lifecycle.confirm(job, this.app.connection, settings, this.lease());
+    if (!begun) throw new AppError('job_not_draft', 'This job was already confirmed.', 'Open it from the job list to follow its progress.');
     this.releaseUpload(job.id);
-    const done = this.start({ ...job, state: 'running', batch_size: settings.batchSize, concurrency: settings.concurrency }, { session, settings });
+    const done = this.start({ ...job, state: 'running', batch_size: settings.batchSize, concurrency: settings.concurrency }, { session, settings, begun });
     return this.answerRun(job.id, done, input.wait);
   }
 
@@ -204,17 +220,14 @@ export class BulkService {
     // A finished or cancelled job sends nothing more: its open items are asked about (log, then
     // requery). A cancelled job keeps its unsent items cancelled.
     if (job.state === 'completed' || job.state === 'cancelled') return this.checkAgain(jobId);
-    const c = this.store.counts(jobId);
+    const c = this.reads.counts(jobId);
     if (job.state !== 'running' && job.state !== 'paused' && c.queued + c.held + c.pending + c.uncertain + c.sending + c.accepted === 0) {
       return this.status(jobId);
     }
     if (c.pending > 0 && !isVendingKind(job.kind))
-      this.store.transition(
+      this.moves.reaccept(
         jobId,
-        this.store.items(jobId, { states: ['pending'] }).map((i) => i.seq),
-        'accepted',
-        {},
-        ['pending'],
+        this.reads.items(jobId, { states: ['pending'] }).map((i) => i.seq),
       );
     return this.answerRun(jobId, this.start(job), wait);
   }
@@ -244,7 +257,7 @@ export class BulkService {
    */
   async followUpAll(): Promise<void> {
     const recent = new Date(Date.now() - COST_LOOKUP_DAYS * 86_400_000).toISOString();
-    for (const job of this.store.jobsToFollow(this.app.connection.profileId)) {
+    for (const job of this.reads.jobsToFollow(this.app.connection.profileId)) {
       if (this.runningAnywhere(job) || connectionProblem(job, this.app.connection)) continue;
       const last = this.lastCostLookup.get(job.id) ?? 0;
       const costs = (job.finished_at ?? job.created_at) >= recent && Date.now() - last >= COST_LOOKUP_EVERY_MS;
@@ -265,7 +278,7 @@ export class BulkService {
     }
     const settings = this.settingsFor(job);
     const run = followUpJob(
-      { store: this.store, client: this.logReadingClient(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now },
+      { ...this.parts(), client: this.logReadingClient(), uncertainSafeDelayMs: settings.uncertainSafeDelaySeconds * 1000, now: this.now },
       this.own(job.id),
       // "Check again" also asks about what is due for a requery; the loop's passes leave it to the requery loop.
       { costs, requery: fresh },
@@ -275,17 +288,17 @@ export class BulkService {
     this.following.set(job.id, run);
     const changed = await run;
     if (changed > 0) jobsChanged(this.invalidate);
-    if (changed > 0) await this.app.service(teamGate).reportOutcomes(this.store, job.id);
+    if (changed > 0) await this.app.service(teamGate).reportOutcomes(this.teamJobs, job.id);
     return changed;
   }
 
   /**
    * What the requery loop asks about now, on the connection in use, whatever it buys
-   * (`JobStore.dueForRequery`), one at a time (`requeryDue`).
+   * (`JobReads.dueForRequery`), one at a time (`requeryDue`).
    */
   dueForRequery(): DueRequery[] {
     const now = this.now();
-    return this.store.dueForRequery(this.app.connection.profileId, now, Date.now()).filter((due) => {
+    return this.reads.dueForRequery(this.app.connection.profileId, now, Date.now()).filter((due) => {
       if (due.purchase) return true; // due by its purchase
       const at = requeryDueAt(due.item);
       return at !== null && at <= now && !this.runningAnywhere(due.job);
@@ -303,11 +316,11 @@ export class BulkService {
     // another service (a purchase's own writer checks the same).
     const session = this.app.session();
     if (due.purchase === null && connectionProblem(due.job, session.connection)) return false;
-    const changed = await requeryItem({ app: this.app, store: this.store, client: () => this.logReadingClient(session) }, due, this.now());
+    const changed = await requeryItem({ app: this.app, moves: this.moves, client: () => this.logReadingClient(session) }, due, this.now());
     if (changed && due.purchase === null) {
-      settleJobState(this.store, due.job.id);
+      settleJobState(this.parts(), due.job.id);
       jobsChanged(this.invalidate);
-      await this.app.service(teamGate).reportOutcomes(this.store, due.job.id);
+      await this.app.service(teamGate).reportOutcomes(this.teamJobs, due.job.id);
     }
     return changed;
   }
@@ -331,8 +344,8 @@ export class BulkService {
 
   /**
    * Runs `job` (as its caller just read it) in this process, once it holds the job's lease. The
-   * runner is handed what it uses, none of it a way back into this service: the store, the
-   * settings of the job's connection, the client of that connection pinned for the run, the
+   * runner is handed what it uses, none of it a way back into this service: the job's reads and
+   * moves, the settings of the job's connection, the client of that connection pinned for the run, the
    * service's clock and the team's claim before each batch. Resolves when the run has ended.
    */
   private start(job: JobRow, given: RunGiven & { settings?: BulkSettings } = {}): Promise<void> {
@@ -340,11 +353,11 @@ export class BulkService {
     const session = given.session ?? this.app.session();
     // The team claims a file's rows as they go and hears their outcomes; a single purchase passed its gate before its job was written.
     const fileJob = job.origin === 'file';
-    const beforeSend = fileJob ? this.app.service(teamGate).claimBeforeSend(this.store, job, session.client) : undefined;
+    const beforeSend = fileJob ? this.app.service(teamGate).claimBeforeSend(this.teamJobs, job, session.client) : undefined;
     const begun = given.begun ?? this.beginRun(jobId);
     const runner = new JobRunner(
       {
-        store: this.store,
+        ...this.parts(),
         settings: given.settings ?? this.settingsFor(job),
         settingsTable: this.app.settings,
         events: this.app.events,
@@ -364,10 +377,10 @@ export class BulkService {
       .then(() => undefined)
       .catch((error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
-        this.store.setJobState(jobId, 'paused', `Stopped by an error: ${message} Resume the job to continue; nothing is sent twice.`);
+        this.lifecycle.pause(jobId, `Stopped by an error: ${message} Resume the job to continue; nothing is sent twice.`);
         jobsChanged(this.invalidate);
       })
-      .then(() => (fileJob ? this.app.service(teamGate).reportOutcomes(this.store, jobId) : undefined))
+      .then(() => (fileJob ? this.app.service(teamGate).reportOutcomes(this.teamJobs, jobId) : undefined))
       .finally(() => this.runners.delete(jobId));
     // The windows learn that it runs from the operation that started it (bulk.confirm and
     // bulk.resume invalidate `jobs`; a single purchase says so itself), and from its progress.
@@ -380,11 +393,29 @@ export class BulkService {
     return wait ? done.then(() => this.status(jobId)) : this.status(jobId);
   }
 
-  /** This process takes the job's lease and the job is `running` (`JobStore.beginRun`); refused while another live process runs it. */
+  /** The lease a run of this process takes on its job. */
+  private lease(): Lease {
+    return { pid: process.pid, leaseMs: this.timing.leaseMs };
+  }
+
+  /** The job's reads and moves, as the runner and the follow-up take them. */
+  private parts(): JobParts {
+    return { reads: this.reads, moves: this.moves, lifecycle: this.lifecycle };
+  }
+
+  /**
+   * This process takes the job's lease and the job is `running` (`JobLifecycle.beginRun`); refused
+   * while another live process runs it, or when the job was cancelled or finished meanwhile.
+   */
   private beginRun(jobId: string): RunStart {
-    const begun = this.store.beginRun(jobId, { pid: process.pid, leaseMs: this.timing.leaseMs, isAlive: pidAlive });
-    if (!begun.ok) throw runningElsewhere(begun.holder);
-    return begun;
+    const begun = this.lifecycle.beginRun(jobId, { ...this.lease(), isAlive: pidAlive });
+    if (begun.ok) return begun;
+    if ('holder' in begun) throw runningElsewhere(begun.holder);
+    throw new AppError(
+      'job_state_changed',
+      `This job is ${begun.state.replace('_', ' ')} now (another window or command moved it), so it sends nothing more.`,
+      'Open it from the job list to see where it stands.',
+    );
   }
 
   /**
@@ -393,15 +424,15 @@ export class BulkService {
    * `runConfirmed(jobId, { begun })`.
    */
   confirmSingle(jobId: string): RunStart {
-    return this.store.beginSingleRun(jobId, process.pid, this.timing.leaseMs);
+    return this.lifecycle.beginSingleRun(jobId, this.lease());
   }
 
   /**
    * An approved single purchase's waiting job, begun from `awaiting_approval` with its item as
-   * checked just now (`JobStore.beginApprovedSingle`); refused when another attempt began it first.
+   * checked just now (`JobLifecycle.beginApprovedSingle`); refused when another attempt began it first.
    */
   confirmApprovedSingle(jobId: string, teamJobId: string, item: NewItem): RunStart {
-    if (!this.store.beginApprovedSingle(jobId, item, process.pid, this.timing.leaseMs)) throw approvalBegun(teamJobId);
+    if (!this.lifecycle.beginApprovedSingle(jobId, item, this.lease())) throw approvalBegun(teamJobId);
     return { recovered: 0, uncertain: 0 };
   }
 
@@ -411,7 +442,7 @@ export class BulkService {
    */
   async runConfirmed(jobId: string, given: RunGiven = {}): Promise<JobRow> {
     await this.start(this.own(jobId), given);
-    const job = this.store.job(jobId);
+    const job = this.reads.job(jobId);
     if (!job) throw new Error(`bulk job ${jobId} vanished while it ran`);
     return job;
   }
@@ -420,7 +451,7 @@ export class BulkService {
     const job = this.own(jobId);
     const running = this.runners.get(jobId);
     if (running) running.runner.requestStop('pause');
-    else if (job.state === 'running') this.store.setJobState(jobId, 'paused', 'Paused: resume to send the remaining items.');
+    else if (job.state === 'running') this.lifecycle.pause(jobId, 'Paused: resume to send the remaining items.');
     return this.status(jobId);
   }
 
@@ -441,14 +472,14 @@ export class BulkService {
       running.runner.requestStop('cancel');
       await running.done;
     } else if (job.state === 'running' || job.state === 'paused') {
-      const toCancel = this.store.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
-      this.store.transition(jobId, toCancel, 'cancelled', { reason: 'The job was cancelled before this item was sent; nothing was charged for it' }, ['queued', 'held']);
+      const toCancel = this.reads.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
+      this.moves.cancelUnsent(jobId, toCancel, CANCELLED_UNSENT_REASON);
       // Items caught sending by a vendesk that stopped may have been bought: the log settles them.
-      if (!this.heldElsewhere(job)) this.store.sendingToUncertain(jobId);
-      this.store.setJobState(jobId, 'cancelled', settledMessage('cancelled', this.store.counts(jobId)));
+      if (!this.heldElsewhere(job)) this.moves.recoverSending(jobId);
+      this.lifecycle.cancel(jobId, settledMessage('cancelled', this.reads.counts(jobId)));
     }
     // What the service accepted before the cancel is followed to its outcome (and the loop keeps at it).
-    const cancelled = this.store.job(jobId) ?? job;
+    const cancelled = this.reads.job(jobId) ?? job;
     if (!this.runningAnywhere(cancelled) && !connectionProblem(cancelled, this.app.connection)) void this.followUp(cancelled, true).catch(() => undefined);
   }
 
@@ -459,7 +490,7 @@ export class BulkService {
   }
 
   resolveItems(jobId: string, seqs: number[], resolution: HandResolution, note: string | undefined): BulkJobView {
-    settleByHand(this.store, this.own(jobId), seqs, resolution, note, this.runners.has(jobId));
+    settleByHand(this.parts(), this.own(jobId), seqs, resolution, note, this.runners.has(jobId));
     return this.status(jobId);
   }
 
@@ -472,7 +503,7 @@ export class BulkService {
 
   /** The recent jobs of the connection in use. */
   list(limit: number): BulkJobView[] {
-    return this.store.listJobs(this.app.connection.profileId, limit).map((j) => {
+    return this.reads.listJobs(this.app.connection.profileId, limit).map((j) => {
       if (!isVendingKind(j.kind) || isUnconfirmed(j.state)) return this.view(j);
       this.syncVending(j.id);
       return this.view(this.own(j.id));
@@ -485,11 +516,11 @@ export class BulkService {
    * items that are now settled is finished.
    */
   private syncVending(jobId: string): void {
-    const job = this.store.job(jobId);
+    const job = this.reads.job(jobId);
     if (!job || !isVendingKind(job.kind) || isUnconfirmed(job.state)) return;
-    const changed = this.store.syncFromPurchases(jobId, itemFromPurchase);
+    const changed = this.moves.syncFromPurchases(jobId, itemFromPurchase);
     if (changed === 0 || this.runners.has(jobId)) return;
-    settleJobState(this.store, jobId);
+    settleJobState(this.parts(), jobId);
     jobsChanged(this.invalidate);
   }
 
@@ -498,25 +529,30 @@ export class BulkService {
     this.syncVending(jobId);
     const wanted = states?.filter((s): s is ItemState => (ITEM_STATES as readonly string[]).includes(s));
     return {
-      total: this.store.countItems(jobId, wanted),
-      items: this.store.items(jobId, { states: wanted, offset, limit }).map(itemView),
+      total: this.reads.countItems(jobId, wanted),
+      items: this.reads.items(jobId, { states: wanted, offset, limit }).map(itemView),
     };
   }
 
   invalidRows(jobId: string, offset: number, limit: number) {
     this.own(jobId);
-    return { total: this.store.invalidRowCount(jobId), rows: this.store.invalidRows(jobId, offset, limit).map(({ row, field, message }) => ({ row, field, message })) };
+    return { total: this.reads.invalidRowCount(jobId), rows: this.reads.invalidRows(jobId, offset, limit).map(({ row, field, message }) => ({ row, field, message })) };
   }
 
   exportResults(jobId: string, format: 'xlsx' | 'csv') {
     this.syncVending(jobId);
     const job = this.own(jobId);
-    return exportJobResults(this.app, this.store, job, this.view(job), format);
+    return exportJobResults(this.app, this.reads, job, this.view(job), format);
   }
 
   /** A job of the connection in use. */
   private own(jobId: string): JobRow {
-    return this.store.ownJob(jobId, this.app.connection);
+    return ownJob(this.reads.job(jobId), jobId, this.app.connection);
+  }
+
+  /** A draft of the connection in use, whose rows may still change. */
+  private ownDraft(jobId: string): JobRow {
+    return ownDraft(this.reads.job(jobId), jobId, this.app.connection);
   }
 
   /** A job is sent to, and asked about at, only the service it was prepared for. */
@@ -557,7 +593,7 @@ export class BulkService {
   }
 
   view(job: JobRow): BulkJobView {
-    return jobView(this.store, job, { active: this.runners.has(job.id), heldElsewhere: this.heldElsewhere(job), teamJobId: this.app.service(teamGate).teamJobIdOf(job.id) });
+    return jobView(this.reads, job, { active: this.runners.has(job.id), heldElsewhere: this.heldElsewhere(job), teamJobId: this.app.service(teamGate).teamJobIdOf(job.id) });
   }
 }
 
@@ -572,7 +608,7 @@ interface RunGiven {
   vending?: VendingBuyer;
   /** A single electricity or cable purchase: no window shows it as a job, so the run tells them nothing. */
   quiet?: boolean;
-  /** A single purchase's run, begun as its job was written (`confirmSingle`). */
+  /** A run already begun: confirmed and begun in one statement (`confirm`), or a single purchase's, as its job was written (`confirmSingle`). */
   begun?: RunStart;
 }
 

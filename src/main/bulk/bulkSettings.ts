@@ -15,7 +15,8 @@ import { formatNaira, nairaToKobo } from '../../shared/money';
 import { ngnWallet } from '../../shared/ngnWallet';
 import type { VendingClient } from '../api/vendingClient';
 import type { Settings } from '../store/settings';
-import type { ItemRow, JobRow, JobStore } from './jobStore';
+import type { JobReads } from './jobReads';
+import type { ItemRow, JobRow } from './jobRows';
 
 /** The settings as the contract shows them; the field docs are there. */
 export type BulkSettings = BulkSettingsView;
@@ -95,7 +96,7 @@ export async function readWalletKobo(client: Pick<VendingClient, 'accountBalance
  */
 export async function confirmLimits(
   settingsStore: Settings,
-  store: Pick<JobStore, 'spentSince'>,
+  store: Pick<JobReads, 'spentSince'>,
   client: Pick<VendingClient, 'accountBalance'>,
   job: Pick<JobRow, 'profile_id'>,
   figures: { totalKobo: number; items: number; maxTotalKobo?: number },
@@ -107,7 +108,7 @@ export async function confirmLimits(
 
 /** Why confirming a job now would be refused; null when it may go ahead. */
 export function confirmBlocker(
-  store: Pick<JobStore, 'spentSince'>,
+  store: Pick<JobReads, 'spentSince'>,
   settings: BulkSettings,
   profileId: string,
   { totalKobo, items, walletKobo, maxTotalKobo }: { totalKobo: number; items: number; walletKobo: number | null; maxTotalKobo?: number },
@@ -138,7 +139,7 @@ export function confirmBlocker(
  * next batch.
  */
 export function batchBlocker(
-  store: Pick<JobStore, 'amounts' | 'spentSince'>,
+  store: Pick<JobReads, 'amounts' | 'spentSince'>,
   settingsTable: Settings,
   job: Pick<JobRow, 'id' | 'profile_id'>,
   batch: readonly ItemRow[],
@@ -148,7 +149,7 @@ export function batchBlocker(
 }
 
 function batchCapProblem(
-  store: Pick<JobStore, 'amounts' | 'spentSince'>,
+  store: Pick<JobReads, 'amounts' | 'spentSince'>,
   settings: BulkSettings,
   job: Pick<JobRow, 'id' | 'profile_id'>,
   batch: readonly ItemRow[],

@@ -12,7 +12,9 @@ import { missingFields, textFromCell, type ColumnMapping, type SheetRow, type Sh
 import { createVendingCatalogs } from '../purchases';
 import type { BulkJobKind } from './jobStates';
 import { isVendingKind } from './jobStates';
-import type { InvalidRowRecord, JobStore } from './jobStore';
+import type { JobParts } from './jobLifecycle';
+import type { JobReads } from './jobReads';
+import type { InvalidRowRecord } from './jobRows';
 import { chooseMapping, itemsFromValidation, readSheet, recentLog, recentLookupFor, rowWarningsNote, validate, type Catalogs } from './prepareJob';
 import { checkAccountsWithService } from './vendingItems';
 import { freshCatalog } from '../catalog/catalogCache';
@@ -41,12 +43,12 @@ export async function catalogsFor(app: AppPart<'client' | 'connection' | 'db' | 
 }
 
 /** Checks every row of a file without creating a job. */
-export async function validateFile(app: App, store: JobStore, input: FileCheckInput): Promise<BulkValidation> {
+export async function validateFile(app: App, reads: JobReads, input: FileCheckInput): Promise<BulkValidation> {
   const path = resolveFileRef(app, input.file);
   const { table } = await readSheet(path, input.sheet, input.kind);
   const { mapping } = chooseMapping(app.settings, input.kind, table.headers, input.mapping);
   const log = await recentLog(app.client(), input.kind);
-  const result = validate(table, mapping, input.kind, await catalogsFor(app, input.kind), recentLookupFor(store, app.connection.profileId, input.kind, null, log.entries));
+  const result = validate(table, mapping, input.kind, await catalogsFor(app, input.kind), recentLookupFor(reads, app.connection.profileId, input.kind, null, log.entries));
   if (isVendingKind(input.kind)) await checkAccountsWithService(app, input.kind, result);
   return {
     rows: result.counts.rows,
@@ -77,7 +79,7 @@ function invalidRowRecords(errors: readonly { row: number; field: string; messag
 /** Reads and validates a file into a draft job (replacing the draft it was read into before, if any). */
 export async function prepareDraft(
   app: App,
-  store: JobStore,
+  { reads, lifecycle }: Pick<JobParts, 'reads' | 'lifecycle'>,
   input: PrepareInput,
   settings: BulkSettingsView,
   signal?: AbortSignal,
@@ -101,7 +103,7 @@ export async function prepareDraft(
   const log = unmapped ? { entries: [], problem: null } : await recentLog(app.client(), input.kind);
   const result = unmapped
     ? null
-    : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(store, session.connection.profileId, input.kind, input.replaceJobId ?? null, log.entries));
+    : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(reads, session.connection.profileId, input.kind, input.replaceJobId ?? null, log.entries));
   const accounts = result && isVendingKind(input.kind) ? await checkAccountsWithService(app, input.kind, result) : null;
   const accountsNote = accounts?.note ?? null;
   // The raw rows are not needed once validated: let them go before the items are written, so
@@ -114,10 +116,10 @@ export async function prepareDraft(
   refuseIfConnectionChanged(app, session, 'file');
   const connection = session.connection;
   if (input.replaceJobId) {
-    const old = store.job(input.replaceJobId);
-    if (old && old.state === 'draft' && old.profile_id === connection.profileId) store.deleteJob(old.id);
+    const old = reads.job(input.replaceJobId);
+    if (old && old.state === 'draft' && old.profile_id === connection.profileId) lifecycle.deleteJob(old.id);
   }
-  const jobId = store.createJob(
+  const jobId = lifecycle.createJob(
     {
       kind: input.kind,
       profileId: connection.profileId,
@@ -136,6 +138,6 @@ export async function prepareDraft(
     invalid,
   );
   const problem = [log.problem, accountsNote, result ? rowWarningsNote(result) : null].filter(Boolean).join(' ');
-  if (problem) store.setJobState(jobId, 'draft', problem);
+  if (problem) lifecycle.setJobMessage(jobId, problem);
   return { jobId, sheetNames, remembered: choice.remembered };
 }

@@ -6,7 +6,8 @@ import type { BulkJobView, BulkPreview, BulkSettingsView } from '../../shared/co
 import type { ColumnMapping } from '../imports';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { confirmBlocker, startOfLocalDay } from './bulkSettings';
-import type { JobRow, JobStore } from './jobStore';
+import type { JobReads } from './jobReads';
+import type { JobRow } from './jobRows';
 import { itemView, unmappedBlocker } from './jobViews';
 import { mappingFields } from './prepareJob';
 import { isUnconfirmed } from './jobStates';
@@ -18,7 +19,7 @@ export type CatalogPercentage = (network: string, productCode: string) => number
 const PREVIEW_LIST_LIMIT = 5000;
 
 export function draftPreview(
-  store: JobStore,
+  reads: JobReads,
   job: JobRow,
   view: BulkJobView,
   settings: BulkSettingsView,
@@ -26,15 +27,15 @@ export function draftPreview(
   extra: { sheetNames?: string[]; remembered?: boolean; catalogPercentage?: CatalogPercentage },
 ): BulkPreview {
   const walletKobo = wallet.kobo;
-  const flagged = store.duplicateItems(job.id, PREVIEW_LIST_LIMIT);
-  const conflicts = store.networkConflictItems(job.id, PREVIEW_LIST_LIMIT);
+  const flagged = reads.duplicateItems(job.id, PREVIEW_LIST_LIMIT);
+  const conflicts = reads.networkConflictItems(job.id, PREVIEW_LIST_LIMIT);
   const headers = JSON.parse(job.headers_json) as string[];
   const mapping = JSON.parse(job.mapping_json) as ColumnMapping;
   const includedKobo = view.totalKobo;
   // The wallet is charged the face value less commission: what it will hold after is estimated from that.
-  const parts = store.includedFaceByNetwork(job.id).map((p) => ({ ...p, catalogPercentage: extra.catalogPercentage?.(p.network, p.productCode) }));
-  const expected = expectedCost(commissionRates(store.db, job.profile_id), job.kind, parts);
-  const spentToday = store.spentSince(job.profile_id, startOfLocalDay());
+  const parts = reads.includedFaceByNetwork(job.id).map((p) => ({ ...p, catalogPercentage: extra.catalogPercentage?.(p.network, p.productCode) }));
+  const expected = expectedCost(commissionRates(reads.db, job.profile_id), job.kind, parts);
+  const spentToday = reads.spentSince(job.profile_id, startOfLocalDay());
   return {
     job: view,
     headers,
@@ -56,7 +57,7 @@ export function draftPreview(
     capPerDayKobo: settings.capPerDayKobo,
     spentTodayKobo: spentToday,
     blocker: isUnconfirmed(job.state)
-      ? (unmappedBlocker(job.kind, mapping) ?? confirmBlocker(store, settings, job.profile_id, { totalKobo: includedKobo, items: view.items, walletKobo }))
+      ? (unmappedBlocker(job.kind, mapping) ?? confirmBlocker(reads, settings, job.profile_id, { totalKobo: includedKobo, items: view.items, walletKobo }))
       : null,
     live: job.connection_kind === 'live',
   };

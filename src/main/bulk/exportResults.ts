@@ -12,7 +12,8 @@ import type { ExportedFile } from '../../shared/contract/files';
 import type { AppPart } from '../appContext';
 import { writeTableCsv, writeTableXlsx, type ExportColumn } from '../exports';
 import { exportPath } from '../files';
-import type { ItemRow, JobRow, JobStore, StateFigures } from './jobStore';
+import type { JobReads } from './jobReads';
+import type { ItemRow, JobRow, StateFigures } from './jobRows';
 import { isVendingKind, type BulkJobKind, type ItemState } from './jobStates';
 
 /** What each state means, in the words of the results file. */
@@ -76,9 +77,9 @@ function vendingColumns(kind: 'electricity' | 'cable'): ExportColumn[] {
 const PAGE = 2000;
 
 /** Every item of a job in row order, read a page at a time so a 100k-row job is never all in memory. */
-function* allItems(store: JobStore, jobId: string): Generator<ItemRow> {
+function* allItems(reads: JobReads, jobId: string): Generator<ItemRow> {
   for (let offset = 0; ; offset += PAGE) {
-    const items = store.items(jobId, { offset, limit: PAGE });
+    const items = reads.items(jobId, { offset, limit: PAGE });
     yield* items;
     if (items.length < PAGE) return;
   }
@@ -93,10 +94,10 @@ interface InvalidRow {
 }
 
 /** Every invalid row of a job in row order, its issues joined. */
-function* allInvalidRows(store: JobStore, jobId: string): Generator<InvalidRow> {
+function* allInvalidRows(reads: JobReads, jobId: string): Generator<InvalidRow> {
   let current: { row: number; reasons: string[]; phone: string; name: string } | null = null;
   for (let offset = 0; ; offset += PAGE) {
-    const issues = store.invalidRows(jobId, offset, PAGE);
+    const issues = reads.invalidRows(jobId, offset, PAGE);
     for (const issue of issues) {
       if (current && current.row === issue.row) {
         current.reasons.push(issue.message);
@@ -111,10 +112,10 @@ function* allInvalidRows(store: JobStore, jobId: string): Generator<InvalidRow> 
 }
 
 /** The items and the invalid rows of a job merged in file order (both come sorted by row). */
-function* fileRows(store: JobStore, jobId: string): Generator<{ item: ItemRow } | { invalid: InvalidRow }> {
-  const invalid = allInvalidRows(store, jobId);
+function* fileRows(reads: JobReads, jobId: string): Generator<{ item: ItemRow } | { invalid: InvalidRow }> {
+  const invalid = allInvalidRows(reads, jobId);
   let next = invalid.next();
-  for (const item of allItems(store, jobId)) {
+  for (const item of allItems(reads, jobId)) {
     while (!next.done && next.value.row < item.row_number) {
       yield { invalid: next.value };
       next = invalid.next();
@@ -132,8 +133,8 @@ function itemReason(i: ItemRow): string {
   return i.reason ?? (i.state === 'excluded' ? (i.duplicate_of ?? '') : '');
 }
 
-function* vendingRows(store: JobStore, jobId: string, kind: 'electricity' | 'cable'): Generator<unknown[]> {
-  for (const r of fileRows(store, jobId)) {
+function* vendingRows(reads: JobReads, jobId: string, kind: 'electricity' | 'cable'): Generator<unknown[]> {
+  for (const r of fileRows(reads, jobId)) {
     if ('invalid' in r) {
       yield [r.invalid.row, '', '', '', r.invalid.phone, r.invalid.name, '', null, null, INVALID_LABEL, '', '', '', r.invalid.reason, '', '', null];
       continue;
@@ -163,8 +164,8 @@ function* vendingRows(store: JobStore, jobId: string, kind: 'electricity' | 'cab
 
 const KIND_LABEL: Record<BulkJobKind, string> = { airtime: 'Airtime', data: 'Data', electricity: 'Electricity', cable: 'Cable TV' };
 
-function* itemRows(store: JobStore, jobId: string): Generator<unknown[]> {
-  for (const r of fileRows(store, jobId)) {
+function* itemRows(reads: JobReads, jobId: string): Generator<unknown[]> {
+  for (const r of fileRows(reads, jobId)) {
     if ('invalid' in r) {
       yield [r.invalid.row, r.invalid.phone, r.invalid.name, '', '', '', null, null, INVALID_LABEL, '', r.invalid.reason, '', null, null];
       continue;
@@ -241,17 +242,17 @@ function summaryRows(job: JobRow, view: BulkJobView, figures: Record<ItemState, 
   ];
 }
 
-export async function exportJobResults(app: AppPart<'dataDir'>, store: JobStore, job: JobRow, view: BulkJobView, format: 'xlsx' | 'csv'): Promise<ExportedFile> {
+export async function exportJobResults(app: AppPart<'dataDir'>, reads: JobReads, job: JobRow, view: BulkJobView, format: 'xlsx' | 'csv'): Promise<ExportedFile> {
   const base = `Bulk ${job.kind} results ${path.parse(job.file_name).name}`;
   const file = exportPath(app, base, format);
   const vending = isVendingKind(job.kind) ? job.kind : null;
   const columns = vending ? vendingColumns(vending) : ITEM_COLUMNS;
-  const items = () => (vending ? vendingRows(store, job.id, vending) : itemRows(store, job.id));
+  const items = () => (vending ? vendingRows(reads, job.id, vending) : itemRows(reads, job.id));
   const written =
     format === 'csv'
       ? await writeTableCsv(file, columns, items())
       : await writeTableXlsx(file, [
-          { name: 'Summary', columns: SUMMARY_COLUMNS, rows: summaryRows(job, view, store.figures(job.id)), autoFilter: false },
+          { name: 'Summary', columns: SUMMARY_COLUMNS, rows: summaryRows(job, view, reads.figures(job.id)), autoFilter: false },
           { name: 'Items', columns, rows: items() },
         ]);
   return { fileName: path.basename(file), path: file, bytes: fs.statSync(file).size, rows: written.rows };

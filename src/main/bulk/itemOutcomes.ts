@@ -14,8 +14,9 @@ import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
 import type { App } from '../appContext';
 import { requeryPurchase } from '../purchases';
-import type { ItemRow, JobRow, JobStore } from './jobStore';
-import type { DueRequery } from './jobRows';
+import type { ItemMoves } from './itemMoves';
+import type { JobReads } from './jobReads';
+import type { DueRequery, ItemRow, JobRow } from './jobRows';
 import { logEntriesAroundSend, logEntriesForReference, logEntriesSince } from '../api/logLookup';
 import { matchSentPurchase } from '../api/logMatch';
 import { itemStateOfEntry } from './jobStates';
@@ -64,7 +65,7 @@ async function entriesFor(client: OutcomeClient, job: JobRow, items: readonly It
  */
 export async function readOutcomes(
   client: OutcomeClient,
-  store: JobStore,
+  moves: ItemMoves,
   job: JobRow,
   items: readonly ItemRow[],
   now: () => number,
@@ -81,37 +82,37 @@ export async function readOutcomes(
   for (const item of items) {
     const entry = item.reference ? byRef.get(item.reference) : undefined;
     const open = options.settle && (item.state === 'accepted' || item.state === 'pending');
-    if (open && entry?.status === 'SUCCESS') store.setFinal(job.id, item.seq, 'success', item.state === 'accepted' ? item.reason : null, 'log', entry.costKobo);
-    else if (open && entry?.status === 'FAILED') store.setFinal(job.id, item.seq, 'failed', FAILED_REASON, 'log', entry.costKobo);
+    if (open && entry?.status === 'SUCCESS') moves.outcome(job.id, item.seq, 'success', item.state === 'accepted' ? item.reason : null, 'log', entry.costKobo);
+    else if (open && entry?.status === 'FAILED') moves.outcome(job.id, item.seq, 'failed', FAILED_REASON, 'log', entry.costKobo);
     else {
       if (open) stillOpen.push(item);
-      if (entry && item.cost_kobo === null && store.setCost(job.id, item.seq, entry.costKobo)) changed++;
+      if (entry && item.cost_kobo === null && moves.setCost(job.id, item.seq, entry.costKobo)) changed++;
       continue;
     }
     changed++;
   }
   // The requery loop asks about the items of a job no process runs; a run and "Check again" ask here.
-  return options.requery === false ? changed : changed + (await requeryDue(client, store, job, stillOpen, now()));
+  return options.requery === false ? changed : changed + (await requeryDue(client, moves, job, stillOpen, now()));
 }
 
 /**
  * Items the log still shows as not final once their requery is due are asked about (a few per
  * check), each by `requeryItem`.
  */
-async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, items: readonly ItemRow[], t: number): Promise<number> {
+async function requeryDue(client: OutcomeClient, moves: ItemMoves, job: JobRow, items: readonly ItemRow[], t: number): Promise<number> {
   const due = items.filter((i) => {
     const at = requeryDueAt(i);
     return at !== null && at <= t;
   });
   let changed = 0;
-  for (const item of due.slice(0, REQUERIES_PER_CHECK)) if (await requeryTopUp(client, store, job, item, t)) changed++;
+  for (const item of due.slice(0, REQUERIES_PER_CHECK)) if (await requeryTopUp(client, moves, job, item, t)) changed++;
   return changed;
 }
 
-/** Who asks: the app (whose purchases module writes a vending detail), the store, and the client of an airtime or data item's job (taken when one is asked about). */
+/** Who asks: the app (whose purchases module writes a vending detail), the items' moves, and the client of an airtime or data item's job (taken when one is asked about). */
 export interface RequeryDeps {
   app: App;
-  store: JobStore;
+  moves: ItemMoves;
   client: () => OutcomeClient;
 }
 
@@ -121,11 +122,11 @@ export interface RequeryDeps {
  * it belongs. An electricity or cable purchase's answer goes into the purchase, the vending detail
  * the purchases module writes (token, units, refund: `purchases/requeryPurchase.ts`), and its item
  * follows it in the same write; an airtime or data item's goes into the item. The requery loop asks
- * it about everything due (`JobStore.dueForRequery`); a run asks about its own items, and "Check
+ * it about everything due (`JobReads.dueForRequery`); a run asks about its own items, and "Check
  * again" about its job's (`requeryDue`). `t`: the service's clock. Returns whether it changed.
  */
 export async function requeryItem(deps: RequeryDeps, due: DueRequery, t: number): Promise<boolean> {
-  if (due.purchase === null) return requeryTopUp(deps.client(), deps.store, due.job, due.item, t);
+  if (due.purchase === null) return requeryTopUp(deps.client(), deps.moves, due.job, due.item, t);
   return (await requeryPurchase(deps.app, due.purchase.id)).state !== due.purchase.state;
 }
 
@@ -134,27 +135,27 @@ export async function requeryItem(deps: RequeryDeps, due: DueRequery, t: number)
  * and 502 ask again when the rule says; 429 (no more requeries) and 404 are noted on the item for
  * the user, and it is not requeried again (its log is still read).
  */
-async function requeryTopUp(client: OutcomeClient, store: JobStore, job: JobRow, item: ItemRow, t: number): Promise<boolean> {
+async function requeryTopUp(client: OutcomeClient, moves: ItemMoves, job: JobRow, item: ItemRow, t: number): Promise<boolean> {
   const verdict = await askRequery(client, item.reference as string, item.requery_tries + 1).catch((): null => null);
   switch (verdict?.kind) {
     case 'success':
     case 'failed':
-      store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
-      if (verdict.kind === 'success') store.setFinal(job.id, item.seq, 'success', item.state === 'accepted' ? item.reason : null, 'requery');
-      else store.setFinal(job.id, item.seq, 'failed', FAILED_REASON, 'requery');
+      moves.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
+      if (verdict.kind === 'success') moves.outcome(job.id, item.seq, 'success', item.state === 'accepted' ? item.reason : null, 'requery');
+      else moves.outcome(job.id, item.seq, 'failed', FAILED_REASON, 'requery');
       return true;
     case 'support':
     case 'not_found':
-      store.setNextRequery(job.id, item.seq, null);
-      store.setFinal(job.id, item.seq, item.state === 'pending' ? 'pending' : 'accepted', `${verdict.error.message} ${verdict.error.hint ?? ''}`.trim(), 'requery');
+      moves.setNextRequery(job.id, item.seq, null);
+      moves.outcome(job.id, item.seq, item.state === 'pending' ? 'pending' : 'accepted', `${verdict.error.message} ${verdict.error.hint ?? ''}`.trim(), 'requery');
       return true;
     case 'pending':
     case 'later':
-      store.setNextRequery(job.id, item.seq, t + verdict.nextInMs);
+      moves.setNextRequery(job.id, item.seq, t + verdict.nextInMs);
       return false;
     default:
       // The request itself failed (the network): asked again after the backoff.
-      store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
+      moves.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
       return false;
   }
 }
@@ -170,7 +171,7 @@ async function requeryTopUp(client: OutcomeClient, store: JobStore, job: JobRow,
  */
 export async function settleUncertainItem(
   client: OutcomeClient,
-  store: JobStore,
+  { reads, moves }: { reads: JobReads; moves: ItemMoves },
   job: JobRow,
   item: ItemRow,
   whenAbsent: 'send_again' | 'not_bought',
@@ -181,28 +182,24 @@ export async function settleUncertainItem(
     entries = await logEntriesAroundSend(client, job.kind, item.phone, item.sent_ms ?? 0);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    store.transition(job.id, [item.seq], 'uncertain', { reason: `Could not be checked against the service log yet (${message}); vendesk tries again.` }, ['uncertain']);
+    moves.stillUncertain(job.id, item.seq, `Could not be checked against the service log yet (${message}); vendesk tries again.`);
     return null;
   }
-  const match = matchSentPurchase(item, job.kind, entries, (reference) => store.isReferenceClaimed(reference));
+  const match = matchSentPurchase(item, job.kind, entries, (reference) => reads.isReferenceClaimed(reference));
   if (match.byReference) {
     const state = itemStateOfEntry(match.byReference);
-    return store.claimFromLog(job.id, item.seq, match.byReference.transactionId, state, 'log: reference', match.byReference.costKobo) ? state : null;
+    return moves.claimFromLog(job.id, item.seq, match.byReference.transactionId, state, 'log: reference', match.byReference.costKobo) ? state : null;
   }
   for (const candidate of match.candidates) {
     const state = itemStateOfEntry(candidate);
-    if (store.claimFromLog(job.id, item.seq, candidate.transactionId, state, 'log: phone, amount and time', candidate.costKobo)) return state;
+    if (moves.claimFromLog(job.id, item.seq, candidate.transactionId, state, 'log: phone, amount and time', candidate.costKobo)) return state;
   }
   const later = match.beyondWindow;
   if (later) {
-    store.transition(
+    moves.stillUncertain(
       job.id,
-      [item.seq],
-      'uncertain',
-      {
-        reason: `The service log has a purchase of the same phone and amount (reference ${later.transactionId}, ${formatDateTime(later.createdAt)}) that vendesk cannot tie to this item for sure. Check it, then mark this item bought or not bought.`,
-      },
-      ['uncertain'],
+      item.seq,
+      `The service log has a purchase of the same phone and amount (reference ${later.transactionId}, ${formatDateTime(later.createdAt)}) that vendesk cannot tie to this item for sure. Check it, then mark this item bought or not bought.`,
     );
     return null;
   }
@@ -210,29 +207,22 @@ export async function settleUncertainItem(
   // Confirmed absent: the log was read completely, after the safe delay, and holds no entry.
   const after = `${Math.round((now() - sent) / 1000)} s after sending`;
   if (whenAbsent === 'not_bought') {
-    const moved = store.transition(
+    const moved = moves.notBought(
       job.id,
       [item.seq],
-      'cancelled',
-      {
-        reason: 'Not in the service log: it was not bought. The job was cancelled, so it was not sent again; nothing was charged for it.',
-        settledBy: `log: no matching entry ${after}`,
-        final: true,
-      },
-      ['uncertain'],
+      'Not in the service log: it was not bought. The job was cancelled, so it was not sent again; nothing was charged for it.',
+      `log: no matching entry ${after}`,
     );
     return moved === 1 ? 'cancelled' : null;
   }
   if (item.attempts >= MAX_ATTEMPTS) {
-    store.transition(
+    moves.stillUncertain(
       job.id,
-      [item.seq],
-      'uncertain',
-      { reason: `Sent ${item.attempts} times without a clear answer and not found in the service log. Check it with the service, then mark it bought or not bought.` },
-      ['uncertain'],
+      item.seq,
+      `Sent ${item.attempts} times without a clear answer and not found in the service log. Check it with the service, then mark it bought or not bought.`,
     );
     return null;
   }
-  const moved = store.transition(job.id, [item.seq], 'queued', { reason: null, settledBy: `log: no matching entry ${after}; sent again` }, ['uncertain']);
+  const moved = moves.sendAgain(job.id, [item.seq], `log: no matching entry ${after}; sent again`);
   return moved === 1 ? 'queued' : null;
 }

@@ -18,13 +18,14 @@
  */
 import { readOutcomes, settleUncertainItem, type OutcomeClient } from './itemOutcomes';
 import { isVendingKind, nothingLeftToSend, settledMessage } from './jobStates';
-import { JobStore, type JobRow } from './jobStore';
+import { ItemMoves } from './itemMoves';
+import { jobParts, type JobParts } from './jobLifecycle';
+import type { JobRow } from './jobRows';
 import type { AppPart } from '../appContext';
 import type { PurchaseFollower } from '../purchases/purchaseFollower';
 import { itemFromPurchase } from './vendingItems';
 
-export interface FollowUpDeps {
-  store: JobStore;
+export interface FollowUpDeps extends JobParts {
   /** The client of the job's connection, taken once for the whole look (a switch meanwhile asks nothing of the other service). */
   client: OutcomeClient;
   /** How long after sending an uncertain item vendesk trusts the log's silence (the job's setting). */
@@ -40,25 +41,25 @@ export interface FollowUpDeps {
  * passes leave that to the requery loop. Returns how many items changed.
  */
 export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { costs: boolean; requery: boolean }): Promise<number> {
-  const { store } = deps;
+  const { reads, moves } = deps;
   let changed = 0;
   if (isVendingKind(job.kind)) {
-    changed += store.syncFromPurchases(job.id, itemFromPurchase);
+    changed += moves.syncFromPurchases(job.id, itemFromPurchase);
   } else {
-    const open = store.items(job.id, { states: ['accepted', 'pending'] });
-    const costless = options.costs ? store.items(job.id, { states: ['success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference) : [];
-    if (open.length + costless.length > 0) changed += await readOutcomes(deps.client, store, job, [...open, ...costless], deps.now, { settle: true, requery: options.requery });
+    const open = reads.items(job.id, { states: ['accepted', 'pending'] });
+    const costless = options.costs ? reads.items(job.id, { states: ['success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference) : [];
+    if (open.length + costless.length > 0) changed += await readOutcomes(deps.client, moves, job, [...open, ...costless], deps.now, { settle: true, requery: options.requery });
     if (job.state === 'cancelled') {
-      const due = store.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + deps.uncertainSafeDelayMs <= deps.now());
-      for (const item of due) if ((await settleUncertainItem(deps.client, store, job, item, 'not_bought', deps.now)) !== null) changed++;
+      const due = reads.items(job.id, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + deps.uncertainSafeDelayMs <= deps.now());
+      for (const item of due) if ((await settleUncertainItem(deps.client, deps, job, item, 'not_bought', deps.now)) !== null) changed++;
     }
   }
   if (isVendingKind(job.kind) && options.costs) {
     // Their state follows their purchase; only the cost is read here.
-    const costless = store.items(job.id, { states: ['pending', 'success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference);
-    if (costless.length > 0) changed += await readOutcomes(deps.client, store, job, costless, deps.now, { settle: false });
+    const costless = reads.items(job.id, { states: ['pending', 'success', 'failed'] }).filter((i) => i.cost_kobo === null && i.reference);
+    if (costless.length > 0) changed += await readOutcomes(deps.client, moves, job, costless, deps.now, { settle: false });
   }
-  if (changed > 0 || job.state === 'paused') changed += settleJobState(store, job.id);
+  if (changed > 0 || job.state === 'paused') changed += settleJobState(deps, job.id);
   return changed;
 }
 
@@ -67,17 +68,16 @@ export async function followUpJob(deps: FollowUpDeps, job: JobRow, options: { co
  * still open (its finish time is kept); a job left needing attention for items now settled, or
  * paused with nothing left to send, is finished. Returns 1 when the job's state changed.
  */
-export function settleJobState(store: JobStore, jobId: string): number {
-  const current = store.job(jobId);
+export function settleJobState({ reads, lifecycle }: Pick<JobParts, 'reads' | 'lifecycle'>, jobId: string): number {
+  const current = reads.job(jobId);
   // A running job says where it stands itself; a draft has nothing to settle.
   if (!current || !['completed', 'cancelled', 'needs_attention', 'paused'].includes(current.state)) return 0;
-  const c = store.counts(jobId);
+  const c = reads.counts(jobId);
   if (current.state === 'cancelled' || current.state === 'completed') {
     const message = settledMessage(current.state, c);
-    if (message !== current.message) store.setJobMessage(jobId, message);
+    if (message !== current.message) lifecycle.setJobMessage(jobId, message);
   } else if ((current.state === 'needs_attention' && c.uncertain + c.sending === 0) || (current.state === 'paused' && nothingLeftToSend(c))) {
-    store.setJobState(jobId, 'completed', settledMessage('completed', c));
-    return 1;
+    return lifecycle.complete(jobId, settledMessage('completed', c)) ? 1 : 0;
   }
   return 0;
 }
@@ -88,12 +88,12 @@ export function settleJobState(store: JobStore, jobId: string): number {
  * message follow (a finished job no longer says an item is pending once it is not).
  */
 export function bulkPurchaseFollower(app: AppPart<'db'>): PurchaseFollower {
-  const store = new JobStore(app.db);
+  const parts = jobParts(app.db);
   return {
     followed(purchaseId, fields) {
-      if (!fields.some((f) => JobStore.FOLLOWED_PURCHASE_FIELDS.has(f))) return;
-      const jobId = store.followPurchase(purchaseId, itemFromPurchase);
-      if (jobId) settleJobState(store, jobId);
+      if (!fields.some((f) => ItemMoves.FOLLOWED_PURCHASE_FIELDS.has(f))) return;
+      const jobId = parts.moves.followPurchase(purchaseId, itemFromPurchase);
+      if (jobId) settleJobState(parts, jobId);
     },
   };
 }

@@ -154,7 +154,7 @@ export interface InvalidRowRecord {
 }
 
 /**
- * One thing the requery loop may ask about (`JobStore.dueForRequery`): an electricity or cable
+ * One thing the requery loop may ask about (`JobReads.dueForRequery`): an electricity or cable
  * purchase, the vending detail of its item (which follows it), or an airtime or data item of its job.
  */
 export type DueRequery = { purchase: { id: string; state: string }; job: null; item: null } | { purchase: null; job: JobRow; item: ItemRow };

@@ -18,6 +18,10 @@
  *   unowned entry of that phone and amount from 30 minutes before it was sent on; after 5
  *   attempts, or when an unowned entry lies beyond the window, it is left for the user.
  * - Times are on the service's clock (`RunnerDeps.now`), as the 2 min 1 s requery rule is.
+ *
+ * Longer than 400 lines on purpose: the loop, its sending and its end are one sequence whose
+ * order keeps money safe (mark, check the caps, claim, send; settle the uncertain before sending
+ * again); what is sent how, and when items go again, is already in the strategies and the policy.
  */
 import { AppError } from '../../shared/appError';
 import type { AppPart } from '../appContext';
@@ -27,18 +31,26 @@ import { commitUnflushed } from '../store/unflushedCommit';
 import { AirtimeDataSending } from './airtimeDataSending';
 import { type Invalidate, jobFinished } from './jobEvents';
 import { batchBlocker, type BulkSettings } from './bulkSettings';
-import { sendingProblem, type ItemRow, type JobRow, type JobStore } from './jobStore';
-import { nothingLeftToSend, settledMessage, type BulkJobKind, type ItemCounts, type JobState } from './jobStates';
+import type { ItemMoves } from './itemMoves';
+import { sendingProblem, type JobLifecycle, type RunStart } from './jobLifecycle';
+import type { JobReads } from './jobReads';
+import type { ItemRow, JobRow } from './jobRows';
+import { CANCELLED_UNSENT_REASON, nothingLeftToSend, settledMessage, type BulkJobKind, type ItemCounts, type JobState } from './jobStates';
 import type { PurchaseClient, RunContext, SendStrategy } from './runContext';
 import { DEFAULT_TIMING, type RunnerTiming } from './runTiming';
 import * as policy from './sendPolicy';
 import type { VendingBuyer } from './vendingItems';
 import { VendingSending } from './vendingSending';
 
-export { DEFAULT_TIMING, type PurchaseClient, type RunnerTiming };
+export { DEFAULT_TIMING, type PurchaseClient, type RunnerTiming, type RunStart };
 
 export interface RunnerDeps {
-  store: JobStore;
+  /** What the run reads of its job's items. */
+  reads: JobReads;
+  /** Its items' moves. */
+  moves: ItemMoves;
+  /** Its job's lease and end. */
+  lifecycle: JobLifecycle;
   /** The bulk settings of the job's connection as the caller just read them (confirming, or resuming, the job). */
   settings: BulkSettings;
   /** Where the bulk settings are kept: they are read again before every batch. */
@@ -96,12 +108,6 @@ function vendingBuyer(deps: RunnerDeps): VendingBuyer {
   return deps.vending();
 }
 
-/** How a run began (`JobStore.beginRun`): items a stopped vendesk left sending, and the job's uncertain items now. */
-export interface RunStart {
-  recovered: number;
-  uncertain: number;
-}
-
 export class JobRunner {
   private stop: StopRequest = null;
   private readonly inFlight = new Map<number, Promise<void>>();
@@ -116,7 +122,7 @@ export class JobRunner {
   readonly jobId: string;
   private strategy!: SendStrategy;
 
-  /** `job` as its caller read it; the caller began its run (`JobStore.beginRun`: it holds the job's lease) when it calls run. */
+  /** `job` as its caller read it; the caller began its run (`JobLifecycle.confirm` or `beginRun`: it holds the job's lease) when it calls run. */
   constructor(
     private readonly deps: RunnerDeps,
     private readonly job: JobRow,
@@ -132,14 +138,15 @@ export class JobRunner {
 
   /** Runs until every item has an answer (or the job is paused or cancelled); renews the lease meanwhile and releases it at the end. */
   async run(begun: RunStart): Promise<JobState> {
-    const { store } = this.deps;
-    const heartbeat = setInterval(() => store.renewLease(this.jobId, process.pid, this.timing.leaseMs), Math.max(500, this.timing.leaseMs / 3));
+    const { lifecycle } = this.deps;
+    const lease = { pid: process.pid, leaseMs: this.timing.leaseMs };
+    const heartbeat = setInterval(() => lifecycle.renewLease(this.jobId, lease), Math.max(500, this.timing.leaseMs / 3));
     try {
       return await this.execute(begun);
     } finally {
       clearInterval(heartbeat);
       // Released with the job's last state when the run ended (`finish`); here when it was stopped by an error.
-      store.releaseLease(this.jobId, process.pid);
+      lifecycle.releaseLease(this.jobId, process.pid);
     }
   }
 
@@ -147,10 +154,11 @@ export class JobRunner {
     return this.ctx.sending.pauseReason;
   }
 
-  /** What this run shares with the strategy of the job's kind and the send policy: its store, clock, sending state and stop request. */
+  /** What this run shares with the strategy of the job's kind and the send policy: its reads and moves, clock, sending state and stop request. */
   private contextFor(job: JobRow): RunContext {
     return {
-      store: this.deps.store,
+      reads: this.deps.reads,
+      moves: this.deps.moves,
       job,
       client: this.deps.client,
       now: this.deps.now,
@@ -165,7 +173,7 @@ export class JobRunner {
   }
 
   private async execute(begun: RunStart): Promise<JobState> {
-    const { store } = this.deps;
+    const { reads, moves } = this.deps;
     this.ctx = this.contextFor(this.job);
     this.strategy = STRATEGIES[this.job.kind](this.ctx, this.deps);
     this.lastAcceptedAt = this.deps.now();
@@ -176,18 +184,16 @@ export class JobRunner {
 
     for (;;) {
       if (this.stop === 'cancel') {
-        store.transition(
+        moves.cancelUnsent(
           this.jobId,
-          store.items(this.jobId, { states: ['queued', 'held'] }).map((i) => i.seq),
-          'cancelled',
-          { reason: 'The job was cancelled before this item was sent; nothing was charged for it' },
-          ['queued', 'held'],
+          reads.items(this.jobId, { states: ['queued', 'held'] }).map((i) => i.seq),
+          CANCELLED_UNSENT_REASON,
         );
       }
       // Before the first batch every row may go; after it, a look for more only when some wait.
-      const before = this.batchCounter > 0 ? store.counts(this.jobId) : null;
+      const before = this.batchCounter > 0 ? reads.counts(this.jobId) : null;
       const launched = !this.stop && !this.pauseReason && this.launchBatches(before ? before.queued + before.held : Number.POSITIVE_INFINITY);
-      const counts = before && !launched ? before : store.counts(this.jobId);
+      const counts = before && !launched ? before : reads.counts(this.jobId);
       const t = this.deps.now();
       if (!this.polling && t - this.lastPoll >= this.timing.pollMs) {
         if (counts.accepted + counts.uncertain === 0) {
@@ -226,25 +232,23 @@ export class JobRunner {
   }
 
   private finish(): JobState {
-    const { store } = this.deps;
+    const { reads, moves, lifecycle } = this.deps;
     // A pause with nothing left to send (every row was sent, none is being checked) has nothing
     // to resume: the job completes and its accepted items are followed like any finished job's.
-    const counts = store.counts(this.jobId);
+    const counts = reads.counts(this.jobId);
     const paused = (this.stop === 'pause' || Boolean(this.pauseReason)) && !nothingLeftToSend(counts);
     // Accepted items the log has not settled yet: they are pending at the service (a paused
     // job keeps them accepted; resuming reads their outcome).
-    const accepted = paused || counts.accepted === 0 ? [] : store.items(this.jobId, { states: ['accepted'] });
+    const accepted = paused || counts.accepted === 0 ? [] : reads.items(this.jobId, { states: ['accepted'] });
     // The job's last state and the release of its lease are one write, which need not wait for the
     // disk: every answer was committed as it came, and this write only names what follows from
     // them (store/unflushedCommit.ts).
-    const { state, message } = commitUnflushed(store.db, () => {
+    const { state, message } = commitUnflushed(lifecycle.db, () => {
       if (accepted.length > 0) {
-        store.transition(
+        moves.pendingAfterRun(
           this.jobId,
           accepted.map((i) => i.seq),
-          'pending',
-          { reason: 'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).' },
-          ['accepted'],
+          'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).',
         );
       }
       return this.endState(paused);
@@ -254,11 +258,13 @@ export class JobRunner {
     return state;
   }
 
-  /** Writes the state the run ends in, with its message, and releases the job's lease (in `finish`'s transaction). */
+  /**
+   * Writes the state the run ends in, with its message, and releases the job's lease (in
+   * `finish`'s transaction). A job another process cancelled meanwhile stays cancelled.
+   */
   private endState(paused: boolean): { state: JobState; message: string | null } {
-    const { store } = this.deps;
-    const counts = store.counts(this.jobId);
-    let state: JobState;
+    const counts = this.deps.reads.counts(this.jobId);
+    let state: 'completed' | 'paused' | 'needs_attention' | 'cancelled';
     let message: string | null = null;
     if (this.stop === 'cancel') {
       state = 'cancelled';
@@ -276,9 +282,8 @@ export class JobRunner {
     if (state === 'paused' && counts.uncertain > 0) {
       message = `${message} ${counts.uncertain} item(s) are still being checked against the log.`;
     }
-    store.setJobState(this.jobId, state, message);
-    store.releaseLease(this.jobId, process.pid);
-    return { state, message };
+    const now = this.deps.lifecycle.finishRun(this.jobId, process.pid, state, message);
+    return now === state ? { state, message } : { state: now, message: null };
   }
 
   private outcomeWaitOver(): boolean {
@@ -286,7 +291,7 @@ export class JobRunner {
   }
 
   private uncertainStillSettling(): boolean {
-    const items = this.deps.store.items(this.jobId, { states: ['uncertain'] });
+    const items = this.deps.reads.items(this.jobId, { states: ['uncertain'] });
     const t = this.deps.now();
     // An uncertain item is worth waiting for until its safe delay has passed and it was checked.
     return items.some((i) => (i.sent_ms ?? 0) + this.settings.uncertainSafeDelaySeconds * 1000 + this.timing.pollMs * 2 > t);
@@ -303,7 +308,6 @@ export class JobRunner {
 
   /** Sends what may go now of the `waiting` items (queued or held); returns whether anything went. */
   private launchBatches(waiting: number): boolean {
-    const { store } = this.deps;
     const connection = sendingProblem(this.job, this.deps.app.connection);
     if (connection) {
       policy.pause(this.ctx, `Paused: ${connection}`);
@@ -321,7 +325,7 @@ export class JobRunner {
       launched = true;
       // Committed `sending` before the request leaves: here, or in the strategy's own write of it.
       if (!this.strategy.marksItsOwnSending || this.deps.beforeSend) {
-        store.markSending(
+        this.deps.moves.markSending(
           this.jobId,
           batch.map((i) => i.seq),
           this.deps.now(),
@@ -340,7 +344,7 @@ export class JobRunner {
   }
 
   private pickBatch(): { items: ItemRow[]; keys: string[] } {
-    return this.deps.store.nextBatch(this.jobId, {
+    return this.deps.moves.nextBatch(this.jobId, {
       at: this.deps.now(),
       limit: this.strategy.oneItemPerRequest ? 1 : this.settings.batchSize,
       scan: Math.max(500, this.settings.batchSize * 10),
@@ -352,7 +356,7 @@ export class JobRunner {
     // The caps limit bulk jobs; a single purchase is confirmed on its own.
     if (this.job.origin === 'single') return null;
     // Settings may have changed since the job was confirmed.
-    const { settings, blocker } = batchBlocker(this.deps.store, this.deps.settingsTable, this.job, batch);
+    const { settings, blocker } = batchBlocker(this.deps.reads, this.deps.settingsTable, this.job, batch);
     this.settings = settings;
     return blocker;
   }
@@ -409,14 +413,14 @@ export class JobRunner {
    * Settles uncertain items. `waitForSafeDelay`: at the start of a run, wait until every
    * uncertain airtime or data item is past its safe delay, so nothing is sent before they are settled.
    */
-  private async settleUncertain(waitForSafeDelay: boolean, uncertain = this.deps.store.countItems(this.jobId, ['uncertain'])): Promise<void> {
-    const { store } = this.deps;
+  private async settleUncertain(waitForSafeDelay: boolean, uncertain = this.deps.reads.countItems(this.jobId, ['uncertain'])): Promise<void> {
+    const { reads } = this.deps;
     for (let first = true; ; first = false) {
-      if ((first ? uncertain : store.countItems(this.jobId, ['uncertain'])) === 0) return;
+      if ((first ? uncertain : reads.countItems(this.jobId, ['uncertain'])) === 0) return;
       await this.strategy.settleUncertain();
       if (!waitForSafeDelay || !this.strategy.waitsSafeDelay) return;
       const safeMs = this.settings.uncertainSafeDelaySeconds * 1000;
-      const waiting = store.items(this.jobId, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + safeMs > this.deps.now());
+      const waiting = reads.items(this.jobId, { states: ['uncertain'] }).filter((i) => (i.sent_ms ?? 0) + safeMs > this.deps.now());
       if (waiting.length === 0) return;
       if (this.stop) return;
       const next = Math.min(...waiting.map((i) => (i.sent_ms ?? 0) + safeMs)) - this.deps.now();
@@ -431,7 +435,7 @@ export class JobRunner {
     const t = Date.now();
     if (!force && t - this.lastEmit < 200) return;
     this.lastEmit = t;
-    const counts = this.deps.store.counts(this.jobId);
+    const counts = this.deps.reads.counts(this.jobId);
     this.deps.events.emit('job.progress', {
       jobId: this.jobId,
       state: state ?? (this.stop === 'cancel' ? 'cancelling' : this.stop === 'pause' || this.pauseReason ? 'pausing' : 'running'),

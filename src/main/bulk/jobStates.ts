@@ -9,62 +9,20 @@
  * from the log before anything is sent again. `excluded`: left out before confirmation
  * (a duplicate the user dropped). `cancelled`: never sent because the job was cancelled, or the
  * user settled an uncertain item as "not bought".
+ *
+ * Both state machines are tables (`src/shared/bulkStateTables.ts`, where the database's triggers
+ * are built from too): every move of an item is made by `itemMoves.ts` and every move of a job by
+ * `jobLifecycle.ts`, each guarded by its table; the lists below are derived from them.
  */
 import type { ParsedLogEntry } from '../api/parseLogEntry';
-import { BULK_ITEM_STATES, BULK_JOB_STATES, type BulkItemState, type BulkJobState, type BulkKind } from '../../shared/contract/bulk';
+import type { BulkItemState, BulkJobState, BulkKind } from '../../shared/contract/bulk';
+import { ITEM_STATE_TABLE, ITEM_STATES, JOB_STATE_TABLE, JOB_STATES, statesLeadingTo as leadingTo, type ItemStateRow, type JobStateRow } from '../../shared/bulkStateTables';
+
+export { ITEM_STATE_TABLE, ITEM_STATES, JOB_STATE_TABLE, JOB_STATES, type ItemStateRow, type JobStateRow };
 
 export type ItemState = BulkItemState;
 
-export const ITEM_STATES: readonly ItemState[] = BULK_ITEM_STATES;
-
 export type JobState = BulkJobState;
-
-export const JOB_STATES: readonly JobState[] = BULK_JOB_STATES;
-
-/**
- * A job not confirmed yet, so nothing of it was sent: a `draft` (its rows may still change) or a
- * job `awaiting_approval` by another team member (its rows are what the approver sees, so they do
- * not change). Both are confirmed from there, or discarded.
- */
-export const UNCONFIRMED_JOB_STATES: readonly JobState[] = ['draft', 'awaiting_approval'];
-
-export function isUnconfirmed(state: JobState): boolean {
-  return UNCONFIRMED_JOB_STATES.includes(state);
-}
-
-/** What one item state means for the job's money and progress: one row of the state table. */
-export interface ItemStateRow {
-  /** The states an item in this state may move to (staying put, to change its reason, always may). */
-  next: readonly ItemState[];
-  /** Its money may have left the wallet (or has): it counts against spending caps and the job's spend. */
-  spends: boolean;
-  /** Nothing changes it any more. */
-  final: boolean;
-  /** Still to be sent by this job. */
-  toSend: boolean;
-}
-
-/**
- * The bulk item state machine as a table: the one place its transitions, its spending states and
- * its final states are written. `JobStore.transition` takes the states an item may come from out
- * of it (and refuses a caller's `from` the table does not allow); migration 20 refuses any state
- * not in it; the lists below are derived from it.
- */
-export const ITEM_STATE_TABLE: { readonly [S in ItemState]: ItemStateRow } = {
-  excluded: { next: ['queued'], spends: false, final: false, toSend: false },
-  queued: { next: ['sending', 'excluded', 'cancelled'], spends: false, final: false, toSend: true },
-  held: { next: ['sending', 'cancelled'], spends: false, final: false, toSend: true },
-  // Committed before the request leaves. Back to queued/held when the service said it did nothing.
-  sending: { next: ['accepted', 'rejected', 'queued', 'held', 'uncertain', 'pending', 'success', 'failed'], spends: true, final: false, toSend: false },
-  accepted: { next: ['pending', 'success', 'failed'], spends: true, final: false, toSend: false },
-  pending: { next: ['accepted', 'success', 'failed'], spends: true, final: false, toSend: false },
-  // Settled from the service's log or by hand; sent again only when the log shows it was not bought.
-  uncertain: { next: ['queued', 'accepted', 'pending', 'success', 'failed', 'rejected', 'cancelled'], spends: true, final: false, toSend: false },
-  success: { next: [], spends: true, final: true, toSend: false },
-  failed: { next: [], spends: false, final: true, toSend: false },
-  rejected: { next: [], spends: false, final: true, toSend: false },
-  cancelled: { next: [], spends: false, final: true, toSend: false },
-};
 
 const statesWhere = (test: (row: ItemStateRow) => boolean): readonly ItemState[] => ITEM_STATES.filter((s) => test(ITEM_STATE_TABLE[s]));
 
@@ -80,9 +38,25 @@ export const FINAL_ITEM_STATES: readonly ItemState[] = statesWhere((r) => r.fina
 /** Items that may have been (or were) charged and wait for their final answer: pending purchases. */
 export const AWAITING_ANSWER_STATES: readonly ItemState[] = statesWhere((r) => r.spends && !r.final);
 
-/** The states an item may move to `to` from, by the table (and `to` itself: a new reason). */
+/** The states an item may move to `to` from, by the item table (and `to` itself: a new reason). */
 export function statesLeadingTo(to: ItemState): ItemState[] {
-  return ITEM_STATES.filter((s) => s === to || ITEM_STATE_TABLE[s].next.includes(to));
+  return leadingTo(ITEM_STATE_TABLE, to);
+}
+
+/** The states a job may move to `to` from, by the job table (and `to` itself: a new message). */
+export function jobStatesLeadingTo(to: JobState): JobState[] {
+  return leadingTo(JOB_STATE_TABLE, to);
+}
+
+/**
+ * A job not confirmed yet, so nothing of it was sent: a `draft` (its rows may still change) or a
+ * job `awaiting_approval` by another team member (its rows are what the approver sees, so they do
+ * not change). Both are confirmed from there, or discarded.
+ */
+export const UNCONFIRMED_JOB_STATES: readonly JobState[] = JOB_STATES.filter((s) => !JOB_STATE_TABLE[s].confirmed);
+
+export function isUnconfirmed(state: JobState): boolean {
+  return UNCONFIRMED_JOB_STATES.includes(state);
 }
 
 export type ItemCounts = Record<ItemState, number>;
@@ -101,6 +75,9 @@ export type VendingJobKind = 'electricity' | 'cable';
 export function isVendingKind(kind: BulkJobKind): kind is VendingJobKind {
   return kind === 'electricity' || kind === 'cable';
 }
+
+/** Why an item was cancelled unsent when its job was cancelled. */
+export const CANCELLED_UNSENT_REASON = 'The job was cancelled before this item was sent; nothing was charged for it';
 
 /**
  * The message of a job that stopped sending for good (finished or cancelled): what is still open
@@ -125,6 +102,6 @@ export function nothingLeftToSend(c: ItemCounts): boolean {
 }
 
 /** The item state a log entry's status means: SUCCESS and FAILED are final; anything else is accepted, not final yet. */
-export function itemStateOfEntry(entry: Pick<ParsedLogEntry, 'status'>): ItemState {
+export function itemStateOfEntry(entry: Pick<ParsedLogEntry, 'status'>): 'success' | 'failed' | 'accepted' {
   return entry.status === 'SUCCESS' ? 'success' : entry.status === 'FAILED' ? 'failed' : 'accepted';
 }

@@ -9,11 +9,12 @@ import { fieldLabel, missingFields, type ColumnMapping } from '../imports';
 import { doneCount, totalCount } from './jobRunner';
 import type { BulkJobKind, ItemState } from './jobStates';
 import { ITEM_STATES } from './jobStates';
-import type { ItemRow, JobRow, JobStore } from './jobStore';
+import type { JobReads } from './jobReads';
+import type { ItemRow, JobRow } from './jobRows';
 
 /** A job as shown; `running`: whether a runner sends it, here (`active`) or in another vendesk. */
-export function jobView(store: JobStore, job: JobRow, running: { active: boolean; heldElsewhere: boolean; teamJobId: string | null }): BulkJobView {
-  const figures = store.figures(job.id);
+export function jobView(reads: JobReads, job: JobRow, running: { active: boolean; heldElsewhere: boolean; teamJobId: string | null }): BulkJobView {
+  const figures = reads.figures(job.id);
   const counts = {} as Record<ItemState, number>;
   for (const s of ITEM_STATES) counts[s] = figures[s].count;
   const money = (...states: ItemState[]): BulkMoney => addMoney(...states.map((s) => figures[s]));

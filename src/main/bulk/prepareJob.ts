@@ -29,7 +29,8 @@ import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Settings } from '../store/settings';
 import { readAllLogPages, type LogReader } from '../api/logLookup';
 import { isVendingKind, type BulkJobKind } from './jobStates';
-import type { ItemRow, JobStore, NewItem } from './jobStore';
+import type { JobReads } from './jobReads';
+import type { ItemRow, NewItem } from './jobRows';
 
 export interface Catalogs {
   airtime: AirtimeProduct[];
@@ -204,7 +205,7 @@ function boughtAt(item: ItemRow, logByRef: ReadonlyMap<string, ParsedLogEntry>):
   return item.sent_ms !== null ? new Date(item.sent_ms).toISOString() : item.updated_at;
 }
 
-export function recentPurchases(store: JobStore, profileId: string, excludeJobId: string | null, log: readonly ParsedLogEntry[] = []): RecentLookup {
+export function recentPurchases(reads: JobReads, profileId: string, excludeJobId: string | null, log: readonly ParsedLogEntry[] = []): RecentLookup {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
   const byKey = new Map<string, ParsedLogEntry[]>();
   const logByRef = new Map(log.map((e) => [e.transactionId, e]));
@@ -216,7 +217,7 @@ export function recentPurchases(store: JobStore, profileId: string, excludeJobId
     else byKey.set(key, [e]);
   }
   return (account, amountKobo) => {
-    const items = store.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId);
+    const items = reads.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId);
     const refs = new Set(items.map((i) => i.reference).filter((r): r is string => r !== null));
     const fromJobs = items.map((i) => ({ source: 'job' as const, reference: i.reference, at: boughtAt(i, logByRef), amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
     const fromLog = (byKey.get(`${account}|${amountKobo}`) ?? [])
@@ -231,18 +232,18 @@ export function recentPurchases(store: JobStore, profileId: string, excludeJobId
  * this computer and this connection (bulk items and single purchases). The service's log names
  * the customer's phone, not the meter, so it is not used here.
  */
-export function recentAccountPurchases(store: JobStore, profileId: string, kind: BulkJobKind, excludeJobId: string | null): RecentLookup {
+export function recentAccountPurchases(reads: JobReads, profileId: string, kind: BulkJobKind, excludeJobId: string | null): RecentLookup {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
   return (account, amountKobo) =>
-    store
+    reads
       .recentAccountPurchases(profileId, kind, account, amountKobo, since)
       .filter((m) => m.jobId === null || m.jobId !== excludeJobId)
       .map((m) => ({ source: 'job' as const, reference: m.reference, at: m.at, amountKobo, status: m.status, jobId: m.jobId }));
 }
 
 /** The lookup of recent purchases on one connection profile for a job's kind. */
-export function recentLookupFor(store: JobStore, profileId: string, kind: BulkJobKind, excludeJobId: string | null, log: readonly ParsedLogEntry[]): RecentLookup {
-  return isVendingKind(kind) ? recentAccountPurchases(store, profileId, kind, excludeJobId) : recentPurchases(store, profileId, excludeJobId, log);
+export function recentLookupFor(reads: JobReads, profileId: string, kind: BulkJobKind, excludeJobId: string | null, log: readonly ParsedLogEntry[]): RecentLookup {
+  return isVendingKind(kind) ? recentAccountPurchases(reads, profileId, kind, excludeJobId) : recentPurchases(reads, profileId, excludeJobId, log);
 }
 
 /** The service's log of the last 24 hours (at most 5,000 entries), for the duplicate check. */

@@ -5,13 +5,18 @@
  */
 import type { VendingClient } from '../api/vendingClient';
 import type { BulkSettings } from './bulkSettings';
-import type { ItemRow, JobRow, JobStore } from './jobStore';
+import type { ItemMoves } from './itemMoves';
+import type { JobReads } from './jobReads';
+import type { ItemRow, JobRow } from './jobRows';
 import type { RunnerTiming } from './runTiming';
 
 export type PurchaseClient = Pick<VendingClient, 'purchaseAirtime' | 'purchaseData' | 'logEntries' | 'logPage' | 'requery'>;
 
 export interface RunContext {
-  store: JobStore;
+  /** What the run reads of its job's items. */
+  reads: JobReads;
+  /** Its items' moves. */
+  moves: ItemMoves;
   job: JobRow;
   /** The client of the job's connection, pinned for the run. */
   client: PurchaseClient;

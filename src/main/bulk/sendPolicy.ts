@@ -13,7 +13,8 @@
  * the strategies call them as `policy.hold(ctx, …)`.
  */
 import type { ServiceError } from '../api/serviceErrors';
-import type { ItemRow, JobRow, JobStore } from './jobStore';
+import type { ItemMoves } from './itemMoves';
+import type { ItemRow, JobRow } from './jobRows';
 import type { SendingState } from './runContext';
 import type { RunnerTiming } from './runTiming';
 
@@ -25,9 +26,9 @@ export function isInsufficientBalance(reason: string): boolean {
   return /insufficient balance|insufficient fund/i.test(reason);
 }
 
-/** What the policy acts on: the run's store, job, clock and timing, and the state of its sending it keeps. */
+/** What the policy acts on: the run's item moves, job, clock and timing, and the state of its sending it keeps. */
 export interface PolicyContext {
-  store: JobStore;
+  moves: ItemMoves;
   job: JobRow;
   now: () => number;
   timing: RunnerTiming;
@@ -48,7 +49,7 @@ export function answered(ctx: PolicyContext): void {
 export function retryLater(ctx: PolicyContext, seqs: readonly number[], reason: string, cause: string): void {
   const rounds = ++ctx.sending.unavailableRounds;
   const delay = Math.min(60_000, ctx.timing.backoffBaseMs * 2 ** (rounds - 1));
-  ctx.store.transition(ctx.job.id, seqs, 'queued', { reason, notBeforeMs: ctx.now() + delay }, ['sending']);
+  ctx.moves.unsent(ctx.job.id, seqs, { reason, notBeforeMs: ctx.now() + delay });
   if (rounds >= MAX_UNAVAILABLE_ROUNDS) {
     pause(
       ctx,
@@ -60,16 +61,16 @@ export function retryLater(ctx: PolicyContext, seqs: readonly number[], reason: 
 /** Another purchase of the same account and amount is in progress: hold the item, or give up after `MAX_HOLDS`. */
 export function hold(ctx: PolicyContext, item: ItemRow, heldReason: string, givenUpReason: string): void {
   if (item.holds + 1 >= MAX_HOLDS) {
-    ctx.store.transition(ctx.job.id, [item.seq], 'rejected', { reason: givenUpReason, final: true }, ['sending']);
+    ctx.moves.refuse(ctx.job.id, [item.seq], givenUpReason);
     return;
   }
   const delay = Math.min(60_000, ctx.timing.holdBaseMs * (item.holds + 1));
-  ctx.store.transition(ctx.job.id, [item.seq], 'held', { hold: true, notBeforeMs: ctx.now() + delay, reason: heldReason }, ['sending']);
+  ctx.moves.hold(ctx.job.id, item.seq, heldReason, ctx.now() + delay);
 }
 
 /** Items marked `sending` that did not leave (nothing charged) wait in the queue, and the job pauses with `message`. */
 export function unsentAndPause(ctx: PolicyContext, seqs: readonly number[], message: string): void {
-  if (seqs.length > 0) ctx.store.transition(ctx.job.id, seqs, 'queued', { reason: null }, ['sending']);
+  if (seqs.length > 0) ctx.moves.unsent(ctx.job.id, seqs, { reason: null });
   pause(ctx, message);
 }
 

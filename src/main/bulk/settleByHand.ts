@@ -3,16 +3,16 @@
  * be sent again; the job's state follows once nothing is left uncertain.
  */
 import { AppError } from '../../shared/appError';
-import type { ItemState } from './jobStates';
 import { isVendingKind, settledMessage } from './jobStates';
-import type { JobRow, JobStore } from './jobStore';
+import type { JobParts } from './jobLifecycle';
+import type { JobRow } from './jobRows';
 
 export type HandResolution = 'bought' | 'not_bought' | 'resend';
 
 /** `running`: the job's runner is in this process (it picks re-queued items up itself). */
-export function settleByHand(store: JobStore, target: JobRow, seqs: number[], resolution: HandResolution, note: string | undefined, running: boolean): void {
+export function settleByHand({ reads, moves, lifecycle }: JobParts, target: JobRow, seqs: number[], resolution: HandResolution, note: string | undefined, running: boolean): void {
   const jobId = target.id;
-  if (isVendingKind(target.kind) && seqs.some((seq) => store.item(jobId, seq)?.purchase_id)) {
+  if (isVendingKind(target.kind) && seqs.some((seq) => reads.item(jobId, seq)?.purchase_id)) {
     // Its purchase is the record of what was bought: settled in one place, never sent again from here.
     throw new AppError(
       'settle_on_pending_page',
@@ -29,23 +29,23 @@ export function settleByHand(store: JobStore, target: JobRow, seqs: number[], re
   }
   // While the job runs, re-queued items are simply picked up by its runner.
   const who = `user${note ? `: ${note}` : ''}`;
-  const from: ItemState[] = ['uncertain'];
   let changed = 0;
   if (resolution === 'bought') {
-    changed = store.transition(jobId, seqs, 'success', { reason: 'Marked bought by the user', settledBy: who, final: true }, from);
+    changed = moves.markBought(jobId, seqs, 'Marked bought by the user', who);
   } else if (resolution === 'not_bought') {
-    changed = store.transition(jobId, seqs, 'cancelled', { reason: 'Marked not bought by the user; it was not sent again', settledBy: who, final: true }, from);
+    changed = moves.notBought(jobId, seqs, 'Marked not bought by the user; it was not sent again', who);
   } else {
-    changed = store.transition(jobId, seqs, 'queued', { reason: null, settledBy: `${who} (send again)` }, from);
+    changed = moves.sendAgain(jobId, seqs, `${who} (send again)`);
   }
   if (changed === 0) {
     throw new AppError('nothing_to_resolve', 'None of the chosen items is uncertain.', 'Only items marked "uncertain" can be settled by hand.');
   }
-  const job = store.job(jobId) ?? target;
-  const c = store.counts(jobId);
+  const job = reads.job(jobId) ?? target;
+  const c = reads.counts(jobId);
   if (job.state === 'needs_attention' && c.uncertain === 0 && !running) {
-    store.setJobState(jobId, c.queued > 0 ? 'paused' : 'completed', c.queued > 0 ? 'Items to send again: resume the job.' : settledMessage('completed', c));
+    if (c.queued > 0) lifecycle.resendByHand(jobId, 'Items to send again: resume the job.');
+    else lifecycle.complete(jobId, settledMessage('completed', c));
   } else if (job.state === 'cancelled') {
-    store.setJobMessage(jobId, settledMessage('cancelled', c));
+    lifecycle.setJobMessage(jobId, settledMessage('cancelled', c));
   }
 }

@@ -30,7 +30,8 @@ import { refreshReferences } from '../transactions/mirrorRefresh';
 import { createBulkService, itemView } from './bulkService';
 import { catalogsFor } from './draftFromFile';
 import { jobsChanged } from './jobEvents';
-import type { ItemRow, JobRow, JobStore, NewItem } from './jobStore';
+import type { JobReads } from './jobReads';
+import type { ItemRow, JobRow, NewItem } from './jobRows';
 import { FINAL_ITEM_STATES, SPENDING_STATES } from './jobStates';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
 import { teamGate, type SingleGateOptions } from './teamGate';
@@ -89,7 +90,7 @@ export async function checkTopUp(app: App, request: TopUpInput): Promise<Checked
     mapping,
     request.kind,
     await catalogsFor(app, request.kind),
-    recentLookupFor(service.store, app.connection.profileId, request.kind, null, log.entries),
+    recentLookupFor(service.reads, app.connection.profileId, request.kind, null, log.entries),
   );
   if (result.errors.length > 0) {
     throw new AppError(
@@ -152,7 +153,7 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
   const fileName = `${check.description} for ${item.phone}`;
   // Above the team's threshold: it waits for approval (written so, the first time); nothing is bought.
   if (approval.status === 'unsent')
-    return approval.submit((message, link) => service.store.createWaitingSingle(request.kind, connection, fileName, { ...item, state: 'queued' }, message, link));
+    return approval.submit((message, link) => service.lifecycle.createWaitingSingle(request.kind, connection, fileName, { ...item, state: 'queued' }, message, link));
   if (approval.status === 'waiting') return approval.waiting;
   // The write lock is held from here to the job's row: another click, window or command buying
   // the same thing now finds this one (and this one finds it), whatever process it runs in.
@@ -162,10 +163,10 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
     app.db,
     () => {
       refuseIfConnectionChanged(app, session);
-      refuseSameSinglePurchase(service.store, connection.profileId, request.kind, item, check.description, request.repeat);
+      refuseSameSinglePurchase(service.reads, connection.profileId, request.kind, item, check.description, request.repeat);
       // Approved: bought as the job that waited for it, begun once.
       if (approval.status === 'approved') return { jobId: approval.jobId, begun: service.confirmApprovedSingle(approval.jobId, approval.teamJobId, { ...item, state: 'queued' }) };
-      const id = service.store.createSingleJob(request.kind, connection, fileName, { ...item, state: 'queued' });
+      const id = service.lifecycle.createSingleJob(request.kind, connection, fileName, { ...item, state: 'queued' });
       return { jobId: id, begun: service.confirmSingle(id) };
     },
     { immediate: true },
@@ -181,12 +182,12 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
   }
   if (finished.state === 'paused') {
     await cancelPausedSingle(app, jobId, finished.message);
-    finished = service.store.job(jobId) ?? finished;
+    finished = service.reads.job(jobId) ?? finished;
   }
   refuseIfBackToApproval(finished);
   // The Dashboard and Transactions show it by the time the receipt is shown, without a sync
   // (settled by a requery, its log entry may not have been read yet).
-  const bought = service.store.items(jobId, { limit: 1 })[0];
+  const bought = service.reads.items(jobId, { limit: 1 })[0];
   if (bought?.reference) await refreshReferences(app, session, request.kind, [bought.reference]);
   return toTopUpView(finished, bought);
 }
@@ -196,9 +197,9 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
  * or another on the same data folder: still under way, it is never bought again; bought, only when
  * asked again (`repeat`). Read in the transaction that writes the new one.
  */
-function refuseSameSinglePurchase(store: JobStore, profileId: string, kind: TopUpKind, item: NewItem, description: string, repeat: boolean): void {
+function refuseSameSinglePurchase(reads: JobReads, profileId: string, kind: TopUpKind, item: NewItem, description: string, repeat: boolean): void {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
-  const states = store.singlePurchasesLike(profileId, { kind, phone: item.phone, amount_kobo: item.amountKobo, product_code: item.productCode }, since);
+  const states = reads.singlePurchasesLike(profileId, { kind, phone: item.phone, amount_kobo: item.amountKobo, product_code: item.productCode }, since);
   if (states.some((s) => !FINAL_ITEM_STATES.includes(s))) {
     throw new AppError(
       'purchase_in_progress',
@@ -241,12 +242,12 @@ export async function cancelPausedSingle(app: AppPart<'service'>, jobId: string,
   // An approved purchase that was not sent waits to be bought again, as approved (its team job's
   // claim stays this desktop's), whether this run puts it back or another attempt did first.
   if (app.service(teamGate).teamJobIdOf(jobId)) {
-    if (service.store.backToApproval(jobId, `Approved, but not sent${why ? `: ${why}` : '.'}`, true)) return;
-    if (service.store.job(jobId)?.state === 'awaiting_approval') return;
+    if (service.lifecycle.backToApproval(jobId, `Approved, but not sent${why ? `: ${why}` : '.'}`, true)) return;
+    if (service.reads.job(jobId)?.state === 'awaiting_approval') return;
   }
-  const unsent = service.store.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
-  service.store.transition(jobId, unsent, 'cancelled', { reason: `Not sent, so nothing was charged${why ? `: ${why}` : '.'}` }, ['queued', 'held']);
-  const job = service.store.job(jobId);
+  const unsent = service.reads.items(jobId, { states: ['queued', 'held'] }).map((i) => i.seq);
+  service.moves.cancelUnsent(jobId, unsent, `Not sent, so nothing was charged${why ? `: ${why}` : '.'}`);
+  const job = service.reads.job(jobId);
   if (job) await service.cancelJob(job);
 }
 
@@ -259,27 +260,27 @@ async function settleInterrupted(app: AppPart<'service'>, job: JobRow): Promise<
   const service = app.service(createBulkService);
   if (job.state !== 'running' || !service.status(job.id).interrupted) return job;
   await cancelPausedSingle(app, job.id, 'vendesk stopped before it was sent.');
-  return service.store.job(job.id) ?? job;
+  return service.reads.job(job.id) ?? job;
 }
 
 /** A single purchase of the connection in use, by its id. */
 export async function topUpView(app: AppPart<'connection' | 'service'>, id: string): Promise<TopUpView> {
   const service = app.service(createBulkService);
-  const found = service.store.job(id);
+  const found = service.reads.job(id);
   // Another connection's purchases, bulk jobs and electricity or cable purchases are not single top-ups of this one.
   if (!found || found.origin !== 'single' || (found.kind !== 'airtime' && found.kind !== 'data') || found.profile_id !== app.connection.profileId) {
     throw new AppError('purchase_not_found', `There is no airtime or data purchase ${id} on this connection.`, 'Choose one from the recent purchases.');
   }
   const job = await settleInterrupted(app, found);
-  return toTopUpView(job, service.store.items(id, { limit: 1 })[0]);
+  return toTopUpView(job, service.reads.items(id, { limit: 1 })[0]);
 }
 
 /** The latest single purchases of the connection in use, newest first. */
 export async function recentTopUps(app: AppPart<'connection' | 'service'>, kind: TopUpKind | undefined, limit: number): Promise<TopUpView[]> {
-  const store = app.service(createBulkService).store;
-  const jobs = store.listJobs(app.connection.profileId, limit, 'single', kind ? [kind] : ['airtime', 'data']);
+  const reads = app.service(createBulkService).reads;
+  const jobs = reads.listJobs(app.connection.profileId, limit, 'single', kind ? [kind] : ['airtime', 'data']);
   const views: TopUpView[] = [];
-  for (const found of jobs) views.push(toTopUpView(await settleInterrupted(app, found), store.items(found.id, { limit: 1 })[0]));
+  for (const found of jobs) views.push(toTopUpView(await settleInterrupted(app, found), reads.items(found.id, { limit: 1 })[0]));
   return views;
 }
 

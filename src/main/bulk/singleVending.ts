@@ -56,7 +56,7 @@ async function buyAsJob(app: App, asked: SingleVendingRequest, options: SingleGa
     accountName: summary.customerName,
   });
   // Above the team's threshold: it waits for approval (written so, the first time); nothing is bought.
-  if (approval.status === 'unsent') return approval.submit((message, link) => service.store.createWaitingSingle(asked.kind, connection, fileName, row, message, link));
+  if (approval.status === 'unsent') return approval.submit((message, link) => service.lifecycle.createWaitingSingle(asked.kind, connection, fileName, row, message, link));
   if (approval.status === 'waiting') return approval.waiting;
   // Written before anything of it is sent, its commit need not wait for the disk: the one that marks
   // it sending does, before its request leaves, and takes this one with it (store/unflushedCommit.ts).
@@ -67,7 +67,7 @@ async function buyAsJob(app: App, asked: SingleVendingRequest, options: SingleGa
       refuseDuplicate(app, purchase.key);
       // Approved: bought as the job that waited for it, begun once.
       if (approval.status === 'approved') return { jobId: approval.jobId, begun: service.confirmApprovedSingle(approval.jobId, approval.teamJobId, row) };
-      const id = service.store.createSingleJob(asked.kind, connection, fileName, row);
+      const id = service.lifecycle.createSingleJob(asked.kind, connection, fileName, row);
       return { jobId: id, begun: service.confirmSingle(id) };
     },
     { immediate: true },
@@ -93,11 +93,11 @@ async function buyAsJob(app: App, asked: SingleVendingRequest, options: SingleGa
   });
   if (finished.state === 'paused') {
     await cancelPausedSingle(app, jobId, finished.message);
-    finished = service.store.job(jobId) ?? finished;
+    finished = service.reads.job(jobId) ?? finished;
   }
   // Its purchase as its answer left it, whichever connection vendesk is on by now (as the receipt shows it).
   if (bought) return bought;
-  const item = service.store.items(jobId, { limit: 1 })[0];
+  const item = service.reads.items(jobId, { limit: 1 })[0];
   const written = item?.purchase_id ? findPurchaseRow(app, item.purchase_id) : null;
   if (written) return written;
   if (refusal) throw refusal;

@@ -16,7 +16,8 @@ import type { WaitingPurchaseView } from '../../shared/contract/purchases';
 import type { SinglePurchaseSummary } from '../../shared/contract/team';
 import type { LogReader } from '../api/logLookup';
 import { serviceSlot } from '../serviceSlot';
-import type { ItemRow, JobRow, JobStore } from './jobStore';
+import type { ItemRow, JobRow } from './jobRows';
+import type { TeamJobs } from './teamJobs';
 
 /**
  * Where a job stands with the team at confirm. `none`: no team applies. `unsent`: it is sent for
@@ -43,10 +44,10 @@ export interface SingleGateOptions {
 /**
  * What the team says of a single purchase about to be bought. `none`: no approval applies, buy it
  * as a new job. `unsent`: it needs approval: `submit` sends it, and `write` writes its job waiting
- * (`JobStore.createWaitingSingle`, with `message` and the team's `link`); nothing is bought and it
+ * (`JobLifecycle.createWaitingSingle`, with `message` and the team's `link`); nothing is bought and it
  * answers the purchase waiting. `waiting`: sent already, not decided yet: nothing is bought.
  * `approved`: buy it as its waiting job `jobId`, begun from `awaiting_approval` once
- * (`JobStore.beginApprovedSingle`); its item is claimed in the team database already, so no other
+ * (`JobLifecycle.beginApprovedSingle`); its item is claimed in the team database already, so no other
  * desktop buys it too.
  */
 export type SingleApproval =
@@ -67,16 +68,16 @@ export function approvalBegun(teamJobId: string): AppError {
 export interface TeamGate {
   /** A single purchase (see `SingleApproval`). Refuses it when it was rejected, cancelled or bought already. */
   single(p: SinglePurchase, options?: SingleGateOptions): Promise<SingleApproval>;
-  /** Where a job stands with the team. Throws when it was rejected or changed since it was approved. */
-  approvalFor(store: JobStore, job: JobRow, current: { totalKobo: number; items: number }): Promise<TeamApproval>;
+  /** Where a job stands with the team (`jobs`: what the team may read and move of it). Throws when it was rejected or changed since it was approved. */
+  approvalFor(jobs: TeamJobs, job: JobRow, current: { totalKobo: number; items: number }): Promise<TeamApproval>;
   /**
    * The runner's `beforeSend` (claims each item first), or undefined when no team applies. `log`
    * reads the log of the job's own connection, pinned for the run (rows another request claimed
    * are settled from it).
    */
-  claimBeforeSend(store: JobStore, job: JobRow, log: LogReader): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined;
+  claimBeforeSend(jobs: TeamJobs, job: JobRow, log: LogReader): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined;
   /** Writes the job's outcomes to the team database (when it is a team job). */
-  reportOutcomes(store: JobStore, localJobId: string): Promise<void>;
+  reportOutcomes(jobs: TeamJobs, localJobId: string): Promise<void>;
   /** Withdraws a job that was sent for approval. */
   cancelSentForApproval(localJobId: string): Promise<void>;
   teamJobIdOf(localJobId: string): string | null;

@@ -12,7 +12,7 @@ import type { App, AppPart } from '../appContext';
 import type { ValidationResult } from '../imports';
 import { belowMeterMinimum, buyCable, buyElectricity, findPurchaseRow, settleFromLog, validateMeter, validateSmartcard } from '../purchases';
 import type { ItemState, VendingJobKind } from './jobStates';
-import type { ItemRow, PurchaseStateFields } from './jobStore';
+import type { ItemRow, PurchaseStateFields } from './jobRows';
 
 export interface VendingBuyer {
   /**

@@ -11,7 +11,7 @@
 import { AppError } from '../../shared/appError';
 import { RequestCancelledError, ServiceError, UncertainOutcomeError } from '../api/serviceErrors';
 import type { VendingJobKind } from './jobStates';
-import type { ItemRow } from './jobStore';
+import type { ItemRow } from './jobRows';
 import type { RunContext, SendStrategy } from './runContext';
 import * as policy from './sendPolicy';
 import { isInsufficientBalance } from './sendPolicy';
@@ -45,26 +45,26 @@ export class VendingSending implements SendStrategy {
 
   /** Buys the item through the purchases module and mirrors the outcome. */
   async send(batch: ItemRow[]): Promise<void> {
-    const { store, job } = this.ctx;
+    const { reads, moves, job } = this.ctx;
     const item = batch[0];
     try {
       // The item is linked to its purchase, and `sending`, as the purchase is written before its request leaves.
-      await this.vending.buy(this.kind, item, (purchaseId) => store.sendAsPurchase(job.id, item.seq, purchaseId, this.ctx.now()));
+      await this.vending.buy(this.kind, item, (purchaseId) => moves.sendAsPurchase(job.id, item.seq, purchaseId, this.ctx.now()));
       this.afterPurchase(item);
       policy.answered(this.ctx);
     } catch (error) {
       // The purchases module writes the purchase before sending and then never throws; be sure anyway.
-      const current = store.item(job.id, item.seq) ?? item;
-      const written = current.purchase_id ? { id: current.purchase_id } : store.findUnlinkedPurchase(this.kind, current);
+      const current = reads.item(job.id, item.seq) ?? item;
+      const written = current.purchase_id ? { id: current.purchase_id } : reads.findUnlinkedPurchase(this.kind, current);
       if (written) {
-        store.linkPurchase(job.id, item.seq, written.id);
+        moves.linkPurchase(job.id, item.seq, written.id);
         await this.vending.settle(written.id);
         this.afterPurchase(item);
         return;
       }
       // Nothing was written for it, so nothing left. Cancelled meanwhile, it stays cancelled;
       // else it is counted as an attempt, as any item that was to be sent, and the refusal applies.
-      if (current.state === 'queued' || current.state === 'held') store.markSending(job.id, [item.seq], this.ctx.now());
+      if (current.state === 'queued' || current.state === 'held') moves.markSending(job.id, [item.seq], this.ctx.now());
       else if (current.state !== 'sending') return;
       this.refusedBeforeCharge(item, error);
     }
@@ -72,29 +72,23 @@ export class VendingSending implements SendStrategy {
 
   /** The item follows its purchase; a purchase still without an answer makes the item uncertain. */
   private afterPurchase(item: ItemRow): void {
-    const { store, job } = this.ctx;
-    store.syncFromPurchases(job.id, itemFromPurchase);
-    const now = store.item(job.id, item.seq);
+    const { reads, moves, job } = this.ctx;
+    moves.syncFromPurchases(job.id, itemFromPurchase);
+    const now = reads.item(job.id, item.seq);
     if (now?.state === 'sending') {
-      store.transition(
-        job.id,
-        [item.seq],
-        'uncertain',
-        { reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log; it is never sent again.' },
-        ['sending'],
-      );
+      moves.uncertain(job.id, [item.seq], 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log; it is never sent again.');
     }
     if (now?.state === 'rejected' && isInsufficientBalance(now.reason ?? '')) policy.insufficientBalance(this.ctx, [], now.reason ?? '');
   }
 
   /** No purchase was written for the item: nothing was sent or charged. */
   private refusedBeforeCharge(item: ItemRow, error: unknown): void {
-    const { store, job } = this.ctx;
+    const { moves, job } = this.ctx;
     const seqs = [item.seq];
     if (job.origin === 'single') {
       // A single purchase is refused as it was asked, at once: its buyer tells the user why, and
       // nothing of it waits to be sent later.
-      store.transition(job.id, seqs, 'rejected', { reason: notCharged(refusalText(error)), final: true }, ['sending']);
+      moves.refuse(job.id, seqs, notCharged(refusalText(error)));
       return;
     }
     if (error instanceof AppError && error.code === 'duplicate_pending') {
@@ -121,12 +115,12 @@ export class VendingSending implements SendStrategy {
       return;
     }
     const reason = refusalText(error);
-    store.transition(job.id, seqs, 'rejected', { reason: notCharged(reason), final: true }, ['sending']);
+    moves.refuse(job.id, seqs, notCharged(reason));
   }
 
   /** Pending purchases are chased by the requery loop; the items follow their purchases. */
   async pollOutcomes(): Promise<void> {
-    this.ctx.store.syncFromPurchases(this.ctx.job.id, itemFromPurchase);
+    this.ctx.moves.syncFromPurchases(this.ctx.job.id, itemFromPurchase);
   }
 
   /**
@@ -134,17 +128,17 @@ export class VendingSending implements SendStrategy {
    * otherwise the purchase is settled by the purchases module and the item follows it.
    */
   async settleUncertain(): Promise<void> {
-    const { store, job } = this.ctx;
-    for (const item of store.items(job.id, { states: ['uncertain'] })) {
+    const { reads, moves, job } = this.ctx;
+    for (const item of reads.items(job.id, { states: ['uncertain'] })) {
       if (this.ctx.cancelled()) return;
-      const purchase = item.purchase_id ? { id: item.purchase_id } : store.findUnlinkedPurchase(this.kind, item);
+      const purchase = item.purchase_id ? { id: item.purchase_id } : reads.findUnlinkedPurchase(this.kind, item);
       if (!purchase) {
-        store.transition(job.id, [item.seq], 'queued', { reason: null, settledBy: 'no purchase was written for it, so it was never sent; sent again' }, ['uncertain']);
+        moves.sendAgain(job.id, [item.seq], 'no purchase was written for it, so it was never sent; sent again');
         continue;
       }
-      store.linkPurchase(job.id, item.seq, purchase.id);
+      moves.linkPurchase(job.id, item.seq, purchase.id);
       await this.vending.settle(purchase.id);
-      store.syncFromPurchases(job.id, itemFromPurchase);
+      moves.syncFromPurchases(job.id, itemFromPurchase);
     }
   }
 }

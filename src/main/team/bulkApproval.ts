@@ -20,7 +20,8 @@ import { formatNaira } from '../../shared/money';
 import type { AppPart } from '../appContext';
 import type { TeamApproval } from '../bulk/teamGate';
 import type { LogReader } from '../api/logLookup';
-import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
+import type { ItemRow, JobRow } from '../bulk/jobRows';
+import type { TeamJobs } from '../bulk/teamJobs';
 import { checkItemsDigest, itemsDigest } from './itemsDigest';
 import { teamItem, teamJobPayload } from './teamRunSpec';
 import { sentElsewhereSettler, type SentElsewhere } from './sentElsewhere';
@@ -42,11 +43,11 @@ function linkOf(app: AppPart<'db'>, localJobId: string): LinkRow | undefined {
 }
 
 /** The digest of the rows a local job buys (all but the duplicates left out), read a page at a time. */
-function localItemsDigest(store: JobStore, localJobId: string): string {
+function localItemsDigest(jobs: TeamJobs, localJobId: string): string {
   const PAGE = 5_000;
   function* rows(): Generator<ReturnType<typeof teamItem>> {
     for (let offset = 0; ; offset += PAGE) {
-      const page = store.items(localJobId, { offset, limit: PAGE });
+      const page = jobs.items(localJobId, { offset, limit: PAGE });
       for (const i of page) if (i.state !== 'excluded') yield teamItem(i);
       if (page.length < PAGE) return;
     }
@@ -71,7 +72,7 @@ function waitingMessage(localJobId: string, teamJobId: string, who: string | nul
 /** Where a job stands with the team (see the file's comment). Throws when it was rejected or cancelled, or changed since it was approved. */
 export async function teamApprovalFor(
   app: AppPart<'client' | 'connection' | 'db' | 'service'>,
-  store: JobStore,
+  jobs: TeamJobs,
   job: JobRow,
   current: { totalKobo: number; items: number },
 ): Promise<TeamApproval> {
@@ -83,7 +84,7 @@ export async function teamApprovalFor(
       status: 'unsent',
       async submit(figures) {
         const desktop = team.desktop();
-        const rows = store.items(job.id, { states: ['queued'], limit: PREVIEW_ROWS });
+        const rows = jobs.items(job.id, { states: ['queued'], limit: PREVIEW_ROWS });
         const preview: TeamJobPreview = {
           kind: job.kind,
           rows: rows.map((i) => ({
@@ -98,7 +99,7 @@ export async function teamApprovalFor(
         const sha = /^[0-9a-f]{64}$/.test(job.file_hash) ? job.file_hash : null;
         // The job stores its items and run spec: the database checks the preview against them, the
         // approver sees them, and another team desktop can run it (teamJobRun.ts).
-        const payload = await teamJobPayload(app, job, store.items(job.id, { states: ['queued'] }));
+        const payload = await teamJobPayload(app, job, jobs.items(job.id, { states: ['queued'] }));
         const teamJobId = await team.withClient(async (client) => {
           const r = await callTeam<'prepare_bulk_job', { id: string }>(
             client,
@@ -122,7 +123,7 @@ export async function teamApprovalFor(
           return r.rows[0].id;
         });
         // The job waits in its own state, linked to its team job, in one transaction.
-        store.awaitApproval(job.id, waitingMessage(job.id, teamJobId, null), () =>
+        jobs.awaitApproval(job.id, waitingMessage(job.id, teamJobId, null), () =>
           app.db
             .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at) VALUES (?, ?, ?, ?, ?, ?)')
             .run(job.id, teamJobId, team.link()?.url ?? '', figures.totalKobo, figures.items, new Date().toISOString()),
@@ -152,7 +153,7 @@ export async function teamApprovalFor(
       'Prepare the job again from the spreadsheet and send it for approval.',
     );
   }
-  checkItemsDigest(teamJob.id, teamJob.itemsDigest, localItemsDigest(store, job.id), `The rows of bulk job ${job.id}`);
+  checkItemsDigest(teamJob.id, teamJob.itemsDigest, localItemsDigest(jobs, job.id), `The rows of bulk job ${job.id}`);
   return { status: 'approved' };
 }
 
@@ -163,7 +164,7 @@ export async function teamApprovalFor(
  * request (another desktop running it) is settled from the log, never resent (sentElsewhere.ts).
  * Undefined when the job was never sent for approval.
  */
-export function claimBeforeSend(app: AppPart<'db' | 'service'>, store: JobStore, job: JobRow, log: LogReader): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined {
+export function claimBeforeSend(app: AppPart<'db' | 'service'>, jobs: TeamJobs, job: JobRow, log: LogReader): ((batch: ItemRow[]) => Promise<ItemRow[]>) | undefined {
   const link = linkOf(app, job.id);
   if (!link) return undefined;
   const team = teamWorkspace(app);
@@ -171,7 +172,7 @@ export function claimBeforeSend(app: AppPart<'db' | 'service'>, store: JobStore,
   let checked = false;
   const ownRefs = `${desktop.id}:${job.id}:`;
   // One read of the log settles the rows other requests claimed, for the whole run (sentElsewhere.ts).
-  const settleElsewhere = sentElsewhereSettler(app, store, job, log, async () => {
+  const settleElsewhere = sentElsewhereSettler(app, jobs, job, log, async () => {
     const r = await team.withClient((client) =>
       client.query<{ earliest: string | null; now: string; n: number }>(
         'SELECT (extract(epoch FROM min(claimed_at)) * 1000)::bigint::text AS earliest, (extract(epoch FROM now()) * 1000)::bigint::text AS now, count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1 AND left(request_ref, length($2)) <> $2',
@@ -184,7 +185,7 @@ export function claimBeforeSend(app: AppPart<'db' | 'service'>, store: JobStore,
     if (!checked) {
       // Before the first request of this run leaves: the rows here are the rows approved; and a job
       // another member prepared is adopted by this desktop (an adopt row), which lets it finish the job.
-      const local = localItemsDigest(store, job.id);
+      const local = localItemsDigest(jobs, job.id);
       await team.withClient(async (client) => {
         const r = await client.query<{ d: string | null; state: string; own: boolean }>(
           'SELECT items_digest AS d, state, prepared_by = session_user AS own FROM vendesk.jobs WHERE id = $1',
@@ -223,15 +224,10 @@ export function claimBeforeSend(app: AppPart<'db' | 'service'>, store: JobStore,
         else if (claim.job_id === link.team_job_id) {
           elsewhere.push({ item, claim: { desktopId: claim.desktop_id, claimedBy: claim.claimed_by, claimedMs: Number(claim.claimed_ms) } });
         } else {
-          store.transition(
+          jobs.refuse(
             job.id,
             [item.seq],
-            'rejected',
-            {
-              reason: `Not sent: row ${item.row_number} of this spreadsheet was already sent by team job ${claim.job_id} (by ${claim.claimed_by}). Nothing was charged for it here.`,
-              final: true,
-            },
-            ['sending'],
+            `Not sent: row ${item.row_number} of this spreadsheet was already sent by team job ${claim.job_id} (by ${claim.claimed_by}). Nothing was charged for it here.`,
           );
         }
       }
@@ -249,7 +245,7 @@ export function claimBeforeSend(app: AppPart<'db' | 'service'>, store: JobStore,
  * cancelled on its preparer's desktop: cancelled where it was adopted, it stays open for the
  * preparer). Never throws: what the database could not take now is written on the next follow-up.
  */
-export async function reportTeamOutcomes(app: AppPart<'db' | 'service'>, store: JobStore, localJobId: string): Promise<void> {
+export async function reportTeamOutcomes(app: AppPart<'db' | 'service'>, jobs: TeamJobs, localJobId: string): Promise<void> {
   const link = linkOf(app, localJobId);
   if (!link) return;
   const team = teamWorkspace(app);
@@ -260,9 +256,9 @@ export async function reportTeamOutcomes(app: AppPart<'db' | 'service'>, store: 
         "SELECT item_index FROM vendesk.item_claims WHERE job_id = $1 AND outcome IN ('claimed', 'uncertain') AND claimed_by = session_user",
         [link.team_job_id],
       );
-      const job = store.job(localJobId);
+      const job = jobs.job(localJobId);
       if (open.rows.length > 0) {
-        const items = store.items(localJobId);
+        const items = jobs.items(localJobId);
         // A spreadsheet's rows are claimed by row; a single purchase's one item is item 1 of its team job.
         const byRow = new Map(job?.origin === 'single' ? [[1, items[0]]] : items.map((i) => [i.row_number, i]));
         for (const { item_index: row } of open.rows) {

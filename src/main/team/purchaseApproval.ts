@@ -17,7 +17,7 @@
  *   team job); rejected or cancelled, it says so, its job is cancelled (nothing bought) and the
  *   next try prepares it anew; approved, the item is claimed in the team database (one claim per
  *   team job, so another desktop cannot buy it too) and the caller buys it as its waiting job,
- *   begun from `awaiting_approval` once (`JobStore.beginApprovedSingle`, before its request
+ *   begun from `awaiting_approval` once (`JobLifecycle.beginApprovedSingle`, before its request
  *   leaves). A second attempt (a retry, a second window, a second process) finds it begun and buys
  *   nothing; one whose run stopped before its item left waits to be bought again, as approved.
  * If the team database cannot be reached when the threshold must be read, the purchase is
@@ -30,7 +30,6 @@ import { formatNaira } from '../../shared/money';
 import type { App, AppPart } from '../appContext';
 import { approvalBegun, type SingleApproval, type SingleGateOptions, type SinglePurchase } from '../bulk/teamGate';
 import { createBulkService } from '../bulk/bulkService';
-import { JobStore } from '../bulk/jobStore';
 import type { ItemState, JobState } from '../bulk/jobStates';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { checkItemsDigest, itemsDigest, type DigestItem } from './itemsDigest';
@@ -107,11 +106,8 @@ function waiting(
 }
 
 /** A purchase the team will not have bought (rejected, cancelled): its waiting job ends, nothing bought. */
-function close(app: AppPart<'db'>, link: SingleLink, reason: string): void {
-  const store = new JobStore(app.db);
-  app.db.transaction(() => {
-    if (store.transition(link.local_job_id, [1], 'cancelled', { reason, final: true }, ['queued']) === 1) store.setJobState(link.local_job_id, 'cancelled', reason);
-  })();
+function close(app: AppPart<'service'>, link: SingleLink, reason: string): void {
+  app.service(createBulkService).teamJobs.closeWaiting(link.local_job_id, reason);
 }
 
 /** The team's threshold, read now; refuses (nothing bought) when the database cannot say. */
@@ -184,7 +180,7 @@ function stillWaiting(app: AppPart<'db' | 'service'>, link: SingleLink): SingleL
   const bulk = app.service(createBulkService);
   // A run no process holds any more (its vendesk stopped) counts as stopped at once, its lease unexpired or not.
   const interrupted = link.job_state === 'running' && bulk.status(link.local_job_id).interrupted;
-  if (bulk.store.backToApproval(link.local_job_id, `Approved, but not sent: its run stopped before it was sent (team job ${link.team_job_id}).`, interrupted)) {
+  if (bulk.teamJobs.backToApproval(link.local_job_id, `Approved, but not sent: its run stopped before it was sent (team job ${link.team_job_id}).`, interrupted)) {
     return singleLink(app, link.team_job_id) ?? link;
   }
   const bought = boughtAs(link);

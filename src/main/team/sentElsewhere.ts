@@ -17,7 +17,8 @@ import type { AppPart } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import { logEntriesFrom, type LogReader } from '../api/logLookup';
-import type { ItemRow, JobRow, JobStore } from '../bulk/jobStore';
+import type { ItemRow, JobRow } from '../bulk/jobRows';
+import type { TeamJobs } from '../bulk/teamJobs';
 import { isVendingKind } from '../bulk/jobStates';
 import { MATCH_BEFORE_MS, matchSentPurchase } from '../api/logMatch';
 import { itemStateOfEntry } from '../bulk/jobStates';
@@ -75,7 +76,7 @@ function byPhone(entries: readonly ParsedLogEntry[]): Map<string, ParsedLogEntry
  */
 export function sentElsewhereSettler(
   app: AppPart<'db' | 'service'>,
-  store: JobStore,
+  jobs: TeamJobs,
   job: JobRow,
   log: LogReader,
   otherClaims: () => Promise<OtherClaimsNow>,
@@ -101,21 +102,16 @@ export function sentElsewhereSettler(
   }
 
   async function settle(rows: readonly SentElsewhere[]): Promise<void> {
-    // One local transaction per batch: a commit per row made thousands of rows take seconds.
-    const sentAt = app.db.prepare('UPDATE bulk_items SET sent_ms = ? WHERE job_id = ? AND seq = ?');
-    app.db.transaction(() => {
-      for (const { item, claim } of rows) {
-        store.transition(
-          job.id,
-          [item.seq],
-          'uncertain',
-          { reason: `Row ${item.row_number} of this team job was sent by ${sentBy(claim)}; vendesk settles it from the service log and never sends it again.` },
-          ['sending'],
-        );
-        // The log is searched around when it was really sent (the claim), not when this desktop got to it.
-        sentAt.run(claim.claimedMs, job.id, item.seq);
-      }
-    })();
+    // One local transaction per batch (a commit per row made thousands of rows take seconds). The
+    // log is searched around when each was really sent (the claim), not when this desktop got to it.
+    jobs.sentElsewhere(
+      job.id,
+      rows.map(({ item, claim }) => ({
+        seq: item.seq,
+        reason: `Row ${item.row_number} of this team job was sent by ${sentBy(claim)}; vendesk settles it from the service log and never sends it again.`,
+        sentMs: claim.claimedMs,
+      })),
+    );
     if (isVendingKind(job.kind) || rows.length === 0) return;
     const covered = (r: SentElsewhere) => read !== null && !met.has(r.item.seq) && r.claim.claimedMs <= read.coversMs && r.claim.claimedMs - MATCH_BEFORE_MS >= read.fromMs;
     if (!rows.every(covered)) {
@@ -130,25 +126,21 @@ export function sentElsewhereSettler(
   function matchAll(log: LogRead, rows: readonly SentElsewhere[]): void {
     for (const { item, claim } of rows) {
       met.add(item.seq);
-      const current = store.item(job.id, item.seq);
+      const current = jobs.item(job.id, item.seq);
       if (!current || current.state !== 'uncertain') continue;
-      const match = matchSentPurchase(current, job.kind, log.byPhone.get(current.phone) ?? [], (reference) => store.isReferenceClaimed(reference));
+      const match = matchSentPurchase(current, job.kind, log.byPhone.get(current.phone) ?? [], (reference) => jobs.isReferenceClaimed(reference));
       let settled = false;
       for (const entry of match.byReference ? [match.byReference] : match.candidates) {
-        if (store.claimFromLog(job.id, item.seq, entry.transactionId, itemStateOfEntry(entry), 'log: sent by another team desktop', entry.costKobo)) {
+        if (jobs.claimFromLog(job.id, item.seq, entry.transactionId, itemStateOfEntry(entry), 'log: sent by another team desktop', entry.costKobo)) {
           settled = true;
           break;
         }
       }
       if (settled) continue;
-      store.transition(
+      jobs.stillUncertain(
         job.id,
-        [item.seq],
-        'uncertain',
-        {
-          reason: `Row ${item.row_number} of this team job was claimed by ${sentBy(claim)}, but is not in the service log (${Math.round((app.service(createServiceClock).now() - claim.claimedMs) / 1000)} s later). It is never sent from here: resume the job on that desktop, or check with the service and mark it bought or not bought.`,
-        },
-        ['uncertain'],
+        item.seq,
+        `Row ${item.row_number} of this team job was claimed by ${sentBy(claim)}, but is not in the service log (${Math.round((app.service(createServiceClock).now() - claim.claimedMs) / 1000)} s later). It is never sent from here: resume the job on that desktop, or check with the service and mark it bought or not bought.`,
       );
     }
   }

@@ -133,7 +133,8 @@ export async function adoptTeamJob(app: AppPart<'client' | 'connection' | 'db' |
   const spec = job.run_spec;
   const settings = bulk.settingsView();
   const c = session.connection;
-  const localId = bulk.store.createJob(
+  // Linked to the team job, it waits as the preparer's job does, and is confirmed from there (approved: it runs).
+  const localId = bulk.teamJobs.createWaiting(
     {
       kind: spec.bulkKind,
       profileId: c.profileId,
@@ -149,13 +150,11 @@ export async function adoptTeamJob(app: AppPart<'client' | 'connection' | 'db' |
       concurrency: settings.concurrency,
     },
     items.map((i) => ({ ...i, duplicateOf: null, state: 'queued' as const })),
-    [],
-  );
-  // Linked to the team job, it waits as the preparer's job does, and is confirmed from there (approved: it runs).
-  bulk.store.awaitApproval(localId, `Bulk job ${localId} runs team job ${job.id}, prepared by ${job.prepared_by} on ${job.desktop_name}. Nothing was bought yet.`, () =>
-    app.db
-      .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(localId, job.id, team.link()?.url ?? '', Number(job.total_kobo), job.item_count, new Date().toISOString()),
+    (localId) => `Bulk job ${localId} runs team job ${job.id}, prepared by ${job.prepared_by} on ${job.desktop_name}. Nothing was bought yet.`,
+    (localId) =>
+      app.db
+        .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(localId, job.id, team.link()?.url ?? '', Number(job.total_kobo), job.item_count, new Date().toISOString()),
   );
   return bulk.resume(localId, wait);
 }

@@ -9,8 +9,8 @@
  * It never throws: a database still unreachable is simply tried again next time.
  */
 import type { App, AppPart } from '../appContext';
-import { JobStore } from '../bulk/jobStore';
 import type { JobOrigin } from '../bulk/jobRows';
+import { teamJobsOf } from '../bulk/teamJobs';
 import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { reportTeamOutcomes } from './bulkApproval';
 import { teamWorkspace } from './teamWorkspace';
@@ -51,11 +51,11 @@ export async function writePendingTeamOutcomes(app: AppPart<'db' | 'service'>, o
   } catch {
     return 0; // still unreachable: the next pass tries again
   }
-  const store = new JobStore(app.db);
+  const jobs = teamJobsOf(app.db);
   let written = 0;
   for (const link of links) {
     if (!open.has(link.team_job_id)) continue;
-    await reportTeamOutcomes(app, store, link.local_job_id);
+    await reportTeamOutcomes(app, jobs, link.local_job_id);
     written++;
   }
   return written;

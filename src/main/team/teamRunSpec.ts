@@ -7,7 +7,7 @@
 import { ngnWallet } from '../../shared/ngnWallet';
 import { normalizeBaseUrl } from '../../shared/baseUrl';
 import type { AppPart } from '../appContext';
-import type { ItemRow, JobRow, NewItem } from '../bulk/jobStore';
+import type { ItemRow, JobRow, NewItem } from '../bulk/jobRows';
 import type { BulkJobKind } from '../bulk/jobStates';
 
 /** Which service and organisation a team job was prepared for, and how its local job is made again. */

@@ -59,7 +59,7 @@ it('sends nothing of a running job, and asks nothing about it, at the service ve
 
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
   // The job's own record (bulk.status refuses a job of another connection): it stops running.
-  const store = t.app.service(createBulkService).store;
+  const store = t.app.service(createBulkService).reads;
   await until(() => store.job(jobId)?.state !== 'running', 'the job to stop sending once vendesk is on service B');
 
   const aboutTheJob = toB.exchanges.filter((e) => references.some((r) => r !== null && e.url.includes(r)) || /purchase/i.test(e.url));
@@ -90,7 +90,7 @@ it('buys an electricity row held by the team claim during a switch nowhere, and 
   await until(() => claim.asked, 'the team claim of the row');
   await t.call('profiles.activate', { id: profileB.id, confirmLive: true });
   claim.release();
-  const store = t.app.service(createBulkService).store;
+  const store = t.app.service(createBulkService).reads;
   await until(() => store.job(jobId)?.state !== 'running', 'the job to stop once vendesk is on service B');
 
   expect(toB.exchanges.filter((e) => /purchase|validateMeter/i.test(e.url)).map((e) => e.url)).toEqual([]);

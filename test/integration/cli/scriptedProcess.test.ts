@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeVendorExportCsv } from '../../../bench/generate/vendorExport';
 import { createApp } from '../../../src/main/app';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { newItem } from '../../../src/main/bulk/jobRows';
 import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import { wireTextToKobo } from '../../../src/shared/money';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
@@ -148,22 +149,27 @@ describe('exit codes of a bulk job that waits for someone', () => {
   });
 
   it('a job with items to settle by hand (needs attention) exits 1 for status', async () => {
-    const done = JSON.parse(
-      (await inProcess('bulk', 'submit', writeCsv(dataDir, 'attention.csv', airtimeRows(1, 100, 4000)), '--kind', 'airtime', '--yes', '--confirm-total', '100')).stdout,
-    ) as { jobId: string };
-    // What a job whose uncertain item the log could not settle looks like (the runner's own words).
     const app = await createApp({ dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
-    const store = app.service(createBulkService).store;
-    // Written straight to the row: the state table lets no bought item become uncertain again, and
-    // this test is about what `status` says of such a job, not how the runner gets there.
-    app.db.prepare("UPDATE bulk_items SET state = 'uncertain', reason = ? WHERE job_id = ? AND seq = 1").run('The purchase request ended with an unexpected error', done.jobId);
-    store.setJobState(
-      done.jobId,
+    const { lifecycle, moves } = app.service(createBulkService);
+    const c = app.connection;
+    const item = newItem({ rowNumber: 2, phone: mtnPhone(4000), network: 'MTN', productCode: 'MTN-VTU', description: '', amountKobo: 100_00 });
+    const job = { kind: 'airtime', profileId: c.profileId, connectionKind: c.kind, baseUrl: c.baseUrl, fileName: 'attention.csv', fileHash: '', sheetName: null } as const;
+    const jobId = lifecycle.createJob({ ...job, headers: [], mapping: {}, rowsTotal: 1, batchSize: 1, concurrency: 1 }, [item], []);
+    // What a job whose uncertain item the log could not settle looks like, moved along the state
+    // tables as its run moves it (the runner's own words): this test is about what `status` says
+    // of such a job, not how the runner gets there.
+    const lease = { pid: process.pid, leaseMs: 60_000 };
+    lifecycle.confirm(lifecycle.draftToConfirm(jobId, c).job, c, { batchSize: 1, concurrency: 1 }, lease);
+    moves.markSending(jobId, [1], Date.now());
+    moves.uncertain(jobId, [1], 'The purchase request ended with an unexpected error');
+    lifecycle.finishRun(
+      jobId,
+      lease.pid,
       'needs_attention',
       '1 item(s) may or may not have been bought and the log could not settle them. Check each one and mark it bought or not bought.',
     );
     await app.close();
-    const status = await inProcess('bulk', 'status', done.jobId);
+    const status = await inProcess('bulk', 'status', jobId);
     expect(status.code).toBe(1);
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'needs_attention', uncertain: 1 });
   });

@@ -36,7 +36,7 @@ it('asks about a finished job’s pending airtime and a pending token once their
   const token = await buyElectricity(t, meter('0000'), 1500); // pending at the service until requeried
   expect([topUp.state, token.state]).toEqual(['pending', 'pending']);
   const bulk = t.app.service(createBulkService);
-  const itemOf = () => bulk.store.item(topUp.id, 1);
+  const itemOf = () => bulk.reads.item(topUp.id, 1);
   // Too early for either: the service answers a requery from 2 min 1 s after the purchase.
   expect(bulk.dueForRequery()).toEqual([]);
   await tickRequeryLoop(t);
@@ -89,7 +89,7 @@ it('never asks one service about another’s item: an item found due is not aske
     const profile = await t.call('profiles.save', { name: 'Branch office', baseUrl: other.url, token: OTHER_TOKEN });
     await t.call('profiles.activate', { id: profile.id, confirmLive: true });
     expect(await bulk.requeryDue(due as DueRequery)).toBe(false);
-    expect(bulk.store.item(topUp.id, 1)).toMatchObject({ state: 'pending', requery_tries: 0 });
+    expect(bulk.reads.item(topUp.id, 1)).toMatchObject({ state: 'pending', requery_tries: 0 });
     expect(bulk.dueForRequery()).toEqual([]); // nothing of the first service is due on this one
     expect(await allLogEntries(other.url, OTHER_TOKEN)).toEqual([]);
   } finally {

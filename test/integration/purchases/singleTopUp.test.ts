@@ -113,22 +113,22 @@ describe('a single airtime or data purchase', () => {
     try {
       const bought = await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone: mtnPhone(16), amountKobo: 30_000 }));
       expect(bought.state).toBe('success');
-      expect(t.app.service(createBulkService).store.spentSince(t.app.connection.profileId, 0)).toBe(0);
+      expect(t.app.service(createBulkService).reads.spentSince(t.app.connection.profileId, 0)).toBe(0);
     } finally {
       await t.call('bulk.settings.set', { capPerDayKobo: null, capPerJobKobo: null });
     }
   });
 
   it('a purchase whose vendesk stopped mid-way is not resumed: unsent, it is not bought', async () => {
-    const store = t.app.service(createBulkService).store;
+    const bulk = t.app.service(createBulkService);
     const c = t.app.connection;
-    const id = store.createSingleJob(
+    const id = bulk.lifecycle.createSingleJob(
       'airtime',
       c,
       'MTN airtime for x',
       newItem({ rowNumber: 2, phone: mtnPhone(17), network: 'MTN', productCode: 'MTN-VTU', description: '', amountKobo: 10_000 }),
     );
-    store.confirmJob(id); // "running", with no runner: what a vendesk killed before sending leaves
+    bulk.confirmSingle(id); // "running", with no runner: what a vendesk killed before sending leaves
     const view = await t.call('purchases.topUp', { id });
     expect(view.state).toBe('cancelled');
     expect(view.statusText).toBe('Not bought. Nothing was charged.');

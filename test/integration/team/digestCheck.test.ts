@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/main/app';
-import { JobStore } from '../../../src/main/bulk/jobStore';
+import { jobParts } from '../../../src/main/bulk/jobLifecycle';
+import { teamJobs } from '../../../src/main/bulk/teamJobs';
 import { claimBeforeSend } from '../../../src/main/team/bulkApproval';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
@@ -125,7 +126,7 @@ describe('a desktop sends only the rows that were approved', () => {
     const { localJob, teamJob } = await approvedJob(writeCsv(ada.dataDir, 'arrears.csv', airtimeRows(2, 100, 5500)), '200');
     const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
     try {
-      const store = new JobStore(app.db);
+      const store = teamJobs(jobParts(app.db));
       const beforeSend = claimBeforeSend(app, store, store.job(localJob)!, app.client())!;
       const [first, second] = store.items(localJob);
       // The run's first batch: the digest is checked (the rows are the approved ones) and row 2 is claimed.

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/main/app';
-import { JobStore } from '../../../src/main/bulk/jobStore';
+import { jobParts } from '../../../src/main/bulk/jobLifecycle';
 import { dispatch } from '../../../src/main/dispatch';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
@@ -100,7 +100,7 @@ describe('a LIVE bulk job in a team', () => {
       // The approver sees its rows as they are: they do not change while it waits.
       const changed = await dispatch(app, 'bulk.setIncluded', { jobId: adaJob, seqs: [1], include: false });
       expect(changed).toMatchObject({ ok: false, error: { code: 'job_not_draft', message: expect.stringContaining('sent for approval') } });
-      expect(new JobStore(app.db).draftTotals(adaJob)).toEqual({ items: 3, totalKobo: 30000 });
+      expect(jobParts(app.db).lifecycle.draftToConfirm(adaJob, app.connection).totals).toEqual({ items: 3, totalKobo: 30000 });
     } finally {
       await app.close();
     }
@@ -115,7 +115,7 @@ describe('a LIVE bulk job in a team', () => {
     const [, localJob, teamJob] = /Bulk job (\S+) waits for approval by another team member \(team job ([0-9a-f-]{36})/.exec(JSON.parse(r.stdout).error.message) ?? [];
     const app = await createApp({ dataDir: path.join(root, 'ada'), shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
     try {
-      expect(new JobStore(app.db).deleteStaleDrafts(new Date(Date.now() + 86_400_000).toISOString())).toBe(0);
+      expect(jobParts(app.db).lifecycle.deleteStaleDrafts(new Date(Date.now() + 86_400_000).toISOString())).toBe(0);
       const discarded = await dispatch(app, 'bulk.discard', { jobId: localJob });
       expect(discarded).toEqual({ ok: true, value: { deleted: true } });
     } finally {

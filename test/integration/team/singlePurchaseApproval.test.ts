@@ -251,8 +251,8 @@ describe('a LIVE single purchase', () => {
     const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
     try {
       const { local_job_id: localJob } = app.db.prepare('SELECT local_job_id FROM team_job_links WHERE team_job_id = ?').get(job) as { local_job_id: string };
-      const store = app.service(createBulkService).store;
-      const [item] = store.items(localJob);
+      const bulk = app.service(createBulkService);
+      const [item] = bulk.reads.items(localJob);
       const asWritten = newItem({
         rowNumber: 1,
         phone: item.phone,
@@ -261,8 +261,8 @@ describe('a LIVE single purchase', () => {
         description: item.description,
         amountKobo: item.amount_kobo,
       });
-      expect(store.beginApprovedSingle(localJob, { ...asWritten, account: item.account, vendType: item.vend_type }, dead, 600_000)).toBe(true);
-      expect(store.job(localJob)).toMatchObject({ state: 'running', runner_pid: dead });
+      expect(bulk.lifecycle.beginApprovedSingle(localJob, { ...asWritten, account: item.account, vendType: item.vend_type }, { pid: dead, leaseMs: 600_000 })).toBe(true);
+      expect(bulk.reads.job(localJob)).toMatchObject({ state: 'running', runner_pid: dead });
     } finally {
       await app.close();
     }
@@ -304,7 +304,7 @@ describe('a LIVE single purchase', () => {
     const phone = mtnPhone(5650);
     const app = await createApp({ dataDir: ada.dataDir, shell: 'test', connection: { baseUrl: sandbox.url, token: TOKEN, kind: 'live' } });
     try {
-      const store = app.service(createBulkService).store;
+      const store = app.service(createBulkService).reads;
       const asked = await dispatch(app, 'purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 300_000, repeat: false });
       // Its state, not an error: what, for whom, how much, and the team job an approver decides on.
       expect(asked.ok, JSON.stringify(asked)).toBe(true);

@@ -1,6 +1,7 @@
-/** Items and jobs for the job store's unit tests: an airtime job of ₦100 items on an in-memory database. */
-import type { InvalidRowRecord, JobStore, NewItem } from '../../../src/main/bulk/jobStore';
-import { newItem } from '../../../src/main/bulk/jobRows';
+/** Items and jobs for the unit tests of a job's reads and moves: an airtime job of ₦100 items on an in-memory database. */
+import type { JobLifecycle } from '../../../src/main/bulk/jobLifecycle';
+import { newItem, type InvalidRowRecord, type NewItem } from '../../../src/main/bulk/jobRows';
+import type { ItemState } from '../../../src/main/bulk/jobStates';
 
 /** Item `i` of a job: row i + 2 of the file, a distinct MTN phone, ₦100, queued. */
 export function testItem(i: number, over: Partial<NewItem> = {}): NewItem {
@@ -8,8 +9,8 @@ export function testItem(i: number, over: Partial<NewItem> = {}): NewItem {
 }
 
 /** A draft airtime job with these items (and these invalid rows). */
-export function testJob(store: JobStore, items: NewItem[], invalid: InvalidRowRecord[] = []): string {
-  return store.createJob(
+export function testJob(lifecycle: JobLifecycle, items: NewItem[], invalid: InvalidRowRecord[] = []): string {
+  return lifecycle.createJob(
     {
       kind: 'airtime',
       profileId: 'sandbox',
@@ -26,5 +27,16 @@ export function testJob(store: JobStore, items: NewItem[], invalid: InvalidRowRe
     },
     items,
     invalid,
+  );
+}
+
+/**
+ * A job whose items are written in these states, as a database an older vendesk left may hold
+ * them: an item is born in its state (the state tables guard moves, not what is already there).
+ */
+export function jobInStates(lifecycle: JobLifecycle, states: readonly ItemState[]): string {
+  return testJob(
+    lifecycle,
+    states.map((state, i) => ({ ...testItem(i), state: state as NewItem['state'] })),
   );
 }

@@ -2,12 +2,12 @@
  * One table of approvals (issue 27): a single purchase sent for a team member's approval is a job
  * of one item waiting in `awaiting_approval`, linked to its team job in `team_job_links` with the
  * request it was prepared with. Migration 24 carries over the holds an older vendesk kept in
- * `team_single_purchases`; the job store begins an approved one once, and lets one whose run
+ * `team_single_purchases`; the job's lifecycle begins an approved one once, and lets one whose run
  * stopped before its item left wait again.
  */
 import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JobStore } from '../../../src/main/bulk/jobStore';
+import { jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
 import { newItem } from '../../../src/main/bulk/jobRows';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { acrossMigration } from '../../support/databaseBefore';
@@ -86,7 +86,7 @@ describe('migration 24: the holds of single purchases become waiting jobs and li
         ]);
         // The request is kept exactly as it was prepared: it is what is bought once approved.
         expect(JSON.parse(links[2].request)).toEqual({ disco: 'IKEDC', meter: '45099990000', vendType: 'PREPAID', amountKobo: 500_000, phone: '08031234567' });
-        const store = new JobStore(after);
+        const store = jobParts(after).reads;
         for (const id of ['approval-team-a', 'approval-team-e']) {
           expect(store.job(id)).toMatchObject({ state: 'awaiting_approval', origin: 'single', profile_id: 'live-1', connection_kind: 'live', base_url: 'https://api.example.com' });
           expect(store.job(id)?.message).toContain('waits for approval');
@@ -105,47 +105,47 @@ describe('migration 24: the holds of single purchases become waiting jobs and li
 
 describe('an approved single purchase begins once', () => {
   let db: Db;
-  let store: JobStore;
+  let store: JobParts;
   const item = newItem({ rowNumber: 1, phone: '08031112222', network: 'MTN', productCode: '', description: 'MTN airtime', amountKobo: 250_000 });
   let jobId: string;
 
   beforeEach(() => {
     db = openDatabase(':memory:');
-    store = new JobStore(db);
-    jobId = store.createWaitingSingle('airtime', LIVE, 'MTN airtime for 08031112222', item, 'Waits for approval (team job t-1).', (id) =>
+    store = jobParts(db);
+    jobId = store.lifecycle.createWaitingSingle('airtime', LIVE, 'MTN airtime for 08031112222', item, 'Waits for approval (team job t-1).', (id) =>
       db.prepare("INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at, request) VALUES (?, 't-1', '', 250000, 1, ?, '{}')").run(id, AT),
     );
   });
   afterEach(() => db.close());
 
   it('is written waiting, linked, with nothing to send', () => {
-    expect(store.job(jobId)).toMatchObject({ state: 'awaiting_approval', origin: 'single', message: 'Waits for approval (team job t-1).' });
+    expect(store.reads.job(jobId)).toMatchObject({ state: 'awaiting_approval', origin: 'single', message: 'Waits for approval (team job t-1).' });
     expect(db.prepare('SELECT team_job_id FROM team_job_links WHERE local_job_id = ?').get(jobId)).toEqual({ team_job_id: 't-1' });
-    expect(store.items(jobId).map((i) => i.state)).toEqual(['queued']);
+    expect(store.reads.items(jobId).map((i) => i.state)).toEqual(['queued']);
   });
 
   it('the second attempt to begin it (a retry, another window or process) is refused, and its item is as checked', () => {
     const checked = { ...item, network: 'MTN', givenNetwork: 'MTN', prefixNetwork: 'MTN' };
-    expect(store.beginApprovedSingle(jobId, checked, process.pid, 60_000)).toBe(true);
-    expect(store.beginApprovedSingle(jobId, checked, process.pid, 60_000)).toBe(false);
-    expect(store.job(jobId)).toMatchObject({ state: 'running', runner_pid: process.pid });
-    expect(store.items(jobId)[0]).toMatchObject({ state: 'queued', given_network: 'MTN', prefix_network: 'MTN' });
+    expect(store.lifecycle.beginApprovedSingle(jobId, checked, { pid: process.pid, leaseMs: 60_000 })).toBe(true);
+    expect(store.lifecycle.beginApprovedSingle(jobId, checked, { pid: process.pid, leaseMs: 60_000 })).toBe(false);
+    expect(store.reads.job(jobId)).toMatchObject({ state: 'running', runner_pid: process.pid });
+    expect(store.reads.items(jobId)[0]).toMatchObject({ state: 'queued', given_network: 'MTN', prefix_network: 'MTN' });
   });
 
   it('waits again when its run stopped before the item left; never once the item left', () => {
-    expect(store.beginApprovedSingle(jobId, item, process.pid, 60_000)).toBe(true);
+    expect(store.lifecycle.beginApprovedSingle(jobId, item, { pid: process.pid, leaseMs: 60_000 })).toBe(true);
     // Another attempt, while this process's run holds it: left alone.
-    expect(store.backToApproval(jobId, 'Approved, not bought yet.', false)).toBe(false);
+    expect(store.lifecycle.backToApproval(jobId, 'Approved, not bought yet.', false)).toBe(false);
     // The run itself stopped before sending: waiting again, and begun again once.
-    expect(store.backToApproval(jobId, 'Approved, not bought yet.', true)).toBe(true);
-    expect(store.job(jobId)).toMatchObject({ state: 'awaiting_approval', runner_pid: null, lease_until_ms: null, message: 'Approved, not bought yet.' });
-    expect(store.beginApprovedSingle(jobId, item, process.pid, 60_000)).toBe(true);
-    store.markSending(jobId, [1], 1);
-    expect(store.backToApproval(jobId, 'Approved, not bought yet.', true)).toBe(false);
-    expect(store.job(jobId)?.state).toBe('running');
+    expect(store.lifecycle.backToApproval(jobId, 'Approved, not bought yet.', true)).toBe(true);
+    expect(store.reads.job(jobId)).toMatchObject({ state: 'awaiting_approval', runner_pid: null, lease_until_ms: null, message: 'Approved, not bought yet.' });
+    expect(store.lifecycle.beginApprovedSingle(jobId, item, { pid: process.pid, leaseMs: 60_000 })).toBe(true);
+    store.moves.markSending(jobId, [1], 1);
+    expect(store.lifecycle.backToApproval(jobId, 'Approved, not bought yet.', true)).toBe(false);
+    expect(store.reads.job(jobId)?.state).toBe('running');
   });
 
   it('a purchase waiting for approval is not "being sent": the same purchase bought without a team is not refused by it', () => {
-    expect(store.singlePurchasesLike('live-1', { kind: 'airtime', phone: '08031112222', amount_kobo: 250_000, product_code: '' }, '2000-01-01T00:00:00.000Z')).toEqual([]);
+    expect(store.reads.singlePurchasesLike('live-1', { kind: 'airtime', phone: '08031112222', amount_kobo: 250_000, product_code: '' }, '2000-01-01T00:00:00.000Z')).toEqual([]);
   });
 });

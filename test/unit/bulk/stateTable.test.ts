@@ -1,34 +1,31 @@
 /**
- * The bulk item state machine is one table (bulk/jobStates.ts): the transition function takes
- * the states an item may come from out of it, and the database refuses a state it does not know.
+ * The bulk item state machine is one table (src/shared/bulkStateTables.ts, the lists derived in
+ * bulk/jobStates.ts): the item moves take the states an item may come from out of it, and the
+ * database refuses a state it does not know. (The moves themselves: stateMoves.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FINAL_ITEM_STATES, ITEM_STATE_TABLE, SPENDING_STATES, TO_SEND_STATES } from '../../../src/main/bulk/jobStates';
-import { JobStore } from '../../../src/main/bulk/jobStore';
+import { jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
+import type { ItemState } from '../../../src/main/bulk/jobStates';
 import { STATE_CHECKS } from '../../../src/main/store/migrations/020_state_checks';
 import { JOB_STATES_AT_22 } from '../../../src/main/store/migrations/022_jobs_await_approval';
 import { acrossMigration } from '../../support/databaseBefore';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { BULK_ITEM_STATES, BULK_JOB_STATES } from '../../../src/shared/contract/bulk';
 import { PURCHASE_STATES } from '../../../src/shared/contract/purchases';
-import { testItem, testJob } from './jobFixtures';
+import { jobInStates } from './jobFixtures';
 
 let db: Db;
-let store: JobStore;
+let store: JobParts;
 
-/** A job whose items are in these states (set directly: the table is about what moves them next). */
-function newJob(states: string[]): string {
-  const id = testJob(
-    store,
-    states.map((_state, i) => testItem(i)),
-  );
-  states.forEach((state, i) => db.prepare('UPDATE bulk_items SET state = ? WHERE job_id = ? AND seq = ?').run(state, id, i + 1));
-  return id;
+/** A job whose items are in these states (written so: the table is about what moves them next). */
+function newJob(states: ItemState[]): string {
+  return jobInStates(store.lifecycle, states);
 }
 
 beforeEach(() => {
   db = openDatabase(':memory:');
-  store = new JobStore(db);
+  store = jobParts(db);
 });
 afterEach(() => db.close());
 
@@ -42,18 +39,13 @@ describe('the bulk item state table', () => {
 
   it('moves an item only along the table: a bought item is never queued to be sent again', () => {
     const id = newJob(['queued', 'success']);
-    expect(store.transition(id, [1, 2], 'excluded')).toBe(1);
-    expect(store.item(id, 1)?.state).toBe('excluded');
-    expect(store.item(id, 2)?.state).toBe('success');
-    // success → queued is not in the table: nothing moves, even without a `from` of the caller's.
-    expect(store.transition(id, [2], 'queued')).toBe(0);
-    expect(store.item(id, 2)?.state).toBe('success');
-  });
-
-  it('refuses a caller who names a state the table does not lead from', () => {
-    const id = newJob(['success']);
-    expect(() => store.transition(id, [1], 'queued', {}, ['success'])).toThrow('A bulk item cannot move from success to queued: not in the state table (bulk/jobStates.ts).');
-    expect(store.item(id, 1)?.state).toBe('success');
+    expect(store.moves.setIncluded(id, [1, 2], false)).toBe(1);
+    expect(store.reads.item(id, 1)?.state).toBe('excluded');
+    expect(store.reads.item(id, 2)?.state).toBe('success');
+    // success → queued is not in the table: no move leads there, whoever asks.
+    expect(store.moves.setIncluded(id, [2], true)).toBe(0);
+    expect(store.moves.sendAgain(id, [2], 'user (send again)')).toBe(0);
+    expect(store.reads.item(id, 2)?.state).toBe('success');
   });
 
   it('the database refuses a state nobody knows, for items, jobs and purchases', () => {
@@ -63,7 +55,7 @@ describe('the bulk item state table', () => {
     expect(() => db.prepare("INSERT INTO purchases (id, kind, source, state) VALUES ('p1', 'electricity', 'single', 'done')").run()).toThrow(
       /purchases\.state must be one of sending/,
     );
-    expect(store.item(id, 1)?.state).toBe('queued');
+    expect(store.reads.item(id, 1)?.state).toBe('queued');
   });
 
   it("the database's lists are the code's (a new state needs a new migration step)", () => {

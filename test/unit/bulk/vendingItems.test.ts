@@ -3,21 +3,22 @@
  * caught mid-send finds the purchase it was bought as (none: it was never sent).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { itemKey, JobStore } from '../../../src/main/bulk/jobStore';
+import { itemKey } from '../../../src/main/bulk/itemMoves';
+import { jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
 import { itemFromPurchase } from '../../../src/main/bulk/vendingItems';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 
 let db: Db;
-let store: JobStore;
+let store: JobParts;
 
 beforeEach(() => {
   db = openDatabase(':memory:');
-  store = new JobStore(db);
+  store = jobParts(db);
 });
 afterEach(() => db.close());
 
 function meterJob(): string {
-  return store.createJob(
+  return store.lifecycle.createJob(
     {
       kind: 'electricity',
       profileId: 'sandbox',
@@ -84,23 +85,25 @@ describe('electricity and cable items', () => {
   it('find the purchase a row caught mid-send was bought as, never one from before it or owned by another row', () => {
     const jobId = meterJob();
     const sentMs = Date.parse('2026-04-01T10:00:00.000Z');
-    db.prepare('UPDATE bulk_items SET state = ?, sent_ms = ? WHERE job_id = ?').run('uncertain', sentMs, jobId);
-    const [first, second] = store.items(jobId);
-    expect(store.findUnlinkedPurchase('electricity', first)).toBeNull(); // no purchase: never sent
+    // Caught mid-send by a vendesk that stopped: marked sending, then uncertain when its run began again.
+    store.moves.markSending(jobId, [1, 2], sentMs);
+    store.moves.recoverSending(jobId);
+    const [first, second] = store.reads.items(jobId);
+    expect(store.reads.findUnlinkedPurchase('electricity', first)).toBeNull(); // no purchase: never sent
 
     insertPurchase('P-OLD', first.account as string, 'success', '2026-04-01T09:00:00.000Z'); // an hour before: not this row's
-    expect(store.findUnlinkedPurchase('electricity', first)).toBeNull();
+    expect(store.reads.findUnlinkedPurchase('electricity', first)).toBeNull();
 
     insertPurchase('P-NEW', first.account as string, 'sending', '2026-04-01T10:00:00.500Z');
-    expect(store.findUnlinkedPurchase('electricity', first)).toEqual({ id: 'P-NEW' });
-    expect(store.findUnlinkedPurchase('electricity', second)).toBeNull(); // another meter
+    expect(store.reads.findUnlinkedPurchase('electricity', first)).toEqual({ id: 'P-NEW' });
+    expect(store.reads.findUnlinkedPurchase('electricity', second)).toBeNull(); // another meter
 
-    store.linkPurchase(jobId, first.seq, 'P-NEW');
+    store.moves.linkPurchase(jobId, first.seq, 'P-NEW');
     db.prepare("UPDATE purchases SET state = 'pending', reference = 'REF1' WHERE id = 'P-NEW'").run();
-    expect(store.syncFromPurchases(jobId, itemFromPurchase)).toBe(1);
-    expect(store.item(jobId, first.seq)).toMatchObject({ state: 'pending', reference: 'REF1', purchase_id: 'P-NEW' });
-    expect(store.syncFromPurchases(jobId, itemFromPurchase)).toBe(0);
+    expect(store.moves.syncFromPurchases(jobId, itemFromPurchase)).toBe(1);
+    expect(store.reads.item(jobId, first.seq)).toMatchObject({ state: 'pending', reference: 'REF1', purchase_id: 'P-NEW' });
+    expect(store.moves.syncFromPurchases(jobId, itemFromPurchase)).toBe(0);
     // Linked now: it is no longer free for another row.
-    expect(store.findUnlinkedPurchase('electricity', first)).toBeNull();
+    expect(store.reads.findUnlinkedPurchase('electricity', first)).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readBulkSettings, writeBulkSettings } from '../../../src/main/bulk/bulkSettings';
-import { JobStore, type NewItem } from '../../../src/main/bulk/jobStore';
+import { jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
+import type { NewItem } from '../../../src/main/bulk/jobRows';
 import { itemsFromValidation } from '../../../src/main/bulk/prepareJob';
 import type { ValidationResult, ValidRow } from '../../../src/main/imports';
 import { openDatabase, type Db } from '../../../src/main/store/database';
@@ -8,73 +9,73 @@ import { Settings } from '../../../src/main/store/settings';
 import { testItem, testJob } from './jobFixtures';
 
 let db: Db;
-let store: JobStore;
+let store: JobParts;
 
 const item = testItem;
 /** When the items are sent, on the service's clock (a fixed instant: nothing here reads this computer's). */
 const SENT_MS = Date.parse('2026-03-02T10:00:00.000Z');
 
 function job(items: NewItem[]): string {
-  return testJob(store, items, [{ row: 9, field: 'phone', message: 'Row 9: bad' }]);
+  return testJob(store.lifecycle, items, [{ row: 9, field: 'phone', message: 'Row 9: bad' }]);
 }
 
 beforeEach(() => {
   db = openDatabase(':memory:');
-  store = new JobStore(db);
+  store = jobParts(db);
 });
 afterEach(() => db.close());
 
-describe('the job store', () => {
+describe("a job's reads and its items' moves", () => {
   it('writes the job, its items and its invalid rows before anything is sent', () => {
     const id = job([item(0), item(1)]);
-    expect(store.job(id)).toMatchObject({ state: 'draft', file_name: 'f.csv', invalid_count: 1 });
-    expect(store.counts(id)).toMatchObject({ queued: 2 });
-    expect(store.invalidRows(id, 0, 10)).toEqual([{ row: 9, field: 'phone', message: 'Row 9: bad', phone: null, name: null }]);
+    expect(store.reads.job(id)).toMatchObject({ state: 'draft', file_name: 'f.csv', invalid_count: 1 });
+    expect(store.reads.counts(id)).toMatchObject({ queued: 2 });
+    expect(store.reads.invalidRows(id, 0, 10)).toEqual([{ row: 9, field: 'phone', message: 'Row 9: bad', phone: null, name: null }]);
   });
 
   it('an item can be marked sending only from queued or held, so it is never sent twice at once', () => {
     const id = job([item(0)]);
-    store.markSending(id, [1], SENT_MS);
-    expect(store.item(id, 1)).toMatchObject({ state: 'sending', attempts: 1 });
-    expect(() => store.markSending(id, [1], SENT_MS)).toThrow(/not ready to send/);
+    store.moves.markSending(id, [1], SENT_MS);
+    expect(store.reads.item(id, 1)).toMatchObject({ state: 'sending', attempts: 1 });
+    expect(() => store.moves.markSending(id, [1], SENT_MS)).toThrow(/not ready to send/);
   });
 
   it('after a crash, items caught sending become uncertain', () => {
     const id = job([item(0), item(1)]);
-    store.markSending(id, [1], SENT_MS);
-    expect(store.sendingToUncertain(id)).toBe(1);
-    expect(store.item(id, 1)?.state).toBe('uncertain');
-    expect(store.item(id, 2)?.state).toBe('queued');
+    store.moves.markSending(id, [1], SENT_MS);
+    expect(store.moves.recoverSending(id)).toBe(1);
+    expect(store.reads.item(id, 1)?.state).toBe('uncertain');
+    expect(store.reads.item(id, 2)?.state).toBe('queued');
   });
 
   it('one log entry can settle only one item', () => {
     const id = job([item(0), item(0, { rowNumber: 3 })]);
-    store.markSending(id, [1], SENT_MS);
-    store.sendingToUncertain(id);
-    store.markSending(id, [2], SENT_MS);
-    store.sendingToUncertain(id);
-    expect(store.claimFromLog(id, 1, 'ATM-1', 'success', 'log: phone, amount and time')).toBe(true);
-    expect(store.isReferenceClaimed('ATM-1')).toBe(true);
-    expect(store.claimFromLog(id, 2, 'ATM-1', 'success', 'log: phone, amount and time')).toBe(false);
-    expect(store.item(id, 2)?.state).toBe('uncertain');
+    store.moves.markSending(id, [1], SENT_MS);
+    store.moves.recoverSending(id);
+    store.moves.markSending(id, [2], SENT_MS);
+    store.moves.recoverSending(id);
+    expect(store.moves.claimFromLog(id, 1, 'ATM-1', 'success', 'log: phone, amount and time')).toBe(true);
+    expect(store.reads.isReferenceClaimed('ATM-1')).toBe(true);
+    expect(store.moves.claimFromLog(id, 2, 'ATM-1', 'success', 'log: phone, amount and time')).toBe(false);
+    expect(store.reads.item(id, 2)?.state).toBe('uncertain');
   });
 
   it('counts what was spent since a time for the daily cap: sending, accepted, uncertain, successful and pending items', () => {
     const id = job([item(0), item(1), item(2), item(3)]);
-    store.markSending(id, [1, 2, 3, 4], SENT_MS);
-    store.markAccepted(id, [{ seq: 1, reference: 'R1' }], null);
-    store.transition(id, [2], 'rejected', { reason: 'no' });
-    store.transition(id, [3], 'failed', { reason: 'refunded' });
-    expect(store.spentSince('sandbox', SENT_MS - 60_000)).toBe(200_00);
-    expect(store.spentSince('sandbox', SENT_MS + 60_000)).toBe(0);
+    store.moves.markSending(id, [1, 2, 3, 4], SENT_MS);
+    store.moves.accept(id, [{ seq: 1, reference: 'R1' }, { seq: 3, reference: 'R3' }], null);
+    store.moves.refuse(id, [2], 'no');
+    store.moves.outcome(id, 3, 'failed', 'refunded', 'log');
+    expect(store.reads.spentSince('sandbox', SENT_MS - 60_000)).toBe(200_00);
+    expect(store.reads.spentSince('sandbox', SENT_MS + 60_000)).toBe(0);
     // Another connection's jobs never count toward this one's cap.
-    expect(store.spentSince('other-profile', SENT_MS - 60_000)).toBe(0);
+    expect(store.reads.spentSince('other-profile', SENT_MS - 60_000)).toBe(0);
   });
 
   it('busy keys hold back an item whose phone and amount is in progress', () => {
     const id = job([item(0), item(1)]);
-    store.markSending(id, [1], SENT_MS);
-    expect([...store.busyKeys(id)]).toEqual([`${item(0).phone}|10000`]);
+    store.moves.markSending(id, [1], SENT_MS);
+    expect([...store.moves.busyKeys(id)]).toEqual([`${item(0).phone}|10000`]);
   });
 });
 
