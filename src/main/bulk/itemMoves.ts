@@ -13,6 +13,9 @@
  * wallet cost, its next requery, a draft row's network) are here too; an item is first written
  * with its job (`jobLifecycle.ts`). Which items a run sends next is read here as well
  * (`nextBatch`): they are the items that may move to `sending` now.
+ *
+ * Longer than 400 lines on purpose: it is the item state machine's one door, so every statement
+ * that moves an item, and the table check they share, are in this file and nowhere else.
  */
 import type Database from 'better-sqlite3';
 import { AppError } from '../../shared/appError';

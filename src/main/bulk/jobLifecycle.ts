@@ -13,6 +13,10 @@
  * prepared on, is read only on it (`ownJob`), and is sent to (and asked about at) only that
  * service (`connectionProblem`, `sendingProblem`). What confirming reads (`draftToConfirm`) is read
  * here, with the confirming write it leads to.
+ *
+ * Longer than 400 lines on purpose: it is the job state machine's one door, so a job's birth,
+ * every move of its state, its lease and the connection rule its moves check are in this file and
+ * nowhere else (the confirmation's path visits it, not three modules: architecture.md).
  */
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';

@@ -43,11 +43,6 @@ export function statesLeadingTo(to: ItemState): ItemState[] {
   return leadingTo(ITEM_STATE_TABLE, to);
 }
 
-/** The states a job may move to `to` from, by the job table (and `to` itself: a new message). */
-export function jobStatesLeadingTo(to: JobState): JobState[] {
-  return leadingTo(JOB_STATE_TABLE, to);
-}
-
 /**
  * A job not confirmed yet, so nothing of it was sent: a `draft` (its rows may still change) or a
  * job `awaiting_approval` by another team member (its rows are what the approver sees, so they do
