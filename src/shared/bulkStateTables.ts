@@ -80,6 +80,39 @@ export function movesOf<S extends string>(table: { readonly [K in S]: { next: re
   return (Object.keys(table) as S[]).flatMap((from) => table[from].next.map((to): [S, S] => [from, to]));
 }
 
+/** A named move: the states it comes from, and those it goes to. */
+export interface NamedMove<S extends string> {
+  from: readonly S[];
+  to: readonly S[];
+}
+
+/** The moves of `moves` (by name) that `table` does not hold, as "name: from → to"; staying put is always held. */
+export function movesOutside<S extends string>(table: { readonly [K in S]: { next: readonly S[] } }, moves: Record<string, NamedMove<S>>): string[] {
+  return Object.entries(moves).flatMap(([name, m]) =>
+    m.from.flatMap((from) => m.to.filter((to) => from !== to && !table[from].next.includes(to)).map((to) => `${name}: ${from} → ${to}`)),
+  );
+}
+
+/**
+ * The SQL guard of each move of `moves`, `state IN (…)` of the states it comes from, by its name
+ * (a record to look up, not a function to call, on the paths that write); throws (so the module
+ * that names the moves does not load) when one is not in `table`.
+ */
+export function guardsOf<S extends string, M extends Record<string, NamedMove<S>>>(
+  table: { readonly [K in S]: { next: readonly S[] } },
+  moves: M,
+  what: string,
+): Record<keyof M, string> {
+  const outside = movesOutside(table, moves);
+  if (outside.length > 0) throw new Error(`${what} moves not in the state table (src/shared/bulkStateTables.ts): ${outside.join('; ')}`);
+  return Object.fromEntries(Object.entries(moves).map(([name, m]) => [name, stateIn(m.from)])) as Record<keyof M, string>;
+}
+
+/** `state IN ('a', 'b')`. */
+export function stateIn(states: readonly string[]): string {
+  return `state IN (${states.map((s) => `'${s}'`).join(', ')})`;
+}
+
 /** The states each table knows, in the contract's order. */
 export const ITEM_STATES: readonly BulkItemState[] = BULK_ITEM_STATES;
 export const JOB_STATES: readonly BulkJobState[] = BULK_JOB_STATES;

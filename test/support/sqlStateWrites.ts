@@ -45,47 +45,42 @@ export function normalized(sql: string): string {
     .replace(/\s+/g, ' ');
 }
 
-/** The clause starting at `from` up to the first of `ends` outside parentheses and quotes (or the end). */
-function clause(sql: string, from: number, ends: RegExp): string {
+/**
+ * Walks `text` from `from`, calling `visit` with each character outside quotes and the depth of
+ * parentheses it stands at; stops where `visit` says so, and answers that index (or the end).
+ */
+function walk(text: string, from: number, visit: (i: number, c: string, depth: number) => boolean): number {
   let depth = 0;
   let quote: string | null = null;
-  for (let i = from; i < sql.length; i++) {
-    const c = sql[i];
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
     if (quote) {
       if (c === quote) quote = null;
-      continue;
-    }
-    if (c === "'" || c === '"' || c === '`') quote = c;
+    } else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if (visit(i, c, depth)) return i;
     else if (c === '(') depth++;
-    else if (c === ')') {
-      if (depth === 0) return sql.slice(from, i);
-      depth--;
-    } else if (c === ';' && depth === 0) return sql.slice(from, i);
-    else if (depth === 0 && /\s/.test(c) && ends.test(sql.slice(i + 1, i + 12))) return sql.slice(from, i);
+    else if (c === ')') depth--;
   }
-  return sql.slice(from);
+  return text.length;
+}
+
+/** The clause starting at `from` up to the first of `ends`, a `;` or a closing parenthesis outside parentheses and quotes (or the end). */
+function clause(sql: string, from: number, ends: RegExp): string {
+  const end = walk(sql, from, (i, c, depth) => depth === 0 && (c === ')' || c === ';' || (/\s/.test(c) && ends.test(sql.slice(i + 1, i + 12)))));
+  return sql.slice(from, end);
 }
 
 /** Splits at commas outside parentheses and quotes. */
 function topLevel(list: string): string[] {
   const parts: string[] = [];
-  let depth = 0;
-  let quote: string | null = null;
   let start = 0;
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i];
-    if (quote) {
-      if (c === quote) quote = null;
-      continue;
-    }
-    if (c === "'" || c === '"' || c === '`') quote = c;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
+  walk(list, 0, (i, c, depth) => {
+    if (c === ',' && depth === 0) {
       parts.push(list.slice(start, i));
       start = i + 1;
     }
-  }
+    return false;
+  });
   parts.push(list.slice(start));
   return parts;
 }

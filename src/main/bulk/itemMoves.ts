@@ -21,12 +21,10 @@ import type Database from 'better-sqlite3';
 import { AppError } from '../../shared/appError';
 import type { Db } from '../store/database';
 import type { ItemRow, NewItem, PurchaseStateFields } from './jobRows';
-import { ITEM_STATE_TABLE, statesLeadingTo, type ItemState } from './jobStates';
+import { guardsOf, stateIn, type NamedMove } from '../../shared/bulkStateTables';
+import { ITEM_STATE_TABLE, ITEM_STATES, statesLeadingTo, type ItemState } from './jobStates';
 
-interface Move {
-  from: readonly ItemState[];
-  to: readonly ItemState[];
-}
+type Move = NamedMove<ItemState>;
 
 /**
  * Every move of an item, by name. Where a move was written without a guard of its own before
@@ -76,20 +74,11 @@ export const ITEM_MOVES = {
 
 export type ItemMoveName = keyof typeof ITEM_MOVES;
 
-/** The moves that are not in the item table; none, or this module does not load. */
-export function movesOutsideTable(moves: Record<string, Move> = ITEM_MOVES): string[] {
-  return Object.entries(moves).flatMap(([name, m]) =>
-    m.from.flatMap((from) => m.to.filter((to) => from !== to && !ITEM_STATE_TABLE[from].next.includes(to)).map((to) => `${name}: ${from} → ${to}`)),
-  );
-}
+/** The guard of each move (built as the module loads, which throws on a move outside the table). */
+const guard = guardsOf(ITEM_STATE_TABLE, ITEM_MOVES, 'Item');
 
-const outside = movesOutsideTable();
-if (outside.length > 0) throw new Error(`Item moves not in the state table (src/shared/bulkStateTables.ts): ${outside.join('; ')}`);
-
-const quoted = (states: readonly string[]): string => states.map((s) => `'${s}'`).join(', ');
-
-/** The guard of a move: the states it comes from. */
-const guard = (move: ItemMoveName): string => `state IN (${quoted(ITEM_MOVES[move].from)})`;
+/** An item follows its purchase from any state the table leads from to the purchase's: the guard for each state it may follow to. */
+const FOLLOW_GUARD = Object.fromEntries(ITEM_STATES.map((s) => [s, stateIn(statesLeadingTo(s))])) as Record<ItemState, string>;
 
 const now = (): string => new Date().toISOString();
 
@@ -142,7 +131,7 @@ export class ItemMoves {
     if (fields.solo) sets.push('solo = 1');
     if (fields.hold) sets.push('holds = holds + 1');
     if (fields.final) sets.push('final_at = @at');
-    const stmt = this.stmt(`UPDATE bulk_items SET ${sets.join(', ')} WHERE job_id = @jobId AND seq = @seq AND ${guard(name)}`);
+    const stmt = this.stmt(`UPDATE bulk_items SET ${sets.join(', ')} WHERE job_id = @jobId AND seq = @seq AND ${guard[name]}`);
     const values = { to, at: now(), jobId, reason: fields.reason ?? null, settledBy: fields.settledBy ?? null, notBeforeMs: fields.notBeforeMs ?? null };
     let changed = 0;
     this.db.transaction(() => {
@@ -161,9 +150,11 @@ export class ItemMoves {
    * `keys`: the batch's `itemKey`s, which are in flight while it is sent.
    */
   nextBatch(jobId: string, { at, limit, scan, inFlight }: { at: number; limit: number; scan: number; inFlight: ReadonlySet<string> }): { items: ItemRow[]; keys: string[] } {
-    const candidates = this.stmt(
-      `SELECT * FROM bulk_items WHERE job_id = ? AND ${guard('markSending')} AND (not_before_ms IS NULL OR not_before_ms <= ?) ORDER BY seq LIMIT ?`,
-    ).all(jobId, at, scan) as ItemRow[];
+    const candidates = this.stmt(`SELECT * FROM bulk_items WHERE job_id = ? AND ${guard.markSending} AND (not_before_ms IS NULL OR not_before_ms <= ?) ORDER BY seq LIMIT ?`).all(
+      jobId,
+      at,
+      scan,
+    ) as ItemRow[];
     const batch: { items: ItemRow[]; keys: string[] } = { items: [], keys: [] };
     if (candidates.length === 0) return batch;
     const busy = this.busyKeys(jobId);
@@ -197,7 +188,7 @@ export class ItemMoves {
   markSending(jobId: string, seqs: readonly number[], sentMs: number): void {
     const at = now();
     const stmt = this.stmt(
-      `UPDATE bulk_items SET state = 'sending', attempts = attempts + 1, sent_ms = ?, not_before_ms = NULL, updated_at = ? WHERE job_id = ? AND seq = ? AND ${guard('markSending')}`,
+      `UPDATE bulk_items SET state = 'sending', attempts = attempts + 1, sent_ms = ?, not_before_ms = NULL, updated_at = ? WHERE job_id = ? AND seq = ? AND ${guard.markSending}`,
     );
     this.db.transaction(() => {
       for (const seq of seqs) {
@@ -218,7 +209,7 @@ export class ItemMoves {
       `UPDATE bulk_items SET purchase_id = @purchaseId, state = 'sending',
         attempts = attempts + (state <> 'sending'), sent_ms = CASE WHEN state = 'sending' THEN sent_ms ELSE @sentMs END,
         not_before_ms = CASE WHEN state = 'sending' THEN not_before_ms END, updated_at = @at
-       WHERE job_id = @jobId AND seq = @seq AND purchase_id IS NULL AND ${guard('sendAsPurchase')}`,
+       WHERE job_id = @jobId AND seq = @seq AND purchase_id IS NULL AND ${guard.sendAsPurchase}`,
     ).run({ purchaseId, sentMs, at: now(), jobId, seq });
     // A queued item leaves for a state that is never sent only when its job is cancelled.
     if (marked.changes !== 1) throw new AppError('purchase_not_sent', 'This purchase was cancelled before it was sent. Nothing was bought.', 'Buy it again if it is still wanted.');
@@ -228,7 +219,7 @@ export class ItemMoves {
 
   accept(jobId: string, accepted: readonly { seq: number; reference: string }[], note: string | null): void {
     const at = now();
-    const stmt = this.stmt(`UPDATE bulk_items SET state = 'accepted', reference = ?, reason = ?, updated_at = ? WHERE job_id = ? AND seq = ? AND ${guard('accept')}`);
+    const stmt = this.stmt(`UPDATE bulk_items SET state = 'accepted', reference = ?, reason = ?, updated_at = ? WHERE job_id = ? AND seq = ? AND ${guard.accept}`);
     this.db.transaction(() => {
       for (const a of accepted) stmt.run(a.reference, note, at, jobId, a.seq);
     })();
@@ -254,14 +245,14 @@ export class ItemMoves {
   /** After a crash: whatever was `sending` may have been bought. */
   recoverSending(jobId: string): number {
     return this.stmt(
-      `UPDATE bulk_items SET state = 'uncertain', reason = 'vendesk stopped while this item was being sent; it is checked against the service log before anything is sent again', updated_at = ? WHERE job_id = ? AND ${guard('recoverSending')}`,
+      `UPDATE bulk_items SET state = 'uncertain', reason = 'vendesk stopped while this item was being sent; it is checked against the service log before anything is sent again', updated_at = ? WHERE job_id = ? AND ${guard.recoverSending}`,
     ).run(now(), jobId).changes;
   }
 
   /** Rows another team desktop claimed: uncertain, each searched for in the log from when it was claimed (`sentMs`), in one transaction. */
   sentElsewhere(jobId: string, rows: readonly { seq: number; reason: string; sentMs: number }[]): void {
     const stmt = this.stmt(
-      `UPDATE bulk_items SET state = 'uncertain', reason = @reason, sent_ms = @sentMs, updated_at = @at WHERE job_id = @jobId AND seq = @seq AND ${guard('sentElsewhere')}`,
+      `UPDATE bulk_items SET state = 'uncertain', reason = @reason, sent_ms = @sentMs, updated_at = @at WHERE job_id = @jobId AND seq = @seq AND ${guard.sentElsewhere}`,
     );
     const at = now();
     this.db.transaction(() => {
@@ -278,7 +269,7 @@ export class ItemMoves {
   outcome(jobId: string, seq: number, to: 'success' | 'failed' | 'pending' | 'accepted', reason: string | null, settledBy: string, costKobo: number | null = null): void {
     const at = now();
     this.stmt(
-      `UPDATE bulk_items SET state = ?, reason = ?, settled_by = COALESCE(settled_by, ?), cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND ${guard('outcome')}`,
+      `UPDATE bulk_items SET state = ?, reason = ?, settled_by = COALESCE(settled_by, ?), cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND ${guard.outcome}`,
     ).run(to, reason, settledBy, costKobo, at, to, at, jobId, seq);
   }
 
@@ -295,7 +286,7 @@ export class ItemMoves {
     const at = now();
     try {
       const r = this.stmt(
-        `UPDATE bulk_items SET state = ?, reference = ?, settled_by = ?, reason = NULL, cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND ${guard('claimFromLog')}`,
+        `UPDATE bulk_items SET state = ?, reference = ?, settled_by = ?, reason = NULL, cost_kobo = COALESCE(?, cost_kobo), updated_at = ?, final_at = CASE WHEN ? IN ('success', 'failed') THEN ? ELSE final_at END WHERE job_id = ? AND seq = ? AND ${guard.claimFromLog}`,
       ).run(to, reference, settledBy, costKobo, at, to, at, jobId, seq);
       return r.changes === 1;
     } catch (error) {
@@ -360,7 +351,7 @@ export class ItemMoves {
     return this.stmt(`UPDATE bulk_items SET state = @state, reason = @reason, reference = COALESCE(@reference, reference), settled_by = @settledBy,
   final_at = CASE WHEN @state IN ('success', 'failed', 'rejected') THEN COALESCE(final_at, @at) ELSE final_at END,
   cost_kobo = COALESCE(cost_kobo, @costKobo), updated_at = @at
- WHERE job_id = @jobId AND seq = @seq AND state IN (${quoted(statesLeadingTo(to))})`);
+ WHERE job_id = @jobId AND seq = @seq AND ${FOLLOW_GUARD[to]}`);
   }
 
   private followPurchases(where: 'b.job_id = ?' | 'b.purchase_id = ?', key: string, itemFromPurchase: ItemFromPurchase): { changed: number; jobId: string | null } {
@@ -440,19 +431,6 @@ export class ItemMoves {
       `UPDATE bulk_items SET phone = @phone, network = @network, product_code = @productCode, description = @description, amount_kobo = @amountKobo,
         given_network = @givenNetwork, prefix_network = @prefixNetwork, account = @account, vend_type = @vendType, account_name = @accountName, updated_at = @at
        WHERE job_id = @jobId AND seq = 1 AND state = 'queued'`,
-    ).run({
-      jobId,
-      at: now(),
-      phone: item.phone,
-      network: item.network,
-      productCode: item.productCode,
-      description: item.description,
-      amountKobo: item.amountKobo,
-      givenNetwork: item.givenNetwork,
-      prefixNetwork: item.prefixNetwork,
-      account: item.account ?? null,
-      vendType: item.vendType ?? null,
-      accountName: item.accountName ?? null,
-    });
+    ).run({ ...item, jobId, at: now() }); // its fields by name; one it lacks (a meter of airtime) is null
   }
 }

@@ -26,12 +26,10 @@ import type { Db } from '../store/database';
 import { ItemMoves } from './itemMoves';
 import { JobReads } from './jobReads';
 import type { InvalidRowRecord, JobRow, NewItem, NewJob } from './jobRows';
+import { guardsOf, type NamedMove } from '../../shared/bulkStateTables';
 import { JOB_STATE_TABLE, UNCONFIRMED_JOB_STATES, type JobState } from './jobStates';
 
-interface Move {
-  from: readonly JobState[];
-  to: readonly JobState[];
-}
+type Move = NamedMove<JobState>;
 
 /** Every move of a job, by name. */
 export const JOB_MOVES = {
@@ -63,18 +61,8 @@ export const JOB_MOVES = {
 
 export type JobMoveName = keyof typeof JOB_MOVES;
 
-/** The moves that are not in the job table; none, or this module does not load. */
-export function jobMovesOutsideTable(moves: Record<string, Move> = JOB_MOVES): string[] {
-  return Object.entries(moves).flatMap(([name, m]) =>
-    m.from.flatMap((from) => m.to.filter((to) => from !== to && !JOB_STATE_TABLE[from].next.includes(to)).map((to) => `${name}: ${from} → ${to}`)),
-  );
-}
-
-const outside = jobMovesOutsideTable();
-if (outside.length > 0) throw new Error(`Job moves not in the state table (src/shared/bulkStateTables.ts): ${outside.join('; ')}`);
-
-/** The guard of a move: the states it comes from. */
-const guard = (move: JobMoveName): string => `state IN (${JOB_MOVES[move].from.map((s) => `'${s}'`).join(', ')})`;
+/** The guard of each move (built as the module loads, which throws on a move outside the table). */
+const guard = guardsOf(JOB_STATE_TABLE, JOB_MOVES, 'Job');
 
 const now = (): string => new Date().toISOString();
 
@@ -119,7 +107,7 @@ export class JobLifecycle {
   private move(name: JobMoveName, jobId: string, to: JobState, message: string | null): boolean {
     if (!(JOB_MOVES[name].to as readonly JobState[]).includes(to)) throw new Error(`The job move ${name} does not lead to ${to}.`);
     return (
-      this.stmt(`UPDATE bulk_jobs SET state = @to, message = @message, updated_at = @at${timesOf(to)} WHERE id = @jobId AND ${guard(name)}`).run({
+      this.stmt(`UPDATE bulk_jobs SET state = @to, message = @message, updated_at = @at${timesOf(to)} WHERE id = @jobId AND ${guard[name]}`).run({
         to,
         message,
         at: now(),
@@ -291,7 +279,7 @@ export class JobLifecycle {
     const at = now();
     const begun = this.stmt(
       `UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, finished_at = NULL, message = NULL, updated_at = @at,
-        runner_pid = @pid, lease_until_ms = @until, batch_size = @batchSize, concurrency = @concurrency WHERE id = @id AND ${guard('confirm')}`,
+        runner_pid = @pid, lease_until_ms = @until, batch_size = @batchSize, concurrency = @concurrency WHERE id = @id AND ${guard.confirm}`,
     ).run({ id: job.id, at, pid: lease.pid, until: Date.now() + lease.leaseMs, ...tuning });
     return begun.changes === 1 ? { recovered: 0, uncertain: 0 } : null;
   }
@@ -304,7 +292,7 @@ export class JobLifecycle {
     const at = now();
     const begun = this.stmt(
       `UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, finished_at = NULL, message = NULL, updated_at = @at,
-        runner_pid = @pid, lease_until_ms = @until WHERE id = @jobId AND ${guard('beginSingle')} AND origin = 'single'`,
+        runner_pid = @pid, lease_until_ms = @until WHERE id = @jobId AND ${guard.beginSingle} AND origin = 'single'`,
     ).run({ at, pid: lease.pid, until: Date.now() + lease.leaseMs, jobId });
     if (begun.changes !== 1) throw new Error(`single job ${jobId} was not a new draft`);
     return { recovered: 0, uncertain: 0 };
@@ -320,7 +308,7 @@ export class JobLifecycle {
     const at = now();
     const begun = this.stmt(
       `UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, finished_at = NULL, message = NULL, updated_at = @at,
-        runner_pid = @pid, lease_until_ms = @until WHERE id = @jobId AND ${guard('beginApprovedSingle')} AND origin = 'single'`,
+        runner_pid = @pid, lease_until_ms = @until WHERE id = @jobId AND ${guard.beginApprovedSingle} AND origin = 'single'`,
     ).run({ at, pid: lease.pid, until: Date.now() + lease.leaseMs, jobId });
     if (begun.changes !== 1) return false;
     this.items.moves.writeAsChecked(jobId, item);
@@ -416,7 +404,7 @@ export class JobLifecycle {
     return (
       this.stmt(
         `UPDATE bulk_jobs SET state = 'awaiting_approval', message = @message, confirmed_at = NULL, started_at = NULL, runner_pid = NULL, lease_until_ms = NULL, updated_at = @at
-         WHERE id = @jobId AND origin = 'single' AND ${guard('backToApproval')} AND (@ownRun = 1 OR lease_until_ms IS NULL OR lease_until_ms < @nowMs)
+         WHERE id = @jobId AND origin = 'single' AND ${guard.backToApproval} AND (@ownRun = 1 OR lease_until_ms IS NULL OR lease_until_ms < @nowMs)
            AND NOT EXISTS (SELECT 1 FROM bulk_items WHERE job_id = @jobId AND state <> 'queued')`,
       ).run({ jobId, message, at: now(), nowMs: Date.now(), ownRun: ownRun ? 1 : 0 }).changes === 1
     );

@@ -6,8 +6,9 @@
  * tables), while a row already in any state is kept and may stay in it with a new reason.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ITEM_MOVES, movesOutsideTable } from '../../../src/main/bulk/itemMoves';
-import { JOB_MOVES, jobMovesOutsideTable, jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
+import { ITEM_MOVES } from '../../../src/main/bulk/itemMoves';
+import { JOB_MOVES, jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
+import { movesOutside } from '../../../src/shared/bulkStateTables';
 import { ITEM_STATE_TABLE, ITEM_STATES, JOB_STATE_TABLE, JOB_STATES, type ItemState, type JobState } from '../../../src/main/bulk/jobStates';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { acrossMigration } from '../../support/databaseBefore';
@@ -76,10 +77,10 @@ describe('the state tables', () => {
   });
 
   it('hold every named move of an item and of a job; a move outside them is named', () => {
-    expect(movesOutsideTable()).toEqual([]);
-    expect(jobMovesOutsideTable()).toEqual([]);
-    expect(movesOutsideTable({ resell: { from: ['success', 'uncertain'], to: ['queued'] } })).toEqual(['resell: success → queued']);
-    expect(jobMovesOutsideTable({ revive: { from: ['cancelled'], to: ['running'] } })).toEqual(['revive: cancelled → running']);
+    expect(movesOutside(ITEM_STATE_TABLE, ITEM_MOVES)).toEqual([]);
+    expect(movesOutside(JOB_STATE_TABLE, JOB_MOVES)).toEqual([]);
+    expect(movesOutside(ITEM_STATE_TABLE, { resell: { from: ['success', 'uncertain'], to: ['queued'] } })).toEqual(['resell: success → queued']);
+    expect(movesOutside(JOB_STATE_TABLE, { revive: { from: ['cancelled'], to: ['running'] } })).toEqual(['revive: cancelled → running']);
     // Every move of the tables is made by some named move: none is there for nothing.
     const named = (moves: Record<string, { from: readonly string[]; to: readonly string[] }>) =>
       new Set(Object.values(moves).flatMap((m) => m.from.flatMap((f) => m.to.filter((t) => t !== f).map((t) => `${f}>${t}`))));
