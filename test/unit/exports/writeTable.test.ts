@@ -251,20 +251,26 @@ describe('writeTableCsv', () => {
     expect(lines[8].startsWith('"Ọlá ""Ade"", Lagos ₦",250.00,')).toBe(true);
   });
 
-  it('no cell starts with a formula trigger when the file is split on ";" or at every line break', async () => {
-    const file = path.join(dir, 'semicolon.csv');
-    const nasty = ['Lagos;=1+2', 'x;"=HYPERLINK(""http://x"")"', 'a\r\n+1', 'note;\t@SUM(1)', 'ok;-2'];
+  /** A CSV of a text column (`texts`) and a number column, as written (after its byte-order mark). */
+  async function csvOfTexts(name: string, texts: string[]): Promise<string> {
+    const file = path.join(dir, name);
     await writeTableCsv(
       file,
       [
         { header: 'A', kind: 'text' },
         { header: 'B', kind: 'integer' },
       ],
-      nasty.map((t, i) => [t, i]),
+      texts.map((t, i) => [t, i]),
     );
-    const text = fs.readFileSync(file, 'utf8').slice(1);
-    // Cells as a spreadsheet splitting on ";" and on every line break sees them, quotes and spaces trimmed.
-    const cells = text.split(/[;\r\n]/).map((c) => c.replace(/^[\s"]+/, ''));
+    return fs.readFileSync(file, 'utf8').slice(1);
+  }
+
+  /** The cells a reader sees that splits `text` at each of `separators`, ignoring quotes (quotes and spaces before a cell trimmed). */
+  const cellsSplitAt = (text: string, separators: RegExp) => text.split(separators).map((c) => c.replace(/^[\s"]+/, ''));
+
+  it('no cell starts with a formula trigger when the file is split on ";" or at every line break', async () => {
+    const text = await csvOfTexts('semicolon.csv', ['Lagos;=1+2', 'x;"=HYPERLINK(""http://x"")"', 'a\r\n+1', 'note;\t@SUM(1)', 'ok;-2']);
+    const cells = cellsSplitAt(text, /[;\r\n]/);
     for (const c of cells) expect(c, JSON.stringify(c)).not.toMatch(/^[=+\-@]/);
     // With "," as the separator the file still reads back as the text, with a quote before each trigger.
     const rows = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
@@ -273,19 +279,8 @@ describe('writeTableCsv', () => {
   });
 
   it('no cell starts with a formula trigger when the file is split on every "," or tab, quotes ignored', async () => {
-    const file = path.join(dir, 'comma-tab.csv');
-    const nasty = ['Lagos,=1+2', 'x, "=HYPERLINK(""http://x"")"', 'a\t+1', 'note,\t@SUM(1)', 'ok\t-2', 'a,b'];
-    await writeTableCsv(
-      file,
-      [
-        { header: 'A', kind: 'text' },
-        { header: 'B', kind: 'integer' },
-      ],
-      nasty.map((t, i) => [t, i]),
-    );
-    const text = fs.readFileSync(file, 'utf8').slice(1);
-    // Cells as a reader that splits on every "," and tab and ignores quotes sees them, quotes and spaces trimmed.
-    const cells = text.split(/[,\t\r\n]/).map((c) => c.replace(/^[\s"]+/, ''));
+    const text = await csvOfTexts('comma-tab.csv', ['Lagos,=1+2', 'x, "=HYPERLINK(""http://x"")"', 'a\t+1', 'note,\t@SUM(1)', 'ok\t-2', 'a,b']);
+    const cells = cellsSplitAt(text, /[,\t\r\n]/);
     expect(cells.filter((c) => c.startsWith("'")).length).toBe(5);
     for (const c of cells) expect(c, JSON.stringify(c)).not.toMatch(/^[=+\-@]/);
     // Read as CSV should be, each text comes back with only a quote before each trigger.
