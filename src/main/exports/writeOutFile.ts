@@ -20,14 +20,15 @@
  *
  * Checking the path and then writing by name would leave a window: between the check and the
  * write, someone who may rename a folder on the path could put a link in its place. Node has no
- * openat(2), so on Linux the folder is opened once (O_PATH | O_DIRECTORY | O_NOFOLLOW) and every
- * later step names files through `/proc/self/fd/N/…`, which the kernel resolves to that open folder
- * whatever happens to its path meanwhile; the folder's own path, as the kernel reports it for the
- * descriptor, must be exactly the path given — so no link was followed to open it either. Where
- * there is no /proc (macOS, BSD) the path is checked before and after the write and the folder's
- * identity compared with the one opened; a new file written into a folder that changed is removed
- * again. That narrows the window there rather than closing it (a replaced file cannot be put back),
- * and only someone who may rename a folder on the path can use it.
+ * openat(2), so the folder is opened once (O_DIRECTORY | O_NOFOLLOW; on Linux O_PATH, which needs
+ * no read permission) and then checked: no folder on the path is a link, and the path leads to the
+ * very folder opened (same device and inode) — so whatever was followed to open it, the folder held
+ * is the one at the path the user gave, reached without a link. On Linux every later step names
+ * files through `/proc/self/fd/N/…`, which the kernel resolves to that open folder whatever happens
+ * to its path meanwhile: the window is closed. Where there is no /proc (macOS, BSD) the same check
+ * is made again after the write, and a new file written into a folder that changed meanwhile is
+ * removed again. That narrows the window there rather than closing it (a replaced file cannot be
+ * put back), and only someone who may rename a folder on the path can use it.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -133,14 +134,8 @@ function pinFolder(dir: string, file: string): PinnedFolder {
     throw folderRefusal(file) ?? writeError(error, file);
   }
   const close = () => fs.closeSync(fd);
-  const via = `/proc/self/fd/${fd}`;
-  const opened = linux ? readlinkOrNull(via) : null;
-  if (opened !== null) {
-    if (opened === dir) return { at: (name) => `${via}/${name}`, confirm: () => undefined, close };
-    close();
-    throw folderRefusal(file) ?? folderMoved(file);
-  }
   const pinned = fs.fstatSync(fd);
+  // The path, walked without following links, leads to the folder held open.
   const same = () => {
     const now = lstatOrNull(dir);
     return folderRefusal(file) === null && now !== null && now.dev === pinned.dev && now.ino === pinned.ino;
@@ -149,6 +144,8 @@ function pinFolder(dir: string, file: string): PinnedFolder {
     close();
     throw folderRefusal(file) ?? folderMoved(file);
   }
+  const via = `/proc/self/fd/${fd}`;
+  if (linux && readlinkOrNull(via) !== null) return { at: (name) => `${via}/${name}`, confirm: () => undefined, close };
   return {
     at: (name) => path.join(dir, name),
     confirm(name, created) {
