@@ -113,8 +113,8 @@ export function parseTeamUrl(text: string): ParsedTeamUrl {
   } catch {
     throw new AppError(
       'team_bad_url',
-      'The team database address is not one vendesk can read (it is not repeated here: it may hold a password).',
-      'Write it as postgres://USER@HOST:PORT/DATABASE, the port a number, with no password in it: the password is given on its own (--password-file, VENDESK_TEAM_PASSWORD, or its field in Settings → Team).',
+      'The team database address could not be read: check the server, its port (a number) and the database. (vendesk does not repeat it: a mistyped address may hold a password.)',
+      'Write it as postgres://USER@HOST:PORT/DATABASE with no password in it: the password is given on its own (its field in Settings → Team, --password-file or VENDESK_TEAM_PASSWORD).',
     );
   }
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {

@@ -50,10 +50,11 @@ describe('a mistyped team address holding a password is never echoed', () => {
     const error = (JSON.parse(json.stdout) as { error: { code: string; message: string; hint: string } }).error;
     expect(error).toEqual({
       code: 'team_bad_url',
-      message: 'The team database address is not one vendesk can read (it is not repeated here: it may hold a password).',
-      hint: 'Write it as postgres://USER@HOST:PORT/DATABASE, the port a number, with no password in it: the password is given on its own (--password-file, VENDESK_TEAM_PASSWORD, or its field in Settings → Team).',
+      message:
+        'The team database address could not be read: check the server, its port (a number) and the database. (vendesk does not repeat it: a mistyped address may hold a password.)',
+      hint: 'Write it as postgres://USER@HOST:PORT/DATABASE with no password in it: the password is given on its own (its field in Settings → Team, --password-file or VENDESK_TEAM_PASSWORD).',
     });
-    expect(text.stderr).toContain('The team database address is not one vendesk can read');
+    expect(text.stderr).toContain('The team database address could not be read');
     for (const out of [json.stdout, json.stderr, text.stdout, text.stderr]) expectNoAddress(out, address);
   });
 
