@@ -277,8 +277,8 @@ export class VendingClient {
   }
 
   /**
-   * The page at a `NextPage`/`PreviousPage` URL. Its path and query are requested from this
-   * client's own origin, so the token is never sent to a host other than `baseUrl`'s.
+   * The page at a `NextPage`/`PreviousPage` URL. Its path and query are requested under this
+   * client's `baseUrl` (origin and path), so the token never goes to another host or path.
    */
   logPage(absoluteUrl: string, options: CallOptions = {}): Promise<PageObject<LogEntry>> {
     return this.read('logEntries', absoluteUrl, schemas.logPageSchema, {}, options);
@@ -287,7 +287,7 @@ export class VendingClient {
   /**
    * One page of the log in the service's download-ready format (`download=true`; the spec leaves
    * the format open, the built-in sandbox gives CSV). `at`: the first page's query, or a
-   * `NextPage` URL (requested from this client's own origin, as `logPage`).
+   * `NextPage` URL (requested under this client's `baseUrl`, as `logPage`).
    */
   logDownloadPage(at: { perPage: number } | string, options: CallOptions = {}): Promise<schemas.LogDownloadPage> {
     if (typeof at === 'string') return this.read('logEntries', at, schemas.logDownloadPageSchema, {}, options);
