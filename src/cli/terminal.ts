@@ -88,8 +88,11 @@ export function textTable(rows: readonly (readonly (string | number)[])[]): Term
   return lines(tableLines(rows));
 }
 
-/** DEL, C1 controls and the invisible or reordering characters JSON.stringify leaves as they are. */
-const JSON_UNESCAPED = new RegExp(`[\\u007f-\\u009f]|${HIDDEN_CHARACTER.source}`, 'gu');
+/**
+ * DEL, C1 controls and the invisible or reordering characters JSON.stringify leaves as they are (it
+ * escapes C0 controls in strings itself; those left are the layout of an indented document).
+ */
+const JSON_UNESCAPED = new RegExp(`(?![\\u0000-\\u001f])${HIDDEN_CHARACTER.source}`, 'gu');
 
 function jsonEscape(ch: string): string {
   let out = '';
