@@ -132,6 +132,10 @@ beforeAll(async () => {
     ]);
     const r = await ada.run(['bulk', 'submit', sheet, '--kind', 'airtime', '--yes', '--confirm-total', String(naira)]);
     expect(r.code, r.stdout + r.stderr).toBe(4);
+    // Waiting for approval (exit 4) is said on stderr too, with --json: the one rule of a failed command.
+    expect(r.stderr).toMatch(
+      /^Error: Bulk job \S+ waits for approval by another team member \(team job [0-9a-f-]{36}\)\. Nothing was bought\.\nAn approver runs `vendesk approve /m,
+    );
     return /\(team job ([0-9a-f-]{36})/.exec(JSON.parse(r.stdout).error.message)?.[1] as string;
   };
   teamJob = await prepare('payroll.csv', '08039999901', 5000);
