@@ -14,7 +14,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, invalidRows: 3, awaitingApprov
 export const EXIT_MEANINGS: Readonly<Record<(typeof EXIT)[keyof typeof EXIT], string>> = {
   [EXIT.ok]: 'Done',
   [EXIT.failed]:
-    'Failed (the message says why and what to do; with `--json`: `{"error": {"code", "message", "hint"}}`), or — for `bulk submit`, `bulk resume` and `bulk status` — the job waits for someone: it is paused, interrupted or needs attention; `audit verify` and `team doctor`: a problem was found (each is listed)',
+    'Failed (the message says why and what to do, on stderr — with `--json` too, where stdout holds `{"error": {"code", "message", "hint"}}`), or — for `bulk submit`, `bulk resume` and `bulk status` — the job waits for someone: it is paused, interrupted or needs attention; `audit verify` and `team doctor`: a problem was found (each is listed). Exit codes 2, 3 and 4 also say why on stderr',
   [EXIT.usage]: 'Usage error (unknown command or option, missing value, an amount or date that cannot be read, From after To), or a purchase without `--yes` (nothing is bought)',
   [EXIT.invalidRows]: 'The input had invalid rows (`bulk validate`, `bulk submit`, `contacts import`)',
   [EXIT.awaitingApproval]:
