@@ -16,6 +16,7 @@ import type { PendingItemView, RequeryRunSummary } from '../../shared/contract/p
 import { receiptOrAwaiting, type PurchaseView, type TopUpCheckView, type TopUpView } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira } from '../../shared/money';
+import { visibleText } from '../../shared/visibleText';
 import { cliText } from '../cliHints';
 import {
   EXIT,
@@ -233,8 +234,9 @@ function topUpCommand(kind: 'airtime' | 'data') {
   });
 }
 
+/** Stops before buying: the summary on the mistake's first line (its values escaped, so none can break it), what to do on the next. */
 function confirmOrStop(yes: boolean, summary: string): void {
-  if (!yes) throw new UsageError(`${summary}\nNothing was bought. Add --yes to buy it.`);
+  if (!yes) throw new UsageError(`${visibleText(summary)}\nNothing was bought. Add --yes to buy it.`);
 }
 
 /**

@@ -17,13 +17,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../src/main/app';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { rawControls, screenOf, vendeskOnTerminal, type TerminalRun } from '../../support/terminalScreen';
-import { QUICK_CLI_JOBS, allLogEntries, writeCsv } from '../bulk/bulkTestFiles';
-import { runInProcess, type CliRun } from '../cli/cliHarness';
-import { closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamRoom } from './teamDesks';
+import { allLogEntries, writeCsv } from '../bulk/bulkTestFiles';
+import { closeTeamRoom, joinAsNewLogin, joinTeamAs, liveDesk, type LiveDesk, type TeamRoom } from './teamDesks';
 
 const ORG = 'forgery-org';
 const ADA_TOKEN = 'forgery-org-ada-5c2d';
@@ -46,29 +44,14 @@ let room: TeamRoom;
 let sandbox: SandboxHandle;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-team-forgery-'));
 
-interface Desk {
-  name: string;
-  dir: string;
-  token: string;
-  run(args: string[]): Promise<CliRun>;
+interface Desk extends LiveDesk {
   /** The real CLI on a pseudo-terminal, without --json: what a person reads. */
   screen(args: string[]): Promise<TerminalRun>;
 }
 
 async function desk(name: string, token: string): Promise<Desk> {
-  const dir = path.join(root, name);
-  fs.mkdirSync(dir);
-  const app = await createApp({ dataDir: dir, shell: 'test', connection: { baseUrl: sandbox.url, token, kind: 'live' } });
-  app.settings.set('bulk.settings', QUICK_CLI_JOBS);
-  await app.close();
-  const globals = ['--data-dir', dir, '--base-url', sandbox.url];
-  return {
-    name,
-    dir,
-    token,
-    run: (args) => runInProcess([...globals, '--json', ...args], { VENDESK_TOKEN: token }),
-    screen: (args) => vendeskOnTerminal([...globals, ...args], { HOME: root, VENDESK_TOKEN: token }),
-  };
+  const d = await liveDesk(root, name, { baseUrl: sandbox.url, token });
+  return { ...d, screen: (args) => vendeskOnTerminal(['--data-dir', d.dir, '--base-url', sandbox.url, ...args], { HOME: root, VENDESK_TOKEN: token }) };
 }
 
 /** SQL as the PostgreSQL superuser with every trigger off, in one transaction: text already in the database. */
