@@ -7,6 +7,7 @@
 import { formatNaira } from '../../shared/money';
 import { buildIndexes } from './catalogIndexes';
 import { phoneFromCell } from './cellValues';
+import { mappedColumns, refuseHiddenCells } from './hiddenCells';
 import { assertMappingComplete, type BulkKind, type ColumnMapping, type FieldKey } from './columnMapping';
 import { airtimeRow, at, cableRow, dataRow, electricityRow, FIX, NO_WARNINGS, optionalText, RowChecker, type RowReading } from './bulkRowReaders';
 import type { SheetTable } from './sheetTable';
@@ -195,9 +196,16 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
   const cellAt = at;
   const textOrNull = optionalText;
   const readRow = kind === 'airtime' ? airtimeRow : kind === 'data' ? dataRow : kind === 'electricity' ? electricityRow : cableRow;
+  const readColumns = mappedColumns(mapping, kind);
+  const refuse = (field: FieldKey, text: string) => check.issue(field, text);
   for (let r = 0; r < rows.length; r++) {
     const { row, cells } = rows[r];
     check.reset(row);
+    // A cell holding a character a screen obeys or hides is not read at all (src/main/imports/hiddenCells.ts).
+    if (!refuseHiddenCells(cells, readColumns, refuse)) {
+      v.rejectRow(row);
+      continue;
+    }
     const phoneResult = phoneFromCell(cellAt(cells, col.phone));
     let phone = '';
     if (phoneResult.ok) phone = phoneResult.phone;
@@ -223,6 +231,8 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
 export function singlePurchaseText(message: string): string {
   const text = message
     .replace(/^Row \d+: /, '')
+    .replace(/^the ([\w ]+) cell \(column [A-Z]+\) holds/, 'the $1 holds')
+    .replace('; retype the cell', '; type it again')
     .replace(`; ${FIX}`, '')
     .replace('add a Network column (MTN, Airtel, Glo or 9mobile)', 'give the network (MTN, Airtel, Glo or 9mobile)')
     .replace(/the file says/g, 'you chose')
