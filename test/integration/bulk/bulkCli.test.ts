@@ -26,10 +26,14 @@ describe('vendesk bulk', () => {
       valid: number;
       invalid: number;
       duplicates: number;
+      toBuy: number;
       totalAmount: number;
+      leftOut: { row: number; sameAsRow: number | null }[];
       errors: { row: number; field: string; message: string }[];
     };
-    expect(out).toMatchObject({ rows: 10, valid: 7, invalid: 3, duplicates: 2, totalAmount: 6200 });
+    // Row 12 buys what row 4 buys: left out, as the window leaves it out; the total is what would be bought.
+    expect(out).toMatchObject({ rows: 10, valid: 7, invalid: 3, duplicates: 1, toBuy: 6, totalAmount: 5200 });
+    expect(out.leftOut).toMatchObject([{ row: 12, sameAsRow: 4 }]);
     expect([...new Set(out.errors.map((e) => e.row))]).toEqual([8, 9, 13]);
     expect(out.errors.find((e) => e.row === 13)).toMatchObject({ field: 'amount', message: expect.stringMatching(/^Row 13: .*below/) });
   });
