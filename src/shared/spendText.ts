@@ -23,6 +23,17 @@ export function refundedText(refunded: { count: number; costKobo: Kobo }): strin
   return refunded.count === 0 ? '' : `refunded ${formatNaira(refunded.costKobo)} (${purchasesText(refunded.count)})`;
 }
 
+/**
+ * A receipt's wallet cost in words, the same in the window and on the command line: what the wallet
+ * was charged (`₦1,470.00`), `₦1,470.00 (refunded)` for a failed purchase whose refund the service's
+ * log states, `not known yet` while it is not, `nothing charged` for one refused or never charged.
+ * `money` writes the amount (a copied receipt writes `NGN 1,470.00`).
+ */
+export function walletCostWords(costKobo: Kobo | null, refundedKobo: Kobo | null, nothingCharged: boolean, money: (kobo: Kobo) => string = formatNaira): string {
+  if (costKobo === null) return nothingCharged ? 'nothing charged' : 'not known yet';
+  return `${money(costKobo)}${refundedKobo !== null ? ' (refunded)' : ''}`;
+}
+
 /** A charge expected before buying: the face value less the commission recent purchases of the product earned. */
 export interface ExpectedCharge {
   faceKobo: Kobo;

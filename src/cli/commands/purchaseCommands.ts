@@ -13,9 +13,10 @@ import { formatDateTime } from '../../shared/localDates';
 import { z } from 'zod';
 import { BULK_ITEM_STATES } from '../../shared/contract/bulk';
 import type { PendingItemView, RequeryRunSummary } from '../../shared/contract/pending';
-import { receiptOrAwaiting, type PurchaseView, type TopUpCheckView, type TopUpView } from '../../shared/contract/purchases';
+import { nothingCharged, receiptOrAwaiting, type PurchaseView, type TopUpCheckView, type TopUpView } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira } from '../../shared/money';
+import { walletCostWords } from '../../shared/spendText';
 import { cliText } from '../cliHints';
 import {
   EXIT,
@@ -46,6 +47,8 @@ export const purchaseShape = z.strictObject({
   vendType: z.enum(['PREPAID', 'POSTPAID']).nullable(),
   bouquet: z.string().nullable(),
   amount: naira,
+  walletCost: nairaOrNull.describe('Naira: what the wallet was charged (the log’s wallet cost; a failed one’s is given back); null while not known, or when nothing was charged'),
+  refunded: nairaOrNull.describe('Naira: what came back to the wallet for a failed purchase (its FAILED log entry’s wallet cost); null until read, and for any other'),
   phone: z.string(),
   customerName: z.string(),
   token: z.string().nullable(),
@@ -72,6 +75,8 @@ function purchaseJson(p: PurchaseView): z.infer<typeof purchaseShape> {
     vendType: p.vendType,
     bouquet: p.bouquetCode,
     amount: koboToNaira(p.amountKobo),
+    walletCost: nairaOf(p.costKobo),
+    refunded: nairaOf(p.refund.refundedKobo),
     phone: p.phone,
     customerName: p.customerName,
     token: p.token,
@@ -91,7 +96,7 @@ function receiptText(p: PurchaseView): string {
     `  ${p.kind === 'electricity' ? 'Meter' : 'Smartcard'}: ${p.account} (${p.providerName}${p.vendType ? `, ${p.vendType}` : ''}${p.bouquetName ? `, ${p.bouquetName}` : ''})`,
   );
   if (p.customerName) lines.push(`  Customer: ${p.customerName}${p.customerAddress ? `, ${p.customerAddress}` : ''}`);
-  lines.push(`  Amount: ${formatNaira(p.amountKobo)}   Phone: ${p.phone}`);
+  lines.push(`  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${walletCostWords(p.costKobo, p.refund.refundedKobo, nothingCharged(p))}   Phone: ${p.phone}`);
   if (p.reference) lines.push(`  Reference: ${p.reference}`);
   if (p.token) lines.push(`  Token: ${p.token}`);
   if (p.units !== null) lines.push(`  Units: ${p.units} kWh`);
@@ -102,6 +107,11 @@ function receiptText(p: PurchaseView): string {
 }
 
 const SETTLED_OK = new Set(['success', 'pending', 'accepted']);
+
+/** Naira in the JSON, or null when not known. */
+function nairaOf(kobo: number | null): number | null {
+  return kobo === null ? null : koboToNaira(kobo);
+}
 
 /** A purchase's answer: done when bought or accepted and pending, failed otherwise. */
 export function purchaseResult(purchase: PurchaseView): CliResult<z.infer<typeof purchaseShape>> {
@@ -129,7 +139,8 @@ export const topUpShape = z.strictObject({
   product: z.string().describe('catalog product code or data plan'),
   description: z.string(),
   amount: naira,
-  walletCost: nairaOrNull,
+  walletCost: nairaOrNull.describe('Naira: what the wallet was charged (the log’s transaction_cost, a pending purchase’s too); a failed one’s is given back; null while not known'),
+  refunded: nairaOrNull.describe('Naira: what came back to the wallet for a failed purchase (its FAILED log entry’s wallet cost); null until read, and for any other'),
   reason: z.string().nullable(),
   settledBy: z.string().nullable(),
   createdAt: isoTime,
@@ -144,7 +155,8 @@ function topUpJson(p: TopUpView): z.infer<typeof topUpShape> {
     product: p.productCode,
     description: p.description,
     amount: koboToNaira(p.amountKobo),
-    walletCost: p.costKobo === null ? null : koboToNaira(p.costKobo),
+    walletCost: nairaOf(p.costKobo),
+    refunded: nairaOf(p.refundedKobo),
     reason: cliText(p.reason),
     settledBy: p.settledBy,
     createdAt: p.createdAt,
@@ -156,7 +168,7 @@ function topUpText(p: TopUpView): string {
   const lines = [
     p.statusText,
     `  ${p.kind === 'airtime' ? 'Airtime' : 'Data'}: ${p.description} (${p.productCode}) for ${p.phone}`,
-    `  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${p.costKobo === null ? 'not known yet' : formatNaira(p.costKobo)}`,
+    `  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${walletCostWords(p.costKobo, p.refundedKobo, nothingCharged(p))}`,
   ];
   if (p.reference) lines.push(`  Reference: ${p.reference}`);
   if (p.reason) lines.push(`  ${cliText(p.reason)}`);
