@@ -31,7 +31,7 @@ import { createBulkService, itemView } from './bulkService';
 import { catalogsFor } from './draftFromFile';
 import { jobsChanged } from './jobEvents';
 import type { ItemRow, JobRow, JobStore, NewItem } from './jobStore';
-import { FINAL_ITEM_STATES, SPENDING_STATES } from './jobStates';
+import { FINAL_ITEM_STATES, PENDING_AT_SERVICE, SPENDING_STATES } from './jobStates';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
 import { teamGate, type SingleGateOptions } from './teamGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
@@ -295,7 +295,7 @@ export async function recentTopUps(app: AppPart<'connection' | 'service'>, kind:
 function refundText(costKobo: number | null): string {
   return costKobo === null
     ? "The service refunds what it charged to the wallet automatically; vendesk shows the amount once it has read the purchase in the service's log."
-    : `The service refunds what it charged, ${formatNaira(costKobo)} (its log's wallet cost for it), to the wallet automatically.`;
+    : `The service refunds what it charged for it, ${formatNaira(costKobo)} as its log records, to the wallet automatically.`;
 }
 
 function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
@@ -350,7 +350,8 @@ function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
     costKobo: row.cost_kobo,
     refundedKobo: item.state === 'failed' ? row.cost_kobo : null,
     reference: item.reference,
-    reason: item.reason,
+    // The runner's note on an item still pending says what the status and what-to-do already say.
+    reason: item.state === 'pending' && item.reason === PENDING_AT_SERVICE ? null : item.reason,
     settledBy: item.settledBy,
     createdAt: job.confirmed_at ?? job.created_at,
     finalAt: row.final_at,

@@ -213,7 +213,8 @@ async function sendAndRecord<T>(
         reference: result.reference || null,
         purchased_ms: purchasedMs,
         reason: result.reason,
-        hint: `The wallet is refunded automatically. ${declinedPurchaseHint(row.kind)}`,
+        // The refund is the receipt's own line (refund.message), at the figure the log gives.
+        hint: declinedPurchaseHint(row.kind),
         refund_state: 'checking',
         settled_by: 'answer',
         final_at: at,

@@ -60,7 +60,7 @@ export async function requeryPurchase(app: App, id: string): Promise<PurchaseRow
         ...answered,
         state: 'failed',
         reason: 'the provider reported the purchase as failed (requery)',
-        hint: 'The wallet is refunded automatically for a failed purchase. You may buy again.',
+        hint: 'Buy it again if it is still wanted.',
         refund_state: 'checking',
         last_requery_note: `Requery ${attempts}: FAILED.`,
         next_requery_ms: null,

@@ -61,7 +61,7 @@ it('a failed airtime receipt states once what came back to the wallet: its log e
 
   expect(p).toMatchObject({ state: 'failed', costKobo: 48_500, refundedKobo: 48_500 });
   expect(p.statusText).toBe(
-    "Failed at the network: 08031239999 did not receive it. The service refunds what it charged, ₦485.00 (its log's wallet cost for it), to the wallet automatically.",
+    'Failed at the network: 08031239999 did not receive it. The service refunds what it charged for it, ₦485.00 as its log records, to the wallet automatically.',
   );
   expect(refundMentions(p)).toBe(1);
   expect(await t.call('purchases.topUp', { id: p.id })).toMatchObject({ statusText: p.statusText, costKobo: 48_500, refundedKobo: 48_500 });

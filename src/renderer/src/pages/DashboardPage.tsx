@@ -54,10 +54,10 @@ function NotKnown({ text, testId }: { text: string; testId?: string }) {
 }
 
 /** A line of a spend card: what it counts on the left, its amount on the right. */
-function SpendLine({ label, kobo, testId }: { label: string; kobo: number; testId: string }) {
+function SpendLine({ label, title, kobo, testId }: { label: string; title: string; kobo: number; testId: string }) {
   return (
     <Group justify="space-between" gap="xs" wrap="nowrap">
-      <Text size="xs" c="dimmed">
+      <Text size="xs" c="dimmed" title={title}>
         {label}
       </Text>
       <Text size="xs" className="money" data-testid={testId}>
@@ -90,11 +90,21 @@ function SpendCard({ label, figures, note, testId, notKnown }: { label: string; 
           <Text size="xl" fw={700} className="money" data-testid={`${testId}-cost`}>
             {formatNaira(figures.walletKobo)}
           </Text>
-          <SpendLine label={purchasesText(figures.purchases)} kobo={figures.costKobo} testId={`${testId}-purchases`} />
-          <SpendLine label={`SMS and codes, ${messagesText(m.messages)}`} kobo={m.costKobo} testId={`${testId}-messaging`} />
+          <SpendLine
+            label={`Purchases (${formatCount(figures.purchases)})`}
+            title={`${purchasesText(figures.purchases)}: their wallet cost`}
+            kobo={figures.costKobo}
+            testId={`${testId}-purchases`}
+          />
+          <SpendLine
+            label={`SMS and codes (${formatCount(m.messages)})`}
+            title={`${messagesText(m.messages)}: SMS, e-mail copies and one-time codes`}
+            kobo={m.costKobo}
+            testId={`${testId}-messaging`}
+          />
           <Group justify="space-between" gap="xs" wrap="nowrap" mt={4}>
-            <Text size="xs" c="dimmed">
-              Face value of purchases
+            <Text size="xs" c="dimmed" title="What the customers received: the purchases' face value">
+              Face value
             </Text>
             <Text size="sm" fw={600} className="money" data-testid={`${testId}-face`}>
               {formatNaira(figures.faceKobo)}
