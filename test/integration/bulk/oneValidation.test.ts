@@ -12,7 +12,7 @@ import { runCli } from '../../../src/cli/main';
 import { xlsxFromCsvViaLibreOffice } from '../../support/libreOffice';
 import type { TestApp } from '../../support/testApp';
 import { cli } from '../purchases/purchaseHelpers';
-import { QUICK_SETTLEMENT, allLogEntries, mtnPhone, startBulkTestApp, tempDir, waitForJob, writeCsv } from './bulkTestFiles';
+import { QUICK_SETTLEMENT, allLogEntries, mtnPhone, startBulkTestApp, tempDir, waitForJob, writeCsv, type BulkValidateJson } from './bulkTestFiles';
 
 let t: TestApp;
 let dir: string;
@@ -53,30 +53,11 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-interface ValidateJson {
-  rows: number;
-  valid: number;
-  invalid: number;
-  duplicates: number;
-  toBuy: number;
-  totalAmount: number;
-  leftOut: {
-    row: number;
-    phone: string;
-    account: string | null;
-    amount: number;
-    sameAsRow: number | null;
-    boughtRecently: { at: string; reference: string | null } | null;
-    reason: string;
-  }[];
-  errors: { row: number; field: string; message: string }[];
-}
-
 it('the window and `bulk validate` give the same counts, the same total to buy and the same rows left out', async () => {
   const preview = await t.call('bulk.prepare', { file: { path: workbook }, kind: 'airtime' });
   const r = await cli(t, ['bulk', 'validate', workbook, '--kind', 'airtime']);
   expect(r.code, r.stderr).toBe(3); // row 22 is invalid
-  const v = JSON.parse(r.stdout) as ValidateJson;
+  const v = JSON.parse(r.stdout) as BulkValidateJson;
 
   // What the window shows: "Buy 23 for ₦…", one invalid row, two rows left out.
   const windowLeftOut = preview.duplicates.filter((d) => d.state === 'excluded').map((d) => d.row);

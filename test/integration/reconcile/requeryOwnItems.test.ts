@@ -7,6 +7,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { createBulkService } from '../../../src/main/bulk/bulkService';
+import type { ReconcileRunView } from '../../../src/shared/contract/reconcile';
 import { receiptOf } from '../../support/receiptOf';
 import { serviceLog } from '../../support/serviceSpend';
 import { startTestApp, type TestApp } from '../../support/testApp';
@@ -14,6 +15,19 @@ import { advanceClocks, pauseLoop } from '../purchases/purchaseHelpers';
 import { exceptions, exportVendorLog, reconcile, sync } from './reconcileHelpers';
 
 let t: TestApp | null = null;
+
+/**
+ * Syncs, reconciles the vendor's export (one pending item) and presses "Requery all pending" at
+ * once: too early, the service answers from 2 min 1 s after the purchase. Answers the run.
+ */
+async function pendingRunAskedTooEarly(app: TestApp): Promise<ReconcileRunView> {
+  await sync(app);
+  const run = await reconcile(app, await exportVendorLog(app));
+  expect(exceptions(run)).toEqual({ pending: 1 });
+  expect(await app.call('reconcile.requeryPending', { runId: run.id })).toMatchObject({ queued: 1, notChecked: 1 });
+  expect((await app.call('reconcile.items', { runId: run.id, category: 'pending' })).items[0].requeryStatus).toMatch(/^NOT CHECKED: .*too early/i);
+  return run;
+}
 afterEach(async () => {
   await t?.close();
   t = null;
@@ -27,13 +41,8 @@ it('settles the airtime vendesk bought when the service answers SUCCESS, at once
   const phone = '08031117777';
   const topUp = await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 30_000 }));
   expect(topUp.state).toBe('pending');
-  await sync(t);
-  const run = await reconcile(t, await exportVendorLog(t));
-  expect(exceptions(run)).toEqual({ pending: 1 });
-  // Too early: the service answers from 2 min 1 s after the purchase; the item waits as it was.
-  const early = await t.call('reconcile.requeryPending', { runId: run.id });
-  expect(early).toMatchObject({ queued: 1, notChecked: 1 });
-  expect((await t.call('reconcile.items', { runId: run.id, category: 'pending' })).items[0].requeryStatus).toMatch(/^NOT CHECKED: .*too early/i);
+  const run = await pendingRunAskedTooEarly(t);
+  // The item waits as it was.
   expect(t.app.service(createBulkService).store.item(topUp.id, 1)).toMatchObject({ state: 'pending', requery_tries: 1, settled_by: null });
 
   await advanceClocks(t, 125);
@@ -61,13 +70,7 @@ it('asks the service directly only about a purchase vendesk did not make, by its
     body: JSON.stringify([{ amount: 200, phoneNumber: '08031118888', network: 'MTN', productCode: 'MTN-VTU', operator: 'MTN', region: '' }]),
   });
   expect(answer.status).toBe(202);
-  await sync(t);
-  const run = await reconcile(t, await exportVendorLog(t));
-  expect(exceptions(run)).toEqual({ pending: 1 });
-  // Too early: the service answers from 2 min 1 s after the purchase.
-  const early = await t.call('reconcile.requeryPending', { runId: run.id });
-  expect(early).toMatchObject({ queued: 1, notChecked: 1 });
-  expect((await t.call('reconcile.items', { runId: run.id, category: 'pending' })).items[0].requeryStatus).toMatch(/^NOT CHECKED: .*too early/i);
+  const run = await pendingRunAskedTooEarly(t);
 
   await advanceClocks(t, 125);
   const summary = await t.call('reconcile.requeryPending', { runId: run.id });
