@@ -22,8 +22,8 @@ import { itemStateOfEntry } from './jobStates';
 
 export type OutcomeClient = Pick<VendingClient, 'logEntries' | 'logPage' | 'requery'>;
 
-/** A failed item's reason: the service's verdict. What came back to the wallet is stated apart, at the log's figure (`itemView`'s receipt, the job's refunded money). */
-export const FAILED_REASON = 'The service reported this purchase FAILED.';
+/** A failed item's reason, as its job's row says it (a single purchase's receipt states the refund itself, at the log's figure). */
+export const FAILED_REASON = 'The service reported this purchase FAILED; the amount is refunded to the wallet.';
 /** Requeries per check: the rest wait for the next one. */
 const REQUERIES_PER_CHECK = 10;
 /** By reference one at a time up to this many items; more are read from the log since the earliest was sent. */

@@ -32,6 +32,7 @@ import { catalogsFor } from './draftFromFile';
 import { jobsChanged } from './jobEvents';
 import type { ItemRow, JobRow, JobStore, NewItem } from './jobStore';
 import { FINAL_ITEM_STATES, PENDING_AT_SERVICE, SPENDING_STATES } from './jobStates';
+import { FAILED_REASON } from './itemOutcomes';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
 import { teamGate, type SingleGateOptions } from './teamGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
@@ -287,6 +288,9 @@ export async function recentTopUps(app: AppPart<'connection' | 'service'>, kind:
   return views;
 }
 
+/** The notes a job's row carries that a receipt says in its own words: shown once, not twice. */
+const RECEIPT_SAYS_IT: ReadonlySet<string> = new Set([PENDING_AT_SERVICE, FAILED_REASON]);
+
 /**
  * What came back to the wallet for a failed purchase, stated once and never assumed: the wallet
  * cost of its FAILED entry in the service's log (what it charged, which the service refunds);
@@ -350,8 +354,8 @@ function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
     costKobo: row.cost_kobo,
     refundedKobo: item.state === 'failed' ? row.cost_kobo : null,
     reference: item.reference,
-    // The runner's note on an item still pending says what the status and what-to-do already say.
-    reason: item.state === 'pending' && item.reason === PENDING_AT_SERVICE ? null : item.reason,
+    // vendesk's own note on a job's row (pending; failed and refunded) says what the receipt's status and what-to-do already do.
+    reason: item.reason !== null && RECEIPT_SAYS_IT.has(item.reason) ? null : item.reason,
     settledBy: item.settledBy,
     createdAt: job.confirmed_at ?? job.created_at,
     finalAt: row.final_at,

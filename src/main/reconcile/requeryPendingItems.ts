@@ -5,11 +5,12 @@
  * purchase (`requeryNow`: the receipt and the Pending page follow), airtime or data (single or a
  * bulk row) through its item (`requeryOwnTopUp`: the receipt and the job follow). Only an entry
  * vendesk did not buy (another tool, the vendor's portal) is requeried directly by its
- * transaction_id. The answer is written on the reconcile item, so the run shows what came back.
+ * transaction_id, its answer read by the same rule (`askRequery`). The answer is written on the reconcile item, so the run shows what came back.
  */
 import type { RequeryPendingSummary } from '../../shared/contract/reconcile';
 import { AppError } from '../../shared/appError';
 import type { App, AppPart } from '../appContext';
+import { askRequery } from '../api/requeryAnswer';
 import { requeryNow, requeryOwnTopUp } from '../pending';
 import { pendingItems, setRequeryStatus } from './reconcileRunStore';
 
@@ -46,8 +47,9 @@ export async function requeryPendingItems(app: App, runId: string): Promise<Requ
         status = topUp.said ?? `NOT CHECKED: ${topUp.note ?? 'no answer about it this time'}`;
       } else if (item.transactionId) {
         direct++;
-        const answer = await session.client.requery(item.transactionId);
-        status = answer.status;
+        // Read by the one requery rule (what 425, 502, 429 and 404 mean); nothing of vendesk's to settle.
+        const verdict = await askRequery(session.client, item.transactionId, 1);
+        status = verdict.kind === 'success' ? 'SUCCESS' : verdict.kind === 'failed' ? 'FAILED' : verdict.kind === 'pending' ? 'PENDING' : `NOT CHECKED: ${verdict.error.message}`;
       } else {
         status = 'NOT CHECKED: no reference to requery';
       }
