@@ -10,6 +10,7 @@ import { walletCostKobo, walletCostText } from '../../shared/bulkMoney';
 import { BULK_JOB_STATES, TEMPLATE_COLUMNS, TEMPLATE_KINDS, type BulkJobView, type BulkKind, type BulkMoney } from '../../shared/contract/bulk';
 import { AppError } from '../../shared/appError';
 import type { AwaitingApprovalDetails } from '../../shared/contract/team';
+import { localTimesIn } from '../../shared/localDates';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../../main/app';
 import { cliText } from '../cliHints';
@@ -30,6 +31,9 @@ import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
 import { lines, quoted, textTable, tt, type TerminalText } from '../terminal';
 
 const KINDS: readonly BulkKind[] = ['airtime', 'data', 'electricity', 'cable'];
+
+/** Which sheet of a workbook is read: the one named, else the first that has a header row (docs/imports.md). */
+export const SHEET_HELP = 'Worksheet of an XLSX file (default: the first sheet with a header row)';
 
 function kindOption(ctx: CliContext): BulkKind {
   const kind = requireOption(ctx.args, 'kind');
@@ -214,25 +218,68 @@ async function follow(ctx: CliContext, app: App, jobId: string, run: () => Promi
 
 const rowIssueShape = z.strictObject({ row: z.number(), field: z.string(), message: z.string() });
 
+const leftOutShape = z.strictObject({
+  row: z.number(),
+  phone: z.string(),
+  account: z.string().nullable().describe('meter or smartcard number (electricity, cable); null for airtime and data'),
+  amount: naira,
+  sameAsRow: z.number().nullable().describe('the earlier row of the file that buys the same thing (that one is bought)'),
+  boughtRecently: z.strictObject({ at: isoTime, reference: z.string().nullable() }).nullable().describe('the purchase of the last 24 hours it repeats'),
+  reason: z.string(),
+});
+
+/** A row left out as a duplicate, laid out from its fields: `  Row 12: 08031000101, ₦1,000.00 — left out: same purchase as row 5 of this file`. */
+function leftOutLine(r: { row: number; phone: string; account: string | null; amountKobo: number; reason: string }): TerminalText {
+  const why = localTimesIn(r.reason);
+  return tt`  Row ${r.row}: ${r.account ?? r.phone}, ${formatNaira(r.amountKobo)} — left out: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+}
+
 export const bulkValidateCommand = command({
   path: ['bulk', 'validate'],
-  summary: 'Check every row of a bulk airtime, data, electricity or cable spreadsheet; nothing is bought',
+  summary: 'Check every row of a bulk airtime, data, electricity or cable spreadsheet, counted as `bulk submit` and the window would buy it; nothing is bought',
   usage: 'vendesk bulk validate FILE --kind airtime|data|electricity|cable [--sheet NAME] [--json]',
   options: [
     { name: 'kind', kind: 'string', description: 'airtime, data, electricity or cable' },
-    { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
+    { name: 'sheet', kind: 'string', description: SHEET_HELP },
   ],
-  output: z.strictObject({ rows: z.number(), valid: z.number(), invalid: z.number(), duplicates: z.number(), totalAmount: naira, errors: z.array(rowIssueShape) }),
+  output: z.strictObject({
+    rows: z.number(),
+    valid: z.number(),
+    invalid: z.number(),
+    duplicates: z.number().describe('valid rows left out as duplicates (listed in `leftOut`)'),
+    toBuy: z.number().describe('valid rows that would be bought: valid less duplicates'),
+    totalAmount: naira.describe('Naira: the face value of the rows to buy'),
+    leftOut: z.array(leftOutShape),
+    errors: z.array(rowIssueShape),
+  }),
   exitCodes: { 0: 'every row is valid', 3: 'some rows are invalid (each is listed in `errors`)' },
   async run(ctx) {
     const file = fileArg(ctx);
     const kind = kindOption(ctx);
     const sheet = stringOption(ctx.args, 'sheet');
     const v = await ctx.call('bulk.validate', { file: { path: file }, kind, ...(sheet ? { sheet } : {}) });
-    const json = { rows: v.rows, valid: v.valid, invalid: v.invalid, duplicates: v.duplicates, totalAmount: v.totalKobo / 100, errors: v.errors };
+    const json = {
+      rows: v.rows,
+      valid: v.valid,
+      invalid: v.invalid,
+      duplicates: v.duplicates,
+      toBuy: v.toBuy,
+      totalAmount: v.totalKobo / 100,
+      leftOut: v.leftOut.map((l) => ({
+        row: l.row,
+        phone: l.phone,
+        account: l.account,
+        amount: l.amountKobo / 100,
+        sameAsRow: l.sameAsRow,
+        boughtRecently: l.boughtRecently,
+        reason: l.reason,
+      })),
+      errors: v.errors,
+    };
     const text = lines([
-      tt`${v.rows} row(s): ${v.valid} valid, ${v.invalid} invalid, ${v.duplicates} duplicate(s). Total of valid rows: ${formatNaira(v.totalKobo)}.`,
-      ...v.errors.map((e) => tt`  ${e.message}`),
+      tt`${v.rows} row(s): ${v.valid} valid, ${v.invalid} invalid. To buy: ${v.toBuy} for ${formatNaira(v.totalKobo)}${v.duplicates > 0 ? `; ${v.duplicates} left out as duplicates (bulk submit --keep-duplicates buys them)` : ''}.`,
+      ...(v.leftOut.length > 0 ? ['Left out:', ...v.leftOut.map(leftOutLine)] : []),
+      ...(v.errors.length > 0 ? ['Invalid:', ...v.errors.map((e) => tt`  ${e.message}`)] : []),
     ]);
     if (v.invalid === 0) return { json, text };
     return {
@@ -250,7 +297,7 @@ export const bulkSubmitCommand = command({
     'vendesk bulk submit FILE --kind airtime|data|electricity|cable --yes [--max-total NAIRA] [--confirm-total NAIRA] [--sheet NAME] [--skip-invalid] [--keep-duplicates] [--json]',
   options: [
     { name: 'kind', kind: 'string', description: 'airtime, data, electricity or cable' },
-    { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
+    { name: 'sheet', kind: 'string', description: SHEET_HELP },
     { name: 'yes', kind: 'boolean', description: 'Confirm the purchase (required)' },
     { name: 'max-total', kind: 'string', description: 'Refuse when the job total is above this many Naira' },
     { name: 'confirm-total', kind: 'string', description: 'LIVE connections: the job total in Naira, typed as deliberate confirmation' },
@@ -298,6 +345,7 @@ export const bulkSubmitCommand = command({
     ctx.progress(
       `Job ${jobId}: ${preview.includedItems} item(s), face value ${formatNaira(preview.includedKobo)}, expected wallet cost ${formatNaira(preview.expectedCostKobo)} (an estimate)${preview.remainingKobo !== null ? `, wallet after about ${formatNaira(preview.remainingKobo)}` : ''}${left ? `; ${left} duplicate row(s) left out (--keep-duplicates buys them)` : ''}.`,
     );
+    for (const d of preview.duplicates) if (d.state === 'excluded') ctx.progress(leftOutLine({ ...d, reason: d.duplicateOf ?? '' }));
     const job = await follow(ctx, app, jobId, async () => {
       try {
         return await ctx.call('bulk.confirm', { jobId, wait: true, ...(maxTotalKobo ? { maxTotalKobo } : {}), ...(confirmTotal ? { typedTotal: confirmTotal } : {}) });

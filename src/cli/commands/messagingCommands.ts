@@ -12,6 +12,7 @@ import { AppError } from '../../shared/appError';
 import { lines, textTable as table, tt, type TerminalText } from '../terminal';
 import { EXIT, UsageError, command, dateOption, numberOption, requireOption, requirePositional, stringOption, type CliContext, type ParsedArgs } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
+import { SHEET_HELP } from './bulkCommands';
 
 function positional(args: ParsedArgs, index: number, what: string): string {
   return requirePositional(args, index, `${what} is required`);
@@ -262,7 +263,7 @@ export const contactsImportCommand = command({
   usage: 'vendesk contacts import FILE --phonebook ID|NAME [--sheet NAME] [--json]',
   options: [
     { name: 'phonebook', kind: 'string', description: 'Phonebook id or exact name' },
-    { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
+    { name: 'sheet', kind: 'string', description: SHEET_HELP },
   ],
   output: importShape,
   exitCodes: { 0: 'every row was imported (or was already there)', 1: 'cancelled part-way (Ctrl-C): part was uploaded', 3: 'some rows are invalid and were not imported' },

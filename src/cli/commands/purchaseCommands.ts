@@ -13,10 +13,11 @@ import { formatDateTime } from '../../shared/localDates';
 import { z } from 'zod';
 import { BULK_ITEM_STATES } from '../../shared/contract/bulk';
 import type { PendingItemView, RequeryRunSummary } from '../../shared/contract/pending';
-import { receiptOrAwaiting, type PurchaseView, type TopUpCheckView, type TopUpView } from '../../shared/contract/purchases';
+import { nothingCharged, receiptOrAwaiting, type PurchaseView, type TopUpCheckView, type TopUpView } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira } from '../../shared/money';
 import { visibleText } from '../../shared/visibleText';
+import { walletCostWords } from '../../shared/spendText';
 import { cliText } from '../cliHints';
 import {
   EXIT,
@@ -49,6 +50,8 @@ export const purchaseShape = z.strictObject({
   vendType: z.enum(['PREPAID', 'POSTPAID']).nullable(),
   bouquet: z.string().nullable(),
   amount: naira,
+  walletCost: nairaOrNull.describe('Naira: what the wallet was charged (the log’s wallet cost; a failed one’s is given back); null while not known, or when nothing was charged'),
+  refunded: nairaOrNull.describe('Naira: what came back to the wallet for a failed purchase (its FAILED log entry’s wallet cost); null until read, and for any other'),
   phone: z.string(),
   customerName: z.string(),
   token: z.string().nullable(),
@@ -75,6 +78,8 @@ function purchaseJson(p: PurchaseView): z.infer<typeof purchaseShape> {
     vendType: p.vendType,
     bouquet: p.bouquetCode,
     amount: koboToNaira(p.amountKobo),
+    walletCost: nairaOf(p.costKobo),
+    refunded: nairaOf(p.refund.refundedKobo),
     phone: p.phone,
     customerName: p.customerName,
     token: p.token,
@@ -94,7 +99,7 @@ function receiptText(p: PurchaseView): TerminalText {
     tt`  ${p.kind === 'electricity' ? 'Meter' : 'Smartcard'}: ${p.account} (${p.providerName}${p.vendType ? `, ${p.vendType}` : ''}${p.bouquetName ? `, ${p.bouquetName}` : ''})`,
   ];
   if (p.customerName) said.push(tt`  Customer: ${p.customerName}${p.customerAddress ? `, ${p.customerAddress}` : ''}`);
-  said.push(tt`  Amount: ${formatNaira(p.amountKobo)}   Phone: ${p.phone}`);
+  said.push(tt`  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${walletCostWords(p.costKobo, p.refund.refundedKobo, nothingCharged(p))}   Phone: ${p.phone}`);
   if (p.reference) said.push(tt`  Reference: ${p.reference}`);
   if (p.token) said.push(tt`  Token: ${p.token}`);
   if (p.units !== null) said.push(tt`  Units: ${p.units} kWh`);
@@ -110,6 +115,11 @@ const SETTLED_OK = new Set(['success', 'pending', 'accepted']);
 function purchaseFailure(p: Pick<PurchaseView | TopUpView, 'state' | 'statusText' | 'whatToDo'>): CliFailure | undefined {
   if (SETTLED_OK.has(p.state)) return undefined;
   return { exitCode: EXIT.failed, message: p.statusText, ...(p.whatToDo ? { hint: cliText(p.whatToDo) } : {}) };
+}
+
+/** Naira in the JSON, or null when not known. */
+function nairaOf(kobo: number | null): number | null {
+  return kobo === null ? null : koboToNaira(kobo);
 }
 
 /** A purchase's answer: done when bought or accepted and pending, failed otherwise. */
@@ -139,7 +149,8 @@ export const topUpShape = z.strictObject({
   product: z.string().describe('catalog product code or data plan'),
   description: z.string(),
   amount: naira,
-  walletCost: nairaOrNull,
+  walletCost: nairaOrNull.describe('Naira: what the wallet was charged (the log’s transaction_cost, a pending purchase’s too); a failed one’s is given back; null while not known'),
+  refunded: nairaOrNull.describe('Naira: what came back to the wallet for a failed purchase (its FAILED log entry’s wallet cost); null until read, and for any other'),
   reason: z.string().nullable(),
   settledBy: z.string().nullable(),
   createdAt: isoTime,
@@ -154,7 +165,8 @@ function topUpJson(p: TopUpView): z.infer<typeof topUpShape> {
     product: p.productCode,
     description: p.description,
     amount: koboToNaira(p.amountKobo),
-    walletCost: p.costKobo === null ? null : koboToNaira(p.costKobo),
+    walletCost: nairaOf(p.costKobo),
+    refunded: nairaOf(p.refundedKobo),
     reason: cliText(p.reason),
     settledBy: p.settledBy,
     createdAt: p.createdAt,
@@ -166,7 +178,7 @@ function topUpText(p: TopUpView): TerminalText {
   const said = [
     tt`${p.statusText}`,
     tt`  ${p.kind === 'airtime' ? 'Airtime' : 'Data'}: ${p.description} (${p.productCode}) for ${p.phone}`,
-    tt`  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${p.costKobo === null ? 'not known yet' : formatNaira(p.costKobo)}`,
+    tt`  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${walletCostWords(p.costKobo, p.refundedKobo, nothingCharged(p))}`,
   ];
   if (p.reference) said.push(tt`  Reference: ${p.reference}`);
   if (p.reason) said.push(tt`  ${cliText(p.reason)}`);

@@ -16,7 +16,7 @@ import {
   type ReconcileRunView,
 } from '../../shared/contract/reconcile';
 import { formatNaira } from '../../shared/money';
-import { faceAndCostText, purchasesText, refundedText } from '../../shared/spendText';
+import { faceAndCostText, messagingText, purchasesText, refundedText } from '../../shared/spendText';
 import { cliText } from '../cliHints';
 import { command, dateOption, dateRangeOptions, numberOption, requireOption, requirePositional, stringOption, UsageError } from '../cliCommand';
 import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
@@ -386,6 +386,15 @@ export const spendReportCommand = command({
     walletCost: naira,
     commission: naira,
     refunded: z.strictObject({ count: z.number(), cost: naira.describe('what the wallet got back') }).describe('failed purchases, refunded: not counted above'),
+    messaging: z
+      .strictObject({
+        sends: z.number(),
+        messages: z.number().describe('one per recipient'),
+        cost: naira.describe('Naira: what they cost the wallet'),
+        uncertain: z.strictObject({ sends: z.number(), quotedCost: naira }).describe('sends whose answer was lost: not counted (they may not have been charged)'),
+      })
+      .describe('SMS, e-mail copies and one-time codes sent through vendesk, on their own line'),
+    leftTheWallet: naira.describe('Naira: walletCost and messaging.cost together'),
   }),
   async run(ctx) {
     const from = dateOption(ctx.args, 'from');
@@ -413,11 +422,20 @@ export const spendReportCommand = command({
         walletCost: t.costKobo / 100,
         commission: t.commissionKobo / 100,
         refunded: { count: t.refunded?.count ?? 0, cost: (t.refunded?.costKobo ?? 0) / 100 },
+        messaging: {
+          sends: t.messaging.sends,
+          messages: t.messaging.messages,
+          cost: t.messaging.costKobo / 100,
+          uncertain: { sends: t.messaging.uncertain.sends, quotedCost: t.messaging.uncertain.quotedKobo / 100 },
+        },
+        leftTheWallet: t.walletKobo / 100,
       },
       text: lines([
         tt`Spend report: ${file}`,
         ...(chart ? [tt`Chart: ${chart}`] : []),
         `${purchasesText(t.purchases)}, successful and pending (Lagos days): ${faceAndCostText(t.faceKobo, t.costKobo)}${t.refunded?.count ? `; ${refundedText(t.refunded)}, not counted` : ''}`,
+        messagingText(t.messaging),
+        `Left the wallet: ${formatNaira(t.walletKobo)}`,
       ]),
     };
   },
