@@ -21,6 +21,8 @@ import { cliText } from '../cliHints';
 import { command, dateOption, dateRangeOptions, numberOption, requireOption, requirePositional, stringOption, UsageError } from '../cliCommand';
 import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
+import { periodLines } from './logsCommands';
+import { OFFLINE_OPTION, periodJson, periodShape, readDaysFirst, syncProgressLine } from './readDaysFirst';
 
 const toNaira = (kobo: number) => kobo / 100;
 
@@ -116,7 +118,7 @@ function summaryText(run: ReconcileRunView, out: string | null): string {
 export const reconcileCommand = command({
   path: ['reconcile'],
   summary: 'Reconcile a vendor-exported transaction log with the mirror, vendesk purchases and the wallet',
-  usage: 'vendesk reconcile FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out report.xlsx] [--sheet NAME] [--window MINUTES]',
+  usage: 'vendesk reconcile FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out report.xlsx] [--sheet NAME] [--window MINUTES] [--offline]',
   options: [
     { name: 'from', kind: 'string', description: 'First day of the range, a Lagos day (default: the export’s first day)' },
     { name: 'to', kind: 'string', description: 'Last day of the range, a Lagos day, inclusive (default: the export’s last day)' },
@@ -124,6 +126,7 @@ export const reconcileCommand = command({
     FORCE_OPTION,
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX export (default: the first)' },
     { name: 'window', kind: 'string', description: 'Minutes apart the phone + amount + time rule accepts (default 15)' },
+    OFFLINE_OPTION,
   ],
   output: reconcileShape,
   async run(ctx) {
@@ -137,9 +140,13 @@ export const reconcileCommand = command({
     let last = 0;
     const unsubscribe = app.events.on('reconcile.progress', (p) => {
       const now = Date.now();
-      if (now - last < 1000) return;
+      if (now - last < 1000 && !p.stage.startsWith('Reading the days')) return;
       last = now;
       ctx.progress(p.stage);
+    });
+    // Days of the range the mirror has not read are read first (its progress here), or refused with --offline.
+    const unsubscribeSync = app.events.on('sync.progress', (p) => {
+      if (p.state === 'running' && p.pages > 0) ctx.progress(syncProgressLine(p));
     });
     let run: ReconcileRunView;
     try {
@@ -149,9 +156,11 @@ export const reconcileCommand = command({
         ...(to ? { to } : {}),
         ...(sheet ? { sheet } : {}),
         ...(window !== undefined ? { matchWindowMinutes: window } : {}),
+        unread: ctx.args.options.offline === true ? 'refuse' : 'read',
       });
     } finally {
       unsubscribe();
+      unsubscribeSync();
     }
     let outPath: string | null = null;
     if (out) {
@@ -369,12 +378,13 @@ export const reconcileResolveCommand = command({
 export const spendReportCommand = command({
   path: ['report', 'spend'],
   summary: 'Spend by day, type and network as an Excel workbook with a chart image beside it',
-  usage: 'vendesk report spend --from YYYY-MM-DD --to YYYY-MM-DD [--out spend.xlsx]',
+  usage: 'vendesk report spend --from YYYY-MM-DD --to YYYY-MM-DD [--out spend.xlsx] [--offline]',
   options: [
     { name: 'from', kind: 'string', description: 'First day (a Lagos day)' },
     { name: 'to', kind: 'string', description: 'Last day (a Lagos day), inclusive' },
     { name: 'out', kind: 'string', description: 'Write the workbook here (the chart goes beside it)' },
     FORCE_OPTION,
+    OFFLINE_OPTION,
   ],
   output: z.strictObject({
     workbook: z.string(),
@@ -385,6 +395,7 @@ export const spendReportCommand = command({
     walletCost: naira,
     commission: naira,
     refunded: z.strictObject({ count: z.number(), cost: naira.describe('what the wallet got back') }).describe('failed purchases, refunded: not counted above'),
+    period: periodShape,
   }),
   async run(ctx) {
     const from = dateOption(ctx.args, 'from');
@@ -394,7 +405,9 @@ export const spendReportCommand = command({
     // The workbook and the chart beside it: both names are checked before the report is made.
     const workbookOut = out ? outTarget(ctx.args, out, 'spend.xlsx') : null;
     const chartOut = workbookOut ? outTarget(ctx.args, `${workbookOut.replace(/\.xlsx$/i, '')} chart.svg`, 'spend chart.svg') : null;
-    const written = await ctx.call('reports.spend', { from, to });
+    // Never a total silently short: the days the mirror has not read are read first (or refused), then the report checks again.
+    await readDaysFirst(ctx, { from, to }, 'report');
+    const written = await ctx.call('reports.spend', { from, to, unread: 'refuse' });
     let file = written.path;
     let chart = written.chart?.path ?? null;
     if (workbookOut && chartOut) {
@@ -412,8 +425,13 @@ export const spendReportCommand = command({
         walletCost: t.costKobo / 100,
         commission: t.commissionKobo / 100,
         refunded: { count: t.refunded?.count ?? 0, cost: (t.refunded?.costKobo ?? 0) / 100 },
+        period: periodJson(written.coverage),
       },
-      text: `Spend report: ${file}${chart ? `\nChart: ${chart}` : ''}\n${purchasesText(t.purchases)}, successful and pending (Lagos days): ${faceAndCostText(t.faceKobo, t.costKobo)}${t.refunded?.count ? `; ${refundedText(t.refunded)}, not counted` : ''}`,
+      text: [
+        `Spend report: ${file}${chart ? `\nChart: ${chart}` : ''}`,
+        `${purchasesText(t.purchases)}, successful and pending (Lagos days): ${faceAndCostText(t.faceKobo, t.costKobo)}${t.refunded?.count ? `; ${refundedText(t.refunded)}, not counted` : ''}`,
+        ...periodLines(written.coverage),
+      ].join('\n'),
     };
   },
 });

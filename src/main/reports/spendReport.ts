@@ -17,6 +17,8 @@ import { formatNaira } from '../../shared/money';
 import { lagosDaySql, lagosRangeIso } from '../../shared/localDates';
 import { faceAndCostText, purchasesText, refundedText } from '../../shared/spendText';
 import type { SpendReportTotals } from '../../shared/contract/reports';
+import type { MirrorCoverage } from '../../shared/contract/logs';
+import { periodNotes } from '../../shared/coverageText';
 
 export interface SpendLine extends SpendReportTotals {
   key: string;
@@ -25,6 +27,8 @@ export interface SpendLine extends SpendReportTotals {
 export interface SpendReport {
   from: string;
   to: string;
+  /** What the mirror held of the days when the report was made (the workbook states it); null: not known. */
+  coverage: MirrorCoverage | null;
   byDay: SpendLine[];
   byType: SpendLine[];
   byNetwork: SpendLine[];
@@ -39,7 +43,7 @@ function range(from: string, to: string): [string, string] {
 
 const SUMS = 'count(*) AS purchases, COALESCE(sum(amount_kobo), 0) AS faceKobo, COALESCE(sum(cost_kobo), 0) AS costKobo, COALESCE(sum(commission_kobo), 0) AS commissionKobo';
 
-export function spendReport(db: ReadableDB, profileId: string, from: string, to: string): SpendReport {
+export function spendReport(db: ReadableDB, profileId: string, from: string, to: string, coverage: MirrorCoverage | null = null): SpendReport {
   const [start, end] = range(from, to);
   const inRange = 'profile_id = ? AND created_at >= ? AND created_at < ?';
   const where = `${inRange} AND status IN ('SUCCESS', 'PENDING')`;
@@ -54,7 +58,7 @@ export function spendReport(db: ReadableDB, profileId: string, from: string, to:
     .prepare(`SELECT count(*) AS count, COALESCE(sum(cost_kobo), 0) AS costKobo FROM log_entries WHERE ${inRange} AND status = 'FAILED'`)
     .get(profileId, start, end) as { count: number; costKobo: number };
   const total: SpendReportTotals = { ...spent, refunded };
-  return { from, to, byDay: group(day), byType: group('type'), byNetwork: group('network'), byDayAndType, total };
+  return { from, to, coverage, byDay: group(day), byType: group('type'), byNetwork: group('network'), byDayAndType, total };
 }
 
 const FIGURE_COLUMNS: ExportColumn[] = [
@@ -79,6 +83,8 @@ export function spendSummaryRows(report: SpendReport): unknown[][] {
     ['Wallet cost: what the wallet was charged (the log’s transaction_cost).'],
     ['Spend is what left the wallet: successful and pending purchases. Failed ones were refunded and are shown apart, never counted.'],
     ['Days are Lagos days (Africa/Lagos, UTC+1); the service’s UTC times are converted.'],
+    // The period the figures cover: read completely, today up to when, days not come yet (or, if ever, what is missing).
+    ...(report.coverage ? periodNotes(report.coverage).map((note) => [`Period: ${note}`]) : []),
   ];
 }
 

@@ -59,6 +59,8 @@ export interface LogExportOptions {
   format: 'xlsx' | 'csv';
   /** Where to write (CLI `--out`); a new file in the exports folder when absent. */
   outPath?: string;
+  /** The workbook's Period sheet: the days the rows cover and what the mirror held of them (xlsx only). */
+  period?: string[];
   signal?: AbortSignal;
   onProgress?(rows: number): void;
 }
@@ -68,9 +70,15 @@ export async function exportLogs(app: AppPart<'connection' | 'dataDir' | 'db'>, 
   const totals = logTotals(app.db, profileId, options.filter);
   const file = options.outPath ? path.resolve(options.outPath) : exportPath(app, 'Transactions', options.format);
   const rows = exportRows(app, profileId, options.filter, options.sort);
+  const period = options.format === 'xlsx' ? (options.period ?? []) : [];
+  const periodSheet = { name: 'Period', columns: [{ header: 'What these rows cover', kind: 'text' as const, width: 110 }], rows: period.map((line) => [line]), autoFilter: false };
   const result =
     options.format === 'xlsx'
-      ? await writeTableXlsx(file, [{ name: 'Transactions', columns: LOG_EXPORT_COLUMNS, rows }], { signal: options.signal, onProgress: options.onProgress })
+      ? await writeTableXlsx(file, [{ name: 'Transactions', columns: LOG_EXPORT_COLUMNS, rows }, ...(period.length > 0 ? [periodSheet] : [])], {
+          signal: options.signal,
+          onProgress: options.onProgress,
+        })
       : await writeTableCsv(file, LOG_EXPORT_COLUMNS, rows, { signal: options.signal, onProgress: options.onProgress });
-  return { fileName: path.basename(file), path: file, bytes: result.bytes ?? fs.statSync(file).size, rows: result.rows, totals };
+  // The writer counts the Period sheet's lines too: the entries are the rest.
+  return { fileName: path.basename(file), path: file, bytes: result.bytes ?? fs.statSync(file).size, rows: result.rows - period.length, totals };
 }
