@@ -1,8 +1,8 @@
 /**
  * What `vendesk report spend`, `logs --from/--to`, `export logs` and `reconcile` do about days of
  * their range the mirror has not read (a first sync over one day, a folder synced only nightly):
- * they read those days — and today, which is still growing — from the service first, saying so
- * and showing the sync's progress on stderr; with `--offline`, or when the service cannot be read,
+ * they read those days from the service first, saying so and showing the sync's progress on
+ * stderr (and say up to when today, still growing, is counted); with `--offline`, or when the service cannot be read,
  * they refuse (exit 1) naming the days and the exact `vendesk sync --from … --to …` to run. A
  * figure over a range is never silently short.
  */
@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { EventMap } from '../../shared/contract';
 import type { MirrorCoverage, ReadPurpose } from '../../shared/contract/logs';
 import { missingDaysText } from '../../shared/coverageText';
-import { formatDay } from '../../shared/localDates';
+import { formatDateTime, formatDay } from '../../shared/localDates';
 import type { CliContext, OptionSpec } from '../cliCommand';
 import { isoTime } from '../jsonShape';
 
@@ -27,9 +27,7 @@ export function syncProgressLine(p: EventMap['sync.progress']): string {
 
 /** What is read first, said before it starts. */
 function readingNote(c: MirrorCoverage): string {
-  const command = `vendesk sync${c.read?.from ? ` --from ${c.read.from}` : ''}${c.read?.to ? ` --to ${c.read.to}` : ''}`;
-  if (!c.complete) return `vendesk has not read ${missingDaysText(c)} from the service: reading ${c.wholeLogUnread ? 'it' : 'them'} first (${command}).`;
-  return `Reading today (${formatDay(c.today)}) from the service first, so it counts up to now (${command}).`;
+  return `vendesk has not read ${missingDaysText(c)} from the service: reading ${c.wholeLogUnread ? 'it' : 'them'} first (${c.syncCommand}).`;
 }
 
 /** The days of the range: read first (or refused, as an error with exit 1); the coverage the command then reads under. */
@@ -43,11 +41,19 @@ export async function readDaysFirst(ctx: CliContext, range: { from?: string; to?
   const stop = app.events.on('sync.progress', (p) => {
     if (p.state === 'running' && p.pages > 0) ctx.progress(syncProgressLine(p));
   });
+  let coverage: MirrorCoverage;
   try {
-    return await ctx.call('logs.readMissing', { ...range, unread: offline ? 'refuse' : 'read', for: purpose });
+    coverage = await ctx.call('logs.readMissing', { ...range, unread: offline ? 'refuse' : 'read', for: purpose });
   } finally {
     stop();
   }
+  // Today is still growing: say up to when it is counted.
+  if (coverage.todayReadThrough) {
+    ctx.progress(
+      `Today (${formatDay(coverage.today)}) is counted up to ${formatDateTime(coverage.todayReadThrough)}, when it was last read; run \`vendesk sync\` first to count it up to now.`,
+    );
+  }
+  return coverage;
 }
 
 /** The period of a range in the JSON: what the figures cover. */

@@ -21,10 +21,12 @@
  *   covered through = nothing if t₁ ≤ D's start; t₁ if t₁ is before D−1 ended; else t₂ (capped at D's end)
  *
  * A day before today (the service's Lagos day) is **read** when it is covered through its end;
- * **today** is still growing, and counts as read once a sync read it after it began (up to that
- * moment, which the report states). Days after today have not come yet: nothing can be missing
- * from them. The service's clock decides what today is, so a sandbox whose clock a test moved
- * has its own today.
+ * **today** is still growing, and counts as read once a sync read it after it began — up to that
+ * moment, which every report, listing and export states ("today is counted up to 14:05"); reading
+ * first does not read it again (a report stays cheap and its figure says how far it goes; a sync
+ * brings it up to now). Days after today have not come yet: nothing can be missing from them, and
+ * nothing is read for them. The service's clock decides what today is, so a sandbox whose clock a
+ * test moved has its own today.
  */
 import type { DayRange, MirrorCoverage } from '../../shared/contract/logs';
 import { DAY_MS, lagosDayEndMs, lagosDayStartMs, lagosToday, shiftDay } from '../../shared/localDates';
@@ -151,9 +153,8 @@ export function mirrorCoverage(db: ReadableDB, profileId: string, range: { from?
   const holdsToday = (from === null || from <= today) && to >= today;
   const firstMissing = missing[0]?.from;
   const lastMissing = missing[missing.length - 1]?.to;
-  let read: MirrorCoverage['read'] = null;
-  if (wholeLogUnread) read = {};
-  else if (firstMissing !== undefined || holdsToday) read = { from: firstMissing ?? today, to: holdsToday ? today : (lastMissing as string) };
+  // One sync over the gaps (the days between them are read again: cheaper than a sync per gap).
+  const read: MirrorCoverage['read'] = wholeLogUnread ? {} : firstMissing !== undefined ? { from: firstMissing, to: lastMissing } : null;
   return {
     from: range.from ?? null,
     to,

@@ -4,9 +4,9 @@
  * that reads them (`refuse`, error `days_unread`). Nothing is ever counted over a range silently
  * short (logCoverage.ts says what the mirror holds).
  *
- * Reading first also reads today when the range holds it (today is still growing: the report is
- * as of now). When the read fails — the service cannot be reached — the days never read make it a
- * refusal; today alone, read earlier, does not: the coverage says up to when it is counted.
+ * Today is missing only when no sync read it since it began; read earlier, it counts up to then,
+ * and the coverage returned says up to when (logCoverage.ts). When the read fails — the service
+ * cannot be reached — the refusal says so and names the sync to run once it answers.
  */
 import { AppError } from '../../shared/appError';
 import type { MirrorCoverage, ReadPurpose, UnreadDays } from '../../shared/contract/logs';
@@ -66,7 +66,7 @@ const isCancel = (error: unknown, signal?: AbortSignal) =>
   signal?.aborted === true || (error instanceof AppError && (error.code === 'sync_cancelled' || error.code === 'cancelled'));
 
 /**
- * Makes sure the mirror holds the range (`read`: reads what it lacks, and today, first) or refuses
+ * Makes sure the mirror holds the range (`read`: reads what it lacks first) or refuses
  * (`refuse`). `purpose` names what a refusal did not do. Returns the coverage the work then reads
  * under.
  */
@@ -74,7 +74,7 @@ export async function ensureDaysRead(app: App, range: DaysRange, unread: UnreadD
   let coverage = coverageNow(app, range);
   let failure: unknown = null;
   if (unread === 'read' && coverage.read) {
-    // Twice more at most: the read teaches vendesk the service's clock, which may move "today".
+    // Twice more at most: the read teaches vendesk the service's clock, which may move "today" on.
     for (let attempt = 0; ; attempt++) {
       try {
         await syncRange(app, coverage.read as DaysRange, options.signal);

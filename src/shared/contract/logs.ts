@@ -150,7 +150,7 @@ export interface MirrorCoverage {
   todayReadThrough: string | null;
   /** The days of the range after today, if any. */
   notYet: DayRange | null;
-  /** What reading first reads (a `sync.run` input): the missing days, and today when the range holds it; null: nothing. */
+  /** What reading first reads (a `sync.run` input): from the first missing day to the last (`{}`: the whole log); null: nothing is missing. */
   read: { from?: string; to?: string } | null;
   /** The command that reads the missing days: `vendesk sync --from … --to …` (or `vendesk sync` for the whole log); null when none are. */
   syncCommand: string | null;

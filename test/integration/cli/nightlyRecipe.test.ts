@@ -17,6 +17,7 @@ import { shiftDay } from '../../../src/shared/localDates';
 import type { LogEntry } from '../../../src/shared/wire';
 import { allLogEntries } from '../../support/serviceLogEntries';
 import { serviceSpend } from '../../support/serviceSpend';
+import { startTestSandbox } from '../../support/testSandbox';
 import { runInProcess, startCliPeer, type CliPeer } from './cliHarness';
 
 const TOKEN = 'nightly-recipe-org';
@@ -186,6 +187,40 @@ describe("the README's nightly recipe from a fresh data folder", () => {
       expect(r.stderr).toMatch(/The spend report was not written: vendesk has not read .* from the service, and reading them now failed: /);
       expect(r.stderr).toContain(`Run \`vendesk sync --from ${from} --to ${yesterday}\` once the service answers, then run this command again.`);
     } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('two connections in one data folder', () => {
+  it('each knows the days it read: a day one connection synced is not read for the other', async () => {
+    const [ada, bola] = ['coverage-org-ada', 'coverage-org-bola'];
+    const sandbox = await startTestSandbox({ tokens: [ada, bola], seedHistory: 600 });
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-two-'));
+    const as = (token: string, args: string[], offline = false) =>
+      runInProcess(['--data-dir', folder, '--base-url', sandbox.url, '--json', ...args, ...(offline ? ['--offline'] : [])], { VENDESK_TOKEN: token });
+    try {
+      const now = (await sandbox.control(ada).clock()).now;
+      const day = shiftDay(lagosDayOf(now), -2);
+      expect((await as(ada, ['sync', '--from', day, '--to', day])).code).toBe(0);
+      // Ada's connection read the day: offline, her report is written and equals her service's log.
+      const adaLog = (await allLogEntries(sandbox.url, ada)) as unknown as LogEntry[];
+      const adaReport = await as(ada, ['report', 'spend', '--from', day, '--to', day, '--out', path.join(folder, 'ada.xlsx')], true);
+      expect(adaReport.code, adaReport.stderr).toBe(0);
+      const adaSpend = serviceSpend(adaLog, (e) => e.status !== 'FAILED' && lagosDayOf(e.created_at) === day);
+      expect(JSON.parse(adaReport.stdout)).toMatchObject({ purchases: adaSpend.purchases, faceValue: adaSpend.faceKobo / 100 });
+      // Bola's connection never read it: refused offline, and read first otherwise — her own log's figures, not Ada's.
+      const refused = await as(bola, ['report', 'spend', '--from', day, '--to', day, '--out', path.join(folder, 'bola.xlsx')], true);
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'days_unread', hint: `Run \`vendesk sync --from ${day} --to ${day}\`, then run this command again.` } });
+      const bolaReport = await as(bola, ['report', 'spend', '--from', day, '--to', day, '--out', path.join(folder, 'bola.xlsx')]);
+      expect(bolaReport.code, bolaReport.stderr).toBe(0);
+      const bolaLog = (await allLogEntries(sandbox.url, bola)) as unknown as LogEntry[];
+      const bolaSpend = serviceSpend(bolaLog, (e) => e.status !== 'FAILED' && lagosDayOf(e.created_at) === day);
+      expect(JSON.parse(bolaReport.stdout)).toMatchObject({ purchases: bolaSpend.purchases, faceValue: bolaSpend.faceKobo / 100 });
+      expect(bolaSpend.faceKobo).not.toBe(adaSpend.faceKobo);
+    } finally {
+      await sandbox.close();
       fs.rmSync(folder, { recursive: true, force: true });
     }
   }, 120_000);

@@ -108,10 +108,10 @@ describe('what the mirror covers', () => {
     expect(across.totals.purchases).toBe(spentOver(await serviceLog(t), shiftDay(today, -3), today).purchases);
   }, 120_000);
 
-  it('today counts up to when it was read: reading first brings it up to now, refusing does not refuse it but says until when', async () => {
+  it('today counts up to when it was last read, and says so; never read since it began, it is missing', async () => {
     t = await startTestApp({ seedHistory: 100, creditDelayMs: 500 });
     const today = await lagosDayWithRoom(t);
-    // Never read: today is missing, so a refusal names it.
+    // Never read: today is missing, so a refusal names it, and reading first reads it.
     const never = await refusal(t.call('reports.spend', { from: today, to: today, unread: 'refuse' }));
     expect(never.details).toMatchObject({ syncCommand: `vendesk sync --from ${today} --to ${today}` });
 
@@ -124,13 +124,17 @@ describe('what the mirror covers', () => {
       ['08031110001', 700],
       ['08031110002', 800],
     ]);
-    const stale = await t.call('reports.spend', { from: today, to: today, unread: 'refuse' });
-    expect(stale.coverage.todayReadThrough).toBe(readAt);
+    const syncs = syncsOf(t);
+    const stale = await t.call('reports.spend', { from: today, to: today });
+    expect(syncs()).toBe(0);
+    expect(stale.coverage).toMatchObject({ complete: true, todayReadThrough: readAt });
     const log = await serviceLog(t);
     const beforeRead = serviceSpend(log, (e) => e.status !== 'FAILED' && lagosDayOf(e.created_at) === today && e.created_at < readAt);
     expect(stale.totals.purchases).toBe(beforeRead.purchases);
 
-    const fresh = await t.call('reports.spend', { from: today, to: today });
+    // A sync brings today up to now.
+    await t.call('sync.run', {});
+    const fresh = await t.call('reports.spend', { from: today, to: today, unread: 'refuse' });
     expect(Date.parse(fresh.coverage.todayReadThrough as string)).toBeGreaterThan(Date.parse(readAt));
     const now = spentOver(log, today, today);
     expect([fresh.totals.purchases, fresh.totals.faceKobo]).toEqual([now.purchases, now.faceKobo]);
@@ -166,7 +170,8 @@ describe('what the mirror covers', () => {
     expect(summary.coverage.complete).toBe(false);
     expect(summary.coverage.to).toBe(today);
     expect(summary.coverage.missing[summary.coverage.missing.length - 1].to).toBe(shiftDay(today, -4));
-    expect(summary.coverage.read).toMatchObject({ to: today });
+    expect(summary.coverage.read).toEqual({ from: summary.coverage.missing[0].from, to: shiftDay(today, -4) });
+    expect(summary.coverage.todayReadThrough).not.toBeNull();
     await t.call('sync.run', summary.coverage.read ?? {});
     expect((await t.call('dashboard.summary', {})).coverage).toMatchObject({ complete: true, missing: [] });
   }, 120_000);
