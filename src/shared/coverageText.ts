@@ -4,7 +4,7 @@
  * not come yet (the coverage itself: src/main/transactions/logCoverage.ts). Days are Lagos days.
  */
 import type { DayRange, MirrorCoverage } from './contract/logs';
-import { formatDateTime, formatDay } from './localDates';
+import { daysFromTo, formatDateTime, formatDay } from './localDates';
 
 /** `1 Nov 2026 – 24 Nov 2026 (24 days)`, or one day as `1 Nov 2026`. */
 export function dayRangeText(r: DayRange): string {
@@ -37,4 +37,20 @@ export function periodNotes(c: MirrorCoverage): string[] {
 /** The period itself: `1 Nov 2026 to 28 Nov 2026 (Lagos days, both included)`. */
 export function periodText(c: Pick<MirrorCoverage, 'from' | 'to'>): string {
   return `${c.from ? formatDay(c.from) : 'The start of the log'} to ${formatDay(c.to)} (Lagos days, both included)`;
+}
+
+/** How many of the missing days fall on or after `day` (a card's period: this week, this month): 0 when none does. */
+export function missingDaysSince(c: Pick<MirrorCoverage, 'missing'>, day: string): number {
+  let n = 0;
+  for (const r of c.missing) {
+    if (r.to < day) continue;
+    const from = r.from < day ? day : r.from;
+    n += daysFromTo(from, r.to);
+  }
+  return n;
+}
+
+/** `1 day`, `12 days`. */
+export function dayCountText(n: number): string {
+  return n === 1 ? '1 day' : `${n.toLocaleString('en-NG')} days`;
 }

@@ -29,7 +29,7 @@
  * test moved has its own today.
  */
 import type { DayRange, MirrorCoverage } from '../../shared/contract/logs';
-import { DAY_MS, lagosDayEndMs, lagosDayStartMs, lagosToday, shiftDay } from '../../shared/localDates';
+import { DAY_MS, daysFromTo, lagosDayEndMs, lagosDayStartMs, lagosToday, shiftDay } from '../../shared/localDates';
 import type { Db } from '../store/database';
 import type { ReadableDB } from '../store/readableDb';
 import type { SyncPart } from './syncCheckpoint';
@@ -104,12 +104,8 @@ export function lagosDayReadThrough(read: DaysRead, day: string): number | null 
   return own === null ? midnightUtc : Math.min(own, lagosDayEndMs(day));
 }
 
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
-}
-
 function dayRange(from: string, to: string): DayRange {
-  return { from, to, days: daysBetween(from, to) };
+  return { from, to, days: daysFromTo(from, to) };
 }
 
 /** Which Lagos days of `range` (no `from`: the log's start; no `to`: today) the mirror holds, at `nowMs` on the service's clock. */
