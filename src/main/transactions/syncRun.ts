@@ -33,6 +33,10 @@
  *    moment leaves the mirror at a page boundary the plan names; the next run continues from the
  *    next page if that part still answers the same TotalRecords, else reads the part again. A
  *    cancel writes the pages already fetched first.
+ * 4. **What it read is recorded.** A part read completely holds every entry of its UTC dates made
+ *    before its last pass began (`passAt`, the service's clock, kept in the plan): once its pages
+ *    are written, its dates are recorded as read up to then (logCoverage.ts), so reports know
+ *    which days the mirror holds and a plain run never starts after a day none read.
  *
  * Statuses change in place (PENDING → SUCCESS/FAILED) without moving entries, which is why a run
  * never filters by status, and why each incremental run re-reads a window of recent days: from
