@@ -38,6 +38,7 @@ export const APP_ERROR_CODES = [
   'confirmation_mismatch',
   'connection_changed',
   'cost_changed',
+  'days_unread',
   'duplicate_pending',
   'export_bad_value',
   'export_changed',

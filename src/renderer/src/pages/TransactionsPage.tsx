@@ -14,9 +14,10 @@ import { LogDetail } from '../components/transactions/LogDetail';
 import { LogFilters } from '../components/transactions/LogFilters';
 import { SpendReportButton } from '../components/transactions/SpendReportButton';
 import { SyncControl } from '../components/transactions/SyncControl';
+import { UnreadDaysNotice } from '../components/transactions/UnreadDaysNotice';
 import { VirtualLogTable } from '../components/transactions/VirtualLogTable';
 import { PageHeader } from '../components/PageHeader';
-import { formatCount, formatNaira } from '../format';
+import { formatCount, formatNaira, formatTime } from '../format';
 import { useAction } from '../hooks/useAction';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
@@ -41,18 +42,22 @@ export function TransactionsPage() {
   const { running: exporting, error: exportError, setError: setExportError, run } = useAction<'xlsx' | 'csv'>();
   const badRange = filter.from && filter.to && filter.from > filter.to ? reversedDatesMessage(filter.from, filter.to) : null;
   const totals = useOperation('logs.totals', { filter }, { enabled: !badRange });
+  // What the mirror holds of the filter's days (of the whole log without them): figures over days never read say so.
+  const coverage = useOperation('logs.coverage', { from: filter.from, to: filter.to }, { enabled: !badRange });
   const facets = useOperation('logs.facets', {});
   // The totals and the filter choices follow the mirror by themselves (READ_TOPICS); the table is read a window at a time.
   useDataChanged(['mirror'], () => setVersion((v) => v + 1));
 
   const exportAs = (format: 'xlsx' | 'csv') =>
     run(async () => {
+      // Over days the mirror has not read, the export reads them first (its progress shows in Sync), or says why it could not.
       const file = await bridge.call('logs.export', { filter, sort, format });
       await bridge.download(file);
+      const today = file.coverage?.todayReadThrough ? ` Today is counted up to ${formatTime(file.coverage.todayReadThrough)}, when it was last read.` : '';
       notifications.show({
         color: 'teal',
         title: 'Export ready',
-        message: `${formatCount(file.rows)} transactions written to ${file.fileName} (${[faceAndCostText(file.totals.amountKobo, file.totals.costKobo), refundedText(file.totals.refunded)].filter(Boolean).join('; ')})`,
+        message: `${formatCount(file.rows)} transactions written to ${file.fileName} (${[faceAndCostText(file.totals.amountKobo, file.totals.costKobo), refundedText(file.totals.refunded)].filter(Boolean).join('; ')}).${today}`,
       });
     }, format);
 
@@ -80,6 +85,7 @@ export function TransactionsPage() {
         )}
         <ErrorNotice error={facets.error} onRetry={() => void facets.reload()} title="The filter choices could not be read" />
         <ErrorNotice error={totals.error} onRetry={() => void totals.reload()} title="The totals could not be read" />
+        {!badRange && <UnreadDaysNotice coverage={coverage.data} subject={filter.from || filter.to ? 'These totals and rows' : 'The totals and rows of the whole log'} />}
         {/* The figures wrap onto two lines in a narrow window; a Naira figure is never cut. */}
         <Group justify="space-between" align="flex-end" wrap="wrap">
           <Group gap="sm" wrap="wrap" align="stretch" style={{ flex: '1 1 560px' }}>
