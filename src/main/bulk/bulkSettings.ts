@@ -107,7 +107,7 @@ export async function readWalletKobo(client: Pick<VendingClient, 'accountBalance
  * What confirming `job` is checked against, read at once: the bulk settings of its connection and
  * the wallet of the service it runs on (unread, the wallet does not block: the job pauses with a
  * clear message if it runs short), and why the limits refuse it (null when they do not).
- * `serviceNow`: the service's clock, read once the wallet answered (so it has that answer's time).
+ * `serviceNow`: the service's clock, read (for the daily cap) once the wallet answered, so it has that answer's time.
  */
 export async function confirmLimits(
   settingsStore: Settings,
@@ -119,7 +119,7 @@ export async function confirmLimits(
 ): Promise<{ settings: BulkSettings; walletKobo: number | null; blocker: string | null }> {
   const walletKobo = (await readWalletKobo(client)).kobo;
   const settings = readBulkSettings(settingsStore, job.profile_id);
-  return { settings, walletKobo, blocker: confirmBlocker(store, settings, job.profile_id, { ...figures, walletKobo }, serviceNow()) };
+  return { settings, walletKobo, blocker: confirmBlocker(store, settings, job.profile_id, { ...figures, walletKobo }, serviceNow) };
 }
 
 /** Today's spending of a connection for the daily cap: bought or maybe bought since the Lagos day began on the service's clock (kobo). */
@@ -127,20 +127,20 @@ export function spentToday(store: Pick<JobStore, 'spentSince'>, profileId: strin
   return store.spentSince(profileId, startOfServiceDay(serviceNowMs));
 }
 
-/** Why confirming a job now would be refused; null when it may go ahead. `serviceNowMs`: the service's clock. */
+/** Why confirming a job now would be refused; null when it may go ahead. `serviceNow`: the service's clock, read only for a daily cap. */
 export function confirmBlocker(
   store: Pick<JobStore, 'spentSince'>,
   settings: BulkSettings,
   profileId: string,
   { totalKobo, items, walletKobo, maxTotalKobo }: { totalKobo: number; items: number; walletKobo: number | null; maxTotalKobo?: number },
-  serviceNowMs: number,
+  serviceNow: () => number,
 ): string | null {
   if (items === 0) return 'There is nothing to buy: every row is invalid or left out.';
   if (settings.capPerJobKobo !== null && totalKobo > settings.capPerJobKobo) {
     return `The job total ${formatNaira(totalKobo)} is above the spending cap per job of ${formatNaira(settings.capPerJobKobo)}. Split the file, or raise the cap per job (Purchases → Limits for bulk jobs).`;
   }
   if (settings.capPerDayKobo !== null) {
-    const today = spentToday(store, profileId, serviceNowMs);
+    const today = spentToday(store, profileId, serviceNow());
     if (today + totalKobo > settings.capPerDayKobo) {
       return `This job (${formatNaira(totalKobo)}) would take today's spending on this connection to ${formatNaira(today + totalKobo)} (${formatNaira(today)} bought or maybe bought today), above the daily cap of ${formatNaira(settings.capPerDayKobo)}. Buy fewer rows today, or raise the daily cap (Purchases → Limits for bulk jobs).`;
     }
@@ -158,17 +158,17 @@ export function confirmBlocker(
  * Why the next batch of a running job may not go (the job pauses with this message, saying what
  * to do; null when it may), with the settings it was checked against. The settings of the job's
  * connection are read again before every batch: a cap changed while the job runs holds from its
- * next batch. `serviceNowMs`: the service's clock.
+ * next batch. `serviceNow`: the service's clock, read only for a daily cap.
  */
 export function batchBlocker(
   store: Pick<JobStore, 'amounts' | 'spentSince'>,
   settingsTable: Settings,
   job: Pick<JobRow, 'id' | 'profile_id'>,
   batch: readonly ItemRow[],
-  serviceNowMs: number,
+  serviceNow: () => number,
 ): { settings: BulkSettings; blocker: string | null } {
   const settings = readBulkSettings(settingsTable, job.profile_id);
-  return { settings, blocker: batchCapProblem(store, settings, job, batch, serviceNowMs) };
+  return { settings, blocker: batchCapProblem(store, settings, job, batch, serviceNow) };
 }
 
 function batchCapProblem(
@@ -176,7 +176,7 @@ function batchCapProblem(
   settings: BulkSettings,
   job: Pick<JobRow, 'id' | 'profile_id'>,
   batch: readonly ItemRow[],
-  serviceNowMs: number,
+  serviceNow: () => number,
 ): string | null {
   const batchKobo = batch.reduce((s, i) => s + i.amount_kobo, 0);
   const { capPerJobKobo, capPerDayKobo } = settings;
@@ -187,7 +187,7 @@ function batchCapProblem(
     }
   }
   if (capPerDayKobo !== null) {
-    const today = spentToday(store, job.profile_id, serviceNowMs);
+    const today = spentToday(store, job.profile_id, serviceNow());
     if (today + batchKobo > capPerDayKobo) {
       return `Paused: the daily spending cap of ${formatNaira(capPerDayKobo)} is reached (${formatNaira(today)} bought or maybe bought today on this connection). Resume tomorrow, or raise the daily cap (Purchases → Limits for bulk jobs) and resume.`;
     }

@@ -56,7 +56,8 @@ export function draftPreview(
     capPerDayKobo: settings.capPerDayKobo,
     spentTodayKobo: today,
     blocker: isUnconfirmed(job.state)
-      ? (unmappedBlocker(job.kind, mapping) ?? confirmBlocker(store, settings, job.profile_id, { totalKobo: includedKobo, items: view.items, walletKobo }, extra.serviceNowMs))
+      ? (unmappedBlocker(job.kind, mapping) ??
+        confirmBlocker(store, settings, job.profile_id, { totalKobo: includedKobo, items: view.items, walletKobo }, () => extra.serviceNowMs))
       : null,
     live: job.connection_kind === 'live',
   };
