@@ -81,7 +81,8 @@ export const jobSummaryShape = z.strictObject({
   pending: z.number(),
   uncertain: z.number(),
   notSent: z.number(),
-  bought: moneyShape,
+  bought: moneyShape.describe('known bought: accepted, pending and successful items (never an uncertain one)'),
+  maybeBought: moneyShape.describe('maybe bought: sent, no usable answer yet (uncertain or still sending); every limit counts them'),
   refunded: moneyShape,
   notBought: z.strictObject({ items: z.number(), faceValue: naira }),
   totalCharged: naira.describe('Naira: the face value of what was bought (bought.faceValue), kept for scripts'),
@@ -104,6 +105,7 @@ export function jobSummary(job: BulkJobView): z.infer<typeof jobSummaryShape> {
     uncertain: c.uncertain + c.sending,
     notSent: c.queued + c.held + c.cancelled,
     bought: moneyJson(job.bought),
+    maybeBought: moneyJson(job.maybeBought),
     refunded: moneyJson(job.refunded),
     notBought: { items: job.notBought.count, faceValue: job.notBought.faceKobo / 100 },
     /** Kept for scripts: the face value of what was bought (`bought.faceValue`), not the wallet cost. */
@@ -124,6 +126,10 @@ function jobText(job: BulkJobView): TerminalText {
     tt`  ${s.items} item(s), ${s.answered} answered: ${s.success} successful, ${s.failed} failed (refunded), ${s.pending} pending, ${s.rejected} rejected, ${s.uncertain} uncertain, ${s.notSent} not sent`,
     tt`  Bought: ${job.bought.count} item(s), ${moneyText(job.bought)}`,
   ];
+  if (job.maybeBought.count > 0)
+    said.push(
+      tt`  Maybe bought: ${job.maybeBought.count} item(s), ${formatNaira(job.maybeBought.faceKobo)} face value (no answer yet; checked against the service's log, never sent again blindly)`,
+    );
   if (job.refunded.count > 0) said.push(tt`  Failed and refunded: ${job.refunded.count} item(s), ${moneyText(job.refunded)}`);
   if (job.notBought.count > 0) said.push(tt`  Not bought: ${job.notBought.count} item(s), ${formatNaira(job.notBought.faceKobo)} (nothing charged)`);
   said.push(tt`  File: ${quoted(job.fileName)}`);
@@ -422,8 +428,18 @@ export const bulkListCommand = command({
       jobs.length === 0
         ? tt`No bulk jobs on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
         : textTable([
-            ['Job', 'Confirmed', 'Kind', 'State', 'Items', 'Successful', 'Bought', 'File'],
-            ...jobs.map((j) => [j.id, j.confirmedAt ?? j.createdAt, j.kind, jobSummary(j).state, j.items, j.counts.success, moneyText(j.bought), j.fileName]),
+            ['Job', 'Confirmed', 'Kind', 'State', 'Items', 'Successful', 'Bought', 'Maybe bought', 'File'],
+            ...jobs.map((j) => [
+              j.id,
+              j.confirmedAt ?? j.createdAt,
+              j.kind,
+              jobSummary(j).state,
+              j.items,
+              j.counts.success,
+              moneyText(j.bought),
+              j.maybeBought.count > 0 ? `${formatNaira(j.maybeBought.faceKobo)} (${j.maybeBought.count} item(s))` : '—',
+              j.fileName,
+            ]),
           ]);
     return { json: jobs.map((j) => ({ ...jobSummary(j), kind: j.kind, fileName: j.fileName, confirmedAt: j.confirmedAt })), text };
   },
@@ -493,7 +509,12 @@ export const bulkCapsCommand = command({
   usage: 'vendesk bulk caps [--per-job NAIRA|off] [--per-day NAIRA|off] [--json]',
   options: [
     { name: 'per-job', kind: 'string', description: 'Largest total one bulk job may have, in Naira; off for no cap' },
-    { name: 'per-day', kind: 'string', description: "Most bulk jobs may spend in one day (this computer's time zone), in Naira; off for no cap" },
+    {
+      name: 'per-day',
+      kind: 'string',
+      description:
+        'Most that may be bought or maybe bought on this connection in one Lagos day (bulk jobs and single purchases; only bulk jobs are refused), in Naira; off for no cap',
+    },
   ],
   output: z.strictObject({
     connection: z.string(),

@@ -361,7 +361,8 @@ export function BulkPreviewPanel({
               {forApproval ? 'Confirming sends' : 'Confirming buys'} {kindWord} for <b>{formatCount(preview.includedItems)}</b> {RECIPIENT_WORD[preview.job.kind]},{' '}
               <b>{formatNaira(preview.includedKobo)}</b> in total,{' '}
               {forApproval ? 'to another team member for approval: nothing is bought until it is approved and you press Buy now.' : 'from the wallet of this connection.'}
-              {preview.capPerDayKobo !== null && ` Today's bulk spending so far: ${formatNaira(preview.spentTodayKobo)} of ${formatNaira(preview.capPerDayKobo)}.`}
+              {preview.capPerDayKobo !== null &&
+                ` Bought or maybe bought today on this connection (bulk jobs and single purchases): ${formatNaira(preview.spentTodayKobo)} of the daily cap of ${formatNaira(preview.capPerDayKobo)}.`}
             </Text>
           )}
           {preview.live && !preview.blocker && (
