@@ -8,6 +8,7 @@ import type { SpendFigures } from '../../../shared/contract/dashboard';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SpendChart } from '../components/transactions/SpendChart';
 import { SyncControl } from '../components/transactions/SyncControl';
+import { FIGURE_CARD, FigureText } from '../components/FigureText';
 import { PageHeader } from '../components/PageHeader';
 import { purchasesText, refundedText } from '../../../shared/spendText';
 import { formatAgo, formatCount, formatDateTime, formatDay, formatNaira } from '../format';
@@ -15,16 +16,16 @@ import { useOperation } from '../hooks/useOperation';
 
 function Figure({ label, value, note, testId }: { label: string; value: string | null; note?: string; testId?: string }) {
   return (
-    <Card withBorder padding="lg" data-testid={testId}>
+    <Card withBorder padding="lg" data-testid={testId} className={FIGURE_CARD}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
       {value === null ? (
         <Skeleton height={28} mt={6} />
       ) : (
-        <Text size="xl" fw={700} className="money" mt={4}>
+        <FigureText size="xl" fw={700} mt={4}>
           {value}
-        </Text>
+        </FigureText>
       )}
       {note && (
         <Text size="xs" c="dimmed" mt={4}>
@@ -56,7 +57,7 @@ function NotKnown({ text, testId }: { text: string; testId?: string }) {
 /** Spend of a period: the face value (what the customers received) and the wallet cost (what the wallet was charged). */
 function SpendCard({ label, figures, note, testId, notKnown }: { label: string; figures: SpendFigures | null; note: string; testId: string; notKnown: string | null }) {
   return (
-    <Card withBorder padding="lg" data-testid={testId}>
+    <Card withBorder padding="lg" data-testid={testId} className={FIGURE_CARD}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
@@ -69,15 +70,15 @@ function SpendCard({ label, figures, note, testId, notKnown }: { label: string; 
           <Text size="xs" c="dimmed">
             Face value
           </Text>
-          <Text size="xl" fw={700} className="money" data-testid={`${testId}-face`}>
+          <FigureText size="xl" fw={700} data-testid={`${testId}-face`}>
             {formatNaira(figures.faceKobo)}
-          </Text>
+          </FigureText>
           <Text size="xs" c="dimmed" mt={4}>
             Wallet cost
           </Text>
-          <Text size="lg" fw={600} className="money" data-testid={`${testId}-cost`}>
+          <FigureText size="lg" fw={600} data-testid={`${testId}-cost`}>
             {formatNaira(figures.costKobo)}
-          </Text>
+          </FigureText>
         </Stack>
       )}
       <Text size="xs" c="dimmed" mt={4}>
@@ -106,8 +107,9 @@ export function DashboardPage() {
       <ErrorNotice error={balance.error} onRetry={() => void balance.reload()} title="The wallet balance could not be read" />
       <ErrorNotice error={summary.error} onRetry={() => void summary.reload()} title="The dashboard could not be read" />
       <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
-          <Card withBorder padding="lg" data-testid="wallet-balance">
+        {/* Five figures in a row only where each card holds an eight-digit Naira figure at full size; a figure in a narrower card shrinks, never cut. */}
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 5 }}>
+          <Card withBorder padding="lg" data-testid="wallet-balance" className={FIGURE_CARD}>
             <Text size="sm" c="dimmed">
               Wallet balance
             </Text>
@@ -115,9 +117,9 @@ export function DashboardPage() {
               <NotKnown text={walletNotKnown} testId="wallet-balance-not-known" />
             ) : balance.data ? (
               <>
-                <Text size="xl" fw={700} className="money" mt={4}>
+                <FigureText size="xl" fw={700} mt={4} data-testid="wallet-balance-figure">
                   {formatNaira(balance.data.balanceKobo)}
-                </Text>
+                </FigureText>
                 <Group gap={4} mt={4}>
                   <Text size="xs" c="dimmed">
                     {balance.data.accountName} · read {formatDateTime(balance.data.readAt)}
