@@ -303,11 +303,11 @@ export const contactsImportCommand = command({
 export const templateCreateCommand = command({
   path: ['template', 'create'],
   summary: 'Create a message template ({{1}}…{{n}} placeholders); it is usable once approved',
-  usage: 'vendesk template create --name NAME --body TEXT --use-case CASE[,CASE] [--slug SLUG] [--json]',
+  usage: 'vendesk template create --name NAME --body TEXT [--use-case CASE[,CASE]] [--slug SLUG] [--json]',
   options: [
     { name: 'name', kind: 'string', description: 'Template name' },
     { name: 'body', kind: 'string', description: 'Text with placeholders {{1}}, {{2}}, … numbered from 1, none skipped' },
-    { name: 'use-case', kind: 'string', description: 'Use cases, separated by commas (payroll,alerts)' },
+    { name: 'use-case', kind: 'string', description: 'What the messages are for, separated by commas (payroll,alerts); optional' },
     { name: 'slug', kind: 'string', description: 'Short id (default: made from the name)' },
   ],
   output: templateShape,
@@ -316,7 +316,7 @@ export const templateCreateCommand = command({
     const t = await ctx.call('messaging.templates.create', {
       name: requireOption(ctx.args, 'name'),
       body: requireOption(ctx.args, 'body'),
-      useCases: parseUseCases(requireOption(ctx.args, 'use-case')),
+      useCases: parseUseCases(stringOption(ctx.args, 'use-case') ?? ''),
       ...(slug ? { slug } : {}),
     });
     return {
