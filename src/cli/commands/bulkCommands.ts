@@ -183,17 +183,27 @@ export const bulkValidateCommand = command({
     { name: 'kind', kind: 'string', description: 'airtime, data, electricity or cable' },
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
   ],
-  output: z.strictObject({ rows: z.number(), valid: z.number(), invalid: z.number(), duplicates: z.number(), totalAmount: naira, errors: z.array(rowIssueShape) }),
+  output: z.strictObject({
+    rows: z.number(),
+    valid: z.number(),
+    invalid: z.number(),
+    duplicates: z.number(),
+    totalAmount: naira,
+    errors: z.array(rowIssueShape),
+    notes: z.array(z.string()).describe('what else the check says of the sheet, such as a total row it skipped'),
+  }),
   exitCodes: { 0: 'every row is valid', 3: 'some rows are invalid (each is listed in `errors`)' },
   async run(ctx) {
     const file = fileArg(ctx);
     const kind = kindOption(ctx);
     const sheet = stringOption(ctx.args, 'sheet');
     const v = await ctx.call('bulk.validate', { file: { path: file }, kind, ...(sheet ? { sheet } : {}) });
-    const json = { rows: v.rows, valid: v.valid, invalid: v.invalid, duplicates: v.duplicates, totalAmount: v.totalKobo / 100, errors: v.errors };
+    const json = { rows: v.rows, valid: v.valid, invalid: v.invalid, duplicates: v.duplicates, totalAmount: v.totalKobo / 100, errors: v.errors, notes: v.notes };
     const text = [
       `${v.rows} row(s): ${v.valid} valid, ${v.invalid} invalid, ${v.duplicates} duplicate(s). Total of valid rows: ${formatNaira(v.totalKobo)}.`,
       ...v.errors.map((e) => `  ${e.message}`),
+      ...(v.invalid > 0 ? ['Invalid rows are not bought: correct them in the file and check it again, or buy the valid rows only with bulk submit --skip-invalid.'] : []),
+      ...v.notes,
     ].join('\n');
     return { exitCode: v.invalid > 0 ? EXIT.invalidRows : EXIT.ok, json, text };
   },

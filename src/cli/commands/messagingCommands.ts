@@ -291,6 +291,7 @@ export const contactsImportCommand = command({
         `Invalid rows:          ${r.invalidCount.toLocaleString('en-NG')}${r.invalidCount ? ' (not imported):' : ''}`,
         ...r.invalid.slice(0, 20).map((p) => `  ${p.message}`),
         ...(r.invalidCount > 20 ? [`  … and ${r.invalidCount - 20} more (use --json for the first 200)`] : []),
+        ...(r.invalidCount > 0 ? ['  Correct them in the file and import it again: the contacts already added are not added twice.'] : []),
         `Time:                  ${(r.durationMs / 1000).toFixed(1)} s`,
       ];
       return { json: importJson(r), text: lines.join('\n'), exitCode: r.invalidCount > 0 ? EXIT.invalidRows : r.cancelled ? EXIT.failed : EXIT.ok };

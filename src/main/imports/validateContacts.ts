@@ -1,4 +1,5 @@
 /** Contact sheets (name, phone) for phonebooks: numbers normalized, repeats dropped. */
+import { rowSentence } from './bulkRowReaders';
 import { phoneFromCell, textFromCell } from './cellValues';
 import { assertMappingComplete, type ColumnMapping } from './columnMapping';
 import type { SheetTable } from './sheetTable';
@@ -36,7 +37,7 @@ export function validateContactRows(table: SheetTable, mapping: ColumnMapping): 
   for (const { row, cells } of table.rows) {
     const phone = phoneFromCell(cells[phoneCol] ?? null);
     if (!phone.ok) {
-      invalid.push({ row, issues: [{ row, field: 'phone', message: `Row ${row}: ${phone.reason}; fix or exclude the row` }] });
+      invalid.push({ row, issues: [{ row, field: 'phone', message: rowSentence(row, phone.reason) }] });
       continue;
     }
     const firstRow = seen.get(phone.phone);

@@ -177,6 +177,8 @@ export interface BulkValidation {
   duplicates: number;
   totalKobo: number;
   errors: BulkRowIssueView[];
+  /** What else the check says of the sheet: rows skipped as its total (docs/imports.md, "A total row"). */
+  notes: string[];
 }
 
 export interface BulkSettingsView {
