@@ -7,7 +7,7 @@
  */
 import { createPendingScheduler, createServiceClock } from '../../src/main/pending';
 import { serviceLog } from '../support/serviceSpend';
-import { expect, pageSettled, saveScreen, SCREEN_SIZES, setTheme, test, watchLoads } from './support/fixtures';
+import { expect, NARROW_SCREEN, pageSettled, saveScreen, SCREEN_SIZES, setTheme, test, watchLoads, WIDE_SCREEN } from './support/fixtures';
 import { receiptOf } from '../support/receiptOf';
 
 test('Requery now and Check all now ask at once when the service answers, and say when it will before then', async ({ page, vendesk }) => {
@@ -73,5 +73,12 @@ test('Requery now and Check all now ask at once when the service answers, and sa
   const entry = (await serviceLog(vendesk)).find((e) => reference.includes(e.transaction_id) || e.transaction_id.includes(reference));
   expect(entry?.status).toBe('SUCCESS');
   await expect(page.getByTestId('pending-count')).toHaveText('1');
+  await page.setViewportSize(WIDE_SCREEN);
   await saveScreen(page, 'i38-pending-asked-1440-light.png', { fullPage: true });
+  // In a narrow window every row's buttons are in view, not past the table's edge.
+  await page.setViewportSize(NARROW_SCREEN);
+  const card = (await page.getByTestId('pending-table').locator('xpath=ancestor::div[contains(@class, "mantine-Card-root")][1]').boundingBox())!;
+  const button = (await rowOf('45000772222').getByTestId('requery-now').boundingBox())!;
+  expect(button.x + button.width, `the button ends at ${button.x + button.width} px, the card at ${card.x + card.width} px`).toBeLessThanOrEqual(card.x + card.width + 0.5);
+  expect(card.x + card.width).toBeLessThanOrEqual(NARROW_SCREEN.width);
 });

@@ -37,9 +37,11 @@ function Stat({ label, value, color, testId }: { label: string; value: number; c
 /** Purchases the service does not answer yet, and when vendesk asks it about each. */
 function notAskedYet(items: PendingItemView[]): string {
   const at = items.map((i) => i.requeryAllowedAt).filter((t): t is string => t !== null);
-  const when = at.length === 1 ? `from ${formatTime(at[0])}` : `from 2 min 1 s after each purchase (the first at ${formatTime(at.sort()[0])})`;
-  const which = items.length === 1 ? 'this purchase' : `these ${items.length} purchases`;
-  return `Not asked yet: the service answers a requery of ${which} ${when}, 2 min 1 s after the purchase. vendesk asks it then by itself, and the answer shows here.`;
+  const when =
+    at.length === 1
+      ? `this purchase from ${formatTime(at[0])}, 2 min 1 s after the purchase`
+      : `these ${items.length} purchases from 2 min 1 s after each purchase (the first at ${formatTime(at.sort()[0])})`;
+  return `Not asked yet: the service answers a requery of ${when}. vendesk asks it then by itself, and the answer shows here.`;
 }
 
 /** What "Check all now" did: the answers, and what could not be asked yet. */

@@ -60,7 +60,7 @@ export function PendingTable({
           <Table.Th style={{ textAlign: 'right' }}>Amount</Table.Th>
           <Table.Th>Bought</Table.Th>
           <Table.Th>Status</Table.Th>
-          <Table.Th style={{ textAlign: 'center', whiteSpace: 'nowrap' }}>Checks answered</Table.Th>
+          <Table.Th style={{ textAlign: 'center' }}>Checks answered</Table.Th>
           <Table.Th style={{ whiteSpace: 'nowrap' }}>Next check</Table.Th>
           <ActionsHeader />
         </Table.Tr>
@@ -84,7 +84,8 @@ export function PendingTable({
                   {p.customerName ? ` · ${p.customerName}` : ''}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  Ref <span style={{ fontFamily: 'monospace' }}>{p.reference ?? 'none yet'}</span>
+                  {/* A long reference wraps: in a narrow window the row's buttons stay in view. */}
+                  Ref <span style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{p.reference ?? 'none yet'}</span>
                 </Text>
               </Table.Td>
               <Table.Td className="money" style={{ textAlign: 'right' }}>
