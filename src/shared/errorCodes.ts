@@ -109,7 +109,6 @@ export const APP_ERROR_CODES = [
   'range_needed',
   'recent_duplicate',
   'reconcile_running',
-  'requery_not_due',
   'run_not_done',
   'run_not_found',
   'sandbox_log_empty',

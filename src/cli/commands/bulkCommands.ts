@@ -257,6 +257,7 @@ export const bulkValidateCommand = command({
     totalAmount: naira.describe('Naira: the face value of the rows to buy'),
     leftOut: z.array(leftOutShape),
     errors: z.array(rowIssueShape),
+    notes: z.array(z.string()).describe('what else the check says of the sheet, such as a total row it skipped'),
   }),
   exitCodes: { 0: 'every row is valid', 3: 'some rows are invalid (each is listed in `errors`)' },
   async run(ctx) {
@@ -281,17 +282,23 @@ export const bulkValidateCommand = command({
         reason: l.reason,
       })),
       errors: v.errors,
+      notes: v.notes,
     };
     const text = lines([
       tt`${v.rows} row(s): ${v.valid} valid, ${v.invalid} invalid. To buy: ${v.toBuy} for ${formatNaira(v.totalKobo)}${v.duplicates > 0 ? `; ${v.duplicates} left out as duplicates (bulk submit --keep-duplicates buys them)` : ''}.`,
       ...(v.leftOut.length > 0 ? ['Left out:', ...v.leftOut.map(leftOutLine)] : []),
       ...(v.errors.length > 0 ? ['Invalid:', ...v.errors.map((e) => tt`  ${e.message}`)] : []),
+      ...v.notes.map((n) => tt`${n}`),
     ]);
     if (v.invalid === 0) return { json, text };
     return {
       json,
       text,
-      failure: { exitCode: EXIT.invalidRows, message: `${v.invalid} of ${v.rows} row(s) are invalid (each is listed).`, hint: 'Fix them in the file and check it again.' },
+      failure: {
+        exitCode: EXIT.invalidRows,
+        message: `${v.invalid} of ${v.rows} row(s) are invalid (each is listed).`,
+        hint: 'Correct them in the file and check it again, or buy the valid rows only with bulk submit --skip-invalid.',
+      },
     };
   },
 });

@@ -38,8 +38,13 @@ export async function readDaysFirst(ctx: CliContext, range: { from?: string; to?
     if (before.read) ctx.progress(readingNote(before));
   }
   const app = await ctx.app();
+  // Progress while it reads (at most every 150 ms), and always the line it finished on.
+  let said = '';
   const stop = app.events.on('sync.progress', (p) => {
-    if (p.state === 'running' && p.pages > 0) ctx.progress(syncProgressLine(p));
+    if ((p.state !== 'running' && p.state !== 'done') || p.pages === 0) return;
+    const line = syncProgressLine(p);
+    if (line !== said) ctx.progress(line);
+    said = line;
   });
   let coverage: MirrorCoverage;
   try {

@@ -13,7 +13,7 @@ import type { HandlersOf } from './handlerTypes';
 
 export const logsHandlers: HandlersOf<typeof logsOperations> = {
   'sync.start': (input, app) => logSync(app).start(input),
-  'sync.run': (input, app, call) => logSync(app).run({ ...input, signal: call.signal }),
+  'sync.run': (input, app, call) => logSync(app).runAfterCurrent({ ...input, signal: call.signal }),
   'sync.cancel': (_input, app) => ({ cancelled: logSync(app).cancel() }),
   'sync.status': (_input, app) => ({ ...logSync(app).status(), auto: autoSync(app).view() }),
   'sync.settings.get': (_input, app) => readSyncSettings(app.settings),

@@ -84,6 +84,25 @@ export class LogSyncService {
     return this.begin(options);
   }
 
+  /**
+   * Runs a sync of `options` after the one already running, if any (the automatic sync, a
+   * report reading its missing days): Sync now, pressed while another sync reads, waits for it
+   * and then reads what it was asked, rather than failing.
+   */
+  async runAfterCurrent(options: SyncRunOptions = {}): Promise<SyncResult> {
+    for (let tries = 0; ; tries++) {
+      const running = this.current();
+      if (running) await running.catch(() => undefined);
+      if (options.signal?.aborted) throw cancelledError();
+      try {
+        return await this.run(options);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'sync_running' && tries < 3) continue;
+        throw error;
+      }
+    }
+  }
+
   cancel(): boolean {
     if (!this.running) return false;
     this.running.controller.abort();

@@ -46,22 +46,6 @@ export function daysUnreadError(coverage: MirrorCoverage, purpose: ReadPurpose, 
   );
 }
 
-/** Runs a sync of `range`, after the one already running (the automatic sync) if any. */
-async function syncRange(app: App, range: DaysRange, signal?: AbortSignal): Promise<void> {
-  const sync = logSync(app);
-  for (let tries = 0; ; tries++) {
-    const running = sync.current();
-    if (running) await running.catch(() => undefined);
-    try {
-      await sync.run({ ...range, signal });
-      return;
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'sync_running' && tries < 3) continue;
-      throw error;
-    }
-  }
-}
-
 const isCancel = (error: unknown, signal?: AbortSignal) =>
   signal?.aborted === true || (error instanceof AppError && (error.code === 'sync_cancelled' || error.code === 'cancelled'));
 
@@ -77,7 +61,7 @@ export async function ensureDaysRead(app: App, range: DaysRange, unread: UnreadD
     // Twice more at most: the read teaches vendesk the service's clock, which may move "today" on.
     for (let attempt = 0; ; attempt++) {
       try {
-        await syncRange(app, coverage.read as DaysRange, options.signal);
+        await logSync(app).runAfterCurrent({ ...(coverage.read as DaysRange), signal: options.signal });
       } catch (error) {
         if (isCancel(error, options.signal)) throw error;
         failure = error;

@@ -207,6 +207,8 @@ export interface BulkValidation {
   totalKobo: number;
   leftOut: BulkLeftOutRow[];
   errors: BulkRowIssueView[];
+  /** What else the check says of the sheet: rows skipped as its total (docs/imports.md, "A total row"). */
+  notes: string[];
 }
 
 export interface BulkSettingsView {

@@ -136,6 +136,7 @@ describe('items from a validation', () => {
         { kind: 'recent', row: 4, account: '08031000002', amountKobo: 100_00, matches: [], message: 'Row 4: 08031000002 already had ₦100.00 bought in the last 24 hours' },
       ],
       networkConflicts: [],
+      totalRows: [],
       totalKobo: 300_00,
       counts: { rows: 3, valid: 3, invalid: 0, duplicateRows: 3, warnings: 0 },
       errors: [],

@@ -11,6 +11,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { SpendChart } from '../components/transactions/SpendChart';
 import { SyncControl } from '../components/transactions/SyncControl';
 import { UnreadDaysNotice } from '../components/transactions/UnreadDaysNotice';
+import { FIGURE_CARD, FigureText } from '../components/FigureText';
 import { PageHeader } from '../components/PageHeader';
 import { messagesText, purchasesText, refundedText } from '../../../shared/spendText';
 import { formatAgo, formatCount, formatDateTime, formatDay, formatNaira } from '../format';
@@ -18,16 +19,16 @@ import { useOperation } from '../hooks/useOperation';
 
 function Figure({ label, value, note, testId }: { label: string; value: string | null; note?: string; testId?: string }) {
   return (
-    <Card withBorder padding="lg" data-testid={testId}>
+    <Card withBorder padding="lg" data-testid={testId} className={FIGURE_CARD}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
       {value === null ? (
         <Skeleton height={28} mt={6} />
       ) : (
-        <Text size="xl" fw={700} className="money" mt={4}>
+        <FigureText size="xl" fw={700} mt={4}>
           {value}
-        </Text>
+        </FigureText>
       )}
       {note && (
         <Text size="xs" c="dimmed" mt={4}>
@@ -92,7 +93,7 @@ function SpendCard({
 }) {
   const m = figures?.messaging;
   return (
-    <Card withBorder padding="lg" data-testid={testId}>
+    <Card withBorder padding="lg" data-testid={testId} className={FIGURE_CARD}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
@@ -105,9 +106,9 @@ function SpendCard({
           <Text size="xs" c="dimmed">
             Left the wallet
           </Text>
-          <Text size="xl" fw={700} className="money" data-testid={`${testId}-cost`}>
+          <FigureText size="xl" fw={700} data-testid={`${testId}-cost`}>
             {formatNaira(figures.walletKobo)}
-          </Text>
+          </FigureText>
           <SpendLine
             label={`Purchases (${formatCount(figures.purchases)})`}
             title={`${purchasesText(figures.purchases)}: their wallet cost`}
@@ -124,9 +125,9 @@ function SpendCard({
             <Text size="xs" c="dimmed" title="What the customers received: the purchases' face value">
               Face value
             </Text>
-            <Text size="sm" fw={600} className="money" data-testid={`${testId}-face`}>
+            <FigureText size="md" fw={600} data-testid={`${testId}-face`}>
               {formatNaira(figures.faceKobo)}
-            </Text>
+            </FigureText>
           </Group>
         </Stack>
       )}
@@ -167,8 +168,9 @@ export function DashboardPage() {
       <ErrorNotice error={summary.error} onRetry={() => void summary.reload()} title="The dashboard could not be read" />
       {spendNotKnown === null && <UnreadDaysNotice coverage={s?.coverage} subject="Some of these figures" />}
       <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
-          <Card withBorder padding="lg" data-testid="wallet-balance">
+        {/* Five figures in a row only where each card holds an eight-digit Naira figure at full size; a figure in a narrower card shrinks, never cut. */}
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 5 }}>
+          <Card withBorder padding="lg" data-testid="wallet-balance" className={FIGURE_CARD}>
             <Text size="sm" c="dimmed">
               Wallet balance
             </Text>
@@ -176,9 +178,9 @@ export function DashboardPage() {
               <NotKnown text={walletNotKnown} testId="wallet-balance-not-known" />
             ) : balance.data ? (
               <>
-                <Text size="xl" fw={700} className="money" mt={4}>
+                <FigureText size="xl" fw={700} mt={4} data-testid="wallet-balance-figure">
                   {formatNaira(balance.data.balanceKobo)}
-                </Text>
+                </FigureText>
                 <Group gap={4} mt={4}>
                   <Text size="xs" c="dimmed">
                     {balance.data.accountName} · read {formatDateTime(balance.data.readAt)}
