@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { GLOBAL_OPTIONS, UsageError, command, requirePositional } from '../cliCommand';
 import { SHELLS, completionScript } from '../completion';
+import { vendeskLines } from '../terminal';
 import { COMMANDS } from '.';
 
 export const completionCommand = command({
@@ -18,6 +19,6 @@ export const completionCommand = command({
     const shell = SHELLS.find((s) => s === asked);
     if (!shell) throw new UsageError(`vendesk completes commands in bash and zsh, not "${asked}": vendesk completion bash|zsh`);
     const script = completionScript(shell, COMMANDS, GLOBAL_OPTIONS);
-    return { json: { shell, script }, text: script.trimEnd() };
+    return { json: { shell, script }, text: vendeskLines(script.trimEnd()) };
   },
 });

@@ -64,7 +64,7 @@ export type Query = Record<string, string | number | boolean | undefined>;
 export interface RequestSpec<T> {
   endpoint: EndpointName;
   method: 'GET' | 'POST';
-  /** A path under baseUrl, or an absolute URL (rebased on baseUrl's origin). */
+  /** A path under baseUrl, or an absolute URL (requested under baseUrl: `ServiceRequests.url`). */
   path: string;
   query?: Query;
   body?: unknown;
@@ -90,18 +90,30 @@ export class ServiceRequests {
   constructor(
     private readonly baseUrl: string,
     private readonly token: string,
-    private readonly timeoutMs: number,
+    private readonly timeout: { ms: number; start: (ms: number) => AbortSignal },
     private readonly retry: ResolvedRetry,
     private readonly clock: ServiceClockEstimate,
     private readonly answers: ServiceAnswers,
   ) {}
 
+  /**
+   * Where a request goes: a path under baseUrl, or an absolute URL the service gave (a `NextPage`
+   * link). The token is bound to baseUrl whole — scheme, host, port and path — so an absolute URL
+   * is requested from baseUrl's origin and under baseUrl's path: a link to another path of the
+   * same host (`/other/…` when baseUrl is `…/v1`: another application behind the same gateway) is
+   * put under baseUrl's path rather than followed, as is a link naming another host.
+   */
   url(path: string, query: Query = {}): URL {
     let url: URL;
     if (/^https?:\/\//i.test(path)) {
       const given = new URL(path);
       const base = new URL(this.baseUrl);
-      url = given.origin === base.origin ? given : new URL(given.pathname + given.search, base.origin);
+      const prefix = base.pathname.replace(/\/+$/, '');
+      const under = prefix === '' || given.pathname === prefix || given.pathname.startsWith(`${prefix}/`);
+      url = new URL(base.origin);
+      // Set as a path, never parsed as a link: `//host/…` stays a path on baseUrl's host.
+      url.pathname = under ? given.pathname : `${prefix}${given.pathname}`;
+      url.search = given.search;
     } else {
       url = new URL(this.baseUrl + path);
     }
@@ -206,7 +218,7 @@ export class ServiceRequests {
 
   /** One HTTP exchange, body included, under the timeout and the caller's signal. */
   async send(method: 'GET' | 'POST', url: URL, body: unknown, signal?: AbortSignal): Promise<RawAnswer> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const timeout = this.timeout.start(this.timeout.ms);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -239,7 +251,7 @@ export class ServiceRequests {
       };
     } catch (error) {
       if (signal?.aborted) throw new TransportFailure('cancelled', 'cancelled by the caller');
-      if (timeout.aborted) throw new TransportFailure('timeout', `no answer within ${this.timeoutMs} ms`);
+      if (timeout.aborted) throw new TransportFailure('timeout', `no answer within ${this.timeout.ms} ms`);
       const code = errorCode(error);
       if (code && NOT_SENT_CODES.has(code)) throw new TransportFailure('unreachable', code);
       throw new TransportFailure('network', code ?? causeMessage(error));

@@ -29,7 +29,7 @@ import { prepareDraft, validateFile, type FileCheckInput, type PrepareInput } fr
 import { settleByHand, type HandResolution } from './settleByHand';
 import { type Invalidate, jobsChanged } from './jobEvents';
 import { followUpJob, settleJobState } from './jobFollowUp';
-import { requeryDueAt, requeryItem } from './itemOutcomes';
+import { requeryDueAt, requeryItem, type RequeryOutcome } from './itemOutcomes';
 import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, DEFAULT_TIMING } from './jobRunner';
 import { connectionProblem, jobParts, ownDraft, ownJob, ownUnconfirmed, type JobLifecycle, type JobParts, type Lease, type RunStart } from './jobLifecycle';
 import type { JobReads } from './jobReads';
@@ -99,7 +99,9 @@ export class BulkService {
   async preview(jobId: string, extra: { sheetNames?: string[]; remembered?: boolean } = {}): Promise<BulkPreview> {
     const job = this.own(jobId);
     const catalogPercentage = await this.catalogPercentages(job.kind);
-    return draftPreview(this.reads, job, this.view(job), this.settingsView(), await readWalletKobo(this.app.client()), { ...extra, catalogPercentage });
+    const wallet = await readWalletKobo(this.app.client());
+    // The service's clock once the wallet answered: today's spending is of its Lagos day.
+    return draftPreview(this.reads, job, this.view(job), this.settingsView(), wallet, { ...extra, catalogPercentage, serviceNowMs: this.now() });
   }
 
   /** Electricity and cable: the catalog's commission rates, for the expected wallet cost where the log has none. */
@@ -191,7 +193,7 @@ export class BulkService {
         );
       }
     }
-    const { settings, walletKobo, blocker } = await confirmLimits(this.app.settings, this.reads, session.client, job, { ...totals, maxTotalKobo: input.maxTotalKobo });
+    const { settings, walletKobo, blocker } = await confirmLimits(this.app.settings, this.reads, session.client, job, { ...totals, maxTotalKobo: input.maxTotalKobo }, this.now);
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
     if (team.status === 'unsent') {
       await team.submit({ ...totals, walletKobo });
@@ -311,18 +313,38 @@ export class BulkService {
    * electricity or cable item follows its purchase in the purchase's own write. Returns whether it
    * changed.
    */
-  async requeryDue(due: DueRequery): Promise<boolean> {
+  async requeryDue(due: DueRequery): Promise<RequeryOutcome> {
     // One connection for the whole ask: a switch meanwhile never sends this item's reference to
     // another service (a purchase's own writer checks the same).
     const session = this.app.session();
-    if (due.purchase === null && connectionProblem(due.job, session.connection)) return false;
-    const changed = await requeryItem({ app: this.app, moves: this.moves, client: () => this.logReadingClient(session) }, due, this.now());
-    if (changed && due.purchase === null) {
+    const problem = due.purchase === null ? connectionProblem(due.job, session.connection) : null;
+    if (problem) return { changed: false, said: null, note: problem.message };
+    const outcome = await requeryItem({ app: this.app, moves: this.moves, client: () => this.logReadingClient(session) }, due, this.now());
+    if (outcome.changed && due.purchase === null) {
       settleJobState(this.parts(), due.job.id);
       jobsChanged(this.invalidate);
       await this.app.service(teamGate).reportOutcomes(this.teamJobs, due.job.id);
     }
-    return changed;
+    return outcome;
+  }
+
+  /**
+   * vendesk's own airtime or data item the service knows by `reference`, on the connection in use,
+   * asked about now through the one requery path (`requeryDue`), whatever its schedule: Reconcile's
+   * "Requery all pending" (through the requery loop's queue, `pending/requeryOwnTopUp`). Null when
+   * vendesk bought nothing with that reference. A settled item is not asked about (vendesk's record
+   * says it), nor one whose job runs (the run asks about its own) or that is being settled from the
+   * log (uncertain).
+   */
+  async requeryTopUpNow(reference: string): Promise<RequeryOutcome | null> {
+    const found = this.reads.topUpByReference(this.app.connection.profileId, reference);
+    if (!found) return null;
+    const { job, item } = found;
+    if (item.state === 'success' || item.state === 'failed') return { changed: false, said: item.state === 'success' ? 'SUCCESS' : 'FAILED', note: null };
+    if (item.state !== 'accepted' && item.state !== 'pending')
+      return { changed: false, said: null, note: `vendesk's record of it is ${item.state}; it is settled from the service's log` };
+    if (this.runningAnywhere(job)) return { changed: false, said: null, note: 'its bulk job is running and asks the service about it itself' };
+    return this.requeryDue({ purchase: null, job, item });
   }
 
   /** Runs in this process, or in another live vendesk that holds its lease. */

@@ -4,18 +4,30 @@
  * purchases, and (for a draft) the job written with its items and its invalid rows.
  */
 import { refuseIfConnectionChanged } from '../sessionGuard';
-import type { BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
+import type { BulkLeftOutRow, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import type { FileRef } from '../../shared/contract/files';
 import type { App, AppPart } from '../appContext';
 import { fileRefName, resolveFileRef } from '../files';
-import { missingFields, textFromCell, type ColumnMapping, type SheetRow, type SheetTable } from '../imports';
+import { missingFields, textFromCell, totalRowsNote, type ColumnMapping, type SheetRow, type SheetTable } from '../imports';
 import { createVendingCatalogs } from '../purchases';
 import type { BulkJobKind } from './jobStates';
 import { isVendingKind } from './jobStates';
 import type { JobParts } from './jobLifecycle';
 import type { JobReads } from './jobReads';
 import type { InvalidRowRecord } from './jobRows';
-import { chooseMapping, itemsFromValidation, readSheet, recentLog, recentLookupFor, rowWarningsNote, validate, type Catalogs } from './prepareJob';
+import {
+  chooseMapping,
+  itemsFromValidation,
+  leftOutRows,
+  leftOutText,
+  readSheet,
+  recentLog,
+  recentLookupFor,
+  rowWarningsNote,
+  validate,
+  type Catalogs,
+  type LeftOut,
+} from './prepareJob';
 import { checkAccountsWithService } from './vendingItems';
 import { freshCatalog } from '../catalog/catalogCache';
 
@@ -50,13 +62,33 @@ export async function validateFile(app: App, reads: JobReads, input: FileCheckIn
   const log = await recentLog(app.client(), input.kind);
   const result = validate(table, mapping, input.kind, await catalogsFor(app, input.kind), recentLookupFor(reads, app.connection.profileId, input.kind, null, log.entries));
   if (isVendingKind(input.kind)) await checkAccountsWithService(app, input.kind, result);
+  // Counted as a draft of the file counts its items (`itemsFromValidation`): the same rows left out.
+  const leftOut = leftOutRows(result);
+  const rows: BulkLeftOutRow[] = result.valid
+    .filter((v) => leftOut.has(v.row))
+    .map((v) => {
+      const why = leftOut.get(v.row) as LeftOut;
+      const last = why.recent?.matches[why.recent.matches.length - 1];
+      return {
+        row: v.row,
+        phone: v.phone,
+        account: v.meter ?? v.smartcard ?? null,
+        amountKobo: v.amountKobo,
+        sameAsRow: why.sameAsRow,
+        boughtRecently: last ? { at: last.at, reference: last.reference } : null,
+        reason: leftOutText(why),
+      };
+    });
   return {
     rows: result.counts.rows,
     valid: result.counts.valid,
     invalid: result.counts.invalid,
-    duplicates: result.counts.duplicateRows,
-    totalKobo: result.totalKobo,
+    duplicates: rows.length,
+    toBuy: result.counts.valid - rows.length,
+    totalKobo: result.totalKobo - rows.reduce((sum, r) => sum + r.amountKobo, 0),
+    leftOut: rows,
     errors: result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })),
+    notes: [totalRowsNote(result)].filter((n): n is string => n !== null),
   };
 }
 
@@ -137,7 +169,7 @@ export async function prepareDraft(
     result ? itemsFromValidation(result, input.keepDuplicates, accounts?.names) : [],
     invalid,
   );
-  const problem = [log.problem, accountsNote, result ? rowWarningsNote(result) : null].filter(Boolean).join(' ');
+  const problem = [log.problem, accountsNote, result ? rowWarningsNote(result) : null, result ? totalRowsNote(result) : null].filter(Boolean).join(' ');
   if (problem) lifecycle.setJobMessage(jobId, problem);
   return { jobId, sheetNames, remembered: choice.remembered };
 }

@@ -427,10 +427,11 @@ export class ItemMoves {
 
   /** A single purchase's one item, still queued, written again as it was checked just now (what the approver approved). */
   writeAsChecked(jobId: string, item: NewItem): void {
+    // Its fields by name; one it lacks (the meter of an airtime item) is written null.
     this.stmt(
       `UPDATE bulk_items SET phone = @phone, network = @network, product_code = @productCode, description = @description, amount_kobo = @amountKobo,
         given_network = @givenNetwork, prefix_network = @prefixNetwork, account = @account, vend_type = @vendType, account_name = @accountName, updated_at = @at
        WHERE job_id = @jobId AND seq = 1 AND state = 'queued'`,
-    ).run({ ...item, jobId, at: now() }); // its fields by name; one it lacks (a meter of airtime) is null
+    ).run({ ...item, account: item.account ?? null, vendType: item.vendType ?? null, accountName: item.accountName ?? null, jobId, at: now() });
   }
 }

@@ -6,6 +6,7 @@
  * `itemMoves.ts`. The row types are in `jobRows.ts`.
  */
 import type { ReadableDB, ReadStatement } from '../store/readableDb';
+import { stateIn } from '../../shared/bulkStateTables';
 import type { DueRequery, InvalidRowRecord, ItemRow, JobOrigin, JobRow, StateFigures } from './jobRows';
 import { emptyCounts, ITEM_STATES, SPENDING_STATES, type ItemCounts, type ItemState } from './jobStates';
 
@@ -133,6 +134,16 @@ export class JobReads {
     return this.stmt('SELECT * FROM bulk_items WHERE job_id = ? AND seq = ?').get(jobId, seq) as ItemRow | undefined;
   }
 
+  /** The airtime or data item of one connection profile the service knows by `reference`, with its job; undefined when vendesk bought none. */
+  topUpByReference(profileId: string, reference: string): { job: JobRow; item: ItemRow } | undefined {
+    const r = this.stmt(
+      `SELECT i.job_id, i.seq FROM bulk_items i JOIN bulk_jobs j ON j.id = i.job_id WHERE i.reference = ? AND j.profile_id = ? AND j.kind IN ('airtime', 'data')`,
+    ).get(reference, profileId) as { job_id: string; seq: number } | undefined;
+    const job = r && this.job(r.job_id);
+    const item = r && this.item(r.job_id, r.seq);
+    return job && item ? { job, item } : undefined;
+  }
+
   countItems(jobId: string, states?: readonly ItemState[]): number {
     const where = states && states.length ? `AND state IN (${states.map(() => '?').join(',')})` : '';
     return (this.stmt(`SELECT COUNT(*) AS n FROM bulk_items WHERE job_id = ? ${where}`).get(jobId, ...(states ?? [])) as { n: number }).n;
@@ -160,13 +171,17 @@ export class JobReads {
     ).all(jobId) as { network: string; productCode: string; faceKobo: number }[];
   }
 
-  /** Money committed since a time (the daily cap) by the spreadsheet jobs of one connection profile, in kobo (face value); single purchases are not bulk spending. */
+  /**
+   * What left the wallet, or may have, since `sinceMs` (the service's clock, as `sent_ms`) on one
+   * connection profile, in kobo (face value), for the daily cap: every item sent since then in a
+   * state that spends (bought or maybe bought — uncertain items too), of its bulk jobs and its
+   * single purchases alike (one-item jobs).
+   */
   spentSince(profileId: string, sinceMs: number): number {
-    const states = SPENDING_STATES.map(() => '?').join(',');
     const r = this.stmt(
       `SELECT COALESCE(SUM(b.amount_kobo), 0) AS s FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
-         WHERE j.profile_id = ? AND j.origin = 'file' AND b.state IN (${states}) AND b.sent_ms >= ?`,
-    ).get(profileId, ...SPENDING_STATES, sinceMs) as { s: number };
+         WHERE j.profile_id = ? AND b.${stateIn(SPENDING_STATES)} AND b.sent_ms >= ?`,
+    ).get(profileId, sinceMs) as { s: number };
     return r.s;
   }
 
@@ -185,14 +200,15 @@ export class JobReads {
   // ------------------------------------------------------------------ duplicates: what was bought lately
 
   /**
-   * Airtime and data items of one connection profile's jobs for a phone and amount since
-   * `sinceIso`, for duplicate checks (an electricity or cable item's phone is its customer's, not
-   * what was bought).
+   * Airtime and data items of one connection profile's jobs (bulk jobs and single purchases) for a
+   * phone and amount since `sinceIso` that were bought or may have been (a state that spends:
+   * uncertain items too), for duplicate checks (an electricity or cable item's phone is its
+   * customer's, not what was bought).
    */
   recentItems(profileId: string, phone: string, amountKobo: number, sinceIso: string): ItemRow[] {
     return this.stmt(
       `SELECT b.* FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id WHERE j.profile_id = ? AND j.kind IN ('airtime', 'data') AND b.phone = ? AND b.amount_kobo = ?
-         AND b.state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND b.updated_at >= ? ORDER BY b.updated_at`,
+         AND b.${stateIn(SPENDING_STATES)} AND b.updated_at >= ? ORDER BY b.updated_at`,
     ).all(profileId, phone, amountKobo, sinceIso) as ItemRow[];
   }
 
@@ -205,7 +221,11 @@ export class JobReads {
     return rows.map((r) => r.state);
   }
 
-  /** Electricity and cable items and purchases of an account and amount since `sinceIso`, for duplicate checks. */
+  /**
+   * Electricity and cable items of spreadsheet jobs (in a state that spends: bought or maybe bought)
+   * and purchases (not failed, rejected or not found) of an account and amount since `sinceIso`,
+   * for duplicate checks.
+   */
   recentAccountPurchases(
     profileId: string,
     kind: string,
@@ -216,7 +236,7 @@ export class JobReads {
     const items = this.stmt(
       `SELECT b.job_id, b.reference, b.state, b.updated_at, b.purchase_id FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
          WHERE j.profile_id = ? AND j.origin = 'file' AND b.account = ? AND b.amount_kobo = ?
-         AND b.state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND b.updated_at >= ?`,
+         AND b.${stateIn(SPENDING_STATES)} AND b.updated_at >= ?`,
     ).all(profileId, account, amountKobo, sinceIso) as { job_id: string; reference: string | null; state: string; updated_at: string; purchase_id: string | null }[];
     const linked = new Set(items.map((i) => i.purchase_id).filter((p): p is string => p !== null));
     const purchases = (

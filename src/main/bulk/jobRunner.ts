@@ -35,7 +35,7 @@ import type { ItemMoves } from './itemMoves';
 import { sendingProblem, type JobLifecycle, type RunStart } from './jobLifecycle';
 import type { JobReads } from './jobReads';
 import type { ItemRow, JobRow } from './jobRows';
-import { CANCELLED_UNSENT_REASON, nothingLeftToSend, settledMessage, type BulkJobKind, type ItemCounts, type JobState } from './jobStates';
+import { CANCELLED_UNSENT_REASON, nothingLeftToSend, PENDING_AT_SERVICE, settledMessage, type BulkJobKind, type ItemCounts, type JobState } from './jobStates';
 import type { PurchaseClient, RunContext, SendStrategy } from './runContext';
 import { DEFAULT_TIMING, type RunnerTiming } from './runTiming';
 import * as policy from './sendPolicy';
@@ -248,7 +248,7 @@ export class JobRunner {
         moves.pendingAfterRun(
           this.jobId,
           accepted.map((i) => i.seq),
-          'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).',
+          PENDING_AT_SERVICE,
         );
       }
       return this.endState(paused);
@@ -356,7 +356,7 @@ export class JobRunner {
     // The caps limit bulk jobs; a single purchase is confirmed on its own.
     if (this.job.origin === 'single') return null;
     // Settings may have changed since the job was confirmed.
-    const { settings, blocker } = batchBlocker(this.deps.reads, this.deps.settingsTable, this.job, batch);
+    const { settings, blocker } = batchBlocker(this.deps.reads, this.deps.settingsTable, this.job, batch, () => this.deps.now());
     this.settings = settings;
     return blocker;
   }

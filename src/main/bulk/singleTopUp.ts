@@ -32,7 +32,8 @@ import { catalogsFor } from './draftFromFile';
 import { jobsChanged } from './jobEvents';
 import type { JobReads } from './jobReads';
 import type { ItemRow, JobRow, NewItem } from './jobRows';
-import { FINAL_ITEM_STATES, SPENDING_STATES } from './jobStates';
+import { FINAL_ITEM_STATES, PENDING_AT_SERVICE, SPENDING_STATES } from './jobStates';
+import { FAILED_REASON } from './itemOutcomes';
 import { itemsFromValidation, recentLog, recentLookupFor, validate } from './prepareJob';
 import { teamGate, type SingleGateOptions } from './teamGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
@@ -186,10 +187,14 @@ export async function buyTopUp(app: App, request: TopUpInput & { repeat: boolean
   }
   refuseIfBackToApproval(finished);
   // The Dashboard and Transactions show it by the time the receipt is shown, without a sync
-  // (settled by a requery, its log entry may not have been read yet).
+  // (settled by a requery, its log entry may not have been read yet); and the receipt shows the
+  // wallet cost they count, the log's, even while the purchase is pending.
   const bought = service.reads.items(jobId, { limit: 1 })[0];
-  if (bought?.reference) await refreshReferences(app, session, request.kind, [bought.reference]);
-  return toTopUpView(finished, bought);
+  const reference = bought?.reference;
+  if (!reference) return toTopUpView(finished, bought);
+  const entry = (await refreshReferences(app, session, request.kind, [reference])).find((e) => e.transactionId === reference);
+  if (entry) service.moves.setCost(jobId, bought.seq, entry.costKobo);
+  return toTopUpView(finished, service.reads.item(jobId, bought.seq) ?? bought);
 }
 
 /**
@@ -284,6 +289,20 @@ export async function recentTopUps(app: AppPart<'connection' | 'service'>, kind:
   return views;
 }
 
+/** The notes a job's row carries that a receipt says in its own words: shown once, not twice. */
+const RECEIPT_SAYS_IT: ReadonlySet<string> = new Set([PENDING_AT_SERVICE, FAILED_REASON]);
+
+/**
+ * What came back to the wallet for a failed purchase, stated once and never assumed: the wallet
+ * cost of its FAILED entry in the service's log (what it charged, which the service refunds);
+ * until vendesk has read that entry, without a figure.
+ */
+function refundText(costKobo: number | null): string {
+  return costKobo === null
+    ? "The service refunds what it charged to the wallet automatically; vendesk shows the amount once it has read the purchase in the service's log."
+    : `The service refunds what it charged for it, ${formatNaira(costKobo)} as its log records, to the wallet automatically.`;
+}
+
 function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
   const item = itemView(row);
   const kind = job.kind === 'data' ? 'data' : 'airtime';
@@ -298,7 +317,7 @@ function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
         return { statusText: `Delivered: ${kind === 'airtime' ? `${amount} of ${description}` : description} to ${item.phone}.`, whatToDo: null };
       case 'failed':
         return {
-          statusText: `Failed at the network: ${item.phone} did not receive it. The service refunds the wallet automatically.`,
+          statusText: `Failed at the network: ${item.phone} did not receive it. ${refundText(row.cost_kobo)}`,
           whatToDo: 'Buy it again if it is still wanted.',
         };
       case 'accepted':
@@ -334,8 +353,10 @@ function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
     description,
     amountKobo: item.amountKobo,
     costKobo: row.cost_kobo,
+    refundedKobo: item.state === 'failed' ? row.cost_kobo : null,
     reference: item.reference,
-    reason: item.reason,
+    // vendesk's own note on a job's row (pending; failed and refunded) says what the receipt's status and what-to-do already do.
+    reason: item.reason !== null && RECEIPT_SAYS_IT.has(item.reason) ? null : item.reason,
     settledBy: item.settledBy,
     createdAt: job.confirmed_at ?? job.created_at,
     finalAt: row.final_at,

@@ -22,14 +22,17 @@ export function neutralizeFormula(text: string): string {
 }
 
 /**
- * A cell can also start inside a CSV field: a spreadsheet that splits the file on `;` (Excel and
- * LibreOffice do where the decimal mark is a comma, and a user may choose it) starts a new cell
- * after every `;`, and one that does not honour the quotes around a field ends the record at a
- * line break. A trigger there, after any spaces or quotes, gets a quote before it as well.
+ * A cell can also start inside a CSV field (OWASP's CSV-injection guidance: guard the field
+ * separators too, not only the start of the field). A spreadsheet that splits the file on `;`
+ * (Excel and LibreOffice do where the decimal mark is a comma, and a user may choose it), on a
+ * tab (a file opened or pasted as tab-separated) or on `,` without honouring the quotes around a
+ * field starts a new cell after each of them, and one that does not honour the quotes ends the
+ * record at a line break. A trigger there, after any spaces or quotes, gets a quote before it as
+ * well. (XLSX cells are never split, so the workbooks need only the start of the text guarded.)
  */
-const INNER_TRIGGER = /([;\r\n][\s"]*)([=+\-@])/g;
+const INNER_TRIGGER = /([,;\t\r\n][\s"]*)([=+\-@])/g;
 
-/** The text of a CSV cell, safe whether the file is opened with `,` or `;` as the separator. */
+/** The text of a CSV cell, safe whether the file is opened with `,`, `;` or a tab as the separator. */
 export function neutralizeCsvText(text: string): string {
   return neutralizeFormula(text).replace(INNER_TRIGGER, "$1'$2");
 }

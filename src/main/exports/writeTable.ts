@@ -347,8 +347,8 @@ function csvCell(column: ExportColumn, raw: unknown, value: CellValue): string {
  * Writes rows to a CSV file: UTF-8 with a byte-order mark (so Excel reads ₦ and Nigerian names
  * right), CRLF line ends, a header row. Money is a plain number with two decimals (Naira), a
  * date-time `YYYY-MM-DD HH:MM:SS` (Lagos time), a date `YYYY-MM-DD`; text is quoted when needed, and a
- * `'` goes before a formula trigger at its start or after a `;` or line break inside it, so no cell
- * starts a formula whether the file is opened with `,` or `;` as the separator.
+ * `'` goes before a formula trigger at its start or after a `,`, `;`, tab or line break inside it, so
+ * no cell starts a formula whether the file is opened with `,`, `;` or a tab as the separator.
  */
 export async function writeTableCsv(path: string, columns: ExportColumn[], rows: ExportRows, options: ExportOptions = {}): Promise<ExportResult> {
   validateColumns(columns, 'The CSV export');

@@ -95,16 +95,30 @@ export function teamClientConfig(url: string, password: string): pg.ClientConfig
   };
 }
 
-/** Reads `postgres://USER@HOST[:PORT]/DATABASE[?sslmode=…]`; an address carrying a password is refused. */
+/** How a team address is written, for the hints of its refusals. */
+const TEAM_URL_FORM = 'Write it as postgres://USER@HOST:PORT/DATABASE.';
+
+/** The sslmode values of libpq: one vendesk does not take is named back; any other text is not (it is part of the address). */
+const LIBPQ_SSLMODES = new Set(['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full']);
+
+/**
+ * Reads `postgres://USER@HOST[:PORT]/DATABASE[?sslmode=…]`; an address carrying a password is
+ * refused. No refusal quotes the address (issue 37, item 6): a mistyped one may hold a password
+ * (`postgres://ada:secret@db:54x2/team` is not a URL at all, so its password cannot be told apart).
+ */
 export function parseTeamUrl(text: string): ParsedTeamUrl {
   let u: URL;
   try {
     u = new URL(text.trim());
   } catch {
-    throw new AppError('team_bad_url', `"${text}" is not a database address.`, 'Write it as postgres://USER@HOST:PORT/DATABASE.');
+    throw new AppError(
+      'team_bad_url',
+      'The team database address could not be read: check the server, its port (a number) and the database. (vendesk does not repeat it: a mistyped address may hold a password.)',
+      'Write it as postgres://USER@HOST:PORT/DATABASE with no password in it: the password is given on its own (its field in Settings → Team, --password-file or VENDESK_TEAM_PASSWORD).',
+    );
   }
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
-    throw new AppError('team_bad_url', `A team database address starts with postgres://, not ${u.protocol}//.`, 'Write it as postgres://USER@HOST:PORT/DATABASE.');
+    throw new AppError('team_bad_url', 'A team database address starts with postgres:// (this one does not).', TEAM_URL_FORM);
   }
   if (u.password) {
     throw new AppError(
@@ -116,11 +130,15 @@ export function parseTeamUrl(text: string): ParsedTeamUrl {
   const user = decodeURIComponent(u.username);
   const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
   if (!user || !u.hostname || !database) {
-    throw new AppError('team_bad_url', 'The database address needs your role, the server and the database.', 'Write it as postgres://USER@HOST:PORT/DATABASE.');
+    throw new AppError('team_bad_url', 'The database address needs your role, the server and the database.', TEAM_URL_FORM);
   }
   const sslmode = u.searchParams.get('sslmode');
   if (sslmode !== null && !['disable', 'require', 'verify-ca', 'verify-full'].includes(sslmode)) {
-    throw new AppError('team_bad_url', `sslmode=${sslmode} is not one vendesk knows.`, 'Use sslmode=verify-full (recommended across a network), require, or disable.');
+    throw new AppError(
+      'team_bad_url',
+      LIBPQ_SSLMODES.has(sslmode) ? `sslmode=${sslmode} is not one vendesk knows.` : 'The sslmode in the address is not one vendesk knows.',
+      'Use sslmode=verify-full (recommended across a network), require, or disable.',
+    );
   }
   const query = sslmode === null ? '' : `?sslmode=${sslmode}`;
   return { url: `postgres://${encodeURIComponent(user)}@${u.host}/${encodeURIComponent(database)}${query}`, user, database };

@@ -69,7 +69,7 @@ describe('--out', () => {
     expect(leftovers(dir)).toEqual([]);
   });
 
-  it('refuses to replace an existing file without --force (exit 2), and replaces it with --force keeping its mode', async () => {
+  it('refuses to replace an existing file without --force (exit 2), and replaces it with --force as a file of the owner alone (600)', async () => {
     const dir = folder();
     const existing = path.join(dir, 'log.csv');
     fs.writeFileSync(existing, 'last month’s export\n');
@@ -88,8 +88,61 @@ describe('--out', () => {
     expect(JSON.parse(forced.stdout)).toMatchObject({ path: existing });
     expect(fs.readFileSync(existing, 'utf8')).not.toContain('last month');
     expect(fs.readFileSync(existing, 'utf8')).toMatch(/Transaction ID/i);
-    expect(fs.statSync(existing).mode & 0o777).toBe(0o644);
+    // Issue 37, item 6: a replaced file gets the mode of a new one, not the old file's.
+    expect(fs.statSync(existing).mode & 0o777).toBe(0o600);
     expect(leftovers(dir)).toEqual([]);
+  });
+
+  it('--force over a world-writable (666) file leaves the finance export 600, not writable by others', async () => {
+    const dir = folder();
+    const existing = path.join(dir, 'payments.csv');
+    fs.writeFileSync(existing, 'planted by anyone\n');
+    fs.chmodSync(existing, 0o666);
+    const r = await peer.run(['export', 'logs', '--out', existing, '--force']);
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(existing, 'utf8')).toMatch(/Transaction ID/i);
+    expect(fs.statSync(existing).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a symbolically linked folder on the way, with or without --force: nothing is written through it, and the real path is named', async () => {
+    const dir = folder();
+    // Someone else's folder, and a link to it planted in the shared folder.
+    const theirs = path.join(dir, 'their-folder');
+    fs.mkdirSync(theirs);
+    const target = victim(theirs);
+    const shared = path.join(dir, 'reports');
+    fs.symlinkSync(theirs, shared);
+    for (const [out, extra] of [
+      [path.join(shared, 'log.csv'), []],
+      [path.join(shared, 'payroll.csv'), ['--force']],
+    ] as const) {
+      const r = await peer.run(['export', 'logs', '--out', out, ...extra]);
+      expect(r.code).toBe(1);
+      expect(errorOf(r.stdout)).toEqual({
+        code: 'out_is_link',
+        message: `${shared} is a symbolic link; vendesk does not write through links (a link in a shared folder could send the file into another folder).`,
+        hint: `If ${theirs} is where you mean to write, give that path: ${path.join(theirs, path.basename(out))}.`,
+      });
+    }
+    expect(fs.readdirSync(theirs)).toEqual(['payroll.csv']);
+    expect(fs.readFileSync(target, 'utf8')).toBe('someone else’s file\n');
+    expect(fs.statSync(target).mode & 0o777).toBe(0o644);
+
+    // A link higher up the path is refused the same way, naming that link.
+    fs.mkdirSync(path.join(theirs, 'november'));
+    const deep = await peer.run(['export', 'logs', '--out', path.join(shared, 'november', 'log.csv')]);
+    expect(deep.code).toBe(1);
+    expect(errorOf(deep.stdout).message).toBe(
+      `${shared} is a symbolic link; vendesk does not write through links (a link in a shared folder could send the file into another folder).`,
+    );
+    expect(fs.readdirSync(path.join(theirs, 'november'))).toEqual([]);
+
+    // Without --json the person reads the same sentence and what to do; the real path then works.
+    const text = await peer.run(['export', 'logs', '--out', path.join(shared, 'log.xlsx')], 'globals first', { json: false });
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain(`give that path: ${path.join(theirs, 'log.xlsx')}`);
+    expect((await peer.run(['export', 'logs', '--out', path.join(theirs, 'log.xlsx')])).code).toBe(0);
+    expect(leftovers(theirs)).toEqual([]);
   });
 
   it('a new file is the owner’s alone (600)', async () => {

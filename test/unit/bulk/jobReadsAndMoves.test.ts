@@ -63,10 +63,30 @@ describe("a job's reads and its items' moves", () => {
   it('counts what was spent since a time for the daily cap: sending, accepted, uncertain, successful and pending items', () => {
     const id = job([item(0), item(1), item(2), item(3)]);
     store.moves.markSending(id, [1, 2, 3, 4], SENT_MS);
-    store.moves.accept(id, [{ seq: 1, reference: 'R1' }, { seq: 3, reference: 'R3' }], null);
+    store.moves.accept(
+      id,
+      [
+        { seq: 1, reference: 'R1' },
+        { seq: 3, reference: 'R3' },
+      ],
+      null,
+    );
     store.moves.refuse(id, [2], 'no');
     store.moves.outcome(id, 3, 'failed', 'refunded', 'log');
     expect(store.reads.spentSince('sandbox', SENT_MS - 60_000)).toBe(200_00);
+    // Uncertain: maybe bought, so it still counts.
+    store.moves.uncertain(id, [4], 'no answer');
+    expect(store.reads.spentSince('sandbox', SENT_MS - 60_000)).toBe(200_00);
+    // A single purchase (a one-item job) left uncertain counts too.
+    const single = store.lifecycle.createSingleJob(
+      'airtime',
+      { profileId: 'sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1' },
+      'MTN airtime for x',
+      item(9, { amountKobo: 250_00 }),
+    );
+    store.moves.markSending(single, [1], SENT_MS);
+    store.moves.recoverSending(single);
+    expect(store.reads.spentSince('sandbox', SENT_MS - 60_000)).toBe(450_00);
     expect(store.reads.spentSince('sandbox', SENT_MS + 60_000)).toBe(0);
     // Another connection's jobs never count toward this one's cap.
     expect(store.reads.spentSince('other-profile', SENT_MS - 60_000)).toBe(0);
@@ -129,6 +149,7 @@ describe('items from a validation', () => {
         { kind: 'recent', row: 4, account: '08031000002', amountKobo: 100_00, matches: [], message: 'Row 4: 08031000002 already had ₦100.00 bought in the last 24 hours' },
       ],
       networkConflicts: [],
+      totalRows: [],
       totalKobo: 300_00,
       counts: { rows: 3, valid: 3, invalid: 0, duplicateRows: 3, warnings: 0 },
       errors: [],

@@ -4,7 +4,7 @@
  * database refuses a state it does not know. (The moves themselves: stateMoves.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FINAL_ITEM_STATES, ITEM_STATE_TABLE, SPENDING_STATES, TO_SEND_STATES } from '../../../src/main/bulk/jobStates';
+import { BOUGHT_STATES, FINAL_ITEM_STATES, ITEM_STATE_TABLE, MAYBE_BOUGHT_STATES, SPENDING_STATES, TO_SEND_STATES } from '../../../src/main/bulk/jobStates';
 import { jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
 import type { ItemState } from '../../../src/main/bulk/jobStates';
 import { STATE_CHECKS } from '../../../src/main/store/migrations/020_state_checks';
@@ -35,6 +35,12 @@ describe('the bulk item state table', () => {
     expect([...TO_SEND_STATES].sort()).toEqual(['held', 'queued']);
     expect([...FINAL_ITEM_STATES].sort()).toEqual(['cancelled', 'failed', 'rejected', 'success']);
     for (const state of FINAL_ITEM_STATES) expect(ITEM_STATE_TABLE[state].next).toEqual([]);
+  });
+
+  it('splits what spends into known bought and maybe bought, with nothing left over', () => {
+    expect([...BOUGHT_STATES].sort()).toEqual(['accepted', 'pending', 'success']);
+    expect([...MAYBE_BOUGHT_STATES].sort()).toEqual(['sending', 'uncertain']);
+    expect([...BOUGHT_STATES, ...MAYBE_BOUGHT_STATES].sort()).toEqual([...SPENDING_STATES].sort());
   });
 
   it('moves an item only along the table: a bought item is never queued to be sent again', () => {

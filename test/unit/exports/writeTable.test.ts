@@ -76,10 +76,19 @@ describe('neutralizeCsvText', () => {
     ['line one\r\n=HYPERLINK("x")', 'line one\r\n\'=HYPERLINK("x")'],
     ['line one\n@SUM(1)', "line one\n'@SUM(1)"],
     ['=1;=2', "'=1;'=2"],
+    // Issue 37, item 6: after a `,` (a reader that does not honour the quotes) or a tab (the text
+    // opened or pasted as tab-separated) a cell starts too.
+    ['Lagos,=1+2', "Lagos,'=1+2"],
+    ['a, =HYPERLINK("http://x")', `a, '=HYPERLINK("http://x")`],
+    ['a,"@SUM(1)', `a,"'@SUM(1)`],
+    ['a,+1,-2', "a,'+1,'-2"],
+    ['Lagos\t=1+2', "Lagos\t'=1+2"],
+    ['x\t\t-2', "x\t\t'-2"],
+    ['note\t @cmd', "note\t '@cmd"],
   ])('neutralizes %j as %j', (text, safe) => {
     expect(neutralizeCsvText(text)).toBe(safe);
   });
-  it.each(['a;b', 'a; b', '08031234567;08031234568', 'x\ny', 'A=B;C=D'])('leaves %j alone', (text) => {
+  it.each(['a;b', 'a; b', '08031234567;08031234568', 'x\ny', 'A=B;C=D', 'Ikeja, Lagos', '1,500', 'a\tb', 'A=B,C=D'])('leaves %j alone', (text) => {
     expect(neutralizeCsvText(text)).toBe(text);
   });
 });
@@ -242,25 +251,41 @@ describe('writeTableCsv', () => {
     expect(lines[8].startsWith('"Ọlá ""Ade"", Lagos ₦",250.00,')).toBe(true);
   });
 
-  it('no cell starts with a formula trigger when the file is split on ";" or at every line break', async () => {
-    const file = path.join(dir, 'semicolon.csv');
-    const nasty = ['Lagos;=1+2', 'x;"=HYPERLINK(""http://x"")"', 'a\r\n+1', 'note;\t@SUM(1)', 'ok;-2'];
+  /** A CSV of a text column (`texts`) and a number column, as written (after its byte-order mark). */
+  async function csvOfTexts(name: string, texts: string[]): Promise<string> {
+    const file = path.join(dir, name);
     await writeTableCsv(
       file,
       [
         { header: 'A', kind: 'text' },
         { header: 'B', kind: 'integer' },
       ],
-      nasty.map((t, i) => [t, i]),
+      texts.map((t, i) => [t, i]),
     );
-    const text = fs.readFileSync(file, 'utf8').slice(1);
-    // Cells as a spreadsheet splitting on ";" and on every line break sees them, quotes and spaces trimmed.
-    const cells = text.split(/[;\r\n]/).map((c) => c.replace(/^[\s"]+/, ''));
+    return fs.readFileSync(file, 'utf8').slice(1);
+  }
+
+  /** The cells a reader sees that splits `text` at each of `separators`, ignoring quotes (quotes and spaces before a cell trimmed). */
+  const cellsSplitAt = (text: string, separators: RegExp) => text.split(separators).map((c) => c.replace(/^[\s"]+/, ''));
+
+  it('no cell starts with a formula trigger when the file is split on ";" or at every line break', async () => {
+    const text = await csvOfTexts('semicolon.csv', ['Lagos;=1+2', 'x;"=HYPERLINK(""http://x"")"', 'a\r\n+1', 'note;\t@SUM(1)', 'ok;-2']);
+    const cells = cellsSplitAt(text, /[;\r\n]/);
     for (const c of cells) expect(c, JSON.stringify(c)).not.toMatch(/^[=+\-@]/);
     // With "," as the separator the file still reads back as the text, with a quote before each trigger.
     const rows = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
     expect(rows[1][0]).toBe("Lagos;'=1+2");
     expect(rows[3][0]).toBe("a\r\n'+1");
+  });
+
+  it('no cell starts with a formula trigger when the file is split on every "," or tab, quotes ignored', async () => {
+    const text = await csvOfTexts('comma-tab.csv', ['Lagos,=1+2', 'x, "=HYPERLINK(""http://x"")"', 'a\t+1', 'note,\t@SUM(1)', 'ok\t-2', 'a,b']);
+    const cells = cellsSplitAt(text, /[,\t\r\n]/);
+    expect(cells.filter((c) => c.startsWith("'")).length).toBe(5);
+    for (const c of cells) expect(c, JSON.stringify(c)).not.toMatch(/^[=+\-@]/);
+    // Read as CSV should be, each text comes back with only a quote before each trigger.
+    const rows = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+    expect(rows.slice(1).map((r) => r[0])).toEqual(["Lagos,'=1+2", `x, "'=HYPERLINK(""http://x"")"`, "a\t'+1", "note,\t'@SUM(1)", "ok\t'-2", 'a,b']);
   });
 
   it('no line of the CSV starts a cell with a formula trigger', async () => {

@@ -21,6 +21,7 @@ const READ_PATHS = [
   'dashboard/dashboardSummary.ts',
   // What the windows, the CLI and preparation read of bulk jobs: apart from their moves (issue 39).
   'bulk/jobReads.ts',
+  'messaging/messagingSpend.ts',
 ];
 
 describe('a read-only database handle', () => {

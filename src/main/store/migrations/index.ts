@@ -9,7 +9,8 @@
  * in the team workspace, 17 team single purchases, 18 the amount a refund gave back, 19 the phone and
  * name of a bulk file's invalid rows, 20 the state columns' known states, 21 settled purchases keep
  * their state, 22 jobs awaiting approval, 23 single electricity and cable purchases as jobs, 24 one
- * table of approvals, 30 items and jobs move only along their state tables.
+ * table of approvals, 26 what the log mirror covers (the UTC dates read completely) and the last
+ * failed sync, 30 items and jobs move only along their state tables.
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -35,6 +36,7 @@ import { finalPurchasesStayMigration } from './021_final_purchases_stay';
 import { jobsAwaitApprovalMigration } from './022_jobs_await_approval';
 import { singlePurchasesAreJobsMigration } from './023_single_purchases_are_jobs';
 import { oneTableOfApprovalsMigration } from './024_one_table_of_approvals';
+import { logCoverageMigration } from './026_log_coverage';
 import { stateMovesMigration } from './030_state_moves';
 
 export const MIGRATIONS: Migration[] = [
@@ -61,6 +63,7 @@ export const MIGRATIONS: Migration[] = [
   jobsAwaitApprovalMigration,
   singlePurchasesAreJobsMigration,
   oneTableOfApprovalsMigration,
+  logCoverageMigration,
   stateMovesMigration,
   // (add one import and one entry per migration file, in number order)
 ];
