@@ -1,0 +1,50 @@
+/**
+ * `npm run trace:single`: follows a single airtime purchase through the code, as it runs, from the
+ * `purchases.buyTopUp` handler (the window's Airtime and data form, `vendesk buy airtime`) to the
+ * service client's `purchaseAirtime`, and prints the files it passes through and how often it
+ * comes back to one it had left — the same stepping and the same counts as `npm run trace:confirm`
+ * (scripts/confirmationPath.ts), which says how they are made. Issue 39's measure of how straight a
+ * single purchase is; docs/architecture.md quotes it.
+ *
+ * The purchase is ₦100 of MTN airtime on the embedded sandbox, bought through the same dispatch
+ * the windows and the CLI use. `--json` prints one JSON document.
+ */
+import { startTestApp } from '../test/support/testApp';
+import { countLine, countPath, SHARED_PLUMBING, stepThrough, type Frame } from './confirmationPath';
+
+const HANDLER = 'src/main/handlers/purchasesHandlers.ts';
+
+/** Buys ₦100 of airtime while the worker steps through it; the steps up to its request. */
+async function traceSingleAirtime(): Promise<Frame[][]> {
+  const t = await startTestApp({ creditDelayMs: 500 });
+  try {
+    // The catalog is read once before (a purchase a minute later finds it cached, as this one does).
+    await t.call('purchases.checkTopUp', { kind: 'airtime', phone: '08031000009', amountKobo: 10_000 });
+    return await stepThrough(() => t.call('purchases.buyTopUp', { kind: 'airtime', phone: '08031000001', amountKobo: 10_000, repeat: false }));
+  } finally {
+    await t.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const json = process.argv.includes('--json');
+  const steps = await traceSingleAirtime();
+  const all = countPath(steps, () => true, HANDLER);
+  const own = countPath(steps, (f) => !SHARED_PLUMBING.test(f), HANDLER);
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ steps: steps.length, all, own })}\n`);
+    return;
+  }
+  console.log(`A single airtime purchase, from the purchases.buyTopUp handler to its purchase request (${steps.length} steps):`);
+  console.log(`  ${countLine('all of src/', all)}`);
+  console.log(`  ${countLine("the purchase's own code", own)}`);
+  console.log(`  files of the purchase's own code: ${own.files.join(', ')}`);
+  console.log(`  path (↩ marks a way back to a caller): ${own.path.join(' → ')}`);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}
