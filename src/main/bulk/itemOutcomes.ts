@@ -12,7 +12,7 @@ import { firstRequeryDueMs, requeryBackoffMs } from '../api/requeryBackoff';
 import { askRequery } from '../api/requeryAnswer';
 import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
-import type { App } from '../appContext';
+import type { AppPart, Session } from '../appContext';
 import { requeryPurchase } from '../purchases';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
 import type { DueRequery } from './jobRows';
@@ -108,9 +108,13 @@ async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, i
   return changed;
 }
 
-/** Who asks: the app (whose purchases module writes a vending detail), the store, and the client of an airtime or data item's job (taken when one is asked about). */
+/**
+ * Who asks: the app (whose purchases module writes a vending detail), the session asked on, the
+ * store, and the client of an airtime or data item's job (taken when one is asked about).
+ */
 export interface RequeryDeps {
-  app: App;
+  app: AppPart<'db' | 'service'>;
+  session: Session;
   store: JobStore;
   client: () => OutcomeClient;
 }
@@ -126,7 +130,7 @@ export interface RequeryDeps {
  */
 export async function requeryItem(deps: RequeryDeps, due: DueRequery, t: number): Promise<boolean> {
   if (due.purchase === null) return requeryTopUp(deps.client(), deps.store, due.job, due.item, t);
-  return (await requeryPurchase(deps.app, due.purchase.id)).state !== due.purchase.state;
+  return (await requeryPurchase(deps.app, deps.session, due.purchase.id)).state !== due.purchase.state;
 }
 
 /**

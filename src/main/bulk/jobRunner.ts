@@ -20,13 +20,13 @@
  * - Times are on the service's clock (`RunnerDeps.now`), as the 2 min 1 s requery rule is.
  */
 import { AppError } from '../../shared/appError';
-import type { AppPart } from '../appContext';
+import type { Connection } from '../appContext';
 import type { EventBus } from '../eventBus';
 import type { Settings } from '../store/settings';
 import { commitUnflushed } from '../store/unflushedCommit';
 import { AirtimeDataSending } from './airtimeDataSending';
-import { type Invalidate, jobFinished } from './jobEvents';
-import { batchBlocker, type BulkSettings } from './bulkSettings';
+import { type Invalidate, jobFinished, jobsChanged } from './jobEvents';
+import { batchBlocker, readBulkSettings, type BulkSettings } from './bulkSettings';
 import { sendingProblem, type ItemRow, type JobRow, type JobStore } from './jobStore';
 import { nothingLeftToSend, settledMessage, type BulkJobKind, type ItemCounts, type JobState } from './jobStates';
 import type { PurchaseClient, RunContext, SendStrategy } from './runContext';
@@ -39,8 +39,12 @@ export { DEFAULT_TIMING, type PurchaseClient, type RunnerTiming };
 
 export interface RunnerDeps {
   store: JobStore;
-  /** The bulk settings of the job's connection as the caller just read them (confirming, or resuming, the job). */
-  settings: BulkSettings;
+  /**
+   * The bulk settings of the job's connection as the caller just read them (confirming, or
+   * resuming, a file's job). Not given (a single purchase, whose batch is its one item), the run
+   * reads them when it first needs them: once its request has left, for how long it waits.
+   */
+  settings?: BulkSettings;
   /** Where the bulk settings are kept: they are read again before every batch. */
   settingsTable: Settings;
   events: EventBus;
@@ -50,8 +54,8 @@ export interface RunnerDeps {
   client: PurchaseClient;
   /** The service's clock (epoch ms); tests move it. */
   now: () => number;
-  /** The connection in use: the job pauses, sending nothing, when it is not the job's. */
-  app: AppPart<'connection'>;
+  /** The session in use now: the job pauses, sending nothing, when its connection is not the job's. */
+  inUse: () => { readonly connection: Connection };
   /** Electricity and cable jobs: buys each item through the purchases module. */
   vending?: () => VendingBuyer;
   /**
@@ -102,6 +106,15 @@ export interface RunStart {
   uncertain: number;
 }
 
+/**
+ * How a run ended: the job's state, and why a single purchase's item was refused before anything
+ * of it was written (its buyer's error, which the purchase answers with; null otherwise).
+ */
+export interface RunEnd {
+  state: JobState;
+  refusal: unknown;
+}
+
 export class JobRunner {
   private stop: StopRequest = null;
   private readonly inFlight = new Map<number, Promise<void>>();
@@ -111,7 +124,8 @@ export class JobRunner {
   private lastEmit = 0;
   private lastAcceptedAt = 0;
   private batchCounter = 0;
-  private settings: BulkSettings;
+  /** The settings as last read (see `RunnerDeps.settings`); null until then. */
+  private lastSettings: BulkSettings | null;
   private ctx!: RunContext;
   readonly jobId: string;
   private strategy!: SendStrategy;
@@ -123,7 +137,7 @@ export class JobRunner {
     private readonly timing: RunnerTiming = DEFAULT_TIMING,
   ) {
     this.jobId = job.id;
-    this.settings = deps.settings;
+    this.lastSettings = deps.settings ?? null;
   }
 
   requestStop(kind: 'pause' | 'cancel'): void {
@@ -131,16 +145,26 @@ export class JobRunner {
   }
 
   /** Runs until every item has an answer (or the job is paused or cancelled); renews the lease meanwhile and releases it at the end. */
-  async run(begun: RunStart): Promise<JobState> {
+  async run(begun: RunStart): Promise<RunEnd> {
     const { store } = this.deps;
     const heartbeat = setInterval(() => store.renewLease(this.jobId, process.pid, this.timing.leaseMs), Math.max(500, this.timing.leaseMs / 3));
     try {
-      return await this.execute(begun);
+      return { state: await this.execute(begun), refusal: this.ctx.sending.refused };
     } finally {
       clearInterval(heartbeat);
       // Released with the job's last state when the run ended (`finish`); here when it was stopped by an error.
       store.releaseLease(this.jobId, process.pid);
     }
+  }
+
+  /** The bulk settings of the job's connection, as last read (read now the first time they are needed). */
+  private get settings(): BulkSettings {
+    return (this.lastSettings ??= readBulkSettings(this.deps.settingsTable, this.job.profile_id));
+  }
+
+  /** How many items go in a request and how many requests at once: the settings', or until they are read the job's own (a single purchase's: one). */
+  private get tuning(): { batchSize: number; concurrency: number } {
+    return this.lastSettings ?? { batchSize: this.job.batch_size, concurrency: this.job.concurrency };
   }
 
   private get pauseReason(): string | null {
@@ -155,7 +179,7 @@ export class JobRunner {
       client: this.deps.client,
       now: this.deps.now,
       timing: this.timing,
-      sending: { pauseReason: null, unavailableRounds: 0 },
+      sending: { pauseReason: null, unavailableRounds: 0, refused: null },
       settings: () => this.settings,
       cancelled: () => this.stop === 'cancel',
       accepted: () => {
@@ -304,13 +328,13 @@ export class JobRunner {
   /** Sends what may go now of the `waiting` items (queued or held); returns whether anything went. */
   private launchBatches(waiting: number): boolean {
     const { store } = this.deps;
-    const connection = sendingProblem(this.job, this.deps.app.connection);
+    const connection = sendingProblem(this.job, this.deps.inUse().connection);
     if (connection) {
       policy.pause(this.ctx, `Paused: ${connection}`);
       return false;
     }
     let launched = false;
-    while (waiting > 0 && this.inFlight.size < this.settings.concurrency) {
+    while (waiting > 0 && this.inFlight.size < this.tuning.concurrency) {
       const { items: batch, keys } = this.pickBatch();
       if (batch.length === 0) return launched;
       const capProblem = this.capProblem(batch);
@@ -335,6 +359,8 @@ export class JobRunner {
         this.inFlight.delete(id);
       });
       this.inFlight.set(id, p);
+      // The windows hear that the job sends once its first request has left.
+      if (id === 1) jobsChanged(this.deps.invalidate);
     }
     return launched;
   }
@@ -342,8 +368,8 @@ export class JobRunner {
   private pickBatch(): { items: ItemRow[]; keys: string[] } {
     return this.deps.store.nextBatch(this.jobId, {
       at: this.deps.now(),
-      limit: this.strategy.oneItemPerRequest ? 1 : this.settings.batchSize,
-      scan: Math.max(500, this.settings.batchSize * 10),
+      limit: this.strategy.oneItemPerRequest ? 1 : this.tuning.batchSize,
+      scan: Math.max(500, this.tuning.batchSize * 10),
       inFlight: this.inFlightKeys,
     });
   }
@@ -353,7 +379,7 @@ export class JobRunner {
     if (this.job.origin === 'single') return null;
     // Settings may have changed since the job was confirmed.
     const { settings, blocker } = batchBlocker(this.deps.store, this.deps.settingsTable, this.job, batch);
-    this.settings = settings;
+    this.lastSettings = settings;
     return blocker;
   }
 
@@ -391,7 +417,7 @@ export class JobRunner {
   private async sendClaimed(batch: ItemRow[], beforeSend: NonNullable<RunnerDeps['beforeSend']>): Promise<void> {
     const allowed = await this.allowedToSend(batch, beforeSend);
     if (allowed.length === 0) return;
-    const connection = sendingProblem(this.job, this.deps.app.connection);
+    const connection = sendingProblem(this.job, this.deps.inUse().connection);
     if (connection) {
       policy.unsentAndPause(
         this.ctx,

@@ -38,7 +38,6 @@ export {
 } from './cellValues';
 export {
   validateBulkRows,
-  singlePurchaseText,
   type BulkCatalogs,
   type ValidationResult,
   type ValidRow,
@@ -50,4 +49,19 @@ export {
   type RecentDuplicate,
   type NetworkConflict,
 } from './validateRows';
+export {
+  validateItem,
+  indexCatalogs,
+  airtimeKoboRange,
+  AIRTIME_MIN_KOBO,
+  FORM_WORDS,
+  type ItemChecker,
+  type PurchaseCatalogs,
+  type ItemCatalogs,
+  type ItemFields,
+  type AirtimeFields,
+  type DataFields,
+  type ElectricityFields,
+  type CableFields,
+} from './validateItem';
 export { validateContactRows, type ContactRow, type ContactDuplicate, type ContactValidation } from './validateContacts';

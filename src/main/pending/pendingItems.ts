@@ -6,7 +6,7 @@ import { formatDateTimeSeconds } from '../../shared/localDates';
 import type { PendingCounts, PendingItemView, RequeryRunSummary, SupportDetails } from '../../shared/contract/pending';
 import { AppError } from '../../shared/appError';
 import { formatNaira } from '../../shared/money';
-import type { App, AppPart } from '../appContext';
+import type { AppPart, Connection, Session } from '../appContext';
 import { describeAccount, findPurchaseRow, listPurchaseRows, toPurchaseView, updatePurchase, OPEN_STATES, type PurchaseRow } from '../purchases/purchaseStore';
 import { createPendingScheduler } from './pendingScheduler';
 import { requeryPurchase } from '../purchases/requeryPurchase';
@@ -43,10 +43,11 @@ export function pendingItemView(app: AppPart<'service'>, row: PurchaseRow): Pend
   };
 }
 
-export function listPendingItems(app: AppPart<'connection' | 'db' | 'service'>, includeSettled = false): PendingItemView[] {
-  const open = listPurchaseRows(app, { states: OPEN_STATES });
+/** The Pending page's purchases of `connection`: the open ones, and with `includeSettled` those settled by a check, the log or a person in the last 7 days. */
+export function listPendingItems(app: AppPart<'db' | 'service'>, connection: Connection, includeSettled = false): PendingItemView[] {
+  const open = listPurchaseRows(app, connection, { states: OPEN_STATES });
   const settled = includeSettled
-    ? listPurchaseRows(app, { since: new Date(Date.now() - 7 * 86_400_000).toISOString() }).filter(
+    ? listPurchaseRows(app, connection, { since: new Date(Date.now() - 7 * 86_400_000).toISOString() }).filter(
         (r) => !OPEN_STATES.includes(r.state) && (r.requery_tries > 0 || r.settled_by === 'log' || r.settled_by === 'manual'),
       )
     : [];
@@ -54,34 +55,34 @@ export function listPendingItems(app: AppPart<'connection' | 'db' | 'service'>, 
 }
 
 /** How many purchases wait for a final answer: the dashboard shows this number. */
-export function countPendingItems(app: AppPart<'connection' | 'db'>): number {
+export function countPendingItems(app: AppPart<'db'>, connection: Pick<Connection, 'profileId'>): number {
   const row = app.db
     .prepare(`SELECT COUNT(*) AS n FROM purchases WHERE profile_id = ? AND state IN (${WAITING_STATES.map(() => '?').join(', ')})`)
-    .get(app.connection.profileId, ...WAITING_STATES) as { n: number };
+    .get(connection.profileId, ...WAITING_STATES) as { n: number };
   return row.n;
 }
 
-export function pendingCounts(app: AppPart<'connection' | 'db' | 'service'>): PendingCounts {
-  const rows = listPurchaseRows(app, { states: WAITING_STATES });
+export function pendingCounts(app: AppPart<'db' | 'service'>, connection: Connection): PendingCounts {
+  const rows = listPurchaseRows(app, connection, { states: WAITING_STATES });
   const scheduler = app.service(createPendingScheduler);
   return {
     count: rows.length,
-    due: scheduler.dueRows().length,
+    due: scheduler.dueRows(connection).length,
     needsSupport: rows.filter((r) => r.state === 'needs_support').length,
     uncertain: rows.filter((r) => r.state === 'uncertain' || r.state === 'sending').length,
   };
 }
 
-function rowOrThrow(app: AppPart<'connection' | 'db'>, id: string): PurchaseRow {
-  const row = findPurchaseRow(app, id);
+function rowOrThrow(app: AppPart<'db'>, connection: Connection, id: string): PurchaseRow {
+  const row = findPurchaseRow(app, connection, id);
   if (!row) throw new AppError('purchase_not_found', `There is no purchase ${id} on this computer.`, 'Reload the Pending page.');
   return row;
 }
 
-/** "Requery now": only when due, unless `force` (the CLI's `vendesk requery` without --due, tests). */
-export async function requeryNow(app: App, id: string, force: boolean): Promise<PendingItemView> {
+/** "Requery now", on `session`: only when due, unless `force` (the CLI's `vendesk requery` without --due, tests). */
+export async function requeryNow(app: AppPart<'db' | 'service'>, session: Session, id: string, force: boolean): Promise<PendingItemView> {
   const scheduler = app.service(createPendingScheduler);
-  const row = rowOrThrow(app, id);
+  const row = rowOrThrow(app, session.connection, id);
   if (row.state !== 'pending' && row.state !== 'uncertain') {
     if (row.state === 'sending') {
       throw new AppError('still_sending', 'This purchase is still being sent.', 'Wait for its answer; it shows here when it comes.');
@@ -96,18 +97,19 @@ export async function requeryNow(app: App, id: string, force: boolean): Promise<
       'Wait for the countdown; vendesk checks it automatically when it reaches zero.',
     );
   }
-  const updated = await scheduler.run(() => requeryPurchase(app, id));
+  const updated = await scheduler.run(() => requeryPurchase(app, session, id));
   return pendingItemView(app, updated);
 }
 
-export async function requeryDue(app: App, all: boolean): Promise<RequeryRunSummary> {
+/** Checks the purchases of `session`'s connection that are due (or, with `all`, every one waiting), on it. */
+export async function requeryDue(app: AppPart<'db' | 'service'>, session: Session, all: boolean): Promise<RequeryRunSummary> {
   const scheduler = app.service(createPendingScheduler);
-  const rows = all ? listPurchaseRows(app, { states: ['pending', 'uncertain'] }) : scheduler.dueRows();
+  const rows = all ? listPurchaseRows(app, session.connection, { states: ['pending', 'uncertain'] }) : scheduler.dueRows(session.connection);
   const summary: RequeryRunSummary = { checked: 0, success: 0, failed: 0, stillPending: 0, needsSupport: 0, notFound: 0, rescheduled: 0, items: [] };
   for (const row of rows) {
     let updated: PurchaseRow;
     try {
-      updated = await scheduler.run(() => requeryPurchase(app, row.id));
+      updated = await scheduler.run(() => requeryPurchase(app, session, row.id));
     } catch (error) {
       if (error instanceof AppError && error.code === 'other_connection') continue;
       throw error;
@@ -125,8 +127,12 @@ export async function requeryDue(app: App, all: boolean): Promise<RequeryRunSumm
 }
 
 /** A person settles it: support confirmed, or the log/wallet shows the outcome. Kept with the note. */
-export function resolveByHand(app: AppPart<'connection' | 'db' | 'service'>, input: { id: string; outcome: 'SUCCESS' | 'FAILED'; note: string; token?: string }): PendingItemView {
-  const row = rowOrThrow(app, input.id);
+export function resolveByHand(
+  app: AppPart<'db' | 'service'>,
+  connection: Connection,
+  input: { id: string; outcome: 'SUCCESS' | 'FAILED'; note: string; token?: string },
+): PendingItemView {
+  const row = rowOrThrow(app, connection, input.id);
   if (!OPEN_STATES.includes(row.state)) {
     throw new AppError('already_settled', `This purchase is already settled (${row.state}).`, 'Nothing to resolve.');
   }

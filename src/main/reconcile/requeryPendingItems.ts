@@ -11,11 +11,11 @@ import type { App, AppPart } from '../appContext';
 import { requeryNow } from '../pending';
 import { pendingItems, setRequeryStatus } from './reconcileRunStore';
 
-function purchaseIdFor(app: AppPart<'connection' | 'db'>, reference: string, localRef: string | null): string | null {
+function purchaseIdFor(app: AppPart<'db'>, profileId: string, reference: string, localRef: string | null): string | null {
   if (localRef?.startsWith('purchase:')) return localRef.slice('purchase:'.length);
   if (!reference) return null;
   try {
-    const row = app.db.prepare('SELECT id FROM purchases WHERE reference = ? AND profile_id = ?').get(reference, app.connection.profileId) as { id: string } | undefined;
+    const row = app.db.prepare('SELECT id FROM purchases WHERE reference = ? AND profile_id = ?').get(reference, profileId) as { id: string } | undefined;
     return row?.id ?? null;
   } catch {
     return null; // no purchases table in this build
@@ -32,10 +32,10 @@ export async function requeryPendingItems(app: App, runId: string): Promise<Requ
   for (const item of items) {
     let status: string;
     try {
-      const purchaseId = purchaseIdFor(app, item.transactionId, item.localRef);
+      const purchaseId = purchaseIdFor(app, session.connection.profileId, item.transactionId, item.localRef);
       if (purchaseId) {
         viaLoop++;
-        const view = await requeryNow(app, purchaseId, true);
+        const view = await requeryNow(app, session, purchaseId, true);
         const s = view.purchase.state;
         status = s === 'success' ? 'SUCCESS' : s === 'failed' ? 'FAILED' : s === 'pending' ? 'PENDING' : s.toUpperCase();
       } else if (item.transactionId) {
