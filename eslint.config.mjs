@@ -55,6 +55,22 @@ export default tseslint.config(
     rules: { 'vendesk/pinned-connection': 'error' },
   },
   {
+    // Everything the command line prints goes through its one output layer (src/cli/terminal.ts),
+    // which escapes what a file, the service or the team database holds (docs/security.md).
+    files: ['src/cli/**/*.ts'],
+    ignores: ['src/cli/terminal.ts'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'stdout', message: 'Print through src/cli/terminal.ts (ctx.stdout, ctx.progress, a command’s text).' },
+        { object: 'process', property: 'stderr', message: 'Print through src/cli/terminal.ts (ctx.progress, a command’s failure).' },
+        { object: 'io', property: 'stdout', message: 'Print through screenOf(io) of src/cli/terminal.ts.' },
+        { object: 'io', property: 'stderr', message: 'Print through screenOf(io) of src/cli/terminal.ts.' },
+      ],
+    },
+  },
+  {
     // Only the Electron shell may import electron.
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/main/index.ts', 'src/main/shell/**', 'src/preload/**'],

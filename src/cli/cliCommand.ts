@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { App } from '../main/app';
 import type { OperationInput, OperationName, OperationOutput } from '../shared/contract';
 import { parseNairaText, type Kobo } from '../shared/money';
+import type { TerminalText } from './terminal';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, invalidRows: 3, awaitingApproval: 4 } as const;
 
@@ -13,7 +14,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, invalidRows: 3, awaitingApprov
 export const EXIT_MEANINGS: Readonly<Record<(typeof EXIT)[keyof typeof EXIT], string>> = {
   [EXIT.ok]: 'Done',
   [EXIT.failed]:
-    'Failed (the message says why and what to do; with `--json`: `{"error": {"code", "message", "hint"}}`), or — for `bulk submit`, `bulk resume` and `bulk status` — the job waits for someone: it is paused, interrupted or needs attention; `audit verify` and `team doctor`: a problem was found (each is listed)',
+    'Failed (the message says why and what to do, on stderr — with `--json` too, where stdout holds `{"error": {"code", "message", "hint"}}`), or — for `bulk submit`, `bulk resume` and `bulk status` — the job waits for someone: it is paused, interrupted or needs attention; `audit verify` and `team doctor`: a problem was found (each is listed). Exit codes 2, 3 and 4 also say why on stderr',
   [EXIT.usage]: 'Usage error (unknown command or option, missing value, an amount or date that cannot be read, From after To), or a purchase without `--yes` (nothing is bought)',
   [EXIT.invalidRows]: 'The input had invalid rows (`bulk validate`, `bulk submit`, `contacts import`)',
   [EXIT.awaitingApproval]:
@@ -53,8 +54,11 @@ export interface CliContext {
   app(): Promise<App>;
   /** The environment the command runs in (secrets such as VENDESK_TEAM_PASSWORD are read from it). */
   env: NodeJS.ProcessEnv;
-  /** Progress and notes for humans; goes to stderr so stdout stays one JSON document. */
-  progress(message: string): void;
+  /**
+   * Progress and notes for humans; goes to stderr so stdout stays one JSON document. A string is
+   * one value, escaped whole (src/cli/terminal.ts); a text of several lines is a TerminalText.
+   */
+  progress(message: TerminalText | string): void;
   /** Resolves when the user presses Ctrl-C (for long-running commands). */
   interrupted: Promise<void>;
   /** Aborted when the user presses Ctrl-C: the signal of every call the command makes. */
@@ -64,15 +68,27 @@ export interface CliContext {
    * it: the call then fails with the code `cancelled`).
    */
   call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>>;
-  stdout: (text: string) => void;
+  /** Text for stdout while the command runs (the web shell's address); escaped as every text is. */
+  stdout: (text: TerminalText) => void;
+}
+
+/**
+ * A command that did not do what was asked: its exit code and what stderr says — with and without
+ * `--json`, so a script that keeps only stderr (a crontab's `2>>`) knows why.
+ */
+export interface CliFailure {
+  exitCode: 1 | 2 | 3 | 4;
+  message: string;
+  hint?: string;
 }
 
 export interface CliResult<Json = unknown> {
-  exitCode?: number;
   /** What `--json` prints (exactly one document). */
   json: Json;
-  /** What a person reads. */
-  text: string;
+  /** What a person reads: laid out by src/cli/terminal.ts, every value in it escaped. */
+  text: TerminalText;
+  /** Set when the command failed (exit code 1 or more); absent: exit 0. */
+  failure?: CliFailure;
 }
 
 export interface CliCommand<Json = unknown> {

@@ -1,15 +1,13 @@
 import { runCli } from './main';
+import { processIo, screenOf } from './terminal';
 
-runCli(process.argv.slice(2), {
-  stdout: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
-  stderr: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
-  env: process.env,
-}).then(
+const io = processIo(process.env);
+runCli(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    screenOf(io).failure(error instanceof Error ? error.message : String(error), undefined);
     process.exitCode = 1;
   },
 );

@@ -14,6 +14,7 @@ import { APP_VERSION } from '../main/version';
 import { EXIT, GLOBAL_OPTIONS, UsageError, type CliCommand, type OptionSpec, type ParsedArgs } from './cliCommand';
 import { cliError } from './cliHints';
 import { COMMAND_ENTRIES, type CommandEntry } from './commandEntries';
+import { screenOf, tt, vendeskLines, type CliIo } from './terminal';
 
 export { GLOBAL_OPTIONS };
 
@@ -70,11 +71,7 @@ function commandWords(argv: readonly string[]): { words: string[]; at: number[] 
   return { words, at };
 }
 
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-}
+export type { CliIo };
 
 function findCommand(words: string[]): { command: CommandEntry; rest: string[] } | null {
   let best: { command: CommandEntry; rest: string[] } | null = null;
@@ -187,22 +184,24 @@ async function loadCommand(path: readonly string[]): Promise<CliCommand['run']> 
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
+  // Everything below is printed through the one output layer (src/cli/terminal.ts).
+  const screen = screenOf(io);
+  // One rule for a failed command, with or without --json: the message and the hint on stderr; with
+  // --json stdout also carries them as its one document.
   const fail = (code: number, error: { code: string; message: string; hint?: string }) => {
-    const message = redactSecrets(error.message);
-    const hint = error.hint ? redactSecrets(error.hint) : undefined;
-    if (json) io.stdout(JSON.stringify({ error: { code: error.code, message, ...(hint ? { hint } : {}) } }));
-    else io.stderr(`Error: ${message}${hint ? `\n${hint}` : ''}`);
+    if (json) screen.document({ error: { code: error.code, message: redactSecrets(error.message), ...(error.hint ? { hint: redactSecrets(error.hint) } : {}) } });
+    screen.failure(error.message, error.hint);
     return code;
   };
-
-  // A mistake is said on stderr for the person; with --json stdout also carries it as its one document.
+  // A mistake: the same, said as vendesk's (`vendesk: …`).
   const usageFail = (message: string, more: string) => {
-    if (json) io.stdout(JSON.stringify({ error: { code: 'usage', message, hint: more } }));
-    io.stderr(`vendesk: ${message}\n${more}`);
+    if (json) screen.document({ error: { code: 'usage', message, hint: more } });
+    screen.failure(message, more, 'vendesk');
     return EXIT.usage;
   };
   const version = () => {
-    io.stdout(json ? JSON.stringify({ version: APP_VERSION }) : APP_VERSION);
+    if (json) screen.document({ version: APP_VERSION });
+    else screen.out(tt`${APP_VERSION}`);
     return EXIT.ok;
   };
   const { words, at } = commandWords(argv);
@@ -211,7 +210,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (words.length === 0) {
       const asked = argv.includes('--help') || argv.includes('-h') || argv.length === 0;
       if (asked) {
-        io.stdout(helpText());
+        screen.out(vendeskLines(helpText()));
         return EXIT.ok;
       }
       if (argv.includes('--version')) return version();
@@ -227,7 +226,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const group = COMMAND_ENTRIES.filter((c) => c.path.length > 1 && c.path[0] === words[0]);
     if (group.length > 0 && words.length === 1) {
       if (argv.includes('--help') || argv.includes('-h')) {
-        io.stdout(groupHelp(words[0], group));
+        screen.out(vendeskLines(groupHelp(words[0], group)));
         return EXIT.ok;
       }
       return usageFail(`'vendesk ${words[0]}' needs one of its commands: ${group.map((c) => c.path[1]).join(', ')}.`, `Run 'vendesk ${words[0]} --help' for what each does.`);
@@ -253,11 +252,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     throw error;
   }
   if (args.options.help) {
-    io.stdout(commandHelp(command));
+    screen.out(vendeskLines(commandHelp(command)));
     return EXIT.ok;
   }
   if (args.options.version) return version();
-  if (args.options.token !== undefined) io.stderr(tokenOnCommandLineWarning(command));
+  if (args.options.token !== undefined) screen.note(tokenOnCommandLineWarning(command));
 
   const env = io.env;
   const dataDir = (args.options['data-dir'] as string | undefined) ?? defaultDataDir(env);
@@ -317,13 +316,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       signal: controller.signal,
       // The contract and dispatch load with the first call: --help and --version never build their schemas.
       call: async (name, input) => (await import('./callOrThrow')).callOrThrow(await openApp(), name, input, { signal: controller.signal }),
-      stdout: io.stdout,
+      stdout: screen.out,
       env,
-      progress: (m) => io.stderr(redactSecrets(m)),
+      progress: screen.note,
       app: openApp,
     });
-    io.stdout(json ? JSON.stringify(result.json) : result.text);
-    return result.exitCode ?? EXIT.ok;
+    if (json) screen.document(result.json);
+    else screen.out(result.text);
+    if (!result.failure) return EXIT.ok;
+    screen.failure(result.failure.message, result.failure.hint);
+    return result.failure.exitCode;
   } catch (error) {
     if (error instanceof UsageError) return usage(error);
     if (error instanceof AppError) return fail(error.code === 'awaiting_approval' ? EXIT.awaitingApproval : EXIT.failed, cliError(error));

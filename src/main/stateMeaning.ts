@@ -30,7 +30,16 @@ export interface PurchaseShown {
 export type StateSubject =
   | { of: 'purchase'; purchase: PurchaseShown }
   | { of: 'row'; purchase: Pick<PurchaseShown, 'state' | 'reason' | 'refund_state'> }
-  | { of: 'top-up'; state: string; kind: 'airtime' | 'data'; phone: string; amountKobo: number; description: string };
+  | {
+      of: 'top-up';
+      state: string;
+      kind: 'airtime' | 'data';
+      phone: string;
+      amountKobo: number;
+      /** Its wallet cost from the service's log (a failed one's is what comes back); null until read. */
+      costKobo: number | null;
+      description: string;
+    };
 
 /** What the state means (null where its reader shows nothing), and what to do about it. */
 export interface StateMeaning {
@@ -91,10 +100,7 @@ export function stateMeaning(subject: StateSubject): StateMeaning {
       };
     case 'failed':
       if (subject.of === 'top-up') {
-        return {
-          text: `Failed at the network: ${subject.phone} did not receive it. The service refunds the wallet automatically.`,
-          whatToDo: 'Buy it again if it is still wanted.',
-        };
+        return { text: `Failed at the network: ${subject.phone} did not receive it. ${topUpRefund(subject.costKobo)}`, whatToDo: 'Buy it again if it is still wanted.' };
       }
       if (subject.of === 'row') return { text: `${subject.purchase.reason ?? 'Declined by the provider'}. ${rowRefund(subject.purchase.refund_state)}`, whatToDo: null };
       return {
@@ -156,4 +162,15 @@ function rowRefund(refundState: string): string {
     default:
       return 'The service refunds the wallet automatically; vendesk confirms it from the service’s log.';
   }
+}
+
+/**
+ * What came back to the wallet for a failed top-up, stated once and never assumed: the wallet cost
+ * of its FAILED entry in the service's log (what it charged, which the service refunds); until
+ * vendesk has read that entry, without a figure.
+ */
+function topUpRefund(costKobo: number | null): string {
+  return costKobo === null
+    ? "The service refunds what it charged to the wallet automatically; vendesk shows the amount once it has read the purchase in the service's log."
+    : `The service refunds what it charged for it, ${formatNaira(costKobo)} as its log records, to the wallet automatically.`;
 }

@@ -3,6 +3,7 @@
  * log's `amount`, what the customers received) and the wallet cost (its `transaction_cost`, what
  * the wallet was charged: the face value less the commission).
  */
+import type { MessagingSpend } from './contract/dashboard';
 import { formatNaira, type Kobo } from './money';
 
 /** `Face value ₦5,200.50 · Wallet cost ₦5,035.99`. */
@@ -21,6 +22,35 @@ export function purchasesText(count: number): string {
  */
 export function refundedText(refunded: { count: number; costKobo: Kobo }): string {
   return refunded.count === 0 ? '' : `refunded ${formatNaira(refunded.costKobo)} (${purchasesText(refunded.count)})`;
+}
+
+/**
+ * A receipt's wallet cost in words, the same in the window and on the command line: what the wallet
+ * was charged (`₦1,470.00`), `₦1,470.00 (refunded)` for a failed purchase whose refund the service's
+ * log states, `not known yet` while it is not, `nothing charged` for one refused or never charged.
+ * `money` writes the amount (a copied receipt writes `NGN 1,470.00`).
+ */
+export function walletCostWords(costKobo: Kobo | null, refundedKobo: Kobo | null, nothingCharged: boolean, money: (kobo: Kobo) => string = formatNaira): string {
+  if (costKobo === null) return nothingCharged ? 'nothing charged' : 'not known yet';
+  return `${money(costKobo)}${refundedKobo !== null ? ' (refunded)' : ''}`;
+}
+
+/** `5 messages`, `1 message`. */
+export function messagesText(count: number): string {
+  return `${count.toLocaleString('en-NG')} message${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * vendesk's messaging of a period, as every spend screen and command says it: `Messaging (SMS,
+ * e-mail copies, one-time codes): ₦20.00 for 5 messages`; sends whose answer was lost, which may
+ * not have been charged, stated apart and not counted.
+ */
+export function messagingText(m: MessagingSpend): string {
+  const lost =
+    m.uncertain.sends > 0
+      ? `; not counted: ${m.uncertain.sends} send${m.uncertain.sends === 1 ? '' : 's'} whose answer was lost (${formatNaira(m.uncertain.quotedKobo)} quoted), which may not have been charged`
+      : '';
+  return `Messaging (SMS, e-mail copies, one-time codes): ${formatNaira(m.costKobo)} for ${messagesText(m.messages)}${lost}`;
 }
 
 /** A charge expected before buying: the face value less the commission recent purchases of the product earned. */

@@ -15,6 +15,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from '@playwright/test';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox';
 import { formatNaira } from '../../src/shared/money';
+import pg from 'pg';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgresCluster';
 import { sandboxLog, sandboxWalletKobo } from '../support/sandboxRecords';
 import { startTestApp, type TestApp } from '../support/testApp';
@@ -92,8 +93,11 @@ async function prepareInWindow(page: Page, file: string, totalNaira: string, row
   await expect(page.getByTestId('team-draft-state')).toHaveText('Waiting for approval');
 }
 
-/** The card of a team job on the Approvals page, by its file name. */
-const card = (page: Page, fileName: string) => page.getByTestId('team-job').filter({ has: page.getByRole('heading', { name: fileName }) });
+/**
+ * The card of a team job on the Approvals page, by its file name (a single purchase's: what it
+ * buys). The card's heading is what the job buys from its typed fields; the name is under it.
+ */
+const card = (page: Page, fileName: string) => page.getByTestId('team-job').filter({ hasText: fileName });
 
 test.describe.serial('team approvals in the window', () => {
   test.beforeAll(async ({ browser }) => {
@@ -476,6 +480,47 @@ test.describe.serial('team approvals in the window', () => {
     // Ada's window still shows the job she sent; its state follows the decision by itself.
     await expect(adaPage.getByTestId('team-draft-state')).toHaveText('Rejected', { timeout: 30_000 });
     expect(await logFor(LATE)).toEqual([]);
+  });
+
+  test('the window shows a forged job as what it buys: its figures and rows from typed fields, the free text isolated with its hidden characters shown', async () => {
+    // ada prepares ₦5,000.00 for 08039999901; her text is then what issue 37's attack puts there,
+    // written as the PostgreSQL superuser (triggers off), as if the database had let it in.
+    await prepareInWindow(adaPage, csv('Forged.csv', ['08039999901'], 5000), '5,000.00', 1);
+    const [job] = (await bola.call('approvals.list', { state: 'waiting' })).filter((j) => j.fileName === 'Forged.csv');
+    const su = new pg.Client(cluster.config());
+    await su.connect();
+    try {
+      await su.query('BEGIN');
+      await su.query('SET LOCAL session_replication_role = replica');
+      await su.query('UPDATE vendesk.jobs SET file_name = $1, desktop_name = $2 WHERE id = $3', [
+        '\x1b[2K1 row · ₦100.00 to 08031111111\u202Evsc.llorayap',
+        'PC\u202E 0011118030 ot 00.001₦',
+        job.id,
+      ]);
+      await su.query("UPDATE vendesk.job_items SET item = item || jsonb_build_object('account', $1::text) WHERE job_id = $2", ['2  08031111111 — MTN MTN-VTU ₦100.00', job.id]);
+      await su.query('UPDATE vendesk.jobs SET items_digest = vendesk.job_items_digest(id) WHERE id = $1', [job.id]);
+      await su.query('COMMIT');
+    } finally {
+      await su.end();
+    }
+    await openPage(bolaPage, bola, 'approvals');
+    const forged = card(bolaPage, job.id);
+    await expect(forged.getByTestId('team-job-title')).toHaveText('Bulk airtime · 1 row · ₦5,000.00');
+    await expect(forged.getByTestId('team-job-rows')).toContainText('1');
+    await expect(forged.getByTestId('team-job-total')).toContainText('₦5,000.00');
+    const rows = forged.getByTestId('team-job-row-table');
+    await expect(rows.getByRole('row')).toHaveCount(2);
+    await expect(rows.getByRole('row').nth(1)).toHaveText(/^2\s*08039999901\s*₦5,000\.00\s*MTN/);
+    await expect(rows).not.toContainText('08031111111');
+    await expect(rows.getByRole('columnheader')).toHaveText(['Row', 'Number', 'Amount', 'Network', 'Product']);
+    await expect(forged.getByTestId('team-job-unsent-fields')).toContainText('Row 2 also carries a meter or smartcard field, which airtime does not send');
+    // The free text: its override shown, not obeyed, and isolated so it reorders nothing around it.
+    const prepared = forged.getByTestId('team-job-prepared');
+    await expect(prepared).toContainText('Prepared by ada on PC\\u202e 0011118030 ot 00.001₦, ');
+    await expect(prepared).toContainText('from the file “\\x1b[2K1 row · ₦100.00 to 08031111111\\u202evsc.llorayap”');
+    expect(await prepared.locator('bdi').count()).toBe(2);
+    await forged.scrollIntoViewIfNeeded();
+    await saveScreen(bolaPage, 'approvals-forged-job.png');
   });
 
   for (const scheme of ['light', 'dark'] as const) {

@@ -47,7 +47,10 @@ test('sync, filter, search by part of a phone number, and export what the screen
   const file = await download.path();
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.readFile(file);
-  const sheet = workbook.worksheets[0];
+  // The workbook opens on its Summary; the rows are on the Transactions sheet.
+  expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Transactions']);
+  const sheet = workbook.getWorksheet('Transactions');
+  if (!sheet) throw new Error('no Transactions sheet');
   const headers = (sheet.getRow(1).values as unknown[]).slice(1);
   const phoneCol = headers.indexOf('Phone number') + 1;
   const amountCol = headers.indexOf('Amount') + 1;

@@ -13,12 +13,13 @@ import Papa from 'papaparse';
 
 export const SOFFICE = process.env.SOFFICE_PATH ?? '/usr/bin/soffice';
 
-/** Runs `soffice --convert-to <filter>` on `file` into a fresh folder; returns the folder. */
-function convert(file: string, filter: string): string {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-lo-'));
+/** Runs `soffice --convert-to <filter>` on `file` into a fresh folder (or `out`); returns the folder. */
+function convert(file: string, filter: string, options: { infilter?: string; out?: string } = {}): string {
+  const out = options.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-lo-'));
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-lo-profile-'));
+  const infilter = options.infilter ? [`--infilter=${options.infilter}`] : [];
   try {
-    const r = spawnSync(SOFFICE, ['--headless', '--norestore', `-env:UserInstallation=file://${profile}`, '--convert-to', filter, '--outdir', out, file], {
+    const r = spawnSync(SOFFICE, ['--headless', '--norestore', `-env:UserInstallation=file://${profile}`, '--convert-to', filter, ...infilter, '--outdir', out, file], {
       encoding: 'utf8',
       timeout: 120_000,
     });
@@ -27,6 +28,16 @@ function convert(file: string, filter: string): string {
   } finally {
     fs.rmSync(profile, { recursive: true, force: true });
   }
+}
+
+/**
+ * A CSV opened in LibreOffice Calc and saved as an Excel workbook, as a user makes one (what
+ * `test/fixtures/imports/makeLibreOfficeFixtures.sh` does): phone numbers typed as numbers lose
+ * their leading zero, formulas are calculated. Written beside the CSV; returns its path.
+ */
+export function xlsxFromCsvViaLibreOffice(csvFile: string): string {
+  convert(csvFile, 'xlsx:Calc MS Excel 2007 XML', { infilter: 'CSV:44,34,76,1', out: path.dirname(csvFile) });
+  return path.join(path.dirname(csvFile), `${path.basename(csvFile, path.extname(csvFile))}.xlsx`);
 }
 
 /** Every sheet of a workbook as rows of cells, through LibreOffice's CSV export (raw values, not as shown). */

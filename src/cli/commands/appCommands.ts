@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatNaira } from '../../shared/money';
 import { command, numberOption } from '../cliCommand';
 import { isoTime, naira } from '../jsonShape';
+import { tt, vendeskLines } from '../terminal';
 
 export const balanceCommand = command({
   path: ['balance'],
@@ -14,7 +15,7 @@ export const balanceCommand = command({
     const b = await ctx.call('account.balance', {});
     return {
       json: { accountName: b.accountName, balance: b.balanceKobo / 100, currency: b.currency, accountNumber: b.accountNumber, readAt: b.readAt, connection: app.connection.kind },
-      text: `${b.accountName}\nBalance: ${formatNaira(b.balanceKobo)} (${b.currency}, account ${b.accountNumber})\nConnection: ${app.connection.kind.toUpperCase()} ${app.connection.profileName}`,
+      text: tt`${b.accountName}\nBalance: ${formatNaira(b.balanceKobo)} (${b.currency}, account ${b.accountNumber})\nConnection: ${app.connection.kind.toUpperCase()} ${app.connection.profileName}`,
     };
   },
 });
@@ -48,8 +49,11 @@ export const sandboxCommand = command({
     }
     // With --json, stdout is kept for the one JSON document: the address and notes go to stderr.
     const { runSandboxCli } = await import('../../sandbox/standalone');
-    const code = await runSandboxCli(argv, process.env, ctx.json ? (text) => ctx.progress(text.replace(/\n+$/, '')) : undefined);
-    return { exitCode: code, json: { stopped: true as const }, text: 'Sandbox stopped.' };
+    const say = (text: string) => (ctx.json ? ctx.progress : ctx.stdout)(vendeskLines(text.replace(/\n+$/, '')));
+    const code = await runSandboxCli(argv, process.env, say);
+    const text = tt`Sandbox stopped.`;
+    if (code === 0) return { json: { stopped: true as const }, text };
+    return { json: { stopped: true as const }, text, failure: { exitCode: code === 2 ? 2 : 1, message: 'The sandbox did not start: see the line above.' } };
   },
 });
 
@@ -64,7 +68,11 @@ export const webCommand = command({
     // The web shell (its app with background loops, and the window's files) loads only for this command.
     const { serveWebShell } = await import('../../main/web/serveWebShell');
     // With --json, stdout is kept for the one JSON document: the address and notes go to stderr.
-    await serveWebShell({ dataDir: ctx.dataDir, port, say: ctx.json ? (text) => ctx.progress(text.replace(/^\n+|\n+$/g, '')) : ctx.stdout });
-    return { json: { stopped: true as const }, text: 'vendesk stopped.' };
+    await serveWebShell({
+      dataDir: ctx.dataDir,
+      port,
+      say: ctx.json ? (text) => ctx.progress(vendeskLines(text.replace(/^\n+|\n+$/g, ''))) : (text) => ctx.stdout(vendeskLines(text.replace(/\n$/, ''))),
+    });
+    return { json: { stopped: true as const }, text: tt`vendesk stopped.` };
   },
 });

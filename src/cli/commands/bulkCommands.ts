@@ -10,13 +10,30 @@ import { walletCostKobo, walletCostText } from '../../shared/bulkMoney';
 import { BULK_JOB_STATES, TEMPLATE_COLUMNS, TEMPLATE_KINDS, type BulkJobView, type BulkKind, type BulkMoney } from '../../shared/contract/bulk';
 import { AppError } from '../../shared/appError';
 import type { AwaitingApprovalDetails } from '../../shared/contract/team';
+import { localTimesIn } from '../../shared/localDates';
 import { formatNaira } from '../../shared/money';
 import type { App } from '../../main/app';
 import { cliText } from '../cliHints';
-import { EXIT, UsageError, command, nairaOption, numberOption, requireOption, requirePositional, stringOption, type CliContext, type CliResult } from '../cliCommand';
+import {
+  EXIT,
+  UsageError,
+  command,
+  nairaOption,
+  numberOption,
+  requireOption,
+  requirePositional,
+  stringOption,
+  type CliContext,
+  type CliFailure,
+  type CliResult,
+} from '../cliCommand';
 import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
+import { lines, quoted, textTable, tt, type TerminalText } from '../terminal';
 
 const KINDS: readonly BulkKind[] = ['airtime', 'data', 'electricity', 'cable'];
+
+/** Which sheet of a workbook is read: the one named, else the first that has a header row (docs/imports.md). */
+export const SHEET_HELP = 'Worksheet of an XLSX file (default: the first sheet with a header row)';
 
 function kindOption(ctx: CliContext): BulkKind {
   const kind = requireOption(ctx.args, 'kind');
@@ -99,23 +116,49 @@ function moneyText(m: BulkMoney): string {
   return `${formatNaira(m.faceKobo)} face value, wallet cost ${walletCostText(m)}`;
 }
 
-function jobText(job: BulkJobView): string {
+/** A job as a person reads it: its figures first, the file's name (free text) last. */
+function jobText(job: BulkJobView): TerminalText {
   const s = jobSummary(job);
-  const lines = [
-    `Job ${job.id} (${job.kind}, ${job.fileName}): ${s.state}`,
-    `  ${s.items} item(s), ${s.answered} answered: ${s.success} successful, ${s.failed} failed (refunded), ${s.pending} pending, ${s.rejected} rejected, ${s.uncertain} uncertain, ${s.notSent} not sent`,
-    `  Bought: ${job.bought.count} item(s), ${moneyText(job.bought)}`,
+  const said = [
+    tt`Job ${job.id} (${job.kind}): ${s.state}`,
+    tt`  ${s.items} item(s), ${s.answered} answered: ${s.success} successful, ${s.failed} failed (refunded), ${s.pending} pending, ${s.rejected} rejected, ${s.uncertain} uncertain, ${s.notSent} not sent`,
+    tt`  Bought: ${job.bought.count} item(s), ${moneyText(job.bought)}`,
   ];
-  if (job.refunded.count > 0) lines.push(`  Failed and refunded: ${job.refunded.count} item(s), ${moneyText(job.refunded)}`);
-  if (job.notBought.count > 0) lines.push(`  Not bought: ${job.notBought.count} item(s), ${formatNaira(job.notBought.faceKobo)} (nothing charged)`);
-  if (s.message) lines.push(`  ${s.message}`);
-  return lines.join('\n');
+  if (job.refunded.count > 0) said.push(tt`  Failed and refunded: ${job.refunded.count} item(s), ${moneyText(job.refunded)}`);
+  if (job.notBought.count > 0) said.push(tt`  Not bought: ${job.notBought.count} item(s), ${formatNaira(job.notBought.faceKobo)} (nothing charged)`);
+  said.push(tt`  File: ${quoted(job.fileName)}`);
+  if (s.message) said.push(tt`  ${s.message}`);
+  return lines(said);
 }
 
-/** What status and resume answer: exit 1 when the job waits for someone (paused, interrupted, needs attention). */
+/** Why a job that waits for someone makes the command fail, and what to run (stderr, with and without --json). */
+function jobFailure(job: BulkJobView): CliFailure | undefined {
+  const said = job.message ? ` ${cliText(job.message)}` : '';
+  if (job.state === 'awaiting_approval') {
+    return {
+      exitCode: EXIT.awaitingApproval,
+      message: `Bulk job ${job.id} waits for approval by another team member; nothing was bought.`,
+      ...(job.teamJobId ? { hint: `An approver runs \`vendesk approve ${job.teamJobId}\`; then resume it with \`vendesk bulk resume ${job.id}\`.` } : {}),
+    };
+  }
+  if (job.interrupted) {
+    return {
+      exitCode: EXIT.failed,
+      message: `Bulk job ${job.id} was left running by a vendesk that stopped.`,
+      hint: `Finish it with \`vendesk bulk resume ${job.id}\`: what may have been sent is checked in the log first, so nothing is bought twice.`,
+    };
+  }
+  if (job.state === 'paused') return { exitCode: EXIT.failed, message: `Bulk job ${job.id} is paused.${said}`, hint: `Continue it with \`vendesk bulk resume ${job.id}\`.` };
+  if (job.state === 'needs_attention') {
+    return { exitCode: EXIT.failed, message: `Bulk job ${job.id} needs attention.${said}`, hint: `See where it stands with \`vendesk bulk status ${job.id}\`.` };
+  }
+  return undefined;
+}
+
+/** What status and resume answer: exit 1 when the job waits for someone (paused, interrupted, needs attention), 4 for an approval. */
 export function jobResult(job: BulkJobView): CliResult<z.infer<typeof jobSummaryShape>> {
-  const exitCode = job.state === 'awaiting_approval' ? EXIT.awaitingApproval : jobNeedsYou(job) ? EXIT.failed : EXIT.ok;
-  return { exitCode, json: jobSummary(job), text: jobText(job) };
+  const failure = jobFailure(job);
+  return { json: jobSummary(job), text: jobText(job), ...(failure ? { failure } : {}) };
 }
 
 /**
@@ -175,27 +218,75 @@ async function follow(ctx: CliContext, app: App, jobId: string, run: () => Promi
 
 const rowIssueShape = z.strictObject({ row: z.number(), field: z.string(), message: z.string() });
 
+const leftOutShape = z.strictObject({
+  row: z.number(),
+  phone: z.string(),
+  account: z.string().nullable().describe('meter or smartcard number (electricity, cable); null for airtime and data'),
+  amount: naira,
+  sameAsRow: z.number().nullable().describe('the earlier row of the file that buys the same thing (that one is bought)'),
+  boughtRecently: z.strictObject({ at: isoTime, reference: z.string().nullable() }).nullable().describe('the purchase of the last 24 hours it repeats'),
+  reason: z.string(),
+});
+
+/** A row left out as a duplicate, laid out from its fields: `  Row 12: 08031000101, ₦1,000.00 — left out: same purchase as row 5 of this file`. */
+function leftOutLine(r: { row: number; phone: string; account: string | null; amountKobo: number; reason: string }): TerminalText {
+  const why = localTimesIn(r.reason);
+  return tt`  Row ${r.row}: ${r.account ?? r.phone}, ${formatNaira(r.amountKobo)} — left out: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+}
+
 export const bulkValidateCommand = command({
   path: ['bulk', 'validate'],
-  summary: 'Check every row of a bulk airtime, data, electricity or cable spreadsheet; nothing is bought',
+  summary: 'Check every row of a bulk airtime, data, electricity or cable spreadsheet, counted as `bulk submit` and the window would buy it; nothing is bought',
   usage: 'vendesk bulk validate FILE --kind airtime|data|electricity|cable [--sheet NAME] [--json]',
   options: [
     { name: 'kind', kind: 'string', description: 'airtime, data, electricity or cable' },
-    { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
+    { name: 'sheet', kind: 'string', description: SHEET_HELP },
   ],
-  output: z.strictObject({ rows: z.number(), valid: z.number(), invalid: z.number(), duplicates: z.number(), totalAmount: naira, errors: z.array(rowIssueShape) }),
+  output: z.strictObject({
+    rows: z.number(),
+    valid: z.number(),
+    invalid: z.number(),
+    duplicates: z.number().describe('valid rows left out as duplicates (listed in `leftOut`)'),
+    toBuy: z.number().describe('valid rows that would be bought: valid less duplicates'),
+    totalAmount: naira.describe('Naira: the face value of the rows to buy'),
+    leftOut: z.array(leftOutShape),
+    errors: z.array(rowIssueShape),
+  }),
   exitCodes: { 0: 'every row is valid', 3: 'some rows are invalid (each is listed in `errors`)' },
   async run(ctx) {
     const file = fileArg(ctx);
     const kind = kindOption(ctx);
     const sheet = stringOption(ctx.args, 'sheet');
     const v = await ctx.call('bulk.validate', { file: { path: file }, kind, ...(sheet ? { sheet } : {}) });
-    const json = { rows: v.rows, valid: v.valid, invalid: v.invalid, duplicates: v.duplicates, totalAmount: v.totalKobo / 100, errors: v.errors };
-    const text = [
-      `${v.rows} row(s): ${v.valid} valid, ${v.invalid} invalid, ${v.duplicates} duplicate(s). Total of valid rows: ${formatNaira(v.totalKobo)}.`,
-      ...v.errors.map((e) => `  ${e.message}`),
-    ].join('\n');
-    return { exitCode: v.invalid > 0 ? EXIT.invalidRows : EXIT.ok, json, text };
+    const json = {
+      rows: v.rows,
+      valid: v.valid,
+      invalid: v.invalid,
+      duplicates: v.duplicates,
+      toBuy: v.toBuy,
+      totalAmount: v.totalKobo / 100,
+      leftOut: v.leftOut.map((l) => ({
+        row: l.row,
+        phone: l.phone,
+        account: l.account,
+        amount: l.amountKobo / 100,
+        sameAsRow: l.sameAsRow,
+        boughtRecently: l.boughtRecently,
+        reason: l.reason,
+      })),
+      errors: v.errors,
+    };
+    const text = lines([
+      tt`${v.rows} row(s): ${v.valid} valid, ${v.invalid} invalid. To buy: ${v.toBuy} for ${formatNaira(v.totalKobo)}${v.duplicates > 0 ? `; ${v.duplicates} left out as duplicates (bulk submit --keep-duplicates buys them)` : ''}.`,
+      ...(v.leftOut.length > 0 ? ['Left out:', ...v.leftOut.map(leftOutLine)] : []),
+      ...(v.errors.length > 0 ? ['Invalid:', ...v.errors.map((e) => tt`  ${e.message}`)] : []),
+    ]);
+    if (v.invalid === 0) return { json, text };
+    return {
+      json,
+      text,
+      failure: { exitCode: EXIT.invalidRows, message: `${v.invalid} of ${v.rows} row(s) are invalid (each is listed).`, hint: 'Fix them in the file and check it again.' },
+    };
   },
 });
 
@@ -206,7 +297,7 @@ export const bulkSubmitCommand = command({
     'vendesk bulk submit FILE --kind airtime|data|electricity|cable --yes [--max-total NAIRA] [--confirm-total NAIRA] [--sheet NAME] [--skip-invalid] [--keep-duplicates] [--json]',
   options: [
     { name: 'kind', kind: 'string', description: 'airtime, data, electricity or cable' },
-    { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
+    { name: 'sheet', kind: 'string', description: SHEET_HELP },
     { name: 'yes', kind: 'boolean', description: 'Confirm the purchase (required)' },
     { name: 'max-total', kind: 'string', description: 'Refuse when the job total is above this many Naira' },
     { name: 'confirm-total', kind: 'string', description: 'LIVE connections: the job total in Naira, typed as deliberate confirmation' },
@@ -239,26 +330,22 @@ export const bulkSubmitCommand = command({
     if (preview.job.invalidRows > 0 && ctx.args.options['skip-invalid'] !== true) {
       const invalid = await ctx.call('bulk.invalidRows', { jobId, limit: 5000 });
       await ctx.call('bulk.discard', { jobId });
+      const error = {
+        code: 'invalid_rows',
+        message: `${preview.job.invalidRows} row(s) are invalid; nothing was bought.`,
+        hint: 'Fix them, or add --skip-invalid to buy only the valid rows.',
+      };
       return {
-        exitCode: EXIT.invalidRows,
-        json: {
-          error: {
-            code: 'invalid_rows',
-            message: `${preview.job.invalidRows} row(s) are invalid; nothing was bought.`,
-            hint: 'Fix them, or add --skip-invalid to buy only the valid rows.',
-          },
-          errors: invalid.rows.map((r) => ({ row: r.row, field: r.field, message: r.message })),
-        },
-        text: [
-          `${preview.job.invalidRows} row(s) are invalid; nothing was bought. Fix them, or add --skip-invalid to buy only the valid rows.`,
-          ...invalid.rows.map((r) => `  ${r.message}`),
-        ].join('\n'),
+        json: { error, errors: invalid.rows.map((r) => ({ row: r.row, field: r.field, message: r.message })) },
+        text: lines([tt`${error.message} ${error.hint}`, ...invalid.rows.map((r) => tt`  ${r.message}`)]),
+        failure: { exitCode: EXIT.invalidRows, message: error.message, hint: error.hint },
       };
     }
     const left = preview.job.counts.excluded;
     ctx.progress(
       `Job ${jobId}: ${preview.includedItems} item(s), face value ${formatNaira(preview.includedKobo)}, expected wallet cost ${formatNaira(preview.expectedCostKobo)} (an estimate)${preview.remainingKobo !== null ? `, wallet after about ${formatNaira(preview.remainingKobo)}` : ''}${left ? `; ${left} duplicate row(s) left out (--keep-duplicates buys them)` : ''}.`,
     );
+    for (const d of preview.duplicates) if (d.state === 'excluded') ctx.progress(leftOutLine({ ...d, reason: d.duplicateOf ?? '' }));
     const job = await follow(ctx, app, jobId, async () => {
       try {
         return await ctx.call('bulk.confirm', { jobId, wait: true, ...(maxTotalKobo ? { maxTotalKobo } : {}), ...(confirmTotal ? { typedTotal: confirmTotal } : {}) });
@@ -301,7 +388,7 @@ function jobCommand(path: string[], summary: string, op: 'bulk.checkAgain' | 'bu
       const jobId = jobIdArg(ctx);
       const job = await ctx.call(op, { jobId });
       // Status says with its exit code whether the job waits for someone; a cancel that worked is done.
-      return exitCodes ? jobResult(job) : { exitCode: EXIT.ok, json: jobSummary(job), text: jobText(job) };
+      return exitCodes ? jobResult(job) : { json: jobSummary(job), text: jobText(job) };
     },
   });
 }
@@ -330,16 +417,15 @@ export const bulkListCommand = command({
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new UsageError(`--limit must be a whole number from 1 to 500, got "${limit}"`);
     const app = await ctx.app();
     const jobs = (await ctx.call('bulk.list', { limit })).filter((j) => j.state !== 'draft');
+    // The figures first; the file's name (free text from the spreadsheet's name) last, escaped.
     const text =
       jobs.length === 0
-        ? `No bulk jobs on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
-        : jobs
-            .map(
-              (j) =>
-                `${j.id}  ${j.confirmedAt ?? j.createdAt}  ${j.kind}  ${jobSummary(j).state}  ${j.items} item(s), ${j.counts.success} successful, bought ${moneyText(j.bought)}  ${j.fileName}`,
-            )
-            .join('\n');
-    return { exitCode: EXIT.ok, json: jobs.map((j) => ({ ...jobSummary(j), kind: j.kind, fileName: j.fileName, confirmedAt: j.confirmedAt })), text };
+        ? tt`No bulk jobs on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
+        : textTable([
+            ['Job', 'Confirmed', 'Kind', 'State', 'Items', 'Successful', 'Bought', 'File'],
+            ...jobs.map((j) => [j.id, j.confirmedAt ?? j.createdAt, j.kind, jobSummary(j).state, j.items, j.counts.success, moneyText(j.bought), j.fileName]),
+          ]);
+    return { json: jobs.map((j) => ({ ...jobSummary(j), kind: j.kind, fileName: j.fileName, confirmedAt: j.confirmedAt })), text };
   },
 });
 
@@ -358,7 +444,7 @@ export const bulkExportCommand = command({
     const format = ext === '.xlsx' ? 'xlsx' : 'csv';
     const written = await ctx.call('bulk.export', { jobId, format });
     const file = writeExportTo(written.path, out, ctx.args);
-    return { json: { jobId, path: file, format, rows: written.rows, bytes: written.bytes }, text: `Wrote the results of job ${jobId} (${written.rows} row(s)) to ${file}.` };
+    return { json: { jobId, path: file, format, rows: written.rows, bytes: written.bytes }, text: tt`Wrote the results of job ${jobId} (${written.rows} row(s)) to ${file}.` };
   },
 });
 
@@ -380,7 +466,7 @@ export const bulkTemplateCommand = command({
     const written = await ctx.call('bulk.template', { kind: templateKind, format });
     const file = writeExportTo(written.path, out, ctx.args);
     const columns = [...TEMPLATE_COLUMNS[templateKind]];
-    return { json: { kind: templateKind, path: file, format, columns }, text: `Wrote the ${kind} template to ${file}: ${columns.join(', ')}, with two example rows to replace.` };
+    return { json: { kind: templateKind, path: file, format, columns }, text: tt`Wrote the ${kind} template to ${file}: ${columns.join(', ')}, with two example rows to replace.` };
   },
 });
 
@@ -426,7 +512,7 @@ export const bulkCapsCommand = command({
     const connection = `${app.connection.kind.toUpperCase()} ${app.connection.profileName}`;
     return {
       json: { connection, perJob: caps.capPerJobKobo === null ? null : caps.capPerJobKobo / 100, perDay: caps.capPerDayKobo === null ? null : caps.capPerDayKobo / 100, changed },
-      text: `${changed ? 'Caps set' : 'Caps'} for bulk jobs on ${connection}: per job ${capText(caps.capPerJobKobo)}, per day ${capText(caps.capPerDayKobo)}.`,
+      text: tt`${changed ? 'Caps set' : 'Caps'} for bulk jobs on ${connection}: per job ${capText(caps.capPerJobKobo)}, per day ${capText(caps.capPerDayKobo)}.`,
     };
   },
 });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { GLOBAL_OPTIONS, UsageError, command, requirePositional, type CliCommand } from '../cliCommand';
 import { SHELLS, completionScript } from '../completion';
+import { vendeskLines } from '../terminal';
 
 /** The completion command of the table `commands` answers. */
 export const completionCommandOf = (commands: () => readonly CliCommand[]) =>
@@ -20,6 +21,6 @@ export const completionCommandOf = (commands: () => readonly CliCommand[]) =>
       const shell = SHELLS.find((s) => s === asked);
       if (!shell) throw new UsageError(`vendesk completes commands in bash and zsh, not "${asked}": vendesk completion bash|zsh`);
       const script = completionScript(shell, commands(), GLOBAL_OPTIONS);
-      return { json: { shell, script }, text: script.trimEnd() };
+      return { json: { shell, script }, text: vendeskLines(script.trimEnd()) };
     },
   });

@@ -10,7 +10,7 @@ import type { EndpointCheck, EndpointCheckState } from '../../shared/contract/se
 import { cliText } from '../cliHints';
 import { EXIT, command } from '../cliCommand';
 import { isoTime } from '../jsonShape';
-import { textTable } from '../textTable';
+import { lines, tableLines, tt, type TerminalText } from '../terminal';
 
 const STATE_WORDS: Record<EndpointCheckState, string> = {
   read: 'read',
@@ -21,18 +21,18 @@ const STATE_WORDS: Record<EndpointCheckState, string> = {
   skipped: 'skipped',
 };
 
-function checkLines(checks: EndpointCheck[]): string {
+function checkLines(checks: EndpointCheck[]): TerminalText {
   const rows = [
     ['ENDPOINT', 'PATH', 'HTTP', 'OUTCOME', 'WHAT VENDESK READ'],
     ...checks.map((c) => [c.subject, c.path, c.httpStatus === null ? '—' : String(c.httpStatus), STATE_WORDS[c.state], c.summary]),
   ];
-  const lines = textTable(rows).split('\n');
-  const out: string[] = [lines[0]];
+  const table = tableLines(rows);
+  const out: TerminalText[] = [table[0]];
   checks.forEach((c, i) => {
-    out.push(lines[i + 1]);
-    for (const p of c.problems) out.push(`    · ${p}`);
+    out.push(table[i + 1]);
+    for (const p of c.problems) out.push(tt`    · ${p}`);
   });
-  return out.join('\n');
+  return lines(out);
 }
 
 const reading = z.enum(['read', 'read_with_gaps', 'unreadable', 'refused', 'no_answer']);
@@ -85,8 +85,9 @@ export const doctorCommand = command({
     const answer = await ctx.call('connection.doctor', {});
     const report = { ...answer, summary: cliText(answer.summary) };
     const c = report.connection;
-    const text = [`Connection: ${c.kind === 'live' ? 'LIVE' : 'SANDBOX'} ${c.profileName} (${c.baseUrl})`, report.summary, '', checkLines(report.checks)].join('\n');
+    const text = lines([tt`Connection: ${c.kind === 'live' ? 'LIVE' : 'SANDBOX'} ${c.profileName} (${c.baseUrl})`, report.summary, '', checkLines(report.checks)]);
     const ok = report.verdict === 'ok' || report.verdict === 'gaps';
-    return { json: report, text, exitCode: ok ? EXIT.ok : EXIT.failed };
+    if (ok) return { json: report, text };
+    return { json: report, text, failure: { exitCode: EXIT.failed, message: report.summary, hint: 'Each endpoint vendesk could not read is listed with what it answered.' } };
   },
 });

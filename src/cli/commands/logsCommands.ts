@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { reversedDatesMessage, type LogFilter, type LogTotals, type MirrorRow } from '../../shared/contract/logs';
 import { formatNaira, nairaToKobo } from '../../shared/money';
 import { formatDateTime } from '../../shared/localDates';
-import { textTable } from '../textTable';
+import { lines, textTable, tt } from '../terminal';
 import { faceAndCostText, refundedText } from '../../shared/spendText';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import { UsageError, command, dateRangeOptions, numberOption, requireOption, stringOption, type CliContext, type OptionSpec } from '../cliCommand';
@@ -111,7 +111,7 @@ export const syncCommand = command({
       const r = await ctx.call('sync.run', { from, to });
       return {
         json: { fetched: r.fetched, inserted: r.inserted, updated: r.updated, pages: r.pages, resumed: r.resumed },
-        text: `Synced ${r.fetched} entries in ${r.pages} pages: ${r.inserted} new, ${r.updated} changed${r.resumed ? ' (continued an interrupted sync)' : ''}.`,
+        text: tt`Synced ${r.fetched} entries in ${r.pages} pages: ${r.inserted} new, ${r.updated} changed${r.resumed ? ' (continued an interrupted sync)' : ''}.`,
       };
     } finally {
       stop();
@@ -138,9 +138,9 @@ export const logsCommand = command({
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
     const page = await ctx.call('logs.query', { filter, sort: 'time_desc', offset: 0, limit });
     const totals = await ctx.call('logs.totals', { filter });
-    const lines = page.rows.map(
+    const entries = page.rows.map(
       (r) =>
-        `${formatDateTime(r.createdAt).padEnd(18)}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`,
+        tt`${formatDateTime(r.createdAt).padEnd(18)}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`,
     );
     return {
       json: {
@@ -151,7 +151,7 @@ export const logsCommand = command({
         refunded: refundedJson(totals.refunded),
         entries: page.rows.map(rowJson),
       },
-      text: [...lines, `${page.rows.length} shown of ${totals.count} matching (times in Lagos); ${spendLine(totals)}.`].join('\n'),
+      text: lines([...entries, `${page.rows.length} shown of ${totals.count} matching (times in Lagos); ${spendLine(totals)}.`]),
     };
   },
 });
@@ -180,7 +180,7 @@ export const exportLogsCommand = command({
         commission: file.totals.commissionKobo / 100,
         refunded: refundedJson(file.totals.refunded),
       },
-      text: `Wrote ${file.rows} entries to ${written} (${spendLine(file.totals)}).`,
+      text: tt`Wrote ${file.rows} entries to ${written} (${spendLine(file.totals)}).`,
     };
   },
 });

@@ -9,9 +9,10 @@ import { formatDateTime } from '../../shared/localDates';
 import { NOT_GIVEN, countText } from '../../shared/notGiven';
 import { parseUseCases } from '../../shared/messagingTemplate';
 import { AppError } from '../../shared/appError';
-import { textTable as table } from '../textTable';
+import { lines, textTable as table, tt, type TerminalText } from '../terminal';
 import { EXIT, UsageError, command, dateOption, numberOption, requireOption, requirePositional, stringOption, type CliContext, type ParsedArgs } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
+import { SHEET_HELP } from './bulkCommands';
 
 function positional(args: ParsedArgs, index: number, what: string): string {
   return requirePositional(args, index, `${what} is required`);
@@ -170,20 +171,20 @@ const senderJson = (s: SenderIdView) => pick(s, ['senderId', 'approval', 'state'
 const importJson = (r: ContactsImportResult) =>
   pick(r, ['phoneBookId', 'fileName', 'rows', 'valid', 'added', 'skipped', 'invalidCount', 'invalid', 'duplicateCount', 'cancelled', 'chunks', 'durationMs', 'notes']);
 
-function messageText(m: MessageView): string {
+function messageText(m: MessageView): TerminalText {
   const parts = m.smsCostKobo !== null && m.emailCostKobo !== null ? ` (SMS ${formatNaira(m.smsCostKobo)}, email ${formatNaira(m.emailCostKobo)})` : '';
-  return [
-    `Reference: ${m.reference ?? NOT_GIVEN}`,
-    `Status:    ${m.status}`,
-    `Sender:    ${m.senderId || NOT_GIVEN}`,
-    `To:        ${m.isBulk ? `phonebook ${m.phoneBookId ?? '?'} (${countText(m.recipientCount)} recipients)` : m.recipients.join(', ') || NOT_GIVEN}`,
-    `Pages:     ${m.pages ?? NOT_GIVEN}`,
-    ...(m.emails.length ? [`Emails:    ${m.emails.join(', ')}`] : []),
-    `Cost:      ${m.totalCostKobo === null ? NOT_GIVEN : `${formatNaira(m.totalCostKobo)}${parts}${m.costSource === 'quoted' ? ' — as quoted' : ''}`}`,
-    `Sent:      ${m.createdAt ?? NOT_GIVEN}`,
-    `Text:      ${m.body || NOT_GIVEN}`,
-    ...m.notes.map((n) => `Note:      ${n}`),
-  ].join('\n');
+  return lines([
+    tt`Reference: ${m.reference ?? NOT_GIVEN}`,
+    tt`Status:    ${m.status}`,
+    tt`Sender:    ${m.senderId || NOT_GIVEN}`,
+    tt`To:        ${m.isBulk ? `phonebook ${m.phoneBookId ?? '?'} (${countText(m.recipientCount)} recipients)` : m.recipients.join(', ') || NOT_GIVEN}`,
+    tt`Pages:     ${m.pages ?? NOT_GIVEN}`,
+    ...(m.emails.length ? [tt`Emails:    ${m.emails.join(', ')}`] : []),
+    tt`Cost:      ${m.totalCostKobo === null ? NOT_GIVEN : `${formatNaira(m.totalCostKobo)}${parts}${m.costSource === 'quoted' ? ' — as quoted' : ''}`}`,
+    tt`Sent:      ${m.createdAt ?? NOT_GIVEN}`,
+    tt`Text:      ${m.body || NOT_GIVEN}`,
+    ...m.notes.map((n) => tt`Note:      ${n}`),
+  ]);
 }
 
 function templateRow(t: TemplateView): string[] {
@@ -200,7 +201,7 @@ export const phonebookCreateCommand = command({
   async run(ctx) {
     const name = positional(ctx.args, 0, 'The phonebook NAME');
     const pb = await ctx.call('messaging.phonebooks.create', { name, description: stringOption(ctx.args, 'description') ?? '' });
-    return { json: phonebookJson(pb), text: `Created phonebook ${pb.id}: ${pb.name}` };
+    return { json: phonebookJson(pb), text: tt`Created phonebook ${pb.id}: ${pb.name}` };
   },
 });
 
@@ -214,7 +215,7 @@ export const phonebookListCommand = command({
     const list = await ctx.call('messaging.phonebooks.list', {});
     const text = list.length
       ? table([['ID', 'NAME', 'CONTACTS', 'DESCRIPTION'], ...list.map((p) => [String(p.id), p.name, countText(p.contactCount), p.description])])
-      : 'No phonebooks yet. Create one with: vendesk phonebook create NAME';
+      : tt`No phonebooks yet. Create one with: vendesk phonebook create NAME`;
     return { json: list.map(phonebookJson), text };
   },
 });
@@ -246,12 +247,12 @@ export const phonebookContactsCommand = command({
     const contacts = page.contacts.map((c) => ({ id: c.id, name: c.name, phoneNumber: c.phoneNumber, createdAt: c.createdAt }));
     const shown = contacts.length ? `${offset + 1}–${offset + contacts.length}` : 'none';
     const text = !page.contactsListed
-      ? `Phonebook ${pb.id} (${pb.name}): the service's answer did not list its contacts, so vendesk cannot show them.`
-      : [
-          `Phonebook ${pb.id} (${pb.name}): ${page.matching.toLocaleString('en-NG')} contact(s)${search ? ` matching "${search}"` : ''}; showing ${shown}.`,
+      ? tt`Phonebook ${pb.id} (${pb.name}): the service's answer did not list its contacts, so vendesk cannot show them.`
+      : lines([
+          tt`Phonebook ${pb.id} (${pb.name}): ${page.matching.toLocaleString('en-NG')} contact(s)${search ? ` matching "${search}"` : ''}; showing ${shown}.`,
           ...(contacts.length ? [table([['PHONE', 'NAME'], ...contacts.map((c) => [c.phoneNumber, c.name])])] : []),
           ...(offset + contacts.length < page.matching ? [`Next: --offset ${offset + contacts.length}`] : []),
-        ].join('\n');
+        ]);
     return { json: { phonebook: phonebookJson(page.phonebook), matching: page.matching, offset: page.offset, contactsListed: page.contactsListed, contacts }, text };
   },
 });
@@ -262,7 +263,7 @@ export const contactsImportCommand = command({
   usage: 'vendesk contacts import FILE --phonebook ID|NAME [--sheet NAME] [--json]',
   options: [
     { name: 'phonebook', kind: 'string', description: 'Phonebook id or exact name' },
-    { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX file (default: the first)' },
+    { name: 'sheet', kind: 'string', description: SHEET_HELP },
   ],
   output: importShape,
   exitCodes: { 0: 'every row was imported (or was already there)', 1: 'cancelled part-way (Ctrl-C): part was uploaded', 3: 'some rows are invalid and were not imported' },
@@ -281,19 +282,40 @@ export const contactsImportCommand = command({
     // Ctrl-C cancels the import: the chunks uploaded so far are counted and kept.
     try {
       const r = await ctx.call('messaging.contacts.import', { file: { path: file }, phoneBookId: pb.id, ...(sheet ? { sheet } : {}) });
-      const lines = [
-        `${r.fileName} → phonebook ${pb.id} (${pb.name})${r.cancelled ? ' — CANCELLED, part uploaded' : ''}`,
+      const text = lines([
+        tt`${r.fileName} → phonebook ${pb.id} (${pb.name})${r.cancelled ? ' — CANCELLED, part uploaded' : ''}`,
         `Rows read:             ${r.rows.toLocaleString('en-NG')}`,
         `Valid contacts:        ${r.valid.toLocaleString('en-NG')}`,
         `Added:                 ${r.added.toLocaleString('en-NG')}`,
         `Already in phonebook:  ${r.skipped.toLocaleString('en-NG')} (not added again)`,
         `Repeated in the file:  ${r.duplicateCount.toLocaleString('en-NG')} (added once)`,
         `Invalid rows:          ${r.invalidCount.toLocaleString('en-NG')}${r.invalidCount ? ' (not imported):' : ''}`,
-        ...r.invalid.slice(0, 20).map((p) => `  ${p.message}`),
+        ...r.invalid.slice(0, 20).map((p) => tt`  ${p.message}`),
         ...(r.invalidCount > 20 ? [`  … and ${r.invalidCount - 20} more (use --json for the first 200)`] : []),
         `Time:                  ${(r.durationMs / 1000).toFixed(1)} s`,
-      ];
-      return { json: importJson(r), text: lines.join('\n'), exitCode: r.invalidCount > 0 ? EXIT.invalidRows : r.cancelled ? EXIT.failed : EXIT.ok };
+      ]);
+      if (r.invalidCount > 0) {
+        return {
+          json: importJson(r),
+          text,
+          failure: {
+            exitCode: EXIT.invalidRows,
+            message: `${r.invalidCount} row(s) of the file are invalid and were not imported.`,
+            hint: 'Fix them (each is listed) and import the file again: contacts already added are not added twice.',
+          },
+        };
+      }
+      if (r.cancelled)
+        return {
+          json: importJson(r),
+          text,
+          failure: {
+            exitCode: EXIT.failed,
+            message: `The import was cancelled part-way: ${r.added} contact(s) were added.`,
+            hint: 'Import the file again to add the rest: contacts already added are not added twice.',
+          },
+        };
+      return { json: importJson(r), text };
     } finally {
       unsubscribe();
     }
@@ -321,7 +343,10 @@ export const templateCreateCommand = command({
     });
     return {
       json: templateJson(t),
-      text: `Created template ${t.id} (${t.name}), ${t.state}. Placeholders: ${t.indexes.length ? t.indexes.map((i) => `{{${i}}}`).join(', ') : 'none'}.${t.approved ? '' : '\nIt can be used once it is APPROVED: check with vendesk template list.'}`,
+      text: lines([
+        tt`Created template ${t.id} (${t.name}), ${t.state}. Placeholders: ${t.indexes.length ? t.indexes.map((i) => `{{${i}}}`).join(', ') : 'none'}.`,
+        ...(t.approved ? [] : ['It can be used once it is APPROVED: check with vendesk template list.']),
+      ]),
     };
   },
 });
@@ -336,7 +361,7 @@ export const templateListCommand = command({
     const list = await ctx.call('messaging.templates.list', {});
     return {
       json: list.map(templateJson),
-      text: list.length ? table([['ID', 'NAME', 'STATE (NG)', 'PLACEHOLDERS', 'TEXT'], ...list.map(templateRow)]) : 'No templates yet. Create one with: vendesk template create',
+      text: list.length ? table([['ID', 'NAME', 'STATE (NG)', 'PLACEHOLDERS', 'TEXT'], ...list.map(templateRow)]) : tt`No templates yet. Create one with: vendesk template create`,
     };
   },
 });
@@ -380,11 +405,11 @@ export const smsSendCommand = command({
     const emails = listOption(a, 'email');
     const quote = await ctx.call('messaging.quote', { target, content, emails });
     const costLine = `${quote.recipientsLabel}: ${quote.recipients.toLocaleString('en-NG')} recipient(s) × ${quote.pages} page(s) × ₦4${quote.emails ? ` + ${quote.emails} email cop${quote.emails === 1 ? 'y' : 'ies'} × ₦1` : ''} = ${formatNaira(quote.totalKobo)}`;
-    if (dryRun) return { json: { dryRun: true as const, quote: quoteJson(quote) }, text: `Would send (nothing sent):\n${costLine}\nText: ${quote.body}` };
+    if (dryRun) return { json: { dryRun: true as const, quote: quoteJson(quote) }, text: tt`Would send (nothing sent):\n${costLine}\nText: ${quote.body}` };
     ctx.progress(`Sending: ${costLine}`);
     const subject = stringOption(a, 'subject');
     const sent = await ctx.call('messaging.send', { target, content, emails, senderId: sender, confirmedTotalKobo: quote.totalKobo, ...(subject ? { subject } : {}) });
-    return { json: messageJson(sent), text: `Sent.\n${messageText(sent)}` };
+    return { json: messageJson(sent), text: tt`Sent.\n${messageText(sent)}` };
   },
 });
 
@@ -455,8 +480,8 @@ export const smsHistoryCommand = command({
     const of = h.totalPages !== null ? ` of ${Math.max(1, h.totalPages)}` : '';
     const total = h.totalRecords !== null ? ` (${h.totalRecords} messages)` : ' (the service does not say how many in all)';
     const text = h.items.length
-      ? `${table([['SENT (LAGOS)', 'REFERENCE', 'STATUS', 'TO', 'COST', 'TEXT'], ...rows])}\nPage ${h.page}${of}${total}${h.hasMore ? `; next: --page ${h.page + 1}` : ''}`
-      : 'No messages match.';
+      ? tt`${table([['SENT (LAGOS)', 'REFERENCE', 'STATUS', 'TO', 'COST', 'TEXT'], ...rows])}\nPage ${h.page}${of}${total}${h.hasMore ? `; next: --page ${h.page + 1}` : ''}`
+      : tt`No messages match.`;
     return { json: { ...pick(h, ['page', 'perPage', 'totalPages', 'totalRecords', 'hasMore']), items: h.items.map(messageJson) }, text };
   },
 });
@@ -484,12 +509,12 @@ export const otpSendCommand = command({
     });
     return {
       json: otpJson(sent),
-      text: [
-        `Code sent to ${sent.receiverNumber} (${sent.numberOfDigits} digits), valid until ${sent.expiresAt}. Cost ${formatNaira(sent.costKobo)}${sent.costSource === 'quoted' ? ' (as quoted)' : ''}.`,
-        `Reference: ${sent.reference ?? NOT_GIVEN}`,
-        ...sent.notes.map((n) => `Note: ${n}`),
-        ...(sent.reference ? [`Confirm with: vendesk otp confirm ${sent.reference} CODE`] : []),
-      ].join('\n'),
+      text: lines([
+        tt`Code sent to ${sent.receiverNumber} (${sent.numberOfDigits} digits), valid until ${sent.expiresAt}. Cost ${formatNaira(sent.costKobo)}${sent.costSource === 'quoted' ? ' (as quoted)' : ''}.`,
+        tt`Reference: ${sent.reference ?? NOT_GIVEN}`,
+        ...sent.notes.map((n) => tt`Note: ${n}`),
+        ...(sent.reference ? [tt`Confirm with: vendesk otp confirm ${sent.reference} CODE`] : []),
+      ]),
     };
   },
 });
@@ -504,7 +529,7 @@ export const otpConfirmCommand = command({
     const reference = positional(ctx.args, 0, 'The REFERENCE of the code');
     const code = positional(ctx.args, 1, 'The CODE');
     const r = await ctx.call('messaging.otp.confirm', { reference, code });
-    return { json: { reference: r.reference, confirmedAt: r.confirmedAt }, text: `Confirmed: ${r.reference} at ${r.confirmedAt}.` };
+    return { json: { reference: r.reference, confirmedAt: r.confirmedAt }, text: tt`Confirmed: ${r.reference} at ${r.confirmedAt}.` };
   },
 });
 

@@ -13,9 +13,11 @@ import { formatDateTime } from '../../shared/localDates';
 import { z } from 'zod';
 import { BULK_ITEM_STATES } from '../../shared/contract/bulk';
 import type { PendingItemView, RequeryRunSummary } from '../../shared/contract/pending';
-import { receiptOrAwaiting, type PurchaseView, type TopUpCheckView, type TopUpView } from '../../shared/contract/purchases';
+import { nothingCharged, receiptOrAwaiting, type PurchaseView, type TopUpCheckView, type TopUpView } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import { formatNaira, koboToNaira } from '../../shared/money';
+import { visibleText } from '../../shared/visibleText';
+import { walletCostWords } from '../../shared/spendText';
 import { cliText } from '../cliHints';
 import {
   EXIT,
@@ -27,10 +29,12 @@ import {
   stringOption,
   UsageError,
   type CliContext,
+  type CliFailure,
   type CliResult,
   type OptionSpec,
 } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
+import { lines, tt, type TerminalText } from '../terminal';
 
 const PURCHASE_STATES = ['sending', 'success', 'pending', 'failed', 'rejected', 'uncertain', 'needs_support', 'not_found'] as const;
 
@@ -46,6 +50,8 @@ export const purchaseShape = z.strictObject({
   vendType: z.enum(['PREPAID', 'POSTPAID']).nullable(),
   bouquet: z.string().nullable(),
   amount: naira,
+  walletCost: nairaOrNull.describe('Naira: what the wallet was charged (the log’s wallet cost; a failed one’s is given back); null while not known, or when nothing was charged'),
+  refunded: nairaOrNull.describe('Naira: what came back to the wallet for a failed purchase (its FAILED log entry’s wallet cost); null until read, and for any other'),
   phone: z.string(),
   customerName: z.string(),
   token: z.string().nullable(),
@@ -72,6 +78,8 @@ function purchaseJson(p: PurchaseView): z.infer<typeof purchaseShape> {
     vendType: p.vendType,
     bouquet: p.bouquetCode,
     amount: koboToNaira(p.amountKobo),
+    walletCost: nairaOf(p.costKobo),
+    refunded: nairaOf(p.refund.refundedKobo),
     phone: p.phone,
     customerName: p.customerName,
     token: p.token,
@@ -85,27 +93,39 @@ function purchaseJson(p: PurchaseView): z.infer<typeof purchaseShape> {
   };
 }
 
-function receiptText(p: PurchaseView): string {
-  const lines = [p.statusText];
-  lines.push(
-    `  ${p.kind === 'electricity' ? 'Meter' : 'Smartcard'}: ${p.account} (${p.providerName}${p.vendType ? `, ${p.vendType}` : ''}${p.bouquetName ? `, ${p.bouquetName}` : ''})`,
-  );
-  if (p.customerName) lines.push(`  Customer: ${p.customerName}${p.customerAddress ? `, ${p.customerAddress}` : ''}`);
-  lines.push(`  Amount: ${formatNaira(p.amountKobo)}   Phone: ${p.phone}`);
-  if (p.reference) lines.push(`  Reference: ${p.reference}`);
-  if (p.token) lines.push(`  Token: ${p.token}`);
-  if (p.units !== null) lines.push(`  Units: ${p.units} kWh`);
-  if (p.receiptNo) lines.push(`  Receipt no: ${p.receiptNo}`);
-  if (p.refund.message) lines.push(`  ${p.refund.message}`);
-  if (p.whatToDo) lines.push(cliText(p.whatToDo));
-  return lines.join('\n');
+function receiptText(p: PurchaseView): TerminalText {
+  const said = [
+    tt`${p.statusText}`,
+    tt`  ${p.kind === 'electricity' ? 'Meter' : 'Smartcard'}: ${p.account} (${p.providerName}${p.vendType ? `, ${p.vendType}` : ''}${p.bouquetName ? `, ${p.bouquetName}` : ''})`,
+  ];
+  if (p.customerName) said.push(tt`  Customer: ${p.customerName}${p.customerAddress ? `, ${p.customerAddress}` : ''}`);
+  said.push(tt`  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${walletCostWords(p.costKobo, p.refund.refundedKobo, nothingCharged(p))}   Phone: ${p.phone}`);
+  if (p.reference) said.push(tt`  Reference: ${p.reference}`);
+  if (p.token) said.push(tt`  Token: ${p.token}`);
+  if (p.units !== null) said.push(tt`  Units: ${p.units} kWh`);
+  if (p.receiptNo) said.push(tt`  Receipt no: ${p.receiptNo}`);
+  if (p.refund.message) said.push(tt`  ${p.refund.message}`);
+  if (p.whatToDo) said.push(tt`${cliText(p.whatToDo)}`);
+  return lines(said);
 }
 
 const SETTLED_OK = new Set(['success', 'pending', 'accepted']);
 
+/** A purchase that was not bought (declined, refused, uncertain): the command fails, saying so on stderr. */
+function purchaseFailure(p: Pick<PurchaseView | TopUpView, 'state' | 'statusText' | 'whatToDo'>): CliFailure | undefined {
+  if (SETTLED_OK.has(p.state)) return undefined;
+  return { exitCode: EXIT.failed, message: p.statusText, ...(p.whatToDo ? { hint: cliText(p.whatToDo) } : {}) };
+}
+
+/** Naira in the JSON, or null when not known. */
+function nairaOf(kobo: number | null): number | null {
+  return kobo === null ? null : koboToNaira(kobo);
+}
+
 /** A purchase's answer: done when bought or accepted and pending, failed otherwise. */
 export function purchaseResult(purchase: PurchaseView): CliResult<z.infer<typeof purchaseShape>> {
-  return { exitCode: SETTLED_OK.has(purchase.state) ? EXIT.ok : EXIT.failed, json: purchaseJson(purchase), text: receiptText(purchase) };
+  const failure = purchaseFailure(purchase);
+  return { json: purchaseJson(purchase), text: receiptText(purchase), ...(failure ? { failure } : {}) };
 }
 
 const BUY_EXIT_CODES = {
@@ -129,7 +149,8 @@ export const topUpShape = z.strictObject({
   product: z.string().describe('catalog product code or data plan'),
   description: z.string(),
   amount: naira,
-  walletCost: nairaOrNull,
+  walletCost: nairaOrNull.describe('Naira: what the wallet was charged (the log’s transaction_cost, a pending purchase’s too); a failed one’s is given back; null while not known'),
+  refunded: nairaOrNull.describe('Naira: what came back to the wallet for a failed purchase (its FAILED log entry’s wallet cost); null until read, and for any other'),
   reason: z.string().nullable(),
   settledBy: z.string().nullable(),
   createdAt: isoTime,
@@ -144,7 +165,8 @@ function topUpJson(p: TopUpView): z.infer<typeof topUpShape> {
     product: p.productCode,
     description: p.description,
     amount: koboToNaira(p.amountKobo),
-    walletCost: p.costKobo === null ? null : koboToNaira(p.costKobo),
+    walletCost: nairaOf(p.costKobo),
+    refunded: nairaOf(p.refundedKobo),
     reason: cliText(p.reason),
     settledBy: p.settledBy,
     createdAt: p.createdAt,
@@ -152,20 +174,21 @@ function topUpJson(p: TopUpView): z.infer<typeof topUpShape> {
   };
 }
 
-function topUpText(p: TopUpView): string {
-  const lines = [
-    p.statusText,
-    `  ${p.kind === 'airtime' ? 'Airtime' : 'Data'}: ${p.description} (${p.productCode}) for ${p.phone}`,
-    `  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${p.costKobo === null ? 'not known yet' : formatNaira(p.costKobo)}`,
+function topUpText(p: TopUpView): TerminalText {
+  const said = [
+    tt`${p.statusText}`,
+    tt`  ${p.kind === 'airtime' ? 'Airtime' : 'Data'}: ${p.description} (${p.productCode}) for ${p.phone}`,
+    tt`  Amount: ${formatNaira(p.amountKobo)}   Wallet cost: ${walletCostWords(p.costKobo, p.refundedKobo, nothingCharged(p))}`,
   ];
-  if (p.reference) lines.push(`  Reference: ${p.reference}`);
-  if (p.reason) lines.push(`  ${cliText(p.reason)}`);
-  if (p.whatToDo) lines.push(cliText(p.whatToDo));
-  return lines.join('\n');
+  if (p.reference) said.push(tt`  Reference: ${p.reference}`);
+  if (p.reason) said.push(tt`  ${cliText(p.reason)}`);
+  if (p.whatToDo) said.push(tt`${cliText(p.whatToDo)}`);
+  return lines(said);
 }
 
 export function topUpResult(p: TopUpView): CliResult<z.infer<typeof topUpShape>> {
-  return { exitCode: SETTLED_OK.has(p.state) ? EXIT.ok : EXIT.failed, json: topUpJson(p), text: topUpText(p) };
+  const failure = purchaseFailure(p);
+  return { json: topUpJson(p), text: topUpText(p), ...(failure ? { failure } : {}) };
 }
 
 function checkText(c: TopUpCheckView): string {
@@ -223,8 +246,9 @@ function topUpCommand(kind: 'airtime' | 'data') {
   });
 }
 
+/** Stops before buying: the summary on the mistake's first line (its values escaped, so none can break it), what to do on the next. */
 function confirmOrStop(yes: boolean, summary: string): void {
-  if (!yes) throw new UsageError(`${summary}\nNothing was bought. Add --yes to buy it.`);
+  if (!yes) throw new UsageError(`${visibleText(summary)}\nNothing was bought. Add --yes to buy it.`);
 }
 
 /**
@@ -326,10 +350,10 @@ function pendingJson(item: PendingItemView): z.infer<typeof pendingShape> {
   return { ...purchaseJson(item.purchase), due: item.due, dueInSeconds: item.dueInSeconds, support: item.support?.text ?? null };
 }
 
-function pendingLine(item: PendingItemView): string {
+function pendingLine(item: PendingItemView): TerminalText {
   const p = item.purchase;
   const when = item.due ? 'due now' : item.dueInSeconds !== null ? `next check in ${item.dueInSeconds} s` : 'not requeried automatically';
-  return `${p.id}  ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.kind === 'electricity' ? 'meter' : 'smartcard'} ${p.account}  ref ${p.reference ?? '—'}  attempts ${p.requery.attempts}  ${when}`;
+  return tt`${p.id}  ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.kind === 'electricity' ? 'meter' : 'smartcard'} ${p.account}  ref ${p.reference ?? '—'}  attempts ${p.requery.attempts}  ${when}`;
 }
 
 const pendingCommand = command({
@@ -341,7 +365,7 @@ const pendingCommand = command({
   async run(ctx) {
     const items = await ctx.call('pending.list', { includeSettled: false });
     const text =
-      items.length === 0 ? 'No purchases are waiting for a final answer.' : [`${items.length} purchase(s) waiting for a final answer:`, ...items.map(pendingLine)].join('\n');
+      items.length === 0 ? tt`No purchases are waiting for a final answer.` : lines([`${items.length} purchase(s) waiting for a final answer:`, ...items.map(pendingLine)]);
     return { json: { count: items.length, items: items.map(pendingJson) }, text };
   },
 });
@@ -366,13 +390,13 @@ const pendingResolveCommand = command({
   },
 });
 
-function summaryText(s: RequeryRunSummary): string {
-  if (s.checked === 0) return 'Nothing to check.';
+function summaryText(s: RequeryRunSummary): TerminalText {
+  if (s.checked === 0) return tt`Nothing to check.`;
   const parts = [`Checked ${s.checked}: ${s.success} succeeded, ${s.failed} failed, ${s.stillPending} still pending`];
   if (s.rescheduled) parts.push(`${s.rescheduled} rescheduled (too early or provider unreachable)`);
   if (s.needsSupport) parts.push(`${s.needsSupport} need support`);
   if (s.notFound) parts.push(`${s.notFound} not found`);
-  return [parts.join(', ') + '.', ...s.items.map(pendingLine)].join('\n');
+  return lines([parts.join(', ') + '.', ...s.items.map(pendingLine)]);
 }
 
 const requeryCommand = command({
@@ -423,20 +447,20 @@ const purchasesCommand = command({
       ...vending.map((p) => ({
         at: p.createdAt,
         json: purchaseJson(p),
-        line: `${p.id}  ${formatDateTime(p.createdAt).padEnd(18)}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.account}`,
+        line: tt`${p.id}  ${formatDateTime(p.createdAt).padEnd(18)}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.account}`,
       })),
       ...topUps.map((p) => ({
         at: p.createdAt,
         json: topUpJson(p),
-        line: `${p.id}  ${formatDateTime(p.createdAt).padEnd(18)}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.phone}`,
+        line: tt`${p.id}  ${formatDateTime(p.createdAt).padEnd(18)}  ${p.kind.padEnd(11)} ${p.state.padEnd(13)} ${formatNaira(p.amountKobo).padStart(12)}  ${p.phone}`,
       })),
     ]
       .sort((a, b) => b.at.localeCompare(a.at))
       .slice(0, limit);
     const text =
       all.length === 0
-        ? `No purchases on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
-        : `${all.map((p) => p.line).join('\n')}\nA receipt: vendesk receipt ID`;
+        ? tt`No purchases on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
+        : lines([...all.map((p) => p.line), 'A receipt: vendesk receipt ID']);
     return { json: all.map((p) => p.json), text };
   },
 });

@@ -16,11 +16,12 @@ import {
   type ReconcileRunView,
 } from '../../shared/contract/reconcile';
 import { formatNaira } from '../../shared/money';
-import { faceAndCostText, purchasesText, refundedText } from '../../shared/spendText';
+import { faceAndCostText, messagingText, purchasesText, refundedText } from '../../shared/spendText';
 import { cliText } from '../cliHints';
 import { command, dateOption, dateRangeOptions, numberOption, requireOption, requirePositional, stringOption, UsageError } from '../cliCommand';
 import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
+import { jsonText, lines, quoted, tt, type TerminalText } from '../terminal';
 
 const toNaira = (kobo: number) => kobo / 100;
 
@@ -97,20 +98,20 @@ export function reconcileJson(run: ReconcileRunView): z.infer<typeof reconcileSh
   };
 }
 
-function summaryText(run: ReconcileRunView, out: string | null): string {
-  const lines = [`Reconciliation ${run.id}: ${run.parameters.from} to ${run.parameters.to}, ${run.inputs?.fileName ?? ''} (${run.inputs?.exportRows ?? 0} rows)`];
+function summaryText(run: ReconcileRunView, out: string | null): TerminalText {
+  const said = [tt`Reconciliation ${run.id}: ${run.parameters.from} to ${run.parameters.to}, ${quoted(run.inputs?.fileName ?? '')} (${run.inputs?.exportRows ?? 0} rows)`];
   for (const name of RECONCILE_CATEGORIES) {
     const t = run.totals[name];
-    lines.push(`  ${CATEGORY_LABELS[name].padEnd(40)} ${String(t.count).padStart(9)}  ${formatNaira(t.amountKobo)}`);
+    said.push(tt`  ${CATEGORY_LABELS[name].padEnd(40)} ${String(t.count).padStart(9)}  ${formatNaira(t.amountKobo)}`);
   }
   const rf = run.rollForward;
-  lines.push(
+  said.push(
     rf?.available
-      ? `  Wallet: opening ${formatNaira(rf.openingKobo ?? 0)}, purchases ${formatNaira(rf.successfulSpendKobo + rf.pendingSpendKobo + rf.failedDebitsKobo)}, refunds ${formatNaira(rf.refundsKobo)}, vendesk messaging ${formatNaira(rf.messagingKobo)}, expected closing ${formatNaira(rf.expectedClosingKobo ?? 0)}, closing ${formatNaira(rf.closingKobo ?? 0)}; unexplained ${formatNaira(rf.unexplainedKobo ?? 0)}`
-      : `  Wallet roll-forward not available: ${rf?.note ?? ''}`,
+      ? tt`  Wallet: opening ${formatNaira(rf.openingKobo ?? 0)}, purchases ${formatNaira(rf.successfulSpendKobo + rf.pendingSpendKobo + rf.failedDebitsKobo)}, refunds ${formatNaira(rf.refundsKobo)}, vendesk messaging ${formatNaira(rf.messagingKobo)}, expected closing ${formatNaira(rf.expectedClosingKobo ?? 0)}, closing ${formatNaira(rf.closingKobo ?? 0)}; unexplained ${formatNaira(rf.unexplainedKobo ?? 0)}`
+      : tt`  Wallet roll-forward not available: ${rf?.note ?? ''}`,
   );
-  if (out) lines.push(`  Workbook: ${out}`);
-  return lines.join('\n');
+  if (out) said.push(tt`  Workbook: ${out}`);
+  return lines(said);
 }
 
 export const reconcileCommand = command({
@@ -160,7 +161,7 @@ export const reconcileCommand = command({
     }
     const json = reconcileJson(run);
     ctx.progress(summaryText(run, outPath));
-    return { json, text: JSON.stringify(json, null, 2) };
+    return { json, text: jsonText(json) };
   },
 });
 
@@ -199,13 +200,13 @@ export const reconcileRunsCommand = command({
     }));
     const text =
       runs.length === 0
-        ? 'No reconciliation runs yet.'
-        : runs
-            .map(
+        ? tt`No reconciliation runs yet.`
+        : lines(
+            runs.map(
               (r) =>
-                `${r.id}  ${formatDateTime(r.createdAt)}  ${r.from}..${r.to}  ${r.state}  ${r.matched} matched, ${r.exceptions} to look at (${formatNaira(r.exceptionsKobo)})  ${r.fileName}`,
-            )
-            .join('\n');
+                tt`${r.id}  ${formatDateTime(r.createdAt)}  ${r.from}..${r.to}  ${r.state}  ${r.matched} matched, ${r.exceptions} to look at (${formatNaira(r.exceptionsKobo)})  ${r.fileName}`,
+            ),
+          );
     return { json, text };
   },
 });
@@ -309,14 +310,14 @@ export const reconcileItemsCommand = command({
     }
     const text =
       items.length === 0
-        ? `No items to look at in run ${runId}${categoryText ? ` (${categories[0]})` : ''}.`
-        : [
+        ? tt`No items to look at in run ${runId}${categoryText ? ` (${categories[0]})` : ''}.`
+        : lines([
             ...items.map(
               (i) =>
-                `${String(i.seq).padStart(6)}  ${i.category.padEnd(16)} ${(i.phone || '—').padEnd(11)}  ${formatNaira(i.amountKobo).padStart(12)}  ${i.transactionId || '—'}${i.resolvedAt ? '  RESOLVED' : ''}\n        ${cliText(i.detail)}`,
+                tt`${String(i.seq).padStart(6)}  ${i.category.padEnd(16)} ${(i.phone || '—').padEnd(11)}  ${formatNaira(i.amountKobo).padStart(12)}  ${i.transactionId || '—'}${i.resolvedAt ? '  RESOLVED' : ''}\n        ${cliText(i.detail)}`,
             ),
             `${items.length} shown of ${total}. Resolve with: vendesk reconcile resolve ${runId} SEQ --note TEXT`,
-          ].join('\n');
+          ]);
     return { json: { runId, total, items: items.map(itemJson) }, text };
   },
 });
@@ -340,8 +341,8 @@ export const reconcileRequeryCommand = command({
     const r = await ctx.call('reconcile.requeryPending', { runId });
     const text =
       r.queued === 0
-        ? `Run ${runId} has no pending items to check.`
-        : [`Checked ${r.queued} pending item(s): ${r.success} succeeded, ${r.failed} failed, ${r.stillPending} still pending, ${r.notChecked} not checked.`, ...r.notes].join('\n');
+        ? tt`Run ${runId} has no pending items to check.`
+        : lines([`Checked ${r.queued} pending item(s): ${r.success} succeeded, ${r.failed} failed, ${r.stillPending} still pending, ${r.notChecked} not checked.`, ...r.notes]);
     return { json: { runId, ...r }, text };
   },
 });
@@ -362,7 +363,7 @@ export const reconcileResolveCommand = command({
     });
     const note = requireOption(ctx.args, 'note');
     const r = await ctx.call('reconcile.resolve', { runId, seqs, note });
-    return { json: { runId, resolved: r.resolved, seqs }, text: `Resolved ${r.resolved} item(s) of run ${runId}: ${note}` };
+    return { json: { runId, resolved: r.resolved, seqs }, text: tt`Resolved ${r.resolved} item(s) of run ${runId}: ${note}` };
   },
 });
 
@@ -385,6 +386,15 @@ export const spendReportCommand = command({
     walletCost: naira,
     commission: naira,
     refunded: z.strictObject({ count: z.number(), cost: naira.describe('what the wallet got back') }).describe('failed purchases, refunded: not counted above'),
+    messaging: z
+      .strictObject({
+        sends: z.number(),
+        messages: z.number().describe('one per recipient'),
+        cost: naira.describe('Naira: what they cost the wallet'),
+        uncertain: z.strictObject({ sends: z.number(), quotedCost: naira }).describe('sends whose answer was lost: not counted (they may not have been charged)'),
+      })
+      .describe('SMS, e-mail copies and one-time codes sent through vendesk, on their own line'),
+    leftTheWallet: naira.describe('Naira: walletCost and messaging.cost together'),
   }),
   async run(ctx) {
     const from = dateOption(ctx.args, 'from');
@@ -412,8 +422,21 @@ export const spendReportCommand = command({
         walletCost: t.costKobo / 100,
         commission: t.commissionKobo / 100,
         refunded: { count: t.refunded?.count ?? 0, cost: (t.refunded?.costKobo ?? 0) / 100 },
+        messaging: {
+          sends: t.messaging.sends,
+          messages: t.messaging.messages,
+          cost: t.messaging.costKobo / 100,
+          uncertain: { sends: t.messaging.uncertain.sends, quotedCost: t.messaging.uncertain.quotedKobo / 100 },
+        },
+        leftTheWallet: t.walletKobo / 100,
       },
-      text: `Spend report: ${file}${chart ? `\nChart: ${chart}` : ''}\n${purchasesText(t.purchases)}, successful and pending (Lagos days): ${faceAndCostText(t.faceKobo, t.costKobo)}${t.refunded?.count ? `; ${refundedText(t.refunded)}, not counted` : ''}`,
+      text: lines([
+        tt`Spend report: ${file}`,
+        ...(chart ? [tt`Chart: ${chart}`] : []),
+        `${purchasesText(t.purchases)}, successful and pending (Lagos days): ${faceAndCostText(t.faceKobo, t.costKobo)}${t.refunded?.count ? `; ${refundedText(t.refunded)}, not counted` : ''}`,
+        messagingText(t.messaging),
+        `Left the wallet: ${formatNaira(t.walletKobo)}`,
+      ]),
     };
   },
 });
@@ -433,7 +456,7 @@ export const sandboxExportCommand = command({
     const file = out === undefined ? written.path : writeExportTo(written.path, out, ctx.args);
     return {
       json: { path: file, rows: written.rows, bytes: written.bytes },
-      text: `Wrote the sandbox's log (${written.rows} transactions) as a vendor export to ${file}.\nReconcile it: vendesk reconcile "${file}"`,
+      text: tt`Wrote the sandbox's log (${written.rows} transactions) as a vendor export to ${file}.\nReconcile it: vendesk reconcile "${file}"`,
     };
   },
 });

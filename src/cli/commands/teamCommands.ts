@@ -8,13 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../shared/appError';
-import type { AuditVerifyView, TeamJobRowsView, TeamJobView, TeamJoinResult, TeamPolicyView, TeamStatusView } from '../../shared/contract/team';
+import type { AuditVerifyView, SinglePurchaseKind, TeamJobRowView, TeamJobRowsView, TeamJobView, TeamJoinResult, TeamPolicyView, TeamStatusView } from '../../shared/contract/team';
 import { shortDigest } from '../../shared/teamDigest';
 import { parseTeamUrl } from '../../main/team/teamLink';
 import { formatNaira, parseNairaText } from '../../shared/money';
-import { command, dateRangeOptions, requireOption, requirePositional, stringOption, UsageError, type CliContext } from '../cliCommand';
+import { EXIT, command, dateRangeOptions, requireOption, requirePositional, stringOption, UsageError, type CliContext } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
-import { textTable } from '../textTable';
+import { lines, quoted, textTable, tt, type TerminalText } from '../terminal';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import { purchaseResult, purchaseShape, topUpResult, topUpShape } from './purchaseCommands';
 
@@ -68,28 +68,28 @@ function statusJson(s: TeamStatusView): z.infer<typeof statusShape> {
 }
 
 /** The setup check in words: finished, or each role that could still forge and what removes it. */
-function setupText(s: TeamStatusView): string[] {
+function setupText(s: TeamStatusView): TerminalText[] {
   if (!s.setup) return [];
-  if (s.setup.finished) return ['Setup:         finished (no login role but a superuser can create roles or become the owner)'];
+  if (s.setup.finished) return [tt`Setup:         finished (no login role but a superuser can create roles or become the owner)`];
   return [
-    'Setup:         NOT finished — each of these could forge an approval or reach the team database:',
-    ...s.setup.problems.flatMap((p) => [`  ${p.message}`, `    Fix: ${p.fix}`]),
+    tt`Setup:         NOT finished — each of these could forge an approval or reach the team database:`,
+    ...s.setup.problems.flatMap((p) => [tt`  ${p.message}`, tt`    Fix: ${p.fix}`]),
   ];
 }
 
-function statusText(s: TeamStatusView): string {
-  if (!s.joined) return 'This desktop is not joined to a team database.';
-  const lines = [
-    `Team database: ${s.url}`,
-    `Signed in as:  ${s.user} (${s.roles.length > 0 ? s.roles.join(', ') : 'no team role'})`,
-    `This desktop:  ${s.desktopName}`,
-    `Approval above: ${s.approvalThresholdKobo === null ? 'no single-purchase threshold' : formatNaira(s.approvalThresholdKobo)}`,
+function statusText(s: TeamStatusView): TerminalText {
+  if (!s.joined) return tt`This desktop is not joined to a team database.`;
+  const said = [
+    tt`Team database: ${s.url ?? ''}`,
+    tt`Signed in as:  ${s.user ?? ''} (${s.roles.length > 0 ? s.roles.join(', ') : 'no team role'})`,
+    tt`This desktop:  ${s.desktopName ?? ''}`,
+    tt`Approval above: ${s.approvalThresholdKobo === null ? 'no single-purchase threshold' : formatNaira(s.approvalThresholdKobo)}`,
     ...policyLines(s),
   ];
-  if (s.auditQueued > 0) lines.push(`Audit rows waiting: ${s.auditQueued} (written when the team database answers)`);
-  lines.push(...setupText(s));
-  if (s.problem) lines.push(`Problem: ${s.problem}`);
-  return lines.join('\n');
+  if (s.auditQueued > 0) said.push(tt`Audit rows waiting: ${s.auditQueued} (written when the team database answers)`);
+  said.push(...setupText(s));
+  if (s.problem) said.push(tt`Problem: ${s.problem}`);
+  return lines(said);
 }
 
 /** The approval policy in words (`team status`, `team policy`, `approvals`). */
@@ -101,17 +101,17 @@ function policyLines(s: TeamPolicyView): string[] {
 }
 
 /** What the setup join says: the schema is ready, this desktop is not joined, the roles come next. */
-function setupJoinText(j: TeamJoinResult): string {
+function setupJoinText(j: TeamJoinResult): TerminalText {
   const step = j.migrated.length > 0 ? `set up (step${j.migrated.length > 1 ? 's' : ''} ${j.migrated.join(', ')})` : 'already current';
-  return [
+  return lines([
     `The schema is ready (version ${j.schemaVersion}, ${step}); now create the team's roles.`,
     j.joined
-      ? `This desktop stays joined as ${j.user}; the setup role's password is not kept here.`
+      ? tt`This desktop stays joined as ${j.user ?? ''}; the setup role's password is not kept here.`
       : 'This desktop is not joined: the setup role holds no team role, and its password is not kept here.',
     'Next, as described in docs/team.md: create one login role per person and grant it vendesk_preparer, vendesk_approver or vendesk_admin;',
     'then end the setup (the setup role gives up CREATEROLE), and each person joins with their own role.',
     ...setupText(j),
-  ].join('\n');
+  ]);
 }
 
 /** The database password: from `--password-file` (first line) or VENDESK_TEAM_PASSWORD. */
@@ -159,11 +159,10 @@ export const teamJoinCommand = command({
     const password = readPassword(ctx);
     const desktopName = stringOption(ctx.args, 'desktop-name');
     const joined = await ctx.call('team.join', { url, password, ...(desktopName ? { desktopName } : {}) });
-    const migratedText =
-      joined.migrated.length > 0 ? `\nSet up vendesk's schema in the database (step${joined.migrated.length > 1 ? 's' : ''} ${joined.migrated.join(', ')}).` : '';
+    const migrated = joined.migrated.length > 0 ? [`Set up vendesk's schema in the database (step${joined.migrated.length > 1 ? 's' : ''} ${joined.migrated.join(', ')}).`] : [];
     const json = { ...statusJson(joined), migrated: joined.migrated, setupRole: joined.setupRole };
     if (joined.setupRole) return { json, text: setupJoinText(joined) };
-    return { json, text: `${statusText(joined)}${migratedText}` };
+    return { json, text: lines([statusText(joined), ...migrated]) };
   },
 });
 
@@ -198,9 +197,16 @@ export const teamDoctorCommand = command({
         'This desktop is not joined to a team database.',
         'Join with your own role first (`vendesk team join --url postgres://USER@HOST:PORT/DATABASE --password-file FILE`).',
       );
-    const finished = s.setup?.finished === true;
-    const text = s.setup ? setupText(s).join('\n') : `The team database could not be read: ${s.problem ?? 'unknown problem'}`;
-    return { exitCode: finished ? 0 : 1, json: statusJson(s), text };
+    const text = s.setup ? lines(setupText(s)) : tt`The team database could not be read: ${s.problem ?? 'unknown problem'}`;
+    if (s.setup?.finished === true) return { json: statusJson(s), text };
+    const failure = s.setup
+      ? {
+          exitCode: EXIT.failed,
+          message: `The setup is not finished: ${s.setup.problems.length} role(s) could forge an approval (each is listed).`,
+          hint: 'Run the SQL listed under each role.',
+        }
+      : { exitCode: EXIT.failed, message: `The team database could not be read: ${s.problem ?? 'unknown problem'}` };
+    return { json: statusJson(s), text, failure };
   },
 });
 
@@ -212,7 +218,7 @@ export const teamLeaveCommand = command({
   output: statusShape,
   async run(ctx) {
     const s = await ctx.call('team.leave', {});
-    return { json: statusJson(s), text: 'This desktop left the team database; its password was removed from this computer.' };
+    return { json: statusJson(s), text: tt`This desktop left the team database; its password was removed from this computer.` };
   },
 });
 
@@ -283,10 +289,17 @@ function jobJson(j: TeamJobView): z.infer<typeof jobShape> {
   };
 }
 
-/** What a job buys, in a few words: the spreadsheet, or the single purchase. */
-function jobWhat(j: TeamJobView): string {
-  if (j.purchase) return `${j.purchase.description} for ${j.purchase.account}${j.purchase.customerName ? ` (${j.purchase.customerName})` : ''}`;
-  return j.fileName ?? j.kind;
+const KIND_WORDS: Record<SinglePurchaseKind, string> = { airtime: 'airtime', data: 'data', electricity: 'electricity', cable: 'cable TV' };
+
+/** What a job buys, from its typed fields only: "bulk airtime", "single electricity". */
+function buysText(j: TeamJobView): string {
+  return `${j.kind === 'single' ? 'single' : 'bulk'} ${j.buys ? KIND_WORDS[j.buys] : '(kind not recorded)'}`;
+}
+
+/** The job's free text — the spreadsheet's name, a single purchase's description and customer — quoted, after everything typed. */
+function jobFreeText(j: TeamJobView): TerminalText | null {
+  if (j.purchase) return tt`${quoted(j.purchase.description)}${j.purchase.customerName ? tt`, customer ${quoted(j.purchase.customerName)}` : ''}`;
+  return j.fileName === null ? null : tt`file ${quoted(j.fileName)}`;
 }
 
 const STATE_TEXT: Record<TeamJobView['state'], string> = {
@@ -298,23 +311,79 @@ const STATE_TEXT: Record<TeamJobView['state'], string> = {
   cancelled: 'cancelled',
 };
 
-function jobText(j: TeamJobView): string {
-  const lines = [
-    `Job ${j.id}: ${STATE_TEXT[j.state]}`,
-    `  ${jobWhat(j)}, ${j.itemCount} item(s), total ${formatNaira(j.totalKobo)}${j.walletAfterKobo === null ? '' : `, wallet after ${formatNaira(j.walletAfterKobo)}`}`,
-    `  prepared by ${j.preparedBy} on ${j.preparedOn} at ${j.preparedAt}`,
+/**
+ * A team job as an approver reads it, laid out from typed fields first — how many items, the
+ * total, what they buy (and for whom, for a single purchase) — and the free text a preparer chose
+ * (the desktop's and the file's names, a description) after them, quoted and escaped, each on a
+ * line of its own that starts with what it is.
+ */
+function jobText(j: TeamJobView): TerminalText {
+  const forWhom = j.purchase ? ` for ${j.purchase.account}` : '';
+  const said = [
+    tt`Job ${j.id}: ${STATE_TEXT[j.state]}`,
+    tt`  ${j.itemCount} item(s), total ${formatNaira(j.totalKobo)}: ${buysText(j)}${forWhom}${j.walletAfterKobo === null ? '' : `; wallet after ${formatNaira(j.walletAfterKobo)}`}`,
   ];
-  lines.push(`  rows digest ${shortDigest(j.itemsDigest)} (see the rows: vendesk approvals ${j.id})`);
-  if (j.decidedBy) lines.push(`  ${j.state === 'rejected' ? 'rejected' : 'approved'} by ${j.decidedBy} at ${j.decidedAt}${j.decisionNote ? `: ${j.decisionNote}` : ''}`);
-  if (j.state === 'awaiting_approval' && j.approvedBy.length > 0) lines.push(`  ${approvalsText(j)}: approved by ${j.approvedBy.join(', ')}; another approver is needed`);
-  if (j.sameFileJobs.length > 0) lines.push(`  Same spreadsheet as job(s) ${j.sameFileJobs.join(', ')}`);
-  if (j.purchase && j.preparedHere && j.state === 'approved') lines.push(`  Buy it here: vendesk purchases resume ${j.id}`);
-  return lines.join('\n');
+  if (j.state === 'awaiting_approval' && j.approvedBy.length > 0) said.push(tt`  ${approvalsText(j)}: approved by ${j.approvedBy.join(', ')}; another approver is needed`);
+  if (j.decidedBy) said.push(tt`  ${j.state === 'rejected' ? 'rejected' : 'approved'} by ${j.decidedBy} at ${j.decidedAt ?? ''}`);
+  if (j.decisionNote) said.push(tt`  note: ${quoted(j.decisionNote)}`);
+  said.push(tt`  prepared by ${j.preparedBy} at ${j.preparedAt}, on desktop ${quoted(j.preparedOn)}`);
+  const free = jobFreeText(j);
+  if (free) said.push(tt`  ${free}`);
+  said.push(tt`  rows digest ${shortDigest(j.itemsDigest)} (see the rows: vendesk approvals ${j.id})`);
+  if (j.sameFileJobs.length > 0) said.push(tt`  Same spreadsheet as job(s) ${j.sameFileJobs.join(', ')}`);
+  if (j.purchase && j.preparedHere && j.state === 'approved') said.push(tt`  Buy it here: vendesk purchases resume ${j.id}`);
+  return lines(said);
 }
 
 /** "1 of 2 approvals". */
 function approvalsText(j: TeamJobView): string {
   return `${j.approvedBy.length} of ${j.approvalsNeeded} approval${j.approvalsNeeded > 1 ? 's' : ''}`;
+}
+
+/** Amounts read down a column: each padded on the left to the widest. */
+function rightAligned(values: string[]): string[] {
+  const width = Math.max(0, ...values.map((v) => v.length));
+  return values.map((v) => v.padStart(width));
+}
+
+/**
+ * A page of a job's rows as the team database stores them, each row's recipient and amount first,
+ * and only the fields a desktop sends for what the job buys: an airtime or data row's meter or
+ * smartcard field is not sent, so it is not shown (a line says which rows carry one). When the
+ * page holds every row, their count and sum are checked against the job's.
+ */
+function rowsText(r: TeamJobRowsView): TerminalText {
+  const { job } = r;
+  if (r.rows.length === 0) return lines([jobText(job), `Page ${r.page} has no rows (the job has ${r.pages} page(s)).`]);
+  const toPhone = job.buys === 'airtime' || job.buys === 'data';
+  const toAccount = job.buys === 'electricity' || job.buys === 'cable';
+  const amounts = rightAligned(r.rows.map((row) => formatNaira(row.amountKobo)));
+  const cells = (row: TeamJobRowView, i: number): string[] => {
+    if (toPhone) return [String(row.row), row.phone ?? '—', amounts[i], row.network ?? '—', row.product];
+    if (toAccount) return [String(row.row), row.account ?? '—', amounts[i], row.product, row.phone ?? '—'];
+    return [String(row.row), row.phone ?? '—', row.account ?? '—', amounts[i], row.network ?? '—', row.product];
+  };
+  const head = toPhone
+    ? ['Row', 'Phone', 'Amount', 'Network', 'Product']
+    : toAccount
+      ? ['Row', job.buys === 'electricity' ? 'Meter' : 'Smartcard', 'Amount', job.buys === 'electricity' ? 'Disco' : 'Bouquet', 'Phone']
+      : ['Row', 'Phone', 'Meter/smartcard', 'Amount', 'Network', 'Product'];
+  const said: (TerminalText | string)[] = [jobText(job), textTable([head, ...r.rows.map(cells)])];
+  if (!job.buys) said.push('The team database does not record what this job buys: every field of its rows is shown.');
+  const unsent = toPhone ? r.rows.filter((row) => row.account !== null && row.account !== row.phone).map((row) => row.row) : [];
+  if (unsent.length > 0) {
+    said.push(`Row(s) ${unsent.join(', ')} also carry a meter or smartcard field, which ${job.buys} does not send: it is not shown, and nothing is bought with it.`);
+  }
+  if (r.pages === 1 && r.page === 1) {
+    const sum = r.rows.reduce((total, row) => total + row.amountKobo, 0);
+    if (sum !== job.totalKobo || r.rows.length !== job.itemCount) {
+      said.push(
+        `WARNING: the job's rows are ${r.rows.length} item(s) for ${formatNaira(sum)}, not the ${job.itemCount} item(s) for ${formatNaira(job.totalKobo)} the job says. Do not approve it; tell your administrator.`,
+      );
+    }
+  }
+  said.push(r.page < r.pages ? `Page ${r.page} of ${r.pages}: the next is \`vendesk approvals ${job.id} --page ${r.page + 1}\`.` : `Page ${r.page} of ${r.pages}.`);
+  return lines(said);
 }
 
 const rowShape = z.strictObject({
@@ -333,7 +402,7 @@ const listShape = z.strictObject({
 });
 const rowsShape = z.strictObject({ job: jobShape, page: z.number(), pages: z.number(), pageSize: z.number(), rows: z.array(rowShape) });
 
-function rowsResult(r: TeamJobRowsView): { json: z.infer<typeof rowsShape>; text: string } {
+function rowsResult(r: TeamJobRowsView): { json: z.infer<typeof rowsShape>; text: TerminalText } {
   const json = {
     job: jobJson(r.job),
     page: r.page,
@@ -341,15 +410,25 @@ function rowsResult(r: TeamJobRowsView): { json: z.infer<typeof rowsShape>; text
     pageSize: r.pageSize,
     rows: r.rows.map((row) => ({ row: row.row, phone: row.phone, account: row.account, network: row.network, product: row.product, amount: row.amountKobo / 100 })),
   };
-  const table =
-    r.rows.length === 0
-      ? `Page ${r.page} has no rows (the job has ${r.pages} page(s)).`
-      : textTable([
-          ['Row', 'Phone', 'Meter/smartcard', 'Network', 'Product', 'Amount'],
-          ...r.rows.map((row) => [String(row.row), row.phone ?? '—', row.account ?? '—', row.network ?? '—', row.product, formatNaira(row.amountKobo)]),
-        ]);
-  const more = r.page < r.pages ? `\nPage ${r.page} of ${r.pages}: the next is \`vendesk approvals ${r.job.id} --page ${r.page + 1}\`.` : `\nPage ${r.page} of ${r.pages}.`;
-  return { json, text: `${jobText(r.job)}\n${table}${more}` };
+  return { json, text: rowsText(r) };
+}
+
+/** A job in the list: the typed figures first; who prepared it, on which desktop, and its file (free text) last. */
+function jobListRow(j: TeamJobView): string[] {
+  const free = jobFreeText(j);
+  return [
+    j.id,
+    STATE_TEXT[j.state],
+    String(j.itemCount),
+    formatNaira(j.totalKobo),
+    `${buysText(j)}${j.purchase ? ` for ${j.purchase.account}` : ''}`,
+    approvalsText(j),
+    j.decidedBy ?? '—',
+    shortDigest(j.itemsDigest),
+    j.preparedBy,
+    j.preparedOn,
+    free ? free.text : '—',
+  ];
 }
 
 export const approvalsCommand = command({
@@ -379,27 +458,17 @@ export const approvalsCommand = command({
     const s = await ctx.call('team.status', {});
     const table =
       jobs.length === 0
-        ? `No team jobs ${state === 'all' ? 'yet' : state === 'waiting' ? 'wait for approval' : `were ${state}`}.`
+        ? tt`No team jobs ${state === 'all' ? 'yet' : state === 'waiting' ? 'wait for approval' : `were ${state}`}.`
         : textTable([
-            ['Job', 'State', 'What', 'Items', 'Total', 'Rows digest', 'Prepared by', 'Approvals', 'Decided by'],
-            ...jobs.map((j) => [
-              j.id,
-              STATE_TEXT[j.state],
-              jobWhat(j),
-              String(j.itemCount),
-              formatNaira(j.totalKobo),
-              shortDigest(j.itemsDigest),
-              `${j.preparedBy} (${j.preparedOn})`,
-              approvalsText(j),
-              j.decidedBy ?? '—',
-            ]),
+            ['Job', 'State', 'Items', 'Total', 'Buys', 'Approvals', 'Decided by', 'Rows digest', 'Prepared by', 'On desktop', 'File or purchase'],
+            ...jobs.map(jobListRow),
           ]);
     const policy = {
       approvalThreshold: toNairaOrNull(s.approvalThresholdKobo),
       dualApprovalAbove: toNairaOrNull(s.dualApprovalAboveKobo),
       approvalValidMinutes: s.approvalValidMinutes,
     };
-    const text = `${table}\n${policyLines(s).join('\n')}${jobs.length > 0 ? "\nA job's rows: vendesk approvals JOB_ID" : ''}`;
+    const text = lines([table, ...policyLines(s), ...(jobs.length > 0 ? ["A job's rows: vendesk approvals JOB_ID"] : [])]);
     return { json: { state: state as z.infer<typeof listShape>['state'], policy, jobs: jobs.map(jobJson) }, text };
   },
 });
@@ -415,7 +484,15 @@ function decideCommand(decision: 'approve' | 'reject') {
       const jobId = requirePositional(ctx.args, 0, `Give the team job to ${decision}: vendesk ${decision} JOB_ID (see \`vendesk approvals\`).`);
       const note = decision === 'reject' ? requireOption(ctx.args, 'note') : (stringOption(ctx.args, 'note') ?? '');
       const job = await ctx.call('approvals.decide', { jobId, decision, note });
-      return { json: jobJson(job), text: jobText(job) };
+      if (decision === 'reject' || ctx.json) return { json: jobJson(job), text: jobText(job) };
+      // What was approved, row by row (its first page), as the team database stores it.
+      let text: TerminalText;
+      try {
+        text = rowsText(await ctx.call('approvals.rows', { jobId, page: 1, pageSize: 50 }));
+      } catch (error) {
+        text = lines([jobText(job), tt`Its rows could not be read just now (${error instanceof Error ? error.message : String(error)}): see them with vendesk approvals ${jobId}`]);
+      }
+      return { json: jobJson(job), text };
     },
   });
 }
@@ -437,16 +514,16 @@ const verifyShape = z.strictObject({
     .describe('approvals, claims, settlements and job states that have no audit row'),
 });
 
-function verifyText(v: AuditVerifyView): string {
+function verifyText(v: AuditVerifyView): TerminalText {
   if (v.intact) {
-    return `The audit trail is intact: ${v.rows} row(s), each matching its hash and linked to the one before${v.head ? ` (last row ${v.head.seq})` : ''}; every approval, claim, settlement and job state has its row, and nothing was sent after its approval expired.`;
+    return tt`The audit trail is intact: ${v.rows} row(s), each matching its hash and linked to the one before${v.head ? ` (last row ${v.head.seq})` : ''}; every approval, claim, settlement and job state has its row, and nothing was sent after its approval expired.`;
   }
-  const lines = [];
-  if (v.breaks.length > 0) lines.push(`The audit trail is NOT intact (${v.rows} row(s) read):`, ...v.breaks.map((b) => `  ${b.message}`));
-  else lines.push(`The audit trail's chain is intact (${v.rows} row(s)), but the team database holds what the trail does not record, or the trail what the team's rules forbid:`);
-  if (v.unrecorded.length > 0 && v.breaks.length > 0) lines.push('Not recorded in the trail, or against the rules:');
-  lines.push(...v.unrecorded.map((u) => `  ${u.message} [${u.code}]`));
-  return lines.join('\n');
+  const said: (TerminalText | string)[] = [];
+  if (v.breaks.length > 0) said.push(`The audit trail is NOT intact (${v.rows} row(s) read):`, ...v.breaks.map((b) => tt`  ${b.message}`));
+  else said.push(`The audit trail's chain is intact (${v.rows} row(s)), but the team database holds what the trail does not record, or the trail what the team's rules forbid:`);
+  if (v.unrecorded.length > 0 && v.breaks.length > 0) said.push('Not recorded in the trail, or against the rules:');
+  said.push(...v.unrecorded.map((u) => tt`  ${u.message} [${u.code}]`));
+  return lines(said);
 }
 
 export const auditVerifyCommand = command({
@@ -461,7 +538,20 @@ export const auditVerifyCommand = command({
   },
   async run(ctx) {
     const v = await ctx.call('audit.verify', {});
-    return { exitCode: v.intact ? 0 : 1, json: v, text: verifyText(v) };
+    if (v.intact) return { json: v, text: verifyText(v) };
+    const message =
+      v.breaks.length > 0
+        ? `The audit trail is NOT intact: ${v.breaks.length} broken row(s)${v.unrecorded.length > 0 ? `, and ${v.unrecorded.length} state(s) with no audit row` : ''} (each is listed).`
+        : `The audit trail does not record ${v.unrecorded.length} state(s) of the team database (each is listed).`;
+    return {
+      json: v,
+      text: verifyText(v),
+      failure: {
+        exitCode: EXIT.failed,
+        message,
+        hint: 'Tell your database administrator: only someone who can become the schema owner, or a superuser, can write around vendesk.',
+      },
+    };
   },
 });
 
@@ -486,7 +576,7 @@ export const auditExportCommand = command({
     const chain = written.verification.intact ? 'the whole chain verified' : 'the chain did NOT verify — see the Verification sheet';
     return {
       json: { path: file, rows: written.rows, bytes: written.bytes, chainIntact: written.verification.intact },
-      text: `Wrote ${written.rows} audit row(s) to ${file}; ${chain}.`,
+      text: tt`Wrote ${written.rows} audit row(s) to ${file}; ${chain}.`,
     };
   },
 });
@@ -511,7 +601,7 @@ export const teamThresholdCommand = command({
       s.approvalThresholdKobo === null
         ? 'No single purchase needs approval now.'
         : `A single LIVE purchase above ${formatNaira(s.approvalThresholdKobo)} now waits for approval by another team member.`;
-    return { json: statusJson(s), text: `${said}\n${statusText(s)}` };
+    return { json: statusJson(s), text: lines([said, statusText(s)]) };
   },
 });
 
@@ -549,7 +639,7 @@ export const teamPolicyCommand = command({
       ...(dualApprovalAboveKobo !== undefined ? { dualApprovalAboveKobo } : {}),
       ...(approvalValidMinutes !== undefined ? { approvalValidMinutes } : {}),
     });
-    return { json: statusJson(s), text: `The team's approval policy is now:\n${policyLines(s).join('\n')}` };
+    return { json: statusJson(s), text: lines(["The team's approval policy is now:", ...policyLines(s)]) };
   },
 });
 

@@ -33,7 +33,7 @@ import { prepareDraft, validateFile, type FileCheckInput, type PrepareInput } fr
 import { settleByHand, type HandResolution } from './settleByHand';
 import { type Invalidate, jobsChanged } from './jobEvents';
 import { followUpJob, settleJobState } from './jobFollowUp';
-import { requeryDueAt, requeryItem } from './itemOutcomes';
+import { requeryDueAt, requeryItem, type RequeryOutcome } from './itemOutcomes';
 import { JobRunner, pidAlive, runningElsewhere, type RunEnd, type RunnerTiming, type RunStart, DEFAULT_TIMING } from './jobRunner';
 import { connectionProblem, JobStore, type JobRow } from './jobStore';
 import type { DueRequery, NewItem } from './jobRows';
@@ -310,17 +310,37 @@ export class BulkService {
    * electricity or cable item follows its purchase in the purchase's own write. Returns whether it
    * changed.
    */
-  async requeryDue(session: Session, due: DueRequery): Promise<boolean> {
+  async requeryDue(session: Session, due: DueRequery): Promise<RequeryOutcome> {
     // One connection for the whole ask: a switch meanwhile never sends this item's reference to
     // another service (a purchase's own writer checks the same).
-    if (due.purchase === null && connectionProblem(due.job, session.connection)) return false;
-    const changed = await requeryItem({ app: this.app, session, store: this.store, client: () => this.logReadingClient(session) }, due, this.now());
-    if (changed && due.purchase === null) {
+    const problem = due.purchase === null ? connectionProblem(due.job, session.connection) : null;
+    if (problem) return { changed: false, said: null, note: problem.message };
+    const outcome = await requeryItem({ app: this.app, session, store: this.store, client: () => this.logReadingClient(session) }, due, this.now());
+    if (outcome.changed && due.purchase === null) {
       settleJobState(this.store, due.job.id);
       jobsChanged(this.invalidate);
       await this.app.service(teamGate).reportOutcomes(this.store, due.job.id);
     }
-    return changed;
+    return outcome;
+  }
+
+  /**
+   * vendesk's own airtime or data item the service knows by `reference`, on `session`'s connection,
+   * asked about now through the one requery path (`requeryDue`), whatever its schedule: Reconcile's
+   * "Requery all pending" (through the requery loop's queue, `pending/requeryOwnTopUp`). Null when
+   * vendesk bought nothing with that reference. A settled item is not asked about (vendesk's record
+   * says it), nor one whose job runs (the run asks about its own) or that is being settled from the
+   * log (uncertain).
+   */
+  async requeryTopUpNow(session: Session, reference: string): Promise<RequeryOutcome | null> {
+    const found = this.store.topUpByReference(session.connection.profileId, reference);
+    if (!found) return null;
+    const { job, item } = found;
+    if (item.state === 'success' || item.state === 'failed') return { changed: false, said: item.state === 'success' ? 'SUCCESS' : 'FAILED', note: null };
+    if (item.state !== 'accepted' && item.state !== 'pending')
+      return { changed: false, said: null, note: `vendesk's record of it is ${item.state}; it is settled from the service's log` };
+    if (this.runningAnywhere(job)) return { changed: false, said: null, note: 'its bulk job is running and asks the service about it itself' };
+    return this.requeryDue(session, { purchase: null, job, item });
   }
 
   /** Runs in this process, or in another live vendesk that holds its lease. */

@@ -4,7 +4,7 @@
  * purchases, and (for a draft) the job written with its items and its invalid rows.
  */
 import { refuseIfConnectionChanged } from '../sessionGuard';
-import type { BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
+import type { BulkLeftOutRow, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import type { FileRef } from '../../shared/contract/files';
 import type { App, AppPart, Session } from '../appContext';
 import { fileRefName, resolveFileRef } from '../files';
@@ -12,7 +12,19 @@ import { missingFields, textFromCell, type ColumnMapping, type SheetRow, type Sh
 import type { BulkJobKind } from './jobStates';
 import { isVendingKind } from './jobStates';
 import type { InvalidRowRecord, JobStore } from './jobStore';
-import { chooseMapping, itemsFromValidation, readSheet, recentLog, recentLookupFor, rowWarningsNote, validate, type Catalogs } from './prepareJob';
+import {
+  chooseMapping,
+  itemsFromValidation,
+  leftOutRows,
+  leftOutText,
+  readSheet,
+  recentLog,
+  recentLookupFor,
+  rowWarningsNote,
+  validate,
+  type Catalogs,
+  type LeftOut,
+} from './prepareJob';
 import { checkAccountsWithService } from './vendingItems';
 import { freshCatalog } from '../catalog/catalogCache';
 
@@ -53,12 +65,31 @@ export async function validateFile(app: App, session: Session, store: JobStore, 
     recentLookupFor(store, session.connection.profileId, input.kind, null, log.entries),
   );
   if (isVendingKind(input.kind)) await checkAccountsWithService(app, session, input.kind, result);
+  // Counted as a draft of the file counts its items (`itemsFromValidation`): the same rows left out.
+  const leftOut = leftOutRows(result);
+  const rows: BulkLeftOutRow[] = result.valid
+    .filter((v) => leftOut.has(v.row))
+    .map((v) => {
+      const why = leftOut.get(v.row) as LeftOut;
+      const last = why.recent?.matches[why.recent.matches.length - 1];
+      return {
+        row: v.row,
+        phone: v.phone,
+        account: v.meter ?? v.smartcard ?? null,
+        amountKobo: v.amountKobo,
+        sameAsRow: why.sameAsRow,
+        boughtRecently: last ? { at: last.at, reference: last.reference } : null,
+        reason: leftOutText(why),
+      };
+    });
   return {
     rows: result.counts.rows,
     valid: result.counts.valid,
     invalid: result.counts.invalid,
-    duplicates: result.counts.duplicateRows,
-    totalKobo: result.totalKobo,
+    duplicates: rows.length,
+    toBuy: result.counts.valid - rows.length,
+    totalKobo: result.totalKobo - rows.reduce((sum, r) => sum + r.amountKobo, 0),
+    leftOut: rows,
     errors: result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })),
   };
 }

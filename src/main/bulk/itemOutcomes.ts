@@ -9,7 +9,7 @@
 import { formatDateTime } from '../../shared/localDates';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import { firstRequeryDueMs, requeryBackoffMs } from '../api/requeryBackoff';
-import { askRequery } from '../api/requeryAnswer';
+import { askRequery, type RequeryVerdict } from '../api/requeryAnswer';
 import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
 import type { AppPart, Session } from '../appContext';
@@ -22,6 +22,7 @@ import { itemStateOfEntry } from './jobStates';
 
 export type OutcomeClient = Pick<VendingClient, 'logEntries' | 'logPage' | 'requery'>;
 
+/** A failed item's reason, as its job's row says it (a single purchase's receipt states the refund itself, at the log's figure). */
 export const FAILED_REASON = 'The service reported this purchase FAILED; the amount is refunded to the wallet.';
 /** Requeries per check: the rest wait for the next one. */
 const REQUERIES_PER_CHECK = 10;
@@ -104,7 +105,7 @@ async function requeryDue(client: OutcomeClient, store: JobStore, job: JobRow, i
     return at !== null && at <= t;
   });
   let changed = 0;
-  for (const item of due.slice(0, REQUERIES_PER_CHECK)) if (await requeryTopUp(client, store, job, item, t)) changed++;
+  for (const item of due.slice(0, REQUERIES_PER_CHECK)) if ((await requeryTopUp(client, store, job, item, t)).changed) changed++;
   return changed;
 }
 
@@ -120,17 +121,31 @@ export interface RequeryDeps {
 }
 
 /**
+ * What one requery learned: whether the record changed, and what the service said of the purchase
+ * (`said`; null when it gave no answer about it this time, `note` says why: too early, the provider
+ * unreachable, no more status checks, no such transaction, the network).
+ */
+export interface RequeryOutcome {
+  changed: boolean;
+  said: 'SUCCESS' | 'FAILED' | 'PENDING' | null;
+  note: string | null;
+}
+
+/**
  * The one requery path: asks the service about one thing whose final answer is still to come,
  * whatever it buys, by the one requery rule (`api/requeryAnswer.ts`), and writes what it says where
  * it belongs. An electricity or cable purchase's answer goes into the purchase, the vending detail
  * the purchases module writes (token, units, refund: `purchases/requeryPurchase.ts`), and its item
  * follows it in the same write; an airtime or data item's goes into the item. The requery loop asks
- * it about everything due (`JobStore.dueForRequery`); a run asks about its own items, and "Check
- * again" about its job's (`requeryDue`). `t`: the service's clock. Returns whether it changed.
+ * it about everything due (`JobStore.dueForRequery`), Reconcile's "Requery all pending" about the
+ * items of a run that are vendesk's own (`BulkService.requeryNow`); a run asks about its own items,
+ * and "Check again" about its job's (`requeryDue`). `t`: the service's clock.
  */
-export async function requeryItem(deps: RequeryDeps, due: DueRequery, t: number): Promise<boolean> {
+export async function requeryItem(deps: RequeryDeps, due: DueRequery, t: number): Promise<RequeryOutcome> {
   if (due.purchase === null) return requeryTopUp(deps.client(), deps.store, due.job, due.item, t);
-  return (await requeryPurchase(deps.app, deps.session, due.purchase.id)).state !== due.purchase.state;
+  const row = await requeryPurchase(deps.app, deps.session, due.purchase.id);
+  const said = row.state === 'success' ? 'SUCCESS' : row.state === 'failed' ? 'FAILED' : row.state === 'pending' ? 'PENDING' : null;
+  return { changed: row.state !== due.purchase.state, said, note: said === null ? (row.last_requery_note ?? row.reason) : null };
 }
 
 /**
@@ -138,28 +153,35 @@ export async function requeryItem(deps: RequeryDeps, due: DueRequery, t: number)
  * and 502 ask again when the rule says; 429 (no more requeries) and 404 are noted on the item for
  * the user, and it is not requeried again (its log is still read).
  */
-async function requeryTopUp(client: OutcomeClient, store: JobStore, job: JobRow, item: ItemRow, t: number): Promise<boolean> {
-  const verdict = await askRequery(client, item.reference as string, item.requery_tries + 1).catch((): null => null);
-  switch (verdict?.kind) {
+async function requeryTopUp(client: OutcomeClient, store: JobStore, job: JobRow, item: ItemRow, t: number): Promise<RequeryOutcome> {
+  let verdict: RequeryVerdict;
+  try {
+    verdict = await askRequery(client, item.reference as string, item.requery_tries + 1);
+  } catch (error) {
+    // The request itself failed (the network): asked again after the backoff.
+    store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
+    return { changed: false, said: null, note: error instanceof Error ? error.message : String(error) };
+  }
+  switch (verdict.kind) {
     case 'success':
     case 'failed':
       store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
       if (verdict.kind === 'success') store.setFinal(job.id, item.seq, 'success', item.state === 'accepted' ? item.reason : null, 'requery');
       else store.setFinal(job.id, item.seq, 'failed', FAILED_REASON, 'requery');
-      return true;
+      return { changed: true, said: verdict.kind === 'success' ? 'SUCCESS' : 'FAILED', note: null };
     case 'support':
-    case 'not_found':
+    case 'not_found': {
+      const note = `${verdict.error.message} ${verdict.error.hint ?? ''}`.trim();
       store.setNextRequery(job.id, item.seq, null);
-      store.setFinal(job.id, item.seq, item.state === 'pending' ? 'pending' : 'accepted', `${verdict.error.message} ${verdict.error.hint ?? ''}`.trim(), 'requery');
-      return true;
+      store.setFinal(job.id, item.seq, item.state === 'pending' ? 'pending' : 'accepted', note, 'requery');
+      return { changed: true, said: null, note };
+    }
     case 'pending':
+      store.setNextRequery(job.id, item.seq, t + verdict.nextInMs);
+      return { changed: false, said: 'PENDING', note: null };
     case 'later':
       store.setNextRequery(job.id, item.seq, t + verdict.nextInMs);
-      return false;
-    default:
-      // The request itself failed (the network): asked again after the backoff.
-      store.setNextRequery(job.id, item.seq, t + requeryBackoffMs(item.requery_tries + 1));
-      return false;
+      return { changed: false, said: null, note: verdict.error.message };
   }
 }
 

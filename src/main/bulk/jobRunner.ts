@@ -28,7 +28,7 @@ import { AirtimeDataSending } from './airtimeDataSending';
 import { type Invalidate, jobFinished, jobsChanged } from './jobEvents';
 import { batchBlocker, readBulkSettings, type BulkSettings } from './bulkSettings';
 import { sendingProblem, type ItemRow, type JobRow, type JobStore } from './jobStore';
-import { nothingLeftToSend, settledMessage, type BulkJobKind, type ItemCounts, type JobState } from './jobStates';
+import { nothingLeftToSend, PENDING_AT_SERVICE, settledMessage, type BulkJobKind, type ItemCounts, type JobState } from './jobStates';
 import type { PurchaseClient, RunContext, SendStrategy } from './runContext';
 import { DEFAULT_TIMING, type RunnerTiming } from './runTiming';
 import * as policy from './sendPolicy';
@@ -267,7 +267,7 @@ export class JobRunner {
           this.jobId,
           accepted.map((i) => i.seq),
           'pending',
-          { reason: 'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).' },
+          { reason: PENDING_AT_SERVICE },
           ['accepted'],
         );
       }

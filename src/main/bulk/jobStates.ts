@@ -128,3 +128,6 @@ export function nothingLeftToSend(c: ItemCounts): boolean {
 export function itemStateOfEntry(entry: Pick<ParsedLogEntry, 'status'>): ItemState {
   return entry.status === 'SUCCESS' ? 'success' : entry.status === 'FAILED' ? 'failed' : 'accepted';
 }
+
+/** Why an item a finished run leaves accepted is pending: the job's row says it; a single purchase's receipt already does. */
+export const PENDING_AT_SERVICE = 'Accepted by the service; its outcome is not in the log yet. vendesk keeps checking its log (and requeries it from 2 minutes after sending).';

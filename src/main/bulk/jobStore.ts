@@ -259,6 +259,16 @@ export class JobStore {
     return due;
   }
 
+  /** The airtime or data item of one connection profile the service knows by `reference`, with its job; undefined when vendesk bought none. */
+  topUpByReference(profileId: string, reference: string): { job: JobRow; item: ItemRow } | undefined {
+    const r = this.stmt(
+      `SELECT i.job_id, i.seq FROM bulk_items i JOIN bulk_jobs j ON j.id = i.job_id WHERE i.reference = ? AND j.profile_id = ? AND j.kind IN ('airtime', 'data')`,
+    ).get(reference, profileId) as { job_id: string; seq: number } | undefined;
+    const job = r && this.job(r.job_id);
+    const item = r && this.item(r.job_id, r.seq);
+    return job && item ? { job, item } : undefined;
+  }
+
   /** Drafts never confirmed (nothing was bought) older than `beforeIso`. A job awaiting approval is kept until it is decided. */
   deleteStaleDrafts(beforeIso: string): number {
     return this.stmt("DELETE FROM bulk_jobs WHERE state = 'draft' AND created_at < ?").run(beforeIso).changes;

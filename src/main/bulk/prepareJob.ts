@@ -21,6 +21,7 @@ import {
   validateBulkRows,
   type ColumnMapping,
   type FieldKey,
+  type RecentDuplicate,
   type RecentMatch,
   type SheetTable,
   type ValidationResult,
@@ -148,20 +149,47 @@ export function rowWarningsNote(result: ValidationResult): string | null {
     .join(' ')}${more}`;
 }
 
-/** `accountNames`: the name the service gave for each row's meter or smartcard, by row number, where it was checked. */
-export function* itemsFromValidation(result: ValidationResult, keepDuplicates: boolean, accountNames?: ReadonlyMap<number, string>): Generator<NewItem> {
-  const dupMessage = new Map<number, string>();
+/** Why a valid row is left out of a job unless its duplicates are kept: it repeats an earlier row of the file (`sameAsRow`, which is bought), or a purchase of the last 24 hours (`recent`), or both. */
+export interface LeftOut {
+  sameAsRow: number | null;
+  recent: RecentDuplicate | null;
+}
+
+/**
+ * The valid rows a job leaves out unless its duplicates are kept, by row number: the repeats of
+ * a group of rows that buy the same thing (its first row is bought) and the rows bought in the last
+ * 24 hours. The one rule for the window's draft (`itemsFromValidation`) and `bulk validate`.
+ */
+export function leftOutRows(result: ValidationResult): Map<number, LeftOut> {
+  const valid = new Set(result.valid.map((v) => v.row));
+  const out = new Map<number, LeftOut>();
+  const of = (row: number): LeftOut => {
+    let found = out.get(row);
+    if (!found) out.set(row, (found = { sameAsRow: null, recent: null }));
+    return found;
+  };
   for (const d of result.duplicates) {
     if (d.kind === 'in_file') {
-      for (const row of d.rows.slice(1)) dupMessage.set(row, `Same purchase as row ${d.rows[0]} of this file`);
-    } else {
-      const prev = dupMessage.get(d.row);
-      dupMessage.set(d.row, prev ? `${prev}; ${d.message.replace(/^Row \d+: /, '')}` : d.message.replace(/^Row \d+: /, ''));
-    }
+      for (const row of d.rows.slice(1)) if (valid.has(row)) of(row).sameAsRow = d.rows[0];
+    } else if (valid.has(d.row)) of(d.row).recent = d;
   }
+  return out;
+}
+
+/** Why a row was left out, as a job's row says it ("Same purchase as row 5 of this file; … already had ₦750.00 bought in the last 24 hours …"). */
+export function leftOutText(l: LeftOut): string {
+  return [l.sameAsRow !== null ? `Same purchase as row ${l.sameAsRow} of this file` : null, l.recent ? l.recent.message.replace(/^Row \d+: /, '') : null]
+    .filter(Boolean)
+    .join('; ');
+}
+
+/** `accountNames`: the name the service gave for each row's meter or smartcard, by row number, where it was checked. */
+export function* itemsFromValidation(result: ValidationResult, keepDuplicates: boolean, accountNames?: ReadonlyMap<number, string>): Generator<NewItem> {
+  const leftOut = leftOutRows(result);
   const conflictByRow = new Map(result.networkConflicts.map((c) => [c.row, c]));
   for (const v of result.valid) {
-    const dup = dupMessage.get(v.row) ?? null;
+    const why = leftOut.get(v.row);
+    const dup = why ? leftOutText(why) : null;
     yield itemOf(v, conflictByRow.get(v.row) ?? null, dup, dup && !keepDuplicates ? 'excluded' : 'queued', accountNames?.get(v.row) ?? null);
   }
 }

@@ -27,18 +27,21 @@ import { AppError } from '../../shared/appError';
 import type { TopUpCheckView, TopUpKind, TopUpRequest, TopUpView, WaitingPurchaseView } from '../../shared/contract/purchases';
 import { formatNaira } from '../../shared/money';
 import { NETWORK_LABEL, networkFromText, normalizePhone, type Network } from '../../shared/phone';
+import { hiddenInText } from '../../shared/visibleText';
 import type { SinglePurchaseSummary } from '../../shared/contract/team';
 import { readNgnWallet, type WalletReading } from '../api/walletReading';
 import type { App, AppPart, Session } from '../appContext';
 import { freshCatalog } from '../catalog/catalogCache';
 import type { FieldKey, RecentMatch, ValidRow } from '../imports';
 import { FORM_WORDS, validateItem, type ItemChecker } from '../imports/validateItem';
+import { hiddenFieldText } from '../imports/hiddenCells';
 import { keepWalletReading } from '../transactions/balanceSnapshots';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { refreshReferences } from '../transactions/mirrorRefresh';
 import { createBulkService, itemView, type RunEnded, type RunGiven } from './bulkService';
 import type { ItemRow, JobRow, JobStore, NewItem } from './jobStore';
-import { FINAL_ITEM_STATES, SPENDING_STATES } from './jobStates';
+import { FINAL_ITEM_STATES, PENDING_AT_SERVICE, SPENDING_STATES } from './jobStates';
+import { FAILED_REASON } from './itemOutcomes';
 import { itemOf, recentMatches } from './prepareJob';
 import { teamGate, type SingleGateOptions } from './teamGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
@@ -112,14 +115,29 @@ function recentText(kind: TopUpKind, phone: string, matches: readonly RecentMatc
   return `${what} was already bought for ${phone} in the last 24 hours (${times}${formatDateTime(last.at)}${last.reference ? `, reference ${last.reference}` : ''}, ${last.status.toLowerCase()}).`;
 }
 
+/**
+ * A field typed as text, read as a spreadsheet's cell is (`hiddenInText`): what to read (a tab or a
+ * line break as a space), or null when it holds a character a screen obeys or hides (refused to `check`).
+ */
+function typedText(field: 'network' | 'productCode', text: string, check: PurchaseChecker): string | null {
+  const hidden = hiddenInText(text);
+  if (hidden === null) return text;
+  if (hidden.ok) return hidden.text.trim() || null;
+  check.issue(field, hiddenFieldText(field, hidden.character));
+  return null;
+}
+
 /** The purchase as the catalog of `session`'s connection sells it: its typed fields checked by the one rule a file's row is checked by. */
 async function validTopUp(app: AppPart<'db'>, session: Session, request: TopUpInput, phone: string, check: PurchaseChecker): Promise<ValidRow | null> {
-  const network = request.network ? networkFromText(request.network) : null;
+  const productCode = request.kind === 'data' ? typedText('productCode', request.productCode, check) : null;
+  const networkText = request.network ? typedText('network', request.network, check) : null;
+  if (check.issues.length > 0) return null;
+  const network = networkText ? networkFromText(networkText) : null;
   if (request.kind === 'airtime') {
     const catalogs = { airtime: await freshCatalog(app, session, 'airtime'), data: [] };
     return validateItem('airtime', { phone, network, productCode: null, amount: { ok: true, kobo: request.amountKobo } }, catalogs, check);
   }
-  return validateItem('data', { phone, productCode: request.productCode, network }, { airtime: [], data: await freshCatalog(app, session, 'data') }, check);
+  return validateItem('data', { phone, productCode, network }, { airtime: [], data: await freshCatalog(app, session, 'data') }, check);
 }
 
 /** Checks the purchase on `session` as a row of a file is checked, and reads the wallet it would be paid from. Nothing is bought or kept. */
@@ -200,10 +218,14 @@ export async function buyTopUp(app: App, session: Session, request: TopUpInput &
     const { job } = await runSingle(app, session, jobId, { begun });
     refuseIfBackToApproval(job);
     // The Dashboard and Transactions show it by the time the receipt is shown, without a sync
-    // (settled by a requery, its log entry may not have been read yet).
+    // (settled by a requery, its log entry may not have been read yet); and the receipt shows the
+    // wallet cost they count, the log's, even while the purchase is pending.
     const bought = service.store.items(jobId, { limit: 1 })[0];
-    if (bought?.reference) await refreshReferences(app, session, request.kind, [bought.reference]);
-    return toTopUpView(job, bought);
+    const reference = bought?.reference;
+    if (!reference) return toTopUpView(job, bought);
+    const entry = (await refreshReferences(app, session, request.kind, [reference])).find((e) => e.transactionId === reference);
+    if (entry) service.store.setCost(jobId, bought.seq, entry.costKobo);
+    return toTopUpView(job, service.store.item(jobId, bought.seq) ?? bought);
   } finally {
     // The wallet it was checked against is kept once it has answered, bought or refused: a
     // snapshot says when the service read it, whenever it is written.
@@ -338,12 +360,15 @@ export async function recentTopUps(app: AppPart<'service'>, session: Session, ki
   return views;
 }
 
+/** The notes a job's row carries that a receipt says in its own words: shown once, not twice. */
+const RECEIPT_SAYS_IT: ReadonlySet<string> = new Set([PENDING_AT_SERVICE, FAILED_REASON]);
+
 function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
   const item = itemView(row);
   const kind = job.kind === 'data' ? 'data' : 'airtime';
   const description = describe(kind, item.network, item.description);
   const state = job.state === 'awaiting_approval' ? job.state : item.state;
-  const { text: statusText, whatToDo } = stateMeaning({ of: 'top-up', state, kind, phone: item.phone, amountKobo: item.amountKobo, description });
+  const { text: statusText, whatToDo } = stateMeaning({ of: 'top-up', state, kind, phone: item.phone, amountKobo: item.amountKobo, costKobo: row.cost_kobo, description });
   return {
     id: job.id,
     kind,
@@ -357,8 +382,10 @@ function toTopUpView(job: JobRow, row: ItemRow): TopUpView {
     description,
     amountKobo: item.amountKobo,
     costKobo: row.cost_kobo,
+    refundedKobo: item.state === 'failed' ? row.cost_kobo : null,
     reference: item.reference,
-    reason: item.reason,
+    // vendesk's own note on a job's row (pending; failed and refunded) says what the receipt's status and what-to-do already do.
+    reason: item.reason !== null && RECEIPT_SAYS_IT.has(item.reason) ? null : item.reason,
     settledBy: item.settledBy,
     createdAt: job.confirmed_at ?? job.created_at,
     finalAt: row.final_at,

@@ -1,7 +1,9 @@
 /**
  * What the Dashboard shows: the wallet (read live), spend today / this week / this month / the
  * last 30 days and the daily spend of the last 30 days by type and by network (from the mirror:
- * SUCCESS and PENDING entries, failed ones were refunded), the pending count and the last sync.
+ * SUCCESS and PENDING entries, failed ones were refunded; and vendesk's own messaging, SMS, e-mail
+ * copies and one-time codes, on a line of its own and in what left the wallet), the pending count
+ * and the last sync.
  * Spend is always both figures of the log: the face value (`amount`, what the customers got) and
  * the wallet cost (`transaction_cost`, what the wallet was charged: face value less commission).
  *
@@ -21,12 +23,14 @@ import { mirrorEntryCount } from '../transactions/logQuery';
 import { logSync } from '../transactions/logSync';
 import { readWallet } from '../transactions/balanceSnapshots';
 import { readCheckpoint } from '../transactions/syncCheckpoint';
+import { messagingSpend } from '../messaging/messagingSpend';
 import type { ReadableDB } from '../store/readableDb';
 
 const SPENT = "status IN ('SUCCESS', 'PENDING')";
 
-/** Spend from the start of a Lagos day on, with the refunded purchases of the period apart. */
+/** Spend from the start of a Lagos day on — purchases, and vendesk's messaging on its own line — with the refunded purchases of the period apart. */
 function spendSince(db: ReadableDB, profileId: string, fromDay: string): SpendFigures {
+  const from = lagosRangeIso(fromDay).fromIso ?? '';
   const r = db
     .prepare(
       `SELECT COUNT(CASE WHEN ${SPENT} THEN 1 END) AS purchases,
@@ -36,8 +40,16 @@ function spendSince(db: ReadableDB, profileId: string, fromDay: string): SpendFi
               COALESCE(SUM(CASE WHEN status = 'FAILED' THEN cost_kobo END), 0) AS refundedCostKobo
          FROM log_entries WHERE profile_id = ? AND created_at >= ?`,
     )
-    .get(profileId, lagosRangeIso(fromDay).fromIso) as SpendFigures & { refundedCount: number; refundedCostKobo: number };
-  return { purchases: r.purchases, faceKobo: r.faceKobo, costKobo: r.costKobo, refunded: { count: r.refundedCount, costKobo: r.refundedCostKobo } };
+    .get(profileId, from) as { purchases: number; faceKobo: number; costKobo: number; refundedCount: number; refundedCostKobo: number };
+  const messaging = messagingSpend(db, profileId, from);
+  return {
+    purchases: r.purchases,
+    faceKobo: r.faceKobo,
+    costKobo: r.costKobo,
+    refunded: { count: r.refundedCount, costKobo: r.refundedCostKobo },
+    messaging,
+    walletKobo: r.costKobo + messaging.costKobo,
+  };
 }
 
 function dailySeries(db: ReadableDB, profileId: string, column: 'type' | 'network', days: string[]): { points: SpendPoint[]; keys: string[] } {

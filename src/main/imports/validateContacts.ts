@@ -1,6 +1,7 @@
 /** Contact sheets (name, phone) for phonebooks: numbers normalized, repeats dropped. */
 import { phoneFromCell, textFromCell } from './cellValues';
 import { assertMappingComplete, type ColumnMapping } from './columnMapping';
+import { mappedColumns, refuseHiddenCells } from './hiddenCells';
 import type { SheetTable } from './sheetTable';
 import type { InvalidRow } from './validateRows';
 
@@ -33,7 +34,14 @@ export function validateContactRows(table: SheetTable, mapping: ColumnMapping): 
   const invalid: InvalidRow[] = [];
   const duplicates: ContactDuplicate[] = [];
   const seen = new Map<string, number>();
+  const readColumns = mappedColumns(mapping, 'contacts');
   for (const { row, cells } of table.rows) {
+    const issues: InvalidRow['issues'] = [];
+    // A cell holding a character a screen obeys or hides is not read at all (src/main/imports/hiddenCells.ts).
+    if (!refuseHiddenCells(cells, readColumns, (field, text) => issues.push({ row, field, message: `Row ${row}: ${text}; fix or exclude the row` }))) {
+      invalid.push({ row, issues });
+      continue;
+    }
     const phone = phoneFromCell(cells[phoneCol] ?? null);
     if (!phone.ok) {
       invalid.push({ row, issues: [{ row, field: 'phone', message: `Row ${row}: ${phone.reason}; fix or exclude the row` }] });

@@ -8,6 +8,7 @@
  */
 import { formatNaira } from '../../shared/money';
 import { phoneFromCell } from './cellValues';
+import { mappedColumns, refuseHiddenCells } from './hiddenCells';
 import { assertMappingComplete, type BulkKind, type ColumnMapping, type FieldKey } from './columnMapping';
 import { airtimeRow, at, cableRow, dataRow, electricityRow, optionalText, RowChecker, type RowReading } from './bulkRowReaders';
 import { indexCatalogs, NO_WARNINGS } from './validateItem';
@@ -197,9 +198,16 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
   const cellAt = at;
   const textOrNull = optionalText;
   const readRow = kind === 'airtime' ? airtimeRow : kind === 'data' ? dataRow : kind === 'electricity' ? electricityRow : cableRow;
+  const readColumns = mappedColumns(mapping, kind);
+  const refuse = (field: FieldKey, text: string) => check.issue(field, text);
   for (let r = 0; r < rows.length; r++) {
     const { row, cells } = rows[r];
     check.reset(row);
+    // A cell holding a character a screen obeys or hides is not read at all (src/main/imports/hiddenCells.ts).
+    if (!refuseHiddenCells(cells, readColumns, refuse)) {
+      v.rejectRow(row);
+      continue;
+    }
     const phoneResult = phoneFromCell(cellAt(cells, col.phone));
     let phone = '';
     if (phoneResult.ok) phone = phoneResult.phone;

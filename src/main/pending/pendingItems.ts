@@ -11,6 +11,8 @@ import { describeAccount, findPurchaseRow, listPurchaseRows, toPurchaseView, upd
 import { createPendingScheduler } from './pendingScheduler';
 import { requeryPurchase } from '../purchases/requeryPurchase';
 import { createServiceClock } from '../api/serviceClock';
+import { createBulkService } from '../bulk/bulkService';
+import type { RequeryOutcome } from '../bulk/itemOutcomes';
 
 /** States counted as "waiting for a final answer" (the dashboard's number). */
 const WAITING_STATES = ['sending', 'pending', 'uncertain', 'needs_support'] as const;
@@ -99,6 +101,16 @@ export async function requeryNow(app: AppPart<'db' | 'service'>, session: Sessio
   }
   const updated = await scheduler.run(() => requeryPurchase(app, session, id));
   return pendingItemView(app, updated);
+}
+
+/**
+ * vendesk's own airtime or data item the service knows by `reference`, asked about now on
+ * `session` through the one requery path, queued behind the requery loop's asks (one check of an
+ * item at a time): its answer settles the item at once. Null when vendesk bought nothing with that
+ * reference on this connection. Reconcile's "Requery all pending".
+ */
+export function requeryOwnTopUp(app: AppPart<'service'>, session: Session, reference: string): Promise<RequeryOutcome | null> {
+  return app.service(createPendingScheduler).run(() => app.service(createBulkService).requeryTopUpNow(session, reference));
 }
 
 /** Checks the purchases of `session`'s connection that are due (or, with `all`, every one waiting), on it. */

@@ -100,7 +100,7 @@ export function createPendingScheduler(app: App): PendingScheduler {
         if (paused || interval.closed) break;
         await run(async () => {
           try {
-            const changed = await bulk.requeryDue(session, next);
+            const { changed } = await bulk.requeryDue(session, next);
             // A purchase's log entries were mirrored when its state moved; an airtime item's job told the windows.
             if (next.purchase) changes.add(changed ? REQUERY_CHANGES : ['pending', 'purchases']);
             changes.flushIfDue();

@@ -38,7 +38,7 @@ import { freshCatalog } from '../catalog/catalogCache';
 import { keepWalletReading } from '../transactions/balanceSnapshots';
 import { refreshReferences } from '../transactions/mirrorRefresh';
 import { checkRefund } from './refundCheck';
-import { describeAccount, findBlockingPurchase, insertSendingPurchase, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
+import { describeAccount, findBlockingPurchase, insertSendingPurchase, learnCommissionFromLog, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
 import { settleFromLog } from './settleFromLog';
 
 export interface BuyOptions {
@@ -225,7 +225,8 @@ async function sendAndRecord<T>(
         reference: result.reference || null,
         purchased_ms: purchasedMs,
         reason: result.reason,
-        hint: `The wallet is refunded automatically. ${declinedPurchaseHint(row.kind)}`,
+        // The refund is the receipt's own line (refund.message), at the figure the log gives.
+        hint: declinedPurchaseHint(row.kind),
         refund_state: 'checking',
         settled_by: 'answer',
         final_at: at,
@@ -260,9 +261,9 @@ async function sendAndRecord<T>(
       updated = record({ state: 'rejected', reason: error.message, hint: error.hint ?? null, settled_by: 'answer', final_at: new Date().toISOString() });
     }
   }
-  // The Dashboard and Transactions show it by the time the answer is shown, without a sync.
-  await refreshReferences(app, session, row.kind, [updated.reference]);
-  return updated;
+  // The Dashboard and Transactions show it by the time the answer is shown, without a sync, and its
+  // receipt the wallet cost they count (a pending purchase's answer gives no commission).
+  return learnCommissionFromLog(app, updated, await refreshReferences(app, session, row.kind, [updated.reference]));
 }
 
 /** Buys one electricity token of a bulk row (`source: 'bulk'`) on its run's session: checked, then written and sent. */

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { PurchaseKind, PurchaseState, PurchaseView, RefundState, VendTypeInput } from '../../shared/contract/purchases';
 import { formatNaira } from '../../shared/money';
 import { AppError } from '../../shared/appError';
+import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { AppPart, Connection, Session } from '../appContext';
 import { stateMeaning } from '../stateMeaning';
 import { prepared } from '../store/prepared';
@@ -255,6 +256,37 @@ function refundMessage(row: PurchaseRow): string | null {
   }
 }
 
+/**
+ * What the wallet was charged for a purchase, as the service's own records give it: for a failed
+ * one, its FAILED log entry's wallet cost (which the service gives back: `refunded_kobo`); for one
+ * charged and not failed, the amount less the commission its answer or its log entry gave; null
+ * while neither is known, and for one that charged nothing (refused, not in the log).
+ */
+function walletCostOf(row: PurchaseRow): number | null {
+  const lessCommission = row.commission_kobo === null ? null : row.amount_kobo - row.commission_kobo;
+  switch (row.state) {
+    case 'success':
+    case 'pending':
+    case 'needs_support':
+      return lessCommission;
+    case 'failed':
+      return row.refund_state === 'not_charged' ? null : (row.refunded_kobo ?? lessCommission);
+    default:
+      return null;
+  }
+}
+
+/**
+ * A charged purchase whose answer gave no commission (a pending one, one settled by a requery)
+ * learns it from its log entry, when vendesk has read it: its wallet cost is then the one the
+ * Dashboard counts. Returns the row, changed or not.
+ */
+export function learnCommissionFromLog(app: AppPart<'db' | 'service'>, row: PurchaseRow, entries: readonly ParsedLogEntry[]): PurchaseRow {
+  if (row.commission_kobo !== null || !row.reference || (row.state !== 'pending' && row.state !== 'success' && row.state !== 'needs_support')) return row;
+  const entry = entries.find((e) => e.transactionId === row.reference && e.status !== 'FAILED');
+  return entry ? updatePurchase(app, row.id, { commission_kobo: entry.commissionKobo }) : row;
+}
+
 export function toPurchaseView(row: PurchaseRow): PurchaseView {
   const status = stateMeaning({ of: 'purchase', purchase: row });
   return {
@@ -280,6 +312,7 @@ export function toPurchaseView(row: PurchaseRow): PurchaseView {
     units: row.units,
     receiptNo: row.receipt_no,
     commissionKobo: row.commission_kobo,
+    costKobo: walletCostOf(row),
     reason: row.reason,
     refund: {
       state: row.refund_state,

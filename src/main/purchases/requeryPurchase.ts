@@ -12,7 +12,7 @@
  */
 import type { AppPart, Session } from '../appContext';
 import { checkRefund } from './refundCheck';
-import { getPurchaseRow, notOnThisConnection, onConnection, updatePurchase, type PurchaseRow } from './purchaseStore';
+import { getPurchaseRow, learnCommissionFromLog, notOnThisConnection, onConnection, updatePurchase, type PurchaseRow } from './purchaseStore';
 import { settleFromLog } from './settleFromLog';
 import { refreshReferences } from '../transactions/mirrorRefresh';
 import { askRequery } from '../api/requeryAnswer';
@@ -59,7 +59,7 @@ export async function requeryPurchase(app: AppPart<'db' | 'service'>, session: S
         ...answered,
         state: 'failed',
         reason: 'the provider reported the purchase as failed (requery)',
-        hint: 'The wallet is refunded automatically for a failed purchase. You may buy again.',
+        hint: 'Buy it again if it is still wanted.',
         refund_state: 'checking',
         last_requery_note: `Requery ${attempts}: FAILED.`,
         next_requery_ms: null,
@@ -106,6 +106,6 @@ export async function requeryPurchase(app: AppPart<'db' | 'service'>, session: S
       });
       break;
   }
-  if (updated.state !== row.state) await refreshReferences(app, session, row.kind, [row.reference]);
+  if (updated.state !== row.state) return learnCommissionFromLog(app, updated, await refreshReferences(app, session, row.kind, [row.reference]));
   return updated;
 }

@@ -69,7 +69,7 @@ export async function settleFromLog(app: AppPart<'db' | 'service'>, session: Ses
       reference: closest.transactionId,
       purchased_ms: purchasedMs,
       reason: closest.description || 'the transaction log shows it as FAILED',
-      hint: 'The wallet is refunded automatically for a failed purchase. You may buy again.',
+      hint: 'Buy it again if it is still wanted.',
       refund_state: 'checking',
       settled_by: 'log',
       last_requery_note: note,

@@ -1,14 +1,17 @@
 /**
- * "Requery all pending": every unresolved pending item of a run is asked about now. A purchase
- * vendesk made itself (electricity, cable) goes through the pending loop (`requeryNow`, which
- * also updates the purchase, its receipt and the Pending page); any other entry (bulk airtime
- * and data, purchases made elsewhere) is requeried directly by its transaction_id. The answer
- * is written on the item, so the run shows what came back.
+ * "Requery all pending": every unresolved pending item of a run is asked about now. What vendesk
+ * bought itself is asked about through the one requery path, queued behind the requery loop, and
+ * its answer settles vendesk's own record at once: an electricity or cable purchase through its
+ * purchase (`requeryNow`: the receipt and the Pending page follow), airtime or data (single or a
+ * bulk row) through its item (`requeryOwnTopUp`: the receipt and the job follow). Only an entry
+ * vendesk did not buy (another tool, the vendor's portal) is requeried directly by its
+ * transaction_id, its answer read by the same rule (`askRequery`). The answer is written on the reconcile item, so the run shows what came back.
  */
 import type { RequeryPendingSummary } from '../../shared/contract/reconcile';
 import { AppError } from '../../shared/appError';
 import type { App, AppPart } from '../appContext';
-import { requeryNow } from '../pending';
+import { askRequery } from '../api/requeryAnswer';
+import { requeryNow, requeryOwnTopUp } from '../pending';
 import { pendingItems, setRequeryStatus } from './reconcileRunStore';
 
 function purchaseIdFor(app: AppPart<'db'>, profileId: string, reference: string, localRef: string | null): string | null {
@@ -33,15 +36,20 @@ export async function requeryPendingItems(app: App, runId: string): Promise<Requ
     let status: string;
     try {
       const purchaseId = purchaseIdFor(app, session.connection.profileId, item.transactionId, item.localRef);
+      const topUp = purchaseId || !item.transactionId ? null : await requeryOwnTopUp(app, session, item.transactionId);
       if (purchaseId) {
         viaLoop++;
         const view = await requeryNow(app, session, purchaseId, true);
         const s = view.purchase.state;
         status = s === 'success' ? 'SUCCESS' : s === 'failed' ? 'FAILED' : s === 'pending' ? 'PENDING' : s.toUpperCase();
+      } else if (topUp) {
+        viaLoop++;
+        status = topUp.said ?? `NOT CHECKED: ${topUp.note ?? 'no answer about it this time'}`;
       } else if (item.transactionId) {
         direct++;
-        const answer = await session.client.requery(item.transactionId);
-        status = answer.status;
+        // Read by the one requery rule (what 425, 502, 429 and 404 mean); nothing of vendesk's to settle.
+        const verdict = await askRequery(session.client, item.transactionId, 1);
+        status = verdict.kind === 'success' ? 'SUCCESS' : verdict.kind === 'failed' ? 'FAILED' : verdict.kind === 'pending' ? 'PENDING' : `NOT CHECKED: ${verdict.error.message}`;
       } else {
         status = 'NOT CHECKED: no reference to requery';
       }
@@ -55,7 +63,7 @@ export async function requeryPendingItems(app: App, runId: string): Promise<Requ
     else summary.notChecked++;
     setRequeryStatus(app.db, runId, item.seq, status);
   }
-  if (viaLoop > 0) summary.notes.push(`${viaLoop} of vendesk's own purchase(s) checked through the Pending loop (their receipts are updated).`);
+  if (viaLoop > 0) summary.notes.push(`${viaLoop} of vendesk's own purchase(s) checked through the requery loop (their receipts and jobs are updated).`);
   if (direct > 0) summary.notes.push(`${direct} other entr${direct === 1 ? 'y' : 'ies'} requeried directly by transaction id.`);
   if (summary.success + summary.failed > 0) summary.notes.push('Sync the mirror and reconcile again to see the final outcomes in the categories.');
   return summary;

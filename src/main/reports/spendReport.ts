@@ -8,7 +8,8 @@
  *
  * Every line carries both figures of the log: the face value (`amount`, what the customers
  * received) and the wallet cost (`transaction_cost`, what the wallet was charged), with the
- * commission the log records.
+ * commission the log records. vendesk's own messaging (SMS, e-mail copies, one-time codes) took from
+ * the wallet too: the Summary gives it on its own line, and what left the wallet with it.
  */
 import { writePrivateFile } from '../privateFiles';
 import type { ReadableDB } from '../store/readableDb';
@@ -17,9 +18,15 @@ import { formatNaira } from '../../shared/money';
 import { lagosDaySql, lagosRangeIso } from '../../shared/localDates';
 import { faceAndCostText, purchasesText, refundedText } from '../../shared/spendText';
 import type { SpendReportTotals } from '../../shared/contract/reports';
+import { messagingSpend } from '../messaging/messagingSpend';
 
-export interface SpendLine extends SpendReportTotals {
+/** One line of a table of the report: the purchases of a day, type or network. */
+export interface SpendLine {
   key: string;
+  purchases: number;
+  faceKobo: number;
+  costKobo: number;
+  commissionKobo: number;
 }
 
 export interface SpendReport {
@@ -49,11 +56,13 @@ export function spendReport(db: ReadableDB, profileId: string, from: string, to:
   const byDayAndType = db
     .prepare(`SELECT ${day} AS key, type, ${SUMS} FROM log_entries WHERE ${where} GROUP BY key, type ORDER BY key, type`)
     .all(profileId, start, end) as (SpendLine & { type: string })[];
-  const spent = db.prepare(`SELECT ${SUMS} FROM log_entries WHERE ${where}`).get(profileId, start, end) as SpendReportTotals;
+  const spent = db.prepare(`SELECT ${SUMS} FROM log_entries WHERE ${where}`).get(profileId, start, end) as Omit<SpendLine, 'key'>;
   const refunded = db
     .prepare(`SELECT count(*) AS count, COALESCE(sum(cost_kobo), 0) AS costKobo FROM log_entries WHERE ${inRange} AND status = 'FAILED'`)
     .get(profileId, start, end) as { count: number; costKobo: number };
-  const total: SpendReportTotals = { ...spent, refunded };
+  // vendesk's own messaging took from the wallet too: its own line, in what left the wallet.
+  const messaging = messagingSpend(db, profileId, start, end);
+  const total: SpendReportTotals = { ...spent, refunded, messaging, walletKobo: spent.costKobo + messaging.costKobo };
   return { from, to, byDay: group(day), byType: group('type'), byNetwork: group('network'), byDayAndType, total };
 }
 
@@ -64,20 +73,29 @@ const FIGURE_COLUMNS: ExportColumn[] = [
   { header: 'Commission earned (₦)', kind: 'naira' },
 ];
 
-const figures = (l: SpendReportTotals): unknown[] => [l.purchases, l.faceKobo, l.costKobo, l.commissionKobo];
+const figures = (l: Omit<SpendLine, 'key'>): unknown[] => [l.purchases, l.faceKobo, l.costKobo, l.commissionKobo];
 
 export const SPEND_SUMMARY_COLUMNS: ExportColumn[] = [{ header: 'Item', kind: 'text', width: 44 }, { header: 'Day (Lagos)', kind: 'date' }, ...FIGURE_COLUMNS];
 
 /** The Summary sheet: the range (as dates), the totals (as numbers), and what the two figures mean. */
 export function spendSummaryRows(report: SpendReport): unknown[][] {
+  const m = report.total.messaging;
   return [
     ['From', report.from, null, null, null, null],
     ['To (inclusive)', report.to, null, null, null, null],
     ['Successful and pending purchases', null, ...figures(report.total)],
     ['Refunded (failed) purchases, not counted: what the wallet got back', null, report.total.refunded?.count ?? 0, null, report.total.refunded?.costKobo ?? 0, null],
+    ['Messaging sent through vendesk (SMS, e-mail copies, one-time codes): messages and their cost', null, m.messages, null, m.costKobo, null],
+    ['What left the wallet: purchases and messaging', null, null, null, report.total.walletKobo, null],
+    ...(m.uncertain.sends > 0
+      ? [['Messages whose answer was lost, not counted (they may not have been charged): sends and their quoted cost', null, m.uncertain.sends, null, m.uncertain.quotedKobo, null]]
+      : []),
     ['Face value: what the customers received (the log’s amount).'],
     ['Wallet cost: what the wallet was charged (the log’s transaction_cost).'],
-    ['Spend is what left the wallet: successful and pending purchases. Failed ones were refunded and are shown apart, never counted.'],
+    ['Spend is what left the wallet: successful and pending purchases, and the messages vendesk sent. Failed purchases were refunded and are shown apart, never counted.'],
+    [
+      'Messaging is what vendesk sent, at what the service said each send cost (else the quoted cost): the service lists no messaging charges, so messages sent outside vendesk are not in it.',
+    ],
     ['Days are Lagos days (Africa/Lagos, UTC+1); the service’s UTC times are converted.'],
   ];
 }

@@ -11,6 +11,7 @@ import type {
   ApprovalStateFilter,
   AuditExportView,
   AuditVerifyView,
+  SinglePurchaseKind,
   TeamJobPreview,
   TeamJobState,
   TeamJobRowsView,
@@ -67,10 +68,19 @@ interface JobRecord {
   same_file: string[] | null;
   items_digest: string | null;
   approved_by: string[] | null;
+  bulk_kind: string | null;
+}
+
+const PURCHASE_KINDS: readonly SinglePurchaseKind[] = ['airtime', 'data', 'electricity', 'cable'];
+
+/** What each item of a job buys: a bulk job's run spec says what a desktop that runs it sends; a single purchase says its kind. */
+function buysOf(r: JobRecord): SinglePurchaseKind | null {
+  const said = r.kind === 'single' ? r.preview?.purchase?.kind : r.bulk_kind;
+  return PURCHASE_KINDS.find((k) => k === said) ?? null;
 }
 
 const JOB_SELECT = `SELECT j.id, j.kind, j.state, j.file_name, j.file_sha256, j.item_count, j.total_kobo::text, j.wallet_kobo::text,
-    j.preview, j.prepared_by, j.prepared_at, j.desktop_name, j.desktop_id, j.items_digest, a.decided_by, a.decided_at, a.note,
+    j.preview, j.prepared_by, j.prepared_at, j.desktop_name, j.desktop_id, j.items_digest, a.decided_by, a.decided_at, a.note, j.run_spec->>'bulkKind' AS bulk_kind,
     (SELECT array_agg(x.decided_by::text ORDER BY x.decided_at) FROM vendesk.approvals x WHERE x.job_id = j.id AND x.decision = 'approved') AS approved_by,
     (SELECT array_agg(o.id::text ORDER BY o.prepared_at) FROM vendesk.jobs o
       WHERE o.file_sha256 = j.file_sha256 AND o.id <> j.id) AS same_file
@@ -124,6 +134,7 @@ function jobView(r: JobRecord, thisDesktopId: string, policy: TeamPolicyView): T
     itemsDigest: r.items_digest,
     sameFileJobs: r.same_file ?? [],
     preview: { kind: r.preview?.kind ?? r.kind, rows: r.preview?.rows ?? [], moreRows: r.preview?.moreRows ?? 0, ...(r.preview?.purchase ? { purchase: r.preview.purchase } : {}) },
+    buys: buysOf(r),
     purchase: r.kind === 'single' ? (r.preview?.purchase ?? null) : null,
     preparedHere: r.desktop_id === thisDesktopId,
   };

@@ -245,6 +245,15 @@ export function logTotals(db: ReadableDB, profileId: string, filter: LogFilter):
   return { ...t, refunded: { ...t.refunded } };
 }
 
+/** The times of the first and the last entry of a filter (null when it has none): the period an export without From/To covers. */
+export function logTimeSpan(db: ReadableDB, profileId: string, filter: LogFilter): { first: string | null; last: string | null } {
+  const where = whereOf(db, profileId, filter);
+  return db.prepare(`SELECT min(e.created_at) AS first, max(e.created_at) AS last FROM log_entries e WHERE ${where.sql}`).get(...where.params) as {
+    first: string | null;
+    last: string | null;
+  };
+}
+
 export function logRow(db: ReadableDB, profileId: string, rowid: number): MirrorRow | null {
   const row = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE e.profile_id = ? AND e.rowid = ?`).get(profileId, rowid) as MirrorRow | undefined;
   return row ?? null;

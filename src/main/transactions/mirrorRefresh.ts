@@ -53,13 +53,18 @@ export function mirrorLogPage(app: AppPart<'db' | 'invalidate'>, session: Sessio
   }
 }
 
-/** Reads the log entries of `references` and mirrors them; never throws (the next sync catches up). */
-export function refreshReferences(app: AppPart<'db'>, session: Session, kind: BulkKind, references: readonly (string | null)[]): Promise<void> {
+/**
+ * Reads the log entries of `references` and mirrors them; answers the entries read, so the caller
+ * can learn from them what the mirror now says (a purchase's wallet cost). Never throws: when the
+ * log cannot be read it answers none (the next sync catches up).
+ */
+export function refreshReferences(app: AppPart<'db'>, session: Session, kind: BulkKind, references: readonly (string | null)[]): Promise<ParsedLogEntry[]> {
   const wanted = references.filter((r): r is string => !!r);
-  if (wanted.length === 0) return Promise.resolve();
+  if (wanted.length === 0) return Promise.resolve([]);
   return (async () => {
     const found: ParsedLogEntry[] = [];
     for (const reference of wanted) found.push(...(await logEntriesForReference(session.client, kind, reference)));
     mirrorEntries(app, session, found);
-  })().catch(() => undefined);
+    return found;
+  })().catch((): ParsedLogEntry[] => []);
 }

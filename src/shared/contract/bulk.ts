@@ -170,12 +170,38 @@ export interface BulkPreview {
   live: boolean;
 }
 
+/** A valid row a job leaves out unless its duplicates are kept (the window's "Possible duplicates", not ticked). */
+export interface BulkLeftOutRow {
+  /** Row number as the spreadsheet shows it. */
+  row: number;
+  phone: string;
+  /** Electricity and cable: the meter or smartcard number; null for airtime and data. */
+  account: string | null;
+  amountKobo: number;
+  /** The earlier row of the file that buys the same thing (that one is bought), or null. */
+  sameAsRow: number | null;
+  /** The purchase of the last 24 hours it repeats (the latest, when several), or null. */
+  boughtRecently: { at: string; reference: string | null } | null;
+  /** Why, as the job's row says it (`duplicateOf`). */
+  reason: string;
+}
+
+/**
+ * A file checked without creating a job, counted as a draft of it is: `toBuy` rows for `totalKobo`
+ * (what the window's "Buy N for ₦X" says), `duplicates` rows left out (listed in `leftOut`), and
+ * the invalid rows' issues.
+ */
 export interface BulkValidation {
   rows: number;
   valid: number;
   invalid: number;
+  /** Valid rows left out as duplicates (`leftOut.length`). */
   duplicates: number;
+  /** Valid rows that would be bought: `valid` less `duplicates`. */
+  toBuy: number;
+  /** Face value of the rows to buy. */
   totalKobo: number;
+  leftOut: BulkLeftOutRow[];
   errors: BulkRowIssueView[];
 }
 

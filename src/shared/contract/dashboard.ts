@@ -15,19 +15,50 @@ export interface SpendPoint {
   costs: Record<string, number>;
 }
 
-/** Spend over a period: face value (the log's `amount`) and wallet cost (its `transaction_cost`). */
+/** Paid sends of one kind: how many, the messages they carried (one per recipient), and what they cost the wallet. */
+export interface MessagingPart {
+  sends: number;
+  messages: number;
+  costKobo: number;
+}
+
+/**
+ * vendesk's own messaging over a period, from its record of every paid send: what the service said
+ * it charged, else the quoted cost (`asQuoted` of them). The service lists no messaging charges, so
+ * messages sent outside vendesk are not in it.
+ */
+export interface MessagingSpend extends MessagingPart {
+  /** SMS, with their e-mail copies. */
+  sms: MessagingPart;
+  /** One-time codes. */
+  codes: MessagingPart;
+  /** Sends counted at the quoted cost: the service's answer did not say what it charged. */
+  asQuoted: number;
+  /** Sends whose answer was lost: they may or may not have been charged, and are not counted above. */
+  uncertain: { sends: number; quotedKobo: number };
+}
+
+/**
+ * Spend over a period — what left the wallet: the purchases' face value (the log's `amount`) and
+ * wallet cost (its `transaction_cost`), and vendesk's messaging; `walletKobo` is both together.
+ */
 export interface SpendFigures {
   purchases: number;
   faceKobo: number;
+  /** The purchases' wallet cost. */
   costKobo: number;
   /** Refunded (FAILED) purchases of the period, never in the figures above: `costKobo` is what the wallet got back. */
   refunded?: { count: number; costKobo: number };
+  /** SMS, e-mail copies and one-time codes vendesk sent: on their own line, and in `walletKobo`. */
+  messaging: MessagingSpend;
+  /** What left the wallet: the purchases' wallet cost and the messaging. */
+  walletKobo: number;
 }
 
 export interface DashboardSummary {
   balance: { balanceKobo: number; accountName: string; readAt: string } | null;
   balanceError: { message: string; hint?: string } | null;
-  /** Successful and pending purchases (failed ones were refunded, counted apart), by Lagos day, week (from Monday), month and the last 30 days. */
+  /** Successful and pending purchases (failed ones were refunded, counted apart) and vendesk's messaging, by Lagos day (on the service's clock), week (from Monday), month and the last 30 days. */
   spend: { today: SpendFigures; week: SpendFigures; month: SpendFigures; last30Days: SpendFigures };
   /** Today's Lagos day (`YYYY-MM-DD`), the last day of the chart. */
   today: string;

@@ -78,6 +78,13 @@ export interface PurchaseView {
   units: number | null;
   receiptNo: string | null;
   commissionKobo: number | null;
+  /**
+   * What the wallet was charged, from the service's own records: the amount less the commission its
+   * answer or its log entry gave (a pending purchase's too, once its log entry was read); for a failed
+   * one, its FAILED log entry's wallet cost, given back (`refund.refundedKobo`). Null while not known,
+   * and when nothing was charged.
+   */
+  costKobo: number | null;
   /** The service's reason for a decline or failure, as it said it. */
   reason: string | null;
   refund: RefundView;
@@ -225,8 +232,10 @@ export interface TopUpView {
   /** "MTN airtime" or the data plan's description. */
   description: string;
   amountKobo: number;
-  /** What the wallet was charged (the log's `transaction_cost`); null while not known. */
+  /** What the wallet was charged (the log's `transaction_cost`, pending ones included); null while not known. */
   costKobo: number | null;
+  /** A failed purchase: what the service gives back to the wallet, its FAILED log entry's wallet cost; null until read (and for any other state). */
+  refundedKobo: number | null;
   /** The service's reference: quote it to support. */
   reference: string | null;
   /** Why it was refused, failed or is uncertain, as the service or vendesk said it. */
@@ -235,6 +244,12 @@ export interface TopUpView {
   settledBy: string | null;
   createdAt: string;
   finalAt: string | null;
+}
+
+/** Whether a receipt's purchase charged nothing (refused, never sent, or declined without a charge): its wallet cost reads "nothing charged", not "not known yet". */
+export function nothingCharged(p: TopUpView | PurchaseView): boolean {
+  if ('refund' in p) return p.state === 'rejected' || p.refund.state === 'not_charged';
+  return p.state === 'rejected' || p.state === 'cancelled' || p.state === 'excluded';
 }
 
 /** What a single airtime or data purchase would buy, checked before it is confirmed. Nothing is bought. */

@@ -124,6 +124,13 @@ export interface TeamJobView {
   /** Other jobs from the same spreadsheet (by content), oldest first. */
   sameFileJobs: string[];
   preview: TeamJobPreview;
+  /**
+   * What each item buys, as a desktop that runs the job sends it: a bulk job's kind from its run
+   * spec, a single purchase's kind; null when the database does not say. It decides which of a
+   * row's fields are sent (an airtime row's meter or smartcard field is not), so what an approver
+   * reads is laid out from it, never from the preview's free text.
+   */
+  buys: SinglePurchaseKind | null;
   /** A single purchase (kind `single`): what, for whom, how much; null for a bulk job. */
   purchase: SinglePurchaseSummary | null;
   /** Prepared on this desktop: once approved, it is bought here (`purchases.resume` for a single purchase). */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../../src/sandbox';
 import { ROOT } from '../../support/testApp';
-import { airtimeRows, allLogEntries, runBulkCli, startCliSandbox, stopCliSandbox, writeCsv } from './bulkTestFiles';
+import { airtimeRows, allLogEntries, runBulkCli, startCliSandbox, stopCliSandbox, writeCsv, type BulkValidateJson } from './bulkTestFiles';
 
 const TOKEN = 'bulk-cli-org';
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'imports');
@@ -21,15 +21,10 @@ describe('vendesk bulk', () => {
   it('validate: one JSON document, rows numbered as the spreadsheet shows them, amounts in Naira, exit 3 on invalid rows', async () => {
     const r = await vendesk(['bulk', 'validate', path.join(FIXTURES, 'libreoffice-airtime.xlsx'), '--kind', 'airtime'], dataDir, sandbox.url);
     expect(r.code, r.stderr).toBe(3);
-    const out = JSON.parse(r.stdout) as {
-      rows: number;
-      valid: number;
-      invalid: number;
-      duplicates: number;
-      totalAmount: number;
-      errors: { row: number; field: string; message: string }[];
-    };
-    expect(out).toMatchObject({ rows: 10, valid: 7, invalid: 3, duplicates: 2, totalAmount: 6200 });
+    const out = JSON.parse(r.stdout) as BulkValidateJson;
+    // Row 12 buys what row 4 buys: left out, as the window leaves it out; the total is what would be bought.
+    expect(out).toMatchObject({ rows: 10, valid: 7, invalid: 3, duplicates: 1, toBuy: 6, totalAmount: 5200 });
+    expect(out.leftOut).toMatchObject([{ row: 12, sameAsRow: 4 }]);
     expect([...new Set(out.errors.map((e) => e.row))]).toEqual([8, 9, 13]);
     expect(out.errors.find((e) => e.row === 13)).toMatchObject({ field: 'amount', message: expect.stringMatching(/^Row 13: .*below/) });
   });

@@ -157,3 +157,23 @@ export function spawnBulkCli(token: string, args: string[], dataDir: string, bas
 export function runBulkCli(token: string, args: string[], dataDir: string, baseUrl: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return runVendesk(...cliCall(token, args, dataDir, baseUrl));
 }
+
+/** What `vendesk bulk validate --json` prints. */
+export interface BulkValidateJson {
+  rows: number;
+  valid: number;
+  invalid: number;
+  duplicates: number;
+  toBuy: number;
+  totalAmount: number;
+  leftOut: {
+    row: number;
+    phone: string;
+    account: string | null;
+    amount: number;
+    sameAsRow: number | null;
+    boughtRecently: { at: string; reference: string | null } | null;
+    reason: string;
+  }[];
+  errors: { row: number; field: string; message: string }[];
+}

@@ -58,6 +58,9 @@ describe('records of one connection stay with it', () => {
     expect(paid.state).toBe('success');
     pendingId = pending.id;
     paidId = paid.id;
+    // A message too: what it cost is the sandbox connection's spend, not the live one's.
+    const message = { target: { kind: 'number' as const, to: PHONE }, content: { kind: 'text' as const, text: 'Your token is ready.' }, emails: [] };
+    await t.call('messaging.send', { ...message, senderId: 'VENDESK', confirmedTotalKobo: (await t.call('messaging.quote', message)).totalKobo });
     await t.call('sync.run', {});
   });
   afterAll(async () => {
@@ -68,7 +71,9 @@ describe('records of one connection stay with it', () => {
   it('on the sandbox, its purchases are listed, pending and summed', async () => {
     expect((await t.call('purchases.recent', { limit: 50 })).map((p) => p.id)).toEqual(expect.arrayContaining([pendingId, paidId]));
     expect((await t.call('pending.list', {})).map((i) => i.purchase.id)).toContain(pendingId);
-    expect((await t.call('dashboard.summary', {})).spend.today.purchases).toBeGreaterThanOrEqual(2);
+    const { today } = (await t.call('dashboard.summary', {})).spend;
+    expect(today.purchases).toBeGreaterThanOrEqual(2);
+    expect(today.messaging).toMatchObject({ sends: 1, costKobo: 400 });
   });
 
   it('after switching to a LIVE profile, nothing of the sandbox is listed, counted, summed, opened or requeried', async () => {
@@ -80,7 +85,22 @@ describe('records of one connection stay with it', () => {
     expect(await t.call('pending.list', { includeSettled: true })).toEqual([]);
     expect(await t.call('pending.count', {})).toMatchObject({ count: 0, due: 0 });
     const summary = await t.call('dashboard.summary', {});
-    expect(summary.spend.today).toEqual({ purchases: 0, faceKobo: 0, costKobo: 0, refunded: { count: 0, costKobo: 0 } });
+    expect(summary.spend.today).toEqual({
+      purchases: 0,
+      faceKobo: 0,
+      costKobo: 0,
+      refunded: { count: 0, costKobo: 0 },
+      messaging: {
+        sends: 0,
+        messages: 0,
+        costKobo: 0,
+        sms: { sends: 0, messages: 0, costKobo: 0 },
+        codes: { sends: 0, messages: 0, costKobo: 0 },
+        asQuoted: 0,
+        uncertain: { sends: 0, quotedKobo: 0 },
+      },
+      walletKobo: 0,
+    });
     expect(summary.pendingCount).toBe(0);
     expect(summary.balance?.accountName).toBe('Acme Live Ltd');
     expect(await t.call('reconcile.runs', {})).toEqual([]);

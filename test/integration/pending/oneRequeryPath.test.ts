@@ -88,7 +88,7 @@ it('never asks one service about another’s item: an item found due is not aske
   try {
     const profile = await t.call('profiles.save', { name: 'Branch office', baseUrl: other.url, token: OTHER_TOKEN });
     await t.call('profiles.activate', { id: profile.id, confirmLive: true });
-    expect(await bulk.requeryDue(t.app.session(), due as DueRequery)).toBe(false);
+    expect(await bulk.requeryDue(t.app.session(), due as DueRequery)).toMatchObject({ changed: false, said: null, note: expect.stringMatching(/prepared for another connection/) });
     expect(bulk.store.item(topUp.id, 1)).toMatchObject({ state: 'pending', requery_tries: 0 });
     expect(bulk.dueForRequery(t.app.connection)).toEqual([]); // nothing of the first service is due on this one
     expect(await allLogEntries(other.url, OTHER_TOKEN)).toEqual([]);

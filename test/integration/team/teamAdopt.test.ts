@@ -17,10 +17,9 @@ import { createTeamOutcomeRetry } from '../../../src/main/team/teamOutcomeRetry'
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { sandboxWalletKobo } from '../../support/sandboxRecords';
-import { closeTeamRoom, joinAsNewLogin, joinTeamAs, type TeamRoom } from './teamDesks';
+import { closeTeamRoom, joinAsNewLogin, joinTeamAs, liveDesk, type LiveDesk, type TeamRoom } from './teamDesks';
 import { killWhen } from '../../support/vendeskProcess';
-import { QUICK_CLI_JOBS, airtimeRows, allLogEntries, mtnPhone, runBulkCli, spawnBulkCli, writeCsv } from '../bulk/bulkTestFiles';
-import { runInProcess, type CliRun } from '../cli/cliHarness';
+import { airtimeRows, allLogEntries, mtnPhone, runBulkCli, spawnBulkCli, writeCsv } from '../bulk/bulkTestFiles';
 import { holdMethod } from '../../support/heldAnswer';
 import { until } from '../../support/until';
 
@@ -33,21 +32,9 @@ let room: TeamRoom;
 let sandbox: SandboxHandle;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-team-adopt-'));
 
-interface Desk {
-  name: string;
-  dir: string;
-  token: string;
-  run(args: string[]): Promise<CliRun>;
-}
+type Desk = LiveDesk;
 
-async function desk(name: string, token: string): Promise<Desk> {
-  const dir = path.join(root, name);
-  fs.mkdirSync(dir);
-  const app = await createApp({ dataDir: dir, shell: 'test', connection: { baseUrl: sandbox.url, token, kind: 'live' } });
-  app.settings.set('bulk.settings', QUICK_CLI_JOBS);
-  await app.close();
-  return { name, dir, token, run: (args) => runInProcess(['--data-dir', dir, '--base-url', sandbox.url, '--json', ...args], { VENDESK_TOKEN: token }) };
-}
+const desk = (name: string, token: string): Promise<Desk> => liveDesk(root, name, { baseUrl: sandbox.url, token });
 
 const org = () => ({ sandbox, token: ADA_TOKEN });
 

@@ -7,6 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { createApp } from '../../../src/main/app';
+import { QUICK_CLI_JOBS } from '../bulk/bulkTestFiles';
 import { runInProcess, type CliRun } from '../cli/cliHarness';
 import type { PostgresCluster } from '../../support/postgresCluster';
 
@@ -27,6 +29,29 @@ export function cliDesk(root: string, name: string, service: { baseUrl: string; 
   const dataDir = path.join(root, name);
   fs.mkdirSync(dataDir);
   return { name, dataDir, run: (args) => runInProcess(['--data-dir', dataDir, '--base-url', service.baseUrl, '--json', ...args], { VENDESK_TOKEN: service.token }) };
+}
+
+/** A desktop that runs bulk jobs: its own data folder `<root>/<name>`, LIVE to the service with `token`, its jobs on a short clock (QUICK_CLI_JOBS). */
+export interface LiveDesk {
+  name: string;
+  dir: string;
+  token: string;
+  /** `vendesk --json ARGS` in this data folder. */
+  run(args: string[]): Promise<CliRun>;
+}
+
+export async function liveDesk(root: string, name: string, service: { baseUrl: string; token: string }): Promise<LiveDesk> {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir);
+  const app = await createApp({ dataDir: dir, shell: 'test', connection: { baseUrl: service.baseUrl, token: service.token, kind: 'live' } });
+  app.settings.set('bulk.settings', QUICK_CLI_JOBS);
+  await app.close();
+  return {
+    name,
+    dir,
+    token: service.token,
+    run: (args) => runInProcess(['--data-dir', dir, '--base-url', service.baseUrl, '--json', ...args], { VENDESK_TOKEN: service.token }),
+  };
 }
 
 /**

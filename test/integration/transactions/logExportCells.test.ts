@@ -1,7 +1,9 @@
 /**
  * The Transactions export as LibreOffice opens it: amounts are number cells in Naira that add up to
  * the face value and wallet cost of the service's own log, ids are numbers, times are dates, and no
- * cell is text where a number belongs or a formula.
+ * cell is text where a number belongs or a formula. A refunded (FAILED) purchase's wallet cost is in
+ * the Refunded column and its commission is not summed as earned; the workbook's Summary says the
+ * filter and period it was made with, and the counts and totals by status (issue 38, item 11).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellsViaLibreOffice, type ReadCell } from '../../support/libreOffice';
@@ -50,11 +52,69 @@ describe('Transactions export', () => {
     expect(types('Amount')).toEqual(['Number']);
     expect(types('Cost')).toEqual(['Number']);
     expect(types('Commission')).toEqual(['Number']);
+    expect(types('Refunded')).toEqual(['Number']);
     expect(types('Log id')).toEqual(['Number']);
     expect(types('Time (Lagos)')).toEqual(['Date']);
     expect(column('Amount')[0].numFmt).toMatch(/₦.*0\.00/);
     const kobo = (name: string) => column(name).reduce((s, c) => s + Math.round(Number(c.value) * 100), 0);
-    expect({ faceKobo: kobo('Amount'), costKobo: kobo('Cost') }).toEqual({ faceKobo: service.faceKobo, costKobo: service.costKobo });
+    // Amount is every transaction's face value; Cost and Commission sum to what was spent and
+    // earned; what the failed ones were charged is in Refunded, as the service's log gives it.
+    const commissionOf = (keep: (e: (typeof log)[number]) => boolean) => log.filter(keep).reduce((s, e) => s + Math.round(e.commission * 100), 0);
+    expect(commissionOf((e) => e.status === 'FAILED')).toBeGreaterThan(0);
+    expect({ faceKobo: kobo('Amount'), costKobo: kobo('Cost'), commission: kobo('Commission'), refunded: kobo('Refunded') }).toEqual({
+      faceKobo: service.faceKobo,
+      costKobo: spent.costKobo,
+      commission: commissionOf((e) => e.status !== 'FAILED'),
+      refunded: refunded.costKobo,
+    });
+    expect(column('Refunded')).toHaveLength(refunded.purchases);
     for (const [address, c] of sheet) expect(c.formula, address).toBeUndefined();
+  }, 120_000);
+
+  it('opens on a Summary that says its filter, its period and its totals by status, in number cells matching the service’s log', async () => {
+    const log = await serviceLog(t);
+    const airtime = log.filter((e) => e.type === 'AIRTIME');
+    // A Lagos day is UTC+1, worked out here apart from vendesk's own helpers.
+    const days = airtime.map((e) => new Date(Date.parse(e.created_at) + 3_600_000).toISOString().slice(0, 10)).sort();
+    const filter = { type: 'AIRTIME' as const, from: days[0], to: days[days.length - 1] };
+    const written = await t.call('logs.export', { filter, sort: 'time_asc', format: 'xlsx' });
+    expect(written.rows).toBe(airtime.length);
+    const book = await cellsViaLibreOffice(written.path);
+    expect([...book.keys()]).toEqual(['Summary', 'Transactions']);
+    const summary = book.get('Summary') as Map<string, ReadCell>;
+    const line = (label: string): ReadCell[] => {
+      const found = [...summary].find(([address, c]) => /^A\d+$/.test(address) && c.value === label);
+      if (!found) throw new Error(`no Summary line "${label}"`);
+      const row = found[0].slice(1);
+      return ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'].map((col) => summary.get(`${col}${row}`) ?? { type: 'Null', value: null, formula: undefined, numFmt: undefined });
+    };
+    const naira = (c: ReadCell) => (c.type === 'Number' ? Math.round(Number(c.value) * 100) : null);
+    expect(line('Filter: type')[1].value).toBe('AIRTIME');
+    expect(line('Filter: status')[1].value).toBe('all');
+    expect(line('Period: from')[2]).toMatchObject({ type: 'Date' });
+    expect((line('Period: from')[2].value as Date).toISOString().slice(0, 10)).toBe(filter.from);
+    expect((line('Period: to (inclusive)')[2].value as Date).toISOString().slice(0, 10)).toBe(filter.to);
+    expect(line('Sorted by')[1].value).toBe('time, oldest first');
+    expect(line('Made')[3].type).toBe('Date');
+
+    for (const status of ['SUCCESS', 'PENDING'] as const) {
+      const of = serviceSpend(airtime, (e) => e.status === status);
+      const cells = line(status);
+      expect([cells[4].value, naira(cells[5]), naira(cells[6])], status).toEqual([of.purchases, of.faceKobo, of.costKobo]);
+    }
+    const failed = serviceSpend(airtime, (e) => e.status === 'FAILED');
+    expect(failed.purchases).toBeGreaterThanOrEqual(1);
+    const refundedLine = line('FAILED (refunded)');
+    expect([refundedLine[4].value, naira(refundedLine[5]), refundedLine[6].value ?? null, naira(refundedLine[8])]).toEqual([
+      failed.purchases,
+      failed.faceKobo,
+      null,
+      failed.costKobo,
+    ]);
+    const spent = serviceSpend(airtime, (e) => e.status !== 'FAILED');
+    const spendLine = line('Counted as spend: successful and pending');
+    const earned = airtime.filter((e) => e.status !== 'FAILED').reduce((s, e) => s + Math.round(e.commission * 100), 0);
+    expect([spendLine[4].value, naira(spendLine[5]), naira(spendLine[6]), naira(spendLine[7])]).toEqual([spent.purchases, spent.faceKobo, spent.costKobo, earned]);
+    expect(line('Rows (transactions)')[4].value).toBe(airtime.length);
   }, 120_000);
 });

@@ -67,7 +67,8 @@ describe('mirror queries', () => {
     expect(file.rows).toBe(3);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(file.path);
-    const sheet = wb.worksheets[0];
+    const sheet = wb.getWorksheet('Transactions');
+    if (!sheet) throw new Error('no Transactions sheet');
     const headers = (sheet.getRow(1).values as unknown[]).slice(1);
     const amount = sheet.getRow(2).getCell(headers.indexOf('Amount') + 1);
     expect(amount.value).toBe(400);

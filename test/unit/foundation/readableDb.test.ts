@@ -19,6 +19,7 @@ const READ_PATHS = [
   'reports/spendReport.ts',
   'transactions/expectedCost.ts',
   'dashboard/dashboardSummary.ts',
+  'messaging/messagingSpend.ts',
 ];
 
 describe('a read-only database handle', () => {

@@ -1,6 +1,6 @@
 /**
- * Dashboard: the wallet (read live), spend today / this week / this month (face value and wallet
- * cost), daily spend of the last 30 days by type or network, purchases waiting for a final answer,
+ * Dashboard: the wallet (read live), spend today / this week / this month (what left the wallet:
+ * purchases and messaging, each on its line; the purchases' face value), daily spend of the last 30 days by type or network, purchases waiting for a final answer,
  * and the sync.
  */
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
@@ -9,7 +9,7 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { SpendChart } from '../components/transactions/SpendChart';
 import { SyncControl } from '../components/transactions/SyncControl';
 import { PageHeader } from '../components/PageHeader';
-import { purchasesText, refundedText } from '../../../shared/spendText';
+import { messagesText, purchasesText, refundedText } from '../../../shared/spendText';
 import { formatAgo, formatCount, formatDateTime, formatDay, formatNaira } from '../format';
 import { useOperation } from '../hooks/useOperation';
 
@@ -53,8 +53,26 @@ function NotKnown({ text, testId }: { text: string; testId?: string }) {
   );
 }
 
-/** Spend of a period: the face value (what the customers received) and the wallet cost (what the wallet was charged). */
+/** A line of a spend card: what it counts on the left, its amount on the right. */
+function SpendLine({ label, title, kobo, testId }: { label: string; title: string; kobo: number; testId: string }) {
+  return (
+    <Group justify="space-between" gap="xs" wrap="nowrap">
+      <Text size="xs" c="dimmed" title={title}>
+        {label}
+      </Text>
+      <Text size="xs" className="money" data-testid={testId}>
+        {formatNaira(kobo)}
+      </Text>
+    </Group>
+  );
+}
+
+/**
+ * Spend of a period: what left the wallet — the purchases' wallet cost and vendesk's messaging,
+ * each on its own line — and the purchases' face value (what the customers received).
+ */
 function SpendCard({ label, figures, note, testId, notKnown }: { label: string; figures: SpendFigures | null; note: string; testId: string; notKnown: string | null }) {
+  const m = figures?.messaging;
   return (
     <Card withBorder padding="lg" data-testid={testId}>
       <Text size="sm" c="dimmed">
@@ -62,30 +80,49 @@ function SpendCard({ label, figures, note, testId, notKnown }: { label: string; 
       </Text>
       {notKnown !== null ? (
         <NotKnown text={notKnown} testId={`${testId}-not-known`} />
-      ) : figures === null ? (
+      ) : figures === null || !m ? (
         <Skeleton height={56} mt={6} />
       ) : (
         <Stack gap={0} mt={4}>
           <Text size="xs" c="dimmed">
-            Face value
+            Left the wallet
           </Text>
-          <Text size="xl" fw={700} className="money" data-testid={`${testId}-face`}>
-            {formatNaira(figures.faceKobo)}
+          <Text size="xl" fw={700} className="money" data-testid={`${testId}-cost`}>
+            {formatNaira(figures.walletKobo)}
           </Text>
-          <Text size="xs" c="dimmed" mt={4}>
-            Wallet cost
-          </Text>
-          <Text size="lg" fw={600} className="money" data-testid={`${testId}-cost`}>
-            {formatNaira(figures.costKobo)}
-          </Text>
+          <SpendLine
+            label={`Purchases (${formatCount(figures.purchases)})`}
+            title={`${purchasesText(figures.purchases)}: their wallet cost`}
+            kobo={figures.costKobo}
+            testId={`${testId}-purchases`}
+          />
+          <SpendLine
+            label={`SMS and codes (${formatCount(m.messages)})`}
+            title={`${messagesText(m.messages)}: SMS, e-mail copies and one-time codes`}
+            kobo={m.costKobo}
+            testId={`${testId}-messaging`}
+          />
+          <Group justify="space-between" gap="xs" wrap="nowrap" mt={4}>
+            <Text size="xs" c="dimmed" title="What the customers received: the purchases' face value">
+              Face value
+            </Text>
+            <Text size="sm" fw={600} className="money" data-testid={`${testId}-face`}>
+              {formatNaira(figures.faceKobo)}
+            </Text>
+          </Group>
         </Stack>
       )}
       <Text size="xs" c="dimmed" mt={4}>
-        {figures && notKnown === null ? `${note} · ${purchasesText(figures.purchases)}` : note}
+        {note}
       </Text>
       {notKnown === null && figures?.refunded && figures.refunded.count > 0 && (
         <Text size="xs" c="dimmed" className="tabular" data-testid={`${testId}-refunded`}>
           Not counted: {refundedText(figures.refunded)}
+        </Text>
+      )}
+      {notKnown === null && m && m.uncertain.sends > 0 && (
+        <Text size="xs" c="dimmed" className="tabular" data-testid={`${testId}-messaging-lost`}>
+          Not counted: {m.uncertain.sends} message send{m.uncertain.sends === 1 ? '' : 's'} whose answer was lost ({formatNaira(m.uncertain.quotedKobo)} quoted)
         </Text>
       )}
     </Card>
@@ -145,9 +182,10 @@ export function DashboardPage() {
           />
         </SimpleGrid>
         <Text size="xs" c="dimmed" data-testid="spend-explained">
-          Spent counts successful and pending purchases: what left the wallet. Failed ones were refunded and are shown apart, at what the wallet got back. Days are Lagos days (WAT,
-          UTC+1). Face value is what the customers received (the log’s amount); wallet cost is what the wallet was charged for it (the log’s transaction cost: face value less
-          commission).
+          Spent is what left the wallet: the wallet cost of successful and pending purchases (the log’s transaction cost: face value less commission), and the SMS, e-mail copies
+          and one-time codes sent through vendesk (what the service said each cost). Failed purchases were refunded and are shown apart, at what the wallet got back. Messages sent
+          outside vendesk are not counted: the service lists no messaging charges. Face value is what the customers received (the log’s amount). Days are Lagos days (WAT, UTC+1) on
+          the service’s clock.
         </Text>
         <Card withBorder padding="lg" data-testid="spend-chart-card">
           <Group justify="space-between" mb="sm">

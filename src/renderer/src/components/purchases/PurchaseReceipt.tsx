@@ -1,12 +1,12 @@
 import { Button, Card, CopyButton, Group, Table, Text } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
-import type { PurchaseView } from '../../../../shared/contract/purchases';
+import { nothingCharged, type PurchaseView } from '../../../../shared/contract/purchases';
 import { bridge } from '../../bridge';
 import { formatNaira } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { receiptText, STATE_COLOR, STATE_LABEL } from './purchaseStatus';
 import { useAction } from '../../hooks/useAction';
-import { CopyReceiptButton, ReceiptHeader, ReceiptRow, ReceiptStatus, WalletCostRow } from './ReceiptParts';
+import { CopyReceiptButton, ReceiptHeader, ReceiptRow, ReceiptStatus, SettledRow, WalletCostRow } from './ReceiptParts';
 
 /** While printing, only the receipt marked `vd-printing` is shown. */
 const PRINT_CSS = `@media print {
@@ -44,7 +44,7 @@ export function PurchaseReceipt({ purchase, actions }: { purchase: PurchaseView;
       <style>{PRINT_CSS}</style>
       <ReceiptHeader
         title={electricity ? 'Electricity receipt' : 'Cable TV receipt'}
-        at={p.finalAt ?? p.createdAt}
+        at={p.createdAt}
         sandbox={p.connectionKind === 'sandbox'}
         stateColor={STATE_COLOR[p.state]}
         stateLabel={STATE_LABEL[p.state]}
@@ -110,10 +110,8 @@ export function PurchaseReceipt({ purchase, actions }: { purchase: PurchaseView;
               {formatNaira(p.amountKobo)}
             </Text>
           </ReceiptRow>
-          {(p.state === 'success' || p.state === 'pending') && (
-            // As on an airtime or data receipt: what the wallet was charged (the amount less the commission the service answered).
-            <WalletCostRow costKobo={p.commissionKobo === null ? null : p.amountKobo - p.commissionKobo} testId="receipt-cost" />
-          )}
+          {/* As on an airtime or data receipt: what the wallet was charged, from the service's records (a failed one's given back). */}
+          <WalletCostRow costKobo={p.costKobo} refundedKobo={p.refund.refundedKobo} nothingCharged={nothingCharged(p)} testId="receipt-cost" />
           {!p.token && p.units !== null && <ReceiptRow label="Units">{p.units} kWh</ReceiptRow>}
           <ReceiptRow label="Customer phone">{p.phone}</ReceiptRow>
           <ReceiptRow label="Reference" testId="receipt-reference">
@@ -129,6 +127,7 @@ export function PurchaseReceipt({ purchase, actions }: { purchase: PurchaseView;
           )}
           {p.requery.attempts > 0 && <ReceiptRow label="Status checks">{p.requery.attempts}</ReceiptRow>}
           {p.note && <ReceiptRow label="Note">{p.note}</ReceiptRow>}
+          <SettledRow createdAt={p.createdAt} finalAt={p.finalAt} />
         </Table.Tbody>
       </Table>
 

@@ -1,10 +1,11 @@
 import { Alert, Badge, Button, CopyButton, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { formatDateTime, formatNaira } from '../../format';
+import { walletCostWords } from '../../../../shared/spendText';
+import { formatDateTime } from '../../format';
 
 /** The parts every purchase receipt is made of (electricity/cable and airtime/data alike). */
 
-/** The top of every purchase receipt: what it is, when it was settled (or made), SANDBOX when no real money moved, and its state. */
+/** The top of every purchase receipt: what it is, when it was bought (the time its row in the list shows), SANDBOX when no real money moved, and its state. */
 export function ReceiptHeader(props: { title: string; at: string; sandbox: boolean; stateColor: string; stateLabel: string; stateTestId: string }) {
   return (
     <Group justify="space-between" align="flex-start" mb="sm">
@@ -63,19 +64,44 @@ export function ReceiptRow({ label, children, testId, className }: { label: stri
   );
 }
 
-/** What the wallet was charged, on every receipt alike: "not known yet" until the service says, never ₦0.00. */
-export function WalletCostRow({ costKobo, testId }: { costKobo: number | null; testId: string }) {
+/**
+ * What the wallet was charged, on every receipt alike and in the command line's words
+ * (`walletCostWords`): "not known yet" until the service's records say, never ₦0.00; "(refunded)"
+ * once the service's log states a failed purchase's refund; "nothing charged" for one refused.
+ */
+export function WalletCostRow({
+  costKobo,
+  refundedKobo,
+  nothingCharged,
+  testId,
+}: {
+  costKobo: number | null;
+  refundedKobo: number | null;
+  nothingCharged: boolean;
+  testId: string;
+}) {
+  const words = walletCostWords(costKobo, refundedKobo, nothingCharged);
   return (
     <ReceiptRow label="Wallet cost" testId={testId}>
       {costKobo === null ? (
         <Text size="sm" c="dimmed" span>
-          not known yet
+          {words}
         </Text>
       ) : (
         <Text className="money" span>
-          {formatNaira(costKobo)}
+          {words}
         </Text>
       )}
+    </ReceiptRow>
+  );
+}
+
+/** When the outcome came, beside the purchase's own time (the header's, as its row in the list shows it), when they differ. */
+export function SettledRow({ createdAt, finalAt }: { createdAt: string; finalAt: string | null }) {
+  if (!finalAt || formatDateTime(finalAt) === formatDateTime(createdAt)) return null;
+  return (
+    <ReceiptRow label="Outcome known" testId="receipt-settled-at">
+      {formatDateTime(finalAt)}
     </ReceiptRow>
   );
 }

@@ -1,13 +1,14 @@
 import { Button, Card, Group, Table, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
-import type { TopUpView } from '../../../../shared/contract/purchases';
+import { nothingCharged, type TopUpView } from '../../../../shared/contract/purchases';
+import { walletCostWords } from '../../../../shared/spendText';
 import { NETWORK_LABEL, type Network } from '../../../../shared/phone';
 import { bridge } from '../../bridge';
 import { formatDateTimeSeconds, formatNaira, localTimesIn } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { ITEM_COLOR, ITEM_LABEL } from '../bulk/bulkLabels';
 import { useAction } from '../../hooks/useAction';
-import { CopyReceiptButton, ReceiptHeader, ReceiptRow, ReceiptStatus, WalletCostRow } from './ReceiptParts';
+import { CopyReceiptButton, ReceiptHeader, ReceiptRow, ReceiptStatus, SettledRow, WalletCostRow } from './ReceiptParts';
 
 /** States whose outcome the service has not given yet: "Check again" asks it now. */
 const OPEN = new Set<TopUpView['state']>(['accepted', 'pending', 'uncertain', 'sending', 'queued', 'held']);
@@ -32,8 +33,9 @@ export function topUpReceiptText(p: TopUpView): string {
     `Network: ${networkName(p.network)}`,
     `Bought: ${p.description}${p.kind === 'data' ? ` (${p.productCode})` : ''}`,
     `Amount: ${money(p.amountKobo)}`,
+    `Wallet cost: ${walletCostWords(p.costKobo, p.refundedKobo, nothingCharged(p), money)}`,
     p.reference ? `Reference: ${p.reference}` : '',
-    `Date: ${formatDateTimeSeconds(p.finalAt ?? p.createdAt)}`,
+    `Date: ${formatDateTimeSeconds(p.createdAt)}`,
   ]
     .filter(Boolean)
     .join('\n');
@@ -57,7 +59,7 @@ export function TopUpReceipt({ purchase, actions }: { purchase: TopUpView; actio
     <Card withBorder padding="lg" radius="md" data-testid="topup-receipt">
       <ReceiptHeader
         title={p.kind === 'airtime' ? 'Airtime receipt' : 'Data receipt'}
-        at={p.finalAt ?? p.createdAt}
+        at={p.createdAt}
         sandbox={p.connectionKind === 'sandbox'}
         stateColor={ITEM_COLOR[p.state]}
         stateLabel={ITEM_LABEL[p.state]}
@@ -88,13 +90,14 @@ export function TopUpReceipt({ purchase, actions }: { purchase: TopUpView; actio
               {formatNaira(p.amountKobo)}
             </Text>
           </ReceiptRow>
-          <WalletCostRow costKobo={p.costKobo} testId="topup-cost" />
+          <WalletCostRow costKobo={p.costKobo} refundedKobo={p.refundedKobo} nothingCharged={nothingCharged(p)} testId="topup-cost" />
           <ReceiptRow label="Reference" testId="topup-reference">
             <Text ff="monospace" size="sm" span>
               {p.reference ?? 'none yet'}
             </Text>
           </ReceiptRow>
           {p.settledBy && <ReceiptRow label="Outcome read from">{outcomeSource(p.settledBy)}</ReceiptRow>}
+          <SettledRow createdAt={p.createdAt} finalAt={p.finalAt} />
         </Table.Tbody>
       </Table>
 

@@ -1,5 +1,6 @@
 /** How each purchase state is named and coloured everywhere in the renderer. */
-import type { PurchaseState, PurchaseView } from '../../../../shared/contract/purchases';
+import { nothingCharged, type PurchaseState, type PurchaseView } from '../../../../shared/contract/purchases';
+import { walletCostWords } from '../../../../shared/spendText';
 import { formatDateTimeSeconds } from '../../format';
 
 export const STATE_LABEL: Record<PurchaseState, string> = {
@@ -36,12 +37,13 @@ export function receiptText(p: PurchaseView): string {
     `${p.kind === 'electricity' ? 'Disco' : 'Provider'}: ${p.providerName}${p.providerName !== p.providerCode ? ` (${p.providerCode})` : ''}`,
     p.bouquetName ? `Bouquet: ${p.bouquetName}` : '',
     `Amount: ${money(p.amountKobo)}`,
+    `Wallet cost: ${walletCostWords(p.costKobo, p.refund.refundedKobo, nothingCharged(p), money)}`,
     p.token ? `Token: ${p.token}` : '',
     p.units !== null ? `Units: ${p.units} kWh` : '',
     `Phone: ${p.phone}`,
     p.reference ? `Reference: ${p.reference}` : '',
     p.receiptNo ? `Receipt no: ${p.receiptNo}` : '',
-    `Date: ${formatDateTimeSeconds(p.finalAt ?? p.createdAt)}`,
+    `Date: ${formatDateTimeSeconds(p.createdAt)}`,
   ];
   return lines.filter(Boolean).join('\n');
 }

@@ -6,6 +6,7 @@ import { bridge } from '../../bridge';
 import { formatCount, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
+import { FreeText } from '../FreeText';
 import { PurchaseReceipt } from '../purchases/PurchaseReceipt';
 import { TopUpReceipt } from '../purchases/TopUpReceipt';
 import { teamErrorTitle } from './teamLabels';
@@ -45,8 +46,9 @@ function RunHere({ job }: { job: TeamJobView }) {
     return (
       <Alert color="blue" variant="light" title="Started on this desktop" data-testid="team-job-run-here">
         <Text size="sm">
-          {formatCount(started.items)} row(s) of {started.fileName} are bought from this desktop’s LIVE wallet, each once. Follow it, pause it and download its results in Purchases
-          → Bulk purchases (the job {started.fileName}).
+          {formatCount(started.items)} row(s) of <FreeText text={started.fileName} /> are bought from this desktop’s LIVE wallet, each once. Follow it, pause it and download its
+          results in Purchases → Bulk purchases (the job <FreeText text={started.fileName} />
+          ).
         </Text>
         <Button component="a" href="#/purchases" variant="default" size="xs" mt="sm">
           Open Bulk purchases
@@ -57,8 +59,9 @@ function RunHere({ job }: { job: TeamJobView }) {
   return (
     <Stack gap="xs">
       <Text size="sm" data-testid="team-job-todo">
-        {job.preparedBy} can buy it from their desktop ({job.preparedOn}), or run it here if this desktop is connected to the same LIVE service and organisation: each row is
-        claimed in the team database first, so no row is bought twice, whichever desktop runs it.
+        {job.preparedBy} can buy it from their desktop (<FreeText text={job.preparedOn} />
+        ), or run it here if this desktop is connected to the same LIVE service and organisation: each row is claimed in the team database first, so no row is bought twice,
+        whichever desktop runs it.
       </Text>
       <ErrorNotice error={error} title={teamErrorTitle(error?.code, 'The job was not started here')} />
       <Group>
@@ -77,7 +80,7 @@ export function ApprovedJobActions({ job }: { job: TeamJobView }) {
     if (job.state !== 'approved') return null;
     return (
       <Text size="sm" c="dimmed" data-testid="team-job-todo">
-        A single purchase is bought from the desktop that prepared it: {job.preparedBy} buys it from {job.preparedOn} (Approvals, Buy now).
+        A single purchase is bought from the desktop that prepared it: {job.preparedBy} buys it from <FreeText text={job.preparedOn} /> (Approvals, Buy now).
       </Text>
     );
   }

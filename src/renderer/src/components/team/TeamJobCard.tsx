@@ -1,13 +1,14 @@
 import { Alert, Badge, Button, Card, Group, Modal, Pagination, ScrollArea, SimpleGrid, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type ReactNode } from 'react';
-import type { TeamJobView, TeamStatusView } from '../../../../shared/contract/team';
+import type { TeamJobRowView, TeamJobView, TeamStatusView } from '../../../../shared/contract/team';
 import { bridge } from '../../bridge';
 import { formatCount, formatDateTime, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useOperation } from '../../hooks/useOperation';
 import { shortDigest } from '../../../../shared/teamDigest';
 import { ErrorNotice } from '../ErrorNotice';
+import { FreeText, freeText } from '../FreeText';
 import { TableHead } from '../TableHead';
 import { ApprovedJobActions } from './ApprovedJobActions';
 import { mayDecide, TEAM_STATE_COLOR, TEAM_STATE_LABEL, teamErrorTitle, teamJobKindLabel } from './teamLabels';
@@ -40,12 +41,16 @@ export function TeamJobSummary({ job }: { job: TeamJobView }) {
           testId="team-job-wallet-after"
         />
       </SimpleGrid>
+      {/* Free text a preparer chose (the desktop's and the file's names) after the figures, isolated and with hidden characters shown. */}
       <Text size="sm" data-testid="team-job-prepared">
-        Prepared by <b>{job.preparedBy}</b> on {job.preparedOn}, {formatDateTime(job.preparedAt)}
+        Prepared by <b>{job.preparedBy}</b> on <FreeText text={job.preparedOn} />, {formatDateTime(job.preparedAt)}
         {job.fileName ? (
           <>
             {' '}
-            from <b>{job.fileName}</b>
+            {job.kind === 'single' ? 'for' : 'from the file'}{' '}
+            <b>
+              “<FreeText text={job.fileName} />”
+            </b>
           </>
         ) : null}
       </Text>
@@ -71,31 +76,74 @@ export function TeamJobSummary({ job }: { job: TeamJobView }) {
 
 const ROWS_PAGE = 50;
 
+/**
+ * The columns of a job's rows: each row's recipient and amount first, then only the fields a
+ * desktop sends for what the job buys (an airtime or data row's meter or smartcard field is not
+ * sent, so it is not shown); every field when the team database does not say what the job buys.
+ */
+function rowColumns(buys: TeamJobView['buys']): { label: string; right?: boolean; cell: (r: TeamJobRowView) => string }[] {
+  const amount = { label: 'Amount', right: true, cell: (r: TeamJobRowView) => formatNaira(r.amountKobo) };
+  const dash = (v: string | null) => (v === null ? '—' : freeText(v));
+  if (buys === 'airtime' || buys === 'data') {
+    return [{ label: 'Number', cell: (r) => dash(r.phone) }, amount, { label: 'Network', cell: (r) => dash(r.network) }, { label: 'Product', cell: (r) => freeText(r.product) }];
+  }
+  if (buys === 'electricity' || buys === 'cable') {
+    return [
+      { label: buys === 'electricity' ? 'Meter' : 'Smartcard', cell: (r) => dash(r.account) },
+      amount,
+      { label: buys === 'electricity' ? 'Disco' : 'Bouquet', cell: (r) => freeText(r.product) },
+      { label: 'Customer’s phone', cell: (r) => dash(r.phone) },
+    ];
+  }
+  return [
+    { label: 'Number', cell: (r) => dash(r.phone) },
+    { label: 'Meter or smartcard', cell: (r) => dash(r.account) },
+    amount,
+    { label: 'Network', cell: (r) => dash(r.network) },
+    { label: 'Product', cell: (r) => freeText(r.product) },
+  ];
+}
+
 /** The job's rows as the team database stores them (what is bought), a page at a time. */
 function TeamJobRows({ job }: { job: TeamJobView }) {
   const [page, setPage] = useState(1);
   const rows = useOperation('approvals.rows', { jobId: job.id, page, pageSize: ROWS_PAGE });
+  const columns = rowColumns(job.buys);
+  const unsent = job.buys === 'airtime' || job.buys === 'data' ? (rows.data?.rows ?? []).filter((r) => r.account !== null && r.account !== r.phone).map((r) => r.row) : [];
   return (
     <Stack gap={4}>
       <ErrorNotice error={rows.error} onRetry={() => void rows.reload()} title={teamErrorTitle(rows.error?.code, 'The rows could not be read')} />
       {rows.data && rows.data.rows.length > 0 && (
         <ScrollArea.Autosize mah={260} type="auto" offsetScrollbars>
-          <Table striped verticalSpacing={4} aria-label={`Rows of ${job.fileName ?? 'the job'}`} data-testid="team-job-row-table">
-            <TableHead columns={['Row', 'Number', 'Meter or smartcard', 'Network', 'Product', { label: 'Amount', right: true }]} />
+          <Table striped verticalSpacing={4} aria-label={`Rows of ${job.fileName === null ? 'the job' : freeText(job.fileName)}`} data-testid="team-job-row-table">
+            <TableHead columns={['Row', ...columns.map((c) => (c.right ? { label: c.label, right: true } : c.label))]} />
             <Table.Tbody>
               {rows.data.rows.map((r) => (
                 <Table.Tr key={r.row}>
                   <Table.Td>{r.row}</Table.Td>
-                  <Table.Td>{r.phone ?? '—'}</Table.Td>
-                  <Table.Td>{r.account && r.account !== r.phone ? r.account : '—'}</Table.Td>
-                  <Table.Td>{r.network ?? '—'}</Table.Td>
-                  <Table.Td>{r.product}</Table.Td>
-                  <Table.Td ta="right">{formatNaira(r.amountKobo)}</Table.Td>
+                  {columns.map((c) => (
+                    <Table.Td key={c.label} ta={c.right ? 'right' : undefined}>
+                      <bdi>{c.cell(r)}</bdi>
+                    </Table.Td>
+                  ))}
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         </ScrollArea.Autosize>
+      )}
+      {job.buys === null && rows.data && rows.data.rows.length > 0 && (
+        <Text size="xs" c="dimmed">
+          The team database does not record what this job buys: every field of its rows is shown.
+        </Text>
+      )}
+      {unsent.length > 0 && (
+        <Alert color="orange" variant="light" p="xs" data-testid="team-job-unsent-fields">
+          <Text size="sm">
+            Row{unsent.length > 1 ? 's' : ''} {unsent.join(', ')} also carr{unsent.length > 1 ? 'y' : 'ies'} a meter or smartcard field, which {job.buys} does not send: it is not
+            shown, and nothing is bought with it.
+          </Text>
+        </Alert>
       )}
       {rows.data && rows.data.pages > 1 && (
         <Group gap="xs">
@@ -125,7 +173,13 @@ export function TeamDecision({ job }: { job: TeamJobView }) {
     <Text size="sm" data-testid="team-job-decision">
       {approved ? 'Approved' : 'Rejected'} by <b>{approved && job.approvedBy.length > 1 ? job.approvedBy.join(' and ') : job.decidedBy}</b>
       {job.decidedAt ? `, ${formatDateTime(job.decidedAt)}` : ''}
-      {job.decisionNote ? `: “${job.decisionNote}”` : ''}
+      {job.decisionNote ? (
+        <>
+          : “<FreeText text={job.decisionNote} />”
+        </>
+      ) : (
+        ''
+      )}
     </Text>
   );
 }
@@ -145,7 +199,7 @@ function DecideButtons({ job, onDecided, onAsking }: { job: TeamJobView; onDecid
       setNote('');
       notifications.show({
         color: decision === 'approve' ? 'teal' : 'red',
-        message: `${decision === 'approve' ? 'Approved' : 'Rejected'}: ${job.fileName ?? 'the job'} (${formatNaira(job.totalKobo)}).`,
+        message: `${decision === 'approve' ? 'Approved' : 'Rejected'}: ${formatCount(job.itemCount)} row(s) for ${formatNaira(job.totalKobo)} (${job.fileName === null ? teamJobKindLabel(job) : freeText(job.fileName)}).`,
       });
       onDecided(decided);
     });
@@ -222,15 +276,21 @@ export function TeamJobCard({
   const waiting = job.state === 'awaiting_approval';
   const approvedByMe = status?.user !== undefined && status.user !== null && job.approvedBy.includes(status.user);
   return (
-    <Card withBorder padding="lg" component="article" aria-label={`${teamJobKindLabel(job)}: ${job.fileName ?? job.id}`} data-testid="team-job">
+    <Card withBorder padding="lg" component="article" aria-label={`${teamJobKindLabel(job)}: ${job.fileName === null ? job.id : freeText(job.fileName)}`} data-testid="team-job">
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
           <div>
-            <Title order={2} size="h4">
-              {job.fileName ?? teamJobKindLabel(job)}
+            {/* The heading is what the job buys, from typed fields; the file's name (free text) comes after, under it. */}
+            <Title order={2} size="h4" data-testid="team-job-title">
+              {teamJobKindLabel(job)} · {formatCount(job.itemCount)} row{job.itemCount === 1 ? '' : 's'} · {formatNaira(job.totalKobo)}
             </Title>
             <Text size="sm" c="dimmed">
-              {teamJobKindLabel(job)} · team job {job.id}
+              {job.fileName === null ? null : (
+                <>
+                  “<FreeText text={job.fileName} />” ·{' '}
+                </>
+              )}
+              team job {job.id}
             </Text>
           </div>
           <Badge size="lg" color={TEAM_STATE_COLOR[job.state]} variant="light" style={{ flexShrink: 0 }} data-testid="team-job-state">

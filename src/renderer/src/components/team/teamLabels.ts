@@ -1,6 +1,7 @@
 /** Words and colours of the team workspace (issue 18), as a finance officer reads them. */
 import type { TeamJobState, TeamJobView, TeamRole, TeamStatusView } from '../../../../shared/contract/team';
 import type { ErrorCode } from '../../../../shared/errorCodes';
+import { freeText } from '../FreeText';
 
 export const TEAM_STATE_LABEL: Record<TeamJobState, string> = {
   awaiting_approval: 'Waiting for approval',
@@ -28,12 +29,17 @@ export const ROLE_MEANING: Record<TeamRole, string> = {
   admin: 'prepares, approves others’ jobs and changes team settings',
 };
 
-/** What a team job buys, whatever kind the list returns ("bulk", "single", or a kind added later). */
-export function teamJobKindLabel(job: Pick<TeamJobView, 'kind' | 'preview'>): string {
-  const what = { airtime: 'airtime', data: 'data', electricity: 'electricity', cable: 'cable TV' }[job.preview.kind] ?? job.preview.kind;
-  if (job.kind === 'bulk') return `Bulk ${what}`;
-  if (job.kind === 'single') return `Single purchase${what && what !== 'single' ? ` (${what})` : ''}`;
-  return `${String(job.kind)} ${what}`;
+const BUYS_LABEL: Record<NonNullable<TeamJobView['buys']>, string> = { airtime: 'airtime', data: 'data', electricity: 'electricity', cable: 'cable TV' };
+
+/**
+ * What a team job buys, from its typed fields only (the kind the team database records, never the
+ * preparer's preview): "Bulk airtime", "Single purchase (electricity)", or a kind added later.
+ */
+export function teamJobKindLabel(job: Pick<TeamJobView, 'kind' | 'buys'>): string {
+  const what = job.buys ? BUYS_LABEL[job.buys] : null;
+  if (job.kind === 'bulk') return `Bulk ${what ?? 'purchase'}`;
+  if (job.kind === 'single') return `Single purchase${what ? ` (${what})` : ''}`;
+  return `Team job of kind ${freeText(String(job.kind))}`;
 }
 
 /** Whether the signed-in member may approve or reject jobs at all (the database still checks each one). */

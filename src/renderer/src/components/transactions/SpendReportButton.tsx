@@ -7,7 +7,7 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { OperationOutput } from '../../../../shared/contract';
-import { faceAndCostText, purchasesText, refundedText } from '../../../../shared/spendText';
+import { faceAndCostText, messagingText, purchasesText, refundedText } from '../../../../shared/spendText';
 import { monthStartDay } from '../../../../shared/localDates';
 import { bridge } from '../../bridge';
 import { formatDay, formatNaira } from '../../format';
@@ -53,9 +53,9 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
       <Modal opened={opened} onClose={() => setOpened(false)} title="Spend report (Excel)" centered size="lg">
         <Stack gap="sm">
           <Text size="sm">
-            Successful and pending purchases of the chosen Lagos days (what left the wallet; refunded ones are shown apart), from the transactions on this computer (sync first for
-            the latest): totals, then by day, by type and by network, each with the face value, the wallet cost and the commission. A chart of the daily wallet cost is saved beside
-            it.
+            What left the wallet on the chosen Lagos days: successful and pending purchases (refunded ones are shown apart), from the transactions on this computer (sync first for
+            the latest), and the messages sent through vendesk on a line of their own: totals, then the purchases by day, by type and by network, each with the face value, the
+            wallet cost and the commission. A chart of the daily wallet cost is saved beside it.
           </Text>
           <Group gap="sm" align="flex-end">
             <DateField
@@ -77,6 +77,9 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
               <Text size="sm">
                 {purchasesText(written.totals.purchases)} from {formatDay(range.from)} to {formatDay(range.to)}; commission earned {formatNaira(written.totals.commissionKobo)}
                 {written.totals.refunded && written.totals.refunded.count > 0 ? `; ${refundedText(written.totals.refunded)}, not counted` : ''}.
+              </Text>
+              <Text size="sm" data-testid="spend-report-messaging">
+                {messagingText(written.totals.messaging)}. Left the wallet: <b className="money">{formatNaira(written.totals.walletKobo)}</b>.
               </Text>
               <Text size="sm" mt={6}>
                 Saved as <b>{written.fileName}</b> in the exports folder:
