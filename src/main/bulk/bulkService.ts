@@ -587,8 +587,13 @@ export class BulkService {
     return writeBulkSettings(this.app.settings, connection.profileId, patch);
   }
 
+  /** The team job `jobId` runs, when it was sent to or adopted from a team (`teamGate.teamJobIdOf`). */
+  teamJobIdOf(jobId: string): string | null {
+    return this.app.service(teamGate).teamJobIdOf(jobId);
+  }
+
   view(job: JobRow): BulkJobView {
-    return jobView(this.store, job, { active: this.runners.has(job.id), heldElsewhere: this.heldElsewhere(job), teamJobId: this.app.service(teamGate).teamJobIdOf(job.id) });
+    return jobView(this.store, job, { active: this.runners.has(job.id), heldElsewhere: this.heldElsewhere(job), teamJobId: this.teamJobIdOf(job.id) });
   }
 }
 

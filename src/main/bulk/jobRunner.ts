@@ -18,6 +18,11 @@
  *   unowned entry of that phone and amount from 30 minutes before it was sent on; after 5
  *   attempts, or when an unowned entry lies beyond the window, it is left for the user.
  * - Times are on the service's clock (`RunnerDeps.now`), as the 2 min 1 s requery rule is.
+ *
+ * Longer than 400 lines on purpose: the loop of one run — launching batches, reading outcomes,
+ * settling uncertain items, finishing — shares the run's state (what is in flight, the stop asked
+ * for, the settings as last read); how each kind sends and when items go again are apart already
+ * (the strategies, `sendPolicy.ts`).
  */
 import { AppError } from '../../shared/appError';
 import type { Connection } from '../appContext';

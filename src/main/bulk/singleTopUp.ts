@@ -33,12 +33,13 @@ import { readNgnWallet, type WalletReading } from '../api/walletReading';
 import type { App, AppPart, Session } from '../appContext';
 import { freshCatalog } from '../catalog/catalogCache';
 import type { FieldKey, RecentMatch, ValidRow } from '../imports';
-import { FORM_WORDS, validateItem, type ItemChecker } from '../imports/validateItem';
+import { FORM_WORDS, type ItemChecker } from '../imports/itemFields';
+import { validateItem } from '../imports/validateItem';
 import { hiddenFieldText } from '../imports/hiddenCells';
 import { keepWalletReading } from '../transactions/balanceSnapshots';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { refreshReferences } from '../transactions/mirrorRefresh';
-import { createBulkService, itemView, type RunEnded, type RunGiven } from './bulkService';
+import { createBulkService, itemView, type BulkService, type RunEnded, type RunGiven } from './bulkService';
 import type { ItemRow, JobRow, JobStore, NewItem } from './jobStore';
 import { FINAL_ITEM_STATES, PENDING_AT_SERVICE, SPENDING_STATES } from './jobStates';
 import { FAILED_REASON } from './itemOutcomes';
@@ -215,7 +216,7 @@ export async function buyTopUp(app: App, session: Session, request: TopUpInput &
       const id = service.store.createSingleJob(request.kind, session.connection, singleJobName(summary), item);
       return { jobId: id, begun: service.confirmSingle(id) };
     });
-    const { job } = await runSingle(app, session, jobId, { begun });
+    const { job } = await runSingle(service, session, jobId, { begun });
     refuseIfBackToApproval(job);
     // The Dashboard and Transactions show it by the time the receipt is shown, without a sync
     // (settled by a requery, its log entry may not have been read yet); and the receipt shows the
@@ -256,15 +257,14 @@ export function writeSingle<T>(app: App, session: Session, write: () => T): T {
  * Runs a single purchase's job, begun as it was written, on `session` and answers how it ended:
  * one that stopped before it was sent is not left to be resumed (`cancelPausedSingle`).
  */
-export async function runSingle(app: AppPart<'service'>, session: Session, jobId: string, given: Omit<RunGiven, 'session'>): Promise<RunEnded> {
-  const service = app.service(createBulkService);
+export async function runSingle(service: BulkService, session: Session, jobId: string, given: Omit<RunGiven, 'session'>): Promise<RunEnded> {
   const run = await service.runConfirmed(jobId, { ...given, session }).catch(async (error: unknown) => {
     // It did not start: the item was never sent.
-    await cancelPausedSingle(app, session, jobId, error instanceof Error ? error.message : String(error));
+    await cancelPausedSingle(service, session, jobId, error instanceof Error ? error.message : String(error));
     throw error;
   });
   if (run.job.state !== 'paused') return run;
-  await cancelPausedSingle(app, session, jobId, run.job.message);
+  await cancelPausedSingle(service, session, jobId, run.job.message);
   return { job: service.store.job(jobId) ?? run.job, refusal: run.refusal };
 }
 
@@ -308,8 +308,7 @@ export function refuseIfBackToApproval(job: JobRow): void {
  * A single purchase that paused before it was sent is not left to be resumed later: it is not bought
  * (one a team member approved waits to be bought again, as approved).
  */
-async function cancelPausedSingle(app: AppPart<'service'>, session: Session, jobId: string, pauseMessage: string | null): Promise<void> {
-  const service = app.service(createBulkService);
+async function cancelPausedSingle(service: BulkService, session: Session, jobId: string, pauseMessage: string | null): Promise<void> {
   const why = (pauseMessage ?? '')
     .replace(/^Paused: /, '')
     .split(/(?<=\.)\s+/)
@@ -317,7 +316,7 @@ async function cancelPausedSingle(app: AppPart<'service'>, session: Session, job
     .join(' ');
   // An approved purchase that was not sent waits to be bought again, as approved (its team job's
   // claim stays this desktop's), whether this run puts it back or another attempt did first.
-  if (app.service(teamGate).teamJobIdOf(jobId)) {
+  if (service.teamJobIdOf(jobId)) {
     if (service.store.backToApproval(jobId, `Approved, but not sent${why ? `: ${why}` : '.'}`, true)) return;
     if (service.store.job(jobId)?.state === 'awaiting_approval') return;
   }
@@ -332,31 +331,29 @@ async function cancelPausedSingle(app: AppPart<'service'>, session: Session, job
  * to buy it later): it is cancelled, so an item never sent is not bought and one that may have
  * been sent is settled from the log, never sent again.
  */
-async function settleInterrupted(app: AppPart<'service'>, session: Session, job: JobRow): Promise<JobRow> {
-  const service = app.service(createBulkService);
+async function settleInterrupted(service: BulkService, session: Session, job: JobRow): Promise<JobRow> {
   if (job.state !== 'running' || !service.status(session.connection, job.id).interrupted) return job;
-  await cancelPausedSingle(app, session, job.id, 'vendesk stopped before it was sent.');
+  await cancelPausedSingle(service, session, job.id, 'vendesk stopped before it was sent.');
   return service.store.job(job.id) ?? job;
 }
 
 /** A single purchase of `session`'s connection, by its id. */
-export async function topUpView(app: AppPart<'service'>, session: Session, id: string): Promise<TopUpView> {
-  const service = app.service(createBulkService);
+export async function topUpView(service: BulkService, session: Session, id: string): Promise<TopUpView> {
   const found = service.store.job(id);
   // Another connection's purchases, bulk jobs and electricity or cable purchases are not single top-ups of this one.
   if (!found || found.origin !== 'single' || (found.kind !== 'airtime' && found.kind !== 'data') || found.profile_id !== session.connection.profileId) {
     throw new AppError('purchase_not_found', `There is no airtime or data purchase ${id} on this connection.`, 'Choose one from the recent purchases.');
   }
-  const job = await settleInterrupted(app, session, found);
+  const job = await settleInterrupted(service, session, found);
   return toTopUpView(job, service.store.items(id, { limit: 1 })[0]);
 }
 
 /** The latest single purchases of `session`'s connection, newest first. */
-export async function recentTopUps(app: AppPart<'service'>, session: Session, kind: TopUpKind | undefined, limit: number): Promise<TopUpView[]> {
-  const store = app.service(createBulkService).store;
+export async function recentTopUps(service: BulkService, session: Session, kind: TopUpKind | undefined, limit: number): Promise<TopUpView[]> {
+  const { store } = service;
   const jobs = store.listJobs(session.connection.profileId, limit, 'single', kind ? [kind] : ['airtime', 'data']);
   const views: TopUpView[] = [];
-  for (const found of jobs) views.push(toTopUpView(await settleInterrupted(app, session, found), store.items(found.id, { limit: 1 })[0]));
+  for (const found of jobs) views.push(toTopUpView(await settleInterrupted(service, session, found), store.items(found.id, { limit: 1 })[0]));
   return views;
 }
 

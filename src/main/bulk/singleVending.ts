@@ -60,7 +60,7 @@ export async function buySingleVending(app: App, session: Session, asked: Single
   });
   // The run buys the purchase as it was checked, on the session it was checked on.
   const buyer: VendingBuyer = { buy: async (_kind, _item, written) => (await purchase.buy({ written })).id, settle: createVendingBuyer(app, session).settle };
-  const { job, refusal } = await runSingle(app, session, jobId, { vending: buyer, quiet: true, begun });
+  const { job, refusal } = await runSingle(service, session, jobId, { vending: buyer, quiet: true, begun });
   const bought = service.store.items(jobId, { limit: 1 })[0];
   if (bought?.purchase_id) return toPurchaseView(getPurchaseRow(app, bought.purchase_id));
   if (refusal) throw refusal;

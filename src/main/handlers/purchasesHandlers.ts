@@ -18,6 +18,7 @@ import { freshCatalog } from '../catalog/catalogCache';
 import { AppError } from '../../shared/appError';
 import { buyTopUp, checkTopUp, recentTopUps, topUpView } from '../bulk/singleTopUp';
 import { buySingleVending } from '../bulk/singleVending';
+import { createBulkService } from '../bulk/bulkService';
 import type { HandlersOf } from './handlerTypes';
 
 function purchaseOrThrow(app: App, id: string) {
@@ -96,8 +97,8 @@ export const purchasesHandlers: HandlersOf<typeof purchasesOperations> = {
   },
   'purchases.checkTopUp': (input, app) => checkTopUp(app, app.session(), input),
   'purchases.buyTopUp': (input, app) => buyTopUp(app, app.session(), input),
-  'purchases.topUp': (input, app) => topUpView(app, app.session(), input.id),
-  'purchases.recentTopUps': (input, app) => recentTopUps(app, app.session(), input.kind, input.limit),
+  'purchases.topUp': (input, app) => topUpView(app.service(createBulkService), app.session(), input.id),
+  'purchases.recentTopUps': (input, app) => recentTopUps(app.service(createBulkService), app.session(), input.kind, input.limit),
   'purchases.checkRefund': async (input, app) => {
     purchaseOrThrow(app, input.id);
     return toPurchaseView(await checkRefund(app, app.session(), input.id));

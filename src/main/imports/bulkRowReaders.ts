@@ -10,7 +10,8 @@ import type { Network } from '../../shared/phone';
 import { accountNumberFromCell, amountFromCell, networkFromCell, textFromCell, vendTypeFromCell } from './cellValues';
 import type { ColumnMapping, FieldKey } from './columnMapping';
 import type { CellValue } from './sheetTable';
-import { SHEET_WORDS, validateItem, type ItemCatalogs, type ItemChecker } from './validateItem';
+import { SHEET_WORDS, type ItemChecker } from './itemFields';
+import { validateItem, type ItemCatalogs } from './validateItem';
 import type { NetworkConflict, RowIssue, ValidRow } from './validationResult';
 
 export const FIX = 'fix or exclude the row';

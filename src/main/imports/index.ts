@@ -49,19 +49,6 @@ export {
   type RecentDuplicate,
   type NetworkConflict,
 } from './validateRows';
-export {
-  validateItem,
-  indexCatalogs,
-  airtimeKoboRange,
-  AIRTIME_MIN_KOBO,
-  FORM_WORDS,
-  type ItemChecker,
-  type PurchaseCatalogs,
-  type ItemCatalogs,
-  type ItemFields,
-  type AirtimeFields,
-  type DataFields,
-  type ElectricityFields,
-  type CableFields,
-} from './validateItem';
+export { validateItem, indexCatalogs, airtimeKoboRange, AIRTIME_MIN_KOBO, type ItemCatalogs, type PurchaseCatalogs } from './validateItem';
+export { FORM_WORDS, SHEET_WORDS, type ItemChecker, type ItemFields, type AirtimeFields, type DataFields, type ElectricityFields, type CableFields } from './itemFields';
 export { validateContactRows, type ContactRow, type ContactDuplicate, type ContactValidation } from './validateContacts';

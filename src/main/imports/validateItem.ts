@@ -10,14 +10,15 @@
  * chose": `PurchaseChecker`, bulk/singleTopUp.ts).
  *
  * Pure and cheap: it runs once per row of 200,000-row files, so the catalogs are indexed once per
- * run (`indexCatalogs`) and a valid row is a class instance, not an object literal.
+ * run (`indexCatalogs`) and a valid row is a class instance, not an object literal. What it is
+ * given — the fields of each kind, the checker and its words — is in `itemFields.ts`.
  */
 import { excerpt } from '../../shared/excerpt';
 import { formatNaira, nairaToKobo, type Kobo } from '../../shared/money';
 import { NETWORK_LABEL, networkOfPhone, type Network } from '../../shared/phone';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider, VendType } from '../../shared/wire';
-import type { AmountFromCell, Parsed } from './cellValues';
-import type { BulkKind, FieldKey } from './columnMapping';
+import type { BulkKind } from './columnMapping';
+import type { AirtimeFields, CableFields, DataFields, ElectricityFields, ItemChecker, ItemFields } from './itemFields';
 import type { BulkCatalogs, RowIssue, ValidRow } from './validationResult';
 
 /** The service's floor for airtime, whatever the catalog says: ₦100. The one airtime minimum. */
@@ -94,87 +95,6 @@ export function indexCatalogs(ctx: Pick<BulkCatalogs, 'airtime' | 'data' | 'elec
     }
   }
   return ix;
-}
-
-// ------------------------------------------------------------------ the fields of each kind
-
-/**
- * The typed fields of one purchase. A field read from a cell that could not be read carries its
- * reason (`{ ok: false }`, said by `validateItem` in its place among the other issues); `phone` is
- * '' when it could not be read (its issue already said). A field not given is null.
- */
-export interface AirtimeFields {
-  phone: string;
-  network: Parsed<Network> | null;
-  productCode: string | null;
-  amount: AmountFromCell;
-}
-export interface DataFields {
-  phone: string;
-  productCode: string | null;
-  network: Parsed<Network> | null;
-}
-export interface ElectricityFields {
-  phone: string;
-  disco: string | null;
-  meter: Parsed<string>;
-  vendType: Parsed<VendType>;
-  amount: AmountFromCell;
-}
-export interface CableFields {
-  phone: string;
-  provider: string | null;
-  bouquet: string | null;
-  smartcard: Parsed<string>;
-}
-export interface ItemFields {
-  airtime: AirtimeFields;
-  data: DataFields;
-  electricity: ElectricityFields;
-  cable: CableFields;
-}
-
-// ------------------------------------------------------------------ who is told, in whose words
-
-/** How a purchase's issues name where its fields came from. */
-export interface ItemWords {
-  /** What to do when the number's prefix does not tell its network. */
-  giveNetwork: string;
-  /** Who named the network ("the file says"). */
-  given: string;
-  /** What to do about a ported number's network. */
-  changeNetwork: string;
-  /** What to do when no data plan is given. */
-  choosePlan: string;
-  /** What to do when the data plan is not in the catalog. */
-  exactPlan: string;
-}
-
-/** A row of a bulk sheet. */
-export const SHEET_WORDS: ItemWords = {
-  giveNetwork: 'add a Network column (MTN, Airtel, Glo or 9mobile)',
-  given: 'the file says',
-  changeNetwork: 'Change the Network cell if that is wrong',
-  choosePlan: 'copy a product code from the data plan list',
-  exactPlan: 'copy the exact product code from the data plan list',
-};
-
-/** A purchase typed in a form or on the command line (`bulk/singleTopUp.ts`): the network and plan are chosen, not read from columns. */
-export const FORM_WORDS: ItemWords = {
-  giveNetwork: 'give the network (MTN, Airtel, Glo or 9mobile)',
-  given: 'you chose',
-  changeNetwork: 'Choose the network if that is wrong',
-  choosePlan: 'choose a plan of the data catalog',
-  exactPlan: 'use the exact plan code of the data catalog',
-};
-
-/** Who hears what is wrong with a purchase, or worth a second look. */
-export interface ItemChecker {
-  readonly words: ItemWords;
-  issue(field: FieldKey, text: string): void;
-  warn(field: FieldKey, text: string): void;
-  /** The number's prefix names another network than the one it is bought on (the number may have been ported). */
-  networkConflict(phone: string, given: Network, inferred: Network, text: string): void;
 }
 
 // ------------------------------------------------------------------ the rules

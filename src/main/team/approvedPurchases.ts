@@ -12,6 +12,7 @@ import type { ApprovedPurchaseView } from '../../shared/contract/team';
 import { receiptOrAwaiting } from '../../shared/contract/purchases';
 import type { App, AppPart, Session } from '../appContext';
 import { buyTopUp, topUpView, type TopUpInput } from '../bulk/singleTopUp';
+import { createBulkService } from '../bulk/bulkService';
 import { findPurchaseRow, toPurchaseView } from '../purchases';
 import { buySingleVending, type SingleVendingRequest } from '../bulk/singleVending';
 import { boughtAs, singleLink, type SingleLink } from './purchaseApproval';
@@ -24,7 +25,7 @@ async function receipt(app: AppPart<'db' | 'service'>, session: Session, link: S
       throw new AppError('purchase_not_found', `Purchase ${purchaseId} of team job ${link.team_job_id} is not on this connection.`, 'Switch to the connection it was bought on.');
     return { teamJobId: link.team_job_id, purchase: toPurchaseView(row), topUp: null };
   }
-  return { teamJobId: link.team_job_id, purchase: null, topUp: await topUpView(app, session, purchaseId) };
+  return { teamJobId: link.team_job_id, purchase: null, topUp: await topUpView(app.service(createBulkService), session, purchaseId) };
 }
 
 /** Buys an approved single purchase on `session` (see the file's comment). */

@@ -24,7 +24,9 @@ function trace(): { steps: number; all: PathCount; own: PathCount } {
 }
 
 describe("a single airtime purchase's path", () => {
-  it('validates the purchase at the row, asks the team once, writes and begins its job once, and stays within its budget', () => {
+  // The inspector steps through some 4,500 statements, one round trip each: minutes on a busy
+  // machine. The timeout is a hang guard, not a measure (docs/testing.md).
+  it('validates the purchase at the row, asks the team once, writes and begins its job once, and stays within its budget', { timeout: 480_000 }, () => {
     const { own } = trace();
     const calls = (fn: string) => own.path.filter((p) => p === fn).length;
     // Its typed fields go to the one rule of a row: no sheet is built, read or mapped for it.
