@@ -151,25 +151,35 @@ export function countLine(name: string, c: PathCount): string {
   return `${name}: ${c.files.length} files, ${c.returns} returns (most: ${most || 'none'}), ${c.switches} changes of file`;
 }
 
-async function main(): Promise<void> {
-  const json = process.argv.includes('--json');
-  const steps = await traceConfirmation();
-  const all = countPath(steps);
-  const own = countPath(steps, (f) => !SHARED_PLUMBING.test(f));
-  if (json) {
-    process.stdout.write(`${JSON.stringify({ steps: steps.length, all, own })}\n`);
-    return;
-  }
-  console.log(`A bulk job's confirmation, from the bulk.confirm handler to the first purchase request (${steps.length} steps):`);
-  console.log(`  ${countLine('all of src/', all)}`);
-  console.log(`  ${countLine("the job's own code", own)}`);
-  console.log(`  files of the job's own code: ${own.files.join(', ')}`);
-  console.log(`  path (↩ marks a way back to a caller): ${own.path.join(' → ')}`);
+/**
+ * Runs `trace` and prints what it stepped through, counted from the handler in `from`: with
+ * `--json` one JSON document (what the path tests read), else the counts, the own code's files and
+ * its path. `title` says what was traced; `own` names its own code. Exits 1 when the trace fails.
+ */
+export function printTrace(trace: () => Promise<Frame[][]>, { from, title, own: ownName }: { from: string; title: string; own: string }): void {
+  (async () => {
+    const steps = await trace();
+    const all = countPath(steps, () => true, from);
+    const own = countPath(steps, (f) => !SHARED_PLUMBING.test(f), from);
+    if (process.argv.includes('--json')) {
+      process.stdout.write(`${JSON.stringify({ steps: steps.length, all, own })}\n`);
+      return;
+    }
+    console.log(`${title} (${steps.length} steps):`);
+    console.log(`  ${countLine('all of src/', all)}`);
+    console.log(`  ${countLine(ownName, own)}`);
+    console.log(`  files of ${ownName}: ${own.files.join(', ')}`);
+    console.log(`  path (↩ marks a way back to a caller): ${own.path.join(' → ')}`);
+  })().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
+  printTrace(traceConfirmation, {
+    from: 'src/main/handlers/bulkHandlers.ts',
+    title: "A bulk job's confirmation, from the bulk.confirm handler to the first purchase request",
+    own: "the job's own code",
   });
 }

@@ -12,7 +12,7 @@
  * every purchase. `--json` prints one JSON document.
  */
 import { startTestApp } from '../test/support/testApp';
-import { countLine, countPath, SHARED_PLUMBING, stepThrough, type Frame } from './confirmationPath';
+import { printTrace, stepThrough, type Frame } from './confirmationPath';
 
 const HANDLER = 'src/main/handlers/purchasesHandlers.ts';
 
@@ -28,25 +28,10 @@ async function traceSingleAirtime(): Promise<Frame[][]> {
   }
 }
 
-async function main(): Promise<void> {
-  const json = process.argv.includes('--json');
-  const steps = await traceSingleAirtime();
-  const all = countPath(steps, () => true, HANDLER);
-  const own = countPath(steps, (f) => !SHARED_PLUMBING.test(f), HANDLER);
-  if (json) {
-    process.stdout.write(`${JSON.stringify({ steps: steps.length, all, own })}\n`);
-    return;
-  }
-  console.log(`A single airtime purchase, from the purchases.buyTopUp handler to its purchase request (${steps.length} steps):`);
-  console.log(`  ${countLine('all of src/', all)}`);
-  console.log(`  ${countLine("the purchase's own code", own)}`);
-  console.log(`  files of the purchase's own code: ${own.files.join(', ')}`);
-  console.log(`  path (↩ marks a way back to a caller): ${own.path.join(' → ')}`);
-}
-
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
+  printTrace(traceSingleAirtime, {
+    from: HANDLER,
+    title: 'A single airtime purchase, from the purchases.buyTopUp handler to its purchase request',
+    own: "the purchase's own code",
   });
 }

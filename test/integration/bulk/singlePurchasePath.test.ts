@@ -7,27 +7,17 @@
  * (docs/architecture.md). A change that adds a file or a call back into one the path had left fails
  * here, and prints the path.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PathCount } from '../../../scripts/confirmationPath';
-
-const ROOT = path.resolve(__dirname, '../../..');
+import { traceOf } from '../../support/codePath';
 
 /** Issue 39's bound: 12 files and 12 returns of the purchase's own code (27 and 35 before its work). */
 const BUDGET = { files: 12, returns: 12 };
-
-function trace(): { steps: number; all: PathCount; own: PathCount } {
-  const run = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/singlePath.ts', '--json'], { cwd: ROOT, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`The trace failed: ${run.stderr}`);
-  return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { steps: number; all: PathCount; own: PathCount };
-}
 
 describe("a single airtime purchase's path", () => {
   // The inspector steps through some 4,500 statements, one round trip each: minutes on a busy
   // machine. The timeout is a hang guard, not a measure (docs/testing.md).
   it('validates the purchase at the row, asks the team once, writes and begins its job once, and stays within its budget', { timeout: 480_000 }, () => {
-    const { own } = trace();
+    const { own } = traceOf('scripts/singlePath.ts');
     const calls = (fn: string) => own.path.filter((p) => p === fn).length;
     // Its typed fields go to the one rule of a row: no sheet is built, read or mapped for it.
     expect(calls('validateItem:validateItem')).toBe(1);
