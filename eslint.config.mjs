@@ -2,7 +2,23 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import vendesk from './eslint-rules/layers.mjs';
+import layers from './eslint-rules/layers.mjs';
+import pinnedConnection from './eslint-rules/pinnedConnection.mjs';
+
+/** vendesk's own rules (eslint-rules/): the layers, and what costs money takes its connection. */
+const vendesk = { rules: { ...layers.rules, ...pinnedConnection.rules } };
+
+/**
+ * The code that buys, settles or requeries (docs/architecture.md, *What costs money takes its
+ * connection*): the purchase engine, the vending detail, the requery loop, the team's runs of
+ * purchases. Exported for its test (test/unit/foundation/pinnedConnection.test.ts).
+ */
+export const PINNED_CONNECTION_FILES = [
+  'src/main/bulk/**/*.ts',
+  'src/main/purchases/**/*.ts',
+  'src/main/pending/**/*.ts',
+  'src/main/team/{purchaseApproval,approvedPurchases,bulkApproval,teamJobRun,teamRunSpec,sentElsewhere}.ts',
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'build/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'bench/data/**', '.stryker-tmp/**', 'reports/**'] },
@@ -30,6 +46,13 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { vendesk },
     rules: { 'vendesk/layers': 'error' },
+  },
+  {
+    // What buys, settles or requeries is given its session; it never reads the connection in use.
+    files: PINNED_CONNECTION_FILES,
+    ignores: ['src/**/*.test.ts'],
+    plugins: { vendesk },
+    rules: { 'vendesk/pinned-connection': 'error' },
   },
   {
     // Everything the command line prints goes through its one output layer (src/cli/terminal.ts),

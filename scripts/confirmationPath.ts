@@ -25,7 +25,7 @@ import { Worker } from 'node:worker_threads';
 import { startTestApp } from '../test/support/testApp';
 import { createBulkService } from '../src/main/bulk/bulkService';
 
-interface Frame {
+export interface Frame {
   file: string;
   fn: string;
 }
@@ -41,19 +41,20 @@ export interface PathCount {
 }
 
 const ROOT = path.resolve(__dirname, '..');
-const SHARED_PLUMBING = /^src\/main\/api\/|^src\/shared\/|^src\/main\/app\.ts$|^src\/main\/redact/;
+/** What every path passes through alike, left out of the own-code count. */
+export const SHARED_PLUMBING = /^src\/main\/api\/|^src\/shared\/|^src\/main\/app\.ts$|^src\/main\/redact/;
 
 /**
  * The path through the files of `steps` from the handler on, counting only files `keep` accepts.
  * A step whose stack (of kept files) is deeper than the step before entered a function by a call;
  * any other change of file is a way back (a return, or an async function going on after an await).
  */
-export function countPath(steps: Frame[][], keep: (file: string) => boolean = () => true): PathCount {
+export function countPath(steps: Frame[][], keep: (file: string) => boolean = () => true, from = 'src/main/handlers/bulkHandlers.ts'): PathCount {
   const visits: (Frame & { call: boolean })[] = [];
   let started = false;
   let depth = 0;
   for (const frames of steps) {
-    if (!started && !frames.some((f) => f.file === 'src/main/handlers/bulkHandlers.ts')) continue;
+    if (!started && !frames.some((f) => f.file === from)) continue;
     started = true;
     const kept = frames.filter((f) => keep(f.file));
     const top = kept[0];
@@ -83,21 +84,16 @@ export function countPath(steps: Frame[][], keep: (file: string) => boolean = ()
   };
 }
 
-/** Confirms a two-row airtime job while the worker steps through it; the steps up to the first send. */
-async function traceConfirmation(): Promise<Frame[][]> {
-  const t = await startTestApp({ creditDelayMs: 500 });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-trace-'));
+/**
+ * Runs `action` (the operation whose path is measured) while a worker steps through it, and
+ * answers the steps up to the first purchase request. Anything before it, outside the stepping,
+ * is set up by the caller.
+ */
+export async function stepThrough(action: () => Promise<unknown>): Promise<Frame[][]> {
+  const worker = new Worker(path.join(__dirname, 'codePathWorker.mjs'), {
+    workerData: { root: ROOT, stopAt: /^purchase(Airtime|Data|Electricity|CableTV)$/, stopFile: 'src/main/api/vendingClient.ts', maxSteps: 200_000 },
+  });
   try {
-    const file = path.join(dir, 'staff.csv');
-    fs.writeFileSync(file, 'Name,Phone,Network,Amount\nAda,08031000001,MTN,100\nBayo,08031000002,MTN,100\n');
-    const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'airtime' });
-    // The lease's heartbeat (a third of the lease) must not fire in the middle of the stepping,
-    // however slow the machine: the path is the confirmation's alone.
-    const bulk = t.app.service(createBulkService);
-    bulk.timing = { ...bulk.timing, leaseMs: 60 * 60_000 };
-    const worker = new Worker(path.join(__dirname, 'codePathWorker.mjs'), {
-      workerData: { root: ROOT, stopAt: /^purchase(Airtime|Data|Electricity|CableTV)$/, stopFile: 'src/main/api/vendingClient.ts', maxSteps: 200_000 },
-    });
     const answers: unknown[] = [];
     let wake = (): void => undefined;
     worker.on('message', (m: unknown) => {
@@ -110,51 +106,80 @@ async function traceConfirmation(): Promise<Frame[][]> {
     };
     const ready = await next();
     if (ready !== 'ready') throw new Error(`The stepping worker did not start: ${JSON.stringify(ready)}`);
-    const confirming = (() => {
+    const running = (() => {
       // Where the worker's stepping begins.
       // eslint-disable-next-line no-debugger
       debugger;
-      return t.call('bulk.confirm', { jobId: preview.job.id, wait: true });
+      return action();
     })();
     const result = (await next()) as { steps: Frame[][]; reached: boolean; error?: string };
-    await confirming;
-    await worker.terminate();
+    await running;
     if (result.error) throw new Error(result.error);
     if (!result.reached) throw new Error('The trace did not reach the first purchase request.');
     return result.steps;
+  } finally {
+    await worker.terminate();
+  }
+}
+
+/** Confirms a two-row airtime job while the worker steps through it; the steps up to the first send. */
+async function traceConfirmation(): Promise<Frame[][]> {
+  const t = await startTestApp({ creditDelayMs: 500 });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-trace-'));
+  try {
+    const file = path.join(dir, 'staff.csv');
+    fs.writeFileSync(file, 'Name,Phone,Network,Amount\nAda,08031000001,MTN,100\nBayo,08031000002,MTN,100\n');
+    const preview = await t.call('bulk.prepare', { file: { path: file }, kind: 'airtime' });
+    // The lease's heartbeat (a third of the lease) must not fire in the middle of the stepping,
+    // however slow the machine: the path is the confirmation's alone.
+    const bulk = t.app.service(createBulkService);
+    bulk.timing = { ...bulk.timing, leaseMs: 60 * 60_000 };
+    return await stepThrough(() => t.call('bulk.confirm', { jobId: preview.job.id, wait: true }));
   } finally {
     await t.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function main(): Promise<void> {
-  const json = process.argv.includes('--json');
-  const steps = await traceConfirmation();
-  const all = countPath(steps);
-  const own = countPath(steps, (f) => !SHARED_PLUMBING.test(f));
-  if (json) {
-    process.stdout.write(`${JSON.stringify({ steps: steps.length, all, own })}\n`);
-    return;
-  }
-  const line = (name: string, c: PathCount): string => {
-    const most = Object.entries(c.returnsByFile)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 4)
-      .map(([f, n]) => `${path.basename(f)} ${n}`)
-      .join(', ');
-    return `${name}: ${c.files.length} files, ${c.returns} returns (most: ${most || 'none'}), ${c.switches} changes of file`;
-  };
-  console.log(`A bulk job's confirmation, from the bulk.confirm handler to the first purchase request (${steps.length} steps):`);
-  console.log(`  ${line('all of src/', all)}`);
-  console.log(`  ${line("the job's own code", own)}`);
-  console.log(`  files of the job's own code: ${own.files.join(', ')}`);
-  console.log(`  path (↩ marks a way back to a caller): ${own.path.join(' → ')}`);
+/** One count as a line: files, returns (the files most returned to), changes of file. */
+export function countLine(name: string, c: PathCount): string {
+  const most = Object.entries(c.returnsByFile)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([f, n]) => `${path.basename(f)} ${n}`)
+    .join(', ');
+  return `${name}: ${c.files.length} files, ${c.returns} returns (most: ${most || 'none'}), ${c.switches} changes of file`;
+}
+
+/**
+ * Runs `trace` and prints what it stepped through, counted from the handler in `from`: with
+ * `--json` one JSON document (what the path tests read), else the counts, the own code's files and
+ * its path. `title` says what was traced; `own` names its own code. Exits 1 when the trace fails.
+ */
+export function printTrace(trace: () => Promise<Frame[][]>, { from, title, own: ownName }: { from: string; title: string; own: string }): void {
+  (async () => {
+    const steps = await trace();
+    const all = countPath(steps, () => true, from);
+    const own = countPath(steps, (f) => !SHARED_PLUMBING.test(f), from);
+    if (process.argv.includes('--json')) {
+      process.stdout.write(`${JSON.stringify({ steps: steps.length, all, own })}\n`);
+      return;
+    }
+    console.log(`${title} (${steps.length} steps):`);
+    console.log(`  ${countLine('all of src/', all)}`);
+    console.log(`  ${countLine(ownName, own)}`);
+    console.log(`  files of ${ownName}: ${own.files.join(', ')}`);
+    console.log(`  path (↩ marks a way back to a caller): ${own.path.join(' → ')}`);
+  })().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
+  printTrace(traceConfirmation, {
+    from: 'src/main/handlers/bulkHandlers.ts',
+    title: "A bulk job's confirmation, from the bulk.confirm handler to the first purchase request",
+    own: "the job's own code",
   });
 }

@@ -2,6 +2,10 @@
  * Messaging: sender IDs, templates, SMS (single and bulk to a phonebook) with email copies,
  * one-time codes (evidence), phonebooks and contacts, message status and history. Shapes are
  * those of src/shared/wire.ts inside the envelope; approval and delivery follow the sandbox clock.
+ *
+ * Longer than 400 lines on purpose: one short handler per messaging endpoint of the interface,
+ * sharing the sandbox's clock and stores; read as one list, the service's messaging half is seen
+ * together, as the spec lists it.
  */
 import { z } from 'zod';
 import { koboToNaira, koboToWireText } from '../shared/money';

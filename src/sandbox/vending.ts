@@ -2,6 +2,10 @@
  * Purchases, validation, requery and balance. Each purchase checks and debits the wallet
  * synchronously inside one SQLite transaction, so concurrent requests can never overdraw or
  * lose a kobo.
+ *
+ * Longer than 400 lines on purpose: one short handler per vending endpoint of the interface
+ * (each kind's purchase, validation, requery, balance), all debiting the one wallet in their own
+ * transaction; read as one list, the wallet's rules are seen together.
  */
 import { z } from 'zod';
 import { koboToNaira, koboToWireText } from '../shared/money';

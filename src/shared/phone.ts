@@ -79,3 +79,20 @@ export function parseNetwork(input: string): Network | null {
       return null;
   }
 }
+
+/**
+ * A network named in text as people write it (`MTN`, `Airtel`, `glo`, `Globacom`, `9mobile`,
+ * `Etisalat`, `MTN NG`…): the one reading of a network's name, for a spreadsheet's cell and a
+ * network typed in a form or on the command line alike. Null for empty text.
+ */
+export function networkFromText(text: string): { ok: true; value: Network } | { ok: false; reason: string } | null {
+  if (text === '') return null;
+  const direct = parseNetwork(text);
+  if (direct) return { ok: true, value: direct };
+  const key = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  if (key.startsWith('MTN')) return { ok: true, value: 'MTN' };
+  if (key.startsWith('AIRTEL')) return { ok: true, value: 'AIRTEL' };
+  if (key.startsWith('GLO')) return { ok: true, value: 'GLOBACOM' };
+  if (key.startsWith('9MOBILE') || key.startsWith('ETISALAT') || key === 'T2' || key.startsWith('NINEMOBILE')) return { ok: true, value: '9MOBILE' };
+  return { ok: false, reason: `${excerpt(text)} is not a network; write MTN, Airtel, Glo or 9mobile, or leave the cell empty to use the number's network` };
+}

@@ -79,3 +79,26 @@ export function hiddenCharacterName(ch: string): string {
   const name = NAMES[code];
   return name ? `${name}, ${u}` : u;
 }
+
+const HIDDEN_IN_TEXT = new RegExp(HIDDEN_CHARACTER.source, 'gu');
+const WHITESPACE_BREAKS = /\r\n|[\t\n\u2028\u2029]/g;
+
+/** What a piece of text someone gave holds that a person cannot see: the text to read instead (its breaks as spaces), or the character that refuses it. */
+export type HiddenInText = { ok: true; text: string } | { ok: false; character: string };
+
+/**
+ * What a value read from a spreadsheet's cell, or typed in a form or on the command line, holds
+ * that a person cannot see; null when nothing (the common case, one regular-expression test). A
+ * tab or a line break is whitespace (read as one space); the glue of emoji is kept; any other
+ * hidden character refuses it (docs/imports.md, *Hidden characters*).
+ */
+export function hiddenInText(text: string): HiddenInText | null {
+  if (!HIDDEN_CHARACTER.test(text)) return null;
+  for (const m of text.matchAll(HIDDEN_IN_TEXT)) {
+    const ch = m[0];
+    if (ch === '\t' || ch === '\n' || ch === '\u2028' || ch === '\u2029' || isEmojiGlue(ch)) continue;
+    if (ch === '\r' && text[(m.index ?? 0) + 1] === '\n') continue;
+    return { ok: false, character: ch };
+  }
+  return { ok: true, text: text.replace(WHITESPACE_BREAKS, ' ') };
+}

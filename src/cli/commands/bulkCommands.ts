@@ -2,6 +2,9 @@
  * `vendesk bulk validate|submit|resume|status|cancel|list`: bulk airtime, data, electricity and
  * cable TV from a spreadsheet, through the same operations as the Purchases page, on the
  * connection in use (the jobs of another connection are not shown). Amounts in the JSON are Naira.
+ *
+ * Longer than 400 lines on purpose: one declaration per command — its options, its JSON and what
+ * it prints — in the order `vendesk --help` lists them; each is short, and the area reads as one.
  */
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import path from 'node:path';

@@ -2,7 +2,7 @@
 import type { CliCommand } from '../cliCommand';
 import { balanceCommand, sandboxCommand, webCommand } from './appCommands';
 import { BULK_COMMANDS } from './bulkCommands';
-import { completionCommand } from './completionCommand';
+import { completionCommandOf } from './completionCommand';
 import { doctorCommand } from './doctorCommand';
 import { LOGS_COMMANDS } from './logsCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
@@ -23,5 +23,5 @@ export const COMMANDS: CliCommand[] = [
   ...RECONCILE_COMMANDS,
   ...LOGS_COMMANDS,
   ...TEAM_COMMANDS,
-  completionCommand,
+  completionCommandOf(() => COMMANDS),
 ];

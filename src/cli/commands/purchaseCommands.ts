@@ -8,6 +8,9 @@
  * Exit codes: 0 bought or accepted (a pending purchase is not a failure: `vendesk requery`
  * settles it), 1 declined, refused, uncertain or any error, 2 usage (including a missing --yes),
  * 4 sent for a team member's approval (a LIVE purchase above the team's threshold: docs/team.md).
+ *
+ * Longer than 400 lines on purpose: one declaration per command — its options, its JSON and what
+ * it prints — in the order `vendesk --help` lists them; each is short, and the area reads as one.
  */
 import { formatDateTime } from '../../shared/localDates';
 import { z } from 'zod';

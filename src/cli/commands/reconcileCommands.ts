@@ -3,6 +3,9 @@
  * against the mirror, vendesk's purchases and the wallet, through the same operations as the
  * Reconcile page. stdout is one JSON document (amounts in Naira); a readable summary goes to
  * stderr. Also `vendesk reconcile runs` and `vendesk report spend`.
+ *
+ * Longer than 400 lines on purpose: one declaration per command — its options, its JSON and what
+ * it prints — in the order `vendesk --help` lists them; each is short, and the area reads as one.
  */
 import { formatDateTime } from '../../shared/localDates';
 import path from 'node:path';

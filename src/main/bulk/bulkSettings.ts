@@ -17,9 +17,9 @@
  */
 import { lagosDayStartMs, lagosToday } from '../../shared/localDates';
 import type { BulkSettingsView } from '../../shared/contract/bulk';
-import { formatNaira, nairaToKobo } from '../../shared/money';
-import { ngnWallet } from '../../shared/ngnWallet';
+import { formatNaira } from '../../shared/money';
 import type { VendingClient } from '../api/vendingClient';
+import { walletKoboOrProblem } from '../api/walletReading';
 import type { Settings } from '../store/settings';
 import type { JobReads } from './jobReads';
 import type { ItemRow, JobRow } from './jobRows';
@@ -94,16 +94,6 @@ function spentByJob(store: Pick<JobReads, 'amounts'>, jobId: string): number {
 
 // ------------------------------------------------------------------ what the limits refuse
 
-/** The NGN wallet of `client`'s service in kobo, or why it is not known. */
-export async function readWalletKobo(client: Pick<VendingClient, 'accountBalance'>): Promise<{ kobo: number | null; problem: string | null }> {
-  try {
-    const ngn = ngnWallet(await client.accountBalance());
-    return ngn ? { kobo: nairaToKobo(ngn.Balance), problem: null } : { kobo: null, problem: 'The service reported no NGN wallet.' };
-  } catch (error) {
-    return { kobo: null, problem: `The wallet balance could not be read (${error instanceof Error ? error.message : String(error)}).` };
-  }
-}
-
 /**
  * What confirming `job` is checked against, read at once: the bulk settings of its connection and
  * the wallet of the service it runs on (unread, the wallet does not block: the job pauses with a
@@ -113,12 +103,12 @@ export async function readWalletKobo(client: Pick<VendingClient, 'accountBalance
 export async function confirmLimits(
   settingsStore: Settings,
   store: Pick<JobReads, 'spentSince'>,
-  client: Pick<VendingClient, 'accountBalance'>,
+  client: Pick<VendingClient, 'accountBalance' | 'clock'>,
   job: Pick<JobRow, 'profile_id'>,
   figures: { totalKobo: number; items: number; maxTotalKobo?: number },
   serviceNow: () => number,
 ): Promise<{ settings: BulkSettings; walletKobo: number | null; blocker: string | null }> {
-  const walletKobo = (await readWalletKobo(client)).kobo;
+  const walletKobo = (await walletKoboOrProblem(client)).kobo;
   const settings = readBulkSettings(settingsStore, job.profile_id);
   return { settings, walletKobo, blocker: confirmBlocker(store, settings, job.profile_id, { ...figures, walletKobo }, serviceNow) };
 }

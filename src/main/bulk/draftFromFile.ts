@@ -6,10 +6,9 @@
 import { refuseIfConnectionChanged } from '../sessionGuard';
 import type { BulkLeftOutRow, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import type { FileRef } from '../../shared/contract/files';
-import type { App, AppPart } from '../appContext';
+import type { App, AppPart, Session } from '../appContext';
 import { fileRefName, resolveFileRef } from '../files';
 import { missingFields, textFromCell, totalRowsNote, type ColumnMapping, type SheetRow, type SheetTable } from '../imports';
-import { createVendingCatalogs } from '../purchases';
 import type { BulkJobKind } from './jobStates';
 import { isVendingKind } from './jobStates';
 import type { JobParts } from './jobLifecycle';
@@ -44,24 +43,30 @@ export interface PrepareInput extends FileCheckInput {
 }
 
 /**
- * The catalogs a job of this kind is validated against: from the one catalog cache
- * (`catalog/catalogCache.ts`), read again from the service when older than five minutes.
+ * The catalogs a job of this kind is validated against, of `session`'s connection: from the one
+ * catalog cache (`catalog/catalogCache.ts`), read again from its service when older than five minutes.
  */
-export async function catalogsFor(app: AppPart<'client' | 'connection' | 'db' | 'service'>, kind: BulkJobKind): Promise<Catalogs> {
-  if (kind === 'airtime') return { airtime: await freshCatalog(app, 'airtime'), data: [] };
-  if (kind === 'electricity') return { airtime: [], data: [], electricity: await app.service(createVendingCatalogs).electricity() };
-  if (kind === 'cable') return { airtime: [], data: [], cable: await app.service(createVendingCatalogs).cable() };
-  return { airtime: [], data: await freshCatalog(app, 'data') };
+export async function catalogsFor(app: AppPart<'db'>, session: Session, kind: BulkJobKind): Promise<Catalogs> {
+  if (kind === 'airtime') return { airtime: await freshCatalog(app, session, 'airtime'), data: [] };
+  if (kind === 'electricity') return { airtime: [], data: [], electricity: await freshCatalog(app, session, 'electricity') };
+  if (kind === 'cable') return { airtime: [], data: [], cable: await freshCatalog(app, session, 'cable') };
+  return { airtime: [], data: await freshCatalog(app, session, 'data') };
 }
 
-/** Checks every row of a file without creating a job. */
-export async function validateFile(app: App, reads: JobReads, input: FileCheckInput): Promise<BulkValidation> {
+/** Checks every row of a file against `session`'s connection without creating a job. */
+export async function validateFile(app: App, session: Session, reads: JobReads, input: FileCheckInput): Promise<BulkValidation> {
   const path = resolveFileRef(app, input.file);
   const { table } = await readSheet(path, input.sheet, input.kind);
   const { mapping } = chooseMapping(app.settings, input.kind, table.headers, input.mapping);
-  const log = await recentLog(app.client(), input.kind);
-  const result = validate(table, mapping, input.kind, await catalogsFor(app, input.kind), recentLookupFor(reads, app.connection.profileId, input.kind, null, log.entries));
-  if (isVendingKind(input.kind)) await checkAccountsWithService(app, input.kind, result);
+  const log = await recentLog(session.client, input.kind);
+  const result = validate(
+    table,
+    mapping,
+    input.kind,
+    await catalogsFor(app, session, input.kind),
+    recentLookupFor(reads, session.connection.profileId, input.kind, null, log.entries),
+  );
+  if (isVendingKind(input.kind)) await checkAccountsWithService(app, session, input.kind, result);
   // Counted as a draft of the file counts its items (`itemsFromValidation`): the same rows left out.
   const leftOut = leftOutRows(result);
   const rows: BulkLeftOutRow[] = result.valid
@@ -108,16 +113,16 @@ function invalidRowRecords(errors: readonly { row: number; field: string; messag
   return errors.map((e) => ({ row: e.row, field: e.field, message: e.message, ...(people.get(e.row) ?? { phone: null, name: null }) }));
 }
 
-/** Reads and validates a file into a draft job (replacing the draft it was read into before, if any). */
+/** Reads and validates a file into a draft job of `session`'s connection (replacing the draft it was read into before, if any). */
 export async function prepareDraft(
   app: App,
+  session: Session,
   { reads, lifecycle }: Pick<JobParts, 'reads' | 'lifecycle'>,
   input: PrepareInput,
   settings: BulkSettingsView,
   signal?: AbortSignal,
 ): Promise<{ jobId: string; sheetNames: string[]; remembered: boolean }> {
   // Checked against this connection's catalog, log and jobs, and saved as its draft, or not at all.
-  const session = app.session();
   const path = resolveFileRef(app, input.file);
   const fileName = fileRefName(input.file);
   const { table, sheetNames } = await readSheet(
@@ -128,15 +133,15 @@ export async function prepareDraft(
     signal,
   );
   const choice = chooseMapping(app.settings, input.kind, table.headers, input.mapping);
-  const catalogs = await catalogsFor(app, input.kind);
+  const catalogs = await catalogsFor(app, session, input.kind);
   // A required column the headings did not reveal: the draft is kept (with no rows) so the
   // user can choose the column, rather than an error that leaves nothing to correct.
   const unmapped = missingFields(choice.mapping, input.kind).length > 0;
-  const log = unmapped ? { entries: [], problem: null } : await recentLog(app.client(), input.kind);
+  const log = unmapped ? { entries: [], problem: null } : await recentLog(session.client, input.kind);
   const result = unmapped
     ? null
     : validate(table, choice.mapping, input.kind, catalogs, recentLookupFor(reads, session.connection.profileId, input.kind, input.replaceJobId ?? null, log.entries));
-  const accounts = result && isVendingKind(input.kind) ? await checkAccountsWithService(app, input.kind, result) : null;
+  const accounts = result && isVendingKind(input.kind) ? await checkAccountsWithService(app, session, input.kind, result) : null;
   const accountsNote = accounts?.note ?? null;
   // The raw rows are not needed once validated: let them go before the items are written, so
   // the 200,000-row file is not in memory three times over.

@@ -12,7 +12,7 @@ import { firstRequeryDueMs, requeryBackoffMs } from '../api/requeryBackoff';
 import { askRequery, type RequeryVerdict } from '../api/requeryAnswer';
 import type { VendingClient } from '../api/vendingClient';
 import type { ItemState } from './jobStates';
-import type { App } from '../appContext';
+import type { AppPart, Session } from '../appContext';
 import { requeryPurchase } from '../purchases';
 import type { ItemMoves } from './itemMoves';
 import type { JobReads } from './jobReads';
@@ -110,9 +110,13 @@ async function requeryDue(client: OutcomeClient, moves: ItemMoves, job: JobRow, 
   return changed;
 }
 
-/** Who asks: the app (whose purchases module writes a vending detail), the items' moves, and the client of an airtime or data item's job (taken when one is asked about). */
+/**
+ * Who asks: the app (whose purchases module writes a vending detail), the session asked on, the
+ * items' moves, and the client of an airtime or data item's job (taken when one is asked about).
+ */
 export interface RequeryDeps {
-  app: App;
+  app: AppPart<'db' | 'service'>;
+  session: Session;
   moves: ItemMoves;
   client: () => OutcomeClient;
 }
@@ -140,7 +144,7 @@ export interface RequeryOutcome {
  */
 export async function requeryItem(deps: RequeryDeps, due: DueRequery, t: number): Promise<RequeryOutcome> {
   if (due.purchase === null) return requeryTopUp(deps.client(), deps.moves, due.job, due.item, t);
-  const row = await requeryPurchase(deps.app, due.purchase.id);
+  const row = await requeryPurchase(deps.app, deps.session, due.purchase.id);
   const said = row.state === 'success' ? 'SUCCESS' : row.state === 'failed' ? 'FAILED' : row.state === 'pending' ? 'PENDING' : null;
   return { changed: row.state !== due.purchase.state, said, note: said === null ? (row.last_requery_note ?? row.reason) : null };
 }

@@ -19,18 +19,20 @@
  *   attempts, or when an unowned entry lies beyond the window, it is left for the user.
  * - Times are on the service's clock (`RunnerDeps.now`), as the 2 min 1 s requery rule is.
  *
- * Longer than 400 lines on purpose: the loop, its sending and its end are one sequence whose
- * order keeps money safe (mark, check the caps, claim, send; settle the uncertain before sending
- * again); what is sent how, and when items go again, is already in the strategies and the policy.
+ * Longer than 400 lines on purpose: the loop of one run — launching batches, reading outcomes,
+ * settling uncertain items, finishing — shares the run's state (what is in flight, the stop asked
+ * for, the settings as last read), and its order keeps money safe (mark, check the caps, claim,
+ * send; settle the uncertain before sending again); how each kind sends and when items go again
+ * are apart already (the strategies, `sendPolicy.ts`).
  */
 import { AppError } from '../../shared/appError';
-import type { AppPart } from '../appContext';
+import type { Connection } from '../appContext';
 import type { EventBus } from '../eventBus';
 import type { Settings } from '../store/settings';
 import { commitUnflushed } from '../store/unflushedCommit';
 import { AirtimeDataSending } from './airtimeDataSending';
-import { type Invalidate, jobFinished } from './jobEvents';
-import { batchBlocker, type BulkSettings } from './bulkSettings';
+import { type Invalidate, jobFinished, jobsChanged } from './jobEvents';
+import { batchBlocker, readBulkSettings, type BulkSettings } from './bulkSettings';
 import type { ItemMoves } from './itemMoves';
 import { sendingProblem, type JobLifecycle, type RunStart } from './jobLifecycle';
 import type { JobReads } from './jobReads';
@@ -51,8 +53,12 @@ export interface RunnerDeps {
   moves: ItemMoves;
   /** Its job's lease and end. */
   lifecycle: JobLifecycle;
-  /** The bulk settings of the job's connection as the caller just read them (confirming, or resuming, the job). */
-  settings: BulkSettings;
+  /**
+   * The bulk settings of the job's connection as the caller just read them (confirming, or
+   * resuming, a file's job). Not given (a single purchase, whose batch is its one item), the run
+   * reads them when it first needs them: once its request has left, for how long it waits.
+   */
+  settings?: BulkSettings;
   /** Where the bulk settings are kept: they are read again before every batch. */
   settingsTable: Settings;
   events: EventBus;
@@ -62,8 +68,8 @@ export interface RunnerDeps {
   client: PurchaseClient;
   /** The service's clock (epoch ms); tests move it. */
   now: () => number;
-  /** The connection in use: the job pauses, sending nothing, when it is not the job's. */
-  app: AppPart<'connection'>;
+  /** The session in use now: the job pauses, sending nothing, when its connection is not the job's. */
+  inUse: () => { readonly connection: Connection };
   /** Electricity and cable jobs: buys each item through the purchases module. */
   vending?: () => VendingBuyer;
   /**
@@ -108,6 +114,15 @@ function vendingBuyer(deps: RunnerDeps): VendingBuyer {
   return deps.vending();
 }
 
+/**
+ * How a run ended: the job's state, and why a single purchase's item was refused before anything
+ * of it was written (its buyer's error, which the purchase answers with; null otherwise).
+ */
+export interface RunEnd {
+  state: JobState;
+  refusal: unknown;
+}
+
 export class JobRunner {
   private stop: StopRequest = null;
   private readonly inFlight = new Map<number, Promise<void>>();
@@ -117,7 +132,8 @@ export class JobRunner {
   private lastEmit = 0;
   private lastAcceptedAt = 0;
   private batchCounter = 0;
-  private settings: BulkSettings;
+  /** The settings as last read (see `RunnerDeps.settings`); null until then. */
+  private lastSettings: BulkSettings | null;
   private ctx!: RunContext;
   readonly jobId: string;
   private strategy!: SendStrategy;
@@ -129,7 +145,7 @@ export class JobRunner {
     private readonly timing: RunnerTiming = DEFAULT_TIMING,
   ) {
     this.jobId = job.id;
-    this.settings = deps.settings;
+    this.lastSettings = deps.settings ?? null;
   }
 
   requestStop(kind: 'pause' | 'cancel'): void {
@@ -137,17 +153,27 @@ export class JobRunner {
   }
 
   /** Runs until every item has an answer (or the job is paused or cancelled); renews the lease meanwhile and releases it at the end. */
-  async run(begun: RunStart): Promise<JobState> {
+  async run(begun: RunStart): Promise<RunEnd> {
     const { lifecycle } = this.deps;
     const lease = { pid: process.pid, leaseMs: this.timing.leaseMs };
     const heartbeat = setInterval(() => lifecycle.renewLease(this.jobId, lease), Math.max(500, this.timing.leaseMs / 3));
     try {
-      return await this.execute(begun);
+      return { state: await this.execute(begun), refusal: this.ctx.sending.refused };
     } finally {
       clearInterval(heartbeat);
       // Released with the job's last state when the run ended (`finish`); here when it was stopped by an error.
       lifecycle.releaseLease(this.jobId, process.pid);
     }
+  }
+
+  /** The bulk settings of the job's connection, as last read (read now the first time they are needed). */
+  private get settings(): BulkSettings {
+    return (this.lastSettings ??= readBulkSettings(this.deps.settingsTable, this.job.profile_id));
+  }
+
+  /** How many items go in a request and how many requests at once: the settings', or until they are read the job's own (a single purchase's: one). */
+  private get tuning(): { batchSize: number; concurrency: number } {
+    return this.lastSettings ?? { batchSize: this.job.batch_size, concurrency: this.job.concurrency };
   }
 
   private get pauseReason(): string | null {
@@ -163,7 +189,7 @@ export class JobRunner {
       client: this.deps.client,
       now: this.deps.now,
       timing: this.timing,
-      sending: { pauseReason: null, unavailableRounds: 0 },
+      sending: { pauseReason: null, unavailableRounds: 0, refused: null },
       settings: () => this.settings,
       cancelled: () => this.stop === 'cancel',
       accepted: () => {
@@ -308,13 +334,13 @@ export class JobRunner {
 
   /** Sends what may go now of the `waiting` items (queued or held); returns whether anything went. */
   private launchBatches(waiting: number): boolean {
-    const connection = sendingProblem(this.job, this.deps.app.connection);
+    const connection = sendingProblem(this.job, this.deps.inUse().connection);
     if (connection) {
       policy.pause(this.ctx, `Paused: ${connection}`);
       return false;
     }
     let launched = false;
-    while (waiting > 0 && this.inFlight.size < this.settings.concurrency) {
+    while (waiting > 0 && this.inFlight.size < this.tuning.concurrency) {
       const { items: batch, keys } = this.pickBatch();
       if (batch.length === 0) return launched;
       const capProblem = this.capProblem(batch);
@@ -339,6 +365,8 @@ export class JobRunner {
         this.inFlight.delete(id);
       });
       this.inFlight.set(id, p);
+      // The windows hear that the job sends once its first request has left.
+      if (id === 1) jobsChanged(this.deps.invalidate);
     }
     return launched;
   }
@@ -346,8 +374,8 @@ export class JobRunner {
   private pickBatch(): { items: ItemRow[]; keys: string[] } {
     return this.deps.moves.nextBatch(this.jobId, {
       at: this.deps.now(),
-      limit: this.strategy.oneItemPerRequest ? 1 : this.settings.batchSize,
-      scan: Math.max(500, this.settings.batchSize * 10),
+      limit: this.strategy.oneItemPerRequest ? 1 : this.tuning.batchSize,
+      scan: Math.max(500, this.tuning.batchSize * 10),
       inFlight: this.inFlightKeys,
     });
   }
@@ -357,7 +385,7 @@ export class JobRunner {
     if (this.job.origin === 'single') return null;
     // Settings may have changed since the job was confirmed.
     const { settings, blocker } = batchBlocker(this.deps.reads, this.deps.settingsTable, this.job, batch, () => this.deps.now());
-    this.settings = settings;
+    this.lastSettings = settings;
     return blocker;
   }
 
@@ -395,7 +423,7 @@ export class JobRunner {
   private async sendClaimed(batch: ItemRow[], beforeSend: NonNullable<RunnerDeps['beforeSend']>): Promise<void> {
     const allowed = await this.allowedToSend(batch, beforeSend);
     if (allowed.length === 0) return;
-    const connection = sendingProblem(this.job, this.deps.app.connection);
+    const connection = sendingProblem(this.job, this.deps.inUse().connection);
     if (connection) {
       policy.unsentAndPause(
         this.ctx,

@@ -25,7 +25,9 @@ import {
   type RecentMatch,
   type SheetTable,
   type ValidationResult,
+  type ValidRow,
 } from '../imports';
+import type { Session } from '../appContext';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Settings } from '../store/settings';
 import { readAllLogPages, type LogReader } from '../api/logLookup';
@@ -187,32 +189,45 @@ export function* itemsFromValidation(result: ValidationResult, keepDuplicates: b
   const leftOut = leftOutRows(result);
   const conflictByRow = new Map(result.networkConflicts.map((c) => [c.row, c]));
   for (const v of result.valid) {
-    const conflict = conflictByRow.get(v.row);
     const why = leftOut.get(v.row);
     const dup = why ? leftOutText(why) : null;
-    yield {
-      rowNumber: v.row,
-      phone: v.phone,
-      // Electricity and cable: the disco or provider stands where airtime has its network.
-      network: v.network ?? v.disco ?? v.provider ?? '',
-      productCode: v.productCode,
-      voucherCode: v.voucherCode ?? '',
-      operator: v.operator,
-      region: v.region,
-      dataValue: v.dataValue,
-      description: v.description ?? '',
-      amountKobo: v.amountKobo,
-      name: v.name ?? '',
-      note: v.reference ?? '',
-      givenNetwork: conflict ? conflict.given : null,
-      prefixNetwork: conflict ? conflict.inferred : v.network && networkOfPhone(v.phone) !== v.network ? networkOfPhone(v.phone) : null,
-      duplicateOf: dup,
-      state: dup && !keepDuplicates ? 'excluded' : 'queued',
-      account: v.meter ?? v.smartcard ?? null,
-      vendType: v.vendType ?? null,
-      accountName: accountNames?.get(v.row) ?? null,
-    };
+    yield itemOf(v, conflictByRow.get(v.row) ?? null, dup, dup && !keepDuplicates ? 'excluded' : 'queued', accountNames?.get(v.row) ?? null);
   }
+}
+
+/**
+ * The item a valid purchase is bought as (a file's row, or a single purchase): `conflict`, the
+ * networks of a ported number (the one used, the prefix's); `duplicateOf`, what it repeats.
+ */
+export function itemOf(
+  v: ValidRow,
+  conflict: { given: string; inferred: string } | null,
+  duplicateOf: string | null,
+  state: NewItem['state'],
+  accountName: string | null = null,
+): NewItem {
+  return {
+    rowNumber: v.row,
+    phone: v.phone,
+    // Electricity and cable: the disco or provider stands where airtime has its network.
+    network: v.network ?? v.disco ?? v.provider ?? '',
+    productCode: v.productCode,
+    voucherCode: v.voucherCode ?? '',
+    operator: v.operator,
+    region: v.region,
+    dataValue: v.dataValue,
+    description: v.description ?? '',
+    amountKobo: v.amountKobo,
+    name: v.name ?? '',
+    note: v.reference ?? '',
+    givenNetwork: conflict ? conflict.given : null,
+    prefixNetwork: conflict ? conflict.inferred : v.network && networkOfPhone(v.phone) !== v.network ? networkOfPhone(v.phone) : null,
+    duplicateOf,
+    state,
+    account: v.meter ?? v.smartcard ?? null,
+    vendType: v.vendType ?? null,
+    accountName,
+  };
 }
 
 export type RecentLookup = (account: string, amountKobo: number) => RecentMatch[];
@@ -276,7 +291,11 @@ export function recentLookupFor(reads: JobReads, profileId: string, kind: BulkJo
 
 /** The service's log of the last 24 hours (at most 5,000 entries), for the duplicate check. */
 export async function recentLog(client: LogReader, kind: BulkJobKind): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
-  if (isVendingKind(kind)) return { entries: [], problem: null };
+  return isVendingKind(kind) ? { entries: [], problem: null } : recentTopUpLog(client, kind);
+}
+
+/** `recentLog` of airtime or data. */
+async function recentTopUpLog(client: LogReader, kind: 'airtime' | 'data'): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
   const start = new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 10);
   try {
     const entries = await readAllLogPages(client, { startdate: start, type: kind, status: 'all' }, undefined, (all) => all.length >= 5000);
@@ -287,4 +306,20 @@ export async function recentLog(client: LogReader, kind: BulkJobKind): Promise<{
       problem: `The service's log could not be read, so rows were compared with this computer's jobs only (${error instanceof Error ? error.message : String(error)}).`,
     };
   }
+}
+
+/**
+ * An airtime or data purchase of `account` and `amountKobo` bought in the last 24 hours, on
+ * `session`'s connection: its items on this computer and the service's log (what a single
+ * purchase is checked against, as each row of a file is), and why the log could not be read.
+ */
+export async function recentMatches(
+  session: Session,
+  reads: JobReads,
+  kind: 'airtime' | 'data',
+  account: string,
+  amountKobo: number,
+): Promise<{ matches: RecentMatch[]; problem: string | null }> {
+  const log = await recentTopUpLog(session.client, kind);
+  return { matches: recentPurchases(reads, session.connection.profileId, null, log.entries)(account, amountKobo), problem: log.problem };
 }

@@ -40,6 +40,8 @@ export interface SendingState {
   pauseReason: string | null;
   /** Answers in a row that vending is unavailable. */
   unavailableRounds: number;
+  /** A single purchase refused before anything of it was written: why (its buyer's error), which the purchase answers with. */
+  refused: unknown;
 }
 
 /** How a job of one kind sends its items and learns what became of them. */

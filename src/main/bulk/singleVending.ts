@@ -12,38 +12,30 @@
  *   written, and the run buys that checked purchase: nothing is asked of the service twice;
  * - a purchase refused as it is written (the same purchase unsettled, the connection switched)
  *   is refused to the user, as asked, with the same error — never held to be sent later;
- * - it answers with its purchase (`PurchaseRow`), the receipt every view already shows; above a
+ * - it answers with its purchase (`PurchaseRow`), the receipt every view already shows, read once
+ *   its run has ended; refused as it is written, with the refusal the run answered; above a
  *   team's approval threshold, with its job waiting for approval (`WaitingPurchaseView`).
  */
-import { isWaitingPurchase, type CableRequest, type ElectricityRequest, type PurchaseView, type WaitingPurchaseView } from '../../shared/contract/purchases';
-import type { App } from '../appContext';
-import { checkCable, checkElectricity, findPurchaseRow, refuseDuplicate, toPurchaseView, type CheckedVendingPurchase, type PurchaseRow } from '../purchases';
-import { teamGate, type SingleGateOptions } from './teamGate';
-import { refuseIfConnectionChanged } from '../sessionGuard';
-import { commitUnflushed } from '../store/unflushedCommit';
+import type { CableRequest, ElectricityRequest, PurchaseView, WaitingPurchaseView } from '../../shared/contract/purchases';
+import type { App, Session } from '../appContext';
+import { checkCable, checkElectricity, getPurchaseRow, refuseDuplicate, toPurchaseView } from '../purchases';
 import { createBulkService } from './bulkService';
 import { newItem } from './jobRows';
-import { cancelPausedSingle, notSent, refuseIfBackToApproval } from './singleTopUp';
+import { notSent, refuseIfBackToApproval, runSingle, singleJobName, writeSingle } from './singleTopUp';
+import { teamGate, type SingleGateOptions } from './teamGate';
 import { createVendingBuyer, type VendingBuyer } from './vendingItems';
 
 export type SingleVendingRequest = { kind: 'electricity'; request: ElectricityRequest } | { kind: 'cable'; request: CableRequest };
 
-/** Buys it (see the file's comment) and answers its receipt, or its job waiting for approval. */
-export async function buySingleVending(app: App, asked: SingleVendingRequest, options: SingleGateOptions = {}): Promise<PurchaseView | WaitingPurchaseView> {
-  const answer = await buyAsJob(app, asked, options);
-  return isWaitingPurchase(answer) ? answer : toPurchaseView(answer);
-}
-
-async function buyAsJob(app: App, asked: SingleVendingRequest, options: SingleGateOptions): Promise<PurchaseRow | WaitingPurchaseView> {
-  // Checked, bought and answered on one connection.
-  const session = app.session();
-  const purchase: CheckedVendingPurchase = asked.kind === 'electricity' ? await checkElectricity(app, asked.request) : await checkCable(app, asked.request);
-  const approval = await app.service(teamGate).single(purchase.summary, options);
-  const service = app.service(createBulkService);
-  const connection = session.connection;
+/**
+ * Buys it on `session` (see the file's comment) and answers its receipt — its purchase as it stands
+ * once its run has ended, whichever connection vendesk is on by then — or its job waiting for
+ * approval; refused as it was written, the refusal its run answered with.
+ */
+export async function buySingleVending(app: App, session: Session, asked: SingleVendingRequest, options: SingleGateOptions = {}): Promise<PurchaseView | WaitingPurchaseView> {
+  const purchase = asked.kind === 'electricity' ? await checkElectricity(app, session, asked.request) : await checkCable(app, session, asked.request);
   const { summary } = purchase;
-  const fileName = `${summary.description} for ${summary.account}`;
-  const row = newItem({
+  const item = newItem({
     rowNumber: 1,
     phone: summary.phone,
     // The disco or provider stands where airtime has its network, as in a bulk row.
@@ -55,52 +47,23 @@ async function buyAsJob(app: App, asked: SingleVendingRequest, options: SingleGa
     vendType: asked.kind === 'electricity' ? asked.request.vendType : null,
     accountName: summary.customerName,
   });
-  // Above the team's threshold: it waits for approval (written so, the first time); nothing is bought.
-  if (approval.status === 'unsent') return approval.submit((message, link) => service.lifecycle.createWaitingSingle(asked.kind, connection, fileName, row, message, link));
+  // Above the team's threshold it waits for approval (written so by the gate, the first time); nothing is bought.
+  const approval = await app.service(teamGate).single({ ...summary, item }, session, options);
   if (approval.status === 'waiting') return approval.waiting;
-  // Written before anything of it is sent, its commit need not wait for the disk: the one that marks
-  // it sending does, before its request leaves, and takes this one with it (store/unflushedCommit.ts).
-  const { jobId, begun } = commitUnflushed(
-    app.db,
-    () => {
-      refuseIfConnectionChanged(app, session);
-      refuseDuplicate(app, purchase.key);
-      // Approved: bought as the job that waited for it, begun once.
-      if (approval.status === 'approved') return { jobId: approval.jobId, begun: service.confirmApprovedSingle(approval.jobId, approval.teamJobId, row) };
-      const id = service.lifecycle.createSingleJob(asked.kind, connection, fileName, row);
-      return { jobId: id, begun: service.confirmSingle(id) };
-    },
-    { immediate: true },
-  );
-  let refusal: unknown = null;
-  let bought: PurchaseRow | null = null;
-  const buyer: VendingBuyer = {
-    async buy(_kind, _item, written) {
-      try {
-        bought = await purchase.buy(session, { written });
-        return bought.id;
-      } catch (error) {
-        refusal = error;
-        throw error;
-      }
-    },
-    settle: (purchaseId) => createVendingBuyer(app).settle(purchaseId),
-  };
-  let finished = await service.runConfirmed(jobId, { session, vending: buyer, quiet: true, begun }).catch(async (error: unknown) => {
-    // It did not start: nothing was written or sent.
-    await cancelPausedSingle(app, jobId, error instanceof Error ? error.message : String(error));
-    throw error;
+  const service = app.service(createBulkService);
+  const { jobId, begun } = writeSingle(app, session, () => {
+    refuseDuplicate(app, session.connection, purchase.key);
+    // Approved: bought as the job that waited for it, begun once.
+    if (approval.status === 'approved') return { jobId: approval.jobId, begun: service.confirmApprovedSingle(approval.jobId, approval.teamJobId, item) };
+    const id = service.lifecycle.createSingleJob(asked.kind, session.connection, singleJobName(summary), item);
+    return { jobId: id, begun: service.confirmSingle(id) };
   });
-  if (finished.state === 'paused') {
-    await cancelPausedSingle(app, jobId, finished.message);
-    finished = service.reads.job(jobId) ?? finished;
-  }
-  // Its purchase as its answer left it, whichever connection vendesk is on by now (as the receipt shows it).
-  if (bought) return bought;
-  const item = service.reads.items(jobId, { limit: 1 })[0];
-  const written = item?.purchase_id ? findPurchaseRow(app, item.purchase_id) : null;
-  if (written) return written;
+  // The run buys the purchase as it was checked, on the session it was checked on.
+  const buyer: VendingBuyer = { buy: async (_kind, _item, written) => (await purchase.buy({ written })).id, settle: createVendingBuyer(app, session).settle };
+  const { job, refusal } = await runSingle(service, session, jobId, { vending: buyer, quiet: true, begun });
+  const bought = service.reads.items(jobId, { limit: 1 })[0];
+  if (bought?.purchase_id) return toPurchaseView(getPurchaseRow(app, bought.purchase_id));
   if (refusal) throw refusal;
-  refuseIfBackToApproval(finished);
-  throw notSent(item?.reason ?? finished.message ?? 'It was not sent.', 'Fix what the message says, then buy it again.');
+  refuseIfBackToApproval(job);
+  throw notSent(bought?.reason ?? job.message ?? 'It was not sent.', 'Fix what the message says, then buy it again.');
 }

@@ -3,8 +3,9 @@
  * purchase, `origin = 'single'`; of a spreadsheet's rows, `origin = 'file'`): one gate, with a
  * policy for each origin.
  * - A single purchase (`single`): may it go ahead, or must another member approve it first (a
- *   LIVE purchase above the team's threshold)? Asked before its job is written; one that needs
- *   approval is written waiting in `awaiting_approval`, as a file's job is.
+ *   LIVE purchase above the team's threshold)? One call, asked before its job is written, on the
+ *   session it is bought on; one that needs approval is sent for it and its job written waiting in
+ *   `awaiting_approval` by that same call, as a file's job is, and the answer says so.
  * - A file's job: at confirm, may it run or does it wait for approval (`approvalFor`); while it
  *   runs, which items of a batch may leave (each is claimed first, so no other desktop buys it
  *   too); when it ends, its outcomes.
@@ -15,8 +16,9 @@ import { AppError } from '../../shared/appError';
 import type { WaitingPurchaseView } from '../../shared/contract/purchases';
 import type { SinglePurchaseSummary } from '../../shared/contract/team';
 import type { LogReader } from '../api/logLookup';
+import type { Session } from '../appContext';
 import { serviceSlot } from '../serviceSlot';
-import type { ItemRow, JobRow } from './jobRows';
+import type { ItemRow, JobRow, NewItem } from './jobRows';
 import type { TeamJobs } from './teamJobs';
 
 /**
@@ -34,6 +36,8 @@ export type TeamApproval =
 export interface SinglePurchase extends SinglePurchaseSummary {
   /** The request as the contract parsed it: bought as it is once approved. */
   request: unknown;
+  /** Its job's one item, as checked (queued): what its job is written with, waiting, when it needs approval. */
+  item: NewItem;
 }
 
 export interface SingleGateOptions {
@@ -43,18 +47,14 @@ export interface SingleGateOptions {
 
 /**
  * What the team says of a single purchase about to be bought. `none`: no approval applies, buy it
- * as a new job. `unsent`: it needs approval: `submit` sends it, and `write` writes its job waiting
- * (`JobLifecycle.createWaitingSingle`, with `message` and the team's `link`); nothing is bought and it
- * answers the purchase waiting. `waiting`: sent already, not decided yet: nothing is bought.
+ * as a new job. `waiting`: it waits for a member's approval — sent for it by this very call the
+ * first time (its job written waiting, `JobLifecycle.createWaitingSingle`, linked to its team job), or
+ * sent before and not decided yet: nothing is bought, and the purchase answers `waiting`.
  * `approved`: buy it as its waiting job `jobId`, begun from `awaiting_approval` once
  * (`JobLifecycle.beginApprovedSingle`); its item is claimed in the team database already, so no other
  * desktop buys it too.
  */
-export type SingleApproval =
-  | { status: 'none' }
-  | { status: 'unsent'; submit(write: (message: string, link: (jobId: string) => void) => string): Promise<WaitingPurchaseView> }
-  | { status: 'waiting'; waiting: WaitingPurchaseView }
-  | { status: 'approved'; jobId: string; teamJobId: string };
+export type SingleApproval = { status: 'none' } | { status: 'waiting'; waiting: WaitingPurchaseView } | { status: 'approved'; jobId: string; teamJobId: string };
 
 /** An approved single purchase another attempt (a retry, a second window or process) began buying first. */
 export function approvalBegun(teamJobId: string): AppError {
@@ -66,10 +66,10 @@ export function approvalBegun(teamJobId: string): AppError {
 }
 
 export interface TeamGate {
-  /** A single purchase (see `SingleApproval`). Refuses it when it was rejected, cancelled or bought already. */
-  single(p: SinglePurchase, options?: SingleGateOptions): Promise<SingleApproval>;
-  /** Where a job stands with the team (`jobs`: what the team may read and move of it). Throws when it was rejected or changed since it was approved. */
-  approvalFor(jobs: TeamJobs, job: JobRow, current: { totalKobo: number; items: number }): Promise<TeamApproval>;
+  /** A single purchase on `session` (see `SingleApproval`). Refuses it when it was rejected, cancelled or bought already. */
+  single(p: SinglePurchase, session: Session, options?: SingleGateOptions): Promise<SingleApproval>;
+  /** Where a job stands with the team (`jobs`: what the team may read and move of it), confirmed on `session`. Throws when it was rejected or changed since it was approved. */
+  approvalFor(jobs: TeamJobs, job: JobRow, current: { totalKobo: number; items: number }, session: Session): Promise<TeamApproval>;
   /**
    * The runner's `beforeSend` (claims each item first), or undefined when no team applies. `log`
    * reads the log of the job's own connection, pinned for the run (rows another request claimed

@@ -4,7 +4,7 @@
  * move it makes is one of the tables' (`itemMoves.ts`, `jobLifecycle.ts`), guarded as any other.
  */
 import type { Db } from '../store/database';
-import { jobParts, type JobParts } from './jobLifecycle';
+import { jobParts, type JobLifecycle, type JobParts } from './jobLifecycle';
 import type { ItemRow, JobRow, NewItem, NewJob } from './jobRows';
 import type { ItemState } from './jobStates';
 
@@ -18,6 +18,8 @@ export interface TeamJobs {
   awaitApproval(jobId: string, message: string, link: () => void): boolean;
   /** A job made here from a team job's items (another member prepared it), waiting as the preparer's does, linked by `link`. */
   createWaiting(job: NewJob, items: Iterable<NewItem>, message: string | ((jobId: string) => string), link: (jobId: string) => void): string;
+  /** A single purchase above the team's threshold, written waiting for approval before anything is bought, linked by `link`. */
+  createWaitingSingle: JobLifecycle['createWaitingSingle'];
   /** An approved single purchase whose run stopped before its item left waits to be bought again. */
   backToApproval(jobId: string, message: string, ownRun: boolean): boolean;
   /** A waiting single purchase the team rejected or cancelled: its item and job cancelled, nothing bought. */
@@ -44,6 +46,7 @@ export function teamJobs(parts: JobParts): TeamJobs {
     isReferenceClaimed: reads.isReferenceClaimed.bind(reads),
     awaitApproval: lifecycle.awaitApproval.bind(lifecycle),
     createWaiting: lifecycle.createWaiting.bind(lifecycle),
+    createWaitingSingle: lifecycle.createWaitingSingle.bind(lifecycle),
     backToApproval: lifecycle.backToApproval.bind(lifecycle),
     closeWaiting: lifecycle.closeWaiting.bind(lifecycle),
     refuse: moves.refuse.bind(moves),

@@ -8,9 +8,10 @@
 import { PURCHASE_CHANGES } from '../../shared/contract/events';
 import type { VendTypeInput } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
-import type { App, AppPart } from '../appContext';
+import type { App, AppPart, Session } from '../appContext';
 import { rowSentence, type ValidationResult } from '../imports';
 import { belowMeterMinimum, buyCable, buyElectricity, findPurchaseRow, settleFromLog, validateMeter, validateSmartcard } from '../purchases';
+import { stateMeaning } from '../stateMeaning';
 import type { ItemState, VendingJobKind } from './jobStates';
 import type { ItemRow, PurchaseStateFields } from './jobRows';
 
@@ -25,26 +26,28 @@ export interface VendingBuyer {
   settle(purchaseId: string): Promise<void>;
 }
 
-export function createVendingBuyer(app: App): VendingBuyer {
+/** The buyer of a job's electricity and cable rows, on the session of its run. */
+export function createVendingBuyer(app: App, session: Session): VendingBuyer {
   return {
     async buy(kind, item, written) {
       const row =
         kind === 'electricity'
           ? await buyElectricity(
               app,
+              session,
               { disco: item.network, meter: item.account ?? '', vendType: (item.vend_type ?? 'PREPAID') as VendTypeInput, amountKobo: item.amount_kobo, phone: item.phone },
               { source: 'bulk', written },
             )
-          : await buyCable(app, { provider: item.network, smartcard: item.account ?? '', bouquetCode: item.product_code, phone: item.phone }, { source: 'bulk', written });
+          : await buyCable(app, session, { provider: item.network, smartcard: item.account ?? '', bouquetCode: item.product_code, phone: item.phone }, { source: 'bulk', written });
       // A job's purchase is background work: no operation declares it, so the job says it.
       app.invalidate(PURCHASE_CHANGES, 'bulk job bought an item');
       return row.id;
     },
     async settle(purchaseId) {
-      const row = findPurchaseRow(app, purchaseId);
+      const row = findPurchaseRow(app, session.connection, purchaseId);
       if (!row || (row.state !== 'sending' && row.state !== 'uncertain')) return;
       try {
-        await settleFromLog(app, purchaseId);
+        await settleFromLog(app, session, purchaseId);
         app.invalidate(['purchases', 'pending', 'mirror'], 'bulk job settled an item from the log');
       } catch {
         // The log could not be read now: the purchase stays uncertain and the requery loop tries again.
@@ -71,7 +74,7 @@ export interface AccountsCheck {
   names: Map<number, string>;
 }
 
-export async function checkAccountsWithService(app: AppPart<'client' | 'service'>, kind: 'electricity' | 'cable', result: ValidationResult): Promise<AccountsCheck> {
+export async function checkAccountsWithService(app: AppPart<'db'>, session: Session, kind: 'electricity' | 'cable', result: ValidationResult): Promise<AccountsCheck> {
   const names = new Map<number, string>();
   if (result.valid.length === 0 || result.valid.length > CHECK_ACCOUNTS_UP_TO) return { note: null, names };
   const refused = new Map<number, { field: 'meter' | 'smartcard' | 'amount'; message: string }>();
@@ -82,12 +85,12 @@ export async function checkAccountsWithService(app: AppPart<'client' | 'service'
       const row = result.valid[next++];
       try {
         if (kind === 'electricity') {
-          const { validation } = await validateMeter(app, { disco: row.disco ?? '', meter: row.meter ?? '', vendType: (row.vendType ?? 'PREPAID') as VendTypeInput });
+          const { validation } = await validateMeter(app, session, { disco: row.disco ?? '', meter: row.meter ?? '', vendType: (row.vendType ?? 'PREPAID') as VendTypeInput });
           if (validation.name.trim()) names.set(row.row, validation.name.trim());
           const below = belowMeterMinimum(row.meter ?? '', validation, row.amountKobo);
           if (below) refused.set(row.row, { field: 'amount', message: below });
         } else {
-          const { validation } = await validateSmartcard(app, { provider: row.provider ?? '', smartcard: row.smartcard ?? '' });
+          const { validation } = await validateSmartcard(app, session, { provider: row.provider ?? '', smartcard: row.smartcard ?? '' });
           if (validation.name.trim()) names.set(row.row, validation.name.trim());
         }
       } catch (error) {
@@ -115,40 +118,22 @@ export async function checkAccountsWithService(app: AppPart<'client' | 'service'
   return { note, names };
 }
 
-/** The item state and reason that a purchase's state means. `sending` purchases are left to the runner. */
+/**
+ * The item state a purchase's state means, with its reason (`stateMeaning`, one place for what a
+ * state means). `sending` purchases are left to the runner.
+ */
 export function itemFromPurchase(p: PurchaseStateFields): { state: ItemState; reason: string | null } | null {
-  switch (p.state) {
-    case 'success':
-      return { state: 'success', reason: null };
-    case 'failed': {
-      // What the service's own records say about the money (see purchases/refundCheck.ts).
-      const refund =
-        p.refund_state === 'missing'
-          ? "Refund missing: the service's log shows this purchase as charged although it answered that it failed. Contact support with the reference (see the purchase on the Pending page)."
-          : p.refund_state === 'confirmed'
-            ? 'Refunded: the service records it as FAILED and gives the money back automatically.'
-            : p.refund_state === 'not_charged'
-              ? 'Nothing was charged: the service has no transaction for it.'
-              : 'The service refunds the wallet automatically; vendesk confirms it from the service’s log.';
-      return { state: 'failed', reason: `${p.reason ?? 'Declined by the provider'}. ${refund}` };
-    }
-    case 'rejected':
-      return { state: 'rejected', reason: `Refused by the service: ${p.reason ?? 'no reason given'}. Nothing was charged.` };
-    case 'pending':
-      return { state: 'pending', reason: 'Accepted, not confirmed yet; vendesk requeries it from 2 minutes after the purchase (see the Pending page).' };
-    case 'needs_support':
-      return {
-        state: 'pending',
-        reason: 'Still pending and the service will not answer more status checks: contact support with the reference (Pending page). Do not buy it again.',
-      };
-    case 'not_found':
-      return { state: 'pending', reason: 'The service has no transaction with this reference: check the wallet, then resolve it on the Pending page.' };
-    case 'uncertain':
-      return {
-        state: 'uncertain',
-        reason: 'Sent, but no answer came back; it may have been charged. vendesk settles it from the transaction log (Pending page); it is never sent again.',
-      };
-    default:
-      return null;
-  }
+  const state = ITEM_STATE_OF_PURCHASE[p.state];
+  return state ? { state, reason: stateMeaning({ of: 'row', purchase: p }).text } : null;
 }
+
+/** The item state of each purchase state (a purchase still waiting for support or not found is pending to its row). */
+const ITEM_STATE_OF_PURCHASE: Record<string, ItemState | undefined> = {
+  success: 'success',
+  failed: 'failed',
+  rejected: 'rejected',
+  pending: 'pending',
+  needs_support: 'pending',
+  not_found: 'pending',
+  uncertain: 'uncertain',
+};

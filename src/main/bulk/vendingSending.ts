@@ -53,6 +53,8 @@ export class VendingSending implements SendStrategy {
       this.afterPurchase(item);
       policy.answered(this.ctx);
     } catch (error) {
+      // A single purchase answers with why it was not bought, unless a purchase of it was written after all.
+      if (job.origin === 'single') this.ctx.sending.refused = error;
       // The purchases module writes the purchase before sending and then never throws; be sure anyway.
       const current = reads.item(job.id, item.seq) ?? item;
       const written = current.purchase_id ? { id: current.purchase_id } : reads.findUnlinkedPurchase(this.kind, current);
@@ -86,8 +88,8 @@ export class VendingSending implements SendStrategy {
     const { moves, job } = this.ctx;
     const seqs = [item.seq];
     if (job.origin === 'single') {
-      // A single purchase is refused as it was asked, at once: its buyer tells the user why, and
-      // nothing of it waits to be sent later.
+      // A single purchase is refused as it was asked, at once: the run answers why (the purchase
+      // refuses with it), and nothing of it waits to be sent later.
       moves.refuse(job.id, seqs, notCharged(refusalText(error)));
       return;
     }

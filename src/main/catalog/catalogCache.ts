@@ -12,20 +12,20 @@
  */
 import { CATALOG_KINDS, type CatalogKind, type Catalogs } from '../../shared/contract/catalog';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../../shared/wire';
-import type { AppPart } from '../appContext';
+import type { VendingClient } from '../api/vendingClient';
+import type { AppPart, Session } from '../appContext';
 
 /** How old a catalog a purchase is checked against may be. */
 export const CATALOG_FRESH_MS = 5 * 60_000;
 
-interface CatalogOf {
+export interface CatalogOf {
   airtime: AirtimeProduct;
   data: DataPlan;
   cable: CableBouquet;
   electricity: ElectricityProvider;
 }
 
-function readService(app: AppPart<'client'>, kind: CatalogKind): Promise<unknown[]> {
-  const client = app.client();
+function readService(client: VendingClient, kind: CatalogKind): Promise<unknown[]> {
   switch (kind) {
     case 'airtime':
       return client.airtimeCatalog();
@@ -49,10 +49,11 @@ function cachedRows(app: AppPart<'db'>, profileId: string): Map<CatalogKind, Cac
   return new Map(rows.map((r) => [r.kind, r]));
 }
 
-/** Reads `kinds` from the service and saves them for `profileId`, all or none. */
-async function readAndSave(app: AppPart<'client' | 'db'>, profileId: string, kinds: readonly CatalogKind[], into: Map<CatalogKind, CachedRow>): Promise<void> {
+/** Reads `kinds` from the session's service and saves them for its connection, all or none. */
+async function readAndSave(app: AppPart<'db'>, session: Session, kinds: readonly CatalogKind[], into: Map<CatalogKind, CachedRow>): Promise<void> {
   if (kinds.length === 0) return;
-  const read = await Promise.all(kinds.map(async (kind) => ({ kind, body: await readService(app, kind) })));
+  const profileId = session.connection.profileId;
+  const read = await Promise.all(kinds.map(async (kind) => ({ kind, body: await readService(session.client, kind) })));
   const readAt = new Date().toISOString();
   const save = app.db.prepare(
     `INSERT INTO catalog_cache (profile_id, kind, read_at, body) VALUES (?, ?, ?, ?)
@@ -68,16 +69,15 @@ async function readAndSave(app: AppPart<'client' | 'db'>, profileId: string, kin
 }
 
 /**
- * Every catalog, from the cache, or from the service when `refresh` is set or a catalog was never
- * read. With `kinds`, only those are read from the service: a page that needs two catalogs (the
- * Airtime and data tab) is not refused for a third the service cannot give now.
+ * Every catalog of the session's connection, from the cache, or from its service when `refresh` is
+ * set or a catalog was never read. With `kinds`, only those are read from the service: a page that
+ * needs two catalogs (the Airtime and data tab) is not refused for a third the service cannot give now.
  */
-export async function getCatalogs(app: AppPart<'client' | 'connection' | 'db'>, options: { refresh?: boolean; kinds?: readonly CatalogKind[] } = {}): Promise<Catalogs> {
-  const profileId = app.connection.profileId;
-  const cached = cachedRows(app, profileId);
+export async function getCatalogs(app: AppPart<'db'>, session: Session, options: { refresh?: boolean; kinds?: readonly CatalogKind[] } = {}): Promise<Catalogs> {
+  const cached = cachedRows(app, session.connection.profileId);
   await readAndSave(
     app,
-    profileId,
+    session,
     (options.kinds ?? CATALOG_KINDS).filter((k) => options.refresh || !cached.has(k)),
     cached,
   );
@@ -96,11 +96,10 @@ export async function getCatalogs(app: AppPart<'client' | 'connection' | 'db'>, 
   };
 }
 
-/** One catalog read from the service within `CATALOG_FRESH_MS`: what a purchase is checked against. */
-export async function freshCatalog<K extends CatalogKind>(app: AppPart<'client' | 'connection' | 'db'>, kind: K): Promise<CatalogOf[K][]> {
-  const profileId = app.connection.profileId;
-  const cached = cachedRows(app, profileId);
+/** One catalog of the session's connection, read from its service within `CATALOG_FRESH_MS`: what a purchase is checked against. */
+export async function freshCatalog<K extends CatalogKind>(app: AppPart<'db'>, session: Session, kind: K): Promise<CatalogOf[K][]> {
+  const cached = cachedRows(app, session.connection.profileId);
   const row = cached.get(kind);
-  if (!row || !(Date.now() - Date.parse(row.read_at) < CATALOG_FRESH_MS)) await readAndSave(app, profileId, [kind], cached);
+  if (!row || !(Date.now() - Date.parse(row.read_at) < CATALOG_FRESH_MS)) await readAndSave(app, session, [kind], cached);
   return JSON.parse(cached.get(kind)?.body ?? '[]') as CatalogOf[K][];
 }

@@ -90,7 +90,9 @@ function awaitingAirtimeData(db: ReadableDB, profileId: string): number {
 
 /** `now`: the service's clock (as the log's times are), so a sandbox whose clock was moved shows its own today. */
 export async function dashboardSummary(app: App, now = new Date(app.service(createServiceClock).now())): Promise<DashboardSummary> {
-  const profileId = app.connection.profileId;
+  // One connection for every figure: its wallet, its log and its purchases.
+  const session = app.session();
+  const profileId = session.connection.profileId;
   const db: ReadableDB = app.db; // the Dashboard only reads
   const sync = logSync(app);
   const entries = mirrorEntryCount(db, profileId);
@@ -101,7 +103,7 @@ export async function dashboardSummary(app: App, now = new Date(app.service(crea
   let balance: DashboardSummary['balance'] = null;
   let balanceError: DashboardSummary['balanceError'] = null;
   try {
-    const w = await readWallet(app, 'dashboard');
+    const w = await readWallet(app, 'dashboard', session);
     balance = { balanceKobo: w.balanceKobo, accountName: w.accountName, readAt: new Date().toISOString() };
   } catch (error) {
     balanceError = { message: error instanceof Error ? error.message : String(error), hint: (error as { hint?: string }).hint };
@@ -117,7 +119,7 @@ export async function dashboardSummary(app: App, now = new Date(app.service(crea
   let pendingAirtimeData = 0;
   try {
     pendingAirtimeData = awaitingAirtimeData(db, profileId);
-    pendingCount = countPendingItems(app) + pendingAirtimeData;
+    pendingCount = countPendingItems(app, session.connection) + pendingAirtimeData;
     pendingSource = 'purchases';
   } catch {
     pendingCount = db.prepare("SELECT COUNT(*) FROM log_entries WHERE profile_id = ? AND status = 'PENDING'").pluck().get(profileId) as number;

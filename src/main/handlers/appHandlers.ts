@@ -38,7 +38,7 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
   }),
 
   'account.balance': async (_input, app) => {
-    const { at: _at, ...wallet } = await readWallet(app, 'balance');
+    const { at: _at, local: _local, ...wallet } = await readWallet(app, 'balance', app.session());
     return { ...wallet, readAt: new Date().toISOString() };
   },
 
@@ -77,7 +77,7 @@ export const appHandlers: HandlersOf<typeof appOperations> = {
     const started = Date.now();
     const checkedAt = new Date().toISOString();
     try {
-      await readWallet(app, 'check');
+      await readWallet(app, 'check', app.session());
       return { reachable: true as const, checkedAt, latencyMs: Date.now() - started };
     } catch (error) {
       const e = error instanceof AppError ? error : null;

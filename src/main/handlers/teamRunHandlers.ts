@@ -3,5 +3,5 @@ import { adoptTeamJob } from '../team/teamJobRun';
 import type { HandlersOf } from './handlerTypes';
 
 export const teamRunHandlers: HandlersOf<typeof teamRunOperations> = {
-  'bulk.adopt': (input, app) => adoptTeamJob(app, input.teamJobId, input.wait),
+  'bulk.adopt': (input, app) => adoptTeamJob(app, app.session(), input.teamJobId, input.wait),
 };

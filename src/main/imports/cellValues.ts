@@ -6,7 +6,7 @@
  */
 import { excerpt } from '../../shared/excerpt';
 import { parseNairaText, type Kobo } from '../../shared/money';
-import { normalizePhone, parseNetwork, type Network } from '../../shared/phone';
+import { networkFromText, normalizePhone, type Network } from '../../shared/phone';
 import type { VendType } from '../../shared/wire';
 import type { CellValue } from './sheetTable';
 
@@ -232,16 +232,7 @@ export function networkFromCell(cell: CellValue): Parsed<Network> | null {
     const common = COMMON_NETWORK_SPELLINGS.get(cell);
     if (common) return common;
   }
-  const text = textFromCell(cell);
-  if (text === '') return null;
-  const direct = parseNetwork(text);
-  if (direct) return { ok: true, value: direct };
-  const key = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
-  if (key.startsWith('MTN')) return { ok: true, value: 'MTN' };
-  if (key.startsWith('AIRTEL')) return { ok: true, value: 'AIRTEL' };
-  if (key.startsWith('GLO')) return { ok: true, value: 'GLOBACOM' };
-  if (key.startsWith('9MOBILE') || key.startsWith('ETISALAT') || key === 'T2' || key.startsWith('NINEMOBILE')) return { ok: true, value: '9MOBILE' };
-  return { ok: false, reason: `${excerpt(text)} is not a network; write MTN, Airtel, Glo or 9mobile, or leave the cell empty to use the number's network` };
+  return networkFromText(textFromCell(cell));
 }
 
 /** `PREPAID`, `Prepaid`, `pre-paid`, `POST PAID`… */

@@ -7,27 +7,12 @@
  * line break inside a quoted CSV cell) is whitespace, read as one space; the zero-width joiner and
  * the variation selectors that glue emoji together are kept.
  */
-import { HIDDEN_CHARACTER, hiddenCharacterName, isEmojiGlue } from '../../shared/visibleText';
+import { hiddenCharacterName, hiddenInText } from '../../shared/visibleText';
 import { fieldLabel, fieldsFor, type ColumnMapping, type FieldKey, type ImportKind } from './columnMapping';
 import { columnLetters, type CellValue } from './sheetTable';
 
-const HIDDEN = new RegExp(HIDDEN_CHARACTER.source, 'gu');
-const WHITESPACE_BREAKS = /\r\n|[\t\n\u2028\u2029]/g;
-
-/** A cell that holds a hidden character: the text to read instead (its breaks as spaces), or the character that refuses it. */
-export type HiddenInCell = { ok: true; text: string } | { ok: false; character: string };
-
-/** What a text cell holds that a person cannot see; null when nothing (the common case, one regular-expression test). */
-export function hiddenInCell(text: string): HiddenInCell | null {
-  if (!HIDDEN_CHARACTER.test(text)) return null;
-  for (const m of text.matchAll(HIDDEN)) {
-    const ch = m[0];
-    if (ch === '\t' || ch === '\n' || ch === '\u2028' || ch === '\u2029' || isEmojiGlue(ch)) continue;
-    if (ch === '\r' && text[(m.index ?? 0) + 1] === '\n') continue;
-    return { ok: false, character: ch };
-  }
-  return { ok: true, text: text.replace(WHITESPACE_BREAKS, ' ') };
-}
+/** What a text cell holds that a person cannot see (`hiddenInText`, the one reading of it, for a typed field too); null when nothing. */
+export const hiddenInCell = hiddenInText;
 
 /** The columns an import of `kind` reads, with their fields, for {@link refuseHiddenCells}. */
 export function mappedColumns(mapping: ColumnMapping, kind: ImportKind): { field: FieldKey; column: number }[] {
@@ -41,7 +26,16 @@ export function mappedColumns(mapping: ColumnMapping, kind: ImportKind): { field
 
 /** `the Name cell (column D) holds a hidden character (ESC, U+001B) …` (after `Row N: `). */
 export function hiddenCellText(field: FieldKey, column: number, character: string): string {
-  return `the ${fieldLabel(field)} cell (column ${columnLetters(column + 1)}) holds a hidden character (${hiddenCharacterName(character)}) that can change what a screen shows; retype the cell`;
+  return `the ${fieldLabel(field)} cell (column ${columnLetters(column + 1)}) ${holdsHidden(character)}; retype the cell`;
+}
+
+/** The same refusal of a field typed in a form or on the command line: `the Network holds a hidden character (ESC, U+001B) …; type it again`. */
+export function hiddenFieldText(field: FieldKey, character: string): string {
+  return `the ${fieldLabel(field)} ${holdsHidden(character)}; type it again`;
+}
+
+function holdsHidden(character: string): string {
+  return `holds a hidden character (${hiddenCharacterName(character)}) that can change what a screen shows`;
 }
 
 /**

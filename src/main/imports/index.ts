@@ -39,7 +39,6 @@ export {
 export { rowSentence } from './bulkRowReaders';
 export {
   validateBulkRows,
-  singlePurchaseText,
   totalRowsNote,
   type BulkCatalogs,
   type ValidationResult,
@@ -53,4 +52,6 @@ export {
   type NetworkConflict,
   type TotalRow,
 } from './validateRows';
+export { validateItem, indexCatalogs, airtimeKoboRange, AIRTIME_MIN_KOBO, type ItemCatalogs, type PurchaseCatalogs } from './validateItem';
+export { FORM_WORDS, SHEET_WORDS, type ItemChecker, type ItemFields, type AirtimeFields, type DataFields, type ElectricityFields, type CableFields } from './itemFields';
 export { validateContactRows, type ContactRow, type ContactDuplicate, type ContactValidation } from './validateContacts';

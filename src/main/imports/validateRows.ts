@@ -1,16 +1,18 @@
 /**
  * Row validation of bulk purchase sheets, before anything is charged. Pure and fast: catalogs
- * and the recent-purchase lookup are passed in. Every row ends up valid (ready to buy, with
- * catalog values, never the file's, for codes and prices) or invalid with the reasons, and
- * rows a user should look at twice (duplicates, numbers whose network was ported) are flagged.
+ * and the recent-purchase lookup are passed in. Every row is read into a purchase's fields and
+ * checked by the one rule a single purchase is checked by (`validateItem.ts`): it ends up valid
+ * (ready to buy, with catalog values, never the file's, for codes and prices) or invalid with the
+ * reasons, and rows a user should look at twice (duplicates across the file and the last 24
+ * hours, numbers whose network was ported) are flagged.
  */
 import { excerpt } from '../../shared/excerpt';
 import { formatNaira } from '../../shared/money';
-import { buildIndexes } from './catalogIndexes';
 import { amountFromCell, phoneFromCell, textFromCell } from './cellValues';
 import { mappedColumns, refuseHiddenCells } from './hiddenCells';
 import { assertMappingComplete, type BulkKind, type ColumnMapping, type FieldKey } from './columnMapping';
-import { airtimeRow, at, cableRow, dataRow, electricityRow, NO_WARNINGS, optionalText, RowChecker, type RowReading } from './bulkRowReaders';
+import { airtimeRow, at, cableRow, dataRow, electricityRow, optionalText, RowChecker, type RowReading } from './bulkRowReaders';
+import { indexCatalogs, NO_WARNINGS } from './validateItem';
 import type { SheetTable } from './sheetTable';
 import type { BulkCatalogs, Duplicate, InFileDuplicate, InvalidRow, NetworkConflict, RecentMatch, RowIssue, TotalRow, ValidationResult, ValidRow } from './validationResult';
 
@@ -52,7 +54,7 @@ class Validation {
   readonly groups = new Map<ValidRow, InFileDuplicate>();
   /** Rows in any duplicate (in the file or against recent purchases), each counted once. */
   readonly flaggedRows = new Set<number>();
-  readonly check = new RowChecker();
+  readonly check = new RowChecker(this.networkConflicts);
   totalKobo = 0;
   warnings = 0;
   readonly accountField: FieldKey;
@@ -239,14 +241,14 @@ export function totalRowsNote(result: ValidationResult): string | null {
 /** Validates the rows of a bulk airtime, data, electricity or cable sheet; its trailing total rows are skipped (`totalRows`). */
 export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind: BulkKind, ctx: BulkCatalogs): ValidationResult {
   assertMappingComplete(mapping, kind, table.headers);
-  const ix = buildIndexes(ctx, kind);
+  const ix = indexCatalogs(ctx, kind);
   const totalRows = trailingTotalRows(table, mapping, kind);
   const rows = table.rows.length === 0 || totalRows.length === 0 ? table.rows : table.rows.slice(0, table.rows.length - totalRows.length);
   const v = new Validation(kind, rows.length);
   const check = v.check;
   const col = mapping;
   const recentPurchases = ctx.recentPurchases;
-  const reading: RowReading = { col, ix, check, conflicts: v.networkConflicts };
+  const reading: RowReading = { col, ix, check };
   // Called for every row: local bindings, not imports (see noWarnings).
   const cellAt = at;
   const textOrNull = optionalText;
@@ -276,22 +278,4 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
   }
   v.findDuplicates(recentPurchases);
   return v.result(rows.length, totalRows);
-}
-
-/**
- * A row's issue or warning as said about one purchase typed in a form or on the command line
- * (a single airtime or data purchase is validated as a one-row sheet): no row number, and the
- * network and plan are chosen rather than read from columns.
- */
-export function singlePurchaseText(message: string): string {
-  const text = message
-    .replace(/^Row \d+: /, '')
-    .replace(/^the ([\w ]+) cell \(column [A-Z]+\) holds/, 'the $1 holds')
-    .replace('; retype the cell', '; type it again')
-    .replace('add a Network column (MTN, Airtel, Glo or 9mobile)', 'give the network (MTN, Airtel, Glo or 9mobile)')
-    .replace(/the file says/g, 'you chose')
-    .replace('Change the Network cell if that is wrong', 'Choose the network if that is wrong')
-    .replace('copy the exact product code from the data plan list', 'use the exact plan code of the data catalog')
-    .replace('copy a product code from the data plan list', 'choose a plan of the data catalog');
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.?!]$/.test(text) ? '' : '.'}`;
 }

@@ -6,7 +6,7 @@ import { formatDateTimeSeconds } from '../../shared/localDates';
 import type { PendingCounts, PendingItemView, RequeryRunSummary, SupportDetails } from '../../shared/contract/pending';
 import { AppError } from '../../shared/appError';
 import { formatNaira } from '../../shared/money';
-import type { App, AppPart } from '../appContext';
+import type { AppPart, Connection, Session } from '../appContext';
 import { describeAccount, findPurchaseRow, listPurchaseRows, toPurchaseView, updatePurchase, OPEN_STATES, type PurchaseRow } from '../purchases/purchaseStore';
 import { createPendingScheduler } from './pendingScheduler';
 import { requeryPurchase } from '../purchases/requeryPurchase';
@@ -65,10 +65,11 @@ export function pendingItemView(app: AppPart<'service'>, row: PurchaseRow): Pend
   };
 }
 
-export function listPendingItems(app: AppPart<'connection' | 'db' | 'service'>, includeSettled = false): PendingItemView[] {
-  const open = listPurchaseRows(app, { states: OPEN_STATES });
+/** The Pending page's purchases of `connection`: the open ones, and with `includeSettled` those settled by a check, the log or a person in the last 7 days. */
+export function listPendingItems(app: AppPart<'db' | 'service'>, connection: Connection, includeSettled = false): PendingItemView[] {
+  const open = listPurchaseRows(app, connection, { states: OPEN_STATES });
   const settled = includeSettled
-    ? listPurchaseRows(app, { since: new Date(Date.now() - 7 * 86_400_000).toISOString() }).filter(
+    ? listPurchaseRows(app, connection, { since: new Date(Date.now() - 7 * 86_400_000).toISOString() }).filter(
         (r) => !OPEN_STATES.includes(r.state) && (r.requery_tries > 0 || r.settled_by === 'log' || r.settled_by === 'manual'),
       )
     : [];
@@ -76,26 +77,26 @@ export function listPendingItems(app: AppPart<'connection' | 'db' | 'service'>, 
 }
 
 /** How many purchases wait for a final answer: the dashboard shows this number. */
-export function countPendingItems(app: AppPart<'connection' | 'db'>): number {
+export function countPendingItems(app: AppPart<'db'>, connection: Pick<Connection, 'profileId'>): number {
   const row = app.db
     .prepare(`SELECT COUNT(*) AS n FROM purchases WHERE profile_id = ? AND state IN (${WAITING_STATES.map(() => '?').join(', ')})`)
-    .get(app.connection.profileId, ...WAITING_STATES) as { n: number };
+    .get(connection.profileId, ...WAITING_STATES) as { n: number };
   return row.n;
 }
 
-export function pendingCounts(app: AppPart<'connection' | 'db' | 'service'>): PendingCounts {
-  const rows = listPurchaseRows(app, { states: WAITING_STATES });
+export function pendingCounts(app: AppPart<'db' | 'service'>, connection: Connection): PendingCounts {
+  const rows = listPurchaseRows(app, connection, { states: WAITING_STATES });
   const scheduler = app.service(createPendingScheduler);
   return {
     count: rows.length,
-    due: scheduler.dueRows().length,
+    due: scheduler.dueRows(connection).length,
     needsSupport: rows.filter((r) => r.state === 'needs_support').length,
     uncertain: rows.filter((r) => r.state === 'uncertain' || r.state === 'sending').length,
   };
 }
 
-function rowOrThrow(app: AppPart<'connection' | 'db'>, id: string): PurchaseRow {
-  const row = findPurchaseRow(app, id);
+function rowOrThrow(app: AppPart<'db'>, connection: Connection, id: string): PurchaseRow {
+  const row = findPurchaseRow(app, connection, id);
   if (!row) throw new AppError('purchase_not_found', `There is no purchase ${id} on this computer.`, 'Reload the Pending page.');
   return row;
 }
@@ -115,42 +116,43 @@ function askableNow(app: AppPart<'service'>, row: PurchaseRow): boolean {
  * Before deciding whether the service answers yet, vendesk must know the service's time: a process
  * that has had no answer yet (a `vendesk requery` run) learns it from one read of the wallet.
  */
-async function learnServiceClock(app: App): Promise<void> {
-  const client = app.client();
+async function learnServiceClock(session: Session): Promise<void> {
+  const client = session.client;
   if (!client.clock.known) await client.accountBalance().catch(() => undefined);
 }
 
 /**
- * "Requery now" (the Pending page) asks at once when the service answers, as `vendesk requery`
+ * "Requery now" (the Pending page), on `session`, asks at once when the service answers, as `vendesk requery`
  * does. Earlier, nothing is sent — the service would refuse it (425) — and the answer says from
  * when (`requeryAllowedAt`): the requery loop asks at that moment, the purchase's next check.
  */
-export async function requeryNow(app: App, id: string): Promise<PendingItemView> {
+export async function requeryNow(app: AppPart<'db' | 'service'>, session: Session, id: string): Promise<PendingItemView> {
   const scheduler = app.service(createPendingScheduler);
-  const row = rowOrThrow(app, id);
+  const row = rowOrThrow(app, session.connection, id);
   if (row.state === 'sending') {
     throw new AppError('still_sending', 'This purchase is still being sent.', 'Wait for its answer; it shows here when it comes.');
   }
-  await learnServiceClock(app);
+  await learnServiceClock(session);
   if (!askableNow(app, row)) return pendingItemView(app, row);
-  const updated = await scheduler.run(() => requeryPurchase(app, id));
+  const updated = await scheduler.run(() => requeryPurchase(app, session, id));
   return pendingItemView(app, updated);
 }
 
 /**
- * vendesk's own airtime or data item the service knows by `reference`, asked about now through the
- * one requery path, queued behind the requery loop's asks (one check of an item at a time): its
- * answer settles the item at once. Null when vendesk bought nothing with that reference on this
- * connection. Reconcile's "Requery all pending".
+ * vendesk's own airtime or data item the service knows by `reference`, asked about now on
+ * `session` through the one requery path, queued behind the requery loop's asks (one check of an
+ * item at a time): its answer settles the item at once. Null when vendesk bought nothing with that
+ * reference on this connection. Reconcile's "Requery all pending".
  */
-export function requeryOwnTopUp(app: App, reference: string): Promise<RequeryOutcome | null> {
-  return app.service(createPendingScheduler).run(() => app.service(createBulkService).requeryTopUpNow(reference));
+export function requeryOwnTopUp(app: AppPart<'service'>, session: Session, reference: string): Promise<RequeryOutcome | null> {
+  return app.service(createPendingScheduler).run(() => app.service(createBulkService).requeryTopUpNow(session, reference));
 }
 
-export async function requeryDue(app: App, all: boolean): Promise<RequeryRunSummary> {
+/** Checks the purchases of `session`'s connection that are due (or, with `all`, every one waiting), on it. */
+export async function requeryDue(app: AppPart<'db' | 'service'>, session: Session, all: boolean): Promise<RequeryRunSummary> {
   const scheduler = app.service(createPendingScheduler);
-  await learnServiceClock(app);
-  const rows = all ? listPurchaseRows(app, { states: ['pending', 'uncertain'] }) : scheduler.dueRows();
+  await learnServiceClock(session);
+  const rows = all ? listPurchaseRows(app, session.connection, { states: ['pending', 'uncertain'] }) : scheduler.dueRows(session.connection);
   const summary: RequeryRunSummary = { checked: 0, success: 0, failed: 0, stillPending: 0, needsSupport: 0, notFound: 0, rescheduled: 0, items: [] };
   for (const row of rows) {
     let updated: PurchaseRow;
@@ -162,7 +164,7 @@ export async function requeryDue(app: App, all: boolean): Promise<RequeryRunSumm
       continue;
     }
     try {
-      updated = await scheduler.run(() => requeryPurchase(app, row.id));
+      updated = await scheduler.run(() => requeryPurchase(app, session, row.id));
     } catch (error) {
       if (error instanceof AppError && error.code === 'other_connection') continue;
       throw error;
@@ -180,8 +182,12 @@ export async function requeryDue(app: App, all: boolean): Promise<RequeryRunSumm
 }
 
 /** A person settles it: support confirmed, or the log/wallet shows the outcome. Kept with the note. */
-export function resolveByHand(app: AppPart<'connection' | 'db' | 'service'>, input: { id: string; outcome: 'SUCCESS' | 'FAILED'; note: string; token?: string }): PendingItemView {
-  const row = rowOrThrow(app, input.id);
+export function resolveByHand(
+  app: AppPart<'db' | 'service'>,
+  connection: Connection,
+  input: { id: string; outcome: 'SUCCESS' | 'FAILED'; note: string; token?: string },
+): PendingItemView {
+  const row = rowOrThrow(app, connection, input.id);
   if (!OPEN_STATES.includes(row.state)) {
     throw new AppError('already_settled', `This purchase is already settled (${row.state}).`, 'Nothing to resolve.');
   }

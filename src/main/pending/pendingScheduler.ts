@@ -14,7 +14,7 @@
  * shells, on the first change to pending purchases elsewhere), and stops with the app (`app.onClose`). Tests that drive the loop by
  * hand call `pause()` so it does not race them.
  */
-import type { App } from '../appContext';
+import type { App, Connection } from '../appContext';
 import { intervalLoop } from '../intervalLoop';
 import { TopicBatch } from '../topicBatch';
 import { checkRefund } from '../purchases/refundCheck';
@@ -39,8 +39,8 @@ export interface PendingScheduler {
   tick(): Promise<void>;
   /** Runs `fn` after every requery already queued: one check at a time. */
   run<T>(fn: () => Promise<T>): Promise<T>;
-  /** Purchases whose check is due now (on this connection). */
-  dueRows(): PurchaseRow[];
+  /** Purchases of `connection` whose check is due now. */
+  dueRows(connection: Pick<Connection, 'profileId'>): PurchaseRow[];
 }
 
 export function createPendingScheduler(app: App): PendingScheduler {
@@ -57,16 +57,16 @@ export function createPendingScheduler(app: App): PendingScheduler {
     return next;
   };
 
-  const dueRows = (): PurchaseRow[] => {
+  const dueRows = (connection: Pick<Connection, 'profileId'>): PurchaseRow[] => {
     const now = clock.now();
-    // Only the connection in use: another service is never asked about a purchase.
-    return listPurchaseRows(app, { states: ['pending', 'uncertain'] }).filter((r) => r.next_requery_ms !== null && r.next_requery_ms <= now);
+    // Only the connection asked about: another service is never asked about a purchase.
+    return listPurchaseRows(app, connection, { states: ['pending', 'uncertain'] }).filter((r) => r.next_requery_ms !== null && r.next_requery_ms <= now);
   };
 
   /** A `sending` row left by a process that stopped mid-purchase: it may have been charged. */
-  const markStaleSending = (changes: TopicBatch): void => {
+  const markStaleSending = (connection: Connection, changes: TopicBatch): void => {
     const cutoff = clock.now() - STALE_SENDING_MS;
-    for (const r of listPurchaseRows(app, { states: ['sending'] })) {
+    for (const r of listPurchaseRows(app, connection, { states: ['sending'] })) {
       if ((r.sent_ms ?? 0) < cutoff) {
         updatePurchase(app, r.id, {
           state: 'uncertain',
@@ -84,19 +84,23 @@ export function createPendingScheduler(app: App): PendingScheduler {
     // What this pass changed reaches the windows once, when it ends.
     const changes = new TopicBatch(app, 'requery loop');
     try {
-      markStaleSending(changes);
-      const due = dueRows();
+      // A pass is one piece of work on one connection: the one in use as it starts (a loop is where
+      // its work starts, as an operation's handler is). Everything it asks, it asks there.
+      // eslint-disable-next-line vendesk/pinned-connection -- a pass of the loop takes its session once
+      const session = app.session();
+      markStaleSending(session.connection, changes);
+      const due = dueRows(session.connection);
       if (due.length !== lastDueAnnounced) {
         app.events.emit('pending.due', { count: due.length });
         lastDueAnnounced = due.length;
       }
       // Everything whose requery is due, whatever it buys, by the one requery path.
       const bulk = app.service(createBulkService);
-      for (const next of bulk.dueForRequery()) {
+      for (const next of bulk.dueForRequery(session.connection)) {
         if (paused || interval.closed) break;
         await run(async () => {
           try {
-            const { changed } = await bulk.requeryDue(next);
+            const { changed } = await bulk.requeryDue(session, next);
             // A purchase's log entries were mirrored when its state moved; an airtime item's job told the windows.
             if (next.purchase) changes.add(changed ? REQUERY_CHANGES : ['pending', 'purchases']);
             changes.flushIfDue();
@@ -108,14 +112,14 @@ export function createPendingScheduler(app: App): PendingScheduler {
       if (Date.now() - lastRefundCheck > REFUND_RECHECK_MS) {
         lastRefundCheck = Date.now();
         const since = new Date(Date.now() - REFUND_WATCH_MS).toISOString();
-        const watching = listPurchaseRows(app, { states: ['failed'], since }).filter((r) => r.refund_state === 'missing' || r.refund_state === 'checking');
+        const watching = listPurchaseRows(app, session.connection, { states: ['failed'], since }).filter((r) => r.refund_state === 'missing' || r.refund_state === 'checking');
         for (const r of watching) {
-          const checked = await checkRefund(app, r.id);
+          const checked = await checkRefund(app, session, r.id);
           if (checked.refund_state !== r.refund_state || checked.refund_evidence !== r.refund_evidence) changes.add(['purchases', 'pending']);
         }
       }
       if (due.length > 0) {
-        lastDueAnnounced = dueRows().length;
+        lastDueAnnounced = dueRows(session.connection).length;
         app.events.emit('pending.due', { count: lastDueAnnounced });
       }
     } catch {

@@ -17,6 +17,10 @@
  * bought by its run (`CheckedVendingPurchase.buy`). None asks the team itself, and none tells a
  * window anything: the buy operations declare what they change (`PURCHASE_CHANGES`), and a bulk
  * job, which is background work, says the same through `app.invalidate`.
+ *
+ * Longer than 400 lines on purpose: the three steps above, for electricity and cable alike, share
+ * their checks and their one writer of a purchase's answer; split, a step would be read without
+ * the rule that makes the next one safe.
  */
 import { formatDateTime } from '../../shared/localDates';
 import type { CableRequest, ElectricityRequest, PurchaseKind } from '../../shared/contract/purchases';
@@ -28,17 +32,18 @@ import { normalizePhone } from '../../shared/phone';
 import type { CableBouquet, ElectricityProvider, MeterValidation, SmartcardValidation } from '../../shared/wire';
 import { declinedPurchaseHint } from '../api/serviceErrors';
 import { ServiceError, UncertainOutcomeError, type PurchaseResult } from '../api/vendingClient';
-import type { App, Session, AppPart } from '../appContext';
+import type { App, AppPart, Connection, Session } from '../appContext';
 import { refuseIfConnectionChanged } from '../sessionGuard';
 import type { VendingClient } from '../api/vendingClient';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
-import { walletToKeepOrNull } from '../transactions/balanceSnapshots';
+import { readNgnWallet } from '../api/walletReading';
+import { freshCatalog } from '../catalog/catalogCache';
+import { keepWalletReading } from '../transactions/balanceSnapshots';
 import { refreshReferences } from '../transactions/mirrorRefresh';
 import { checkRefund } from './refundCheck';
 import { describeAccount, findBlockingPurchase, insertSendingPurchase, learnCommissionFromLog, updatePurchase, type NewPurchase, type PurchaseRow } from './purchaseStore';
 import { settleFromLog } from './settleFromLog';
-import { createVendingCatalogs } from './vendingCatalogs';
 
 export interface BuyOptions {
   /** `bulk` for spreadsheet rows; shown on the Pending page. Default `single`. */
@@ -70,8 +75,8 @@ function validationError(error: unknown, what: 'meter' | 'smartcard'): never {
   throw error;
 }
 
-export async function findDisco(app: AppPart<'service'>, code: string): Promise<ElectricityProvider> {
-  const discos = await app.service(createVendingCatalogs).electricity();
+export async function findDisco(app: AppPart<'db'>, session: Session, code: string): Promise<ElectricityProvider> {
+  const discos = await freshCatalog(app, session, 'electricity');
   const disco = discos.find((d) => d.productCode === code);
   if (!disco) {
     const near = discos.find((d) => d.productCode.toLowerCase() === code.toLowerCase());
@@ -84,8 +89,8 @@ export async function findDisco(app: AppPart<'service'>, code: string): Promise<
   return disco;
 }
 
-export async function findBouquet(app: AppPart<'service'>, provider: string, code: string): Promise<CableBouquet> {
-  const bouquets = await app.service(createVendingCatalogs).cable();
+export async function findBouquet(app: AppPart<'db'>, session: Session, provider: string, code: string): Promise<CableBouquet> {
+  const bouquets = await freshCatalog(app, session, 'cable');
   const ofProvider = bouquets.filter((b) => b.network.toUpperCase() === provider.toUpperCase());
   if (ofProvider.length === 0) {
     const providers = [...new Set(bouquets.map((b) => b.network))];
@@ -106,12 +111,13 @@ export async function findBouquet(app: AppPart<'service'>, provider: string, cod
 }
 
 export async function validateMeter(
-  app: AppPart<'client' | 'service'>,
+  app: AppPart<'db'>,
+  session: Session,
   request: { disco: string; meter: string; vendType: 'PREPAID' | 'POSTPAID' },
 ): Promise<{ disco: ElectricityProvider; validation: MeterValidation }> {
-  const disco = await findDisco(app, request.disco);
+  const disco = await findDisco(app, session, request.disco);
   try {
-    const validation = await app.client().validateMeter({ meter: request.meter, disco: disco.productCode, vendType: request.vendType });
+    const validation = await session.client.validateMeter({ meter: request.meter, disco: disco.productCode, vendType: request.vendType });
     return { disco, validation };
   } catch (error) {
     return validationError(error, 'meter');
@@ -121,6 +127,15 @@ export async function validateMeter(
 /** The least a meter takes, in kobo: its own minimum, from the service's validation of it. */
 export function meterMinimumKobo(validation: MeterValidation): Kobo {
   return nairaToKobo(validation.minAmount);
+}
+
+/**
+ * What a meter may be sold, in kobo: at least its own minimum and its disco's, at most its disco's
+ * maximum (what the window's meter check shows, `purchases.validateMeter`).
+ */
+export function meterAmountRange(disco: Pick<ElectricityProvider, 'minAmount' | 'maxAmount'>, validation: MeterValidation): { meterMinKobo: Kobo; minKobo: Kobo; maxKobo: Kobo } {
+  const meterMinKobo = meterMinimumKobo(validation);
+  return { meterMinKobo, minKobo: Math.max(meterMinKobo, nairaToKobo(disco.minAmount)), maxKobo: nairaToKobo(disco.maxAmount) };
 }
 
 /**
@@ -134,10 +149,11 @@ export function belowMeterMinimum(meter: string, validation: MeterValidation, am
 }
 
 export async function validateSmartcard(
-  app: AppPart<'client' | 'service'>,
+  app: AppPart<'db'>,
+  session: Session,
   request: { provider: string; smartcard: string },
 ): Promise<{ provider: string; validation: SmartcardValidation }> {
-  const bouquets = await app.service(createVendingCatalogs).cable();
+  const bouquets = await freshCatalog(app, session, 'cable');
   const provider = bouquets.find((b) => b.network.toUpperCase() === request.provider.toUpperCase())?.network;
   if (!provider) {
     throw new AppError(
@@ -147,7 +163,7 @@ export async function validateSmartcard(
     );
   }
   try {
-    const validation = await app.client().validateSmartcard({ smartcard: request.smartcard, provider });
+    const validation = await session.client.validateSmartcard({ smartcard: request.smartcard, provider });
     return { provider, validation };
   } catch (error) {
     return validationError(error, 'smartcard');
@@ -157,9 +173,9 @@ export async function validateSmartcard(
 /** What makes two purchases the same: the meter or smartcard, the amount and (cable) the bouquet. */
 export type DuplicateKey = { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string };
 
-/** Refuses a purchase while the same one is unsettled, naming the purchase that blocks it. */
-export function refuseDuplicate(app: AppPart<'connection' | 'db'>, key: DuplicateKey): void {
-  const blocking = findBlockingPurchase(app, key);
+/** Refuses a purchase while the same one is unsettled on `connection`, naming the purchase that blocks it. */
+export function refuseDuplicate(app: AppPart<'db'>, connection: Pick<Connection, 'profileId'>, key: DuplicateKey): void {
+  const blocking = findBlockingPurchase(app, connection, key);
   if (!blocking) return;
   const when = formatDateTime(blocking.created_at);
   const ref = blocking.reference ? `reference ${blocking.reference}` : `purchase ${blocking.id}, no reference yet`;
@@ -219,7 +235,7 @@ async function sendAndRecord<T>(
         settled_by: 'answer',
         final_at: at,
       });
-      updated = await checkRefund(app, row.id);
+      updated = await checkRefund(app, session, row.id);
     }
   } catch (error) {
     if (error instanceof UncertainOutcomeError || !(error instanceof AppError)) {
@@ -232,7 +248,7 @@ async function sendAndRecord<T>(
       });
       // The log usually has it already: try once now, then the requery loop keeps trying.
       try {
-        updated = await settleFromLog(app, row.id);
+        updated = await settleFromLog(app, session, row.id);
       } catch {
         // Stays uncertain; the loop tries again.
       }
@@ -254,17 +270,16 @@ async function sendAndRecord<T>(
   return learnCommissionFromLog(app, updated, await refreshReferences(app, session, row.kind, [updated.reference]));
 }
 
-/** Buys one electricity token of a bulk row (`source: 'bulk'`): checked, then written and sent. */
-export async function buyElectricity(app: App, request: ElectricityRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
-  const session = app.session();
-  return (await checkElectricity(app, request)).buy(session, options);
+/** Buys one electricity token of a bulk row (`source: 'bulk'`) on its run's session: checked, then written and sent. */
+export async function buyElectricity(app: App, session: Session, request: ElectricityRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
+  return (await checkElectricity(app, session, request)).buy(options);
 }
 
-/** Step 1 of the file's comment for an electricity token: everything checked, nothing written or sent. */
-export async function checkElectricity(app: App, request: ElectricityRequest): Promise<CheckedVendingPurchase> {
+/** Step 1 of the file's comment for an electricity token, on `session`: everything checked, nothing written or sent. */
+export async function checkElectricity(app: App, session: Session, request: ElectricityRequest): Promise<CheckedVendingPurchase> {
   const req = electricityRequestSchema.parse(request);
   const phone = phoneOrThrow(req.phone);
-  const disco = await findDisco(app, req.disco);
+  const disco = await findDisco(app, session, req.disco);
   const min = nairaToKobo(disco.minAmount);
   const max = nairaToKobo(disco.maxAmount);
   if (req.amountKobo < min || req.amountKobo > max) {
@@ -275,11 +290,11 @@ export async function checkElectricity(app: App, request: ElectricityRequest): P
     );
   }
   // Refuse a duplicate before the validation call too: nothing is worth asking while one is unsettled.
-  refuseDuplicate(app, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo });
-  const { validation } = await validateMeter(app, { disco: disco.productCode, meter: req.meter, vendType: req.vendType });
+  refuseDuplicate(app, session.connection, { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo });
+  const { validation } = await validateMeter(app, session, { disco: disco.productCode, meter: req.meter, vendType: req.vendType });
   const below = belowMeterMinimum(req.meter, validation, req.amountKobo);
   if (below) throw new AppError('amount_below_meter_minimum', `M${below.slice(1)}.`, `Enter ${formatNaira(meterMinimumKobo(validation))} or more.`);
-  return checked(app, {
+  return checked(app, session, {
     key: { kind: 'electricity', account: req.meter, amountKobo: req.amountKobo },
     phone,
     customer: validation,
@@ -297,20 +312,19 @@ export async function checkElectricity(app: App, request: ElectricityRequest): P
 }
 
 /** Buys one cable TV bouquet of a bulk row: as `buyElectricity`. */
-export async function buyCable(app: App, request: CableRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
-  const session = app.session();
-  return (await checkCable(app, request)).buy(session, options);
+export async function buyCable(app: App, session: Session, request: CableRequest, options: BuyOptions = {}): Promise<PurchaseRow> {
+  return (await checkCable(app, session, request)).buy(options);
 }
 
-/** Step 1 of the file's comment for a cable TV bouquet: everything checked, nothing written or sent. */
-export async function checkCable(app: App, request: CableRequest): Promise<CheckedVendingPurchase> {
+/** Step 1 of the file's comment for a cable TV bouquet, on `session`: everything checked, nothing written or sent. */
+export async function checkCable(app: App, session: Session, request: CableRequest): Promise<CheckedVendingPurchase> {
   const req = cableRequestSchema.parse(request);
   const phone = phoneOrThrow(req.phone);
-  const bouquet = await findBouquet(app, req.provider, req.bouquetCode);
+  const bouquet = await findBouquet(app, session, req.provider, req.bouquetCode);
   const amountKobo = nairaToKobo(bouquet.amount);
-  refuseDuplicate(app, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode });
-  const { validation } = await validateSmartcard(app, { provider: bouquet.network, smartcard: req.smartcard });
-  return checked(app, {
+  refuseDuplicate(app, session.connection, { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode });
+  const { validation } = await validateSmartcard(app, session, { provider: bouquet.network, smartcard: req.smartcard });
+  return checked(app, session, {
     key: { kind: 'cable', account: req.smartcard, amountKobo, bouquetCode: bouquet.productCode },
     phone,
     customer: validation,
@@ -337,18 +351,21 @@ interface CheckedParts<T> {
   onSuccess: (data: T) => Partial<PurchaseRow>;
 }
 
-/** A purchase checked with the catalog and the service, ready to be bought. */
+/** A purchase checked with the catalog and the service of one session, ready to be bought there. */
 export interface CheckedVendingPurchase {
   key: DuplicateKey;
   /** The disco's catalog code, or the cable provider, as the service names it. */
   providerCode: string;
   /** What the team's gate is shown of it (the request as parsed: kept as it is while it waits for approval). */
   summary: SinglePurchaseSummary & { request: unknown };
-  /** Steps 2 and 3 of the file's comment: written `sending` (the team's gate was asked before, where one applies), sent, its answer recorded. */
-  buy(session: Session, options: BuyOptions): Promise<PurchaseRow>;
+  /**
+   * Steps 2 and 3 of the file's comment, on the session it was checked on: written `sending` (the
+   * team's gate was asked before, where one applies), sent, its answer recorded.
+   */
+  buy(options: BuyOptions): Promise<PurchaseRow>;
 }
 
-function checked<T>(app: App, p: CheckedParts<T>): CheckedVendingPurchase {
+function checked<T>(app: App, session: Session, p: CheckedParts<T>): CheckedVendingPurchase {
   return {
     key: p.key,
     providerCode: p.provider.provider_code,
@@ -361,9 +378,10 @@ function checked<T>(app: App, p: CheckedParts<T>): CheckedVendingPurchase {
       customerName: p.customer.name,
       request: p.request,
     },
-    async buy(session, options) {
+    async buy(options) {
       // The wallet before it, of the connection it is bought on, kept in the purchase's own write.
-      const wallet = await walletToKeepOrNull(app, 'purchase', session);
+      const wallet = await readNgnWallet(session.client).catch(() => null);
+      const keep = () => wallet && keepWalletReading(app, session, wallet, 'purchase');
       const purchase: NewPurchase = {
         ...p.provider,
         kind: p.key.kind,
@@ -379,12 +397,12 @@ function checked<T>(app: App, p: CheckedParts<T>): CheckedVendingPurchase {
       let row: PurchaseRow | undefined;
       try {
         row = insertGuarded(app, session, purchase, p.key, (id) => {
-          wallet?.keep();
+          keep();
           options.written?.(id);
         });
       } finally {
         // Refused, the purchase is not written; the wallet it read is kept all the same.
-        if (!row) wallet?.keep();
+        if (!row) keep();
       }
       return sendAndRecord(app, session, row, p.send, p.onSuccess);
     },
@@ -395,18 +413,12 @@ function checked<T>(app: App, p: CheckedParts<T>): CheckedVendingPurchase {
  * The duplicate check and the `sending` row in one transaction: two windows cannot both pass.
  * `written` links the new purchase to what it is bought for (its approval, its bulk row) in it.
  */
-function insertGuarded(
-  app: AppPart<'connection' | 'db' | 'service'>,
-  session: Session,
-  purchase: NewPurchase,
-  key: DuplicateKey,
-  written: (purchaseId: string) => void,
-): PurchaseRow {
+function insertGuarded(app: App, session: Session, purchase: NewPurchase, key: DuplicateKey, written: (purchaseId: string) => void): PurchaseRow {
   const clock = app.service(createServiceClock);
   return app.db
     .transaction(() => {
       refuseIfConnectionChanged(app, session);
-      refuseDuplicate(app, key);
+      refuseDuplicate(app, session.connection, key);
       const row = insertSendingPurchase(app, session, purchase, clock.now());
       written(row.id);
       return row;

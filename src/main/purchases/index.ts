@@ -8,14 +8,14 @@ export {
   validateMeter,
   belowMeterMinimum,
   meterMinimumKobo,
+  meterAmountRange,
   validateSmartcard,
   findDisco,
   findBouquet,
   refuseDuplicate,
   type BuyOptions,
 } from './buyVending';
-export { toPurchaseView, findPurchaseRow, listPurchaseRows, findBlockingPurchase, type PurchaseRow } from './purchaseStore';
+export { toPurchaseView, findPurchaseRow, getPurchaseRow, listPurchaseRows, findBlockingPurchase, type PurchaseRow } from './purchaseStore';
 export { settleFromLog } from './settleFromLog';
 export { requeryPurchase } from './requeryPurchase';
 export { checkRefund } from './refundCheck';
-export { createVendingCatalogs } from './vendingCatalogs';

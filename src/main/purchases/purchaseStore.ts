@@ -8,7 +8,8 @@ import type { PurchaseKind, PurchaseState, PurchaseView, RefundState, VendTypeIn
 import { formatNaira } from '../../shared/money';
 import { AppError } from '../../shared/appError';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
-import type { AppPart, Session } from '../appContext';
+import type { AppPart, Connection, Session } from '../appContext';
+import { stateMeaning } from '../stateMeaning';
 import { prepared } from '../store/prepared';
 import { purchaseFollower } from './purchaseFollower';
 
@@ -155,9 +156,9 @@ export function insertSendingPurchase(app: AppPart<'db'>, session: Session, purc
   return getPurchaseRow(app, id);
 }
 
-/** A purchase of the connection in use (null for another connection's: it is not shown here). */
-export function findPurchaseRow(app: AppPart<'connection' | 'db'>, id: string): PurchaseRow | null {
-  return (prepared(app.db, 'SELECT * FROM purchases WHERE id = ? AND profile_id = ?').get(id, app.connection.profileId) as PurchaseRow | undefined) ?? null;
+/** A purchase of `connection` (null for another connection's: it is not shown there). */
+export function findPurchaseRow(app: AppPart<'db'>, connection: Pick<Connection, 'profileId'>, id: string): PurchaseRow | null {
+  return (prepared(app.db, 'SELECT * FROM purchases WHERE id = ? AND profile_id = ?').get(id, connection.profileId) as PurchaseRow | undefined) ?? null;
 }
 
 /** A purchase the caller already holds (any connection): for updates of a row it is working on. */
@@ -188,7 +189,8 @@ export function updatePurchase(app: AppPart<'db' | 'service'>, id: string, chang
  * for cable) on the same connection: another service's purchase cannot be charged twice here.
  */
 export function findBlockingPurchase(
-  app: AppPart<'connection' | 'db'>,
+  app: AppPart<'db'>,
+  connection: Pick<Connection, 'profileId'>,
   key: { kind: PurchaseKind; account: string; amountKobo: number; bouquetCode?: string },
 ): PurchaseRow | null {
   const placeholders = UNSETTLED_STATES.map(() => '?').join(', ');
@@ -197,17 +199,18 @@ export function findBlockingPurchase(
     app.db,
     `SELECT * FROM purchases WHERE +profile_id = ? AND kind = ? AND account = ? AND amount_kobo = ? AND bouquet_code = ? AND state IN (${placeholders})
        ORDER BY created_at DESC LIMIT 1`,
-  ).get(app.connection.profileId, key.kind, key.account, key.amountKobo, key.bouquetCode ?? '', ...UNSETTLED_STATES) as PurchaseRow | undefined;
+  ).get(connection.profileId, key.kind, key.account, key.amountKobo, key.bouquetCode ?? '', ...UNSETTLED_STATES) as PurchaseRow | undefined;
   return row ?? null;
 }
 
-/** Purchases of the connection in use, newest first. */
+/** Purchases of `connection`, newest first. */
 export function listPurchaseRows(
-  app: AppPart<'connection' | 'db'>,
+  app: AppPart<'db'>,
+  connection: Pick<Connection, 'profileId'>,
   options: { states?: readonly PurchaseState[]; kind?: PurchaseKind; limit?: number; since?: string } = {},
 ): PurchaseRow[] {
   const where: string[] = ['profile_id = ?'];
-  const params: (string | number)[] = [app.connection.profileId];
+  const params: (string | number)[] = [connection.profileId];
   if (options.states) {
     where.push(`state IN (${options.states.map(() => '?').join(', ')})`);
     params.push(...options.states);
@@ -253,58 +256,6 @@ function refundMessage(row: PurchaseRow): string | null {
   }
 }
 
-function statusOf(row: PurchaseRow): { text: string; whatToDo: string | null } {
-  const what = row.kind === 'electricity' ? 'Electricity token' : 'Cable TV subscription';
-  const amount = formatNaira(row.amount_kobo);
-  switch (row.state) {
-    case 'sending':
-      return { text: `${what} of ${amount} is being sent.`, whatToDo: 'Wait for the answer. Do not buy it again.' };
-    case 'success':
-      return row.kind === 'electricity'
-        ? {
-            text: `Paid: ${amount} for meter ${row.account}.`,
-            whatToDo: row.token
-              ? 'Give the token to the customer: copy it or print the receipt.'
-              : row.vend_type === 'POSTPAID'
-                ? 'Postpaid bills have no token; the payment is credited to the account.'
-                : null,
-          }
-        : {
-            text: `Paid: ${row.bouquet_name || row.bouquet_code} (${amount}) for smartcard ${row.account}.`,
-            whatToDo: 'The subscription is active; the customer may need to leave the decoder on for a few minutes.',
-          };
-    case 'pending':
-      return {
-        text: `${what} of ${amount} was accepted but is not confirmed yet.`,
-        whatToDo: 'vendesk checks it automatically (from 2 minutes after the purchase) and shows the result here and on the Pending page. Do not buy it again meanwhile.',
-      };
-    case 'failed':
-      return {
-        text: `${what} of ${amount} failed${row.reason ? `: ${row.reason}` : ''}.`,
-        whatToDo:
-          row.refund_state === 'missing' ? 'Contact support with the reference: the service shows this purchase as charged.' : (row.hint ?? 'Check the details and try again.'),
-      };
-    case 'rejected':
-      return { text: `${what} was not bought${row.reason ? `: ${row.reason}` : ''}. Nothing was charged.`, whatToDo: row.hint };
-    case 'uncertain':
-      return {
-        text: `${what} of ${amount} was sent but no answer came back; it may have been charged.`,
-        whatToDo:
-          'Do not buy it again. vendesk looks for it in the transaction log ("Settle from log") and settles it from there; if it is not there after a few minutes, resolve it by hand on the Pending page.',
-      };
-    case 'needs_support':
-      return {
-        text: `${what} of ${amount} is still pending and the service will not answer more status checks.`,
-        whatToDo: "Send the support details (reference, time, amount, account, phone) to the service provider's support; they resolve it manually. Do not buy it again.",
-      };
-    case 'not_found':
-      return {
-        text: `The service has no transaction with reference ${row.reference ?? '—'}.`,
-        whatToDo: 'Check the wallet and the Transactions page: if nothing was debited, nothing was bought and you may buy again; otherwise contact support with the reference.',
-      };
-  }
-}
-
 /**
  * What the wallet was charged for a purchase, as the service's own records give it: for a failed
  * one, its FAILED log entry's wallet cost (which the service gives back: `refunded_kobo`); for one
@@ -337,12 +288,12 @@ export function learnCommissionFromLog(app: AppPart<'db' | 'service'>, row: Purc
 }
 
 export function toPurchaseView(row: PurchaseRow): PurchaseView {
-  const status = statusOf(row);
+  const status = stateMeaning({ of: 'purchase', purchase: row });
   return {
     id: row.id,
     kind: row.kind,
     state: row.state,
-    statusText: status.text,
+    statusText: status.text ?? '',
     whatToDo: status.whatToDo,
     connectionKind: row.connection_kind,
     providerCode: row.provider_code,

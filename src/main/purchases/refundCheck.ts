@@ -42,10 +42,9 @@ async function entryOf(session: Session, row: PurchaseRow): Promise<ParsedLogEnt
  * Settles the refund question of a failed purchase from the service's records, when they answer.
  * Returns the row, changed or not. Reads nothing for a purchase of another connection.
  */
-export async function checkRefund(app: AppPart<'db' | 'service' | 'session'>, id: string): Promise<PurchaseRow> {
+export async function checkRefund(app: AppPart<'db' | 'service'>, session: Session, id: string): Promise<PurchaseRow> {
   const row = getPurchaseRow(app, id);
   if (row.state !== 'failed' || (row.refund_state !== 'checking' && row.refund_state !== 'missing')) return row;
-  const session = app.session();
   if (row.profile_id !== session.connection.profileId) return row;
 
   // Settled as FAILED by the service's own answer about this purchase (its requery, or its log

@@ -10,7 +10,7 @@
  * What a requery changes (`REQUERY_CHANGES`) is declared by the operations that requery and said
  * by the requery loop; this function tells no window itself.
  */
-import type { App } from '../appContext';
+import type { AppPart, Session } from '../appContext';
 import { checkRefund } from './refundCheck';
 import { getPurchaseRow, learnCommissionFromLog, notOnThisConnection, onConnection, updatePurchase, type PurchaseRow } from './purchaseStore';
 import { settleFromLog } from './settleFromLog';
@@ -18,18 +18,17 @@ import { refreshReferences } from '../transactions/mirrorRefresh';
 import { askRequery } from '../api/requeryAnswer';
 import { createServiceClock } from '../api/serviceClock';
 
-export async function requeryPurchase(app: App, id: string): Promise<PurchaseRow> {
+export async function requeryPurchase(app: AppPart<'db' | 'service'>, session: Session, id: string): Promise<PurchaseRow> {
   // One session for the whole check: a switch of connection meanwhile cannot send this
   // purchase's reference to another service.
-  const session = app.session();
   const row = getPurchaseRow(app, id);
   if (!onConnection(session, row)) throw notOnThisConnection(row);
-  if (row.state === 'uncertain' || row.state === 'sending') return settleFromLog(app, id, session);
+  if (row.state === 'uncertain' || row.state === 'sending') return settleFromLog(app, session, id);
   if (row.state !== 'pending') return row;
   if (!row.reference) {
     // A pending answer without a reference cannot be requeried: look for it in the log.
     updatePurchase(app, id, { state: 'uncertain', reason: 'The service answered "pending" without a reference.' });
-    return settleFromLog(app, id, session);
+    return settleFromLog(app, session, id);
   }
 
   const clock = app.service(createServiceClock);
@@ -67,7 +66,7 @@ export async function requeryPurchase(app: App, id: string): Promise<PurchaseRow
         settled_by: 'requery',
         final_at: at,
       });
-      updated = await checkRefund(app, id);
+      updated = await checkRefund(app, session, id);
       break;
     case 'pending':
       updated = updatePurchase(app, id, {

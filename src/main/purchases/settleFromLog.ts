@@ -15,7 +15,7 @@
  */
 import { matchSentPurchase } from '../api/logMatch';
 import { logEntriesAroundSend } from '../api/logLookup';
-import type { App, Session, AppPart } from '../appContext';
+import type { AppPart, Session } from '../appContext';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
 import { checkRefund } from './refundCheck';
@@ -31,7 +31,7 @@ function claimedReferences(app: AppPart<'db'>, row: PurchaseRow): Set<string> {
  * Looks for the purchase in the log of its own connection (`session`, the one in use unless
  * given); returns the row, settled or still uncertain.
  */
-export async function settleFromLog(app: App, id: string, session: Session = app.session()): Promise<PurchaseRow> {
+export async function settleFromLog(app: AppPart<'db' | 'service'>, session: Session, id: string): Promise<PurchaseRow> {
   const row = getPurchaseRow(app, id);
   if (row.state !== 'uncertain' && row.state !== 'sending') return row;
   if (row.profile_id !== session.connection.profileId) throw notOnThisConnection(row);
@@ -76,7 +76,7 @@ export async function settleFromLog(app: App, id: string, session: Session = app
       next_requery_ms: null,
       final_at: at,
     });
-    updated = await checkRefund(app, id);
+    updated = await checkRefund(app, session, id);
   } else if (closest.status === 'SUCCESS' && !(row.kind === 'electricity' && row.vend_type === 'PREPAID')) {
     updated = updatePurchase(app, id, {
       state: 'success',

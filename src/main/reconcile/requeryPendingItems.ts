@@ -14,11 +14,11 @@ import { askRequery } from '../api/requeryAnswer';
 import { requeryNow, requeryOwnTopUp } from '../pending';
 import { pendingItems, setRequeryStatus } from './reconcileRunStore';
 
-function purchaseIdFor(app: AppPart<'connection' | 'db'>, reference: string, localRef: string | null): string | null {
+function purchaseIdFor(app: AppPart<'db'>, profileId: string, reference: string, localRef: string | null): string | null {
   if (localRef?.startsWith('purchase:')) return localRef.slice('purchase:'.length);
   if (!reference) return null;
   try {
-    const row = app.db.prepare('SELECT id FROM purchases WHERE reference = ? AND profile_id = ?').get(reference, app.connection.profileId) as { id: string } | undefined;
+    const row = app.db.prepare('SELECT id FROM purchases WHERE reference = ? AND profile_id = ?').get(reference, profileId) as { id: string } | undefined;
     return row?.id ?? null;
   } catch {
     return null; // no purchases table in this build
@@ -35,11 +35,11 @@ export async function requeryPendingItems(app: App, runId: string): Promise<Requ
   for (const item of items) {
     let status: string;
     try {
-      const purchaseId = purchaseIdFor(app, item.transactionId, item.localRef);
-      const topUp = purchaseId || !item.transactionId ? null : await requeryOwnTopUp(app, item.transactionId);
+      const purchaseId = purchaseIdFor(app, session.connection.profileId, item.transactionId, item.localRef);
+      const topUp = purchaseId || !item.transactionId ? null : await requeryOwnTopUp(app, session, item.transactionId);
       if (purchaseId) {
         viaLoop++;
-        const view = await requeryNow(app, purchaseId);
+        const view = await requeryNow(app, session, purchaseId);
         const s = view.purchase.state;
         status =
           (view.requeryAllowedInSeconds ?? 0) > 0

@@ -23,22 +23,51 @@
  *   completed); rolled back, the job shows as stopped while running, and resuming it reads its
  *   items' outcomes and sends nothing again.
  */
+import type Database from 'better-sqlite3';
 import type { Db } from './database';
-import { prepared } from './prepared';
 
 /** `PRAGMA synchronous` NORMAL (OFF is 0, FULL 2, EXTRA 3). */
 const SYNCHRONOUS_NORMAL = 1;
+
+/**
+ * The connection's `PRAGMA synchronous` statements, compiled once per database connection: kept
+ * here rather than in `store/prepared.ts`, as the job store keeps its own (`JobStore.stmt`), so the
+ * path of a purchase, which commits through here, stays in the files that do its work.
+ */
+const pragmas = new WeakMap<Db, { read: Database.Statement; set: Map<number, Database.Statement> }>();
+
+function synchronousOf(db: Db): { read(): number; set(level: number): void } {
+  let p = pragmas.get(db);
+  if (!p) {
+    p = { read: db.prepare('PRAGMA synchronous').pluck(), set: new Map() };
+    pragmas.set(db, p);
+  }
+  const { read, set } = p;
+  return {
+    read: () => read.get() as number,
+    set(level) {
+      let statement = set.get(level);
+      if (!statement) {
+        statement = db.prepare(`PRAGMA synchronous = ${Number(level)}`);
+        set.set(level, statement);
+      }
+      statement.run();
+    },
+  };
+}
 
 /** Runs `write` in one transaction (IMMEDIATE with `immediate`) whose commit does not wait for the disk. */
 export function commitUnflushed<T>(db: Db, write: () => T, { immediate = false }: { immediate?: boolean } = {}): T {
   const transaction = db.transaction(write);
   const run = () => (immediate ? transaction.immediate() : transaction());
-  const before = db.inTransaction ? SYNCHRONOUS_NORMAL : (prepared(db, 'PRAGMA synchronous').get() as { synchronous: number }).synchronous;
+  if (db.inTransaction) return run();
+  const synchronous = synchronousOf(db);
+  const before = synchronous.read();
   if (before <= SYNCHRONOUS_NORMAL) return run();
-  prepared(db, `PRAGMA synchronous = ${SYNCHRONOUS_NORMAL}`).run();
+  synchronous.set(SYNCHRONOUS_NORMAL);
   try {
     return run();
   } finally {
-    prepared(db, `PRAGMA synchronous = ${Number(before)}`).run();
+    synchronous.set(before);
   }
 }

@@ -10,24 +10,26 @@
 import { AppError } from '../../shared/appError';
 import type { ApprovedPurchaseView } from '../../shared/contract/team';
 import { receiptOrAwaiting } from '../../shared/contract/purchases';
-import type { App, AppPart } from '../appContext';
+import type { App, AppPart, Session } from '../appContext';
 import { buyTopUp, topUpView, type TopUpInput } from '../bulk/singleTopUp';
+import { createBulkService } from '../bulk/bulkService';
 import { findPurchaseRow, toPurchaseView } from '../purchases';
 import { buySingleVending, type SingleVendingRequest } from '../bulk/singleVending';
 import { boughtAs, singleLink, type SingleLink } from './purchaseApproval';
 import { writePendingTeamOutcomes } from './teamOutcomeRetry';
 
-async function receipt(app: AppPart<'connection' | 'db' | 'service'>, link: SingleLink, purchaseId: string): Promise<ApprovedPurchaseView> {
+async function receipt(app: AppPart<'db' | 'service'>, session: Session, link: SingleLink, purchaseId: string): Promise<ApprovedPurchaseView> {
   if (link.kind === 'electricity' || link.kind === 'cable') {
-    const row = findPurchaseRow(app, purchaseId);
+    const row = findPurchaseRow(app, session.connection, purchaseId);
     if (!row)
       throw new AppError('purchase_not_found', `Purchase ${purchaseId} of team job ${link.team_job_id} is not on this connection.`, 'Switch to the connection it was bought on.');
     return { teamJobId: link.team_job_id, purchase: toPurchaseView(row), topUp: null };
   }
-  return { teamJobId: link.team_job_id, purchase: null, topUp: await topUpView(app, purchaseId) };
+  return { teamJobId: link.team_job_id, purchase: null, topUp: await topUpView(app.service(createBulkService), session, purchaseId) };
 }
 
-export async function resumeApprovedPurchase(app: App, teamJobId: string): Promise<ApprovedPurchaseView> {
+/** Buys an approved single purchase on `session` (see the file's comment). */
+export async function resumeApprovedPurchase(app: App, session: Session, teamJobId: string): Promise<ApprovedPurchaseView> {
   const link = singleLink(app, teamJobId);
   if (!link) {
     throw new AppError(
@@ -36,7 +38,7 @@ export async function resumeApprovedPurchase(app: App, teamJobId: string): Promi
       'Buy it on the desktop that prepared it; `vendesk approvals --state all` lists the team jobs.',
     );
   }
-  if (link.profile_id !== app.connection.profileId) {
+  if (link.profile_id !== session.connection.profileId) {
     throw new AppError(
       'connection_changed',
       `Team job ${teamJobId} was prepared on another connection than the one in use. Nothing was bought.`,
@@ -46,15 +48,15 @@ export async function resumeApprovedPurchase(app: App, teamJobId: string): Promi
   const already = boughtAs(link);
   if (already) {
     await writePendingTeamOutcomes(app, 'single');
-    return receipt(app, link, already);
+    return receipt(app, session, link, already);
   }
   const options = { approvedTeamJob: teamJobId };
   const request = JSON.parse(link.request) as unknown;
   // Not approved yet, it answers waiting: nothing is bought, and there is no receipt to show.
   const bought: ApprovedPurchaseView =
     link.kind === 'electricity' || link.kind === 'cable'
-      ? { teamJobId, purchase: receiptOrAwaiting(await buySingleVending(app, { kind: link.kind, request } as SingleVendingRequest, options)), topUp: null }
-      : { teamJobId, purchase: null, topUp: receiptOrAwaiting(await buyTopUp(app, request as TopUpInput & { repeat: boolean }, options)) };
+      ? { teamJobId, purchase: receiptOrAwaiting(await buySingleVending(app, session, { kind: link.kind, request } as SingleVendingRequest, options)), topUp: null }
+      : { teamJobId, purchase: null, topUp: receiptOrAwaiting(await buyTopUp(app, session, request as TopUpInput & { repeat: boolean }, options)) };
   await writePendingTeamOutcomes(app, 'single');
   return bought;
 }

@@ -17,7 +17,7 @@ import type pg from 'pg';
 import { AppError } from '../../shared/appError';
 import type { TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
-import type { AppPart } from '../appContext';
+import type { AppPart, Session } from '../appContext';
 import type { TeamApproval } from '../bulk/teamGate';
 import type { LogReader } from '../api/logLookup';
 import type { ItemRow, JobRow } from '../bulk/jobRows';
@@ -71,10 +71,11 @@ function waitingMessage(localJobId: string, teamJobId: string, who: string | nul
 
 /** Where a job stands with the team (see the file's comment). Throws when it was rejected or cancelled, or changed since it was approved. */
 export async function teamApprovalFor(
-  app: AppPart<'client' | 'connection' | 'db' | 'service'>,
+  app: AppPart<'db' | 'service'>,
   jobs: TeamJobs,
   job: JobRow,
   current: { totalKobo: number; items: number },
+  session: Session,
 ): Promise<TeamApproval> {
   const link = linkOf(app, job.id);
   if (!link && !teamApplies(app, job)) return { status: 'none' };
@@ -99,7 +100,7 @@ export async function teamApprovalFor(
         const sha = /^[0-9a-f]{64}$/.test(job.file_hash) ? job.file_hash : null;
         // The job stores its items and run spec: the database checks the preview against them, the
         // approver sees them, and another team desktop can run it (teamJobRun.ts).
-        const payload = await teamJobPayload(app, job, jobs.items(job.id, { states: ['queued'] }));
+        const payload = await teamJobPayload(session, job, jobs.items(job.id, { states: ['queued'] }));
         const teamJobId = await team.withClient(async (client) => {
           const r = await callTeam<'prepare_bulk_job', { id: string }>(
             client,

@@ -11,7 +11,8 @@
  * - Above the threshold, the first time: it is sent for approval as a team job of kind `single`
  *   with one item, and its own job of one item is written waiting in `awaiting_approval`, linked
  *   to that team job in `team_job_links` (with the request exactly as prepared), as a
- *   spreadsheet's job is; the call stops with `awaiting_approval`: nothing is bought.
+ *   spreadsheet's job is, all by this one call; the purchase answers `awaiting_approval`: nothing
+ *   is bought.
  * - The same purchase asked again (the same kind, number/meter/smartcard and amount), or resumed
  *   by its team job id (`purchases.resume`): while it waits, `awaiting_approval` again (no second
  *   team job); rejected or cancelled, it says so, its job is cancelled (nothing bought) and the
@@ -27,8 +28,9 @@ import { AppError } from '../../shared/appError';
 import type { WaitingPurchaseView } from '../../shared/contract/purchases';
 import { awaitingApprovalHint, type SinglePurchaseKind, type SinglePurchaseSummary, type TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
-import type { App, AppPart } from '../appContext';
+import type { App, AppPart, Connection, Session } from '../appContext';
 import { approvalBegun, type SingleApproval, type SingleGateOptions, type SinglePurchase } from '../bulk/teamGate';
+import { singleJobName } from '../bulk/singleTopUp';
 import { createBulkService } from '../bulk/bulkService';
 import type { ItemState, JobState } from '../bulk/jobStates';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
@@ -62,12 +64,12 @@ export function singleLink(app: AppPart<'db'>, teamJobId: string): SingleLink | 
   return app.db.prepare(`${SINGLE_LINKS} AND l.team_job_id = ?`).get(teamJobId) as SingleLink | undefined;
 }
 
-function matchingWaiting(app: AppPart<'connection' | 'db'>, p: SinglePurchase): SingleLink | undefined {
+function matchingWaiting(app: AppPart<'db'>, connection: Connection, p: SinglePurchase): SingleLink | undefined {
   return app.db
     .prepare(
       `${SINGLE_LINKS} AND j.profile_id = ? AND j.state = 'awaiting_approval' AND j.kind = ? AND coalesce(i.account, i.phone) = ? AND i.amount_kobo = ? ORDER BY j.created_at DESC LIMIT 1`,
     )
-    .get(app.connection.profileId, p.kind, p.account, p.amountKobo) as SingleLink | undefined;
+    .get(connection.profileId, p.kind, p.account, p.amountKobo) as SingleLink | undefined;
 }
 
 /**
@@ -132,8 +134,8 @@ export function singleItem(p: Pick<SinglePurchaseSummary, 'kind' | 'account' | '
   return { rowNumber: 1, phone: p.phone, account: p.account, network: p.kind, productCode: p.description, amountKobo: p.amountKobo };
 }
 
-/** Sends the purchase for approval and writes its job waiting; nothing is bought. */
-async function prepare(app: App, p: SinglePurchase, threshold: number, write: (message: string, link: (jobId: string) => void) => string): Promise<WaitingPurchaseView> {
+/** Sends the purchase for approval and writes its job waiting, on `session`'s connection; nothing is bought. */
+async function prepare(app: App, session: Session, p: SinglePurchase, threshold: number): Promise<WaitingPurchaseView> {
   const team = teamWorkspace(app);
   const desktop = team.desktop();
   const summary: SinglePurchaseSummary = { kind: p.kind, account: p.account, phone: p.phone, amountKobo: p.amountKobo, description: p.description, customerName: p.customerName };
@@ -143,7 +145,7 @@ async function prepare(app: App, p: SinglePurchase, threshold: number, write: (m
     moreRows: 0,
     purchase: summary,
   };
-  const wallet = await walletKoboOrNull(app, 'purchase');
+  const wallet = await walletKoboOrNull(app, 'purchase', session);
   const teamJobId = await team.withClient(async (client) => {
     const r = await callTeam<'prepare_single_job', { id: string }>(
       client,
@@ -151,7 +153,7 @@ async function prepare(app: App, p: SinglePurchase, threshold: number, write: (m
       {
         desktopId: desktop.id,
         desktopName: desktop.name,
-        fileName: `${p.description} for ${p.account}`,
+        fileName: singleJobName(p),
         walletKobo: wallet,
         preview: JSON.stringify(preview),
         item: JSON.stringify(singleItem(p)),
@@ -161,11 +163,13 @@ async function prepare(app: App, p: SinglePurchase, threshold: number, write: (m
     return r.rows[0].id;
   });
   const { message } = waiting(teamJobId, '', p, threshold);
-  const jobId = write(message, (id) =>
-    app.db
-      .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at, request) VALUES (?, ?, ?, ?, 1, ?, ?)')
-      .run(id, teamJobId, team.link()?.url ?? '', p.amountKobo, new Date().toISOString(), JSON.stringify(p.request)),
-  );
+  const jobId = app
+    .service(createBulkService)
+    .teamJobs.createWaitingSingle(p.kind, session.connection, singleJobName(p), p.item, message, (id) =>
+      app.db
+        .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at, request) VALUES (?, ?, ?, ?, 1, ?, ?)')
+        .run(id, teamJobId, team.link()?.url ?? '', p.amountKobo, new Date().toISOString(), JSON.stringify(p.request)),
+    );
   return waiting(teamJobId, jobId, p, threshold);
 }
 
@@ -175,11 +179,11 @@ async function prepare(app: App, p: SinglePurchase, threshold: number, write: (m
  * where its receipt is), is being bought now, or ended without being bought. Returns the link as
  * it stands, waiting.
  */
-function stillWaiting(app: AppPart<'db' | 'service'>, link: SingleLink): SingleLink {
+function stillWaiting(app: AppPart<'db' | 'service'>, connection: Connection, link: SingleLink): SingleLink {
   if (link.job_state === 'awaiting_approval') return link;
   const bulk = app.service(createBulkService);
   // A run no process holds any more (its vendesk stopped) counts as stopped at once, its lease unexpired or not.
-  const interrupted = link.job_state === 'running' && bulk.status(link.local_job_id).interrupted;
+  const interrupted = link.job_state === 'running' && bulk.status(connection, link.local_job_id).interrupted;
   if (bulk.teamJobs.backToApproval(link.local_job_id, `Approved, but not sent: its run stopped before it was sent (team job ${link.team_job_id}).`, interrupted)) {
     return singleLink(app, link.team_job_id) ?? link;
   }
@@ -197,14 +201,16 @@ function stillWaiting(app: AppPart<'db' | 'service'>, link: SingleLink): SingleL
   throw approvalBegun(link.team_job_id);
 }
 
-/** See the file's comment. */
-export async function gateSinglePurchase(app: App, p: SinglePurchase, options: SingleGateOptions = {}): Promise<SingleApproval> {
+/** See the file's comment. On `session`: the connection the purchase is checked and bought on. */
+export async function gateSinglePurchase(app: App, p: SinglePurchase, session: Session, options: SingleGateOptions = {}): Promise<SingleApproval> {
+  // A sandbox purchase never waits for a team's approval.
+  if (options.approvedTeamJob === undefined && session.connection.kind !== 'live') return { status: 'none' };
   const team = teamWorkspace(app);
-  if (options.approvedTeamJob === undefined && (app.connection.kind !== 'live' || team.link() === null)) return { status: 'none' };
+  if (options.approvedTeamJob === undefined && team.link() === null) return { status: 'none' };
   let found: SingleLink | undefined;
   if (options.approvedTeamJob !== undefined) {
     found = singleLink(app, options.approvedTeamJob);
-    if (!found || found.profile_id !== app.connection.profileId) {
+    if (!found || found.profile_id !== session.connection.profileId) {
       throw new AppError(
         'team_job_not_found',
         `No single purchase of this connection waits for team job ${options.approvedTeamJob}.`,
@@ -219,18 +225,18 @@ export async function gateSinglePurchase(app: App, p: SinglePurchase, options: S
       );
     }
   } else {
-    found = matchingWaiting(app, p);
+    found = matchingWaiting(app, session.connection, p);
   }
   if (!found) {
     const threshold = await thresholdKobo(app);
     if (threshold === null || p.amountKobo <= threshold) return { status: 'none' };
-    return { status: 'unsent', submit: (write) => prepare(app, p, threshold, write) };
+    return { status: 'waiting', waiting: await prepare(app, session, p, threshold) };
   }
-  const link = stillWaiting(app, found);
+  const link = stillWaiting(app, session.connection, found);
   const teamJob = await team.job(link.team_job_id);
   // Another attempt on this desktop (a retry, a second window) may have bought it while the team
   // was asked: a team job finished by that purchase says so, not "nothing was bought".
-  stillWaiting(app, singleLink(app, link.team_job_id) ?? link);
+  stillWaiting(app, session.connection, singleLink(app, link.team_job_id) ?? link);
   switch (teamJob.state) {
     case 'awaiting_approval':
       return { status: 'waiting', waiting: waiting(teamJob.id, link.local_job_id, p, null) };

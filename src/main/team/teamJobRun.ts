@@ -21,7 +21,7 @@
  */
 import { AppError } from '../../shared/appError';
 import type { BulkJobView } from '../../shared/contract/bulk';
-import type { AppPart } from '../appContext';
+import type { App, AppPart, Session } from '../appContext';
 import { refuseIfConnectionChanged } from '../sessionGuard';
 import { createBulkService } from '../bulk/bulkService';
 import { awaitingApproval } from './awaitingApproval';
@@ -55,9 +55,9 @@ function otherOrganisation(what: string): AppError {
 }
 
 /** Refuses a desktop connected to another service or organisation than the one the job was prepared for. */
-async function checkSameOrganisation(app: AppPart<'client' | 'connection'>, spec: TeamRunSpec, preparedOn: string): Promise<void> {
-  const here = await serviceIdentity(app);
-  if (app.connection.kind !== 'live') {
+async function checkSameOrganisation(session: Session, spec: TeamRunSpec, preparedOn: string): Promise<void> {
+  const here = await serviceIdentity(session);
+  if (session.connection.kind !== 'live') {
     throw otherOrganisation(`it was prepared on a LIVE connection (${spec.baseUrl}) and this desktop uses the sandbox.`);
   }
   if (here.baseUrl !== spec.baseUrl) {
@@ -111,12 +111,11 @@ function notRunnable(job: AdoptableRecord): AppError | null {
  * or one adopted before) is resumed; otherwise one is made from the items stored at prepare time,
  * after checking this desktop is connected to the same service and organisation.
  */
-export async function adoptTeamJob(app: AppPart<'client' | 'connection' | 'db' | 'service' | 'session'>, teamJobId: string, wait: boolean): Promise<BulkJobView> {
-  // Checked against the organisation on this connection, and run there or not at all.
-  const session = app.session();
+export async function adoptTeamJob(app: App, session: Session, teamJobId: string, wait: boolean): Promise<BulkJobView> {
+  // Checked against the organisation on `session`'s connection, and run there or not at all.
   const bulk = app.service(createBulkService);
   const existing = localJobOf(app, teamJobId);
-  if (existing) return bulk.resume(existing, wait);
+  if (existing) return bulk.resume(session, existing, wait);
   const team = teamWorkspace(app);
   const { job, items } = await readAdoptable(app, teamJobId);
   const refusal = notRunnable(job);
@@ -128,10 +127,10 @@ export async function adoptTeamJob(app: AppPart<'client' | 'connection' | 'db' |
       `Run it there with \`vendesk bulk resume\`, or prepare the spreadsheet again on this desktop and send it for approval.`,
     );
   }
-  await checkSameOrganisation(app, job.run_spec, job.desktop_name);
+  await checkSameOrganisation(session, job.run_spec, job.desktop_name);
   refuseIfConnectionChanged(app, session);
   const spec = job.run_spec;
-  const settings = bulk.settingsView();
+  const settings = bulk.settingsView(session.connection);
   const c = session.connection;
   // Linked to the team job, it waits as the preparer's job does, and is confirmed from there (approved: it runs).
   const localId = bulk.teamJobs.createWaiting(
@@ -156,5 +155,5 @@ export async function adoptTeamJob(app: AppPart<'client' | 'connection' | 'db' |
         .prepare('INSERT INTO team_job_links (local_job_id, team_job_id, team_url, total_kobo, items, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(localId, job.id, team.link()?.url ?? '', Number(job.total_kobo), job.item_count, new Date().toISOString()),
   );
-  return bulk.resume(localId, wait);
+  return bulk.resume(session, localId, wait);
 }

@@ -4,9 +4,9 @@
  * the service and organisation it was prepared for, the bulk kind, the sheet and its columns.
  * Read back by `teamJobRun.ts` on the desktop that adopts the job.
  */
-import { ngnWallet } from '../../shared/ngnWallet';
 import { normalizeBaseUrl } from '../../shared/baseUrl';
-import type { AppPart } from '../appContext';
+import { readNgnWallet } from '../api/walletReading';
+import type { Session } from '../appContext';
 import type { ItemRow, JobRow, NewItem } from '../bulk/jobRows';
 import type { BulkJobKind } from '../bulk/jobStates';
 
@@ -32,12 +32,12 @@ interface ServiceIdentity {
   accountName: string | null;
 }
 
-/** The service and organisation this desktop is connected to now (the account number from `/accountBalance`). */
-export async function serviceIdentity(app: AppPart<'client' | 'connection'>): Promise<ServiceIdentity> {
-  const baseUrl = normalizeBaseUrl(app.connection.baseUrl);
+/** The service and organisation of `session` (the NGN wallet's account number, read by the one wallet reader). */
+export async function serviceIdentity(session: Session): Promise<ServiceIdentity> {
+  const baseUrl = normalizeBaseUrl(session.connection.baseUrl);
   try {
-    const balance = await app.client().accountBalance();
-    return { baseUrl, accountNumber: ngnWallet(balance)?.AccountNumber ?? null, accountName: balance.AccountName ?? null };
+    const wallet = await readNgnWallet(session.client);
+    return { baseUrl, accountNumber: wallet.accountNumber, accountName: wallet.accountName };
   } catch {
     return { baseUrl, accountNumber: null, accountName: null };
   }
@@ -67,8 +67,8 @@ export function teamItem(i: ItemRow): TeamItem {
 }
 
 /** The run spec and the items (those the job will buy) another desktop needs to run this job. */
-export async function teamJobPayload(app: AppPart<'client' | 'connection'>, job: JobRow, items: ItemRow[]): Promise<{ runSpec: TeamRunSpec; items: TeamItem[] }> {
-  const identity = await serviceIdentity(app);
+export async function teamJobPayload(session: Session, job: JobRow, items: ItemRow[]): Promise<{ runSpec: TeamRunSpec; items: TeamItem[] }> {
+  const identity = await serviceIdentity(session);
   return {
     runSpec: {
       ...identity,

@@ -3,6 +3,9 @@
  * connection pool to it, and reads and decides team jobs and the audit trail. Every change goes
  * through the schema's functions (src/main/team/schema/), which take the acting user from the
  * login and write the audit row in the same transaction.
+ *
+ * Longer than 400 lines on purpose: joining, the pool, and the reads and decisions of team jobs
+ * share one connection pool and the link it was opened for; split, each part would reach back for them.
  */
 import pg from 'pg';
 import { AppError } from '../../shared/appError';

@@ -4,13 +4,11 @@
  * service's clock by the answer's `Date` header as a window `[taken_at, taken_to]` (see
  * src/main/api/serviceTime.ts). Reconciliation rolls the wallet forward between two of them.
  */
-import { AppError } from '../../shared/appError';
-import { nairaToKobo } from '../../shared/money';
 import type { ServiceWindow } from '../api/serviceTime';
-import type { App, Session } from '../appContext';
+import { readNgnWallet, type WalletReading } from '../api/walletReading';
+import type { AppPart, Session } from '../appContext';
 import type { Db } from '../store/database';
 import { prepared } from '../store/prepared';
-import { ngnWallet } from '../../shared/ngnWallet';
 
 export interface BalanceSnapshotRow {
   id: number;
@@ -55,49 +53,22 @@ export function balanceSnapshotsBetween(db: Db, profileId: string, fromIso: stri
     .all(profileId, fromIso, toIso) as BalanceSnapshotRow[];
 }
 
-export interface WalletReading {
-  accountName: string;
-  balanceKobo: number;
-  currency: string;
-  accountNumber: string;
-  /** When the service read it, on its clock. */
-  at: ServiceWindow;
-}
+export type { WalletReading } from '../api/walletReading';
 
 /**
- * Reads the NGN wallet of the session's connection (the one in use unless given) and keeps the
- * reading as a snapshot of that connection. Throws what the client throws; `no_wallet` when the
- * service reports no wallet.
+ * Reads the NGN wallet of the session's connection (`api/walletReading.ts`, the one reader) and
+ * keeps the reading as a snapshot of that connection. Throws what the client throws; `no_wallet`
+ * when the service reports no wallet.
  */
-export async function readWallet(app: App, source: string, session: Session = app.session(), signal?: AbortSignal): Promise<WalletReading> {
-  const { keep, ...reading } = await readWalletToKeep(app, source, session, signal);
-  if (source !== 'check' || !recentlyTheSame(app.db, session.connection.profileId, reading)) keep();
+export async function readWallet(app: AppPart<'db'>, source: string, session: Session, signal?: AbortSignal): Promise<WalletReading> {
+  const reading = await readNgnWallet(session.client, signal);
+  if (source !== 'check' || !recentlyTheSame(app.db, session.connection.profileId, reading)) keepWalletReading(app, session, reading, source);
   return reading;
 }
 
-/** A wallet reading whose snapshot is not written yet: `keep()` writes it, in its caller's transaction if it is in one. */
-export interface WalletReadingToKeep extends WalletReading {
-  keep(): void;
-}
-
-/** The same reading, kept when its caller says: a purchase keeps the wallet it read in the write of the purchase. */
-export async function readWalletToKeep(app: App, source: string, session: Session, signal?: AbortSignal): Promise<WalletReadingToKeep> {
-  let at: ServiceWindow | null = null;
-  const startedLocal = Date.now();
-  const balance = await session.client.accountBalance({ signal, onAnswered: (w) => (at = w) });
-  const answeredLocal = Date.now();
-  const ngn = ngnWallet(balance);
-  if (!ngn) throw new AppError('no_wallet', 'The service reported no NGN wallet for this organisation.', 'Ask the service to enable an NGN wallet.');
-  const taken = at ?? session.client.clock.windowAt(startedLocal, answeredLocal);
-  const balanceKobo = nairaToKobo(ngn.Balance);
-  return {
-    accountName: balance.AccountName,
-    balanceKobo,
-    currency: ngn.Currency,
-    accountNumber: ngn.AccountNumber,
-    at: taken,
-    keep: () => void recordBalanceSnapshot(app.db, session.connection.profileId, balanceKobo, source, taken, { fromMs: startedLocal, toMs: answeredLocal }),
-  };
+/** Keeps a reading of `session`'s wallet as a snapshot of its connection: a purchase keeps the wallet it read in its own write. */
+export function keepWalletReading(app: AppPart<'db'>, session: Session, reading: WalletReading, source: string): void {
+  recordBalanceSnapshot(app.db, session.connection.profileId, reading.balanceKobo, source, reading.at, reading.local);
 }
 
 /** The periodic connection check keeps a reading only when the wallet moved or 10 minutes passed. */
@@ -106,17 +77,10 @@ function recentlyTheSame(db: Db, profileId: string, reading: WalletReading): boo
   return last !== undefined && last.balanceKobo === reading.balanceKobo && reading.at.fromMs - Date.parse(last.takenAt) < 10 * 60_000;
 }
 
-/** The wallet in kobo read now (and kept as a snapshot), or null when it cannot be read. */
-export async function walletKoboOrNull(app: App, source: string): Promise<number | null> {
-  const reading = await walletToKeepOrNull(app, source, app.session());
-  reading?.keep();
-  return reading?.balanceKobo ?? null;
-}
-
-/** The wallet of `session`'s connection read now, not kept yet (`readWalletToKeep`), or null when it cannot be read. */
-export async function walletToKeepOrNull(app: App, source: string, session: Session): Promise<WalletReadingToKeep | null> {
+/** The wallet of `session`'s connection read now and kept as a snapshot, or null when it cannot be read. */
+export async function walletKoboOrNull(app: AppPart<'db'>, source: string, session: Session): Promise<number | null> {
   try {
-    return await readWalletToKeep(app, source, session);
+    return (await readWallet(app, source, session)).balanceKobo;
   } catch {
     return null;
   }

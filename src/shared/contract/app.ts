@@ -1,7 +1,7 @@
 /** Operations of the app frame: who we are connected to, the wallet, profiles, settings. */
 import { z } from 'zod';
 import { op, type AppErrorShape } from './define';
-import { CONNECTION_SWITCH_TOPICS } from './events';
+import { CONNECTION_SWITCH_TOPICS } from './topics';
 import { checkServiceAddress } from '../serviceAddress';
 
 export interface ConnectionInfo {

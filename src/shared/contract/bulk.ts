@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { op } from './define';
 import { fileRefSchema, type ExportedFile } from './files';
-import { PURCHASE_CHANGES } from './events';
+import { PURCHASE_CHANGES } from './topics';
 import { parseNairaText } from '../money';
 
 export type BulkKind = 'airtime' | 'data' | 'electricity' | 'cable';

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { ErrorCode } from '../errorCodes';
-import type { DataTopic } from './events';
+import type { DataTopic } from './topics';
 
 export interface OperationDef<I extends z.ZodType = z.ZodType, O = unknown> {
   readonly input: I;

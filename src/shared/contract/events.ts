@@ -7,6 +7,7 @@
  */
 import type { BulkItemState, BulkJobState } from './bulk';
 import type { AutoSyncView } from './logs';
+import type { DataTopic } from './topics';
 
 export interface Progress {
   done: number;
@@ -14,37 +15,9 @@ export interface Progress {
   message?: string;
 }
 
-/**
- * What a `data.changed` event says changed, so the views that show it re-read. `connection`
- * means everything: a view of one connection's data never stays on screen under another.
- */
-export const DATA_TOPICS = [
-  'connection',
-  'balance',
-  'mirror',
-  'catalog',
-  'jobs',
-  /** The team workspace's status and policy (Settings → Team, the policy line of Approvals). */
-  'team',
-  'bulk.settings',
-  'pending',
-  'purchases',
-  'phonebooks',
-  'templates',
-  'messages',
-  'reconcile',
-] as const;
-export type DataTopic = (typeof DATA_TOPICS)[number];
-
-/** What a switch of connection changes: every view re-reads (`connection`), and these with it. */
-export const CONNECTION_SWITCH_TOPICS = ['connection', 'balance', 'mirror', 'catalog'] as const satisfies readonly DataTopic[];
-
-/**
- * What buying anything changes (an electricity token, a cable bouquet, a top-up, a bulk row): the purchase (receipts, Pending
- * page), the wallet, and the log entry mirrored by its reference (Dashboard, Transactions). A bulk
- * job's purchases are background work and say the same through `app.invalidate`.
- */
-export const PURCHASE_CHANGES = ['purchases', 'pending', 'balance', 'mirror'] as const satisfies readonly DataTopic[];
+// The topics a `data.changed` event names live in topics.ts, below everything of the contract
+// (its operations declare what they change with them); they are this module's too.
+export { CONNECTION_SWITCH_TOPICS, DATA_TOPICS, PURCHASE_CHANGES, type DataTopic } from './topics';
 
 /** How an event is declared: what it means; its payload type rides along (phantom, like an operation's output). */
 export interface EventDef<P> {

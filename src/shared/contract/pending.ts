@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { op } from './define';
-import type { DataTopic } from './events';
+import type { DataTopic } from './topics';
 import type { PurchaseView } from './purchases';
 
 /** What support asks for when the service stops answering status checks. */

@@ -8,7 +8,7 @@ import type { ExpectedCharge } from '../spendText';
 import { z } from 'zod';
 import type { BulkItemState } from './bulk';
 import { op } from './define';
-import { PURCHASE_CHANGES } from './events';
+import { PURCHASE_CHANGES } from './topics';
 
 export type PurchaseKind = 'electricity' | 'cable';
 export type VendTypeInput = 'PREPAID' | 'POSTPAID';

@@ -5,7 +5,7 @@
  * and always when the connection changes (`[]`: only then); one not named here is read when it is
  * shown. Kept apart from the operations' table so the windows take it without zod.
  */
-import type { DataTopic } from './events';
+import type { DataTopic } from './topics';
 import type { OperationName } from './index';
 
 export const READ_TOPICS = {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { op } from './define';
 import type { ExportedFile } from './files';
 import { reversedDatesMessage } from './logs';
-import { PURCHASE_CHANGES } from './events';
+import { PURCHASE_CHANGES } from './topics';
 import type { PurchaseView, TopUpView } from './purchases';
 
 export type TeamRole = 'preparer' | 'approver' | 'admin';

@@ -160,7 +160,7 @@ describe('a bulk electricity job', () => {
       atTheDoor.release();
     }
     expect(item).toEqual({ item: 'sending', purchase_id: expect.any(String), purchase: 'sending', account: '45033334567' });
-    await t.app.service(createBulkService).waitFor(jobId);
+    await t.app.service(createBulkService).waitFor(t.app.connection, jobId);
     const bought = (await allLogEntries(t.sandbox.url, t.token)).filter((e) => e.description.includes('45033334567'));
     expect(bought).toHaveLength(1);
     expect(t.app.db.prepare('SELECT reference FROM purchases WHERE id = (SELECT purchase_id FROM bulk_items WHERE job_id = ?)').get(jobId)).toEqual({
@@ -190,7 +190,7 @@ describe('a bulk electricity job', () => {
     }
     expect(refused.code).toBe('job_refused');
     expect(refused.message).toMatch(/daily/);
-    await t.app.service(createBulkService).waitFor(first.job.id);
+    await t.app.service(createBulkService).waitFor(t.app.connection, first.job.id);
     const bought = (await allLogEntries(t.sandbox.url, t.token)).filter((e) => /4505555\d{4}|4505556\d{4}/.test(e.description));
     expect(bought.map((e) => e.description).join(' ')).toContain('45055554567');
     expect(bought).toHaveLength(1);

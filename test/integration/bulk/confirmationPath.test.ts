@@ -5,12 +5,8 @@
  * straightened (issue 27; docs/architecture.md). A change that adds a file or a call back into one
  * the path had left fails here, and prints the path.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PathCount } from '../../../scripts/confirmationPath';
-
-const ROOT = path.resolve(__dirname, '../../..');
+import { traceOf } from '../../support/codePath';
 
 /**
  * Issue 27's bound: at most half the files (15 of the job's own code before its work, 28 of all
@@ -22,15 +18,11 @@ const ROOT = path.resolve(__dirname, '../../..');
  */
 const BUDGET = { files: 8, returns: 7 };
 
-function trace(): { steps: number; all: PathCount; own: PathCount } {
-  const run = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/confirmationPath.ts', '--json'], { cwd: ROOT, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`The trace failed: ${run.stderr}`);
-  return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { steps: number; all: PathCount; own: PathCount };
-}
-
 describe("a bulk job's confirmation path", () => {
-  it('reads the job once, begins its run once, and stays within its budget of files and returns', () => {
-    const { own } = trace();
+  // The inspector steps through some 2,000 statements, one round trip each: minutes on a busy
+  // machine (beside the single purchase's trace, singlePurchasePath.test.ts). A hang guard, not a measure.
+  it('reads the job once, begins its run once, and stays within its budget of files and returns', { timeout: 480_000 }, () => {
+    const { own } = traceOf('scripts/confirmationPath.ts');
     const calls = (fn: string) => own.path.filter((p) => p === fn).length;
     // The draft and its totals are read once; nothing else reads the job again, nor builds a view of it.
     expect(calls('jobLifecycle:draftToConfirm')).toBe(1);

@@ -38,7 +38,7 @@ it('asks about a finished job’s pending airtime and a pending token once their
   const bulk = t.app.service(createBulkService);
   const itemOf = () => bulk.reads.item(topUp.id, 1);
   // Too early for either: the service answers a requery from 2 min 1 s after the purchase.
-  expect(bulk.dueForRequery()).toEqual([]);
+  expect(bulk.dueForRequery(t.app.connection)).toEqual([]);
   await tickRequeryLoop(t);
   expect(itemOf()).toMatchObject({ state: 'pending', requery_tries: 0 });
   expect((await t.call('purchases.get', { id: token.id })).requery.attempts).toBe(0);
@@ -46,7 +46,7 @@ it('asks about a finished job’s pending airtime and a pending token once their
   await advanceClocks(t, 125);
   expect(
     bulk
-      .dueForRequery()
+      .dueForRequery(t.app.connection)
       .map((due) => (due.purchase ? ['purchase', due.purchase.id, due.purchase.state] : [due.job.kind, due.item.seq, due.item.state]))
       .sort(),
   ).toEqual([
@@ -73,7 +73,7 @@ it('asks about a finished job’s pending airtime and a pending token once their
   const [entry] = (await serviceLog(t)).filter((e) => e.phone_number === phone);
   expect(entry.status).toBe('SUCCESS');
   expect(await t.call('purchases.topUp', { id: topUp.id })).toMatchObject({ state: 'success', reference: entry.transaction_id });
-  expect(bulk.dueForRequery()).toEqual([]);
+  expect(bulk.dueForRequery(t.app.connection)).toEqual([]);
 });
 
 it('never asks one service about another’s item: an item found due is not asked about once vendesk was switched to another connection', async () => {
@@ -81,16 +81,16 @@ it('never asks one service about another’s item: an item found due is not aske
   const topUp = await receiptOf(t.call('purchases.buyTopUp', { kind: 'airtime', phone, amountKobo: 30_000 }));
   await advanceClocks(t, 125);
   const bulk = t.app.service(createBulkService);
-  const due = bulk.dueForRequery().find((d) => d.purchase === null && d.job.id === topUp.id);
+  const due = bulk.dueForRequery(t.app.connection).find((d) => d.purchase === null && d.job.id === topUp.id);
   expect(due).toBeTruthy();
   // The user switches to another service between the loop's look and its ask.
   const other = await startTestSandbox({ tokens: [OTHER_TOKEN] });
   try {
     const profile = await t.call('profiles.save', { name: 'Branch office', baseUrl: other.url, token: OTHER_TOKEN });
     await t.call('profiles.activate', { id: profile.id, confirmLive: true });
-    expect(await bulk.requeryDue(due as DueRequery)).toMatchObject({ changed: false, said: null, note: expect.stringMatching(/prepared for another connection/) });
+    expect(await bulk.requeryDue(t.app.session(), due as DueRequery)).toMatchObject({ changed: false, said: null, note: expect.stringMatching(/prepared for another connection/) });
     expect(bulk.reads.item(topUp.id, 1)).toMatchObject({ state: 'pending', requery_tries: 0 });
-    expect(bulk.dueForRequery()).toEqual([]); // nothing of the first service is due on this one
+    expect(bulk.dueForRequery(t.app.connection)).toEqual([]); // nothing of the first service is due on this one
     expect(await allLogEntries(other.url, OTHER_TOKEN)).toEqual([]);
   } finally {
     await other.close();

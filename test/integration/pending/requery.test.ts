@@ -177,7 +177,7 @@ describe('pending purchases and requery', () => {
       expect(item.purchase.state).toBe('not_found');
       expect(item.purchase.statusText).toContain(p.reference ?? 'missing');
       expect(item.purchase.whatToDo).toMatch(/nothing was bought/i);
-      expect(countPendingItems(other.app)).toBe(0);
+      expect(countPendingItems(other.app, other.app.connection)).toBe(0);
     } finally {
       await other.close();
     }
@@ -202,7 +202,7 @@ describe('pending purchases and requery', () => {
   it('counts what waits for a final answer, and `vendesk requery` checks every one now', async () => {
     const a = await buyPending(t, '0000', 380_000);
     const b = await buyPending(t, '2222', 390_000);
-    const counted = countPendingItems(t.app);
+    const counted = countPendingItems(t.app, t.app.connection);
     expect(counted).toBeGreaterThanOrEqual(2);
     expect((await t.call('pending.count', {})).count).toBe(counted);
     await advanceClocks(t, 125);

@@ -6,32 +6,13 @@ import { formatCount, formatNaira, localTimesIn } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
-import { FIGURE_CARD, FigureText } from '../FigureText';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { AccordionSection } from '../AccordionSection';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
 import { VirtualRows } from './VirtualRows';
+import { PreviewFigure as Figure } from './PreviewFigure';
 
-function Figure({ label, value, hint, color, testId }: { label: string; value: string; hint?: string; color?: string; testId?: string }) {
-  return (
-    <Card withBorder padding="sm" data-testid={testId} className={FIGURE_CARD}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <FigureText size="xl" fw={700} c={color}>
-        {value}
-      </FigureText>
-      {hint && (
-        <Text size="xs" c="dimmed">
-          {hint}
-        </Text>
-      )}
-    </Card>
-  );
-}
-
-/** Step 2: what would be bought, what is left out and why, and the confirmation. */
 /** The heading of the file's column a field was read from ("Plan code"), else the field's name in words ("Product code"), never `productCode`. */
 function fileHeading(preview: BulkPreview, field: string): string {
   const mapped = preview.mapping.find((m) => m.field === field);
