@@ -14,6 +14,7 @@ import { createServiceClock } from '../api/serviceClock';
 import { createBulkService } from '../bulk/bulkService';
 import type { RequeryOutcome } from '../bulk/itemOutcomes';
 import { serviceAnswersFromMs } from '../api/requeryBackoff';
+import { readNgnWallet } from '../api/walletReading';
 
 /** States counted as "waiting for a final answer" (the dashboard's number). */
 const WAITING_STATES = ['sending', 'pending', 'uncertain', 'needs_support'] as const;
@@ -118,7 +119,7 @@ function askableNow(app: AppPart<'service'>, row: PurchaseRow): boolean {
  */
 async function learnServiceClock(session: Session): Promise<void> {
   const client = session.client;
-  if (!client.clock.known) await client.accountBalance().catch(() => undefined);
+  if (!client.clock.known) await readNgnWallet(client).catch(() => undefined);
 }
 
 /**

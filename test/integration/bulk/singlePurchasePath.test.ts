@@ -26,8 +26,8 @@ describe("a single airtime purchase's path", () => {
     expect(calls('purchaseApproval:gateSinglePurchase')).toBe(1);
     expect(own.path.filter((p) => p.startsWith('↩ purchaseApproval') || p.startsWith('teamGate'))).toEqual([]);
     // Its job is written and its run begun once, in one commit, before the request.
-    expect(calls('jobStore:createSingleJob')).toBe(1);
-    expect(calls('jobStore:beginSingleRun')).toBe(1);
+    expect(calls('jobLifecycle:createSingleJob')).toBe(1);
+    expect(calls('jobLifecycle:beginSingleRun')).toBe(1);
     expect(calls('unflushedCommit:commitUnflushed')).toBe(1);
     expect(own.path[own.path.length - 1]).toBe('airtimeDataSending:send');
     expect({ files: own.files.length, returns: own.returns }, own.path.join(' → ')).toEqual({
