@@ -111,6 +111,13 @@ describe('the approval threshold', () => {
 });
 
 describe('a LIVE single purchase', () => {
+  // The team's ₦2,000 threshold is this block's own precondition, not a side effect of the test
+  // above: run alone (`vitest -t`), a purchase above it must still wait rather than find no threshold.
+  beforeAll(async () => {
+    const r = await chidi.run(['team', 'threshold', '₦2,000']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
   it('at or below the threshold is bought at once', async () => {
     const phone = mtnPhone(5100);
     const r = await ada.run(['buy', 'airtime', '--phone', phone, '--amount', '2000', '--yes']);
