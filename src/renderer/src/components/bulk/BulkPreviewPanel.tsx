@@ -13,7 +13,7 @@ import { AccordionSection } from '../AccordionSection';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
 import { VirtualRows } from './VirtualRows';
 
-function Figure({ label, value, hint, color, testId }: { label: string; value: string; hint?: string; color?: string; testId?: string }) {
+export function Figure({ label, value, hint, color, testId }: { label: string; value: string; hint?: string; color?: string; testId?: string }) {
   return (
     <Card withBorder padding="sm" data-testid={testId} className={FIGURE_CARD}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
