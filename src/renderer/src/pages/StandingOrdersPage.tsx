@@ -87,7 +87,7 @@ export function StandingOrdersPage() {
     return (
       <>
         {header}
-        <JobProgressPanel jobId={view.id} onClose={() => setView(view.back)} />
+        <JobProgressPanel jobId={view.id} onClose={() => setView(view.back)} closeLabel="Back to the standing orders" />
       </>
     );
   }
