@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Card, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { RunDueReport, StandingDraftView, StandingOrderSummary } from '../../../shared/contract/standing';
 import { bridge } from '../bridge';
@@ -69,15 +69,15 @@ export function StandingOrdersPage() {
   const header = (
     <PageHeader
       title="Standing orders"
-      description="The same rows bought on a schedule — a monthly allowance, a cable subscription, a meter’s top-up — once per run, and what waits for you"
+      description="Allowances, subscriptions and top-ups bought on a schedule, once per run, and what waits for you"
       actions={
         view.is === 'list' && (
-          <>
+          <Group gap="xs" wrap="nowrap">
             <Button variant="default" loading={busy} onClick={() => void run(async () => setReport(await bridge.call('standing.runDue', {})))}>
               Run what is due now
             </Button>
             <Button onClick={() => setView({ is: 'new' })}>New standing order</Button>
-          </>
+          </Group>
         )
       }
     />
@@ -145,11 +145,9 @@ export function StandingOrdersPage() {
               No standing order yet. Make one from a spreadsheet or from a bulk job that ran: each run then buys itself on its day, once.
             </Text>
           ) : (
-            <Table.ScrollContainer minWidth={900}>
+            <Table.ScrollContainer minWidth={720}>
               <Table highlightOnHover verticalSpacing="xs" aria-label="Standing orders">
-                <TableHead
-                  columns={['Name', 'Kind', { label: 'Rows', right: true }, { label: 'Each run', right: true }, 'Repeats', 'Next run', 'Last run', 'Connection', 'State']}
-                />
+                <TableHead columns={['Name', { label: 'Rows', right: true }, { label: 'Each run', right: true }, 'Repeats', 'Next run', 'Last run', 'State']} />
                 <Table.Tbody>
                   {list.map((o) => (
                     <Table.Tr key={o.id} data-testid="order-row">
@@ -164,8 +162,11 @@ export function StandingOrdersPage() {
                         >
                           {o.name}
                         </Anchor>
+                        <Text size="xs" c="dimmed">
+                          {KIND_LABEL[o.kind]} · {o.connectionKind === 'live' ? 'LIVE' : 'Sandbox'}
+                          {o.team ? ' (team)' : ''}
+                        </Text>
                       </Table.Td>
-                      <Table.Td>{KIND_LABEL[o.kind]}</Table.Td>
                       <Table.Td ta="right">{formatCount(o.items)}</Table.Td>
                       <Table.Td ta="right" className="money" style={{ whiteSpace: 'nowrap' }}>
                         {formatNaira(o.perRunKobo)}
@@ -192,10 +193,6 @@ export function StandingOrdersPage() {
                             {formatCount(o.waiting)} waiting
                           </Text>
                         )}
-                      </Table.Td>
-                      <Table.Td>
-                        {o.connectionKind === 'live' ? 'LIVE' : 'Sandbox'}
-                        {o.team ? ' (team)' : ''}
                       </Table.Td>
                       <Table.Td>
                         <Badge color={ORDER_STATE_COLOR[o.state]} variant="light">

@@ -40,7 +40,7 @@ export function OrderRuns({ runs, onOpenJob }: { runs: OccurrenceView[]; onOpenJ
     );
   return (
     <Table verticalSpacing="xs" aria-label="Recent runs">
-      <TableHead columns={['Day', 'Due', 'Outcome', { label: 'Rows', right: true }, { label: 'Bought (face value)', right: true }, 'Version', 'Job']} />
+      <TableHead columns={['Day', 'Due', 'Outcome', { label: 'Successful', right: true }, { label: 'Bought (face value)', right: true }, 'Version', 'Job']} />
       <Table.Tbody>
         {runs.map((o) => (
           <Table.Tr key={o.scheduledDay} data-testid="run-row" data-day={o.scheduledDay}>

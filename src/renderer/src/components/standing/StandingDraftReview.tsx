@@ -57,11 +57,7 @@ export function StandingDraftReview({ draft, onConfirmed, onDiscarded }: { draft
             )}
           </Group>
           <SimpleGrid cols={{ base: 2, lg: 4 }}>
-            <Figure
-              label={`${KIND_WORD[order.kind]} each run`}
-              value={formatCount(order.rowCount)}
-              hint={`${formatCount(invalidRows)} invalid, ${formatCount(leftOut.length)} left out`}
-            />
+            <Figure label="Rows each run" value={formatCount(order.rowCount)} hint={`${formatCount(invalidRows)} invalid, ${formatCount(leftOut.length)} left out`} />
             <Figure label="Total of each run" value={formatNaira(perRun)} hint="Face value; the wallet is checked before each run" testId="draft-per-run" />
             <Card withBorder padding="sm">
               <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
@@ -88,7 +84,7 @@ export function StandingDraftReview({ draft, onConfirmed, onDiscarded }: { draft
         </Stack>
       </Card>
 
-      <Accordion variant="separated" multiple defaultValue={[invalidRows > 0 ? 'invalid' : '', leftOut.length > 0 ? 'leftout' : ''].filter(Boolean)}>
+      <Accordion variant="separated" multiple defaultValue={['rows', invalidRows > 0 ? 'invalid' : '', leftOut.length > 0 ? 'leftout' : ''].filter(Boolean)}>
         <AccordionSection value="rows" title="What each run buys" count={order.rowCount} countColor="teal">
           <StandingRows order={order} />
         </AccordionSection>

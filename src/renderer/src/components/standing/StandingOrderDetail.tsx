@@ -53,7 +53,7 @@ export function StandingOrderDetail({ orderId, onBack, onOpenJob }: { orderId: s
                 </Badge>
               </Group>
               <Text size="sm" c="dimmed">
-                {KIND_LABEL[order.kind]} · {order.schedule} · {WEEKEND_LABEL[order.weekend]} when the day is a weekend · grace period {order.graceDays} day(s)
+                {KIND_LABEL[order.kind]} · {order.schedule} · {WEEKEND_LABEL[order.weekend]} · grace period {order.graceDays} day(s)
               </Text>
               <Text size="xs" c="dimmed">
                 Made by {order.createdBy} on {formatDateTime(order.createdAt)}

@@ -7,15 +7,15 @@ import { useAction } from '../../hooks/useAction';
 import { ErrorNotice } from '../ErrorNotice';
 
 const TITLE: Record<string, string> = {
-  missed: 'Missed: waits for you',
-  another_due: 'Another run of this order was due at the same time',
-  wallet_short: 'The wallet is short',
-  wallet_unknown: 'The wallet could not be read',
-  limits: 'Today’s spending caps refuse it',
-  rows: 'No row can be bought today',
-  team: 'The team database did not let it through',
-  connection: 'Connected to another service',
-  error: 'It could not start',
+  missed: 'not bought on its day: waits for you',
+  another_due: 'another run of this order was due at the same time',
+  wallet_short: 'the wallet is short',
+  wallet_unknown: 'the wallet could not be read',
+  limits: 'today’s spending caps refuse it',
+  rows: 'no row can be bought today',
+  team: 'the team database did not let it through',
+  connection: 'vendesk is connected to another service',
+  error: 'it could not start',
 };
 
 /** What one occurrence waits for, and why, with what a person may do: Run now, or Skip (asked twice: nothing is bought for a skipped run). */
@@ -23,7 +23,7 @@ export function WaitingOccurrence({ occurrence: o, showOrder = false }: { occurr
   const [askSkip, setAskSkip] = useState(false);
   const { running, busy, error, run } = useAction<'run' | 'skip'>();
   const when = o.dueDay !== o.scheduledDay ? `${formatDay(o.scheduledDay)} (due ${formatDay(o.dueDay)})` : formatDay(o.scheduledDay);
-  const title = `${showOrder ? `${o.orderName} — ` : ''}the run of ${when}: ${TITLE[o.reasonCode ?? ''] ?? 'Waiting'}`;
+  const title = `${showOrder ? `${o.orderName}, run` : 'Run'} of ${when}: ${TITLE[o.reasonCode ?? ''] ?? 'waits'}`;
   return (
     <Alert color={o.reasonCode === 'wallet_short' ? 'red' : 'orange'} variant="light" title={title} data-testid="waiting-occurrence" data-day={o.scheduledDay}>
       <Stack gap="xs">

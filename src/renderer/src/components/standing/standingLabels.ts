@@ -39,8 +39,9 @@ export function outcomeColor(outcome: string): string {
   return (OUTCOME_COLOR as Record<string, string>)[outcome] ?? 'gray';
 }
 
+/** What happens to a run whose day is a Saturday or Sunday. */
 export const WEEKEND_LABEL: Record<WeekendMove, string> = {
-  next: 'Moved to the Monday after',
-  previous: 'Moved to the Friday before',
-  none: 'Bought on the day',
+  next: 'A weekend day moves to the Monday after',
+  previous: 'A weekend day moves to the Friday before',
+  none: 'Bought on weekend days too',
 };

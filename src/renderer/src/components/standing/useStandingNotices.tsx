@@ -58,7 +58,7 @@ export function SystemNoticesChoice() {
               : 'Runs that are bought, fail or wait are told in a notice in this window. The browser can also show them when this tab is hidden.'}
         </Text>
         {permission === 'default' && (
-          <Button variant="default" size="xs" onClick={() => void system.requestPermission().then(setPermission)}>
+          <Button variant="default" size="xs" style={{ flexShrink: 0 }} onClick={() => void system.requestPermission().then(setPermission)}>
             Allow browser notifications
           </Button>
         )}
