@@ -1,4 +1,4 @@
-import { Accordion, Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Alert, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { StandingDraftView, StandingOrderView } from '../../../../shared/contract/standing';
 import { bridge } from '../../bridge';
@@ -7,6 +7,7 @@ import { useAction } from '../../hooks/useAction';
 import { AccordionSection } from '../AccordionSection';
 import { KIND_WORD, RECIPIENT_WORD } from '../bulk/bulkLabels';
 import { Figure } from '../bulk/BulkPreviewPanel';
+import { MoneyKindBadge } from '../bulk/MoneyKindBadge';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { VirtualRows } from '../bulk/VirtualRows';
@@ -46,15 +47,7 @@ export function StandingDraftReview({ draft, onConfirmed, onDiscarded }: { draft
                 Rows from {version?.source ?? 'the file'}. Nothing has been bought yet.
               </Text>
             </div>
-            {live ? (
-              <Badge color="red.9" size="lg">
-                LIVE — real money
-              </Badge>
-            ) : (
-              <Badge color="gray" size="lg">
-                Sandbox — test money
-              </Badge>
-            )}
+            <MoneyKindBadge live={live} />
           </Group>
           <SimpleGrid cols={{ base: 2, lg: 4 }}>
             <Figure label="Rows each run" value={formatCount(order.rowCount)} hint={`${formatCount(invalidRows)} invalid, ${formatCount(leftOut.length)} left out`} />
