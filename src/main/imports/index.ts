@@ -36,9 +36,11 @@ export {
   type AmountFromCell,
   type Parsed,
 } from './cellValues';
+export { rowSentence } from './bulkRowReaders';
 export {
   validateBulkRows,
   singlePurchaseText,
+  totalRowsNote,
   type BulkCatalogs,
   type ValidationResult,
   type ValidRow,
@@ -49,5 +51,6 @@ export {
   type InFileDuplicate,
   type RecentDuplicate,
   type NetworkConflict,
+  type TotalRow,
 } from './validateRows';
 export { validateContactRows, type ContactRow, type ContactDuplicate, type ContactValidation } from './validateContacts';
