@@ -74,7 +74,9 @@ export async function runDue(peer: CliPeer, ...args: string[]): Promise<{ code: 
 
 /** `vendesk standing add FILE --kind airtime --name NAME --yes --confirm-total TOTAL ARGS…`, its JSON document. */
 export async function addOrder(peer: CliPeer, sheet: Sheet, name: string, args: string[], dataDir?: string): Promise<AddedOrder> {
-  const r = await peer.run(['standing', 'add', sheet.file, '--kind', 'airtime', '--name', name, '--yes', '--confirm-total', String(sheet.total), ...args], 'globals first', { dataDir });
+  const r = await peer.run(['standing', 'add', sheet.file, '--kind', 'airtime', '--name', name, '--yes', '--confirm-total', String(sheet.total), ...args], 'globals first', {
+    dataDir,
+  });
   if (r.code !== 0) throw new Error(`standing add exited ${r.code}: ${r.stdout} ${r.stderr}`);
   return JSON.parse(r.stdout) as AddedOrder;
 }

@@ -67,7 +67,10 @@ describe('standing order runners', () => {
     expect(after.code, after.stderr).toBe(0);
     const log = await allLogEntries(env.sandbox.url, token);
     const counts = perPhone(log);
-    expect([...counts.values()].filter((c) => c > 1), 'bought twice').toEqual([]);
+    expect(
+      [...counts.values()].filter((c) => c > 1),
+      'bought twice',
+    ).toEqual([]);
     expect(counts.size).toBe(30);
     expect(walletBefore - (await walletKobo(peer))).toBeLessThanOrEqual(30 * 100_00);
     expect(walletBefore - (await walletKobo(peer))).toBeGreaterThan(0);
@@ -90,8 +93,14 @@ describe('standing order runners', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.report.ran.map((o) => [o.occurrence, o.state])).toEqual([['2027-03-05', 'bought']]);
     const counts = perPhone(await allLogEntries(env.sandbox.url, token));
-    expect([...counts.values()].filter((c) => c > 1), 'bought twice').toEqual([]);
-    expect(Array.from({ length: ROWS }, (_, i) => mtnPhone(i)).filter((p) => !counts.has(p)), 'never bought').toEqual([]);
+    expect(
+      [...counts.values()].filter((c) => c > 1),
+      'bought twice',
+    ).toEqual([]);
+    expect(
+      Array.from({ length: ROWS }, (_, i) => mtnPhone(i)).filter((p) => !counts.has(p)),
+      'never bought',
+    ).toEqual([]);
     // And nothing more on a further run.
     expect((await runDue()).report.ran).toEqual([]);
     expect(await allLogEntries(env.sandbox.url, token)).toHaveLength(ROWS);
