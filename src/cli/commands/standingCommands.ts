@@ -446,7 +446,7 @@ async function followingJobs<T>(ctx: CliContext, run: () => Promise<T>): Promise
 const invalidShape = errorDocument.extend({ errors: z.array(z.strictObject({ row: z.number(), field: z.string(), message: z.string() })) });
 
 /** Prepares (a new order, or a new version) and confirms; a draft the confirmation refused is discarded. */
-async function prepareAndConfirm(ctx: CliContext, input: Parameters<CliContext['call']>[1] & object, existing: string | null): Promise<CliResult> {
+async function prepareAndConfirm(ctx: CliContext, input: Parameters<CliContext['call']>[1] & object): Promise<CliResult> {
   if (ctx.args.options.yes !== true) throw new UsageError('Add --yes to confirm: the order buys its rows from the wallet on every occurrence.');
   const confirmTotal = nairaOption(ctx.args, 'confirm-total') === undefined ? undefined : stringOption(ctx.args, 'confirm-total');
   let draft;
@@ -480,7 +480,6 @@ async function prepareAndConfirm(ctx: CliContext, input: Parameters<CliContext['
   } catch (error) {
     // Not confirmed: nothing of it is left behind (an order's confirmed versions stay as they were).
     await ctx.call('standing.discard', { orderId }).catch(() => undefined);
-    if (existing === null && error instanceof AppError && error.code === 'confirmation_mismatch') throw error;
     throw error;
   }
 }
@@ -523,7 +522,7 @@ export const standingAddCommand = command({
     const name = requireOption(ctx.args, 'name');
     const schedule = scheduleOptions(ctx);
     if (!schedule.recurrence) throw new UsageError('Give the recurrence: --monthly-on DAY, --last-working-day or --weekly-on WEEKDAY.');
-    return prepareAndConfirm(ctx, { name, ...rows, ...schedule }, null);
+    return prepareAndConfirm(ctx, { name, ...rows, ...schedule });
   },
 });
 
@@ -538,7 +537,7 @@ export const standingEditCommand = command({
   async run(ctx) {
     const orderId = orderIdArg(ctx, 'vendesk standing edit ORDER_ID …');
     const name = stringOption(ctx.args, 'name');
-    return prepareAndConfirm(ctx, { orderId, ...(name ? { name } : {}), ...rowsInput(ctx, 1), ...scheduleOptions(ctx) }, orderId);
+    return prepareAndConfirm(ctx, { orderId, ...(name ? { name } : {}), ...rowsInput(ctx, 1), ...scheduleOptions(ctx) });
   },
 });
 

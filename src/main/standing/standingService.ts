@@ -325,7 +325,7 @@ export class StandingService {
     const order = this.store.ownOrder(orderId, this.app.connection);
     if (order.state !== 'paused') throw this.notIn(order, 'resumed');
     const today = await this.serviceToday();
-    const pausedOn = lagosToday(Date.parse(order.state_at ?? new Date().toISOString()) + (this.clockNow() - Date.now()));
+    const pausedOn = order.state_day ?? today;
     const by = this.who(order.team === 1);
     for (const o of occurrencesBetween(this.confirmedVersions(order), pausedOn, today)) {
       const recorded = this.store.occurrence(orderId, o.scheduled);
@@ -350,7 +350,7 @@ export class StandingService {
     const allowed: Record<typeof move, StandingOrderState[]> = { pause: ['active'], resume: ['paused'], end: ['active', 'paused'] };
     if (!allowed[move].includes(order.state)) throw this.notIn(order, move === 'end' ? 'ended' : `${move}d`);
     if (order.team === 1) await this.team().move(order, move);
-    this.store.move(move, orderId, this.who(order.team === 1));
+    this.store.move(move, orderId, this.who(order.team === 1), await this.serviceToday());
     return this.show(orderId);
   }
 
