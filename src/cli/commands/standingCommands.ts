@@ -509,7 +509,7 @@ export const standingAddCommand = command({
   summary: 'Make a standing order: the rows of a spreadsheet (or a finished job) bought on a schedule, once per occurrence, from its first due day',
   usage: ADD_USAGE,
   options: [{ name: 'name', kind: 'string', description: 'What the order is called ("Staff airtime")' }, ...ROWS_OPTIONS, ...SCHEDULE_OPTIONS, ...CONFIRM_OPTIONS],
-  output: z.union([orderShape, invalidShape]),
+  output: z.union([orderShape, invalidShape, errorDocument]),
   exitCodes: {
     0: 'the order is confirmed',
     1: 'refused (nothing is kept): on a LIVE connection, the per-run total was not typed',
@@ -532,7 +532,7 @@ export const standingEditCommand = command({
   usage:
     'vendesk standing edit ORDER_ID [FILE | --from-job JOB_ID] [--name NAME] [--monthly-on DAY | --last-working-day | --weekly-on WEEKDAY] [--start YYYY-MM-DD] [--end YYYY-MM-DD | --runs N] [--grace-days N] [--weekend next|previous|none] --yes [--confirm-total NAIRA] [--json]',
   options: [{ name: 'name', kind: 'string', description: 'A new name' }, ...ROWS_OPTIONS, ...SCHEDULE_OPTIONS, ...CONFIRM_OPTIONS],
-  output: z.union([orderShape, invalidShape]),
+  output: z.union([orderShape, invalidShape, errorDocument]),
   exitCodes: { 0: 'the new version is confirmed', 1: 'refused (the order is unchanged)', 3: 'some rows are invalid: the order is unchanged (`errors`)' },
   async run(ctx) {
     const orderId = orderIdArg(ctx, 'vendesk standing edit ORDER_ID …');
@@ -548,7 +548,7 @@ export const standingListCommand = command({
   summary: 'The standing orders of the connection in use: their schedule, next date, last run and what waits',
   usage: 'vendesk standing list [--json]',
   options: [],
-  output: z.array(summaryShape),
+  output: z.union([z.array(summaryShape), errorDocument]),
   async run(ctx) {
     const app = await ctx.app();
     const orders = await ctx.call('standing.list', {});
@@ -577,7 +577,7 @@ export const standingShowCommand = command({
   summary: 'One standing order: its schedule and next dates, its recent occurrences with their jobs, what waits and why, its versions and rows',
   usage: 'vendesk standing show ORDER_ID [--json]',
   options: [],
-  output: orderShape,
+  output: z.union([orderShape, errorDocument]),
   async run(ctx) {
     const order = await ctx.call('standing.show', { orderId: orderIdArg(ctx, 'vendesk standing show ORDER_ID') });
     return { json: orderJson(order), text: orderText(order) };
@@ -612,7 +612,7 @@ export const standingRunDueCommand = command({
   summary: "Run every standing order occurrence due now on the connection in use (for a server's cron or systemd timer); each is bought once, whoever else runs them",
   usage: 'vendesk standing run-due [--dry-run] [--json]',
   options: [{ name: 'dry-run', kind: 'boolean', description: 'Say what would run and why others wait; buy and record nothing' }],
-  output: runDueShape,
+  output: z.union([runDueShape, errorDocument]),
   exitCodes: {
     0: 'nothing failed (what waits for a person — missed beyond its grace — is listed in `waiting`)',
     1: 'an occurrence failed: it could not be bought (short of money, a cap, rows that wait, the service or team unreachable) or its job did not buy every row',
@@ -639,7 +639,7 @@ export const standingRunCommand = command({
   summary: 'Run one waiting occurrence now (missed beyond its grace, or short of money when it was due); bought once, whoever else runs it',
   usage: 'vendesk standing run ORDER_ID --occurrence YYYY-MM-DD [--json]',
   options: [{ name: 'occurrence', kind: 'string', description: 'The occurrence, by its day (scheduled or due), YYYY-MM-DD' }],
-  output: occurrenceShape,
+  output: z.union([occurrenceShape, errorDocument]),
   exitCodes: { 0: 'bought', 1: 'it could not be bought now (why is said), or its job did not buy every row', 4: 'team workspace: it waits for approval' },
   async run(ctx) {
     const orderId = orderIdArg(ctx, 'vendesk standing run ORDER_ID --occurrence YYYY-MM-DD');
@@ -655,7 +655,7 @@ export const standingSkipCommand = command({
   summary: 'Skip one occurrence (nothing is bought for it; the next one is unchanged)',
   usage: 'vendesk standing skip ORDER_ID --occurrence YYYY-MM-DD [--json]',
   options: [{ name: 'occurrence', kind: 'string', description: 'The occurrence, by its day (scheduled or due), YYYY-MM-DD' }],
-  output: occurrenceShape,
+  output: z.union([occurrenceShape, errorDocument]),
   async run(ctx) {
     const orderId = orderIdArg(ctx, 'vendesk standing skip ORDER_ID --occurrence YYYY-MM-DD');
     const o = await ctx.call('standing.skip', { orderId, occurrence: occurrenceOption(ctx) });
@@ -669,7 +669,7 @@ function stateCommand(word: 'pause' | 'resume' | 'end', summary: string) {
     summary,
     usage: `vendesk standing ${word} ORDER_ID [--json]`,
     options: [],
-    output: orderShape,
+    output: z.union([orderShape, errorDocument]),
     async run(ctx) {
       const order = await ctx.call(`standing.${word}`, { orderId: orderIdArg(ctx, `vendesk standing ${word} ORDER_ID`) });
       return { json: orderJson(order), text: orderText(order) };
@@ -691,7 +691,7 @@ export const standingApproveCommand = command({
     { name: 'until', kind: 'string', description: 'The last day an occurrence it covers may fall on, YYYY-MM-DD' },
     { name: 'note', kind: 'string', description: 'Why (kept in the audit trail)' },
   ],
-  output: approvalShape.unwrap(),
+  output: z.union([approvalShape.unwrap(), errorDocument]),
   async run(ctx) {
     const orderId = orderIdArg(ctx, 'vendesk standing approve ORDER_ID --ceiling NAIRA (--runs N | --until YYYY-MM-DD)');
     const ceilingKobo = nairaOption(ctx.args, 'ceiling');
