@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCliPeer, type CliPeer } from '../cli/cliHarness';
+import { mtnPhone } from '../bulk/bulkTestFiles';
 import { addOrder, boughtEntries, entryNaira, moveServiceTo, runDue, staffSheet, type AddedOrder } from './standingHelpers';
 
 let peer: CliPeer;
@@ -102,6 +103,25 @@ describe('a standing order from confirmation to its end', () => {
       ['2027-06-03', 'bought'],
       ['2027-05-03', 'skipped'],
     ]);
+  });
+
+  it('before a run its rows are checked again: a row bought elsewhere in the last 24 hours waits with its reason, the others are bought', async () => {
+    await moveServiceTo(peer, '2027-05-01');
+    await addOrder(peer, staffSheet(peer, 'staff.csv', 3, 100), 'Staff', ['--monthly-on', '3']);
+    await moveServiceTo(peer, '2027-05-03', 9);
+    // The first row's phone and amount, bought by hand an hour before the occurrence.
+    const single = await peer.run(['buy', 'airtime', '--phone', mtnPhone(0), '--amount', '100', '--yes']);
+    expect(single.code, single.stderr).toBe(0);
+    await moveServiceTo(peer, '2027-05-03', 10);
+    const r = await runDue(peer);
+    expect(r.report.ran.map((o) => [o.occurrence, o.state])).toEqual([['2027-05-03', 'bought']]);
+    expect(r.report.ran[0].job).toMatchObject({ items: 2, success: 2 });
+    expect(r.report.ran[0].waitingRows).toHaveLength(1);
+    expect(r.report.ran[0].waitingRows[0]).toMatchObject({ row: 2, phone: mtnPhone(0), amount: 100 });
+    expect(r.report.ran[0].waitingRows[0].reason).toBeTruthy();
+    // The service: the phone bought once (by hand), the two others once each.
+    const phones = (await boughtEntries(peer)).map((e) => e.phone_number).sort();
+    expect(phones).toEqual([mtnPhone(0), mtnPhone(1), mtnPhone(2)].sort());
   });
 
   it('says what it did in words a person reads, without --json', async () => {
