@@ -101,25 +101,7 @@ const SCENARIOS: Record<string, Scenario[]> = {
   ],
   // Standing orders from 2030 on: nothing is due while these scenarios run (test/integration/standing/ buys them).
   'standing add': [
-    {
-      args: (r) => [
-        'standing',
-        'add',
-        f.standingFiles[r],
-        '--kind',
-        'airtime',
-        '--name',
-        `Staff ${r}`,
-        '--monthly-on',
-        '31',
-        '--start',
-        '2030-01-01',
-        '--yes',
-        '--confirm-total',
-        '300',
-      ],
-      exit: 0,
-    },
+    { args: (r) => standingAdd(f.standingFiles[r], `Staff ${r}`), exit: 0 },
     { args: () => ['standing', 'add', f.invalidFile, '--kind', 'airtime', '--name', 'Bad', '--monthly-on', '31', '--yes', '--confirm-total', '200'], exit: 3 },
   ],
   'standing edit': [{ args: (r) => ['standing', 'edit', f.standingOrder, '--name', `Renamed ${r}`, '--grace-days', String(4 + r), '--yes', '--confirm-total', '300'], exit: 0 }],
@@ -202,6 +184,11 @@ const SCENARIOS: Record<string, Scenario[]> = {
   'team leave': [{ args: () => ['team', 'leave'], exit: 0 }],
 };
 
+/** `standing add` of a 3-row, ₦300 file from 2030 on (nothing due while these scenarios run). */
+function standingAdd(file: string, name: string): string[] {
+  return ['standing', 'add', file, '--kind', 'airtime', '--name', name, '--monthly-on', '31', '--start', '2030-01-01', '--yes', '--confirm-total', '300'];
+}
+
 /** Run in their own process until Ctrl-C: test/integration/cli/scriptedProcess.test.ts runs them both ways round. */
 const OUT_OF_PROCESS = new Set(['sandbox', 'web']);
 
@@ -275,23 +262,7 @@ beforeAll(async () => {
   ).jobId;
   // Standing orders.
   f.standingFiles = [0, 1].map((r) => writeCsv(peer.dir, `standing ${r}.csv`, airtimeRows(3, 100, 760 + 10 * r)));
-  const standing = (name: string) =>
-    peer.json<{ orderId: string }>([
-      'standing',
-      'add',
-      f.standingFiles[0],
-      '--kind',
-      'airtime',
-      '--name',
-      name,
-      '--monthly-on',
-      '31',
-      '--start',
-      '2030-01-01',
-      '--yes',
-      '--confirm-total',
-      '300',
-    ]);
+  const standing = (name: string) => peer.json<{ orderId: string }>(standingAdd(f.standingFiles[0], name));
   f.standingOrder = (await standing('Staff airtime')).orderId;
   for (let r = 0; r < 2; r++) f.standingStates.push((await standing(`Paused ${r}`)).orderId);
   // Messaging.
