@@ -518,7 +518,9 @@ export class StandingService {
   ): OccurrenceView {
     const key = { orderId: order.id, scheduledDay: o.scheduled };
     const fields = { dueDay: o.due, version: order.version, reasonCode: code, reason, waitingRows: extra.waiting ?? [], missingKobo: extra.missingKobo ?? null };
-    if (!pass.dryRun) this.moves.wait(key, fields);
+    const before = this.store.occurrence(order.id, o.scheduled);
+    // A new reason to wait is told (a window's and the operating system's notification); the same reason again on a later run is not.
+    if (!pass.dryRun && this.moves.wait(key, fields) && before?.reason_code !== code) this.told(order.id, o.scheduled);
     const row =
       (!pass.dryRun && this.store.occurrence(order.id, o.scheduled)) ||
       unwrittenOccurrence(

@@ -46,6 +46,8 @@ describe('the desktop’s standing order runner', () => {
     });
     await t.call('standing.confirm', { orderId: draft.order.id });
 
+    const told: string[] = [];
+    t.app.events.on('standing.occurrence', (p) => told.push(`${p.outcome}: ${p.message}`));
     const scheduler = t.app.service(createStandingScheduler);
     scheduler.start();
     await until(() => scheduler.running() === null && scheduler.nextWakeAt() === lagosDayStartMs('2027-03-05'), 'the runner planned 5 March');
@@ -57,6 +59,8 @@ describe('the desktop’s standing order runner', () => {
     const shown = await t.call('standing.show', { orderId: draft.order.id });
     expect(shown.lastRun?.scheduledDay).toBe('2027-03-05');
     expect(shown.lastRun?.outcome).toBe('bought');
+    // What a window and the operating system are told, in words.
+    await until(() => told.includes('bought: Staff airtime (5 Mar 2027) was bought: 2 row(s) successful.'), `told it was bought (told: ${told.join(' | ')})`);
 
     // Paused, nothing is planned; resumed, April is.
     await t.call('standing.pause', { orderId: draft.order.id });
