@@ -124,6 +124,24 @@ describe('a standing order from confirmation to its end', () => {
     expect(phones).toEqual([mtnPhone(0), mtnPhone(1), mtnPhone(2)].sort());
   });
 
+  it('takes its rows from a finished bulk job, and buys them again on its day', async () => {
+    await moveServiceTo(peer, '2027-05-01');
+    const sheet = staffSheet(peer, 'april.csv', 2, 300);
+    const job = await peer.json<{ jobId: string }>(['bulk', 'submit', sheet.file, '--kind', 'airtime', '--yes', '--confirm-total', String(sheet.total)]);
+    const r = await peer.run(['standing', 'add', '--from-job', job.jobId, '--name', 'Like April', '--monthly-on', '3', '--yes', '--confirm-total', String(sheet.total)]);
+    expect(r.code, r.stderr).toBe(0);
+    const order = JSON.parse(r.stdout) as AddedOrder & { items: number; rows: { phone: string; amount: number }[] };
+    expect(order.perRun).toBe(600);
+    expect(order.rows.map((x) => [x.phone, x.amount])).toEqual([
+      [mtnPhone(0), 300],
+      [mtnPhone(1), 300],
+    ]);
+    await moveServiceTo(peer, '2027-05-03');
+    const due = await runDue(peer);
+    expect(due.report.ran.map((o) => [o.occurrence, o.state]), JSON.stringify(due.report)).toEqual([['2027-05-03', 'bought']]);
+    expect((await boughtEntries(peer)).map(entryNaira)).toEqual([300, 300, 300, 300]);
+  });
+
   it('says what it did in words a person reads, without --json', async () => {
     await moveServiceTo(peer, '2027-05-01');
     const order = await addOrder(peer, staffSheet(peer, 'staff.csv', 1, 100), 'Staff "allowance"\u001b[31m', ['--monthly-on', '3']);
