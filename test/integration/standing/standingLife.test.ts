@@ -20,7 +20,7 @@ afterEach(async () => {
   await peer.close();
 });
 
-describe('a standing order from confirmation to its end', () => {
+describe('a standing order from confirmation to its end', { timeout: 300_000 }, () => {
   it('is confirmed only with --yes and, on a LIVE connection, the per-run total typed; a refused order leaves nothing', async () => {
     const sheet = staffSheet(peer, 'staff.csv', 3, 500);
     const noYes = await peer.run(['standing', 'add', sheet.file, '--kind', 'airtime', '--name', 'Staff', '--monthly-on', '25']);
@@ -138,7 +138,10 @@ describe('a standing order from confirmation to its end', () => {
     ]);
     await moveServiceTo(peer, '2027-05-03');
     const due = await runDue(peer);
-    expect(due.report.ran.map((o) => [o.occurrence, o.state]), JSON.stringify(due.report)).toEqual([['2027-05-03', 'bought']]);
+    expect(
+      due.report.ran.map((o) => [o.occurrence, o.state]),
+      JSON.stringify(due.report),
+    ).toEqual([['2027-05-03', 'bought']]);
     expect((await boughtEntries(peer)).map(entryNaira)).toEqual([300, 300, 300, 300]);
   });
 

@@ -18,7 +18,7 @@ afterEach(async () => {
   await peer.close();
 });
 
-describe('standing orders month by month', () => {
+describe('standing orders month by month', { timeout: 300_000 }, () => {
   it('day 31 is bought on 31 January, 28 February, 31 March and 30 April, once each, and the service charged each once', async () => {
     await moveServiceTo(peer, '2027-01-20');
     const order = await addOrder(peer, staffSheet(peer, 'staff.csv', 2, 150), 'Staff airtime', ['--monthly-on', '31']);

@@ -49,7 +49,7 @@ function perPhone(log: { phone_number: string; status: string }[]): Map<string, 
 }
 
 describe('standing order runners', () => {
-  it('two run-due processes at once on one data folder buy the occurrence once', { timeout: 180_000 }, async () => {
+  it('two run-due processes at once on one data folder buy the occurrence once', { timeout: 600_000 }, async () => {
     await moveServiceTo(peer, '2027-03-01');
     await add(30, 100, ['--monthly-on', '5']);
     await moveServiceTo(peer, '2027-03-05');
@@ -78,7 +78,7 @@ describe('standing order runners', () => {
     expect(shown[0].lastRun).toMatchObject({ occurrence: '2027-03-05', state: 'bought', job: { items: 30, success: 30 } });
   });
 
-  it('a run-due killed with SIGKILL during the occurrence’s job is resumed by the next, each row bought once', { timeout: 240_000 }, async () => {
+  it('a run-due killed with SIGKILL during the occurrence’s job is resumed by the next, each row bought once', { timeout: 600_000 }, async () => {
     const ROWS = 120;
     await moveServiceTo(peer, '2027-03-01');
     await add(ROWS, 100, ['--monthly-on', '5']);
@@ -106,7 +106,7 @@ describe('standing order runners', () => {
     expect(await allLogEntries(env.sandbox.url, token)).toHaveLength(ROWS);
   });
 
-  it('a wallet too short stops the run before anything is sent, and says how much is missing', { timeout: 120_000 }, async () => {
+  it('a wallet too short stops the run before anything is sent, and says how much is missing', { timeout: 600_000 }, async () => {
     await moveServiceTo(peer, '2027-03-01');
     await add(5, 1000, ['--monthly-on', '5']);
     await env.sandbox.control(token).setWallet(3000);
@@ -132,7 +132,7 @@ describe('standing order runners', () => {
     expect(await allLogEntries(env.sandbox.url, token)).toHaveLength(5);
   });
 
-  it('an occurrence missed beyond its grace waits for a person: Run now buys it once, Skip buys nothing', { timeout: 120_000 }, async () => {
+  it('an occurrence missed beyond its grace waits for a person: Run now buys it once, Skip buys nothing', { timeout: 600_000 }, async () => {
     await moveServiceTo(peer, '2027-03-01');
     const order = await add(2, 100, ['--monthly-on', '5', '--grace-days', '3']);
     // 5 March + 3 days of grace = 8 March; on 9 March it is missed.
@@ -167,7 +167,7 @@ describe('standing order runners', () => {
     expect(await allLogEntries(env.sandbox.url, token)).toHaveLength(2);
   });
 
-  it('two due occurrences of one order are never bought in one run: the latest runs, the earlier waits and says why', { timeout: 120_000 }, async () => {
+  it('two due occurrences of one order are never bought in one run: the latest runs, the earlier waits and says why', { timeout: 600_000 }, async () => {
     await moveServiceTo(peer, '2027-03-01');
     await add(1, 100, ['--weekly-on', 'wednesday', '--grace-days', '10']);
     // Wednesdays 3 and 10 March are both within their grace on 11 March.

@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 describe('the desktop’s standing order runner', () => {
-  it('sleeps until the due day, buys the occurrence when the service’s clock reaches it, then plans the next month', { timeout: 120_000 }, async () => {
+  it('sleeps until the due day, buys the occurrence when the service’s clock reaches it, then plans the next month', { timeout: 600_000 }, async () => {
     await moveTo('2027-03-01');
     const file = writeCsv(tempDir(), 'staff.csv', airtimeRows(2, 100));
     const draft = await t.call('standing.prepare', {
