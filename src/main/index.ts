@@ -9,7 +9,7 @@ import { app as electronApp, BrowserWindow, dialog, ipcMain, net, Notification, 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAllowedExternalUrl } from '../shared/externalLinks';
-import { standingNotice } from '../shared/standingNotice';
+import { standingNotice, tellsSystem } from '../shared/standingNotice';
 import { createApp } from './app';
 import type { App } from './appContext';
 import { appAssetPath } from './shell/appProtocol';
@@ -147,9 +147,11 @@ async function start(): Promise<void> {
   });
   appCore.events.subscribe((event) => {
     for (const win of BrowserWindow.getAllWindows()) win.webContents.send('vendesk:event', event);
-    // A standing order's run that was bought, failed or waits: the operating system's notification
-    // too (the window shows its own notice); clicking it brings the window to the Standing orders page.
-    if (event.name === 'standing.occurrence' && Notification.isSupported()) showStandingNotification(event.payload);
+  });
+  // A standing order's occurrence that ended or waits is told by the operating system too (plain text:
+  // a notification renders no markup), in the words of the window's notice; a click opens its page.
+  appCore.events.on('standing.occurrence', (p) => {
+    if (tellsSystem(p.outcome) && Notification.isSupported()) showStandingNotification(p);
   });
 
   createWindow();

@@ -30,6 +30,11 @@ export function standingNoticeLevel(outcome: string): 'problem' | 'done' | 'info
   return 'info';
 }
 
+/** Whether the operating system is told too: when a run ended or waits, not when it starts buying (the window says that). */
+export function tellsSystem(outcome: string): boolean {
+  return outcome !== 'running';
+}
+
 /** The notice of an occurrence: "Staff data allowance, 25 Nov 2026, was bought" and the engine's sentence. */
 export function standingNotice(e: StandingOccurrenceEvent): { title: string; body: string } {
   return {

@@ -446,7 +446,7 @@ async function followingJobs<T>(ctx: CliContext, run: () => Promise<T>): Promise
 const invalidShape = errorDocument.extend({ errors: z.array(z.strictObject({ row: z.number(), field: z.string(), message: z.string() })) });
 
 /** Prepares (a new order, or a new version) and confirms; a draft the confirmation refused is discarded. */
-async function prepareAndConfirm(ctx: CliContext, input: Parameters<CliContext['call']>[1] & object, existing: string | null): Promise<CliResult> {
+async function prepareAndConfirm(ctx: CliContext, input: Parameters<CliContext['call']>[1] & object): Promise<CliResult> {
   if (ctx.args.options.yes !== true) throw new UsageError('Add --yes to confirm: the order buys its rows from the wallet on every occurrence.');
   const confirmTotal = nairaOption(ctx.args, 'confirm-total') === undefined ? undefined : stringOption(ctx.args, 'confirm-total');
   let draft;
@@ -480,7 +480,6 @@ async function prepareAndConfirm(ctx: CliContext, input: Parameters<CliContext['
   } catch (error) {
     // Not confirmed: nothing of it is left behind (an order's confirmed versions stay as they were).
     await ctx.call('standing.discard', { orderId }).catch(() => undefined);
-    if (existing === null && error instanceof AppError && error.code === 'confirmation_mismatch') throw error;
     throw error;
   }
 }
@@ -510,7 +509,7 @@ export const standingAddCommand = command({
   summary: 'Make a standing order: the rows of a spreadsheet (or a finished job) bought on a schedule, once per occurrence, from its first due day',
   usage: ADD_USAGE,
   options: [{ name: 'name', kind: 'string', description: 'What the order is called ("Staff airtime")' }, ...ROWS_OPTIONS, ...SCHEDULE_OPTIONS, ...CONFIRM_OPTIONS],
-  output: z.union([orderShape, invalidShape]),
+  output: z.union([orderShape, invalidShape, errorDocument]),
   exitCodes: {
     0: 'the order is confirmed',
     1: 'refused (nothing is kept): on a LIVE connection, the per-run total was not typed',
@@ -523,7 +522,7 @@ export const standingAddCommand = command({
     const name = requireOption(ctx.args, 'name');
     const schedule = scheduleOptions(ctx);
     if (!schedule.recurrence) throw new UsageError('Give the recurrence: --monthly-on DAY, --last-working-day or --weekly-on WEEKDAY.');
-    return prepareAndConfirm(ctx, { name, ...rows, ...schedule }, null);
+    return prepareAndConfirm(ctx, { name, ...rows, ...schedule });
   },
 });
 
@@ -533,12 +532,12 @@ export const standingEditCommand = command({
   usage:
     'vendesk standing edit ORDER_ID [FILE | --from-job JOB_ID] [--name NAME] [--monthly-on DAY | --last-working-day | --weekly-on WEEKDAY] [--start YYYY-MM-DD] [--end YYYY-MM-DD | --runs N] [--grace-days N] [--weekend next|previous|none] --yes [--confirm-total NAIRA] [--json]',
   options: [{ name: 'name', kind: 'string', description: 'A new name' }, ...ROWS_OPTIONS, ...SCHEDULE_OPTIONS, ...CONFIRM_OPTIONS],
-  output: z.union([orderShape, invalidShape]),
+  output: z.union([orderShape, invalidShape, errorDocument]),
   exitCodes: { 0: 'the new version is confirmed', 1: 'refused (the order is unchanged)', 3: 'some rows are invalid: the order is unchanged (`errors`)' },
   async run(ctx) {
     const orderId = orderIdArg(ctx, 'vendesk standing edit ORDER_ID …');
     const name = stringOption(ctx.args, 'name');
-    return prepareAndConfirm(ctx, { orderId, ...(name ? { name } : {}), ...rowsInput(ctx, 1), ...scheduleOptions(ctx) }, orderId);
+    return prepareAndConfirm(ctx, { orderId, ...(name ? { name } : {}), ...rowsInput(ctx, 1), ...scheduleOptions(ctx) });
   },
 });
 
@@ -549,7 +548,7 @@ export const standingListCommand = command({
   summary: 'The standing orders of the connection in use: their schedule, next date, last run and what waits',
   usage: 'vendesk standing list [--json]',
   options: [],
-  output: z.array(summaryShape),
+  output: z.union([z.array(summaryShape), errorDocument]),
   async run(ctx) {
     const app = await ctx.app();
     const orders = await ctx.call('standing.list', {});
@@ -578,7 +577,7 @@ export const standingShowCommand = command({
   summary: 'One standing order: its schedule and next dates, its recent occurrences with their jobs, what waits and why, its versions and rows',
   usage: 'vendesk standing show ORDER_ID [--json]',
   options: [],
-  output: orderShape,
+  output: z.union([orderShape, errorDocument]),
   async run(ctx) {
     const order = await ctx.call('standing.show', { orderId: orderIdArg(ctx, 'vendesk standing show ORDER_ID') });
     return { json: orderJson(order), text: orderText(order) };
@@ -613,7 +612,7 @@ export const standingRunDueCommand = command({
   summary: "Run every standing order occurrence due now on the connection in use (for a server's cron or systemd timer); each is bought once, whoever else runs them",
   usage: 'vendesk standing run-due [--dry-run] [--json]',
   options: [{ name: 'dry-run', kind: 'boolean', description: 'Say what would run and why others wait; buy and record nothing' }],
-  output: runDueShape,
+  output: z.union([runDueShape, errorDocument]),
   exitCodes: {
     0: 'nothing failed (what waits for a person — missed beyond its grace — is listed in `waiting`)',
     1: 'an occurrence failed: it could not be bought (short of money, a cap, rows that wait, the service or team unreachable) or its job did not buy every row',
@@ -640,7 +639,7 @@ export const standingRunCommand = command({
   summary: 'Run one waiting occurrence now (missed beyond its grace, or short of money when it was due); bought once, whoever else runs it',
   usage: 'vendesk standing run ORDER_ID --occurrence YYYY-MM-DD [--json]',
   options: [{ name: 'occurrence', kind: 'string', description: 'The occurrence, by its day (scheduled or due), YYYY-MM-DD' }],
-  output: occurrenceShape,
+  output: z.union([occurrenceShape, errorDocument]),
   exitCodes: { 0: 'bought', 1: 'it could not be bought now (why is said), or its job did not buy every row', 4: 'team workspace: it waits for approval' },
   async run(ctx) {
     const orderId = orderIdArg(ctx, 'vendesk standing run ORDER_ID --occurrence YYYY-MM-DD');
@@ -656,7 +655,7 @@ export const standingSkipCommand = command({
   summary: 'Skip one occurrence (nothing is bought for it; the next one is unchanged)',
   usage: 'vendesk standing skip ORDER_ID --occurrence YYYY-MM-DD [--json]',
   options: [{ name: 'occurrence', kind: 'string', description: 'The occurrence, by its day (scheduled or due), YYYY-MM-DD' }],
-  output: occurrenceShape,
+  output: z.union([occurrenceShape, errorDocument]),
   async run(ctx) {
     const orderId = orderIdArg(ctx, 'vendesk standing skip ORDER_ID --occurrence YYYY-MM-DD');
     const o = await ctx.call('standing.skip', { orderId, occurrence: occurrenceOption(ctx) });
@@ -670,7 +669,7 @@ function stateCommand(word: 'pause' | 'resume' | 'end', summary: string) {
     summary,
     usage: `vendesk standing ${word} ORDER_ID [--json]`,
     options: [],
-    output: orderShape,
+    output: z.union([orderShape, errorDocument]),
     async run(ctx) {
       const order = await ctx.call(`standing.${word}`, { orderId: orderIdArg(ctx, `vendesk standing ${word} ORDER_ID`) });
       return { json: orderJson(order), text: orderText(order) };
@@ -692,7 +691,7 @@ export const standingApproveCommand = command({
     { name: 'until', kind: 'string', description: 'The last day an occurrence it covers may fall on, YYYY-MM-DD' },
     { name: 'note', kind: 'string', description: 'Why (kept in the audit trail)' },
   ],
-  output: approvalShape.unwrap(),
+  output: z.union([approvalShape.unwrap(), errorDocument]),
   async run(ctx) {
     const orderId = orderIdArg(ctx, 'vendesk standing approve ORDER_ID --ceiling NAIRA (--runs N | --until YYYY-MM-DD)');
     const ceilingKobo = nairaOption(ctx.args, 'ceiling');

@@ -246,7 +246,8 @@ export function recentPurchases(store: JobStore, profileId: string, excludeJobId
     else byKey.set(key, [e]);
   }
   return (account, amountKobo) => {
-    const items = store.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId);
+    // This computer's last 24 hours find the candidates; each counts when it was bought on the service's clock (a moved sandbox clock included).
+    const items = store.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId && boughtAt(i, logByRef) >= logSince);
     const refs = new Set(items.map((i) => i.reference).filter((r): r is string => r !== null));
     const fromJobs = items.map((i) => ({ source: 'job' as const, reference: i.reference, at: boughtAt(i, logByRef), amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
     const fromLog = (byKey.get(`${account}|${amountKobo}`) ?? [])

@@ -90,11 +90,17 @@ export async function checkToday(
       missingKobo: missing,
     };
   }
-  const blocker = confirmBlocker(deps.bulk.store, readBulkSettings(app.settings, profileId), profileId, {
-    totalKobo: today.totalKobo,
-    items: today.items.length,
-    walletKobo: null,
-  });
+  const blocker = confirmBlocker(
+    deps.bulk.store,
+    readBulkSettings(app.settings, profileId),
+    profileId,
+    {
+      totalKobo: today.totalKobo,
+      items: today.items.length,
+      walletKobo: null,
+    },
+    () => run.nowMs,
+  );
   if (blocker) return { ok: false, code: 'limits', reason: `${blocker} Nothing was bought; it is tried again at the next run until ${lastDay}.`, waiting: today.waiting };
   return { ok: true, items: today.items, waiting: today.waiting, totalKobo: today.totalKobo, costKobo: cost };
 }

@@ -108,6 +108,17 @@ export class StandingService {
     return this.app.service(createServiceClock).now();
   }
 
+  /**
+   * Today on the service's clock, asked of the service first when nothing has told its time yet (a
+   * fresh `vendesk` process): an order's first day and its confirmation are the service's days, as
+   * the Dashboard's today, never this computer's.
+   */
+  private async serviceToday(): Promise<string> {
+    const client = this.app.client();
+    if (!client.clock.known) await readWalletKobo(client);
+    return lagosToday(this.clockNow());
+  }
+
   /** Who acts: the signed-in team member for a team's order, else this computer's user. */
   private who(team: boolean): string {
     return team ? this.team().member() : personHere();
@@ -146,7 +157,7 @@ export class StandingService {
     if (!kind) throw new AppError('invalid_input', 'Say what the order buys: airtime, data, electricity or cable.', 'Give --kind.');
     if (read) checkOrderRows(read, input.skipInvalid);
     const rows = read?.rows ?? (current ? rowsOf(current) : []);
-    const today = lagosToday(this.clockNow());
+    const today = await this.serviceToday();
     const before = current ? scheduleOf(current.rule) : null;
     const recurrence = input.recurrence ?? before?.recurrence;
     if (!recurrence) throw new AppError('invalid_input', 'A standing order needs its recurrence.', 'Give --monthly-on DAY, --last-working-day or --weekly-on WEEKDAY.');
@@ -203,7 +214,7 @@ export class StandingService {
       }
     }
     const digest = order.team === 1 ? (await this.team().publish(order, pending)).rowsDigest : null;
-    this.store.confirmVersion(orderId, pending.version, this.who(order.team === 1), lagosToday(this.clockNow()), digest);
+    this.store.confirmVersion(orderId, pending.version, this.who(order.team === 1), await this.serviceToday(), digest);
     return this.show(orderId);
   }
 
@@ -218,6 +229,7 @@ export class StandingService {
 
   async list(states?: readonly StandingOrderState[]): Promise<StandingOrderSummary[]> {
     await this.refreshTeam();
+    await this.serviceToday();
     const out: StandingOrderSummary[] = [];
     for (const order of this.store.orders(this.app.connection.profileId, states)) out.push(await this.summary(order));
     return out;
@@ -225,11 +237,11 @@ export class StandingService {
 
   async show(orderId: string): Promise<StandingOrderView> {
     const order = this.store.ownOrder(orderId, this.app.connection);
+    const today = await this.serviceToday();
     const summary = await this.summary(order);
     const versions = this.store.versions(orderId);
     const pending = versions.find((v) => v.confirmed_at === null);
     const inForce = order.version !== null ? versions.find((v) => v.version === order.version) : pending;
-    const today = lagosToday(this.clockNow());
     return {
       ...summary,
       versions: versions.filter((v) => v.confirmed_at !== null).map(versionView),
@@ -318,8 +330,8 @@ export class StandingService {
   async resume(orderId: string): Promise<StandingOrderView> {
     const order = this.store.ownOrder(orderId, this.app.connection);
     if (order.state !== 'paused') throw this.notIn(order, 'resumed');
-    const pausedOn = lagosToday(Date.parse(order.state_at ?? new Date().toISOString()) + (this.clockNow() - Date.now()));
-    const today = lagosToday(this.clockNow());
+    const today = await this.serviceToday();
+    const pausedOn = order.state_day ?? today;
     const by = this.who(order.team === 1);
     for (const o of occurrencesBetween(this.confirmedVersions(order), pausedOn, today)) {
       const recorded = this.store.occurrence(orderId, o.scheduled);
@@ -344,7 +356,7 @@ export class StandingService {
     const allowed: Record<typeof move, StandingOrderState[]> = { pause: ['active'], resume: ['paused'], end: ['active', 'paused'] };
     if (!allowed[move].includes(order.state)) throw this.notIn(order, move === 'end' ? 'ended' : `${move}d`);
     if (order.team === 1) await this.team().move(order, move);
-    this.store.move(move, orderId, this.who(order.team === 1));
+    this.store.move(move, orderId, this.who(order.team === 1), await this.serviceToday());
     return this.show(orderId);
   }
 
@@ -512,7 +524,9 @@ export class StandingService {
   ): OccurrenceView {
     const key = { orderId: order.id, scheduledDay: o.scheduled };
     const fields = { dueDay: o.due, version: order.version, reasonCode: code, reason, waitingRows: extra.waiting ?? [], missingKobo: extra.missingKobo ?? null };
-    if (!pass.dryRun) this.moves.wait(key, fields);
+    const before = this.store.occurrence(order.id, o.scheduled);
+    // A new reason to wait is told (a window's and the operating system's notification); the same reason again on a later run is not.
+    if (!pass.dryRun && this.moves.wait(key, fields) && before?.reason_code !== code) this.told(order.id, o.scheduled);
     const row =
       (!pass.dryRun && this.store.occurrence(order.id, o.scheduled)) ||
       unwrittenOccurrence(

@@ -39,6 +39,7 @@ export interface OrderRow {
   created_at: string;
   state_by: string | null;
   state_at: string | null;
+  state_day: string | null;
 }
 
 export interface VersionRow {
@@ -184,7 +185,7 @@ export class StandingStore {
       this.db
         .prepare('UPDATE standing_orders SET version = ?, name = (SELECT name FROM standing_order_versions WHERE order_id = ? AND version = ?) WHERE id = ?')
         .run(version, orderId, version, orderId);
-      this.move('confirm', orderId, by, { quiet: true });
+      this.move('confirm', orderId, by, effectiveFrom, { quiet: true });
       return true;
     })();
   }
@@ -203,10 +204,12 @@ export class StandingStore {
   }
 
   /** Moves an order's own state by `name`; false when it was not where the move comes from (`quiet`: a draft that is already active is fine). */
-  move(name: OrderMoveName, orderId: string, by: string, options: { quiet?: boolean } = {}): boolean {
+  move(name: OrderMoveName, orderId: string, by: string, day: string, options: { quiet?: boolean } = {}): boolean {
     const m = ORDER_MOVES[name];
     const from = m.from.map((s) => `'${s}'`).join(', ');
-    const r = this.db.prepare(`UPDATE standing_orders SET state = ?, state_by = ?, state_at = ? WHERE id = ? AND state IN (${from})`).run(m.to, by, now(), orderId);
+    const r = this.db
+      .prepare(`UPDATE standing_orders SET state = ?, state_by = ?, state_at = ?, state_day = ? WHERE id = ? AND state IN (${from})`)
+      .run(m.to, by, now(), day, orderId);
     return r.changes === 1 || options.quiet === true;
   }
 

@@ -45,7 +45,9 @@ export const standingOrdersMigration: Migration = {
       created_by TEXT NOT NULL,
       created_at TEXT NOT NULL,
       state_by TEXT,
-      state_at TEXT
+      state_at TEXT,
+      -- The Lagos day, on the service's clock, its state last changed (a pause's day: what resume skips from).
+      state_day TEXT
     );
     CREATE INDEX standing_orders_profile ON standing_orders (profile_id, state);
 

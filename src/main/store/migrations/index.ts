@@ -8,8 +8,7 @@
  * name the service gave for a bulk item's meter or smartcard, 16 local bulk jobs sent for approval
  * in the team workspace, 17 team single purchases, 18 the amount a refund gave back, 19 the phone and
  * name of a bulk file's invalid rows, 20 the state columns' known states, 26 what the log mirror
- * covers (the UTC dates read completely) and the last failed sync, 31–34 standing orders
- * (issue 40).
+ * covers (the UTC dates read completely) and the last failed sync, 31–34 standing orders (issue 40).
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';

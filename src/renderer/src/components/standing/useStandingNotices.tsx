@@ -1,7 +1,7 @@
 import { Anchor, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
-import { standingNotice, standingNoticeLevel } from '../../../../shared/standingNotice';
+import { standingNotice, standingNoticeLevel, tellsSystem } from '../../../../shared/standingNotice';
 import { bridge } from '../../bridge';
 
 const COLOR = { problem: 'orange', done: 'teal', info: 'blue' } as const;
@@ -36,7 +36,7 @@ export function useStandingNotices(): void {
           ),
         });
         const system = browserNotifications();
-        if (system && system.permission === 'granted') new system(title, { body, tag: `standing-${e.orderId}-${e.scheduledDay}` });
+        if (system && system.permission === 'granted' && tellsSystem(e.outcome)) new system(title, { body, tag: `standing-${e.orderId}-${e.scheduledDay}` });
       }),
     [],
   );
