@@ -9,6 +9,7 @@ import { app as electronApp, BrowserWindow, dialog, ipcMain, net, Notification, 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAllowedExternalUrl } from '../shared/externalLinks';
+import { standingNotice, tellsSystem } from '../shared/standingNotice';
 import { createApp } from './app';
 import type { App } from './appContext';
 import { appAssetPath } from './shell/appProtocol';
@@ -85,6 +86,20 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
+/** The operating system's notification of a standing order's run, in the words of the window's notice. */
+function showStandingNotification(payload: Parameters<typeof standingNotice>[0]): void {
+  const { title, body } = standingNotice(payload);
+  const notification = new Notification({ title, body, silent: false });
+  notification.on('click', () => {
+    const win = BrowserWindow.getAllWindows()[0];
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+    void win.webContents.executeJavaScript("window.location.hash = '/standing'").catch(() => undefined);
+  });
+  notification.show();
+}
+
 async function start(): Promise<void> {
   await electronApp.whenReady();
   serveRenderer();
@@ -133,10 +148,10 @@ async function start(): Promise<void> {
   appCore.events.subscribe((event) => {
     for (const win of BrowserWindow.getAllWindows()) win.webContents.send('vendesk:event', event);
   });
-  // A standing order's occurrence that ended or waits is told by the operating system too (plain text: a notification renders no markup).
+  // A standing order's occurrence that ended or waits is told by the operating system too (plain text:
+  // a notification renders no markup), in the words of the window's notice; a click opens its page.
   appCore.events.on('standing.occurrence', (p) => {
-    if (p.outcome === 'running' || !Notification.isSupported()) return;
-    new Notification({ title: 'vendesk — standing order', body: p.message }).show();
+    if (tellsSystem(p.outcome) && Notification.isSupported()) showStandingNotification(p);
   });
 
   createWindow();

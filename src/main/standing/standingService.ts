@@ -247,7 +247,13 @@ export class StandingService {
       versions: versions.filter((v) => v.confirmed_at !== null).map(versionView),
       pendingVersion: pending ? versionView(pending) : null,
       occurrences: this.store.occurrences(orderId, OCCURRENCES_SHOWN).map((o) => this.occurrenceOf(order, o)),
-      upcoming: order.state === 'active' || order.state === 'paused' ? this.upcoming(order, today, 6) : [],
+      // A draft's dates are its pending version's: what its creator confirms.
+      upcoming:
+        order.state === 'active' || order.state === 'paused'
+          ? this.upcoming(order, today, 6)
+          : order.state === 'draft' && pending
+            ? upcomingOccurrences([datedVersion(pending)], today, 6).map((o) => ({ scheduledDay: o.scheduled, dueDay: o.due }))
+            : [],
       rows: rowViews(inForce, ROWS_SHOWN),
       rowCount: inForce?.item_count ?? 0,
       stateBy: order.state_by,

@@ -6,6 +6,7 @@ import { bridge } from './bridge';
 import { AutoSyncStatus } from './components/AutoSyncStatus';
 import { ConnectionBadge } from './components/ConnectionBadge';
 import { ErrorNotice } from './components/ErrorNotice';
+import { useStandingNotices } from './components/standing/useStandingNotices';
 import { ConnectionContext } from './hooks/useConnection';
 import { useHashRoute } from './hooks/useHashRoute';
 import { AppError, asAppError } from './bridge';
@@ -64,7 +65,10 @@ export function AppFrame() {
     };
   }, [refresh]);
 
-  // Alt+1…9 moves between pages.
+  // A standing order's run that was bought, failed or waits is told whatever page is open.
+  useStandingNotices();
+
+  // Alt+1…9 and Alt+0 move between pages.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;

@@ -18,6 +18,7 @@ const MessagingPage = page(() => import('./pages/MessagingPage'), 'MessagingPage
 const CatalogPage = page(() => import('./pages/CatalogPage'), 'CatalogPage');
 const SettingsPage = page(() => import('./pages/SettingsPage'), 'SettingsPage');
 const ApprovalsPage = page(() => import('./pages/ApprovalsPage'), 'ApprovalsPage');
+const StandingOrdersPage = page(() => import('./pages/StandingOrdersPage'), 'StandingOrdersPage');
 
 export interface Route {
   path: string;
@@ -50,4 +51,11 @@ export const ROUTES: Route[] = [
     component: SettingsPage,
   },
   { path: 'approvals', label: 'Approvals', description: 'Team jobs waiting for approval, approved and rejected, and the audit trail', key: '9', component: ApprovalsPage },
+  {
+    path: 'standing',
+    label: 'Standing orders',
+    description: 'Allowances and subscriptions bought on a schedule: their next dates, their runs and what waits',
+    key: '0',
+    component: StandingOrdersPage,
+  },
 ];

@@ -30,6 +30,9 @@ export const READ_TOPICS = {
   'messaging.phonebooks.list': ['phonebooks'],
   'messaging.phonebooks.get': ['phonebooks'],
   'messaging.history': ['messages'],
+  // An order's last runs show their jobs' progress: a job moving changes them too.
+  'standing.list': ['standing', 'jobs'],
+  'standing.show': ['standing', 'jobs'],
 } as const satisfies { readonly [N in OperationName]?: readonly DataTopic[] };
 
 /** The topics a window showing `name` re-reads on, or null when it reads it once. */

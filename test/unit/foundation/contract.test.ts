@@ -79,6 +79,8 @@ describe('the app contract', () => {
       'approvals.rows',
       'audit.verify',
       'audit.export',
+      'standing.list',
+      'standing.show',
     ]);
     const undeclared: string[] = [];
     for (const [name, def] of Object.entries(operations) as [OperationName, (typeof operations)[OperationName]][]) {

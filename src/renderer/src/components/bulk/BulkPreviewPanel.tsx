@@ -1,19 +1,21 @@
-import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Alert, Button, Card, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '../../../../shared/contract/bulk';
 import { bridge } from '../../bridge';
 import { formatCount, formatNaira, localTimesIn } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useOperation } from '../../hooks/useOperation';
+import { MoneyKindBadge } from './MoneyKindBadge';
 import { ErrorNotice } from '../ErrorNotice';
 import { FIGURE_CARD, FigureText } from '../FigureText';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { AccordionSection } from '../AccordionSection';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
+import { purchaseRowColumns } from './purchaseRowColumns';
 import { VirtualRows } from './VirtualRows';
 
-function Figure({ label, value, hint, color, testId }: { label: string; value: string; hint?: string; color?: string; testId?: string }) {
+export function Figure({ label, value, hint, color, testId }: { label: string; value: string; hint?: string; color?: string; testId?: string }) {
   return (
     <Card withBorder padding="sm" data-testid={testId} className={FIGURE_CARD}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
@@ -120,15 +122,7 @@ export function BulkPreviewPanel({
                 Columns: {preview.mappingRemembered ? 'as you chose them for an earlier file with the same headings' : 'recognised from the headings'} (see “Columns used” below).
               </Text>
             </div>
-            {preview.live ? (
-              <Badge color="red.9" size="lg">
-                LIVE — real money
-              </Badge>
-            ) : (
-              <Badge color="gray" size="lg">
-                Sandbox — test money
-              </Badge>
-            )}
+            <MoneyKindBadge live={preview.live} />
           </Group>
           {/* Two by two in a narrow window: each figure at its full size. */}
           <SimpleGrid cols={{ base: 2, lg: 4 }}>
@@ -196,44 +190,22 @@ export function BulkPreviewPanel({
                 label="What will be bought"
                 rows={toBuy}
                 rowKey={(r) => r.seq}
-                columns={[
-                  { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
-                  {
-                    header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone',
-                    width: 130,
-                    render: (r) => (
-                      <Text size="sm" className="money">
-                        {rowAccount(r)}
-                      </Text>
-                    ),
-                  },
-                  { header: 'Name', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.name || '—'}</Text> },
-                  ...(vending
+                columns={purchaseRowColumns<BulkItemView>(
+                  preview.job.kind,
+                  vending
                     ? [
                         {
                           header: preview.job.kind === 'electricity' ? 'Meter owner (service)' : 'Subscriber (service)',
                           width: 'minmax(140px, 1fr)',
-                          render: (r: BulkItemView) => (
+                          render: (r) => (
                             <Text size="sm" data-testid="tobuy-owner">
                               {r.accountName ?? 'checked when bought'}
                             </Text>
                           ),
                         },
                       ]
-                    : []),
-                  { header: vending ? (preview.job.kind === 'electricity' ? 'Disco' : 'Provider') : 'Network', width: 100, render: (r) => <Text size="sm">{r.network}</Text> },
-                  { header: 'What', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.description || r.productCode}</Text> },
-                  {
-                    header: 'Amount',
-                    width: 120,
-                    align: 'right',
-                    render: (r) => (
-                      <Text size="sm" className="money">
-                        {formatNaira(r.amountKobo)}
-                      </Text>
-                    ),
-                  },
-                ]}
+                    : [],
+                )}
               />
             </Stack>
           )}
