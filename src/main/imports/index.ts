@@ -50,4 +50,5 @@ export {
   type RecentDuplicate,
   type NetworkConflict,
 } from './validateRows';
+export { hiddenInCell, hiddenCellTextFor } from './hiddenCells';
 export { validateContactRows, type ContactRow, type ContactDuplicate, type ContactValidation } from './validateContacts';

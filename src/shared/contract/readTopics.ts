@@ -29,6 +29,8 @@ export const READ_TOPICS = {
   'messaging.phonebooks.list': ['phonebooks'],
   'messaging.phonebooks.get': ['phonebooks'],
   'messaging.history': ['messages'],
+  'messaging.jobs.list': ['messages'],
+  'messaging.jobs.get': ['messages'],
 } as const satisfies { readonly [N in OperationName]?: readonly DataTopic[] };
 
 /** The topics a window showing `name` re-reads on, or null when it reads it once. */
