@@ -39,6 +39,10 @@ export const CLI_HINTS: Readonly<Partial<Record<ErrorCode, Hint>>> = {
   run_not_found: 'List the runs of this connection with `vendesk reconcile runs`.',
   items_not_found: 'List the items of a run with `vendesk reconcile items RUN_ID --category CATEGORY`.',
   range_needed: 'Give the range with --from YYYY-MM-DD and --to YYYY-MM-DD.',
+  days_unread: (e) => {
+    const command = (e.details as { syncCommand?: string | null } | undefined)?.syncCommand;
+    return command ? `Run \`${command}\`${e.message.includes('failed') ? ' once the service answers' : ''}, then run this command again.` : undefined;
+  },
   token_missing: (e) =>
     e.hint?.startsWith('Open Settings') ? 'Give the token in VENDESK_TOKEN (with --base-url), or enter it for this profile in the window (Settings).' : undefined,
   unsafe_address: "Use --base-url with a safe address, or correct the profile's address in the window (Settings).",

@@ -111,6 +111,11 @@ export function shiftDay(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** How many days `from`…`to` holds, both included (0 when `to` is before `from`). */
+export function daysFromTo(from: string, to: string): number {
+  return Math.max(0, Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / DAY_MS) + 1);
+}
+
 /** The Monday of the week of `day` (weeks start on Monday). */
 export function weekStartDay(day: string): string {
   return shiftDay(day, -((new Date(`${day}T00:00:00.000Z`).getUTCDay() + 6) % 7));

@@ -1,6 +1,7 @@
 /**
  * The header says what the automatic sync is doing, beside the connection: the first sync coming,
- * syncing, synced a moment ago, and paused (with why) when the service cannot be reached.
+ * syncing, synced a moment ago, and — paused when the service cannot be reached — that the last
+ * sync failed (with why, and when it tries again).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,8 +33,10 @@ test('the header shows the automatic sync: syncing, synced, and paused while the
   // The service goes away: the next sync cannot reach it and the header says so.
   await vendesk.sandbox.close();
   autoSync(vendesk.app).syncSoon(0);
-  await expect(badge).toHaveText(/Sync paused/, { timeout: 30_000 });
+  // Paused after a failure: the header says the sync failed (issue 38: never "Synced" over a failure).
+  await expect(badge).toHaveText(/Last sync failed/, { timeout: 30_000 });
   await expect(badge).toHaveAttribute('data-state', 'paused');
+  await expect(badge).toHaveAttribute('data-failed', 'true');
   await badge.hover();
   await expect(page.getByRole('tooltip')).toContainText('could not be reached');
   await expect(page.getByRole('tooltip')).toContainText('vendesk tries again by itself at');

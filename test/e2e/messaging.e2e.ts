@@ -50,6 +50,9 @@ for (const form of ANSWER_FORMS) {
       const preview = page.getByTestId('contacts-preview');
       await expect(preview).toContainText('25 new contacts will be added');
       await expect(preview).toContainText('Row 27: 0703 is not a Nigerian mobile number');
+      await expect(preview.getByTestId('invalid-rows-what-to-do')).toHaveText(
+        'These rows are left out. To add them, correct them in the file and import it again: the contacts already added are not added twice.',
+      );
       await shot(page, 'phonebooks-preview');
       await page.getByRole('button', { name: 'Add 25 contacts' }).click();
       await expect(page.getByTestId('import-result')).toContainText('25 added');

@@ -117,11 +117,13 @@ test('an electricity receipt shows the wallet cost the service charged; Requery 
   await expect(receipt.getByTestId('receipt-cost')).toHaveText(formatNaira(costKoboOf(entry!)));
   await saveScreen(page, 'small24-electricity-receipt.png');
 
-  // A pending one: before 2 min 1 s, the button says when the first check is due.
+  // A pending one: before 2 min 1 s, the button says when the service answers and that vendesk asks then (issue 38 made it pressable).
   await receiptOf(vendesk.call('purchases.buyElectricity', { disco: 'IKEDC', meter: '45000990000', vendType: 'PREPAID', amountKobo: 200_000, phone: '08031234567' }));
   await page.goto(`${vendesk.shell!.origin}/#/pending`);
   const button = page.getByTestId('requery-now').first();
-  await expect(button).toBeDisabled();
-  await button.hover({ force: true });
-  await expect(page.getByRole('tooltip')).toContainText('The service answers a requery from 2 min 1 s after the purchase: the first check is due in');
+  await expect(button).toBeEnabled();
+  await button.hover();
+  await expect(page.getByRole('tooltip')).toContainText(
+    /^The service answers a requery from 2 min 1 s after the purchase \(\d\d:\d\d\), in \d:\d\d: vendesk asks it then by itself$/,
+  );
 });

@@ -47,8 +47,9 @@ test('sync, filter, search by part of a phone number, and export what the screen
   const file = await download.path();
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.readFile(file);
-  // The workbook opens on its Summary; the rows are on the Transactions sheet.
-  expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Transactions']);
+  // The workbook opens on its Summary; the rows are on the Transactions sheet; the Period sheet says what they cover.
+  expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', 'Transactions', 'Period']);
+  expect(String(workbook.getWorksheet('Period')?.getRow(2).getCell(1).value)).toMatch(/^Period: /);
   const sheet = workbook.getWorksheet('Transactions');
   if (!sheet) throw new Error('no Transactions sheet');
   const headers = (sheet.getRow(1).values as unknown[]).slice(1);

@@ -81,7 +81,8 @@ export const jobSummaryShape = z.strictObject({
   pending: z.number(),
   uncertain: z.number(),
   notSent: z.number(),
-  bought: moneyShape,
+  bought: moneyShape.describe('known bought: accepted, pending and successful items (never an uncertain one)'),
+  maybeBought: moneyShape.describe('maybe bought: sent, no usable answer yet (uncertain or still sending); every limit counts them'),
   refunded: moneyShape,
   notBought: z.strictObject({ items: z.number(), faceValue: naira }),
   totalCharged: naira.describe('Naira: the face value of what was bought (bought.faceValue), kept for scripts'),
@@ -104,6 +105,7 @@ export function jobSummary(job: BulkJobView): z.infer<typeof jobSummaryShape> {
     uncertain: c.uncertain + c.sending,
     notSent: c.queued + c.held + c.cancelled,
     bought: moneyJson(job.bought),
+    maybeBought: moneyJson(job.maybeBought),
     refunded: moneyJson(job.refunded),
     notBought: { items: job.notBought.count, faceValue: job.notBought.faceKobo / 100 },
     /** Kept for scripts: the face value of what was bought (`bought.faceValue`), not the wallet cost. */
@@ -124,6 +126,10 @@ function jobText(job: BulkJobView): TerminalText {
     tt`  ${s.items} item(s), ${s.answered} answered: ${s.success} successful, ${s.failed} failed (refunded), ${s.pending} pending, ${s.rejected} rejected, ${s.uncertain} uncertain, ${s.notSent} not sent`,
     tt`  Bought: ${job.bought.count} item(s), ${moneyText(job.bought)}`,
   ];
+  if (job.maybeBought.count > 0)
+    said.push(
+      tt`  Maybe bought: ${job.maybeBought.count} item(s), ${formatNaira(job.maybeBought.faceKobo)} face value (no answer yet; checked against the service's log, never sent again blindly)`,
+    );
   if (job.refunded.count > 0) said.push(tt`  Failed and refunded: ${job.refunded.count} item(s), ${moneyText(job.refunded)}`);
   if (job.notBought.count > 0) said.push(tt`  Not bought: ${job.notBought.count} item(s), ${formatNaira(job.notBought.faceKobo)} (nothing charged)`);
   said.push(tt`  File: ${quoted(job.fileName)}`);
@@ -251,6 +257,7 @@ export const bulkValidateCommand = command({
     totalAmount: naira.describe('Naira: the face value of the rows to buy'),
     leftOut: z.array(leftOutShape),
     errors: z.array(rowIssueShape),
+    notes: z.array(z.string()).describe('what else the check says of the sheet, such as a total row it skipped'),
   }),
   exitCodes: { 0: 'every row is valid', 3: 'some rows are invalid (each is listed in `errors`)' },
   async run(ctx) {
@@ -275,17 +282,23 @@ export const bulkValidateCommand = command({
         reason: l.reason,
       })),
       errors: v.errors,
+      notes: v.notes,
     };
     const text = lines([
       tt`${v.rows} row(s): ${v.valid} valid, ${v.invalid} invalid. To buy: ${v.toBuy} for ${formatNaira(v.totalKobo)}${v.duplicates > 0 ? `; ${v.duplicates} left out as duplicates (bulk submit --keep-duplicates buys them)` : ''}.`,
       ...(v.leftOut.length > 0 ? ['Left out:', ...v.leftOut.map(leftOutLine)] : []),
       ...(v.errors.length > 0 ? ['Invalid:', ...v.errors.map((e) => tt`  ${e.message}`)] : []),
+      ...v.notes.map((n) => tt`${n}`),
     ]);
     if (v.invalid === 0) return { json, text };
     return {
       json,
       text,
-      failure: { exitCode: EXIT.invalidRows, message: `${v.invalid} of ${v.rows} row(s) are invalid (each is listed).`, hint: 'Fix them in the file and check it again.' },
+      failure: {
+        exitCode: EXIT.invalidRows,
+        message: `${v.invalid} of ${v.rows} row(s) are invalid (each is listed).`,
+        hint: 'Correct them in the file and check it again, or buy the valid rows only with bulk submit --skip-invalid.',
+      },
     };
   },
 });
@@ -422,8 +435,18 @@ export const bulkListCommand = command({
       jobs.length === 0
         ? tt`No bulk jobs on this connection (${app.connection.kind.toUpperCase()} ${app.connection.profileName}).`
         : textTable([
-            ['Job', 'Confirmed', 'Kind', 'State', 'Items', 'Successful', 'Bought', 'File'],
-            ...jobs.map((j) => [j.id, j.confirmedAt ?? j.createdAt, j.kind, jobSummary(j).state, j.items, j.counts.success, moneyText(j.bought), j.fileName]),
+            ['Job', 'Confirmed', 'Kind', 'State', 'Items', 'Successful', 'Bought', 'Maybe bought', 'File'],
+            ...jobs.map((j) => [
+              j.id,
+              j.confirmedAt ?? j.createdAt,
+              j.kind,
+              jobSummary(j).state,
+              j.items,
+              j.counts.success,
+              moneyText(j.bought),
+              j.maybeBought.count > 0 ? `${formatNaira(j.maybeBought.faceKobo)} (${j.maybeBought.count} item(s))` : '—',
+              j.fileName,
+            ]),
           ]);
     return { json: jobs.map((j) => ({ ...jobSummary(j), kind: j.kind, fileName: j.fileName, confirmedAt: j.confirmedAt })), text };
   },
@@ -493,7 +516,12 @@ export const bulkCapsCommand = command({
   usage: 'vendesk bulk caps [--per-job NAIRA|off] [--per-day NAIRA|off] [--json]',
   options: [
     { name: 'per-job', kind: 'string', description: 'Largest total one bulk job may have, in Naira; off for no cap' },
-    { name: 'per-day', kind: 'string', description: "Most bulk jobs may spend in one day (this computer's time zone), in Naira; off for no cap" },
+    {
+      name: 'per-day',
+      kind: 'string',
+      description:
+        'Most that may be bought or maybe bought on this connection in one Lagos day (bulk jobs and single purchases; only bulk jobs are refused), in Naira; off for no cap',
+    },
   ],
   output: z.strictObject({
     connection: z.string(),

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { reversedDatesMessage, type LogFilter, type LogTotals, type MirrorRow } from '../../shared/contract/logs';
+import { reversedDatesMessage, type LogFilter, type LogTotals, type MirrorCoverage, type MirrorRow } from '../../shared/contract/logs';
 import { formatNaira, nairaToKobo } from '../../shared/money';
 import { formatDateTime } from '../../shared/localDates';
 import { lines, textTable, tt } from '../terminal';
@@ -12,6 +12,8 @@ import { faceAndCostText, refundedText } from '../../shared/spendText';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import { UsageError, command, dateRangeOptions, numberOption, requireOption, stringOption, type CliContext, type OptionSpec } from '../cliCommand';
 import { isoTime, naira } from '../jsonShape';
+import { periodNotes, periodText } from '../../shared/coverageText';
+import { noteWholeLog, OFFLINE_OPTION, periodJson, periodShape, readDaysFirst, syncProgressLine } from './readDaysFirst';
 
 const FILTER_OPTIONS: OptionSpec[] = [
   { name: 'status', kind: 'string', description: 'success, failed or pending' },
@@ -60,6 +62,11 @@ function refundedJson(r: LogTotals['refunded']): z.infer<typeof refundedShape> {
   return { count: r.count, amount: r.amountKobo / 100, cost: r.costKobo / 100 };
 }
 
+/** The period of a listing or an export, as a person reads it. */
+export function periodLines(c: MirrorCoverage): string[] {
+  return [`Period: ${periodText(c)}.`, ...periodNotes(c)];
+}
+
 /** What left the wallet, and what came back apart. */
 function spendLine(t: LogTotals): string {
   const refunded = refundedText(t.refunded);
@@ -104,7 +111,7 @@ export const syncCommand = command({
     const { from, to } = dateRangeOptions(ctx.args, reversedDatesMessage);
     const app = await ctx.app();
     const stop = app.events.on('sync.progress', (p) => {
-      if (p.state === 'running' && p.pages > 0) ctx.progress(`sync: ${p.done}${p.total !== null ? ` of ${p.total}` : ''} entries, ${p.pages} pages`);
+      if (p.state === 'running' && p.pages > 0) ctx.progress(syncProgressLine(p));
     });
     try {
       // Ctrl-C cancels the call: the pages fetched are saved, and the next sync carries on after them.
@@ -122,9 +129,10 @@ export const syncCommand = command({
 export const logsCommand = command({
   path: ['logs'],
   summary: 'List vending log entries from the local mirror (newest first)',
-  usage: 'vendesk logs [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D] [--limit N] [--json]',
-  options: [...FILTER_OPTIONS, { name: 'limit', kind: 'string', description: 'At most N entries (default 50, up to 1000)' }],
+  usage: 'vendesk logs [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D] [--offline] [--limit N] [--json]',
+  options: [...FILTER_OPTIONS, OFFLINE_OPTION, { name: 'limit', kind: 'string', description: 'At most N entries (default 50, up to 1000)' }],
   output: z.strictObject({
+    period: periodShape.nullable().describe('with --from or --to: the days listed (days the mirror had not read are read first)'),
     total: z.number().describe('entries matching, refunded ones included'),
     amount: naira.describe('face value of the successful and pending entries'),
     cost: naira.describe('wallet cost of the successful and pending entries: what left the wallet'),
@@ -136,6 +144,9 @@ export const logsCommand = command({
     const filter = filterOf(ctx);
     const limit = numberOption(ctx.args, 'limit') ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
+    // Over days: never a listing silently short of days the mirror has not read.
+    const coverage = filter.from || filter.to ? await readDaysFirst(ctx, { from: filter.from, to: filter.to }, 'listing') : null;
+    if (!coverage) await noteWholeLog(ctx);
     const page = await ctx.call('logs.query', { filter, sort: 'time_desc', offset: 0, limit });
     const totals = await ctx.call('logs.totals', { filter });
     const entries = page.rows.map(
@@ -144,6 +155,7 @@ export const logsCommand = command({
     );
     return {
       json: {
+        period: coverage ? periodJson(coverage) : null,
         total: totals.count,
         amount: totals.amountKobo / 100,
         cost: totals.costKobo / 100,
@@ -151,7 +163,7 @@ export const logsCommand = command({
         refunded: refundedJson(totals.refunded),
         entries: page.rows.map(rowJson),
       },
-      text: lines([...entries, `${page.rows.length} shown of ${totals.count} matching (times in Lagos); ${spendLine(totals)}.`]),
+      text: lines([...entries, `${page.rows.length} shown of ${totals.count} matching (times in Lagos); ${spendLine(totals)}.`, ...(coverage ? periodLines(coverage) : [])]),
     };
   },
 });
@@ -159,16 +171,29 @@ export const logsCommand = command({
 export const exportLogsCommand = command({
   path: ['export', 'logs'],
   summary: 'Export the mirrored vending log (filtered) to XLSX or CSV',
-  usage: 'vendesk export logs --out FILE.xlsx|FILE.csv [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D]',
-  options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx or .csv' }, FORCE_OPTION, ...FILTER_OPTIONS],
-  output: z.strictObject({ path: z.string(), rows: z.number(), bytes: z.number(), amount: naira, cost: naira, commission: naira, refunded: refundedShape }),
+  usage: 'vendesk export logs --out FILE.xlsx|FILE.csv [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D] [--offline]',
+  options: [{ name: 'out', kind: 'string', description: 'File to write; .xlsx or .csv' }, FORCE_OPTION, ...FILTER_OPTIONS, OFFLINE_OPTION],
+  output: z.strictObject({
+    path: z.string(),
+    rows: z.number(),
+    bytes: z.number(),
+    amount: naira,
+    cost: naira,
+    commission: naira,
+    refunded: refundedShape,
+    period: periodShape.nullable().describe('with --from or --to: the days exported (days the mirror had not read are read first)'),
+  }),
   async run(ctx) {
     const out = requireOption(ctx.args, 'out');
     const filter = filterOf(ctx);
     outTarget(ctx.args, out, 'vending log.xlsx');
     const ext = path.extname(out).toLowerCase();
     if (ext !== '.xlsx' && ext !== '.csv') throw new UsageError('--out must end in .xlsx or .csv');
-    const file = await ctx.call('logs.export', { filter, sort: 'time_desc', format: ext === '.xlsx' ? 'xlsx' : 'csv' });
+    // Over days: the days the mirror has not read are read first (or refused); the export then checks again.
+    const ranged = Boolean(filter.from || filter.to);
+    if (ranged) await readDaysFirst(ctx, { from: filter.from, to: filter.to }, 'export');
+    else await noteWholeLog(ctx);
+    const file = await ctx.call('logs.export', { filter, sort: 'time_desc', format: ext === '.xlsx' ? 'xlsx' : 'csv', unread: 'refuse' });
     const written = writeExportTo(file.path, out, ctx.args);
     return {
       json: {
@@ -179,8 +204,9 @@ export const exportLogsCommand = command({
         cost: file.totals.costKobo / 100,
         commission: file.totals.commissionKobo / 100,
         refunded: refundedJson(file.totals.refunded),
+        period: file.coverage ? periodJson(file.coverage) : null,
       },
-      text: tt`Wrote ${file.rows} entries to ${written} (${spendLine(file.totals)}).`,
+      text: lines([tt`Wrote ${file.rows} entries to ${written} (${spendLine(file.totals)}).`, ...(file.coverage ? periodLines(file.coverage) : [])]),
     };
   },
 });

@@ -292,6 +292,7 @@ export const contactsImportCommand = command({
         `Invalid rows:          ${r.invalidCount.toLocaleString('en-NG')}${r.invalidCount ? ' (not imported):' : ''}`,
         ...r.invalid.slice(0, 20).map((p) => tt`  ${p.message}`),
         ...(r.invalidCount > 20 ? [`  … and ${r.invalidCount - 20} more (use --json for the first 200)`] : []),
+        ...(r.invalidCount > 0 ? ['  Correct them in the file and import it again: the contacts already added are not added twice.'] : []),
         `Time:                  ${(r.durationMs / 1000).toFixed(1)} s`,
       ]);
       if (r.invalidCount > 0) {
@@ -325,11 +326,11 @@ export const contactsImportCommand = command({
 export const templateCreateCommand = command({
   path: ['template', 'create'],
   summary: 'Create a message template ({{1}}…{{n}} placeholders); it is usable once approved',
-  usage: 'vendesk template create --name NAME --body TEXT --use-case CASE[,CASE] [--slug SLUG] [--json]',
+  usage: 'vendesk template create --name NAME --body TEXT [--use-case CASE[,CASE]] [--slug SLUG] [--json]',
   options: [
     { name: 'name', kind: 'string', description: 'Template name' },
     { name: 'body', kind: 'string', description: 'Text with placeholders {{1}}, {{2}}, … numbered from 1, none skipped' },
-    { name: 'use-case', kind: 'string', description: 'Use cases, separated by commas (payroll,alerts)' },
+    { name: 'use-case', kind: 'string', description: 'What the messages are for, separated by commas (payroll,alerts); optional' },
     { name: 'slug', kind: 'string', description: 'Short id (default: made from the name)' },
   ],
   output: templateShape,
@@ -338,7 +339,7 @@ export const templateCreateCommand = command({
     const t = await ctx.call('messaging.templates.create', {
       name: requireOption(ctx.args, 'name'),
       body: requireOption(ctx.args, 'body'),
-      useCases: parseUseCases(requireOption(ctx.args, 'use-case')),
+      useCases: parseUseCases(stringOption(ctx.args, 'use-case') ?? ''),
       ...(slug ? { slug } : {}),
     });
     return {

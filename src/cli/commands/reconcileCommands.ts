@@ -22,6 +22,8 @@ import { command, dateOption, dateRangeOptions, numberOption, requireOption, req
 import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import { jsonText, lines, quoted, tt, type TerminalText } from '../terminal';
+import { periodLines } from './logsCommands';
+import { OFFLINE_OPTION, periodJson, periodShape, readDaysFirst, syncProgressLine } from './readDaysFirst';
 
 const toNaira = (kobo: number) => kobo / 100;
 
@@ -117,7 +119,7 @@ function summaryText(run: ReconcileRunView, out: string | null): TerminalText {
 export const reconcileCommand = command({
   path: ['reconcile'],
   summary: 'Reconcile a vendor-exported transaction log with the mirror, vendesk purchases and the wallet',
-  usage: 'vendesk reconcile FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out report.xlsx] [--sheet NAME] [--window MINUTES]',
+  usage: 'vendesk reconcile FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--out report.xlsx] [--sheet NAME] [--window MINUTES] [--offline]',
   options: [
     { name: 'from', kind: 'string', description: 'First day of the range, a Lagos day (default: the export’s first day)' },
     { name: 'to', kind: 'string', description: 'Last day of the range, a Lagos day, inclusive (default: the export’s last day)' },
@@ -125,6 +127,7 @@ export const reconcileCommand = command({
     FORCE_OPTION,
     { name: 'sheet', kind: 'string', description: 'Worksheet of an XLSX export (default: the first)' },
     { name: 'window', kind: 'string', description: 'Minutes apart the phone + amount + time rule accepts (default 15)' },
+    OFFLINE_OPTION,
   ],
   output: reconcileShape,
   async run(ctx) {
@@ -138,9 +141,13 @@ export const reconcileCommand = command({
     let last = 0;
     const unsubscribe = app.events.on('reconcile.progress', (p) => {
       const now = Date.now();
-      if (now - last < 1000) return;
+      if (now - last < 1000 && !p.stage.startsWith('Reading the days')) return;
       last = now;
       ctx.progress(p.stage);
+    });
+    // Days of the range the mirror has not read are read first (its progress here), or refused with --offline.
+    const unsubscribeSync = app.events.on('sync.progress', (p) => {
+      if (p.state === 'running' && p.pages > 0) ctx.progress(syncProgressLine(p));
     });
     let run: ReconcileRunView;
     try {
@@ -150,9 +157,11 @@ export const reconcileCommand = command({
         ...(to ? { to } : {}),
         ...(sheet ? { sheet } : {}),
         ...(window !== undefined ? { matchWindowMinutes: window } : {}),
+        unread: ctx.args.options.offline === true ? 'refuse' : 'read',
       });
     } finally {
       unsubscribe();
+      unsubscribeSync();
     }
     let outPath: string | null = null;
     if (out) {
@@ -370,12 +379,13 @@ export const reconcileResolveCommand = command({
 export const spendReportCommand = command({
   path: ['report', 'spend'],
   summary: 'Spend by day, type and network as an Excel workbook with a chart image beside it',
-  usage: 'vendesk report spend --from YYYY-MM-DD --to YYYY-MM-DD [--out spend.xlsx]',
+  usage: 'vendesk report spend --from YYYY-MM-DD --to YYYY-MM-DD [--out spend.xlsx] [--offline]',
   options: [
     { name: 'from', kind: 'string', description: 'First day (a Lagos day)' },
     { name: 'to', kind: 'string', description: 'Last day (a Lagos day), inclusive' },
     { name: 'out', kind: 'string', description: 'Write the workbook here (the chart goes beside it)' },
     FORCE_OPTION,
+    OFFLINE_OPTION,
   ],
   output: z.strictObject({
     workbook: z.string(),
@@ -395,6 +405,7 @@ export const spendReportCommand = command({
       })
       .describe('SMS, e-mail copies and one-time codes sent through vendesk, on their own line'),
     leftTheWallet: naira.describe('Naira: walletCost and messaging.cost together'),
+    period: periodShape,
   }),
   async run(ctx) {
     const from = dateOption(ctx.args, 'from');
@@ -404,7 +415,9 @@ export const spendReportCommand = command({
     // The workbook and the chart beside it: both names are checked before the report is made.
     const workbookOut = out ? outTarget(ctx.args, out, 'spend.xlsx') : null;
     const chartOut = workbookOut ? outTarget(ctx.args, `${workbookOut.replace(/\.xlsx$/i, '')} chart.svg`, 'spend chart.svg') : null;
-    const written = await ctx.call('reports.spend', { from, to });
+    // Never a total silently short: the days the mirror has not read are read first (or refused), then the report checks again.
+    await readDaysFirst(ctx, { from, to }, 'report');
+    const written = await ctx.call('reports.spend', { from, to, unread: 'refuse' });
     let file = written.path;
     let chart = written.chart?.path ?? null;
     if (workbookOut && chartOut) {
@@ -429,6 +442,7 @@ export const spendReportCommand = command({
           uncertain: { sends: t.messaging.uncertain.sends, quotedCost: t.messaging.uncertain.quotedKobo / 100 },
         },
         leftTheWallet: t.walletKobo / 100,
+        period: periodJson(written.coverage),
       },
       text: lines([
         tt`Spend report: ${file}`,
@@ -436,6 +450,7 @@ export const spendReportCommand = command({
         `${purchasesText(t.purchases)}, successful and pending (Lagos days): ${faceAndCostText(t.faceKobo, t.costKobo)}${t.refunded?.count ? `; ${refundedText(t.refunded)}, not counted` : ''}`,
         messagingText(t.messaging),
         `Left the wallet: ${formatNaira(t.walletKobo)}`,
+        ...periodLines(written.coverage),
       ]),
     };
   },

@@ -14,6 +14,18 @@ export function firstRequeryDueMs(purchasedMs: number): number {
   return purchasedMs + REQUERY_EARLIEST_MS;
 }
 
+/**
+ * When the service answers a requery of a purchase: from 2 min 1 s after it (HTTP 425 before), and
+ * while it has answered no check yet, not before the moment it last asked vendesk to wait for
+ * (a 425's "try again in N s", a 502's "retry after a short delay": the next check then). Once it
+ * has answered one, it answers at any time: vendesk's 1, 2, 4… minutes are its own pace, which a
+ * person may overrule ("Requery now", `vendesk requery`). No one asks before this moment.
+ */
+export function serviceAnswersFromMs(purchasedMs: number, answeredChecks: number, nextCheckMs: number | null): number {
+  const first = firstRequeryDueMs(purchasedMs);
+  return answeredChecks === 0 && nextCheckMs !== null ? Math.max(first, nextCheckMs) : first;
+}
+
 /** The wait after the `attempts`-th PENDING answer (1-based). */
 export function requeryBackoffMs(attempts: number): number {
   return Math.min(CAP_MS, STEP_MS * 2 ** Math.max(0, attempts - 1));

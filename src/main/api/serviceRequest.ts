@@ -90,7 +90,7 @@ export class ServiceRequests {
   constructor(
     private readonly baseUrl: string,
     private readonly token: string,
-    private readonly timeoutMs: number,
+    private readonly timeout: { ms: number; start: (ms: number) => AbortSignal },
     private readonly retry: ResolvedRetry,
     private readonly clock: ServiceClockEstimate,
     private readonly answers: ServiceAnswers,
@@ -218,7 +218,7 @@ export class ServiceRequests {
 
   /** One HTTP exchange, body included, under the timeout and the caller's signal. */
   async send(method: 'GET' | 'POST', url: URL, body: unknown, signal?: AbortSignal): Promise<RawAnswer> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const timeout = this.timeout.start(this.timeout.ms);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -251,7 +251,7 @@ export class ServiceRequests {
       };
     } catch (error) {
       if (signal?.aborted) throw new TransportFailure('cancelled', 'cancelled by the caller');
-      if (timeout.aborted) throw new TransportFailure('timeout', `no answer within ${this.timeoutMs} ms`);
+      if (timeout.aborted) throw new TransportFailure('timeout', `no answer within ${this.timeout.ms} ms`);
       const code = errorCode(error);
       if (code && NOT_SENT_CODES.has(code)) throw new TransportFailure('unreachable', code);
       throw new TransportFailure('network', code ?? causeMessage(error));

@@ -69,6 +69,12 @@ export interface VendingClientOptions {
   token: string;
   /** Per attempt, including reading the body. Default 30 000 ms. */
   timeoutMs?: number;
+  /**
+   * Starts the timeout of one attempt: a signal that aborts when it is up (default
+   * `AbortSignal.timeout(timeoutMs)`). A test of a timeout passes its own, and fires it once the
+   * server has the request: never before it was sent, however busy the machine.
+   */
+  startTimeout?: (timeoutMs: number) => AbortSignal;
   retry?: RetryOptions;
   /** Where the answers are kept (default: a new store for this client). */
   answers?: ServiceAnswers;
@@ -123,6 +129,7 @@ export class VendingClient {
   readonly clock = new ServiceClockEstimate();
   /** The last answers of each endpoint, redacted (Settings → Service answers, `vendesk doctor`). */
   readonly answers: ServiceAnswers;
+  private readonly startTimeout: (timeoutMs: number) => AbortSignal;
   private readonly http: ServiceRequests;
 
   constructor(options: VendingClientOptions) {
@@ -132,7 +139,8 @@ export class VendingClient {
     this.retry = resolveRetry(options.retry);
     this.answers = options.answers ?? new ServiceAnswers();
     registerSecret(options.token);
-    this.http = new ServiceRequests(this.baseUrl, this.token, this.timeoutMs, this.retry, this.clock, this.answers);
+    this.startTimeout = options.startTimeout ?? ((ms) => AbortSignal.timeout(ms));
+    this.http = new ServiceRequests(this.baseUrl, this.token, { ms: this.timeoutMs, start: this.startTimeout }, this.retry, this.clock, this.answers);
   }
 
   /**
@@ -149,7 +157,14 @@ export class VendingClient {
 
   /** A client for the same service and token with other timings, keeping its answers in `answers` (default: this client's). */
   withTimings(options: { timeoutMs?: number; retry?: RetryOptions }, answers: ServiceAnswers = this.answers): VendingClient {
-    return new VendingClient({ baseUrl: this.baseUrl, token: this.token, answers, timeoutMs: options.timeoutMs ?? this.timeoutMs, retry: options.retry ?? this.retry });
+    return new VendingClient({
+      baseUrl: this.baseUrl,
+      token: this.token,
+      answers,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      startTimeout: this.startTimeout,
+      retry: options.retry ?? this.retry,
+    });
   }
 
   // ---------------------------------------------------------------- catalogs and account

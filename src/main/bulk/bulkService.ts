@@ -83,7 +83,9 @@ export class BulkService {
   async preview(jobId: string, extra: { sheetNames?: string[]; remembered?: boolean } = {}): Promise<BulkPreview> {
     const job = this.own(jobId);
     const catalogPercentage = await this.catalogPercentages(job.kind);
-    return draftPreview(this.store, job, this.view(job), this.settingsView(), await readWalletKobo(this.app.client()), { ...extra, catalogPercentage });
+    const wallet = await readWalletKobo(this.app.client());
+    // The service's clock once the wallet answered: today's spending is of its Lagos day.
+    return draftPreview(this.store, job, this.view(job), this.settingsView(), wallet, { ...extra, catalogPercentage, serviceNowMs: this.now() });
   }
 
   /** Electricity and cable: the catalog's commission rates, for the expected wallet cost where the log has none. */
@@ -175,7 +177,7 @@ export class BulkService {
         );
       }
     }
-    const { settings, walletKobo, blocker } = await confirmLimits(this.app.settings, this.store, session.client, job, { ...totals, maxTotalKobo: input.maxTotalKobo });
+    const { settings, walletKobo, blocker } = await confirmLimits(this.app.settings, this.store, session.client, job, { ...totals, maxTotalKobo: input.maxTotalKobo }, this.now);
     if (blocker) throw new AppError('job_refused', `${blocker} Nothing was bought.`, 'Change the job or the settings, then confirm again.');
     if (team.status === 'unsent') {
       await team.submit({ ...totals, walletKobo });

@@ -8,6 +8,12 @@
  * What the limits refuse is written here too, once: a job at confirm (`confirmBlocker`, which
  * the preview shows as its blocker; `confirmLimits` reads what confirming checks against, the
  * settings and the wallet) and each batch of a running job (`batchBlocker`).
+ *
+ * Every cap counts money that may have left the wallet: the items in a state the state table says
+ * spends (`SPENDING_STATES`: sending, accepted, pending, uncertain and successful — bought or maybe
+ * bought), never only what is known bought. A cap is reached at its amount, not before: a job or
+ * batch that takes the spending exactly to the cap goes; one kobo more does not. The day of the
+ * daily cap is a Lagos day on the service's clock (the clock items' `sent_ms` are stamped on).
  */
 import { lagosDayStartMs, lagosToday } from '../../shared/localDates';
 import type { BulkSettingsView } from '../../shared/contract/bulk';
@@ -16,6 +22,7 @@ import { ngnWallet } from '../../shared/ngnWallet';
 import type { VendingClient } from '../api/vendingClient';
 import type { Settings } from '../store/settings';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
+import { SPENDING_STATES } from './jobStates';
 
 /** The settings as the contract shows them; the field docs are there. */
 export type BulkSettings = BulkSettingsView;
@@ -70,10 +77,18 @@ export function writeBulkSettings(settings: Settings, profileId: string, patch: 
   return readBulkSettings(settings, profileId);
 }
 
-/** Midnight of today in Lagos (the business day), as epoch ms. */
-export function startOfLocalDay(at = new Date()): number {
-  // The day of the daily cap is a Lagos day, whatever zone the computer is set to.
-  return lagosDayStartMs(lagosToday(at.getTime()));
+/**
+ * When today began for the daily cap, as epoch ms: midnight in Lagos of the day `serviceNowMs`
+ * (the service's clock) is in, whatever zone or time this computer has.
+ */
+export function startOfServiceDay(serviceNowMs: number): number {
+  return lagosDayStartMs(lagosToday(serviceNowMs));
+}
+
+/** What a job's items in the spending states add up to (face value, kobo): bought or maybe bought. */
+function spentByJob(store: Pick<JobStore, 'amounts'>, jobId: string): number {
+  const amounts = store.amounts(jobId);
+  return SPENDING_STATES.reduce((sum, state) => sum + amounts[state], 0);
 }
 
 // ------------------------------------------------------------------ what the limits refuse
@@ -92,6 +107,7 @@ export async function readWalletKobo(client: Pick<VendingClient, 'accountBalance
  * What confirming `job` is checked against, read at once: the bulk settings of its connection and
  * the wallet of the service it runs on (unread, the wallet does not block: the job pauses with a
  * clear message if it runs short), and why the limits refuse it (null when they do not).
+ * `serviceNow`: the service's clock, read (for the daily cap) once the wallet answered, so it has that answer's time.
  */
 export async function confirmLimits(
   settingsStore: Settings,
@@ -99,27 +115,34 @@ export async function confirmLimits(
   client: Pick<VendingClient, 'accountBalance'>,
   job: Pick<JobRow, 'profile_id'>,
   figures: { totalKobo: number; items: number; maxTotalKobo?: number },
+  serviceNow: () => number,
 ): Promise<{ settings: BulkSettings; walletKobo: number | null; blocker: string | null }> {
   const walletKobo = (await readWalletKobo(client)).kobo;
   const settings = readBulkSettings(settingsStore, job.profile_id);
-  return { settings, walletKobo, blocker: confirmBlocker(store, settings, job.profile_id, { ...figures, walletKobo }) };
+  return { settings, walletKobo, blocker: confirmBlocker(store, settings, job.profile_id, { ...figures, walletKobo }, serviceNow) };
 }
 
-/** Why confirming a job now would be refused; null when it may go ahead. */
+/** Today's spending of a connection for the daily cap: bought or maybe bought since the Lagos day began on the service's clock (kobo). */
+export function spentToday(store: Pick<JobStore, 'spentSince'>, profileId: string, serviceNowMs: number): number {
+  return store.spentSince(profileId, startOfServiceDay(serviceNowMs));
+}
+
+/** Why confirming a job now would be refused; null when it may go ahead. `serviceNow`: the service's clock, read only for a daily cap. */
 export function confirmBlocker(
   store: Pick<JobStore, 'spentSince'>,
   settings: BulkSettings,
   profileId: string,
   { totalKobo, items, walletKobo, maxTotalKobo }: { totalKobo: number; items: number; walletKobo: number | null; maxTotalKobo?: number },
+  serviceNow: () => number,
 ): string | null {
   if (items === 0) return 'There is nothing to buy: every row is invalid or left out.';
   if (settings.capPerJobKobo !== null && totalKobo > settings.capPerJobKobo) {
     return `The job total ${formatNaira(totalKobo)} is above the spending cap per job of ${formatNaira(settings.capPerJobKobo)}. Split the file, or raise the cap per job (Purchases → Limits for bulk jobs).`;
   }
   if (settings.capPerDayKobo !== null) {
-    const today = store.spentSince(profileId, startOfLocalDay());
+    const today = spentToday(store, profileId, serviceNow());
     if (today + totalKobo > settings.capPerDayKobo) {
-      return `This job (${formatNaira(totalKobo)}) would take today's bulk spending to ${formatNaira(today + totalKobo)}, above the daily cap of ${formatNaira(settings.capPerDayKobo)}. Buy fewer rows today, or raise the daily cap (Purchases → Limits for bulk jobs).`;
+      return `This job (${formatNaira(totalKobo)}) would take today's spending on this connection to ${formatNaira(today + totalKobo)} (${formatNaira(today)} bought or maybe bought today), above the daily cap of ${formatNaira(settings.capPerDayKobo)}. Buy fewer rows today, or raise the daily cap (Purchases → Limits for bulk jobs).`;
     }
   }
   if (maxTotalKobo !== undefined && totalKobo > maxTotalKobo) {
@@ -135,16 +158,17 @@ export function confirmBlocker(
  * Why the next batch of a running job may not go (the job pauses with this message, saying what
  * to do; null when it may), with the settings it was checked against. The settings of the job's
  * connection are read again before every batch: a cap changed while the job runs holds from its
- * next batch.
+ * next batch. `serviceNow`: the service's clock, read only for a daily cap.
  */
 export function batchBlocker(
   store: Pick<JobStore, 'amounts' | 'spentSince'>,
   settingsTable: Settings,
   job: Pick<JobRow, 'id' | 'profile_id'>,
   batch: readonly ItemRow[],
+  serviceNow: () => number,
 ): { settings: BulkSettings; blocker: string | null } {
   const settings = readBulkSettings(settingsTable, job.profile_id);
-  return { settings, blocker: batchCapProblem(store, settings, job, batch) };
+  return { settings, blocker: batchCapProblem(store, settings, job, batch, serviceNow) };
 }
 
 function batchCapProblem(
@@ -152,20 +176,20 @@ function batchCapProblem(
   settings: BulkSettings,
   job: Pick<JobRow, 'id' | 'profile_id'>,
   batch: readonly ItemRow[],
+  serviceNow: () => number,
 ): string | null {
   const batchKobo = batch.reduce((s, i) => s + i.amount_kobo, 0);
   const { capPerJobKobo, capPerDayKobo } = settings;
   if (capPerJobKobo !== null) {
-    const a = store.amounts(job.id);
-    const committed = a.sending + a.accepted + a.uncertain + a.success + a.pending;
-    if (committed + batchKobo > capPerJobKobo) {
-      return `Paused: sending more would take this job past its spending cap of ${formatNaira(capPerJobKobo)} (${formatNaira(committed)} committed so far). Raise the cap per job (Purchases → Limits for bulk jobs), then resume.`;
+    const spent = spentByJob(store, job.id);
+    if (spent + batchKobo > capPerJobKobo) {
+      return `Paused: sending more would take this job past its spending cap of ${formatNaira(capPerJobKobo)} (${formatNaira(spent)} bought or maybe bought so far). Raise the cap per job (Purchases → Limits for bulk jobs), then resume.`;
     }
   }
   if (capPerDayKobo !== null) {
-    const today = store.spentSince(job.profile_id, startOfLocalDay());
+    const today = spentToday(store, job.profile_id, serviceNow());
     if (today + batchKobo > capPerDayKobo) {
-      return `Paused: the daily spending cap of ${formatNaira(capPerDayKobo)} is reached (${formatNaira(today)} spent on bulk jobs today). Resume tomorrow, or raise the daily cap (Purchases → Limits for bulk jobs) and resume.`;
+      return `Paused: the daily spending cap of ${formatNaira(capPerDayKobo)} is reached (${formatNaira(today)} bought or maybe bought today on this connection). Resume tomorrow, or raise the daily cap (Purchases → Limits for bulk jobs) and resume.`;
     }
   }
   return null;

@@ -8,7 +8,7 @@ import type { BulkLeftOutRow, BulkSettingsView, BulkValidation } from '../../sha
 import type { FileRef } from '../../shared/contract/files';
 import type { App, AppPart } from '../appContext';
 import { fileRefName, resolveFileRef } from '../files';
-import { missingFields, textFromCell, type ColumnMapping, type SheetRow, type SheetTable } from '../imports';
+import { missingFields, textFromCell, totalRowsNote, type ColumnMapping, type SheetRow, type SheetTable } from '../imports';
 import { createVendingCatalogs } from '../purchases';
 import type { BulkJobKind } from './jobStates';
 import { isVendingKind } from './jobStates';
@@ -86,6 +86,7 @@ export async function validateFile(app: App, store: JobStore, input: FileCheckIn
     totalKobo: result.totalKobo - rows.reduce((sum, r) => sum + r.amountKobo, 0),
     leftOut: rows,
     errors: result.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })),
+    notes: [totalRowsNote(result)].filter((n): n is string => n !== null),
   };
 }
 
@@ -166,7 +167,7 @@ export async function prepareDraft(
     result ? itemsFromValidation(result, input.keepDuplicates, accounts?.names) : [],
     invalid,
   );
-  const problem = [log.problem, accountsNote, result ? rowWarningsNote(result) : null].filter(Boolean).join(' ');
+  const problem = [log.problem, accountsNote, result ? rowWarningsNote(result) : null, result ? totalRowsNote(result) : null].filter(Boolean).join(' ');
   if (problem) store.setJobState(jobId, 'draft', problem);
   return { jobId, sheetNames, remembered: choice.remembered };
 }

@@ -5,7 +5,7 @@
 import type { BulkJobView, BulkPreview, BulkSettingsView } from '../../shared/contract/bulk';
 import type { ColumnMapping } from '../imports';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
-import { confirmBlocker, startOfLocalDay } from './bulkSettings';
+import { confirmBlocker, spentToday } from './bulkSettings';
 import type { JobRow, JobStore } from './jobStore';
 import { itemView, unmappedBlocker } from './jobViews';
 import { mappingFields } from './prepareJob';
@@ -23,7 +23,7 @@ export function draftPreview(
   view: BulkJobView,
   settings: BulkSettingsView,
   wallet: { kobo: number | null; problem: string | null },
-  extra: { sheetNames?: string[]; remembered?: boolean; catalogPercentage?: CatalogPercentage },
+  extra: { sheetNames?: string[]; remembered?: boolean; catalogPercentage?: CatalogPercentage; serviceNowMs: number },
 ): BulkPreview {
   const walletKobo = wallet.kobo;
   const flagged = store.duplicateItems(job.id, PREVIEW_LIST_LIMIT);
@@ -34,7 +34,7 @@ export function draftPreview(
   // The wallet is charged the face value less commission: what it will hold after is estimated from that.
   const parts = store.includedFaceByNetwork(job.id).map((p) => ({ ...p, catalogPercentage: extra.catalogPercentage?.(p.network, p.productCode) }));
   const expected = expectedCost(commissionRates(store.db, job.profile_id), job.kind, parts);
-  const spentToday = store.spentSince(job.profile_id, startOfLocalDay());
+  const today = spentToday(store, job.profile_id, extra.serviceNowMs);
   return {
     job: view,
     headers,
@@ -54,9 +54,10 @@ export function draftPreview(
     networkConflicts: conflicts.map(itemView),
     capPerJobKobo: settings.capPerJobKobo,
     capPerDayKobo: settings.capPerDayKobo,
-    spentTodayKobo: spentToday,
+    spentTodayKobo: today,
     blocker: isUnconfirmed(job.state)
-      ? (unmappedBlocker(job.kind, mapping) ?? confirmBlocker(store, settings, job.profile_id, { totalKobo: includedKobo, items: view.items, walletKobo }))
+      ? (unmappedBlocker(job.kind, mapping) ??
+        confirmBlocker(store, settings, job.profile_id, { totalKobo: includedKobo, items: view.items, walletKobo }, () => extra.serviceNowMs))
       : null,
     live: job.connection_kind === 'live',
   };

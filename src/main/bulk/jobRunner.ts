@@ -352,7 +352,7 @@ export class JobRunner {
     // The caps limit bulk jobs; a single purchase is confirmed on its own.
     if (this.job.origin === 'single') return null;
     // Settings may have changed since the job was confirmed.
-    const { settings, blocker } = batchBlocker(this.deps.store, this.deps.settingsTable, this.job, batch);
+    const { settings, blocker } = batchBlocker(this.deps.store, this.deps.settingsTable, this.job, batch, () => this.deps.now());
     this.settings = settings;
     return blocker;
   }

@@ -71,6 +71,16 @@ const statesWhere = (test: (row: ItemStateRow) => boolean): readonly ItemState[]
 /** Items whose money may have left the wallet (or has): they count against spending caps. */
 export const SPENDING_STATES: readonly ItemState[] = statesWhere((r) => r.spends);
 
+/**
+ * Items that spend but whose outcome is not known: in flight (`sending`) or sent without a usable
+ * answer (`uncertain`). A job shows them as "maybe bought", apart from what it bought; every limit
+ * counts them.
+ */
+export const MAYBE_BOUGHT_STATES: readonly ItemState[] = ['sending', 'uncertain'];
+
+/** Items known bought: the other spending states (accepted, pending, successful; a pending one may still fail and be refunded). */
+export const BOUGHT_STATES: readonly ItemState[] = SPENDING_STATES.filter((s) => !MAYBE_BOUGHT_STATES.includes(s));
+
 /** Items still to be sent. */
 export const TO_SEND_STATES: readonly ItemState[] = statesWhere((r) => r.toSend);
 

@@ -23,6 +23,9 @@ export type { InvalidRowRecord, ItemRow, JobOrigin, JobRow, NewItem, NewJob, Pur
 
 const now = (): string => new Date().toISOString();
 
+/** The item states that spend (the state table's), as an SQL list: what every limit and duplicate check counts. */
+const SPENDING_SQL = SPENDING_STATES.map((state) => `'${state}'`).join(', ');
+
 export class JobStore {
   private readonly statements = new Map<string, Database.Statement>();
 
@@ -458,7 +461,6 @@ export class JobStore {
     return this.stmt('SELECT 1 FROM bulk_items WHERE reference = ?').get(reference) !== undefined;
   }
 
-  /** Money committed since a time (the daily cap) by the spreadsheet jobs of one connection profile, in kobo (face value); single purchases are not bulk spending. */
   /** The face value of the items a confirmation would buy (all but the excluded), by network and product. */
   includedFaceByNetwork(jobId: string): { network: string; productCode: string; faceKobo: number }[] {
     return this.stmt(
@@ -466,24 +468,30 @@ export class JobStore {
     ).all(jobId) as { network: string; productCode: string; faceKobo: number }[];
   }
 
+  /**
+   * What left the wallet, or may have, since `sinceMs` (the service's clock, as `sent_ms`) on one
+   * connection profile, in kobo (face value), for the daily cap: every item sent since then in a
+   * state that spends (bought or maybe bought — uncertain items too), of its bulk jobs and its
+   * single purchases alike (one-item jobs).
+   */
   spentSince(profileId: string, sinceMs: number): number {
-    const states = SPENDING_STATES.map(() => '?').join(',');
     const r = this.stmt(
       `SELECT COALESCE(SUM(b.amount_kobo), 0) AS s FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
-         WHERE j.profile_id = ? AND j.origin = 'file' AND b.state IN (${states}) AND b.sent_ms >= ?`,
-    ).get(profileId, ...SPENDING_STATES, sinceMs) as { s: number };
+         WHERE j.profile_id = ? AND b.state IN (${SPENDING_SQL}) AND b.sent_ms >= ?`,
+    ).get(profileId, sinceMs) as { s: number };
     return r.s;
   }
 
   /**
-   * Airtime and data items of one connection profile's jobs for a phone and amount since
-   * `sinceIso`, for duplicate checks (an electricity or cable item's phone is its customer's, not
-   * what was bought).
+   * Airtime and data items of one connection profile's jobs (bulk jobs and single purchases) for a
+   * phone and amount since `sinceIso` that were bought or may have been (a state that spends:
+   * uncertain items too), for duplicate checks (an electricity or cable item's phone is its
+   * customer's, not what was bought).
    */
   recentItems(profileId: string, phone: string, amountKobo: number, sinceIso: string): ItemRow[] {
     return this.stmt(
       `SELECT b.* FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id WHERE j.profile_id = ? AND j.kind IN ('airtime', 'data') AND b.phone = ? AND b.amount_kobo = ?
-         AND b.state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND b.updated_at >= ? ORDER BY b.updated_at`,
+         AND b.state IN (${SPENDING_SQL}) AND b.updated_at >= ? ORDER BY b.updated_at`,
     ).all(profileId, phone, amountKobo, sinceIso) as ItemRow[];
   }
 
@@ -740,7 +748,11 @@ export class JobStore {
 
   // ------------------------------------------------------------------ electricity and cable items
 
-  /** Electricity and cable items and purchases of an account and amount since `sinceIso`, for duplicate checks. */
+  /**
+   * Electricity and cable items of spreadsheet jobs (in a state that spends: bought or maybe bought)
+   * and purchases (not failed, rejected or not found) of an account and amount since `sinceIso`,
+   * for duplicate checks.
+   */
   recentAccountPurchases(
     profileId: string,
     kind: string,
@@ -751,7 +763,7 @@ export class JobStore {
     const items = this.stmt(
       `SELECT b.job_id, b.reference, b.state, b.updated_at, b.purchase_id FROM bulk_items b JOIN bulk_jobs j ON j.id = b.job_id
          WHERE j.profile_id = ? AND j.origin = 'file' AND b.account = ? AND b.amount_kobo = ?
-         AND b.state IN ('sending', 'accepted', 'uncertain', 'success', 'pending') AND b.updated_at >= ?`,
+         AND b.state IN (${SPENDING_SQL}) AND b.updated_at >= ?`,
     ).all(profileId, account, amountKobo, sinceIso) as { job_id: string; reference: string | null; state: string; updated_at: string; purchase_id: string | null }[];
     const linked = new Set(items.map((i) => i.purchase_id).filter((p): p is string => p !== null));
     const purchases = (

@@ -8,7 +8,7 @@ import { addMoney } from '../../shared/bulkMoney';
 import { fieldLabel, missingFields, type ColumnMapping } from '../imports';
 import { doneCount, totalCount } from './jobRunner';
 import type { BulkJobKind, ItemState } from './jobStates';
-import { ITEM_STATES } from './jobStates';
+import { BOUGHT_STATES, ITEM_STATES, MAYBE_BOUGHT_STATES } from './jobStates';
 import type { ItemRow, JobRow, JobStore } from './jobStore';
 
 /** A job as shown; `running`: whether a runner sends it, here (`active`) or in another vendesk. */
@@ -44,10 +44,10 @@ export function jobView(store: JobStore, job: JobRow, running: { active: boolean
     items: total,
     done: doneCount(counts),
     totalKobo,
-    bought: money('accepted', 'pending', 'success'),
+    bought: money(...BOUGHT_STATES),
     refunded: money('failed'),
     notBought: money('cancelled'),
-    uncertain: money('sending', 'uncertain'),
+    maybeBought: money(...MAYBE_BOUGHT_STATES),
     toSend: money('queued', 'held'),
     teamJobId: running.teamJobId,
   };

@@ -9,7 +9,7 @@ import { PURCHASE_CHANGES } from '../../shared/contract/events';
 import type { VendTypeInput } from '../../shared/contract/purchases';
 import { AppError } from '../../shared/appError';
 import type { App, AppPart } from '../appContext';
-import type { ValidationResult } from '../imports';
+import { rowSentence, type ValidationResult } from '../imports';
 import { belowMeterMinimum, buyCable, buyElectricity, findPurchaseRow, settleFromLog, validateMeter, validateSmartcard } from '../purchases';
 import type { ItemState, VendingJobKind } from './jobStates';
 import type { ItemRow, PurchaseStateFields } from './jobStore';
@@ -92,7 +92,7 @@ export async function checkAccountsWithService(app: AppPart<'client' | 'service'
         }
       } catch (error) {
         if (error instanceof AppError && (error.code === 'invalid_meter' || error.code === 'invalid_smartcard')) {
-          refused.set(row.row, { field: kind === 'electricity' ? 'meter' : 'smartcard', message: error.message.replace(/\.$/, '') });
+          refused.set(row.row, { field: kind === 'electricity' ? 'meter' : 'smartcard', message: error.message });
         } else {
           unchecked++;
         }
@@ -102,7 +102,7 @@ export async function checkAccountsWithService(app: AppPart<'client' | 'service'
   await Promise.all(Array.from({ length: CHECK_CONCURRENCY }, worker));
   if (refused.size > 0) {
     result.valid = result.valid.filter((v) => !refused.has(v.row));
-    const added = [...refused].map(([row, r]) => ({ row, field: r.field, message: `Row ${row}: ${r.message}; fix or exclude the row` }));
+    const added = [...refused].map(([row, r]) => ({ row, field: r.field, message: rowSentence(row, r.message) }));
     result.errors = [...result.errors, ...added].sort((a, b) => a.row - b.row);
     result.invalid = [...result.invalid, ...added.map((a) => ({ row: a.row, issues: [a] }))].sort((a, b) => a.row - b.row);
     result.totalKobo = result.valid.reduce((s, v) => s + v.amountKobo, 0);

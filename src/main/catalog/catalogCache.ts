@@ -10,11 +10,10 @@
  *
  * A read that fails leaves the cache as it was and throws the service's error.
  */
-import type { CatalogKind, Catalogs } from '../../shared/contract/catalog';
+import { CATALOG_KINDS, type CatalogKind, type Catalogs } from '../../shared/contract/catalog';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../../shared/wire';
 import type { AppPart } from '../appContext';
 
-const KINDS: CatalogKind[] = ['airtime', 'data', 'cable', 'electricity'];
 /** How old a catalog a purchase is checked against may be. */
 export const CATALOG_FRESH_MS = 5 * 60_000;
 
@@ -68,14 +67,18 @@ async function readAndSave(app: AppPart<'client' | 'db'>, profileId: string, kin
   })();
 }
 
-/** Every catalog, from the cache, or from the service when `refresh` is set or a catalog was never read. */
-export async function getCatalogs(app: AppPart<'client' | 'connection' | 'db'>, options: { refresh?: boolean } = {}): Promise<Catalogs> {
+/**
+ * Every catalog, from the cache, or from the service when `refresh` is set or a catalog was never
+ * read. With `kinds`, only those are read from the service: a page that needs two catalogs (the
+ * Airtime and data tab) is not refused for a third the service cannot give now.
+ */
+export async function getCatalogs(app: AppPart<'client' | 'connection' | 'db'>, options: { refresh?: boolean; kinds?: readonly CatalogKind[] } = {}): Promise<Catalogs> {
   const profileId = app.connection.profileId;
   const cached = cachedRows(app, profileId);
   await readAndSave(
     app,
     profileId,
-    KINDS.filter((k) => options.refresh || !cached.has(k)),
+    (options.kinds ?? CATALOG_KINDS).filter((k) => options.refresh || !cached.has(k)),
     cached,
   );
   const body = <K extends CatalogKind>(kind: K): CatalogOf[K][] => JSON.parse(cached.get(kind)?.body ?? '[]') as CatalogOf[K][];

@@ -22,7 +22,8 @@ import { AWAITING_ANSWER_STATES } from '../bulk/jobStates';
 import { mirrorEntryCount } from '../transactions/logQuery';
 import { logSync } from '../transactions/logSync';
 import { readWallet } from '../transactions/balanceSnapshots';
-import { readCheckpoint } from '../transactions/syncCheckpoint';
+import { failureSinceLastSync, readCheckpoint } from '../transactions/syncCheckpoint';
+import { mirrorCoverage } from '../transactions/logCoverage';
 import { messagingSpend } from '../messaging/messagingSpend';
 import type { ReadableDB } from '../store/readableDb';
 
@@ -141,7 +142,10 @@ export async function dashboardSummary(app: App, now = new Date(app.service(crea
     pendingAirtimeData,
     pendingSource,
     lastSyncAt: checkpoint.lastFinishedAt,
+    lastSyncFailure: failureSinceLastSync(checkpoint),
     syncing: sync.isRunning(),
     entries,
+    // Every card's days: the month's and the chart's, to today. A card over days never read says so (never a silent short figure).
+    coverage: mirrorCoverage(db, profileId, { from: monthStartDay(today) < days[0] ? monthStartDay(today) : days[0], to: today }, now.getTime()),
   };
 }

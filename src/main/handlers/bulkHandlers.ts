@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bulkOperations } from '../../shared/contract/bulk';
 import { firstSheetWithTable, inspectSpreadsheet, TEMPLATES, writeTemplate } from '../imports';
-import { exportPath, fileRefName, resolveFileRef } from '../files';
+import { exportPath, exportsDir, fileRefName, resolveFileRef } from '../files';
 import { createBulkService } from '../bulk/bulkService';
 import { importFailure } from '../bulk/prepareJob';
 import { auditBulkCaps } from '../team/teamAuditHooks';
@@ -20,8 +20,12 @@ export const bulkHandlers: HandlersOf<typeof bulkOperations> = {
     }
   },
   'bulk.template': async (input, app) => {
-    const file = exportPath(app, `vendesk ${input.kind} template`, input.format);
-    await writeTemplate(input.kind, input.format, file);
+    // The same file every time, so it is named after its kind alone (no time stamp): written beside
+    // it under a name of its own, then put in place of the last copy in one step.
+    const file = path.join(exportsDir(app), `vendesk ${input.kind} template.${input.format}`);
+    const fresh = exportPath(app, `vendesk ${input.kind} template`, input.format);
+    await writeTemplate(input.kind, input.format, fresh);
+    fs.renameSync(fresh, file);
     return { fileName: path.basename(file), path: file, bytes: fs.statSync(file).size, rows: TEMPLATES[input.kind].rows.length };
   },
   'bulk.validate': (input, app) => app.service(createBulkService).validateOnly(input),

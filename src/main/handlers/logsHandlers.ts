@@ -1,17 +1,19 @@
 /** Handlers of the mirror operations: sync, the Transactions table, export. */
 import { AppError } from '../../shared/appError';
 import type { logsOperations } from '../../shared/contract/logs';
+import { periodNotes, periodText } from '../../shared/coverageText';
 import { exportLogs } from '../transactions/logExport';
 import { logFacets } from '../transactions/logFacets';
 import { logRow, logTotals, queryLogRows } from '../transactions/logQuery';
 import { autoSync } from '../transactions/autoSync';
 import { logSync } from '../transactions/logSync';
 import { readSyncSettings, writeSyncSettings } from '../transactions/syncSettings';
+import { coverageNow, ensureDaysRead } from '../transactions/readMissingDays';
 import type { HandlersOf } from './handlerTypes';
 
 export const logsHandlers: HandlersOf<typeof logsOperations> = {
   'sync.start': (input, app) => logSync(app).start(input),
-  'sync.run': (input, app, call) => logSync(app).run({ ...input, signal: call.signal }),
+  'sync.run': (input, app, call) => logSync(app).runAfterCurrent({ ...input, signal: call.signal }),
   'sync.cancel': (_input, app) => ({ cancelled: logSync(app).cancel() }),
   'sync.status': (_input, app) => ({ ...logSync(app).status(), auto: autoSync(app).view() }),
   'sync.settings.get': (_input, app) => readSyncSettings(app.settings),
@@ -32,5 +34,16 @@ export const logsHandlers: HandlersOf<typeof logsOperations> = {
       throw new AppError('log_row_missing', 'That transaction is not in the mirror of this connection.', 'Sync again, or clear the filters and look for it by its transaction id.');
     return row;
   },
-  'logs.export': (input, app, call) => exportLogs(app, { ...input, signal: call.signal }),
+  'logs.export': async ({ unread, ...input }, app, call) => {
+    // A filter over days: never a file silently short of the days the mirror has not read.
+    const ranged = input.filter.from !== undefined || input.filter.to !== undefined;
+    const range = { from: input.filter.from, to: input.filter.to };
+    const coverage = ranged ? await ensureDaysRead(app, range, unread, { purpose: 'export', signal: call.signal }) : null;
+    // The workbook states what its rows cover (the whole mirror, without a range: read from the log's start or not).
+    const stated = coverage ?? coverageNow(app, range);
+    const period = [`Period: ${periodText(stated)}.`, ...periodNotes(stated)];
+    return { ...(await exportLogs(app, { ...input, period, signal: call.signal })), coverage };
+  },
+  'logs.coverage': (input, app) => coverageNow(app, input),
+  'logs.readMissing': ({ unread, for: purpose, ...range }, app, call) => ensureDaysRead(app, range, unread, { purpose, signal: call.signal }),
 };

@@ -13,7 +13,15 @@ import type { ColumnMapping, FieldKey } from './columnMapping';
 import type { CellValue } from './sheetTable';
 import type { NetworkConflict, RowIssue, ValidRow } from './validationResult';
 
-export const FIX = 'fix or exclude the row';
+/**
+ * One row's problem as a sentence, ended once: `Row 5: Amount one thousand: That is not an amount.
+ * Type the amount in Naira, like … or ₦5,000.` What to do about it is said where the rows are listed,
+ * in that place's terms: the window's preview (fix the spreadsheet and check the file again), the
+ * CLI (fix the file, or `--skip-invalid`).
+ */
+export function rowSentence(row: number, text: string): string {
+  return `Row ${row}: ${text}${/[.?!]$/.test(text) ? '' : '.'}`;
+}
 
 /** What every row of one validation run is read with. */
 export interface RowReading {
@@ -72,7 +80,7 @@ export class RowChecker {
   }
 
   issue(field: FieldKey, text: string): void {
-    this.issues.push({ row: this.row, field, message: `Row ${this.row}: ${text}; ${FIX}` });
+    this.issues.push({ row: this.row, field, message: rowSentence(this.row, text) });
   }
 
   warn(field: FieldKey, text: string): void {

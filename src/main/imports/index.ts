@@ -36,9 +36,11 @@ export {
   type AmountFromCell,
   type Parsed,
 } from './cellValues';
+export { rowSentence } from './bulkRowReaders';
 export {
   validateBulkRows,
   singlePurchaseText,
+  totalRowsNote,
   type BulkCatalogs,
   type ValidationResult,
   type ValidRow,
@@ -49,6 +51,7 @@ export {
   type InFileDuplicate,
   type RecentDuplicate,
   type NetworkConflict,
+  type TotalRow,
 } from './validateRows';
 export { hiddenInCell, hiddenCellTextFor } from './hiddenCells';
 export { validateContactRows, type ContactRow, type ContactDuplicate, type ContactValidation } from './validateContacts';

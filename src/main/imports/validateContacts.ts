@@ -1,4 +1,5 @@
 /** Contact sheets (name, phone) for phonebooks: numbers normalized, repeats dropped. */
+import { rowSentence } from './bulkRowReaders';
 import { phoneFromCell, textFromCell } from './cellValues';
 import { assertMappingComplete, type ColumnMapping } from './columnMapping';
 import { mappedColumns, refuseHiddenCells } from './hiddenCells';
@@ -38,13 +39,13 @@ export function validateContactRows(table: SheetTable, mapping: ColumnMapping): 
   for (const { row, cells } of table.rows) {
     const issues: InvalidRow['issues'] = [];
     // A cell holding a character a screen obeys or hides is not read at all (src/main/imports/hiddenCells.ts).
-    if (!refuseHiddenCells(cells, readColumns, (field, text) => issues.push({ row, field, message: `Row ${row}: ${text}; fix or exclude the row` }))) {
+    if (!refuseHiddenCells(cells, readColumns, (field, text) => issues.push({ row, field, message: rowSentence(row, text) }))) {
       invalid.push({ row, issues });
       continue;
     }
     const phone = phoneFromCell(cells[phoneCol] ?? null);
     if (!phone.ok) {
-      invalid.push({ row, issues: [{ row, field: 'phone', message: `Row ${row}: ${phone.reason}; fix or exclude the row` }] });
+      invalid.push({ row, issues: [{ row, field: 'phone', message: rowSentence(row, phone.reason) }] });
       continue;
     }
     const firstRow = seen.get(phone.phone);

@@ -4,19 +4,32 @@
  * catalog values, never the file's, for codes and prices) or invalid with the reasons, and
  * rows a user should look at twice (duplicates, numbers whose network was ported) are flagged.
  */
+import { excerpt } from '../../shared/excerpt';
 import { formatNaira } from '../../shared/money';
 import { buildIndexes } from './catalogIndexes';
-import { phoneFromCell } from './cellValues';
+import { amountFromCell, phoneFromCell, textFromCell } from './cellValues';
 import { mappedColumns, refuseHiddenCells } from './hiddenCells';
 import { assertMappingComplete, type BulkKind, type ColumnMapping, type FieldKey } from './columnMapping';
-import { airtimeRow, at, cableRow, dataRow, electricityRow, FIX, NO_WARNINGS, optionalText, RowChecker, type RowReading } from './bulkRowReaders';
+import { airtimeRow, at, cableRow, dataRow, electricityRow, NO_WARNINGS, optionalText, RowChecker, type RowReading } from './bulkRowReaders';
 import type { SheetTable } from './sheetTable';
-import type { BulkCatalogs, Duplicate, InFileDuplicate, InvalidRow, NetworkConflict, RecentMatch, RowIssue, ValidationResult, ValidRow } from './validationResult';
+import type { BulkCatalogs, Duplicate, InFileDuplicate, InvalidRow, NetworkConflict, RecentMatch, RowIssue, TotalRow, ValidationResult, ValidRow } from './validationResult';
 
 /** Read per valid row: a local binding, as an import read in the loop costs a getter call each time where modules are not bundled (tsx, the benchmarks). */
 const noWarnings = NO_WARNINGS;
 
-export type { BulkCatalogs, Duplicate, InFileDuplicate, InvalidRow, NetworkConflict, RecentDuplicate, RecentMatch, RowIssue, ValidationResult, ValidRow } from './validationResult';
+export type {
+  BulkCatalogs,
+  Duplicate,
+  InFileDuplicate,
+  InvalidRow,
+  NetworkConflict,
+  RecentDuplicate,
+  RecentMatch,
+  RowIssue,
+  TotalRow,
+  ValidationResult,
+  ValidRow,
+} from './validationResult';
 
 /**
  * A number standing for an account (phone, meter or smartcard number): equal accounts always
@@ -163,7 +176,7 @@ class Validation {
     return this.kind === 'electricity' ? (out.meter as string) : this.kind === 'cable' ? (out.smartcard as string) : out.phone;
   }
 
-  result(rowCount: number): ValidationResult {
+  result(rowCount: number, totalRows: TotalRow[]): ValidationResult {
     for (const group of this.groups.values()) {
       group.message = `Rows ${group.rows.join(', ')} buy the same thing for ${group.account} (${formatNaira(group.amountKobo)} each); keep them only if every purchase is wanted, otherwise exclude the extra rows`;
     }
@@ -177,19 +190,61 @@ class Validation {
       networkConflicts: this.networkConflicts,
       totalKobo: this.totalKobo,
       counts: { rows: rowCount, valid: this.valid.length, invalid: this.invalid.length, duplicateRows: this.flaggedRows.size, warnings: this.warnings },
+      totalRows,
       errors,
     };
   }
 }
 
-/** Validates the rows of a bulk airtime, data, electricity or cable sheet. */
+/** What a sheet's total row says in its first filled cell: Total, TOTAL:, Grand total, Sub-total, Total amount (₦), Sum. */
+const TOTAL_LABEL = /^(?:(?:grand|sub)[\s-]*)?totals?(?:\s+amount)?(?:\s*\([^)]*\))?\s*:?$|^sum\s*:?$/i;
+
+/**
+ * The sheet's trailing total rows (docs/imports.md, "A total row"): from the last row up, each row
+ * whose first filled cell is a total's label and whose account cell (Phone; Meter Number; Smartcard
+ * Number) is empty or that label. A row that names an account is a purchase, whatever it says, and
+ * ends the search, as does any other row: a total in the middle of the sheet is not one.
+ */
+export function trailingTotalRows(table: SheetTable, mapping: ColumnMapping, kind: BulkKind): TotalRow[] {
+  const account = kind === 'electricity' ? mapping.meter : kind === 'cable' ? mapping.smartcard : mapping.phone;
+  const found: TotalRow[] = [];
+  for (let r = table.rows.length - 1; r >= 0; r--) {
+    const { row, cells } = table.rows[r];
+    const first = cells.findIndex((c) => textFromCell(c ?? null).trim() !== '');
+    const label = first < 0 ? '' : textFromCell(cells[first] ?? null).trim();
+    if (!TOTAL_LABEL.test(label)) break;
+    if (account !== null && account !== first && textFromCell(cells[account] ?? null).trim() !== '') break;
+    const amount = mapping.amount === null ? null : amountFromCell(cells[mapping.amount] ?? null);
+    found.unshift({ row, label, statedKobo: amount?.ok ? amount.kobo : null });
+  }
+  return found;
+}
+
+/**
+ * What the preview and `vendesk bulk validate` say of the total rows: not bought, and the amount each
+ * states beside what the valid rows add up to, for the eye of whoever checks the sheet. Null when none.
+ */
+export function totalRowsNote(result: ValidationResult): string | null {
+  if (result.totalRows.length === 0) return null;
+  return result.totalRows
+    .map((t) => {
+      const said = `Row ${t.row} (“${excerpt(t.label)}”) is the sheet's total, not a purchase, so it is not bought`;
+      if (t.statedKobo === null) return `${said}.`;
+      if (t.statedKobo === result.totalKobo) return `${said}; the ${formatNaira(t.statedKobo)} it states is what the valid rows above it add up to.`;
+      return `${said}; it states ${formatNaira(t.statedKobo)}, the valid rows above it add up to ${formatNaira(result.totalKobo)}.`;
+    })
+    .join(' ');
+}
+
+/** Validates the rows of a bulk airtime, data, electricity or cable sheet; its trailing total rows are skipped (`totalRows`). */
 export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind: BulkKind, ctx: BulkCatalogs): ValidationResult {
   assertMappingComplete(mapping, kind, table.headers);
   const ix = buildIndexes(ctx, kind);
-  const v = new Validation(kind, table.rows.length);
+  const totalRows = trailingTotalRows(table, mapping, kind);
+  const rows = table.rows.length === 0 || totalRows.length === 0 ? table.rows : table.rows.slice(0, table.rows.length - totalRows.length);
+  const v = new Validation(kind, rows.length);
   const check = v.check;
   const col = mapping;
-  const rows = table.rows;
   const recentPurchases = ctx.recentPurchases;
   const reading: RowReading = { col, ix, check, conflicts: v.networkConflicts };
   // Called for every row: local bindings, not imports (see noWarnings).
@@ -220,20 +275,19 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
     v.accept(out, v.accountOf(out));
   }
   v.findDuplicates(recentPurchases);
-  return v.result(rows.length);
+  return v.result(rows.length, totalRows);
 }
 
 /**
  * A row's issue or warning as said about one purchase typed in a form or on the command line
- * (a single airtime or data purchase is validated as a one-row sheet): no row number, no "fix or
- * exclude the row", and the network and plan are chosen rather than read from columns.
+ * (a single airtime or data purchase is validated as a one-row sheet): no row number, and the
+ * network and plan are chosen rather than read from columns.
  */
 export function singlePurchaseText(message: string): string {
   const text = message
     .replace(/^Row \d+: /, '')
     .replace(/^the ([\w ]+) cell \(column [A-Z]+\) holds/, 'the $1 holds')
     .replace('; retype the cell', '; type it again')
-    .replace(`; ${FIX}`, '')
     .replace('add a Network column (MTN, Airtel, Glo or 9mobile)', 'give the network (MTN, Airtel, Glo or 9mobile)')
     .replace(/the file says/g, 'you chose')
     .replace('Change the Network cell if that is wrong', 'Choose the network if that is wrong')

@@ -12,8 +12,17 @@ export interface RowIssue {
   /** Row number as the spreadsheet shows it. */
   row: number;
   field: FieldKey;
-  /** Complete sentence starting `Row N:`, saying what to do. */
+  /** One sentence starting `Row N:`, saying what is wrong; what to do about it is said where the rows are listed (the window's preview, the CLI). */
   message: string;
+}
+
+/** A trailing row that sums the sheet up ("TOTAL", "Grand total"): not a purchase, skipped (docs/imports.md, "A total row"). */
+export interface TotalRow {
+  row: number;
+  /** Its label, as the sheet writes it. */
+  label: string;
+  /** The amount it states, when its Amount cell reads as one. */
+  statedKobo: Kobo | null;
 }
 
 /** A purchase in the last 24 hours (mirror of the vending log, or an item of a job) that a row may repeat. */
@@ -105,7 +114,10 @@ export interface ValidationResult {
   networkConflicts: NetworkConflict[];
   /** Sum of the valid rows' amounts. */
   totalKobo: Kobo;
+  /** Rows of purchases: the sheet's data rows less its total rows. */
   counts: { rows: number; valid: number; invalid: number; duplicateRows: number; warnings: number };
+  /** The sheet's trailing total rows, skipped (neither bought nor invalid). */
+  totalRows: TotalRow[];
   /** Every issue of every invalid row, in row order (what the CLI prints). */
   errors: RowIssue[];
 }

@@ -13,12 +13,25 @@ import { requeryPurchase } from '../purchases/requeryPurchase';
 import { createServiceClock } from '../api/serviceClock';
 import { createBulkService } from '../bulk/bulkService';
 import type { RequeryOutcome } from '../bulk/itemOutcomes';
+import { serviceAnswersFromMs } from '../api/requeryBackoff';
 
 /** States counted as "waiting for a final answer" (the dashboard's number). */
 const WAITING_STATES = ['sending', 'pending', 'uncertain', 'needs_support'] as const;
 
+/** When the purchase was made, on the service clock where it is known. */
+function purchasedMs(row: PurchaseRow): number {
+  return row.purchased_ms ?? row.sent_ms ?? Date.parse(row.created_at);
+}
+
+/** From when the service answers a requery of this purchase (null: nothing to ask); an uncertain one is looked for in the log, at any time. */
+function requeryAllowedMs(row: PurchaseRow, now: number): number | null {
+  if (row.state === 'uncertain') return now;
+  if (row.state !== 'pending') return null;
+  return serviceAnswersFromMs(purchasedMs(row), row.requery_attempts, row.next_requery_ms);
+}
+
 function supportDetails(row: PurchaseRow): SupportDetails {
-  const purchasedAt = new Date(row.purchased_ms ?? row.sent_ms ?? Date.parse(row.created_at)).toISOString();
+  const purchasedAt = new Date(purchasedMs(row)).toISOString();
   const account = describeAccount(row).replace(/^./, (c) => c.toUpperCase());
   const lines = [
     `Reference: ${row.reference ?? '(none: the answer was lost)'}`,
@@ -32,15 +45,22 @@ function supportDetails(row: PurchaseRow): SupportDetails {
 }
 
 export function pendingItemView(app: AppPart<'service'>, row: PurchaseRow): PendingItemView {
-  const now = app.service(createServiceClock).now();
+  const clock = app.service(createServiceClock);
+  const now = clock.now();
   const waiting = row.state === 'pending' || row.state === 'uncertain';
   const dueMs = waiting ? row.next_requery_ms : null;
-  const dueIn = dueMs === null ? null : Math.max(0, Math.ceil((dueMs - now) / 1000));
+  const secondsUntil = (ms: number | null) => (ms === null ? null : Math.max(0, Math.ceil((ms - now) / 1000)));
+  // Times the window shows are on this computer's clock.
+  const local = (ms: number | null) => (ms === null ? null : new Date(ms - clock.offsetMs()).toISOString());
+  const dueIn = secondsUntil(dueMs);
+  const allowedMs = requeryAllowedMs(row, now);
   return {
     purchase: toPurchaseView(row),
-    dueAt: dueMs === null ? null : new Date(dueMs - app.service(createServiceClock).offsetMs()).toISOString(),
+    dueAt: local(dueMs),
     dueInSeconds: dueIn,
     due: dueIn === 0,
+    requeryAllowedAt: local(allowedMs),
+    requeryAllowedInSeconds: secondsUntil(allowedMs),
     support: row.state === 'needs_support' || row.state === 'uncertain' || row.state === 'not_found' ? supportDetails(row) : null,
   };
 }
@@ -80,24 +100,39 @@ function rowOrThrow(app: AppPart<'connection' | 'db'>, id: string): PurchaseRow 
   return row;
 }
 
-/** "Requery now": only when due, unless `force` (the CLI's `vendesk requery` without --due, tests). */
-export async function requeryNow(app: App, id: string, force: boolean): Promise<PendingItemView> {
+/**
+ * Whether the service may be asked about this purchase now: a pending one from the moment it
+ * answers (`serviceAnswersFromMs`), whatever vendesk's own schedule says; an uncertain one (looked
+ * for in the log) at any time.
+ */
+function askableNow(app: AppPart<'service'>, row: PurchaseRow): boolean {
+  const now = app.service(createServiceClock).now();
+  const allowed = requeryAllowedMs(row, now);
+  return allowed !== null && allowed <= now;
+}
+
+/**
+ * Before deciding whether the service answers yet, vendesk must know the service's time: a process
+ * that has had no answer yet (a `vendesk requery` run) learns it from one read of the wallet.
+ */
+async function learnServiceClock(app: App): Promise<void> {
+  const client = app.client();
+  if (!client.clock.known) await client.accountBalance().catch(() => undefined);
+}
+
+/**
+ * "Requery now" (the Pending page) asks at once when the service answers, as `vendesk requery`
+ * does. Earlier, nothing is sent — the service would refuse it (425) — and the answer says from
+ * when (`requeryAllowedAt`): the requery loop asks at that moment, the purchase's next check.
+ */
+export async function requeryNow(app: App, id: string): Promise<PendingItemView> {
   const scheduler = app.service(createPendingScheduler);
   const row = rowOrThrow(app, id);
-  if (row.state !== 'pending' && row.state !== 'uncertain') {
-    if (row.state === 'sending') {
-      throw new AppError('still_sending', 'This purchase is still being sent.', 'Wait for its answer; it shows here when it comes.');
-    }
-    return pendingItemView(app, row);
+  if (row.state === 'sending') {
+    throw new AppError('still_sending', 'This purchase is still being sent.', 'Wait for its answer; it shows here when it comes.');
   }
-  const view = pendingItemView(app, row);
-  if (!force && !view.due) {
-    throw new AppError(
-      'requery_not_due',
-      `It is too early to check this purchase: the service answers from 2 minutes 1 second after the purchase, and the next check is due in ${view.dueInSeconds ?? 0} s.`,
-      'Wait for the countdown; vendesk checks it automatically when it reaches zero.',
-    );
-  }
+  await learnServiceClock(app);
+  if (!askableNow(app, row)) return pendingItemView(app, row);
   const updated = await scheduler.run(() => requeryPurchase(app, id));
   return pendingItemView(app, updated);
 }
@@ -114,10 +149,18 @@ export function requeryOwnTopUp(app: App, reference: string): Promise<RequeryOut
 
 export async function requeryDue(app: App, all: boolean): Promise<RequeryRunSummary> {
   const scheduler = app.service(createPendingScheduler);
+  await learnServiceClock(app);
   const rows = all ? listPurchaseRows(app, { states: ['pending', 'uncertain'] }) : scheduler.dueRows();
   const summary: RequeryRunSummary = { checked: 0, success: 0, failed: 0, stillPending: 0, needsSupport: 0, notFound: 0, rescheduled: 0, items: [] };
   for (const row of rows) {
     let updated: PurchaseRow;
+    if (!askableNow(app, row)) {
+      // The service does not answer it yet: not asked; its next check is the moment it does.
+      summary.checked++;
+      summary.rescheduled++;
+      summary.items.push(pendingItemView(app, row));
+      continue;
+    }
     try {
       updated = await scheduler.run(() => requeryPurchase(app, row.id));
     } catch (error) {

@@ -23,6 +23,7 @@ import { hashFile } from '../imports/inspectSpreadsheet';
 import fs from 'node:fs';
 import { createRun, failRun, finishRun, packPairs, runView } from './reconcileRunStore';
 import { readVendorExport } from './vendorExportRows';
+import { coverageNow, ensureDaysRead } from '../transactions/readMissingDays';
 
 export type ReconcileStartInput = z.output<typeof reconcileStartSchema>;
 
@@ -39,6 +40,13 @@ export interface ReconcileRequest {
   duplicateWindowMinutes: number;
   signal?: AbortSignal;
   onProgress?: (stage: string, done: number, total: number | null, runId: string) => void;
+  /**
+   * Called once the range is known, before the mirror is read for the Lagos days `from`…`to`
+   * (from the opening balance reading's day): reads the days the mirror lacks, or throws to
+   * refuse. True when it read something (the mirror is then read again, not taken from the early
+   * background read).
+   */
+  beforeMirror?: (from: string, to: string) => Promise<boolean>;
 }
 
 /** The range of a reconciliation is Lagos days, like every day a person gives or reads. */
@@ -187,8 +195,11 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     const matchWindowMs = req.matchWindowMinutes * 60_000;
     const local = readLocalSubmissions(db, req.profileId, rangeStartMs - matchWindowMs, rangeEndMs + matchWindowMs);
     const messaging = readMessagingCharges(db, req.profileId, Date.parse(loadFrom), rangeEndMs);
+    // Never against a mirror short of days it has not read: the range's days (from the opening reading's) are read first, or the run refused.
+    const readFirst = req.beforeMirror ? await req.beforeMirror(lagosDayOf(Date.parse(loadFrom)), parameters.to) : false;
+    req.signal?.throwIfAborted();
     progress('Reading the local mirror', 0, null);
-    const fromWorker = guessedWindow !== null && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo;
+    const fromWorker = !readFirst && guessedWindow !== null && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo;
     const references = fromWorker ? await background.references : null;
     const earlyPairs = references ? pairByReference(exp, mirrorReferenceColumns(references), exportInRange.mask) : undefined;
     req.signal?.throwIfAborted();
@@ -299,6 +310,20 @@ class ReconcileRunner {
         onProgress: (stage, done, total, runId) => {
           mine.runId = runId;
           app.events.emit('reconcile.progress', { runId, stage, done, total, message: stage });
+        },
+        beforeMirror: async (from, to) => {
+          const before = coverageNow(app, { from, to });
+          if (before.read && input.unread === 'read' && mine.runId) {
+            app.events.emit('reconcile.progress', {
+              runId: mine.runId,
+              stage: 'Reading the days the mirror lacks from the service',
+              done: 0,
+              total: null,
+              message: 'Reading the days the mirror lacks from the service',
+            });
+          }
+          await ensureDaysRead(app, { from, to }, input.unread, { purpose: 'reconciliation', signal: controller.signal });
+          return before.read !== null && input.unread === 'read';
         },
       });
       return runView(app.db, runId);

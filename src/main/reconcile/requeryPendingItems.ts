@@ -39,9 +39,18 @@ export async function requeryPendingItems(app: App, runId: string): Promise<Requ
       const topUp = purchaseId || !item.transactionId ? null : await requeryOwnTopUp(app, item.transactionId);
       if (purchaseId) {
         viaLoop++;
-        const view = await requeryNow(app, purchaseId, true);
+        const view = await requeryNow(app, purchaseId);
         const s = view.purchase.state;
-        status = s === 'success' ? 'SUCCESS' : s === 'failed' ? 'FAILED' : s === 'pending' ? 'PENDING' : s.toUpperCase();
+        status =
+          (view.requeryAllowedInSeconds ?? 0) > 0
+            ? 'NOT CHECKED: the service answers from 2 min 1 s after the purchase; vendesk asks it then'
+            : s === 'success'
+              ? 'SUCCESS'
+              : s === 'failed'
+                ? 'FAILED'
+                : s === 'pending'
+                  ? 'PENDING'
+                  : s.toUpperCase();
       } else if (topUp) {
         viaLoop++;
         status = topUp.said ?? `NOT CHECKED: ${topUp.note ?? 'no answer about it this time'}`;

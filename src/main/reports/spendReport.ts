@@ -19,6 +19,8 @@ import { lagosDaySql, lagosRangeIso } from '../../shared/localDates';
 import { faceAndCostText, purchasesText, refundedText } from '../../shared/spendText';
 import type { SpendReportTotals } from '../../shared/contract/reports';
 import { messagingSpend } from '../messaging/messagingSpend';
+import type { MirrorCoverage } from '../../shared/contract/logs';
+import { periodNotes } from '../../shared/coverageText';
 
 /** One line of a table of the report: the purchases of a day, type or network. */
 export interface SpendLine {
@@ -32,6 +34,8 @@ export interface SpendLine {
 export interface SpendReport {
   from: string;
   to: string;
+  /** What the mirror held of the days when the report was made (the workbook states it); null: not known. */
+  coverage: MirrorCoverage | null;
   byDay: SpendLine[];
   byType: SpendLine[];
   byNetwork: SpendLine[];
@@ -46,7 +50,7 @@ function range(from: string, to: string): [string, string] {
 
 const SUMS = 'count(*) AS purchases, COALESCE(sum(amount_kobo), 0) AS faceKobo, COALESCE(sum(cost_kobo), 0) AS costKobo, COALESCE(sum(commission_kobo), 0) AS commissionKobo';
 
-export function spendReport(db: ReadableDB, profileId: string, from: string, to: string): SpendReport {
+export function spendReport(db: ReadableDB, profileId: string, from: string, to: string, coverage: MirrorCoverage | null = null): SpendReport {
   const [start, end] = range(from, to);
   const inRange = 'profile_id = ? AND created_at >= ? AND created_at < ?';
   const where = `${inRange} AND status IN ('SUCCESS', 'PENDING')`;
@@ -63,7 +67,7 @@ export function spendReport(db: ReadableDB, profileId: string, from: string, to:
   // vendesk's own messaging took from the wallet too: its own line, in what left the wallet.
   const messaging = messagingSpend(db, profileId, start, end);
   const total: SpendReportTotals = { ...spent, refunded, messaging, walletKobo: spent.costKobo + messaging.costKobo };
-  return { from, to, byDay: group(day), byType: group('type'), byNetwork: group('network'), byDayAndType, total };
+  return { from, to, coverage, byDay: group(day), byType: group('type'), byNetwork: group('network'), byDayAndType, total };
 }
 
 const FIGURE_COLUMNS: ExportColumn[] = [
@@ -97,6 +101,8 @@ export function spendSummaryRows(report: SpendReport): unknown[][] {
       'Messaging is what vendesk sent, at what the service said each send cost (else the quoted cost): the service lists no messaging charges, so messages sent outside vendesk are not in it.',
     ],
     ['Days are Lagos days (Africa/Lagos, UTC+1); the service’s UTC times are converted.'],
+    // The period the figures cover: read completely, today up to when, days not come yet (or, if ever, what is missing).
+    ...(report.coverage ? periodNotes(report.coverage).map((note) => [`Period: ${note}`]) : []),
   ];
 }
 

@@ -25,7 +25,7 @@ import type { App, AppPart } from '../appContext';
 import { warmPositionIndex } from './logPositionIndex';
 import { logSync } from './logSync';
 import { WINDOW_DAYS } from './syncRun';
-import { readCheckpoint } from './syncCheckpoint';
+import { failureSinceLastSync, readCheckpoint } from './syncCheckpoint';
 import { readSyncSettings } from './syncSettings';
 
 /** Delay of the first sync after start, and after a switch of connection. */
@@ -93,8 +93,12 @@ export class AutoSync {
   view(): AutoSyncView {
     const everyMinutes = readSyncSettings(this.app.settings).autoSyncMinutes;
     let lastAt: string | null = null;
+    let lastFailure: AutoSyncView['lastFailure'] = null;
     try {
-      lastAt = readCheckpoint(this.app.db, this.app.connection.profileId).lastFinishedAt;
+      const checkpoint = readCheckpoint(this.app.db, this.app.connection.profileId);
+      lastAt = checkpoint.lastFinishedAt;
+      // A sync that failed since (whoever ran it): the header must not say "Synced".
+      lastFailure = failureSinceLastSync(checkpoint);
     } catch {
       // not connected yet
     }
@@ -105,6 +109,7 @@ export class AutoSync {
       nextAt: state === 'waiting' || state === 'paused' ? (this.nextAt === null ? null : new Date(this.nextAt).toISOString()) : null,
       lastAt,
       reason: state === 'paused' ? this.reason : null,
+      lastFailure,
     };
   }
 

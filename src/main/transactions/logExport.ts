@@ -69,6 +69,8 @@ export interface LogExportOptions {
   format: 'xlsx' | 'csv';
   /** Where to write (CLI `--out`); a new file in the exports folder when absent. */
   outPath?: string;
+  /** The workbook's Period sheet: the days the rows cover and what the mirror held of them (xlsx only). */
+  period?: string[];
   signal?: AbortSignal;
   onProgress?(rows: number): void;
 }
@@ -137,6 +139,8 @@ export async function exportLogs(app: AppPart<'connection' | 'dataDir' | 'db'>, 
   const rows = exportRows(app, profileId, options.filter, options.sort);
   const progress = { signal: options.signal, onProgress: options.onProgress };
   const summary = options.format === 'xlsx' ? summaryRows(app, options, totals, new Date().toISOString()) : [];
+  const period = options.format === 'xlsx' ? (options.period ?? []) : [];
+  const periodSheet = { name: 'Period', columns: [{ header: 'What these rows cover', kind: 'text' as const, width: 110 }], rows: period.map((line) => [line]), autoFilter: false };
   const result =
     options.format === 'xlsx'
       ? await writeTableXlsx(
@@ -144,10 +148,11 @@ export async function exportLogs(app: AppPart<'connection' | 'dataDir' | 'db'>, 
           [
             { name: 'Summary', columns: LOG_SUMMARY_COLUMNS, rows: summary, freezeHeader: false, autoFilter: false, printOnePageWide: true },
             { name: 'Transactions', columns: LOG_EXPORT_COLUMNS, rows },
+            ...(period.length > 0 ? [periodSheet] : []),
           ],
           progress,
         )
       : await writeTableCsv(file, LOG_EXPORT_COLUMNS, rows, progress);
-  // The Summary's lines are not transactions: `rows` counts those of the Transactions sheet.
-  return { fileName: path.basename(file), path: file, bytes: result.bytes ?? fs.statSync(file).size, rows: result.rows - summary.length, totals };
+  // The Summary's and the Period sheet's lines are not transactions: `rows` counts those of the Transactions sheet.
+  return { fileName: path.basename(file), path: file, bytes: result.bytes ?? fs.statSync(file).size, rows: result.rows - summary.length - period.length, totals };
 }

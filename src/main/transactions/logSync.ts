@@ -15,25 +15,32 @@ import type { App, AppPart } from '../appContext';
 import { readWallet } from './balanceSnapshots';
 import { beginBulkLoad, endBulkLoad } from './logStore';
 import { mirrorEntryCount } from './logQuery';
-import { beginRun, finishRun, readCheckpoint, type SyncCounts, type SyncPlan } from './syncCheckpoint';
+import { firstUnreadDay } from './logCoverage';
+import { beginRun, failureSinceLastSync, finishRun, readCheckpoint, recordSyncFailure, type SyncCounts, type SyncPlan } from './syncCheckpoint';
 import { cancelledError, MAX_PASSES, shiftDay, SYNC_PAGE_SIZE, SyncRun, WINDOW_DAYS, type Running, type SyncRange, type SyncRunOptions } from './syncRun';
 
 /**
- * The range an incremental run re-reads (null: the whole log): from WINDOW_DAYS before the newest
- * entry mirrored by the last finished sync — entries vendesk mirrored itself right after buying
- * (mirrorRefresh.ts) are newer and must not move the start past what no sync has read yet.
+ * Where a plain run starts reading (null: the whole log, as a first sync). Never after a day no
+ * sync has read completely since the log's start (logCoverage.ts): a ranged first sync
+ * (`vendesk sync --from D --to D`) does not make later syncs skip the older days, and a plain sync
+ * after it reads the whole log, as a first sync would. Then it re-reads WINDOW_DAYS before the
+ * newest entry mirrored by the last finished sync (statuses change at the service) — entries
+ * vendesk mirrored itself right after buying (mirrorRefresh.ts) are newer and must not move the
+ * start past what no sync has read yet — or from the oldest entry still pending, if earlier.
  */
 export function incrementalStart(app: AppPart<'db'>, profileId: string, windowDays = WINDOW_DAYS): string | null {
   const finished = readCheckpoint(app.db, profileId).lastFinishedAt;
   if (!finished) return null;
+  const unread = firstUnreadDay(app.db, profileId);
+  if (unread === null) return null;
   const row = app.db
     .prepare(
       `SELECT (SELECT MAX(created_at) FROM log_entries WHERE profile_id = ? AND synced_at <= ?) AS newest,
               (SELECT MIN(created_at) FROM log_entries WHERE profile_id = ? AND status = 'PENDING') AS oldestPending`,
     )
     .get(profileId, finished, profileId) as { newest: string | null; oldestPending: string | null };
-  if (!row.newest) return null;
-  let start = shiftDay(row.newest.slice(0, 10), -windowDays);
+  let start = unread;
+  if (row.newest && shiftDay(row.newest.slice(0, 10), -windowDays) < start) start = shiftDay(row.newest.slice(0, 10), -windowDays);
   if (row.oldestPending && row.oldestPending.slice(0, 10) < start) start = row.oldestPending.slice(0, 10);
   return start;
 }
@@ -77,6 +84,25 @@ export class LogSyncService {
     return this.begin(options);
   }
 
+  /**
+   * Runs a sync of `options` after the one already running, if any (the automatic sync, a
+   * report reading its missing days): Sync now, pressed while another sync reads, waits for it
+   * and then reads what it was asked, rather than failing.
+   */
+  async runAfterCurrent(options: SyncRunOptions = {}): Promise<SyncResult> {
+    for (let tries = 0; ; tries++) {
+      const running = this.current();
+      if (running) await running.catch(() => undefined);
+      if (options.signal?.aborted) throw cancelledError();
+      try {
+        return await this.run(options);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'sync_running' && tries < 3) continue;
+        throw error;
+      }
+    }
+  }
+
   cancel(): boolean {
     if (!this.running) return false;
     this.running.controller.abort();
@@ -95,6 +121,7 @@ export class LogSyncService {
       lastResult: checkpoint.lastResult,
       interrupted: !mine && checkpoint.run !== null,
       lastError: this.lastError,
+      lastFailure: failureSinceLastSync(checkpoint),
       entries: mirrorEntryCount(this.app.db, profileId),
     };
   }
@@ -199,7 +226,15 @@ export class LogSyncService {
               `The sync stopped: ${error instanceof Error ? error.message : String(error)}.`,
               'Press Sync to try again; it continues from the last page saved.',
             );
-      if (!aborted) this.lastError = { message: appError.message, hint: appError.hint };
+      if (!aborted) {
+        this.lastError = { message: appError.message, hint: appError.hint };
+        // Told by every window and the CLI until a sync finishes: the mirror is as the last one left it.
+        try {
+          recordSyncFailure(db, profileId, { at: new Date().toISOString(), message: appError.message, hint: appError.hint });
+        } catch {
+          // the database is closing: the failure is still thrown
+        }
+      }
       this.emit(running, aborted ? 'cancelled' : 'failed', appError.message, true);
       app.invalidate(['mirror'], aborted ? 'sync cancelled' : 'sync failed');
       throw appError;

@@ -4,7 +4,7 @@
  * the same transaction as the pages' rows, so after a crash, a kill or a cancel the next sync
  * continues exactly after the last page that reached the mirror.
  */
-import type { SyncResult } from '../../shared/contract/logs';
+import type { SyncFailure, SyncResult } from '../../shared/contract/logs';
 import type { Db } from '../store/database';
 
 /** One date range the run reads as a whole (null: open). */
@@ -32,6 +32,14 @@ export interface SyncPlan {
   nextIndex: number;
   /** Following NextPage: the next page's address ('' when the part is read; null: from its start). */
   nextUrl: string | null;
+  /**
+   * When the service began answering the pass (its clock, epoch ms; absent in a plan of an older
+   * vendesk): a pass whose pages all agree holds every entry of its part created before then, so
+   * the part's dates are recorded as read up to it (logCoverage.ts).
+   */
+  passAt?: number | null;
+  /** The oldest `created_at` this part has written (a part read from the log's very start says where the log begins). */
+  oldestSeen?: string | null;
 }
 
 export interface SyncCounts {
@@ -45,6 +53,8 @@ export interface SyncCounts {
 export interface SyncCheckpoint {
   lastFinishedAt: string | null;
   lastResult: SyncResult | null;
+  /** The last sync that failed (kept until the next one fails: compare its time with `lastFinishedAt`). */
+  lastFailure: SyncFailure | null;
   run:
     | (SyncCounts & {
         startedAt: string;
@@ -70,6 +80,18 @@ interface Row {
   run_inserted: number;
   run_updated: number;
   run_total: number | null;
+  last_failed_at: string | null;
+  last_failure: string | null;
+}
+
+function parseFailure(at: string | null, text: string | null): SyncFailure | null {
+  if (!at) return null;
+  try {
+    const f = JSON.parse(text ?? '{}') as { message?: string; hint?: string };
+    return { at, message: f.message ?? 'The sync stopped.', ...(f.hint ? { hint: f.hint } : {}) };
+  } catch {
+    return { at, message: 'The sync stopped.' };
+  }
 }
 
 function parsePlan(text: string | null): SyncPlan | null {
@@ -84,10 +106,11 @@ function parsePlan(text: string | null): SyncPlan | null {
 
 export function readCheckpoint(db: Db, profileId: string): SyncCheckpoint {
   const row = db.prepare('SELECT * FROM sync_checkpoints WHERE profile_id = ?').get(profileId) as Row | undefined;
-  if (!row) return { lastFinishedAt: null, lastResult: null, run: null };
+  if (!row) return { lastFinishedAt: null, lastResult: null, lastFailure: null, run: null };
   return {
     lastFinishedAt: row.last_finished_at,
     lastResult: row.last_result ? (JSON.parse(row.last_result) as SyncResult) : null,
+    lastFailure: parseFailure(row.last_failed_at, row.last_failure),
     run: row.run_started_at
       ? {
           startedAt: row.run_started_at,
@@ -128,4 +151,20 @@ export function finishRun(db: Db, profileId: string, result: SyncResult): void {
        run_next_url = NULL, run_plan = NULL, run_pages = 0, run_fetched = 0, run_inserted = 0, run_updated = 0, run_total = NULL
       WHERE profile_id = ?`,
   ).run(result.finishedAt, JSON.stringify(result), profileId);
+}
+
+/** A sync failed (not cancelled): kept for every window and the CLI to tell, whoever ran it. */
+export function recordSyncFailure(db: Db, profileId: string, failure: SyncFailure): void {
+  db.prepare('UPDATE sync_checkpoints SET last_failed_at = ?, last_failure = ? WHERE profile_id = ?').run(
+    failure.at,
+    JSON.stringify({ message: failure.message, ...(failure.hint ? { hint: failure.hint } : {}) }),
+    profileId,
+  );
+}
+
+/** The last failure when it is newer than the last finished sync (else the mirror is as that sync left it). */
+export function failureSinceLastSync(checkpoint: Pick<SyncCheckpoint, 'lastFinishedAt' | 'lastFailure'>): SyncFailure | null {
+  const f = checkpoint.lastFailure;
+  if (!f) return null;
+  return checkpoint.lastFinishedAt === null || f.at > checkpoint.lastFinishedAt ? f : null;
 }

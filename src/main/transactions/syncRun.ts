@@ -33,6 +33,10 @@
  *    moment leaves the mirror at a page boundary the plan names; the next run continues from the
  *    next page if that part still answers the same TotalRecords, else reads the part again. A
  *    cancel writes the pages already fetched first.
+ * 4. **What it read is recorded.** A part read completely holds every entry of its UTC dates made
+ *    before its last pass began (`passAt`, the service's clock, kept in the plan): once its pages
+ *    are written, its dates are recorded as read up to then (logCoverage.ts), so reports know
+ *    which days the mirror holds and a plain run never starts after a day none read.
  *
  * Statuses change in place (PENDING → SUCCESS/FAILED) without moving entries, which is why a run
  * never filters by status, and why each incremental run re-reads a window of recent days: from
@@ -44,7 +48,7 @@
  * back-off on 429/5xx that honours Retry-After. Every request of a run goes to the session it
  * started with, and its rows are written to that connection's mirror.
  */
-import { shiftDay } from '../../shared/localDates';
+import { DAY_MS, shiftDay } from '../../shared/localDates';
 import { setMaxListeners } from 'node:events';
 import { AppError } from '../../shared/appError';
 import type { SyncResult } from '../../shared/contract/logs';
@@ -53,6 +57,7 @@ import { parseLogEntry } from '../api/parseLogEntry';
 import { RequestPacer } from '../api/requestPacer';
 import type { ServiceWindow } from '../api/serviceTime';
 import type { AppPart, Session } from '../appContext';
+import { recordPartRead } from './logCoverage';
 import { forgetSearchIndex } from './logSearchIndex';
 import { bulkLoadTransaction, upsertLogEntries } from './logStore';
 import { advanceRun, type SyncCounts, type SyncPart, type SyncPlan } from './syncCheckpoint';
@@ -119,6 +124,16 @@ export function planParts(startdate: string | null, enddate: string | null, tota
   ];
 }
 
+/**
+ * Where an answer was made on the service's clock, at the earliest: every entry created before it
+ * is in the answer. Without the service's `Date` header only this computer's clock is known, so a
+ * day earlier (its dates are then recorded as read a day later than they could be; never sooner).
+ */
+function answeredFrom(window: ServiceWindow | null): number | null {
+  if (!window) return null;
+  return window.clock === 'service' ? window.fromMs : window.fromMs - DAY_MS;
+}
+
 /** What one run does; kept apart from the service so its state is per run. */
 export class SyncRun {
   readonly counts: SyncCounts;
@@ -159,6 +174,11 @@ export class SyncRun {
     bulkLoadTransaction(db, this.bulk, () => {
       const parsed: ReturnType<typeof parseLogEntry>[] = [];
       for (const page of pages) for (const item of page.Items) parsed.push(parseLogEntry(item));
+      // The oldest entry of the part so far: a part read from the log's start says where it begins.
+      let oldest = plan.oldestSeen ?? null;
+      for (const e of parsed) if (oldest === null || e.createdAt < oldest) oldest = e.createdAt;
+      plan.oldestSeen = oldest;
+      if (this.plan) this.plan.oldestSeen = oldest;
       const c = upsertLogEntries(db, this.running.profileId, parsed, syncedAt);
       this.counts.pages += pages.length;
       this.counts.fetched += parsed.length;
@@ -221,11 +241,11 @@ export class SyncRun {
       const at = answeredAt as ServiceWindow | null;
       const today = at && at.clock === 'service' ? new Date(at.fromMs).toISOString().slice(0, 10) : shiftDay(new Date().toISOString().slice(0, 10), -1);
       const parts = planParts(startdate, enddate, first.TotalRecords, today);
-      this.plan = { parts, part: 0, perPage, pass: 1, firstPage: null, total: null, nextIndex: 0, nextUrl: null };
+      this.plan = { parts, part: 0, perPage, pass: 1, firstPage: null, total: null, nextIndex: 0, nextUrl: null, passAt: null, oldestSeen: null };
       this.running.progress = { done: 0, total: this.counts.total, pages: 0 };
       if (parts.length === 1) {
         // The look was the part's first page.
-        const numbered = this.startPass(first);
+        const numbered = this.startPass(first, at);
         this.take(first, numbered && this.plan.nextIndex >= this.pagesNeeded(first.TotalRecords));
       } else {
         this.savePlan();
@@ -235,9 +255,13 @@ export class SyncRun {
     while (plan.part < plan.parts.length) {
       const part = plan.parts[plan.part];
       const read = plan.pass > MAX_PASSES ? await this.followNextPage(part) : await this.pass(part);
-      if (read) Object.assign(plan, { part: plan.part + 1, pass: 1, firstPage: null, total: null, nextIndex: 0, nextUrl: null });
+      const done = read ? { passAt: plan.passAt ?? null, oldestSeen: plan.oldestSeen ?? null } : null;
+      if (read) Object.assign(plan, { part: plan.part + 1, pass: 1, firstPage: null, total: null, nextIndex: 0, nextUrl: null, passAt: null, oldestSeen: null });
       this.flush();
       this.savePlan();
+      // Its pages are in the mirror: its dates are read up to when the pass began (logCoverage.ts).
+      // A part of a plan from before coverage (no passAt) records nothing: it is read again later.
+      if (done && done.passAt !== null) recordPartRead(this.app.db, this.running.profileId, part, done.passAt, done.oldestSeen);
     }
   }
 
@@ -245,11 +269,12 @@ export class SyncRun {
     return Math.ceil(total / (this.plan as SyncPlan).perPage);
   }
 
-  /** Takes the numbering and count of a pass from its first page; false if the link names no page. */
-  private startPass(first: PageObject<LogEntry>): boolean {
+  /** Takes the numbering and count of a pass from its first page (answered at `at`); false if the link names no page. */
+  private startPass(first: PageObject<LogEntry>, at: ServiceWindow | null): boolean {
     const plan = this.plan as SyncPlan;
     plan.total = first.TotalRecords;
     plan.nextIndex = 1;
+    plan.passAt = answeredFrom(at);
     if (!first.NextPage) {
       plan.firstPage = first.CurrentPage;
       return true;
@@ -279,8 +304,9 @@ export class SyncRun {
   private async pass(part: SyncPart): Promise<boolean> {
     const plan = this.plan as SyncPlan;
     if (plan.total === null || plan.firstPage === null) {
-      const first = await this.request(part, plan.perPage, undefined, this.signal);
-      const numbered = this.startPass(first);
+      let at: ServiceWindow | null = null;
+      const first = await this.request(part, plan.perPage, undefined, this.signal, (w) => (at = w));
+      const numbered = this.startPass(first, at);
       this.take(first, false);
       if (!numbered) return this.followNextPage(part);
     }
@@ -324,7 +350,14 @@ export class SyncRun {
     const plan = this.plan as SyncPlan;
     let page: PageObject<LogEntry>;
     if (plan.nextUrl === '') return true;
-    page = plan.nextUrl ? await this.client.logPage(plan.nextUrl, { signal: this.signal, pacer: this.pacer }) : await this.request(part, plan.perPage, undefined, this.signal);
+    if (plan.nextUrl) {
+      page = await this.client.logPage(plan.nextUrl, { signal: this.signal, pacer: this.pacer });
+    } else {
+      // Following NextPage is safe whatever arrives: it holds every entry made before its first page.
+      let at: ServiceWindow | null = null;
+      page = await this.request(part, plan.perPage, undefined, this.signal, (w) => (at = w));
+      plan.passAt = answeredFrom(at);
+    }
     let guard = this.pagesNeeded(page.TotalRecords) * 2 + 50;
     for (;;) {
       plan.nextUrl = page.NextPage;

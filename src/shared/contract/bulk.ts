@@ -61,14 +61,17 @@ export interface BulkJobView {
   done: number;
   /** Total (face value) of the items the job is to buy. */
   totalKobo: number;
-  /** Accepted, pending and successful items: bought (a pending one may still fail and be refunded). */
+  /** Accepted, pending and successful items: known bought (a pending one may still fail and be refunded). Never an uncertain item. */
   bought: BulkMoney;
   /** Failed items: charged, then refunded by the service. */
   refunded: BulkMoney;
   /** Never sent — the job was cancelled first, or the item was marked not bought: nothing charged. */
   notBought: BulkMoney;
-  /** Sending or uncertain: may or may not have been bought. */
-  uncertain: BulkMoney;
+  /**
+   * Maybe bought: sending or uncertain items, sent with no answer yet (their money may have left
+   * the wallet, so every limit counts them). Not in `bought` until the service's log settles them.
+   */
+  maybeBought: BulkMoney;
   /** Waiting or held: not sent yet (what a cancel leaves unbought). */
   toSend: BulkMoney;
   /** The team job this job was sent for approval as (team workspace, LIVE), else null: its preparer, approver and state are in `approvals.list`. */
@@ -163,6 +166,7 @@ export interface BulkPreview {
   networkConflicts: BulkItemView[];
   capPerJobKobo: number | null;
   capPerDayKobo: number | null;
+  /** Bought or maybe bought today (a Lagos day on the service's clock) on this connection, by bulk jobs and single purchases: what the daily cap counts. */
   spentTodayKobo: number;
   /** Why confirmation would be refused now (cap, nothing to buy), or null. */
   blocker: string | null;
@@ -203,6 +207,8 @@ export interface BulkValidation {
   totalKobo: number;
   leftOut: BulkLeftOutRow[];
   errors: BulkRowIssueView[];
+  /** What else the check says of the sheet: rows skipped as its total (docs/imports.md, "A total row"). */
+  notes: string[];
 }
 
 export interface BulkSettingsView {
@@ -212,7 +218,11 @@ export interface BulkSettingsView {
   concurrency: number;
   /** Largest total one job may have, in kobo; null = no cap. */
   capPerJobKobo: number | null;
-  /** Most that bulk jobs may spend in one calendar day (this computer's time zone), in kobo; null = no cap. */
+  /**
+   * Most that may be spent on this connection in one Lagos day (on the service's clock), in kobo;
+   * null = no cap. It counts bulk jobs and single purchases, bought or maybe bought; only bulk jobs
+   * are refused by it.
+   */
   capPerDayKobo: number | null;
   /**
    * How long after an uncertain item was sent vendesk waits before it trusts the log's silence

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { op } from './define';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../wire';
 
-export type CatalogKind = 'airtime' | 'data' | 'cable' | 'electricity';
+export const CATALOG_KINDS = ['airtime', 'data', 'cable', 'electricity'] as const;
+export type CatalogKind = (typeof CATALOG_KINDS)[number];
 
 export interface Catalogs {
   airtime: AirtimeProduct[];
@@ -18,6 +19,9 @@ export interface Catalogs {
 }
 
 export const catalogOperations = {
-  'catalog.get': op(z.object({}), 'Catalogs from the cache (read from the service when never read)').returns<Catalogs>(),
+  'catalog.get': op(
+    z.object({ kinds: z.array(z.enum(CATALOG_KINDS)).min(1).optional() }),
+    'Catalogs from the cache (read from the service when never read); with `kinds`, only those are read from the service (the others as cached, or empty)',
+  ).returns<Catalogs>(),
   'catalog.refresh': op(z.object({}), 'Read every catalog from the service again', { invalidates: ['catalog'] }).returns<Catalogs>(),
 } as const;

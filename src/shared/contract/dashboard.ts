@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { op } from './define';
+import type { MirrorCoverage, SyncFailure } from './logs';
 
 export interface SpendPoint {
   /** `YYYY-MM-DD`, a Lagos day. */
@@ -72,8 +73,12 @@ export interface DashboardSummary {
   pendingAirtimeData: number;
   pendingSource: 'purchases' | 'mirror';
   lastSyncAt: string | null;
+  /** The last sync failed after `lastSyncAt`: the figures are as read up to then. */
+  lastSyncFailure: SyncFailure | null;
   syncing: boolean;
   entries: number;
+  /** What the mirror holds of the Dashboard's days (the month's and the chart's 30, to today): a card over missing days says so. */
+  coverage: MirrorCoverage;
 }
 
 export const dashboardOperations = {

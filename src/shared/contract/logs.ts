@@ -83,6 +83,8 @@ export interface AutoSyncView {
   lastAt: string | null;
   /** Why it is paused (the service's error, in a sentence). */
   reason: string | null;
+  /** The last sync failed after `lastAt` (by the schedule, by hand or from the CLI): the header says so, not "Synced". */
+  lastFailure: SyncFailure | null;
 }
 
 /** Settings of the sync (Settings → Sync). */
@@ -95,6 +97,14 @@ export interface SyncSettingsView {
   maxRequestsPerSecond: number;
 }
 
+/** A sync that failed after the last one that finished (whoever ran it: a window, the automatic sync, the CLI). */
+export interface SyncFailure {
+  /** When it stopped (this computer's clock, as `lastFinishedAt`). */
+  at: string;
+  message: string;
+  hint?: string;
+}
+
 export interface SyncStatus {
   running: boolean;
   progress: { done: number; total: number | null; pages: number } | null;
@@ -103,9 +113,61 @@ export interface SyncStatus {
   /** A run was left half-way (crash or cancel); the next sync continues it. */
   interrupted: boolean;
   lastError: { message: string; hint?: string } | null;
+  /** The last sync failed, after `lastFinishedAt`: what the mirror shows was read up to then. */
+  lastFailure: SyncFailure | null;
   entries: number;
   auto: AutoSyncView;
 }
+
+/** Lagos days `from`…`to`, both included. */
+export interface DayRange {
+  from: string;
+  to: string;
+  days: number;
+}
+
+/**
+ * What the mirror holds of a range of Lagos days (src/main/transactions/logCoverage.ts). A day
+ * before today is read when every page of both UTC dates it overlaps was read after it ended;
+ * today is still growing: it counts as read once a sync read it after it began, up to
+ * `todayReadThrough`. Days after today (on the service's clock) have not come yet: nothing is
+ * missing from them, and nothing can be read.
+ */
+export interface MirrorCoverage {
+  /** The first Lagos day asked about; null: from the start of the log. */
+  from: string | null;
+  /** The last Lagos day asked about (today when none was given). */
+  to: string;
+  /** Today, a Lagos day on the service's clock. */
+  today: string;
+  /** Nothing is missing: every day of the range up to today is read (today: up to `todayReadThrough`). */
+  complete: boolean;
+  /** The days up to today that were never read completely, in order. */
+  missing: DayRange[];
+  /** No start was given and the log was never read from its beginning (a first sync over a range only). */
+  wholeLogUnread: boolean;
+  /** When the range holds today: the instant up to which today is in the mirror (service clock), or null. */
+  todayReadThrough: string | null;
+  /** The days of the range after today, if any. */
+  notYet: DayRange | null;
+  /** What reading first reads (a `sync.run` input): from the first missing day to the last (`{}`: the whole log); null: nothing is missing. */
+  read: { from?: string; to?: string } | null;
+  /** The command that reads the missing days: `vendesk sync --from … --to …` (or `vendesk sync` for the whole log); null when none are. */
+  syncCommand: string | null;
+}
+
+/**
+ * What a report, listing or export over a range does about days the mirror has not read:
+ * `read` them from the service first (and today, which is still growing), or `refuse`
+ * (`days_unread`, naming the days and the sync that reads them). It never counts a range silently
+ * short.
+ */
+export const unreadDaysSchema = z.enum(['read', 'refuse']);
+export type UnreadDays = z.infer<typeof unreadDaysSchema>;
+
+/** What the days are read for: it names what was not done in a refusal ("The spend report was not written: …"). */
+export const readPurposeSchema = z.enum(['report', 'listing', 'export', 'reconciliation']);
+export type ReadPurpose = z.infer<typeof readPurposeSchema>;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Write dates as YYYY-MM-DD');
 
@@ -172,7 +234,27 @@ export const logsOperations = {
   'logs.facets': op(z.object({}), 'The filter choices present in the mirror of this connection: networks and providers per type, and statuses').returns<LogFacets>(),
   'logs.get': op(z.object({ rowid: z.number().int().positive() }), 'One mirror row').returns<MirrorRow>(),
   'logs.export': op(
-    z.object({ filter: logFilterSchema.default({}), sort: logSortSchema.default('time_desc'), format: z.enum(['xlsx', 'csv']) }),
-    'Write the filtered mirror rows to an XLSX or CSV file',
-  ).returns<ExportedFile & { totals: LogTotals }>(),
+    z.object({
+      filter: logFilterSchema.default({}),
+      sort: logSortSchema.default('time_desc'),
+      format: z.enum(['xlsx', 'csv']),
+      /** A filter with From or To: read the days the mirror lacks first (default), or refuse. */
+      unread: unreadDaysSchema.default('read'),
+    }),
+    'Write the filtered mirror rows to an XLSX or CSV file (over days the mirror has not read: read them first, or refuse)',
+  ).returns<ExportedFile & { totals: LogTotals; coverage: MirrorCoverage | null }>(),
+  'logs.coverage': op(
+    z.object({ from: day.optional(), to: day.optional() }).superRefine((r, ctx) => {
+      if (r.from && r.to && r.from > r.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(r.from, r.to), path: ['from'] });
+    }),
+    'Which Lagos days of a range the mirror has read from the service, which it has not, and how far today is read',
+  ).returns<MirrorCoverage>(),
+  'logs.readMissing': op(
+    z.object({ from: day.optional(), to: day.optional(), unread: unreadDaysSchema.default('read'), for: readPurposeSchema.default('listing') }).superRefine((r, ctx) => {
+      if (r.from && r.to && r.from > r.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(r.from, r.to), path: ['from'] });
+    }),
+    'Read the days of a range the mirror has not read (and today), or refuse naming them: what a report does first',
+    // A sync announces what it wrote itself.
+    { invalidates: [] },
+  ).returns<MirrorCoverage>(),
 } as const;

@@ -378,7 +378,8 @@ const templateCreateInput = z
       .max(60)
       .optional(),
     body: z.string().max(1600, 'A template can be at most 1,600 characters'),
-    useCases: z.array(z.string().trim().min(1)).min(1, 'Name at least one use case, like payroll or alerts'),
+    /** Optional: the service takes none as well (its `useCase` is a comma-separated text; the sandbox takes it empty). */
+    useCases: z.array(z.string().trim().min(1)).default([]),
   })
   .superRefine((t, ctx) => {
     for (const p of analyzeTemplate(t.body).problems) ctx.addIssue({ code: 'custom', path: ['body'], message: p.message });

@@ -27,6 +27,15 @@ export interface PendingItemView {
   /** Seconds until due on the service clock (0 when due now). */
   dueInSeconds: number | null;
   due: boolean;
+  /**
+   * From when the service answers a requery of it ("Requery now" asks at once from then; pressed
+   * earlier, vendesk asks at that moment): 2 min 1 s after the purchase, or later when the service
+   * asked to wait. Null when there is nothing to ask (settled, needs support); for an uncertain
+   * purchase (looked for in the log) it is now.
+   */
+  requeryAllowedAt: string | null;
+  /** Seconds until then on the service clock (0: it may be asked now). */
+  requeryAllowedInSeconds: number | null;
   support: SupportDetails | null;
 }
 
@@ -63,13 +72,15 @@ export const pendingOperations = {
   >(),
   'pending.count': op(z.object({}), 'How many purchases wait for a final answer, and how many are due').returns<PendingCounts>(),
   'pending.requeryNow': op(
-    z.object({ id: z.string().min(1), force: z.boolean().default(false) }),
-    'Checks one pending purchase with the service now (when due; `force` asks even earlier)',
+    z.object({ id: z.string().min(1) }),
+    "Checks one pending purchase with the service now, whatever vendesk's own schedule says; before the service answers (2 min 1 s after the purchase) nothing is asked, and vendesk asks at that moment (`requeryAllowedAt`)",
     { invalidates: REQUERY_CHANGES },
   ).returns<PendingItemView>(),
-  'pending.requeryDue': op(z.object({ all: z.boolean().default(false) }), 'Checks every pending purchase that is due (or, with `all`, every one waiting)', {
-    invalidates: REQUERY_CHANGES,
-  }).returns<RequeryRunSummary>(),
+  'pending.requeryDue': op(
+    z.object({ all: z.boolean().default(false) }),
+    'Checks every pending purchase that is due (or, with `all`, every one waiting; one the service does not answer yet is not asked, and is counted as rescheduled)',
+    { invalidates: REQUERY_CHANGES },
+  ).returns<RequeryRunSummary>(),
   'pending.resolve': op(
     z.object({
       id: z.string().min(1),

@@ -20,6 +20,7 @@ export const READ_TOPICS = {
   'reconcile.runs': ['reconcile'],
   'logs.totals': ['mirror'],
   'logs.facets': ['mirror'],
+  'logs.coverage': ['mirror'],
   'pending.list': ['pending', 'purchases'],
   'pending.count': ['pending', 'purchases'],
   'team.status': ['team'],

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { op } from './define';
 import { fileRefSchema, type ExportedFile } from './files';
 import { REQUERY_CHANGES } from './pending';
+import { unreadDaysSchema } from './logs';
 
 /** Every category a run reports, in the order the Summary shows them. */
 export const RECONCILE_CATEGORIES = [
@@ -244,6 +245,8 @@ export const reconcileStartSchema = z
       .min(1)
       .max(24 * 60)
       .default(10),
+    /** Days of the range the mirror has not read: read them first (default), or refuse (`days_unread`). */
+    unread: unreadDaysSchema.default('read'),
   })
   .refine((v) => !v.from || !v.to || v.from <= v.to, { message: 'The start date is after the end date; swap them', path: ['to'] });
 

@@ -7,6 +7,7 @@ import type { SpendFigures } from './dashboard';
 import { op } from './define';
 import type { ExportedFile } from './files';
 import { calendarDay } from './reconcile';
+import { unreadDaysSchema, type MirrorCoverage } from './logs';
 
 /** Successful and pending purchases of a spend report (what left the wallet; refunded ones apart): face value (the log's `amount`), wallet cost (its `transaction_cost`) and commission. */
 export interface SpendReportTotals extends SpendFigures {
@@ -15,7 +16,14 @@ export interface SpendReportTotals extends SpendFigures {
 
 export const reportsOperations = {
   'reports.spend': op(
-    z.object({ from: calendarDay, to: calendarDay }).refine((v) => v.from <= v.to, { message: 'The start date is after the end date; swap them', path: ['to'] }),
-    'Spend for a range (face value and wallet cost) by day, type and network as an Excel workbook, with a chart image beside it',
-  ).returns<ExportedFile & { chart: ExportedFile | null; totals: SpendReportTotals }>(),
+    z
+      .object({
+        from: calendarDay,
+        to: calendarDay,
+        /** Days of the range the mirror has not read: read them first (default), or refuse (`days_unread`). */
+        unread: unreadDaysSchema.default('read'),
+      })
+      .refine((v) => v.from <= v.to, { message: 'The start date is after the end date; swap them', path: ['to'] }),
+    'Spend for a range (face value and wallet cost) by day, type and network as an Excel workbook, with a chart image beside it; days the mirror has not read are read first, or refused',
+  ).returns<ExportedFile & { chart: ExportedFile | null; totals: SpendReportTotals; coverage: MirrorCoverage }>(),
 } as const;

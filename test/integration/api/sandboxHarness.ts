@@ -22,7 +22,7 @@ export interface Harness {
 
 export async function startHarness(token = 'test-token-0123456789abcdef', options: TestSandboxOptions = {}): Promise<Harness> {
   const sandbox = await startTestSandbox({ acceptAnyToken: true, ...options });
-  const client = new VendingClient({ baseUrl: sandbox.url, token, timeoutMs: 5000, retry: FAST_RETRY });
+  const client = new VendingClient({ baseUrl: sandbox.url, token, retry: FAST_RETRY });
   const control = sandbox.control(token);
   return {
     sandbox,

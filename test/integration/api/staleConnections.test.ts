@@ -78,7 +78,7 @@ describe('a reused connection that the server has closed', () => {
   beforeEach(async () => {
     h = await startHarness(`stale-${Date.now()}-${Math.random().toString(36).slice(2)}`);
     hop = await startClosingHop(h.sandbox.url);
-    client = new VendingClient({ baseUrl: hop.url, token: h.token, timeoutMs: 10_000, retry: FAST_RETRY });
+    client = new VendingClient({ baseUrl: hop.url, token: h.token, retry: FAST_RETRY });
   });
   afterEach(async () => {
     await hop.close();

@@ -66,42 +66,90 @@ function expectNoToken(error: Error): void {
   expect(text).not.toContain(TOKEN);
 }
 
+/**
+ * The client's timeouts, started by the client and fired by the test — each once the server has
+ * the request it times, never by the clock: a busy machine can take longer than any timeout to
+ * get a request to the server, and a purchase whose timeout fired before it was sent proves
+ * nothing about one that was.
+ */
+function timeoutsFiredByTheTest() {
+  const started: { ms: number; controller: AbortController }[] = [];
+  return {
+    /** The client's `startTimeout`. */
+    start: (ms: number): AbortSignal => {
+      const controller = new AbortController();
+      started.push({ ms, controller });
+      return controller.signal;
+    },
+    /** Fires the timeout of the attempt in flight (the last one started), as its time would. */
+    fire(): void {
+      const last = started.at(-1);
+      last?.controller.abort(new DOMException(`no answer within ${last.ms} ms`, 'TimeoutError'));
+    },
+    get started(): number {
+      return started.length;
+    },
+  };
+}
+
+/** A server that holds every request open and, once it has one, fires the client's timeout for it. */
+async function timingOut(): Promise<{ server: LocalServer; timeouts: ReturnType<typeof timeoutsFiredByTheTest> }> {
+  const timeouts = timeoutsFiredByTheTest();
+  const server = await serve(() => {
+    timeouts.fire();
+    return null;
+  });
+  return { server, timeouts };
+}
+
 describe('timeouts', () => {
   it('a purchase that times out is UNCERTAIN and is sent exactly once', async () => {
-    const server = await serve(() => null);
-    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 150, retry: FAST_RETRY });
+    const { server, timeouts } = await timingOut();
+    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 150, startTimeout: timeouts.start, retry: FAST_RETRY });
     const error = await rejectionOf(client.purchaseElectricity(power));
     expect(error).toBeInstanceOf(UncertainOutcomeError);
     expect(error).toMatchObject({ code: 'uncertain_outcome', uncertainCause: 'timeout', endpoint: 'purchaseElectricity' });
     expect(error.message).toMatch(/may have gone through and been charged/);
     expect((error as UncertainOutcomeError).hint).toMatch(/Do not send it again/);
     expect(server.requests).toHaveLength(1);
+    expect(timeouts.started).toBe(1);
     expectNoToken(error);
   });
 
   it('an airtime batch that times out is UNCERTAIN too, never resent', async () => {
-    const server = await serve(() => null);
-    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 150, retry: FAST_RETRY });
-    expect(await rejectionOf(client.purchaseAirtime([{ ...airtime, voucherCode: 'V1' }]))).toBeInstanceOf(UncertainOutcomeError);
+    const { server, timeouts } = await timingOut();
+    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 150, startTimeout: timeouts.start, retry: FAST_RETRY });
+    expect(await rejectionOf(client.purchaseAirtime([{ ...airtime, voucherCode: 'V1' }]))).toMatchObject({ uncertainCause: 'timeout' });
     expect(server.requests).toHaveLength(1);
   });
 
   it('a paid message that times out is UNCERTAIN, never resent', async () => {
-    const server = await serve(() => null);
-    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 150, retry: FAST_RETRY });
+    const { server, timeouts } = await timingOut();
+    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 150, startTimeout: timeouts.start, retry: FAST_RETRY });
     const error = await rejectionOf(client.sendMessage({ senderId: 'VENDESK', receiverNumber: '08031234567', messageBody: 'x' }));
     expect(error).toBeInstanceOf(UncertainOutcomeError);
+    expect(error).toMatchObject({ uncertainCause: 'timeout' });
     expect(server.requests).toHaveLength(1);
   });
 
   it('a read that times out is retried, then asks to retry later', async () => {
-    const server = await serve(() => null);
-    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 100, retry: FAST_RETRY });
+    const { server, timeouts } = await timingOut();
+    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 100, startTimeout: timeouts.start, retry: FAST_RETRY });
     const error = await rejectionOf(client.accountBalance());
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ action: 'retry_later', httpStatus: null });
     expect(error.message).toMatch(/did not answer in time/);
     expect(server.requests).toHaveLength(FAST_RETRY.attempts);
+    expect(timeouts.started).toBe(FAST_RETRY.attempts);
+  });
+
+  it("the client's own timer fires too: the purchase is UNCERTAIN whether or not its request had reached the server", async () => {
+    // AbortSignal.timeout, as the app runs: on a busy machine it may fire before the request is
+    // out, and the purchase is uncertain all the same (only a refused connection is "not sent").
+    const server = await serve(() => null);
+    const client = new VendingClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 30, retry: FAST_RETRY });
+    expect(await rejectionOf(client.purchaseAirtime([airtime]))).toMatchObject({ uncertainCause: 'timeout' });
+    expect(server.requests.length).toBeLessThanOrEqual(1);
   });
 
   it('the default timeout is 30 s', async () => {
@@ -173,7 +221,12 @@ describe('connections and cancels', () => {
   });
 
   it('cancelling before sending sends nothing; cancelling a purchase in flight is UNCERTAIN', async () => {
-    const server = await serve(() => null);
+    // The cancel of a call in flight comes once the server has its request (not after a time the request may not have left in).
+    let cancelInFlight = (): void => undefined;
+    const server = await serve(() => {
+      cancelInFlight();
+      return null;
+    });
     const client = new VendingClient({ baseUrl: server.url, token: TOKEN, retry: FAST_RETRY });
     const before = new AbortController();
     before.abort();
@@ -181,13 +234,14 @@ describe('connections and cancels', () => {
     expect(server.requests).toHaveLength(0);
 
     const during = new AbortController();
-    setTimeout(() => during.abort(), 100);
+    cancelInFlight = () => during.abort();
     expect(await rejectionOf(client.purchaseAirtime([airtime], { signal: during.signal }))).toMatchObject({ uncertainCause: 'cancelled' });
     expect(server.requests).toHaveLength(1);
 
     const read = new AbortController();
-    setTimeout(() => read.abort(), 100);
+    cancelInFlight = () => read.abort();
     expect(await rejectionOf(client.airtimeCatalog({ signal: read.signal }))).toBeInstanceOf(RequestCancelledError);
+    expect(server.requests).toHaveLength(2);
   });
 });
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../../src/sandbox';
 import { ROOT } from '../../support/testApp';
+import { runVendesk } from '../../support/vendeskProcess';
 import { airtimeRows, allLogEntries, runBulkCli, startCliSandbox, stopCliSandbox, writeCsv, type BulkValidateJson } from './bulkTestFiles';
 
 const TOKEN = 'bulk-cli-org';
@@ -29,11 +30,40 @@ describe('vendesk bulk', () => {
     expect(out.errors.find((e) => e.row === 13)).toMatchObject({ field: 'amount', message: expect.stringMatching(/^Row 13: .*below/) });
   });
 
+  it('validate: a LibreOffice sheet ending in a TOTAL row (=SUM) is all valid; the total row is skipped with a note, not listed invalid', async () => {
+    const r = await vendesk(['bulk', 'validate', path.join(FIXTURES, 'libreoffice-airtime-total.xlsx'), '--kind', 'airtime'], dataDir, sandbox.url);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      rows: 3,
+      valid: 3,
+      invalid: 0,
+      duplicates: 0,
+      toBuy: 3,
+      totalAmount: 3000,
+      leftOut: [],
+      errors: [],
+      notes: ["Row 6 (“TOTAL”) is the sheet's total, not a purchase, so it is not bought; the ₦3,000.00 it states is what the valid rows above it add up to."],
+    });
+  });
+
+  it('validate without --json: each invalid row in one sentence, then what to do about them on the command line', async () => {
+    const r = await runVendesk(['bulk', 'validate', path.join(FIXTURES, 'libreoffice-airtime.csv'), '--kind', 'airtime', '--data-dir', dataDir, '--base-url', sandbox.url], {
+      HOME: dataDir,
+      VENDESK_TOKEN: TOKEN,
+    });
+    expect(r.code, r.stderr).toBe(3);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.filter((l) => /^ {2}Row \d+: /.test(l)).length).toBeGreaterThan(0);
+    for (const l of lines.filter((x) => /^ {2}Row \d+: /.test(x))) expect(l).not.toMatch(/\.;|exclude/);
+    // What to do is said once, on stderr, beside the failure (where a cron job's log keeps it).
+    expect(r.stderr).toContain('Correct them in the file and check it again, or buy the valid rows only with bulk submit --skip-invalid.');
+  });
+
   it('validate: exit 0 when every row is valid', async () => {
     const file = writeCsv(dataDir, 'ok.csv', airtimeRows(3, 200));
     const r = await vendesk(['bulk', 'validate', file, '--kind', 'airtime'], dataDir, sandbox.url);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, valid: 3, invalid: 0, totalAmount: 600, errors: [] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 3, valid: 3, invalid: 0, totalAmount: 600, errors: [], notes: [] });
   });
 
   it('submit refuses a file with invalid rows (exit 3) and a LIVE job without the typed total; then buys, and status repeats the result', async () => {

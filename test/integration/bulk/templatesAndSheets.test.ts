@@ -112,7 +112,12 @@ describe('templates for every kind', () => {
       it(`the ${kind} template (.${format}) has the kind's columns and two example rows that import cleanly`, async () => {
         const written = await t.call('bulk.template', { kind, format });
         expect(path.extname(written.path)).toBe(`.${format}`);
-        expect(written.fileName).toContain(`${kind} template`);
+        // Named after its kind, no time stamp: the same name at every download.
+        expect(written.fileName).toBe(`vendesk ${kind} template.${format}`);
+        expect(path.basename(written.path)).toBe(written.fileName);
+        const again = await t.call('bulk.template', { kind, format });
+        expect(again.fileName).toBe(written.fileName);
+        expect(fs.readFileSync(again.path).length).toBe(again.bytes);
         if (kind === 'contacts') {
           const preview = await t.call('messaging.contacts.preview', { file: { path: written.path } });
           expect(preview.headers).toEqual([...TEMPLATE_COLUMNS.contacts]);

@@ -24,10 +24,10 @@ export interface CliPeer {
   dataDir: string;
   /** A folder for files the tests write (exports, spreadsheets). */
   dir: string;
-  /** The global options of every run: this data folder, this sandbox, `--json` unless `json: false`. */
-  globals(json?: boolean): string[];
+  /** The global options of every run: this data folder (or `dataDir`), this sandbox, `--json` unless `json: false`. */
+  globals(json?: boolean, dataDir?: string): string[];
   /** `vendesk ARGS` with the global options before or after ARGS. */
-  run(args: string[], order?: Order, options?: { json?: boolean; env?: Record<string, string> }): Promise<CliRun>;
+  run(args: string[], order?: Order, options?: { json?: boolean; env?: Record<string, string>; dataDir?: string }): Promise<CliRun>;
   /** `vendesk ARGS` with the global options first; its JSON document, failing on a non-zero exit. */
   json<T = Record<string, unknown>>(args: string[]): Promise<T>;
   /** The sandbox's control endpoints (/__sandbox/…) for this organisation. */
@@ -42,8 +42,12 @@ export async function runInProcess(argv: string[], env: Record<string, string>):
   return { code, stdout, stderr };
 }
 
-/** `options`: more of its sandbox's (`creditDelayMs` for suites not about the 5 s an airtime purchase is in progress). */
-export async function startCliPeer(token: string, options: Pick<TestSandboxOptions, 'creditDelayMs'> = {}): Promise<CliPeer> {
+/**
+ * `options`: more of its sandbox's (`creditDelayMs` for suites not about the 5 s an airtime purchase
+ * is in progress; `seedHistory` for suites that read a log with a past: the token's organisation
+ * starts with that many entries over the last 90 days of the sandbox's clock).
+ */
+export async function startCliPeer(token: string, options: Pick<TestSandboxOptions, 'creditDelayMs' | 'seedHistory'> = {}): Promise<CliPeer> {
   const sandbox = await startTestSandbox({ ...options, tokens: [token] });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-cli-'));
   const dir = path.join(dataDir, 'files');
@@ -53,9 +57,9 @@ export async function startCliPeer(token: string, options: Pick<TestSandboxOptio
     token,
     dataDir,
     dir,
-    globals: (json = true) => ['--data-dir', dataDir, '--base-url', sandbox.url, ...(json ? ['--json'] : [])],
+    globals: (json = true, folder = dataDir) => ['--data-dir', folder, '--base-url', sandbox.url, ...(json ? ['--json'] : [])],
     run(args, order = 'globals first', options = {}) {
-      const globals = peer.globals(options.json ?? true);
+      const globals = peer.globals(options.json ?? true, options.dataDir);
       const argv = order === 'globals first' ? [...globals, ...args] : [...args, ...globals];
       return runInProcess(argv, { VENDESK_TOKEN: token, ...options.env });
     },

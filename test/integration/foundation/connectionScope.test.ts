@@ -105,7 +105,7 @@ describe('records of one connection stay with it', () => {
     expect(summary.balance?.accountName).toBe('Acme Live Ltd');
     expect(await t.call('reconcile.runs', {})).toEqual([]);
     expect((await refusal(t.call('purchases.get', { id: paidId }))).code).toBe('purchase_not_found');
-    expect((await refusal(t.call('pending.requeryNow', { id: pendingId, force: true }))).code).toBe('purchase_not_found');
+    expect((await refusal(t.call('pending.requeryNow', { id: pendingId }))).code).toBe('purchase_not_found');
     // The window's sandbox outbox is not read through a live connection (a live service sends to real phones).
     const outbox = await refusal(t.call('messaging.sandboxOutbox', {}));
     expect(outbox.code).toBe('not_sandbox');

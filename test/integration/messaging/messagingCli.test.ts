@@ -80,6 +80,13 @@ describe.each(ANSWER_FORMS)('messaging CLI, answers in the $name form', (form) =
       expect(status.stdout).toContain(`Reference: ${listed}`);
     });
 
+    it('creates a template without --use-case: the service needs none', async () => {
+      const created = await vendesk('template', 'create', '--name', 'Closing time', '--body', 'Office closes at {{1}}.', '--json');
+      expect(created.code).toBe(0);
+      expect(created.json).toMatchObject({ name: 'Closing time', indexes: ['1'], useCases: [] });
+      expect((await vendesk('template', 'list')).stdout).toMatch(/Closing time/);
+    });
+
     it('creates a template, lists it as PENDING, sends with it once approved', async () => {
       const created = await vendesk('template', 'create', '--name', 'Pay alert', '--body', 'Hi {{1}}, {{2}} paid.', '--use-case', 'payroll', '--json');
       const tpl = created.json as { id: string; indexes: string[]; state: string };

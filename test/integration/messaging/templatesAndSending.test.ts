@@ -94,6 +94,16 @@ describe.each(ANSWER_FORMS)('messaging answers in the $name form', (form) => {
       expect(tpl.state).toBe('PENDING');
     });
 
+    it('needs no use case, as the service needs none: created without one, listed with none', async () => {
+      // The service itself takes a template whose useCase is empty.
+      const raw = await t.app.client().createTemplate({ name: 'Bare raw', slug: 'bare-raw', body: 'Office closes at {{1}}', indexes: ['1'], useCase: '' });
+      expect(raw).toBeDefined();
+      const tpl = await t.call('messaging.templates.create', { name: 'Closing time', body: 'Office closes at {{1}} today.' });
+      expect(tpl.useCases).toEqual([]);
+      const listed = (await t.call('messaging.templates.list', {})).find((x) => x.name === 'Closing time');
+      expect(listed).toMatchObject({ useCases: [], indexes: ['1'] });
+    });
+
     it('refuses a template with a gap in its placeholders, in vendesk and at the service', async () => {
       const err = await refusal(t.call('messaging.templates.create', { name: 'Gappy', body: 'Hi {{1}}, see {{3}}', useCases: ['alerts'] }));
       expect(err.code).toBe('invalid_input');

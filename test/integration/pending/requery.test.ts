@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSendingPurchase } from '../../../src/main/purchases/purchaseStore';
 import { countPendingItems, createServiceClock } from '../../../src/main/pending';
 import type { EventMap } from '../../../src/shared/contract';
-import { AppError } from '../../../src/shared/appError';
+import type { AppError } from '../../../src/shared/appError';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { PHONE, account, advanceClocks, cli, pauseLoop, serviceLogEntry, startPurchaseTestApp, tickRequeryLoop, walletKobo } from '../purchases/purchaseHelpers';
 import { receiptOf } from '../../support/receiptOf';
@@ -26,7 +26,7 @@ describe('pending purchases and requery', () => {
     await t.close();
   });
 
-  it('tracks a pending purchase with a countdown, refuses "requery now" before it is due, then brings the token into the receipt', async () => {
+  it('tracks a pending purchase with a countdown; "requery now" before the service answers asks nothing and says when, then brings the token into the receipt', async () => {
     const p = await buyPending(t, '0000');
     // The countdown is bracketed by the clock the code read (vendesk's service clock), before and
     // after the call: however long the machine takes, it is the time left until 121 s after buying.
@@ -39,9 +39,22 @@ describe('pending purchases and requery', () => {
     expect(item.dueInSeconds).toBeGreaterThanOrEqual(Math.ceil((dueAt - after) / 1000));
     expect(item.dueInSeconds).toBeLessThanOrEqual(Math.ceil((dueAt - before) / 1000));
     expect(item.dueInSeconds).toBeGreaterThan(0);
-    const early = await t.call('pending.requeryNow', { id: p.id }).catch((e: unknown) => e);
-    expect(early).toBeInstanceOf(AppError);
-    expect((early as AppError).code).toBe('requery_not_due');
+    // The service answers from 2 min 1 s after the purchase: that is when the first check is due.
+    expect(item.requeryAllowedAt).toBe(item.dueAt);
+    expect(item.requeryAllowedInSeconds).toBe(item.dueInSeconds);
+
+    // A tripwire: the next requery the service receives fails. Pressed now, nothing reaches it.
+    await t.sandboxControl.addFault({ path: '/requeryTransaction', status: 502, count: 1 });
+    const early = await t.call('pending.requeryNow', { id: p.id });
+    expect(early.purchase.state).toBe('pending');
+    expect(early.purchase.requery.attempts).toBe(0);
+    expect(early.purchase.requery.lastAt).toBeNull();
+    expect(early.requeryAllowedAt).toBe(item.requeryAllowedAt);
+    expect(early.requeryAllowedInSeconds).toBeGreaterThan(0);
+    // The loop asks at that moment: it is the purchase's next check.
+    expect(early.dueAt).toBe(early.requeryAllowedAt);
+    expect(await t.sandboxControl.faults()).toEqual([expect.objectContaining({ path: '/requeryTransaction', remaining: 1 })]);
+    await t.sandboxControl.clearFaults();
 
     await advanceClocks(t, 125);
     const done = await t.call('pending.requeryNow', { id: p.id });
@@ -82,7 +95,7 @@ describe('pending purchases and requery', () => {
     expect(rechecked.refund.evidence).toMatch(/FAILED/);
   });
 
-  it('keeps a purchase that stays PENDING, counts the attempt and backs off', async () => {
+  it('keeps a purchase that stays PENDING, counts the attempt and backs off; "requery now" overrules the back-off, as the CLI does', async () => {
     const p = await buyPending(t, '2222');
     await advanceClocks(t, 125);
     const once = await t.call('pending.requeryNow', { id: p.id });
@@ -91,11 +104,19 @@ describe('pending purchases and requery', () => {
     expect(once.due).toBe(false);
     expect(once.dueInSeconds).toBeGreaterThan(50);
     expect(once.purchase.requery.lastNote).toMatch(/still PENDING/);
+    // vendesk's own next check is a minute away; the service answers now, so a person may ask now.
+    expect(once.requeryAllowedInSeconds).toBe(0);
+    const twice = await t.call('pending.requeryNow', { id: p.id });
+    expect(twice.purchase.requery.attempts).toBe(2);
+    expect(twice.purchase.requery.lastNote).toMatch(/^Requery 2: still PENDING/);
   });
 
   it('reschedules when the service says it is too early (425), without counting an attempt', async () => {
     const p = await buyPending(t, '0000', 350_000);
-    const item = await t.call('pending.requeryNow', { id: p.id, force: true });
+    // vendesk's estimate of the service's clock runs 125 s ahead of the service (it moved, the
+    // service did not): vendesk believes the service answers; the service says it is too early.
+    t.app.service(createServiceClock).advance(125_000);
+    const item = await t.call('pending.requeryNow', { id: p.id });
     expect(item.purchase.state).toBe('pending');
     expect(item.purchase.requery.attempts).toBe(0);
     expect(item.purchase.requery.lastNote).toMatch(/Too early/);
@@ -119,10 +140,10 @@ describe('pending purchases and requery', () => {
     const p = await buyPending(t, '2222', 410_000);
     await advanceClocks(t, 125);
     for (let i = 0; i < 5; i++) {
-      const item = await t.call('pending.requeryNow', { id: p.id, force: true });
+      const item = await t.call('pending.requeryNow', { id: p.id });
       expect(item.purchase.state).toBe('pending');
     }
-    const stuck = await t.call('pending.requeryNow', { id: p.id, force: true });
+    const stuck = await t.call('pending.requeryNow', { id: p.id });
     expect(stuck.purchase.state).toBe('needs_support');
     expect(stuck.due).toBe(false);
     expect(stuck.support).not.toBeNull();
@@ -190,6 +211,28 @@ describe('pending purchases and requery', () => {
     const summary = JSON.parse(stdout) as { checked: number; success: number; items: { id: string; state: string }[] };
     expect(summary.items.find((i) => i.id === a.id)?.state).toBe('success');
     expect(summary.items.find((i) => i.id === b.id)?.state).toBe('pending');
+  });
+
+  it('`vendesk requery` does not ask the service about a purchase it does not answer yet: rescheduled to that moment', async () => {
+    // An app of its own: no other purchase of this file is there to be asked.
+    const other = await startPurchaseTestApp();
+    try {
+      const p = await buyPending(other, '0000', 395_000);
+      // A tripwire: the next requery the service receives fails.
+      await other.sandboxControl.addFault({ path: '/requeryTransaction', status: 502, count: 1 });
+      const { code, stdout } = await cli(other, ['requery']);
+      expect(code).toBe(0);
+      const summary = JSON.parse(stdout) as { checked: number; rescheduled: number; items: { id: string; state: string; dueInSeconds: number | null }[] };
+      expect(summary).toMatchObject({ checked: 1, rescheduled: 1 });
+      expect(summary.items.map((i) => [i.id, i.state])).toEqual([[p.id, 'pending']]);
+      expect(summary.items[0].dueInSeconds).toBeGreaterThan(0);
+      expect(await other.sandboxControl.faults()).toEqual([expect.objectContaining({ path: '/requeryTransaction', remaining: 1 })]);
+      const [listed] = await other.call('pending.list', {});
+      expect(listed.purchase.requery.attempts).toBe(0);
+      expect(listed.purchase.requery.lastAt).toBeNull();
+    } finally {
+      await other.close();
+    }
   });
 
   it('turns a purchase left in "sending" by a crash into "uncertain", looks for it in the log, and blocks a duplicate meanwhile', async () => {

@@ -1,7 +1,9 @@
 /**
  * A real HTTP hop in front of the sandbox that can lose answers: the request reaches the sandbox
  * (so the purchase happens and is charged), then the connection to vendesk is cut before the
- * answer arrives — what a timeout or a dropped mobile connection looks like to the app.
+ * answer arrives — what a timeout or a dropped mobile connection looks like to the app. It can
+ * also lose requests on their way: the connection is cut before the sandbox has them (nothing is
+ * bought), which vendesk cannot tell from a lost answer.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,16 +17,33 @@ export interface DroppingProxy {
   dropAnswers(pathPrefix: string, count: number): void;
   /** The next `count` answers to `pathPrefix` reach vendesk changed by `rewrite` (the sandbox did the real thing). */
   rewriteAnswers(pathPrefix: string, count: number, rewrite: Rewrite): void;
+  /**
+   * The next `count` requests whose path starts with `pathPrefix` never reach the sandbox: once the
+   * proxy has one whole, it awaits `meanwhile` (what the test changes while the request is on its
+   * way, say a cap), then cuts the connection. The item is uncertain for vendesk, and the service
+   * has nothing of it in its log. `lost` counts them.
+   */
+  loseRequests(pathPrefix: string, count: number, meanwhile?: () => Promise<void>): void;
+  readonly lost: number;
   close(): Promise<void>;
 }
 
 export async function startDroppingProxy(target: string): Promise<DroppingProxy> {
   const drops: { prefix: string; remaining: number }[] = [];
   const rewrites: { prefix: string; remaining: number; rewrite: Rewrite }[] = [];
+  const losses: { prefix: string; remaining: number; meanwhile?: () => Promise<void> }[] = [];
+  let lost = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const loss = losses.find((l) => l.remaining > 0 && (req.url ?? '').startsWith(l.prefix));
+      if (loss) {
+        loss.remaining--;
+        lost++;
+        void (loss.meanwhile?.() ?? Promise.resolve()).finally(() => req.socket.destroy());
+        return;
+      }
       const rule = drops.find((d) => d.remaining > 0 && (req.url ?? '').startsWith(d.prefix));
       if (rule) rule.remaining--;
       const change = rewrites.find((r) => r.remaining > 0 && (req.url ?? '').startsWith(r.prefix));
@@ -62,6 +81,12 @@ export async function startDroppingProxy(target: string): Promise<DroppingProxy>
     },
     rewriteAnswers(prefix, count, rewrite) {
       rewrites.push({ prefix, remaining: count, rewrite });
+    },
+    loseRequests(prefix, count, meanwhile) {
+      losses.push({ prefix, remaining: count, meanwhile });
+    },
+    get lost() {
+      return lost;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -92,6 +92,34 @@ export const mtnData = (phoneNumber: string, extra: Record<string, unknown> = {}
   ...extra,
 });
 
+/**
+ * How many connections a test that sends hundreds of requests at once keeps open to the sandbox:
+ * well under the 511 a listening socket queues before accepting (Node's backlog). With a thousand
+ * connects at once on a busy machine, the server accepted them too slowly, the queue overflowed
+ * and the kernel reset some connections (`fetch failed`, ECONNRESET) — a reset the test cannot
+ * tell from a purchase the server received.
+ */
+export const MAX_CONNECTIONS = 100;
+
+/**
+ * Makes every call of `calls` at once, over at most `connections` connections at a time: each
+ * of `connections` runners makes its next call as soon as its last one is answered (its kept-alive
+ * socket is used again), so the server always has that many requests in hand. Each call is made
+ * exactly once; the answers come back in the order of `calls`.
+ */
+export async function overConnections<T>(calls: readonly (() => Promise<T>)[], connections = MAX_CONNECTIONS): Promise<T[]> {
+  const answers = new Array<T>(calls.length);
+  let next = 0;
+  const runner = async () => {
+    while (next < calls.length) {
+      const i = next++;
+      answers[i] = await calls[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(connections, calls.length) }, runner));
+  return answers;
+}
+
 /** Commission rates the sandbox documents (basis points). */
 export const AIRTIME_BP = { MTN: 300, AIRTEL: 350, GLOBACOM: 400, '9MOBILE': 400 } as const;
 export const DATA_BP = { MTN: 200, AIRTEL: 250, GLOBACOM: 300, '9MOBILE': 300 } as const;

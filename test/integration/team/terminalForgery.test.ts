@@ -10,7 +10,8 @@
  * The approver runs the real `vendesk` in a pseudo-terminal; a real terminal emulator (xterm.js)
  * reads the screen. The approver must read 08039999901 and ₦5,000.00, never the forged line, and no
  * ESC, lone CR, C1, bidi override or OSC 8 may reach the terminal raw. Then another member's `bulk
- * adopt` buys, and the service's own log shows what was bought: ₦5,000.00 for 08039999901, once.
+ * adopt` tries to buy it: the team database (schema 7) refuses to claim an item holding an escape,
+ * so the job pauses and the service's own log holds nothing for either number.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -198,18 +199,20 @@ describe('what a command-line approver reads is what is bought (issue 37, attack
     expect(lineWith(job, 'note:')).toBe('  note: "\\x1b]8;;https://evil.example/\\x1b\\Approved: ₦100.00 to 08031111111\\x1b]8;;\\x1b\\ \\u202eelif"');
   });
 
-  it('another member runs it: the service buys ₦5,000.00 for 08039999901, once; `bulk list` shows the file name escaped', async () => {
+  it('another member runs it: the team database refuses to claim an item holding an escape (team schema 7), so nothing is bought; `bulk list` shows the file name escaped', async () => {
     const adopted = await chidi.run(['bulk', 'adopt', teamJob]);
-    expect(adopted.code, adopted.stdout + adopted.stderr).toBe(0);
-    expect(JSON.parse(adopted.stdout)).toMatchObject({ items: 1, success: 1, totalCharged: 5000 });
+    // The planted meter field holds ESC: the claim is refused and the job pauses, nothing sent.
+    expect(adopted.code, adopted.stdout + adopted.stderr).toBe(1);
+    expect(JSON.parse(adopted.stdout)).toMatchObject({ items: 1, state: 'paused', success: 0, totalCharged: 0 });
+    expect(adopted.stderr).toContain('U+001B');
     const log = await allLogEntries(sandbox.url, ADA_TOKEN);
-    expect(log.filter((e) => e.phone_number === '08039999901').map((e) => [e.status, e.amount])).toEqual([['SUCCESS', 'NGN 5,000.00']]);
+    expect(log.filter((e) => e.phone_number === '08039999901')).toEqual([]);
     expect(log.filter((e) => e.phone_number === '08031111111')).toEqual([]);
 
     const list = await chidi.screen(['bulk', 'list']);
     expect(list.code).toBe(0);
     expectNothingForged(list);
-    expect(lineWith(list, 'airtime')).toMatch(/airtime\s+completed\s+1\s+1\s+₦5,000\.00 face value.*\\x1b\[0m\\r\\x1b\[2K {2}1 item\(s\), total ₦100\.00: bulk airtime\\x1b\[8m$/);
+    expect(lineWith(list, 'airtime')).toMatch(/airtime\s+paused\s+1\s+0\s.*—\s+\\x1b\[0m\\r\\x1b\[2K {2}1 item\(s\), total ₦100\.00: bulk airtime\\x1b\[8m$/);
   });
 
   it('--json carries the same text escaped, as one JSON document: no raw ESC, C1 or bidi override', async () => {

@@ -80,7 +80,7 @@ describe('Transactions export', () => {
     const written = await t.call('logs.export', { filter, sort: 'time_asc', format: 'xlsx' });
     expect(written.rows).toBe(airtime.length);
     const book = await cellsViaLibreOffice(written.path);
-    expect([...book.keys()]).toEqual(['Summary', 'Transactions']);
+    expect([...book.keys()]).toEqual(['Summary', 'Transactions', 'Period']);
     const summary = book.get('Summary') as Map<string, ReadCell>;
     const line = (label: string): ReadCell[] => {
       const found = [...summary].find(([address, c]) => /^A\d+$/.test(address) && c.value === label);

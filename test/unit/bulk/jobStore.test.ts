@@ -66,6 +66,14 @@ describe('the job store', () => {
     store.transition(id, [2], 'rejected', { reason: 'no' });
     store.transition(id, [3], 'failed', { reason: 'refunded' });
     expect(store.spentSince('sandbox', SENT_MS - 60_000)).toBe(200_00);
+    // Uncertain: maybe bought, so it still counts.
+    store.transition(id, [4], 'uncertain', { reason: 'no answer' });
+    expect(store.spentSince('sandbox', SENT_MS - 60_000)).toBe(200_00);
+    // A single purchase (a one-item job) left uncertain counts too.
+    const single = store.createSingleJob('airtime', { profileId: 'sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1' }, 'MTN airtime for x', item(9, { amountKobo: 250_00 }));
+    store.markSending(single, [1], SENT_MS);
+    store.sendingToUncertain(single);
+    expect(store.spentSince('sandbox', SENT_MS - 60_000)).toBe(450_00);
     expect(store.spentSince('sandbox', SENT_MS + 60_000)).toBe(0);
     // Another connection's jobs never count toward this one's cap.
     expect(store.spentSince('other-profile', SENT_MS - 60_000)).toBe(0);
@@ -128,6 +136,7 @@ describe('items from a validation', () => {
         { kind: 'recent', row: 4, account: '08031000002', amountKobo: 100_00, matches: [], message: 'Row 4: 08031000002 already had ₦100.00 bought in the last 24 hours' },
       ],
       networkConflicts: [],
+      totalRows: [],
       totalKobo: 300_00,
       counts: { rows: 3, valid: 3, invalid: 0, duplicateRows: 3, warnings: 0 },
       errors: [],

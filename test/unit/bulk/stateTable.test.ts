@@ -3,7 +3,7 @@
  * the states an item may come from out of it, and the database refuses a state it does not know.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FINAL_ITEM_STATES, ITEM_STATE_TABLE, SPENDING_STATES, TO_SEND_STATES } from '../../../src/main/bulk/jobStates';
+import { BOUGHT_STATES, FINAL_ITEM_STATES, ITEM_STATE_TABLE, MAYBE_BOUGHT_STATES, SPENDING_STATES, TO_SEND_STATES } from '../../../src/main/bulk/jobStates';
 import { JobStore } from '../../../src/main/bulk/jobStore';
 import { STATE_CHECKS } from '../../../src/main/store/migrations/020_state_checks';
 import { JOB_STATES_AT_22 } from '../../../src/main/store/migrations/022_jobs_await_approval';
@@ -38,6 +38,12 @@ describe('the bulk item state table', () => {
     expect([...TO_SEND_STATES].sort()).toEqual(['held', 'queued']);
     expect([...FINAL_ITEM_STATES].sort()).toEqual(['cancelled', 'failed', 'rejected', 'success']);
     for (const state of FINAL_ITEM_STATES) expect(ITEM_STATE_TABLE[state].next).toEqual([]);
+  });
+
+  it('splits what spends into known bought and maybe bought, with nothing left over', () => {
+    expect([...BOUGHT_STATES].sort()).toEqual(['accepted', 'pending', 'success']);
+    expect([...MAYBE_BOUGHT_STATES].sort()).toEqual(['sending', 'uncertain']);
+    expect([...BOUGHT_STATES, ...MAYBE_BOUGHT_STATES].sort()).toEqual([...SPENDING_STATES].sort());
   });
 
   it('moves an item only along the table: a bought item is never queued to be sent again', () => {

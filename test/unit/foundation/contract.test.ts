@@ -31,6 +31,7 @@ describe('the app contract', () => {
       'logs.query',
       'logs.totals',
       'logs.facets',
+      'logs.coverage',
       'logs.get',
       'logs.export',
       'catalog.get',

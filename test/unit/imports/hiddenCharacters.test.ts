@@ -45,7 +45,7 @@ describe('a cell holding a character a screen obeys or hides', () => {
     const result = validateBulkRows(table, detectMapping(table.headers, 'airtime'), 'airtime', catalogs);
     expect(result.invalid.map((r) => r.row)).toEqual([3, 4, 5, 10, 11]);
     const said = messagesByRow(result.errors);
-    expect(said[3]).toBe('Row 3: the Name cell (column D) holds a hidden character (ESC, U+001B) that can change what a screen shows; retype the cell; fix or exclude the row');
+    expect(said[3]).toBe('Row 3: the Name cell (column D) holds a hidden character (ESC, U+001B) that can change what a screen shows; retype the cell.');
     expect(said[4]).toMatch(/^Row 4: the Phone cell \(column A\) holds a hidden character \(carriage return, U\+000D\)/);
     expect(said[5]).toMatch(/^Row 5: the Reference cell \(column E\) holds a hidden character \(right-to-left override, U\+202E\)/);
     expect(said[10]).toMatch(/^Row 10: the Phone cell \(column A\) holds a hidden character \(zero-width space, U\+200B\)/);
@@ -68,7 +68,7 @@ describe('a cell holding a character a screen obeys or hides', () => {
     const result = validateContactRows(table, detectMapping(table.headers, 'contacts'));
     expect(result.invalid.map((r) => r.row)).toEqual([3, 4, 10]);
     const said = messagesByRow(result.invalid.flatMap((r) => r.issues));
-    expect(said[3]).toMatch(/^Row 3: the Name cell \(column D\) holds a hidden character \(ESC, U\+001B\).*; fix or exclude the row$/);
+    expect(said[3]).toMatch(/^Row 3: the Name cell \(column D\) holds a hidden character \(ESC, U\+001B\).*; retype the cell\.$/);
     expect(said[4]).toMatch(/^Row 4: the Phone cell \(column A\) holds a hidden character \(carriage return, U\+000D\)/);
     expect(said[10]).toMatch(/^Row 10: the Phone cell \(column A\) holds a hidden character \(zero-width space, U\+200B\)/);
     expect(result.valid.find((c) => c.row === 6)?.name).toBe('Dayo Adeyemi');

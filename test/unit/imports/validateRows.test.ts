@@ -7,6 +7,7 @@ import {
   readSpreadsheet,
   validateBulkRows,
   validateContactRows,
+  totalRowsNote,
   type RecentMatch,
   type SheetTable,
 } from '../../../src/main/imports';
@@ -46,9 +47,12 @@ describe('bulk airtime rows', () => {
     expect(result.counts).toMatchObject({ rows: 2, valid: 2, invalid: 0 });
   });
 
-  it('says exactly what is wrong with a row and what to do', () => {
+  it('says exactly what is wrong with a row, in one sentence ended once (what to do is said where the rows are listed)', () => {
     const result = airtime([['0703123', 500, null]], ['Phone', 'Amount', 'Network']);
-    expect(result.errors).toEqual([{ row: 2, field: 'phone', message: expect.stringMatching(/^Row 2: 0703123 is not a Nigerian mobile number.*; fix or exclude the row$/) }]);
+    expect(result.errors).toEqual([{ row: 2, field: 'phone', message: 'Row 2: 0703123 is not a Nigerian mobile number (expected 11 digits like 08031234567, or 2348031234567).' }]);
+    // A reason that is already a sentence keeps its own full stop: no ".;", and no "exclude" control that does not exist.
+    const words = airtime([['08031234567', 'one thousand', null]], ['Phone', 'Amount', 'Network']);
+    expect(words.errors.map((e) => e.message)).toEqual(['Row 2: Amount one thousand: That is not an amount. Type the amount in Naira, like 5000, 5,000, 5,000.50 or ₦5,000.']);
   });
 
   it('rejects a number in scientific notation, saying the spreadsheet rounded it', () => {
@@ -247,7 +251,98 @@ describe('contacts', () => {
   });
 });
 
+describe('a sheet\'s total row (docs/imports.md, "A total row")', () => {
+  it('skips a trailing TOTAL row with no phone: not bought, not invalid, and says it agrees with the rows above', () => {
+    const result = airtime(
+      [
+        ['08031234567', 1000, null],
+        ['08051234567', 500, null],
+        ['TOTAL', 1500, null],
+      ],
+      ['Phone', 'Amount', 'Network'],
+    );
+    expect(result.valid.map((r) => r.row)).toEqual([2, 3]);
+    expect(result.invalid).toEqual([]);
+    expect(result.errors).toEqual([]);
+    expect(result.totalRows).toEqual([{ row: 4, label: 'TOTAL', statedKobo: 150_000 }]);
+    expect(result.counts).toMatchObject({ rows: 2, valid: 2, invalid: 0 });
+    expect(totalRowsNote(result)).toBe(
+      "Row 4 (“TOTAL”) is the sheet's total, not a purchase, so it is not bought; the ₦1,500.00 it states is what the valid rows above it add up to.",
+    );
+  });
+
+  it('takes Grand total, Sub-total, Total amount (₦) and Sum, in any case, in the first filled column; says so when the figures differ', () => {
+    for (const label of ['Grand Total', 'grand total:', 'Sub-total', 'SUBTOTAL', 'Total amount (₦)', 'Totals', 'Sum']) {
+      const result = airtime(
+        [
+          ['Ada', '08031234567', 1000],
+          [label, null, 1200],
+        ],
+        ['Name', 'Phone', 'Amount'],
+      );
+      expect(result.totalRows, label).toEqual([{ row: 3, label, statedKobo: 120_000 }]);
+      expect(result.errors, label).toEqual([]);
+      expect(totalRowsNote(result)).toContain('it states ₦1,200.00, the valid rows above it add up to ₦1,000.00.');
+    }
+  });
+
+  it('never takes a row that names a phone for a total, nor a total in the middle of the sheet, nor another word', () => {
+    // A customer called "Total" is bought.
+    const named = airtime([['Total', '08031234567', 1000]], ['Name', 'Phone', 'Amount']);
+    expect(named.valid.map((r) => r.row)).toEqual([2]);
+    expect(named.totalRows).toEqual([]);
+    // A subtotal above purchase rows is no trailing total: it is reported, as before.
+    const middle = airtime([
+      ['08031234567', 1000, null],
+      ['Subtotal', 1000, null],
+      ['08051234567', 500, null],
+    ]);
+    expect(middle.totalRows).toEqual([]);
+    expect(middle.invalid.map((r) => r.row)).toEqual([3]);
+    // "VAT" is not a total's label: reported invalid; the Grand total below it is skipped.
+    const vat = airtime([
+      ['08031234567', 1000, null],
+      ['VAT', 75, null],
+      ['Grand total', 1075, null],
+    ]);
+    expect(vat.invalid.map((r) => r.row)).toEqual([3]);
+    expect(vat.totalRows.map((t) => t.row)).toEqual([4]);
+  });
+
+  it('electricity: the account of a total row is its Meter Number cell', () => {
+    const headers = ['Meter Number', 'Disco', 'Meter Type', 'Amount', 'Phone'];
+    const t = table(headers, [
+      ['45012345678', 'IKEDC', 'PREPAID', 5000, '08031234567'],
+      ['Total', null, null, 5000, '08031234567'],
+    ]);
+    const result = validateBulkRows(t, detectMapping(headers, 'electricity'), 'electricity', catalogs);
+    expect(result.totalRows).toEqual([{ row: 3, label: 'Total', statedKobo: 500_000 }]);
+    expect(result.valid.map((r) => r.row)).toEqual([2]);
+    expect(result.errors).toEqual([]);
+  });
+});
+
 describe('real spreadsheet files end to end', () => {
+  it('a LibreOffice workbook whose last row is TOTAL with =SUM(): the total is skipped and agrees with the rows', async () => {
+    const t = await readSpreadsheet(join(FIXTURES, 'libreoffice-airtime-total.xlsx'));
+    const result = validateBulkRows(t, detectMapping(t.headers, 'airtime'), 'airtime', catalogs);
+    expect(result.valid.map((r) => [r.row, r.phone, r.amountKobo])).toEqual([
+      [2, '08031234567', 100_000],
+      [3, '08051234567', 50_000],
+      [4, '08021234567', 150_000],
+    ]);
+    expect(result.errors).toEqual([]);
+    expect(result.totalRows).toEqual([{ row: 6, label: 'TOTAL', statedKobo: 300_000 }]);
+    expect(totalRowsNote(result)).toBe(
+      "Row 6 (“TOTAL”) is the sheet's total, not a purchase, so it is not bought; the ₦3,000.00 it states is what the valid rows above it add up to.",
+    );
+    // Its CSV source: the formula is only text there, so the total row states no amount, and is still skipped.
+    const csv = await readSpreadsheet(join(FIXTURES, 'libreoffice-airtime-total.csv'));
+    const fromCsv = validateBulkRows(csv, detectMapping(csv.headers, 'airtime'), 'airtime', catalogs);
+    expect(fromCsv.errors).toEqual([]);
+    expect(totalRowsNote(fromCsv)).toBe("Row 6 (“TOTAL”) is the sheet's total, not a purchase, so it is not bought.");
+  });
+
   it('LibreOffice airtime workbook: the right outcome for each row', async () => {
     const t = await readSpreadsheet(join(FIXTURES, 'libreoffice-airtime.xlsx'));
     const result = validateBulkRows(t, detectMapping(t.headers, 'airtime'), 'airtime', catalogs);
@@ -325,7 +420,7 @@ describe('a message quotes at most a short excerpt of a cell, whatever the file 
     const t = table(['Name', 'Phone'], [['Ada', long('0803')]]);
     const result = validateContactRows(t, detectMapping(t.headers, 'contacts'));
     expect(result.invalid[0].issues[0].message).toBe(
-      `Row 2: 0803${'Z'.repeat(35)}… (30,004 characters) is not a Nigerian mobile number (it contains characters other than digits); fix or exclude the row`,
+      `Row 2: 0803${'Z'.repeat(35)}… (30,004 characters) is not a Nigerian mobile number (it contains characters other than digits).`,
     );
   });
 

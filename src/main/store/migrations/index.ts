@@ -7,8 +7,9 @@
  * charge figure comes from, 14 single airtime and data purchases (one-item bulk jobs), 15 the
  * name the service gave for a bulk item's meter or smartcard, 16 local bulk jobs sent for approval
  * in the team workspace, 17 team single purchases, 18 the amount a refund gave back, 19 the phone and
- * name of a bulk file's invalid rows, 20 the state columns' known states, 35 jobs of personalised
- * messages (issue 40: 25–34 are other work's).
+ * name of a bulk file's invalid rows, 20 the state columns' known states, 26 what the log mirror
+ * covers (the UTC dates read completely) and the last failed sync, 35 jobs of personalised
+ * messages (issue 40; the numbers between are other work's).
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -34,6 +35,7 @@ import { finalPurchasesStayMigration } from './021_final_purchases_stay';
 import { jobsAwaitApprovalMigration } from './022_jobs_await_approval';
 import { singlePurchasesAreJobsMigration } from './023_single_purchases_are_jobs';
 import { oneTableOfApprovalsMigration } from './024_one_table_of_approvals';
+import { logCoverageMigration } from './026_log_coverage';
 import { personalisedMessagesMigration } from './035_personalised_messages';
 
 export const MIGRATIONS: Migration[] = [
@@ -60,6 +62,7 @@ export const MIGRATIONS: Migration[] = [
   jobsAwaitApprovalMigration,
   singlePurchasesAreJobsMigration,
   oneTableOfApprovalsMigration,
+  logCoverageMigration,
   personalisedMessagesMigration,
   // (add one import and one entry per migration file, in number order)
 ];

@@ -4,10 +4,14 @@
  * and the sync.
  */
 import { Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import type { SpendFigures } from '../../../shared/contract/dashboard';
+import type { DashboardSummary, SpendFigures } from '../../../shared/contract/dashboard';
+import { dayCountText, missingDaysSince } from '../../../shared/coverageText';
+import { monthStartDay, shiftDay, weekStartDay } from '../../../shared/localDates';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { SpendChart } from '../components/transactions/SpendChart';
 import { SyncControl } from '../components/transactions/SyncControl';
+import { UnreadDaysNotice } from '../components/transactions/UnreadDaysNotice';
+import { FIGURE_CARD, FigureText } from '../components/FigureText';
 import { PageHeader } from '../components/PageHeader';
 import { messagesText, purchasesText, refundedText } from '../../../shared/spendText';
 import { formatAgo, formatCount, formatDateTime, formatDay, formatNaira } from '../format';
@@ -15,16 +19,16 @@ import { useOperation } from '../hooks/useOperation';
 
 function Figure({ label, value, note, testId }: { label: string; value: string | null; note?: string; testId?: string }) {
   return (
-    <Card withBorder padding="lg" data-testid={testId}>
+    <Card withBorder padding="lg" data-testid={testId} className={FIGURE_CARD}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
       {value === null ? (
         <Skeleton height={28} mt={6} />
       ) : (
-        <Text size="xl" fw={700} className="money" mt={4}>
+        <FigureText size="xl" fw={700} mt={4}>
           {value}
-        </Text>
+        </FigureText>
       )}
       {note && (
         <Text size="xs" c="dimmed" mt={4}>
@@ -71,10 +75,25 @@ function SpendLine({ label, title, kobo, testId }: { label: string; title: strin
  * Spend of a period: what left the wallet — the purchases' wallet cost and vendesk's messaging,
  * each on its own line — and the purchases' face value (what the customers received).
  */
-function SpendCard({ label, figures, note, testId, notKnown }: { label: string; figures: SpendFigures | null; note: string; testId: string; notKnown: string | null }) {
+function SpendCard({
+  label,
+  figures,
+  note,
+  testId,
+  notKnown,
+  unreadDays = 0,
+}: {
+  label: string;
+  figures: SpendFigures | null;
+  note: string;
+  testId: string;
+  notKnown: string | null;
+  /** Days of the period vendesk has not read from the service: the figure leaves them out, and says so. */
+  unreadDays?: number;
+}) {
   const m = figures?.messaging;
   return (
-    <Card withBorder padding="lg" data-testid={testId}>
+    <Card withBorder padding="lg" data-testid={testId} className={FIGURE_CARD}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
@@ -87,9 +106,9 @@ function SpendCard({ label, figures, note, testId, notKnown }: { label: string; 
           <Text size="xs" c="dimmed">
             Left the wallet
           </Text>
-          <Text size="xl" fw={700} className="money" data-testid={`${testId}-cost`}>
+          <FigureText size="xl" fw={700} data-testid={`${testId}-cost`}>
             {formatNaira(figures.walletKobo)}
-          </Text>
+          </FigureText>
           <SpendLine
             label={`Purchases (${formatCount(figures.purchases)})`}
             title={`${purchasesText(figures.purchases)}: their wallet cost`}
@@ -106,15 +125,20 @@ function SpendCard({ label, figures, note, testId, notKnown }: { label: string; 
             <Text size="xs" c="dimmed" title="What the customers received: the purchases' face value">
               Face value
             </Text>
-            <Text size="sm" fw={600} className="money" data-testid={`${testId}-face`}>
+            <FigureText size="md" fw={600} data-testid={`${testId}-face`}>
               {formatNaira(figures.faceKobo)}
-            </Text>
+            </FigureText>
           </Group>
         </Stack>
       )}
       <Text size="xs" c="dimmed" mt={4}>
         {note}
       </Text>
+      {notKnown === null && figures && unreadDays > 0 && (
+        <Text size="xs" c="orange.8" fw={600} data-testid={`${testId}-incomplete`}>
+          Incomplete: {dayCountText(unreadDays)} not read (see above)
+        </Text>
+      )}
       {notKnown === null && figures?.refunded && figures.refunded.count > 0 && (
         <Text size="xs" c="dimmed" className="tabular" data-testid={`${testId}-refunded`}>
           Not counted: {refundedText(figures.refunded)}
@@ -142,9 +166,11 @@ export function DashboardPage() {
       <PageHeader title="Dashboard" description="Wallet, spend and what needs attention" actions={<SyncControl />} />
       <ErrorNotice error={balance.error} onRetry={() => void balance.reload()} title="The wallet balance could not be read" />
       <ErrorNotice error={summary.error} onRetry={() => void summary.reload()} title="The dashboard could not be read" />
+      {spendNotKnown === null && <UnreadDaysNotice coverage={s?.coverage} subject="Some of these figures" />}
       <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }}>
-          <Card withBorder padding="lg" data-testid="wallet-balance">
+        {/* Five figures in a row only where each card holds an eight-digit Naira figure at full size; a figure in a narrower card shrinks, never cut. */}
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 5 }}>
+          <Card withBorder padding="lg" data-testid="wallet-balance" className={FIGURE_CARD}>
             <Text size="sm" c="dimmed">
               Wallet balance
             </Text>
@@ -152,9 +178,9 @@ export function DashboardPage() {
               <NotKnown text={walletNotKnown} testId="wallet-balance-not-known" />
             ) : balance.data ? (
               <>
-                <Text size="xl" fw={700} className="money" mt={4}>
+                <FigureText size="xl" fw={700} mt={4} data-testid="wallet-balance-figure">
                   {formatNaira(balance.data.balanceKobo)}
-                </Text>
+                </FigureText>
                 <Group gap={4} mt={4}>
                   <Text size="xs" c="dimmed">
                     {balance.data.accountName} · read {formatDateTime(balance.data.readAt)}
@@ -171,9 +197,24 @@ export function DashboardPage() {
             note={s ? `Lagos day, ${formatDay(s.today)}` : 'Lagos day'}
             testId="spend-today"
             notKnown={spendNotKnown}
+            unreadDays={s ? missingDaysSince(s.coverage, s.today) : 0}
           />
-          <SpendCard label="Spent this week" figures={s?.spend.week ?? null} note="Since Monday" testId="spend-week" notKnown={spendNotKnown} />
-          <SpendCard label="Spent this month" figures={s?.spend.month ?? null} note="Since the 1st" testId="spend-month" notKnown={spendNotKnown} />
+          <SpendCard
+            label="Spent this week"
+            figures={s?.spend.week ?? null}
+            note="Since Monday"
+            testId="spend-week"
+            notKnown={spendNotKnown}
+            unreadDays={s ? missingDaysSince(s.coverage, weekStartDay(s.today)) : 0}
+          />
+          <SpendCard
+            label="Spent this month"
+            figures={s?.spend.month ?? null}
+            note="Since the 1st"
+            testId="spend-month"
+            notKnown={spendNotKnown}
+            unreadDays={s ? missingDaysSince(s.coverage, monthStartDay(s.today)) : 0}
+          />
           <Figure
             label="Pending purchases"
             value={s ? formatCount(s.pendingCount) : null}
@@ -189,11 +230,18 @@ export function DashboardPage() {
         </Text>
         <Card withBorder padding="lg" data-testid="spend-chart-card">
           <Group justify="space-between" mb="sm">
-            <Title order={2} size="h4">
-              Daily spend, last 30 days
-            </Title>
-            <Text size="xs" c="dimmed" data-testid="last-sync">
-              {s ? `${formatCount(s.entries)} transactions on this computer · last synced ${formatAgo(s.lastSyncAt)}${s.syncing ? ' · syncing now' : ''}` : ''}
+            <Group gap="xs">
+              <Title order={2} size="h4">
+                Daily spend, last 30 days
+              </Title>
+              {s && spendNotKnown === null && missingDaysSince(s.coverage, shiftDay(s.today, -29)) > 0 && (
+                <Text size="xs" c="orange.8" fw={600} data-testid="spend-chart-incomplete">
+                  Incomplete: {dayCountText(missingDaysSince(s.coverage, shiftDay(s.today, -29)))} not read (see above)
+                </Text>
+              )}
+            </Group>
+            <Text size="xs" c={s?.lastSyncFailure && !s.syncing ? 'orange.8' : 'dimmed'} data-testid="last-sync">
+              {s ? `${formatCount(s.entries)} transactions on this computer · ${lastSyncWords(s)}${s.syncing ? ' · syncing now' : ''}` : ''}
             </Text>
           </Group>
           {spendNotKnown !== null ? (
@@ -209,6 +257,12 @@ export function DashboardPage() {
       </Stack>
     </>
   );
+}
+
+/** When the figures were read: never "last synced" over a sync that failed since. */
+function lastSyncWords(s: DashboardSummary): string {
+  if (!s.lastSyncFailure) return `last synced ${formatAgo(s.lastSyncAt)}`;
+  return `last sync failed ${formatAgo(s.lastSyncFailure.at)} — showing what was read ${s.lastSyncAt ? `up to ${formatDateTime(s.lastSyncAt)}` : 'so far'}`;
 }
 
 /** Where the pending purchases are followed: electricity and cable on Pending, airtime and data on their receipt or job. */

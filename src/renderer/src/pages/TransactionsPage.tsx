@@ -14,21 +14,23 @@ import { LogDetail } from '../components/transactions/LogDetail';
 import { LogFilters } from '../components/transactions/LogFilters';
 import { SpendReportButton } from '../components/transactions/SpendReportButton';
 import { SyncControl } from '../components/transactions/SyncControl';
+import { UnreadDaysNotice } from '../components/transactions/UnreadDaysNotice';
 import { VirtualLogTable } from '../components/transactions/VirtualLogTable';
+import { FIGURE_CARD, FigureText } from '../components/FigureText';
 import { PageHeader } from '../components/PageHeader';
-import { formatCount, formatNaira } from '../format';
+import { formatCount, formatNaira, formatTime } from '../format';
 import { useAction } from '../hooks/useAction';
 import { useDataChanged, useOperation } from '../hooks/useOperation';
 
 function Total({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
-    <Card withBorder padding="sm" style={{ flex: '1 1 130px', maxWidth: 240 }}>
+    <Card withBorder padding="sm" className={FIGURE_CARD}>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text fw={700} className="money" data-testid={testId}>
+      <FigureText size="md" fw={700} data-testid={testId}>
         {value}
-      </Text>
+      </FigureText>
     </Card>
   );
 }
@@ -41,18 +43,22 @@ export function TransactionsPage() {
   const { running: exporting, error: exportError, setError: setExportError, run } = useAction<'xlsx' | 'csv'>();
   const badRange = filter.from && filter.to && filter.from > filter.to ? reversedDatesMessage(filter.from, filter.to) : null;
   const totals = useOperation('logs.totals', { filter }, { enabled: !badRange });
+  // What the mirror holds of the filter's days (of the whole log without them): figures over days never read say so.
+  const coverage = useOperation('logs.coverage', { from: filter.from, to: filter.to }, { enabled: !badRange });
   const facets = useOperation('logs.facets', {});
   // The totals and the filter choices follow the mirror by themselves (READ_TOPICS); the table is read a window at a time.
   useDataChanged(['mirror'], () => setVersion((v) => v + 1));
 
   const exportAs = (format: 'xlsx' | 'csv') =>
     run(async () => {
+      // Over days the mirror has not read, the export reads them first (its progress shows in Sync), or says why it could not.
       const file = await bridge.call('logs.export', { filter, sort, format });
       await bridge.download(file);
+      const today = file.coverage?.todayReadThrough ? ` Today is counted up to ${formatTime(file.coverage.todayReadThrough)}, when it was last read.` : '';
       notifications.show({
         color: 'teal',
         title: 'Export ready',
-        message: `${formatCount(file.rows)} transactions written to ${file.fileName} (${[faceAndCostText(file.totals.amountKobo, file.totals.costKobo), refundedText(file.totals.refunded)].filter(Boolean).join('; ')})`,
+        message: `${formatCount(file.rows)} transactions written to ${file.fileName} (${[faceAndCostText(file.totals.amountKobo, file.totals.costKobo), refundedText(file.totals.refunded)].filter(Boolean).join('; ')}).${today}`,
       });
     }, format);
 
@@ -80,19 +86,24 @@ export function TransactionsPage() {
         )}
         <ErrorNotice error={facets.error} onRetry={() => void facets.reload()} title="The filter choices could not be read" />
         <ErrorNotice error={totals.error} onRetry={() => void totals.reload()} title="The totals could not be read" />
-        {/* The figures wrap onto two lines in a narrow window; a Naira figure is never cut. */}
-        <Group justify="space-between" align="flex-end" wrap="wrap">
-          <Group gap="sm" wrap="wrap" align="stretch" style={{ flex: '1 1 560px' }}>
-            <Total label="Transactions" value={figure((x) => formatCount(x.count))} testId="totals-count" />
-            <Total label="Face value" value={figure((x) => formatNaira(x.amountKobo))} testId="totals-amount" />
-            <Total label="Wallet cost" value={figure((x) => formatNaira(x.costKobo))} testId="totals-cost" />
-            <Total label="Commission earned" value={figure((x) => formatNaira(x.commissionKobo))} testId="totals-commission" />
-            <Total
-              label={t ? `Refunded (${formatCount(t.refunded.count)}), not counted` : 'Refunded, not counted'}
-              value={figure((x) => formatNaira(x.refunded.costKobo))}
-              testId="totals-refunded"
-            />
-          </Group>
+        {!badRange && <UnreadDaysNotice coverage={coverage.data} subject={filter.from || filter.to ? 'These totals and rows' : 'The totals and rows of the whole log'} />}
+        {/* Each card is wide enough for an eight-digit Naira figure; a narrow window puts them on more rows, and a figure is never cut. */}
+        <div className="figure-grid" data-testid="totals">
+          <Total label="Transactions" value={figure((x) => formatCount(x.count))} testId="totals-count" />
+          <Total label="Face value" value={figure((x) => formatNaira(x.amountKobo))} testId="totals-amount" />
+          <Total label="Wallet cost" value={figure((x) => formatNaira(x.costKobo))} testId="totals-cost" />
+          <Total label="Commission earned" value={figure((x) => formatNaira(x.commissionKobo))} testId="totals-commission" />
+          <Total
+            label={t ? `Refunded (${formatCount(t.refunded.count)}), not counted` : 'Refunded, not counted'}
+            value={figure((x) => formatNaira(x.refunded.costKobo))}
+            testId="totals-refunded"
+          />
+        </div>
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+          <Text size="xs" c="dimmed" data-testid="totals-rule" style={{ flex: '1 1 360px' }}>
+            Face value, wallet cost and commission count successful and pending purchases (what left the wallet); failed ones were refunded and are shown apart, at what the wallet
+            got back. Days are Lagos days.
+          </Text>
           <Group gap="xs">
             <Button variant="default" loading={exporting === 'xlsx'} disabled={!t || t.count === 0 || exporting !== null} onClick={() => void exportAs('xlsx')}>
               Export to Excel
@@ -103,10 +114,6 @@ export function TransactionsPage() {
             <SpendReportButton from={filter.from} to={filter.to} />
           </Group>
         </Group>
-        <Text size="xs" c="dimmed" data-testid="totals-rule">
-          Face value, wallet cost and commission count successful and pending purchases (what left the wallet); failed ones were refunded and are shown apart, at what the wallet
-          got back. Days are Lagos days.
-        </Text>
         <ErrorNotice error={exportError} title="The export was not written" />
         {!badRange && !totals.error && <VirtualLogTable filter={filter} sort={sort} count={t?.count ?? 0} version={version} onOpen={setOpen} />}
       </Stack>

@@ -52,7 +52,8 @@ export function BulkLimits() {
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
             These limits are for the connection in use; each connection has its own. Caps are checked when a job is confirmed and again before every batch is sent. Leave a cap
-            empty for no cap. The daily cap counts every bulk job of the day on this connection.
+            empty for no cap. Both count what was bought or maybe bought (sent with no answer yet). The daily cap counts the Lagos day on this connection: its bulk jobs and its
+            single purchases.
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
             <MoneyInput label="Cap per job (₦)" placeholder="No cap" value={perJob} onChange={setPerJob} optional />

@@ -6,6 +6,7 @@ import { formatCount, formatNaira, localTimesIn } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
+import { FIGURE_CARD, FigureText } from '../FigureText';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { AccordionSection } from '../AccordionSection';
@@ -14,13 +15,13 @@ import { VirtualRows } from './VirtualRows';
 
 function Figure({ label, value, hint, color, testId }: { label: string; value: string; hint?: string; color?: string; testId?: string }) {
   return (
-    <Card withBorder padding="sm" data-testid={testId}>
+    <Card withBorder padding="sm" data-testid={testId} className={FIGURE_CARD}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text size="xl" fw={700} c={color}>
+      <FigureText size="xl" fw={700} c={color}>
         {value}
-      </Text>
+      </FigureText>
       {hint && (
         <Text size="xs" c="dimmed">
           {hint}
@@ -129,7 +130,8 @@ export function BulkPreviewPanel({
               </Badge>
             )}
           </Group>
-          <SimpleGrid cols={{ base: 2, md: 4 }}>
+          {/* Two by two in a narrow window: each figure at its full size. */}
+          <SimpleGrid cols={{ base: 2, lg: 4 }}>
             <Figure
               label={`${kindWord} purchases`}
               value={unmapped ? '—' : formatCount(preview.includedItems)}
@@ -141,7 +143,12 @@ export function BulkPreviewPanel({
               hint={unmapped ? undefined : `Face value ${formatNaira(preview.includedKobo)}. ${preview.expectedCostNote}`}
               testId="preview-expected-cost"
             />
-            <Figure label="Wallet balance" value={preview.walletKobo === null ? '—' : formatNaira(preview.walletKobo)} hint={preview.walletProblem ?? undefined} />
+            <Figure
+              label="Wallet balance"
+              value={preview.walletKobo === null ? '—' : formatNaira(preview.walletKobo)}
+              hint={preview.walletProblem ?? undefined}
+              testId="preview-wallet"
+            />
             <Figure
               label="Wallet after this job (estimate)"
               value={preview.remainingKobo === null || unmapped ? '—' : formatNaira(preview.remainingKobo)}
@@ -361,7 +368,8 @@ export function BulkPreviewPanel({
               {forApproval ? 'Confirming sends' : 'Confirming buys'} {kindWord} for <b>{formatCount(preview.includedItems)}</b> {RECIPIENT_WORD[preview.job.kind]},{' '}
               <b>{formatNaira(preview.includedKobo)}</b> in total,{' '}
               {forApproval ? 'to another team member for approval: nothing is bought until it is approved and you press Buy now.' : 'from the wallet of this connection.'}
-              {preview.capPerDayKobo !== null && ` Today's bulk spending so far: ${formatNaira(preview.spentTodayKobo)} of ${formatNaira(preview.capPerDayKobo)}.`}
+              {preview.capPerDayKobo !== null &&
+                ` Bought or maybe bought today on this connection (bulk jobs and single purchases): ${formatNaira(preview.spentTodayKobo)} of the daily cap of ${formatNaira(preview.capPerDayKobo)}.`}
             </Text>
           )}
           {preview.live && !preview.blocker && (
@@ -378,7 +386,8 @@ export function BulkPreviewPanel({
           <Group>
             {!unmapped && (
               <Button
-                color={preview.live ? 'red' : 'blue'}
+                // The primary action's colour, as every other Buy; red where it spends real money.
+                color={preview.live ? 'red' : undefined}
                 onClick={() => void confirm()}
                 loading={busy}
                 disabled={!!preview.blocker || !typedOk || (preview.live && typed === '')}

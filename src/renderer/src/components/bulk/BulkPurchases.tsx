@@ -104,7 +104,7 @@ export function BulkPurchases() {
                 'Kind',
                 'State',
                 ...(team.linked ? ['Prepared by', 'Approved by'] : []),
-                ...['Rows', 'Successful', 'Bought (face value)', 'Wallet cost', 'Not bought'].map((label) => ({ label, right: true })),
+                ...['Rows', 'Successful', 'Bought (face value)', 'Wallet cost', 'Maybe bought', 'Not bought'].map((label) => ({ label, right: true })),
               ]}
             />
             <Table.Tbody>
@@ -153,6 +153,9 @@ export function BulkPurchases() {
                   <Table.Td ta="right">{formatNaira(j.bought.faceKobo)}</Table.Td>
                   <Table.Td ta="right">
                     <WalletCost money={j.bought} />
+                  </Table.Td>
+                  <Table.Td ta="right" c={j.maybeBought.count > 0 ? 'orange' : undefined}>
+                    {j.maybeBought.count > 0 ? `${formatCount(j.maybeBought.count)} (${formatNaira(j.maybeBought.faceKobo)})` : '—'}
                   </Table.Td>
                   <Table.Td ta="right">{j.notBought.count > 0 ? `${formatCount(j.notBought.count)} (${formatNaira(j.notBought.faceKobo)})` : '—'}</Table.Td>
                 </Table.Tr>

@@ -25,14 +25,16 @@ export function WalletCost({ money }: { money: BulkMoney }) {
   );
 }
 
-function Figure({ label, value, note, tooltip, testId }: { label: string; value: string; note: string; tooltip: string; testId: string }) {
+function Figure({ label, value, note, tooltip, testId, color }: { label: string; value: string; note: string; tooltip: string; testId: string; color?: string }) {
   return (
     <Tooltip label={tooltip} withArrow multiline w={320}>
       <Card withBorder padding="xs" data-testid={testId}>
         <Text size="xs" c="dimmed">
           {label}
         </Text>
-        <Text fw={700}>{value}</Text>
+        <Text fw={700} c={color}>
+          {value}
+        </Text>
         <Text size="xs" c="dimmed">
           {note}
         </Text>
@@ -43,13 +45,15 @@ function Figure({ label, value, note, tooltip, testId }: { label: string; value:
 
 /**
  * A job's money: what was bought at face value and what the wallet was charged for it (known
- * for some items only while the service has not shown every cost), what failed and was
+ * for some items only while the service has not shown every cost), what may have been bought
+ * (sent, no answer yet: never counted as bought, shown while there is any), what failed and was
  * refunded, and what was not bought.
  */
 export function JobMoney({ job }: { job: BulkJobView }) {
-  const { bought, refunded, notBought } = job;
+  const { bought, maybeBought, refunded, notBought } = job;
+  const maybe = maybeBought.count > 0;
   return (
-    <SimpleGrid cols={{ base: 2, md: 4 }} spacing="xs">
+    <SimpleGrid cols={{ base: 2, md: maybe ? 5 : 4 }} spacing="xs">
       <Figure
         testId="bought-face"
         label="Bought — face value"
@@ -64,6 +68,16 @@ export function JobMoney({ job }: { job: BulkJobView }) {
         note={costKnownNote(bought) ?? 'what the wallet was charged'}
         tooltip="What the wallet was charged for them: the service's transaction cost (the face value less its commission). A cost the service has not shown yet is not counted."
       />
+      {maybe && (
+        <Figure
+          testId="maybe-bought"
+          label="Maybe bought"
+          value={formatNaira(maybeBought.faceKobo)}
+          note={`${formatCount(maybeBought.count)} item(s) · sent, no answer yet`}
+          tooltip="Sent, but no answer came back: the wallet may have been charged. Not counted as bought; vendesk settles them from the service's log and never sends them again blindly. The spending caps count them."
+          color="orange"
+        />
+      )}
       <Figure
         testId="refunded"
         label="Failed and refunded"

@@ -143,6 +143,9 @@ export function ImportContacts({ phonebook, onImported }: { phonebook: Phonebook
           {preview.invalid.length > 0 && (
             <ScrollArea.Autosize mah={140}>
               <Stack gap={0}>
+                <Text size="xs" c="dimmed" data-testid="invalid-rows-what-to-do">
+                  These rows are left out. To add them, correct them in the file and import it again: the contacts already added are not added twice.
+                </Text>
                 {preview.invalid.map((p) => (
                   <Text key={p.row} size="xs" c="red">
                     {p.message}

@@ -352,7 +352,13 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               {recipients === null ? 'Shown on review' : formatNaira(estimate.totalKobo)}
             </EstimateFigure>
           </Group>
-          <SentencesNotice title="To send, first:" sentences={problems} mb="sm" />
+          {/* Right after a send the form is the sent message's, emptied: nothing is missing until the next message is begun. */}
+          <SentencesNotice title="To send, first:" sentences={sent ? [] : problems} mb="sm" />
+          {sent && (
+            <Text size="sm" c="dimmed" mb="sm" data-testid="send-next">
+              Sent (below). Change anything in the form to write the next message.
+            </Text>
+          )}
           <ErrorNotice error={reviewing.error} title="The message cannot be sent yet" />
           <Group mt="sm">
             <Button onClick={() => void review()} disabled={problems.length > 0} loading={reviewing.busy}>

@@ -28,7 +28,7 @@ function CreateTemplate({ onCreated }: { onCreated: () => void }) {
     body,
     analysis.placeholders.map((n, i) => samples[i] || `[value ${n}]`),
   );
-  const canCreate = name.trim() !== '' && useCases.length > 0 && analysis.ok;
+  const canCreate = name.trim() !== '' && analysis.ok;
 
   const create = () =>
     run(async () => {
@@ -58,7 +58,7 @@ function CreateTemplate({ onCreated }: { onCreated: () => void }) {
       hint={
         !canCreate && (
           <Text size="sm" c="dimmed">
-            {!name.trim() ? 'Give it a name.' : useCases.length === 0 ? 'Add at least one use case.' : !analysis.ok ? 'Correct the text.' : ''}
+            {!name.trim() ? 'Give it a name.' : !analysis.ok ? 'Correct the text.' : ''}
           </Text>
         )
       }
@@ -72,7 +72,13 @@ function CreateTemplate({ onCreated }: { onCreated: () => void }) {
           setSlug(e.currentTarget.value);
         }}
       />
-      <TagsInput label="Use cases" description="Press Enter after each, e.g. payroll, alerts" placeholder="payroll" value={useCases} onChange={setUseCases} />
+      <TagsInput
+        label="Use cases (optional)"
+        description="What the messages are for, such as payroll or alerts: sent with the template to the service, which approves each template before it can be used, and shown in the list. Press Enter after each."
+        placeholder="payroll"
+        value={useCases}
+        onChange={setUseCases}
+      />
       <Textarea
         label="Text"
         description="Write {{1}}, {{2}}, … where the values go. Number them from 1 with none skipped; they may appear in any order."

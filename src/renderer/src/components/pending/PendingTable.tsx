@@ -1,7 +1,7 @@
 import { Badge, Button, CopyButton, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { ActionsHeader } from '../TableHead';
 import type { PendingItemView } from '../../../../shared/contract/pending';
-import { formatDateTime, formatNaira } from '../../format';
+import { formatDateTime, formatNaira, formatTime } from '../../format';
 import { STATE_COLOR, STATE_LABEL } from '../purchases/purchaseStatus';
 
 /** "1:45" until due, "Due now" at zero. */
@@ -26,16 +26,32 @@ export interface PendingRowActions {
  * done about it now.
  */
 /**
- * Why "Requery now" waits, in the words of the real wait: before the first check, the service's
- * 2 min 1 s; after that, vendesk's schedule after each PENDING answer (1, 2, 4, 8, 16, 32 minutes,
- * then every hour; src/main/api/requeryBackoff.ts).
+ * What "Requery now" does, in the words of the real wait. Before the service answers (2 min 1 s after
+ * the purchase), pressing it asks nothing: vendesk asks at that moment by itself. After a check that
+ * was still pending, vendesk waits 1, 2, 4, 8, 16, 32 minutes, then every hour
+ * (src/main/api/requeryBackoff.ts) — its own pace: the service answers at any time, so it asks at once.
  */
-function requeryWaitText(attempts: number, leftSeconds: number): string {
-  if (attempts === 0) return `The service answers a requery from 2 min 1 s after the purchase: the first check is due ${countdownText(leftSeconds)}`;
-  return `Checked ${attempts} time${attempts === 1 ? '' : 's'} and still pending: vendesk asks again after 1, 2, 4, 8, 16 and 32 minutes, then every hour. The next check is due ${countdownText(leftSeconds)}`;
+export function requeryButtonText(item: PendingItemView, allowedLeft: number, dueLeft: number): string {
+  const p = item.purchase;
+  if (p.state === 'uncertain') return 'Look for it in the service’s transaction log now';
+  if (allowedLeft > 0) {
+    const at = item.requeryAllowedAt ? ` (${formatTime(item.requeryAllowedAt)})` : '';
+    return `The service answers a requery from 2 min 1 s after the purchase${at}, ${countdownText(allowedLeft)}: vendesk asks it then by itself`;
+  }
+  if (dueLeft <= 0) return 'Ask the service for the final answer now';
+  return `Ask the service now. Checked ${p.requery.attempts} time${p.requery.attempts === 1 ? '' : 's'} and still pending: by itself vendesk asks again after 1, 2, 4, 8, 16 and 32 minutes, then every hour (next ${countdownText(dueLeft)})`;
 }
 
-export function PendingTable({ items, secondsLeft, actions }: { items: PendingItemView[]; secondsLeft: (item: PendingItemView) => number | null; actions: PendingRowActions }) {
+export function PendingTable({
+  items,
+  secondsLeft,
+  actions,
+}: {
+  items: PendingItemView[];
+  /** Seconds left of a countdown of the list as read, ticking on this page. */
+  secondsLeft: (seconds: number | null) => number | null;
+  actions: PendingRowActions;
+}) {
   return (
     <Table striped highlightOnHover verticalSpacing="sm" data-testid="pending-table">
       <Table.Thead>
@@ -44,7 +60,7 @@ export function PendingTable({ items, secondsLeft, actions }: { items: PendingIt
           <Table.Th style={{ textAlign: 'right' }}>Amount</Table.Th>
           <Table.Th>Bought</Table.Th>
           <Table.Th>Status</Table.Th>
-          <Table.Th style={{ textAlign: 'center', whiteSpace: 'nowrap' }}>Checks answered</Table.Th>
+          <Table.Th style={{ textAlign: 'center' }}>Checks answered</Table.Th>
           <Table.Th style={{ whiteSpace: 'nowrap' }}>Next check</Table.Th>
           <ActionsHeader />
         </Table.Tr>
@@ -52,7 +68,8 @@ export function PendingTable({ items, secondsLeft, actions }: { items: PendingIt
       <Table.Tbody>
         {items.map((item) => {
           const p = item.purchase;
-          const left = secondsLeft(item);
+          const left = secondsLeft(item.dueInSeconds);
+          const allowedLeft = secondsLeft(item.requeryAllowedInSeconds) ?? 0;
           const waiting = p.state === 'pending' || p.state === 'uncertain';
           const due = left !== null && left <= 0;
           const busy = actions.busyId === p.id;
@@ -67,7 +84,8 @@ export function PendingTable({ items, secondsLeft, actions }: { items: PendingIt
                   {p.customerName ? ` · ${p.customerName}` : ''}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  Ref <span style={{ fontFamily: 'monospace' }}>{p.reference ?? 'none yet'}</span>
+                  {/* A long reference wraps: in a narrow window the row's buttons stay in view. */}
+                  Ref <span style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{p.reference ?? 'none yet'}</span>
                 </Text>
               </Table.Td>
               <Table.Td className="money" style={{ textAlign: 'right' }}>
@@ -108,8 +126,8 @@ export function PendingTable({ items, secondsLeft, actions }: { items: PendingIt
               <Table.Td>
                 <Stack gap={4} align="flex-end">
                   {waiting && (
-                    <Tooltip label={due ? 'Ask the service for the final answer now' : requeryWaitText(p.requery.attempts, left ?? 0)} withArrow>
-                      <Button size="compact-sm" onClick={() => actions.onRequery(item)} disabled={!due} loading={busy} data-testid="requery-now">
+                    <Tooltip label={requeryButtonText(item, allowedLeft, left ?? 0)} withArrow multiline maw={320}>
+                      <Button size="compact-sm" onClick={() => actions.onRequery(item)} loading={busy} data-testid="requery-now">
                         {p.state === 'uncertain' ? 'Look in log now' : 'Requery now'}
                       </Button>
                     </Tooltip>

@@ -13,7 +13,6 @@ export function RecentPurchases({ kind, refreshKey }: { kind: PurchaseKind; refr
       rows={recent.data ?? []}
       error={recent.error}
       onRetry={() => void recent.reload()}
-      emptyText="None yet on this computer."
       columns={[
         { header: 'Customer', render: (p) => p.customerName },
         { header: kind === 'electricity' ? 'Meter' : 'Smartcard', mono: true, render: (p) => p.account },

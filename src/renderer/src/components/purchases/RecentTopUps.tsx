@@ -12,7 +12,6 @@ export function RecentTopUps({ refreshKey }: { refreshKey: number }) {
       rows={recent.data ?? []}
       error={recent.error}
       onRetry={() => void recent.reload()}
-      emptyText="None yet on this connection."
       columns={[
         { header: 'Phone number', mono: true, render: (p) => p.phone },
         { header: 'Bought', render: (p) => (p.kind === 'airtime' ? `${networkName(p.network)} airtime` : p.description) },

@@ -1,5 +1,6 @@
 import { Alert, Button, Checkbox, Select, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
+import type { CatalogKind } from '../../../../shared/contract/catalog';
 import type { TopUpCheckView, TopUpKind, TopUpView } from '../../../../shared/contract/purchases';
 import { NETWORKS, NETWORK_LABEL, networkOfPhone, type Network } from '../../../../shared/phone';
 import { bridge } from '../../bridge';
@@ -20,6 +21,8 @@ function chargeOf(checked: TopUpCheckView): ExpectedCharge {
 }
 
 const FROM_PREFIX = 'prefix';
+/** The catalogs this tab reads: its notice names these, and another catalog's outage does not reach it. */
+const TOP_UP_CATALOGS: CatalogKind[] = ['airtime', 'data'];
 
 /**
  * Airtime or a data plan for one number, without a spreadsheet: enter the number, the amount or
@@ -28,7 +31,7 @@ const FROM_PREFIX = 'prefix';
  * so it is never bought twice.
  */
 export function TopUpPurchase() {
-  const catalog = useOperation('catalog.get', {});
+  const catalog = useOperation('catalog.get', { kinds: TOP_UP_CATALOGS });
   const flow = usePurchaseFlow<TopUpCheckView, TopUpView>();
   const [kind, setKind] = useState<TopUpKind>('airtime');
   const [network, setNetwork] = useState<string>(FROM_PREFIX);

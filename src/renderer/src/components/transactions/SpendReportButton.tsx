@@ -1,17 +1,20 @@
 /**
  * "Spend report…": the spend workbook of `vendesk report spend` from the window. Asks for the days
  * (the Transactions filter's, else this month: Lagos days on the service's clock, as the Dashboard's
- * today, not this computer's), writes the workbook and its chart, downloads (or,
- * in the desktop app, shows) the workbook, and says where it went with both totals.
+ * today, not this computer's), writes the workbook and its chart — reading first the days vendesk
+ * has not read from the service, and saying so — downloads (or, in the desktop app, shows) the
+ * workbook, and says where it went with both totals and the period it covers.
  */
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { OperationOutput } from '../../../../shared/contract';
 import { faceAndCostText, messagingText, purchasesText, refundedText } from '../../../../shared/spendText';
+import { missingDaysText, periodNotes } from '../../../../shared/coverageText';
 import { monthStartDay } from '../../../../shared/localDates';
 import { bridge } from '../../bridge';
 import { formatDay, formatNaira } from '../../format';
 import { useAction } from '../../hooks/useAction';
+import { useOperation } from '../../hooks/useOperation';
 import { ErrorNotice } from '../ErrorNotice';
 import { DateField } from '../DateField';
 
@@ -23,6 +26,9 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
   const [written, setWritten] = useState<SpendReportWritten | null>(null);
   const { busy, error, setError, run } = useAction();
   const badRange = Boolean(range.from && range.to && range.from > range.to);
+  // Days of the range vendesk has not read: writing the report reads them first (never a total silently short).
+  const coverage = useOperation('logs.coverage', { from: range.from, to: range.to }, { enabled: opened && Boolean(range.from && range.to) && !badRange });
+  const unread = coverage.data && !coverage.data.complete ? coverage.data : null;
 
   const open = () => {
     setRange({ from: from ?? '', to: to ?? '' });
@@ -53,9 +59,9 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
       <Modal opened={opened} onClose={() => setOpened(false)} title="Spend report (Excel)" centered size="lg">
         <Stack gap="sm">
           <Text size="sm">
-            What left the wallet on the chosen Lagos days: successful and pending purchases (refunded ones are shown apart), from the transactions on this computer (sync first for
-            the latest), and the messages sent through vendesk on a line of their own: totals, then the purchases by day, by type and by network, each with the face value, the
-            wallet cost and the commission. A chart of the daily wallet cost is saved beside it.
+            What left the wallet on the chosen Lagos days: successful and pending purchases (refunded ones are shown apart), from the transactions on this computer (days never read
+            are read from the service first; today counts up to its last sync), and the messages sent through vendesk on a line of their own: totals, then the purchases by day, by
+            type and by network, each with the face value, the wallet cost and the commission. A chart of the daily wallet cost is saved beside it.
           </Text>
           <Group gap="sm" align="flex-end">
             <DateField
@@ -68,6 +74,14 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
             />
             <DateField label="To (inclusive)" value={range.to} onChange={(d) => setRange({ ...range, to: d })} w={170} data-testid="spend-report-to" />
           </Group>
+          {unread && !written && (
+            <Alert color="blue" variant="light" title="Some days are read from the service first" data-testid="spend-report-unread">
+              <Text size="sm">
+                vendesk has not read {missingDaysText(unread)} from the service. Writing the report reads {unread.wholeLogUnread ? 'it' : 'them'} first, so every purchase of the
+                period is counted{busy ? ': reading now…' : '.'}
+              </Text>
+            </Alert>
+          )}
           <ErrorNotice error={error} title="The spend report was not written" />
           {written && (
             <Alert color="teal" variant="light" title="Spend report written" data-testid="spend-report-written">
@@ -81,6 +95,11 @@ export function SpendReportButton({ from, to }: { from?: string; to?: string }) 
               <Text size="sm" data-testid="spend-report-messaging">
                 {messagingText(written.totals.messaging)}. Left the wallet: <b className="money">{formatNaira(written.totals.walletKobo)}</b>.
               </Text>
+              {periodNotes(written.coverage).map((note) => (
+                <Text size="xs" c="dimmed" mt={4} key={note} data-testid="spend-report-period">
+                  {note}
+                </Text>
+              ))}
               <Text size="sm" mt={6}>
                 Saved as <b>{written.fileName}</b> in the exports folder:
               </Text>

@@ -7,7 +7,7 @@ import { Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { EventMap } from '../../../../shared/contract';
 import { bridge } from '../../bridge';
-import { formatAgo, formatCount } from '../../format';
+import { formatAgo, formatCount, formatDateTime } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useOperation } from '../../hooks/useOperation';
 
@@ -29,8 +29,12 @@ export function SyncControl({ compact = false }: { compact?: boolean }) {
   if (running) line = total !== null ? `Syncing: ${formatCount(done)} of ${formatCount(total)} entries` : 'Syncing…';
   else if (live?.state === 'failed') line = `Sync stopped: ${(live.message ?? 'the service could not be read').replace(/\.$/, '')}. Press Sync to continue.`;
   else if (action.error) line = `Sync did not run: ${action.error.message.replace(/\.$/, '')}.${action.error.hint ? ` ${action.error.hint}` : ''}`;
-  else if (live?.state === 'cancelled' || status.data?.interrupted) line = 'Sync was stopped part-way. Press Sync to continue from where it stopped.';
-  else line = lastAt ? `Last synced ${formatAgo(lastAt)} · ${formatCount(status.data?.entries ?? 0)} entries on this computer` : 'Not synced yet';
+  else if (live?.state === 'cancelled' || (status.data?.interrupted && !status.data.lastFailure)) line = 'Sync was stopped part-way. Press Sync to continue from where it stopped.';
+  else if (!live && status.data?.lastFailure) {
+    // A sync that failed (here, by itself or from the command line) since the last one that finished.
+    const f = status.data.lastFailure;
+    line = `Last sync failed ${formatAgo(f.at)}: ${f.message.replace(/\.$/, '')}. Showing what was read ${lastAt ? `up to ${formatDateTime(lastAt)}` : 'so far'}; press Sync now to try again.`;
+  } else line = lastAt ? `Last synced ${formatAgo(lastAt)} · ${formatCount(status.data?.entries ?? 0)} entries on this computer` : 'Not synced yet';
 
   return (
     <Stack gap={4} data-testid="sync-control" miw={compact ? 260 : 320}>
@@ -52,7 +56,7 @@ export function SyncControl({ compact = false }: { compact?: boolean }) {
             Sync now
           </Button>
         )}
-        <Text size="xs" c={live?.state === 'failed' || (!running && action.error) ? 'red' : 'dimmed'} data-testid="sync-line">
+        <Text size="xs" c={live?.state === 'failed' || (!running && action.error) || (!running && !live && status.data?.lastFailure) ? 'red' : 'dimmed'} data-testid="sync-line">
           {line}
         </Text>
       </Group>
