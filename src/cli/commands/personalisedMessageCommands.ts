@@ -320,4 +320,41 @@ export const smsCancelCommand = command({
   },
 });
 
-export const PERSONALISED_MESSAGE_COMMANDS = [smsJobsCommand, smsJobCommand, smsResumeCommand, smsCancelCommand];
+/** `none` clears a setting; absent leaves it. */
+function settingOption(ctx: CliContext, name: string): string | null | undefined {
+  const v = stringOption(ctx.args, name);
+  if (v === undefined) return undefined;
+  return v.trim().toLowerCase() === 'none' ? null : v;
+}
+
+export const smsNotificationsCommand = command({
+  path: ['sms', 'notifications'],
+  summary: 'Show or set who notifications go to (the finance contact, told when a standing order fails or waits) and the sender ID they go from',
+  usage: 'vendesk sms notifications [--finance-contact NUMBER|none] [--sender ID|none] [--json]',
+  options: [
+    { name: 'finance-contact', kind: 'string', description: 'The finance contact’s phone number (none: nobody)' },
+    { name: 'sender', kind: 'string', description: 'An approved sender ID (none: the organisation’s first approved one)' },
+  ],
+  output: z.strictObject({
+    senderId: z.string().nullable().describe("null: the organisation's first approved sender ID"),
+    financeContact: z.string().nullable().describe('null: nobody'),
+  }),
+  async run(ctx) {
+    const financeContact = settingOption(ctx, 'finance-contact');
+    const senderId = settingOption(ctx, 'sender');
+    const settings =
+      financeContact === undefined && senderId === undefined
+        ? await ctx.call('messaging.notifications.get', {})
+        : await ctx.call('messaging.notifications.set', { ...(financeContact !== undefined ? { financeContact } : {}), ...(senderId !== undefined ? { senderId } : {}) });
+    return {
+      json: settings,
+      text: lines([
+        tt`Finance contact: ${settings.financeContact ?? 'nobody (set one with --finance-contact NUMBER)'}`,
+        tt`Sender ID:       ${settings.senderId ?? "the organisation's first approved one"}`,
+        tt`Each notification is an SMS charged ₦4 a page, counted in the spend like any message.`,
+      ]),
+    };
+  },
+});
+
+export const PERSONALISED_MESSAGE_COMMANDS = [smsJobsCommand, smsJobCommand, smsResumeCommand, smsCancelCommand, smsNotificationsCommand];

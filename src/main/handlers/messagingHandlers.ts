@@ -3,6 +3,7 @@ import { messagingOperations } from '../../shared/contract/messaging';
 import { createContactsImporter } from '../messaging/contactsImport';
 import { createMessagingService } from '../messaging/messagingService';
 import { confirmOneTimeCode, sendOneTimeCode } from '../messaging/oneTimeCodes';
+import { notificationSettings, setNotificationSettings } from '../messaging/notifications';
 import { createPersonalisedMessages } from '../messaging/personalisedMessages';
 import { readSheetMessages, sendSheetMessages } from '../messaging/sheetMessages';
 import type { HandlersOf } from './handlerTypes';
@@ -29,6 +30,8 @@ export const messagingHandlers: HandlersOf<typeof messagingOperations> = {
   'messaging.jobs.pause': (input, app) => app.service(createPersonalisedMessages).pause(input.id),
   'messaging.jobs.resume': (input, app, call) => app.service(createPersonalisedMessages).resume(input.id, { wait: input.wait, ...(input.wait ? { signal: call.signal } : {}) }),
   'messaging.jobs.cancel': (input, app) => app.service(createPersonalisedMessages).cancel(input.id),
+  'messaging.notifications.get': (_input, app) => notificationSettings(app),
+  'messaging.notifications.set': (input, app) => setNotificationSettings(app, input),
   'messaging.otp.send': (input, app) => sendOneTimeCode(app, input),
   'messaging.otp.confirm': (input, app) => confirmOneTimeCode(app, input),
   'messaging.sandboxOutbox': async (_input, app) => {

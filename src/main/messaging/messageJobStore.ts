@@ -19,6 +19,7 @@ export interface MessageJobRow {
   label: string;
   file_hash: string | null;
   text: string | null;
+  source_ref: string | null;
   state: MessageJobState;
   note: string | null;
   runner_pid: number | null;
@@ -52,6 +53,8 @@ export interface NewJobMessage {
   text: string;
   quotedKobo: number;
   row: number | null;
+  /** What the message is about, once per connection (`bulk:<job id>:<seq>`); null for a sheet's messages. */
+  sourceKey?: string | null;
 }
 
 /** The mark of a message the service refused once and that goes again when its job is resumed. */
@@ -63,28 +66,44 @@ const MESSAGE_COLUMNS =
 export class MessageJobStore {
   constructor(private readonly db: Db) {}
 
-  /** The job and its messages, all `queued`, in one transaction. */
+  /**
+   * The job and its messages, all `queued`, in one transaction. A message whose `sourceKey` this
+   * connection already has a message for is left out (it was written before: by an earlier call,
+   * another process, a run before a restart); with none left, no job is written and the answer is null.
+   */
   create(
-    job: { serviceKey: string; senderId: string; origin: 'sheet' | 'service'; label: string; fileHash: string | null; text: string | null },
-    messages: readonly NewJobMessage[],
-  ): number {
-    return this.db.transaction(() => {
-      const at = now();
-      const id = Number(
-        this.db
-          .prepare(
-            `INSERT INTO messaging_jobs (service_key, sender_id, origin, label, file_hash, text, state, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, 'running', ?)`,
-          )
-          .run(job.serviceKey, job.senderId, job.origin, job.label, job.fileHash, job.text, at).lastInsertRowid,
-      );
-      const insert = this.db.prepare(
-        `INSERT INTO messaging_sends (service_key, kind, sender_id, target, template_id, body, recipients, emails, quoted_kobo, state, created_at, job_id, job_seq, job_row, attempts)
-         VALUES (?, 'sms', ?, ?, NULL, ?, 1, 0, ?, 'queued', ?, ?, ?, ?, 0)`,
-      );
-      messages.forEach((m, i) => insert.run(job.serviceKey, job.senderId, m.phone, m.text, m.quotedKobo, at, id, i + 1, m.row));
-      return id;
-    })();
+    job: { serviceKey: string; senderId: string; origin: 'sheet' | 'service'; label: string; fileHash: string | null; text: string | null; sourceRef?: string | null },
+    all: readonly NewJobMessage[],
+  ): number | null {
+    return this.db
+      .transaction(() => {
+        const known = this.db.prepare('SELECT 1 FROM messaging_sends WHERE service_key = ? AND source_key = ?');
+        const messages = all.filter((m) => !m.sourceKey || known.get(job.serviceKey, m.sourceKey) === undefined);
+        if (messages.length === 0) return null;
+        const at = now();
+        const id = Number(
+          this.db
+            .prepare(
+              `INSERT INTO messaging_jobs (service_key, sender_id, origin, label, file_hash, text, source_ref, state, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?)`,
+            )
+            .run(job.serviceKey, job.senderId, job.origin, job.label, job.fileHash, job.text, job.sourceRef ?? null, at).lastInsertRowid,
+        );
+        const insert = this.db.prepare(
+          `INSERT INTO messaging_sends (service_key, kind, sender_id, target, template_id, body, recipients, emails, quoted_kobo, state, created_at, job_id, job_seq, job_row, attempts, source_key)
+         VALUES (?, 'sms', ?, ?, NULL, ?, 1, 0, ?, 'queued', ?, ?, ?, ?, 0, ?)`,
+        );
+        messages.forEach((m, i) => insert.run(job.serviceKey, job.senderId, m.phone, m.text, m.quotedKobo, at, id, i + 1, m.row, m.sourceKey ?? null));
+        return id;
+      })
+      .immediate();
+  }
+
+  /** The jobs of a source (`bulk:<job id>`) that have not finished: to resume. */
+  unfinishedOf(serviceKey: string, sourceRef: string): MessageJobRow[] {
+    return this.db
+      .prepare(`SELECT * FROM messaging_jobs WHERE service_key = ? AND source_ref = ? AND state IN ('running', 'paused') ORDER BY id`)
+      .all(serviceKey, sourceRef) as MessageJobRow[];
   }
 
   job(id: number): MessageJobRow | null {

@@ -31,6 +31,8 @@ export interface PersonalisedMessage {
   phone: string;
   text: string;
   row?: number | null;
+  /** What the message is about, sent once per connection whoever asks again (`bulk:<job id>:<seq>`). */
+  sourceKey?: string | null;
 }
 
 export interface PersonalisedMessagesRequest {
@@ -46,6 +48,8 @@ export interface PersonalisedMessagesRequest {
   text?: string | null;
   /** The estimated total someone confirmed: refused (`cost_changed`) when the messages cost another amount. */
   confirmedTotalKobo?: number;
+  /** The job's source (`bulk:<job id>`), so its unfinished jobs can be found and resumed. */
+  sourceRef?: string | null;
 }
 
 /** The most messages one job takes (as many as the rows of one import). */
@@ -82,9 +86,10 @@ export class PersonalisedMessages {
   /**
    * Checks the messages (every number Nigerian, every text sendable), the sender ID (asked of the
    * session's service) and the confirmed cost, then writes the job with every message `queued`.
-   * Nothing is written when anything is refused.
+   * Nothing is written when anything is refused. Null: every message has a `sourceKey` already
+   * written (nothing new to send).
    */
-  async create(session: Session, request: PersonalisedMessagesRequest): Promise<number> {
+  async create(session: Session, request: PersonalisedMessagesRequest): Promise<number | null> {
     refuseIfConnectionChanged(this.app, session, 'message');
     const { messages } = request;
     if (messages.length === 0) throw new AppError('messages_invalid', 'There are no messages to send.', 'Give at least one message.');
@@ -103,7 +108,13 @@ export class PersonalisedMessages {
     await this.app.service(createMessagingService).approvedSender(request.senderId, session.client);
     const written: NewJobMessage[] = messages.map((m) => {
       const phone = normalizePhone(m.phone);
-      return { phone: phone.ok ? phone.phone : m.phone, text: m.text, quotedKobo: messageCost({ text: m.text, recipients: 1, emails: 0 }).smsKobo, row: m.row ?? null };
+      return {
+        phone: phone.ok ? phone.phone : m.phone,
+        text: m.text,
+        quotedKobo: messageCost({ text: m.text, recipients: 1, emails: 0 }).smsKobo,
+        row: m.row ?? null,
+        sourceKey: m.sourceKey ?? null,
+      };
     });
     const total = written.reduce((sum, m) => sum + m.quotedKobo, 0);
     if (request.confirmedTotalKobo !== undefined && request.confirmedTotalKobo !== total) {
@@ -123,9 +134,15 @@ export class PersonalisedMessages {
         label: request.label,
         fileHash: request.fileHash ?? null,
         text: request.text ?? null,
+        sourceRef: request.sourceRef ?? null,
       },
       written,
     );
+  }
+
+  /** The unfinished jobs of a source (`bulk:<job id>`) of the connection in use. */
+  unfinishedOf(sourceRef: string): number[] {
+    return this.store.unfinishedOf(this.app.connection.profileId, sourceRef).map((j) => j.id);
   }
 
   /**
@@ -231,14 +248,16 @@ export function createPersonalisedMessages(app: App): PersonalisedMessages {
  * the job has finished, paused or needs attention (`wait: false`: once it runs; `signal` aborted:
  * it pauses after the message in flight). Refuses (`messages_invalid`, `sender_unknown`,
  * `sender_not_approved`, `cost_changed`, `connection_changed`) before anything is written.
+ * Null when every message has a `sourceKey` that was already written: nothing new to send.
  */
 export async function sendPersonalisedMessages(
   app: App,
   session: Session,
   request: PersonalisedMessagesRequest,
   options: { wait?: boolean; signal?: AbortSignal } = {},
-): Promise<MessageJobView> {
+): Promise<MessageJobView | null> {
   const jobs = app.service(createPersonalisedMessages);
   const id = await jobs.create(session, request);
+  if (id === null) return null;
   return jobs.start(session, id, { wait: options.wait ?? true, signal: options.signal });
 }

@@ -216,5 +216,7 @@ export async function sendSheetMessages(
   });
   // The job holds every message: an uploaded file has served.
   releaseUpload(app, input.file);
+  // A sheet's messages carry no source key: a job is always written.
+  if (id === null) throw new Error('A job of messages from a sheet was not written.');
   return jobs.start(session, id, { wait: input.wait, signal });
 }

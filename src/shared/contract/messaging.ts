@@ -305,6 +305,14 @@ export interface SheetMessagesPreview {
   duplicates: RowProblem[];
 }
 
+/** Who notifications go to and from (src/main/messaging/notifications.ts). */
+export interface NotificationSettings {
+  /** The sender ID notifications go from; null: the organisation's first approved one. */
+  senderId: string | null;
+  /** The finance contact's number (11 digits), told when a standing order's occurrence fails or waits; null: nobody. */
+  financeContact: string | null;
+}
+
 // ---------------------------------------------------------------- input schemas
 
 const phoneInput = z
@@ -507,5 +515,12 @@ export const messagingOperations = {
     { invalidates: [] },
   ).returns<MessageJobView>(),
   'messaging.jobs.cancel': op(z.object({ id: messageJobId }), 'Stop the job: messages not sent yet are not sent', { invalidates: ['messages'] }).returns<MessageJobView>(),
+  'messaging.notifications.get': op(z.object({}), 'Who notifications go to (the finance contact) and from (the sender ID)').returns<NotificationSettings>(),
+  'messaging.notifications.set': op(
+    z.object({ senderId: z.string().max(11).nullable().optional(), financeContact: z.string().max(20).nullable().optional() }),
+    'Set the finance contact and the sender ID of notifications (null clears one)',
+    // A setting no view lists.
+    { invalidates: [] },
+  ).returns<NotificationSettings>(),
   'messaging.sandboxOutbox': op(z.object({}), 'What the sandbox "sent" (SMS, emails, one-time codes), newest first; sandbox connection only').returns<SandboxOutboxItem[]>(),
 } as const;

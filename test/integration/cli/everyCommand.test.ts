@@ -79,6 +79,10 @@ const SCENARIOS: Record<string, Scenario[]> = {
   'sms jobs': [{ args: () => ['sms', 'jobs', '--limit', '5'], exit: 0 }],
   'sms job': [{ args: () => ['sms', 'job', f.messageJobId, '--state', 'sent'], exit: 0 }],
   'sms resume': [{ args: () => ['sms', 'resume', f.messageJobId], exit: 0 }],
+  'sms notifications': [
+    { args: () => ['sms', 'notifications', '--finance-contact', '+234 809 555 0001'], exit: 0 },
+    { args: () => ['sms', 'notifications'], exit: 0 },
+  ],
   'sms cancel': [{ args: (r) => ['sms', 'cancel', f.pausedMessageJobs[r]], exit: 0 }],
   'sms status': [{ args: () => ['sms', 'status', f.messageRef], exit: 0 }],
   'sms history': [{ args: () => ['sms', 'history', '--per-page', '5'], exit: 0 }],

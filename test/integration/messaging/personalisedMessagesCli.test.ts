@@ -25,7 +25,10 @@ describe('vendesk sms send --contacts', () => {
   let sandbox: TestSandbox;
   let dataDir: string;
   let control: SandboxControl;
-  const vendesk = (args: string[]) => [[...args, '--data-dir', dataDir, '--base-url', sandbox.url, '--json'], { HOME: dataDir, VENDESK_TOKEN: TOKEN }] as const;
+  const vendesk = (args: string[]): [string[], { HOME: string; VENDESK_TOKEN: string }] => [
+    [...args, '--data-dir', dataDir, '--base-url', sandbox.url, '--json'],
+    { HOME: dataDir, VENDESK_TOKEN: TOKEN },
+  ];
   const sms = async () => (await control.outbox()).filter((o) => o.channel === 'sms');
 
   beforeAll(async () => {

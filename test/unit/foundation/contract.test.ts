@@ -79,6 +79,10 @@ describe('the app contract', () => {
       'approvals.rows',
       'audit.verify',
       'audit.export',
+      'messaging.sheet.preview',
+      'messaging.jobs.list',
+      'messaging.jobs.get',
+      'messaging.notifications.get',
     ]);
     const undeclared: string[] = [];
     for (const [name, def] of Object.entries(operations) as [OperationName, (typeof operations)[OperationName]][]) {

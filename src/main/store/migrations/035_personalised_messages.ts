@@ -20,6 +20,11 @@ const list = (states: readonly string[]) => states.map((s) => `'${s}'`).join(', 
  * `messaging_jobs` holds the job: its sender ID, where its messages came from (a contacts sheet,
  * or another part of vendesk such as a standing order), its state, and the lease of the process
  * that runs it (`runner_pid`, `lease_until_ms`), so two processes never send the same job.
+ *
+ * `source_key` names what a message is about when another part of vendesk sends it once per thing
+ * (`bulk:<job id>:<seq>`: the recipient of a bought bulk item); it is unique per connection, so a
+ * second call, another process or a restart can never write a second message for the same item.
+ * `source_ref` names the job's source (`bulk:<job id>`), so its unfinished jobs can be resumed.
  */
 export const personalisedMessagesMigration: Migration = {
   version: 35,
@@ -33,6 +38,7 @@ export const personalisedMessagesMigration: Migration = {
       label TEXT NOT NULL,
       file_hash TEXT,
       text TEXT,
+      source_ref TEXT,
       state TEXT NOT NULL CHECK (state IN (${list(MESSAGING_JOB_STATES)})),
       note TEXT,
       runner_pid INTEGER,
@@ -41,6 +47,7 @@ export const personalisedMessagesMigration: Migration = {
       finished_at TEXT
     );
     CREATE INDEX messaging_jobs_profile ON messaging_jobs (service_key, id);
+    CREATE INDEX messaging_jobs_source ON messaging_jobs (service_key, source_ref) WHERE source_ref IS NOT NULL;
 
     CREATE TABLE messaging_sends_new (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -67,7 +74,8 @@ export const personalisedMessagesMigration: Migration = {
       job_seq INTEGER,
       job_row INTEGER,
       attempts INTEGER NOT NULL DEFAULT 1,
-      settled_by TEXT
+      settled_by TEXT,
+      source_key TEXT
     );
     INSERT INTO messaging_sends_new (id, service_key, kind, sender_id, target, template_id, body, recipients, emails, quoted_kobo, state, reference, charged_kobo,
                                      error, created_at, finished_at, service_from_ms, service_to_ms, charge_source, request_reference)
@@ -78,5 +86,6 @@ export const personalisedMessagesMigration: Migration = {
     ALTER TABLE messaging_sends_new RENAME TO messaging_sends;
     CREATE INDEX messaging_sends_profile ON messaging_sends (service_key, created_at);
     CREATE UNIQUE INDEX messaging_sends_job ON messaging_sends (job_id, job_seq) WHERE job_id IS NOT NULL;
+    CREATE UNIQUE INDEX messaging_sends_source ON messaging_sends (service_key, source_key) WHERE source_key IS NOT NULL;
   `,
 };
