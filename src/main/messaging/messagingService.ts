@@ -8,13 +8,12 @@ import type { MessageHistoryView, MessageQuote, MessageView, PhonebookContactsPa
 import { AppError } from '../../shared/appError';
 import { messageCost } from '../../shared/messagingCost';
 import { analyzeTemplate, renderTemplate, slugify } from '../../shared/messagingTemplate';
-import { formatNaira } from '../../shared/money';
 import type { SendMessageBody } from '../../shared/wire';
 import type { PhonebookAnswer, TemplateAnswer } from '../api/messagingAnswers';
 import { ServiceError } from '../api/serviceErrors';
 import type { VendingClient } from '../api/vendingClient';
 import type { App, AppPart } from '../appContext';
-import { messageCharge, now, paidSend } from './paidSends';
+import { costChanged, messageCharge, now, paidSend } from './paidSends';
 import { contactView, messageView, phonebookView, senderIdView, templateView } from './messagingViews';
 
 export type MessageTarget = { kind: 'number'; to: string } | { kind: 'phonebook'; phoneBookId: number };
@@ -241,12 +240,7 @@ export class MessagingService {
     if (input.content.kind === 'template') await this.approvedTemplate(input.content.templateId);
     const quote = await this.quote(input);
     if (quote.totalKobo !== input.confirmedTotalKobo) {
-      throw new AppError(
-        'cost_changed',
-        `The cost is now ${formatNaira(quote.totalKobo)} for ${quote.recipients.toLocaleString('en-NG')} recipient(s), not the ${formatNaira(input.confirmedTotalKobo)} you confirmed. Nothing was sent.`,
-        'Review the new cost and confirm again.',
-        { quote },
-      );
+      throw costChanged(quote.totalKobo, input.confirmedTotalKobo, `${quote.recipients.toLocaleString('en-NG')} recipient(s)`, { quote });
     }
     const body: SendMessageBody = {
       senderId: input.senderId,

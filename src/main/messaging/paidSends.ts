@@ -8,6 +8,8 @@ import { UncertainOutcomeError } from '../api/serviceErrors';
 import type { CallOptions, VendingClient } from '../api/vendingClient';
 import type { AppPart, Session } from '../appContext';
 import { refuseIfConnectionChanged } from '../sessionGuard';
+import { AppError } from '../../shared/appError';
+import { formatNaira } from '../../shared/money';
 
 /** The time now, as the messaging records and views write it. */
 export const now = (): string => new Date().toISOString();
@@ -18,6 +20,19 @@ export interface Charge {
   chargedKobo: number;
   source: 'service' | 'quoted';
   requestReference: string | null;
+}
+
+/**
+ * The refusal of a send whose cost is no longer the one confirmed: `for` says what it is the cost
+ * of ("250 recipient(s)", "12 message(s)"); `details` carries the new figures to confirm again.
+ */
+export function costChanged(nowKobo: number, confirmedKobo: number, costOf: string, details?: unknown): AppError {
+  return new AppError(
+    'cost_changed',
+    `The cost is now ${formatNaira(nowKobo)} for ${costOf}, not the ${formatNaira(confirmedKobo)} you confirmed. Nothing was sent.`,
+    'Review the new cost and confirm again.',
+    details,
+  );
 }
 
 /** What a sent message was charged: the service's figure, else the quote it was sent at. */

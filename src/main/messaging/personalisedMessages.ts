@@ -16,7 +16,6 @@
 import { AppError } from '../../shared/appError';
 import type { JobMessageState, MessageJobPage, MessageJobView } from '../../shared/contract/messaging';
 import { messageCost } from '../../shared/messagingCost';
-import { formatNaira } from '../../shared/money';
 import { normalizePhone } from '../../shared/phone';
 import { HIDDEN_CHARACTER, hiddenCharacterName, isEmojiGlue } from '../../shared/visibleText';
 import type { App, Session } from '../appContext';
@@ -25,6 +24,7 @@ import { refuseIfConnectionChanged } from '../sessionGuard';
 import { MessageJobRunner, MESSAGE_JOB_TIMING, runningElsewhere, type MessageJobTiming } from './messageJobRunner';
 import { jobMessageView, MessageJobStore, type MessageJobRow, type NewJobMessage } from './messageJobStore';
 import { createMessagingService } from './messagingService';
+import { costChanged } from './paidSends';
 
 /** One message, already filled for its recipient. `row`: its row of a sheet, when it came from one. */
 export interface PersonalisedMessage {
@@ -118,11 +118,7 @@ export class PersonalisedMessages {
     });
     const total = written.reduce((sum, m) => sum + m.quotedKobo, 0);
     if (request.confirmedTotalKobo !== undefined && request.confirmedTotalKobo !== total) {
-      throw new AppError(
-        'cost_changed',
-        `The messages cost ${formatNaira(total)}, not the ${formatNaira(request.confirmedTotalKobo)} that was confirmed. Nothing was sent.`,
-        'Review the cost and confirm again.',
-      );
+      throw costChanged(total, request.confirmedTotalKobo, `${written.length.toLocaleString('en-NG')} message(s)`);
     }
     // The checks took a while: still the session's connection, or nothing is written.
     refuseIfConnectionChanged(this.app, session, 'message');

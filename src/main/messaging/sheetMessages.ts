@@ -13,11 +13,11 @@ import type { FileRef } from '../../shared/contract/files';
 import type { IncompleteRow, MessageJobView, RowProblem, SheetMessagesPreview } from '../../shared/contract/messaging';
 import { columnFor, fillPlaceholders, headingKey, parseMessageText, placeholderText } from '../../shared/messagePlaceholders';
 import { messageCost } from '../../shared/messagingCost';
-import { formatNaira } from '../../shared/money';
 import type { App } from '../appContext';
 import { releaseUpload } from '../files';
 import { hiddenCellTextFor, hiddenInCell, textFromCell, type CellValue } from '../imports';
 import { readContactsSheet, type ContactsSheet } from './contactsImport';
+import { costChanged } from './paidSends';
 import { createPersonalisedMessages, type PersonalisedMessage } from './personalisedMessages';
 
 /** Rows explained in an answer; the counts are always complete. */
@@ -197,12 +197,7 @@ export async function sendSheetMessages(
     throw new AppError('rows_incomplete', 'No row of the sheet can be sent a message. Nothing was sent.', 'Check the rows listed, fill in the sheet and send again.');
   }
   if (preview.smsKobo !== input.confirmedTotalKobo) {
-    throw new AppError(
-      'cost_changed',
-      `The cost is now ${formatNaira(preview.smsKobo)} for ${preview.messages.toLocaleString('en-NG')} message(s), not the ${formatNaira(input.confirmedTotalKobo)} you confirmed. Nothing was sent.`,
-      'Review the new cost and confirm again.',
-      { preview },
-    );
+    throw costChanged(preview.smsKobo, input.confirmedTotalKobo, `${preview.messages.toLocaleString('en-NG')} message(s)`, { preview });
   }
   const jobs = app.service(createPersonalisedMessages);
   const id = await jobs.create(session, {
