@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sandboxWalletKobo } from '../support/sandboxRecords';
 import { tempDir } from '../integration/messaging/contactsFiles';
-import { expect, pageSettled, saveScreen, SCREEN_SIZES, setTheme, test } from './support/fixtures';
+import { expect, pageSettled, saveScreen, SCREEN_SIZES, setTheme, test, watchLoads } from './support/fixtures';
 
 const TEXT = 'Hello {Name}, your November data allowance of {Data allowance} has been sent. Call {Desk} with questions.';
 
@@ -28,10 +28,16 @@ test('a contacts sheet with placeholders: the preview of each message and its ch
   );
   await vendesk.sandboxControl.setWallet(50_000);
   const origin = vendesk.shell!.origin;
+  watchLoads(page);
   await page.goto(`${origin}/#/messaging`);
-  await page.getByText('A contacts sheet (each their own text)').click();
-  await page.locator('input[type=file]').setInputFiles(file);
-  await page.getByLabel('Text').fill(TEXT);
+  // The sheet and the text, chosen again after each reload (a change of theme reloads the page).
+  const fillSheet = async () => {
+    await page.getByText('A contacts sheet', { exact: true }).click();
+    await page.locator('input[type=file]').setInputFiles(file);
+    await page.getByRole('textbox', { name: 'Text', exact: true }).fill(TEXT);
+    await expect(page.getByTestId('sheet-total')).toHaveText('₦12.00');
+  };
+  await fillSheet();
 
   const preview = page.getByTestId('sheet-preview');
   await expect(preview).toContainText('{Data allowance} → “Data allowance”');
@@ -44,9 +50,10 @@ test('a contacts sheet with placeholders: the preview of each message and its ch
   await expect(page.getByTestId('sheet-review')).toBeDisabled();
 
   for (const scheme of ['light', 'dark'] as const) {
+    await setTheme(page, scheme);
+    await fillSheet();
     for (const size of SCREEN_SIZES) {
       await page.setViewportSize(size);
-      await setTheme(page, scheme);
       await pageSettled(page);
       await saveScreen(page, `i40-send-sheet-${size.width}-${scheme}.png`, { fullPage: true });
     }
@@ -63,5 +70,7 @@ test('a contacts sheet with placeholders: the preview of each message and its ch
   expect(before - (await sandboxWalletKobo(vendesk))).toBe(1200);
   const sms = (await vendesk.sandboxControl.outbox()).filter((o) => o.channel === 'sms');
   expect(sms.map((o) => o.to).sort()).toEqual(['08031234501', '08031234502', '08031234506']);
-  expect(sms.find((o) => o.to === '08031234506')?.body).toBe('Hello Ngozi Umeh, your November data allowance of 10GB has been sent. Call Finance desk 0700 111 2222 with questions.');
+  expect(sms.find((o) => o.to === '08031234506')?.body).toBe(
+    'Hello Ngozi Umeh, your November data allowance of 10GB has been sent. Call Finance desk 0700 111 2222 with questions.',
+  );
 });

@@ -21,7 +21,7 @@ type ContentKind = 'text' | 'template';
 const TARGET_CHOICES: readonly { value: TargetKind; label: string }[] = [
   { value: 'number', label: 'One phone number' },
   { value: 'phonebook', label: 'A phonebook (bulk)' },
-  { value: 'sheet', label: 'A contacts sheet (each their own text)' },
+  { value: 'sheet', label: 'A contacts sheet' },
 ];
 const CONTENT_CHOICES: readonly { value: ContentKind; label: string }[] = [
   { value: 'text', label: 'Type the text' },

@@ -252,7 +252,7 @@ export function SheetMessages({ senderId, fields }: { senderId: string | null; f
                 Contacts sheet
               </Text>
               <Text size="xs" c="dimmed">
-                {file ? file.name : 'CSV or Excel (.xlsx): a Phone column, and a column for each value your text names.'}
+                {file ? file.name : 'Each row gets its own text. CSV or Excel (.xlsx): a Phone column, and a column for each value your text names.'}
               </Text>
             </div>
             <FileButton resetRef={resetPicker} onChange={(f) => void choose(f)} accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">
