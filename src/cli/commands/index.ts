@@ -8,6 +8,7 @@ import { LOGS_COMMANDS } from './logsCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
 import { PURCHASE_COMMANDS } from './purchaseCommands';
 import { RECONCILE_COMMANDS } from './reconcileCommands';
+import { STANDING_COMMANDS } from './standingCommands';
 import { TEAM_COMMANDS } from './teamCommands';
 import { TEAM_RUN_COMMANDS } from './teamRunCommands';
 
@@ -18,6 +19,7 @@ export const COMMANDS: CliCommand[] = [
   webCommand,
   ...MESSAGING_COMMANDS,
   ...BULK_COMMANDS,
+  ...STANDING_COMMANDS,
   ...TEAM_RUN_COMMANDS,
   ...PURCHASE_COMMANDS,
   ...RECONCILE_COMMANDS,

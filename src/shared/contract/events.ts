@@ -34,6 +34,8 @@ export const DATA_TOPICS = [
   'templates',
   'messages',
   'reconcile',
+  /** Standing orders and their occurrences (issue 40). */
+  'standing',
 ] as const;
 export type DataTopic = (typeof DATA_TOPICS)[number];
 
@@ -71,6 +73,9 @@ export const events = {
   'contacts.progress': event<Progress & { phoneBookId: number }>('Contacts upload into a phonebook.'),
   'messaging.job.progress': event<Progress & { jobId: number; state: MessageJobState | 'pausing' | 'cancelling'; counts: Record<JobMessageState, number> }>(
     'A job of personalised messages sending (pausing/cancelling: asked to stop, the message in flight still finishing).',
+  ),
+  'standing.occurrence': event<{ orderId: string; orderName: string; scheduledDay: string; outcome: string; jobId: string | null; message: string }>(
+    "A standing order's occurrence was bought, started, or waits (and why): what a window or the operating system may tell a person.",
   ),
   'data.changed': event<{ topics: DataTopic[]; reason: string }>(
     'Something changed that views should re-read (the topics say what). `reason` names the operation whose contract entry declares the topics (`invalidates`), or the background work that changed them (docs/architecture.md, "What tells the windows to re-read").',

@@ -14,6 +14,7 @@ import { purchasesOperations } from './purchases';
 import { reconcileOperations } from './reconcile';
 import { reportsOperations } from './reports';
 import { serviceCheckOperations } from './serviceCheck';
+import { standingOperations } from './standing';
 import { teamOperations } from './team';
 import { teamRunOperations } from './teamRun';
 
@@ -31,6 +32,7 @@ export const operations = {
   ...serviceCheckOperations,
   ...teamOperations,
   ...teamRunOperations,
+  ...standingOperations,
 } as const;
 
 export type Operations = typeof operations;
