@@ -83,6 +83,8 @@ describe('the app contract', () => {
       'messaging.jobs.list',
       'messaging.jobs.get',
       'messaging.notifications.get',
+      'standing.list',
+      'standing.show',
     ]);
     const undeclared: string[] = [];
     for (const [name, def] of Object.entries(operations) as [OperationName, (typeof operations)[OperationName]][]) {
