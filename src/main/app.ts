@@ -288,6 +288,7 @@ export const CONNECTION_SCOPED = [
   ['reconcile_runs', 'profile_id'],
   ['balance_snapshots', 'profile_id'],
   ['messaging_sends', 'service_key'],
+  ['messaging_jobs', 'service_key'],
   ['messaging_imports', 'service_key'],
   ['messaging_contact_uploads', 'service_key'],
 ] as const;

@@ -53,4 +53,5 @@ export {
   type NetworkConflict,
   type TotalRow,
 } from './validateRows';
+export { hiddenInCell, hiddenCellTextFor } from './hiddenCells';
 export { validateContactRows, type ContactRow, type ContactDuplicate, type ContactValidation } from './validateContacts';

@@ -33,6 +33,8 @@ export const READ_TOPICS = {
   // An order's last runs show their jobs' progress: a job moving changes them too.
   'standing.list': ['standing', 'jobs'],
   'standing.show': ['standing', 'jobs'],
+  'messaging.jobs.list': ['messages'],
+  'messaging.jobs.get': ['messages'],
 } as const satisfies { readonly [N in OperationName]?: readonly DataTopic[] };
 
 /** The topics a window showing `name` re-reads on, or null when it reads it once. */

@@ -44,6 +44,8 @@ const f = {
   phonebookId: '',
   contactsFile: '',
   messageRef: '',
+  messageJobId: '',
+  pausedMessageJobs: [] as string[],
   otp: [] as { reference: string; code: string }[],
   exportFile: '',
   runId: '',
@@ -73,8 +75,18 @@ const SCENARIOS: Record<string, Scenario[]> = {
   'sms send': [
     { args: () => ['sms', 'send', '--to', PHONE, '--sender', 'VENDESK', '--message', 'Salary paid'], exit: 0 },
     { args: () => ['sms', 'send', '--to', PHONE, '--message', 'Salary paid', '--email', 'pay@example.com', '--dry-run'], exit: 0 },
+    { args: () => ['sms', 'send', '--contacts', f.contactsFile, '--sender', 'VENDESK', '--message', 'Hello {Name}, salary paid'], exit: 0 },
+    { args: () => ['sms', 'send', '--contacts', f.contactsFile, '--message', 'Hello {Name}', '--dry-run'], exit: 0 },
   ],
   'sms senders': [{ args: () => ['sms', 'senders'], exit: 0 }],
+  'sms jobs': [{ args: () => ['sms', 'jobs', '--limit', '5'], exit: 0 }],
+  'sms job': [{ args: () => ['sms', 'job', f.messageJobId, '--state', 'sent'], exit: 0 }],
+  'sms resume': [{ args: () => ['sms', 'resume', f.messageJobId], exit: 0 }],
+  'sms notifications': [
+    { args: () => ['sms', 'notifications', '--finance-contact', '+234 809 555 0001'], exit: 0 },
+    { args: () => ['sms', 'notifications'], exit: 0 },
+  ],
+  'sms cancel': [{ args: (r) => ['sms', 'cancel', f.pausedMessageJobs[r]], exit: 0 }],
   'sms status': [{ args: () => ['sms', 'status', f.messageRef], exit: 0 }],
   'sms history': [{ args: () => ['sms', 'history', '--per-page', '5'], exit: 0 }],
   'otp send': [{ args: () => ['otp', 'send', '--to', PHONE, '--sender', 'VENDESK'], exit: 0 }],
@@ -269,6 +281,14 @@ beforeAll(async () => {
   f.phonebookId = String((await peer.json<{ id: number }>(['phonebook', 'create', 'Fixture staff'])).id);
   f.contactsFile = writeContactsCsv(path.join(peer.dir, 'contacts.csv'), makeContacts(5));
   f.messageRef = (await peer.json<{ reference: string }>(['sms', 'send', '--to', PHONE, '--sender', 'VENDESK', '--message', 'Fixture'])).reference;
+  f.messageJobId = String((await peer.json<{ id: number }>(['sms', 'send', '--contacts', f.contactsFile, '--sender', 'VENDESK', '--message', 'Hello {Name}'])).id);
+  // Two jobs the service refused a message of: paused (exit 1), one for each round of `sms cancel`.
+  for (let i = 0; i < 2; i++) {
+    await peer.control.addFault({ path: '/sendMessage', status: 400, count: 1 });
+    const paused = await peer.run(['sms', 'send', '--contacts', f.contactsFile, '--sender', 'VENDESK', '--message', `Hello {Name} ${i}`]);
+    expect(paused.code, paused.stdout).toBe(1);
+    f.pausedMessageJobs.push(String((JSON.parse(paused.stdout) as { id: number }).id));
+  }
   for (let i = 0; i < 2; i++) {
     const reference = (await peer.json<{ reference: string }>(['otp', 'send', '--to', PHONE, '--sender', 'VENDESK'])).reference;
     const outbox = await peer.control.outbox();

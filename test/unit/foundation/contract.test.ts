@@ -79,6 +79,10 @@ describe('the app contract', () => {
       'approvals.rows',
       'audit.verify',
       'audit.export',
+      'messaging.sheet.preview',
+      'messaging.jobs.list',
+      'messaging.jobs.get',
+      'messaging.notifications.get',
       'standing.list',
       'standing.show',
     ]);

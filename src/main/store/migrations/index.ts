@@ -8,7 +8,8 @@
  * name the service gave for a bulk item's meter or smartcard, 16 local bulk jobs sent for approval
  * in the team workspace, 17 team single purchases, 18 the amount a refund gave back, 19 the phone and
  * name of a bulk file's invalid rows, 20 the state columns' known states, 26 what the log mirror
- * covers (the UTC dates read completely) and the last failed sync, 31–34 standing orders (issue 40).
+ * covers (the UTC dates read completely) and the last failed sync, 31–34 standing orders, 35 jobs of
+ * personalised messages (issue 40).
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -36,6 +37,7 @@ import { singlePurchasesAreJobsMigration } from './023_single_purchases_are_jobs
 import { oneTableOfApprovalsMigration } from './024_one_table_of_approvals';
 import { logCoverageMigration } from './026_log_coverage';
 import { standingOrdersMigration } from './031_standing_orders';
+import { personalisedMessagesMigration } from './035_personalised_messages';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -63,5 +65,6 @@ export const MIGRATIONS: Migration[] = [
   oneTableOfApprovalsMigration,
   logCoverageMigration,
   standingOrdersMigration,
+  personalisedMessagesMigration,
   // (add one import and one entry per migration file, in number order)
 ];
