@@ -7,10 +7,10 @@ import { quotedList } from '../../shared/excerpt';
 import { createHash } from 'node:crypto';
 import { ImportError } from './importError';
 
-export type ImportKind = 'airtime' | 'data' | 'electricity' | 'cable' | 'contacts' | 'vendorLog';
+export type ImportKind = 'airtime' | 'data' | 'electricity' | 'cable' | 'contacts' | 'vendorLog' | 'recipients';
 export type BulkKind = 'airtime' | 'data' | 'electricity' | 'cable';
 
-export const IMPORT_KINDS: readonly ImportKind[] = ['airtime', 'data', 'electricity', 'cable', 'contacts', 'vendorLog'];
+export const IMPORT_KINDS: readonly ImportKind[] = ['airtime', 'data', 'electricity', 'cable', 'contacts', 'vendorLog', 'recipients'];
 
 /** Fields of bulk purchase and contact sheets, plus the log-entry fields of the spec (vendorLog). */
 export type FieldKey =
@@ -120,6 +120,8 @@ const KIND_FIELDS: Record<ImportKind, { required: FieldKey[]; optional: FieldKey
   electricity: { required: ['meter', 'disco', 'vendType', 'amount', 'phone'], optional: ['name', 'reference', 'costCentre'] },
   cable: { required: ['smartcard', 'bouquet', 'phone'], optional: ['provider', 'amount', 'name', 'reference', 'costCentre'] },
   contacts: { required: ['phone'], optional: ['name'] },
+  // The recipients list (src/main/costCentres/recipients.ts): at least one of phone, meter, smartcard.
+  recipients: { required: ['costCentre'], optional: ['phone', 'meter', 'smartcard', 'name'] },
   vendorLog: {
     required: ['phone', 'amount', 'status'],
     optional: [
