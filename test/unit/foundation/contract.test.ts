@@ -79,6 +79,7 @@ describe('the app contract', () => {
       'approvals.rows',
       'audit.verify',
       'audit.export',
+      'costCentres.history',
     ]);
     const undeclared: string[] = [];
     for (const [name, def] of Object.entries(operations) as [OperationName, (typeof operations)[OperationName]][]) {
