@@ -8,17 +8,9 @@
 import os from 'node:os';
 import { AppError } from '../../shared/appError';
 import type { Db } from '../store/database';
+import type { CostCentreChangeView } from '../../shared/contract/costCentres';
 
-export interface CostCentreChange {
-  reference: string | null;
-  jobId: string;
-  seq: number;
-  from: string | null;
-  to: string | null;
-  actor: string;
-  actorKind: 'desktop' | 'team';
-  changedAt: string;
-}
+export type CostCentreChange = CostCentreChangeView;
 
 /** Who changes it on this desktop: the operating system's user. */
 export function desktopActor(): string {

@@ -30,6 +30,7 @@
  * beside a plain scan of it.
  */
 import type { ReadableDB } from '../store/readableDb';
+import type { CostCentreSpend } from '../../shared/contract/reports';
 
 /** The view's name, for a query that joins or reads it. */
 export const LOG_COST_CENTRES = 'log_cost_centres';
@@ -38,14 +39,7 @@ export const LOG_COST_CENTRES = 'log_cost_centres';
 export const UNASSIGNED = 'Unassigned';
 
 /** Spend of one cost centre and type: the statuses counted are the caller's (spend counts SUCCESS and PENDING). */
-export interface CostCentreSpendLine {
-  costCentre: string;
-  type: string;
-  purchases: number;
-  faceKobo: number;
-  costKobo: number;
-  commissionKobo: number;
-}
+export type CostCentreSpendLine = CostCentreSpend;
 
 /**
  * Spend by cost centre and type of a connection's entries created in [fromIso, untilIso) (UTC ISO)

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { AppError } from '../../shared/appError';
 import type { Db } from '../store/database';
+import type { RecipientsImportView } from '../../shared/contract/costCentres';
 import { readCostCentre } from '../../shared/costCentre';
 import { accountNumberFromCell, phoneFromCell, textFromCell } from '../imports/cellValues';
 import { detectMapping, assertMappingComplete } from '../imports/columnMapping';
@@ -19,15 +20,7 @@ import { inspectSpreadsheet } from '../imports/inspectSpreadsheet';
 import { readFirstTable } from '../imports/readSpreadsheet';
 import type { CellValue } from '../imports/sheetTable';
 
-export interface RecipientsImport {
-  file: string;
-  rows: number;
-  phones: number;
-  meters: number;
-  smartcards: number;
-  /** Rules that replaced one already in the list (same phone, meter or smartcard). */
-  replaced: number;
-}
+export type RecipientsImport = RecipientsImportView;
 
 interface Rule {
   kind: 'phone' | 'meter' | 'smartcard';
