@@ -3,6 +3,7 @@ import type { CliCommand } from '../cliCommand';
 import { balanceCommand, sandboxCommand, webCommand } from './appCommands';
 import { BULK_COMMANDS } from './bulkCommands';
 import { completionCommand } from './completionCommand';
+import { COST_CENTRE_COMMANDS } from './costCentreCommands';
 import { doctorCommand } from './doctorCommand';
 import { LOGS_COMMANDS } from './logsCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
@@ -23,6 +24,7 @@ export const COMMANDS: CliCommand[] = [
   ...TEAM_RUN_COMMANDS,
   ...PURCHASE_COMMANDS,
   ...RECONCILE_COMMANDS,
+  ...COST_CENTRE_COMMANDS,
   ...LOGS_COMMANDS,
   ...TEAM_COMMANDS,
   completionCommand,

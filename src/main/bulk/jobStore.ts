@@ -57,8 +57,8 @@ export class JobStore {
     );
     const insertItem = this.stmt(
       `INSERT INTO bulk_items (job_id, seq, row_number, phone, network, product_code, voucher_code, operator, region, data_value,
-        description, amount_kobo, name, note, given_network, prefix_network, duplicate_of, state, updated_at, account, vend_type, account_name)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        description, amount_kobo, name, note, given_network, prefix_network, duplicate_of, state, updated_at, account, vend_type, account_name, cost_centre)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertInvalid = this.stmt('INSERT INTO bulk_invalid_rows (job_id, row_number, field, message, phone, name) VALUES (?, ?, ?, ?, ?, ?)');
     const invalidRows = new Set(invalid.map((i) => i.row)).size;
@@ -107,6 +107,7 @@ export class JobStore {
           it.account ?? null,
           it.vendType ?? null,
           it.accountName ?? null,
+          it.costCentre ?? null,
         );
       }
       for (const r of invalid) insertInvalid.run(id, r.row, r.field, r.message, r.phone ?? null, r.name ?? null);

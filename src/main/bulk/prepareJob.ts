@@ -80,7 +80,11 @@ export function chooseMapping(settings: Settings, kind: BulkJobKind, headers: st
     const mapping = emptyMapping();
     for (const [field, column] of Object.entries(given)) {
       if (!(FIELD_KEYS as readonly string[]).includes(field)) {
-        throw new AppError('invalid_mapping', `"${field}" is not a column vendesk knows.`, 'Choose columns for Phone, Amount, Network, Product code, Name or Reference.');
+        throw new AppError(
+          'invalid_mapping',
+          `"${field}" is not a column vendesk knows.`,
+          'Choose columns for Phone, Amount, Network, Product code, Name, Reference or Cost centre.',
+        );
       }
       if (column !== null && (column < 0 || column >= headers.length)) {
         throw new AppError('invalid_mapping', `Column ${column + 1} chosen for ${field} is not in the sheet (it has ${headers.length} columns).`, 'Choose a column of the sheet.');
@@ -93,9 +97,11 @@ export function chooseMapping(settings: Settings, kind: BulkJobKind, headers: st
   const saved = settings.get<ColumnMapping | null>(mappingKey(kind, headers), null);
   if (saved) {
     const mapping = emptyMapping();
+    // A column this vendesk knows and the remembered mapping predates (a Dept column before cost centres) is detected.
+    const detected = detectMapping(headers, kind);
     for (const f of FIELD_KEYS) {
       const c = saved[f];
-      mapping[f] = typeof c === 'number' && c >= 0 && c < headers.length ? c : null;
+      mapping[f] = c === undefined ? (Object.values(saved).includes(detected[f]) ? null : detected[f]) : typeof c === 'number' && c >= 0 && c < headers.length ? c : null;
     }
     return { mapping, remembered: true };
   }
@@ -210,6 +216,7 @@ export function* itemsFromValidation(result: ValidationResult, keepDuplicates: b
       account: v.meter ?? v.smartcard ?? null,
       vendType: v.vendType ?? null,
       accountName: accountNames?.get(v.row) ?? null,
+      costCentre: v.costCentre,
     };
   }
 }

@@ -113,7 +113,7 @@ export async function checkTopUp(app: App, request: TopUpInput): Promise<Checked
   const expected = expectedCost(commissionRates(app.db, app.connection.profileId), request.kind, [{ network: item.network, faceKobo: item.amountKobo }]);
   const blocker = walletKobo !== null && walletKobo < item.amountKobo ? `The wallet holds ${formatNaira(walletKobo)}, less than ${formatNaira(item.amountKobo)}.` : null;
   return {
-    item: { ...item, duplicateOf: recent },
+    item: { ...item, duplicateOf: recent, costCentre: request.costCentre ?? null },
     view: {
       kind: request.kind,
       phone: item.phone,

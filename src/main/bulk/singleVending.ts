@@ -54,6 +54,7 @@ async function buyAsJob(app: App, asked: SingleVendingRequest, options: SingleGa
     account: summary.account,
     vendType: asked.kind === 'electricity' ? asked.request.vendType : null,
     accountName: summary.customerName,
+    costCentre: asked.request.costCentre ?? null,
   });
   // Above the team's threshold: it waits for approval (written so, the first time); nothing is bought.
   if (approval.status === 'unsent') return approval.submit((message, link) => service.store.createWaitingSingle(asked.kind, connection, fileName, row, message, link));

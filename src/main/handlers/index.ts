@@ -3,6 +3,7 @@ import type { Operations } from '../../shared/contract';
 import { appHandlers } from './appHandlers';
 import { bulkHandlers } from './bulkHandlers';
 import { catalogHandlers } from './catalogHandlers';
+import { costCentresHandlers } from './costCentresHandlers';
 import { dashboardHandlers } from './dashboardHandlers';
 import type { HandlersOf } from './handlerTypes';
 import { logsHandlers } from './logsHandlers';
@@ -27,6 +28,7 @@ export const handlers: HandlersOf<Operations> = {
   ...catalogHandlers,
   ...dashboardHandlers,
   ...reportsHandlers,
+  ...costCentresHandlers,
   ...serviceCheckHandlers,
   ...teamHandlers,
   ...teamRunHandlers,

@@ -5,6 +5,7 @@
  * rows a user should look at twice (duplicates, numbers whose network was ported) are flagged.
  */
 import { excerpt } from '../../shared/excerpt';
+import { readCostCentre } from '../../shared/costCentre';
 import { formatNaira } from '../../shared/money';
 import { buildIndexes } from './catalogIndexes';
 import { amountFromCell, phoneFromCell, textFromCell } from './cellValues';
@@ -265,6 +266,8 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
     let phone = '';
     if (phoneResult.ok) phone = phoneResult.phone;
     else check.issue('phone', phoneResult.reason);
+    const costCentre = readCostCentre(textOrNull(cellAt(cells, col.costCentre)));
+    if (!costCentre.ok) check.issue('costCentre', costCentre.reason);
     const out = readRow(row, cells, phone, reading);
     if (out === null || check.issues.length > 0) {
       v.rejectRow(row);
@@ -272,6 +275,7 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
     }
     out.name = textOrNull(cellAt(cells, col.name));
     out.reference = textOrNull(cellAt(cells, col.reference));
+    out.costCentre = costCentre.ok ? costCentre.value : null;
     v.accept(out, v.accountOf(out));
   }
   v.findDuplicates(recentPurchases);

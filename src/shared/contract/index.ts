@@ -5,6 +5,7 @@
 import { appOperations } from './app';
 import { bulkOperations } from './bulk';
 import { catalogOperations } from './catalog';
+import { costCentresOperations } from './costCentres';
 import { dashboardOperations } from './dashboard';
 import type { InputOf, OperationDef, OutputOf } from './define';
 import { logsOperations } from './logs';
@@ -29,6 +30,7 @@ export const operations = {
   ...catalogOperations,
   ...dashboardOperations,
   ...reportsOperations,
+  ...costCentresOperations,
   ...serviceCheckOperations,
   ...teamOperations,
   ...teamRunOperations,

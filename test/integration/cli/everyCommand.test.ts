@@ -61,6 +61,8 @@ const f = {
   standingFiles: [] as string[],
   standingOrder: '',
   standingStates: [] as string[],
+  topUpReference: '',
+  recipientsFile: '',
 };
 
 const SCENARIOS: Record<string, Scenario[]> = {
@@ -164,7 +166,13 @@ const SCENARIOS: Record<string, Scenario[]> = {
   'reconcile resolve': [{ args: () => ['reconcile', 'resolve', f.runId, f.exceptionSeq, '--note', 'vendor confirmed by email'], exit: 0 }],
   // --base-url is a LIVE connection: its export comes from the vendor (test/integration/reconcile/sandboxExport.test.ts runs the sandbox's).
   'sandbox export': [{ args: () => ['sandbox', 'export'], exit: 1 }],
-  'report spend': [{ args: (r) => ['report', 'spend', '--from', f.today, '--to', f.today, '--out', path.join(peer.dir, `spend ${r}.xlsx`)], exit: 0 }],
+  'report spend': [
+    { args: (r) => ['report', 'spend', '--from', f.today, '--to', f.today, '--out', path.join(peer.dir, `spend ${r}.xlsx`)], exit: 0 },
+    { args: (r) => ['report', 'spend', '--from', f.today, '--to', f.today, '--by', 'cost-centre', '--out', path.join(peer.dir, `spend by centre ${r}.xlsx`)], exit: 0 },
+  ],
+  'recipients import': [{ args: () => ['recipients', 'import', f.recipientsFile], exit: 0 }],
+  'cost-centre set': [{ args: (r) => ['cost-centre', 'set', f.topUpReference, r === 0 ? 'Operations' : 'Sales'], exit: 0 }],
+  'cost-centre history': [{ args: () => ['cost-centre', 'history', f.topUpReference], exit: 0 }],
   sync: [{ args: () => ['sync'], exit: 0 }],
   logs: [{ args: () => ['logs', '--limit', '5'], exit: 0 }],
   'export logs': [{ args: (r) => ['export', 'logs', '--out', path.join(peer.dir, `log ${r}.csv`)], exit: 0 }],
@@ -261,7 +269,13 @@ beforeAll(async () => {
   f.electricityId = (
     await peer.json<{ id: string }>(['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('1234'), '--type', 'POSTPAID', '--amount', '2000', '--phone', PHONE, '--yes'])
   ).id;
-  f.topUpId = (await peer.json<{ id: string }>(['buy', 'airtime', '--phone', mtnPhone(800), '--amount', '100', '--yes'])).id;
+  const topUp = await peer.json<{ id: string; reference: string | null }>(['buy', 'airtime', '--phone', mtnPhone(800), '--amount', '100', '--cost-centre', 'Sales', '--yes']);
+  f.topUpId = topUp.id;
+  f.topUpReference = topUp.reference ?? '';
+  f.recipientsFile = writeCsv(peer.dir, 'recipients.csv', [
+    ['Phone', 'Name', 'Department'],
+    [mtnPhone(801), 'Driver', 'Logistics'],
+  ]);
   f.validFile = writeCsv(peer.dir, 'valid.csv', airtimeRows(3, 100, 700));
   f.invalidFile = writeCsv(peer.dir, 'invalid.csv', [
     ['Phone', 'Network', 'Amount'],

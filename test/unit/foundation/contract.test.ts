@@ -85,6 +85,7 @@ describe('the app contract', () => {
       'messaging.notifications.get',
       'standing.list',
       'standing.show',
+      'costCentres.history',
     ]);
     const undeclared: string[] = [];
     for (const [name, def] of Object.entries(operations) as [OperationName, (typeof operations)[OperationName]][]) {

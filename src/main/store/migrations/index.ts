@@ -9,7 +9,8 @@
  * in the team workspace, 17 team single purchases, 18 the amount a refund gave back, 19 the phone and
  * name of a bulk file's invalid rows, 20 the state columns' known states, 26 what the log mirror
  * covers (the UTC dates read completely) and the last failed sync, 31–34 standing orders, 35 jobs of
- * personalised messages (issue 40).
+ * personalised messages (issue 40), 36 cost centres (on each purchase, the recipients list, changes,
+ * every log entry's).
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -38,6 +39,7 @@ import { oneTableOfApprovalsMigration } from './024_one_table_of_approvals';
 import { logCoverageMigration } from './026_log_coverage';
 import { standingOrdersMigration } from './031_standing_orders';
 import { personalisedMessagesMigration } from './035_personalised_messages';
+import { costCentresMigration } from './036_cost_centres';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -66,5 +68,6 @@ export const MIGRATIONS: Migration[] = [
   logCoverageMigration,
   standingOrdersMigration,
   personalisedMessagesMigration,
+  costCentresMigration,
   // (add one import and one entry per migration file, in number order)
 ];
