@@ -7,6 +7,7 @@ import { dashboardHandlers } from './dashboardHandlers';
 import type { HandlersOf } from './handlerTypes';
 import { logsHandlers } from './logsHandlers';
 import { messagingHandlers } from './messagingHandlers';
+import { monthEndHandlers } from './monthEndHandlers';
 import { pendingHandlers } from './pendingHandlers';
 import { purchasesHandlers } from './purchasesHandlers';
 import { reconcileHandlers } from './reconcileHandlers';
@@ -26,6 +27,7 @@ export const handlers: HandlersOf<Operations> = {
   ...catalogHandlers,
   ...dashboardHandlers,
   ...reportsHandlers,
+  ...monthEndHandlers,
   ...serviceCheckHandlers,
   ...teamHandlers,
   ...teamRunHandlers,

@@ -33,6 +33,8 @@ export const DATA_TOPICS = [
   'templates',
   'messages',
   'reconcile',
+  /** Closed months and the ledger account map (Month-end, Settings → Ledger accounts). */
+  'monthEnd',
 ] as const;
 export type DataTopic = (typeof DATA_TOPICS)[number];
 

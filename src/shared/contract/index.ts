@@ -9,6 +9,7 @@ import { dashboardOperations } from './dashboard';
 import type { InputOf, OperationDef, OutputOf } from './define';
 import { logsOperations } from './logs';
 import { messagingOperations } from './messaging';
+import { monthEndOperations } from './monthEnd';
 import { pendingOperations } from './pending';
 import { purchasesOperations } from './purchases';
 import { reconcileOperations } from './reconcile';
@@ -28,6 +29,7 @@ export const operations = {
   ...catalogOperations,
   ...dashboardOperations,
   ...reportsOperations,
+  ...monthEndOperations,
   ...serviceCheckOperations,
   ...teamOperations,
   ...teamRunOperations,

@@ -18,6 +18,8 @@ export const READ_TOPICS = {
   'purchases.recent': ['purchases', 'pending'],
   'purchases.recentTopUps': ['jobs'],
   'reconcile.runs': ['reconcile'],
+  'monthEnd.months': ['monthEnd', 'mirror'],
+  'accounts.list': ['monthEnd'],
   'logs.totals': ['mirror'],
   'logs.facets': ['mirror'],
   'logs.coverage': ['mirror'],

@@ -35,6 +35,8 @@ import { jobsAwaitApprovalMigration } from './022_jobs_await_approval';
 import { singlePurchasesAreJobsMigration } from './023_single_purchases_are_jobs';
 import { oneTableOfApprovalsMigration } from './024_one_table_of_approvals';
 import { logCoverageMigration } from './026_log_coverage';
+import { monthClosesMigration } from './038_month_closes';
+import { accountMapMigration } from './039_account_map';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -61,5 +63,7 @@ export const MIGRATIONS: Migration[] = [
   singlePurchasesAreJobsMigration,
   oneTableOfApprovalsMigration,
   logCoverageMigration,
+  monthClosesMigration,
+  accountMapMigration,
   // (add one import and one entry per migration file, in number order)
 ];
