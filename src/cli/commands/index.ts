@@ -6,6 +6,7 @@ import { completionCommand } from './completionCommand';
 import { doctorCommand } from './doctorCommand';
 import { LOGS_COMMANDS } from './logsCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
+import { MONTH_END_COMMANDS } from './monthEndCommands';
 import { PURCHASE_COMMANDS } from './purchaseCommands';
 import { RECONCILE_COMMANDS } from './reconcileCommands';
 import { TEAM_COMMANDS } from './teamCommands';
@@ -21,6 +22,7 @@ export const COMMANDS: CliCommand[] = [
   ...TEAM_RUN_COMMANDS,
   ...PURCHASE_COMMANDS,
   ...RECONCILE_COMMANDS,
+  ...MONTH_END_COMMANDS,
   ...LOGS_COMMANDS,
   ...TEAM_COMMANDS,
   completionCommand,

@@ -8,7 +8,7 @@ import { checkCanClose, closeMonthHere, reopenMonthHere } from '../monthEnd/clos
 import { writeClosePack } from '../monthEnd/closePack';
 import { buildJournal, requireMapped, writeJournalCsv } from '../monthEnd/journal';
 import { closedMonths, closeEvents } from '../monthEnd/monthCloses';
-import { deskUser, monthSummary, readMonth } from '../monthEnd/monthEndService';
+import { deskUser, learnServiceClock, monthSummary, readMonth } from '../monthEnd/monthEndService';
 import { monthFigures } from '../monthEnd/monthFigures';
 import { createReconcileRunner } from '../reconcile/reconcileService';
 import { exported } from '../reports/reconcileWorkbook';
@@ -81,6 +81,7 @@ export const monthEndHandlers: HandlersOf<typeof monthEndOperations> = {
   'monthEnd.close': async (input, app, call) => {
     const profile = app.connection.profileId;
     const clock = app.service(createServiceClock);
+    await learnServiceClock(app, input.unread, call.signal);
     // Refused before anything is read when it cannot be closed at all; then every day of it read completely.
     checkCanClose(input.month, closedMonths(app.db, profile), clock.now());
     await ensureDaysRead(app, monthDays(input.month), input.unread, { purpose: 'close', signal: call.signal });

@@ -13,6 +13,15 @@ import { closedMonth } from './monthCloses';
 import { monthFigures, totalOf, type CentreTypeLine, type MonthFigures } from './monthFigures';
 import type { ReadPurpose } from '../../shared/contract/logs';
 
+/**
+ * A month's days are Lagos days on the service's clock: when vendesk may read the service, one
+ * answer first teaches this process that clock (a command starts without it), so "today" and the
+ * days still to read are the service's.
+ */
+export async function learnServiceClock(app: App, unread: UnreadDays, signal?: AbortSignal): Promise<void> {
+  if (unread === 'read') await app.client().accountBalance({ signal });
+}
+
 /** The month's figures, its days read first when it is open (or refused, naming them). */
 export async function readMonth(
   app: App,
@@ -22,6 +31,7 @@ export async function readMonth(
   signal?: AbortSignal,
 ): Promise<{ figures: MonthFigures; coverage: MirrorCoverage | null }> {
   const closed = closedMonth(app.db, app.connection.profileId, month);
+  if (!closed) await learnServiceClock(app, unread, signal);
   const coverage = closed ? null : await ensureDaysRead(app, monthDays(month), unread, { purpose, signal });
   return { figures: monthFigures(app.db, app.connection.profileId, month), coverage };
 }
