@@ -82,16 +82,16 @@ const ENTRY_COLUMNS = `le.id AS logId, le.transaction_id AS transactionId, le.ph
   le.amount_kobo AS faceKobo, le.cost_kobo AS costKobo, le.commission_kobo AS commissionKobo, le.created_at AS createdAt, le.updated_at AS updatedAt`;
 
 /** The month's own entries, with their state: live from the mirror, or as the close kept them. */
-export function ownEntriesSql(closed: boolean): string {
+export function ownEntriesSql(closed: boolean, status: string | null = null): string {
   if (closed) {
     return `SELECT ${ENTRY_COLUMNS}, s.status AS status, s.cost_centre AS costCentre
               FROM month_close_entries s JOIN log_entries le ON le.profile_id = s.profile_id AND le.id = s.log_id
-             WHERE s.profile_id = @profile AND s.month = @month AND s.own = 1`;
+             WHERE s.profile_id = @profile AND s.month = @month AND s.own = 1${status ? ` AND s.status = '${status}'` : ''}`;
   }
   const cc = costCentreSql('le');
   return `SELECT ${ENTRY_COLUMNS}, le.status AS status, ${cc.expr} AS costCentre
             FROM log_entries le ${cc.join}
-           WHERE le.profile_id = @profile AND le.created_at >= @fromIso AND le.created_at < @untilIso`;
+           WHERE le.profile_id = @profile AND le.created_at >= @fromIso AND le.created_at < @untilIso${status ? ` AND le.status = '${status}'` : ''}`;
 }
 
 /** The adjustments counted in the month: kept by its close, or found now (entries of the closed months before it whose state or cost centre moved). */
@@ -129,8 +129,8 @@ export function monthQuery(db: ReadableDB, profileId: string, month: string): Mo
 
 /** Every entry of the month (as kept at its close when closed), in time order, one at a time. */
 export function monthEntries(db: ReadableDB, q: MonthQuery, closed: boolean, where: 'all' | 'pending' | 'failed' = 'all'): IterableIterator<MonthEntry> {
-  const filter = where === 'pending' ? `WHERE status = 'PENDING'` : where === 'failed' ? `WHERE status = 'FAILED'` : '';
-  return db.prepare(`SELECT * FROM (${ownEntriesSql(closed)}) ${filter} ORDER BY createdAt, logId`).iterate(q) as IterableIterator<MonthEntry>;
+  const status = where === 'pending' ? 'PENDING' : where === 'failed' ? 'FAILED' : null;
+  return db.prepare(`SELECT * FROM (${ownEntriesSql(closed, status)}) ORDER BY createdAt, logId`).iterate(q) as IterableIterator<MonthEntry>;
 }
 
 export function adjustmentEntries(db: ReadableDB, q: MonthQuery, closed: boolean): IterableIterator<AdjustmentEntry> {

@@ -112,6 +112,7 @@ beforeAll(async () => {
     [FAILS, 500],
   ]);
   await buyElectricity(t, meter(), 2500);
+  await advanceClocks(t, 6); // the airtime settles (and the failed one is refunded) before the SMS is measured
   const before = (await t.app.client().accountBalance()).GlobalBalance[0].Balance;
   const quote = await t.call('messaging.quote', { target: { kind: 'number', to: SALES }, content: { kind: 'text', text: 'Allowances are in' }, emails: [] });
   await t.call('messaging.send', {
@@ -122,7 +123,6 @@ beforeAll(async () => {
     confirmedTotalKobo: quote.totalKobo,
   });
   smsKobo = Math.round((before - (await t.app.client().accountBalance()).GlobalBalance[0].Balance) * 100);
-  await advanceClocks(t, 6);
 
   // 30 s before the month ends: two electricity purchases the service answers pending (they settle 2 min 1 s after).
   const clockNow = Date.parse((await t.sandboxControl.clock()).now);
