@@ -19,6 +19,7 @@ export const READ_TOPICS = {
   'purchases.recentTopUps': ['jobs'],
   'reconcile.runs': ['reconcile'],
   'monthEnd.months': ['monthEnd', 'mirror'],
+  'monthEnd.summary': ['monthEnd', 'mirror'],
   'accounts.list': ['monthEnd'],
   'logs.totals': ['mirror'],
   'logs.facets': ['mirror'],
