@@ -93,7 +93,17 @@ async function main(): Promise<void> {
   if (process.argv.includes('--measure')) return measure(dir);
   console.log(`Close pack of ${MONTH}: ${rows.toLocaleString('en-US')} log entries (preparing the mirror once, cached in ${path.relative(ROOT, dir)})`);
   prepare(dir, rows);
-  const results: { totalMs: number; figuresMs: number; workbookMs: number; peakRssMb: number; rows: number; bytes: number; spend: number; lines: number; unexplainedKobo: number | null }[] = [];
+  const results: {
+    totalMs: number;
+    figuresMs: number;
+    workbookMs: number;
+    peakRssMb: number;
+    rows: number;
+    bytes: number;
+    spend: number;
+    lines: number;
+    unexplainedKobo: number | null;
+  }[] = [];
   for (let r = 0; r < runs; r++) {
     const load = loadavg()[0].toFixed(2);
     const child = spawnSync(process.execPath, ['--import', 'tsx', __filename, '--rows', String(rows), '--measure'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
@@ -107,7 +117,11 @@ async function main(): Promise<void> {
   }
   const ms = median(results.map((m) => m.totalMs));
   const mb = Math.max(...results.map((m) => m.peakRssMb));
-  console.log(`close pack, ${rows.toLocaleString('en-US')} entries: median ${(ms / 1000).toFixed(2)} s (target < ${TARGET_S} s), peak RSS ${Math.round(mb)} MB (target < ${TARGET_MB} MB); load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `close pack, ${rows.toLocaleString('en-US')} entries: median ${(ms / 1000).toFixed(2)} s (target < ${TARGET_S} s), peak RSS ${Math.round(mb)} MB (target < ${TARGET_MB} MB); load average now ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 void main();

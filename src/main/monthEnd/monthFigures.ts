@@ -20,17 +20,11 @@ import { readSnapshots } from '../reconcile/mirrorEntries';
 import { chooseSnapshots, rollWalletForward, WalletFlows } from '../reconcile/walletRollForward';
 import type { Db } from '../store/database';
 import { costCentreSql } from './costCentreOf';
+import type { CostCentreSpendLine } from '../costCentres/logCostCentres';
 import { adjustmentRunStart, closedMonth, type ClosedMonth } from './monthCloses';
 
-/** Purchases of one cost centre and type: count, face value, wallet cost, commission (kobo). */
-export interface CentreTypeLine {
-  costCentre: string;
-  type: string;
-  purchases: number;
-  faceKobo: number;
-  costKobo: number;
-  commissionKobo: number;
-}
+/** Purchases of one cost centre and type: count, face value, wallet cost, commission (kobo); the cost-centre read's own line. */
+export type CentreTypeLine = CostCentreSpendLine;
 
 /** One log entry as a close pack lists it. */
 export interface MonthEntry {

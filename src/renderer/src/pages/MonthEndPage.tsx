@@ -14,7 +14,12 @@ import { formatDay, formatNaira } from '../format';
 import { useAction } from '../hooks/useAction';
 import { useOperation } from '../hooks/useOperation';
 
-const FORMAT_LABELS: Record<JournalFormat, string> = { xero: 'Xero (manual journals)', quickbooks: 'QuickBooks Online (journal entries)', sage: 'Sage (journals)', plain: 'Plain CSV' };
+const FORMAT_LABELS: Record<JournalFormat, string> = {
+  xero: 'Xero (manual journals)',
+  quickbooks: 'QuickBooks Online (journal entries)',
+  sage: 'Sage (journals)',
+  plain: 'Plain CSV',
+};
 
 function Figure({ label, kobo, note, testId }: { label: string; kobo: number | null; note?: string; testId: string }) {
   return (
@@ -62,7 +67,9 @@ export function MonthEndPage() {
     void action.run(async () => {
       if (!month) return;
       const file = await bridge.call('monthEnd.journal', { month, format });
-      setDone(`Journal written (${FORMAT_LABELS[format]}, dated ${formatDay(file.date)}): ${file.fileName}; debits ${formatNaira(file.debitKobo)} = credits ${formatNaira(file.creditKobo)}`);
+      setDone(
+        `Journal written (${FORMAT_LABELS[format]}, dated ${formatDay(file.date)}): ${file.fileName}; debits ${formatNaira(file.debitKobo)} = credits ${formatNaira(file.creditKobo)}`,
+      );
       await bridge.download(file);
     }, 'journal');
   const close = () =>
@@ -123,7 +130,12 @@ export function MonthEndPage() {
               )}
             </Group>
             <SimpleGrid cols={{ base: 2, md: 4 }}>
-              <Figure label="Purchases (wallet cost)" kobo={s.purchases.costKobo} note={`${s.purchases.purchases} purchases; face value ${formatNaira(s.purchases.faceKobo)}`} testId="month-end-spend" />
+              <Figure
+                label="Purchases (wallet cost)"
+                kobo={s.purchases.costKobo}
+                note={`${s.purchases.purchases} purchases; face value ${formatNaira(s.purchases.faceKobo)}`}
+                testId="month-end-spend"
+              />
               <Figure label="Commission earned" kobo={s.purchases.commissionKobo} testId="month-end-commission" />
               <Figure label="SMS charges" kobo={s.messaging.costKobo} note={`${s.messaging.messages} messages`} testId="month-end-sms" />
               <Figure
@@ -177,7 +189,13 @@ export function MonthEndPage() {
           <Button onClick={writePack} loading={action.running === 'pack'} disabled={!month} data-testid="month-end-pack">
             Write the close pack (Excel)
           </Button>
-          <Select label="Journal for" data={JOURNAL_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] }))} value={format} onChange={(v) => v && setFormat(v as JournalFormat)} w={260} />
+          <Select
+            label="Journal for"
+            data={JOURNAL_FORMATS.map((f) => ({ value: f, label: FORMAT_LABELS[f] }))}
+            value={format}
+            onChange={(v) => v && setFormat(v as JournalFormat)}
+            w={260}
+          />
           <Button variant="default" onClick={writeJournal} loading={action.running === 'journal'} disabled={!month} data-testid="month-end-journal">
             Export the journal
           </Button>
