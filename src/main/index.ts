@@ -5,7 +5,7 @@
  * dispatch, the sender frame checked, a window's calls cancellable by their id), forwards events, opens files only through its own dialog, and keeps live tokens
  * encrypted with safeStorage where there is a keyring.
  */
-import { app as electronApp, BrowserWindow, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
+import { app as electronApp, BrowserWindow, dialog, ipcMain, net, Notification, protocol, safeStorage, session, shell } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAllowedExternalUrl } from '../shared/externalLinks';
@@ -132,6 +132,11 @@ async function start(): Promise<void> {
   });
   appCore.events.subscribe((event) => {
     for (const win of BrowserWindow.getAllWindows()) win.webContents.send('vendesk:event', event);
+  });
+  // A standing order's occurrence that ended or waits is told by the operating system too (plain text: a notification renders no markup).
+  appCore.events.on('standing.occurrence', (p) => {
+    if (p.outcome === 'running' || !Notification.isSupported()) return;
+    new Notification({ title: 'vendesk — standing order', body: p.message }).show();
   });
 
   createWindow();

@@ -9,6 +9,7 @@ import { MESSAGING_COMMANDS } from './messagingCommands';
 import { MONTH_END_COMMANDS } from './monthEndCommands';
 import { PURCHASE_COMMANDS } from './purchaseCommands';
 import { RECONCILE_COMMANDS } from './reconcileCommands';
+import { STANDING_COMMANDS } from './standingCommands';
 import { TEAM_COMMANDS } from './teamCommands';
 import { TEAM_RUN_COMMANDS } from './teamRunCommands';
 
@@ -19,6 +20,7 @@ export const COMMANDS: CliCommand[] = [
   webCommand,
   ...MESSAGING_COMMANDS,
   ...BULK_COMMANDS,
+  ...STANDING_COMMANDS,
   ...TEAM_RUN_COMMANDS,
   ...PURCHASE_COMMANDS,
   ...RECONCILE_COMMANDS,

@@ -26,7 +26,7 @@ import { type Invalidate, jobsChanged } from './jobEvents';
 import { followUpJob, settleJobState } from './jobFollowUp';
 import { requeryDueAt, requeryItem, type RequeryOutcome } from './itemOutcomes';
 import { JobRunner, pidAlive, runningElsewhere, type RunnerTiming, type RunStart, DEFAULT_TIMING } from './jobRunner';
-import { connectionProblem, JobStore, type JobRow } from './jobStore';
+import { connectionProblem, JobStore, type InvalidRowRecord, type JobRow, type NewJob } from './jobStore';
 import type { DueRequery, NewItem } from './jobRows';
 import { itemView, jobView } from './jobViews';
 import type { ItemState } from './jobStates';
@@ -416,6 +416,20 @@ export class BulkService {
    */
   confirmSingle(jobId: string): RunStart {
     return this.store.beginSingleRun(jobId, process.pid, this.timing.leaseMs);
+  }
+
+  /**
+   * A job whose rows its caller gives (a standing order's occurrence, `standing/`): made, confirmed
+   * and begun by this process in one write — its caller's transaction, in which the occurrence is
+   * claimed too. No typed total: the order's confirmation stands for it; its caller checked the
+   * limits first. Its rows that wait are kept as the job's rows not bought (`invalid`). Run it with
+   * `runConfirmed(jobId, { begun })`.
+   */
+  beginGivenJob(job: Omit<NewJob, 'batchSize' | 'concurrency'>, items: Iterable<NewItem>, invalid: InvalidRowRecord[]): { jobId: string; begun: RunStart } {
+    const settings = readBulkSettings(this.app.settings, job.profileId);
+    const jobId = this.store.createJob({ ...job, batchSize: settings.batchSize, concurrency: settings.concurrency }, items, invalid);
+    if (!this.store.confirmJob(jobId, { tuning: settings })) throw new Error(`bulk job ${jobId} was not a new draft`);
+    return { jobId, begun: this.beginRun(jobId) };
   }
 
   /**

@@ -232,19 +232,22 @@ function boughtAt(item: ItemRow, logByRef: ReadonlyMap<string, ParsedLogEntry>):
   return item.sent_ms !== null ? new Date(item.sent_ms).toISOString() : item.updated_at;
 }
 
-export function recentPurchases(store: JobStore, profileId: string, excludeJobId: string | null, log: readonly ParsedLogEntry[] = []): RecentLookup {
+export function recentPurchases(store: JobStore, profileId: string, excludeJobId: string | null, log: readonly ParsedLogEntry[] = [], serviceNowMs = Date.now()): RecentLookup {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
+  // The log's times are the service's: its last 24 hours are counted on its clock.
+  const logSince = new Date(serviceNowMs - 24 * 3600_000).toISOString();
   const byKey = new Map<string, ParsedLogEntry[]>();
   const logByRef = new Map(log.map((e) => [e.transactionId, e]));
   for (const e of log) {
-    if (e.status === 'FAILED' || e.createdAt < since) continue;
+    if (e.status === 'FAILED' || e.createdAt < logSince) continue;
     const key = `${e.phoneNumber}|${e.amountKobo}`;
     const list = byKey.get(key);
     if (list) list.push(e);
     else byKey.set(key, [e]);
   }
   return (account, amountKobo) => {
-    const items = store.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId);
+    // This computer's last 24 hours find the candidates; each counts when it was bought on the service's clock (a moved sandbox clock included).
+    const items = store.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId && boughtAt(i, logByRef) >= logSince);
     const refs = new Set(items.map((i) => i.reference).filter((r): r is string => r !== null));
     const fromJobs = items.map((i) => ({ source: 'job' as const, reference: i.reference, at: boughtAt(i, logByRef), amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
     const fromLog = (byKey.get(`${account}|${amountKobo}`) ?? [])
@@ -269,14 +272,21 @@ export function recentAccountPurchases(store: JobStore, profileId: string, kind:
 }
 
 /** The lookup of recent purchases on one connection profile for a job's kind. */
-export function recentLookupFor(store: JobStore, profileId: string, kind: BulkJobKind, excludeJobId: string | null, log: readonly ParsedLogEntry[]): RecentLookup {
-  return isVendingKind(kind) ? recentAccountPurchases(store, profileId, kind, excludeJobId) : recentPurchases(store, profileId, excludeJobId, log);
+export function recentLookupFor(
+  store: JobStore,
+  profileId: string,
+  kind: BulkJobKind,
+  excludeJobId: string | null,
+  log: readonly ParsedLogEntry[],
+  serviceNowMs = Date.now(),
+): RecentLookup {
+  return isVendingKind(kind) ? recentAccountPurchases(store, profileId, kind, excludeJobId) : recentPurchases(store, profileId, excludeJobId, log, serviceNowMs);
 }
 
-/** The service's log of the last 24 hours (at most 5,000 entries), for the duplicate check. */
-export async function recentLog(client: LogReader, kind: BulkJobKind): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
+/** The service's log of the last 24 hours on its clock (at most 5,000 entries), for the duplicate check. */
+export async function recentLog(client: LogReader, kind: BulkJobKind, serviceNowMs = Date.now()): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
   if (isVendingKind(kind)) return { entries: [], problem: null };
-  const start = new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 10);
+  const start = new Date(serviceNowMs - 24 * 3600_000).toISOString().slice(0, 10);
   try {
     const entries = await readAllLogPages(client, { startdate: start, type: kind, status: 'all' }, undefined, (all) => all.length >= 5000);
     return { entries, problem: null };

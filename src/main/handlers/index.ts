@@ -13,6 +13,7 @@ import { purchasesHandlers } from './purchasesHandlers';
 import { reconcileHandlers } from './reconcileHandlers';
 import { reportsHandlers } from './reportsHandlers';
 import { serviceCheckHandlers } from './serviceCheckHandlers';
+import { standingHandlers } from './standingHandlers';
 import { teamHandlers } from './teamHandlers';
 import { teamRunHandlers } from './teamRunHandlers';
 
@@ -31,4 +32,5 @@ export const handlers: HandlersOf<Operations> = {
   ...serviceCheckHandlers,
   ...teamHandlers,
   ...teamRunHandlers,
+  ...standingHandlers,
 };

@@ -33,6 +33,8 @@ export const DATA_TOPICS = [
   'templates',
   'messages',
   'reconcile',
+  /** Standing orders and their occurrences (issue 40). */
+  'standing',
   /** Closed months and the ledger account map (Month-end, Settings → Ledger accounts). */
   'monthEnd',
 ] as const;
@@ -70,6 +72,9 @@ export const events = {
   'pending.due': event<{ count: number }>('Pending purchases whose requery is due now.'),
   'reconcile.progress': event<Progress & { runId: string | null; stage: string }>('A reconciliation run.'),
   'contacts.progress': event<Progress & { phoneBookId: number }>('Contacts upload into a phonebook.'),
+  'standing.occurrence': event<{ orderId: string; orderName: string; scheduledDay: string; outcome: string; jobId: string | null; message: string }>(
+    "A standing order's occurrence was bought, started, or waits (and why): what a window or the operating system may tell a person.",
+  ),
   'data.changed': event<{ topics: DataTopic[]; reason: string }>(
     'Something changed that views should re-read (the topics say what). `reason` names the operation whose contract entry declares the topics (`invalidates`), or the background work that changed them (docs/architecture.md, "What tells the windows to re-read").',
   ),

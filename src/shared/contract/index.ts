@@ -15,6 +15,7 @@ import { purchasesOperations } from './purchases';
 import { reconcileOperations } from './reconcile';
 import { reportsOperations } from './reports';
 import { serviceCheckOperations } from './serviceCheck';
+import { standingOperations } from './standing';
 import { teamOperations } from './team';
 import { teamRunOperations } from './teamRun';
 
@@ -33,6 +34,7 @@ export const operations = {
   ...serviceCheckOperations,
   ...teamOperations,
   ...teamRunOperations,
+  ...standingOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -56,6 +56,9 @@ const f = {
   teamPasswordFile: '',
   teamJobs: [] as string[],
   approvedSingle: '',
+  standingFiles: [] as string[],
+  standingOrder: '',
+  standingStates: [] as string[],
 };
 
 const SCENARIOS: Record<string, Scenario[]> = {
@@ -96,6 +99,26 @@ const SCENARIOS: Record<string, Scenario[]> = {
     { args: (r) => ['bulk', 'template', 'data', '--out', path.join(peer.dir, `data template ${r}.xlsx`)], exit: 0 },
     { args: (r) => ['bulk', 'template', 'contacts', '--out', path.join(peer.dir, `contacts template ${r}.csv`)], exit: 0 },
   ],
+  // Standing orders from 2030 on: nothing is due while these scenarios run (test/integration/standing/ buys them).
+  'standing add': [
+    { args: (r) => standingAdd(f.standingFiles[r], `Staff ${r}`), exit: 0 },
+    { args: () => ['standing', 'add', f.invalidFile, '--kind', 'airtime', '--name', 'Bad', '--monthly-on', '31', '--yes', '--confirm-total', '200'], exit: 3 },
+  ],
+  'standing edit': [{ args: (r) => ['standing', 'edit', f.standingOrder, '--name', `Renamed ${r}`, '--grace-days', String(4 + r), '--yes', '--confirm-total', '300'], exit: 0 }],
+  'standing list': [{ args: () => ['standing', 'list'], exit: 0 }],
+  'standing show': [{ args: () => ['standing', 'show', f.standingOrder], exit: 0 }],
+  'standing run-due': [
+    { args: () => ['standing', 'run-due', '--dry-run'], exit: 0 },
+    { args: () => ['standing', 'run-due'], exit: 0 },
+  ],
+  // Not due yet: refused, nothing bought.
+  'standing run': [{ args: () => ['standing', 'run', f.standingOrder, '--occurrence', '2030-01-31'], exit: 1 }],
+  'standing skip': [{ args: (r) => ['standing', 'skip', f.standingOrder, '--occurrence', r === 0 ? '2030-01-31' : '2030-02-28'], exit: 0 }],
+  'standing pause': [{ args: (r) => ['standing', 'pause', f.standingStates[r]], exit: 0 }],
+  'standing resume': [{ args: (r) => ['standing', 'resume', f.standingStates[r]], exit: 0 }],
+  'standing end': [{ args: (r) => ['standing', 'end', f.standingStates[r]], exit: 0 }],
+  // Not a team's order: refused with standing_not_team.
+  'standing approve': [{ args: () => ['standing', 'approve', f.standingOrder, '--ceiling', '500', '--runs', '2'], exit: 1 }],
   // Before this folder joins the team: refused with team_not_joined (test/integration/team/teamAdopt.test.ts runs one).
   'bulk adopt': [{ args: () => ['bulk', 'adopt', '0b6f2c1e-5d4a-4f3b-9c2d-1e0f9a8b7c6d'], exit: 1 }],
   'bulk caps': [
@@ -160,6 +183,11 @@ const SCENARIOS: Record<string, Scenario[]> = {
   'audit export': [{ args: (r) => ['audit', 'export', '--from', f.today, '--to', f.today, '--out', path.join(peer.dir, `audit ${r}.xlsx`)], exit: 0 }],
   'team leave': [{ args: () => ['team', 'leave'], exit: 0 }],
 };
+
+/** `standing add` of a 3-row, ₦300 file from 2030 on (nothing due while these scenarios run). */
+function standingAdd(file: string, name: string): string[] {
+  return ['standing', 'add', file, '--kind', 'airtime', '--name', name, '--monthly-on', '31', '--start', '2030-01-01', '--yes', '--confirm-total', '300'];
+}
 
 /** Run in their own process until Ctrl-C: test/integration/cli/scriptedProcess.test.ts runs them both ways round. */
 const OUT_OF_PROCESS = new Set(['sandbox', 'web']);
@@ -232,6 +260,11 @@ beforeAll(async () => {
   f.jobId = (
     await peer.json<{ jobId: string }>(['bulk', 'submit', writeCsv(peer.dir, 'job.csv', airtimeRows(2, 100, 750)), '--kind', 'airtime', '--yes', '--confirm-total', '200'])
   ).jobId;
+  // Standing orders.
+  f.standingFiles = [0, 1].map((r) => writeCsv(peer.dir, `standing ${r}.csv`, airtimeRows(3, 100, 760 + 10 * r)));
+  const standing = (name: string) => peer.json<{ orderId: string }>(standingAdd(f.standingFiles[0], name));
+  f.standingOrder = (await standing('Staff airtime')).orderId;
+  for (let r = 0; r < 2; r++) f.standingStates.push((await standing(`Paused ${r}`)).orderId);
   // Messaging.
   f.phonebookId = String((await peer.json<{ id: number }>(['phonebook', 'create', 'Fixture staff'])).id);
   f.contactsFile = writeContactsCsv(path.join(peer.dir, 'contacts.csv'), makeContacts(5));

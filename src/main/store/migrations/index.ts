@@ -8,8 +8,8 @@
  * name the service gave for a bulk item's meter or smartcard, 16 local bulk jobs sent for approval
  * in the team workspace, 17 team single purchases, 18 the amount a refund gave back, 19 the phone and
  * name of a bulk file's invalid rows, 20 the state columns' known states, 26 what the log mirror
- * covers (the UTC dates read completely) and the last failed sync, 36 cost centres (on each purchase, the recipients list, changes,
- * every log entry's).
+ * covers (the UTC dates read completely) and the last failed sync, 31–34 standing orders (issue 40), 36 cost centres (on each purchase,
+ * the recipients list, changes, every log entry's), 38–39 month-end (closed months, the ledger account map).
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -36,6 +36,7 @@ import { jobsAwaitApprovalMigration } from './022_jobs_await_approval';
 import { singlePurchasesAreJobsMigration } from './023_single_purchases_are_jobs';
 import { oneTableOfApprovalsMigration } from './024_one_table_of_approvals';
 import { logCoverageMigration } from './026_log_coverage';
+import { standingOrdersMigration } from './031_standing_orders';
 import { costCentresMigration } from './036_cost_centres';
 import { monthClosesMigration } from './038_month_closes';
 import { accountMapMigration } from './039_account_map';
@@ -65,6 +66,7 @@ export const MIGRATIONS: Migration[] = [
   singlePurchasesAreJobsMigration,
   oneTableOfApprovalsMigration,
   logCoverageMigration,
+  standingOrdersMigration,
   costCentresMigration,
   monthClosesMigration,
   accountMapMigration,
