@@ -83,6 +83,8 @@ export const monthEndOperations = {
       unread: unreadDaysSchema.default('read'),
     }),
     'The close pack of a month as one Excel workbook: summary, spend by cost centre and type, the reconciliation when an export is given, pending, refunds, adjustments, approvals',
+    // With an export, its reconciliation is saved as a run (Reconcile lists it).
+    { invalidates: ['reconcile'] },
   ).returns<ExportedFile & { sheets: string[]; summary: MonthSummary; coverage: MirrorCoverage | null; reconciliationRunId: string | null }>(),
   'monthEnd.journal': op(
     z.object({ month, format: z.enum(JOURNAL_FORMATS).default('plain'), unread: unreadDaysSchema.default('read') }),
