@@ -25,6 +25,8 @@ export type ImportErrorCode =
   | 'no_sheet';
 
 export const APP_ERROR_CODES = [
+  'account_map_invalid',
+  'accounts_unmapped',
   'already_settled',
   'amount_below_meter_minimum',
   'amount_out_of_range',
@@ -75,6 +77,12 @@ export const APP_ERROR_CODES = [
   'message_not_found',
   'message_text_invalid',
   'messages_invalid',
+  'month_already_closed',
+  'month_close_forbidden',
+  'month_closed',
+  'month_later_closed',
+  'month_not_closed',
+  'month_not_over',
   'network_fixed_by_plan',
   'no_airtime_product',
   'no_keyring',

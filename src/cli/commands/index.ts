@@ -7,6 +7,7 @@ import { COST_CENTRE_COMMANDS } from './costCentreCommands';
 import { doctorCommand } from './doctorCommand';
 import { LOGS_COMMANDS } from './logsCommands';
 import { MESSAGING_COMMANDS } from './messagingCommands';
+import { MONTH_END_COMMANDS } from './monthEndCommands';
 import { PURCHASE_COMMANDS } from './purchaseCommands';
 import { RECONCILE_COMMANDS } from './reconcileCommands';
 import { STANDING_COMMANDS } from './standingCommands';
@@ -25,6 +26,7 @@ export const COMMANDS: CliCommand[] = [
   ...PURCHASE_COMMANDS,
   ...RECONCILE_COMMANDS,
   ...COST_CENTRE_COMMANDS,
+  ...MONTH_END_COMMANDS,
   ...LOGS_COMMANDS,
   ...TEAM_COMMANDS,
   completionCommand,

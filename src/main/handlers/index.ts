@@ -8,6 +8,7 @@ import { dashboardHandlers } from './dashboardHandlers';
 import type { HandlersOf } from './handlerTypes';
 import { logsHandlers } from './logsHandlers';
 import { messagingHandlers } from './messagingHandlers';
+import { monthEndHandlers } from './monthEndHandlers';
 import { pendingHandlers } from './pendingHandlers';
 import { purchasesHandlers } from './purchasesHandlers';
 import { reconcileHandlers } from './reconcileHandlers';
@@ -29,6 +30,7 @@ export const handlers: HandlersOf<Operations> = {
   ...dashboardHandlers,
   ...reportsHandlers,
   ...costCentresHandlers,
+  ...monthEndHandlers,
   ...serviceCheckHandlers,
   ...teamHandlers,
   ...teamRunHandlers,

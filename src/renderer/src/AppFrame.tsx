@@ -68,11 +68,11 @@ export function AppFrame() {
   // A standing order's run that was bought, failed or waits is told whatever page is open.
   useStandingNotices();
 
-  // Alt+1…9 and Alt+0 move between pages.
+  // Alt+1…9, Alt+0 and Alt+M move between pages.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
-      const route = ROUTES.find((r) => r.key === e.key);
+      const route = ROUTES.find((r) => r.key.toLowerCase() === e.key.toLowerCase());
       if (route) {
         e.preventDefault();
         navigate(route.path);

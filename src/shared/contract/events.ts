@@ -36,6 +36,8 @@ export const DATA_TOPICS = [
   'reconcile',
   /** Standing orders and their occurrences (issue 40). */
   'standing',
+  /** Closed months and the ledger account map (Month-end, Settings → Ledger accounts). */
+  'monthEnd',
 ] as const;
 export type DataTopic = (typeof DATA_TOPICS)[number];
 

@@ -10,6 +10,7 @@ import { dashboardOperations } from './dashboard';
 import type { InputOf, OperationDef, OutputOf } from './define';
 import { logsOperations } from './logs';
 import { messagingOperations } from './messaging';
+import { monthEndOperations } from './monthEnd';
 import { pendingOperations } from './pending';
 import { purchasesOperations } from './purchases';
 import { reconcileOperations } from './reconcile';
@@ -31,6 +32,7 @@ export const operations = {
   ...dashboardOperations,
   ...reportsOperations,
   ...costCentresOperations,
+  ...monthEndOperations,
   ...serviceCheckOperations,
   ...teamOperations,
   ...teamRunOperations,

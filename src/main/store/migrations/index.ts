@@ -10,7 +10,7 @@
  * name of a bulk file's invalid rows, 20 the state columns' known states, 26 what the log mirror
  * covers (the UTC dates read completely) and the last failed sync, 31–34 standing orders, 35 jobs of
  * personalised messages (issue 40), 36 cost centres (on each purchase, the recipients list, changes,
- * every log entry's).
+ * every log entry's), 38–39 month-end (closed months, the ledger account map).
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -40,6 +40,8 @@ import { logCoverageMigration } from './026_log_coverage';
 import { standingOrdersMigration } from './031_standing_orders';
 import { personalisedMessagesMigration } from './035_personalised_messages';
 import { costCentresMigration } from './036_cost_centres';
+import { monthClosesMigration } from './038_month_closes';
+import { accountMapMigration } from './039_account_map';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -69,5 +71,7 @@ export const MIGRATIONS: Migration[] = [
   standingOrdersMigration,
   personalisedMessagesMigration,
   costCentresMigration,
+  monthClosesMigration,
+  accountMapMigration,
   // (add one import and one entry per migration file, in number order)
 ];
