@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeVendorExportCsv } from '../../../bench/generate/vendorExport';
 import { COMMANDS } from '../../../src/cli/commands';
+import { monthOfDay, shiftMonth } from '../../../src/shared/months';
 import { errorDocument } from '../../../src/cli/jsonShape';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
@@ -171,6 +172,16 @@ const SCENARIOS: Record<string, Scenario[]> = {
     { args: (r) => ['report', 'spend', '--from', f.today, '--to', f.today, '--by', 'cost-centre', '--out', path.join(peer.dir, `spend by centre ${r}.xlsx`)], exit: 0 },
   ],
   'recipients import': [{ args: () => ['recipients', 'import', f.recipientsFile], exit: 0 }],
+  // Month-end: months well over (three and two months back), closed in order and reopened latest first.
+  close: [{ args: (r) => ['close', pastMonth(3), '--out', path.join(peer.dir, `close pack ${r}.xlsx`)], exit: 0 }],
+  'month list': [{ args: () => ['month', 'list'], exit: 0 }],
+  'month close': [{ args: (r) => ['month', 'close', pastMonth(r === 0 ? 3 : 2)], exit: 0 }],
+  'month reopen': [{ args: (r) => ['month', 'reopen', pastMonth(r === 0 ? 2 : 3), '--reason', 'late vendor credit note'], exit: 0 }],
+  // A month without entries: an empty journal (no line needs an account).
+  journal: [{ args: (r) => ['journal', pastMonth(3), '--format', r === 0 ? 'xero' : 'plain', '--out', path.join(peer.dir, `journal ${r}.csv`)], exit: 0 }],
+  'accounts list': [{ args: () => ['accounts', 'list'], exit: 0 }],
+  'accounts set': [{ args: (r) => (r === 0 ? ['accounts', 'set', 'wallet', '1200'] : ['accounts', 'set', 'AIRTIME', '*', '6100']), exit: 0 }],
+  'accounts remove': [{ args: (r) => (r === 0 ? ['accounts', 'remove', 'wallet'] : ['accounts', 'remove', 'AIRTIME', '*']), exit: 0 }],
   'cost-centre set': [{ args: (r) => ['cost-centre', 'set', f.topUpReference, r === 0 ? 'Operations' : 'Sales'], exit: 0 }],
   'cost-centre history': [{ args: () => ['cost-centre', 'history', f.topUpReference], exit: 0 }],
   sync: [{ args: () => ['sync'], exit: 0 }],
@@ -211,6 +222,9 @@ function standingAdd(file: string, name: string): string[] {
 
 /** Run in their own process until Ctrl-C: test/integration/cli/scriptedProcess.test.ts runs them both ways round. */
 const OUT_OF_PROCESS = new Set(['sandbox', 'web']);
+
+/** The month `back` months before today's. */
+const pastMonth = (back: number) => shiftMonth(monthOfDay(f.today), -back);
 
 async function serviceLog(): Promise<LogEntry[]> {
   const out: LogEntry[] = [];

@@ -86,6 +86,10 @@ describe('the app contract', () => {
       'standing.list',
       'standing.show',
       'costCentres.history',
+      'monthEnd.summary',
+      'monthEnd.journal',
+      'monthEnd.months',
+      'accounts.list',
     ]);
     const undeclared: string[] = [];
     for (const [name, def] of Object.entries(operations) as [OperationName, (typeof operations)[OperationName]][]) {
