@@ -28,6 +28,8 @@ import type {
 import type { FileRef } from '../../shared/contract/files';
 import { formatDay, lagosDayStartMs, lagosToday, shiftDay } from '../../shared/localDates';
 import { formatNaira, parseNairaText } from '../../shared/money';
+import { standingNotice, standingNoticeLevel } from '../../shared/standingNotice';
+import { notifyFinanceContact } from '../messaging/notifications';
 import type { App, Connection } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import { readWalletKobo } from '../bulk/bulkSettings';
@@ -697,15 +699,15 @@ export class StandingService {
     const row = this.store.occurrence(orderId, scheduledDay);
     if (!order || !row) return;
     const view = this.occurrenceOf(order, row);
-    this.app.events.emit('standing.occurrence', {
-      orderId,
-      orderName: order.name,
-      scheduledDay,
-      outcome: view.outcome,
-      jobId: view.jobId,
-      message: occurrenceSentence(view),
-    });
+    const event = { orderId, orderName: order.name, scheduledDay, outcome: view.outcome, jobId: view.jobId, message: occurrenceSentence(view) };
+    this.app.events.emit('standing.occurrence', event);
     this.app.invalidate(['standing'], 'a standing order occurrence changed');
+    // An occurrence that failed or waits is also sent to the finance contact, when one is set, as
+    // one SMS charged like any other. A note never decides the occurrence: a failed send is let go.
+    if (standingNoticeLevel(event.outcome) === 'problem') {
+      const { title } = standingNotice(event);
+      notifyFinanceContact(this.app, `vendesk: ${title}. See Standing orders in vendesk.`).catch(() => undefined);
+    }
   }
 
   /** Run now: a waiting occurrence (missed, short of money…), bought once, whoever else runs it. */
