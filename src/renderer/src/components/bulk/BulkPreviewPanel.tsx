@@ -13,6 +13,7 @@ import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { AccordionSection } from '../AccordionSection';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
 import { purchaseRowColumns } from './purchaseRowColumns';
+import { InvalidRowsTable } from './InvalidRowsTable';
 import { VirtualRows } from './VirtualRows';
 
 export function Figure({ label, value, hint, color, testId }: { label: string; value: string; hint?: string; color?: string; testId?: string }) {
@@ -222,24 +223,7 @@ export function BulkPreviewPanel({
                 These rows are skipped. To buy them, fix them in the spreadsheet and check the file again.
                 {invalidTotal > invalid.length ? ` The first ${formatCount(invalid.length)} problems are shown.` : ''}
               </Text>
-              <VirtualRows
-                label="Invalid rows"
-                rows={invalid}
-                rowKey={(r) => `${r.row}-${r.field}-${r.message}`}
-                columns={[
-                  { header: 'Row', width: 70, render: (r) => <Text size="sm">{r.row}</Text> },
-                  {
-                    header: 'Column',
-                    width: 130,
-                    render: (r) => (
-                      <Text size="sm" data-testid="invalid-column">
-                        {fileHeading(preview, r.field)}
-                      </Text>
-                    ),
-                  },
-                  { header: 'What to fix', width: '1fr', render: (r) => <Text size="sm">{r.message.replace(/^Row \d+: /, '')}</Text> },
-                ]}
-              />
+              <InvalidRowsTable rows={invalid} columnOf={(r) => fileHeading(preview, r.field)} />
             </Stack>
           )}
         </AccordionSection>

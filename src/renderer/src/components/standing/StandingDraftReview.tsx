@@ -10,6 +10,7 @@ import { Figure } from '../bulk/BulkPreviewPanel';
 import { MoneyKindBadge } from '../bulk/MoneyKindBadge';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
+import { InvalidRowsTable } from '../bulk/InvalidRowsTable';
 import { VirtualRows } from '../bulk/VirtualRows';
 import { StandingRows } from './StandingRows';
 
@@ -91,15 +92,7 @@ export function StandingDraftReview({ draft, onConfirmed, onDiscarded }: { draft
               <Text size="sm" c="dimmed">
                 These rows are not in the order. To include them, fix them in the spreadsheet and make the order again.
               </Text>
-              <VirtualRows
-                label="Invalid rows"
-                rows={invalid}
-                rowKey={(r) => `${r.row}-${r.field}-${r.message}`}
-                columns={[
-                  { header: 'Row', width: 70, render: (r) => <Text size="sm">{r.row}</Text> },
-                  { header: 'What to fix', width: '1fr', render: (r) => <Text size="sm">{r.message.replace(/^Row \d+: /, '')}</Text> },
-                ]}
-              />
+              <InvalidRowsTable rows={invalid} />
             </Stack>
           )}
         </AccordionSection>
