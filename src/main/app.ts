@@ -28,6 +28,8 @@ import { purchaseFollower } from './purchases/purchaseFollower';
 import { bulkPurchaseFollower } from './bulk/jobFollowUp';
 import { teamGate } from './bulk/teamGate';
 import { teamGates } from './team/teamGates';
+import { standingTeam } from './standing/standingTeam';
+import { teamStanding } from './team/teamStanding';
 
 /**
  * The embedded sandbox's one organisation (its name in the sandbox's own database, kept across
@@ -67,11 +69,13 @@ export type { App, Connection, Session, ShellKind } from './appContext';
 
 /**
  * What fills each slot a lower folder declares (serviceSlot.ts): the team workspace answers the
- * one gate every purchase asks before it is bought, and bulk follows what purchases settle.
+ * one gate every purchase asks before it is bought and the claims of standing orders, and bulk
+ * follows what purchases settle.
  */
 const PLUGS = new Map<ServiceFactory<unknown>, ServiceFactory<unknown>>([
   [teamGate, teamGates],
   [purchaseFollower, bulkPurchaseFollower],
+  [standingTeam, teamStanding],
 ]);
 
 /** The App (appContext.ts) as this process builds it: only `createApp` makes one. */
@@ -284,6 +288,7 @@ export const CONNECTION_SCOPED = [
   ['reconcile_runs', 'profile_id'],
   ['balance_snapshots', 'profile_id'],
   ['messaging_sends', 'service_key'],
+  ['messaging_jobs', 'service_key'],
   ['messaging_imports', 'service_key'],
   ['messaging_contact_uploads', 'service_key'],
 ] as const;

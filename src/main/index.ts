@@ -5,10 +5,11 @@
  * dispatch, the sender frame checked, a window's calls cancellable by their id), forwards events, opens files only through its own dialog, and keeps live tokens
  * encrypted with safeStorage where there is a keyring.
  */
-import { app as electronApp, BrowserWindow, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
+import { app as electronApp, BrowserWindow, dialog, ipcMain, net, Notification, protocol, safeStorage, session, shell } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isAllowedExternalUrl } from '../shared/externalLinks';
+import { standingNotice, tellsSystem } from '../shared/standingNotice';
 import { createApp } from './app';
 import type { App } from './appContext';
 import { appAssetPath } from './shell/appProtocol';
@@ -85,6 +86,20 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
+/** The operating system's notification of a standing order's run, in the words of the window's notice. */
+function showStandingNotification(payload: Parameters<typeof standingNotice>[0]): void {
+  const { title, body } = standingNotice(payload);
+  const notification = new Notification({ title, body, silent: false });
+  notification.on('click', () => {
+    const win = BrowserWindow.getAllWindows()[0];
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+    void win.webContents.executeJavaScript("window.location.hash = '/standing'").catch(() => undefined);
+  });
+  notification.show();
+}
+
 async function start(): Promise<void> {
   await electronApp.whenReady();
   serveRenderer();
@@ -132,6 +147,11 @@ async function start(): Promise<void> {
   });
   appCore.events.subscribe((event) => {
     for (const win of BrowserWindow.getAllWindows()) win.webContents.send('vendesk:event', event);
+  });
+  // A standing order's occurrence that ended or waits is told by the operating system too (plain text:
+  // a notification renders no markup), in the words of the window's notice; a click opens its page.
+  appCore.events.on('standing.occurrence', (p) => {
+    if (tellsSystem(p.outcome) && Notification.isSupported()) showStandingNotification(p);
   });
 
   createWindow();

@@ -16,6 +16,7 @@ import { lines, textTable as table, tt, type TerminalText } from '../terminal';
 import { EXIT, UsageError, command, dateOption, numberOption, requireOption, requirePositional, stringOption, type CliContext, type ParsedArgs } from '../cliCommand';
 import { isoTime, naira, nairaOrNull } from '../jsonShape';
 import { SHEET_HELP } from './bulkCommands';
+import { PERSONALISED_MESSAGE_COMMANDS, SHEET_SEND_OPTIONS, sendFromSheet, sheetSendShapes } from './personalisedMessageCommands';
 
 function positional(args: ParsedArgs, index: number, what: string): string {
   return requirePositional(args, index, `${what} is required`);
@@ -372,10 +373,13 @@ export const templateListCommand = command({
 
 export const smsSendCommand = command({
   path: ['sms', 'send'],
-  summary: 'Send an SMS to one number or a phonebook (prints recipients and cost first)',
-  usage: 'vendesk sms send (--to NUMBER | --phonebook ID|NAME) --sender ID (--message TEXT | --template ID --values A,B) [--email ADDR ...] [--subject S] [--dry-run] [--json]',
+  summary: 'Send an SMS to one number, a phonebook, or each row of a contacts sheet its own text (prints recipients and cost first)',
+  usage:
+    'vendesk sms send (--to NUMBER | --phonebook ID|NAME | --contacts FILE [--sheet NAME] [--skip-empty] [--skip-invalid]) --sender ID (--message TEXT | --template ID --values A,B) [--email ADDR ...] [--subject S] [--dry-run] [--json]',
   options: [
     { name: 'to', kind: 'string', description: 'One phone number' },
+    ...SHEET_SEND_OPTIONS,
+    { name: 'sheet', kind: 'string', description: `With --contacts: ${SHEET_HELP}` },
     { name: 'phonebook', kind: 'string', description: 'Send in bulk to this phonebook (id or exact name)' },
     { name: 'sender', kind: 'string', description: 'An approved sender ID (vendesk sms senders)' },
     { name: 'message', kind: 'string', description: 'The text' },
@@ -386,17 +390,30 @@ export const smsSendCommand = command({
     { name: 'subject', kind: 'string', description: 'Subject of the email copies' },
     { name: 'dry-run', kind: 'boolean', description: 'Show recipients and cost, send nothing' },
   ],
-  output: z.union([messageShape, z.strictObject({ dryRun: z.literal(true), quote: quoteShape })]),
+  output: z.union([messageShape, z.strictObject({ dryRun: z.literal(true), quote: quoteShape }), ...sheetSendShapes]),
+  exitCodes: {
+    1: 'with --contacts: the job paused or needs attention (resume it with `vendesk sms resume ID`)',
+    3: 'with --contacts: rows have an empty value or cannot be sent, or a placeholder names no column; nothing was sent',
+  },
   async run(ctx) {
     const a = ctx.args;
     const to = stringOption(a, 'to');
     const phonebookArg = stringOption(a, 'phonebook');
-    if (!to === !phonebookArg) throw new UsageError('Give either --to NUMBER or --phonebook ID');
+    const contacts = stringOption(a, 'contacts');
+    if ([to, phonebookArg, contacts].filter(Boolean).length !== 1) throw new UsageError('Give one of --to NUMBER, --phonebook ID or --contacts FILE');
     const message = stringOption(a, 'message');
     const templateId = stringOption(a, 'template');
     if (!message === !templateId) throw new UsageError('Give either --message TEXT or --template ID');
+    if (!contacts) {
+      for (const only of ['sheet', 'skip-empty', 'skip-invalid']) if (a.options[only] !== undefined) throw new UsageError(`--${only} goes with --contacts FILE`);
+    }
     const dryRun = a.options['dry-run'] === true;
     const sender = dryRun ? (stringOption(a, 'sender') ?? '') : requireOption(a, 'sender');
+    if (contacts) {
+      if (!message) throw new UsageError('With --contacts, give the text with --message, its placeholders in braces: --message "Hello {Name}"');
+      if (listOption(a, 'email').length || stringOption(a, 'subject') !== undefined) throw new UsageError('--email and --subject do not go with --contacts');
+      return sendFromSheet(ctx, { file: contacts, text: message, senderId: sender, dryRun });
+    }
     const target = to ? { kind: 'number' as const, to } : { kind: 'phonebook' as const, phoneBookId: (await phonebookNamed(ctx, phonebookArg ?? '')).id };
     const values =
       a.options.value !== undefined
@@ -550,4 +567,5 @@ export const MESSAGING_COMMANDS = [
   smsHistoryCommand,
   otpSendCommand,
   otpConfirmCommand,
+  ...PERSONALISED_MESSAGE_COMMANDS,
 ];

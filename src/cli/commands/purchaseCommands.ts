@@ -214,6 +214,9 @@ async function buyTopUp(
   return topUpResult(receiptOrAwaiting(await ctx.call('purchases.buyTopUp', { ...request, repeat })));
 }
 
+/** The department a purchase is charged to (docs/cost-centres.md). */
+const COST_CENTRE_OPTION = { name: 'cost-centre', kind: 'string', description: 'The cost centre (department) it is charged to, e.g. Sales' } as const;
+
 const topUpOptions = {
   phone: { name: 'phone', kind: 'string', description: 'The number to top up (any Nigerian spelling: 0803…, +234 803…)' },
   amount: { name: 'amount', kind: 'string', description: 'Amount in Naira, e.g. 500 or 1,500' },
@@ -221,6 +224,7 @@ const topUpOptions = {
   network: { name: 'network', kind: 'string', description: "MTN, Airtel, Glo or 9mobile (default: the number's prefix; give it for a ported number)" },
   repeat: { name: 'repeat', kind: 'boolean', description: 'Buy even though the same was bought for this number in the last 24 hours' },
   yes: { name: 'yes', kind: 'boolean', description: 'Buy without asking (required: money is spent)' },
+  costCentre: COST_CENTRE_OPTION,
 } as const;
 
 /** `vendesk buy airtime` (an amount) or `vendesk buy data` (a plan) for one number. */
@@ -231,8 +235,8 @@ function topUpCommand(kind: 'airtime' | 'data') {
     summary: airtime
       ? 'Buy airtime for one number (no spreadsheet); checked like a bulk row, bought once'
       : 'Buy a data plan for one number (no spreadsheet); the plan code is from `vendesk catalog data`',
-    usage: `vendesk buy ${kind} --phone N ${airtime ? '--amount NAIRA' : '--plan CODE'} [--network N] [--repeat] --yes [--json]`,
-    options: [topUpOptions.phone, airtime ? topUpOptions.amount : topUpOptions.plan, topUpOptions.network, topUpOptions.repeat, topUpOptions.yes],
+    usage: `vendesk buy ${kind} --phone N ${airtime ? '--amount NAIRA' : '--plan CODE'} [--network N] [--cost-centre NAME] [--repeat] --yes [--json]`,
+    options: [topUpOptions.phone, airtime ? topUpOptions.amount : topUpOptions.plan, topUpOptions.network, topUpOptions.costCentre, topUpOptions.repeat, topUpOptions.yes],
     output: topUpShape,
     exitCodes: BUY_EXIT_CODES,
     async run(ctx) {
@@ -240,7 +244,8 @@ function topUpCommand(kind: 'airtime' | 'data') {
       if (airtime && amountKobo === undefined) throw new UsageError('--amount is required');
       const phone = requireOption(ctx.args, 'phone');
       const network = stringOption(ctx.args, 'network');
-      const given = network ? { network } : {};
+      const costCentre = stringOption(ctx.args, 'cost-centre');
+      const given = { ...(network ? { network } : {}), ...(costCentre !== undefined ? { costCentre } : {}) };
       return buyTopUp(
         ctx,
         amountKobo !== undefined ? { kind: 'airtime', phone, amountKobo, ...given } : { kind: 'data', phone, productCode: requireOption(ctx.args, 'plan'), ...given },
@@ -275,6 +280,7 @@ function vendingBuyCommand<Request>(def: {
     options: [
       ...def.options,
       { name: 'phone', kind: 'string', description: "Customer's phone number" },
+      COST_CENTRE_OPTION,
       { name: 'yes', kind: 'boolean', description: 'Buy without asking (required: money is spent)' },
     ],
     output: purchaseShape,
@@ -292,7 +298,7 @@ function vendingBuyCommand<Request>(def: {
 const buyElectricityCommand = vendingBuyCommand({
   path: ['buy', 'electricity'],
   summary: 'Buy an electricity token (validates the meter first)',
-  usage: 'vendesk buy electricity --disco CODE --meter N --type PREPAID|POSTPAID --amount NAIRA --phone N --yes [--json]',
+  usage: 'vendesk buy electricity --disco CODE --meter N --type PREPAID|POSTPAID --amount NAIRA --phone N [--cost-centre NAME] --yes [--json]',
   options: [
     { name: 'disco', kind: 'string', description: 'Electricity company code from the catalog (IKEDC, EKEDC, …)' },
     { name: 'meter', kind: 'string', description: 'Meter number' },
@@ -310,6 +316,7 @@ const buyElectricityCommand = vendingBuyCommand({
       vendType: type as 'PREPAID' | 'POSTPAID',
       amountKobo,
       phone: requireOption(ctx.args, 'phone'),
+      costCentre: stringOption(ctx.args, 'cost-centre'),
     };
   },
   async wouldBuy(ctx, request) {
@@ -323,7 +330,7 @@ const buyElectricityCommand = vendingBuyCommand({
 const buyCableCommand = vendingBuyCommand({
   path: ['buy', 'cable'],
   summary: 'Buy a cable TV bouquet (validates the smartcard first)',
-  usage: 'vendesk buy cable --provider P --smartcard N --bouquet CODE --phone N --yes [--json]',
+  usage: 'vendesk buy cable --provider P --smartcard N --bouquet CODE --phone N [--cost-centre NAME] --yes [--json]',
   options: [
     { name: 'provider', kind: 'string', description: 'DSTV, GOTV, STARTIMES or SHOWMAX' },
     { name: 'smartcard', kind: 'string', description: 'Smartcard or IUC number' },
@@ -334,6 +341,7 @@ const buyCableCommand = vendingBuyCommand({
     smartcard: requireOption(ctx.args, 'smartcard'),
     bouquetCode: requireOption(ctx.args, 'bouquet'),
     phone: requireOption(ctx.args, 'phone'),
+    costCentre: stringOption(ctx.args, 'cost-centre'),
   }),
   async wouldBuy(ctx, request) {
     const card = await ctx.call('purchases.validateSmartcard', { provider: request.provider, smartcard: request.smartcard });

@@ -24,7 +24,8 @@ import { cliText } from '../cliHints';
 import { command, dateOption, dateRangeOptions, numberOption, requireOption, requirePositional, stringOption, UsageError } from '../cliCommand';
 import { errorDocument, isoTime, naira, nairaOrNull } from '../jsonShape';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
-import { jsonText, lines, quoted, tt, type TerminalText } from '../terminal';
+import { jsonText, lines, quoted, tableLines, tt, type TerminalText } from '../terminal';
+import type { CostCentreSpend } from '../../shared/contract/reports';
 import { periodLines } from './logsCommands';
 import { OFFLINE_OPTION, periodJson, periodShape, readDaysFirst, syncProgressLine } from './readDaysFirst';
 
@@ -379,14 +380,60 @@ export const reconcileResolveCommand = command({
   },
 });
 
+const spendFigures = z.strictObject({ purchases: z.number(), faceValue: naira, walletCost: naira, commission: naira });
+
+interface CentreSpend {
+  costCentre: string;
+  total: Omit<CostCentreSpend, 'costCentre' | 'type'>;
+  types: CostCentreSpend[];
+}
+
+/** The report's cost centre × type lines grouped by cost centre (in its order: Unassigned last), with each one's total, in kobo. */
+function byCentre(lines: readonly CostCentreSpend[]): CentreSpend[] {
+  const out: CentreSpend[] = [];
+  for (const l of lines) {
+    let centre = out[out.length - 1];
+    if (centre?.costCentre !== l.costCentre) out.push((centre = { costCentre: l.costCentre, total: { purchases: 0, faceKobo: 0, costKobo: 0, commissionKobo: 0 }, types: [] }));
+    centre.total.purchases += l.purchases;
+    centre.total.faceKobo += l.faceKobo;
+    centre.total.costKobo += l.costKobo;
+    centre.total.commissionKobo += l.commissionKobo;
+    centre.types.push(l);
+  }
+  return out;
+}
+
+const inNaira = (f: Omit<CostCentreSpend, 'costCentre' | 'type'>) => ({
+  purchases: f.purchases,
+  faceValue: f.faceKobo / 100,
+  walletCost: f.costKobo / 100,
+  commission: f.commissionKobo / 100,
+});
+
+function byCostCentreJson(lines: readonly CostCentreSpend[]) {
+  return byCentre(lines).map((c) => ({ costCentre: c.costCentre, ...inNaira(c.total), types: c.types.map((t) => ({ type: t.type, ...inNaira(t) })) }));
+}
+
+/** The cost centre × type table of `report spend --by cost-centre`: each cost centre's types, then its total. */
+function costCentreTable(lines: readonly CostCentreSpend[]): TerminalText[] {
+  const figures = (f: Omit<CostCentreSpend, 'costCentre' | 'type'>) => [f.purchases, formatNaira(f.faceKobo), formatNaira(f.costKobo), formatNaira(f.commissionKobo)];
+  const rows: (string | number)[][] = [['Cost centre', 'Type', 'Purchases', 'Face value', 'Wallet cost', 'Commission']];
+  for (const c of byCentre(lines)) {
+    for (const t of c.types) rows.push([c.costCentre, t.type, ...figures(t)]);
+    if (c.types.length > 1) rows.push([c.costCentre, 'all types', ...figures(c.total)]);
+  }
+  return rows.length > 1 ? tableLines(rows) : [tt`No purchases in the range to split by cost centre.`];
+}
+
 export const spendReportCommand = command({
   path: ['report', 'spend'],
-  summary: 'Spend by day, type and network as an Excel workbook with a chart image beside it',
-  usage: 'vendesk report spend --from YYYY-MM-DD --to YYYY-MM-DD [--out spend.xlsx] [--offline]',
+  summary: 'Spend by day, type, network and cost centre as an Excel workbook with a chart image beside it',
+  usage: 'vendesk report spend --from YYYY-MM-DD --to YYYY-MM-DD [--by cost-centre] [--out spend.xlsx] [--offline]',
   options: [
     { name: 'from', kind: 'string', description: 'First day (a Lagos day)' },
     { name: 'to', kind: 'string', description: 'Last day (a Lagos day), inclusive' },
     { name: 'out', kind: 'string', description: 'Write the workbook here (the chart goes beside it)' },
+    { name: 'by', kind: 'string', description: 'cost-centre: also show the spend of each cost centre and type (the workbook always has it)' },
     FORCE_OPTION,
     OFFLINE_OPTION,
   ],
@@ -408,12 +455,18 @@ export const spendReportCommand = command({
       })
       .describe('SMS, e-mail copies and one-time codes sent through vendesk, on their own line'),
     leftTheWallet: naira.describe('Naira: walletCost and messaging.cost together'),
+    byCostCentre: z
+      .array(spendFigures.extend({ costCentre: z.string(), types: z.array(spendFigures.extend({ type: z.string() })) }))
+      .optional()
+      .describe('with --by cost-centre: successful and pending purchases of each cost centre (Unassigned last) and of its types'),
     period: periodShape,
   }),
   async run(ctx) {
     const from = dateOption(ctx.args, 'from');
     const to = dateOption(ctx.args, 'to');
     if (!from || !to) throw new UsageError('--from and --to are required');
+    const by = stringOption(ctx.args, 'by');
+    if (by !== undefined && by !== 'cost-centre') throw new UsageError(`--by takes cost-centre, got "${by}"`);
     const out = stringOption(ctx.args, 'out');
     // The workbook and the chart beside it: both names are checked before the report is made.
     const workbookOut = out ? outTarget(ctx.args, out, 'spend.xlsx') : null;
@@ -445,6 +498,7 @@ export const spendReportCommand = command({
           uncertain: { sends: t.messaging.uncertain.sends, quotedCost: t.messaging.uncertain.quotedKobo / 100 },
         },
         leftTheWallet: t.walletKobo / 100,
+        ...(by ? { byCostCentre: byCostCentreJson(written.byCostCentre) } : {}),
         period: periodJson(written.coverage),
       },
       text: lines([
@@ -453,6 +507,7 @@ export const spendReportCommand = command({
         `${purchasesText(t.purchases)}, successful and pending (Lagos days): ${faceAndCostText(t.faceKobo, t.costKobo)}${t.refunded?.count ? `; ${refundedText(t.refunded)}, not counted` : ''}`,
         messagingText(t.messaging),
         `Left the wallet: ${formatNaira(t.walletKobo)}`,
+        ...(by ? [tt`Spend by cost centre (successful and pending purchases):`, ...costCentreTable(written.byCostCentre)] : []),
         ...periodLines(written.coverage),
       ]),
     };

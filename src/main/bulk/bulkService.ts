@@ -40,7 +40,7 @@ import { connectionProblem, jobParts, ownDraft, ownJob, ownUnconfirmed, type Job
 import type { JobReads } from './jobReads';
 import type { ItemMoves } from './itemMoves';
 import { teamJobs, type TeamJobs } from './teamJobs';
-import type { DueRequery, JobRow, NewItem } from './jobRows';
+import type { DueRequery, InvalidRowRecord, JobRow, NewItem, NewJob } from './jobRows';
 import { itemView, jobView } from './jobViews';
 import type { ItemState } from './jobStates';
 import { CANCELLED_UNSENT_REASON, ITEM_STATES, isUnconfirmed, isVendingKind, settledMessage } from './jobStates';
@@ -458,6 +458,18 @@ export class BulkService {
    */
   confirmSingle(jobId: string): RunStart {
     return this.lifecycle.beginSingleRun(jobId, this.lease());
+  }
+
+  /**
+   * A job whose rows its caller gives (a standing order's occurrence, `standing/`): made, confirmed
+   * and begun by this process in one write (`JobLifecycle.createAndBegin`) — its caller's transaction, in which the occurrence is
+   * claimed too. No typed total: the order's confirmation stands for it; its caller checked the
+   * limits first. Its rows that wait are kept as the job's rows not bought (`invalid`). Run it with
+   * `runConfirmed(jobId, { begun })`.
+   */
+  beginGivenJob(job: Omit<NewJob, 'batchSize' | 'concurrency'>, items: Iterable<NewItem>, invalid: InvalidRowRecord[]): { jobId: string; begun: RunStart } {
+    const settings = readBulkSettings(this.app.settings, job.profileId);
+    return this.lifecycle.createAndBegin({ ...job, batchSize: settings.batchSize, concurrency: settings.concurrency }, items, invalid, this.lease());
   }
 
   /**

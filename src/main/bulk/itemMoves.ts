@@ -10,7 +10,7 @@
  * Each move is one committed statement, or one transaction for a batch, made before the next
  * network step: `markSending` commits before the request leaves, the answer is recorded right
  * after it arrives. The other writes of an item once it exists (its link to its purchase, its
- * wallet cost, its next requery, a draft row's network) are here too; an item is first written
+ * wallet cost, its next requery, a draft row's network, its cost centre) are here too; an item is first written
  * with its job (`jobLifecycle.ts`). Which items a run sends next is read here as well
  * (`nextBatch`): they are the items that may move to `sending` now.
  *
@@ -405,6 +405,11 @@ export class ItemMoves {
   /** The wallet cost of an item, from its log entry; a cost once known is kept. */
   setCost(jobId: string, seq: number, costKobo: number): boolean {
     return this.stmt('UPDATE bulk_items SET cost_kobo = ? WHERE job_id = ? AND seq = ? AND cost_kobo IS NULL').run(costKobo, jobId, seq).changes === 1;
+  }
+
+  /** The department a purchase is charged to, changed after it was made (costCentres/costCentreChanges.ts records the change in the same transaction); not a state, so no move. */
+  setCostCentre(jobId: string, seq: number, costCentre: string | null): void {
+    this.stmt('UPDATE bulk_items SET cost_centre = ? WHERE job_id = ? AND seq = ?').run(costCentre, jobId, seq);
   }
 
   /** After a requery: when it may be asked again (null: no more requeries, the service will not answer them). */

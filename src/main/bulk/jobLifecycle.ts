@@ -41,6 +41,8 @@ export const JOB_MOVES = {
   beginSingle: { from: ['draft'], to: ['running'] },
   /** An approved single purchase's waiting job, begun. */
   beginApprovedSingle: { from: ['awaiting_approval'], to: ['running'] },
+  /** A job its caller gives with its rows (a standing order's occurrence), written, confirmed and begun at once. */
+  beginGiven: { from: ['draft'], to: ['running'] },
   /** A confirmed job's run begins again (resumed, or found interrupted). */
   beginRun: { from: ['running', 'paused', 'needs_attention'], to: ['running'] },
   /** Paused by the user, or stopped by an error, while no run here sends it. */
@@ -128,8 +130,8 @@ export class JobLifecycle {
     );
     const insertItem = this.stmt(
       `INSERT INTO bulk_items (job_id, seq, row_number, phone, network, product_code, voucher_code, operator, region, data_value,
-        description, amount_kobo, name, note, given_network, prefix_network, duplicate_of, state, updated_at, account, vend_type, account_name)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        description, amount_kobo, name, note, given_network, prefix_network, duplicate_of, state, updated_at, account, vend_type, account_name, cost_centre)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertInvalid = this.stmt('INSERT INTO bulk_invalid_rows (job_id, row_number, field, message, phone, name) VALUES (?, ?, ?, ?, ?, ?)');
     const invalidRows = new Set(invalid.map((i) => i.row)).size;
@@ -178,6 +180,7 @@ export class JobLifecycle {
           it.account ?? null,
           it.vendType ?? null,
           it.accountName ?? null,
+          it.costCentre ?? null,
         );
       }
       for (const r of invalid) insertInvalid.run(id, r.row, r.field, r.message, r.phone ?? null, r.name ?? null);
@@ -296,6 +299,24 @@ export class JobLifecycle {
     ).run({ at, pid: lease.pid, until: Date.now() + lease.leaseMs, jobId });
     if (begun.changes !== 1) throw new Error(`single job ${jobId} was not a new draft`);
     return { recovered: 0, uncertain: 0 };
+  }
+
+  /**
+   * A job whose rows its caller gives (a standing order's occurrence): written with its tuning,
+   * confirmed and its run begun by this process in one transaction (its caller's, when it is in
+   * one, so the caller's own claim commits with it). Nothing of it was ever sent: nothing to recover.
+   */
+  createAndBegin(job: NewJob, items: Iterable<NewItem>, invalid: InvalidRowRecord[], lease: Lease): { jobId: string; begun: RunStart } {
+    return this.db.transaction(() => {
+      const jobId = this.createJob(job, items, invalid);
+      const at = now();
+      const begun = this.stmt(
+        `UPDATE bulk_jobs SET state = 'running', confirmed_at = @at, started_at = @at, finished_at = NULL, message = NULL, updated_at = @at,
+          runner_pid = @pid, lease_until_ms = @until WHERE id = @jobId AND ${guard.beginGiven}`,
+      ).run({ at, pid: lease.pid, until: Date.now() + lease.leaseMs, jobId });
+      if (begun.changes !== 1) throw new Error(`bulk job ${jobId} was not a new draft`);
+      return { jobId, begun: { recovered: 0, uncertain: 0 } };
+    })();
   }
 
   /**

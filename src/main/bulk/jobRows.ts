@@ -137,6 +137,8 @@ export interface NewItem {
   vendType?: string | null;
   /** Electricity and cable: the name the service gave for the meter or smartcard when it was checked. */
   accountName?: string | null;
+  /** The department the purchase is charged to (src/shared/costCentre.ts); null or absent: none given. */
+  costCentre?: string | null;
 }
 
 /** An item of what it buys, queued; what only a spreadsheet's row has (its name and note, a network conflict, a duplicate, a voucher) left blank. */

@@ -83,7 +83,11 @@ export function chooseMapping(settings: Settings, kind: BulkJobKind, headers: st
     const mapping = emptyMapping();
     for (const [field, column] of Object.entries(given)) {
       if (!(FIELD_KEYS as readonly string[]).includes(field)) {
-        throw new AppError('invalid_mapping', `"${field}" is not a column vendesk knows.`, 'Choose columns for Phone, Amount, Network, Product code, Name or Reference.');
+        throw new AppError(
+          'invalid_mapping',
+          `"${field}" is not a column vendesk knows.`,
+          'Choose columns for Phone, Amount, Network, Product code, Name, Reference or Cost centre.',
+        );
       }
       if (column !== null && (column < 0 || column >= headers.length)) {
         throw new AppError('invalid_mapping', `Column ${column + 1} chosen for ${field} is not in the sheet (it has ${headers.length} columns).`, 'Choose a column of the sheet.');
@@ -96,9 +100,11 @@ export function chooseMapping(settings: Settings, kind: BulkJobKind, headers: st
   const saved = settings.get<ColumnMapping | null>(mappingKey(kind, headers), null);
   if (saved) {
     const mapping = emptyMapping();
+    // A column this vendesk knows and the remembered mapping predates (a Dept column before cost centres) is detected.
+    const detected = detectMapping(headers, kind);
     for (const f of FIELD_KEYS) {
       const c = saved[f];
-      mapping[f] = typeof c === 'number' && c >= 0 && c < headers.length ? c : null;
+      mapping[f] = c === undefined ? (Object.values(saved).includes(detected[f]) ? null : detected[f]) : typeof c === 'number' && c >= 0 && c < headers.length ? c : null;
     }
     return { mapping, remembered: true };
   }
@@ -227,6 +233,7 @@ export function itemOf(
     account: v.meter ?? v.smartcard ?? null,
     vendType: v.vendType ?? null,
     accountName,
+    costCentre: v.costCentre,
   };
 }
 
@@ -248,19 +255,22 @@ function boughtAt(item: ItemRow, logByRef: ReadonlyMap<string, ParsedLogEntry>):
   return item.sent_ms !== null ? new Date(item.sent_ms).toISOString() : item.updated_at;
 }
 
-export function recentPurchases(reads: JobReads, profileId: string, excludeJobId: string | null, log: readonly ParsedLogEntry[] = []): RecentLookup {
+export function recentPurchases(reads: JobReads, profileId: string, excludeJobId: string | null, log: readonly ParsedLogEntry[] = [], serviceNowMs = Date.now()): RecentLookup {
   const since = new Date(Date.now() - 24 * 3600_000).toISOString();
+  // The log's times are the service's: its last 24 hours are counted on its clock.
+  const logSince = new Date(serviceNowMs - 24 * 3600_000).toISOString();
   const byKey = new Map<string, ParsedLogEntry[]>();
   const logByRef = new Map(log.map((e) => [e.transactionId, e]));
   for (const e of log) {
-    if (e.status === 'FAILED' || e.createdAt < since) continue;
+    if (e.status === 'FAILED' || e.createdAt < logSince) continue;
     const key = `${e.phoneNumber}|${e.amountKobo}`;
     const list = byKey.get(key);
     if (list) list.push(e);
     else byKey.set(key, [e]);
   }
   return (account, amountKobo) => {
-    const items = reads.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId);
+    // This computer's last 24 hours find the candidates; each counts when it was bought on the service's clock (a moved sandbox clock included).
+    const items = reads.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId && boughtAt(i, logByRef) >= logSince);
     const refs = new Set(items.map((i) => i.reference).filter((r): r is string => r !== null));
     const fromJobs = items.map((i) => ({ source: 'job' as const, reference: i.reference, at: boughtAt(i, logByRef), amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
     const fromLog = (byKey.get(`${account}|${amountKobo}`) ?? [])
@@ -285,18 +295,25 @@ export function recentAccountPurchases(reads: JobReads, profileId: string, kind:
 }
 
 /** The lookup of recent purchases on one connection profile for a job's kind. */
-export function recentLookupFor(reads: JobReads, profileId: string, kind: BulkJobKind, excludeJobId: string | null, log: readonly ParsedLogEntry[]): RecentLookup {
-  return isVendingKind(kind) ? recentAccountPurchases(reads, profileId, kind, excludeJobId) : recentPurchases(reads, profileId, excludeJobId, log);
+export function recentLookupFor(
+  reads: JobReads,
+  profileId: string,
+  kind: BulkJobKind,
+  excludeJobId: string | null,
+  log: readonly ParsedLogEntry[],
+  serviceNowMs = Date.now(),
+): RecentLookup {
+  return isVendingKind(kind) ? recentAccountPurchases(reads, profileId, kind, excludeJobId) : recentPurchases(reads, profileId, excludeJobId, log, serviceNowMs);
 }
 
-/** The service's log of the last 24 hours (at most 5,000 entries), for the duplicate check. */
-export async function recentLog(client: LogReader, kind: BulkJobKind): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
-  return isVendingKind(kind) ? { entries: [], problem: null } : recentTopUpLog(client, kind);
+/** The service's log of the last 24 hours on its clock (at most 5,000 entries), for the duplicate check. */
+export async function recentLog(client: LogReader, kind: BulkJobKind, serviceNowMs = Date.now()): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
+  return isVendingKind(kind) ? { entries: [], problem: null } : recentTopUpLog(client, kind, serviceNowMs);
 }
 
 /** `recentLog` of airtime or data. */
-async function recentTopUpLog(client: LogReader, kind: 'airtime' | 'data'): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
-  const start = new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 10);
+async function recentTopUpLog(client: LogReader, kind: 'airtime' | 'data', serviceNowMs = Date.now()): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
+  const start = new Date(serviceNowMs - 24 * 3600_000).toISOString().slice(0, 10);
   try {
     const entries = await readAllLogPages(client, { startdate: start, type: kind, status: 'all' }, undefined, (all) => all.length >= 5000);
     return { entries, problem: null };

@@ -161,7 +161,7 @@ async function checkedTopUp(app: AppPart<'db' | 'service'>, session: Session, re
   const recent = recentText(request.kind, valid.phone, matches);
   const wallet = await readNgnWallet(session.client).catch(() => null);
   return {
-    item: itemOf(valid, check.conflict, recent, 'queued'),
+    item: { ...itemOf(valid, check.conflict, recent, 'queued'), costCentre: request.costCentre ?? null },
     description: describe(request.kind, valid.network ?? '', valid.description ?? ''),
     recent,
     warnings: problem ? [...check.warnings, problem] : check.warnings,

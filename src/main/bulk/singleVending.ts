@@ -46,6 +46,7 @@ export async function buySingleVending(app: App, session: Session, asked: Single
     account: summary.account,
     vendType: asked.kind === 'electricity' ? asked.request.vendType : null,
     accountName: summary.customerName,
+    costCentre: asked.request.costCentre ?? null,
   });
   // Above the team's threshold it waits for approval (written so by the gate, the first time); nothing is bought.
   const approval = await app.service(teamGate).single({ ...summary, item }, session, options);

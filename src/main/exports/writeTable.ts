@@ -33,6 +33,8 @@ export interface ExportSheet {
   autoFilter?: boolean;
   /** Printed landscape with every column on the page's width (a summary that should print on one page). */
   printOnePageWide?: boolean;
+  /** One line of text above the header (bold), such as the period the sheet covers; the header then is row 2. */
+  caption?: string;
 }
 
 export interface ExportOptions {
@@ -239,8 +241,9 @@ const QUOTED = quoted();
 async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: ExportSheet, name: string, counter: RowCounter): Promise<void> {
   const { columns } = sheet;
   const freeze = sheet.freezeHeader ?? true;
+  const headerRow = sheet.caption === undefined ? 1 : 2;
   const worksheet = workbook.addWorksheet(name, {
-    views: freeze ? [{ state: 'frozen', xSplit: 0, ySplit: 1 }] : [],
+    views: freeze ? [{ state: 'frozen', xSplit: 0, ySplit: headerRow }] : [],
     ...(sheet.printOnePageWide ? { pageSetup: { orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 } } : {}),
   });
 
@@ -266,6 +269,11 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
       ...(numFmt ? { style: { numFmt } } : {}),
     };
   });
+  if (sheet.caption !== undefined) {
+    const caption = worksheet.addRow([sheet.caption]);
+    caption.getCell(1).style = needsNeutralizing(sheet.caption) ? HEADER_QUOTED : HEADER_STYLE;
+    caption.commit();
+  }
   const header = worksheet.addRow(columns.map((column) => column.header));
   header.eachCell((cell, n) => {
     cell.style = needsNeutralizing(String(cell.value)) ? HEADER_QUOTED : HEADER_STYLE;
@@ -273,7 +281,7 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
   });
   header.commit();
   if (sheet.autoFilter ?? true) {
-    worksheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
+    worksheet.autoFilter = { from: { row: headerRow, column: 1 }, to: { row: headerRow, column: columns.length } };
   }
   counter.downstream = () => downstreamOf(worksheet);
 

@@ -3,15 +3,18 @@ import type { Operations } from '../../shared/contract';
 import { appHandlers } from './appHandlers';
 import { bulkHandlers } from './bulkHandlers';
 import { catalogHandlers } from './catalogHandlers';
+import { costCentresHandlers } from './costCentresHandlers';
 import { dashboardHandlers } from './dashboardHandlers';
 import type { HandlersOf } from './handlerTypes';
 import { logsHandlers } from './logsHandlers';
 import { messagingHandlers } from './messagingHandlers';
+import { monthEndHandlers } from './monthEndHandlers';
 import { pendingHandlers } from './pendingHandlers';
 import { purchasesHandlers } from './purchasesHandlers';
 import { reconcileHandlers } from './reconcileHandlers';
 import { reportsHandlers } from './reportsHandlers';
 import { serviceCheckHandlers } from './serviceCheckHandlers';
+import { standingHandlers } from './standingHandlers';
 import { teamHandlers } from './teamHandlers';
 import { teamRunHandlers } from './teamRunHandlers';
 
@@ -26,7 +29,10 @@ export const handlers: HandlersOf<Operations> = {
   ...catalogHandlers,
   ...dashboardHandlers,
   ...reportsHandlers,
+  ...costCentresHandlers,
+  ...monthEndHandlers,
   ...serviceCheckHandlers,
   ...teamHandlers,
   ...teamRunHandlers,
+  ...standingHandlers,
 };

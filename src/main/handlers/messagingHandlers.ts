@@ -3,6 +3,9 @@ import { messagingOperations } from '../../shared/contract/messaging';
 import { createContactsImporter } from '../messaging/contactsImport';
 import { createMessagingService } from '../messaging/messagingService';
 import { confirmOneTimeCode, sendOneTimeCode } from '../messaging/oneTimeCodes';
+import { notificationSettings, setNotificationSettings } from '../messaging/notifications';
+import { createPersonalisedMessages } from '../messaging/personalisedMessages';
+import { readSheetMessages, sendSheetMessages } from '../messaging/sheetMessages';
 import type { HandlersOf } from './handlerTypes';
 
 export const messagingHandlers: HandlersOf<typeof messagingOperations> = {
@@ -19,6 +22,16 @@ export const messagingHandlers: HandlersOf<typeof messagingOperations> = {
   'messaging.send': (input, app) => app.service(createMessagingService).send(input),
   'messaging.status': (input, app) => app.service(createMessagingService).status(input.reference),
   'messaging.history': (input, app) => app.service(createMessagingService).history(input),
+  'messaging.sheet.preview': async (input, app, call) => (await readSheetMessages(app, input, call.signal)).preview,
+  // A job that waits (the CLI) pauses when its call is cancelled (Ctrl-C); the window's job runs on after the call.
+  'messaging.sheet.send': (input, app, call) => sendSheetMessages(app, input, input.wait ? call.signal : undefined),
+  'messaging.jobs.list': (input, app) => app.service(createPersonalisedMessages).list(input.limit),
+  'messaging.jobs.get': (input, app) => app.service(createPersonalisedMessages).page(input),
+  'messaging.jobs.pause': (input, app) => app.service(createPersonalisedMessages).pause(input.id),
+  'messaging.jobs.resume': (input, app, call) => app.service(createPersonalisedMessages).resume(input.id, { wait: input.wait, ...(input.wait ? { signal: call.signal } : {}) }),
+  'messaging.jobs.cancel': (input, app) => app.service(createPersonalisedMessages).cancel(input.id),
+  'messaging.notifications.get': (_input, app) => notificationSettings(app),
+  'messaging.notifications.set': (input, app) => setNotificationSettings(app, input),
   'messaging.otp.send': (input, app) => sendOneTimeCode(app, input),
   'messaging.otp.confirm': (input, app) => confirmOneTimeCode(app, input),
   'messaging.sandboxOutbox': async (_input, app) => {

@@ -15,6 +15,12 @@ export const reportsHandlers: HandlersOf<typeof reportsOperations> = {
     const result = await writeSpendWorkbook(report, file);
     const chartFile = file.replace(/\.xlsx$/, ' chart.svg');
     const bytes = writeSpendChart(report, chartFile);
-    return { ...exported(file, result), chart: { fileName: path.basename(chartFile), path: chartFile, bytes, rows: report.byDay.length }, totals: report.total, coverage };
+    return {
+      ...exported(file, result),
+      chart: { fileName: path.basename(chartFile), path: chartFile, bytes, rows: report.byDay.length },
+      totals: report.total,
+      byCostCentre: report.byCostCentreAndType,
+      coverage,
+    };
   },
 };

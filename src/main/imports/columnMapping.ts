@@ -7,10 +7,10 @@ import { quotedList } from '../../shared/excerpt';
 import { createHash } from 'node:crypto';
 import { ImportError } from './importError';
 
-export type ImportKind = 'airtime' | 'data' | 'electricity' | 'cable' | 'contacts' | 'vendorLog';
+export type ImportKind = 'airtime' | 'data' | 'electricity' | 'cable' | 'contacts' | 'vendorLog' | 'recipients';
 export type BulkKind = 'airtime' | 'data' | 'electricity' | 'cable';
 
-export const IMPORT_KINDS: readonly ImportKind[] = ['airtime', 'data', 'electricity', 'cable', 'contacts', 'vendorLog'];
+export const IMPORT_KINDS: readonly ImportKind[] = ['airtime', 'data', 'electricity', 'cable', 'contacts', 'vendorLog', 'recipients'];
 
 /** Fields of bulk purchase and contact sheets, plus the log-entry fields of the spec (vendorLog). */
 export type FieldKey =
@@ -26,6 +26,7 @@ export type FieldKey =
   | 'vendType'
   | 'provider'
   | 'bouquet'
+  | 'costCentre'
   // vendorLog (spec "Transaction log entry"): phone_number → phone, amount → amount, network → network
   | 'id'
   | 'transactionId'
@@ -55,6 +56,7 @@ export const FIELD_KEYS: readonly FieldKey[] = [
   'vendType',
   'provider',
   'bouquet',
+  'costCentre',
   'id',
   'transactionId',
   'partnerReference',
@@ -94,6 +96,7 @@ const LABELS: Record<FieldKey, string> = {
   vendType: 'Meter type',
   provider: 'Provider',
   bouquet: 'Bouquet code',
+  costCentre: 'Cost centre',
   id: 'id',
   transactionId: 'transaction_id',
   partnerReference: 'partner_reference',
@@ -112,11 +115,13 @@ const LABELS: Record<FieldKey, string> = {
 
 /** Fields per kind: required ones first, then optional. */
 const KIND_FIELDS: Record<ImportKind, { required: FieldKey[]; optional: FieldKey[] }> = {
-  airtime: { required: ['phone', 'amount'], optional: ['network', 'productCode', 'name', 'reference'] },
-  data: { required: ['phone', 'productCode'], optional: ['network', 'amount', 'name', 'reference'] },
-  electricity: { required: ['meter', 'disco', 'vendType', 'amount', 'phone'], optional: ['name', 'reference'] },
-  cable: { required: ['smartcard', 'bouquet', 'phone'], optional: ['provider', 'amount', 'name', 'reference'] },
+  airtime: { required: ['phone', 'amount'], optional: ['network', 'productCode', 'name', 'reference', 'costCentre'] },
+  data: { required: ['phone', 'productCode'], optional: ['network', 'amount', 'name', 'reference', 'costCentre'] },
+  electricity: { required: ['meter', 'disco', 'vendType', 'amount', 'phone'], optional: ['name', 'reference', 'costCentre'] },
+  cable: { required: ['smartcard', 'bouquet', 'phone'], optional: ['provider', 'amount', 'name', 'reference', 'costCentre'] },
   contacts: { required: ['phone'], optional: ['name'] },
+  // The recipients list (src/main/costCentres/recipients.ts): at least one of phone, meter, smartcard.
+  recipients: { required: ['costCentre'], optional: ['phone', 'meter', 'smartcard', 'name'] },
   vendorLog: {
     required: ['phone', 'amount', 'status'],
     optional: [
@@ -220,6 +225,7 @@ const SYNONYMS: Record<FieldKey, string[]> = {
   vendType: ['vendtype', 'metertype', 'type', 'prepaidpostpaid', 'accounttype', 'paymenttype', 'meterkind'],
   provider: ['provider', 'cableprovider', 'tvprovider', 'cabletv', 'service', 'network', 'operator', 'cable'],
   bouquet: ['bouquet', 'bouquetcode', 'package', 'packagecode', 'plan', 'plancode', 'productcode', 'subscription', 'product', 'bouquetname'],
+  costCentre: ['costcentre', 'costcenter', 'department', 'dept', 'unit', 'costcentrecode', 'costcentercode', 'departmentname', 'division', 'businessunit'],
   id: ['id', 'logid', 'transactionlogid'],
   transactionId: ['transactionid', 'transactionref', 'transactionreference', 'externalreference'],
   partnerReference: ['partnerreference', 'partnerref', 'reference', 'requestreference', 'ref'],

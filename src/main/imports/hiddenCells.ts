@@ -26,7 +26,12 @@ export function mappedColumns(mapping: ColumnMapping, kind: ImportKind): { field
 
 /** `the Name cell (column D) holds a hidden character (ESC, U+001B) …` (after `Row N: `). */
 export function hiddenCellText(field: FieldKey, column: number, character: string): string {
-  return `the ${fieldLabel(field)} cell (column ${columnLetters(column + 1)}) ${holdsHidden(character)}; retype the cell`;
+  return hiddenCellTextFor(fieldLabel(field), column, character);
+}
+
+/** The same sentence for a cell named by `label`: a field (`Name`) or a column's quoted heading (`"Data allowance"`). */
+export function hiddenCellTextFor(label: string, column: number, character: string): string {
+  return `the ${label} cell (column ${columnLetters(column + 1)}) ${holdsHidden(character)}; retype the cell`;
 }
 
 /** The same refusal of a field typed in a form or on the command line: `the Network holds a hidden character (ESC, U+001B) …; type it again`. */

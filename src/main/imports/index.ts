@@ -54,4 +54,5 @@ export {
 } from './validateRows';
 export { validateItem, indexCatalogs, airtimeKoboRange, AIRTIME_MIN_KOBO, type ItemCatalogs, type PurchaseCatalogs } from './validateItem';
 export { FORM_WORDS, SHEET_WORDS, type ItemChecker, type ItemFields, type AirtimeFields, type DataFields, type ElectricityFields, type CableFields } from './itemFields';
+export { hiddenInCell, hiddenCellTextFor } from './hiddenCells';
 export { validateContactRows, type ContactRow, type ContactDuplicate, type ContactValidation } from './validateContacts';

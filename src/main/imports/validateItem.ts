@@ -142,6 +142,7 @@ class ValidRowRecord implements ValidRow {
   description: string | null = null;
   name: string | null = null;
   reference: string | null = null;
+  costCentre: string | null = null;
   meter: string | null = null;
   disco: string | null = null;
   vendType: VendType | null = null;

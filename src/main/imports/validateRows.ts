@@ -7,6 +7,7 @@
  * hours, numbers whose network was ported) are flagged.
  */
 import { excerpt } from '../../shared/excerpt';
+import { readCostCentre } from '../../shared/costCentre';
 import { formatNaira } from '../../shared/money';
 import { amountFromCell, phoneFromCell, textFromCell } from './cellValues';
 import { mappedColumns, refuseHiddenCells } from './hiddenCells';
@@ -267,6 +268,8 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
     let phone = '';
     if (phoneResult.ok) phone = phoneResult.phone;
     else check.issue('phone', phoneResult.reason);
+    const costCentre = readCostCentre(textOrNull(cellAt(cells, col.costCentre)));
+    if (!costCentre.ok) check.issue('costCentre', costCentre.reason);
     const out = readRow(row, cells, phone, reading);
     if (out === null || check.issues.length > 0) {
       v.rejectRow(row);
@@ -274,6 +277,7 @@ export function validateBulkRows(table: SheetTable, mapping: ColumnMapping, kind
     }
     out.name = textOrNull(cellAt(cells, col.name));
     out.reference = textOrNull(cellAt(cells, col.reference));
+    out.costCentre = costCentre.ok ? costCentre.value : null;
     v.accept(out, v.accountOf(out));
   }
   v.findDuplicates(recentPurchases);

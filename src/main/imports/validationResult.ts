@@ -56,6 +56,8 @@ export interface ValidRow {
   description: string | null;
   name: string | null;
   reference: string | null;
+  /** The department the purchase is charged to (src/shared/costCentre.ts); null when the row gives none. */
+  costCentre: string | null;
   /** Electricity */
   meter: string | null;
   disco: string | null;

@@ -8,7 +8,7 @@ import { excerpt, quotedList } from '../../shared/excerpt';
 import type { ContactsImportResult, ContactsPreview, RowProblem } from '../../shared/contract/messaging';
 import type { FileRef } from '../../shared/contract/files';
 import { AppError } from '../../shared/appError';
-import type { App } from '../appContext';
+import type { App, AppPart } from '../appContext';
 import { fileRefName, releaseUpload, resolveFileRef } from '../files';
 import {
   detectMapping,
@@ -18,8 +18,10 @@ import {
   noHeaderForKind,
   readSpreadsheet,
   validateContactRows,
+  type ColumnMapping,
   type ContactRow,
   type ContactValidation,
+  type SheetTable,
 } from '../imports';
 import { createMessagingService, serviceKeyOf, type MessagingService } from './messagingService';
 
@@ -32,6 +34,44 @@ const PROBLEMS_SHOWN = 200;
 interface ReadContacts extends Pick<ContactsPreview, 'fileName' | 'format' | 'sheetNames' | 'sheet' | 'headers' | 'phoneColumn' | 'nameColumn' | 'rows'> {
   fileHash: string;
   validation: ContactValidation;
+}
+
+/** A contacts sheet as read: the file, its table, the Phone and Name columns, and every row checked. */
+export interface ContactsSheet {
+  fileName: string;
+  fileHash: string;
+  format: 'csv' | 'xlsx';
+  sheetNames: string[];
+  table: SheetTable;
+  mapping: ColumnMapping;
+  validation: ContactValidation;
+}
+
+/**
+ * Reads a contacts sheet through the one importer (the named sheet, else the first that holds a
+ * table) and checks every row: numbers normalized, repeats and invalid rows explained.
+ */
+export async function readContactsSheet(
+  app: AppPart<'files'>,
+  file: FileRef,
+  sheet: string | undefined,
+  onRows?: (rows: number) => void,
+  signal?: AbortSignal,
+): Promise<ContactsSheet> {
+  const path = resolveFileRef(app, file);
+  try {
+    const info = await inspectSpreadsheet(path);
+    if (sheet && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
+      throw new AppError('import_no_sheet', `The workbook has no sheet called "${excerpt(sheet)}" (it has ${quotedList(info.sheetNames)}).`, 'Choose one of its sheets.');
+    }
+    // No sheet named: the first that holds a table (a workbook may open on a notes sheet).
+    const table = sheet ? await readSpreadsheet(path, { sheet, signal, onProgress: onRows }) : await readFirstTable(path, info.sheetNames, { signal, onProgress: onRows });
+    const mapping = detectMapping(table.headers, 'contacts');
+    const validation = validateContactRows(table, mapping);
+    return { fileName: fileRefName(file), fileHash: table.fileHash || info.fileHash, format: info.format, sheetNames: info.sheetNames, table, mapping, validation };
+  } catch (error) {
+    return importFailure(noHeaderForKind(error, 'contacts'));
+  }
 }
 
 function importFailure(error: unknown): never {
@@ -48,32 +88,20 @@ export class ContactsImporter {
   ) {}
 
   private async read(file: FileRef, sheet: string | undefined, onRows?: (rows: number) => void, signal?: AbortSignal): Promise<ReadContacts> {
-    const path = resolveFileRef(this.app, file);
-    try {
-      const info = await inspectSpreadsheet(path);
-      if (sheet && info.format === 'xlsx' && !info.sheetNames.includes(sheet)) {
-        throw new AppError('import_no_sheet', `The workbook has no sheet called "${excerpt(sheet)}" (it has ${quotedList(info.sheetNames)}).`, 'Choose one of its sheets.');
-      }
-      // No sheet named: the first that holds a table (a workbook may open on a notes sheet).
-      const table = sheet ? await readSpreadsheet(path, { sheet, signal, onProgress: onRows }) : await readFirstTable(path, info.sheetNames, { signal, onProgress: onRows });
-      const mapping = detectMapping(table.headers, 'contacts');
-      const validation = validateContactRows(table, mapping);
-      const header = (i: number | null) => (i === null ? null : (table.headers[i] ?? null));
-      return {
-        fileName: fileRefName(file),
-        fileHash: table.fileHash || info.fileHash,
-        format: info.format,
-        sheetNames: info.sheetNames,
-        sheet: table.sheetName,
-        headers: table.headers,
-        phoneColumn: header(mapping.phone),
-        nameColumn: header(mapping.name),
-        rows: table.rows.length,
-        validation,
-      };
-    } catch (error) {
-      return importFailure(noHeaderForKind(error, 'contacts'));
-    }
+    const read = await readContactsSheet(this.app, file, sheet, onRows, signal);
+    const header = (i: number | null) => (i === null ? null : (read.table.headers[i] ?? null));
+    return {
+      fileName: read.fileName,
+      fileHash: read.fileHash,
+      format: read.format,
+      sheetNames: read.sheetNames,
+      sheet: read.table.sheetName,
+      headers: read.table.headers,
+      phoneColumn: header(read.mapping.phone),
+      nameColumn: header(read.mapping.name),
+      rows: read.table.rows.length,
+      validation: read.validation,
+    };
   }
 
   private problems(v: ContactValidation): { invalid: RowProblem[]; duplicates: RowProblem[] } {

@@ -8,12 +8,12 @@ import type { MessageHistoryView, MessageQuote, MessageView, PhonebookContactsPa
 import { AppError } from '../../shared/appError';
 import { messageCost } from '../../shared/messagingCost';
 import { analyzeTemplate, renderTemplate, slugify } from '../../shared/messagingTemplate';
-import { formatNaira } from '../../shared/money';
 import type { SendMessageBody } from '../../shared/wire';
 import type { PhonebookAnswer, TemplateAnswer } from '../api/messagingAnswers';
 import { ServiceError } from '../api/serviceErrors';
+import type { VendingClient } from '../api/vendingClient';
 import type { App, AppPart } from '../appContext';
-import { now, paidSend } from './paidSends';
+import { costChanged, messageCharge, now, paidSend } from './paidSends';
 import { contactView, messageView, phonebookView, senderIdView, templateView } from './messagingViews';
 
 export type MessageTarget = { kind: 'number'; to: string } | { kind: 'phonebook'; phoneBookId: number };
@@ -77,9 +77,9 @@ export class MessagingService {
     });
   }
 
-  /** Refuses a sender ID that is not registered, or not approved, for the organisation. */
-  async approvedSender(senderId: string): Promise<void> {
-    const all = await this.senderIds();
+  /** Refuses a sender ID that is not registered, or not approved, for the organisation (asked of `client`: the connection in use unless a session's is given). */
+  async approvedSender(senderId: string, client: VendingClient = this.app.client()): Promise<void> {
+    const all = (await client.getSenderIds()).map(senderIdView);
     const found = all.find((s) => s.senderId === senderId);
     if (!found) {
       const approved = all.filter((s) => s.approved).map((s) => s.senderId);
@@ -240,12 +240,7 @@ export class MessagingService {
     if (input.content.kind === 'template') await this.approvedTemplate(input.content.templateId);
     const quote = await this.quote(input);
     if (quote.totalKobo !== input.confirmedTotalKobo) {
-      throw new AppError(
-        'cost_changed',
-        `The cost is now ${formatNaira(quote.totalKobo)} for ${quote.recipients.toLocaleString('en-NG')} recipient(s), not the ${formatNaira(input.confirmedTotalKobo)} you confirmed. Nothing was sent.`,
-        'Review the new cost and confirm again.',
-        { quote },
-      );
+      throw costChanged(quote.totalKobo, input.confirmedTotalKobo, `${quote.recipients.toLocaleString('en-NG')} recipient(s)`, { quote });
     }
     const body: SendMessageBody = {
       senderId: input.senderId,
@@ -265,12 +260,7 @@ export class MessagingService {
       session,
       { kind: 'sms', senderId: input.senderId, target, templateId, body: quote.body, recipients: quote.recipients, emails: quote.emails, quotedKobo: quote.totalKobo },
       (client, options) => client.sendMessage(body, options),
-      (r) => ({
-        reference: r.reference,
-        chargedKobo: r.totalKobo ?? quote.totalKobo,
-        source: r.totalKobo === null ? 'quoted' : 'service',
-        requestReference: r.requestReference || null,
-      }),
+      (r) => messageCharge(r, quote.totalKobo),
     );
     return messageView(answer, {
       senderId: input.senderId,

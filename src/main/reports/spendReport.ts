@@ -21,6 +21,7 @@ import type { SpendReportTotals } from '../../shared/contract/reports';
 import { messagingSpend } from '../messaging/messagingSpend';
 import type { MirrorCoverage } from '../../shared/contract/logs';
 import { periodNotes } from '../../shared/coverageText';
+import { spendByCostCentre, type CostCentreSpendLine } from '../costCentres/logCostCentres';
 
 /** One line of a table of the report: the purchases of a day, type or network. */
 export interface SpendLine {
@@ -40,6 +41,8 @@ export interface SpendReport {
   byType: SpendLine[];
   byNetwork: SpendLine[];
   byDayAndType: (SpendLine & { type: string })[];
+  /** By cost centre and type (src/main/costCentres/logCostCentres.ts: own purchase, recipients list, else Unassigned). */
+  byCostCentreAndType: CostCentreSpendLine[];
   total: SpendReportTotals;
 }
 
@@ -67,7 +70,8 @@ export function spendReport(db: ReadableDB, profileId: string, from: string, to:
   // vendesk's own messaging took from the wallet too: its own line, in what left the wallet.
   const messaging = messagingSpend(db, profileId, start, end);
   const total: SpendReportTotals = { ...spent, refunded, messaging, walletKobo: spent.costKobo + messaging.costKobo };
-  return { from, to, coverage, byDay: group(day), byType: group('type'), byNetwork: group('network'), byDayAndType, total };
+  const byCostCentreAndType = spendByCostCentre(db, profileId, start, end);
+  return { from, to, coverage, byDay: group(day), byType: group('type'), byNetwork: group('network'), byDayAndType, byCostCentreAndType, total };
 }
 
 const FIGURE_COLUMNS: ExportColumn[] = [
@@ -100,6 +104,7 @@ export function spendSummaryRows(report: SpendReport): unknown[][] {
     [
       'Messaging is what vendesk sent, at what the service said each send cost (else the quoted cost): the service lists no messaging charges, so messages sent outside vendesk are not in it.',
     ],
+    ['Cost centre: the one recorded on vendesk’s own purchase, else the recipients list’s for the meter, smartcard or phone, else Unassigned.'],
     ['Days are Lagos days (Africa/Lagos, UTC+1); the service’s UTC times are converted.'],
     // The period the figures cover: read completely, today up to when, days not come yet (or, if ever, what is missing).
     ...(report.coverage ? periodNotes(report.coverage).map((note) => [`Period: ${note}`]) : []),
@@ -117,6 +122,11 @@ export async function writeSpendWorkbook(report: SpendReport, file: string): Pro
       name: 'By day and type',
       columns: [{ header: 'Day', kind: 'date' }, { header: 'Type', kind: 'text' }, ...FIGURE_COLUMNS],
       rows: report.byDayAndType.map((l) => [l.key, l.type, ...figures(l)]),
+    },
+    {
+      name: 'By cost centre and type',
+      columns: [{ header: 'Cost centre', kind: 'text', width: 28 }, { header: 'Type', kind: 'text' }, ...FIGURE_COLUMNS],
+      rows: report.byCostCentreAndType.map((l) => [l.costCentre, l.type, ...figures(l)]),
     },
   ]);
 }

@@ -32,6 +32,9 @@ const NOT_DONE: Record<ReadPurpose, string> = {
   listing: 'The entries were not listed',
   export: 'The export was not written',
   reconciliation: 'The reconciliation was not run',
+  closePack: 'The close pack was not written',
+  journal: 'The journal was not written',
+  close: 'The month was not closed',
 };
 
 /** The refusal: which days, why (a failed read), and the sync that reads them (`details.syncCommand`). */

@@ -6,6 +6,7 @@ import { bridge } from './bridge';
 import { AutoSyncStatus } from './components/AutoSyncStatus';
 import { ConnectionBadge } from './components/ConnectionBadge';
 import { ErrorNotice } from './components/ErrorNotice';
+import { useStandingNotices } from './components/standing/useStandingNotices';
 import { ConnectionContext } from './hooks/useConnection';
 import { useHashRoute } from './hooks/useHashRoute';
 import { AppError, asAppError } from './bridge';
@@ -64,11 +65,14 @@ export function AppFrame() {
     };
   }, [refresh]);
 
-  // Alt+1…9 moves between pages.
+  // A standing order's run that was bought, failed or waits is told whatever page is open.
+  useStandingNotices();
+
+  // Alt+1…9, Alt+0 and Alt+M move between pages.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (!e.altKey || e.ctrlKey || e.metaKey) return;
-      const route = ROUTES.find((r) => r.key === e.key);
+      const route = ROUTES.find((r) => r.key.toLowerCase() === e.key.toLowerCase());
       if (route) {
         e.preventDefault();
         navigate(route.path);

@@ -2,7 +2,7 @@ import '@mantine/core/styles.css';
 import '@mantine/charts/styles.css';
 import '@mantine/notifications/styles.css';
 import './app.css';
-import { Alert, Drawer, FileInput, MantineProvider, Modal, Select, createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import { Alert, Drawer, FileInput, MantineProvider, Modal, Notification, Select, createTheme, localStorageColorSchemeManager } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -21,6 +21,7 @@ const theme = createTheme({
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Alert: Alert.extend({ defaultProps: { closeButtonLabel: 'Close' } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     FileInput: FileInput.extend({ defaultProps: { clearButtonProps: { 'aria-label': 'Clear the chosen file' } } }),
     Select: Select.extend({ defaultProps: { clearButtonProps: { 'aria-label': 'Clear' } } }),
   },

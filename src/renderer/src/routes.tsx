@@ -18,6 +18,8 @@ const MessagingPage = page(() => import('./pages/MessagingPage'), 'MessagingPage
 const CatalogPage = page(() => import('./pages/CatalogPage'), 'CatalogPage');
 const SettingsPage = page(() => import('./pages/SettingsPage'), 'SettingsPage');
 const ApprovalsPage = page(() => import('./pages/ApprovalsPage'), 'ApprovalsPage');
+const StandingOrdersPage = page(() => import('./pages/StandingOrdersPage'), 'StandingOrdersPage');
+const MonthEndPage = page(() => import('./pages/MonthEndPage'), 'MonthEndPage');
 
 export interface Route {
   path: string;
@@ -40,6 +42,7 @@ export const ROUTES: Route[] = [
   { path: 'transactions', label: 'Transactions', description: 'The vending log mirrored on this computer', key: '3', component: TransactionsPage },
   { path: 'pending', label: 'Pending', description: 'Purchases waiting for a final answer', key: '4', component: PendingPage },
   { path: 'reconcile', label: 'Reconcile', description: 'Vendor exports against local records', key: '5', component: ReconcilePage },
+  { path: 'month-end', label: 'Month-end', description: 'Spend by cost centre, the close pack, the journal, closing a month', key: 'M', component: MonthEndPage },
   { path: 'messaging', label: 'Messaging', description: 'SMS, phonebooks, templates and one-time codes', key: '6', component: MessagingPage },
   { path: 'catalog', label: 'Catalog', description: 'Products, prices and the codes a purchase sends', key: '7', component: CatalogPage },
   {
@@ -50,4 +53,11 @@ export const ROUTES: Route[] = [
     component: SettingsPage,
   },
   { path: 'approvals', label: 'Approvals', description: 'Team jobs waiting for approval, approved and rejected, and the audit trail', key: '9', component: ApprovalsPage },
+  {
+    path: 'standing',
+    label: 'Standing orders',
+    description: 'Allowances and subscriptions bought on a schedule: their next dates, their runs and what waits',
+    key: '0',
+    component: StandingOrdersPage,
+  },
 ];

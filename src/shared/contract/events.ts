@@ -8,6 +8,7 @@
 import type { BulkItemState, BulkJobState } from './bulk';
 import type { AutoSyncView } from './logs';
 import type { DataTopic } from './topics';
+import type { JobMessageState, MessageJobState } from './messaging';
 
 export interface Progress {
   done: number;
@@ -41,6 +42,12 @@ export const events = {
   'pending.due': event<{ count: number }>('Pending purchases whose requery is due now.'),
   'reconcile.progress': event<Progress & { runId: string | null; stage: string }>('A reconciliation run.'),
   'contacts.progress': event<Progress & { phoneBookId: number }>('Contacts upload into a phonebook.'),
+  'messaging.job.progress': event<Progress & { jobId: number; state: MessageJobState | 'pausing' | 'cancelling'; counts: Record<JobMessageState, number> }>(
+    'A job of personalised messages sending (pausing/cancelling: asked to stop, the message in flight still finishing).',
+  ),
+  'standing.occurrence': event<{ orderId: string; orderName: string; scheduledDay: string; outcome: string; jobId: string | null; message: string }>(
+    "A standing order's occurrence was bought, started, or waits (and why): what a window or the operating system may tell a person.",
+  ),
   'data.changed': event<{ topics: DataTopic[]; reason: string }>(
     'Something changed that views should re-read (the topics say what). `reason` names the operation whose contract entry declares the topics (`invalidates`), or the background work that changed them (docs/architecture.md, "What tells the windows to re-read").',
   ),

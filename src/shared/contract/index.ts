@@ -5,15 +5,18 @@
 import { appOperations } from './app';
 import { bulkOperations } from './bulk';
 import { catalogOperations } from './catalog';
+import { costCentresOperations } from './costCentres';
 import { dashboardOperations } from './dashboard';
 import type { InputOf, OperationDef, OutputOf } from './define';
 import { logsOperations } from './logs';
 import { messagingOperations } from './messaging';
+import { monthEndOperations } from './monthEnd';
 import { pendingOperations } from './pending';
 import { purchasesOperations } from './purchases';
 import { reconcileOperations } from './reconcile';
 import { reportsOperations } from './reports';
 import { serviceCheckOperations } from './serviceCheck';
+import { standingOperations } from './standing';
 import { teamOperations } from './team';
 import { teamRunOperations } from './teamRun';
 
@@ -28,9 +31,12 @@ export const operations = {
   ...catalogOperations,
   ...dashboardOperations,
   ...reportsOperations,
+  ...costCentresOperations,
+  ...monthEndOperations,
   ...serviceCheckOperations,
   ...teamOperations,
   ...teamRunOperations,
+  ...standingOperations,
 } as const;
 
 export type Operations = typeof operations;

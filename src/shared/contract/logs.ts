@@ -166,7 +166,7 @@ export const unreadDaysSchema = z.enum(['read', 'refuse']);
 export type UnreadDays = z.infer<typeof unreadDaysSchema>;
 
 /** What the days are read for: it names what was not done in a refusal ("The spend report was not written: …"). */
-export const readPurposeSchema = z.enum(['report', 'listing', 'export', 'reconciliation']);
+export const readPurposeSchema = z.enum(['report', 'listing', 'export', 'reconciliation', 'closePack', 'journal', 'close']);
 export type ReadPurpose = z.infer<typeof readPurposeSchema>;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Write dates as YYYY-MM-DD');

@@ -193,6 +193,126 @@ export interface OtpConfirmedView {
   confirmedAt: string;
 }
 
+// ---------------------------------------------------------------- personalised messages (jobs)
+
+/**
+ * A job of personalised messages, one per recipient, each sent alone: `running`, `paused` (by the
+ * user, Ctrl-C, a refusal of the service or a switch of connection: `note` says which), `cancelled`
+ * (messages not sent yet are not sent), `completed`, or `needs_attention` (a message whose answer
+ * was lost could not be told sent or not from the service's history: check it there).
+ */
+export const MESSAGE_JOB_STATES = ['running', 'paused', 'cancelled', 'completed', 'needs_attention'] as const;
+export type MessageJobState = (typeof MESSAGE_JOB_STATES)[number];
+
+/**
+ * A message of a job: `queued` (written, not sent yet), `sending` (its request has left), `sent`
+ * (charged), `failed` (refused by the service: nothing charged), `uncertain` (its answer was lost:
+ * it may have been sent and charged; vendesk checks the service's history and never sends it again
+ * blindly), `cancelled` (its job was cancelled before it was sent).
+ */
+export const JOB_MESSAGE_STATES = ['queued', 'sending', 'sent', 'failed', 'uncertain', 'cancelled'] as const;
+export type JobMessageState = (typeof JOB_MESSAGE_STATES)[number];
+
+export interface MessageJobView {
+  id: number;
+  /** `sheet`: a contacts sheet of the Messaging page or `vendesk sms bulk`; `service`: another part of vendesk (a standing order). */
+  origin: 'sheet' | 'service';
+  /** The file's name, or what made the job. */
+  label: string;
+  senderId: string;
+  /** The text with its placeholders, when the job was made from one. */
+  text: string | null;
+  state: MessageJobState;
+  /** Left `running` by a vendesk that stopped (a crash, a killed process): resume it. */
+  interrupted: boolean;
+  /** Why it is paused or needs attention, in a sentence. */
+  note: string | null;
+  messages: number;
+  counts: Record<JobMessageState, number>;
+  /** What all its messages cost at ₦4 a page (the estimate shown before sending). */
+  estimatedKobo: number;
+  /** What the sent messages were charged: the service's figure, else the estimate (`chargedAsQuoted` of them). */
+  chargedKobo: number;
+  chargedAsQuoted: number;
+  /** The estimate of the uncertain messages: it may have left the wallet. */
+  uncertainKobo: number;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface JobMessageView {
+  seq: number;
+  /** Its row of the sheet, when it came from one. */
+  row: number | null;
+  phone: string;
+  body: string;
+  state: JobMessageState;
+  pages: number;
+  estimatedKobo: number;
+  /** What it was charged (sent only): the service's figure, else the estimate (`costSource`). */
+  chargedKobo: number | null;
+  costSource: 'service' | 'quoted' | null;
+  reference: string | null;
+  /** Why it failed, is uncertain, was sent again or settled from the history. */
+  reason: string | null;
+  attempts: number;
+}
+
+export interface MessageJobPage {
+  job: MessageJobView;
+  messages: JobMessageView[];
+  /** Messages of the job in the chosen states, on all pages. */
+  matching: number;
+  offset: number;
+}
+
+/** A row of the sheet that gets no message until its empty values are filled in. */
+export interface IncompleteRow {
+  row: number;
+  phone: string;
+  /** The placeholders whose column is empty in this row. */
+  empty: string[];
+}
+
+export interface SheetMessagesPreview {
+  fileName: string;
+  format: 'csv' | 'xlsx';
+  sheetNames: string[];
+  sheet: string | null;
+  headers: string[];
+  phoneColumn: string | null;
+  /** Data rows read. */
+  rows: number;
+  /** What is wrong with the text itself (sentences); nothing can be sent until it is corrected. */
+  textProblems: string[];
+  /** Each placeholder of the text, with the column that fills it (null: the sheet has none). */
+  placeholders: { name: string; column: string | null }[];
+  /** The first filled messages, as they will be sent. */
+  sample: { row: number; phone: string; text: string; pages: number }[];
+  /** Rows with every value: one message each. */
+  messages: number;
+  /** Their cost at ₦4 a page, summed over the messages (each is priced on its own text). */
+  smsKobo: number;
+  pages: { fewest: number; most: number; total: number };
+  /** Rows with an empty value for a placeholder: the user leaves them out or stops. */
+  incompleteCount: number;
+  incomplete: IncompleteRow[];
+  /** Rows that cannot be sent (a number that is not Nigerian, a hidden character, a message too long). */
+  invalidCount: number;
+  invalid: RowProblem[];
+  /** Rows whose number is on an earlier row: that row's message is the one sent. */
+  duplicateCount: number;
+  duplicates: RowProblem[];
+}
+
+/** Who notifications go to and from (src/main/messaging/notifications.ts). */
+export interface NotificationSettings {
+  /** The sender ID notifications go from; null: the organisation's first approved one. */
+  senderId: string | null;
+  /** The finance contact's number (11 digits), told when a standing order's occurrence fails or waits; null: nobody. */
+  financeContact: string | null;
+}
+
 // ---------------------------------------------------------------- input schemas
 
 const phoneInput = z
@@ -241,6 +361,17 @@ const sendInput = quoteInput.extend({
   /** The total the user confirmed; the send is refused if the cost has changed since. */
   confirmedTotalKobo: z.number().int().nonnegative(),
 });
+
+/** The text of personalised messages: placeholders are columns of the sheet (src/shared/messagePlaceholders.ts). */
+const personalisedText = z
+  .string()
+  .min(1, 'Write the message')
+  .max(1600, 'A message can be at most 1,600 characters (10 pages)')
+  .refine((t) => t.trim() !== '', 'Write the message');
+
+const sheetInput = z.object({ file: fileRefSchema, sheet: z.string().optional(), text: personalisedText });
+
+const messageJobId = z.number().int().positive('Name the job by its number');
 
 export type MessageTargetInput = z.input<typeof messageTargetSchema>;
 export type MessageContentInput = z.input<typeof messageContentSchema>;
@@ -345,5 +476,51 @@ export const messagingOperations = {
     // The service marks the code used; nothing a window lists changes.
     { invalidates: [] },
   ).returns<OtpConfirmedView>(),
+  'messaging.sheet.preview': op(
+    sheetInput,
+    'Read a contacts sheet and fill a message text for each row: placeholders, a preview, incomplete and invalid rows, the cost',
+  ).returns<SheetMessagesPreview>(),
+  'messaging.sheet.send': op(
+    sheetInput.extend({
+      senderId: senderIdInput,
+      /** Leave out the rows with an empty value for a placeholder (else nothing is sent while there are any). */
+      skipEmpty: z.boolean().default(false),
+      /** Leave out the rows that cannot be sent (else nothing is sent while there are any). */
+      skipInvalid: z.boolean().default(false),
+      /** The estimated total the user confirmed; refused when the cost has changed since. */
+      confirmedTotalKobo: z.number().int().nonnegative(),
+      /** Resolve when the job has finished (or paused) instead of when it has started. */
+      wait: z.boolean().default(false),
+    }),
+    'Send each row of a contacts sheet its own message, one by one, as a job with progress',
+    { invalidates: ['messages'] },
+  ).returns<MessageJobView>(),
+  'messaging.jobs.list': op(z.object({ limit: z.number().int().min(1).max(200).default(20) }), 'Jobs of personalised messages of the connection in use, newest first').returns<
+    MessageJobView[]
+  >(),
+  'messaging.jobs.get': op(
+    z.object({
+      id: messageJobId,
+      offset: z.number().int().nonnegative().default(0),
+      limit: z.number().int().min(1).max(1000).default(100),
+      states: z.array(z.enum(JOB_MESSAGE_STATES)).optional(),
+    }),
+    'One job of personalised messages and a page of its messages',
+  ).returns<MessageJobPage>(),
+  // The job announces its own changes as it stops.
+  'messaging.jobs.pause': op(z.object({ id: messageJobId }), 'Stop sending after the message in flight', { invalidates: [] }).returns<MessageJobView>(),
+  'messaging.jobs.resume': op(
+    z.object({ id: messageJobId, wait: z.boolean().default(false) }),
+    'Continue a paused or interrupted job (messages whose answer was lost are checked in the service’s history first); for a cancelled one, check those only',
+    { invalidates: [] },
+  ).returns<MessageJobView>(),
+  'messaging.jobs.cancel': op(z.object({ id: messageJobId }), 'Stop the job: messages not sent yet are not sent', { invalidates: ['messages'] }).returns<MessageJobView>(),
+  'messaging.notifications.get': op(z.object({}), 'Who notifications go to (the finance contact) and from (the sender ID)').returns<NotificationSettings>(),
+  'messaging.notifications.set': op(
+    z.object({ senderId: z.string().max(11).nullable().optional(), financeContact: z.string().max(20).nullable().optional() }),
+    'Set the finance contact and the sender ID of notifications (null clears one)',
+    // A setting no view lists.
+    { invalidates: [] },
+  ).returns<NotificationSettings>(),
   'messaging.sandboxOutbox': op(z.object({}), 'What the sandbox "sent" (SMS, emails, one-time codes), newest first; sandbox connection only').returns<SandboxOutboxItem[]>(),
 } as const;

@@ -5,6 +5,7 @@
  */
 import { AppError } from '../appError';
 import type { ExpectedCharge } from '../spendText';
+import { readCostCentre } from '../costCentre';
 import { z } from 'zod';
 import type { BulkItemState } from './bulk';
 import { op } from './define';
@@ -153,12 +154,24 @@ const vendType = z.enum(['PREPAID', 'POSTPAID'], { message: 'Choose PREPAID or P
 const amountKobo = z.number().int('Amounts are whole kobo').positive('Enter an amount above zero');
 const phone = z.string().trim().min(1, "Enter the customer's phone number");
 
+/** The department a purchase is charged to (src/shared/costCentre.ts): optional; empty is none. */
+export const costCentreField = z
+  .string()
+  .nullish()
+  .transform((text, ctx) => {
+    const read = readCostCentre(text);
+    if (read.ok) return read.value;
+    ctx.addIssue({ code: 'custom', message: `${read.reason.charAt(0).toUpperCase()}${read.reason.slice(1)}.` });
+    return z.NEVER;
+  });
+
 export const electricityRequestSchema = z.object({
   disco: z.string().trim().min(1, 'Choose the electricity company (disco)'),
   meter: meterNumber,
   vendType,
   amountKobo,
   phone,
+  costCentre: costCentreField,
 });
 export type ElectricityRequest = z.input<typeof electricityRequestSchema>;
 
@@ -167,6 +180,7 @@ export const cableRequestSchema = z.object({
   smartcard: smartcardNumber,
   bouquetCode: z.string().trim().min(1, 'Choose the bouquet'),
   phone,
+  costCentre: costCentreField,
 });
 export type CableRequest = z.input<typeof cableRequestSchema>;
 
@@ -280,8 +294,8 @@ const topUpPhone = z.string().trim().min(1, 'Enter the phone number to top up');
 export const topUpRequestSchema = z.discriminatedUnion(
   'kind',
   [
-    z.object({ kind: z.literal('airtime'), phone: topUpPhone, amountKobo, network }),
-    z.object({ kind: z.literal('data'), phone: topUpPhone, productCode: z.string().trim().min(1, 'Choose the data plan'), network }),
+    z.object({ kind: z.literal('airtime'), phone: topUpPhone, amountKobo, network, costCentre: costCentreField }),
+    z.object({ kind: z.literal('data'), phone: topUpPhone, productCode: z.string().trim().min(1, 'Choose the data plan'), network, costCentre: costCentreField }),
   ],
   { message: 'kind must be airtime or data' },
 );

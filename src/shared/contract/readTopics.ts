@@ -18,6 +18,9 @@ export const READ_TOPICS = {
   'purchases.recent': ['purchases', 'pending'],
   'purchases.recentTopUps': ['jobs'],
   'reconcile.runs': ['reconcile'],
+  'monthEnd.months': ['monthEnd', 'mirror'],
+  'monthEnd.summary': ['monthEnd', 'mirror'],
+  'accounts.list': ['monthEnd'],
   'logs.totals': ['mirror'],
   'logs.facets': ['mirror'],
   'logs.coverage': ['mirror'],
@@ -30,6 +33,11 @@ export const READ_TOPICS = {
   'messaging.phonebooks.list': ['phonebooks'],
   'messaging.phonebooks.get': ['phonebooks'],
   'messaging.history': ['messages'],
+  // An order's last runs show their jobs' progress: a job moving changes them too.
+  'standing.list': ['standing', 'jobs'],
+  'standing.show': ['standing', 'jobs'],
+  'messaging.jobs.list': ['messages'],
+  'messaging.jobs.get': ['messages'],
 } as const satisfies { readonly [N in OperationName]?: readonly DataTopic[] };
 
 /** The topics a window showing `name` re-reads on, or null when it reads it once. */

@@ -21,6 +21,10 @@ export const DATA_TOPICS = [
   'templates',
   'messages',
   'reconcile',
+  /** Standing orders and their occurrences (issue 40). */
+  'standing',
+  /** Closed months and the ledger account map (Month-end, Settings → Ledger accounts). */
+  'monthEnd',
 ] as const;
 export type DataTopic = (typeof DATA_TOPICS)[number];
 

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeVendorExportCsv } from '../../../bench/generate/vendorExport';
 import { COMMANDS } from '../../../src/cli/commands';
+import { monthOfDay, shiftMonth } from '../../../src/shared/months';
 import { errorDocument } from '../../../src/cli/jsonShape';
 import type { LogEntry, PageObject } from '../../../src/shared/wire';
 import { migrateTeamSchema } from '../../../src/main/team/teamMigrations';
@@ -44,6 +45,8 @@ const f = {
   phonebookId: '',
   contactsFile: '',
   messageRef: '',
+  messageJobId: '',
+  pausedMessageJobs: [] as string[],
   otp: [] as { reference: string; code: string }[],
   exportFile: '',
   runId: '',
@@ -56,6 +59,11 @@ const f = {
   teamPasswordFile: '',
   teamJobs: [] as string[],
   approvedSingle: '',
+  standingFiles: [] as string[],
+  standingOrder: '',
+  standingStates: [] as string[],
+  topUpReference: '',
+  recipientsFile: '',
 };
 
 const SCENARIOS: Record<string, Scenario[]> = {
@@ -70,8 +78,18 @@ const SCENARIOS: Record<string, Scenario[]> = {
   'sms send': [
     { args: () => ['sms', 'send', '--to', PHONE, '--sender', 'VENDESK', '--message', 'Salary paid'], exit: 0 },
     { args: () => ['sms', 'send', '--to', PHONE, '--message', 'Salary paid', '--email', 'pay@example.com', '--dry-run'], exit: 0 },
+    { args: () => ['sms', 'send', '--contacts', f.contactsFile, '--sender', 'VENDESK', '--message', 'Hello {Name}, salary paid'], exit: 0 },
+    { args: () => ['sms', 'send', '--contacts', f.contactsFile, '--message', 'Hello {Name}', '--dry-run'], exit: 0 },
   ],
   'sms senders': [{ args: () => ['sms', 'senders'], exit: 0 }],
+  'sms jobs': [{ args: () => ['sms', 'jobs', '--limit', '5'], exit: 0 }],
+  'sms job': [{ args: () => ['sms', 'job', f.messageJobId, '--state', 'sent'], exit: 0 }],
+  'sms resume': [{ args: () => ['sms', 'resume', f.messageJobId], exit: 0 }],
+  'sms notifications': [
+    { args: () => ['sms', 'notifications', '--finance-contact', '+234 809 555 0001'], exit: 0 },
+    { args: () => ['sms', 'notifications'], exit: 0 },
+  ],
+  'sms cancel': [{ args: (r) => ['sms', 'cancel', f.pausedMessageJobs[r]], exit: 0 }],
   'sms status': [{ args: () => ['sms', 'status', f.messageRef], exit: 0 }],
   'sms history': [{ args: () => ['sms', 'history', '--per-page', '5'], exit: 0 }],
   'otp send': [{ args: () => ['otp', 'send', '--to', PHONE, '--sender', 'VENDESK'], exit: 0 }],
@@ -96,6 +114,26 @@ const SCENARIOS: Record<string, Scenario[]> = {
     { args: (r) => ['bulk', 'template', 'data', '--out', path.join(peer.dir, `data template ${r}.xlsx`)], exit: 0 },
     { args: (r) => ['bulk', 'template', 'contacts', '--out', path.join(peer.dir, `contacts template ${r}.csv`)], exit: 0 },
   ],
+  // Standing orders from 2030 on: nothing is due while these scenarios run (test/integration/standing/ buys them).
+  'standing add': [
+    { args: (r) => standingAdd(f.standingFiles[r], `Staff ${r}`), exit: 0 },
+    { args: () => ['standing', 'add', f.invalidFile, '--kind', 'airtime', '--name', 'Bad', '--monthly-on', '31', '--yes', '--confirm-total', '200'], exit: 3 },
+  ],
+  'standing edit': [{ args: (r) => ['standing', 'edit', f.standingOrder, '--name', `Renamed ${r}`, '--grace-days', String(4 + r), '--yes', '--confirm-total', '300'], exit: 0 }],
+  'standing list': [{ args: () => ['standing', 'list'], exit: 0 }],
+  'standing show': [{ args: () => ['standing', 'show', f.standingOrder], exit: 0 }],
+  'standing run-due': [
+    { args: () => ['standing', 'run-due', '--dry-run'], exit: 0 },
+    { args: () => ['standing', 'run-due'], exit: 0 },
+  ],
+  // Not due yet: refused, nothing bought.
+  'standing run': [{ args: () => ['standing', 'run', f.standingOrder, '--occurrence', '2030-01-31'], exit: 1 }],
+  'standing skip': [{ args: (r) => ['standing', 'skip', f.standingOrder, '--occurrence', r === 0 ? '2030-01-31' : '2030-02-28'], exit: 0 }],
+  'standing pause': [{ args: (r) => ['standing', 'pause', f.standingStates[r]], exit: 0 }],
+  'standing resume': [{ args: (r) => ['standing', 'resume', f.standingStates[r]], exit: 0 }],
+  'standing end': [{ args: (r) => ['standing', 'end', f.standingStates[r]], exit: 0 }],
+  // Not a team's order: refused with standing_not_team.
+  'standing approve': [{ args: () => ['standing', 'approve', f.standingOrder, '--ceiling', '500', '--runs', '2'], exit: 1 }],
   // Before this folder joins the team: refused with team_not_joined (test/integration/team/teamAdopt.test.ts runs one).
   'bulk adopt': [{ args: () => ['bulk', 'adopt', '0b6f2c1e-5d4a-4f3b-9c2d-1e0f9a8b7c6d'], exit: 1 }],
   'bulk caps': [
@@ -129,7 +167,23 @@ const SCENARIOS: Record<string, Scenario[]> = {
   'reconcile resolve': [{ args: () => ['reconcile', 'resolve', f.runId, f.exceptionSeq, '--note', 'vendor confirmed by email'], exit: 0 }],
   // --base-url is a LIVE connection: its export comes from the vendor (test/integration/reconcile/sandboxExport.test.ts runs the sandbox's).
   'sandbox export': [{ args: () => ['sandbox', 'export'], exit: 1 }],
-  'report spend': [{ args: (r) => ['report', 'spend', '--from', f.today, '--to', f.today, '--out', path.join(peer.dir, `spend ${r}.xlsx`)], exit: 0 }],
+  'report spend': [
+    { args: (r) => ['report', 'spend', '--from', f.today, '--to', f.today, '--out', path.join(peer.dir, `spend ${r}.xlsx`)], exit: 0 },
+    { args: (r) => ['report', 'spend', '--from', f.today, '--to', f.today, '--by', 'cost-centre', '--out', path.join(peer.dir, `spend by centre ${r}.xlsx`)], exit: 0 },
+  ],
+  'recipients import': [{ args: () => ['recipients', 'import', f.recipientsFile], exit: 0 }],
+  // Month-end: months well over (three and two months back), closed in order and reopened latest first.
+  close: [{ args: (r) => ['close', pastMonth(3), '--out', path.join(peer.dir, `close pack ${r}.xlsx`)], exit: 0 }],
+  'month list': [{ args: () => ['month', 'list'], exit: 0 }],
+  'month close': [{ args: (r) => ['month', 'close', pastMonth(r === 0 ? 3 : 2)], exit: 0 }],
+  'month reopen': [{ args: (r) => ['month', 'reopen', pastMonth(r === 0 ? 2 : 3), '--reason', 'late vendor credit note'], exit: 0 }],
+  // A month without entries: an empty journal (no line needs an account).
+  journal: [{ args: (r) => ['journal', pastMonth(3), '--format', r === 0 ? 'xero' : 'plain', '--out', path.join(peer.dir, `journal ${r}.csv`)], exit: 0 }],
+  'accounts list': [{ args: () => ['accounts', 'list'], exit: 0 }],
+  'accounts set': [{ args: (r) => (r === 0 ? ['accounts', 'set', 'wallet', '1200'] : ['accounts', 'set', 'AIRTIME', '*', '6100']), exit: 0 }],
+  'accounts remove': [{ args: (r) => (r === 0 ? ['accounts', 'remove', 'wallet'] : ['accounts', 'remove', 'AIRTIME', '*']), exit: 0 }],
+  'cost-centre set': [{ args: (r) => ['cost-centre', 'set', f.topUpReference, r === 0 ? 'Operations' : 'Sales'], exit: 0 }],
+  'cost-centre history': [{ args: () => ['cost-centre', 'history', f.topUpReference], exit: 0 }],
   sync: [{ args: () => ['sync'], exit: 0 }],
   logs: [{ args: () => ['logs', '--limit', '5'], exit: 0 }],
   'export logs': [{ args: (r) => ['export', 'logs', '--out', path.join(peer.dir, `log ${r}.csv`)], exit: 0 }],
@@ -161,8 +215,16 @@ const SCENARIOS: Record<string, Scenario[]> = {
   'team leave': [{ args: () => ['team', 'leave'], exit: 0 }],
 };
 
+/** `standing add` of a 3-row, ₦300 file from 2030 on (nothing due while these scenarios run). */
+function standingAdd(file: string, name: string): string[] {
+  return ['standing', 'add', file, '--kind', 'airtime', '--name', name, '--monthly-on', '31', '--start', '2030-01-01', '--yes', '--confirm-total', '300'];
+}
+
 /** Run in their own process until Ctrl-C: test/integration/cli/scriptedProcess.test.ts runs them both ways round. */
 const OUT_OF_PROCESS = new Set(['sandbox', 'web']);
+
+/** The month `back` months before today's. */
+const pastMonth = (back: number) => shiftMonth(monthOfDay(f.today), -back);
 
 async function serviceLog(): Promise<LogEntry[]> {
   const out: LogEntry[] = [];
@@ -221,7 +283,13 @@ beforeAll(async () => {
   f.electricityId = (
     await peer.json<{ id: string }>(['buy', 'electricity', '--disco', 'IKEDC', '--meter', account('1234'), '--type', 'POSTPAID', '--amount', '2000', '--phone', PHONE, '--yes'])
   ).id;
-  f.topUpId = (await peer.json<{ id: string }>(['buy', 'airtime', '--phone', mtnPhone(800), '--amount', '100', '--yes'])).id;
+  const topUp = await peer.json<{ id: string; reference: string | null }>(['buy', 'airtime', '--phone', mtnPhone(800), '--amount', '100', '--cost-centre', 'Sales', '--yes']);
+  f.topUpId = topUp.id;
+  f.topUpReference = topUp.reference ?? '';
+  f.recipientsFile = writeCsv(peer.dir, 'recipients.csv', [
+    ['Phone', 'Name', 'Department'],
+    [mtnPhone(801), 'Driver', 'Logistics'],
+  ]);
   f.validFile = writeCsv(peer.dir, 'valid.csv', airtimeRows(3, 100, 700));
   f.invalidFile = writeCsv(peer.dir, 'invalid.csv', [
     ['Phone', 'Network', 'Amount'],
@@ -232,10 +300,23 @@ beforeAll(async () => {
   f.jobId = (
     await peer.json<{ jobId: string }>(['bulk', 'submit', writeCsv(peer.dir, 'job.csv', airtimeRows(2, 100, 750)), '--kind', 'airtime', '--yes', '--confirm-total', '200'])
   ).jobId;
+  // Standing orders.
+  f.standingFiles = [0, 1].map((r) => writeCsv(peer.dir, `standing ${r}.csv`, airtimeRows(3, 100, 760 + 10 * r)));
+  const standing = (name: string) => peer.json<{ orderId: string }>(standingAdd(f.standingFiles[0], name));
+  f.standingOrder = (await standing('Staff airtime')).orderId;
+  for (let r = 0; r < 2; r++) f.standingStates.push((await standing(`Paused ${r}`)).orderId);
   // Messaging.
   f.phonebookId = String((await peer.json<{ id: number }>(['phonebook', 'create', 'Fixture staff'])).id);
   f.contactsFile = writeContactsCsv(path.join(peer.dir, 'contacts.csv'), makeContacts(5));
   f.messageRef = (await peer.json<{ reference: string }>(['sms', 'send', '--to', PHONE, '--sender', 'VENDESK', '--message', 'Fixture'])).reference;
+  f.messageJobId = String((await peer.json<{ id: number }>(['sms', 'send', '--contacts', f.contactsFile, '--sender', 'VENDESK', '--message', 'Hello {Name}'])).id);
+  // Two jobs the service refused a message of: paused (exit 1), one for each round of `sms cancel`.
+  for (let i = 0; i < 2; i++) {
+    await peer.control.addFault({ path: '/sendMessage', status: 400, count: 1 });
+    const paused = await peer.run(['sms', 'send', '--contacts', f.contactsFile, '--sender', 'VENDESK', '--message', `Hello {Name} ${i}`]);
+    expect(paused.code, paused.stdout).toBe(1);
+    f.pausedMessageJobs.push(String((JSON.parse(paused.stdout) as { id: number }).id));
+  }
   for (let i = 0; i < 2; i++) {
     const reference = (await peer.json<{ reference: string }>(['otp', 'send', '--to', PHONE, '--sender', 'VENDESK'])).reference;
     const outbox = await peer.control.outbox();

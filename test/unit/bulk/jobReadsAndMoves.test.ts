@@ -130,6 +130,7 @@ describe('items from a validation', () => {
     description: null,
     name: null,
     reference: 'ref',
+    costCentre: null,
     meter: null,
     disco: null,
     vendType: null,

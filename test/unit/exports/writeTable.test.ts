@@ -225,7 +225,8 @@ describe('writeTableXlsx', () => {
     const result = await writeTableXlsx(file, [{ name: 'Big', columns, rows: many() }]);
     expect(result.rows).toBe(200_000);
     expect(result.bytes).toBeGreaterThan(1_000_000);
-  }, 120_000);
+    // A generous limit, not a speed target (bench/ holds those): a CI box at load 28 took over 120 s.
+  }, 900_000);
 });
 
 describe('writeTableCsv', () => {

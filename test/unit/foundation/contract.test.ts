@@ -79,6 +79,17 @@ describe('the app contract', () => {
       'approvals.rows',
       'audit.verify',
       'audit.export',
+      'messaging.sheet.preview',
+      'messaging.jobs.list',
+      'messaging.jobs.get',
+      'messaging.notifications.get',
+      'standing.list',
+      'standing.show',
+      'costCentres.history',
+      'monthEnd.summary',
+      'monthEnd.journal',
+      'monthEnd.months',
+      'accounts.list',
     ]);
     const undeclared: string[] = [];
     for (const [name, def] of Object.entries(operations) as [OperationName, (typeof operations)[OperationName]][]) {

@@ -10,7 +10,9 @@
  * name of a bulk file's invalid rows, 20 the state columns' known states, 21 settled purchases keep
  * their state, 22 jobs awaiting approval, 23 single electricity and cable purchases as jobs, 24 one
  * table of approvals, 26 what the log mirror covers (the UTC dates read completely) and the last
- * failed sync, 30 items and jobs move only along their state tables.
+ * failed sync, 30 items and jobs move only along their state tables, 31–34 standing orders, 35 jobs
+ * of personalised messages (issue 40), 36 cost centres (on each purchase, the recipients list,
+ * changes, every log entry's), 38–39 month-end (closed months, the ledger account map).
  */
 import type { Migration } from './migration';
 import { coreMigration } from './001_core';
@@ -38,6 +40,11 @@ import { singlePurchasesAreJobsMigration } from './023_single_purchases_are_jobs
 import { oneTableOfApprovalsMigration } from './024_one_table_of_approvals';
 import { logCoverageMigration } from './026_log_coverage';
 import { stateMovesMigration } from './030_state_moves';
+import { standingOrdersMigration } from './031_standing_orders';
+import { personalisedMessagesMigration } from './035_personalised_messages';
+import { costCentresMigration } from './036_cost_centres';
+import { monthClosesMigration } from './038_month_closes';
+import { accountMapMigration } from './039_account_map';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -65,5 +72,10 @@ export const MIGRATIONS: Migration[] = [
   oneTableOfApprovalsMigration,
   logCoverageMigration,
   stateMovesMigration,
+  standingOrdersMigration,
+  personalisedMessagesMigration,
+  costCentresMigration,
+  monthClosesMigration,
+  accountMapMigration,
   // (add one import and one entry per migration file, in number order)
 ];

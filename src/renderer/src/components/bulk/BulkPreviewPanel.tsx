@@ -1,15 +1,18 @@
-import { Accordion, Alert, Badge, Button, Card, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Alert, Button, Card, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { BulkItemView, BulkJobView, BulkPreview, BulkRowIssueView } from '../../../../shared/contract/bulk';
 import { bridge } from '../../bridge';
 import { formatCount, formatNaira, localTimesIn } from '../../format';
 import { useAction } from '../../hooks/useAction';
 import { useOperation } from '../../hooks/useOperation';
+import { MoneyKindBadge } from './MoneyKindBadge';
 import { ErrorNotice } from '../ErrorNotice';
 import { MoneyInput, readMoneyField } from '../MoneyInput';
 import { KIND_WORD, RECIPIENT_WORD, rowAccount } from './bulkLabels';
 import { AccordionSection } from '../AccordionSection';
 import { ColumnMappingEditor } from './ColumnMappingEditor';
+import { purchaseRowColumns } from './purchaseRowColumns';
+import { InvalidRowsTable } from './InvalidRowsTable';
 import { VirtualRows } from './VirtualRows';
 import { PreviewFigure as Figure } from './PreviewFigure';
 
@@ -20,6 +23,7 @@ function fileHeading(preview: BulkPreview, field: string): string {
   return (mapped.column !== null ? preview.headers[mapped.column] : undefined) || mapped.label;
 }
 
+/** Step 2: what would be bought, what is left out and why, and the confirmation. */
 export function BulkPreviewPanel({
   preview,
   onPreview,
@@ -101,15 +105,7 @@ export function BulkPreviewPanel({
                 Columns: {preview.mappingRemembered ? 'as you chose them for an earlier file with the same headings' : 'recognised from the headings'} (see “Columns used” below).
               </Text>
             </div>
-            {preview.live ? (
-              <Badge color="red.9" size="lg">
-                LIVE — real money
-              </Badge>
-            ) : (
-              <Badge color="gray" size="lg">
-                Sandbox — test money
-              </Badge>
-            )}
+            <MoneyKindBadge live={preview.live} />
           </Group>
           {/* Two by two in a narrow window: each figure at its full size. */}
           <SimpleGrid cols={{ base: 2, lg: 4 }}>
@@ -177,44 +173,22 @@ export function BulkPreviewPanel({
                 label="What will be bought"
                 rows={toBuy}
                 rowKey={(r) => r.seq}
-                columns={[
-                  { header: 'Row', width: 60, render: (r) => <Text size="sm">{r.row}</Text> },
-                  {
-                    header: vending ? (preview.job.kind === 'electricity' ? 'Meter' : 'Smartcard') : 'Phone',
-                    width: 130,
-                    render: (r) => (
-                      <Text size="sm" className="money">
-                        {rowAccount(r)}
-                      </Text>
-                    ),
-                  },
-                  { header: 'Name', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.name || '—'}</Text> },
-                  ...(vending
+                columns={purchaseRowColumns<BulkItemView>(
+                  preview.job.kind,
+                  vending
                     ? [
                         {
                           header: preview.job.kind === 'electricity' ? 'Meter owner (service)' : 'Subscriber (service)',
                           width: 'minmax(140px, 1fr)',
-                          render: (r: BulkItemView) => (
+                          render: (r) => (
                             <Text size="sm" data-testid="tobuy-owner">
                               {r.accountName ?? 'checked when bought'}
                             </Text>
                           ),
                         },
                       ]
-                    : []),
-                  { header: vending ? (preview.job.kind === 'electricity' ? 'Disco' : 'Provider') : 'Network', width: 100, render: (r) => <Text size="sm">{r.network}</Text> },
-                  { header: 'What', width: 'minmax(120px, 1fr)', render: (r) => <Text size="sm">{r.description || r.productCode}</Text> },
-                  {
-                    header: 'Amount',
-                    width: 120,
-                    align: 'right',
-                    render: (r) => (
-                      <Text size="sm" className="money">
-                        {formatNaira(r.amountKobo)}
-                      </Text>
-                    ),
-                  },
-                ]}
+                    : [],
+                )}
               />
             </Stack>
           )}
@@ -231,24 +205,7 @@ export function BulkPreviewPanel({
                 These rows are skipped. To buy them, fix them in the spreadsheet and check the file again.
                 {invalidTotal > invalid.length ? ` The first ${formatCount(invalid.length)} problems are shown.` : ''}
               </Text>
-              <VirtualRows
-                label="Invalid rows"
-                rows={invalid}
-                rowKey={(r) => `${r.row}-${r.field}-${r.message}`}
-                columns={[
-                  { header: 'Row', width: 70, render: (r) => <Text size="sm">{r.row}</Text> },
-                  {
-                    header: 'Column',
-                    width: 130,
-                    render: (r) => (
-                      <Text size="sm" data-testid="invalid-column">
-                        {fileHeading(preview, r.field)}
-                      </Text>
-                    ),
-                  },
-                  { header: 'What to fix', width: '1fr', render: (r) => <Text size="sm">{r.message.replace(/^Row \d+: /, '')}</Text> },
-                ]}
-              />
+              <InvalidRowsTable rows={invalid} columnOf={(r) => fileHeading(preview, r.field)} />
             </Stack>
           )}
         </AccordionSection>

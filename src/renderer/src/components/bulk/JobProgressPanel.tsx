@@ -17,7 +17,7 @@ const SHOWN: BulkItemState[] = ['success', 'failed', 'pending', 'accepted', 'rej
 type Filter = 'all' | 'problems' | BulkItemState;
 
 /** Step 3: the job buying, its live counts, its controls, and each row's result. */
-export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: () => void }) {
+export function JobProgressPanel({ jobId, onClose, closeLabel = 'Back to jobs' }: { jobId: string; onClose: () => void; closeLabel?: string }) {
   const [job, setJob] = useState<BulkJobView | null>(null);
   const [items, setItems] = useState<BulkItemView[]>([]);
   const [itemTotal, setItemTotal] = useState(0);
@@ -201,7 +201,7 @@ export function JobProgressPanel({ jobId, onClose }: { jobId: string; onClose: (
               CSV
             </Button>
             <Button variant="subtle" color="gray" onClick={onClose}>
-              Back to jobs
+              {closeLabel}
             </Button>
           </Group>
         </Stack>

@@ -1,69 +1,21 @@
-import { Alert, Button, Card, FileButton, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { Alert, Card, Group, Stack, Title } from '@mantine/core';
+import { useState } from 'react';
 import type { BulkKind, BulkPreview } from '../../../../shared/contract/bulk';
 import type { FileRef } from '../../../../shared/contract/files';
 import { bridge } from '../../bridge';
 import { useAction } from '../../hooks/useAction';
-import { formatCount } from '../../format';
 import { ErrorNotice } from '../ErrorNotice';
 import { LabeledChoice } from '../LabeledChoice';
-import { TemplateDownload } from '../TemplateDownload';
-
-const KIND_CHOICES: readonly { value: BulkKind; label: string }[] = [
-  { value: 'airtime', label: 'Airtime' },
-  { value: 'data', label: 'Data bundles' },
-  { value: 'electricity', label: 'Electricity' },
-  { value: 'cable', label: 'Cable TV' },
-];
-const KIND_HELP: Record<BulkKind, string> = {
-  airtime: 'One row per recipient, with a Phone and an Amount column (Network, Name and Reference are optional).',
-  data: 'One row per recipient, with a Phone and a Plan code column (copy codes from the Catalog page; Name and Reference are optional).',
-  electricity:
-    'One row per meter, with Meter number, Disco (e.g. IKEDC), Meter type (PREPAID or POSTPAID), Amount and the customer’s Phone. Each meter is checked with its disco before it is charged.',
-  cable: 'One row per decoder, with Smartcard number, Bouquet code (from the Catalog page; the catalog’s price is used) and the customer’s Phone. Provider is optional.',
-};
+import { KIND_CHOICES, SpreadsheetPicker } from './SpreadsheetPicker';
 
 /** Step 1: what to buy, and the spreadsheet with the recipients. */
 export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, file: FileRef, kind: BulkKind, sheet: string | null) => void }) {
   const [kind, setKind] = useState<BulkKind>('airtime');
-  const [file, setFile] = useState<FileRef | null>(null);
-  const [sheets, setSheets] = useState<string[]>([]);
-  const [sheet, setSheet] = useState<string | null>(null);
   const { busy, error, run } = useAction();
-  const [rowsRead, setRowsRead] = useState<number | null>(null);
-  const [dragging, setDragging] = useState(false);
-  const resetPicker = useRef<() => void>(null);
 
-  useEffect(() => bridge.on('import.progress', (p) => setRowsRead(p.done)), []);
-
-  const readRows = async (ref: FileRef, sheetName: string | null, k: BulkKind) => {
-    setRowsRead(null);
-    const preview = await bridge.call('bulk.prepare', { file: ref, kind: k, ...(sheetName ? { sheet: sheetName } : {}) });
-    onPrepared(preview, ref, k, sheetName);
-  };
-  const prepare = (ref: FileRef, sheetName: string | null, k: BulkKind) => run(() => readRows(ref, sheetName, k));
-
-  const choose = async (picked: File | null) => {
-    if (!picked) return;
-    resetPicker.current?.();
-    await run(async () => {
-      const ref = await bridge.fileRef(picked);
-      const info = await bridge.call('bulk.inspect', { file: ref });
-      setFile(ref);
-      setSheets(info.sheetNames);
-      // The sheet that holds the table, not a notes or cover sheet before it.
-      const first = info.dataSheet ?? info.sheetNames[0] ?? null;
-      setSheet(first);
-      // One sheet (or a CSV): nothing to choose, go straight to the preview.
-      if (info.sheetNames.length <= 1) await readRows(ref, first, kind);
-    });
-  };
-
-  const onDrop = (e: DragEvent<HTMLDivElement>) => {
-    e.preventDefault();
-    setDragging(false);
-    const dropped = e.dataTransfer.files[0];
-    if (dropped) void choose(dropped);
+  const readRows = async (ref: FileRef, sheetName: string | null) => {
+    const preview = await bridge.call('bulk.prepare', { file: ref, kind, ...(sheetName ? { sheet: sheetName } : {}) });
+    onPrepared(preview, ref, kind, sheetName);
   };
 
   return (
@@ -75,46 +27,7 @@ export function NewBulkJob({ onPrepared }: { onPrepared: (preview: BulkPreview, 
         <Group gap="md" align="flex-end">
           <LabeledChoice label="What to buy" value={kind} onChange={setKind} data={KIND_CHOICES} />
         </Group>
-        <Paper
-          withBorder
-          p="xl"
-          radius="md"
-          onDragOver={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
-          style={{ borderStyle: 'dashed', background: dragging ? 'var(--mantine-color-blue-light)' : undefined, textAlign: 'center' }}
-        >
-          <Stack gap="xs" align="center">
-            <Text fw={500}>Drop a spreadsheet here (.xlsx or .csv)</Text>
-            <Text size="sm" c="dimmed">
-              {KIND_HELP[kind]}
-            </Text>
-            <FileButton resetRef={resetPicker} onChange={(f) => void choose(f)} accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">
-              {(props) => (
-                <Button {...props} variant="light" loading={busy}>
-                  Choose a spreadsheet…
-                </Button>
-              )}
-            </FileButton>
-            <TemplateDownload kind={kind} />
-            {busy && (
-              <Text size="sm" c="dimmed" aria-live="polite">
-                Reading and checking every row{rowsRead !== null ? ` — ${formatCount(rowsRead)} rows read` : ''}…
-              </Text>
-            )}
-          </Stack>
-        </Paper>
-        {file && sheets.length > 1 && (
-          <Group align="flex-end">
-            <Select label="Sheet" data={sheets} value={sheet} onChange={setSheet} allowDeselect={false} w={260} />
-            <Button onClick={() => void prepare(file, sheet, kind)} loading={busy}>
-              Check this sheet
-            </Button>
-          </Group>
-        )}
+        <SpreadsheetPicker kind={kind} busy={busy} run={run} onPicked={readRows} />
         <Alert variant="light" color="blue" title="Nothing is bought yet">
           vendesk reads and checks every row first, then shows what it would buy, the total and your wallet. You confirm before anything is sent.
         </Alert>

@@ -13,13 +13,15 @@ import { LabeledChoice } from '../LabeledChoice';
 import { MessageDetails } from './MessageDetails';
 import { withValueAt } from './placeholderValues';
 import { SentencesNotice } from './ServiceNotes';
+import { SheetMessages } from './SheetMessages';
 import { usePhonebooks, useSenderIds, useTemplates } from './useMessagingLists';
 
-type TargetKind = 'number' | 'phonebook';
+type TargetKind = 'number' | 'phonebook' | 'sheet';
 type ContentKind = 'text' | 'template';
 const TARGET_CHOICES: readonly { value: TargetKind; label: string }[] = [
   { value: 'number', label: 'One phone number' },
   { value: 'phonebook', label: 'A phonebook (bulk)' },
+  { value: 'sheet', label: 'A contacts sheet' },
 ];
 const CONTENT_CHOICES: readonly { value: ContentKind; label: string }[] = [
   { value: 'text', label: 'Type the text' },
@@ -235,12 +237,39 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
     label: `${p.name} (${p.contactCount === null ? 'contacts counted on review' : `${formatCount(p.contactCount)} contacts`})`,
   }));
 
+  const senderSelect = (
+    <Select
+      label="Sender ID"
+      description="What recipients see as the sender. Only approved sender IDs can be chosen."
+      data={senderOptions}
+      value={effectiveSender}
+      onChange={setSenderId}
+      allowDeselect={false}
+    />
+  );
+  const sendTo = <LabeledChoice label="Send to" value={targetKind} onChange={setTargetKind} data={TARGET_CHOICES} />;
+
+  if (targetKind === 'sheet') {
+    return (
+      <SheetMessages
+        senderId={effectiveSender}
+        fields={
+          <>
+            <ErrorNotice error={senders.error} />
+            {sendTo}
+            {senderSelect}
+          </>
+        }
+      />
+    );
+  }
+
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
       <Card withBorder padding="lg">
         <Stack gap="md">
           <ErrorNotice error={senders.error ?? templates.error ?? phonebooks.error} />
-          <LabeledChoice label="Send to" value={targetKind} onChange={setTargetKind} data={TARGET_CHOICES} />
+          {sendTo}
           {targetKind === 'number' ? (
             <TextInput
               label="Phone number"
@@ -261,14 +290,7 @@ export function SendMessageTab({ onShowStatus }: { onShowStatus: (reference: str
               nothingFoundMessage="No phonebook: create one on the Phonebooks tab"
             />
           )}
-          <Select
-            label="Sender ID"
-            description="What recipients see as the sender. Only approved sender IDs can be chosen."
-            data={senderOptions}
-            value={effectiveSender}
-            onChange={setSenderId}
-            allowDeselect={false}
-          />
+          {senderSelect}
           <LabeledChoice label="Message" value={contentKind} onChange={setContentKind} data={CONTENT_CHOICES} />
           {contentKind === 'text' ? (
             <Textarea
