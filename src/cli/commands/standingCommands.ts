@@ -4,6 +4,9 @@
  * run-due` (a server's cron or systemd timer; the open desktop runs them itself). Through the same
  * operations as the window, on the connection in use. Amounts in the JSON are Naira; days are Lagos
  * days.
+ *
+ * Longer than 400 lines on purpose: one declaration per command — its options, its JSON and what
+ * it prints — in the order `vendesk --help` lists them; each is short, and the area reads as one.
  */
 import { z } from 'zod';
 import { AppError } from '../../shared/appError';

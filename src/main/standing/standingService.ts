@@ -10,6 +10,11 @@
  * uncertain items, as any bulk job's), never a second one. Missed occurrences run at the next start
  * within their grace period; past it they wait for a person (Run now, Skip). A run buys at most one
  * occurrence of an order: an earlier one still open waits, saying so.
+ *
+ * Over 400 lines because one service holds an order's whole life (prepare, confirm, change, pause,
+ * end) and the pass that claims and runs its occurrences: both read and move the same occurrence
+ * rows under the one claim transaction. Where to split it when it grows: the run pass (runDue and
+ * what it calls) into its own module beside the store.
  */
 import os from 'node:os';
 import { createHash } from 'node:crypto';
