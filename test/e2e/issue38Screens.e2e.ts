@@ -170,14 +170,17 @@ test("bulk: a LibreOffice sheet's TOTAL row is not listed as invalid; the previe
     await expect(page.getByText('0 invalid, 0 left out')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Buy 3 for ₦3,000.00' })).toBeEnabled();
   };
-  // The preview's figures are whole at both sizes (the wallet's ₦1,000,000.00 was cut at 1024 px).
+  await upload();
+  // The preview's figures are whole at both sizes (the wallet's ₦1,000,000.00 was cut at 1024 px):
+  // measured once the preview is shown, not while the page is still loading.
   for (const size of SCREEN_SIZES) {
     await page.setViewportSize(size);
-    for (const card of await page.locator('.figure-card').all()) {
+    const cards = await page.locator('.figure-card').all();
+    expect(cards.length, 'the preview shows its figure cards').toBeGreaterThan(0);
+    for (const card of cards) {
       const fit = await card.locator('.money').evaluate((el) => ({ text: el.textContent, scroll: el.scrollWidth, client: el.clientWidth }));
       expect(fit.scroll, `"${fit.text}" at ${size.width} px`).toBeLessThanOrEqual(fit.client);
     }
   }
-  await upload();
   await saveEveryLook(page, 'bulk-total-row', upload);
 });

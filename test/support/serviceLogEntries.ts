@@ -12,12 +12,12 @@ export interface LogRow {
   network: string;
 }
 
-/** Every entry of the sandbox's log for this organisation, all pages, over HTTP. */
-export async function allLogEntries(baseUrl: string, token: string): Promise<LogRow[]> {
-  const out: LogRow[] = [];
+/** Every entry of the sandbox's log for this organisation, all pages, over HTTP (`T`: the fields a test reads). */
+export async function allLogEntries<T extends LogRow = LogRow>(baseUrl: string, token: string): Promise<T[]> {
+  const out: T[] = [];
   for (let page = 1; ; page++) {
     const res = await fetch(`${baseUrl}/logEntries?page=${page}&perPage=100`, { headers: { Authorization: `Bearer ${token}` } });
-    const body = (await res.json()) as { data: { Items: LogRow[]; TotalPages: number } };
+    const body = (await res.json()) as { data: { Items: T[]; TotalPages: number } };
     out.push(...body.data.Items);
     if (page >= body.data.TotalPages || body.data.Items.length === 0) return out;
   }

@@ -92,7 +92,9 @@ describe('a failed command says why on stderr, with and without --json', () => {
     ]);
     const r = await peer.run(['bulk', 'validate', sheet, '--kind', 'airtime']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe('Error: 1 of 2 row(s) are invalid (each is listed).\nFix them in the file and check it again.\n');
+    expect(r.stderr).toBe(
+      'Error: 1 of 2 row(s) are invalid (each is listed).\nCorrect them in the file and check it again, or buy the valid rows only with bulk submit --skip-invalid.\n',
+    );
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, invalid: 1, errors: [{ row: 3, field: 'phone' }] });
     const submit = await peer.run(['bulk', 'submit', sheet, '--kind', 'airtime', '--yes']);
     expect(submit.code).toBe(3);

@@ -182,7 +182,17 @@ describe('--out', () => {
 
   it('every command that takes --out also takes --force (each goes through the same safe write)', () => {
     const withOut = COMMANDS.filter((c) => c.options.some((o) => o.name === 'out'));
-    expect(withOut.map((c) => c.path.join(' ')).sort()).toEqual(['audit export', 'bulk export', 'bulk template', 'export logs', 'reconcile', 'report spend', 'sandbox export']);
+    expect(withOut.map((c) => c.path.join(' ')).sort()).toEqual([
+      'audit export',
+      'bulk export',
+      'bulk template',
+      'close',
+      'export logs',
+      'journal',
+      'reconcile',
+      'report spend',
+      'sandbox export',
+    ]);
     for (const c of withOut) expect(c.options.map((o) => o.name)).toContain('force');
   });
 });

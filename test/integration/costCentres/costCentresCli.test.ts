@@ -7,7 +7,9 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { allLogEntries, type LogRow } from '../../support/serviceLogEntries';
 import { ROOT } from '../../support/testApp';
+import { until } from '../../support/until';
 import { runVendesk } from '../../support/vendeskProcess';
 import { runBulkCli, startCliSandbox, stopCliSandbox, writeCsv, type CliSandbox } from '../bulk/bulkTestFiles';
 
@@ -28,13 +30,9 @@ const DEPARTMENTS: Record<string, string> = {
 const LISTED = '08039000001';
 const UNLISTED = '08039000002';
 
-interface ServiceEntry {
-  transaction_id: string;
-  phone_number: string;
-  amount: string;
+interface ServiceEntry extends LogRow {
   transaction_cost: number;
   commission: number;
-  status: string;
   created_at: string;
 }
 
@@ -42,24 +40,16 @@ let cli: CliSandbox;
 const vendesk = (args: string[]) => runBulkCli(TOKEN, args, cli.dataDir, cli.sandbox.url);
 const auth = { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' };
 
-async function serviceLog(): Promise<ServiceEntry[]> {
-  const out: ServiceEntry[] = [];
-  for (let page = 1; ; page++) {
-    const body = (await (await fetch(`${cli.sandbox.url}/logEntries?page=${page}&perPage=100`, { headers: auth })).json()) as {
-      data: { Items: ServiceEntry[]; TotalPages: number };
-    };
-    out.push(...body.data.Items);
-    if (page >= body.data.TotalPages || body.data.Items.length === 0) return out;
-  }
-}
+const serviceLog = () => allLogEntries<ServiceEntry>(cli.sandbox.url, TOKEN);
 
-/** Polls the sandbox's log until every entry is final (airtime settles a few seconds after it is accepted). */
+/** The sandbox's log once every entry is final (airtime settles a few seconds after it is accepted). */
 async function settledLog(count: number): Promise<ServiceEntry[]> {
-  for (;;) {
-    const log = await serviceLog();
-    if (log.length >= count && log.every((e) => e.status === 'SUCCESS' || e.status === 'FAILED')) return log;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  let log: ServiceEntry[] = [];
+  await until(async () => {
+    log = await serviceLog();
+    return log.length >= count && log.every((e) => e.status === 'SUCCESS' || e.status === 'FAILED');
+  }, `${count} final entries in the service's log`);
+  return log;
 }
 
 const kobo = (amount: string) => Math.round(Number(amount.replace(/[^0-9.]/g, '')) * 100);

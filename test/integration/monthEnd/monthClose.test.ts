@@ -61,13 +61,11 @@ function expectedSpend(log: LogEntry[], keep: (e: LogEntry) => boolean, centres 
   return [...lines.values()].sort((a, b) => `${a.costCentre}/${a.type}`.localeCompare(`${b.costCentre}/${b.type}`));
 }
 
-function setCentre(phone: string, centre: string): void {
-  t.app.db
-    .prepare(
-      `INSERT INTO recipients (kind, identifier, name, cost_centre, source, updated_at) VALUES ('phone', ?, '', ?, 'test', ?)
-       ON CONFLICT (kind, identifier) DO UPDATE SET cost_centre = excluded.cost_centre`,
-    )
-    .run(phone, centre, new Date().toISOString());
+/** Names each phone's cost centre in the recipients list as a finance officer does: a spreadsheet imported. */
+async function setCentres(rules: Record<string, string>): Promise<void> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'recipients-')), 'recipients.csv');
+  fs.writeFileSync(file, ['Phone,Cost centre', ...Object.entries(rules).map(([phone, centre]) => `${phone},${centre}`)].join('\n'));
+  await t.call('costCentres.importRecipients', { file: { path: file } });
 }
 
 interface PackJson {
@@ -102,7 +100,7 @@ beforeAll(async () => {
   month = ym(monthStartMs);
   next = ym(monthEndMs);
   await advanceClocks(t, Math.ceil((monthStartMs + LAGOS_MS - now) / 1000));
-  for (const [phone, centre] of Object.entries(CENTRES)) setCentre(phone, centre);
+  await setCentres(CENTRES);
 
   await t.call('account.balance', {}); // the opening reading, inside the month
   await buyAirtimeFor(t, [
@@ -247,7 +245,7 @@ describe('month-end close', () => {
   it('counts a late refund, a late settlement and a cost-centre change after the close in the next month, the closed month unchanged', async () => {
     await advanceClocks(t, 180); // the two pending purchases settle at the service: one FAILED (refunded), one SUCCESS
     await t.call('sync.run', {});
-    setCentre(SALES, 'Marketing');
+    await setCentres({ [SALES]: 'Marketing' });
     const log = await serviceLog(t);
     expect(log.find((e) => e.description.includes(lateFail))?.status).toBe('FAILED');
     expect(log.find((e) => e.description.includes(lateSuccess))?.status).toBe('SUCCESS');

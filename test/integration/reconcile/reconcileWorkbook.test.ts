@@ -261,8 +261,8 @@ describe('spend report', () => {
     expect(svg).toContain(`Face value ${formatNaira(service.faceKobo)} · Wallet cost ${formatNaira(service.costKobo)}`);
 
     const sheets = sheetsViaLibreOffice(written.path);
-    expect([...sheets.keys()].sort()).toEqual(['By day', 'By day and type', 'By network', 'By type', 'Summary']);
-    for (const name of ['By day', 'By type', 'By network', 'By day and type']) {
+    expect([...sheets.keys()].sort()).toEqual(['By cost centre and type', 'By day', 'By day and type', 'By network', 'By type', 'Summary']);
+    for (const name of ['By day', 'By type', 'By network', 'By day and type', 'By cost centre and type']) {
       const rows = sheets.get(name) ?? [];
       const col = (h: string) => rows[0].indexOf(h);
       const sum = (h: string) => rows.slice(1).reduce((s, r) => s + Math.round(Number(r[col(h)]) * 100), 0);
@@ -298,7 +298,12 @@ describe('spend report', () => {
       for (const [address, c] of sheet) {
         if (/^[A-Z]+1$/.test(address)) continue; // headers
         const column = address.replace(/\d+$/, '');
-        const isText = name === 'By type' || name === 'By network' ? column === 'A' : name === 'By day and type' && column === 'B';
+        const isText =
+          name === 'By type' || name === 'By network'
+            ? column === 'A'
+            : name === 'By cost centre and type'
+              ? column === 'A' || column === 'B'
+              : name === 'By day and type' && column === 'B';
         const isDate = (name === 'By day' || name === 'By day and type') && column === 'A';
         expect(c.type, `${name}!${address}`).toBe(isText ? 'String' : isDate ? 'Date' : 'Number');
       }
