@@ -150,3 +150,21 @@ export async function logEntriesForReference(client: LogReader, kind: BulkKind, 
   const entries = await readAllLogPages(client, { search: reference, type: logType(kind), status: 'all' }, signal);
   return entries.filter((e) => e.transactionId === reference);
 }
+
+/**
+ * The service's airtime or data log of the last 24 hours on its clock (at most 5,000 entries), for
+ * the duplicate check of a file's rows and of a single purchase; when it cannot be read, none and
+ * why (the check then compares with this computer's jobs only).
+ */
+export async function recentTopUpLog(client: LogReader, kind: 'airtime' | 'data', serviceNowMs = Date.now()): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
+  const start = new Date(serviceNowMs - 24 * 3600_000).toISOString().slice(0, 10);
+  try {
+    const entries = await readAllLogPages(client, { startdate: start, type: kind, status: 'all' }, undefined, (all) => all.length >= 5000);
+    return { entries, problem: null };
+  } catch (error) {
+    return {
+      entries: [],
+      problem: `The service's log could not be read, so rows were compared with this computer's jobs only (${error instanceof Error ? error.message : String(error)}).`,
+    };
+  }
+}

@@ -3,10 +3,10 @@
  * (`JOB_MOVES`: the states it comes from and those it goes to), checked against the job state
  * table when this module loads (`src/shared/bulkStateTables.ts`), and written with its
  * `WHERE state IN (…)` built from it, so a job another step moved first is left as it is (and
- * migration 30's trigger refuses any other path). Created as a draft; sent for a team's approval;
- * confirmed and begun (in one statement, with this process's lease); paused, finished, cancelled;
- * an approved single purchase back to approval; and the lease (which process runs it) taken,
- * renewed and released. Items move in `itemMoves.ts`; a move of a job that moves its items too
+ * migration 30's trigger refuses any other path). Created as a draft (its items as `itemOf`
+ * makes them); sent for a team's approval; confirmed and begun (in one statement, with this
+ * process's lease); paused, finished, cancelled; an approved single purchase back to approval;
+ * and the lease (which process runs it) taken, renewed and released. Items move in `itemMoves.ts`; a move of a job that moves its items too
  * (a run's start, a single purchase the team closed) makes both in one transaction.
  *
  * It also says which jobs a connection may read and send: a job belongs to the connection it was
@@ -22,6 +22,8 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { AppError } from '../../shared/appError';
 import type { Connection } from '../appContext';
+import { networkOfPhone } from '../../shared/phone';
+import type { ValidRow } from '../imports/validationResult';
 import type { Db } from '../store/database';
 import { ItemMoves } from './itemMoves';
 import { JobReads } from './jobReads';
@@ -30,6 +32,43 @@ import { guardsOf, type NamedMove } from '../../shared/bulkStateTables';
 import { JOB_STATE_TABLE, UNCONFIRMED_JOB_STATES, type JobState } from './jobStates';
 
 type Move = NamedMove<JobState>;
+
+/**
+ * The item a valid purchase is born as in its job (a file's row, or a single purchase): `conflict`,
+ * the networks of a ported number (the one used, the prefix's); `duplicateOf`, what it repeats;
+ * `state`, the state it is written in (`queued`, or `excluded` as a duplicate left out).
+ */
+export function itemOf(
+  v: ValidRow,
+  conflict: { given: string; inferred: string } | null,
+  duplicateOf: string | null,
+  state: NewItem['state'],
+  accountName: string | null = null,
+): NewItem {
+  return {
+    rowNumber: v.row,
+    phone: v.phone,
+    // Electricity and cable: the disco or provider stands where airtime has its network.
+    network: v.network ?? v.disco ?? v.provider ?? '',
+    productCode: v.productCode,
+    voucherCode: v.voucherCode ?? '',
+    operator: v.operator,
+    region: v.region,
+    dataValue: v.dataValue,
+    description: v.description ?? '',
+    amountKobo: v.amountKobo,
+    name: v.name ?? '',
+    note: v.reference ?? '',
+    givenNetwork: conflict ? conflict.given : null,
+    prefixNetwork: conflict ? conflict.inferred : v.network && networkOfPhone(v.phone) !== v.network ? networkOfPhone(v.phone) : null,
+    duplicateOf,
+    state,
+    account: v.meter ?? v.smartcard ?? null,
+    vendType: v.vendType ?? null,
+    accountName,
+    costCentre: v.costCentre,
+  };
+}
 
 /** Every move of a job, by name. */
 export const JOB_MOVES = {

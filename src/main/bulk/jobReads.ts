@@ -9,6 +9,11 @@ import type { ReadableDB, ReadStatement } from '../store/readableDb';
 import { stateIn } from '../../shared/bulkStateTables';
 import type { DueRequery, InvalidRowRecord, ItemRow, JobOrigin, JobRow, StateFigures } from './jobRows';
 import { emptyCounts, ITEM_STATES, SPENDING_STATES, type ItemCounts, type ItemState } from './jobStates';
+import type { ParsedLogEntry } from '../api/parseLogEntry';
+import type { RecentMatch } from '../imports/validationResult';
+
+/** Purchases of the last 24 hours of an account (a phone, a meter, a smartcard) and amount, oldest first: what a row or a single purchase is checked against. */
+export type RecentLookup = (account: string, amountKobo: number) => RecentMatch[];
 
 export class JobReads {
   private readonly statements = new Map<string, ReadStatement>();
@@ -212,6 +217,44 @@ export class JobReads {
     ).all(profileId, phone, amountKobo, sinceIso) as ItemRow[];
   }
 
+  /**
+   * Airtime and data purchases of the last 24 hours, looked up by phone and amount: the items of
+   * this connection profile's jobs on this computer (not of `excludeJobId`), and the service's
+   * `log` (entries not FAILED; an entry that is a job item's reference is listed once). Each counts
+   * when it was bought on the service's clock (`serviceNowMs`, a moved sandbox clock included).
+   */
+  recentPurchases(profileId: string, excludeJobId: string | null, log: readonly ParsedLogEntry[] = [], serviceNowMs = Date.now()): RecentLookup {
+    const since = new Date(Date.now() - 24 * 3600_000).toISOString();
+    // The log's times are the service's: its last 24 hours are counted on its clock.
+    const logSince = new Date(serviceNowMs - 24 * 3600_000).toISOString();
+    const byKey = new Map<string, ParsedLogEntry[]>();
+    const logByRef = new Map(log.map((e) => [e.transactionId, e]));
+    for (const e of log) {
+      if (e.status === 'FAILED' || e.createdAt < logSince) continue;
+      const key = `${e.phoneNumber}|${e.amountKobo}`;
+      const list = byKey.get(key);
+      if (list) list.push(e);
+      else byKey.set(key, [e]);
+    }
+    return (account, amountKobo) => {
+      // This computer's last 24 hours find the candidates; each counts when it was bought on the service's clock.
+      const items = this.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId && boughtAt(i, logByRef) >= logSince);
+      const refs = new Set(items.map((i) => i.reference).filter((r): r is string => r !== null));
+      const fromJobs = items.map((i) => ({
+        source: 'job' as const,
+        reference: i.reference,
+        at: boughtAt(i, logByRef),
+        amountKobo: i.amount_kobo,
+        status: i.state,
+        jobId: i.job_id,
+      }));
+      const fromLog = (byKey.get(`${account}|${amountKobo}`) ?? [])
+        .filter((e) => !refs.has(e.transactionId))
+        .map((e) => ({ source: 'log' as const, reference: e.transactionId, at: e.createdAt, amountKobo: e.amountKobo, status: e.status }));
+      return [...fromLog, ...fromJobs].sort((a, b) => a.at.localeCompare(b.at));
+    };
+  }
+
   /** The item states of this connection's single purchases (one-item jobs) of the same phone, amount and product made since `sinceIso`. */
   singlePurchasesLike(profileId: string, item: { kind: string; phone: string; amount_kobo: number; product_code: string }, sinceIso: string): ItemState[] {
     const rows = this.stmt(
@@ -266,4 +309,15 @@ export class JobReads {
     ).get(kind, item.account ?? '', item.amount_kobo, kind === 'cable' ? item.product_code : '', since) as { id: string } | undefined;
     return row ?? null;
   }
+}
+
+/**
+ * When an item was bought, as a duplicate warning names it: the service's own time of it (its log
+ * entry), else the service's clock when vendesk sent it, else when vendesk last recorded it — never
+ * this computer's clock when the service's is known.
+ */
+function boughtAt(item: ItemRow, logByRef: ReadonlyMap<string, ParsedLogEntry>): string {
+  const entry = item.reference ? logByRef.get(item.reference) : undefined;
+  if (entry) return entry.createdAt;
+  return item.sent_ms !== null ? new Date(item.sent_ms).toISOString() : item.updated_at;
 }

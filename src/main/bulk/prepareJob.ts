@@ -5,7 +5,6 @@
  */
 import { AppError } from '../../shared/appError';
 import { excerpt, quotedList } from '../../shared/excerpt';
-import { networkOfPhone } from '../../shared/phone';
 import type { AirtimeProduct, CableBouquet, DataPlan, ElectricityProvider } from '../../shared/wire';
 import {
   detectMapping,
@@ -25,15 +24,14 @@ import {
   type RecentMatch,
   type SheetTable,
   type ValidationResult,
-  type ValidRow,
 } from '../imports';
-import type { Session } from '../appContext';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import type { Settings } from '../store/settings';
-import { readAllLogPages, type LogReader } from '../api/logLookup';
+import { recentTopUpLog, type LogReader } from '../api/logLookup';
 import { isVendingKind, type BulkJobKind } from './jobStates';
-import type { JobReads } from './jobReads';
-import type { ItemRow, NewItem } from './jobRows';
+import { itemOf } from './jobLifecycle';
+import type { JobReads, RecentLookup } from './jobReads';
+import type { NewItem } from './jobRows';
 
 export interface Catalogs {
   airtime: AirtimeProduct[];
@@ -202,85 +200,6 @@ export function* itemsFromValidation(result: ValidationResult, keepDuplicates: b
 }
 
 /**
- * The item a valid purchase is bought as (a file's row, or a single purchase): `conflict`, the
- * networks of a ported number (the one used, the prefix's); `duplicateOf`, what it repeats.
- */
-export function itemOf(
-  v: ValidRow,
-  conflict: { given: string; inferred: string } | null,
-  duplicateOf: string | null,
-  state: NewItem['state'],
-  accountName: string | null = null,
-): NewItem {
-  return {
-    rowNumber: v.row,
-    phone: v.phone,
-    // Electricity and cable: the disco or provider stands where airtime has its network.
-    network: v.network ?? v.disco ?? v.provider ?? '',
-    productCode: v.productCode,
-    voucherCode: v.voucherCode ?? '',
-    operator: v.operator,
-    region: v.region,
-    dataValue: v.dataValue,
-    description: v.description ?? '',
-    amountKobo: v.amountKobo,
-    name: v.name ?? '',
-    note: v.reference ?? '',
-    givenNetwork: conflict ? conflict.given : null,
-    prefixNetwork: conflict ? conflict.inferred : v.network && networkOfPhone(v.phone) !== v.network ? networkOfPhone(v.phone) : null,
-    duplicateOf,
-    state,
-    account: v.meter ?? v.smartcard ?? null,
-    vendType: v.vendType ?? null,
-    accountName,
-    costCentre: v.costCentre,
-  };
-}
-
-export type RecentLookup = (account: string, amountKobo: number) => RecentMatch[];
-
-/**
- * Purchases of the last 24 hours for a phone and amount: the items of this connection's jobs on
- * this computer, and the service's log (entries not FAILED; an entry that is a job item's
- * reference is listed once).
- */
-/**
- * When an item was bought, as a duplicate warning names it: the service's own time of it (its log
- * entry), else the service's clock when vendesk sent it, else when vendesk last recorded it — never
- * this computer's clock when the service's is known.
- */
-function boughtAt(item: ItemRow, logByRef: ReadonlyMap<string, ParsedLogEntry>): string {
-  const entry = item.reference ? logByRef.get(item.reference) : undefined;
-  if (entry) return entry.createdAt;
-  return item.sent_ms !== null ? new Date(item.sent_ms).toISOString() : item.updated_at;
-}
-
-export function recentPurchases(reads: JobReads, profileId: string, excludeJobId: string | null, log: readonly ParsedLogEntry[] = [], serviceNowMs = Date.now()): RecentLookup {
-  const since = new Date(Date.now() - 24 * 3600_000).toISOString();
-  // The log's times are the service's: its last 24 hours are counted on its clock.
-  const logSince = new Date(serviceNowMs - 24 * 3600_000).toISOString();
-  const byKey = new Map<string, ParsedLogEntry[]>();
-  const logByRef = new Map(log.map((e) => [e.transactionId, e]));
-  for (const e of log) {
-    if (e.status === 'FAILED' || e.createdAt < logSince) continue;
-    const key = `${e.phoneNumber}|${e.amountKobo}`;
-    const list = byKey.get(key);
-    if (list) list.push(e);
-    else byKey.set(key, [e]);
-  }
-  return (account, amountKobo) => {
-    // This computer's last 24 hours find the candidates; each counts when it was bought on the service's clock (a moved sandbox clock included).
-    const items = reads.recentItems(profileId, account, amountKobo, since).filter((i) => i.job_id !== excludeJobId && boughtAt(i, logByRef) >= logSince);
-    const refs = new Set(items.map((i) => i.reference).filter((r): r is string => r !== null));
-    const fromJobs = items.map((i) => ({ source: 'job' as const, reference: i.reference, at: boughtAt(i, logByRef), amountKobo: i.amount_kobo, status: i.state, jobId: i.job_id }));
-    const fromLog = (byKey.get(`${account}|${amountKobo}`) ?? [])
-      .filter((e) => !refs.has(e.transactionId))
-      .map((e) => ({ source: 'log' as const, reference: e.transactionId, at: e.createdAt, amountKobo: e.amountKobo, status: e.status }));
-    return [...fromLog, ...fromJobs].sort((a, b) => a.at.localeCompare(b.at));
-  };
-}
-
-/**
  * Electricity and cable: purchases of the last 24 hours for a meter or smartcard and amount, on
  * this computer and this connection (bulk items and single purchases). The service's log names
  * the customer's phone, not the meter, so it is not used here.
@@ -303,40 +222,10 @@ export function recentLookupFor(
   log: readonly ParsedLogEntry[],
   serviceNowMs = Date.now(),
 ): RecentLookup {
-  return isVendingKind(kind) ? recentAccountPurchases(reads, profileId, kind, excludeJobId) : recentPurchases(reads, profileId, excludeJobId, log, serviceNowMs);
+  return isVendingKind(kind) ? recentAccountPurchases(reads, profileId, kind, excludeJobId) : reads.recentPurchases(profileId, excludeJobId, log, serviceNowMs);
 }
 
 /** The service's log of the last 24 hours on its clock (at most 5,000 entries), for the duplicate check. */
 export async function recentLog(client: LogReader, kind: BulkJobKind, serviceNowMs = Date.now()): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
   return isVendingKind(kind) ? { entries: [], problem: null } : recentTopUpLog(client, kind, serviceNowMs);
-}
-
-/** `recentLog` of airtime or data. */
-async function recentTopUpLog(client: LogReader, kind: 'airtime' | 'data', serviceNowMs = Date.now()): Promise<{ entries: ParsedLogEntry[]; problem: string | null }> {
-  const start = new Date(serviceNowMs - 24 * 3600_000).toISOString().slice(0, 10);
-  try {
-    const entries = await readAllLogPages(client, { startdate: start, type: kind, status: 'all' }, undefined, (all) => all.length >= 5000);
-    return { entries, problem: null };
-  } catch (error) {
-    return {
-      entries: [],
-      problem: `The service's log could not be read, so rows were compared with this computer's jobs only (${error instanceof Error ? error.message : String(error)}).`,
-    };
-  }
-}
-
-/**
- * An airtime or data purchase of `account` and `amountKobo` bought in the last 24 hours, on
- * `session`'s connection: its items on this computer and the service's log (what a single
- * purchase is checked against, as each row of a file is), and why the log could not be read.
- */
-export async function recentMatches(
-  session: Session,
-  reads: JobReads,
-  kind: 'airtime' | 'data',
-  account: string,
-  amountKobo: number,
-): Promise<{ matches: RecentMatch[]; problem: string | null }> {
-  const log = await recentTopUpLog(session.client, kind);
-  return { matches: recentPurchases(reads, session.connection.profileId, null, log.entries)(account, amountKobo), problem: log.problem };
 }

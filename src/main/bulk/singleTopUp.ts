@@ -29,6 +29,7 @@ import { formatNaira } from '../../shared/money';
 import { NETWORK_LABEL, networkFromText, normalizePhone, type Network } from '../../shared/phone';
 import { hiddenInText } from '../../shared/visibleText';
 import type { SinglePurchaseSummary } from '../../shared/contract/team';
+import { recentTopUpLog } from '../api/logLookup';
 import { readNgnWallet, type WalletReading } from '../api/walletReading';
 import type { App, AppPart, Session } from '../appContext';
 import { freshCatalog } from '../catalog/catalogCache';
@@ -40,11 +41,11 @@ import { keepWalletReading } from '../transactions/balanceSnapshots';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { refreshReferences } from '../transactions/mirrorRefresh';
 import { createBulkService, itemView, type BulkService, type RunEnded, type RunGiven } from './bulkService';
+import { itemOf } from './jobLifecycle';
 import type { JobReads } from './jobReads';
 import type { ItemRow, JobRow, NewItem } from './jobRows';
 import { FINAL_ITEM_STATES, PENDING_AT_SERVICE, SPENDING_STATES } from './jobStates';
 import { FAILED_REASON } from './itemOutcomes';
-import { itemOf, recentMatches } from './prepareJob';
 import { teamGate, type SingleGateOptions } from './teamGate';
 import { refuseIfConnectionChanged } from '../sessionGuard';
 import { stateMeaning } from '../stateMeaning';
@@ -115,6 +116,22 @@ function recentText(kind: TopUpKind, phone: string, matches: readonly RecentMatc
   const what = kind === 'airtime' ? `${formatNaira(last.amountKobo)} of airtime` : `This data plan (${formatNaira(last.amountKobo)})`;
   const times = matches.length === 1 ? '' : `${matches.length} times, last `;
   return `${what} was already bought for ${phone} in the last 24 hours (${times}${formatDateTime(last.at)}${last.reference ? `, reference ${last.reference}` : ''}, ${last.status.toLowerCase()}).`;
+}
+
+/**
+ * An airtime or data purchase of `account` and `amountKobo` bought in the last 24 hours, on
+ * `session`'s connection: its items on this computer and the service's log (what a single
+ * purchase is checked against, as each row of a file is), and why the log could not be read.
+ */
+async function recentMatches(
+  session: Session,
+  reads: JobReads,
+  kind: 'airtime' | 'data',
+  account: string,
+  amountKobo: number,
+): Promise<{ matches: RecentMatch[]; problem: string | null }> {
+  const log = await recentTopUpLog(session.client, kind);
+  return { matches: reads.recentPurchases(session.connection.profileId, null, log.entries)(account, amountKobo), problem: log.problem };
 }
 
 /**
