@@ -11,7 +11,7 @@ import { startSandbox, type SandboxHandle } from '../sandbox';
 import { AppError } from '../shared/appError';
 import { checkServiceAddress } from '../shared/serviceAddress';
 import type { DataTopic } from '../shared/contract/events';
-import type { App, Connection, ServiceFactory, Session, ShellKind } from './appContext';
+import type { App, Connection, ServiceFactory, Session, ShellKind, SwitchRefused } from './appContext';
 import { ServiceAnswers } from './api/serviceAnswers';
 import { VendingClient } from './api/vendingClient';
 import type { RetryOptions } from './api/retryBackoff';
@@ -77,6 +77,13 @@ const PLUGS = new Map<ServiceFactory<unknown>, ServiceFactory<unknown>>([
   [purchaseFollower, bulkPurchaseFollower],
   [standingTeam, teamStanding],
 ]);
+
+/** What a session's `refuseIfSwitched` says, by what was refused (appContext.ts `Session`). */
+const SWITCH_REFUSED = {
+  purchase: { changed: 'The connection changed while the purchase was being prepared.', nothing: 'Nothing was bought.', again: 'buy again' },
+  message: { changed: 'The connection changed while the message was being prepared.', nothing: 'Nothing was sent.', again: 'send it again' },
+  file: { changed: 'The connection changed while the file was being checked.', nothing: 'Nothing was saved or bought.', again: 'check the file again' },
+} as const satisfies Record<SwitchRefused, unknown>;
 
 /** The App (appContext.ts) as this process builds it: only `createApp` makes one. */
 class VendeskApp implements App {
@@ -226,9 +233,15 @@ class VendeskApp implements App {
     const key = `${connection.profileId} ${normalizeBaseUrl(connection.baseUrl)}`;
     let answers = this.answerLogs.get(key);
     if (!answers) this.answerLogs.set(key, (answers = new ServiceAnswers()));
+    const pinned = Object.freeze({ ...connection });
     this.current = Object.freeze({
-      connection: Object.freeze({ ...connection }),
+      connection: pinned,
       client: new VendingClient({ baseUrl: connection.baseUrl, token, answers, retry: this.options.clientRetry }),
+      refuseIfSwitched: (refused: SwitchRefused = 'purchase') => {
+        if (this.current?.connection.profileId === pinned.profileId) return;
+        const r = SWITCH_REFUSED[refused];
+        throw new AppError('connection_changed', `${r.changed} ${r.nothing}`, `Check the connection shown at the top, then ${r.again}.`);
+      },
     });
   }
 

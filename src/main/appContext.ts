@@ -35,7 +35,18 @@ export interface Connection {
 export interface Session {
   readonly connection: Connection;
   readonly client: VendingClient;
+  /**
+   * Something that costs money is checked and done on one session: when vendesk was switched to
+   * another connection meanwhile (while the service or the team database answered a check), this
+   * throws `connection_changed` before anything is written or sent, so it is never done at a
+   * service it was not checked with. `refused` names what was refused in the message: a purchase
+   * (the default), a paid message, or a file checked for a bulk job.
+   */
+  refuseIfSwitched(refused?: SwitchRefused): void;
 }
+
+/** What a session's `refuseIfSwitched` says was refused. */
+export type SwitchRefused = 'purchase' | 'message' | 'file';
 
 /**
  * The parts of the App a function uses, by name: `AppPart<'db' | 'connection'>`. Functions take

@@ -3,7 +3,6 @@
  * mapped, every row validated against the catalogs of its kind and the last 24 hours of
  * purchases, and (for a draft) the job written with its items and its invalid rows.
  */
-import { refuseIfConnectionChanged } from '../sessionGuard';
 import type { BulkLeftOutRow, BulkSettingsView, BulkValidation } from '../../shared/contract/bulk';
 import type { FileRef } from '../../shared/contract/files';
 import type { App, AppPart, Session } from '../appContext';
@@ -150,7 +149,7 @@ export async function prepareDraft(
   table.rows = [];
   // Cancelled while the file was checked: nothing is written (the draft it replaces is kept).
   signal?.throwIfAborted();
-  refuseIfConnectionChanged(app, session, 'file');
+  session.refuseIfSwitched('file');
   const connection = session.connection;
   if (input.replaceJobId) {
     const old = reads.job(input.replaceJobId);

@@ -47,7 +47,6 @@ import type { ItemRow, JobRow, NewItem } from './jobRows';
 import { FINAL_ITEM_STATES, PENDING_AT_SERVICE, SPENDING_STATES } from './jobStates';
 import { FAILED_REASON } from './itemOutcomes';
 import { teamGate, type SingleGateOptions } from './teamGate';
-import { refuseIfConnectionChanged } from '../sessionGuard';
 import { stateMeaning } from '../stateMeaning';
 import { commitUnflushed } from '../store/unflushedCommit';
 
@@ -264,7 +263,7 @@ export function writeSingle<T>(app: App, session: Session, write: () => T): T {
   return commitUnflushed(
     app.db,
     () => {
-      refuseIfConnectionChanged(app, session);
+      session.refuseIfSwitched();
       return write();
     },
     { immediate: true },

@@ -7,7 +7,6 @@ import type { ServiceWindow } from '../api/serviceTime';
 import { UncertainOutcomeError } from '../api/serviceErrors';
 import type { CallOptions, VendingClient } from '../api/vendingClient';
 import type { AppPart, Session } from '../appContext';
-import { refuseIfConnectionChanged } from '../sessionGuard';
 import { AppError } from '../../shared/appError';
 import { formatNaira } from '../../shared/money';
 
@@ -56,14 +55,14 @@ export function messageCharge(answer: MessageAnswer, quotedKobo: number): Charge
  * (`connection_changed`).
  */
 export async function paidSend<T>(
-  app: AppPart<'db' | 'connection'>,
+  app: AppPart<'db'>,
   session: Session,
   send: { kind: 'sms' | 'otp'; senderId: string; target: string; templateId: string | null; body: string; recipients: number; emails: number; quotedKobo: number },
   call: (client: VendingClient, options: CallOptions) => Promise<T>,
   charged: (answer: T) => Charge,
 ): Promise<{ answer: T; charge: Charge }> {
   // Checked on `session`'s connection (the one in use when the send was asked for): sent there or not at all.
-  refuseIfConnectionChanged(app, session, 'message');
+  session.refuseIfSwitched('message');
   const { connection } = session;
   const info = app.db
     .prepare(

@@ -20,7 +20,6 @@ import { normalizePhone } from '../../shared/phone';
 import { HIDDEN_CHARACTER, hiddenCharacterName, isEmojiGlue } from '../../shared/visibleText';
 import type { App, Session } from '../appContext';
 import { pidAlive } from '../bulk/jobRunner';
-import { refuseIfConnectionChanged } from '../sessionGuard';
 import { MessageJobRunner, MESSAGE_JOB_TIMING, runningElsewhere, type MessageJobTiming } from './messageJobRunner';
 import { jobMessageView, MessageJobStore, type MessageJobRow, type NewJobMessage } from './messageJobStore';
 import { createMessagingService } from './messagingService';
@@ -90,7 +89,7 @@ export class PersonalisedMessages {
    * written (nothing new to send).
    */
   async create(session: Session, request: PersonalisedMessagesRequest): Promise<number | null> {
-    refuseIfConnectionChanged(this.app, session, 'message');
+    session.refuseIfSwitched('message');
     const { messages } = request;
     if (messages.length === 0) throw new AppError('messages_invalid', 'There are no messages to send.', 'Give at least one message.');
     if (messages.length > MAX_MESSAGES) {
@@ -121,7 +120,7 @@ export class PersonalisedMessages {
       throw costChanged(total, request.confirmedTotalKobo, `${written.length.toLocaleString('en-NG')} message(s)`);
     }
     // The checks took a while: still the session's connection, or nothing is written.
-    refuseIfConnectionChanged(this.app, session, 'message');
+    session.refuseIfSwitched('message');
     return this.store.create(
       {
         serviceKey: session.connection.profileId,

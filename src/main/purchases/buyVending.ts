@@ -33,7 +33,6 @@ import type { CableBouquet, ElectricityProvider, MeterValidation, SmartcardValid
 import { declinedPurchaseHint } from '../api/serviceErrors';
 import { ServiceError, UncertainOutcomeError, type PurchaseResult } from '../api/vendingClient';
 import type { App, AppPart, Connection, Session } from '../appContext';
-import { refuseIfConnectionChanged } from '../sessionGuard';
 import type { VendingClient } from '../api/vendingClient';
 import { firstRequeryDueMs } from '../api/requeryBackoff';
 import { createServiceClock } from '../api/serviceClock';
@@ -417,7 +416,7 @@ function insertGuarded(app: App, session: Session, purchase: NewPurchase, key: D
   const clock = app.service(createServiceClock);
   return app.db
     .transaction(() => {
-      refuseIfConnectionChanged(app, session);
+      session.refuseIfSwitched();
       refuseDuplicate(app, session.connection, key);
       const row = insertSendingPurchase(app, session, purchase, clock.now());
       written(row.id);

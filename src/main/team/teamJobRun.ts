@@ -22,7 +22,6 @@
 import { AppError } from '../../shared/appError';
 import type { BulkJobView } from '../../shared/contract/bulk';
 import type { App, AppPart, Session } from '../appContext';
-import { refuseIfConnectionChanged } from '../sessionGuard';
 import { createBulkService } from '../bulk/bulkService';
 import { awaitingApproval } from './awaitingApproval';
 import { serviceIdentity, type TeamItem, type TeamRunSpec } from './teamRunSpec';
@@ -128,7 +127,7 @@ export async function adoptTeamJob(app: App, session: Session, teamJobId: string
     );
   }
   await checkSameOrganisation(session, job.run_spec, job.desktop_name);
-  refuseIfConnectionChanged(app, session);
+  session.refuseIfSwitched();
   const spec = job.run_spec;
   const settings = bulk.settingsView(session.connection);
   const c = session.connection;
