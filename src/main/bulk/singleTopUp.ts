@@ -118,17 +118,10 @@ function recentText(kind: TopUpKind, phone: string, matches: readonly RecentMatc
 }
 
 /**
- * An airtime or data purchase of `account` and `amountKobo` bought in the last 24 hours, on
- * `session`'s connection: its items on this computer and the service's log (what a single
- * purchase is checked against, as each row of a file is), and why the log could not be read.
+ * An airtime or data purchase of `account` and `amountKobo` bought in the last 24 hours on `session`'s
+ * connection (its items here and the service's log, as a file's row is checked), and why the log could not be read.
  */
-async function recentMatches(
-  session: Session,
-  reads: JobReads,
-  kind: 'airtime' | 'data',
-  account: string,
-  amountKobo: number,
-): Promise<{ matches: RecentMatch[]; problem: string | null }> {
+async function recentMatches(session: Session, reads: JobReads, kind: TopUpKind, account: string, amountKobo: number): Promise<{ matches: RecentMatch[]; problem: string | null }> {
   const log = await recentTopUpLog(session.client, kind);
   return { matches: reads.recentPurchases(session.connection.profileId, null, log.entries)(account, amountKobo), problem: log.problem };
 }
