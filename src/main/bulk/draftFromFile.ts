@@ -27,7 +27,7 @@ import {
   type LeftOut,
 } from './prepareJob';
 import { checkAccountsWithService } from './vendingItems';
-import { freshCatalog } from '../catalog/catalogCache';
+import { CATALOG_FRESH_MS, freshCatalog } from '../catalog/catalogCache';
 
 export interface FileCheckInput {
   file: FileRef;
@@ -43,13 +43,15 @@ export interface PrepareInput extends FileCheckInput {
 
 /**
  * The catalogs a job of this kind is validated against, of `session`'s connection: from the one
- * catalog cache (`catalog/catalogCache.ts`), read again from its service when older than five minutes.
+ * catalog cache (`catalog/catalogCache.ts`), read again from its service when older than `maxAgeMs`
+ * (five minutes; 0 reads it now, as a standing order's occurrence does: days may have passed since
+ * its rows were last checked, whatever the cache's clock says).
  */
-export async function catalogsFor(app: AppPart<'db'>, session: Session, kind: BulkJobKind): Promise<Catalogs> {
-  if (kind === 'airtime') return { airtime: await freshCatalog(app, session, 'airtime'), data: [] };
-  if (kind === 'electricity') return { airtime: [], data: [], electricity: await freshCatalog(app, session, 'electricity') };
-  if (kind === 'cable') return { airtime: [], data: [], cable: await freshCatalog(app, session, 'cable') };
-  return { airtime: [], data: await freshCatalog(app, session, 'data') };
+export async function catalogsFor(app: AppPart<'db'>, session: Session, kind: BulkJobKind, maxAgeMs = CATALOG_FRESH_MS): Promise<Catalogs> {
+  if (kind === 'airtime') return { airtime: await freshCatalog(app, session, 'airtime', maxAgeMs), data: [] };
+  if (kind === 'electricity') return { airtime: [], data: [], electricity: await freshCatalog(app, session, 'electricity', maxAgeMs) };
+  if (kind === 'cable') return { airtime: [], data: [], cable: await freshCatalog(app, session, 'cable', maxAgeMs) };
+  return { airtime: [], data: await freshCatalog(app, session, 'data', maxAgeMs) };
 }
 
 /** Checks every row of a file against `session`'s connection without creating a job. */

@@ -96,10 +96,10 @@ export async function getCatalogs(app: AppPart<'db'>, session: Session, options:
   };
 }
 
-/** One catalog of the session's connection, read from its service within `CATALOG_FRESH_MS`: what a purchase is checked against. */
-export async function freshCatalog<K extends CatalogKind>(app: AppPart<'db'>, session: Session, kind: K): Promise<CatalogOf[K][]> {
+/** One catalog of the session's connection, read from its service within `maxAgeMs` (`CATALOG_FRESH_MS`): what a purchase is checked against. */
+export async function freshCatalog<K extends CatalogKind>(app: AppPart<'db'>, session: Session, kind: K, maxAgeMs = CATALOG_FRESH_MS): Promise<CatalogOf[K][]> {
   const cached = cachedRows(app, session.connection.profileId);
   const row = cached.get(kind);
-  if (!row || !(Date.now() - Date.parse(row.read_at) < CATALOG_FRESH_MS)) await readAndSave(app, session, [kind], cached);
+  if (!row || !(Date.now() - Date.parse(row.read_at) < maxAgeMs)) await readAndSave(app, session, [kind], cached);
   return JSON.parse(cached.get(kind)?.body ?? '[]') as CatalogOf[K][];
 }
