@@ -8,17 +8,9 @@ import { z } from 'zod';
 import type { CableBouquet, DataPlan } from '../shared/wire';
 import { CABLE_CATALOG, DATA_CATALOG, type CableProvider } from './catalogs';
 import { parseBody, type Ctx } from './context';
-import type { OrgState } from './core';
+import type { CatalogChange, OrgState } from './core';
 import { HttpError, ok, type Reply } from './httpErrors';
 import { SUCCESS_MESSAGE } from '../shared/wire';
-
-export interface CatalogChange {
-  catalog: 'data' | 'cable';
-  productCode: string;
-  /** The new amount in Naira; absent when only withdrawn. */
-  amount?: number;
-  withdrawn: boolean;
-}
 
 const keyOf = (catalog: CatalogChange['catalog'], productCode: string): string => `${catalog}:${productCode}`;
 

@@ -2,7 +2,6 @@
  * The sandbox's state holder: the database, organisations (wallet, clock, faults), the data
  * version used to cache log orderings, and the lazy settling of time-based transitions.
  */
-import type { CatalogChange } from './catalogChanges';
 import type { ShapeVariant } from './answerShapes';
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
@@ -15,6 +14,15 @@ export interface Fault {
   withVoucherOnly: boolean;
   /** Sent as the answer's `Retry-After` header (seconds), when set. */
   retryAfterSeconds?: number;
+}
+
+/** A data plan or cable bouquet repriced or withdrawn for one organisation (`catalogChanges.ts`). */
+export interface CatalogChange {
+  catalog: 'data' | 'cable';
+  productCode: string;
+  /** The new amount in Naira; absent when only withdrawn. */
+  amount?: number;
+  withdrawn: boolean;
 }
 
 export interface OrgState {

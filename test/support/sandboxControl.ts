@@ -9,7 +9,7 @@
  */
 import type { ClockState, FaultView, OutboxView } from '../../src/sandbox/control';
 import type { ShapeVariant } from '../../src/sandbox/answerShapes';
-import type { CatalogChange } from '../../src/sandbox/catalogChanges';
+import type { CatalogChange } from '../../src/sandbox/core';
 import type { AccountBalance, Envelope } from '../../src/shared/wire';
 
 /** A fault to inject: the next `count` calls of `path` answer `status` (docs/sandbox.md). */
