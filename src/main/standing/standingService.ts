@@ -34,7 +34,7 @@ import type { App, Connection } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import { readWalletKobo } from '../bulk/bulkSettings';
 import { createBulkService, type BulkService } from '../bulk/bulkService';
-import type { ItemRow } from '../bulk/jobStore';
+import type { ItemRow, NewItem } from '../bulk/jobStore';
 import { checkToday, type RunContext } from './occurrenceChecks';
 import { OccurrenceMoves } from './occurrenceMoves';
 import { occurrenceNamed, occurrencesBetween, upcomingOccurrences, type VersionedOccurrence } from './orderDates';
@@ -617,15 +617,21 @@ export class StandingService {
     order: OrderRow,
     o: VersionedOccurrence,
     version: VersionRow,
-    checked: { items: { rowNumber: number }[]; waiting: OccurrenceView['waitingRows']; costKobo: number },
+    checked: { items: NewItem[]; waiting: OccurrenceView['waitingRows']; costKobo: number },
     pass: Pass,
     byHand: string | null,
   ): Promise<OccurrenceView> {
     const key = { orderId: order.id, scheduledDay: o.scheduled };
-    const leaveOut = checked.waiting.map((w) => w.row);
+    const job = this.jobFor(order, o, version);
     let claim;
     try {
-      claim = await this.team().claim(order, { scheduledDay: o.scheduled, dueDay: o.due, version: version.version }, leaveOut, pass.walletLeft, byHand !== null);
+      claim = await this.team().claim(
+        order,
+        { scheduledDay: o.scheduled, dueDay: o.due, version: version.version, fileName: job.fileName, fileHash: job.fileHash },
+        checked.items,
+        pass.walletLeft,
+        byHand !== null,
+      );
     } catch (error) {
       return this.waitFor(
         order,
@@ -647,6 +653,7 @@ export class StandingService {
       teamJobId: claim.teamJobId as string,
       claimedHere: claim.claimedHere,
       waitingRows: checked.waiting,
+      reason: claim.note,
       decidedBy: byHand,
     });
     if (!claim.claimedHere) {

@@ -11,6 +11,7 @@
 import type { BulkJobView } from '../../shared/contract/bulk';
 import type { StandingApprovalView } from '../../shared/contract/standing';
 import type { Connection } from '../appContext';
+import type { NewItem } from '../bulk/jobStore';
 import { serviceSlot } from '../serviceSlot';
 import type { OrderMoveName, OrderRow, VersionRow } from './standingStore';
 
@@ -37,11 +38,15 @@ export interface StandingTeam {
   publish(order: OrderRow, version: VersionRow): Promise<{ rowsDigest: string }>;
   /** The team's orders of this connection's organisation, written into this desktop's store (orders, versions, claimed and skipped occurrences). */
   refresh(): Promise<void>;
-  /** Claims an occurrence with its team job (the version's rows but `leaveOut`), once: a second claim answers the first. */
+  /**
+   * Claims an occurrence with its team job, once: a second claim answers the first. `items` are the
+   * version's rows that can be bought today (those that wait are left out); the job is named and
+   * scoped as a local occurrence's job would be (`fileName`, `fileHash`).
+   */
   claim(
     order: OrderRow,
-    occurrence: { scheduledDay: string; dueDay: string; version: number },
-    leaveOut: readonly number[],
+    occurrence: { scheduledDay: string; dueDay: string; version: number; fileName: string; fileHash: string },
+    items: readonly NewItem[],
     walletKobo: number | null,
     byHand: boolean,
   ): Promise<TeamClaim>;
