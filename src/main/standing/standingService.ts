@@ -719,8 +719,8 @@ export class StandingService {
 
   /** Run now: a waiting occurrence (missed, short of money…), bought once, whoever else runs it. */
   async runOccurrence(orderId: string, day: string, wait: boolean): Promise<OccurrenceView> {
-    const order = this.store.ownOrder(orderId, this.app.connection);
     await this.refreshTeam();
+    const order = this.store.ownOrder(orderId, this.app.connection);
     if (order.state !== 'active') throw this.notIn(order, 'run');
     const o = this.named(order, day);
     const pass = await this.beginPass(false);
@@ -736,6 +736,8 @@ export class StandingService {
 
   /** Skip: nothing is bought for the occurrence; the next one is unchanged. */
   async skip(orderId: string, day: string): Promise<OccurrenceView> {
+    // A team's order as the team has it now (another desktop may have run or skipped the occurrence).
+    await this.refreshTeam();
     const order = this.store.ownOrder(orderId, this.app.connection);
     if (order.state === 'ended') throw this.notIn(order, 'changed');
     const o = this.named(order, day);
@@ -786,6 +788,8 @@ export class StandingService {
    * database; above the team's two-approver amount it takes a second approver.
    */
   async approve(orderId: string, terms: { ceilingKobo: number; runs: number | null; until: string | null; note: string }): Promise<StandingApprovalView> {
+    // An approver's desktop learns the team's orders (and their versions in force) first.
+    await this.refreshTeam();
     const order = this.store.ownOrder(orderId, this.app.connection);
     if (order.team !== 1) {
       throw new AppError(
@@ -795,7 +799,6 @@ export class StandingService {
       );
     }
     if (order.state !== 'active' && order.state !== 'paused') throw this.notIn(order, 'approved');
-    await this.refreshTeam();
     return this.team().approve(order, this.store.version(orderId, order.version as number) as VersionRow, terms);
   }
 
