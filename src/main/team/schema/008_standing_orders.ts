@@ -122,6 +122,22 @@ CREATE TRIGGER standing_signers_no_truncate BEFORE TRUNCATE ON vendesk.standing_
 CREATE TRIGGER standing_occurrences_no_truncate BEFORE TRUNCATE ON vendesk.standing_occurrences
   FOR EACH STATEMENT EXECUTE FUNCTION vendesk.refuse_change();
 
+-- Any member runs an occurrence (a server's login may hold no preparer role): the internal writer of
+-- a job (step 4's, renamed by step 7) leaves the preparer check to its callers — step 7's
+-- prepare_job_with_items, in front of every job a person prepares, keeps it; the occurrence's job is
+-- prepared in the name of the member who published its rows. Its body is otherwise kept as it is.
+DO $do$
+DECLARE
+  fn regprocedure := 'vendesk.store_job_with_items(text, text, text, text, text, text, boolean, integer, bigint, bigint, jsonb, jsonb, jsonb)';
+  src text := pg_get_functiondef(fn);
+  check_line text := 'PERFORM vendesk.require_role(''vendesk_preparer'', ''prepare a job'');';
+BEGIN
+  IF position(check_line IN src) = 0 THEN
+    RAISE EXCEPTION 'store_job_with_items no longer holds the preparer check this step moves to its callers';
+  END IF;
+  EXECUTE replace(src, check_line, '-- (the preparer check is its callers'': team schema 8)');
+END $do$;
+
 -- A row of an order as the digest writes it, its operator aside (a job's item may carry the one the
 -- catalog gives; the version's row is what was confirmed).
 CREATE FUNCTION vendesk.standing_row_text(p_item jsonb) RETURNS text
