@@ -164,6 +164,9 @@ describe("a team's standing orders", () => {
     expect(claims.rows).toHaveLength(4);
     for (const c of claims.rows) expect(c).toMatchObject({ state: 'started', job_state: 'finished', by_standing: true });
     expect((await cluster.superQuery('SELECT count(*)::int AS n FROM vendesk.approvals')).rows[0].n).toBe(0);
+    // Each of those jobs has its approve row (naming the standing approval), its claims their send rows: the trail verifies.
+    const verified = await bola.run(['audit', 'verify']);
+    expect(verified.code, verified.stdout).toBe(0);
   });
 
   it(
