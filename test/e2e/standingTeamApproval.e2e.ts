@@ -49,7 +49,16 @@ test.describe.serial("a team's standing approval in the window", () => {
     await bola.call('team.join', { url: url('bola'), password: await cluster.createLogin('bola', ['vendesk_approver']), desktopName: 'Finance lead PC' });
     const file = path.join(dir, 'Staff airtime.csv');
     fs.writeFileSync(file, ['Name,Phone,Network,Amount', 'Adaeze Okafor,08031884101,MTN,1000', 'Bola Ade,08031884102,MTN,500', ''].join('\n'));
-    const draft = await ada.call('standing.prepare', { name: 'Staff data allowance', kind: 'airtime', file: { path: file }, recurrence: { kind: 'monthly', day: 25 } });
+    // As the window's upload leaves it: the file in the data folder's uploads, named by its id.
+    const uploadId = 'cd'.repeat(16);
+    fs.mkdirSync(path.join(ada.dataDir, 'uploads'), { recursive: true });
+    fs.copyFileSync(file, path.join(ada.dataDir, 'uploads', uploadId));
+    const draft = await ada.call('standing.prepare', {
+      name: 'Staff data allowance',
+      kind: 'airtime',
+      file: { uploadId, name: 'Staff airtime.csv' },
+      recurrence: { kind: 'monthly', day: 25 },
+    });
     orderId = draft.order.id;
     await ada.call('standing.confirm', { orderId, typedTotal: '1500' });
   });
@@ -71,7 +80,7 @@ test.describe.serial("a team's standing approval in the window", () => {
     await card.getByRole('button', { name: 'Approve…' }).click();
     await expect(card.getByLabel('Ceiling per run (₦)')).toHaveValue('1500');
     await card.getByLabel('Ceiling per run (₦)').fill('1500');
-    await card.getByLabel('Runs').fill('6');
+    await card.getByRole('textbox', { name: 'Runs' }).fill('6');
     await card.getByLabel('Note (kept in the audit trail)').fill('FY27 allowances');
     await saveScreen(page, 'standing-team-approve-form.png');
     await card.getByRole('button', { name: 'Approve', exact: true }).click();
