@@ -40,7 +40,7 @@ import { createServiceClock } from '../api/serviceClock';
 import { walletKoboOrProblem } from '../api/walletReading';
 import { createBulkService, type BulkService } from '../bulk/bulkService';
 import { ownJob } from '../bulk/jobLifecycle';
-import type { ItemRow } from '../bulk/jobRows';
+import type { ItemRow, NewItem } from '../bulk/jobRows';
 import { checkToday, type RunContext } from './occurrenceChecks';
 import { OccurrenceMoves } from './occurrenceMoves';
 import { occurrenceNamed, occurrencesBetween, upcomingOccurrences, type VersionedOccurrence } from './orderDates';
@@ -459,7 +459,7 @@ export class StandingService {
           }
           await this.bulk.resume(pass.session, row.job_id, wait);
         } else if (row.team_job_id) {
-          const job = await this.team().runTeamJob(row.team_job_id, false);
+          const job = await this.team().runTeamJob(pass.session, row.team_job_id, false);
           this.moves.runHereAs(key, job.id);
           if (wait) await this.bulk.waitFor(pass.session.connection, job.id);
         }
@@ -624,15 +624,22 @@ export class StandingService {
     order: OrderRow,
     o: VersionedOccurrence,
     version: VersionRow,
-    checked: { items: { rowNumber: number }[]; waiting: OccurrenceView['waitingRows']; costKobo: number },
+    checked: { items: NewItem[]; waiting: OccurrenceView['waitingRows']; costKobo: number },
     pass: Pass,
     byHand: string | null,
   ): Promise<OccurrenceView> {
     const key = { orderId: order.id, scheduledDay: o.scheduled };
-    const leaveOut = checked.waiting.map((w) => w.row);
+    const job = this.jobFor(order, o, version);
     let claim;
     try {
-      claim = await this.team().claim(order, { scheduledDay: o.scheduled, dueDay: o.due, version: version.version }, leaveOut, pass.walletLeft, byHand !== null);
+      claim = await this.team().claim(
+        pass.session,
+        order,
+        { scheduledDay: o.scheduled, dueDay: o.due, version: version.version, fileName: job.fileName, fileHash: job.fileHash },
+        checked.items,
+        pass.walletLeft,
+        byHand !== null,
+      );
     } catch (error) {
       return this.waitFor(
         order,
@@ -654,6 +661,7 @@ export class StandingService {
       teamJobId: claim.teamJobId as string,
       claimedHere: claim.claimedHere,
       waitingRows: checked.waiting,
+      reason: claim.note,
       decidedBy: byHand,
     });
     if (!claim.claimedHere) {
@@ -664,7 +672,7 @@ export class StandingService {
     if (pass.walletLeft !== null) pass.walletLeft -= checked.costKobo;
     pass.ranKeys.push(key);
     const run = this.team()
-      .runTeamJob(claim.teamJobId as string, false)
+      .runTeamJob(pass.session, claim.teamJobId as string, false)
       .then((job) => {
         this.moves.runHereAs(key, job.id);
         const waitJob = this.bulk.waitFor(pass.session.connection, job.id);
@@ -719,8 +727,8 @@ export class StandingService {
 
   /** Run now: a waiting occurrence (missed, short of money…), bought once, whoever else runs it. */
   async runOccurrence(orderId: string, day: string, wait: boolean): Promise<OccurrenceView> {
-    const order = this.store.ownOrder(orderId, this.app.connection);
     await this.refreshTeam();
+    const order = this.store.ownOrder(orderId, this.app.connection);
     if (order.state !== 'active') throw this.notIn(order, 'run');
     const o = this.named(order, day);
     const pass = await this.beginPass(false);
@@ -736,6 +744,8 @@ export class StandingService {
 
   /** Skip: nothing is bought for the occurrence; the next one is unchanged. */
   async skip(orderId: string, day: string): Promise<OccurrenceView> {
+    // A team's order as the team has it now (another desktop may have run or skipped the occurrence).
+    await this.refreshTeam();
     const order = this.store.ownOrder(orderId, this.app.connection);
     if (order.state === 'ended') throw this.notIn(order, 'changed');
     const o = this.named(order, day);
@@ -786,6 +796,8 @@ export class StandingService {
    * database; above the team's two-approver amount it takes a second approver.
    */
   async approve(orderId: string, terms: { ceilingKobo: number; runs: number | null; until: string | null; note: string }): Promise<StandingApprovalView> {
+    // An approver's desktop learns the team's orders (and their versions in force) first.
+    await this.refreshTeam();
     const order = this.store.ownOrder(orderId, this.app.connection);
     if (order.team !== 1) {
       throw new AppError(
@@ -795,7 +807,6 @@ export class StandingService {
       );
     }
     if (order.state !== 'active' && order.state !== 'paused') throw this.notIn(order, 'approved');
-    await this.refreshTeam();
     return this.team().approve(order, this.store.version(orderId, order.version as number) as VersionRow, terms);
   }
 

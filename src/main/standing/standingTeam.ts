@@ -10,7 +10,8 @@
  */
 import type { BulkJobView } from '../../shared/contract/bulk';
 import type { StandingApprovalView } from '../../shared/contract/standing';
-import type { Connection } from '../appContext';
+import type { Connection, Session } from '../appContext';
+import type { NewItem } from '../bulk/jobRows';
 import { serviceSlot } from '../serviceSlot';
 import type { OrderMoveName, OrderRow, VersionRow } from './standingStore';
 
@@ -37,16 +38,21 @@ export interface StandingTeam {
   publish(order: OrderRow, version: VersionRow): Promise<{ rowsDigest: string }>;
   /** The team's orders of this connection's organisation, written into this desktop's store (orders, versions, claimed and skipped occurrences). */
   refresh(): Promise<void>;
-  /** Claims an occurrence with its team job (the version's rows but `leaveOut`), once: a second claim answers the first. */
+  /**
+   * Claims an occurrence with its team job, once: a second claim answers the first. `items` are the
+   * version's rows that can be bought today (those that wait are left out); the job is named and
+   * scoped as a local occurrence's job would be (`fileName`, `fileHash`).
+   */
   claim(
+    session: Session,
     order: OrderRow,
-    occurrence: { scheduledDay: string; dueDay: string; version: number },
-    leaveOut: readonly number[],
+    occurrence: { scheduledDay: string; dueDay: string; version: number; fileName: string; fileHash: string },
+    items: readonly NewItem[],
     walletKobo: number | null,
     byHand: boolean,
   ): Promise<TeamClaim>;
-  /** Runs an occurrence's team job on this desktop (as `bulk adopt` does); throws `awaiting_approval` while it waits for its approval. */
-  runTeamJob(teamJobId: string, wait: boolean): Promise<BulkJobView>;
+  /** Runs an occurrence's team job on this desktop through the run's pinned `session` (as `bulk adopt` does); throws `awaiting_approval` while it waits for its approval. */
+  runTeamJob(session: Session, teamJobId: string, wait: boolean): Promise<BulkJobView>;
   /** Skips an occurrence in the team database (an audit row); answers how it stands there. */
   skip(order: OrderRow, occurrence: { scheduledDay: string; dueDay: string }, reason: string): Promise<TeamClaim>;
   /** Pauses, resumes or ends the team's order (an audit row). */

@@ -38,6 +38,42 @@ export interface TeamFunctions {
   finish_job: Desktop & { jobId: string };
   adopt_job: Desktop & { jobId: string };
   cancel_job: Desktop & { jobId: string };
+  publish_standing_version: Desktop & {
+    orderId: string;
+    kind: string;
+    name: string;
+    baseUrl: string;
+    accountNumber: string | null;
+    version: number;
+    rule: string;
+    weekend: string;
+    graceDays: number;
+    effectiveFrom: string;
+    rows: string;
+  };
+  move_standing_order: Desktop & { orderId: string; move: 'pause' | 'resume' | 'end' };
+  approve_standing_order: Desktop & {
+    orderId: string;
+    version: number;
+    rowsDigest: string;
+    ceilingKobo: number;
+    runs: number | null;
+    until: string | null;
+    note: string;
+  };
+  claim_standing_occurrence: Desktop & {
+    orderId: string;
+    scheduledDay: string;
+    dueDay: string;
+    version: number;
+    fileName: string;
+    fileSha256: string;
+    walletKobo: number | null;
+    runSpec: string;
+    items: string;
+    byHand: boolean;
+  };
+  skip_standing_occurrence: Desktop & { orderId: string; scheduledDay: string; dueDay: string; reason: string };
 }
 
 /** `desktopName` → `p_desktop_name`. */

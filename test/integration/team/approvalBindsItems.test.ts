@@ -253,7 +253,11 @@ describe('a claim is accepted only at the approved recipient, product and amount
       `SELECT p.oid::regprocedure::text AS f FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = 'vendesk' AND p.proname LIKE 'claim%' AND has_function_privilege('vendesk_member', p.oid, 'EXECUTE')`,
     );
-    expect(executable.rows.map((r) => r.f)).toEqual(['vendesk.claim_item(uuid,integer,bigint,jsonb,text,text,text)']);
+    // (and, since team schema 8, the claim of a standing order's occurrence, which makes a job rather than sending a row)
+    expect(executable.rows.map((r) => r.f).sort()).toEqual([
+      'vendesk.claim_item(uuid,integer,bigint,jsonb,text,text,text)',
+      'vendesk.claim_standing_occurrence(uuid,date,date,integer,text,text,bigint,jsonb,jsonb,boolean,text,text)',
+    ]);
     expect((await cluster.superQuery('SELECT count(*)::int AS n FROM vendesk.item_claims WHERE job_id = $1', [job.id])).rows[0].n).toBe(0);
   });
 });
@@ -274,14 +278,18 @@ describe('only the intended functions are callable', () => {
     );
     expect(r.rows.map((x) => x.name)).toEqual([
       'adopt_job',
+      'approve_standing_order',
       'audit_row_hash',
       'cancel_job',
       'claim_item',
+      'claim_standing_occurrence',
       'decide_job',
       'finish_job',
       'items_digest',
+      'move_standing_order',
       'prepare_bulk_job',
       'prepare_single_job',
+      'publish_standing_version',
       'record_desktop_cap_change',
       'record_join',
       'record_profile_change',
@@ -289,6 +297,9 @@ describe('only the intended functions are callable', () => {
       'resolve_reconcile_entry',
       'set_team_setting',
       'settle_item',
+      'skip_standing_occurrence',
+      'standing_approval_of',
+      'standing_approval_refusal',
     ]);
     for (const call of [
       `SELECT vendesk.audit_append('${desk.ada.id}', 'x', 'send', NULL, 1, '{}'::jsonb)`,

@@ -10,6 +10,7 @@ import { PreviewFigure as Figure } from '../bulk/PreviewFigure';
 import { ErrorNotice } from '../ErrorNotice';
 import { TableHead } from '../TableHead';
 import { OrderRuns } from './OrderRuns';
+import { StandingApprovalCard } from './StandingApprovalCard';
 import { StandingRows } from './StandingRows';
 import { ORDER_STATE_COLOR, ORDER_STATE_LABEL, WEEKEND_LABEL } from './standingLabels';
 import { WaitingOccurrence } from './WaitingOccurrence';
@@ -126,6 +127,8 @@ export function StandingOrderDetail({ orderId, onBack, onOpenJob }: { orderId: s
           </SimpleGrid>
         </Stack>
       </Card>
+
+      {order.team && order.version !== null && <StandingApprovalCard order={order} onChanged={() => void shown.reload()} />}
 
       {waiting.length > 0 && (
         <Card withBorder padding="lg">
