@@ -10,6 +10,7 @@ import { approvalBindsItemsMigration } from './004_approval_binds_items';
 import { claimBindsRecipientMigration } from './005_claim_binds_recipient';
 import { changesNotifyMigration } from './006_changes_notify';
 import { membersOnlyAndCheckedTextMigration } from './007_members_only_and_checked_text';
+import { monthCloseMigration } from './009_month_close';
 
 export type { TeamMigration } from './teamMigration';
 
@@ -21,6 +22,7 @@ export const TEAM_MIGRATIONS: TeamMigration[] = [
   claimBindsRecipientMigration,
   changesNotifyMigration,
   membersOnlyAndCheckedTextMigration,
+  monthCloseMigration,
   // (add one import and one entry per migration file, in number order)
 ];
 
