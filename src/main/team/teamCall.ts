@@ -38,6 +38,8 @@ export interface TeamFunctions {
   finish_job: Desktop & { jobId: string };
   adopt_job: Desktop & { jobId: string };
   cancel_job: Desktop & { jobId: string };
+  close_month: Desktop & { organisation: string; month: string; serviceAt: string; summary: string };
+  reopen_month: Desktop & { organisation: string; month: string; reason: string; serviceAt: string };
 }
 
 /** `desktopName` → `p_desktop_name`. */
