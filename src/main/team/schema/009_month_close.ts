@@ -64,7 +64,7 @@ CREATE TABLE vendesk.month_close_events (
   service_at timestamptz NOT NULL,
   reason text,
   audit_seq bigint NOT NULL,
-  CONSTRAINT reopen_has_reason CHECK (action = 'close' OR length(btrim(reason)) >= 3)
+  CONSTRAINT reopen_has_reason CHECK (action = 'close' OR coalesce(length(btrim(reason)), 0) >= 3)
 );
 CREATE TRIGGER month_close_events_append_only BEFORE UPDATE OR DELETE ON vendesk.month_close_events
   FOR EACH ROW EXECUTE FUNCTION vendesk.refuse_change();
