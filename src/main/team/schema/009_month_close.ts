@@ -73,76 +73,74 @@ CREATE TRIGGER month_close_events_no_truncate BEFORE TRUNCATE ON vendesk.month_c
 CREATE TRIGGER month_closes_notify AFTER INSERT OR UPDATE ON vendesk.month_closes
   FOR EACH STATEMENT EXECUTE FUNCTION vendesk.notify_team_changed();
 
--- Closes p_month of p_organisation: an approver or admin, the months in order, an audit row.
+-- What a close and a reopen share: only an approver or admin, the service's time given, the
+-- months in order (no later month closed, under a lock taken before anything is read), then the
+-- audit row and the event naming it, in the caller's transaction.
+CREATE FUNCTION vendesk.record_month_action(p_organisation text, p_month text, p_action text, p_service_at timestamptz,
+  p_reason text, p_amount_kobo bigint, p_detail jsonb, p_desktop_id text, p_desktop_name text) RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = vendesk, pg_temp AS $$
+DECLARE
+  later text;
+  audit vendesk.audit_trail;
+BEGIN
+  PERFORM vendesk.require_role('vendesk_approver', p_action || ' a month');
+  PERFORM vendesk.refuse_unseen('The organisation', p_organisation);
+  IF p_service_at IS NULL THEN
+    RAISE EXCEPTION 'A % needs the time on the service''s clock', p_action USING ERRCODE = 'check_violation';
+  END IF;
+  LOCK TABLE vendesk.month_closes IN SHARE ROW EXCLUSIVE MODE;
+  IF EXISTS (SELECT 1 FROM vendesk.month_closes WHERE organisation = p_organisation AND month = p_month AND state = 'closed') <> (p_action = 'reopen') THEN
+    RAISE EXCEPTION '% is %', p_month, CASE WHEN p_action = 'reopen' THEN 'not closed' ELSE 'already closed' END
+      USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  SELECT max(month) INTO later FROM vendesk.month_closes WHERE organisation = p_organisation AND month > p_month AND state = 'closed';
+  IF later IS NOT NULL THEN
+    RAISE EXCEPTION '% cannot be % while a later month is closed (%): months close in order and reopen from the latest', p_month,
+      CASE WHEN p_action = 'close' THEN 'closed' ELSE 'reopened' END, later
+      USING ERRCODE = 'object_not_in_prerequisite_state';
+  END IF;
+  audit := vendesk.audit_append(p_desktop_id, p_desktop_name, 'month_' || p_action, NULL, p_amount_kobo,
+    coalesce(p_detail, '{}'::jsonb) || jsonb_build_object('organisation', p_organisation, 'month', p_month, 'serviceAt', p_service_at));
+  INSERT INTO vendesk.month_close_events (organisation, month, action, actor, at, service_at, reason, audit_seq)
+    VALUES (p_organisation, p_month, p_action, session_user, audit.at, p_service_at, p_reason, audit.seq);
+END $$;
+
+-- Closes p_month of p_organisation (p_summary: the month's figures for the audit row).
 CREATE FUNCTION vendesk.close_month(p_organisation text, p_month text, p_service_at timestamptz, p_summary jsonb,
   p_desktop_id text, p_desktop_name text) RETURNS vendesk.month_closes
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = vendesk, pg_temp AS $$
 DECLARE
-  later text;
   closed vendesk.month_closes;
-  audit vendesk.audit_trail;
 BEGIN
-  PERFORM vendesk.require_role('vendesk_approver', 'close a month');
-  PERFORM vendesk.refuse_unseen('The organisation', p_organisation);
   PERFORM vendesk.refuse_unseen_in_json('The month''s summary', p_summary);
-  IF p_service_at IS NULL THEN
-    RAISE EXCEPTION 'A close needs the time on the service''s clock' USING ERRCODE = 'check_violation';
-  END IF;
-  LOCK TABLE vendesk.month_closes IN SHARE ROW EXCLUSIVE MODE;
-  IF EXISTS (SELECT 1 FROM vendesk.month_closes WHERE organisation = p_organisation AND month = p_month AND state = 'closed') THEN
-    RAISE EXCEPTION '% is already closed', p_month USING ERRCODE = 'object_not_in_prerequisite_state';
-  END IF;
-  SELECT max(month) INTO later FROM vendesk.month_closes WHERE organisation = p_organisation AND month > p_month AND state = 'closed';
-  IF later IS NOT NULL THEN
-    RAISE EXCEPTION '% cannot be closed while a later month is closed (%): months close in order', p_month, later
-      USING ERRCODE = 'object_not_in_prerequisite_state';
-  END IF;
-  audit := vendesk.audit_append(p_desktop_id, p_desktop_name, 'month_close', NULL, (p_summary->>'spendKobo')::bigint,
-    coalesce(p_summary, '{}'::jsonb) || jsonb_build_object('organisation', p_organisation, 'month', p_month, 'serviceAt', p_service_at));
+  PERFORM vendesk.record_month_action(p_organisation, p_month, 'close', p_service_at, NULL, (p_summary->>'spendKobo')::bigint, p_summary,
+    p_desktop_id, p_desktop_name);
   INSERT INTO vendesk.month_closes (organisation, month, state, closed_by, closed_at, service_closed_at)
-    VALUES (p_organisation, p_month, 'closed', session_user, audit.at, p_service_at)
+    VALUES (p_organisation, p_month, 'closed', session_user, clock_timestamp(), p_service_at)
     ON CONFLICT (organisation, month) DO UPDATE SET state = 'closed', closed_by = excluded.closed_by, closed_at = excluded.closed_at,
       service_closed_at = excluded.service_closed_at
     RETURNING * INTO closed;
-  INSERT INTO vendesk.month_close_events (organisation, month, action, actor, at, service_at, reason, audit_seq)
-    VALUES (p_organisation, p_month, 'close', session_user, audit.at, p_service_at, NULL, audit.seq);
   RETURN closed;
 END $$;
 
--- Reopens p_month: an approver or admin, with a reason, the latest closed month only, an audit row.
+-- Reopens p_month, the latest closed month, with a reason.
 CREATE FUNCTION vendesk.reopen_month(p_organisation text, p_month text, p_reason text, p_service_at timestamptz,
   p_desktop_id text, p_desktop_name text) RETURNS vendesk.month_closes
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = vendesk, pg_temp AS $$
 DECLARE
-  later text;
   reopened vendesk.month_closes;
-  audit vendesk.audit_trail;
 BEGIN
-  PERFORM vendesk.require_role('vendesk_approver', 'reopen a month');
   IF p_reason IS NULL OR length(btrim(p_reason)) < 3 THEN
     RAISE EXCEPTION 'A month is reopened with a reason: say why (at least 3 characters)' USING ERRCODE = 'check_violation';
   END IF;
   PERFORM vendesk.refuse_unseen('The reason', p_reason, true);
-  IF p_service_at IS NULL THEN
-    RAISE EXCEPTION 'A reopen needs the time on the service''s clock' USING ERRCODE = 'check_violation';
-  END IF;
-  LOCK TABLE vendesk.month_closes IN SHARE ROW EXCLUSIVE MODE;
-  IF NOT EXISTS (SELECT 1 FROM vendesk.month_closes WHERE organisation = p_organisation AND month = p_month AND state = 'closed') THEN
-    RAISE EXCEPTION '% is not closed', p_month USING ERRCODE = 'object_not_in_prerequisite_state';
-  END IF;
-  SELECT max(month) INTO later FROM vendesk.month_closes WHERE organisation = p_organisation AND month > p_month AND state = 'closed';
-  IF later IS NOT NULL THEN
-    RAISE EXCEPTION '% cannot be reopened while a later month is closed (%): reopen % first', p_month, later, later
-      USING ERRCODE = 'object_not_in_prerequisite_state';
-  END IF;
-  audit := vendesk.audit_append(p_desktop_id, p_desktop_name, 'month_reopen', NULL, NULL,
-    jsonb_build_object('organisation', p_organisation, 'month', p_month, 'serviceAt', p_service_at, 'reason', p_reason));
+  PERFORM vendesk.record_month_action(p_organisation, p_month, 'reopen', p_service_at, p_reason, NULL, jsonb_build_object('reason', p_reason),
+    p_desktop_id, p_desktop_name);
   UPDATE vendesk.month_closes SET state = 'reopened' WHERE organisation = p_organisation AND month = p_month RETURNING * INTO reopened;
-  INSERT INTO vendesk.month_close_events (organisation, month, action, actor, at, service_at, reason, audit_seq)
-    VALUES (p_organisation, p_month, 'reopen', session_user, audit.at, p_service_at, p_reason, audit.seq);
   RETURN reopened;
 END $$;
 
+REVOKE EXECUTE ON FUNCTION vendesk.record_month_action(text, text, text, timestamptz, text, bigint, jsonb, text, text) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION vendesk.close_month(text, text, timestamptz, jsonb, text, text) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION vendesk.reopen_month(text, text, text, timestamptz, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION vendesk.close_month(text, text, timestamptz, jsonb, text, text) TO vendesk_approver;
