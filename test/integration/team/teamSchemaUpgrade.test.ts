@@ -98,7 +98,7 @@ beforeAll(async () => {
   const superuser = new pg.Client(cluster.config());
   await superuser.connect();
   clients.push(superuser);
-  expect(await migrateTeamSchema(superuser)).toEqual({ applied: [7], version: 7 });
+  expect(await migrateTeamSchema(superuser)).toEqual({ applied: [7, 9], version: 9 });
 }, 180_000);
 
 afterAll(async () => {
