@@ -29,7 +29,7 @@ test.describe.serial('month-end in a team', () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     cluster = await startPostgresCluster();
-    sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true });
+    sandbox = await startSandbox({ port: 0, tokens: [TOKEN], quiet: true, seedHistory: 200 }); // last month has entries, so the page lists it
     ada = await startTestApp({ web: true, sandbox, token: TOKEN, live: true });
     bola = await startTestApp({ web: true, sandbox, token: TOKEN, live: true });
     const url = (role: string) => `postgres://${role}@127.0.0.1:${cluster.port}/postgres`;
