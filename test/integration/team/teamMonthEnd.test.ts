@@ -15,6 +15,7 @@ import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
+import type { LogEntry } from '../../../src/shared/wire';
 import { SandboxControl } from '../../support/sandboxControl';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
 import { allLogEntries, mtnPhone, writeCsv } from '../bulk/bulkTestFiles';
@@ -209,7 +210,7 @@ describe('a team job’s cost centres and approvals', () => {
     expect(answer<{ success: number }>(await chidi.run(['bulk', 'adopt', teamJob])).success).toBe(3);
 
     // What the service's log says chidi bought, charged to the cost centres ada's spreadsheet gave.
-    const log = (await allLogEntries(sandbox.url, ADA_TOKEN)).filter((e) => phones.includes(e.phone_number));
+    const log = (await allLogEntries<LogEntry>(sandbox.url, ADA_TOKEN)).filter((e) => phones.includes(e.phone_number));
     expect(log.map((e) => e.phone_number).sort()).toEqual([...phones].sort());
     const expected = new Map<string, { purchases: number; walletCost: number }>();
     for (const e of log) {
