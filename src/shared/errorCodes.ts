@@ -154,6 +154,7 @@ export const APP_ERROR_CODES = [
   'team_no_database',
   'team_not_joined',
   'team_not_member',
+  'team_organisation_unknown',
   'team_other_organisation',
   'team_password_in_url',
   'team_password_missing',

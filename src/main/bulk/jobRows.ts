@@ -85,6 +85,8 @@ export interface ItemRow {
   /** Electricity: PREPAID or POSTPAID. */
   vend_type: string | null;
   account_name: string | null;
+  /** The department it is charged to (migration 36); null: none given. */
+  cost_centre: string | null;
   /** Electricity and cable: the `purchases` row this item was bought as. */
   purchase_id: string | null;
   /** What the wallet was charged for it (migration 9); null while not known. */

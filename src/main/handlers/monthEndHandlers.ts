@@ -1,4 +1,4 @@
-import type { monthEndOperations } from '../../shared/contract/monthEnd';
+import type { MonthStatus, monthEndOperations } from '../../shared/contract/monthEnd';
 import { lagosDayOf } from '../../shared/localDates';
 import { monthDays, monthOfDay, shiftMonth } from '../../shared/months';
 import { createServiceClock } from '../api/serviceClock';
@@ -13,11 +13,14 @@ import { monthFigures } from '../monthEnd/monthFigures';
 import { createReconcileRunner } from '../reconcile/reconcileService';
 import { exported } from '../reports/reconcileWorkbook';
 import { auditReconcileRun } from '../team/teamAuditHooks';
+import { monthApprovals } from '../team/teamMonthApprovals';
+import { closeMonthInTeam, followTeamCloses, reopenMonthInTeam, teamMonthStates, usesTeamCloses } from '../team/teamMonthCloses';
 import { ensureDaysRead } from '../transactions/readMissingDays';
 import type { HandlersOf } from './handlerTypes';
 
 export const monthEndHandlers: HandlersOf<typeof monthEndOperations> = {
   'monthEnd.summary': async (input, app, call) => {
+    await followTeamCloses(app, input.unread, call.signal);
     const { figures, coverage } = await readMonth(app, input.month, input.unread, 'report', call.signal);
     return { summary: monthSummary(figures), coverage };
   },
@@ -31,13 +34,17 @@ export const monthEndHandlers: HandlersOf<typeof monthEndOperations> = {
         .start({ file: input.exportFile, from, to, matchWindowMinutes: 15, duplicateWindowMinutes: 10, unread: input.unread }, { signal: call.signal });
       await auditReconcileRun(app, reconciliation);
     }
+    await followTeamCloses(app, input.unread, call.signal);
     const { figures, coverage } = await readMonth(app, input.month, input.unread, 'closePack', call.signal);
     const file = exportPath(app, `Close pack ${input.month}`, 'xlsx');
-    const result = await writeClosePack(app.db, app.connection.profileId, { figures, coverage, reconciliation, approvals: null }, file, { signal: call.signal });
+    const result = await writeClosePack(app.db, app.connection.profileId, { figures, coverage, reconciliation, approvals: await monthApprovals(app, figures) }, file, {
+      signal: call.signal,
+    });
     return { ...exported(file, result), sheets: result.sheets, summary: monthSummary(figures), coverage, reconciliationRunId: reconciliation?.id ?? null };
   },
   'monthEnd.journal': async (input, app, call) => {
     // Checked before anything is written: the account map must name every account the journal posts to.
+    await followTeamCloses(app, input.unread, call.signal);
     const { figures } = await readMonth(app, input.month, input.unread, 'journal', call.signal);
     const journal = buildJournal(figures, new AccountResolver(listAccounts(app.db, app.connection.profileId)));
     requireMapped(journal);
@@ -45,8 +52,9 @@ export const monthEndHandlers: HandlersOf<typeof monthEndOperations> = {
     const result = await writeJournalCsv(journal, input.format, file);
     return { ...exported(file, result), format: input.format, date: journal.date, debitKobo: journal.debitKobo, creditKobo: journal.creditKobo, lines: journal.lines.length };
   },
-  'monthEnd.months': (_input, app) => {
+  'monthEnd.months': async (_input, app) => {
     const profile = app.connection.profileId;
+    const team = usesTeamCloses(app) ? await teamMonthStates(app) : null;
     const span = app.db.prepare('SELECT min(created_at) AS first, max(created_at) AS last FROM log_entries WHERE profile_id = ?').get(profile) as {
       first: string | null;
       last: string | null;
@@ -57,8 +65,11 @@ export const monthEndHandlers: HandlersOf<typeof monthEndOperations> = {
       closedAt: string;
       closedBy: string;
     }[];
-    const known = new Map(rows.map((r) => [r.month, r]));
-    const months = new Set(rows.map((r) => r.month));
+    const known = new Map<string, MonthStatus>(
+      rows.map((r) => [r.month, { month: r.month, state: r.state, closedAt: r.state === 'closed' ? r.closedAt : null, closedBy: r.state === 'closed' ? r.closedBy : null }]),
+    );
+    const states = team?.states ?? known;
+    const months = new Set(states.keys());
     const today = monthOfDay(lagosDayOf(app.service(createServiceClock).now()));
     if (span.first && span.last) {
       const last = monthOfDay(lagosDayOf(span.last)) > today ? monthOfDay(lagosDayOf(span.last)) : today;
@@ -68,17 +79,13 @@ export const monthEndHandlers: HandlersOf<typeof monthEndOperations> = {
       months: [...months]
         .sort()
         .reverse()
-        .map((month) => {
-          const r = known.get(month);
-          return r
-            ? { month, state: r.state, closedAt: r.state === 'closed' ? r.closedAt : null, closedBy: r.state === 'closed' ? r.closedBy : null }
-            : { month, state: 'open' as const, closedAt: null, closedBy: null };
-        }),
-      events: closeEvents(app.db, profile),
-      team: false,
+        .map((month) => states.get(month) ?? { month, state: 'open' as const, closedAt: null, closedBy: null }),
+      events: team?.events ?? closeEvents(app.db, profile),
+      team: team !== null,
     };
   },
   'monthEnd.close': async (input, app, call) => {
+    if (usesTeamCloses(app)) return { month: input.month, summary: await closeMonthInTeam(app, input.month, input.unread, call.signal) };
     const profile = app.connection.profileId;
     const clock = app.service(createServiceClock);
     await learnServiceClock(app, input.unread, call.signal);
@@ -88,8 +95,9 @@ export const monthEndHandlers: HandlersOf<typeof monthEndOperations> = {
     closeMonthHere(app.db, profile, input.month, { by: deskUser(), serviceNowMs: clock.now() });
     return { month: input.month, summary: monthSummary(monthFigures(app.db, profile, input.month)) };
   },
-  'monthEnd.reopen': (input, app) => {
-    reopenMonthHere(app.db, app.connection.profileId, input.month, { by: deskUser(), serviceNowMs: app.service(createServiceClock).now() }, input.reason);
+  'monthEnd.reopen': async (input, app) => {
+    if (usesTeamCloses(app)) await reopenMonthInTeam(app, input.month, input.reason);
+    else reopenMonthHere(app.db, app.connection.profileId, input.month, { by: deskUser(), serviceNowMs: app.service(createServiceClock).now() }, input.reason);
     return { month: input.month };
   },
   'accounts.list': (_input, app) => listAccounts(app.db, app.connection.profileId),

@@ -17,26 +17,15 @@ import { writeTableXlsx, type ExportColumn, type ExportResult, type ExportSheet 
 import type { Db } from '../store/database';
 import { allItems } from '../reconcile/reconcileRunStore';
 import { ITEM_COLUMNS, itemRow, SUMMARY_COLUMNS, summaryRows } from '../reports/reconcileWorkbook';
+import { approvalsSheet, type MonthApprovals } from './approvalsSheet';
 import { adjustmentEntries, monthEntries, monthQuery, totalOf, type AdjustmentEntry, type MonthEntry, type MonthFigures } from './monthFigures';
-
-/** An approval behind the month's spend (a team's): who asked, who decided, what for. */
-export interface ApprovalLine {
-  requestedAt: string;
-  kind: string;
-  description: string;
-  amountKobo: number;
-  requestedBy: string;
-  decidedBy: string | null;
-  decidedAt: string | null;
-  state: string;
-}
 
 export interface ClosePackInput {
   figures: MonthFigures;
   coverage: MirrorCoverage | null;
   reconciliation: ReconcileRunView | null;
   /** Null: not a team workspace (no sheet). */
-  approvals: ApprovalLine[] | null;
+  approvals: MonthApprovals | null;
 }
 
 export const CLOSE_SUMMARY_COLUMNS: ExportColumn[] = [
@@ -105,17 +94,6 @@ function whatChanged(a: AdjustmentEntry): string {
   if (a.wasCostCentre !== a.costCentre) parts.push(`cost centre ${a.wasCostCentre} → ${a.costCentre} after ${a.wasMonth} was closed`);
   return parts.join('; ');
 }
-
-const APPROVAL_COLUMNS: ExportColumn[] = [
-  { header: 'Asked (Lagos)', kind: 'datetime' },
-  { header: 'Kind', kind: 'text' },
-  { header: 'What', kind: 'text', width: 50 },
-  { header: 'Amount (₦)', kind: 'naira' },
-  { header: 'Asked by', kind: 'text' },
-  { header: 'Decided by', kind: 'text' },
-  { header: 'Decided (Lagos)', kind: 'datetime' },
-  { header: 'State', kind: 'text' },
-];
 
 export function periodCaption(f: MonthFigures, what: string): string {
   return `${what} — ${f.month}: ${f.from} to ${f.to} inclusive (Lagos days, Africa/Lagos, UTC+1)${f.closed ? `; closed ${f.closed.serviceClosedAt.slice(0, 10)} by ${f.closed.closedBy}` : '; open: read from the mirror now'}`;
@@ -274,14 +252,7 @@ export async function writeClosePack(
       rows: mapRows(adjustmentEntries(db, q, closed), (a) => [a.wasMonth, whatChanged(a), a.wasStatus, a.wasCostCentre, ...entryRow(a)]),
     },
   );
-  if (input.approvals) {
-    sheets.push({
-      name: 'Approvals',
-      caption: periodCaption(f, 'Approvals behind the month’s spend (team)'),
-      columns: APPROVAL_COLUMNS,
-      rows: input.approvals.map((a) => [a.requestedAt, a.kind, a.description, a.amountKobo, a.requestedBy, a.decidedBy, a.decidedAt, a.state]),
-    });
-  }
+  if (input.approvals) sheets.push(approvalsSheet(f, input.approvals, periodCaption));
   const result = await writeTableXlsx(file, sheets, options);
   return { ...result, sheets: sheets.map((s) => s.name) };
 }

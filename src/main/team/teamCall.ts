@@ -74,6 +74,8 @@ export interface TeamFunctions {
     byHand: boolean;
   };
   skip_standing_occurrence: Desktop & { orderId: string; scheduledDay: string; dueDay: string; reason: string };
+  close_month: Desktop & { organisation: string; month: string; serviceAt: string; summary: string };
+  reopen_month: Desktop & { organisation: string; month: string; reason: string; serviceAt: string };
 }
 
 /** `desktopName` → `p_desktop_name`. */

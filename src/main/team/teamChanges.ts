@@ -47,7 +47,7 @@ export function createTeamChanges(app: AppPart<'invalidate' | 'onClose' | 'setti
   const topics = new Set<DataTopic>();
   /** `table`: the notification's payload, the table the trigger fired on. */
   const changed = (table: string | undefined) => {
-    topics.add(table === 'team_settings' ? 'team' : 'jobs');
+    topics.add(table === 'team_settings' ? 'team' : table === 'month_closes' ? 'monthEnd' : 'jobs');
     pending ??= setTimeout(() => {
       pending = null;
       const all = [...topics];

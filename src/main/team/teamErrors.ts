@@ -15,7 +15,7 @@ interface PgLikeError {
 }
 
 /** What a team call was doing, for the sentence of a refusal. */
-export type TeamCall = 'approve' | 'reject' | 'prepare' | 'cancel' | 'claim' | 'settle' | 'finish' | 'adopt' | 'setting' | 'record' | 'read';
+export type TeamCall = 'approve' | 'reject' | 'prepare' | 'cancel' | 'claim' | 'settle' | 'finish' | 'adopt' | 'setting' | 'record' | 'read' | 'month';
 
 const NEEDS: Partial<Record<TeamCall, { doing: string; role: string }>> = {
   approve: { doing: 'approve', role: 'approver' },
@@ -28,6 +28,7 @@ const NEEDS: Partial<Record<TeamCall, { doing: string; role: string }>> = {
   finish: { doing: 'finish this job', role: 'team' },
   adopt: { doing: 'run this job here', role: 'team' },
   record: { doing: 'write to the audit trail', role: 'team' },
+  month: { doing: 'close or reopen a month', role: 'approver' },
 };
 
 /** The team role a schema refusal names ("Only a member of vendesk_approver may …"). */
@@ -187,6 +188,15 @@ export function teamError(e: unknown, call?: TeamCall): AppError {
       }
       break;
     case '55000':
+      if (call === 'month') {
+        // The team database's own check of the order of closes (another desktop closed or reopened meanwhile).
+        const code = /already closed/.test(message) ? 'month_already_closed' : /later month is closed/.test(message) ? 'month_later_closed' : 'month_not_closed';
+        return new AppError(
+          code,
+          `${plain(message) ?? 'The month is not in a state that allows this'}.`,
+          'Another desktop of the team may have just closed or reopened it: see `vendesk month list`.',
+        );
+      }
       return new AppError(
         'team_job_state',
         `${plain(message) ?? 'This job is not in a state that allows this'}.`,

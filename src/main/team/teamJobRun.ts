@@ -82,7 +82,11 @@ async function readAdoptable(app: AppPart<'service'>, teamJobId: string): Promis
       [teamJobId],
     );
     if (r.rows.length === 0) throw new AppError('team_job_not_found', `There is no team job ${teamJobId}.`, 'Check the job id (run `vendesk approvals --state all`).');
-    const items = await client.query<{ item: TeamItem }>('SELECT item FROM vendesk.job_items WHERE job_id = $1 ORDER BY seq', [teamJobId]);
+    // The cost centre is kept in its own column (team schema 9), not in the item.
+    const items = await client.query<{ item: TeamItem }>(
+      "SELECT item || jsonb_build_object('costCentre', cost_centre) AS item FROM vendesk.job_items WHERE job_id = $1 ORDER BY seq",
+      [teamJobId],
+    );
     return { job: r.rows[0], items: items.rows.map((i) => i.item) };
   });
 }

@@ -63,6 +63,8 @@ export function teamItem(i: ItemRow): TeamItem {
     account: i.account,
     vendType: i.vend_type,
     accountName: i.account_name,
+    // Kept by the team database in its own column (team schema 9), so a desktop that adopts the job charges each row as prepared.
+    costCentre: i.cost_centre,
   };
 }
 

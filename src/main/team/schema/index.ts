@@ -11,6 +11,7 @@ import { claimBindsRecipientMigration } from './005_claim_binds_recipient';
 import { changesNotifyMigration } from './006_changes_notify';
 import { membersOnlyAndCheckedTextMigration } from './007_members_only_and_checked_text';
 import { standingOrdersMigration } from './008_standing_orders';
+import { monthCloseMigration } from './009_month_close';
 
 export type { TeamMigration } from './teamMigration';
 
@@ -23,6 +24,7 @@ export const TEAM_MIGRATIONS: TeamMigration[] = [
   changesNotifyMigration,
   membersOnlyAndCheckedTextMigration,
   standingOrdersMigration,
+  monthCloseMigration,
   // (add one import and one entry per migration file, in number order)
 ];
 

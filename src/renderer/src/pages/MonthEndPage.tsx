@@ -185,6 +185,11 @@ export function MonthEndPage() {
             {done}
           </Alert>
         )}
+        {months.data?.team && (
+          <Text size="sm" c="dimmed" data-testid="month-end-team">
+            Months are closed in your team database: an approver or admin closes and reopens them, each in the team&apos;s audit trail, and every desktop of the team follows.
+          </Text>
+        )}
         <Group gap="sm" align="flex-end">
           <Button onClick={writePack} loading={action.running === 'pack'} disabled={!month} data-testid="month-end-pack">
             Write the close pack (Excel)
@@ -215,6 +220,7 @@ export function MonthEndPage() {
           <Text size="sm">
             The month's figures are kept as they are now. A purchase that settles later, a late refund or a cost centre changed afterwards is counted in the next open month as an
             adjustment. Reopening is possible, with a reason, and is recorded.
+            {months.data?.team ? ' The close is the team’s: every desktop of the team sees the month closed.' : ''}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirmClose(false)}>
