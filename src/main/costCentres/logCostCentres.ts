@@ -73,7 +73,9 @@ export function withCostCentres<R extends { rowid: number }>(
 ): (R & { costCentre: string; costCentreSource: 'purchase' | 'recipient' | 'unassigned'; vendeskPurchase: boolean })[] {
   if (rows.length === 0) return [];
   const found = db
-    .prepare(`SELECT entry_rowid AS rowid, cost_centre AS costCentre, cost_centre_source AS source, job_id IS NOT NULL AS own FROM ${LOG_COST_CENTRES} WHERE entry_rowid IN (SELECT value FROM json_each(?))`)
+    .prepare(
+      `SELECT entry_rowid AS rowid, cost_centre AS costCentre, cost_centre_source AS source, job_id IS NOT NULL AS own FROM ${LOG_COST_CENTRES} WHERE entry_rowid IN (SELECT value FROM json_each(?))`,
+    )
     .all(JSON.stringify(rows.map((r) => r.rowid))) as { rowid: number; costCentre: string; source: 'purchase' | 'recipient' | 'unassigned'; own: number }[];
   const byRowid = new Map(found.map((f) => [f.rowid, f]));
   return rows.map((r) => {

@@ -30,7 +30,11 @@ export const costCentresHandlers: HandlersOf<typeof costCentresOperations> = {
       .prepare(`SELECT created_at AS createdAt, cost_centre AS chargedTo FROM ${LOG_COST_CENTRES} WHERE profile_id = ? AND transaction_id = ? LIMIT 1`)
       .get(profile, input.reference) as { createdAt: string; chargedTo: string } | undefined;
     if (!own && !entry) {
-      throw new AppError('purchase_not_found', `No purchase on this connection has the transaction id ${input.reference}.`, 'Copy the transaction id from Transactions or the receipt.');
+      throw new AppError(
+        'purchase_not_found',
+        `No purchase on this connection has the transaction id ${input.reference}.`,
+        'Copy the transaction id from Transactions or the receipt.',
+      );
     }
     const month = entry ? monthOfDay(lagosDayOf(entry.createdAt)) : null;
     const adjustmentMonth = month ? adjustmentMonthFor(app.db, profile, month) : null;

@@ -10,7 +10,7 @@
  */
 import { Badge, Box, Group, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
-import type { LogFilter, LogSort, MirrorRow } from '../../../../shared/contract/logs';
+import type { LogFilter, LogSort, LogRowView } from '../../../../shared/contract/logs';
 import { bridge } from '../../bridge';
 import { formatDateTime, formatNaira } from '../../format';
 import { BLOCK, ROW_HEIGHT, blocksFor, firstRowAt, spacerHeight } from './logTableModel';
@@ -18,10 +18,10 @@ import { BLOCK, ROW_HEIGHT, blocksFor, firstRowAt, spacerHeight } from './logTab
 const VIEWPORT_PX = 540;
 export const STATUS_COLOR: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
 const TYPE_LABEL: Record<string, string> = { AIRTIME: 'Airtime', DATA: 'Data', ELECTRICITY: 'Electricity', CABLETV: 'Cable TV' };
-/** Time, type and network, phone, amount, status, transaction id (which wraps rather than being cut). */
-const GRID = '140px 95px 105px 110px 85px minmax(150px, 1fr)';
+/** Time, type and network, phone, amount, status, cost centre and transaction id (both wrap rather than being cut). */
+const GRID = '140px 95px 105px 110px 85px minmax(100px, 0.6fr) minmax(130px, 1fr)';
 /** Below this width (narrower than a 1024 px window's page) the table scrolls sideways rather than cut a figure. */
-const MIN_WIDTH = 720;
+const MIN_WIDTH = 840;
 
 export function typeLabel(type: string): string {
   return TYPE_LABEL[type] ?? type;
@@ -30,14 +30,14 @@ export function typeLabel(type: string): string {
 /** Rows fetched for one filter, sort and version of the data. */
 interface Blocks {
   key: string;
-  rows: Map<number, MirrorRow[]>;
+  rows: Map<number, LogRowView[]>;
   asked: Set<number>;
 }
 
 /** Rows [first, first + n) as shown, each with its index. */
-type Frame = { index: number; row: MirrorRow }[];
+type Frame = { index: number; row: LogRowView }[];
 
-export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filter: LogFilter; sort: LogSort; count: number; version: number; onOpen: (row: MirrorRow) => void }) {
+export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filter: LogFilter; sort: LogSort; count: number; version: number; onOpen: (row: LogRowView) => void }) {
   const [scrollTop, setScrollTop] = useState(0);
   const [, setArrived] = useState(0);
   const view = JSON.stringify({ filter, sort });
@@ -82,7 +82,7 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
     for (const b of [...visible, ...around]) if (b >= 0 && b <= last) load(b, blocks);
   }, [firstIndex, shown, count, load, blocks]);
 
-  const wanted: { index: number; row: MirrorRow | undefined }[] = [];
+  const wanted: { index: number; row: LogRowView | undefined }[] = [];
   for (let i = firstIndex; i < Math.min(count, firstIndex + shown); i++) {
     wanted.push({ index: i, row: blocks.rows.get(Math.floor(i / BLOCK))?.[i % BLOCK] });
   }
@@ -90,7 +90,7 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
   if (complete) lastFrame.current = { view, rows: wanted as Frame };
   // Until the view's rows have all arrived, the last complete view of this filter and sort stays.
   const stale = !complete && lastFrame.current?.view === view ? lastFrame.current.rows : null;
-  const rows: { index: number; row: MirrorRow | undefined }[] = stale ?? wanted;
+  const rows: { index: number; row: LogRowView | undefined }[] = stale ?? wanted;
   const offset = stale ? 0 : (first - firstIndex) * ROW_HEIGHT;
 
   return (
@@ -109,6 +109,7 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
               Amount
             </span>
             <span role="columnheader">Status</span>
+            <span role="columnheader">Cost centre</span>
             <span role="columnheader">Transaction id</span>
           </Box>
         </Box>
@@ -162,6 +163,15 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
                           {row.status.toLowerCase()}
                         </Badge>
                       </span>
+                      <Text
+                        role="gridcell"
+                        size="sm"
+                        c={row.costCentreSource === 'unassigned' ? 'dimmed' : undefined}
+                        style={{ overflowWrap: 'anywhere', lineHeight: 1.2 }}
+                        data-testid="tx-cost-centre"
+                      >
+                        {row.costCentre}
+                      </Text>
                       <Text role="gridcell" size="xs" c="dimmed" className="tabular" style={{ overflowWrap: 'anywhere', lineHeight: 1.2 }}>
                         {row.transactionId}
                       </Text>
