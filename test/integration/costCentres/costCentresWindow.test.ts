@@ -13,6 +13,7 @@ import type { LogEntry } from '../../../src/shared/wire';
 import { costKoboOf, faceKoboOf, serviceLog } from '../../support/serviceSpend';
 import { startTestApp, type TestApp } from '../../support/testApp';
 import { advanceClocks, pauseLoop } from '../purchases/purchaseHelpers';
+import { toNextMonth } from '../../support/serviceClocks';
 
 const LAGOS_MS = 3_600_000;
 const SALES = '08031110001'; // bought with the cost centre Sales
@@ -24,8 +25,8 @@ let t: TestApp;
 let month: string;
 let next: string;
 let monthStartMs: number;
+let nextStartMs: number;
 const references: Record<string, string> = {};
-const ym = (ms: number) => new Date(ms + LAGOS_MS).toISOString().slice(0, 7);
 
 /** Count, face value and wallet cost of the service's spent entries (SUCCESS, PENDING) of the month for `centre`. */
 function serviceFigures(log: LogEntry[], centre: string) {
@@ -36,13 +37,7 @@ function serviceFigures(log: LogEntry[], centre: string) {
 beforeAll(async () => {
   t = await startTestApp({ creditDelayMs: 500 });
   pauseLoop(t);
-  // Both clocks to 01:00 Lagos on the first of next month: a month of its own.
-  const now = Date.parse((await t.sandboxControl.clock()).now);
-  const lagos = new Date(now + LAGOS_MS);
-  monthStartMs = Date.UTC(lagos.getUTCFullYear(), lagos.getUTCMonth() + 1, 1) - LAGOS_MS;
-  month = ym(monthStartMs);
-  next = ym(Date.UTC(lagos.getUTCFullYear(), lagos.getUTCMonth() + 2, 1) - LAGOS_MS);
-  await advanceClocks(t, Math.ceil((monthStartMs + LAGOS_MS - now) / 1000));
+  ({ month, next, monthStartMs, nextStartMs } = await toNextMonth(t));
   const list = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'recipients-')), 'recipients.csv');
   fs.writeFileSync(list, `Phone,Cost centre\n${OPS},Ops\n`);
   await t.call('costCentres.importRecipients', { file: { path: list } });
@@ -130,7 +125,6 @@ describe('cost centres in the window', () => {
 
   it('says a purchase’s month is closed and names the next open month, where a change is counted', async () => {
     const clockNow = Date.parse((await t.sandboxControl.clock()).now);
-    const nextStartMs = Date.parse(`${next}-01T00:00:00.000Z`) - LAGOS_MS;
     await advanceClocks(t, Math.ceil((nextStartMs + LAGOS_MS - clockNow) / 1000));
     await t.call('monthEnd.close', { month });
     const closed = await t.call('costCentres.purchase', { reference: references[SALES] });

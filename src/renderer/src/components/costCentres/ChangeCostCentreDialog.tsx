@@ -93,7 +93,6 @@ export function ChangeCostCentreDialog({ reference, onClose }: { reference: stri
                 onChange={setNext}
                 description="Leave empty to remove it: the recipients list then decides, else Unassigned."
                 testId="cost-centre-new"
-                autoFocus
               />
               <ErrorNotice error={save.error} title="The cost centre was not changed" />
               {saved && (

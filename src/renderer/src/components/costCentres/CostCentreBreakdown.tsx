@@ -7,6 +7,19 @@ import { Card, Group, Skeleton, Table, Text, Title } from '@mantine/core';
 import type { CostCentreShare } from '../../../../shared/contract/dashboard';
 import { formatCount, formatNaira } from '../../format';
 
+/** A line's figures: purchases, face value, wallet cost, right-aligned. */
+function ShareCells({ share }: { share: Omit<CostCentreShare, 'costCentre'> }) {
+  return (
+    <>
+      {[formatCount(share.purchases), formatNaira(share.faceKobo), formatNaira(share.costKobo)].map((text, i) => (
+        <Table.Td key={i} className="money" style={{ textAlign: 'right' }}>
+          {text}
+        </Table.Td>
+      ))}
+    </>
+  );
+}
+
 export function CostCentreBreakdown({ shares, notKnown }: { shares: CostCentreShare[] | null; notKnown: string | null }) {
   const total = (shares ?? []).reduce((t, s) => ({ purchases: t.purchases + s.purchases, faceKobo: t.faceKobo + s.faceKobo, costKobo: t.costKobo + s.costKobo }), {
     purchases: 0,
@@ -52,30 +65,14 @@ export function CostCentreBreakdown({ shares, notKnown }: { shares: CostCentreSh
                       {s.costCentre}
                     </Text>
                   </Table.Td>
-                  <Table.Td className="money" style={{ textAlign: 'right' }}>
-                    {formatCount(s.purchases)}
-                  </Table.Td>
-                  <Table.Td className="money" style={{ textAlign: 'right' }}>
-                    {formatNaira(s.faceKobo)}
-                  </Table.Td>
-                  <Table.Td className="money" style={{ textAlign: 'right' }}>
-                    {formatNaira(s.costKobo)}
-                  </Table.Td>
+                  <ShareCells share={s} />
                 </Table.Tr>
               ))}
             </Table.Tbody>
             <Table.Tfoot>
               <Table.Tr data-testid="cost-centre-total" style={{ fontWeight: 700 }}>
                 <Table.Td>All cost centres</Table.Td>
-                <Table.Td className="money" style={{ textAlign: 'right' }}>
-                  {formatCount(total.purchases)}
-                </Table.Td>
-                <Table.Td className="money" style={{ textAlign: 'right' }}>
-                  {formatNaira(total.faceKobo)}
-                </Table.Td>
-                <Table.Td className="money" style={{ textAlign: 'right' }}>
-                  {formatNaira(total.costKobo)}
-                </Table.Td>
+                <ShareCells share={total} />
               </Table.Tr>
             </Table.Tfoot>
           </Table>

@@ -13,7 +13,6 @@ export function CostCentreInput({
   description,
   error,
   testId = 'cost-centre-input',
-  autoFocus,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -21,7 +20,6 @@ export function CostCentreInput({
   description?: string;
   error?: string | null;
   testId?: string;
-  autoFocus?: boolean;
 }) {
   const inUse = useOperation('costCentres.inUse', {});
   return (
@@ -34,7 +32,6 @@ export function CostCentreInput({
       onChange={onChange}
       maxLength={64}
       error={error ?? undefined}
-      autoFocus={autoFocus}
       data-testid={testId}
     />
   );
