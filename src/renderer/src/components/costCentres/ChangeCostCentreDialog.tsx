@@ -23,11 +23,12 @@ export function ChangeCostCentreDialog({ reference, onClose }: { reference: stri
   const [saved, setSaved] = useState<string | null>(null);
   const save = useAction();
   const p = view.data && view.data.reference === reference ? view.data : null;
+  // Another purchase: nothing said yet. The field follows the cost centre as it is read (again after a save, which re-reads it).
   useEffect(() => {
-    setNext(p?.costCentre ?? '');
     setSaved(null);
     save.setError(null);
-  }, [reference, p?.costCentre]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [reference]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => setNext(p?.costCentre ?? ''), [reference, p?.costCentre]);
 
   const unchanged = (next.trim() || null) === (p?.costCentre ?? null);
   const submit = () =>
