@@ -27,3 +27,11 @@ export function shiftMonth(month: string, by: number): string {
 export function monthOfDay(day: string): string {
   return day.slice(0, 7);
 }
+
+const monthName = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A month as a person reads it (`2026-10` → `October 2026`). */
+export function monthLabel(month: string): string {
+  const m = MONTH_PATTERN.exec(month);
+  return m ? monthName.format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1))) : month;
+}

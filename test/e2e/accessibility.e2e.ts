@@ -44,6 +44,7 @@ const VIEWS: View[] = [
   { name: 'settings-profiles', path: 'settings', heading: 'Settings', tab: 'Profiles' },
   { name: 'settings-team', path: 'settings', heading: 'Settings', tab: 'Team' },
   { name: 'settings-sync', path: 'settings', heading: 'Settings', tab: 'Sync' },
+  { name: 'settings-accounts', path: 'settings', heading: 'Settings', tab: 'Account map' },
   { name: 'settings-data', path: 'settings', heading: 'Settings', tab: 'Data folder' },
   { name: 'settings-diagnostics', path: 'settings', heading: 'Settings', tab: 'Diagnostics' },
 ];

@@ -3,7 +3,7 @@
  * - a LIVE profile whose service does not answer shows "Not known — the service is not answering"
  *   on the Dashboard (wallet, today, week, month) instead of a bold ₦0.00, and the header's state
  *   is never cut, whatever the profile's name;
- * - Settings is split into sections: Profiles, Team, Sync, Data folder and Diagnostics (the
+ * - Settings is split into sections: Profiles, Team, Sync, Account map, Data folder and Diagnostics (the
  *   service's answers folded), so "Add a live profile" and Team are reached without scrolling.
  * Screenshots of both, at 1440 and 1024 px, light and dark.
  */
@@ -58,7 +58,7 @@ test('Settings is split into sections reached without scrolling; the service ans
       await page.setViewportSize(size);
       await page.goto(`${vendesk.shell!.origin}/#/settings`);
       await setTheme(page, scheme);
-      const tabs = ['Profiles', 'Team', 'Sync', 'Data folder', 'Diagnostics'];
+      const tabs = ['Profiles', 'Team', 'Sync', 'Account map', 'Data folder', 'Diagnostics'];
       for (const name of tabs) await expect(page.getByRole('tab', { name })).toBeInViewport();
       // Profiles first: the list and "Add a live profile" are on the first screen at 1440, without scrolling past diagnostics.
       await expect(page.getByRole('tab', { name: 'Profiles' })).toHaveAttribute('aria-selected', 'true');

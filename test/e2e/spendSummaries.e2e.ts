@@ -8,11 +8,10 @@ import ExcelJS from 'exceljs';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
-import type { Page } from '@playwright/test';
 import { formatNaira } from '../../src/shared/money';
 import { serviceLog, serviceSpend } from '../support/serviceSpend';
 import type { TestApp } from '../support/testApp';
-import { test, expect, lagosDay, passTopUpSettlement, saveScreen, SCREEN_SIZES, setTheme, WIDE_SCREEN } from './support/fixtures';
+import { test, expect, lagosDay, passTopUpSettlement, saveEveryLook, saveScreen, setTheme, WIDE_SCREEN } from './support/fixtures';
 
 // Every test has its own app, data folder and port, and its own screenshot names.
 test.describe.configure({ mode: 'parallel' });
@@ -33,18 +32,6 @@ async function buyAirtime(vendesk: TestApp, phone: string, amountKobo: number): 
   await buying;
 }
 
-/** The page in both themes at both sizes, each saved as `issue24-<name>-<width>-<theme>.png` once `ready` holds. */
-async function saveEveryLook(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await setTheme(page, scheme);
-    for (const size of SCREEN_SIZES) {
-      await page.setViewportSize(size);
-      await ready();
-      await saveScreen(page, `issue24-${name}-${size.width}-${scheme}.png`, { fullPage: true });
-    }
-  }
-}
-
 test('spend follows each purchase at once, refunds apart, in Lagos days; the bulk preview estimates the wallet charge', async ({ page, vendesk }) => {
   test.setTimeout(180_000);
   await vendesk.call('sync.run', {});
@@ -61,7 +48,7 @@ test('spend follows each purchase at once, refunds apart, in Lagos days; the bul
   await expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spent.costKobo));
   await expect(page.getByTestId('spend-today-refunded')).toContainText(`refunded ${formatNaira(refunded.costKobo)}`);
   await expect(page.getByTestId('spend-today')).toContainText('Lagos day');
-  await saveEveryLook(page, 'dashboard', () => expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spent.costKobo)));
+  await saveEveryLook(page, 'issue24-dashboard', () => expect(page.getByTestId('spend-today-cost')).toHaveText(formatNaira(spent.costKobo)));
 
   await page.goto(`${vendesk.shell?.origin}/#/transactions`);
   await setTheme(page, 'light');
@@ -70,7 +57,7 @@ test('spend follows each purchase at once, refunds apart, in Lagos days; the bul
   await expect(page.getByTestId('totals-cost')).toHaveText(formatNaira(all.costKobo));
   await expect(page.getByTestId('totals-refunded')).toHaveText(formatNaira(allRefunded.costKobo));
   await expect(page.getByText(`Refunded (${allRefunded.purchases}), not counted`)).toBeVisible();
-  await saveEveryLook(page, 'transactions', () => expect(page.getByTestId('totals-cost')).toHaveText(formatNaira(all.costKobo)));
+  await saveEveryLook(page, 'issue24-transactions', () => expect(page.getByTestId('totals-cost')).toHaveText(formatNaira(all.costKobo)));
   // A refunded row's detail: charged, then refunded; no commission earned.
   await setTheme(page, 'light');
   await page.setViewportSize(WIDE_SCREEN);

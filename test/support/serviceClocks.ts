@@ -23,3 +23,18 @@ export async function lagosDayWithRoom(t: TestApp, marginMinutes = 30): Promise<
   await advanceClocks(t, Math.ceil(leftMs / 1000) + 60);
   return new Date(lagosMs + leftMs + 60_000).toISOString().slice(0, 10);
 }
+
+/**
+ * Moves both clocks to 01:00 Lagos on the first day of next month (on the sandbox's clock): a month
+ * of the test's own. Answers it (`YYYY-MM`), the month after it, and when each starts (epoch ms).
+ */
+export async function toNextMonth(t: TestApp): Promise<{ month: string; next: string; monthStartMs: number; nextStartMs: number }> {
+  const lagosMs = 3_600_000;
+  const now = Date.parse((await t.sandboxControl.clock()).now);
+  const lagos = new Date(now + lagosMs);
+  const monthStartMs = Date.UTC(lagos.getUTCFullYear(), lagos.getUTCMonth() + 1, 1) - lagosMs;
+  const nextStartMs = Date.UTC(lagos.getUTCFullYear(), lagos.getUTCMonth() + 2, 1) - lagosMs;
+  const ym = (ms: number) => new Date(ms + lagosMs).toISOString().slice(0, 7);
+  await advanceClocks(t, Math.ceil((monthStartMs + lagosMs - now) / 1000));
+  return { month: ym(monthStartMs), next: ym(nextStartMs), monthStartMs, nextStartMs };
+}

@@ -65,3 +65,37 @@ export function spendByCostCentre(
     )
     .all(profileId, fromIso, untilIso, ...statuses) as CostCentreSpendLine[];
 }
+
+/** The cost centre of each mirrored entry of `rows` (by rowid), read through the view in one query: what the Transactions table and its detail show. */
+export function withCostCentres<R extends { rowid: number }>(
+  db: ReadableDB,
+  rows: readonly R[],
+): (R & { costCentre: string; costCentreSource: 'purchase' | 'recipient' | 'unassigned'; vendeskPurchase: boolean })[] {
+  if (rows.length === 0) return [];
+  const found = db
+    .prepare(
+      `SELECT entry_rowid AS rowid, cost_centre AS costCentre, cost_centre_source AS source, job_id IS NOT NULL AS own FROM ${LOG_COST_CENTRES} WHERE entry_rowid IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(rows.map((r) => r.rowid))) as { rowid: number; costCentre: string; source: 'purchase' | 'recipient' | 'unassigned'; own: number }[];
+  const byRowid = new Map(found.map((f) => [f.rowid, f]));
+  return rows.map((r) => {
+    const f = byRowid.get(r.rowid);
+    return { ...r, costCentre: f?.costCentre ?? UNASSIGNED, costCentreSource: f?.source ?? 'unassigned', vendeskPurchase: (f?.own ?? 0) === 1 };
+  });
+}
+
+/**
+ * The cost centres in use on a connection, sorted: those kept on its purchases and those of the
+ * recipients list (which applies to every connection). Read from those two small tables, not from
+ * the log, so the choices cost a few rows however long the log is; `Unassigned` is not among them.
+ */
+export function costCentresInUse(db: ReadableDB, profileId: string): string[] {
+  return db
+    .prepare(
+      `SELECT DISTINCT i.cost_centre FROM bulk_items i JOIN bulk_jobs j ON j.id = i.job_id WHERE j.profile_id = ? AND i.cost_centre IS NOT NULL
+       UNION SELECT cost_centre FROM recipients
+       ORDER BY 1 COLLATE NOCASE`,
+    )
+    .pluck()
+    .all(profileId) as string[];
+}

@@ -2,6 +2,7 @@
 import { AppError } from '../../shared/appError';
 import type { logsOperations } from '../../shared/contract/logs';
 import { periodNotes, periodText } from '../../shared/coverageText';
+import { withCostCentres } from '../costCentres/logCostCentres';
 import { exportLogs } from '../transactions/logExport';
 import { logFacets } from '../transactions/logFacets';
 import { logRow, logTotals, queryLogRows } from '../transactions/logQuery';
@@ -24,7 +25,7 @@ export const logsHandlers: HandlersOf<typeof logsOperations> = {
   },
   'logs.query': (input, app) => ({
     offset: input.offset,
-    rows: queryLogRows(app.db, app.connection.profileId, input.filter, input.sort, input.offset, input.limit),
+    rows: withCostCentres(app.db, queryLogRows(app.db, app.connection.profileId, input.filter, input.sort, input.offset, input.limit)),
   }),
   'logs.totals': (input, app) => logTotals(app.db, app.connection.profileId, input.filter),
   'logs.facets': (_input, app) => logFacets(app.db, app.connection.profileId),
@@ -32,7 +33,7 @@ export const logsHandlers: HandlersOf<typeof logsOperations> = {
     const row = logRow(app.db, app.connection.profileId, input.rowid);
     if (!row)
       throw new AppError('log_row_missing', 'That transaction is not in the mirror of this connection.', 'Sync again, or clear the filters and look for it by its transaction id.');
-    return row;
+    return withCostCentres(app.db, [row])[0];
   },
   'logs.export': async ({ unread, ...input }, app, call) => {
     // A filter over days: never a file silently short of the days the mirror has not read.

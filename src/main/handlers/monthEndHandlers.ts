@@ -101,6 +101,12 @@ export const monthEndHandlers: HandlersOf<typeof monthEndOperations> = {
     return { month: input.month };
   },
   'accounts.list': (_input, app) => listAccounts(app.db, app.connection.profileId),
+  'accounts.check': async (input, app, call) => {
+    // The journal's own check, without writing it: the month's lines looked up in the map as export would.
+    const { figures } = await readMonth(app, input.month, input.unread, 'journal', call.signal);
+    const journal = buildJournal(figures, new AccountResolver(listAccounts(app.db, app.connection.profileId)));
+    return { month: input.month, lines: journal.lines.length, unmapped: journal.unmapped };
+  },
   'accounts.set': (input, app) => setAccount(app.db, app.connection.profileId, input),
   'accounts.remove': (input, app) => ({ removed: removeAccount(app.db, app.connection.profileId, input) }),
 };

@@ -78,7 +78,7 @@ export function requireMapped(journal: Journal): void {
   throw new AppError(
     'accounts_unmapped',
     `The journal of ${journal.month} was not written: the account map names no account for ${journal.unmapped.join('; ')}.`,
-    'Map each in Settings → Ledger accounts (or vendesk accounts set …), then export again.',
+    'Map each in Settings → Account map (or vendesk accounts set …), then export again.',
     { unmapped: journal.unmapped },
   );
 }

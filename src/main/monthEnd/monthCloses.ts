@@ -61,6 +61,18 @@ export function adjustmentRunStart(db: ReadableDB, profileId: string, month: str
   return start;
 }
 
+/**
+ * Where a change to an entry of `month` is counted: null while `month` is open (it is counted in
+ * the month itself); once it is closed, the first open month after it — the adjustment's month.
+ */
+export function adjustmentMonthFor(db: ReadableDB, profileId: string, month: string): string | null {
+  const closed = new Set(closedMonths(db, profileId));
+  if (!closed.has(month)) return null;
+  let next = shiftMonth(month, 1);
+  while (closed.has(next)) next = shiftMonth(next, 1);
+  return next;
+}
+
 export interface MonthCloseEvent {
   month: string;
   action: 'close' | 'reopen';

@@ -46,7 +46,7 @@ export function usesTeamCloses(app: App): boolean {
 
 /** The organisation the team's closes are kept for: the service's address and the wallet's account number. */
 async function organisationOf(app: App): Promise<string> {
-  const here = await serviceIdentity(app);
+  const here = await serviceIdentity(app.session());
   if (here.accountNumber === null) {
     throw new AppError(
       'team_organisation_unknown',

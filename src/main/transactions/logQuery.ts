@@ -90,6 +90,11 @@ export function whereOf(db: ReadableDB, profileId: string, filter: LogFilter): W
     parts.push('e.network = ?');
     params.push(network);
   }
+  if (filter.costCentre) {
+    // The entry's cost centre by the one rule, the view `log_cost_centres` (src/main/costCentres/logCostCentres.ts; named, not imported, since that folder reads this one's mirror).
+    parts.push('(SELECT c.cost_centre FROM log_cost_centres c WHERE c.entry_rowid = e.rowid) = ?');
+    params.push(filter.costCentre);
+  }
   if (filter.search) {
     const term = searchTerm(filter.search);
     const rowids = term.length > 0 ? searchRowids(db, profileId, term) : null;
@@ -173,7 +178,8 @@ function rowsByRowid(db: ReadableDB, profileId: string, rowids: readonly number[
 
 /** Rows [offset, offset + limit) of the filtered mirror in `sort` order. */
 export function queryLogRows(db: ReadableDB, profileId: string, filter: LogFilter, sort: LogSort, offset: number, limit: number): MirrorRow[] {
-  const placed = windowRowids(db, profileId, positionFilter(filter), sort, offset, limit);
+  // The position index knows no cost centres: SQL places a window filtered by one.
+  const placed = filter.costCentre ? null : windowRowids(db, profileId, positionFilter(filter), sort, offset, limit);
   if (placed) return rowsByRowid(db, profileId, placed);
   const where = whereOf(db, profileId, filter);
   if (offset > DEEP_OFFSET) {

@@ -28,6 +28,24 @@ export interface CostCentreChangeView {
   changedAt: string;
 }
 
+/** A purchase's cost centre as the window's Change cost centre dialog shows it. */
+export interface PurchaseCostCentreView {
+  reference: string;
+  /** The cost centre kept on the purchase (null: none given, so `chargedTo` comes from the recipients list or is Unassigned). */
+  costCentre: string | null;
+  /** What its spend is charged to now (the rule of docs/cost-centres.md). */
+  chargedTo: string;
+  /** vendesk bought it on this connection: only such a purchase's cost centre can be changed here. */
+  vendeskPurchase: boolean;
+  /** When the service logged it (UTC ISO), null when the log has not been read yet; its month (Lagos days). */
+  createdAt: string | null;
+  month: string | null;
+  /** Its month is closed: a change is counted as an adjustment in `adjustmentMonth`, the next open month. */
+  monthClosed: boolean;
+  adjustmentMonth: string | null;
+  history: CostCentreChangeView[];
+}
+
 export const costCentresOperations = {
   'costCentres.importRecipients': op(
     z.object({ file: fileRefSchema }),
@@ -39,5 +57,10 @@ export const costCentresOperations = {
     "Changes a vendesk purchase's cost centre (by its transaction id) and records who changed it, when and from what",
     { invalidates: ['mirror', 'purchases', 'jobs'] },
   ).returns<CostCentreChangeView>(),
+  'costCentres.purchase': op(
+    z.object({ reference: z.string().trim().min(1, 'Give the purchase’s transaction id') }),
+    "A purchase's cost centre: the one kept on it, what it is charged to, its month (and whether a change is an adjustment of the next open month) and its recorded changes",
+  ).returns<PurchaseCostCentreView>(),
+  'costCentres.inUse': op(z.object({}), 'The cost centres kept on purchases of this connection and in the recipients list, sorted').returns<string[]>(),
   'costCentres.history': op(z.object({ reference: z.string().trim().min(1) }), "The recorded changes of a purchase's cost centre, oldest first").returns<CostCentreChangeView[]>(),
 } as const;

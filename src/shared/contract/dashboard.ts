@@ -56,11 +56,21 @@ export interface SpendFigures {
   walletKobo: number;
 }
 
+/** One cost centre's part of a period's purchases: how many, face value and wallet cost. */
+export interface CostCentreShare {
+  costCentre: string;
+  purchases: number;
+  faceKobo: number;
+  costKobo: number;
+}
+
 export interface DashboardSummary {
   balance: { balanceKobo: number; accountName: string; readAt: string } | null;
   balanceError: { message: string; hint?: string } | null;
   /** Successful and pending purchases (failed ones were refunded, counted apart) and vendesk's messaging, by Lagos day (on the service's clock), week (from Monday), month and the last 30 days. */
   spend: { today: SpendFigures; week: SpendFigures; month: SpendFigures; last30Days: SpendFigures };
+  /** This month's purchases (the Spent this month card's) by the cost centre they are charged to (docs/cost-centres.md), Unassigned last: they add up to that card's purchases. */
+  monthByCostCentre: CostCentreShare[];
   /** Today's Lagos day (`YYYY-MM-DD`), the last day of the chart. */
   today: string;
   dailyByType: SpendPoint[];

@@ -33,6 +33,15 @@ export interface MirrorRow {
   syncedAt: string;
 }
 
+/** A row as the Transactions table and its detail show it: with the cost centre it is charged to (docs/cost-centres.md). */
+export interface LogRowView extends MirrorRow {
+  costCentre: string;
+  /** `purchase`: kept on vendesk's own purchase; `recipient`: the recipients list; `unassigned`: neither. */
+  costCentreSource: 'purchase' | 'recipient' | 'unassigned';
+  /** vendesk bought it (its cost centre can be changed: `costCentres.change`). */
+  vendeskPurchase: boolean;
+}
+
 /**
  * The figures of a filter. Spend is what left the wallet: face value, wallet cost and commission
  * count successful and pending purchases; FAILED ones were refunded and are stated apart.
@@ -187,6 +196,8 @@ export const logFilterSchema = z
     type: z.enum(['AIRTIME', 'DATA', 'ELECTRICITY', 'CABLETV']).optional(),
     network: z.string().trim().max(40).optional(),
     search: z.string().trim().max(60).optional(),
+    /** A cost centre as Transactions shows it (`Unassigned`: entries charged to none): docs/cost-centres.md. */
+    costCentre: z.string().trim().min(1).max(100).optional(),
   })
   .superRefine((f, ctx) => {
     if (f.from && f.to && f.from > f.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(f.from, f.to), path: ['from'] });
@@ -229,10 +240,10 @@ export const logsOperations = {
       limit: z.number().int().min(1).max(1000).default(100),
     }),
     'A window of mirror rows for a filter and a sort',
-  ).returns<{ offset: number; rows: MirrorRow[] }>(),
+  ).returns<{ offset: number; rows: LogRowView[] }>(),
   'logs.totals': op(z.object({ filter: logFilterSchema.default({}) }), 'Count and sums (amount, cost, commission) of the mirror rows for a filter').returns<LogTotals>(),
   'logs.facets': op(z.object({}), 'The filter choices present in the mirror of this connection: networks and providers per type, and statuses').returns<LogFacets>(),
-  'logs.get': op(z.object({ rowid: z.number().int().positive() }), 'One mirror row').returns<MirrorRow>(),
+  'logs.get': op(z.object({ rowid: z.number().int().positive() }), 'One mirror row').returns<LogRowView>(),
   'logs.export': op(
     z.object({
       filter: logFilterSchema.default({}),

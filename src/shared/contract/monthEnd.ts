@@ -106,6 +106,10 @@ export const monthEndOperations = {
     invalidates: ['monthEnd'],
   }).returns<{ month: string }>(),
   'accounts.list': op(z.object({}), 'The ledger account map: type and cost centre → expense account; the wallet and commission accounts').returns<AccountMapping[]>(),
+  'accounts.check': op(
+    z.object({ month, unread: unreadDaysSchema.default('read') }),
+    "Checks the account map against a month's journal before export: every combination (type / cost centre, the wallet, commission) it names no account for",
+  ).returns<{ month: string; lines: number; unmapped: string[] }>(),
   'accounts.set': op(
     z.object({ kind: z.enum(ACCOUNT_KINDS), type: z.string().trim().max(20).default(''), costCentre: z.string().trim().max(100).default(''), account: accountText }),
     'Sets one account of the map',

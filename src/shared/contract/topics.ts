@@ -23,7 +23,7 @@ export const DATA_TOPICS = [
   'reconcile',
   /** Standing orders and their occurrences (issue 40). */
   'standing',
-  /** Closed months and the ledger account map (Month-end, Settings → Ledger accounts). */
+  /** Closed months and the ledger account map (Month-end, Settings → Account map). */
   'monthEnd',
 ] as const;
 export type DataTopic = (typeof DATA_TOPICS)[number];

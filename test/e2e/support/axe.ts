@@ -7,8 +7,11 @@ import type { Page } from '@playwright/test';
  * WCAG 2.0–2.2 A/AA and axe's best practices. Every rule runs; only the violations are read, so axe
  * details no other kind of result.
  */
-export async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
+export async function violations(page: Page, within?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  // A dialog is scanned on its own (`within`): the page behind it is scanned before it opens.
+  if (within) builder.include(within);
+  const result = await builder
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .options({ resultTypes: ['violations'] })
     .analyze();

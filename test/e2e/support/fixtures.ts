@@ -72,6 +72,18 @@ export const WIDE_SCREEN = { width: 1440, height: 900 };
 export const NARROW_SCREEN = { width: 1024, height: 700 };
 export const SCREEN_SIZES = [WIDE_SCREEN, NARROW_SCREEN];
 
+/** The page in both themes at both sizes, each saved as `<name>-<width>-<theme>.png` once `ready` (which may bring the page back to the state to show) holds. */
+export async function saveEveryLook(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await setTheme(page, scheme);
+    for (const size of SCREEN_SIZES) {
+      await page.setViewportSize(size);
+      await ready();
+      await saveScreen(page, `${name}-${size.width}-${scheme}.png`, { fullPage: true });
+    }
+  }
+}
+
 /** Chooses the colour scheme as the header's switch stores it, reloads, and waits until the page is drawn in it. */
 export async function setTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
   await page.evaluate((s) => localStorage.setItem('vendesk-color-scheme', s), scheme);

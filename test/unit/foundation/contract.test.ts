@@ -86,10 +86,13 @@ describe('the app contract', () => {
       'standing.list',
       'standing.show',
       'costCentres.history',
+      'costCentres.purchase',
+      'costCentres.inUse',
       'monthEnd.summary',
       'monthEnd.journal',
       'monthEnd.months',
       'accounts.list',
+      'accounts.check',
     ]);
     const undeclared: string[] = [];
     for (const [name, def] of Object.entries(operations) as [OperationName, (typeof operations)[OperationName]][]) {

@@ -8,6 +8,7 @@ import type { DashboardSummary, SpendFigures } from '../../../shared/contract/da
 import { dayCountText, missingDaysSince } from '../../../shared/coverageText';
 import { monthStartDay, shiftDay, weekStartDay } from '../../../shared/localDates';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { CostCentreBreakdown } from '../components/costCentres/CostCentreBreakdown';
 import { SpendChart } from '../components/transactions/SpendChart';
 import { SyncControl } from '../components/transactions/SyncControl';
 import { UnreadDaysNotice } from '../components/transactions/UnreadDaysNotice';
@@ -228,6 +229,7 @@ export function DashboardPage() {
           outside vendesk are not counted: the service lists no messaging charges. Face value is what the customers received (the log’s amount). Days are Lagos days (WAT, UTC+1) on
           the service’s clock.
         </Text>
+        <CostCentreBreakdown shares={s?.monthByCostCentre ?? null} notKnown={spendNotKnown} />
         <Card withBorder padding="lg" data-testid="spend-chart-card">
           <Group justify="space-between" mb="sm">
             <Group gap="xs">

@@ -5,6 +5,7 @@ import { bridge } from '../bridge';
 import { CheckedTextInput } from '../components/CheckedTextInput';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { TableHead } from '../components/TableHead';
+import { AccountMapSettings } from '../components/settings/AccountMapSettings';
 import { ConnectionCheck } from '../components/settings/ConnectionCheck';
 import { ServiceAnswers } from '../components/settings/ServiceAnswers';
 import { SyncSettings } from '../components/transactions/SyncSettings';
@@ -110,6 +111,7 @@ const SECTIONS = [
   { value: 'profiles', label: 'Profiles' },
   { value: 'team', label: 'Team' },
   { value: 'sync', label: 'Sync' },
+  { value: 'accounts', label: 'Account map' },
   { value: 'data', label: 'Data folder' },
   { value: 'diagnostics', label: 'Diagnostics' },
 ] as const;
@@ -257,13 +259,14 @@ export function SettingsPage() {
     profiles: <ProfilesSection />,
     team: <TeamSettings />,
     sync: <SyncSettings />,
+    accounts: <AccountMapSettings />,
     data: <DataFolderSection />,
     diagnostics: <DiagnosticsSection />,
   };
   return (
     <TabbedPage
       title="Settings"
-      description="Connection profiles, the team database, sync, the data folder, and diagnostics of the connection"
+      description="Connection profiles, the team database, sync, the ledger account map, the data folder, and diagnostics of the connection"
       value={section}
       onChange={choose}
       tabs={SECTIONS.map((s) => ({ value: s.value, label: s.label, content: content[s.value] }))}

@@ -6,10 +6,11 @@
 import { Alert, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { reversedDatesMessage, type LogFilter, type LogSort, type MirrorRow } from '../../../shared/contract/logs';
+import { reversedDatesMessage, type LogFilter, type LogSort, type LogRowView } from '../../../shared/contract/logs';
 import { faceAndCostText, refundedText } from '../../../shared/spendText';
 import { bridge } from '../bridge';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { ChangeCostCentreDialog } from '../components/costCentres/ChangeCostCentreDialog';
 import { LogDetail } from '../components/transactions/LogDetail';
 import { LogFilters } from '../components/transactions/LogFilters';
 import { SpendReportButton } from '../components/transactions/SpendReportButton';
@@ -39,7 +40,8 @@ export function TransactionsPage() {
   const [filter, setFilter] = useState<LogFilter>({});
   const [sort, setSort] = useState<LogSort>('time_desc');
   const [version, setVersion] = useState(0);
-  const [open, setOpen] = useState<MirrorRow | null>(null);
+  const [open, setOpen] = useState<LogRowView | null>(null);
+  const [costCentreOf, setCostCentreOf] = useState<string | null>(null);
   const { running: exporting, error: exportError, setError: setExportError, run } = useAction<'xlsx' | 'csv'>();
   const badRange = filter.from && filter.to && filter.from > filter.to ? reversedDatesMessage(filter.from, filter.to) : null;
   const totals = useOperation('logs.totals', { filter }, { enabled: !badRange });
@@ -117,7 +119,15 @@ export function TransactionsPage() {
         <ErrorNotice error={exportError} title="The export was not written" />
         {!badRange && !totals.error && <VirtualLogTable filter={filter} sort={sort} count={t?.count ?? 0} version={version} onOpen={setOpen} />}
       </Stack>
-      <LogDetail row={open} onClose={() => setOpen(null)} />
+      <LogDetail row={open} onClose={() => setOpen(null)} onChangeCostCentre={setCostCentreOf} />
+      <ChangeCostCentreDialog
+        reference={costCentreOf}
+        onClose={() => {
+          setCostCentreOf(null);
+          // The detail shows the row as it was read: read it again (its cost centre may have changed).
+          if (open) void bridge.call('logs.get', { rowid: open.rowid }).then(setOpen, () => setOpen(null));
+        }}
+      />
     </>
   );
 }

@@ -37,7 +37,7 @@ export function CablePurchase() {
 
   const buy = () => {
     if (!provider || !bouquet) return;
-    void flow.buy(() => bridge.call('purchases.buyCable', { provider, smartcard, bouquetCode: bouquet.code, phone }));
+    void flow.buy(() => bridge.call('purchases.buyCable', { provider, smartcard, bouquetCode: bouquet.code, phone, costCentre: flow.costCentre }));
   };
 
   const startOver = () => {

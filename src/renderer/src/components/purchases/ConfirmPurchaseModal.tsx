@@ -13,10 +13,12 @@ export interface ConfirmPurchaseModalProps {
   buyTestId: string;
   onBuy: () => void;
   onClose: () => void;
+  /** The cost centre the purchase will keep (empty: none). */
+  costCentre: string;
 }
 
 /** The last look before money leaves the wallet: who, what, how much, and one deliberate click. */
-export function ConfirmPurchaseModal({ opened, title, rows, amountKobo, note, buying, buyTestId, onBuy, onClose }: ConfirmPurchaseModalProps) {
+export function ConfirmPurchaseModal({ opened, title, rows, amountKobo, note, buying, buyTestId, onBuy, onClose, costCentre }: ConfirmPurchaseModalProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered>
       <Stack gap="sm">
@@ -28,6 +30,10 @@ export function ConfirmPurchaseModal({ opened, title, rows, amountKobo, note, bu
                 <Table.Td fw={row.strong ? 600 : undefined}>{row.value}</Table.Td>
               </Table.Tr>
             ))}
+            <Table.Tr>
+              <Table.Td c="dimmed">Cost centre</Table.Td>
+              <Table.Td data-testid="confirm-cost-centre">{costCentre.trim() || 'none (the recipients list applies)'}</Table.Td>
+            </Table.Tr>
             <Table.Tr>
               <Table.Td c="dimmed">Amount</Table.Td>
               <Table.Td fw={700} fz="lg">

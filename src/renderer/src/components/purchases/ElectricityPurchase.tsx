@@ -57,7 +57,7 @@ export function ElectricityPurchase() {
 
   const buy = () => {
     if (!disco || amountKobo === null) return;
-    void flow.buy(() => bridge.call('purchases.buyElectricity', { disco, meter, vendType, amountKobo, phone }));
+    void flow.buy(() => bridge.call('purchases.buyElectricity', { disco, meter, vendType, amountKobo, phone, costCentre: flow.costCentre }));
   };
 
   const startOver = () => {

@@ -4,6 +4,7 @@ import type { PurchaseKind } from '../../../../shared/contract/purchases';
 import type { AppError } from '../../bridge';
 import { formatNaira } from '../../format';
 import { ErrorNotice, WaitingNotice } from '../ErrorNotice';
+import { CostCentreInput } from '../costCentres/CostCentreInput';
 import { ConfirmPurchaseModal, type ConfirmPurchaseModalProps } from './ConfirmPurchaseModal';
 import { PurchaseReceipt } from './PurchaseReceipt';
 import { RecentPurchases } from './RecentPurchases';
@@ -88,7 +89,16 @@ export function PurchaseFlowLayout<Checked>(props: PurchaseFlowLayoutProps<Check
         />
       )}
 
-      {confirm && <ConfirmPurchaseModal {...confirm} opened={flow.confirming} buying={flow.buying} buyTestId={`${kind}-buy`} onClose={() => flow.setConfirming(false)} />}
+      {confirm && (
+        <ConfirmPurchaseModal
+          {...confirm}
+          costCentre={flow.costCentre}
+          opened={flow.confirming}
+          buying={flow.buying}
+          buyTestId={`${kind}-buy`}
+          onClose={() => flow.setConfirming(false)}
+        />
+      )}
 
       <RecentPurchases kind={kind} refreshKey={flow.recentKey} />
     </Stack>
@@ -122,6 +132,7 @@ export function PurchaseFormCard<Checked, Result extends { state: string }>(prop
         <Grid.Col span={{ base: 12, md: 6 }}>
           <Stack gap="sm">
             {props.accountFields}
+            <CostCentreInput value={flow.costCentre} onChange={flow.setCostCentre} />
             <Group>
               <Button variant={checked ? 'default' : 'filled'} onClick={check.onCheck} loading={flow.checking} disabled={!check.enabled} data-testid={check.testId}>
                 {checked ? 'Check again' : check.label}

@@ -60,7 +60,7 @@ export function TopUpPurchase() {
     return kind === 'airtime' ? { kind, phone, amountKobo: money.kobo ?? 0, ...net } : { kind, phone, productCode: plan ?? '', ...net };
   };
   const check = () => void flow.check('The purchase cannot be made as entered', () => bridge.call('purchases.checkTopUp', request()));
-  const buy = () => void flow.buy(() => bridge.call('purchases.buyTopUp', { ...request(), repeat: again }));
+  const buy = () => void flow.buy(() => bridge.call('purchases.buyTopUp', { ...request(), costCentre: flow.costCentre, repeat: again }));
   const startOver = () => {
     flow.startOver();
     flow.setPhone('');
@@ -189,6 +189,7 @@ export function TopUpPurchase() {
       {checked && (
         <ConfirmPurchaseModal
           opened={flow.confirming}
+          costCentre={flow.costCentre}
           title={checked.kind === 'airtime' ? 'Confirm the airtime purchase' : 'Confirm the data purchase'}
           rows={[
             { label: 'Phone number', value: checked.phone, strong: true },

@@ -12,6 +12,8 @@ import { useDataChanged } from '../../hooks/useOperation';
  */
 export function usePurchaseFlow<Checked, Result extends { state: string } = PurchaseView>() {
   const [phone, setPhone] = useState('');
+  // Kept on the purchase (docs/cost-centres.md); it stays for the next purchase, as a department often buys several.
+  const [costCentre, setCostCentre] = useState('');
   const [checked, setChecked] = useState<Checked | null>(null);
   const checking = useAction();
   const [checkTitle, setCheckTitle] = useState('');
@@ -73,6 +75,8 @@ export function usePurchaseFlow<Checked, Result extends { state: string } = Purc
   return {
     phone,
     setPhone,
+    costCentre,
+    setCostCentre,
     phoneCheck,
     phoneProblem,
     checked,

@@ -184,6 +184,10 @@ export function NewStandingOrder({ onPrepared, onCancel }: { onPrepared: (draft:
             </Button>
           </Group>
         )}
+        <Text size="sm" c="dimmed" data-testid="standing-cost-centre-help">
+          Cost centres: a standing order does not keep the sheet’s Cost centre column yet, so each run’s purchases are charged by the recipients list (else Unassigned). Change a
+          purchase’s cost centre afterwards from its row in Transactions.
+        </Text>
         {problem && (
           <Alert color="red" variant="light" title="Fill in the order first" role="alert">
             {problem}

@@ -1,10 +1,17 @@
 /** The detail panel of one mirrored log entry: every field the service gave, money in Naira. */
-import { Badge, Drawer, Stack, Table, Text } from '@mantine/core';
-import type { MirrorRow } from '../../../../shared/contract/logs';
+import { Badge, Button, Drawer, Group, Stack, Table, Text } from '@mantine/core';
+import type { LogRowView } from '../../../../shared/contract/logs';
 import { formatDateTime, formatDateTimeSeconds, formatNaira } from '../../format';
 import { STATUS_COLOR, typeLabel } from './VirtualLogTable';
 
-export function LogDetail({ row, onClose }: { row: MirrorRow | null; onClose: () => void }) {
+/** Where an entry's cost centre came from, in words (docs/cost-centres.md). */
+const COST_CENTRE_SOURCE: Record<LogRowView['costCentreSource'], string> = {
+  purchase: 'kept on the purchase',
+  recipient: 'from the recipients list',
+  unassigned: 'none given, and the recipients list does not name it',
+};
+
+export function LogDetail({ row, onClose, onChangeCostCentre }: { row: LogRowView | null; onClose: () => void; onChangeCostCentre: (reference: string) => void }) {
   const fields: [string, string][] = row
     ? [
         // Lagos time only: the service's own text of the time is UTC, and two clocks side by side mislead.
@@ -27,6 +34,7 @@ export function LogDetail({ row, onClose }: { row: MirrorRow | null; onClose: ()
               ['Cost charged', formatNaira(row.costKobo)],
               ['Commission earned', formatNaira(row.commissionKobo)],
             ] as [string, string][])),
+        ['Cost centre', `${row.costCentre} (${COST_CENTRE_SOURCE[row.costCentreSource]})`],
         ['Transaction id', row.transactionId],
         ['Partner reference', row.partnerReference],
         ['Log id', String(row.id)],
@@ -59,6 +67,11 @@ export function LogDetail({ row, onClose }: { row: MirrorRow | null; onClose: ()
               ))}
             </Table.Tbody>
           </Table>
+          <Group>
+            <Button variant="default" onClick={() => onChangeCostCentre(row.transactionId)} data-testid="tx-change-cost-centre">
+              {row.vendeskPurchase ? 'Change cost centre' : 'Cost centre and history'}
+            </Button>
+          </Group>
         </Stack>
       )}
     </Drawer>

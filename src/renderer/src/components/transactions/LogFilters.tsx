@@ -1,10 +1,14 @@
-/** The filters of the Transactions page, matching the log endpoint's: dates, status, type, network, search; and the sort. */
+/** The filters of the Transactions page, matching the log endpoint's: dates, status, type, network, search; the cost centre (docs/cost-centres.md); and the sort. */
 import { Button, Group, Select, TextInput, type ComboboxData } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import type { LogFacets, LogFilter, LogSort } from '../../../../shared/contract/logs';
 import { typeLabel } from './VirtualLogTable';
 import { DateField } from '../DateField';
+import { useOperation } from '../../hooks/useOperation';
+
+/** What an entry charged to no cost centre is filed under (the view's `Unassigned`), always a choice. */
+const UNASSIGNED = 'Unassigned';
 
 const STATUS_LABEL: Record<string, string> = { SUCCESS: 'Successful', FAILED: 'Failed', PENDING: 'Pending' };
 const SORTS: { value: LogSort; label: string }[] = [
@@ -59,6 +63,7 @@ export function LogFilters({
   }, [debounced]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const set = (patch: Partial<LogFilter>) => onChange({ ...filter, ...patch }, sort);
+  const centres = useOperation('costCentres.inUse', {});
   const badRange = filter.from && filter.to && filter.from > filter.to;
   return (
     <Group gap="sm" align="flex-end" wrap="wrap">
@@ -120,6 +125,17 @@ export function LogFilters({
         searchable
         w={180}
         data-testid="filter-network"
+      />
+      <Select
+        label="Cost centre"
+        placeholder="Any"
+        data={options([...(centres.data ?? []).filter((c) => c !== UNASSIGNED), UNASSIGNED], filter.costCentre)}
+        value={filter.costCentre ?? null}
+        onChange={(v) => set({ costCentre: v ?? undefined })}
+        clearable
+        searchable
+        w={170}
+        data-testid="filter-cost-centre"
       />
       <Select label="Sort" data={SORTS} value={sort} onChange={(v) => v && onChange(filter, v as LogSort)} allowDeselect={false} w={190} data-testid="sort" />
       <Button

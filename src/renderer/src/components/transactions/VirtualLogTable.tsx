@@ -10,7 +10,7 @@
  */
 import { Badge, Box, Group, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState, type UIEvent } from 'react';
-import type { LogFilter, LogSort, MirrorRow } from '../../../../shared/contract/logs';
+import type { LogFilter, LogSort, LogRowView } from '../../../../shared/contract/logs';
 import { bridge } from '../../bridge';
 import { formatDateTime, formatNaira } from '../../format';
 import { BLOCK, ROW_HEIGHT, blocksFor, firstRowAt, spacerHeight } from './logTableModel';
@@ -18,10 +18,10 @@ import { BLOCK, ROW_HEIGHT, blocksFor, firstRowAt, spacerHeight } from './logTab
 const VIEWPORT_PX = 540;
 export const STATUS_COLOR: Record<string, string> = { SUCCESS: 'teal', FAILED: 'red', PENDING: 'yellow' };
 const TYPE_LABEL: Record<string, string> = { AIRTIME: 'Airtime', DATA: 'Data', ELECTRICITY: 'Electricity', CABLETV: 'Cable TV' };
-/** Time, type and network, phone, amount, status, transaction id (which wraps rather than being cut). */
-const GRID = '140px 95px 105px 110px 85px minmax(150px, 1fr)';
+/** Time, type and network, phone, amount, status and cost centre, transaction id (which wraps rather than being cut). */
+const GRID = '140px 95px 105px 110px minmax(110px, 0.7fr) minmax(130px, 1fr)';
 /** Below this width (narrower than a 1024 px window's page) the table scrolls sideways rather than cut a figure. */
-const MIN_WIDTH = 720;
+const MIN_WIDTH = 730;
 
 export function typeLabel(type: string): string {
   return TYPE_LABEL[type] ?? type;
@@ -30,14 +30,14 @@ export function typeLabel(type: string): string {
 /** Rows fetched for one filter, sort and version of the data. */
 interface Blocks {
   key: string;
-  rows: Map<number, MirrorRow[]>;
+  rows: Map<number, LogRowView[]>;
   asked: Set<number>;
 }
 
 /** Rows [first, first + n) as shown, each with its index. */
-type Frame = { index: number; row: MirrorRow }[];
+type Frame = { index: number; row: LogRowView }[];
 
-export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filter: LogFilter; sort: LogSort; count: number; version: number; onOpen: (row: MirrorRow) => void }) {
+export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filter: LogFilter; sort: LogSort; count: number; version: number; onOpen: (row: LogRowView) => void }) {
   const [scrollTop, setScrollTop] = useState(0);
   const [, setArrived] = useState(0);
   const view = JSON.stringify({ filter, sort });
@@ -82,7 +82,7 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
     for (const b of [...visible, ...around]) if (b >= 0 && b <= last) load(b, blocks);
   }, [firstIndex, shown, count, load, blocks]);
 
-  const wanted: { index: number; row: MirrorRow | undefined }[] = [];
+  const wanted: { index: number; row: LogRowView | undefined }[] = [];
   for (let i = firstIndex; i < Math.min(count, firstIndex + shown); i++) {
     wanted.push({ index: i, row: blocks.rows.get(Math.floor(i / BLOCK))?.[i % BLOCK] });
   }
@@ -90,7 +90,7 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
   if (complete) lastFrame.current = { view, rows: wanted as Frame };
   // Until the view's rows have all arrived, the last complete view of this filter and sort stays.
   const stale = !complete && lastFrame.current?.view === view ? lastFrame.current.rows : null;
-  const rows: { index: number; row: MirrorRow | undefined }[] = stale ?? wanted;
+  const rows: { index: number; row: LogRowView | undefined }[] = stale ?? wanted;
   const offset = stale ? 0 : (first - firstIndex) * ROW_HEIGHT;
 
   return (
@@ -108,7 +108,7 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
             <span role="columnheader" style={{ textAlign: 'right' }}>
               Amount
             </span>
-            <span role="columnheader">Status</span>
+            <span role="columnheader">Status / cost centre</span>
             <span role="columnheader">Transaction id</span>
           </Box>
         </Box>
@@ -157,10 +157,25 @@ export function VirtualLogTable({ filter, sort, count, version, onOpen }: { filt
                       <span role="gridcell" className="money" style={{ textAlign: 'right' }}>
                         {formatNaira(row.amountKobo)}
                       </span>
-                      <span role="gridcell">
-                        <Badge size="sm" variant="light" color={STATUS_COLOR[row.status] ?? 'gray'}>
+                      <span role="gridcell" style={{ lineHeight: 1.15, minWidth: 0 }}>
+                        <Badge size="sm" variant="light" color={STATUS_COLOR[row.status] ?? 'gray'} style={{ display: 'block', width: 'fit-content' }}>
                           {row.status.toLowerCase()}
                         </Badge>
+                        {/* A long cost centre ends in "…" here; the row's details show it whole. */}
+                        <span
+                          title={row.costCentre}
+                          data-testid="tx-cost-centre"
+                          style={{
+                            display: 'block',
+                            fontSize: 12,
+                            whiteSpace: 'nowrap',
+                            overflow: 'hidden',
+                            textOverflow: 'ellipsis',
+                            color: row.costCentreSource === 'unassigned' ? 'var(--mantine-color-dimmed)' : undefined,
+                          }}
+                        >
+                          {row.costCentre}
+                        </span>
                       </span>
                       <Text role="gridcell" size="xs" c="dimmed" className="tabular" style={{ overflowWrap: 'anywhere', lineHeight: 1.2 }}>
                         {row.transactionId}
