@@ -9,6 +9,7 @@
  * An open month is read live from the mirror; a closed month from what its close kept
  * (monthCloses.ts), so nothing written after the close changes it. The month's days are Lagos days.
  */
+import { performance } from 'node:perf_hooks';
 import type { ReadableDB } from '../store/readableDb';
 import { lagosRangeIso } from '../../shared/localDates';
 import { monthDays } from '../../shared/months';
@@ -256,16 +257,32 @@ interface SpanSums {
 }
 
 /** The month's figures: live when it is open, as its close kept them when it is closed. */
-export function monthFigures(db: Db, profileId: string, month: string): MonthFigures {
+/** Milliseconds each step of a month's figures took (`spend`, `adjustments`, `messaging`, `wallet`), for bench/closePack.bench.ts. */
+export type FigureTimings = Partial<Record<'spend' | 'adjustments' | 'messaging' | 'wallet', number>>;
+
+function timed<T>(timings: FigureTimings | undefined, step: keyof FigureTimings, run: () => T): T {
+  if (!timings) return run();
+  const t0 = performance.now();
+  const result = run();
+  timings[step] = performance.now() - t0;
+  return result;
+}
+
+export function monthFigures(db: Db, profileId: string, month: string, timings?: FigureTimings): MonthFigures {
   const { from, to } = monthDays(month);
   const q = monthQuery(db, profileId, month);
   const closed = closedMonth(db, profileId, month);
-  const sums = db
-    .prepare(
-      `SELECT costCentre, type, status, count(*) AS purchases, COALESCE(sum(faceKobo), 0) AS faceKobo, COALESCE(sum(costKobo), 0) AS costKobo, COALESCE(sum(commissionKobo), 0) AS commissionKobo
+  const sums = timed(
+    timings,
+    'spend',
+    () =>
+      db
+        .prepare(
+          `SELECT costCentre, type, status, count(*) AS purchases, COALESCE(sum(faceKobo), 0) AS faceKobo, COALESCE(sum(costKobo), 0) AS costKobo, COALESCE(sum(commissionKobo), 0) AS commissionKobo
          FROM (${ownEntriesSql(closed !== null)}) GROUP BY costCentre, type, status ORDER BY costCentre, type`,
-    )
-    .all(q) as Sums[];
+        )
+        .all(q) as Sums[],
+  );
   const spend = new Map<string, CentreTypeLine>();
   const refunds = { count: 0, faceKobo: 0, costKobo: 0 };
   const pending = { count: 0, faceKobo: 0, costKobo: 0 };
@@ -289,7 +306,7 @@ export function monthFigures(db: Db, profileId: string, month: string): MonthFig
     line.commissionKobo += s.commissionKobo;
     spend.set(key, line);
   }
-  const adjustments = netAdjustments(adjustmentEntries(db, q, closed !== null));
+  const adjustments = timed(timings, 'adjustments', () => netAdjustments(adjustmentEntries(db, q, closed !== null)));
   const kept = closed?.figures;
   return {
     month,
@@ -302,8 +319,8 @@ export function monthFigures(db: Db, profileId: string, month: string): MonthFig
     adjustments: adjustments.lines,
     adjustmentRefunds: adjustments.refunds,
     adjustmentCount: adjustments.count,
-    messaging: kept?.messaging ?? messagingSpend(db, profileId, q.fromIso, q.untilIso),
-    wallet: kept?.wallet ?? monthWallet(db, q),
+    messaging: kept?.messaging ?? timed(timings, 'messaging', () => messagingSpend(db, profileId, q.fromIso, q.untilIso)),
+    wallet: kept?.wallet ?? timed(timings, 'wallet', () => monthWallet(db, q)),
   };
 }
 
