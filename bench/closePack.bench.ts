@@ -32,6 +32,7 @@ import { buildJournal, writeJournalCsv } from '../src/main/monthEnd/journal';
 import { AccountResolver, JOURNAL_TYPES } from '../src/main/monthEnd/accountMap';
 import { fillMirror, generateLogEntries } from './generate/vendorExport';
 import { median, numberArg } from './benchArgs';
+import { reportRow } from './summary';
 
 const ROOT = path.resolve(__dirname, '..');
 const PROFILE = 'bench';
@@ -230,6 +231,13 @@ async function main(): Promise<void> {
       `peak RSS ${Math.round(mb)} MB (target < ${TARGET_MB} MB: ${mb < TARGET_MB ? 'met' : 'NOT met'}); spend by cost centre median ${s1(spendMs)} = ${(spendMs / y.sqliteMs).toFixed(1)}× the plain GROUP BY; ` +
       `load average now ${loads()}`,
   );
+  reportRow({
+    row: `close pack + journal of a ${rows.toLocaleString('en-US')}-purchase month`,
+    measured: `median ${s1(ms)} (cpu ${s1(median(results.map((m) => m.cpuMs)))}), ${Math.round(mb)} MB; spend by cost centre ${s1(spendMs)}`,
+    yardstick: `SQLite GROUP BY of the month ${Math.round(y.sqliteMs)} ms; DuckDB ${Math.round(y.duckMs)} ms`,
+    target: `< ${TARGET_S} s, < ${TARGET_MB} MB`,
+    met: ms < TARGET_S * 1000 && mb < TARGET_MB,
+  });
 }
 
 void main();
