@@ -53,8 +53,10 @@ async function measure(dir: string): Promise<void> {
   const timings: FigureTimings = {};
   const figures = monthFigures(db, PROFILE, MONTH, timings);
   const t1 = performance.now();
+  const cpu1 = process.cpuUsage(cpu0);
   const result = await writeClosePack(db, PROFILE, { figures, coverage: null, reconciliation: null, approvals: null }, file);
   const t2 = performance.now();
+  const cpu2 = process.cpuUsage(cpu0);
   // The journal from the same figures, every type mapped for every cost centre.
   const resolver = new AccountResolver([
     { kind: 'wallet', type: '', costCentre: '', account: '1200' },
@@ -74,6 +76,8 @@ async function measure(dir: string): Promise<void> {
       journalMs: t3 - t2,
       totalMs: t3 - t0,
       cpuMs: (cpu.user + cpu.system) / 1000,
+      figuresCpuMs: (cpu1.user + cpu1.system) / 1000,
+      workbookCpuMs: (cpu2.user + cpu2.system - cpu1.user - cpu1.system) / 1000,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       rows: result.rows,
       bytes: result.bytes,
@@ -175,6 +179,8 @@ interface Measured {
   workbookMs: number;
   journalMs: number;
   cpuMs: number;
+  figuresCpuMs: number;
+  workbookCpuMs: number;
   peakRssMb: number;
   rows: number;
   bytes: number;
@@ -213,7 +219,7 @@ async function main(): Promise<void> {
     const t = m.timings;
     console.log(
       `run ${r + 1}: ${s1(m.totalMs)} (figures ${s1(m.figuresMs)}: spend by cost centre ${s1(t.spend)}, adjustments ${s1(t.adjustments)}, messaging ${s1(t.messaging)}, wallet ${s1(t.wallet)}; ` +
-        `workbook ${s1(m.workbookMs)}; journal ${s1(m.journalMs)}), cpu ${s1(m.cpuMs)}, peak RSS ${Math.round(m.peakRssMb)} MB, ` +
+        `workbook ${s1(m.workbookMs)}; journal ${s1(m.journalMs)}), cpu ${s1(m.cpuMs)} (figures ${s1(m.figuresCpuMs)}, workbook ${s1(m.workbookCpuMs)}), peak RSS ${Math.round(m.peakRssMb)} MB, ` +
         `${m.spend.toLocaleString('en-US')} purchases counted in ${m.lines} cost centre × type lines, ${m.rows.toLocaleString('en-US')} workbook rows, ${(m.bytes / 1e6).toFixed(1)} MB, ` +
         `${m.journalLines} journal lines, unexplained ${m.unexplainedKobo} kobo; load average ${before} → ${loads()}`,
     );
