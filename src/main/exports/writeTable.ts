@@ -237,6 +237,8 @@ const HEADER_STYLE: Partial<ExcelJS.Style> = { font: { bold: true }, alignment: 
 const HEADER_QUOTED = quoted(HEADER_STYLE);
 /** One style object for every quoted text cell, so exceljs registers it once. */
 const QUOTED = quoted();
+/** Every data row's own style (none), one object so exceljs registers it once rather than once a row. */
+const ROW_STYLE: Partial<ExcelJS.Style> = {};
 
 async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: ExportSheet, name: string, counter: RowCounter): Promise<void> {
   const { columns } = sheet;
@@ -258,17 +260,21 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
     sample.push(columns.map((column, i) => toCellValue(column, next.value[i], dataRow)));
   }
 
-  worksheet.columns = columns.map((column, i) => {
+  // One style object per column, shared by every cell of it: exceljs registers a style once per
+  // object (its styles' WeakMap), where each cell's own merged copy cost a registration — the XML
+  // rendered and looked up — per cell (2.9 s of a 60,000-row sheet's 4.9 s of committed rows).
+  const cellStyles: Partial<ExcelJS.Style>[] = columns.map((column) => {
     const numFmt = NUM_FORMATS[column.kind];
-    return {
-      key: `c${i}`,
-      width: columnWidth(
-        column,
-        sample.map((row) => row[i]),
-      ),
-      ...(numFmt ? { style: { numFmt } } : {}),
-    };
+    return numFmt ? { numFmt } : {};
   });
+  worksheet.columns = columns.map((column, i) => ({
+    key: `c${i}`,
+    width: columnWidth(
+      column,
+      sample.map((row) => row[i]),
+    ),
+    ...(NUM_FORMATS[column.kind] ? { style: cellStyles[i] } : {}),
+  }));
   if (sheet.caption !== undefined) {
     const caption = worksheet.addRow([sheet.caption]);
     caption.getCell(1).style = needsNeutralizing(sheet.caption) ? HEADER_QUOTED : HEADER_STYLE;
@@ -285,12 +291,12 @@ async function writeSheet(workbook: ExcelJS.stream.xlsx.WorkbookWriter, sheet: E
   }
   counter.downstream = () => downstreamOf(worksheet);
 
-  const textColumns = columns.flatMap((column, i) => (column.kind === 'text' ? [i] : []));
   const addRow = (values: CellValue[]) => {
     const row = worksheet.addRow(values);
-    for (const i of textColumns) {
+    (row as unknown as { style: Partial<ExcelJS.Style> }).style = ROW_STYLE; // a row's style is not in exceljs's types
+    for (let i = 0; i < columns.length; i++) {
       const value = values[i];
-      if (typeof value === 'string' && needsNeutralizing(value)) row.getCell(i + 1).style = QUOTED;
+      row.getCell(i + 1).style = columns[i].kind === 'text' && typeof value === 'string' && needsNeutralizing(value) ? QUOTED : cellStyles[i];
     }
     row.commit();
   };

@@ -9,6 +9,7 @@
  * An open month is read live from the mirror; a closed month from what its close kept
  * (monthCloses.ts), so nothing written after the close changes it. The month's days are Lagos days.
  */
+import { performance } from 'node:perf_hooks';
 import type { ReadableDB } from '../store/readableDb';
 import { lagosRangeIso } from '../../shared/localDates';
 import { monthDays } from '../../shared/months';
@@ -17,7 +18,7 @@ import type { RollForward } from '../../shared/contract/reconcile';
 import { messagingSpend } from '../messaging/messagingSpend';
 import { readMessagingCharges } from '../reconcile/localSubmissions';
 import { readSnapshots } from '../reconcile/mirrorEntries';
-import { chooseSnapshots, rollWalletForward, WalletFlows } from '../reconcile/walletRollForward';
+import { chooseSnapshots, rollWalletForward, WalletFlows, type BalanceSnapshot } from '../reconcile/walletRollForward';
 import type { Db } from '../store/database';
 import { costCentreSql } from './costCentreOf';
 import type { CostCentreSpendLine } from '../costCentres/logCostCentres';
@@ -175,37 +176,77 @@ interface Sums {
   commissionKobo: number;
 }
 
-/** The wallet rolled forward between the readings around the month, from the mirror and vendesk's messaging. */
+/**
+ * The spans of time between the readings' windows, in which every purchase is surely between two
+ * readings (`[fromIso, untilIso)` exclusive of both ends, UTC ISO): none touches a reading's
+ * window (the readings' own instants and answers' seconds are their ends), so the roll-forward
+ * counts each purchase in one the same way, whatever its exact time.
+ */
+function clearSpans(readings: readonly BalanceSnapshot[]): { fromIso: string; untilIso: string }[] {
+  const points = [...new Set(readings.flatMap((s) => [s.atMs, s.toMs ?? s.atMs]))].sort((a, b) => a - b);
+  const spans: { fromIso: string; untilIso: string }[] = [];
+  for (let k = 0; k + 1 < points.length; k++) {
+    const mid = (points[k] + points[k + 1]) / 2;
+    if (readings.some((s) => s.atMs <= mid && mid <= (s.toMs ?? s.atMs))) continue;
+    spans.push({ fromIso: new Date(points[k]).toISOString(), untilIso: new Date(points[k + 1]).toISOString() });
+  }
+  return spans;
+}
+
+/**
+ * The wallet rolled forward between the readings around the month, from the mirror and vendesk's
+ * messaging. The roll-forward places each movement against the readings one by one only where
+ * that can matter — a purchase in a reading's window, a failed one and its refund; the successful
+ * and pending purchases of each span between the readings' windows are counted whatever their
+ * exact times, so they are summed in SQL (from the month's covering index: no row leaves the
+ * database) and given to it as one movement per span and state. The figures are the ones the
+ * roll-forward makes of every entry one by one (test/unit/monthEnd/monthWallet.test.ts).
+ */
 export function monthWallet(db: Db, q: MonthQuery): RollForward {
   const startMs = Date.parse(q.fromIso);
   const endMs = Date.parse(q.untilIso);
   const snapshots = readSnapshots(db, q.profile);
   const chosen = chooseSnapshots(snapshots, startMs, endMs);
-  const windowFrom = chosen ? new Date(chosen.opening.atMs).toISOString() : q.fromIso;
-  const windowUntil = chosen ? new Date((chosen.closing.toMs ?? chosen.closing.atMs) + 1).toISOString() : q.untilIso;
-  const flows = new WalletFlows(
-    chosen
-      ? (
-          db
-            .prepare(
-              `SELECT count(*) AS n FROM log_entries WHERE profile_id = ? AND ((created_at >= ? AND created_at < ?) OR (status = 'FAILED' AND updated_at >= ? AND updated_at < ? AND created_at < ?))`,
-            )
-            .get(q.profile, windowFrom, windowUntil, windowFrom, windowUntil, windowUntil) as { n: number }
-        ).n
-      : 0,
-  );
+  let flows = new WalletFlows(0);
   if (chosen) {
-    const rows = db
-      .prepare(
-        `SELECT cost_kobo AS cost, status, created_at AS created, updated_at AS updated FROM log_entries
-          WHERE profile_id = ? AND ((created_at >= ? AND created_at < ?) OR (status = 'FAILED' AND updated_at >= ? AND updated_at < ? AND created_at < ?))`,
-      )
-      .raw()
-      .iterate(q.profile, windowFrom, windowUntil, windowFrom, windowUntil, windowUntil) as IterableIterator<[number, string, string, string]>;
+    const windowFrom = new Date(chosen.opening.atMs).toISOString();
+    const windowUntil = new Date((chosen.closing.toMs ?? chosen.closing.atMs) + 1).toISOString();
+    const spans = clearSpans(chosen.between).filter((span) => span.untilIso > windowFrom && span.fromIso < windowUntil);
+    const inSpans = spans.length > 0 ? spans.map((_, k) => `(created_at > @from${k} AND created_at < @until${k})`).join(' OR ') : '0';
+    const params: Record<string, string> = { profile: q.profile, windowFrom, windowUntil };
+    spans.forEach((span, k) => {
+      params[`from${k}`] = span.fromIso;
+      params[`until${k}`] = span.untilIso;
+    });
+    const sums = db.prepare(
+      `SELECT sum(CASE WHEN status = 'SUCCESS' THEN cost_kobo END) AS success, min(CASE WHEN status = 'SUCCESS' THEN created_at END) AS successAt,
+              sum(CASE WHEN status = 'PENDING' THEN cost_kobo END) AS pending, min(CASE WHEN status = 'PENDING' THEN created_at END) AS pendingAt
+         FROM log_entries WHERE profile_id = @profile AND created_at > @from AND created_at < @until AND created_at >= @windowFrom AND created_at < @windowUntil
+          AND status IN ('SUCCESS', 'PENDING')`,
+    );
+    const perSpan = spans.map((span) => sums.get({ profile: q.profile, from: span.fromIso, until: span.untilIso, windowFrom, windowUntil }) as SpanSums);
+    // One by one: everything else of the window, and the failed purchases of before it refunded in it
+    // (two queries: one OR of both read every entry of the connection's history from the table).
+    const oneByOne = [
+      `FROM log_entries WHERE profile_id = @profile AND created_at >= @windowFrom AND created_at < @windowUntil
+          AND (status NOT IN ('SUCCESS', 'PENDING') OR NOT (${inSpans}))`,
+      `FROM log_entries WHERE profile_id = @profile AND created_at < @windowFrom AND status = 'FAILED' AND updated_at >= @windowFrom AND updated_at < @windowUntil`,
+    ];
+    const count = oneByOne.reduce((n, from) => n + (db.prepare(`SELECT count(*) AS n ${from}`).get(params) as { n: number }).n, 0);
+    flows = new WalletFlows(count + 2 * perSpan.length);
     let i = 0;
-    for (const [cost, status, created, updated] of rows) {
-      const debit = Date.parse(created);
-      flows.push(cost, status === 'SUCCESS' ? 1 : status === 'FAILED' ? 2 : 3, debit, status === 'FAILED' ? Date.parse(updated) || debit : NaN, 1, i++);
+    for (const from of oneByOne) {
+      const rows = db.prepare(`SELECT cost_kobo AS cost, status, created_at AS created, updated_at AS updated ${from}`).raw().iterate(params) as IterableIterator<
+        [number, string, string, string]
+      >;
+      for (const [cost, status, created, updated] of rows) {
+        const debit = Date.parse(created);
+        flows.push(cost, status === 'SUCCESS' ? 1 : status === 'FAILED' ? 2 : 3, debit, status === 'FAILED' ? Date.parse(updated) || debit : NaN, 1, i++);
+      }
+    }
+    for (const s of perSpan) {
+      if (s.successAt !== null) flows.push(s.success ?? 0, 1, Date.parse(s.successAt), NaN, 1, i++);
+      if (s.pendingAt !== null) flows.push(s.pending ?? 0, 3, Date.parse(s.pendingAt), NaN, 1, i++);
     }
   }
   const messaging = chosen ? readMessagingCharges(db, q.profile, chosen.opening.atMs, (chosen.closing.toMs ?? chosen.closing.atMs) + 1) : [];
@@ -213,17 +254,40 @@ export function monthWallet(db: Db, q: MonthQuery): RollForward {
   return rollForward;
 }
 
+interface SpanSums {
+  success: number | null;
+  successAt: string | null;
+  pending: number | null;
+  pendingAt: string | null;
+}
+
 /** The month's figures: live when it is open, as its close kept them when it is closed. */
-export function monthFigures(db: Db, profileId: string, month: string): MonthFigures {
+/** Milliseconds each step of a month's figures took (`spend`, `adjustments`, `messaging`, `wallet`), for bench/closePack.bench.ts. */
+export type FigureTimings = Partial<Record<'spend' | 'adjustments' | 'messaging' | 'wallet', number>>;
+
+function timed<T>(timings: FigureTimings | undefined, step: keyof FigureTimings, run: () => T): T {
+  if (!timings) return run();
+  const t0 = performance.now();
+  const result = run();
+  timings[step] = performance.now() - t0;
+  return result;
+}
+
+export function monthFigures(db: Db, profileId: string, month: string, timings?: FigureTimings): MonthFigures {
   const { from, to } = monthDays(month);
   const q = monthQuery(db, profileId, month);
   const closed = closedMonth(db, profileId, month);
-  const sums = db
-    .prepare(
-      `SELECT costCentre, type, status, count(*) AS purchases, COALESCE(sum(faceKobo), 0) AS faceKobo, COALESCE(sum(costKobo), 0) AS costKobo, COALESCE(sum(commissionKobo), 0) AS commissionKobo
+  const sums = timed(
+    timings,
+    'spend',
+    () =>
+      db
+        .prepare(
+          `SELECT costCentre, type, status, count(*) AS purchases, COALESCE(sum(faceKobo), 0) AS faceKobo, COALESCE(sum(costKobo), 0) AS costKobo, COALESCE(sum(commissionKobo), 0) AS commissionKobo
          FROM (${ownEntriesSql(closed !== null)}) GROUP BY costCentre, type, status ORDER BY costCentre, type`,
-    )
-    .all(q) as Sums[];
+        )
+        .all(q) as Sums[],
+  );
   const spend = new Map<string, CentreTypeLine>();
   const refunds = { count: 0, faceKobo: 0, costKobo: 0 };
   const pending = { count: 0, faceKobo: 0, costKobo: 0 };
@@ -247,7 +311,7 @@ export function monthFigures(db: Db, profileId: string, month: string): MonthFig
     line.commissionKobo += s.commissionKobo;
     spend.set(key, line);
   }
-  const adjustments = netAdjustments(adjustmentEntries(db, q, closed !== null));
+  const adjustments = timed(timings, 'adjustments', () => netAdjustments(adjustmentEntries(db, q, closed !== null)));
   const kept = closed?.figures;
   return {
     month,
@@ -260,8 +324,8 @@ export function monthFigures(db: Db, profileId: string, month: string): MonthFig
     adjustments: adjustments.lines,
     adjustmentRefunds: adjustments.refunds,
     adjustmentCount: adjustments.count,
-    messaging: kept?.messaging ?? messagingSpend(db, profileId, q.fromIso, q.untilIso),
-    wallet: kept?.wallet ?? monthWallet(db, q),
+    messaging: kept?.messaging ?? timed(timings, 'messaging', () => messagingSpend(db, profileId, q.fromIso, q.untilIso)),
+    wallet: kept?.wallet ?? timed(timings, 'wallet', () => monthWallet(db, q)),
   };
 }
 
