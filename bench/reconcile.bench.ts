@@ -127,9 +127,6 @@ function generate(dir: string, rows: number): Discrepancies {
     `generated ${rows.toLocaleString('en-US')} export rows (${(bytes / 1e6).toFixed(0)} MB) and a ${mirrorRows.toLocaleString('en-US')}-entry mirror in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   fs.writeFileSync(marker, JSON.stringify(plan));
-  console.log(
-    `generated ${rows.toLocaleString('en-US')} export rows (${(bytes / 1e6).toFixed(0)} MB) and a ${mirror.length.toLocaleString('en-US')}-entry mirror in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
   return plan;
 }
 
