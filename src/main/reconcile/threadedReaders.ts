@@ -385,8 +385,11 @@ export const MIRROR_SLICE_ROWS = 250_000;
 /** mirrorEntries' `mirrorSlices`: the entries counted, then read a slice at a time in their index's order. */
 export interface MirrorSliceQueries {
   countSql: string;
-  /** `params`, then the last (created_at, id) read ('' and 0 before the first) and the slice's size. */
+  /** `sliceParams`, then the last (created_at, id) read (`firstKey` before the first slice) and the slice's size. */
   sliceSql: string;
+  sliceParams: unknown[];
+  firstKey: [string, number];
+  /** The count's. */
   params: unknown[];
 }
 
@@ -423,12 +426,11 @@ export function readMirrorSlices(
       updatedMs: new Float64Array(n),
     };
     const slice = db.prepare(q.sliceSql).raw();
-    let lastCreated = '';
-    let lastId = 0;
+    let [lastCreated, lastId] = q.firstKey;
     let at = 0;
     if (n === 0) onReferences('', 0, 0);
     while (at < n) {
-      const row = slice.get(...q.params, lastCreated, lastId, Math.max(1, Math.min(sliceRows, n - at))) as [string | null, string | null, number];
+      const row = slice.get(...q.sliceParams, lastCreated, lastId, Math.max(1, Math.min(sliceRows, n - at))) as [string | null, string | null, number];
       const count = row[2];
       const text = row[0] ?? '';
       if (count === 0) break;
