@@ -39,10 +39,7 @@ function timeText(ms: number): string {
 }
 
 /** `n` log entries, one every `stepMs` from `startMs`, about 94 % SUCCESS, 6 % FAILED. */
-export function generateLogEntries(
-  n: number,
-  options: { seed?: number; startMs: number; stepMs: number; firstId?: number; random?: () => number },
-): LogEntry[] {
+export function generateLogEntries(n: number, options: { seed?: number; startMs: number; stepMs: number; firstId?: number; random?: () => number }): LogEntry[] {
   // `random` carries one seeded sequence across chunks (generated a slice at a time, the same entries).
   const rnd = options.random ?? seededRandom(options.seed ?? 42);
   const out: LogEntry[] = new Array<LogEntry>(n);

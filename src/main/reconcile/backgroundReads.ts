@@ -80,7 +80,9 @@ try {
 export type MirrorReferenceHalf = Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
 
 type WorkerMessage =
-  | { kind: 'references'; references: string; n: number; total: number } | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string } | { kind: 'hash'; hash?: string; error?: string };
+  | { kind: 'references'; references: string; n: number; total: number }
+  | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string }
+  | { kind: 'hash'; hash?: string; error?: string };
 
 function sqliteModulePath(): string | null {
   try {
@@ -94,14 +96,7 @@ function sqliteModulePath(): string | null {
  * `countSql`, `sliceSql` and `params`: mirrorEntries' `mirrorQuery` (without them only the file is
  * hashed); `sliceRows`: entries a slice (threadedReaders' `MIRROR_SLICE_ROWS` unless given).
  */
-export function startBackgroundReads(options: {
-  dbPath: string;
-  filePath: string;
-  countSql?: string;
-  sliceSql?: string;
-  params?: unknown[];
-  sliceRows?: number;
-}): BackgroundReads {
+export function startBackgroundReads(options: { dbPath: string; filePath: string; countSql?: string; sliceSql?: string; params?: unknown[]; sliceRows?: number }): BackgroundReads {
   const none: BackgroundReads = { references: Promise.resolve(null), mirror: Promise.resolve(null), fileHash: Promise.resolve(null), stop: () => undefined };
   const sqliteModule = sqliteModulePath();
   if (!sqliteModule || options.dbPath === '' || options.dbPath === ':memory:') return none;

@@ -416,7 +416,14 @@ export function readMirrorSlices(
   onReferences: (references: string, count: number, total: number) => void,
 ): MirrorEntryColumns {
   return db.transaction(() => {
-    const n = Number((db.prepare(q.countSql).raw().get(...q.params) as [number])[0]);
+    const n = Number(
+      (
+        db
+          .prepare(q.countSql)
+          .raw()
+          .get(...q.params) as [number]
+      )[0],
+    );
     const into: MirrorEntryColumns = {
       logId: new Float64Array(n),
       amountKobo: new Float64Array(n),

@@ -33,13 +33,7 @@ describe('reconcile with a tiny memory budget', () => {
     const file = await exportVendorLog(t, (rows) =>
       rows
         .filter((r) => r.transaction_id !== dropped)
-        .map((r) =>
-          r.transaction_id === repriced
-            ? { ...r, amount: 'NGN 999,999.00' }
-            : r.transaction_id === failedInExport
-              ? { ...r, status: 'FAILED' as const }
-              : r,
-        ),
+        .map((r) => (r.transaction_id === repriced ? { ...r, amount: 'NGN 999,999.00' } : r.transaction_id === failedInExport ? { ...r, status: 'FAILED' as const } : r)),
     );
 
     const db = t.app.db;
