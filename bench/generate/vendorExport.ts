@@ -39,10 +39,12 @@ function timeText(ms: number): string {
 }
 
 /** `n` log entries, one every `stepMs` from `startMs`, about 94 % SUCCESS, 6 % FAILED. */
-export function generateLogEntries(n: number, options: { seed?: number; startMs: number; stepMs: number; firstId?: number }): LogEntry[] {
-  const rnd = seededRandom(options.seed ?? 42);
+export function generateLogEntries(n: number, options: { seed?: number; startMs: number; stepMs: number; firstId?: number; random?: () => number }): LogEntry[] {
+  // `random` carries one seeded sequence across chunks (generated a slice at a time, the same entries).
+  const rnd = options.random ?? seededRandom(options.seed ?? 42);
   const out: LogEntry[] = new Array<LogEntry>(n);
   const firstId = options.firstId ?? 1;
+  const from = firstId - 1;
   for (let i = 0; i < n; i++) {
     const prefix = PREFIXES[Math.floor(rnd() * PREFIXES.length)];
     const phone = prefix + String(Math.floor(rnd() * 10_000_000)).padStart(7, '0');
@@ -51,7 +53,7 @@ export function generateLogEntries(n: number, options: { seed?: number; startMs:
     const [plan, kobo] = isData ? DATA[Math.floor(rnd() * DATA.length)] : ['', AIRTIME[Math.floor(rnd() * AIRTIME.length)]];
     const rate = isData ? 2 : 3;
     const commission = Math.floor((kobo * rate) / 100);
-    const created = options.startMs + i * options.stepMs;
+    const created = options.startMs + (from + i) * options.stepMs;
     const status: LogStatus = rnd() < 0.06 ? 'FAILED' : 'SUCCESS';
     const id = firstId + i;
     const createdIso = new Date(created).toISOString();
@@ -90,12 +92,13 @@ export type ExportEntry = Omit<LogEntry, 'id'> & { id: number | '' };
 export function writeVendorExportCsv(
   path: string,
   entries: readonly ExportEntry[],
-  options: { columns?: readonly (keyof LogEntry)[]; headers?: Partial<Record<keyof LogEntry, string>> } = {},
+  options: { columns?: readonly (keyof LogEntry)[]; headers?: Partial<Record<keyof LogEntry, string>>; append?: boolean } = {},
 ): number {
   const columns = options.columns ?? LOG_FIELDS;
-  const fd = fs.openSync(path, 'w');
+  // `append`: more rows after those written before (a file written a slice at a time), no header.
+  const fd = fs.openSync(path, options.append ? 'a' : 'w');
   try {
-    let chunk = columns.map((c) => csvField(options.headers?.[c] ?? c)).join(',') + '\r\n';
+    let chunk = options.append ? '' : columns.map((c) => csvField(options.headers?.[c] ?? c)).join(',') + '\r\n';
     for (let i = 0; i < entries.length; i++) {
       const e = entries[i];
       let line = '';
@@ -172,16 +175,23 @@ export interface Discrepancies {
  * Splits generated entries into an export and a mirror with a known number of each
  * discrepancy, spread evenly through the log. Returns both sides (the export as wire entries).
  */
-export function planDiscrepancies(entries: readonly LogEntry[], d: Discrepancies): { exported: ExportEntry[]; mirror: LogEntry[] } {
+export function planDiscrepancies(
+  entries: readonly LogEntry[],
+  d: Discrepancies,
+  slice: { of: number; at: number } = { of: entries.length, at: 0 },
+): { exported: ExportEntry[]; mirror: LogEntry[] } {
+  // `slice`: these entries are those from `at` of `of` in all (a log planned a slice at a time, the same plan).
   const exported: ExportEntry[] = [];
   const mirror: LogEntry[] = [];
   const kinds: (keyof Discrepancies)[] = [];
   for (const k of Object.keys(d) as (keyof Discrepancies)[]) for (let i = 0; i < d[k]; i++) kinds.push(k);
-  const every = Math.max(1, Math.floor(entries.length / Math.max(1, kinds.length)));
-  let next = 0;
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i];
-    const kind = i % every === every - 1 && next < kinds.length ? kinds[next++] : null;
+  const every = Math.max(1, Math.floor(slice.of / Math.max(1, kinds.length)));
+  for (let j = 0; j < entries.length; j++) {
+    const e = entries[j];
+    const i = slice.at + j;
+    // The planted kinds in order, one every `every` entries: the k-th at entry k·every + every − 1.
+    const next = Math.floor(i / every);
+    const kind = i % every === every - 1 && next < kinds.length ? kinds[next] : null;
     switch (kind) {
       case 'missingLocally':
         exported.push(e);

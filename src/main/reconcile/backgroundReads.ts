@@ -1,8 +1,8 @@
 /**
  * The two reads of a reconciliation that do not need the main thread — the mirror's entries
- * (one SQLite query and reading its text into columns) and the export file's SHA-256 — run on a
+ * (SQLite's query, a slice of entries at a time, and reading its text into columns) and the export file's SHA-256 — run on a
  * worker thread while the main thread parses the export. On a 1,000,000-row run this takes about
- * a second off the wall time. The query's references come back to the main thread as soon as
+ * a second off the wall time. Each slice's references come back to the main thread as soon as
  * SQLite has them: the main thread keeps them anyway, and reads them (spans and hashes) and
  * builds their table between its own export reading while the worker reads the entries' columns,
  * so neither waits for the other's share (the worker's query is the longer part: measured).
@@ -15,12 +15,13 @@
  */
 import { Worker } from 'node:worker_threads';
 import {
-  countMirrorRecords,
   functionsSource,
   indexMirrorReferences,
   joinMirrorColumns,
+  MIRROR_SLICE_ROWS,
+  mirrorReferenceParts,
   parseMirrorEntries,
-  parseMirrorReferences,
+  readMirrorSlices,
   utcMs,
   type MirrorEntryColumns,
   type ParsedMirror,
@@ -43,21 +44,22 @@ const workerSource = (): string => `
 const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-${functionsSource([utcMs, countMirrorRecords, parseMirrorEntries])}
-try {
-  const Database = require(workerData.sqliteModule);
-  const db = new Database(workerData.dbPath, { readonly: true, fileMustExist: true });
-  db.pragma('busy_timeout = 5000');
-  const row = db.prepare(workerData.sql).raw().get(...workerData.params);
-  db.close();
-  const text = row[0] == null ? '' : row[0];
-  const n = ${countMirrorRecords.name}(text);
-  parentPort.postMessage({ kind: 'references', references: row[1] == null ? '' : row[1], n });
-  const entries = ${parseMirrorEntries.name}(text, n);
-  parentPort.postMessage({ kind: 'mirror', entries }, Object.values(entries).map((c) => c.buffer));
-} catch (error) {
-  parentPort.postMessage({ kind: 'mirror', error: String((error && error.message) || error) });
-}
+${functionsSource([utcMs, parseMirrorEntries, readMirrorSlices])}
+if (workerData.countSql) {
+  try {
+    const Database = require(workerData.sqliteModule);
+    const db = new Database(workerData.dbPath, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    // Each slice's references go to the main thread as soon as SQLite has them.
+    const entries = ${readMirrorSlices.name}(db, workerData, workerData.sliceRows, (references, n, total) =>
+      parentPort.postMessage({ kind: 'references', references, n, total }),
+    );
+    db.close();
+    parentPort.postMessage({ kind: 'mirror', entries }, Object.values(entries).map((c) => c.buffer));
+  } catch (error) {
+    parentPort.postMessage({ kind: 'mirror', error: String((error && error.message) || error) });
+  }
+} else parentPort.postMessage({ kind: 'mirror', error: 'no range to read' });
 try {
   const hash = crypto.createHash('sha256');
   const fd = fs.openSync(workerData.filePath, 'r');
@@ -78,7 +80,9 @@ try {
 export type MirrorReferenceHalf = Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
 
 type WorkerMessage =
-  { kind: 'references'; references: string; n: number } | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string } | { kind: 'hash'; hash?: string; error?: string };
+  | { kind: 'references'; references: string; n: number; total: number }
+  | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string }
+  | { kind: 'hash'; hash?: string; error?: string };
 
 function sqliteModulePath(): string | null {
   try {
@@ -88,13 +92,17 @@ function sqliteModulePath(): string | null {
   }
 }
 
-export function startBackgroundReads(options: { dbPath: string; sql: string; params: unknown[]; filePath: string }): BackgroundReads {
+/**
+ * `countSql`, `sliceSql` and `params`: mirrorEntries' `mirrorQuery` (without them only the file is
+ * hashed); `sliceRows`: entries a slice (threadedReaders' `MIRROR_SLICE_ROWS` unless given).
+ */
+export function startBackgroundReads(options: { dbPath: string; filePath: string; countSql?: string; sliceSql?: string; params?: unknown[]; sliceRows?: number }): BackgroundReads {
   const none: BackgroundReads = { references: Promise.resolve(null), mirror: Promise.resolve(null), fileHash: Promise.resolve(null), stop: () => undefined };
   const sqliteModule = sqliteModulePath();
   if (!sqliteModule || options.dbPath === '' || options.dbPath === ':memory:') return none;
   let worker: Worker;
   try {
-    worker = new Worker(workerSource(), { eval: true, workerData: { ...options, sqliteModule }, execArgv: [] });
+    worker = new Worker(workerSource(), { eval: true, workerData: { ...options, sliceRows: options.sliceRows ?? MIRROR_SLICE_ROWS, sqliteModule }, execArgv: [] });
   } catch {
     return none;
   }
@@ -106,11 +114,14 @@ export function startBackgroundReads(options: { dbPath: string; sql: string; par
   const fileHash = new Promise<string | null>((r) => (resolveHash = r));
   // The references, read here (and their table built) while the worker reads the entries.
   let half: MirrorReferenceHalf | null = null;
+  const parts = mirrorReferenceParts();
   worker.on('message', (m: WorkerMessage) => {
     if (m.kind === 'references') {
-      const read = { n: m.n, text: m.references, ...parseMirrorReferences(m.references, m.n) };
-      half = { ...read, txIndex: indexMirrorReferences(read) };
-      resolveReferences(half);
+      const read = parts.add(m.references, m.n, m.total);
+      if (read) {
+        half = { ...read, txIndex: indexMirrorReferences(read) };
+        resolveReferences(half);
+      }
     } else if (m.kind === 'mirror') {
       // (A query that failed sends no references: nothing more of the mirror comes.)
       if (!half) resolveReferences(null);

@@ -9,10 +9,10 @@ import {
   ColumnBuilder,
   costFromCell,
   detailFromCells,
-  EXPORT_MAX_BYTES,
   EXPORT_MAX_CELLS,
-  EXPORT_MAX_ROWS,
   idFromCell,
+  IMPORTER_EXPORT_MAX_BYTES,
+  IMPORTER_EXPORT_MAX_ROWS,
   timeFromCell,
   UNREADABLE_KEPT,
   unreadableError,
@@ -25,8 +25,8 @@ import {
 export async function readThroughImporter(path: string, options: ReadExportOptions): Promise<VendorExport> {
   const table = await readSpreadsheet(path, {
     sheet: options.sheet,
-    maxRows: EXPORT_MAX_ROWS,
-    maxBytes: EXPORT_MAX_BYTES,
+    maxRows: IMPORTER_EXPORT_MAX_ROWS,
+    maxBytes: IMPORTER_EXPORT_MAX_BYTES,
     maxCells: EXPORT_MAX_CELLS,
     signal: options.signal,
     onProgress: (rows) => options.onProgress?.(rows, null, null),

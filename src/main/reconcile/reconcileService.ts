@@ -47,6 +47,13 @@ export interface ReconcileRequest {
    * background read).
    */
   beforeMirror?: (from: string, to: string) => Promise<boolean>;
+  /**
+   * How much of the inputs is in memory at once: the mirror's entries a slice (threadedReaders'
+   * `MIRROR_SLICE_ROWS` unless given) and the export's bytes a chunk (1 MB unless given). Tests
+   * make both tiny to run the slicing and chunking paths on a small export; the answer is the same.
+   */
+  mirrorSliceRows?: number;
+  exportChunkBytes?: number;
 }
 
 /** The range of a reconciliation is Lagos days, like every day a person gives or reads. */
@@ -145,8 +152,9 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
   const guessedWindow = guess ? windowOf(guess.from, lagosDayEndMs(shiftDay(guess.to, 1))) : null;
   const background = startBackgroundReads({
     dbPath: db.name,
-    ...(guessedWindow ? mirrorQuery(req.profileId, guessedWindow[0], guessedWindow[1]) : { sql: 'SELECT NULL', params: [] }),
+    ...(guessedWindow ? mirrorQuery(req.profileId, guessedWindow[0], guessedWindow[1]) : {}),
     filePath: req.path,
+    sliceRows: req.mirrorSliceRows,
   });
   try {
     progress('Reading the export', 0, null);
@@ -154,6 +162,7 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
       sheet: req.sheet,
       signal: req.signal,
       skipHash: true,
+      ...(req.exportChunkBytes ? { chunkBytes: req.exportChunkBytes } : {}),
       // The second core reads the mirror meanwhile: a second export thread only took CPU from it
       // (measured, docs/benchmarks.md). Without a background mirror read it has a core to use.
       ...(guessedWindow ? { twoThreadsFromBytes: Infinity } : {}),
@@ -207,7 +216,7 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     const mirror =
       fromBackground !== null && guessedWindow
         ? mirrorFromParsed(db, req.profileId, fromBackground, guessedWindow[0], guessedWindow[1])
-        : readMirror(db, req.profileId, loadFrom, loadTo);
+        : readMirror(db, req.profileId, loadFrom, loadTo, req.mirrorSliceRows);
     // (The first pass was over these very references only if the mirror is the worker's.)
     const byReference = fromBackground !== null ? earlyPairs : undefined;
     lap('readMirror');

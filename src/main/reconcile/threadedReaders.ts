@@ -304,14 +304,19 @@ export type MirrorEntryColumns = Pick<ParsedMirror, 'logId' | 'amountKobo' | 'co
 /** The references' spans of their text, and their hashes. */
 export type MirrorReferenceColumns = Pick<ParsedMirror, 'txStart' | 'txEnd' | 'txHash'>;
 
-/** The `n` records of the entries' text of mirrorEntries' `mirrorQuery` into columns. */
-export function parseMirrorEntries(text: string, n: number): MirrorEntryColumns {
-  const logId = new Float64Array(n);
-  const amountKobo = new Float64Array(n);
-  const costKobo = new Float64Array(n);
-  const status = new Uint8Array(n);
-  const createdMs = new Float64Array(n);
-  const updatedMs = new Float64Array(n);
+/**
+ * The `n` records of the entries' text of mirrorEntries' `mirrorQuery` into columns: new ones, or
+ * `into`'s from entry `at` (a slice of the mirror, {@link readMirrorSlices}).
+ */
+export function parseMirrorEntries(text: string, n: number, into?: MirrorEntryColumns, at = 0): MirrorEntryColumns {
+  const { logId, amountKobo, costKobo, status, createdMs, updatedMs } = into ?? {
+    logId: new Float64Array(n),
+    amountKobo: new Float64Array(n),
+    costKobo: new Float64Array(n),
+    status: new Uint8Array(n),
+    createdMs: new Float64Array(n),
+    updatedMs: new Float64Array(n),
+  };
   const integers = [logId, amountKobo, costKobo];
   const times = [createdMs, updatedMs];
   const digits = (i: number, k: number): number => {
@@ -320,7 +325,7 @@ export function parseMirrorEntries(text: string, n: number): MirrorEntryColumns 
     return v;
   };
   let i = 0;
-  for (let k = 0; k < n; k++) {
+  for (let k = at; k < at + n; k++) {
     // id, amount, cost: integers up to the comma.
     for (let f = 0; f < 3; f++) {
       let v = 0;
@@ -354,23 +359,124 @@ export function parseMirrorEntries(text: string, n: number): MirrorEntryColumns 
   return { logId, amountKobo, costKobo, status, createdMs, updatedMs };
 }
 
-/** The first `n` records of the references' text of mirrorEntries' `mirrorQuery`: spans and {@link hashText}. */
-export function parseMirrorReferences(references: string, n: number): MirrorReferenceColumns {
-  const txStart = new Int32Array(n);
-  const txEnd = new Int32Array(n);
-  const txHash = new Uint32Array(n);
+/**
+ * The first `n` records of the references' text of mirrorEntries' `mirrorQuery`: spans and
+ * {@link hashText}; new columns, or `into`'s from entry `at`, the spans `base` characters on (a
+ * slice's text, to be joined after those before it: {@link mirrorReferenceParts}).
+ */
+export function parseMirrorReferences(references: string, n: number, into?: MirrorReferenceColumns, at = 0, base = 0): MirrorReferenceColumns {
+  const { txStart, txEnd, txHash } = into ?? { txStart: new Int32Array(n), txEnd: new Int32Array(n), txHash: new Uint32Array(n) };
   let r = 0;
-  for (let k = 0; k < n; k++) {
+  for (let k = at; k < at + n; k++) {
     const start = r;
     let h = 0x811c9dc5;
     for (let c = references.charCodeAt(r); c !== 0x1e && c === c; c = references.charCodeAt(++r)) h = Math.imul(h ^ c, 0x01000193);
-    txStart[k] = start;
-    txEnd[k] = r;
+    txStart[k] = base + start;
+    txEnd[k] = base + r;
     txHash[k] = h >>> 0;
     r++;
   }
   return { txStart, txEnd, txHash };
 }
+
+/** Entries a slice of the mirror holds at most (a few MB of SQLite's text, and of its copy here). */
+export const MIRROR_SLICE_ROWS = 250_000;
+
+/** mirrorEntries' `mirrorSlices`: the entries counted, then read a slice at a time in their index's order. */
+export interface MirrorSliceQueries {
+  countSql: string;
+  /** `sliceParams`, then the last (created_at, id) read (`firstKey` before the first slice) and the slice's size. */
+  sliceSql: string;
+  sliceParams: unknown[];
+  firstKey: [string, number];
+  /** The count's. */
+  params: unknown[];
+}
+
+/** What {@link readMirrorSlices} asks of a better-sqlite3 connection (the worker has its own). */
+export interface SliceReader {
+  prepare(sql: string): { raw(): { get(...params: unknown[]): unknown } };
+  transaction<T>(fn: () => T): () => T;
+}
+
+/**
+ * The mirror's entries `sliceRows` at a time: SQLite's text and its copy here are a slice's, not
+ * the whole range's (at 3,000,000 entries the one text was ~150 MB, and SQLite's, and its
+ * references' twice more; at 10,000,000 it nears the longest string V8 makes). The slices follow
+ * the index on (profile_id, created_at, id), the order the one query read them in, each from
+ * the last (created_at, id) of the one before, all in one read transaction (one snapshot, as one
+ * query). The entries' columns are filled here; each slice's references text goes to
+ * `onReferences` (with the slice's count and the total), at least once. Self-contained: the
+ * background worker runs it from its source text ({@link functionsSource}).
+ */
+export function readMirrorSlices(
+  db: SliceReader,
+  q: MirrorSliceQueries,
+  sliceRows: number,
+  onReferences: (references: string, count: number, total: number) => void,
+): MirrorEntryColumns {
+  return db.transaction(() => {
+    const n = Number(
+      (
+        db
+          .prepare(q.countSql)
+          .raw()
+          .get(...q.params) as [number]
+      )[0],
+    );
+    const into: MirrorEntryColumns = {
+      logId: new Float64Array(n),
+      amountKobo: new Float64Array(n),
+      costKobo: new Float64Array(n),
+      status: new Uint8Array(n),
+      createdMs: new Float64Array(n),
+      updatedMs: new Float64Array(n),
+    };
+    const slice = db.prepare(q.sliceSql).raw();
+    let [lastCreated, lastId] = q.firstKey;
+    let at = 0;
+    if (n === 0) onReferences('', 0, 0);
+    while (at < n) {
+      const row = slice.get(...q.sliceParams, lastCreated, lastId, Math.max(1, Math.min(sliceRows, n - at))) as [string | null, string | null, number];
+      const count = row[2];
+      const text = row[0] ?? '';
+      if (count === 0) break;
+      onReferences(row[1] ?? '', count, n);
+      parseMirrorEntries(text, count, into, at);
+      // Where the next slice starts: the last record's id and created_at (its first and fifth fields).
+      at += count;
+      lastId = into.logId[at - 1];
+      let c = text.lastIndexOf('\x1e') + 1;
+      for (let f = 0; f < 4; f++) c = text.indexOf(',', c) + 1;
+      lastCreated = text.slice(c, text.indexOf(',', c));
+    }
+    if (at !== n) throw new Error(`The mirror gave ${at} of its ${n} entries.`);
+    return into;
+  })();
+}
+
+/**
+ * The references of {@link readMirrorSlices}' slices, joined as the one query's text (U+001E
+ * between records) with their spans and hashes: `add` each slice's in order; the last returns them.
+ */
+export function mirrorReferenceParts(): { add(references: string, count: number, total: number): Omit<MirrorReferenceHalfColumns, 'txIndex'> | null } {
+  const parts: string[] = [];
+  let cols: MirrorReferenceColumns | null = null;
+  let at = 0;
+  let base = 0;
+  return {
+    add(references, count, total) {
+      cols ??= { txStart: new Int32Array(total), txEnd: new Int32Array(total), txHash: new Uint32Array(total) };
+      parseMirrorReferences(references, count, cols, at, base);
+      parts.push(references);
+      at += count;
+      base += references.length + 1;
+      return at >= total ? { n: total, text: parts.length === 1 ? parts[0] : parts.join('\x1e'), ...cols } : null;
+    },
+  };
+}
+
+type MirrorReferenceHalfColumns = Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
 
 /** The two halves as one {@link ParsedMirror}, with the running hash over the entries (`h1`, `h2`). */
 export function joinMirrorColumns(n: number, references: string, refs: MirrorReferenceColumns, entries: MirrorEntryColumns): ParsedMirror {
