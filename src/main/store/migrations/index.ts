@@ -38,6 +38,7 @@ import { singlePurchasesAreJobsMigration } from './023_single_purchases_are_jobs
 import { oneTableOfApprovalsMigration } from './024_one_table_of_approvals';
 import { logCoverageMigration } from './026_log_coverage';
 import { standingOrdersMigration } from './031_standing_orders';
+import { logDayTotalsMigration } from './032_log_day_totals';
 import { personalisedMessagesMigration } from './035_personalised_messages';
 import { costCentresMigration } from './036_cost_centres';
 import { monthClosesMigration } from './038_month_closes';
@@ -69,6 +70,7 @@ export const MIGRATIONS: Migration[] = [
   oneTableOfApprovalsMigration,
   logCoverageMigration,
   standingOrdersMigration,
+  logDayTotalsMigration,
   personalisedMessagesMigration,
   costCentresMigration,
   monthClosesMigration,
