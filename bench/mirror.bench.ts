@@ -1,5 +1,7 @@
 /**
- * Log mirror benchmarks (`npm run bench -- mirror [--rows N] [--far-rows N] [--latency-ms MS] [--skip-sync] [--skip-far]`):
+ * Log mirror benchmarks (`npm run bench -- mirror [--rows N] [--far-rows N] [--latency-ms MS] [--skip-sync] [--skip-far]`);
+ * with `--at-size`, only the mirror at N entries of issue 42 (bench/mirrorAtSize.ts: sync, memory,
+ * windows, Dashboard, a month of `logs`, all on the mirror the app's own sync made):
  * 1. SQLite upsert of N log entries with every index and the search index (in process since the
  *    trigram FTS table was dropped; its build is part of the measured upsert);
  * 2. partial phone search (first page + count) on the N-row mirror;
@@ -27,6 +29,7 @@ import { generateLogEntries } from './generate/logEntries';
 import { startSandboxProcess, type SandboxProcess } from '../test/support/testSandbox';
 import type { ParsedLogEntry } from '../src/main/api/parseLogEntry';
 import { reportRow } from './summary';
+import { benchMirrorAtSize } from './mirrorAtSize';
 import { median } from './benchArgs';
 
 const args = process.argv.slice(2);
@@ -347,6 +350,8 @@ function whatTheIndexesBuy(db: ReturnType<typeof openDatabase>): void {
 }
 
 async function main(): Promise<void> {
+  // Issue 42: the mirror at this size, everything on the mirror the app's own sync made (bench/mirrorAtSize.ts).
+  if (args.includes('--at-size')) return benchMirrorAtSize(N, tmp);
   console.log(`mirror benchmark, ${fmt(N)} entries, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
   await benchUpsertAndSearch();
   if (!skipFar) await benchSync(FAR_N, true);
