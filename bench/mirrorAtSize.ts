@@ -108,7 +108,12 @@ function timeMs(f: () => unknown): number {
 
 export async function benchMirrorAtSize(n: number, tmp: string): Promise<void> {
   const size = fmt(n);
-  console.log(`mirror at ${size} entries (issue 42), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+  console.log(
+    `mirror at ${size} entries (issue 42), load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores`,
+  );
   const tokenFile = path.join(tmp, 'sandbox-tokens.txt');
   fs.writeFileSync(tokenFile, 'bench\n', { mode: 0o600 });
   const t0 = performance.now();
@@ -191,11 +196,12 @@ function windowTimes(db: Db, profileId: string): { label: string; count: number;
 
 /** Windows read before the position index is built: what SQL gives (keyset from the nearer end), with its plans. */
 function windowsAtSize(db: Db, profileId: string, n: number): void {
-  const plan = (sql: string, ...params: unknown[]) =>
-    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join('; ');
+  const plan = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join('; ');
   console.log(`plan, window by time      ${plan('SELECT rowid FROM log_entries WHERE profile_id = ? ORDER BY created_at DESC, id DESC LIMIT 100', profileId)}`);
   console.log(`plan, window by amount    ${plan('SELECT rowid FROM log_entries WHERE profile_id = ? ORDER BY amount_kobo DESC, id DESC LIMIT 100', profileId)}`);
-  console.log(`plan, Dashboard month     ${plan('SELECT SUM(entries), SUM(face_kobo), SUM(cost_kobo) FROM log_day_totals WHERE profile_id = ? AND day >= ?', profileId, '2026-11-01')}`);
+  console.log(
+    `plan, Dashboard month     ${plan('SELECT SUM(entries), SUM(face_kobo), SUM(cost_kobo) FROM log_day_totals WHERE profile_id = ? AND day >= ?', profileId, '2026-11-01')}`,
+  );
   const middle = Math.floor(n / 2);
   const raw = db.prepare('SELECT rowid FROM log_entries WHERE profile_id = ? ORDER BY created_at DESC, id DESC LIMIT 100 OFFSET ?').pluck();
   const rawMs = timeMs(() => raw.all(profileId, middle));
@@ -213,10 +219,14 @@ async function positionWindowsAtSize(db: Db, profileId: string, n: number): Prom
   const all: number[] = [];
   for (const { label, count, times } of windowTimes(db, profileId)) {
     all.push(...times);
-    console.log(`windows, ${label.padEnd(30)} ${fmt(count).padStart(10)} rows, first/middle/last × 3 sorts: median ${median(times).toFixed(1)} ms, slowest ${Math.max(...times).toFixed(1)} ms`);
+    console.log(
+      `windows, ${label.padEnd(30)} ${fmt(count).padStart(10)} rows, first/middle/last × 3 sorts: median ${median(times).toFixed(1)} ms, slowest ${Math.max(...times).toFixed(1)} ms`,
+    );
   }
   const slowest = Math.max(...all);
-  console.log(`windows of 100 rows, all ${all.length}: median ${median(all).toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (target < 30 ms; RSS ${mb(process.memoryUsage.rss())}; ${load()})`);
+  console.log(
+    `windows of 100 rows, all ${all.length}: median ${median(all).toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (target < 30 ms; RSS ${mb(process.memoryUsage.rss())}; ${load()})`,
+  );
   reportRow({
     row: `Transactions windows of ${size} entries (first/middle/last, 4 filters × 3 sorts)`,
     measured: `median ${median(all).toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms`,
@@ -250,7 +260,8 @@ function dashboardAtSize(db: Db, profileId: string, n: number): void {
     yard.push(timeMs(() => rawMonth.get(profileId, lagosRangeIso(monthStart).fromIso)));
   }
   const raw = rawMonth.raw().get(profileId, lagosRangeIso(monthStart).fromIso) as number[];
-  if (raw[0] !== figures.purchases || raw[1] !== figures.faceKobo || raw[2] !== figures.costKobo) throw new Error(`the month's totals ${JSON.stringify(figures)} differ from the entries' ${JSON.stringify(raw)}`);
+  if (raw[0] !== figures.purchases || raw[1] !== figures.faceKobo || raw[2] !== figures.costKobo)
+    throw new Error(`the month's totals ${JSON.stringify(figures)} differ from the entries' ${JSON.stringify(raw)}`);
   console.log(
     `Dashboard, 30 days (${fmt(figures.purchases)} purchases; today, week, month, 30 days and both daily charts): median ${median(ours).toFixed(1)} ms, slowest ${Math.max(...ours).toFixed(1)} ms (target < 100 ms); yardstick: the month's count and sums straight from the entries ${median(yard).toFixed(1)} ms (${load()})`,
   );
@@ -289,7 +300,9 @@ async function logsOfAMonth(db: Db, profileId: string, n: number): Promise<void>
     });
     out.end();
     grew.push(r.peak - r.before);
-    console.log(`logs --from --to, ${label.padEnd(8)} ${fmt(r.value).padStart(10)} entries written as read: RSS ${mb(r.before)} → peak ${mb(r.peak)} (+${mb(r.peak - r.before)}) (${load()})`);
+    console.log(
+      `logs --from --to, ${label.padEnd(8)} ${fmt(r.value).padStart(10)} entries written as read: RSS ${mb(r.before)} → peak ${mb(r.peak)} (+${mb(r.peak - r.before)}) (${load()})`,
+    );
   }
   reportRow({
     row: `logs --from --to of a month, ${fmt(n)} entries: memory`,

@@ -200,7 +200,11 @@ export const logsCommand = command({
         refunded: refundedJson(totals.refunded),
         entries: page.rows.map(rowJson),
       },
-      text: lines([...entries, `${shown ?? page.rows.length} shown of ${totals.count} matching (times in Lagos); ${spendLine(totals)}.`, ...(coverage ? periodLines(coverage) : [])]),
+      text: lines([
+        ...entries,
+        `${shown ?? page.rows.length} shown of ${totals.count} matching (times in Lagos); ${spendLine(totals)}.`,
+        ...(coverage ? periodLines(coverage) : []),
+      ]),
     };
   },
 });

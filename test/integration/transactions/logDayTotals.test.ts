@@ -46,7 +46,10 @@ function tableFigures(): Figures {
 /** The table against a count of the mirror's own rows, by every key and sum it holds. */
 function expectTableEqualsMirrorRows(): void {
   const key = "profile_id, date(created_at, '+1 hours'), type, network, status";
-  const recount = t.app.db.prepare(`SELECT ${key}, COUNT(*), SUM(amount_kobo), SUM(cost_kobo), SUM(commission_kobo) FROM log_entries GROUP BY ${key} ORDER BY 1, 2, 3, 4, 5`).raw().all();
+  const recount = t.app.db
+    .prepare(`SELECT ${key}, COUNT(*), SUM(amount_kobo), SUM(cost_kobo), SUM(commission_kobo) FROM log_entries GROUP BY ${key} ORDER BY 1, 2, 3, 4, 5`)
+    .raw()
+    .all();
   const table = t.app.db.prepare('SELECT * FROM log_day_totals WHERE entries <> 0 ORDER BY 1, 2, 3, 4, 5').raw().all();
   expect(table).toEqual(recount);
 }
