@@ -29,7 +29,7 @@ import { generateLogEntries } from './generate/logEntries';
 import { startSandboxProcess, type SandboxProcess } from '../test/support/testSandbox';
 import type { ParsedLogEntry } from '../src/main/api/parseLogEntry';
 import { reportRow } from './summary';
-import { benchMirrorAtSize } from './mirrorAtSize';
+import { benchMirrorAtSize, processCpuSeconds } from './mirrorAtSize';
 import { median } from './benchArgs';
 
 const args = process.argv.slice(2);
@@ -84,17 +84,6 @@ function startStandaloneSandbox(seed: number): Promise<SandboxProcess> {
     entry: 'runStandalone',
     timeoutMs: 30 * 60_000,
   });
-}
-
-/** CPU seconds a process has used so far (Linux /proc; null elsewhere): the sandbox's share of a sync. */
-function processCpuSeconds(pid: number | undefined): number | null {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime, fields 14 and 15 of the line (11 and 12 after the command's name), in ticks of 1/100 s.
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
 }
 
 /** A first sync of the sandbox's whole log into a fresh data folder; seconds and the result. */

@@ -63,7 +63,8 @@ function processPeakRss(pid: number | undefined): number | null {
   }
 }
 
-function processCpuSeconds(pid: number | undefined): number | null {
+/** CPU seconds a process has used so far (Linux /proc; null elsewhere): the sandbox's share of a sync. */
+export function processCpuSeconds(pid: number | undefined): number | null {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
