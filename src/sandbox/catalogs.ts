@@ -274,16 +274,10 @@ export const TARIFF_NAIRA_PER_KWH = 209.5;
 export function findAirtime(productCode: string): AirtimeProduct | undefined {
   return AIRTIME_CATALOG.find((p) => p.productCode === productCode);
 }
-export function findDataPlan(productCode: string): DataPlan | undefined {
-  return DATA_CATALOG.find((p) => p.productCode === productCode);
-}
 export function findDisco(productCode: string): ElectricityProvider | undefined {
   return ELECTRICITY_CATALOG.find((p) => p.productCode === productCode);
 }
 export function parseCableProvider(input: string): CableProvider | null {
   const up = input.trim().toUpperCase();
   return (CABLE_PROVIDERS as readonly string[]).includes(up) ? (up as CableProvider) : null;
-}
-export function findBouquet(provider: CableProvider, productCode: string): CableBouquet | undefined {
-  return CABLE_CATALOG.find((b) => b.network === provider && b.productCode === productCode);
 }

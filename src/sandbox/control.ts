@@ -10,19 +10,22 @@ import { SHAPE_VARIANTS, type ShapeVariant } from './answerShapes';
 
 const TEN_YEARS_S = 10 * 366 * 86_400;
 
-const clockBody = z.object({ advanceSeconds: z.number().min(0).max(TEN_YEARS_S) });
+const clockBody = z.object({ advanceSeconds: z.number().min(0).max(TEN_YEARS_S).default(0), hold: z.boolean().optional() });
 
 export interface ClockState {
   now: string;
   offsetSeconds: number;
+  /** True while the clock is held: it moves only when advanced. */
+  held: boolean;
 }
 
 function clockState(ctx: Ctx): ClockState {
-  return { now: new Date(ctx.core.now(ctx.org)).toISOString(), offsetSeconds: ctx.org.clockOffsetMs / 1000 };
+  return { now: new Date(ctx.core.now(ctx.org)).toISOString(), offsetSeconds: ctx.org.clockOffsetMs / 1000, held: ctx.org.heldAtMs !== undefined };
 }
 
 export function advanceClock(ctx: Ctx): Reply {
-  const body = parseBody(ctx, clockBody, 'a JSON object like {"advanceSeconds": 121}');
+  const body = parseBody(ctx, clockBody, 'a JSON object like {"advanceSeconds": 121} or {"hold": true}');
+  if (body.hold !== undefined) ctx.core.holdClock(ctx.org, body.hold);
   ctx.core.advanceClock(ctx.org, body.advanceSeconds);
   ctx.core.settle(ctx.org, ctx.core.now(ctx.org));
   return ok(ctx.ref, clockState(ctx), SUCCESS_MESSAGE);

@@ -2,6 +2,7 @@
  * The sandbox's state holder: the database, organisations (wallet, clock, faults), the data
  * version used to cache log orderings, and the lazy settling of time-based transitions.
  */
+import type { CatalogChange } from './catalogChanges';
 import type { ShapeVariant } from './answerShapes';
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
@@ -21,6 +22,8 @@ export interface OrgState {
   token: string;
   configured: boolean;
   clockOffsetMs: number;
+  /** Set while the clock is held (`/__sandbox/clock {"hold": true}`): the organisation's time stands at it and moves only when advanced. */
+  heldAtMs?: number;
   faults: Fault[];
   /** The next this many refunds of failed purchases are not paid back (a provider's fault, for tests). */
   withheldRefunds: number;
@@ -32,6 +35,8 @@ export interface OrgState {
   shapes?: ShapeVariant;
   /** Added round-trip time of this organisation's answers (`/__sandbox/latency`); unset: the sandbox's `latencyMs`. */
   latencyMs?: number;
+  /** Plans and bouquets repriced or withdrawn for this organisation (`/__sandbox/catalog`), by catalog and product code. */
+  catalogChanges?: Map<string, CatalogChange>;
 }
 
 export interface CoreOptions {
@@ -60,7 +65,7 @@ interface Statements {
   debit: Statement<[number, number, number]>;
   credit: Statement<[number, number]>;
   setBalance: Statement<[number, number]>;
-  setClock: Statement<[number, number]>;
+  setClock: Statement<[number, number | null, number]>;
   dueRows: Statement<[number, number], Pick<LogRow, 'id' | 'outcome' | 'cost_kobo' | 'final_at_ms'>>;
   settleRow: Statement<[string, number, number]>;
   insertLog: Statement<NewLogRow>;
@@ -94,7 +99,7 @@ export class SandboxCore {
       debit: db.prepare('UPDATE orgs SET balance_kobo = balance_kobo - ? WHERE id = ? AND balance_kobo >= ?'),
       credit: db.prepare('UPDATE orgs SET balance_kobo = balance_kobo + ? WHERE id = ?'),
       setBalance: db.prepare('UPDATE orgs SET balance_kobo = ? WHERE id = ?'),
-      setClock: db.prepare('UPDATE orgs SET clock_offset_ms = ? WHERE id = ?'),
+      setClock: db.prepare('UPDATE orgs SET clock_offset_ms = ?, held_at_ms = ? WHERE id = ?'),
       dueRows: db.prepare("SELECT id, outcome, cost_kobo, final_at_ms FROM log INDEXED BY log_pending WHERE org_id = ? AND status = 'PENDING' AND final_at_ms <= ?"),
       settleRow: db.prepare('UPDATE log SET status = ?, updated_ms = ? WHERE id = ?'),
       insertLog: db.prepare(LOG_INSERT_SQL),
@@ -156,6 +161,7 @@ export class SandboxCore {
       token: row.token,
       configured: row.configured === 1,
       clockOffsetMs: row.clock_offset_ms,
+      ...(row.held_at_ms === null ? {} : { heldAtMs: row.held_at_ms }),
       faults: [],
       withheldRefunds: 0,
       statusVersion: 0,
@@ -178,12 +184,28 @@ export class SandboxCore {
   }
 
   now(org: OrgState): number {
-    return Date.now() + org.clockOffsetMs;
+    return org.heldAtMs ?? Date.now() + org.clockOffsetMs;
   }
 
   advanceClock(org: OrgState, seconds: number): void {
-    org.clockOffsetMs += Math.round(seconds * 1000);
-    this.stmts.setClock.run(org.clockOffsetMs, org.id);
+    const ms = Math.round(seconds * 1000);
+    org.clockOffsetMs += ms;
+    if (org.heldAtMs !== undefined) org.heldAtMs += ms;
+    this.stmts.setClock.run(org.clockOffsetMs, org.heldAtMs ?? null, org.id);
+  }
+
+  /**
+   * Holds the organisation's clock where it is (its time passes only when advanced), or lets it run
+   * on from where it stands: a test of a time rule (2 min 1 s, 5 s crediting) then never depends
+   * on how long the machine took between two calls.
+   */
+  holdClock(org: OrgState, hold: boolean): void {
+    if (hold) org.heldAtMs ??= this.now(org);
+    else if (org.heldAtMs !== undefined) {
+      org.clockOffsetMs = org.heldAtMs - Date.now();
+      org.heldAtMs = undefined;
+    }
+    this.stmts.setClock.run(org.clockOffsetMs, org.heldAtMs ?? null, org.id);
   }
 
   balanceKobo(org: OrgState): number {
@@ -250,12 +272,14 @@ export class SandboxCore {
       }
       this.setBalance(org, org.configured ? this.options.initialBalanceKobo : 0);
       org.clockOffsetMs = 0;
-      this.stmts.setClock.run(0, org.id);
+      org.heldAtMs = undefined;
+      this.stmts.setClock.run(0, null, org.id);
       this.insertDefaultSenders(org, nowMs);
     })();
     org.faults = [];
     org.withheldRefunds = 0;
     org.shapes = undefined;
+    org.catalogChanges = undefined;
     this.relayout(org);
   }
 }

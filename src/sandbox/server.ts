@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cableList, airtimeList, dataList, electricityList } from './catalogRoutes';
 import type { Ctx } from './context';
 import { reshapeAnswer } from './answerShapes';
+import { changeCatalog, clearCatalogChanges, readCatalogChanges } from './catalogChanges';
 import { addFault, advanceClock, clearFaults, listFaults, outbox, readClock, readLatency, readShapes, reset, setLatency, setShapes, setWallet, withholdRefunds } from './control';
 import type { Fault, OrgState, SandboxCore } from './core';
 import { HttpError, failure, type Reply } from './httpErrors';
@@ -51,6 +52,7 @@ const ROUTES: Record<string, MethodTable> = {
   '/__sandbox/reset': { POST: reset },
   '/__sandbox/shapes': { GET: readShapes, POST: setShapes },
   '/__sandbox/latency': { GET: readLatency, POST: setLatency },
+  '/__sandbox/catalog': { GET: readCatalogChanges, POST: changeCatalog, DELETE: clearCatalogChanges },
 };
 
 /** Paths with one parameter segment. */

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS orgs (
@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS orgs (
   configured INTEGER NOT NULL,
   balance_kobo INTEGER NOT NULL,
   clock_offset_ms INTEGER NOT NULL DEFAULT 0,
-  created_ms INTEGER NOT NULL
+  created_ms INTEGER NOT NULL,
+  held_at_ms INTEGER
 );
 CREATE TABLE IF NOT EXISTS log (
   id INTEGER PRIMARY KEY,
@@ -137,6 +138,8 @@ export function openDb(dbPath: string | undefined): Db {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = OFF');
   db.exec(SCHEMA);
+  // A state file from before the clock could be held (version 1) gains the column.
+  if (!(db.pragma('table_info(orgs)') as { name: string }[]).some((c) => c.name === 'held_at_ms')) db.exec('ALTER TABLE orgs ADD COLUMN held_at_ms INTEGER');
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
   return db;
 }
@@ -150,6 +153,7 @@ export interface OrgRow {
   balance_kobo: number;
   clock_offset_ms: number;
   created_ms: number;
+  held_at_ms: number | null;
 }
 
 export interface LogRow {

@@ -17,7 +17,8 @@ import {
   type RequeryResult,
   type SmartcardValidation,
 } from '../shared/wire';
-import { AIRTIME_COMMISSION_BP, DATA_COMMISSION_BP, DISCO_REGION, TARIFF_NAIRA_PER_KWH, findAirtime, findBouquet, findDataPlan, findDisco, parseCableProvider } from './catalogs';
+import { AIRTIME_COMMISSION_BP, DATA_COMMISSION_BP, DISCO_REGION, TARIFF_NAIRA_PER_KWH, findAirtime, findDisco, parseCableProvider } from './catalogs';
+import { bouquetOf, dataPlanOf } from './catalogChanges';
 import { MAX_BATCH_ITEMS, amountKobo, parseBody, type Ctx } from './context';
 import { customerAddress, customerName, electricityToken, outstandingNaira } from './customers';
 import { HttpError, ok, type Reply } from './httpErrors';
@@ -208,7 +209,7 @@ export function purchaseAirtime(ctx: Ctx): Reply {
 
 export function purchaseData(ctx: Ctx): Reply {
   return purchaseBatch(ctx, 'DATA', dataBatch, (item, where, network) => {
-    const plan = findDataPlan(item.productCode);
+    const plan = dataPlanOf(ctx.org, item.productCode);
     if (!plan || plan.network !== network) {
       throw new HttpError(400, `${where}data bundle for the product code not found: "${item.productCode}" on ${network} (codes are case-sensitive)`);
     }
@@ -392,7 +393,7 @@ export function purchaseCableTV(ctx: Ctx): Reply {
   requireConfigured(ctx);
   const body = parseBody(ctx, cableBody, 'a JSON object with amount, smartcard, phone, provider and bouquetCode');
   const provider = providerOrThrow(body.provider);
-  const bouquet = findBouquet(provider, body.bouquetCode);
+  const bouquet = bouquetOf(ctx.org, provider, body.bouquetCode);
   if (!bouquet) throw new HttpError(400, `bouquet code "${body.bouquetCode}" not found for ${provider} (codes are case-sensitive)`);
   const amount = amountKobo(body.amount, '');
   if (amount !== bouquet.amount * 100) {

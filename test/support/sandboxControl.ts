@@ -9,6 +9,7 @@
  */
 import type { ClockState, FaultView, OutboxView } from '../../src/sandbox/control';
 import type { ShapeVariant } from '../../src/sandbox/answerShapes';
+import type { CatalogChange } from '../../src/sandbox/catalogChanges';
 import type { AccountBalance, Envelope } from '../../src/shared/wire';
 
 /** A fault to inject: the next `count` calls of `path` answer `status` (docs/sandbox.md). */
@@ -70,6 +71,11 @@ export class SandboxControl {
     return this.data('POST', 'clock', { advanceSeconds: seconds });
   }
 
+  /** Holds the organisation's clock (its time moves only when advanced), or lets it run on from where it stands. */
+  holdClock(hold = true): Promise<ClockState> {
+    return this.data('POST', 'clock', { hold });
+  }
+
   /** The faults still waiting to be answered. */
   async faults(): Promise<FaultView[]> {
     return (await this.data<{ faults: FaultView[] }>('GET', 'faults')).faults;
@@ -121,5 +127,15 @@ export class SandboxControl {
 
   async setLatency(latencyMs: number): Promise<void> {
     await this.data('POST', 'latency', { latencyMs });
+  }
+
+  /** Reprices (`amount`, Naira) or withdraws one data plan or cable bouquet for this organisation; answers every change in force. */
+  async changeCatalog(change: { catalog: 'data' | 'cable'; productCode: string; amount?: number; withdrawn?: boolean }): Promise<CatalogChange[]> {
+    return (await this.data<{ changes: CatalogChange[] }>('POST', 'catalog', change)).changes;
+  }
+
+  /** The catalogs back as the sandbox ships them. */
+  async clearCatalogChanges(): Promise<void> {
+    await this.data('DELETE', 'catalog');
   }
 }

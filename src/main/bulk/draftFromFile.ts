@@ -9,7 +9,6 @@ import type { FileRef } from '../../shared/contract/files';
 import type { App, AppPart } from '../appContext';
 import { fileRefName, resolveFileRef } from '../files';
 import { missingFields, textFromCell, totalRowsNote, type ColumnMapping, type SheetRow, type SheetTable } from '../imports';
-import { createVendingCatalogs } from '../purchases';
 import type { BulkJobKind } from './jobStates';
 import { isVendingKind } from './jobStates';
 import type { InvalidRowRecord, JobStore } from './jobStore';
@@ -27,7 +26,7 @@ import {
   type LeftOut,
 } from './prepareJob';
 import { checkAccountsWithService } from './vendingItems';
-import { freshCatalog } from '../catalog/catalogCache';
+import { CATALOG_FRESH_MS, freshCatalog } from '../catalog/catalogCache';
 
 export interface FileCheckInput {
   file: FileRef;
@@ -43,13 +42,15 @@ export interface PrepareInput extends FileCheckInput {
 
 /**
  * The catalogs a job of this kind is validated against: from the one catalog cache
- * (`catalog/catalogCache.ts`), read again from the service when older than five minutes.
+ * (`catalog/catalogCache.ts`), read again from the service when older than `maxAgeMs` (five
+ * minutes; 0 reads it now, as a standing order's occurrence does: days may have passed since its
+ * rows were last checked, whatever the cache's clock says).
  */
-export async function catalogsFor(app: AppPart<'client' | 'connection' | 'db' | 'service'>, kind: BulkJobKind): Promise<Catalogs> {
-  if (kind === 'airtime') return { airtime: await freshCatalog(app, 'airtime'), data: [] };
-  if (kind === 'electricity') return { airtime: [], data: [], electricity: await app.service(createVendingCatalogs).electricity() };
-  if (kind === 'cable') return { airtime: [], data: [], cable: await app.service(createVendingCatalogs).cable() };
-  return { airtime: [], data: await freshCatalog(app, 'data') };
+export async function catalogsFor(app: AppPart<'client' | 'connection' | 'db'>, kind: BulkJobKind, maxAgeMs = CATALOG_FRESH_MS): Promise<Catalogs> {
+  if (kind === 'airtime') return { airtime: await freshCatalog(app, 'airtime', maxAgeMs), data: [] };
+  if (kind === 'electricity') return { airtime: [], data: [], electricity: await freshCatalog(app, 'electricity', maxAgeMs) };
+  if (kind === 'cable') return { airtime: [], data: [], cable: await freshCatalog(app, 'cable', maxAgeMs) };
+  return { airtime: [], data: await freshCatalog(app, 'data', maxAgeMs) };
 }
 
 /** Checks every row of a file without creating a job. */

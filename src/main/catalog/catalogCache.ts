@@ -96,11 +96,11 @@ export async function getCatalogs(app: AppPart<'client' | 'connection' | 'db'>, 
   };
 }
 
-/** One catalog read from the service within `CATALOG_FRESH_MS`: what a purchase is checked against. */
-export async function freshCatalog<K extends CatalogKind>(app: AppPart<'client' | 'connection' | 'db'>, kind: K): Promise<CatalogOf[K][]> {
+/** One catalog read from the service within `maxAgeMs` (`CATALOG_FRESH_MS`): what a purchase is checked against. */
+export async function freshCatalog<K extends CatalogKind>(app: AppPart<'client' | 'connection' | 'db'>, kind: K, maxAgeMs = CATALOG_FRESH_MS): Promise<CatalogOf[K][]> {
   const profileId = app.connection.profileId;
   const cached = cachedRows(app, profileId);
   const row = cached.get(kind);
-  if (!row || !(Date.now() - Date.parse(row.read_at) < CATALOG_FRESH_MS)) await readAndSave(app, profileId, [kind], cached);
+  if (!row || !(Date.now() - Date.parse(row.read_at) < maxAgeMs)) await readAndSave(app, profileId, [kind], cached);
   return JSON.parse(cached.get(kind)?.body ?? '[]') as CatalogOf[K][];
 }

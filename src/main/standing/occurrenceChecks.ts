@@ -55,7 +55,8 @@ export async function checkToday(
 ): Promise<TodayCheck> {
   const kind = order.kind;
   const profileId = order.profile_id;
-  const catalogs = await catalogsFor(app, kind);
+  // Today's catalog, read now: a plan repriced or withdrawn since the last run is a row that waits.
+  const catalogs = await catalogsFor(app, kind, 0);
   const log = await recentLog(run.session.client, kind, run.nowMs);
   const recent = outsideTheOrder(deps.store, deps.bulk, order, recentLookupFor(deps.bulk.store, profileId, kind, null, log.entries, run.nowMs));
   const rows = rowsOf(version);

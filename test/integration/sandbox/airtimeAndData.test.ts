@@ -108,6 +108,7 @@ describe('purchaseAirtime', () => {
 
   it('lists each item as PENDING at once, then SUCCESS 5 s later; transaction_id is the item reference', async () => {
     const org = s.org();
+    await org.control.holdClock();
     const r = await org.post<BatchAccepted>('/purchaseAirtime', [mtnAirtime('08031230001', 500), mtnAirtime('08031230002', 600)]);
     let log = await logOf(org);
     expect(log).toHaveLength(2);

@@ -28,6 +28,29 @@ describe('control endpoints', () => {
     expect((await a.control.send('POST', 'clock', { advanceSeconds: 'soon' })).status).toBe(400);
   });
 
+  it('holds this organisation’s clock: it moves only when advanced, and runs on from there when let go', async () => {
+    const org = s.org();
+    const held = await org.control.holdClock();
+    expect(held.held).toBe(true);
+    // The machine's clock moves on; the held one does not.
+    const from = Date.now();
+    while (Date.now() < from + 20) await org.control.clock();
+    expect((await org.control.clock()).now).toBe(held.now);
+    const stamped = await org.post<BatchAccepted>('/purchaseAirtime', [mtnAirtime('08031234567', 100)]);
+    expect(stamped.status).toBe(202);
+    const [e] = (await org.get<PageObject<LogEntry>>('/logEntries')).body.data.Items;
+    expect(Date.parse(e.created_at)).toBe(Date.parse(held.now));
+    const on = await org.control.advanceClock(121);
+    expect(Date.parse(on.now)).toBe(Date.parse(held.now) + 121_000);
+    const released = await org.control.holdClock(false);
+    expect(released.held).toBe(false);
+    expect(Date.parse(released.now)).toBeGreaterThanOrEqual(Date.parse(on.now));
+    // Let go, it runs on from where it stood.
+    let later = released;
+    while (later.now === released.now) later = await org.control.clock();
+    expect(Date.parse(later.now)).toBeGreaterThan(Date.parse(released.now));
+  });
+
   it('stamps log entries with the sandbox clock', async () => {
     const org = s.org();
     await org.advance(10 * 86_400);

@@ -130,6 +130,7 @@ describe.each(SHAPE_VARIANTS)('messaging answered in the %s form', (variant) => 
   describe('templates', () => {
     it('creates a template PENDING, APPROVED 60 s later on the sandbox clock', async () => {
       const org = await newOrg();
+      await org.control.holdClock();
       const r = await org.post('/createTemplates', template('Balance alert'));
       expect(r.status).toBe(200);
       const created = read.template(r);
