@@ -1,5 +1,7 @@
 /**
- * Log mirror benchmarks (`npm run bench -- mirror [--rows N] [--far-rows N] [--latency-ms MS] [--skip-sync] [--skip-far]`):
+ * Log mirror benchmarks (`npm run bench -- mirror [--rows N] [--far-rows N] [--latency-ms MS] [--skip-sync] [--skip-far]`);
+ * with `--at-size`, only the mirror at N entries of issue 42 (bench/mirrorAtSize.ts: sync, memory,
+ * windows, Dashboard, a month of `logs`, all on the mirror the app's own sync made):
  * 1. SQLite upsert of N log entries with every index and the search index (in process since the
  *    trigram FTS table was dropped; its build is part of the measured upsert);
  * 2. partial phone search (first page + count) on the N-row mirror;
@@ -27,6 +29,7 @@ import { generateLogEntries } from './generate/logEntries';
 import { startSandboxProcess, type SandboxProcess } from '../test/support/testSandbox';
 import type { ParsedLogEntry } from '../src/main/api/parseLogEntry';
 import { reportRow } from './summary';
+import { benchMirrorAtSize, processCpuSeconds } from './mirrorAtSize';
 import { median } from './benchArgs';
 
 const args = process.argv.slice(2);
@@ -81,17 +84,6 @@ function startStandaloneSandbox(seed: number): Promise<SandboxProcess> {
     entry: 'runStandalone',
     timeoutMs: 30 * 60_000,
   });
-}
-
-/** CPU seconds a process has used so far (Linux /proc; null elsewhere): the sandbox's share of a sync. */
-function processCpuSeconds(pid: number | undefined): number | null {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime, fields 14 and 15 of the line (11 and 12 after the command's name), in ticks of 1/100 s.
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
 }
 
 /** A first sync of the sandbox's whole log into a fresh data folder; seconds and the result. */
@@ -347,6 +339,8 @@ function whatTheIndexesBuy(db: ReturnType<typeof openDatabase>): void {
 }
 
 async function main(): Promise<void> {
+  // Issue 42: the mirror at this size, everything on the mirror the app's own sync made (bench/mirrorAtSize.ts).
+  if (args.includes('--at-size')) return benchMirrorAtSize(N, tmp);
   console.log(`mirror benchmark, ${fmt(N)} entries, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
   await benchUpsertAndSearch();
   if (!skipFar) await benchSync(FAR_N, true);

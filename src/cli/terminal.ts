@@ -120,6 +120,15 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
 }
 
+/**
+ * Resolves once this process's stdout has taken what was written (at once unless a slow reader, a
+ * pipe, left it holding more than its buffer): a command that prints as it reads waits here, so
+ * what it has not printed yet is never held in memory.
+ */
+export function stdoutTaken(): Promise<void> {
+  return process.stdout.writableNeedDrain ? new Promise((resolve) => process.stdout.once('drain', () => resolve())) : Promise.resolve();
+}
+
 /** This process's stdout and stderr, each write ended with a line break. */
 export function processIo(env: NodeJS.ProcessEnv): CliIo {
   return {

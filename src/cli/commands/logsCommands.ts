@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { reversedDatesMessage, type LogFilter, type LogTotals, type MirrorCoverage, type MirrorRow } from '../../shared/contract/logs';
 import { formatNaira, nairaToKobo } from '../../shared/money';
 import { formatDateTime } from '../../shared/localDates';
-import { lines, textTable, tt } from '../terminal';
+import { lines, stdoutTaken, textTable, tt, type TerminalText } from '../terminal';
+import { iterateLogRows } from '../../main/transactions/logQuery';
 import { faceAndCostText, refundedText } from '../../shared/spendText';
 import { FORCE_OPTION, outTarget, writeExportTo } from '../outFile';
 import { UsageError, command, dateRangeOptions, numberOption, requireOption, stringOption, type CliContext, type OptionSpec } from '../cliCommand';
@@ -126,11 +127,46 @@ export const syncCommand = command({
   },
 });
 
+function entryLine(r: MirrorRow): TerminalText {
+  return tt`${formatDateTime(r.createdAt).padEnd(18)}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`;
+}
+
+/**
+ * `vendesk logs --all`: every matching entry, newest first, read from the mirror a chunk at a time
+ * by key (`iterateLogRows`) and printed as it is read, waiting for stdout when a slow reader (a
+ * pipe) has not taken the last chunk: a month of millions of entries in constant memory.
+ */
+async function printEveryEntry(ctx: CliContext, filter: LogFilter): Promise<number> {
+  const app = await ctx.app();
+  let shown = 0;
+  let chunk: TerminalText[] = [];
+  const flush = async () => {
+    if (chunk.length > 0) ctx.stdout(lines(chunk));
+    chunk = [];
+    await stdoutTaken();
+  };
+  for (const r of iterateLogRows(app.db, app.connection.profileId, filter, 'time_desc')) {
+    chunk.push(entryLine(r));
+    shown++;
+    if (chunk.length === 500) {
+      await flush();
+      if (ctx.signal.aborted) break;
+    }
+  }
+  await flush();
+  return shown;
+}
+
 export const logsCommand = command({
   path: ['logs'],
   summary: 'List vending log entries from the local mirror (newest first)',
-  usage: 'vendesk logs [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D] [--offline] [--limit N] [--json]',
-  options: [...FILTER_OPTIONS, OFFLINE_OPTION, { name: 'limit', kind: 'string', description: 'At most N entries (default 50, up to 1000)' }],
+  usage: 'vendesk logs [--status S] [--type T] [--network N] [--search TEXT] [--from D] [--to D] [--offline] [--limit N | --all] [--json]',
+  options: [
+    ...FILTER_OPTIONS,
+    OFFLINE_OPTION,
+    { name: 'limit', kind: 'string', description: 'At most N entries (default 50, up to 1000)' },
+    { name: 'all', kind: 'boolean', description: 'Every matching entry (a month of them, say), each printed as it is read, in text' },
+  ],
   output: z.strictObject({
     period: periodShape.nullable().describe('with --from or --to: the days listed (days the mirror had not read are read first)'),
     total: z.number().describe('entries matching, refunded ones included'),
@@ -142,17 +178,18 @@ export const logsCommand = command({
   }),
   async run(ctx) {
     const filter = filterOf(ctx);
+    const all = ctx.args.options.all === true;
+    if (all && ctx.json) throw new UsageError('--all prints every entry as text; for every entry as data, use vendesk export logs --out FILE.csv');
+    if (all && ctx.args.options.limit !== undefined) throw new UsageError('--all and --limit cannot be used together; leave out one');
     const limit = numberOption(ctx.args, 'limit') ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
     // Over days: never a listing silently short of days the mirror has not read.
     const coverage = filter.from || filter.to ? await readDaysFirst(ctx, { from: filter.from, to: filter.to }, 'listing') : null;
     if (!coverage) await noteWholeLog(ctx);
-    const page = await ctx.call('logs.query', { filter, sort: 'time_desc', offset: 0, limit });
     const totals = await ctx.call('logs.totals', { filter });
-    const entries = page.rows.map(
-      (r) =>
-        tt`${formatDateTime(r.createdAt).padEnd(18)}  ${r.status.padEnd(7)}  ${r.type.padEnd(11)}  ${r.network.padEnd(9)}  ${r.phoneNumber.padEnd(11)}  ${formatNaira(r.amountKobo).padStart(14)}  ${r.transactionId}`,
-    );
+    const shown = all ? await printEveryEntry(ctx, filter) : null;
+    const page = all ? { rows: [] } : await ctx.call('logs.query', { filter, sort: 'time_desc', offset: 0, limit });
+    const entries = page.rows.map(entryLine);
     return {
       json: {
         period: coverage ? periodJson(coverage) : null,
@@ -163,7 +200,11 @@ export const logsCommand = command({
         refunded: refundedJson(totals.refunded),
         entries: page.rows.map(rowJson),
       },
-      text: lines([...entries, `${page.rows.length} shown of ${totals.count} matching (times in Lagos); ${spendLine(totals)}.`, ...(coverage ? periodLines(coverage) : [])]),
+      text: lines([
+        ...entries,
+        `${shown ?? page.rows.length} shown of ${totals.count} matching (times in Lagos); ${spendLine(totals)}.`,
+        ...(coverage ? periodLines(coverage) : []),
+      ]),
     };
   },
 });

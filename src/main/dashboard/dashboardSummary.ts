@@ -15,7 +15,7 @@
  */
 import type { CostCentreShare, DashboardSummary, SpendFigures, SpendPoint } from '../../shared/contract/dashboard';
 import { spendByCostCentre } from '../costCentres/logCostCentres';
-import { lagosDaySql, lagosRangeIso, lagosToday, monthStartDay, shiftDay, weekStartDay } from '../../shared/localDates';
+import { lagosRangeIso, lagosToday, monthStartDay, shiftDay, weekStartDay } from '../../shared/localDates';
 import type { App } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import { countPendingItems } from '../pending/pendingItems';
@@ -30,19 +30,24 @@ import type { ReadableDB } from '../store/readableDb';
 
 const SPENT = "status IN ('SUCCESS', 'PENDING')";
 
-/** Spend from the start of a Lagos day on — purchases, and vendesk's messaging on its own line — with the refunded purchases of the period apart. */
-function spendSince(db: ReadableDB, profileId: string, fromDay: string): SpendFigures {
+/**
+ * Spend from the start of a Lagos day on — purchases, and vendesk's messaging on its own line —
+ * with the refunded purchases of the period apart. The mirror's part is read from its totals per
+ * Lagos day (`log_day_totals`, kept by triggers as entries land: src/main/store/logDayTotals.ts),
+ * a few hundred rows a month, not the month's entries.
+ */
+export function spendSince(db: ReadableDB, profileId: string, fromDay: string): SpendFigures {
   const from = lagosRangeIso(fromDay).fromIso ?? '';
   const r = db
     .prepare(
-      `SELECT COUNT(CASE WHEN ${SPENT} THEN 1 END) AS purchases,
-              COALESCE(SUM(CASE WHEN ${SPENT} THEN amount_kobo END), 0) AS faceKobo,
+      `SELECT COALESCE(SUM(CASE WHEN ${SPENT} THEN entries END), 0) AS purchases,
+              COALESCE(SUM(CASE WHEN ${SPENT} THEN face_kobo END), 0) AS faceKobo,
               COALESCE(SUM(CASE WHEN ${SPENT} THEN cost_kobo END), 0) AS costKobo,
-              COUNT(CASE WHEN status = 'FAILED' THEN 1 END) AS refundedCount,
+              COALESCE(SUM(CASE WHEN status = 'FAILED' THEN entries END), 0) AS refundedCount,
               COALESCE(SUM(CASE WHEN status = 'FAILED' THEN cost_kobo END), 0) AS refundedCostKobo
-         FROM log_entries WHERE profile_id = ? AND created_at >= ?`,
+         FROM log_day_totals WHERE profile_id = ? AND day >= ?`,
     )
-    .get(profileId, from) as { purchases: number; faceKobo: number; costKobo: number; refundedCount: number; refundedCostKobo: number };
+    .get(profileId, fromDay) as { purchases: number; faceKobo: number; costKobo: number; refundedCount: number; refundedCostKobo: number };
   const messaging = messagingSpend(db, profileId, from);
   return {
     purchases: r.purchases,
@@ -68,13 +73,14 @@ function spendByCentreSince(db: ReadableDB, profileId: string, fromDay: string):
   return [...shares.values()];
 }
 
-function dailySeries(db: ReadableDB, profileId: string, column: 'type' | 'network', days: string[]): { points: SpendPoint[]; keys: string[] } {
+/** The daily chart, from the totals per Lagos day as `spendSince`. */
+export function dailySeries(db: ReadableDB, profileId: string, column: 'type' | 'network', days: string[]): { points: SpendPoint[]; keys: string[] } {
   const rows = db
     .prepare(
-      `SELECT ${lagosDaySql('created_at')} AS day, ${column} AS k, SUM(amount_kobo) AS face, SUM(cost_kobo) AS cost FROM log_entries
-        WHERE profile_id = ? AND created_at >= ? AND ${SPENT} GROUP BY day, k`,
+      `SELECT day, ${column} AS k, SUM(face_kobo) AS face, SUM(cost_kobo) AS cost FROM log_day_totals
+        WHERE profile_id = ? AND day >= ? AND ${SPENT} GROUP BY day, k HAVING SUM(entries) > 0`,
     )
-    .all(profileId, lagosRangeIso(days[0]).fromIso) as { day: string; k: string; face: number; cost: number }[];
+    .all(profileId, days[0]) as { day: string; k: string; face: number; cost: number }[];
   const byDay = new Map<string, SpendPoint>(days.map((day) => [day, { day, values: {}, costs: {} }]));
   const totals = new Map<string, number>();
   for (const r of rows) {

@@ -12,8 +12,8 @@
  * is written to SQLite for search:
  * - the index is built lazily from the table (one read of three columns) and caught up by rowid:
  *   any row with a rowid above the last one seen is read on the next search;
- * - `upsertLogEntries` appends the rows it inserts itself, so a sync does not leave a catch-up
- *   for the first search;
+ * - once built, `upsertLogEntries` appends the rows it inserts itself, so a sync does not leave a
+ *   catch-up for the next search (a first sync does not build it: the first search does);
  * - a row whose phone number or transaction id changes, or a deleted row, bumps
  *   `log_search_state.generation` (triggers of migration 002, which fire on those rare updates
  *   only), and the next search rebuilds the index. That also covers other connections and
@@ -229,28 +229,19 @@ function scanIndex(index: ProfileIndex, text: string, max: number): number[] | n
 
 /**
  * Called by the upsert before a batch: the index to append the batch's new rows to, or null.
- * An index that exists is caught up first; a profile with no rows yet gets an (empty) index, so a
- * first sync fills it as it goes. An index is not built here for a mirror that has rows: that
- * read is left to the first search.
+ * An index that exists is caught up first. None is made here: a first sync does not build one as
+ * it goes (at ten million entries it is about 500 MB, which would make a sync's memory grow with
+ * the log's size); the first search reads it from the table.
  */
 export function searchIndexForWrite(db: ReadableDB, profileId: string, top: number): ProfileIndex | null {
   const map = profiles(db);
-  let index = map.get(profileId);
-  if (index) {
-    if (index.generation !== generationOf(db) || top < index.lastRowid) {
-      map.delete(profileId);
-      index = undefined;
-    } else {
-      catchUp(db, profileId, index, top);
-      return index;
-    }
+  const index = map.get(profileId);
+  if (!index) return null;
+  if (index.generation !== generationOf(db) || top < index.lastRowid) {
+    map.delete(profileId);
+    return null;
   }
-  const any = db.prepare('SELECT 1 FROM log_entries WHERE profile_id = ? LIMIT 1').pluck().get(profileId);
-  if (any !== undefined) return null;
-  index = new ProfileIndex();
-  index.generation = generationOf(db);
-  index.lastRowid = top;
-  map.set(profileId, index);
+  catchUp(db, profileId, index, top);
   return index;
 }
 

@@ -26,6 +26,7 @@ import { commitUnflushed } from '../store/unflushedCommit';
 import { recordLogFacets } from './logFacets';
 import { forgetSearchIndex, searchIndexForWrite } from './logSearchIndex';
 import { LOG_ENTRY_INDEXES } from '../store/logEntryIndexes';
+import { LOG_DAY_TOTALS_INSERT_TRIGGER, RECOUNT_LOG_DAY_TOTALS } from '../store/logDayTotals';
 
 export interface UpsertCounts {
   inserted: number;
@@ -237,6 +238,8 @@ export function beginBulkLoad(db: Db): boolean {
       return false;
     }
     for (const name of BULK_DEFERRED) db.exec(`DROP INDEX IF EXISTS ${name}`);
+    // The day totals: counted once from the table at the end rather than one upsert per row.
+    db.exec(`DROP TRIGGER IF EXISTS ${LOG_DAY_TOTALS_INSERT_TRIGGER.name}`);
     return true;
   })();
 }
@@ -259,12 +262,21 @@ export function endBulkLoad(db: Db): void {
   }
 }
 
-/** Creates any of the mirror's secondary indexes that is missing (a bulk load cut short by a crash); a no-op otherwise. */
+/**
+ * Creates any of the mirror's secondary indexes that is missing (a bulk load cut short by a crash),
+ * and when the day totals' insert trigger is missing, counts the totals again from the table and
+ * creates it, in one transaction; a no-op otherwise.
+ */
 export function ensureLogIndexes(db: Db): void {
-  const present = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log_entries'").pluck().all() as string[]);
+  const present = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'log_entries'").pluck().all() as string[]);
   const missing = Object.entries(LOG_ENTRY_INDEXES).filter(([name]) => !present.has(name));
-  if (missing.length === 0) return;
+  const recount = !present.has(LOG_DAY_TOTALS_INSERT_TRIGGER.name);
+  if (missing.length === 0 && !recount) return;
   db.transaction(() => {
     for (const [, sql] of missing) db.exec(sql);
+    if (recount) {
+      db.exec(RECOUNT_LOG_DAY_TOTALS);
+      db.exec(LOG_DAY_TOTALS_INSERT_TRIGGER.sql);
+    }
   })();
 }

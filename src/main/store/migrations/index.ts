@@ -41,6 +41,7 @@ import { oneTableOfApprovalsMigration } from './024_one_table_of_approvals';
 import { logCoverageMigration } from './026_log_coverage';
 import { stateMovesMigration } from './030_state_moves';
 import { standingOrdersMigration } from './031_standing_orders';
+import { logDayTotalsMigration } from './032_log_day_totals';
 import { personalisedMessagesMigration } from './035_personalised_messages';
 import { costCentresMigration } from './036_cost_centres';
 import { monthClosesMigration } from './038_month_closes';
@@ -73,6 +74,7 @@ export const MIGRATIONS: Migration[] = [
   logCoverageMigration,
   stateMovesMigration,
   standingOrdersMigration,
+  logDayTotalsMigration,
   personalisedMessagesMigration,
   costCentresMigration,
   monthClosesMigration,
