@@ -14,7 +14,7 @@ const vendesk = { rules: { ...layers.rules, ...pinnedConnection.rules } };
  * purchases. Exported for its test (test/unit/foundation/pinnedConnection.test.ts).
  */
 export const PINNED_CONNECTION_FILES = [
-  'src/main/bulk/**/*.ts',
+  'src/main/buying/**/*.ts',
   'src/main/purchases/**/*.ts',
   'src/main/pending/**/*.ts',
   'src/main/team/{purchaseApproval,approvedPurchases,bulkApproval,teamJobRun,teamRunSpec,sentElsewhere}.ts',

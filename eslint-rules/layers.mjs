@@ -58,22 +58,22 @@ const ALLOWED_FOLDERS = [['src/cli', 'src/main/web']];
 /** Imports forbidden between folders of one layer: [from, to, why]. */
 const FOLDER_RULES = [
   ['src/main/purchases', 'src/main/pending', 'the requery loop settles purchases; purchases never call the requery loop (it starts in backgroundLoops.ts)'],
-  ['src/main/purchases', 'src/main/bulk', 'a bulk row buys through purchases, never the other way round'],
-  ['src/main/bulk', 'src/main/pending', 'the requery loop asks the one requery path (bulk/itemOutcomes.ts) about what is due; bulk never calls the loop'],
-  // The team builds on purchases and bulk: every purchase asks it through the one gate bulk declares.
-  ...['purchases', 'bulk'].map((folder) => [
+  ['src/main/purchases', 'src/main/buying', 'a bulk row buys through purchases, never the other way round'],
+  ['src/main/buying', 'src/main/pending', 'the requery loop asks the one requery path (buying/itemOutcomes.ts) about what is due; buying never calls the loop'],
+  // The team builds on purchases and buying: every purchase asks it through the one gate buying declares.
+  ...['purchases', 'buying'].map((folder) => [
     `src/main/${folder}`,
     'src/main/team',
-    'the team workspace answers the one gate every purchase asks (bulk/teamGate.ts), wired by app.ts',
+    'the team workspace answers the one gate every purchase asks (buying/teamGate.ts), wired by app.ts',
   ]),
   // The service's client and its log reader (api/logLookup.ts) are the bottom of the services.
-  ...['bulk', 'purchases', 'pending', 'team', 'transactions', 'reconcile', 'messaging', 'dashboard', 'reports'].map((folder) => [
+  ...['buying', 'purchases', 'pending', 'team', 'transactions', 'reconcile', 'messaging', 'dashboard', 'reports'].map((folder) => [
     'src/main/api',
     `src/main/${folder}`,
     'the client and the log reader sit below every service that uses them',
   ]),
   // The local copy of the log is read by what buys and reconciles; it never reaches up into them.
-  ...['bulk', 'purchases', 'pending', 'team', 'reconcile'].map((folder) => [
+  ...['buying', 'purchases', 'pending', 'team', 'reconcile'].map((folder) => [
     'src/main/transactions',
     `src/main/${folder}`,
     'the local copy of the log sits below what buys, requeries and reconciles (read the service’s log through api/logLookup.ts)',

@@ -1,7 +1,7 @@
 /**
  * vendesk/pinned-connection: what costs money takes its connection (docs/architecture.md).
  *
- * In the code that buys, settles or requeries — the purchase engine (`src/main/bulk/`), the vending
+ * In the code that buys, settles or requeries — the purchase engine (`src/main/buying/`), the vending
  * detail (`src/main/purchases/`), the requery loop (`src/main/pending/`) and the team's runs of
  * purchases (the files `eslint.config.mjs` names) — no function reads the connection in use on its
  * own: `app.connection`, `app.client()` and `app.session()` are refused, on an app however it is

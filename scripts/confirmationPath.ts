@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { startTestApp } from '../test/support/testApp';
-import { createBulkService } from '../src/main/bulk/bulkService';
+import { createBulkService } from '../src/main/buying/bulkService';
 
 export interface Frame {
   file: string;

@@ -1,7 +1,7 @@
 /**
  * The app's background loops, started in one place — here, from `createApp`:
  * - the requery loop of pending purchases (`pending/pendingScheduler.ts`),
- * - the follow-up of bulk jobs that are no longer sending (`bulk/followUpLoop.ts`),
+ * - the follow-up of bulk jobs that are no longer sending (`buying/followUpLoop.ts`),
  * - the automatic sync of the log mirror (`transactions/autoSync.ts`),
  * - writing job outcomes the team database missed while it was unreachable (`team/teamOutcomeRetry.ts`),
  * - listening to the team database, so another member's change shows at once (`team/teamChanges.ts`),
@@ -14,7 +14,7 @@
  * nothing it was not told to. Each loop stops with the app.
  */
 import type { AppPart } from './appContext';
-import { ensureBulkFollowUp } from './bulk/followUpLoop';
+import { ensureBulkFollowUp } from './buying/followUpLoop';
 import { startAutoSync } from './transactions/autoSync';
 import { createPendingScheduler } from './pending/pendingScheduler';
 import { startTeamOutcomeRetry } from './team/teamOutcomeRetry';

@@ -4,8 +4,8 @@
  * receipt of a single airtime or data top-up (`top-up`), and a bulk row bought as an electricity
  * or cable purchase, whose reason the job's rows and its results workbook show (`row`). The
  * sentences of one state sit together under it, so what a state means is changed in one place;
- * `purchases/purchaseStore.ts` (`toPurchaseView`), `bulk/singleTopUp.ts` (`toTopUpView`) and
- * `bulk/vendingItems.ts` (`itemFromPurchase`) ask it.
+ * `purchases/purchaseStore.ts` (`toPurchaseView`), `buying/singleTopUp.ts` (`toTopUpView`) and
+ * `buying/vendingItems.ts` (`itemFromPurchase`) ask it.
  */
 import { awaitingApprovalHint } from '../shared/contract/team';
 import { formatNaira } from '../shared/money';

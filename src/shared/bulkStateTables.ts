@@ -1,8 +1,8 @@
 /**
  * The two state machines of a purchase's record as tables: a bulk item's (a row of a spreadsheet's
  * job, or the one item of a single purchase) and its job's. The one place their moves are written.
- * The bulk engine takes every guard from them (`main/bulk/itemMoves.ts` for items,
- * `main/bulk/jobLifecycle.ts` for jobs, the lists of `main/bulk/jobStates.ts`), and the database's
+ * The bulk engine takes every guard from them (`main/buying/itemMoves.ts` for items,
+ * `main/buying/jobLifecycle.ts` for jobs, the lists of `main/buying/jobStates.ts`), and the database's
  * triggers are built from them (`main/store/migrations/030_state_moves.ts`): code and database
  * hold the same moves. Here, in `shared`, because both the services and the store's migrations
  * read them.

@@ -3,7 +3,7 @@
  * prepared: it is refused, says nothing was bought and what to do, and nothing is bought at either
  * service.
  */
-import { teamGate } from '../../src/main/bulk/teamGate';
+import { teamGate } from '../../src/main/buying/teamGate';
 import { holdMethod } from '../support/heldAnswer';
 import { sandboxLog } from '../support/sandboxRecords';
 import { startTestSandbox } from '../support/testSandbox';

@@ -2,7 +2,7 @@
  * The Dashboard's Pending purchases card counts airtime for one number waiting for its answer as
  * well as an electricity token, and says where each is followed.
  */
-import { createBulkService } from '../../src/main/bulk/bulkService';
+import { createBulkService } from '../../src/main/buying/bulkService';
 import { sandboxLog } from '../support/sandboxRecords';
 import { expect, saveScreen, test } from './support/fixtures';
 import { receiptOf } from '../support/receiptOf';

@@ -3,7 +3,7 @@
  * reference and wallet cost are the service's own — and the same purchase again within 24 hours
  * only when the user says so.
  */
-import { createBulkService } from '../../src/main/bulk/bulkService';
+import { createBulkService } from '../../src/main/buying/bulkService';
 import { sandboxLog, sandboxWalletKobo } from '../support/sandboxRecords';
 import { expect, passTopUpSettlement, saveScreen, test } from './support/fixtures';
 

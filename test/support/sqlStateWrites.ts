@@ -6,7 +6,7 @@
 import ts from 'typescript';
 
 /** Where each table's state may be written. */
-export const DOORS = { bulk_items: 'src/main/bulk/itemMoves.ts', bulk_jobs: 'src/main/bulk/jobLifecycle.ts' } as const;
+export const DOORS = { bulk_items: 'src/main/buying/itemMoves.ts', bulk_jobs: 'src/main/buying/jobLifecycle.ts' } as const;
 export type Table = keyof typeof DOORS;
 
 /** Stands for a `${…}` of a template: anything may be there. */

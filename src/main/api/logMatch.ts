@@ -1,7 +1,7 @@
 /**
  * Which entry of the service's log is a purchase whose request may or may not have reached the
  * service (a crash or timeout while sending, an answer lost): one rule for a single purchase of
- * any kind and a bulk row (`bulk/itemOutcomes.ts`, `team/sentElsewhere.ts`,
+ * any kind and a bulk row (`buying/itemOutcomes.ts`, `team/sentElsewhere.ts`,
  * `purchases/settleFromLog.ts`). A pure function of the purchase, its kind and the log entries for
  * its phone, so the rule is tested on its own (test/unit/api/logMatch.test.ts); the caller claims
  * what it finds.

@@ -1,7 +1,7 @@
 /**
  * One requery of a purchase the service accepted, and what its answer means: the one rule for a
  * single electricity or cable purchase (`pending/requeryPurchase.ts`) and for a bulk item
- * (`bulk/itemOutcomes.ts`), each of which writes the verdict into its own record.
+ * (`buying/itemOutcomes.ts`), each of which writes the verdict into its own record.
  *
  * | Answer                         | Verdict                                                          |
  * |--------------------------------|------------------------------------------------------------------|

@@ -4,12 +4,12 @@
  * purchase, from what, to what, who and when (the service's clock, so a month's close can tell a
  * change made after it). A purchase is named by its service reference (the log's transaction id,
  * what Transactions and every receipt show), on the connection in use. The item is written by its
- * one writer (bulk/itemMoves.ts, `setCostCentre`); the record of the change is this module's own.
+ * one writer (buying/itemMoves.ts, `setCostCentre`); the record of the change is this module's own.
  */
 import os from 'node:os';
 import { AppError } from '../../shared/appError';
 import type { Db } from '../store/database';
-import { ItemMoves } from '../bulk/itemMoves';
+import { ItemMoves } from '../buying/itemMoves';
 import type { CostCentreChangeView } from '../../shared/contract/costCentres';
 
 export type CostCentreChange = CostCentreChangeView;

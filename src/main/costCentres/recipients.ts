@@ -15,7 +15,7 @@ import { accountNumberFromCell, phoneFromCell, textFromCell } from '../imports/c
 import { detectMapping, assertMappingComplete } from '../imports/columnMapping';
 import { mappedColumns, refuseHiddenCells } from '../imports/hiddenCells';
 import { rowSentence } from '../imports/bulkRowReaders';
-import { importFailure } from '../bulk/prepareJob';
+import { importFailure } from '../buying/prepareJob';
 import { inspectSpreadsheet } from '../imports/inspectSpreadsheet';
 import { readFirstTable } from '../imports/readSpreadsheet';
 import type { CellValue } from '../imports/sheetTable';

@@ -19,7 +19,7 @@ import { lagosRangeIso, lagosToday, monthStartDay, shiftDay, weekStartDay } from
 import type { App } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import { countPendingItems } from '../pending/pendingItems';
-import { AWAITING_ANSWER_STATES } from '../bulk/jobStates';
+import { AWAITING_ANSWER_STATES } from '../buying/jobStates';
 import { mirrorEntryCount } from '../transactions/logQuery';
 import { logSync } from '../transactions/logSync';
 import { readWallet } from '../transactions/balanceSnapshots';

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { bulkOperations } from '../../shared/contract/bulk';
 import { firstSheetWithTable, inspectSpreadsheet, TEMPLATES, writeTemplate } from '../imports';
 import { exportPath, exportsDir, fileRefName, resolveFileRef } from '../files';
-import { createBulkService } from '../bulk/bulkService';
-import { importFailure } from '../bulk/prepareJob';
+import { createBulkService } from '../buying/bulkService';
+import { importFailure } from '../buying/prepareJob';
 import { auditBulkCaps } from '../team/teamAuditHooks';
 import type { HandlersOf } from './handlerTypes';
 

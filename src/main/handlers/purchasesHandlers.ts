@@ -16,9 +16,9 @@ import {
 } from '../purchases';
 import { freshCatalog } from '../catalog/catalogCache';
 import { AppError } from '../../shared/appError';
-import { buyTopUp, checkTopUp, recentTopUps, topUpView } from '../bulk/singleTopUp';
-import { buySingleVending } from '../bulk/singleVending';
-import { createBulkService } from '../bulk/bulkService';
+import { buyTopUp, checkTopUp, recentTopUps, topUpView } from '../buying/singleTopUp';
+import { buySingleVending } from '../buying/singleVending';
+import { createBulkService } from '../buying/bulkService';
 import type { HandlersOf } from './handlerTypes';
 
 function purchaseOrThrow(app: App, id: string) {

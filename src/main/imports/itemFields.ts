@@ -2,7 +2,7 @@
  * What `validateItem` (validateItem.ts) is given: the typed fields of one purchase of each kind, and
  * who hears what is wrong with it, in whose words — a row of a file (`RowChecker`,
  * bulkRowReaders.ts: "add a Network column") or a purchase asked for on its own (`PurchaseChecker`,
- * bulk/singleTopUp.ts: "give the network").
+ * buying/singleTopUp.ts: "give the network").
  */
 import type { Network } from '../../shared/phone';
 import type { VendType } from '../../shared/wire';
@@ -68,7 +68,7 @@ export const SHEET_WORDS: ItemWords = {
   exactPlan: 'copy the exact product code from the data plan list',
 };
 
-/** A purchase typed in a form or on the command line (`bulk/singleTopUp.ts`): the network and plan are chosen, not read from columns. */
+/** A purchase typed in a form or on the command line (`buying/singleTopUp.ts`): the network and plan are chosen, not read from columns. */
 export const FORM_WORDS: ItemWords = {
   giveNetwork: 'give the network (MTN, Airtel, Glo or 9mobile)',
   given: 'you chose',

@@ -1,13 +1,13 @@
 /**
  * What makes one purchase valid, whatever it came from: a row of a bulk sheet (`validateRows.ts`
  * reads each row's cells into typed fields, `bulkRowReaders.ts`) or a single purchase typed in a
- * form or on the command line (`bulk/singleTopUp.ts` hands its typed fields in directly). One
+ * form or on the command line (`buying/singleTopUp.ts` hands its typed fields in directly). One
  * function, `validateItem(kind, fields, catalogs, check)`: the purchase as the catalog sells it
  * (codes, prices, operator and voucher are the catalog's, never the given ones), or null, each
  * issue and warning said to `check` in the order the fields are checked. The checker words them
  * for where they came from: a row of a file (`Row 4: ….`, "the file says":
  * `RowChecker`, bulkRowReaders.ts) or a purchase asked for on its own (one sentence each, "you
- * chose": `PurchaseChecker`, bulk/singleTopUp.ts).
+ * chose": `PurchaseChecker`, buying/singleTopUp.ts).
  *
  * Pure and cheap: it runs once per row of 200,000-row files, so the catalogs are indexed once per
  * run (`indexCatalogs`) and a valid row is a class instance, not an object literal. What it is

@@ -17,9 +17,9 @@ import { columnFor, fillPlaceholders, headingKey, parseMessageText, placeholderT
 import { formatNaira } from '../../shared/money';
 import { normalizePhone } from '../../shared/phone';
 import type { App, Session } from '../appContext';
-import { ownJob } from '../bulk/jobLifecycle';
-import { JobReads } from '../bulk/jobReads';
-import type { ItemRow, JobRow } from '../bulk/jobRows';
+import { ownJob } from '../buying/jobLifecycle';
+import { JobReads } from '../buying/jobReads';
+import type { ItemRow, JobRow } from '../buying/jobRows';
 import { createMessagingService } from './messagingService';
 import { senderIdView } from './messagingViews';
 import { createPersonalisedMessages, sendPersonalisedMessages } from './personalisedMessages';

@@ -19,7 +19,7 @@ import { messageCost } from '../../shared/messagingCost';
 import { normalizePhone } from '../../shared/phone';
 import { HIDDEN_CHARACTER, hiddenCharacterName, isEmojiGlue } from '../../shared/visibleText';
 import type { App, Session } from '../appContext';
-import { pidAlive } from '../bulk/jobRunner';
+import { pidAlive } from '../buying/jobRunner';
 import { MessageJobRunner, MESSAGE_JOB_TIMING, runningElsewhere, type MessageJobTiming } from './messageJobRunner';
 import { jobMessageView, MessageJobStore, type MessageJobRow, type NewJobMessage } from './messageJobStore';
 import { createMessagingService } from './messagingService';

@@ -11,8 +11,8 @@ import { describeAccount, findPurchaseRow, listPurchaseRows, toPurchaseView, upd
 import { createPendingScheduler } from './pendingScheduler';
 import { requeryPurchase } from '../purchases/requeryPurchase';
 import { createServiceClock } from '../api/serviceClock';
-import { createBulkService } from '../bulk/bulkService';
-import type { RequeryOutcome } from '../bulk/itemOutcomes';
+import { createBulkService } from '../buying/bulkService';
+import type { RequeryOutcome } from '../buying/itemOutcomes';
 import { serviceAnswersFromMs } from '../api/requeryBackoff';
 import { readNgnWallet } from '../api/walletReading';
 

@@ -2,7 +2,7 @@
  * The requery loop of the main process. Every few seconds it announces the pending purchases whose
  * check is due on the service clock (`pending.due`), asks the service about every item whose
  * requery is due, whatever it buys, one at a time, by the one requery path (`requeryItem` in
- * `bulk/itemOutcomes.ts`: an electricity or cable item through its purchase, whose uncertain ones
+ * `buying/itemOutcomes.ts`: an electricity or cable item through its purchase, whose uncertain ones
  * are looked for in the log; an airtime or data item of a job no process runs), re-reads the
  * wallet for refunds not seen yet, and tells the windows to re-read (`app.invalidate`: it is
  * background work, no operation declares it).
@@ -20,7 +20,7 @@ import { TopicBatch } from '../topicBatch';
 import { checkRefund } from '../purchases/refundCheck';
 import { listPurchaseRows, updatePurchase, type PurchaseRow } from '../purchases/purchaseStore';
 import { createServiceClock } from '../api/serviceClock';
-import { createBulkService } from '../bulk/bulkService';
+import { createBulkService } from '../buying/bulkService';
 import { REQUERY_CHANGES } from '../../shared/contract/pending';
 
 export const TICK_MS = 5_000;

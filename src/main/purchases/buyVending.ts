@@ -13,7 +13,7 @@
  *
  * Every purchase is a job's item (`bulk/`): a bulk row is bought by `buyElectricity` and
  * `buyCable` (`source: 'bulk'`, under its job's approval); a single purchase is checked here
- * (`checkElectricity`, `checkCable`), asked of the team's gate by `bulk/singleVending.ts`, and
+ * (`checkElectricity`, `checkCable`), asked of the team's gate by `buying/singleVending.ts`, and
  * bought by its run (`CheckedVendingPurchase.buy`). None asks the team itself, and none tells a
  * window anything: the buy operations declare what they change (`PURCHASE_CHANGES`), and a bulk
  * job, which is background work, says the same through `app.invalidate`.

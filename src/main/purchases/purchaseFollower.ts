@@ -2,7 +2,7 @@
  * What follows a purchase's state: a bulk row bought as this purchase (`bulk_items.purchase_id`)
  * shows its purchase's state, moved in the same transaction as the purchase, so the two never
  * disagree, whoever settles it (the answer, the requery loop, the log, the Pending page).
- * Declared here, answered by bulk (`bulkPurchaseFollower` in `bulk/jobFollowUp.ts`), plugged in by the composition root
+ * Declared here, answered by bulk (`bulkPurchaseFollower` in `buying/jobFollowUp.ts`), plugged in by the composition root
  * (app.ts): purchases never import bulk.
  */
 import { serviceSlot } from '../serviceSlot';

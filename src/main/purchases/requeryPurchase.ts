@@ -3,7 +3,7 @@
  * answer is read by the one requery rule (`api/requeryAnswer.ts`, shared with airtime and data
  * items) and written into the purchase, with a note that says what it means and when vendesk asks
  * again (the item follows it in the same write); a failed one has its refund checked. The purchases
- * module writes it; whoever asks about an item asks through `requeryItem` (`bulk/itemOutcomes.ts`),
+ * module writes it; whoever asks about an item asks through `requeryItem` (`buying/itemOutcomes.ts`),
  * and the Pending page's "Requery now" through the requery loop's queue.
  *
  * An `uncertain` purchase has no trustworthy reference yet: it is settled from the log instead.

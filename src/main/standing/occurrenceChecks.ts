@@ -8,12 +8,12 @@ import type { WaitingReason, WaitingRowView } from '../../shared/contract/standi
 import { formatDay, shiftDay } from '../../shared/localDates';
 import { formatNaira } from '../../shared/money';
 import type { App, Session } from '../appContext';
-import { confirmBlocker, readBulkSettings } from '../bulk/bulkSettings';
-import type { BulkService } from '../bulk/bulkService';
-import { catalogsFor } from '../bulk/draftFromFile';
-import type { NewItem } from '../bulk/jobRows';
-import { recentLog, recentLookupFor } from '../bulk/prepareJob';
-import type { RecentLookup } from '../bulk/jobReads';
+import { confirmBlocker, readBulkSettings } from '../buying/bulkSettings';
+import type { BulkService } from '../buying/bulkService';
+import { catalogsFor } from '../buying/draftFromFile';
+import type { NewItem } from '../buying/jobRows';
+import { recentLog, recentLookupFor } from '../buying/prepareJob';
+import type { RecentLookup } from '../buying/jobReads';
 import { commissionRates, expectedCost } from '../transactions/expectedCost';
 import { rowsForToday } from './orderRows';
 import { rowsOf, type OrderRow, type StandingStore, type VersionRow } from './standingStore';

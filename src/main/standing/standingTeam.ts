@@ -11,7 +11,7 @@
 import type { BulkJobView } from '../../shared/contract/bulk';
 import type { StandingApprovalView } from '../../shared/contract/standing';
 import type { Connection, Session } from '../appContext';
-import type { NewItem } from '../bulk/jobRows';
+import type { NewItem } from '../buying/jobRows';
 import { serviceSlot } from '../serviceSlot';
 import type { OrderMoveName, OrderRow, VersionRow } from './standingStore';
 

@@ -15,10 +15,10 @@
  * Who may use it, and why each loses nothing (each caller says so too):
  * - entries of the service's log mirrored here (`transactions/logStore.ts`): the service keeps them,
  *   and the next sync reads what was rolled back;
- * - a single purchase's job, written before anything of it is sent (`bulk/singleVending.ts`,
- *   `bulk/singleTopUp.ts`): the commit that marks it `sending` waits for the disk, and takes this
+ * - a single purchase's job, written before anything of it is sent (`buying/singleVending.ts`,
+ *   `buying/singleTopUp.ts`): the commit that marks it `sending` waits for the disk, and takes this
  *   one with it, before its request leaves; rolled back, nothing of it had been sent;
- * - the state a run ends in (`bulk/jobRunner.ts`): every answer was committed as it came, and
+ * - the state a run ends in (`buying/jobRunner.ts`): every answer was committed as it came, and
  *   this write only names what follows from them (accepted items are pending, the job is
  *   completed); rolled back, the job shows as stopped while running, and resuming it reads its
  *   items' outcomes and sends nothing again.

@@ -11,10 +11,10 @@ import { AppError } from '../../shared/appError';
 import type { ApprovedPurchaseView } from '../../shared/contract/team';
 import { receiptOrAwaiting } from '../../shared/contract/purchases';
 import type { App, AppPart, Session } from '../appContext';
-import { buyTopUp, topUpView, type TopUpInput } from '../bulk/singleTopUp';
-import { createBulkService } from '../bulk/bulkService';
+import { buyTopUp, topUpView, type TopUpInput } from '../buying/singleTopUp';
+import { createBulkService } from '../buying/bulkService';
 import { findPurchaseRow, toPurchaseView } from '../purchases';
-import { buySingleVending, type SingleVendingRequest } from '../bulk/singleVending';
+import { buySingleVending, type SingleVendingRequest } from '../buying/singleVending';
 import { boughtAs, singleLink, type SingleLink } from './purchaseApproval';
 import { writePendingTeamOutcomes } from './teamOutcomeRetry';
 

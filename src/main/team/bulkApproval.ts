@@ -9,7 +9,7 @@
  *   (`claimBeforeSend`): a row the same spreadsheet's other job already claimed (on any desktop)
  *   is not sent here.
  *
- * The bulk service asks its gate (`bulk/teamGate.ts`, which `team/teamGates.ts` fills):
+ * The bulk service asks its gate (`buying/teamGate.ts`, which `team/teamGates.ts` fills):
  * `teamApprovalFor` at confirm and `claimBeforeSend` when it builds a runner; a desktop that never
  * joined a team, or a sandbox connection, is untouched.
  */
@@ -18,10 +18,10 @@ import { AppError } from '../../shared/appError';
 import type { TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { AppPart, Session } from '../appContext';
-import type { TeamApproval } from '../bulk/teamGate';
+import type { TeamApproval } from '../buying/teamGate';
 import type { LogReader } from '../api/logLookup';
-import type { ItemRow, JobRow } from '../bulk/jobRows';
-import type { TeamJobs } from '../bulk/teamJobs';
+import type { ItemRow, JobRow } from '../buying/jobRows';
+import type { TeamJobs } from '../buying/teamJobs';
 import { checkItemsDigest, itemsDigest } from './itemsDigest';
 import { teamItem, teamJobPayload } from './teamRunSpec';
 import { sentElsewhereSettler, type SentElsewhere } from './sentElsewhere';

@@ -3,7 +3,7 @@
  * when this desktop is joined to a team and the team's admin set an amount above which a single
  * purchase needs approval (`team_settings.single_purchase_approval_kobo`).
  *
- * Each single purchase asks its gate (`single` of `bulk/teamGate.ts`, which `team/teamGates.ts`
+ * Each single purchase asks its gate (`single` of `buying/teamGate.ts`, which `team/teamGates.ts`
  * fills) once everything about it is checked, just before its job is written and sent (a bulk
  * row never asks: it has its job's approval):
  * - No team applies (sandbox, not joined, no threshold, or the amount is not above it): `none`,
@@ -29,10 +29,10 @@ import type { WaitingPurchaseView } from '../../shared/contract/purchases';
 import { awaitingApprovalHint, type SinglePurchaseKind, type SinglePurchaseSummary, type TeamJobPreview } from '../../shared/contract/team';
 import { formatNaira } from '../../shared/money';
 import type { App, AppPart, Connection, Session } from '../appContext';
-import { approvalBegun, type SingleApproval, type SingleGateOptions, type SinglePurchase } from '../bulk/teamGate';
-import { singleJobName } from '../bulk/singleTopUp';
-import { createBulkService } from '../bulk/bulkService';
-import type { ItemState, JobState } from '../bulk/jobStates';
+import { approvalBegun, type SingleApproval, type SingleGateOptions, type SinglePurchase } from '../buying/teamGate';
+import { singleJobName } from '../buying/singleTopUp';
+import { createBulkService } from '../buying/bulkService';
+import type { ItemState, JobState } from '../buying/jobStates';
 import { walletKoboOrNull } from '../transactions/balanceSnapshots';
 import { checkItemsDigest, itemsDigest, type DigestItem } from './itemsDigest';
 import { teamWorkspace } from './teamWorkspace';

@@ -17,11 +17,11 @@ import type { AppPart } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import type { ParsedLogEntry } from '../api/parseLogEntry';
 import { logEntriesFrom, type LogReader } from '../api/logLookup';
-import type { ItemRow, JobRow } from '../bulk/jobRows';
-import type { TeamJobs } from '../bulk/teamJobs';
-import { isVendingKind } from '../bulk/jobStates';
+import type { ItemRow, JobRow } from '../buying/jobRows';
+import type { TeamJobs } from '../buying/teamJobs';
+import { isVendingKind } from '../buying/jobStates';
 import { MATCH_BEFORE_MS, matchSentPurchase } from '../api/logMatch';
-import { itemStateOfEntry } from '../bulk/jobStates';
+import { itemStateOfEntry } from '../buying/jobStates';
 
 export interface OtherClaim {
   desktopId: string;

@@ -1,11 +1,11 @@
 /**
- * The team's answer to the one gate purchases ask (`bulk/teamGate.ts`), plugged in by the
+ * The team's answer to the one gate purchases ask (`buying/teamGate.ts`), plugged in by the
  * composition root: a single purchase's policy (`purchaseApproval.ts`: above the team's
  * threshold it waits for approval) and a file's job's (`bulkApproval.ts`: a LIVE job waits for
  * approval, then claims each row before it leaves).
  */
 import type { App } from '../appContext';
-import type { TeamGate } from '../bulk/teamGate';
+import type { TeamGate } from '../buying/teamGate';
 import { cancelSentForApproval, claimBeforeSend, reportTeamOutcomes, teamApprovalFor, teamJobIdOf } from './bulkApproval';
 import { gateSinglePurchase } from './purchaseApproval';
 

@@ -22,7 +22,7 @@
 import { AppError } from '../../shared/appError';
 import type { BulkJobView } from '../../shared/contract/bulk';
 import type { App, AppPart, Session } from '../appContext';
-import { createBulkService } from '../bulk/bulkService';
+import { createBulkService } from '../buying/bulkService';
 import { awaitingApproval } from './awaitingApproval';
 import { serviceIdentity, type TeamItem, type TeamRunSpec } from './teamRunSpec';
 import { teamWorkspace } from './teamWorkspace';

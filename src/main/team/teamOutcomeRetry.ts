@@ -9,8 +9,8 @@
  * It never throws: a database still unreachable is simply tried again next time.
  */
 import type { App, AppPart } from '../appContext';
-import type { JobOrigin } from '../bulk/jobRows';
-import { teamJobsOf } from '../bulk/teamJobs';
+import type { JobOrigin } from '../buying/jobRows';
+import { teamJobsOf } from '../buying/teamJobs';
 import { periodicPass, type PeriodicPass } from '../periodicPass';
 import { reportTeamOutcomes } from './bulkApproval';
 import { teamWorkspace } from './teamWorkspace';

@@ -7,8 +7,8 @@
 import { normalizeBaseUrl } from '../../shared/baseUrl';
 import { readNgnWallet } from '../api/walletReading';
 import type { Session } from '../appContext';
-import type { ItemRow, JobRow, NewItem } from '../bulk/jobRows';
-import type { BulkJobKind } from '../bulk/jobStates';
+import type { ItemRow, JobRow, NewItem } from '../buying/jobRows';
+import type { BulkJobKind } from '../buying/jobStates';
 
 /** Which service and organisation a team job was prepared for, and how its local job is made again. */
 export interface TeamRunSpec {

@@ -13,7 +13,7 @@ import type { StandingApprovalView } from '../../shared/contract/standing';
 import { lagosToday } from '../../shared/localDates';
 import type { App } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
-import type { NewItem } from '../bulk/jobRows';
+import type { NewItem } from '../buying/jobRows';
 import { OccurrenceMoves } from '../standing/occurrenceMoves';
 import { rowsOf, StandingStore, type OrderMoveName, type OrderRow, type VersionRow } from '../standing/standingStore';
 import type { StandingTeam, TeamClaim } from '../standing/standingTeam';

@@ -7,7 +7,7 @@
  * and bulk jobs say it through `app.invalidate`.
  *
  * Airtime and data jobs (bulk and single) learn each item's outcome by reading the log by
- * reference (`bulk/itemOutcomes.ts`); `mirrorLogPage` writes every log page they read into the
+ * reference (`buying/itemOutcomes.ts`); `mirrorLogPage` writes every log page they read into the
  * mirror as it arrives, so the figures follow each batch at once. The mirror is keyed by the log
  * entry's id: an entry written here and read again by a sync is updated, never counted twice.
  */

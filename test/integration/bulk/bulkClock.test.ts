@@ -7,7 +7,7 @@
  */
 import { expect, it, vi } from 'vitest';
 import { VendingClient } from '../../../src/main/api/vendingClient';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { createBulkService } from '../../../src/main/buying/bulkService';
 import { advanceClocks } from '../../support/serviceClocks';
 import { until } from '../../support/until';
 import { bulkTestEach, mtnPhone, waitForJob, writeCsv } from './bulkTestFiles';

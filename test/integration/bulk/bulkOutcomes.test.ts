@@ -6,7 +6,7 @@
  * wallet cost the drop in the wallet.
  */
 import { describe, expect, it } from 'vitest';
-import { createBulkFollowUp } from '../../../src/main/bulk/followUpLoop';
+import { createBulkFollowUp } from '../../../src/main/buying/followUpLoop';
 import type { BulkJobView } from '../../../src/shared/contract/bulk';
 import { nairaToKobo } from '../../../src/shared/money';
 import type { LogEntry } from '../../../src/shared/wire';

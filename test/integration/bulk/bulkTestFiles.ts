@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { createApp, type App } from '../../../src/main/app';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { createBulkService } from '../../../src/main/buying/bulkService';
 import { startTestSandbox, type TestSandbox } from '../../support/testSandbox';
 import type { BulkJobView, BulkSettingsView } from '../../../src/shared/contract/bulk';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../support/testApp';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { createBulkService } from '../../../src/main/buying/bulkService';
 import { holdMethod } from '../../support/heldAnswer';
 import { refusal } from '../../support/refusal';
 import type { TestApp } from '../../support/testApp';

@@ -8,8 +8,8 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { teamGate } from '../../../src/main/bulk/teamGate';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { teamGate } from '../../../src/main/buying/teamGate';
+import { createBulkService } from '../../../src/main/buying/bulkService';
 import type { ProfileView } from '../../../src/shared/contract/app';
 import { startLatencyProxy, type LatencyProxy } from '../../support/latencyProxy';
 import type { TestApp } from '../../support/testApp';

@@ -6,8 +6,8 @@
  * what each record says it was told.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
-import { createBulkFollowUp } from '../../../src/main/bulk/followUpLoop';
+import { createBulkService } from '../../../src/main/buying/bulkService';
+import { createBulkFollowUp } from '../../../src/main/buying/followUpLoop';
 import { serviceLog } from '../../support/serviceSpend';
 import type { TestApp } from '../../support/testApp';
 import { receiptOf } from '../../support/receiptOf';
@@ -15,7 +15,7 @@ import { advanceClocks, startPendingTopUpApp, tickRequeryLoop } from '../purchas
 import { buyElectricity, meter } from '../reconcile/reconcileHelpers';
 import { startTestSandbox } from '../../support/testSandbox';
 import { allLogEntries } from '../bulk/bulkTestFiles';
-import type { DueRequery } from '../../../src/main/bulk/jobRows';
+import type { DueRequery } from '../../../src/main/buying/jobRows';
 
 const OTHER_TOKEN = 'one-requery-path-other';
 

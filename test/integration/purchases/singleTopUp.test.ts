@@ -2,9 +2,9 @@
  * Airtime or data for one number, without a spreadsheet: bought through the bulk engine as a
  * one-item job. Every figure is checked against the sandbox's own log and wallet.
  */
-import { newItem } from '../../../src/main/bulk/jobRows';
+import { newItem } from '../../../src/main/buying/jobRows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { createBulkService } from '../../../src/main/buying/bulkService';
 import { startTestSandbox } from '../../support/testSandbox';
 import { nairaToKobo } from '../../../src/shared/money';
 import { refusal } from '../../support/refusal';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { createBulkService } from '../../../src/main/buying/bulkService';
 import { CATEGORY_LABELS, CATEGORY_SHORT_LABELS, RECONCILE_CATEGORIES, type ReconcileItemView, type ReconcileRunView } from '../../../src/shared/contract/reconcile';
 import type { BulkItemView } from '../../../src/shared/contract/bulk';
 import type { PurchaseView } from '../../../src/shared/contract/purchases';

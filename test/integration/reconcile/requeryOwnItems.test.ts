@@ -6,7 +6,7 @@
  * 2 min 1 s after which it answers a requery.
  */
 import { afterEach, expect, it } from 'vitest';
-import { createBulkService } from '../../../src/main/bulk/bulkService';
+import { createBulkService } from '../../../src/main/buying/bulkService';
 import type { ReconcileRunView } from '../../../src/shared/contract/reconcile';
 import { receiptOf } from '../../support/receiptOf';
 import { serviceLog } from '../../support/serviceSpend';

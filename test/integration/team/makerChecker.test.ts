@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/main/app';
-import { jobParts } from '../../../src/main/bulk/jobLifecycle';
+import { jobParts } from '../../../src/main/buying/jobLifecycle';
 import { dispatch } from '../../../src/main/dispatch';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../src/main/app';
 import { dispatch } from '../../../src/main/dispatch';
-import { createBulkFollowUp } from '../../../src/main/bulk/followUpLoop';
+import { createBulkFollowUp } from '../../../src/main/buying/followUpLoop';
 import { createTeamOutcomeRetry } from '../../../src/main/team/teamOutcomeRetry';
 import { startSandbox, type SandboxHandle } from '../../../src/sandbox';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';

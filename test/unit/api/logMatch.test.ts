@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ParsedLogEntry } from '../../../src/main/api/parseLogEntry';
 import { MATCH_AFTER_MS, MATCH_BEFORE_MS, matchSentPurchase, type SentPurchaseFacts } from '../../../src/main/api/logMatch';
-import { itemStateOfEntry } from '../../../src/main/bulk/jobStates';
+import { itemStateOfEntry } from '../../../src/main/buying/jobStates';
 
 const SENT = Date.parse('2026-03-02T10:00:00.000Z');
 const item: SentPurchaseFacts = { phone: '08031234567', amount_kobo: 500_00, product_code: 'MTN-AIRTIME', reference: null, sent_ms: SENT };

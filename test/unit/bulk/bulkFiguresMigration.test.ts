@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readBulkSettings, writeBulkSettings } from '../../../src/main/bulk/bulkSettings';
+import { readBulkSettings, writeBulkSettings } from '../../../src/main/buying/bulkSettings';
 import { databaseBefore } from '../../support/databaseBefore';
 import { openDatabase } from '../../../src/main/store/database';
 import { Settings } from '../../../src/main/store/settings';

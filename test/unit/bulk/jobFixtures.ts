@@ -1,7 +1,7 @@
 /** Items and jobs for the unit tests of a job's reads and moves: an airtime job of ₦100 items on an in-memory database. */
-import type { JobLifecycle } from '../../../src/main/bulk/jobLifecycle';
-import { newItem, type InvalidRowRecord, type NewItem } from '../../../src/main/bulk/jobRows';
-import type { ItemState } from '../../../src/main/bulk/jobStates';
+import type { JobLifecycle } from '../../../src/main/buying/jobLifecycle';
+import { newItem, type InvalidRowRecord, type NewItem } from '../../../src/main/buying/jobRows';
+import type { ItemState } from '../../../src/main/buying/jobStates';
 
 /** Item `i` of a job: row i + 2 of the file, a distinct MTN phone, ₦100, queued. */
 export function testItem(i: number, over: Partial<NewItem> = {}): NewItem {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readBulkSettings, writeBulkSettings } from '../../../src/main/bulk/bulkSettings';
-import { jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
-import type { NewItem } from '../../../src/main/bulk/jobRows';
-import { itemsFromValidation } from '../../../src/main/bulk/prepareJob';
+import { readBulkSettings, writeBulkSettings } from '../../../src/main/buying/bulkSettings';
+import { jobParts, type JobParts } from '../../../src/main/buying/jobLifecycle';
+import type { NewItem } from '../../../src/main/buying/jobRows';
+import { itemsFromValidation } from '../../../src/main/buying/prepareJob';
 import type { ValidationResult, ValidRow } from '../../../src/main/imports';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { Settings } from '../../../src/main/store/settings';

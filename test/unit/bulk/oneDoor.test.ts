@@ -1,7 +1,7 @@
 /**
  * One door per state machine (issue 39): the only SQL in src/ that writes a bulk item's state is
- * in `bulk/itemMoves.ts`, and the only SQL that writes a bulk job's state is in
- * `bulk/jobLifecycle.ts`, where every move is guarded by its state table. Any other module that
+ * in `buying/itemMoves.ts`, and the only SQL that writes a bulk job's state is in
+ * `buying/jobLifecycle.ts`, where every move is guarded by its state table. Any other module that
  * writes `state` of `bulk_items` or `bulk_jobs` fails here, naming the file and the statement.
  *
  * The sources are read with TypeScript's own parser, so SQL is found however it is written: a
@@ -73,7 +73,7 @@ describe('what counts as SQL that writes a state', () => {
 describe('one door per state machine', () => {
   const writes = writesInSources();
 
-  it("an item's state is written only by bulk/itemMoves.ts, a job's only by bulk/jobLifecycle.ts", () => {
+  it("an item's state is written only by buying/itemMoves.ts, a job's only by buying/jobLifecycle.ts", () => {
     const elsewhere = writes.filter((w) => w.file !== DOORS[w.table]).map((w) => `${w.file} writes ${w.table}.state: ${w.sql}`);
     expect(elsewhere).toEqual([]);
   });
@@ -96,7 +96,7 @@ describe('one door per state machine', () => {
       return [...imports.map((m) => `${rel} imports bulk/${m}`), ...parts.map((p) => `${rel} calls ${p}…`)];
     });
     expect(reaching).toEqual([]);
-    // What it is handed instead: the team's jobs (bulk/teamJobs.ts), as the gate passes them.
-    expect(fs.readFileSync(path.join(SRC, 'main', 'team', 'bulkApproval.ts'), 'utf8')).toContain("import type { TeamJobs } from '../bulk/teamJobs';");
+    // What it is handed instead: the team's jobs (buying/teamJobs.ts), as the gate passes them.
+    expect(fs.readFileSync(path.join(SRC, 'main', 'team', 'bulkApproval.ts'), 'utf8')).toContain("import type { TeamJobs } from '../buying/teamJobs';");
   });
 });

@@ -7,8 +7,8 @@
  */
 import type Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
-import { newItem } from '../../../src/main/bulk/jobRows';
+import { jobParts, type JobParts } from '../../../src/main/buying/jobLifecycle';
+import { newItem } from '../../../src/main/buying/jobRows';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { acrossMigration } from '../../support/databaseBefore';
 

@@ -1,15 +1,15 @@
 /**
  * One door per state machine (issue 39): an item moves only along the item state table and a job
  * only along the job state table (src/shared/bulkStateTables.ts). The named moves of
- * `bulk/itemMoves.ts` and `bulk/jobLifecycle.ts` are checked against the tables, and the database
+ * `buying/itemMoves.ts` and `buying/jobLifecycle.ts` are checked against the tables, and the database
  * itself refuses any other move, whoever writes it (migration 30's triggers, built from the
  * tables), while a row already in any state is kept and may stay in it with a new reason.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ITEM_MOVES } from '../../../src/main/bulk/itemMoves';
-import { JOB_MOVES, jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
+import { ITEM_MOVES } from '../../../src/main/buying/itemMoves';
+import { JOB_MOVES, jobParts, type JobParts } from '../../../src/main/buying/jobLifecycle';
 import { movesOutside } from '../../../src/shared/bulkStateTables';
-import { ITEM_STATE_TABLE, ITEM_STATES, JOB_STATE_TABLE, JOB_STATES, type ItemState, type JobState } from '../../../src/main/bulk/jobStates';
+import { ITEM_STATE_TABLE, ITEM_STATES, JOB_STATE_TABLE, JOB_STATES, type ItemState, type JobState } from '../../../src/main/buying/jobStates';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 import { acrossMigration } from '../../support/databaseBefore';
 import { jobInStates } from './jobFixtures';

@@ -1,12 +1,12 @@
 /**
  * The bulk item state machine is one table (src/shared/bulkStateTables.ts, the lists derived in
- * bulk/jobStates.ts): the item moves take the states an item may come from out of it, and the
+ * buying/jobStates.ts): the item moves take the states an item may come from out of it, and the
  * database refuses a state it does not know. (The moves themselves: stateMoves.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOUGHT_STATES, FINAL_ITEM_STATES, ITEM_STATE_TABLE, MAYBE_BOUGHT_STATES, SPENDING_STATES, TO_SEND_STATES } from '../../../src/main/bulk/jobStates';
-import { jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
-import type { ItemState } from '../../../src/main/bulk/jobStates';
+import { BOUGHT_STATES, FINAL_ITEM_STATES, ITEM_STATE_TABLE, MAYBE_BOUGHT_STATES, SPENDING_STATES, TO_SEND_STATES } from '../../../src/main/buying/jobStates';
+import { jobParts, type JobParts } from '../../../src/main/buying/jobLifecycle';
+import type { ItemState } from '../../../src/main/buying/jobStates';
 import { STATE_CHECKS } from '../../../src/main/store/migrations/020_state_checks';
 import { JOB_STATES_AT_22 } from '../../../src/main/store/migrations/022_jobs_await_approval';
 import { acrossMigration } from '../../support/databaseBefore';

@@ -3,9 +3,9 @@
  * caught mid-send finds the purchase it was bought as (none: it was never sent).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { itemKey } from '../../../src/main/bulk/itemMoves';
-import { jobParts, type JobParts } from '../../../src/main/bulk/jobLifecycle';
-import { itemFromPurchase } from '../../../src/main/bulk/vendingItems';
+import { itemKey } from '../../../src/main/buying/itemMoves';
+import { jobParts, type JobParts } from '../../../src/main/buying/jobLifecycle';
+import { itemFromPurchase } from '../../../src/main/buying/vendingItems';
 import { openDatabase, type Db } from '../../../src/main/store/database';
 
 let db: Db;

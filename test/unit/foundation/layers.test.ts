@@ -18,7 +18,7 @@ async function layerErrors(file: string, text: string): Promise<string[]> {
 describe('vendesk/layers', () => {
   it('refuses a service importing the dispatcher or a handler (a layer above it)', async () => {
     const errors = await layerErrors(
-      'src/main/bulk/layerFixture.ts',
+      'src/main/buying/layerFixture.ts',
       "import { dispatch } from '../dispatch';\nimport { handlers } from '../handlers';\nexport const x = [dispatch, handlers];\n",
     );
     expect(errors).toHaveLength(2);
@@ -35,7 +35,7 @@ describe('vendesk/layers', () => {
   });
 
   it('refuses a service or a handler importing the composition root, even for a type; the App contract is its own module', async () => {
-    for (const file of ['src/main/bulk/layerFixture.ts', 'src/main/handlers/layerFixture.ts']) {
+    for (const file of ['src/main/buying/layerFixture.ts', 'src/main/handlers/layerFixture.ts']) {
       expect(await layerErrors(file, "import type { App } from '../app';\nexport type X = App;\n")).toEqual([
         expect.stringMatching(/may not import composition root \(take the App, Session and Connection types from src\/main\/appContext\.ts\)/),
       ]);
@@ -57,31 +57,31 @@ describe('vendesk/layers', () => {
 
   it('refuses bulk importing the requery loop, which asks bulk’s one requery path', async () => {
     expect(
-      await layerErrors('src/main/bulk/layerFixture.ts', "import { createPendingScheduler } from '../pending/pendingScheduler';\nexport const x = createPendingScheduler;\n"),
-    ).toEqual([expect.stringMatching(/^src\/main\/bulk may not import src\/main\/pending: the requery loop asks the one requery path/)]);
+      await layerErrors('src/main/buying/layerFixture.ts', "import { createPendingScheduler } from '../pending/pendingScheduler';\nexport const x = createPendingScheduler;\n"),
+    ).toEqual([expect.stringMatching(/^src\/main\/buying may not import src\/main\/pending: the requery loop asks the one requery path/)]);
   });
 
   it('refuses the local log copy or the client reaching up into what buys (the folder cycles it broke)', async () => {
-    expect(await layerErrors('src/main/transactions/layerFixture.ts', "import { readAllLogPages } from '../bulk/prepareJob';\nexport const x = readAllLogPages;\n")).toEqual([
-      expect.stringMatching(/^src\/main\/transactions may not import src\/main\/bulk: .*api\/logLookup\.ts/),
+    expect(await layerErrors('src/main/transactions/layerFixture.ts', "import { readAllLogPages } from '../buying/prepareJob';\nexport const x = readAllLogPages;\n")).toEqual([
+      expect.stringMatching(/^src\/main\/transactions may not import src\/main\/buying: .*api\/logLookup\.ts/),
     ]);
-    expect(await layerErrors('src/main/purchases/layerFixture.ts', "import type { BulkJobKind } from '../bulk/jobStates';\nexport type X = BulkJobKind;\n")).toEqual([
-      expect.stringMatching(/^src\/main\/purchases may not import src\/main\/bulk/),
+    expect(await layerErrors('src/main/purchases/layerFixture.ts', "import type { BulkJobKind } from '../buying/jobStates';\nexport type X = BulkJobKind;\n")).toEqual([
+      expect.stringMatching(/^src\/main\/purchases may not import src\/main\/buying/),
     ]);
     expect(await layerErrors('src/main/api/layerFixture.ts', "import { refreshReferences } from '../transactions/mirrorRefresh';\nexport const x = refreshReferences;\n")).toEqual([
       expect.stringMatching(/^src\/main\/api may not import src\/main\/transactions/),
     ]);
-    expect(await layerErrors('src/main/bulk/layerFixture.ts', "import { logEntriesFrom } from '../api/logLookup';\nexport const x = logEntriesFrom;\n")).toEqual([]);
+    expect(await layerErrors('src/main/buying/layerFixture.ts', "import { logEntriesFrom } from '../api/logLookup';\nexport const x = logEntriesFrom;\n")).toEqual([]);
   });
 
   it('refuses purchases or bulk importing the team (the folder cycles the gates broke); the team may build on both', async () => {
     expect(
       await layerErrors('src/main/purchases/layerFixture.ts', "import { gateSinglePurchase } from '../team/purchaseApproval';\nexport const x = gateSinglePurchase;\n"),
-    ).toEqual([expect.stringMatching(/^src\/main\/purchases may not import src\/main\/team: .*bulk\/teamGate\.ts/)]);
-    expect(await layerErrors('src/main/bulk/layerFixture.ts', "import type { TeamLink } from '../team/teamLink';\nexport type X = TeamLink;\n")).toEqual([
-      expect.stringMatching(/^src\/main\/bulk may not import src\/main\/team: .*bulk\/teamGate\.ts/),
+    ).toEqual([expect.stringMatching(/^src\/main\/purchases may not import src\/main\/team: .*buying\/teamGate\.ts/)]);
+    expect(await layerErrors('src/main/buying/layerFixture.ts', "import type { TeamLink } from '../team/teamLink';\nexport type X = TeamLink;\n")).toEqual([
+      expect.stringMatching(/^src\/main\/buying may not import src\/main\/team: .*buying\/teamGate\.ts/),
     ]);
-    expect(await layerErrors('src/main/team/layerFixture.ts', "import { teamGate } from '../bulk/teamGate';\nexport const x = [teamGate];\n")).toEqual([]);
+    expect(await layerErrors('src/main/team/layerFixture.ts', "import { teamGate } from '../buying/teamGate';\nexport const x = [teamGate];\n")).toEqual([]);
   });
 
   it('allows the layers downward: a handler importing a service, the CLI importing dispatch', async () => {

@@ -1,7 +1,7 @@
 /**
  * What costs money takes its connection (docs/architecture.md), held by the linter
  * (`eslint-rules/pinnedConnection.mjs`, rule `vendesk/pinned-connection`): in the code that buys,
- * settles or requeries — the purchase engine (`src/main/bulk/`), the vending detail
+ * settles or requeries — the purchase engine (`src/main/buying/`), the vending detail
  * (`src/main/purchases/`), the requery loop (`src/main/pending/`), the team's runs of purchases — a
  * read of the connection in use fails `npx eslint`; the function is given its session instead.
  * Each case lints a fixture text as if it were a file at that path, with the project's own
@@ -25,7 +25,7 @@ const IMPORTS = "import type { App, AppPart, Session } from '../appContext';\n";
 describe('vendesk/pinned-connection', () => {
   it('refuses a purchase that reads the connection in use where it could have been given it', async () => {
     const buy = `${IMPORTS}export async function buy(app: App, amountKobo: number) {\n  const c = app.connection;\n  return app.client().purchaseAirtime([{ amount: amountKobo / 100, phoneNumber: '08031234567', network: c.kind, productCode: 'MTN-VTU', operator: '', region: '' }]);\n}\n`;
-    expect(await refusals('src/main/bulk/pinnedFixture.ts', buy)).toEqual([
+    expect(await refusals('src/main/buying/pinnedFixture.ts', buy)).toEqual([
       expect.stringMatching(/^`app\.connection` reads the connection in use: what buys, settles or requeries is given the session it works on/),
       expect.stringMatching(/^`app\.client\(\)` reads the connection in use/),
     ]);
@@ -44,7 +44,7 @@ describe('vendesk/pinned-connection', () => {
 
   it('lets a function use the session it is given', async () => {
     const given = `${IMPORTS}export function buy(app: AppPart<'db'>, session: Session, id: string) {\n  return [app.db, session.connection.profileId, session.client, id];\n}\n`;
-    expect(await refusals('src/main/bulk/pinnedFixture.ts', given)).toEqual([]);
+    expect(await refusals('src/main/buying/pinnedFixture.ts', given)).toEqual([]);
     expect(await refusals('src/main/purchases/pinnedFixture.ts', given)).toEqual([]);
   });
 
@@ -56,7 +56,7 @@ describe('vendesk/pinned-connection', () => {
   });
 
   it('the only reads of the connection in use in those folders are the few that must look, each saying why on its line', () => {
-    const folders = ['src/main/bulk', 'src/main/purchases', 'src/main/pending', 'src/main/team'];
+    const folders = ['src/main/buying', 'src/main/purchases', 'src/main/pending', 'src/main/team'];
     const found: string[] = [];
     for (const folder of folders) {
       for (const name of fs.readdirSync(path.join(root, folder))) {
@@ -72,11 +72,11 @@ describe('vendesk/pinned-connection', () => {
     }
     expect(found.sort()).toEqual([
       // Confirming: has vendesk been switched away from the session since the team and the wallet were asked?
-      'src/main/bulk/bulkService.ts',
+      'src/main/buying/bulkService.ts',
       // A run's look at whether vendesk was switched away from its job's connection (it pauses).
-      'src/main/bulk/bulkService.ts',
+      'src/main/buying/bulkService.ts',
       // The passes of the two loops take their session once.
-      'src/main/bulk/followUpLoop.ts',
+      'src/main/buying/followUpLoop.ts',
       'src/main/pending/pendingScheduler.ts',
     ]);
   });

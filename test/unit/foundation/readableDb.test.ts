@@ -20,7 +20,7 @@ const READ_PATHS = [
   'transactions/expectedCost.ts',
   'dashboard/dashboardSummary.ts',
   // What the windows, the CLI and preparation read of bulk jobs: apart from their moves (issue 39).
-  'bulk/jobReads.ts',
+  'buying/jobReads.ts',
   'messaging/messagingSpend.ts',
 ];
 

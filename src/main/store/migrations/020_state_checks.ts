@@ -19,7 +19,7 @@ export function stateTriggers(table: keyof typeof STATE_CHECKS, states: readonly
 /**
  * The state columns of bulk items, bulk jobs and purchases hold only their known states: a CHECK
  * written as triggers (SQLite cannot add a CHECK to a table that exists without copying it). A
- * new state is then a new step here, beside the state table of bulk/jobStates.ts, never a value
+ * new state is then a new step here, beside the state table of buying/jobStates.ts, never a value
  * that totals silently miscount.
  */
 export const stateChecksMigration: Migration = {

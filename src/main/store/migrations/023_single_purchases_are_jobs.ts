@@ -5,7 +5,7 @@ const DESCRIPTION = `CASE p.kind WHEN 'electricity' THEN p.provider_name || ' ' 
 /**
  * A single electricity or cable purchase is a job of one item (`origin = 'single'`), as a single
  * airtime or data top-up is, its `purchases` row the vending detail linked to the item
- * (`bulk/singleVending.ts`). Each one bought before this step gets its job here: finished, its
+ * (`buying/singleVending.ts`). Each one bought before this step gets its job here: finished, its
  * item in the state its purchase's means (`itemFromPurchase`: needing support or not found is
  * still pending; one left sending by a stopped vendesk is uncertain), with its reference, its
  * send and settle times and its wallet cost where the answer gave the commission. The item's

@@ -23,8 +23,8 @@ export function stateMoveTrigger(name: string, table: 'bulk_items' | 'bulk_jobs'
 }
 
 /**
- * Items and jobs move only along their state tables, whatever writes them: `bulk/itemMoves.ts`
- * and `bulk/jobLifecycle.ts` already write no other move (their guards come from the same tables);
+ * Items and jobs move only along their state tables, whatever writes them: `buying/itemMoves.ts`
+ * and `buying/jobLifecycle.ts` already write no other move (their guards come from the same tables);
  * these triggers hold any other path, as migration 21 does for settled purchases. A change to a
  * table needs a later step that writes its trigger again with this function
  * (test/unit/bulk/stateMoves.test.ts holds the tables to the moves written when this step was made).

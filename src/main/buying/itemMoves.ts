@@ -95,7 +95,7 @@ interface MoveFields {
   final?: boolean;
 }
 
-/** What a purchase's state means for the item linked to it (`bulk/vendingItems.ts` says it); null: leave the item as it is. */
+/** What a purchase's state means for the item linked to it (`buying/vendingItems.ts` says it); null: leave the item as it is. */
 export type ItemFromPurchase = (p: PurchaseStateFields) => { state: ItemState; reason: string | null } | null;
 
 /** The item states whose wallet cost is learned from their purchase's commission. */
