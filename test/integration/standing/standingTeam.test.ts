@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgresCluster';
@@ -167,6 +168,23 @@ describe("a team's standing orders", () => {
     // Each of those jobs has its approve row (naming the standing approval), its claims their send rows: the trail verifies.
     const verified = await bola.run(['audit', 'verify']);
     expect(verified.code, verified.stdout).toBe(0);
+
+    // The month's close pack, on the desktops that ran them: each job is a standing approval signed by bola (issue 41's Approvals sheet).
+    const standingLines = new Map<string, unknown[]>();
+    for (const d of [ada, bola, srv]) {
+      const file = path.join(d.dir, 'pack-2027-03.xlsx');
+      const made = await d.run(['close', '2027-03', '--out', file]);
+      expect(made.code, made.stderr).toBe(0);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.readFile(file);
+      wb.getWorksheet('Approvals')?.eachRow((row) => {
+        const v = (row.values as unknown[]).slice(1);
+        if (v[0] === 'Standing approval') standingLines.set(String(v[1]), v);
+      });
+    }
+    const claimed = await cluster.superQuery<{ job_id: string }>(`SELECT job_id::text FROM vendesk.standing_occurrences WHERE scheduled_day = '2027-03-05'`);
+    expect([...standingLines.keys()].sort()).toEqual(claimed.rows.map((c) => c.job_id).sort());
+    for (const v of standingLines.values()) expect(v[4]).toBe('bola');
   });
 
   it(
