@@ -160,7 +160,8 @@ describe('exit codes of a bulk job that waits for someone', () => {
     // of such a job, not how the runner gets there.
     const lease = { pid: process.pid, leaseMs: 60_000 };
     lifecycle.confirm(lifecycle.draftToConfirm(jobId, c).job, c, { batchSize: 1, concurrency: 1 }, lease);
-    moves.markSending(jobId, [1], Date.now());
+    // When it was sent does not matter to what `status` says of it: a fixed instant.
+    moves.markSending(jobId, [1], Date.parse('2026-11-02T09:00:00.000Z'));
     moves.uncertain(jobId, [1], 'The purchase request ended with an unexpected error');
     lifecycle.finishRun(
       jobId,
