@@ -61,7 +61,8 @@ test('cost centres in the window: kept from the purchase form, a Transactions fi
   const list = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'recipients-')), 'recipients.csv');
   fs.writeFileSync(list, `Phone,Cost centre\n${OPS},Ops\n`);
   // The web shell names only uploaded files: the list is imported through the service, as the CLI's `recipients import` does.
-  importRecipients(vendesk.app.db, list, new Date().toISOString());
+  // Awaited, so the list is in before the purchase; its record stamp plays no part in matching (a fixed instant).
+  expect(await importRecipients(vendesk.app.db, list, '2026-11-29T09:00:00.000Z')).toMatchObject({ rows: 1, phones: 1 });
 
   // A single airtime purchase, its cost centre typed on the form (suggested from the list in use).
   const origin = vendesk.shell!.origin;
