@@ -44,8 +44,28 @@ export type CostCentreSpendLine = CostCentreSpend;
 /**
  * Spend by cost centre and type of a connection's entries created in [fromIso, untilIso) (UTC ISO)
  * with one of `statuses` — what left the wallet is SUCCESS and PENDING, as every spend figure
- * counts it. Ordered by cost centre (Unassigned last), then type.
+ * counts it. Ordered by cost centre (Unassigned last), then type. The query and its parameters,
+ * for a reader of its own (the Dashboard's, on a worker thread: src/main/store/readOnWorker.ts).
  */
+export function spendByCostCentreQuery(
+  profileId: string,
+  fromIso: string,
+  untilIso: string,
+  statuses: readonly string[] = ['SUCCESS', 'PENDING'],
+): { sql: string; params: string[] } {
+  const marks = statuses.map(() => '?').join(', ');
+  return {
+    sql: `SELECT cost_centre AS costCentre, type, count(*) AS purchases, COALESCE(sum(amount_kobo), 0) AS faceKobo,
+         COALESCE(sum(cost_kobo), 0) AS costKobo, COALESCE(sum(commission_kobo), 0) AS commissionKobo
+       FROM ${LOG_COST_CENTRES}
+       WHERE profile_id = ? AND created_at >= ? AND created_at < ? AND status IN (${marks})
+       GROUP BY cost_centre, type
+       ORDER BY cost_centre = '${UNASSIGNED}', cost_centre, type`,
+    params: [profileId, fromIso, untilIso, ...statuses],
+  };
+}
+
+/** {@link spendByCostCentreQuery}'s lines, read on `db`. */
 export function spendByCostCentre(
   db: ReadableDB,
   profileId: string,
@@ -53,17 +73,8 @@ export function spendByCostCentre(
   untilIso: string,
   statuses: readonly string[] = ['SUCCESS', 'PENDING'],
 ): CostCentreSpendLine[] {
-  const marks = statuses.map(() => '?').join(', ');
-  return db
-    .prepare(
-      `SELECT cost_centre AS costCentre, type, count(*) AS purchases, COALESCE(sum(amount_kobo), 0) AS faceKobo,
-         COALESCE(sum(cost_kobo), 0) AS costKobo, COALESCE(sum(commission_kobo), 0) AS commissionKobo
-       FROM ${LOG_COST_CENTRES}
-       WHERE profile_id = ? AND created_at >= ? AND created_at < ? AND status IN (${marks})
-       GROUP BY cost_centre, type
-       ORDER BY cost_centre = '${UNASSIGNED}', cost_centre, type`,
-    )
-    .all(profileId, fromIso, untilIso, ...statuses) as CostCentreSpendLine[];
+  const { sql, params } = spendByCostCentreQuery(profileId, fromIso, untilIso, statuses);
+  return db.prepare(sql).all(...params) as CostCentreSpendLine[];
 }
 
 /** The cost centre of each mirrored entry of `rows` (by rowid), read through the view in one query: what the Transactions table and its detail show. */

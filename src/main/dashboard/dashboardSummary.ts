@@ -13,8 +13,7 @@
  * On a first start the mirror of the active profile is empty and was never synced: asking for
  * the summary starts a sync in the background so a new user sees their history.
  */
-import type { CostCentreShare, DashboardSummary, SpendFigures, SpendPoint } from '../../shared/contract/dashboard';
-import { spendByCostCentre } from '../costCentres/logCostCentres';
+import type { DashboardSummary, SpendFigures, SpendPoint } from '../../shared/contract/dashboard';
 import { lagosRangeIso, lagosToday, monthStartDay, shiftDay, weekStartDay } from '../../shared/localDates';
 import type { App } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
@@ -57,20 +56,6 @@ export function spendSince(db: ReadableDB, profileId: string, fromDay: string): 
     messaging,
     walletKobo: r.costKobo + messaging.costKobo,
   };
-}
-
-/** Spend from the start of a Lagos day on by cost centre (its types summed), in the order of the spend report: Unassigned last. */
-function spendByCentreSince(db: ReadableDB, profileId: string, fromDay: string): CostCentreShare[] {
-  const shares = new Map<string, CostCentreShare>();
-  // No end: the period runs to now, as spendSince's.
-  for (const l of spendByCostCentre(db, profileId, lagosRangeIso(fromDay).fromIso ?? '', '9999-12-31T23:59:59.999Z')) {
-    const s = shares.get(l.costCentre) ?? { costCentre: l.costCentre, purchases: 0, faceKobo: 0, costKobo: 0 };
-    s.purchases += l.purchases;
-    s.faceKobo += l.faceKobo;
-    s.costKobo += l.costKobo;
-    shares.set(l.costCentre, s);
-  }
-  return [...shares.values()];
 }
 
 /** The daily chart, from the totals per Lagos day as `spendSince`. */
@@ -156,7 +141,6 @@ export async function dashboardSummary(app: App, now = new Date(app.service(crea
       month: spendSince(db, profileId, monthStartDay(today)),
       last30Days: spendSince(db, profileId, days[0]),
     },
-    monthByCostCentre: spendByCentreSince(db, profileId, monthStartDay(today)),
     today,
     dailyByType: byType.points,
     dailyByNetwork: byNetwork.points,

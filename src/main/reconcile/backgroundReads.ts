@@ -14,6 +14,7 @@
  * caller does the same reads itself: `null` comes back, never a failure.
  */
 import { Worker } from 'node:worker_threads';
+import { sqliteModulePath } from '../store/readOnWorker';
 import {
   functionsSource,
   indexMirrorReferences,
@@ -83,14 +84,6 @@ type WorkerMessage =
   | { kind: 'references'; references: string; n: number; total: number }
   | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string }
   | { kind: 'hash'; hash?: string; error?: string };
-
-function sqliteModulePath(): string | null {
-  try {
-    return typeof require === 'function' ? require.resolve('better-sqlite3') : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * `countSql`, `sliceSql` and `params`: mirrorEntries' `mirrorQuery` (without them only the file is

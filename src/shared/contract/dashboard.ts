@@ -69,8 +69,6 @@ export interface DashboardSummary {
   balanceError: { message: string; hint?: string } | null;
   /** Successful and pending purchases (failed ones were refunded, counted apart) and vendesk's messaging, by Lagos day (on the service's clock), week (from Monday), month and the last 30 days. */
   spend: { today: SpendFigures; week: SpendFigures; month: SpendFigures; last30Days: SpendFigures };
-  /** This month's purchases (the Spent this month card's) by the cost centre they are charged to (docs/cost-centres.md), Unassigned last: they add up to that card's purchases. */
-  monthByCostCentre: CostCentreShare[];
   /** Today's Lagos day (`YYYY-MM-DD`), the last day of the chart. */
   today: string;
   dailyByType: SpendPoint[];
@@ -91,6 +89,19 @@ export interface DashboardSummary {
   coverage: MirrorCoverage;
 }
 
+/**
+ * This month's purchases (the Spent this month card's) by the cost centre they are charged to
+ * (docs/cost-centres.md), Unassigned last: they add up to that card's purchases. Read apart from
+ * the summary: it joins every entry of the month to its cost centre (seconds at millions of
+ * entries), while the summary's figures come from totals kept per day.
+ */
+export interface DashboardCostCentres {
+  /** The month's first Lagos day (`YYYY-MM-DD`), on the service's clock, as the summary's month. */
+  from: string;
+  shares: CostCentreShare[];
+}
+
 export const dashboardOperations = {
   'dashboard.summary': op(z.object({}), 'Wallet, spend, daily spend chart, pending count and last sync').returns<DashboardSummary>(),
+  'dashboard.costCentres': op(z.object({}), "This month's purchases by cost centre").returns<DashboardCostCentres>(),
 } as const;

@@ -11,6 +11,7 @@ import type { OperationName } from './index';
 export const READ_TOPICS = {
   'account.balance': ['balance'],
   'dashboard.summary': ['mirror', 'balance', 'pending', 'jobs'],
+  'dashboard.costCentres': ['mirror', 'jobs'],
   'sync.status': ['mirror'],
   'sync.settings.get': [],
   'bulk.list': ['jobs'],

@@ -36,6 +36,7 @@ describe('the app contract', () => {
       'logs.export',
       'catalog.get',
       'dashboard.summary',
+      'dashboard.costCentres',
       'reports.spend',
       'messaging.senderIds',
       'messaging.templates.list',

@@ -19,6 +19,7 @@ const READ_PATHS = [
   'reports/spendReport.ts',
   'transactions/expectedCost.ts',
   'dashboard/dashboardSummary.ts',
+  'dashboard/monthByCostCentre.ts',
   // What the windows, the CLI and preparation read of bulk jobs: apart from their moves (issue 39).
   'buying/jobReads.ts',
   'messaging/messagingSpend.ts',

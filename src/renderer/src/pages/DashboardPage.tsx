@@ -157,6 +157,7 @@ function SpendCard({
 export function DashboardPage() {
   const balance = useOperation('account.balance', {});
   const summary = useOperation('dashboard.summary', {});
+  const costCentres = useOperation('dashboard.costCentres', {});
   const s = summary.data;
   const walletNotKnown = balance.data ? null : notKnownReason(balance.error ?? s?.balanceError);
   // Spend comes from the copy of the log: while the service does not answer and the copy was never
@@ -229,7 +230,8 @@ export function DashboardPage() {
           outside vendesk are not counted: the service lists no messaging charges. Face value is what the customers received (the log’s amount). Days are Lagos days (WAT, UTC+1) on
           the service’s clock.
         </Text>
-        <CostCentreBreakdown shares={s?.monthByCostCentre ?? null} notKnown={spendNotKnown} />
+        <ErrorNotice error={costCentres.error} onRetry={() => void costCentres.reload()} title="This month by cost centre could not be read" />
+        <CostCentreBreakdown shares={costCentres.data?.shares ?? null} notKnown={spendNotKnown} />
         <Card withBorder padding="lg" data-testid="spend-chart-card">
           <Group justify="space-between" mb="sm">
             <Group gap="xs">
