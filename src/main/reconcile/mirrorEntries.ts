@@ -40,9 +40,10 @@ type DetailRow = { phone_number: string; type: string; data_plan: string; descri
  *
  * A million rows through better-sqlite3 one row object at a time take seconds (an array and
  * several strings per row); SQLite concatenating them into one string takes well under one. So
- * the entries come back as two texts, records separated by U+001E — `id,amount,cost,status
- * code,created_at,updated_at (failed only)`, and the transaction_ids in the same order — read
- * with a character loop (`parseMirrorColumns`, on the background worker when it can), a slice of
+ * the entries come back as two results, records separated by U+001E — `id,amount,cost,status
+ * code,created_at,updated_at (failed only)` as the bytes of SQLite's text (a BLOB: nothing to
+ * decode), and the transaction_ids as text in the same order — read with a byte loop
+ * (`parseMirrorColumns`, on the background worker when it can), a slice of
  * entries at a time (`readMirrorSlices`: the texts of a slice, not of the whole range, are in memory). Each
  * record is one `concat` for its status (one string a row; each `||` made one, and the status was
  * looked at twice): ~25 ms less of a million-row query, the same text. The
@@ -59,13 +60,13 @@ export function mirrorQuery(profileId: string, fromIso: string, toIso: string): 
   const range = 'FROM log_entries WHERE profile_id = ? AND created_at >= ? AND created_at < ?';
   return {
     // The whole range in one text (the tests' reference read; reconcile reads it in slices).
-    sql: `SELECT group_concat(${record}, char(30)), group_concat(transaction_id, char(30)) ${range}`,
+    sql: `SELECT CAST(group_concat(${record}, char(30)) AS BLOB), group_concat(transaction_id, char(30)) ${range}`,
     // The same records, a slice at a time in the index's order (threadedReaders' `readMirrorSlices`).
     countSql: `SELECT count(*) ${range}`,
     // The range's start is the first slice's key (fromIso, before any id), so that each slice is
     // one seek in the index on (profile_id, created_at, id): with `created_at >= ?` beside it,
     // SQLite seeks by that and walks every slice before (measured: EXPLAIN's SeekGE on 2 fields).
-    sliceSql: `SELECT group_concat(r, char(30)), group_concat(t, char(30)), count(*)
+    sliceSql: `SELECT CAST(group_concat(r, char(30)) AS BLOB), group_concat(t, char(30)), count(*)
                  FROM (SELECT ${record} AS r, transaction_id AS t FROM log_entries
                         WHERE profile_id = ? AND created_at < ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?)`,
     sliceParams: [profileId, toIso],

@@ -163,7 +163,7 @@ async function readCsvFrom(path: string, fd: number, bomLength: number, options:
     colUpdated,
   );
   const maxRows = 2 * EXPORT_MAX_ROWS;
-  const estimate = Math.ceil(size / 120);
+  const estimate = estimateRows(sample, dataStart, size);
 
   // Rows with a cell not in a plain form: read again, whole, with the importer's cell readers
   // (while their bytes are in the buffer). `dropped`: the rows that cannot be read.
@@ -266,6 +266,8 @@ async function readCsvFrom(path: string, fd: number, bomLength: number, options:
       view = file.buf.subarray(0, file.have);
     }
     const r = newExportRecords(dataStart - file.base, file.have, delim, cols, MAX_RECORD_CHARS, maxRows, estimate);
+    r.spanStart = dataStart;
+    r.spanEnd = size;
     if (!shared) r.refs = new Uint8Array(Math.min(Math.max(0, size - dataStart), REFERENCE_BYTES_A_ROW * estimate));
     let sinceYield = 0;
     for (;;) {
@@ -385,6 +387,27 @@ async function readCsvFrom(path: string, fd: number, bomLength: number, options:
     unreadable,
     unreadableCount,
   };
+}
+
+/**
+ * Rows to make room for at first: the data's bytes over the bytes a line of the sample's data
+ * (the first MB after the header; exact for a smaller file), a little more. The columns grow from
+ * there as the rest is read (threadedReaders' `parseExportRecords`), so a guess too small costs a
+ * copy, one too big memory that stays unused to the end: a fixed 120 bytes a row held a third of
+ * the columns of a 3,000,000-row export empty.
+ */
+function estimateRows(sample: Buffer, dataStart: number, size: number): number {
+  const data = size - dataStart;
+  if (data <= 0) return 16;
+  let lines = 0;
+  let last = -1;
+  for (let at = sample.indexOf(LF, dataStart); at !== -1; at = sample.indexOf(LF, at + 1)) {
+    lines++;
+    last = at;
+  }
+  if (sample.length >= size) return lines + 1;
+  if (lines === 0) return Math.ceil(data / 120);
+  return Math.ceil((data / (last + 1 - dataStart)) * lines * 1.02) + 64;
 }
 
 function tooManyRowsError(): ImportError {

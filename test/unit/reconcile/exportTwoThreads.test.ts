@@ -231,7 +231,7 @@ describe('reading a large export in two halves at once', () => {
       ...(db
         .prepare(q.sql)
         .raw()
-        .get(...q.params) as [string, string]),
+        .get(...q.params) as [Buffer, string]),
     );
     db.close();
     const reads = startBackgroundReads({ dbPath, ...q, filePath: dbPath });
@@ -432,7 +432,7 @@ describe("matching's first pass, run while the rest of the mirror is read", () =
         ...(db
           .prepare(q.sql)
           .raw()
-          .get(...q.params) as [string, string]),
+          .get(...q.params) as [Buffer, string]),
       );
       const read = { ...parsed, txIndex: indexMirrorReferences(parsed) };
       const mir = mirrorFromParsed(db, 'p', read, fromIso, toIso).columns;

@@ -39,6 +39,30 @@ describe('reading a vendor export', () => {
     expect(r.fileHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('reads every row of a file whose rows grow longer after its first megabyte (the room made from the start is too small), in both readers', async () => {
+    // Short rows first, then rows with a long description: the columns are sized from the first
+    // MB's rows and must grow (once, to what the rest needs) without losing or shifting a row.
+    const lines = ['transaction_id,id,phone_number,amount,transaction_cost,status,created_at,description'];
+    const n = 60_000;
+    for (let i = 1; i <= n; i++) {
+      const description = i <= 20_000 ? 'x' : `MTN airtime for a long description ${'y'.repeat(120)} ${i}`;
+      lines.push(`TX${i},${i},0803${String(i).padStart(7, '0')},${i}.00,${i - 1}.50,SUCCESS,2026-03-02T10:${String(i % 60).padStart(2, '0')}:00.000Z,${description}`);
+    }
+    const p = file('growing.csv', lines.join('\n') + '\n');
+    expect(fs.statSync(p).size).toBeGreaterThan(4 * 1024 * 1024);
+    for (const twoThreadsFromBytes of [Infinity, 1]) {
+      const c = (await readVendorExport(p, { skipHash: true, twoThreadsFromBytes })).columns;
+      expect(c.length, `two threads from ${twoThreadsFromBytes}`).toBe(n);
+      for (const i of [0, 19_999, 20_000, 45_123, n - 1]) {
+        expect(c.txIdOf ? c.txIdOf(i) : c.txId[i]).toBe(`TX${i + 1}`);
+        expect(c.logId[i]).toBe(i + 1);
+        expect(c.amountKobo[i]).toBe((i + 1) * 100);
+        expect(c.costKobo[i]).toBe(i * 100 + 50);
+      }
+      expect(c.detail(n - 1).rowNumber).toBe(n + 1);
+    }
+  });
+
   it('reads semicolon-separated files and lists rows it cannot read, with what to fix', async () => {
     const p = file('b.csv', 'transaction_id;phone_number;amount;status\nT1;08031234567;1000;SUCCESS\nT2;08031234567;abc;SUCCESS\nT3;08031234567;500;maybe\n');
     const r = await readVendorExport(p);
