@@ -17,7 +17,8 @@
  *   npx tsx bench/reconcile.bench.ts --rows 10000000 --runs 0   # only generate the data (a slice at a time)
  *
  * Each run prints its time, CPU, phases, peak RSS and the load average; the summary row (npm run
- * bench) is met when the median is ≤ 2× DuckDB's join in the same run and the peak under 1 GB.
+ * bench) is met when the median is ≤ 2× the median of DuckDB's join (up to three runs, after
+ * vendesk's, each printed) in the same run and the peak under 1 GB.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -215,10 +216,18 @@ async function main(): Promise<void> {
       `sqlite3 CLI (${spawnSync('/usr/bin/sqlite3', ['--version'], { encoding: 'utf8' }).stdout.split(' ')[0]}): import both CSVs + index + full outer join: ${Math.round(sqlite.ms)} ms  [${sqlite.output}]`,
     );
   else console.log('sqlite3 CLI: not measured past 1,000,000 rows (--sqlite to measure it)');
+  // DuckDB's time swings as much as vendesk's on a shared machine: its median of up to three runs
+  // (as many as vendesk's, each printed) is what vendesk's median is held against.
   let duck: { ms: number; cpuMs: number; output: string } | null = null;
   try {
-    duck = await duckdbYardstick(dir);
-    console.log(`DuckDB (@duckdb/node-api): read both CSVs + full outer join: ${Math.round(duck.ms)} ms (cpu ${Math.round(duck.cpuMs)} ms)  [${duck.output}]`);
+    const duckRuns: { ms: number; cpuMs: number; output: string }[] = [];
+    for (let i = 0; i < Math.min(3, runs); i++) {
+      const d = await duckdbYardstick(dir);
+      duckRuns.push(d);
+      console.log(`DuckDB (@duckdb/node-api), run ${i + 1}: read both CSVs + full outer join: ${Math.round(d.ms)} ms (cpu ${Math.round(d.cpuMs)} ms)  [${d.output}]; load average ${loadavg()[0].toFixed(2)}`);
+    }
+    duck = [...duckRuns].sort((a, b) => a.ms - b.ms)[Math.floor(duckRuns.length / 2)];
+    console.log(`DuckDB (@duckdb/node-api): median ${Math.round(duck.ms)} ms (cpu ${Math.round(duck.cpuMs)} ms)`);
   } catch (error) {
     console.log(`DuckDB: not measured (${error instanceof Error ? error.message : String(error)})`);
   }

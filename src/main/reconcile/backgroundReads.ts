@@ -46,14 +46,14 @@ const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 ${functionsSource([utcMs, parseMirrorEntries, readMirrorSlices])}
-if (workerData.countSql) {
+if (workerData.estimateSql) {
   try {
     const Database = require(workerData.sqliteModule);
     const db = new Database(workerData.dbPath, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     // Each slice's references go to the main thread as soon as SQLite has them.
-    const entries = ${readMirrorSlices.name}(db, workerData, workerData.sliceRows, (references, n, total) =>
-      parentPort.postMessage({ kind: 'references', references, n, total }),
+    const entries = ${readMirrorSlices.name}(db, workerData, workerData.sliceRows, (references, n, capacity, last) =>
+      parentPort.postMessage({ kind: 'references', references, n, capacity, last }),
     );
     db.close();
     parentPort.postMessage({ kind: 'mirror', entries }, Object.values(entries).map((c) => c.buffer));
@@ -81,15 +81,23 @@ try {
 export type MirrorReferenceHalf = Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
 
 type WorkerMessage =
-  | { kind: 'references'; references: string; n: number; total: number }
+  | { kind: 'references'; references: string; n: number; capacity: number; last: boolean }
   | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string }
   | { kind: 'hash'; hash?: string; error?: string };
 
 /**
- * `countSql`, `sliceSql` and `params`: mirrorEntries' `mirrorQuery` (without them only the file is
+ * `estimateSql`, `sliceSql` and their parameters: mirrorEntries' `mirrorQuery` (without them only the file is
  * hashed); `sliceRows`: entries a slice (threadedReaders' `MIRROR_SLICE_ROWS` unless given).
  */
-export function startBackgroundReads(options: { dbPath: string; filePath: string; countSql?: string; sliceSql?: string; params?: unknown[]; sliceRows?: number }): BackgroundReads {
+export function startBackgroundReads(options: {
+  dbPath: string;
+  filePath: string;
+  estimateSql?: string;
+  estimateParams?: unknown[];
+  sliceSql?: string;
+  sliceParams?: unknown[];
+  sliceRows?: number;
+}): BackgroundReads {
   const none: BackgroundReads = { references: Promise.resolve(null), mirror: Promise.resolve(null), fileHash: Promise.resolve(null), stop: () => undefined };
   const sqliteModule = sqliteModulePath();
   if (!sqliteModule || options.dbPath === '' || options.dbPath === ':memory:') return none;
@@ -110,7 +118,7 @@ export function startBackgroundReads(options: { dbPath: string; filePath: string
   const parts = mirrorReferenceParts();
   worker.on('message', (m: WorkerMessage) => {
     if (m.kind === 'references') {
-      const read = parts.add(m.references, m.n, m.total);
+      const read = parts.add(m.references, m.n, m.capacity, m.last);
       if (read) {
         half = { ...read, txIndex: indexMirrorReferences(read) };
         resolveReferences(half);

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
+import { lagosDayOf } from '../../shared/localDates';
 import { rememberedDetail, type LogColumns } from './logColumns';
 import type { MirrorReferences } from './matchEntries';
 import { joinMirrorColumns, MIRROR_SLICE_ROWS, mirrorReferenceParts, mirrorReferences, readMirrorSlices, type MirrorSliceQueries, type ParsedMirror } from './threadedReaders';
@@ -62,7 +63,8 @@ export function mirrorQuery(profileId: string, fromIso: string, toIso: string): 
     // The whole range in one text (the tests' reference read; reconcile reads it in slices).
     sql: `SELECT CAST(group_concat(${record}, char(30)) AS BLOB), group_concat(transaction_id, char(30)) ${range}`,
     // The same records, a slice at a time in the index's order (threadedReaders' `readMirrorSlices`).
-    countSql: `SELECT count(*) ${range}`,
+    estimateSql: 'SELECT sum(entries) FROM log_day_totals WHERE profile_id = ? AND day >= ? AND day <= ?',
+    estimateParams: [profileId, lagosDayOf(Date.parse(fromIso)), lagosDayOf(Date.parse(toIso) - 1)],
     // The range's start is the first slice's key (fromIso, before any id), so that each slice is
     // one seek in the index on (profile_id, created_at, id): with `created_at >= ?` beside it,
     // SQLite seeks by that and walks every slice before (measured: EXPLAIN's SeekGE on 2 fields).
@@ -78,8 +80,8 @@ export function mirrorQuery(profileId: string, fromIso: string, toIso: string): 
 export function readMirror(db: Db, profileId: string, fromIso: string, toIso: string, sliceRows = MIRROR_SLICE_ROWS): MirrorRead {
   const parts = mirrorReferenceParts();
   let references: ReturnType<typeof parts.add> = null;
-  const entries = readMirrorSlices(db, mirrorQuery(profileId, fromIso, toIso), sliceRows, (text, count, total) => {
-    references = parts.add(text, count, total) ?? references;
+  const entries = readMirrorSlices(db, mirrorQuery(profileId, fromIso, toIso), sliceRows, (text, count, capacity, last) => {
+    references = parts.add(text, count, capacity, last) ?? references;
   });
   if (!references) throw new Error('The mirror gave no references.');
   const refs: NonNullable<ReturnType<typeof parts.add>> = references;

@@ -386,15 +386,19 @@ export function parseMirrorReferences(references: string, n: number, into?: Mirr
 /** Entries a slice of the mirror holds at most (a few MB of SQLite's text, and of its copy here). */
 export const MIRROR_SLICE_ROWS = 250_000;
 
-/** mirrorEntries' `mirrorSlices`: the entries counted, then read a slice at a time in their index's order. */
+/** mirrorEntries' `mirrorQuery`'s slices: a first guess of the range's size, then its entries a slice at a time in their index's order. */
 export interface MirrorSliceQueries {
-  countSql: string;
+  /**
+   * The entries the range holds at most as far as the mirror's totals per day know (whole days:
+   * a little over the range), to size the columns from the start; they grow past it if need be.
+   * Not a count of the range: that walked 3,000,000 index entries (~0.45 s) before the first slice.
+   */
+  estimateSql: string;
+  estimateParams: unknown[];
   /** `sliceParams`, then the last (created_at, id) read (`firstKey` before the first slice) and the slice's size. */
   sliceSql: string;
   sliceParams: unknown[];
   firstKey: [string, number];
-  /** The count's. */
-  params: unknown[];
 }
 
 /** What {@link readMirrorSlices} asks of a better-sqlite3 connection (the worker has its own). */
@@ -409,73 +413,111 @@ export interface SliceReader {
  * references' twice more; at 10,000,000 it nears the longest string V8 makes). The slices follow
  * the index on (profile_id, created_at, id), the order the one query read them in, each from
  * the last (created_at, id) of the one before, all in one read transaction (one snapshot, as one
- * query). The entries' columns are filled here; each slice's references text goes to
- * `onReferences` (with the slice's count and the total), at least once. Self-contained: the
- * background worker runs it from its source text ({@link functionsSource}).
+ * query), until a slice comes back short. The entries' columns are filled here (sized by the
+ * estimate, grown past it if the totals per day were behind, and cut to the entries read); each
+ * slice's references text goes to `onReferences` with the slice's count, the columns' size so
+ * far, and whether it was the last, at least once. Self-contained: the background worker runs it
+ * from its source text ({@link functionsSource}).
  */
 export function readMirrorSlices(
   db: SliceReader,
   q: MirrorSliceQueries,
   sliceRows: number,
-  onReferences: (references: string, count: number, total: number) => void,
+  onReferences: (references: string, count: number, capacity: number, last: boolean) => void,
 ): MirrorEntryColumns {
   return db.transaction(() => {
-    const n = Number(
-      (
-        db
-          .prepare(q.countSql)
-          .raw()
-          .get(...q.params) as [number]
-      )[0],
-    );
-    const into: MirrorEntryColumns = {
-      logId: new Float64Array(n),
-      amountKobo: new Float64Array(n),
-      costKobo: new Float64Array(n),
-      status: new Uint8Array(n),
-      createdMs: new Float64Array(n),
-      updatedMs: new Float64Array(n),
+    let estimate = 0;
+    try {
+      estimate = Number((db.prepare(q.estimateSql).raw().get(...q.estimateParams) as [number | null])[0] ?? 0);
+    } catch {
+      // No totals per day to go by (a bare table): the columns grow from a slice's size.
+      estimate = sliceRows;
+    }
+    let cap = Math.max(16, estimate);
+    const columnsOf = (size: number, from?: MirrorEntryColumns): MirrorEntryColumns => {
+      const next: MirrorEntryColumns = {
+        logId: new Float64Array(size),
+        amountKobo: new Float64Array(size),
+        costKobo: new Float64Array(size),
+        status: new Uint8Array(size),
+        createdMs: new Float64Array(size),
+        updatedMs: new Float64Array(size),
+      };
+      if (from) for (const key of Object.keys(next) as (keyof MirrorEntryColumns)[]) next[key].set(from[key] as never);
+      return next;
     };
+    let into = columnsOf(cap);
     const slice = db.prepare(q.sliceSql).raw();
     let [lastCreated, lastId] = q.firstKey;
     let at = 0;
-    if (n === 0) onReferences('', 0, 0);
-    while (at < n) {
-      const row = slice.get(...q.sliceParams, lastCreated, lastId, Math.max(1, Math.min(sliceRows, n - at))) as [Uint8Array | null, string | null, number];
+    for (;;) {
+      const row = slice.get(...q.sliceParams, lastCreated, lastId, sliceRows) as [Uint8Array | null, string | null, number];
       const count = row[2];
-      const bytes = row[0] ?? new Uint8Array(0);
-      if (count === 0) break;
-      onReferences(row[1] ?? '', count, n);
-      parseMirrorEntries(bytes, count, into, at);
-      // Where the next slice starts: the last record's id and created_at (its first and fifth fields).
-      at += count;
-      lastId = into.logId[at - 1];
-      let c = bytes.lastIndexOf(0x1e) + 1;
-      for (let f = 0; f < 4; f++) c = bytes.indexOf(44, c) + 1;
-      lastCreated = new TextDecoder().decode(bytes.subarray(c, bytes.indexOf(44, c)));
+      const last = count < sliceRows;
+      if (at + count > cap) {
+        cap = Math.max(at + count, Math.ceil(cap * 1.25));
+        into = columnsOf(cap, into);
+      }
+      onReferences(row[1] ?? '', count, cap, last);
+      if (count > 0) {
+        const bytes = row[0] ?? new Uint8Array(0);
+        parseMirrorEntries(bytes, count, into, at);
+        // Where the next slice starts: the last record's id and created_at (its first and fifth fields).
+        at += count;
+        lastId = into.logId[at - 1];
+        let c = bytes.lastIndexOf(0x1e) + 1;
+        for (let f = 0; f < 4; f++) c = bytes.indexOf(44, c) + 1;
+        lastCreated = new TextDecoder().decode(bytes.subarray(c, bytes.indexOf(44, c)));
+      }
+      if (last) break;
     }
-    if (at !== n) throw new Error(`The mirror gave ${at} of its ${n} entries.`);
-    return into;
+    return {
+      logId: into.logId.subarray(0, at),
+      amountKobo: into.amountKobo.subarray(0, at),
+      costKobo: into.costKobo.subarray(0, at),
+      status: into.status.subarray(0, at),
+      createdMs: into.createdMs.subarray(0, at),
+      updatedMs: into.updatedMs.subarray(0, at),
+    };
   })();
 }
 
 /**
  * The references of {@link readMirrorSlices}' slices, joined as the one query's text (U+001E
- * between records) with their spans and hashes: `add` each slice's in order; the last returns them.
+ * between records) with their spans and hashes: `add` each slice's in order, with the entries'
+ * columns' size so far; the last returns them.
  */
-export function mirrorReferenceParts(): { add(references: string, count: number, total: number): Omit<MirrorReferenceHalfColumns, 'txIndex'> | null } {
+export function mirrorReferenceParts(): {
+  add(references: string, count: number, capacity: number, last: boolean): Omit<MirrorReferenceHalfColumns, 'txIndex'> | null;
+} {
   const parts: string[] = [];
-  let cols: MirrorReferenceColumns | null = null;
+  let cols: MirrorReferenceColumns = { txStart: new Int32Array(0), txEnd: new Int32Array(0), txHash: new Uint32Array(0) };
   let at = 0;
   let base = 0;
   return {
-    add(references, count, total) {
-      cols ??= { txStart: new Int32Array(total), txEnd: new Int32Array(total), txHash: new Uint32Array(total) };
-      parseMirrorReferences(references, count, cols, at, base);
-      parts.push(references);
-      at += count;
-      base += references.length + 1;
-      return at >= total ? { n: total, text: parts.length === 1 ? parts[0] : parts.join('\x1e'), ...cols } : null;
+    add(references, count, capacity, last) {
+      if (cols.txStart.length < Math.max(capacity, at + count)) {
+        const size = Math.max(capacity, at + count);
+        const grown = { txStart: new Int32Array(size), txEnd: new Int32Array(size), txHash: new Uint32Array(size) };
+        grown.txStart.set(cols.txStart.subarray(0, at));
+        grown.txEnd.set(cols.txEnd.subarray(0, at));
+        grown.txHash.set(cols.txHash.subarray(0, at));
+        cols = grown;
+      }
+      if (count > 0) {
+        parseMirrorReferences(references, count, cols, at, base);
+        parts.push(references);
+        at += count;
+        base += references.length + 1;
+      }
+      if (!last) return null;
+      return {
+        n: at,
+        text: parts.length === 1 ? parts[0] : parts.join('\x1e'),
+        txStart: cols.txStart.subarray(0, at),
+        txEnd: cols.txEnd.subarray(0, at),
+        txHash: cols.txHash.subarray(0, at),
+      };
     },
   };
 }

@@ -87,5 +87,15 @@ describe('reconcile with a tiny memory budget', () => {
     expect(whole.ids).toHaveLength(log.length);
     expect(columns(1)).toEqual(whole);
     expect(columns(3)).toEqual(whole);
+
+    // The columns are first sized by the mirror's totals per day; when those are behind the
+    // entries (as before a first sync has counted them), they grow: the same columns, and on the
+    // background worker the same run.
+    db.prepare('UPDATE log_day_totals SET entries = 0 WHERE profile_id = ?').run(profileId);
+    expect(columns(3)).toEqual(whole);
+    expect(columns()).toEqual(whole);
+    const behind = runView(db, (await reconcileFile(db, { ...request, mirrorSliceRows: 7 })).runId);
+    expect(figures(behind)).toEqual(figures(roomy));
+    expect(pairs(behind.id)).toEqual(pairs(roomy.id));
   });
 });
