@@ -224,7 +224,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < Math.min(3, runs); i++) {
       const d = await duckdbYardstick(dir);
       duckRuns.push(d);
-      console.log(`DuckDB (@duckdb/node-api), run ${i + 1}: read both CSVs + full outer join: ${Math.round(d.ms)} ms (cpu ${Math.round(d.cpuMs)} ms)  [${d.output}]; load average ${loadavg()[0].toFixed(2)}`);
+      console.log(
+        `DuckDB (@duckdb/node-api), run ${i + 1}: read both CSVs + full outer join: ${Math.round(d.ms)} ms (cpu ${Math.round(d.cpuMs)} ms)  [${d.output}]; load average ${loadavg()[0].toFixed(2)}`,
+      );
     }
     duck = [...duckRuns].sort((a, b) => a.ms - b.ms)[Math.floor(duckRuns.length / 2)];
     console.log(`DuckDB (@duckdb/node-api): median ${Math.round(duck.ms)} ms (cpu ${Math.round(duck.cpuMs)} ms)`);

@@ -428,7 +428,14 @@ export function readMirrorSlices(
   return db.transaction(() => {
     let estimate = 0;
     try {
-      estimate = Number((db.prepare(q.estimateSql).raw().get(...q.estimateParams) as [number | null])[0] ?? 0);
+      estimate = Number(
+        (
+          db
+            .prepare(q.estimateSql)
+            .raw()
+            .get(...q.estimateParams) as [number | null]
+        )[0] ?? 0,
+      );
     } catch {
       // No totals per day to go by (a bare table): the columns grow from a slice's size.
       estimate = sliceRows;

@@ -94,6 +94,32 @@ describe('position index', () => {
     expect(positionIndexBuilds(db)).toBe(1);
   });
 
+  it('gives the same windows when they are asked out of order: the last page first, then the first, the middle, past the end, in both directions', () => {
+    // A filter's rows are found from either end as far as a window needs; the two scans meet in the middle.
+    const steps: [number | 'last' | 'middle' | 'past', 'desc' | 'asc'][] = [
+      ['last', 'asc'],
+      ['last', 'desc'],
+      [0, 'desc'],
+      ['middle', 'asc'],
+      ['middle', 'desc'],
+      [0, 'asc'],
+      ['past', 'desc'],
+      [137, 'asc'],
+    ];
+    for (const filter of FILTERS) {
+      const n = count(filter);
+      for (const by of ['time', 'amount'] as const) {
+        forgetPositionIndex(db);
+        for (const [at, direction] of steps) {
+          const sort = `${by}_${direction}` as LogSort;
+          const offset = at === 'last' ? Math.max(0, n - 100) : at === 'middle' ? Math.floor(n / 2) : at === 'past' ? n + 5 : at;
+          const rows = queryLogRows(db, 'p', filter, sort, offset, 100).map((r) => r.rowid);
+          expect(rows, `${JSON.stringify(filter)} ${sort} @${offset}`).toEqual(sqlWindow(filter, sort, offset, 100));
+        }
+      }
+    }
+  });
+
   it('follows statuses that settle, new entries before and after the mirrored ones, equal times and corrected amounts', () => {
     expectSameAsSql();
     const tied = entries[3000].createdAt;
