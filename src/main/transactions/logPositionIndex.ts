@@ -534,43 +534,25 @@ function pickDated(
   return k;
 }
 
-/** Scans on from the front until `need` rows are found there or the scans meet. */
-function scanFront(s: MatchScan, need: number): void {
+/** Scans on from the front (or the back) until `need` rows are found there or the two scans meet. */
+function scanOn(s: MatchScan, need: number, fromBack: boolean): void {
   const { order, codes, mask, want, fromDay, toDay } = s;
   const dated = fromDay > 0 || toDay < 0x10000;
-  let front = s.front;
-  let k = s.frontN;
-  let i = s.frontAt;
-  const stop = s.backAt;
-  while (i < stop && k < need) {
+  const step = fromBack ? -1 : 1;
+  let found = fromBack ? s.back : s.front;
+  let k = fromBack ? s.backN : s.frontN;
+  // The front scans [frontAt, …), the back (…, backAt).
+  let i = fromBack ? s.backAt : s.frontAt;
+  while ((fromBack ? i > s.frontAt : i < s.backAt) && k < need) {
     // A block at a time: room for every row of it, then a tight loop.
-    const blockEnd = Math.min(stop, i + 65_536);
-    front = roomFor(front, k + (blockEnd - i));
-    k = dated ? pickDated(order, codes, i, blockEnd, 1, mask, want, fromDay, toDay, front, k) : pick(order, codes, i, blockEnd, 1, mask, want, front, k);
-    i = blockEnd;
+    const next = fromBack ? Math.max(s.frontAt, i - 65_536) : Math.min(s.backAt, i + 65_536);
+    found = roomFor(found, k + Math.abs(next - i));
+    const [from, to] = fromBack ? [i - 1, next - 1] : [i, next];
+    k = dated ? pickDated(order, codes, from, to, step, mask, want, fromDay, toDay, found, k) : pick(order, codes, from, to, step, mask, want, found, k);
+    i = next;
   }
-  s.front = front;
-  s.frontN = k;
-  s.frontAt = i;
-}
-
-/** Scans on from the back until `need` rows are found there or the scans meet. */
-function scanBack(s: MatchScan, need: number): void {
-  const { order, codes, mask, want, fromDay, toDay } = s;
-  const dated = fromDay > 0 || toDay < 0x10000;
-  let back = s.back;
-  let k = s.backN;
-  let i = s.backAt;
-  const stop = s.frontAt;
-  while (i > stop && k < need) {
-    const blockStart = Math.max(stop, i - 65_536);
-    back = roomFor(back, k + (i - blockStart));
-    k = dated ? pickDated(order, codes, i - 1, blockStart - 1, -1, mask, want, fromDay, toDay, back, k) : pick(order, codes, i - 1, blockStart - 1, -1, mask, want, back, k);
-    i = blockStart;
-  }
-  s.back = back;
-  s.backN = k;
-  s.backAt = i;
+  if (fromBack) [s.back, s.backN, s.backAt] = [found, k, i];
+  else [s.front, s.frontN, s.frontAt] = [found, k, i];
 }
 
 /** Every row of a scan whose two ends met, in DESC order. */
@@ -679,8 +661,7 @@ export function windowRowids(db: ReadableDB, profileId: string, filter: Position
   const scan = kept.scan;
   if (scan) {
     // Far enough from its own end for this window, or all of it once the two scans meet.
-    if (ascending) scanBack(scan, offset + limit);
-    else scanFront(scan, offset + limit);
+    scanOn(scan, offset + limit, ascending);
     if (scan.frontAt < scan.backAt) {
       const found = ascending ? scan.back : scan.front;
       const n = ascending ? scan.backN : scan.frontN;
