@@ -106,7 +106,16 @@ describe('position index', () => {
       ['past', 'desc'],
       [137, 'asc'],
     ];
-    for (const filter of FILTERS) {
+    // And filters the first and last row of each order pass (the rows where the two scans start).
+    const ends = db
+      .prepare(
+        `SELECT status, type, network FROM (SELECT * FROM log_entries WHERE profile_id = 'p' ORDER BY created_at DESC, id DESC LIMIT 1)
+         UNION ALL SELECT status, type, network FROM (SELECT * FROM log_entries WHERE profile_id = 'p' ORDER BY created_at ASC, id ASC LIMIT 1)
+         UNION ALL SELECT status, type, network FROM (SELECT * FROM log_entries WHERE profile_id = 'p' ORDER BY amount_kobo DESC, id DESC LIMIT 1)
+         UNION ALL SELECT status, type, network FROM (SELECT * FROM log_entries WHERE profile_id = 'p' ORDER BY amount_kobo ASC, id ASC LIMIT 1)`,
+      )
+      .all() as { status: string; type: string; network: string }[];
+    for (const filter of [...FILTERS, ...ends]) {
       const n = count(filter);
       for (const by of ['time', 'amount'] as const) {
         forgetPositionIndex(db);
