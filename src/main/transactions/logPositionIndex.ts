@@ -498,10 +498,13 @@ function newScan(order: Int32Array, codes: Uint32Array, start: number, end: numb
   return { order, codes, mask, want, fromDay, toDay, front: new Int32Array(256), frontN: 0, frontAt: start, back: new Int32Array(256), backN: 0, backAt: end };
 }
 
-/** `list` with room for `n`. */
-function roomFor(list: Int32Array, n: number): Int32Array {
+/** `list` with room for `n` of the `most` rows a scan can find. */
+function roomFor(list: Int32Array, n: number, most: number): Int32Array {
   if (n <= list.length) return list;
-  const more = new Int32Array(Math.max(n, list.length * 2));
+  // A window's first block's worth doubles; past that, room for every row the scan could still
+  // find, at once (doubling a list of hundreds of thousands left a trail of large arrays for the
+  // collector to pause on in the middle of a window).
+  const more = new Int32Array(n <= 65_536 ? Math.min(most, Math.max(n, list.length * 2)) : Math.max(n, most));
   more.set(list);
   return more;
 }
@@ -546,7 +549,7 @@ function scanOn(s: MatchScan, need: number, fromBack: boolean): void {
   while ((fromBack ? i > s.frontAt : i < s.backAt) && k < need) {
     // A block at a time: room for every row of it, then a tight loop.
     const next = fromBack ? Math.max(s.frontAt, i - 65_536) : Math.min(s.backAt, i + 65_536);
-    found = roomFor(found, k + Math.abs(next - i));
+    found = roomFor(found, k + Math.abs(next - i), s.backAt - s.frontAt + k);
     const [from, to] = fromBack ? [i - 1, next - 1] : [i, next];
     k = dated ? pickDated(order, codes, from, to, step, mask, want, fromDay, toDay, found, k) : pick(order, codes, from, to, step, mask, want, found, k);
     i = next;

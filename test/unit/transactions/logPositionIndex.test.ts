@@ -114,7 +114,7 @@ describe('position index', () => {
          UNION ALL SELECT status, type, network FROM (SELECT * FROM log_entries WHERE profile_id = 'p' ORDER BY amount_kobo DESC, id DESC LIMIT 1)
          UNION ALL SELECT status, type, network FROM (SELECT * FROM log_entries WHERE profile_id = 'p' ORDER BY amount_kobo ASC, id ASC LIMIT 1)`,
       )
-      .all() as { status: string; type: string; network: string }[];
+      .all() as LogFilter[];
     for (const filter of [...FILTERS, ...ends]) {
       const n = count(filter);
       for (const by of ['time', 'amount'] as const) {
