@@ -30,7 +30,7 @@ import { reconcileFile } from '../src/main/reconcile/reconcileService';
 import { runView } from '../src/main/reconcile/reconcileRunStore';
 import { reportRow } from './summary';
 import { fillMirror, generateLogEntries, planDiscrepancies, writeVendorExportCsv, type Discrepancies } from './generate/vendorExport';
-import { numberArg } from './benchArgs';
+import { countArg, numberArg } from './benchArgs';
 import { seededRandom } from '../src/sandbox/randomData';
 
 const GENERATE_SLICE = 500_000;
@@ -180,7 +180,7 @@ async function main(): Promise<void> {
   if (measureAt >= 0) return measure(process.argv[measureAt + 1]);
 
   const rows = numberArg('rows', 1_000_000);
-  const runs = numberArg('runs', 3);
+  const runs = countArg('runs', 3);
   const dir = path.join(ROOT, '.tmp', 'bench', `reconcile-${rows}`);
   const plan = generate(dir, rows);
   if (runs === 0) return; // --runs 0: the data only

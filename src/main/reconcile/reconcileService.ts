@@ -210,7 +210,9 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
     progress('Reading the local mirror', 0, null);
     const fromWorker = !readFirst && guessedWindow !== null && guessedWindow[0] <= loadFrom && guessedWindow[1] >= loadTo;
     const references = fromWorker ? await background.references : null;
+    lap('waitReferences');
     const earlyPairs = references ? pairByReference(exp, mirrorReferenceColumns(references), exportInRange.mask) : undefined;
+    lap('pairByReference');
     req.signal?.throwIfAborted();
     const fromBackground = fromWorker ? await background.mirror : null;
     const mirror =
