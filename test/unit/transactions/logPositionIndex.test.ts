@@ -108,6 +108,18 @@ describe('position index', () => {
       ['past', 'desc'],
       [137, 'asc'],
     ];
+    // Rows on the days before too (Lagos 19, 20 and 21 November), so that a date filter's bounds cut the amount order.
+    upsertLogEntriesInTransaction(
+      db,
+      'p',
+      [...generateLogEntries(1500, 20_001, Date.UTC(2026, 10, 19, 23, 30)), ...generateLogEntries(1500, 30_001, Date.UTC(2026, 10, 21, 2))],
+      't0',
+    );
+    const dated: LogFilter[] = [
+      { status: 'SUCCESS', from: '2026-11-20', to: '2026-11-20' },
+      { type: 'DATA', from: '2026-11-21' },
+      { network: 'MTN', to: '2026-11-20' },
+    ];
     // And filters the first and last row of each order pass (the rows where the two scans start).
     const ends = db
       .prepare(
@@ -120,7 +132,7 @@ describe('position index', () => {
     // Windows counted by tallied blocks (one block of 8,192 rows here, and blocks of 64), and by the scans alone (no tallies).
     for (const sizes of [{}, { tallyBlockRows: 64 }, { tallyKinds: 0 }]) {
       setPositionIndexBuildSizes(sizes);
-      for (const filter of [...FILTERS, ...ends]) {
+      for (const filter of [...FILTERS, ...dated, ...ends]) {
         const n = count(filter);
         for (const by of ['time', 'amount'] as const) {
           forgetPositionIndex(db);
