@@ -552,11 +552,16 @@ interface Tallies {
   codes: Uint32Array;
   version: number;
   shift: number;
+  /** The kinds it could hold at most. */
+  cap: number;
   /** The kinds seen (their low 16 bits), in the order first seen. */
   kinds: number[];
-  /** counts[block * TALLY_KINDS + kind]. */
-  counts: Int32Array;
+  /** counts[block * TALLY_KINDS + kind]; null when the order has more kinds than are tallied (kept so, not counted again each window). */
+  counts: Int32Array | null;
 }
+
+/** Tallies that hold their counts. */
+type Counted = Tallies & { counts: Int32Array };
 
 /** Kinds a tally holds at most (status × type × network seen); past it, windows are scanned for. */
 const TALLY_KINDS = 128;
@@ -565,25 +570,29 @@ let tallyKinds = TALLY_KINDS;
 let tallyShift = 13;
 
 /** The order's tallies, counted again when its codes or the index changed; null when it has too many kinds. */
-function talliesOf(index: ProfilePositions, codes: Uint32Array): Tallies | null {
-  const kept = index.tallies.find((t) => t.codes === codes && t.version === index.version && t.shift === tallyShift && t.kinds.length <= tallyKinds);
-  if (kept) return kept;
-  const kindOf = new Uint8Array(0x10000);
-  const kinds: number[] = [];
-  const counts = new Int32Array(((codes.length >> tallyShift) + 1) * TALLY_KINDS);
-  for (let i = 0; i < codes.length; i++) {
-    const c = codes[i] & 0xffff;
-    let k = kindOf[c];
-    if (k === 0) {
-      if (kinds.length === tallyKinds) return null;
-      kinds.push(c);
-      k = kindOf[c] = kinds.length;
+function talliesOf(index: ProfilePositions, codes: Uint32Array): Counted | null {
+  let tallies = index.tallies.find((t) => t.codes === codes && t.version === index.version && t.shift === tallyShift && t.cap === tallyKinds);
+  if (!tallies) {
+    const kindOf = new Uint8Array(0x10000);
+    const kinds: number[] = [];
+    let counts: Int32Array | null = new Int32Array(((codes.length >> tallyShift) + 1) * TALLY_KINDS);
+    for (let i = 0; i < codes.length; i++) {
+      const c = codes[i] & 0xffff;
+      let k = kindOf[c];
+      if (k === 0) {
+        if (kinds.length === tallyKinds) {
+          counts = null;
+          break;
+        }
+        kinds.push(c);
+        k = kindOf[c] = kinds.length;
+      }
+      counts[(i >> tallyShift) * TALLY_KINDS + k - 1]++;
     }
-    counts[(i >> tallyShift) * TALLY_KINDS + k - 1]++;
+    tallies = { codes, version: index.version, shift: tallyShift, cap: tallyKinds, kinds, counts };
+    index.tallies = [tallies, ...index.tallies.filter((t) => t.codes !== codes && t.version === index.version)].slice(0, 2);
   }
-  const tallies = { codes, version: index.version, shift: tallyShift, kinds, counts };
-  index.tallies = [tallies, ...index.tallies.filter((t) => t.codes !== codes && t.version === index.version)].slice(0, 2);
-  return tallies;
+  return tallies.counts ? (tallies as Counted) : null;
 }
 
 /**
@@ -591,7 +600,7 @@ function talliesOf(index: ProfilePositions, codes: Uint32Array): Tallies | null 
  * the order's tallies (the blocks at the bounds of a date range in time order counted row by row).
  * Kept on the scan for its next windows.
  */
-function blockCounts(s: MatchScan, t: Tallies): Int32Array {
+function blockCounts(s: MatchScan, t: Counted): Int32Array {
   if (s.blocks && s.blocksShift === t.shift) return s.blocks;
   const { codes, mask, want, start, end } = s;
   const shift = t.shift;
@@ -616,7 +625,7 @@ function blockCounts(s: MatchScan, t: Tallies): Int32Array {
  * a filter of days in amount order, whose days the tallies do not hold (the scans find those:
  * counting them in a pass over the order was slower at 10,000,000 than scanning to the middle).
  */
-function windowByTallies(s: MatchScan, t: Tallies, offset: number, limit: number, ascending: boolean): number[] | null {
+function windowByTallies(s: MatchScan, t: Counted, offset: number, limit: number, ascending: boolean): number[] | null {
   const { order, codes, mask, want, start, end } = s;
   if (s.fromDay !== 0 || s.toDay !== 0x10000) return null;
   const counts = blockCounts(s, t);
