@@ -96,7 +96,10 @@ test('the bulk preview names the file\'s column of an invalid row ("Plan code"),
   await page.getByText('Data bundles', { exact: true }).click();
   await page.locator('input[type="file"]').setInputFiles(file);
   await expect(page.getByRole('heading', { name: /Check before buying: April data\.csv/ })).toBeVisible();
-  await page.getByRole('button', { name: /Rows that will not be bought/ }).click();
+  // The section is open from the start when a row is invalid (a click would close it: the table
+  // then stayed hidden, and unrendered, when the click came before the rows did).
+  await expect(page.getByRole('button', { name: /Rows that will not be bought/ })).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByTestId('invalid-column').first()).toBeVisible();
   await expect(page.getByTestId('invalid-column').first()).toHaveText('Plan code');
   await expect(page.getByText('productCode', { exact: true })).toHaveCount(0);
   await saveScreen(page, 'small24-bulk-invalid-column.png', { fullPage: true });
