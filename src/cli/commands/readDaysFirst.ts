@@ -34,7 +34,7 @@ function readingNote(c: MirrorCoverage): string {
 export async function readDaysFirst(ctx: CliContext, range: { from?: string; to?: string }, purpose: ReadPurpose): Promise<MirrorCoverage> {
   const offline = ctx.args.options.offline === true;
   if (!offline) {
-    const before = await ctx.call('logs.coverage', range);
+    const before = await ctx.call('logs.coverage', { ...range, ask: true });
     if (before.read) ctx.progress(readingNote(before));
   }
   const app = await ctx.app();

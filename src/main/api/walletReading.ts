@@ -49,3 +49,14 @@ export async function walletKoboOrProblem(client: Pick<VendingClient, 'accountBa
     return { kobo: null, problem: `The wallet balance could not be read (${error instanceof Error ? error.message : String(error)}).` };
   }
 }
+
+/**
+ * Before anything that takes its day or its "due" from the service's clock, in a process that has
+ * had no answer yet (a fresh `vendesk` run): one read of the balance teaches it the service's time.
+ * A failed read is ignored: the work goes on with this computer's clock, as it would offline, and
+ * a read it needs then fails on its own terms. (Closing a month asks every time and must have the
+ * answer: monthEnd/monthEndService.ts.)
+ */
+export async function learnServiceClock(client: Pick<VendingClient, 'accountBalance' | 'clock'>, signal?: AbortSignal): Promise<void> {
+  if (!client.clock.known) await client.accountBalance({ signal }).catch(() => undefined);
+}

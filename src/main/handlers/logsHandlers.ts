@@ -9,7 +9,7 @@ import { logRow, logTotals, queryLogRows } from '../transactions/logQuery';
 import { autoSync } from '../transactions/autoSync';
 import { logSync } from '../transactions/logSync';
 import { readSyncSettings, writeSyncSettings } from '../transactions/syncSettings';
-import { coverageNow, ensureDaysRead } from '../transactions/readMissingDays';
+import { coverageAsked, coverageNow, ensureDaysRead } from '../transactions/readMissingDays';
 import type { HandlersOf } from './handlerTypes';
 
 export const logsHandlers: HandlersOf<typeof logsOperations> = {
@@ -45,6 +45,6 @@ export const logsHandlers: HandlersOf<typeof logsOperations> = {
     const period = [`Period: ${periodText(stated)}.`, ...periodNotes(stated)];
     return { ...(await exportLogs(app, { ...input, period, signal: call.signal })), coverage };
   },
-  'logs.coverage': (input, app) => coverageNow(app, input),
+  'logs.coverage': ({ ask, ...range }, app, call) => coverageAsked(app, range, ask ? 'read' : 'refuse', call.signal),
   'logs.readMissing': ({ unread, for: purpose, ...range }, app, call) => ensureDaysRead(app, range, unread, { purpose, signal: call.signal }),
 };

@@ -8,7 +8,7 @@ import { checkCanClose, closeMonthHere, reopenMonthHere } from '../monthEnd/clos
 import { writeClosePack } from '../monthEnd/closePack';
 import { buildJournal, requireMapped, writeJournalCsv } from '../monthEnd/journal';
 import { closedMonths, closeEvents } from '../monthEnd/monthCloses';
-import { deskUser, learnServiceClock, monthSummary, readMonth } from '../monthEnd/monthEndService';
+import { deskUser, learnMonthClock, monthSummary, readMonth } from '../monthEnd/monthEndService';
 import { monthFigures } from '../monthEnd/monthFigures';
 import { createReconcileRunner } from '../reconcile/reconcileService';
 import { exported } from '../reports/reconcileWorkbook';
@@ -88,7 +88,7 @@ export const monthEndHandlers: HandlersOf<typeof monthEndOperations> = {
     if (usesTeamCloses(app)) return { month: input.month, summary: await closeMonthInTeam(app, input.month, input.unread, call.signal) };
     const profile = app.connection.profileId;
     const clock = app.service(createServiceClock);
-    await learnServiceClock(app, input.unread, call.signal);
+    await learnMonthClock(app, input.unread, call.signal);
     // Refused before anything is read when it cannot be closed at all; then every day of it read completely.
     checkCanClose(input.month, closedMonths(app.db, profile), clock.now());
     await ensureDaysRead(app, monthDays(input.month), input.unread, { purpose: 'close', signal: call.signal });

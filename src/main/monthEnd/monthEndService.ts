@@ -18,7 +18,7 @@ import type { ReadPurpose } from '../../shared/contract/logs';
  * answer first teaches this process that clock (a command starts without it), so "today" and the
  * days still to read are the service's.
  */
-export async function learnServiceClock(app: App, unread: UnreadDays, signal?: AbortSignal): Promise<void> {
+export async function learnMonthClock(app: App, unread: UnreadDays, signal?: AbortSignal): Promise<void> {
   if (unread === 'read') await app.client().accountBalance({ signal });
 }
 
@@ -31,7 +31,7 @@ export async function readMonth(
   signal?: AbortSignal,
 ): Promise<{ figures: MonthFigures; coverage: MirrorCoverage | null }> {
   const closed = closedMonth(app.db, app.connection.profileId, month);
-  if (!closed) await learnServiceClock(app, unread, signal);
+  if (!closed) await learnMonthClock(app, unread, signal);
   const coverage = closed ? null : await ensureDaysRead(app, monthDays(month), unread, { purpose, signal });
   return { figures: monthFigures(app.db, app.connection.profileId, month), coverage };
 }

@@ -14,7 +14,7 @@ import { createServiceClock } from '../api/serviceClock';
 import { createBulkService } from '../buying/bulkService';
 import type { RequeryOutcome } from '../buying/itemOutcomes';
 import { serviceAnswersFromMs } from '../api/requeryBackoff';
-import { readNgnWallet } from '../api/walletReading';
+import { learnServiceClock } from '../api/walletReading';
 
 /** States counted as "waiting for a final answer" (the dashboard's number). */
 const WAITING_STATES = ['sending', 'pending', 'uncertain', 'needs_support'] as const;
@@ -114,15 +114,6 @@ function askableNow(app: AppPart<'service'>, row: PurchaseRow): boolean {
 }
 
 /**
- * Before deciding whether the service answers yet, vendesk must know the service's time: a process
- * that has had no answer yet (a `vendesk requery` run) learns it from one read of the wallet.
- */
-async function learnServiceClock(session: Session): Promise<void> {
-  const client = session.client;
-  if (!client.clock.known) await readNgnWallet(client).catch(() => undefined);
-}
-
-/**
  * "Requery now" (the Pending page), on `session`, asks at once when the service answers, as `vendesk requery`
  * does. Earlier, nothing is sent — the service would refuse it (425) — and the answer says from
  * when (`requeryAllowedAt`): the requery loop asks at that moment, the purchase's next check.
@@ -133,7 +124,7 @@ export async function requeryNow(app: AppPart<'db' | 'service'>, session: Sessio
   if (row.state === 'sending') {
     throw new AppError('still_sending', 'This purchase is still being sent.', 'Wait for its answer; it shows here when it comes.');
   }
-  await learnServiceClock(session);
+  await learnServiceClock(session.client);
   if (!askableNow(app, row)) return pendingItemView(app, row);
   const updated = await scheduler.run(() => requeryPurchase(app, session, id));
   return pendingItemView(app, updated);
@@ -152,7 +143,7 @@ export function requeryOwnTopUp(app: AppPart<'service'>, session: Session, refer
 /** Checks the purchases of `session`'s connection that are due (or, with `all`, every one waiting), on it. */
 export async function requeryDue(app: AppPart<'db' | 'service'>, session: Session, all: boolean): Promise<RequeryRunSummary> {
   const scheduler = app.service(createPendingScheduler);
-  await learnServiceClock(session);
+  await learnServiceClock(session.client);
   const rows = all ? listPurchaseRows(app, session.connection, { states: ['pending', 'uncertain'] }) : scheduler.dueRows(session.connection);
   const summary: RequeryRunSummary = { checked: 0, success: 0, failed: 0, stillPending: 0, needsSupport: 0, notFound: 0, rescheduled: 0, items: [] };
   for (const row of rows) {

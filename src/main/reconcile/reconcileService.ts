@@ -23,7 +23,7 @@ import { hashFile } from '../imports/inspectSpreadsheet';
 import fs from 'node:fs';
 import { createRun, failRun, finishRun, packPairs, runView } from './reconcileRunStore';
 import { readVendorExport } from './vendorExportRows';
-import { coverageNow, ensureDaysRead } from '../transactions/readMissingDays';
+import { coverageAsked, ensureDaysRead } from '../transactions/readMissingDays';
 
 export type ReconcileStartInput = z.output<typeof reconcileStartSchema>;
 
@@ -323,7 +323,7 @@ class ReconcileRunner {
           app.events.emit('reconcile.progress', { runId, stage, done, total, message: stage });
         },
         beforeMirror: async (from, to) => {
-          const before = coverageNow(app, { from, to });
+          const before = await coverageAsked(app, { from, to }, input.unread, controller.signal);
           if (before.read && input.unread === 'read' && mine.runId) {
             app.events.emit('reconcile.progress', {
               runId: mine.runId,

@@ -37,7 +37,7 @@ import { standingNotice, standingNoticeLevel } from '../../shared/standingNotice
 import { notifyFinanceContact } from '../messaging/notifications';
 import type { App, Connection } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
-import { walletKoboOrProblem } from '../api/walletReading';
+import { learnServiceClock, walletKoboOrProblem } from '../api/walletReading';
 import { createBulkService, type BulkService } from '../buying/bulkService';
 import { ownJob } from '../buying/jobLifecycle';
 import type { ItemRow, NewItem } from '../buying/jobRows';
@@ -122,8 +122,7 @@ export class StandingService {
    * the Dashboard's today, never this computer's.
    */
   private async serviceToday(): Promise<string> {
-    const client = this.app.client();
-    if (!client.clock.known) await walletKoboOrProblem(client);
+    await learnServiceClock(this.app.client());
     return lagosToday(this.clockNow());
   }
 

@@ -18,7 +18,7 @@ import type { App } from '../appContext';
 import { createServiceClock } from '../api/serviceClock';
 import { checkCanClose, checkCanReopen, closeMonthHere, reopenMonthHere } from '../monthEnd/closeMonth';
 import { closedMonths } from '../monthEnd/monthCloses';
-import { learnServiceClock, monthSummary } from '../monthEnd/monthEndService';
+import { learnMonthClock, monthSummary } from '../monthEnd/monthEndService';
 import { monthFigures } from '../monthEnd/monthFigures';
 import { ensureDaysRead } from '../transactions/readMissingDays';
 import { callTeam } from './teamCall';
@@ -108,7 +108,7 @@ async function followTeam(app: App, team: TeamMonths, unread: UnreadDays, signal
 /** Before a month's figures are read on a team desktop: this desktop's closes made the team's. */
 export async function followTeamCloses(app: App, unread: UnreadDays, signal?: AbortSignal): Promise<void> {
   if (!usesTeamCloses(app)) return;
-  await learnServiceClock(app, unread, signal);
+  await learnMonthClock(app, unread, signal);
   await followTeam(app, await readTeamMonths(app), unread, signal);
 }
 
@@ -141,7 +141,7 @@ export async function closeMonthInTeam(app: App, month: string, unread: UnreadDa
   const profile = app.connection.profileId;
   const clock = app.service(createServiceClock);
   const team = teamWorkspace(app);
-  await learnServiceClock(app, unread, signal);
+  await learnMonthClock(app, unread, signal);
   const months = await readTeamMonths(app);
   await followTeam(app, months, unread, signal);
   checkCanClose(month, teamClosed(months), clock.now());

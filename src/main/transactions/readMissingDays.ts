@@ -12,6 +12,7 @@ import { AppError } from '../../shared/appError';
 import type { MirrorCoverage, ReadPurpose, UnreadDays } from '../../shared/contract/logs';
 import { missingDaysText } from '../../shared/coverageText';
 import { createServiceClock } from '../api/serviceClock';
+import { learnServiceClock } from '../api/walletReading';
 import type { App, AppPart } from '../appContext';
 import { mirrorCoverage } from './logCoverage';
 import { logSync } from './logSync';
@@ -21,9 +22,19 @@ export interface DaysRange {
   to?: string;
 }
 
-/** What the mirror holds of the range now (today on the service's clock). */
+/** What the mirror holds of the range now (today on the service's clock, as this process knows it). */
 export function coverageNow(app: AppPart<'db' | 'connection' | 'service'>, range: DaysRange): MirrorCoverage {
   return mirrorCoverage(app.db, app.connection.profileId, range, app.service(createServiceClock).now());
+}
+
+/**
+ * As `coverageNow`, but when vendesk may read the service (`unread: 'read'`) and this process has
+ * not heard its time yet (a fresh `vendesk` run), it asks first: which day is today is the
+ * service's to say, never this computer's (whose day may differ near midnight, or by a clock set wrong).
+ */
+export async function coverageAsked(app: App, range: DaysRange, unread: UnreadDays, signal?: AbortSignal): Promise<MirrorCoverage> {
+  if (unread === 'read') await learnServiceClock(app.client(), signal);
+  return coverageNow(app, range);
 }
 
 /** What was not done, by what the days were for. */
@@ -58,7 +69,7 @@ const isCancel = (error: unknown, signal?: AbortSignal) =>
  * under.
  */
 export async function ensureDaysRead(app: App, range: DaysRange, unread: UnreadDays, options: { purpose: ReadPurpose; signal?: AbortSignal }): Promise<MirrorCoverage> {
-  let coverage = coverageNow(app, range);
+  let coverage = await coverageAsked(app, range, unread, options.signal);
   let failure: unknown = null;
   if (unread === 'read' && coverage.read) {
     // Twice more at most: the read teaches vendesk the service's clock, which may move "today" on.

@@ -255,7 +255,14 @@ export const logsOperations = {
     'Write the filtered mirror rows to an XLSX or CSV file (over days the mirror has not read: read them first, or refuse)',
   ).returns<ExportedFile & { totals: LogTotals; coverage: MirrorCoverage | null }>(),
   'logs.coverage': op(
-    z.object({ from: day.optional(), to: day.optional() }).superRefine((r, ctx) => {
+    z
+      .object({
+        from: day.optional(),
+        to: day.optional(),
+        /** Ask the service its time first when this process has not heard it yet (a fresh command that may go online). */
+        ask: z.boolean().default(false),
+      })
+      .superRefine((r, ctx) => {
       if (r.from && r.to && r.from > r.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(r.from, r.to), path: ['from'] });
     }),
     'Which Lagos days of a range the mirror has read from the service, which it has not, and how far today is read',

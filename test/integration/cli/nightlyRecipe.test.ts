@@ -225,3 +225,32 @@ describe('two connections in one data folder', () => {
     }
   }, 120_000);
 });
+
+describe("today is the service's day, not this computer's", () => {
+  it('a fresh run asks the service its time before counting days: a report to the service’s today holds today, nothing "not yet"', async () => {
+    const token = 'coverage-org-ahead';
+    const sandbox = await startTestSandbox({ tokens: [token], seedHistory: 300 });
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-ahead-'));
+    const run = (args: string[]) => runInProcess(['--data-dir', folder, '--base-url', sandbox.url, '--json', ...args], { VENDESK_TOKEN: token });
+    try {
+      // The service's clock a day ahead of this computer's: its today is this computer's tomorrow, whatever the hour.
+      await sandbox.control(token).advanceClock(24 * 3600);
+      const serviceToday = lagosDayOf((await sandbox.control(token).clock()).now);
+      const from = shiftDay(serviceToday, -1);
+      expect((await run(['sync'])).code).toBe(0);
+      // A new process, which has had no answer yet: the report's today is the service's.
+      const r = await run(['report', 'spend', '--from', from, '--to', serviceToday, '--out', path.join(folder, 'ahead.xlsx')]);
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as SpendJson;
+      expect(doc.period).toMatchObject({ from, to: serviceToday, complete: true, notYet: null });
+      expect(doc.period.todayReadThrough).not.toBeNull();
+      expect(lagosDayOf(doc.period.todayReadThrough as string)).toBe(serviceToday);
+      const aheadLog = (await allLogEntries(sandbox.url, token)) as unknown as LogEntry[];
+      const spend = serviceSpend(aheadLog, (e) => e.status !== 'FAILED' && lagosDayOf(e.created_at) >= from && lagosDayOf(e.created_at) <= serviceToday);
+      expect([doc.purchases, Math.round(doc.faceValue * 100)]).toEqual([spend.purchases, spend.faceKobo]);
+    } finally {
+      await sandbox.close();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
