@@ -392,16 +392,13 @@ function current(db: ReadableDB, profileId: string): ProfilePositions | null {
 /**
  * Builds (or catches up) the profile's index in the background, a chunk at a time, so that the
  * first window of the Transactions table after start does not wait for it (about a second for a
- * million rows). Resolves when it is ready; nothing to do when it already is.
+ * million rows), then its blocks' tallies a slice per turn. Resolves when both are done.
  */
 export function warmPositionIndex(db: ReadableDB, profileId: string): Promise<void> {
   if (!db.open || db.inTransaction) return Promise.resolve();
   const slot = slotOf(db);
   const index = ready(db, slot, profileId);
-  if (index) {
-    warmTallies(index);
-    return Promise.resolve();
-  }
+  if (index) return warmTallies(index);
   if (slot.building?.profileId === profileId) return slot.building.promise;
   const job = { profileId, promise: Promise.resolve() };
   slot.building = job;
@@ -416,7 +413,9 @@ export function warmPositionIndex(db: ReadableDB, profileId: string): Promise<vo
         if (slot.building === job) {
           slot.index = step.value;
           slot.builds += 1;
-          warmTallies(step.value);
+          // Built: what comes now is the tallies' count, which a change or another warm-up may overtake.
+          slot.building = null;
+          await warmTallies(step.value);
         }
         return;
       }
@@ -430,9 +429,10 @@ export function warmPositionIndex(db: ReadableDB, profileId: string): Promise<vo
   return job.promise;
 }
 
-/** Tests: the table size up to which an index is built at once, the rows read per step of a build, the rows of a tallied block (a power of two) and the kinds tallied at most. */
-export function setPositionIndexBuildSizes(sizes: { syncBuildRows?: number; chunkRows?: number; tallyBlockRows?: number; tallyKinds?: number }): void {
+/** Tests: the table size up to which an index is built at once, the rows read per step of a build, the rows of a tallied block (a power of two), the kinds tallied at most and the positions tallied per turn ahead of the windows. */
+export function setPositionIndexBuildSizes(sizes: { syncBuildRows?: number; chunkRows?: number; tallyBlockRows?: number; tallyKinds?: number; tallyStepRows?: number }): void {
   tallyKinds = sizes.tallyKinds ?? TALLY_KINDS;
+  tallyStepRows = sizes.tallyStepRows ?? TALLY_STEP_ROWS;
   syncBuildRows = sizes.syncBuildRows ?? 100_000;
   chunkRows = sizes.chunkRows ?? 20_000;
   tallyShift = Math.round(Math.log2(sizes.tallyBlockRows ?? 1 << 13));
@@ -452,15 +452,27 @@ function amountOrder(db: ReadableDB, index: ProfilePositions): Int32Array {
       index.amount = mergeSorted([new Int32Array(0), null], Array.from(index.time), index.amountBefore, index.codes)[0];
     }
     // Its blocks counted just after this window, not in a filter's first window by amount.
-    setImmediate(() => warmTallies(index));
+    setImmediate(() => void warmTallies(index));
   }
   return index.amount;
 }
 
-/** Each order's blocks counted ahead of the windows (a pass over each: ~70 ms at 10,000,000 entries). */
-function warmTallies(index: ProfilePositions): void {
-  talliesOf(index, orderCodes(index, false));
-  if (index.amount) talliesOf(index, orderCodes(index, true));
+/**
+ * Each order's blocks counted ahead of the windows, a slice of positions per turn of the event
+ * loop (a whole pass is ~70–100 ms at 10,000,000 entries: not on the time of whoever warmed the
+ * index). A window that comes in between finishes the count itself.
+ */
+async function warmTallies(index: ProfilePositions): Promise<void> {
+  for (const byAmount of [false, true]) {
+    if (byAmount && !index.amount) return;
+    const tallies = tallyOf(index, orderCodes(index, byAmount));
+    while (tallies.counted < tallies.codes.length) {
+      countTallies(tallies, tallies.counted + tallyStepRows);
+      await new Promise((resolve) => setImmediate(resolve));
+      // A change since: the next windows count anew.
+      if (tallies.version !== index.version || !index.tallies.includes(tallies)) return;
+    }
+  }
 }
 
 /** The codes of an order position by position, gathered when a change left them out of step. */
@@ -558,7 +570,28 @@ interface Tallies {
   kinds: number[];
   /** counts[block * TALLY_KINDS + kind]; null when the order has more kinds than are tallied (kept so, not counted again each window). */
   counts: Int32Array | null;
+  /** The amount order's kinds counted by Lagos day as well (its filters of days are not a slice of positions, as in time order); null: not counted. */
+  days: DayTallies | null;
+  /** Positions counted so far (all: `codes.length`), and while counting, each kind's number + 1 by its low 16 bits. */
+  counted: number;
+  kindOf: Uint8Array | null;
 }
+
+/**
+ * Rows of each kind and Lagos day in blocks of `1 << shift` positions (coarser than the kinds'
+ * blocks, so that the days fit in a few megabytes), summed over days: `cum[(block * TALLY_KINDS
+ * + kind) * (span + 1) + d]` holds its rows of days `first` … `first + d - 1`, so a range of days
+ * is two reads per block and kind.
+ */
+interface DayTallies {
+  shift: number;
+  first: number;
+  span: number;
+  cum: Int32Array;
+}
+
+/** Counters the day tallies may take (4 bytes each); blocks grow until they fit. */
+const DAY_TALLY_COUNTERS = 1 << 22;
 
 /** Tallies that hold their counts. */
 type Counted = Tallies & { counts: Int32Array };
@@ -568,30 +601,85 @@ const TALLY_KINDS = 128;
 /** Kinds tallied at most (tests: 0 leaves every window to the scans), and log2 of the rows of a tallied block. */
 let tallyKinds = TALLY_KINDS;
 let tallyShift = 13;
+/** Positions counted per turn of the event loop when the tallies are counted ahead (~10 ms). */
+const TALLY_STEP_ROWS = 1 << 20;
+let tallyStepRows = TALLY_STEP_ROWS;
 
-/** The order's tallies, counted again when its codes or the index changed; null when it has too many kinds. */
-function talliesOf(index: ProfilePositions, codes: Uint32Array): Counted | null {
+/** The span of Lagos days the index holds (its oldest and newest rows'), and the day blocks' size for it; null when empty. */
+function daySpan(index: ProfilePositions, rows: number): Omit<DayTallies, 'cum'> | null {
+  const n = index.time.length;
+  if (n === 0) return null;
+  const first = index.codes[index.time[n - 1]] >>> 16;
+  const span = (index.codes[index.time[0]] >>> 16) - first + 1;
+  let shift = tallyShift + 3;
+  while (((rows >> shift) + 1) * TALLY_KINDS * (span + 1) > DAY_TALLY_COUNTERS && shift < 30) shift++;
+  return { shift, first, span };
+}
+
+/** The order's tallies at this version of the index, as far as they are counted (new ones: none yet). */
+function tallyOf(index: ProfilePositions, codes: Uint32Array): Tallies {
   let tallies = index.tallies.find((t) => t.codes === codes && t.version === index.version && t.shift === tallyShift && t.cap === tallyKinds);
   if (!tallies) {
-    const kindOf = new Uint8Array(0x10000);
-    const kinds: number[] = [];
-    let counts: Int32Array | null = new Int32Array(((codes.length >> tallyShift) + 1) * TALLY_KINDS);
-    for (let i = 0; i < codes.length; i++) {
-      const c = codes[i] & 0xffff;
-      let k = kindOf[c];
-      if (k === 0) {
-        if (kinds.length === tallyKinds) {
-          counts = null;
-          break;
-        }
-        kinds.push(c);
-        k = kindOf[c] = kinds.length;
-      }
-      counts[(i >> tallyShift) * TALLY_KINDS + k - 1]++;
-    }
-    tallies = { codes, version: index.version, shift: tallyShift, cap: tallyKinds, kinds, counts };
+    const span = codes === index.amountCodes ? daySpan(index, codes.length) : null;
+    tallies = {
+      codes,
+      version: index.version,
+      shift: tallyShift,
+      cap: tallyKinds,
+      kinds: [],
+      counts: new Int32Array(((codes.length >> tallyShift) + 1) * TALLY_KINDS),
+      days: span ? { ...span, cum: new Int32Array(((codes.length >> span.shift) + 1) * TALLY_KINDS * (span.span + 1)) } : null,
+      counted: 0,
+      kindOf: new Uint8Array(0x10000),
+    };
     index.tallies = [tallies, ...index.tallies.filter((t) => t.codes !== codes && t.version === index.version)].slice(0, 2);
   }
+  return tallies;
+}
+
+/** Counts positions on up to `upTo`; once all are counted, sums the days. */
+function countTallies(t: Tallies, upTo: number): void {
+  const { codes, kinds } = t;
+  const kindOf = t.kindOf as Uint8Array;
+  const counts = t.counts as Int32Array;
+  const days = t.days;
+  const stride = days ? days.span + 1 : 0;
+  const end = Math.min(upTo, codes.length);
+  let i = t.counted;
+  for (; i < end; i++) {
+    const code = codes[i];
+    const c = code & 0xffff;
+    let k = kindOf[c];
+    if (k === 0) {
+      if (kinds.length === t.cap) {
+        // More kinds than are tallied: the scans answer, and the order is not counted again.
+        t.counts = null;
+        t.days = null;
+        i = codes.length;
+        break;
+      }
+      kinds.push(c);
+      k = kindOf[c] = kinds.length;
+    }
+    counts[(i >> t.shift) * TALLY_KINDS + k - 1]++;
+    if (t.days !== null) {
+      const d = (code >>> 16) - (days as DayTallies).first;
+      // A day outside the index's span (an order out of step): its days are left to the scans.
+      if (d < 0 || d >= stride - 1) t.days = null;
+      else (days as DayTallies).cum[((i >> (days as DayTallies).shift) * TALLY_KINDS + k - 1) * stride + d + 1]++;
+    }
+  }
+  t.counted = i;
+  if (i < codes.length) return;
+  t.kindOf = null;
+  const cum = t.days?.cum;
+  if (cum) for (let g = 0; g < cum.length; g += stride) for (let d = g + 1; d < g + stride; d++) cum[d] += cum[d - 1];
+}
+
+/** The order's tallies, counted (the rest of the way) now; null when it has more kinds than are tallied. */
+function talliesOf(index: ProfilePositions, codes: Uint32Array): Counted | null {
+  const tallies = tallyOf(index, codes);
+  if (tallies.counted < codes.length) countTallies(tallies, codes.length);
   return tallies.counts ? (tallies as Counted) : null;
 }
 
@@ -600,18 +688,28 @@ function talliesOf(index: ProfilePositions, codes: Uint32Array): Counted | null 
  * the order's tallies (the blocks at the bounds of a date range in time order counted row by row).
  * Kept on the scan for its next windows.
  */
-function blockCounts(s: MatchScan, t: Counted): Int32Array {
-  if (s.blocks && s.blocksShift === t.shift) return s.blocks;
-  const { codes, mask, want, start, end } = s;
-  const shift = t.shift;
+function blockCounts(s: MatchScan, t: Counted): Int32Array | null {
+  const dated = s.fromDay !== 0 || s.toDay !== 0x10000;
+  if (dated && !t.days) return null;
+  const shift = dated ? (t.days as DayTallies).shift : t.shift;
+  if (s.blocks && s.blocksShift === shift) return s.blocks;
+  const { codes, start, end } = s;
   const counts = new Int32Array((codes.length >> shift) + 1);
   const wanted: number[] = [];
-  for (let k = 0; k < t.kinds.length; k++) if ((t.kinds[k] & mask) === want) wanted.push(k);
+  for (let k = 0; k < t.kinds.length; k++) if ((t.kinds[k] & s.mask) === s.want) wanted.push(k);
+  const days = t.days;
+  // The range of days as offsets into each block's sums (0 … span).
+  const stride = days ? days.span + 1 : 0;
+  const lo = days ? Math.min(days.span, Math.max(0, s.fromDay - days.first)) : 0;
+  const hi = days ? Math.min(days.span, Math.max(0, s.toDay - days.first)) : 0;
   for (let b = start >> shift; b << shift < end; b++) {
     const from = b << shift;
     const to = (b + 1) << shift;
     if (from < start || to > end) {
-      for (let i = Math.max(start, from); i < Math.min(end, to); i++) if ((codes[i] & mask) === want) counts[b]++;
+      for (let i = Math.max(start, from); i < Math.min(end, to); i++) if (hit(s, codes[i])) counts[b]++;
+    } else if (dated) {
+      const cum = (days as DayTallies).cum;
+      for (const k of wanted) counts[b] += cum[(b * TALLY_KINDS + k) * stride + hi] - cum[(b * TALLY_KINDS + k) * stride + lo];
     } else for (const k of wanted) counts[b] += t.counts[b * TALLY_KINDS + k];
   }
   s.blocks = counts;
@@ -619,17 +717,22 @@ function blockCounts(s: MatchScan, t: Counted): Int32Array {
   return counts;
 }
 
+/** Whether a row's code passes the scan's filter: its kind, and its Lagos day in [fromDay, toDay). */
+function hit(s: MatchScan, code: number): boolean {
+  const day = code >>> 16;
+  return (code & s.mask) === s.want && day >= s.fromDay && day < s.toDay;
+}
+
 /**
  * Rows [offset, offset + limit) of a scan's filter in DESC order (ASC: from the other end), found
- * by adding up its {@link blockCounts} and scanning only the blocks that hold the window; null for
- * a filter of days in amount order, whose days the tallies do not hold (the scans find those:
- * counting them in a pass over the order was slower at 10,000,000 than scanning to the middle).
+ * by adding up its {@link blockCounts} and scanning only the blocks that hold the window; null
+ * where the tallies cannot say (days of an order not counted by day: the scans find those).
  */
 function windowByTallies(s: MatchScan, t: Counted, offset: number, limit: number, ascending: boolean): number[] | null {
-  const { order, codes, mask, want, start, end } = s;
-  if (s.fromDay !== 0 || s.toDay !== 0x10000) return null;
+  const { order, codes, start, end } = s;
   const counts = blockCounts(s, t);
-  const shift = t.shift;
+  if (!counts) return null;
+  const shift = s.blocksShift;
   let skip = offset;
   let take = limit;
   if (ascending) {
@@ -648,7 +751,7 @@ function windowByTallies(s: MatchScan, t: Counted, offset: number, limit: number
     }
     const to = Math.min(end, (b + 1) << shift);
     for (let j = Math.max(start, b << shift); j < to && out.length < take; j++) {
-      if ((codes[j] & mask) !== want) continue;
+      if (!hit(s, codes[j])) continue;
       if (skip > 0) skip--;
       else out.push(order[j]);
     }

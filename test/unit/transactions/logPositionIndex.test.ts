@@ -187,6 +187,36 @@ describe('position index', () => {
     expect(positionIndexBuilds(db), 'followed row by row').toBe(1);
   });
 
+  it('counts its blocks a slice per turn after a sync: windows asked in between, and changes in between, give what SQL gives', async () => {
+    // Rows on three Lagos days, so that the amount order's blocks are counted by day as well.
+    upsertLogEntriesInTransaction(
+      db,
+      'p',
+      [...generateLogEntries(1500, 20_001, Date.UTC(2026, 10, 19, 23, 30)), ...generateLogEntries(1500, 30_001, Date.UTC(2026, 10, 21, 2))],
+      't0',
+    );
+    setPositionIndexBuildSizes({ tallyBlockRows: 64, tallyStepRows: 700 });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    expectSameAsSql();
+    for (let k = 0; k < 4; k++) {
+      // A sync wrote: warming counts 700 positions of an order now and the rest on later turns.
+      upsertLogEntriesInTransaction(db, 'p', [changed(entries[100 + k], { status: k % 2 ? 'FAILED' : 'PENDING', amountKobo: 10_000 * (k + 1) })], `w${k}`);
+      const warming = warmPositionIndex(db, 'p');
+      for (let t = 0; t < 1 + 5 * k; t++) await turn();
+      // Asked part-way through the count: of the time order (700 positions a turn of its 9,000), of the amount order in the last round.
+      expectSameAsSql();
+      await warming;
+    }
+    // A change part-way through a count: the count in progress is dropped and the next windows count anew.
+    const warming = warmPositionIndex(db, 'p');
+    upsertLogEntriesInTransaction(db, 'p', entries.slice(3000, 3040).map((e) => changed(e, { status: 'PENDING' })), 'w9');
+    await turn();
+    await turn();
+    expectSameAsSql();
+    await warming;
+    expect(positionIndexBuilds(db), 'followed row by row').toBe(1);
+  });
+
   it('follows rows deleted and rows written by another connection to the same file', () => {
     expectSameAsSql();
     db.prepare("DELETE FROM log_entries WHERE profile_id = 'p' AND id IN (5, 3001, 5990)").run();
