@@ -313,6 +313,7 @@ async function logsOfAMonth(db: Db, profileId: string, n: number): Promise<void>
   const grew: number[] = [];
   for (const [label, filter] of periods) {
     const out = fs.createWriteStream('/dev/null');
+    const started = performance.now();
     const r = await withPeakRss(async () => {
       let rows = 0;
       let buffer = '';
@@ -328,9 +329,10 @@ async function logsOfAMonth(db: Db, profileId: string, n: number): Promise<void>
       return rows;
     });
     out.end();
+    const seconds = (performance.now() - started) / 1000;
     grew.push(r.peak - r.before);
     console.log(
-      `logs --from --to, ${label.padEnd(8)} ${fmt(r.value).padStart(10)} entries written as read: RSS ${mb(r.before)} → peak ${mb(r.peak)} (+${mb(r.peak - r.before)}) (${load()})`,
+      `logs --from --to, ${label.padEnd(8)} ${fmt(r.value).padStart(10)} entries written as read in ${seconds.toFixed(1)} s: RSS ${mb(r.before)} → peak ${mb(r.peak)} (+${mb(r.peak - r.before)}) (${load()})`,
     );
   }
   reportRow({

@@ -282,14 +282,32 @@ const KEY: Record<LogSort, { cols: string; cmp: '<' | '>'; of(row: MirrorRow): [
  * no statement open across the writer's awaits.
  */
 export function* iterateLogRows(db: ReadableDB, profileId: string, filter: LogFilter, sort: LogSort, chunk = 2000): Generator<MirrorRow> {
-  const where = whereOf(db, profileId, filter);
+  const { first, next } = logChunkQueries(db, profileId, filter, sort);
   const key = KEY[sort];
-  const first = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]} LIMIT ?`);
-  const next = db.prepare(`SELECT ${ROW_COLUMNS} FROM log_entries e WHERE ${where.sql} AND ${key.cols} ${key.cmp} (?, ?) ORDER BY ${ORDER[sort]} LIMIT ?`);
-  let rows = first.all(...where.params, chunk) as MirrorRow[];
+  const firstChunk = db.prepare(first.sql);
+  const nextChunk = db.prepare(next.sql);
+  let rows = firstChunk.all(...first.params, chunk) as MirrorRow[];
   while (rows.length > 0) {
     for (const row of rows) yield row;
     if (rows.length < chunk) return;
-    rows = next.all(...where.params, ...key.of(rows[rows.length - 1]), chunk) as MirrorRow[];
+    rows = nextChunk.all(...next.params, ...key.of(rows[rows.length - 1]), chunk) as MirrorRow[];
   }
+}
+
+/**
+ * The statements of {@link iterateLogRows}: the first chunk (then its size), and each next one
+ * (then the last row's key and the size). After the first chunk the last row bounds the time on
+ * the side the sort walks towards, so the filter's own bound there is left out of `next`: with
+ * both, SQLite seeks by the filter's and walks from the range's edge to the last row on every
+ * chunk (a month of 3,333,359 entries in a mirror of ten million: 0.76 s a chunk near its end,
+ * against 2.9 ms seeking by the last row).
+ */
+export function logChunkQueries(db: ReadableDB, profileId: string, filter: LogFilter, sort: LogSort): Record<'first' | 'next', { sql: string; params: unknown[] }> {
+  const where = whereOf(db, profileId, filter);
+  const later = whereOf(db, profileId, sort === 'time_desc' ? { ...filter, to: undefined } : sort === 'time_asc' ? { ...filter, from: undefined } : filter);
+  const key = KEY[sort];
+  return {
+    first: { sql: `SELECT ${ROW_COLUMNS} FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]} LIMIT ?`, params: where.params },
+    next: { sql: `SELECT ${ROW_COLUMNS} FROM log_entries e WHERE ${later.sql} AND ${key.cols} ${key.cmp} (?, ?) ORDER BY ${ORDER[sort]} LIMIT ?`, params: later.params },
+  };
 }
