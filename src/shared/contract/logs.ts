@@ -263,8 +263,8 @@ export const logsOperations = {
         ask: z.boolean().default(false),
       })
       .superRefine((r, ctx) => {
-      if (r.from && r.to && r.from > r.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(r.from, r.to), path: ['from'] });
-    }),
+        if (r.from && r.to && r.from > r.to) ctx.addIssue({ code: 'custom', message: reversedDatesMessage(r.from, r.to), path: ['from'] });
+      }),
     'Which Lagos days of a range the mirror has read from the service, which it has not, and how far today is read',
   ).returns<MirrorCoverage>(),
   'logs.readMissing': op(

@@ -42,7 +42,10 @@ describe('a listing over days read a chunk at a time', () => {
     for (const filter of filters) {
       for (const sort of Object.keys(ORDER) as LogSort[]) {
         const where = whereOf(db, 'p', filter);
-        const all = db.prepare(`SELECT e.rowid FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]}`).pluck().all(...where.params);
+        const all = db
+          .prepare(`SELECT e.rowid FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]}`)
+          .pluck()
+          .all(...where.params);
         expect(all.length).toBeGreaterThan(100);
         const chunked = [...iterateLogRows(db, 'p', filter, sort, 97)].map((r) => r.rowid);
         expect(chunked, `${JSON.stringify(filter)} ${sort}`).toEqual(all);
@@ -57,7 +60,9 @@ describe('a listing over days read a chunk at a time', () => {
         ['time_asc', '>'],
       ] as const) {
         const { next } = logChunkQueries(db, 'p', filter, sort);
-        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${next.sql}`).all(...next.params, '2026-11-19T12:00:00.000Z', 1, 2000) as { detail: string }[]).map((r) => r.detail).join('; ');
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${next.sql}`).all(...next.params, '2026-11-19T12:00:00.000Z', 1, 2000) as { detail: string }[])
+          .map((r) => r.detail)
+          .join('; ');
         expect(plan, `${JSON.stringify(filter)} ${sort}`).toContain(`(created_at,id)${cmp}(?,?)`);
       }
     }

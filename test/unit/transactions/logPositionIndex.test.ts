@@ -209,7 +209,12 @@ describe('position index', () => {
     }
     // A change part-way through a count: the count in progress is dropped and the next windows count anew.
     const warming = warmPositionIndex(db, 'p');
-    upsertLogEntriesInTransaction(db, 'p', entries.slice(3000, 3040).map((e) => changed(e, { status: 'PENDING' })), 'w9');
+    upsertLogEntriesInTransaction(
+      db,
+      'p',
+      entries.slice(3000, 3040).map((e) => changed(e, { status: 'PENDING' })),
+      'w9',
+    );
     await turn();
     await turn();
     expectSameAsSql();
