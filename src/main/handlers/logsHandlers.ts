@@ -45,6 +45,6 @@ export const logsHandlers: HandlersOf<typeof logsOperations> = {
     const period = [`Period: ${periodText(stated)}.`, ...periodNotes(stated)];
     return { ...(await exportLogs(app, { ...input, period, signal: call.signal })), coverage };
   },
-  'logs.coverage': ({ ask, ...range }, app, call) => coverageAsked(app, range, ask ? 'read' : 'refuse', call.signal),
+  'logs.coverage': ({ ask, ...range }, app, call) => coverageAsked(app, range, ask, call.signal),
   'logs.readMissing': ({ unread, for: purpose, ...range }, app, call) => ensureDaysRead(app, range, unread, { purpose, signal: call.signal }),
 };

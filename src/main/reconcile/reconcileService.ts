@@ -323,7 +323,7 @@ class ReconcileRunner {
           app.events.emit('reconcile.progress', { runId, stage, done, total, message: stage });
         },
         beforeMirror: async (from, to) => {
-          const before = await coverageAsked(app, { from, to }, input.unread, controller.signal);
+          const before = await coverageAsked(app, { from, to }, input.unread === 'read', controller.signal);
           if (before.read && input.unread === 'read' && mine.runId) {
             app.events.emit('reconcile.progress', {
               runId: mine.runId,

@@ -66,34 +66,24 @@ function networkValue(filter: LogFilter): string | null {
   return logNetworkName(filter.network);
 }
 
-export function whereOf(db: ReadableDB, profileId: string, filter: LogFilter): Where {
-  const parts = ['e.profile_id = ?'];
-  const params: (string | number)[] = [profileId];
-  if (filter.from) {
-    parts.push('e.created_at >= ?');
-    params.push(dayStart(filter.from));
-  }
-  if (filter.to) {
-    parts.push('e.created_at < ?');
-    params.push(dayAfter(filter.to));
-  }
-  if (filter.status) {
-    parts.push('e.status = ?');
-    params.push(filter.status);
-  }
-  if (filter.type) {
-    parts.push('e.type = ?');
-    params.push(filter.type);
-  }
+/** One condition of a filter's WHERE clause and its parameters; `bound`: the filter's From or To. */
+interface Condition {
+  sql: string;
+  params: (string | number)[];
+  bound?: 'from' | 'to';
+}
+
+function conditionsOf(db: ReadableDB, profileId: string, filter: LogFilter): Condition[] {
+  const conditions: Condition[] = [{ sql: 'e.profile_id = ?', params: [profileId] }];
+  if (filter.from) conditions.push({ sql: 'e.created_at >= ?', params: [dayStart(filter.from)], bound: 'from' });
+  if (filter.to) conditions.push({ sql: 'e.created_at < ?', params: [dayAfter(filter.to)], bound: 'to' });
+  if (filter.status) conditions.push({ sql: 'e.status = ?', params: [filter.status] });
+  if (filter.type) conditions.push({ sql: 'e.type = ?', params: [filter.type] });
   const network = networkValue(filter);
-  if (network !== null) {
-    parts.push('e.network = ?');
-    params.push(network);
-  }
+  if (network !== null) conditions.push({ sql: 'e.network = ?', params: [network] });
   if (filter.costCentre) {
     // The entry's cost centre by the one rule, the view `log_cost_centres` (src/main/costCentres/logCostCentres.ts; named, not imported, since that folder reads this one's mirror).
-    parts.push('(SELECT c.cost_centre FROM log_cost_centres c WHERE c.entry_rowid = e.rowid) = ?');
-    params.push(filter.costCentre);
+    conditions.push({ sql: '(SELECT c.cost_centre FROM log_cost_centres c WHERE c.entry_rowid = e.rowid) = ?', params: [filter.costCentre] });
   }
   if (filter.search) {
     const term = searchTerm(filter.search);
@@ -102,15 +92,19 @@ export function whereOf(db: ReadableDB, profileId: string, filter: LogFilter): W
       // A few thousand hits are read by rowid and sorted ("+" keeps the planner off the
       // profile's indexes, which it would walk whole checking each rowid); many hits are found
       // walking the index in the list's order.
-      if (rowids.length <= FEW_HITS) parts[0] = '+e.profile_id = ?';
-      parts.push('e.rowid IN (SELECT value FROM json_each(?))');
-      params.push(JSON.stringify(rowids));
+      if (rowids.length <= FEW_HITS) conditions[0].sql = '+e.profile_id = ?';
+      conditions.push({ sql: 'e.rowid IN (SELECT value FROM json_each(?))', params: [JSON.stringify(rowids)] });
     } else if (term.length > 0) {
-      parts.push("(e.phone_number LIKE ? ESCAPE '\\' OR e.transaction_id LIKE ? ESCAPE '\\')");
-      params.push(likePattern(term), likePattern(term));
+      conditions.push({ sql: "(e.phone_number LIKE ? ESCAPE '\\' OR e.transaction_id LIKE ? ESCAPE '\\')", params: [likePattern(term), likePattern(term)] });
     }
   }
-  return { sql: parts.join(' AND '), params };
+  return conditions;
+}
+
+const joined = (conditions: readonly Condition[]): Where => ({ sql: conditions.map((c) => c.sql).join(' AND '), params: conditions.flatMap((c) => c.params) });
+
+export function whereOf(db: ReadableDB, profileId: string, filter: LogFilter): Where {
+  return joined(conditionsOf(db, profileId, filter));
 }
 
 const ORDER: Record<LogSort, string> = {
@@ -303,8 +297,10 @@ export function* iterateLogRows(db: ReadableDB, profileId: string, filter: LogFi
  * against 2.9 ms seeking by the last row).
  */
 export function logChunkQueries(db: ReadableDB, profileId: string, filter: LogFilter, sort: LogSort): Record<'first' | 'next', { sql: string; params: unknown[] }> {
-  const where = whereOf(db, profileId, filter);
-  const later = whereOf(db, profileId, sort === 'time_desc' ? { ...filter, to: undefined } : sort === 'time_asc' ? { ...filter, from: undefined } : filter);
+  const conditions = conditionsOf(db, profileId, filter);
+  const replaced = sort === 'time_desc' ? 'to' : sort === 'time_asc' ? 'from' : null;
+  const where = joined(conditions);
+  const later = joined(conditions.filter((c) => c.bound !== replaced));
   const key = KEY[sort];
   return {
     first: { sql: `SELECT ${ROW_COLUMNS} FROM log_entries e WHERE ${where.sql} ORDER BY ${ORDER[sort]} LIMIT ?`, params: where.params },

@@ -28,12 +28,12 @@ export function coverageNow(app: AppPart<'db' | 'connection' | 'service'>, range
 }
 
 /**
- * As `coverageNow`, but when vendesk may read the service (`unread: 'read'`) and this process has
- * not heard its time yet (a fresh `vendesk` run), it asks first: which day is today is the
- * service's to say, never this computer's (whose day may differ near midnight, or by a clock set wrong).
+ * As `coverageNow`, but when vendesk may read the service (`ask`) and this process has not heard
+ * its time yet (a fresh `vendesk` run), it asks first: which day is today is the service's to say,
+ * never this computer's (whose day may differ near midnight, or by a clock set wrong).
  */
-export async function coverageAsked(app: App, range: DaysRange, unread: UnreadDays, signal?: AbortSignal): Promise<MirrorCoverage> {
-  if (unread === 'read') await learnServiceClock(app.client(), signal);
+export async function coverageAsked(app: App, range: DaysRange, ask: boolean, signal?: AbortSignal): Promise<MirrorCoverage> {
+  if (ask) await learnServiceClock(app.client(), signal);
   return coverageNow(app, range);
 }
 
@@ -69,7 +69,7 @@ const isCancel = (error: unknown, signal?: AbortSignal) =>
  * under.
  */
 export async function ensureDaysRead(app: App, range: DaysRange, unread: UnreadDays, options: { purpose: ReadPurpose; signal?: AbortSignal }): Promise<MirrorCoverage> {
-  let coverage = await coverageAsked(app, range, unread, options.signal);
+  let coverage = await coverageAsked(app, range, unread === 'read', options.signal);
   let failure: unknown = null;
   if (unread === 'read' && coverage.read) {
     // Twice more at most: the read teaches vendesk the service's clock, which may move "today" on.

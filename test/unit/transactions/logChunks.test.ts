@@ -37,7 +37,13 @@ const ORDER: Record<LogSort, string> = {
 };
 
 describe('a listing over days read a chunk at a time', () => {
-  const filters: LogFilter[] = [{ from: '2026-11-18', to: '2026-11-20' }, { from: '2026-11-19' }, { to: '2026-11-19', status: 'SUCCESS' }, {}];
+  const filters: LogFilter[] = [
+    { from: '2026-11-18', to: '2026-11-20' },
+    { from: '2026-11-19' },
+    { to: '2026-11-19', status: 'SUCCESS' },
+    { search: '080', from: '2026-11-18', to: '2026-11-21' },
+    {},
+  ];
   it('gives every row of the range once, in the order SQL gives them all at once', () => {
     for (const filter of filters) {
       for (const sort of Object.keys(ORDER) as LogSort[]) {
@@ -54,7 +60,8 @@ describe('a listing over days read a chunk at a time', () => {
   });
 
   it('seeks each next chunk by the last row read, whatever bounds the range has', () => {
-    for (const filter of filters) {
+    // (A search's few hits are read by rowid instead, a plan of their own.)
+    for (const filter of filters.filter((f) => !f.search)) {
       for (const [sort, cmp] of [
         ['time_desc', '<'],
         ['time_asc', '>'],
