@@ -130,8 +130,10 @@ export const closeCommand = command({
 const monthListCommand = command({
   path: ['month', 'list'],
   summary: 'Months and whether each is closed, with every close and reopen',
-  usage: 'vendesk month list [--json]',
-  options: [],
+  usage: 'vendesk month list [--offline] [--json]',
+  options: [
+    { name: 'offline', kind: 'boolean', description: "Never ask the service: the current month is this computer's (else the service's clock says which month is current)" },
+  ],
   output: z.strictObject({
     months: z.array(z.strictObject({ month: z.string(), state: z.enum(['open', 'closed', 'reopened']), closedAt: z.string().nullable(), closedBy: z.string().nullable() })),
     events: z.array(
@@ -139,7 +141,7 @@ const monthListCommand = command({
     ),
   }),
   async run(ctx) {
-    const r = await ctx.call('monthEnd.months', {});
+    const r = await ctx.call('monthEnd.months', { ask: ctx.args.options.offline !== true });
     return {
       json: { months: r.months, events: r.events },
       text: lines([textTable([['Month', 'State', 'Closed by'], ...r.months.map((m) => [m.month, m.state, m.closedBy ?? ''])])]),

@@ -2,6 +2,7 @@ import type { MonthStatus, monthEndOperations } from '../../shared/contract/mont
 import { lagosDayOf } from '../../shared/localDates';
 import { monthDays, monthOfDay, shiftMonth } from '../../shared/months';
 import { createServiceClock } from '../api/serviceClock';
+import { learnServiceClock } from '../api/walletReading';
 import { exportPath } from '../files';
 import { AccountResolver, listAccounts, removeAccount, setAccount } from '../monthEnd/accountMap';
 import { checkCanClose, closeMonthHere, reopenMonthHere } from '../monthEnd/closeMonth';
@@ -52,8 +53,10 @@ export const monthEndHandlers: HandlersOf<typeof monthEndOperations> = {
     const result = await writeJournalCsv(journal, input.format, file);
     return { ...exported(file, result), format: input.format, date: journal.date, debitKobo: journal.debitKobo, creditKobo: journal.creditKobo, lines: journal.lines.length };
   },
-  'monthEnd.months': async (_input, app) => {
+  'monthEnd.months': async (input, app, call) => {
     const profile = app.connection.profileId;
+    // The current month is the service's (a fresh command has not heard its clock yet).
+    if (input.ask) await learnServiceClock(app.client(), call.signal);
     const team = usesTeamCloses(app) ? await teamMonthStates(app) : null;
     const span = app.db.prepare('SELECT min(created_at) AS first, max(created_at) AS last FROM log_entries WHERE profile_id = ?').get(profile) as {
       first: string | null;

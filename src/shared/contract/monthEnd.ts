@@ -90,7 +90,13 @@ export const monthEndOperations = {
     z.object({ month, format: z.enum(JOURNAL_FORMATS).default('plain'), unread: unreadDaysSchema.default('read') }),
     "The month's journal as CSV in the layout of Xero's, QuickBooks Online's or Sage's import screen, or plain; refused naming every combination the account map lacks",
   ).returns<ExportedFile & { format: JournalFormat; date: string; debitKobo: number; creditKobo: number; lines: number }>(),
-  'monthEnd.months': op(z.object({}), 'Months with entries or a close, newest first, with their state, and every close and reopen').returns<{
+  'monthEnd.months': op(
+    z.object({
+      /** Ask the service its time first when this process has not heard it yet (a fresh command that may go online): the current month is the service's. */
+      ask: z.boolean().default(false),
+    }),
+    'Months with entries or a close, newest first, with their state, and every close and reopen',
+  ).returns<{
     months: MonthStatus[];
     events: MonthCloseEventView[];
     team: boolean;

@@ -253,4 +253,22 @@ describe("today is the service's day, not this computer's", () => {
       fs.rmSync(folder, { recursive: true, force: true });
     }
   }, 120_000);
+  it("a fresh `month list` lists the service's current month, open, when the service is already in the next month", async () => {
+    const token = 'months-org-ahead';
+    const sandbox = await startTestSandbox({ tokens: [token] });
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-months-ahead-'));
+    try {
+      // 32 days on: the service's month is never this computer's, whatever the day of the month.
+      await sandbox.control(token).advanceClock(32 * 24 * 3600);
+      const serviceMonth = lagosDayOf((await sandbox.control(token).clock()).now).slice(0, 7);
+      const r = await runInProcess(['--data-dir', folder, '--base-url', sandbox.url, 'month', 'list', '--json'], { VENDESK_TOKEN: token });
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as { months: { month: string; state: string; closedAt: string | null }[] };
+      // Nothing read yet: the one month listed is the current one, and it is the service's.
+      expect(doc.months).toEqual([{ month: serviceMonth, state: 'open', closedAt: null, closedBy: null }]);
+    } finally {
+      await sandbox.close();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
