@@ -51,10 +51,13 @@ if (workerData.estimateSql) {
     const Database = require(workerData.sqliteModule);
     const db = new Database(workerData.dbPath, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
-    // Each slice's references go to the main thread as soon as SQLite has them.
-    const entries = ${readMirrorSlices.name}(db, workerData, workerData.sliceRows, (references, n, capacity, last) =>
-      parentPort.postMessage({ kind: 'references', references, n, capacity, last }),
-    );
+    // Each slice's references go to the main thread as soon as SQLite has them: their bytes
+    // handed over, not copied, when they are a buffer of their own.
+    const entries = ${readMirrorSlices.name}(db, workerData, workerData.sliceRows, (references, n, capacity, last) => {
+      const own = references.byteOffset === 0 && references.byteLength === references.buffer.byteLength;
+      const bytes = own ? references : new Uint8Array(references);
+      parentPort.postMessage({ kind: 'references', references: bytes, n, capacity, last }, [bytes.buffer]);
+    });
     db.close();
     parentPort.postMessage({ kind: 'mirror', entries }, Object.values(entries).map((c) => c.buffer));
   } catch (error) {
@@ -78,10 +81,10 @@ try {
 `;
 
 /** The references' part of a {@link ParsedMirror}. */
-export type MirrorReferenceHalf = Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
+export type MirrorReferenceHalf = Pick<ParsedMirror, 'n' | 'bytes' | 'ascii' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
 
 type WorkerMessage =
-  | { kind: 'references'; references: string; n: number; capacity: number; last: boolean }
+  | { kind: 'references'; references: Uint8Array; n: number; capacity: number; last: boolean }
   | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string }
   | { kind: 'hash'; hash?: string; error?: string };
 
@@ -127,7 +130,7 @@ export function startBackgroundReads(options: {
       // (A query that failed sends no references: nothing more of the mirror comes.)
       if (!half) resolveReferences(null);
       if (!m.entries || !half) resolveMirror(null);
-      else resolveMirror({ ...joinMirrorColumns(half.n, half.text, half, m.entries), txIndex: half.txIndex });
+      else resolveMirror({ ...joinMirrorColumns(half, m.entries), txIndex: half.txIndex });
     } else resolveHash(m.error === undefined ? (m.hash ?? null) : null);
   });
   const giveUp = () => {

@@ -47,16 +47,16 @@ export interface LogColumns {
    */
   readonly txIdOf?: (index: number) => string;
   readonly hasTxId?: (index: number) => boolean;
-  /** Whether entry `index`'s reference is `text.slice(start, end)`, without making a string of either. */
-  readonly txIdIs?: (index: number, text: string, start: number, end: number) => boolean;
+  /** Whether entry `index`'s reference is the UTF-8 bytes [start, end) of `bytes`, without making a string of either. */
+  readonly txIdIs?: (index: number, bytes: Uint8Array, start: number, end: number) => boolean;
   /**
    * The references as bytes [start, end) of the file where `inFile` is 1 (plain ASCII; the
    * others are `txIdOf`'s), when the reader kept them so (the CSV export's): matching compares
    * them with the mirror's `txSpans` in its own loop. Only used together with `txIdIs`.
    */
   readonly txBytes?: { bytes: Uint8Array; start: Int32Array; end: Int32Array; inFile: Uint8Array };
-  /** The references as spans [start, end) of one text, when the reader kept them so (the mirror's). */
-  readonly txSpans?: { text: string; start: Int32Array; end: Int32Array };
+  /** The references as spans [start, end) of their UTF-8 bytes, when the reader kept them so (the mirror's). */
+  readonly txSpans?: { bytes: Buffer; start: Int32Array; end: Int32Array };
   /** FNV-1a of each `txId` (threadedReaders' `hashText`), when the reader computed it on the way. */
   readonly txHash?: Uint32Array;
   /** The table of `txId` for matching, when the reader built it (the mirror's, on its worker thread). */
@@ -97,11 +97,18 @@ export function txIdAt(cols: Pick<LogColumns, 'txIdOf' | 'txId'>, i: number): st
   return cols.txIdOf ? cols.txIdOf(i) : cols.txId[i];
 }
 
-/** Whether `s` is `text.slice(start, end)`. */
-export function spanIs(s: string, text: string, start: number, end: number): boolean {
-  if (s.length !== end - start) return false;
-  for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
-  return true;
+/** Whether `s` is the UTF-8 bytes [start, end) of `bytes` (compared a byte a character while they are ASCII). */
+export function spanIs(s: string, bytes: Uint8Array, start: number, end: number): boolean {
+  const length = end - start;
+  let k = 0;
+  for (; k < s.length && k < length; k++) {
+    const c = s.charCodeAt(k);
+    if (c >= 0x80) break;
+    if (bytes[start + k] !== c) return false;
+  }
+  if (k === s.length) return k === length;
+  // A character past ASCII: the rest as UTF-8.
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start + k, length - k).toString('utf8') === s.slice(k);
 }
 
 /** Builds LogColumns from plain entries (tests, small sources, the service log). */

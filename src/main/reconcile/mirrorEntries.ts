@@ -61,14 +61,14 @@ export function mirrorQuery(profileId: string, fromIso: string, toIso: string): 
   const range = 'FROM log_entries WHERE profile_id = ? AND created_at >= ? AND created_at < ?';
   return {
     // The whole range in one text (the tests' reference read; reconcile reads it in slices).
-    sql: `SELECT CAST(group_concat(${record}, char(30)) AS BLOB), group_concat(transaction_id, char(30)) ${range}`,
+    sql: `SELECT CAST(group_concat(${record}, char(30)) AS BLOB), CAST(group_concat(transaction_id, char(30)) AS BLOB) ${range}`,
     // The same records, a slice at a time in the index's order (threadedReaders' `readMirrorSlices`).
     estimateSql: 'SELECT sum(entries) FROM log_day_totals WHERE profile_id = ? AND day >= ? AND day <= ?',
     estimateParams: [profileId, lagosDayOf(Date.parse(fromIso)), lagosDayOf(Date.parse(toIso) - 1)],
     // The range's start is the first slice's key (fromIso, before any id), so that each slice is
     // one seek in the index on (profile_id, created_at, id): with `created_at >= ?` beside it,
     // SQLite seeks by that and walks every slice before (measured: EXPLAIN's SeekGE on 2 fields).
-    sliceSql: `SELECT CAST(group_concat(r, char(30)) AS BLOB), group_concat(t, char(30)), count(*)
+    sliceSql: `SELECT CAST(group_concat(r, char(30)) AS BLOB), CAST(group_concat(t, char(30)) AS BLOB), count(*)
                  FROM (SELECT ${record} AS r, transaction_id AS t FROM log_entries
                         WHERE profile_id = ? AND created_at < ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?)`,
     sliceParams: [profileId, toIso],
@@ -85,7 +85,7 @@ export function readMirror(db: Db, profileId: string, fromIso: string, toIso: st
   });
   if (!references) throw new Error('The mirror gave no references.');
   const refs: NonNullable<ReturnType<typeof parts.add>> = references;
-  return mirrorFromParsed(db, profileId, joinMirrorColumns(refs.n, refs.text, refs, entries), fromIso, toIso);
+  return mirrorFromParsed(db, profileId, joinMirrorColumns(refs, entries), fromIso, toIso);
 }
 
 /**
@@ -93,8 +93,8 @@ export function readMirror(db: Db, profileId: string, fromIso: string, toIso: st
  * for (matching compares them in place). All the first pass of matching needs, so it can run
  * before the rest of the mirror is read (reconcileService).
  */
-export function mirrorReferenceColumns(p: Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>): MirrorReferences {
-  const { text, txStart, txEnd } = p;
+export function mirrorReferenceColumns(p: Pick<ParsedMirror, 'n' | 'bytes' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>): MirrorReferences {
+  const { bytes, txStart, txEnd } = p;
   let wholeTxId: string[] | null = null;
   return {
     length: p.n,
@@ -102,9 +102,9 @@ export function mirrorReferenceColumns(p: Pick<ParsedMirror, 'n' | 'text' | 'txS
       wholeTxId ??= mirrorReferences(p);
       return wholeTxId;
     },
-    txIdOf: (i) => (txEnd[i] === txStart[i] ? '' : text.slice(txStart[i], txEnd[i])),
+    txIdOf: (i) => (txEnd[i] === txStart[i] ? '' : bytes.toString('utf8', txStart[i], txEnd[i])),
     hasTxId: (i) => txEnd[i] > txStart[i],
-    txSpans: { text, start: txStart, end: txEnd },
+    txSpans: { bytes, start: txStart, end: txEnd },
     txHash: p.txHash,
     txIndex: p.txIndex,
   };

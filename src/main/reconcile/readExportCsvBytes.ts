@@ -356,11 +356,11 @@ async function readCsvFrom(path: string, fd: number, bomLength: number, options:
       },
       txIdOf,
       hasTxId: (i) => txLazy[i] === 1 || odd[i] !== '',
-      txIdIs: (i, text, start, end) => {
-        if (txLazy[i] === 0) return spanIs(odd[i], text, start, end);
+      txIdIs: (i, bytes, start, end) => {
+        if (txLazy[i] === 0) return spanIs(odd[i], bytes, start, end);
         const at = txStart[i];
         if (end - start !== txEnd[i] - at) return false;
-        for (let k = 0; k < end - start; k++) if (text.charCodeAt(start + k) !== refs[at + k]) return false;
+        for (let k = 0; k < end - start; k++) if (bytes[start + k] !== refs[at + k]) return false;
         return true;
       },
       txBytes: { bytes: refs, start: txStart, end: txEnd, inFile: txLazy },

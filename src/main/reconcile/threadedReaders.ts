@@ -268,8 +268,15 @@ export interface ReadColumns {
 /** The columns of the texts of mirrorEntries' `mirrorQuery`, with a running hash over them (`h1`, `h2`). */
 export interface ParsedMirror extends ReadColumns {
   n: number;
-  /** The references' text: they are its spans [txStart, txEnd) (strings are made where they are used). */
-  text: string;
+  /**
+   * The references' bytes (SQLite's UTF-8, handed over as a BLOB): they are its spans [txStart,
+   * txEnd), strings made only where they are used. Bytes, not one text: a text of a few million
+   * references was built twice over (the slices' texts, then joined), ~100 MB more at the peak of
+   * a 3,000,000-row reconcile than the bytes copied once into their store.
+   */
+  bytes: Buffer;
+  /** False when a reference has a character past ASCII (its hash and length are its string's). */
+  ascii: boolean;
   txStart: Int32Array;
   txEnd: Int32Array;
   h1: number;
@@ -279,14 +286,17 @@ export interface ParsedMirror extends ReadColumns {
 }
 
 /**
- * Reads the two results of mirrorEntries' `mirrorQuery` (the mirror's entries as bytes and their
- * references as text, one record each, separated by U+001E). The background worker reads the
+ * Reads the two results of mirrorEntries' `mirrorQuery` (the mirror's entries and their
+ * references, both as bytes, one record each, separated by U+001E). The background worker reads the
  * entries ({@link parseMirrorEntries}) while the main thread, which keeps the references, reads
- * those ({@link parseMirrorReferences}): see backgroundReads.ts. This is the two on one thread.
+ * those ({@link mirrorReferenceParts}): see backgroundReads.ts. This is the two on one thread.
  */
-export function parseMirrorColumns(entries: Uint8Array, references: string): ParsedMirror {
+export function parseMirrorColumns(entries: Uint8Array, references: Uint8Array): ParsedMirror {
   const n = countMirrorRecords(entries);
-  return joinMirrorColumns(n, references, parseMirrorReferences(references, n), parseMirrorEntries(entries, n));
+  const parts = mirrorReferenceParts();
+  const refs = parts.add(references, n, n, true);
+  if (!refs) throw new Error('The mirror gave no references.');
+  return joinMirrorColumns(refs, parseMirrorEntries(entries, n));
 }
 
 /** The number of entries in the entries' bytes of mirrorEntries' `mirrorQuery`. */
@@ -301,7 +311,7 @@ export function countMirrorRecords(entries: Uint8Array): number {
 
 /** The entries' columns but their references. */
 export type MirrorEntryColumns = Pick<ParsedMirror, 'logId' | 'amountKobo' | 'costKobo' | 'status' | 'createdMs' | 'updatedMs'>;
-/** The references' spans of their text, and their hashes. */
+/** The references' spans of their bytes, and their hashes. */
 export type MirrorReferenceColumns = Pick<ParsedMirror, 'txStart' | 'txEnd' | 'txHash'>;
 
 /**
@@ -364,23 +374,36 @@ export function parseMirrorEntries(bytes: Uint8Array, n: number, into?: MirrorEn
 }
 
 /**
- * The first `n` records of the references' text of mirrorEntries' `mirrorQuery`: spans and
- * {@link hashText}; new columns, or `into`'s from entry `at`, the spans `base` characters on (a
- * slice's text, to be joined after those before it: {@link mirrorReferenceParts}).
+ * The first `n` records of the references' bytes of mirrorEntries' `mirrorQuery` into `into`
+ * from entry `at`: spans `base` bytes on (where the slice's bytes are in their store:
+ * {@link mirrorReferenceParts}) and {@link hashText} of each (over the bytes of a plain-ASCII
+ * one, the same; over its string for any other). False when one was not plain ASCII.
  */
-export function parseMirrorReferences(references: string, n: number, into?: MirrorReferenceColumns, at = 0, base = 0): MirrorReferenceColumns {
-  const { txStart, txEnd, txHash } = into ?? { txStart: new Int32Array(n), txEnd: new Int32Array(n), txHash: new Uint32Array(n) };
+function parseMirrorReferences(bytes: Buffer, n: number, into: MirrorReferenceColumns, at: number, base: number): boolean {
+  const { txStart, txEnd, txHash } = into;
+  const len = bytes.length;
+  let ascii = true;
   let r = 0;
   for (let k = at; k < at + n; k++) {
     const start = r;
     let h = 0x811c9dc5;
-    for (let c = references.charCodeAt(r); c !== 0x1e && c === c; c = references.charCodeAt(++r)) h = Math.imul(h ^ c, 0x01000193);
+    let high = 0;
+    for (; r < len; r++) {
+      const c = bytes[r];
+      if (c === 0x1e) break;
+      high |= c;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    if (high >= 0x80) {
+      ascii = false;
+      h = hashText(bytes.toString('utf8', start, r));
+    }
     txStart[k] = base + start;
     txEnd[k] = base + r;
     txHash[k] = h >>> 0;
     r++;
   }
-  return { txStart, txEnd, txHash };
+  return ascii;
 }
 
 /** Entries a slice of the mirror holds at most (a few MB of SQLite's text, and of its copy here). */
@@ -423,7 +446,7 @@ export function readMirrorSlices(
   db: SliceReader,
   q: MirrorSliceQueries,
   sliceRows: number,
-  onReferences: (references: string, count: number, capacity: number, last: boolean) => void,
+  onReferences: (references: Uint8Array, count: number, capacity: number, last: boolean) => void,
 ): MirrorEntryColumns {
   return db.transaction(() => {
     let estimate = 0;
@@ -458,14 +481,14 @@ export function readMirrorSlices(
     let [lastCreated, lastId] = q.firstKey;
     let at = 0;
     for (;;) {
-      const row = slice.get(...q.sliceParams, lastCreated, lastId, sliceRows) as [Uint8Array | null, string | null, number];
+      const row = slice.get(...q.sliceParams, lastCreated, lastId, sliceRows) as [Uint8Array | null, Uint8Array | null, number];
       const count = row[2];
       const last = count < sliceRows;
       if (at + count > cap) {
         cap = Math.max(at + count, Math.ceil(cap * 1.25));
         into = columnsOf(cap, into);
       }
-      onReferences(row[1] ?? '', count, cap, last);
+      onReferences(row[1] ?? new Uint8Array(0), count, cap, last);
       if (count > 0) {
         const bytes = row[0] ?? new Uint8Array(0);
         parseMirrorEntries(bytes, count, into, at);
@@ -490,21 +513,23 @@ export function readMirrorSlices(
 }
 
 /**
- * The references of {@link readMirrorSlices}' slices, joined as the one query's text (U+001E
- * between records) with their spans and hashes: `add` each slice's in order, with the entries'
- * columns' size so far; the last returns them.
+ * The references of {@link readMirrorSlices}' slices, copied into one store of bytes in order
+ * (sized from the first slice's bytes an entry for the entries' columns' size, grown past it if
+ * need be), with their spans and hashes: `add` each slice's in order, with the columns' size so
+ * far; the last returns them.
  */
 export function mirrorReferenceParts(): {
-  add(references: string, count: number, capacity: number, last: boolean): Omit<MirrorReferenceHalfColumns, 'txIndex'> | null;
+  add(references: Uint8Array, count: number, capacity: number, last: boolean): Omit<MirrorReferenceHalfColumns, 'txIndex'> | null;
 } {
-  const parts: string[] = [];
   let cols: MirrorReferenceColumns = { txStart: new Int32Array(0), txEnd: new Int32Array(0), txHash: new Uint32Array(0) };
+  let store = Buffer.alloc(0);
+  let used = 0;
   let at = 0;
-  let base = 0;
+  let ascii = true;
   return {
     add(references, count, capacity, last) {
-      if (cols.txStart.length < Math.max(capacity, at + count)) {
-        const size = Math.max(capacity, at + count);
+      const size = Math.max(capacity, at + count);
+      if (cols.txStart.length < size) {
         const grown = { txStart: new Int32Array(size), txEnd: new Int32Array(size), txHash: new Uint32Array(size) };
         grown.txStart.set(cols.txStart.subarray(0, at));
         grown.txEnd.set(cols.txEnd.subarray(0, at));
@@ -512,15 +537,23 @@ export function mirrorReferenceParts(): {
         cols = grown;
       }
       if (count > 0) {
-        parseMirrorReferences(references, count, cols, at, base);
-        parts.push(references);
+        if (used + references.length > store.length) {
+          // Room for the entries still to come at this slice's bytes an entry, a little more.
+          const rest = Math.ceil(((size - at - count) * references.length * 1.03) / count);
+          const grown = Buffer.alloc(used + references.length + rest);
+          grown.set(store.subarray(0, used));
+          store = grown;
+        }
+        store.set(references, used);
+        ascii = parseMirrorReferences(store.subarray(used, used + references.length), count, cols, at, used) && ascii;
+        used += references.length;
         at += count;
-        base += references.length + 1;
       }
       if (!last) return null;
       return {
         n: at,
-        text: parts.length === 1 ? parts[0] : parts.join('\x1e'),
+        bytes: store.subarray(0, used),
+        ascii,
         txStart: cols.txStart.subarray(0, at),
         txEnd: cols.txEnd.subarray(0, at),
         txHash: cols.txHash.subarray(0, at),
@@ -529,41 +562,50 @@ export function mirrorReferenceParts(): {
   };
 }
 
-type MirrorReferenceHalfColumns = Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
+type MirrorReferenceHalfColumns = Pick<ParsedMirror, 'n' | 'bytes' | 'ascii' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
 
-/** The two halves as one {@link ParsedMirror}, with the running hash over the entries (`h1`, `h2`). */
-export function joinMirrorColumns(n: number, references: string, refs: MirrorReferenceColumns, entries: MirrorEntryColumns): ParsedMirror {
-  const { txStart, txEnd } = refs;
+/**
+ * The two halves as one {@link ParsedMirror}, with the running hash over the entries (`h1`, `h2`;
+ * a reference's length and last character are its string's).
+ */
+export function joinMirrorColumns(refs: Omit<MirrorReferenceHalfColumns, 'txIndex'>, entries: MirrorEntryColumns): ParsedMirror {
+  const { n, bytes, ascii, txStart, txEnd } = refs;
   const { logId, amountKobo, costKobo, status, createdMs } = entries;
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;
   for (let k = 0; k < n; k++) {
-    const length = txEnd[k] - txStart[k];
+    let length = txEnd[k] - txStart[k];
+    let lastCode = length > 0 ? bytes[txEnd[k] - 1] : 0;
+    if (!ascii && length > 0) {
+      const text = bytes.toString('utf8', txStart[k], txEnd[k]);
+      length = text.length;
+      lastCode = text.charCodeAt(length - 1);
+    }
     h1 = Math.imul(h1 ^ logId[k], 0x01000193);
     h1 = Math.imul(h1 ^ amountKobo[k], 0x01000193);
     h2 = Math.imul(h2 ^ costKobo[k], 0x5bd1e995) ^ status[k];
     h2 = Math.imul(h2 ^ (createdMs[k] % 0x7fffffff), 0x5bd1e995);
-    h2 = Math.imul(h2 ^ length ^ (length > 0 ? references.charCodeAt(txStart[k] + length - 1) : 0), 0x5bd1e995);
+    h2 = Math.imul(h2 ^ length ^ lastCode, 0x5bd1e995);
   }
-  return { n, text: references, ...refs, ...entries, h1, h2 };
+  return { ...refs, ...entries, h1, h2 };
 }
 
-/** The table of {@link parseMirrorColumns}' references, compared in place in its text. */
-export function indexMirrorReferences(p: Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd' | 'txHash'>): ReferenceIndex {
-  const { text, txStart, txEnd } = p;
+/** The table of {@link parseMirrorColumns}' references, compared in place in their bytes. */
+export function indexMirrorReferences(p: Pick<ParsedMirror, 'n' | 'bytes' | 'txStart' | 'txEnd' | 'txHash'>): ReferenceIndex {
+  const { bytes, txStart, txEnd } = p;
   const same = (a: number, b: number): boolean => {
     const length = txEnd[a] - txStart[a];
     if (txEnd[b] - txStart[b] !== length) return false;
-    for (let k = 0; k < length; k++) if (text.charCodeAt(txStart[a] + k) !== text.charCodeAt(txStart[b] + k)) return false;
+    for (let k = 0; k < length; k++) if (bytes[txStart[a] + k] !== bytes[txStart[b] + k]) return false;
     return true;
   };
   return indexReferences(p.n, p.txHash, (i) => txEnd[i] > txStart[i], same);
 }
 
 /** The references of {@link parseMirrorColumns} as strings. */
-export function mirrorReferences(p: Pick<ParsedMirror, 'n' | 'text' | 'txStart' | 'txEnd'>): string[] {
+export function mirrorReferences(p: Pick<ParsedMirror, 'n' | 'bytes' | 'txStart' | 'txEnd'>): string[] {
   const txId = new Array<string>(p.n);
-  for (let k = 0; k < p.n; k++) txId[k] = p.txEnd[k] === p.txStart[k] ? '' : p.text.slice(p.txStart[k], p.txEnd[k]);
+  for (let k = 0; k < p.n; k++) txId[k] = p.txEnd[k] === p.txStart[k] ? '' : p.bytes.toString('utf8', p.txStart[k], p.txEnd[k]);
   return txId;
 }
 

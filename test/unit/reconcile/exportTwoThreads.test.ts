@@ -231,7 +231,7 @@ describe('reading a large export in two halves at once', () => {
       ...(db
         .prepare(q.sql)
         .raw()
-        .get(...q.params) as [Buffer, string]),
+        .get(...q.params) as [Buffer, Buffer]),
     );
     db.close();
     const reads = startBackgroundReads({ dbPath, ...q, filePath: dbPath });
@@ -351,9 +351,14 @@ describe('references read from the bytes on demand', () => {
 });
 
 describe('a reconciliation with references kept as bytes and spans', () => {
-  it('finds what it finds with every reference a string, also when mirror entries before the range are left out of matching', async () => {
+  it('finds what it finds with every reference a string, also when mirror entries before the range are left out of matching, and with references past ASCII', async () => {
     const start = Date.UTC(2026, 0, 1);
     const entries = generateLogEntries(3000, { startMs: start, stepMs: 60_000, seed: 26 });
+    // References past ASCII on both sides (the export's read as strings, the mirror's as UTF-8 bytes), one on each day.
+    const wide = [1500, 1510, 2000, 2990].map((i, k) => {
+      entries[i].transaction_id = ['ТХ-кириллица', 'réf-été', '参照-番号', 'x-ü'][k] + i;
+      return entries[i].transaction_id;
+    });
     const { exported, mirror } = planDiscrepancies(entries, {
       missingLocally: 20,
       missingInExport: 20,
@@ -400,6 +405,23 @@ describe('a reconciliation with references kept as bytes and spans', () => {
         expect(lazy.totals.matched.count).toBeGreaterThan(1000);
         expect(lazy.byRule.id + lazy.byRule.phone_amount_time).toBeGreaterThan(0);
       }
+      // Each of them paired by its reference, and named in full.
+      const o = reconcileEntries({
+        exp,
+        mir,
+        local: [],
+        snapshots: [],
+        rangeStartMs: start,
+        rangeEndMs: start + 3 * 86_400_000,
+        matchWindowMs: 15 * 60_000,
+        duplicateWindowMs: 10 * 60_000,
+      });
+      for (const ref of wide) {
+        const e = exp.txId.indexOf(ref);
+        expect(e, ref).toBeGreaterThanOrEqual(0);
+        expect(o.match.exportRule[e], ref).toBe(RULE_TRANSACTION_ID);
+        expect(txIdAt(mir, o.match.exportToMirror[e])).toBe(ref);
+      }
     } finally {
       db.close();
     }
@@ -432,7 +454,7 @@ describe("matching's first pass, run while the rest of the mirror is read", () =
         ...(db
           .prepare(q.sql)
           .raw()
-          .get(...q.params) as [Buffer, string]),
+          .get(...q.params) as [Buffer, Buffer]),
       );
       const read = { ...parsed, txIndex: indexMirrorReferences(parsed) };
       const mir = mirrorFromParsed(db, 'p', read, fromIso, toIso).columns;
