@@ -5,7 +5,7 @@
  * the wallet are missing refunds; and the wallet is rolled forward between balance snapshots.
  */
 import { RECONCILE_CATEGORIES, type CategoryTotal, type MatchRule, type ReconcileCategory } from '../../shared/contract/reconcile';
-import { STATUS_FAILED, STATUS_PENDING, STATUS_SUCCESS, txIdAt, type LogColumns } from './logColumns';
+import { maskedColumns, STATUS_FAILED, STATUS_PENDING, STATUS_SUCCESS, txIdAt, type LogColumns } from './logColumns';
 import { matchEntries, RULE_NAMES, RULE_NONE, type MatchResult, type ReferencePairs } from './matchEntries';
 import { localItem, pairItem, type ItemDraft, type LocalSubmission } from './reconcileItemDrafts';
 import { chooseSnapshots, rollWalletForward, WalletFlows, type BalanceSnapshot, type MessagingCharge, type RollForwardResult } from './walletRollForward';
@@ -374,52 +374,4 @@ function countMatched(exportCategory: Uint8Array, amountKobo: Float64Array, expo
     } else others.push(e);
   }
   return { count, amountKobo: kobo, byRule, others };
-}
-
-/** The mirror restricted to some of its entries, indices kept (others look like entries with no keys). */
-function maskedColumns(mir: LogColumns, mask: Uint8Array): LogColumns {
-  const logId = mir.logId.map((v, i) => (mask[i] ? v : NaN));
-  const amountKobo = mir.amountKobo.map((v, i) => (mask[i] ? v : -1));
-  const spans = mir.txSpans;
-  // (Matching builds its own table of the references: the mirror's knows the masked entries'.)
-  if (spans && mir.txIdOf) {
-    // The references stay spans of their bytes: a masked entry's is empty.
-    const txIdOf = mir.txIdOf;
-    const end = spans.end.map((e, i) => (mask[i] ? e : spans.start[i]));
-    let wholeTxId: string[] | null = null;
-    // (Not spread from `mir`: that would make its whole `txId`.)
-    return {
-      length: mir.length,
-      get txId(): string[] {
-        wholeTxId ??= Array.from({ length: mir.length }, (_, i) => (mask[i] ? txIdOf(i) : ''));
-        return wholeTxId;
-      },
-      txIdOf: (i) => (mask[i] ? txIdOf(i) : ''),
-      hasTxId: (i) => end[i] > spans.start[i],
-      txSpans: { bytes: spans.bytes, start: spans.start, end },
-      txHash: mir.txHash,
-      logId,
-      amountKobo,
-      costKobo: mir.costKobo,
-      status: mir.status,
-      createdMs: mir.createdMs,
-      updatedMs: mir.updatedMs,
-      rowNumbers: mir.rowNumbers,
-      detail: (i) => mir.detail(i),
-    };
-  }
-  const txId = mir.txId.map((t, i) => (mask[i] ? t : ''));
-  return {
-    ...mir,
-    length: mir.length,
-    txId,
-    txIdOf: undefined,
-    hasTxId: undefined,
-    txIdIs: undefined,
-    txSpans: undefined,
-    txIndex: undefined,
-    logId,
-    amountKobo,
-    detail: (i) => mir.detail(i),
-  };
 }

@@ -176,3 +176,51 @@ export function columnsFromEntries(entries: readonly PlainEntry[]): LogColumns {
     },
   };
 }
+
+/** The mirror restricted to some of its entries, indices kept (others look like entries with no keys). */
+export function maskedColumns(mir: LogColumns, mask: Uint8Array): LogColumns {
+  const logId = mir.logId.map((v, i) => (mask[i] ? v : NaN));
+  const amountKobo = mir.amountKobo.map((v, i) => (mask[i] ? v : -1));
+  const spans = mir.txSpans;
+  // (Matching builds its own table of the references: the mirror's knows the masked entries'.)
+  if (spans && mir.txIdOf) {
+    // The references stay spans of their bytes: a masked entry's is empty.
+    const txIdOf = mir.txIdOf;
+    const end = spans.end.map((e, i) => (mask[i] ? e : spans.start[i]));
+    let wholeTxId: string[] | null = null;
+    // (Not spread from `mir`: that would make its whole `txId`.)
+    return {
+      length: mir.length,
+      get txId(): string[] {
+        wholeTxId ??= Array.from({ length: mir.length }, (_, i) => (mask[i] ? txIdOf(i) : ''));
+        return wholeTxId;
+      },
+      txIdOf: (i) => (mask[i] ? txIdOf(i) : ''),
+      hasTxId: (i) => end[i] > spans.start[i],
+      txSpans: { bytes: spans.bytes, start: spans.start, end },
+      txHash: mir.txHash,
+      logId,
+      amountKobo,
+      costKobo: mir.costKobo,
+      status: mir.status,
+      createdMs: mir.createdMs,
+      updatedMs: mir.updatedMs,
+      rowNumbers: mir.rowNumbers,
+      detail: (i) => mir.detail(i),
+    };
+  }
+  const txId = mir.txId.map((t, i) => (mask[i] ? t : ''));
+  return {
+    ...mir,
+    length: mir.length,
+    txId,
+    txIdOf: undefined,
+    hasTxId: undefined,
+    txIdIs: undefined,
+    txSpans: undefined,
+    txIndex: undefined,
+    logId,
+    amountKobo,
+    detail: (i) => mir.detail(i),
+  };
+}
