@@ -42,6 +42,9 @@ describe('a listing over days read a chunk at a time', () => {
     { from: '2026-11-19' },
     { to: '2026-11-19', status: 'SUCCESS' },
     { search: '080', from: '2026-11-18', to: '2026-11-21' },
+    // One day of six: in amount order, few enough to be sorted in the time index a chunk at a time.
+    { from: '2026-11-18', to: '2026-11-18' },
+    { to: '2026-11-17', status: 'SUCCESS' },
     {},
   ];
   it('gives every row of the range once, in the order SQL gives them all at once', () => {
@@ -71,6 +74,29 @@ describe('a listing over days read a chunk at a time', () => {
           .map((r) => r.detail)
           .join('; ');
         expect(plan, `${JSON.stringify(filter)} ${sort}`).toContain(`(created_at,id)${cmp}(?,?)`);
+      }
+    }
+  });
+
+  it('reads a range of days in amount order by the amount index when it holds many entries, and sorts a few in the time index alone', () => {
+    const planOf = (filter: LogFilter, sort: LogSort, chunk: number) => {
+      const q = logChunkQueries(db, 'p', filter, sort, chunk);
+      const detail = (sql: string, params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join('; ');
+      return { first: detail(q.first.sql, [...q.first.params, chunk]), next: detail(q.next.sql, [...q.next.params, 5000, 1, chunk]) };
+    };
+    for (const sort of ['amount_asc', 'amount_desc'] as const) {
+      // Five days of six (2,000 of 2,400 entries), chunks of 97: 2,000² > 97 × 2,400. Walked in the amount index from the last row, never sorted whole.
+      const many = planOf({ from: '2026-11-18', to: '2026-11-22' }, sort, 97);
+      for (const plan of [many.first, many.next]) {
+        expect(plan, sort).toContain('USING INDEX log_entries_amount');
+        expect(plan, sort).not.toContain('TEMP B-TREE');
+      }
+      expect(many.next).toContain(`(amount_kobo,id)${sort === 'amount_asc' ? '>' : '<'}(?,?)`);
+      // One day (400 entries): 400² < 97 × 2,400. Its rows found and sorted in the time index alone (it holds amount and id), then read by rowid.
+      const few = planOf({ from: '2026-11-18', to: '2026-11-18' }, sort, 97);
+      for (const plan of [few.first, few.next]) {
+        expect(plan, sort).toContain('USING COVERING INDEX log_entries_created (profile_id=? AND created_at>? AND created_at<?)');
+        expect(plan, sort).toContain('USING INTEGER PRIMARY KEY (rowid=?)');
       }
     }
   });
