@@ -2,14 +2,14 @@
  * The two reads of a reconciliation that do not need the main thread — the mirror's entries
  * (SQLite's query, a slice of entries at a time, and reading its text into columns) and the export file's SHA-256 — run on a
  * worker thread while the main thread parses the export. On a 1,000,000-row run this takes about
- * a second off the wall time. Each slice's references come back to the main thread as soon as
- * SQLite has them: the main thread keeps them anyway, and reads them (spans and hashes) and
- * builds their table between its own export reading while the worker reads the entries' columns,
- * so neither waits for the other's share (the worker's query is the longer part: measured).
+ * a second off the wall time. The worker also reads the references (spans and hashes) and builds
+ * their table: with a month's days kept as texts (`log_day_records`) it is done long before the
+ * export is read, which is then the longer part (measured: at 1,000,000 entries the references'
+ * share was ~0.3 s of the main thread's).
  *
  * The worker is plain JavaScript given as a string (no separate bundle entry, so it runs the
  * same under Node, tsx and Electron; the mirror's reader goes in as its source text) with its own
- * read-only SQLite connection. Whatever goes
+ * read-only SQLite connection (and one that writes only the days' kept texts). Whatever goes
  * wrong there (an in-memory database, a native module built for another runtime) only means the
  * caller does the same reads itself: `null` comes back, never a failure.
  */
@@ -17,15 +17,19 @@ import { Worker } from 'node:worker_threads';
 import { sqliteModulePath } from '../store/readOnWorker';
 import {
   functionsSource,
+  hashText,
   indexMirrorReferences,
+  indexReferences,
   joinMirrorColumns,
   MIRROR_SLICE_ROWS,
   mirrorReferenceParts,
   parseMirrorEntries,
+  parseMirrorReferences,
   readMirrorSlices,
   utcMs,
-  type MirrorEntryColumns,
+  type MirrorSliceQueries,
   type ParsedMirror,
+  type ReferenceIndex,
 } from './threadedReaders';
 
 export interface BackgroundReads {
@@ -45,20 +49,40 @@ const workerSource = (): string => `
 const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-${functionsSource([utcMs, parseMirrorEntries, readMirrorSlices])}
+${functionsSource([utcMs, parseMirrorEntries, readMirrorSlices, hashText, parseMirrorReferences, mirrorReferenceParts, joinMirrorColumns, indexReferences, indexMirrorReferences])}
 if (workerData.estimateSql) {
   try {
     const Database = require(workerData.sqliteModule);
     const db = new Database(workerData.dbPath, { readonly: true, fileMustExist: true });
     db.pragma('busy_timeout = 5000');
-    // Each slice's references go to the main thread as soon as SQLite has them: their bytes
-    // handed over, not copied, when they are a buffer of their own.
+    // The whole days' kept texts are claimed before the snapshot and stored after their reading,
+    // on a connection of their own that never waits long for another writer (not kept, then).
+    let store;
+    let keeper = null;
+    try {
+      keeper = new Database(workerData.dbPath, { fileMustExist: true });
+      keeper.pragma('busy_timeout = 100');
+      const claim = keeper.prepare(workerData.claimSql);
+      keeper.transaction(() => {
+        for (const [, , day] of workerData.segments) if (day !== null) claim.run(workerData.profileId, day);
+      })();
+      const keep = keeper.prepare(workerData.storeSql);
+      store = (day, stamp, n, records, refs) => keep.run(n, records, refs, workerData.profileId, day, stamp);
+    } catch {
+      store = undefined;
+    }
+    // Read, joined and indexed here: the main thread is reading the export meanwhile.
+    const parts = ${mirrorReferenceParts.name}();
+    let refs = null;
     const entries = ${readMirrorSlices.name}(db, workerData, workerData.sliceRows, (references, n, capacity, last) => {
-      const own = references.byteOffset === 0 && references.byteLength === references.buffer.byteLength;
-      const bytes = own ? references : new Uint8Array(references);
-      parentPort.postMessage({ kind: 'references', references: bytes, n, capacity, last }, [bytes.buffer]);
-    });
+      refs = parts.add(references, n, capacity, last) || refs;
+    }, store);
     db.close();
+    const mirror = ${joinMirrorColumns.name}(refs, entries);
+    const index = ${indexMirrorReferences.name}(mirror);
+    const columns = [mirror.txStart, mirror.txEnd, mirror.txHash, ...Object.values(entries), index.slots, index.first];
+    parentPort.postMessage({ kind: 'mirror', mirror, index }, [mirror.bytes.buffer, ...columns.map((c) => c.buffer)]);
+    if (keeper) keeper.close();
     parentPort.postMessage({ kind: 'mirror', entries }, Object.values(entries).map((c) => c.buffer));
   } catch (error) {
     parentPort.postMessage({ kind: 'mirror', error: String((error && error.message) || error) });
@@ -83,24 +107,19 @@ try {
 /** The references' part of a {@link ParsedMirror}. */
 export type MirrorReferenceHalf = Pick<ParsedMirror, 'n' | 'bytes' | 'ascii' | 'txStart' | 'txEnd' | 'txHash' | 'txIndex'>;
 
-type WorkerMessage =
-  | { kind: 'references'; references: Uint8Array; n: number; capacity: number; last: boolean }
-  | { kind: 'mirror'; entries?: MirrorEntryColumns; error?: string }
-  | { kind: 'hash'; hash?: string; error?: string };
+type WorkerMessage = { kind: 'mirror'; mirror?: ParsedMirror; index?: ReferenceIndex; error?: string } | { kind: 'hash'; hash?: string; error?: string };
 
 /**
  * `estimateSql`, `sliceSql` and their parameters: mirrorEntries' `mirrorQuery` (without them only the file is
  * hashed); `sliceRows`: entries a slice (threadedReaders' `MIRROR_SLICE_ROWS` unless given).
  */
-export function startBackgroundReads(options: {
-  dbPath: string;
-  filePath: string;
-  estimateSql?: string;
-  estimateParams?: unknown[];
-  sliceSql?: string;
-  sliceParams?: unknown[];
-  sliceRows?: number;
-}): BackgroundReads {
+export function startBackgroundReads(
+  options: {
+    dbPath: string;
+    filePath: string;
+    sliceRows?: number;
+  } & Partial<MirrorSliceQueries>,
+): BackgroundReads {
   const none: BackgroundReads = { references: Promise.resolve(null), mirror: Promise.resolve(null), fileHash: Promise.resolve(null), stop: () => undefined };
   const sqliteModule = sqliteModulePath();
   if (!sqliteModule || options.dbPath === '' || options.dbPath === ':memory:') return none;
@@ -116,21 +135,18 @@ export function startBackgroundReads(options: {
   const references = new Promise<MirrorReferenceHalf | null>((r) => (resolveReferences = r));
   const mirror = new Promise<ParsedMirror | null>((r) => (resolveMirror = r));
   const fileHash = new Promise<string | null>((r) => (resolveHash = r));
-  // The references, read here (and their table built) while the worker reads the entries.
-  let half: MirrorReferenceHalf | null = null;
-  const parts = mirrorReferenceParts();
   worker.on('message', (m: WorkerMessage) => {
-    if (m.kind === 'references') {
-      const read = parts.add(m.references, m.n, m.capacity, m.last);
-      if (read) {
-        half = { ...read, txIndex: indexMirrorReferences(read) };
-        resolveReferences(half);
+    if (m.kind === 'mirror') {
+      if (!m.mirror || !m.index) {
+        resolveReferences(null);
+        resolveMirror(null);
+        return;
       }
-    } else if (m.kind === 'mirror') {
-      // (A query that failed sends no references: nothing more of the mirror comes.)
-      if (!half) resolveReferences(null);
-      if (!m.entries || !half) resolveMirror(null);
-      else resolveMirror({ ...joinMirrorColumns(half, m.entries), txIndex: half.txIndex });
+      // (Typed arrays cross as they are; the references' bytes come as a Uint8Array.)
+      const b = m.mirror.bytes;
+      const read: ParsedMirror = { ...m.mirror, bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength), txIndex: m.index };
+      resolveReferences(read);
+      resolveMirror(read);
     } else resolveHash(m.error === undefined ? (m.hash ?? null) : null);
   });
   const giveUp = () => {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database';
-import { lagosDayOf } from '../../shared/localDates';
+import { lagosDayOf, lagosDayStartMs, shiftDay } from '../../shared/localDates';
 import { rememberedDetail, type LogColumns } from './logColumns';
 import type { MirrorReferences } from './matchEntries';
 import { joinMirrorColumns, MIRROR_SLICE_ROWS, mirrorReferenceParts, mirrorReferences, readMirrorSlices, type MirrorSliceQueries, type ParsedMirror } from './threadedReaders';
@@ -62,19 +62,51 @@ export function mirrorQuery(profileId: string, fromIso: string, toIso: string): 
   return {
     // The whole range in one text (the tests' reference read; reconcile reads it in slices).
     sql: `SELECT CAST(group_concat(${record}, char(30)) AS BLOB), CAST(group_concat(transaction_id, char(30)) AS BLOB) ${range}`,
+    profileId,
     // The same records, a slice at a time in the index's order (threadedReaders' `readMirrorSlices`).
     estimateSql: 'SELECT sum(entries) FROM log_day_totals WHERE profile_id = ? AND day >= ? AND day <= ?',
     estimateParams: [profileId, lagosDayOf(Date.parse(fromIso)), lagosDayOf(Date.parse(toIso) - 1)],
-    // The range's start is the first slice's key (fromIso, before any id), so that each slice is
-    // one seek in the index on (profile_id, created_at, id): with `created_at >= ?` beside it,
-    // SQLite seeks by that and walks every slice before (measured: EXPLAIN's SeekGE on 2 fields).
+    // Each slice starts at its key (the segment's start, before any id, then the last entry read),
+    // so that it is one seek in the index on (profile_id, created_at, id): with `created_at >= ?`
+    // beside it, SQLite seeks by that and walks every slice before (measured: EXPLAIN's SeekGE on 2 fields).
     sliceSql: `SELECT CAST(group_concat(r, char(30)) AS BLOB), CAST(group_concat(t, char(30)) AS BLOB), count(*)
                  FROM (SELECT ${record} AS r, transaction_id AS t FROM log_entries
                         WHERE profile_id = ? AND created_at < ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?)`,
-    sliceParams: [profileId, toIso],
-    firstKey: [fromIso, -Number.MAX_SAFE_INTEGER],
+    segments: mirrorSegments(fromIso, toIso),
+    ...DAY_RECORDS,
     params: [profileId, fromIso, toIso],
   };
+}
+
+/**
+ * The kept texts of whole Lagos days (`log_day_records`, migration 40): read in the snapshot;
+ * claimed (a row at stamp 0) before it; stored after, only while the day's row still has the
+ * stamp the snapshot saw and no texts.
+ */
+const DAY_RECORDS = {
+  daySql: 'SELECT entries, records, refs, stamp FROM log_day_records WHERE profile_id = ? AND day = ?',
+  claimSql: 'INSERT OR IGNORE INTO log_day_records (profile_id, day) VALUES (?, ?)',
+  storeSql: 'UPDATE log_day_records SET entries = ?, records = ?, refs = ? WHERE profile_id = ? AND day = ? AND stamp = ? AND records IS NULL',
+} as const;
+
+/** [fromIso, toIso) cut at Lagos midnights: each part's start, end, and its Lagos day when it is one whole day (else null). */
+export function mirrorSegments(fromIso: string, toIso: string): [string, string, string | null][] {
+  const toMs = Date.parse(toIso);
+  let start = Date.parse(fromIso);
+  if (!(start < toMs)) return [[fromIso, toIso, null]];
+  const segments: [string, string, string | null][] = [];
+  while (start < toMs) {
+    const day = lagosDayOf(start);
+    const dayStart = lagosDayStartMs(day);
+    const dayEnd = lagosDayStartMs(shiftDay(day, 1));
+    const end = Math.min(dayEnd, toMs);
+    // A whole day's bounds are always its midnights as ISO text (what it holds is kept by day); a part's outer ends are the range's own.
+    const whole = start === dayStart && end === dayEnd;
+    const first = segments.length === 0 && !whole ? fromIso : new Date(start).toISOString();
+    segments.push([first, end === toMs && !whole ? toIso : new Date(end).toISOString(), whole ? day : null]);
+    start = end;
+  }
+  return segments;
 }
 
 export function readMirror(db: Db, profileId: string, fromIso: string, toIso: string, sliceRows = MIRROR_SLICE_ROWS): MirrorRead {

@@ -379,7 +379,7 @@ export function parseMirrorEntries(bytes: Uint8Array, n: number, into?: MirrorEn
  * {@link mirrorReferenceParts}) and {@link hashText} of each (over the bytes of a plain-ASCII
  * one, the same; over its string for any other). False when one was not plain ASCII.
  */
-function parseMirrorReferences(bytes: Buffer, n: number, into: MirrorReferenceColumns, at: number, base: number): boolean {
+export function parseMirrorReferences(bytes: Buffer, n: number, into: MirrorReferenceColumns, at: number, base: number): boolean {
   const { txStart, txEnd, txHash } = into;
   const len = bytes.length;
   let ascii = true;
@@ -411,6 +411,7 @@ export const MIRROR_SLICE_ROWS = 250_000;
 
 /** mirrorEntries' `mirrorQuery`'s slices: a first guess of the range's size, then its entries a slice at a time in their index's order. */
 export interface MirrorSliceQueries {
+  profileId: string;
   /**
    * The entries the range holds at most as far as the mirror's totals per day know (whole days:
    * a little over the range), to size the columns from the start; they grow past it if need be.
@@ -418,10 +419,15 @@ export interface MirrorSliceQueries {
    */
   estimateSql: string;
   estimateParams: unknown[];
-  /** `sliceParams`, then the last (created_at, id) read (`firstKey` before the first slice) and the slice's size. */
+  /** The profile, a segment's end, the last (created_at, id) read (the segment's start, before any id, at first) and the slice's size. */
   sliceSql: string;
-  sliceParams: unknown[];
-  firstKey: [string, number];
+  /** The range cut at Lagos midnights (mirrorEntries' `mirrorSegments`): start, end, and the Lagos day of a whole one. */
+  segments: [string, string, string | null][];
+  /** A whole day's kept texts (`log_day_records`): entries, records, refs and stamp, by profile and day. */
+  daySql: string;
+  /** A day's row claimed before the snapshot (profile, day), and its texts stored after (entries, records, refs, profile, day, stamp). */
+  claimSql: string;
+  storeSql: string;
 }
 
 /** What {@link readMirrorSlices} asks of a better-sqlite3 connection (the worker has its own). */
@@ -430,23 +436,30 @@ export interface SliceReader {
   transaction<T>(fn: () => T): () => T;
 }
 
+/** Stores a whole day's texts read in the snapshot, if its row still has the stamp the snapshot saw (a connection of its own: the reader's is in its snapshot). */
+export type DayStore = (day: string, stamp: number, entries: number, records: Uint8Array, refs: Uint8Array) => void;
+
 /**
  * The mirror's entries `sliceRows` at a time: SQLite's text and its copy here are a slice's, not
  * the whole range's (at 3,000,000 entries the one text was ~150 MB, and SQLite's, and its
  * references' twice more; at 10,000,000 it nears the longest string V8 makes). The slices follow
- * the index on (profile_id, created_at, id), the order the one query read them in, each from
- * the last (created_at, id) of the one before, all in one read transaction (one snapshot, as one
- * query), until a slice comes back short. The entries' columns are filled here (sized by the
- * estimate, grown past it if the totals per day were behind, and cut to the entries read); each
- * slice's references text goes to `onReferences` with the slice's count, the columns' size so
- * far, and whether it was the last, at least once. Self-contained: the background worker runs it
- * from its source text ({@link functionsSource}).
+ * the index on (profile_id, created_at, id), the order the one query read them in, a segment
+ * (a Lagos day, or the part of one at the range's ends) at a time, each slice from the last
+ * (created_at, id) of the one before, all in one read transaction (one snapshot, as one query).
+ * A whole day whose texts are kept (`log_day_records`) is read as they are: one slice, no text
+ * built for each entry; one that is not is read in slices and, with `store`, kept. The entries'
+ * columns are filled here (sized by the estimate, grown past it if the totals per day were behind,
+ * and cut to the entries read); each slice's references text goes to `onReferences` with the
+ * slice's count, the columns' size so far, and whether it was the last, at least once (it may take
+ * the bytes away). Self-contained: the background worker runs it from its source text
+ * ({@link functionsSource}).
  */
 export function readMirrorSlices(
   db: SliceReader,
   q: MirrorSliceQueries,
   sliceRows: number,
   onReferences: (references: Uint8Array, count: number, capacity: number, last: boolean) => void,
+  store?: DayStore,
 ): MirrorEntryColumns {
   return db.transaction(() => {
     let estimate = 0;
@@ -477,29 +490,82 @@ export function readMirrorSlices(
       return next;
     };
     let into = columnsOf(cap);
-    const slice = db.prepare(q.sliceSql).raw();
-    let [lastCreated, lastId] = q.firstKey;
     let at = 0;
-    for (;;) {
-      const row = slice.get(...q.sliceParams, lastCreated, lastId, sliceRows) as [Uint8Array | null, Uint8Array | null, number];
-      const count = row[2];
-      const last = count < sliceRows;
+    const take = (records: Uint8Array, references: Uint8Array, count: number, last: boolean): void => {
       if (at + count > cap) {
         cap = Math.max(at + count, Math.ceil(cap * 1.25));
         into = columnsOf(cap, into);
       }
-      onReferences(row[1] ?? new Uint8Array(0), count, cap, last);
-      if (count > 0) {
-        const bytes = row[0] ?? new Uint8Array(0);
-        parseMirrorEntries(bytes, count, into, at);
+      onReferences(references, count, cap, last);
+      if (count > 0) parseMirrorEntries(records, count, into, at);
+      at += count;
+    };
+    const joined = (parts: Uint8Array[]): Uint8Array => {
+      let length = parts.length - 1;
+      for (const p of parts) length += p.length;
+      const out = new Uint8Array(Math.max(0, length));
+      let w = 0;
+      for (let k = 0; k < parts.length; k++) {
+        if (k > 0) out[w++] = 0x1e;
+        out.set(parts[k], w);
+        w += parts[k].length;
+      }
+      return out;
+    };
+    const slice = db.prepare(q.sliceSql).raw();
+    let kept: { get(...params: unknown[]): unknown } | null = null;
+    try {
+      kept = db.prepare(q.daySql).raw();
+    } catch {
+      // (A database from before the kept days: every day is read from its entries.)
+    }
+    const none = new Uint8Array(0);
+    for (let s = 0; s < q.segments.length; s++) {
+      const [startIso, endIso, day] = q.segments[s];
+      const lastSegment = s === q.segments.length - 1;
+      let stamp = -1;
+      if (day !== null && kept !== null) {
+        const row = kept.get(q.profileId, day) as [number | null, Uint8Array | null, Uint8Array | null, number] | undefined;
+        if (row !== undefined && row[1] !== null && row[2] !== null && row[0] !== null) {
+          take(row[1], row[2], row[0], lastSegment);
+          continue;
+        }
+        if (row !== undefined) stamp = row[3];
+      }
+      // (Kept only when the day's row was claimed before this snapshot: its stamp is known.)
+      const keep: { records: Uint8Array[]; refs: Uint8Array[]; count: number } | null = store && stamp >= 0 ? { records: [], refs: [], count: 0 } : null;
+      const keepDay = (records: Uint8Array, references: Uint8Array, count: number): void => {
+        try {
+          if (store && day !== null) store(day, stamp, count, records, references);
+        } catch {
+          // (Not kept this time: the next reading builds it again.)
+        }
+      };
+      let lastCreated = startIso;
+      let lastId = -Number.MAX_SAFE_INTEGER;
+      for (let first = true; ; first = false) {
+        const row = slice.get(q.profileId, endIso, lastCreated, lastId, sliceRows) as [Uint8Array | null, Uint8Array | null, number];
+        const count = row[2];
+        const lastSlice = count < sliceRows;
+        const bytes = row[0] ?? none;
+        const references = row[1] ?? none;
+        // Kept before `onReferences`, which may hand the bytes to another thread: a day of one
+        // slice as it is, a longer one's slices copied and joined at its end.
+        if (keep && first && lastSlice) keepDay(bytes, references, count);
+        else if (keep && count > 0) {
+          keep.records.push(bytes.slice());
+          keep.refs.push(references.slice());
+          keep.count += count;
+        }
+        take(bytes, references, count, lastSegment && lastSlice);
+        if (lastSlice) break;
         // Where the next slice starts: the last record's id and created_at (its first and fifth fields).
-        at += count;
         lastId = into.logId[at - 1];
         let c = bytes.lastIndexOf(0x1e) + 1;
         for (let f = 0; f < 4; f++) c = bytes.indexOf(44, c) + 1;
         lastCreated = new TextDecoder().decode(bytes.subarray(c, bytes.indexOf(44, c)));
       }
-      if (last) break;
+      if (keep && keep.records.length > 0) keepDay(joined(keep.records), joined(keep.refs), keep.count);
     }
     return {
       logId: into.logId.subarray(0, at),

@@ -46,6 +46,7 @@ import { personalisedMessagesMigration } from './035_personalised_messages';
 import { costCentresMigration } from './036_cost_centres';
 import { monthClosesMigration } from './038_month_closes';
 import { accountMapMigration } from './039_account_map';
+import { logDayRecordsMigration } from './040_log_day_records';
 
 export const MIGRATIONS: Migration[] = [
   coreMigration,
@@ -79,5 +80,6 @@ export const MIGRATIONS: Migration[] = [
   costCentresMigration,
   monthClosesMigration,
   accountMapMigration,
+  logDayRecordsMigration,
   // (add one import and one entry per migration file, in number order)
 ];
