@@ -24,6 +24,7 @@ import {
   newExportRecords,
   parseExportRecords,
   parseRecordsInWorker,
+  type RecordsWorker,
   plainKoboFromBytes,
   plainStatusFromBytes,
   scanRecord,
@@ -62,6 +63,18 @@ const YIELD_EVERY_ROWS = 65_536;
 
 /** Files from this size up are read in two halves at once (the second on a worker thread). */
 const TWO_THREADS_FROM_BYTES = 16 * 1024 * 1024;
+
+/** The first line break at or after file offset `at`, plus one (the start of the next line); -1 when none before `size`. */
+function lineStartAfter(fd: number, at: number, size: number): number {
+  const window = Buffer.allocUnsafe(64 * 1024);
+  for (let from = at; from < size; from += window.length) {
+    const n = readFully(fd, window, 0, Math.min(window.length, size - from), from);
+    const lf = window.subarray(0, n).indexOf(LF);
+    if (lf !== -1) return from + lf + 1 < size ? from + lf + 1 : -1;
+    if (n === 0) break;
+  }
+  return -1;
+}
 
 /** Room for the references' bytes to start with, a row (the store grows when they are longer). */
 const REFERENCE_BYTES_A_ROW = 16;
@@ -265,40 +278,82 @@ async function readCsvFrom(path: string, fd: number, bomLength: number, options:
       file.seek(dataStart);
       view = file.buf.subarray(0, file.have);
     }
+    // From `halvesFromBytes` up, the records from the first line break after the middle on are
+    // read on a worker thread of its own, from the file, a chunk at a time, meanwhile: that break
+    // starts a record only if it is not inside a quoted cell, known for sure once this thread's
+    // half is read — when its last record ends exactly there. Otherwise (or when the worker could
+    // not read its half plainly: a cell for the importer's readers, a record too long) this thread
+    // reads on itself.
+    let partEnd = size;
+    let second: RecordsWorker | null = null;
+    if (!shared && size - dataStart >= (options.halvesFromBytes ?? TWO_THREADS_FROM_BYTES)) {
+      const split = lineStartAfter(fd, dataStart + Math.floor((size - dataStart) / 2), size);
+      if (split !== -1) {
+        const part = newExportRecords(split, size, delim, cols, MAX_RECORD_CHARS, maxRows, estimate >> 1);
+        part.spanStart = split;
+        part.spanEnd = size;
+        part.refs = new Uint8Array(Math.min(size - split, REFERENCE_BYTES_A_ROW * (estimate >> 1)));
+        second = parseRecordsInWorker({ path, chunkBytes: options.chunkBytes ?? CHUNK_BYTES }, part);
+        partEnd = split;
+      }
+    }
+    // (Room for the whole file's rows: the worker's half is copied in after this one's.)
     const r = newExportRecords(dataStart - file.base, file.have, delim, cols, MAX_RECORD_CHARS, maxRows, estimate);
     r.spanStart = dataStart;
-    r.spanEnd = size;
-    if (!shared) r.refs = new Uint8Array(Math.min(Math.max(0, size - dataStart), REFERENCE_BYTES_A_ROW * estimate));
+    r.spanEnd = partEnd;
+    if (!shared) r.refs = new Uint8Array(Math.min(Math.max(0, partEnd - dataStart), REFERENCE_BYTES_A_ROW * estimate));
     let sinceYield = 0;
-    for (;;) {
-      r.base = file.base;
-      r.end = file.have;
-      r.more = file.eof ? 0 : 1;
-      const before = r.length;
-      parseExportRecords(view, r, YIELD_EVERY_ROWS - sinceYield);
-      refuseTooLong(r, view, 0, headerRow);
-      readSlowRows(r, before, r.length, view, file.base, headerRow);
-      sinceYield += r.length - before;
-      if (r.length >= r.maxRows || (r.pos >= file.have && file.eof)) break;
-      if (r.partial === 1 || r.pos >= file.have) {
-        // The record at r.pos goes on after the buffer: too long already, or read on.
-        refuseLongRecord(view, r.pos, file.have, headerRow + r.records + 1);
-        refill(r.pos);
-        r.pos = 0;
-        r.nextQuote = -1;
-        r.quoteFrom = Infinity;
+    let rest: ExportRecords | null = null;
+    try {
+      for (;;) {
+        r.base = file.base;
+        r.end = Math.min(file.have, partEnd - file.base);
+        r.more = file.eof ? 0 : 1;
+        const before = r.length;
+        parseExportRecords(view, r, YIELD_EVERY_ROWS - sinceYield);
+        refuseTooLong(r, view, 0, headerRow);
+        readSlowRows(r, before, r.length, view, file.base, headerRow);
+        sinceYield += r.length - before;
+        if (r.length >= r.maxRows || (r.pos >= file.have && file.eof)) break;
+        if (second && r.partial === 0 && file.base + r.pos >= partEnd) {
+          // This half is read: the worker's is the rest of the file if this one ended at the split.
+          const theirs = file.base + r.pos === partEnd ? await second.result : null;
+          if (theirs && theirs.slowCount === 0 && theirs.tooLongRecord === -1 && theirs.length < maxRows) {
+            rest = theirs;
+            break;
+          }
+          second.stop();
+          second = null;
+          partEnd = size;
+          r.spanEnd = size;
+          continue;
+        }
+        if (r.partial === 1 || r.pos >= file.have) {
+          // The record at r.pos goes on after the buffer: too long already, or read on.
+          refuseLongRecord(view, r.pos, file.have, headerRow + r.records + 1);
+          refill(r.pos);
+          r.pos = 0;
+          r.nextQuote = -1;
+          r.quoteFrom = Infinity;
+        }
+        if (sinceYield >= YIELD_EVERY_ROWS) {
+          sinceYield = 0;
+          options.onProgress?.(r.length, file.base + r.pos, size);
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          options.signal?.throwIfAborted();
+        }
       }
-      if (sinceYield >= YIELD_EVERY_ROWS) {
-        sinceYield = 0;
-        options.onProgress?.(r.length, file.base + r.pos, size);
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        options.signal?.throwIfAborted();
-      }
+    } finally {
+      second?.stop();
     }
     // The hash is of the whole file, read or not.
     while (hash && !file.eof) refill(file.have);
     if (!sameFile(fs.fstatSync(fd), stat)) throw exportChangedError();
-    all = withRowBase(r, headerRow);
+    if (rest) {
+      const refs = joinedRefs(r, rest);
+      all = joinRecords(r, withRefsAfter(rest, r), headerRow, headerRow + r.records);
+      all.refs = refs;
+    } else all = withRowBase(r, headerRow);
     fileRows = all.length;
     if (fileRows >= maxRows) throw tooManyRowsError();
   }
@@ -444,20 +499,42 @@ function withRowBase(r: ExportRecords, rowBase: number): ExportRecords {
   return r;
 }
 
-/** The two halves' rows as one file's, with their row numbers in the file. */
+/**
+ * The two halves' rows as one file's, with their row numbers in the file: `b`'s copied into
+ * `a`'s columns after its rows when they have room (the first half's are made for the whole
+ * file's), else both into new ones.
+ */
 function joinRecords(a: ExportRecords, b: ExportRecords, rowBaseA: number, rowBaseB: number): ExportRecords {
   const n = a.length + b.length;
+  const inPlace = a.logId.length >= n;
   const joined: ExportRecords = { ...a, length: n, slowCount: a.slowCount + b.slowCount, txId: a.txId.concat(b.txId) };
   for (const key of RECORD_COLUMNS) {
     const column = a[key];
-    const both = new (column.constructor as new (length: number) => typeof column)(n);
-    both.set(column.subarray(0, a.length));
+    const both = inPlace ? column : new (column.constructor as new (length: number) => typeof column)(n);
+    if (!inPlace) both.set(column.subarray(0, a.length));
     both.set(b[key].subarray(0, b.length), a.length);
     (joined[key] as typeof column) = both;
   }
   for (let i = 0; i < a.length; i++) joined.record[i] += rowBaseA;
   for (let i = a.length; i < n; i++) joined.record[i] += rowBaseB;
   return joined;
+}
+
+/** `b`'s references moved past `a`'s in one store ({@link joinedRefs}), in place. */
+function withRefsAfter(b: ExportRecords, a: ExportRecords): ExportRecords {
+  for (let i = 0; i < b.length; i++) {
+    b.txStart[i] += a.refsLength;
+    b.txEnd[i] += a.refsLength;
+  }
+  return b;
+}
+
+/** The two halves' copied references as one store: `a`'s, then `b`'s. */
+function joinedRefs(a: ExportRecords, b: ExportRecords): Uint8Array {
+  const refs = new Uint8Array(a.refsLength + b.refsLength);
+  if (a.refs) refs.set(a.refs.subarray(0, a.refsLength));
+  if (b.refs) refs.set(b.refs.subarray(0, b.refsLength), a.refsLength);
+  return refs;
 }
 
 /** Leaves only the rows with `keep[i]` 1, in order. */

@@ -163,8 +163,9 @@ export async function reconcileFile(db: Db, req: ReconcileRequest): Promise<{ ru
       signal: req.signal,
       skipHash: true,
       ...(req.exportChunkBytes ? { chunkBytes: req.exportChunkBytes } : {}),
-      // The second core reads the mirror meanwhile: a second export thread only took CPU from it
-      // (measured, docs/benchmarks.md). Without a background mirror read it has a core to use.
+      // Not held whole (a 3,000,000-row file is ~550 MB) while the mirror is read beside it: read
+      // in chunks, its second half on a thread of its own (the mirror's worker is done early when
+      // the month's days are kept: log_day_records).
       ...(guessedWindow ? { twoThreadsFromBytes: Infinity } : {}),
       onProgress: (rows, bytes, total) => progress(`Reading the export: ${rows.toLocaleString('en-US')} rows`, bytes ?? rows, total),
     });

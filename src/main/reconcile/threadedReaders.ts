@@ -1007,6 +1007,67 @@ export function parseExportRecords(
   r.pos = pos;
 }
 
+/** What {@link parseFileRecords} asks of `node:fs` (a worker passes its own). */
+export interface PartFs {
+  openSync(path: string, flags: string): number;
+  fstatSync(fd: number): { size: number };
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  closeSync(fd: number): void;
+}
+
+/**
+ * Reads the records of `r` that start in [r.pos, r.end) of the file at `path` (file offsets) a
+ * chunk of `chunkBytes` at a time, its plain-ASCII references copied out into `r.refs` (a chunk's
+ * bytes are reused): the second half of a large export, on a worker thread, while the main thread
+ * reads the first (readExportCsvBytes.ts). A record longer than `r.maxRecordBytes` that fills a
+ * chunk stops it with `tooLongRecord` set (the main thread then reads the part itself, and says
+ * which row). Self-contained (workers run its source text).
+ */
+export function parseFileRecords(fs: PartFs, path: string, r: ExportRecords, chunkBytes: number): void {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const partEnd = r.end;
+    let fileAt = r.pos;
+    let buf = new Uint8Array(chunkBytes);
+    let have = 0;
+    r.pos = 0;
+    for (;;) {
+      while (have < buf.length && fileAt + have < size) {
+        const n = fs.readSync(fd, buf, have, buf.length - have, fileAt + have);
+        if (n === 0) break;
+        have += n;
+      }
+      const eof = fileAt + have >= size;
+      r.base = fileAt;
+      r.end = Math.min(have, partEnd - fileAt);
+      r.more = eof ? 0 : 1;
+      parseExportRecords(buf.subarray(0, have), r, Infinity);
+      if (r.tooLongRecord !== -1 || r.length >= r.maxRows) return;
+      if (r.partial === 0 && (fileAt + r.pos >= partEnd || (eof && r.pos >= have))) return;
+      // The record at r.pos goes on after the buffer: kept, and read on with the next bytes.
+      if (r.pos === 0) {
+        if (have > r.maxRecordBytes) {
+          r.tooLongRecord = r.records + 1;
+          return;
+        }
+        const bigger = new Uint8Array(buf.length * 2);
+        bigger.set(buf.subarray(0, have));
+        buf = bigger;
+      } else {
+        buf.copyWithin(0, r.pos, have);
+        have -= r.pos;
+        fileAt += r.pos;
+        r.pos = 0;
+      }
+      r.nextQuote = -1;
+      r.quoteFrom = Infinity;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * Strings as one text and their lengths, to post from a worker: a million strings cross one by
  * one far slower. Self-contained (workers run its source text).
@@ -1037,15 +1098,30 @@ export function functionsSource(parts: readonly ((...args: never[]) => unknown)[
 
 /** The worker's program: the functions above, then the reading of its part. */
 function workerSource(): string {
-  const parts = [scanRecord, trimStart, trimEnd, plainKoboFromBytes, digitsAt, utcMs, isoMsFromBytes, plainStatusFromBytes, idFromBytes, parseExportRecords, joinStrings];
+  const parts = [
+    scanRecord,
+    trimStart,
+    trimEnd,
+    plainKoboFromBytes,
+    digitsAt,
+    utcMs,
+    isoMsFromBytes,
+    plainStatusFromBytes,
+    idFromBytes,
+    parseExportRecords,
+    parseFileRecords,
+    joinStrings,
+  ];
   return `
 const { parentPort, workerData } = require('node:worker_threads');
 ${functionsSource(parts)}
 const r = workerData.records;
-${parseExportRecords.name}(Buffer.from(workerData.shared), r, Infinity);
+if (workerData.path) ${parseFileRecords.name}(require('node:fs'), workerData.path, r, workerData.chunkBytes);
+else ${parseExportRecords.name}(Buffer.from(workerData.shared), r, Infinity);
 const { joined, lengths } = ${joinStrings.name}(r.txId);
 r.txId = [];
 const columns = [r.txHash, r.txStart, r.txEnd, r.txLazy, r.logId, r.amountKobo, r.costKobo, r.status, r.createdMs, r.updatedMs, r.where, r.record, r.slow];
+if (r.refs) columns.push(r.refs);
 parentPort.postMessage({ records: r, joined, lengths }, [lengths.buffer, ...columns.map((c) => c.buffer)]);
 `;
 }
@@ -1056,11 +1132,33 @@ export interface RecordsWorker {
   stop(): void;
 }
 
-/** Reads `records`' part of the file held in `shared` on a worker thread. */
-export function parseRecordsInWorker(shared: SharedArrayBuffer, records: ExportRecords): RecordsWorker {
+/**
+ * Reads `records`' part on a worker thread: of the file held in `shared`, or (`{ path, chunkBytes }`)
+ * from the file itself a chunk at a time ({@link parseFileRecords}; `records.pos` and `end` are then file offsets).
+ */
+export function parseRecordsInWorker(from: SharedArrayBuffer | { path: string; chunkBytes: number }, records: ExportRecords): RecordsWorker {
   let worker: Worker;
   try {
-    worker = new Worker(workerSource(), { eval: true, workerData: { shared, records }, execArgv: [] });
+    const source = from instanceof SharedArrayBuffer ? { shared: from } : from;
+    // The part's columns (and references' store) move to the worker, not copied: at 3,000,000 rows
+    // copying the room made for half of them took ~0.25 s of this thread.
+    const columns = [
+      records.txHash,
+      records.txStart,
+      records.txEnd,
+      records.txLazy,
+      records.logId,
+      records.amountKobo,
+      records.costKobo,
+      records.status,
+      records.createdMs,
+      records.updatedMs,
+      records.where,
+      records.record,
+      records.slow,
+    ];
+    if (records.refs) columns.push(records.refs);
+    worker = new Worker(workerSource(), { eval: true, workerData: { ...source, records }, transferList: columns.map((c) => c.buffer as ArrayBuffer), execArgv: [] });
   } catch {
     return { result: Promise.resolve(null), stop: () => undefined };
   }

@@ -45,8 +45,10 @@ export interface ReadExportOptions {
   signal?: AbortSignal;
   /** A UTF-8 CSV export of at least this many bytes is read in two halves at once (default 16 MB; tests set it low). */
   twoThreadsFromBytes?: number;
-  /** Otherwise it is read this many bytes at a time (default 1 MB; tests set it low to cut records). */
+  /** Otherwise it is read this many bytes at a time (default 1 MB; tests set it low to cut records), */
   chunkBytes?: number;
+  /** and from this many bytes up its second half on a worker thread of its own, from the file (default 16 MB; tests set it low). */
+  halvesFromBytes?: number;
   onProgress?: (rowsRead: number, bytesRead: number | null, bytesTotal: number | null) => void;
 }
 

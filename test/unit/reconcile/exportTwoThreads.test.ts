@@ -75,10 +75,14 @@ function plain(r: VendorExport) {
   };
 }
 
+/** Read in chunks, the second half on a worker thread reading the file itself (chunks of 4 KB: records cut everywhere). */
+const HALVES = { twoThreadsFromBytes: Infinity, halvesFromBytes: 1, chunkBytes: 4096 } as const;
+
 async function bothWays(p: string) {
-  const one = await readVendorExport(p, { twoThreadsFromBytes: Infinity });
+  const one = await readVendorExport(p, { twoThreadsFromBytes: Infinity, halvesFromBytes: Infinity });
   const two = await readVendorExport(p, { twoThreadsFromBytes: 1 });
-  return { one: plain(one), two: plain(two) };
+  const halves = await readVendorExport(p, HALVES);
+  return { one: plain(one), two: plain(two), halves: plain(halves) };
 }
 
 /** Byte offsets where the rows of `exportText(rows, eol, true)` start. */
@@ -115,8 +119,9 @@ describe('reading a large export in two halves at once', () => {
     expect(rowStarts(rows, '\r\n')).toContain(split);
     const bytes = Buffer.from(text);
     expect(bytes.subarray(split - 2000, split + 2000).toString()).toContain('near the middle,\r\n');
-    const { one, two } = await bothWays(file('quoted.csv', text));
+    const { one, two, halves } = await bothWays(file('quoted.csv', text));
     expect(two).toEqual(one);
+    expect(halves).toEqual(one);
     expect(one.length).toBe(rows.length);
     expect(one.rowNumbers[rows.length - 1]).toBe(rows.length + 1);
     expect(one.details.find((d) => d.product.startsWith('near the middle'))?.product).toBe('near the middle,\r\n"190"\r\n,');
@@ -132,11 +137,29 @@ describe('reading a large export in two halves at once', () => {
     // The worker's start is inside the quoted cell: its half is thrown away and this thread reads on.
     expect(split).toBeGreaterThan(noteStart);
     expect(split).toBeLessThan(bytes.indexOf('of a long note"') + 1);
-    const { one, two } = await bothWays(file('long-note.csv', text));
+    const { one, two, halves } = await bothWays(file('long-note.csv', text));
     expect(two).toEqual(one);
+    expect(halves).toEqual(one);
     expect(one.length).toBe(60);
     expect(one.txId[31]).toBe('TX32');
     expect(one.rowNumbers[31]).toBe(33);
+  });
+
+  it('never takes lines inside a quoted cell for rows, even lines that read as plain rows, when the middle falls among them', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => row(i + 1));
+    // A note quoting other rows of an export, line by line: every line of it reads as a plain row.
+    const quoted = Array.from({ length: 300 }, (_, k) => 5000 + k).filter((i) => i % 3 !== 0); // (plain amounts: no quotes to leave out)
+    rows[30] = row(31, `"${quoted.map((i) => row(i)).join('\n')}"`);
+    const text = exportText(rows);
+    const bytes = Buffer.from(text);
+    const split = splitOf(text);
+    expect(split).toBeGreaterThan(bytes.indexOf('TX5000'));
+    expect(split).toBeLessThan(bytes.indexOf('TX5299'));
+    const { one, two, halves } = await bothWays(file('quoted-rows.csv', text));
+    expect(two).toEqual(one);
+    expect(halves).toEqual(one);
+    expect(one.length).toBe(60);
+    expect(one.txId.filter((t) => /^TX5\d{3}$/.test(t))).toEqual([]);
   });
 
   it('reads rows only the importer understands, and lists unreadable ones with their row numbers, in the second half as in the first', async () => {
@@ -148,8 +171,9 @@ describe('reading a large export in two halves at once', () => {
       rows[i + 3] = `2026-03-02T10:00:00Z,TX${i + 4},${i + 4},08031234567,500,95,Unsuccessful,refused,02/03/2026 11:00`;
       rows[i + 4] = '';
     }
-    const { one, two } = await bothWays(file('odd.csv', exportText(rows)));
+    const { one, two, halves } = await bothWays(file('odd.csv', exportText(rows)));
     expect(two).toEqual(one);
+    expect(halves).toEqual(one);
     expect(one.unreadableCount).toBe(4);
     expect(one.unreadable.map((u) => u.row)).toEqual([23, 24, 153, 154]);
     expect(one.length).toBe(194);
@@ -163,18 +187,22 @@ describe('reading a large export in two halves at once', () => {
     const p = file('long-record.csv', text);
     const one = await readVendorExport(p, { twoThreadsFromBytes: Infinity }).catch((e: Error) => e.message);
     const two = await readVendorExport(p, { twoThreadsFromBytes: 1 }).catch((e: Error) => e.message);
+    const halves = await readVendorExport(p, HALVES).catch((e: Error) => e.message);
     expect(one).toMatch(/^Row 30,002 of the file is longer than 1,000,000 characters/);
     expect(two).toBe(one);
+    expect(halves).toBe(one);
   });
 
   it('reads a file too small to split, or without a line break after the middle, on one thread with the same result', async () => {
     const tiny = exportText([row(1)]);
-    const { one, two } = await bothWays(file('tiny.csv', tiny));
+    const { one, two, halves } = await bothWays(file('tiny.csv', tiny));
     expect(two).toEqual(one);
+    expect(halves).toEqual(one);
     expect(one.txId).toEqual(['TX1']);
     const noFinalBreak = exportText([row(1), row(2), row(3)]).replace(/\n$/, '');
     const last = await bothWays(file('no-final-break.csv', noFinalBreak));
     expect(last.two).toEqual(last.one);
+    expect(last.halves).toEqual(last.one);
     expect(last.one.txId).toEqual(['TX1', 'TX2', 'TX3']);
   });
 
@@ -203,6 +231,35 @@ describe('reading a large export in two halves at once', () => {
     });
     expect(there && columns(there)).toEqual(columns(here));
     expect(here.length).toBeGreaterThan(100);
+  });
+
+  it('the worker thread reads its part from the file a chunk at a time as this thread reads it held whole, references copied out', async () => {
+    const text = exportText(
+      Array.from({ length: 300 }, (_, i) => row(i + 1, i % 4 === 0 ? '"a, ""b""\nc"' : 'd')),
+      '\r\n',
+    );
+    const p = file('part.csv', text);
+    const bytes = Buffer.from(text);
+    const start = splitOf(text);
+    const cols = Int32Array.of(1, 2, 4, 5, 6, 0, 8);
+    const here = newExportRecords(start, bytes.length, 44, cols, 1_000_000, 1_000_000, 16);
+    parseExportRecords(bytes, here, Infinity);
+    const part = newExportRecords(start, bytes.length, 44, cols, 1_000_000, 1_000_000, 16);
+    part.refs = new Uint8Array(64);
+    // Chunks of 256 bytes: most records are cut, some longer than a chunk.
+    const there = await parseRecordsInWorker({ path: p, chunkBytes: 256 }, part).result;
+    expect(there).not.toBeNull();
+    const columns = (r: typeof here, refs: Uint8Array) => ({
+      length: r.length,
+      references: Array.from({ length: r.length }, (_, i) => Buffer.from(refs.subarray(r.txStart[i], r.txEnd[i])).toString()),
+      txHash: [...r.txHash.subarray(0, r.length)],
+      amount: [...r.amountKobo.subarray(0, r.length)],
+      created: [...r.createdMs.subarray(0, r.length)],
+      record: [...r.record.subarray(0, r.length)],
+      where: [...r.where.subarray(0, r.length)],
+    });
+    expect(there && there.refs && columns(there, there.refs)).toEqual(columns(here, bytes));
+    expect(here.length).toBeGreaterThan(140);
   });
 
   it('a mirror the worker cannot read gives no references and no mirror as soon as it fails, not after hashing the file', async () => {
