@@ -2,7 +2,8 @@
  * The app's background loops, started in one place — here, from `createApp`:
  * - the requery loop of pending purchases (`pending/pendingScheduler.ts`),
  * - the follow-up of bulk jobs that are no longer sending (`buying/followUpLoop.ts`),
- * - the automatic sync of the log mirror (`transactions/autoSync.ts`),
+ * - the automatic sync of the log mirror (`transactions/autoSync.ts`), and after each sync the
+ *   month's days kept for reconcile (`reconcile/keepDaysAfterSync.ts`),
  * - writing job outcomes the team database missed while it was unreachable (`team/teamOutcomeRetry.ts`),
  * - listening to the team database, so another member's change shows at once (`team/teamChanges.ts`),
  * - the runner of standing orders, which wakes when the next occurrence is due (`standing/standingScheduler.ts`).
@@ -16,6 +17,7 @@
 import type { AppPart } from './appContext';
 import { ensureBulkFollowUp } from './buying/followUpLoop';
 import { startAutoSync } from './transactions/autoSync';
+import { keepDaysAfterSyncs } from './reconcile/keepDaysAfterSync';
 import { createPendingScheduler } from './pending/pendingScheduler';
 import { startTeamOutcomeRetry } from './team/teamOutcomeRetry';
 import { createTeamChanges } from './team/teamChanges';
@@ -27,6 +29,7 @@ export function startBackgroundLoops(app: AppPart<'events' | 'onClose' | 'servic
     startRequeryLoop();
     ensureBulkFollowUp(app);
     startAutoSync(app);
+    app.service(keepDaysAfterSyncs);
     startTeamOutcomeRetry(app);
     app.service(createTeamChanges).start();
     const standing = app.service(createStandingScheduler);

@@ -15,6 +15,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { sqliteModulePath } from '../store/readOnWorker';
+import { mirrorQuery } from './mirrorEntries';
 import {
   functionsSource,
   hashText,
@@ -71,24 +72,37 @@ if (workerData.estimateSql) {
     } catch {
       store = undefined;
     }
-    // Read, joined and indexed here: the main thread is reading the export meanwhile.
-    const parts = ${mirrorReferenceParts.name}();
-    let refs = null;
-    const entries = ${readMirrorSlices.name}(db, workerData, workerData.sliceRows, (references, n, capacity, last) => {
-      refs = parts.add(references, n, capacity, last) || refs;
-    }, store);
-    db.close();
-    const mirror = ${joinMirrorColumns.name}(refs, entries);
-    const index = ${indexMirrorReferences.name}(mirror);
-    const columns = [mirror.txStart, mirror.txEnd, mirror.txHash, ...Object.values(entries), index.slots, index.first];
-    parentPort.postMessage({ kind: 'mirror', mirror, index }, [mirror.bytes.buffer, ...columns.map((c) => c.buffer)]);
-    if (keeper) keeper.close();
-    parentPort.postMessage({ kind: 'mirror', entries }, Object.values(entries).map((c) => c.buffer));
+    if (workerData.keepOnly) {
+      // Only the days kept (after a sync): a day at a time, so only a day's columns are held.
+      let days = 0;
+      for (const segment of workerData.segments) {
+        if (segment[2] === null) continue;
+        const day = { ...workerData, segments: [segment], estimateParams: [workerData.profileId, segment[2], segment[2]] };
+        ${readMirrorSlices.name}(db, day, workerData.sliceRows, () => undefined, store);
+        days++;
+      }
+      db.close();
+      if (keeper) keeper.close();
+      parentPort.postMessage({ kind: 'kept', days: store ? days : 0 });
+    } else {
+      // Read, joined and indexed here: the main thread is reading the export meanwhile.
+      const parts = ${mirrorReferenceParts.name}();
+      let refs = null;
+      const entries = ${readMirrorSlices.name}(db, workerData, workerData.sliceRows, (references, n, capacity, last) => {
+        refs = parts.add(references, n, capacity, last) || refs;
+      }, store);
+      db.close();
+      if (keeper) keeper.close();
+      const mirror = ${joinMirrorColumns.name}(refs, entries);
+      const index = ${indexMirrorReferences.name}(mirror);
+      const columns = [mirror.txStart, mirror.txEnd, mirror.txHash, ...Object.values(entries), index.slots, index.first];
+      parentPort.postMessage({ kind: 'mirror', mirror, index }, [mirror.bytes.buffer, ...columns.map((c) => c.buffer)]);
+    }
   } catch (error) {
-    parentPort.postMessage({ kind: 'mirror', error: String((error && error.message) || error) });
+    parentPort.postMessage({ kind: workerData.keepOnly ? 'kept' : 'mirror', error: String((error && error.message) || error) });
   }
 } else parentPort.postMessage({ kind: 'mirror', error: 'no range to read' });
-try {
+if (!workerData.keepOnly) try {
   const hash = crypto.createHash('sha256');
   const fd = fs.openSync(workerData.filePath, 'r');
   const chunk = Buffer.allocUnsafe(4 << 20);
@@ -167,4 +181,32 @@ export function startBackgroundReads(
       void worker.terminate();
     },
   };
+}
+
+/**
+ * Keeps the whole Lagos days of [fromIso, toIso) of the profile's mirror as reconcile reads them
+ * (`log_day_records`), on a worker thread, a day at a time: done after a sync, so that the first
+ * reconciliation of a month reads kept days too. The days already kept are read, not written
+ * again. Resolves with the days read (0 when none could be kept: an in-memory database, a
+ * native module built for another runtime); never fails.
+ */
+export function keepMirrorDays(dbPath: string, profileId: string, fromIso: string, toIso: string): Promise<number> {
+  const sqliteModule = sqliteModulePath();
+  if (!sqliteModule || dbPath === '' || dbPath === ':memory:') return Promise.resolve(0);
+  return new Promise<number>((resolve) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(workerSource(), {
+        eval: true,
+        workerData: { ...mirrorQuery(profileId, fromIso, toIso), dbPath, keepOnly: true, sliceRows: MIRROR_SLICE_ROWS, sqliteModule },
+        execArgv: [],
+      });
+    } catch {
+      resolve(0);
+      return;
+    }
+    worker.on('message', (m: { kind: string; days?: number }) => resolve(m.kind === 'kept' ? (m.days ?? 0) : 0));
+    worker.on('error', () => resolve(0));
+    worker.on('exit', () => resolve(0));
+  });
 }
