@@ -89,6 +89,21 @@ const DAY_RECORDS = {
   storeSql: 'UPDATE log_day_records SET entries = ?, records = ?, refs = ? WHERE profile_id = ? AND day = ? AND stamp = ? AND records IS NULL',
 } as const;
 
+/**
+ * Whether every whole Lagos day of [fromIso, toIso) is kept (`log_day_records`): then the
+ * mirror's worker reads them in a fraction of the export's time and the second core is free for
+ * the export's second half; else the worker builds texts from the entries and needs that core.
+ */
+export function mirrorDaysKept(db: Db, profileId: string, fromIso: string, toIso: string): boolean {
+  const days = mirrorSegments(fromIso, toIso).flatMap(([, , day]) => (day === null ? [] : [day]));
+  if (days.length === 0) return false;
+  const kept = db
+    .prepare('SELECT count(*) FROM log_day_records WHERE profile_id = ? AND day >= ? AND day <= ? AND records IS NOT NULL')
+    .pluck()
+    .get(profileId, days[0], days[days.length - 1]) as number;
+  return kept === days.length;
+}
+
 /** [fromIso, toIso) cut at Lagos midnights: each part's start, end, and its Lagos day when it is one whole day (else null). */
 export function mirrorSegments(fromIso: string, toIso: string): [string, string, string | null][] {
   const toMs = Date.parse(toIso);

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fillMirror, generateLogEntries, planDiscrepancies, writeVendorExportCsv } from '../../../bench/generate/vendorExport';
 import { startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
-import { mirrorQuery, mirrorSegments } from '../../../src/main/reconcile/mirrorEntries';
+import { mirrorDaysKept, mirrorQuery, mirrorSegments } from '../../../src/main/reconcile/mirrorEntries';
 import { reconcileFile } from '../../../src/main/reconcile/reconcileService';
 import { runView } from '../../../src/main/reconcile/reconcileRunStore';
 import { parseMirrorColumns, readMirrorSlices, type ParsedMirror } from '../../../src/main/reconcile/threadedReaders';
@@ -100,8 +100,10 @@ describe("the mirror's days kept for reconcile", () => {
   it('reads a day again from its entries after any write to one of them: a new entry, a status and time changed, a status alone, a reference, an entry removed', async () => {
     const db = mirrorDb('writes.db');
     try {
+      expect(mirrorDaysKept(db, 'p', FROM, TO)).toBe(false);
       await throughWorker(db);
       expect(keptDays(db)).toHaveLength(3);
+      expect(mirrorDaysKept(db, 'p', FROM, TO)).toBe(true);
       const writes = [
         () => fillMirror(db, 'p', generateLogEntries(1, { startMs: Date.UTC(2026, 2, 2, 12), stepMs: 1, firstId: 90_001, seed: 5 })),
         () => db.prepare("UPDATE log_entries SET status = 'FAILED', updated_at = '2026-03-03T10:00:00.000Z' WHERE profile_id = 'p' AND id = 1200").run(),
@@ -112,6 +114,7 @@ describe("the mirror's days kept for reconcile", () => {
       for (const write of writes) {
         write();
         expect(keptDays(db)).toHaveLength(2);
+        expect(mirrorDaysKept(db, 'p', FROM, TO)).toBe(false);
         expect(columns(await throughWorker(db))).toEqual(columns(fromEntries(db)));
         expect(keptDays(db)).toHaveLength(3);
       }
