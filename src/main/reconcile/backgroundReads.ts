@@ -101,11 +101,12 @@ if (workerData.estimateSql) {
         refs = parts.add(references, n, capacity, last) || refs;
       }, store);
       db.close();
-      closeKeeper();
       const mirror = ${joinMirrorColumns.name}(refs, entries);
       const index = ${indexMirrorReferences.name}(mirror);
       const columns = [mirror.txStart, mirror.txEnd, mirror.txHash, ...Object.values(entries), index.slots, index.first];
       parentPort.postMessage({ kind: 'mirror', mirror, index }, [mirror.bytes.buffer, ...columns.map((c) => c.buffer)]);
+      // (After the mirror is sent: the main thread is not kept waiting for it.)
+      closeKeeper();
     }
   } catch (error) {
     parentPort.postMessage({ kind: workerData.keepOnly ? 'kept' : 'mirror', error: String((error && error.message) || error) });
