@@ -16,6 +16,10 @@
  *   npx tsx bench/reconcile.bench.ts --rows 200000 --runs 3
  *   npx tsx bench/reconcile.bench.ts --rows 10000000 --runs 0   # only generate the data (a slice at a time)
  *
+ * Before the runs, the mirror's days are let go and kept again as an app kept open keeps them
+ * after each sync (`log_day_records`; the time it took is printed), so every run reads a month
+ * whose days are kept; a first run of a month not kept is measured in docs/benchmarks.md.
+ *
  * Each run prints its time, CPU, phases, peak RSS and the load average; the summary row (npm run
  * bench) is met when the median is ≤ 2× the median of DuckDB's join (up to three runs, after
  * vendesk's, each printed) in the same run and the peak under 1 GB.
