@@ -11,10 +11,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
-import { fillMirror, generateLogEntries, planDiscrepancies, writeVendorExportCsv } from '../../../bench/generate/vendorExport';
+import { generateLogEntries } from '../../../bench/generate/vendorExport';
+import { exportAndMirror } from '../../support/exportAndMirror';
+import { mirrorEntriesOf } from '../../support/parsedMirror';
 import { inRange, reconcileEntries } from '../../../src/main/reconcile/categorizeEntries';
 import { columnsFromEntries, txIdAt, type LogColumns } from '../../../src/main/reconcile/logColumns';
-import { openDatabase } from '../../../src/main/store/database';
 import { amountFromCell } from '../../../src/main/imports';
 import { matchEntries, pairByReference, RULE_PHONE_AMOUNT_TIME, RULE_TRANSACTION_ID } from '../../../src/main/reconcile/matchEntries';
 import { mirrorFromParsed, mirrorQuery, mirrorReferenceColumns, readMirror } from '../../../src/main/reconcile/mirrorEntries';
@@ -296,16 +297,11 @@ describe('reading a large export in two halves at once', () => {
     await reads.fileHash;
     expect(there).not.toBeNull();
     const columns = (p: typeof here) => ({
-      ...p,
+      ...mirrorEntriesOf(p),
+      bytes: p.bytes,
+      ascii: p.ascii,
       txStart: [...p.txStart],
       txEnd: [...p.txEnd],
-      txHash: [...p.txHash],
-      logId: [...p.logId],
-      amountKobo: [...p.amountKobo],
-      costKobo: [...p.costKobo],
-      status: [...p.status],
-      createdMs: [...p.createdMs],
-      updatedMs: [...p.updatedMs],
       txIndex: p.txIndex && { slots: [...p.txIndex.slots], first: [...p.txIndex.first], duplicates: p.txIndex.duplicates },
     });
     expect(there && columns(there)).toEqual(columns({ ...here, txIndex: indexMirrorReferences(here) }));
@@ -416,7 +412,7 @@ describe('a reconciliation with references kept as bytes and spans', () => {
       entries[i].transaction_id = ['ТХ-кириллица', 'réf-été', '参照-番号', 'x-ü'][k] + i;
       return entries[i].transaction_id;
     });
-    const { exported, mirror } = planDiscrepancies(entries, {
+    const { csv, db } = exportAndMirror(dir, 'planned', entries, {
       missingLocally: 20,
       missingInExport: 20,
       amountMismatch: 10,
@@ -425,11 +421,7 @@ describe('a reconciliation with references kept as bytes and spans', () => {
       byId: 30,
       byPhoneAmountTime: 5,
     });
-    const csv = path.join(dir, 'planned.csv');
-    writeVendorExportCsv(csv, exported);
-    const db = openDatabase(path.join(dir, 'planned.db'));
     try {
-      fillMirror(db, 'p', mirror);
       const exp = (await readVendorExport(csv, { skipHash: true })).columns;
       // The mirror from the first entry on, the range a day later: the first day's entries are masked.
       const mir = readMirror(db, 'p', new Date(start).toISOString(), new Date(start + 3 * 86_400_000).toISOString()).columns;
@@ -490,7 +482,7 @@ describe("matching's first pass, run while the rest of the mirror is read", () =
     const start = Date.UTC(2026, 0, 1);
     const end = start + 3 * 86_400_000;
     const entries = generateLogEntries(3000, { startMs: start, stepMs: 60_000, seed: 27 });
-    const { exported, mirror } = planDiscrepancies(entries, {
+    const { csv, db } = exportAndMirror(dir, 'early', entries, {
       missingLocally: 20,
       missingInExport: 20,
       amountMismatch: 10,
@@ -499,11 +491,7 @@ describe("matching's first pass, run while the rest of the mirror is read", () =
       byId: 30,
       byPhoneAmountTime: 5,
     });
-    const csv = path.join(dir, 'early.csv');
-    writeVendorExportCsv(csv, exported);
-    const db = openDatabase(path.join(dir, 'early.db'));
     try {
-      fillMirror(db, 'p', mirror);
       const exp = (await readVendorExport(csv, { skipHash: true })).columns;
       const [fromIso, toIso] = [new Date(start).toISOString(), new Date(end).toISOString()];
       const q = mirrorQuery('p', fromIso, toIso);

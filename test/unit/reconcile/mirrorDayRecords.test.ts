@@ -9,13 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fillMirror, generateLogEntries, planDiscrepancies, writeVendorExportCsv } from '../../../bench/generate/vendorExport';
+import { fillMirror, generateLogEntries } from '../../../bench/generate/vendorExport';
+import { exportAndMirror, NO_DIFFERENCES } from '../../support/exportAndMirror';
 import { startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
 import { mirrorDaysKept, mirrorQuery, mirrorSegments } from '../../../src/main/reconcile/mirrorEntries';
 import { reconcileFile } from '../../../src/main/reconcile/reconcileService';
 import { runView } from '../../../src/main/reconcile/reconcileRunStore';
 import { parseMirrorColumns, readMirrorSlices, type ParsedMirror } from '../../../src/main/reconcile/threadedReaders';
 import { openDatabase, type Db } from '../../../src/main/store/database';
+import { mirrorEntriesOf } from '../../support/parsedMirror';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vendesk-day-records-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -42,18 +44,7 @@ function fromEntries(db: Db): ParsedMirror {
   );
 }
 
-const columns = (p: ParsedMirror) => ({
-  n: p.n,
-  references: Array.from({ length: p.n }, (_, k) => p.bytes.toString('utf8', p.txStart[k], p.txEnd[k])),
-  txHash: [...p.txHash],
-  logId: [...p.logId],
-  amountKobo: [...p.amountKobo],
-  costKobo: [...p.costKobo],
-  status: [...p.status],
-  createdMs: [...p.createdMs],
-  updatedMs: [...p.updatedMs],
-  h: [p.h1, p.h2],
-});
+const columns = mirrorEntriesOf;
 
 async function throughWorker(db: Db, sliceRows?: number): Promise<ParsedMirror> {
   const reads = startBackgroundReads({ dbPath: db.name, ...mirrorQuery('p', FROM, TO), filePath: db.name, ...(sliceRows ? { sliceRows } : {}) });
@@ -167,20 +158,8 @@ describe('reconcile over kept days', () => {
   it('reports what the mirror holds now: a status that changed after the first run is the second run’s', async () => {
     const start = Date.UTC(2026, 2, 1);
     const entries = generateLogEntries(1500, { startMs: start, stepMs: 120_000, seed: 8 });
-    const { exported, mirror } = planDiscrepancies(entries, {
-      missingLocally: 0,
-      missingInExport: 0,
-      amountMismatch: 0,
-      statusMismatch: 0,
-      pending: 0,
-      byId: 0,
-      byPhoneAmountTime: 0,
-    });
-    const csv = path.join(dir, 'export.csv');
-    writeVendorExportCsv(csv, exported);
-    const db = openDatabase(path.join(dir, 'reconcile.db'));
+    const { csv, db, exported } = exportAndMirror(dir, 'reconcile', entries, NO_DIFFERENCES);
     try {
-      fillMirror(db, 'p', mirror);
       const run = async () =>
         runView(
           db,
