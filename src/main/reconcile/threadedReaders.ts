@@ -1,9 +1,10 @@
 /**
  * The readers of a reconciliation's two big inputs that also run on worker threads: the data
  * records of a UTF-8 CSV vendor export, read straight from the bytes into typed columns (on the
- * main thread and, for the second half of a large file, on a worker at the same time —
- * readExportCsvBytes.ts decides and joins the halves), and the text of the mirror's entries
- * (on the background worker, backgroundReads.ts).
+ * main thread and, for the second half of a large file, on a worker at the same time, from the
+ * file held whole or a chunk at a time — readExportCsvBytes.ts decides and joins the halves), and
+ * the text of the mirror's entries and references, with their table (on the background worker,
+ * backgroundReads.ts).
  *
  * Every function here down to `joinStrings` (and `indexReferences`) is self-contained: it uses only its arguments,
  * literals, globals and the other functions of this file (one module: a bundler or test runner
