@@ -84,8 +84,10 @@ if (workerData.estimateSql) {
     if (workerData.keepOnly) {
       // Only the days kept (after a sync): a day at a time, so only a day's columns are held.
       let days = 0;
+      const kept = db.prepare(workerData.keptSql).pluck();
       for (const segment of workerData.segments) {
-        if (segment[2] === null) continue;
+        // (A day kept already is not read again: every sync would read two months of them.)
+        if (segment[2] === null || kept.get(workerData.profileId, segment[2]) !== undefined) continue;
         const day = { ...workerData, segments: [segment], estimateParams: [workerData.profileId, segment[2], segment[2]] };
         ${readMirrorSlices.name}(db, day, workerData.sliceRows, () => undefined, store);
         days++;
@@ -196,8 +198,8 @@ export function startBackgroundReads(
 /**
  * Keeps the whole Lagos days of [fromIso, toIso) of the profile's mirror as reconcile reads them
  * (`log_day_records`), on a worker thread, a day at a time: done after a sync, so that the first
- * reconciliation of a month reads kept days too. The days already kept are read, not written
- * again. Resolves with the days read (0 when none could be kept: an in-memory database, a
+ * reconciliation of a month reads kept days too. The days already kept are left as they are.
+ * Resolves with the days read and kept (0 when none could be kept: an in-memory database, a
  * native module built for another runtime); never fails.
  */
 export function keepMirrorDays(dbPath: string, profileId: string, fromIso: string, toIso: string): Promise<number> {

@@ -3,7 +3,7 @@
  * before today (on the service's clock: today still changes with every sync) are kept as
  * reconcile reads them (`log_day_records`, backgroundReads' `keepMirrorDays`, on a worker
  * thread), so that the first reconciliation of a month reads kept days, not its entries. Days
- * already kept are read, not written again; a day a sync changed is kept again.
+ * already kept are left as they are; a day a sync changed is kept again.
  */
 import type { AppPart } from '../appContext';
 import { lagosDayStartMs, lagosToday, monthStartDay, shiftDay } from '../../shared/localDates';

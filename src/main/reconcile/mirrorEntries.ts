@@ -85,6 +85,7 @@ export function mirrorQuery(profileId: string, fromIso: string, toIso: string): 
  */
 const DAY_RECORDS = {
   daySql: 'SELECT entries, records, refs, stamp FROM log_day_records WHERE profile_id = ? AND day = ?',
+  keptSql: 'SELECT 1 FROM log_day_records WHERE profile_id = ? AND day = ? AND records IS NOT NULL',
   claimSql: 'INSERT OR IGNORE INTO log_day_records (profile_id, day) VALUES (?, ?)',
   storeSql: 'UPDATE log_day_records SET entries = ?, records = ?, refs = ? WHERE profile_id = ? AND day = ? AND stamp = ? AND records IS NULL',
 } as const;

@@ -429,6 +429,8 @@ export interface MirrorSliceQueries {
   /** A day's row claimed before the snapshot (profile, day), and its texts stored after (entries, records, refs, profile, day, stamp). */
   claimSql: string;
   storeSql: string;
+  /** Whether a day's texts are kept (profile, day): a row when they are. */
+  keptSql: string;
 }
 
 /** What {@link readMirrorSlices} asks of a better-sqlite3 connection (the worker has its own). */

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fillMirror, generateLogEntries } from '../../../bench/generate/vendorExport';
 import { exportAndMirror, NO_DIFFERENCES } from '../../support/exportAndMirror';
-import { startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
+import { keepMirrorDays, startBackgroundReads } from '../../../src/main/reconcile/backgroundReads';
 import { mirrorDaysKept, mirrorQuery, mirrorSegments } from '../../../src/main/reconcile/mirrorEntries';
 import { reconcileFile } from '../../../src/main/reconcile/reconcileService';
 import { runView } from '../../../src/main/reconcile/reconcileRunStore';
@@ -113,6 +113,22 @@ describe("the mirror's days kept for reconcile", () => {
       expect(read.n).toBe(1980); // one entry more, one less
       expect(read.status[[...read.logId].indexOf(1200)]).toBe(2);
       expect(read.bytes.toString('utf8', read.txStart[[...read.logId].indexOf(1700)], read.txEnd[[...read.logId].indexOf(1700)])).toBe('TX-CHANGED');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps, as after a sync, only the days not kept yet, each as a reading would keep it', async () => {
+    const db = mirrorDb('after-sync.db');
+    try {
+      expect(await keepMirrorDays(db.name, 'p', FROM, TO)).toBe(3);
+      expect(keptDays(db)).toHaveLength(3);
+      expect(columns(await throughWorker(db))).toEqual(columns(fromEntries(db)));
+      expect(await keepMirrorDays(db.name, 'p', FROM, TO)).toBe(0);
+      db.prepare("UPDATE log_entries SET amount_kobo = amount_kobo + 100 WHERE profile_id = 'p' AND id = 900").run();
+      expect(await keepMirrorDays(db.name, 'p', FROM, TO)).toBe(1);
+      expect(keptDays(db)).toHaveLength(3);
+      expect(columns(await throughWorker(db))).toEqual(columns(fromEntries(db)));
     } finally {
       db.close();
     }
