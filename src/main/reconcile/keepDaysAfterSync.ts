@@ -6,24 +6,34 @@
  * already kept are left as they are; a day a sync changed is kept again.
  */
 import type { AppPart } from '../appContext';
+import { createServiceClock } from '../api/serviceClock';
 import { lagosDayStartMs, lagosToday, monthStartDay, shiftDay } from '../../shared/localDates';
 import { keepMirrorDays } from './backgroundReads';
 
-export function keepDaysAfterSyncs(app: AppPart<'events' | 'onClose' | 'db' | 'connection' | 'client'>): { off(): void } {
-  let keeping: Promise<number> | null = null;
+export interface DayKeeping {
+  /** The last keeping started, once it is over (the days it kept); tests await it instead of polling. */
+  settled(): Promise<number>;
+  off(): void;
+}
+
+export function keepDaysAfterSyncs(app: AppPart<'events' | 'onClose' | 'db' | 'connection' | 'service'>): DayKeeping {
+  let keeping = false;
+  let last: Promise<number> = Promise.resolve(0);
   const off = app.events.on('sync.progress', (p) => {
     // (One keeping at a time: a sync that ends meanwhile is kept by the next one's turn.)
     if (p.state !== 'done' || keeping) return;
     let today: string;
     try {
-      today = lagosToday(Date.now() + app.client().clock.offsetMs());
+      today = lagosToday(app.service(createServiceClock).now());
     } catch {
       return; // no connection to read the service's clock: nothing synced either
     }
     const from = monthStartDay(shiftDay(monthStartDay(today), -1));
-    keeping = keepMirrorDays(app.db.name, app.connection.profileId, new Date(lagosDayStartMs(from)).toISOString(), new Date(lagosDayStartMs(today)).toISOString());
-    void keeping.finally(() => (keeping = null));
+    keeping = true;
+    last = keepMirrorDays(app.db.name, app.connection.profileId, new Date(lagosDayStartMs(from)).toISOString(), new Date(lagosDayStartMs(today)).toISOString()).finally(
+      () => (keeping = false),
+    );
   });
   app.onClose(() => off());
-  return { off };
+  return { settled: () => last, off };
 }
